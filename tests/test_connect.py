@@ -1,0 +1,43 @@
+import pytest
+
+from toolkit.connect import connect
+from toolkit.errors import ConfigurationError
+from toolkit.messages import UserMessage
+
+REAL = {"LLM_BASE_URL": "https://gw.example/v1", "LLM_API_KEY": "sk-test", "LLM_MODEL": "qwen"}
+
+
+def test_all_three_variables_select_the_real_gateway():
+    client = connect(env=REAL)
+    assert client.describe() == "real gateway https://gw.example/v1, model qwen"
+    assert client.base_url == "https://gw.example/v1" and client.model == "qwen"
+
+
+def test_no_variables_select_the_embedded_fake_gateway():
+    client = connect(env={})
+    assert client.describe() == "embedded fake keyword gateway (in-process, mode A)"
+    reply = client.chat([UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")],
+                        tools=[{"type": "function", "function": {
+                            "name": "query_order", "description": "查询订单",
+                            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}},
+                                           "required": ["orderId"]}}}])
+    assert [c.name for c in reply.message.tool_calls] == ["query_order"]
+    assert client.exchanges[-1].status == 200
+
+
+def test_blank_variables_count_as_unset():
+    assert connect(env={k: "  " for k in REAL}).describe().startswith("embedded fake")
+
+
+def test_a_partial_configuration_is_a_clear_error():
+    with pytest.raises(ConfigurationError) as info:
+        connect(env={"LLM_BASE_URL": "https://gw.example/v1"})
+    assert str(info.value) == (
+        "connect(): LLM_BASE_URL set but LLM_API_KEY, LLM_MODEL not; the real gateway needs all three of "
+        "LLM_BASE_URL, LLM_API_KEY, LLM_MODEL. Set the missing ones, or unset all three to use the "
+        "embedded fake gateway.")
+
+
+def test_mode_reaches_the_fake_gateway():
+    client = connect(env={}, mode="B")
+    assert client.describe().endswith("mode B)")

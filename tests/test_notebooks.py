@@ -1,0 +1,45 @@
+"""Committed notebooks are executed, clean and offline-friendly (nbval then checks their outputs)."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ALLOWED_METADATA = {"kernelspec", "language_info"}
+SECRET = re.compile(r"sk-[A-Za-z0-9]{16,}|LLM_API_KEY\s*=\s*['\"][^'\"]+['\"]")
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 3
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_code_cell_was_executed_in_order(path):
+    counts = [c["execution_count"] for c in _cells(path) if c["cell_type"] == "code" and "".join(c["source"])]
+    assert None not in counts, "unexecuted code cell: run the notebook top to bottom and commit the outputs"
+    assert counts == list(range(1, len(counts) + 1)), "cells were not run once, top to bottom, in a fresh kernel"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_metadata_is_stripped(path):
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    assert set(notebook["metadata"]) <= ALLOWED_METADATA
+    for cell in notebook["cells"]:
+        assert set(cell.get("metadata", {})) <= {"tags"}, cell.get("metadata")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_pip_no_keys_no_errors(path):
+    for cell in _cells(path):
+        source = "".join(cell["source"])
+        assert not re.search(r"^\s*[!%]pip", source, re.M), source
+        assert not SECRET.search(source), "an API key in a cell"
+        for output in cell.get("outputs", []):
+            assert output.get("output_type") != "error" or "NBVAL_RAISES_EXCEPTION" in source
+            if output.get("name") == "stderr":
+                assert "Warning" not in "".join(output["text"]), "a warning in a stored output"

@@ -1,0 +1,85 @@
+import json
+
+import pytest
+
+from toolkit.errors import BadResponseError, TruncatedStreamError
+from toolkit.streaming import StreamDone, TextDelta, ToolCallDelta, assemble
+
+
+def sse(*chunks, done=True):
+    lines = []
+    for chunk in chunks:
+        lines += [f"data: {json.dumps(chunk, ensure_ascii=False)}", ""]
+    if done:
+        lines += ["data: [DONE]", ""]
+    return lines
+
+
+def delta(d, finish=None, **top):
+    return {"id": "chatcmpl-1", "model": "m", "choices": [{"index": 0, "delta": d, "finish_reason": finish}], **top}
+
+
+TOOL_STREAM = [
+    delta({"role": "assistant"}),
+    delta({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
+                           "function": {"name": "query_order", "arguments": ""}}]}),
+    delta({"tool_calls": [{"index": 0, "function": {"arguments": "{\"order"}}]}),
+    delta({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
+                           "function": {"name": "query_logistics", "arguments": "{}"}}]}),
+    delta({"tool_calls": [{"index": 0, "function": {"arguments": "Id\":\"SN202610200001\"}"}}]}),
+    delta({}, finish="tool_calls"),
+    {"id": "chatcmpl-1", "model": "m", "choices": [], "usage": {"prompt_tokens": 30, "completion_tokens": 9}},
+]
+
+
+def test_tool_call_fragments_are_joined_in_index_order():
+    events = list(assemble(sse(*TOOL_STREAM)))
+    done = events[-1]
+    assert isinstance(done, StreamDone)
+    calls = done.response.message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [
+        ("call_a", "query_order", '{"orderId":"SN202610200001"}'), ("call_b", "query_logistics", "{}")]
+    assert done.response.finish_reason == "tool_calls"
+    assert done.response.usage.total_tokens == 39
+    assert sum(isinstance(e, ToolCallDelta) for e in events) == 4
+
+
+def test_text_deltas_arrive_in_order():
+    events = list(assemble(sse(delta({"content": "您的"}), delta({"content": "包裹"}), delta({}, "stop"))))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["您的", "包裹"]
+    assert events[-1].response.message.content == "您的包裹"
+    assert events[-1].response.message.tool_calls == ()
+
+
+def test_truncated_stream_raises_and_names_the_unfinished_call():
+    events = assemble(sse(*TOOL_STREAM[:3], done=False))
+    with pytest.raises(TruncatedStreamError) as info:
+        list(events)
+    assert str(info.value) == ("stream ended before [DONE] with tool call(s) query_order unfinished; "
+                               "nothing from it will be executed")
+
+
+def test_truncated_text_stream_raises_too():
+    with pytest.raises(TruncatedStreamError, match=r"^stream ended before \[DONE\]; nothing"):
+        list(assemble(sse(delta({"content": "hi"}), done=False)))
+
+
+def test_garbage_chunk_is_a_bad_response():
+    with pytest.raises(BadResponseError, match="stream chunk is not JSON"):
+        list(assemble(["data: {not json", "data: [DONE]"]))
+
+
+def test_error_event_mid_stream_is_a_bad_response():
+    with pytest.raises(BadResponseError, match="error mid-stream"):
+        list(assemble(sse({"error": {"message": "overloaded"}})))
+
+
+def test_tool_call_without_name_is_a_bad_response():
+    chunk = delta({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]})
+    with pytest.raises(BadResponseError, match="have no id or name"):
+        list(assemble(sse(chunk, delta({}, "tool_calls"))))
+
+
+def test_comments_and_blank_lines_are_ignored():
+    lines = [": keep-alive", "event: message"] + sse(delta({"content": "ok"}), delta({}, "stop"))
+    assert list(assemble(lines))[-1].response.message.content == "ok"

@@ -1,0 +1,33 @@
+"""`python -m toolkit COMMAND ...`: one entry point, one module per command.
+
+Each command lives beside the mechanism it drives and exposes `cli(argv) -> int`; this
+module only dispatches, importing the command's module lazily so `--help` stays fast.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {
+    "gateway": ("toolkit.gateway_server", "run the fake keyword gateway over HTTP"),
+    "tools": ("toolkit.tools_cli", "print the OpenAI tool specs of the @tool functions in a file"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: python -m toolkit COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<10} {about}" for name, (_, about) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in {"-h", "--help"}:
+        print(_usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return int(module.cli(rest) or 0)

@@ -13,9 +13,24 @@ What is left are failures talking to the gateway, triaged three ways::
         └── BadResponseError      200 but the body is unusable (not JSON, no choices, ...)
             └── TruncatedStreamError  the SSE stream ended before [DONE]
 
+Tools (reflection and execution) add one developer error and one model-facing branch::
+
+    ConfigurationError
+    └── ToolDefinitionError       a tool breaks a registration rule: names function, rule, fix
+    ToolkitError
+    └── ToolCallError             the model's tool call could not be run as asked
+        ├── UnknownToolError      no tool has that name (the model hallucinated it)
+        ├── ArgumentError         the arguments do not fit: field / received / expected
+        └── ToolExecutionError    the tool itself raised (only raised if a policy says so)
+
+A `ToolCallError` is raised only when an error policy says "fail fast"; otherwise its text
+goes back to the model as a `ToolResultMessage(is_error=True)`.
+
 Leaves out: errors of later mechanisms are added below their own heading.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 
 class ToolkitError(Exception):
@@ -54,3 +69,94 @@ class BadResponseError(ModelCallError):
 
 class TruncatedStreamError(BadResponseError):
     """A streamed response ended before `data: [DONE]`; nothing from it may be executed."""
+
+
+# --- Tools: reflection and execution (toolkit.decorator, .schema, .arguments, .execution) ---
+
+class ToolDefinitionError(ConfigurationError):
+    """A tool function or spec breaks a registration rule; raised before any model sees it."""
+
+    def __init__(self, where: str, problem: str, fix: str) -> None:
+        super().__init__(f"{where}: {problem}. Fix: {fix}")
+        self.where = where
+        """Which function (and parameter) is wrong, e.g. "@tool shop.search, parameter 'limit'"."""
+        self.problem = problem
+        """The rule that is broken, in one sentence."""
+        self.fix = fix
+        """What to change in the code."""
+
+
+class ToolCallError(ToolkitError):
+    """The model asked for a tool call that could not be carried out as asked."""
+
+    def __init__(self, message: str, *, tool_name: str) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        """The tool name exactly as the model wrote it."""
+
+
+class UnknownToolError(ToolCallError):
+    """The model called a tool name that does not exist."""
+
+    def __init__(self, tool_name: str, available: list[str]) -> None:
+        names = ", ".join(sorted(available)) or "(none)"
+        super().__init__(f"There is no tool named {tool_name!r}. Available tools: {names}.",
+                         tool_name=tool_name)
+        self.available = sorted(available)
+        """The names the model could have used."""
+
+
+@dataclass(frozen=True)
+class ArgumentProblem:
+    """One thing wrong with a call's arguments, written for the model to fix it."""
+
+    field: str
+    """Dotted path of the argument, e.g. `address.city` or `items[2]`; "" for the whole."""
+    received: str
+    """What the model sent, rendered short ("" when it sent nothing)."""
+    expected: str
+    """What would have been valid, e.g. `an integer` or `one of 'a', 'b'`."""
+    kind: str = "invalid"
+    """`invalid`, `missing`, `unknown` (a field the tool does not have) or `not_json`."""
+
+    def line(self) -> str:
+        """The problem as one line of the model-facing message."""
+        if self.kind == "missing":
+            return f"- {self.field}: missing, expected {self.expected}"
+        if self.kind == "unknown" and self.expected:
+            return f"- {self.field}: unknown field (got {self.received}), valid fields: {self.expected}"
+        if self.kind == "unknown":
+            return f"- {self.field}: unknown field (got {self.received}), remove it"
+        if self.kind == "not_json":
+            return f"- arguments: got {self.received}, expected {self.expected}"
+        return f"- {self.field}: got {self.received}, expected {self.expected}"
+
+
+class ArgumentError(ToolCallError):
+    """The model's arguments cannot be turned into valid Python values."""
+
+    def __init__(self, tool_name: str, problems: list[ArgumentProblem]) -> None:
+        lines = "\n".join(p.line() for p in problems)
+        super().__init__(f"Invalid arguments for tool {tool_name!r}:\n{lines}\n"
+                         f"Fix the arguments and call {tool_name} again.", tool_name=tool_name)
+        self.problems = list(problems)
+        """Every problem found: unknown fields first, then parameter by parameter."""
+
+    @property
+    def field(self) -> str:
+        """The first problem's field."""
+        return self.problems[0].field
+
+    @property
+    def received(self) -> str:
+        """What the model sent for the first problem's field."""
+        return self.problems[0].received
+
+    @property
+    def expected(self) -> str:
+        """What the first problem's field should have been."""
+        return self.problems[0].expected
+
+
+class ToolExecutionError(ToolCallError):
+    """The tool raised; `__cause__` is its exception, the message is already sanitised."""

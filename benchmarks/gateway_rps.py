@@ -1,0 +1,144 @@
+"""How much does the fake gateway's core cost? Requests/s against a bare endpoint.
+
+Runs two servers with the same uvicorn settings, each in its own process on a free loopback
+port: the fake gateway app, and a bare Starlette endpoint returning a fixed JSON body of the
+same size. A loopback load generator (a few threads, one keep-alive raw socket each) sends
+the same chat request, a fixed number of times, to each; prints requests/s and the ratio.
+Target: the gateway reaches at least 70% of the bare endpoint.
+
+    .venv/bin/python benchmarks/gateway_rps.py [--requests 3000] [--threads 4] [--stream]
+
+Run on demand; not a test (timings depend on the machine).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+TOOLS = [{"type": "function", "function": {
+    "name": name, "description": about,
+    "parameters": {"type": "object", "properties": props, "required": list(props)[:1]}}}
+    for name, about, props in [
+        ("query_order", "查询订单的状态、金额、商品、付款日期", {"orderId": {"type": "string"}}),
+        ("query_logistics", "查询物流轨迹", {"orderId": {"type": "string"}}),
+        ("query_refund_policy", "查询退换货政策",
+         {"category": {"type": "string"}, "asOf": {"type": "string"}})]]
+REQUEST = {"model": "fake-keyword", "tools": TOOLS,
+           "messages": [{"role": "system", "content": "你是电商售后助手。不要编造订单号。"},
+                        {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}]}
+
+
+def _serve(kind: str, stream: bool) -> None:
+    """Child process: run one server on a free port, print its URL, serve until killed."""
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from toolkit.gateway_server import Gateway, _listen, _server, create_app
+
+    if kind == "gateway":
+        app = create_app(Gateway())
+    else:
+        body = Gateway().handle("POST", "/v1/chat/completions",
+                                {"content-type": "application/json"}, _payload(stream)).encode()
+
+        async def bare(request):
+            await request.body()
+            return Response(body, media_type="application/json")
+        app = Starlette(routes=[Route("/v1/chat/completions", bare, methods=["POST"])])
+    sock = _listen("127.0.0.1", 0)
+    print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
+    _server(app).run(sockets=[sock])
+
+
+def _payload(stream: bool) -> bytes:
+    return json.dumps({**REQUEST, "stream": True} if stream else REQUEST).encode()
+
+
+def _request_bytes(url: str, payload: bytes) -> tuple[tuple[str, int], bytes]:
+    host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    head = (f"POST /v1/chat/completions HTTP/1.1\r\nhost: {host}:{port}\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(payload)}\r\n\r\n")
+    return (host, int(port)), head.encode() + payload
+
+
+def _exchange(sock: socket.socket, request: bytes, buffer: bytearray) -> int:
+    """Send one request on a keep-alive socket, read one whole response; its status."""
+    sock.sendall(request)
+    while (end := buffer.find(b"\r\n\r\n")) < 0:
+        buffer += sock.recv(65536)
+    head = bytes(buffer[:end]).lower()
+    del buffer[:end + 4]
+    if b"transfer-encoding: chunked" in head:
+        while (stop := buffer.find(b"0\r\n\r\n")) < 0 or (stop and buffer[stop - 2:stop] != b"\r\n"):
+            buffer += sock.recv(65536)
+        del buffer[:stop + 5]
+    else:
+        length = int(head.split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+        while len(buffer) < length:
+            buffer += sock.recv(65536)
+        del buffer[:length]
+    return int(head.split(b" ", 2)[1])
+
+
+def _drive(url: str, total: int, threads: int, payload: bytes) -> float:
+    """Requests/s for `total` requests over `threads` keep-alive raw sockets.
+
+    Raw sockets, not httpx: with two cores, an httpx client costs as much CPU per request
+    as the server does, and the benchmark would measure the client."""
+    address, request = _request_bytes(url, payload)
+    failures: list[int] = []
+
+    def worker(count: int) -> None:
+        with socket.create_connection(address) as sock:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            buffer = bytearray()
+            failures.extend(s for s in (_exchange(sock, request, buffer) for _ in range(count))
+                            if s != 200)
+
+    worker(100)  # warm up
+    workers = [threading.Thread(target=worker, args=(total // threads,)) for _ in range(threads)]
+    start = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    elapsed = time.perf_counter() - start
+    if failures:
+        raise SystemExit(f"{len(failures)} requests failed, e.g. HTTP {failures[0]}")
+    return (total // threads) * threads / elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--stream", action="store_true", help="benchmark streamed responses")
+    parser.add_argument("--serve", choices=["gateway", "bare"], help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        _serve(args.serve, args.stream)
+        return 0
+    rates = {}
+    for kind in ("bare", "gateway"):
+        command = [sys.executable, __file__, "--serve", kind] + (["--stream"] if args.stream else [])
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        try:
+            url = server.stdout.readline().strip()
+            rates[kind] = _drive(url, args.requests, args.threads, _payload(args.stream))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+        print(f"{kind:>8}: {rates[kind]:8.0f} requests/s")
+    ratio = rates["gateway"] / rates["bare"]
+    print(f"   ratio: {ratio:8.0%} of the bare endpoint (target >= 70%)")
+    return 0 if ratio >= 0.7 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

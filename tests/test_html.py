@@ -1,0 +1,110 @@
+import re
+
+import pytest
+from html_tree import Tree
+
+from toolkit.html import (KINDS, Html, badge, card, code_block, details, element, escape, join,
+                          kv_table, page, pretty_json, small, style, table, text_block)
+
+
+def test_escape_and_html_values():
+    assert escape('<script>alert("x")</script>') == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"
+    assert escape(Html("<b>x</b>")) == "<b>x</b>"
+    assert escape("订单 & 物流") == "订单 &amp; 物流"
+    assert escape(3) == "3"
+
+
+def test_concatenating_html_with_str_escapes_the_str():
+    assert Html("<b>") + "<i>" == "<b>&lt;i&gt;"
+    assert "<i>" + Html("<b>") == "&lt;i&gt;<b>"
+    assert isinstance(Html("a") + "b", Html)
+    assert join(["<x>", Html("<br>"), 1], sep=" ") == "&lt;x&gt; <br> 1"
+
+
+def test_helpers_escape_their_arguments():
+    out = card("<title>", "<script>alert(1)</script>", "user")
+    assert "<script>" not in out and "<title>" not in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert "<script>" not in table(["<th>"], [["<td>"]])
+    assert "<script>" not in kv_table([("<script>", "<script>")])
+    assert "<script>" not in badge("<script>") + details("<script>", "<script>") + small("<script>")
+
+
+def test_nested_html_is_not_escaped_twice():
+    out = card("t", table(["a"], [[badge("b", "ok")]]))
+    tags = [tag for tag, _, _ in Tree(out).elements]
+    assert tags == ["div", "div", "table", "thead", "tr", "th", "tbody", "tr", "td", "span"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_card_and_badge_carry_their_kind(kind):
+    tree = Tree(card("title", "body", kind) + badge("b", kind))
+    classes = [attrs["class"] for _, attrs, _ in tree.elements]
+    assert classes == [f"tk-card tk-{kind}", "tk-title", f"tk-badge tk-{kind}"]
+
+
+def test_unknown_kind_is_a_developer_error():
+    with pytest.raises(ValueError, match="unknown kind 'loud'.*system, user"):
+        card("t", "b", kind="loud")
+
+
+def test_pretty_json_sorts_keys_and_keeps_chinese():
+    assert pretty_json('{"b": 1, "a": "中文"}') == '{\n  "a": "中文",\n  "b": 1\n}'
+    assert pretty_json({"z": [1], "a": None}) == '{\n  "a": null,\n  "z": [\n    1\n  ]\n}'
+    assert pretty_json('{"orderId": ') is None
+    assert pretty_json('{"x": NaN}') is None  # Python accepts NaN; JSON does not
+    assert pretty_json("") is None
+
+
+def test_code_block_pretty_prints_valid_json_and_shows_invalid_raw():
+    good = code_block('{"b":1,"a":"<x>"}')
+    assert good.startswith('<pre class="tk-code tk-lang-json"')
+    assert '{\n  &quot;a&quot;: &quot;&lt;x&gt;&quot;,\n  &quot;b&quot;: 1\n}</pre>' in good
+    bad = code_block('{orderId: "ORD-1"')
+    assert bad.endswith('>{orderId: &quot;ORD-1&quot;</pre>')
+    assert code_block('{"b":1}', lang="text").endswith('>{&quot;b&quot;:1}</pre>')
+
+
+def test_kv_table_keeps_order_and_table_has_header():
+    tree = Tree(kv_table([("z", 1), ("a", 2)]))
+    assert tree.text == "z1a2"
+    tree = Tree(table(["col1", "col2"], [["a", "b"], ["c", "d"]]))
+    assert [t for t, _, _ in tree.elements].count("th") == 2
+    assert [t for t, _, _ in tree.elements].count("td") == 4
+
+
+def test_details_is_closed_unless_asked():
+    assert "<details class=\"tk-details\"" in details("s", "b")
+    assert " open>" not in details("s", "b")
+    assert " open>" in details("s", "b", open=True)
+
+
+def test_page_is_one_root_with_explicit_colours_and_no_style_block():
+    out = page(text_block("hello"), title="标题")
+    tree = Tree(out)
+    root_tag, root_attrs, _ = tree.elements[0]
+    assert root_tag == "div" and root_attrs["class"] == "tk"
+    assert "color:#1f2328" in root_attrs["style"] and "background:#ffffff" in root_attrs["style"]
+    assert [depth for _, _, depth in tree.elements].count(0) == 1
+    assert "<style" not in out and "标题" in out
+    assert "heading" not in page("x")
+
+
+def test_cells_and_code_set_their_own_colours_for_dark_themes():
+    out = page(table(["h"], [["c"]]) + kv_table([("k", "v")]) + code_block("{}"))
+    for tag, attrs, _ in Tree(out).elements:
+        if tag in ("table", "th", "td", "pre"):
+            assert re.search(r"(^|;)color:#", attrs["style"]), tag
+            assert re.search(r"(^|;)background:#", attrs["style"]), tag
+
+
+def test_element_without_a_style_has_no_style_attribute():
+    assert element("tr", "tr", "x") == '<tr class="tk-tr">x</tr>'
+    assert style("tr") == ""
+
+
+def test_output_is_deterministic():
+    def build():
+        return page(card("t", code_block({"b": [1, 2], "a": {"y": 1, "x": 2}}) + badge("b")), "T")
+    assert build() == build()
+    assert not re.search(r"\bid=|0x[0-9a-f]{6,}", build())

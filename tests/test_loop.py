@@ -1,0 +1,267 @@
+import threading
+import time
+from typing import Annotated
+
+import pytest
+
+from toolkit.decorator import Param, ReturnBehavior, tool
+from toolkit.errors import ArgumentError, UnknownToolError
+from toolkit.execution import FEED_BACK_ALL
+from toolkit.loop import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, MaxRoundTripsError, run_loop
+from toolkit.memory import ChatMemory, MessageWindow
+from toolkit.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.scripted import ScriptedModel, call
+from toolkit.toolset import StaticProvider, build_context
+from toolkit.execution import tools_from
+
+from tests.test_returns import EXPECTED
+
+Q = [UserMessage(content="查一下 SN202610200001")]
+
+
+@tool("查询订单状态")
+def query_order(order_id: Annotated[str, Param("订单号", name="orderId")]) -> str:
+    return f"订单 {order_id}：已发货"
+
+
+@tool("查询物流")
+def query_logistics(order_id: Annotated[str, Param("订单号", name="orderId")]) -> str:
+    return f"订单 {order_id}：运输中"
+
+
+@tool("总是失败")
+def broken() -> str:
+    raise RuntimeError("database password=hunter2 unreachable")
+
+
+def consistent(messages):
+    """Every tool call answered exactly once, right after its assistant message; no orphans."""
+    pending = set()
+    for m in messages:
+        if isinstance(m, ToolResultMessage):
+            assert m.tool_call_id in pending, f"orphan or duplicate result {m.tool_call_id}"
+            pending.remove(m.tool_call_id)
+        else:
+            assert not pending, f"unanswered calls {pending} before {m.role}"
+            if isinstance(m, AssistantMessage):
+                pending = {c.id for c in m.tool_calls}
+    assert not pending
+    return True
+
+
+def test_two_model_calls_for_one_tool_question():
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), "已发货"])
+    result = run_loop(model, Q, tools=[query_order, query_logistics])
+    assert (result.finish, result.answer, result.round_trips, len(model.requests)) == ("answer", "已发货", 1, 2)
+    assert [m.role for m in result.messages] == ["user", "assistant", "tool", "assistant"]
+    assert result.messages[2].content == "订单 SN202610200001：已发货"
+    assert model.requests[0].tools == ("query_order", "query_logistics")
+    assert model.requests[1].messages == tuple(result.messages[:3])  # the model saw the call and result
+
+
+def test_usage_is_summed_over_rounds():
+    model = ScriptedModel([call("query_order", orderId="SN1"), "ok"])
+    result = run_loop(model, Q, tools=[query_order])
+    assert result.usage == result.rounds[0].usage + result.rounds[1].usage
+    assert result.usage.input_tokens > result.rounds[1].usage.input_tokens > 0
+
+
+def test_caller_list_is_never_mutated():
+    messages = list(Q)
+    run_loop(ScriptedModel([call("query_order", orderId="SN1"), "ok"]), messages, tools=[query_order])
+    assert messages == Q
+
+
+def test_memory_receives_everything_in_order():
+    memory = ChatMemory("u1")
+    memory.add(SystemMessage(content="客服"))
+    result = run_loop(ScriptedModel([call("query_order", orderId="SN1"), "ok"]), Q, tools=[query_order],
+                      memory=memory)
+    assert [m.role for m in memory.messages()] == ["system", "user", "assistant", "tool", "assistant"]
+    assert result.messages == memory.messages()
+    assert [m.role for m in result.new_messages] == ["assistant", "tool", "assistant"]
+
+
+def test_tool_choice_is_passed_through():
+    model = ScriptedModel([call("query_order", orderId="SN1"), "ok"])
+    run_loop(model, Q, tools=[query_order], options=LoopOptions(tool_choice="required"))
+    assert [r.tool_choice for r in model.requests] == ["required", "required"]
+
+
+def test_max_round_trips_raises_and_memory_stays_consistent():
+    model = ScriptedModel([call("query_order", orderId="SN1")] * 4)
+    memory = ChatMemory()
+    with pytest.raises(MaxRoundTripsError, match="more than 3 round trips"):
+        run_loop(model, Q, tools=[query_order], memory=memory, options=LoopOptions(max_round_trips=3))
+    assert len(model.requests) == 4  # counts responses with tool calls, not tool calls
+    assert consistent(memory.messages())
+    assert memory.messages()[-1].content == "Not executed: the limit of 3 tool round trips was reached."
+
+
+def test_round_trips_count_responses_not_calls():
+    model = ScriptedModel([[call("query_order", orderId="SN1")] * 5, [call("query_order", orderId="SN2")] * 5, "ok"])
+    result = run_loop(model, Q, tools=[query_order], options=LoopOptions(max_round_trips=2))
+    assert result.round_trips == 2 and len(result.executions) == 10
+
+
+def test_course_limit_hands_over_honestly():
+    model = ScriptedModel([call("query_order", orderId=f"SN{i}") for i in range(6)])
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    assert (result.finish, result.answer, result.round_trips) == ("handover", HANDOVER_ZH, 6)
+    assert len(result.executions) == 5 and consistent(result.messages)
+
+
+def test_concurrent_results_keep_the_models_order():
+    order, threads = [], set()
+
+    @tool("slow")
+    def slow(seconds: float, label: str) -> str:
+        threads.add(threading.get_ident())
+        time.sleep(seconds)
+        order.append(label)
+        return label
+
+    calls = [call("slow", seconds=0.3 - 0.1 * i, label=f"r{i}") for i in range(3)]
+    result = run_loop(ScriptedModel([calls, "ok"]), Q, tools=[slow], options=LoopOptions(concurrent=True))
+    assert order == ["r2", "r1", "r0"]  # finished in reverse ...
+    assert [m.content for m in result.messages if isinstance(m, ToolResultMessage)] == ["r0", "r1", "r2"]
+    assert len(threads) == 3
+
+
+def test_a_single_call_never_spawns_a_worker():
+    seen = []
+
+    @tool("where")
+    def where() -> str:
+        seen.append(threading.current_thread() is threading.main_thread())
+        return "here"
+
+    run_loop(ScriptedModel([call("where"), "ok"]), Q, tools=[where], options=LoopOptions(concurrent=True))
+    assert seen == [True]
+
+
+def test_dynamic_provider_is_asked_every_round_and_only_adds():
+    asked = []
+
+    def offer(request):
+        asked.append(len(request.messages))
+        return tools_from(query_order) if len(asked) == 1 else tools_from(query_logistics)
+
+    model = ScriptedModel([call("query_order", orderId="SN1"), call("query_logistics", orderId="SN1"), "ok"])
+    run_loop(model, Q, providers=[StaticProvider(offer, dynamic=True)])
+    assert model.requests[0].tools == ("query_order",)
+    assert model.requests[1].tools == ("query_order", "query_logistics")
+    assert model.requests[2].tools == ("query_order", "query_logistics")
+    assert asked == [1, 3, 5]
+
+
+def test_default_unknown_tool_raises_but_memory_stays_consistent():
+    memory = ChatMemory()
+    with pytest.raises(UnknownToolError):
+        run_loop(ScriptedModel([call("refund_order", orderId="SN1")]), Q, tools=[query_order], memory=memory)
+    assert consistent(memory.messages())
+    assert memory.messages()[-1].content == "Not completed: the call was stopped by UnknownToolError."
+
+
+def test_default_argument_error_fails_fast():
+    with pytest.raises(ArgumentError):
+        run_loop(ScriptedModel([call("query_order", "{orderId:")]), Q, tools=[query_order])
+
+
+def test_execution_error_goes_back_sanitised_and_the_loop_continues():
+    model = ScriptedModel([call("broken"), "抱歉，系统暂时不可用"])
+    result = run_loop(model, Q, tools=[broken])
+    error = result.messages[2]
+    assert error.is_error and "hunter2" not in error.content and "Traceback" not in error.content
+    assert result.answer == "抱歉，系统暂时不可用"
+
+
+def test_course_repairs_arguments_once_with_the_seed_text():
+    model = ScriptedModel([call("query_order", orderId=12), call("query_order", orderId="SN202610200001"), "ok"])
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    repair = result.messages[2]
+    assert repair.is_error and repair.content == (
+        "参数校验失败。字段=orderId，收到=12。期望：a string。请修正参数后重新调用 query_order；"
+        "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。")
+    assert result.finish == "answer"
+
+
+def test_course_second_argument_error_on_a_tool_hands_over():
+    model = ScriptedModel([call("query_order", orderId=1), call("query_order", orderId=2), "never asked"])
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    assert result.finish == "handover" and len(model.requests) == 2 and consistent(result.messages)
+    assert result.rounds[-1].decision == "hand over: second argument error on query_order"
+
+
+def test_loop_guard_answers_a_repeated_call_without_running_it():
+    runs = []
+
+    @tool("count")
+    def count(n: int) -> str:
+        runs.append(n)
+        return str(n)
+
+    model = ScriptedModel([call("count", n=1), call("count", '{"n": 1}'), call("count", n=2), "ok"])
+    result = run_loop(model, Q, tools=[count], options=LoopOptions(loop_guard=True))
+    assert runs == [1, 2]
+    assert result.executions[1].error_kind == "guard"
+    assert result.executions[1].result.content == GUARD_TEXT.format(tool="count")
+
+
+def test_loop_guard_is_off_by_default():
+    runs = []
+
+    @tool("count")
+    def count(n: int) -> str:
+        runs.append(n)
+        return str(n)
+
+    run_loop(ScriptedModel([call("count", n=1), call("count", n=1), "ok"]), Q, tools=[count])
+    assert runs == [1, 1]
+
+
+def _numbered_tool(i, behavior):
+    def fn(fail: bool = False) -> str:
+        if fail:
+            raise ValueError("failed on purpose")
+        return f"result {i}"
+    return tool(f"tool {i}", name=f"t{i}", return_behavior=behavior)(fn)
+
+
+@pytest.mark.parametrize("behaviors, expected", list(EXPECTED.items()), ids=str)
+@pytest.mark.parametrize("with_error", [False, True])
+def test_truth_table_through_the_loop(behaviors, expected, with_error):
+    tools = [_numbered_tool(i, behavior) for i, behavior in enumerate(behaviors)]
+    calls = [call(f"t{i}", fail=(with_error and i == 0)) for i in range(len(behaviors))]
+    result = run_loop(ScriptedModel([calls, "answer"]), Q, tools=tools)
+    returned = expected and not with_error
+    assert result.finish == ("immediate" if returned else "answer")
+    if returned:
+        assert result.answer is None
+        assert [r.content for r in result.immediate_results] == [f"result {i}" for i in range(len(behaviors))]
+        assert result.messages[-1] == result.immediate_results[-1]
+
+
+def test_duplicate_names_across_sources_are_a_configuration_error():
+    from toolkit.errors import ConfigurationError
+    with pytest.raises(ConfigurationError, match="tool name 'query_order' is defined twice"):
+        build_context([query_order], providers=[StaticProvider(tools_from(query_order))])
+
+
+CHAOS = [
+    call("no_such_tool", x=1),                      # hallucinated name
+    call("query_order", "{orderId: SN1"),           # invalid JSON
+    [call("query_order", orderId="SN1"), call("ghost")],
+    call("query_logistics", orderId="SN1", refundAmount=2999),  # intent drift
+] + [call("query_order", orderId=f"SN{i}") for i in range(50)]  # endless
+
+
+@pytest.mark.parametrize("options", [COURSE, LoopOptions(max_round_trips=7, policies=FEED_BACK_ALL,
+                                                          on_limit="handover", concurrent=True)])
+def test_chaos_model_ends_within_bound_with_consistent_memory(options):
+    memory = ChatMemory("chaos", window=MessageWindow(40))
+    model = ScriptedModel(list(CHAOS))
+    result = run_loop(model, Q, tools=[query_order, query_logistics], memory=memory, options=options)
+    assert result.finish == "handover"
+    assert len(model.requests) <= options.max_round_trips + 1
+    assert consistent(memory.messages())

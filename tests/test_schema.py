@@ -1,0 +1,498 @@
+"""Reflection: required rules, injected parameters, nesting, strict mode, meta-schema validity,
+and the exact text of every registration error."""
+from __future__ import annotations
+
+import datetime
+import enum
+import functools
+import json
+from typing import Annotated, Any, Optional
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, Field
+
+import tool_fixtures as F
+from toolkit.decorator import InvocationContext, MemoryId, Param, ReturnBehavior, tool
+from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.execution import function_tool
+from toolkit.messages import ToolCall
+from toolkit.schema import ToolSpec, parse_docstring, reflect
+
+HERE = __name__
+META = [jsonschema.Draft202012Validator, jsonschema.Draft7Validator]
+
+
+def spec(fn):
+    return reflect(fn).spec
+
+
+def params(fn):
+    return spec(fn).parameters
+
+
+# --- the required rules ------------------------------------------------------------------
+
+def r_plain(x: int) -> None: ...
+def r_optional_type(x: int | None) -> None: ...
+def r_default(x: int = 5) -> None: ...
+def r_not_required(x: Annotated[int | None, Param(required=False)]) -> None: ...
+def r_not_required_default(x: Annotated[int, Param(required=False)] = 3) -> None: ...
+def r_required_param_with_default(x: Annotated[int, Param(required=True)] = 7) -> None: ...
+
+
+@pytest.mark.parametrize("fn, required, default_in_schema, passed_when_omitted", [
+    (r_plain, True, None, "error"),
+    (r_optional_type, True, None, "error"),
+    (r_default, False, 5, 5),
+    (r_not_required, False, None, None),
+    (r_not_required_default, False, 3, 3),
+    (r_required_param_with_default, False, 7, 7),  # a default always makes it optional (seed)
+])
+def test_required_rules(fn, required, default_in_schema, passed_when_omitted):
+    p = params(fn)
+    assert ("x" in p.get("required", [])) is required
+    assert p["properties"]["x"].get("default") == default_in_schema
+    seen = []
+    tool_ = function_tool(lambda **kw: seen.append(kw))  # placeholder replaced below
+    tool_ = function_tool(fn)
+    info = reflect(fn).params[0]
+    if passed_when_omitted == "error":
+        assert info.required
+    else:
+        assert info.default == passed_when_omitted
+    assert tool_.execute(ToolCall(id="1", name=fn.__name__, arguments="{}"),
+                         ).is_error is False if passed_when_omitted != "error" else True
+
+
+def test_optional_type_without_default_is_required_but_accepts_null():
+    seen = []
+
+    def f(x: int | None) -> None:
+        seen.append(x)
+    tool_ = function_tool(f)
+    assert not tool_.execute(ToolCall(id="1", name="f", arguments='{"x": null}')).is_error
+    assert seen == [None]
+
+
+def test_default_is_used_when_omitted_and_recorded_in_schema():
+    seen = []
+
+    def f(limit: int = 5, when: datetime.date = datetime.date(2026, 1, 2)) -> None:
+        seen.append((limit, when))
+    function_tool(f).execute(ToolCall(id="1", name="f", arguments="{}"))
+    assert seen == [(5, datetime.date(2026, 1, 2))]
+    assert params(f)["properties"]["when"] == {"format": "date", "type": "string", "default": "2026-01-02"}
+
+
+# --- what the model sees -----------------------------------------------------------------
+
+def test_name_description_metadata_and_return_behavior():
+    s = spec(F.create_ticket)
+    assert (s.name, s.description) == ("create_ticket", "Open a support ticket about some items of an order.")
+    assert s.metadata == {"side_effect": True}
+    assert spec(F.schedule_callback).return_behavior is ReturnBehavior.IMMEDIATE
+    assert spec(F.query_order).return_behavior is ReturnBehavior.TO_LLM
+
+
+def test_docstring_supplies_description_and_parameter_descriptions():
+    s = spec(F.query_refund_policy)
+    assert s.description == "The refund policy of a product category, as it was on a given date."
+    assert s.parameters["properties"]["category"]["description"] == "The product category."
+    assert s.parameters["properties"]["as_of"]["description"] == (
+        "The date the policy must be valid on; today when omitted.")
+
+
+def test_parse_docstring_google_style():
+    doc = """Summary line.
+
+    More text.
+
+    Args:
+        city (str): The city,
+            spelled in English.
+        *args: ignored
+        days: How many days.
+
+    Returns:
+        A forecast.
+    """
+    assert parse_docstring(doc) == ("Summary line.\n\nMore text.",
+                                    {"city": "The city, spelled in English.", "args": "ignored",
+                                     "days": "How many days."})
+    assert parse_docstring(None) == ("", {})
+
+
+def test_param_wins_over_docstring_and_renames():
+    def f(order_id: Annotated[str, Param("From Param", name="orderId")]) -> None:
+        """Look up.
+
+        Args:
+            order_id: From the docstring.
+        """
+    p = params(f)
+    assert p == {"type": "object", "properties": {"orderId": {"type": "string", "description": "From Param"}},
+                 "required": ["orderId"], "additionalProperties": False}
+
+
+def test_field_description_and_alias_are_used():
+    def f(order_id: Annotated[str, Field(description="The id", alias="orderId")]) -> None: ...
+    assert params(f)["properties"] == {"orderId": {"type": "string", "description": "The id"}}
+
+
+def test_injected_parameters_are_not_in_the_schema():
+    p = params(F.query_logistics)
+    assert list(p["properties"]) == ["orderId"]
+    assert [i.inject for i in reflect(F.create_ticket).params] == [None] * 5 + ["context"]
+    assert [i.inject for i in reflect(F.query_logistics).params] == [None, "memory_id"]
+
+
+def test_memory_id_marker_may_be_an_instance():
+    def f(q: str, m: Annotated[str, MemoryId()]) -> None: ...
+    assert list(params(f)["properties"]) == ["q"]
+
+
+def test_no_model_facing_parameters_means_no_parameters_object():
+    def only_injected(ctx: InvocationContext, m: Annotated[Any, MemoryId]) -> str:
+        """Who am I."""
+        return ""
+    assert spec(F.current_time).parameters is None
+    assert spec(only_injected).parameters is None
+    assert spec(F.current_time).to_openai() == {"type": "function", "function": {
+        "name": "current_time", "description": "The current date and time in the shop's time zone."}}
+
+
+def test_nested_and_recursive_models_are_defined_once_and_referenced():
+    p = params(F.browse_categories)
+    assert p["properties"]["root"] == {"$ref": "#/$defs/Category"}
+    assert list(p["$defs"]) == ["Category"]
+    assert p["$defs"]["Category"]["properties"]["children"]["items"] == {"$ref": "#/$defs/Category"}
+    assert json.dumps(p).count('"name": {"type": "string"}') == 1
+
+
+def test_enums_literals_lists_dates_unions():
+    p = params(F.search_orders)["properties"]
+    assert p["status"] == {"anyOf": [{"$ref": "#/$defs/OrderStatus"}, {"type": "null"}], "default": None}
+    assert params(F.search_orders)["$defs"]["OrderStatus"] == {
+        "description": "Where an order is in its life.", "enum": ["pending", "shipped", "delivered"],
+        "type": "string"}
+    assert p["limit"] == {"maximum": 50, "minimum": 1, "type": "integer", "description": "At most this many",
+                          "default": 10}
+    assert p["tags"] == {"items": {"type": "string"}, "type": "array", "default": []}
+    assert params(F.query_refund_policy)["properties"]["category"]["enum"] == ["phone", "laptop", "clothes"]
+    assert params(F.rate_delivery)["properties"]["stars"] == {"enum": [1, 2, 3, 4, 5], "type": "integer"}
+    assert params(F.rate_delivery)["properties"]["order_id"] == {"format": "uuid", "type": "string"}
+
+
+def test_to_openai_shape():
+    out = spec(F.query_order).to_openai()
+    assert out == {"type": "function", "function": {
+        "name": "query_order", "description": "Look up one order by its id and return its status, items and total.",
+        "parameters": {"type": "object", "properties": {"orderId": {
+            "type": "string", "description": "Order id, e.g. SN202610200001"}},
+            "required": ["orderId"], "additionalProperties": False}}}
+
+
+def test_hand_written_spec_from_openai_round_trips():
+    data = spec(F.get_weather).to_openai()
+    assert ToolSpec.from_openai(data).to_openai() == data
+    assert ToolSpec.from_openai(data["function"]).parameters == data["function"]["parameters"]
+
+
+def test_reflection_is_cached_per_function():
+    assert reflect(F.search_orders) is reflect(F.search_orders)
+    assert spec(F.search_orders).strict_parameters is spec(F.search_orders).strict_parameters
+
+
+# --- every schema is valid JSON Schema, and legitimate calls validate ---------------------
+
+def _strict_call(value: Any, schema: dict, defs: dict) -> Any:
+    """A legitimate call in strict form: every missing optional property sent as null."""
+    if "$ref" in schema:
+        return _strict_call(value, defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    for branch in schema.get("anyOf", []):
+        if branch != {"type": "null"} and value is not None:
+            return _strict_call(value, branch, defs)
+    if "properties" in schema and isinstance(value, dict):
+        return {k: _strict_call(value.get(k), s, defs) for k, s in schema["properties"].items()}
+    if "items" in schema and isinstance(value, list):
+        return [_strict_call(v, schema["items"], defs) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("fn", F.FUNCTIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("validator", META, ids=lambda v: v.__name__)
+def test_schemas_are_valid_json_schema(fn, validator):
+    s = spec(fn)
+    if s.parameters is None:
+        return
+    validator.check_schema(s.parameters)
+    if fn.__name__ not in F.NOT_STRICT:
+        validator.check_schema(s.strict_parameters)
+
+
+@pytest.mark.parametrize("fn", F.FUNCTIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("which", ["MINIMAL", "FULL"])
+def test_legitimate_calls_validate_and_execute(fn, which):
+    call = getattr(F, which)[fn.__name__]
+    s = spec(fn)
+    if s.parameters is not None:
+        checker = jsonschema.Draft202012Validator(s.parameters, format_checker=jsonschema.FormatChecker())
+        checker.validate(call)
+    result = function_tool(fn).execute(ToolCall(id="1", name=s.name, arguments=json.dumps(call)))
+    assert not result.is_error, result.content
+
+
+@pytest.mark.parametrize("fn", [f for f in F.FUNCTIONS if f.__name__ not in F.NOT_STRICT],
+                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("which", ["MINIMAL", "FULL"])
+def test_legitimate_calls_in_strict_form_validate_and_execute(fn, which):
+    s = spec(fn)
+    if s.parameters is None:
+        return
+    strict = s.strict_parameters
+    call = _strict_call(getattr(F, which)[fn.__name__], strict, strict.get("$defs", {}))
+    jsonschema.Draft202012Validator(strict, format_checker=jsonschema.FormatChecker()).validate(call)
+    result = function_tool(fn).execute(ToolCall(id="1", name=s.name, arguments=json.dumps(call)))
+    assert not result.is_error, result.content
+
+
+def test_a_call_the_schema_rejects_is_rejected_by_the_executor_too():
+    bad = {"orderId": "SN1", "refundAmount": 2999}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, params(F.query_order))
+    assert function_tool(F.query_order).execute(
+        ToolCall(id="1", name="query_order", arguments=json.dumps(bad)),
+        policies=__import__("toolkit.execution", fromlist=["FEED_BACK_ALL"]).FEED_BACK_ALL).is_error
+
+
+# --- strict mode --------------------------------------------------------------------------
+
+def test_strict_rendering():
+    out = spec(F.search_orders).to_openai(strict=True)["function"]
+    assert out["strict"] is True
+    p = out["parameters"]
+    assert p["required"] == ["query", "status", "limit", "since", "tags"]
+    assert p["additionalProperties"] is False
+    assert p["properties"]["limit"] == {"anyOf": [{"maximum": 50, "minimum": 1, "type": "integer"},
+                                                  {"type": "null"}], "description": "At most this many"}
+    assert p["properties"]["status"] == {"anyOf": [{"$ref": "#/$defs/OrderStatus"}, {"type": "null"}]}
+    assert "default" not in json.dumps(p)
+
+
+def test_strict_moves_unsupported_keywords_into_the_description():
+    p = spec(F.create_ticket).strict_parameters
+    assert p["properties"]["title"] == {"type": "string", "description": "minLength=3, maxLength=80"}
+    assert p["$defs"]["LineItem"]["required"] == ["sku", "quantity", "gift"]
+
+
+def test_strict_recursive_model_keeps_refs():
+    p = spec(F.browse_categories).strict_parameters
+    children = p["$defs"]["Category"]["properties"]["children"]
+    assert children == {"anyOf": [{"items": {"$ref": "#/$defs/Category"}, "type": "array"}, {"type": "null"}]}
+
+
+def test_strict_ref_with_description_moves_into_any_of():
+    class Point(BaseModel):
+        x: int
+
+    def f(p: Annotated[Point, Param("Where")]) -> None: ...
+    assert spec(f).strict_parameters["properties"]["p"] == {"description": "Where", "anyOf": [{"$ref": "#/$defs/Point"}]}
+
+
+# --- registration errors, exact text ------------------------------------------------------
+
+def _error(fn) -> str:
+    with pytest.raises(ToolDefinitionError) as info:
+        reflect(fn)
+    assert isinstance(info.value, ConfigurationError)
+    return str(info.value)
+
+
+def star_args(*args: str) -> None: ...
+def star_kwargs(city: str, **kwargs: Any) -> None: ...
+def positional_only(city: str, /) -> None: ...
+def no_annotation(city) -> None: ...
+def unresolved(city: "NoSuchType") -> None: ...  # noqa: F821
+def two_descriptions(city: Annotated[str, Param("A"), Field(description="B")]) -> None: ...
+def two_names(city: Annotated[str, Param(name="town"), Field(alias="place")]) -> None: ...
+def not_nullable(limit: Annotated[int, Param(required=False)]) -> None: ...
+def bad_default(limit: int = 2.5) -> None: ...  # type: ignore[assignment]
+def none_default(limit: int = None) -> None: ...  # type: ignore[assignment]
+def bad_bool_default(flag: bool = "yes") -> None: ...  # type: ignore[assignment]
+def bad_bound_default(days: Annotated[int, Field(ge=1)] = 0) -> None: ...
+def unsupported_type(callback: functools.partial) -> None: ...
+def same_wire_name(a: Annotated[str, Param(name="b")], b: str) -> None: ...
+
+
+def test_star_args():
+    assert _error(star_args) == (
+        f"@tool {HERE}.star_args, parameter '*args': *args cannot be filled from named JSON arguments "
+        "(a decorator without functools.wraps hides the real parameters this way). "
+        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators")
+
+
+def test_star_kwargs():
+    assert _error(star_kwargs) == (
+        f"@tool {HERE}.star_kwargs, parameter '**kwargs': **kwargs cannot be filled from named JSON "
+        "arguments (a decorator without functools.wraps hides the real parameters this way). "
+        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators")
+
+
+def test_decorator_without_wraps_is_caught_and_with_wraps_is_fine():
+    def logged(fn):
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def logged_properly(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        return wrapper
+
+    def lookup(order_id: str) -> str:
+        return order_id
+    assert "'*args'" in _error(logged(lookup))
+    tool_ = function_tool(logged_properly(lookup))
+    assert tool_.execute(ToolCall(id="1", name="lookup", arguments='{"order_id": "SN1"}')).content == "SN1"
+
+
+def test_positional_only():
+    assert _error(positional_only) == (
+        f"@tool {HERE}.positional_only, parameter 'city': it is positional-only (before '/'), but tool "
+        "arguments arrive by name. Fix: remove the '/' from the signature")
+
+
+def test_no_annotation():
+    assert _error(no_annotation) == (
+        f"@tool {HERE}.no_annotation, parameter 'city': it has no type annotation, so the model is "
+        "not told what to send. Fix: annotate it, e.g. `city: str` (or `Any`)")
+
+
+def test_unresolved_annotation():
+    assert _error(unresolved) == (
+        f"@tool {HERE}.unresolved, parameter 'city': its annotation 'NoSuchType' cannot be resolved "
+        "(NameError: name 'NoSuchType' is not defined). "
+        "Fix: import the type at module level (not under TYPE_CHECKING)")
+
+
+def test_two_descriptions():
+    assert _error(two_descriptions) == (
+        f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field both give a description, "
+        "and they differ. Fix: keep one of them")
+
+
+def test_two_names():
+    assert _error(two_names) == (
+        f"@tool {HERE}.two_names, parameter 'city': Param(name='town') and Field(alias='place') give "
+        "it two different names. Fix: keep one of them")
+
+
+def test_required_false_on_a_type_that_cannot_be_none():
+    assert _error(not_nullable) == (
+        f"@tool {HERE}.not_nullable, parameter 'limit': Param(required=False) passes None when the "
+        "model omits it, but int does not accept None. Fix: annotate it as `int | None`, or give it "
+        "a default")
+
+
+def test_default_that_is_not_valid_for_its_type():
+    assert _error(bad_default) == (
+        f"@tool {HERE}.bad_default, parameter 'limit': the default 2.5 is not a valid int: Input "
+        "should be a valid integer, got a number with a fractional part. "
+        "Fix: give a default of that type, or change the type")
+    assert _error(none_default) == (
+        f"@tool {HERE}.none_default, parameter 'limit': the default None is not a valid int: Input "
+        "should be a valid integer. Fix: give a default of that type, or change the type "
+        "(e.g. `int | None = None`)")
+    assert _error(bad_bool_default) == (
+        f"@tool {HERE}.bad_bool_default, parameter 'flag': the default 'yes' is not a valid bool: "
+        "Input should be a valid boolean. Fix: give a default of that type, or change the type")
+    assert "the default 0 is not a valid Annotated[int, FieldInfo(" in _error(bad_bound_default)
+
+
+def test_unsupported_type():
+    assert _error(unsupported_type) == (
+        f"@tool {HERE}.unsupported_type, parameter 'callback': pydantic cannot describe partial as "
+        "JSON Schema (PydanticSchemaGenerationError). Fix: use a JSON-friendly type: str, int, "
+        "float, bool, list/dict of them, an Enum, a pydantic model")
+
+
+def test_two_parameters_with_one_wire_name():
+    assert _error(same_wire_name) == (
+        f"@tool {HERE}.same_wire_name: two parameters are both called 'b' in the schema. "
+        "Fix: give them different Param(name=...)")
+
+
+def test_two_types_with_one_name():
+    class Item(BaseModel):
+        a: int
+    first = Item
+
+    class Item(BaseModel):  # noqa: F811 - a second, different class of the same name
+        b: str
+
+    def clash(x: first, y: Item) -> None: ...
+    assert _error(clash) == (
+        f"@tool {HERE}.test_two_types_with_one_name.<locals>.clash: two different types are both "
+        "named 'Item' in its schema. Fix: rename one of the classes")
+
+
+class Options(BaseModel):
+    extra: dict[str, str]
+
+
+def free_dict(filters: dict[str, str]) -> None: ...
+def any_value(value: Any) -> None: ...
+def bare_list(values: list) -> None: ...
+def a_tuple(point: tuple[int, int]) -> None: ...
+def nested_free_dict(options: Options) -> None: ...
+
+
+@pytest.mark.parametrize("fn, message", [
+    (free_dict, "@tool {m}.free_dict, parameter 'filters': OpenAI strict mode needs every object to "
+                "list its properties, but this is a free-form dict. Fix: use a pydantic model with "
+                "named fields, or register the tool without strict mode"),
+    (any_value, "@tool {m}.any_value, parameter 'value': OpenAI strict mode needs a type for every "
+                "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
+                "list or a bare dict), or register the tool without strict mode"),
+    (bare_list, "@tool {m}.bare_list, parameter 'values[]': OpenAI strict mode needs a type for every "
+                "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
+                "list or a bare dict), or register the tool without strict mode"),
+    (a_tuple, "@tool {m}.a_tuple, parameter 'point': OpenAI strict mode does not support tuples "
+              "(prefixItems). Fix: use list[...] or a pydantic model, or register the tool without "
+              "strict mode"),
+    (nested_free_dict, "@tool {m}.nested_free_dict, parameter '$defs.Options.extra': OpenAI strict "
+                       "mode needs every object to list its properties, but this is a free-form "
+                       "dict. Fix: use a pydantic model with named fields, or register the tool "
+                       "without strict mode"),
+])
+def test_types_that_cannot_be_strict(fn, message):
+    from toolkit.execution import tools_from
+    with pytest.raises(ToolDefinitionError) as info:
+        tools_from(fn, strict=True)
+    assert str(info.value) == message.format(m=HERE)
+    with pytest.raises(ToolDefinitionError) as info:  # rendering names the tool instead
+        spec(fn).to_openai(strict=True)
+    assert str(info.value).startswith(f"tool {fn.__name__!r}, parameter ")
+    assert spec(fn).to_openai()["function"]["name"] == fn.__name__  # normal mode still works
+
+
+def test_object_without_properties_cannot_be_strict():
+    from toolkit.strict import strict_schema
+    with pytest.raises(ToolDefinitionError) as info:
+        strict_schema({"type": "object", "properties": {"x": {"type": "object"}}}, "tool 'x'")
+    assert str(info.value) == (
+        "tool 'x', parameter 'x': OpenAI strict mode needs every object to list its properties, "
+        "but this object lists none. Fix: use a pydantic model with named fields, or register the "
+        "tool without strict mode")
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+def test_optional_spelling_and_int_enum():
+    def f(level: Optional[Level] = None) -> None: ...
+    assert params(f)["$defs"] == {"Level": {"enum": [1, 2], "type": "integer"}}

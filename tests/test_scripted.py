@@ -1,0 +1,42 @@
+import pytest
+
+from toolkit.messages import AssistantMessage, ChatResponse, UserMessage
+from toolkit.scripted import ScriptedModel, ScriptExhausted, call, reset_call_ids
+
+TOOLS = [{"type": "function", "function": {"name": "query_order"}}]
+
+
+def test_turns_of_every_kind_play_back_in_order():
+    reset_call_ids()
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"),
+                           [call("a"), call("b", "{oops")],
+                           AssistantMessage(content="x"),
+                           lambda request: f"I saw {len(request.messages)} messages",
+                           "done"])
+    first = model.chat([UserMessage(content="q")], tools=TOOLS, tool_choice="auto")
+    assert first.message.tool_calls[0].arguments == '{"orderId": "SN202610200001"}'
+    assert first.message.tool_calls[0].id == "call_1" and first.finish_reason == "tool_calls"
+    second = model.chat([UserMessage(content="q")])
+    assert [(c.id, c.arguments) for c in second.message.tool_calls] == [("call_2", "{}"), ("call_3", "{oops")]
+    assert model.chat([]).message.content == "x"
+    assert model.chat([UserMessage(content="1"), UserMessage(content="2")]).message.content == "I saw 2 messages"
+    last = model.chat([])
+    assert last.finish_reason == "stop" and last.usage.output_tokens == 1
+    assert model.requests[0].tools == ("query_order",) and model.requests[0].tool_choice == "auto"
+
+
+def test_a_full_response_is_passed_through():
+    response = ChatResponse(message=AssistantMessage(content="hi"), finish_reason="length")
+    assert ScriptedModel([response]).chat([]) is response
+
+
+def test_running_out_of_script_is_loud():
+    model = ScriptedModel(["only one"])
+    model.chat([])
+    with pytest.raises(ScriptExhausted, match="no turn left for request 2"):
+        model.chat([])
+
+
+def test_a_bad_turn_is_a_type_error():
+    with pytest.raises(TypeError, match="a script turn must be"):
+        ScriptedModel([42]).chat([])

@@ -11,6 +11,9 @@ import sys
 COMMANDS = {
     "gateway": ("toolkit.gateway_server", "run the fake keyword gateway over HTTP"),
     "tools": ("toolkit.tools_cli", "print the OpenAI tool specs of the @tool functions in a file"),
+    "probe": ("toolkit.probe", "classify a gateway's tool support (A-E) from one raw exchange"),
+    "drill": ("toolkit.drill", "run the argument-validation drill (lenient in, strict out)"),
+    "eval": ("toolkit.accuracy", "run the tool-selection accuracy suite and write a CSV"),
 }
 
 

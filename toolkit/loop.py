@@ -97,12 +97,18 @@ class RoundTrace:
 
     index: int
     tools_sent: list[str]
-    tools_tokens: int
+    tools_payload: list[dict[str, Any]]
+    """The `tools` array as sent."""
     tool_choice: Any
     reply: AssistantMessage
     usage: TokenUsage
     executions: list[ToolExecution] = field(default_factory=list)
     decision: str = ""
+
+    @property
+    def tools_tokens(self) -> int:
+        """Estimated tokens of the tools block (computed on demand: the hot path never pays)."""
+        return estimate_json_tokens(self.tools_payload) if self.tools_payload else 0
 
 
 @dataclass
@@ -204,9 +210,8 @@ class _Run:
         response: ChatResponse = self.model.chat(self.conversation(), tools=payload or None,
                                                  tool_choice=self.options.tool_choice if payload else None)
         self.usage += response.usage
-        trace = RoundTrace(len(self.rounds) + 1, [t.name for t in effective],
-                           estimate_json_tokens(payload) if payload else 0, self.options.tool_choice,
-                           response.message, response.usage)
+        trace = RoundTrace(len(self.rounds) + 1, [t.name for t in effective], payload,
+                           self.options.tool_choice, response.message, response.usage)
         self.rounds.append(trace)
         return trace
 

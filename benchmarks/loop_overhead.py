@@ -1,0 +1,187 @@
+"""Loop overhead per round trip: toolkit vs pydantic-ai, openai-agents and langchain-core.
+
+The workload is the same everywhere: a scripted model answers with a tool call (`add(1, 2)`),
+another tool call (`add(3, 4)`), then text — 3 round trips, 2 tool executions. toolkit runs
+with a `ChatMemory` on; the peers keep history their own default way (pydantic-ai's message
+list, openai-agents' in-run items, a plain list for langchain-core), which only favours them.
+No network, no tracing. Time is per whole call divided by 3.
+
+Run on demand, in an environment that has the peers (never a test dependency):
+
+    python3 -m venv /tmp/loopbench && /tmp/loopbench/bin/pip install -e . \\
+        pydantic-ai-slim openai-agents langchain-core
+    /tmp/loopbench/bin/python benchmarks/loop_overhead.py
+
+A peer that is not installed is skipped. Target: toolkit ≤ 50 µs per round trip and ≤ 1/3 of
+the fastest peer.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+ROUND_TRIPS = 3
+
+
+def bench(fn: Callable[[], object], seconds: float = 2.0) -> float:
+    """Median µs per call (fn returns the final answer) over ~`seconds` (5 batches)."""
+    fn()
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < 0.2:
+        fn()
+        n += 1
+    batch = max(1, int(n * seconds / 0.2 / 5))
+    samples = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(batch):
+            fn()
+        samples.append((time.perf_counter() - t) / batch * 1e6)
+    return statistics.median(samples)
+
+
+def toolkit_case() -> Callable[[], object]:
+    from toolkit.decorator import tool
+    from toolkit.loop import run_loop
+    from toolkit.memory import ChatMemory
+    from toolkit.messages import AssistantMessage, ChatResponse, ToolCall, UserMessage
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    replies = [ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}'),))),
+               ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}'),))),
+               ChatResponse(message=AssistantMessage(content="10"))]
+
+    class Model:
+        def __init__(self):
+            self.turn = iter(replies)
+
+        def chat(self, messages, tools=None, tool_choice=None):
+            return next(self.turn)
+
+    question = [UserMessage(content="what is 1+2+3+4?")]
+    return lambda: run_loop(Model(), question, tools=[add], memory=ChatMemory()).answer
+
+
+def pydantic_ai_case() -> Callable[[], object]:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import FunctionModel
+
+    def script(messages, info):
+        done = sum(isinstance(p, ToolReturnPart) for m in messages for p in getattr(m, "parts", []))
+        if done == 0:
+            return ModelResponse(parts=[ToolCallPart("add", {"a": 1, "b": 2}, tool_call_id="c1")])
+        if done == 1:
+            return ModelResponse(parts=[ToolCallPart("add", {"a": 3, "b": 4}, tool_call_id="c2")])
+        return ModelResponse(parts=[TextPart("10")])
+
+    agent = Agent(FunctionModel(script))
+
+    @agent.tool_plain
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    return lambda: agent.run_sync("what is 1+2+3+4?").output
+
+
+def openai_agents_case() -> Callable[[], object]:
+    from agents import Agent, Runner, function_tool, set_tracing_disabled
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    set_tracing_disabled(True)
+
+    class Scripted(Model):
+        async def get_response(self, system_instructions, input, *args, **kwargs):
+            done = sum(1 for item in input if isinstance(item, dict) and item.get("type") == "function_call_output")
+            if done < 2:
+                args_text = '{"a":1,"b":2}' if done == 0 else '{"a":3,"b":4}'
+                out = [ResponseFunctionToolCall(type="function_call", call_id=f"c{done}", name="add",
+                                                arguments=args_text, id=f"fc{done}")]
+            else:
+                out = [ResponseOutputMessage(id="m", type="message", role="assistant", status="completed",
+                                             content=[ResponseOutputText(type="output_text", text="10", annotations=[])])]
+            return ModelResponse(output=out, usage=Usage(), response_id=None)
+
+        def stream_response(self, *args, **kwargs):
+            raise NotImplementedError
+
+    @function_tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    agent = Agent(name="bench", model=Scripted(), tools=[add])
+    return lambda: Runner.run_sync(agent, "what is 1+2+3+4?").final_output
+
+
+def langchain_case() -> Callable[[], object]:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.tools import tool as lc_tool
+
+    class Scripted(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "scripted"
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            done = sum(isinstance(m, ToolMessage) for m in messages)
+            if done < 2:
+                args = {"a": 1, "b": 2} if done == 0 else {"a": 3, "b": 4}
+                message = AIMessage(content="", tool_calls=[{"name": "add", "args": args, "id": f"c{done}"}])
+            else:
+                message = AIMessage(content="10")
+            return ChatResult(generations=[ChatGeneration(message=message)])
+
+    @lc_tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    model, tools = Scripted(), {"add": add}
+
+    def run():
+        messages = [HumanMessage("what is 1+2+3+4?")]
+        while True:
+            reply = model.invoke(messages)
+            messages.append(reply)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                messages.append(tools[call["name"]].invoke(call))
+    return run
+
+
+CASES = {"toolkit": toolkit_case, "pydantic-ai": pydantic_ai_case,
+         "openai-agents": openai_agents_case, "langchain-core": langchain_case}
+
+
+def main() -> None:
+    results = {}
+    for name, make in CASES.items():
+        try:
+            fn = make()
+        except ImportError as exc:
+            print(f"{name:<15} skipped ({exc.name} not installed)")
+            continue
+        assert fn() == "10", f"{name} did not finish the scripted conversation"
+        results[name] = bench(fn) / ROUND_TRIPS
+        print(f"{name:<15} {results[name]:9.1f} µs per round trip")
+    peers = {k: v for k, v in results.items() if k != "toolkit"}
+    if peers and "toolkit" in results:
+        fastest = min(peers, key=peers.get)
+        ratio = results["toolkit"] / peers[fastest]
+        print(f"toolkit / fastest peer ({fastest}) = {ratio:.3f}  (target ≤ 0.333; ≤ 50 µs absolute)")
+
+
+if __name__ == "__main__":
+    main()

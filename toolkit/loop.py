@@ -24,132 +24,59 @@ Leaves out: streaming (the AI service layer streams), tool search's own tool (a 
 from __future__ import annotations
 
 import json
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
 
-from toolkit.client import ToolChoice
 from toolkit.decorator import InvocationContext, ReturnBehavior
-from toolkit.errors import ArgumentError, ToolkitError
-from toolkit.execution import Policies, Tool, execute, report_argument_error, report_unknown_tool
+from toolkit.errors import ArgumentError, BadResponseError
+from toolkit.execution import Policies, Tool, execute
+from toolkit.loop_types import (ABANDONED_TEXT, COURSE, FOUND_TOOLS, GUARD_TEXT, HANDOVER_ZH, NOT_RUN_TEXT,
+                                REPAIR_EN, REPAIR_ZH, LoopEvent, LoopOptions, LoopResult, MaxRoundTripsError,
+                                RoundTrace, ToolFinished, ToolStarted)
 from toolkit.memory import ChatMemory
-from toolkit.messages import (AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall,
-                              ToolResultMessage)
+from toolkit.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.returns import should_return_immediately
 from toolkit.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
-from toolkit.tokens import estimate_json_tokens
+from toolkit.streaming import StreamDone
 from toolkit.toolset import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 
-FOUND_TOOLS = "found_tools"
-"""Result attribute naming tools that a search found; they join the effective set."""
-
-HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
-REPAIR_ZH = ("参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
-             "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。")
-REPAIR_EN = ("{error}\nIf you cannot get a valid value, ask the user for it instead of calling "
-             "{tool} again.")
-GUARD_TEXT = ("You already called {tool} with these arguments in the previous round; its result is "
-              "above. Use it instead of calling again.")
-NOT_RUN_TEXT = "Not executed: the limit of {limit} tool round trips was reached."
-ABANDONED_TEXT = "Not completed: the call was stopped by {error}."
+__all__ = ["run_loop", "iter_loop", "LoopOptions", "LoopResult", "RoundTrace", "COURSE", "MaxRoundTripsError",
+           "ToolStarted", "ToolFinished", "LoopEvent", "FOUND_TOOLS", "HANDOVER_ZH", "REPAIR_ZH", "REPAIR_EN",
+           "GUARD_TEXT", "NOT_RUN_TEXT", "ABANDONED_TEXT"]
 
 
-class MaxRoundTripsError(ToolkitError):
-    """The model kept asking for tools beyond `max_round_trips`."""
+def run_loop(model: Any, messages: Sequence[Message], **kwargs: Any) -> LoopResult:
+    """Run the tool loop for one user turn (see the module docstring for the steps).
+
+    Keyword arguments are those of `iter_loop`: tools, providers, registry, memory, options,
+    parameters, context.
+    """
+    events = iter_loop(model, messages, **kwargs)
+    while True:
+        try:
+            next(events)
+        except StopIteration as done:
+            return done.value
 
 
-@dataclass(frozen=True)
-class LoopOptions:
-    """How one loop behaves; the defaults are LangChain4j's, `COURSE` is seed 003's ToolAgent."""
+def iter_loop(model: Any, messages: Sequence[Message], *, tools: Sequence[Any] = (),
+              providers: Sequence[ToolProvider] = (), registry: ToolRegistry | None = None,
+              memory: ChatMemory | None = None, options: LoopOptions = LoopOptions(),
+              parameters: Mapping[str, Any] | None = None,
+              context: ToolContext | None = None) -> Generator[LoopEvent, None, LoopResult]:
+    """The loop as a generator: yields events as they happen, returns the `LoopResult`.
 
-    max_round_trips: int = 100
-    """Tool-calling model responses allowed (a round with five calls counts once)."""
-    on_limit: str = "raise"
-    """`raise` `MaxRoundTripsError`, or `handover`: end with `handover_text` as the answer."""
-    handover_text: str = HANDOVER_ZH
-    tool_choice: ToolChoice | None = None
-    """Passed through to every request (auto / required / none / a named function)."""
-    policies: Policies = Policies()
-    """The three error channels (see `toolkit.execution`)."""
-    argument_repair: int | None = None
-    """None: `policies.argument_error` decides. n: feed an argument error back n times per tool
-    with `repair_template`, then hand over."""
-    repair_template: str = REPAIR_EN
-    loop_guard: bool = False
-    """Answer an identical call from the previous round with an error instead of running it."""
-    concurrent: bool = False
-    max_workers: int = 4
-    compensate: bool = False
-    compensations: tuple[Callable[..., Any], ...] = ()
-    clock: Callable[[], float] = time.perf_counter
-
-
-COURSE = LoopOptions(max_round_trips=5, on_limit="handover", argument_repair=1,
-                     repair_template=REPAIR_ZH, loop_guard=True,
-                     policies=Policies(unknown_tool=report_unknown_tool))
-"""Seed 003's ToolAgent: 5 round trips then an honest hand-over, one argument repair."""
-
-
-@dataclass
-class RoundTrace:
-    """Everything about one model request and what followed it."""
-
-    index: int
-    tools_sent: list[str]
-    tools_payload: list[dict[str, Any]]
-    """The `tools` array as sent."""
-    tool_choice: Any
-    reply: AssistantMessage
-    usage: TokenUsage
-    executions: list[ToolExecution] = field(default_factory=list)
-    decision: str = ""
-
-    @property
-    def tools_tokens(self) -> int:
-        """Estimated tokens of the tools block (computed on demand: the hot path never pays)."""
-        return estimate_json_tokens(self.tools_payload) if self.tools_payload else 0
-
-
-@dataclass
-class LoopResult:
-    """What a call to the loop produced."""
-
-    finish: str
-    """`answer` (the model stopped calling tools), `immediate` or `handover`."""
-    answer: str | None
-    """The final text; None on an immediate return (read `immediate_results`)."""
-    messages: list[Message]
-    """The whole conversation afterwards (memory's view when memory is configured)."""
-    new_messages: list[Message]
-    """What this call appended: assistant messages and tool results, in order."""
-    usage: TokenUsage
-    rounds: list[RoundTrace]
-    immediate_results: list[ToolResultMessage] = field(default_factory=list)
-    """On an immediate return: the last round's results, which are the call's outcome."""
-    saga: list[SagaEntry] = field(default_factory=list)
-
-    @property
-    def executions(self) -> list[ToolExecution]:
-        return [e for r in self.rounds for e in r.executions]
-
-    @property
-    def round_trips(self) -> int:
-        return sum(1 for r in self.rounds if r.reply.tool_calls)
-
-
-def run_loop(model: Any, messages: Sequence[Message], *, tools: Sequence[Any] = (),
-             providers: Sequence[ToolProvider] = (), registry: ToolRegistry | None = None,
-             memory: ChatMemory | None = None, options: LoopOptions = LoopOptions(),
-             parameters: Mapping[str, Any] | None = None,
-             context: ToolContext | None = None) -> LoopResult:
-    """Run the tool loop for one user turn (see the module docstring for the steps)."""
+    Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
+    `ToolStarted` before a call runs and `ToolFinished` after it. The memory id's lock is held
+    until the generator finishes, so two turns on one conversation never interleave.
+    """
     run = _Run(model, options, memory, list(messages), dict(parameters or {}))
     run.tools = context or build_context(tools, providers, registry, run.provider_request())
-    if memory is not None:
-        with memory.lock:
-            return run.go()
-    return run.go()
+    if memory is None:
+        return (yield from run.go())
+    with memory.lock:
+        return (yield from run.go())
 
 
 class _Run:
@@ -181,17 +108,17 @@ class _Run:
         return ProviderRequest(tuple(self.conversation()), self.memory.id if self.memory else None)
 
     # -- the loop ----------------------------------------------------------------------
-    def go(self) -> LoopResult:
+    def go(self) -> Generator[LoopEvent, None, LoopResult]:
         self.reveal_found(self.conversation())
         while True:
-            trace = self.send()                                      # 1
+            trace = yield from self.send()                           # 1
             self.append(trace.reply)                                 # 2
             if not trace.reply.tool_calls:                           # 3
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.content)
             if self.round_trips() > self.options.max_round_trips:    # 4
                 return self.limit(trace)
-            results = self.execute_or_abandon(trace)                 # 5
+            results = yield from self.execute_or_abandon(trace)      # 5
             handover = self.repair(trace, results)                   # 6
             results = self.compensate(trace, results)                # 7
             self.append(*results)                                    # 8
@@ -204,11 +131,15 @@ class _Run:
             trace.decision = "continue"
             self.refresh(results)                                    # 10
 
-    def send(self) -> RoundTrace:
+    def send(self) -> Generator[LoopEvent, None, RoundTrace]:
         effective = self.tools.effective
         payload = [t.spec.to_openai() for t in effective]
-        response: ChatResponse = self.model.chat(self.conversation(), tools=payload or None,
-                                                 tool_choice=self.options.tool_choice if payload else None)
+        request = dict(tools=payload or None, tool_choice=self.options.tool_choice if payload else None,
+                       **self.options.request_extra)
+        if self.options.stream:
+            response = yield from _streamed(self.model.stream(self.conversation(), **request))
+        else:
+            response = self.model.chat(self.conversation(), **request)
         self.usage += response.usage
         trace = RoundTrace(len(self.rounds) + 1, [t.name for t in effective], payload,
                            self.options.tool_choice, response.message, response.usage)
@@ -234,10 +165,10 @@ class _Run:
         return self.result("handover", self.options.handover_text)
 
     # -- step 5: execution -------------------------------------------------------------
-    def execute_or_abandon(self, trace: RoundTrace) -> list[ToolResultMessage]:
+    def execute_or_abandon(self, trace: RoundTrace) -> Generator[LoopEvent, None, list[ToolResultMessage]]:
         """Execute; if a policy raises, answer the round's calls first so memory stays consistent."""
         try:
-            return self.execute(trace)
+            return (yield from self.execute(trace))
         except Exception as exc:
             self.append(*[ToolResultMessage(tool_call_id=c.id, tool_name=c.name, is_error=True,
                                             content=ABANDONED_TEXT.format(error=type(exc).__name__))
@@ -245,7 +176,7 @@ class _Run:
             trace.decision = f"stopped: {type(exc).__name__}"
             raise
 
-    def execute(self, trace: RoundTrace) -> list[ToolResultMessage]:
+    def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, list[ToolResultMessage]]:
         calls = trace.reply.tool_calls
         kinds: dict[str, str] = {}
         policies = _observed(self.policies(), kinds)
@@ -259,19 +190,28 @@ class _Run:
                 kinds[call.id] = "guard"
             return result, self.options.clock() - start
 
+        def record(call: ToolCall, outcome: tuple[ToolResultMessage, float]) -> ToolExecution:
+            execution = ToolExecution(trace.index, call, outcome[0], outcome[1], kinds.get(call.id))
+            trace.executions.append(execution)
+            return execution
+
         if self.options.concurrent and len(calls) > 1:
+            for c in calls:
+                yield ToolStarted(trace.index, c)
             with ThreadPoolExecutor(min(self.options.max_workers, len(calls))) as pool:
                 outcomes = list(pool.map(one, calls))
+            for c, outcome in zip(calls, outcomes):
+                yield ToolFinished(record(c, outcome))
         else:
-            outcomes = [one(c) for c in calls]
-        trace.executions = [ToolExecution(trace.index, c, r, d, kinds.get(c.id))
-                            for c, (r, d) in zip(calls, outcomes)]
-        return [r for r, _ in outcomes]
+            for c in calls:
+                yield ToolStarted(trace.index, c)
+                yield ToolFinished(record(c, one(c)))
+        return [e.result for e in trace.executions]
 
     def policies(self) -> Policies:
         if self.options.argument_repair is None:
             return self.options.policies
-        template, tools = self.options.repair_template, self.tools
+        template = self.options.repair_template
 
         def repair_text(error: Exception, call: ToolCall) -> str:
             if not isinstance(error, ArgumentError):
@@ -348,6 +288,15 @@ class _Run:
     def result(self, finish: str, answer: str | None, immediate: Sequence[ToolResultMessage] = ()) -> LoopResult:
         return LoopResult(finish, answer, self.conversation(), list(self.new), self.usage, self.rounds,
                           list(immediate), self.saga)
+
+
+def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]:
+    """Forward a streamed reply's deltas; return the assembled response (truncation raises)."""
+    for event in events:
+        if isinstance(event, StreamDone):
+            return event.response
+        yield event
+    raise BadResponseError("the stream ended without a final response")
 
 
 def _observed(policies: Policies, kinds: dict[str, str]) -> Policies:

@@ -142,7 +142,8 @@ class _Run:
             response = self.model.chat(self.conversation(), **request)
         self.usage += response.usage
         trace = RoundTrace(len(self.rounds) + 1, [t.name for t in effective], payload,
-                           self.options.tool_choice, response.message, response.usage)
+                           self.options.tool_choice, response.message, response.usage,
+                           finish_reason=response.finish_reason)
         self.rounds.append(trace)
         return trace
 

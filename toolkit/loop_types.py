@@ -104,6 +104,8 @@ class RoundTrace:
     usage: TokenUsage
     executions: list[ToolExecution] = field(default_factory=list)
     decision: str = ""
+    finish_reason: str | None = None
+    """Why the model stopped this reply, as the gateway said."""
 
     @property
     def tools_tokens(self) -> int:

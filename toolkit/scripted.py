@@ -1,26 +1,28 @@
 """`ScriptedModel`: a chat model that plays back a script, for tests and notebooks.
 
 Each turn of the script is what the model "says" next: a string (text), a `ToolCall` or a list
-of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, or a function of the
-request (`Request -> any of those`) for replies that depend on what was sent. Every request is
+of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, an exception to raise, or a
+function of the request (`Request -> any of those`) for replies that depend on what was sent.
+`stream()` plays the same turn as stream events. Every request is
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
 the deterministic estimate of `toolkit.tokens`.
 
 Helpers make scripts short: `call("query_order", orderId="SN…")` builds a `ToolCall` with a
 counter-based id (`call_1`, `call_2`, … per model).
 
-Leaves out: streaming (see the client for SSE), and any "intelligence": a script that runs out
+Leaves out: SSE framing (the client's streaming is tested against the gateway), and any "intelligence": a script that runs out
 raises `ScriptExhausted`, so a loop that asks once too often fails loudly.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Iterator, Sequence
 
 from toolkit.client import tool_payload
 from toolkit.errors import ToolkitError
 from toolkit.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
+from toolkit.streaming import StreamDone, StreamEvent, TextDelta, ToolCallDelta
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
 
 
@@ -35,6 +37,8 @@ class Request:
     messages: tuple[Message, ...]
     tools: tuple[str, ...]
     tool_choice: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Any other request fields (e.g. `response_format`)."""
 
 
 Turn = Any  # str | ToolCall | Sequence[ToolCall] | AssistantMessage | ChatResponse | Callable
@@ -55,16 +59,28 @@ class ScriptedModel:
         return f"scripted model ({len(self.script)} turns left)"
 
     def chat(self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None,
-             tool_choice: Any = None, **_: Any) -> ChatResponse:
+             tool_choice: Any = None, **extra: Any) -> ChatResponse:
         payload = tool_payload(tools) or []
-        request = Request(tuple(messages), tuple(t["function"]["name"] for t in payload), tool_choice)
+        request = Request(tuple(messages), tuple(t["function"]["name"] for t in payload), tool_choice, extra)
         self.requests.append(request)
         if not self.script:
             raise ScriptExhausted(f"the script has no turn left for request {len(self.requests)}")
         turn = self.script.pop(0)
         if callable(turn) and not isinstance(turn, (ToolCall, AssistantMessage, ChatResponse)):
             turn = turn(request)
+        if isinstance(turn, Exception):
+            raise turn
         return _response(turn, messages, payload, len(self.requests))
+
+    def stream(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[StreamEvent]:
+        """The next turn as a stream: text in 4-character deltas, then each call, then done."""
+        response = self.chat(messages, **kwargs)
+        text = response.message.content or ""
+        for start in range(0, len(text), 4):
+            yield TextDelta(text[start:start + 4])
+        for index, c in enumerate(response.message.tool_calls):
+            yield ToolCallDelta(index, c.id, c.name, c.arguments)
+        yield StreamDone(response)
 
 
 def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int) -> ChatResponse:

@@ -1,0 +1,206 @@
+import threading
+import time
+from typing import Annotated, Protocol
+
+import pytest
+from pydantic import BaseModel
+
+from toolkit.connect import fake_client
+from toolkit.declare import UserText, system_message, user_message
+from toolkit.decorator import MemoryId, ReturnBehavior, tool
+from toolkit.errors import ConfigurationError, TruncatedStreamError
+from toolkit.gateway_server import Gateway
+from toolkit.loop import ToolFinished, ToolStarted
+from toolkit.memory import ChatMemory
+from toolkit.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.scripted import ScriptedModel, call
+from toolkit.service import Result, TokenStream, ai_service, memory_per_id
+from toolkit.streaming import TextDelta
+from toolkit.structured import OutputParsingError
+from toolkit.templates import fixed_clock
+
+RUNS = []
+
+
+@tool("查询订单的状态、金额、商品")
+def query_order(orderId: str) -> str:
+    RUNS.append(orderId)
+    return f"订单号：{orderId}\n状态：已发货"
+
+
+@tool("生成退货单，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+def create_return_label(orderId: str) -> str:
+    return f"退货单 RL-{orderId}"
+
+
+class OrderSummary(BaseModel):
+    order_id: str
+    status: str
+
+
+class Assistant(Protocol):
+    @system_message("你是电商客服。今天是 {{current_date}}。")
+    def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    @user_message("总结订单 {{order_id}}，语气：{{tone}}")
+    def summarize(self, order_id: str, tone: str) -> OrderSummary: ...
+
+    def ask(self, question: str) -> Result[str]: ...
+
+    def label(self, question: str) -> str: ...
+
+    def label_result(self, question: str) -> Result[str]: ...
+
+    def stream(self, question: str) -> TokenStream: ...
+
+
+def service(script, **kw):
+    model = ScriptedModel(script)
+    kw.setdefault("memory", memory_per_id())
+    return ai_service(Assistant, model=model, tools=[query_order, create_return_label],
+                      clock=fixed_clock("2026-10-20T10:00:00"), **kw), model
+
+
+def setup_function():
+    RUNS.clear()
+
+
+def test_templates_fill_from_parameters_and_the_clock():
+    assistant, model = service(['{"order_id": "SN1", "status": "已发货"}'])
+    assistant.summarize("SN202610200001", "简洁")
+    assert model.requests[0].messages == (UserMessage(content="总结订单 SN202610200001，语气：简洁"),)
+    assistant2, model2 = service(["你好"])
+    assistant2.chat("u1", "在吗")
+    assert model2.requests[0].messages[0] == SystemMessage(content="你是电商客服。今天是 2026-10-20。")
+
+
+def test_the_service_is_a_generated_subclass_with_cached_plans():
+    assistant, _ = service([])
+    assert type(assistant).__name__ == "AssistantService" and type(assistant).__mro__[1] is Assistant
+    assert sorted(type(assistant).__plans__) == ["ask", "chat", "label", "label_result", "stream", "summarize"]
+    assert type(assistant).__plans__["summarize"].kind == "structured"
+
+
+def test_structured_output_with_one_repair_round():
+    assistant, model = service(["I think it shipped?", '```json\n{"order_id": "SN1", "status": "shipped"}\n```'])
+    assert assistant.summarize("SN1", "正式") == OrderSummary(order_id="SN1", status="shipped")
+    assert model.requests[0].extra["response_format"]["json_schema"]["name"] == "OrderSummary"
+    repair = model.requests[1].messages[-1]
+    assert repair.content.startswith("Your answer could not be used: the answer is not a JSON object.")
+    assert model.requests[1].messages[-2] == AssistantMessage(content="I think it shipped?")
+
+
+def test_structured_output_fails_after_one_repair():
+    assistant, _ = service(["nope", "still nope"])
+    with pytest.raises(OutputParsingError, match="the answer is not a JSON object"):
+        assistant.summarize("SN1", "x")
+
+
+def test_structured_output_as_instructions_for_gateways_without_response_format():
+    assistant, model = service(['{"order_id": "SN1", "status": "ok"}'], structured="instructions")
+    assistant.summarize("SN1", "x")
+    assert "response_format" not in model.requests[0].extra
+    assert "It must match this JSON Schema" in model.requests[0].messages[-1].content
+
+
+def test_result_carries_content_usage_executions_and_finish_reason():
+    assistant, model = service([call("query_order", orderId="SN1"), "已发货"])
+    result = assistant.ask("SN1 到哪了")
+    assert result.content == "已发货" and result.finish_reason == "stop" and not result.immediate_return
+    assert [e.call.name for e in result.tool_executions] == ["query_order"]
+    assert result.usage == result.loop.rounds[0].usage + result.loop.rounds[1].usage
+
+
+def test_memory_ids_are_isolated():
+    assistant, model = service(["A1", "B1", "A2"])
+    assistant.chat("alice", "我是 Alice")
+    assistant.chat("bob", "我是 Bob")
+    assistant.chat("alice", "我是谁？")
+    third = model.requests[2].messages
+    assert [m.content for m in third if isinstance(m, UserMessage)] == ["我是 Alice", "我是谁？"]
+    assert all("Bob" not in (m.content or "") for m in third)
+
+
+def test_same_id_concurrent_calls_are_serialised():
+    def slow(request):
+        time.sleep(0.05)
+        return f"answer to {request.messages[-1].content}"
+
+    memory = memory_per_id()
+    assistant, _ = service([slow] * 6, memory=memory)
+    threads = [threading.Thread(target=assistant.chat, args=("same", f"q{i}")) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    history = memory("same").messages()
+    pairs = [(history[i].content, history[i + 1].content) for i in range(1, len(history), 2)]
+    assert len(pairs) == 6 and all(a == f"answer to {q}" for q, a in pairs)
+
+
+def test_a_single_memory_keeps_one_conversation_across_calls():
+    class Simple(Protocol):
+        def ask(self, question: str) -> str: ...
+
+    memory = ChatMemory("shared")
+    model = ScriptedModel(["1", "2"])
+    simple = ai_service(Simple, model=model, memory=memory)
+    simple.ask("first")
+    simple.ask("second")
+    assert [m.content for m in model.requests[1].messages] == ["first", "1", "second"]
+    assert len(memory.messages()) == 4
+
+
+def test_immediate_return_rules():
+    assistant, _ = service([call("create_return_label", orderId="SN1")] * 2)
+    assert assistant.label("我要退货 SN1") == "退货单 RL-SN1"
+    result = assistant.label_result("退货 SN1")
+    assert result.content is None and result.immediate_return and result.finish_reason == "tool_execution"
+    assert [r.content for r in result.immediate_results] == ["退货单 RL-SN1"]
+
+
+def test_immediate_return_with_two_results_needs_a_result_type():
+    assistant, _ = service([[call("create_return_label", orderId="SN1"), call("create_return_label", orderId="SN2")]])
+    with pytest.raises(ConfigurationError) as info:
+        assistant.label("两单都退")
+    assert str(info.value) == ("label: an IMMEDIATE tool ended the call with 2 results, which this return type "
+                               "cannot hold; declare the return type Result[...] to receive them")
+
+
+def test_streaming_with_a_scripted_model_pauses_for_tools():
+    assistant, _ = service([call("query_order", orderId="SN1"), "您的订单已发货"])
+    stream = assistant.stream("SN1?")
+    kinds = [type(e).__name__ for e in stream if not type(e).__name__ == "ToolCallDelta"]
+    assert kinds == ["ToolStarted", "ToolFinished"] + ["TextDelta"] * 2
+    assert stream.result.content == "您的订单已发货"
+
+
+LOGISTICS = "帮我查一下订单 SN202610200001 现在到哪了？"
+
+
+def test_streaming_through_the_real_sse_client_against_the_fake_gateway():
+    assistant = ai_service(Assistant, model=fake_client(mode="A"), tools=[query_order], memory=memory_per_id())
+    stream = assistant.stream(LOGISTICS)
+    events = list(stream)
+    started = [i for i, e in enumerate(events) if isinstance(e, ToolStarted)]
+    finished = [i for i, e in enumerate(events) if isinstance(e, ToolFinished)]
+    text_after = [i for i, e in enumerate(events) if isinstance(e, TextDelta) and i > finished[0]]
+    assert started and finished and text_after, [type(e).__name__ for e in events]
+    assert RUNS == ["SN202610200001"]
+    assert stream.result.content == "".join(e.text for e in events if isinstance(e, TextDelta) and events.index(e) > finished[0])
+    assert len(stream.result.loop.rounds) == 2
+
+
+def test_a_truncated_stream_raises_and_executes_nothing():
+    gateway = Gateway(mode="A", faults=["truncate"])
+    assistant = ai_service(Assistant, model=fake_client(gateway=gateway), tools=[query_order],
+                           memory=memory_per_id())
+    with pytest.raises(TruncatedStreamError):
+        list(assistant.stream(LOGISTICS))
+    assert RUNS == []
+
+
+def test_errors_mid_stream_surface_from_the_iterator():
+    assistant, _ = service([RuntimeError("gateway exploded")])
+    with pytest.raises(RuntimeError, match="gateway exploded"):
+        list(assistant.stream("x"))

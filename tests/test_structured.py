@@ -1,0 +1,74 @@
+import enum
+
+import jsonschema
+import pytest
+from pydantic import BaseModel
+
+from toolkit.structured import OutputParsingError, OutputType, extract_json, repair_message
+
+
+class OrderSummary(BaseModel):
+    order_id: str
+    status: str
+    amount: float
+
+
+class Status(enum.Enum):
+    PAID = "paid"
+    SHIPPED = "shipped"
+
+
+@pytest.mark.parametrize("text", [
+    '{"order_id": "SN1", "status": "shipped", "amount": 99}',
+    '好的，结果如下：\n```json\n{"order_id": "SN1", "status": "shipped", "amount": 99}\n```\n希望有帮助',
+    'Sure! {"order_id": "SN1", "status": "shipped", "amount": 99} -- done',
+])
+def test_models_parse_from_chatty_answers(text):
+    assert OutputType(OrderSummary).parse(text) == OrderSummary(order_id="SN1", status="shipped", amount=99)
+
+
+@pytest.mark.parametrize("annotation, answer, value", [
+    (list[str], '{"value": ["a", "b"]}', ["a", "b"]),
+    (bool, '{"value": true}', True),
+    (int, '{"value": 3}', 3),
+    (Status, '{"value": "shipped"}', Status.SHIPPED),
+])
+def test_non_object_types_are_wrapped_in_value(annotation, answer, value):
+    output = OutputType(annotation)
+    assert output.parse(answer) == value
+    assert output.schema["required"] == ["value"]
+    jsonschema.validate({"value": value.value if isinstance(value, enum.Enum) else value}, output.schema)
+
+
+def test_schemas_are_valid_json_schema_and_sent_as_response_format():
+    for annotation in (OrderSummary, list[OrderSummary], Status):
+        schema = OutputType(annotation).schema
+        jsonschema.Draft202012Validator.check_schema(schema)
+    fmt = OutputType(OrderSummary).response_format()
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "OrderSummary"
+    assert fmt["json_schema"]["schema"]["required"] == ["order_id", "status", "amount"]
+
+
+@pytest.mark.parametrize("answer, message", [
+    ("I don't know", "the answer is not a JSON object"),
+    ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
+    ('{"order_id": "SN1", "status": "x", "amount": "lots"}',
+     "the JSON does not match the schema (amount: Input should be a valid number, unable to parse string as a number)"),
+    (None, "the answer is not a JSON object"),
+])
+def test_failures_say_what_is_wrong(answer, message):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(OrderSummary).parse(answer)
+    assert str(info.value) == message
+    assert repair_message(info.value) == (f"Your answer could not be used: {message}. Reply again with only "
+                                          "the JSON object, matching the schema.")
+
+
+def test_missing_value_field_is_named():
+    with pytest.raises(OutputParsingError, match='has no "value" field'):
+        OutputType(list[int]).parse('{"items": [1]}')
+
+
+def test_instructions_carry_the_schema():
+    assert '"order_id"' in OutputType(OrderSummary).instructions()
+    assert extract_json("no braces") == "no braces"

@@ -34,6 +34,14 @@ def test_metadata_is_stripped(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_views_are_stored_as_html_not_as_dangling_widget_references(path):
+    for cell in _cells(path):
+        for output in cell.get("outputs", []):
+            assert "application/vnd.jupyter.widget-view+json" not in output.get("data", {}), \
+                "run `python -m toolkit notebooks FILE` to store the notebook clean"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_pip_no_keys_no_errors(path):
     for cell in _cells(path):
         source = "".join(cell["source"])

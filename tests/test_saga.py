@@ -72,7 +72,10 @@ def test_compensations_run_in_reverse_order_and_history_is_rewritten_everywhere(
     assert [m.content for m in seen][:2] == [rolled_back_text("reserve_stock", "ship"),
                                               rolled_back_text("charge", "ship")]
     assert [(e.tool, e.ok) for e in result.saga] == [("charge", True), ("reserve_stock", True)]
-    assert [e.result.content for e in result.rounds[1].executions][0] == rolled_back_text("charge", "ship")
+    # the trace keeps what really came back, marked as rolled back
+    first, second = result.rounds[0].executions[0], result.rounds[1].executions[0]
+    assert (first.result.content, first.rolled_back_by) == ("reserved 2 x A1", "ship")
+    assert (second.result.content, second.rolled_back_by) == ("charged 99", "ship")
 
 
 def test_without_memory_the_returned_history_is_rewritten():
@@ -82,12 +85,14 @@ def test_without_memory_the_returned_history_is_rewritten():
     assert [m.content for m in result.new_messages if isinstance(m, ToolResultMessage)] == contents
 
 
-def test_a_failing_compensation_is_reported_not_raised():
+def test_a_failing_compensation_is_reported_not_raised_and_its_result_stays_true():
     options = LoopOptions(compensate=True, compensations=(release_broken,))
     result = run_loop(ScriptedModel(list(SCRIPT)), Q, tools=[reserve_stock, charge, ship], options=options)
     assert result.finish == "answer"
     (entry,) = result.saga
     assert not entry.ok and entry.tool == "reserve_stock"
+    assert result.messages[2].content == "reserved 2 x A1" and not result.messages[2].is_error
+    assert result.rounds[0].executions[0].rolled_back_by is None
     assert entry.detail == "compensation failed: warehouse api token=[REDACTED] refused"
 
 
@@ -96,16 +101,20 @@ def test_nothing_is_compensated_when_compensation_is_off():
     assert [e[0] for e in LOG] == ["reserve", "charge"]
 
 
-def test_misconfigured_compensations_fail_only_when_enabled():
+def test_misconfigured_compensations_fail_only_when_enabled_and_before_any_tool_runs():
     @compensates("no_such_tool")
     def undo(x: str) -> None: ...
 
     script = [call("reserve_stock", sku="A", qty=1), "ok"]
     run_loop(ScriptedModel(list(script)), Q, tools=[reserve_stock],
              options=LoopOptions(compensations=(undo,)))  # off: fine
+    LOG.clear()
+    memory = ChatMemory()
+    model = ScriptedModel(list(script))
     with pytest.raises(ConfigurationError, match="there is no tool named 'no_such_tool' in this call"):
-        run_loop(ScriptedModel([call("reserve_stock", sku="A", qty=1), call("ship", order_id="x"), "ok"]), Q,
-                 tools=[reserve_stock, ship], options=LoopOptions(compensate=True, compensations=(undo,)))
+        run_loop(model, Q, tools=[reserve_stock], memory=memory,
+                 options=LoopOptions(compensate=True, compensations=(undo,)))
+    assert LOG == [] and model.requests == []
 
 
 def test_mismatched_parameters_are_named():

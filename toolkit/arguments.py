@@ -77,13 +77,25 @@ _EXPECTED = {
     "dict_type": "an object", "model_type": "an object", "dataclass_type": "an object",
     "date_parsing": "a date like 2026-10-20", "date_type": "a date like 2026-10-20",
     "date_from_datetime_parsing": "a date like 2026-10-20",
+    "date_from_datetime_inexact": "a date like 2026-10-20",
     "datetime_parsing": "a date-time like 2026-10-20T09:30:00",
     "datetime_type": "a date-time like 2026-10-20T09:30:00",
     "datetime_from_date_parsing": "a date-time like 2026-10-20T09:30:00",
     "uuid_parsing": "a UUID", "uuid_type": "a UUID", "none_required": "null",
 }
+_SIZES = {"string_too_short": "a string of at least {min_length} characters",
+          "string_too_long": "a string of at most {max_length} characters",
+          "too_short": "at least {min_length} items", "too_long": "at most {max_length} items",
+          "string_pattern_mismatch": "a string matching {pattern}"}
 _BOUNDS = {"greater_than": ("gt", ">"), "greater_than_equal": ("ge", ">="),
            "less_than": ("lt", "<"), "less_than_equal": ("le", "<=")}
+
+
+def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
+    """`value` coerced as a required parameter `name` of type `annotation` would be (for tables)."""
+    from toolkit.parameters import ParamInfo
+    info = ParamInfo(name, name, annotation, expects="a value")
+    return coerce_arguments("coerce", (info,), {name: value})[name]
 
 
 def problems_from(exc: ValidationError, prefix: str) -> list[ArgumentProblem]:
@@ -109,6 +121,8 @@ def _expected(err: dict[str, Any]) -> str:
     if kind in _BOUNDS:
         key, sign = _BOUNDS[kind]
         return f"a number {sign} {ctx[key]}"
+    if kind in _SIZES:
+        return _SIZES[kind].format(**ctx)
     msg = err["msg"]
     return msg[len("Input should be "):] if msg.startswith("Input should be ") else msg[:1].lower() + msg[1:]
 

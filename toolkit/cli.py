@@ -14,6 +14,7 @@ COMMANDS = {
     "probe": ("toolkit.probe", "classify a gateway's tool support (A-E) from one raw exchange"),
     "drill": ("toolkit.drill", "run the argument-validation drill (lenient in, strict out)"),
     "eval": ("toolkit.accuracy", "run the tool-selection accuracy suite and write a CSV"),
+    "notebooks": ("toolkit.notebooks", "execute course notebooks in a fresh kernel and store them clean"),
     "mcp-server": ("toolkit.mcp_server", "serve the week-3 e-commerce tools over MCP (stdio or HTTP)"),
 }
 

@@ -12,7 +12,8 @@ depth — nested models, lists and dicts included:
 2. integers and floats refuse booleans (lax would read `true` as 1);
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match case-insensitively when exactly one choice matches
-   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case);
+   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case), and number choices
+   accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
 5. models, dataclasses and TypedDicts reject unknown fields unless they set `extra` themselves
    (a stray `refundAmount` is intent drift, not noise);
 6. `null` for a field that has a default means "use the default" (what a strict-mode schema
@@ -116,14 +117,17 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
 
 
 def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
-    folded: dict[str, list[str]] = {}
+    """A string matching one choice up to case (or, for number choices, as digits) → that choice."""
+    folded: dict[str, list[Any]] = {}
     for choice in choices:
         if isinstance(choice, str):
             folded.setdefault(choice.casefold(), []).append(choice)
+        elif isinstance(choice, int) and not isinstance(choice, bool):
+            folded.setdefault(str(choice), []).append(choice)
 
     def match(value: Any) -> Any:
         if isinstance(value, str) and value not in choices:
-            hits = folded.get(value.casefold(), [])
+            hits = folded.get(value.strip().casefold(), [])
             return hits[0] if len(hits) == 1 else value
         return value
     return match

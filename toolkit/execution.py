@@ -20,7 +20,8 @@ model see it: business failures are often transient. Either way, an error result
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
 else JSON (pydantic models through `model_dump(mode="json")`).
 
-Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions.
+Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
+async tools (refused at registration).
 """
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision,
         _tokens(c["function"]["name"] + c["function"]["arguments"]) for c in calls)
     usage = {"prompt_tokens": prompt, "completion_tokens": completion,
              "total_tokens": prompt + completion}
-    return Turn(id=f"chatcmpl-{_short(digest, 'id')}", model=request["model"],
+    return Turn(id=f"chatcmpl-{digest[:24]}", model=request["model"],
                 created=config.created, content=content, tool_calls=calls, usage=usage,
                 fingerprint=FINGERPRINT)
 
@@ -134,23 +134,26 @@ def _broken_json(arguments: dict[str, Any]) -> str:
 
 
 def _read_prompt(request: dict, mode: str) -> tuple[str, int]:
-    """A hash of what the conversation says (ids are made from it, so streamed or not, the
-    same conversation gets the same ids), and its prompt tokens: `estimate_tokens` of every
-    message text and tool call, plus the tools as compact JSON."""
+    """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
+    the same ids streamed or not), and its prompt tokens: `estimate_tokens` of every message
+    text and tool call, plus the tools as compact JSON."""
+    said = {key: value for key, value in request.items() if key not in _DELIVERY}
+    digest = hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
     tools = request.get("tools")
-    tools_text = _compact(tools) if tools else ""
-    parts = [mode, request["model"], repr(request.get("tool_choice")),
-             repr(request.get("parallel_tool_calls")), tools_text]
-    tokens = _tokens(tools_text)
+    tokens = _tokens(_compact(tools)) if tools else 0
     for message in request["messages"]:
-        text = content_text(message.get("content"))
-        calls = [c["function"]["name"] + c["function"]["arguments"]
-                 for c in message.get("tool_calls") or ()]
-        ids = [c["id"] for c in message.get("tool_calls") or ()]
-        parts += [message["role"], message.get("tool_call_id", ""), text, *calls, *ids]
-        tokens += _tokens(text) + sum(_tokens(call) for call in calls)
-    digest = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+        tokens += _tokens(content_text(message.get("content")))
+        for call in _calls_of(message):
+            tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
     return digest, tokens
+
+
+_DELIVERY = ("stream", "stream_options")
+
+
+def _calls_of(message: dict) -> list[dict]:
+    """An assistant message's tool calls (other roles' stray `tool_calls` are ignored)."""
+    return message.get("tool_calls") or [] if message["role"] == "assistant" else []
 
 
 def _tokens(text: str) -> int:
@@ -162,7 +165,7 @@ _counted = functools.lru_cache(maxsize=512)(estimate_tokens)
 
 
 def _compact(value: Any) -> str:
-    return dumps(value).decode("utf-8", "surrogatepass")
+    return dumps(value).decode("utf-8")
 
 
 def _short(digest: str, salt: object) -> str:

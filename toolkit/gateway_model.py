@@ -105,7 +105,7 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules,
           explicit: dict[str, Any] | None = None) -> Call:
     if explicit is not None:
         return Call(tool, explicit)
-    values = {name: facts.get(rules.params.get(name, "")) for name in offered.get(tool, ())}
+    values = {name: facts.get(rules.params.get(name, ""), rules) for name in offered.get(tool, ())}
     return Call(tool, {name: value for name, value in values.items() if value is not None})
 
 

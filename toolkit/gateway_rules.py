@@ -1,10 +1,10 @@
 """The fake gateway's keyword rules: `data/gateway_rules.toml`, loaded and compiled once.
 
 `load_rules()` turns the TOML into a `Rules` record of precompiled regexes (cached per path);
-`read_text()` reads one user message into `Facts`: the order id, date and product category
-it mentions, the intents and the "should not call" rules it matches. Nothing is decided
-here — which tool gets called, given a request's `tools` and `tool_choice`, is the job of
-`toolkit.gateway_model`.
+`read_text()` reads one user message into `Facts`: the order id (and, on demand, the date
+and product category) it mentions, the intents and "should not call" rules it matches.
+Nothing is decided here — which tool gets called, given a request's `tools` and
+`tool_choice`, is the job of `toolkit.gateway_model`.
 
 Leaves out: Chinese numerals, synonyms, typos — anything a real model would understand and
 a keyword list does not. That is the point: the rules are not tuned to pass tests.
@@ -88,23 +88,27 @@ class Rules:
 class Facts:
     """What one user message says, as far as the rules can tell."""
 
+    text: str = ""
     order_id: str | None = None
-    date: str | None = None
-    category: str | None = None
     intents: tuple[Intent, ...] = ()
     declines: tuple[Decline, ...] = ()
 
-    def get(self, fact: str) -> str | None:
-        return {"order_id": self.order_id, "date": self.date, "category": self.category}.get(fact)
+    def get(self, fact: str, rules: Rules) -> str | None:
+        """A fact by name; the date and category are only looked for when a tool needs them."""
+        if fact == "order_id":
+            return self.order_id
+        if fact == "date":
+            return _first(rules.date, self.text)
+        if fact == "category":
+            return next((name for name, words in rules.categories if words.search(self.text)), None)
+        return None
 
 
 def read_text(text: str, rules: Rules) -> Facts:
-    """The facts, intents and decline rules found in `text`."""
-    return Facts(
-        order_id=_first(rules.order_id, text), date=_first(rules.date, text),
-        category=next((name for name, words in rules.categories if words.search(text)), None),
-        intents=tuple(i for i in rules.intents if i.matcher.search(text)),
-        declines=tuple(d for d in rules.declines if d.matcher.search(text)))
+    """The order id, intents and decline rules found in `text`."""
+    return Facts(text, _first(rules.order_id, text),
+                 intents=tuple(i for i in rules.intents if i.matcher.search(text)),
+                 declines=tuple(d for d in rules.declines if d.matcher.search(text)))
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

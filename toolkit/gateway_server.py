@@ -19,11 +19,9 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from toolkit.errors import ConfigurationError
@@ -31,7 +29,6 @@ from toolkit.gateway import CHAT_PATH, FAULTS, MODES, GatewayConfig, handle_http
 from toolkit.gateway_wire import Reply
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 18083
-_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
 class Gateway:
@@ -69,7 +66,8 @@ class Gateway:
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
         """One HTTP exchange; a chat request consumes the next scheduled fault."""
-        fault = self._next_fault() if path.split("?", 1)[0] == CHAT_PATH else None
+        chat = method.upper() == "POST" and path.split("?", 1)[0] == CHAT_PATH
+        fault = self._next_fault() if chat else None
         return handle_http(method, path, headers, body, self.config, fault=fault)
 
     def _next_fault(self) -> str | None:
@@ -78,33 +76,43 @@ class Gateway:
 
 
 def create_app(gateway: Gateway) -> Starlette:
-    """A Starlette app sending every request to `gateway` (routing is the gateway's job)."""
-    async def endpoint(request: Request) -> Response:
-        body = await _read_body(request, gateway.config.max_body_bytes)
-        reply = gateway.handle(request.method, request.scope["path"], request.headers, body)
+    """A Starlette app sending every request, any path and method, to `gateway`."""
+    return Starlette(routes=[Route("/{path:path}", _Endpoint(gateway))])
+
+
+class _Endpoint:
+    """A bare ASGI endpoint: bytes in, `gateway.handle`, bytes out. No Request / Response
+    objects: the gateway does its own routing and envelope, and this is the hot path."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        body = await _read_body(receive, self.gateway.config.max_body_bytes)
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
-        if reply.events is not None:
-            return StreamingResponse(_aiter(reply), status_code=reply.status, headers=reply.headers)
-        return Response(reply.encode(), status_code=reply.status, headers=reply.headers)
+        # A stream is ready in full at once, so it goes out in one piece: the same bytes.
+        data = reply.encode()
+        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
+        raw.append((b"content-length", str(len(data)).encode()))
+        await send({"type": "http.response.start", "status": reply.status, "headers": raw})
+        await send({"type": "http.response.body", "body": data})
 
-    return Starlette(routes=[Route("/{path:path}", endpoint, methods=_METHODS)])
 
-
-async def _read_body(request: Request, limit: int) -> bytes:
+async def _read_body(receive: Callable, limit: int) -> bytes:
     """The body, but no more than `limit + 1` bytes of it (enough to say 413)."""
     chunks, size = [], 0
-    async for chunk in request.stream():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > limit or not message.get("more_body", False):
             break
     return b"".join(chunks)
-
-
-async def _aiter(reply: Reply):
-    for piece in reply.iter_bytes():
-        yield piece
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -140,7 +148,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, mode: str = "A", *
 @contextmanager
 def running_gateway(mode: str = "A", port: int = 0, *, gateway: Gateway | None = None,
                     host: str = DEFAULT_HOST) -> Iterator[str]:
-    """Run the gateway in a background thread; yields its base URL (`http://…/v1`)."""
+    """Run the gateway in a background thread; yields its base URL (`http://…/v1`).
+
+    Pass `gateway` to keep a handle on it (its mode, its fault schedule); `mode` is then unused.
+    `port=0` picks a free port."""
     gateway = gateway or Gateway(mode)
     sock = _listen(host, port)
     server = _server(create_app(gateway))
@@ -164,12 +175,14 @@ def cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m toolkit gateway",
                                      description="Run the fake keyword gateway over HTTP.")
     parser.add_argument("--host", default=DEFAULT_HOST, help="default: %(default)s (loopback)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="default: %(default)s; 0 = any free port")
     parser.add_argument("--mode", default="A", choices=MODES, type=str.upper,
                         help="A real / B fake / C rejects / D ignores / E half support")
     parser.add_argument("--fault", action="append", default=[], choices=FAULTS,
                         help="a fault for the next chat request (repeat to schedule several)")
-    parser.add_argument("--retry-after", type=int, default=1, help="rate_limit's Retry-After, seconds")
+    parser.add_argument("--retry-after", type=int, default=1,
+                        help="rate_limit's Retry-After, seconds")
     parser.add_argument("--slow-delay", type=float, default=5.0, help="slow's delay, seconds")
     args = parser.parse_args(argv)
     config = GatewayConfig(mode=args.mode, retry_after_s=args.retry_after,

@@ -41,7 +41,8 @@ def check_request(request: Any) -> None:
                            "length 1, but got an empty array instead.",
                            param="messages", code="empty_array")
     for i, message in enumerate(messages):
-        _check_message(message, f"messages[{i}]")
+        if not _plain_message(message):
+            _check_message(message, f"messages[{i}]")
     _check_tools(request.get("tools"))
     _check_tool_choice(request)
     _check_stream(request)
@@ -49,6 +50,12 @@ def check_request(request: Any) -> None:
 
 
 # --- messages --------------------------------------------------------------------------------
+
+def _plain_message(message: Any) -> bool:
+    """The common case, recognised fast: a system / user message with text content."""
+    return (type(message) is dict and message.get("role") in ("system", "user", "developer")
+            and type(message.get("content")) is str)
+
 
 def _check_message(message: Any, where: str) -> None:
     _expect(message, dict, where)
@@ -141,20 +148,34 @@ def _check_tools(tools: Any) -> None:
         raise RequestError("Invalid 'tools': empty array. Expected an array with minimum length "
                            "1, but got an empty array instead.", param="tools", code="empty_array")
     for i, tool in enumerate(tools):
-        where = f"tools[{i}]"
-        _expect(tool, dict, where)
-        if _required(tool, "type", str, where) != "function":
-            raise RequestError(f"Invalid value: {tool['type']!r}. Supported values are: "
-                               "'function'.", param=f"{where}.type", code="invalid_value")
-        function = _required(tool, "function", dict, where)
-        name = _required(function, "name", str, f"{where}.function")
-        if not _TOOL_NAME.fullmatch(name):
-            raise RequestError(f"Invalid '{where}.function.name': string does not match pattern. "
-                               "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
-                               param=f"{where}.function.name", code="invalid_value")
-        for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
-            if function.get(key) is not None:
-                _expect(function[key], kind, f"{where}.function.{key}")
+        if not _plain_tool(tool):
+            _check_tool(tool, f"tools[{i}]")
+
+
+def _plain_tool(tool: Any) -> bool:
+    """The common case, recognised fast (anything else gets the careful check)."""
+    function = tool.get("function") if type(tool) is dict else None
+    return bool(type(function) is dict and tool.get("type") == "function"
+                and type(function.get("name")) is str and _TOOL_NAME.fullmatch(function["name"])
+                and type(function.get("description", "")) is str
+                and type(function.get("parameters", {})) is dict
+                and type(function.get("strict", False)) is bool)
+
+
+def _check_tool(tool: Any, where: str) -> None:
+    _expect(tool, dict, where)
+    if _required(tool, "type", str, where) != "function":
+        raise RequestError(f"Invalid value: {tool['type']!r}. Supported values are: "
+                           "'function'.", param=f"{where}.type", code="invalid_value")
+    function = _required(tool, "function", dict, where)
+    name = _required(function, "name", str, f"{where}.function")
+    if not _TOOL_NAME.fullmatch(name):
+        raise RequestError(f"Invalid '{where}.function.name': string does not match pattern. "
+                           "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+                           param=f"{where}.function.name", code="invalid_value")
+    for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
+        if function.get(key) is not None:
+            _expect(function[key], kind, f"{where}.function.{key}")
 
 
 def _check_tool_choice(request: dict) -> None:

@@ -77,8 +77,9 @@ def _cut_in_half(data: bytes) -> bytes:
     return text[: len(text) // 2].encode("utf-8")
 
 
-def error_reply(status: int, message: str, *, param: str | None = None, code: str | None = None,
-                type: str = "invalid_request_error", headers: dict[str, str] | None = None) -> Reply:
+def error_reply(status: int, message: str, *, param: str | None = None,
+                code: str | None = None, type: str = "invalid_request_error",
+                headers: dict[str, str] | None = None) -> Reply:
     """An OpenAI-style error: `{"error": {"message", "type", "param", "code"}}`."""
     body = {"error": {"message": message, "type": type, "param": param, "code": code}}
     return Reply(status, {"content-type": JSON_TYPE, **(headers or {})}, body=body)
@@ -126,13 +127,15 @@ def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[di
     chunks += [chunk({"content": text}) for text in _pieces(turn.content or "", piece)]
     for index, call in enumerate(turn.tool_calls):
         function = call["function"]
-        chunks.append(chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
-                                             "function": {"name": function["name"], "arguments": ""}}]}))
+        header = {"index": index, "id": call["id"], "type": "function",
+                  "function": {"name": function["name"], "arguments": ""}}
+        chunks.append(chunk({"tool_calls": [header]}))
         chunks += [chunk({"tool_calls": [{"index": index, "function": {"arguments": text}}]})
                    for text in _pieces(function["arguments"], piece)]
     chunks.append(chunk({}, turn.finish_reason))
     if include_usage:
-        chunks.append({**turn._envelope("chat.completion.chunk"), "choices": [], "usage": turn.usage})
+        envelope = turn._envelope("chat.completion.chunk")
+        chunks.append({**envelope, "choices": [], "usage": turn.usage})
     return chunks
 
 

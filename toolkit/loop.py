@@ -73,6 +73,8 @@ def iter_loop(model: Any, messages: Sequence[Message], *, tools: Sequence[Any] =
     """
     run = _Run(model, options, memory, list(messages), dict(parameters or {}))
     run.tools = context or build_context(tools, providers, registry, run.provider_request())
+    if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
+        run.compensations = compensations_from(options.compensations, run.tools.available)
     if memory is None:
         return (yield from run.go())
     with memory.lock:
@@ -90,6 +92,7 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}
         self.tools: ToolContext
+        self.compensations: dict[str, Compensation] = {}
         if memory is not None:
             memory.add(*messages)
 
@@ -246,27 +249,24 @@ class _Run:
         failed = [e for e in trace.executions if e.error_kind in {"execution", "argument"}]
         if not self.options.compensate or not failed:
             return results
-        compensations = self.compensations()
         done = {entry.call_id for entry in self.saga}
         candidates = [e for r in self.rounds for e in r.executions
-                      if e.error_kind is None and e.call.id not in done and e.call.name in compensations]
+                      if e.error_kind is None and e.call.id not in done and e.call.name in self.compensations]
         if not candidates:
             return results
-        undone, log = compensate(candidates, compensations, failed[0].call.name)
+        failed_tool = failed[0].call.name
+        undone, log = compensate(candidates, self.compensations, failed_tool)
         self.saga += log
         if self.memory is not None:
-            self.memory.set(rewrite(self.memory.messages(), undone, failed[0].call.name))
+            self.memory.set(rewrite(self.memory.messages(), undone, failed_tool))
         else:
-            self.history[:] = rewrite(self.history, undone, failed[0].call.name)
-        self.new[:] = rewrite(self.new, undone, failed[0].call.name)
-        rewritten = rewrite(results, undone, failed[0].call.name)
-        trace.executions = [replace(e, result=r) for e, r in zip(trace.executions, rewritten)]
-        return rewritten
-
-    def compensations(self) -> dict[str, Compensation]:
-        if not hasattr(self, "_compensations"):
-            self._compensations = compensations_from(self.options.compensations, self.tools.available)
-        return self._compensations
+            self.history[:] = rewrite(self.history, undone, failed_tool)
+        self.new[:] = rewrite(self.new, undone, failed_tool)
+        ids = {e.call.id for e in undone}
+        for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
+            r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e
+                            for e in r.executions]
+        return rewrite(results, undone, failed_tool)
 
     def immediate(self, trace: RoundTrace) -> bool:
         behaviors = [self._behavior(e.call.name) for e in trace.executions]

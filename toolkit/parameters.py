@@ -96,10 +96,18 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
     base, *extras = typing.get_args(annotation)
     param = next((m for m in extras if isinstance(m, Param)), None)
     field_info = next((m for m in extras if isinstance(m, FieldInfo)), None)
-    rest = [m for m in extras if not isinstance(m, Param) and not _is_memory_id(m)]
+    rest = [_without_alias(m) for m in extras if not isinstance(m, Param) and not _is_memory_id(m)]
     inject = "memory_id" if any(_is_memory_id(m) for m in extras) else None
     inject = inject or ("context" if _is_context(base) else None)
     return (Annotated[tuple([base, *rest])] if rest else base), param, field_info, inject
+
+
+def _without_alias(meta: Any) -> Any:
+    """A `Field(alias=...)` became the wire name; pydantic would only warn about it here."""
+    if isinstance(meta, FieldInfo) and meta.alias is not None:
+        return FieldInfo.merge_field_infos(meta, alias=None, validation_alias=None,
+                                           serialization_alias=None)
+    return meta
 
 
 _CODE: dict[str, Any] = {}
@@ -219,7 +227,27 @@ def _accepts_none(annotation: Any) -> bool:
 
 
 def type_name(annotation: Any) -> str:
-    """A type as a developer wrote it: `int`, `list[str]`, `Optional[Status]`."""
+    """A type as a developer wrote it: `int`, `list[str]`, `Annotated[int, Field(ge=1)]`."""
+    if isinstance(annotation, str):
+        return annotation
     if isinstance(annotation, type) and not typing.get_args(annotation):
         return annotation.__name__
-    return re.sub(r"\b(typing|[a-z_][\w.]*)\.(?=[A-Za-z_])", "", repr(annotation))
+    text = repr(annotation)
+    for module in sorted({"typing", *_modules(annotation)}, key=len, reverse=True):
+        text = text.replace(f"{module}.", "")
+    text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
+    text = re.sub(r"FieldInfo\(annotation=NoneType, required=True(?:, metadata=\[(.*?)\])?\)",
+                  r"Field(\1)", text)
+    return re.sub(r"\b(?:Ge|Gt|Le|Lt|MinLen|MaxLen|MultipleOf)\((\w+=[^()]*)\)", r"\1", text)
+
+
+def _modules(tp: Any) -> set[str]:
+    """Modules of the classes inside a type, so their prefixes can be dropped."""
+    found = {getattr(tp, "__module__", "")} if isinstance(tp, type) else set()
+    if typing.get_origin(tp) is Annotated:
+        base, *extras = typing.get_args(tp)
+        return found | _modules(base) | {type(m).__module__ for m in extras} | {
+            m.__module__ for m in extras if isinstance(m, type)}
+    for arg in typing.get_args(tp):
+        found |= _modules(arg)
+    return found - {"builtins", ""}

@@ -25,7 +25,7 @@ LIMIT = 500
 
 _FILE_LINE = re.compile(r'^\s*File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S)
-_URL_CREDENTIALS = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]+(?::[^/\s@]*)?@")
+_URL_CREDENTIALS = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
 _AUTH_HEADER = re.compile(r"\b(Bearer|Basic|Token)\s+[\w.~+/=-]{6,}", re.IGNORECASE)
 _SECRET_KEY = (r"[\w.-]*?(?:password|passwd|pwd|secret(?:[_-]?key)?|token|api[_-]?key|"
                r"access[_-]?key|private[_-]?key|credentials?|authorization)")
@@ -73,6 +73,8 @@ def _drop_tracebacks(text: str) -> str:
 
 
 def _keep_quotes(key: str, value: str) -> str:
+    if value.lower() in ("bearer", "basic", "token", REDACTED.lower()):  # already handled
+        return key + value
     quote = value[0] if value[:1] in ("'", '"') else ""
     return f"{key}{quote}{REDACTED}{quote}"
 

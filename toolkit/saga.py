@@ -5,15 +5,17 @@ either the *same parameters* as that tool (it receives the very arguments the mo
 exactly one parameter typed `ToolExecution` (it receives the recorded execution). The target
 may come from any source with an executor — `@tool` function, registry entry, provider.
 
-When a round has a failed call and there are successful compensable calls in this call (this
-round or earlier ones), the loop runs their compensations in *reverse* order. A compensation
-that fails is logged in the `SagaEntry` list and never raised. Then the history is rewritten:
-each rolled-back result becomes "Tool 'X' was executed successfully but was rolled back due to
-failure of tool 'Y'" with `is_error=True`, so the model never reasons from a fact that no
-longer holds.
+When a round has a failed call (an execution or argument error; a hallucinated name or a
+loop-guard answer ran nothing, so it triggers nothing) and there are successful compensable
+calls in this call (this round or earlier ones), the loop runs their compensations in
+*reverse* order. A compensation that fails is logged in the `SagaEntry` list and never raised.
+Then the history is rewritten: each rolled-back result becomes "Tool 'X' was executed
+successfully but was rolled back due to failure of tool 'Y'" with `is_error=True`, so the model
+never reasons from a fact that no longer holds. (Unlike LangChain4j, a result whose compensation
+failed is left as it was: its effect still holds, and the model should know.)
 
 Misconfigured compensations (unknown tool, mismatched parameters) are only an error when
-compensation is switched on: nobody fails to start because of a saga they don't use.
+compensation is switched on — and then at the start of the call, before any tool runs.
 
 Leaves out: persistence of the saga log across calls, and retries of failed compensations.
 """
@@ -42,7 +44,9 @@ class ToolExecution:
     result: ToolResultMessage
     duration_s: float = 0.0
     error_kind: str | None = None
-    """None on success; else `unknown_tool`, `argument`, `execution`, `guard` or `not_run`."""
+    """None on success; else `unknown_tool`, `argument`, `execution` or `guard`."""
+    rolled_back_by: str | None = None
+    """Set when a saga undid this call: the name of the tool whose failure caused it."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,12 @@ def _shape(schema: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def compensate(executions: Sequence[ToolExecution], compensations: Mapping[str, Compensation],
                failed_tool: str) -> tuple[list[ToolExecution], list[SagaEntry]]:
-    """Run compensations for the successful compensable executions, newest first."""
+    """Run compensations for the successful compensable executions, newest first.
+
+    Returns the executions actually undone (a failed compensation leaves its call's effect in
+    place, so its result is not rewritten: the model must not read "rolled back" when it was
+    not) and the log of every attempt.
+    """
     undone, log = [], []
     for execution in reversed(executions):
         compensation = compensations.get(execution.call.name)
@@ -132,10 +141,11 @@ def compensate(executions: Sequence[ToolExecution], compensations: Mapping[str, 
             continue
         try:
             compensation.run(execution)
-            log.append(SagaEntry(execution.call.name, compensation.label, execution.call.id, True, "rolled back"))
         except Exception as exc:  # logged, never raised: a saga is best effort
             log.append(SagaEntry(execution.call.name, compensation.label, execution.call.id, False,
                                  f"compensation failed: {redact.describe_exception(exc)}"))
+            continue
+        log.append(SagaEntry(execution.call.name, compensation.label, execution.call.id, True, "rolled back"))
         undone.append(execution)
     return undone, log
 

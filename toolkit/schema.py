@@ -110,6 +110,9 @@ def clear_cache() -> None:
 def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
     options = tool_options(fn) or ToolOptions()
     label = f"@tool {function_label(fn)}"
+    if inspect.iscoroutinefunction(fn):
+        raise ToolDefinitionError(label, "it is async, and the executor calls tools synchronously",
+                                  "make it a plain function (async tools are left out for now)")
     summary, arg_docs = parse_docstring(fn.__doc__)
     params, properties, required, defs = [], {}, [], {}
     for p in _parameters(fn, label, skip_first):                         # step 1

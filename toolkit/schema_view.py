@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
@@ -21,6 +20,7 @@ import ipywidgets as widgets
 from toolkit.errors import ToolDefinitionError
 from toolkit.execution import Tool
 from toolkit.html import Html, badge, card, code_block, join, page, small, table, text_block
+from toolkit.parameters import type_name
 from toolkit.schema import ToolSpec
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tool_lint import LintWarning, lint_tools
@@ -100,7 +100,13 @@ def _tool_card(t: Tool | ToolSpec, warnings: list[LintWarning]) -> Html:
     mine = [w.message for w in warnings if spec.name in w.tool.split(", ")]
     lint = (card("lint", text_block("\n".join(f"⚠ {m}" for m in mine)), "warn") if mine
             else badge("✓ no lint warnings", "ok"))
-    return card(spec.name, table(COLUMNS, [row]) + lint, "tool")
+    return card(spec.name, _side_by_side(row) + lint, "tool")
+
+
+def _side_by_side(cells: list[Html]) -> Html:
+    """`toolkit.html.table`, but three equal columns that never squeeze one to a sliver."""
+    markup = table(COLUMNS, [cells])
+    return Html(markup.replace("table-layout:auto", "table-layout:fixed;width:100%", 1))
 
 
 def _strict_cell(spec: ToolSpec) -> Html:
@@ -115,22 +121,12 @@ def _json(value: Any) -> str:
 
 
 def signature_text(fn: Callable[..., Any]) -> str:
-    """`def name(\\n    param: type = default,\\n) -> type`, without module prefixes."""
+    """`def name(\n    param: type = default,\n) -> type`, types as written, without module prefixes."""
     sig = inspect.signature(fn)
-    params = [f"    {_plain(str(p), fn)}," for p in sig.parameters.values()]
-    ret = "" if sig.return_annotation is sig.empty else f" -> {_plain(_ann(sig.return_annotation), fn)}"
-    body = "\n".join(params)
-    return f"def {fn.__name__}(\n{body}\n){ret}" if params else f"def {fn.__name__}(){ret}"
-
-
-def _ann(annotation: Any) -> str:
-    return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
-
-
-def _plain(text: str, fn: Callable[..., Any]) -> str:
-    for prefix in ("typing.", f"{fn.__module__}.", "toolkit.decorator.", "datetime.", "pydantic.fields."):
-        text = text.replace(prefix, "")
-    text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
-    text = re.sub(r"FieldInfo\(annotation=NoneType, required=True, (?:metadata=\[(.*?)\])?\)",
-                  r"Field(\1)", text)
-    return re.sub(r"\b[A-Z][a-z]+\((\w+=[^()]*)\)", r"\1", text)
+    lines = []
+    for p in sig.parameters.values():
+        text = p.name if p.annotation is p.empty else f"{p.name}: {type_name(p.annotation)}"
+        lines.append(f"    {text}{'' if p.default is p.empty else f' = {p.default!r}'},")
+    ret = "" if sig.return_annotation is sig.empty else f" -> {type_name(sig.return_annotation)}"
+    body = "\n".join(lines)
+    return f"def {fn.__name__}(\n{body}\n){ret}" if lines else f"def {fn.__name__}(){ret}"

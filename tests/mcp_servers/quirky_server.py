@@ -1,0 +1,117 @@
+"""An MCP server with the schemas and behaviours real servers throw at a client.
+
+Built on the official SDK's low-level `Server`, so every tool list is exactly what we write.
+Run: `python quirky_server.py [--cancel-file PATH] [--http --port P]`, or import `make_server()`
+for the in-process client.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+ADDRESS = {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+           "required": ["city"]}
+SCHEMAS = {
+    "ship_defs": {"type": "object", "properties": {"to": {"$ref": "#/$defs/Address"}},
+                  "required": ["to"], "$defs": {"Address": ADDRESS}},
+    "ship_definitions": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                         "properties": {"to": {"$ref": "#/definitions/Address"}},
+                         "definitions": {"Address": ADDRESS}},
+    "tree": {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+             "$defs": {"Node": {"type": "object", "properties": {
+                 "label": {"type": "string"},
+                 "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}},
+    "nullable": {"type": "object", "properties": {
+        "limit": {"type": ["integer", "null"], "minimum": 1},
+        "key": {"type": ["string", "number"]}}},
+    "any_of": {"type": "object", "properties": {
+        "target": {"anyOf": [{"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                             {"type": "array", "items": {"type": "string"}}]}}},
+    "sep2106": {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+                "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]},
+    "nested_no_type": {"type": "object", "properties": {
+        "filter": {"properties": {"status": {"enum": ["open", "closed"]}}, "additionalProperties": False},
+        "anything": {}}},
+    "files.read": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    "no_args": {"type": "object", "properties": {}},
+    "echo": {"type": "object", "properties": {"text": {"type": "string"}}},
+    "fail": {"type": "object", "properties": {}},
+    "hang": {"type": "object", "properties": {}},
+    "crash": {"type": "object", "properties": {}},
+    "image": {"type": "object", "properties": {}},
+    "structured": {"type": "object", "properties": {}},
+    "list_calls": {"type": "object", "properties": {}},
+    "bad_ref": {"type": "object", "properties": {"x": {"$ref": "#/properties/y"}, "y": {"type": "string"}}},
+}
+ANNOTATIONS = {"echo": types.ToolAnnotations(read_only_hint=True, destructive_hint=False, title="Echo")}
+META = {"echo": {"team": "course", "cost": 0}}
+
+
+def make_server(cancel_file: str | None = None) -> Server:
+    """The quirky server; `cancel_file` is written when a `hang` call gets cancelled."""
+    lists = [0]
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        lists[0] += 1
+        return types.ListToolsResult(tools=[
+            types.Tool(name=name, description=f"Quirky tool {name}.", input_schema=schema,
+                       annotations=ANNOTATIONS.get(name), _meta=META.get(name))
+            for name, schema in SCHEMAS.items()])
+
+    async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        if name == "fail":
+            return _text("the warehouse is closed today", error=True)
+        if name == "hang":
+            try:
+                await anyio.sleep(60)
+            except anyio.get_cancelled_exc_class():
+                if cancel_file:
+                    with open(cancel_file, "w") as f:
+                        f.write("cancelled")
+                raise
+        if name == "crash":
+            os._exit(7)
+        if name == "image":
+            return types.CallToolResult(content=[types.TextContent(text="a chart:"), types.ImageContent(
+                data="iVBORw0KGgo=", mime_type="image/png")])
+        if name == "list_calls":
+            return _text(str(lists[0]))
+        if name == "structured":
+            return types.CallToolResult(content=[], structured_content={"ok": True})
+        return _text(json.dumps({"tool": name, "arguments": arguments}, sort_keys=True))
+
+    return Server("quirky", version="1.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _text(text: str, error: bool = False) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=error)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cancel-file")
+    parser.add_argument("--http", action="store_true")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    server = make_server(args.cancel_file)
+    if args.http:
+        import uvicorn
+        uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=args.port, log_level="warning")
+    else:
+        from mcp.server.stdio import stdio_server
+
+        async def serve() -> None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        anyio.run(serve)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

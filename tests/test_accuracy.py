@@ -1,0 +1,173 @@
+"""The accuracy suite: 25 cases as the seed describes them; verdicts judged from the actual tool
+calls (a scripted model makes each mistake once); the CSV's columns; the CLI."""
+import csv
+import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.accuracy import (CASE_COLUMNS, CASES_PATH, CSV_COLUMNS, AccuracyCase, called_order_id,
+                              judge, load_cases, report_lines, run_suite, summarize, write_csv)
+from toolkit.connect import fake_client
+from toolkit.errors import ConfigurationError
+from toolkit.gateway_server import running_gateway
+from toolkit.scripted import ScriptedModel, call
+from toolkit.shop import load_shop
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOP = load_shop(today=datetime.date(2026, 10, 25))
+
+
+def test_the_cases_are_the_seeds_25():
+    with open(CASES_PATH, encoding="utf-8", newline="") as f:
+        assert next(csv.reader(f)) == CASE_COLUMNS == ["id", "group", "question", "expect_tool", "expect_order_id"]
+    cases = {c.id: c for c in load_cases()}
+    groups = [c.group for c in cases.values()]
+    assert (len(cases), groups.count("normal"), groups.count("edge"), groups.count("no_call")) == (25, 15, 5, 5)
+    assert all(not c.expect_tool for c in cases.values() if c.group == "no_call")
+    assert cases["N01"].question == "帮我查一下订单 SN202610200001 现在到哪了？"
+    assert cases["N02"].question == "SN202610200002 这个快递怎么三天没动了"
+    assert (cases["N10"].question, cases["N10"].expect_tool) == ("衣服买了十五天还能不能换", "query_refund_policy")
+    assert cases["N11"].question == "退货的运费谁出"
+    assert (cases["A05"].question, cases["A05"].expect_tool) == ("帮我把 SN202610200001 这个订单退款", "")
+    assert {c.expect_tool for c in cases.values()} == {"query_order", "query_logistics", "query_refund_policy", ""}
+
+
+CASES = [
+    AccuracyCase("P1", "normal", "SN202610200001 到哪了", "query_logistics", "SN202610200001"),
+    AccuracyCase("M1", "normal", "SN202610200002 到哪了", "query_logistics", "SN202610200002"),
+    AccuracyCase("W1", "normal", "SN202610200003 什么状态", "query_order", "SN202610200003"),
+    AccuracyCase("I1", "edge", "SN202610200005 的物流", "query_logistics", "SN202610200005"),
+    AccuracyCase("U1", "no_call", "你好", "", ""),
+]
+SCRIPT = [
+    call("query_logistics", orderId="SN202610200001"), "运输中。",       # pass
+    "请稍等，我帮您看看。",                                               # missed_call
+    call("query_logistics", orderId="SN202610200003"), "运输中。",       # wrong_tool
+    call("query_logistics", orderId="SN202610200006"), "没有物流。",     # invented id
+    call("query_order", orderId="SN202610200001"), "您好。",             # unwanted call
+]
+
+
+def test_a_scripted_model_making_each_mistake_once():
+    results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
+    assert [r.verdict for r in results] == ["pass", "missed_call", "wrong_tool", "invented_argument",
+                                            "unwanted_call"]
+    assert [r.model_calls for r in results] == [2, 1, 2, 2, 2]
+    assert results[3].called_order_id == "SN202610200006" and results[4].called_tools == ("query_order",)
+    s = summarize(results)
+    assert (s.passed, s.total, s.invented_arguments, s.average_model_calls) == (1, 5, 1, 1.8)
+    assert s.by_group == {"normal": (1, 3), "edge": (0, 1), "no_call": (0, 1)} and not s.meets_pass_line
+
+
+def test_judging_reads_the_calls_not_the_answer():
+    case = CASES[0]
+    assert judge(case, [])[0] == "missed_call"  # even if the answer text says "运输中"
+    ok = call("query_logistics", orderId="订单号：sn2026-1020-0001")
+    assert judge(case, [ok]) == ("pass", "SN202610200001")
+    repaired = [call("query_logistics", orderId="20261020001"), call("query_logistics", orderId="SN202610200001")]
+    assert judge(case, repaired) == ("pass", "SN202610200001")
+    both = [call("query_order", orderId="SN202610200001"), call("query_logistics", orderId="SN202610200001")]
+    assert judge(case, both)[0] == "wrong_tool"  # the first tool counts
+
+
+@pytest.mark.parametrize("arguments, order_id", [
+    ('{"orderId": "SN202610200001"}', "SN202610200001"),
+    ('{"orderId": "202610200001"}', "202610200001"),
+    ('{"orderId": 202610200001}', "202610200001"),
+    ("{orderId: SN202610200001}", "{orderId: SN202610200001}"),
+    ('{"category": "服装"}', ""),
+])
+def test_called_order_id(arguments, order_id):
+    assert called_order_id([call("query_order", arguments)]) == order_id
+
+
+def test_csv_columns_exactly(tmp_path):
+    results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
+    path = write_csv(results, tmp_path / "sub" / "out.csv")
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["id", "group", "question", "expect_tool", "expect_order_id", "called_tools",
+                       "called_order_id", "verdict", "model_calls"] == CSV_COLUMNS
+    assert rows[1] == ["P1", "normal", "SN202610200001 到哪了", "query_logistics", "SN202610200001",
+                       "query_logistics", "SN202610200001", "pass", "2"]
+    assert len(rows) == 6
+
+
+def test_the_report_by_group_and_the_pass_line():
+    lines = report_lines(run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP))
+    assert lines[0] == "[PASS] P1 SN202610200001 到哪了 → query_logistics (SN202610200001)"
+    assert lines[1] == "[FAIL] M1 SN202610200002 到哪了 → (no call)  [missed_call: expected query_logistics]"
+    assert lines[5:] == ["normal   1 / 3", "edge     0 / 1", "no_call  0 / 1",
+                         "tool-selection accuracy: 1 / 5 = 20.0% (pass line 85%: NOT met)",
+                         "average model calls: 1.8 per case", "invented arguments: 1"]
+
+
+def test_concurrency_keeps_the_order_and_the_verdicts():
+    cases = load_cases()
+    one = run_suite(fake_client(), cases, SHOP, concurrency=1)
+    seen = []
+    four = run_suite(fake_client(), cases, SHOP, concurrency=4, progress=lambda d, t, r: seen.append((d, t)))
+    assert [r.row() for r in one] == [r.row() for r in four]
+    assert sorted(seen) == [(i, 25) for i in range(1, 26)]
+
+
+def test_a_gateway_failure_is_an_error_verdict_not_a_crash():
+    results = run_suite(fake_client(mode="C"), CASES[:1], SHOP)
+    assert results[0].verdict == "error" and "unknown field: tools" in results[0].answer
+
+
+def test_a_malformed_cases_file_names_the_row(tmp_path):
+    path = tmp_path / "cases.csv"
+    path.write_text("id,group,question,expect_tool,expect_order_id\nQ1,weird,你好,,\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"line 2 \(Q1\): group 'weird'"):
+        load_cases(path)
+
+
+def eval_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    return subprocess.run([sys.executable, "-m", "toolkit", "eval", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_on_the_embedded_gateway_is_deterministic(tmp_path):
+    first = eval_cli("--out", "a.csv", "--today", "2026-10-25", cwd=tmp_path)
+    second = eval_cli("--out", "b.csv", "--today", "2026-10-25", "--concurrency", "1", cwd=tmp_path)
+    assert first.stdout.replace("a.csv", "X") == second.stdout.replace("b.csv", "X")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    lines = first.stdout.splitlines()
+    assert lines[0] == "running 25 cases against embedded fake keyword gateway (in-process, mode A)"
+    assert lines[-1] == "wrote a.csv" and first.stderr == ""  # no progress noise for the fake gateway
+    assert any(line.startswith("tool-selection accuracy: ") for line in lines)
+    with open(tmp_path / "a.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 25 and list(rows[0]) == CSV_COLUMNS
+    assert first.returncode == (0 if summarize_rows(rows) >= 0.85 else 1)
+
+
+def summarize_rows(rows) -> float:
+    return sum(r["verdict"] == "pass" for r in rows) / len(rows)
+
+
+def test_cli_prompt_protocol_on_a_gateway_that_rejects_tools(tmp_path):
+    done = eval_cli("--fake-mode", "C", "--protocol", "prompt", "--out", "c.csv", cwd=tmp_path)
+    assert "tools described in the system prompt" in done.stdout.splitlines()[0]
+    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+        verdicts = [r["verdict"] for r in csv.DictReader(f)]
+    assert len(verdicts) == 25 and "error" not in verdicts
+
+
+def test_cli_shows_progress_for_a_real_gateway(tmp_path):
+    cases = tmp_path / "cases.csv"
+    cases.write_text("id,group,question,expect_tool,expect_order_id\n"
+                     "Q1,normal,SN202610200001 到哪了,query_logistics,SN202610200001\n"
+                     "Q2,no_call,你好,,\nQ3,no_call,谢谢,,\n", encoding="utf-8")
+    with running_gateway(mode="A") as url:
+        done = eval_cli("--cases", str(cases), "--base-url", url, "--api-key", "k", "--model", "m",
+                        "--concurrency", "2", cwd=tmp_path)
+    progress = done.stderr.splitlines()
+    assert [line.split("]")[0] for line in progress] == ["[ 1/3", "[ 2/3", "[ 3/3"]
+    assert done.returncode == 0 and "tool-selection accuracy: 3 / 3 = 100.0%" in done.stdout

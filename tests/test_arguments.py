@@ -1,0 +1,248 @@
+"""Arguments in: the coercion table (accepted and rejected inputs across types), parsing, the
+required / optional / null rules, and the exact model-facing text of every argument error."""
+import datetime
+import enum
+import json
+import uuid
+from typing import Annotated, Any, Literal, Optional
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from toolkit.arguments import coerce_arguments, coerce_one, describe, parse_arguments
+from toolkit.coercion import validator_for
+from toolkit.errors import ArgumentError, ArgumentProblem
+from toolkit.parameters import ParamInfo
+
+
+class Status(str, enum.Enum):
+    PENDING = "pending"
+    SHIPPED = "shipped"
+    DELIVERED = "delivered"
+
+
+class Priority(enum.Enum):
+    LOW = "low"
+    HIGH = "high"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Address(BaseModel):
+    city: str
+    street: str
+    postcode: str | None = None
+
+
+class Item(BaseModel):
+    sku: str
+    quantity: int = Field(ge=1)
+    gift: bool = False
+    status: Status = Status.PENDING
+
+
+class Node(BaseModel):
+    name: str
+    children: list["Node"] = []
+
+
+class Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    a: int
+
+
+Bounded = Annotated[int, Field(ge=1, le=50)]
+Short = Annotated[str, Field(min_length=2, max_length=5)]
+OrderId = Annotated[str, Field(pattern=r"^SN\d{12}$")]
+D, DT = datetime.date, datetime.datetime
+U = "0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11"
+
+
+def coerce(annotation: Any, value: Any) -> Any:
+    """One parameter `x` of type `annotation`, sent `value`, through the executor's path."""
+    return coerce_one(annotation, value)
+
+
+ACCEPTED = [  # (type, what the model sent, what the function receives)
+    (int, 5, 5), (int, "27", 27), (int, 27.0, 27), (int, " 27 ", 27), (int, "-3", -3), (int, 0, 0),
+    (int, 10**20, 10**20), (int, "27.0", 27),
+    (float, 2.5, 2.5), (float, "2.5", 2.5), (float, 3, 3.0), (float, "1e3", 1000.0), (float, "-0.5", -0.5),
+    (bool, True, True), (bool, False, False),
+    (str, "abc", "abc"), (str, "", ""), (str, "订单", "订单"),
+    (Status, "shipped", Status.SHIPPED), (Status, "SHIPPED", Status.SHIPPED), (Status, "Shipped", Status.SHIPPED),
+    (Priority, "HIGH", Priority.HIGH), (Level, 2, Level.HIGH), (Level, "1", Level.LOW),
+    (Literal["metric", "imperial"], "metric", "metric"), (Literal["metric", "imperial"], "METRIC", "metric"),
+    (Literal[1, 2, 3], 2, 2), (Literal[1, 2, 3], "3", 3),
+    (D, "2026-10-20", D(2026, 10, 20)), (D, "2026-10-20T00:00:00", D(2026, 10, 20)),
+    (DT, "2026-10-20T09:30:00", DT(2026, 10, 20, 9, 30)),
+    (DT, "2026-10-20T09:30:00+08:00", DT(2026, 10, 20, 9, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=8)))),
+    (uuid.UUID, U, uuid.UUID(U)),
+    (Optional[int], None, None), (Optional[int], "5", 5), (int | str, "x", "x"), (int | str, 5, 5),
+    (list[int], [1, "2", 3.0], [1, 2, 3]), (list[int], [], []), (set[str], ["a", "a"], {"a"}),
+    (dict[str, int], {"a": "1"}, {"a": 1}), (Bounded, 50, 50), (Bounded, "1", 1), (Short, "ab", "ab"),
+    (OrderId, "SN202610200001", "SN202610200001"),
+    (Address, {"city": "c", "street": "s"}, Address(city="c", street="s")),
+    (Address, {"city": "c", "street": "s", "postcode": None}, Address(city="c", street="s")),
+    (Item, {"sku": "A", "quantity": "2"}, Item(sku="A", quantity=2)),
+    (Item, {"sku": "A", "quantity": 1, "gift": None}, Item(sku="A", quantity=1)),  # null → default
+    (Item, {"sku": "A", "quantity": 1, "status": "SHIPPED"}, Item(sku="A", quantity=1, status=Status.SHIPPED)),
+    (list[Item], [{"sku": "A", "quantity": 1}], [Item(sku="A", quantity=1)]),
+    (Node, {"name": "a", "children": [{"name": "b"}]}, Node(name="a", children=[Node(name="b")])),
+    (Loose, {"a": 1, "b": 2}, Loose(a=1, b=2)),  # a model that allows extras keeps them
+    (Any, {"free": [1]}, {"free": [1]}),
+]
+
+REJECTED = [  # (type, what the model sent, the field, what the error says is expected)
+    (int, 27.5, "x", "an integer"), (int, "27.5", "x", "an integer"), (int, "abc", "x", "an integer"),
+    (int, True, "x", "an integer"), (int, "1e3", "x", "an integer"), (int, None, "x", "an integer"),
+    (int, [], "x", "an integer"),
+    (float, "nan", "x", "a finite number"), (float, "inf", "x", "a finite number"),
+    (float, "abc", "x", "a number"), (float, True, "x", "a number"),
+    (bool, "true", "x", "true or false"), (bool, 1, "x", "true or false"), (bool, "yes", "x", "true or false"),
+    (str, 42, "x", "a string"), (str, ["a"], "x", "a string"),
+    (Status, "lost", "x", "one of 'pending', 'shipped' or 'delivered'"),
+    (Literal["metric", "imperial"], "kelvin", "x", "one of 'metric' or 'imperial'"),
+    (Literal[1, 2, 3], "4", "x", "one of 1, 2 or 3"),
+    (D, "yesterday", "x", "a date like 2026-10-20"), (D, "2026-13-01", "x", "a date like 2026-10-20"),
+    (DT, "soon", "x", "a date-time like 2026-10-20T09:30:00"),
+    (uuid.UUID, "not-a-uuid", "x", "a UUID"),
+    (list[int], "1,2", "x", "an array"), (list[int], [1, "x"], "x[1]", "an integer"),
+    (Bounded, 0, "x", "a number >= 1"), (Bounded, 500, "x", "a number <= 50"),
+    (Short, "a", "x", "a string of at least 2 characters"),
+    (Short, "abcdef", "x", "a string of at most 5 characters"),
+    (OrderId, "202610200001", "x", "a string matching ^SN\\d{12}$"),
+    (Address, "Main street 1", "x", "an object"),
+    (Item, {"sku": "A", "quantity": 0}, "x.quantity", "a number >= 1"),
+    (Item, {"sku": "A", "quantity": 1, "gift": "true"}, "x.gift", "true or false"),
+    (Item, {"sku": "A", "quantity": 1, "status": "lost"}, "x.status",
+     "one of 'pending', 'shipped' or 'delivered'"),
+    (int | str, [1], "x", "an integer or a string"),
+    (dict[str, int], {"a": "x"}, "x.a", "an integer"),
+    (Node, {"name": "a", "children": [{"name": 1}]}, "x.children[0].name", "a string"),
+]
+
+
+def test_the_table_is_big_enough():
+    assert len(ACCEPTED) >= 40 and len(REJECTED) >= 20
+    assert len({t for t, *_ in ACCEPTED + REJECTED if not isinstance(t, str)}) >= 20
+
+
+@pytest.mark.parametrize("annotation, sent, received", ACCEPTED, ids=lambda v: repr(v)[:30])
+def test_accepted(annotation, sent, received):
+    got = coerce(annotation, json.loads(json.dumps(sent)))
+    assert got == received and type(got) is type(received)
+
+
+@pytest.mark.parametrize("annotation, sent, field, expected", REJECTED, ids=lambda v: repr(v)[:30])
+def test_rejected(annotation, sent, field, expected):
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    assert [(p.field, p.expected) for p in info.value.problems] == [(field, expected)]
+
+
+def test_rejected_rows_really_fail_with_pydantics_plain_lax_mode_switched_off():
+    # the adjustments are what rejects these: plain pydantic lax mode would accept them
+    from pydantic import TypeAdapter
+    assert TypeAdapter(bool).validate_python("true") is True
+    assert TypeAdapter(int).validate_python(True) == 1
+    with pytest.raises(ArgumentError):
+        coerce(bool, "true")
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+def test_parse_arguments():
+    assert parse_arguments("t", '{"a": 1}') == {"a": 1}
+    assert parse_arguments("t", "") == {} and parse_arguments("t", "  ") == {}
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("{orderId:SN1}", "{orderId:SN1}"),
+    ("[1, 2]", "[1, 2]"),
+    ("null", "null"),
+    ('"SN1"', '"SN1"'),
+    ("{" + "x" * 80, "{" + "x" * 56 + "..."),
+])
+def test_arguments_that_are_not_a_json_object(text, shown):
+    with pytest.raises(ArgumentError) as info:
+        parse_arguments("query_order", text)
+    assert str(info.value) == ("Invalid arguments for tool 'query_order':\n"
+                               f"- arguments: got {shown}, expected a JSON object\n"
+                               "Fix the arguments and call query_order again.")
+
+
+# --- the parameter-level rules -------------------------------------------------------------
+
+PARAMS = (
+    ParamInfo("order_id", "orderId", str, expects="a string"),
+    ParamInfo("limit", "limit", int, required=False, default=10, expects="an integer"),
+    ParamInfo("note", "note", Optional[str], required=False, default=None, nullable=True, expects="a string or null"),
+    ParamInfo("memory", "memory", str, required=False, inject="memory_id"),
+)
+
+
+def test_missing_optional_gets_default_and_python_names_are_used():
+    assert coerce_arguments("t", PARAMS, {"orderId": "SN1"}) == {"order_id": "SN1", "limit": 10, "note": None}
+
+
+def test_null_for_an_optional_non_nullable_parameter_means_default():
+    assert coerce_arguments("t", PARAMS, {"orderId": "SN1", "limit": None})["limit"] == 10
+
+
+def test_injected_parameters_cannot_be_sent_by_the_model():
+    with pytest.raises(ArgumentError) as info:
+        coerce_arguments("t", PARAMS, {"orderId": "SN1", "memory": "someone-else"})
+    assert info.value.problems == [ArgumentProblem("memory", '"someone-else"', "orderId, limit, note", "unknown")]
+
+
+def test_every_problem_is_reported_at_once_with_exact_text():
+    with pytest.raises(ArgumentError) as info:
+        coerce_arguments("query_order", PARAMS, {"refundAmount": 2999, "limit": 27.5})
+    err = info.value
+    assert str(err) == (
+        "Invalid arguments for tool 'query_order':\n"
+        "- refundAmount: unknown field (got 2999), valid fields: orderId, limit, note\n"
+        "- orderId: missing, expected a string\n"
+        "- limit: got 27.5, expected an integer\n"
+        "Fix the arguments and call query_order again.")
+    assert (err.field, err.received, err.expected) == ("refundAmount", "2999", "orderId, limit, note")
+    assert err.tool_name == "query_order"
+
+
+def test_nested_unknown_and_missing_fields_exact_text():
+    info_param = (ParamInfo("address", "address", Address, expects="an object"),)
+    with pytest.raises(ArgumentError) as info:
+        coerce_arguments("update_address", info_param, {"address": {"city": "c", "zip": "310000"}})
+    assert str(info.value) == (
+        "Invalid arguments for tool 'update_address':\n"
+        "- address.street: missing, expected a value\n"
+        '- address.zip: unknown field (got "310000"), remove it\n'
+        "Fix the arguments and call update_address again.")
+
+
+def test_long_received_values_are_cut():
+    with pytest.raises(ArgumentError) as info:
+        coerce(int, "x" * 100)
+    assert info.value.received == '"' + "x" * 56 + "..."
+
+
+def test_validators_are_cached_per_type():
+    assert validator_for(Address) is validator_for(Address)
+    # building our validator leaves the model's own (unadjusted) validator in place
+    assert Item(sku="A", quantity=1, gift="true").gift is True
+
+
+@pytest.mark.parametrize("schema, words", [
+    ({"type": "string"}, "a string"), ({"type": "integer"}, "an integer"), ({"type": "number"}, "a number"),
+    ({"type": "boolean"}, "true or false"), ({"type": "array"}, "an array"), ({"type": "object"}, "an object"),
+    ({"enum": ["a", "b"]}, 'one of "a", "b"'), ({"const": 1}, "1"), ({}, "any value"),
+    ({"anyOf": [{"type": "integer"}, {"type": "null"}]}, "an integer or null"),
+    ({"type": "string", "format": "date"}, "a date like 2026-10-20"),
+    ({"type": "string", "format": "date-time"}, "a date-time like 2026-10-20T09:30:00"),
+    ({"$ref": "#/$defs/S"}, 'one of "x"'),
+])
+def test_describe(schema, words):
+    assert describe(schema, {"S": {"enum": ["x"]}}) == words

@@ -1,0 +1,99 @@
+"""The argument drill: the seed's 32 cases pass, in-process and through the CLI; the drill can fail."""
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.drill import CASES_PATH, COLUMNS, DrillCase, load_cases, run_case, run_drill, summary_lines
+from toolkit.errors import ConfigurationError
+
+ROOT = Path(__file__).resolve().parents[1]
+TODAY = datetime.date(2026, 10, 25)
+
+
+def drill_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    return subprocess.run([sys.executable, "-m", "toolkit", "drill", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_cases_file_holds_the_seeds_32_cases():
+    with open(CASES_PATH, encoding="utf-8", newline="") as f:
+        assert next(csv.reader(f)) == COLUMNS
+    cases = load_cases()
+    assert len(cases) == 32 and len({c.id for c in cases}) == 32
+    raw = {json.loads(c.arguments).get("orderId") if c.arguments.startswith("{\"") else c.arguments
+           for c in cases}
+    seed_formats = {"SN202610200001 ", "订单SN202610200001", "订单号：SN202610200001", "SN2026-1020-0001",
+                    "ＳＮ２０２６１０２００００１", "202610200001", "SN2026102000011",
+                    "{orderId:SN202610200001}"}
+    assert seed_formats <= raw
+    assert any("refundAmount" in c.arguments for c in cases)
+    assert {c.expect for c in cases} == {"ok", "reject"}
+
+
+def test_all_32_pass_and_every_invalid_argument_is_blocked():
+    outcomes = run_drill(load_cases(), TODAY)
+    assert [o.case.id for o in outcomes if not o.passed] == []
+    assert summary_lines(outcomes) == ["invalid arguments blocked: 15 / 15 (100%)", "32 passed, 0 failed"]
+
+
+def test_a_case_fails_when_validation_disagrees():
+    lenient = DrillCase("X1", "query_order", '{"orderId": "SN20261020001"}', "ok", "orderId", "SN20261020001")
+    wrong_field = DrillCase("X2", "query_order", '{"orderId": 1}', "reject", "arguments")
+    any_field = DrillCase("X3", "query_order", '{"orderId": 1}', "reject", "*")
+    wrong_value = DrillCase("X4", "query_order", '{"orderId": "sn202610200001"}', "ok", "orderId", "sn202610200001")
+    results = [run_case(c, TODAY) for c in (lenient, wrong_field, any_field, wrong_value)]
+    assert [r.passed for r in results] == [False, False, True, False]
+    assert results[0].line() == ('FAIL X1 query_order reject (expected ok orderId): 字段=orderId，'
+                                 '收到="SN20261020001"')
+    assert results[3].line() == "FAIL X4 query_order ok (expected ok orderId): orderId=SN202610200001"
+
+
+def test_today_is_injected_for_an_omitted_as_of():
+    case = DrillCase("T", "query_refund_policy", '{"category": "家居"}', "ok", "asOf", "{today}")
+    assert run_case(case, TODAY).value == "2026-10-25" and run_case(case, TODAY).passed
+
+
+def test_a_malformed_cases_file_names_the_row(tmp_path):
+    path = tmp_path / "cases.csv"
+    path.write_text("id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{},maybe,orderId,\n",
+                    encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect must be ok or reject"):
+        load_cases(path)
+    path.write_text("id,tool,args\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="Fix the header row"):
+        load_cases(path)
+
+
+def test_cli_prints_one_line_per_case_and_the_total_last():
+    done = drill_cli("--today", "2026-10-25")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(lines) == 34 and lines[-1] == "32 passed, 0 failed"
+    assert lines[-2] == "invalid arguments blocked: 15 / 15 (100%)"
+    assert lines[0] == "PASS D01 query_order ok: orderId=SN202610200001"
+    assert all(line.startswith("PASS D") for line in lines[:32])
+
+
+def test_cli_exits_1_on_a_deliberately_wrong_cases_file(tmp_path):
+    wrong = tmp_path / "wrong.csv"
+    with open(wrong, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(COLUMNS)
+        writer.writerow(["W1", "query_order", '{"orderId": "202610200001"}', "ok", "orderId", "SN202610200001"])
+        writer.writerow(["W2", "query_order", '{"orderId": "SN202610200001"}', "ok", "orderId", "SN202610200001"])
+    done = drill_cli("--cases", str(wrong))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("FAIL W1 query_order reject (expected ok orderId)")
+    assert done.stdout.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_cli_exits_2_when_the_file_is_missing(tmp_path):
+    done = drill_cli("--cases", str(tmp_path / "nope.csv"))
+    assert done.returncode == 2 and "error:" in done.stderr and done.stdout == ""

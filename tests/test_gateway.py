@@ -1,0 +1,447 @@
+"""The fake gateway's core: `respond()` and `handle_http()`, checked against the openai SDK's types."""
+import json
+
+import pytest
+from openai.types import Model
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+from toolkit.errors import ConfigurationError
+from toolkit.gateway import GatewayConfig, handle_http, respond
+from toolkit.gateway_rules import load_rules
+from toolkit.tokens import estimate_tokens
+
+PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
+ORDER_ARGS = '{"orderId":"SN202610200001"}'
+
+
+def tool(name, **properties):
+    props = {p: {"type": "string"} for p in properties or {"orderId": 1}}
+    return {"type": "function", "function": {
+        "name": name, "description": name,
+        "parameters": {"type": "object", "properties": props, "required": list(props)[:1]}}}
+
+
+QUERY_ORDER = tool("query_order")
+ALL_TOOLS = [QUERY_ORDER, tool("query_logistics"), tool("query_refund_policy", category=1, asOf=1)]
+
+
+def ask(text, tools=(QUERY_ORDER,), mode="A", **extra):
+    request = {"model": "m", "messages": [{"role": "user", "content": text}], **extra}
+    if tools:
+        request["tools"] = list(tools)
+    return respond(request, GatewayConfig(mode=mode))
+
+
+def message(reply):
+    assert reply.status == 200, reply.body
+    return ChatCompletion.model_validate(reply.body).choices[0].message
+
+
+def called(reply):
+    return [(c.function.name, c.function.arguments) for c in message(reply).tool_calls or ()]
+
+
+def post(body, *, headers=None, fault=None, config=GatewayConfig(), raw=None):
+    data = raw if raw is not None else json.dumps(body, ensure_ascii=False).encode()
+    return handle_http("POST", "/v1/chat/completions",
+                       {"Content-Type": "application/json", **(headers or {})}, data, config, fault)
+
+
+def error(reply):
+    """The error body, after checking it has exactly OpenAI's four fields."""
+    body = json.loads(reply.encode())
+    assert set(body) == {"error"} and set(body["error"]) == {"message", "type", "param", "code"}
+    return body["error"]
+
+
+# --- modes A–E (seed 003 §1) -------------------------------------------------------------------
+
+def test_mode_a_calls_the_tool_with_valid_json_arguments():
+    reply = ask(PROBE)
+    completion = ChatCompletion.model_validate(reply.body)
+    assert completion.choices[0].finish_reason == "tool_calls"
+    assert completion.choices[0].message.content is None
+    assert called(reply) == [("query_order", ORDER_ARGS)]
+    assert completion.choices[0].message.tool_calls[0].id.startswith("call_")
+
+
+def test_mode_b_accepts_tools_but_only_promises_to_look():
+    reply = ask(PROBE, mode="B")
+    assert message(reply).content == "好的，我来帮您查询订单 SN202610200001 的状态，请稍等。"
+    assert message(reply).tool_calls is None
+    assert reply.body["choices"][0]["finish_reason"] == "stop"
+
+
+def test_mode_c_rejects_tools_with_400():
+    reply = ask(PROBE, mode="C")
+    assert reply.status == 400
+    assert error(reply) == {"message": "unknown field: tools", "type": "invalid_request_error",
+                            "param": "tools", "code": "unknown_field"}
+
+
+def test_mode_c_still_answers_requests_without_tools():
+    assert message(ask("你好", tools=(), mode="C")).content.startswith("您好！我是售后助手")
+
+
+def test_mode_d_ignores_tools_and_invents_a_status():
+    reply = ask(PROBE, mode="D")
+    assert message(reply).content == "您的订单 SN202610200001 已发货，正在运输途中，预计明天送达。"
+    assert message(reply).tool_calls is None
+
+
+def test_mode_e_returns_tool_calls_whose_arguments_are_not_json():
+    [(name, arguments)] = called(ask(PROBE, mode="E"))
+    assert (name, arguments) == ("query_order", "{orderId: SN202610200001}")
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(arguments)
+
+
+def test_modes_differ_only_where_they_should():
+    texts = {mode: message(ask("你好", mode=mode)).content for mode in "ABDE"}
+    assert len(set(texts.values())) == 1  # nothing to call: every mode just talks
+
+
+def test_an_unknown_mode_is_a_configuration_error():
+    with pytest.raises(ConfigurationError, match="unknown mode 'F'"):
+        GatewayConfig(mode="F")
+
+
+# --- the keyword rules -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    (PROBE, ["query_logistics"]),
+    ("SN202610200002 这个快递怎么三天没动了", ["query_logistics"]),
+    ("SN202610200003 的订单状态和物流", ["query_order", "query_logistics"]),  # parallel, rules order
+    ("查下 SN202610200005 付款金额", ["query_order"]),
+    ("SN202610200001", ["query_order"]),  # an order id alone: the fallback tool
+    ("都五天了还没到！！你们这什么效率 SN202610200004", ["query_logistics"]),
+    ("你好，SN202610200001 到哪了", ["query_logistics"]),  # a greeting gives way
+    ("退货的运费谁出", ["query_refund_policy"]),
+    ("衣服买了十五天还能不能换", []),  # Chinese numeral: the rules miss it, and that stays so
+    ("衣服买了15天还能不能换", ["query_refund_policy"]),
+])
+def test_intents_pick_tools(text, expected):
+    assert [name for name, _ in called(ask(text, tools=ALL_TOOLS))] == expected
+
+
+def test_refund_policy_arguments_come_from_category_and_date():
+    assert called(ask("手机 2026-10-01 买的能不能退", tools=ALL_TOOLS)) == [
+        ("query_refund_policy", '{"category":"数码","asOf":"2026-10-01"}')]
+    assert called(ask("退货的运费谁出", tools=ALL_TOOLS)) == [("query_refund_policy", "{}")]
+
+
+def test_arguments_follow_the_tools_own_parameter_names():
+    snake = tool("query_order", order_id=1)
+    assert called(ask(PROBE, tools=[snake])) == [("query_order", '{"order_id":"SN202610200001"}')]
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("你好", "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"),
+    ("谢谢", "不客气！还有其他问题随时找我。"),
+    ("我要投诉 SN202610200001 的物流",
+     "非常抱歉给您带来不好的体验。投诉需要由人工客服受理，请联系人工客服，他们会尽快为您处理。"),
+    ("帮我把 SN202610200001 这个订单退款",
+     "这个操作需要人工客服为您办理，我这边只能查询订单、物流和退换货政策，无法直接操作。请联系人工客服处理。"),
+    ("帮我取消订单 SN202610200001", None),
+    ("SN202610200001 帮我改一下收货地址", None),
+])
+def test_should_not_call_rules_answer_in_text(text, reply):
+    answer = message(ask(text, tools=ALL_TOOLS))
+    assert answer.tool_calls is None
+    if reply:
+        assert answer.content == reply
+    else:
+        assert "人工客服" in answer.content
+
+
+def test_a_missing_order_id_is_asked_for():
+    answer = message(ask("帮我查一下物流", tools=ALL_TOOLS))
+    assert (answer.content, answer.tool_calls) == ("请提供您的订单号（SN 开头加 12 位数字），我来帮您查询。", None)
+
+
+def test_an_order_id_alone_borrows_the_intent_of_the_turn_before():
+    request = {"model": "m", "tools": ALL_TOOLS, "messages": [
+        {"role": "user", "content": "帮我查一下物流"},
+        {"role": "assistant", "content": "请提供您的订单号"},
+        {"role": "user", "content": "SN202610200001"}]}
+    assert called(respond(request, GatewayConfig())) == [("query_logistics", ORDER_ARGS)]
+
+
+def test_only_offered_tools_are_called():
+    assert called(ask(PROBE, tools=[tool("query_refund_policy", category=1)])) == []
+    answer = message(ask(PROBE, tools=()))
+    assert answer.content == "抱歉，我现在无法查询订单 SN202610200001 的信息，请稍后再试或联系人工客服。"
+    answer = message(ask("退货的运费谁出", tools=[QUERY_ORDER]))
+    assert answer.content == "抱歉，这个问题我现在无法查询，请稍后再试或联系人工客服。"
+
+
+def test_an_order_id_must_have_exactly_twelve_digits():
+    assert called(ask("SN2026102000011 到哪了", tools=ALL_TOOLS)) == []
+
+
+def test_a_tool_named_in_the_text_is_called_with_the_json_after_it():
+    text = '调用 query_logistics {"orderId": "SN202610200009"}'
+    assert called(ask(text, tools=ALL_TOOLS)) == [("query_logistics", '{"orderId":"SN202610200009"}')]
+
+
+# --- tool_choice and parallel_tool_calls -------------------------------------------------------
+
+def test_tool_choice_none_never_calls():
+    assert called(ask(PROBE, tool_choice="none")) == []
+
+
+def test_tool_choice_required_calls_even_a_greeting():
+    assert called(ask("你好", tools=ALL_TOOLS, tool_choice="required")) == [("query_order", "{}")]
+    assert called(ask("退货运费谁出", tools=ALL_TOOLS, tool_choice="required")) == [
+        ("query_refund_policy", "{}")]
+
+
+def test_tool_choice_function_calls_that_function():
+    choice = {"type": "function", "function": {"name": "query_order"}}
+    assert called(ask(PROBE, tools=ALL_TOOLS, tool_choice=choice)) == [("query_order", ORDER_ARGS)]
+
+
+def test_tool_choice_naming_an_absent_tool_is_400():
+    choice = {"type": "function", "function": {"name": "nope"}}
+    assert error(ask(PROBE, tool_choice=choice))["message"] == (
+        "Invalid value for 'tool_choice': tool 'nope' is not among the 'tools' of this request.")
+
+
+def test_parallel_tool_calls_false_keeps_the_first_call():
+    text = "SN202610200003 的订单状态和物流"
+    assert [n for n, _ in called(ask(text, tools=ALL_TOOLS, parallel_tool_calls=False))] == ["query_order"]
+
+
+# --- answering from tool results ---------------------------------------------------------------
+
+def after_tool(result, *, call_id="call_1", answered="call_1"):
+    return {"model": "m", "tools": ALL_TOOLS, "messages": [
+        {"role": "user", "content": PROBE},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function",
+         "function": {"name": "query_logistics", "arguments": ORDER_ARGS}}]},
+        {"role": "tool", "tool_call_id": answered, "content": result}]}
+
+
+def test_a_result_is_summarised_without_the_sentences_meant_for_the_model():
+    result = "订单号：SN202610200001\n物流公司：顺丰\n当前位置：上海转运中心。请不要编造物流轨迹。\n收件人：张**"
+    answer = message(respond(after_tool(result), GatewayConfig()))
+    assert answer.content == "为您查到：订单号：SN202610200001；物流公司：顺丰；当前位置：上海转运中心。"
+
+
+def test_a_not_found_result_asks_to_confirm_the_id():
+    result = "订单不存在：订单号 SN202610209999 在系统中查不到。请向用户确认订单号是否正确。"
+    answer = message(respond(after_tool(result), GatewayConfig()))
+    assert answer.content == "抱歉，没有查到订单 SN202610209999 的信息。请您确认订单号是否正确（SN 开头加 12 位数字）。"
+
+
+def test_an_orphan_tool_result_is_400_naming_the_id():
+    reply = respond(after_tool("x", answered="call_zzz"), GatewayConfig())
+    assert reply.status == 400
+    assert error(reply) == {
+        "message": "Invalid parameter: messages with role 'tool' must be a response to a preceding "
+                   "message with 'tool_calls'. No earlier tool call with tool_call_id 'call_zzz' "
+                   "is waiting for a result.",
+        "type": "invalid_request_error", "param": "messages[2].tool_call_id",
+        "code": "invalid_tool_call_id"}
+
+
+def test_a_tool_result_without_tool_call_id_is_400():
+    request = after_tool("x")
+    del request["messages"][2]["tool_call_id"]
+    assert error(respond(request, GatewayConfig()))["message"] == (
+        "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.")
+
+
+def test_a_tool_call_left_without_result_is_400():
+    request = after_tool("x")
+    request["messages"][2] = {"role": "user", "content": "?"}
+    assert error(respond(request, GatewayConfig()))["message"] == (
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+        "each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1")
+
+
+# --- the prompt protocol (no `tools`; tools described in the system prompt) --------------------
+
+def test_prompt_protocol_calls_in_text_then_reads_the_result():
+    system = "需要调用工具时，只输出一行 JSON：{\"tool\":…,\"args\":…}\n1) query_order\n2) query_logistics"
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": PROBE}]
+    first = message(respond({"model": "m", "messages": messages}, GatewayConfig(mode="C")))
+    assert first.content == '好的，我来查一下：{"tool": "query_logistics", "args": {"orderId": "SN202610200001"}}'
+    messages += [{"role": "assistant", "content": first.content},
+                 {"role": "user", "content": "订单号：SN202610200001\n当前位置：杭州"}]
+    second = message(respond({"model": "m", "messages": messages}, GatewayConfig(mode="C")))
+    assert second.content == "为您查到：订单号：SN202610200001；当前位置：杭州。"
+
+
+# --- streaming ---------------------------------------------------------------------------------
+
+def events_of(reply):
+    text = reply.encode().decode()
+    assert text.endswith("data: [DONE]\n\n") != reply.truncated
+    blocks = [b for b in text.split("\n\n") if b]
+    assert all(b.startswith("data: ") for b in blocks)
+    return [ChatCompletionChunk.model_validate_json(b[6:]) for b in blocks if b != "data: [DONE]"]
+
+
+def test_a_stream_carries_the_same_tool_call_in_fragments():
+    plain = ask(PROBE).body
+    chunks = events_of(ask(PROBE, stream=True, stream_options={"include_usage": True}))
+    assert chunks[0].choices[0].delta.role == "assistant"
+    header = chunks[1].choices[0].delta.tool_calls[0]
+    call = plain["choices"][0]["message"]["tool_calls"][0]
+    assert (header.index, header.id, header.type, header.function.name, header.function.arguments) == (
+        0, call["id"], "function", "query_order", "")
+    fragments = [c.choices[0].delta.tool_calls[0].function.arguments for c in chunks[2:-2]]
+    assert len(fragments) > 2 and "".join(fragments) == ORDER_ARGS
+    assert chunks[-2].choices[0].finish_reason == "tool_calls"
+    assert chunks[-1].choices == [] and chunks[-1].usage.model_dump() == {**plain["usage"],
+        "completion_tokens_details": None, "prompt_tokens_details": None}
+    assert {c.id for c in chunks} == {plain["id"]}
+
+
+def test_a_text_stream_comes_in_small_deltas_without_usage_unless_asked():
+    chunks = events_of(ask("你好", stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert text == message(ask("你好")).content and len(chunks) > 5
+    assert all(c.usage is None for c in chunks) and chunks[-1].choices[0].finish_reason == "stop"
+
+
+def test_stream_options_without_stream_is_400():
+    assert error(ask(PROBE, stream_options={"include_usage": True}))["message"] == (
+        "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
+
+
+# --- determinism and usage ---------------------------------------------------------------------
+
+def test_the_same_request_gives_the_same_bytes():
+    assert ask(PROBE).encode() == ask(PROBE).encode()
+    assert ask(PROBE, stream=True).encode() == ask(PROBE, stream=True).encode()
+    assert ask(PROBE).body["id"] != ask(PROBE + " ").body["id"]
+    assert ask(PROBE).body["created"] == GatewayConfig().created
+
+
+def test_two_calls_in_one_response_have_different_ids():
+    reply = ask("SN202610200003 的订单状态和物流", tools=ALL_TOOLS)
+    ids = [c.id for c in message(reply).tool_calls]
+    assert len(set(ids)) == 2
+
+
+def test_usage_is_estimate_tokens_of_messages_tools_and_answer():
+    usage = ask(PROBE).body["usage"]
+    tools_json = json.dumps([QUERY_ORDER], ensure_ascii=False, separators=(",", ":"))
+    assert usage["prompt_tokens"] == estimate_tokens(PROBE) + estimate_tokens(tools_json)
+    assert usage["completion_tokens"] == estimate_tokens("query_order" + ORDER_ARGS)
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+
+
+# --- the HTTP envelope -------------------------------------------------------------------------
+
+GOOD = {"model": "m", "messages": [{"role": "user", "content": PROBE}], "tools": [QUERY_ORDER]}
+
+
+def test_post_chat_completions_answers():
+    assert called(post(GOOD)) == [("query_order", ORDER_ARGS)]
+
+
+def test_models_lists_the_one_model():
+    reply = handle_http("GET", "/v1/models", {}, b"", GatewayConfig())
+    [model] = [Model.model_validate(m) for m in json.loads(reply.encode())["data"]]
+    assert model.id == "fake-keyword"
+
+
+@pytest.mark.parametrize("method, path, status, message_text", [
+    ("GET", "/v1/chat/completions", 405, "Method GET not allowed for /v1/chat/completions; use POST."),
+    ("POST", "/v1/models", 405, "Method POST not allowed for /v1/models; use GET."),
+    ("POST", "/v1/completions", 404, "Unknown request URL: POST /v1/completions. Please check the URL for typos."),
+])
+def test_routing_errors(method, path, status, message_text):
+    reply = handle_http(method, path, {"content-type": "application/json"}, b"{}", GatewayConfig())
+    assert (reply.status, error(reply)["message"]) == (status, message_text)
+
+
+@pytest.mark.parametrize("headers, raw, status, message_text", [
+    ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
+    ({}, b"x" * (1 << 20 | 1), 413, "The request body is larger than 1048576 bytes."),
+    ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
+    ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
+    ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),
+    ({}, b'{"model": 1, "messages": []}', 400,
+     "Invalid type for 'model': expected a string, but got a number instead."),
+    ({}, b'{"model": "m", "messages": []}', 400,
+     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."),
+    ({}, b'{"model": "m", "messages": [{"role": "bot", "content": "x"}]}', 400,
+     "Invalid value: 'bot'. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'."),
+    ({}, b'{"model": "m", "messages": [{"role": "user"}]}', 400, "Missing required parameter: 'messages[0].content'."),
+    ({"X-Fake-Mode": "Z"}, b"{}", 400, "Unknown x-fake-mode 'Z'; use one of A, B, C, D, E."),
+    ({"X-Fake-Fault": "boom"}, b"{}", 400,
+     "Unknown x-fake-fault 'boom'; use one of rate_limit, server_error, slow, truncate."),
+])
+def test_envelope_errors(headers, raw, status, message_text):
+    headers = {"Content-Type": "application/json", **headers}
+    reply = handle_http("POST", "/v1/chat/completions", headers, raw, GatewayConfig())
+    assert (reply.status, error(reply)["message"]) == (status, message_text)
+    assert error(reply)["type"] == "invalid_request_error"
+
+
+def test_the_mode_header_overrides_the_config():
+    assert called(post(GOOD, headers={"X-Fake-Mode": "e"})) == [("query_order", "{orderId: SN202610200001}")]
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+def test_rate_limit_is_429_with_retry_after():
+    reply = post(GOOD, headers={"X-Fake-Fault": "rate_limit"})
+    assert (reply.status, reply.headers["retry-after"]) == (429, "1")
+    assert error(reply)["code"] == "rate_limit_exceeded"
+    assert post(GOOD, fault="rate_limit", config=GatewayConfig(retry_after_s=3)).headers["retry-after"] == "3"
+
+
+def test_server_error_is_500():
+    reply = post(GOOD, fault="server_error")
+    assert (reply.status, error(reply)["type"]) == (500, "server_error")
+
+
+def test_slow_answers_normally_after_a_delay():
+    reply = post(GOOD, fault="slow", config=GatewayConfig(slow_delay_s=2.5))
+    assert reply.delay_s == 2.5 and called(reply) == [("query_order", ORDER_ARGS)]
+    assert post(GOOD, fault="slow").delay_s == 5.0 and post(GOOD).delay_s == 0
+
+
+def test_truncate_stops_a_stream_in_the_middle_of_the_arguments():
+    reply = post({**GOOD, "stream": True}, fault="truncate")
+    chunks = events_of(reply)
+    assert not reply.encode().endswith(b"data: [DONE]\n\n")
+    arguments = "".join(c.choices[0].delta.tool_calls[0].function.arguments
+                        for c in chunks if c.choices[0].delta.tool_calls)
+    assert arguments and ORDER_ARGS.startswith(arguments) and arguments != ORDER_ARGS
+    assert all(c.choices[0].finish_reason is None for c in chunks)
+
+
+def test_truncate_cuts_a_plain_body_in_half():
+    whole, cut = post(GOOD).encode(), post(GOOD, fault="truncate").encode()
+    assert whole.startswith(cut) and 0 < len(cut) < len(whole)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(cut)
+
+
+def test_faults_do_not_touch_the_models_route():
+    reply = handle_http("GET", "/v1/models", {"X-Fake-Fault": "server_error"}, b"", GatewayConfig())
+    assert reply.status == 200
+
+
+# --- the rules file ----------------------------------------------------------------------------
+
+def test_a_broken_rules_file_names_itself(tmp_path):
+    path = tmp_path / "rules.toml"
+    path.write_text("[facts\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"gateway rules .*rules.toml: TOMLDecodeError"):
+        load_rules(path)
+
+
+def test_a_template_with_an_unknown_placeholder_is_refused(tmp_path):
+    from toolkit.gateway_rules import RULES_PATH
+    path = tmp_path / "rules.toml"
+    path.write_text(RULES_PATH.read_text(encoding="utf-8").replace("{summary}。", "{sumary}。"),
+                    encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"uses \['sumary'\]"):
+        load_rules(path)

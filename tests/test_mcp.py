@@ -1,0 +1,282 @@
+"""MCP servers as a tool source, against servers we did not write (`mcp-server-time` from PyPI),
+one we wrote to be awkward (`mcp_servers/quirky_server.py`, on the official SDK), one written
+without the SDK, a server that hangs and servers that crash. Transports: stdio, streamable HTTP
+and the SDK's in-process client; behaviour tests run over all three."""
+import json
+import logging
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from toolkit.errors import ConfigurationError
+from toolkit.loop import run_loop
+from toolkit.mcp_cli import mcp_tools_cli
+from toolkit.mcp_client import McpClient, McpConnectionError
+from toolkit.mcp_provider import (TIMEOUT_TEXT, McpToolProvider, always_visible, filter_tools,
+                                  original_name, rename_tools)
+from toolkit.messages import ToolCall, UserMessage
+from toolkit.scripted import ScriptedModel, call
+from toolkit.toolset import build_context
+
+SERVERS = Path(__file__).parent / "mcp_servers"
+QUIRKY = str(SERVERS / "quirky_server.py")
+sys.path.insert(0, str(SERVERS))
+from quirky_server import SCHEMAS, make_server  # noqa: E402
+
+TIME_ARGS = ["-m", "mcp_server_time", "--local-timezone", "UTC"]
+CRASH_AT_START = ["-c", "import sys; print('config file missing', file=sys.stderr); sys.exit(3)"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(path: Path, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture(scope="module")
+def time_client():
+    with McpClient.stdio(sys.executable, TIME_ARGS, name="time") as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def http_url():
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, QUIRKY, "--http", "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module", params=["stdio", "http", "in-process"])
+def quirky(request, tmp_path_factory):
+    """(client, cancel file) for the quirky server over each transport."""
+    cancel_file = tmp_path_factory.mktemp(request.param) / "cancelled"
+    if request.param == "stdio":
+        client = McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky")
+    elif request.param == "http":
+        client = McpClient.http(request.getfixturevalue("http_url"), name="quirky")
+        cancel_file = None                      # the HTTP server process writes no file
+    else:
+        client = McpClient(make_server(str(cancel_file)), name="quirky")
+    with client:
+        yield client, cancel_file
+
+
+def _tools(provider) -> dict:
+    return {t.name: t for t in provider.provide()}
+
+
+def _run(tools: dict, name: str, arguments: str = "{}"):
+    return tools[name].execute(ToolCall(id="c1", name=name, arguments=arguments))
+
+
+# --- a server nobody here wrote ------------------------------------------------------------
+
+def test_time_server_tools_are_translated_with_annotations_in_metadata(time_client):
+    tools = _tools(McpToolProvider([time_client]))
+    assert sorted(tools) == ["convert_time", "get_current_time"]
+    spec = tools["get_current_time"].spec
+    assert spec.parameters["required"] == ["timezone"]
+    assert spec.metadata["annotations"] == {"readOnlyHint": True, "destructiveHint": False,
+                                            "idempotentHint": True, "openWorldHint": False}
+    assert spec.metadata["mcp_server"] == "time"
+    assert "annotations" not in json.dumps(spec.to_openai())
+    for tool in tools.values():
+        Draft202012Validator.check_schema(tool.spec.parameters)
+
+
+def test_a_loop_calls_the_time_server(time_client):
+    model = ScriptedModel([call("convert_time", source_timezone="UTC", time="12:00",
+                                target_timezone="Asia/Tokyo"), "It is 21:00 in Tokyo."])
+    result = run_loop(model, [UserMessage(content="12:00 UTC in Tokyo?")],
+                      providers=[McpToolProvider([time_client])])
+    assert model.requests[0].tools == ("get_current_time", "convert_time")
+    answer = json.loads(result.new_messages[1].content)
+    assert answer["target"]["datetime"].endswith("T21:00:00+09:00")
+    assert result.answer == "It is 21:00 in Tokyo."
+
+
+def test_an_is_error_result_becomes_an_error_result(time_client):
+    result = _run(_tools(McpToolProvider([time_client])), "get_current_time", '{"timezone": "Mars/Olympus"}')
+    assert result.is_error
+    assert result.content == ("Tool 'get_current_time' failed: Error executing tool get_current_time: "
+                              "Invalid timezone: 'No time zone found with key Mars/Olympus'")
+
+
+# --- behaviour, over every transport --------------------------------------------------------
+
+@pytest.mark.parametrize("arguments", ["", "   ", "null", "{}"])
+def test_empty_arguments_are_sent_as_an_empty_object(quirky, arguments):
+    client, _ = quirky
+    result = _run(_tools(McpToolProvider([client])), "no_args", arguments)
+    assert json.loads(result.content) == {"arguments": {}, "tool": "no_args"}
+
+
+def test_a_renamed_tool_still_calls_the_server_under_its_original_name(quirky):
+    client, _ = quirky
+    provider = rename_tools(filter_tools(McpToolProvider([client]), {"echo", "files.read"}),
+                            {"echo": "shout"})
+    tools = _tools(provider)
+    assert sorted(tools) == ["files_read", "shout"]
+    assert json.loads(_run(tools, "shout", '{"text": "hi"}').content) == {
+        "arguments": {"text": "hi"}, "tool": "echo"}
+    assert json.loads(_run(tools, "files_read", '{"path": "a"}').content)["tool"] == "files.read"
+    assert original_name(tools["files_read"]) == "files.read"
+
+
+def test_annotations_and_meta_go_into_metadata_and_always_visible_is_a_flag(quirky):
+    client, _ = quirky
+    tools = _tools(always_visible(McpToolProvider([client]), {"echo"}))
+    assert dict(tools["echo"].spec.metadata) == {
+        "mcp_server": "quirky", "mcp_name": "echo", "always_visible": True,
+        "annotations": {"title": "Echo", "readOnlyHint": True, "destructiveHint": False},
+        "_meta": {"team": "course", "cost": 0}}
+    assert "always_visible" not in tools["fail"].spec.metadata
+    assert tools["echo"].spec.parameters == {"type": "object", "properties": {"text": {"type": "string"}}}
+
+
+def test_every_translated_schema_is_valid_and_a_broken_one_is_left_out_with_a_warning(quirky, caplog):
+    client, _ = quirky
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        tools = _tools(McpToolProvider([client]))
+    assert sorted(tools) == sorted(n.replace(".", "_") for n in SCHEMAS if n != "bad_ref")
+    assert "MCP tool 'bad_ref' of server 'quirky' left out: " in caplog.text
+    for tool in tools.values():
+        if tool.spec.parameters is not None:
+            Draft202012Validator.check_schema(tool.spec.parameters)
+
+
+def test_is_error_and_other_content(quirky):
+    client, _ = quirky
+    tools = _tools(McpToolProvider([client]))
+    failed = _run(tools, "fail")
+    assert failed.is_error and failed.content == "Tool 'fail' failed: the warehouse is closed today"
+    assert _run(tools, "image").content == "a chart:\n[image content (image/png) not shown]"
+    assert _run(tools, "structured").content == '{"ok": true}'
+
+
+def test_a_hanging_tool_times_out_and_the_server_is_told_to_cancel(quirky):
+    client, cancel_file = quirky
+    tools = _tools(McpToolProvider([client], timeout=0.3))
+    started = time.monotonic()
+    result = _run(tools, "hang")
+    assert time.monotonic() - started < 3
+    assert not result.is_error
+    assert result.content == TIMEOUT_TEXT.format(name="hang", seconds=0.3)
+    assert result.content.startswith("The tool hang did not answer within 0.3 seconds")
+    if cancel_file is not None:
+        assert _wait_for(cancel_file), "the server never saw notifications/cancelled"
+    assert json.loads(_run(tools, "no_args").content)["tool"] == "no_args"   # still connected
+
+
+def test_the_tool_list_is_cached_until_evicted():
+    with McpClient(make_server(), name="quirky") as client:
+        provider = McpToolProvider([client])
+        tools = _tools(provider)
+        _tools(provider)
+        assert _run(tools, "list_calls").content == "1"
+        provider.evict_tool_list_cache()
+        _tools(provider)
+        assert _run(tools, "list_calls").content == "2"
+
+
+# --- servers that fail --------------------------------------------------------------------
+
+def test_a_dead_server_is_logged_and_the_others_are_served(time_client, caplog):
+    dead = McpClient.stdio(sys.executable, CRASH_AT_START, name="broken")
+    raw = McpClient.stdio(sys.executable, [str(SERVERS / "raw_server.py")], name="raw")
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        tools = _tools(McpToolProvider([dead, time_client, raw]))
+    assert sorted(tools) == ["convert_time", "get_current_time"]
+    assert ("MCP server 'broken' left out: cannot reach MCP server 'broken': MCPError: Connection closed; "
+            "its stderr: config file missing") in caplog.text
+    assert "MCP server 'raw' left out: MCP server 'raw' broke the protocol: ValidationError: " in caplog.text
+    raw.close()
+
+
+def test_fail_if_one_server_fails_raises_instead():
+    dead = McpClient.stdio(sys.executable, CRASH_AT_START, name="broken")
+    with pytest.raises(McpConnectionError, match="cannot reach MCP server 'broken'"):
+        McpToolProvider([dead], fail_if_one_server_fails=True).provide()
+
+
+def test_a_server_that_crashes_mid_call_gives_error_results(tmp_path):
+    with McpClient.stdio(sys.executable, [QUIRKY], name="quirky") as client:
+        tools = _tools(McpToolProvider([client]))
+        crashed = _run(tools, "crash")
+        later = _run(tools, "echo")
+    assert crashed.is_error and crashed.content.startswith("Tool 'crash' failed: MCP server 'quirky' went away")
+    assert later.is_error and later.content.startswith("Tool 'echo' failed: MCP server 'quirky'")
+
+
+def test_an_unknown_command_is_a_connection_error():
+    with pytest.raises(McpConnectionError) as caught:
+        McpClient.stdio("/no/such/mcp-server").connect()
+    assert str(caught.value) == "cannot reach MCP server 'mcp-server': command not found (/no/such/mcp-server)"
+
+
+def test_two_servers_with_the_same_tool_name_must_be_renamed(time_client):
+    other = McpClient.stdio(sys.executable, TIME_ARGS, name="time2")
+    try:
+        with pytest.raises(ConfigurationError, match="tool name 'get_current_time' is defined twice"):
+            build_context(providers=[McpToolProvider([time_client, other])])
+        renamed = rename_tools(McpToolProvider([other]), lambda name: f"utc_{name}")
+        context = build_context(providers=[McpToolProvider([time_client]), renamed])
+        assert sorted(context.available) == ["convert_time", "get_current_time", "utc_convert_time",
+                                             "utc_get_current_time"]
+    finally:
+        other.close()
+
+
+# --- the tools command --------------------------------------------------------------------
+
+def test_the_tools_command_prints_the_translated_definitions_sorted(http_url, capsys):
+    assert mcp_tools_cli(["--mcp-http", http_url]) == 0
+    specs = json.loads(capsys.readouterr().out)
+    names = [s["function"]["name"] for s in specs]
+    assert names == sorted(names) and "files_read" in names and "bad_ref" not in names
+    assert next(s for s in specs if s["function"]["name"] == "nullable")["function"]["parameters"][
+        "properties"]["limit"] == {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}
+
+
+def test_the_tools_command_over_stdio(capsys):
+    assert mcp_tools_cli(["--mcp-stdio", f"{sys.executable} {' '.join(TIME_ARGS)}"]) == 0
+    assert [s["function"]["name"] for s in json.loads(capsys.readouterr().out)] == [
+        "convert_time", "get_current_time"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--mcp-http", "http://127.0.0.1:9/mcp", "--timeout", "3"],
+     "error: cannot reach MCP server 'http://127.0.0.1:9/mcp': ConnectError: All connection attempts failed\n"),
+    (["--mcp-stdio", "/no/such/server --flag"],
+     "error: cannot reach MCP server 'server --flag': command not found (/no/such/server)\n"),
+])
+def test_the_tools_command_exits_2_when_a_server_cannot_be_reached(argv, message, capsys):
+    assert mcp_tools_cli(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == message

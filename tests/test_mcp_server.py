@@ -1,0 +1,122 @@
+"""`python -m toolkit mcp-server`: week 3's tools over MCP answer exactly as they do locally —
+the local registry is the reference, over the in-process client, stdio and HTTP."""
+import datetime
+import json
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from toolkit.execution import FEED_BACK_ALL
+from toolkit.loop import COURSE, run_loop
+from toolkit.mcp_client import McpClient, McpError
+from toolkit.mcp_provider import McpToolProvider
+from toolkit.mcp_schema import translate_schema
+from toolkit.mcp_server import shop_server, tools_server
+from toolkit.messages import ToolCall
+from toolkit.scripted import ScriptedModel, call
+from toolkit.shop import load_shop
+from toolkit.support import TOOL_SPECS, messages_for, shop_registry
+
+TODAY = datetime.date(2026, 10, 25)
+SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", TODAY.isoformat()]
+CALLS = [
+    ("query_order", {"orderId": "SN202610200001"}),
+    ("query_order", {"orderId": "订单号：ＳＮ２０２６１０２００００１"}),          # lenient in
+    ("query_order", {"orderId": "SN999999999999"}),                          # not found: prose
+    ("query_order", {"orderId": "SN2026"}),                                  # strict out
+    ("query_order", {"orderId": "SN202610200001", "refundAmount": 5}),       # intent drift
+    ("query_order", {}),
+    ("query_logistics", {"orderId": "sn-2026-1020-0001"}),
+    ("query_refund_policy", {"category": "数码", "asOf": "2026年10月20日"}),
+    ("query_refund_policy", {"category": "衣服"}),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module", params=["in-process", "stdio", "http"])
+def shop_client(request):
+    if request.param == "in-process":
+        with McpClient(shop_server(TODAY), name="shop") as client:
+            yield client
+        return
+    if request.param == "stdio":
+        with McpClient.stdio(SERVER[0], SERVER[1:], name="shop") as client:
+            yield client
+        return
+    port = _free_port()
+    process = subprocess.Popen(SERVER + ["--http", "--port", str(port)], stderr=subprocess.PIPE, text=True)
+    try:
+        assert "on http://127.0.0.1:" in process.stderr.readline()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="shop") as client:
+            yield client
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_listed_tools_are_the_hand_written_specs_unchanged(shop_client):
+    tools = {t.name: t for t in McpToolProvider([shop_client]).provide()}
+    for spec in TOOL_SPECS:
+        fn = spec["function"]
+        assert tools[fn["name"]].spec.to_openai() == spec
+        assert translate_schema(fn["parameters"]) == fn["parameters"]   # toolkit's dialect is a fixed point
+        assert tools[fn["name"]].spec.metadata["annotations"] == {"readOnlyHint": True}
+
+
+@pytest.mark.parametrize("name, arguments", CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CALLS)])
+def test_every_call_answers_as_the_local_tool_does(shop_client, name, arguments):
+    local = {t.name: t for t in shop_registry(load_shop(today=TODAY)).tools()}
+    remote = {t.name: t for t in McpToolProvider([shop_client]).provide()}
+    tool_call = ToolCall(id="c", name=name, arguments=json.dumps(arguments, ensure_ascii=False))
+    expected = local[name].execute(tool_call, None, FEED_BACK_ALL)
+    got = remote[name].execute(tool_call)
+    assert got.is_error == expected.is_error
+    prefix = f"Tool {name!r} failed: " if expected.is_error else ""
+    assert got.content == prefix + expected.content
+
+
+def test_an_unknown_tool_is_a_protocol_error(shop_client):
+    with pytest.raises(McpError) as caught:
+        shop_client.call_tool("refund_order", {})
+    assert str(caught.value) == ("MCP server 'shop' answered with an error: Unknown tool: 'refund_order'. "
+                                 "Available tools: query_order, query_logistics, query_refund_policy")
+
+
+def test_the_course_loop_over_mcp():
+    model = ScriptedModel([call("query_logistics", orderId="SN202610200001"), "快递已到杭州。"])
+    with McpClient(shop_server(TODAY), name="shop") as client:
+        result = run_loop(model, messages_for("我的快递到哪了？SN202610200001", TODAY),
+                          providers=[McpToolProvider([client])], options=COURSE)
+    assert result.answer == "快递已到杭州。"
+    assert "收件人：张*，138****5678" in result.new_messages[1].content
+
+
+def test_any_toolkit_tools_can_be_served():
+    from toolkit.decorator import tool
+    from toolkit.execution import tools_from
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with McpClient(tools_server(tools_from(add), name="math"), name="math") as client:
+        remote = McpToolProvider([client]).provide()[0]
+        assert remote.execute(ToolCall(id="c", name="add", arguments='{"a": 2, "b": "3"}')).content == "5"
+        bad = remote.execute(ToolCall(id="c", name="add", arguments='{"a": 2}'))
+    assert bad.is_error and "b: missing, expected an integer" in bad.content

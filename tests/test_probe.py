@@ -1,0 +1,108 @@
+"""The gateway probe: every fake-gateway mode is classified correctly, in process and over real
+HTTP; the classifier on hand-made responses; the CLI's last line."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.client import ChatClient, RetryPolicy
+from toolkit.connect import fake_client
+from toolkit.gateway_server import running_gateway
+from toolkit.probe import PROBE_TOOLS, QUESTION, classify, probe, report
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("mode", ["A", "B", "C", "D", "E"])
+def test_every_mode_of_the_embedded_gateway_is_classified(mode):
+    result = probe(fake_client(mode=mode))
+    assert result.verdict == mode, result.reason
+    assert result.exchange.request["messages"] == [{"role": "user", "content": QUESTION}]
+    assert [t["function"]["name"] for t in result.exchange.request["tools"]] == ["query_order"]
+    assert report(result).splitlines()[-1] == f"verdict: {mode}"
+
+
+@pytest.mark.parametrize("mode", ["B", "C"])
+def test_a_real_http_server_is_classified_the_same(mode):
+    with running_gateway(mode=mode) as url:
+        client = ChatClient(url, "any-key", "fake-keyword", retry=RetryPolicy(max_retries=0))
+        result = probe(client)
+    assert result.verdict == mode
+    assert result.exchange.url == f"{url}/chat/completions"
+
+
+def completion(message: dict) -> str:
+    return json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", **message},
+                                    "finish_reason": "stop"}]}, ensure_ascii=False)
+
+
+def call(arguments) -> dict:
+    return {"content": None, "tool_calls": [{"id": "c1", "type": "function",
+                                             "function": {"name": "query_order", "arguments": arguments}}]}
+
+
+@pytest.mark.parametrize("status, body, verdict", [
+    (200, completion(call('{"orderId": "SN202610200001"}')), "A"),
+    (200, completion(call({"orderId": "SN202610200001"})), "A"),
+    (200, completion(call("{orderId: SN202610200001}")), "E"),
+    (200, completion(call("")), "E"),
+    (200, completion(call('"SN202610200001"')), "E"),
+    (200, completion({"content": "我需要先确认一下，请问您的订单是什么时候下的？"}), "B"),
+    (200, completion({"content": "好的，我来帮您查询，请稍等。"}), "B"),
+    (200, completion({"content": "您的订单已签收，签收人：本人。"}), "D"),
+    (200, completion({"content": "Your order is in transit and expected to arrive tomorrow."}), "D"),
+    (200, completion({"content": "包裹预计后天送达。"}), "D"),
+    (400, '{"error": {"message": "unknown field: tools"}}', "C"),
+    (422, '{"detail": [{"loc": ["body", "tools"], "msg": "extra fields not permitted"}]}', "C"),
+    (400, '{"error": {"message": "model not found"}}', None),
+    (401, '{"error": {"message": "invalid api key"}}', None),
+    (500, "oops", None),
+    (200, "<html>not json</html>", None),
+    (None, "<ConnectError>", None),
+])
+def test_classify(status, body, verdict):
+    assert classify(status, body)[0] == verdict
+
+
+def test_an_object_instead_of_a_json_string_is_noted():
+    verdict, reason = classify(200, completion(call({"orderId": "SN202610200001"})))
+    assert verdict == "A" and "non-standard" in reason
+
+
+def test_an_unreachable_gateway_gets_no_verdict():
+    client = ChatClient("http://127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0), timeout=2)
+    result = probe(client)
+    assert result.verdict is None and "Fix the connection" in result.advice
+    assert report(result).splitlines()[-1] == "verdict: ?"
+
+
+def probe_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    return subprocess.run([sys.executable, "-m", "toolkit", "probe", *args], cwd=ROOT,
+                          env={**clean, **env}, capture_output=True, text=True, timeout=120)
+
+
+def test_cli_prints_the_raw_response_then_the_verdict_last():
+    done = probe_cli("--fake-mode", "d")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[0] == "probing embedded fake keyword gateway (in-process, mode D)"
+    assert lines[3] == "HTTP 200" and json.loads(lines[4])["choices"][0]["message"]["content"]
+    assert lines[-2].startswith("advice: Never trust") and lines[-1] == "verdict: D"
+
+
+def test_cli_against_a_real_server_from_flags_and_from_env():
+    with running_gateway(mode="E") as url:
+        flags = probe_cli("--base-url", url, "--api-key", "secret-key-1", "--model", "m")
+        env = probe_cli(LLM_BASE_URL=url, LLM_API_KEY="secret-key-1", LLM_MODEL="m")
+    for done in (flags, env):
+        assert done.stdout.splitlines()[-1] == "verdict: E" and "secret-key-1" not in done.stdout
+        assert done.stdout.splitlines()[0] == f"probing real gateway {url}, model m"
+
+
+def test_cli_refuses_half_a_configuration():
+    done = probe_cli("--base-url", "http://127.0.0.1:9/v1")
+    assert done.returncode == 2 and "LLM_API_KEY" in done.stderr

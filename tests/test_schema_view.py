@@ -1,0 +1,105 @@
+"""The schema explainer: pure HTML (three columns, lint, token counts) and its thin widget."""
+from typing import Annotated
+
+import ipywidgets as widgets
+
+import tool_fixtures as F
+from html_tree import Tree
+from toolkit.decorator import Param, tool
+from toolkit.execution import Tool, tools_from
+from toolkit.schema import ToolSpec
+from toolkit.schema_view import (SchemaExplainer, render_schema_html, render_schema_text,
+                                 schema_explainer, signature_text, summary)
+from toolkit.tokens import estimate_json_tokens
+
+TOOLS = tools_from(F.query_order, F.search_orders, F.label_orders)
+
+
+def test_one_card_per_tool_with_three_columns():
+    tree = Tree(render_schema_html(TOOLS))
+    cards = tree.find_all("tk-tool")
+    assert [c.find_all("tk-title")[0].text() for c in cards] == ["query_order", "search_orders", "label_orders"]
+    heads = [th.text() for th in cards[0].find_all("tk-th")]
+    assert heads == ["Python signature", "JSON Schema", "strict mode"]
+    assert len(cards[0].find_all("tk-td")) == 3
+
+
+def test_columns_show_signature_schema_and_strict_schema():
+    card = Tree(render_schema_html(TOOLS, only="query_order")).find_all("tk-tool")
+    assert len(card) == 1
+    cells = [td.text() for td in card[0].find_all("tk-td")]
+    assert cells[0] == ("def query_order(\n    order_id: Annotated[str, Param('Order id, e.g. "
+                        "SN202610200001', name='orderId')],\n) -> str")
+    assert '"orderId": {\n' in cells[1] and '"strict"' not in cells[1]
+    assert '"strict": true' in cells[2]
+
+
+def test_a_tool_that_cannot_be_strict_shows_why():
+    card = Tree(render_schema_html(TOOLS, only="label_orders")).find_all("tk-tool")[0]
+    error = card.find_all("tk-error")
+    assert len(error) == 1 and "cannot be strict" in error[0].text()
+    assert "free-form dict" in error[0].text()
+
+
+def test_lint_warnings_and_the_ok_badge():
+    @tool
+    def query(arg0: str) -> str:
+        """Query data."""
+        return ""
+    html = render_schema_html(tools_from(query, F.query_order))
+    tree = Tree(html)
+    lint = tree.find_all("tk-warn")
+    assert lint and "⚠ query: the description 'Query data.' is too vague" in lint[0].text()
+    assert "⚠ query.arg0: the name 'arg0' says nothing about the value" in lint[0].text()
+    assert "✓ no lint warnings" in tree.find_all("tk-tool")[1].text()
+
+
+def test_summary_counts_tokens_of_the_tools_block():
+    specs = [t.spec for t in TOOLS]
+    normal = estimate_json_tokens([s.to_openai() for s in specs])
+    assert summary(specs) == f"3 tools · tools block ≈ {normal} tokens (strict: not possible for every tool)"
+    one = [TOOLS[0].spec]
+    strict = estimate_json_tokens([one[0].to_openai(strict=True)])
+    assert summary(one) == (f"1 tool · tools block ≈ {estimate_json_tokens([one[0].to_openai()])} tokens "
+                            f"(strict: {strict} tokens)")
+    assert summary(specs) in render_schema_html(TOOLS)
+
+
+def test_text_rendering():
+    assert render_schema_text(TOOLS).splitlines()[1:] == [
+        "- query_order: 1 parameters (1 required), 0 lint warnings",
+        "- search_orders: 5 parameters (1 required), 3 lint warnings",
+        "- label_orders: 2 parameters (1 required), 2 lint warnings",
+    ]
+
+
+def test_hand_written_specs_and_escaping():
+    spec = ToolSpec("evil", "<script>alert(1)</script> does things for users", None)
+    html = render_schema_html([spec, Tool(spec, lambda c, ctx: None)])
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "(hand-written spec: no Python function)" in Tree(html).text
+
+
+def test_rendering_is_deterministic():
+    assert render_schema_html(TOOLS) == render_schema_html(tools_from(F.query_order, F.search_orders,
+                                                                      F.label_orders))
+
+
+def test_signature_text():
+    def f(a: int, b: Annotated[str, Param("x")] = "y") -> None: ...
+    assert signature_text(f) == "def f(\n    a: int,\n    b: Annotated[str, Param('x')] = 'y',\n) -> None"
+    assert signature_text(F.current_time) == "def current_time() -> str"
+
+
+def test_widget_switches_tool_and_keeps_readable_outputs():
+    view = schema_explainer(TOOLS)
+    assert isinstance(view, SchemaExplainer) and isinstance(view, widgets.VBox)
+    pick, html = view.children
+    assert list(pick.options) == ["query_order", "search_orders", "label_orders"]
+    assert html.value == render_schema_html(TOOLS, only="query_order")
+    pick.value = "label_orders"
+    assert html.value == render_schema_html(TOOLS, only="label_orders")
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/plain"] == render_schema_text(TOOLS)
+    assert bundle["text/html"] == render_schema_html(TOOLS)
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -1,0 +1,50 @@
+"""Lint warnings: missing and vague descriptions, meaningless names, overlapping tools."""
+from toolkit.schema import ToolSpec
+from toolkit.tool_lint import LintWarning, lint_tools, overlap, words
+
+
+def spec(name, description, **props):
+    parameters = {"type": "object", "properties": props} if props else None
+    return ToolSpec(name, description, parameters)
+
+
+GOOD = spec("query_order", "Look up one order by its id and return its status and total.",
+            orderId={"type": "string", "description": "e.g. SN202610200001"})
+
+
+def test_a_good_spec_has_no_warnings():
+    assert lint_tools([GOOD]) == []
+
+
+def test_missing_and_vague_descriptions():
+    assert lint_tools([spec("a", ""), spec("b", "Query data."), spec("c", "查询数据")]) == [
+        LintWarning("a", "a has no description; the model has only its name to go on"),
+        LintWarning("b", "b: the description 'Query data.' is too vague; say what it does, when to use "
+                         "it, and what it returns"),
+        LintWarning("c", "c: the description '查询数据' is too vague; say what it does, when to use it, "
+                         "and what it returns"),
+    ]
+    assert lint_tools([spec("d", "根据订单号查询订单的状态和金额")]) == []
+
+
+def test_parameter_names_and_descriptions():
+    s = spec("t", GOOD.description, arg0={"type": "string", "description": "x"}, city={"type": "string"})
+    assert lint_tools([s]) == [
+        LintWarning("t", "t.arg0: the name 'arg0' says nothing about the value; name it for what it holds"),
+        LintWarning("t", "t.city has no description; say what it is and in which format"),
+    ]
+
+
+def test_overlapping_descriptions():
+    a = spec("query_order", "Look up an order by its id and return the order status.")
+    b = spec("query_order_status", "Look up the status of an order by its id.")
+    c = spec("get_weather", "Weather forecast for a city, one line per day.")
+    warnings = lint_tools([a, b, c])
+    assert warnings == [LintWarning("query_order, query_order_status",
+                                    "the descriptions of query_order and query_order_status share 83% of "
+                                    "their words; say when to use each")]
+
+
+def test_words_and_overlap():
+    assert words("Look up THE order, 订单状态") == {"look", "up", "order", "订单", "单状", "状态"}
+    assert overlap("", "x") == 0.0 and overlap("a b", "a b") == 1.0

@@ -1,0 +1,121 @@
+"""`python -m toolkit tools FILE.py [--strict]`: JSON out and exit 0, or the message and exit 2."""
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolkit.tools_cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SHOP = '''
+from typing import Annotated
+from toolkit.decorator import Param, tool
+
+
+@tool("Look up one order by its id.")
+def query_order(order_id: Annotated[str, Param("e.g. SN202610200001", name="orderId")]) -> str:
+    return ""
+
+
+@tool
+def a_filter(filters: dict[str, str]) -> str:
+    """Filter orders by free-form fields."""
+    return ""
+
+
+def helper() -> None:
+    """Not a tool."""
+'''
+
+
+def write(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = cli([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_prints_every_tool_sorted_by_name(tmp_path, capsys):
+    code, out, err = run(capsys, write(tmp_path, "shop_tools.py", SHOP))
+    assert (code, err) == (0, "")
+    specs = json.loads(out)
+    assert [s["function"]["name"] for s in specs] == ["a_filter", "query_order"]
+    assert specs[1] == {"type": "function", "function": {
+        "name": "query_order", "description": "Look up one order by its id.",
+        "parameters": {"type": "object", "properties": {"orderId": {
+            "type": "string", "description": "e.g. SN202610200001"}},
+            "required": ["orderId"], "additionalProperties": False}}}
+
+
+def test_strict_mode_renders_strict_or_fails_with_exit_2(tmp_path, capsys):
+    only_order = SHOP.split("@tool\ndef a_filter")[0]
+    code, out, _ = run(capsys, write(tmp_path, "strict_ok.py", only_order), "--strict")
+    assert code == 0 and json.loads(out)[0]["function"]["strict"] is True
+    code, out, err = run(capsys, write(tmp_path, "shop_strict.py", SHOP), "--strict")
+    assert (code, out) == (2, "")
+    assert err == ("error: @tool shop_strict.a_filter, parameter 'filters': OpenAI strict mode needs "
+                   "every object to list its properties, but this is a free-form dict. Fix: use a "
+                   "pydantic model with named fields, or register the tool without strict mode\n")
+
+
+def test_registration_error_at_import_exits_2(tmp_path, capsys):
+    source = "from toolkit.decorator import tool\n\n@tool(name='query order')\ndef q() -> str:\n    return ''\n"
+    code, out, err = run(capsys, write(tmp_path, "bad_name.py", source))
+    assert (code, out) == (2, "")
+    assert err == ("error: @tool bad_name.q: the tool name 'query order' is not 1-64 letters, digits, "
+                   "'_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')\n")
+
+
+def test_registration_error_at_reflection_exits_2(tmp_path, capsys):
+    source = "from toolkit.decorator import tool\n\n@tool('Days.')\ndef days(n: int = 2.5) -> str:\n    return ''\n"
+    code, _, err = run(capsys, write(tmp_path, "bad_default.py", source))
+    assert code == 2
+    assert err == ("error: @tool bad_default.days, parameter 'n': the default 2.5 is not a valid int: "
+                   "Input should be a valid integer, got a number with a fractional part. "
+                   "Fix: give a default of that type, or change the type\n")
+
+
+def test_a_file_without_tools_prints_an_empty_list(tmp_path, capsys):
+    assert run(capsys, write(tmp_path, "empty_tools.py", "X = 1\n")) == (0, "[]\n", "")
+
+
+def test_missing_file_and_broken_file(tmp_path, capsys):
+    missing = tmp_path / "nope.py"
+    assert run(capsys, missing) == (2, "", f"error: no such file: {missing}\n")
+    broken = write(tmp_path, "broken_tools.py", "def f(:\n")
+    code, out, err = run(capsys, broken)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: cannot import {broken}: SyntaxError: ")
+    raising = write(tmp_path, "raising_tools.py", "raise RuntimeError('boom')\n")
+    assert run(capsys, raising) == (2, "", f"error: cannot import {raising}: RuntimeError: boom\n")
+
+
+def test_module_is_not_left_in_sys_modules(tmp_path, capsys):
+    run(capsys, write(tmp_path, "left_behind.py", SHOP))
+    assert "left_behind" not in sys.modules
+
+
+def test_through_python_dash_m(tmp_path):
+    path = write(tmp_path, "cli_shop.py", SHOP)
+    done = subprocess.run([sys.executable, "-m", "toolkit", "tools", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [s["function"]["name"] for s in json.loads(done.stdout)] == ["a_filter", "query_order"]
+    done = subprocess.run([sys.executable, "-m", "toolkit", "tools", str(path), "--strict"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("error: @tool cli_shop.a_filter")
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli([])
+    assert info.value.code == 2

@@ -1,0 +1,270 @@
+"""The trace view and the saga log: structure, exact text, escaping, determinism, widgets."""
+import itertools
+import re
+
+import pytest
+from html_tree import Tree
+
+from toolkit.decorator import ReturnBehavior, tool
+from toolkit.execution import FEED_BACK_ALL
+from toolkit.loop import COURSE, HANDOVER_ZH, LoopOptions, run_loop
+from toolkit.memory import ChatMemory
+from toolkit.messages import UserMessage
+from toolkit.saga import ToolExecution, compensates, rolled_back_text
+from toolkit.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.trace_view import (SagaView, TraceView, decision_kind, render_saga_html, render_saga_text,
+                                render_trace_html, render_trace_text, rewritten_results)
+
+Q = [UserMessage(content="查一下 SN202610200001 <b>")]
+
+
+@tool("查询订单状态")
+def query_order(order_id: str) -> str:
+    return f"订单 {order_id}：已发货 <script>x</script>"
+
+
+@tool("总是失败")
+def broken() -> str:
+    raise RuntimeError("database down")
+
+
+@tool("生成发票", return_behavior=ReturnBehavior.IMMEDIATE)
+def make_invoice(order_id: str) -> str:
+    return f"INV-{order_id}"
+
+
+def ticking(step=0.25):
+    """A fake clock: every reading is `step` seconds after the previous one."""
+    counter = itertools.count()
+    return lambda: next(counter) * step
+
+
+def three_channel_run(**options):
+    """Round 1: a good call and a failing tool; round 2: a hallucinated name and bad arguments."""
+    reset_call_ids()
+    script = [[call("query_order", order_id="SN1"), call("broken")],
+              [call("refund_order", order_id="SN1"), call("query_order", order_id=7)],
+              "抱歉，系统暂时不可用"]
+    opts = LoopOptions(policies=FEED_BACK_ALL, clock=ticking(), **options)
+    return run_loop(ScriptedModel(script), Q, tools=[query_order, broken], options=opts)
+
+
+def rounds(html):
+    tree = Tree(html)
+    cards = tree.find_all("tk-card")
+    nested = {id(c) for outer in cards for c in outer.find_all("tk-card")}
+    return tree, [c for c in cards if id(c) not in nested]
+
+
+def title(node):
+    return node.find_all("tk-title")[0].text()
+
+
+def test_one_card_per_round_then_a_summary():
+    tree, top = rounds(render_trace_html(three_channel_run()))
+    assert [title(c) for c in top] == ["round 1 continue", "round 2 continue", "round 3 answer", "summary"]
+    assert tree.find_all("tk-heading")[0].text() == "Loop trace"
+
+
+def test_each_execution_names_its_channel():
+    tree, top = rounds(render_trace_html(three_channel_run()))
+    executions = [title(c) for c in top[0].find_all("tk-card") + top[1].find_all("tk-card")]
+    assert executions == ["query_order ok", "broken execution error",
+                          "refund_order unknown tool", "query_order argument error"]
+    errors = [title(c) for r in top for c in r.find_all("tk-card") if "tk-error" in c.classes]
+    assert errors == ["broken execution error", "refund_order unknown tool", "query_order argument error"]
+
+
+def test_round_facts_are_tools_choice_and_tokens():
+    result = three_channel_run(tool_choice="auto")
+    _, top = rounds(render_trace_html(result))
+    cells = [n.text() for n in top[0].find_all("tk-table")[0].find_all("tk-th")]
+    values = [n.text() for n in top[0].find_all("tk-table")[0].find_all("tk-td")]
+    usage = result.rounds[0].usage
+    assert cells == ["tools sent", "tool_choice", "tokens"]
+    assert values == [f"query_order, broken (≈ {result.rounds[0].tools_tokens} tokens)", "auto",
+                      f"input {usage.input_tokens} · output {usage.output_tokens} · total {usage.total_tokens}"]
+
+
+def test_exact_text_trace():
+    result = three_channel_run()
+    u = [r.usage for r in result.rounds]
+    t = result.rounds[0].tools_tokens
+    total = result.usage
+    sent = f"tools sent: query_order, broken (≈ {t} tokens) · tool_choice: not set (the gateway's default: auto)"
+    assert render_trace_text(result).split("\n") == [
+        f"round 1 · {sent}",
+        '  model → query_order({"order_id": "SN1"})',
+        "  model → broken({})",
+        "  query_order [ok]: 订单 SN1：已发货 <script>x</script>",
+        "  broken [execution error]: Tool 'broken' failed: database down",
+        f"  tokens: input {u[0].input_tokens} · output {u[0].output_tokens} · total {u[0].total_tokens}",
+        "  decision: continue",
+        f"round 2 · {sent}",
+        '  model → refund_order({"order_id": "SN1"})',
+        '  model → query_order({"order_id": 7})',
+        "  refund_order [unknown tool]: " + result.rounds[1].executions[0].result.content,
+        "  query_order [argument error]: " + " ".join(result.rounds[1].executions[1].result.content.split()),
+        f"  tokens: input {u[1].input_tokens} · output {u[1].output_tokens} · total {u[1].total_tokens}",
+        "  decision: continue",
+        f"round 3 · {sent}",
+        "  model: 抱歉，系统暂时不可用",
+        f"  tokens: input {u[2].input_tokens} · output {u[2].output_tokens} · total {u[2].total_tokens}",
+        "  decision: answer",
+        f"finish: answer · 2 round trips · tokens: input {total.input_tokens} · output {total.output_tokens} · "
+        f"total {total.total_tokens}",
+        "answer: 抱歉，系统暂时不可用",
+    ]
+
+
+def test_timing_only_when_asked_and_from_the_injected_clock():
+    result = three_channel_run()
+    assert " s)" not in render_trace_text(result) and "0.25 s" not in render_trace_html(result)
+    timed = render_trace_text(result, show_timing=True)
+    assert timed.count("(0.25 s)") == 4
+    badges = [b.text() for b in Tree(render_trace_html(result, show_timing=True)).find_all("tk-badge")]
+    assert badges.count("0.25 s") == 4
+
+
+def test_text_is_escaped_in_html():
+    out = render_trace_html(three_channel_run())
+    assert "<script>" not in out and "&lt;script&gt;x&lt;/script&gt;" in out
+    assert "订单 SN1：已发货" in out and "\\u" not in out
+
+
+def test_render_is_deterministic_without_ids_or_addresses():
+    first, second = three_channel_run(), three_channel_run()
+    for render in (render_trace_html, render_trace_text):
+        assert render(first) == render(second)
+        assert not re.search(r"0x[0-9a-f]{6,}|call_\d|[0-9a-f]{32}", render(first))
+
+
+def test_immediate_return_shows_what_the_caller_receives():
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("make_invoice", order_id="SN1")]), Q, tools=[make_invoice])
+    _, top = rounds(render_trace_html(result))
+    assert title(top[0]) == "round 1 return immediately"
+    keys, values = top[-1].find_all("tk-th"), top[-1].find_all("tk-td")
+    summary = {k.text(): v.text() for k, v in zip(keys, values)}
+    assert summary["finish"] == "immediate" and summary["the caller receives"] == "make_invoice: INV-SN1"
+    assert "answer" not in summary
+    assert render_trace_text(result).split("\n")[-2:] == [
+        f"finish: immediate · 1 round trip · tokens: input {result.usage.input_tokens} · "
+        f"output {result.usage.output_tokens} · total {result.usage.total_tokens}",
+        "caller receives: make_invoice: INV-SN1"]
+
+
+def test_course_limit_round_shows_calls_not_run_and_the_handover():
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]), Q,
+                      tools=[query_order], options=COURSE)
+    _, top = rounds(render_trace_html(result))
+    assert [title(c) for c in top][-2:] == ["round 6 limit of 5 round trips reached", "summary"]
+    assert [title(c) for c in top[-2].find_all("tk-card")] == ["model asked for tools"]
+    assert top[-2].find_all("tk-card")[0].text().endswith("query_order — not run")
+    assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes
+    assert render_trace_text(result).endswith(f"answer: {HANDOVER_ZH}")
+
+
+@pytest.mark.parametrize("decision, kind", [
+    ("answer", "ok"), ("continue", "info"), ("return immediately", "tool"),
+    ("hand over: second argument error on q", "warn"), ("limit of 5 round trips reached", "warn"),
+    ("stopped: UnknownToolError", "error")])
+def test_decision_colours(decision, kind):
+    assert decision_kind(decision) == kind
+
+
+def test_trace_widget_bundle():
+    result = three_channel_run()
+    view = TraceView(result, show_timing=True)
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/html"] == render_trace_html(result, show_timing=True) == view.value
+    assert bundle["text/plain"] == render_trace_text(result, show_timing=True)
+    model_id = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+    for text in (bundle["text/html"], bundle["text/plain"]):
+        assert model_id not in text and not re.search(r"0x[0-9a-f]{6,}", text)
+    view.update(result)
+    assert "0.25 s" not in view._repr_mimebundle_()["text/plain"]
+
+
+# --- the saga log -------------------------------------------------------------------------
+
+STOCK = {"PH-001": 5}
+
+
+@tool("扣减库存")
+def reserve_stock(sku: str, qty: int) -> str:
+    STOCK[sku] -= qty
+    return f"reserved {qty} × {sku}"
+
+
+@tool("扣款")
+def charge_payment(order_id: str, amount: int) -> str:
+    return f"charged {amount}"
+
+
+@tool("发货")
+def create_shipment(order_id: str) -> str:
+    raise RuntimeError("carrier down")
+
+
+@compensates("reserve_stock")
+def release_stock(sku: str, qty: int) -> None:
+    STOCK[sku] += qty
+
+
+@compensates("charge_payment")
+def refund_payment(execution: ToolExecution) -> None:
+    raise RuntimeError("bank <offline>")
+
+
+def saga_run(compensate=True):
+    reset_call_ids()
+    STOCK["PH-001"] = 5
+    script = [call("reserve_stock", sku="PH-001", qty=2),
+              [call("charge_payment", order_id="SN1", amount=99), call("create_shipment", order_id="SN1")],
+              "发货失败，已撤销"]
+    options = LoopOptions(compensate=compensate, compensations=(release_stock, refund_payment))
+    return run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge_payment, create_shipment],
+                    memory=ChatMemory(), options=options)
+
+
+def test_saga_log_lists_compensations_newest_first_with_failures_reported():
+    result = saga_run()
+    tree = Tree(render_saga_html(result))
+    rows = [[td.text() for td in tr.find_all("tk-td")] for tr in tree.find_all("tk-tr")[1:]]
+    assert rows == [
+        ["1", "charge_payment", f"@compensates('charge_payment') {__name__}.refund_payment", "failed",
+         "compensation failed: bank <offline>"],
+        ["2", "reserve_stock", f"@compensates('reserve_stock') {__name__}.release_stock", "ok", "rolled back"]]
+    assert "bank &lt;offline&gt;" in render_saga_html(result)
+    assert STOCK["PH-001"] == 5
+    assert render_saga_text(result) == ("1. charge_payment: FAILED — compensation failed: bank <offline>\n"
+                                        "2. reserve_stock: ok — rolled back")
+
+
+def test_saga_shows_the_history_rewrite():
+    before, result = saga_run(compensate=False).messages, saga_run()
+    changed = rewritten_results(before, result.messages)
+    assert [(t, b.content, a.content, a.is_error) for t, b, a in changed] == [
+        ("reserve_stock", "reserved 2 × PH-001", rolled_back_text("reserve_stock", "create_shipment"), True)]
+    tree = Tree(render_saga_html(result, before))
+    (rewrite,) = [c for c in tree.find_all("tk-card") if title(c) == "history rewrite"]
+    assert [n.text() for n in rewrite.find_all("tk-th")] == ["tool", "before the rewrite", "after the rewrite"]
+    assert rewrite.find_all("tk-td")[2].text() == rolled_back_text("reserve_stock", "create_shipment") + "is_error"
+    assert render_saga_text(result, before).split("\n")[2] == (
+        "rewritten reserve_stock: reserved 2 × PH-001 → " + rolled_back_text("reserve_stock", "create_shipment"))
+
+
+def test_no_saga():
+    result = three_channel_run()
+    assert "no compensation ran" in render_saga_html(result)
+    assert "no tool result changed" in render_saga_html(result, result.messages)
+    assert render_saga_text(result) == "no compensation ran"
+
+
+def test_saga_widget_bundle():
+    before, result = saga_run(compensate=False).messages, saga_run()
+    bundle = SagaView(result, before)._repr_mimebundle_()
+    assert bundle["text/html"] == render_saga_html(result, before)
+    assert bundle["text/plain"] == render_saga_text(result, before)

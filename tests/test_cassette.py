@@ -1,0 +1,138 @@
+import json
+import socket
+import threading
+
+import httpx
+import pytest
+
+from toolkit.cassette import CassetteMismatch, RecordingTransport, ReplayTransport
+from toolkit.client import ChatClient
+from toolkit.connect import connect
+from toolkit.errors import CallerError, ConfigurationError
+from toolkit.gateway_server import Gateway, running_gateway
+from toolkit.messages import UserMessage
+from toolkit.streaming import StreamDone, TextDelta
+
+QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
+TOOLS = [{"type": "function", "function": {"name": "query_order", "description": "查询订单",
+          "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}}}]
+
+
+def record_session(path, gateway=None):
+    """Talk to the real HTTP fake gateway through a recording transport; return what we saw."""
+    with running_gateway(gateway=gateway or Gateway("A")) as base_url:
+        client = ChatClient(base_url, "sk-SECRET-never-written", "fake-keyword",
+                            transport=RecordingTransport(path))
+        plain = client.chat(QUESTION, tools=TOOLS)
+        streamed = list(client.stream(QUESTION, tools=TOOLS))
+        answer = client.chat([UserMessage(content="你好")])
+    return plain, streamed, answer
+
+
+def closed_port_url():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"  # nothing listens here any more
+
+
+def test_replay_serves_exactly_what_was_recorded_with_the_network_closed(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    plain, streamed, answer = record_session(cassette)
+    replay = ChatClient(closed_port_url(), "x", "fake-keyword", transport=ReplayTransport(cassette))
+    assert replay.chat(QUESTION, tools=TOOLS) == plain
+    replayed_stream = list(replay.stream(QUESTION, tools=TOOLS))
+    assert replayed_stream == streamed
+    assert isinstance(replayed_stream[-1], StreamDone)
+    assert replay.chat([UserMessage(content="你好")]) == answer
+
+
+def test_the_api_key_is_never_written(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    record_session(cassette)
+    text = cassette.read_text()
+    assert "SECRET" not in text and "authorization" not in text.lower()
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert len(lines) == 3 and lines[1]["request"]["body"]["stream"] is True
+    assert lines[1]["response"]["body"].rstrip().endswith("data: [DONE]")
+    assert all(isinstance(line["elapsed_ms"], int) for line in lines)
+
+
+def test_errors_are_recorded_and_replayed_too(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    with running_gateway(gateway=Gateway("C")) as base_url:
+        client = ChatClient(base_url, "k", "m", transport=RecordingTransport(cassette))
+        with pytest.raises(CallerError) as recorded:
+            client.chat(QUESTION, tools=TOOLS)
+    replay = ChatClient("http://x/v1", "k", "m", transport=ReplayTransport(cassette))
+    with pytest.raises(CallerError) as replayed:
+        replay.chat(QUESTION, tools=TOOLS)
+    assert str(replayed.value) == str(recorded.value)
+
+
+def test_a_request_nobody_recorded_fails_with_a_diff(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    record_session(cassette)
+    replay = ChatClient("http://x/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
+    with pytest.raises(CassetteMismatch) as info:
+        replay.chat([UserMessage(content="帮我查一下订单 SN202610200002 现在到哪了？")], tools=TOOLS)
+    message = str(info.value)
+    assert message.startswith("cassette session.jsonl: no recording matches this request; nearest differs:")
+    assert '-    "content": "帮我查一下订单 SN202610200001 现在到哪了？",' in message
+    assert '+    "content": "帮我查一下订单 SN202610200002 现在到哪了？",' in message
+
+
+def test_each_recording_is_served_once(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    record_session(cassette)
+    transport = ReplayTransport(cassette)
+    replay = ChatClient("http://x/v1", "k", "fake-keyword", transport=transport)
+    replay.chat([UserMessage(content="你好")])
+    with pytest.raises(CassetteMismatch, match="no recording matches"):
+        replay.chat([UserMessage(content="你好")])
+    assert transport.remaining == 2
+
+
+def test_replay_matches_by_content_so_concurrent_runs_replay(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    questions = [f"订单 SN20261020000{i} 到哪了" for i in range(1, 7)]
+    with running_gateway(gateway=Gateway("A")) as base_url:
+        client = ChatClient(base_url, "k", "fake-keyword", transport=RecordingTransport(cassette))
+        recorded = {q: client.chat([UserMessage(content=q)], tools=TOOLS) for q in questions}
+    replay = ChatClient("http://x/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
+    replayed = {}
+    threads = [threading.Thread(target=lambda q=q: replayed.__setitem__(q, replay.chat([UserMessage(content=q)],
+                                                                                       tools=TOOLS)))
+               for q in reversed(questions)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert replayed == recorded
+
+
+def test_connect_records_and_replays_through_env_vars(tmp_path):
+    cassette = tmp_path / "env.jsonl"
+    with running_gateway(gateway=Gateway("A")) as base_url:
+        live = connect(env={"LLM_BASE_URL": base_url, "LLM_API_KEY": "sk-live", "LLM_MODEL": "fake-keyword",
+                            "LLM_RECORD": str(cassette)})
+        assert live.describe().endswith(f"recording to {cassette}")
+        first = live.chat(QUESTION, tools=TOOLS)
+    replay = connect(env={"LLM_REPLAY": str(cassette)})
+    assert replay.describe() == "replay of cassette env.jsonl, model fake-keyword"
+    assert replay.chat(QUESTION, tools=TOOLS) == first
+
+
+def test_recording_the_embedded_gateway_works_offline(tmp_path):
+    cassette = tmp_path / "fake.jsonl"
+    live = connect(env={"LLM_RECORD": str(cassette)})
+    text = "".join(e.text for e in live.stream([UserMessage(content="你好")]) if isinstance(e, TextDelta))
+    replay = connect(env={"LLM_REPLAY": str(cassette)})
+    assert "".join(e.text for e in replay.stream([UserMessage(content="你好")]) if isinstance(e, TextDelta)) == text
+
+
+def test_an_empty_cassette_is_a_configuration_error(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(ConfigurationError, match="the cassette is empty; record one with LLM_RECORD"):
+        connect(env={"LLM_REPLAY": str(empty)})
+    assert httpx  # the transports are plain httpx transports

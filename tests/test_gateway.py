@@ -320,6 +320,11 @@ def test_the_same_request_gives_the_same_bytes():
     assert ask(PROBE).body["created"] == GatewayConfig().created
 
 
+def test_stray_fields_on_a_user_message_are_ignored():
+    request = {"model": "m", "messages": [{"role": "user", "content": PROBE, "tool_calls": [1]}]}
+    assert respond(request, GatewayConfig()).status == 200
+
+
 def test_two_calls_in_one_response_have_different_ids():
     reply = ask("SN202610200003 的订单状态和物流", tools=ALL_TOOLS)
     ids = [c.id for c in message(reply).tool_calls]

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from toolkit.gateway import FAULTS, MODES, GatewayConfig, handle_http
 from toolkit.gateway_server import Gateway, create_app
 
-FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CONFIG = GatewayConfig()
 JSON_HEADERS = {"content-type": "application/json"}
 TOOL = {"type": "function", "function": {"name": "query_order", "description": "查询订单", "parameters": {

@@ -11,7 +11,7 @@ import pytest
 from toolkit.client import ChatClient, RetryPolicy
 from toolkit.connect import fake_client
 from toolkit.gateway_server import running_gateway
-from toolkit.probe import PROBE_TOOLS, QUESTION, classify, probe, report
+from toolkit.probe import QUESTION, classify, probe, report
 
 ROOT = Path(__file__).resolve().parents[1]
 

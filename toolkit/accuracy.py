@@ -29,13 +29,14 @@ import csv
 import datetime
 import json
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from toolkit.errors import ArgumentError, ConfigurationError, ModelCallError
+from toolkit.errors import ConfigurationError, ModelCallError
 from toolkit.messages import ToolCall
 from toolkit.shop import Shop, load_shop
 from toolkit.support import ask
@@ -121,7 +122,7 @@ def called_order_id(calls: Sequence[ToolCall]) -> str:
     for value in sent:
         try:
             return normalize_order_id(value)
-        except (Rejected, TypeError, AttributeError):
+        except Rejected:
             continue
     return sent[0] if sent else ""
 
@@ -154,13 +155,14 @@ def run_suite(model: Any, cases: Sequence[AccuracyCase], shop: Shop | None = Non
               progress: Callable[[int, int, CaseResult], None] | None = None) -> list[CaseResult]:
     """Every case, at most `concurrency` at a time; results in the cases' order."""
     shop = shop or load_shop()
-    done: list[int] = []
+    done, lock = [0], threading.Lock()
 
     def one(case: AccuracyCase) -> CaseResult:
         result = run_case(model, case, shop)
-        done.append(1)
-        if progress:
-            progress(len(done), len(cases), result)
+        with lock:  # one progress line at a time, counted in finishing order
+            done[0] += 1
+            if progress:
+                progress(done[0], len(cases), result)
         return result
 
     if concurrency <= 1:
@@ -236,6 +238,8 @@ def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
 
 def cli(argv: list[str]) -> int:
     """Run the suite against the configured gateway; exit 0 if the pass line is met."""
+    from toolkit.client import RetryPolicy
+    from toolkit.connect import FAKE_BASE_URL, REPLAY_BASE_URL
     from toolkit.probe import add_gateway_arguments, client_from_args
 
     parser = argparse.ArgumentParser(prog="python -m toolkit eval", description="Run the "
@@ -250,7 +254,7 @@ def cli(argv: list[str]) -> int:
     add_gateway_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        cases, client = load_cases(args.cases), client_from_args(args)
+        cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
     except (OSError, ConfigurationError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -259,7 +263,7 @@ def cli(argv: list[str]) -> int:
         from toolkit.fallback import PromptProtocol
         model = PromptProtocol(client)
     print(f"running {len(cases)} cases against {model.describe()}")
-    real = "fake" not in client.base_url
+    real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
     results = run_suite(model, cases, load_shop(today=args.today), concurrency=max(1, args.concurrency),
                         progress=_progress(time.perf_counter()) if real else None)
     print("\n".join(report_lines(results)))

@@ -34,7 +34,8 @@ from toolkit.gateway_model import Decision, content_text, decide, reply_text
 from toolkit.gateway_rules import Rules, load_rules
 from toolkit.gateway_validate import RequestError, check_request
 from toolkit.gateway_wire import (JSON_TYPE, SSE_TYPE, Reply, Turn, completion_body,
-                                  completion_chunks, dumps, error_reply, truncate_events)
+                                  completion_chunks, dumps, error_reply, models_reply,
+                                  rate_limit_reply, server_error_reply, truncate_events)
 from toolkit.tokens import estimate_tokens
 
 MODES = ("A", "B", "C", "D", "E")
@@ -176,16 +177,20 @@ def _short(digest: str, salt: object) -> str:
 
 def handle_http(method: str, path: str, headers: Mapping[str, str], body: bytes,
                 config: GatewayConfig, fault: str | None = None) -> Reply:
-    """One HTTP exchange: route, check the envelope, apply mode and fault, `respond`."""
+    """One HTTP exchange: route, check the envelope, apply mode and fault, `respond`.
+
+    `fault` (a shell's scheduled fault) wins over the `X-Fake-Fault` header."""
     headers = {k.lower(): v for k, v in headers.items()}
     path = path.split("?", 1)[0]
     try:
         _route(method.upper(), path)
         if path == MODELS_PATH:
-            return models_reply(config)
+            return models_reply(config.model_name, config.created)
         config, fault = _overrides(headers, config, fault)
-        if fault in ("rate_limit", "server_error"):
-            return fault_reply(fault, config)
+        if fault == "rate_limit":
+            return rate_limit_reply(config.model_name, config.retry_after_s)
+        if fault == "server_error":
+            return server_error_reply()
         request = _parse(headers, body, config)
     except RequestError as exc:
         return error_reply(exc.status, exc.message, param=exc.param, code=exc.code,
@@ -239,21 +244,3 @@ def _apply_fault(reply: Reply, fault: str | None, config: GatewayConfig) -> Repl
         events = truncate_events(list(reply.events)) if reply.events is not None else None
         return replace(reply, events=events, truncated=True)
     return reply
-
-
-def fault_reply(fault: str, config: GatewayConfig) -> Reply:
-    """The reply of the `rate_limit` and `server_error` faults."""
-    if fault == "rate_limit":
-        return error_reply(429, f"Rate limit reached for {config.model_name}. Please try again "
-                           f"in {config.retry_after_s}s.", type="requests",
-                           code="rate_limit_exceeded",
-                           headers={"retry-after": str(config.retry_after_s)})
-    return error_reply(500, "The server had an error while processing your request. Sorry "
-                       "about that!", type="server_error", code="server_error")
-
-
-def models_reply(config: GatewayConfig) -> Reply:
-    """`GET /v1/models`: the one model this gateway is."""
-    model = {"id": config.model_name, "object": "model", "created": config.created,
-             "owned_by": "toolkit"}
-    return Reply(200, {"content-type": JSON_TYPE}, body={"object": "list", "data": [model]})

@@ -20,24 +20,21 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolkit.gateway_rules import Facts, Rules, read_text
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     """A tool call the rules decided on, before any mode touches it."""
 
     name: str
     arguments: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """What the assistant says: `text`, or `calls` (never both)."""
 
     text: str | None = None
@@ -58,7 +55,7 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
     facts, text = _conversation_facts(messages, rules)
     decision = _apply_choice(choice, _auto(facts, text, offered, rules), facts, offered, rules)
     if request.get("parallel_tool_calls") is False:
-        decision = replace(decision, calls=decision.calls[:1])
+        decision = decision._replace(calls=decision.calls[:1])
     return decision
 
 
@@ -176,7 +173,7 @@ def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]
         return Facts(), ""
     facts = read_text(users[-1], rules)
     if facts.order_id and not facts.intents and len(users) > 1:
-        facts = replace(facts, intents=read_text(users[-2], rules).intents)
+        facts = facts._replace(intents=read_text(users[-2], rules).intents)
     return facts, users[-1]
 
 

@@ -17,7 +17,7 @@ import string
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolkit.errors import ConfigurationError
 
@@ -84,8 +84,7 @@ class Rules:
         return next((i for i in self.intents if i.tool == tool), None)
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(NamedTuple):
     """What one user message says, as far as the rules can tell."""
 
     text: str = ""

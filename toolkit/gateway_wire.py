@@ -3,9 +3,10 @@
 `Turn` is one finished assistant turn (text or tool calls, usage, ids); `completion_body()`
 renders it as a `chat.completion`, `completion_chunks()` as `chat.completion.chunk` events
 (role first, text in small deltas, each tool call as a header delta then argument fragments,
-`finish_reason`, then usage if asked). `error_reply()` is the one error shape. `Reply`
-encodes itself — JSON, or SSE framing with the final `data: [DONE]` — so the HTTP server and
-the in-process transport send the very same bytes.
+`finish_reason`, then usage if asked). `error_reply()` is the one error shape (the faults'
+429 / 500 and `GET /v1/models` are built here too). `Reply` encodes itself — JSON, or SSE
+framing with the final `data: [DONE]` — so the HTTP server and the in-process transport send
+the very same bytes.
 
 Leaves out: `n > 1`, logprobs, refusals, audio.
 """
@@ -52,10 +53,6 @@ class Reply:
         """The whole body at once."""
         return b"".join(self.iter_bytes())
 
-    def json(self) -> Any:
-        """The body as JSON, or the list of events (a convenience for tests and notebooks)."""
-        return list(self.events) if self.events is not None else self.body
-
 
 def dumps(value: Any) -> bytes:
     """Compact UTF-8 JSON (readable Chinese, not \\u escapes): orjson, for speed, and the
@@ -83,6 +80,25 @@ def error_reply(status: int, message: str, *, param: str | None = None,
     """An OpenAI-style error: `{"error": {"message", "type", "param", "code"}}`."""
     body = {"error": {"message": message, "type": type, "param": param, "code": code}}
     return Reply(status, {"content-type": JSON_TYPE, **(headers or {})}, body=body)
+
+
+def rate_limit_reply(model: str, retry_after_s: int) -> Reply:
+    """429, as the `rate_limit` fault sends it."""
+    return error_reply(429, f"Rate limit reached for {model}. Please try again in "
+                       f"{retry_after_s}s.", type="requests", code="rate_limit_exceeded",
+                       headers={"retry-after": str(retry_after_s)})
+
+
+def server_error_reply() -> Reply:
+    """500, as the `server_error` fault sends it."""
+    return error_reply(500, "The server had an error while processing your request. Sorry "
+                       "about that!", type="server_error", code="server_error")
+
+
+def models_reply(model: str, created: int) -> Reply:
+    """`GET /v1/models`: the one model this gateway is."""
+    entry = {"id": model, "object": "model", "created": created, "owned_by": "toolkit"}
+    return Reply(200, {"content-type": JSON_TYPE}, body={"object": "list", "data": [entry]})
 
 
 @dataclass(frozen=True)
@@ -118,10 +134,12 @@ def completion_body(turn: Turn) -> dict[str, Any]:
 
 def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[dict[str, Any]]:
     """The `chat.completion.chunk` events of a streamed response, `piece` characters a delta."""
+    envelope = turn._envelope("chat.completion.chunk")
+    tail = {"usage": None} if include_usage else {}
+
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        out = {**turn._envelope("chat.completion.chunk"), "choices": [
-            {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
-        return {**out, "usage": None} if include_usage else out
+        choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+        return {**envelope, "choices": [choice], **tail}
 
     chunks = [chunk({"role": "assistant", "content": "" if turn.content is not None else None})]
     chunks += [chunk({"content": text}) for text in _pieces(turn.content or "", piece)]
@@ -134,7 +152,6 @@ def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[di
                    for text in _pieces(function["arguments"], piece)]
     chunks.append(chunk({}, turn.finish_reason))
     if include_usage:
-        envelope = turn._envelope("chat.completion.chunk")
         chunks.append({**envelope, "choices": [], "usage": turn.usage})
     return chunks
 

@@ -147,15 +147,15 @@ def _error_message(body: str) -> str:
         return body[:160] or "(empty body)"
 
 
-def client_from_args(args: argparse.Namespace) -> ChatClient:
-    """The real gateway if URL, key and model are all given (flags or env), else the embedded one."""
-    from toolkit.connect import connect, fake_client
+def client_from_args(args: argparse.Namespace, retry: RetryPolicy = RetryPolicy(max_retries=0)) -> ChatClient:
+    """`connect()` with the flags laid over the environment: the real gateway if URL, key and
+    model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
+    shows what one request gets)."""
+    from toolkit.connect import connect
 
-    given = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
-    env = {k: v or os.environ.get(k, "") for k, v in given.items()}
-    if any(env.values()):
-        return connect(env=env, retry=RetryPolicy(max_retries=0))
-    return fake_client(mode=args.fake_mode, retry=RetryPolicy(max_retries=0))
+    flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
+    env = {**os.environ, **{k: v for k, v in flags.items() if v}}
+    return connect(mode=args.fake_mode, env=env, retry=retry)
 
 
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,10 +17,12 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from toolkit.declare import PROMPTS
 from toolkit.decorator import InvocationContext
 from toolkit.loop import COURSE, LoopOptions, LoopResult, run_loop
 from toolkit.messages import SystemMessage, ToolCall, UserMessage
 from toolkit.shop import Shop, load_shop
+from toolkit.templates import render
 from toolkit.toolset import ToolRegistry
 from toolkit.validation import CATEGORIES, validate
 
@@ -57,16 +59,13 @@ TOOL_SPECS: list[dict[str, Any]] = [
 ]
 """The three tools as the model sees them (OpenAI `tools` entries, written by hand)."""
 
-SYSTEM_PROMPT = (
-    "你是电商平台的售后助手，今天是 {today}。你只能用工具查询订单、物流和退换货政策，"
-    "不能退款、取消订单或修改地址：用户要求办理这些操作或者投诉时，告诉他需要人工客服处理，不要调用工具。"
-    "订单号必须来自用户的原话（SN 开头加 12 位数字），不要编造或补全；用户没给订单号时先问他要。"
-    "寒暄直接回答，不要调用工具。")
+SYSTEM_PROMPT = (PROMPTS / "ecom_support.txt").read_text(encoding="utf-8")
+"""The assistant's instructions (`data/prompts/ecom_support.txt`, shared with week 4's service)."""
 
 
 def system_prompt(today: datetime.date) -> str:
     """The assistant's instructions, with today's date (so "today" is never guessed)."""
-    return SYSTEM_PROMPT.format(today=today.isoformat())
+    return render(SYSTEM_PROMPT, {"current_date": today.isoformat()})
 
 
 def shop_registry(shop: Shop | None = None) -> ToolRegistry:

@@ -1,0 +1,217 @@
+"""Agent Skills: loading, the three levels, skill-owned tools appearing only after activation,
+and the activation surviving in memory (also in SQLite, after a "restart")."""
+import datetime
+import json
+import logging
+import re
+
+import pytest
+import yaml
+
+from toolkit.errors import ArgumentError, ConfigurationError
+from toolkit.loop import run_loop
+from toolkit.memory import ChatMemory
+from toolkit.memory_store import SqliteStore
+from toolkit.messages import SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.scripted import ScriptedModel, call
+from toolkit.shop import load_shop
+from toolkit.skills import SKILL_FILE, load_skill, load_skills, parse_skill_md
+from toolkit.skills_course import SKILLS_DIR, course_skills, open_logistics_ticket
+from toolkit.skills_tools import ACTIVATED_SKILL, Skills
+from toolkit.support import shop_registry
+from toolkit.toolset import ProviderRequest
+
+TODAY = datetime.date(2026, 10, 25)
+
+
+def _skill(root, name, description="Does things.", body="Do it.", files=None):
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: {description}\n---\n{body}\n")
+    for path, text in (files or {}).items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    return folder
+
+
+def _run(tool, **arguments):
+    return tool.execute(ToolCall(id="c1", name=tool.name, arguments=json.dumps(arguments)))
+
+
+# --- the course skills ---------------------------------------------------------------------
+
+def test_the_course_ships_two_skills_one_owning_a_tool():
+    skills = course_skills()
+    assert sorted(skills.by_name) == ["logistics-complaint", "refund-escalation"]
+    assert [t.name for t in skills.get("logistics-complaint").tools] == ["open_logistics_ticket"]
+    assert skills.get("refund-escalation").tools == ()
+    assert "templates/escalation-reply.md" in skills.get("refund-escalation").resources
+    assert "references/carriers/sf-express.md" in skills.get("logistics-complaint").resources
+
+
+def test_every_course_skill_follows_the_format():
+    for folder in sorted(p for p in SKILLS_DIR.iterdir() if p.is_dir()):
+        text = (folder / SKILL_FILE).read_text(encoding="utf-8")
+        meta = yaml.safe_load(text.split("---")[1])       # the trusted YAML parser agrees
+        assert meta["name"] == folder.name and 0 < len(meta["description"]) <= 1024
+        skill = load_skill(folder)
+        mentioned = re.findall(r"`([\w./-]+\.md)`", skill.body)
+        assert mentioned and set(mentioned) <= set(skill.resources), mentioned    # every file it names exists
+
+
+def test_level_0_lists_names_and_descriptions_xml_escaped(tmp_path):
+    _skill(tmp_path, "a-b", description="Use <b>this</b> & that")
+    prompt = Skills.from_directory(tmp_path).system_prompt(intro="Skills:")
+    assert prompt == ("Skills:\n<available_skills>\n  <skill>\n    <name>a-b</name>\n"
+                      "    <description>Use &lt;b&gt;this&lt;/b&gt; &amp; that</description>\n"
+                      "  </skill>\n</available_skills>")
+
+
+def test_level_1_returns_the_body_and_records_the_activation():
+    activate, _ = course_skills().management_tools()
+    result = _run(activate, name="refund-escalation")
+    assert not result.is_error and result.content.startswith("# Refund escalation")
+    assert result.attributes == {ACTIVATED_SKILL: "refund-escalation"}
+    assert "attributes" not in json.dumps(result.to_openai())
+
+
+def test_level_2_reads_nested_resources():
+    _, read = course_skills().management_tools()
+    result = _run(read, skill="logistics-complaint", path="references/carriers/sf-express.md")
+    assert result.content.startswith("# 顺丰速运") and result.attributes == {}
+    assert _run(read, skill="logistics-complaint", path="./playbook/stuck-parcel.md").content.startswith("# Stuck")
+
+
+def test_errors_list_what_is_available():
+    activate, read = course_skills().management_tools()
+    assert _run(activate, name="refund").content == (
+        "Tool 'activate_skill' failed: There is no skill named 'refund'. "
+        "Available skills: logistics-complaint, refund-escalation.")
+    assert _run(read, skill="refund-escalation", path="reply.md").content == (
+        "Tool 'read_skill_resource' failed: Skill 'refund-escalation' has no resource 'reply.md'. "
+        "Available resources: references/thresholds.md, templates/escalation-reply.md.")
+    assert _run(read, skill="nope", path="x").content == (
+        "Tool 'read_skill_resource' failed: There is no skill named 'nope'. "
+        "Available skills: logistics-complaint, refund-escalation.")
+    failed = _run(activate, name="nope")
+    assert failed.is_error and failed.attributes == {}
+
+
+@pytest.mark.parametrize("arguments, problem", [
+    ("{}", "- name: missing, expected a string"),
+    ('{"name": 3}', "- name: got 3, expected a string"),
+    ("[1]", "- arguments: got [1], expected a JSON object"),
+])
+def test_wrong_argument_types_are_argument_errors(arguments, problem):
+    activate, _ = course_skills().management_tools()
+    with pytest.raises(ArgumentError) as caught:
+        activate.execute(ToolCall(id="c", name="activate_skill", arguments=arguments))
+    assert problem in str(caught.value)
+
+
+def test_management_tools_are_always_visible_and_name_the_skills():
+    activate, read = course_skills().management_tools()
+    for tool in (activate, read):
+        assert tool.spec.metadata == {"always_visible": True}
+    assert activate.spec.parameters["properties"]["name"]["enum"] == ["logistics-complaint", "refund-escalation"]
+
+
+# --- skill-owned tools: dynamic, monotonic ---------------------------------------------------
+
+def test_the_provider_is_dynamic_only_when_a_skill_owns_tools(tmp_path):
+    _skill(tmp_path, "plain")
+    assert Skills.from_directory(tmp_path).provider().dynamic is False
+    assert course_skills().provider().dynamic is True
+
+
+def test_skill_tools_appear_after_activation_and_stay():
+    skills = course_skills()
+    model = ScriptedModel([
+        call("activate_skill", {"name": "logistics-complaint"}),
+        [call("read_skill_resource", skill="logistics-complaint", path="playbook/stuck-parcel.md"),
+         call("query_logistics", orderId="SN202610200002")],
+        call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"),
+        "已为您登记。"])
+    messages = [SystemMessage(content=skills.system_prompt()), UserMessage(content="我的快递三天没动了 SN202610200002")]
+    result = run_loop(model, messages, registry=shop_registry(load_shop(today=TODAY)),
+                      providers=[skills.provider()])
+    sent = [set(r.tools) for r in model.requests]
+    assert "open_logistics_ticket" not in sent[0] and {"activate_skill", "read_skill_resource"} <= sent[0]
+    assert all("open_logistics_ticket" in s for s in sent[1:])
+    assert all(a <= b for a, b in zip(sent, sent[1:]))                       # never shrinks
+    ticket = result.new_messages[-2]
+    assert ticket.content.startswith("已创建物流投诉工单 LC") and not ticket.is_error
+
+
+def test_a_new_call_restores_the_activation_from_memory(tmp_path):
+    for store in (None, SqliteStore(tmp_path / "memory.db")):
+        skills = course_skills()
+        memory = ChatMemory("u1", store=store) if store else ChatMemory("u1")
+        run_loop(ScriptedModel([call("activate_skill", {"name": "logistics-complaint"}), "好的"]),
+                 [UserMessage(content="投诉物流")], providers=[skills.provider()], memory=memory)
+        if store:
+            store.close()
+            memory = ChatMemory("u1", store=SqliteStore(tmp_path / "memory.db"))   # a restart
+        model = ScriptedModel(["请提供订单号"])
+        run_loop(model, [UserMessage(content="还是没动")], providers=[skills.provider()], memory=memory)
+        assert "open_logistics_ticket" in model.requests[0].tools
+
+
+def test_only_activations_of_known_skills_count():
+    skills = course_skills()
+    forged = ToolResultMessage(tool_call_id="x", content="", attributes={ACTIVATED_SKILL: "rm-rf"})
+    real = ToolResultMessage(tool_call_id="y", content="", attributes={ACTIVATED_SKILL: "logistics-complaint"})
+    assert skills.activated([forged, real, real]) == ["logistics-complaint"]
+    assert [t.name for t in skills.provider().provide(ProviderRequest((forged,)))] == [
+        "activate_skill", "read_skill_resource"]
+
+
+def test_the_skill_tool_validates_like_week_3():
+    ticket = course_skills().get("logistics-complaint").tools[0]
+    ok = _run(ticket, orderId="订单号：ＳＮ２０２６１０２００００２", problem="lost")     # lenient in
+    assert ok.content.startswith("已创建物流投诉工单 LC") and "订单 SN202610200002，问题：包裹丢失" in ok.content
+    assert _run(ticket, orderId="SN202610200002", problem="lost").content == ok.content   # deterministic
+    with pytest.raises(ArgumentError, match="orderId"):                                    # strict out
+        _run(ticket, orderId="SN12", problem="lost")
+
+
+# --- loading: developer errors say what to fix --------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("no front matter", "SKILL.md must start with front matter between '---' lines"),
+    ("---\nname: s\n---\nbody", "front matter needs a non-empty 'description'"),
+    ("---\ndescription: d\n---\nbody", "front matter needs a non-empty 'name'"),
+    ("---\nname: [s\n---\n", "its front matter is not valid YAML"),
+    ("---\nname: S_1\ndescription: d\n---\n", "skill name 'S_1' must be lowercase letters, digits and hyphens"),
+])
+def test_a_broken_skill_md_is_a_configuration_error(text, message):
+    with pytest.raises(ConfigurationError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        parse_skill_md(text)
+
+
+def test_the_name_must_equal_the_folder(tmp_path):
+    folder = _skill(tmp_path, "right")
+    (folder / SKILL_FILE).write_text("---\nname: wrong\ndescription: d\n---\n")
+    with pytest.raises(ConfigurationError, match="the name must equal the folder name. Fix: name it 'right'"):
+        load_skills(tmp_path)
+
+
+def test_tools_for_a_missing_skill_or_a_taken_name_are_refused(tmp_path):
+    _skill(tmp_path, "a")
+    with pytest.raises(ConfigurationError, match=r"tools given for \['b'\], but there is no such skill"):
+        load_skills(tmp_path, tools={"b": [open_logistics_ticket]})
+    _skill(tmp_path, "c")
+    with pytest.raises(ConfigurationError, match="is already provided by skill 'a'"):
+        Skills.from_directory(tmp_path, tools={"a": [open_logistics_ticket], "c": [open_logistics_ticket]})
+
+
+def test_folders_without_skill_md_hidden_binary_and_big_files_are_not_loaded(tmp_path, caplog):
+    (tmp_path / "notes").mkdir()
+    folder = _skill(tmp_path, "s", files={"ok.md": "fine", ".hidden": "x", ".git/config": "x"})
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    (folder / "big.txt").write_text("x" * (256 * 1024 + 1))
+    with caplog.at_level(logging.WARNING, "toolkit.skills"):
+        skills = load_skills(tmp_path)
+    assert [s.name for s in skills] == ["s"]
+    assert list(skills[0].resources) == ["ok.md"]
+    assert "not UTF-8 text" in caplog.text and "over 262144 bytes" in caplog.text

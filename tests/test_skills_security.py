@@ -1,0 +1,160 @@
+"""No path the model can write reads a byte outside a skill's folder.
+
+The reference is the interpreter itself: an audit hook (`sys.addaudithook`) sees every `open`
+in the process. Loading may open files inside the skill folders only; serving requests opens
+nothing at all. Around the skills sit the bait: a secret beside the skills root, a sibling
+folder whose name starts like a skill's (`skill-a-evil`), real symbolic links (a file and a
+folder) pointing out of a skill, and another skill's files."""
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.messages import ToolCall
+from toolkit.skills import SKILL_FILE
+from toolkit.skills_tools import Skills
+
+SECRET = "TOP-SECRET-7f3a"
+_OPENED: list[str] | None = None
+
+
+def _audit(event, args):
+    if _OPENED is not None and event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        _OPENED.append(os.fsdecode(args[0]))
+
+
+sys.addaudithook(_audit)
+
+
+class _Recording:
+    def __enter__(self):
+        global _OPENED
+        _OPENED = []
+        return _OPENED
+
+    def __exit__(self, *exc):
+        global _OPENED
+        _OPENED = None
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """root/secret.txt, root/skills/{skill-a, skill-b, skill-a-evil (no SKILL.md)}, links out of skill-a."""
+    root = tmp_path_factory.mktemp("world")
+    (root / "secret.txt").write_text(SECRET)
+    skills = root / "skills"
+    for name in ("skill-a", "skill-b"):
+        folder = skills / name
+        (folder / "notes").mkdir(parents=True)
+        (folder / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: Skill {name}.\n---\nBody of {name}.\n")
+        (folder / "notes" / "readme.md").write_text(f"readme of {name}")
+    (skills / "skill-a" / "deep" / "nested" / "more").mkdir(parents=True)
+    (skills / "skill-a" / "deep" / "nested" / "more" / "ok.txt").write_text("deeply nested, legitimately")
+    (skills / "skill-a-evil").mkdir()
+    (skills / "skill-a-evil" / "secret.txt").write_text(SECRET)
+    (skills / "skill-a-evil" / "SKILL.md.bak").write_text(SECRET)
+    (skills / "skill-a" / "escape-link").symlink_to(root / "secret.txt")
+    (skills / "skill-a" / "dirlink").symlink_to(skills / "skill-a-evil", target_is_directory=True)
+    (skills / "skill-a" / "notes" / "up").symlink_to(Path("..") / ".." / ".." / "secret.txt")
+    (skills / "skill-b" / "secret.txt").write_text(SECRET)
+    with _Recording() as opened:
+        loaded = Skills.from_directory(skills)
+    return root, skills, loaded, opened
+
+
+def _hostile(root: Path, skills: Path) -> list[str]:
+    a = skills / "skill-a"
+    return [
+        # relative escapes
+        "..", "../", "../secret.txt", "../../secret.txt", "../../../secret.txt", "../" * 20 + "etc/passwd",
+        "notes/../../secret.txt", "notes/../../../secret.txt", "notes/./../../secret.txt",
+        "deep/nested/../../../secret.txt", "notes/readme.md/../../../secret.txt", "./../secret.txt",
+        ".../secret.txt", "....//secret.txt", "..././secret.txt", "..;/secret.txt", "/..", "/../secret.txt",
+        # the look-alike sibling and the other skill
+        "../skill-a-evil/secret.txt", "../skill-a-evil/SKILL.md.bak", "../skill-b/secret.txt",
+        "../skill-b/SKILL.md", "../skill-b/notes/readme.md", "skill-a/../skill-a-evil/secret.txt",
+        "../skill-a/../skill-a-evil/secret.txt", "../skill-a-evil", f"{a}-evil/secret.txt",
+        # absolute paths, also to files that exist and to the skill's own files
+        "/etc/passwd", "/etc/shadow", "/proc/self/environ", "/dev/zero", "/dev/urandom",
+        str(root / "secret.txt"), str(skills / "skill-a-evil" / "secret.txt"), str(a / "notes" / "readme.md"),
+        str(a / SKILL_FILE), "//etc/passwd", "file:///etc/passwd", f"file://{root}/secret.txt",
+        "~/.bashrc", "~root/.bashrc", "$HOME/.bashrc", "${HOME}/.bashrc",
+        # Windows: drives, UNC, device names, backslashes, mixed separators
+        "C:\\Windows\\win.ini", "C:/Windows/win.ini", "c:secret.txt", "C:..\\secret.txt",
+        "\\\\server\\share\\secret.txt", "//server/share/secret.txt", "\\\\?\\C:\\secret.txt",
+        "\\\\.\\pipe\\x", "CON", "NUL", "AUX.txt", "..\\secret.txt", "..\\..\\secret.txt",
+        "notes\\..\\..\\secret.txt", "notes\\readme.md", "\\etc\\passwd", "../notes\\..\\../secret.txt",
+        "..\\/secret.txt", "notes/..\\..\\secret.txt",
+        # encodings
+        "%2e%2e%2fsecret.txt", "%2e%2e/secret.txt", "..%2fsecret.txt", "%2E%2E%2F%2E%2E%2Fsecret.txt",
+        "%252e%252e%252fsecret.txt", "..%5csecret.txt", "%c0%ae%c0%ae/secret.txt", "..%c0%afsecret.txt",
+        "notes%2freadme.md", "．．/secret.txt", "‥/secret.txt", "..／secret.txt", "..\u2215secret.txt",
+        # NUL bytes and other control characters
+        "notes/readme.md\x00.png", "../secret.txt\x00", "\x00", "notes/\x00/../../secret.txt", "..\x00/secret.txt",
+        "notes/readme.md\n", "notes/readme.md ", " notes/readme.md", "notes//readme.md",
+        # real symbolic links out of the skill
+        "escape-link", "dirlink", "dirlink/secret.txt", "dirlink/SKILL.md.bak", "notes/up", "./escape-link",
+        # sizes
+        "x" * 10_000, "a/" * 2_000, "",
+    ]
+
+
+def _call(skills: Skills, arguments: dict) -> object:
+    read = skills.management_tools()[1]
+    return read.execute(ToolCall(id="c", name="read_skill_resource", arguments=json.dumps(arguments)))
+
+
+def test_there_are_at_least_sixty_hostile_paths(world):
+    root, skills, *_ = world
+    assert len(set(_hostile(root, skills))) >= 60
+
+
+def test_loading_opened_files_inside_the_skill_folders_only(world):
+    root, skills, _, opened = world
+    assert opened, "the audit hook saw nothing: is it installed?"
+    for path in opened:
+        real = Path(os.path.realpath(path))
+        assert real.is_relative_to(skills / "skill-a") or real.is_relative_to(skills / "skill-b"), path
+    assert not any(Path(os.path.realpath(p)) in (root / "secret.txt", skills / "skill-a-evil" / "secret.txt")
+                   for p in opened)
+
+
+def test_every_hostile_path_is_refused_and_nothing_is_opened(world):
+    root, skills, loaded, _ = world
+    with _Recording() as opened:
+        results = [(path, _call(loaded, {"skill": "skill-a", "path": path})) for path in _hostile(root, skills)]
+    assert opened == []                                       # not a byte read, inside or outside
+    for path, result in results:
+        assert result.is_error, path
+        assert SECRET not in result.content and "readme of" not in result.content, path
+        assert result.content.endswith("Available resources: deep/nested/more/ok.txt, notes/readme.md."), path
+
+
+@pytest.mark.parametrize("skill", ["../skill-a-evil", "skill-a-evil", "skill-a/../skill-b", "..", "/", "",
+                                   "skill-a/", "SKILL-A", " skill-a", "skill-a\x00", "%73kill-a"])
+def test_hostile_skill_names_are_refused(world, skill):
+    _, _, loaded, _ = world
+    with _Recording() as opened:
+        result = _call(loaded, {"skill": skill, "path": "notes/readme.md"})
+    assert opened == [] and result.is_error
+    assert result.content.endswith("There is no skill named " + repr(skill)
+                                   + ". Available skills: skill-a, skill-b.")
+
+
+def test_links_are_never_loaded_and_nested_resources_are(world):
+    _, _, loaded, _ = world
+    assert sorted(loaded.get("skill-a").resources) == ["deep/nested/more/ok.txt", "notes/readme.md"]
+    assert _call(loaded, {"skill": "skill-a", "path": "deep/nested/more/ok.txt"}).content == "deeply nested, legitimately"
+    assert _call(loaded, {"skill": "skill-a", "path": "./notes/readme.md"}).content == "readme of skill-a"
+    assert _call(loaded, {"skill": "skill-b", "path": "secret.txt"}).content == SECRET   # its own file: fine
+
+
+def test_a_skill_folder_that_is_a_link_is_not_loaded(tmp_path):
+    real = tmp_path / "elsewhere" / "linked"
+    real.mkdir(parents=True)
+    (real / SKILL_FILE).write_text("---\nname: linked\ndescription: d\n---\nb\n")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "linked").symlink_to(real, target_is_directory=True)
+    assert Skills.from_directory(tmp_path / "skills").by_name == {}

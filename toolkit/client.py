@@ -197,7 +197,7 @@ class _Attempts:
                 if attempt > policy.max_retries:
                     exc.attempts = attempt
                     raise
-                self.client._sleep(policy.wait(attempt, getattr(exc, "retry_after", None)))
+                self.client._sleep(policy.wait(attempt, exc.retry_after))
                 attempt += 1
 
     def __exit__(self, *exc_info: object) -> None:
@@ -215,7 +215,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     if status == 429 or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body,
                                attempts=attempt)
-        error.retry_after = parse_retry_after(response.headers.get("retry-after"))  # type: ignore[attr-defined]
+        error.retry_after = parse_retry_after(response.headers.get("retry-after"))
         raise error
     raise CallerError(f"HTTP {status}: {detail} — {_CALLER_HINTS.get(status, _DEFAULT_HINT)}",
                       status=status, body=body, attempts=attempt)

@@ -63,7 +63,7 @@ def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **c
 
     gateway = gateway or Gateway(mode=mode)
     sleep = client_options.get("sleep")
-    transport = InProcessTransport(gateway, sleep=sleep) if sleep else InProcessTransport(gateway)
+    transport = InProcessTransport(gateway, sleep=sleep) if sleep is not None else InProcessTransport(gateway)
     label = f"embedded fake keyword gateway (in-process, mode {gateway.mode})"
     if record:
         transport, label = RecordingTransport(record, transport), f"{label}, recording to {record}"

@@ -58,6 +58,9 @@ class ModelCallError(ToolkitError):
 class TransientError(ModelCallError):
     """Timeout, dropped connection, 429 or 5xx: worth retrying; raised once retries run out."""
 
+    retry_after: float | None = None
+    """Seconds the gateway asked us to wait (its `Retry-After` header), when it said."""
+
 
 class CallerError(ModelCallError):
     """A 4xx other than 429: the request itself is wrong; retrying cannot help."""

@@ -36,19 +36,19 @@ STYLES = {
     "card": "color:{ink};background:{tint};border:1px solid {line};border-left:4px solid {accent};"
             "border-radius:6px;padding:6px 10px;margin:6px 0",
     "title": "font-weight:600;margin:0 0 4px 0;color:{accent}",
-    "text": "white-space:pre-wrap;overflow-wrap:anywhere",
+    "text": "white-space:pre-wrap;overflow-wrap:break-word",
     "badge": "display:inline-block;color:{accent};background:{paper};border:1px solid {accent};"
              "border-radius:9px;padding:0 6px;margin:0 2px;font-size:11px;font-weight:600;"
              "line-height:16px;vertical-align:middle",
     "code": "display:block;color:{ink};background:#f6f8fa;border:1px solid {line};border-radius:4px;"
             f"font-family:{_MONO};font-size:12px;line-height:1.4;padding:6px 8px;margin:4px 0;"
-            "white-space:pre-wrap;overflow-wrap:anywhere",
+            "white-space:pre-wrap;overflow-wrap:break-word",
     "table": "color:{ink};background:{paper};border-collapse:collapse;table-layout:auto;"
              "margin:4px 0;font-size:12px",
     "th": "color:{ink};background:#f6f8fa;text-align:left;vertical-align:top;font-weight:600;"
           "padding:3px 8px;border:1px solid {line}",
     "td": "color:{ink};background:{paper};text-align:left;vertical-align:top;padding:3px 8px;"
-          "border:1px solid {line};white-space:pre-wrap;overflow-wrap:anywhere",
+          "border:1px solid {line};white-space:pre-wrap;overflow-wrap:break-word",
     "small": "font-size:11px;color:#57606a",
     "details": "margin:4px 0",
     "summary": "cursor:pointer;font-weight:600",

@@ -1,0 +1,36 @@
+from toolkit.client import Exchange
+from toolkit.connect import fake_client
+from toolkit.display import Shown, show_exchange, show_table
+from toolkit.messages import UserMessage
+
+
+def test_table_has_html_and_a_readable_text_fallback():
+    shown = show_table([{"mode": "A", "calls": 1, "text": "<b>"}, {"mode": "B", "calls": 0, "text": "好"}], "modes")
+    bundle = shown._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "text/plain"}
+    assert bundle["text/plain"].splitlines()[0] == "modes"
+    assert "mode calls text" in " ".join(bundle["text/plain"].splitlines()[1].split())
+    assert "&lt;b&gt;" in bundle["text/html"]
+    assert show_table([], "empty").text == "empty\n(no rows)"
+
+
+def test_table_escapes_cells():
+    html = show_table([{"x": "<script>alert(1)</script>"}]).html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_exchange_shows_request_and_response_without_the_key():
+    client = fake_client()
+    client.chat([UserMessage(content="你好")])
+    shown = show_exchange(client.exchanges[-1])
+    assert isinstance(shown, Shown)
+    assert shown.text.startswith("POST http://fake-gateway.local/v1/chat/completions (attempt 1) -> 200\nrequest: ")
+    assert '"content": "你好"' in shown.text
+    assert "not-needed" not in shown.text and "not-needed" not in shown.html
+    assert "HTTP exchange" in shown.html and "response body" in shown.html
+
+
+def test_an_exchange_with_no_answer_says_so():
+    shown = show_exchange(Exchange("http://x/v1/chat/completions", {"model": "m"}, None, "<ReadTimeout>", 2))
+    assert shown.text.splitlines()[0] == "POST http://x/v1/chat/completions (attempt 2) -> no answer"
+    assert "timeout / no answer" in shown.html

@@ -267,3 +267,16 @@ def test_module_tools_are_only_those_defined_in_it():
     module.query_order = F.query_order  # imported, not defined here
     assert tools_from(module) == []
     sys.modules.pop("shop_tools", None)
+
+
+def test_an_executor_can_return_attributes_and_its_own_error_flag():
+    from toolkit.execution import Tool, ToolOutput
+    from toolkit.messages import ToolCall
+    from toolkit.schema import ToolSpec
+
+    found = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput(["a", "b"], {"found_tools": ["a", "b"]}))
+    result = found.execute(ToolCall(id="c1", name="finder", arguments="{}"))
+    assert (result.content, result.attributes, result.is_error) == ('["a", "b"]', {"found_tools": ["a", "b"]}, False)
+    refused = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput("terms must not be empty", is_error=True))
+    result = refused.execute(ToolCall(id="c2", name="finder", arguments="{}"))
+    assert (result.content, result.attributes, result.is_error) == ("terms must not be empty", {}, True)

@@ -54,9 +54,15 @@ def time_client():
 
 
 @pytest.fixture(scope="module")
-def http_url():
+def http_cancel_file(tmp_path_factory):
+    return tmp_path_factory.mktemp("http") / "cancelled"
+
+
+@pytest.fixture(scope="module")
+def http_url(http_cancel_file):
     port = _free_port()
-    process = subprocess.Popen([sys.executable, QUIRKY, "--http", "--port", str(port)],
+    process = subprocess.Popen([sys.executable, QUIRKY, "--http", "--port", str(port),
+                                "--cancel-file", str(http_cancel_file)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 15
@@ -80,7 +86,7 @@ def quirky(request, tmp_path_factory):
         client = McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky")
     elif request.param == "http":
         client = McpClient.http(request.getfixturevalue("http_url"), name="quirky")
-        cancel_file = None                      # the HTTP server process writes no file
+        cancel_file = request.getfixturevalue("http_cancel_file")
     else:
         client = McpClient(make_server(str(cancel_file)), name="quirky")
     with client:
@@ -189,8 +195,7 @@ def test_a_hanging_tool_times_out_and_the_server_is_told_to_cancel(quirky):
     assert not result.is_error
     assert result.content == TIMEOUT_TEXT.format(name="hang", seconds=0.3)
     assert result.content.startswith("The tool hang did not answer within 0.3 seconds")
-    if cancel_file is not None:
-        assert _wait_for(cancel_file), "the server never saw notifications/cancelled"
+    assert _wait_for(cancel_file), "the server never saw the cancellation"
     assert json.loads(_run(tools, "no_args").content)["tool"] == "no_args"   # still connected
 
 

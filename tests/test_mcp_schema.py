@@ -94,6 +94,10 @@ CASES = {
                    {"type": "object", "properties": {"name": {"type": "string"}}}]},
         {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}},
         [{"id": "a"}, {"name": "b"}, {"id": 5, "name": 5}], False),  # a hint: {"id": 1} passed branch 2
+    "free_form_arguments": (
+        {"type": "object", "additionalProperties": {"type": "string"}},
+        {"type": "object", "additionalProperties": {"type": "string"}},
+        [{"any": "x"}, {"any": 1}], True),
     "draft07_tuple_items": (
         {"$schema": "http://json-schema.org/draft-07/schema#",
          "type": "object", "properties": {"p": {"type": "array", "items": [{"type": "number"}, {"type": "number"}],
@@ -103,7 +107,8 @@ CASES = {
                                                 "items": False}}},
         [{"p": [1, 2]}, {"p": [1, 2, 3]}, {"p": ["a"]}], True),
     "pointer_escapes": (
-        {"type": "object", "properties": {"a": {"$ref": "#/definitions/x~1y"}}, "definitions": {"x/y": {"type": "null"}}},
+        {"type": "object", "properties": {"a": {"$ref": "#/definitions/x~1y"}},
+         "definitions": {"x/y": {"type": "null"}}},
         {"type": "object", "properties": {"a": {"$ref": "#/$defs/x~1y"}}, "$defs": {"x/y": {"type": "null"}}},
         [{"a": None}, {"a": 1}], True),
 }

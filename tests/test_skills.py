@@ -161,7 +161,8 @@ def test_only_activations_of_known_skills_count():
     skills = course_skills()
     forged = ToolResultMessage(tool_call_id="x", content="", attributes={ACTIVATED_SKILL: "rm-rf"})
     real = ToolResultMessage(tool_call_id="y", content="", attributes={ACTIVATED_SKILL: "logistics-complaint"})
-    assert skills.activated([forged, real, real]) == ["logistics-complaint"]
+    odd = ToolResultMessage(tool_call_id="z", content="", attributes={ACTIVATED_SKILL: ["logistics-complaint"]})
+    assert skills.activated([forged, odd, real, real]) == ["logistics-complaint"]
     assert [t.name for t in skills.provider().provide(ProviderRequest((forged,)))] == [
         "activate_skill", "read_skill_resource"]
 

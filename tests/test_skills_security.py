@@ -146,7 +146,8 @@ def test_hostile_skill_names_are_refused(world, skill):
 def test_links_are_never_loaded_and_nested_resources_are(world):
     _, _, loaded, _ = world
     assert sorted(loaded.get("skill-a").resources) == ["deep/nested/more/ok.txt", "notes/readme.md"]
-    assert _call(loaded, {"skill": "skill-a", "path": "deep/nested/more/ok.txt"}).content == "deeply nested, legitimately"
+    nested = _call(loaded, {"skill": "skill-a", "path": "deep/nested/more/ok.txt"})
+    assert nested.content == "deeply nested, legitimately"
     assert _call(loaded, {"skill": "skill-a", "path": "./notes/readme.md"}).content == "readme of skill-a"
     assert _call(loaded, {"skill": "skill-b", "path": "secret.txt"}).content == SECRET   # its own file: fine
 

@@ -119,3 +119,9 @@ def test_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as info:
         cli([])
     assert info.value.code == 2
+
+
+def test_mcp_flags_are_routed_to_the_mcp_listing(capsys):
+    from toolkit.tools_cli import cli
+    assert cli(["--mcp-http", "http://127.0.0.1:9/mcp"]) == 2
+    assert "cannot reach MCP server 'http://127.0.0.1:9/mcp'" in capsys.readouterr().err

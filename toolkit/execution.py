@@ -82,6 +82,22 @@ FEED_BACK_ALL = Policies(report_unknown_tool, report_argument_error, report_exec
 
 
 @dataclass(frozen=True)
+class ToolOutput:
+    """What an executor may return instead of a plain value, to say more than the text.
+
+    `attributes` travel with the result message into memory (never to the model), e.g. tool
+    search's `found_tools` or a skill's `activated_skill`; `is_error=True` reports a failure the
+    tool handled itself (a search with bad terms), which skips the error policies: the text
+    goes back to the model as it is.
+    """
+
+    value: Any
+    """Becomes the text the model reads, by the usual rules (`to_text`)."""
+    attributes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
 class Tool:
     """A spec the model sees plus the executor that runs a call to it."""
 
@@ -103,14 +119,17 @@ class Tool:
         """Run one call; errors follow `policies` (see the module docstring)."""
         context = dataclasses.replace(context or InvocationContext(), tool_call=call)
         try:
-            content = to_text(self.executor(call, context))
+            value = self.executor(call, context)
+            output = value if isinstance(value, ToolOutput) else ToolOutput(value)
+            content = to_text(output.value)
         except ArgumentError as exc:
             return _error(call, policies.argument_error(exc, call))
         except Exception as exc:
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
             return _error(call, policies.execution_error(failure, call))
-        return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content)
+        return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content,
+                                 is_error=output.is_error, attributes=dict(output.attributes))
 
 
 def execute(call: ToolCall, tools: Iterable[Tool] | Mapping[str, Tool],

@@ -5,14 +5,17 @@ toolkit's loop and executors are synchronous; the `mcp` SDK is async. `McpClient
 script, in a test and in a Jupyter kernel whose loop is already running. Three ways to reach a
 server, as the SDK spells them:
 
-    McpClient.stdio("uvx", ["mcp-server-time"])       # launch a command, talk over its stdin/stdout
-    McpClient.http("http://127.0.0.1:8765/mcp")        # streamable HTTP
-    McpClient(server)                                  # an `MCPServer` / low-level `Server`, in-process
+    McpClient.stdio("python", ["-m", "mcp_server_time"])   # launch a command, talk over stdin/stdout
+    McpClient.http("http://127.0.0.1:8765/mcp")             # streamable HTTP
+    McpClient(server)                                       # an `MCPServer` / low-level `Server`, in-process
 
 It connects on first use (or `connect()`), lists tools through a cache that only
 `evict_tool_list_cache()` empties, and calls a tool with a deadline: when it passes, the SDK
-sends the `notifications/cancelled` message so the server stops working, and `McpTimeout`
-is raised. Anything that keeps the server from answering is an `McpConnectionError`.
+sends the `notifications/cancelled` message so the server stops working. Errors::
+
+    McpError                  the server answered with an error, or broke the protocol
+    ├── McpConnectionError    it cannot be reached, or went away
+    └── McpTimeout            a request outlived its deadline (and was cancelled)
 
 Leaves out: reconnecting after the server died (make a new client), resources, prompts,
 sampling; turning tools into toolkit `Tool`s (`toolkit.mcp_provider`).
@@ -68,7 +71,8 @@ class McpClient:
         self._owner: concurrent.futures.Future[None] | None = None
         self._scope: anyio.CancelScope | None = None
         """The connection's cancel scope: `close()` cancels it from outside the loop."""
-        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        self._stderr: Any = None
+        """A stdio server's stderr goes to a temporary file, quoted when it cannot be reached."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -80,7 +84,7 @@ class McpClient:
 
     @classmethod
     def from_command_line(cls, line: str, **kwargs: Any) -> McpClient:
-        """`McpClient.stdio` from one shell-quoted string, e.g. `"uvx mcp-server-time"`."""
+        """`McpClient.stdio` from one shell-quoted string, e.g. `"python -m mcp_server_time"`."""
         parts = shlex.split(line)
         if not parts:
             raise McpConnectionError("empty MCP server command line")
@@ -146,14 +150,17 @@ class McpClient:
 
     def _transport(self) -> Any:
         if isinstance(self.server, mcp.StdioServerParameters):
+            if self._stderr is None:
+                self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
             return stdio_client(self.server, errlog=self._stderr)
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
-        reason = describe(exc)
-        self._stderr.flush()
-        self._stderr.seek(0)
-        tail = self._stderr.read()[-400:].strip()
+        reason, tail = describe(exc), ""
+        if self._stderr is not None:
+            self._stderr.flush()
+            self._stderr.seek(0)
+            tail = self._stderr.read()[-400:].strip()
         return f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
 
     # -- requests ------------------------------------------------------------------------
@@ -165,7 +172,10 @@ class McpClient:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
         future = asyncio.run_coroutine_threadsafe(request(client), loop)
         try:
-            return future.result(timeout=timeout + 5)
+            return future.result(timeout=timeout + 5)      # the SDK's own deadline comes first
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s") from None
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s") from None
@@ -174,8 +184,7 @@ class McpClient:
             raise McpError(f"MCP server {self.name!r} answered with an error: {exc}") from None
         except ValidationError as exc:
             raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
-        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, concurrent.futures.TimeoutError,
-                BaseExceptionGroup) as exc:
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise McpConnectionError(f"MCP server {self.name!r} went away: {describe(exc)}") from None
 
     def list_tools(self) -> list[McpTool]:

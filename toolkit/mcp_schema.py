@@ -22,7 +22,8 @@ rewrites one, walking every subschema without following references:
    case, object + `anyOf`, keeps the object). What is left is a hint for the model, looser
    (or, for merged branches, in corners stricter) than the server; the server still validates;
 5. the result is JSON Schema 2020-12 (draft-07's tuple `items` becomes `prefixItems`), root
-   `$schema` / `$id` dropped; `None` when the tool takes no arguments (toolkit never sends `{}`).
+   `$schema` / `$id` dropped; `None` when the tool takes no arguments (toolkit never sends `{}`;
+   an empty `properties` with no declared `additionalProperties` means none).
 
 `translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
 references; tool *names* (see `toolkit.mcp_provider.openai_name`).
@@ -59,7 +60,13 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     if defs:
         root["$defs"] = defs
     _check_refs(root, set(defs), where)
-    return root if root.get("properties") else None
+    return root if _takes_arguments(root) else None
+
+
+def _takes_arguments(root: dict[str, Any]) -> bool:
+    """Named properties, or free-form ones declared on purpose (`additionalProperties: {...}`)."""
+    extra = root.get("additionalProperties")
+    return bool(root.get("properties") or root.get("patternProperties") or extra is True or isinstance(extra, dict))
 
 
 def _collect_defs(root: dict[str, Any], where: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from xml.sax.saxutils import escape
 
 from toolkit.decorator import InvocationContext
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError
-from toolkit.execution import Policies, Tool
+from toolkit.execution import Tool, ToolOutput
 from toolkit.messages import Message, ToolCall, ToolResultMessage
 from toolkit.schema import ToolSpec
 from toolkit.skills import Skill, SkillError, load_skills
@@ -41,7 +41,6 @@ from toolkit.toolset import ProviderRequest
 ACTIVATED_SKILL = "activated_skill"
 """Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
 ACTIVATE_SKILL, READ_SKILL_RESOURCE = "activate_skill", "read_skill_resource"
-ALWAYS_VISIBLE = {"always_visible": True}
 PROMPT = ("You have skills: instructions and files for particular tasks. When a task matches a skill "
           "below, call activate_skill with its name before anything else and follow its instructions; "
           "read the files they mention with read_skill_resource.")
@@ -80,21 +79,22 @@ class Skills:
         return list(self._management)
 
     def _management_tools(self) -> list[Tool]:
-        names = sorted(self.by_name)
-        skill_param = {"type": "string", "enum": names, "description": "The skill's name."}
+        skill_param = {"type": "string", "enum": sorted(self.by_name), "description": "The skill's name."}
+        if not self.by_name:
+            del skill_param["enum"]
         activate = ToolSpec(ACTIVATE_SKILL, "Load a skill's instructions. Call it before working on a "
                             "task that matches the skill's description; its own tools become available "
                             "after it.", {"type": "object", "properties": {"name": skill_param},
                                           "required": ["name"], "additionalProperties": False},
-                            metadata=ALWAYS_VISIBLE)
+                            metadata={"always_visible": True})
         read = ToolSpec(READ_SKILL_RESOURCE, "Read a file of an activated skill, by the path its "
                         "instructions give (e.g. templates/reply.md).", {
                             "type": "object", "properties": {
                                 "skill": skill_param,
                                 "path": {"type": "string", "description": "The file's path inside the skill."}},
                             "required": ["skill", "path"], "additionalProperties": False},
-                        metadata=ALWAYS_VISIBLE)
-        return [_ActivateTool(activate, self._activate, "skills"), Tool(read, self._read, "skills")]
+                        metadata={"always_visible": True})
+        return [Tool(activate, self._activate, "skills"), Tool(read, self._read, "skills")]
 
     def provider(self) -> SkillsProvider:
         return SkillsProvider(self)
@@ -102,27 +102,15 @@ class Skills:
     def activated(self, messages: Sequence[Message]) -> list[str]:
         """Names of the skills activated in `messages`, in order, each once."""
         found = [m.attributes.get(ACTIVATED_SKILL) for m in messages if isinstance(m, ToolResultMessage)]
-        return list(dict.fromkeys(n for n in found if n in self.by_name))
+        return list(dict.fromkeys(n for n in found if isinstance(n, str) and n in self.by_name))
 
-    def _activate(self, call: ToolCall, context: InvocationContext) -> str:
-        return self.get(_strings(call, "name")["name"]).body
+    def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
+        name = _strings(call, "name")["name"]
+        return ToolOutput(self.get(name).body, {ACTIVATED_SKILL: name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
         args = _strings(call, "skill", "path")
         return self.get(args["skill"]).resource(args["path"])
-
-
-@dataclass(frozen=True)
-class _ActivateTool(Tool):
-    """`activate_skill`: a successful result also carries the `activated_skill` attribute."""
-
-    def execute(self, call: ToolCall, context: InvocationContext | None = None,
-                policies: Policies = Policies()) -> ToolResultMessage:
-        result = super().execute(call, context, policies)
-        if result.is_error:
-            return result
-        name = _strings(call, "name")["name"]
-        return result.model_copy(update={"attributes": {**result.attributes, ACTIVATED_SKILL: name}})
 
 
 @dataclass

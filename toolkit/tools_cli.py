@@ -21,9 +21,13 @@ from toolkit.execution import tools_from
 
 
 def cli(argv: list[str]) -> int:
+    if any(a.startswith(("--mcp-stdio", "--mcp-http")) for a in argv):
+        from toolkit.mcp_cli import mcp_tools_cli  # the same listing, for an MCP server's tools
+        return mcp_tools_cli(argv)
     parser = argparse.ArgumentParser(prog="python -m toolkit tools",
                                      description="Print the OpenAI tool specs of the @tool "
-                                                 "functions in a Python file.")
+                                                 "functions in a Python file (or, with --mcp-stdio "
+                                                 "CMD / --mcp-http URL, of an MCP server).")
     parser.add_argument("file", type=Path, help="a .py file with @tool functions")
     parser.add_argument("--strict", action="store_true", help="render OpenAI strict mode")
     args = parser.parse_args(argv)

@@ -1,0 +1,312 @@
+"""The stream view: segments, exact text, HTML structure, escaping, determinism, the live widget."""
+import re
+from typing import Protocol
+
+import pytest
+from html_tree import Tree
+
+import toolkit.stream_view as stream_view
+from toolkit.connect import fake_client
+from toolkit.decorator import tool
+from toolkit.errors import TruncatedStreamError
+from toolkit.gateway_server import Gateway
+from toolkit.loop import ToolFinished, ToolStarted
+from toolkit.messages import ToolCall, ToolResultMessage
+from toolkit.saga import ToolExecution
+from toolkit.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.service import TokenStream, ai_service
+from toolkit.stream_view import (StreamView, TextSegment, ToolSegment, event_line, fold_events,
+                                 render_stream_html, render_stream_text)
+from toolkit.streaming import TextDelta, ToolCallDelta
+
+LOGISTICS = "帮我查一下订单 SN202610200001 现在到哪了？"
+RUNS = []
+
+
+@tool("查询订单的物流")
+def query_logistics(orderId: str) -> str:
+    RUNS.append(orderId)
+    return f"订单 {orderId}：运输中 <b>杭州</b>"
+
+
+class Streamer(Protocol):
+    def stream(self, question: str) -> TokenStream: ...
+
+
+def setup_function():
+    RUNS.clear()
+
+
+def scripted_stream(script):
+    reset_call_ids()
+    return ai_service(Streamer, model=ScriptedModel(script), tools=[query_logistics]).stream("q")
+
+
+def mid_stream_events():
+    """Text, a call (id, then argument fragments), its run, then more text."""
+    call_ = ToolCall(id="call_x", name="query_logistics", arguments='{"orderId":"SN1"}')
+    result = ToolResultMessage(tool_call_id="call_x", tool_name="query_logistics", content="运输中")
+    return [TextDelta("我查"), TextDelta("一下。"),
+            ToolCallDelta(0, "call_x", "query_logistics", ""), ToolCallDelta(0, None, None, '{"orderId"'),
+            ToolCallDelta(0, None, None, ':"SN1"}'),
+            ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result)),
+            TextDelta("已发货"), TextDelta("，在路上。")]
+
+
+# --- folding --------------------------------------------------------------------------------
+
+def test_events_fold_into_segments_in_arrival_order():
+    segments = fold_events(mid_stream_events())
+    assert [type(s).__name__ for s in segments] == ["TextSegment", "ToolSegment", "TextSegment"]
+    assert segments[0] == TextSegment("我查一下。") and segments[2] == TextSegment("已发货，在路上。")
+    tool_ = segments[1]
+    assert (tool_.name, tool_.arguments, tool_.state) == ("query_logistics", '{"orderId":"SN1"}', "done")
+    assert tool_.execution.result.content == "运输中"
+
+
+@pytest.mark.parametrize("upto,state,arguments", [(3, "asked", ""), (5, "asked", '{"orderId":"SN1"}'),
+                                                  (6, "running", '{"orderId":"SN1"}')])
+def test_a_tool_segment_goes_asked_running_done(upto, state, arguments):
+    (tool_,) = [s for s in fold_events(mid_stream_events()[:upto]) if isinstance(s, ToolSegment)]
+    assert (tool_.state, tool_.arguments) == (state, arguments)
+
+
+def test_calls_without_deltas_and_parallel_calls_get_their_own_segments():
+    a = ToolCall(id="c1", name="query_order", arguments="{}")
+    b = ToolCall(id="c2", name="query_logistics", arguments="{}")
+    done = ToolExecution(1, a, ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="ok"))
+    segments = fold_events([ToolCallDelta(0, "c1", "query_order", "{}"),
+                            ToolCallDelta(1, "c2", "query_logistics", "{"), ToolCallDelta(1, None, None, "}"),
+                            ToolStarted(1, a), ToolFinished(done), ToolStarted(1, b)])
+    assert [(s.name, s.state, s.arguments) for s in segments] == [
+        ("query_order", "done", "{}"), ("query_logistics", "running", "{}")]
+    (lone,) = fold_events([ToolStarted(2, a)])
+    assert (lone.name, lone.state) == ("query_order", "running")
+
+
+# --- text -----------------------------------------------------------------------------------
+
+def test_the_transcript_while_streaming_and_at_the_end():
+    events = mid_stream_events()
+    assert render_stream_text(events[:4]) == (
+        "assistant: 我查一下。\n"
+        'tool query_logistics({"orderId") [arguments arriving]\n'
+        "streaming…")
+    assert render_stream_text(events[:6]) == (
+        "assistant: 我查一下。\n"
+        'tool query_logistics({"orderId": "SN1"}) [running]\n'
+        "streaming…")
+    assert render_stream_text(events, done=True) == (
+        "assistant: 我查一下。\n"
+        'tool query_logistics({"orderId": "SN1"}) [ok] → 运输中\n'
+        "assistant: 已发货，在路上。\n"
+        "done")
+
+
+def test_the_transcript_of_a_scripted_stream_with_its_result():
+    stream = scripted_stream([call("query_logistics", orderId="SN1"), "您的订单已发货"])
+    events = list(stream)
+    assert RUNS == ["SN1"]
+    u = stream.result.usage
+    assert render_stream_text(events, stream.result) == (
+        'tool query_logistics({"orderId": "SN1"}) [ok] → 订单 SN1：运输中 <b>杭州</b>\n'
+        "assistant: 您的订单已发货\n"
+        f"done · finish reason: stop · tokens: input {u.input_tokens} · output {u.output_tokens} · "
+        f"total {u.total_tokens}")
+
+
+def test_an_error_stops_the_stream_and_marks_unexecuted_calls():
+    events = mid_stream_events()[:4]
+    error = TruncatedStreamError("stream ended before [DONE]")
+    assert render_stream_text(events, error=error) == (
+        "assistant: 我查一下。\n"
+        'tool query_logistics({"orderId") [not executed]\n'
+        "stopped · TruncatedStreamError: stream ended before [DONE]")
+
+
+def test_event_lines():
+    assert [event_line(e) for e in mid_stream_events()] == [
+        "TextDelta     '我查'",
+        "TextDelta     '一下。'",
+        "ToolCallDelta #0 query_logistics ''",
+        "ToolCallDelta #0 '{\"orderId\"'",
+        "ToolCallDelta #0 ':\"SN1\"}'",
+        'ToolStarted   round 1: query_logistics({"orderId": "SN1"})',
+        "ToolFinished  round 1: query_logistics [ok] 运输中",
+        "TextDelta     '已发货'",
+        "TextDelta     '，在路上。'",
+    ]
+
+
+# --- HTML -----------------------------------------------------------------------------------
+
+def titles(html, cls):
+    return [c.find_all("tk-title")[0].text() for c in Tree(html).root.find_all(cls)]
+
+
+def test_html_structure_in_order_with_status():
+    html = render_stream_html(mid_stream_events(), done=True, title="stream")
+    tree = Tree(html)
+    blocks = tree.root.find_all("tk-card")
+    assert [n.find_all("tk-title")[0].text() for n in blocks] == ["assistant", "query_logistics ok", "assistant"]
+    tool_card = tree.root.find_all("tk-stream-tool")[0]
+    assert [b.text() for b in tool_card.find_all("tk-badge")] == ["ok"]
+    assert "tk-ok" in tool_card.find_all("tk-badge")[0].classes
+    texts = [t.text() for t in tree.root.find_all("tk-text")]
+    assert texts == ["我查一下。", "运输中", "已发货，在路上。"]
+    assert tree.root.find_all("tk-code")[0].text() == '{\n  "orderId": "SN1"\n}'
+    (status,) = tree.root.find_all("tk-stream-status")
+    assert status.find_all("tk-badge")[0].text() == "done" and status.text() == "statusdone "
+    assert tree.root.find_all("tk-heading")[0].text() == "stream"
+
+
+def test_html_while_streaming_shows_a_cursor_and_the_call_being_written():
+    events = mid_stream_events()
+    assert titles(render_stream_html(events[:2]), "tk-stream-text") == ["assistant"]
+    assert "我查一下。▍" in render_stream_html(events[:2])
+    assert titles(render_stream_html(events[:4]), "tk-stream-tool") == [
+        "asking for query_logistics… arguments arriving"]
+    assert titles(render_stream_html(events[:6]), "tk-stream-tool") == ["calling query_logistics… running"]
+    assert "▍" not in render_stream_html(events[:8], done=True)
+    assert "nothing yet" in render_stream_html([]) and "streaming…" in render_stream_html([])
+
+
+def test_html_of_a_stopped_stream():
+    error = TruncatedStreamError("ended before [DONE]")
+    html = render_stream_html(mid_stream_events()[:4], error=error)
+    assert titles(html, "tk-stream-tool") == ["query_logistics not executed"]
+    (status,) = Tree(html).root.find_all("tk-stream-status")
+    assert status.text() == "statusstopped TruncatedStreamError: ended before [DONE]"
+    assert "tk-error" in status.find_all("tk-badge")[0].classes
+
+
+def test_everything_from_the_model_and_the_tools_is_escaped():
+    call_ = ToolCall(id="c", name="q<i>", arguments='{"a": "<b>"}')
+    result = ToolResultMessage(tool_call_id="c", tool_name="q<i>", content="<script>alert(1)</script>")
+    events = [TextDelta("<img src=x onerror=alert(1)>"), ToolStarted(1, call_),
+              ToolFinished(ToolExecution(1, call_, result))]
+    html = render_stream_html(events, error=ValueError("<b>boom</b>"), title="<t>")
+    for raw in ("<script>", "<img", "<b>", "<i>", "<t>"):
+        assert raw not in html
+    tree = Tree(html)
+    assert tree.root.find_all("tk-text")[0].text() == "<img src=x onerror=alert(1)>"
+    assert "<script>alert(1)</script>" in tree.root.text() and "ValueError: <b>boom</b>" in tree.root.text()
+
+
+def test_output_is_deterministic_and_carries_no_call_ids():
+    first = list(scripted_stream([call("query_logistics", orderId="SN1"), "好的"]))
+    second = list(scripted_stream([call("query_logistics", orderId="SN1", id="call_zz9"), "好的"]))
+    assert render_stream_html(first, done=True) == render_stream_html(second, done=True)
+    assert render_stream_text(first, done=True) == render_stream_text(second, done=True)
+    html = render_stream_html(first, done=True)
+    assert "call_" not in html and not re.search(r"0x[0-9a-f]{6,}", html)
+
+
+# --- the widget -----------------------------------------------------------------------------
+
+def test_the_widget_redraws_after_each_push():
+    view = StreamView("live")
+    seen = [view.value]
+    for event in mid_stream_events():
+        view.push(event)
+        seen.append(view.value)
+    assert len(set(seen)) == len(seen)  # every event changed what is shown
+    assert "nothing yet" in seen[0] and "我查一下。▍" in seen[2] and ">live<" in seen[-1]
+    view.finish()
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/html"] == view.value == render_stream_html(view.events, done=True, title="live")
+    assert bundle["text/plain"] == render_stream_text(view.events, done=True)
+    model_id = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert model_id not in bundle["text/html"] + bundle["text/plain"]
+
+
+def test_consume_returns_the_result_and_shows_it():
+    view = StreamView()
+    result = view.consume(scripted_stream([call("query_logistics", orderId="SN1"), "您的订单已发货"]))
+    assert result.content == "您的订单已发货" and view.result is result
+    u = result.usage
+    assert view._repr_mimebundle_()["text/plain"].endswith(
+        f"done · finish reason: stop · tokens: input {u.input_tokens} · output {u.output_tokens} · "
+        f"total {u.total_tokens}")
+
+
+def test_consume_shows_an_error_then_reraises_it():
+    view = StreamView()
+    with pytest.raises(RuntimeError, match="gateway exploded"):
+        view.consume(scripted_stream([RuntimeError("gateway exploded")]))
+    assert view._text == "stopped · RuntimeError: gateway exploded" and view.done
+
+
+def test_an_interrupted_stream_says_where_it_stopped():
+    def interrupted():
+        yield TextDelta("我查")
+        raise KeyboardInterrupt
+
+    view = StreamView()
+    with pytest.raises(KeyboardInterrupt):
+        view.consume(interrupted())
+    assert view._text == "assistant: 我查\nstopped · KeyboardInterrupt"
+
+
+def test_consume_can_pace_a_fast_stream(monkeypatch):
+    waits = []
+    monkeypatch.setattr(stream_view.time, "sleep", waits.append)
+    StreamView().consume(mid_stream_events(), pace=0.05)
+    assert waits == [0.05] * len(mid_stream_events())
+    view = StreamView()
+    assert view.consume(mid_stream_events()) is None  # a plain list of events has no result
+    assert len(waits) == len(mid_stream_events()) and view._text.endswith("\ndone")
+
+
+class FakeHandle:
+    def __init__(self, log):
+        self.log = log
+
+    def update(self, obj, **kwargs):
+        self.log.append(("update", obj, kwargs))
+
+
+def test_display_shows_only_the_live_widget_then_the_final_state(monkeypatch):
+    import IPython.display
+    log = []
+
+    def fake_display(obj, **kwargs):
+        bundle = obj if kwargs.get("raw") else obj._repr_mimebundle_()
+        log.append(("display", sorted(bundle), kwargs))
+        return FakeHandle(log)
+    monkeypatch.setattr(IPython.display, "display", fake_display)
+    view = StreamView()
+    view.display()
+    view.consume(mid_stream_events())
+    assert log == [
+        ("display", ["application/vnd.jupyter.widget-view+json"], {"raw": True, "display_id": True}),
+        ("update", {}, {"raw": True}),
+        ("display", ["application/vnd.jupyter.widget-view+json", "text/html", "text/plain"], {}),
+    ]
+
+
+# --- through the real SSE client --------------------------------------------------------------
+
+def test_a_tool_call_mid_stream_through_the_fake_gateway():
+    assistant = ai_service(Streamer, model=fake_client(mode="A"), tools=[query_logistics])
+    view = StreamView()
+    result = view.consume(assistant.stream(LOGISTICS))
+    assert RUNS == ["SN202610200001"]
+    lines = view._text.splitlines()
+    assert lines[0] == ('tool query_logistics({"orderId": "SN202610200001"}) [ok] → '
+                        "订单 SN202610200001：运输中 <b>杭州</b>")
+    assert lines[1] == f"assistant: {result.content}" and lines[2].startswith("done · finish reason: stop")
+    kinds = [type(e).__name__ for e in view.events]
+    assert kinds.index("ToolFinished") < kinds.index("TextDelta") and kinds.count("ToolCallDelta") > 1
+
+
+def test_a_truncated_stream_shows_the_unexecuted_call():
+    assistant = ai_service(Streamer, model=fake_client(gateway=Gateway(mode="A", faults=["truncate"])),
+                           tools=[query_logistics])
+    view = StreamView()
+    with pytest.raises(TruncatedStreamError):
+        view.consume(assistant.stream(LOGISTICS))
+    assert RUNS == [] and not any(isinstance(e, (ToolStarted, ToolFinished)) for e in view.events)
+    first, status = view._text.splitlines()
+    assert first.startswith("tool query_logistics(") and first.endswith("[not executed]")
+    assert status.startswith("stopped · TruncatedStreamError: stream ended before [DONE]")

@@ -1,8 +1,12 @@
 """The two setup files agree, and the public surface is what __init__ says it is."""
+import importlib
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 import toolkit
@@ -39,12 +43,22 @@ def test_environment_yml_installs_the_package_and_python_version_agrees():
 
 
 def test_all_names_exist_and_nothing_public_is_missing():
-    assert sorted(toolkit.__all__) == sorted(set(toolkit.__all__))
+    assert toolkit.__all__ == sorted(set(toolkit.__all__))
     for name in toolkit.__all__:
-        assert hasattr(toolkit, name), name
-    public = {n for n, v in vars(toolkit).items()
-              if not n.startswith("_") and not isinstance(v, type(toolkit))}
-    assert public == set(toolkit.__all__)
+        assert getattr(toolkit, name) is getattr(importlib.import_module(f"toolkit.{toolkit._EXPORTS[name]}"), name)
+    public = {n for n in dir(toolkit) if not n.startswith("_") and not isinstance(getattr(toolkit, n), type(toolkit))}
+    assert public - {"annotations", "importlib", "Any"} == set(toolkit.__all__)
+
+
+def test_importing_toolkit_loads_nothing_heavy():
+    code = "import sys, toolkit; print(sorted(m for m in ('pandas', 'ipywidgets', 'httpx', 'mcp') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_unknown_names_are_attribute_errors():
+    with pytest.raises(AttributeError, match="module 'toolkit' has no attribute 'nope'"):
+        toolkit.nope
 
 
 def test_ci_runs_the_readme_test_command_verbatim():

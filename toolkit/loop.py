@@ -17,9 +17,15 @@ One round trip, step by step (each step is one method of `_Run` below):
    10. refresh    dynamic providers and found tools update the effective set; back to 1
 
 Token usage is summed over every response. Everything the loop saw and decided is kept in
-`LoopResult.rounds` for the trace view.
+`LoopResult.rounds` for the trace view. `iter_loop` is the same loop as a generator: it yields
+text deltas while a streamed reply arrives (`LoopOptions(stream=True)`) and `ToolStarted` /
+`ToolFinished` around each call, which is how a UI shows "calling query_order…".
 
-Leaves out: streaming (the AI service layer streams), tool search's own tool (a wrapper adds it).
+A turn that fails part-way (a policy raised, the stream was cut) keeps what was already said:
+the user's message stays in memory, and a round's calls are answered with "not completed"
+results, so the conversation is still valid for a strict gateway on the next turn.
+
+Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search`), async tools.
 """
 from __future__ import annotations
 

@@ -136,3 +136,24 @@ def test_an_empty_cassette_is_a_configuration_error(tmp_path):
     with pytest.raises(ConfigurationError, match="the cassette is empty; record one with LLM_RECORD"):
         connect(env={"LLM_REPLAY": str(empty)})
     assert httpx  # the transports are plain httpx transports
+
+
+def test_a_replayed_cassette_reproduces_a_recorded_eval_csv_exactly(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    cassette, recorded, replayed = tmp_path / "eval.jsonl", tmp_path / "recorded.csv", tmp_path / "replayed.csv"
+    base = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    command = [sys.executable, "-m", "toolkit", "eval", "--today", "2026-10-25", "--concurrency", "4"]
+    with running_gateway(gateway=Gateway("A")) as base_url:
+        live = subprocess.run(command + ["--out", str(recorded)], capture_output=True, text=True,
+                              env={**base, "LLM_BASE_URL": base_url, "LLM_API_KEY": "sk-live-key-123",
+                                   "LLM_MODEL": "fake-keyword", "LLM_RECORD": str(cassette)})
+    assert "wrote" in live.stdout, live.stderr
+    offline = subprocess.run(command + ["--out", str(replayed)], capture_output=True, text=True,
+                             env={**base, "LLM_REPLAY": str(cassette)})
+    assert "replay of cassette eval.jsonl" in offline.stdout, offline.stderr
+    assert replayed.read_bytes() == recorded.read_bytes()
+    assert len(recorded.read_text().splitlines()) == 26
+    assert "sk-live-key-123" not in cassette.read_text()

@@ -76,6 +76,7 @@ def main() -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
         from importlib.metadata import version
+
         from model2vec.distill import distill
         source = source_model_dir()
     except ImportError as exc:

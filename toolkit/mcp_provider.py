@@ -43,12 +43,10 @@ from toolkit.mcp_client import McpClient, McpConnectionError, McpError, McpTimeo
 from toolkit.mcp_schema import SchemaTranslationError, translate_schema
 from toolkit.messages import ToolCall
 from toolkit.schema import ToolSpec
-from toolkit.toolset import ProviderRequest, ToolProvider
+from toolkit.toolset import ALWAYS_VISIBLE, ProviderRequest, ToolProvider
 
 log = logging.getLogger("toolkit.mcp")
 
-ALWAYS_VISIBLE = "always_visible"
-"""Metadata key: tool search never holds this tool back (`metadata={"always_visible": True}`)."""
 TIMEOUT_TEXT = ("The tool {name} did not answer within {seconds:g} seconds, so the call was cancelled. "
                 "Try again later, or continue without it.")
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")

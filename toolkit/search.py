@@ -26,21 +26,22 @@ looks only at what is still hidden.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Collection, Sequence
 
 from toolkit.decorator import InvocationContext
-from toolkit.execution import Policies, Tool
+from toolkit.execution import Tool, ToolOutput
 from toolkit.loop import FOUND_TOOLS
-from toolkit.messages import ToolCall, ToolResultMessage
+from toolkit.messages import ToolCall
 from toolkit.schema import ToolSpec
 from toolkit.search_keyword import KeywordSearch, Match, SearchArgumentError
-from toolkit.toolset import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
+from toolkit.toolset import (ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry,
+                             build_context)
 
-ALWAYS_VISIBLE = "always_visible"
-"""Metadata key: tool search never holds this tool back (`metadata={"always_visible": True}`)."""
 FOUND_HEADER = "Tools found (you can call them now):"
 NOT_FOUND_TEXT = "No matching tools found. Search again with other words."
+KEPT_OUTCOMES = 1000
 
 
 def is_always_visible(tool: Tool) -> bool:
@@ -81,8 +82,8 @@ class ToolSearch:
 
     def __init__(self, strategy: Any = None) -> None:
         self.strategy = strategy if strategy is not None else KeywordSearch()
-        self.outcomes: list[SearchOutcome] = []
-        """Every search run through this wrapper, in order (for views and tests)."""
+        self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
+        """The last searches run through this wrapper, oldest first (for views and tests)."""
         self._prepared: tuple[tuple[tuple[str, str], ...], Any] | None = None
 
     def __repr__(self) -> str:
@@ -100,10 +101,9 @@ class ToolSearch:
         index = self.index(searchable)
         context.hidden.update(spec.name for spec in searchable)
 
-        def run(call: ToolCall, invocation: InvocationContext) -> ToolResultMessage:
-            outcome = self.search(call.arguments, index, allowed=context.hidden)
-            return _result(call, outcome)
-        context.add([_ResultTool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
+        def run(call: ToolCall, invocation: InvocationContext) -> ToolOutput:
+            return _output(self.search(call.arguments, index, allowed=context.hidden))
+        context.add([Tool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
         return context
 
     def index(self, specs: Sequence[ToolSpec]) -> Any:
@@ -127,23 +127,8 @@ class ToolSearch:
         return outcome
 
 
-def _result(call: ToolCall, outcome: SearchOutcome) -> ToolResultMessage:
+def _output(outcome: SearchOutcome) -> ToolOutput:
+    """A failed search goes back as an error the model can fix; a good one names what it found."""
     if outcome.error:
-        return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=outcome.text(), is_error=True)
-    return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=outcome.text(),
-                             attributes={FOUND_TOOLS: outcome.found})
-
-
-@dataclass(frozen=True)
-class _ResultTool(Tool):
-    """A tool whose executor returns the whole `ToolResultMessage` (error flag, attributes).
-
-    `Tool.execute` turns an executor's value into text only, so this subclass passes the message
-    through; an exception inside the executor still goes through the loop's policies."""
-
-    def execute(self, call: ToolCall, context: InvocationContext | None = None,
-                policies: Policies = Policies()) -> ToolResultMessage:
-        made: list[ToolResultMessage] = []
-        plain = Tool(self.spec, lambda c, ctx: made.append(self.executor(c, ctx)), self.source)
-        fallback = plain.execute(call, context, policies)
-        return made[0] if made else fallback
+        return ToolOutput(outcome.text(), is_error=True)
+    return ToolOutput(outcome.text(), {FOUND_TOOLS: outcome.found})

@@ -47,7 +47,7 @@ class VectorIndex:
     matrix: np.ndarray
 
     @classmethod
-    def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> "VectorIndex":
+    def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> VectorIndex:
         specs = tuple(specs)
         vectors = cache.tools([tool_text(s) for s in specs]) if specs else np.zeros((0, 1), np.float32)
         return cls(specs, unit_rows(vectors.astype(np.float32)))

@@ -6,7 +6,7 @@ Pure renderers (unit-tested, deterministic, stable under nbval):
   an argument mistake as a red card with the error text;
 - `render_search_text(outcome)`: the same in a few lines;
 - `render_selection_chart_svg(rows)`: two panels over catalogue size — the share of queries
-  whose right tool reaches the model, and the tokens of the tools block — one line per way of
+  whose right tool reaches the model, and the tokens of the tools block (log scale) — one line per way of
   offering tools (all in the prompt, keyword search, vector search). Hand-written SVG: fixed
   size, numbers rounded, no ids, so a stored notebook output never changes by itself.
 
@@ -17,7 +17,9 @@ Leaves out: interactivity (zoom, hover), charts other than these two panels.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from toolkit.html import Html, badge, card, code_block, escape, join, kv_table, page, small, table, text_block
 from toolkit.search import SearchOutcome
@@ -63,35 +65,42 @@ class SearchView(HtmlView):
 # --- the chart ---------------------------------------------------------------------------
 
 COLOURS = ("#6e7781", "#0969da", "#8250df", "#1a7f37", "#bc4c00")
-_W, _H, _PANEL, _TOP, _LEFT, _PLOT_H = 760, 330, 330, 40, 60, 200
+_W, _H, _PANEL, _TOP, _LEFT, _PLOT_H = 760, 310, 330, 40, 60, 200
 
 
-def _nice_max(value: float) -> float:
-    for step in (1, 2, 2.5, 5):
-        for power in range(0, 8):
-            if step * 10 ** power >= value:
-                return step * 10 ** power
-    return value
+@dataclass(frozen=True)
+class _Axis:
+    """A y axis: where a value sits (0 bottom … 1 top) and the labelled ticks."""
+
+    fraction: Callable[[float], float]
+    ticks: tuple[tuple[float, str], ...]
 
 
-def _panel(x0: float, title: str, rows: Sequence[EvalRow], value: Any, y_max: float, unit: str,
+def _linear_percent() -> _Axis:
+    return _Axis(lambda v: v / 100, tuple((v, f"{v:.0f}") for v in (0, 25, 50, 75, 100)))
+
+
+def _log_axis(values: Sequence[float]) -> _Axis:
+    low = math.floor(math.log10(max(min(values), 1)))
+    high = max(math.ceil(math.log10(max(max(values), 1))), low + 1)
+    return _Axis(lambda v: (math.log10(max(v, 1)) - low) / (high - low),
+                 tuple((10.0 ** k, f"{10 ** k:,}") for k in range(low, high + 1)))
+
+
+def _panel(x0: float, title: str, rows: Sequence[EvalRow], value: Callable[[EvalRow], float], axis: _Axis,
            strategies: list[str], sizes: list[int]) -> list[str]:
     """One panel: frame, axis ticks, one polyline with dots per strategy."""
     def px(size: int) -> float:
-        span = (sizes[-1] - sizes[0]) or 1
-        return x0 + (size - sizes[0]) / span * (_PANEL - 40)
+        return x0 + (size - sizes[0]) / ((sizes[-1] - sizes[0]) or 1) * (_PANEL - 40)
 
     def py(v: float) -> float:
-        return _TOP + _PLOT_H - v / y_max * _PLOT_H
+        return _TOP + _PLOT_H - axis.fraction(v) * _PLOT_H
     out = [f'<text x="{x0:.0f}" y="{_TOP - 14}" font-size="13" font-weight="600">{escape(title)}</text>',
            f'<rect x="{x0:.0f}" y="{_TOP}" width="{_PANEL - 40}" height="{_PLOT_H}" fill="none" stroke="#d0d7de"/>']
-    for k in range(5):
-        v = y_max * k / 4
-        out.append(f'<text x="{x0 - 6:.0f}" y="{py(v) + 4:.1f}" font-size="10" text-anchor="end">'
-                   f'{v:,.0f}{unit}</text>')
-    for size in sizes:
-        out.append(f'<text x="{px(size):.1f}" y="{_TOP + _PLOT_H + 16}" font-size="10" '
-                   f'text-anchor="middle">{size}</text>')
+    out += [f'<text x="{x0 - 6:.0f}" y="{py(v) + 4:.1f}" font-size="10" text-anchor="end">{label}</text>'
+            for v, label in axis.ticks]
+    out += [f'<text x="{px(size):.1f}" y="{_TOP + _PLOT_H + 16}" font-size="10" text-anchor="middle">{size}</text>'
+            for size in sizes]
     for colour, name in zip(COLOURS, strategies):
         points = [(px(r.size), py(value(r))) for r in rows if r.strategy == name]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
@@ -101,17 +110,16 @@ def _panel(x0: float, title: str, rows: Sequence[EvalRow], value: Any, y_max: fl
 
 
 def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
-    """Accuracy (left) and tools-block tokens (right) against catalogue size, one line per strategy."""
+    """Accuracy (left, %) and tools-block tokens (right, log scale) against catalogue size."""
     strategies = list(dict.fromkeys(r.strategy for r in rows))
     sizes = sorted({r.size for r in rows})
-    tokens_max = _nice_max(max(r.tokens for r in rows))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
-             f'viewBox="0 0 {_W} {_H}" font-family="system-ui,sans-serif" fill="#1f2328">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
+              f'viewBox="0 0 {_W} {_H}" font-family="system-ui,sans-serif" fill="#1f2328">'),
              f'<rect width="{_W}" height="{_H}" fill="#ffffff"/>']
-    parts += _panel(_LEFT, "right tool reaches the model (%)", rows, lambda r: 100 * r.accuracy, 100, "",
-                    strategies, sizes)
-    parts += _panel(_LEFT + _PANEL + 40, "tokens in the tools block", rows, lambda r: r.tokens, tokens_max, "",
-                    strategies, sizes)
+    parts += _panel(_LEFT, "right tool reaches the model (%)", rows, lambda r: 100 * r.accuracy,
+                    _linear_percent(), strategies, sizes)
+    parts += _panel(_LEFT + _PANEL + 40, "tokens in the tools block (log scale)", rows, lambda r: r.tokens,
+                    _log_axis([r.tokens for r in rows]), strategies, sizes)
     axis_y = _TOP + _PLOT_H + 34
     parts.append(f'<text x="{_W / 2:.0f}" y="{axis_y}" font-size="11" text-anchor="middle">tools in the '
                  'catalogue</text>')

@@ -33,6 +33,7 @@ from xml.sax.saxutils import escape
 from toolkit.decorator import InvocationContext
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError
 from toolkit.execution import Tool, ToolOutput
+from toolkit.toolset import ALWAYS_VISIBLE
 from toolkit.messages import Message, ToolCall, ToolResultMessage
 from toolkit.schema import ToolSpec
 from toolkit.skills import Skill, SkillError, load_skills
@@ -86,14 +87,14 @@ class Skills:
                             "task that matches the skill's description; its own tools become available "
                             "after it.", {"type": "object", "properties": {"name": skill_param},
                                           "required": ["name"], "additionalProperties": False},
-                            metadata={"always_visible": True})
+                            metadata={ALWAYS_VISIBLE: True})
         read = ToolSpec(READ_SKILL_RESOURCE, "Read a file of an activated skill, by the path its "
                         "instructions give (e.g. templates/reply.md).", {
                             "type": "object", "properties": {
                                 "skill": skill_param,
                                 "path": {"type": "string", "description": "The file's path inside the skill."}},
                             "required": ["skill", "path"], "additionalProperties": False},
-                        metadata={"always_visible": True})
+                        metadata={ALWAYS_VISIBLE: True})
         return [Tool(activate, self._activate, "skills"), Tool(read, self._read, "skills")]
 
     def provider(self) -> SkillsProvider:

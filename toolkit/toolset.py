@@ -25,6 +25,11 @@ from toolkit.messages import Message
 from toolkit.schema import ToolSpec
 
 
+ALWAYS_VISIBLE = "always_visible"
+"""Metadata key: a wrapper that holds tools back (tool search) never hides this one
+(`metadata={"always_visible": True}`); MCP providers and skills set it, search reads it."""
+
+
 @dataclass(frozen=True)
 class ProviderRequest:
     """What a provider may look at to decide which tools to offer."""

@@ -1,0 +1,176 @@
+"""The search-first wrapper through the real loop: hide, search, reveal, restore, errors."""
+import json
+
+import pytest
+
+from toolkit.decorator import tool
+from toolkit.errors import ConfigurationError
+from toolkit.execution import Policies, raise_error, tools_from
+from toolkit.loop import COURSE, FOUND_TOOLS, LoopOptions, run_loop
+from toolkit.memory import ChatMemory
+from toolkit.memory_store import SqliteStore
+from toolkit.messages import ToolResultMessage, UserMessage
+from toolkit.scripted import ScriptedModel, call
+from toolkit.search import ALWAYS_VISIBLE, FOUND_HEADER, NOT_FOUND_TEXT, ToolSearch
+from toolkit.search_catalog import catalog_tools, load_catalog
+from toolkit.search_keyword import KeywordSearch
+from toolkit.toolset import StaticProvider
+
+
+@tool("Cancel an order that has not shipped yet.")
+def cancel_order(order_id: str) -> str:
+    return f"order {order_id} cancelled"
+
+
+@tool("Track a parcel by its tracking number.")
+def track_shipment(tracking_number: str) -> str:
+    return f"{tracking_number}: in transit"
+
+
+@tool("Refund a payment to the original card.")
+def refund_payment(payment_id: str) -> str:
+    return f"{payment_id} refunded"
+
+
+@tool("Hand the conversation to a human agent.", metadata={ALWAYS_VISIBLE: True})
+def hand_over() -> str:
+    return "a human will take over"
+
+
+TOOLS = [cancel_order, track_shipment, refund_payment, hand_over]
+ASK = [UserMessage(content="Please cancel order SO-1")]
+
+
+def searching_model(*then):
+    return ScriptedModel([call("tool_search_tool", terms=["cancel"]), *then])
+
+
+def results(result):
+    return [m for m in result.new_messages if isinstance(m, ToolResultMessage)]
+
+
+def test_first_request_sees_only_the_search_tool_and_always_visible_ones():
+    model = ScriptedModel(["hello"])
+    context = ToolSearch().context(TOOLS)
+    assert sorted(context.hidden) == ["cancel_order", "refund_payment", "track_shipment"]
+    run_loop(model, ASK, context=context)
+    assert model.requests[0].tools == ("hand_over", "tool_search_tool")
+
+
+def test_search_result_lists_names_and_descriptions_and_records_found_tools():
+    model = searching_model(call("cancel_order", order_id="SO-1"), "Cancelled.")
+    result = run_loop(model, ASK, context=ToolSearch().context(TOOLS))
+    found, done = results(result)
+    assert found.content == f"{FOUND_HEADER}\n- cancel_order: Cancel an order that has not shipped yet."
+    assert found.attributes == {FOUND_TOOLS: ["cancel_order"]} and not found.is_error
+    assert model.requests[1].tools == ("cancel_order", "hand_over", "tool_search_tool")
+    assert done.content == "order SO-1 cancelled" and result.answer == "Cancelled."
+
+
+def test_nothing_found_is_an_ordinary_result_with_an_empty_list():
+    model = ScriptedModel([call("tool_search_tool", terms=["teleport"]), "I cannot do that."])
+    found, = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    assert (found.content, found.attributes, found.is_error) == (NOT_FOUND_TEXT, {FOUND_TOOLS: []}, False)
+
+
+def test_a_second_search_looks_only_at_what_is_still_hidden():
+    search = ToolSearch()
+    model = ScriptedModel([call("tool_search_tool", terms=["order", "refund"]),
+                           call("tool_search_tool", terms=["order", "refund", "track"]), "ok"])
+    run_loop(model, ASK, context=search.context(TOOLS))
+    assert [o.found for o in search.outcomes] == [["cancel_order", "refund_payment"], ["track_shipment"]]
+    assert [o.searched for o in search.outcomes] == [3, 1]
+
+
+@pytest.mark.parametrize("options", [LoopOptions(), COURSE,
+                                     LoopOptions(policies=Policies(raise_error, raise_error, raise_error))])
+def test_argument_mistakes_go_back_to_the_model_whatever_the_policies(options):
+    model = ScriptedModel([call("tool_search_tool", terms="cancel"), call("tool_search_tool", {}),
+                           call("tool_search_tool", terms=["cancel"]), call("cancel_order", order_id="SO-1"),
+                           "Cancelled."])
+    result = run_loop(model, ASK, context=ToolSearch().context(TOOLS), options=options)
+    wrong_type, missing, found, _ = results(result)
+    assert wrong_type.is_error and wrong_type.content == (
+        "Tool argument 'terms' must be an array of strings. Call tool_search_tool again with arguments like "
+        '{"terms": ["refund", "payment"]}.')
+    assert missing.is_error and missing.content.startswith("Missing required tool argument 'terms'. ")
+    assert wrong_type.attributes == {} and found.attributes == {FOUND_TOOLS: ["cancel_order"]}
+    assert result.answer == "Cancelled."
+
+
+def test_invalid_json_goes_back_too():
+    model = ScriptedModel([call("tool_search_tool", '{"terms": ['), "sorry"])
+    error, = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    assert error.is_error and error.content == (
+        "Failed to parse tool search arguments as a JSON object: '{\"terms\": ['. Call tool_search_tool again "
+        'with arguments like {"terms": ["refund", "payment"]}.')
+
+
+def test_a_failure_inside_the_strategy_follows_the_execution_policy():
+    class Broken(KeywordSearch):
+        def search(self, index, terms, allowed=None):
+            raise RuntimeError("index corrupted")
+    model = ScriptedModel([call("tool_search_tool", terms=["x"]), "sorry"])
+    error, = results(run_loop(model, ASK, context=ToolSearch(Broken()).context(TOOLS)))
+    assert error.is_error and "index corrupted" in error.content and error.attributes == {}
+
+
+def test_a_new_call_restores_found_tools_from_memory():
+    memory = ChatMemory("customer-1")
+    search = ToolSearch()
+    run_loop(searching_model("Which order?"), ASK, context=search.context(TOOLS), memory=memory)
+    later = ScriptedModel([call("cancel_order", order_id="SO-1"), "Cancelled."])
+    result = run_loop(later, [UserMessage(content="SO-1")], context=search.context(TOOLS), memory=memory)
+    assert later.requests[0].tools == ("cancel_order", "hand_over", "tool_search_tool")
+    assert result.answer == "Cancelled."
+
+
+def test_found_tools_survive_a_restart_through_sqlite(tmp_path):
+    path = tmp_path / "memory.db"
+    store = SqliteStore(path)
+    run_loop(searching_model("Which order?"), ASK, context=ToolSearch().context(TOOLS),
+             memory=ChatMemory("customer-1", store=store))
+    store.close()
+    # "restart": a new store on the same file, a new wrapper, new tools
+    store = SqliteStore(path)
+    later = ScriptedModel([call("cancel_order", order_id="SO-1"), "Cancelled."])
+    run_loop(later, [UserMessage(content="SO-1")], context=ToolSearch().context(tools_from(*TOOLS)),
+             memory=ChatMemory("customer-1", store=store))
+    assert later.requests[0].tools == ("cancel_order", "hand_over", "tool_search_tool")
+    other = ScriptedModel(["hi"])
+    run_loop(other, ASK, context=ToolSearch().context(TOOLS), memory=ChatMemory("customer-2", store=store))
+    assert other.requests[0].tools == ("hand_over", "tool_search_tool")
+    store.close()
+
+
+def test_found_tools_of_a_removed_tool_are_ignored():
+    memory = ChatMemory("m")
+    memory.add(UserMessage(content="q"), ToolResultMessage(tool_call_id="c", tool_name="tool_search_tool",
+                                                           content="…", attributes={FOUND_TOOLS: ["gone"]}))
+    model = ScriptedModel(["ok"])
+    run_loop(model, ASK, context=ToolSearch().context(TOOLS), memory=memory)
+    assert model.requests[0].tools == ("hand_over", "tool_search_tool")
+
+
+def test_providers_and_the_catalogue_work_through_the_same_wrapper():
+    catalog = catalog_tools(load_catalog().tools)
+    search = ToolSearch()
+    model = ScriptedModel([call("tool_search_tool", terms=["track", "package"]),
+                           call("track_shipment", tracking_number="1Z9"), "On its way."])
+    context = search.context(providers=[StaticProvider(catalog)])
+    result = run_loop(model, ASK, context=context)
+    assert len(model.requests[0].tools) == 1 and "track_shipment" in model.requests[1].tools
+    assert json.loads(results(result)[1].content)["tool"] == "track_shipment"
+
+
+def test_the_index_is_reused_while_the_catalogue_is_the_same():
+    search = ToolSearch()
+    first = search.index([t.spec for t in tools_from(*TOOLS)])
+    assert search.index([t.spec for t in tools_from(*TOOLS)]) is first
+    assert search.index([t.spec for t in tools_from(cancel_order)]) is not first
+
+
+def test_a_catalogue_tool_named_like_the_search_tool_is_a_configuration_error():
+    clash = tool("Not the real one.", name="tool_search_tool")(lambda: "x")
+    with pytest.raises(ConfigurationError, match="tool_search_tool"):
+        ToolSearch().context([clash])

@@ -1,0 +1,76 @@
+"""The tool catalogue is realistic and consistent; the evaluation measures what it says."""
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from toolkit.decorator import TOOL_NAME
+from toolkit.search_catalog import ALL_TOOLS, CATALOG_PATH, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
+from toolkit.search_keyword import KeywordSearch
+from toolkit.search_vector import VectorSearch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def test_several_hundred_tools_across_domains_with_valid_names_and_schemas(catalog):
+    assert len(catalog.tools) >= 300 and len(set(catalog.domains.values())) >= 15
+    names = [t.name for t in catalog.tools]
+    assert len(set(names)) == len(names)
+    for spec in catalog.tools:
+        assert TOOL_NAME.match(spec.name) and spec.name == spec.name.lower(), spec.name
+        assert spec.description.isascii() and spec.description[0].isupper() and spec.description.endswith("."), spec
+        assert 15 <= len(spec.description) <= 130, spec.description
+        if spec.parameters is not None:
+            Draft202012Validator.check_schema(spec.parameters)
+            assert set(spec.parameters.get("required", [])) <= set(spec.parameters["properties"])
+
+
+def test_the_labelled_queries_name_existing_tools(catalog):
+    names = {t.name for t in catalog.tools}
+    assert len(catalog.queries) >= 50
+    assert all(q.expected in names and q.terms and q.query.strip() for q in catalog.queries)
+    assert len({q.expected for q in catalog.queries}) == len(catalog.queries)  # one query per tool
+    assert len({catalog.domains[q.expected] for q in catalog.queries}) >= 15
+
+
+def test_the_committed_json_is_what_the_build_script_writes():
+    spec = importlib.util.spec_from_file_location("build_tool_catalog", ROOT / "scripts" / "build_tool_catalog.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert json.loads(CATALOG_PATH.read_text()) == module.build()
+
+
+def test_subsets_keep_every_expected_tool_and_are_seeded(catalog):
+    small = subset(catalog, 100)
+    assert len(small) == 100 and {q.expected for q in catalog.queries} <= {t.name for t in small}
+    assert small == subset(catalog, 100) and small != subset(catalog, 100, seed=1)
+    order = [t.name for t in catalog.tools]
+    assert [t.name for t in small] == sorted((t.name for t in small), key=order.index)
+
+
+def test_scaled_catalogue_names_are_unique_and_namespaced(catalog):
+    big = scaled_catalog(catalog.tools, 10_000)
+    assert len(big) == 10_000 and len({t.name for t in big}) == 10_000
+    assert big[len(catalog.tools)].name == f"shopify_{catalog.tools[0].name}"
+    assert all(re.fullmatch(r"[a-z0-9_]{1,64}", t.name) for t in big)
+
+
+def test_evaluation_rows(catalog):
+    rows = evaluate(catalog, [100, len(catalog.tools)], {"keyword": KeywordSearch(), "vector": VectorSearch()})
+    assert [(r.size, r.strategy) for r in rows] == [
+        (100, ALL_TOOLS), (100, "keyword"), (100, "vector"),
+        (len(catalog.tools), ALL_TOOLS), (len(catalog.tools), "keyword"), (len(catalog.tools), "vector")]
+    everything = rows[3]
+    assert (everything.accuracy, everything.tokens) == (1.0, tools_tokens(catalog.tools))
+    keyword, vector = rows[4], rows[5]
+    assert keyword.accuracy >= 0.9 and vector.accuracy >= 0.5      # regression guards (see notebook 08)
+    assert max(keyword.tokens, vector.tokens) < everything.tokens / 20
+    assert all(r.top1 <= r.accuracy for r in rows)

@@ -1,0 +1,137 @@
+"""Keyword search: LangChain4j's rules, and the index gives exactly the naive answer."""
+import json
+import random
+
+import pytest
+
+from toolkit.schema import ToolSpec
+from toolkit.search_catalog import load_catalog, scaled_catalog
+from toolkit.search_keyword import (
+    KeywordIndex,
+    KeywordSearch,
+    Match,
+    SearchArgumentError,
+    clean_terms,
+    naive_search,
+    score,
+)
+
+SPECS = [
+    ToolSpec("getWeather", "Returns the weather forecast for a city"),
+    ToolSpec("get_time", "Returns the current time in a city"),
+    ToolSpec("sendEmail", "Sends an email; no weather here"),
+    ToolSpec("weather_alerts", ""),
+    ToolSpec("Forecast_Sales", "Forecasts sales per WEEK"),
+]
+
+
+def search_both(terms, specs=SPECS, **kwargs):
+    """The naive reference and the index must agree; return the answer."""
+    allowed = kwargs.pop("allowed", None)
+    pool = [s for s in specs if allowed is None or s.name in allowed]
+    expected = naive_search(terms, pool, **kwargs)
+    assert KeywordIndex(specs).search(terms, allowed=allowed, **kwargs) == expected
+    return expected
+
+
+def test_name_hit_two_description_hit_one_summed_over_terms():
+    assert score(SPECS[0], ["weather"]) == 3                   # name and description
+    assert score(SPECS[2], ["weather"]) == 1                   # description only
+    assert score(SPECS[3], ["weather"]) == 2                   # name only (no description)
+    assert score(SPECS[0], ["weather", "city", "zzz"]) == 4    # 3 + 1 + 0
+
+
+def test_case_insensitive_substring_trimmed_and_deduplicated():
+    assert clean_terms(["  Weather\t", "WEATHER", "", "   ", "City"]) == ["weather", "city"]
+    found = search_both(["  WEATH ", "weath"])
+    assert [(m.name, m.score) for m in found] == [("getWeather", 3), ("weather_alerts", 2), ("sendEmail", 1)]
+
+
+def test_ranked_by_score_ties_in_catalogue_order_minimum_one_top_five():
+    found = search_both(["e"])   # every tool matches somewhere
+    assert [m.name for m in found] == ["getWeather", "get_time", "sendEmail", "Forecast_Sales", "weather_alerts"]
+    assert [m.score for m in search_both(["city"])] == [1, 1]
+    assert search_both(["nothing-like-this"]) == []
+    assert len(search_both(["e"], max_results=2)) == 2
+    assert [m.name for m in search_both(["forecast"], min_score=2)] == ["Forecast_Sales"]
+    assert [m.name for m in search_both(["zzz"], min_score=0)] == [s.name for s in SPECS]
+
+
+def test_allowed_limits_the_pool_without_changing_the_order():
+    found = search_both(["weather"], allowed={"sendEmail", "weather_alerts"})
+    assert [m.name for m in found] == ["weather_alerts", "sendEmail"]
+
+
+def test_match_carries_name_description_and_score():
+    assert search_both(["sales"])[0] == Match("Forecast_Sales", "Forecasts sales per WEEK", 3)
+
+
+@pytest.fixture(scope="module")
+def big():
+    specs = scaled_catalog(load_catalog().tools, 10_000)
+    return specs, KeywordIndex(specs)
+
+
+def random_terms(rng, words):
+    kind = rng.random()
+    if kind < 0.5:
+        return rng.sample(words, rng.randint(1, 4))
+    if kind < 0.8:  # pieces of words, odd case, padding, very short terms
+        return [rng.choice(["", " ", "\t"]) + w[rng.randint(0, len(w) // 2):][:rng.randint(1, 6)].upper()
+                for w in rng.sample(words, rng.randint(1, 3))]
+    return ["".join(rng.choice("aeiourstln_ -:") for _ in range(rng.randint(1, 4))) for _ in range(2)]
+
+
+def test_top_five_identical_to_naive_on_random_queries_at_10k(big):
+    specs, index = big
+    words = sorted({w for s in specs[:329] for w in (s.name + " " + s.description).lower().split()})
+    rng = random.Random(8)
+    for _ in range(150):
+        terms = random_terms(rng, words)
+        assert index.search(terms) == naive_search(terms, specs), terms
+
+
+def test_random_settings_and_pools_agree_with_naive(big):
+    specs, _ = big
+    specs = specs[:1500]
+    index = KeywordIndex(specs)
+    words = sorted({w for s in specs for w in s.name.split("_")})
+    rng = random.Random(3)
+    for _ in range(40):
+        terms, n, minimum = random_terms(rng, words), rng.randint(1, 12), rng.randint(0, 4)
+        allowed = {s.name for s in specs if rng.random() < 0.3}
+        pool = [s for s in specs if s.name in allowed]
+        assert index.search(terms, n, minimum, allowed) == naive_search(terms, pool, n, minimum)
+
+
+def test_the_search_tool_spec_is_langchain4j_s():
+    spec = KeywordSearch().spec
+    assert spec.name == "tool_search_tool"
+    assert spec.description == "Finds available tools whose name or description contains given search terms"
+    assert spec.parameters == {"type": "object", "required": ["terms"], "properties": {"terms": {
+        "type": "array", "items": {"type": "string"},
+        "description": "A list of search terms used to find relevant tools"}}}
+
+
+RETRY = ' Call tool_search_tool again with arguments like {"terms": ["refund", "payment"]}.'
+
+
+@pytest.mark.parametrize("raw, problem", [
+    ("{}", "Missing required tool argument 'terms'."),
+    ('{"query": "refund"}', "Missing required tool argument 'terms'."),
+    ('{"terms": null}', "Missing required tool argument 'terms'."),
+    ('{"terms": "refund payment"}', "Tool argument 'terms' must be an array of strings."),
+    ('{"terms": ["refund", 7]}', "Tool argument 'terms' must be an array of strings."),
+    ('{"terms": []}', "Tool argument 'terms' must contain at least one non-blank search term."),
+    ('{"terms": ["  ", ""]}', "Tool argument 'terms' must contain at least one non-blank search term."),
+    ('{"terms": ["refund"', "Failed to parse tool search arguments as a JSON object: '{\"terms\": [\"refund\"'."),
+    ('["refund"]', "Failed to parse tool search arguments as a JSON object: '[\"refund\"]'."),
+])
+def test_argument_mistakes_have_exact_texts(raw, problem):
+    with pytest.raises(SearchArgumentError) as info:
+        KeywordSearch().parse(raw)
+    assert str(info.value) == problem + RETRY
+
+
+def test_valid_arguments_parse_to_the_terms():
+    assert KeywordSearch().parse(json.dumps({"terms": ["Refund", " payment "]})) == ["Refund", " payment "]

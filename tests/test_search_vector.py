@@ -1,0 +1,103 @@
+"""Vector search: cosine top-N over a matrix, tool vectors cached by text, queries never cached."""
+import numpy as np
+import pytest
+
+from toolkit.embeddings import ToolEmbeddingCache
+from toolkit.schema import ToolSpec
+from toolkit.search import ToolSearch
+from toolkit.search_keyword import SearchArgumentError
+from toolkit.search_vector import VectorIndex, VectorSearch, tool_text, unit_rows
+
+WORDS = ["parcel", "shipment", "track", "refund", "payment", "money", "weather", "rain", "order", "cancel"]
+
+
+class BagOfWords:
+    """A transparent embedding model: counts of a fixed word list; records every call."""
+
+    name = "bag-of-words"
+
+    def __init__(self):
+        self.calls = []
+
+    def embed(self, texts):
+        self.calls.append(list(texts))
+        return np.array([[t.lower().count(w) for w in WORDS] for t in texts], dtype=np.float32)
+
+
+SPECS = [ToolSpec("track_shipment", "Track a parcel"), ToolSpec("refund_payment", "Give the money back"),
+         ToolSpec("get_weather", "Weather and rain"), ToolSpec("cancel_order", "Cancel an order"),
+         ToolSpec("no_words", "")]
+
+
+def test_tool_text_is_name_colon_description():
+    assert tool_text(SPECS[0]) == "track_shipment: Track a parcel"
+    assert tool_text(SPECS[4]) == "no_words"
+
+
+def test_ranking_is_cosine_against_a_brute_force_reference():
+    rng = np.random.default_rng(1)
+    specs = [ToolSpec(f"t{i}", f"tool {i}") for i in range(300)]
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    index = VectorIndex(tuple(specs), unit_rows(vectors))
+    for _ in range(20):
+        q = rng.normal(size=16).astype(np.float32)
+        cosine = vectors @ q / np.linalg.norm(vectors, axis=1) / np.linalg.norm(q)
+        expected = [f"t{i}" for i in np.argsort(-cosine, kind="stable")[:7]]
+        found = index.search(q, max_results=7)
+        assert [m.name for m in found] == expected
+        assert [m.score for m in found] == pytest.approx(sorted(cosine, reverse=True)[:7], abs=1e-5)
+
+
+def test_ties_in_catalogue_order_allowed_and_min_score():
+    specs = tuple(ToolSpec(f"t{i}") for i in range(6))
+    matrix = unit_rows(np.array([[1, 0], [0, 1], [1, 0], [1, 1], [1, 0], [-1, 0]], dtype=np.float32))
+    index = VectorIndex(specs, matrix)
+    query = np.array([1, 0], dtype=np.float32)
+    assert [m.name for m in index.search(query, 3)] == ["t0", "t2", "t4"]
+    assert [m.name for m in index.search(query, 3, allowed={"t4", "t5", "t1"})] == ["t4", "t1", "t5"]
+    assert [m.name for m in index.search(query, 9, min_score=0.5)] == ["t0", "t2", "t4", "t3"]
+    assert index.search(query, 3, allowed=set()) == []
+
+
+def test_tool_vectors_cached_by_text_query_never_cached():
+    model = BagOfWords()
+    strategy = VectorSearch(model)
+    strategy.index(SPECS)
+    strategy.index(SPECS[:3] + [ToolSpec("cancel_order", "Cancel an order, fast")])
+    assert model.calls == [[tool_text(s) for s in SPECS], ["cancel_order: Cancel an order, fast"]]
+    index = strategy.index(SPECS)
+    for _ in range(2):
+        assert strategy.search(index, "where is my parcel?")[0].name == "track_shipment"
+    assert model.calls[2:] == [["where is my parcel?"], ["where is my parcel?"]]
+    assert len(strategy.cache) == 6 and "where is my parcel?" not in strategy.cache._vectors
+
+
+def test_the_cache_embeds_each_new_text_once_per_batch():
+    model = BagOfWords()
+    cache = ToolEmbeddingCache(model)
+    rows = cache.tools(["rain", "rain", "order"])
+    assert model.calls == [["rain", "order"]] and rows.shape == (3, len(WORDS))
+    cache.clear()
+    assert len(cache) == 0
+
+
+def test_the_search_tool_spec_and_argument_texts_are_langchain4j_s():
+    strategy = VectorSearch(BagOfWords())
+    assert strategy.spec.description == "Finds available tools using semantic vector search"
+    assert strategy.spec.parameters == {"type": "object", "required": ["query"], "properties": {"query": {
+        "type": "string", "description": "Natural language query describing desired tool"}}}
+    retry = ' Call tool_search_tool again with arguments like {"query": "refund a card payment"}.'
+    for raw, problem in [("{}", "Missing required tool argument 'query'."),
+                         ('{"query": ["a"]}', "Tool argument 'query' must be a string."),
+                         ('{"query": "  "}', "Tool argument 'query' must not be blank.")]:
+        with pytest.raises(SearchArgumentError) as info:
+            strategy.parse(raw)
+        assert str(info.value) == problem + retry
+
+
+def test_vector_search_through_the_wrapper():
+    search = ToolSearch(VectorSearch(BagOfWords(), max_results=2))
+    index = search.index(SPECS)
+    outcome = search.search('{"query": "I want my money back for that payment"}', index)
+    assert outcome.found == ["refund_payment", "track_shipment"] and outcome.searched == 5
+    assert outcome.matches[0].score == pytest.approx(2 / np.sqrt(2) / np.sqrt(3))

@@ -1,0 +1,79 @@
+"""Search views: pure renderers, deterministic, escaped."""
+import xml.etree.ElementTree as ET
+
+from html_tree import Tree
+
+from toolkit.search import SearchOutcome
+from toolkit.search_catalog import ALL_TOOLS, EvalRow
+from toolkit.search_keyword import Match
+from toolkit.search_view import (
+    COLOURS,
+    SearchView,
+    SelectionChart,
+    render_search_html,
+    render_search_text,
+    render_selection_chart_svg,
+    render_selection_html,
+    render_selection_table,
+)
+
+FOUND = SearchOutcome("KeywordSearch", '{"terms": ["cancel", "<b>"]}', ["cancel", "<b>"], 329,
+                      (Match("cancel_order", "Cancel an order.", 6), Match("cancel_subscription", "", 2)))
+ERROR = SearchOutcome("VectorSearch", "{}", None, 12, error="Missing required tool argument 'query'. Retry.")
+
+
+def test_search_html_shows_matches_scores_found_tools_and_the_model_text():
+    tree = Tree(render_search_html(FOUND)).root
+    cells = [c.text() for c in tree.find_all("tk-td")]
+    assert ["1", "cancel_order", "6", "Cancel an order.", "2", "cancel_subscription", "2", ""] == cells[3:11]
+    assert [b.text() for b in tree.find_all("tk-badge")] == ["cancel_order", "cancel_subscription"]
+    assert tree.find_all("tk-card")[-1].find_all("tk-text")[0].text() == FOUND.text()
+    html = render_search_html(FOUND)
+    assert "&quot;&lt;b&gt;&quot;" in html and "<b>" not in html
+
+
+def test_an_argument_error_is_a_red_card_without_a_table():
+    html = render_search_html(ERROR)
+    tree = Tree(html).root
+    assert tree.find_all("tk-error")[0].find_all("tk-text")[0].text() == ERROR.error
+    assert "cancel" not in html and len(tree.find_all("tk-table")) == 1
+
+
+def test_text_summary_and_widget_bundle():
+    assert render_search_text(FOUND) == ('KeywordSearch {"terms": ["cancel", "<b>"]} → searched 329 tools\n'
+                                         "1. cancel_order (6)\n2. cancel_subscription (2)\n"
+                                         "found_tools: ['cancel_order', 'cancel_subscription']")
+    assert render_search_text(ERROR).endswith("error: " + ERROR.error)
+    bundle = SearchView(FOUND)._repr_mimebundle_()
+    assert bundle["text/html"] == render_search_html(FOUND) and bundle["text/plain"] == render_search_text(FOUND)
+
+
+def test_vector_scores_show_three_decimals():
+    outcome = SearchOutcome("VectorSearch", "{}", "q", 3, (Match("a", "", 0.81234),))
+    assert "0.812" in render_search_html(outcome)
+
+
+ROWS = [EvalRow(100, ALL_TOOLS, 1.0, 1.0, 9000.0), EvalRow(100, "keyword", 0.9, 0.8, 300.0),
+        EvalRow(100, "vector", 0.7, 0.5, 500.0), EvalRow(300, ALL_TOOLS, 1.0, 1.0, 27000.0),
+        EvalRow(300, "keyword", 0.85, 0.8, 320.0), EvalRow(300, "vector", 0.5, 0.4, 510.0)]
+
+
+def test_chart_is_valid_deterministic_svg_with_two_lines_per_strategy():
+    svg = render_selection_chart_svg(ROWS)
+    assert svg == render_selection_chart_svg(list(ROWS))
+    root = ET.fromstring(svg)
+    lines = root.findall("{http://www.w3.org/2000/svg}polyline")
+    assert [l.get("stroke") for l in lines] == list(COLOURS[:3]) * 2
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert {ALL_TOOLS, "keyword", "vector", "tools in the catalogue", "100", "1,000", "100,000"} <= set(texts)
+    left_keyword = [tuple(map(float, p.split(","))) for p in lines[1].get("points").split()]
+    assert left_keyword[0][1] == 40 + 200 - 0.9 * 200 and left_keyword[1][1] == 40 + 200 - 0.85 * 200
+
+
+def test_chart_bundle_and_tables():
+    bundle = SelectionChart(ROWS)._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "text/plain"}
+    assert bundle["text/plain"] == render_selection_table(ROWS)
+    assert render_selection_table(ROWS).splitlines()[2] == "  100  keyword                      90%    80%     300"
+    cells = [c.text() for c in Tree(render_selection_html(ROWS)).root.find_all("tk-td")]
+    assert cells[5:10] == ["100", "keyword", "90%", "80%", "300"]

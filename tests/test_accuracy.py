@@ -11,7 +11,7 @@ import pytest
 
 from toolkit.accuracy import (CASE_COLUMNS, CASES_PATH, CSV_COLUMNS, AccuracyCase, called_order_id,
                               judge, load_cases, report_lines, run_suite, summarize, write_csv)
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.errors import ConfigurationError
 from toolkit.gateway_server import running_gateway
 from toolkit.scripted import ScriptedModel, call

@@ -7,7 +7,7 @@ import pytest
 
 from toolkit.cassette import CassetteMismatch, RecordingTransport, ReplayTransport
 from toolkit.client import ChatClient
-from toolkit.connect import connect
+from toolkit.switch import connect
 from toolkit.errors import CallerError, ConfigurationError
 from toolkit.gateway_server import Gateway, running_gateway
 from toolkit.messages import UserMessage

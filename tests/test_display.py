@@ -1,5 +1,5 @@
 from toolkit.client import Exchange
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.display import Shown, show_exchange, show_table
 from toolkit.messages import UserMessage
 

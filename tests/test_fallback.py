@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.fallback import (PROTOCOL, PromptProtocol, TextCall, extract_call, protocol_messages,
                               tools_as_text)
 from toolkit.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.client import ChatClient, RetryPolicy
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.gateway_server import running_gateway
 from toolkit.probe import QUESTION, classify, probe, report
 

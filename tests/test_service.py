@@ -5,7 +5,7 @@ from typing import Annotated, Protocol
 import pytest
 from pydantic import BaseModel
 
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.declare import UserText, system_message, user_message
 from toolkit.decorator import MemoryId, ReturnBehavior, tool
 from toolkit.errors import ConfigurationError, TruncatedStreamError

@@ -50,6 +50,13 @@ def test_all_names_exist_and_nothing_public_is_missing():
     assert public - {"annotations", "importlib", "Any"} == set(toolkit.__all__)
 
 
+def test_no_public_name_is_shadowed_by_a_submodule():
+    """A submodule named like an export (say `toolkit/connect.py` beside `connect()`) would replace
+    the export on the package as soon as anything imports the submodule."""
+    modules = {p.stem for p in (ROOT / "toolkit").glob("*.py")}
+    assert modules & set(toolkit.__all__) == set()
+
+
 def test_importing_toolkit_loads_nothing_heavy():
     code = "import sys, toolkit; print(sorted(m for m in ('pandas', 'ipywidgets', 'httpx', 'mcp') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

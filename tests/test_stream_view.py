@@ -6,7 +6,7 @@ import pytest
 from html_tree import Tree
 
 import toolkit.stream_view as stream_view
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.decorator import tool
 from toolkit.errors import TruncatedStreamError
 from toolkit.gateway_server import Gateway

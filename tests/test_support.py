@@ -5,7 +5,7 @@ import datetime
 import jsonschema
 import pytest
 
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.loop import HANDOVER_ZH
 from toolkit.messages import SystemMessage, ToolResultMessage
 from toolkit.scripted import ScriptedModel, call

@@ -5,7 +5,7 @@ import pytest
 from html_tree import Tree
 
 from toolkit.accuracy import AccuracyCase, CaseResult
-from toolkit.connect import fake_client
+from toolkit.switch import fake_client
 from toolkit.drill import DrillCase, load_cases, run_case, run_drill
 from toolkit.probe import probe
 from toolkit.week3_views import (accuracy_view, confusion, drill_view, probe_view, render_accuracy_html,

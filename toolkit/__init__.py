@@ -12,7 +12,7 @@ from typing import Any
 
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(['ChatClient'], "client"),
-    **dict.fromkeys(['connect', 'fake_client'], "connect"),
+    **dict.fromkeys(['connect', 'fake_client'], "switch"),
     **dict.fromkeys(['UserText', 'V', 'system_message', 'user_message'], "declare"),
     **dict.fromkeys([
         'InvocationContext', 'MemoryId', 'Param', 'ReturnBehavior', 'tool'],

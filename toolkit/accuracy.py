@@ -239,7 +239,7 @@ def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
 def cli(argv: list[str]) -> int:
     """Run the suite against the configured gateway; exit 0 if the pass line is met."""
     from toolkit.client import RetryPolicy
-    from toolkit.connect import FAKE_BASE_URL, REPLAY_BASE_URL
+    from toolkit.switch import FAKE_BASE_URL, REPLAY_BASE_URL
     from toolkit.probe import add_gateway_arguments, client_from_args
 
     parser = argparse.ArgumentParser(prog="python -m toolkit eval", description="Run the "

@@ -151,7 +151,7 @@ def client_from_args(args: argparse.Namespace, retry: RetryPolicy = RetryPolicy(
     """`connect()` with the flags laid over the environment: the real gateway if URL, key and
     model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
     shows what one request gets)."""
-    from toolkit.connect import connect
+    from toolkit.switch import connect
 
     flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
     env = {**os.environ, **{k: v for k, v in flags.items() if v}}

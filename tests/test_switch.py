@@ -1,6 +1,6 @@
 import pytest
 
-from toolkit.connect import connect
+from toolkit.switch import connect
 from toolkit.errors import ConfigurationError
 from toolkit.messages import UserMessage
 

@@ -20,7 +20,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from loopback import free_port
 
 pytestmark = pytest.mark.browser
 
@@ -79,10 +79,6 @@ def _playwright():
 
 # 2. JupyterLab on loopback, isolated from the user's own Jupyter set-up.
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _lab_env(home: Path) -> dict[str, str]:
@@ -139,7 +135,7 @@ def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("jupyter")
     root = home / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "out"))
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     log = home / "lab.log"
     with log.open("w") as sink:
         process = subprocess.Popen(_lab_command(port, token, root), env=_lab_env(home), cwd=root,

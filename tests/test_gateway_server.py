@@ -7,6 +7,7 @@ import sys
 import httpx
 import openai
 import pytest
+from loopback import free_port
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from starlette.testclient import TestClient
 
@@ -22,10 +23,6 @@ TOOLS = [{"type": "function", "function": {
                    "required": ["orderId"]}}}]
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

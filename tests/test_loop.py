@@ -4,7 +4,7 @@ from typing import Annotated
 
 import pytest
 
-from toolkit.decorator import Param, ReturnBehavior, tool
+from toolkit.decorator import Param, tool
 from toolkit.errors import ArgumentError, UnknownToolError
 from toolkit.execution import FEED_BACK_ALL
 from toolkit.loop import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, MaxRoundTripsError, run_loop

@@ -4,13 +4,13 @@ without the SDK, a server that hangs and servers that crash. Transports: stdio, 
 and the SDK's in-process client; behaviour tests run over all three."""
 import json
 import logging
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from loopback import free_port, wait_for_port
 from jsonschema import Draft202012Validator
 
 from toolkit.errors import ConfigurationError
@@ -32,10 +32,6 @@ TIME_ARGS = ["-m", "mcp_server_time", "--local-timezone", "UTC"]
 CRASH_AT_START = ["-c", "import sys; print('config file missing', file=sys.stderr); sys.exit(3)"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_for(path: Path, seconds: float = 5.0) -> bool:
@@ -60,18 +56,12 @@ def http_cancel_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def http_url(http_cancel_file):
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([sys.executable, QUIRKY, "--http", "--port", str(port),
                                 "--cancel-file", str(http_cancel_file)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_port(port, 15)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()

@@ -2,12 +2,11 @@
 the local registry is the reference, over the in-process client, stdio and HTTP."""
 import datetime
 import json
-import socket
 import subprocess
 import sys
-import time
 
 import pytest
+from loopback import free_port, wait_for_port
 
 from toolkit.execution import FEED_BACK_ALL
 from toolkit.loop import COURSE, run_loop
@@ -35,10 +34,6 @@ CALLS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module", params=["in-process", "stdio", "http"])
@@ -51,17 +46,11 @@ def shop_client(request):
         with McpClient.stdio(SERVER[0], SERVER[1:], name="shop") as client:
             yield client
         return
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(SERVER + ["--http", "--port", str(port)], stderr=subprocess.PIPE, text=True)
     try:
         assert "on http://127.0.0.1:" in process.stderr.readline()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_port(port, 10)
         with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="shop") as client:
             yield client
     finally:

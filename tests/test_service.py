@@ -12,7 +12,7 @@ from toolkit.errors import ConfigurationError, TruncatedStreamError
 from toolkit.gateway_server import Gateway
 from toolkit.loop import ToolFinished, ToolStarted
 from toolkit.memory import ChatMemory
-from toolkit.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.messages import AssistantMessage, SystemMessage, UserMessage
 from toolkit.scripted import ScriptedModel, call
 from toolkit.service import Result, TokenStream, ai_service, memory_per_id
 from toolkit.streaming import TextDelta

@@ -34,3 +34,11 @@ def test_an_exchange_with_no_answer_says_so():
     shown = show_exchange(Exchange("http://x/v1/chat/completions", {"model": "m"}, None, "<ReadTimeout>", 2))
     assert shown.text.splitlines()[0] == "POST http://x/v1/chat/completions (attempt 2) -> no answer"
     assert "timeout / no answer" in shown.html
+
+
+def test_a_response_shows_its_finish_reason_and_a_transcript():
+    from toolkit.display import show_response
+    reply = fake_client().chat([UserMessage(content="你好")])
+    shown = show_response(reply)
+    assert "finish reason" in shown.html and "model response" in shown.html
+    assert shown.text.startswith("assistant: ") and "tokens" in shown.text

@@ -5,6 +5,7 @@ renders the HTML, a plain-text reader (and nbval) sees the text — never
 `<IPython.core.display.HTML object>`. Two builders use it:
 
 - `show_table(rows, title)`: a list of dicts as a table (text: an aligned plain table);
+- `show_response(response)`: one model response, as `toolkit.views` renders it;
 - `show_exchange(exchange)`: one raw HTTP exchange from `ChatClient.exchanges` — URL, status,
   attempt, the request body and the response body (pretty JSON, or the SSE lines of a stream).
 
@@ -18,6 +19,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from toolkit.client import Exchange
+from toolkit.messages import ChatResponse
 from toolkit.html import Html, badge, card, code_block, join, kv_table, page, table
 
 
@@ -66,3 +68,9 @@ def render_exchange_text(exchange: Exchange) -> str:
 
 def show_exchange(exchange: Exchange) -> Shown:
     return Shown(render_exchange_html(exchange), render_exchange_text(exchange))
+
+
+def show_response(response: ChatResponse) -> Shown:
+    """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
+    from toolkit.views import render_conversation_text, render_response_html
+    return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

@@ -43,6 +43,15 @@ def test_views_are_stored_as_html_not_as_dangling_widget_references(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_stored_text_fallbacks_mean_something(path):
+    meaningless = re.compile(r"<IPython\.core\.display\.\w+ object>|object at 0x|^\w+\((value|children)=")
+    for cell in _cells(path):
+        for output in cell.get("outputs", []):
+            text = "".join(output.get("data", {}).get("text/plain", ""))
+            assert not meaningless.search(text), f"a view stored without a readable fallback: {text[:80]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_pip_no_keys_no_errors(path):
     for cell in _cells(path):
         source = "".join(cell["source"])

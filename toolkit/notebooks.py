@@ -1,7 +1,7 @@
 """`python -m toolkit notebooks [--no-execute] FILE…`: run course notebooks and store them clean.
 
-Each notebook is executed top to bottom in a fresh kernel (offline: the LLM_* variables are
-removed, so it always meets the embedded fake gateway), then cleaned the way the course
+Each notebook is executed top to bottom in a fresh kernel (offline: the LLM_* variables —
+record and replay included — are removed, so it always meets the embedded fake gateway), then cleaned the way the course
 commits notebooks:
 
 - notebook metadata keeps only `kernelspec` and `language_info`; cell metadata only `tags`;
@@ -24,7 +24,6 @@ import nbformat
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOTEBOOK_METADATA = ("kernelspec", "language_info")
-LLM_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
 
 
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -47,7 +46,7 @@ def execute(notebook: nbformat.NotebookNode, path: Path, timeout: int = 120) -> 
     """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables."""
     from nbclient import NotebookClient
 
-    saved = {k: os.environ.pop(k) for k in LLM_VARS if k in os.environ}
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("LLM_")}
     try:
         NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(path.parent)}}).execute()

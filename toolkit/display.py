@@ -20,6 +20,7 @@ import pandas as pd
 
 from toolkit.client import Exchange
 from toolkit.messages import ChatResponse
+from toolkit.views import render_conversation_text, render_response_html
 from toolkit.html import Html, badge, card, code_block, join, kv_table, page, table
 
 
@@ -72,5 +73,4 @@ def show_exchange(exchange: Exchange) -> Shown:
 
 def show_response(response: ChatResponse) -> Shown:
     """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
-    from toolkit.views import render_conversation_text, render_response_html
     return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

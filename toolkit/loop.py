@@ -261,7 +261,7 @@ class _Run:
         if not candidates:
             return results
         failed_tool = failed[0].call.name
-        undone, log = compensate(candidates, self.compensations, failed_tool)
+        undone, log = compensate(candidates, self.compensations)
         self.saga += log
         if self.memory is not None:
             self.memory.set(rewrite(self.memory.messages(), undone, failed_tool))

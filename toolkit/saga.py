@@ -126,8 +126,8 @@ def _shape(schema: Mapping[str, Any] | None) -> dict[str, Any]:
             for name, prop in sorted(props.items())}
 
 
-def compensate(executions: Sequence[ToolExecution], compensations: Mapping[str, Compensation],
-               failed_tool: str) -> tuple[list[ToolExecution], list[SagaEntry]]:
+def compensate(executions: Sequence[ToolExecution],
+               compensations: Mapping[str, Compensation]) -> tuple[list[ToolExecution], list[SagaEntry]]:
     """Run compensations for the successful compensable executions, newest first.
 
     Returns the executions actually undone (a failed compensation leaves its call's effect in

@@ -38,7 +38,7 @@ from toolkit.saga import ToolExecution
 from toolkit.service import Result
 from toolkit.streaming import TextDelta, ToolCallDelta
 from toolkit.trace_view import execution_status
-from toolkit.views import HtmlView
+from toolkit.views import HtmlView, one_line
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 CURSOR = "▍"
@@ -197,17 +197,12 @@ def render_stream_html(events: Iterable[LoopEvent], result: Result[Any] | None =
 
 # 4. Text.
 
-def _short(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _segment_text(segment: Segment, over: bool) -> str:
     if isinstance(segment, TextSegment):
         return f"assistant: {segment.text}"
     _, label, _ = tool_status(segment, over)
     line = f"tool {segment.name}({_arguments(segment.arguments)}) [{label}]"
-    return line + (f" → {_short(segment.execution.result.content)}" if segment.execution else "")
+    return line + (f" → {one_line(segment.execution.result.content, 160)}" if segment.execution else "")
 
 
 def render_stream_text(events: Iterable[LoopEvent], result: Result[Any] | None = None,
@@ -232,7 +227,7 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {_short(e.result.content, 40)}"
+        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(e.result.content, 40)}"
     return type(event).__name__
 
 

@@ -27,7 +27,7 @@ from toolkit.html import Html, badge, card, code_block, join, kv_table, page, sm
 from toolkit.loop import LoopResult, RoundTrace
 from toolkit.messages import Message, TokenUsage, ToolResultMessage
 from toolkit.saga import ToolExecution
-from toolkit.views import HtmlView
+from toolkit.views import HtmlView, one_line
 
 ERROR_LABELS = {"unknown_tool": "unknown tool", "argument": "argument error",
                 "execution": "execution error", "guard": "loop guard", "not_run": "not run"}
@@ -123,21 +123,16 @@ def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
 
 # 2. The same as text.
 
-def _one_line(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · "
              f"tool_choice: {_choice(trace.tool_choice)}"]
     if trace.reply.content:
-        lines.append(f"  model: {_one_line(trace.reply.content)}")
-    lines += [f"  model → {c.name}({_one_line(c.arguments)})" for c in trace.reply.tool_calls]
+        lines.append(f"  model: {one_line(trace.reply.content, 160)}")
+    lines += [f"  model → {c.name}({one_line(c.arguments, 160)})" for c in trace.reply.tool_calls]
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
-        lines.append(f"  {e.call.name} [{label}]{timing}: {_one_line(e.result.content)}")
+        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(e.result.content, 160)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
     return lines
 
@@ -148,8 +143,8 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     trips = f"{result.round_trips} round trip{'s' if result.round_trips != 1 else ''}"
     lines.append(f"finish: {result.finish} · {trips} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
-        lines.append(f"answer: {_one_line(result.answer)}")
-    lines += [f"caller receives: {m.tool_name}: {_one_line(m.content)}" for m in result.immediate_results]
+        lines.append(f"answer: {one_line(result.answer, 160)}")
+    lines += [f"caller receives: {m.tool_name}: {one_line(m.content, 160)}" for m in result.immediate_results]
     return "\n".join(lines)
 
 
@@ -194,7 +189,7 @@ def render_saga_text(result: LoopResult, before: Sequence[Message] | None = None
              for i, e in enumerate(result.saga, 1)] or ["no compensation ran"]
     if before is not None:
         changed = rewritten_results(before, result.messages if after is None else after)
-        lines += [f"rewritten {t}: {_one_line(b.content)} → {_one_line(a.content)}" for t, b, a in changed]
+        lines += [f"rewritten {t}: {one_line(b.content, 160)} → {one_line(a.content, 160)}" for t, b, a in changed]
     return "\n".join(lines)
 
 

@@ -145,7 +145,9 @@ def render_response_html(response: ChatResponse) -> str:
 
 # 4. The transcript (text/plain).
 
-def _short(text: str, limit: int = 200) -> str:
+def one_line(text: str, limit: int = 200) -> str:
+    """`text` on one line (whitespace collapsed), cut to `limit` characters with "…"; shared by
+    every view's text/plain transcript."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
@@ -153,21 +155,21 @@ def _short(text: str, limit: int = 200) -> str:
 def _call_text(call: ToolCall) -> str:
     try:
         args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
-        return f"assistant → {call.name}({_short(args)})"
+        return f"assistant → {call.name}({one_line(args)})"
     except ValueError:
-        return f"assistant → {call.name}({_short(call.arguments)}) [invalid JSON]"
+        return f"assistant → {call.name}({one_line(call.arguments)}) [invalid JSON]"
 
 
 def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list[str]:
     if isinstance(message, AssistantMessage):
-        lines = [f"assistant: {_short(message.content)}"] if message.content else []
+        lines = [f"assistant: {one_line(message.content)}"] if message.content else []
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
         name = message.tool_name or names.get(message.tool_call_id, "?")
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
-        return [f"tool[{name}]{flags}: {_short(message.content)}"]
-    return [f"{message.role}: {_short(message.content)}"]
+        return [f"tool[{name}]{flags}: {one_line(message.content)}"]
+    return [f"{message.role}: {one_line(message.content)}"]
 
 
 def render_conversation_text(messages: Iterable[Message | dict[str, Any]],

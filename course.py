@@ -6,6 +6,7 @@
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
 extra; it is redone only when pyproject.toml changes. Extra arguments go to jupyter / pytest.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,8 +43,16 @@ def setup() -> None:
 def lab(args: list[str]) -> int:
     setup()
     root_flag = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return subprocess.call([str(BIN / "jupyter"), "lab", "--ServerApp.ip=127.0.0.1",
-                            f"--ServerApp.root_dir={ROOT / 'notebooks'}", *root_flag, *args])
+    return subprocess.call(
+        [
+            str(BIN / "jupyter"),
+            "lab",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+            *root_flag,
+            *args,
+        ]
+    )
 
 
 def test(args: list[str]) -> int:
@@ -51,8 +60,15 @@ def test(args: list[str]) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}  # tests are offline by design
     if len(env) < len(os.environ):
         print("note: LLM_* variables are ignored by the test suite (it runs on the fake gateway)")
-    command = [str(BIN / "python"), "-m", "pytest", "--nbval",
-               "--nbval-sanitize-with", str(ROOT / "notebooks" / "sanitize.cfg"), *args]
+    command = [
+        str(BIN / "python"),
+        "-m",
+        "pytest",
+        "--nbval",
+        "--nbval-sanitize-with",
+        str(ROOT / "notebooks" / "sanitize.cfg"),
+        *args,
+    ]
     return subprocess.call(command, cwd=ROOT, env=env)
 
 

@@ -13,6 +13,7 @@ Target: the gateway reaches at least 70% of the bare endpoint.
 
 Run on demand; not a test (timings depend on the machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,17 +26,29 @@ import time
 from types import SimpleNamespace
 
 KINDS = ("bare", "glue", "gateway")
-TOOLS = [{"type": "function", "function": {
-    "name": name, "description": about,
-    "parameters": {"type": "object", "properties": props, "required": list(props)[:1]}}}
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": about,
+            "parameters": {"type": "object", "properties": props, "required": list(props)[:1]},
+        },
+    }
     for name, about, props in [
         ("query_order", "查询订单的状态、金额、商品、付款日期", {"orderId": {"type": "string"}}),
         ("query_logistics", "查询物流轨迹", {"orderId": {"type": "string"}}),
-        ("query_refund_policy", "查询退换货政策",
-         {"category": {"type": "string"}, "asOf": {"type": "string"}})]]
-REQUEST = {"model": "fake-keyword", "tools": TOOLS,
-           "messages": [{"role": "system", "content": "你是电商售后助手。不要编造订单号。"},
-                        {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}]}
+        ("query_refund_policy", "查询退换货政策", {"category": {"type": "string"}, "asOf": {"type": "string"}}),
+    ]
+]
+REQUEST = {
+    "model": "fake-keyword",
+    "tools": TOOLS,
+    "messages": [
+        {"role": "system", "content": "你是电商售后助手。不要编造订单号。"},
+        {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
+    ],
+}
 
 
 def _serve(kind: str, stream: bool) -> None:
@@ -44,11 +57,10 @@ def _serve(kind: str, stream: bool) -> None:
     from starlette.responses import Response
     from starlette.routing import Route
 
-    from toolkit.gateway_server import Gateway, _listen, _server, create_app
+    from toolkit.gateway.server import Gateway, _listen, _server, create_app
 
     gateway = Gateway()
-    reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"},
-                           _payload(stream))
+    reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, _payload(stream))
     if kind == "gateway":
         app = create_app(gateway)
     elif kind == "bare":  # a plain Starlette endpoint: Request in, Response out
@@ -57,6 +69,7 @@ def _serve(kind: str, stream: bool) -> None:
         async def bare(request):
             await request.body()
             return Response(body, media_type=reply.headers["content-type"])
+
         app = Starlette(routes=[Route("/v1/chat/completions", bare, methods=["POST"])])
     else:  # "glue": the gateway's own ASGI glue around a gateway that only replays one reply
         app = create_app(SimpleNamespace(config=gateway.config, handle=lambda *_: reply))
@@ -71,8 +84,10 @@ def _payload(stream: bool) -> bytes:
 
 def _request_bytes(url: str, payload: bytes) -> tuple[tuple[str, int], bytes]:
     host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
-    head = (f"POST /v1/chat/completions HTTP/1.1\r\nhost: {host}:{port}\r\n"
-            f"content-type: application/json\r\ncontent-length: {len(payload)}\r\n\r\n")
+    head = (
+        f"POST /v1/chat/completions HTTP/1.1\r\nhost: {host}:{port}\r\n"
+        f"content-type: application/json\r\ncontent-length: {len(payload)}\r\n\r\n"
+    )
     return (host, int(port)), head.encode() + payload
 
 
@@ -82,7 +97,7 @@ def _exchange(sock: socket.socket, request: bytes, buffer: bytearray) -> int:
     while (end := buffer.find(b"\r\n\r\n")) < 0:
         buffer += sock.recv(65536)
     head = bytes(buffer[:end]).lower()
-    del buffer[:end + 4]
+    del buffer[: end + 4]
     length = int(head.split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
     while len(buffer) < length:
         buffer += sock.recv(65536)
@@ -102,8 +117,7 @@ def _drive(url: str, total: int, threads: int, payload: bytes) -> float:
         with socket.create_connection(address) as sock:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             buffer = bytearray()
-            failures.extend(s for s in (_exchange(sock, request, buffer) for _ in range(count))
-                            if s != 200)
+            failures.extend(s for s in (_exchange(sock, request, buffer) for _ in range(count)) if s != 200)
 
     worker(100)  # warm up
     workers = [threading.Thread(target=worker, args=(total // threads,)) for _ in range(threads)]
@@ -141,12 +155,13 @@ def main(argv: list[str] | None = None) -> int:
             process.wait(timeout=10)
     best = {kind: max(values) for kind, values in rates.items()}
     for kind, values in rates.items():
-        print(f"{kind:>8}: {best[kind]:6.0f} requests/s best  "
-              f"({', '.join(f'{v:.0f}' for v in values)})")
+        print(f"{kind:>8}: {best[kind]:6.0f} requests/s best  ({', '.join(f'{v:.0f}' for v in values)})")
     ratio = best["gateway"] / best["bare"]
     print(f"   ratio: {ratio:6.0%} of the bare Starlette endpoint (target >= 70%)")
-    print(f"          {best['gateway'] / best['glue']:6.0%} of the same ASGI glue replaying a "
-          "fixed reply (the core's own cost)")
+    print(
+        f"          {best['gateway'] / best['glue']:6.0%} of the same ASGI glue replaying a "
+        "fixed reply (the core's own cost)"
+    )
     return 0 if ratio >= 0.7 else 1
 
 

@@ -15,11 +15,12 @@ Run on demand, in an environment that has the peers (never a test dependency):
 A peer that is not installed is skipped. Target: toolkit ≤ 50 µs per round trip and ≤ 1/3 of
 the fastest peer.
 """
+
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 ROUND_TRIPS = 3
 
@@ -42,18 +43,20 @@ def bench(fn: Callable[[], object], seconds: float = 2.0) -> float:
 
 
 def toolkit_case() -> Callable[[], object]:
-    from toolkit.decorator import tool
-    from toolkit.loop import run_loop
-    from toolkit.memory import ChatMemory
-    from toolkit.messages import AssistantMessage, ChatResponse, ToolCall, UserMessage
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall, UserMessage
+    from toolkit.loop.run import run_loop
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
 
     @tool("Add two integers.")
     def add(a: int, b: int) -> int:
         return a + b
 
-    replies = [ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}'),))),
-               ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}'),))),
-               ChatResponse(message=AssistantMessage(content="10"))]
+    replies = [
+        ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}'),))),
+        ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}'),))),
+        ChatResponse(message=AssistantMessage(content="10")),
+    ]
 
     class Model:
         def __init__(self):
@@ -103,11 +106,21 @@ def openai_agents_case() -> Callable[[], object]:
             done = sum(1 for item in input if isinstance(item, dict) and item.get("type") == "function_call_output")
             if done < 2:
                 args_text = '{"a":1,"b":2}' if done == 0 else '{"a":3,"b":4}'
-                out = [ResponseFunctionToolCall(type="function_call", call_id=f"c{done}", name="add",
-                                                arguments=args_text, id=f"fc{done}")]
+                out = [
+                    ResponseFunctionToolCall(
+                        type="function_call", call_id=f"c{done}", name="add", arguments=args_text, id=f"fc{done}"
+                    )
+                ]
             else:
-                out = [ResponseOutputMessage(id="m", type="message", role="assistant", status="completed",
-                                             content=[ResponseOutputText(type="output_text", text="10", annotations=[])])]
+                out = [
+                    ResponseOutputMessage(
+                        id="m",
+                        type="message",
+                        role="assistant",
+                        status="completed",
+                        content=[ResponseOutputText(type="output_text", text="10", annotations=[])],
+                    )
+                ]
             return ModelResponse(output=out, usage=Usage(), response_id=None)
 
         def stream_response(self, *args, **kwargs):
@@ -158,11 +171,16 @@ def langchain_case() -> Callable[[], object]:
                 return reply.content
             for call in reply.tool_calls:
                 messages.append(tools[call["name"]].invoke(call))
+
     return run
 
 
-CASES = {"toolkit": toolkit_case, "pydantic-ai": pydantic_ai_case,
-         "openai-agents": openai_agents_case, "langchain-core": langchain_case}
+CASES = {
+    "toolkit": toolkit_case,
+    "pydantic-ai": pydantic_ai_case,
+    "openai-agents": openai_agents_case,
+    "langchain-core": langchain_case,
+}
 
 
 def main() -> None:

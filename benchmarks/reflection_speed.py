@@ -20,6 +20,7 @@ langchain-core `convert_to_openai_tool(fn)`; a missing peer is skipped. All rend
 (non-strict) form. Target: cold ≤ 1/3 of the fastest peer, per-function mean, with every
 required-rule case correct (checked first).
 """
+
 from __future__ import annotations
 
 import datetime
@@ -29,14 +30,15 @@ import statistics
 import sys
 import time
 import types
-from typing import Annotated, Any, Callable, Literal, Optional
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from toolkit.decorator import Param
-from toolkit.execution import function_tool
-from toolkit.messages import ToolCall
-from toolkit.schema import clear_cache
+from toolkit.chat.messages import ToolCall
+from toolkit.tools.decorator import Param
+from toolkit.tools.execute import function_tool
+from toolkit.tools.reflect import clear_cache
 
 REPS, ROUNDS = 100, 5
 
@@ -60,7 +62,7 @@ class Item(BaseModel):
 
 class Category(BaseModel):
     name: str
-    children: list["Category"] = []
+    children: list[Category] = []
 
 
 def query_order(order_id: str) -> str:
@@ -77,14 +79,14 @@ def query_logistics(order_id: Annotated[str, Param("The order id", name="orderId
     return ""
 
 
-def query_refund_policy(category: Literal["phone", "laptop", "clothes"],
-                        as_of: datetime.date | None = None) -> str:
+def query_refund_policy(category: Literal["phone", "laptop", "clothes"], as_of: datetime.date | None = None) -> str:
     """The refund policy of a product category, as of a date."""
     return ""
 
 
-def search_orders(query: str, status: Status | None = None,
-                  limit: Annotated[int, Field(ge=1, le=50)] = 10, page: int = 1) -> list[str]:
+def search_orders(
+    query: str, status: Status | None = None, limit: Annotated[int, Field(ge=1, le=50)] = 10, page: int = 1
+) -> list[str]:
     """Search the user's orders."""
     return []
 
@@ -94,8 +96,9 @@ def create_ticket(title: str, body: str, items: list[Item], urgent: bool = False
     return ""
 
 
-def update_address(order_id: str, address: Address,
-                   note: Annotated[Optional[str], Param("For the courier", required=False)] = None) -> str:
+def update_address(
+    order_id: str, address: Address, note: Annotated[str | None, Param("For the courier", required=False)] = None
+) -> str:
     """Change the delivery address of an order that has not shipped."""
     return ""
 
@@ -105,7 +108,7 @@ def get_weather(city: str, units: Literal["metric", "imperial"] = "metric") -> s
     return ""
 
 
-def schedule_call(when: datetime.datetime, minutes: int = 15, topics: list[str] = []) -> str:
+def schedule_call(when: datetime.datetime, minutes: int = 15, topics: list[str] = []) -> str:  # noqa: B006 (reflected, never mutated)
     """Book a call with a human agent."""
     return ""
 
@@ -130,32 +133,53 @@ def tag_orders(order_ids: list[str], tags: dict[str, str], status: Status) -> st
     return ""
 
 
-FUNCTIONS = [query_order, query_logistics, query_refund_policy, search_orders, create_ticket,
-             update_address, get_weather, schedule_call, browse_categories, convert_currency,
-             current_time, tag_orders]
+FUNCTIONS = [
+    query_order,
+    query_logistics,
+    query_refund_policy,
+    search_orders,
+    create_ticket,
+    update_address,
+    get_weather,
+    schedule_call,
+    browse_categories,
+    convert_currency,
+    current_time,
+    tag_orders,
+]
 REQUIRED = {  # the required rules, written out by hand
-    "query_order": ["order_id"], "query_logistics": ["orderId"], "query_refund_policy": ["category"],
-    "search_orders": ["query"], "create_ticket": ["title", "body", "items"],
-    "update_address": ["order_id", "address"], "get_weather": ["city"], "schedule_call": ["when"],
-    "browse_categories": ["root"], "convert_currency": ["amount", "source", "target"],
-    "current_time": None, "tag_orders": ["order_ids", "tags", "status"],
+    "query_order": ["order_id"],
+    "query_logistics": ["orderId"],
+    "query_refund_policy": ["category"],
+    "search_orders": ["query"],
+    "create_ticket": ["title", "body", "items"],
+    "update_address": ["order_id", "address"],
+    "get_weather": ["city"],
+    "schedule_call": ["when"],
+    "browse_categories": ["root"],
+    "convert_currency": ["amount", "source", "target"],
+    "current_time": None,
+    "tag_orders": ["order_ids", "tags", "status"],
 }
 MINIMAL_CALLS = {
-    "query_order": {"order_id": "SN1"}, "query_logistics": {"orderId": "SN1"},
-    "query_refund_policy": {"category": "PHONE"}, "search_orders": {"query": "x"},
+    "query_order": {"order_id": "SN1"},
+    "query_logistics": {"orderId": "SN1"},
+    "query_refund_policy": {"category": "PHONE"},
+    "search_orders": {"query": "x"},
     "create_ticket": {"title": "t", "body": "b", "items": [{"sku": "A", "quantity": "2"}]},
     "update_address": {"order_id": "SN1", "address": {"city": "c", "street": "s"}},
-    "get_weather": {"city": "Oslo"}, "schedule_call": {"when": "2026-10-20T09:30:00"},
+    "get_weather": {"city": "Oslo"},
+    "schedule_call": {"when": "2026-10-20T09:30:00"},
     "browse_categories": {"root": {"name": "all"}},
     "convert_currency": {"amount": "9.5", "source": "EUR", "target": "CNY"},
-    "current_time": {}, "tag_orders": {"order_ids": ["SN1"], "tags": {}, "status": "shipped"},
+    "current_time": {},
+    "tag_orders": {"order_ids": ["SN1"], "tags": {}, "status": "shipped"},
 }
 
 
 def copy_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A new function object with the same code, signature and docstring."""
-    clone = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
-                               fn.__closure__)
+    clone = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     clone.__doc__, clone.__annotations__ = fn.__doc__, dict(fn.__annotations__)
     clone.__qualname__, clone.__module__ = fn.__qualname__, fn.__module__
     clone.__kwdefaults__ = fn.__kwdefaults__
@@ -173,8 +197,12 @@ def check_required_rules() -> None:
     print(f"required rules: all {len(FUNCTIONS)} functions correct, minimal calls execute\n")
 
 
-def measure(run: Callable[[Callable[..., Any]], Any], fn: Callable[..., Any],
-            before: Callable[[], None] | None = None, same: bool = False) -> float:
+def measure(
+    run: Callable[[Callable[..., Any]], Any],
+    fn: Callable[..., Any],
+    before: Callable[[], None] | None = None,
+    same: bool = False,
+) -> float:
     """Best-of-ROUNDS mean µs per call of `run(copy)`; `before` runs untimed before each call."""
     best = float("inf")
     for _ in range(ROUNDS):
@@ -203,16 +231,19 @@ def peers() -> dict[str, Callable[[Callable[..., Any]], Any]]:
     found: dict[str, Callable[[Callable[..., Any]], Any]] = {}
     try:
         from pydantic_ai import Tool
+
         found["pydantic-ai"] = lambda fn: Tool(fn).tool_def
     except ImportError:
         pass
     try:
         from agents import function_tool as agents_tool
+
         found["openai-agents"] = lambda fn: agents_tool(fn, strict_mode=False)
     except ImportError:
         pass
     try:
         from langchain_core.utils.function_calling import convert_to_openai_tool
+
         found["langchain-core"] = convert_to_openai_tool
     except ImportError:
         pass
@@ -227,10 +258,12 @@ def main() -> int:
     print(" | ".join(f"{h:>14}" for h in head))
     rows = []
     for fn in FUNCTIONS:
-        row = {"cold": measure(reflect, fn, before=clear_cache),
-               "warm": measure(reflect, fn),
-               "cached": measure(reflect, fn, same=True),
-               "1st call": measure(first_call, fn, before=clear_cache)}
+        row = {
+            "cold": measure(reflect, fn, before=clear_cache),
+            "warm": measure(reflect, fn),
+            "cached": measure(reflect, fn, same=True),
+            "1st call": measure(first_call, fn, before=clear_cache),
+        }
         row |= {name: measure(run, fn) for name, run in others.items()}
         fastest = min((row[n] for n in others), default=float("nan"))
         rows.append(row | {"cold/fastest": row["cold"] / fastest})
@@ -238,8 +271,9 @@ def main() -> int:
         print(" | ".join([f"{fn.__name__:>14}", *cells]))
     mean = {h: statistics.mean(r[h] for r in rows) for h in head[1:-1]}
     fastest_peer = min((mean[n] for n in others), default=float("nan"))
-    print(" | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]),
-                      f"{mean['cold'] / fastest_peer:14.2f}"]))
+    print(
+        " | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]), f"{mean['cold'] / fastest_peer:14.2f}"])
+    )
     if others:
         verdict = "met" if mean["cold"] <= fastest_peer / 3 else "NOT met"
         print(f"\ntarget (cold mean ≤ 1/3 of the fastest peer's mean, {fastest_peer / 3:.1f} µs): {verdict}")

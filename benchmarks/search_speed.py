@@ -12,18 +12,19 @@ naive implementation of the same rules for every query. Target: ≤ 300 µs/quer
 Vector: µs per query *excluding* the query's embedding (matrix product + top 5), the query
 embedding on its own, and the time to embed the whole catalogue once (then it is cached).
 """
+
 from __future__ import annotations
 
 import argparse
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from toolkit.embeddings import StaticEmbeddings, ToolEmbeddingCache
-from toolkit.search_catalog import load_catalog, scaled_catalog
-from toolkit.search_keyword import KeywordIndex, naive_search
-from toolkit.search_vector import VectorIndex
+from toolkit.search.catalog import load_catalog, scaled_catalog
+from toolkit.search.embeddings import StaticEmbeddings, ToolEmbeddingCache
+from toolkit.search.keyword import KeywordIndex, naive_search
+from toolkit.search.vector import VectorIndex
 
 SIZES = (1_000, 10_000)
 
@@ -42,8 +43,10 @@ def median_us(fn: Callable[[], object], items: list, repeat: int = 5) -> float:
 def keyword_queries(catalog) -> list[list[str]]:
     words = sorted({w for t in catalog.tools for w in (t.name.replace("_", " ") + " " + t.description).lower().split()})
     rng = random.Random(7)
-    extra = [[w[:rng.randint(3, max(3, len(w)))] if rng.random() < 0.3 else w for w in rng.sample(words, rng.randint(1, 3))]
-             for _ in range(130)]
+    extra = [
+        [w[: rng.randint(3, max(3, len(w)))] if rng.random() < 0.3 else w for w in rng.sample(words, rng.randint(1, 3))]
+        for _ in range(130)
+    ]
     return [list(q.terms) for q in catalog.queries] + extra
 
 
@@ -57,8 +60,10 @@ def keyword(catalog) -> None:
         per_query = median_us(index.search, queries)
         naive = median_us(lambda q, specs=specs: naive_search(q, specs), queries[:40], repeat=1)
         same = all(index.search(q) == naive_search(q, specs) for q in queries)
-        print(f"keyword {size:>6} tools: build {build * 1e3:6.0f} ms | {per_query:6.0f} µs/query "
-              f"(naive {naive:7.0f}) | top-5 identical to naive on {len(queries)} queries: {same}")
+        print(
+            f"keyword {size:>6} tools: build {build * 1e3:6.0f} ms | {per_query:6.0f} µs/query "
+            f"(naive {naive:7.0f}) | top-5 identical to naive on {len(queries)} queries: {same}"
+        )
 
 
 def vector(catalog, model, label: str) -> None:
@@ -72,8 +77,10 @@ def vector(catalog, model, label: str) -> None:
         vectors = [cache.query(q) for q in queries]
         search = median_us(index.search, vectors)
         embed_query = median_us(cache.query, queries, repeat=3)
-        print(f"vector  {size:>6} tools ({label}): embed catalogue {embed_all * 1e3:7.0f} ms once | "
-              f"{search:5.0f} µs/query without the query embedding | query embedding {embed_query:7.0f} µs")
+        print(
+            f"vector  {size:>6} tools ({label}): embed catalogue {embed_all * 1e3:7.0f} ms once | "
+            f"{search:5.0f} µs/query without the query embedding | query embedding {embed_query:7.0f} µs"
+        )
 
 
 def main() -> None:
@@ -84,7 +91,8 @@ def main() -> None:
     keyword(catalog)
     vector(catalog, StaticEmbeddings(), "static 64-d")
     if args.minilm:
-        from toolkit.embeddings import MiniLMEmbeddings
+        from toolkit.search.embeddings import MiniLMEmbeddings
+
         vector(catalog, MiniLMEmbeddings(), "MiniLM")
 
 

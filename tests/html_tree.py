@@ -1,4 +1,5 @@
 """A tiny HTML checker for the view tests: tags must nest properly; elements found by class."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

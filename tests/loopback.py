@@ -1,4 +1,5 @@
 """Test helpers for servers the tests start themselves, always on 127.0.0.1."""
+
 from __future__ import annotations
 
 import socket

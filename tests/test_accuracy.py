@@ -1,5 +1,6 @@
 """The accuracy suite: 25 cases as the seed describes them; verdicts judged from the actual tool
 calls (a scripted model makes each mistake once); the CSV's columns; the CLI."""
+
 import csv
 import datetime
 import os
@@ -9,20 +10,31 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.accuracy import (CASE_COLUMNS, CASES_PATH, CSV_COLUMNS, AccuracyCase, called_order_id,
-                              judge, load_cases, report_lines, run_suite, summarize, write_csv)
-from toolkit.switch import fake_client
+from toolkit import data
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.switch import fake_client
+from toolkit.course.accuracy import (
+    CASE_COLUMNS,
+    CSV_COLUMNS,
+    AccuracyCase,
+    called_order_id,
+    judge,
+    load_cases,
+    report_lines,
+    run_suite,
+    summarize,
+    write_csv,
+)
+from toolkit.course.shop import load_shop
 from toolkit.errors import ConfigurationError
-from toolkit.gateway_server import running_gateway
-from toolkit.scripted import ScriptedModel, call
-from toolkit.shop import load_shop
+from toolkit.gateway.server import running_gateway
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOP = load_shop(today=datetime.date(2026, 10, 25))
 
 
 def test_the_cases_are_the_seeds_25():
-    with open(CASES_PATH, encoding="utf-8", newline="") as f:
+    with open(data.path("accuracy_cases.csv"), encoding="utf-8", newline="") as f:
         assert next(csv.reader(f)) == CASE_COLUMNS == ["id", "group", "question", "expect_tool", "expect_order_id"]
     cases = {c.id: c for c in load_cases()}
     groups = [c.group for c in cases.values()]
@@ -44,18 +56,21 @@ CASES = [
     AccuracyCase("U1", "no_call", "你好", "", ""),
 ]
 SCRIPT = [
-    call("query_logistics", orderId="SN202610200001"), "运输中。",       # pass
-    "请稍等，我帮您看看。",                                               # missed_call
-    call("query_logistics", orderId="SN202610200003"), "运输中。",       # wrong_tool
-    call("query_logistics", orderId="SN202610200006"), "没有物流。",     # invented id
-    call("query_order", orderId="SN202610200001"), "您好。",             # unwanted call
+    call("query_logistics", orderId="SN202610200001"),
+    "运输中。",  # pass
+    "请稍等，我帮您看看。",  # missed_call
+    call("query_logistics", orderId="SN202610200003"),
+    "运输中。",  # wrong_tool
+    call("query_logistics", orderId="SN202610200006"),
+    "没有物流。",  # invented id
+    call("query_order", orderId="SN202610200001"),
+    "您好。",  # unwanted call
 ]
 
 
 def test_a_scripted_model_making_each_mistake_once():
     results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
-    assert [r.verdict for r in results] == ["pass", "missed_call", "wrong_tool", "invented_argument",
-                                            "unwanted_call"]
+    assert [r.verdict for r in results] == ["pass", "missed_call", "wrong_tool", "invented_argument", "unwanted_call"]
     assert [r.model_calls for r in results] == [2, 1, 2, 2, 2]
     assert results[3].called_order_id == "SN202610200006" and results[4].called_tools == ("query_order",)
     s = summarize(results)
@@ -74,13 +89,16 @@ def test_judging_reads_the_calls_not_the_answer():
     assert judge(case, both)[0] == "wrong_tool"  # the first tool counts
 
 
-@pytest.mark.parametrize("arguments, order_id", [
-    ('{"orderId": "SN202610200001"}', "SN202610200001"),
-    ('{"orderId": "202610200001"}', "202610200001"),
-    ('{"orderId": 202610200001}', "202610200001"),
-    ("{orderId: SN202610200001}", "{orderId: SN202610200001}"),
-    ('{"category": "服装"}', ""),
-])
+@pytest.mark.parametrize(
+    "arguments, order_id",
+    [
+        ('{"orderId": "SN202610200001"}', "SN202610200001"),
+        ('{"orderId": "202610200001"}', "202610200001"),
+        ('{"orderId": 202610200001}', "202610200001"),
+        ("{orderId: SN202610200001}", "{orderId: SN202610200001}"),
+        ('{"category": "服装"}', ""),
+    ],
+)
 def test_called_order_id(arguments, order_id):
     assert called_order_id([call("query_order", arguments)]) == order_id
 
@@ -90,10 +108,32 @@ def test_csv_columns_exactly(tmp_path):
     path = write_csv(results, tmp_path / "sub" / "out.csv")
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["id", "group", "question", "expect_tool", "expect_order_id", "called_tools",
-                       "called_order_id", "verdict", "model_calls"] == CSV_COLUMNS
-    assert rows[1] == ["P1", "normal", "SN202610200001 到哪了", "query_logistics", "SN202610200001",
-                       "query_logistics", "SN202610200001", "pass", "2"]
+    assert (
+        rows[0]
+        == [
+            "id",
+            "group",
+            "question",
+            "expect_tool",
+            "expect_order_id",
+            "called_tools",
+            "called_order_id",
+            "verdict",
+            "model_calls",
+        ]
+        == CSV_COLUMNS
+    )
+    assert rows[1] == [
+        "P1",
+        "normal",
+        "SN202610200001 到哪了",
+        "query_logistics",
+        "SN202610200001",
+        "query_logistics",
+        "SN202610200001",
+        "pass",
+        "2",
+    ]
     assert len(rows) == 6
 
 
@@ -101,9 +141,14 @@ def test_the_report_by_group_and_the_pass_line():
     lines = report_lines(run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP))
     assert lines[0] == "[PASS] P1 SN202610200001 到哪了 → query_logistics (SN202610200001)"
     assert lines[1] == "[FAIL] M1 SN202610200002 到哪了 → (no call)  [missed_call: expected query_logistics]"
-    assert lines[5:] == ["normal   1 / 3", "edge     0 / 1", "no_call  0 / 1",
-                         "tool-selection accuracy: 1 / 5 = 20.0% (pass line 85%: NOT met)",
-                         "average model calls: 1.8 per case", "invented arguments: 1"]
+    assert lines[5:] == [
+        "normal   1 / 3",
+        "edge     0 / 1",
+        "no_call  0 / 1",
+        "tool-selection accuracy: 1 / 5 = 20.0% (pass line 85%: NOT met)",
+        "average model calls: 1.8 per case",
+        "invented arguments: 1",
+    ]
 
 
 def test_concurrency_keeps_the_order_and_the_verdicts():
@@ -129,8 +174,9 @@ def test_a_malformed_cases_file_names_the_row(tmp_path):
 
 def eval_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    return subprocess.run([sys.executable, "-m", "toolkit", "eval", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", "eval", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_cli_on_the_embedded_gateway_is_deterministic(tmp_path):
@@ -162,12 +208,26 @@ def test_cli_prompt_protocol_on_a_gateway_that_rejects_tools(tmp_path):
 
 def test_cli_shows_progress_for_a_real_gateway(tmp_path):
     cases = tmp_path / "cases.csv"
-    cases.write_text("id,group,question,expect_tool,expect_order_id\n"
-                     "Q1,normal,SN202610200001 到哪了,query_logistics,SN202610200001\n"
-                     "Q2,no_call,你好,,\nQ3,no_call,谢谢,,\n", encoding="utf-8")
+    cases.write_text(
+        "id,group,question,expect_tool,expect_order_id\n"
+        "Q1,normal,SN202610200001 到哪了,query_logistics,SN202610200001\n"
+        "Q2,no_call,你好,,\nQ3,no_call,谢谢,,\n",
+        encoding="utf-8",
+    )
     with running_gateway(mode="A") as url:
-        done = eval_cli("--cases", str(cases), "--base-url", url, "--api-key", "k", "--model", "m",
-                        "--concurrency", "2", cwd=tmp_path)
+        done = eval_cli(
+            "--cases",
+            str(cases),
+            "--base-url",
+            url,
+            "--api-key",
+            "k",
+            "--model",
+            "m",
+            "--concurrency",
+            "2",
+            cwd=tmp_path,
+        )
     progress = done.stderr.splitlines()
     assert [line.split("]")[0] for line in progress] == ["[ 1/3", "[ 2/3", "[ 3/3"]
     assert done.returncode == 0 and "tool-selection accuracy: 3 / 3 = 100.0%" in done.stdout

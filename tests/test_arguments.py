@@ -1,5 +1,6 @@
 """Arguments in: the coercion table (accepted and rejected inputs across types), parsing, the
 required / optional / null rules, and the exact model-facing text of every argument error."""
+
 import datetime
 import enum
 import json
@@ -9,10 +10,10 @@ from typing import Annotated, Any, Literal, Optional
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolkit.arguments import coerce_arguments, coerce_one, describe, parse_arguments
-from toolkit.coercion import validator_for
 from toolkit.errors import ArgumentError, ArgumentProblem
-from toolkit.parameters import ParamInfo
+from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, parse_arguments
+from toolkit.tools.coercion import validator_for
+from toolkit.tools.parameters import ParamInfo
 
 
 class Status(str, enum.Enum):
@@ -67,22 +68,50 @@ def coerce(annotation: Any, value: Any) -> Any:
 
 
 ACCEPTED = [  # (type, what the model sent, what the function receives)
-    (int, 5, 5), (int, "27", 27), (int, 27.0, 27), (int, " 27 ", 27), (int, "-3", -3), (int, 0, 0),
-    (int, 10**20, 10**20), (int, "27.0", 27),
-    (float, 2.5, 2.5), (float, "2.5", 2.5), (float, 3, 3.0), (float, "1e3", 1000.0), (float, "-0.5", -0.5),
-    (bool, True, True), (bool, False, False),
-    (str, "abc", "abc"), (str, "", ""), (str, "订单", "订单"),
-    (Status, "shipped", Status.SHIPPED), (Status, "SHIPPED", Status.SHIPPED), (Status, "Shipped", Status.SHIPPED),
-    (Priority, "HIGH", Priority.HIGH), (Level, 2, Level.HIGH), (Level, "1", Level.LOW),
-    (Literal["metric", "imperial"], "metric", "metric"), (Literal["metric", "imperial"], "METRIC", "metric"),
-    (Literal[1, 2, 3], 2, 2), (Literal[1, 2, 3], "3", 3),
-    (D, "2026-10-20", D(2026, 10, 20)), (D, "2026-10-20T00:00:00", D(2026, 10, 20)),
+    (int, 5, 5),
+    (int, "27", 27),
+    (int, 27.0, 27),
+    (int, " 27 ", 27),
+    (int, "-3", -3),
+    (int, 0, 0),
+    (int, 10**20, 10**20),
+    (int, "27.0", 27),
+    (float, 2.5, 2.5),
+    (float, "2.5", 2.5),
+    (float, 3, 3.0),
+    (float, "1e3", 1000.0),
+    (float, "-0.5", -0.5),
+    (bool, True, True),
+    (bool, False, False),
+    (str, "abc", "abc"),
+    (str, "", ""),
+    (str, "订单", "订单"),
+    (Status, "shipped", Status.SHIPPED),
+    (Status, "SHIPPED", Status.SHIPPED),
+    (Status, "Shipped", Status.SHIPPED),
+    (Priority, "HIGH", Priority.HIGH),
+    (Level, 2, Level.HIGH),
+    (Level, "1", Level.LOW),
+    (Literal["metric", "imperial"], "metric", "metric"),
+    (Literal["metric", "imperial"], "METRIC", "metric"),
+    (Literal[1, 2, 3], 2, 2),
+    (Literal[1, 2, 3], "3", 3),
+    (D, "2026-10-20", D(2026, 10, 20)),
+    (D, "2026-10-20T00:00:00", D(2026, 10, 20)),
     (DT, "2026-10-20T09:30:00", DT(2026, 10, 20, 9, 30)),
     (DT, "2026-10-20T09:30:00+08:00", DT(2026, 10, 20, 9, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=8)))),
     (uuid.UUID, U, uuid.UUID(U)),
-    (Optional[int], None, None), (Optional[int], "5", 5), (int | str, "x", "x"), (int | str, 5, 5),
-    (list[int], [1, "2", 3.0], [1, 2, 3]), (list[int], [], []), (set[str], ["a", "a"], {"a"}),
-    (dict[str, int], {"a": "1"}, {"a": 1}), (Bounded, 50, 50), (Bounded, "1", 1), (Short, "ab", "ab"),
+    (Optional[int], None, None),
+    (Optional[int], "5", 5),
+    (int | str, "x", "x"),
+    (int | str, 5, 5),
+    (list[int], [1, "2", 3.0], [1, 2, 3]),
+    (list[int], [], []),
+    (set[str], ["a", "a"], {"a"}),
+    (dict[str, int], {"a": "1"}, {"a": 1}),
+    (Bounded, 50, 50),
+    (Bounded, "1", 1),
+    (Short, "ab", "ab"),
     (OrderId, "SN202610200001", "SN202610200001"),
     (Address, {"city": "c", "street": "s"}, Address(city="c", street="s")),
     (Address, {"city": "c", "street": "s", "postcode": None}, Address(city="c", street="s")),
@@ -96,29 +125,40 @@ ACCEPTED = [  # (type, what the model sent, what the function receives)
 ]
 
 REJECTED = [  # (type, what the model sent, the field, what the error says is expected)
-    (int, 27.5, "x", "an integer"), (int, "27.5", "x", "an integer"), (int, "abc", "x", "an integer"),
-    (int, True, "x", "an integer"), (int, "1e3", "x", "an integer"), (int, None, "x", "an integer"),
+    (int, 27.5, "x", "an integer"),
+    (int, "27.5", "x", "an integer"),
+    (int, "abc", "x", "an integer"),
+    (int, True, "x", "an integer"),
+    (int, "1e3", "x", "an integer"),
+    (int, None, "x", "an integer"),
     (int, [], "x", "an integer"),
-    (float, "nan", "x", "a finite number"), (float, "inf", "x", "a finite number"),
-    (float, "abc", "x", "a number"), (float, True, "x", "a number"),
-    (bool, "true", "x", "true or false"), (bool, 1, "x", "true or false"), (bool, "yes", "x", "true or false"),
-    (str, 42, "x", "a string"), (str, ["a"], "x", "a string"),
+    (float, "nan", "x", "a finite number"),
+    (float, "inf", "x", "a finite number"),
+    (float, "abc", "x", "a number"),
+    (float, True, "x", "a number"),
+    (bool, "true", "x", "true or false"),
+    (bool, 1, "x", "true or false"),
+    (bool, "yes", "x", "true or false"),
+    (str, 42, "x", "a string"),
+    (str, ["a"], "x", "a string"),
     (Status, "lost", "x", "one of 'pending', 'shipped' or 'delivered'"),
     (Literal["metric", "imperial"], "kelvin", "x", "one of 'metric' or 'imperial'"),
     (Literal[1, 2, 3], "4", "x", "one of 1, 2 or 3"),
-    (D, "yesterday", "x", "a date like 2026-10-20"), (D, "2026-13-01", "x", "a date like 2026-10-20"),
+    (D, "yesterday", "x", "a date like 2026-10-20"),
+    (D, "2026-13-01", "x", "a date like 2026-10-20"),
     (DT, "soon", "x", "a date-time like 2026-10-20T09:30:00"),
     (uuid.UUID, "not-a-uuid", "x", "a UUID"),
-    (list[int], "1,2", "x", "an array"), (list[int], [1, "x"], "x[1]", "an integer"),
-    (Bounded, 0, "x", "a number >= 1"), (Bounded, 500, "x", "a number <= 50"),
+    (list[int], "1,2", "x", "an array"),
+    (list[int], [1, "x"], "x[1]", "an integer"),
+    (Bounded, 0, "x", "a number >= 1"),
+    (Bounded, 500, "x", "a number <= 50"),
     (Short, "a", "x", "a string of at least 2 characters"),
     (Short, "abcdef", "x", "a string of at most 5 characters"),
     (OrderId, "202610200001", "x", "a string matching ^SN\\d{12}$"),
     (Address, "Main street 1", "x", "an object"),
     (Item, {"sku": "A", "quantity": 0}, "x.quantity", "a number >= 1"),
     (Item, {"sku": "A", "quantity": 1, "gift": "true"}, "x.gift", "true or false"),
-    (Item, {"sku": "A", "quantity": 1, "status": "lost"}, "x.status",
-     "one of 'pending', 'shipped' or 'delivered'"),
+    (Item, {"sku": "A", "quantity": 1, "status": "lost"}, "x.status", "one of 'pending', 'shipped' or 'delivered'"),
     (int | str, [1], "x", "an integer or a string"),
     (dict[str, int], {"a": "x"}, "x.a", "an integer"),
     (Node, {"name": "a", "children": [{"name": 1}]}, "x.children[0].name", "a string"),
@@ -146,6 +186,7 @@ def test_rejected(annotation, sent, field, expected):
 def test_rejected_rows_really_fail_with_pydantics_plain_lax_mode_switched_off():
     # the adjustments are what rejects these: plain pydantic lax mode would accept them
     from pydantic import TypeAdapter
+
     assert TypeAdapter(bool).validate_python("true") is True
     assert TypeAdapter(int).validate_python(True) == 1
     with pytest.raises(ArgumentError):
@@ -154,24 +195,30 @@ def test_rejected_rows_really_fail_with_pydantics_plain_lax_mode_switched_off():
 
 # --- parsing ------------------------------------------------------------------------------
 
+
 def test_parse_arguments():
     assert parse_arguments("t", '{"a": 1}') == {"a": 1}
     assert parse_arguments("t", "") == {} and parse_arguments("t", "  ") == {}
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("{orderId:SN1}", "{orderId:SN1}"),
-    ("[1, 2]", "[1, 2]"),
-    ("null", "null"),
-    ('"SN1"', '"SN1"'),
-    ("{" + "x" * 80, "{" + "x" * 56 + "..."),
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("{orderId:SN1}", "{orderId:SN1}"),
+        ("[1, 2]", "[1, 2]"),
+        ("null", "null"),
+        ('"SN1"', '"SN1"'),
+        ("{" + "x" * 80, "{" + "x" * 56 + "..."),
+    ],
+)
 def test_arguments_that_are_not_a_json_object(text, shown):
     with pytest.raises(ArgumentError) as info:
         parse_arguments("query_order", text)
-    assert str(info.value) == ("Invalid arguments for tool 'query_order':\n"
-                               f"- arguments: got {shown}, expected a JSON object\n"
-                               "Fix the arguments and call query_order again.")
+    assert str(info.value) == (
+        "Invalid arguments for tool 'query_order':\n"
+        f"- arguments: got {shown}, expected a JSON object\n"
+        "Fix the arguments and call query_order again."
+    )
 
 
 # --- the parameter-level rules -------------------------------------------------------------
@@ -207,7 +254,8 @@ def test_every_problem_is_reported_at_once_with_exact_text():
         "- refundAmount: unknown field (got 2999), valid fields: orderId, limit, note\n"
         "- orderId: missing, expected a string\n"
         "- limit: got 27.5, expected an integer\n"
-        "Fix the arguments and call query_order again.")
+        "Fix the arguments and call query_order again."
+    )
     assert (err.field, err.received, err.expected) == ("refundAmount", "2999", "orderId, limit, note")
     assert err.tool_name == "query_order"
 
@@ -220,7 +268,8 @@ def test_nested_unknown_and_missing_fields_exact_text():
         "Invalid arguments for tool 'update_address':\n"
         "- address.street: missing, expected a value\n"
         '- address.zip: unknown field (got "310000"), remove it\n'
-        "Fix the arguments and call update_address again.")
+        "Fix the arguments and call update_address again."
+    )
 
 
 def test_long_received_values_are_cut():
@@ -235,14 +284,23 @@ def test_validators_are_cached_per_type():
     assert Item(sku="A", quantity=1, gift="true").gift is True
 
 
-@pytest.mark.parametrize("schema, words", [
-    ({"type": "string"}, "a string"), ({"type": "integer"}, "an integer"), ({"type": "number"}, "a number"),
-    ({"type": "boolean"}, "true or false"), ({"type": "array"}, "an array"), ({"type": "object"}, "an object"),
-    ({"enum": ["a", "b"]}, 'one of "a", "b"'), ({"const": 1}, "1"), ({}, "any value"),
-    ({"anyOf": [{"type": "integer"}, {"type": "null"}]}, "an integer or null"),
-    ({"type": "string", "format": "date"}, "a date like 2026-10-20"),
-    ({"type": "string", "format": "date-time"}, "a date-time like 2026-10-20T09:30:00"),
-    ({"$ref": "#/$defs/S"}, 'one of "x"'),
-])
+@pytest.mark.parametrize(
+    "schema, words",
+    [
+        ({"type": "string"}, "a string"),
+        ({"type": "integer"}, "an integer"),
+        ({"type": "number"}, "a number"),
+        ({"type": "boolean"}, "true or false"),
+        ({"type": "array"}, "an array"),
+        ({"type": "object"}, "an object"),
+        ({"enum": ["a", "b"]}, 'one of "a", "b"'),
+        ({"const": 1}, "1"),
+        ({}, "any value"),
+        ({"anyOf": [{"type": "integer"}, {"type": "null"}]}, "an integer or null"),
+        ({"type": "string", "format": "date"}, "a date like 2026-10-20"),
+        ({"type": "string", "format": "date-time"}, "a date-time like 2026-10-20T09:30:00"),
+        ({"$ref": "#/$defs/S"}, 'one of "x"'),
+    ],
+)
 def test_describe(schema, words):
     assert describe(schema, {"S": {"enum": ["x"]}}) == words

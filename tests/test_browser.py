@@ -13,6 +13,7 @@ Skipped, with the reason, when playwright or Chromium is missing (`.ci/run` inst
 with TOOLKIT_REQUIRE_BROWSER=1 a missing browser fails the test instead.
 Leaves out: other browsers, the classic notebook UI, comparing screenshots pixel by pixel.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,14 +38,25 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 SHOTS = ROOT / "out" / "browser"
 CHROMIUM = ("/usr/bin/chromium", "chromium", "chromium-browser")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SETTINGS = {  # JupyterLab user settings: every cell in the DOM, no calls to the internet
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
 }
-OFFLINE = ["--LabApp.extension_manager=readonly", "--LabApp.news_url=None",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+OFFLINE = [
+    "--LabApp.extension_manager=readonly",
+    "--LabApp.news_url=None",
+    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+]
 TIMEOUT_MS = 60_000
 DECISIONS = re.compile(r"^(continue|return immediately)$")
 WIDGET = ".widget-html-content .tk"  # a toolkit view rendered by the live ipywidgets front end
@@ -52,6 +64,7 @@ TOOL_CALL = ".tk-card.tk-tool:has(> .tk-title:has-text('tool call'))"
 
 
 # 1. What the test needs, or a skip that says what is missing.
+
 
 def _missing(reason: str):
     """Skip, saying why; a failure instead where the browser is required (`.ci/run` may set
@@ -80,13 +93,17 @@ def _playwright():
 # 2. JupyterLab on loopback, isolated from the user's own Jupyter set-up.
 
 
-
 def _lab_env(home: Path) -> dict[str, str]:
     """The environment less `LLM_*`, with Jupyter's per-user directories in `home`. The data
     path still includes the venv's share/jupyter, where the widget front end is installed."""
-    dirs = {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data", "JUPYTER_RUNTIME_DIR": "runtime",
-            "JUPYTERLAB_WORKSPACES_DIR": "workspaces", "JUPYTERLAB_SETTINGS_DIR": "settings",
-            "IPYTHONDIR": "ipython"}
+    dirs = {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_DATA_DIR": "data",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+        "JUPYTERLAB_SETTINGS_DIR": "settings",
+        "IPYTHONDIR": "ipython",
+    }
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     for var, name in dirs.items():
         (home / name).mkdir(parents=True, exist_ok=True)
@@ -100,9 +117,20 @@ def _lab_env(home: Path) -> dict[str, str]:
 
 def _lab_command(port: int, token: str, root: Path) -> list[str]:
     root_flag = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-            f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *OFFLINE, *root_flag]
+    return [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        *OFFLINE,
+        *root_flag,
+    ]
 
 
 def _wait_until_it_answers(url: str, token: str, process: subprocess.Popen, log: Path) -> None:
@@ -138,8 +166,9 @@ def lab(tmp_path_factory):
     port, token = free_port(), secrets.token_hex(16)
     log = home / "lab.log"
     with log.open("w") as sink:
-        process = subprocess.Popen(_lab_command(port, token, root), env=_lab_env(home), cwd=root,
-                                   stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            _lab_command(port, token, root), env=_lab_env(home), cwd=root, stdout=sink, stderr=subprocess.STDOUT
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_it_answers(url, token, process, log)
@@ -160,8 +189,12 @@ def browser(tmp_path_factory):
     shutil.rmtree(SHOTS, ignore_errors=True)
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=executable,
-            headless=True, args=CHROMIUM_FLAGS, viewport={"width": 1400, "height": 1600})
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=executable,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1400, "height": 1600},
+        )
         context.set_default_timeout(TIMEOUT_MS)
         try:
             yield context
@@ -170,6 +203,7 @@ def browser(tmp_path_factory):
 
 
 # 3. A learner's moves: open, clear, run all, wait.
+
 
 def _menu(page, menu: str, item: str) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text=menu).first.click()
@@ -257,6 +291,7 @@ def _view(page, heading: str | None = None, has=None):
 
 # 4. The notebooks.
 
+
 def test_week6_trace_conversation_and_a_truth_table_that_answers_clicks(browser, lab):
     with _notebook(browser, lab, "06_week6_round_trip_loop.ipynb") as page:
         _week6(page)
@@ -276,6 +311,7 @@ def _week6(page) -> None:
 def _truth_table_responds(page) -> None:
     """Click "1" (one call in the round), then pick IMMEDIATE for call 1: the decision follows."""
     from playwright.sync_api import expect
+
     widget = page.locator(".widget-vbox").filter(has=page.locator(".widget-toggle-buttons")).first
     decision = widget.locator(".tk-card .tk-badge").first  # re-rendered on every change
     expect(decision).to_have_text(DECISIONS, timeout=TIMEOUT_MS)
@@ -297,9 +333,12 @@ def test_week3_accuracy_table_and_a_tool_call_card(browser, lab):
 
 def _week3(page) -> None:
     from playwright.sync_api import expect
+
     accuracy = _view(page, heading="tool-selection accuracy")
-    summary, confusion, cases = (accuracy.locator(".tk-card").filter(
-        has=page.locator(".tk-title", has_text=title)).first for title in ("summary", "confusion", "cases"))
+    summary, confusion, cases = (
+        accuracy.locator(".tk-card").filter(has=page.locator(".tk-title", has_text=title)).first
+        for title in ("summary", "confusion", "cases")
+    )
     expect(summary).to_contain_text("tool-selection accuracy")
     expect(confusion.locator(".tk-table")).to_be_visible()
     assert cases.locator(".tk-th").get_by_text("verdict", exact=True).count() == 1

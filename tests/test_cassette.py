@@ -5,24 +5,31 @@ import threading
 import httpx
 import pytest
 
-from toolkit.cassette import CassetteMismatch, RecordingTransport, ReplayTransport
-from toolkit.client import ChatClient
-from toolkit.switch import connect
+from toolkit.chat.cassette import CassetteMismatch, RecordingTransport, ReplayTransport
+from toolkit.chat.client import ChatClient
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone, TextDelta
+from toolkit.chat.switch import connect
 from toolkit.errors import CallerError, ConfigurationError
-from toolkit.gateway_server import Gateway, running_gateway
-from toolkit.messages import UserMessage
-from toolkit.streaming import StreamDone, TextDelta
+from toolkit.gateway.server import Gateway, running_gateway
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
-TOOLS = [{"type": "function", "function": {"name": "query_order", "description": "查询订单",
-          "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "query_order",
+            "description": "查询订单",
+            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]},
+        },
+    }
+]
 
 
 def record_session(path, gateway=None):
     """Talk to the real HTTP fake gateway through a recording transport; return what we saw."""
     with running_gateway(gateway=gateway or Gateway("A")) as base_url:
-        client = ChatClient(base_url, "sk-SECRET-never-written", "fake-keyword",
-                            transport=RecordingTransport(path))
+        client = ChatClient(base_url, "sk-SECRET-never-written", "fake-keyword", transport=RecordingTransport(path))
         plain = client.chat(QUESTION, tools=TOOLS)
         streamed = list(client.stream(QUESTION, tools=TOOLS))
         answer = client.chat([UserMessage(content="你好")])
@@ -100,9 +107,10 @@ def test_replay_matches_by_content_so_concurrent_runs_replay(tmp_path):
         recorded = {q: client.chat([UserMessage(content=q)], tools=TOOLS) for q in questions}
     replay = ChatClient("http://x/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
     replayed = {}
-    threads = [threading.Thread(target=lambda q=q: replayed.__setitem__(q, replay.chat([UserMessage(content=q)],
-                                                                                       tools=TOOLS)))
-               for q in reversed(questions)]
+    threads = [
+        threading.Thread(target=lambda q=q: replayed.__setitem__(q, replay.chat([UserMessage(content=q)], tools=TOOLS)))
+        for q in reversed(questions)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -113,8 +121,14 @@ def test_replay_matches_by_content_so_concurrent_runs_replay(tmp_path):
 def test_connect_records_and_replays_through_env_vars(tmp_path):
     cassette = tmp_path / "env.jsonl"
     with running_gateway(gateway=Gateway("A")) as base_url:
-        live = connect(env={"LLM_BASE_URL": base_url, "LLM_API_KEY": "sk-live", "LLM_MODEL": "fake-keyword",
-                            "LLM_RECORD": str(cassette)})
+        live = connect(
+            env={
+                "LLM_BASE_URL": base_url,
+                "LLM_API_KEY": "sk-live",
+                "LLM_MODEL": "fake-keyword",
+                "LLM_RECORD": str(cassette),
+            }
+        )
         assert live.describe().endswith(f"recording to {cassette}")
         first = live.chat(QUESTION, tools=TOOLS)
     replay = connect(env={"LLM_REPLAY": str(cassette)})
@@ -147,12 +161,22 @@ def test_a_replayed_cassette_reproduces_a_recorded_eval_csv_exactly(tmp_path):
     base = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
     command = [sys.executable, "-m", "toolkit", "eval", "--today", "2026-10-25", "--concurrency", "4"]
     with running_gateway(gateway=Gateway("A")) as base_url:
-        live = subprocess.run(command + ["--out", str(recorded)], capture_output=True, text=True,
-                              env={**base, "LLM_BASE_URL": base_url, "LLM_API_KEY": "sk-live-key-123",
-                                   "LLM_MODEL": "fake-keyword", "LLM_RECORD": str(cassette)})
+        live = subprocess.run(
+            command + ["--out", str(recorded)],
+            capture_output=True,
+            text=True,
+            env={
+                **base,
+                "LLM_BASE_URL": base_url,
+                "LLM_API_KEY": "sk-live-key-123",
+                "LLM_MODEL": "fake-keyword",
+                "LLM_RECORD": str(cassette),
+            },
+        )
     assert "wrote" in live.stdout, live.stderr
-    offline = subprocess.run(command + ["--out", str(replayed)], capture_output=True, text=True,
-                             env={**base, "LLM_REPLAY": str(cassette)})
+    offline = subprocess.run(
+        command + ["--out", str(replayed)], capture_output=True, text=True, env={**base, "LLM_REPLAY": str(cassette)}
+    )
     assert "replay of cassette eval.jsonl" in offline.stdout, offline.stderr
     assert replayed.read_bytes() == recorded.read_bytes()
     assert len(recorded.read_text().splitlines()) == 26

@@ -4,18 +4,36 @@ import json
 import httpx
 import pytest
 
-from toolkit.client import ChatClient, RetryPolicy, parse_completion, parse_retry_after
+from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion, parse_retry_after
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.errors import BadResponseError, CallerError, TransientError, TruncatedStreamError
-from toolkit.messages import UserMessage
-from toolkit.streaming import StreamDone, TextDelta
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
-OK_BODY = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-           "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-               "role": "assistant", "content": None, "tool_calls": [{
-                   "id": "call_1", "type": "function",
-                   "function": {"name": "query_order", "arguments": "{\"orderId\":\"SN202610200001\"}"}}]}}],
-           "usage": {"prompt_tokens": 20, "completion_tokens": 8, "total_tokens": 28}}
+OK_BODY = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "m",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "query_order", "arguments": '{"orderId":"SN202610200001"}'},
+                    }
+                ],
+            },
+        }
+    ],
+    "usage": {"prompt_tokens": 20, "completion_tokens": 8, "total_tokens": 28},
+}
 
 
 class Script:
@@ -34,16 +52,18 @@ class Script:
 
 def make(script, **kw):
     sleeps = []
-    client = ChatClient("http://gw.test/v1/", "sk-secret", "m", transport=httpx.MockTransport(script),
-                        sleep=sleeps.append, **kw)
+    client = ChatClient(
+        "http://gw.test/v1/", "sk-secret", "m", transport=httpx.MockTransport(script), sleep=sleeps.append, **kw
+    )
     return client, sleeps
 
 
 def test_success_parses_tool_call_and_usage():
     script = Script(httpx.Response(200, json=OK_BODY))
     client, _ = make(script)
-    response = client.chat(QUESTION, tools=[{"type": "function", "function": {"name": "query_order"}}],
-                           tool_choice="auto")
+    response = client.chat(
+        QUESTION, tools=[{"type": "function", "function": {"name": "query_order"}}], tool_choice="auto"
+    )
     assert response.message.tool_calls[0].name == "query_order"
     assert response.usage.total_tokens == 28
     sent = json.loads(script.requests[0].content)
@@ -57,8 +77,9 @@ def test_400_is_never_retried_and_explains():
     client, sleeps = make(script)
     with pytest.raises(CallerError) as info:
         client.chat(QUESTION)
-    assert str(info.value) == ("HTTP 400: unknown field: tools — the gateway rejected the request body; "
-                               "fix it (not retried)")
+    assert str(info.value) == (
+        "HTTP 400: unknown field: tools — the gateway rejected the request body; fix it (not retried)"
+    )
     assert len(script.requests) == 1 and sleeps == [] and info.value.status == 400
 
 
@@ -69,8 +90,10 @@ def test_401_points_at_the_key():
 
 
 def test_429_is_retried_after_retry_after():
-    script = Script(httpx.Response(429, headers={"Retry-After": "3"}, json={"error": {"message": "slow down"}}),
-                    httpx.Response(200, json=OK_BODY))
+    script = Script(
+        httpx.Response(429, headers={"Retry-After": "3"}, json={"error": {"message": "slow down"}}),
+        httpx.Response(200, json=OK_BODY),
+    )
     client, sleeps = make(script)
     assert client.chat(QUESTION).message.tool_calls
     assert sleeps == [3.0] and len(script.requests) == 2
@@ -100,14 +123,16 @@ def test_connection_refused_is_transient():
         client.chat(QUESTION)
 
 
-@pytest.mark.parametrize("body, message", [
-    ("<html>oops</html>", "response body is not JSON: '<html>oops</html>'"),
-    ("[]", "response body is not a JSON object"),
-    ('{"choices": []}', "response has no choices"),
-    ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
-    ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}',
-     "choices[0].message is malformed: 'id'"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("<html>oops</html>", "response body is not JSON: '<html>oops</html>'"),
+        ("[]", "response body is not a JSON object"),
+        ('{"choices": []}', "response has no choices"),
+        ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
+        ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'id'"),
+    ],
+)
 def test_bad_bodies_are_named(body, message):
     client, sleeps = make(Script(httpx.Response(200, text=body)))
     with pytest.raises(BadResponseError) as info:
@@ -135,9 +160,10 @@ def test_stream_yields_text_then_done():
 
 
 def test_truncated_stream_raises_after_partial_events():
-    body = sse_body(chunk({"tool_calls": [{"index": 0, "id": "x", "function": {"name": "query_order",
-                                                                               "arguments": "{\"ord"}}]}),
-                    done=False)
+    body = sse_body(
+        chunk({"tool_calls": [{"index": 0, "id": "x", "function": {"name": "query_order", "arguments": '{"ord'}}]}),
+        done=False,
+    )
     client, _ = make(Script(httpx.Response(200, text=body)))
     with pytest.raises(TruncatedStreamError):
         list(client.stream(QUESTION))
@@ -173,8 +199,10 @@ def test_sync_api_works_inside_a_running_event_loop():
     assert asyncio.run(inside_jupyter()).message.tool_calls[0].id == "call_1"
 
 
-@pytest.mark.parametrize("value, seconds", [("2", 2.0), ("0.5", 0.5), ("-1", 0.0), ("soon", None), (None, None),
-                                            ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0)])
+@pytest.mark.parametrize(
+    "value, seconds",
+    [("2", 2.0), ("0.5", 0.5), ("-1", 0.0), ("soon", None), (None, None), ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0)],
+)
 def test_parse_retry_after(value, seconds):
     assert parse_retry_after(value) == seconds
 

@@ -1,4 +1,5 @@
 """`course.py`: the two commands of the README."""
+
 import importlib.util
 from pathlib import Path
 

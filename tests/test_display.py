@@ -1,7 +1,7 @@
-from toolkit.client import Exchange
-from toolkit.switch import fake_client
-from toolkit.display import Shown, show_exchange, show_table
-from toolkit.messages import UserMessage
+from toolkit.chat.client import Exchange
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.switch import fake_client
+from toolkit.views.display import Shown, show_exchange, show_table
 
 
 def test_table_has_html_and_a_readable_text_fallback():
@@ -37,7 +37,8 @@ def test_an_exchange_with_no_answer_says_so():
 
 
 def test_a_response_shows_its_finish_reason_and_a_transcript():
-    from toolkit.display import show_response
+    from toolkit.views.display import show_response
+
     reply = fake_client().chat([UserMessage(content="你好")])
     shown = show_response(reply)
     assert "finish reason" in shown.html and "model response" in shown.html

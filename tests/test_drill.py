@@ -1,4 +1,5 @@
 """The argument drill: the seed's 32 cases pass, in-process and through the CLI; the drill can fail."""
+
 import csv
 import datetime
 import json
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.drill import CASES_PATH, COLUMNS, DrillCase, load_cases, run_case, run_drill, summary_lines
+from toolkit import data
+from toolkit.course.drill import COLUMNS, DrillCase, load_cases, run_case, run_drill, summary_lines
 from toolkit.errors import ConfigurationError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,20 +20,27 @@ TODAY = datetime.date(2026, 10, 25)
 
 def drill_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    return subprocess.run([sys.executable, "-m", "toolkit", "drill", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", "drill", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_the_cases_file_holds_the_seeds_32_cases():
-    with open(CASES_PATH, encoding="utf-8", newline="") as f:
+    with open(data.path("drill_cases.csv"), encoding="utf-8", newline="") as f:
         assert next(csv.reader(f)) == COLUMNS
     cases = load_cases()
     assert len(cases) == 32 and len({c.id for c in cases}) == 32
-    raw = {json.loads(c.arguments).get("orderId") if c.arguments.startswith("{\"") else c.arguments
-           for c in cases}
-    seed_formats = {"SN202610200001 ", "订单SN202610200001", "订单号：SN202610200001", "SN2026-1020-0001",
-                    "ＳＮ２０２６１０２００００１", "202610200001", "SN2026102000011",
-                    "{orderId:SN202610200001}"}
+    raw = {json.loads(c.arguments).get("orderId") if c.arguments.startswith('{"') else c.arguments for c in cases}
+    seed_formats = {
+        "SN202610200001 ",
+        "订单SN202610200001",
+        "订单号：SN202610200001",
+        "SN2026-1020-0001",
+        "ＳＮ２０２６１０２００００１",
+        "202610200001",
+        "SN2026102000011",
+        "{orderId:SN202610200001}",
+    }
     assert seed_formats <= raw
     assert any("refundAmount" in c.arguments for c in cases)
     assert {c.expect for c in cases} == {"ok", "reject"}
@@ -50,8 +59,7 @@ def test_a_case_fails_when_validation_disagrees():
     wrong_value = DrillCase("X4", "query_order", '{"orderId": "sn202610200001"}', "ok", "orderId", "sn202610200001")
     results = [run_case(c, TODAY) for c in (lenient, wrong_field, any_field, wrong_value)]
     assert [r.passed for r in results] == [False, False, True, False]
-    assert results[0].line() == ('FAIL X1 query_order reject (expected ok orderId): 字段=orderId，'
-                                 '收到="SN20261020001"')
+    assert results[0].line() == ('FAIL X1 query_order reject (expected ok orderId): 字段=orderId，收到="SN20261020001"')
     assert results[3].line() == "FAIL X4 query_order ok (expected ok orderId): orderId=SN202610200001"
 
 
@@ -62,8 +70,9 @@ def test_today_is_injected_for_an_omitted_as_of():
 
 def test_a_malformed_cases_file_names_the_row(tmp_path):
     path = tmp_path / "cases.csv"
-    path.write_text("id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{},maybe,orderId,\n",
-                    encoding="utf-8")
+    path.write_text(
+        "id,tool,arguments,expect,expect_field,expect_value\nZ1,query_order,{},maybe,orderId,\n", encoding="utf-8"
+    )
     with pytest.raises(ConfigurationError, match=r"line 2 \(Z1\): expect must be ok or reject"):
         load_cases(path)
     path.write_text("id,tool,args\n", encoding="utf-8")

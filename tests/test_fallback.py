@@ -1,59 +1,84 @@
 """The prompt-protocol fallback: tools as text, tolerant extraction from chatty replies, strict
 validation after extraction, and the same loop on top — against C and D gateways too."""
+
 import datetime
 import json
 
 import pytest
 
-from toolkit.switch import fake_client
-from toolkit.fallback import (PROTOCOL, PromptProtocol, TextCall, extract_call, protocol_messages,
-                              tools_as_text)
-from toolkit.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.scripted import ScriptedModel
-from toolkit.shop import load_shop
-from toolkit.support import TOOL_SPECS, ask
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.chat.switch import fake_client
+from toolkit.course.assistant import TOOL_SPECS, ask
+from toolkit.course.prompt_protocol import (
+    PROTOCOL,
+    PromptProtocol,
+    TextCall,
+    extract_call,
+    protocol_messages,
+    tools_as_text,
+)
+from toolkit.course.shop import load_shop
 
 SHOP = load_shop(today=datetime.date(2026, 10, 25))
 ORDER = TextCall("query_order", '{"orderId": "SN202610200001"}')
 
 
-@pytest.mark.parametrize("reply", [
-    '{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
-    '好的，我来查一下：{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
-    '```json\n{"tool": "query_order", "args": {"orderId": "SN202610200001"}}\n```',
-    '我帮您查询。\n```\n{"tool": "query_order",\n "args": {"orderId": "SN202610200001"}}\n```\n稍等片刻。',
-    '{"tool":"query_order","args":{"orderId":"SN202610200001"}} // 先查订单状态',
-    '需要先查订单。\n{"tool": "query_order", "args": {"orderId": "SN202610200001"}}\n查到后我再告诉您结果。',
-    '好的：{“tool”: “query_order”, “args”: {“orderId”: “SN202610200001”}}',
-    "{'tool': 'query_order', 'args': {'orderId': 'SN202610200001'}}",
-    '{"tool": "query_order", "args": {"orderId": "SN202610200001",},}',
-    '{"tool": "query_order", "args": "{\\"orderId\\": \\"SN202610200001\\"}"}',
-    '{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}',
-    '{"function": {"name": "query_order", "arguments": {"orderId": "SN202610200001"}}}',
-    '格式是 {tool, args}，所以：{"tool": "query_order", "args": {"orderId": "SN202610200001"}}',
-    '先查订单 {"tool": "query_order", "args": {"orderId": "SN202610200001"}} 再查物流 '
-    '{"tool": "query_logistics", "args": {"orderId": "SN202610200001"}}',
-    '{"note": "不是调用"} 然后 {"tool": "query_order", "args": {"orderId": "SN202610200001"}}',
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+        '好的，我来查一下：{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+        '```json\n{"tool": "query_order", "args": {"orderId": "SN202610200001"}}\n```',
+        '我帮您查询。\n```\n{"tool": "query_order",\n "args": {"orderId": "SN202610200001"}}\n```\n稍等片刻。',
+        '{"tool":"query_order","args":{"orderId":"SN202610200001"}} // 先查订单状态',
+        '需要先查订单。\n{"tool": "query_order", "args": {"orderId": "SN202610200001"}}\n查到后我再告诉您结果。',
+        "好的：{“tool”: “query_order”, “args”: {“orderId”: “SN202610200001”}}",
+        "{'tool': 'query_order', 'args': {'orderId': 'SN202610200001'}}",
+        '{"tool": "query_order", "args": {"orderId": "SN202610200001",},}',
+        '{"tool": "query_order", "args": "{\\"orderId\\": \\"SN202610200001\\"}"}',
+        '{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}',
+        '{"function": {"name": "query_order", "arguments": {"orderId": "SN202610200001"}}}',
+        '格式是 {tool, args}，所以：{"tool": "query_order", "args": {"orderId": "SN202610200001"}}',
+        '先查订单 {"tool": "query_order", "args": {"orderId": "SN202610200001"}} 再查物流 '
+        '{"tool": "query_logistics", "args": {"orderId": "SN202610200001"}}',
+        '{"note": "不是调用"} 然后 {"tool": "query_order", "args": {"orderId": "SN202610200001"}}',
+    ],
+)
 def test_one_call_is_found_in_chatty_replies(reply):
     assert extract_call(reply) == ORDER
 
 
-@pytest.mark.parametrize("reply, found", [
-    ('{"tool": "query_refund_policy"}', TextCall("query_refund_policy", "{}")),
-    ('{"tool": "query_order", "args": "SN202610200001"}', TextCall("query_order", "SN202610200001")),
-    ('{"tool": " query_order ", "args": ["SN202610200001"]}', TextCall("query_order", '["SN202610200001"]')),
-    ('{"tool": "refund_order", "args": {"orderId": "SN202610200001", "amount": 2999}}',
-     TextCall("refund_order", '{"orderId": "SN202610200001", "amount": 2999}')),
-])
+@pytest.mark.parametrize(
+    "reply, found",
+    [
+        ('{"tool": "query_refund_policy"}', TextCall("query_refund_policy", "{}")),
+        ('{"tool": "query_order", "args": "SN202610200001"}', TextCall("query_order", "SN202610200001")),
+        ('{"tool": " query_order ", "args": ["SN202610200001"]}', TextCall("query_order", '["SN202610200001"]')),
+        (
+            '{"tool": "refund_order", "args": {"orderId": "SN202610200001", "amount": 2999}}',
+            TextCall("refund_order", '{"orderId": "SN202610200001", "amount": 2999}'),
+        ),
+    ],
+)
 def test_extraction_is_lenient_and_leaves_judging_to_validation(reply, found):
     assert extract_call(reply) == found
 
 
-@pytest.mark.parametrize("reply", [
-    None, "", "您好！请问有什么可以帮您？", '{"answer": "已发货"}', '{"tool": 42}', "{tool: query_order}",
-    '{"tool": "query_order", "args": {', "```json\n```", "[1, 2, 3]",
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        None,
+        "",
+        "您好！请问有什么可以帮您？",
+        '{"answer": "已发货"}',
+        '{"tool": 42}',
+        "{tool: query_order}",
+        '{"tool": "query_order", "args": {',
+        "```json\n```",
+        "[1, 2, 3]",
+    ],
+)
 def test_a_plain_answer_has_no_call(reply):
     assert extract_call(reply) is None
 
@@ -70,21 +95,26 @@ def test_tools_as_text_is_the_seeds_manual():
 
 def test_history_becomes_plain_text_messages():
     call = ToolCall(id="text_call_1", name="query_order", arguments='{"orderId": "SN202610200001"}')
-    messages = [SystemMessage(content="你是客服。"), UserMessage(content="查 SN202610200001"),
-                AssistantMessage(tool_calls=(call,)),
-                ToolResultMessage(tool_call_id="text_call_1", tool_name="query_order", content="状态：已发货")]
+    messages = [
+        SystemMessage(content="你是客服。"),
+        UserMessage(content="查 SN202610200001"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id="text_call_1", tool_name="query_order", content="状态：已发货"),
+    ]
     out = protocol_messages(messages, TOOL_SPECS)
     assert [m.role for m in out] == ["system", "user", "assistant", "user"]
     assert out[0].content.startswith("你是客服。\n\n" + PROTOCOL)
     assert json.loads(out[2].content) == {"tool": "query_order", "args": {"orderId": "SN202610200001"}}
-    assert out[3].content == ("以下是工具 query_order 的返回结果（请如实告知用户，不要编造；还需要查询时仍然只输出"
-                              "一行 JSON）：\n状态：已发货")
+    assert out[3].content == (
+        "以下是工具 query_order 的返回结果（请如实告知用户，不要编造；还需要查询时仍然只输出一行 JSON）：\n状态：已发货"
+    )
     assert protocol_messages(messages[1:2], TOOL_SPECS)[0].content == tools_as_text(TOOL_SPECS)
 
 
 def test_the_same_loop_runs_on_top_and_never_sends_tools():
-    model = ScriptedModel(['好的，我来查一下：{"tool":"query_logistics","args":{"orderId":"SN202610200004"}}',
-                           "还没有发货，请耐心等待。"])
+    model = ScriptedModel(
+        ['好的，我来查一下：{"tool":"query_logistics","args":{"orderId":"SN202610200004"}}', "还没有发货，请耐心等待。"]
+    )
     result = ask(PromptProtocol(model), "SN202610200004 发货了吗", shop=SHOP)
     assert [r.tools for r in model.requests] == [(), ()]
     assert [e.call.name for e in result.executions] == ["query_logistics"]
@@ -94,12 +124,18 @@ def test_the_same_loop_runs_on_top_and_never_sends_tools():
 
 
 def test_extraction_is_tolerant_but_validation_stays_strict():
-    model = ScriptedModel(['```json\n{"tool": "query_order", "args": {"orderId": "SN2026102000011"}}\n```',
-                           '{"tool": "query_order", "args": {"orderId": "订单号：SN202610200001"}}',
-                           "已发货。"])
+    model = ScriptedModel(
+        [
+            '```json\n{"tool": "query_order", "args": {"orderId": "SN2026102000011"}}\n```',
+            '{"tool": "query_order", "args": {"orderId": "订单号：SN202610200001"}}',
+            "已发货。",
+        ]
+    )
     result = ask(PromptProtocol(model), "SN202610200001 什么状态", shop=SHOP)
     first, second = result.executions
-    assert first.result.is_error and first.result.content.startswith('参数校验失败。字段=orderId，收到="SN2026102000011"')
+    assert first.result.is_error and first.result.content.startswith(
+        '参数校验失败。字段=orderId，收到="SN2026102000011"'
+    )
     assert second.result.content.startswith("订单号：SN202610200001\n状态：已发货")
     assert "参数校验失败" in model.requests[1].messages[-1].content
 
@@ -112,11 +148,14 @@ def test_an_invented_tool_gets_the_list_of_real_ones():
 
 
 @pytest.mark.parametrize("mode", ["C", "D"])
-@pytest.mark.parametrize("question, tool, says", [
-    ("帮我查一下订单 SN202610200001 现在到哪了？", "query_logistics", "运输中"),
-    ("买的沙发不喜欢，能退货吗？", "query_refund_policy", "HOME-2026"),
-    ("你好", None, "您好"),
-])
+@pytest.mark.parametrize(
+    "question, tool, says",
+    [
+        ("帮我查一下订单 SN202610200001 现在到哪了？", "query_logistics", "运输中"),
+        ("买的沙发不喜欢，能退货吗？", "query_refund_policy", "HOME-2026"),
+        ("你好", None, "您好"),
+    ],
+)
 def test_gateways_without_tool_support_work_through_the_fallback(mode, question, tool, says):
     result = ask(PromptProtocol(fake_client(mode=mode)), question, shop=SHOP)
     assert [e.call.name for e in result.executions] == ([tool] if tool else [])

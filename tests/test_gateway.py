@@ -1,4 +1,5 @@
 """The fake gateway's core: `respond()` and `handle_http()`, checked against the openai SDK's types."""
+
 import json
 
 import pytest
@@ -6,8 +7,8 @@ from openai.types import Model
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from toolkit.errors import ConfigurationError
-from toolkit.gateway import GatewayConfig, handle_http, respond
-from toolkit.gateway_rules import load_rules
+from toolkit.gateway.core import GatewayConfig, handle_http, respond
+from toolkit.gateway.rules import load_rules
 from toolkit.tokens import estimate_tokens
 
 PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -16,9 +17,14 @@ ORDER_ARGS = '{"orderId":"SN202610200001"}'
 
 def tool(name, **properties):
     props = {p: {"type": "string"} for p in properties or {"orderId": 1}}
-    return {"type": "function", "function": {
-        "name": name, "description": name,
-        "parameters": {"type": "object", "properties": props, "required": list(props)[:1]}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": name,
+            "parameters": {"type": "object", "properties": props, "required": list(props)[:1]},
+        },
+    }
 
 
 QUERY_ORDER = tool("query_order")
@@ -43,8 +49,9 @@ def called(reply):
 
 def post(body, *, headers=None, fault=None, config=GatewayConfig(), raw=None):
     data = raw if raw is not None else json.dumps(body, ensure_ascii=False).encode()
-    return handle_http("POST", "/v1/chat/completions",
-                       {"Content-Type": "application/json", **(headers or {})}, data, config, fault)
+    return handle_http(
+        "POST", "/v1/chat/completions", {"Content-Type": "application/json", **(headers or {})}, data, config, fault
+    )
 
 
 def error(reply):
@@ -55,6 +62,7 @@ def error(reply):
 
 
 # --- modes A–E (seed 003 §1) -------------------------------------------------------------------
+
 
 def test_mode_a_calls_the_tool_with_valid_json_arguments():
     reply = ask(PROBE)
@@ -75,8 +83,12 @@ def test_mode_b_accepts_tools_but_only_promises_to_look():
 def test_mode_c_rejects_tools_with_400():
     reply = ask(PROBE, mode="C")
     assert reply.status == 400
-    assert error(reply) == {"message": "unknown field: tools", "type": "invalid_request_error",
-                            "param": "tools", "code": "unknown_field"}
+    assert error(reply) == {
+        "message": "unknown field: tools",
+        "type": "invalid_request_error",
+        "param": "tools",
+        "code": "unknown_field",
+    }
 
 
 def test_mode_c_still_answers_requests_without_tools():
@@ -108,25 +120,30 @@ def test_an_unknown_mode_is_a_configuration_error():
 
 # --- the keyword rules -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    (PROBE, ["query_logistics"]),
-    ("SN202610200002 这个快递怎么三天没动了", ["query_logistics"]),
-    ("SN202610200003 的订单状态和物流", ["query_order", "query_logistics"]),  # parallel, rules order
-    ("查下 SN202610200005 付款金额", ["query_order"]),
-    ("SN202610200001", ["query_order"]),  # an order id alone: the fallback tool
-    ("都五天了还没到！！你们这什么效率 SN202610200004", ["query_logistics"]),
-    ("你好，SN202610200001 到哪了", ["query_logistics"]),  # a greeting gives way
-    ("退货的运费谁出", ["query_refund_policy"]),
-    ("衣服买了十五天还能不能换", []),  # Chinese numeral: the rules miss it, and that stays so
-    ("衣服买了15天还能不能换", ["query_refund_policy"]),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (PROBE, ["query_logistics"]),
+        ("SN202610200002 这个快递怎么三天没动了", ["query_logistics"]),
+        ("SN202610200003 的订单状态和物流", ["query_order", "query_logistics"]),  # parallel, rules order
+        ("查下 SN202610200005 付款金额", ["query_order"]),
+        ("SN202610200001", ["query_order"]),  # an order id alone: the fallback tool
+        ("都五天了还没到！！你们这什么效率 SN202610200004", ["query_logistics"]),
+        ("你好，SN202610200001 到哪了", ["query_logistics"]),  # a greeting gives way
+        ("退货的运费谁出", ["query_refund_policy"]),
+        ("衣服买了十五天还能不能换", []),  # Chinese numeral: the rules miss it, and that stays so
+        ("衣服买了15天还能不能换", ["query_refund_policy"]),
+    ],
+)
 def test_intents_pick_tools(text, expected):
     assert [name for name, _ in called(ask(text, tools=ALL_TOOLS))] == expected
 
 
 def test_refund_policy_arguments_come_from_category_and_date():
     assert called(ask("手机 2026-10-01 买的能不能退", tools=ALL_TOOLS)) == [
-        ("query_refund_policy", '{"category":"数码","asOf":"2026-10-01"}')]
+        ("query_refund_policy", '{"category":"数码","asOf":"2026-10-01"}')
+    ]
     assert called(ask("退货的运费谁出", tools=ALL_TOOLS)) == [("query_refund_policy", "{}")]
 
 
@@ -135,16 +152,23 @@ def test_arguments_follow_the_tools_own_parameter_names():
     assert called(ask(PROBE, tools=[snake])) == [("query_order", '{"order_id":"SN202610200001"}')]
 
 
-@pytest.mark.parametrize("text, reply", [
-    ("你好", "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"),
-    ("谢谢", "不客气！还有其他问题随时找我。"),
-    ("我要投诉 SN202610200001 的物流",
-     "非常抱歉给您带来不好的体验。投诉需要由人工客服受理，请联系人工客服，他们会尽快为您处理。"),
-    ("帮我把 SN202610200001 这个订单退款",
-     "这个操作需要人工客服为您办理，我这边只能查询订单、物流和退换货政策，无法直接操作。请联系人工客服处理。"),
-    ("帮我取消订单 SN202610200001", None),
-    ("SN202610200001 帮我改一下收货地址", None),
-])
+@pytest.mark.parametrize(
+    "text, reply",
+    [
+        ("你好", "您好！我是售后助手，可以帮您查询订单状态、物流进度和退换货政策。请问有什么可以帮您？"),
+        ("谢谢", "不客气！还有其他问题随时找我。"),
+        (
+            "我要投诉 SN202610200001 的物流",
+            "非常抱歉给您带来不好的体验。投诉需要由人工客服受理，请联系人工客服，他们会尽快为您处理。",
+        ),
+        (
+            "帮我把 SN202610200001 这个订单退款",
+            "这个操作需要人工客服为您办理，我这边只能查询订单、物流和退换货政策，无法直接操作。请联系人工客服处理。",
+        ),
+        ("帮我取消订单 SN202610200001", None),
+        ("SN202610200001 帮我改一下收货地址", None),
+    ],
+)
 def test_should_not_call_rules_answer_in_text(text, reply):
     answer = message(ask(text, tools=ALL_TOOLS))
     assert answer.tool_calls is None
@@ -160,10 +184,15 @@ def test_a_missing_order_id_is_asked_for():
 
 
 def test_an_order_id_alone_borrows_the_intent_of_the_turn_before():
-    request = {"model": "m", "tools": ALL_TOOLS, "messages": [
-        {"role": "user", "content": "帮我查一下物流"},
-        {"role": "assistant", "content": "请提供您的订单号"},
-        {"role": "user", "content": "SN202610200001"}]}
+    request = {
+        "model": "m",
+        "tools": ALL_TOOLS,
+        "messages": [
+            {"role": "user", "content": "帮我查一下物流"},
+            {"role": "assistant", "content": "请提供您的订单号"},
+            {"role": "user", "content": "SN202610200001"},
+        ],
+    }
     assert called(respond(request, GatewayConfig())) == [("query_logistics", ORDER_ARGS)]
 
 
@@ -186,14 +215,14 @@ def test_a_tool_named_in_the_text_is_called_with_the_json_after_it():
 
 # --- tool_choice and parallel_tool_calls -------------------------------------------------------
 
+
 def test_tool_choice_none_never_calls():
     assert called(ask(PROBE, tool_choice="none")) == []
 
 
 def test_tool_choice_required_calls_even_a_greeting():
     assert called(ask("你好", tools=ALL_TOOLS, tool_choice="required")) == [("query_order", "{}")]
-    assert called(ask("退货运费谁出", tools=ALL_TOOLS, tool_choice="required")) == [
-        ("query_refund_policy", "{}")]
+    assert called(ask("退货运费谁出", tools=ALL_TOOLS, tool_choice="required")) == [("query_refund_policy", "{}")]
 
 
 def test_tool_choice_function_calls_that_function():
@@ -204,7 +233,8 @@ def test_tool_choice_function_calls_that_function():
 def test_tool_choice_naming_an_absent_tool_is_400():
     choice = {"type": "function", "function": {"name": "nope"}}
     assert error(ask(PROBE, tool_choice=choice))["message"] == (
-        "Invalid value for 'tool_choice': tool 'nope' is not among the 'tools' of this request.")
+        "Invalid value for 'tool_choice': tool 'nope' is not among the 'tools' of this request."
+    )
 
 
 def test_parallel_tool_calls_false_keeps_the_first_call():
@@ -214,12 +244,27 @@ def test_parallel_tool_calls_false_keeps_the_first_call():
 
 # --- answering from tool results ---------------------------------------------------------------
 
+
 def after_tool(result, *, call_id="call_1", answered="call_1"):
-    return {"model": "m", "tools": ALL_TOOLS, "messages": [
-        {"role": "user", "content": PROBE},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function",
-         "function": {"name": "query_logistics", "arguments": ORDER_ARGS}}]},
-        {"role": "tool", "tool_call_id": answered, "content": result}]}
+    return {
+        "model": "m",
+        "tools": ALL_TOOLS,
+        "messages": [
+            {"role": "user", "content": PROBE},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {"name": "query_logistics", "arguments": ORDER_ARGS},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": answered, "content": result},
+        ],
+    }
 
 
 def test_a_result_is_summarised_without_the_sentences_meant_for_the_model():
@@ -239,17 +284,20 @@ def test_an_orphan_tool_result_is_400_naming_the_id():
     assert reply.status == 400
     assert error(reply) == {
         "message": "Invalid parameter: messages with role 'tool' must be a response to a preceding "
-                   "message with 'tool_calls'. No earlier tool call with tool_call_id 'call_zzz' "
-                   "is waiting for a result.",
-        "type": "invalid_request_error", "param": "messages[2].tool_call_id",
-        "code": "invalid_tool_call_id"}
+        "message with 'tool_calls'. No earlier tool call with tool_call_id 'call_zzz' "
+        "is waiting for a result.",
+        "type": "invalid_request_error",
+        "param": "messages[2].tool_call_id",
+        "code": "invalid_tool_call_id",
+    }
 
 
 def test_a_tool_result_without_tool_call_id_is_400():
     request = after_tool("x")
     del request["messages"][2]["tool_call_id"]
     assert error(respond(request, GatewayConfig()))["message"] == (
-        "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.")
+        "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'."
+    )
 
 
 def test_a_tool_call_left_without_result_is_400():
@@ -257,23 +305,28 @@ def test_a_tool_call_left_without_result_is_400():
     request["messages"][2] = {"role": "user", "content": "?"}
     assert error(respond(request, GatewayConfig()))["message"] == (
         "An assistant message with 'tool_calls' must be followed by tool messages responding to "
-        "each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1")
+        "each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1"
+    )
 
 
 # --- the prompt protocol (no `tools`; tools described in the system prompt) --------------------
 
+
 def test_prompt_protocol_calls_in_text_then_reads_the_result():
-    system = "需要调用工具时，只输出一行 JSON：{\"tool\":…,\"args\":…}\n1) query_order\n2) query_logistics"
+    system = '需要调用工具时，只输出一行 JSON：{"tool":…,"args":…}\n1) query_order\n2) query_logistics'
     messages = [{"role": "system", "content": system}, {"role": "user", "content": PROBE}]
     first = message(respond({"model": "m", "messages": messages}, GatewayConfig(mode="C")))
     assert first.content == '好的，我来查一下：{"tool": "query_logistics", "args": {"orderId": "SN202610200001"}}'
-    messages += [{"role": "assistant", "content": first.content},
-                 {"role": "user", "content": "订单号：SN202610200001\n当前位置：杭州"}]
+    messages += [
+        {"role": "assistant", "content": first.content},
+        {"role": "user", "content": "订单号：SN202610200001\n当前位置：杭州"},
+    ]
     second = message(respond({"model": "m", "messages": messages}, GatewayConfig(mode="C")))
     assert second.content == "为您查到：订单号：SN202610200001；当前位置：杭州。"
 
 
 # --- streaming ---------------------------------------------------------------------------------
+
 
 def events_of(reply):
     text = reply.encode().decode()
@@ -290,12 +343,20 @@ def test_a_stream_carries_the_same_tool_call_in_fragments():
     header = chunks[1].choices[0].delta.tool_calls[0]
     call = plain["choices"][0]["message"]["tool_calls"][0]
     assert (header.index, header.id, header.type, header.function.name, header.function.arguments) == (
-        0, call["id"], "function", "query_order", "")
+        0,
+        call["id"],
+        "function",
+        "query_order",
+        "",
+    )
     fragments = [c.choices[0].delta.tool_calls[0].function.arguments for c in chunks[2:-2]]
     assert len(fragments) > 2 and "".join(fragments) == ORDER_ARGS
     assert chunks[-2].choices[0].finish_reason == "tool_calls"
-    assert chunks[-1].choices == [] and chunks[-1].usage.model_dump() == {**plain["usage"],
-        "completion_tokens_details": None, "prompt_tokens_details": None}
+    assert chunks[-1].choices == [] and chunks[-1].usage.model_dump() == {
+        **plain["usage"],
+        "completion_tokens_details": None,
+        "prompt_tokens_details": None,
+    }
     assert {c.id for c in chunks} == {plain["id"]}
 
 
@@ -308,10 +369,12 @@ def test_a_text_stream_comes_in_small_deltas_without_usage_unless_asked():
 
 def test_stream_options_without_stream_is_400():
     assert error(ask(PROBE, stream_options={"include_usage": True}))["message"] == (
-        "The 'stream_options' parameter is only allowed when 'stream' is enabled.")
+        "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+    )
 
 
 # --- determinism and usage ---------------------------------------------------------------------
+
 
 def test_the_same_request_gives_the_same_bytes():
     assert ask(PROBE).encode() == ask(PROBE).encode()
@@ -354,33 +417,60 @@ def test_models_lists_the_one_model():
     assert model.id == "fake-keyword"
 
 
-@pytest.mark.parametrize("method, path, status, message_text", [
-    ("GET", "/v1/chat/completions", 405, "Method GET not allowed for /v1/chat/completions; use POST."),
-    ("POST", "/v1/models", 405, "Method POST not allowed for /v1/models; use GET."),
-    ("POST", "/v1/completions", 404, "Unknown request URL: POST /v1/completions. Please check the URL for typos."),
-])
+@pytest.mark.parametrize(
+    "method, path, status, message_text",
+    [
+        ("GET", "/v1/chat/completions", 405, "Method GET not allowed for /v1/chat/completions; use POST."),
+        ("POST", "/v1/models", 405, "Method POST not allowed for /v1/models; use GET."),
+        ("POST", "/v1/completions", 404, "Unknown request URL: POST /v1/completions. Please check the URL for typos."),
+    ],
+)
 def test_routing_errors(method, path, status, message_text):
     reply = handle_http(method, path, {"content-type": "application/json"}, b"{}", GatewayConfig())
     assert (reply.status, error(reply)["message"]) == (status, message_text)
 
 
-@pytest.mark.parametrize("headers, raw, status, message_text", [
-    ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
-    ({}, b"x" * (1 << 20 | 1), 413, "The request body is larger than 1048576 bytes."),
-    ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
-    ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
-    ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),
-    ({}, b'{"model": 1, "messages": []}', 400,
-     "Invalid type for 'model': expected a string, but got a number instead."),
-    ({}, b'{"model": "m", "messages": []}', 400,
-     "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."),
-    ({}, b'{"model": "m", "messages": [{"role": "bot", "content": "x"}]}', 400,
-     "Invalid value: 'bot'. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'."),
-    ({}, b'{"model": "m", "messages": [{"role": "user"}]}', 400, "Missing required parameter: 'messages[0].content'."),
-    ({"X-Fake-Mode": "Z"}, b"{}", 400, "Unknown x-fake-mode 'Z'; use one of A, B, C, D, E."),
-    ({"X-Fake-Fault": "boom"}, b"{}", 400,
-     "Unknown x-fake-fault 'boom'; use one of rate_limit, server_error, slow, truncate."),
-])
+@pytest.mark.parametrize(
+    "headers, raw, status, message_text",
+    [
+        ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
+        ({}, b"x" * (1 << 20 | 1), 413, "The request body is larger than 1048576 bytes."),
+        ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
+        ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
+        ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),
+        (
+            {},
+            b'{"model": 1, "messages": []}',
+            400,
+            "Invalid type for 'model': expected a string, but got a number instead.",
+        ),
+        (
+            {},
+            b'{"model": "m", "messages": []}',
+            400,
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        ),
+        (
+            {},
+            b'{"model": "m", "messages": [{"role": "bot", "content": "x"}]}',
+            400,
+            "Invalid value: 'bot'. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
+        ),
+        (
+            {},
+            b'{"model": "m", "messages": [{"role": "user"}]}',
+            400,
+            "Missing required parameter: 'messages[0].content'.",
+        ),
+        ({"X-Fake-Mode": "Z"}, b"{}", 400, "Unknown x-fake-mode 'Z'; use one of A, B, C, D, E."),
+        (
+            {"X-Fake-Fault": "boom"},
+            b"{}",
+            400,
+            "Unknown x-fake-fault 'boom'; use one of rate_limit, server_error, slow, truncate.",
+        ),
+    ],
+)
 def test_envelope_errors(headers, raw, status, message_text):
     headers = {"Content-Type": "application/json", **headers}
     reply = handle_http("POST", "/v1/chat/completions", headers, raw, GatewayConfig())
@@ -393,6 +483,7 @@ def test_the_mode_header_overrides_the_config():
 
 
 # --- faults ------------------------------------------------------------------------------------
+
 
 def test_rate_limit_is_429_with_retry_after():
     reply = post(GOOD, headers={"X-Fake-Fault": "rate_limit"})
@@ -416,8 +507,9 @@ def test_truncate_stops_a_stream_in_the_middle_of_the_arguments():
     reply = post({**GOOD, "stream": True}, fault="truncate")
     chunks = events_of(reply)
     assert not reply.encode().endswith(b"data: [DONE]\n\n")
-    arguments = "".join(c.choices[0].delta.tool_calls[0].function.arguments
-                        for c in chunks if c.choices[0].delta.tool_calls)
+    arguments = "".join(
+        c.choices[0].delta.tool_calls[0].function.arguments for c in chunks if c.choices[0].delta.tool_calls
+    )
     assert arguments and ORDER_ARGS.startswith(arguments) and arguments != ORDER_ARGS
     assert all(c.choices[0].finish_reason is None for c in chunks)
 
@@ -436,6 +528,7 @@ def test_faults_do_not_touch_the_models_route():
 
 # --- the rules file ----------------------------------------------------------------------------
 
+
 def test_a_broken_rules_file_names_itself(tmp_path):
     path = tmp_path / "rules.toml"
     path.write_text("[facts\n", encoding="utf-8")
@@ -444,9 +537,12 @@ def test_a_broken_rules_file_names_itself(tmp_path):
 
 
 def test_a_template_with_an_unknown_placeholder_is_refused(tmp_path):
-    from toolkit.gateway_rules import RULES_PATH
+    from toolkit import data
+
     path = tmp_path / "rules.toml"
-    path.write_text(RULES_PATH.read_text(encoding="utf-8").replace("{summary}。", "{sumary}。"),
-                    encoding="utf-8")
+    path.write_text(
+        data.path("gateway_rules.toml").read_text(encoding="utf-8").replace("{summary}。", "{sumary}。"),
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigurationError, match=r"uses \['sumary'\]"):
         load_rules(path)

@@ -1,5 +1,6 @@
 """Bad input never crashes the gateway: arbitrary bytes, arbitrary JSON and mutated requests get an
 answer the openai SDK accepts, or an OpenAI-shaped 4xx — never a 5xx, never an exception."""
+
 import json
 
 import pytest
@@ -8,27 +9,68 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from starlette.testclient import TestClient
 
-from toolkit.gateway import FAULTS, MODES, GatewayConfig, handle_http
-from toolkit.gateway_server import Gateway, create_app
+from toolkit.gateway.core import FAULTS, MODES, GatewayConfig, handle_http
+from toolkit.gateway.server import Gateway, create_app
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CONFIG = GatewayConfig()
 JSON_HEADERS = {"content-type": "application/json"}
-TOOL = {"type": "function", "function": {"name": "query_order", "description": "查询订单", "parameters": {
-    "type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}}}
-VALID = {"model": "m", "tools": [TOOL], "tool_choice": "auto", "stream": False, "messages": [
-    {"role": "system", "content": "你是售后助手"},
-    {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
-    {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
-     "function": {"name": "query_order", "arguments": "{\"orderId\":\"SN202610200001\"}"}}]},
-    {"role": "tool", "tool_call_id": "call_1", "content": "订单号：SN202610200001\n状态：已发货"},
-    {"role": "user", "content": "谢谢，那 SN202610200002 的物流呢"}]}
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "query_order",
+        "description": "查询订单",
+        "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]},
+    },
+}
+VALID = {
+    "model": "m",
+    "tools": [TOOL],
+    "tool_choice": "auto",
+    "stream": False,
+    "messages": [
+        {"role": "system", "content": "你是售后助手"},
+        {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "query_order", "arguments": '{"orderId":"SN202610200001"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "订单号：SN202610200001\n状态：已发货"},
+        {"role": "user", "content": "谢谢，那 SN202610200002 的物流呢"},
+    ],
+}
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30)
-json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=20)
-words = st.sampled_from(["SN202610200001", "物流", "订单状态", "退货", "你好", "投诉", "query_order", "{",
-                         "\ud800", "帮我把", "退款", "2026-10-01", "手机", " "])
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=20,
+)
+words = st.sampled_from(
+    [
+        "SN202610200001",
+        "物流",
+        "订单状态",
+        "退货",
+        "你好",
+        "投诉",
+        "query_order",
+        "{",
+        "\ud800",
+        "帮我把",
+        "退款",
+        "2026-10-01",
+        "手机",
+        " ",
+    ]
+)
 texts = st.lists(words | st.text(max_size=8), max_size=8).map("".join)
 
 
@@ -74,9 +116,25 @@ def paths(value, prefix=()):
         yield from paths(child, prefix + (key,))
 
 
-KEYS = st.sampled_from(["role", "content", "tool_calls", "tool_call_id", "function", "arguments",
-                        "name", "tools", "tool_choice", "stream", "stream_options",
-                        "parallel_tool_calls", "include_usage", "model", "messages"])
+KEYS = st.sampled_from(
+    [
+        "role",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+        "function",
+        "arguments",
+        "name",
+        "tools",
+        "tool_choice",
+        "stream",
+        "stream_options",
+        "parallel_tool_calls",
+        "include_usage",
+        "model",
+        "messages",
+    ]
+)
 
 
 def mutate(draw, value, path):
@@ -110,8 +168,7 @@ def requests_with_extra_keys(draw):
     request = VALID
     for _ in range(draw(st.integers(1, 3))):
         objects = [p for p in paths(request) if isinstance(_at(request, p), dict)]
-        request = _with_key(request, draw(st.sampled_from(objects)), draw(KEYS),
-                            draw(json_values | texts))
+        request = _with_key(request, draw(st.sampled_from(objects)), draw(KEYS), draw(json_values | texts))
     return request
 
 
@@ -142,13 +199,27 @@ def test_mutated_requests(request, mode):
 
 
 @FUZZ
-@given(texts, st.lists(st.sampled_from(["query_order", "query_logistics", "query_refund_policy", "x-y"]),
-                       min_size=1, max_size=3, unique=True),
-       st.sampled_from([None, "auto", "none", "required"]), st.booleans(), st.sampled_from(MODES))
+@given(
+    texts,
+    st.lists(
+        st.sampled_from(["query_order", "query_logistics", "query_refund_policy", "x-y"]),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ),
+    st.sampled_from([None, "auto", "none", "required"]),
+    st.booleans(),
+    st.sampled_from(MODES),
+)
 def test_any_user_text_with_any_tools(text, names, choice, stream, mode):
     tools = [{"type": "function", "function": {"name": n}} for n in names]
-    request = {"model": "m", "messages": [{"role": "user", "content": text}], "tools": tools,
-               "stream": stream, **({"tool_choice": choice} if choice else {})}
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": text}],
+        "tools": tools,
+        "stream": stream,
+        **({"tool_choice": choice} if choice else {}),
+    }
     body = json.dumps(request).encode()
     reply = send(body, headers={**JSON_HEADERS, "x-fake-mode": mode})
     refused = mode == "C" or "\ud800" in text  # a lone surrogate is not valid UTF-8 JSON
@@ -157,9 +228,13 @@ def test_any_user_text_with_any_tools(text, names, choice, stream, mode):
 
 
 @FUZZ
-@given(st.text(max_size=12), st.text(max_size=30),
-       st.dictionaries(st.sampled_from(["content-type", "x-fake-mode", "x-fake-fault", "X-Other"]),
-                       st.text(max_size=20), max_size=4))
+@given(
+    st.text(max_size=12),
+    st.text(max_size=30),
+    st.dictionaries(
+        st.sampled_from(["content-type", "x-fake-mode", "x-fake-fault", "X-Other"]), st.text(max_size=20), max_size=4
+    ),
+)
 def test_arbitrary_method_path_and_headers(method, path, headers):
     reply = handle_http(method, path, headers, json.dumps(VALID).encode(), CONFIG)
     if headers.get("x-fake-fault", "").strip().lower() == "server_error" and reply.status == 500:
@@ -167,8 +242,9 @@ def test_arbitrary_method_path_and_headers(method, path, headers):
     check(reply.status, reply.encode(), reply.events is not None)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(st.binary(max_size=200) | mutated_requests().map(lambda r: json.dumps(r).encode()))
 def test_the_starlette_app_never_answers_5xx(client, body):
     response = client.post("/v1/chat/completions", content=body, headers=JSON_HEADERS)

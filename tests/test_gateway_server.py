@@ -1,4 +1,5 @@
 """The gateway over real HTTP on loopback: `python -m toolkit gateway`, `running_gateway()`, the app."""
+
 import json
 import socket
 import subprocess
@@ -12,29 +13,36 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from starlette.testclient import TestClient
 
 from toolkit.errors import ConfigurationError
-from toolkit.gateway import GatewayConfig
-from toolkit.gateway_server import Gateway, cli, create_app, running_gateway
+from toolkit.gateway.core import GatewayConfig
+from toolkit.gateway.server import Gateway, cli, create_app, running_gateway
 
 PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
 MESSAGES = [{"role": "user", "content": PROBE}]
-TOOLS = [{"type": "function", "function": {
-    "name": "query_order", "description": "查询订单",
-    "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}},
-                   "required": ["orderId"]}}}]
-
-
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "query_order",
+            "description": "查询订单",
+            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]},
+        },
+    }
+]
 
 
 @pytest.fixture(scope="module")
 def server_url():
     """`python -m toolkit gateway --port <free>` as a subprocess; its URL once it listens."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "toolkit", "gateway", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()  # printed once the socket listens
-        assert line.strip().endswith(f"listening on http://127.0.0.1:{port}/v1"), (
-            line + process.stderr.read())
+        assert line.strip().endswith(f"listening on http://127.0.0.1:{port}/v1"), line + process.stderr.read()
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         process.terminate()
@@ -51,12 +59,14 @@ def test_the_sdk_gets_a_tool_call_over_http(server_url):
 
 def test_the_sdk_gets_a_streamed_tool_call_over_http(server_url):
     sdk = openai.OpenAI(base_url=server_url, api_key="x", max_retries=0)
-    stream = sdk.chat.completions.create(model="m", messages=MESSAGES, tools=TOOLS, stream=True,
-                                         stream_options={"include_usage": True})
+    stream = sdk.chat.completions.create(
+        model="m", messages=MESSAGES, tools=TOOLS, stream=True, stream_options={"include_usage": True}
+    )
     chunks = list(stream)
     names = [tc.function.name for c in chunks if c.choices for tc in c.choices[0].delta.tool_calls or ()]
-    arguments = "".join(tc.function.arguments or "" for c in chunks if c.choices
-                        for tc in c.choices[0].delta.tool_calls or ())
+    arguments = "".join(
+        tc.function.arguments or "" for c in chunks if c.choices for tc in c.choices[0].delta.tool_calls or ()
+    )
     assert [n for n in names if n] == ["query_order"] and json.loads(arguments) == {"orderId": "SN202610200001"}
     assert chunks[-1].usage.total_tokens > 0
 
@@ -78,8 +88,9 @@ def test_errors_over_http_are_openai_shaped(server_url):
     with httpx.Client(base_url=server_url) as http:
         missing = http.post("/embeddings", json={})
         wrong = http.get("/chat/completions")
-        mode_c = http.post("/chat/completions", json={"model": "m", "messages": MESSAGES, "tools": TOOLS},
-                           headers={"X-Fake-Mode": "C"})
+        mode_c = http.post(
+            "/chat/completions", json={"model": "m", "messages": MESSAGES, "tools": TOOLS}, headers={"X-Fake-Mode": "C"}
+        )
     assert (missing.status_code, wrong.status_code, wrong.headers["allow"]) == (404, 405, "POST")
     assert mode_c.status_code == 400 and mode_c.json()["error"]["message"] == "unknown field: tools"
 
@@ -88,7 +99,9 @@ def test_running_gateway_serves_in_a_thread_and_stops():
     with running_gateway(mode="B") as url:
         assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")
         reply = httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": MESSAGES, "tools": TOOLS})
-        assert reply.json()["choices"][0]["message"]["content"] == "好的，我来帮您查询订单 SN202610200001 的状态，请稍等。"
+        assert (
+            reply.json()["choices"][0]["message"]["content"] == "好的，我来帮您查询订单 SN202610200001 的状态，请稍等。"
+        )
     with pytest.raises(httpx.ConnectError):
         httpx.post(f"{url}/chat/completions", json={})
 
@@ -96,23 +109,27 @@ def test_running_gateway_serves_in_a_thread_and_stops():
 def test_running_gateway_shares_the_gateways_fault_schedule():
     gateway = Gateway(faults=["server_error", "rate_limit"])
     with running_gateway(gateway=gateway) as url:
-        statuses = [httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": MESSAGES}).status_code
-                    for _ in range(3)]
+        statuses = [
+            httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": MESSAGES}).status_code
+            for _ in range(3)
+        ]
     assert statuses == [500, 429, 200]
 
 
 def test_the_app_truncates_a_stream_without_done():
     app = TestClient(create_app(Gateway(faults=["truncate"])))
-    response = app.post("/v1/chat/completions", json={"model": "m", "messages": MESSAGES, "tools": TOOLS,
-                                                      "stream": True})
+    response = app.post(
+        "/v1/chat/completions", json={"model": "m", "messages": MESSAGES, "tools": TOOLS, "stream": True}
+    )
     assert response.status_code == 200 and "[DONE]" not in response.text
     assert response.text.rstrip().endswith("}")  # the last event is whole; the stream is not
 
 
 def test_the_app_refuses_a_body_over_one_mebibyte():
     app = TestClient(create_app(Gateway()))
-    response = app.post("/v1/chat/completions", content=b" " * (1 << 20 | 1),
-                        headers={"content-type": "application/json"})
+    response = app.post(
+        "/v1/chat/completions", content=b" " * (1 << 20 | 1), headers={"content-type": "application/json"}
+    )
     assert response.status_code == 413 and response.json()["error"]["code"] == "request_too_large"
 
 

@@ -1,4 +1,5 @@
 """The in-process transport: the gateway's exact bytes through httpx and the openai SDK, no sockets."""
+
 import asyncio
 import json
 
@@ -7,15 +8,25 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
-from toolkit.gateway import GatewayConfig, handle_http
-from toolkit.gateway_server import Gateway
-from toolkit.gateway_transport import InProcessTransport
+from toolkit.gateway.core import GatewayConfig, handle_http
+from toolkit.gateway.server import Gateway
+from toolkit.gateway.transport import InProcessTransport
 
 URL = "http://fake-gateway.local/v1"
-TOOLS = [{"type": "function", "function": {
-    "name": "query_order", "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}}}}]
-BODY = {"model": "m", "tools": TOOLS,
-        "messages": [{"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}]}
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "query_order",
+            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}},
+        },
+    }
+]
+BODY = {
+    "model": "m",
+    "tools": TOOLS,
+    "messages": [{"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}],
+}
 
 
 def client(gateway=None, **kw):
@@ -27,8 +38,9 @@ def client(gateway=None, **kw):
 def test_the_bytes_are_those_of_handle_http():
     http, _ = client()
     response = http.post("/chat/completions", json=BODY)
-    expected = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"},
-                           response.request.content, GatewayConfig())
+    expected = handle_http(
+        "POST", "/v1/chat/completions", {"content-type": "application/json"}, response.request.content, GatewayConfig()
+    )
     assert response.status_code == 200 and response.content == expected.encode()
     assert ChatCompletion.model_validate_json(response.content).choices[0].message.tool_calls
 
@@ -110,18 +122,19 @@ def test_the_openai_sdk_gets_a_tool_call_streamed_or_not():
     sdk = openai.OpenAI(base_url=URL, api_key="x", http_client=httpx.Client(transport=transport))
     completion = sdk.chat.completions.create(model="m", messages=BODY["messages"], tools=TOOLS)
     call = completion.choices[0].message.tool_calls[0]
-    assert (call.function.name, json.loads(call.function.arguments)) == (
-        "query_order", {"orderId": "SN202610200001"})
+    assert (call.function.name, json.loads(call.function.arguments)) == ("query_order", {"orderId": "SN202610200001"})
     stream = sdk.chat.completions.create(model="m", messages=BODY["messages"], tools=TOOLS, stream=True)
-    arguments = "".join(c.choices[0].delta.tool_calls[0].function.arguments
-                        for c in stream if c.choices and c.choices[0].delta.tool_calls)
+    arguments = "".join(
+        c.choices[0].delta.tool_calls[0].function.arguments
+        for c in stream
+        if c.choices and c.choices[0].delta.tool_calls
+    )
     assert arguments == call.function.arguments
 
 
 def test_the_sdk_sees_mode_c_as_a_bad_request():
     transport = InProcessTransport(Gateway("C"))
-    sdk = openai.OpenAI(base_url=URL, api_key="x", http_client=httpx.Client(transport=transport),
-                        max_retries=0)
+    sdk = openai.OpenAI(base_url=URL, api_key="x", http_client=httpx.Client(transport=transport), max_retries=0)
     with pytest.raises(openai.BadRequestError) as info:
         sdk.chat.completions.create(model="m", messages=BODY["messages"], tools=TOOLS)
     assert info.value.status_code == 400 and info.value.body["message"] == "unknown field: tools"

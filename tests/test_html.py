@@ -3,8 +3,24 @@ import re
 import pytest
 from html_tree import Tree
 
-from toolkit.html import (KINDS, Html, badge, card, code_block, details, element, escape, join,
-                          kv_table, page, pretty_json, small, style, table, text_block)
+from toolkit.views.html import (
+    KINDS,
+    Html,
+    badge,
+    card,
+    code_block,
+    details,
+    element,
+    escape,
+    join,
+    kv_table,
+    page,
+    pretty_json,
+    small,
+    style,
+    table,
+    text_block,
+)
 
 
 def test_escape_and_html_values():
@@ -59,10 +75,10 @@ def test_pretty_json_sorts_keys_and_keeps_chinese():
 def test_code_block_pretty_prints_valid_json_and_shows_invalid_raw():
     good = code_block('{"b":1,"a":"<x>"}')
     assert good.startswith('<pre class="tk-code tk-lang-json"')
-    assert '{\n  &quot;a&quot;: &quot;&lt;x&gt;&quot;,\n  &quot;b&quot;: 1\n}</pre>' in good
+    assert "{\n  &quot;a&quot;: &quot;&lt;x&gt;&quot;,\n  &quot;b&quot;: 1\n}</pre>" in good
     bad = code_block('{orderId: "ORD-1"')
-    assert bad.endswith('>{orderId: &quot;ORD-1&quot;</pre>')
-    assert code_block('{"b":1}', lang="text").endswith('>{&quot;b&quot;:1}</pre>')
+    assert bad.endswith(">{orderId: &quot;ORD-1&quot;</pre>")
+    assert code_block('{"b":1}', lang="text").endswith(">{&quot;b&quot;:1}</pre>")
 
 
 def test_kv_table_keeps_order_and_table_has_header():
@@ -74,7 +90,7 @@ def test_kv_table_keeps_order_and_table_has_header():
 
 
 def test_details_is_closed_unless_asked():
-    assert "<details class=\"tk-details\"" in details("s", "b")
+    assert '<details class="tk-details"' in details("s", "b")
     assert " open>" not in details("s", "b")
     assert " open>" in details("s", "b", open=True)
 
@@ -106,5 +122,6 @@ def test_element_without_a_style_has_no_style_attribute():
 def test_output_is_deterministic():
     def build():
         return page(card("t", code_block({"b": [1, 2], "a": {"y": 1, "x": 2}}) + badge("b")), "T")
+
     assert build() == build()
     assert not re.search(r"\bid=|0x[0-9a-f]{6,}", build())

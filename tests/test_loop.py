@@ -4,17 +4,15 @@ from typing import Annotated
 
 import pytest
 
-from toolkit.decorator import Param, tool
-from toolkit.errors import ArgumentError, UnknownToolError
-from toolkit.execution import FEED_BACK_ALL
-from toolkit.loop import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, MaxRoundTripsError, run_loop
-from toolkit.memory import ChatMemory, MessageWindow
-from toolkit.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.toolset import StaticProvider, build_context
-from toolkit.execution import tools_from
-
 from tests.test_returns import EXPECTED
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import ArgumentError, UnknownToolError
+from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, MaxRoundTripsError, run_loop
+from toolkit.loop.sources import StaticProvider, build_context
+from toolkit.memory.windows import ChatMemory, MessageWindow
+from toolkit.tools.decorator import Param, tool
+from toolkit.tools.execute import FEED_BACK_ALL, tools_from
 
 Q = [UserMessage(content="查一下 SN202610200001")]
 
@@ -75,8 +73,7 @@ def test_caller_list_is_never_mutated():
 def test_memory_receives_everything_in_order():
     memory = ChatMemory("u1")
     memory.add(SystemMessage(content="客服"))
-    result = run_loop(ScriptedModel([call("query_order", orderId="SN1"), "ok"]), Q, tools=[query_order],
-                      memory=memory)
+    result = run_loop(ScriptedModel([call("query_order", orderId="SN1"), "ok"]), Q, tools=[query_order], memory=memory)
     assert [m.role for m in memory.messages()] == ["system", "user", "assistant", "tool", "assistant"]
     assert result.messages == memory.messages()
     assert [m.role for m in result.new_messages] == ["assistant", "tool", "assistant"]
@@ -182,7 +179,8 @@ def test_course_repairs_arguments_once_with_the_seed_text():
     repair = result.messages[2]
     assert repair.is_error and repair.content == (
         "参数校验失败。字段=orderId，收到=12。期望：a string。请修正参数后重新调用 query_order；"
-        "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。")
+        "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
+    )
     assert result.finish == "answer"
 
 
@@ -225,6 +223,7 @@ def _numbered_tool(i, behavior):
         if fail:
             raise ValueError("failed on purpose")
         return f"result {i}"
+
     return tool(f"tool {i}", name=f"t{i}", return_behavior=behavior)(fn)
 
 
@@ -244,20 +243,22 @@ def test_truth_table_through_the_loop(behaviors, expected, with_error):
 
 def test_duplicate_names_across_sources_are_a_configuration_error():
     from toolkit.errors import ConfigurationError
+
     with pytest.raises(ConfigurationError, match="tool name 'query_order' is defined twice"):
         build_context([query_order], providers=[StaticProvider(tools_from(query_order))])
 
 
 CHAOS = [
-    call("no_such_tool", x=1),                      # hallucinated name
-    call("query_order", "{orderId: SN1"),           # invalid JSON
+    call("no_such_tool", x=1),  # hallucinated name
+    call("query_order", "{orderId: SN1"),  # invalid JSON
     [call("query_order", orderId="SN1"), call("ghost")],
     call("query_logistics", orderId="SN1", refundAmount=2999),  # intent drift
 ] + [call("query_order", orderId=f"SN{i}") for i in range(50)]  # endless
 
 
-@pytest.mark.parametrize("options", [COURSE, LoopOptions(max_round_trips=7, policies=FEED_BACK_ALL,
-                                                          on_limit="handover", concurrent=True)])
+@pytest.mark.parametrize(
+    "options", [COURSE, LoopOptions(max_round_trips=7, policies=FEED_BACK_ALL, on_limit="handover", concurrent=True)]
+)
 def test_chaos_model_ends_within_bound_with_consistent_memory(options):
     memory = ChatMemory("chaos", window=MessageWindow(40))
     model = ScriptedModel(list(CHAOS))

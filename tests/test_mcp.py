@@ -2,6 +2,7 @@
 one we wrote to be awkward (`mcp_servers/quirky_server.py`, on the official SDK), one written
 without the SDK, a server that hangs and servers that crash. Transports: stdio, streamable HTTP
 and the SDK's in-process client; behaviour tests run over all three."""
+
 import json
 import logging
 import subprocess
@@ -10,18 +11,24 @@ import time
 from pathlib import Path
 
 import pytest
-from loopback import free_port, wait_for_port
 from jsonschema import Draft202012Validator
+from loopback import free_port, wait_for_port
 
+from toolkit.chat.messages import ToolCall, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.cli.mcp_tools import mcp_tools_cli
 from toolkit.errors import ConfigurationError
-from toolkit.loop import run_loop
-from toolkit.mcp_cli import mcp_tools_cli
-from toolkit.mcp_client import McpClient, McpConnectionError
-from toolkit.mcp_provider import (TIMEOUT_TEXT, McpToolProvider, always_visible, filter_tools,
-                                  original_name, rename_tools)
-from toolkit.messages import ToolCall, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.toolset import build_context
+from toolkit.loop.run import run_loop
+from toolkit.loop.sources import build_context
+from toolkit.mcp.client import McpClient, McpConnectionError
+from toolkit.mcp.provider import (
+    TIMEOUT_TEXT,
+    McpToolProvider,
+    always_visible,
+    filter_tools,
+    original_name,
+    rename_tools,
+)
 
 SERVERS = Path(__file__).parent / "mcp_servers"
 QUIRKY = str(SERVERS / "quirky_server.py")
@@ -30,8 +37,6 @@ from quirky_server import SCHEMAS, make_server  # noqa: E402
 
 TIME_ARGS = ["-m", "mcp_server_time", "--local-timezone", "UTC"]
 CRASH_AT_START = ["-c", "import sys; print('config file missing', file=sys.stderr); sys.exit(3)"]
-
-
 
 
 def _wait_for(path: Path, seconds: float = 5.0) -> bool:
@@ -57,9 +62,11 @@ def http_cancel_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def http_url(http_cancel_file):
     port = free_port()
-    process = subprocess.Popen([sys.executable, QUIRKY, "--http", "--port", str(port),
-                                "--cancel-file", str(http_cancel_file)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, QUIRKY, "--http", "--port", str(port), "--cancel-file", str(http_cancel_file)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port, 15)
         yield f"http://127.0.0.1:{port}/mcp"
@@ -93,13 +100,18 @@ def _run(tools: dict, name: str, arguments: str = "{}"):
 
 # --- a server nobody here wrote ------------------------------------------------------------
 
+
 def test_time_server_tools_are_translated_with_annotations_in_metadata(time_client):
     tools = _tools(McpToolProvider([time_client]))
     assert sorted(tools) == ["convert_time", "get_current_time"]
     spec = tools["get_current_time"].spec
     assert spec.parameters["required"] == ["timezone"]
-    assert spec.metadata["annotations"] == {"readOnlyHint": True, "destructiveHint": False,
-                                            "idempotentHint": True, "openWorldHint": False}
+    assert spec.metadata["annotations"] == {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
     assert spec.metadata["mcp_server"] == "time"
     assert "annotations" not in json.dumps(spec.to_openai())
     for tool in tools.values():
@@ -107,10 +119,13 @@ def test_time_server_tools_are_translated_with_annotations_in_metadata(time_clie
 
 
 def test_a_loop_calls_the_time_server(time_client):
-    model = ScriptedModel([call("convert_time", source_timezone="UTC", time="12:00",
-                                target_timezone="Asia/Tokyo"), "It is 21:00 in Tokyo."])
-    result = run_loop(model, [UserMessage(content="12:00 UTC in Tokyo?")],
-                      providers=[McpToolProvider([time_client])])
+    model = ScriptedModel(
+        [
+            call("convert_time", source_timezone="UTC", time="12:00", target_timezone="Asia/Tokyo"),
+            "It is 21:00 in Tokyo.",
+        ]
+    )
+    result = run_loop(model, [UserMessage(content="12:00 UTC in Tokyo?")], providers=[McpToolProvider([time_client])])
     assert model.requests[0].tools == ("get_current_time", "convert_time")
     answer = json.loads(result.new_messages[1].content)
     assert answer["target"]["datetime"].endswith("T21:00:00+09:00")
@@ -120,11 +135,14 @@ def test_a_loop_calls_the_time_server(time_client):
 def test_an_is_error_result_becomes_an_error_result(time_client):
     result = _run(_tools(McpToolProvider([time_client])), "get_current_time", '{"timezone": "Mars/Olympus"}')
     assert result.is_error
-    assert result.content == ("Tool 'get_current_time' failed: Error executing tool get_current_time: "
-                              "Invalid timezone: 'No time zone found with key Mars/Olympus'")
+    assert result.content == (
+        "Tool 'get_current_time' failed: Error executing tool get_current_time: "
+        "Invalid timezone: 'No time zone found with key Mars/Olympus'"
+    )
 
 
 # --- behaviour, over every transport --------------------------------------------------------
+
 
 @pytest.mark.parametrize("arguments", ["", "   ", "null", "{}"])
 def test_empty_arguments_are_sent_as_an_empty_object(quirky, arguments):
@@ -135,12 +153,10 @@ def test_empty_arguments_are_sent_as_an_empty_object(quirky, arguments):
 
 def test_a_renamed_tool_still_calls_the_server_under_its_original_name(quirky):
     client, _ = quirky
-    provider = rename_tools(filter_tools(McpToolProvider([client]), {"echo", "files.read"}),
-                            {"echo": "shout"})
+    provider = rename_tools(filter_tools(McpToolProvider([client]), {"echo", "files.read"}), {"echo": "shout"})
     tools = _tools(provider)
     assert sorted(tools) == ["files_read", "shout"]
-    assert json.loads(_run(tools, "shout", '{"text": "hi"}').content) == {
-        "arguments": {"text": "hi"}, "tool": "echo"}
+    assert json.loads(_run(tools, "shout", '{"text": "hi"}').content) == {"arguments": {"text": "hi"}, "tool": "echo"}
     assert json.loads(_run(tools, "files_read", '{"path": "a"}').content)["tool"] == "files.read"
     assert original_name(tools["files_read"]) == "files.read"
 
@@ -149,9 +165,12 @@ def test_annotations_and_meta_go_into_metadata_and_always_visible_is_a_flag(quir
     client, _ = quirky
     tools = _tools(always_visible(McpToolProvider([client]), {"echo"}))
     assert dict(tools["echo"].spec.metadata) == {
-        "mcp_server": "quirky", "mcp_name": "echo", "always_visible": True,
+        "mcp_server": "quirky",
+        "mcp_name": "echo",
+        "always_visible": True,
         "annotations": {"title": "Echo", "readOnlyHint": True, "destructiveHint": False},
-        "_meta": {"team": "course", "cost": 0}}
+        "_meta": {"team": "course", "cost": 0},
+    }
     assert "always_visible" not in tools["fail"].spec.metadata
     assert tools["echo"].spec.parameters == {"type": "object", "properties": {"text": {"type": "string"}}}
 
@@ -186,7 +205,7 @@ def test_a_hanging_tool_times_out_and_the_server_is_told_to_cancel(quirky):
     assert result.content == TIMEOUT_TEXT.format(name="hang", seconds=0.3)
     assert result.content.startswith("The tool hang did not answer within 0.3 seconds")
     assert _wait_for(cancel_file), "the server never saw the cancellation"
-    assert json.loads(_run(tools, "no_args").content)["tool"] == "no_args"   # still connected
+    assert json.loads(_run(tools, "no_args").content)["tool"] == "no_args"  # still connected
 
 
 def test_the_tool_list_is_cached_until_evicted():
@@ -202,14 +221,17 @@ def test_the_tool_list_is_cached_until_evicted():
 
 # --- servers that fail --------------------------------------------------------------------
 
+
 def test_a_dead_server_is_logged_and_the_others_are_served(time_client, caplog):
     dead = McpClient.stdio(sys.executable, CRASH_AT_START, name="broken")
     raw = McpClient.stdio(sys.executable, [str(SERVERS / "raw_server.py")], name="raw")
     with caplog.at_level(logging.WARNING, "toolkit.mcp"):
         tools = _tools(McpToolProvider([dead, time_client, raw]))
     assert sorted(tools) == ["convert_time", "get_current_time"]
-    assert ("MCP server 'broken' left out: cannot reach MCP server 'broken': MCPError: Connection closed; "
-            "its stderr: config file missing") in caplog.text
+    assert (
+        "MCP server 'broken' left out: cannot reach MCP server 'broken': MCPError: Connection closed; "
+        "its stderr: config file missing"
+    ) in caplog.text
     assert "MCP server 'raw' left out: MCP server 'raw' broke the protocol: ValidationError: " in caplog.text
     raw.close()
 
@@ -242,35 +264,47 @@ def test_two_servers_with_the_same_tool_name_must_be_renamed(time_client):
             build_context(providers=[McpToolProvider([time_client, other])])
         renamed = rename_tools(McpToolProvider([other]), lambda name: f"utc_{name}")
         context = build_context(providers=[McpToolProvider([time_client]), renamed])
-        assert sorted(context.available) == ["convert_time", "get_current_time", "utc_convert_time",
-                                             "utc_get_current_time"]
+        assert sorted(context.available) == [
+            "convert_time",
+            "get_current_time",
+            "utc_convert_time",
+            "utc_get_current_time",
+        ]
     finally:
         other.close()
 
 
 # --- the tools command --------------------------------------------------------------------
 
+
 def test_the_tools_command_prints_the_translated_definitions_sorted(http_url, capsys):
     assert mcp_tools_cli(["--mcp-http", http_url]) == 0
     specs = json.loads(capsys.readouterr().out)
     names = [s["function"]["name"] for s in specs]
     assert names == sorted(names) and "files_read" in names and "bad_ref" not in names
-    assert next(s for s in specs if s["function"]["name"] == "nullable")["function"]["parameters"][
-        "properties"]["limit"] == {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}
+    assert next(s for s in specs if s["function"]["name"] == "nullable")["function"]["parameters"]["properties"][
+        "limit"
+    ] == {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}
 
 
 def test_the_tools_command_over_stdio(capsys):
     assert mcp_tools_cli(["--mcp-stdio", f"{sys.executable} {' '.join(TIME_ARGS)}"]) == 0
-    assert [s["function"]["name"] for s in json.loads(capsys.readouterr().out)] == [
-        "convert_time", "get_current_time"]
+    assert [s["function"]["name"] for s in json.loads(capsys.readouterr().out)] == ["convert_time", "get_current_time"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--mcp-http", "http://127.0.0.1:9/mcp", "--timeout", "3"],
-     "error: cannot reach MCP server 'http://127.0.0.1:9/mcp': ConnectError: All connection attempts failed\n"),
-    (["--mcp-stdio", "/no/such/server --flag"],
-     "error: cannot reach MCP server 'server --flag': command not found (/no/such/server)\n"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["--mcp-http", "http://127.0.0.1:9/mcp", "--timeout", "3"],
+            "error: cannot reach MCP server 'http://127.0.0.1:9/mcp': ConnectError: All connection attempts failed\n",
+        ),
+        (
+            ["--mcp-stdio", "/no/such/server --flag"],
+            "error: cannot reach MCP server 'server --flag': command not found (/no/such/server)\n",
+        ),
+    ],
+)
 def test_the_tools_command_exits_2_when_a_server_cannot_be_reached(argv, message, capsys):
     assert mcp_tools_cli(argv) == 2
     captured = capsys.readouterr()

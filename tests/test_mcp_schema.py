@@ -1,6 +1,7 @@
 """MCP schema translation, checked against `jsonschema`: every result is a valid 2020-12 schema,
 and it accepts exactly what the server's schema accepts (or, where the root must be simplified,
 at least everything the server accepts)."""
+
 import copy
 import sys
 from pathlib import Path
@@ -9,108 +10,209 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 
-from toolkit.mcp_schema import SchemaTranslationError, translate_schema
+from toolkit.mcp.schema import SchemaTranslationError, translate_schema
 
 sys.path.insert(0, str(Path(__file__).parent / "mcp_servers"))
 from quirky_server import SCHEMAS as QUIRKY  # noqa: E402
 
-NODE = {"type": "object", "properties": {"label": {"type": "string"},
-                                          "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
-        "required": ["label"]}
+NODE = {
+    "type": "object",
+    "properties": {"label": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+    "required": ["label"],
+}
 
 # id: (MCP inputSchema, expected translation, instances to compare, equivalent?)
 CASES = {
     "defs": (
         {"type": "object", "properties": {"to": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}},
         {"type": "object", "properties": {"to": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}},
-        [{"to": "x"}, {"to": 1}, {}], True),
+        [{"to": "x"}, {"to": 1}, {}],
+        True,
+    ),
     "definitions": (
-        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-         "properties": {"to": {"$ref": "#/definitions/A"}}, "definitions": {"A": {"type": "integer"}}},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"to": {"$ref": "#/definitions/A"}},
+            "definitions": {"A": {"type": "integer"}},
+        },
         {"type": "object", "properties": {"to": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "integer"}}},
-        [{"to": 3}, {"to": "3"}], True),
+        [{"to": 3}, {"to": "3"}],
+        True,
+    ),
     "both_kinds_of_definitions": (
-        {"type": "object", "properties": {"a": {"$ref": "#/definitions/A"}, "b": {"$ref": "#/$defs/B"}},
-         "definitions": {"A": {"type": "integer"}}, "$defs": {"B": {"type": "boolean"}}},
-        {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}},
-         "$defs": {"B": {"type": "boolean"}, "A": {"type": "integer"}}},
-        [{"a": 1, "b": True}, {"a": True}, {"b": 1}], True),
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/definitions/A"}, "b": {"$ref": "#/$defs/B"}},
+            "definitions": {"A": {"type": "integer"}},
+            "$defs": {"B": {"type": "boolean"}},
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}},
+            "$defs": {"B": {"type": "boolean"}, "A": {"type": "integer"}},
+        },
+        [{"a": 1, "b": True}, {"a": True}, {"b": 1}],
+        True,
+    ),
     "root_without_type": (
         {"properties": {"sku": {"type": "string"}}, "required": ["sku"]},
         {"properties": {"sku": {"type": "string"}}, "required": ["sku"], "type": "object"},
-        [{"sku": "a"}, {}, {"sku": 2}], True),
+        [{"sku": "a"}, {}, {"sku": 2}],
+        True,
+    ),
     "nested_without_type": (
-        {"type": "object", "properties": {"f": {"properties": {"s": {"enum": ["a"]}}},
-                                          "l": {"items": {"type": "integer"}}, "any": {}}},
-        {"type": "object", "properties": {"f": {"properties": {"s": {"enum": ["a"]}}, "type": "object"},
-                                          "l": {"items": {"type": "integer"}, "type": "array"}, "any": {}}},
+        {
+            "type": "object",
+            "properties": {"f": {"properties": {"s": {"enum": ["a"]}}}, "l": {"items": {"type": "integer"}}, "any": {}},
+        },
+        {
+            "type": "object",
+            "properties": {
+                "f": {"properties": {"s": {"enum": ["a"]}}, "type": "object"},
+                "l": {"items": {"type": "integer"}, "type": "array"},
+                "any": {},
+            },
+        },
         [{"f": {"s": "a"}}, {"l": [1, 2]}, {"any": [1, "x", None]}, {"any": {"k": 1}}, {"l": ["x"]}],
-        False),   # {"f": 5} was allowed (no type) and is now refused: objects only
+        False,
+    ),  # {"f": 5} was allowed (no type) and is now refused: objects only
     "type_array_nullable": (
         {"type": "object", "properties": {"n": {"type": ["integer", "null"], "minimum": 1}}},
         {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}}},
-        [{"n": 3}, {"n": None}, {"n": 0}, {"n": "3"}], True),
+        [{"n": 3}, {"n": None}, {"n": 0}, {"n": "3"}],
+        True,
+    ),
     "type_array_single": (
         {"type": "object", "properties": {"n": {"type": ["string"]}}},
         {"type": "object", "properties": {"n": {"type": "string"}}},
-        [{"n": "a"}, {"n": 1}], True),
+        [{"n": "a"}, {"n": 1}],
+        True,
+    ),
     "type_array_beside_anyOf": (
-        {"type": "object", "properties": {"n": {"type": ["integer", "string"], "anyOf": [{"minimum": 5},
-                                                                                        {"maxLength": 1}]}}},
-        {"type": "object", "properties": {"n": {"anyOf": [{"minimum": 5}, {"maxLength": 1}],
-                                                "allOf": [{"anyOf": [{"type": "integer"}, {"type": "string"}]}]}}},
-        [{"n": 7}, {"n": "a"}, {"n": 3}, {"n": None}], True),
+        {
+            "type": "object",
+            "properties": {"n": {"type": ["integer", "string"], "anyOf": [{"minimum": 5}, {"maxLength": 1}]}},
+        },
+        {
+            "type": "object",
+            "properties": {
+                "n": {
+                    "anyOf": [{"minimum": 5}, {"maxLength": 1}],
+                    "allOf": [{"anyOf": [{"type": "integer"}, {"type": "string"}]}],
+                }
+            },
+        },
+        [{"n": 7}, {"n": "a"}, {"n": 3}, {"n": None}],
+        True,
+    ),
     "anyOf_branches": (
-        {"type": "object", "properties": {"t": {"anyOf": [{"properties": {"id": {"type": ["string", "null"]}}},
-                                                          {"type": "integer"}]}}},
-        {"type": "object", "properties": {"t": {"anyOf": [
-            {"properties": {"id": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "type": "object"},
-            {"type": "integer"}]}}},
-        [{"t": {"id": "a"}}, {"t": {"id": None}}, {"t": 4}, {"t": {"id": 4}}], True),
+        {
+            "type": "object",
+            "properties": {"t": {"anyOf": [{"properties": {"id": {"type": ["string", "null"]}}}, {"type": "integer"}]}},
+        },
+        {
+            "type": "object",
+            "properties": {
+                "t": {
+                    "anyOf": [
+                        {"properties": {"id": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "type": "object"},
+                        {"type": "integer"},
+                    ]
+                }
+            },
+        },
+        [{"t": {"id": "a"}}, {"t": {"id": None}}, {"t": 4}, {"t": {"id": 4}}],
+        True,
+    ),
     "recursion_through_defs": (
         {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": NODE}},
         {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": NODE}},
-        [{"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}},
-         {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": 3}]}]}}], True),
+        [
+            {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}},
+            {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": 3}]}]}},
+        ],
+        True,
+    ),
     "recursion_to_the_root": (
-        {"type": "object", "properties": {"name": {"type": "string"},
-                                          "parts": {"type": "array", "items": {"$ref": "#"}}}},
-        {"type": "object", "properties": {"name": {"type": "string"},
-                                          "parts": {"type": "array", "items": {"$ref": "#"}}}},
-        [{"name": "a", "parts": [{"name": "b", "parts": [{"name": "c"}]}]}, {"parts": [{"name": 1}]}], True),
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "parts": {"type": "array", "items": {"$ref": "#"}}},
+        },
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "parts": {"type": "array", "items": {"$ref": "#"}}},
+        },
+        [{"name": "a", "parts": [{"name": "b", "parts": [{"name": "c"}]}]}, {"parts": [{"name": 1}]}],
+        True,
+    ),
     "root_is_a_reference": (
-        {"$ref": "#/definitions/Args", "definitions": {"Args": {"type": "object",
-                                                                "properties": {"q": {"type": "string"}}}}},
-        {"type": "object", "properties": {"q": {"type": "string"}},
-         "$defs": {"Args": {"type": "object", "properties": {"q": {"type": "string"}}}}},
-        [{"q": "x"}, {"q": 1}], True),
+        {
+            "$ref": "#/definitions/Args",
+            "definitions": {"Args": {"type": "object", "properties": {"q": {"type": "string"}}}},
+        },
+        {
+            "type": "object",
+            "properties": {"q": {"type": "string"}},
+            "$defs": {"Args": {"type": "object", "properties": {"q": {"type": "string"}}}},
+        },
+        [{"q": "x"}, {"q": 1}],
+        True,
+    ),
     "sep2106_object_with_anyOf": (
-        {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
-         "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]},
+        {
+            "type": "object",
+            "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+            "anyOf": [{"required": ["email"]}, {"required": ["phone"]}],
+        },
         {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}}},
-        [{"email": "a"}, {"phone": "1"}, {}], False),   # {} is now accepted: the server says no
+        [{"email": "a"}, {"phone": "1"}, {}],
+        False,
+    ),  # {} is now accepted: the server says no
     "root_anyOf_of_objects": (
-        {"anyOf": [{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
-                   {"type": "object", "properties": {"name": {"type": "string"}}}]},
+        {
+            "anyOf": [
+                {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+                {"type": "object", "properties": {"name": {"type": "string"}}},
+            ]
+        },
         {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}},
-        [{"id": "a"}, {"name": "b"}, {"id": 5, "name": 5}], False),  # a hint: {"id": 1} passed branch 2
+        [{"id": "a"}, {"name": "b"}, {"id": 5, "name": 5}],
+        False,
+    ),  # a hint: {"id": 1} passed branch 2
     "free_form_arguments": (
         {"type": "object", "additionalProperties": {"type": "string"}},
         {"type": "object", "additionalProperties": {"type": "string"}},
-        [{"any": "x"}, {"any": 1}], True),
+        [{"any": "x"}, {"any": 1}],
+        True,
+    ),
     "draft07_tuple_items": (
-        {"$schema": "http://json-schema.org/draft-07/schema#",
-         "type": "object", "properties": {"p": {"type": "array", "items": [{"type": "number"}, {"type": "number"}],
-                                                "additionalItems": False}}},
-        {"type": "object", "properties": {"p": {"type": "array", "prefixItems": [{"type": "number"},
-                                                                                  {"type": "number"}],
-                                                "items": False}}},
-        [{"p": [1, 2]}, {"p": [1, 2, 3]}, {"p": ["a"]}], True),
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "p": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": False}
+            },
+        },
+        {
+            "type": "object",
+            "properties": {
+                "p": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": False}
+            },
+        },
+        [{"p": [1, 2]}, {"p": [1, 2, 3]}, {"p": ["a"]}],
+        True,
+    ),
     "pointer_escapes": (
-        {"type": "object", "properties": {"a": {"$ref": "#/definitions/x~1y"}},
-         "definitions": {"x/y": {"type": "null"}}},
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/definitions/x~1y"}},
+            "definitions": {"x/y": {"type": "null"}},
+        },
         {"type": "object", "properties": {"a": {"$ref": "#/$defs/x~1y"}}, "$defs": {"x/y": {"type": "null"}}},
-        [{"a": None}, {"a": 1}], True),
+        [{"a": None}, {"a": 1}],
+        True,
+    ),
 }
 
 
@@ -120,8 +222,11 @@ def test_translation_is_exactly_as_expected(case):
     assert translate_schema(schema) == expected
 
 
-@pytest.mark.parametrize("schema", [c[0] for c in CASES.values()] + list(QUIRKY.values())[:-1],
-                         ids=list(CASES) + [f"quirky-{n}" for n in list(QUIRKY)[:-1]])
+@pytest.mark.parametrize(
+    "schema",
+    [c[0] for c in CASES.values()] + list(QUIRKY.values())[:-1],
+    ids=list(CASES) + [f"quirky-{n}" for n in list(QUIRKY)[:-1]],
+)
 def test_every_translation_is_a_valid_2020_12_schema(schema):
     translated = translate_schema(schema)
     if translated is not None:
@@ -149,29 +254,54 @@ def test_the_input_is_never_changed():
         assert schema == before
 
 
-@pytest.mark.parametrize("schema", [None, {}, {"type": "object"}, {"type": "object", "properties": {}},
-                                    {"type": "object", "properties": {}, "$schema": "x"}])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        None,
+        {},
+        {"type": "object"},
+        {"type": "object", "properties": {}},
+        {"type": "object", "properties": {}, "$schema": "x"},
+    ],
+)
 def test_no_arguments_means_no_parameters(schema):
     assert translate_schema(schema) is None
 
 
-@pytest.mark.parametrize("schema, message", [
-    ({"type": "object", "properties": {"x": {"$ref": "#/properties/y"}, "y": {"type": "string"}}},
-     "T: its schema refers to '#/properties/y', which is not one of its definitions (none); "
-     "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"),
-    ({"type": "object", "properties": {"x": {"$ref": "#/$defs/Missing"}}, "$defs": {"A": {}}},
-     "T: its schema refers to '#/$defs/Missing', which is not one of its definitions (A); "
-     "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"),
-    ({"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}},
-     "T: its schema refers to 'https://example.com/s.json', which is not one of its definitions (none); "
-     "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"),
-    ({"type": "object", "properties": {"x": {"type": "object", "$defs": {"A": {}}}}},
-     "T: '$defs' below the root of its schema is not supported; move the definitions to the root"),
-    ({"type": "object", "properties": {"x": {}}, "$defs": {"A": {"type": "string"}},
-      "definitions": {"A": {"type": "integer"}}},
-     "T: its schema defines 'A' twice, differently, under 'definitions' and '$defs'; the server's "
-     "schema is ambiguous — ask its author to fix it"),
-])
+@pytest.mark.parametrize(
+    "schema, message",
+    [
+        (
+            {"type": "object", "properties": {"x": {"$ref": "#/properties/y"}, "y": {"type": "string"}}},
+            "T: its schema refers to '#/properties/y', which is not one of its definitions (none); "
+            "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on",
+        ),
+        (
+            {"type": "object", "properties": {"x": {"$ref": "#/$defs/Missing"}}, "$defs": {"A": {}}},
+            "T: its schema refers to '#/$defs/Missing', which is not one of its definitions (A); "
+            "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on",
+        ),
+        (
+            {"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}},
+            "T: its schema refers to 'https://example.com/s.json', which is not one of its definitions (none); "
+            "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on",
+        ),
+        (
+            {"type": "object", "properties": {"x": {"type": "object", "$defs": {"A": {}}}}},
+            "T: '$defs' below the root of its schema is not supported; move the definitions to the root",
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"x": {}},
+                "$defs": {"A": {"type": "string"}},
+                "definitions": {"A": {"type": "integer"}},
+            },
+            "T: its schema defines 'A' twice, differently, under 'definitions' and '$defs'; the server's "
+            "schema is ambiguous — ask its author to fix it",
+        ),
+    ],
+)
 def test_schemas_that_cannot_be_sent_on_are_refused_with_the_reason(schema, message):
     with pytest.raises(SchemaTranslationError) as caught:
         translate_schema(schema, "T")
@@ -179,6 +309,8 @@ def test_schemas_that_cannot_be_sent_on_are_refused_with_the_reason(schema, mess
 
 
 def test_data_that_looks_like_a_reference_is_left_alone():
-    schema = {"type": "object", "properties": {"x": {"type": "object", "default": {"$ref": "#/nowhere"},
-                                                     "enum": [{"$ref": "#/nowhere"}]}}}
+    schema = {
+        "type": "object",
+        "properties": {"x": {"type": "object", "default": {"$ref": "#/nowhere"}, "enum": [{"$ref": "#/nowhere"}]}},
+    }
     assert translate_schema(schema) == schema

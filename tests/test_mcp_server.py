@@ -1,5 +1,6 @@
 """`python -m toolkit mcp-server`: week 3's tools over MCP answer exactly as they do locally —
 the local registry is the reference, over the in-process client, stdio and HTTP."""
+
 import datetime
 import json
 import subprocess
@@ -8,32 +9,30 @@ import sys
 import pytest
 from loopback import free_port, wait_for_port
 
-from toolkit.execution import FEED_BACK_ALL
-from toolkit.loop import COURSE, run_loop
-from toolkit.mcp_client import McpClient, McpError
-from toolkit.mcp_provider import McpToolProvider
-from toolkit.mcp_schema import translate_schema
-from toolkit.mcp_server import shop_server, tools_server
-from toolkit.messages import ToolCall
-from toolkit.scripted import ScriptedModel, call
-from toolkit.shop import load_shop
-from toolkit.support import TOOL_SPECS, messages_for, shop_registry
+from toolkit.chat.messages import ToolCall
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.course.assistant import TOOL_SPECS, messages_for, shop_registry
+from toolkit.course.shop import load_shop
+from toolkit.loop.run import COURSE, run_loop
+from toolkit.mcp.client import McpClient, McpError
+from toolkit.mcp.provider import McpToolProvider
+from toolkit.mcp.schema import translate_schema
+from toolkit.mcp.server import shop_server, tools_server
+from toolkit.tools.execute import FEED_BACK_ALL
 
 TODAY = datetime.date(2026, 10, 25)
 SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", TODAY.isoformat()]
 CALLS = [
     ("query_order", {"orderId": "SN202610200001"}),
-    ("query_order", {"orderId": "订单号：ＳＮ２０２６１０２００００１"}),          # lenient in
-    ("query_order", {"orderId": "SN999999999999"}),                          # not found: prose
-    ("query_order", {"orderId": "SN2026"}),                                  # strict out
-    ("query_order", {"orderId": "SN202610200001", "refundAmount": 5}),       # intent drift
+    ("query_order", {"orderId": "订单号：ＳＮ２０２６１０２００００１"}),  # lenient in
+    ("query_order", {"orderId": "SN999999999999"}),  # not found: prose
+    ("query_order", {"orderId": "SN2026"}),  # strict out
+    ("query_order", {"orderId": "SN202610200001", "refundAmount": 5}),  # intent drift
     ("query_order", {}),
     ("query_logistics", {"orderId": "sn-2026-1020-0001"}),
     ("query_refund_policy", {"category": "数码", "asOf": "2026年10月20日"}),
     ("query_refund_policy", {"category": "衣服"}),
 ]
-
-
 
 
 @pytest.fixture(scope="module", params=["in-process", "stdio", "http"])
@@ -63,7 +62,7 @@ def test_the_listed_tools_are_the_hand_written_specs_unchanged(shop_client):
     for spec in TOOL_SPECS:
         fn = spec["function"]
         assert tools[fn["name"]].spec.to_openai() == spec
-        assert translate_schema(fn["parameters"]) == fn["parameters"]   # toolkit's dialect is a fixed point
+        assert translate_schema(fn["parameters"]) == fn["parameters"]  # toolkit's dialect is a fixed point
         assert tools[fn["name"]].spec.metadata["annotations"] == {"readOnlyHint": True}
 
 
@@ -82,22 +81,28 @@ def test_every_call_answers_as_the_local_tool_does(shop_client, name, arguments)
 def test_an_unknown_tool_is_a_protocol_error(shop_client):
     with pytest.raises(McpError) as caught:
         shop_client.call_tool("refund_order", {})
-    assert str(caught.value) == ("MCP server 'shop' answered with an error: Unknown tool: 'refund_order'. "
-                                 "Available tools: query_order, query_logistics, query_refund_policy")
+    assert str(caught.value) == (
+        "MCP server 'shop' answered with an error: Unknown tool: 'refund_order'. "
+        "Available tools: query_order, query_logistics, query_refund_policy"
+    )
 
 
 def test_the_course_loop_over_mcp():
     model = ScriptedModel([call("query_logistics", orderId="SN202610200001"), "快递已到杭州。"])
     with McpClient(shop_server(TODAY), name="shop") as client:
-        result = run_loop(model, messages_for("我的快递到哪了？SN202610200001", TODAY),
-                          providers=[McpToolProvider([client])], options=COURSE)
+        result = run_loop(
+            model,
+            messages_for("我的快递到哪了？SN202610200001", TODAY),
+            providers=[McpToolProvider([client])],
+            options=COURSE,
+        )
     assert result.answer == "快递已到杭州。"
     assert "收件人：张*，138****5678" in result.new_messages[1].content
 
 
 def test_any_toolkit_tools_can_be_served():
-    from toolkit.decorator import tool
-    from toolkit.execution import tools_from
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
 
     @tool
     def add(a: int, b: int) -> int:

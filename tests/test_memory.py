@@ -1,7 +1,7 @@
 import pytest
 
-from toolkit.memory import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict, message_tokens
-from toolkit.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict, message_tokens
 
 SYSTEM = SystemMessage(content="你是电商客服。")
 
@@ -50,7 +50,7 @@ def test_eviction_never_orphans_a_tool_result(size, window_kind):
     assert orphan_free(kept)
     assert kept[0] == SYSTEM
     assert window.fits(kept) or kept == [SYSTEM]
-    assert history[len(history) - len(kept) + 1:] == kept[1:]  # a suffix: newest kept, in order
+    assert history[len(history) - len(kept) + 1 :] == kept[1:]  # a suffix: newest kept, in order
 
 
 def test_a_new_system_message_replaces_the_old_one():

@@ -5,18 +5,29 @@ import threading
 
 import pytest
 
-from toolkit.memory import ChatMemory
-from toolkit.memory_store import MemoryStoreError, SqliteStore
-from toolkit.messages import dump_message
-from toolkit.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.messages import (
+    AssistantMessage,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    dump_message,
+)
+from toolkit.memory.store import MemoryStoreError, SqliteStore
+from toolkit.memory.windows import ChatMemory
 
 CONVERSATION = [
     SystemMessage(content="你是电商客服。"),
     UserMessage(content="帮我找查物流的工具"),
-    AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name="tool_search_tool",
-                                                        arguments='{"terms":["物流"]}'),)),
-    ToolResultMessage(tool_call_id="c1", tool_name="tool_search_tool", content="query_logistics",
-                      attributes={"found_tools": ["query_logistics"], "activated_skill": "ecom"}),
+    AssistantMessage(
+        content=None, tool_calls=(ToolCall(id="c1", name="tool_search_tool", arguments='{"terms":["物流"]}'),)
+    ),
+    ToolResultMessage(
+        tool_call_id="c1",
+        tool_name="tool_search_tool",
+        content="query_logistics",
+        attributes={"found_tools": ["query_logistics"], "activated_skill": "ecom"},
+    ),
     AssistantMessage(content="找到了 ✓"),
 ]
 
@@ -27,8 +38,10 @@ def test_round_trip_across_a_process_restart_is_exact(tmp_path):
     store.set("user-1", CONVERSATION)
     store.close()
     dumped = [json.dumps(dump_message(m), sort_keys=True) for m in CONVERSATION]
-    code = ("import sys, json; from toolkit.memory_store import SqliteStore; from toolkit.messages import dump_message;"
-            "[print(json.dumps(dump_message(m), sort_keys=True)) for m in SqliteStore(sys.argv[1]).get('user-1')]")
+    code = (
+        "import sys, json; from toolkit.memory.store import SqliteStore; from toolkit.chat.messages import dump_message;"
+        "[print(json.dumps(dump_message(m), sort_keys=True)) for m in SqliteStore(sys.argv[1]).get('user-1')]"
+    )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == dumped
     assert SqliteStore(path).get("user-1") == CONVERSATION
@@ -68,8 +81,10 @@ def test_a_file_that_is_not_a_database_is_reported(tmp_path):
     path.write_bytes(b"this is not sqlite at all" * 100)
     with pytest.raises(MemoryStoreError) as info:
         SqliteStore(path)
-    assert str(info.value) == (f"cannot open memory database {path}: file is not a database (the file may be "
-                               "corrupted or truncated; move it away to start a fresh one)")
+    assert str(info.value) == (
+        f"cannot open memory database {path}: file is not a database (the file may be "
+        "corrupted or truncated; move it away to start a fresh one)"
+    )
 
 
 def test_a_truncated_database_is_reported_not_crashed(tmp_path):
@@ -88,11 +103,13 @@ def test_a_corrupted_payload_names_the_id_and_row(tmp_path):
     path = tmp_path / "m.db"
     store = SqliteStore(path)
     store.set("x", CONVERSATION)
-    store._db.execute("UPDATE messages SET payload = '{\"role\": \"robot\"}' WHERE seq = 2")
+    store._db.execute('UPDATE messages SET payload = \'{"role": "robot"}\' WHERE seq = 2')
     with pytest.raises(MemoryStoreError) as info:
         store.get("x")
-    assert str(info.value) == (f"{path}: message 2 of memory id 'x' is not a valid message (ValidationError); "
-                               "delete that id or restore the file from a backup")
+    assert str(info.value) == (
+        f"{path}: message 2 of memory id 'x' is not a valid message (ValidationError); "
+        "delete that id or restore the file from a backup"
+    )
 
 
 def test_a_newer_schema_is_refused(tmp_path):

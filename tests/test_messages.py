@@ -1,17 +1,34 @@
 import pytest
 from pydantic import ValidationError
 
-from toolkit.messages import (AssistantMessage, SystemMessage, TokenUsage, ToolCall, ToolResultMessage,
-                              UserMessage, dump_message, load_message, message_from_openai, to_openai)
+from toolkit.chat.messages import (
+    AssistantMessage,
+    SystemMessage,
+    TokenUsage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    dump_message,
+    load_message,
+    message_from_openai,
+    to_openai,
+)
 
 WIRE = [
     {"role": "system", "content": "你是电商客服。"},
     {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
-    {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function",
-         "function": {"name": "query_logistics", "arguments": "{\"orderId\":\"SN202610200001\"}"}},
-        {"id": "call_2", "type": "function", "function": {"name": "query_order", "arguments": "{orderId:"}},
-    ]},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "query_logistics", "arguments": '{"orderId":"SN202610200001"}'},
+            },
+            {"id": "call_2", "type": "function", "function": {"name": "query_order", "arguments": "{orderId:"}},
+        ],
+    },
     {"role": "tool", "tool_call_id": "call_1", "content": "运输中"},
     {"role": "tool", "tool_call_id": "call_2", "content": "参数不是合法 JSON"},
     {"role": "assistant", "content": "您的包裹正在运输途中。"},
@@ -29,8 +46,12 @@ def test_records_round_trip_through_wire():
 
 
 def test_attributes_are_stored_but_never_sent():
-    result = ToolResultMessage(tool_call_id="c1", tool_name="tool_search_tool", content="found 2",
-                               attributes={"found_tools": ["query_order", "query_logistics"]})
+    result = ToolResultMessage(
+        tool_call_id="c1",
+        tool_name="tool_search_tool",
+        content="found 2",
+        attributes={"found_tools": ["query_order", "query_logistics"]},
+    )
     assert result.to_openai() == {"role": "tool", "tool_call_id": "c1", "content": "found 2"}
     assert load_message(dump_message(result)) == result
     assert dump_message(result)["attributes"] == {"found_tools": ["query_order", "query_logistics"]}
@@ -60,11 +81,15 @@ def test_unknown_role_is_refused():
 
 
 def test_token_usage_sums():
-    total = sum([TokenUsage(input_tokens=10, output_tokens=3), TokenUsage(input_tokens=5, output_tokens=2)],
-                TokenUsage())
+    total = sum(
+        [TokenUsage(input_tokens=10, output_tokens=3), TokenUsage(input_tokens=5, output_tokens=2)], TokenUsage()
+    )
     assert (total.input_tokens, total.output_tokens, total.total_tokens) == (15, 5, 20)
     assert TokenUsage.from_openai({"prompt_tokens": 7, "completion_tokens": 1}).to_openai() == {
-        "prompt_tokens": 7, "completion_tokens": 1, "total_tokens": 8}
+        "prompt_tokens": 7,
+        "completion_tokens": 1,
+        "total_tokens": 8,
+    }
     assert TokenUsage.from_openai(None) == TokenUsage()
 
 

@@ -1,4 +1,5 @@
 """Committed notebooks are executed, clean and offline-friendly (nbval then checks their outputs)."""
+
 import json
 import re
 from pathlib import Path
@@ -38,8 +39,9 @@ def test_metadata_is_stripped(path):
 def test_views_are_stored_as_html_not_as_dangling_widget_references(path):
     for cell in _cells(path):
         for output in cell.get("outputs", []):
-            assert "application/vnd.jupyter.widget-view+json" not in output.get("data", {}), \
+            assert "application/vnd.jupyter.widget-view+json" not in output.get("data", {}), (
                 "run `python -m toolkit notebooks FILE` to store the notebook clean"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -1,15 +1,24 @@
 import nbformat
 
-from toolkit.notebooks import WIDGET_VIEW, clean
+from toolkit.cli.notebooks import WIDGET_VIEW, clean
 
 
 def test_clean_keeps_only_allowed_metadata_and_html_fallbacks():
-    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}, "widgets": {"state": {}},
-                                            "language_info": {"name": "python"}, "toc": {}})
+    nb = nbformat.v4.new_notebook(
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3"},
+            "widgets": {"state": {}},
+            "language_info": {"name": "python"},
+            "toc": {},
+        }
+    )
     cell = nbformat.v4.new_code_cell("view", metadata={"tags": ["x"], "execution": {"t": "1"}, "scrolled": True})
-    cell.outputs = [nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "abc"},
-                                                                 "text/html": "<b>hi</b>", "text/plain": "hi"}),
-                    nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "only-widget"}})]
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={WIDGET_VIEW: {"model_id": "abc"}, "text/html": "<b>hi</b>", "text/plain": "hi"}
+        ),
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "only-widget"}}),
+    ]
     nb.cells = [cell]
     cleaned = clean(nb)
     assert set(cleaned.metadata) == {"kernelspec", "language_info"}

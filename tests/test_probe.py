@@ -1,5 +1,6 @@
 """The gateway probe: every fake-gateway mode is classified correctly, in process and over real
 HTTP; the classifier on hand-made responses; the CLI's last line."""
+
 import json
 import os
 import subprocess
@@ -8,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.client import ChatClient, RetryPolicy
-from toolkit.switch import fake_client
-from toolkit.gateway_server import running_gateway
-from toolkit.probe import QUESTION, classify, probe, report
+from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.switch import fake_client
+from toolkit.course.probe import QUESTION, classify, probe, report
+from toolkit.gateway.server import running_gateway
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,34 +36,41 @@ def test_a_real_http_server_is_classified_the_same(mode):
 
 
 def completion(message: dict) -> str:
-    return json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", **message},
-                                    "finish_reason": "stop"}]}, ensure_ascii=False)
+    return json.dumps(
+        {"choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}]},
+        ensure_ascii=False,
+    )
 
 
 def call(arguments) -> dict:
-    return {"content": None, "tool_calls": [{"id": "c1", "type": "function",
-                                             "function": {"name": "query_order", "arguments": arguments}}]}
+    return {
+        "content": None,
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": arguments}}],
+    }
 
 
-@pytest.mark.parametrize("status, body, verdict", [
-    (200, completion(call('{"orderId": "SN202610200001"}')), "A"),
-    (200, completion(call({"orderId": "SN202610200001"})), "A"),
-    (200, completion(call("{orderId: SN202610200001}")), "E"),
-    (200, completion(call("")), "E"),
-    (200, completion(call('"SN202610200001"')), "E"),
-    (200, completion({"content": "我需要先确认一下，请问您的订单是什么时候下的？"}), "B"),
-    (200, completion({"content": "好的，我来帮您查询，请稍等。"}), "B"),
-    (200, completion({"content": "您的订单已签收，签收人：本人。"}), "D"),
-    (200, completion({"content": "Your order is in transit and expected to arrive tomorrow."}), "D"),
-    (200, completion({"content": "包裹预计后天送达。"}), "D"),
-    (400, '{"error": {"message": "unknown field: tools"}}', "C"),
-    (422, '{"detail": [{"loc": ["body", "tools"], "msg": "extra fields not permitted"}]}', "C"),
-    (400, '{"error": {"message": "model not found"}}', None),
-    (401, '{"error": {"message": "invalid api key"}}', None),
-    (500, "oops", None),
-    (200, "<html>not json</html>", None),
-    (None, "<ConnectError>", None),
-])
+@pytest.mark.parametrize(
+    "status, body, verdict",
+    [
+        (200, completion(call('{"orderId": "SN202610200001"}')), "A"),
+        (200, completion(call({"orderId": "SN202610200001"})), "A"),
+        (200, completion(call("{orderId: SN202610200001}")), "E"),
+        (200, completion(call("")), "E"),
+        (200, completion(call('"SN202610200001"')), "E"),
+        (200, completion({"content": "我需要先确认一下，请问您的订单是什么时候下的？"}), "B"),
+        (200, completion({"content": "好的，我来帮您查询，请稍等。"}), "B"),
+        (200, completion({"content": "您的订单已签收，签收人：本人。"}), "D"),
+        (200, completion({"content": "Your order is in transit and expected to arrive tomorrow."}), "D"),
+        (200, completion({"content": "包裹预计后天送达。"}), "D"),
+        (400, '{"error": {"message": "unknown field: tools"}}', "C"),
+        (422, '{"detail": [{"loc": ["body", "tools"], "msg": "extra fields not permitted"}]}', "C"),
+        (400, '{"error": {"message": "model not found"}}', None),
+        (401, '{"error": {"message": "invalid api key"}}', None),
+        (500, "oops", None),
+        (200, "<html>not json</html>", None),
+        (None, "<ConnectError>", None),
+    ],
+)
 def test_classify(status, body, verdict):
     assert classify(status, body)[0] == verdict
 
@@ -81,8 +89,14 @@ def test_an_unreachable_gateway_gets_no_verdict():
 
 def probe_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    return subprocess.run([sys.executable, "-m", "toolkit", "probe", *args], cwd=ROOT,
-                          env={**clean, **env}, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", "probe", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_prints_the_raw_response_then_the_verdict_last():

@@ -1,71 +1,92 @@
 """Sanitising exception text: no stack traces, no secrets, exact outputs."""
+
 import pytest
 
-from toolkit.redact import LIMIT, REDACTED, describe_exception, sanitize
+from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize
 
 R = REDACTED
 
 
-@pytest.mark.parametrize("text, clean", [
-    # connection strings
-    ("cannot reach postgres://shop:hunter2@db.internal:5432/orders",
-     f"cannot reach postgres://{R}@db.internal:5432/orders"),
-    ("mongodb+srv://admin:p%40ss@cluster0.example.net/test failed",
-     f"mongodb+srv://{R}@cluster0.example.net/test failed"),
-    ("redis://:s3cret@cache:6379/0", f"redis://{R}@cache:6379/0"),
-    ("Server=db;Database=shop;User Id=app;Password=Pa55word;", f"Server=db;Database=shop;User Id=app;Password={R};"),
-    ("jdbc:mysql://db:3306/shop?user=app&password=hunter2&ssl=true",
-     f"jdbc:mysql://db:3306/shop?user=app&password={R}&ssl=true"),
-    # key = value, in several spellings
-    ("login failed: password=hunter2", f"login failed: password={R}"),
-    ("DB_PASSWORD: 'hunter 2'", f"DB_PASSWORD: '{R}'"),
-    ('{"api_key": "abc123", "user": "ann"}', f'{{"api_key": "{R}", "user": "ann"}}'),
-    ("client_secret=xyz; token=abc", f"client_secret={R}; token={R}"),
-    ("X-Api-Key: 12345", f"X-Api-Key: {R}"),
-    ("access_token=eyJhbGciOiJIUzI1NiJ9", f"access_token={R}"),
-    ("secret_key = 'k'", f"secret_key = '{R}'"),
-    # headers and well-known token formats
-    ("Authorization: Bearer abcdef123456", f"Authorization: Bearer {R}"),
-    ("got 401 for Basic dXNlcjpwYXNz", f"got 401 for Basic {R}"),
-    ("key sk-proj-AbCdEf0123456789xyz rejected", f"key {R} rejected"),
-    ("used ghp_0123456789abcdefghijABCDEFGHIJ", f"used {R}"),
-    ("slack xoxb-1234-5678-abcdefghij failed", f"slack {R} failed"),
-    ("AWS key AKIAABCDEFGHIJKLMNOP denied", f"AWS key {R} denied"),
-    ("jwt eyJhbGciOi.eyJzdWIiOjF9.c2lnbmF0dXJl expired", f"jwt {R} expired"),
-    ("session 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc lost", f"session {R} lost"),
-    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", R),
-    # what must survive
-    ("order SN202610200001 not found", "order SN202610200001 not found"),
-    ("order 0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11 not found", "order 0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11 not found"),
-    ("max_tokens=100 exceeded; token_count: 5", "max_tokens=100 exceeded; token_count: 5"),
-    ("the author=Ann", "the author=Ann"),
-    ("订单 SN202610200001 不存在", "订单 SN202610200001 不存在"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "text, clean",
+    [
+        # connection strings
+        (
+            "cannot reach postgres://shop:hunter2@db.internal:5432/orders",
+            f"cannot reach postgres://{R}@db.internal:5432/orders",
+        ),
+        (
+            "mongodb+srv://admin:p%40ss@cluster0.example.net/test failed",
+            f"mongodb+srv://{R}@cluster0.example.net/test failed",
+        ),
+        ("redis://:s3cret@cache:6379/0", f"redis://{R}@cache:6379/0"),
+        (
+            "Server=db;Database=shop;User Id=app;Password=Pa55word;",
+            f"Server=db;Database=shop;User Id=app;Password={R};",
+        ),
+        (
+            "jdbc:mysql://db:3306/shop?user=app&password=hunter2&ssl=true",
+            f"jdbc:mysql://db:3306/shop?user=app&password={R}&ssl=true",
+        ),
+        # key = value, in several spellings
+        ("login failed: password=hunter2", f"login failed: password={R}"),
+        ("DB_PASSWORD: 'hunter 2'", f"DB_PASSWORD: '{R}'"),
+        ('{"api_key": "abc123", "user": "ann"}', f'{{"api_key": "{R}", "user": "ann"}}'),
+        ("client_secret=xyz; token=abc", f"client_secret={R}; token={R}"),
+        ("X-Api-Key: 12345", f"X-Api-Key: {R}"),
+        ("access_token=eyJhbGciOiJIUzI1NiJ9", f"access_token={R}"),
+        ("secret_key = 'k'", f"secret_key = '{R}'"),
+        # headers and well-known token formats
+        ("Authorization: Bearer abcdef123456", f"Authorization: Bearer {R}"),
+        ("got 401 for Basic dXNlcjpwYXNz", f"got 401 for Basic {R}"),
+        ("key sk-proj-AbCdEf0123456789xyz rejected", f"key {R} rejected"),
+        ("used ghp_0123456789abcdefghijABCDEFGHIJ", f"used {R}"),
+        ("slack xoxb-1234-5678-abcdefghij failed", f"slack {R} failed"),
+        ("AWS key AKIAABCDEFGHIJKLMNOP denied", f"AWS key {R} denied"),
+        ("jwt eyJhbGciOi.eyJzdWIiOjF9.c2lnbmF0dXJl expired", f"jwt {R} expired"),
+        ("session 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc lost", f"session {R} lost"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", R),
+        # what must survive
+        ("order SN202610200001 not found", "order SN202610200001 not found"),
+        (
+            "order 0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11 not found",
+            "order 0b0c2f4e-8f55-4c55-9a55-6a3a2f1d2c11 not found",
+        ),
+        ("max_tokens=100 exceeded; token_count: 5", "max_tokens=100 exceeded; token_count: 5"),
+        ("the author=Ann", "the author=Ann"),
+        ("订单 SN202610200001 不存在", "订单 SN202610200001 不存在"),
+        ("", ""),
+    ],
+)
 def test_sanitize(text, clean):
     assert sanitize(text) == clean
 
 
 def test_stack_traces_are_removed():
-    text = ("lookup failed\nTraceback (most recent call last):\n"
-            '  File "/srv/app/tools.py", line 12, in lookup\n'
-            "    row = db.fetch(order_id)\n"
-            '  File "/srv/app/db.py", line 40, in fetch\n'
-            "    raise KeyError(order_id)\n"
-            "KeyError: 'SN1'")
+    text = (
+        "lookup failed\nTraceback (most recent call last):\n"
+        '  File "/srv/app/tools.py", line 12, in lookup\n'
+        "    row = db.fetch(order_id)\n"
+        '  File "/srv/app/db.py", line 40, in fetch\n'
+        "    raise KeyError(order_id)\n"
+        "KeyError: 'SN1'"
+    )
     assert sanitize(text) == "lookup failed\nKeyError: 'SN1'"
     assert sanitize('error\n  File "/srv/app/x.py", line 3, in f\n    x = 1\nreal message') == "error\nreal message"
 
 
 def test_long_text_is_cut():
-    assert sanitize("word " * 200) == ("word " * 200)[:LIMIT - 3] + "..."
+    assert sanitize("word " * 200) == ("word " * 200)[: LIMIT - 3] + "..."
 
 
-@pytest.mark.parametrize("exc, text", [
-    (ValueError("order SN1 not found"), "order SN1 not found"),
-    (RuntimeError(), "RuntimeError"),
-    (KeyError("SN1"), "KeyError: 'SN1'"),
-    (ConnectionError("password=x"), f"password={R}"),
-])
+@pytest.mark.parametrize(
+    "exc, text",
+    [
+        (ValueError("order SN1 not found"), "order SN1 not found"),
+        (RuntimeError(), "RuntimeError"),
+        (KeyError("SN1"), "KeyError: 'SN1'"),
+        (ConnectionError("password=x"), f"password={R}"),
+    ],
+)
 def test_describe_exception(exc, text):
     assert describe_exception(exc) == text

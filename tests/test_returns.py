@@ -1,15 +1,24 @@
 """The return-behaviour rules, checked against the seed's truth table written out by hand."""
-from toolkit.decorator import ReturnBehavior
-from toolkit.returns import rule_applied, should_return_immediately, truth_table
+
+from toolkit.loop.returns import rule_applied, should_return_immediately, truth_table
+from toolkit.tools.decorator import ReturnBehavior
 
 T, I, L = ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST
 
 # (behaviours of the round's calls, in order) → return immediately?  (seed 000 §3.4, ReturnBehavior javadoc)
 EXPECTED = {
-    (T,): False, (I,): True, (L,): True,
-    (T, T): False, (T, I): False, (T, L): True,
-    (I, T): False, (I, I): True, (I, L): True,
-    (L, T): False, (L, I): True, (L, L): True,
+    (T,): False,
+    (I,): True,
+    (L,): True,
+    (T, T): False,
+    (T, I): False,
+    (T, L): True,
+    (I, T): False,
+    (I, I): True,
+    (I, L): True,
+    (L, T): False,
+    (L, I): True,
+    (L, L): True,
 }
 
 
@@ -31,7 +40,9 @@ def test_truth_table_has_12_rows_twice_and_agrees():
     rows = truth_table()
     assert len(rows) == 24
     assert {(r.behaviors, r.any_error): r.returns for r in rows} == {
-        **{(b, False): v for b, v in EXPECTED.items()}, **{(b, True): False for b in EXPECTED}}
+        **{(b, False): v for b, v in EXPECTED.items()},
+        **{(b, True): False for b in EXPECTED},
+    }
 
 
 def test_rules_are_named():

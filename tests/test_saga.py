@@ -1,15 +1,15 @@
 import pytest
 
-from toolkit.decorator import tool
+from toolkit.chat.messages import ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
-from toolkit.execution import tools_from
-from toolkit.loop import LoopOptions, run_loop
-from toolkit.memory import ChatMemory
-from toolkit.messages import ToolResultMessage, UserMessage
-from toolkit.saga import ToolExecution, compensates, compensations_from, rolled_back_text
-from toolkit.scripted import ScriptedModel, call
-from toolkit.schema import ToolSpec
-from toolkit.toolset import ToolRegistry
+from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.saga import ToolExecution, compensates, compensations_from, rolled_back_text
+from toolkit.loop.sources import ToolRegistry
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
+from toolkit.tools.reflect import ToolSpec
 
 LOG = []
 
@@ -46,9 +46,11 @@ def release_broken(sku: str, qty: int) -> None:
     raise RuntimeError("warehouse api token=abc123 refused")
 
 
-SCRIPT = [call("reserve_stock", sku="A1", qty=2, id="c1"),
-          [call("charge", order_id="SN1", amount=99, id="c2"), call("ship", order_id="SN1", id="c3")],
-          "抱歉，发货失败，已为你取消"]
+SCRIPT = [
+    call("reserve_stock", sku="A1", qty=2, id="c1"),
+    [call("charge", order_id="SN1", amount=99, id="c2"), call("ship", order_id="SN1", id="c3")],
+    "抱歉，发货失败，已为你取消",
+]
 OPTIONS = LoopOptions(compensate=True, compensations=(release_stock, refund))
 Q = [UserMessage(content="下单")]
 
@@ -61,16 +63,25 @@ def test_compensations_run_in_reverse_order_and_history_is_rewritten_everywhere(
     memory = ChatMemory()
     model = ScriptedModel(list(SCRIPT))
     result = run_loop(model, Q, tools=[reserve_stock, charge, ship], memory=memory, options=OPTIONS)
-    assert LOG == [("reserve", "A1", 2), ("charge", "SN1", 99),
-                   ("refund", "charge", "charged 99"), ("release", "A1", 2)]
+    assert LOG == [
+        ("reserve", "A1", 2),
+        ("charge", "SN1", 99),
+        ("refund", "charge", "charged 99"),
+        ("release", "A1", 2),
+    ]
     by_id = {m.tool_call_id: m for m in memory.messages() if isinstance(m, ToolResultMessage)}
-    assert by_id["c1"].content == "Tool 'reserve_stock' was executed successfully but was rolled back due to failure of tool 'ship'"
+    assert (
+        by_id["c1"].content
+        == "Tool 'reserve_stock' was executed successfully but was rolled back due to failure of tool 'ship'"
+    )
     assert by_id["c2"].content == rolled_back_text("charge", "ship")
     assert by_id["c1"].is_error and by_id["c2"].is_error and by_id["c3"].is_error
     # the model's next request saw the rewritten history, not "reserved"/"charged"
     seen = [m for m in model.requests[2].messages if isinstance(m, ToolResultMessage)]
-    assert [m.content for m in seen][:2] == [rolled_back_text("reserve_stock", "ship"),
-                                              rolled_back_text("charge", "ship")]
+    assert [m.content for m in seen][:2] == [
+        rolled_back_text("reserve_stock", "ship"),
+        rolled_back_text("charge", "ship"),
+    ]
     assert [(e.tool, e.ok) for e in result.saga] == [("charge", True), ("reserve_stock", True)]
     # the trace keeps what really came back, marked as rolled back
     first, second = result.rounds[0].executions[0], result.rounds[1].executions[0]
@@ -106,14 +117,16 @@ def test_misconfigured_compensations_fail_only_when_enabled_and_before_any_tool_
     def undo(x: str) -> None: ...
 
     script = [call("reserve_stock", sku="A", qty=1), "ok"]
-    run_loop(ScriptedModel(list(script)), Q, tools=[reserve_stock],
-             options=LoopOptions(compensations=(undo,)))  # off: fine
+    run_loop(
+        ScriptedModel(list(script)), Q, tools=[reserve_stock], options=LoopOptions(compensations=(undo,))
+    )  # off: fine
     LOG.clear()
     memory = ChatMemory()
     model = ScriptedModel(list(script))
     with pytest.raises(ConfigurationError, match="there is no tool named 'no_such_tool' in this call"):
-        run_loop(model, Q, tools=[reserve_stock], memory=memory,
-                 options=LoopOptions(compensate=True, compensations=(undo,)))
+        run_loop(
+            model, Q, tools=[reserve_stock], memory=memory, options=LoopOptions(compensate=True, compensations=(undo,))
+        )
     assert LOG == [] and model.requests == []
 
 
@@ -129,8 +142,10 @@ def test_mismatched_parameters_are_named():
 
 def test_registry_tools_can_be_compensated_too():
     registry = ToolRegistry()
-    spec = {"name": "book_seat", "parameters": {"type": "object", "properties": {"seat": {"type": "string"}},
-                                                "required": ["seat"]}}
+    spec = {
+        "name": "book_seat",
+        "parameters": {"type": "object", "properties": {"seat": {"type": "string"}}, "required": ["seat"]},
+    }
     registry.register(spec, lambda c, ctx: LOG.append(("book", c.arguments)) or "booked")
     undone = []
 
@@ -139,14 +154,23 @@ def test_registry_tools_can_be_compensated_too():
         undone.append(execution.call.arguments)
 
     script = [call("book_seat", seat="12A"), call("ship", order_id="x"), "ok"]
-    run_loop(ScriptedModel(script), Q, tools=[ship], registry=registry,
-             options=LoopOptions(compensate=True, compensations=(unbook,)))
+    run_loop(
+        ScriptedModel(script),
+        Q,
+        tools=[ship],
+        registry=registry,
+        options=LoopOptions(compensate=True, compensations=(unbook,)),
+    )
     assert undone == ['{"seat": "12A"}']
 
 
 def test_a_rolled_back_call_is_not_compensated_twice():
     script = [call("reserve_stock", sku="A", qty=1), call("ship", order_id="x"), call("ship", order_id="y"), "ok"]
-    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, ship],
-                      options=LoopOptions(compensate=True, compensations=(release_stock,)))
+    result = run_loop(
+        ScriptedModel(script),
+        Q,
+        tools=[reserve_stock, ship],
+        options=LoopOptions(compensate=True, compensations=(release_stock,)),
+    )
     assert [e.tool for e in result.saga] == ["reserve_stock"]
     assert ToolSpec  # the registry path uses hand-written specs

@@ -1,21 +1,22 @@
 """Reflection: required rules, injected parameters, nesting, strict mode, meta-schema validity,
 and the exact text of every registration error."""
+
 import datetime
 import enum
 import functools
 import json
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import jsonschema
 import pytest
+import tool_fixtures as F
 from pydantic import BaseModel, Field
 
-import tool_fixtures as F
-from toolkit.decorator import InvocationContext, MemoryId, Param, ReturnBehavior
+from toolkit.chat.messages import ToolCall
 from toolkit.errors import ConfigurationError, ToolDefinitionError
-from toolkit.execution import FEED_BACK_ALL, function_tool, tools_from
-from toolkit.messages import ToolCall
-from toolkit.schema import ToolSpec, parse_docstring, reflect
+from toolkit.tools.decorator import InvocationContext, MemoryId, Param, ReturnBehavior
+from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
+from toolkit.tools.reflect import ToolSpec, parse_docstring, reflect
 
 HERE = __name__
 META = [jsonschema.Draft202012Validator, jsonschema.Draft7Validator]
@@ -31,28 +32,47 @@ def params(fn):
 
 # --- the required rules ------------------------------------------------------------------
 
-def r_plain(x: int) -> str: return repr(x)
-def r_optional_type(x: int | None) -> str: return repr(x)
-def r_default(x: int = 5) -> str: return repr(x)
-def r_not_required(x: Annotated[int | None, Param(required=False)]) -> str: return repr(x)
-def r_not_required_default(x: Annotated[int, Param(required=False)] = 3) -> str: return repr(x)
-def r_required_param_with_default(x: Annotated[int, Param(required=True)] = 7) -> str: return repr(x)
+
+def r_plain(x: int) -> str:
+    return repr(x)
 
 
-@pytest.mark.parametrize("fn, required, default_in_schema, passed_when_omitted", [
-    (r_plain, True, None, None),
-    (r_optional_type, True, None, None),
-    (r_default, False, 5, "5"),
-    (r_not_required, False, None, "None"),
-    (r_not_required_default, False, 3, "3"),
-    (r_required_param_with_default, False, 7, "7"),  # a default always makes it optional (seed)
-])
+def r_optional_type(x: int | None) -> str:
+    return repr(x)
+
+
+def r_default(x: int = 5) -> str:
+    return repr(x)
+
+
+def r_not_required(x: Annotated[int | None, Param(required=False)]) -> str:
+    return repr(x)
+
+
+def r_not_required_default(x: Annotated[int, Param(required=False)] = 3) -> str:
+    return repr(x)
+
+
+def r_required_param_with_default(x: Annotated[int, Param(required=True)] = 7) -> str:
+    return repr(x)
+
+
+@pytest.mark.parametrize(
+    "fn, required, default_in_schema, passed_when_omitted",
+    [
+        (r_plain, True, None, None),
+        (r_optional_type, True, None, None),
+        (r_default, False, 5, "5"),
+        (r_not_required, False, None, "None"),
+        (r_not_required_default, False, 3, "3"),
+        (r_required_param_with_default, False, 7, "7"),  # a default always makes it optional (seed)
+    ],
+)
 def test_required_rules(fn, required, default_in_schema, passed_when_omitted):
     p = params(fn)
     assert ("x" in p.get("required", [])) is required
     assert p["properties"]["x"].get("default") == default_in_schema
-    result = function_tool(fn).execute(ToolCall(id="1", name=fn.__name__, arguments="{}"),
-                                       policies=FEED_BACK_ALL)
+    result = function_tool(fn).execute(ToolCall(id="1", name=fn.__name__, arguments="{}"), policies=FEED_BACK_ALL)
     if passed_when_omitted is None:
         assert result.is_error and "- x: missing, expected an integer" in result.content
     else:
@@ -64,6 +84,7 @@ def test_optional_type_without_default_is_required_but_accepts_null():
 
     def f(x: int | None) -> None:
         seen.append(x)
+
     tool_ = function_tool(f)
     assert not tool_.execute(ToolCall(id="1", name="f", arguments='{"x": null}')).is_error
     assert seen == [None]
@@ -74,12 +95,14 @@ def test_default_is_used_when_omitted_and_recorded_in_schema():
 
     def f(limit: int = 5, when: datetime.date = datetime.date(2026, 1, 2)) -> None:
         seen.append((limit, when))
+
     function_tool(f).execute(ToolCall(id="1", name="f", arguments="{}"))
     assert seen == [(5, datetime.date(2026, 1, 2))]
     assert params(f)["properties"]["when"] == {"format": "date", "type": "string", "default": "2026-01-02"}
 
 
 # --- what the model sees -----------------------------------------------------------------
+
 
 def test_name_description_metadata_and_return_behavior():
     s = spec(F.create_ticket)
@@ -94,7 +117,8 @@ def test_docstring_supplies_description_and_parameter_descriptions():
     assert s.description == "The refund policy of a product category, as it was on a given date."
     assert s.parameters["properties"]["category"]["description"] == "The product category."
     assert s.parameters["properties"]["as_of"]["description"] == (
-        "The date the policy must be valid on; today when omitted.")
+        "The date the policy must be valid on; today when omitted."
+    )
 
 
 def test_parse_docstring_google_style():
@@ -111,9 +135,10 @@ def test_parse_docstring_google_style():
     Returns:
         A forecast.
     """
-    assert parse_docstring(doc) == ("Summary line.\n\nMore text.",
-                                    {"city": "The city, spelled in English.", "args": "ignored",
-                                     "days": "How many days."})
+    assert parse_docstring(doc) == (
+        "Summary line.\n\nMore text.",
+        {"city": "The city, spelled in English.", "args": "ignored", "days": "How many days."},
+    )
     assert parse_docstring(None) == ("", {})
 
 
@@ -124,13 +149,19 @@ def test_param_wins_over_docstring_and_renames():
         Args:
             order_id: From the docstring.
         """
+
     p = params(f)
-    assert p == {"type": "object", "properties": {"orderId": {"type": "string", "description": "From Param"}},
-                 "required": ["orderId"], "additionalProperties": False}
+    assert p == {
+        "type": "object",
+        "properties": {"orderId": {"type": "string", "description": "From Param"}},
+        "required": ["orderId"],
+        "additionalProperties": False,
+    }
 
 
 def test_field_description_and_alias_are_used():
     def f(order_id: Annotated[str, Field(description="The id", alias="orderId")]) -> None: ...
+
     assert params(f)["properties"] == {"orderId": {"type": "string", "description": "The id"}}
 
 
@@ -143,6 +174,7 @@ def test_injected_parameters_are_not_in_the_schema():
 
 def test_memory_id_marker_may_be_an_instance():
     def f(q: str, m: Annotated[str, MemoryId()]) -> None: ...
+
     assert list(params(f)["properties"]) == ["q"]
 
 
@@ -150,10 +182,13 @@ def test_no_model_facing_parameters_means_no_parameters_object():
     def only_injected(ctx: InvocationContext, m: Annotated[Any, MemoryId]) -> str:
         """Who am I."""
         return ""
+
     assert spec(F.current_time).parameters is None
     assert spec(only_injected).parameters is None
-    assert spec(F.current_time).to_openai() == {"type": "function", "function": {
-        "name": "current_time", "description": "The current date and time in the shop's time zone."}}
+    assert spec(F.current_time).to_openai() == {
+        "type": "function",
+        "function": {"name": "current_time", "description": "The current date and time in the shop's time zone."},
+    }
 
 
 def test_nested_and_recursive_models_are_defined_once_and_referenced():
@@ -168,10 +203,17 @@ def test_enums_literals_lists_dates_unions():
     p = params(F.search_orders)["properties"]
     assert p["status"] == {"anyOf": [{"$ref": "#/$defs/OrderStatus"}, {"type": "null"}], "default": None}
     assert params(F.search_orders)["$defs"]["OrderStatus"] == {
-        "description": "Where an order is in its life.", "enum": ["pending", "shipped", "delivered"],
-        "type": "string"}
-    assert p["limit"] == {"maximum": 50, "minimum": 1, "type": "integer", "description": "At most this many",
-                          "default": 10}
+        "description": "Where an order is in its life.",
+        "enum": ["pending", "shipped", "delivered"],
+        "type": "string",
+    }
+    assert p["limit"] == {
+        "maximum": 50,
+        "minimum": 1,
+        "type": "integer",
+        "description": "At most this many",
+        "default": 10,
+    }
     assert p["tags"] == {"items": {"type": "string"}, "type": "array", "default": []}
     assert params(F.query_refund_policy)["properties"]["category"]["enum"] == ["phone", "laptop", "clothes"]
     assert params(F.rate_delivery)["properties"]["stars"] == {"enum": [1, 2, 3, 4, 5], "type": "integer"}
@@ -180,11 +222,19 @@ def test_enums_literals_lists_dates_unions():
 
 def test_to_openai_shape():
     out = spec(F.query_order).to_openai()
-    assert out == {"type": "function", "function": {
-        "name": "query_order", "description": "Look up one order by its id and return its status, items and total.",
-        "parameters": {"type": "object", "properties": {"orderId": {
-            "type": "string", "description": "Order id, e.g. SN202610200001"}},
-            "required": ["orderId"], "additionalProperties": False}}}
+    assert out == {
+        "type": "function",
+        "function": {
+            "name": "query_order",
+            "description": "Look up one order by its id and return its status, items and total.",
+            "parameters": {
+                "type": "object",
+                "properties": {"orderId": {"type": "string", "description": "Order id, e.g. SN202610200001"}},
+                "required": ["orderId"],
+                "additionalProperties": False,
+            },
+        },
+    }
 
 
 def test_hand_written_spec_from_openai_round_trips():
@@ -199,6 +249,7 @@ def test_reflection_is_cached_per_function():
 
 
 # --- every schema is valid JSON Schema, and legitimate calls validate ---------------------
+
 
 def _strict_call(value: Any, schema: dict, defs: dict) -> Any:
     """A legitimate call in strict form: every missing optional property sent as null."""
@@ -237,8 +288,7 @@ def test_legitimate_calls_validate_and_execute(fn, which):
     assert not result.is_error, result.content
 
 
-@pytest.mark.parametrize("fn", [f for f in F.FUNCTIONS if f.__name__ not in F.NOT_STRICT],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [f for f in F.FUNCTIONS if f.__name__ not in F.NOT_STRICT], ids=lambda f: f.__name__)
 @pytest.mark.parametrize("which", ["MINIMAL", "FULL"])
 def test_legitimate_calls_in_strict_form_validate_and_execute(fn, which):
     s = spec(fn)
@@ -255,11 +305,15 @@ def test_a_call_the_schema_rejects_is_rejected_by_the_executor_too():
     bad = {"orderId": "SN1", "refundAmount": 2999}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, params(F.query_order))
-    assert function_tool(F.query_order).execute(
-        ToolCall(id="1", name="query_order", arguments=json.dumps(bad)), policies=FEED_BACK_ALL).is_error
+    assert (
+        function_tool(F.query_order)
+        .execute(ToolCall(id="1", name="query_order", arguments=json.dumps(bad)), policies=FEED_BACK_ALL)
+        .is_error
+    )
 
 
 # --- strict mode --------------------------------------------------------------------------
+
 
 def test_strict_rendering():
     out = spec(F.search_orders).to_openai(strict=True)["function"]
@@ -267,8 +321,10 @@ def test_strict_rendering():
     p = out["parameters"]
     assert p["required"] == ["query", "status", "limit", "since", "tags"]
     assert p["additionalProperties"] is False
-    assert p["properties"]["limit"] == {"anyOf": [{"maximum": 50, "minimum": 1, "type": "integer"},
-                                                  {"type": "null"}], "description": "At most this many"}
+    assert p["properties"]["limit"] == {
+        "anyOf": [{"maximum": 50, "minimum": 1, "type": "integer"}, {"type": "null"}],
+        "description": "At most this many",
+    }
     assert p["properties"]["status"] == {"anyOf": [{"$ref": "#/$defs/OrderStatus"}, {"type": "null"}]}
     assert "default" not in json.dumps(p)
 
@@ -290,11 +346,15 @@ def test_strict_ref_with_description_moves_into_any_of():
         x: int
 
     def f(p: Annotated[Point, Param("Where")]) -> None: ...
-    assert spec(f).strict_parameters["properties"]["p"] == {"description": "Where",
-                                                            "anyOf": [{"$ref": "#/$defs/Point"}]}
+
+    assert spec(f).strict_parameters["properties"]["p"] == {
+        "description": "Where",
+        "anyOf": [{"$ref": "#/$defs/Point"}],
+    }
 
 
 # --- registration errors, exact text ------------------------------------------------------
+
 
 def _error(fn) -> str:
     with pytest.raises(ToolDefinitionError) as info:
@@ -325,37 +385,43 @@ async def an_async_tool(city: str) -> str: ...
 def test_async_functions_are_refused():
     assert _error(an_async_tool) == (
         f"@tool {HERE}.an_async_tool: it is async, and the executor calls tools synchronously. "
-        "Fix: make it a plain function (async tools are left out for now)")
+        "Fix: make it a plain function (async tools are left out for now)"
+    )
 
 
 def test_star_args():
     assert _error(star_args) == (
         f"@tool {HERE}.star_args, parameter '*args': *args cannot be filled from named JSON arguments "
         "(a decorator without functools.wraps hides the real parameters this way). "
-        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators")
+        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators"
+    )
 
 
 def test_star_kwargs():
     assert _error(star_kwargs) == (
         f"@tool {HERE}.star_kwargs, parameter '**kwargs': **kwargs cannot be filled from named JSON "
         "arguments (a decorator without functools.wraps hides the real parameters this way). "
-        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators")
+        "Fix: declare each argument as a named parameter, and use functools.wraps in decorators"
+    )
 
 
 def test_decorator_without_wraps_is_caught_and_with_wraps_is_fine():
     def logged(fn):
         def wrapper(*args, **kwargs):
             return fn(*args, **kwargs)
+
         return wrapper
 
     def logged_properly(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             return fn(*args, **kwargs)
+
         return wrapper
 
     def lookup(order_id: str) -> str:
         return order_id
+
     assert "'*args'" in _error(logged(lookup))
     tool_ = function_tool(logged_properly(lookup))
     assert tool_.execute(ToolCall(id="1", name="lookup", arguments='{"order_id": "SN1"}')).content == "SN1"
@@ -364,84 +430,99 @@ def test_decorator_without_wraps_is_caught_and_with_wraps_is_fine():
 def test_positional_only():
     assert _error(positional_only) == (
         f"@tool {HERE}.positional_only, parameter 'city': it is positional-only (before '/'), but tool "
-        "arguments arrive by name. Fix: remove the '/' from the signature")
+        "arguments arrive by name. Fix: remove the '/' from the signature"
+    )
 
 
 def test_no_annotation():
     assert _error(no_annotation) == (
         f"@tool {HERE}.no_annotation, parameter 'city': it has no type annotation, so the model is "
-        "not told what to send. Fix: annotate it, e.g. `city: str` (or `Any`)")
+        "not told what to send. Fix: annotate it, e.g. `city: str` (or `Any`)"
+    )
 
 
 def test_unresolved_annotation():
     assert _error(unresolved) == (
         f"@tool {HERE}.unresolved, parameter 'city': its annotation 'NoSuchType' cannot be resolved "
         "(NameError: name 'NoSuchType' is not defined). "
-        "Fix: import the type at module level (not under TYPE_CHECKING)")
+        "Fix: import the type at module level (not under TYPE_CHECKING)"
+    )
 
 
 def test_two_descriptions():
     assert _error(two_descriptions) == (
         f"@tool {HERE}.two_descriptions, parameter 'city': Param and Field both give a description, "
-        "and they differ. Fix: keep one of them")
+        "and they differ. Fix: keep one of them"
+    )
 
 
 def test_two_names():
     assert _error(two_names) == (
         f"@tool {HERE}.two_names, parameter 'city': Param(name='town') and Field(alias='place') give "
-        "it two different names. Fix: keep one of them")
+        "it two different names. Fix: keep one of them"
+    )
 
 
 def test_required_false_on_a_type_that_cannot_be_none():
     assert _error(not_nullable) == (
         f"@tool {HERE}.not_nullable, parameter 'limit': Param(required=False) passes None when the "
         "model omits it, but int does not accept None. Fix: annotate it as `int | None`, or give it "
-        "a default")
+        "a default"
+    )
 
 
 def test_default_that_is_not_valid_for_its_type():
     assert _error(bad_default) == (
         f"@tool {HERE}.bad_default, parameter 'limit': the default 2.5 is not a valid int: Input "
         "should be a valid integer, got a number with a fractional part. "
-        "Fix: give a default of that type, or change the type")
+        "Fix: give a default of that type, or change the type"
+    )
     assert _error(none_default) == (
         f"@tool {HERE}.none_default, parameter 'limit': the default None is not a valid int: Input "
         "should be a valid integer. Fix: give a default of that type, or change the type "
-        "(e.g. `int | None = None`)")
+        "(e.g. `int | None = None`)"
+    )
     assert _error(bad_bool_default) == (
         f"@tool {HERE}.bad_bool_default, parameter 'flag': the default 'yes' is not a valid bool: "
-        "Input should be a valid boolean. Fix: give a default of that type, or change the type")
+        "Input should be a valid boolean. Fix: give a default of that type, or change the type"
+    )
     assert _error(bad_bound_default) == (
         f"@tool {HERE}.bad_bound_default, parameter 'days': the default 0 is not a valid "
         "Annotated[int, Field(ge=1)]: Input should be greater than or equal to 1. "
-        "Fix: give a default of that type, or change the type")
+        "Fix: give a default of that type, or change the type"
+    )
 
 
 def test_unsupported_type():
     assert _error(unsupported_type) == (
         f"@tool {HERE}.unsupported_type, parameter 'callback': pydantic cannot describe partial as "
         "JSON Schema (PydanticSchemaGenerationError). Fix: use a JSON-friendly type: str, int, "
-        "float, bool, list/dict of them, an Enum, a pydantic model")
+        "float, bool, list/dict of them, an Enum, a pydantic model"
+    )
 
 
 def test_two_parameters_with_one_wire_name():
     assert _error(same_wire_name) == (
         f"@tool {HERE}.same_wire_name: two parameters are both called 'b' in the schema. "
-        "Fix: give them different Param(name=...)")
+        "Fix: give them different Param(name=...)"
+    )
 
 
 def test_two_types_with_one_name():
     class Item(BaseModel):
         a: int
+
     first = Item
 
     class Item(BaseModel):  # noqa: F811 - a second, different class of the same name
         b: str
 
     def clash(x: first, y: Item) -> None: ...
+
     assert _error(clash) == (
         f"@tool {HERE}.test_two_types_with_one_name.<locals>.clash: two different types are both "
-        "named 'Item' in its schema. Fix: rename one of the classes")
+        "named 'Item' in its schema. Fix: rename one of the classes"
+    )
 
 
 class Options(BaseModel):
@@ -455,24 +536,42 @@ def a_tuple(point: tuple[int, int]) -> None: ...
 def nested_free_dict(options: Options) -> None: ...
 
 
-@pytest.mark.parametrize("fn, message", [
-    (free_dict, "@tool {m}.free_dict, parameter 'filters': OpenAI strict mode needs every object to "
-                "list its properties, but this is a free-form dict. Fix: use a pydantic model with "
-                "named fields, or register the tool without strict mode"),
-    (any_value, "@tool {m}.any_value, parameter 'value': OpenAI strict mode needs a type for every "
-                "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
-                "list or a bare dict), or register the tool without strict mode"),
-    (bare_list, "@tool {m}.bare_list, parameter 'values[]': OpenAI strict mode needs a type for every "
-                "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
-                "list or a bare dict), or register the tool without strict mode"),
-    (a_tuple, "@tool {m}.a_tuple, parameter 'point': OpenAI strict mode does not support tuples "
-              "(prefixItems). Fix: use list[...] or a pydantic model, or register the tool without "
-              "strict mode"),
-    (nested_free_dict, "@tool {m}.nested_free_dict, parameter '$defs.Options.extra': OpenAI strict "
-                       "mode needs every object to list its properties, but this is a free-form "
-                       "dict. Fix: use a pydantic model with named fields, or register the tool "
-                       "without strict mode"),
-])
+@pytest.mark.parametrize(
+    "fn, message",
+    [
+        (
+            free_dict,
+            "@tool {m}.free_dict, parameter 'filters': OpenAI strict mode needs every object to "
+            "list its properties, but this is a free-form dict. Fix: use a pydantic model with "
+            "named fields, or register the tool without strict mode",
+        ),
+        (
+            any_value,
+            "@tool {m}.any_value, parameter 'value': OpenAI strict mode needs a type for every "
+            "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
+            "list or a bare dict), or register the tool without strict mode",
+        ),
+        (
+            bare_list,
+            "@tool {m}.bare_list, parameter 'values[]': OpenAI strict mode needs a type for every "
+            "value, but this one accepts any value. Fix: give it a concrete type (not Any, a bare "
+            "list or a bare dict), or register the tool without strict mode",
+        ),
+        (
+            a_tuple,
+            "@tool {m}.a_tuple, parameter 'point': OpenAI strict mode does not support tuples "
+            "(prefixItems). Fix: use list[...] or a pydantic model, or register the tool without "
+            "strict mode",
+        ),
+        (
+            nested_free_dict,
+            "@tool {m}.nested_free_dict, parameter '$defs.Options.extra': OpenAI strict "
+            "mode needs every object to list its properties, but this is a free-form "
+            "dict. Fix: use a pydantic model with named fields, or register the tool "
+            "without strict mode",
+        ),
+    ],
+)
 def test_types_that_cannot_be_strict(fn, message):
     with pytest.raises(ToolDefinitionError) as info:
         tools_from(fn, strict=True)
@@ -484,13 +583,15 @@ def test_types_that_cannot_be_strict(fn, message):
 
 
 def test_object_without_properties_cannot_be_strict():
-    from toolkit.strict import strict_schema
+    from toolkit.tools.strict import strict_schema
+
     with pytest.raises(ToolDefinitionError) as info:
         strict_schema({"type": "object", "properties": {"x": {"type": "object"}}}, "tool 'x'")
     assert str(info.value) == (
         "tool 'x', parameter 'x': OpenAI strict mode needs every object to list its properties, "
         "but this object lists none. Fix: use a pydantic model with named fields, or register the "
-        "tool without strict mode")
+        "tool without strict mode"
+    )
 
 
 class Level(enum.IntEnum):
@@ -499,5 +600,6 @@ class Level(enum.IntEnum):
 
 
 def test_optional_spelling_and_int_enum():
-    def f(level: Optional[Level] = None) -> None: ...
+    def f(level: Level | None = None) -> None: ...
+
     assert params(f)["$defs"] == {"Level": {"enum": [1, 2], "type": "integer"}}

@@ -1,16 +1,23 @@
 """The schema explainer: pure HTML (three columns, lint, token counts) and its thin widget."""
+
 from typing import Annotated
 
 import ipywidgets as widgets
-
 import tool_fixtures as F
 from html_tree import Tree
-from toolkit.decorator import Param, tool
-from toolkit.execution import Tool, tools_from
-from toolkit.schema import ToolSpec
-from toolkit.schema_view import (SchemaExplainer, render_schema_html, render_schema_text,
-                                 schema_explainer, signature_text, summary)
+
 from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.decorator import Param, tool
+from toolkit.tools.execute import Tool, tools_from
+from toolkit.tools.reflect import ToolSpec
+from toolkit.views.schema import (
+    SchemaExplainer,
+    render_schema_html,
+    render_schema_text,
+    schema_explainer,
+    signature_text,
+    summary,
+)
 
 TOOLS = tools_from(F.query_order, F.search_orders, F.label_orders)
 
@@ -28,8 +35,10 @@ def test_columns_show_signature_schema_and_strict_schema():
     card = Tree(render_schema_html(TOOLS, only="query_order")).find_all("tk-tool")
     assert len(card) == 1
     cells = [td.text() for td in card[0].find_all("tk-td")]
-    assert cells[0] == ("def query_order(\n    order_id: Annotated[str, Param('Order id, e.g. "
-                        "SN202610200001', name='orderId')],\n) -> str")
+    assert cells[0] == (
+        "def query_order(\n    order_id: Annotated[str, Param('Order id, e.g. "
+        "SN202610200001', name='orderId')],\n) -> str"
+    )
     assert '"orderId": {\n' in cells[1] and '"strict"' not in cells[1]
     assert '"strict": true' in cells[2]
 
@@ -46,6 +55,7 @@ def test_lint_warnings_and_the_ok_badge():
     def query(arg0: str) -> str:
         """Query data."""
         return ""
+
     html = render_schema_html(tools_from(query, F.query_order))
     tree = Tree(html)
     lint = tree.find_all("tk-warn")
@@ -60,8 +70,9 @@ def test_summary_counts_tokens_of_the_tools_block():
     assert summary(specs) == f"3 tools · tools block ≈ {normal} tokens (strict: not possible for every tool)"
     one = [TOOLS[0].spec]
     strict = estimate_json_tokens([one[0].to_openai(strict=True)])
-    assert summary(one) == (f"1 tool · tools block ≈ {estimate_json_tokens([one[0].to_openai()])} tokens "
-                            f"(strict: {strict} tokens)")
+    assert summary(one) == (
+        f"1 tool · tools block ≈ {estimate_json_tokens([one[0].to_openai()])} tokens (strict: {strict} tokens)"
+    )
     assert summary(specs) in render_schema_html(TOOLS)
 
 
@@ -81,12 +92,12 @@ def test_hand_written_specs_and_escaping():
 
 
 def test_rendering_is_deterministic():
-    assert render_schema_html(TOOLS) == render_schema_html(tools_from(F.query_order, F.search_orders,
-                                                                      F.label_orders))
+    assert render_schema_html(TOOLS) == render_schema_html(tools_from(F.query_order, F.search_orders, F.label_orders))
 
 
 def test_signature_text():
     def f(a: int, b: Annotated[str, Param("x")] = "y") -> None: ...
+
     assert signature_text(f) == "def f(\n    a: int,\n    b: Annotated[str, Param('x')] = 'y',\n) -> None"
     assert signature_text(F.current_time) == "def current_time() -> str"
 

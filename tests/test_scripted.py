@@ -1,18 +1,22 @@
 import pytest
 
-from toolkit.messages import AssistantMessage, ChatResponse, UserMessage
-from toolkit.scripted import ScriptedModel, ScriptExhausted, call, reset_call_ids
+from toolkit.chat.messages import AssistantMessage, ChatResponse, UserMessage
+from toolkit.chat.scripted import ScriptedModel, ScriptExhausted, call, reset_call_ids
 
 TOOLS = [{"type": "function", "function": {"name": "query_order"}}]
 
 
 def test_turns_of_every_kind_play_back_in_order():
     reset_call_ids()
-    model = ScriptedModel([call("query_order", orderId="SN202610200001"),
-                           [call("a"), call("b", "{oops")],
-                           AssistantMessage(content="x"),
-                           lambda request: f"I saw {len(request.messages)} messages",
-                           "done"])
+    model = ScriptedModel(
+        [
+            call("query_order", orderId="SN202610200001"),
+            [call("a"), call("b", "{oops")],
+            AssistantMessage(content="x"),
+            lambda request: f"I saw {len(request.messages)} messages",
+            "done",
+        ]
+    )
     first = model.chat([UserMessage(content="q")], tools=TOOLS, tool_choice="auto")
     assert first.message.tool_calls[0].arguments == '{"orderId": "SN202610200001"}'
     assert first.message.tool_calls[0].id == "call_1" and first.finish_reason == "tool_calls"

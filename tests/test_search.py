@@ -1,20 +1,21 @@
 """The search-first wrapper through the real loop: hide, search, reveal, restore, errors."""
+
 import json
 
 import pytest
 
-from toolkit.decorator import tool
+from toolkit.chat.messages import ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
-from toolkit.execution import Policies, raise_error, tools_from
-from toolkit.loop import COURSE, FOUND_TOOLS, LoopOptions, run_loop
-from toolkit.memory import ChatMemory
-from toolkit.memory_store import SqliteStore
-from toolkit.messages import ToolResultMessage, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.search import ALWAYS_VISIBLE, FOUND_HEADER, NOT_FOUND_TEXT, ToolSearch
-from toolkit.search_catalog import catalog_tools, load_catalog
-from toolkit.search_keyword import KeywordSearch
-from toolkit.toolset import StaticProvider
+from toolkit.loop.run import COURSE, FOUND_TOOLS, LoopOptions, run_loop
+from toolkit.loop.sources import StaticProvider
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory
+from toolkit.search.catalog import catalog_tools, load_catalog
+from toolkit.search.keyword import KeywordSearch
+from toolkit.search.tool import ALWAYS_VISIBLE, FOUND_HEADER, NOT_FOUND_TEXT, ToolSearch
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import Policies, raise_error, tools_from
 
 
 @tool("Cancel an order that has not shipped yet.")
@@ -69,30 +70,43 @@ def test_search_result_lists_names_and_descriptions_and_records_found_tools():
 
 def test_nothing_found_is_an_ordinary_result_with_an_empty_list():
     model = ScriptedModel([call("tool_search_tool", terms=["teleport"]), "I cannot do that."])
-    found, = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    (found,) = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
     assert (found.content, found.attributes, found.is_error) == (NOT_FOUND_TEXT, {FOUND_TOOLS: []}, False)
 
 
 def test_a_second_search_looks_only_at_what_is_still_hidden():
     search = ToolSearch()
-    model = ScriptedModel([call("tool_search_tool", terms=["order", "refund"]),
-                           call("tool_search_tool", terms=["order", "refund", "track"]), "ok"])
+    model = ScriptedModel(
+        [
+            call("tool_search_tool", terms=["order", "refund"]),
+            call("tool_search_tool", terms=["order", "refund", "track"]),
+            "ok",
+        ]
+    )
     run_loop(model, ASK, context=search.context(TOOLS))
     assert [o.found for o in search.outcomes] == [["cancel_order", "refund_payment"], ["track_shipment"]]
     assert [o.searched for o in search.outcomes] == [3, 1]
 
 
-@pytest.mark.parametrize("options", [LoopOptions(), COURSE,
-                                     LoopOptions(policies=Policies(raise_error, raise_error, raise_error))])
+@pytest.mark.parametrize(
+    "options", [LoopOptions(), COURSE, LoopOptions(policies=Policies(raise_error, raise_error, raise_error))]
+)
 def test_argument_mistakes_go_back_to_the_model_whatever_the_policies(options):
-    model = ScriptedModel([call("tool_search_tool", terms="cancel"), call("tool_search_tool", {}),
-                           call("tool_search_tool", terms=["cancel"]), call("cancel_order", order_id="SO-1"),
-                           "Cancelled."])
+    model = ScriptedModel(
+        [
+            call("tool_search_tool", terms="cancel"),
+            call("tool_search_tool", {}),
+            call("tool_search_tool", terms=["cancel"]),
+            call("cancel_order", order_id="SO-1"),
+            "Cancelled.",
+        ]
+    )
     result = run_loop(model, ASK, context=ToolSearch().context(TOOLS), options=options)
     wrong_type, missing, found, _ = results(result)
     assert wrong_type.is_error and wrong_type.content == (
         "Tool argument 'terms' must be an array of strings. Call tool_search_tool again with arguments like "
-        '{"terms": ["refund", "payment"]}.')
+        '{"terms": ["refund", "payment"]}.'
+    )
     assert missing.is_error and missing.content.startswith("Missing required tool argument 'terms'. ")
     assert wrong_type.attributes == {} and found.attributes == {FOUND_TOOLS: ["cancel_order"]}
     assert result.answer == "Cancelled."
@@ -100,18 +114,20 @@ def test_argument_mistakes_go_back_to_the_model_whatever_the_policies(options):
 
 def test_invalid_json_goes_back_too():
     model = ScriptedModel([call("tool_search_tool", '{"terms": ['), "sorry"])
-    error, = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
+    (error,) = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS)))
     assert error.is_error and error.content == (
         "Failed to parse tool search arguments as a JSON object: '{\"terms\": ['. Call tool_search_tool again "
-        'with arguments like {"terms": ["refund", "payment"]}.')
+        'with arguments like {"terms": ["refund", "payment"]}.'
+    )
 
 
 def test_a_failure_inside_the_strategy_follows_the_execution_policy():
     class Broken(KeywordSearch):
         def search(self, index, terms, allowed=None):
             raise RuntimeError("index corrupted")
+
     model = ScriptedModel([call("tool_search_tool", terms=["x"]), "sorry"])
-    error, = results(run_loop(model, ASK, context=ToolSearch(Broken()).context(TOOLS)))
+    (error,) = results(run_loop(model, ASK, context=ToolSearch(Broken()).context(TOOLS)))
     assert error.is_error and "index corrupted" in error.content and error.attributes == {}
 
 
@@ -128,14 +144,22 @@ def test_a_new_call_restores_found_tools_from_memory():
 def test_found_tools_survive_a_restart_through_sqlite(tmp_path):
     path = tmp_path / "memory.db"
     store = SqliteStore(path)
-    run_loop(searching_model("Which order?"), ASK, context=ToolSearch().context(TOOLS),
-             memory=ChatMemory("customer-1", store=store))
+    run_loop(
+        searching_model("Which order?"),
+        ASK,
+        context=ToolSearch().context(TOOLS),
+        memory=ChatMemory("customer-1", store=store),
+    )
     store.close()
     # "restart": a new store on the same file, a new wrapper, new tools
     store = SqliteStore(path)
     later = ScriptedModel([call("cancel_order", order_id="SO-1"), "Cancelled."])
-    run_loop(later, [UserMessage(content="SO-1")], context=ToolSearch().context(tools_from(*TOOLS)),
-             memory=ChatMemory("customer-1", store=store))
+    run_loop(
+        later,
+        [UserMessage(content="SO-1")],
+        context=ToolSearch().context(tools_from(*TOOLS)),
+        memory=ChatMemory("customer-1", store=store),
+    )
     assert later.requests[0].tools == ("cancel_order", "hand_over", "tool_search_tool")
     other = ScriptedModel(["hi"])
     run_loop(other, ASK, context=ToolSearch().context(TOOLS), memory=ChatMemory("customer-2", store=store))
@@ -145,8 +169,12 @@ def test_found_tools_survive_a_restart_through_sqlite(tmp_path):
 
 def test_found_tools_of_a_removed_tool_are_ignored():
     memory = ChatMemory("m")
-    memory.add(UserMessage(content="q"), ToolResultMessage(tool_call_id="c", tool_name="tool_search_tool",
-                                                           content="…", attributes={FOUND_TOOLS: ["gone"]}))
+    memory.add(
+        UserMessage(content="q"),
+        ToolResultMessage(
+            tool_call_id="c", tool_name="tool_search_tool", content="…", attributes={FOUND_TOOLS: ["gone"]}
+        ),
+    )
     model = ScriptedModel(["ok"])
     run_loop(model, ASK, context=ToolSearch().context(TOOLS), memory=memory)
     assert model.requests[0].tools == ("hand_over", "tool_search_tool")
@@ -155,8 +183,13 @@ def test_found_tools_of_a_removed_tool_are_ignored():
 def test_providers_and_the_catalogue_work_through_the_same_wrapper():
     catalog = catalog_tools(load_catalog().tools)
     search = ToolSearch()
-    model = ScriptedModel([call("tool_search_tool", terms=["track", "package"]),
-                           call("track_shipment", tracking_number="1Z9"), "On its way."])
+    model = ScriptedModel(
+        [
+            call("tool_search_tool", terms=["track", "package"]),
+            call("track_shipment", tracking_number="1Z9"),
+            "On its way.",
+        ]
+    )
     context = search.context(providers=[StaticProvider(catalog)])
     result = run_loop(model, ASK, context=context)
     assert len(model.requests[0].tools) == 1 and "track_shipment" in model.requests[1].tools

@@ -1,4 +1,5 @@
 """The tool catalogue is realistic and consistent; the evaluation measures what it says."""
+
 import importlib.util
 import json
 import re
@@ -7,10 +8,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from toolkit.decorator import TOOL_NAME
-from toolkit.search_catalog import ALL_TOOLS, CATALOG_PATH, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
-from toolkit.search_keyword import KeywordSearch
-from toolkit.search_vector import VectorSearch
+from toolkit import data
+from toolkit.search.catalog import ALL_TOOLS, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
+from toolkit.search.keyword import KeywordSearch
+from toolkit.search.vector import VectorSearch
+from toolkit.tools.decorator import TOOL_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,7 +47,7 @@ def test_the_committed_json_is_what_the_build_script_writes():
     spec = importlib.util.spec_from_file_location("build_tool_catalog", ROOT / "scripts" / "build_tool_catalog.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert json.loads(CATALOG_PATH.read_text()) == module.build()
+    assert json.loads(data.path("tool_catalog.json").read_text()) == module.build()
 
 
 def test_subsets_keep_every_expected_tool_and_are_seeded(catalog):
@@ -66,11 +68,16 @@ def test_scaled_catalogue_names_are_unique_and_namespaced(catalog):
 def test_evaluation_rows(catalog):
     rows = evaluate(catalog, [100, len(catalog.tools)], {"keyword": KeywordSearch(), "vector": VectorSearch()})
     assert [(r.size, r.strategy) for r in rows] == [
-        (100, ALL_TOOLS), (100, "keyword"), (100, "vector"),
-        (len(catalog.tools), ALL_TOOLS), (len(catalog.tools), "keyword"), (len(catalog.tools), "vector")]
+        (100, ALL_TOOLS),
+        (100, "keyword"),
+        (100, "vector"),
+        (len(catalog.tools), ALL_TOOLS),
+        (len(catalog.tools), "keyword"),
+        (len(catalog.tools), "vector"),
+    ]
     everything = rows[3]
     assert (everything.accuracy, everything.tokens) == (1.0, tools_tokens(catalog.tools))
     keyword, vector = rows[4], rows[5]
-    assert keyword.accuracy >= 0.9 and vector.accuracy >= 0.5      # regression guards (see notebook 08)
+    assert keyword.accuracy >= 0.9 and vector.accuracy >= 0.5  # regression guards (see notebook 08)
     assert max(keyword.tokens, vector.tokens) < everything.tokens / 20
     assert all(r.top1 <= r.accuracy for r in rows)

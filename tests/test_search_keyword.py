@@ -1,12 +1,12 @@
 """Keyword search: LangChain4j's rules, and the index gives exactly the naive answer."""
+
 import json
 import random
 
 import pytest
 
-from toolkit.schema import ToolSpec
-from toolkit.search_catalog import load_catalog, scaled_catalog
-from toolkit.search_keyword import (
+from toolkit.search.catalog import load_catalog, scaled_catalog
+from toolkit.search.keyword import (
     KeywordIndex,
     KeywordSearch,
     Match,
@@ -15,6 +15,7 @@ from toolkit.search_keyword import (
     naive_search,
     score,
 )
+from toolkit.tools.reflect import ToolSpec
 
 SPECS = [
     ToolSpec("getWeather", "Returns the weather forecast for a city"),
@@ -35,10 +36,10 @@ def search_both(terms, specs=SPECS, **kwargs):
 
 
 def test_name_hit_two_description_hit_one_summed_over_terms():
-    assert score(SPECS[0], ["weather"]) == 3                   # name and description
-    assert score(SPECS[2], ["weather"]) == 1                   # description only
-    assert score(SPECS[3], ["weather"]) == 2                   # name only (no description)
-    assert score(SPECS[0], ["weather", "city", "zzz"]) == 4    # 3 + 1 + 0
+    assert score(SPECS[0], ["weather"]) == 3  # name and description
+    assert score(SPECS[2], ["weather"]) == 1  # description only
+    assert score(SPECS[3], ["weather"]) == 2  # name only (no description)
+    assert score(SPECS[0], ["weather", "city", "zzz"]) == 4  # 3 + 1 + 0
 
 
 def test_case_insensitive_substring_trimmed_and_deduplicated():
@@ -48,7 +49,7 @@ def test_case_insensitive_substring_trimmed_and_deduplicated():
 
 
 def test_ranked_by_score_ties_in_catalogue_order_minimum_one_top_five():
-    found = search_both(["e"])   # every tool matches somewhere
+    found = search_both(["e"])  # every tool matches somewhere
     assert [m.name for m in found] == ["getWeather", "get_time", "sendEmail", "Forecast_Sales", "weather_alerts"]
     assert [m.score for m in search_both(["city"])] == [1, 1]
     assert search_both(["nothing-like-this"]) == []
@@ -77,8 +78,10 @@ def random_terms(rng, words):
     if kind < 0.5:
         return rng.sample(words, rng.randint(1, 4))
     if kind < 0.8:  # pieces of words, odd case, padding, very short terms
-        return [rng.choice(["", " ", "\t"]) + w[rng.randint(0, len(w) // 2):][:rng.randint(1, 6)].upper()
-                for w in rng.sample(words, rng.randint(1, 3))]
+        return [
+            rng.choice(["", " ", "\t"]) + w[rng.randint(0, len(w) // 2) :][: rng.randint(1, 6)].upper()
+            for w in rng.sample(words, rng.randint(1, 3))
+        ]
     return ["".join(rng.choice("aeiourstln_ -:") for _ in range(rng.randint(1, 4))) for _ in range(2)]
 
 
@@ -108,25 +111,36 @@ def test_the_search_tool_spec_is_langchain4j_s():
     spec = KeywordSearch().spec
     assert spec.name == "tool_search_tool"
     assert spec.description == "Finds available tools whose name or description contains given search terms"
-    assert spec.parameters == {"type": "object", "required": ["terms"], "properties": {"terms": {
-        "type": "array", "items": {"type": "string"},
-        "description": "A list of search terms used to find relevant tools"}}}
+    assert spec.parameters == {
+        "type": "object",
+        "required": ["terms"],
+        "properties": {
+            "terms": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "A list of search terms used to find relevant tools",
+            }
+        },
+    }
 
 
 RETRY = ' Call tool_search_tool again with arguments like {"terms": ["refund", "payment"]}.'
 
 
-@pytest.mark.parametrize("raw, problem", [
-    ("{}", "Missing required tool argument 'terms'."),
-    ('{"query": "refund"}', "Missing required tool argument 'terms'."),
-    ('{"terms": null}', "Missing required tool argument 'terms'."),
-    ('{"terms": "refund payment"}', "Tool argument 'terms' must be an array of strings."),
-    ('{"terms": ["refund", 7]}', "Tool argument 'terms' must be an array of strings."),
-    ('{"terms": []}', "Tool argument 'terms' must contain at least one non-blank search term."),
-    ('{"terms": ["  ", ""]}', "Tool argument 'terms' must contain at least one non-blank search term."),
-    ('{"terms": ["refund"', "Failed to parse tool search arguments as a JSON object: '{\"terms\": [\"refund\"'."),
-    ('["refund"]', "Failed to parse tool search arguments as a JSON object: '[\"refund\"]'."),
-])
+@pytest.mark.parametrize(
+    "raw, problem",
+    [
+        ("{}", "Missing required tool argument 'terms'."),
+        ('{"query": "refund"}', "Missing required tool argument 'terms'."),
+        ('{"terms": null}', "Missing required tool argument 'terms'."),
+        ('{"terms": "refund payment"}', "Tool argument 'terms' must be an array of strings."),
+        ('{"terms": ["refund", 7]}', "Tool argument 'terms' must be an array of strings."),
+        ('{"terms": []}', "Tool argument 'terms' must contain at least one non-blank search term."),
+        ('{"terms": ["  ", ""]}', "Tool argument 'terms' must contain at least one non-blank search term."),
+        ('{"terms": ["refund"', 'Failed to parse tool search arguments as a JSON object: \'{"terms": ["refund"\'.'),
+        ('["refund"]', "Failed to parse tool search arguments as a JSON object: '[\"refund\"]'."),
+    ],
+)
 def test_argument_mistakes_have_exact_texts(raw, problem):
     with pytest.raises(SearchArgumentError) as info:
         KeywordSearch().parse(raw)

@@ -1,12 +1,13 @@
 """Vector search: cosine top-N over a matrix, tool vectors cached by text, queries never cached."""
+
 import numpy as np
 import pytest
 
-from toolkit.embeddings import ToolEmbeddingCache
-from toolkit.schema import ToolSpec
-from toolkit.search import ToolSearch
-from toolkit.search_keyword import SearchArgumentError
-from toolkit.search_vector import VectorIndex, VectorSearch, tool_text, unit_rows
+from toolkit.search.embeddings import ToolEmbeddingCache
+from toolkit.search.keyword import SearchArgumentError
+from toolkit.search.tool import ToolSearch
+from toolkit.search.vector import VectorIndex, VectorSearch, tool_text, unit_rows
+from toolkit.tools.reflect import ToolSpec
 
 WORDS = ["parcel", "shipment", "track", "refund", "payment", "money", "weather", "rain", "order", "cancel"]
 
@@ -24,9 +25,13 @@ class BagOfWords:
         return np.array([[t.lower().count(w) for w in WORDS] for t in texts], dtype=np.float32)
 
 
-SPECS = [ToolSpec("track_shipment", "Track a parcel"), ToolSpec("refund_payment", "Give the money back"),
-         ToolSpec("get_weather", "Weather and rain"), ToolSpec("cancel_order", "Cancel an order"),
-         ToolSpec("no_words", "")]
+SPECS = [
+    ToolSpec("track_shipment", "Track a parcel"),
+    ToolSpec("refund_payment", "Give the money back"),
+    ToolSpec("get_weather", "Weather and rain"),
+    ToolSpec("cancel_order", "Cancel an order"),
+    ToolSpec("no_words", ""),
+]
 
 
 def test_tool_text_is_name_colon_description():
@@ -84,12 +89,17 @@ def test_the_cache_embeds_each_new_text_once_per_batch():
 def test_the_search_tool_spec_and_argument_texts_are_langchain4j_s():
     strategy = VectorSearch(BagOfWords())
     assert strategy.spec.description == "Finds available tools using semantic vector search"
-    assert strategy.spec.parameters == {"type": "object", "required": ["query"], "properties": {"query": {
-        "type": "string", "description": "Natural language query describing desired tool"}}}
+    assert strategy.spec.parameters == {
+        "type": "object",
+        "required": ["query"],
+        "properties": {"query": {"type": "string", "description": "Natural language query describing desired tool"}},
+    }
     retry = ' Call tool_search_tool again with arguments like {"query": "refund a card payment"}.'
-    for raw, problem in [("{}", "Missing required tool argument 'query'."),
-                         ('{"query": ["a"]}', "Tool argument 'query' must be a string."),
-                         ('{"query": "  "}', "Tool argument 'query' must not be blank.")]:
+    for raw, problem in [
+        ("{}", "Missing required tool argument 'query'."),
+        ('{"query": ["a"]}', "Tool argument 'query' must be a string."),
+        ('{"query": "  "}', "Tool argument 'query' must not be blank."),
+    ]:
         with pytest.raises(SearchArgumentError) as info:
             strategy.parse(raw)
         assert str(info.value) == problem + retry

@@ -1,12 +1,13 @@
 """Search views: pure renderers, deterministic, escaped."""
+
 import xml.etree.ElementTree as ET
 
 from html_tree import Tree
 
-from toolkit.search import SearchOutcome
-from toolkit.search_catalog import ALL_TOOLS, EvalRow
-from toolkit.search_keyword import Match
-from toolkit.search_view import (
+from toolkit.search.catalog import ALL_TOOLS, EvalRow
+from toolkit.search.keyword import Match
+from toolkit.search.tool import SearchOutcome
+from toolkit.views.search import (
     COLOURS,
     SearchView,
     SelectionChart,
@@ -17,8 +18,13 @@ from toolkit.search_view import (
     render_selection_table,
 )
 
-FOUND = SearchOutcome("KeywordSearch", '{"terms": ["cancel", "<b>"]}', ["cancel", "<b>"], 329,
-                      (Match("cancel_order", "Cancel an order.", 6), Match("cancel_subscription", "", 2)))
+FOUND = SearchOutcome(
+    "KeywordSearch",
+    '{"terms": ["cancel", "<b>"]}',
+    ["cancel", "<b>"],
+    329,
+    (Match("cancel_order", "Cancel an order.", 6), Match("cancel_subscription", "", 2)),
+)
 ERROR = SearchOutcome("VectorSearch", "{}", None, 12, error="Missing required tool argument 'query'. Retry.")
 
 
@@ -40,9 +46,11 @@ def test_an_argument_error_is_a_red_card_without_a_table():
 
 
 def test_text_summary_and_widget_bundle():
-    assert render_search_text(FOUND) == ('KeywordSearch {"terms": ["cancel", "<b>"]} → searched 329 tools\n'
-                                         "1. cancel_order (6)\n2. cancel_subscription (2)\n"
-                                         "found_tools: ['cancel_order', 'cancel_subscription']")
+    assert render_search_text(FOUND) == (
+        'KeywordSearch {"terms": ["cancel", "<b>"]} → searched 329 tools\n'
+        "1. cancel_order (6)\n2. cancel_subscription (2)\n"
+        "found_tools: ['cancel_order', 'cancel_subscription']"
+    )
     assert render_search_text(ERROR).endswith("error: " + ERROR.error)
     bundle = SearchView(FOUND)._repr_mimebundle_()
     assert bundle["text/html"] == render_search_html(FOUND) and bundle["text/plain"] == render_search_text(FOUND)
@@ -53,9 +61,14 @@ def test_vector_scores_show_three_decimals():
     assert "0.812" in render_search_html(outcome)
 
 
-ROWS = [EvalRow(100, ALL_TOOLS, 1.0, 1.0, 9000.0), EvalRow(100, "keyword", 0.9, 0.8, 300.0),
-        EvalRow(100, "vector", 0.7, 0.5, 500.0), EvalRow(300, ALL_TOOLS, 1.0, 1.0, 27000.0),
-        EvalRow(300, "keyword", 0.85, 0.8, 320.0), EvalRow(300, "vector", 0.5, 0.4, 510.0)]
+ROWS = [
+    EvalRow(100, ALL_TOOLS, 1.0, 1.0, 9000.0),
+    EvalRow(100, "keyword", 0.9, 0.8, 300.0),
+    EvalRow(100, "vector", 0.7, 0.5, 500.0),
+    EvalRow(300, ALL_TOOLS, 1.0, 1.0, 27000.0),
+    EvalRow(300, "keyword", 0.85, 0.8, 320.0),
+    EvalRow(300, "vector", 0.5, 0.4, 510.0),
+]
 
 
 def test_chart_is_valid_deterministic_svg_with_two_lines_per_strategy():

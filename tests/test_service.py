@@ -5,19 +5,19 @@ from typing import Annotated, Protocol
 import pytest
 from pydantic import BaseModel
 
-from toolkit.switch import fake_client
-from toolkit.declare import UserText, system_message, user_message
-from toolkit.decorator import MemoryId, ReturnBehavior, tool
+from toolkit.chat.messages import AssistantMessage, SystemMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.sse import TextDelta
+from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, TruncatedStreamError
-from toolkit.gateway_server import Gateway
-from toolkit.loop import ToolFinished, ToolStarted
-from toolkit.memory import ChatMemory
-from toolkit.messages import AssistantMessage, SystemMessage, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.service import Result, TokenStream, ai_service, memory_per_id
-from toolkit.streaming import TextDelta
-from toolkit.structured import OutputParsingError
-from toolkit.templates import fixed_clock
+from toolkit.gateway.server import Gateway
+from toolkit.loop.run import ToolFinished, ToolStarted
+from toolkit.memory.windows import ChatMemory
+from toolkit.services.declare import UserText, system_message, user_message
+from toolkit.services.service import Result, TokenStream, ai_service, memory_per_id
+from toolkit.services.structured import OutputParsingError
+from toolkit.services.templates import fixed_clock
+from toolkit.tools.decorator import MemoryId, ReturnBehavior, tool
 
 RUNS = []
 
@@ -57,8 +57,9 @@ class Assistant(Protocol):
 def service(script, **kw):
     model = ScriptedModel(script)
     kw.setdefault("memory", memory_per_id())
-    return ai_service(Assistant, model=model, tools=[query_order, create_return_label],
-                      clock=fixed_clock("2026-10-20T10:00:00"), **kw), model
+    return ai_service(
+        Assistant, model=model, tools=[query_order, create_return_label], clock=fixed_clock("2026-10-20T10:00:00"), **kw
+    ), model
 
 
 def setup_function():
@@ -163,8 +164,10 @@ def test_immediate_return_with_two_results_needs_a_result_type():
     assistant, _ = service([[call("create_return_label", orderId="SN1"), call("create_return_label", orderId="SN2")]])
     with pytest.raises(ConfigurationError) as info:
         assistant.label("两单都退")
-    assert str(info.value) == ("label: an IMMEDIATE tool ended the call with 2 results, which this return type "
-                               "cannot hold; declare the return type Result[...] to receive them")
+    assert str(info.value) == (
+        "label: an IMMEDIATE tool ended the call with 2 results, which this return type "
+        "cannot hold; declare the return type Result[...] to receive them"
+    )
 
 
 def test_streaming_with_a_scripted_model_pauses_for_tools():
@@ -187,14 +190,15 @@ def test_streaming_through_the_real_sse_client_against_the_fake_gateway():
     text_after = [i for i, e in enumerate(events) if isinstance(e, TextDelta) and i > finished[0]]
     assert started and finished and text_after, [type(e).__name__ for e in events]
     assert RUNS == ["SN202610200001"]
-    assert stream.result.content == "".join(e.text for e in events if isinstance(e, TextDelta) and events.index(e) > finished[0])
+    assert stream.result.content == "".join(
+        e.text for e in events if isinstance(e, TextDelta) and events.index(e) > finished[0]
+    )
     assert len(stream.result.loop.rounds) == 2
 
 
 def test_a_truncated_stream_raises_and_executes_nothing():
     gateway = Gateway(mode="A", faults=["truncate"])
-    assistant = ai_service(Assistant, model=fake_client(gateway=gateway), tools=[query_order],
-                           memory=memory_per_id())
+    assistant = ai_service(Assistant, model=fake_client(gateway=gateway), tools=[query_order], memory=memory_per_id())
     with pytest.raises(TruncatedStreamError):
         list(assistant.stream(LOGISTICS))
     assert RUNS == []

@@ -1,5 +1,6 @@
 """The shop's data and its three read-only tools: text for the model, "do not invent" at every
 empty result, personal data masked."""
+
 import datetime
 import json
 import re
@@ -7,10 +8,10 @@ import shutil
 
 import pytest
 
+from toolkit import data
+from toolkit.course.shop import NOT_FOUND, Shop, load_shop, mask_address, mask_name, mask_phone, mask_text
+from toolkit.course.validation import CATEGORIES, to_half_width, validate
 from toolkit.errors import ConfigurationError
-from toolkit.shop import (DATA_DIR, NOT_FOUND, Shop, load_shop, mask_address, mask_name, mask_phone,
-                          mask_text)
-from toolkit.validation import CATEGORIES, to_half_width, validate
 
 TODAY = datetime.date(2026, 10, 25)
 
@@ -25,6 +26,7 @@ def run(shop, tool, **args):
 
 
 # --- the data -----------------------------------------------------------------------------------
+
 
 def test_at_least_eight_orders_in_varied_states(shop):
     ids = [f"SN20261020000{i}" for i in range(1, 9)]
@@ -48,11 +50,11 @@ def test_policies_cover_four_categories_with_one_expired(shop):
 
 def test_broken_data_is_a_configuration_error_naming_the_file(tmp_path):
     for name in ("orders.json", "logistics.json", "refund_policies.json"):
-        shutil.copy(DATA_DIR / name, tmp_path / name)
+        shutil.copy(data.root() / name, tmp_path / name)
     with pytest.raises(ConfigurationError, match="orders.json"):
         (tmp_path / "orders.json").write_text("{", encoding="utf-8")
         load_shop(tmp_path)
-    shutil.copy(DATA_DIR / "orders.json", tmp_path / "orders.json")
+    shutil.copy(data.root() / "orders.json", tmp_path / "orders.json")
     policies = json.loads((tmp_path / "refund_policies.json").read_text(encoding="utf-8"))
     policies["policies"][0]["category"] = "衣服"
     (tmp_path / "refund_policies.json").write_text(json.dumps(policies), encoding="utf-8")
@@ -62,17 +64,19 @@ def test_broken_data_is_a_configuration_error_naming_the_file(tmp_path):
 
 # --- query_order ----------------------------------------------------------------------------------
 
+
 def test_query_order_is_text_for_the_model(shop):
     assert run(shop, "query_order", orderId="SN202610200005") == (
         "订单号：SN202610200005\n状态：已签收\n商品：降噪蓝牙耳机 ×1（¥699.00）；耳机保护套 ×1（¥39.00）\n"
-        "类别：数码\n实付金额：¥738.00\n付款日期：2026-10-15")
+        "类别：数码\n实付金额：¥738.00\n付款日期：2026-10-15"
+    )
     assert run(shop, "query_order", orderId="SN202610200003").endswith("付款日期：尚未付款")
 
 
 def test_an_unknown_order_says_confirm_the_id(shop):
     assert run(shop, "query_order", orderId="SN209912319999") == (
-        "订单不存在：订单号 SN209912319999 在系统中查不到。"
-        "请向用户确认订单号是否正确（订单号是 SN 开头加 12 位数字）。")
+        "订单不存在：订单号 SN209912319999 在系统中查不到。请向用户确认订单号是否正确（订单号是 SN 开头加 12 位数字）。"
+    )
     assert run(shop, "query_logistics", orderId="SN209912319999") == NOT_FOUND.format(order_id="SN209912319999")
 
 
@@ -83,18 +87,23 @@ def test_query_order_shows_no_personal_data(shop):
 
 # --- query_logistics -------------------------------------------------------------------------------
 
+
 def test_not_shipped_yet_says_do_not_invent_a_trace(shop):
     assert run(shop, "query_logistics", orderId="SN202610200004") == (
         "订单 SN202610200004 当前状态为「已付款，待发货」，尚未发货，因此没有物流信息。"
-        "请告知用户耐心等待，不要编造物流轨迹。")
+        "请告知用户耐心等待，不要编造物流轨迹。"
+    )
     cancelled = run(shop, "query_logistics", orderId="SN202610200007")
     assert "没有发货记录" in cancelled and "不要编造物流轨迹" in cancelled and "耐心等待" not in cancelled
 
 
 def test_a_trace_masks_name_phone_and_address(shop):
     text = run(shop, "query_logistics", orderId="SN202610200001")
-    assert text.splitlines()[:3] == ["订单号：SN202610200001", "物流状态：运输中",
-                                     "最新轨迹：2026-10-22 06:40 【杭州】快件已到达 杭州转运中心，准备发往 杭州西湖营业部"]
+    assert text.splitlines()[:3] == [
+        "订单号：SN202610200001",
+        "物流状态：运输中",
+        "最新轨迹：2026-10-22 06:40 【杭州】快件已到达 杭州转运中心，准备发往 杭州西湖营业部",
+    ]
     assert "收件人：张*，138****5678" in text and "收货地址：浙江省杭州市西湖区****" in text
     assert "文三路" not in text and "13812345678" not in text
 
@@ -116,32 +125,44 @@ def test_full_width_phone_numbers_are_masked_too(shop):
     assert "（电话 139****2222）" in courier and "１１１１" not in courier
 
 
-@pytest.mark.parametrize("phone, masked", [
-    ("13812345678", "138****5678"), ("１３８１２３４５６７８", "138****5678"),
-    ("138-1234-5678", "138****5678"), ("+86 138 1234 5678", "138****5678"),
-    ("８６－１３８１２３４５６７８", "138****5678"), ("12345", "****"),
-])
+@pytest.mark.parametrize(
+    "phone, masked",
+    [
+        ("13812345678", "138****5678"),
+        ("１３８１２３４５６７８", "138****5678"),
+        ("138-1234-5678", "138****5678"),
+        ("+86 138 1234 5678", "138****5678"),
+        ("８６－１３８１２３４５６７８", "138****5678"),
+        ("12345", "****"),
+    ],
+)
 def test_mask_phone(phone, masked):
     assert mask_phone(phone) == masked
 
 
-@pytest.mark.parametrize("text, masked", [
-    ("快递员 王师傅 13911112222 正在派送", "快递员 王师傅 139****2222 正在派送"),
-    ("电话：１３９ １１１１ ２２２２。", "电话：139****2222。"),
-    ("运单号 SF1408826617302，联系 +86-139-1111-2222", "运单号 SF1408826617302，联系 139****2222"),
-    ("订单 SN202610200001 已发货", "订单 SN202610200001 已发货"),
-])
+@pytest.mark.parametrize(
+    "text, masked",
+    [
+        ("快递员 王师傅 13911112222 正在派送", "快递员 王师傅 139****2222 正在派送"),
+        ("电话：１３９ １１１１ ２２２２。", "电话：139****2222。"),
+        ("运单号 SF1408826617302，联系 +86-139-1111-2222", "运单号 SF1408826617302，联系 139****2222"),
+        ("订单 SN202610200001 已发货", "订单 SN202610200001 已发货"),
+    ],
+)
 def test_mask_text_finds_phones_in_free_text_only(text, masked):
     assert mask_text(text) == masked
 
 
-@pytest.mark.parametrize("address, masked", [
-    ("浙江省杭州市西湖区文三路 398 号 5 幢 1201 室", "浙江省杭州市西湖区****"),
-    ("上海市浦东新区张江路 88 弄 6 号 401 室", "上海市浦东新区****"),
-    ("新疆维吾尔自治区乌鲁木齐市天山区解放南路 1 号", "新疆维吾尔自治区乌鲁木齐市天山区****"),
-    ("中关村大街 27 号", "****"),
-    ("１２号楼", "****"),
-])
+@pytest.mark.parametrize(
+    "address, masked",
+    [
+        ("浙江省杭州市西湖区文三路 398 号 5 幢 1201 室", "浙江省杭州市西湖区****"),
+        ("上海市浦东新区张江路 88 弄 6 号 401 室", "上海市浦东新区****"),
+        ("新疆维吾尔自治区乌鲁木齐市天山区解放南路 1 号", "新疆维吾尔自治区乌鲁木齐市天山区****"),
+        ("中关村大街 27 号", "****"),
+        ("１２号楼", "****"),
+    ],
+)
 def test_mask_address(address, masked):
     assert mask_address(address) == masked
 
@@ -151,6 +172,7 @@ def test_mask_name():
 
 
 # --- query_refund_policy ---------------------------------------------------------------------------
+
 
 def test_the_policy_in_force_today_by_default(shop):
     text = run(shop, "query_refund_policy", category="服装")
@@ -166,10 +188,12 @@ def test_an_expired_policy_still_answers_for_its_own_dates(shop):
 
 def test_no_matching_policy_says_a_person_must_confirm(shop):
     assert run(shop, "query_refund_policy", category="家居", asOf="2026-02-01") == (
-        "未找到匹配的政策：类别=家居，日期=2026-02-01。请如实告知用户「这个问题需要人工确认」，不要猜测政策内容。")
+        "未找到匹配的政策：类别=家居，日期=2026-02-01。请如实告知用户「这个问题需要人工确认」，不要猜测政策内容。"
+    )
 
 
 # --- only validated arguments get in --------------------------------------------------------------
+
 
 def test_tools_refuse_unvalidated_values(shop):
     with pytest.raises(TypeError, match=r"take a Validated value, not str.*validate\(tool, raw_arguments\)"):

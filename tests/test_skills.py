@@ -1,5 +1,6 @@
 """Agent Skills: loading, the three levels, skill-owned tools appearing only after activation,
 and the activation surviving in memory (also in SQLite, after a "restart")."""
+
 import datetime
 import json
 import logging
@@ -8,18 +9,19 @@ import re
 import pytest
 import yaml
 
+from toolkit import data
+from toolkit.chat.messages import SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.course.assistant import shop_registry
+from toolkit.course.shop import load_shop
 from toolkit.errors import ArgumentError, ConfigurationError
-from toolkit.loop import run_loop
-from toolkit.memory import ChatMemory
-from toolkit.memory_store import SqliteStore
-from toolkit.messages import SystemMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.shop import load_shop
-from toolkit.skills import SKILL_FILE, load_skill, load_skills, parse_skill_md
-from toolkit.skills_course import SKILLS_DIR, course_skills, open_logistics_ticket
-from toolkit.skills_tools import ACTIVATED_SKILL, Skills
-from toolkit.support import shop_registry
-from toolkit.toolset import ProviderRequest
+from toolkit.loop.run import run_loop
+from toolkit.loop.sources import ProviderRequest
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory
+from toolkit.skills.course import course_skills, open_logistics_ticket
+from toolkit.skills.folders import SKILL_FILE, load_skill, load_skills, parse_skill_md
+from toolkit.skills.offer import ACTIVATED_SKILL, Skills
 
 TODAY = datetime.date(2026, 10, 25)
 
@@ -40,6 +42,7 @@ def _run(tool, **arguments):
 
 # --- the course skills ---------------------------------------------------------------------
 
+
 def test_the_course_ships_two_skills_one_owning_a_tool():
     skills = course_skills()
     assert sorted(skills.by_name) == ["logistics-complaint", "refund-escalation"]
@@ -50,21 +53,23 @@ def test_the_course_ships_two_skills_one_owning_a_tool():
 
 
 def test_every_course_skill_follows_the_format():
-    for folder in sorted(p for p in SKILLS_DIR.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in data.path("skills").iterdir() if p.is_dir()):
         text = (folder / SKILL_FILE).read_text(encoding="utf-8")
-        meta = yaml.safe_load(text.split("---")[1])       # the trusted YAML parser agrees
+        meta = yaml.safe_load(text.split("---")[1])  # the trusted YAML parser agrees
         assert meta["name"] == folder.name and 0 < len(meta["description"]) <= 1024
         skill = load_skill(folder)
         mentioned = re.findall(r"`([\w./-]+\.md)`", skill.body)
-        assert mentioned and set(mentioned) <= set(skill.resources), mentioned    # every file it names exists
+        assert mentioned and set(mentioned) <= set(skill.resources), mentioned  # every file it names exists
 
 
 def test_level_0_lists_names_and_descriptions_xml_escaped(tmp_path):
     _skill(tmp_path, "a-b", description="Use <b>this</b> & that")
     prompt = Skills.from_directory(tmp_path).system_prompt(intro="Skills:")
-    assert prompt == ("Skills:\n<available_skills>\n  <skill>\n    <name>a-b</name>\n"
-                      "    <description>Use &lt;b&gt;this&lt;/b&gt; &amp; that</description>\n"
-                      "  </skill>\n</available_skills>")
+    assert prompt == (
+        "Skills:\n<available_skills>\n  <skill>\n    <name>a-b</name>\n"
+        "    <description>Use &lt;b&gt;this&lt;/b&gt; &amp; that</description>\n"
+        "  </skill>\n</available_skills>"
+    )
 
 
 def test_level_1_returns_the_body_and_records_the_activation():
@@ -86,22 +91,28 @@ def test_errors_list_what_is_available():
     activate, read = course_skills().management_tools()
     assert _run(activate, name="refund").content == (
         "Tool 'activate_skill' failed: There is no skill named 'refund'. "
-        "Available skills: logistics-complaint, refund-escalation.")
+        "Available skills: logistics-complaint, refund-escalation."
+    )
     assert _run(read, skill="refund-escalation", path="reply.md").content == (
         "Tool 'read_skill_resource' failed: Skill 'refund-escalation' has no resource 'reply.md'. "
-        "Available resources: references/thresholds.md, templates/escalation-reply.md.")
+        "Available resources: references/thresholds.md, templates/escalation-reply.md."
+    )
     assert _run(read, skill="nope", path="x").content == (
         "Tool 'read_skill_resource' failed: There is no skill named 'nope'. "
-        "Available skills: logistics-complaint, refund-escalation.")
+        "Available skills: logistics-complaint, refund-escalation."
+    )
     failed = _run(activate, name="nope")
     assert failed.is_error and failed.attributes == {}
 
 
-@pytest.mark.parametrize("arguments, problem", [
-    ("{}", "- name: missing, expected a string"),
-    ('{"name": 3}', "- name: got 3, expected a string"),
-    ("[1]", "- arguments: got [1], expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "arguments, problem",
+    [
+        ("{}", "- name: missing, expected a string"),
+        ('{"name": 3}', "- name: got 3, expected a string"),
+        ("[1]", "- arguments: got [1], expected a JSON object"),
+    ],
+)
 def test_wrong_argument_types_are_argument_errors(arguments, problem):
     activate, _ = course_skills().management_tools()
     with pytest.raises(ArgumentError) as caught:
@@ -118,6 +129,7 @@ def test_management_tools_are_always_visible_and_name_the_skills():
 
 # --- skill-owned tools: dynamic, monotonic ---------------------------------------------------
 
+
 def test_the_provider_is_dynamic_only_when_a_skill_owns_tools(tmp_path):
     _skill(tmp_path, "plain")
     assert Skills.from_directory(tmp_path).provider().dynamic is False
@@ -126,19 +138,23 @@ def test_the_provider_is_dynamic_only_when_a_skill_owns_tools(tmp_path):
 
 def test_skill_tools_appear_after_activation_and_stay():
     skills = course_skills()
-    model = ScriptedModel([
-        call("activate_skill", {"name": "logistics-complaint"}),
-        [call("read_skill_resource", skill="logistics-complaint", path="playbook/stuck-parcel.md"),
-         call("query_logistics", orderId="SN202610200002")],
-        call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"),
-        "已为您登记。"])
+    model = ScriptedModel(
+        [
+            call("activate_skill", {"name": "logistics-complaint"}),
+            [
+                call("read_skill_resource", skill="logistics-complaint", path="playbook/stuck-parcel.md"),
+                call("query_logistics", orderId="SN202610200002"),
+            ],
+            call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"),
+            "已为您登记。",
+        ]
+    )
     messages = [SystemMessage(content=skills.system_prompt()), UserMessage(content="我的快递三天没动了 SN202610200002")]
-    result = run_loop(model, messages, registry=shop_registry(load_shop(today=TODAY)),
-                      providers=[skills.provider()])
+    result = run_loop(model, messages, registry=shop_registry(load_shop(today=TODAY)), providers=[skills.provider()])
     sent = [set(r.tools) for r in model.requests]
     assert "open_logistics_ticket" not in sent[0] and {"activate_skill", "read_skill_resource"} <= sent[0]
     assert all("open_logistics_ticket" in s for s in sent[1:])
-    assert all(a <= b for a, b in zip(sent, sent[1:]))                       # never shrinks
+    assert all(a <= b for a, b in zip(sent, sent[1:]))  # never shrinks
     ticket = result.new_messages[-2]
     assert ticket.content.startswith("已创建物流投诉工单 LC") and not ticket.is_error
 
@@ -147,11 +163,15 @@ def test_a_new_call_restores_the_activation_from_memory(tmp_path):
     for store in (None, SqliteStore(tmp_path / "memory.db")):
         skills = course_skills()
         memory = ChatMemory("u1", store=store) if store else ChatMemory("u1")
-        run_loop(ScriptedModel([call("activate_skill", {"name": "logistics-complaint"}), "好的"]),
-                 [UserMessage(content="投诉物流")], providers=[skills.provider()], memory=memory)
+        run_loop(
+            ScriptedModel([call("activate_skill", {"name": "logistics-complaint"}), "好的"]),
+            [UserMessage(content="投诉物流")],
+            providers=[skills.provider()],
+            memory=memory,
+        )
         if store:
             store.close()
-            memory = ChatMemory("u1", store=SqliteStore(tmp_path / "memory.db"))   # a restart
+            memory = ChatMemory("u1", store=SqliteStore(tmp_path / "memory.db"))  # a restart
         model = ScriptedModel(["请提供订单号"])
         run_loop(model, [UserMessage(content="还是没动")], providers=[skills.provider()], memory=memory)
         assert "open_logistics_ticket" in model.requests[0].tools
@@ -164,27 +184,33 @@ def test_only_activations_of_known_skills_count():
     odd = ToolResultMessage(tool_call_id="z", content="", attributes={ACTIVATED_SKILL: ["logistics-complaint"]})
     assert skills.activated([forged, odd, real, real]) == ["logistics-complaint"]
     assert [t.name for t in skills.provider().provide(ProviderRequest((forged,)))] == [
-        "activate_skill", "read_skill_resource"]
+        "activate_skill",
+        "read_skill_resource",
+    ]
 
 
 def test_the_skill_tool_validates_like_week_3():
     ticket = course_skills().get("logistics-complaint").tools[0]
-    ok = _run(ticket, orderId="订单号：ＳＮ２０２６１０２００００２", problem="lost")     # lenient in
+    ok = _run(ticket, orderId="订单号：ＳＮ２０２６１０２００００２", problem="lost")  # lenient in
     assert ok.content.startswith("已创建物流投诉工单 LC") and "订单 SN202610200002，问题：包裹丢失" in ok.content
-    assert _run(ticket, orderId="SN202610200002", problem="lost").content == ok.content   # deterministic
-    with pytest.raises(ArgumentError, match="orderId"):                                    # strict out
+    assert _run(ticket, orderId="SN202610200002", problem="lost").content == ok.content  # deterministic
+    with pytest.raises(ArgumentError, match="orderId"):  # strict out
         _run(ticket, orderId="SN12", problem="lost")
 
 
 # --- loading: developer errors say what to fix --------------------------------------------------
 
-@pytest.mark.parametrize("text, message", [
-    ("no front matter", "SKILL.md must start with front matter between '---' lines"),
-    ("---\nname: s\n---\nbody", "front matter needs a non-empty 'description'"),
-    ("---\ndescription: d\n---\nbody", "front matter needs a non-empty 'name'"),
-    ("---\nname: [s\n---\n", "its front matter is not valid YAML"),
-    ("---\nname: S_1\ndescription: d\n---\n", "skill name 'S_1' must be lowercase letters, digits and hyphens"),
-])
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("no front matter", "SKILL.md must start with front matter between '---' lines"),
+        ("---\nname: s\n---\nbody", "front matter needs a non-empty 'description'"),
+        ("---\ndescription: d\n---\nbody", "front matter needs a non-empty 'name'"),
+        ("---\nname: [s\n---\n", "its front matter is not valid YAML"),
+        ("---\nname: S_1\ndescription: d\n---\n", "skill name 'S_1' must be lowercase letters, digits and hyphens"),
+    ],
+)
 def test_a_broken_skill_md_is_a_configuration_error(text, message):
     with pytest.raises(ConfigurationError, match=message.replace("[", r"\[").replace("(", r"\(")):
         parse_skill_md(text)
@@ -211,7 +237,7 @@ def test_folders_without_skill_md_hidden_binary_and_big_files_are_not_loaded(tmp
     folder = _skill(tmp_path, "s", files={"ok.md": "fine", ".hidden": "x", ".git/config": "x"})
     (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
     (folder / "big.txt").write_text("x" * (256 * 1024 + 1))
-    with caplog.at_level(logging.WARNING, "toolkit.skills"):
+    with caplog.at_level(logging.WARNING, "toolkit.skills.folders"):
         skills = load_skills(tmp_path)
     assert [s.name for s in skills] == ["s"]
     assert list(skills[0].resources) == ["ok.md"]

@@ -5,6 +5,7 @@ in the process. Loading may open files inside the skill folders only; serving re
 nothing at all. Around the skills sit the bait: a secret beside the skills root, a sibling
 folder whose name starts like a skill's (`skill-a-evil`), real symbolic links (a file and a
 folder) pointing out of a skill, and another skill's files."""
+
 import json
 import os
 import sys
@@ -12,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.messages import ToolCall
-from toolkit.skills import SKILL_FILE
-from toolkit.skills_tools import Skills
+from toolkit.chat.messages import ToolCall
+from toolkit.skills.folders import SKILL_FILE
+from toolkit.skills.offer import Skills
 
 SECRET = "TOP-SECRET-7f3a"
 _OPENED: list[str] | None = None
@@ -68,36 +69,106 @@ def _hostile(root: Path, skills: Path) -> list[str]:
     a = skills / "skill-a"
     return [
         # relative escapes
-        "..", "../", "../secret.txt", "../../secret.txt", "../../../secret.txt", "../" * 20 + "etc/passwd",
-        "notes/../../secret.txt", "notes/../../../secret.txt", "notes/./../../secret.txt",
-        "deep/nested/../../../secret.txt", "notes/readme.md/../../../secret.txt", "./../secret.txt",
-        ".../secret.txt", "....//secret.txt", "..././secret.txt", "..;/secret.txt", "/..", "/../secret.txt",
+        "..",
+        "../",
+        "../secret.txt",
+        "../../secret.txt",
+        "../../../secret.txt",
+        "../" * 20 + "etc/passwd",
+        "notes/../../secret.txt",
+        "notes/../../../secret.txt",
+        "notes/./../../secret.txt",
+        "deep/nested/../../../secret.txt",
+        "notes/readme.md/../../../secret.txt",
+        "./../secret.txt",
+        ".../secret.txt",
+        "....//secret.txt",
+        "..././secret.txt",
+        "..;/secret.txt",
+        "/..",
+        "/../secret.txt",
         # the look-alike sibling and the other skill
-        "../skill-a-evil/secret.txt", "../skill-a-evil/SKILL.md.bak", "../skill-b/secret.txt",
-        "../skill-b/SKILL.md", "../skill-b/notes/readme.md", "skill-a/../skill-a-evil/secret.txt",
-        "../skill-a/../skill-a-evil/secret.txt", "../skill-a-evil", f"{a}-evil/secret.txt",
+        "../skill-a-evil/secret.txt",
+        "../skill-a-evil/SKILL.md.bak",
+        "../skill-b/secret.txt",
+        "../skill-b/SKILL.md",
+        "../skill-b/notes/readme.md",
+        "skill-a/../skill-a-evil/secret.txt",
+        "../skill-a/../skill-a-evil/secret.txt",
+        "../skill-a-evil",
+        f"{a}-evil/secret.txt",
         # absolute paths, also to files that exist and to the skill's own files
-        "/etc/passwd", "/etc/shadow", "/proc/self/environ", "/dev/zero", "/dev/urandom",
-        str(root / "secret.txt"), str(skills / "skill-a-evil" / "secret.txt"), str(a / "notes" / "readme.md"),
-        str(a / SKILL_FILE), "//etc/passwd", "file:///etc/passwd", f"file://{root}/secret.txt",
-        "~/.bashrc", "~root/.bashrc", "$HOME/.bashrc", "${HOME}/.bashrc",
+        "/etc/passwd",
+        "/etc/shadow",
+        "/proc/self/environ",
+        "/dev/zero",
+        "/dev/urandom",
+        str(root / "secret.txt"),
+        str(skills / "skill-a-evil" / "secret.txt"),
+        str(a / "notes" / "readme.md"),
+        str(a / SKILL_FILE),
+        "//etc/passwd",
+        "file:///etc/passwd",
+        f"file://{root}/secret.txt",
+        "~/.bashrc",
+        "~root/.bashrc",
+        "$HOME/.bashrc",
+        "${HOME}/.bashrc",
         # Windows: drives, UNC, device names, backslashes, mixed separators
-        "C:\\Windows\\win.ini", "C:/Windows/win.ini", "c:secret.txt", "C:..\\secret.txt",
-        "\\\\server\\share\\secret.txt", "//server/share/secret.txt", "\\\\?\\C:\\secret.txt",
-        "\\\\.\\pipe\\x", "CON", "NUL", "AUX.txt", "..\\secret.txt", "..\\..\\secret.txt",
-        "notes\\..\\..\\secret.txt", "notes\\readme.md", "\\etc\\passwd", "../notes\\..\\../secret.txt",
-        "..\\/secret.txt", "notes/..\\..\\secret.txt",
+        "C:\\Windows\\win.ini",
+        "C:/Windows/win.ini",
+        "c:secret.txt",
+        "C:..\\secret.txt",
+        "\\\\server\\share\\secret.txt",
+        "//server/share/secret.txt",
+        "\\\\?\\C:\\secret.txt",
+        "\\\\.\\pipe\\x",
+        "CON",
+        "NUL",
+        "AUX.txt",
+        "..\\secret.txt",
+        "..\\..\\secret.txt",
+        "notes\\..\\..\\secret.txt",
+        "notes\\readme.md",
+        "\\etc\\passwd",
+        "../notes\\..\\../secret.txt",
+        "..\\/secret.txt",
+        "notes/..\\..\\secret.txt",
         # encodings
-        "%2e%2e%2fsecret.txt", "%2e%2e/secret.txt", "..%2fsecret.txt", "%2E%2E%2F%2E%2E%2Fsecret.txt",
-        "%252e%252e%252fsecret.txt", "..%5csecret.txt", "%c0%ae%c0%ae/secret.txt", "..%c0%afsecret.txt",
-        "notes%2freadme.md", "．．/secret.txt", "‥/secret.txt", "..／secret.txt", "..\u2215secret.txt",
+        "%2e%2e%2fsecret.txt",
+        "%2e%2e/secret.txt",
+        "..%2fsecret.txt",
+        "%2E%2E%2F%2E%2E%2Fsecret.txt",
+        "%252e%252e%252fsecret.txt",
+        "..%5csecret.txt",
+        "%c0%ae%c0%ae/secret.txt",
+        "..%c0%afsecret.txt",
+        "notes%2freadme.md",
+        "．．/secret.txt",
+        "‥/secret.txt",
+        "..／secret.txt",
+        "..\u2215secret.txt",
         # NUL bytes and other control characters
-        "notes/readme.md\x00.png", "../secret.txt\x00", "\x00", "notes/\x00/../../secret.txt", "..\x00/secret.txt",
-        "notes/readme.md\n", "notes/readme.md ", " notes/readme.md", "notes//readme.md",
+        "notes/readme.md\x00.png",
+        "../secret.txt\x00",
+        "\x00",
+        "notes/\x00/../../secret.txt",
+        "..\x00/secret.txt",
+        "notes/readme.md\n",
+        "notes/readme.md ",
+        " notes/readme.md",
+        "notes//readme.md",
         # real symbolic links out of the skill
-        "escape-link", "dirlink", "dirlink/secret.txt", "dirlink/SKILL.md.bak", "notes/up", "./escape-link",
+        "escape-link",
+        "dirlink",
+        "dirlink/secret.txt",
+        "dirlink/SKILL.md.bak",
+        "notes/up",
+        "./escape-link",
         # sizes
-        "x" * 10_000, "a/" * 2_000, "",
+        "x" * 10_000,
+        "a/" * 2_000,
+        "",
     ]
 
 
@@ -117,30 +188,44 @@ def test_loading_opened_files_inside_the_skill_folders_only(world):
     for path in opened:
         real = Path(os.path.realpath(path))
         assert real.is_relative_to(skills / "skill-a") or real.is_relative_to(skills / "skill-b"), path
-    assert not any(Path(os.path.realpath(p)) in (root / "secret.txt", skills / "skill-a-evil" / "secret.txt")
-                   for p in opened)
+    assert not any(
+        Path(os.path.realpath(p)) in (root / "secret.txt", skills / "skill-a-evil" / "secret.txt") for p in opened
+    )
 
 
 def test_every_hostile_path_is_refused_and_nothing_is_opened(world):
     root, skills, loaded, _ = world
     with _Recording() as opened:
         results = [(path, _call(loaded, {"skill": "skill-a", "path": path})) for path in _hostile(root, skills)]
-    assert opened == []                                       # not a byte read, inside or outside
+    assert opened == []  # not a byte read, inside or outside
     for path, result in results:
         assert result.is_error, path
         assert SECRET not in result.content and "readme of" not in result.content, path
         assert result.content.endswith("Available resources: deep/nested/more/ok.txt, notes/readme.md."), path
 
 
-@pytest.mark.parametrize("skill", ["../skill-a-evil", "skill-a-evil", "skill-a/../skill-b", "..", "/", "",
-                                   "skill-a/", "SKILL-A", " skill-a", "skill-a\x00", "%73kill-a"])
+@pytest.mark.parametrize(
+    "skill",
+    [
+        "../skill-a-evil",
+        "skill-a-evil",
+        "skill-a/../skill-b",
+        "..",
+        "/",
+        "",
+        "skill-a/",
+        "SKILL-A",
+        " skill-a",
+        "skill-a\x00",
+        "%73kill-a",
+    ],
+)
 def test_hostile_skill_names_are_refused(world, skill):
     _, _, loaded, _ = world
     with _Recording() as opened:
         result = _call(loaded, {"skill": skill, "path": "notes/readme.md"})
     assert opened == [] and result.is_error
-    assert result.content.endswith("There is no skill named " + repr(skill)
-                                   + ". Available skills: skill-a, skill-b.")
+    assert result.content.endswith("There is no skill named " + repr(skill) + ". Available skills: skill-a, skill-b.")
 
 
 def test_links_are_never_loaded_and_nested_resources_are(world):
@@ -149,7 +234,7 @@ def test_links_are_never_loaded_and_nested_resources_are(world):
     nested = _call(loaded, {"skill": "skill-a", "path": "deep/nested/more/ok.txt"})
     assert nested.content == "deeply nested, legitimately"
     assert _call(loaded, {"skill": "skill-a", "path": "./notes/readme.md"}).content == "readme of skill-a"
-    assert _call(loaded, {"skill": "skill-b", "path": "secret.txt"}).content == SECRET   # its own file: fine
+    assert _call(loaded, {"skill": "skill-b", "path": "secret.txt"}).content == SECRET  # its own file: fine
 
 
 def test_a_skill_folder_that_is_a_link_is_not_loaded(tmp_path):

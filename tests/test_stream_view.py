@@ -1,23 +1,31 @@
 """The stream view: segments, exact text, HTML structure, escaping, determinism, the live widget."""
+
 import re
 from typing import Protocol
 
 import pytest
 from html_tree import Tree
 
-import toolkit.stream_view as stream_view
-from toolkit.switch import fake_client
-from toolkit.decorator import tool
+import toolkit.views.stream as stream_view
+from toolkit.chat.messages import ToolCall, ToolResultMessage
+from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.chat.sse import TextDelta, ToolCallDelta
+from toolkit.chat.switch import fake_client
 from toolkit.errors import TruncatedStreamError
-from toolkit.gateway_server import Gateway
-from toolkit.loop import ToolFinished, ToolStarted
-from toolkit.messages import ToolCall, ToolResultMessage
-from toolkit.saga import ToolExecution
-from toolkit.scripted import ScriptedModel, call, reset_call_ids
-from toolkit.service import TokenStream, ai_service
-from toolkit.stream_view import (StreamView, TextSegment, ToolSegment, event_line, fold_events,
-                                 render_stream_html, render_stream_text)
-from toolkit.streaming import TextDelta, ToolCallDelta
+from toolkit.gateway.server import Gateway
+from toolkit.loop.run import ToolFinished, ToolStarted
+from toolkit.loop.saga import ToolExecution
+from toolkit.services.service import TokenStream, ai_service
+from toolkit.tools.decorator import tool
+from toolkit.views.stream import (
+    StreamView,
+    TextSegment,
+    ToolSegment,
+    event_line,
+    fold_events,
+    render_stream_html,
+    render_stream_text,
+)
 
 LOGISTICS = "帮我查一下订单 SN202610200001 现在到哪了？"
 RUNS = []
@@ -46,14 +54,21 @@ def mid_stream_events():
     """Text, a call (id, then argument fragments), its run, then more text."""
     call_ = ToolCall(id="call_x", name="query_logistics", arguments='{"orderId":"SN1"}')
     result = ToolResultMessage(tool_call_id="call_x", tool_name="query_logistics", content="运输中")
-    return [TextDelta("我查"), TextDelta("一下。"),
-            ToolCallDelta(0, "call_x", "query_logistics", ""), ToolCallDelta(0, None, None, '{"orderId"'),
-            ToolCallDelta(0, None, None, ':"SN1"}'),
-            ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result)),
-            TextDelta("已发货"), TextDelta("，在路上。")]
+    return [
+        TextDelta("我查"),
+        TextDelta("一下。"),
+        ToolCallDelta(0, "call_x", "query_logistics", ""),
+        ToolCallDelta(0, None, None, '{"orderId"'),
+        ToolCallDelta(0, None, None, ':"SN1"}'),
+        ToolStarted(1, call_),
+        ToolFinished(ToolExecution(1, call_, result)),
+        TextDelta("已发货"),
+        TextDelta("，在路上。"),
+    ]
 
 
 # --- folding --------------------------------------------------------------------------------
+
 
 def test_events_fold_into_segments_in_arrival_order():
     segments = fold_events(mid_stream_events())
@@ -64,8 +79,9 @@ def test_events_fold_into_segments_in_arrival_order():
     assert tool_.execution.result.content == "运输中"
 
 
-@pytest.mark.parametrize("upto,state,arguments", [(3, "asked", ""), (5, "asked", '{"orderId":"SN1"}'),
-                                                  (6, "running", '{"orderId":"SN1"}')])
+@pytest.mark.parametrize(
+    "upto,state,arguments", [(3, "asked", ""), (5, "asked", '{"orderId":"SN1"}'), (6, "running", '{"orderId":"SN1"}')]
+)
 def test_a_tool_segment_goes_asked_running_done(upto, state, arguments):
     (tool_,) = [s for s in fold_events(mid_stream_events()[:upto]) if isinstance(s, ToolSegment)]
     assert (tool_.state, tool_.arguments) == (state, arguments)
@@ -75,32 +91,41 @@ def test_calls_without_deltas_and_parallel_calls_get_their_own_segments():
     a = ToolCall(id="c1", name="query_order", arguments="{}")
     b = ToolCall(id="c2", name="query_logistics", arguments="{}")
     done = ToolExecution(1, a, ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="ok"))
-    segments = fold_events([ToolCallDelta(0, "c1", "query_order", "{}"),
-                            ToolCallDelta(1, "c2", "query_logistics", "{"), ToolCallDelta(1, None, None, "}"),
-                            ToolStarted(1, a), ToolFinished(done), ToolStarted(1, b)])
+    segments = fold_events(
+        [
+            ToolCallDelta(0, "c1", "query_order", "{}"),
+            ToolCallDelta(1, "c2", "query_logistics", "{"),
+            ToolCallDelta(1, None, None, "}"),
+            ToolStarted(1, a),
+            ToolFinished(done),
+            ToolStarted(1, b),
+        ]
+    )
     assert [(s.name, s.state, s.arguments) for s in segments] == [
-        ("query_order", "done", "{}"), ("query_logistics", "running", "{}")]
+        ("query_order", "done", "{}"),
+        ("query_logistics", "running", "{}"),
+    ]
     (lone,) = fold_events([ToolStarted(2, a)])
     assert (lone.name, lone.state) == ("query_order", "running")
 
 
 # --- text -----------------------------------------------------------------------------------
 
+
 def test_the_transcript_while_streaming_and_at_the_end():
     events = mid_stream_events()
     assert render_stream_text(events[:4]) == (
-        "assistant: 我查一下。\n"
-        'tool query_logistics({"orderId") [arguments arriving]\n'
-        "streaming…")
+        'assistant: 我查一下。\ntool query_logistics({"orderId") [arguments arriving]\nstreaming…'
+    )
     assert render_stream_text(events[:6]) == (
-        "assistant: 我查一下。\n"
-        'tool query_logistics({"orderId": "SN1"}) [running]\n'
-        "streaming…")
+        'assistant: 我查一下。\ntool query_logistics({"orderId": "SN1"}) [running]\nstreaming…'
+    )
     assert render_stream_text(events, done=True) == (
         "assistant: 我查一下。\n"
         'tool query_logistics({"orderId": "SN1"}) [ok] → 运输中\n'
         "assistant: 已发货，在路上。\n"
-        "done")
+        "done"
+    )
 
 
 def test_the_transcript_of_a_scripted_stream_with_its_result():
@@ -112,7 +137,8 @@ def test_the_transcript_of_a_scripted_stream_with_its_result():
         'tool query_logistics({"orderId": "SN1"}) [ok] → 订单 SN1：运输中 <b>杭州</b>\n'
         "assistant: 您的订单已发货\n"
         f"done · finish reason: stop · tokens: input {u.input_tokens} · output {u.output_tokens} · "
-        f"total {u.total_tokens}")
+        f"total {u.total_tokens}"
+    )
 
 
 def test_an_error_stops_the_stream_and_marks_unexecuted_calls():
@@ -121,7 +147,8 @@ def test_an_error_stops_the_stream_and_marks_unexecuted_calls():
     assert render_stream_text(events, error=error) == (
         "assistant: 我查一下。\n"
         'tool query_logistics({"orderId") [not executed]\n'
-        "stopped · TruncatedStreamError: stream ended before [DONE]")
+        "stopped · TruncatedStreamError: stream ended before [DONE]"
+    )
 
 
 def test_event_lines():
@@ -139,6 +166,7 @@ def test_event_lines():
 
 
 # --- HTML -----------------------------------------------------------------------------------
+
 
 def titles(html, cls):
     return [c.find_all("tk-title")[0].text() for c in Tree(html).root.find_all(cls)]
@@ -165,7 +193,8 @@ def test_html_while_streaming_shows_a_cursor_and_the_call_being_written():
     assert titles(render_stream_html(events[:2]), "tk-stream-text") == ["assistant"]
     assert "我查一下。▍" in render_stream_html(events[:2])
     assert titles(render_stream_html(events[:4]), "tk-stream-tool") == [
-        "asking for query_logistics… arguments arriving"]
+        "asking for query_logistics… arguments arriving"
+    ]
     assert titles(render_stream_html(events[:6]), "tk-stream-tool") == ["calling query_logistics… running"]
     assert "▍" not in render_stream_html(events[:8], done=True)
     assert "nothing yet" in render_stream_html([]) and "streaming…" in render_stream_html([])
@@ -183,8 +212,11 @@ def test_html_of_a_stopped_stream():
 def test_everything_from_the_model_and_the_tools_is_escaped():
     call_ = ToolCall(id="c", name="q<i>", arguments='{"a": "<b>"}')
     result = ToolResultMessage(tool_call_id="c", tool_name="q<i>", content="<script>alert(1)</script>")
-    events = [TextDelta("<img src=x onerror=alert(1)>"), ToolStarted(1, call_),
-              ToolFinished(ToolExecution(1, call_, result))]
+    events = [
+        TextDelta("<img src=x onerror=alert(1)>"),
+        ToolStarted(1, call_),
+        ToolFinished(ToolExecution(1, call_, result)),
+    ]
     html = render_stream_html(events, error=ValueError("<b>boom</b>"), title="<t>")
     for raw in ("<script>", "<img", "<b>", "<i>", "<t>"):
         assert raw not in html
@@ -203,6 +235,7 @@ def test_output_is_deterministic_and_carries_no_call_ids():
 
 
 # --- the widget -----------------------------------------------------------------------------
+
 
 def test_the_widget_redraws_after_each_push():
     view = StreamView("live")
@@ -227,7 +260,8 @@ def test_consume_returns_the_result_and_shows_it():
     u = result.usage
     assert view._repr_mimebundle_()["text/plain"].endswith(
         f"done · finish reason: stop · tokens: input {u.input_tokens} · output {u.output_tokens} · "
-        f"total {u.total_tokens}")
+        f"total {u.total_tokens}"
+    )
 
 
 def test_consume_shows_an_error_then_reraises_it():
@@ -268,12 +302,14 @@ class FakeHandle:
 
 def test_display_shows_only_the_live_widget_then_the_final_state(monkeypatch):
     import IPython.display
+
     log = []
 
     def fake_display(obj, **kwargs):
         bundle = obj if kwargs.get("raw") else obj._repr_mimebundle_()
         log.append(("display", sorted(bundle), kwargs))
         return FakeHandle(log)
+
     monkeypatch.setattr(IPython.display, "display", fake_display)
     view = StreamView()
     view.display()
@@ -287,22 +323,25 @@ def test_display_shows_only_the_live_widget_then_the_final_state(monkeypatch):
 
 # --- through the real SSE client --------------------------------------------------------------
 
+
 def test_a_tool_call_mid_stream_through_the_fake_gateway():
     assistant = ai_service(Streamer, model=fake_client(mode="A"), tools=[query_logistics])
     view = StreamView()
     result = view.consume(assistant.stream(LOGISTICS))
     assert RUNS == ["SN202610200001"]
     lines = view._text.splitlines()
-    assert lines[0] == ('tool query_logistics({"orderId": "SN202610200001"}) [ok] → '
-                        "订单 SN202610200001：运输中 <b>杭州</b>")
+    assert lines[0] == (
+        'tool query_logistics({"orderId": "SN202610200001"}) [ok] → 订单 SN202610200001：运输中 <b>杭州</b>'
+    )
     assert lines[1] == f"assistant: {result.content}" and lines[2].startswith("done · finish reason: stop")
     kinds = [type(e).__name__ for e in view.events]
     assert kinds.index("ToolFinished") < kinds.index("TextDelta") and kinds.count("ToolCallDelta") > 1
 
 
 def test_a_truncated_stream_shows_the_unexecuted_call():
-    assistant = ai_service(Streamer, model=fake_client(gateway=Gateway(mode="A", faults=["truncate"])),
-                           tools=[query_logistics])
+    assistant = ai_service(
+        Streamer, model=fake_client(gateway=Gateway(mode="A", faults=["truncate"])), tools=[query_logistics]
+    )
     view = StreamView()
     with pytest.raises(TruncatedStreamError):
         view.consume(assistant.stream(LOGISTICS))

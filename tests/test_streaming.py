@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, assemble
 from toolkit.errors import BadResponseError, TruncatedStreamError
-from toolkit.streaming import StreamDone, TextDelta, ToolCallDelta, assemble
 
 
 def sse(*chunks, done=True):
@@ -21,12 +21,27 @@ def delta(d, finish=None, **top):
 
 TOOL_STREAM = [
     delta({"role": "assistant"}),
-    delta({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                           "function": {"name": "query_order", "arguments": ""}}]}),
-    delta({"tool_calls": [{"index": 0, "function": {"arguments": "{\"order"}}]}),
-    delta({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
-                           "function": {"name": "query_logistics", "arguments": "{}"}}]}),
-    delta({"tool_calls": [{"index": 0, "function": {"arguments": "Id\":\"SN202610200001\"}"}}]}),
+    delta(
+        {
+            "tool_calls": [
+                {"index": 0, "id": "call_a", "type": "function", "function": {"name": "query_order", "arguments": ""}}
+            ]
+        }
+    ),
+    delta({"tool_calls": [{"index": 0, "function": {"arguments": '{"order'}}]}),
+    delta(
+        {
+            "tool_calls": [
+                {
+                    "index": 1,
+                    "id": "call_b",
+                    "type": "function",
+                    "function": {"name": "query_logistics", "arguments": "{}"},
+                }
+            ]
+        }
+    ),
+    delta({"tool_calls": [{"index": 0, "function": {"arguments": 'Id":"SN202610200001"}'}}]}),
     delta({}, finish="tool_calls"),
     {"id": "chatcmpl-1", "model": "m", "choices": [], "usage": {"prompt_tokens": 30, "completion_tokens": 9}},
 ]
@@ -38,7 +53,9 @@ def test_tool_call_fragments_are_joined_in_index_order():
     assert isinstance(done, StreamDone)
     calls = done.response.message.tool_calls
     assert [(c.id, c.name, c.arguments) for c in calls] == [
-        ("call_a", "query_order", '{"orderId":"SN202610200001"}'), ("call_b", "query_logistics", "{}")]
+        ("call_a", "query_order", '{"orderId":"SN202610200001"}'),
+        ("call_b", "query_logistics", "{}"),
+    ]
     assert done.response.finish_reason == "tool_calls"
     assert done.response.usage.total_tokens == 39
     assert sum(isinstance(e, ToolCallDelta) for e in events) == 4
@@ -55,8 +72,9 @@ def test_truncated_stream_raises_and_names_the_unfinished_call():
     events = assemble(sse(*TOOL_STREAM[:3], done=False))
     with pytest.raises(TruncatedStreamError) as info:
         list(events)
-    assert str(info.value) == ("stream ended before [DONE] with tool call(s) query_order unfinished; "
-                               "nothing from it will be executed")
+    assert str(info.value) == (
+        "stream ended before [DONE] with tool call(s) query_order unfinished; nothing from it will be executed"
+    )
 
 
 def test_truncated_text_stream_raises_too():

@@ -4,7 +4,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from toolkit.structured import OutputParsingError, OutputType, extract_json, repair_message
+from toolkit.services.structured import OutputParsingError, OutputType, extract_json, repair_message
 
 
 class OrderSummary(BaseModel):
@@ -18,21 +18,27 @@ class Status(enum.Enum):
     SHIPPED = "shipped"
 
 
-@pytest.mark.parametrize("text", [
-    '{"order_id": "SN1", "status": "shipped", "amount": 99}',
-    '好的，结果如下：\n```json\n{"order_id": "SN1", "status": "shipped", "amount": 99}\n```\n希望有帮助',
-    'Sure! {"order_id": "SN1", "status": "shipped", "amount": 99} -- done',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"order_id": "SN1", "status": "shipped", "amount": 99}',
+        '好的，结果如下：\n```json\n{"order_id": "SN1", "status": "shipped", "amount": 99}\n```\n希望有帮助',
+        'Sure! {"order_id": "SN1", "status": "shipped", "amount": 99} -- done',
+    ],
+)
 def test_models_parse_from_chatty_answers(text):
     assert OutputType(OrderSummary).parse(text) == OrderSummary(order_id="SN1", status="shipped", amount=99)
 
 
-@pytest.mark.parametrize("annotation, answer, value", [
-    (list[str], '{"value": ["a", "b"]}', ["a", "b"]),
-    (bool, '{"value": true}', True),
-    (int, '{"value": 3}', 3),
-    (Status, '{"value": "shipped"}', Status.SHIPPED),
-])
+@pytest.mark.parametrize(
+    "annotation, answer, value",
+    [
+        (list[str], '{"value": ["a", "b"]}', ["a", "b"]),
+        (bool, '{"value": true}', True),
+        (int, '{"value": 3}', 3),
+        (Status, '{"value": "shipped"}', Status.SHIPPED),
+    ],
+)
 def test_non_object_types_are_wrapped_in_value(annotation, answer, value):
     output = OutputType(annotation)
     assert output.parse(answer) == value
@@ -49,19 +55,25 @@ def test_schemas_are_valid_json_schema_and_sent_as_response_format():
     assert fmt["json_schema"]["schema"]["required"] == ["order_id", "status", "amount"]
 
 
-@pytest.mark.parametrize("answer, message", [
-    ("I don't know", "the answer is not a JSON object"),
-    ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
-    ('{"order_id": "SN1", "status": "x", "amount": "lots"}',
-     "the JSON does not match the schema (amount: Input should be a valid number, unable to parse string as a number)"),
-    (None, "the answer is not a JSON object"),
-])
+@pytest.mark.parametrize(
+    "answer, message",
+    [
+        ("I don't know", "the answer is not a JSON object"),
+        ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
+        (
+            '{"order_id": "SN1", "status": "x", "amount": "lots"}',
+            "the JSON does not match the schema (amount: Input should be a valid number, unable to parse string as a number)",
+        ),
+        (None, "the answer is not a JSON object"),
+    ],
+)
 def test_failures_say_what_is_wrong(answer, message):
     with pytest.raises(OutputParsingError) as info:
         OutputType(OrderSummary).parse(answer)
     assert str(info.value) == message
-    assert repair_message(info.value) == (f"Your answer could not be used: {message}. Reply again with only "
-                                          "the JSON object, matching the schema.")
+    assert repair_message(info.value) == (
+        f"Your answer could not be used: {message}. Reply again with only the JSON object, matching the schema."
+    )
 
 
 def test_missing_value_field_is_named():

@@ -1,17 +1,18 @@
 """The support assistant: hand-written specs agree with validation; the course loop on top —
 two model calls per tool question, one argument repair, then an honest hand-over."""
+
 import datetime
 
 import jsonschema
 import pytest
 
-from toolkit.switch import fake_client
-from toolkit.loop import HANDOVER_ZH
-from toolkit.messages import SystemMessage, ToolResultMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.shop import load_shop
-from toolkit.support import TOOL_SPECS, ask, shop_registry, system_prompt
-from toolkit.validation import FIELDS
+from toolkit.chat.messages import SystemMessage, ToolResultMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.switch import fake_client
+from toolkit.course.assistant import TOOL_SPECS, ask, shop_registry, system_prompt
+from toolkit.course.shop import load_shop
+from toolkit.course.validation import FIELDS
+from toolkit.loop.run import HANDOVER_ZH
 
 SHOP = load_shop(today=datetime.date(2026, 10, 25))
 
@@ -42,22 +43,27 @@ def test_one_tool_question_is_two_model_calls():
 
 
 def test_a_bad_argument_goes_back_once_then_the_model_fixes_it():
-    model = ScriptedModel([call("query_order", orderId="订单号是202610200001"),
-                           call("query_order", orderId="订单号：SN202610200001"), "已发货。"])
+    model = ScriptedModel(
+        [
+            call("query_order", orderId="订单号是202610200001"),
+            call("query_order", orderId="订单号：SN202610200001"),
+            "已发货。",
+        ]
+    )
     result = ask(model, "订单号是SN202610200001，什么状态？", shop=SHOP)
     repair = result.messages[3]
     assert isinstance(repair, ToolResultMessage) and repair.is_error
     assert repair.content == (
         '参数校验失败。字段=orderId，收到="订单号是202610200001"。期望：SN 开头加 12 位数字，例如 '
         "SN202610200001；请从用户的原话中找出完整的订单号，不要自己补位或猜测。请修正参数后重新调用 "
-        "query_order；如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。")
+        "query_order；如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
+    )
     assert result.messages[5].content.startswith("订单号：SN202610200001\n状态：已发货")
     assert (result.finish, result.answer) == ("answer", "已发货。")
 
 
 def test_a_second_bad_argument_hands_over_instead_of_guessing_again():
-    model = ScriptedModel([call("query_order", orderId="202610200001"),
-                           call("query_order", orderId="SN20261020000")])
+    model = ScriptedModel([call("query_order", orderId="202610200001"), call("query_order", orderId="SN20261020000")])
     result = ask(model, "查订单 202610200001", shop=SHOP)
     assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 2)
 
@@ -68,11 +74,14 @@ def test_the_round_limit_ends_with_an_honest_sentence():
     assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 6)
 
 
-@pytest.mark.parametrize("question, calls, rounds, says", [
-    ("帮我查一下订单 SN202610200001 现在到哪了？", ["query_logistics"], 2, "运输中"),
-    ("SN202610209999 的订单状态", ["query_order"], 2, "确认订单号"),
-    ("你好", [], 1, "您好"),
-])
+@pytest.mark.parametrize(
+    "question, calls, rounds, says",
+    [
+        ("帮我查一下订单 SN202610200001 现在到哪了？", ["query_logistics"], 2, "运输中"),
+        ("SN202610209999 的订单状态", ["query_order"], 2, "确认订单号"),
+        ("你好", [], 1, "您好"),
+    ],
+)
 def test_the_seed_chat_demo_on_the_embedded_gateway(question, calls, rounds, says):
     result = ask(fake_client(), question, shop=SHOP)
     assert [e.call.name for e in result.executions] == calls

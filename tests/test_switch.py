@@ -1,8 +1,8 @@
 import pytest
 
-from toolkit.switch import connect
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.switch import connect
 from toolkit.errors import ConfigurationError
-from toolkit.messages import UserMessage
 
 REAL = {"LLM_BASE_URL": "https://gw.example/v1", "LLM_API_KEY": "sk-test", "LLM_MODEL": "qwen"}
 
@@ -16,11 +16,23 @@ def test_all_three_variables_select_the_real_gateway():
 def test_no_variables_select_the_embedded_fake_gateway():
     client = connect(env={})
     assert client.describe() == "embedded fake keyword gateway (in-process, mode A)"
-    reply = client.chat([UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")],
-                        tools=[{"type": "function", "function": {
-                            "name": "query_order", "description": "查询订单",
-                            "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}},
-                                           "required": ["orderId"]}}}])
+    reply = client.chat(
+        [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")],
+        tools=[
+            {
+                "type": "function",
+                "function": {
+                    "name": "query_order",
+                    "description": "查询订单",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"orderId": {"type": "string"}},
+                        "required": ["orderId"],
+                    },
+                },
+            }
+        ],
+    )
     assert [c.name for c in reply.message.tool_calls] == ["query_order"]
     assert client.exchanges[-1].status == 200
 
@@ -35,7 +47,8 @@ def test_a_partial_configuration_is_a_clear_error():
     assert str(info.value) == (
         "connect(): LLM_BASE_URL set but LLM_API_KEY, LLM_MODEL not; the real gateway needs all three of "
         "LLM_BASE_URL, LLM_API_KEY, LLM_MODEL. Set the missing ones, or unset all three to use the "
-        "embedded fake gateway.")
+        "embedded fake gateway."
+    )
 
 
 def test_mode_reaches_the_fake_gateway():

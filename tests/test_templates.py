@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 from pydantic import BaseModel
 
-from toolkit.templates import as_text, fixed_clock, render, variables
+from toolkit.services.templates import as_text, fixed_clock, render, variables
 
 
 class Order(BaseModel):
@@ -16,8 +16,9 @@ def test_placeholders_are_listed_once_in_order():
 
 def test_render_fills_arguments_and_built_ins_from_the_clock():
     clock = fixed_clock("2026-10-20T09:05:07")
-    text = render("订单 {{order}} 查询于 {{current_date}} {{current_time}} ({{current_datetime}})",
-                  {"order": "SN1"}, clock)
+    text = render(
+        "订单 {{order}} 查询于 {{current_date}} {{current_time}} ({{current_datetime}})", {"order": "SN1"}, clock
+    )
     assert text == "订单 SN1 查询于 2026-10-20 09:05:07 (2026-10-20 09:05:07)"
 
 

@@ -1,10 +1,19 @@
-"""`@tool`, `Param`, the injected markers (toolkit.decorator): options recorded, mistakes refused."""
+"""`@tool`, `Param`, the injected markers (toolkit.tools.decorator): options recorded, mistakes refused."""
+
 import pytest
 
-from toolkit.decorator import (InvocationContext, MemoryId, Param, ReturnBehavior, ToolOptions,
-                               function_label, tool, tool_options)
+from toolkit.chat.messages import ToolCall
 from toolkit.errors import ConfigurationError, ToolDefinitionError
-from toolkit.messages import ToolCall
+from toolkit.tools.decorator import (
+    InvocationContext,
+    MemoryId,
+    Param,
+    ReturnBehavior,
+    ToolOptions,
+    function_label,
+    tool,
+    tool_options,
+)
 
 HERE = __name__
 
@@ -12,6 +21,7 @@ HERE = __name__
 def test_bare_decorator_records_defaults_and_returns_the_function_unchanged():
     def lookup(order_id: str) -> str:
         return order_id.upper()
+
     decorated = tool(lookup)
     assert decorated is lookup and lookup("sn1") == "SN1"
     assert tool_options(lookup) == ToolOptions()
@@ -23,6 +33,7 @@ def test_description_positionally_or_by_keyword():
 
     @tool(description="Keyword.", name="b_tool", return_behavior="immediate", metadata={"k": [1]})
     def b() -> None: ...
+
     assert tool_options(a) == ToolOptions(description="Positional.")
     assert tool_options(b) == ToolOptions("b_tool", "Keyword.", ReturnBehavior.IMMEDIATE, {"k": [1]})
 
@@ -30,11 +41,13 @@ def test_description_positionally_or_by_keyword():
 def test_same_description_twice_is_fine():
     @tool("Same.", description="Same.")
     def f() -> None: ...
+
     assert tool_options(f).description == "Same."
 
 
 def test_undecorated_functions_have_no_options():
     def plain() -> None: ...
+
     assert tool_options(plain) is None
 
 
@@ -50,6 +63,7 @@ def test_methods_static_and_class_methods_are_marked_on_the_function():
         @tool("Counted.")
         @classmethod
         def count(cls) -> None: ...
+
     desk = Desk()
     assert tool_options(desk.hand_over).description == "Hand over."
     assert tool_options(Desk.hours).description == "Hours."
@@ -78,10 +92,12 @@ def test_invocation_context_defaults_and_is_frozen():
 
 def test_function_label():
     def inner() -> None: ...
+
     assert function_label(inner) == f"{HERE}.test_function_label.<locals>.inner"
 
 
 # --- mistakes, exact text -------------------------------------------------------------------
+
 
 def _error(decorate) -> str:
     with pytest.raises(ToolDefinitionError) as info:
@@ -96,7 +112,8 @@ def target() -> None: ...
 def test_invalid_tool_name():
     assert _error(lambda: tool(name="query order")(target)) == (
         f"@tool {HERE}.target: the tool name 'query order' is not 1-64 letters, digits, '_' or '-' "
-        "(OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')")
+        "(OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')"
+    )
     assert "'" + "x" * 65 + "'" in _error(lambda: tool(name="x" * 65)(target))
 
 
@@ -105,25 +122,29 @@ def test_lambda_needs_a_name():
     assert _error(lambda: tool(anonymous)) == (
         f"@tool {HERE}.test_lambda_needs_a_name.<locals>.<lambda>: the tool name '<lambda>' is not "
         "1-64 letters, digits, '_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. "
-        "@tool(name='query_order')")
+        "@tool(name='query_order')"
+    )
 
 
 def test_two_different_descriptions():
     assert _error(lambda: tool("One.", description="Two.")(target)) == (
         f"@tool {HERE}.target: the description is given twice, positionally and as description=, "
-        "and they differ. Fix: keep one of them")
+        "and they differ. Fix: keep one of them"
+    )
 
 
 def test_unknown_return_behavior():
     assert _error(lambda: tool(return_behavior="later")(target)) == (
         f"@tool {HERE}.target: return_behavior='later' is not a ReturnBehavior. "
-        "Fix: use one of TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST")
+        "Fix: use one of TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST"
+    )
 
 
 def test_metadata_must_be_json():
     assert _error(lambda: tool(metadata={"when": object})(target)) == (
         f"@tool {HERE}.target: metadata is not JSON-serialisable (Object of type type is not JSON "
-        "serializable). Fix: use only str, int, float, bool, None, lists and dicts")
+        "serializable). Fix: use only str, int, float, bool, None, lists and dicts"
+    )
 
 
 def test_decorating_something_that_is_not_callable():

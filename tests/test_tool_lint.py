@@ -1,6 +1,7 @@
 """Lint warnings: missing and vague descriptions, meaningless names, overlapping tools."""
-from toolkit.schema import ToolSpec
-from toolkit.tool_lint import LintWarning, lint_tools, overlap, words
+
+from toolkit.tools.lint import LintWarning, lint_tools, overlap, words
+from toolkit.tools.reflect import ToolSpec
 
 
 def spec(name, description, **props):
@@ -8,8 +9,11 @@ def spec(name, description, **props):
     return ToolSpec(name, description, parameters)
 
 
-GOOD = spec("query_order", "Look up one order by its id and return its status and total.",
-            orderId={"type": "string", "description": "e.g. SN202610200001"})
+GOOD = spec(
+    "query_order",
+    "Look up one order by its id and return its status and total.",
+    orderId={"type": "string", "description": "e.g. SN202610200001"},
+)
 
 
 def test_a_good_spec_has_no_warnings():
@@ -19,10 +23,12 @@ def test_a_good_spec_has_no_warnings():
 def test_missing_and_vague_descriptions():
     assert lint_tools([spec("a", ""), spec("b", "Query data."), spec("c", "查询数据")]) == [
         LintWarning("a", "a has no description; the model has only its name to go on"),
-        LintWarning("b", "b: the description 'Query data.' is too vague; say what it does, when to use "
-                         "it, and what it returns"),
-        LintWarning("c", "c: the description '查询数据' is too vague; say what it does, when to use it, "
-                         "and what it returns"),
+        LintWarning(
+            "b", "b: the description 'Query data.' is too vague; say what it does, when to use it, and what it returns"
+        ),
+        LintWarning(
+            "c", "c: the description '查询数据' is too vague; say what it does, when to use it, and what it returns"
+        ),
     ]
     assert lint_tools([spec("d", "根据订单号查询订单的状态和金额")]) == []
 
@@ -40,9 +46,12 @@ def test_overlapping_descriptions():
     b = spec("query_order_status", "Look up the status of an order by its id.")
     c = spec("get_weather", "Weather forecast for a city, one line per day.")
     warnings = lint_tools([a, b, c])
-    assert warnings == [LintWarning("query_order, query_order_status",
-                                    "the descriptions of query_order and query_order_status share 83% of "
-                                    "their words; say when to use each")]
+    assert warnings == [
+        LintWarning(
+            "query_order, query_order_status",
+            "the descriptions of query_order and query_order_status share 83% of their words; say when to use each",
+        )
+    ]
 
 
 def test_words_and_overlap():

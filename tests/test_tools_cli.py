@@ -1,4 +1,5 @@
 """`python -m toolkit tools FILE.py [--strict]`: JSON out and exit 0, or the message and exit 2."""
+
 import json
 import subprocess
 import sys
@@ -7,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.tools_cli import cli
+from toolkit.cli.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
 SHOP = '''
 from typing import Annotated
-from toolkit.decorator import Param, tool
+from toolkit.tools.decorator import Param, tool
 
 
 @tool("Look up one order by its id.")
@@ -49,11 +50,19 @@ def test_prints_every_tool_sorted_by_name(tmp_path, capsys):
     assert (code, err) == (0, "")
     specs = json.loads(out)
     assert [s["function"]["name"] for s in specs] == ["a_filter", "query_order"]
-    assert specs[1] == {"type": "function", "function": {
-        "name": "query_order", "description": "Look up one order by its id.",
-        "parameters": {"type": "object", "properties": {"orderId": {
-            "type": "string", "description": "e.g. SN202610200001"}},
-            "required": ["orderId"], "additionalProperties": False}}}
+    assert specs[1] == {
+        "type": "function",
+        "function": {
+            "name": "query_order",
+            "description": "Look up one order by its id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"orderId": {"type": "string", "description": "e.g. SN202610200001"}},
+                "required": ["orderId"],
+                "additionalProperties": False,
+            },
+        },
+    }
 
 
 def test_strict_mode_renders_strict_or_fails_with_exit_2(tmp_path, capsys):
@@ -62,26 +71,34 @@ def test_strict_mode_renders_strict_or_fails_with_exit_2(tmp_path, capsys):
     assert code == 0 and json.loads(out)[0]["function"]["strict"] is True
     code, out, err = run(capsys, write(tmp_path, "shop_strict.py", SHOP), "--strict")
     assert (code, out) == (2, "")
-    assert err == ("error: @tool shop_strict.a_filter, parameter 'filters': OpenAI strict mode needs "
-                   "every object to list its properties, but this is a free-form dict. Fix: use a "
-                   "pydantic model with named fields, or register the tool without strict mode\n")
+    assert err == (
+        "error: @tool shop_strict.a_filter, parameter 'filters': OpenAI strict mode needs "
+        "every object to list its properties, but this is a free-form dict. Fix: use a "
+        "pydantic model with named fields, or register the tool without strict mode\n"
+    )
 
 
 def test_registration_error_at_import_exits_2(tmp_path, capsys):
-    source = "from toolkit.decorator import tool\n\n@tool(name='query order')\ndef q() -> str:\n    return ''\n"
+    source = "from toolkit.tools.decorator import tool\n\n@tool(name='query order')\ndef q() -> str:\n    return ''\n"
     code, out, err = run(capsys, write(tmp_path, "bad_name.py", source))
     assert (code, out) == (2, "")
-    assert err == ("error: @tool bad_name.q: the tool name 'query order' is not 1-64 letters, digits, "
-                   "'_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')\n")
+    assert err == (
+        "error: @tool bad_name.q: the tool name 'query order' is not 1-64 letters, digits, "
+        "'_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')\n"
+    )
 
 
 def test_registration_error_at_reflection_exits_2(tmp_path, capsys):
-    source = "from toolkit.decorator import tool\n\n@tool('Days.')\ndef days(n: int = 2.5) -> str:\n    return ''\n"
+    source = (
+        "from toolkit.tools.decorator import tool\n\n@tool('Days.')\ndef days(n: int = 2.5) -> str:\n    return ''\n"
+    )
     code, _, err = run(capsys, write(tmp_path, "bad_default.py", source))
     assert code == 2
-    assert err == ("error: @tool bad_default.days, parameter 'n': the default 2.5 is not a valid int: "
-                   "Input should be a valid integer, got a number with a fractional part. "
-                   "Fix: give a default of that type, or change the type\n")
+    assert err == (
+        "error: @tool bad_default.days, parameter 'n': the default 2.5 is not a valid int: "
+        "Input should be a valid integer, got a number with a fractional part. "
+        "Fix: give a default of that type, or change the type\n"
+    )
 
 
 def test_a_file_without_tools_prints_an_empty_list(tmp_path, capsys):
@@ -106,12 +123,18 @@ def test_module_is_not_left_in_sys_modules(tmp_path, capsys):
 
 def test_through_python_dash_m(tmp_path):
     path = write(tmp_path, "cli_shop.py", SHOP)
-    done = subprocess.run([sys.executable, "-m", "toolkit", "tools", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "tools", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert [s["function"]["name"] for s in json.loads(done.stdout)] == ["a_filter", "query_order"]
-    done = subprocess.run([sys.executable, "-m", "toolkit", "tools", str(path), "--strict"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "tools", str(path), "--strict"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and done.stderr.startswith("error: @tool cli_shop.a_filter")
 
 
@@ -122,6 +145,7 @@ def test_usage_error_exits_2(capsys):
 
 
 def test_mcp_flags_are_routed_to_the_mcp_listing(capsys):
-    from toolkit.tools_cli import cli
+    from toolkit.cli.tools import cli
+
     assert cli(["--mcp-http", "http://127.0.0.1:9/mcp"]) == 2
     assert "cannot reach MCP server 'http://127.0.0.1:9/mcp'" in capsys.readouterr().err

@@ -1,15 +1,21 @@
 import pytest
 
-from toolkit.decorator import tool
+from toolkit.chat.messages import ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
-from toolkit.execution import tools_from
-from toolkit.loop import run_loop
-from toolkit.messages import ToolResultMessage, UserMessage
-from toolkit.scripted import ScriptedModel, call
-from toolkit.toolset import ProviderRequest, StaticProvider, ToolRegistry, build_context
+from toolkit.loop.run import run_loop
+from toolkit.loop.sources import ProviderRequest, StaticProvider, ToolRegistry, build_context
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
 
-SPEC = {"type": "function", "function": {"name": "query_order", "description": "查询订单",
-        "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]}}}
+SPEC = {
+    "type": "function",
+    "function": {
+        "name": "query_order",
+        "description": "查询订单",
+        "parameters": {"type": "object", "properties": {"orderId": {"type": "string"}}, "required": ["orderId"]},
+    },
+}
 
 
 @tool("打招呼")
@@ -35,19 +41,25 @@ def test_registry_errors_name_the_fix():
     registry.register(SPEC, lambda c, ctx: "x")
     with pytest.raises(ConfigurationError) as info:
         registry.register(SPEC, lambda c, ctx: "y")
-    assert str(info.value) == ("ToolRegistry.register('query_order', version='v1'): that version is already "
-                               "registered; give the new one another version, e.g. version='v2'")
+    assert str(info.value) == (
+        "ToolRegistry.register('query_order', version='v1'): that version is already "
+        "registered; give the new one another version, e.g. version='v2'"
+    )
     with pytest.raises(ConfigurationError) as info:
         registry.select("query_order", "v9")
-    assert str(info.value) == ("ToolRegistry.select('query_order', 'v9'): no such version (registered: v1); "
-                               "register it first")
+    assert str(info.value) == (
+        "ToolRegistry.select('query_order', 'v9'): no such version (registered: v1); register it first"
+    )
 
 
 def test_static_providers_are_asked_once_per_call():
     asked = []
     provider = StaticProvider(lambda request: asked.append(1) or tools_from(greet))
-    run_loop(ScriptedModel([call("greet", {"name": "A"}), call("greet", {"name": "B"}), "ok"]),
-             [UserMessage(content="q")], providers=[provider])
+    run_loop(
+        ScriptedModel([call("greet", {"name": "A"}), call("greet", {"name": "B"}), "ok"]),
+        [UserMessage(content="q")],
+        providers=[provider],
+    )
     assert asked == [1]
 
 
@@ -75,8 +87,9 @@ def test_hidden_tools_are_available_but_not_effective_until_revealed():
 def test_found_tools_in_history_are_restored_on_a_new_call():
     context = build_context([greet])
     context.hidden.add("greet")
-    found = ToolResultMessage(tool_call_id="s1", tool_name="tool_search_tool", content="greet",
-                              attributes={"found_tools": ["greet"]})
+    found = ToolResultMessage(
+        tool_call_id="s1", tool_name="tool_search_tool", content="greet", attributes={"found_tools": ["greet"]}
+    )
     model = ScriptedModel(["ok"])
     run_loop(model, [UserMessage(content="q"), found], context=context)
     assert model.requests[0].tools == ("greet",)

@@ -1,19 +1,28 @@
 """The trace view and the saga log: structure, exact text, escaping, determinism, widgets."""
+
 import itertools
 import re
 
 import pytest
 from html_tree import Tree
 
-from toolkit.decorator import ReturnBehavior, tool
-from toolkit.execution import FEED_BACK_ALL
-from toolkit.loop import COURSE, HANDOVER_ZH, LoopOptions, run_loop
-from toolkit.memory import ChatMemory
-from toolkit.messages import UserMessage
-from toolkit.saga import ToolExecution, compensates, rolled_back_text
-from toolkit.scripted import ScriptedModel, call, reset_call_ids
-from toolkit.trace_view import (SagaView, TraceView, decision_kind, render_saga_html, render_saga_text,
-                                render_trace_html, render_trace_text, rewritten_results)
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.loop.run import COURSE, HANDOVER_ZH, LoopOptions, run_loop
+from toolkit.loop.saga import ToolExecution, compensates, rolled_back_text
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import ReturnBehavior, tool
+from toolkit.tools.execute import FEED_BACK_ALL
+from toolkit.views.trace import (
+    SagaView,
+    TraceView,
+    decision_kind,
+    render_saga_html,
+    render_saga_text,
+    render_trace_html,
+    render_trace_text,
+    rewritten_results,
+)
 
 Q = [UserMessage(content="查一下 SN202610200001 <b>")]
 
@@ -42,9 +51,11 @@ def ticking(step=0.25):
 def three_channel_run(**options):
     """Round 1: a good call and a failing tool; round 2: a hallucinated name and bad arguments."""
     reset_call_ids()
-    script = [[call("query_order", order_id="SN1"), call("broken")],
-              [call("refund_order", order_id="SN1"), call("query_order", order_id=7)],
-              "抱歉，系统暂时不可用"]
+    script = [
+        [call("query_order", order_id="SN1"), call("broken")],
+        [call("refund_order", order_id="SN1"), call("query_order", order_id=7)],
+        "抱歉，系统暂时不可用",
+    ]
     opts = LoopOptions(policies=FEED_BACK_ALL, clock=ticking(), **options)
     return run_loop(ScriptedModel(script), Q, tools=[query_order, broken], options=opts)
 
@@ -69,8 +80,12 @@ def test_one_card_per_round_then_a_summary():
 def test_each_execution_names_its_channel():
     tree, top = rounds(render_trace_html(three_channel_run()))
     executions = [title(c) for c in top[0].find_all("tk-card") + top[1].find_all("tk-card")]
-    assert executions == ["query_order ok", "broken execution error",
-                          "refund_order unknown tool", "query_order argument error"]
+    assert executions == [
+        "query_order ok",
+        "broken execution error",
+        "refund_order unknown tool",
+        "query_order argument error",
+    ]
     errors = [title(c) for r in top for c in r.find_all("tk-card") if "tk-error" in c.classes]
     assert errors == ["broken execution error", "refund_order unknown tool", "query_order argument error"]
 
@@ -82,8 +97,11 @@ def test_round_facts_are_tools_choice_and_tokens():
     values = [n.text() for n in top[0].find_all("tk-table")[0].find_all("tk-td")]
     usage = result.rounds[0].usage
     assert cells == ["tools sent", "tool_choice", "tokens"]
-    assert values == [f"query_order, broken (≈ {result.rounds[0].tools_tokens} tokens)", "auto",
-                      f"input {usage.input_tokens} · output {usage.output_tokens} · total {usage.total_tokens}"]
+    assert values == [
+        f"query_order, broken (≈ {result.rounds[0].tools_tokens} tokens)",
+        "auto",
+        f"input {usage.input_tokens} · output {usage.output_tokens} · total {usage.total_tokens}",
+    ]
 
 
 def test_exact_text_trace():
@@ -151,13 +169,18 @@ def test_immediate_return_shows_what_the_caller_receives():
     assert render_trace_text(result).split("\n")[-2:] == [
         f"finish: immediate · 1 round trip · tokens: input {result.usage.input_tokens} · "
         f"output {result.usage.output_tokens} · total {result.usage.total_tokens}",
-        "caller receives: make_invoice: INV-SN1"]
+        "caller receives: make_invoice: INV-SN1",
+    ]
 
 
 def test_course_limit_round_shows_calls_not_run_and_the_handover():
     reset_call_ids()
-    result = run_loop(ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]), Q,
-                      tools=[query_order], options=COURSE)
+    result = run_loop(
+        ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]),
+        Q,
+        tools=[query_order],
+        options=COURSE,
+    )
     _, top = rounds(render_trace_html(result))
     assert [title(c) for c in top][-2:] == ["round 6 limit of 5 round trips reached", "summary"]
     assert [title(c) for c in top[-2].find_all("tk-card")] == ["model asked for tools"]
@@ -166,10 +189,17 @@ def test_course_limit_round_shows_calls_not_run_and_the_handover():
     assert render_trace_text(result).endswith(f"answer: {HANDOVER_ZH}")
 
 
-@pytest.mark.parametrize("decision, kind", [
-    ("answer", "ok"), ("continue", "info"), ("return immediately", "tool"),
-    ("hand over: second argument error on q", "warn"), ("limit of 5 round trips reached", "warn"),
-    ("stopped: UnknownToolError", "error")])
+@pytest.mark.parametrize(
+    "decision, kind",
+    [
+        ("answer", "ok"),
+        ("continue", "info"),
+        ("return immediately", "tool"),
+        ("hand over: second argument error on q", "warn"),
+        ("limit of 5 round trips reached", "warn"),
+        ("stopped: UnknownToolError", "error"),
+    ],
+)
 def test_decision_colours(decision, kind):
     assert decision_kind(decision) == kind
 
@@ -221,12 +251,19 @@ def refund_payment(execution: ToolExecution) -> None:
 def saga_run(compensate=True):
     reset_call_ids()
     STOCK["PH-001"] = 5
-    script = [call("reserve_stock", sku="PH-001", qty=2),
-              [call("charge_payment", order_id="SN1", amount=99), call("create_shipment", order_id="SN1")],
-              "发货失败，已撤销"]
+    script = [
+        call("reserve_stock", sku="PH-001", qty=2),
+        [call("charge_payment", order_id="SN1", amount=99), call("create_shipment", order_id="SN1")],
+        "发货失败，已撤销",
+    ]
     options = LoopOptions(compensate=compensate, compensations=(release_stock, refund_payment))
-    return run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge_payment, create_shipment],
-                    memory=ChatMemory(), options=options)
+    return run_loop(
+        ScriptedModel(script),
+        Q,
+        tools=[reserve_stock, charge_payment, create_shipment],
+        memory=ChatMemory(),
+        options=options,
+    )
 
 
 def test_saga_log_lists_compensations_newest_first_with_failures_reported():
@@ -234,26 +271,35 @@ def test_saga_log_lists_compensations_newest_first_with_failures_reported():
     tree = Tree(render_saga_html(result))
     rows = [[td.text() for td in tr.find_all("tk-td")] for tr in tree.find_all("tk-tr")[1:]]
     assert rows == [
-        ["1", "charge_payment", f"@compensates('charge_payment') {__name__}.refund_payment", "failed",
-         "compensation failed: bank <offline>"],
-        ["2", "reserve_stock", f"@compensates('reserve_stock') {__name__}.release_stock", "ok", "rolled back"]]
+        [
+            "1",
+            "charge_payment",
+            f"@compensates('charge_payment') {__name__}.refund_payment",
+            "failed",
+            "compensation failed: bank <offline>",
+        ],
+        ["2", "reserve_stock", f"@compensates('reserve_stock') {__name__}.release_stock", "ok", "rolled back"],
+    ]
     assert "bank &lt;offline&gt;" in render_saga_html(result)
     assert STOCK["PH-001"] == 5
-    assert render_saga_text(result) == ("1. charge_payment: FAILED — compensation failed: bank <offline>\n"
-                                        "2. reserve_stock: ok — rolled back")
+    assert render_saga_text(result) == (
+        "1. charge_payment: FAILED — compensation failed: bank <offline>\n2. reserve_stock: ok — rolled back"
+    )
 
 
 def test_saga_shows_the_history_rewrite():
     before, result = saga_run(compensate=False).messages, saga_run()
     changed = rewritten_results(before, result.messages)
     assert [(t, b.content, a.content, a.is_error) for t, b, a in changed] == [
-        ("reserve_stock", "reserved 2 × PH-001", rolled_back_text("reserve_stock", "create_shipment"), True)]
+        ("reserve_stock", "reserved 2 × PH-001", rolled_back_text("reserve_stock", "create_shipment"), True)
+    ]
     tree = Tree(render_saga_html(result, before))
     (rewrite,) = [c for c in tree.find_all("tk-card") if title(c) == "history rewrite"]
     assert [n.text() for n in rewrite.find_all("tk-th")] == ["tool", "before the rewrite", "after the rewrite"]
     assert rewrite.find_all("tk-td")[2].text() == rolled_back_text("reserve_stock", "create_shipment") + "is_error"
     assert render_saga_text(result, before).split("\n")[2] == (
-        "rewritten reserve_stock: reserved 2 × PH-001 → " + rolled_back_text("reserve_stock", "create_shipment"))
+        "rewritten reserve_stock: reserved 2 × PH-001 → " + rolled_back_text("reserve_stock", "create_shipment")
+    )
 
 
 def test_no_saga():

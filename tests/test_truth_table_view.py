@@ -1,15 +1,19 @@
 """The truth-table view: the static table agrees with the rules; the widget reacts to its controls."""
+
 import re
 
 import pytest
 from html_tree import Tree
 
-from toolkit.decorator import ReturnBehavior
-from toolkit.returns import truth_table
-from toolkit.truth_table_view import (TruthTableWidget, render_decision_html, render_truth_table_html,
-                                      render_truth_table_text)
-
 from tests.test_returns import EXPECTED
+from toolkit.loop.returns import truth_table
+from toolkit.tools.decorator import ReturnBehavior
+from toolkit.views.truth_table import (
+    TruthTableWidget,
+    render_decision_html,
+    render_truth_table_html,
+    render_truth_table_text,
+)
 
 T, I, L = ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST
 
@@ -21,13 +25,17 @@ def body_rows(html):
 def test_static_table_has_every_round_and_agrees_with_the_seed():
     rows = body_rows(render_truth_table_html())
     assert len(rows) == 24
-    expected = [(", ".join(b.name for b in behaviors), "no", "return immediately" if v else "continue")
-                for behaviors, v in EXPECTED.items()]
+    expected = [
+        (", ".join(b.name for b in behaviors), "no", "return immediately" if v else "continue")
+        for behaviors, v in EXPECTED.items()
+    ]
     expected += [(calls, "yes", "continue") for calls, _, _ in expected]
     assert sorted(tuple(r[:3]) for r in rows) == sorted(expected)
-    assert rows[:3] == [["TO_LLM", "no", "continue", "neither rule holds → continue"],
-                        ["IMMEDIATE", "no", "return immediately", "every call is IMMEDIATE* → return"],
-                        ["IMMEDIATE_IF_LAST", "no", "return immediately", "last call is IMMEDIATE_IF_LAST → return"]]
+    assert rows[:3] == [
+        ["TO_LLM", "no", "continue", "neither rule holds → continue"],
+        ["IMMEDIATE", "no", "return immediately", "every call is IMMEDIATE* → return"],
+        ["IMMEDIATE_IF_LAST", "no", "return immediately", "last call is IMMEDIATE_IF_LAST → return"],
+    ]
 
 
 def test_decision_badges_are_coloured():
@@ -38,13 +46,21 @@ def test_decision_badges_are_coloured():
 def test_text_table():
     lines = render_truth_table_text().split("\n")
     assert len(lines) == 24
-    assert "TO_LLM, IMMEDIATE_IF_LAST | fails: no → return immediately (last call is IMMEDIATE_IF_LAST → return)" in lines
-    assert lines[-1] == "IMMEDIATE_IF_LAST, IMMEDIATE_IF_LAST | fails: yes → continue (an error must reach the model → continue)"
+    assert (
+        "TO_LLM, IMMEDIATE_IF_LAST | fails: no → return immediately (last call is IMMEDIATE_IF_LAST → return)" in lines
+    )
+    assert (
+        lines[-1]
+        == "IMMEDIATE_IF_LAST, IMMEDIATE_IF_LAST | fails: yes → continue (an error must reach the model → continue)"
+    )
 
 
 def test_decision_card():
     tree = Tree(render_decision_html((I, L), any_error=False))
-    assert tree.text == "decisioncalls: IMMEDIATE, IMMEDIATE_IF_LAST · a call fails: noreturn immediately last call is IMMEDIATE_IF_LAST → return"
+    assert (
+        tree.text
+        == "decisioncalls: IMMEDIATE, IMMEDIATE_IF_LAST · a call fails: noreturn immediately last call is IMMEDIATE_IF_LAST → return"
+    )
 
 
 def test_widget_starts_on_the_seeds_first_example():
@@ -53,13 +69,16 @@ def test_widget_starts_on_the_seeds_first_example():
     assert "last call is IMMEDIATE_IF_LAST → return" in widget.output.value
 
 
-@pytest.mark.parametrize("first, second, count, fails, decision, rule", [
-    ("IMMEDIATE_IF_LAST", "TO_LLM", 2, False, "continue", "neither rule holds → continue"),
-    ("IMMEDIATE", "IMMEDIATE_IF_LAST", 2, False, "return immediately", "last call is IMMEDIATE_IF_LAST → return"),
-    ("IMMEDIATE", "IMMEDIATE", 2, False, "return immediately", "every call is IMMEDIATE* → return"),
-    ("IMMEDIATE", "TO_LLM", 1, False, "return immediately", "every call is IMMEDIATE* → return"),
-    ("IMMEDIATE", "IMMEDIATE", 2, True, "continue", "an error must reach the model → continue"),
-])
+@pytest.mark.parametrize(
+    "first, second, count, fails, decision, rule",
+    [
+        ("IMMEDIATE_IF_LAST", "TO_LLM", 2, False, "continue", "neither rule holds → continue"),
+        ("IMMEDIATE", "IMMEDIATE_IF_LAST", 2, False, "return immediately", "last call is IMMEDIATE_IF_LAST → return"),
+        ("IMMEDIATE", "IMMEDIATE", 2, False, "return immediately", "every call is IMMEDIATE* → return"),
+        ("IMMEDIATE", "TO_LLM", 1, False, "return immediately", "every call is IMMEDIATE* → return"),
+        ("IMMEDIATE", "IMMEDIATE", 2, True, "continue", "an error must reach the model → continue"),
+    ],
+)
 def test_widget_reacts_to_its_controls(first, second, count, fails, decision, rule):
     widget = TruthTableWidget()
     before = widget.output.value
@@ -78,7 +97,8 @@ def test_widget_bundle_carries_the_decision_and_the_whole_table():
     widget.second.value = "TO_LLM"
     bundle = widget._repr_mimebundle_()
     assert bundle["text/plain"].split("\n")[0] == (
-        "decision: IMMEDIATE_IF_LAST, TO_LLM | fails: no → continue (neither rule holds → continue)")
+        "decision: IMMEDIATE_IF_LAST, TO_LLM | fails: no → continue (neither rule holds → continue)"
+    )
     assert bundle["text/plain"].endswith(render_truth_table_text())
     assert len(body_rows(bundle["text/html"])) == 24
     model_id = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]

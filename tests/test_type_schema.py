@@ -1,4 +1,5 @@
 """Type → JSON Schema: the fast path must equal pydantic's own output, type by type."""
+
 import datetime
 import enum
 import uuid
@@ -7,7 +8,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 import pytest
 from pydantic import BaseModel, Field
 
-from toolkit.type_schema import clean, fast_schema, map_schema, pydantic_schema, type_schema
+from toolkit.tools.json_schema import clean, fast_schema, map_schema, pydantic_schema, type_schema
 
 
 class Colour(enum.Enum):
@@ -32,13 +33,42 @@ class Node(BaseModel):
     kids: list["Node"] = []
 
 
-FAST = [str, int, float, bool, type(None), Any, datetime.date, datetime.datetime, datetime.time,
-        datetime.timedelta, uuid.UUID, Literal["a", "b"], Literal["a"], Literal[1, 2], Colour, Level,
-        list[int], set[str], frozenset[int], dict[str, int], Optional[int], Union[int, str], int | None,
-        list[Colour] | None, dict[str, list[Colour]], Optional[Literal["x", "y"]], list[Address],
-        Optional[Address], list[Node], Annotated[int, Field(ge=1, le=50)],
-        Annotated[float, Field(gt=0, lt=1, multiple_of=0.25)], Annotated[str, Field(min_length=2, max_length=9)],
-        Annotated[list[int], Field(min_length=1)], Annotated[int, Field(description="How many")]]
+FAST = [
+    str,
+    int,
+    float,
+    bool,
+    type(None),
+    Any,
+    datetime.date,
+    datetime.datetime,
+    datetime.time,
+    datetime.timedelta,
+    uuid.UUID,
+    Literal["a", "b"],
+    Literal["a"],
+    Literal[1, 2],
+    Colour,
+    Level,
+    list[int],
+    set[str],
+    frozenset[int],
+    dict[str, int],
+    Optional[int],
+    Union[int, str],
+    int | None,
+    list[Colour] | None,
+    dict[str, list[Colour]],
+    Optional[Literal["x", "y"]],
+    list[Address],
+    Optional[Address],
+    list[Node],
+    Annotated[int, Field(ge=1, le=50)],
+    Annotated[float, Field(gt=0, lt=1, multiple_of=0.25)],
+    Annotated[str, Field(min_length=2, max_length=9)],
+    Annotated[list[int], Field(min_length=1)],
+    Annotated[int, Field(description="How many")],
+]
 SLOW = [tuple[int, str], Literal[True], Annotated[str, Field(pattern="^a")], Literal["a", 1], dict[int, str]]
 
 
@@ -50,7 +80,8 @@ def test_fast_path_equals_pydantic(annotation):
 
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
 def test_other_types_go_to_pydantic(annotation):
-    from toolkit.type_schema import _Slow
+    from toolkit.tools.json_schema import _Slow
+
     with pytest.raises(_Slow):
         fast_schema(annotation, {})
     assert type_schema(annotation) == pydantic_schema(annotation)
@@ -59,9 +90,14 @@ def test_other_types_go_to_pydantic(annotation):
 def test_models_are_filed_under_defs_and_titles_removed():
     schema, defs = type_schema(Address)
     assert schema == {"$ref": "#/$defs/Address"}
-    assert defs == {"Address": {"properties": {"city": {"type": "string"},
-                                               "title": {"default": "home", "type": "string"}},
-                                "required": ["city"], "type": "object", "additionalProperties": False}}
+    assert defs == {
+        "Address": {
+            "properties": {"city": {"type": "string"}, "title": {"default": "home", "type": "string"}},
+            "required": ["city"],
+            "type": "object",
+            "additionalProperties": False,
+        }
+    }
 
 
 def test_recursive_model_is_defined_once():
@@ -75,6 +111,9 @@ def test_cache_returns_the_same_object():
 
 def test_map_schema_never_touches_name_maps():
     schema = {"type": "object", "properties": {"title": {"type": "string", "title": "T"}}, "title": "X"}
-    assert clean(schema) == {"type": "object", "properties": {"title": {"type": "string"}},
-                             "additionalProperties": False}
+    assert clean(schema) == {
+        "type": "object",
+        "properties": {"title": {"type": "string"}},
+        "additionalProperties": False,
+    }
     assert map_schema(True, lambda n: n) is True

@@ -3,24 +3,43 @@ import re
 import pytest
 from html_tree import Tree
 
-from toolkit.messages import (AssistantMessage, ChatResponse, SystemMessage, TokenUsage, ToolCall,
-                              ToolResultMessage, UserMessage, to_openai)
-from toolkit.views import (ConversationView, HtmlView, pair_results, render_conversation_html,
-                           render_conversation_text, render_response_html)
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    SystemMessage,
+    TokenUsage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    to_openai,
+)
+from toolkit.views.conversation import (
+    ConversationView,
+    HtmlView,
+    pair_results,
+    render_conversation_html,
+    render_conversation_text,
+    render_response_html,
+)
 
 
 def conversation():
     return [
         SystemMessage(content="你是电商客服。"),
         UserMessage(content="订单 SN202610200001 到哪了？<script>alert(1)</script>"),
-        AssistantMessage(tool_calls=(
-            ToolCall(id="call_1", name="query_logistics", arguments='{"orderId":"SN202610200001"}'),
-            ToolCall(id="call_2", name="query_order", arguments='{orderId: SN1'),
-        )),
-        ToolResultMessage(tool_call_id="call_1", tool_name="query_logistics", content="运输中，杭州转运中心",
-                          attributes={"found_tools": ["query_logistics"]}),
-        ToolResultMessage(tool_call_id="call_2", tool_name="query_order", is_error=True,
-                          content="参数不是合法 JSON"),
+        AssistantMessage(
+            tool_calls=(
+                ToolCall(id="call_1", name="query_logistics", arguments='{"orderId":"SN202610200001"}'),
+                ToolCall(id="call_2", name="query_order", arguments="{orderId: SN1"),
+            )
+        ),
+        ToolResultMessage(
+            tool_call_id="call_1",
+            tool_name="query_logistics",
+            content="运输中，杭州转运中心",
+            attributes={"found_tools": ["query_logistics"]},
+        ),
+        ToolResultMessage(tool_call_id="call_2", tool_name="query_order", is_error=True, content="参数不是合法 JSON"),
         ToolResultMessage(tool_call_id="call_9", tool_name="query_refund_policy", content="七天无理由"),
         AssistantMessage(content="您的包裹正在运输途中。"),
     ]
@@ -43,8 +62,11 @@ def test_one_card_per_message_results_nested_under_their_calls():
     assert [title(c).split(" ")[0] for c in top] == ["system", "user", "assistant", "tool", "assistant"]
     calls = top[2].find_all("tk-card")
     assert [title(c) for c in calls] == [
-        "tool call · query_logistics call_1", "tool result · query_logistics",
-        "tool call · query_order call_2 invalid JSON", "tool result · query_order error"]
+        "tool call · query_logistics call_1",
+        "tool result · query_logistics",
+        "tool call · query_order call_2 invalid JSON",
+        "tool result · query_order error",
+    ]
     first_call = calls[0]
     assert [title(c) for c in first_call.find_all("tk-card")] == ["tool result · query_logistics"]
 
@@ -80,16 +102,22 @@ def test_orphan_result_gets_its_own_card_and_a_warning():
 
 
 def test_result_before_its_call_is_an_orphan():
-    messages = [ToolResultMessage(tool_call_id="c1", content="early"),
-                AssistantMessage(tool_calls=(ToolCall(id="c1", name="f"),))]
+    messages = [
+        ToolResultMessage(tool_call_id="c1", content="early"),
+        AssistantMessage(tool_calls=(ToolCall(id="c1", name="f"),)),
+    ]
     assert pair_results(messages) == ({}, [0])
     assert "no result yet" in render_conversation_html(messages)
 
 
 def test_a_reused_call_id_attaches_to_the_latest_call():
     call = ToolCall(id="call_1", name="query_order", arguments="{}")
-    messages = [AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id="call_1", content="a"),
-                AssistantMessage(tool_calls=(call,)), ToolResultMessage(tool_call_id="call_1", content="b")]
+    messages = [
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id="call_1", content="a"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id="call_1", content="b"),
+    ]
     assert pair_results(messages) == ({(0, 0): [1], (2, 0): [3]}, [])
 
 
@@ -124,22 +152,26 @@ def test_empty_conversation():
 
 
 def test_transcript():
-    assert render_conversation_text(conversation(), USAGE) == "\n".join([
-        "system: 你是电商客服。",
-        "user: 订单 SN202610200001 到哪了？<script>alert(1)</script>",
-        'assistant → query_logistics({"orderId": "SN202610200001"})',
-        "assistant → query_order({orderId: SN1) [invalid JSON]",
-        "tool[query_logistics]: 运输中，杭州转运中心",
-        "tool[query_order] error: 参数不是合法 JSON",
-        "tool[query_refund_policy] (answers no tool call): 七天无理由",
-        "assistant: 您的包裹正在运输途中。",
-        "tokens: input 120, output 30, total 150",
-    ])
+    assert render_conversation_text(conversation(), USAGE) == "\n".join(
+        [
+            "system: 你是电商客服。",
+            "user: 订单 SN202610200001 到哪了？<script>alert(1)</script>",
+            'assistant → query_logistics({"orderId": "SN202610200001"})',
+            "assistant → query_order({orderId: SN1) [invalid JSON]",
+            "tool[query_logistics]: 运输中，杭州转运中心",
+            "tool[query_order] error: 参数不是合法 JSON",
+            "tool[query_refund_policy] (answers no tool call): 七天无理由",
+            "assistant: 您的包裹正在运输途中。",
+            "tokens: input 120, output 30, total 150",
+        ]
+    )
 
 
 def test_transcript_shortens_long_text_and_names_results_by_their_call():
-    messages = [AssistantMessage(tool_calls=(ToolCall(id="c", name="query_order"),)),
-                ToolResultMessage(tool_call_id="c", content="第一行\n第二行 " + "很长" * 200)]
+    messages = [
+        AssistantMessage(tool_calls=(ToolCall(id="c", name="query_order"),)),
+        ToolResultMessage(tool_call_id="c", content="第一行\n第二行 " + "很长" * 200),
+    ]
     lines = render_conversation_text(messages).split("\n")
     assert lines[0] == "assistant → query_order({})"
     assert lines[1].startswith("tool[query_order]: 第一行 第二行 很长")
@@ -148,13 +180,21 @@ def test_transcript_shortens_long_text_and_names_results_by_their_call():
 
 def test_response_view():
     message = AssistantMessage(tool_calls=(ToolCall(id="call_1", name="query_order", arguments="{}"),))
-    response = ChatResponse(message=message, finish_reason="tool_calls", model="fake-keyword",
-                            usage=TokenUsage(input_tokens=10, output_tokens=5), id="chatcmpl-123")
+    response = ChatResponse(
+        message=message,
+        finish_reason="tool_calls",
+        model="fake-keyword",
+        usage=TokenUsage(input_tokens=10, output_tokens=5),
+        id="chatcmpl-123",
+    )
     out = render_response_html(response)
     tree = Tree(out)
     assert [n.text() for n in tree.find_all("tk-th")] == ["finish reason", "model", "tokens"]
-    assert [n.text() for n in tree.find_all("tk-td")] == ["tool_calls", "fake-keyword",
-                                                          "input 10 · output 5 · total 15"]
+    assert [n.text() for n in tree.find_all("tk-td")] == [
+        "tool_calls",
+        "fake-keyword",
+        "input 10 · output 5 · total 15",
+    ]
     assert "no result yet" not in out and "chatcmpl-123" not in out
     assert out == render_response_html(response)
 

@@ -1,15 +1,23 @@
 """Week 3's views: well-formed, escaped, coloured by verdict, with a text fallback."""
+
 import datetime
 
 import pytest
 from html_tree import Tree
 
-from toolkit.accuracy import AccuracyCase, CaseResult
-from toolkit.switch import fake_client
-from toolkit.drill import DrillCase, load_cases, run_case, run_drill
-from toolkit.probe import probe
-from toolkit.week3_views import (accuracy_view, confusion, drill_view, probe_view, render_accuracy_html,
-                                 render_drill_html, render_probe_html)
+from toolkit.chat.switch import fake_client
+from toolkit.course.accuracy import AccuracyCase, CaseResult
+from toolkit.course.drill import DrillCase, load_cases, run_case, run_drill
+from toolkit.course.probe import probe
+from toolkit.views.week3 import (
+    accuracy_view,
+    confusion,
+    drill_view,
+    probe_view,
+    render_accuracy_html,
+    render_drill_html,
+    render_probe_html,
+)
 
 TODAY = datetime.date(2026, 10, 25)
 
@@ -23,8 +31,13 @@ RESULTS = [
     result("N1", "query_order", ["query_order"], "pass", order_id="SN202610200001"),
     result("N2", "query_order", [], "missed_call"),
     result("N3", "query_logistics", ["query_order"], "wrong_tool"),
-    result("N4", "query_logistics", ["query_logistics", "query_refund_policy"], "invented_argument",
-           order_id="SN209999999999"),
+    result(
+        "N4",
+        "query_logistics",
+        ["query_logistics", "query_refund_policy"],
+        "invented_argument",
+        order_id="SN209999999999",
+    ),
     result("A1", "", ["query_order"], "unwanted_call", group="no_call"),
     result("A2", "", [], "pass", group="no_call"),
 ]
@@ -39,8 +52,9 @@ def test_accuracy_view_colours_each_verdict():
     cases_table = tree.find_all("tk-table")[-1]
     verdicts = [b.text() for b in cases_table.find_all("tk-badge")]
     assert verdicts == ["pass", "missed_call", "wrong_tool", "invented_argument", "unwanted_call", "pass"]
-    kinds = [next(c for c in b.classes if c in ("tk-ok", "tk-warn", "tk-error"))
-             for b in cases_table.find_all("tk-badge")]
+    kinds = [
+        next(c for c in b.classes if c in ("tk-ok", "tk-warn", "tk-error")) for b in cases_table.find_all("tk-badge")
+    ]
     assert kinds == ["tk-ok", "tk-warn", "tk-error", "tk-error", "tk-warn", "tk-ok"]
     assert "2 / 6 = 33.3%" in badges(tree, "error")
     assert "NOT met" in tree.root.text() and "问题 N1 <b>" in tree.root.text()
@@ -61,7 +75,7 @@ def test_drill_view_rows_and_totals():
     bad = run_case(DrillCase("X1", "query_order", '{"orderId": "1"}', "ok", "orderId", "1"), TODAY)
     tree = Tree(render_drill_html([bad]))
     assert badges(tree, "error") == ["FAIL"] and "0 passed, 1 failed" in tree.root.text()
-    assert "字段=orderId，收到=\"1\"" in tree.root.text()
+    assert '字段=orderId，收到="1"' in tree.root.text()
 
 
 @pytest.mark.parametrize("mode, kind", [("A", "ok"), ("B", "warn"), ("C", "error"), ("D", "error"), ("E", "warn")])
@@ -73,9 +87,11 @@ def test_probe_card_shows_the_verdict_and_the_raw_exchange(mode, kind):
 
 
 def test_widgets_carry_html_and_the_cli_text():
-    for view, last in [(accuracy_view(RESULTS), "invented arguments: 1"),
-                       (drill_view(run_drill(load_cases(), TODAY)), "32 passed, 0 failed"),
-                       (probe_view(probe(fake_client(mode="B"))), "verdict: B")]:
+    for view, last in [
+        (accuracy_view(RESULTS), "invented arguments: 1"),
+        (drill_view(run_drill(load_cases(), TODAY)), "32 passed, 0 failed"),
+        (probe_view(probe(fake_client(mode="B"))), "verdict: B"),
+    ]:
         bundle = view._repr_mimebundle_()
         assert bundle["text/html"].startswith('<div class="tk"')
         assert bundle["text/plain"].splitlines()[-1] == last

@@ -1,5 +1,5 @@
 import sys
 
-from toolkit.cli import main
+from toolkit.cli.main import main
 
 sys.exit(main())

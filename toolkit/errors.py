@@ -28,6 +28,7 @@ goes back to the model as a `ToolResultMessage(is_error=True)`.
 
 Leaves out: errors of later mechanisms are added below their own heading.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,8 +45,7 @@ class ConfigurationError(ToolkitError):
 class ModelCallError(ToolkitError):
     """A chat request did not produce a usable response."""
 
-    def __init__(self, message: str, *, status: int | None = None, body: str = "",
-                 attempts: int = 1) -> None:
+    def __init__(self, message: str, *, status: int | None = None, body: str = "", attempts: int = 1) -> None:
         super().__init__(message)
         self.status = status
         """HTTP status, when there was one."""
@@ -74,7 +74,8 @@ class TruncatedStreamError(BadResponseError):
     """A streamed response ended before `data: [DONE]`; nothing from it may be executed."""
 
 
-# --- Tools: reflection and execution (toolkit.decorator, .schema, .arguments, .execution) ---
+# --- Tools: reflection and execution (toolkit.tools.decorator, .schema, .arguments, .execution) ---
+
 
 class ToolDefinitionError(ConfigurationError):
     """A tool function or spec breaks a registration rule; raised before any model sees it."""
@@ -103,8 +104,7 @@ class UnknownToolError(ToolCallError):
 
     def __init__(self, tool_name: str, available: list[str]) -> None:
         names = ", ".join(sorted(available)) or "(none)"
-        super().__init__(f"There is no tool named {tool_name!r}. Available tools: {names}.",
-                         tool_name=tool_name)
+        super().__init__(f"There is no tool named {tool_name!r}. Available tools: {names}.", tool_name=tool_name)
         self.available = sorted(available)
         """The names the model could have used."""
 
@@ -140,8 +140,10 @@ class ArgumentError(ToolCallError):
 
     def __init__(self, tool_name: str, problems: list[ArgumentProblem]) -> None:
         lines = "\n".join(p.line() for p in problems)
-        super().__init__(f"Invalid arguments for tool {tool_name!r}:\n{lines}\n"
-                         f"Fix the arguments and call {tool_name} again.", tool_name=tool_name)
+        super().__init__(
+            f"Invalid arguments for tool {tool_name!r}:\n{lines}\nFix the arguments and call {tool_name} again.",
+            tool_name=tool_name,
+        )
         self.problems = list(problems)
         """Every problem found: unknown fields first, then parameter by parameter."""
 

@@ -5,13 +5,13 @@ Used wherever toolkit needs a token count it cannot ask a real tokenizer for: th
 
 Leaves out: real BPE tokenization (pass your own counter where precision matters).
 """
+
 from __future__ import annotations
 
 import json
 import math
 import re
 from typing import Any
-
 
 _WIDE = re.compile("[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 """CJK punctuation and ideographs, compatibility ideographs, full-width forms."""

@@ -4,6 +4,7 @@ Built on the official SDK's low-level `Server`, so every tool list is exactly wh
 Run: `python quirky_server.py [--cancel-file PATH] [--http --port P]`, or import `make_server()`
 for the in-process client.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,29 +16,64 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
-ADDRESS = {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
-           "required": ["city"]}
+ADDRESS = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+    "required": ["city"],
+}
 SCHEMAS = {
-    "ship_defs": {"type": "object", "properties": {"to": {"$ref": "#/$defs/Address"}},
-                  "required": ["to"], "$defs": {"Address": ADDRESS}},
-    "ship_definitions": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                         "properties": {"to": {"$ref": "#/definitions/Address"}},
-                         "definitions": {"Address": ADDRESS}},
-    "tree": {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
-             "$defs": {"Node": {"type": "object", "properties": {
-                 "label": {"type": "string"},
-                 "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}},
-    "nullable": {"type": "object", "properties": {
-        "limit": {"type": ["integer", "null"], "minimum": 1},
-        "key": {"type": ["string", "number"]}}},
-    "any_of": {"type": "object", "properties": {
-        "target": {"anyOf": [{"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
-                             {"type": "array", "items": {"type": "string"}}]}}},
-    "sep2106": {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
-                "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]},
-    "nested_no_type": {"type": "object", "properties": {
-        "filter": {"properties": {"status": {"enum": ["open", "closed"]}}, "additionalProperties": False},
-        "anything": {}}},
+    "ship_defs": {
+        "type": "object",
+        "properties": {"to": {"$ref": "#/$defs/Address"}},
+        "required": ["to"],
+        "$defs": {"Address": ADDRESS},
+    },
+    "ship_definitions": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"to": {"$ref": "#/definitions/Address"}},
+        "definitions": {"Address": ADDRESS},
+    },
+    "tree": {
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/Node"}},
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+                },
+            }
+        },
+    },
+    "nullable": {
+        "type": "object",
+        "properties": {"limit": {"type": ["integer", "null"], "minimum": 1}, "key": {"type": ["string", "number"]}},
+    },
+    "any_of": {
+        "type": "object",
+        "properties": {
+            "target": {
+                "anyOf": [
+                    {"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                    {"type": "array", "items": {"type": "string"}},
+                ]
+            }
+        },
+    },
+    "sep2106": {
+        "type": "object",
+        "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+        "anyOf": [{"required": ["email"]}, {"required": ["phone"]}],
+    },
+    "nested_no_type": {
+        "type": "object",
+        "properties": {
+            "filter": {"properties": {"status": {"enum": ["open", "closed"]}}, "additionalProperties": False},
+            "anything": {},
+        },
+    },
     "files.read": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
     "no_args": {"type": "object", "properties": {}},
     "echo": {"type": "object", "properties": {"text": {"type": "string"}}},
@@ -59,10 +95,18 @@ def make_server(cancel_file: str | None = None) -> Server:
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
         lists[0] += 1
-        return types.ListToolsResult(tools=[
-            types.Tool(name=name, description=f"Quirky tool {name}.", input_schema=schema,
-                       annotations=ANNOTATIONS.get(name), _meta=META.get(name))
-            for name, schema in SCHEMAS.items()])
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=name,
+                    description=f"Quirky tool {name}.",
+                    input_schema=schema,
+                    annotations=ANNOTATIONS.get(name),
+                    _meta=META.get(name),
+                )
+                for name, schema in SCHEMAS.items()
+            ]
+        )
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         name, arguments = params.name, params.arguments
@@ -79,8 +123,12 @@ def make_server(cancel_file: str | None = None) -> Server:
         if name == "crash":
             os._exit(7)
         if name == "image":
-            return types.CallToolResult(content=[types.TextContent(text="a chart:"), types.ImageContent(
-                data="iVBORw0KGgo=", mime_type="image/png")])
+            return types.CallToolResult(
+                content=[
+                    types.TextContent(text="a chart:"),
+                    types.ImageContent(data="iVBORw0KGgo=", mime_type="image/png"),
+                ]
+            )
         if name == "list_calls":
             return _text(str(lists[0]))
         if name == "structured":
@@ -103,6 +151,7 @@ def main(argv: list[str]) -> None:
     server = make_server(args.cancel_file)
     if args.http:
         import uvicorn
+
         uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=args.port, log_level="warning")
     else:
         from mcp.server.stdio import stdio_server
@@ -110,6 +159,7 @@ def main(argv: list[str]) -> None:
         async def serve() -> None:
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
+
         anyio.run(serve)
 
 

@@ -6,12 +6,16 @@ protocol requires `"type": "object"` at the root), so a provider must leave this
 and go on with the others. Answers `server/discover` with "method not found", as servers from
 before the 2026 protocol do, so the client falls back to `initialize`.
 """
+
 import json
 import sys
 
 TOOLS = [
-    {"name": "lookup", "description": "Root schema without a type.",
-     "inputSchema": {"properties": {"sku": {"type": "string"}}, "required": ["sku"]}},
+    {
+        "name": "lookup",
+        "description": "Root schema without a type.",
+        "inputSchema": {"properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+    },
     {"name": "ping", "description": "No schema keywords at all.", "inputSchema": {}},
 ]
 
@@ -19,8 +23,11 @@ TOOLS = [
 def answer(request):
     method, params = request.get("method"), request.get("params") or {}
     if method == "initialize":
-        return {"protocolVersion": params.get("protocolVersion", "2025-11-25"), "capabilities": {"tools": {}},
-                "serverInfo": {"name": "raw", "version": "0.1"}}
+        return {
+            "protocolVersion": params.get("protocolVersion", "2025-11-25"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": "0.1"},
+        }
     if method == "tools/list":
         return {"tools": TOOLS}
     if method == "tools/call":
@@ -34,7 +41,7 @@ def answer(request):
 for line in sys.stdin:
     request = json.loads(line)
     if "id" not in request:
-        continue                                          # a notification
+        continue  # a notification
     result = answer(request)
     reply = {"jsonrpc": "2.0", "id": request["id"]}
     if result is None:

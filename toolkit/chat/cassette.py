@@ -1,0 +1,156 @@
+"""Record real-gateway sessions to a cassette, and replay them offline through the same client.
+
+A cassette is a JSON Lines file, one HTTP exchange per line:
+
+    {"request": {"method": "POST", "path": "/v1/chat/completions", "body": {...}},
+     "response": {"status": 200, "content_type": "...", "retry_after": null, "body": "..."},
+     "elapsed_ms": 812}
+
+Only the request *body* and path are kept — never headers, so never the API key. Streamed
+responses are recorded chunk for chunk as they pass through (the learner still sees them
+stream) and written when the stream is finished.
+
+`RecordingTransport` wraps the real transport; `ReplayTransport` serves a cassette with no
+network at all. Replay matches a request to the first unused recording with the same path and
+body (so concurrent runs replay too); a request nobody recorded fails with `CassetteMismatch`
+and a diff against the nearest recording. A shared cassette lets a class without keys see a real
+model's behaviour, mistakes included.
+
+Leaves out: redacting secrets *inside* message texts (don't record conversations with secrets).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from toolkit.errors import ToolkitError
+
+
+class CassetteMismatch(ToolkitError):
+    """A replayed request has no recording; the message shows how it differs."""
+
+
+def _canonical(body: bytes) -> Any:
+    try:
+        return json.loads(body) if body else None
+    except ValueError:
+        return body.decode("utf-8", "replace")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
+
+
+class _Tee(httpx.SyncByteStream):
+    """Passes chunks through and records the whole body once the stream is done."""
+
+    def __init__(self, stream: Any, done: Any) -> None:
+        self._stream, self._done, self._chunks = stream, done, []
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._stream:
+            self._chunks.append(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        if self._done is not None:
+            self._done(b"".join(self._chunks))
+            self._done = None
+        self._stream.close()
+
+
+class RecordingTransport(httpx.BaseTransport):
+    """Forwards to `inner` and appends every exchange to the cassette at `path`."""
+
+    def __init__(self, path: str | Path, inner: httpx.BaseTransport | None = None) -> None:
+        self.path = Path(path)
+        self.inner = inner or httpx.HTTPTransport()
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        body = request.read()
+        start = time.perf_counter()
+        response = self.inner.handle_request(request)
+
+        def done(content: bytes) -> None:
+            self._write(request, body, response, content, time.perf_counter() - start)
+
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Tee(response.stream, done),
+            extensions=response.extensions,
+        )
+
+    def _write(
+        self, request: httpx.Request, body: bytes, response: httpx.Response, content: bytes, elapsed: float
+    ) -> None:
+        line = {
+            "request": {"method": request.method, "path": request.url.path, "body": _canonical(body)},
+            "response": {
+                "status": response.status_code,
+                "content_type": response.headers.get("content-type", ""),
+                "retry_after": response.headers.get("retry-after"),
+                "body": content.decode("utf-8", "replace"),
+            },
+            "elapsed_ms": round(elapsed * 1000),
+        }
+        with self._lock, self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class ReplayTransport(httpx.BaseTransport):
+    """Serves the recorded responses of a cassette; never touches the network."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.exchanges = [
+            json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()
+        ]
+        self._used: set[int] = set()
+        self._lock = threading.Lock()
+
+    @property
+    def remaining(self) -> int:
+        return len(self.exchanges) - len(self._used)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        wanted = {"method": request.method, "path": request.url.path, "body": _canonical(request.read())}
+        with self._lock:
+            index = next(
+                (i for i, e in enumerate(self.exchanges) if i not in self._used and e["request"] == wanted), None
+            )
+            if index is None:
+                raise CassetteMismatch(self._mismatch(wanted))
+            self._used.add(index)
+        recorded = self.exchanges[index]["response"]
+        headers = {"content-type": recorded["content_type"]}
+        if recorded.get("retry_after") is not None:
+            headers["retry-after"] = recorded["retry_after"]
+        return httpx.Response(recorded["status"], headers=headers, content=recorded["body"].encode("utf-8"))
+
+    def _mismatch(self, wanted: dict[str, Any]) -> str:
+        unused = [e["request"] for i, e in enumerate(self.exchanges) if i not in self._used]
+        if not unused:
+            return (
+                f"cassette {self.path.name}: all {len(self.exchanges)} recorded exchanges are used; "
+                "this run sends more requests than the recording did"
+            )
+        nearest = max(unused, key=lambda r: difflib.SequenceMatcher(None, _dump(r), _dump(wanted)).ratio())
+        diff = "\n".join(
+            difflib.unified_diff(
+                _dump(nearest).splitlines(), _dump(wanted).splitlines(), "recorded", "this request", lineterm="", n=2
+            )
+        )
+        return f"cassette {self.path.name}: no recording matches this request; nearest differs:\n{diff}"

@@ -1,0 +1,314 @@
+"""The chat-model client: one real implementation over httpx, for any OpenAI-compatible gateway.
+
+`ChatClient.chat()` sends one chat-completions request and returns a `ChatResponse`;
+`ChatClient.stream()` yields `TextDelta` / `ToolCallDelta` events and ends with `StreamDone`.
+Failures are triaged three ways (see `toolkit.errors`):
+
+    transient   timeout, dropped connection, 429, 5xx  → retried with exponential backoff,
+                                                         honouring Retry-After, then raised
+    caller      any other 4xx                          → raised at once, never retried
+    bad body    200 but unusable                       → raised at once, naming what was wrong
+
+The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
+Every exchange is kept in `exchanges` (without the API key) so a notebook can show the raw HTTP.
+
+Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
+that breaks is truncated, and a truncated stream is never executed).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
+from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
+from toolkit.errors import BadResponseError, CallerError, TransientError
+
+ToolChoice = str | dict[str, Any]
+_TOOL_CHOICES = {"auto", "required", "none"}
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One HTTP request/response pair, as a notebook shows it (no API key)."""
+
+    url: str
+    request: dict[str, Any]
+    status: int | None
+    response_text: str
+    attempt: int
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How transient failures are retried: `max_retries` extra attempts, doubling waits."""
+
+    max_retries: int = 2
+    backoff_s: float = 0.5
+    max_backoff_s: float = 8.0
+    max_retry_after_s: float = 30.0
+
+    def wait(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait before attempt `attempt + 1` (attempts count from 1)."""
+        backoff = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
+        if retry_after is None:
+            return backoff
+        return min(self.max_retry_after_s, max(backoff, retry_after))
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """`Retry-After` as seconds: a number, or an HTTP date (relative to that date's own clock)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # unreadable: fall back to our own backoff
+    return max(0.0, parsed.timestamp() - time.time())
+
+
+def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
+    """OpenAI `tools` array from dicts or objects with `to_openai()`."""
+    if not tools:
+        return None
+    return [t if isinstance(t, dict) else t.to_openai() for t in tools]
+
+
+class ChatClient:
+    """A chat-completions client for one gateway and one model."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        model: str,
+        *,
+        timeout: float = 30.0,
+        retry: RetryPolicy = RetryPolicy(),
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        label: str | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.retry = retry
+        self.label = label or f"gateway {self.base_url}, model {model}"
+        self.exchanges: deque[Exchange] = deque(maxlen=100)
+        self._sleep = sleep
+        self._http = httpx.Client(transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {api_key}"})
+
+    def __repr__(self) -> str:
+        return f"ChatClient({self.label})"
+
+    def describe(self) -> str:
+        """One line saying where requests go (never the key)."""
+        return self.label
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- requests -----------------------------------------------------------------------
+    def build_request(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Any] | None = None,
+        tool_choice: ToolChoice | None = None,
+        stream: bool = False,
+        **extra: Any,
+    ) -> dict[str, Any]:
+        """The JSON body that `chat()` / `stream()` would send."""
+        body: dict[str, Any] = {"model": self.model, "messages": to_openai(list(messages))}
+        if tools:
+            body["tools"] = tool_payload(tools)
+        if tool_choice is not None:
+            body["tool_choice"] = _check_tool_choice(tool_choice)
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        body.update(extra)
+        return body
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Any] | None = None,
+        tool_choice: ToolChoice | None = None,
+        **extra: Any,
+    ) -> ChatResponse:
+        """Send one request; return the parsed response (retrying transient failures)."""
+        body = self.build_request(messages, tools=tools, tool_choice=tool_choice, **extra)
+        response = self.send(body)
+        return parse_completion(response.text)
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Any] | None = None,
+        tool_choice: ToolChoice | None = None,
+        **extra: Any,
+    ) -> Iterator[StreamEvent]:
+        """Yield text and tool-call deltas as they arrive, then `StreamDone`."""
+        body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
+        with self._open(body, stream=True) as (response, attempt):
+            assembler, lines = StreamAssembler(), []
+            try:
+                for line in response.iter_lines():
+                    lines.append(line)
+                    yield from assembler.feed_line(line)
+            except httpx.TransportError as exc:
+                lines.append(f"<connection broke: {type(exc).__name__}>")
+            finally:
+                self._record(body, response.status_code, "\n".join(lines), attempt)
+            yield StreamDone(assembler.finish())
+
+    def send(self, body: dict[str, Any]) -> httpx.Response:
+        """POST `body` as is, with retries and triage; returns the successful response."""
+        with self._open(body, stream=False) as (response, _):
+            return response
+
+    # -- the retry loop -----------------------------------------------------------------
+    def _open(self, body: dict[str, Any], *, stream: bool):
+        return _Attempts(self, body, stream)
+
+    def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
+        request = self._http.build_request("POST", f"{self.base_url}/chat/completions", json=body)
+        try:
+            response = self._http.send(request, stream=stream)
+        except httpx.TimeoutException as exc:
+            self._record(body, None, f"<{type(exc).__name__}>", attempt)
+            raise TransientError(
+                f"request timed out ({type(exc).__name__}) after {self._http.timeout.read}s", attempts=attempt
+            ) from exc
+        except httpx.TransportError as exc:
+            self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
+            raise TransientError(f"could not reach the gateway: {type(exc).__name__}: {exc}", attempts=attempt) from exc
+        if response.status_code >= 400 or not stream:
+            response.read()
+            response.close()
+            self._record(body, response.status_code, response.text, attempt)
+        triage_status(response, attempt)
+        return response
+
+    def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
+        self.exchanges.append(Exchange(f"{self.base_url}/chat/completions", body, status, text, attempt))
+
+
+class _Attempts:
+    """Context manager running the retry loop; yields (response, attempt) and closes it."""
+
+    def __init__(self, client: ChatClient, body: dict[str, Any], stream: bool) -> None:
+        self.client, self.body, self.stream = client, body, stream
+        self.response: httpx.Response | None = None
+
+    def __enter__(self) -> tuple[httpx.Response, int]:
+        policy, attempt = self.client.retry, 1
+        while True:
+            try:
+                self.response = self.client._attempt(self.body, self.stream, attempt)
+                return self.response, attempt
+            except TransientError as exc:
+                if attempt > policy.max_retries:
+                    exc.attempts = attempt
+                    raise
+                self.client._sleep(policy.wait(attempt, exc.retry_after))
+                attempt += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.response is not None:
+            self.response.close()
+
+
+def triage_status(response: httpx.Response, attempt: int = 1) -> None:
+    """Raise the right error for a non-2xx response; return quietly for 2xx."""
+    status = response.status_code
+    if status < 400:
+        return
+    body = response.text[:2000]
+    detail = _error_message(body)
+    if status == 429 or status >= 500:
+        error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
+        error.retry_after = parse_retry_after(response.headers.get("retry-after"))
+        raise error
+    raise CallerError(
+        f"HTTP {status}: {detail} — {_CALLER_HINTS.get(status, _DEFAULT_HINT)}",
+        status=status,
+        body=body,
+        attempts=attempt,
+    )
+
+
+_DEFAULT_HINT = "the request was rejected; fix it (not retried)"
+_CALLER_HINTS = {
+    400: "the gateway rejected the request body; fix it (not retried)",
+    401: "check LLM_API_KEY (not retried)",
+    403: "the key is not allowed to use this model (not retried)",
+    404: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)",
+    413: "the request is too large; shorten the conversation (not retried)",
+}
+
+
+def _error_message(body: str) -> str:
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError:
+        return body[:200] or "(empty body)"
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict) and error.get("message"):
+        return str(error["message"])
+    return body[:200]
+
+
+def parse_completion(text: str) -> ChatResponse:
+    """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise BadResponseError(f"response body is not JSON: {text[:200]!r}", status=200, body=text[:2000]) from None
+    if not isinstance(data, dict):
+        raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise BadResponseError("response has no choices", status=200, body=text[:2000])
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise BadResponseError("choices[0] has no message", status=200, body=text[:2000])
+    return ChatResponse(
+        message=_assistant(message, text),
+        finish_reason=choice.get("finish_reason"),
+        usage=TokenUsage.from_openai(data.get("usage")),
+        model=data.get("model") or "",
+        id=data.get("id") or "",
+    )
+
+
+def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:
+    try:
+        calls = tuple(ToolCall.from_openai(c) for c in message.get("tool_calls") or ())
+        return AssistantMessage(content=message.get("content"), tool_calls=calls)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadResponseError(f"choices[0].message is malformed: {exc}", status=200, body=text[:2000]) from exc
+
+
+def _check_tool_choice(choice: ToolChoice) -> ToolChoice:
+    if isinstance(choice, str) and choice not in _TOOL_CHOICES:
+        raise ValueError(
+            f"tool_choice must be one of {sorted(_TOOL_CHOICES)} or "
+            f'{{"type": "function", "function": {{"name": ...}}}}, not {choice!r}'
+        )
+    return choice

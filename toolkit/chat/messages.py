@@ -1,0 +1,180 @@
+"""Chat messages as pydantic records, and their OpenAI chat-completions wire form.
+
+Four roles: system, user, assistant (text and/or tool calls) and tool (a tool result).
+`to_openai()` / `message_from_openai()` round-trip losslessly with the dicts the
+chat-completions API sends and receives; a tool result's `attributes` are stored with
+memory but never sent to the model. `TokenUsage` adds up with `+`.
+
+Leaves out: images, audio and other multi-part content (a list `content` is refused,
+not guessed at), the legacy `function_call` field and `name` on user messages.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+FinishReason = str
+"""Usually "stop", "tool_calls", "length" or "content_filter"; other values are kept as sent."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ToolCall(_Record):
+    """One tool call the model asked for."""
+
+    id: str
+    """The id the tool result must echo back as `tool_call_id`."""
+    name: str
+    """The tool's name, exactly as the model wrote it (it may not exist)."""
+    arguments: str = "{}"
+    """The arguments as the model sent them: a JSON *string*, possibly invalid."""
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+    @classmethod
+    def from_openai(cls, data: dict[str, Any]) -> ToolCall:
+        fn = data.get("function") or {}
+        arguments = fn.get("arguments", "{}")
+        if not isinstance(arguments, str):  # some gateways send an object: keep it readable
+            arguments = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
+        return cls(id=data["id"], name=fn["name"], arguments=arguments)
+
+
+class SystemMessage(_Record):
+    """Instructions for the model."""
+
+    role: Literal["system"] = "system"
+    content: str
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"role": "system", "content": self.content}
+
+
+class UserMessage(_Record):
+    """What the user said."""
+
+    role: Literal["user"] = "user"
+    content: str
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"role": "user", "content": self.content}
+
+
+class AssistantMessage(_Record):
+    """The model's reply: text, tool calls, or both."""
+
+    role: Literal["assistant"] = "assistant"
+    content: str | None = None
+    """The text; `None` when the model only asked for tools."""
+    tool_calls: tuple[ToolCall, ...] = ()
+    """The calls requested, in the model's order."""
+
+    @property
+    def has_tool_calls(self) -> bool:
+        return bool(self.tool_calls)
+
+    def to_openai(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [c.to_openai() for c in self.tool_calls]
+        return out
+
+
+class ToolResultMessage(_Record):
+    """The result of one tool call, sent back to the model."""
+
+    role: Literal["tool"] = "tool"
+    tool_call_id: str
+    """Echoes `ToolCall.id`; strict gateways reject a result that answers no call."""
+    tool_name: str = ""
+    """The tool that produced it (not part of the wire format; kept for views and memory)."""
+    content: str
+    """The text the model reads."""
+    is_error: bool = False
+    """True when `content` describes a failure (argument, execution, rollback)."""
+    attributes: dict[str, Any] = Field(default_factory=dict)
+    """Stored with memory, never sent: e.g. `found_tools`, `activated_skill`."""
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"role": "tool", "tool_call_id": self.tool_call_id, "content": self.content}
+
+
+Message = Annotated[
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage,
+    Field(discriminator="role"),
+]
+_MESSAGE = TypeAdapter(Message)
+
+
+def message_from_openai(data: dict[str, Any]) -> Message:
+    """Parse one chat-completions message dict into its record."""
+    role = data.get("role")
+    if role == "assistant":
+        calls = tuple(ToolCall.from_openai(c) for c in data.get("tool_calls") or ())
+        return AssistantMessage(content=data.get("content"), tool_calls=calls)
+    if role == "tool":
+        return ToolResultMessage(
+            tool_call_id=data["tool_call_id"], content=data["content"], tool_name=data.get("name", "")
+        )
+    return _MESSAGE.validate_python({"role": role, "content": data.get("content")})
+
+
+def to_openai(messages: list[Message]) -> list[dict[str, Any]]:
+    """The `messages` array of a chat-completions request."""
+    return [m.to_openai() for m in messages]
+
+
+def dump_message(message: Message) -> dict[str, Any]:
+    """Everything, attributes and tool names included: the form memory stores."""
+    return message.model_dump(mode="json")
+
+
+def load_message(data: dict[str, Any]) -> Message:
+    """Inverse of `dump_message`, validating as it goes."""
+    return _MESSAGE.validate_python(data)
+
+
+class TokenUsage(_Record):
+    """Tokens counted by the gateway; `a + b` sums rounds of one call."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens, output_tokens=self.output_tokens + other.output_tokens
+        )
+
+    @classmethod
+    def from_openai(cls, data: dict[str, Any] | None) -> TokenUsage:
+        data = data or {}
+        return cls(input_tokens=data.get("prompt_tokens") or 0, output_tokens=data.get("completion_tokens") or 0)
+
+    def to_openai(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.input_tokens,
+            "completion_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+        }
+
+
+class ChatResponse(_Record):
+    """One model response: the message, why it stopped, what it cost."""
+
+    message: AssistantMessage
+    finish_reason: FinishReason | None = None
+    """Why the model stopped, as the gateway said it."""
+    usage: TokenUsage = TokenUsage()
+    """Tokens this one response cost."""
+    model: str = ""
+    id: str = ""

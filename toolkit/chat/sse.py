@@ -1,0 +1,140 @@
+"""Server-sent events in, one `ChatResponse` out: assembling a streamed chat completion.
+
+A streamed response arrives as `data: {chunk}` lines. Text comes in content deltas; each tool
+call comes as a first delta carrying `index`, `id` and `name`, then its `arguments` in
+fragments that only make sense once joined. `StreamAssembler` folds chunks into a response and
+emits typed events as they arrive, so a UI can show text while it is still being written.
+
+The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
+from it may be executed, however complete its tool calls look. `finish()` raises
+`TruncatedStreamError` in that case.
+
+Leaves out: `logprobs`, refusals, audio deltas, and `n > 1` (only choice 0 is read).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.chat.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall
+from toolkit.errors import BadResponseError, TruncatedStreamError
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the assistant's text, in arrival order."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallDelta:
+    """A piece of a tool call: `id`/`name` on its first delta, then argument fragments."""
+
+    index: int
+    id: str | None
+    name: str | None
+    arguments: str
+
+
+@dataclass(frozen=True)
+class StreamDone:
+    """The stream ended properly; `response` is the whole assembled reply."""
+
+    response: ChatResponse
+
+
+StreamEvent = TextDelta | ToolCallDelta | StreamDone
+
+
+@dataclass
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    fragments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StreamAssembler:
+    """Folds chat-completion chunks into one response; `feed_line` per SSE line."""
+
+    text: list[str] = field(default_factory=list)
+    calls: dict[int, _PartialCall] = field(default_factory=dict)
+    finish_reason: str | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    model: str = ""
+    id: str = ""
+    done: bool = False
+
+    def feed_line(self, line: str) -> list[StreamEvent]:
+        """Consume one line of the event stream; returns the events it produced."""
+        if not line.startswith("data:"):
+            return []  # comments, `event:` and blank separator lines carry nothing here
+        payload = line[5:].strip()
+        if payload == "[DONE]":
+            self.done = True
+            return []
+        try:
+            chunk = json.loads(payload)
+        except json.JSONDecodeError:
+            raise BadResponseError(f"stream chunk is not JSON: {payload[:200]!r}", body=payload[:2000]) from None
+        if isinstance(chunk, dict) and "error" in chunk:
+            raise BadResponseError(f"gateway sent an error mid-stream: {chunk['error']}", body=payload[:2000])
+        return self.feed_chunk(chunk)
+
+    def feed_chunk(self, chunk: Any) -> list[StreamEvent]:
+        if not isinstance(chunk, dict):
+            raise BadResponseError(f"stream chunk is not an object: {chunk!r:.200}")
+        self.id, self.model = chunk.get("id") or self.id, chunk.get("model") or self.model
+        if chunk.get("usage"):
+            self.usage = TokenUsage.from_openai(chunk["usage"])
+        events: list[StreamEvent] = []
+        for choice in chunk.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                continue
+            events += self._feed_delta(choice.get("delta") or {})
+            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+        return events
+
+    def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        if delta.get("content"):
+            self.text.append(delta["content"])
+            events.append(TextDelta(delta["content"]))
+        for piece in delta.get("tool_calls") or ():
+            index = piece.get("index", 0)
+            partial = self.calls.setdefault(index, _PartialCall())
+            fn = piece.get("function") or {}
+            partial.id = piece.get("id") or partial.id
+            partial.name = fn.get("name") or partial.name
+            partial.fragments.append(fn.get("arguments") or "")
+            events.append(ToolCallDelta(index, piece.get("id"), fn.get("name"), fn.get("arguments") or ""))
+        return events
+
+    def finish(self) -> ChatResponse:
+        """The assembled response; raises if the stream never said `[DONE]`."""
+        if not self.done:
+            pending = ", ".join(c.name or "?" for c in self.calls.values())
+            what = f" with tool call(s) {pending} unfinished" if pending else ""
+            raise TruncatedStreamError(f"stream ended before [DONE]{what}; nothing from it will be executed")
+        calls = tuple(
+            ToolCall(id=c.id, name=c.name, arguments="".join(c.fragments)) for _, c in sorted(self.calls.items())
+        )
+        missing = [i for i, c in sorted(self.calls.items()) if not c.id or not c.name]
+        if missing:
+            raise BadResponseError(f"streamed tool call(s) at index {missing} have no id or name")
+        message = AssistantMessage(content="".join(self.text) if self.text else None, tool_calls=calls)
+        return ChatResponse(
+            message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+        )
+
+
+def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:
+    """Events for every line, then `StreamDone` (or `TruncatedStreamError`)."""
+    assembler = StreamAssembler()
+    for line in lines:
+        yield from assembler.feed_line(line)
+    yield StreamDone(assembler.finish())

@@ -1,0 +1,93 @@
+"""The one switch: a real gateway when `LLM_BASE_URL`, `LLM_API_KEY` and `LLM_MODEL` are set,
+the embedded fake keyword gateway otherwise — through the very same `ChatClient` code path.
+
+The fake gateway is reached through an httpx transport that calls its core in process (no
+socket, no port), so retries, triage, streaming and the raw-exchange log behave identically.
+Notebooks call `connect()` and never say which one they get.
+
+Two more variables record and replay sessions (`toolkit.chat.cassette`):
+
+    LLM_RECORD=session.jsonl   record every exchange of this run (real or fake gateway)
+    LLM_REPLAY=session.jsonl   replay a recorded run offline (wins over everything else)
+
+Leaves out: reading a `.env` file (export the variables, or pass them as arguments).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from toolkit.chat.cassette import RecordingTransport, ReplayTransport
+from toolkit.chat.client import ChatClient
+from toolkit.errors import ConfigurationError
+
+ENV_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
+RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
+REPLAY_BASE_URL = "http://replay.local/v1"
+FAKE_BASE_URL = "http://fake-gateway.local/v1"
+FAKE_MODEL = "fake-keyword"
+
+
+def connect(*, mode: str = "A", env: Mapping[str, str] | None = None, **client_options) -> ChatClient:
+    """A `ChatClient` for the real gateway if all three variables are set, else the fake one.
+
+    `mode` (A–E) only applies to the fake gateway; `client_options` (timeout, retry, sleep)
+    are passed to `ChatClient` either way.
+    """
+    env = os.environ if env is None else env
+    if env.get(REPLAY_VAR, "").strip():
+        return replay_client(env[REPLAY_VAR].strip(), **client_options)
+    record = env.get(RECORD_VAR, "").strip()
+    values = {name: env.get(name, "").strip() for name in ENV_VARS}
+    present = [name for name, value in values.items() if value]
+    if len(present) == len(ENV_VARS):
+        transport = RecordingTransport(record) if record else None
+        label = f"real gateway {values['LLM_BASE_URL']}, model {values['LLM_MODEL']}"
+        return ChatClient(
+            values["LLM_BASE_URL"],
+            values["LLM_API_KEY"],
+            values["LLM_MODEL"],
+            transport=transport,
+            label=label + (f", recording to {record}" if record else ""),
+            **client_options,
+        )
+    if present:
+        missing = ", ".join(n for n in ENV_VARS if n not in present)
+        raise ConfigurationError(
+            f"connect(): {', '.join(present)} set but {missing} not; the real gateway needs all "
+            f"three of {', '.join(ENV_VARS)}. Set the missing ones, or unset all three to use the "
+            "embedded fake gateway."
+        )
+    return fake_client(mode=mode, record=record or None, **client_options)
+
+
+def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **client_options) -> ChatClient:
+    """A `ChatClient` wired to an in-process fake gateway (a new one unless `gateway` is given)."""
+    from toolkit.gateway.server import Gateway
+    from toolkit.gateway.transport import InProcessTransport
+
+    gateway = gateway or Gateway(mode=mode)
+    sleep = client_options.get("sleep")
+    transport = InProcessTransport(gateway, sleep=sleep) if sleep is not None else InProcessTransport(gateway)
+    label = f"embedded fake keyword gateway (in-process, mode {gateway.mode})"
+    if record:
+        transport, label = RecordingTransport(record, transport), f"{label}, recording to {record}"
+    return ChatClient(FAKE_BASE_URL, "not-needed", FAKE_MODEL, transport=transport, label=label, **client_options)
+
+
+def replay_client(path: str, **client_options) -> ChatClient:
+    """A `ChatClient` that replays a cassette: no network, the recorded model's exact answers."""
+    transport = ReplayTransport(path)
+    if not transport.exchanges:
+        raise ConfigurationError(f"{REPLAY_VAR}={path}: the cassette is empty; record one with {RECORD_VAR}")
+    model = (transport.exchanges[0]["request"]["body"] or {}).get("model", "unknown")
+    return ChatClient(
+        REPLAY_BASE_URL,
+        "not-needed",
+        model,
+        transport=transport,
+        label=f"replay of cassette {Path(path).name}, model {model}",
+        **client_options,
+    )

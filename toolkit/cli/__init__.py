@@ -1,0 +1,1 @@
+"""The command line: one argparse program, `toolkit SUBCOMMAND` / `python -m toolkit SUBCOMMAND`."""

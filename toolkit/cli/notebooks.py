@@ -1,0 +1,70 @@
+"""`python -m toolkit notebooks [--no-execute] FILE…`: run course notebooks and store them clean.
+
+Each notebook is executed top to bottom in a fresh kernel (offline: the LLM_* variables —
+record and replay included — are removed, so it always meets the embedded fake gateway), then cleaned the way the course
+commits notebooks:
+
+- notebook metadata keeps only `kernelspec` and `language_info`; cell metadata only `tags`;
+- widget-view outputs are dropped: they reference widget models by random ids that no saved
+  notebook can resolve, so JupyterLab would show "model not found" — every view also carries
+  `text/html` and `text/plain`, and that is what a learner sees until they run the cell.
+
+Teachers adding a notebook run this once and commit the result; `pytest --nbval` then checks
+that the stored outputs still come out the same.
+
+Leaves out: choosing a kernel (the notebook's own kernelspec, else python3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+import nbformat
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+NOTEBOOK_METADATA = ("kernelspec", "language_info")
+
+
+def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Strip metadata to the allow-list and drop widget-view outputs (in place, returned)."""
+    notebook.metadata = {k: v for k, v in notebook.metadata.items() if k in NOTEBOOK_METADATA}
+    for cell in notebook.cells:
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
+        cell.pop("id", None)
+        for output in cell.get("outputs", []):
+            data = output.get("data")
+            if data and WIDGET_VIEW in data:
+                del data[WIDGET_VIEW]
+        if "outputs" in cell:
+            cell.outputs = [o for o in cell.outputs if o.get("output_type") != "display_data" or o.get("data")]
+    notebook.nbformat_minor = min(notebook.nbformat_minor, 4)  # 4.4: no cell ids to churn
+    return notebook
+
+
+def execute(notebook: nbformat.NotebookNode, path: Path, timeout: int = 120) -> None:
+    """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables."""
+    from nbclient import NotebookClient
+
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("LLM_")}
+    try:
+        NotebookClient(
+            notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
+    finally:
+        os.environ.update(saved)
+
+
+def cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m toolkit notebooks", description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--no-execute", action="store_true", help="only clean, do not run")
+    args = parser.parse_args(argv)
+    for path in args.files:
+        notebook = nbformat.read(path, as_version=4)
+        if not args.no_execute:
+            execute(notebook, path)
+        nbformat.write(clean(notebook), path)
+        print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
+    return 0

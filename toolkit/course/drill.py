@@ -1,0 +1,136 @@
+"""The argument drill (seed 003 §3, `W3ToolDrill`): 32 raw argument strings, each either
+normalised to an expected value or rejected naming an expected field.
+
+    python -m toolkit drill [--cases data/drill_cases.csv] [--today 2026-10-25]
+
+Cases CSV: `id,tool,arguments,expect,expect_field,expect_value`. `arguments` is the raw
+string the model sent; `expect` is `ok` or `reject`. For `ok`, `expect_field`'s normalised value
+must equal `expect_value` (`{today}` stands for the injected date); for `reject`, the error must
+name `expect_field` (`*`: any field). One line per case, then the share of invalid arguments
+blocked, then `N passed, M failed`; exit 1 if any case fails.
+
+Leaves out: running the tools (the drill checks validation only, so it needs no data).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit import data as course_data
+from toolkit.course.validation import validate
+from toolkit.errors import ArgumentError, ConfigurationError, UnknownToolError
+
+COLUMNS = ["id", "tool", "arguments", "expect", "expect_field", "expect_value"]
+
+
+@dataclass(frozen=True)
+class DrillCase:
+    """One row of the cases file."""
+
+    id: str
+    tool: str
+    arguments: str
+    """The raw arguments string, exactly as a model might send it."""
+    expect: str
+    """`ok` (normalised) or `reject`."""
+    expect_field: str
+    """ok: the field to compare; reject: the field the error must name, or `*`."""
+    expect_value: str = ""
+    """ok: the normalised value expected (`{today}` = the drill's date)."""
+
+
+@dataclass(frozen=True)
+class DrillOutcome:
+    """What validation did with one case, and whether that is what the case expected."""
+
+    case: DrillCase
+    passed: bool
+    got: str
+    """`ok` or `reject`."""
+    field: str
+    """The field compared (ok) or named by the error (reject)."""
+    value: str
+    """ok: the normalised value; reject: what the error says was received."""
+    message: str = ""
+    """reject: the whole error text, as the model reads it."""
+
+    def line(self) -> str:
+        """`PASS D01 query_order ok: orderId=SN202610200001` and the like."""
+        mark = "PASS" if self.passed else "FAIL"
+        wanted = "" if self.passed else f" (expected {self.case.expect} {self.case.expect_field})"
+        shown = f"{self.field}={self.value}" if self.got == "ok" else f"字段={self.field}，收到={self.value}"
+        return f"{mark} {self.case.id} {self.case.tool} {self.got}{wanted}: {shown}"
+
+
+def load_cases(path: Path | str | None = None) -> list[DrillCase]:
+    """Read and check the cases file; a malformed file is a `ConfigurationError` naming the row."""
+    path = course_data.path("drill_cases.csv") if path is None else path
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames != COLUMNS:
+            raise ConfigurationError(
+                f"drill cases {path}: columns are {reader.fieldnames}, expected {','.join(COLUMNS)}. Fix the header row"
+            )
+        cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in reader]
+    for number, case in enumerate(cases, start=2):
+        if case.expect not in ("ok", "reject") or not case.expect_field:
+            raise ConfigurationError(
+                f"drill cases {path}, line {number} ({case.id}): expect must be "
+                "ok or reject and expect_field must be set. Fix that row"
+            )
+    return cases
+
+
+def run_case(case: DrillCase, today: datetime.date) -> DrillOutcome:
+    """Validate the case's raw arguments and compare with what it expects."""
+    try:
+        v = validate(case.tool, case.arguments, today=today)
+    except (ArgumentError, UnknownToolError) as exc:
+        field, received = (exc.field, exc.received) if isinstance(exc, ArgumentError) else ("tool", case.tool)
+        passed = case.expect == "reject" and case.expect_field in ("*", field)
+        return DrillOutcome(case, passed, "reject", field, received, str(exc))
+    value = v.values.get(case.expect_field, "(no such field)")
+    expected = case.expect_value.replace("{today}", today.isoformat())
+    return DrillOutcome(case, case.expect == "ok" and value == expected, "ok", case.expect_field, value)
+
+
+def run_drill(cases: list[DrillCase], today: datetime.date) -> list[DrillOutcome]:
+    return [run_case(case, today) for case in cases]
+
+
+def summary_lines(outcomes: list[DrillOutcome]) -> list[str]:
+    """The blocked share of invalid arguments, then the last line `N passed, M failed`."""
+    rejects = [o for o in outcomes if o.case.expect == "reject"]
+    blocked = sum(o.got == "reject" for o in rejects)
+    share = f"{blocked / len(rejects):.0%}" if rejects else "n/a"
+    passed = sum(o.passed for o in outcomes)
+    return [
+        f"invalid arguments blocked: {blocked} / {len(rejects)} ({share})",
+        f"{passed} passed, {len(outcomes) - passed} failed",
+    ]
+
+
+def cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m toolkit drill", description="Run the argument-validation drill.")
+    parser.add_argument("--cases", default=None, help="default: data/drill_cases.csv")
+    parser.add_argument(
+        "--today",
+        type=datetime.date.fromisoformat,
+        default=datetime.date.today(),
+        help="the date an omitted asOf defaults to (yyyy-mm-dd; default: today)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        outcomes = run_drill(load_cases(args.cases), args.today)
+    except (OSError, ConfigurationError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for outcome in outcomes:
+        print(outcome.line())
+    print("\n".join(summary_lines(outcomes)))
+    return 0 if all(o.passed for o in outcomes) else 1

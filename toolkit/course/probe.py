@@ -1,0 +1,208 @@
+"""The gateway probe (seed 003 §1): does this gateway really support tool calling?
+
+    python -m toolkit probe [--base-url URL --api-key K --model M] [--fake-mode A-E]
+
+One raw HTTP exchange — the seed's question about a made-up order and a single `query_order`
+tool — printed as it came back, then classified by `classify(status, body)`:
+
+    A  real support   tool_calls whose arguments are a JSON object
+    B  fake support   200, no tool_calls, a generic reply ("I'll look it up")
+    C  rejects tools  HTTP 400/422 that names the tools field
+    D  ignores tools  200, no tool_calls, and a concrete status for an order it cannot know
+    E  half support   tool_calls whose arguments are not a JSON object
+
+The question's order id is made up, so a concrete status without a tool call is invented (D).
+B and D look identical in code (no tool_calls); only the text tells them apart. Raw HTTP, not
+the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
+vague error, and diagnosing needs the real response.
+
+Leaves out: retries (a probe shows what one request gets), multi-tool and streaming checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.chat.client import ChatClient, Exchange, RetryPolicy
+from toolkit.chat.messages import UserMessage
+from toolkit.course.assistant import TOOL_SPECS
+from toolkit.errors import ConfigurationError, ModelCallError
+
+QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
+PROBE_TOOLS = [TOOL_SPECS[0]]  # query_order only: no "wrong tool" noise
+VERDICTS = {
+    "A": ("real support", "Use native tools: the course's main route works with this gateway."),
+    "B": (
+        "fake support",
+        "The most dangerous case: tools are accepted but never called — take this "
+        "log to the gateway team, and meanwhile use the prompt-protocol fallback.",
+    ),
+    "C": (
+        "rejects tools",
+        "Use the prompt-protocol fallback: describe the tools in the system "
+        "prompt and extract the JSON call from the reply.",
+    ),
+    "D": (
+        "ignores tools",
+        "Never trust this gateway's answers about orders (it invents them); use the prompt-protocol fallback.",
+    ),
+    "E": (
+        "half support",
+        "Tool calls arrive with broken JSON arguments: validate strictly and "
+        "let the repair round feed the error back, or ask the gateway team to fix it.",
+    ),
+}
+_INVENTED = re.compile(
+    r"已发货|已签收|已送达|运输中|运输途中|派送中|正在派送|已到达|已揽收|中转|预计.{0,8}(送达|到达|到货)"
+    r"|in transit|out for delivery|has been (shipped|delivered)|expected to arrive",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """One probe: the raw exchange and what it says about the gateway."""
+
+    verdict: str | None
+    """A–E, or None when the exchange says nothing about tools (unreachable, bad key...)."""
+    reason: str
+    """Why, in one sentence, from the response."""
+    advice: str
+    """What to do next, in one sentence."""
+    exchange: Exchange | None
+    """The raw request and response (no API key)."""
+
+
+def classify(status: int | None, body: str) -> tuple[str | None, str]:
+    """(verdict, reason) from a status code and a raw response body."""
+    if status is None:
+        return None, f"no HTTP response ({body[:120]})"
+    if status in (400, 422):
+        if "tool" in body.lower():
+            return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
+        return None, f"HTTP {status} without naming tools: {_error_message(body)}"
+    if status != 200:
+        return None, f"HTTP {status}: {_error_message(body)}"
+    message = _message(body)
+    if message is None:
+        return None, "HTTP 200 but the body is not a chat completion"
+    calls = message.get("tool_calls") or []
+    if calls:
+        broken = [c for c in calls if not _json_object(c.get("function", {}).get("arguments"))]
+        if broken:
+            return "E", f"tool_calls with invalid JSON arguments: {_arguments(broken[0])!r:.80}"
+        note = (
+            " (sent as an object, not a JSON string: non-standard)"
+            if any(isinstance(c.get("function", {}).get("arguments"), dict) for c in calls)
+            else ""
+        )
+        return "A", f"tool_calls with valid JSON arguments{note}"
+    text = message.get("content") or ""
+    if _INVENTED.search(text):
+        return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
+    return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+
+
+def probe(client: ChatClient) -> ProbeResult:
+    """Send the probe request through `client` and classify the raw answer."""
+    body = client.build_request([UserMessage(content=QUESTION)], tools=PROBE_TOOLS)
+    try:
+        client.send(body)
+    except ModelCallError:
+        pass  # a 400 is an answer too: the exchange log has it
+    exchange = client.exchanges[-1] if client.exchanges else None
+    status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
+    verdict, reason = classify(status, text)
+    advice = VERDICTS[verdict][1] if verdict else ("Fix the connection first (URL, key, model), then probe again.")
+    return ProbeResult(verdict, reason, advice, exchange)
+
+
+def report(result: ProbeResult) -> str:
+    """The probe as the CLI prints it: request, raw response, conclusion, `verdict: X` last."""
+    ex = result.exchange
+    lines = [
+        f"POST {ex.url}" if ex else "(no request was sent)",
+        json.dumps(ex.request, ensure_ascii=False) if ex else "",
+        f"HTTP {ex.status if ex and ex.status is not None else '(none)'}",
+        ex.response_text if ex else "",
+        "=== conclusion ===",
+        f"{VERDICTS[result.verdict][0]}: {result.reason}" if result.verdict else result.reason,
+        f"advice: {result.advice}",
+        f"verdict: {result.verdict or '?'}",
+    ]
+    return "\n".join(lines)
+
+
+def _message(body: str) -> dict[str, Any] | None:
+    try:
+        message = json.loads(body)["choices"][0]["message"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _json_object(arguments: Any) -> bool:
+    if isinstance(arguments, dict):
+        return True
+    try:
+        return isinstance(json.loads(arguments), dict)
+    except (TypeError, ValueError):
+        return False
+
+
+def _arguments(call: dict[str, Any]) -> Any:
+    return call.get("function", {}).get("arguments")
+
+
+def _error_message(body: str) -> str:
+    try:
+        return str(json.loads(body)["error"]["message"])[:160]
+    except (ValueError, KeyError, TypeError):
+        return body[:160] or "(empty body)"
+
+
+def client_from_args(args: argparse.Namespace, retry: RetryPolicy = RetryPolicy(max_retries=0)) -> ChatClient:
+    """`connect()` with the flags laid over the environment: the real gateway if URL, key and
+    model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
+    shows what one request gets)."""
+    from toolkit.chat.switch import connect
+
+    flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
+    env = {**os.environ, **{k: v for k, v in flags.items() if v}}
+    return connect(mode=args.fake_mode, env=env, retry=retry)
+
+
+def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
+    parser.add_argument("--base-url", help="default: $LLM_BASE_URL")
+    parser.add_argument("--api-key", help="default: $LLM_API_KEY")
+    parser.add_argument("--model", help="default: $LLM_MODEL")
+    parser.add_argument(
+        "--fake-mode",
+        default="A",
+        type=str.upper,
+        choices="ABCDE",
+        help="mode of the embedded gateway, used when no real one is configured",
+    )
+
+
+def cli(argv: list[str]) -> int:
+    """Print the raw exchange and the verdict; exit 0 if classified, 2 if not."""
+    parser = argparse.ArgumentParser(prog="python -m toolkit probe", description=__doc__.split("\n")[0])
+    add_gateway_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        client = client_from_args(args)
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"probing {client.describe()}")
+    result = probe(client)
+    print(report(result))
+    return 0 if result.verdict else 2

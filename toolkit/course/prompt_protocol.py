@@ -1,0 +1,226 @@
+"""The prompt-protocol fallback (seed 003 §7): tool calling for gateways without `tools`.
+
+When the probe says C (the gateway rejects `tools`) or D (it ignores them), describe the tools
+as text in the system prompt and ask for one line of JSON, `{"tool": "...", "args": {...}}`:
+
+    model = PromptProtocol(connect())           # wraps any chat model
+    ask(model, "SN202610200001 到哪了？")         # the very same loop, validation and tools
+
+`PromptProtocol.chat()` has the chat-model signature the loop calls. Per request it
+1. turns the `tools` into text (`tools_as_text`) and adds it to the system prompt;
+2. rewrites the history into plain messages: an assistant tool call becomes the text the
+   model wrote, a tool result becomes a user message that says whose result it is;
+3. sends the request *without* `tools`;
+4. extracts one JSON call from the reply (`extract_call`) — tolerantly: prefix text, code
+   fences, trailing comments, curly or single quotes, trailing commas, `name`/`arguments`
+   keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`.
+
+Parsing is lenient, execution is strict: the extracted arguments go through the same
+`validate()` as native calls, so a sloppy reply costs one repair round, never a wrong lookup.
+
+Leaves out: several calls per reply (the first one wins), streaming.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from toolkit.tools.reflect import ToolSpec
+
+PROTOCOL = (
+    "你可以使用以下工具。需要调用工具时，只输出一行 JSON，格式为：\n"
+    '{"tool":"工具名","args":{...}}\n'
+    "不要输出任何其它文字。不需要工具时，直接用中文回答用户。"
+)
+RESULT_HEADER = "以下是工具 {tool} 的返回结果（请如实告知用户，不要编造；还需要查询时仍然只输出一行 JSON）："
+_TYPES = {
+    "string": "字符串",
+    "integer": "整数",
+    "number": "数字",
+    "boolean": "布尔值",
+    "array": "数组",
+    "object": "对象",
+}
+_NAME_KEYS = ("tool", "name", "tool_name", "function")
+_ARGS_KEYS = ("args", "arguments", "parameters", "input")
+_FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.S)
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "＂": '"', "‘": "'", "’": "'"})
+
+
+def tools_as_text(tools: Sequence[Any]) -> str:
+    """The seed's tool manual: the protocol, then each tool's purpose and parameters."""
+    specs = [t if isinstance(t, ToolSpec) else ToolSpec.from_openai(t) for t in tools]
+    blocks = [PROTOCOL] + [_tool_text(i, spec) for i, spec in enumerate(specs, 1)]
+    return "\n\n".join(blocks)
+
+
+def _tool_text(number: int, spec: ToolSpec) -> str:
+    lines = [f"{number}) {spec.name}", f"用途：{spec.description or '（无说明）'}"]
+    schema = spec.parameters or {}
+    required = set(schema.get("required", ()))
+    for name, prop in (schema.get("properties") or {}).items():
+        kind = _TYPES.get(prop.get("type", ""), "任意值")
+        need = "必填" if name in required else "可选"
+        choices = "，取值：" + " / ".join(map(str, prop["enum"])) if prop.get("enum") else ""
+        lines.append(f"参数 {name}（{kind}，{need}{choices}）：{prop.get('description', '')}".rstrip("："))
+    if not schema.get("properties"):
+        lines.append("参数：无")
+    return "\n".join(lines)
+
+
+# --- extraction: lenient parsing of one call ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextCall:
+    """A tool call found in a reply: the tool name and its arguments as JSON text."""
+
+    tool: str
+    arguments: str
+    """JSON text, as `ToolCall.arguments` (validation decides whether it is acceptable)."""
+
+
+def extract_call(reply: str | None) -> TextCall | None:
+    """The first `{"tool": …, "args": …}` object in a chatty reply, or None (a plain answer)."""
+    if not reply:
+        return None
+    fenced = [m.group(1) for m in _FENCE.finditer(reply)]
+    for text in [*fenced, reply]:
+        for obj in _objects(text):
+            call = _as_call(obj)
+            if call is not None:
+                return call
+    return None
+
+
+def _objects(text: str) -> Iterator[Any]:
+    """Every JSON object that starts at a `{`, strict first, then with common slips repaired."""
+    start = text.find("{")
+    while start != -1:
+        snippet = _balanced(text, start)
+        value = _loads(snippet) if snippet else None
+        if value is not None:
+            yield value
+            start = text.find("{", start + len(snippet))
+        else:
+            start = text.find("{", start + 1)
+
+
+def _balanced(text: str, start: int) -> str | None:
+    """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected)."""
+    depth, quote, escaped = 0, "", False
+    for i in range(start, len(text)):
+        c = text[i]
+        if quote:
+            escaped = c == "\\" and not escaped
+            quote = "" if c == quote and not escaped else quote
+        elif c in "\"'":
+            quote = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return None
+
+
+def _loads(snippet: str) -> Any:
+    for attempt in (snippet, _repaired(snippet)):
+        try:
+            return json.loads(attempt)
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def _repaired(snippet: str) -> str:
+    """Curly quotes → straight, single quotes → double (if no double ones), no trailing commas."""
+    text = snippet.translate(_QUOTES)
+    if '"' not in text:
+        text = text.replace("'", '"')
+    return re.sub(r",\s*([}\]])", r"\1", text)
+
+
+def _as_call(obj: Any) -> TextCall | None:
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("function"), dict):  # {"function": {"name": …, "arguments": …}}
+        return _as_call(obj["function"])
+    name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
+    if not name:
+        return None
+    args = next((obj[k] for k in _ARGS_KEYS if k in obj), {})
+    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    return TextCall(name.strip(), text)
+
+
+# --- the adapter -------------------------------------------------------------------------------
+
+
+class PromptProtocol:
+    """A chat model that does tool calling through text, for the same loop on top."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        """The wrapped chat model (a `ChatClient`, usually one the probe classified C or D)."""
+
+    def __repr__(self) -> str:
+        return f"PromptProtocol({self.model!r})"
+
+    def describe(self) -> str:
+        inner = getattr(self.model, "describe", lambda: repr(self.model))()
+        return f"{inner}, tools described in the system prompt"
+
+    def chat(
+        self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
+    ) -> ChatResponse:
+        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`."""
+        response = self.model.chat(protocol_messages(messages, tools), **extra)
+        found = extract_call(response.message.content) if tools and tool_choice != "none" else None
+        if found is None:
+            return response
+        made = sum(len(m.tool_calls) for m in messages if isinstance(m, AssistantMessage))
+        call = ToolCall(id=f"text_call_{made + 1}", name=found.tool, arguments=found.arguments)
+        message = AssistantMessage(content=response.message.content, tool_calls=(call,))
+        return response.model_copy(update={"message": message, "finish_reason": "tool_calls"})
+
+
+def protocol_messages(messages: Sequence[Message], tools: Sequence[Any] | None) -> list[Message]:
+    """The conversation as plain text messages, with the tool manual in the system prompt."""
+    out: list[Message] = []
+    for m in messages:
+        if isinstance(m, AssistantMessage) and m.tool_calls:
+            out.append(AssistantMessage(content=m.content or _as_json(m.tool_calls[0])))
+        elif isinstance(m, ToolResultMessage):
+            header = RESULT_HEADER.format(tool=m.tool_name or "?")
+            out.append(UserMessage(content=f"{header}\n{m.content}"))
+        else:
+            out.append(m)
+    if not tools:
+        return out
+    manual = tools_as_text(tools)
+    if out and isinstance(out[0], SystemMessage):
+        return [SystemMessage(content=f"{out[0].content}\n\n{manual}"), *out[1:]]
+    return [SystemMessage(content=manual), *out]
+
+
+def _as_json(call: ToolCall) -> str:
+    try:
+        args = json.loads(call.arguments or "{}")
+    except ValueError:
+        args = call.arguments
+    return json.dumps({"tool": call.name, "args": args}, ensure_ascii=False)

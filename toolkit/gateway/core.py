@@ -1,0 +1,283 @@
+"""The fake keyword gateway's core: an OpenAI-compatible chat-completions endpoint as two
+pure functions, so that the HTTP server and the in-process transport are thin shells.
+
+`respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
+path, headers, body, config, fault)` adds the envelope: routing (`POST /v1/chat/completions`,
+`GET /v1/models`), content type (415), size (413), JSON (400), headers, faults. Bad input is
+always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
+hash of the request, `created` is fixed, `usage` is `estimate_tokens`.
+
+Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), seed 003 §1:
+    A  real support     tool_calls with valid JSON arguments
+    B  fake support     accepts `tools`, never calls; says it will look it up
+    C  rejects tools    400 "unknown field: tools" (requests without tools answered normally)
+    D  ignores tools    answers with a confident, invented status
+    E  half support     tool_calls whose `arguments` is not valid JSON
+Faults (`X-Fake-Fault` header, or `fault=`), chat route only:
+    rate_limit   429 with Retry-After         server_error  500
+    slow         answer after `delay_s`       truncate      stream without [DONE] / half a body
+
+Leaves out: sockets and sleeping (`gateway_server`, `gateway_transport`), state such as a
+fault schedule (`gateway_server.Gateway`), authentication (any API key is accepted).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import orjson
+
+from toolkit.errors import ConfigurationError
+from toolkit.gateway.decide import Decision, content_text, decide, reply_text
+from toolkit.gateway.rules import Rules, load_rules
+from toolkit.gateway.validate import RequestError, check_request
+from toolkit.gateway.wire import (
+    JSON_TYPE,
+    SSE_TYPE,
+    Reply,
+    Turn,
+    completion_body,
+    completion_chunks,
+    dumps,
+    error_reply,
+    models_reply,
+    rate_limit_reply,
+    server_error_reply,
+    truncate_events,
+)
+from toolkit.tokens import estimate_tokens
+
+MODES = ("A", "B", "C", "D", "E")
+FAULTS = ("rate_limit", "server_error", "slow", "truncate")
+MODE_HEADER = "x-fake-mode"
+FAULT_HEADER = "x-fake-fault"
+CHAT_PATH = "/v1/chat/completions"
+MODELS_PATH = "/v1/models"
+FINGERPRINT = "fp_fake_keyword"
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """How the fake gateway behaves; every field has a sensible default."""
+
+    mode: str = "A"
+    """One of `MODES`."""
+    rules: Rules = field(default_factory=load_rules)
+    """The keyword rules (default: `data/gateway_rules.toml`)."""
+    model_name: str = "fake-keyword"
+    """The model listed by `GET /v1/models` (any requested model name is accepted and echoed)."""
+    retry_after_s: int = 1
+    """The `Retry-After` header of the `rate_limit` fault, in seconds."""
+    slow_delay_s: float = 5.0
+    """How long the `slow` fault waits before answering."""
+    max_body_bytes: int = 1 << 20
+    """Larger request bodies get 413."""
+    created: int = 1_767_225_600
+    """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
+    delta_chars: int = 8
+    """Characters per streamed content delta / argument fragment."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ConfigurationError(f"GatewayConfig: unknown mode {self.mode!r}; use one of {', '.join(MODES)}")
+
+
+def respond(request: Any, config: GatewayConfig) -> Reply:
+    """The gateway's answer to one parsed request body (no envelope, no faults)."""
+    try:
+        if config.mode == "C":
+            _reject_tool_fields(request)
+        check_request(request)
+    except RequestError as exc:
+        return error_reply(exc.status, exc.message, param=exc.param, code=exc.code)
+    try:
+        digest, prompt = _read_prompt(request, config.mode)
+    except RecursionError:  # parsed fine, but far too deep to be a real request
+        return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
+    turn = _turn(request, digest, prompt, decide(request, config.rules), config)
+    if request.get("stream"):
+        include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
+        events = completion_chunks(turn, include_usage=include_usage, piece=config.delta_chars)
+        return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=tuple(events))
+    return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
+
+
+def _reject_tool_fields(request: Any) -> None:
+    """Mode C: a gateway that has never heard of tools."""
+    for key in ("tools", "tool_choice"):
+        if isinstance(request, dict) and request.get(key) is not None:
+            raise RequestError(f"unknown field: {key}", param=key, code="unknown_field")
+
+
+def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: GatewayConfig) -> Turn:
+    """Apply the mode to the rules' decision and dress it for the wire."""
+    content, calls = decision.text, ()
+    if decision.calls and config.mode in ("B", "D"):
+        key = "fake_support" if config.mode == "B" else "invented_status"
+        content = reply_text(config.rules, key, decision.order_id)
+    elif decision.calls:
+        encode = _broken_json if config.mode == "E" else _json_arguments
+        calls = tuple(
+            {
+                "id": f"call_{_short(digest, i)}",
+                "type": "function",
+                "function": {"name": c.name, "arguments": encode(c.arguments)},
+            }
+            for i, c in enumerate(decision.calls)
+        )
+    completion = _tokens(content or "") + sum(
+        _tokens(c["function"]["name"] + c["function"]["arguments"]) for c in calls
+    )
+    usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return Turn(
+        id=f"chatcmpl-{digest[:24]}",
+        model=request["model"],
+        created=config.created,
+        content=content,
+        tool_calls=calls,
+        usage=usage,
+        fingerprint=FINGERPRINT,
+    )
+
+
+def _json_arguments(arguments: dict[str, Any]) -> str:
+    return _compact(arguments)
+
+
+def _broken_json(arguments: dict[str, Any]) -> str:
+    """Mode E: `{orderId: SN202610200001}` — keys and values unquoted (empty: `""`)."""
+    if not arguments:
+        return ""
+    return "{" + ", ".join(f"{key}: {value}" for key, value in arguments.items()) + "}"
+
+
+def _read_prompt(request: dict, mode: str) -> tuple[str, int]:
+    """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
+    the same ids streamed or not), and its prompt tokens: `estimate_tokens` of every message
+    text and tool call, plus the tools as compact JSON."""
+    said = {key: value for key, value in request.items() if key not in _DELIVERY}
+    digest = hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
+    tools = request.get("tools")
+    tokens = _tokens(_compact(tools)) if tools else 0
+    for message in request["messages"]:
+        tokens += _tokens(content_text(message.get("content")))
+        for call in _calls_of(message):
+            tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
+    return digest, tokens
+
+
+_DELIVERY = ("stream", "stream_options")
+
+
+def _calls_of(message: dict) -> list[dict]:
+    """An assistant message's tool calls (other roles' stray `tool_calls` are ignored)."""
+    return message.get("tool_calls") or [] if message["role"] == "assistant" else []
+
+
+def _tokens(text: str) -> int:
+    return _counted(text) if len(text) <= 16_384 else estimate_tokens(text)
+
+
+# The same texts (tools, system prompt, history) come back every round: count them once.
+_counted = functools.lru_cache(maxsize=512)(estimate_tokens)
+
+
+def _compact(value: Any) -> str:
+    return dumps(value).decode("utf-8")
+
+
+def _short(digest: str, salt: object) -> str:
+    return hashlib.sha256(f"{digest}:{salt}".encode()).hexdigest()[:24]
+
+
+# --- the HTTP envelope -----------------------------------------------------------------------
+
+
+def handle_http(
+    method: str, path: str, headers: Mapping[str, str], body: bytes, config: GatewayConfig, fault: str | None = None
+) -> Reply:
+    """One HTTP exchange: route, check the envelope, apply mode and fault, `respond`.
+
+    `fault` (a shell's scheduled fault) wins over the `X-Fake-Fault` header."""
+    headers = {k.lower(): v for k, v in headers.items()}
+    path = path.split("?", 1)[0]
+    try:
+        _route(method.upper(), path)
+        if path == MODELS_PATH:
+            return models_reply(config.model_name, config.created)
+        config, fault = _overrides(headers, config, fault)
+        if fault == "rate_limit":
+            return rate_limit_reply(config.model_name, config.retry_after_s)
+        if fault == "server_error":
+            return server_error_reply()
+        request = _parse(headers, body, config)
+    except RequestError as exc:
+        return error_reply(
+            exc.status,
+            exc.message,
+            param=exc.param,
+            code=exc.code,
+            headers={"allow": "POST" if path == CHAT_PATH else "GET"} if exc.status == 405 else None,
+        )
+    return _apply_fault(respond(request, config), fault, config)
+
+
+def _route(method: str, path: str) -> None:
+    allowed = {CHAT_PATH: "POST", MODELS_PATH: "GET"}.get(path)
+    if allowed is None:
+        raise RequestError(
+            f"Unknown request URL: {method} {path}. Please check the URL for typos.", code="unknown_url", status=404
+        )
+    if method != allowed:
+        raise RequestError(
+            f"Method {method} not allowed for {path}; use {allowed}.", code="method_not_allowed", status=405
+        )
+
+
+def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
+    mode = headers.get(MODE_HEADER, "").strip().upper()
+    if mode and mode not in MODES:
+        raise RequestError(
+            f"Unknown {MODE_HEADER} {mode!r}; use one of {', '.join(MODES)}.", param=MODE_HEADER, code="invalid_header"
+        )
+    fault = fault or headers.get(FAULT_HEADER, "").strip().lower() or None
+    if fault is not None and fault not in FAULTS:
+        raise RequestError(
+            f"Unknown {FAULT_HEADER} {fault!r}; use one of {', '.join(FAULTS)}.",
+            param=FAULT_HEADER,
+            code="invalid_header",
+        )
+    return (replace(config, mode=mode) if mode and mode != config.mode else config), fault
+
+
+def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> Any:
+    media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != JSON_TYPE:
+        raise RequestError(
+            f"Unsupported content type {media or '(none)'!r}; send '{JSON_TYPE}'.",
+            code="unsupported_media_type",
+            status=415,
+        )
+    if len(body) > config.max_body_bytes:
+        raise RequestError(
+            f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
+        )
+    try:
+        return orjson.loads(body)  # strict: UTF-8 only, no NaN, no lone surrogates
+    except orjson.JSONDecodeError:
+        raise RequestError(
+            "We could not parse the JSON body of your request: it is not valid UTF-8 JSON.", code="invalid_json"
+        ) from None
+
+
+def _apply_fault(reply: Reply, fault: str | None, config: GatewayConfig) -> Reply:
+    if fault == "slow":
+        return replace(reply, delay_s=config.slow_delay_s)
+    if fault == "truncate" and reply.status == 200:
+        events = truncate_events(list(reply.events)) if reply.events is not None else None
+        return replace(reply, events=events, truncated=True)
+    return reply

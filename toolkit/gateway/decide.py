@@ -1,0 +1,254 @@
+"""The fake gateway's "model": from a checked request to what the assistant says.
+
+`decide(request, rules) -> Decision` — text, or tool calls (name + arguments dict):
+
+1. the conversation ends with tool results → answer from them (`[[answer]]` templates);
+2. read the last user message (`read_text`); a hard "should not call" rule → its reply;
+3. a tool the text names literally, else each matching intent whose tool is offered → one
+   call each, in rules order; an order id and nothing matched → the fallback tool;
+4. `tool_choice` ("none" / "required" / one function) and `parallel_tool_calls` overrule;
+5. nothing to call → ask for the order id, say it cannot look it up, a soft decline
+   (greeting, thanks), or the default reply.
+
+A request without `tools` whose system prompt names the intents' tools gets the same
+decision in the text protocol of seed 003 §7. The decision is the same in every mode; the
+modes (B, D, E) are applied afterwards by `toolkit.gateway.core`.
+
+Leaves out: more than one order id per message, memory beyond the previous user turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from toolkit.gateway.rules import Facts, Rules, read_text
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])")
+
+
+class Call(NamedTuple):
+    """A tool call the rules decided on, before any mode touches it."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+class Decision(NamedTuple):
+    """What the assistant says: `text`, or `calls` (never both)."""
+
+    text: str | None = None
+    calls: tuple[Call, ...] = ()
+    order_id: str | None = None
+    """The order id the user mentioned, for the mode B / D templates."""
+
+
+def decide(request: dict[str, Any], rules: Rules) -> Decision:
+    """The rules' answer to a request already accepted by `check_request`."""
+    messages = request["messages"]
+    if request.get("tools") is None and (prose := _prose_tools(messages, rules)):
+        return _decide_prose(messages, prose, rules)
+    choice = request.get("tool_choice", "auto")
+    offered = {} if choice == "none" else _offered(request.get("tools") or ())
+    if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
+        return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
+    facts, text = _conversation_facts(messages, rules)
+    decision = _apply_choice(choice, _auto(facts, text, offered, rules), facts, offered, rules)
+    if request.get("parallel_tool_calls") is False:
+        decision = decision._replace(calls=decision.calls[:1])
+    return decision
+
+
+def _auto(facts: Facts, text: str, offered: dict[str, tuple[str, ...]], rules: Rules) -> Decision:
+    hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None)
+    if hard:
+        return Decision(text=hard.reply, order_id=facts.order_id)
+    calls = _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
+    if calls:
+        return Decision(calls=calls, order_id=facts.order_id)
+    return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:
+    tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
+    if not tools and facts.order_id and rules.fallback_tool in offered:
+        tools = [rules.fallback_tool]
+    return tuple(_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools))
+
+
+def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple[Call, ...]:
+    """Tools named literally in the text, in the order they are named."""
+    if not rules.direct_calls:
+        return ()
+    found = sorted((end, name) for name in offered if (end := _mention(text, name)) is not None)
+    return tuple(_call(name, offered, facts, rules, explicit=_json_after(text, end)) for end, name in found)
+
+
+def _apply_choice(choice: Any, decision: Decision, facts: Facts, offered: dict, rules: Rules) -> Decision:
+    if isinstance(choice, dict):
+        name = choice["function"]["name"]
+        kept = [c for c in decision.calls if c.name == name] or [_call(name, offered, facts, rules)]
+        return Decision(calls=(kept[0],), order_id=facts.order_id)
+    if choice == "required" and not decision.calls:
+        name = next((i.tool for i in facts.intents if i.tool in offered), next(iter(offered)))
+        return Decision(calls=(_call(name, offered, facts, rules),), order_id=facts.order_id)
+    return decision
+
+
+def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[str, Any] | None = None) -> Call:
+    if explicit is not None:
+        return Call(tool, explicit)
+    values = {name: facts.get(rules.params.get(name, ""), rules) for name in offered.get(tool, ())}
+    return Call(tool, {name: value for name, value in values.items() if value is not None})
+
+
+def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
+    if any(i.tool in offered and i.needs_order_id for i in facts.intents):
+        return rules.replies["ask_order_id"]
+    if facts.intents or facts.order_id:
+        return reply_text(rules, "cannot_lookup", facts.order_id)
+    soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None)
+    return soft.reply if soft else rules.replies["default"]
+
+
+# --- answering from tool results -------------------------------------------------------------
+
+
+def answer_results(results: list[str], order_id: str | None, rules: Rules) -> Decision:
+    """One sentence per tool result (identical sentences once), from the `[[answer]]` rules."""
+    lines = dict.fromkeys(_answer_one(result, order_id, rules) for result in results)
+    return Decision(text="\n".join(lines), order_id=order_id)
+
+
+def _answer_one(result: str, order_id: str | None, rules: Rules) -> str:
+    template = next((a.template for a in rules.answers if a.when.search(result)), "{summary}")
+    mentioned = rules.order_id.search(result)
+    return fill(template, rules, mentioned.group(0) if mentioned else order_id, summary=summarise(result, rules))
+
+
+def summarise(result: str, rules: Rules) -> str:
+    """The first lines of a result, minus the sentences written for the model, joined by "；"."""
+    kept: list[str] = []
+    for line in result.splitlines():
+        sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
+        if sentences:
+            kept.append("".join(sentences).strip().rstrip("。；;"))
+        if len(kept) == rules.summary_lines:
+            break
+    return "；".join(kept) or "没有返回任何内容"
+
+
+def fill(template: str, rules: Rules, order_id: str | None, **extra: str) -> str:
+    """A reply template with `{order}`, `{order_id}` (and `extra`) filled in."""
+    order = rules.order_ref["with_id"].format(order_id=order_id) if order_id else rules.order_ref["without_id"]
+    return template.format(order=order, order_id=order_id or "", **{"summary": "", **extra})
+
+
+def reply_text(rules: Rules, key: str, order_id: str | None) -> str:
+    """The reply `key`, or its `_without_order` variant when there is no order id."""
+    if order_id is None and f"{key}_without_order" in rules.replies:
+        key = f"{key}_without_order"
+    return fill(rules.replies[key], rules, order_id)
+
+
+# --- reading the conversation ----------------------------------------------------------------
+
+
+def content_text(content: Any) -> str:
+    """A message's text: a string, or the text parts of a list joined (None → "")."""
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content)
+    return content or ""
+
+
+def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]:
+    """Facts of the last user turn; an order id alone borrows the previous turn's intents."""
+    users = [content_text(m.get("content")) for m in messages if m["role"] == "user"]
+    if not users:
+        return Facts(), ""
+    facts = read_text(users[-1], rules)
+    if facts.order_id and not facts.intents and len(users) > 1:
+        facts = facts._replace(intents=read_text(users[-2], rules).intents)
+    return facts, users[-1]
+
+
+def _trailing_results(messages: list[dict]) -> list[str]:
+    results = []
+    for message in reversed(messages):
+        if message["role"] != "tool":
+            break
+        results.append(content_text(message.get("content")))
+    return results[::-1]
+
+
+def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
+    facts, _ = _conversation_facts(messages, rules)
+    return facts.order_id
+
+
+def _offered(tools: Any) -> dict[str, tuple[str, ...]]:
+    """Tool name → its parameter names, from the request's `tools`."""
+    offered = {}
+    for tool in tools:
+        fn = tool["function"]
+        properties = (fn.get("parameters") or {}).get("properties")
+        offered[fn["name"]] = tuple(properties) if isinstance(properties, dict) else ()
+    return offered
+
+
+def _mention(text: str, name: str) -> int | None:
+    """Where a literal mention of `name` (not part of a longer identifier) ends."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        if not _is_ident(text[start - 1 : start]) and not _is_ident(text[end : end + 1]):
+            return end
+        start = text.find(name, start + 1)
+    return None
+
+
+def _is_ident(ch: str) -> bool:
+    return ch != "" and ch.isascii() and (ch.isalnum() or ch in "_-")
+
+
+def _json_after(text: str, end: int) -> dict[str, Any] | None:
+    """A JSON object right after a tool's name (`name {...}`, `name({...})`, `name：{...}`)."""
+    rest = text[end:].lstrip(" (:：")
+    if not rest.startswith("{"):
+        return None
+    try:
+        value, _ = json.JSONDecoder().raw_decode(rest)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and _shallow(value, 16) else None
+
+
+def _shallow(value: Any, levels: int) -> bool:
+    """At most `levels` of nesting (a deeper object would be trouble to echo back)."""
+    if not isinstance(value, (dict, list)):
+        return True
+    children = value.values() if isinstance(value, dict) else value
+    return levels > 0 and all(_shallow(child, levels - 1) for child in children)
+
+
+# --- the prompt protocol (no `tools`: the tools are described in the system prompt) ----------
+
+
+def _prose_tools(messages: list[dict], rules: Rules) -> dict[str, tuple[str, ...]]:
+    system = "\n".join(content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer"))
+    return {i.tool: i.params for i in rules.intents if _mention(system, i.tool) is not None}
+
+
+def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision:
+    previous = messages[-2] if len(messages) > 1 else {}
+    if previous.get("role") == "assistant" and '{"tool"' in content_text(previous.get("content")):
+        result = content_text(messages[-1].get("content"))  # the user turn carries the result
+        return answer_results([result], _last_order_id(messages[:-1], rules), rules)
+    facts, text = _conversation_facts(messages, rules)
+    decision = _auto(facts, text, offered, rules)
+    if not decision.calls:
+        return decision
+    call = decision.calls[0]
+    payload = json.dumps({"tool": call.name, "args": call.arguments}, ensure_ascii=False)
+    return Decision(text=rules.prompt_prefix + payload, order_id=facts.order_id)

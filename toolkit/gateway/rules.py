@@ -1,0 +1,186 @@
+"""The fake gateway's keyword rules: `data/gateway_rules.toml`, loaded and compiled once.
+
+`load_rules()` turns the TOML into a `Rules` record of precompiled regexes (cached per path);
+`read_text()` reads one user message into `Facts`: the order id (and, on demand, the date
+and product category) it mentions, the intents and "should not call" rules it matches.
+Nothing is decided here — which tool gets called, given a request's `tools` and
+`tool_choice`, is the job of `toolkit.gateway.decide`.
+
+Leaves out: Chinese numerals, synonyms, typos — anything a real model would understand and
+a keyword list does not. That is the point: the rules are not tuned to pass tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from toolkit import data as course_data
+from toolkit.errors import ConfigurationError
+
+_NEVER = re.compile(r"(?!)")
+_ALWAYS = re.compile("")
+_PLACEHOLDERS = {"order", "order_id", "summary"}
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One intent: its keywords point at one tool."""
+
+    tool: str
+    """The tool this intent calls (only if the request offers it)."""
+    matcher: re.Pattern[str]
+    """Any keyword or pattern of the intent."""
+    params: tuple[str, ...]
+    """Parameter names used when the tool's schema is unknown (prompt protocol)."""
+    needs_order_id: bool
+    """Without an order id in the text, ask for one instead of calling."""
+
+
+@dataclass(frozen=True)
+class Decline:
+    """A "should not call" rule: a match is answered in text, with no tool call."""
+
+    name: str
+    matcher: re.Pattern[str]
+    reply: str
+    only_if_nothing_to_call: bool
+    """Soft rules (greetings, thanks) give way when there is something to call."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """How to turn one tool result into a sentence: the first matching `when` wins."""
+
+    when: re.Pattern[str]
+    template: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything in the rules file, compiled."""
+
+    order_id: re.Pattern[str]
+    date: re.Pattern[str]
+    params: dict[str, str]
+    """Parameter name → fact name (`order_id`, `date`, `category`)."""
+    categories: tuple[tuple[str, re.Pattern[str]], ...]
+    declines: tuple[Decline, ...]
+    intents: tuple[Intent, ...]
+    fallback_tool: str | None
+    direct_calls: bool
+    order_ref: dict[str, str]
+    replies: dict[str, str]
+    summary_lines: int
+    drop_sentences: re.Pattern[str]
+    answers: tuple[Answer, ...]
+    prompt_prefix: str
+
+    def intent_for(self, tool: str) -> Intent | None:
+        return next((i for i in self.intents if i.tool == tool), None)
+
+
+class Facts(NamedTuple):
+    """What one user message says, as far as the rules can tell."""
+
+    text: str = ""
+    order_id: str | None = None
+    intents: tuple[Intent, ...] = ()
+    declines: tuple[Decline, ...] = ()
+
+    def get(self, fact: str, rules: Rules) -> str | None:
+        """A fact by name; the date and category are only looked for when a tool needs them."""
+        if fact == "order_id":
+            return self.order_id
+        if fact == "date":
+            return _first(rules.date, self.text)
+        if fact == "category":
+            return next((name for name, words in rules.categories if words.search(self.text)), None)
+        return None
+
+
+def read_text(text: str, rules: Rules) -> Facts:
+    """The order id, intents and decline rules found in `text`."""
+    return Facts(
+        text,
+        _first(rules.order_id, text),
+        intents=tuple(i for i in rules.intents if i.matcher.search(text)),
+        declines=tuple(d for d in rules.declines if d.matcher.search(text)),
+    )
+
+
+def _first(pattern: re.Pattern[str], text: str) -> str | None:
+    match = pattern.search(text)
+    return match.group(0) if match else None
+
+
+@functools.lru_cache(maxsize=8)
+def load_rules(path: Path | str | None = None) -> Rules:
+    """Load and compile a rules file; a broken file is a `ConfigurationError` naming it."""
+    path = course_data.path("gateway_rules.toml") if path is None else path
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        rules = _compile(data)
+        _check_templates(rules)
+        return rules
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, re.error) as exc:
+        raise ConfigurationError(f"gateway rules {path}: {type(exc).__name__}: {exc}") from exc
+
+
+def _compile(data: dict[str, Any]) -> Rules:
+    style = data["answer_style"]
+    return Rules(
+        order_id=re.compile(data["facts"]["order_id"]),
+        date=re.compile(data["facts"]["date"]),
+        params=dict(data["params"]),
+        categories=tuple((name, _matcher(words)) for name, words in data["categories"].items()),
+        declines=tuple(
+            Decline(
+                d["name"],
+                _matcher(d.get("keywords", ()), d.get("patterns", ())),
+                d["reply"],
+                d.get("only_if_nothing_to_call", False),
+            )
+            for d in data["decline"]
+        ),
+        intents=tuple(
+            Intent(
+                i["tool"],
+                _matcher(i.get("keywords", ()), i.get("patterns", ())),
+                tuple(i.get("params", ())),
+                i.get("needs_order_id", False),
+            )
+            for i in data["intent"]
+        ),
+        fallback_tool=data.get("fallback", {}).get("with_order_id"),
+        direct_calls=data.get("direct", {}).get("enabled", False),
+        order_ref=dict(data["order_ref"]),
+        replies=dict(data["replies"]),
+        summary_lines=style["summary_lines"],
+        drop_sentences=_matcher(style["drop_sentences_with"]),
+        answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
+        prompt_prefix=data["prompt_protocol"]["prefix"],
+    )
+
+
+def _matcher(keywords: Any = (), patterns: Any = ()) -> re.Pattern[str]:
+    """One regex matching any keyword (literally) or any pattern; never matches if both empty."""
+    parts = [re.escape(k) for k in keywords] + [f"(?:{p})" for p in patterns]
+    return re.compile("|".join(parts)) if parts else _NEVER
+
+
+def _check_templates(rules: Rules) -> None:
+    """Every template may only use `{order}`, `{order_id}` and `{summary}`."""
+    templates = [*rules.replies.values(), *(d.reply for d in rules.declines), *(a.template for a in rules.answers)]
+    for template in templates:
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+        if not fields <= _PLACEHOLDERS:
+            raise ValueError(
+                f"template {template!r} uses {sorted(fields - _PLACEHOLDERS)}; only {sorted(_PLACEHOLDERS)} exist"
+            )

@@ -1,0 +1,210 @@
+"""The fake gateway with state, and over real HTTP: `python -m toolkit gateway`.
+
+`Gateway` is the stateful shell both transports share: a `GatewayConfig` (mode included) and
+a fault schedule — faults consumed one per chat request, in order, so a test can say "the
+next two requests get 429, then answer". `create_app()` wraps it in a Starlette app;
+`serve()` runs that app with uvicorn (blocking); `running_gateway()` runs it in a background
+thread on a free loopback port for tests, notebooks and benchmarks. Everything binds to
+127.0.0.1 unless told otherwise.
+
+Leaves out: TLS, authentication, anything not on the loopback interface by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from toolkit.errors import ConfigurationError
+from toolkit.gateway.core import CHAT_PATH, FAULTS, MODES, GatewayConfig, handle_http
+from toolkit.gateway.wire import Reply
+
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 18083
+
+
+class Gateway:
+    """A fake gateway: its config (mode included) and a schedule of faults to come."""
+
+    def __init__(
+        self, mode: str | None = None, *, faults: Iterable[str | None] = (), config: GatewayConfig | None = None
+    ) -> None:
+        config = config or GatewayConfig()
+        self.config = replace(config, mode=mode) if mode else config
+        self._faults: list[str | None] = []
+        self._lock = threading.Lock()
+        self.schedule(*faults)
+
+    @property
+    def mode(self) -> str:
+        return self.config.mode
+
+    @mode.setter
+    def mode(self, mode: str) -> None:
+        self.config = replace(self.config, mode=mode)
+
+    def schedule(self, *faults: str | None) -> None:
+        """Queue faults for the next chat requests, one each; `None` means "answer normally"."""
+        unknown = [f for f in faults if f is not None and f not in FAULTS]
+        if unknown:
+            raise ConfigurationError(
+                f"Gateway.schedule: unknown fault {unknown[0]!r}; use one of {', '.join(FAULTS)} (or None)"
+            )
+        with self._lock:
+            self._faults.extend(faults)
+
+    @property
+    def pending_faults(self) -> list[str | None]:
+        with self._lock:
+            return list(self._faults)
+
+    def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
+        """One HTTP exchange; a chat request consumes the next scheduled fault."""
+        chat = method.upper() == "POST" and path.split("?", 1)[0] == CHAT_PATH
+        fault = self._next_fault() if chat else None
+        return handle_http(method, path, headers, body, self.config, fault=fault)
+
+    def _next_fault(self) -> str | None:
+        with self._lock:
+            return self._faults.pop(0) if self._faults else None
+
+
+def create_app(gateway: Gateway) -> Starlette:
+    """A Starlette app sending every request, any path and method, to `gateway`."""
+    return Starlette(routes=[Route("/{path:path}", _Endpoint(gateway))])
+
+
+class _Endpoint:
+    """A bare ASGI endpoint: bytes in, `gateway.handle`, bytes out. No Request / Response
+    objects: the gateway does its own routing and envelope, and this is the hot path."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        body = await _read_body(receive, self.gateway.config.max_body_bytes)
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
+        if reply.delay_s:
+            await asyncio.sleep(reply.delay_s)
+        # A stream is ready in full at once, so it goes out in one piece: the same bytes.
+        data = reply.encode()
+        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
+        raw.append((b"content-length", str(len(data)).encode()))
+        await send({"type": "http.response.start", "status": reply.status, "headers": raw})
+        await send({"type": "http.response.body", "body": data})
+
+
+async def _read_body(receive: Callable, limit: int) -> bytes:
+    """The body, but no more than `limit + 1` bytes of it (enough to say 413)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if size > limit or not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto=IPPROTO_TCP, or asyncio skips TCP_NODELAY and Nagle adds ~40 ms per response
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    return sock
+
+
+def _server(app: Starlette):
+    import uvicorn  # imported here: the in-process transport never needs it
+
+    return uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=2)
+    )
+
+
+def serve(
+    host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, mode: str = "A", *, gateway: Gateway | None = None
+) -> None:
+    """Run the gateway over HTTP until interrupted; prints its base URL first."""
+    gateway = gateway or Gateway(mode)
+    sock = _listen(host, port)
+    url = f"http://{host}:{sock.getsockname()[1]}/v1"
+    print(f"fake keyword gateway (mode {gateway.mode}) listening on {url}", flush=True)
+    try:
+        _server(create_app(gateway)).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+@contextmanager
+def running_gateway(
+    mode: str = "A", port: int = 0, *, gateway: Gateway | None = None, host: str = DEFAULT_HOST
+) -> Iterator[str]:
+    """Run the gateway in a background thread; yields its base URL (`http://…/v1`).
+
+    Pass `gateway` to keep a handle on it (its mode, its fault schedule); `mode` is then unused.
+    `port=0` picks a free port."""
+    gateway = gateway or Gateway(mode)
+    sock = _listen(host, port)
+    server = _server(create_app(gateway))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="fake-gateway")
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the fake gateway's server thread stopped during startup")
+            time.sleep(0.005)
+        yield f"http://{host}:{sock.getsockname()[1]}/v1"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def cli(argv: list[str]) -> int:
+    """`python -m toolkit gateway [--host H] [--port P] [--mode A-E] [--fault F ...]`."""
+    parser = argparse.ArgumentParser(
+        prog="python -m toolkit gateway", description="Run the fake keyword gateway over HTTP."
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help="default: %(default)s (loopback)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
+    parser.add_argument(
+        "--mode",
+        default="A",
+        choices=MODES,
+        type=str.upper,
+        help="A real / B fake / C rejects / D ignores / E half support",
+    )
+    parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        choices=FAULTS,
+        help="a fault for the next chat request (repeat to schedule several)",
+    )
+    parser.add_argument("--retry-after", type=int, default=1, help="rate_limit's Retry-After, seconds")
+    parser.add_argument("--slow-delay", type=float, default=5.0, help="slow's delay, seconds")
+    args = parser.parse_args(argv)
+    config = GatewayConfig(mode=args.mode, retry_after_s=args.retry_after, slow_delay_s=args.slow_delay)
+    try:
+        serve(args.host, args.port, gateway=Gateway(config=config, faults=args.fault))
+    except OSError as exc:
+        print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,306 @@
+"""Checking a chat-completions request the way a strict gateway does, before any rule runs.
+
+`check_request(request)` raises `RequestError` (HTTP 400, an OpenAI-style message, the
+offending `param` and a `code`) for the first problem it finds: the body's shape, `model`,
+`messages` (roles, content, tool calls), `tools`, `tool_choice`, the stream options, and —
+as strict gateways do (seed 003 §9) — a tool result that answers no earlier tool call, or a
+tool call left without a result. It only reads; it never repairs.
+
+Leaves out: sampling parameters (temperature, max_tokens, ...), accepted and ignored;
+content parts other than text (images, audio), refused.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+TOOL_CHOICES = ("none", "auto", "required")
+_TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_MISSING = object()
+
+
+class RequestError(Exception):
+    """One problem with a request, in the shape of an OpenAI error body."""
+
+    def __init__(self, message: str, *, param: str | None = None, code: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.message, self.param, self.code, self.status = message, param, code, status
+
+
+def check_request(request: Any) -> None:
+    """Raise `RequestError` for the first thing wrong with `request`, else return None."""
+    if not isinstance(request, dict):
+        raise RequestError(
+            f"Invalid type for the request body: expected an object, but got {_kind(request)} instead.",
+            code="invalid_type",
+        )
+    _required(request, "model", str)
+    messages = _required(request, "messages", list)
+    if not messages:
+        raise RequestError(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+            param="messages",
+            code="empty_array",
+        )
+    for i, message in enumerate(messages):
+        if not _plain_message(message):
+            _check_message(message, f"messages[{i}]")
+    _check_tools(request.get("tools"))
+    _check_tool_choice(request)
+    _check_stream(request)
+    _check_tool_pairing(messages)
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+def _plain_message(message: Any) -> bool:
+    """The common case, recognised fast: a system / user message with text content."""
+    return (
+        type(message) is dict
+        and message.get("role") in ("system", "user", "developer")
+        and type(message.get("content")) is str
+    )
+
+
+def _check_message(message: Any, where: str) -> None:
+    _expect(message, dict, where)
+    role = _required(message, "role", str, where)
+    if role not in ROLES:
+        raise RequestError(
+            f"Invalid value: {role!r}. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
+            param=f"{where}.role",
+            code="invalid_value",
+        )
+    if role == "assistant":
+        return _check_assistant(message, where)
+    _check_content(_required(message, "content", (str, list), where), f"{where}.content")
+    if role == "tool":
+        if "tool_call_id" not in message:
+            raise RequestError(
+                "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.",
+                param=f"{where}.tool_call_id",
+                code="missing_required_parameter",
+            )
+        _expect(message["tool_call_id"], str, f"{where}.tool_call_id")
+
+
+def _check_assistant(message: dict, where: str) -> None:
+    content, calls = message.get("content"), message.get("tool_calls")
+    if calls is not None:
+        _expect(calls, list, f"{where}.tool_calls")
+        for i, call in enumerate(calls):
+            _check_call(call, f"{where}.tool_calls[{i}]")
+    if content is None and not calls:
+        raise RequestError(
+            f"Invalid value for '{where}.content': expected a string, got null.",
+            param=f"{where}.content",
+            code="invalid_value",
+        )
+    if content is not None:
+        _check_content(_expect(content, (str, list), f"{where}.content"), f"{where}.content")
+
+
+def _check_call(call: Any, where: str) -> None:
+    _expect(call, dict, where)
+    _required(call, "id", str, where)
+    if _required(call, "type", str, where) != "function":
+        raise RequestError(
+            f"Invalid value: {call['type']!r}. Supported values are: 'function'.",
+            param=f"{where}.type",
+            code="invalid_value",
+        )
+    function = _required(call, "function", dict, where)
+    _required(function, "name", str, f"{where}.function")
+    _required(function, "arguments", str, f"{where}.function")
+
+
+def _check_content(content: str | list, where: str) -> None:
+    if isinstance(content, str):
+        return
+    for i, part in enumerate(content):
+        _expect(part, dict, f"{where}[{i}]")
+        if part.get("type") != "text":
+            raise RequestError(
+                f"Invalid value for '{where}[{i}].type': only 'text' content parts are supported.",
+                param=f"{where}[{i}].type",
+                code="invalid_value",
+            )
+        _required(part, "text", str, f"{where}[{i}]")
+
+
+def _check_tool_pairing(messages: list[dict]) -> None:
+    """Every tool result answers a call of the assistant turn before it; every call is answered."""
+    pending: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        if message["role"] == "tool":
+            call_id = message["tool_call_id"]
+            if pending.pop(call_id, None) is None:
+                raise RequestError(
+                    "Invalid parameter: messages with role 'tool' must be a response to a "
+                    "preceding message with 'tool_calls'. No earlier tool call with "
+                    f"tool_call_id {call_id!r} is waiting for a result.",
+                    param=f"messages[{i}].tool_call_id",
+                    code="invalid_tool_call_id",
+                )
+            continue
+        _no_unanswered(pending)
+        if message["role"] == "assistant":
+            pending = {call["id"]: i for call in message.get("tool_calls") or ()}
+    _no_unanswered(pending)
+
+
+def _no_unanswered(pending: dict[str, int]) -> None:
+    if pending:
+        raise RequestError(
+            "An assistant message with 'tool_calls' must be followed by tool messages responding "
+            "to each 'tool_call_id'. The following tool_call_ids did not have response messages: " + ", ".join(pending),
+            param=f"messages[{min(pending.values())}].tool_calls",
+            code="invalid_tool_call_id",
+        )
+
+
+# --- tools, tool_choice, stream --------------------------------------------------------------
+
+
+def _check_tools(tools: Any) -> None:
+    if tools is None:
+        return
+    if not _expect(tools, list, "tools"):
+        raise RequestError(
+            "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+            param="tools",
+            code="empty_array",
+        )
+    for i, tool in enumerate(tools):
+        if not _plain_tool(tool):
+            _check_tool(tool, f"tools[{i}]")
+
+
+def _plain_tool(tool: Any) -> bool:
+    """The common case, recognised fast (anything else gets the careful check)."""
+    function = tool.get("function") if type(tool) is dict else None
+    return bool(
+        type(function) is dict
+        and tool.get("type") == "function"
+        and type(function.get("name")) is str
+        and _TOOL_NAME.fullmatch(function["name"])
+        and type(function.get("description", "")) is str
+        and type(function.get("parameters", {})) is dict
+        and type(function.get("strict", False)) is bool
+    )
+
+
+def _check_tool(tool: Any, where: str) -> None:
+    _expect(tool, dict, where)
+    if _required(tool, "type", str, where) != "function":
+        raise RequestError(
+            f"Invalid value: {tool['type']!r}. Supported values are: 'function'.",
+            param=f"{where}.type",
+            code="invalid_value",
+        )
+    function = _required(tool, "function", dict, where)
+    name = _required(function, "name", str, f"{where}.function")
+    if not _TOOL_NAME.fullmatch(name):
+        raise RequestError(
+            f"Invalid '{where}.function.name': string does not match pattern. "
+            "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+            param=f"{where}.function.name",
+            code="invalid_value",
+        )
+    for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
+        if function.get(key) is not None:
+            _expect(function[key], kind, f"{where}.function.{key}")
+
+
+def _check_tool_choice(request: dict) -> None:
+    choice = request.get("tool_choice")
+    if choice is None:
+        return
+    if not request.get("tools"):
+        raise RequestError(
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+            param="tool_choice",
+            code="invalid_value",
+        )
+    if isinstance(choice, str) and choice not in TOOL_CHOICES:
+        raise RequestError(
+            f"Invalid value: {choice!r}. Supported values are: 'none', 'auto', and 'required'.",
+            param="tool_choice",
+            code="invalid_value",
+        )
+    if isinstance(choice, str):
+        return
+    _expect(choice, dict, "tool_choice")
+    if _required(choice, "type", str, "tool_choice") != "function":
+        raise RequestError(
+            f"Invalid value: {choice['type']!r}. Supported values are: 'function'.",
+            param="tool_choice.type",
+            code="invalid_value",
+        )
+    name = _required(_required(choice, "function", dict, "tool_choice"), "name", str, "tool_choice.function")
+    if name not in {t["function"]["name"] for t in request["tools"]}:
+        raise RequestError(
+            f"Invalid value for 'tool_choice': tool {name!r} is not among the 'tools' of this request.",
+            param="tool_choice.function.name",
+            code="invalid_value",
+        )
+
+
+def _check_stream(request: dict) -> None:
+    for key in ("stream", "parallel_tool_calls"):
+        if request.get(key) is not None:
+            _expect(request[key], bool, key)
+    options = request.get("stream_options")
+    if options is None:
+        return
+    if not request.get("stream"):
+        raise RequestError(
+            "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+            param="stream_options",
+            code="invalid_value",
+        )
+    if _expect(options, dict, "stream_options").get("include_usage") is not None:
+        _expect(options["include_usage"], bool, "stream_options.include_usage")
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def _required(obj: dict, key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    value = obj.get(key, _MISSING)
+    if type(value) is kind:  # the common case, fast
+        return value
+    param = f"{where}.{key}" if where else key
+    if value is _MISSING:
+        raise RequestError(f"Missing required parameter: '{param}'.", param=param, code="missing_required_parameter")
+    return _expect(value, kind, param)
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], param: str) -> Any:
+    if type(value) is kind:  # the common case, fast
+        return value
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        wanted = " or ".join(_KIND_NAMES[k] for k in kinds)
+        raise RequestError(
+            f"Invalid type for '{param}': expected {wanted}, but got {_kind(value)} instead.",
+            param=param,
+            code="invalid_type",
+        )
+    return value
+
+
+_KIND_NAMES = {str: "a string", list: "an array", dict: "an object", bool: "a boolean"}
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return _KIND_NAMES.get(type(value), type(value).__name__)

@@ -1,0 +1,3 @@
+"""The round-trip loop: tool sources, the loop itself, its records, the return rules, sagas, and
+the provider wrappers (filter, rename, always visible).
+"""

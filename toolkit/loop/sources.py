@@ -1,0 +1,157 @@
+"""Where a call's tools come from: three sources merged into one per-call `ToolContext`.
+
+1. **Tools**: `@tool` functions, objects with `@tool` methods, ready `Tool`s (`tools_from`).
+2. **Providers**: anything with `provide(request) -> list[Tool]`. A *static* provider is asked
+   once per call; a *dynamic* one (`dynamic = True`) before every model request, and it can
+   only ever *add* tools: once a tool joined the call it stays until the call ends.
+3. **A registry** of hand-written spec + executor pairs, each name with versions, one of them
+   selected (so a course can show "query_order v2 behind a flag").
+
+Duplicate names across sources are a configuration error, found when the context is built.
+The context tells *available* tools (every tool the call could use) from *effective* ones (the
+tools sent to the model this round); they differ only when a wrapper such as tool search
+holds some back (`visible`).
+
+Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.tool`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from toolkit.chat.messages import Message
+from toolkit.errors import ConfigurationError
+from toolkit.tools.execute import Executor, Tool, tools_from
+from toolkit.tools.reflect import ToolSpec
+
+ALWAYS_VISIBLE = "always_visible"
+"""Metadata key: a wrapper that holds tools back (tool search) never hides this one
+(`metadata={"always_visible": True}`); MCP providers and skills set it, search reads it."""
+
+
+@dataclass(frozen=True)
+class ProviderRequest:
+    """What a provider may look at to decide which tools to offer."""
+
+    messages: tuple[Message, ...]
+    memory_id: Any = None
+
+
+class ToolProvider(Protocol):
+    """A source of tools decided at call time (MCP servers, skills, feature flags ...)."""
+
+    dynamic: bool
+
+    def provide(self, request: ProviderRequest) -> Sequence[Tool]: ...
+
+
+@dataclass
+class StaticProvider:
+    """The simplest provider: a fixed list, or a function of the request."""
+
+    tools: Sequence[Tool] | Callable[[ProviderRequest], Sequence[Tool]]
+    dynamic: bool = False
+
+    def provide(self, request: ProviderRequest) -> Sequence[Tool]:
+        return self.tools(request) if callable(self.tools) else self.tools
+
+
+class ToolRegistry:
+    """Hand-written spec + executor pairs, versioned; `tools()` yields the selected versions."""
+
+    def __init__(self) -> None:
+        self._versions: dict[str, dict[str, Tool]] = {}
+        self._selected: dict[str, str] = {}
+
+    def register(
+        self, spec: ToolSpec | dict[str, Any], executor: Executor, *, version: str = "v1", select: bool | None = None
+    ) -> Tool:
+        """Add one version; the first version of a name is selected unless `select=False`."""
+        spec = spec if isinstance(spec, ToolSpec) else ToolSpec.from_openai(spec)
+        versions = self._versions.setdefault(spec.name, {})
+        if version in versions:
+            raise ConfigurationError(
+                f"ToolRegistry.register({spec.name!r}, version={version!r}): that version is already "
+                "registered; give the new one another version, e.g. version='v2'"
+            )
+        versions[version] = Tool(spec, executor, f"registry {spec.name}@{version}")
+        if select or (select is None and spec.name not in self._selected):
+            self._selected[spec.name] = version
+        return versions[version]
+
+    def select(self, name: str, version: str) -> None:
+        """Switch `name` to `version` (e.g. behind a feature flag)."""
+        if version not in self._versions.get(name, {}):
+            known = ", ".join(sorted(self._versions.get(name, {}))) or "none"
+            raise ConfigurationError(
+                f"ToolRegistry.select({name!r}, {version!r}): no such version (registered: {known}); register it first"
+            )
+        self._selected[name] = version
+
+    def versions(self, name: str) -> list[str]:
+        return sorted(self._versions.get(name, {}))
+
+    def selected(self) -> dict[str, str]:
+        return dict(sorted(self._selected.items()))
+
+    def tools(self) -> list[Tool]:
+        return [self._versions[name][version] for name, version in self._selected.items()]
+
+
+@dataclass
+class ToolContext:
+    """The tools of one call: available ones, the effective subset, and where each came from."""
+
+    available: dict[str, Tool] = field(default_factory=dict)
+    hidden: set[str] = field(default_factory=set)
+    """Available but not sent (held back by a wrapper until found)."""
+    dynamic: list[ToolProvider] = field(default_factory=list)
+
+    @property
+    def effective(self) -> list[Tool]:
+        """The tools sent to the model this round, in registration order."""
+        return [t for name, t in self.available.items() if name not in self.hidden]
+
+    def add(self, tools: Iterable[Tool], *, only_new: bool = False) -> list[str]:
+        """Add tools; a name seen before is an error (or skipped with `only_new`)."""
+        added = []
+        for tool in tools:
+            if tool.name in self.available:
+                if only_new:
+                    continue
+                raise ConfigurationError(
+                    f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
+                    f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
+                )
+            self.available[tool.name] = tool
+            added.append(tool.name)
+        return added
+
+    def refresh(self, request: ProviderRequest) -> list[str]:
+        """Ask dynamic providers again; only new names join (tools never leave)."""
+        return [name for provider in self.dynamic for name in self.add(provider.provide(request), only_new=True)]
+
+    def reveal(self, names: Iterable[str]) -> list[str]:
+        """Make held-back tools effective (tool search calls this with what it found)."""
+        shown = [n for n in names if n in self.hidden]
+        self.hidden.difference_update(shown)
+        return shown
+
+
+def build_context(
+    tools: Sequence[Any] = (),
+    providers: Sequence[ToolProvider] = (),
+    registry: ToolRegistry | None = None,
+    request: ProviderRequest = ProviderRequest(()),
+) -> ToolContext:
+    """Merge the three sources for one call (static providers are asked here, once)."""
+    context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
+    context.add(tools_from(*tools) if tools else [])
+    for provider in providers:
+        if not getattr(provider, "dynamic", False):
+            context.add(provider.provide(request))
+    context.add(registry.tools() if registry else [])
+    context.refresh(request)
+    return context

@@ -1,0 +1,3 @@
+"""MCP: servers as tool sources (client, provider, schema translation) and toolkit tools served
+over MCP.
+"""

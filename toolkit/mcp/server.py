@@ -1,0 +1,114 @@
+"""The other side of MCP: toolkit tools served to any MCP client.
+
+    python -m toolkit mcp-server                      # week 3's shop tools over stdio
+    python -m toolkit mcp-server --http --port 8765   # … over streamable HTTP, http://127.0.0.1:8765/mcp
+
+`tools_server(tools)` wraps toolkit `Tool`s in the official SDK's low-level `Server`, so what
+a client lists is exactly the hand-written spec (no second reflection), and a call runs the
+tool's own executor — for the shop that is `toolkit.course.validation`: lenient in, strict out, the
+same checks and the same Chinese messages as in week 3. An argument error or a failing tool
+comes back as a result with `isError: true` (the model can fix its call); an unknown tool
+name is a protocol error, as the MCP specification asks.
+
+Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
+the spec's metadata (`toolkit.mcp.provider`).
+
+Leaves out: authentication, resources and prompts; HTTP on any address but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from toolkit.chat.messages import ToolCall
+from toolkit.tools.execute import FEED_BACK_ALL, Tool
+
+SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
+"""Week 3's tools only read: clients may call them without asking the user first."""
+
+
+def tools_server(
+    tools: Sequence[Tool], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
+) -> Server:
+    """An MCP server offering `tools`; calls run each tool's executor (errors fed back)."""
+    by_name = {t.name: t for t in tools}
+    listed = [_mcp_tool(t, t.name in read_only) for t in tools]
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        tool = by_name.get(params.name)
+        if tool is None:
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Available tools: {', '.join(by_name)}"
+            )
+        call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
+        result = await anyio.to_thread.run_sync(lambda: tool.execute(call, None, FEED_BACK_ALL))
+        return types.CallToolResult(content=[types.TextContent(text=result.content)], is_error=result.is_error)
+
+    return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:
+    schema = tool.spec.parameters or {"type": "object", "properties": {}}
+    annotations = types.ToolAnnotations(read_only_hint=True) if read_only else None
+    return types.Tool(
+        name=tool.name, description=tool.spec.description or None, input_schema=schema, annotations=annotations
+    )
+
+
+def shop_server(today: datetime.date | None = None) -> Server:
+    """Week 3's `query_order`, `query_logistics`, `query_refund_policy` as an MCP server."""
+    from toolkit.course.assistant import shop_registry
+    from toolkit.course.shop import load_shop
+
+    tools = shop_registry(load_shop(today=today)).tools()
+    return tools_server(tools, name="toolkit-shop", read_only=sorted(SHOP_READ_ONLY))
+
+
+async def serve_stdio(server: Server) -> None:
+    """Serve one client on this process's stdin/stdout until it closes them."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def serve_http(server: Server, port: int) -> None:
+    """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted."""
+    import uvicorn
+
+    print(f"MCP server {server.name!r} on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
+    uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+
+
+def cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m toolkit mcp-server", description="Serve week 3's shop tools over MCP (stdio by default)."
+    )
+    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
+    parser.add_argument(
+        "--today",
+        type=datetime.date.fromisoformat,
+        default=None,
+        help="the shop's 'today', yyyy-mm-dd (default: the real today)",
+    )
+    args = parser.parse_args(argv)
+    server = shop_server(args.today)
+    if args.http:
+        serve_http(server, args.port)
+    else:
+        anyio.run(serve_stdio, server)
+    return 0

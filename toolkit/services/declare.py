@@ -1,0 +1,194 @@
+"""Declaring an assistant: decorators and parameter markers, read once into a `MethodPlan`.
+
+    class Assistant(Protocol):
+        @system_message("你是电商客服。今天是 {{current_date}}。")
+        def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        @user_message("用一句话总结订单 {{order_id}}")
+        def summarize(self, order_id: str) -> OrderSummary: ...
+
+Rules, checked when the service is created (`plan_method`), never at call time:
+
+- exactly one user message: a parameter marked `UserText`, or an `@user_message` template, or —
+  when there is neither — the method's only parameter;
+- every other parameter is a template variable (its own name, or `V("name")`) and must be used
+  by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
+- a `MemoryId` parameter needs the service to have per-id memory;
+- a return type must be declared: `str`, `None`, `Result[T]`, `TokenStream` or any type
+  pydantic can validate (structured output).
+
+Leaves out: running anything (`toolkit.services.service`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from toolkit import data as course_data
+from toolkit.errors import ConfigurationError
+from toolkit.services import templates
+from toolkit.services.structured import OutputType
+from toolkit.tools.decorator import MemoryId
+
+
+class UserText:
+    """Marker: `Annotated[str, UserText]` is the user's message."""
+
+
+@dataclass(frozen=True)
+class V:
+    """Marker: `Annotated[T, V("name")]` fills `{{name}}` in the templates."""
+
+    name: str
+
+
+def system_message(text: str | None = None, *, file: str | None = None) -> Callable[[Any], Any]:
+    """The system message of a method: inline template text, or a file in `data/prompts/`."""
+
+    def mark(fn: Any) -> Any:
+        fn.__toolkit_system__ = (text, file)
+        return fn
+
+    return mark
+
+
+def user_message(template: str) -> Callable[[Any], Any]:
+    """The user message as a template filled from the method's parameters."""
+
+    def mark(fn: Any) -> Any:
+        fn.__toolkit_user__ = template
+        return fn
+
+    return mark
+
+
+@dataclass(frozen=True)
+class MethodPlan:
+    """Everything the service needs to run one declared method, computed once."""
+
+    name: str
+    signature: inspect.Signature
+    system: str | None
+    """System message template, or None."""
+    user_template: str | None
+    user_param: str | None
+    memory_param: str | None
+    variables: dict[str, str]
+    """Parameter name → template variable name."""
+    kind: str
+    """`text`, `none`, `result`, `stream` or `structured`."""
+    output: OutputType | None
+    """For `structured` and `result` of a non-str type: how to ask for and parse the answer."""
+
+
+def plan_method(owner: type, name: str, fn: Any, *, has_memory_provider: bool) -> MethodPlan:
+    """Read one method's declaration; raise `ConfigurationError` naming the method and the fix."""
+    where = f"{owner.__name__}.{name}"
+    hints = typing.get_type_hints(fn, include_extras=True)
+    params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
+    system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", None)
+    user_param, memory_param, variables = _roles(where, params, hints, user_template)
+    if memory_param and not has_memory_provider:
+        raise ConfigurationError(
+            f"{where}: parameter {memory_param!r} is a MemoryId, but the service has no per-id memory; "
+            "pass memory=memory_per_id(...) (or a function memory_id -> ChatMemory) to ai_service()"
+        )
+    _check_templates(where, system, user_template, variables)
+    kind, output = _output(where, hints.get("return", inspect.Signature.empty))
+    return MethodPlan(
+        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output
+    )
+
+
+def _system_text(where: str, fn: Any) -> str | None:
+    text, file = getattr(fn, "__toolkit_system__", (None, None))
+    if file is None:
+        return text
+    prompts = course_data.path("prompts")
+    path = prompts / file
+    if not path.is_file():
+        available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
+        raise ConfigurationError(
+            f"{where}: @system_message(file={file!r}) not found in data/prompts/ "
+            f"(available: {available}); fix the name or add the file"
+        )
+    return path.read_text(encoding="utf-8")
+
+
+def _roles(
+    where: str, params: list[inspect.Parameter], hints: dict[str, Any], user_template: str | None
+) -> tuple[str | None, str | None, dict[str, str]]:
+    marked = {p.name: _markers(hints.get(p.name)) for p in params}
+    users = [n for n, m in marked.items() if UserText in m]
+    memory = [n for n, m in marked.items() if MemoryId in m]
+    if len(users) > 1:
+        raise ConfigurationError(
+            f"{where}: parameters {', '.join(users)} are all marked UserText; a method "
+            "has one user message: mark one, and use the others as template variables"
+        )
+    if users and user_template is not None:
+        raise ConfigurationError(
+            f"{where}: has both @user_message(...) and parameter {users[0]!r} marked UserText; keep one of the two"
+        )
+    if len(memory) > 1:
+        raise ConfigurationError(f"{where}: parameters {', '.join(memory)} are all MemoryId; keep one")
+    rest = [n for n in marked if n not in users and n not in memory]
+    if not users and user_template is None:
+        if len(rest) != 1:
+            raise ConfigurationError(
+                f"{where}: has no user message; mark one parameter Annotated[str, UserText] or add @user_message('...')"
+            )
+        users, rest = rest, []
+    variables = {n: next((m.name for m in marked[n] if isinstance(m, V)), n) for n in rest}
+    return (users[0] if users else None), (memory[0] if memory else None), variables
+
+
+def _markers(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) is Annotated:
+        return list(hint.__metadata__)
+    return []
+
+
+def _check_templates(where: str, system: str | None, user: str | None, variables: dict[str, str]) -> None:
+    known = set(variables.values()) | set(templates.BUILT_INS)
+    used: set[str] = set()
+    for label, text in (("@system_message", system), ("@user_message", user)):
+        for name in templates.variables(text or ""):
+            if name not in known:
+                raise ConfigurationError(
+                    f"{where}: {label} uses {{{{{name}}}}}, which is neither a parameter nor a built-in; "
+                    f"add a parameter {name!r} (or Annotated[..., V({name!r})]), or use one of "
+                    f"{', '.join(sorted(templates.BUILT_INS))}"
+                )
+            used.add(name)
+    unused = [p for p, v in variables.items() if v not in used]
+    if unused:
+        raise ConfigurationError(
+            f"{where}: parameter {unused[0]!r} is not used by any template; use it as "
+            f"{{{{{variables[unused[0]]}}}}} in a template, or remove it"
+        )
+
+
+def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
+    from toolkit.services.service import Result, TokenStream  # the runtime types live with the runtime
+
+    if annotation is inspect.Signature.empty:
+        raise ConfigurationError(
+            f"{where}: has no return annotation; declare one: str, None, Result[T], TokenStream or a pydantic model"
+        )
+    if annotation is str:
+        return "text", None
+    if annotation is None or annotation is type(None):
+        return "none", None
+    if annotation is TokenStream:
+        return "stream", None
+    if typing.get_origin(annotation) is Result:
+        (inner,) = typing.get_args(annotation)
+        return "result", None if inner is str else OutputType(inner)
+    if annotation is Result:
+        return "result", None
+    return "structured", OutputType(annotation)

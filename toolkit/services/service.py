@@ -1,0 +1,243 @@
+"""The declarative AI service: a class of declared methods becomes a working assistant.
+
+    assistant = ai_service(Assistant, model=connect(), tools=[shop], memory=memory_per_id())
+    assistant.chat("u1", "我的订单 SN202610200001 到哪了？")
+
+Python's counterpart of LangChain4j's dynamic proxy is a class built at run time:
+`ai_service` reads every declared method once (`toolkit.services.declare.plan_method`), then creates a
+subclass of the declaration whose methods each run `_invoke`:
+
+    1. bind the call's arguments to the plan (user text, memory id, template variables)
+    2. render the system and user messages (built-ins from the service's clock)
+    3. pick the conversation: the memory of this id (held for the whole turn) or a fresh list
+    4. run the tool loop (`toolkit.loop.run`), streaming if the method returns `TokenStream`
+    5. turn the loop's result into the declared return type (with one repair round for
+       structured output), or a `Result` carrying everything
+
+Leaves out: async methods, and guardrails / moderation around the call.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+from toolkit.chat.messages import Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
+from toolkit.chat.sse import TextDelta
+from toolkit.errors import ConfigurationError
+from toolkit.loop.run import LoopEvent, LoopOptions, LoopResult, iter_loop, run_loop
+from toolkit.loop.saga import ToolExecution
+from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window
+from toolkit.services.declare import MethodPlan, plan_method
+from toolkit.services.structured import OutputParsingError, OutputType, repair_message
+from toolkit.services.templates import Clock, render
+
+T = TypeVar("T")
+
+
+@dataclass
+class Result(Generic[T]):
+    """Everything one call produced, around its content."""
+
+    content: T | None
+    """The answer as the declared type; None on an immediate return."""
+    usage: TokenUsage
+    """Summed over every model request of the call (repair round included)."""
+    tool_executions: list[ToolExecution]
+    finish_reason: str | None
+    """The last response's reason, `tool_execution` on an immediate return, `handover` …"""
+    immediate_return: bool = False
+    immediate_results: list[ToolResultMessage] = field(default_factory=list)
+    """The tool results that ended the call, when a tool's return behaviour said so."""
+    loop: LoopResult | None = None
+    """The raw loop result (rounds, messages) for traces."""
+
+
+class TokenStream:
+    """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`."""
+
+    def __init__(self, events: Iterator[LoopEvent], finish: Callable[[LoopResult], Result[str]]) -> None:
+        self._events, self._finish = events, finish
+        self.result: Result[str] | None = None
+        """Set once the stream is exhausted."""
+
+    def __iter__(self) -> Iterator[LoopEvent]:
+        try:
+            while True:
+                yield next(self._events)
+        except StopIteration as done:
+            self.result = self._finish(done.value)
+
+    def text(self) -> Iterator[str]:
+        """Only the text, as it arrives."""
+        return (e.text for e in self if isinstance(e, TextDelta))
+
+
+def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None = None) -> Callable[[Any], ChatMemory]:
+    """A memory provider: one `ChatMemory` per memory id, created on first use, kept after."""
+    from toolkit.memory.windows import InMemoryStore
+
+    store = store if store is not None else InMemoryStore()
+    memories: dict[Any, ChatMemory] = {}
+    lock = threading.Lock()
+
+    def provide(memory_id: Any) -> ChatMemory:
+        with lock:
+            if memory_id not in memories:
+                memories[memory_id] = ChatMemory(str(memory_id), store=store, window=window)
+            return memories[memory_id]
+
+    return provide
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """What `ai_service` was given, shared by every method."""
+
+    model: Any
+    tools: Sequence[Any] = ()
+    providers: Sequence[Any] = ()
+    registry: Any = None
+    memory: Callable[[Any], ChatMemory] | ChatMemory | None = None
+    options: LoopOptions = LoopOptions()
+    clock: Clock = dt.datetime.now
+    structured: str = "response_format"
+    """`response_format` (send the schema) or `instructions` (append it to the user message)."""
+
+
+def ai_service(declaration: type, *, model: Any, **config: Any) -> Any:
+    """An object implementing every public method of `declaration` with the tool loop."""
+    cfg = ServiceConfig(model=model, **config)
+    per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
+    plans = {
+        name: plan_method(declaration, name, fn, has_memory_provider=per_id) for name, fn in _declared(declaration)
+    }
+    methods = {name: _method(plan, cfg) for name, plan in plans.items()}
+    methods.update(
+        __plans__=plans,
+        __config__=cfg,
+        __module__=declaration.__module__,
+        __repr__=lambda self: f"<{type(self).__name__}>",
+    )
+    return type(f"{declaration.__name__}Service", (declaration,), methods)()
+
+
+def _declared(declaration: type) -> list[tuple[str, Any]]:
+    names = {
+        n
+        for klass in declaration.__mro__
+        if klass not in (object,) and klass.__module__ != "typing"
+        for n in vars(klass)
+        if not n.startswith("_")
+    }
+    return [(n, getattr(declaration, n)) for n in sorted(names) if callable(getattr(declaration, n))]
+
+
+def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return _invoke(plan, cfg, plan.signature.bind(self, *args, **kwargs).arguments)
+
+    method.__name__, method.__qualname__ = plan.name, f"service.{plan.name}"
+    method.__doc__ = f"Runs the tool loop for the declared method {plan.name!r}."
+    return method
+
+
+def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> Any:
+    messages, memory = _messages(plan, cfg, arguments)  # steps 1-3
+    options = _options(plan, cfg)
+    kwargs = dict(
+        tools=cfg.tools,
+        providers=cfg.providers,
+        registry=cfg.registry,
+        memory=memory,
+        options=options,
+        parameters={"method": plan.name},
+    )
+    if plan.kind == "stream":  # step 4
+        return TokenStream(iter_loop(cfg.model, messages, **kwargs), lambda r: _result(r, r.answer))
+    lock = memory.lock if memory is not None else threading.RLock()
+    with lock:
+        loop = run_loop(cfg.model, messages, **kwargs)
+        return _convert(plan, cfg, loop, kwargs)  # step 5
+
+
+def _messages(
+    plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
+) -> tuple[list[Message], ChatMemory | None]:
+    values = {var: arguments[param] for param, var in plan.variables.items()}
+    user = render(plan.user_template, values, cfg.clock) if plan.user_template else str(arguments[plan.user_param])
+    if plan.output is not None and cfg.structured == "instructions":
+        user = f"{user}\n\n{plan.output.instructions()}"
+    messages: list[Message] = [UserMessage(content=user)]
+    if plan.system:
+        messages.insert(0, SystemMessage(content=render(plan.system, values, cfg.clock)))
+    return messages, _memory(cfg, arguments.get(plan.memory_param) if plan.memory_param else "default")
+
+
+def _memory(cfg: ServiceConfig, memory_id: Any) -> ChatMemory | None:
+    if cfg.memory is None or isinstance(cfg.memory, ChatMemory):
+        return cfg.memory
+    return cfg.memory(memory_id)
+
+
+def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:
+    options = replace(cfg.options, stream=plan.kind == "stream")
+    if plan.output is not None and cfg.structured == "response_format":
+        options = replace(
+            options, request_extra={**options.request_extra, "response_format": plan.output.response_format()}
+        )
+    return options
+
+
+def _convert(plan: MethodPlan, cfg: ServiceConfig, loop: LoopResult, kwargs: dict[str, Any]) -> Any:
+    if loop.finish == "immediate":
+        return _immediate(plan, loop)
+    if plan.kind == "none":
+        return None
+    if plan.kind == "text":
+        return loop.answer
+    if plan.output is None:  # Result[str]
+        return _result(loop, loop.answer)
+    value, loop = _parse_with_repair(plan.output, cfg, loop, kwargs)
+    return _result(loop, value) if plan.kind == "result" else value
+
+
+def _parse_with_repair(
+    output: OutputType, cfg: ServiceConfig, loop: LoopResult, kwargs: dict[str, Any]
+) -> tuple[Any, LoopResult]:
+    try:
+        return output.parse(loop.answer), loop
+    except OutputParsingError as error:
+        repair = [UserMessage(content=repair_message(error))]
+        history = [] if kwargs["memory"] is not None else loop.messages
+        second = run_loop(cfg.model, history + repair, **kwargs)
+        merged = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
+        return output.parse(second.answer), merged
+
+
+def _immediate(plan: MethodPlan, loop: LoopResult) -> Any:
+    """Seed 000 §3.4: what a method returns when a tool ended the call."""
+    results = loop.immediate_results
+    if plan.kind == "result":
+        return _result(loop, None)
+    if plan.kind == "none":
+        return None
+    if len(results) == 1 and plan.kind == "text":
+        return results[0].content
+    if len(results) == 1 and plan.output is not None:
+        return plan.output.parse(results[0].content)
+    raise ConfigurationError(
+        f"{plan.name}: an IMMEDIATE tool ended the call with {len(results)} results, which this return "
+        "type cannot hold; declare the return type Result[...] to receive them"
+    )
+
+
+def _result(loop: LoopResult, content: Any) -> Result[Any]:
+    reasons = {"immediate": "tool_execution", "handover": "handover"}
+    reason = reasons.get(loop.finish, loop.rounds[-1].finish_reason)
+    return Result(
+        content, loop.usage, loop.executions, reason, loop.finish == "immediate", list(loop.immediate_results), loop
+    )

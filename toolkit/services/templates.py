@@ -1,0 +1,70 @@
+"""Prompt templates: `{{variable}}` placeholders filled from method arguments and built-ins.
+
+Built-ins are resolved at call time from a clock the caller controls, so a notebook that fixes
+the clock gets the same prompt every run:
+
+    current_date   2026-10-20          (ISO date)
+    current_time   14:05:00            (24-hour, seconds)
+    current_datetime  2026-10-20 14:05:00
+
+`variables(template)` lists the placeholders so a declaration can be checked at creation time.
+Values are rendered as text: strings as they are, pydantic models and other objects as JSON.
+
+Leaves out: conditionals, loops and filters (this is substitution, not a template language).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+Clock = Callable[[], dt.datetime]
+
+BUILT_INS: dict[str, Callable[[dt.datetime], str]] = {
+    "current_date": lambda now: now.date().isoformat(),
+    "current_time": lambda now: now.strftime("%H:%M:%S"),
+    "current_datetime": lambda now: now.strftime("%Y-%m-%d %H:%M:%S"),
+}
+
+
+def variables(template: str) -> list[str]:
+    """Placeholder names in order of first appearance."""
+    return list(dict.fromkeys(PLACEHOLDER.findall(template)))
+
+
+def as_text(value: Any) -> str:
+    """How an argument appears inside a prompt."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def render(template: str, values: Mapping[str, Any], clock: Clock = dt.datetime.now) -> str:
+    """Fill every placeholder; built-ins come from `clock()` (read once per render)."""
+    now: dt.datetime | None = None
+
+    def fill(match: re.Match[str]) -> str:
+        nonlocal now
+        name = match.group(1)
+        if name in values:
+            return as_text(values[name])
+        if name in BUILT_INS:
+            now = now or clock()
+            return BUILT_INS[name](now)
+        raise KeyError(name)  # declarations are checked at creation, so this is a bug upstream
+
+    return PLACEHOLDER.sub(fill, template)
+
+
+def fixed_clock(moment: str) -> Clock:
+    """A clock that always says `moment` (ISO format), for notebooks and tests."""
+    value = dt.datetime.fromisoformat(moment)
+    return lambda: value

@@ -1,0 +1,1 @@
+"""Agent Skills: folders read once into memory, offered to the model in three levels."""

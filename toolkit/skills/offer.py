@@ -1,0 +1,183 @@
+"""Offering skills to the model in three levels, each costing more tokens than the last.
+
+    skills = Skills.from_directory("data/skills", tools={"logistics-complaint": [open_logistics_ticket]})
+    messages = [SystemMessage(content=PROMPT + "\\n\\n" + skills.system_prompt()), UserMessage(...)]
+    run_loop(model, messages, providers=[skills.provider()])
+
+* Level 0 — `system_prompt()`: names and descriptions only, XML-escaped, in
+  `<available_skills>`.
+* Level 1 — the tool `activate_skill(name)` returns the SKILL.md body and records the name in
+  the result's `activated_skill` attribute (stored with memory, never sent).
+* Level 2 — the tool `read_skill_resource(skill, path)` returns one resource's text; and a
+  skill's own tools join the call once it is active.
+
+`provider()` is dynamic when some skill owns tools (otherwise asking again each round would
+change nothing): before every request it scans the conversation for `activated_skill` and
+offers those skills' tools. The loop only ever adds tools, so an activated skill's tools stay
+for the rest of the call; a new call with the same memory finds the activation again. The two
+management tools carry `metadata={"always_visible": True}`, so tool search never hides the way in.
+
+A wrong skill name or path is an error result listing what exists, so the model can correct
+itself; wrong argument *types* are `ArgumentError`s like any tool's.
+
+Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
+from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError
+from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
+from toolkit.skills.folders import Skill, SkillError, load_skills
+from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.execute import Tool, ToolOutput
+from toolkit.tools.reflect import ToolSpec
+
+ACTIVATED_SKILL = "activated_skill"
+"""Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
+ACTIVATE_SKILL, READ_SKILL_RESOURCE = "activate_skill", "read_skill_resource"
+PROMPT = (
+    "You have skills: instructions and files for particular tasks. When a task matches a skill "
+    "below, call activate_skill with its name before anything else and follow its instructions; "
+    "read the files they mention with read_skill_resource."
+)
+
+
+class Skills:
+    """Loaded skills and the tools that disclose them (see the module docstring)."""
+
+    def __init__(self, skills: Sequence[Skill]) -> None:
+        self.by_name = {s.name: s for s in skills}
+        if len(self.by_name) != len(skills):
+            raise ConfigurationError("Skills(...): two skills share a name; skill names must be unique")
+        _check_tool_names(skills)
+        self._management = self._management_tools()
+
+    @classmethod
+    def from_directory(cls, root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> Skills:
+        return cls(load_skills(root, tools))
+
+    def get(self, name: str) -> Skill:
+        """The skill called `name`; otherwise `SkillError` listing the skills there are."""
+        if name in self.by_name:
+            return self.by_name[name]
+        raise SkillError(
+            f"There is no skill named {name!r}. Available skills: {', '.join(sorted(self.by_name)) or '(none)'}."
+        )
+
+    def system_prompt(self, intro: str = PROMPT) -> str:
+        """Level 0: `intro` and every skill's name and description, XML-escaped."""
+        entries = "".join(
+            f"  <skill>\n    <name>{escape(s.name)}</name>\n"
+            f"    <description>{escape(s.description)}</description>\n  </skill>\n"
+            for s in self.by_name.values()
+        )
+        return f"{intro}\n<available_skills>\n{entries}</available_skills>"
+
+    def management_tools(self) -> list[Tool]:
+        """`activate_skill` and `read_skill_resource`, both always visible."""
+        return list(self._management)
+
+    def _management_tools(self) -> list[Tool]:
+        skill_param = {"type": "string", "enum": sorted(self.by_name), "description": "The skill's name."}
+        if not self.by_name:
+            del skill_param["enum"]
+        activate = ToolSpec(
+            ACTIVATE_SKILL,
+            "Load a skill's instructions. Call it before working on a "
+            "task that matches the skill's description; its own tools become available "
+            "after it.",
+            {
+                "type": "object",
+                "properties": {"name": skill_param},
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            metadata={ALWAYS_VISIBLE: True},
+        )
+        read = ToolSpec(
+            READ_SKILL_RESOURCE,
+            "Read a file of an activated skill, by the path its instructions give (e.g. templates/reply.md).",
+            {
+                "type": "object",
+                "properties": {
+                    "skill": skill_param,
+                    "path": {"type": "string", "description": "The file's path inside the skill."},
+                },
+                "required": ["skill", "path"],
+                "additionalProperties": False,
+            },
+            metadata={ALWAYS_VISIBLE: True},
+        )
+        return [Tool(activate, self._activate, "skills"), Tool(read, self._read, "skills")]
+
+    def provider(self) -> SkillsProvider:
+        return SkillsProvider(self)
+
+    def activated(self, messages: Sequence[Message]) -> list[str]:
+        """Names of the skills activated in `messages`, in order, each once."""
+        found = [m.attributes.get(ACTIVATED_SKILL) for m in messages if isinstance(m, ToolResultMessage)]
+        return list(dict.fromkeys(n for n in found if isinstance(n, str) and n in self.by_name))
+
+    def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
+        name = _strings(call, "name")["name"]
+        return ToolOutput(self.get(name).body, {ACTIVATED_SKILL: name})
+
+    def _read(self, call: ToolCall, context: InvocationContext) -> str:
+        args = _strings(call, "skill", "path")
+        return self.get(args["skill"]).resource(args["path"])
+
+
+@dataclass
+class SkillsProvider:
+    """Management tools always; a skill's own tools once the conversation activated it."""
+
+    skills: Skills
+
+    @property
+    def dynamic(self) -> bool:
+        return any(s.tools for s in self.skills.by_name.values())
+
+    def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
+        active = self.skills.activated(request.messages)
+        return self.skills.management_tools() + [t for name in active for t in self.skills.get(name).tools]
+
+
+def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
+    """The call's string arguments `fields`, or `ArgumentError` naming what is wrong."""
+    text = call.arguments.strip() or "{}"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise ArgumentError(call.name, [ArgumentProblem("", text[:60], "a JSON object", "not_json")])
+    problems = [
+        ArgumentProblem(
+            f, "" if f not in data else json.dumps(data[f])[:60], "a string", "missing" if f not in data else "invalid"
+        )
+        for f in fields
+        if not isinstance(data.get(f), str)
+    ]
+    if problems:
+        raise ArgumentError(call.name, problems)
+    return {f: data[f] for f in fields}
+
+
+def _check_tool_names(skills: Sequence[Skill]) -> None:
+    owner: dict[str, str] = {ACTIVATE_SKILL: "the skills themselves", READ_SKILL_RESOURCE: "the skills themselves"}
+    for skill in skills:
+        for tool in skill.tools:
+            if tool.name in owner:
+                raise ConfigurationError(
+                    f"skill {skill.name!r}: its tool {tool.name!r} is already "
+                    f"provided by {owner[tool.name]}. Fix: rename the tool"
+                )
+            owner[tool.name] = f"skill {skill.name!r}"

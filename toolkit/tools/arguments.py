@@ -1,0 +1,181 @@
+"""Arguments in: the model's JSON string → validated Python values, or one `ArgumentError`.
+
+`parse_arguments` turns the string into a dict (invalid JSON or a non-object is an argument
+error). `coerce_arguments` checks it against the tool's parameters: unknown fields are errors
+(intent drift); a missing required parameter is an error naming it; a missing optional one
+gets its default (or `None` for `Param(required=False)`); `null` for an optional parameter whose
+type does not take `None` also means "use the default" — what a strict-mode schema (every
+property required, optional ones nullable) makes the model send. Each value goes through the
+coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to the seed (`"27"` → 27,
+27.5 → error, `"true"` → error, enums case-insensitive, unknown nested fields rejected).
+
+Every problem becomes an `ArgumentProblem` written for the model: field, what was received,
+what is expected (`got 27.5, expected an integer`).
+
+Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from toolkit.errors import ArgumentError, ArgumentProblem
+from toolkit.tools.coercion import validator_for
+
+if TYPE_CHECKING:
+    from toolkit.tools.parameters import ParamInfo
+
+
+def parse_arguments(tool_name: str, text: str) -> dict[str, Any]:
+    """The arguments string as a dict; `""` counts as `{}` (some gateways send it for no args)."""
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = _NOT_JSON
+    if not isinstance(value, dict):
+        raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
+    return value
+
+
+_NOT_JSON = object()
+
+
+def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for the function (injected ones excluded), or `ArgumentError`."""
+    visible = [p for p in params if p.inject is None]
+    known = {p.wire_name for p in visible}
+    problems = [
+        ArgumentProblem(key, _short(raw[key]), ", ".join(p.wire_name for p in visible), kind="unknown")
+        for key in raw
+        if key not in known
+    ]
+    values: dict[str, Any] = {}
+    for p in visible:
+        value = raw.get(p.wire_name)
+        if value is None and (p.wire_name not in raw or (not p.required and not p.nullable)):
+            if p.required:
+                problems.append(ArgumentProblem(p.wire_name, "", p.expects, kind="missing"))
+            else:
+                values[p.name] = p.default
+            continue
+        try:
+            values[p.name] = validator_for(p.annotation).validate_python(value)
+        except ValidationError as exc:
+            problems += problems_from(exc, p.wire_name)
+    if problems:
+        raise ArgumentError(tool_name, problems)
+    return values
+
+
+_EXPECTED = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "int_parsing_size": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "finite_number": "a finite number",
+    "bool_type": "true or false",
+    "string_type": "a string",
+    "list_type": "an array",
+    "set_type": "an array",
+    "tuple_type": "an array",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "dataclass_type": "an object",
+    "date_parsing": "a date like 2026-10-20",
+    "date_type": "a date like 2026-10-20",
+    "date_from_datetime_parsing": "a date like 2026-10-20",
+    "date_from_datetime_inexact": "a date like 2026-10-20",
+    "datetime_parsing": "a date-time like 2026-10-20T09:30:00",
+    "datetime_type": "a date-time like 2026-10-20T09:30:00",
+    "datetime_from_date_parsing": "a date-time like 2026-10-20T09:30:00",
+    "uuid_parsing": "a UUID",
+    "uuid_type": "a UUID",
+    "none_required": "null",
+}
+_SIZES = {
+    "string_too_short": "a string of at least {min_length} characters",
+    "string_too_long": "a string of at most {max_length} characters",
+    "too_short": "at least {min_length} items",
+    "too_long": "at most {max_length} items",
+    "string_pattern_mismatch": "a string matching {pattern}",
+}
+_BOUNDS = {
+    "greater_than": ("gt", ">"),
+    "greater_than_equal": ("ge", ">="),
+    "less_than": ("lt", "<"),
+    "less_than_equal": ("le", "<="),
+}
+
+
+def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
+    """`value` coerced as a required parameter `name` of type `annotation` would be (for tables)."""
+    from toolkit.tools.parameters import ParamInfo
+
+    info = ParamInfo(name, name, annotation, expects="a value")
+    return coerce_arguments("coerce", (info,), {name: value})[name]
+
+
+def problems_from(exc: ValidationError, prefix: str) -> list[ArgumentProblem]:
+    """One `ArgumentProblem` per pydantic error, its path starting at `prefix`."""
+    out = []
+    for err in exc.errors(include_url=False):
+        field = prefix + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
+        if err["type"] == "extra_forbidden":
+            out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))
+        elif err["type"] == "missing":
+            out.append(ArgumentProblem(field, "", "a value", kind="missing"))
+        else:
+            out.append(ArgumentProblem(field, _short(err["input"]), _expected(err)))
+    return out
+
+
+def _expected(err: dict[str, Any]) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind in ("enum", "literal_error"):
+        return f"one of {ctx['expected']}"
+    if kind in _BOUNDS:
+        key, sign = _BOUNDS[kind]
+        return f"a number {sign} {ctx[key]}"
+    if kind in _SIZES:
+        return _SIZES[kind].format(**ctx)
+    msg = err["msg"]
+    return msg[len("Input should be ") :] if msg.startswith("Input should be ") else msg[:1].lower() + msg[1:]
+
+
+def _short(value: Any, raw: bool = False, limit: int = 60) -> str:
+    text = value if raw else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
+    """A JSON Schema fragment in words, e.g. `an integer` or `one of "a", "b"`."""
+    if "$ref" in schema:
+        return describe(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs)
+    if "enum" in schema:
+        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"])
+    if "const" in schema:
+        return json.dumps(schema["const"], ensure_ascii=False)
+    if "anyOf" in schema:
+        return " or ".join(dict.fromkeys(describe(s, defs) for s in schema["anyOf"]))
+    kind, fmt = schema.get("type"), schema.get("format")
+    if kind == "string" and fmt in ("date", "date-time"):
+        return _EXPECTED["date_type" if fmt == "date" else "datetime_type"]
+    words = {
+        "string": "a string",
+        "integer": "an integer",
+        "number": "a number",
+        "boolean": "true or false",
+        "array": "an array",
+        "object": "an object",
+        "null": "null",
+    }
+    return words.get(kind, "any value")

@@ -1,0 +1,228 @@
+"""The coercion mode: pydantic's validator for a type, adjusted to the seed's rules.
+
+The mode is chosen to match the seed's `DefaultToolExecutor`, and it is pydantic's *lax* mode
+with six adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
+ISO strings → dates; `27.5` for an `int` is an error, never truncated (pydantic checks the
+fraction first, as the seed does), and so is a value outside a `Field(ge=..., le=...)` range.
+Strict mode would refuse `"27"`; plain lax would accept too much, so we take pydantic's own
+validator description (its *core schema*) for each parameter type and adjust it, at every
+depth — nested models, lists and dicts included:
+
+1. booleans are strict: only JSON `true` / `false` (the seed refuses the string `"true"`);
+2. integers and floats refuse booleans (lax would read `true` as 1);
+3. floats refuse NaN and infinity (`"nan"` is not a price);
+4. enum and `Literal` strings match case-insensitively when exactly one choice matches
+   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case), and number choices
+   accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
+5. models, dataclasses and TypedDicts reject unknown fields unless they set `extra` themselves
+   (a stray `refundAmount` is intent drift, not noise);
+6. `null` for a field that has a default means "use the default" (what a strict-mode schema
+   makes the model send for an optional field).
+
+A union reports one error ("expected an integer or a string"), not one per branch.
+Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic.
+
+Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import TypeAdapter
+from pydantic_core import PydanticCustomError, PydanticUseDefault, SchemaValidator, core_schema
+
+_VALIDATORS: dict[Any, SchemaValidator] = {}
+
+
+def validate_value(annotation: Any, value: Any) -> Any:
+    """`value` checked and converted by the same rules the model's arguments meet."""
+    return validator_for(annotation).validate_python(value)
+
+
+def validator_for(annotation: Any) -> SchemaValidator:
+    """pydantic's validator for `annotation`, adjusted as the module docstring says; cached."""
+    try:
+        return _VALIDATORS[annotation]
+    except KeyError:
+        pass
+    except TypeError:
+        return _build(annotation)
+    validator = _VALIDATORS[annotation] = _build(annotation)
+    return validator
+
+
+def clear_cache() -> None:
+    """Forget every cached validator (for benchmarks)."""
+    _VALIDATORS.clear()
+
+
+def _build(annotation: Any) -> SchemaValidator:
+    schema = adjusted(TypeAdapter(annotation).core_schema)
+    # pydantic-core would reuse a finished model's own validator (without our adjustments),
+    # so each model in the schema is marked unfinished while the new validator is built.
+    models = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
+    with _BUILD_LOCK:
+        for cls in models:
+            cls.__pydantic_complete__ = False
+        try:
+            return SchemaValidator(schema)
+        finally:
+            for cls in models:
+                cls.__pydantic_complete__ = True
+
+
+_BUILD_LOCK = threading.Lock()
+
+
+def _model_classes(node: Any) -> list[type]:
+    if isinstance(node, (list, tuple)):
+        return [c for item in node for c in _model_classes(item)]
+    if not isinstance(node, dict):
+        return []
+    found = [node["cls"]] if node.get("type") in ("model", "dataclass") else []
+    return found + [c for k, v in node.items() if k not in _OPAQUE for c in _model_classes(v)]
+
+
+def adjusted(node: Any) -> Any:
+    """A copy of a pydantic core schema with the six adjustments applied at every depth."""
+    if isinstance(node, (list, tuple)):
+        return type(node)(adjusted(item) for item in node)
+    if not isinstance(node, dict):
+        return node
+    out = {k: v if k in _OPAQUE else adjusted(v) for k, v in node.items()}
+    rule = _RULES.get(out.get("type"))
+    return rule(out) if rule else out
+
+
+_OPAQUE = {
+    "metadata",
+    "serialization",
+    "default",
+    "cls",
+    "members",
+    "expected",
+    "config",
+    "function",
+    "ref",
+    "schema_ref",
+}
+
+
+def _strict_bool(node: dict) -> dict:
+    return node | {"strict": True}
+
+
+def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
+    def refuse(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
+        return value
+
+    def rule(node: dict) -> dict:
+        if kind == "float":
+            node = node | {"allow_inf_nan": False}
+        return core_schema.no_info_before_validator_function(refuse, node)
+
+    return rule
+
+
+def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
+    """A string matching one choice up to case (or, for number choices, as digits) → that choice."""
+    folded: dict[str, list[Any]] = {}
+    for choice in choices:
+        if isinstance(choice, str):
+            folded.setdefault(choice.casefold(), []).append(choice)
+        elif isinstance(choice, int) and not isinstance(choice, bool):
+            folded.setdefault(str(choice), []).append(choice)
+
+    def match(value: Any) -> Any:
+        if isinstance(value, str) and value not in choices:
+            hits = folded.get(value.strip().casefold(), [])
+            return hits[0] if len(hits) == 1 else value
+        return value
+
+    return match
+
+
+def _enum(node: dict) -> dict:
+    fn = _casefold([m.value for m in node["members"]])
+    return core_schema.no_info_before_validator_function(fn, node)
+
+
+def _literal(node: dict) -> dict:
+    return core_schema.no_info_before_validator_function(_casefold(list(node["expected"])), node)
+
+
+def _model(node: dict) -> dict:
+    config = node.get("config") or {}
+    if "extra_fields_behavior" in config:
+        return node
+    return node | {"config": config | {"extra_fields_behavior": "forbid"}}
+
+
+def _forbid_extra(node: dict) -> dict:
+    return node if "extra_behavior" in node else node | {"extra_behavior": "forbid"}
+
+
+def _null_means_default(value: Any) -> Any:
+    if value is None:
+        raise PydanticUseDefault()
+    return value
+
+
+def _default(node: dict) -> dict:
+    if node["schema"].get("type") == "nullable":
+        return node
+    return node | {"schema": core_schema.no_info_before_validator_function(_null_means_default, node["schema"])}
+
+
+def _union(node: dict) -> dict:
+    words = [_word(c[0] if isinstance(c, tuple) else c) for c in node["choices"]]
+    return node | {
+        "custom_error_type": "union_type",
+        "custom_error_message": "Input should be " + " or ".join(dict.fromkeys(words)),
+    }
+
+
+_WORDS = {
+    "int": "an integer",
+    "float": "a number",
+    "str": "a string",
+    "bool": "true or false",
+    "list": "an array",
+    "set": "an array",
+    "tuple": "an array",
+    "dict": "an object",
+    "model": "an object",
+    "typed-dict": "an object",
+    "dataclass": "an object",
+    "none": "null",
+    "date": "a date",
+    "datetime": "a date-time",
+    "enum": "one of the choices",
+    "literal": "one of the choices",
+    "any": "any value",
+}
+
+
+def _word(schema: dict) -> str:
+    while schema.get("type") in ("function-before", "function-after", "default", "nullable"):
+        schema = schema["schema"]
+    return _WORDS.get(schema.get("type", ""), "a valid value")
+
+
+_RULES: dict[str, Callable[[dict], dict]] = {
+    "bool": _strict_bool,
+    "int": _no_bool("int", "integer"),
+    "float": _no_bool("float", "number"),
+    "enum": _enum,
+    "literal": _literal,
+    "model": _model,
+    "typed-dict": _forbid_extra,
+    "dataclass-args": _forbid_extra,
+    "union": _union,
+    "default": _default,
+}

@@ -1,0 +1,180 @@
+"""`@tool`, `Param` and the injected markers: how a Python function says "the model may call me".
+
+    @tool("Look up one order by its id.")
+    def query_order(order_id: Annotated[str, Param("e.g. SN202610200001", name="orderId")]) -> str:
+        ...
+
+`@tool` only *records* options on the function (name, description, return behaviour, metadata)
+and checks them; the function itself is returned unchanged and stays an ordinary function.
+Reflection into a JSON Schema happens when the tool is registered (`toolkit.tools.reflect`).
+
+Two kinds of parameter are never shown to the model; the loop fills them per call:
+`Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
+`InvocationContext` receives the whole context of the call.
+
+Leaves out: reflection (`toolkit.tools.reflect`), calling the function (`toolkit.tools.execute`).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ToolDefinitionError
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""What OpenAI accepts as a function name."""
+
+
+class ReturnBehavior(str, enum.Enum):
+    """What the loop does with this tool's result (the truth table lives in the loop)."""
+
+    TO_LLM = "to_llm"
+    """Default: the result goes back to the model and the loop continues."""
+    IMMEDIATE = "immediate"
+    """Return at once if every tool called this round is IMMEDIATE or IMMEDIATE_IF_LAST."""
+    IMMEDIATE_IF_LAST = "immediate_if_last"
+    """Return at once if this tool was the last call of the round."""
+
+
+@dataclass(frozen=True, repr=False)
+class Param:
+    """Metadata for one parameter, used as `Annotated[T, Param("description", ...)]`."""
+
+    description: str | None = None
+    """What the model reads about this parameter (overrides the docstring's `Args:` entry)."""
+    required: bool = True
+    """`False`: the model may omit it and `None` is passed (the type must allow `None`).
+    A parameter with a default is optional whatever this says."""
+    name: str | None = None
+    """The name the model sees, when it differs from the Python name (e.g. `orderId`)."""
+
+    def __repr__(self) -> str:  # only what was set, so signatures stay readable
+        parts = [repr(self.description)] if self.description is not None else []
+        parts += ["required=False"] if not self.required else []
+        parts += [f"name={self.name!r}"] if self.name is not None else []
+        return f"Param({', '.join(parts)})"
+
+
+class MemoryId:
+    """Marker: `Annotated[str, MemoryId]` receives the memory id of the current conversation."""
+
+
+@dataclass(frozen=True)
+class InvocationContext:
+    """Everything the loop knows about one call; a parameter of this type receives it."""
+
+    memory_id: Any = None
+    """The conversation's memory id (also what `Annotated[..., MemoryId]` parameters get)."""
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    """Per-invocation values the caller passed (user id, tenant, request id ...)."""
+    tool_call: ToolCall | None = None
+    """The call being executed; the executor sets it before calling the tool."""
+
+
+@dataclass(frozen=True)
+class ToolOptions:
+    """What `@tool` recorded on a function."""
+
+    name: str | None = None
+    """The tool name; `None` means the function's name."""
+    description: str | None = None
+    """The tool description; `None` means the docstring's summary."""
+    return_behavior: ReturnBehavior = ReturnBehavior.TO_LLM
+    """See `ReturnBehavior`."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Free-form JSON-able facts about the tool (not sent to the model)."""
+
+
+MARK = "__toolkit_tool__"
+"""The attribute `@tool` sets on a function."""
+
+
+def tool(
+    target: str | Callable[..., Any] | None = None,
+    /,
+    *,
+    description: str | None = None,
+    name: str | None = None,
+    return_behavior: ReturnBehavior | str = ReturnBehavior.TO_LLM,
+    metadata: Mapping[str, Any] | None = None,
+) -> Any:
+    """Mark a function (or method) as a tool: `@tool`, `@tool("...")` or `@tool(name=...)`.
+
+    The description may be given positionally or as `description=`, not both.
+    """
+    if callable(target):  # bare @tool
+        return _mark(target, ToolOptions())
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        text = _one_description(fn, target, description)
+        options = ToolOptions(name, text, _behavior(fn, return_behavior), _metadata(fn, metadata))
+        return _mark(fn, options)
+
+    return decorate
+
+
+def tool_options(fn: Any) -> ToolOptions | None:
+    """The options `@tool` recorded on `fn` (a function or bound method), or `None`."""
+    target = getattr(fn, "__func__", fn)
+    return getattr(target, MARK, None)
+
+
+def function_label(fn: Any) -> str:
+    """`module.qualname` of a function, the way developer errors name it."""
+    fn = getattr(fn, "__func__", fn)
+    module = getattr(fn, "__module__", None) or "?"
+    return f"{module}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def _mark(fn: Any, options: ToolOptions) -> Any:
+    target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
+    if not callable(target):
+        raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
+    name = options.name if options.name is not None else getattr(target, "__name__", "")
+    if not TOOL_NAME.match(name):
+        raise ToolDefinitionError(
+            f"@tool {function_label(target)}",
+            f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)",
+            "pass a valid name, e.g. @tool(name='query_order')",
+        )
+    setattr(target, MARK, options)
+    return fn
+
+
+def _one_description(fn: Any, positional: str | None, keyword: str | None) -> str | None:
+    if positional is not None and keyword is not None and positional != keyword:
+        raise ToolDefinitionError(
+            f"@tool {function_label(fn)}",
+            "the description is given twice, positionally and as description=, and they differ",
+            "keep one of them",
+        )
+    return positional if positional is not None else keyword
+
+
+def _behavior(fn: Any, value: ReturnBehavior | str) -> ReturnBehavior:
+    try:
+        return ReturnBehavior(value)
+    except ValueError:
+        valid = ", ".join(b.name for b in ReturnBehavior)
+        raise ToolDefinitionError(
+            f"@tool {function_label(fn)}", f"return_behavior={value!r} is not a ReturnBehavior", f"use one of {valid}"
+        ) from None
+
+
+def _metadata(fn: Any, metadata: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    metadata = dict(metadata or {})
+    try:
+        json.dumps(metadata)
+    except (TypeError, ValueError) as exc:
+        raise ToolDefinitionError(
+            f"@tool {function_label(fn)}",
+            f"metadata is not JSON-serialisable ({exc})",
+            "use only str, int, float, bool, None, lists and dicts",
+        ) from None
+    return metadata

@@ -1,0 +1,130 @@
+"""Lint warnings for a set of tool specs: what makes a model pick or fill a tool badly.
+
+The seed's advice ("write the description like documentation for a new colleague") turned
+into five checks, each a short sentence naming the tool:
+
+1. a tool without a description;
+2. a parameter without a description;
+3. a parameter name that says nothing (`arg0`, `param1`, `x`) — Java's lost-parameter-name
+   pitfall, which in Python comes from lazy naming or a `Param(name=...)` typo;
+4. a tool description too vague to choose by (fewer than 4 words, or 6 CJK characters);
+5. two tools whose descriptions overlap so much the model cannot tell them apart.
+
+Leaves out: judging whether a description is *true*; that needs the accuracy suite.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from toolkit.tools.reflect import ToolSpec
+
+OVERLAP = 0.5
+"""Share of description words two tools may have in common before a warning."""
+_NAMELESS = re.compile(r"^(?:arg|param|p|a|x|var|val|value|input|data|obj|tmp)\d*$", re.I)
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_STOP = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "to",
+    "for",
+    "and",
+    "or",
+    "by",
+    "in",
+    "on",
+    "with",
+    "is",
+    "it",
+    "this",
+    "that",
+    "from",
+    "as",
+    "be",
+    "at",
+    "its",
+    "use",
+    "when",
+}
+
+
+@dataclass(frozen=True)
+class LintWarning:
+    """One thing to improve in a tool's spec."""
+
+    tool: str
+    """The tool it is about (both names for an overlap)."""
+    message: str
+    """What is wrong and what to do, in one sentence."""
+
+
+def lint_tools(specs: Iterable[ToolSpec]) -> list[LintWarning]:
+    """Every warning for `specs`, tool by tool, overlaps last."""
+    specs = list(specs)
+    out = [w for spec in specs for w in _lint_one(spec)]
+    for a, b in combinations(specs, 2):
+        share = overlap(a.description, b.description)
+        if share >= OVERLAP:
+            out.append(
+                LintWarning(
+                    f"{a.name}, {b.name}",
+                    f"the descriptions of {a.name} and {b.name} share {share:.0%} of their words; say when to use each",
+                )
+            )
+    return out
+
+
+def _lint_one(spec: ToolSpec) -> list[LintWarning]:
+    out = []
+    if not spec.description.strip():
+        out.append(LintWarning(spec.name, f"{spec.name} has no description; the model has only its name to go on"))
+    elif _vague(spec.description):
+        out.append(
+            LintWarning(
+                spec.name,
+                f"{spec.name}: the description {spec.description!r} is "
+                "too vague; say what it does, when to use it, and what "
+                "it returns",
+            )
+        )
+    for name, prop in _properties(spec.parameters):
+        if _NAMELESS.match(name):
+            out.append(
+                LintWarning(
+                    spec.name,
+                    f"{spec.name}.{name}: the name {name!r} says nothing about the value; name it for what it holds",
+                )
+            )
+        if not prop.get("description"):
+            out.append(
+                LintWarning(spec.name, f"{spec.name}.{name} has no description; say what it is and in which format")
+            )
+    return out
+
+
+def _properties(parameters: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
+    return list((parameters or {}).get("properties", {}).items())
+
+
+def _vague(text: str) -> bool:
+    return len(_CJK.findall(text)) < 6 and len(_WORD.findall(text)) < 4
+
+
+def words(text: str) -> set[str]:
+    """Content words of a description: lower-case Latin words (no stop words), CJK bigrams."""
+    latin = {w.lower() for w in _WORD.findall(text)} - _STOP
+    cjk = "".join(_CJK.findall(text))
+    return latin | {cjk[i : i + 2] for i in range(len(cjk) - 1)}
+
+
+def overlap(a: str, b: str) -> float:
+    """Jaccard similarity of the content words of two descriptions (0 when either is empty)."""
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0

@@ -1,0 +1,218 @@
+"""Reflection: a Python function → `ToolSpec` (name, description, JSON Schema of its parameters).
+
+`reflect(fn)` reads the signature once (cached per function) in five steps; 2–4 happen per
+parameter, in `toolkit.tools.parameters`:
+
+1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`);
+2. each parameter's type, its `Param` / `Field` metadata and docstring description;
+3. the required rules (the seed's table, in Python):
+
+       declaration                                      required?  model omits it → function gets
+       x: int                                           yes        an argument error
+       x: int | None                                    yes        an argument error (null is fine)
+       x: int = 5                                       no         5 (the default, also in the schema)
+       x: Annotated[int | None, Param(required=False)]  no         None
+
+4. the injected parameters (`MemoryId`, `InvocationContext`) left out of the schema;
+5. the parameters object: `None` when nothing is left for the model — never `{}`.
+
+Every mistake found on the way is a `ToolDefinitionError` naming the function, the rule and
+the fix. Type → JSON Schema is `toolkit.tools.json_schema`; strict mode is `toolkit.tools.strict`.
+
+Leaves out: executing calls (`toolkit.tools.execute`), collecting tools (`toolkit.tools.execute.tools_from`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from toolkit.errors import ToolDefinitionError
+from toolkit.tools import coercion, strict
+from toolkit.tools import json_schema as type_schema
+from toolkit.tools.decorator import ReturnBehavior, ToolOptions, function_label, tool_options
+from toolkit.tools.parameters import ParamInfo, parameter
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """What the model is told about one tool."""
+
+    name: str
+    """The tool name the model calls (`^[A-Za-z0-9_-]{1,64}$`)."""
+    description: str = ""
+    """When and why to use the tool; "" sends no description."""
+    parameters: dict[str, Any] | None = None
+    """JSON Schema of the arguments object; `None` when the tool takes no arguments."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Facts for the application (never sent to the model), e.g. MCP annotations."""
+    return_behavior: ReturnBehavior = ReturnBehavior.TO_LLM
+    """What the loop does with the result (see `ReturnBehavior`)."""
+
+    def to_openai(self, strict: bool = False) -> dict[str, Any]:
+        """`{"type": "function", "function": {...}}` as chat-completions `tools` expects."""
+        fn: dict[str, Any] = {"name": self.name}
+        if self.description:
+            fn["description"] = self.description
+        parameters = self.strict_parameters if strict else self.parameters
+        if parameters is not None:
+            fn["parameters"] = parameters
+        if strict:
+            fn["strict"] = True
+        return {"type": "function", "function": fn}
+
+    @cached_property
+    def strict_parameters(self) -> dict[str, Any] | None:
+        """The OpenAI strict-mode form of `parameters` (see `toolkit.tools.strict`)."""
+        if self.parameters is None:
+            return None
+        return strict.strict_schema(self.parameters, f"tool {self.name!r}")
+
+    @classmethod
+    def from_openai(cls, data: Mapping[str, Any], **kwargs: Any) -> ToolSpec:
+        """A hand-written spec from its OpenAI form (either the outer or the `function` dict)."""
+        fn = data.get("function", data)
+        return cls(fn["name"], fn.get("description", ""), fn.get("parameters"), **kwargs)
+
+
+@dataclass(frozen=True)
+class Reflection:
+    """A reflected function: its spec and how to call it."""
+
+    function: Callable[..., Any]
+    """The function (unbound for methods)."""
+    spec: ToolSpec
+    """What the model sees."""
+    params: tuple[ParamInfo, ...]
+    """Every parameter after `self`, injected ones included, in order."""
+
+
+_CACHE: weakref.WeakKeyDictionary[Any, dict[bool, Reflection]] = weakref.WeakKeyDictionary()
+
+
+def reflect(fn: Callable[..., Any], *, skip_first: bool = False) -> Reflection:
+    """Reflect `fn` once; `skip_first` drops `self`/`cls` of a method. Raises `ToolDefinitionError`."""
+    per_fn = _CACHE.setdefault(fn, {})
+    if skip_first not in per_fn:
+        per_fn[skip_first] = _reflect(fn, skip_first)
+    return per_fn[skip_first]
+
+
+def clear_cache() -> None:
+    """Forget every reflection and type schema (benchmarks measure first-time reflection)."""
+    _CACHE.clear()
+    type_schema.clear_cache()
+    coercion.clear_cache()
+
+
+def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
+    options = tool_options(fn) or ToolOptions()
+    label = f"@tool {function_label(fn)}"
+    if inspect.iscoroutinefunction(fn):
+        raise ToolDefinitionError(
+            label,
+            "it is async, and the executor calls tools synchronously",
+            "make it a plain function (async tools are left out for now)",
+        )
+    summary, arg_docs = parse_docstring(fn.__doc__)
+    params, properties, required, defs = [], {}, [], {}
+    for p in _parameters(fn, label, skip_first):  # step 1
+        info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
+        params.append(info)
+        if info.inject is None:
+            _check_unique(label, info.wire_name, properties)
+            properties[info.wire_name] = prop
+            required += [info.wire_name] if info.required else []
+            _merge_defs(label, defs, prop_defs)
+    spec = ToolSpec(
+        name=options.name or fn.__name__,
+        description=options.description or summary,
+        parameters=_object(properties, required, defs),  # step 5
+        metadata=dict(options.metadata),
+        return_behavior=options.return_behavior,
+    )
+    return Reflection(fn, spec, tuple(params))
+
+
+def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[inspect.Parameter]:
+    params = list(inspect.signature(fn).parameters.values())[1 if skip_first else 0 :]
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL or p.kind is p.VAR_KEYWORD:
+            star = "*" if p.kind is p.VAR_POSITIONAL else "**"
+            raise ToolDefinitionError(
+                f"{label}, parameter '{star}{p.name}'",
+                f"{star}{p.name} cannot be filled from named JSON arguments (a decorator without "
+                "functools.wraps hides the real parameters this way)",
+                "declare each argument as a named parameter, and use functools.wraps in decorators",
+            )
+        if p.kind is p.POSITIONAL_ONLY:
+            raise ToolDefinitionError(
+                f"{label}, parameter {p.name!r}",
+                "it is positional-only (before '/'), but tool arguments arrive by name",
+                "remove the '/' from the signature",
+            )
+    return params
+
+
+def _check_unique(label: str, wire: str, properties: dict[str, Any]) -> None:
+    if wire in properties:
+        raise ToolDefinitionError(
+            label, f"two parameters are both called {wire!r} in the schema", "give them different Param(name=...)"
+        )
+
+
+def _merge_defs(label: str, defs: dict[str, Any], new: dict[str, Any]) -> None:
+    for name, body in new.items():
+        if defs.setdefault(name, body) != body:
+            raise ToolDefinitionError(
+                label, f"two different types are both named {name!r} in its schema", "rename one of the classes"
+            )
+
+
+def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any]) -> dict[str, Any] | None:
+    if not properties:
+        return None
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    out["additionalProperties"] = False
+    if defs:
+        out["$defs"] = defs
+    return out
+
+
+_SECTION = re.compile(
+    r"^(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
+    r"Notes?|Attributes|See Also|Warnings?):\s*$"
+)
+_ARG = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """(summary, {parameter: description}) from a Google-style docstring."""
+    if not doc:
+        return "", {}
+    summary, args, section, current = [], {}, None, None
+    for line in inspect.cleandoc(doc).splitlines():
+        header = _SECTION.match(line)
+        if header:
+            section, current = header.group(1), None
+        elif section is None:
+            summary.append(line)
+        elif section in ("Args", "Arguments", "Parameters", "Params") and line.strip():
+            entry = _ARG.match(line.strip()) if _indent(line) <= 4 else None
+            if entry:
+                current = entry.group(1).lstrip("*")
+                args[current] = entry.group(2).strip()
+            elif current:
+                args[current] = f"{args[current]} {line.strip()}".strip()
+    return "\n".join(summary).strip(), args
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())

@@ -1,0 +1,129 @@
+"""OpenAI strict mode: the same parameters schema, rewritten so the gateway can enforce it.
+
+With `"strict": true` the gateway constrains decoding to the schema, which only works for a
+subset of JSON Schema. `strict_schema()` rewrites every object and value, bottom-up:
+
+1. objects: `additionalProperties: false`; every property listed in `required`; the ones
+   that were optional become nullable (`anyOf [..., {"type": "null"}]`) — the model sends
+   `null`, and the executor turns `null` back into the default;
+2. `default` is dropped, `oneOf` becomes `anyOf`, a `$ref` with siblings moves into `anyOf`;
+3. keywords strict mode does not enforce (`minLength`, `uniqueItems`, unknown `format`s, ...)
+   move into the description as notes, so the model still reads them;
+4. what cannot be strict is a `ToolDefinitionError`: a value of any type (`Any`, bare
+   `list`), a free-form object (`dict[str, T]`), a tuple (`prefixItems`).
+
+Leaves out: the size limits of strict mode (100 properties, 5 levels of nesting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.errors import ToolDefinitionError
+
+_NOTES = (
+    "minLength",
+    "maxLength",
+    "patternProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+)
+_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+_TYPED = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const")
+_NULL = {"type": "null"}
+
+
+def strict_schema(schema: dict[str, Any], where: str) -> dict[str, Any]:
+    """The strict form of a parameters schema; `where` names the tool in errors."""
+    return _walk(schema, "", where)
+
+
+def _walk(node: Any, path: str, where: str) -> Any:
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("properties", "$defs"):
+            prefix = "$defs." if key == "$defs" else (f"{path}." if path else "")
+            out[key] = {n: _walk(s, prefix + n, where) for n, s in value.items()}
+        elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            out[key] = [_walk(s, path, where) for s in value]
+        elif key in ("items", "additionalProperties", "not"):
+            out[key] = _walk(value, f"{path}[]" if key == "items" else path, where)
+        else:
+            out[key] = value
+    return _fix(out, path, where)
+
+
+def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
+    _refuse(node, path, where)
+    node.pop("default", None)
+    if "oneOf" in node:
+        node["anyOf"] = node.pop("oneOf")
+    if "$ref" in node and len(node) > 1:
+        node["anyOf"] = [{"$ref": node.pop("$ref")}]
+    _move_notes(node)
+    if node.get("type") == "object":
+        _close(node)
+    return node
+
+
+def _refuse(node: dict[str, Any], path: str, where: str) -> None:
+    def fail(problem: str, fix: str) -> None:
+        at = f"{where}, parameter {path!r}" if path else where
+        raise ToolDefinitionError(
+            at, f"OpenAI strict mode {problem}", f"{fix}, or register the tool without strict mode"
+        )
+
+    if "prefixItems" in node:
+        fail("does not support tuples (prefixItems)", "use list[...] or a pydantic model")
+    if not any(key in node for key in _TYPED):
+        fail(
+            "needs a type for every value, but this one accepts any value",
+            "give it a concrete type (not Any, a bare list or a bare dict)",
+        )
+    if node.get("type") == "object" and node.get("additionalProperties") not in (None, False):
+        fail(
+            "needs every object to list its properties, but this is a free-form dict",
+            "use a pydantic model with named fields",
+        )
+    if node.get("type") == "object" and "properties" not in node:
+        fail(
+            "needs every object to list its properties, but this object lists none",
+            "use a pydantic model with named fields",
+        )
+
+
+def _move_notes(node: dict[str, Any]) -> None:
+    notes = [f"{key}={node.pop(key)}" for key in _NOTES if key in node]
+    if "format" in node and node["format"] not in _FORMATS:
+        notes.append(f"format={node.pop('format')}")
+    if notes:
+        text = ", ".join(notes)
+        node["description"] = f"{node['description']} ({text})" if node.get("description") else text
+
+
+def _close(node: dict[str, Any]) -> None:
+    required = set(node.get("required", ()))
+    node["properties"] = {
+        name: (prop if name in required else _nullable(prop)) for name, prop in node["properties"].items()
+    }
+    node["required"] = list(node["properties"])
+    node["additionalProperties"] = False
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    if prop.get("type") == "null" or _NULL in prop.get("anyOf", ()):
+        return prop
+    if "anyOf" in prop:
+        return {**prop, "anyOf": [*prop["anyOf"], _NULL]}
+    description = {"description": prop["description"]} if "description" in prop else {}
+    inner = {k: v for k, v in prop.items() if k != "description"}
+    return {"anyOf": [inner, _NULL], **description}

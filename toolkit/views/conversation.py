@@ -1,0 +1,253 @@
+"""The conversation view: every message as a card, each tool result under the call it answers.
+
+Pure renderers (unit-tested, stable under nbval):
+- `render_conversation_html(messages, usage, title)`: system / user / assistant cards; an
+  assistant's tool calls as tool-call cards (arguments pretty-printed, or shown raw with an
+  "invalid JSON" badge); each tool result inside the card of the call it answers (by
+  `tool_call_id`, the most recent earlier call with that id); a result that answers no call gets
+  its own card and an "answers no tool call" badge; error results in red; a result's
+  `attributes` in small print, marked "not sent to the model"; token usage at the end.
+- `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
+- `render_response_html(response)`: one model response (finish reason, usage, the message).
+
+Thin ipywidgets wrappers: `HtmlView` (an `ipywidgets.HTML` whose notebook output also carries
+the HTML as `text/html` and a transcript as `text/plain`, so a saved notebook stays readable
+without a widget manager and nbval compares only deterministic text), and `ConversationView`,
+with `.update(messages, usage)` for live updates.
+
+Leaves out: streaming partial messages, editing, collapsing long conversations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Message,
+    TokenUsage,
+    ToolCall,
+    ToolResultMessage,
+    message_from_openai,
+)
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    element,
+    join,
+    kv_table,
+    page,
+    pretty_json,
+    small,
+    table,
+    text_block,
+)
+
+NOT_SENT = "not sent to the model"
+ORPHAN = "answers no tool call"
+
+
+# 1. Pair each tool result with the call it answers.
+
+
+def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message]:
+    """Records as they are; OpenAI wire dicts parsed into records."""
+    return [message_from_openai(m) if isinstance(m, dict) else m for m in messages]
+
+
+def pair_results(messages: list[Message]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
+    """`(answers, orphans)`. `answers[(i, j)]` lists the indices of the results answering call `j`
+    of message `i` (a result answers the most recent earlier call with its `tool_call_id`);
+    `orphans` lists the indices of results that answer no call."""
+    latest: dict[str, tuple[int, int]] = {}
+    answers: dict[tuple[int, int], list[int]] = {}
+    orphans: list[int] = []
+    for i, message in enumerate(messages):
+        if isinstance(message, AssistantMessage):
+            latest.update({call.id: (i, j) for j, call in enumerate(message.tool_calls)})
+        elif isinstance(message, ToolResultMessage):
+            key = latest.get(message.tool_call_id)
+            if key is None:
+                orphans.append(i)
+            else:
+                answers.setdefault(key, []).append(i)
+    return answers, orphans
+
+
+# 2. HTML for each kind of message.
+
+
+def _attributes_html(attributes: dict[str, Any]) -> Html:
+    if not attributes:
+        return Html("")
+    rows = [
+        (key, json.dumps(attributes[key], ensure_ascii=False, sort_keys=True, default=str))
+        for key in sorted(attributes)
+    ]
+    return element("div", "small", join(["attributes ", badge(NOT_SENT, "info"), kv_table(rows)]))
+
+
+def _content_html(content: str) -> Html:
+    """Result text as text, or as pretty JSON when it is a JSON object or array."""
+    pretty = pretty_json(content)
+    return code_block(content) if pretty is not None and content.lstrip()[:1] in "{[" else text_block(content)
+
+
+def _result_html(result: ToolResultMessage, call_name: str = "?", orphan: bool = False) -> Html:
+    kind = "error" if result.is_error else ("warn" if orphan else "tool")
+    title = [f"tool result · {result.tool_name or call_name}"]
+    title += [badge("error", "error")] if result.is_error else []
+    title += [badge(ORPHAN, "warn"), badge(result.tool_call_id, "info")] if orphan else []
+    return card(join(title, " "), _content_html(result.content) + _attributes_html(result.attributes), kind)
+
+
+def _call_html(call: ToolCall, results: list[ToolResultMessage], show_missing: bool) -> Html:
+    valid = pretty_json(call.arguments) is not None
+    title = [f"tool call · {call.name}", badge(call.id, "info")]
+    title += [] if valid else [badge("invalid JSON", "error")]
+    body = code_block(call.arguments) + join(_result_html(r, call.name) for r in results)
+    if show_missing and not results:
+        body += small("no result yet")
+    return card(join(title, " "), body, "tool")
+
+
+def _assistant_html(
+    message: AssistantMessage, results: list[list[ToolResultMessage]], show_missing: bool = True
+) -> Html:
+    """The assistant card; `results[j]` are the results answering `message.tool_calls[j]`."""
+    text = text_block(message.content) if message.content else Html("")
+    if not message.content and not message.tool_calls:
+        text = small("(empty reply)")
+    calls = join(_call_html(c, r, show_missing) for c, r in zip(message.tool_calls, results))
+    return card("assistant", text + calls, "assistant")
+
+
+def _usage_html(usage: TokenUsage) -> Html:
+    rows = [[usage.input_tokens, usage.output_tokens, usage.total_tokens]]
+    return card("token usage", table(["input", "output", "total"], rows), "info")
+
+
+# 3. Whole views.
+
+
+def render_conversation_html(
+    messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None, title: str | None = None
+) -> str:
+    """The conversation as HTML: one card per message, results under their calls, usage last."""
+    messages = _as_messages(messages)
+    answers, orphans = pair_results(messages)
+    parts: list[Html] = []
+    for i, message in enumerate(messages):
+        if isinstance(message, AssistantMessage):
+            results = [[messages[k] for k in answers.get((i, j), [])] for j in range(len(message.tool_calls))]
+            parts.append(_assistant_html(message, results))
+        elif isinstance(message, ToolResultMessage):
+            parts += [_result_html(message, orphan=True)] if i in orphans else []
+        else:
+            parts.append(card(message.role, text_block(message.content), message.role))
+    parts += [small("(no messages)")] if not messages else []
+    parts += [_usage_html(usage)] if usage is not None else []
+    return str(page(join(parts), title))
+
+
+def render_response_html(response: ChatResponse) -> str:
+    """One model response: why it stopped, what it cost, and the message (calls without results)."""
+    finish = response.finish_reason or "none"
+    kinds = {"stop": "ok", "tool_calls": "tool", "length": "warn", "content_filter": "error"}
+    u = response.usage
+    rows = [("finish reason", badge(finish, kinds.get(finish, "info")))]
+    rows += [("model", response.model)] if response.model else []
+    rows += [("tokens", f"input {u.input_tokens} · output {u.output_tokens} · total {u.total_tokens}")]
+    no_results = [[] for _ in response.message.tool_calls]
+    body = kv_table(rows) + _assistant_html(response.message, no_results, show_missing=False)
+    return str(page(body, "model response"))
+
+
+# 4. The transcript (text/plain).
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """`text` on one line (whitespace collapsed), cut to `limit` characters with "…"; shared by
+    every view's text/plain transcript."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _call_text(call: ToolCall) -> str:
+    try:
+        args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
+        return f"assistant → {call.name}({one_line(args)})"
+    except ValueError:
+        return f"assistant → {call.name}({one_line(call.arguments)}) [invalid JSON]"
+
+
+def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list[str]:
+    if isinstance(message, AssistantMessage):
+        lines = [f"assistant: {one_line(message.content)}"] if message.content else []
+        lines += [_call_text(c) for c in message.tool_calls]
+        return lines or ["assistant: (empty reply)"]
+    if isinstance(message, ToolResultMessage):
+        name = message.tool_name or names.get(message.tool_call_id, "?")
+        flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
+        return [f"tool[{name}]{flags}: {one_line(message.content)}"]
+    return [f"{message.role}: {one_line(message.content)}"]
+
+
+def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> str:
+    """A short transcript, one line per message or tool call; deterministic (no ids)."""
+    messages = _as_messages(messages)
+    _, orphans = pair_results(messages)
+    names = {c.id: c.name for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
+    lines = [line for i, m in enumerate(messages) for line in _message_text(m, names, i in orphans)]
+    if usage is not None:
+        lines.append(f"tokens: input {usage.input_tokens}, output {usage.output_tokens}, total {usage.total_tokens}")
+    return "\n".join(lines) or "(no messages)"
+
+
+# 5. The ipywidgets wrappers.
+
+
+class HtmlView(widgets.HTML):
+    """An `ipywidgets.HTML` whose notebook output also carries `text/html` (the same HTML) and
+    `text/plain` (a given summary), next to the live widget view ipywidgets adds. JupyterLab
+    shows the widget while the kernel runs and the HTML in a saved, untrusted notebook."""
+
+    def __init__(self, html: str = "", text: str = "", **kwargs: Any) -> None:
+        super().__init__(value=html, **kwargs)
+        self._text = text
+
+    def show(self, html: str, text: str) -> None:
+        """Replace what the view shows (a live widget redraws at once)."""
+        self._text = text
+        self.value = html
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}  # widget-view+json, repr as text/plain
+        return {**bundle, "text/plain": self._text, "text/html": self.value}
+
+
+class ConversationView(HtmlView):
+    """A live conversation view: `ConversationView(messages, usage)`, then `.update(...)`."""
+
+    def __init__(
+        self,
+        messages: Iterable[Message | dict[str, Any]] = (),
+        usage: TokenUsage | None = None,
+        title: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self._title = title
+        self.update(messages, usage)
+
+    def update(self, messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> None:
+        """Show `messages` (and `usage`) instead of what was shown before."""
+        messages = list(messages)
+        self.show(render_conversation_html(messages, usage, self._title), render_conversation_text(messages, usage))

@@ -1,0 +1,83 @@
+"""Static displays for notebooks: HTML in the course's look, with a text fallback that means something.
+
+`Shown(html, text)` is what a notebook cell returns when nothing is interactive: JupyterLab
+renders the HTML, a plain-text reader (and nbval) sees the text — never
+`<IPython.core.display.HTML object>`. Two builders use it:
+
+- `show_table(rows, title)`: a list of dicts as a table (text: an aligned plain table);
+- `show_response(response)`: one model response, as `toolkit.views.conversation` renders it;
+- `show_exchange(exchange)`: one raw HTTP exchange from `ChatClient.exchanges` — URL, status,
+  attempt, the request body and the response body (pretty JSON, or the SSE lines of a stream).
+
+Leaves out: anything live (see `toolkit.views.conversation.HtmlView` for widgets).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from toolkit.chat.client import Exchange
+from toolkit.chat.messages import ChatResponse
+from toolkit.views.conversation import render_conversation_text, render_response_html
+from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, table
+
+
+class Shown:
+    """HTML for people, text for everything else."""
+
+    def __init__(self, html: str, text: str) -> None:
+        self.html, self.text = html, text
+
+    def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
+        return {"text/html": self.html, "text/plain": self.text}
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Shown:
+    """Rows (dicts with the same keys) as a table in the course's look."""
+    columns = list(rows[0]) if rows else []
+    cells = [[_cell(row.get(c, "")) for c in columns] for row in rows]
+    text = pd.DataFrame(cells, columns=columns).to_string(index=False) if rows else "(no rows)"
+    return Shown(page(table(columns, cells), title), f"{title}\n{text}" if title else text)
+
+
+def _cell(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def render_exchange_html(exchange: Exchange) -> Html:
+    """One request/response pair, as the wire saw it (no API key: the client never stores it)."""
+    status = "timeout / no answer" if exchange.status is None else str(exchange.status)
+    kind = "ok" if exchange.status and exchange.status < 400 else "error"
+    facts = kv_table([("POST", exchange.url), ("status", badge(status, kind)), ("attempt", str(exchange.attempt))])
+    request = card("request body", code_block(json.dumps(exchange.request, ensure_ascii=False, sort_keys=True)))
+    response = card(
+        "response body",
+        code_block(exchange.response_text),  # SSE lines stay raw
+        kind="assistant" if kind == "ok" else "error",
+    )
+    return page(join([facts, request, response]), "HTTP exchange")
+
+
+def render_exchange_text(exchange: Exchange) -> str:
+    status = "no answer" if exchange.status is None else exchange.status
+    return (
+        f"POST {exchange.url} (attempt {exchange.attempt}) -> {status}\n"
+        f"request: {json.dumps(exchange.request, ensure_ascii=False, sort_keys=True)}\n"
+        f"response: {exchange.response_text}"
+    )
+
+
+def show_exchange(exchange: Exchange) -> Shown:
+    return Shown(render_exchange_html(exchange), render_exchange_text(exchange))
+
+
+def show_response(response: ChatResponse) -> Shown:
+    """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
+    return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

@@ -1,0 +1,178 @@
+"""The one shared look of every toolkit view: tiny helpers that return HTML strings.
+
+Each helper returns `Html`, a `str` that already is markup, and escapes anything else it is
+given: `card("note", "<script>")` shows the text `<script>`, `card("note", table(...))` nests the
+table, and `Html + str` escapes the `str`.
+
+Styles are inline, from one table (`STYLES`), not a `<style>` block: Jupyter's sanitizer
+(untrusted notebooks) and GitHub drop `<style>` but keep `style` attributes. Elements also carry
+`tk-*` classes, for tests and restyling. The root, table cells and code blocks set their own
+colours, so a view reads the same in JupyterLab's dark theme. Output is deterministic: no ids,
+no random names, no timestamps, JSON with sorted keys.
+
+Leaves out: interactivity (the ipywidgets wrappers live in `toolkit.views.conversation`), themes, icons.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import json
+from collections.abc import Iterable
+from typing import Any
+
+KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
+"""The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
+
+_ACCENT = {
+    "system": "#6e7781",
+    "user": "#0969da",
+    "assistant": "#1a7f37",
+    "tool": "#8250df",
+    "error": "#cf222e",
+    "info": "#57606a",
+    "warn": "#9a6700",
+    "ok": "#1a7f37",
+}
+_TINT = {
+    "system": "#f6f8fa",
+    "user": "#ddf4ff",
+    "assistant": "#dafbe1",
+    "tool": "#fbefff",
+    "error": "#ffebe9",
+    "info": "#f6f8fa",
+    "warn": "#fff8c5",
+    "ok": "#dafbe1",
+}
+_INK, _PAPER, _LINE = "#1f2328", "#ffffff", "#d0d7de"
+_MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,monospace"
+
+STYLES = {
+    "root": f"color:{_INK};background:{_PAPER};font-family:system-ui,-apple-system,'Segoe UI',"
+    "'Noto Sans','Noto Sans CJK SC',sans-serif;font-size:13px;line-height:1.45;"
+    "white-space:normal;padding:8px 10px;border:1px solid #d0d7de;border-radius:6px",
+    "heading": "font-size:14px;font-weight:600;margin:0 0 6px 0",
+    "card": "color:{ink};background:{tint};border:1px solid {line};border-left:4px solid {accent};"
+    "border-radius:6px;padding:6px 10px;margin:6px 0",
+    "title": "font-weight:600;margin:0 0 4px 0;color:{accent}",
+    "text": "white-space:pre-wrap;overflow-wrap:break-word",
+    "badge": "display:inline-block;color:{accent};background:{paper};border:1px solid {accent};"
+    "border-radius:9px;padding:0 6px;margin:0 2px;font-size:11px;font-weight:600;"
+    "line-height:16px;vertical-align:middle",
+    "code": "display:block;color:{ink};background:#f6f8fa;border:1px solid {line};border-radius:4px;"
+    f"font-family:{_MONO};font-size:12px;line-height:1.4;padding:6px 8px;margin:4px 0;"
+    "white-space:pre-wrap;overflow-wrap:break-word",
+    "table": "color:{ink};background:{paper};border-collapse:collapse;table-layout:auto;margin:4px 0;font-size:12px",
+    "th": "color:{ink};background:#f6f8fa;text-align:left;vertical-align:top;font-weight:600;"
+    "padding:3px 8px;border:1px solid {line}",
+    "td": "color:{ink};background:{paper};text-align:left;vertical-align:top;padding:3px 8px;"
+    "border:1px solid {line};white-space:pre-wrap;overflow-wrap:break-word",
+    "small": "font-size:11px;color:#57606a",
+    "details": "margin:4px 0",
+    "summary": "cursor:pointer;font-weight:600",
+}
+
+
+class Html(str):
+    """Text that already is HTML: helpers insert it as is instead of escaping it."""
+
+    def __add__(self, other: Any) -> Html:
+        return Html(str.__add__(self, escape(other)))
+
+    def __radd__(self, other: Any) -> Html:
+        return Html(str.__add__(escape(other), self))
+
+
+def escape(value: Any) -> Html:
+    """`value` as safe HTML text; an `Html` value is returned unchanged."""
+    if isinstance(value, Html):
+        return value
+    return Html(_html.escape(str(value), quote=True))
+
+
+def join(parts: Iterable[Any], sep: str = "") -> Html:
+    """Concatenate `parts`, escaping those that are not `Html` (`sep` is markup)."""
+    return Html(sep.join(escape(p) for p in parts))
+
+
+def style(name: str, kind: str = "info") -> str:
+    """The inline style called `name` ("" if none), coloured for `kind` (one of `KINDS`)."""
+    if kind not in _ACCENT:
+        raise ValueError(f"style(): unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
+    return STYLES.get(name, "").format(ink=_INK, paper=_PAPER, line=_LINE, accent=_ACCENT[kind], tint=_TINT[kind])
+
+
+def element(tag: str, name: str, body: Any = "", kind: str = "info", extra_class: str = "") -> Html:
+    """`<tag class="tk-name ..." style="...">body</tag>`; `body` is escaped unless `Html`."""
+    classes = escape(" ".join(c for c in (f"tk-{name}", extra_class) if c))
+    css = style(name, kind)
+    attrs = f'class="{classes}"' + (f' style="{css}"' if css else "")
+    return Html(f"<{tag} {attrs}>{escape(body)}</{tag}>")
+
+
+def page(body_html: Any, title: Any = None) -> Html:
+    """The root every view is wrapped in: fixed colours and font, an optional heading."""
+    heading = element("div", "heading", title) if title is not None else ""
+    return Html(f'<div class="tk" style="{style("root")}">{heading}{escape(body_html)}</div>')
+
+
+def card(title: Any, body: Any, kind: str = "info") -> Html:
+    """A bordered box with a coloured left edge: a message, a tool call, a summary."""
+    head = element("div", "title", title, kind)
+    return element("div", "card", head + body, kind, extra_class=f"tk-{kind}")
+
+
+def badge(text: Any, kind: str = "info") -> Html:
+    """A small rounded label, e.g. `badge("invalid JSON", "error")`."""
+    return element("span", "badge", text, kind, extra_class=f"tk-{kind}")
+
+
+def text_block(text: Any) -> Html:
+    """Message text with its line breaks kept."""
+    return element("div", "text", text)
+
+
+def small(text: Any) -> Html:
+    """A small grey note."""
+    return element("div", "small", text)
+
+
+def table(columns: Iterable[Any], rows: Iterable[Iterable[Any]]) -> Html:
+    """A table with a header row; cells are escaped unless they are `Html`."""
+    head = element("tr", "tr", join(element("th", "th", c) for c in columns))
+    body = join(element("tr", "tr", join(element("td", "td", c) for c in row)) for row in rows)
+    return element("table", "table", element("thead", "thead", head) + element("tbody", "tbody", body))
+
+
+def kv_table(rows: Iterable[tuple[Any, Any]]) -> Html:
+    """A two-column table of `(key, value)` pairs, keys as header cells, in the given order."""
+    body = join(element("tr", "tr", element("th", "th", k) + element("td", "td", v)) for k, v in rows)
+    return element("table", "table", element("tbody", "tbody", body))
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def pretty_json(value: Any) -> str | None:
+    """`value` (a JSON string, or a Python value) as indented, key-sorted JSON; `None` if a string
+    is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value, parse_constant=_reject_constant)
+        except ValueError:
+            return None
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def code_block(text: Any, lang: str = "json") -> Html:
+    """A monospaced block; for `lang="json"` valid JSON is pretty-printed, anything else shown raw."""
+    pretty = pretty_json(text) if lang == "json" else None
+    shown = pretty if pretty is not None else str(text)
+    return element("pre", "code", shown, extra_class=f"tk-lang-{lang}")
+
+
+def details(summary: Any, body: Any, open: bool = False) -> Html:
+    """A collapsible section (`<details>`), closed unless `open`."""
+    attr = " open" if open else ""
+    inner = element("summary", "summary", summary) + body
+    return Html(f'<details class="tk-details" style="{style("details")}"{attr}>{inner}</details>')

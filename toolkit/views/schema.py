@@ -1,0 +1,141 @@
+"""The schema explainer: Python signature | JSON Schema | strict schema, side by side.
+
+`render_schema_html(tools)` is a pure function (tools in, HTML out — unit-tested and stable
+under nbval), built from the shared `toolkit.views.html` helpers: one card per tool with its three
+columns and its lint warnings (`toolkit.tools.lint`), and on top the size of the whole `tools`
+block in estimated tokens, normal and strict. A tool that cannot be strict shows the
+registration error in the strict column instead. `render_schema_text` is the plain-text twin.
+`schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool.
+
+Leaves out: editing specs, exact token counts (`toolkit.tokens` estimates).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.errors import ToolDefinitionError
+from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.execute import Tool
+from toolkit.tools.lint import LintWarning, lint_tools
+from toolkit.tools.parameters import type_name
+from toolkit.tools.reflect import ToolSpec
+from toolkit.views.html import Html, badge, card, code_block, join, page, small, table, text_block
+
+COLUMNS = ("Python signature", "JSON Schema", "strict mode")
+
+
+def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None) -> Html:
+    """HTML for `tools` (or just the one named `only`): columns, lint warnings, token counts."""
+    specs = [_spec(t) for t in tools]
+    warnings = lint_tools(specs)
+    cards = [_tool_card(t, warnings) for t in tools if only is None or _spec(t).name == only]
+    return page(join([small(summary(specs)), *cards]), title="Tool schemas")
+
+
+def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
+    """The same, as a few lines of text: the summary, then one line per tool."""
+    specs = [_spec(t) for t in tools]
+    warnings = lint_tools(specs)
+    lines = [summary(specs)]
+    for spec in specs:
+        props = (spec.parameters or {}).get("properties", {})
+        required = len((spec.parameters or {}).get("required", []))
+        count = sum(spec.name in w.tool.split(", ") for w in warnings)
+        lines.append(
+            f"- {spec.name}: {len(props)} parameters ({required} required), "
+            f"{count} lint warning{'s' if count != 1 else ''}"
+        )
+    return "\n".join(lines)
+
+
+def summary(specs: Sequence[ToolSpec]) -> str:
+    """`3 tools · tools block ≈ 412 tokens (strict: 455 tokens)`."""
+    normal = estimate_json_tokens([s.to_openai() for s in specs])
+    try:
+        strict = f"{estimate_json_tokens([s.to_openai(strict=True) for s in specs])} tokens"
+    except ToolDefinitionError:
+        strict = "not possible for every tool"
+    count = f"{len(specs)} tool{'s' if len(specs) != 1 else ''}"
+    return f"{count} · tools block ≈ {normal} tokens (strict: {strict})"
+
+
+class SchemaExplainer(widgets.VBox):
+    """Pick a tool, see its three columns. A saved notebook keeps the HTML of every tool
+    (`text/html`) and the text summary (`text/plain`) beside the live widget."""
+
+    def __init__(self, tools: Sequence[Tool | ToolSpec], **kwargs: Any) -> None:
+        self._tools = list(tools)
+        names = [_spec(t).name for t in self._tools]
+        self._pick = widgets.Dropdown(options=names, description="tool")
+        self._view = widgets.HTML(render_schema_html(self._tools, only=names[0] if names else None))
+        self._pick.observe(self._show, names="value")
+        super().__init__([self._pick, self._view], **kwargs)
+
+    def _show(self, change: dict[str, Any]) -> None:
+        self._view.value = render_schema_html(self._tools, only=change["new"])
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        return {**bundle, "text/plain": render_schema_text(self._tools), "text/html": render_schema_html(self._tools)}
+
+
+def schema_explainer(tools: Sequence[Tool | ToolSpec]) -> SchemaExplainer:
+    """The widget above (a function, like every other view constructor)."""
+    return SchemaExplainer(tools)
+
+
+def _spec(t: Tool | ToolSpec) -> ToolSpec:
+    return t.spec if isinstance(t, Tool) else t
+
+
+def _tool_card(t: Tool | ToolSpec, warnings: list[LintWarning]) -> Html:
+    spec = _spec(t)
+    function = t.function if isinstance(t, Tool) else None
+    signature = signature_text(function) if function else "(hand-written spec: no Python function)"
+    row = [
+        code_block(signature, lang="python"),
+        code_block(_json(spec.to_openai()["function"]), lang="text"),
+        _strict_cell(spec),
+    ]
+    mine = [w.message for w in warnings if spec.name in w.tool.split(", ")]
+    lint = (
+        card("lint", text_block("\n".join(f"⚠ {m}" for m in mine)), "warn")
+        if mine
+        else badge("✓ no lint warnings", "ok")
+    )
+    return card(spec.name, _side_by_side(row) + lint, "tool")
+
+
+def _side_by_side(cells: list[Html]) -> Html:
+    """`toolkit.views.html.table`, but three equal columns that never squeeze one to a sliver."""
+    markup = table(COLUMNS, [cells])
+    return Html(markup.replace("table-layout:auto", "table-layout:fixed;width:100%", 1))
+
+
+def _strict_cell(spec: ToolSpec) -> Html:
+    try:
+        return code_block(_json(spec.to_openai(strict=True)["function"]), lang="text")
+    except ToolDefinitionError as exc:
+        return card("cannot be strict", text_block(str(exc)), "error")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def signature_text(fn: Callable[..., Any]) -> str:
+    """`def name(\n    param: type = default,\n) -> type`, types as written, without module prefixes."""
+    sig = inspect.signature(fn)
+    lines = []
+    for p in sig.parameters.values():
+        text = p.name if p.annotation is p.empty else f"{p.name}: {type_name(p.annotation)}"
+        lines.append(f"    {text}{'' if p.default is p.empty else f' = {p.default!r}'},")
+    ret = "" if sig.return_annotation is sig.empty else f" -> {type_name(sig.return_annotation)}"
+    body = "\n".join(lines)
+    return f"def {fn.__name__}(\n{body}\n){ret}" if lines else f"def {fn.__name__}(){ret}"

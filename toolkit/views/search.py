@@ -1,0 +1,210 @@
+"""Views of tool search: one search's results, and the accuracy / tokens chart over catalogue sizes.
+
+Pure renderers (unit-tested, deterministic, stable under nbval):
+- `render_search_html(outcome)`: the arguments the model sent, how many tools could be found,
+  the ranked matches with scores, the `found_tools` attribute and the text the model reads;
+  an argument mistake as a red card with the error text;
+- `render_search_text(outcome)`: the same in a few lines;
+- `render_selection_chart_svg(rows)`: two panels over catalogue size — the share of queries
+  whose right tool reaches the model, and the tokens of the tools block (log scale) — one line per way of
+  offering tools (all in the prompt, keyword search, vector search). Hand-written SVG: fixed
+  size, numbers rounded, no ids, so a stored notebook output never changes by itself.
+
+Thin wrappers: `SearchView` (an `HtmlView`) and `SelectionChart` (an `image/svg+xml` output
+with a text table as fallback).
+
+Leaves out: interactivity (zoom, hover), charts other than these two panels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.search.catalog import EvalRow
+from toolkit.search.tool import SearchOutcome
+from toolkit.views.conversation import HtmlView
+from toolkit.views.html import Html, badge, card, code_block, escape, join, kv_table, page, small, table, text_block
+
+
+def _score(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.3f}"
+
+
+def render_search_html(outcome: SearchOutcome, title: str | None = "tool search") -> str:
+    """One search: what was asked, what was found, what the model reads."""
+    rows: list[tuple[Any, Any]] = [
+        ("strategy", outcome.strategy),
+        ("arguments", code_block(outcome.arguments)),
+        ("searched", f"{outcome.searched} hidden tools"),
+    ]
+    if outcome.error:
+        return str(
+            page(
+                kv_table(rows)
+                + card(join(["search error ", badge("error", "error")]), text_block(outcome.error), "error"),
+                title,
+            )
+        )
+    matches = table(
+        ["#", "tool", "score", "description"],
+        [[i, m.name, _score(m.score), m.description] for i, m in enumerate(outcome.matches, 1)],
+    )
+    found = join((badge(name, "tool") for name in outcome.found), " ") or small("(none)")
+    body = (
+        kv_table(rows)
+        + (matches if outcome.matches else small("no tool reached the minimum score"))
+        + kv_table([("found_tools", found)])
+        + card("what the model reads", text_block(outcome.text()), "tool")
+    )
+    return str(page(body, title))
+
+
+def render_search_text(outcome: SearchOutcome) -> str:
+    head = f"{outcome.strategy} {outcome.arguments} → searched {outcome.searched} tools"
+    if outcome.error:
+        return f"{head}\nerror: {outcome.error}"
+    lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]
+    return "\n".join([head, *lines, f"found_tools: {outcome.found}"])
+
+
+class SearchView(HtmlView):
+    """`SearchView(outcome)`: one search as a notebook view."""
+
+    def __init__(self, outcome: SearchOutcome, title: str | None = "tool search", **kwargs: Any) -> None:
+        super().__init__(render_search_html(outcome, title), render_search_text(outcome), **kwargs)
+
+
+# --- the chart ---------------------------------------------------------------------------
+
+COLOURS = ("#6e7781", "#0969da", "#8250df", "#1a7f37", "#bc4c00")
+_W, _H, _PANEL, _TOP, _LEFT, _PLOT_H = 760, 310, 330, 40, 60, 200
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """A y axis: where a value sits (0 bottom … 1 top) and the labelled ticks."""
+
+    fraction: Callable[[float], float]
+    ticks: tuple[tuple[float, str], ...]
+
+
+def _linear_percent() -> _Axis:
+    return _Axis(lambda v: v / 100, tuple((v, f"{v:.0f}") for v in (0, 25, 50, 75, 100)))
+
+
+def _log_axis(values: Sequence[float]) -> _Axis:
+    low = math.floor(math.log10(max(min(values), 1)))
+    high = max(math.ceil(math.log10(max(max(values), 1))), low + 1)
+    return _Axis(
+        lambda v: (math.log10(max(v, 1)) - low) / (high - low),
+        tuple((10.0**k, f"{10**k:,}") for k in range(low, high + 1)),
+    )
+
+
+def _panel(
+    x0: float,
+    title: str,
+    rows: Sequence[EvalRow],
+    value: Callable[[EvalRow], float],
+    axis: _Axis,
+    strategies: list[str],
+    sizes: list[int],
+) -> list[str]:
+    """One panel: frame, axis ticks, one polyline with dots per strategy."""
+
+    def px(size: int) -> float:
+        return x0 + (size - sizes[0]) / ((sizes[-1] - sizes[0]) or 1) * (_PANEL - 40)
+
+    def py(v: float) -> float:
+        return _TOP + _PLOT_H - axis.fraction(v) * _PLOT_H
+
+    out = [
+        f'<text x="{x0:.0f}" y="{_TOP - 14}" font-size="13" font-weight="600">{escape(title)}</text>',
+        f'<rect x="{x0:.0f}" y="{_TOP}" width="{_PANEL - 40}" height="{_PLOT_H}" fill="none" stroke="#d0d7de"/>',
+    ]
+    out += [
+        f'<text x="{x0 - 6:.0f}" y="{py(v) + 4:.1f}" font-size="10" text-anchor="end">{label}</text>'
+        for v, label in axis.ticks
+    ]
+    out += [
+        f'<text x="{px(size):.1f}" y="{_TOP + _PLOT_H + 16}" font-size="10" text-anchor="middle">{size}</text>'
+        for size in sizes
+    ]
+    for colour, name in zip(COLOURS, strategies):
+        points = [(px(r.size), py(value(r))) for r in rows if r.strategy == name]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
+    return out
+
+
+def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
+    """Accuracy (left, %) and tools-block tokens (right, log scale) against catalogue size."""
+    strategies = list(dict.fromkeys(r.strategy for r in rows))
+    sizes = sorted({r.size for r in rows})
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
+            f'viewBox="0 0 {_W} {_H}" font-family="system-ui,sans-serif" fill="#1f2328">'
+        ),
+        f'<rect width="{_W}" height="{_H}" fill="#ffffff"/>',
+    ]
+    parts += _panel(
+        _LEFT,
+        "right tool reaches the model (%)",
+        rows,
+        lambda r: 100 * r.accuracy,
+        _linear_percent(),
+        strategies,
+        sizes,
+    )
+    parts += _panel(
+        _LEFT + _PANEL + 40,
+        "tokens in the tools block (log scale)",
+        rows,
+        lambda r: r.tokens,
+        _log_axis([r.tokens for r in rows]),
+        strategies,
+        sizes,
+    )
+    axis_y = _TOP + _PLOT_H + 34
+    parts.append(
+        f'<text x="{_W / 2:.0f}" y="{axis_y}" font-size="11" text-anchor="middle">tools in the catalogue</text>'
+    )
+    for i, (colour, name) in enumerate(zip(COLOURS, strategies)):
+        x = _LEFT + i * 230
+        parts.append(
+            f'<rect x="{x}" y="{axis_y + 14}" width="14" height="4" fill="{colour}"/>'
+            f'<text x="{x + 20}" y="{axis_y + 20}" font-size="11">{escape(name)}</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def render_selection_table(rows: Sequence[EvalRow]) -> str:
+    """The chart's numbers as text (the plain-text fallback)."""
+    lines = [f"{'tools':>5}  {'strategy':<24} {'reaches':>7} {'first':>6} {'tokens':>7}"]
+    lines += [f"{r.size:>5}  {r.strategy:<24} {r.accuracy:>7.0%} {r.top1:>6.0%} {r.tokens:>7.0f}" for r in rows]
+    return "\n".join(lines)
+
+
+class SelectionChart:
+    """The chart as an SVG image in the notebook, with the table as text fallback."""
+
+    def __init__(self, rows: Sequence[EvalRow]) -> None:
+        self.rows = list(rows)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        return {"image/svg+xml": render_selection_chart_svg(self.rows), "text/plain": render_selection_table(self.rows)}
+
+
+def render_selection_html(rows: Sequence[EvalRow]) -> Html:
+    """The numbers as an HTML table."""
+    body = table(
+        ["tools", "strategy", "right tool reaches the model", "right tool first", "tokens"],
+        [[r.size, r.strategy, f"{r.accuracy:.0%}", f"{r.top1:.0%}", f"{r.tokens:,.0f}"] for r in rows],
+    )
+    return page(body, "selection accuracy and tokens")

@@ -1,0 +1,314 @@
+"""The stream view: a streamed call as it happens — text as it arrives, each tool call as a card.
+
+    view = StreamView("SN202610200001 到哪了？")
+    view.display()                                     # shown now, filled as events arrive
+    result = view.consume(assistant.stream("u1", "帮我查一下订单 SN202610200001 现在到哪了？"))
+
+Pure renderers (unit-tested, stable under nbval):
+
+- `fold_events(events)`: the events as segments, in arrival order. A run of `TextDelta`s is one
+  text segment; a tool call is one tool segment that goes *asked* (its `ToolCallDelta`s, the
+  arguments still arriving) → *running* (`ToolStarted`) → *done* (`ToolFinished`, its result).
+- `render_stream_html(events, result, error)`: the segments as cards, then a status line:
+  streaming…, done (finish reason, tokens) or stopped (the exception, and every call it left
+  unexecuted marked "not executed").
+- `render_stream_text(...)`: the same as a short transcript; `event_line(event)`: one event as
+  one line, for printing the raw event list.
+
+`StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
+every event of a `TokenStream`, then shows the result — or the error, and re-raises it. After
+`.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
+shows the final state (text/html and text/plain), not the empty view the cell started with.
+
+No call ids (a real gateway's are random) and no timings, so the output is deterministic.
+
+Leaves out: async streams, cancelling a stream from the view, token-by-token replay of a saved
+notebook (its stored output is the end state).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.chat.sse import TextDelta, ToolCallDelta
+from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
+from toolkit.loop.saga import ToolExecution
+from toolkit.services.service import Result
+from toolkit.views.conversation import HtmlView, one_line
+from toolkit.views.html import Html, badge, card, code_block, element, join, kv_table, page, small, text_block
+from toolkit.views.trace import execution_status
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+CURSOR = "▍"
+"""Shown after the last text while the stream is still running."""
+
+
+# 1. Events → segments.
+
+
+@dataclass
+class TextSegment:
+    """Consecutive text deltas, joined."""
+
+    text: str
+
+
+@dataclass
+class ToolSegment:
+    """One tool call, from its first delta to its result."""
+
+    name: str
+    arguments: str
+    """As far as they have arrived (complete from `ToolStarted` on)."""
+    state: str = "asked"
+    """`asked` (the model is still writing the call), `running` or `done`."""
+    execution: ToolExecution | None = None
+    """Set when done."""
+    call_id: str | None = None
+    """Only to match events to the segment; never shown."""
+
+
+Segment = TextSegment | ToolSegment
+
+
+def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
+    """The events as text and tool segments, in the order they first appeared."""
+    segments: list[Segment] = []
+    writing: dict[int, ToolSegment] = {}  # the calls of the reply still streaming, by delta index
+    for event in events:
+        if isinstance(event, TextDelta):
+            _add_text(segments, event.text)
+        elif isinstance(event, ToolCallDelta):
+            _add_delta(segments, writing, event)
+        elif isinstance(event, ToolStarted):
+            writing.clear()  # tools run only once the reply is complete
+            segment = _tool(segments, event.call.id, event.call.name, ("asked",))
+            segment.name, segment.arguments, segment.state = event.call.name, event.call.arguments, "running"
+        elif isinstance(event, ToolFinished):
+            call = event.execution.call
+            segment = _tool(segments, call.id, call.name, ("running", "asked"))
+            segment.arguments, segment.state, segment.execution = call.arguments, "done", event.execution
+    return segments
+
+
+def _add_text(segments: list[Segment], text: str) -> None:
+    if segments and isinstance(segments[-1], TextSegment):
+        segments[-1].text += text
+    else:
+        segments.append(TextSegment(text))
+
+
+def _add_delta(segments: list[Segment], writing: dict[int, ToolSegment], delta: ToolCallDelta) -> None:
+    current = writing.get(delta.index)
+    if current is None or delta.id is not None:  # a new call starts with its id (and name)
+        current = writing[delta.index] = ToolSegment(delta.name or "?", "", call_id=delta.id)
+        segments.append(current)
+    current.name = delta.name or current.name
+    current.arguments += delta.arguments
+
+
+def _tool(segments: list[Segment], call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
+    """The latest segment of this call in one of `states`, or a new one (a non-streamed call)."""
+    for segment in reversed(segments):
+        if isinstance(segment, ToolSegment) and segment.call_id == call_id and segment.state in states:
+            return segment
+    segment = ToolSegment(name, "", call_id=call_id)
+    segments.append(segment)
+    return segment
+
+
+# 2. Shared wording for both renderers.
+
+
+def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
+    """`(title, badge text, kind)` of a tool card."""
+    if segment.state == "done" and segment.execution is not None:
+        return (segment.name, *execution_status(segment.execution))
+    if segment.state == "running":
+        return f"calling {segment.name}…", "running", "tool"
+    if over:
+        return segment.name, "not executed", "warn"
+    return f"asking for {segment.name}…", "arguments arriving", "info"
+
+
+def _arguments(text: str) -> str:
+    try:
+        return json.dumps(json.loads(text), ensure_ascii=False, sort_keys=True)
+    except ValueError:
+        return text
+
+
+def _tokens(result: Result[Any]) -> str:
+    u = result.usage
+    return f"input {u.input_tokens} · output {u.output_tokens} · total {u.total_tokens}"
+
+
+def _over(result: Result[Any] | None, error: BaseException | None, done: bool | None) -> bool:
+    return done if done is not None else (result is not None or error is not None)
+
+
+def _status(result: Result[Any] | None, error: BaseException | None, over: bool) -> tuple[str, str, str]:
+    """`(badge text, kind, detail)` of the status line."""
+    if error is not None:
+        return "stopped", "error", f"{type(error).__name__}: {error}".removesuffix(": ")
+    if result is not None:
+        return "done", "ok", f"finish reason: {result.finish_reason} · tokens: {_tokens(result)}"
+    return ("done", "ok", "") if over else ("streaming…", "info", "")
+
+
+# 3. HTML.
+
+
+def _text_html(segment: TextSegment, cursor: bool) -> Html:
+    return element("div", "stream-text", card("assistant", text_block(segment.text + CURSOR * cursor), "assistant"))
+
+
+def _tool_html(segment: ToolSegment, over: bool) -> Html:
+    title, label, kind = tool_status(segment, over)
+    body = code_block(segment.arguments)
+    if segment.execution is not None:
+        result = segment.execution.result.content
+        body += small("result" if kind == "ok" else "sent back as an error")
+        body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
+    head = join([title, badge(label, kind)], " ")
+    return element("div", "stream-tool", card(head, body, "error" if kind == "error" else "tool"))
+
+
+def render_stream_html(
+    events: Iterable[LoopEvent],
+    result: Result[Any] | None = None,
+    error: BaseException | None = None,
+    *,
+    done: bool | None = None,
+    title: str | None = None,
+) -> str:
+    """The stream so far: text and tool cards in arrival order, then the status line.
+
+    `done` (default: a `result` or an `error` was given) says the stream has ended."""
+    over = _over(result, error, done)
+    segments = fold_events(events)
+    parts: list[Html] = []
+    for i, segment in enumerate(segments):
+        last = i == len(segments) - 1
+        parts.append(
+            _text_html(segment, last and not over) if isinstance(segment, TextSegment) else _tool_html(segment, over)
+        )
+    if not segments:
+        parts.append(small("nothing yet" if not over else "(no events)"))
+    label, kind, detail = _status(result, error, over)
+    rows = [("status", join([badge(label, kind), " ", detail]))]
+    parts.append(element("div", "stream-status", kv_table(rows)))
+    return str(page(join(parts), title))
+
+
+# 4. Text.
+
+
+def _segment_text(segment: Segment, over: bool) -> str:
+    if isinstance(segment, TextSegment):
+        return f"assistant: {segment.text}"
+    _, label, _ = tool_status(segment, over)
+    line = f"tool {segment.name}({_arguments(segment.arguments)}) [{label}]"
+    return line + (f" → {one_line(segment.execution.result.content, 160)}" if segment.execution else "")
+
+
+def render_stream_text(
+    events: Iterable[LoopEvent],
+    result: Result[Any] | None = None,
+    error: BaseException | None = None,
+    *,
+    done: bool | None = None,
+) -> str:
+    """The stream as a transcript: one line per text run or tool call, then the status."""
+    over = _over(result, error, done)
+    lines = [_segment_text(s, over) for s in fold_events(events)]
+    label, _, detail = _status(result, error, over)
+    lines.append(f"{label} · {detail}" if detail else label)
+    return "\n".join(lines)
+
+
+def event_line(event: LoopEvent) -> str:
+    """One event as one line (no call ids): for printing what a stream yielded, in order."""
+    if isinstance(event, TextDelta):
+        return f"TextDelta     {event.text!r}"
+    if isinstance(event, ToolCallDelta):
+        name = f" {event.name}" if event.name else ""
+        return f"ToolCallDelta #{event.index}{name} {event.arguments!r}"
+    if isinstance(event, ToolStarted):
+        return f"ToolStarted   round {event.round}: {event.call.name}({_arguments(event.call.arguments)})"
+    if isinstance(event, ToolFinished):
+        e = event.execution
+        status = execution_status(e)[0]
+        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(e.result.content, 40)}"
+    return type(event).__name__
+
+
+# 5. The widget.
+
+
+class StreamView(HtmlView):
+    """A live view of one stream: `.push(event)` or `.consume(token_stream)`."""
+
+    def __init__(self, title: str | None = None, events: Iterable[LoopEvent] = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = title
+        self.events: list[LoopEvent] = list(events)
+        self.result: Result[Any] | None = None
+        self.error: BaseException | None = None
+        self.done = False
+        self._handle: Any = None
+        self._redraw()
+
+    def push(self, event: LoopEvent) -> None:
+        """Add one event and redraw."""
+        self.events.append(event)
+        self._redraw()
+
+    def finish(self, result: Result[Any] | None = None, error: BaseException | None = None) -> None:
+        """Mark the stream as ended (with its result or its error) and refresh the stored output."""
+        self.result, self.error, self.done = result, error, True
+        self._redraw()
+        if self._handle is not None:  # shown live by `display()`: the final state replaces it
+            from IPython.display import display
+
+            self._handle.update({}, raw=True)
+            self._handle = None
+            display(self)
+
+    def consume(self, stream: Iterable[LoopEvent], pace: float = 0.0) -> Result[Any] | None:
+        """Push every event of `stream`, then its `.result` (returned). An error from the stream
+        is shown, then re-raised. `pace` waits that many seconds after each event, to watch a
+        stream that arrives faster than the eye (the embedded gateway's)."""
+        try:
+            for event in stream:
+                self.push(event)
+                if pace:
+                    time.sleep(pace)
+        except BaseException as error:  # KeyboardInterrupt too: the view says where it stopped
+            self.finish(error=error)
+            raise
+        self.finish(result=getattr(stream, "result", None))
+        return self.result
+
+    def display(self) -> None:
+        """Show the live widget now, so it fills while the stream runs.
+
+        Only the widget is shown (no text/html, no text/plain): when the stream ends, `finish`
+        empties that output and displays the view again, final state and fallbacks included.
+        So a saved notebook keeps the end state, and nbval (which ignores display updates)
+        compares the same end state when it reruns the cell."""
+        from IPython.display import display
+
+        live = {k: v for k, v in super()._repr_mimebundle_().items() if k == WIDGET_VIEW}
+        self._handle = display(live, raw=True, display_id=True)
+
+    def _redraw(self) -> None:
+        done = self.done or None
+        self.show(
+            render_stream_html(self.events, self.result, self.error, done=done, title=self.title),
+            render_stream_text(self.events, self.result, self.error, done=done),
+        )

@@ -1,0 +1,249 @@
+"""The trace view of one loop run, and the saga log: what the loop saw and decided, round by round.
+
+Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit.views.html` helpers:
+
+- `render_trace_html(result, show_timing)`: one card per model request — the tools sent (names
+  and the tools block's estimated tokens), `tool_choice`, the model's reply (text or tool calls),
+  each execution (arguments, then the result, or the error with a badge naming its channel;
+  its duration only with `show_timing`), the round's tokens and the loop's decision (continue /
+  answer / return immediately / hand over / limit) — then a summary: how the call finished,
+  round trips, total tokens, and on an immediate return what the caller receives.
+- `render_trace_text(result, show_timing)`: the same as a short text, one line per fact.
+- `render_saga_html(result, before, after)`: the saga log (each compensation, ok or failed),
+  and, given the conversation before and after the rewrite, every tool result that changed.
+
+Thin widgets: `TraceView` and `SagaView` (`toolkit.views.conversation.HtmlView`: the live widget, plus the
+HTML and the text in the notebook's stored output). No call ids, no addresses, no clock:
+durations appear only when asked for, so a notebook injects a fake clock first.
+
+Leaves out: the truth table (`toolkit.views.truth_table`), timelines, live updates mid-run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
+from toolkit.loop.run import LoopResult, RoundTrace
+from toolkit.loop.saga import ToolExecution
+from toolkit.views.conversation import HtmlView, one_line
+from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
+
+ERROR_LABELS = {
+    "unknown_tool": "unknown tool",
+    "argument": "argument error",
+    "execution": "execution error",
+    "guard": "loop guard",
+    "not_run": "not run",
+}
+"""`ToolExecution.error_kind` → the badge text (the three error channels, the guard, the limit)."""
+ROLLED_BACK = "rolled back"
+
+
+def decision_kind(decision: str) -> str:
+    """The badge colour of a round's decision."""
+    for prefix, kind in (
+        ("answer", "ok"),
+        ("continue", "info"),
+        ("return", "tool"),
+        ("hand over", "warn"),
+        ("limit", "warn"),
+    ):
+        if decision.startswith(prefix):
+            return kind
+    return "error"  # "stopped: ..." (a policy raised) or anything unexpected
+
+
+def execution_status(execution: ToolExecution) -> tuple[str, str]:
+    """`(badge text, kind)`: ok, rolled back (a saga rewrote it), or the error channel."""
+    if execution.rolled_back_by:
+        return ROLLED_BACK, "warn"
+    if execution.error_kind:
+        return ERROR_LABELS.get(execution.error_kind, execution.error_kind), "error"
+    return "ok", "ok"
+
+
+def _choice(choice: Any) -> str:
+    if choice is None:
+        return "not set (the gateway's default: auto)"
+    return choice if isinstance(choice, str) else json.dumps(choice, ensure_ascii=False, sort_keys=True)
+
+
+def _tokens(usage: TokenUsage) -> str:
+    return f"input {usage.input_tokens} · output {usage.output_tokens} · total {usage.total_tokens}"
+
+
+def _tools_sent(trace: RoundTrace) -> str:
+    if not trace.tools_sent:
+        return "none"
+    return f"{', '.join(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
+
+
+# 1. One round as HTML.
+
+
+def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
+    label, kind = execution_status(execution)
+    title = [execution.call.name, badge(label, kind)]
+    title += [badge(f"{execution.duration_s:.2f} s", "info")] if show_timing else []
+    result = execution.result.content
+    body = code_block(execution.call.arguments) + small("result" if kind == "ok" else "sent back as an error")
+    body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
+    return card(join(title, " "), body, "error" if kind == "error" else "tool")
+
+
+def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
+    facts = kv_table(
+        [
+            ("tools sent", _tools_sent(trace)),
+            ("tool_choice", _choice(trace.tool_choice)),
+            ("tokens", _tokens(trace.usage)),
+        ]
+    )
+    reply = trace.reply
+    parts = [facts]
+    parts += [card("model reply", text_block(reply.content), "assistant")] if reply.content else []
+    if reply.tool_calls and not trace.executions:
+        names = ", ".join(c.name for c in reply.tool_calls)
+        parts.append(card("model asked for tools", text_block(f"{names} — not run"), "warn"))
+    elif not reply.content and not reply.tool_calls:
+        parts.append(small("(empty reply)"))
+    parts += [_execution_html(e, show_timing) for e in trace.executions]
+    decision = trace.decision or "(none)"
+    title = join([f"round {trace.index}", badge(decision, decision_kind(decision))], " ")
+    return card(title, join(parts), "assistant" if trace.decision == "answer" else "info")
+
+
+def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
+    kinds = {"answer": "ok", "immediate": "tool", "handover": "warn"}
+    rows: list[tuple[Any, Any]] = [
+        ("finish", badge(result.finish, kinds.get(result.finish, "info"))),
+        ("round trips", f"{result.round_trips} (model requests: {len(result.rounds)})"),
+        ("tokens", _tokens(result.usage)),
+    ]
+    if result.answer is not None:
+        rows.append(("answer", text_block(result.answer)))
+    if result.finish == "immediate":
+        received = [f"{m.tool_name}: {m.content}" for m in result.immediate_results]
+        rows.append(("the caller receives", text_block("\n".join(received))))
+    if result.saga:
+        rows.append(("compensations", f"{len(result.saga)} (see the saga log)"))
+    return rows
+
+
+def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
+    """The whole run: one card per round, then the summary."""
+    rounds = [_round_html(t, show_timing) for t in result.rounds]
+    return page(join([*rounds, card("summary", kv_table(_summary_rows(result)), "info")]), title="Loop trace")
+
+
+# 2. The same as text.
+
+
+def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
+    lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
+    if trace.reply.content:
+        lines.append(f"  model: {one_line(trace.reply.content, 160)}")
+    lines += [f"  model → {c.name}({one_line(c.arguments, 160)})" for c in trace.reply.tool_calls]
+    for e in trace.executions:
+        label, _ = execution_status(e)
+        timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
+        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(e.result.content, 160)}")
+    lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
+    return lines
+
+
+def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
+    """A short text trace: a few lines per round, then the summary line (and the answer)."""
+    lines = [line for t in result.rounds for line in _round_text(t, show_timing)]
+    trips = f"{result.round_trips} round trip{'s' if result.round_trips != 1 else ''}"
+    lines.append(f"finish: {result.finish} · {trips} · tokens: {_tokens(result.usage)}")
+    if result.answer is not None:
+        lines.append(f"answer: {one_line(result.answer, 160)}")
+    lines += [f"caller receives: {m.tool_name}: {one_line(m.content, 160)}" for m in result.immediate_results]
+    return "\n".join(lines)
+
+
+# 3. The saga log.
+
+Rewrite = tuple[str, ToolResultMessage, ToolResultMessage]
+
+
+def rewritten_results(before: Sequence[Message], after: Sequence[Message]) -> list[Rewrite]:
+    """`(tool, before, after)` for every tool result (matched by call id) that the rewrite changed."""
+    old = {m.tool_call_id: m for m in before if isinstance(m, ToolResultMessage)}
+    return [
+        (m.tool_name, old[m.tool_call_id], m)
+        for m in after
+        if isinstance(m, ToolResultMessage)
+        and m.tool_call_id in old
+        and (old[m.tool_call_id].content, old[m.tool_call_id].is_error) != (m.content, m.is_error)
+    ]
+
+
+def _flagged(message: ToolResultMessage) -> Html:
+    return join([text_block(message.content), badge("is_error", "error") if message.is_error else ""])
+
+
+def render_saga_html(
+    result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
+) -> Html:
+    """The saga log; with `before` (and `after`, default `result.messages`) the rewritten results."""
+    outcome = {True: badge("ok", "ok"), False: badge("failed", "error")}
+    rows = [[i, e.tool, e.compensation, outcome[e.ok], e.detail] for i, e in enumerate(result.saga, 1)]
+    log = table(["#", "tool", "compensation", "outcome", "detail"], rows) if rows else small("no compensation ran")
+    parts = [card("compensations, newest first", log, "warn" if rows else "info")]
+    if before is not None:
+        changed = rewritten_results(before, result.messages if after is None else after)
+        body = (
+            table(
+                ["tool", "before the rewrite", "after the rewrite"],
+                [[t, _flagged(b), _flagged(a)] for t, b, a in changed],
+            )
+            if changed
+            else small("no tool result changed")
+        )
+        parts.append(card("history rewrite", body, "tool"))
+    return page(join(parts), title="Saga log")
+
+
+def render_saga_text(
+    result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
+) -> str:
+    """The saga log as text: one line per compensation, then one per rewritten result."""
+    lines = [f"{i}. {e.tool}: {'ok' if e.ok else 'FAILED'} — {e.detail}" for i, e in enumerate(result.saga, 1)] or [
+        "no compensation ran"
+    ]
+    if before is not None:
+        changed = rewritten_results(before, result.messages if after is None else after)
+        lines += [f"rewritten {t}: {one_line(b.content, 160)} → {one_line(a.content, 160)}" for t, b, a in changed]
+    return "\n".join(lines)
+
+
+# 4. Widgets.
+
+
+class TraceView(HtmlView):
+    """`TraceView(result)`: the trace as a widget (HTML and text kept in the stored output)."""
+
+    def __init__(self, result: LoopResult, show_timing: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.update(result, show_timing)
+
+    def update(self, result: LoopResult, show_timing: bool = False) -> None:
+        self.show(render_trace_html(result, show_timing), render_trace_text(result, show_timing))
+
+
+class SagaView(HtmlView):
+    """`SagaView(result, before=...)`: the saga log as a widget."""
+
+    def __init__(
+        self,
+        result: LoopResult,
+        before: Sequence[Message] | None = None,
+        after: Sequence[Message] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(render_saga_html(result, before, after), render_saga_text(result, before, after), **kwargs)

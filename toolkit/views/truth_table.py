@@ -1,0 +1,120 @@
+"""The return-behaviour truth table, as a static table and as a widget to play with.
+
+- `render_truth_table_html(rows)`: every round of one and two calls (3 + 9 rows), then each
+  again with a failing call — the behaviours, whether a call failed, the decision and the rule
+  that fired (`toolkit.loop.returns`). `render_truth_table_text(rows)` is its plain-text twin.
+- `render_decision_html(behaviors, any_error)`: the decision for one round, with its rule.
+- `TruthTableWidget()`: pick one or two calls, each call's behaviour and "a call fails"; the
+  decision and the rule update live. Its stored output (for a saved notebook, and for nbval)
+  is the current decision plus the whole static table, as HTML and as text.
+
+Leaves out: rounds of three or more calls (the rules need nothing new to explain them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.loop.returns import TruthRow, rule_applied, should_return_immediately, truth_table
+from toolkit.tools.decorator import ReturnBehavior
+from toolkit.views.html import Html, badge, card, join, page, small, table
+
+COLUMNS = ("calls in the round, in order", "a call fails", "decision", "rule")
+
+
+def decision_text(returns: bool) -> str:
+    return "return immediately" if returns else "continue"
+
+
+def _decision_badge(returns: bool) -> Html:
+    return badge(decision_text(returns), "ok" if returns else "info")
+
+
+def _behaviors(behaviors: Sequence[ReturnBehavior]) -> str:
+    return ", ".join(b.name for b in behaviors)
+
+
+def render_truth_table_html(rows: Sequence[TruthRow] | None = None) -> Html:
+    """The whole table (default: `truth_table()`, 24 rows)."""
+    rows = truth_table() if rows is None else rows
+    cells = [
+        [_behaviors(r.behaviors), "yes" if r.any_error else "no", _decision_badge(r.returns), r.rule] for r in rows
+    ]
+    note = small(f"{len(rows)} rounds: every combination of one and two calls, without and with a failing call")
+    return page(note + table(COLUMNS, cells), title="Return behaviours: the truth table")
+
+
+def render_truth_table_text(rows: Sequence[TruthRow] | None = None) -> str:
+    """One line per row: `TO_LLM, IMMEDIATE_IF_LAST | fails: no → return immediately (rule)`."""
+    rows = truth_table() if rows is None else rows
+    return "\n".join(
+        f"{_behaviors(r.behaviors)} | fails: {'yes' if r.any_error else 'no'} → {decision_text(r.returns)} ({r.rule})"
+        for r in rows
+    )
+
+
+def render_decision_html(behaviors: Sequence[ReturnBehavior], any_error: bool) -> Html:
+    """One round's decision: the calls, the failure flag, the decision and its rule."""
+    returns = should_return_immediately(behaviors, any_error)
+    body = join(
+        [
+            small(f"calls: {_behaviors(behaviors)} · a call fails: {'yes' if any_error else 'no'}"),
+            _decision_badge(returns),
+            " ",
+            rule_applied(behaviors, any_error),
+        ]
+    )
+    return card("decision", body, "ok" if returns else "info")
+
+
+def decision_line(behaviors: Sequence[ReturnBehavior], any_error: bool) -> str:
+    returns = should_return_immediately(behaviors, any_error)
+    return (
+        f"{_behaviors(behaviors)} | fails: {'yes' if any_error else 'no'} → "
+        f"{decision_text(returns)} ({rule_applied(behaviors, any_error)})"
+    )
+
+
+class TruthTableWidget(widgets.VBox):
+    """Pick a round, see what the loop decides. `behaviors`, `any_error` and `decision` read the
+    current state; setting the controls from Python (`.first.value = "IMMEDIATE"`) works too."""
+
+    def __init__(self, rows: Sequence[TruthRow] | None = None, **kwargs: Any) -> None:
+        self._rows = truth_table() if rows is None else list(rows)
+        names = [b.name for b in ReturnBehavior]
+        self.count = widgets.ToggleButtons(options=[1, 2], value=2, description="calls")
+        self.first = widgets.Dropdown(options=names, value="TO_LLM", description="call 1")
+        self.second = widgets.Dropdown(options=names, value="IMMEDIATE_IF_LAST", description="call 2")
+        self.fails = widgets.Checkbox(value=False, description="a call fails")
+        self.output = widgets.HTML()
+        for control in (self.count, self.first, self.second, self.fails):
+            control.observe(self._update, names="value")
+        super().__init__([self.count, self.first, self.second, self.fails, self.output], **kwargs)
+        self._update()
+
+    @property
+    def behaviors(self) -> tuple[ReturnBehavior, ...]:
+        picked = [self.first.value, self.second.value][: self.count.value]
+        return tuple(ReturnBehavior[name] for name in picked)
+
+    @property
+    def any_error(self) -> bool:
+        return bool(self.fails.value)
+
+    @property
+    def decision(self) -> str:
+        return decision_text(should_return_immediately(self.behaviors, self.any_error))
+
+    def _update(self, change: dict[str, Any] | None = None) -> None:
+        self.second.disabled = self.count.value == 1
+        self.output.value = str(page(render_decision_html(self.behaviors, self.any_error)))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        decision = page(render_decision_html(self.behaviors, self.any_error))
+        html = decision + render_truth_table_html(self._rows)
+        text = f"decision: {decision_line(self.behaviors, self.any_error)}\n{render_truth_table_text(self._rows)}"
+        return {**bundle, "text/html": str(html), "text/plain": text}

@@ -1,0 +1,166 @@
+"""Week 3's views: the probe verdict card, the drill table and the accuracy table.
+
+Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.html`):
+- `render_probe_html(result)`: the verdict as a coloured card — reason, advice, and the raw
+  request and response in collapsible blocks;
+- `render_drill_html(outcomes)`: one row per case — raw arguments, expected, what validation did
+  (normalised value or the field / received / expected the model reads) — and the totals;
+- `render_accuracy_html(results)`: headline numbers, the group summary, a confusion view of
+  expected vs first called tool, and one row per case coloured by verdict.
+
+`probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
+output also carries the HTML and the CLI's text (so nbval compares plain text).
+
+Leaves out: sorting and filtering (read the CSV with pandas for that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolkit.course.accuracy import PASS_LINE, CaseResult, report_lines, summarize
+from toolkit.course.drill import DrillOutcome, summary_lines
+from toolkit.course.probe import VERDICTS, ProbeResult, report
+from toolkit.views.conversation import HtmlView
+from toolkit.views.html import Html, badge, card, code_block, details, join, kv_table, page, small, table
+
+VERDICT_KINDS = {
+    "pass": "ok",
+    "missed_call": "warn",
+    "wrong_tool": "error",
+    "invented_argument": "error",
+    "unwanted_call": "warn",
+    "error": "error",
+}
+"""Colour of each accuracy verdict."""
+PROBE_KINDS = {"A": "ok", "B": "warn", "C": "error", "D": "error", "E": "warn", None: "info"}
+NO_CALL = "(no call)"
+
+
+def render_probe_html(result: ProbeResult) -> str:
+    """The probe's verdict card, with the raw exchange folded away below it."""
+    label = VERDICTS[result.verdict][0] if result.verdict else "no verdict"
+    kind = PROBE_KINDS[result.verdict]
+    ex = result.exchange
+    rows = [
+        ("verdict", badge(f"{result.verdict or '?'} · {label}", kind)),
+        ("HTTP status", ex.status if ex and ex.status is not None else "(no response)"),
+        ("why", result.reason),
+        ("advice", result.advice),
+    ]
+    raw = Html("")
+    if ex is not None:
+        raw = details(f"request · POST {ex.url}", code_block(ex.request)) + details(
+            "raw response", code_block(ex.response_text), open=True
+        )
+    return str(page(card(f"gateway probe → {result.verdict or '?'}", kv_table(rows) + raw, kind), "gateway probe"))
+
+
+def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
+    """The drill as a table; failures first in the totals line."""
+    rows = []
+    for o in outcomes:
+        mark = badge("PASS", "ok") if o.passed else badge("FAIL", "error")
+        got = badge(o.got, "ok" if o.got == "ok" else "warn")
+        wanted = f"{o.case.expect} · {o.case.expect_field}"
+        if o.case.expect == "ok":
+            wanted += f" = {o.case.expect_value}"
+        shown = (
+            f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
+        )
+        rows.append([mark, o.case.id, o.case.tool, code_block(o.case.arguments, lang="text"), wanted, got, shown])
+    blocked, totals = summary_lines(list(outcomes))
+    failed = sum(not o.passed for o in outcomes)
+    head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
+    columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
+    return str(page(head + table(columns, rows), "argument drill: lenient in, strict out"))
+
+
+def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
+    """(labels, counts): counts[i][j] = cases expecting labels[i] whose first call was labels[j]."""
+    expected = [r.case.expect_tool or NO_CALL for r in results]
+    called = [r.called_tools[0] if r.called_tools else NO_CALL for r in results]
+    labels = sorted(set(expected) | set(called), key=lambda t: (t == NO_CALL, t))
+    index = {label: i for i, label in enumerate(labels)}
+    counts = [[0] * len(labels) for _ in labels]
+    for e, c in zip(expected, called):
+        counts[index[e]][index[c]] += 1
+    return labels, counts
+
+
+def _confusion_html(results: Sequence[CaseResult]) -> Html:
+    labels, counts = confusion(results)
+    rows = []
+    for i, label in enumerate(labels):
+        cells = [badge(n, "ok" if i == j else "error") if n else "·" for j, n in enumerate(counts[i])]
+        rows.append([label, *cells])
+    note = small(
+        "rows: expected tool · columns: first tool actually called (errors are off the "
+        "diagonal; order ids are judged separately)"
+    )
+    return card("confusion: expected vs called", table(["expected \\ called", *labels], rows) + note, "info")
+
+
+def render_accuracy_html(results: Sequence[CaseResult]) -> str:
+    """Headline, groups, confusion view and every case, coloured by verdict."""
+    s = summarize(results)
+    met = s.meets_pass_line
+    headline = kv_table(
+        [
+            ("tool-selection accuracy", badge(f"{s.passed} / {s.total} = {s.accuracy:.1%}", "ok" if met else "error")),
+            ("pass line", f"{PASS_LINE:.0%} — {'met' if met else 'NOT met'}"),
+            ("average model calls per case", f"{s.average_model_calls:.1f}"),
+            ("invented arguments", s.invented_arguments),
+            ("verdicts", join([badge(f"{v} {n}", VERDICT_KINDS[v]) for v, n in s.verdicts.items() if n], " ")),
+        ]
+    )
+    groups = table(["group", "passed", "total"], [[g, p, t] for g, (p, t) in s.by_group.items()])
+    rows = [
+        [
+            r.case.id,
+            r.case.group,
+            r.case.question,
+            r.case.expect_tool or NO_CALL,
+            r.case.expect_order_id,
+            " + ".join(r.called_tools) or NO_CALL,
+            r.called_order_id,
+            badge(r.verdict, VERDICT_KINDS[r.verdict]),
+            r.model_calls,
+        ]
+        for r in results
+    ]
+    cases = table(
+        [
+            "id",
+            "group",
+            "question",
+            "expect_tool",
+            "expect_order_id",
+            "called_tools",
+            "called_order_id",
+            "verdict",
+            "model_calls",
+        ],
+        rows,
+    )
+    body = join(
+        [
+            card("summary", headline + groups, "ok" if met else "error"),
+            _confusion_html(results),
+            card("cases", cases, "info"),
+        ]
+    )
+    return str(page(body, "tool-selection accuracy"))
+
+
+def probe_view(result: ProbeResult) -> HtmlView:
+    return HtmlView(render_probe_html(result), report(result))
+
+
+def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
+    text = "\n".join([o.line() for o in outcomes] + summary_lines(list(outcomes)))
+    return HtmlView(render_drill_html(outcomes), text)
+
+
+def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
+    return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))

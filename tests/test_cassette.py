@@ -5,12 +5,12 @@ import threading
 import httpx
 import pytest
 
-from toolkit.chat.cassette import CassetteMismatch, RecordingTransport, ReplayTransport
+from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.chat.switch import connect
-from toolkit.errors import CallerError, ConfigurationError
+from toolkit.errors import CallerError, CassetteMismatch, ConfigurationError
 from toolkit.gateway.server import Gateway, running_gateway
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]

@@ -12,9 +12,15 @@ from loopback import free_port
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from starlette.testclient import TestClient
 
+from toolkit.cli.main import main
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.core import GatewayConfig
-from toolkit.gateway.server import Gateway, cli, create_app, running_gateway
+from toolkit.gateway.server import Gateway, create_app, running_gateway
+
+
+def cli(argv):
+    return main(["gateway", *argv])
+
 
 PROBE = "帮我查一下订单 SN202610200001 现在到哪了？"
 MESSAGES = [{"role": "user", "content": PROBE}]

@@ -7,8 +7,8 @@ import pytest
 from tests.test_returns import EXPECTED
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import ArgumentError, UnknownToolError
-from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, MaxRoundTripsError, run_loop
+from toolkit.errors import ArgumentError, MaxRoundTripsError, UnknownToolError
+from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.sources import StaticProvider, build_context
 from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import Param, tool

@@ -16,11 +16,11 @@ from loopback import free_port, wait_for_port
 
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.cli.mcp_tools import mcp_tools_cli
-from toolkit.errors import ConfigurationError
+from toolkit.cli.main import main
+from toolkit.errors import ConfigurationError, McpConnectionError
 from toolkit.loop.run import run_loop
 from toolkit.loop.sources import build_context
-from toolkit.mcp.client import McpClient, McpConnectionError
+from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import (
     TIMEOUT_TEXT,
     McpToolProvider,
@@ -278,7 +278,7 @@ def test_two_servers_with_the_same_tool_name_must_be_renamed(time_client):
 
 
 def test_the_tools_command_prints_the_translated_definitions_sorted(http_url, capsys):
-    assert mcp_tools_cli(["--mcp-http", http_url]) == 0
+    assert main(["tools", *["--mcp-http", http_url]]) == 0
     specs = json.loads(capsys.readouterr().out)
     names = [s["function"]["name"] for s in specs]
     assert names == sorted(names) and "files_read" in names and "bad_ref" not in names
@@ -288,7 +288,7 @@ def test_the_tools_command_prints_the_translated_definitions_sorted(http_url, ca
 
 
 def test_the_tools_command_over_stdio(capsys):
-    assert mcp_tools_cli(["--mcp-stdio", f"{sys.executable} {' '.join(TIME_ARGS)}"]) == 0
+    assert main(["tools", *["--mcp-stdio", f"{sys.executable} {' '.join(TIME_ARGS)}"]]) == 0
     assert [s["function"]["name"] for s in json.loads(capsys.readouterr().out)] == ["convert_time", "get_current_time"]
 
 
@@ -306,6 +306,6 @@ def test_the_tools_command_over_stdio(capsys):
     ],
 )
 def test_the_tools_command_exits_2_when_a_server_cannot_be_reached(argv, message, capsys):
-    assert mcp_tools_cli(argv) == 2
+    assert main(["tools", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == message

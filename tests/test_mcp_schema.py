@@ -10,7 +10,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 
-from toolkit.mcp.schema import SchemaTranslationError, translate_schema
+from toolkit.errors import SchemaTranslationError
+from toolkit.mcp.schema import translate_schema
 
 sys.path.insert(0, str(Path(__file__).parent / "mcp_servers"))
 from quirky_server import SCHEMAS as QUIRKY  # noqa: E402

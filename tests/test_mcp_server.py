@@ -13,8 +13,9 @@ from toolkit.chat.messages import ToolCall
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.course.assistant import TOOL_SPECS, messages_for, shop_registry
 from toolkit.course.shop import load_shop
+from toolkit.errors import McpError
 from toolkit.loop.run import COURSE, run_loop
-from toolkit.mcp.client import McpClient, McpError
+from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 from toolkit.mcp.schema import translate_schema
 from toolkit.mcp.server import shop_server, tools_server

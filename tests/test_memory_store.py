@@ -13,7 +13,8 @@ from toolkit.chat.messages import (
     UserMessage,
     dump_message,
 )
-from toolkit.memory.store import MemoryStoreError, SqliteStore
+from toolkit.errors import MemoryStoreError
+from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory
 
 CONVERSATION = [

@@ -1,7 +1,8 @@
 import pytest
 
 from toolkit.chat.messages import AssistantMessage, ChatResponse, UserMessage
-from toolkit.chat.scripted import ScriptedModel, ScriptExhausted, call, reset_call_ids
+from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.errors import ScriptExhausted
 
 TOOLS = [{"type": "function", "function": {"name": "query_order"}}]
 

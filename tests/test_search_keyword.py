@@ -5,16 +5,9 @@ import random
 
 import pytest
 
+from toolkit.errors import SearchArgumentError
 from toolkit.search.catalog import load_catalog, scaled_catalog
-from toolkit.search.keyword import (
-    KeywordIndex,
-    KeywordSearch,
-    Match,
-    SearchArgumentError,
-    clean_terms,
-    naive_search,
-    score,
-)
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, clean_terms, naive_search, score
 from toolkit.tools.reflect import ToolSpec
 
 SPECS = [

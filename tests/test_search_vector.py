@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from toolkit.errors import SearchArgumentError
 from toolkit.search.embeddings import ToolEmbeddingCache
-from toolkit.search.keyword import SearchArgumentError
 from toolkit.search.tool import ToolSearch
 from toolkit.search.vector import VectorIndex, VectorSearch, tool_text, unit_rows
 from toolkit.tools.reflect import ToolSpec

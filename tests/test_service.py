@@ -9,13 +9,12 @@ from toolkit.chat.messages import AssistantMessage, SystemMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.sse import TextDelta
 from toolkit.chat.switch import fake_client
-from toolkit.errors import ConfigurationError, TruncatedStreamError
+from toolkit.errors import ConfigurationError, OutputParsingError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import ToolFinished, ToolStarted
 from toolkit.memory.windows import ChatMemory
 from toolkit.services.declare import UserText, system_message, user_message
 from toolkit.services.service import Result, TokenStream, ai_service, memory_per_id
-from toolkit.services.structured import OutputParsingError
 from toolkit.services.templates import fixed_clock
 from toolkit.tools.decorator import MemoryId, ReturnBehavior, tool
 

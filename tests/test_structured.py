@@ -4,7 +4,8 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from toolkit.services.structured import OutputParsingError, OutputType, extract_json, repair_message
+from toolkit.errors import OutputParsingError
+from toolkit.services.structured import OutputType, extract_json, repair_message
 
 
 class OrderSummary(BaseModel):

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.course.validation import (
-    ArgError,
     Rejected,
     Validated,
     normalize_category,
@@ -17,7 +16,7 @@ from toolkit.course.validation import (
     to_half_width,
     validate,
 )
-from toolkit.errors import ArgumentError, UnknownToolError
+from toolkit.errors import ArgError, ArgumentError, UnknownToolError
 
 TODAY = datetime.date(2026, 10, 25)
 ID = "SN202610200001"

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from toolkit.errors import BadResponseError as BadResponseError
     from toolkit.errors import CallerError as CallerError
     from toolkit.errors import ConfigurationError as ConfigurationError
+    from toolkit.errors import MaxRoundTripsError as MaxRoundTripsError
     from toolkit.errors import ToolkitError as ToolkitError
     from toolkit.errors import TransientError as TransientError
     from toolkit.errors import TruncatedStreamError as TruncatedStreamError
@@ -61,7 +62,6 @@ if TYPE_CHECKING:
     from toolkit.loop.run import COURSE as COURSE
     from toolkit.loop.run import LoopOptions as LoopOptions
     from toolkit.loop.run import LoopResult as LoopResult
-    from toolkit.loop.run import MaxRoundTripsError as MaxRoundTripsError
     from toolkit.loop.run import iter_loop as iter_loop
     from toolkit.loop.run import run_loop as run_loop
     from toolkit.loop.saga import ToolExecution as ToolExecution
@@ -196,7 +196,7 @@ _EXPORTS: dict[str, str] = {
     "KeywordSearch": "toolkit.search.keyword",
     "LoopOptions": "toolkit.loop.run",
     "LoopResult": "toolkit.loop.run",
-    "MaxRoundTripsError": "toolkit.loop.run",
+    "MaxRoundTripsError": "toolkit.errors",
     "McpClient": "toolkit.mcp.client",
     "McpToolProvider": "toolkit.mcp.provider",
     "MemoryId": "toolkit.tools.decorator",

@@ -3,30 +3,38 @@
 Two audiences, two channels. Errors for the *developer* (misconfiguration) are raised at
 registration time and name the function, the rule and the fix. Errors about the *model's*
 behaviour usually never become exceptions at all: they go back to the model as tool results.
-What is left are failures talking to the gateway, triaged three ways::
+What is left are failures talking to the gateway, triaged three ways. The whole tree::
 
     ToolkitError
-    ├── ConfigurationError        you wired something wrong; fix the code
-    └── ModelCallError            talking to the gateway failed
-        ├── TransientError        timeout, connection drop, 429, 5xx: retried, then raised
-        ├── CallerError           any other 4xx: the request is wrong; never retried
-        └── BadResponseError      200 but the body is unusable (not JSON, no choices, ...)
-            └── TruncatedStreamError  the SSE stream ended before [DONE]
-
-Tools (reflection and execution) add one developer error and one model-facing branch::
-
-    ConfigurationError
-    └── ToolDefinitionError       a tool breaks a registration rule: names function, rule, fix
-    ToolkitError
-    └── ToolCallError             the model's tool call could not be run as asked
-        ├── UnknownToolError      no tool has that name (the model hallucinated it)
-        ├── ArgumentError         the arguments do not fit: field / received / expected
-        └── ToolExecutionError    the tool itself raised (only raised if a policy says so)
+    ├── ConfigurationError            you wired something wrong; fix the code
+    │   ├── ToolDefinitionError       a tool breaks a registration rule: names function, rule, fix
+    │   └── SchemaTranslationError    an MCP tool's schema cannot be offered to a model
+    ├── ModelCallError                talking to the gateway failed
+    │   ├── TransientError            timeout, connection drop, 429, 5xx: retried, then raised
+    │   ├── CallerError               any other 4xx: the request is wrong; never retried
+    │   └── BadResponseError          200 but the body is unusable (not JSON, no choices, ...)
+    │       └── TruncatedStreamError  the SSE stream ended before [DONE]
+    ├── ToolCallError                 the model's tool call could not be run as asked
+    │   ├── UnknownToolError          no tool has that name (the model hallucinated it)
+    │   ├── ArgumentError             the arguments do not fit: field / received / expected
+    │   │   └── ArgError              week 3's one-field form, in Chinese (参数校验失败 …)
+    │   └── ToolExecutionError        the tool itself raised (only raised if a policy says so)
+    ├── MaxRoundTripsError            the loop's bound was reached and the options say raise
+    ├── OutputParsingError            a structured answer could not become the declared type
+    ├── SearchArgumentError           the model's arguments to the tool-search tool are unusable
+    ├── SkillError                    a skill or resource the model asked for does not exist
+    ├── McpError                      an MCP request failed (JSON-RPC error)
+    │   ├── McpConnectionError        the server cannot be reached, or went away
+    │   └── McpTimeout                a request outlived its deadline; cancellation was sent
+    ├── McpToolError                  the MCP server ran the tool and reported `isError`
+    ├── MemoryStoreError              the memory database cannot be read or written as it is
+    ├── CassetteMismatch              a replayed request has no recording
+    └── ScriptExhausted               a scripted model was asked for more turns than it has
 
 A `ToolCallError` is raised only when an error policy says "fail fast"; otherwise its text
 goes back to the model as a `ToolResultMessage(is_error=True)`.
 
-Leaves out: errors of later mechanisms are added below their own heading.
+Leaves out: exceptions that never leave their module (a parse step's private signal).
 """
 
 from __future__ import annotations
@@ -165,3 +173,82 @@ class ArgumentError(ToolCallError):
 
 class ToolExecutionError(ToolCallError):
     """The tool raised; `__cause__` is its exception, the message is already sanitised."""
+
+
+REPAIR_ZH = (
+    "参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
+    "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
+)
+"""The course's (week 3) model-facing text for one invalid argument, as the seed words it."""
+
+
+class ArgError(ArgumentError):
+    """One invalid argument, as the model reads it: 参数校验失败。字段=…，收到=…。期望：…"""
+
+    def __init__(self, tool: str, field: str, received: str, expected: str, kind: str = "invalid"):
+        super().__init__(tool, [ArgumentProblem(field, received, expected, kind)])
+
+    def __str__(self) -> str:
+        return REPAIR_ZH.format(field=self.field, received=self.received, expected=self.expected, tool=self.tool_name)
+
+
+# --- The loop, services, search, skills ---
+
+
+class MaxRoundTripsError(ToolkitError):
+    """The model kept asking for tools beyond `max_round_trips`."""
+
+
+class OutputParsingError(ToolkitError):
+    """The model's answer could not be turned into the declared return type."""
+
+    def __init__(self, message: str, *, answer: str) -> None:
+        super().__init__(message)
+        self.answer = answer
+        """The text that failed to parse."""
+
+
+class SearchArgumentError(ToolkitError):
+    """The model's arguments to the search tool are unusable; the text goes back to the model."""
+
+
+class SkillError(ToolkitError):
+    """The model asked for a skill or resource that does not exist; the text lists what does."""
+
+
+# --- MCP ---
+
+
+class McpError(ToolkitError):
+    """An MCP request failed: the server answered with a JSON-RPC error (e.g. unknown tool)."""
+
+
+class McpConnectionError(McpError):
+    """The MCP server could not be reached, or went away."""
+
+
+class McpTimeout(McpError):
+    """A request outlived its deadline; the server was told to cancel it."""
+
+
+class McpToolError(ToolkitError):
+    """The server ran the tool and reported a failure (`isError: true`); the text is the server's."""
+
+
+class SchemaTranslationError(ConfigurationError):
+    """An MCP tool's schema cannot be turned into one the model can use."""
+
+
+# --- Memory, cassettes, scripted models ---
+
+
+class MemoryStoreError(ToolkitError):
+    """The memory database cannot be read or written as it is."""
+
+
+class CassetteMismatch(ToolkitError):
+    """A replayed request has no recording; the message shows how it differs."""
+
+
+class ScriptExhausted(ToolkitError):
+    """The model was asked for more turns than its script has."""

@@ -31,11 +31,7 @@ from typing import Any
 
 import httpx
 
-from toolkit.errors import ToolkitError
-
-
-class CassetteMismatch(ToolkitError):
-    """A replayed request has no recording; the message shows how it differs."""
+from toolkit.errors import CassetteMismatch
 
 
 def _canonical(body: bytes) -> Any:

@@ -24,12 +24,8 @@ from typing import Any
 from toolkit.chat.client import tool_payload
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta
-from toolkit.errors import ToolkitError
+from toolkit.errors import ScriptExhausted
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
-
-
-class ScriptExhausted(ToolkitError):
-    """The model was asked for more turns than its script has."""
 
 
 @dataclass(frozen=True)

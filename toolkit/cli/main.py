@@ -1,39 +1,75 @@
-"""`python -m toolkit COMMAND ...`: one entry point, one module per command.
+"""`toolkit` / `python -m toolkit`: one argparse program with a subcommand per tool.
 
-Each command lives beside the mechanism it drives and exposes `cli(argv) -> int`; this
-module only dispatches, importing the command's module lazily so `--help` stays fast.
+Each subcommand lives in its own module of this package and has two functions:
+`configure(parser)` adds its options, `run(args) -> int` does the work, importing the
+mechanism it drives only then, so `--help` stays fast. `main()` turns every `ToolkitError` or
+`OSError` that reaches it into one line on stderr and exit status 2, never a traceback.
+
+Leaves out: shell completion.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
+from collections.abc import Sequence
+from importlib import metadata
 
-COMMANDS = {
-    "gateway": ("toolkit.gateway.server", "run the fake keyword gateway over HTTP"),
-    "tools": ("toolkit.cli.tools", "print the OpenAI tool specs of the @tool functions in a file"),
-    "probe": ("toolkit.course.probe", "classify a gateway's tool support (A-E) from one raw exchange"),
-    "drill": ("toolkit.course.drill", "run the argument-validation drill (lenient in, strict out)"),
-    "eval": ("toolkit.course.accuracy", "run the tool-selection accuracy suite and write a CSV"),
+from toolkit.errors import ToolkitError
+
+DISTRIBUTION = "toolkit-course"
+COMMANDS: dict[str, tuple[str, str]] = {
+    "gateway": ("toolkit.cli.gateway", "run the fake keyword gateway over HTTP"),
+    "tools": ("toolkit.cli.tools", "print the OpenAI tool specs of @tool functions or of MCP servers"),
+    "probe": ("toolkit.cli.probe", "classify a gateway's tool support (A-E) from one raw exchange"),
+    "drill": ("toolkit.cli.drill", "run the argument-validation drill (lenient in, strict out)"),
+    "eval": ("toolkit.cli.eval", "run the tool-selection accuracy suite and write a CSV"),
+    "mcp-server": ("toolkit.cli.mcp_server", "serve the week-3 e-commerce tools over MCP (stdio or HTTP)"),
     "notebooks": ("toolkit.cli.notebooks", "execute course notebooks in a fresh kernel and store them clean"),
-    "mcp-server": ("toolkit.mcp.server", "serve the week-3 e-commerce tools over MCP (stdio or HTTP)"),
 }
+"""Subcommand → (module, one-line help)."""
 
 
-def _usage() -> str:
-    lines = ["usage: python -m toolkit COMMAND [ARGS...]", "", "commands:"]
-    lines += [f"  {name:<10} {about}" for name, (_, about) in COMMANDS.items()]
-    return "\n".join(lines)
+def version() -> str:
+    """The installed distribution's version (from package metadata)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in {"-h", "--help"}:
-        print(_usage())
-        return 0
-    name, rest = argv[0], argv[1:]
-    if name not in COMMANDS:
-        print(f"unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+def build_parser(prog: str = "toolkit") -> argparse.ArgumentParser:
+    """The whole program: every subcommand with all of its options."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description="toolkit: the course's command-line tools for LLM tool calling."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (module, about) in COMMANDS.items():
+        command = importlib.import_module(module)
+        child = sub.add_parser(name, help=about, description=(command.__doc__ or about).split("\n\n")[0].strip())
+        command.configure(child)
+        child.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+    """Parse, run, and answer any error with one readable line (exit 2)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(prog or _prog())
+    if not argv:
+        parser.print_help(sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.cli(rest) or 0)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except (ToolkitError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _prog() -> str:
+    return "python -m toolkit" if sys.argv and sys.argv[0].endswith("__main__.py") else "toolkit"

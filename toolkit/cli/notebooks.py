@@ -56,12 +56,15 @@ def execute(notebook: nbformat.NotebookNode, path: Path, timeout: int = 120) -> 
         os.environ.update(saved)
 
 
-def cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolkit notebooks", description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", type=Path)
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path, help="the .ipynb files")
     parser.add_argument("--no-execute", action="store_true", help="only clean, do not run")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
     for path in args.files:
+        if not path.is_file():
+            raise FileNotFoundError(f"no such notebook: {path}")
         notebook = nbformat.read(path, as_version=4)
         if not args.no_execute:
             execute(notebook, path)

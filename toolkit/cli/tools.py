@@ -1,11 +1,16 @@
-"""`python -m toolkit tools FILE.py [--strict]`: print the OpenAI specs of a file's `@tool`s.
+"""Print the OpenAI tool specs of the `@tool` functions in a Python file, or of MCP servers.
 
-Imports the file as a module, reflects every module-level `@tool` function defined in it and
-prints a JSON list of their OpenAI renderings, sorted by name (exit 0). A registration error —
-at import (bad `@tool` options) or at reflection — prints its message and exits 2, as does a
-file that cannot be imported.
+    toolkit tools FILE.py [--strict]
+    toolkit tools --mcp-stdio "COMMAND ARGS..." | --mcp-http URL   (repeatable)
 
-Leaves out: `@tool` methods (they need an instance; register the object in code instead).
+For a file: imports it as a module, reflects every module-level `@tool` function defined in it
+and prints a JSON list of their OpenAI renderings, sorted by name (exit 0). A registration error
+(at import or at reflection) or a file that cannot be imported prints one line and exits 2.
+For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
+the same JSON; here every server must answer (it is a check), else one line and exit 2.
+
+Leaves out: `@tool` methods (they need an instance; register the object in code instead);
+calling MCP tools (use the provider in code).
 """
 
 from __future__ import annotations
@@ -18,46 +23,79 @@ from pathlib import Path
 from types import ModuleType
 
 from toolkit.errors import ConfigurationError
-from toolkit.tools.execute import tools_from
 
 
-def cli(argv: list[str]) -> int:
-    if any(a.startswith(("--mcp-stdio", "--mcp-http")) for a in argv):
-        from toolkit.cli.mcp_tools import mcp_tools_cli  # the same listing, for an MCP server's tools
-
-        return mcp_tools_cli(argv)
-    parser = argparse.ArgumentParser(
-        prog="python -m toolkit tools",
-        description="Print the OpenAI tool specs of the @tool "
-        "functions in a Python file (or, with --mcp-stdio "
-        "CMD / --mcp-http URL, of an MCP server).",
-    )
-    parser.add_argument("file", type=Path, help="a .py file with @tool functions")
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, nargs="?", help="a .py file with @tool functions")
     parser.add_argument("--strict", action="store_true", help="render OpenAI strict mode")
-    args = parser.parse_args(argv)
-    name = args.file.stem if args.file.stem not in sys.modules else f"_tools_{args.file.stem}"
+    parser.add_argument(
+        "--mcp-stdio",
+        action="append",
+        default=[],
+        metavar='"COMMAND ARGS..."',
+        help="launch an MCP server and talk to it over stdio (repeatable)",
+    )
+    parser.add_argument(
+        "--mcp-http",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
+    )
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each MCP server")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.mcp_stdio or args.mcp_http:
+        if args.file is not None:
+            raise ConfigurationError("give either FILE.py or --mcp-stdio/--mcp-http, not both")
+        return _print_mcp_tools(args)
+    if args.file is None:
+        raise ConfigurationError("give FILE.py, or --mcp-stdio CMD / --mcp-http URL")
+    return _print_file_tools(args.file, args.strict)
+
+
+def _print_file_tools(path: Path, strict: bool) -> int:
+    from toolkit.tools.execute import tools_from
+
+    name = path.stem if path.stem not in sys.modules else f"_tools_{path.stem}"
     try:
-        tools = tools_from(_load(args.file, name), strict=args.strict)
-        specs = [t.spec.to_openai(strict=args.strict) for t in sorted(tools, key=lambda t: t.name)]
-    except (ConfigurationError, _LoadError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        tools = tools_from(_load(path, name), strict=strict)
+        specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
     finally:
         sys.modules.pop(name, None)
     print(json.dumps(specs, indent=2, ensure_ascii=False))
     return 0
 
 
-class _LoadError(Exception):
-    """The file could not be imported."""
+def _print_mcp_tools(args: argparse.Namespace) -> int:
+    from toolkit.mcp.client import McpClient
+    from toolkit.mcp.provider import McpToolProvider
+
+    clients: list[McpClient] = []
+    try:
+        clients += [
+            McpClient.from_command_line(line, connect_timeout=args.timeout, request_timeout=args.timeout)
+            for line in args.mcp_stdio
+        ]
+        clients += [
+            McpClient.http(url, connect_timeout=args.timeout, request_timeout=args.timeout) for url in args.mcp_http
+        ]
+        tools = McpToolProvider(clients, fail_if_one_server_fails=True).provide()
+    finally:
+        for client in clients:
+            client.close()
+    specs = [t.spec.to_openai() for t in sorted(tools, key=lambda t: t.name)]
+    print(json.dumps(specs, indent=2, ensure_ascii=False))
+    return 0
 
 
 def _load(path: Path, name: str) -> ModuleType:
     if not path.is_file():
-        raise _LoadError(f"no such file: {path}")
+        raise ConfigurationError(f"no such file: {path}")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise _LoadError(f"cannot import {path} (is it a .py file?)")
+        raise ConfigurationError(f"cannot import {path} (is it a .py file?)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pydantic look their module up here
     try:
@@ -65,5 +103,5 @@ def _load(path: Path, name: str) -> ModuleType:
     except ConfigurationError:
         raise
     except Exception as exc:
-        raise _LoadError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+        raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
     return module

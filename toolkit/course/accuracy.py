@@ -25,13 +25,9 @@ Leaves out: scoring answer text, retries of failed cases.
 
 from __future__ import annotations
 
-import argparse
 import csv
-import datetime
 import json
-import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -259,61 +255,3 @@ def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
         writer.writeheader()
         writer.writerows(r.row() for r in results)
     return path
-
-
-def cli(argv: list[str]) -> int:
-    """Run the suite against the configured gateway; exit 0 if the pass line is met."""
-    from toolkit.chat.client import RetryPolicy
-    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
-    from toolkit.course.probe import add_gateway_arguments, client_from_args
-
-    parser = argparse.ArgumentParser(
-        prog="python -m toolkit eval", description="Run the tool-selection accuracy suite and write a CSV."
-    )
-    parser.add_argument("--cases", default=None, help="default: data/accuracy_cases.csv")
-    parser.add_argument("--out", default="out/w3-tool-accuracy.csv", help="default: %(default)s")
-    parser.add_argument("--concurrency", type=int, default=4, help="parallel cases (default: 4)")
-    parser.add_argument(
-        "--protocol",
-        choices=("tools", "prompt"),
-        default="tools",
-        help="native tools, or the prompt-protocol fallback for C/D gateways",
-    )
-    parser.add_argument(
-        "--today", type=datetime.date.fromisoformat, default=None, help="the shop's today (yyyy-mm-dd; default: today)"
-    )
-    add_gateway_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
-    except (OSError, ConfigurationError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    model = client
-    if args.protocol == "prompt":
-        from toolkit.course.prompt_protocol import PromptProtocol
-
-        model = PromptProtocol(client)
-    print(f"running {len(cases)} cases against {model.describe()}")
-    real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
-    results = run_suite(
-        model,
-        cases,
-        load_shop(today=args.today),
-        concurrency=max(1, args.concurrency),
-        progress=_progress(time.perf_counter()) if real else None,
-    )
-    print("\n".join(report_lines(results)))
-    print(f"wrote {write_csv(results, args.out)}")
-    return 0 if summarize(results).meets_pass_line else 1
-
-
-def _progress(start: float) -> Callable[[int, int, CaseResult], None]:
-    def show(done: int, total: int, result: CaseResult) -> None:
-        print(
-            f"[{done:>2}/{total}] {result.case.id} {result.verdict} ({time.perf_counter() - start:.1f}s)",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    return show

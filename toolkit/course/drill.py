@@ -14,10 +14,8 @@ Leaves out: running the tools (the drill checks validation only, so it needs no 
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,24 +111,3 @@ def summary_lines(outcomes: list[DrillOutcome]) -> list[str]:
         f"invalid arguments blocked: {blocked} / {len(rejects)} ({share})",
         f"{passed} passed, {len(outcomes) - passed} failed",
     ]
-
-
-def cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolkit drill", description="Run the argument-validation drill.")
-    parser.add_argument("--cases", default=None, help="default: data/drill_cases.csv")
-    parser.add_argument(
-        "--today",
-        type=datetime.date.fromisoformat,
-        default=datetime.date.today(),
-        help="the date an omitted asOf defaults to (yyyy-mm-dd; default: today)",
-    )
-    args = parser.parse_args(argv)
-    try:
-        outcomes = run_drill(load_cases(args.cases), args.today)
-    except (OSError, ConfigurationError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for outcome in outcomes:
-        print(outcome.line())
-    print("\n".join(summary_lines(outcomes)))
-    return 0 if all(o.passed for o in outcomes) else 1

@@ -21,18 +21,15 @@ Leaves out: retries (a probe shows what one request gets), multi-tool and stream
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import re
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, RetryPolicy
+from toolkit.chat.client import ChatClient, Exchange
 from toolkit.chat.messages import UserMessage
 from toolkit.course.assistant import TOOL_SPECS
-from toolkit.errors import ConfigurationError, ModelCallError
+from toolkit.errors import ModelCallError
 
 QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
 PROBE_TOOLS = [TOOL_SPECS[0]]  # query_order only: no "wrong tool" noise
@@ -165,44 +162,3 @@ def _error_message(body: str) -> str:
         return str(json.loads(body)["error"]["message"])[:160]
     except (ValueError, KeyError, TypeError):
         return body[:160] or "(empty body)"
-
-
-def client_from_args(args: argparse.Namespace, retry: RetryPolicy = RetryPolicy(max_retries=0)) -> ChatClient:
-    """`connect()` with the flags laid over the environment: the real gateway if URL, key and
-    model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
-    shows what one request gets)."""
-    from toolkit.chat.switch import connect
-
-    flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
-    env = {**os.environ, **{k: v for k, v in flags.items() if v}}
-    return connect(mode=args.fake_mode, env=env, retry=retry)
-
-
-def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
-    parser.add_argument("--base-url", help="default: $LLM_BASE_URL")
-    parser.add_argument("--api-key", help="default: $LLM_API_KEY")
-    parser.add_argument("--model", help="default: $LLM_MODEL")
-    parser.add_argument(
-        "--fake-mode",
-        default="A",
-        type=str.upper,
-        choices="ABCDE",
-        help="mode of the embedded gateway, used when no real one is configured",
-    )
-
-
-def cli(argv: list[str]) -> int:
-    """Print the raw exchange and the verdict; exit 0 if classified, 2 if not."""
-    parser = argparse.ArgumentParser(prog="python -m toolkit probe", description=__doc__.split("\n")[0])
-    add_gateway_arguments(parser)
-    args = parser.parse_args(argv)
-    try:
-        client = client_from_args(args)
-    except ConfigurationError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"probing {client.describe()}")
-    result = probe(client)
-    print(report(result))
-    return 0 if result.verdict else 2

@@ -29,8 +29,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from toolkit.errors import ArgumentError, ArgumentProblem, UnknownToolError
-from toolkit.loop.run import REPAIR_ZH
+from toolkit.errors import ArgError, UnknownToolError
 
 CATEGORIES = ("服装", "数码", "生鲜", "家居")
 """The product categories `query_refund_policy` knows."""
@@ -61,16 +60,6 @@ class Rejected(ValueError):
     def __init__(self, expected: str) -> None:
         super().__init__(expected)
         self.expected = expected
-
-
-class ArgError(ArgumentError):
-    """One invalid argument, as the model reads it: 参数校验失败。字段=…，收到=…。期望：…"""
-
-    def __init__(self, tool: str, field: str, received: str, expected: str, kind: str = "invalid"):
-        super().__init__(tool, [ArgumentProblem(field, received, expected, kind)])
-
-    def __str__(self) -> str:
-        return REPAIR_ZH.format(field=self.field, received=self.received, expected=self.expected, tool=self.tool_name)
 
 
 class Validated:

@@ -12,10 +12,8 @@ Leaves out: TLS, authentication, anything not on the loopback interface by defau
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -26,7 +24,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from toolkit.errors import ConfigurationError
-from toolkit.gateway.core import CHAT_PATH, FAULTS, MODES, GatewayConfig, handle_http
+from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
 from toolkit.gateway.wire import Reply
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 18083
@@ -173,38 +171,3 @@ def running_gateway(
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
-
-
-def cli(argv: list[str]) -> int:
-    """`python -m toolkit gateway [--host H] [--port P] [--mode A-E] [--fault F ...]`."""
-    parser = argparse.ArgumentParser(
-        prog="python -m toolkit gateway", description="Run the fake keyword gateway over HTTP."
-    )
-    parser.add_argument("--host", default=DEFAULT_HOST, help="default: %(default)s (loopback)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
-    parser.add_argument(
-        "--mode",
-        default="A",
-        choices=MODES,
-        type=str.upper,
-        help="A real / B fake / C rejects / D ignores / E half support",
-    )
-    parser.add_argument(
-        "--fault",
-        action="append",
-        default=[],
-        choices=FAULTS,
-        help="a fault for the next chat request (repeat to schedule several)",
-    )
-    parser.add_argument("--retry-after", type=int, default=1, help="rate_limit's Retry-After, seconds")
-    parser.add_argument("--slow-delay", type=float, default=5.0, help="slow's delay, seconds")
-    args = parser.parse_args(argv)
-    config = GatewayConfig(mode=args.mode, retry_after_s=args.retry_after, slow_delay_s=args.slow_delay)
-    try:
-        serve(args.host, args.port, gateway=Gateway(config=config, faults=args.fault))
-    except OSError as exc:
-        print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        pass
-    return 0

@@ -16,7 +16,7 @@ from typing import Any
 from toolkit.chat.client import ToolChoice
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.chat.sse import TextDelta, ToolCallDelta
-from toolkit.errors import ToolkitError
+from toolkit.errors import REPAIR_ZH
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.execute import Policies, report_unknown_tool
@@ -25,10 +25,6 @@ FOUND_TOOLS = "found_tools"
 """Result attribute naming tools that a search found; they join the effective set."""
 
 HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
-REPAIR_ZH = (
-    "参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
-    "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
-)
 REPAIR_EN = "{error}\nIf you cannot get a valid value, ask the user for it instead of calling {tool} again."
 GUARD_TEXT = (
     "You already called {tool} with these arguments in the previous round; its result is "
@@ -36,10 +32,6 @@ GUARD_TEXT = (
 )
 NOT_RUN_TEXT = "Not executed: the limit of {limit} tool round trips was reached."
 ABANDONED_TEXT = "Not completed: the call was stopped by {error}."
-
-
-class MaxRoundTripsError(ToolkitError):
-    """The model kept asking for tools beyond `max_round_trips`."""
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import ArgumentError, BadResponseError
+from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError
 from toolkit.loop.records import (
     ABANDONED_TEXT,
     COURSE,
@@ -47,11 +47,9 @@ from toolkit.loop.records import (
     HANDOVER_ZH,
     NOT_RUN_TEXT,
     REPAIR_EN,
-    REPAIR_ZH,
     LoopEvent,
     LoopOptions,
     LoopResult,
-    MaxRoundTripsError,
     RoundTrace,
     ToolFinished,
     ToolStarted,

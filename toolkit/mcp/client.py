@@ -41,19 +41,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
-from toolkit.errors import ToolkitError
-
-
-class McpError(ToolkitError):
-    """An MCP request failed: the server answered with a JSON-RPC error (e.g. unknown tool)."""
-
-
-class McpConnectionError(McpError):
-    """The MCP server could not be reached, or went away."""
-
-
-class McpTimeout(McpError):
-    """A request outlived its deadline; the server was told to cancel it."""
+from toolkit.errors import McpConnectionError, McpError, McpTimeout
 
 
 class McpClient:

@@ -39,10 +39,10 @@ from mcp_types import CallToolResult, TextContent
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ToolkitError
+from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolError, SchemaTranslationError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider
-from toolkit.mcp.client import McpClient, McpConnectionError, McpError, McpTimeout
-from toolkit.mcp.schema import SchemaTranslationError, translate_schema
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool
@@ -55,10 +55,6 @@ TIMEOUT_TEXT = (
     "Try again later, or continue without it."
 )
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
-
-
-class McpToolError(ToolkitError):
-    """The server ran the tool and reported a failure (`isError: true`); the text is the server's."""
 
 
 class McpToolProvider:

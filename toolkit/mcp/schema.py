@@ -34,12 +34,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from toolkit.errors import ConfigurationError
-
-
-class SchemaTranslationError(ConfigurationError):
-    """An MCP tool's schema cannot be turned into one the model can use."""
-
+from toolkit.errors import SchemaTranslationError
 
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
 _OBJECT_WORDS = ("properties", "required", "additionalProperties", "patternProperties")

@@ -18,7 +18,6 @@ Leaves out: authentication, resources and prompts; HTTP on any address but 127.0
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import sys
@@ -91,24 +90,3 @@ def serve_http(server: Server, port: int) -> None:
 
     print(f"MCP server {server.name!r} on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
     uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
-
-
-def cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m toolkit mcp-server", description="Serve week 3's shop tools over MCP (stdio by default)."
-    )
-    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    parser.add_argument("--port", type=int, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
-    parser.add_argument(
-        "--today",
-        type=datetime.date.fromisoformat,
-        default=None,
-        help="the shop's 'today', yyyy-mm-dd (default: the real today)",
-    )
-    args = parser.parse_args(argv)
-    server = shop_server(args.today)
-    if args.http:
-        serve_http(server, args.port)
-    else:
-        anyio.run(serve_stdio, server)
-    return 0

@@ -25,7 +25,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from toolkit.chat.messages import Message, dump_message, load_message
-from toolkit.errors import ToolkitError
+from toolkit.errors import MemoryStoreError
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -37,10 +37,6 @@ CREATE TABLE IF NOT EXISTS messages (
     PRIMARY KEY (memory_id, seq)
 );
 """
-
-
-class MemoryStoreError(ToolkitError):
-    """The memory database cannot be read or written as it is."""
 
 
 class SqliteStore:

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import SearchArgumentError
 from toolkit.tools.reflect import ToolSpec
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
@@ -140,10 +140,6 @@ class KeywordIndex:
 SEARCH_TOOL_NAME = "tool_search_tool"
 RETRY_TEXT = "{problem}. Call {tool} again with arguments like {example}."
 """Every argument mistake goes back to the model in this form, so it can search again."""
-
-
-class SearchArgumentError(ToolkitError):
-    """The model's arguments to the search tool are unusable; the text goes back to the model."""
 
 
 def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.search.keyword import KeywordSearch, Match, SearchArgumentError
+from toolkit.search.keyword import KeywordSearch, Match
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec

@@ -27,12 +27,12 @@ from typing import Any, Generic, TypeVar
 
 from toolkit.chat.messages import Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
 from toolkit.chat.sse import TextDelta
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopEvent, LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.loop.saga import ToolExecution
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window
 from toolkit.services.declare import MethodPlan, plan_method
-from toolkit.services.structured import OutputParsingError, OutputType, repair_message
+from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, render
 
 T = TypeVar("T")

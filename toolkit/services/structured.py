@@ -22,18 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import OutputParsingError
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
-
-
-class OutputParsingError(ToolkitError):
-    """The model's answer could not be turned into the declared return type."""
-
-    def __init__(self, message: str, *, answer: str) -> None:
-        super().__init__(message)
-        self.answer = answer
-        """The text that failed to parse."""
 
 
 @dataclass(frozen=True)

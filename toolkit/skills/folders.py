@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from toolkit.errors import ConfigurationError, ToolkitError
+from toolkit.errors import ConfigurationError, SkillError
 from toolkit.tools.execute import Tool, tools_from
 
 log = logging.getLogger("toolkit.skills.folders")
@@ -46,10 +46,6 @@ MAX_RESOURCE_BYTES = 256 * 1024
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
-
-
-class SkillError(ToolkitError):
-    """The model asked for a skill or resource that does not exist; the text lists what does."""
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,9 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
-from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError
+from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, SkillError, load_skills
+from toolkit.skills.folders import Skill, load_skills
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec

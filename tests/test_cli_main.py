@@ -1,0 +1,59 @@
+"""`toolkit` / `python -m toolkit`: one argparse program; errors are one line, never a traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+from toolkit.cli.main import COMMANDS, build_parser, main, version
+
+
+def run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "toolkit", *argv], capture_output=True, text=True, timeout=60)
+
+
+def test_bare_command_prints_help_and_exits_2():
+    done = run()
+    assert done.returncode == 2 and "usage: python -m toolkit" in done.stderr
+    assert all(name in done.stderr for name in COMMANDS)
+
+
+def test_version_comes_from_package_metadata():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"python -m toolkit {version()}"
+    assert version()[0].isdigit()
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_subcommand_help_names_the_program_and_all_options(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"], prog="toolkit")
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: toolkit {command}")
+
+
+def test_tools_help_shows_the_mcp_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["tools", "--help"])
+    out = capsys.readouterr().out
+    assert "--mcp-stdio" in out and "--mcp-http" in out and "--strict" in out
+
+
+def test_a_missing_notebook_is_one_line_and_exit_2():
+    done = run("notebooks", "missing.ipynb")
+    assert done.returncode == 2
+    assert done.stderr == "error: no such notebook: missing.ipynb\n"
+
+
+def test_a_toolkit_error_is_one_line(tmp_path):
+    cases = tmp_path / "cases.csv"
+    cases.write_text("wrong,header\n", encoding="utf-8")
+    done = run("drill", "--cases", str(cases))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_unknown_subcommand_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args(["nope"])
+    assert info.value.code == 2

@@ -1,0 +1,30 @@
+"""Run the argument-validation drill (lenient in, strict out): each raw argument string either
+normalised or rejected with the model-facing message. Exit 0 when every case passes.
+
+    toolkit drill [--cases FILE] [--today yyyy-mm-dd]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cases", default=None, help="default: data/drill_cases.csv")
+    parser.add_argument(
+        "--today",
+        type=datetime.date.fromisoformat,
+        default=None,
+        help="the date an omitted asOf defaults to (yyyy-mm-dd; default: today)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.course.drill import load_cases, run_drill, summary_lines
+
+    outcomes = run_drill(load_cases(args.cases), args.today or datetime.date.today())
+    for outcome in outcomes:
+        print(outcome.line())
+    print("\n".join(summary_lines(outcomes)))
+    return 0 if all(o.passed for o in outcomes) else 1

@@ -1,0 +1,70 @@
+"""Run the tool-selection accuracy suite against the configured gateway and write a CSV.
+
+    toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
+
+Exit 0 when the pass line is met, 1 when not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from toolkit.cli.probe import add_gateway_arguments, client_from_args
+
+if TYPE_CHECKING:
+    from toolkit.course.accuracy import CaseResult
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cases", default=None, help="default: data/accuracy_cases.csv")
+    parser.add_argument("--out", default="out/w3-tool-accuracy.csv", help="default: %(default)s")
+    parser.add_argument("--concurrency", type=int, default=4, help="parallel cases (default: 4)")
+    parser.add_argument(
+        "--protocol",
+        choices=("tools", "prompt"),
+        default="tools",
+        help="native tools, or the prompt-protocol fallback for C/D gateways",
+    )
+    parser.add_argument(
+        "--today", type=datetime.date.fromisoformat, default=None, help="the shop's today (yyyy-mm-dd; default: today)"
+    )
+    add_gateway_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+    from toolkit.course.accuracy import load_cases, report_lines, run_suite, summarize, write_csv
+    from toolkit.course.shop import load_shop
+
+    cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
+    model: Any = client
+    if args.protocol == "prompt":
+        from toolkit.course.prompt_protocol import PromptProtocol
+
+        model = PromptProtocol(client)
+    print(f"running {len(cases)} cases against {model.describe()}")
+    real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
+    results = run_suite(
+        model,
+        cases,
+        load_shop(today=args.today),
+        concurrency=max(1, args.concurrency),
+        progress=_progress(time.perf_counter()) if real else None,
+    )
+    print("\n".join(report_lines(results)))
+    print(f"wrote {write_csv(results, args.out)}")
+    return 0 if summarize(results).meets_pass_line else 1
+
+
+def _progress(start: float) -> Callable[[int, int, CaseResult], None]:
+    def show(done: int, total: int, result: CaseResult) -> None:
+        elapsed = time.perf_counter() - start
+        print(f"[{done:>2}/{total}] {result.case.id} {result.verdict} ({elapsed:.1f}s)", file=sys.stderr, flush=True)
+
+    return show

@@ -1,0 +1,33 @@
+"""Serve week 3's shop tools over MCP: stdio by default, or streamable HTTP on 127.0.0.1.
+
+toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
+    parser.add_argument(
+        "--today",
+        type=datetime.date.fromisoformat,
+        default=None,
+        help="the shop's 'today', yyyy-mm-dd (default: the real today)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import anyio
+
+    from toolkit.mcp.server import serve_http, serve_stdio, shop_server
+
+    server = shop_server(args.today)
+    if args.http:
+        serve_http(server, args.port)
+    else:
+        anyio.run(serve_stdio, server)
+    return 0

@@ -1,0 +1,56 @@
+"""Classify a gateway's tool support (A-E) from one raw exchange, printed in full.
+
+    toolkit probe [--base-url URL --api-key KEY --model M] [--fake-mode A-E]
+
+Without a real gateway configured (flags or the LLM_* variables) it probes the embedded one.
+Exit 0 when the gateway is classified, 2 when it is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolkit.chat.client import ChatClient, RetryPolicy
+
+
+def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
+    parser.add_argument("--base-url", help="default: $LLM_BASE_URL")
+    parser.add_argument("--api-key", help="default: $LLM_API_KEY")
+    parser.add_argument("--model", help="default: $LLM_MODEL")
+    parser.add_argument(
+        "--fake-mode",
+        default="A",
+        type=str.upper,
+        choices="ABCDE",
+        help="mode of the embedded gateway, used when no real one is configured",
+    )
+
+
+def client_from_args(args: argparse.Namespace, retry: RetryPolicy | None = None) -> ChatClient:
+    """`connect()` with the flags laid over the environment: the real gateway if URL, key and
+    model are all set, else the embedded one in `--fake-mode` (no retries by default: a probe
+    shows what one request gets)."""
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.switch import connect
+
+    flags = {"LLM_BASE_URL": args.base_url, "LLM_API_KEY": args.api_key, "LLM_MODEL": args.model}
+    env = {**os.environ, **{k: v for k, v in flags.items() if v}}
+    return connect(mode=args.fake_mode, env=env, retry=retry or RetryPolicy(max_retries=0))
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_gateway_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.course.probe import probe, report
+
+    client = client_from_args(args)
+    print(f"probing {client.describe()}")
+    result = probe(client)
+    print(report(result))
+    return 0 if result.verdict else 2

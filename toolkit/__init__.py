@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from toolkit.chat.messages import ToolCall as ToolCall
     from toolkit.chat.messages import ToolResultMessage as ToolResultMessage
     from toolkit.chat.messages import UserMessage as UserMessage
+    from toolkit.chat.model import ChatModel as ChatModel
     from toolkit.chat.scripted import ScriptedModel as ScriptedModel
     from toolkit.chat.scripted import call as call
     from toolkit.chat.scripted import reset_call_ids as reset_call_ids
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
     from toolkit.memory.windows import MessageWindow as MessageWindow
     from toolkit.memory.windows import TokenWindow as TokenWindow
     from toolkit.search.keyword import KeywordSearch as KeywordSearch
+    from toolkit.search.strategy import SearchStrategy as SearchStrategy
     from toolkit.search.tool import ToolSearch as ToolSearch
     from toolkit.search.vector import VectorSearch as VectorSearch
     from toolkit.services.declare import UserText as UserText
@@ -112,6 +114,7 @@ __all__ = [
     "CallerError",
     "ChatClient",
     "ChatMemory",
+    "ChatModel",
     "ChatResponse",
     "ConfigurationError",
     "ConversationView",
@@ -131,6 +134,7 @@ __all__ = [
     "Result",
     "ReturnBehavior",
     "ScriptedModel",
+    "SearchStrategy",
     "Skills",
     "SqliteStore",
     "StaticProvider",
@@ -187,6 +191,7 @@ _EXPORTS: dict[str, str] = {
     "CallerError": "toolkit.errors",
     "ChatClient": "toolkit.chat.client",
     "ChatMemory": "toolkit.memory.windows",
+    "ChatModel": "toolkit.chat.model",
     "ChatResponse": "toolkit.chat.messages",
     "ConfigurationError": "toolkit.errors",
     "ConversationView": "toolkit.views.conversation",
@@ -206,6 +211,7 @@ _EXPORTS: dict[str, str] = {
     "Result": "toolkit.services.service",
     "ReturnBehavior": "toolkit.tools.decorator",
     "ScriptedModel": "toolkit.chat.scripted",
+    "SearchStrategy": "toolkit.search.strategy",
     "Skills": "toolkit.skills.offer",
     "SqliteStore": "toolkit.memory.store",
     "StaticProvider": "toolkit.loop.sources",

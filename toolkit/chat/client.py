@@ -29,10 +29,10 @@ from typing import Any
 import httpx
 
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
+from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
 from toolkit.errors import BadResponseError, CallerError, TransientError
 
-ToolChoice = str | dict[str, Any]
 _TOOL_CHOICES = {"auto", "required", "none"}
 
 

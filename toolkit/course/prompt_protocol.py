@@ -38,6 +38,7 @@ from toolkit.chat.messages import (
     ToolResultMessage,
     UserMessage,
 )
+from toolkit.chat.sse import StreamDone, StreamEvent
 from toolkit.tools.reflect import ToolSpec
 
 PROTOCOL = (
@@ -184,6 +185,12 @@ class PromptProtocol:
     def describe(self) -> str:
         inner = getattr(self.model, "describe", lambda: repr(self.model))()
         return f"{inner}, tools described in the system prompt"
+
+    def stream(
+        self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
+    ) -> Iterator[StreamEvent]:
+        """The protocol needs the whole reply to find a call in it: one event, `StreamDone`."""
+        yield StreamDone(self.chat(messages, tools=tools, tool_choice=tool_choice, **extra))
 
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any

@@ -37,6 +37,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
+from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError
 from toolkit.loop.records import (
@@ -82,13 +83,33 @@ __all__ = [
 ]
 
 
-def run_loop(model: Any, messages: Sequence[Message], **kwargs: Any) -> LoopResult:
+def run_loop(
+    model: ChatModel,
+    messages: Sequence[Message],
+    *,
+    tools: Sequence[Any] = (),
+    providers: Sequence[ToolProvider] = (),
+    registry: ToolRegistry | None = None,
+    memory: ChatMemory | None = None,
+    options: LoopOptions = LoopOptions(),
+    parameters: Mapping[str, Any] | None = None,
+    context: ToolContext | None = None,
+) -> LoopResult:
     """Run the tool loop for one user turn (see the module docstring for the steps).
 
-    Keyword arguments are those of `iter_loop`: tools, providers, registry, memory, options,
-    parameters, context.
+    The keyword arguments are those of `iter_loop`.
     """
-    events = iter_loop(model, messages, **kwargs)
+    events = iter_loop(
+        model,
+        messages,
+        tools=tools,
+        providers=providers,
+        registry=registry,
+        memory=memory,
+        options=options,
+        parameters=parameters,
+        context=context,
+    )
     while True:
         try:
             next(events)
@@ -97,7 +118,7 @@ def run_loop(model: Any, messages: Sequence[Message], **kwargs: Any) -> LoopResu
 
 
 def iter_loop(
-    model: Any,
+    model: ChatModel,
     messages: Sequence[Message],
     *,
     tools: Sequence[Any] = (),
@@ -127,7 +148,7 @@ def iter_loop(
 class _Run:
     def __init__(
         self,
-        model: Any,
+        model: ChatModel,
         options: LoopOptions,
         memory: ChatMemory | None,
         messages: list[Message],

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
+from toolkit.search.strategy import SearchStrategy
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
@@ -153,7 +154,7 @@ def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, An
     return rows
 
 
-def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: Any) -> EvalRow:
+def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: SearchStrategy) -> EvalRow:
     index = strategy.index(specs)
     by_name = {s.name: s for s in specs}
     hits = top1 = tokens = 0

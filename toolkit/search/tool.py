@@ -37,6 +37,7 @@ from toolkit.errors import SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.search.keyword import KeywordSearch, Match
+from toolkit.search.strategy import SearchStrategy
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -82,8 +83,8 @@ class SearchOutcome:
 class ToolSearch:
     """Wraps a call's tools so that the model searches first (see the module docstring)."""
 
-    def __init__(self, strategy: Any = None) -> None:
-        self.strategy = strategy if strategy is not None else KeywordSearch()
+    def __init__(self, strategy: SearchStrategy | None = None) -> None:
+        self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""
         self._prepared: tuple[tuple[tuple[str, str], ...], Any] | None = None

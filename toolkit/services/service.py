@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from toolkit.chat.messages import Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
+from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import TextDelta
 from toolkit.errors import ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopEvent, LoopOptions, LoopResult, iter_loop, run_loop
@@ -36,6 +37,10 @@ from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, render
 
 T = TypeVar("T")
+
+
+D = TypeVar("D")
+"""The declared class: `ai_service(Assistant, …)` is typed as an `Assistant`."""
 
 
 @dataclass
@@ -97,7 +102,7 @@ def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None
 class ServiceConfig:
     """What `ai_service` was given, shared by every method."""
 
-    model: Any
+    model: ChatModel
     tools: Sequence[Any] = ()
     providers: Sequence[Any] = ()
     registry: Any = None
@@ -108,9 +113,20 @@ class ServiceConfig:
     """`response_format` (send the schema) or `instructions` (append it to the user message)."""
 
 
-def ai_service(declaration: type, *, model: Any, **config: Any) -> Any:
+def ai_service(
+    declaration: type[D],
+    *,
+    model: ChatModel,
+    tools: Sequence[Any] = (),
+    providers: Sequence[Any] = (),
+    registry: Any = None,
+    memory: Callable[[Any], ChatMemory] | ChatMemory | None = None,
+    options: LoopOptions = LoopOptions(),
+    clock: Clock = dt.datetime.now,
+    structured: str = "response_format",
+) -> D:
     """An object implementing every public method of `declaration` with the tool loop."""
-    cfg = ServiceConfig(model=model, **config)
+    cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured)
     per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
     plans = {
         name: plan_method(declaration, name, fn, has_memory_provider=per_id) for name, fn in _declared(declaration)

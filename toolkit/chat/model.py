@@ -1,0 +1,51 @@
+"""The chat model the loop and the services talk to: a protocol, not a base class.
+
+Anything with these three methods is a chat model: `ChatClient` (a real or the embedded
+gateway), `ScriptedModel` (tests and notebooks), `PromptProtocol` (tools described in the
+prompt), a cassette-replaying client, or a learner's own class. Nothing inherits from it; mypy
+and pyright check the shape where a model is passed.
+
+Leaves out: async models (the course's loop is synchronous on purpose).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from toolkit.chat.messages import ChatResponse, Message
+from toolkit.chat.sse import StreamEvent
+
+ToolChoice = str | dict[str, Any]
+"""`"auto"`, `"none"`, `"required"`, or `{"type": "function", "function": {"name": ...}}`."""
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """One request in, one response out; or the same response as a stream of events."""
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Any] | None = None,
+        tool_choice: ToolChoice | None = None,
+        **extra: Any,
+    ) -> ChatResponse:
+        """Send the conversation (and the tools on offer); return the assistant's response."""
+        ...
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[Any] | None = None,
+        tool_choice: ToolChoice | None = None,
+        **extra: Any,
+    ) -> Iterator[StreamEvent]:
+        """The same request, streamed: text and tool-call deltas, then `StreamDone`."""
+        ...
+
+    def describe(self) -> str:
+        """One line saying what this model is (never a secret), for notebooks and logs."""
+        ...

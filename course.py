@@ -1,16 +1,19 @@
-"""Set the course up and run it, with nothing but Python 3.11.
+"""Set the course up and run it, with nothing but Python 3.11 or newer.
 
-    python3 course.py lab     set up .venv (once), open JupyterLab on notebooks/
+    python3 course.py lab     set up .venv (once), open JupyterLab on notebooks/00_welcome
     python3 course.py test    set up .venv (once), run the whole test suite, notebooks included
 
 Setup creates `.venv/` inside the repo (ignored by git) and installs the package with its test
-extra; it is redone only when pyproject.toml changes. Extra arguments go to jupyter / pytest.
+extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
+changes, or when `.venv` was made by another Python (it is then made anew). Extra arguments go to
+jupyter / pytest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -22,12 +25,49 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".toolkit-setup"
 
 
+MINIMUM = (3, 11)
+"""The oldest Python the package supports (pyproject's requires-python)."""
+
+
 def _fingerprint() -> str:
     return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
 
 
+def check_python(version: tuple[int, ...] = tuple(sys.version_info[:2])) -> str | None:
+    """None when this Python can run the course, else the one-line reason and fix."""
+    if tuple(version[:2]) >= MINIMUM:
+        return None
+    found = ".".join(map(str, version[:2]))
+    return (
+        f"course.py needs Python {MINIMUM[0]}.{MINIMUM[1]} or newer, but this is Python {found}. "
+        f"Run it with a newer one, e.g. `python3.12 course.py test`."
+    )
+
+
+def venv_python_version() -> tuple[int, int] | None:
+    """The Python version `.venv` was made with (from pyvenv.cfg), None if there is none."""
+    cfg = VENV / "pyvenv.cfg"
+    if not cfg.is_file():
+        return None
+    for line in cfg.read_text(encoding="utf-8", errors="replace").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() in ("version", "version_info"):
+            parts = value.strip().split(".")
+            if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
+                return int(parts[0]), int(parts[1])
+    return None
+
+
 def setup() -> None:
     """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
+    made_with = venv_python_version()
+    if VENV.exists() and made_with != tuple(sys.version_info[:2]):
+        print(
+            f".venv was made by Python {made_with or 'unknown'}; making it anew with "
+            f"Python {sys.version_info[0]}.{sys.version_info[1]} ...",
+            flush=True,
+        )
+        shutil.rmtree(VENV)
     if STAMP.exists() and STAMP.read_text() == _fingerprint():
         return
     if not (BIN / "python").exists():
@@ -49,6 +89,7 @@ def lab(args: list[str]) -> int:
             "lab",
             "--ServerApp.ip=127.0.0.1",
             f"--ServerApp.root_dir={ROOT / 'notebooks'}",
+            "--LabApp.default_url=/lab/tree/00_welcome.ipynb",  # open the course, not a file list
             *root_flag,
             *args,
         ]
@@ -73,6 +114,10 @@ def test(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
+    problem = check_python()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     commands = {"lab": lab, "test": test}
     if not argv or argv[0] not in commands:
         print(__doc__)

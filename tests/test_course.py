@@ -31,3 +31,32 @@ def test_setup_is_skipped_when_pyproject_is_unchanged(monkeypatch, tmp_path):
     monkeypatch.setattr(course, "STAMP", stamp)
     monkeypatch.setattr(course.subprocess, "run", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
     course.setup()
+
+
+def test_an_old_python_is_refused_with_the_fix():
+    assert course.check_python((3, 11)) is None and course.check_python((3, 13)) is None
+    assert course.check_python((3, 10)) == (
+        "course.py needs Python 3.11 or newer, but this is Python 3.10. "
+        "Run it with a newer one, e.g. `python3.12 course.py test`."
+    )
+
+
+def test_a_venv_made_by_another_python_is_made_anew(monkeypatch, tmp_path, capsys):
+    venv_dir = tmp_path / ".venv"
+    venv_dir.mkdir()
+    (venv_dir / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.10.13\n")
+    monkeypatch.setattr(course, "VENV", venv_dir)
+    assert course.venv_python_version() == (3, 10)
+    monkeypatch.setattr(course, "STAMP", tmp_path / "stamp")
+    (tmp_path / "stamp").write_text(course._fingerprint())
+    course.setup()  # stamp matches, but the venv is from 3.10: it is removed first
+    assert not venv_dir.exists()
+    assert ".venv was made by Python (3, 10)" in capsys.readouterr().out
+
+
+def test_lab_opens_the_welcome_notebook(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(course, "setup", lambda: None)
+    monkeypatch.setattr(course.subprocess, "call", lambda cmd: seen.update(cmd=cmd) or 0)
+    assert course.main(["lab"]) == 0
+    assert "--LabApp.default_url=/lab/tree/00_welcome.ipynb" in seen["cmd"]

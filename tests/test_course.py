@@ -1,12 +1,23 @@
 """`course.py`: the two commands of the README."""
 
 import importlib.util
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
 course = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(course)
+
+
+@pytest.fixture(autouse=True)
+def no_real_venv(monkeypatch, tmp_path):
+    """No test may touch the repository's own .venv (setup() removes a foreign one)."""
+    monkeypatch.setattr(course, "VENV", tmp_path / "no-venv")
+    monkeypatch.setattr(course, "BIN", tmp_path / "no-venv" / "bin")
+    monkeypatch.setattr(course, "STAMP", tmp_path / "no-venv" / ".toolkit-setup")
 
 
 def test_no_command_prints_the_usage(capsys):
@@ -26,6 +37,10 @@ def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
 
 
 def test_setup_is_skipped_when_pyproject_is_unchanged(monkeypatch, tmp_path):
+    venv_dir = tmp_path / ".venv"  # never the real .venv: setup() may remove a foreign one
+    venv_dir.mkdir()
+    (venv_dir / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    monkeypatch.setattr(course, "VENV", venv_dir)
     stamp = tmp_path / "stamp"
     stamp.write_text(course._fingerprint())
     monkeypatch.setattr(course, "STAMP", stamp)

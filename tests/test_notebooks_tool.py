@@ -25,3 +25,23 @@ def test_clean_keeps_only_allowed_metadata_and_html_fallbacks():
     assert cleaned.cells[0].metadata == {"tags": ["x"]}
     assert [dict(o["data"]) for o in cleaned.cells[0].outputs] == [{"text/html": "<b>hi</b>", "text/plain": "hi"}]
     assert "id" not in cleaned.cells[0]
+
+
+def test_split_stream_pieces_are_joined():
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("print(1); print(2)")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="1\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="2\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="warn\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="3\n"),
+    ]
+    notebook.cells = [cell]
+    clean(notebook)
+    assert [(o["name"], o["text"]) for o in notebook.cells[0].outputs] == [
+        ("stdout", "1\n2\n"),
+        ("stderr", "warn\n"),
+        ("stdout", "3\n"),
+    ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -38,9 +39,28 @@ def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             if data and WIDGET_VIEW in data:
                 del data[WIDGET_VIEW]
         if "outputs" in cell:
-            cell.outputs = [o for o in cell.outputs if o.get("output_type") != "display_data" or o.get("data")]
+            kept = [o for o in cell.outputs if o.get("output_type") != "display_data" or o.get("data")]
+            cell.outputs = _join_streams(kept)
     notebook.nbformat_minor = min(notebook.nbformat_minor, 4)  # 4.4: no cell ids to churn
     return notebook
+
+
+def _join_streams(outputs: list[Any]) -> list[Any]:
+    """Consecutive pieces of one stream become one output: how a busy kernel splits a cell's
+    printing must not change what the notebook stores."""
+    joined: list[Any] = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and output.get("output_type") == "stream"
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] = previous["text"] + output["text"]
+        else:
+            joined.append(output)
+    return joined
 
 
 def execute(notebook: nbformat.NotebookNode, path: Path, timeout: int = 120) -> None:

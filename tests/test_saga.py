@@ -136,7 +136,8 @@ def test_mismatched_parameters_are_named():
 
     with pytest.raises(ConfigurationError) as info:
         compensations_from([wrong], {t.name: t for t in tools_from(reserve_stock)})
-    assert "differ from tool 'reserve_stock'" in str(info.value)
+    assert "differ from those of tool 'reserve_stock', {" in str(info.value)
+    assert "'s {" not in str(info.value)  # was: tool 'reserve_stock''s {...}
     assert "take the same parameters, or one parameter typed ToolExecution" in str(info.value)
 
 

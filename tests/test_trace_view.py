@@ -173,7 +173,7 @@ def test_immediate_return_shows_what_the_caller_receives():
     ]
 
 
-def test_course_limit_round_shows_calls_not_run_and_the_handover():
+def test_course_limit_round_shows_the_model_request_limit_and_the_handover():
     reset_call_ids()
     result = run_loop(
         ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]),
@@ -182,7 +182,21 @@ def test_course_limit_round_shows_calls_not_run_and_the_handover():
         options=COURSE,
     )
     _, top = rounds(render_trace_html(result))
-    assert [title(c) for c in top][-2:] == ["round 6 limit of 5 round trips reached", "summary"]
+    assert [title(c) for c in top][-2:] == ["round 5 limit of 5 model requests reached", "summary"]
+    assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes
+    assert render_trace_text(result).endswith(f"answer: {HANDOVER_ZH}")
+
+
+def test_round_trip_limit_round_shows_calls_not_run_and_the_handover():
+    reset_call_ids()
+    result = run_loop(
+        ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]),
+        Q,
+        tools=[query_order],
+        options=LoopOptions(max_round_trips=5, on_limit="handover"),
+    )
+    _, top = rounds(render_trace_html(result))
+    assert [title(c) for c in top][-2:] == ["round 6 limit of 5 tool round trips reached", "summary"]
     assert [title(c) for c in top[-2].find_all("tk-card")] == ["model asked for tools"]
     assert top[-2].find_all("tk-card")[0].text().endswith("query_order — not run")
     assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes

@@ -1,3 +1,4 @@
+import re
 import threading
 import time
 from typing import Annotated
@@ -10,6 +11,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ArgumentError, MaxRoundTripsError, UnknownToolError
 from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, REPAIR_HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.sources import StaticProvider, build_context
+from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import Param, tool
 from toolkit.tools.execute import FEED_BACK_ALL, tools_from
@@ -359,3 +361,72 @@ def test_chaos_model_ends_within_bound_with_consistent_memory(options):
     assert result.finish == "handover"
     assert len(model.requests) <= (options.max_model_requests or options.max_round_trips + 1)
     assert consistent(memory.messages())
+
+
+def test_loop_guard_compares_with_every_earlier_call_and_hands_over():
+    """Row 48 (loop guard): the pattern A, A, A, A used to run the tool in rounds 1 and 3 (it
+    compared only with the round before) and never escalated."""
+    runs = []
+    model = ScriptedModel([call("count", n=1)] * 4 + ["never asked"])
+    result = run_loop(model, Q, tools=[count_tool(runs)], options=LoopOptions(loop_guard=True))
+    assert runs == [1]
+    assert [e.error_kind for e in result.executions] == [None, "guard", "guard"]
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", EN.guard_handover, 3)
+    assert result.rounds[-1].decision == "hand over: the model repeated guarded calls in 2 rounds"
+    assert consistent(result.messages)
+
+
+def test_loop_guard_without_a_handover_keeps_answering():
+    runs = []
+    model = ScriptedModel([call("count", n=1), call("count", n=2), call("count", n=1), "ok"])
+    options = LoopOptions(loop_guard=True, guard_handover_after=None)
+    result = run_loop(model, Q, tools=[count_tool(runs)], options=options)
+    assert runs == [1, 2] and result.answer == "ok"
+
+
+def test_a_rolled_back_or_failed_call_is_not_guarded():
+    runs = []
+
+    @tool("flaky")
+    def flaky(n: int) -> str:
+        runs.append(n)
+        if len(runs) == 1:
+            raise RuntimeError("try again")
+        return "ok"
+
+    model = ScriptedModel([call("flaky", n=1), call("flaky", n=1), "done"])
+    run_loop(model, Q, tools=[flaky], options=LoopOptions(loop_guard=True))
+    assert runs == [1, 1]  # the first failed, so the retry runs
+
+
+def test_loop_guard_survives_deeply_nested_arguments():
+    """Issue 14 §3: `"[" * 1000 + "]" * 1000` made the guard's JSON comparison raise RecursionError."""
+    deep = "[" * 1000 + "]" * 1000
+    model = ScriptedModel([call("count", n=1), call("count", deep), "ok"])
+    result = run_loop(model, Q, tools=[count_tool()], options=LoopOptions(loop_guard=True, policies=FEED_BACK_ALL))
+    assert result.answer == "ok" and result.executions[1].error_kind not in (None, "guard")
+
+
+def test_under_course_every_loop_text_the_model_reads_is_chinese():
+    """Every model-facing text of the loop under COURSE is Chinese: unknown tool, repair (with
+    its "期望" in Chinese), guard, and the three hand-overs. Before: English guard and
+    unknown-tool texts, and "期望：a string"."""
+    model = ScriptedModel(
+        [call("ghost", n=1), call("count", n="x"), call("count", n=1), call("count", n=1), call("count", n=1)]
+    )
+    result = run_loop(model, Q, tools=[count_tool()], options=COURSE)
+    texts = [e.result.content for e in result.executions]
+    assert texts == [
+        "没有名为 ghost 的工具。可用的工具：count。请只调用这些工具。",
+        '参数校验失败。字段=n，收到="x"。期望：整数。请修正参数后重新调用 count；'
+        "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。",
+        "1",
+        ZH.guard.format(tool="count"),
+        ZH.guard.format(tool="count"),
+    ]
+    assert result.answer == ZH.guard_handover
+    others = [ZH.not_run.format(tool="a", error="E"), ZH.rolled_back.format(tool="a", failed="b")]
+    others += [ZH.not_run_limit.format(limit=5), ZH.interrupted.format(error="E")]
+    for text in [*texts[:2], texts[3], HANDOVER_ZH, REPAIR_HANDOVER_ZH, ZH.guard_handover, *others]:
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in text)
+        assert not re.search(r"\b(the|was|call|tool|not)\b", text, re.I), text

@@ -17,8 +17,8 @@ One round trip, step by step (each step is one method of `_Run` below):
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
     8. append     the tool results, in order; a raised failure propagates now
     9. return?    the return-behaviour rules (`toolkit.loop.returns`) may end the call here
-   10. refresh    `max_model_requests` reached → hand over (or raise); guarded calls repeated →
-                  hand over; else dynamic providers and found tools update the effective set
+   10. refresh    guarded calls repeated → hand over; `max_model_requests` reached → hand over
+                  (or raise); else dynamic providers and found tools update the effective set
 
 Two counts, never confused: **model requests** (`len(result.rounds)`, every request sent) and
 **tool round trips** (`result.round_trips`, the requests whose reply asked for tools — what
@@ -236,11 +236,11 @@ class _Run:
             if self.immediate(trace):  # 9
                 trace.decision = "return immediately"
                 return self.result("immediate", None, immediate=results)
-            if self.model_requests_spent():  # 10
-                return self.request_limit(trace)
-            if self.guard_exhausted(trace):
+            if self.guard_exhausted(trace):  # 10
                 trace.decision = f"hand over: the model repeated guarded calls in {self.guarded_rounds} rounds"
                 return self.handover(self.texts.guard_handover)
+            if self.model_requests_spent():
+                return self.request_limit(trace)
             trace.decision = "continue"
             self.refresh(results)
 

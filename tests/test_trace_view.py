@@ -344,7 +344,11 @@ def test_the_summary_names_both_counts_and_never_calls_requests_round_trips():
 def test_a_renamed_tool_call_id_is_noted_in_the_trace():
     from toolkit.chat.messages import AssistantMessage
 
-    reply = AssistantMessage(tool_calls=(call("query_order", order_id="A", id="c1"), call("query_order", order_id="B", id="c1")))
+    reply = AssistantMessage(
+        tool_calls=(call("query_order", order_id="A", id="c1"), call("query_order", order_id="B", id="c1"))
+    )
     result = run_loop(ScriptedModel([reply, "ok"]), Q, tools=[query_order])
     assert "  note: repeated tool-call id 'c1' renamed 'c1_2'" in render_trace_text(result).splitlines()
-    assert "renamed &#x27;c1_2&#x27;" in str(render_trace_html(result)) or "renamed 'c1_2'" in str(render_trace_html(result))
+    assert "renamed &#x27;c1_2&#x27;" in str(render_trace_html(result)) or "renamed 'c1_2'" in str(
+        render_trace_html(result)
+    )

@@ -15,6 +15,10 @@ the tool raised     `report_execution_error`:    `raise_error`: stop the loop
                     sanitised text, loop goes on
 ==================  ==========================  ==============================================
 
+`run_call` does the same but returns an `Outcome`: the result, the channel a failure went
+through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
+call's channel from it, and records a raised failure before letting it propagate.
+
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
 model see it: business failures are often transient. Either way, an error result carries
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything

@@ -148,10 +148,7 @@ def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
 def counts(result: LoopResult) -> str:
     """`3 model requests, 2 tool round trips`: the two counts, never both called round trips."""
     requests, trips = len(result.rounds), result.round_trips
-    return (
-        f"{requests} model request{'s' if requests != 1 else ''}, "
-        f"{trips} tool round trip{'s' if trips != 1 else ''}"
-    )
+    return f"{requests} model request{'s' if requests != 1 else ''}, {trips} tool round trip{'s' if trips != 1 else ''}"
 
 
 def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:

@@ -90,9 +90,10 @@ def test_tool_choice_is_passed_through():
 def test_max_round_trips_raises_and_memory_stays_consistent():
     model = ScriptedModel([call("query_order", orderId="SN1")] * 4)
     memory = ChatMemory()
-    with pytest.raises(MaxRoundTripsError, match="more than 3 round trips"):
+    with pytest.raises(MaxRoundTripsError, match="more than 3 round trips") as info:
         run_loop(model, Q, tools=[query_order], memory=memory, options=LoopOptions(max_round_trips=3))
     assert len(model.requests) == 4  # counts responses with tool calls, not tool calls
+    assert info.value.loop_result.rounds[-1].decision == "limit of 3 tool round trips reached"
     assert consistent(memory.messages())
     assert memory.messages()[-1].content == "Not executed: the limit of 3 tool round trips was reached."
 

@@ -241,3 +241,24 @@ def test_course_raises_nothing_for_model_mistakes():
     """COURSE feeds the unknown-tool and argument channels back, so nothing above raises there."""
     result = run_loop(ScriptedModel([[call("ghost"), call("ta", label="ok1")], "ok"]), Q, tools=[ta], options=COURSE)
     assert result.finish == "answer" and RAN == ["ok1"]
+
+
+def test_a_custom_policy_that_raises_its_own_exception_is_recorded_sanitised():
+    class Stop(Exception):
+        pass
+
+    def stop(error, call):
+        raise Stop("escalate: db password=hunter2")
+
+    memory = ChatMemory()
+    with pytest.raises(Stop):
+        run_loop(
+            ScriptedModel([[call("ta", label="ok1"), call("boom", label="b")]]),
+            Q,
+            tools=[ta, boom],
+            memory=memory,
+            options=LoopOptions(policies=Policies(execution_error=stop)),
+        )
+    results = [m for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert results[0].content == "done ok1"
+    assert results[1].is_error and "hunter2" not in results[1].content and "escalate" in results[1].content

@@ -283,9 +283,11 @@ class _Run:
         trace.decision = f"limit of {limit} tool round trips reached"
         log.warning("memory id %r: the limit of %d tool round trips was reached", self.memory_id, limit)
         if self.options.on_limit != "handover":
-            raise MaxRoundTripsError(
-                f"the model asked for tools in more than {limit} round trips; "
-                "something is wrong (raise max_round_trips if this is expected)"
+            raise self.carry(
+                MaxRoundTripsError(
+                    f"the model asked for tools in more than {limit} round trips; "
+                    "something is wrong (raise max_round_trips if this is expected)"
+                )
             )
         return self.handover(self.options.handover_text)
 
@@ -299,9 +301,11 @@ class _Run:
         trace.decision = f"limit of {limit} model requests reached"
         log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
         if self.options.on_limit != "handover":
-            raise MaxRoundTripsError(
-                f"the model still asked for tools after {limit} model requests; "
-                "something is wrong (raise max_model_requests if this is expected)"
+            raise self.carry(
+                MaxRoundTripsError(
+                    f"the model still asked for tools after {limit} model requests; "
+                    "something is wrong (raise max_model_requests if this is expected)"
+                )
             )
         return self.handover(self.options.handover_text)
 
@@ -461,12 +465,16 @@ class _Run:
         error = stop.raised
         assert error is not None
         trace.decision = f"stopped: {type(error).__name__}"
-        result = self.result("stopped", None)
-        error.loop_result = result  # type: ignore[attr-defined]
-        error.saga = list(self.saga)  # type: ignore[attr-defined]
+        self.carry(error)
         if self.saga:
             undone = ", ".join(f"{e.tool} ({'ok' if e.ok else 'FAILED'})" for e in self.saga)
             error.add_note(f"compensations ran before this error propagated: {undone}")
+        return error
+
+    def carry(self, error: Exception) -> Exception:
+        """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`."""
+        error.loop_result = self.result("stopped", None)  # type: ignore[attr-defined]
+        error.saga = list(self.saga)  # type: ignore[attr-defined]
         return error
 
     def immediate(self, trace: RoundTrace) -> bool:

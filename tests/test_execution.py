@@ -23,6 +23,7 @@ from toolkit.tools.execute import (
     raise_error,
     report_argument_error,
     report_unknown_tool,
+    run_call,
     to_text,
     tools_from,
 )
@@ -330,3 +331,21 @@ def test_an_executor_can_return_attributes_and_its_own_error_flag():
     refused = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput("terms must not be empty", is_error=True))
     result = refused.execute(ToolCall(id="c2", name="finder", arguments="{}"))
     assert (result.content, result.attributes, result.is_error) == ("terms must not be empty", {}, True)
+
+
+def test_run_call_reports_the_channel_and_what_a_policy_raised():
+    """The loop learns each call's error channel from the outcome itself (no side dictionary)."""
+
+    @tool("ok")
+    def fine(n: int) -> str:
+        return str(n)
+
+    tools = tools_from(fine)
+    assert run_call(ToolCall(id="1", name="fine", arguments='{"n": 1}'), tools).error_kind is None
+    fed = run_call(ToolCall(id="2", name="fine", arguments='{"n": "x"}'), tools, policies=FEED_BACK_ALL)
+    assert (fed.error_kind, fed.raised, fed.result.is_error) == ("argument", None, True)
+    raised = run_call(ToolCall(id="3", name="nope"), tools, policies=Policies())
+    assert raised.error_kind == "unknown_tool" and isinstance(raised.raised, UnknownToolError)
+    assert raised.result.content == str(raised.raised) and raised.result.is_error
+    with pytest.raises(UnknownToolError):
+        raised.unwrap()

@@ -144,7 +144,7 @@ def test_an_invented_tool_gets_the_list_of_real_ones():
     model = ScriptedModel(['{"tool": "refund_order", "args": {"orderId": "SN202610200001"}}', "需要人工处理。"])
     result = ask(PromptProtocol(model), "给 SN202610200001 退款", shop=SHOP)
     assert result.executions[0].error_kind == "unknown_tool"
-    assert "Available tools: query_logistics, query_order, query_refund_policy" in result.executions[0].result.content
+    assert "可用的工具：query_logistics, query_order, query_refund_policy" in result.executions[0].result.content
 
 
 @pytest.mark.parametrize("mode", ["C", "D"])

@@ -1,3 +1,4 @@
+import re
 import threading
 import time
 from typing import Annotated
@@ -8,8 +9,9 @@ from tests.test_returns import EXPECTED
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ArgumentError, MaxRoundTripsError, UnknownToolError
-from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, LoopOptions, run_loop
+from toolkit.loop.run import COURSE, GUARD_TEXT, HANDOVER_ZH, REPAIR_HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.sources import StaticProvider, build_context
+from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import Param, tool
 from toolkit.tools.execute import FEED_BACK_ALL, tools_from
@@ -88,9 +90,10 @@ def test_tool_choice_is_passed_through():
 def test_max_round_trips_raises_and_memory_stays_consistent():
     model = ScriptedModel([call("query_order", orderId="SN1")] * 4)
     memory = ChatMemory()
-    with pytest.raises(MaxRoundTripsError, match="more than 3 round trips"):
+    with pytest.raises(MaxRoundTripsError, match="more than 3 round trips") as info:
         run_loop(model, Q, tools=[query_order], memory=memory, options=LoopOptions(max_round_trips=3))
     assert len(model.requests) == 4  # counts responses with tool calls, not tool calls
+    assert info.value.loop_result.rounds[-1].decision == "limit of 3 tool round trips reached"
     assert consistent(memory.messages())
     assert memory.messages()[-1].content == "Not executed: the limit of 3 tool round trips was reached."
 
@@ -101,11 +104,59 @@ def test_round_trips_count_responses_not_calls():
     assert result.round_trips == 2 and len(result.executions) == 10
 
 
-def test_course_limit_hands_over_honestly():
+def test_course_limit_is_five_model_requests_then_the_handover():
+    """Seed 003 §4: `while (round < MAX_ROUNDS)`, MAX_ROUNDS = 5 — at most 5 model calls per
+    question; the 5th reply's tools run (as the seed's loop body does), then the honest sentence.
+    Before: 6 requests and 5 executions."""
     model = ScriptedModel([call("query_order", orderId=f"SN{i}") for i in range(6)])
     result = run_loop(model, Q, tools=[query_order], options=COURSE)
-    assert (result.finish, result.answer, result.round_trips) == ("handover", HANDOVER_ZH, 6)
-    assert len(result.executions) == 5 and consistent(result.messages)
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 5)
+    assert (result.model_requests, result.round_trips, len(result.executions)) == (5, 5, 5)
+    assert result.rounds[-1].decision == "limit of 5 model requests reached"
+    assert consistent(result.messages) and result.messages[-1].content == HANDOVER_ZH
+
+
+def test_loop_options_keep_langchain4j_meaning_tool_round_trips():
+    """LangChain4j's maxToolCallingRoundTrips counts tool-calling replies: with a limit of 2, the
+    third tool-calling reply is not run (4 requests would be needed to see an answer)."""
+    model = ScriptedModel([call("query_order", orderId=f"SN{i}") for i in range(3)])
+    result = run_loop(model, Q, tools=[query_order], options=LoopOptions(max_round_trips=2, on_limit="handover"))
+    assert (len(model.requests), len(result.executions), result.round_trips) == (3, 2, 3)
+    assert LoopOptions().max_model_requests is None and LoopOptions().max_round_trips == 100
+
+
+def test_course_sends_tool_choice_auto_explicitly():
+    """Seed 003 §4: `.toolChoice(ToolChoice.AUTO)` on every request. Before: COURSE sent none."""
+    model = ScriptedModel([call("query_order", orderId="SN1"), "ok"])
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto"]
+    assert [r.tool_choice for r in result.rounds] == ["auto", "auto"]
+
+
+def test_tool_choice_is_not_sent_without_tools():
+    model = ScriptedModel(["hi"])
+    run_loop(model, Q, options=COURSE)
+    assert model.requests[0].tool_choice is None
+
+
+def test_hitting_a_limit_is_logged_with_the_memory_id(caplog):
+    """Seed 004 §6.4: the round limit is logged, with the conversation's memory id."""
+    model = ScriptedModel([call("query_order", orderId=f"SN{i}") for i in range(6)])
+    with caplog.at_level("WARNING", logger="toolkit"):
+        run_loop(model, Q, tools=[query_order], memory=ChatMemory("u42"), options=COURSE)
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        ("toolkit.loop", "memory id 'u42': the limit of 5 model requests was reached")
+    ]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="toolkit"), pytest.raises(MaxRoundTripsError):
+        run_loop(
+            ScriptedModel([call("query_order", orderId="SN1")] * 2),
+            Q,
+            tools=[query_order],
+            memory=ChatMemory("u7"),
+            options=LoopOptions(max_round_trips=1),
+        )
+    assert [r.getMessage() for r in caplog.records] == ["memory id 'u7': the limit of 1 tool round trips was reached"]
 
 
 def test_concurrent_results_keep_the_models_order():
@@ -157,7 +208,8 @@ def test_default_unknown_tool_raises_but_memory_stays_consistent():
     with pytest.raises(UnknownToolError):
         run_loop(ScriptedModel([call("refund_order", orderId="SN1")]), Q, tools=[query_order], memory=memory)
     assert consistent(memory.messages())
-    assert memory.messages()[-1].content == "Not completed: the call was stopped by UnknownToolError."
+    assert memory.messages()[-1].content == "There is no tool named 'refund_order'. Available tools: query_order."
+    assert memory.messages()[-1].is_error
 
 
 def test_default_argument_error_fails_fast():
@@ -178,17 +230,61 @@ def test_course_repairs_arguments_once_with_the_seed_text():
     result = run_loop(model, Q, tools=[query_order], options=COURSE)
     repair = result.messages[2]
     assert repair.is_error and repair.content == (
-        "参数校验失败。字段=orderId，收到=12。期望：a string。请修正参数后重新调用 query_order；"
+        "参数校验失败。字段=orderId，收到=12。期望：字符串。请修正参数后重新调用 query_order；"
         "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
     )
     assert result.finish == "answer"
 
 
 def test_course_second_argument_error_on_a_tool_hands_over():
+    """Seed 003 §5: first error → fed back; second → no more feeding back, degrade ("需要人工确认")."""
     model = ScriptedModel([call("query_order", orderId=1), call("query_order", orderId=2), "never asked"])
     result = run_loop(model, Q, tools=[query_order], options=COURSE)
     assert result.finish == "handover" and len(model.requests) == 2 and consistent(result.messages)
-    assert result.rounds[-1].decision == "hand over: second argument error on query_order"
+    assert result.rounds[-1].decision == "hand over: argument error after 1 repair round(s) (query_order)"
+    assert result.answer == REPAIR_HANDOVER_ZH and "需要人工确认" in result.answer
+    assert REPAIR_HANDOVER_ZH != HANDOVER_ZH  # the round-limit hand-over says something else
+
+
+def test_course_repair_is_one_round_per_question_not_per_tool():
+    """Seed 003 §5: MAX_ARG_REPAIR = 1 per question. Before: three tools each wrong once made 4
+    model calls and no hand-over."""
+    model = ScriptedModel(
+        [call("query_order", orderId=1), call("query_logistics", orderId=2), call("count", n="x"), "never"]
+    )
+    result = run_loop(model, Q, tools=[query_order, query_logistics, count_tool()], options=COURSE)
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", REPAIR_HANDOVER_ZH, 2)
+    assert consistent(result.messages)
+
+
+def test_two_argument_errors_on_one_tool_in_one_round_are_one_repair_round():
+    """The final rule under COURSE: the repair budget counts rounds, so two bad calls of one tool
+    in the same round are both fed back together; the next bad round hands over."""
+    model = ScriptedModel(
+        [
+            [call("query_order", orderId=1), call("query_order", orderId=2)],
+            call("query_order", orderId="SN202610200001"),
+            "已发货",
+        ]
+    )
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    assert (result.finish, result.answer, len(model.requests)) == ("answer", "已发货", 3)
+    assert [e.error_kind for e in result.rounds[0].executions] == ["argument", "argument"]
+    model = ScriptedModel(
+        [[call("query_order", orderId=1), call("query_order", orderId=2)], call("query_order", orderId=3)]
+    )
+    result = run_loop(model, Q, tools=[query_order], options=COURSE)
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", REPAIR_HANDOVER_ZH, 2)
+
+
+def count_tool(runs=None):
+    @tool("count")
+    def count(n: int) -> str:
+        if runs is not None:
+            runs.append(n)
+        return str(n)
+
+    return count
 
 
 def test_loop_guard_answers_a_repeated_call_without_running_it():
@@ -264,5 +360,74 @@ def test_chaos_model_ends_within_bound_with_consistent_memory(options):
     model = ScriptedModel(list(CHAOS))
     result = run_loop(model, Q, tools=[query_order, query_logistics], memory=memory, options=options)
     assert result.finish == "handover"
-    assert len(model.requests) <= options.max_round_trips + 1
+    assert len(model.requests) <= (options.max_model_requests or options.max_round_trips + 1)
     assert consistent(memory.messages())
+
+
+def test_loop_guard_compares_with_every_earlier_call_and_hands_over():
+    """Row 48 (loop guard): the pattern A, A, A, A used to run the tool in rounds 1 and 3 (it
+    compared only with the round before) and never escalated."""
+    runs = []
+    model = ScriptedModel([call("count", n=1)] * 4 + ["never asked"])
+    result = run_loop(model, Q, tools=[count_tool(runs)], options=LoopOptions(loop_guard=True))
+    assert runs == [1]
+    assert [e.error_kind for e in result.executions] == [None, "guard", "guard"]
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", EN.guard_handover, 3)
+    assert result.rounds[-1].decision == "hand over: the model repeated guarded calls in 2 rounds"
+    assert consistent(result.messages)
+
+
+def test_loop_guard_without_a_handover_keeps_answering():
+    runs = []
+    model = ScriptedModel([call("count", n=1), call("count", n=2), call("count", n=1), "ok"])
+    options = LoopOptions(loop_guard=True, guard_handover_after=None)
+    result = run_loop(model, Q, tools=[count_tool(runs)], options=options)
+    assert runs == [1, 2] and result.answer == "ok"
+
+
+def test_a_rolled_back_or_failed_call_is_not_guarded():
+    runs = []
+
+    @tool("flaky")
+    def flaky(n: int) -> str:
+        runs.append(n)
+        if len(runs) == 1:
+            raise RuntimeError("try again")
+        return "ok"
+
+    model = ScriptedModel([call("flaky", n=1), call("flaky", n=1), "done"])
+    run_loop(model, Q, tools=[flaky], options=LoopOptions(loop_guard=True))
+    assert runs == [1, 1]  # the first failed, so the retry runs
+
+
+def test_loop_guard_survives_deeply_nested_arguments():
+    """Issue 14 §3: `"[" * 1000 + "]" * 1000` made the guard's JSON comparison raise RecursionError."""
+    deep = "[" * 1000 + "]" * 1000
+    model = ScriptedModel([call("count", n=1), call("count", deep), "ok"])
+    result = run_loop(model, Q, tools=[count_tool()], options=LoopOptions(loop_guard=True, policies=FEED_BACK_ALL))
+    assert result.answer == "ok" and result.executions[1].error_kind not in (None, "guard")
+
+
+def test_under_course_every_loop_text_the_model_reads_is_chinese():
+    """Every model-facing text of the loop under COURSE is Chinese: unknown tool, repair (with
+    its "期望" in Chinese), guard, and the three hand-overs. Before: English guard and
+    unknown-tool texts, and "期望：a string"."""
+    model = ScriptedModel(
+        [call("ghost", n=1), call("count", n="x"), call("count", n=1), call("count", n=1), call("count", n=1)]
+    )
+    result = run_loop(model, Q, tools=[count_tool()], options=COURSE)
+    texts = [e.result.content for e in result.executions]
+    assert texts == [
+        "没有名为 ghost 的工具。可用的工具：count。请只调用这些工具。",
+        '参数校验失败。字段=n，收到="x"。期望：整数。请修正参数后重新调用 count；'
+        "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。",
+        "1",
+        ZH.guard.format(tool="count"),
+        ZH.guard.format(tool="count"),
+    ]
+    assert result.answer == ZH.guard_handover
+    others = [ZH.not_run.format(tool="a", error="E"), ZH.rolled_back.format(tool="a", failed="b")]
+    others += [ZH.not_run_limit.format(limit=5), ZH.interrupted.format(error="E")]
+    for text in [*texts[:2], texts[3], HANDOVER_ZH, REPAIR_HANDOVER_ZH, ZH.guard_handover, *others]:
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in text)
+        assert not re.search(r"\b(the|was|call|tool|not)\b", text, re.I), text

@@ -1,14 +1,17 @@
+from dataclasses import replace
+from typing import Annotated
+
 import pytest
 
 from toolkit.chat.messages import ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import ConfigurationError
-from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.errors import ArgumentError, ConfigurationError, ToolExecutionError, UnknownToolError
+from toolkit.loop.run import COURSE, REPAIR_HANDOVER_ZH, LoopOptions, run_loop
 from toolkit.loop.saga import ToolExecution, compensates, compensations_from, rolled_back_text
 from toolkit.loop.sources import ToolRegistry
 from toolkit.memory.windows import ChatMemory
-from toolkit.tools.decorator import tool
-from toolkit.tools.execute import tools_from
+from toolkit.tools.decorator import MemoryId, tool
+from toolkit.tools.execute import FEED_BACK_ALL, Policies, raise_error, tools_from
 from toolkit.tools.reflect import ToolSpec
 
 LOG = []
@@ -136,7 +139,8 @@ def test_mismatched_parameters_are_named():
 
     with pytest.raises(ConfigurationError) as info:
         compensations_from([wrong], {t.name: t for t in tools_from(reserve_stock)})
-    assert "differ from tool 'reserve_stock'" in str(info.value)
+    assert "differ from those of tool 'reserve_stock', {" in str(info.value)
+    assert "'s {" not in str(info.value)  # was: tool 'reserve_stock''s {...}
     assert "take the same parameters, or one parameter typed ToolExecution" in str(info.value)
 
 
@@ -174,3 +178,133 @@ def test_a_rolled_back_call_is_not_compensated_twice():
     )
     assert [e.tool for e in result.saga] == ["reserve_stock"]
     assert ToolSpec  # the registry path uses hand-written specs
+
+
+# --- a raised failure still rolls back (the failure-kind table in toolkit.loop.saga) ----------
+
+
+RAISED = [
+    ("unknown_tool", call("ghost", id="c3"), Policies(), UnknownToolError),
+    ("argument", call("ship", order_id=5, id="c3"), Policies(), ArgumentError),
+    ("execution", call("ship", order_id="SN1", id="c3"), Policies(execution_error=raise_error), ToolExecutionError),
+]
+
+
+@pytest.mark.parametrize("channel, failing, policies, error_type", RAISED, ids=[r[0] for r in RAISED])
+@pytest.mark.parametrize("with_memory", [False, True])
+def test_a_raised_failure_rolls_back_before_the_error_propagates(channel, failing, policies, error_type, with_memory):
+    """Before: a raise skipped compensation (as in LangChain4j): stock and money stayed taken
+    while the history said "Not completed"."""
+    memory = ChatMemory() if with_memory else None
+    options = LoopOptions(compensate=True, compensations=(release_stock, refund), policies=policies)
+    script = [
+        call("reserve_stock", sku="A1", qty=2, id="c1"),
+        [call("charge", order_id="SN1", amount=99, id="c2"), failing],
+    ]
+    with pytest.raises(error_type) as info:
+        run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge, ship], memory=memory, options=options)
+    assert LOG == [
+        ("reserve", "A1", 2),
+        ("charge", "SN1", 99),
+        ("refund", "charge", "charged 99"),
+        ("release", "A1", 2),
+    ]
+    error = info.value
+    assert [(e.tool, e.ok) for e in error.saga] == [("charge", True), ("reserve_stock", True)]
+    assert "compensations ran before this error propagated: charge (ok), reserve_stock (ok)" in error.__notes__
+    messages = memory.messages() if memory else error.loop_result.messages
+    by_id = {m.tool_call_id: m for m in messages if isinstance(m, ToolResultMessage)}
+    failed = failing.name
+    assert by_id["c1"].content == rolled_back_text("reserve_stock", failed) and by_id["c1"].is_error
+    assert by_id["c2"].content == rolled_back_text("charge", failed) and by_id["c2"].is_error
+    assert by_id["c3"].is_error
+    rounds = error.loop_result.rounds
+    assert [e.rolled_back_by for r in rounds for e in r.executions] == [failed, failed, None]
+
+
+def test_a_repairable_argument_error_under_course_keeps_the_work():
+    """COURSE asks the model to fix one call; the reservation it made is still true and kept."""
+    options = replace(COURSE, compensate=True, compensations=(release_stock,))
+    script = [
+        call("reserve_stock", sku="A1", qty=2),
+        call("ship", order_id=5),  # argument error: fed back for repair
+        call("ship", order_id="SN1"),  # fixed, but the carrier is down: an execution error
+        "抱歉",
+    ]
+    model = ScriptedModel(script)
+    result = run_loop(model, Q, tools=[reserve_stock, ship], options=options)
+    assert [e.tool for e in result.saga] == ["reserve_stock"]
+    repair_request = [m.content for m in model.requests[2].messages if isinstance(m, ToolResultMessage)]
+    assert repair_request[0] == "reserved 2 x A1"  # no rollback at the repair round ...
+    assert result.rounds[2].executions[0].error_kind == "execution"  # ... only at the real failure
+    assert LOG == [("reserve", "A1", 2), ("release", "A1", 2)]
+
+
+def test_a_repair_that_succeeds_rolls_nothing_back():
+    options = replace(COURSE, compensate=True, compensations=(release_stock,))
+    script = [call("reserve_stock", sku="A1", qty=2), call("charge", order_id="SN1", amount="x"), "请提供金额"]
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge], options=options)
+    assert result.saga == [] and LOG == [("reserve", "A1", 2)]
+    assert result.messages[2].content == "reserved 2 x A1"
+
+
+def test_a_failed_repair_rolls_back_then_hands_over_in_chinese():
+    options = replace(COURSE, compensate=True, compensations=(release_stock,))
+    script = [
+        call("reserve_stock", sku="A1", qty=2),
+        call("charge", order_id="SN1", amount="x"),
+        call("charge", amount=1),
+    ]
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge], options=options)
+    assert (result.finish, result.answer) == ("handover", REPAIR_HANDOVER_ZH)
+    assert LOG == [("reserve", "A1", 2), ("release", "A1", 2)]
+    assert result.messages[2].content == "工具 reserve_stock 已执行成功，但因为工具 charge 失败，已被回滚（撤销）。"
+
+
+def test_a_fed_back_argument_error_without_repair_rolls_back_as_the_seed_does():
+    options = LoopOptions(compensate=True, compensations=(release_stock,), policies=FEED_BACK_ALL)
+    script = [call("reserve_stock", sku="A1", qty=2), call("ship", order_id=5), "抱歉"]
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, ship], options=options)
+    assert [e.tool for e in result.saga] == ["reserve_stock"]
+
+
+@pytest.mark.parametrize("options", [COURSE, LoopOptions(policies=FEED_BACK_ALL, loop_guard=True)])
+def test_fed_back_unknown_tools_and_guarded_calls_roll_nothing_back(options):
+    options = replace(options, compensate=True, compensations=(release_stock,))
+    script = [
+        call("reserve_stock", sku="A1", qty=2),
+        call("ghost"),  # a hallucinated name: nothing ran
+        call("reserve_stock", sku="A1", qty=2),  # repeated: the guard answers, nothing ran
+        "好了",
+    ]
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock], options=options)
+    assert [e.error_kind for e in result.executions] == [None, "unknown_tool", "guard"]
+    assert result.saga == [] and LOG == [("reserve", "A1", 2)]
+
+
+def test_a_compensation_receives_the_original_calls_context():
+    """Before: compensations ran with an empty InvocationContext() — memory id None."""
+    seen = []
+
+    @tool("预订")
+    def book(seat: str, user: Annotated[str, MemoryId]) -> str:
+        return f"{user} booked {seat}"
+
+    @compensates("book")
+    def unbook(seat: str, user: Annotated[str, MemoryId]) -> None:
+        seen.append((seat, user))
+
+    @compensates("book")
+    def unbook_execution(execution: ToolExecution) -> None:
+        seen.append((execution.context.memory_id, execution.context.parameters, execution.context.tool_call.id))
+
+    for undo in (unbook, unbook_execution):
+        run_loop(
+            ScriptedModel([call("book", seat="12A", id="b1"), call("ship", order_id="x"), "ok"]),
+            Q,
+            tools=[book, ship],
+            memory=ChatMemory("u42"),
+            parameters={"tenant": "t1"},
+            options=LoopOptions(compensate=True, compensations=(undo,)),
+        )
+    assert seen == [("12A", "u42"), ("u42", {"tenant": "t1"}, "b1")]

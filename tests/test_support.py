@@ -12,7 +12,7 @@ from toolkit.chat.switch import fake_client
 from toolkit.course.assistant import TOOL_SPECS, ask, shop_registry, system_prompt
 from toolkit.course.shop import load_shop
 from toolkit.course.validation import FIELDS
-from toolkit.loop.run import HANDOVER_ZH
+from toolkit.loop.run import HANDOVER_ZH, REPAIR_HANDOVER_ZH
 
 SHOP = load_shop(today=datetime.date(2026, 10, 25))
 
@@ -65,13 +65,15 @@ def test_a_bad_argument_goes_back_once_then_the_model_fixes_it():
 def test_a_second_bad_argument_hands_over_instead_of_guessing_again():
     model = ScriptedModel([call("query_order", orderId="202610200001"), call("query_order", orderId="SN20261020000")])
     result = ask(model, "查订单 202610200001", shop=SHOP)
-    assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 2)
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", REPAIR_HANDOVER_ZH, 2)
 
 
 def test_the_round_limit_ends_with_an_honest_sentence():
+    """Seed 003 §4: `while (round < MAX_ROUNDS)` with MAX_ROUNDS = 5 — five model requests, then the
+    hand-over sentence."""
     model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(1, 8)])
     result = ask(model, "把所有订单都查一遍", shop=SHOP)
-    assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 6)
+    assert (result.finish, result.answer, len(model.requests)) == ("handover", HANDOVER_ZH, 5)
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,7 @@ def test_exact_text_trace():
         "  model: 抱歉，系统暂时不可用",
         f"  tokens: input {u[2].input_tokens} · output {u[2].output_tokens} · total {u[2].total_tokens}",
         "  decision: answer",
-        f"finish: answer · 2 round trips · tokens: input {total.input_tokens} · output {total.output_tokens} · "
+        f"finish: answer · 3 model requests, 2 tool round trips · tokens: input {total.input_tokens} · output {total.output_tokens} · "
         f"total {total.total_tokens}",
         "answer: 抱歉，系统暂时不可用",
     ]
@@ -167,13 +167,13 @@ def test_immediate_return_shows_what_the_caller_receives():
     assert summary["finish"] == "immediate" and summary["the caller receives"] == "make_invoice: INV-SN1"
     assert "answer" not in summary
     assert render_trace_text(result).split("\n")[-2:] == [
-        f"finish: immediate · 1 round trip · tokens: input {result.usage.input_tokens} · "
+        f"finish: immediate · 1 model request, 1 tool round trip · tokens: input {result.usage.input_tokens} · "
         f"output {result.usage.output_tokens} · total {result.usage.total_tokens}",
         "caller receives: make_invoice: INV-SN1",
     ]
 
 
-def test_course_limit_round_shows_calls_not_run_and_the_handover():
+def test_course_limit_round_shows_the_model_request_limit_and_the_handover():
     reset_call_ids()
     result = run_loop(
         ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]),
@@ -182,7 +182,21 @@ def test_course_limit_round_shows_calls_not_run_and_the_handover():
         options=COURSE,
     )
     _, top = rounds(render_trace_html(result))
-    assert [title(c) for c in top][-2:] == ["round 6 limit of 5 round trips reached", "summary"]
+    assert [title(c) for c in top][-2:] == ["round 5 limit of 5 model requests reached", "summary"]
+    assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes
+    assert render_trace_text(result).endswith(f"answer: {HANDOVER_ZH}")
+
+
+def test_round_trip_limit_round_shows_calls_not_run_and_the_handover():
+    reset_call_ids()
+    result = run_loop(
+        ScriptedModel([call("query_order", order_id=f"SN{i}") for i in range(6)]),
+        Q,
+        tools=[query_order],
+        options=LoopOptions(max_round_trips=5, on_limit="handover"),
+    )
+    _, top = rounds(render_trace_html(result))
+    assert [title(c) for c in top][-2:] == ["round 6 limit of 5 tool round trips reached", "summary"]
     assert [title(c) for c in top[-2].find_all("tk-card")] == ["model asked for tools"]
     assert top[-2].find_all("tk-card")[0].text().endswith("query_order — not run")
     assert "tk-warn" in top[-2].find_all("tk-badge")[0].classes
@@ -196,7 +210,7 @@ def test_course_limit_round_shows_calls_not_run_and_the_handover():
         ("continue", "info"),
         ("return immediately", "tool"),
         ("hand over: second argument error on q", "warn"),
-        ("limit of 5 round trips reached", "warn"),
+        ("limit of 5 model requests reached", "warn"),
         ("stopped: UnknownToolError", "error"),
     ],
 )
@@ -314,3 +328,27 @@ def test_saga_widget_bundle():
     bundle = SagaView(result, before)._repr_mimebundle_()
     assert bundle["text/html"] == render_saga_html(result, before)
     assert bundle["text/plain"] == render_saga_text(result, before)
+
+
+def test_the_summary_names_both_counts_and_never_calls_requests_round_trips():
+    """Week 3 says "2 model calls" for one tool question; the trace says the same: 2 model
+    requests, 1 tool round trip. Before: "round trips: 1 (model requests: 2)" and "1 round trip"."""
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("query_order", order_id="SN1"), "ok"]), Q, tools=[query_order])
+    text = render_trace_text(result)
+    assert "· 2 model requests, 1 tool round trip ·" in text
+    html = str(render_trace_html(result))
+    assert "model requests" in html and "tool round trips" in html and ">round trips<" not in html
+
+
+def test_a_renamed_tool_call_id_is_noted_in_the_trace():
+    from toolkit.chat.messages import AssistantMessage
+
+    reply = AssistantMessage(
+        tool_calls=(call("query_order", order_id="A", id="c1"), call("query_order", order_id="B", id="c1"))
+    )
+    result = run_loop(ScriptedModel([reply, "ok"]), Q, tools=[query_order])
+    assert "  note: repeated tool-call id 'c1' renamed 'c1_2'" in render_trace_text(result).splitlines()
+    assert "renamed &#x27;c1_2&#x27;" in str(render_trace_html(result)) or "renamed 'c1_2'" in str(
+        render_trace_html(result)
+    )

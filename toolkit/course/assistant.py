@@ -7,7 +7,7 @@ The specs are written by hand, as in the seed's `ToolRegistry`: what the model r
 product decision (narrow descriptions, "查信息 vs 查轨迹", "不要编造"), not a by-product of
 a Python signature. Each executor validates the raw arguments (`toolkit.course.validation`) before the
 shop sees them, so an `ArgError` goes back to the model once through the course loop
-(`toolkit.loop.run.COURSE`: 5 round trips, one argument repair, then an honest hand-over).
+(`toolkit.loop.run.COURSE`: 5 model requests, one argument repair, then an honest hand-over).
 
 Leaves out: the loop itself (`toolkit.loop.run`), gateways without tool support
 (`toolkit.course.prompt_protocol` wraps the model, and `ask` stays the same).

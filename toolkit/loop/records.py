@@ -1,7 +1,8 @@
 """The records of the round-trip loop: its options, its events, its trace and its result.
 
-`LoopOptions` defaults are LangChain4j's; `COURSE` is seed 003's ToolAgent. Model-facing texts
-(repair, guard, hand-over) live here so tests and notebooks can quote them exactly.
+`LoopOptions` defaults are LangChain4j's; `COURSE` is the week-3 course's ToolAgent. The loop's
+model-facing texts live in `toolkit.loop.texts` (English and Chinese) so tests and notebooks can
+quote them exactly; the English ones are re-exported here under their old names.
 
 Leaves out: the loop's behaviour (`toolkit.loop.run`).
 """
@@ -18,20 +19,19 @@ from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH
 from toolkit.loop.saga import SagaEntry, ToolExecution
+from toolkit.loop.texts import EN, ZH, LoopTexts
+from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
+from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
+from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
 from toolkit.tokens import estimate_json_tokens
-from toolkit.tools.execute import Policies, report_unknown_tool
+from toolkit.tools.execute import Policies
 
 FOUND_TOOLS = "found_tools"
 """Result attribute naming tools that a search found; they join the effective set."""
 
-HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
-REPAIR_EN = "{error}\nIf you cannot get a valid value, ask the user for it instead of calling {tool} again."
-GUARD_TEXT = (
-    "You already called {tool} with these arguments in the previous round; its result is "
-    "above. Use it instead of calling again."
-)
-NOT_RUN_TEXT = "Not executed: the limit of {limit} tool round trips was reached."
-ABANDONED_TEXT = "Not completed: the call was stopped by {error}."
+GUARD_TEXT = EN.guard
+NOT_RUN_TEXT = EN.not_run_limit
+ABANDONED_TEXT = EN.interrupted
 
 
 @dataclass(frozen=True)
@@ -39,20 +39,35 @@ class LoopOptions:
     """How one loop behaves; the defaults are LangChain4j's, `COURSE` is seed 003's ToolAgent."""
 
     max_round_trips: int = 100
-    """Tool-calling model responses allowed (a round with five calls counts once)."""
+    """Tool round trips allowed: model replies that ask for tools (a reply with five calls counts
+    once), LangChain4j's `maxToolCallingRoundTrips`. A reply beyond it is not run."""
+    max_model_requests: int | None = None
+    """Model requests allowed per call (None: no such bound). The seed's `MAX_ROUNDS`: when the
+    last allowed request still asks for tools, its calls run, then the loop hands over (or raises)."""
     on_limit: str = "raise"
     """`raise` `MaxRoundTripsError`, or `handover`: end with `handover_text` as the answer."""
     handover_text: str = HANDOVER_ZH
+    """The answer when a limit is reached and `on_limit="handover"`."""
     tool_choice: ToolChoice | None = None
-    """Passed through to every request (auto / required / none / a named function)."""
+    """Passed through to every request (auto / required / none / a named function); None sends
+    nothing (the gateway's default)."""
     policies: Policies = Policies()
     """The three error channels (see `toolkit.tools.execute`)."""
     argument_repair: int | None = None
-    """None: `policies.argument_error` decides. n: feed an argument error back n times per tool
-    with `repair_template`, then hand over."""
+    """None: `policies.argument_error` decides. n: rounds with argument errors fed back per
+    question (any tool, with `repair_template`); an argument error after that hands over with
+    `repair_handover_text`."""
     repair_template: str = REPAIR_EN
+    repair_handover_text: str = REPAIR_HANDOVER_ZH
+    """The answer when the argument repair failed (distinct from the round-limit hand-over)."""
     loop_guard: bool = False
-    """Answer an identical call from the previous round with an error instead of running it."""
+    """Answer a call identical to an earlier successful call of this turn (an earlier round, not
+    rolled back) with an error instead of running it."""
+    guard_handover_after: int | None = 2
+    """With the guard on: hand over (`texts.guard_handover`) after this many rounds with a guarded
+    call; None never does."""
+    texts: LoopTexts = EN
+    """The loop's own model-facing texts (`toolkit.loop.texts.EN` or `ZH`)."""
     concurrent: bool = False
     max_workers: int = 4
     compensate: bool = False
@@ -65,14 +80,18 @@ class LoopOptions:
 
 
 COURSE = LoopOptions(
-    max_round_trips=5,
+    max_model_requests=5,
     on_limit="handover",
+    tool_choice="auto",
     argument_repair=1,
     repair_template=REPAIR_ZH,
     loop_guard=True,
-    policies=Policies(unknown_tool=report_unknown_tool),
+    policies=Policies(unknown_tool=ZH.report_unknown_tool),
+    texts=ZH,
 )
-"""Seed 003's ToolAgent: 5 round trips then an honest hand-over, one argument repair."""
+"""The week-3 course's ToolAgent: at most 5 model requests per question (`MAX_ROUNDS = 5`) then an
+honest hand-over; `tool_choice` "auto" sent explicitly; one repair round per question, then the
+"需要人工确认" hand-over; unknown names fed back; the loop guard on; every text in Chinese."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +104,8 @@ class ToolStarted:
 
 @dataclass(frozen=True)
 class ToolFinished:
-    """A call has run; `execution` holds its result (before any saga rewrite)."""
+    """A call has finished (or was not run: `execution.error_kind == "not_run"`); `execution`
+    holds its result (before any saga rewrite)."""
 
     execution: ToolExecution
 
@@ -108,6 +128,8 @@ class RoundTrace:
     decision: str = ""
     finish_reason: str | None = None
     """Why the model stopped this reply, as the gateway said."""
+    notes: list[str] = field(default_factory=list)
+    """What the loop changed in the reply before recording it (a repeated tool-call id renamed)."""
 
     @property
     def tools_tokens(self) -> int:
@@ -120,7 +142,8 @@ class LoopResult:
     """What a call to the loop produced."""
 
     finish: str
-    """`answer` (the model stopped calling tools), `immediate` or `handover`."""
+    """`answer` (the model stopped calling tools), `immediate`, `handover`, or `stopped` (only on
+    the `loop_result` a raised failure carries)."""
     answer: str | None
     """The final text; None on an immediate return (read `immediate_results`)."""
     messages: list[Message]
@@ -139,4 +162,10 @@ class LoopResult:
 
     @property
     def round_trips(self) -> int:
+        """Tool round trips: model requests whose reply asked for tools."""
         return sum(1 for r in self.rounds if r.reply.tool_calls)
+
+    @property
+    def model_requests(self) -> int:
+        """Every request sent to the model (tool round trips plus the answering request)."""
+        return len(self.rounds)

@@ -4,26 +4,41 @@
 
 One round trip, step by step (each step is one method of `_Run` below):
 
-    1. send       the conversation and the *effective* tools to the model
+    1. send       the conversation and the *effective* tools to the model (a repeated
+                  tool-call id in one reply is renamed, so every call gets its own result)
     2. record     append the reply (to memory if configured, else to a copy of the caller's list)
     3. exit?      no tool calls → done: the reply is the answer
-    4. bound      a tool-calling reply beyond `max_round_trips` → raise, or hand over (course)
+    4. bound      a tool-calling reply beyond `max_round_trips` → raise, or hand over
     5. execute    every call, in the model's order (concurrently if asked; one call never
-                  spawns a worker); the loop guard answers repeated calls without running them
-    6. repair     argument errors go back once with a hint; a second one on a tool → hand over
-    7. saga       a failure with earlier successful compensable calls → roll back, rewrite history
-    8. append     the tool results, in order
+                  spawns a worker); the loop guard answers repeated calls without running them;
+                  a call whose policy raises stops the round: later calls are not started
+    6. repair     argument errors go back with a hint for `argument_repair` rounds per
+                  question; an argument error after that → hand over
+    7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
+    8. append     the tool results, in order; a raised failure propagates now
     9. return?    the return-behaviour rules (`toolkit.loop.returns`) may end the call here
-   10. refresh    dynamic providers and found tools update the effective set; back to 1
+   10. refresh    guarded calls repeated → hand over; `max_model_requests` reached → hand over
+                  (or raise); else dynamic providers and found tools update the effective set
+
+Two counts, never confused: **model requests** (`len(result.rounds)`, every request sent) and
+**tool round trips** (`result.round_trips`, the requests whose reply asked for tools — what
+LangChain4j's `maxToolCallingRoundTrips` and `max_round_trips` count). A question answered
+after one tool call is 2 model requests and 1 tool round trip. `COURSE` bounds model requests
+(the seed's `MAX_ROUNDS = 5`); the default bounds tool round trips (LangChain4j's 100).
 
 Token usage is summed over every response. Everything the loop saw and decided is kept in
 `LoopResult.rounds` for the trace view. `iter_loop` is the same loop as a generator: it yields
 text deltas while a streamed reply arrives (`LoopOptions(stream=True)`) and `ToolStarted` /
 `ToolFinished` around each call, which is how a UI shows "calling query_order…".
 
-A turn that fails part-way (a policy raised, the stream was cut) keeps what was already said:
-the user's message stays in memory, and a round's calls are answered with "not completed"
-results, so the conversation is still valid for a strict gateway on the next turn.
+What is recorded when a round stops part-way (a policy raised): a call that ran keeps its real
+result; the call that raised gets its error; a call never started gets "not run, and why"; with
+concurrent execution, calls already running finish and keep their results. With
+`compensate=True` the turn's successful compensable calls are rolled back before the error
+propagates. The exception carries `loop_result` (the rounds so far, for the trace view) and
+`saga` (the compensation log). A turn interrupted any other way (the caller stops iterating,
+an unexpected exception) answers its unanswered calls with "not completed". Either way memory
+stays valid for a strict gateway on the next turn.
 
 Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), async tools.
 """
@@ -31,7 +46,9 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+import logging
+import threading
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -48,6 +65,7 @@ from toolkit.loop.records import (
     HANDOVER_ZH,
     NOT_RUN_TEXT,
     REPAIR_EN,
+    REPAIR_HANDOVER_ZH,
     LoopEvent,
     LoopOptions,
     LoopResult,
@@ -60,7 +78,7 @@ from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
-from toolkit.tools.execute import Policies, Tool, execute
+from toolkit.tools.execute import Outcome, Policies, Tool, run_call
 
 __all__ = [
     "run_loop",
@@ -75,12 +93,15 @@ __all__ = [
     "LoopEvent",
     "FOUND_TOOLS",
     "HANDOVER_ZH",
+    "REPAIR_HANDOVER_ZH",
     "REPAIR_ZH",
     "REPAIR_EN",
     "GUARD_TEXT",
     "NOT_RUN_TEXT",
     "ABANDONED_TEXT",
 ]
+
+log = logging.getLogger("toolkit.loop")
 
 
 def run_loop(
@@ -132,8 +153,9 @@ def iter_loop(
     """The loop as a generator: yields events as they happen, returns the `LoopResult`.
 
     Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
-    `ToolStarted` before a call runs and `ToolFinished` after it. The memory id's lock is held
-    until the generator finishes, so two turns on one conversation never interleave.
+    `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
+    run). The memory id's lock is held until the generator finishes, so two turns on one
+    conversation never interleave.
     """
     run = _Run(model, options, memory, list(messages), dict(parameters or {}))
     run.tools = context or build_context(tools, providers, registry, run.provider_request())
@@ -155,12 +177,14 @@ class _Run:
         parameters: dict[str, Any],
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters
+        self.texts = options.texts
         self.history: list[Message] = [] if memory else messages
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
         self.usage = TokenUsage()
         self.saga: list[SagaEntry] = []
-        self.repairs: dict[str, int] = {}
+        self.repair_rounds = 0
+        self.guarded_rounds = 0
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
@@ -178,7 +202,11 @@ class _Run:
             self.history += messages
 
     def provider_request(self) -> ProviderRequest:
-        return ProviderRequest(tuple(self.conversation()), self.memory.id if self.memory else None)
+        return ProviderRequest(tuple(self.conversation()), self.memory_id)
+
+    @property
+    def memory_id(self) -> Any:
+        return self.memory.id if self.memory else None
 
     # -- the loop ----------------------------------------------------------------------
     def go(self) -> Generator[LoopEvent, None, LoopResult]:
@@ -191,18 +219,30 @@ class _Run:
                 return self.result("answer", trace.reply.content)
             if self.round_trips() > self.options.max_round_trips:  # 4
                 return self.limit(trace)
-            results = yield from self.execute_or_abandon(trace)  # 5
-            handover = self.repair(trace, results)  # 6
-            results = self.compensate(trace, results)  # 7
+            try:
+                yield from self.execute(trace)  # 5
+            except BaseException as exc:  # interrupted: answer what is unanswered, keep what ran
+                self.abandon(trace, exc)
+                raise
+            stop = next((e for e in trace.executions if e.raised is not None), None)
+            handover = None if stop else self.repair(trace)  # 6
+            results = self.compensate(trace, stop, handover)  # 7
             self.append(*results)  # 8
+            if stop is not None:
+                raise self.stopped(trace, stop)
             if handover:
-                trace.decision = f"hand over: second argument error on {handover}"
-                return self.handover()
+                trace.decision = f"hand over: {handover}"
+                return self.handover(self.options.repair_handover_text)
             if self.immediate(trace):  # 9
                 trace.decision = "return immediately"
                 return self.result("immediate", None, immediate=results)
+            if self.guard_exhausted(trace):  # 10
+                trace.decision = f"hand over: the model repeated guarded calls in {self.guarded_rounds} rounds"
+                return self.handover(self.texts.guard_handover)
+            if self.model_requests_spent():
+                return self.request_limit(trace)
             trace.decision = "continue"
-            self.refresh(results)  # 10
+            self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
         effective = self.tools.effective
@@ -217,14 +257,16 @@ class _Run:
         else:
             response = self.model.chat(self.conversation(), **request)
         self.usage += response.usage
+        reply, notes = unique_call_ids(response.message)
         trace = RoundTrace(
             len(self.rounds) + 1,
             [t.name for t in effective],
             payload,
-            self.options.tool_choice,
-            response.message,
+            request["tool_choice"],
+            reply,
             response.usage,
             finish_reason=response.finish_reason,
+            notes=notes,
         )
         self.rounds.append(trace)
         return trace
@@ -232,84 +274,107 @@ class _Run:
     def round_trips(self) -> int:
         return sum(1 for r in self.rounds if r.reply.tool_calls)
 
+    # -- the bounds and hand-overs ------------------------------------------------------
     def limit(self, trace: RoundTrace) -> LoopResult:
+        """Step 4: a tool-calling reply beyond `max_round_trips` (LangChain4j's bound)."""
         limit = self.options.max_round_trips
-        self.append(
-            *[
-                ToolResultMessage(
-                    tool_call_id=c.id, tool_name=c.name, is_error=True, content=NOT_RUN_TEXT.format(limit=limit)
-                )
-                for c in trace.reply.tool_calls
-            ]
-        )  # memory stays consistent: no dangling call
-        trace.decision = f"limit of {limit} round trips reached"
+        text = self.texts.not_run_limit.format(limit=limit)
+        self.append(*[_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
+        trace.decision = f"limit of {limit} tool round trips reached"
+        log.warning("memory id %r: the limit of %d tool round trips was reached", self.memory_id, limit)
         if self.options.on_limit != "handover":
-            raise MaxRoundTripsError(
-                f"the model asked for tools in more than {limit} round trips; "
-                "something is wrong (raise max_round_trips if this is expected)"
+            raise self.carry(
+                MaxRoundTripsError(
+                    f"the model asked for tools in more than {limit} round trips; "
+                    "something is wrong (raise max_round_trips if this is expected)"
+                )
             )
-        return self.handover()
+        return self.handover(self.options.handover_text)
 
-    def handover(self) -> LoopResult:
-        self.append(AssistantMessage(content=self.options.handover_text))
-        return self.result("handover", self.options.handover_text)
+    def model_requests_spent(self) -> bool:
+        limit = self.options.max_model_requests
+        return limit is not None and len(self.rounds) >= limit
+
+    def request_limit(self, trace: RoundTrace) -> LoopResult:
+        """Step 10: the seed's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
+        limit = self.options.max_model_requests
+        trace.decision = f"limit of {limit} model requests reached"
+        log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
+        if self.options.on_limit != "handover":
+            raise self.carry(
+                MaxRoundTripsError(
+                    f"the model still asked for tools after {limit} model requests; "
+                    "something is wrong (raise max_model_requests if this is expected)"
+                )
+            )
+        return self.handover(self.options.handover_text)
+
+    def guard_exhausted(self, trace: RoundTrace) -> bool:
+        if not any(e.error_kind == "guard" for e in trace.executions):
+            return False
+        self.guarded_rounds += 1
+        limit = self.options.guard_handover_after
+        return limit is not None and self.guarded_rounds >= limit
+
+    def handover(self, text: str) -> LoopResult:
+        self.append(AssistantMessage(content=text))
+        return self.result("handover", text)
 
     # -- step 5: execution -------------------------------------------------------------
-    def execute_or_abandon(self, trace: RoundTrace) -> Generator[LoopEvent, None, list[ToolResultMessage]]:
-        """Execute; if a policy raises, answer the round's calls first so memory stays consistent."""
-        try:
-            return (yield from self.execute(trace))
-        except Exception as exc:
-            self.append(
-                *[
-                    ToolResultMessage(
-                        tool_call_id=c.id,
-                        tool_name=c.name,
-                        is_error=True,
-                        content=ABANDONED_TEXT.format(error=type(exc).__name__),
-                    )
-                    for c in trace.reply.tool_calls
-                ]
-            )
-            trace.decision = f"stopped: {type(exc).__name__}"
-            raise
-
-    def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, list[ToolResultMessage]]:
+    def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, None]:
+        """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
-        kinds: dict[str, str] = {}
-        policies = _observed(self.policies(), kinds)
-        context = InvocationContext(self.memory.id if self.memory else None, self.parameters)
+        policies = self.policies()
+        context = InvocationContext(self.memory_id, self.parameters)
+        stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
+        lock = threading.Lock()
 
-        def one(call: ToolCall) -> tuple[ToolResultMessage, float]:
+        def one(call: ToolCall) -> ToolExecution:
+            with lock:
+                stopped_by = stopper[0] if stopper else None
+            if stopped_by is not None:
+                return self.not_run(trace, call, *stopped_by)
             start = self.options.clock()
             guarded = self.guard(call)
-            result = guarded or execute(call, self.tools.available, context, policies)
-            if guarded:
-                kinds[call.id] = "guard"
-            return result, self.options.clock() - start
-
-        def record(call: ToolCall, outcome: tuple[ToolResultMessage, float]) -> ToolExecution:
-            execution = ToolExecution(trace.index, call, outcome[0], outcome[1], kinds.get(call.id))
-            trace.executions.append(execution)
-            return execution
+            outcome = guarded or run_call(call, self.tools.available, context, policies)
+            if outcome.raised is not None:
+                with lock:
+                    stopper.append((call, outcome.raised))
+            own = replace(context, tool_call=call)
+            return ToolExecution(
+                trace.index,
+                call,
+                outcome.result,
+                self.options.clock() - start,
+                outcome.error_kind,
+                context=own,
+                raised=outcome.raised,
+            )
 
         if self.options.concurrent and len(calls) > 1:
             for c in calls:
                 yield ToolStarted(trace.index, c)
             with ThreadPoolExecutor(min(self.options.max_workers, len(calls))) as pool:
-                outcomes = list(pool.map(one, calls))
-            for c, outcome in zip(calls, outcomes):
-                yield ToolFinished(record(c, outcome))
+                executions = list(pool.map(one, calls))
+            for execution in executions:
+                trace.executions.append(execution)
+                yield ToolFinished(execution)
         else:
             for c in calls:
-                yield ToolStarted(trace.index, c)
-                yield ToolFinished(record(c, one(c)))
-        return [e.result for e in trace.executions]
+                if not stopper:
+                    yield ToolStarted(trace.index, c)
+                execution = one(c)
+                trace.executions.append(execution)
+                yield ToolFinished(execution)
+
+    def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
+        text = self.texts.not_run.format(tool=stopped_by.name, error=type(error).__name__)
+        return ToolExecution(trace.index, call, _error_result(call, text), 0.0, "not_run")
 
     def policies(self) -> Policies:
         if self.options.argument_repair is None:
             return self.options.policies
-        template = self.options.repair_template
+        template, expected = self.options.repair_template, self.texts.expected
 
         def repair_text(error: Exception, call: ToolCall) -> str:
             if not isinstance(error, ArgumentError):
@@ -319,36 +384,58 @@ class _Run:
                 tool=call.name,
                 field=error.field or "arguments",
                 received=error.received,
-                expected=error.expected,
+                expected=expected(error.expected),
             )
 
         return replace(self.options.policies, argument_error=repair_text)
 
-    def guard(self, call: ToolCall) -> ToolResultMessage | None:
-        if not self.options.loop_guard or len(self.rounds) < 2:
+    def guard(self, call: ToolCall) -> Outcome | None:
+        """The loop guard: a call identical to an earlier successful one of this turn is not run."""
+        if not self.options.loop_guard:
             return None
-        previous = self.rounds[-2].executions
-        if any(e.error_kind is None and _same_call(e.call, call) for e in previous):
-            return ToolResultMessage(
-                tool_call_id=call.id, tool_name=call.name, is_error=True, content=GUARD_TEXT.format(tool=call.name)
-            )
+        earlier = (e for r in self.rounds[:-1] for e in r.executions)
+        if any(e.error_kind is None and e.rolled_back_by is None and _same_call(e.call, call) for e in earlier):
+            return Outcome(_error_result(call, self.texts.guard.format(tool=call.name)), "guard")
         return None
 
-    # -- steps 6, 7, 9, 10 ---------------------------------------------------------------
-    def repair(self, trace: RoundTrace, results: list[ToolResultMessage]) -> str | None:
+    def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
+        """The round was interrupted: keep the results that exist, answer the rest."""
+        done = {e.call.id: e.result for e in trace.executions}
+        text = self.texts.interrupted.format(error=type(exc).__name__)
+        self.append(*[done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls])
+        trace.decision = f"stopped: {type(exc).__name__}"
+
+    # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
+    def repair(self, trace: RoundTrace) -> str | None:
+        """One repair budget per question, counted in rounds: `argument_repair` rounds of argument
+        errors are fed back; a round with an argument error after that hands over."""
         if self.options.argument_repair is None:
             return None
-        for execution in trace.executions:
-            if execution.error_kind == "argument":
-                name = execution.call.name
-                self.repairs[name] = self.repairs.get(name, 0) + 1
-                if self.repairs[name] > self.options.argument_repair:
-                    return name
+        names = list(dict.fromkeys(e.call.name for e in trace.executions if e.error_kind == "argument"))
+        if not names:
+            return None
+        self.repair_rounds += 1
+        if self.repair_rounds <= self.options.argument_repair:
+            return None
+        return f"argument error after {self.options.argument_repair} repair round(s) ({', '.join(names)})"
+
+    def trigger(self, trace: RoundTrace, stop: ToolExecution | None, handover: str | None) -> ToolExecution | None:
+        """The failure that rolls the turn back, or None (the table in `toolkit.loop.saga`)."""
+        if stop is not None:
+            return stop
+        repairing = self.options.argument_repair is not None and handover is None
+        for e in trace.executions:
+            if e.error_kind == "execution" or (e.error_kind == "argument" and not repairing):
+                return e
         return None
 
-    def compensate(self, trace: RoundTrace, results: list[ToolResultMessage]) -> list[ToolResultMessage]:
-        failed = [e for e in trace.executions if e.error_kind in {"execution", "argument"}]
-        if not self.options.compensate or not failed:
+    def compensate(
+        self, trace: RoundTrace, stop: ToolExecution | None, handover: str | None
+    ) -> list[ToolResultMessage]:
+        """Step 7: the round's results, rewritten if a saga rolled earlier calls back."""
+        results = [e.result for e in trace.executions]
+        failed = self.trigger(trace, stop, handover) if self.options.compensate else None
+        if failed is None:
             return results
         done = {entry.call_id for entry in self.saga}
         candidates = [
@@ -359,18 +446,36 @@ class _Run:
         ]
         if not candidates:
             return results
-        failed_tool = failed[0].call.name
-        undone, log = compensate(candidates, self.compensations)
-        self.saga += log
+        failed_tool = failed.call.name
+        undone, entries = compensate(candidates, self.compensations)
+        self.saga += entries
+        text = self.texts.rolled_back
         if self.memory is not None:
-            self.memory.set(rewrite(self.memory.messages(), undone, failed_tool))
+            self.memory.set(rewrite(self.memory.messages(), undone, failed_tool, text))
         else:
-            self.history[:] = rewrite(self.history, undone, failed_tool)
-        self.new[:] = rewrite(self.new, undone, failed_tool)
+            self.history[:] = rewrite(self.history, undone, failed_tool, text)
+        self.new[:] = rewrite(self.new, undone, failed_tool, text)
         ids = {e.call.id for e in undone}
         for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
             r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e for e in r.executions]
-        return rewrite(results, undone, failed_tool)
+        return rewrite(results, undone, failed_tool, text)
+
+    def stopped(self, trace: RoundTrace, stop: ToolExecution) -> Exception:
+        """The raised failure, carrying the partial result and the saga log."""
+        error = stop.raised
+        assert error is not None
+        trace.decision = f"stopped: {type(error).__name__}"
+        self.carry(error)
+        if self.saga:
+            undone = ", ".join(f"{e.tool} ({'ok' if e.ok else 'FAILED'})" for e in self.saga)
+            error.add_note(f"compensations ran before this error propagated: {undone}")
+        return error
+
+    def carry(self, error: Exception) -> Exception:
+        """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`."""
+        error.loop_result = self.result("stopped", None)  # type: ignore[attr-defined]
+        error.saga = list(self.saga)  # type: ignore[attr-defined]
+        return error
 
     def immediate(self, trace: RoundTrace) -> bool:
         behaviors = [self._behavior(e.call.name) for e in trace.executions]
@@ -396,6 +501,32 @@ class _Run:
         )
 
 
+def unique_call_ids(reply: AssistantMessage) -> tuple[AssistantMessage, list[str]]:
+    """The reply with every tool-call id unique (a repeat gets `<id>_2`, `<id>_3`, …), and a note
+    per renamed id. Both calls run and each gets its own result, so a strict gateway accepts the
+    next request; refusing the reply would throw away work the model asked for."""
+    seen = {c.id for c in reply.tool_calls}
+    if len(seen) == len(reply.tool_calls):
+        return reply, []
+    used: set[str] = set()
+    calls, notes = [], []
+    for c in reply.tool_calls:
+        if c.id in used:
+            n = 2
+            while f"{c.id}_{n}" in seen or f"{c.id}_{n}" in used:
+                n += 1
+            new = f"{c.id}_{n}"
+            notes.append(f"repeated tool-call id {c.id!r} renamed {new!r}")
+            c = ToolCall(id=new, name=c.name, arguments=c.arguments)
+        used.add(c.id)
+        calls.append(c)
+    return reply.model_copy(update={"tool_calls": tuple(calls)}), notes
+
+
+def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
+    return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
+
+
 def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]:
     """Forward a streamed reply's deltas; return the assembled response (truncation raises)."""
     for event in events:
@@ -405,29 +536,13 @@ def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]
     raise BadResponseError("the stream ended without a final response")
 
 
-def _observed(policies: Policies, kinds: dict[str, str]) -> Policies:
-    """The same policies, noting which channel each failed call went through."""
-
-    def watch(kind: str, policy: Callable[[Exception, ToolCall], str]):
-        def observed(error: Exception, call: ToolCall) -> str:
-            kinds[call.id] = kind
-            return policy(error, call)
-
-        return observed
-
-    return Policies(
-        watch("unknown_tool", policies.unknown_tool),
-        watch("argument", policies.argument_error),
-        watch("execution", policies.execution_error),
-    )
-
-
 def _same_call(a: ToolCall, b: ToolCall) -> bool:
     return a.name == b.name and _canonical(a.arguments) == _canonical(b.arguments)
 
 
 def _canonical(arguments: str) -> str:
+    """The arguments as sorted JSON; text that is not JSON (or nests too deep to parse) as it is."""
     try:
         return json.dumps(json.loads(arguments), sort_keys=True)
-    except ValueError:
+    except (ValueError, RecursionError):
         return arguments

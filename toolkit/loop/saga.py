@@ -1,23 +1,65 @@
-"""Compensation (a saga): when one tool fails, undo what earlier tools of the same call did.
+"""Compensation (a saga): when a call fails, undo what earlier calls of the same turn did.
 
 A tool declares its undo action with `@compensates("reserve_stock")` on a function that takes
-either the *same parameters* as that tool (it receives the very arguments the model sent) or
-exactly one parameter typed `ToolExecution` (it receives the recorded execution). The target
+either the *same parameters* as that tool (it receives the very arguments the model sent, and
+the original call's context: its memory id, its parameters) or exactly one parameter typed
+`ToolExecution` (it receives the recorded execution, `execution.context` included). The target
 may come from any source with an executor — `@tool` function, registry entry, provider.
 
-When a round has a failed call (an execution or argument error; a hallucinated name or a
-loop-guard answer ran nothing, so it triggers nothing) and there are successful compensable
-calls in this call (this round or earlier ones), the loop runs their compensations in
-*reverse* order. A compensation that fails is logged in the `SagaEntry` list and never raised.
-Then the history is rewritten: each rolled-back result becomes "Tool 'X' was executed
-successfully but was rolled back due to failure of tool 'Y'" with `is_error=True`, so the model
-never reasons from a fact that no longer holds. (Unlike LangChain4j, a result whose compensation
-failed is left as it was: its effect still holds, and the model should know.)
+When a round has a failure that compensates (the table) and there are successful compensable
+calls in this turn (this round or earlier ones, not already rolled back), the loop runs their
+compensations in *reverse* order. A compensation that fails is logged in the `SagaEntry` list
+and never raised. Then the history is rewritten: each rolled-back result becomes "Tool 'X' was
+executed successfully but was rolled back due to failure of tool 'Y'" (`LoopTexts.rolled_back`;
+Chinese under `COURSE`) with `is_error=True`, so the model never reasons from a fact that no
+longer holds. (Unlike LangChain4j, a result whose compensation failed is left as it was: its
+effect still holds, and the model should know.)
+
+Which failures compensate. The seed's rule is "a tool in this round reported an error"; the
+course follows it where something failed that the turn depended on, and differs where the
+model is about to correct itself and the work done is still true:
+
+=============================  ===========  ====================  ===================================
+failure kind                   fed back /   compensates?          what the model reads
+                               raised
+=============================  ===========  ====================  ===================================
+the tool raised                fed back     yes (seed)            "Tool 'Y' failed: …"; undone calls
+                                                                  read "rolled back … failure of Y"
+the tool raised                raised       yes, before the       (next turn, from memory) the same;
+                                            error propagates      later calls: "not run, and why"
+argument error, no repair      fed back     yes (seed)            field / got / expected + rollbacks
+argument error, no repair      raised       yes, before the       the error + rollbacks
+                                            error propagates
+argument error under a         fed back     no, not yet: kept     the repair text; earlier results
+repair budget (`COURSE`)                    until the repair      stay as they were (true)
+                                            fails
+argument error after the       hand over    yes, then the         rollbacks, then the "需要人工确认"
+repair budget (`COURSE`)                    hand-over             hand-over
+unknown tool name              fed back     no (differs from      "no tool named X; tools: …"
+                                            the seed)
+unknown tool name              raised       yes, before the       the error + rollbacks
+                                            error propagates
+loop guard (a repeated call)   fed back     no (nothing failed)   "you already called X; use it"
+a limit (round trips, model    hand over /  no (not a tool's      the hand-over, or nothing (raised);
+requests), guard hand-over     raised       failure)              the work done is recorded as done
+=============================  ===========  ====================  ===================================
+
+Why the differences. A repairable argument error means the bad call never ran and the model
+is asked to send that one call again: rolling back the order's reservation and payment first
+would make it redo them (a second charge, if it misreads the rewrite) for a typo in an
+address. So a repair keeps the work, and the compensation runs when the repair fails (the
+hand-over). A fed-back unknown name ran nothing either; the model is told which tools exist.
+A guarded call's earlier result still holds, and the guard tells the model to use it. A
+raised failure ends the turn with nobody left to finish the work: it rolls back first, which
+LangChain4j does not (its compensation step sits after execution, and a rethrown error skips
+it). A limit or a hand-over ends the turn without a tool failing: the person taking over
+reads what really happened.
 
 Misconfigured compensations (unknown tool, mismatched parameters) are only an error when
 compensation is switched on — and then at the start of the call, before any tool runs.
 
-Leaves out: persistence of the saga log across calls, and retries of failed compensations.
+Leaves out: persistence of the saga log across calls (a later turn's failure does not undo
+an earlier turn's work), and retries of failed compensations.
 """
 
 from __future__ import annotations
@@ -46,9 +88,13 @@ class ToolExecution:
     result: ToolResultMessage
     duration_s: float = 0.0
     error_kind: str | None = None
-    """None on success; else `unknown_tool`, `argument`, `execution` or `guard`."""
+    """None on success; else `unknown_tool`, `argument`, `execution`, `guard` or `not_run`."""
     rolled_back_by: str | None = None
     """Set when a saga undid this call: the name of the tool whose failure caused it."""
+    context: InvocationContext | None = None
+    """The context the call ran with (memory id, parameters, the call); its compensation gets it."""
+    raised: Exception | None = None
+    """What the call's error policy raised to stop the loop (None: the round went on)."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +118,12 @@ def compensates(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., 
     return mark
 
 
-def rolled_back_text(tool: str, failed: str) -> str:
-    return f"Tool '{tool}' was executed successfully but was rolled back due to failure of tool '{failed}'"
+ROLLED_BACK_EN = "Tool '{tool}' was executed successfully but was rolled back due to failure of tool '{failed}'"
+"""LangChain4j's text (`toolkit.loop.texts` has it, and the Chinese one, as `rolled_back`)."""
+
+
+def rolled_back_text(tool: str, failed: str, template: str = ROLLED_BACK_EN) -> str:
+    return template.format(tool=tool, failed=failed)
 
 
 @dataclass(frozen=True)
@@ -114,11 +164,11 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
     same = function_tool(fn)
     if _shape(same.spec.parameters) != _shape(tool.spec.parameters):
         raise ConfigurationError(
-            f"{label}: its parameters {_shape(same.spec.parameters)} differ from tool "
-            f"{tool.name!r}'s {_shape(tool.spec.parameters)}; take the same parameters, or one "
+            f"{label}: its parameters {_shape(same.spec.parameters)} differ from those of tool "
+            f"{tool.name!r}, {_shape(tool.spec.parameters)}; take the same parameters, or one "
             "parameter typed ToolExecution"
         )
-    return lambda execution: same.executor(execution.call, InvocationContext())
+    return lambda execution: same.executor(execution.call, execution.context or InvocationContext())
 
 
 def _takes_execution(fn: Callable[..., Any]) -> bool:
@@ -168,14 +218,16 @@ def compensate(
     return undone, log
 
 
-def rewrite(messages: Sequence[Any], undone: Sequence[ToolExecution], failed_tool: str) -> list[Any]:
+def rewrite(
+    messages: Sequence[Any], undone: Sequence[ToolExecution], failed_tool: str, template: str = ROLLED_BACK_EN
+) -> list[Any]:
     """`messages` with every undone execution's result replaced by the rolled-back text."""
     ids = {e.call.id: e.call.name for e in undone}
     return [
         ToolResultMessage(
             tool_call_id=m.tool_call_id,
             tool_name=m.tool_name,
-            content=rolled_back_text(ids[m.tool_call_id], failed_tool),
+            content=rolled_back_text(ids[m.tool_call_id], failed_tool, template),
             is_error=True,
             attributes=m.attributes,
         )

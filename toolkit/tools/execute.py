@@ -15,6 +15,10 @@ the tool raised     `report_execution_error`:    `raise_error`: stop the loop
                     sanitised text, loop goes on
 ==================  ==========================  ==============================================
 
+`run_call` does the same but returns an `Outcome`: the result, the channel a failure went
+through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
+call's channel from it, and records a raised failure before letting it propagate.
+
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
 model see it: business failures are often transient. Either way, an error result carries
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
@@ -37,7 +41,7 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
-from toolkit.errors import ArgumentError, ToolDefinitionError, ToolExecutionError, UnknownToolError
+from toolkit.errors import ArgumentError, ToolCallError, ToolDefinitionError, ToolExecutionError, UnknownToolError
 from toolkit.tools import arguments, redact
 from toolkit.tools.decorator import InvocationContext, function_label, tool_options
 from toolkit.tools.reflect import Reflection, ToolSpec, reflect
@@ -119,24 +123,48 @@ class Tool:
         self, call: ToolCall, context: InvocationContext | None = None, policies: Policies = Policies()
     ) -> ToolResultMessage:
         """Run one call; errors follow `policies` (see the module docstring)."""
+        return self.run(call, context, policies).unwrap()
+
+    def run(self, call: ToolCall, context: InvocationContext | None = None, policies: Policies = Policies()) -> Outcome:
+        """Run one call and say how it went: the result, its error channel, what a policy raised."""
         context = dataclasses.replace(context or InvocationContext(), tool_call=call)
         try:
             value = self.executor(call, context)
             output = value if isinstance(value, ToolOutput) else ToolOutput(value)
             content = to_text(output.value)
         except ArgumentError as exc:
-            return _error(call, policies.argument_error(exc, call))
+            return _failed(call, "argument", exc, policies.argument_error)
         except Exception as exc:
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
-            return _error(call, policies.execution_error(failure, call))
-        return ToolResultMessage(
+            return _failed(call, "execution", failure, policies.execution_error)
+        result = ToolResultMessage(
             tool_call_id=call.id,
             tool_name=call.name,
             content=content,
             is_error=output.is_error,
             attributes=dict(output.attributes),
         )
+        return Outcome(result)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one call went: the result the model reads, the channel of a failure, and what a
+    policy raised to stop the loop (`run_call` never raises it; `execute` does)."""
+
+    result: ToolResultMessage
+    """On a raised failure: the error as the model would read it (the loop records it)."""
+    error_kind: str | None = None
+    """None on success; else the channel: `unknown_tool`, `argument` or `execution`."""
+    raised: Exception | None = None
+    """The exception a policy raised (the call's failure stops the loop)."""
+
+    def unwrap(self) -> ToolResultMessage:
+        """The result, or the policy's exception raised."""
+        if self.raised is not None:
+            raise self.raised
+        return self.result
 
 
 def execute(
@@ -146,11 +174,29 @@ def execute(
     policies: Policies = Policies(),
 ) -> ToolResultMessage:
     """Find the tool `call` names and run it; an unknown name goes to `policies.unknown_tool`."""
+    return run_call(call, tools, context, policies).unwrap()
+
+
+def run_call(
+    call: ToolCall,
+    tools: Iterable[Tool] | Mapping[str, Tool],
+    context: InvocationContext | None = None,
+    policies: Policies = Policies(),
+) -> Outcome:
+    """`execute`, returning the `Outcome` instead of raising (the loop's way in)."""
     by_name = tools if isinstance(tools, Mapping) else {t.name: t for t in tools}
     found = by_name.get(call.name)
     if found is None:
-        return _error(call, policies.unknown_tool(UnknownToolError(call.name, list(by_name)), call))
-    return found.execute(call, context, policies)
+        return _failed(call, "unknown_tool", UnknownToolError(call.name, list(by_name)), policies.unknown_tool)
+    return found.run(call, context, policies)
+
+
+def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outcome:
+    try:
+        return Outcome(_error(call, policy(error, call)), kind)
+    except Exception as stop:  # the policy stops the loop: record what the model would have read
+        text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
+        return Outcome(_error(call, text), kind, stop)
 
 
 def _error(call: ToolCall, text: str) -> ToolResultMessage:

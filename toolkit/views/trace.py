@@ -6,8 +6,9 @@ Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit
   and the tools block's estimated tokens), `tool_choice`, the model's reply (text or tool calls),
   each execution (arguments, then the result, or the error with a badge naming its channel;
   its duration only with `show_timing`), the round's tokens and the loop's decision (continue /
-  answer / return immediately / hand over / limit) — then a summary: how the call finished,
-  round trips, total tokens, and on an immediate return what the caller receives.
+  answer / return immediately / hand over / limit / stopped) — then a summary: how the call
+  finished, the two counts (model requests, and tool round trips: the requests whose reply
+  asked for tools), total tokens, and on an immediate return what the caller receives.
 - `render_trace_text(result, show_timing)`: the same as a short text, one line per fact.
 - `render_saga_html(result, before, after)`: the saga log (each compensation, ok or failed),
   and, given the conversation before and after the rewrite, every tool result that changed.
@@ -104,6 +105,7 @@ def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
     )
     reply = trace.reply
     parts = [facts]
+    parts += [small(note) for note in trace.notes]
     parts += [card("model reply", text_block(reply.content), "assistant")] if reply.content else []
     if reply.tool_calls and not trace.executions:
         names = ", ".join(c.name for c in reply.tool_calls)
@@ -120,7 +122,8 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
     kinds = {"answer": "ok", "immediate": "tool", "handover": "warn"}
     rows: list[tuple[Any, Any]] = [
         ("finish", badge(result.finish, kinds.get(result.finish, "info"))),
-        ("round trips", f"{result.round_trips} (model requests: {len(result.rounds)})"),
+        ("model requests", str(len(result.rounds))),
+        ("tool round trips", f"{result.round_trips} (requests whose reply asked for tools)"),
         ("tokens", _tokens(result.usage)),
     ]
     if result.answer is not None:
@@ -142,8 +145,15 @@ def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
 # 2. The same as text.
 
 
+def counts(result: LoopResult) -> str:
+    """`3 model requests, 2 tool round trips`: the two counts, never both called round trips."""
+    requests, trips = len(result.rounds), result.round_trips
+    return f"{requests} model request{'s' if requests != 1 else ''}, {trips} tool round trip{'s' if trips != 1 else ''}"
+
+
 def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
+    lines += [f"  note: {note}" for note in trace.notes]
     if trace.reply.content:
         lines.append(f"  model: {one_line(trace.reply.content, 160)}")
     lines += [f"  model → {c.name}({one_line(c.arguments, 160)})" for c in trace.reply.tool_calls]
@@ -158,8 +168,7 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
 def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     """A short text trace: a few lines per round, then the summary line (and the answer)."""
     lines = [line for t in result.rounds for line in _round_text(t, show_timing)]
-    trips = f"{result.round_trips} round trip{'s' if result.round_trips != 1 else ''}"
-    lines.append(f"finish: {result.finish} · {trips} · tokens: {_tokens(result.usage)}")
+    lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
         lines.append(f"answer: {one_line(result.answer, 160)}")
     lines += [f"caller receives: {m.tool_name}: {one_line(m.content, 160)}" for m in result.immediate_results]

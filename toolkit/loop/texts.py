@@ -1,0 +1,132 @@
+"""Every text the loop itself writes for the model, in English (LangChain4j's defaults) and in
+Chinese (the course: the shop, the model and the learner speak Chinese).
+
+`LoopTexts` bundles them; `LoopOptions(texts=...)` picks one bundle (`EN` by default, `ZH` in
+`COURSE`). Each template names its fields, so tests and notebooks can quote a text exactly:
+
+==============  ==========================================  =============================
+text            when                                         fields
+==============  ==========================================  =============================
+guard           a repeated successful call is not run again  tool
+guard_handover  the model kept repeating guarded calls       (the hand-over answer)
+not_run_limit   a reply beyond `max_round_trips`             limit
+not_run         a call after one that stopped the loop       tool, error
+interrupted     the turn was interrupted mid-round           error
+unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
+rolled_back     a saga undid the call                        tool, failed
+==============  ==========================================  =============================
+
+`expected_zh` puts the argument checker's "expected …" phrases (`a string`, `an integer`,
+`one of "a", "b"`, `a number >= 1`) into Chinese for the course's repair text; a phrase it
+does not know (a custom validator's own words) passes through unchanged.
+
+Leaves out: the texts tools write themselves (a tool's own error message), and the repair and
+hand-over sentences, which are `LoopOptions` fields of their own (`repair_template`,
+`handover_text`, `repair_handover_text`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import UnknownToolError
+from toolkit.loop.saga import ROLLED_BACK_EN
+
+HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
+"""The round-limit hand-over (the seed's ToolAgent: "已经为你转接人工客服")."""
+REPAIR_HANDOVER_ZH = "这个问题需要人工确认：我没能拿到合法的参数，已经为你转接人工客服，请稍候。"
+"""The hand-over after a second argument error (the seed: degrade, "需要人工确认")."""
+GUARD_HANDOVER_ZH = "我在重复查询同样的内容，这个问题需要人工处理，已经为你转接人工客服，请稍候。"
+"""The hand-over after repeated guarded calls (the model keeps asking for what it already has)."""
+REPAIR_EN = "{error}\nIf you cannot get a valid value, ask the user for it instead of calling {tool} again."
+
+
+@dataclass(frozen=True)
+class LoopTexts:
+    """The loop's own model-facing texts (see the module docstring for when each is used)."""
+
+    guard: str
+    guard_handover: str
+    not_run_limit: str
+    not_run: str
+    interrupted: str
+    unknown_tool: str
+    rolled_back: str
+    expected: Callable[[str], str] = str
+    """How an argument error's "expected …" phrase is written in the repair text."""
+
+    def report_unknown_tool(self, error: Exception, call: ToolCall) -> str:
+        """A policy for the unknown-tool channel in this language (feeds the name back)."""
+        available = error.available if isinstance(error, UnknownToolError) else []
+        return self.unknown_tool.format(tool=call.name, available=", ".join(available) or "-")
+
+
+EN = LoopTexts(
+    guard=(
+        "You already called {tool} with these arguments earlier in this turn; its result is "
+        "above. Use it instead of calling again."
+    ),
+    guard_handover="I keep repeating the same lookups; a person will take over this question.",
+    not_run_limit="Not executed: the limit of {limit} tool round trips was reached.",
+    not_run="Not run: an earlier call of this round ({tool}) stopped the turn with {error}.",
+    interrupted="Not completed: the turn was interrupted by {error}.",
+    unknown_tool="There is no tool named {tool!r}. Available tools: {available}.",
+    rolled_back=ROLLED_BACK_EN,
+)
+"""English, as LangChain4j words them (the rolled-back text is LangChain4j's own)."""
+
+
+_ZH_WORDS = {
+    "a string": "字符串",
+    "an integer": "整数",
+    "a number": "数字",
+    "a finite number": "有限的数字",
+    "true or false": "true 或 false",
+    "an array": "数组",
+    "an object": "对象",
+    "a JSON object": "JSON 对象",
+    "a UUID": "UUID",
+    "null": "null",
+    "a value": "一个值",
+    "any value": "任意值",
+}
+_ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^one of (.+)$", re.S), r"以下之一：\1"),
+    (re.compile(r"^a number (>=|<=|>|<) (.+)$"), r"数字，且 \1 \2"),
+    (re.compile(r"^a string of at least (\d+) characters$"), r"至少 \1 个字符的字符串"),
+    (re.compile(r"^a string of at most (\d+) characters$"), r"至多 \1 个字符的字符串"),
+    (re.compile(r"^at least (\d+) items$"), r"至少 \1 项"),
+    (re.compile(r"^at most (\d+) items$"), r"至多 \1 项"),
+    (re.compile(r"^a string matching (.+)$", re.S), r"匹配 \1 的字符串"),
+    (re.compile(r"^a date like (.+)$"), r"日期，例如 \1"),
+    (re.compile(r"^a date-time like (.+)$"), r"日期时间，例如 \1"),
+]
+
+
+def expected_zh(expected: str) -> str:
+    """An "expected …" phrase in Chinese; `a or b` unions word by word; unknown phrases unchanged."""
+    if expected in _ZH_WORDS:
+        return _ZH_WORDS[expected]
+    for pattern, replacement in _ZH_PATTERNS:
+        if pattern.match(expected):
+            return pattern.sub(replacement, expected)
+    parts = expected.split(" or ")
+    if len(parts) > 1 and all(p in _ZH_WORDS for p in parts):
+        return " 或 ".join(_ZH_WORDS[p] for p in parts)
+    return expected
+
+
+ZH = LoopTexts(
+    guard="本轮对话中你已经用同样的参数调用过 {tool}，结果就在上面。请直接使用那个结果，不要再次调用。",
+    guard_handover=GUARD_HANDOVER_ZH,
+    not_run_limit="未执行：已达到 {limit} 轮工具调用的上限。",
+    not_run="未执行：本轮中排在前面的调用 {tool} 出错（{error}），这一轮已停止。",
+    interrupted="未完成：这一轮被 {error} 中断。",
+    unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
+    rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",
+    expected=expected_zh,
+)
+"""Chinese, for the course (`COURSE`) and any Chinese conversation."""

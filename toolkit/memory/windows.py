@@ -189,7 +189,7 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
         )
     if not isinstance(memory_id, str):
         raise MemoryIdError(
-            f"{where}: memory id {memory_id!r} is a {type(memory_id).__name__}; memory ids are strings, so "
+            f"{where}: memory id {memory_id!r} is not a string ({type(memory_id).__name__}); memory ids are strings, so "
             f"pass str({memory_id!r}) explicitly (1 and '1' are never merged silently)"
         )
     return memory_id

@@ -203,10 +203,12 @@ class MaxRoundTripsError(ToolkitError):
 class OutputParsingError(ToolkitError):
     """The model's answer could not be turned into the declared return type."""
 
-    def __init__(self, message: str, *, answer: str) -> None:
+    def __init__(self, message: str, *, answer: str, answers: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.answer = answer
-        """The text that failed to parse."""
+        """The text that failed to parse (the last one tried)."""
+        self.answers = answers or (answer,)
+        """Every answer tried, first to last (the first answer, then the repair round's)."""
 
 
 class SearchArgumentError(ToolkitError):

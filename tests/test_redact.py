@@ -148,3 +148,8 @@ def test_paths_become_a_placeholder_everywhere():
     assert describe_exception(exc) == "[Errno 2] No such file or directory: '<path>'"
     assert sanitize(r"see ~/notes/a.txt, /srv/app/x.py and C:\Users\bob\k.pem") == "see <path>, <path> and <path>"
     assert sanitize("ratio 50/50 over HTTP/1.1 in km/h, 订单/物流") == "ratio 50/50 over HTTP/1.1 in km/h, 订单/物流"
+
+
+def test_a_lone_slash_is_not_a_path():
+    assert sanitize("There is no skill named '/'.") == "There is no skill named '/'."
+    assert sanitize("no file '/srv/x'") == "no file '<path>'"

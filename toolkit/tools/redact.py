@@ -80,7 +80,7 @@ _KNOWN_TOKENS = re.compile(
     r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[\w-]{30,}|\b[rsp]k_(?:live|test)_\w{16,}|\bglpat-[\w-]{20,}"
     r"|\bhf_[A-Za-z0-9]{30,}|\beyJ[\w-]+\.[\w-]+\.[\w-]*"
 )
-_QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/)[^\"'\n]*\1")
+_QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
 _POSIX_PATH = re.compile(
     r"(?<![\w/\\:.~<>-])(?:~(?:[A-Za-z_][\w.-]*)?)?/[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"

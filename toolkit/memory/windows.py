@@ -159,7 +159,7 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
 def _current_round_start(rest: Sequence[Message], user: int | None) -> int:
     """Where the current round begins: the latest tool-calling reply after the user message."""
     first = 0 if user is None else user + 1
-    calls = [i for i in range(first, len(rest)) if isinstance(rest[i], AssistantMessage) and rest[i].tool_calls]
+    calls = [i for i, m in enumerate(rest) if i >= first and isinstance(m, AssistantMessage) and m.tool_calls]
     return calls[-1] if calls else first
 
 

@@ -162,7 +162,7 @@ def ai_service(
         name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
         for name, fn in _declared(declaration)
     }
-    methods = {name: _method(plan, cfg) for name, plan in plans.items()}
+    methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
         __config__=cfg,
@@ -234,7 +234,7 @@ def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
     values = {var: arguments[param] for param, var in plan.variables.items()}
-    user = render(plan.user_template, values, cfg.clock) if plan.user_template else as_text(arguments[plan.user_param])
+    user = render(plan.user_template, values, cfg.clock) if plan.user_template else as_text(arguments[plan.user_param or ""])
     if plan.output is not None and cfg.structured == "instructions":
         user = f"{user}\n\n{plan.output.instructions()}"
     messages: list[Message] = [UserMessage(content=user)]
@@ -281,8 +281,8 @@ def _parse_with_repair(
     try:
         return output.parse(loop.answer), loop
     except OutputParsingError as error:
-        repair = [UserMessage(content=repair_message(error))]
-        history = [] if kwargs["memory"] is not None else loop.messages
+        repair: list[Message] = [UserMessage(content=repair_message(error))]
+        history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
         second = run_loop(cfg.model, history + repair, **kwargs)
         merged = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
         try:

@@ -234,7 +234,11 @@ def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
     values = {var: arguments[param] for param, var in plan.variables.items()}
-    user = render(plan.user_template, values, cfg.clock) if plan.user_template else as_text(arguments[plan.user_param or ""])
+    user = (
+        render(plan.user_template, values, cfg.clock)
+        if plan.user_template
+        else as_text(arguments[plan.user_param or ""])
+    )
     if plan.output is not None and cfg.structured == "instructions":
         user = f"{user}\n\n{plan.output.instructions()}"
     messages: list[Message] = [UserMessage(content=user)]

@@ -92,3 +92,16 @@ def test_cassettes_and_exchanges_hold_no_secret_and_still_replay(tmp_path):
     assert "/home/alice" in answer.message.content
     assert replayed.message.content == scrub(answer.message.content)
     assert replayed.model_copy(update={"message": answer.message}) == answer
+
+
+def test_the_trace_view_scrubs_what_a_tool_returned_successfully():
+    @tool
+    def read_config(name: str) -> str:
+        """Read a config value."""
+        return "DB_PASS=Tr0ub4dor&3 from /home/alice/shop/.env"
+
+    model = ScriptedModel([ToolCall(id="c1", name="read_config", arguments='{"name": "db"}'), "ok"])
+    result = run_loop(model, [UserMessage(content="config?")], tools=[read_config])
+    shown = render_trace_text(result) + str(render_trace_html(result))
+    assert "Tr0ub4dor" not in shown and "/home/alice" not in shown
+    assert "DB_PASS=[REDACTED] from &lt;path&gt;" in shown or "DB_PASS=[REDACTED] from <path>" in shown

@@ -28,9 +28,9 @@ def orphan_free(messages):
 
 
 def test_message_window_keeps_system_and_newest():
-    memory = ChatMemory(window=MessageWindow(3))
+    memory = ChatMemory(window=MessageWindow(4))
     memory.add(SYSTEM, *turn(1), *turn(2))
-    assert memory.messages() == [SYSTEM, *turn(2)]
+    assert memory.messages() == [SYSTEM, AssistantMessage(content="回答1"), *turn(2)]
 
 
 def test_a_tool_call_leaves_with_all_its_results():
@@ -41,7 +41,7 @@ def test_a_tool_call_leaves_with_all_its_results():
     assert orphan_free(kept)
 
 
-@pytest.mark.parametrize("size", range(1, 14))
+@pytest.mark.parametrize("size", range(4, 14))
 @pytest.mark.parametrize("window_kind", ["messages", "tokens"])
 def test_eviction_never_orphans_a_tool_result(size, window_kind):
     window = MessageWindow(size) if window_kind == "messages" else TokenWindow(size * 3)
@@ -49,7 +49,7 @@ def test_eviction_never_orphans_a_tool_result(size, window_kind):
     kept = evict(history, window)
     assert orphan_free(kept)
     assert kept[0] == SYSTEM
-    assert window.fits(kept) or kept == [SYSTEM]
+    assert window.fits(kept) or kept == [SYSTEM, *turn(4)]  # the current turn is never cut
     assert history[len(history) - len(kept) + 1 :] == kept[1:]  # a suffix: newest kept, in order
 
 
@@ -89,3 +89,78 @@ def test_messages_returns_a_copy():
     memory.add(UserMessage(content="x"))
     memory.messages().append(UserMessage(content="y"))
     assert len(memory.messages()) == 1
+
+
+# --- issue 14 "Windows" and issue 19 item 2 --------------------------------------------------
+
+
+def test_a_window_never_drops_the_current_user_message_or_round():
+    """MessageWindow(6) with 100 calls in one round used to evict everything and send `messages: []`."""
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def query_order(order_id: str) -> str:
+        """Look an order up."""
+        return "已发货"
+
+    calls = [ToolCall(id=f"c{k}", name="query_order", arguments=f'{{"order_id": "SN{k}"}}') for k in range(100)]
+    model = ScriptedModel([calls, "全部已发货"])
+    memory = ChatMemory("u1", window=MessageWindow(6))
+    memory.add(*turn(0))
+    run_loop(model, [SYSTEM, UserMessage(content="查 100 个订单")], tools=[query_order], memory=memory)
+    second = model.requests[1].messages
+    assert second[:2] == (SYSTEM, UserMessage(content="查 100 个订单"))
+    assert len(second) == 2 + 1 + 100 and orphan_free(second)
+    assert memory.messages()[-1] == AssistantMessage(content="全部已发货")
+
+
+def test_earlier_rounds_of_the_current_turn_leave_before_the_user_message():
+    rounds = turn(1, calls=1)[:-1] + turn(2, calls=1)[1:-1]  # u1, call, result, call, result
+    kept = evict([SYSTEM, *turn(0), *rounds], MessageWindow(4))
+    assert kept == [SYSTEM, rounds[0], *rounds[3:]]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3])
+def test_a_message_window_too_small_for_one_round_is_refused(size):
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as info:
+        MessageWindow(size)
+    assert str(info.value) == (
+        f"MessageWindow({size}): too small to hold one round (system message, user message, a tool call and "
+        "its result); use MessageWindow(4) or more"
+    )
+
+
+def test_a_token_window_must_be_positive():
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"TokenWindow\(0\): max_tokens must be a positive int"):
+        TokenWindow(0)
+
+
+@pytest.mark.parametrize("bad", [None, "", "  ", 1, 1.0, ("u",)])
+def test_a_memory_id_must_be_a_non_empty_string(bad):
+    from toolkit.errors import MemoryIdError
+
+    with pytest.raises(MemoryIdError):
+        ChatMemory(bad)
+
+
+def test_the_memory_id_errors_say_why():
+    from toolkit.errors import MemoryIdError
+
+    with pytest.raises(MemoryIdError) as missing:
+        ChatMemory(None)
+    assert str(missing.value) == (
+        "ChatMemory: memory id None is missing; every conversation needs its own id (e.g. the user's id) — "
+        "with a missing id, every anonymous user would share one conversation"
+    )
+    with pytest.raises(MemoryIdError) as typed:
+        ChatMemory(1)
+    assert str(typed.value) == (
+        "ChatMemory: memory id 1 is not a string (int); memory ids are strings, so pass str(1) explicitly "
+        "(1 and '1' are never merged silently)"
+    )

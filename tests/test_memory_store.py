@@ -14,6 +14,7 @@ from toolkit.chat.messages import (
     dump_message,
 )
 from toolkit.errors import MemoryStoreError
+from toolkit.memory import store as store_module
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory
 
@@ -104,11 +105,13 @@ def test_a_corrupted_payload_names_the_id_and_row(tmp_path):
     path = tmp_path / "m.db"
     store = SqliteStore(path)
     store.set("x", CONVERSATION)
-    store._db.execute('UPDATE messages SET payload = \'{"role": "robot"}\' WHERE seq = 2')
+    payload = '{"role": "robot"}'
+    checksum = store_module._checksum("x", 2, payload)  # a consistent row that is still not a message
+    store._db.execute("UPDATE messages SET payload = ?, checksum = ? WHERE seq = 2", (payload, checksum))
     with pytest.raises(MemoryStoreError) as info:
         store.get("x")
     assert str(info.value) == (
-        f"{path}: message 2 of memory id 'x' is not a valid message (ValidationError); "
+        f"{path}: memory id 'x', row 2 is not a valid message (ValidationError); "
         "delete that id or restore the file from a backup"
     )
 
@@ -116,7 +119,7 @@ def test_a_corrupted_payload_names_the_id_and_row(tmp_path):
 def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "m.db"
     SqliteStore(path)._db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    with pytest.raises(MemoryStoreError, match="schema version 99, this toolkit reads 1"):
+    with pytest.raises(MemoryStoreError, match="schema version 99, this toolkit reads 2"):
         SqliteStore(path)
 
 
@@ -126,3 +129,179 @@ def test_delete_and_ids(tmp_path):
     store.set("b", CONVERSATION[:2])
     store.delete("a")
     assert store.memory_ids() == ["b"] and store.get("a") == []
+
+
+# --- issue 14, "Memory store" -------------------------------------------------------------
+
+WRITER = """
+import sys
+from toolkit.chat.messages import UserMessage
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory
+memory = ChatMemory("shared", store=SqliteStore(sys.argv[1]))
+sys.stdout.write("ready\\n"); sys.stdout.flush(); sys.stdin.readline()
+for k in range(200):
+    memory.add(UserMessage(content=f"{sys.argv[2]}:{k}"))
+"""
+
+
+def test_two_processes_appending_to_one_id_lose_nothing(tmp_path):
+    path = tmp_path / "m.db"
+    SqliteStore(path).close()
+    env_path = {"PYTHONPATH": str(__import__("pathlib").Path(__file__).resolve().parents[1])}
+    env = {**__import__("os").environ, **env_path}
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+        )
+        for name in ("a", "b")
+    ]
+    for w in writers:
+        assert w.stdout.readline() == b"ready\n"
+    for w in writers:  # both start appending at once
+        w.stdin.write(b"go\n")
+        w.stdin.flush()
+    for w in writers:
+        assert w.wait(timeout=120) == 0
+    contents = [m.content for m in SqliteStore(path).get("shared")]
+    assert len(contents) == 400
+    for name in ("a", "b"):
+        assert [c for c in contents if c.startswith(f"{name}:")] == [f"{name}:{k}" for k in range(200)]
+
+
+def test_a_message_changed_in_place_to_other_valid_json_is_reported(tmp_path):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    changed = json.dumps(dump_message(UserMessage(content="退款到我的账户")), ensure_ascii=False, sort_keys=True)
+    store._db.execute("UPDATE messages SET payload = ? WHERE memory_id = 'x' AND seq = 0", (changed,))
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("x")
+    assert str(info.value) == (
+        f"{path}: memory id 'x', row 0: the checksum does not match, the row was changed outside toolkit; "
+        "delete that id or restore the file from a backup"
+    )
+
+
+@pytest.mark.parametrize("seq", [0, 2, 3])
+def test_a_row_deleted_outside_toolkit_is_reported(tmp_path, seq):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.execute("DELETE FROM messages WHERE memory_id = 'x' AND seq = ?", (seq,))
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("x")
+    assert str(info.value) == (
+        f"{path}: memory id 'x': row {seq} is missing or out of place (rows 0..3 expected, found 3); "
+        "delete that id or restore the file"
+    )
+
+
+def test_an_orphaned_tool_result_is_reported_even_with_consistent_checksums(tmp_path):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    rows = store._db.execute("SELECT seq, payload FROM messages WHERE memory_id = 'x' ORDER BY seq").fetchall()
+    store._db.execute("DELETE FROM messages WHERE memory_id = 'x'")
+    kept = [payload for seq, payload in rows if seq != 1]  # the assistant's tool call goes
+    for seq, payload in enumerate(kept):
+        store._insert("x", seq, payload)
+    store._db.execute("UPDATE conversations SET next_seq = ? WHERE memory_id = 'x'", (len(kept),))
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("x")
+    assert str(info.value) == (
+        f"{path}: memory id 'x', row 1: tool result for call 'c1' answers no earlier call (a row was removed); "
+        "delete that id or restore the file from a backup"
+    )
+
+
+def test_a_zero_byte_file_is_a_new_empty_store(tmp_path):
+    """Documented in the module docstring: SQLite treats a 0-byte file as an empty database."""
+    path = tmp_path / "m.db"
+    path.write_bytes(b"")
+    store = SqliteStore(path)
+    assert store.get("x") == [] and store.memory_ids() == []
+    store.set("x", CONVERSATION)
+    assert SqliteStore(path).get("x") == CONVERSATION
+
+
+def test_text_with_a_lone_surrogate_is_stored_losslessly(tmp_path):
+    import os
+
+    name = os.fsdecode(b"report-\xff.txt")  # what a non-UTF-8 file name becomes
+    path = tmp_path / "m.db"
+    asked = AssistantMessage(tool_calls=(ToolCall(id="c", name="ls", arguments="{}"),))
+    SqliteStore(path).set("x", [UserMessage(content="list files"), asked])
+    ChatMemory("x", store=SqliteStore(path)).add(ToolResultMessage(tool_call_id="c", tool_name="ls", content=name))
+    assert SqliteStore(path).get("x")[2].content == name
+
+
+def test_a_tool_result_with_a_lone_surrogate_keeps_the_loop_and_memory_valid(tmp_path):
+    import os
+
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def list_files() -> str:
+        """List the files."""
+        return os.fsdecode(b"report-\xff.txt")
+
+    memory = ChatMemory("x", store=SqliteStore(tmp_path / "m.db"))
+    model = ScriptedModel([ToolCall(id="c1", name="list_files", arguments="{}"), "有一个文件"])
+    assert (
+        run_loop(model, [UserMessage(content="有哪些文件？")], tools=[list_files], memory=memory).answer == "有一个文件"
+    )
+    stored = SqliteStore(tmp_path / "m.db").get("x")
+    assert [type(m).__name__ for m in stored] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResultMessage",
+        "AssistantMessage",
+    ]
+    assert stored[2].content == os.fsdecode(b"report-\xff.txt")
+
+
+def test_a_store_in_the_version_1_layout_is_migrated(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
+        " PRIMARY KEY (memory_id, seq));"
+        "INSERT INTO meta VALUES ('schema_version', '1');"
+    )
+    for seq, message in enumerate(CONVERSATION):
+        payload = json.dumps(dump_message(message), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        db.execute("INSERT INTO messages VALUES ('user-1', ?, ?)", (seq, payload))
+    db.commit()
+    db.close()
+    store = SqliteStore(path)
+    assert store.get("user-1") == CONVERSATION
+    assert store._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    ChatMemory("user-1", store=store).add(UserMessage(content="还有吗"))
+    assert SqliteStore(path).get("user-1") == [*CONVERSATION, UserMessage(content="还有吗")]
+
+
+def test_append_writes_one_row_per_message_and_rewrites_nothing(tmp_path):
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("x", store=store)
+    memory.add(*CONVERSATION)
+    before = store._db.execute("SELECT seq, checksum FROM messages ORDER BY seq").fetchall()
+    memory.add(UserMessage(content="再问一句"))
+    after = store._db.execute("SELECT seq, checksum FROM messages ORDER BY seq").fetchall()
+    assert after[: len(before)] == before and len(after) == len(before) + 1
+
+
+def test_a_windowed_memory_on_sqlite_deletes_evicted_rows(tmp_path):
+    from toolkit.memory.windows import MessageWindow
+
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("x", store=store, window=MessageWindow(4))
+    for k in range(10):
+        memory.add(UserMessage(content=f"q{k}"), AssistantMessage(content=f"a{k}"))
+    assert [m.content for m in SqliteStore(tmp_path / "m.db").get("x")] == ["q8", "a8", "q9", "a9"]
+    assert store._db.execute("SELECT MIN(seq), COUNT(*) FROM messages").fetchone() == (16, 4)

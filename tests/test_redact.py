@@ -90,3 +90,66 @@ def test_long_text_is_cut():
 )
 def test_describe_exception(exc, text):
     assert describe_exception(exc) == text
+
+
+# --- issue 14 item 2: exceptions that misbehave --------------------------------------------
+
+
+class RaisingStr(Exception):
+    def __str__(self):
+        raise ValueError("no text for you")
+
+
+class NonStringStr(Exception):
+    def __str__(self):
+        return 42
+
+
+class RecursiveStr(Exception):
+    def __str__(self):
+        return str(self)
+
+
+class BytesStr(Exception):
+    def __str__(self):
+        return b"password=hunter2"
+
+
+@pytest.mark.parametrize("exc", [RaisingStr(), NonStringStr(), RecursiveStr(), BytesStr()])
+def test_an_exception_whose_str_misbehaves_is_reported_by_its_type(exc):
+    assert describe_exception(exc) == type(exc).__name__
+
+
+@pytest.mark.parametrize("kind", [RaisingStr, NonStringStr, RecursiveStr])
+def test_the_loop_goes_on_after_a_tool_whose_exception_cannot_be_printed(kind):
+    from toolkit.chat.messages import ToolCall, UserMessage
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def lookup(order_id: str) -> str:
+        """Look an order up."""
+        raise kind()
+
+    model = ScriptedModel([ToolCall(id="c1", name="lookup", arguments='{"order_id": "SN1"}'), "查询失败了"])
+    result = run_loop(model, [UserMessage(content="SN1?")], tools=[lookup])
+    assert result.answer == "查询失败了"
+    assert model.requests[1].messages[-1].content == f"Tool 'lookup' failed: {kind.__name__}"
+
+
+def test_a_huge_message_is_read_only_in_part():
+    text = describe_exception(RuntimeError("word " * 1_000_000))
+    assert len(text) == LIMIT and text.endswith("...")
+
+
+def test_paths_become_a_placeholder_everywhere():
+    exc = FileNotFoundError(2, "No such file or directory", "/home/alice/.ssh/id_rsa")
+    assert describe_exception(exc) == "[Errno 2] No such file or directory: '<path>'"
+    assert sanitize(r"see ~/notes/a.txt, /srv/app/x.py and C:\Users\bob\k.pem") == "see <path>, <path> and <path>"
+    assert sanitize("ratio 50/50 over HTTP/1.1 in km/h, 订单/物流") == "ratio 50/50 over HTTP/1.1 in km/h, 订单/物流"
+
+
+def test_a_lone_slash_is_not_a_path():
+    assert sanitize("There is no skill named '/'.") == "There is no skill named '/'."
+    assert sanitize("no file '/srv/x'") == "no file '<path>'"

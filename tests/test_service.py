@@ -56,6 +56,7 @@ class Assistant(Protocol):
 def service(script, **kw):
     model = ScriptedModel(script)
     kw.setdefault("memory", memory_per_id())
+    kw.setdefault("shared_memory_id", "shared")  # the methods without a MemoryId share one conversation, by opt-in
     return ai_service(
         Assistant, model=model, tools=[query_order, create_return_label], clock=fixed_clock("2026-10-20T10:00:00"), **kw
     ), model
@@ -181,7 +182,9 @@ LOGISTICS = "帮我查一下订单 SN202610200001 现在到哪了？"
 
 
 def test_streaming_through_the_real_sse_client_against_the_fake_gateway():
-    assistant = ai_service(Assistant, model=fake_client(mode="A"), tools=[query_order], memory=memory_per_id())
+    assistant = ai_service(
+        Assistant, model=fake_client(mode="A"), tools=[query_order], memory=memory_per_id(), shared_memory_id="shared"
+    )
     stream = assistant.stream(LOGISTICS)
     events = list(stream)
     started = [i for i, e in enumerate(events) if isinstance(e, ToolStarted)]
@@ -197,7 +200,13 @@ def test_streaming_through_the_real_sse_client_against_the_fake_gateway():
 
 def test_a_truncated_stream_raises_and_executes_nothing():
     gateway = Gateway(mode="A", faults=["truncate"])
-    assistant = ai_service(Assistant, model=fake_client(gateway=gateway), tools=[query_order], memory=memory_per_id())
+    assistant = ai_service(
+        Assistant,
+        model=fake_client(gateway=gateway),
+        tools=[query_order],
+        memory=memory_per_id(),
+        shared_memory_id="shared",
+    )
     with pytest.raises(TruncatedStreamError):
         list(assistant.stream(LOGISTICS))
     assert RUNS == []
@@ -207,3 +216,207 @@ def test_errors_mid_stream_surface_from_the_iterator():
     assistant, _ = service([RuntimeError("gateway exploded")])
     with pytest.raises(RuntimeError, match="gateway exploded"):
         list(assistant.stream("x"))
+
+
+# --- issue 19 item 2: memory ids ------------------------------------------------------------
+
+
+class Chat(Protocol):
+    @system_message("你是电商客服。")
+    def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+
+@pytest.mark.parametrize("bad", [None, "", 1])
+def test_a_missing_empty_or_non_string_memory_id_is_refused_before_anything_is_sent(bad):
+    from toolkit.errors import MemoryIdError
+
+    model = ScriptedModel(["hi"])
+    chat = ai_service(Chat, model=model, memory=memory_per_id())
+    with pytest.raises(MemoryIdError, match=r"^chat\(user=\.\.\.\): memory id "):
+        chat.chat(bad, "用户甲 SN202610200001")
+    assert model.requests == []
+
+
+def test_memory_per_id_keeps_1_and_the_string_1_apart_by_refusing_the_int():
+    from toolkit.errors import MemoryIdError
+
+    provide = memory_per_id()
+    assert provide("1").id == "1"
+    with pytest.raises(MemoryIdError, match=r"memory id 1 is not a string \(int\)"):
+        provide(1)
+
+
+# --- issue 19 item 5: structured output is as strict as tool arguments ---------------------
+
+
+class Priced(BaseModel):
+    order_id: str
+    total_yuan: float
+
+
+class PriceDesk(Protocol):
+    def price(self, question: str) -> Priced: ...
+
+
+@pytest.mark.parametrize(
+    "first, problem",
+    [
+        ('{"order_id": "SN1", "total_yuan": 2999, "note": "急"}', "note: not a field"),
+        ('{"order_id": "SN1", "total_yuan": "2999"}', "total_yuan: Input should be a valid number"),
+    ],
+)
+def test_extra_fields_and_numbers_as_strings_go_to_the_repair_round(first, problem):
+    model = ScriptedModel([first, '{"order_id": "SN1", "total_yuan": 2999}'])
+    desk = ai_service(PriceDesk, model=model)
+    assert desk.price("SN1 多少钱") == Priced(order_id="SN1", total_yuan=2999.0)
+    assert f"({problem})" in model.requests[1].messages[-1].content
+
+
+def test_the_repair_exchange_is_stored_in_memory():
+    memory = ChatMemory("u1")
+    model = ScriptedModel(['{"order_id": "SN1", "total_yuan": "2999"}', '{"order_id": "SN1", "total_yuan": 2999}'])
+    ai_service(PriceDesk, model=model, memory=memory).price("SN1 多少钱")
+    assert [type(m).__name__ for m in memory.messages()] == [
+        "UserMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "AssistantMessage",
+    ]
+    assert memory.messages()[2].content.startswith("Your answer could not be used")
+
+
+def test_a_failed_repair_keeps_every_answer():
+    model = ScriptedModel(["prose", "more prose"])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(PriceDesk, model=model).price("SN1")
+    assert info.value.answers == ("prose", "more prose") and info.value.answer == "more prose"
+
+
+# --- issue 19 item 6: a broken turn leaves a valid conversation -------------------------------
+
+
+def test_a_truncated_stream_leaves_no_unanswered_user_message_in_memory():
+    from toolkit.services.service import INTERRUPTED_TEXT
+
+    memories = memory_per_id()
+    gateway = Gateway(mode="A", faults=["truncate"])
+    chat = ai_service(Chat, model=fake_client(gateway=gateway), tools=[query_order], memory=memories)
+
+    class Streamer(Protocol):
+        @system_message("你是电商客服。")
+        def stream(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> TokenStream: ...
+
+    streamer = ai_service(Streamer, model=fake_client(gateway=gateway), tools=[query_order], memory=memories)
+    with pytest.raises(TruncatedStreamError):
+        list(streamer.stream("erin", LOGISTICS))
+    kept = memories("erin").messages()
+    assert [type(m).__name__ for m in kept] == ["SystemMessage", "UserMessage", "AssistantMessage"]
+    assert kept[-1].content == INTERRUPTED_TEXT.format(error="TruncatedStreamError")
+    chat.chat("erin", "你好")
+    roles = [type(m).__name__ for m in memories("erin").messages()]
+    assert all(not (a == b == "UserMessage") for a, b in zip(roles, roles[1:]))
+
+
+def test_a_failed_request_leaves_no_unanswered_user_message_either():
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=ScriptedModel([RuntimeError("gateway down")]), memory=memories)
+    with pytest.raises(RuntimeError):
+        chat.chat("u1", "在吗")
+    assert [type(m).__name__ for m in memories("u1").messages()] == ["SystemMessage", "UserMessage", "AssistantMessage"]
+
+
+# --- issue 15 item 6: immediate return into a typed method ------------------------------------
+
+
+def test_immediate_return_of_none_gives_none_not_success():
+    @tool("记录退货，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def record_return(orderId: str) -> None:
+        return None
+
+    class Desk(Protocol):
+        def file(self, request: str) -> str: ...
+
+    desk = ai_service(Desk, model=ScriptedModel([call("record_return", orderId="SN1")]), tools=[record_return])
+    assert desk.file("退货 SN1") is None
+
+
+def test_immediate_return_of_the_declared_type_gives_that_object():
+    made = []
+
+    @tool("总结订单，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def summarize_order(orderId: str) -> OrderSummary:
+        made.append(OrderSummary(order_id=orderId, status="已发货"))
+        return made[-1]
+
+    class Desk(Protocol):
+        def summary(self, request: str) -> OrderSummary: ...
+
+    desk = ai_service(Desk, model=ScriptedModel([call("summarize_order", orderId="SN1")]), tools=[summarize_order])
+    assert desk.summary("SN1") is made[0]
+
+
+def test_immediate_return_of_another_type_is_a_configuration_error():
+    @tool("查询库存，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def stock(sku: str) -> int:
+        return 5
+
+    class Desk(Protocol):
+        def ask(self, request: str) -> str: ...
+
+    desk = ai_service(Desk, model=ScriptedModel([call("stock", sku="A1")]), tools=[stock])
+    with pytest.raises(ConfigurationError) as info:
+        desk.ask("A1 还有吗")
+    assert str(info.value) == (
+        "ask: an IMMEDIATE tool returned a int, but the method returns str; make the tool return str, "
+        "or declare the return type Result[...] to receive it"
+    )
+
+
+# --- issue 15 item 7: the MemoryId pitfall -----------------------------------------------------
+
+
+def test_per_id_memory_with_a_method_without_memory_id_is_a_configuration_error():
+    class Mixed(Protocol):
+        def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        def ask(self, question: str) -> str: ...
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Mixed, model=ScriptedModel([]), memory=memory_per_id())
+    assert str(info.value) == (
+        "Mixed.ask: the service has per-id memory, but this method has no MemoryId parameter, so every caller "
+        "would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a shared "
+        'conversation with ai_service(..., shared_memory_id="shared")'
+    )
+    memories = memory_per_id()
+    model = ScriptedModel(["ok"])
+    ai_service(Mixed, model=model, memory=memories, shared_memory_id="everyone").ask("hi")
+    assert [m.content for m in memories("everyone").messages()] == ["hi", "ok"]
+
+
+def test_a_default_value_on_a_memory_id_parameter_is_refused():
+    class Defaulted(Protocol):
+        def chat(self, question: Annotated[str, UserText], user: Annotated[str, MemoryId] = "x") -> str: ...
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Defaulted, model=ScriptedModel([]), memory=memory_per_id())
+    assert str(info.value) == (
+        "Defaulted.chat: the MemoryId parameter 'user' has a default value ('x'); a memory id must come from "
+        "each caller, never from a default: remove the default"
+    )
+
+
+# --- issue 15 item 8: a structured user message is sent as JSON ------------------------------
+
+
+def test_a_pydantic_user_text_parameter_is_sent_as_json():
+    class Question(BaseModel):
+        order_id: str
+        topic: str
+
+    class Desk(Protocol):
+        def ask(self, q: Annotated[Question, UserText]) -> str: ...
+
+    model = ScriptedModel(["好的"])
+    ai_service(Desk, model=model).ask(Question(order_id="SN1", topic="物流"))
+    assert model.requests[0].messages[-1].content == '{"order_id":"SN1","topic":"物流"}'

@@ -63,7 +63,7 @@ def test_schemas_are_valid_json_schema_and_sent_as_response_format():
         ('{"order_id": "SN1"}', "the JSON does not match the schema (status: Field required; amount: Field required)"),
         (
             '{"order_id": "SN1", "status": "x", "amount": "lots"}',
-            "the JSON does not match the schema (amount: Input should be a valid number, unable to parse string as a number)",
+            "the JSON does not match the schema (amount: Input should be a valid number)",
         ),
         (None, "the answer is not a JSON object"),
     ],

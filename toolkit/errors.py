@@ -28,6 +28,7 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     │   └── McpTimeout                a request outlived its deadline; cancellation was sent
     ├── McpToolError                  the MCP server ran the tool and reported `isError`
     ├── MemoryStoreError              the memory database cannot be read or written as it is
+    ├── MemoryIdError                 a memory id is None, empty or not a string (also a ValueError)
     ├── CassetteMismatch              a replayed request has no recording
     └── ScriptExhausted               a scripted model was asked for more turns than it has
 
@@ -202,10 +203,12 @@ class MaxRoundTripsError(ToolkitError):
 class OutputParsingError(ToolkitError):
     """The model's answer could not be turned into the declared return type."""
 
-    def __init__(self, message: str, *, answer: str) -> None:
+    def __init__(self, message: str, *, answer: str, answers: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.answer = answer
-        """The text that failed to parse."""
+        """The text that failed to parse (the last one tried)."""
+        self.answers = answers or (answer,)
+        """Every answer tried, first to last (the first answer, then the repair round's)."""
 
 
 class SearchArgumentError(ToolkitError):
@@ -244,6 +247,10 @@ class SchemaTranslationError(ConfigurationError):
 
 class MemoryStoreError(ToolkitError):
     """The memory database cannot be read or written as it is."""
+
+
+class MemoryIdError(ToolkitError, ValueError):
+    """A memory id is None, empty or not a string: conversations would merge, so it is refused."""
 
 
 class CassetteMismatch(ToolkitError):

@@ -16,7 +16,11 @@ body (so concurrent runs replay too); a request nobody recorded fails with `Cass
 and a diff against the nearest recording. A shared cassette lets a class without keys see a real
 model's behaviour, mistakes included.
 
-Leaves out: redacting secrets *inside* message texts (don't record conversations with secrets).
+Request and response bodies pass through `toolkit.tools.redact.scrub` before they are written
+(labelled secrets, known key formats, credentials in URLs, file paths); replay scrubs the request
+it is asked for the same way, so matching is unchanged.
+
+Leaves out: secrets the sanitiser cannot recognise (don't record conversations with secrets).
 """
 
 from __future__ import annotations
@@ -32,13 +36,15 @@ from typing import Any
 import httpx
 
 from toolkit.errors import CassetteMismatch
+from toolkit.tools import redact
 
 
 def _canonical(body: bytes) -> Any:
+    """The body as JSON, secrets and paths scrubbed (the same at record and replay, so they match)."""
     try:
-        return json.loads(body) if body else None
+        return redact.scrub_json(json.loads(body)) if body else None
     except ValueError:
-        return body.decode("utf-8", "replace")
+        return redact.scrub(body.decode("utf-8", "replace"))
 
 
 def _dump(value: Any) -> str:
@@ -95,7 +101,7 @@ class RecordingTransport(httpx.BaseTransport):
                 "status": response.status_code,
                 "content_type": response.headers.get("content-type", ""),
                 "retry_after": response.headers.get("retry-after"),
-                "body": content.decode("utf-8", "replace"),
+                "body": redact.scrub(content.decode("utf-8", "replace")),
             },
             "elapsed_ms": round(elapsed * 1000),
         }
@@ -114,6 +120,8 @@ class ReplayTransport(httpx.BaseTransport):
         self.exchanges = [
             json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()
         ]
+        for exchange in self.exchanges:  # cassettes recorded before scrubbing compare like new ones
+            exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])
         self._used: set[int] = set()
         self._lock = threading.Lock()
 

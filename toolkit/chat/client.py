@@ -10,7 +10,8 @@ Failures are triaged three ways (see `toolkit.errors`):
     bad body    200 but unusable                       → raised at once, naming what was wrong
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
-Every exchange is kept in `exchanges` (without the API key) so a notebook can show the raw HTTP.
+Every exchange is kept in `exchanges` (without the API key, secrets and paths scrubbed by
+`toolkit.tools.redact.scrub`) so a notebook can show the raw HTTP.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
@@ -32,6 +33,7 @@ from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, Token
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
 from toolkit.errors import BadResponseError, CallerError, TransientError
+from toolkit.tools import redact
 
 _TOOL_CHOICES = {"auto", "required", "none"}
 
@@ -205,7 +207,8 @@ class ChatClient:
         return response
 
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
-        self.exchanges.append(Exchange(f"{self.base_url}/chat/completions", body, status, text, attempt))
+        url = f"{self.base_url}/chat/completions"
+        self.exchanges.append(Exchange(url, redact.scrub_json(body), status, redact.scrub(text), attempt))
 
 
 class _Attempts:

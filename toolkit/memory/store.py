@@ -1,102 +1,266 @@
 """A persistent chat-memory store on SQLite (stdlib `sqlite3`): conversations survive restarts.
 
-One row per message: `(memory_id, seq, payload)`, the payload being the message's full JSON
-(attributes such as `found_tools` and `activated_skill` included), written with sorted keys so a
-restart reads back byte-identical data, and validated on load. The database runs in WAL mode;
-one connection is shared by the threads of a process behind a lock, so concurrent writers on
-different ids never mix, and other processes wait on SQLite's busy timeout.
+Layout (schema version 2):
 
-A file that is not a database, a truncated one, or a row whose payload no longer parses raises
-`MemoryStoreError` with the path (and id) and what to do, never a bare sqlite3 error.
+    conversations(memory_id, first_seq, next_seq, system, system_checksum)
+    messages(memory_id, seq, payload, checksum)      -- one row per message, seq contiguous
 
-Leaves out: migrations (the schema has a version row; a different version is refused) and
-compaction of old conversations.
+The system message lives on the conversation row (a new one replaces the old in place); every
+other message is one row, appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
+so two processes appending to one id lose nothing and an append costs the same at 10 and at
+1,000 messages. A window evicts from the front by raising `first_seq`. Payloads are the
+message's full JSON (attributes included) with sorted keys, so a restart reads back
+byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
+written with JSON `\\u` escapes, losslessly, before anything reaches the database.
+
+Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
+missing row (the seqs must run from `first_seq` to `next_seq - 1`), a tool result that answers
+no earlier call, or a payload that is not a message raises `MemoryStoreError` naming the path,
+the id and the row. A file that is not an SQLite database raises `MemoryStoreError` on open. A
+0-byte file is a new, empty store (SQLite treats it so, and `touch memory.db` is a common way
+to make one). A store written by the previous layout (version 1: no checksums) is migrated in
+place on open, in one transaction; any other version is refused.
+
+The database runs in WAL mode; one connection is shared by the threads of a process behind a
+lock, and other processes wait on SQLite's busy timeout.
+
+Leaves out: compaction of old conversations, and encryption at rest.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from toolkit.chat.messages import Message, dump_message, load_message
+from toolkit.chat.messages import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolResultMessage,
+    dump_message,
+    load_message,
+)
 from toolkit.errors import MemoryStoreError
+from toolkit.memory.windows import check_memory_id
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conversations (
+    memory_id TEXT PRIMARY KEY,
+    first_seq INTEGER NOT NULL,
+    next_seq INTEGER NOT NULL,
+    system TEXT,
+    system_checksum TEXT
+);
 CREATE TABLE IF NOT EXISTS messages (
     memory_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     payload TEXT NOT NULL,
+    checksum TEXT NOT NULL,
     PRIMARY KEY (memory_id, seq)
 );
 """
+_SYSTEM_ROW = -1
+"""The seq the system message's checksum is computed with."""
 
 
 class SqliteStore:
-    """`ChatMemoryStore` on one SQLite file."""
+    """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
         with self._guard("open"):
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=10.0, isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
-            self._check_version()
+            with self._transaction():
+                self._prepare()
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
 
+    # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
+        memory_id = check_memory_id(memory_id, "SqliteStore.get")
         with self._guard(f"read {memory_id!r} from"), self._lock:
-            rows = self._db.execute(
-                "SELECT seq, payload FROM messages WHERE memory_id = ? ORDER BY seq", (memory_id,)
-            ).fetchall()
-        return [self._load(memory_id, seq, payload) for seq, payload in rows]
+            return self._read(memory_id)
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
-        rows = [(memory_id, seq, _encode(m)) for seq, m in enumerate(messages)]
+        memory_id = check_memory_id(memory_id, "SqliteStore.set")
+        encoded = _encoded(messages)
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
-            self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
-            self._db.executemany("INSERT INTO messages (memory_id, seq, payload) VALUES (?, ?, ?)", rows)
+            self._write_all(memory_id, encoded)
+
+    def append(self, memory_id: str, messages: Sequence[Message]) -> None:
+        """Add `messages` at the end (a system message replaces the stored one): one transaction."""
+        memory_id = check_memory_id(memory_id, "SqliteStore.append")
+        encoded = _encoded(messages)
+        with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+            first, next_seq, system = self._conversation(memory_id)
+            for message, payload in encoded:
+                if isinstance(message, SystemMessage):
+                    system = payload
+                else:
+                    self._insert(memory_id, next_seq, payload)
+                    next_seq += 1
+            self._save_conversation(memory_id, first, next_seq, system)
+
+    def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
+        """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
+        memory_id = check_memory_id(memory_id, "SqliteStore.update")
+        with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
+            current = self._read(memory_id)
+            encoded = _encoded(change(list(current)))
+            self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
-        with self._guard(f"delete {memory_id!r} from"), self._lock:
+        memory_id = check_memory_id(memory_id, "SqliteStore.delete")
+        with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
+            self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
     def memory_ids(self) -> list[str]:
         with self._guard("list"), self._lock:
-            return [r[0] for r in self._db.execute("SELECT DISTINCT memory_id FROM messages ORDER BY 1")]
+            return [r[0] for r in self._db.execute("SELECT memory_id FROM conversations ORDER BY 1")]
 
     def close(self) -> None:
         self._db.close()
 
-    # -- helpers ---------------------------------------------------------------------
-    def _check_version(self) -> None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if row is None:
-            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
+    # -- reading -----------------------------------------------------------------------
+    def _read(self, memory_id: str) -> list[Message]:
+        first, next_seq, system = self._conversation(memory_id)
+        rows = self._db.execute(
+            "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? ORDER BY seq", (memory_id,)
+        ).fetchall()
+        messages: list[Message] = []
+        if system is not None:
+            checksum = self._db.execute(
+                "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
+            ).fetchone()[0]
+            messages.append(self._load(memory_id, "system", _SYSTEM_ROW, system, checksum))
+        expected = list(range(first, next_seq))
+        seqs = [seq for seq, _, _ in rows]
+        if seqs != expected:
+            missing = sorted(set(expected) - set(seqs)) or sorted(set(seqs) - set(expected))
             raise MemoryStoreError(
-                f"{self.path}: schema version {row[0]}, this toolkit reads "
-                f"{SCHEMA_VERSION}; use a new file or migrate it"
+                f"{self.path}: memory id {memory_id!r}: row {missing[0]} is missing or out of place (rows "
+                f"{first}..{next_seq - 1} expected, found {len(rows)}); delete that id or restore the file"
             )
+        messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
+        _check_results(self.path, memory_id, messages, first - (1 if system is not None else 0))
+        return messages
 
-    def _load(self, memory_id: str, seq: int, payload: str) -> Message:
+    def _conversation(self, memory_id: str) -> tuple[int, int, str | None]:
+        row = self._db.execute(
+            "SELECT first_seq, next_seq, system FROM conversations WHERE memory_id = ?", (memory_id,)
+        ).fetchone()
+        return (0, 0, None) if row is None else (row[0], row[1], row[2])
+
+    def _load(self, memory_id: str, label: str, seq: int, payload: str, checksum: str) -> Message:
+        if checksum != _checksum(memory_id, seq, payload):
+            raise MemoryStoreError(
+                f"{self.path}: memory id {memory_id!r}, {label}: the checksum does not match, the row was "
+                "changed outside toolkit; delete that id or restore the file from a backup"
+            )
         try:
             return load_message(json.loads(payload))
         except (json.JSONDecodeError, ValidationError, TypeError) as exc:
             raise MemoryStoreError(
-                f"{self.path}: message {seq} of memory id {memory_id!r} is not a valid message "
+                f"{self.path}: memory id {memory_id!r}, {label} is not a valid message "
                 f"({type(exc).__name__}); delete that id or restore the file from a backup"
             ) from exc
+
+    # -- writing -----------------------------------------------------------------------
+    def _insert(self, memory_id: str, seq: int, payload: str) -> None:
+        self._db.execute(
+            "INSERT INTO messages (memory_id, seq, payload, checksum) VALUES (?, ?, ?, ?)",
+            (memory_id, seq, payload, _checksum(memory_id, seq, payload)),
+        )
+
+    def _save_conversation(self, memory_id: str, first: int, next_seq: int, system: str | None) -> None:
+        checksum = None if system is None else _checksum(memory_id, _SYSTEM_ROW, system)
+        self._db.execute(
+            "INSERT INTO conversations (memory_id, first_seq, next_seq, system, system_checksum) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT(memory_id) DO UPDATE SET first_seq = excluded.first_seq, "
+            "next_seq = excluded.next_seq, system = excluded.system, system_checksum = excluded.system_checksum",
+            (memory_id, first, next_seq, system, checksum),
+        )
+
+    def _write_all(self, memory_id: str, encoded: list[tuple[Message, str]]) -> None:
+        self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
+        system = _system(encoded)
+        rest = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        for seq, payload in enumerate(rest):
+            self._insert(memory_id, seq, payload)
+        self._save_conversation(memory_id, 0, len(rest), system)
+
+    def _write_changes(self, memory_id: str, current: list[Message], encoded: list[tuple[Message, str]]) -> None:
+        """Delete evicted rows and append new ones when the change is that shape; else rewrite."""
+        first, next_seq, _ = self._conversation(memory_id)
+        old = [_encode(m) for m in current if not isinstance(m, SystemMessage)]
+        system = _system(encoded)
+        new = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        dropped = next((k for k in range(len(old) + 1) if new[: len(old) - k] == old[k:]), None)
+        if dropped is None or len(new) < len(old) - dropped:
+            self._write_all(memory_id, encoded)
+            return
+        self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + dropped))
+        for payload in new[len(old) - dropped :]:
+            self._insert(memory_id, next_seq, payload)
+            next_seq += 1
+        self._save_conversation(memory_id, first + dropped, next_seq, system)
+
+    # -- schema ------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = None
+        if "meta" in tables:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            version = row[0] if row else None
+        if version == "1" and "conversations" not in tables:
+            self._migrate_from_1()
+            return
+        if version is not None and version != str(SCHEMA_VERSION):
+            raise MemoryStoreError(
+                f"{self.path}: schema version {version}, this toolkit reads {SCHEMA_VERSION} (and migrates 1); "
+                "use a new file, or a toolkit that knows this version"
+            )
+        self._create()
+        if version is None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    def _create(self) -> None:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+
+    def _migrate_from_1(self) -> None:
+        """Version 1 kept every message (system included) as a row and no checksums."""
+        rows = self._db.execute("SELECT memory_id, seq, payload FROM messages ORDER BY memory_id, seq").fetchall()
+        self._db.execute("ALTER TABLE messages RENAME TO messages_v1")
+        self._create()
+        by_id: dict[str, list[tuple[Message, str]]] = {}
+        for memory_id, seq, payload in rows:
+            try:
+                message = load_message(json.loads(payload))
+            except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+                raise MemoryStoreError(
+                    f"{self.path}: cannot migrate from version 1: memory id {memory_id!r}, row {seq} is not a "
+                    "valid message; repair or delete that row first"
+                ) from exc
+            by_id.setdefault(memory_id, []).append((message, payload))
+        for memory_id, encoded in by_id.items():
+            self._write_all(memory_id, encoded)
+        self._db.execute("DROP TABLE messages_v1")
+        self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -119,5 +283,40 @@ class SqliteStore:
             ) from exc
 
 
+def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:
+    """Every tool result answers a call of an earlier assistant message (or a window cut its call)."""
+    asked: set[str] = set()
+    for index, message in enumerate(messages):
+        if isinstance(message, AssistantMessage):
+            asked |= {c.id for c in message.tool_calls}
+        elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
+            raise MemoryStoreError(
+                f"{path}: memory id {memory_id!r}, row {first_row + index}: tool result for call "
+                f"{message.tool_call_id!r} answers no earlier call (a row was removed); delete that id or "
+                "restore the file from a backup"
+            )
+
+
+def _system(encoded: list[tuple[Message, str]]) -> str | None:
+    """The payload of the conversation's system message (the last one given goes first)."""
+    return next((p for m, p in reversed(encoded) if isinstance(m, SystemMessage)), None)
+
+
+def _checksum(memory_id: str, seq: int, payload: str) -> str:
+    data = json.dumps([memory_id, seq, payload], ensure_ascii=True).encode("ascii")
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def _encoded(messages: Sequence[Message]) -> list[tuple[Message, str]]:
+    """Every message with its payload, computed before anything is written."""
+    return [(m, _encode(m)) for m in messages]
+
+
 def _encode(message: Message) -> str:
-    return json.dumps(dump_message(message), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    data = dump_message(message)
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
+        return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    return text

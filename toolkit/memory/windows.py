@@ -3,15 +3,24 @@
 `ChatMemory` holds messages for one id and writes every change through to a store
 (`InMemoryStore` by default, `SqliteStore` to survive restarts). A window bounds what is kept:
 
-- `MessageWindow(n)`  keeps at most n messages;
+- `MessageWindow(n)`  keeps at most n messages (n >= 4: system, user, one call, its result);
 - `TokenWindow(n)`    keeps at most n tokens (token counting is pluggable).
 
 Eviction is never naive. The system message is always kept (a new one replaces the old);
 messages leave oldest first; an assistant message that asked for tools leaves *together with*
 its tool results, so a tool result never answers a call the model can no longer see (strict
-gateways reject such an orphan with HTTP 400).
+gateways reject such an orphan with HTTP 400). The *current turn* is never cut to fit: the
+latest user message and the current round (the latest tool-calling reply and its results, or
+the latest answer) stay, even when they alone exceed the window — earlier rounds of the same
+turn leave first. A window too small to hold one round is refused when it is created.
 
-Leaves out: summarising evicted messages, and per-message ids (rewrites replace whole lists).
+Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
+users never share a conversation by accident (and `1` and `"1"` are never merged).
+
+Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do);
+with one, it is one read-modify-write in the store (`update`, one transaction for SQLite).
+
+Leaves out: summarising evicted messages.
 """
 
 from __future__ import annotations
@@ -21,12 +30,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage
+from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.tokens import estimate_tokens
 
 
 class ChatMemoryStore(Protocol):
-    """Where conversations live, keyed by memory id."""
+    """Where conversations live, keyed by memory id.
+
+    A store may also have `append(memory_id, messages)` (add at the end; a system message
+    replaces the stored one and goes first) and `update(memory_id, change)` (apply
+    `change(current) -> new` atomically); `ChatMemory` uses them when they are there and falls
+    back to `get` + `set` otherwise.
+    """
 
     def get(self, memory_id: str) -> list[Message]: ...
     def set(self, memory_id: str, messages: Sequence[Message]) -> None: ...
@@ -52,6 +68,19 @@ class InMemoryStore:
         with self._lock:
             self._data.pop(memory_id, None)
 
+    def append(self, memory_id: str, messages: Sequence[Message]) -> None:
+        with self._lock:
+            current = self._data.setdefault(memory_id, [])
+            for message in messages:
+                if isinstance(message, SystemMessage):
+                    current[:] = with_system(current, message)
+                else:
+                    current.append(message)
+
+    def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
+        with self._lock:
+            self._data[memory_id] = list(change(list(self._data.get(memory_id, ()))))
+
 
 def message_tokens(message: Message) -> int:
     """The default token count of one message: its text plus its tool calls' names and arguments."""
@@ -61,11 +90,24 @@ def message_tokens(message: Message) -> int:
     return estimate_tokens(message.content)
 
 
+MIN_MESSAGES = 4
+"""The smallest `MessageWindow` that holds one round: system, user, a tool call and its result."""
+
+
 @dataclass(frozen=True)
 class MessageWindow:
-    """Keep at most `max_messages` messages (the system message counts)."""
+    """Keep at most `max_messages` messages (the system message counts); at least `MIN_MESSAGES`."""
 
     max_messages: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_messages, int) or isinstance(self.max_messages, bool):
+            raise ConfigurationError(f"MessageWindow({self.max_messages!r}): max_messages must be an int")
+        if self.max_messages < MIN_MESSAGES:
+            raise ConfigurationError(
+                f"MessageWindow({self.max_messages}): too small to hold one round (system message, user "
+                f"message, a tool call and its result); use MessageWindow({MIN_MESSAGES}) or more"
+            )
 
     def fits(self, messages: Sequence[Message]) -> bool:
         return len(messages) <= self.max_messages
@@ -78,6 +120,12 @@ class TokenWindow:
     max_tokens: int
     count: Callable[[Message], int] = message_tokens
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
+            raise ConfigurationError(
+                f"TokenWindow({self.max_tokens!r}): max_tokens must be a positive int, e.g. TokenWindow(4000)"
+            )
+
     def fits(self, messages: Sequence[Message]) -> bool:
         return sum(self.count(m) for m in messages) <= self.max_tokens
 
@@ -86,15 +134,39 @@ Window = MessageWindow | TokenWindow
 
 
 def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
-    """The messages that remain once the window is satisfied (oldest leave first, in groups)."""
+    """The messages that remain once the window is satisfied (oldest leave first, in groups).
+
+    The current turn's user message and its current round never leave (see the module docstring).
+    """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
     rest = kept[len(system) :]
-    while rest and window is not None and not window.fits(system + rest):
-        rest = rest[_first_group_size(rest) :]
+    if window is None or window.fits(system + rest):
+        return system + _without_leading_results(rest)
+    user = max((i for i, m in enumerate(rest) if isinstance(m, UserMessage)), default=None)
+    current = _current_round_start(rest, user)
+    before = rest[:user] if user is not None else rest[:current]
+    middle = rest[user + 1 : current] if user is not None else []
+    protected_head = [rest[user]] if user is not None else []
+    tail = rest[current:]
+    while before and not window.fits(system + before + protected_head + middle + tail):
+        before = before[_first_group_size(before) :]
+    while middle and not window.fits(system + before + protected_head + middle + tail):
+        middle = middle[_first_group_size(middle) :]
+    return system + _without_leading_results(before + protected_head + middle + tail)
+
+
+def _current_round_start(rest: Sequence[Message], user: int | None) -> int:
+    """Where the current round begins: the latest tool-calling reply after the user message."""
+    first = 0 if user is None else user + 1
+    calls = [i for i, m in enumerate(rest) if i >= first and isinstance(m, AssistantMessage) and m.tool_calls]
+    return calls[-1] if calls else first
+
+
+def _without_leading_results(rest: list[Message]) -> list[Message]:
     while rest and isinstance(rest[0], ToolResultMessage):  # never start with an orphan result
         rest = rest[1:]
-    return system + rest
+    return rest
 
 
 def _first_group_size(messages: Sequence[Message]) -> int:
@@ -108,13 +180,28 @@ def _first_group_size(messages: Sequence[Message]) -> int:
     return size
 
 
+def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
+    """`memory_id` if it is a non-empty string; else `MemoryIdError` saying why and what to do."""
+    if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
+        raise MemoryIdError(
+            f"{where}: memory id {memory_id!r} is missing; every conversation needs its own id (e.g. the "
+            "user's id) — with a missing id, every anonymous user would share one conversation"
+        )
+    if not isinstance(memory_id, str):
+        raise MemoryIdError(
+            f"{where}: memory id {memory_id!r} is not a string ({type(memory_id).__name__}); memory ids are strings, so "
+            f"pass str({memory_id!r}) explicitly (1 and '1' are never merged silently)"
+        )
+    return memory_id
+
+
 class ChatMemory:
     """The conversation of one memory id, windowed, written through to its store."""
 
     def __init__(
         self, memory_id: str = "default", *, store: ChatMemoryStore | None = None, window: Window | None = None
     ) -> None:
-        self.id = memory_id
+        self.id = check_memory_id(memory_id)
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()
         self.window = window
         self.lock = threading.RLock()
@@ -128,10 +215,24 @@ class ChatMemory:
 
     def add(self, *messages: Message) -> None:
         with self.lock:
-            current = self.store.get(self.id)
-            for message in messages:
-                current = _with_system(current, message) if isinstance(message, SystemMessage) else current + [message]
-            self.store.set(self.id, evict(current, self.window))
+            append = getattr(self.store, "append", None)
+            if self.window is None and append is not None:
+                append(self.id, messages)
+                return
+            self.update(lambda current: _merged(current, messages))
+
+    def update(self, change: Callable[[list[Message]], list[Message]]) -> None:
+        """Apply `change(current) -> new` (then the window) in one step of the store."""
+        with self.lock:
+
+            def windowed(current: list[Message]) -> list[Message]:
+                return evict(change(current), self.window)
+
+            update = getattr(self.store, "update", None)
+            if update is not None:
+                update(self.id, windowed)
+            else:
+                self.store.set(self.id, windowed(self.store.get(self.id)))
 
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
@@ -143,6 +244,12 @@ class ChatMemory:
             self.store.delete(self.id)
 
 
-def _with_system(messages: list[Message], system: SystemMessage) -> list[Message]:
+def _merged(current: list[Message], messages: Sequence[Message]) -> list[Message]:
+    for message in messages:
+        current = with_system(current, message) if isinstance(message, SystemMessage) else current + [message]
+    return current
+
+
+def with_system(messages: list[Message], system: SystemMessage) -> list[Message]:
     """A new system message replaces the old one and goes first."""
     return [system] + [m for m in messages if not isinstance(m, SystemMessage)]

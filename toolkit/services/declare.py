@@ -13,7 +13,10 @@ Rules, checked when the service is created (`plan_method`), never at call time:
   when there is neither — the method's only parameter;
 - every other parameter is a template variable (its own name, or `V("name")`) and must be used
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
-- a `MemoryId` parameter needs the service to have per-id memory;
+- a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
+  (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
+- with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
+  one shared conversation for the methods without one (`ai_service(..., shared_memory_id="…")`);
 - a return type must be declared: `str`, `None`, `Result[T]`, `TokenStream` or any type
   pydantic can validate (structured output).
 
@@ -85,7 +88,9 @@ class MethodPlan:
     """For `structured` and `result` of a non-str type: how to ask for and parse the answer."""
 
 
-def plan_method(owner: type, name: str, fn: Any, *, has_memory_provider: bool) -> MethodPlan:
+def plan_method(
+    owner: type, name: str, fn: Any, *, has_memory_provider: bool, shared_memory_id: str | None = None
+) -> MethodPlan:
     """Read one method's declaration; raise `ConfigurationError` naming the method and the fix."""
     where = f"{owner.__name__}.{name}"
     hints = typing.get_type_hints(fn, include_extras=True)
@@ -96,6 +101,18 @@ def plan_method(owner: type, name: str, fn: Any, *, has_memory_provider: bool) -
         raise ConfigurationError(
             f"{where}: parameter {memory_param!r} is a MemoryId, but the service has no per-id memory; "
             "pass memory=memory_per_id(...) (or a function memory_id -> ChatMemory) to ai_service()"
+        )
+    default = next((p.default for p in params if p.name == memory_param), inspect.Parameter.empty)
+    if memory_param and default is not inspect.Parameter.empty:
+        raise ConfigurationError(
+            f"{where}: the MemoryId parameter {memory_param!r} has a default value ({default!r}); a memory id "
+            "must come from each caller, never from a default: remove the default"
+        )
+    if has_memory_provider and not memory_param and shared_memory_id is None:
+        raise ConfigurationError(
+            f"{where}: the service has per-id memory, but this method has no MemoryId parameter, so every "
+            "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
+            'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
     _check_templates(where, system, user_template, variables)
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))

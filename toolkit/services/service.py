@@ -14,6 +14,11 @@ subclass of the declaration whose methods each run `_invoke`:
     5. turn the loop's result into the declared return type (with one repair round for
        structured output), or a `Result` carrying everything
 
+Memory ids are non-empty strings (`MemoryIdError` otherwise, before anything is sent). A turn
+that fails (a broken stream, a gateway error) keeps the conversation valid: if memory would end
+with the user's unanswered message, an assistant message saying the reply failed
+(`INTERRUPTED_TEXT`) follows it, so the next turn never sends two user messages in a row.
+
 Leaves out: async methods, and guardrails / moderation around the call.
 """
 
@@ -25,18 +30,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from toolkit.chat.messages import Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import TextDelta
 from toolkit.errors import ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopEvent, LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.loop.saga import ToolExecution
-from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window
+from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
 from toolkit.services.declare import MethodPlan, plan_method
 from toolkit.services.structured import OutputType, repair_message
-from toolkit.services.templates import Clock, render
+from toolkit.services.templates import Clock, as_text, render
+from toolkit.tools.execute import VALUES
 
 T = TypeVar("T")
+
+INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
+"""Stored after a user message whose turn failed, so the conversation stays valid."""
 
 
 D = TypeVar("D")
@@ -64,8 +73,13 @@ class Result(Generic[T]):
 class TokenStream:
     """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`."""
 
-    def __init__(self, events: Iterator[LoopEvent], finish: Callable[[LoopResult], Result[str]]) -> None:
-        self._events, self._finish = events, finish
+    def __init__(
+        self,
+        events: Iterator[LoopEvent],
+        finish: Callable[[LoopResult], Result[str]],
+        failed: Callable[[BaseException], None] = lambda exc: None,
+    ) -> None:
+        self._events, self._finish, self._failed = events, finish, failed
         self.result: Result[str] | None = None
         """Set once the stream is exhausted."""
 
@@ -75,6 +89,9 @@ class TokenStream:
                 yield next(self._events)
         except StopIteration as done:
             self.result = self._finish(done.value)
+        except Exception as exc:
+            self._failed(exc)
+            raise
 
     def text(self) -> Iterator[str]:
         """Only the text, as it arrives."""
@@ -82,17 +99,21 @@ class TokenStream:
 
 
 def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None = None) -> Callable[[Any], ChatMemory]:
-    """A memory provider: one `ChatMemory` per memory id, created on first use, kept after."""
+    """A memory provider: one `ChatMemory` per memory id, created on first use, kept after.
+
+    Ids are non-empty strings: `None`, `""` and non-strings (`1` is not `"1"`) raise `MemoryIdError`.
+    """
     from toolkit.memory.windows import InMemoryStore
 
     store = store if store is not None else InMemoryStore()
-    memories: dict[Any, ChatMemory] = {}
+    memories: dict[str, ChatMemory] = {}
     lock = threading.Lock()
 
     def provide(memory_id: Any) -> ChatMemory:
+        memory_id = check_memory_id(memory_id, "memory_per_id()")
         with lock:
             if memory_id not in memories:
-                memories[memory_id] = ChatMemory(str(memory_id), store=store, window=window)
+                memories[memory_id] = ChatMemory(memory_id, store=store, window=window)
             return memories[memory_id]
 
     return provide
@@ -111,6 +132,8 @@ class ServiceConfig:
     clock: Clock = dt.datetime.now
     structured: str = "response_format"
     """`response_format` (send the schema) or `instructions` (append it to the user message)."""
+    shared_memory_id: str | None = None
+    """With per-id memory: the one id methods without a `MemoryId` parameter share (opt-in)."""
 
 
 def ai_service(
@@ -124,14 +147,22 @@ def ai_service(
     options: LoopOptions = LoopOptions(),
     clock: Clock = dt.datetime.now,
     structured: str = "response_format",
+    shared_memory_id: str | None = None,
 ) -> D:
-    """An object implementing every public method of `declaration` with the tool loop."""
-    cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured)
+    """An object implementing every public method of `declaration` with the tool loop.
+
+    `shared_memory_id`: with per-id memory, a method without a `MemoryId` parameter is a
+    configuration error; naming an id here opts in to one conversation shared by every caller.
+    """
+    if shared_memory_id is not None:
+        check_memory_id(shared_memory_id, "ai_service(shared_memory_id=...)")
+    cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured, shared_memory_id)
     per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
     plans = {
-        name: plan_method(declaration, name, fn, has_memory_provider=per_id) for name, fn in _declared(declaration)
+        name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
+        for name, fn in _declared(declaration)
     }
-    methods = {name: _method(plan, cfg) for name, plan in plans.items()}
+    methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
         __config__=cfg,
@@ -164,39 +195,64 @@ def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
 def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> Any:
     messages, memory = _messages(plan, cfg, arguments)  # steps 1-3
     options = _options(plan, cfg)
+    values: dict[str, Any] = {}
     kwargs = dict(
         tools=cfg.tools,
         providers=cfg.providers,
         registry=cfg.registry,
         memory=memory,
         options=options,
-        parameters={"method": plan.name},
+        parameters={"method": plan.name, VALUES: values},
     )
     if plan.kind == "stream":  # step 4
-        return TokenStream(iter_loop(cfg.model, messages, **kwargs), lambda r: _result(r, r.answer))
+        return TokenStream(
+            iter_loop(cfg.model, messages, **kwargs),
+            lambda r: _result(r, r.answer),
+            lambda exc: _close_failed_turn(memory, exc),
+        )
     lock = memory.lock if memory is not None else threading.RLock()
     with lock:
-        loop = run_loop(cfg.model, messages, **kwargs)
-        return _convert(plan, cfg, loop, kwargs)  # step 5
+        try:
+            loop = run_loop(cfg.model, messages, **kwargs)
+            return _convert(plan, cfg, loop, kwargs, values)  # step 5
+        except Exception as exc:
+            _close_failed_turn(memory, exc)
+            raise
+
+
+def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
+    """After a failed turn, never leave the user's message as the last one in memory."""
+    if memory is None:
+        return
+    with memory.lock:
+        current = memory.messages()
+        if current and isinstance(current[-1], UserMessage):
+            memory.add(AssistantMessage(content=INTERRUPTED_TEXT.format(error=type(exc).__name__)))
 
 
 def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
     values = {var: arguments[param] for param, var in plan.variables.items()}
-    user = render(plan.user_template, values, cfg.clock) if plan.user_template else str(arguments[plan.user_param])
+    user = (
+        render(plan.user_template, values, cfg.clock)
+        if plan.user_template
+        else as_text(arguments[plan.user_param or ""])
+    )
     if plan.output is not None and cfg.structured == "instructions":
         user = f"{user}\n\n{plan.output.instructions()}"
     messages: list[Message] = [UserMessage(content=user)]
     if plan.system:
         messages.insert(0, SystemMessage(content=render(plan.system, values, cfg.clock)))
-    return messages, _memory(cfg, arguments.get(plan.memory_param) if plan.memory_param else "default")
+    memory_id = arguments.get(plan.memory_param) if plan.memory_param else cfg.shared_memory_id
+    return messages, _memory(plan, cfg, memory_id)
 
 
-def _memory(cfg: ServiceConfig, memory_id: Any) -> ChatMemory | None:
+def _memory(plan: MethodPlan, cfg: ServiceConfig, memory_id: Any) -> ChatMemory | None:
     if cfg.memory is None or isinstance(cfg.memory, ChatMemory):
         return cfg.memory
-    return cfg.memory(memory_id)
+    where = f"{plan.name}({plan.memory_param}=...)" if plan.memory_param else plan.name
+    return cfg.memory(check_memory_id(memory_id, where))
 
 
 def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:
@@ -208,9 +264,11 @@ def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:
     return options
 
 
-def _convert(plan: MethodPlan, cfg: ServiceConfig, loop: LoopResult, kwargs: dict[str, Any]) -> Any:
+def _convert(
+    plan: MethodPlan, cfg: ServiceConfig, loop: LoopResult, kwargs: dict[str, Any], values: dict[str, Any]
+) -> Any:
     if loop.finish == "immediate":
-        return _immediate(plan, loop)
+        return _immediate(plan, loop, values)
     if plan.kind == "none":
         return None
     if plan.kind == "text":
@@ -227,28 +285,59 @@ def _parse_with_repair(
     try:
         return output.parse(loop.answer), loop
     except OutputParsingError as error:
-        repair = [UserMessage(content=repair_message(error))]
-        history = [] if kwargs["memory"] is not None else loop.messages
+        repair: list[Message] = [UserMessage(content=repair_message(error))]
+        history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
         second = run_loop(cfg.model, history + repair, **kwargs)
         merged = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
-        return output.parse(second.answer), merged
+        try:
+            return output.parse(second.answer), merged
+        except OutputParsingError as again:
+            raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
 
 
-def _immediate(plan: MethodPlan, loop: LoopResult) -> Any:
-    """Seed 000 §3.4: what a method returns when a tool ended the call."""
+def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> Any:
+    """What a method returns when a tool ended the call (LangChain4j's `DefaultAiServices`).
+
+    `Result[T]` → a `Result` with `content=None`; `None` → None; otherwise: every tool returned
+    None → None; exactly one value that is not None, of the declared type → that object (not
+    its text); anything else → `ConfigurationError` (declare `Result[...]`).
+    """
     results = loop.immediate_results
     if plan.kind == "result":
         return _result(loop, None)
     if plan.kind == "none":
         return None
-    if len(results) == 1 and plan.kind == "text":
-        return results[0].content
-    if len(results) == 1 and plan.output is not None:
-        return plan.output.parse(results[0].content)
+    returned = [values.get(r.tool_call_id, r.content) for r in results]
+    present = [v for v in returned if v is not None]
+    if not present:
+        return None
+    if len(present) == 1 and _is_declared_type(plan, present[0]):
+        return present[0]
+    if len(present) == 1:
+        declared = "str" if plan.kind == "text" else getattr(plan.output and plan.output.type, "__name__", "its type")
+        raise ConfigurationError(
+            f"{plan.name}: an IMMEDIATE tool returned a {type(present[0]).__name__}, but the method returns "
+            f"{declared}; make the tool return {declared}, or declare the return type Result[...] to receive it"
+        )
     raise ConfigurationError(
-        f"{plan.name}: an IMMEDIATE tool ended the call with {len(results)} results, which this return "
-        "type cannot hold; declare the return type Result[...] to receive them"
+        f"{plan.name}: an IMMEDIATE tool ended the call with {len(results)} results, which this return type "
+        "cannot hold; declare the return type Result[...] to receive them"
     )
+
+
+def _is_declared_type(plan: MethodPlan, value: Any) -> bool:
+    if plan.kind == "text":
+        return isinstance(value, str)
+    if plan.output is None:
+        return False
+    declared = plan.output.type
+    if isinstance(declared, type):
+        return isinstance(value, declared)
+    try:
+        plan.output.adapter.validate_python(value, strict=True)
+    except Exception:
+        return False
+    return True
 
 
 def _result(loop: LoopResult, content: Any) -> Result[Any]:

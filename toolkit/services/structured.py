@@ -6,8 +6,22 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    supports it, or as instructions appended to the user message when it does not;
    non-object types are wrapped as `{"value": …}` because `response_format` wants an object;
 2. the answer text is parsed tolerantly (code fences and chatter around one JSON object are
-   stripped) and validated strictly with pydantic;
-3. a failure gets one repair round (`repair_message`), then `OutputParsingError`.
+   stripped), then validated strictly — the same rule as tool arguments ("strict out"):
+
+   ==========================================  ===========  ===============================
+   the JSON object                             result       why
+   ==========================================  ===========  ===============================
+   exactly the schema's fields                 accepted
+   an integer where a number is declared       accepted     2999 is a JSON number
+   a field the schema does not declare         rejected     never silently dropped
+   `"2999"` (a string) for a number            rejected     no string-to-number coercion
+   a required field missing, or a wrong type   rejected
+   ==========================================  ===========  ===============================
+
+   (pydantic's JSON strict mode, plus a check that no object has undeclared fields);
+3. a failure gets one repair round (`repair_message`), then `OutputParsingError` (carrying every
+   answer tried, in `answers`). With memory, the repair message and the second answer are
+   stored like any other turn: they were said.
 
 Leaves out: streaming partial JSON, and grammar-constrained decoding.
 """
@@ -68,19 +82,57 @@ class OutputType:
         text = answer or ""
         try:
             data = json.loads(extract_json(text))
-        except ValueError:
+        except (ValueError, RecursionError):
             raise OutputParsingError("the answer is not a JSON object", answer=text) from None
         if self.wrapped:
             if not isinstance(data, dict) or "value" not in data:
                 raise OutputParsingError('the answer has no "value" field', answer=text)
+            extra = sorted(set(data) - {"value"})
+            if extra:
+                raise OutputParsingError(f"the JSON does not match the schema ({extra[0]}: not a field)", answer=text)
             data = data["value"]
+        problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
         try:
-            return self.adapter.validate_python(data)
+            value = self.adapter.validate_json(json.dumps(data), strict=True)
         except ValidationError as exc:
-            problems = "; ".join(
+            problems += [
                 f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors(include_url=False)
-            )
-            raise OutputParsingError(f"the JSON does not match the schema ({problems})", answer=text) from None
+            ]
+        if problems:
+            raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
+        return value
+
+
+def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list[str]:
+    """Paths of object fields that `schema` does not declare (objects with `properties` only)."""
+    defs = schema.get("$defs", {})
+    return _undeclared(data, schema, defs, path)
+
+
+def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
+    schema = _resolve(schema, defs)
+    if isinstance(data, dict) and "properties" in schema:
+        found = [_join(path, k) for k in data if k not in schema["properties"]]
+        for key, value in data.items():
+            if key in schema["properties"]:
+                found += _undeclared(value, schema["properties"][key], defs, _join(path, key))
+        return found
+    if isinstance(data, list) and isinstance(schema.get("items"), dict):
+        return [p for i, v in enumerate(data) for p in _undeclared(v, schema["items"], defs, _join(path, str(i)))]
+    for branch in schema.get("anyOf", []) + schema.get("oneOf", []) + schema.get("allOf", []):
+        branch = _resolve(branch, defs)
+        if isinstance(data, dict) and "properties" in branch or isinstance(data, list) and "items" in branch:
+            return _undeclared(data, branch, defs, path)
+    return []
+
+
+def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref", "")
+    return defs.get(ref.rsplit("/", 1)[-1], schema) if ref.startswith("#/$defs/") else schema
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
 
 
 def extract_json(text: str) -> str:

@@ -47,6 +47,10 @@ from toolkit.tools.decorator import InvocationContext, function_label, tool_opti
 from toolkit.tools.reflect import Reflection, ToolSpec, reflect
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
+
+VALUES = "_toolkit_values"
+"""An `InvocationContext.parameters` key: a dict there receives each call's raw return value by call
+id (an AI service reads it for an immediate return into a typed method)."""
 Policy = Callable[[Exception, ToolCall], str]
 
 
@@ -132,6 +136,9 @@ class Tool:
             value = self.executor(call, context)
             output = value if isinstance(value, ToolOutput) else ToolOutput(value)
             content = to_text(output.value)
+            sink = context.parameters.get(VALUES)
+            if isinstance(sink, dict):
+                sink[call.id] = output.value
         except ArgumentError as exc:
             return _failed(call, "argument", exc, policies.argument_error)
         except Exception as exc:

@@ -1,71 +1,182 @@
-"""Sanitising exception text before a model (and whoever reads its transcript) sees it.
+"""Sanitising text before a model (or a trace, a cassette, a log) sees it.
 
 The seed warns that a tool's exception message goes to the model verbatim, database
-connection string and all. `sanitize()` removes, in order:
+connection string and all. Two functions:
 
-1. stack traces (a `Traceback (most recent call last):` block keeps only its last line;
-   stray `File "...", line N` lines go);
-2. private-key blocks, credentials in URLs (`postgres://user:pw@host` → `postgres://[REDACTED]@host`),
-   `Bearer` / `Basic` tokens;
-3. values of secret-looking keys (`password=`, `api_key: `, `"client_secret": "..."`, `token=` ...);
-4. tokens in well-known formats (OpenAI `sk-`, GitHub `ghp_`, Slack `xox?-`, AWS `AKIA`,
-   Google `AIza`, JWTs) and any other long letters-and-digits run of 32+ characters
-   (UUIDs are kept: they are usually ids the model needs);
+- `scrub(text)` removes secrets and file paths and changes nothing else (used for the trace
+  view, cassettes and `client.exchanges`; `scrub(scrub(t)) == scrub(t)`, so a recorded request
+  and the same request scrubbed at replay still match); `scrub_json` does it to every string
+  of a request or response body;
+- `sanitize(text)` also drops stack traces and long random-looking runs and cuts the text to
+  `LIMIT` characters (used for what a failing tool tells the model).
 
-then cuts the text to 500 characters. It errs towards removing too much.
+`scrub` removes, in order:
 
-Leaves out: personal data (names, phone numbers) — mask those where the data is produced.
+1. the values of secret-looking environment variables wherever they appear bare
+   (`LLM_API_KEY`, `DB_PASS`, `…_TOKEN`, … with a value of 6+ characters);
+2. private-key blocks; credentials in URLs (`postgres://user:pw@host` → `postgres://[REDACTED]@host`);
+   `Bearer` / `Basic` / `Token` credentials;
+3. passwords on command lines and in SQL: `mysql -p<pw>` (also inside a `CalledProcessError`'s
+   argument list), `--password <pw>`, `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
+4. cookie values (`Cookie: a=…; b=…`, `cookie session=…`);
+5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
+   `signing_key: `, `"client_secret": "…"`, `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
+   to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
+6. tokens in well-known formats (OpenAI `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`,
+   Slack `xox?-`, AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face
+   `hf_`, JWTs);
+7. home-directory and absolute file paths, quoted or bare, POSIX and Windows, `file://` URLs,
+   inside `File "…"` lines too: each becomes `<path>`.
+
+`sanitize` then removes any other letters-and-digits run of 32+ characters (UUIDs are kept:
+they are usually ids the model needs). It errs towards removing too much.
+
+Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
+secrets with no label, no known format and no environment variable (a bare short password).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass
+from typing import Any
 
 REDACTED = "[REDACTED]"
+PATH = "<path>"
 LIMIT = 500
+_READ_AT_MOST = 20_000
+"""A message longer than this is cut (at a space) before it is sanitised."""
 
+_SECRET_WORDS = frozenset(
+    "pass password passwd pwd passphrase secret token key apikey auth authorization credential "
+    "credentials cookie session sessionid sid signature sig privatekey jwt bearer otp dsn".split()
+)
+_NOT_SECRET_VARIABLES = frozenset({"PWD", "OLDPWD"})
+_SECRET_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey")
+
+_TRACEBACK = "Traceback (most recent call last)"
 _FILE_LINE = re.compile(r'^\s*File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
-_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S)
+_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S)
 _URL_CREDENTIALS = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
-_AUTH_HEADER = re.compile(r"\b(Bearer|Basic|Token)\s+[\w.~+/=-]{6,}", re.IGNORECASE)
-_SECRET_KEY = (
-    r"[\w.-]*?(?:password|passwd|pwd|secret(?:[_-]?key)?|token|api[_-]?key|"
-    r"access[_-]?key|private[_-]?key|credentials?|authorization)"
+_AUTH_HEADER = re.compile(r"\b(Bearer|Basic|Token)\s+(?!\[REDACTED\])[\w.~+/=-]{6,}", re.IGNORECASE)
+_COMMAND = re.compile(r"\b(?:mysql\w*|mariadb\w*|sshpass|mysqldump|mysqladmin)\b", re.IGNORECASE)
+_DASH_P = re.compile(r"(?<=[\s'\"\[,(])-p(?!\[REDACTED\])[^\s'\",\]()]+")
+_SSHPASS = re.compile(r"(\bsshpass\s+-p\s*)(?!\[REDACTED\])([^\s'\",\]()]+)")
+_LONG_OPTION = re.compile(
+    r"(--?(?:password|passwd|pass|token|secret|api-key|apikey|auth-token)(?:['\"]?,\s*['\"]?|\s+))(?!\[REDACTED\])(\"[^\"]*\"|'[^']*'|[^\s'\",\]()]+)",
+    re.IGNORECASE,
 )
-_KEY_VALUE = re.compile(rf"(\b{_SECRET_KEY}[\"']?\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s,;&\"')]+)", re.IGNORECASE)
+_SQL_PASSWORD = re.compile(
+    r"\b(IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY\s+|PASSWORD\s*\(\s*|PASSWORD\s+)(\"[^\"]*\"|'[^']*'|(?<=BY )[^\s;,)]+)",
+    re.IGNORECASE,
+)
+_COOKIE = re.compile(r"\b((?:set-)?cookies?\b[ \t]*[:=]?[ \t]*)([^\n]*)", re.IGNORECASE)
+_COOKIE_PAIR = re.compile(r"([\w.$-]+=)([^;,\s]+)")
+_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
+_VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
 _KNOWN_TOKENS = re.compile(
-    r"\bsk-[\w-]{16,}|\bgh[pousr]_\w{20,}|\bgithub_pat_\w{20,}|\bxox[abprs]-[\w-]{10,}"
-    r"|\bAKIA[0-9A-Z]{16}\b|\bAIza[\w-]{35}|\beyJ[\w-]+\.[\w-]+\.[\w-]+"
+    r"\bsk-[\w-]{16,}|\bSG\.[\w-]{8,}\.[\w-]{8,}|\bgh[pousr]_\w{20,}|\bgithub_pat_\w{20,}|\bxox[abprse]-[\w-]{10,}"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[\w-]{30,}|\b[rsp]k_(?:live|test)_\w{16,}|\bglpat-[\w-]{20,}"
+    r"|\bhf_[A-Za-z0-9]{30,}|\beyJ[\w-]+\.[\w-]+\.[\w-]*"
 )
+_QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
+_FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
+_POSIX_PATH = re.compile(
+    r"(?<![\w/\\:.~<>-])(?:~(?:[A-Za-z_][\w.-]*)?)?/[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
+)
+_WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*")
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
-def sanitize(text: str) -> str:
-    """`text` without stack traces and secrets, at most `LIMIT` characters."""
-    text = _drop_tracebacks(text)
+def scrub(text: str) -> str:
+    """`text` with secrets and file paths replaced, nothing else changed."""
+    text = _environment_values(text)
     text = _PEM.sub(REDACTED, text)
     text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-    text = _KEY_VALUE.sub(lambda m: _keep_quotes(m.group(1), m.group(2)), text)
+    text = _command_lines(text)
+    text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
+    text = _COOKIE.sub(_cookie, text)
+    text = _labelled(text)
     text = _KNOWN_TOKENS.sub(REDACTED, text)
-    text = _LONG_RUN.sub(_long_run, text)
-    text = text.strip()
+    return _paths(text)
+
+
+def scrub_json(value: Any) -> Any:
+    """A copy of a JSON-like value with every string scrubbed, and string values under secret names masked."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {
+            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and is_secret_name(k) else scrub_json(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [scrub_json(v) for v in value]
+    return value
+
+
+def sanitize(text: str) -> str:
+    """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters."""
+    text = scrub(_drop_tracebacks(text))
+    text = _LONG_RUN.sub(_long_run, text).strip()
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
 
+@dataclass(frozen=True)
+class ExceptionSummary:
+    """What the model may learn of an exception: its type's name and a sanitised message."""
+
+    type_name: str
+    message: str
+    """Sanitised; empty when the exception has no message or its `__str__` misbehaves."""
+
+    def text(self) -> str:
+        """The message; the type name when there is none; both for a `KeyError` (its message is a bare key)."""
+        if not self.message:
+            return self.type_name
+        return f"{self.type_name}: {self.message}" if self.type_name == "KeyError" else self.message
+
+
+def summarize_exception(exc: BaseException) -> ExceptionSummary:
+    """Type name and sanitised message; never raises, whatever the exception's `__str__` does."""
+    return ExceptionSummary(_type_name(exc), sanitize(_message(exc)))
+
+
 def describe_exception(exc: BaseException) -> str:
-    """An exception as one sanitised line: its message, or its class name if it has none."""
-    message = str(exc).strip()
-    if isinstance(exc, KeyError) or not message:
-        message = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-    return sanitize(message)
+    """An exception as one sanitised line (`summarize_exception(exc).text()`)."""
+    return summarize_exception(exc).text()
+
+
+def _type_name(exc: BaseException) -> str:
+    try:
+        name = type(exc).__name__
+    except Exception:
+        return "Exception"
+    return name if isinstance(name, str) and name.isidentifier() else "Exception"
+
+
+def _message(exc: BaseException) -> str:
+    """`str(exc)`, or "" if it raises, recurses or returns something that is not text."""
+    try:
+        message = exc.__str__()
+    except Exception:  # RecursionError included
+        return ""
+    if type(message) is not str:
+        return ""
+    if len(message) > _READ_AT_MOST:
+        cut = message[:_READ_AT_MOST]
+        message = cut[: cut.rfind(" ")] if " " in cut else ""
+    return message.strip()
 
 
 def _drop_tracebacks(text: str) -> str:
     lines, out, in_trace = text.splitlines(), [], False
     for line in lines:
-        if line.strip().startswith("Traceback (most recent call last)"):
+        if line.strip().startswith(_TRACEBACK):
             in_trace = True
         elif in_trace and (line.startswith(" ") or not line.strip()):
             continue
@@ -75,11 +186,94 @@ def _drop_tracebacks(text: str) -> str:
     return _FILE_LINE.sub("", "\n".join(out))
 
 
-def _keep_quotes(key: str, value: str) -> str:
-    if value.lower() in ("bearer", "basic", "token", REDACTED.lower()):  # already handled
-        return key + value
-    quote = value[0] if value[:1] in ("'", '"') else ""
-    return f"{key}{quote}{REDACTED}{quote}"
+def is_secret_name(name: str) -> bool:
+    """Whether a variable, field or header name labels a secret: its last part is a secret word."""
+    parts = [p.lower() for p in _NAME_PARTS.findall(name)]
+    if not parts:
+        return False
+    joined = "".join(parts)
+    return parts[-1] in _SECRET_WORDS or joined.endswith(_SECRET_ENDINGS)
+
+
+def _environment_values(text: str) -> str:
+    values = sorted(
+        {
+            v
+            for k, v in os.environ.items()
+            if len(v.strip()) >= 6 and k.upper() not in _NOT_SECRET_VARIABLES and is_secret_name(k) and not v.isdigit()
+        },
+        key=len,
+        reverse=True,
+    )
+    for value in values:
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+def _masked(value: str) -> str:
+    if value == REDACTED or value.strip("'\"") == REDACTED:
+        return value
+    quote = value[0] if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0] else ""
+    return f"{quote}{REDACTED}{quote}"
+
+
+def _command_lines(text: str) -> str:
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _COMMAND.search(line):
+            line = _DASH_P.sub(f"-p{REDACTED}", line)
+        line = _SSHPASS.sub(lambda m: m.group(1) + REDACTED, line)
+        lines[i] = _LONG_OPTION.sub(lambda m: m.group(1) + _masked(m.group(2)), line)
+    return "\n".join(lines)
+
+
+def _cookie(match: re.Match[str]) -> str:
+    head, tail = match.group(1), match.group(2)
+    if "=" in tail:
+        return head + _COOKIE_PAIR.sub(
+            lambda m: m.group(1) + (m.group(2) if m.group(2) == REDACTED else REDACTED), tail
+        )
+    first = tail.split(" ", 1)
+    if not any(c in head for c in ":=") or not first[0] or first[0] == REDACTED:
+        return match.group(0)
+    return head + REDACTED + (" " + first[1] if len(first) > 1 else "")
+
+
+def _labelled(text: str) -> str:
+    """Mask the value after every `name=` / `name:` whose name labels a secret."""
+    out, pos = [], 0
+    for match in _NAME_SEP.finditer(text):
+        if match.start() < pos or not is_secret_name(match.group("name")):
+            continue
+        value = _VALUE.match(text, match.end())
+        if value is None:
+            continue
+        masked = _mask_value(value.group(0))
+        if masked is None:
+            continue
+        out += [text[pos : match.end()], masked]
+        pos = value.end()
+    return "".join(out) + text[pos:]
+
+
+def _mask_value(value: str) -> str | None:
+    """The masked value (trailing punctuation kept), or None to leave it."""
+    if value.lower() in ("bearer", "basic", "token") or REDACTED in value:
+        return None
+    if value[:1] in ("'", '"'):
+        return _masked(value)
+    end = len(value)
+    while end > 0 and value[end - 1] in ".,;:)]}":
+        end -= 1
+    return None if end == 0 else REDACTED + value[end:]
+
+
+def _paths(text: str) -> str:
+    text = _FILE_URL.sub(PATH, text)
+    text = _QUOTED_PATH.sub(lambda m: f"{m.group(1)}{PATH}{m.group(1)}", text)
+    text = _WINDOWS_PATH.sub(PATH, text)
+    return _POSIX_PATH.sub(PATH, text)
 
 
 def _long_run(match: re.Match[str]) -> str:

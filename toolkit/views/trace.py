@@ -29,6 +29,7 @@ from typing import Any
 from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
+from toolkit.tools import redact
 from toolkit.views.conversation import HtmlView, one_line
 from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
 
@@ -89,8 +90,10 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
     label, kind = execution_status(execution)
     title = [execution.call.name, badge(label, kind)]
     title += [badge(f"{execution.duration_s:.2f} s", "info")] if show_timing else []
-    result = execution.result.content
-    body = code_block(execution.call.arguments) + small("result" if kind == "ok" else "sent back as an error")
+    result = redact.scrub(execution.result.content)
+    body = code_block(redact.scrub(execution.call.arguments)) + small(
+        "result" if kind == "ok" else "sent back as an error"
+    )
     body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     return card(join(title, " "), body, "error" if kind == "error" else "tool")
 
@@ -160,7 +163,7 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
-        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(e.result.content, 160)}")
+        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(redact.scrub(e.result.content), 160)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
     return lines
 

@@ -1,0 +1,252 @@
+"""Fuzz the embedded gateway with 10,000 malformed requests, in process; count 5xx and crashes.
+
+Issue 14 ("Keep what holds"): the gateway answered every malformed request with a 200 or an
+OpenAI-shaped 4xx. This script keeps that true at scale, on demand (CI keeps the smaller
+hypothesis run in `tests/test_gateway_fuzz.py`). Requests go through `httpx` and
+`InProcessTransport`, the path a notebook uses, from a seeded generator (same run, same
+requests) mixing eight kinds:
+
+    bytes      random bytes, sometimes a truncated valid body
+    json       random JSON values
+    mutated    a valid request with 1-3 nodes deleted or replaced by random JSON
+    extra      a valid request with unexpected keys added to its objects
+    deep       arrays/objects nested up to 5,000 levels, as a whole body or as `arguments`
+    big        strings up to 200,000 characters in content, names and arguments
+    text       odd text: lone surrogates, NUL, RTL marks, invalid UTF-8 bytes
+    http       another method, path, content type or mode header
+
+Bounded: every body ≤ 256 KB, and the run stops after `--seconds` (default 600) whatever the
+count. Reported: status classes, 5xx, crashes (an exception out of the transport), 4xx bodies
+that are not `{"error": {message, type, param, code}}`, and "met" when 5xx = crashes = 0.
+
+Run: `PYTHONPATH=. python benchmarks/gateway_fuzz.py [--requests 10000] [--seed 14]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import time
+from typing import Any
+
+import httpx
+
+from toolkit.gateway.server import Gateway
+from toolkit.gateway.transport import InProcessTransport
+
+MAX_BODY = 256 * 1024
+URL = "http://gateway/v1/chat/completions"
+VALID: dict[str, Any] = {
+    "model": "m",
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "query_order",
+                "description": "查询订单",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"orderId": {"type": "string"}},
+                    "required": ["orderId"],
+                },
+            },
+        }
+    ],
+    "tool_choice": "auto",
+    "messages": [
+        {"role": "system", "content": "你是售后助手"},
+        {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "query_order", "arguments": '{"orderId":"SN202610200001"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "订单号：SN202610200001\n状态：已发货"},
+        {"role": "user", "content": "谢谢，那 SN202610200002 的物流呢"},
+    ],
+}
+KEYS = ["role", "content", "tool_calls", "tool_call_id", "function", "arguments", "name", "tools", "tool_choice"]
+KEYS += ["stream", "stream_options", "parallel_tool_calls", "model", "messages", "response_format", "n", "x"]
+ODD = ["\ud800", "\x00", "\u202e", "\ufeff", "{", "}", '"', "\\", "SN202610200001", "物流", "退款", " " * 50]
+KINDS = ["bytes", "json", "mutated", "extra", "deep", "big", "text", "http"]
+
+
+class Fuzzer:
+    """Seeded generator of (method, path, headers, body)."""
+
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+
+    def value(self, depth: int = 0) -> Any:
+        r = self.r
+        choice = r.randrange(9 if depth < 3 else 6)
+        if choice == 0:
+            return None
+        if choice == 1:
+            return r.choice([True, False])
+        if choice == 2:
+            return r.choice([0, -1, 2**63, 1e308, -0.0, r.randint(-1000, 1000)])
+        if choice in (3, 4, 5):
+            return self.text(r.randint(0, 30))
+        if choice in (6, 7):
+            return [self.value(depth + 1) for _ in range(r.randint(0, 4))]
+        return {
+            self.text(r.randint(0, 8)) if r.random() < 0.5 else r.choice(KEYS): self.value(depth + 1)
+            for _ in range(r.randint(0, 4))
+        }
+
+    def text(self, n: int) -> str:
+        r = self.r
+        return "".join(r.choice(ODD) if r.random() < 0.2 else chr(r.randint(32, 0x9FFF)) for _ in range(n))
+
+    def mutate(self, value: Any, times: int) -> Any:
+        for _ in range(times):
+            value = self._mutate_once(value)
+        return value
+
+    def _mutate_once(self, value: Any) -> Any:
+        r = self.r
+        if not isinstance(value, (dict, list)) or not value or r.random() < 0.25:
+            return self.value()
+        copy: Any = dict(value) if isinstance(value, dict) else list(value)
+        key = r.choice(list(copy)) if isinstance(copy, dict) else r.randrange(len(copy))
+        roll = r.random()
+        if roll < 0.5:
+            copy[key] = self._mutate_once(copy[key])
+        elif roll < 0.7:
+            del copy[key]
+        else:
+            copy[key] = self.value()
+        return copy
+
+    def extra(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {k: self.extra(v) for k, v in value.items()}
+            if self.r.random() < 0.3:
+                out[self.r.choice(KEYS)] = self.value()
+            return out
+        if isinstance(value, list):
+            return [self.extra(v) for v in value]
+        return value
+
+    def deep(self) -> bytes:
+        n = self.r.choice([50, 500, 1000, 5000])
+        nested = "[" * n + "]" * n if self.r.random() < 0.5 else '{"a":' * n + "1" + "}" * n
+        if self.r.random() < 0.5:
+            return nested.encode()
+        request = json.loads(json.dumps(VALID))
+        request["messages"][2]["tool_calls"][0]["function"]["arguments"] = nested
+        return json.dumps(request).encode()
+
+    def big(self) -> bytes:
+        size = self.r.choice([10_000, 100_000, 200_000])
+        request = json.loads(json.dumps(VALID))
+        where = self.r.randrange(3)
+        if where == 0:
+            request["messages"][-1]["content"] = "订" * size
+        elif where == 1:
+            request["tools"][0]["function"]["name"] = "q" * size
+        else:
+            request["messages"][2]["tool_calls"][0]["function"]["arguments"] = '{"orderId":"' + "1" * size + '"}'
+        return json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+    def request(self, kind: str) -> tuple[str, str, dict[str, str], bytes]:
+        r = self.r
+        headers = {"content-type": "application/json"}
+        if r.random() < 0.3:
+            headers["x-fake-mode"] = r.choice(["A", "B", "C", "Z", ""])
+        valid = json.dumps(VALID, ensure_ascii=False).encode()
+        if kind == "bytes":
+            body = valid[: r.randrange(len(valid))] if r.random() < 0.5 else r.randbytes(r.randint(0, 300))
+        elif kind == "json":
+            body = _dump(self.value())
+        elif kind == "mutated":
+            body = _dump(self.mutate(VALID, r.randint(1, 3)))
+        elif kind == "extra":
+            body = _dump(self.extra(VALID))
+        elif kind == "deep":
+            body = self.deep()
+        elif kind == "big":
+            body = self.big()
+        elif kind == "text":
+            request = json.loads(json.dumps(VALID))
+            request["messages"][-1]["content"] = self.text(r.randint(1, 200))
+            body = _dump(request)
+            if r.random() < 0.3:
+                body = body.replace("物流".encode(), b"\xff\xfe")
+        else:
+            method = r.choice(["POST", "GET", "PUT", "DELETE", "PATCH"])
+            path = r.choice(["/v1/chat/completions", "/v1/models", "/", "/v1/chat/completions?x=1", "/v1/../etc"])
+            headers["content-type"] = r.choice(
+                ["application/json", "text/plain", "", "application/json; charset=latin-1"]
+            )
+            return method, path, headers, valid
+        return "POST", "/v1/chat/completions", headers, body[:MAX_BODY]
+
+
+def _dump(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def well_formed_error(body: bytes) -> bool:
+    try:
+        error = json.loads(body)["error"]
+        return set(error) == {"message", "type", "param", "code"} and bool(error["message"])
+    except Exception:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--requests", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--seconds", type=float, default=600.0, help="stop after this long, whatever the count")
+    args = parser.parse_args()
+    fuzzer = Fuzzer(args.seed)
+    client = httpx.Client(transport=InProcessTransport(Gateway()), timeout=30.0)
+    statuses: collections.Counter[str] = collections.Counter()
+    by_kind: collections.Counter[str] = collections.Counter()
+    crashes: list[str] = []
+    fives: list[str] = []
+    shapeless = 0
+    start = time.perf_counter()
+    sent = 0
+    for i in range(args.requests):
+        if time.perf_counter() - start > args.seconds:
+            break
+        kind = KINDS[i % len(KINDS)]
+        method, path, headers, body = fuzzer.request(kind)
+        by_kind[kind] += 1
+        sent += 1
+        try:
+            response = client.request(method, "http://gateway" + path, headers=headers, content=body)
+            response.read()
+        except Exception as exc:
+            crashes.append(f"{kind}: {type(exc).__name__}: {str(exc)[:120]}")
+            continue
+        statuses[f"{response.status_code // 100}xx"] += 1
+        if response.status_code >= 500:
+            fives.append(f"{kind} {method} {path}: {response.status_code} {response.text[:120]}")
+        elif response.status_code >= 400 and not well_formed_error(response.content):
+            shapeless += 1
+    elapsed = time.perf_counter() - start
+    print(f"requests sent: {sent:,} in {elapsed:.1f} s ({sent / elapsed:,.0f}/s), seed {args.seed}")
+    print("by kind: " + ", ".join(f"{k} {by_kind[k]:,}" for k in KINDS))
+    print("status classes: " + ", ".join(f"{k} {v:,}" for k, v in sorted(statuses.items())))
+    print(f"5xx: {len(fives)}   crashes: {len(crashes)}   4xx without an OpenAI error body: {shapeless}")
+    for line in (fives + crashes)[:10]:
+        print("  " + line)
+    ok = not fives and not crashes and sent >= args.requests
+    print(f"target: {args.requests:,} requests, 0 5xx, 0 crashes — {'met' if ok else 'not met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Appending to a stored conversation: time per append at 10, 100 and 1,000 messages.
+
+Issue 14 ("Memory store") and issue 16 item 5: appending is O(1), so one more message costs
+the same whether the conversation holds 10 or 1,000. The workload: a `SqliteStore` in a
+temporary directory, one memory id pre-filled with n messages (user / assistant with a tool
+call / tool result / answer, ~150 characters each), then `ChatMemory.add` of one message at a
+time, each its own transaction. For contrast the same run times the reference the store
+replaced: read the whole conversation and rewrite it (`get` + `set`), which is O(n).
+
+Run on demand (never a test): `PYTHONPATH=. python benchmarks/memory_append.py`
+Target: per-append time at 1,000 messages ≤ 1.5 × the time at 10 (met / not met).
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from toolkit.chat.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory
+
+SIZES = (10, 100, 1_000)
+APPENDS = 60
+TARGET = 1.5
+
+
+def conversation(n: int) -> list[Message]:
+    out: list[Message] = []
+    k = 0
+    while len(out) < n:
+        call = ToolCall(id=f"c{k}", name="query_order", arguments=f'{{"orderId": "SN2026102000{k % 100:02d}"}}')
+        out += [
+            UserMessage(content=f"帮我查一下订单 SN2026102000{k % 100:02d} 现在到哪了？我昨天就该收到了。"),
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content='{"status": "已发货"}' * 4),
+            AssistantMessage(content="您的订单已经发货，预计明天送达，物流单号 SF1234567890。" * 2),
+        ]
+        k += 1
+    return out[:n]
+
+
+def per_append_us(store: SqliteStore, memory_id: str, n: int, *, rewrite: bool) -> float:
+    store.set(memory_id, conversation(n))
+    memory = ChatMemory(memory_id, store=store)
+    samples = []
+    for k in range(APPENDS):
+        message = UserMessage(content=f"还有一个问题 {k}：退货运费谁出？")
+        start = time.perf_counter()
+        if rewrite:
+            store.set(memory_id, [*store.get(memory_id), message])
+        else:
+            memory.add(message)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e6
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(Path(tmp) / "bench.db")
+        appended = {n: per_append_us(store, f"append-{n}", n, rewrite=False) for n in SIZES}
+        rewritten = {n: per_append_us(store, f"rewrite-{n}", n, rewrite=True) for n in SIZES}
+        store.close()
+    print(f"{'messages':>9}  {'append (µs)':>12}  {'read+rewrite (µs)':>18}")
+    for n in SIZES:
+        print(f"{n:>9,}  {appended[n]:>12,.0f}  {rewritten[n]:>18,.0f}")
+    ratio = appended[SIZES[-1]] / appended[SIZES[0]]
+    print(
+        f"append at {SIZES[-1]:,} / at {SIZES[0]}: {ratio:.2f} (target ≤ {TARGET}) — {'met' if ratio <= TARGET else 'not met'}"
+    )
+    print(
+        f"read+rewrite at {SIZES[-1]:,} / at {SIZES[0]}: {rewritten[SIZES[-1]] / rewritten[SIZES[0]]:.2f} (the O(n) reference)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -55,7 +55,7 @@ BAD = {
         lambda: call("boom", label="b"),
         Policies(execution_error=raise_error),
         ToolExecutionError,
-        "Tool 'boom' failed: carrier down",
+        "Tool 'boom' failed: RuntimeError: carrier down",
     ),
 }
 
@@ -136,7 +136,7 @@ def test_concurrent_calls_in_flight_finish_and_keep_their_results():
     with pytest.raises(ToolExecutionError):
         run_loop(ScriptedModel([calls]), Q, tools=[slow, bad], memory=memory, options=options)
     contents = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
-    assert contents == ["done A", "Tool 'bad' failed: carrier down", "done C"]
+    assert contents == ["done A", "Tool 'bad' failed: RuntimeError: carrier down", "done C"]
     assert sorted(RAN) == ["A", "C"]
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from toolkit.errors import ToolkitError
 from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize
 
 R = REDACTED
@@ -82,10 +83,11 @@ def test_long_text_is_cut():
 @pytest.mark.parametrize(
     "exc, text",
     [
-        (ValueError("order SN1 not found"), "order SN1 not found"),
+        (ValueError("order SN1 not found"), "ValueError: order SN1 not found"),
         (RuntimeError(), "RuntimeError"),
         (KeyError("SN1"), "KeyError: 'SN1'"),
-        (ConnectionError("password=x"), f"password={R}"),
+        (ConnectionError("password=x"), f"ConnectionError: password={R}"),
+        (ToolkitError("written for the model"), "written for the model"),
     ],
 )
 def test_describe_exception(exc, text):
@@ -145,7 +147,7 @@ def test_a_huge_message_is_read_only_in_part():
 
 def test_paths_become_a_placeholder_everywhere():
     exc = FileNotFoundError(2, "No such file or directory", "/home/alice/.ssh/id_rsa")
-    assert describe_exception(exc) == "[Errno 2] No such file or directory: '<path>'"
+    assert describe_exception(exc) == "FileNotFoundError: [Errno 2] No such file or directory: '<path>'"
     assert sanitize(r"see ~/notes/a.txt, /srv/app/x.py and C:\Users\bob\k.pem") == "see <path>, <path> and <path>"
     assert sanitize("ratio 50/50 over HTTP/1.1 in km/h, 订单/物流") == "ratio 50/50 over HTTP/1.1 in km/h, 订单/物流"
 

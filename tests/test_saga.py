@@ -107,7 +107,7 @@ def test_a_failing_compensation_is_reported_not_raised_and_its_result_stays_true
     assert not entry.ok and entry.tool == "reserve_stock"
     assert result.messages[2].content == "reserved 2 x A1" and not result.messages[2].is_error
     assert result.rounds[0].executions[0].rolled_back_by is None
-    assert entry.detail == "compensation failed: warehouse api token=[REDACTED] refused"
+    assert entry.detail == "compensation failed: RuntimeError: warehouse api token=[REDACTED] refused"
 
 
 def test_nothing_is_compensated_when_compensation_is_off():

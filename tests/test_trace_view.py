@@ -115,7 +115,7 @@ def test_exact_text_trace():
         '  model → query_order({"order_id": "SN1"})',
         "  model → broken({})",
         "  query_order [ok]: 订单 SN1：已发货 <script>x</script>",
-        "  broken [execution error]: Tool 'broken' failed: database down",
+        "  broken [execution error]: Tool 'broken' failed: RuntimeError: database down",
         f"  tokens: input {u[0].input_tokens} · output {u[0].output_tokens} · total {u[0].total_tokens}",
         "  decision: continue",
         f"round 2 · {sent}",
@@ -290,14 +290,14 @@ def test_saga_log_lists_compensations_newest_first_with_failures_reported():
             "charge_payment",
             f"@compensates('charge_payment') {__name__}.refund_payment",
             "failed",
-            "compensation failed: bank <offline>",
+            "compensation failed: RuntimeError: bank <offline>",
         ],
         ["2", "reserve_stock", f"@compensates('reserve_stock') {__name__}.release_stock", "ok", "rolled back"],
     ]
     assert "bank &lt;offline&gt;" in render_saga_html(result)
     assert STOCK["PH-001"] == 5
     assert render_saga_text(result) == (
-        "1. charge_payment: FAILED — compensation failed: bank <offline>\n2. reserve_stock: ok — rolled back"
+        "1. charge_payment: FAILED — compensation failed: RuntimeError: bank <offline>\n2. reserve_stock: ok — rolled back"
     )
 
 

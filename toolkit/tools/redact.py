@@ -42,6 +42,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.errors import ToolkitError
+
 REDACTED = "[REDACTED]"
 PATH = "<path>"
 LIMIT = 500
@@ -133,17 +135,21 @@ class ExceptionSummary:
     type_name: str
     message: str
     """Sanitised; empty when the exception has no message or its `__str__` misbehaves."""
+    written_for_the_model: bool = False
+    """True for toolkit's own errors (`ToolkitError`): their message is already the model's text."""
 
     def text(self) -> str:
-        """The message; the type name when there is none; both for a `KeyError` (its message is a bare key)."""
-        if not self.message:
-            return self.type_name
-        return f"{self.type_name}: {self.message}" if self.type_name == "KeyError" else self.message
+        """`TypeName: message` for a tool's own exception (the type alone when it has no message);
+        the message alone for toolkit's errors, whose text is written for the model."""
+        if self.written_for_the_model and self.message:
+            return self.message
+        text = f"{self.type_name}: {self.message}" if self.message else self.type_name
+        return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
 
 def summarize_exception(exc: BaseException) -> ExceptionSummary:
     """Type name and sanitised message; never raises, whatever the exception's `__str__` does."""
-    return ExceptionSummary(_type_name(exc), sanitize(_message(exc)))
+    return ExceptionSummary(_type_name(exc), sanitize(_message(exc)), isinstance(exc, ToolkitError))
 
 
 def describe_exception(exc: BaseException) -> str:

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 import pytest
 from pydantic import BaseModel, Field
 
-from toolkit.tools.json_schema import clean, fast_schema, map_schema, pydantic_schema, type_schema
+from toolkit.tools.fast_schema import fast_schema, type_schema
+from toolkit.tools.json_schema import clean, map_schema, pydantic_schema
 
 
 class Colour(enum.Enum):
@@ -80,7 +81,7 @@ def test_fast_path_equals_pydantic(annotation):
 
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
 def test_other_types_go_to_pydantic(annotation):
-    from toolkit.tools.json_schema import _Slow
+    from toolkit.tools.fast_schema import _Slow
 
     with pytest.raises(_Slow):
         fast_schema(annotation, {})

@@ -330,3 +330,20 @@ def test_an_executor_can_return_attributes_and_its_own_error_flag():
     refused = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput("terms must not be empty", is_error=True))
     result = refused.execute(ToolCall(id="c2", name="finder", arguments="{}"))
     assert (result.content, result.attributes, result.is_error) == ("terms must not be empty", {}, True)
+
+
+def test_decimal_results_are_json_numbers():
+    """LangChain4j DefaultToolExecutorTest (a BigDecimal result is serialised as a number, `4`)."""
+    import decimal
+
+    from pydantic import BaseModel
+
+    class Price(BaseModel):
+        amount: decimal.Decimal
+        currency: str = "CNY"
+
+    assert to_text(decimal.Decimal("4")) == "4"
+    assert to_text([decimal.Decimal("1234567890.123456789")]) == "[1234567890.123456789]"
+    assert to_text(Price(amount=decimal.Decimal("2.50"))) == '{"amount": 2.50, "currency": "CNY"}'
+    assert to_text({"x": decimal.Decimal("NaN")}) == '{"x": "NaN"}'  # not a JSON number: stays a string
+    assert to_text({"s": "\x00decimal-0\x00"}) == '{"s": "\\u0000decimal-0\\u0000"}'

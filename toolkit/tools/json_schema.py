@@ -90,7 +90,7 @@ def _docstrings(cls: type) -> dict[str, str]:
     try:
         from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 
-        return extract_docstrings_from_cls(cls)
+        return extract_docstrings_from_cls(cls, use_inspect=True)
     except Exception:  # no source (e.g. defined in a REPL), or pydantic moved the helper
         return {}
 

@@ -4,12 +4,12 @@
 executor needs) and its JSON Schema property (what the model reads), checking as it goes:
 
 - the type annotation exists and resolves (string annotations are evaluated once);
-- `Param` / `Field` metadata and a bare string in `Annotated` (the description), and no two
-  sources that disagree. A description comes from, in this order: the parameter's own
-  declaration — `Param("...")`, `Field(description=...)` (in `Annotated` or as the default,
-  `x: int = Field(..., description=...)`), a bare string `Annotated[int, "..."]` — and only
-  when none of them gives one, the docstring's entry for it. Two declarations that give
-  different descriptions are a developer error;
+- `Param` / `Field` metadata and a bare string in `Annotated`, and no two declarations that
+  disagree. A description comes from the first of: `Param("...")`, `Field(description=...)`
+  (in `Annotated` or as the default, `x: int = Field(..., description=...)`), the docstring's
+  entry for the parameter, a bare string `Annotated[int, "..."]` (the openai-agents order:
+  its test `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param,
+  Field and bare string that give different descriptions are a developer error;
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
   (`Annotated[float, Field(default=5.0)]`) gives the default and constraints, exactly as
   `x: Annotated[int, Field(ge=0)] = 5` does;
@@ -25,6 +25,7 @@ Leaves out: the parameters object and the tool as a whole (`toolkit.tools.reflec
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 import typing
@@ -122,6 +123,9 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> An
     return from_field
 
 
+_NOT_TYPE_METADATA = ("alias", "validation_alias", "serialization_alias", "default", "default_factory")
+
+
 def _plain(meta: Any) -> Any:
     """A `Field` as type metadata: its alias became the wire name and its default the parameter's,
     so neither stays (pydantic would only warn about them here)."""
@@ -129,14 +133,11 @@ def _plain(meta: Any) -> Any:
         return meta
     if meta.alias is None and meta.default is PydanticUndefined and meta.default_factory is None:
         return meta
-    return FieldInfo.merge_field_infos(
-        meta,
-        alias=None,
-        validation_alias=None,
-        serialization_alias=None,
-        default=PydanticUndefined,
-        default_factory=None,
-    )
+    plain = copy.copy(meta)
+    plain.alias = plain.validation_alias = plain.serialization_alias = None
+    plain.default, plain.default_factory = PydanticUndefined, None
+    plain._attributes_set = {k: v for k, v in meta._attributes_set.items() if k not in _NOT_TYPE_METADATA}
+    return plain
 
 
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
@@ -193,7 +194,8 @@ def _naming(
         raise ToolDefinitionError(
             where, f"Param(name={p_name!r}) and Field(alias={f_name!r}) give it two different names", "keep one of them"
         )
-    return p_name or f_name or name, (declared[0] if declared else None) or doc
+    strong = p_desc or f_desc
+    return p_name or f_name or name, strong or doc or (notes[0] if notes else None)
 
 
 def _required(where: str, base: Any, param: Param | None, default: Any, nullable: bool) -> tuple[bool, Any]:

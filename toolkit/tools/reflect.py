@@ -227,7 +227,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     text = inspect.cleandoc(doc)
     if not _SECTIONS.search(text):
         return text.strip(), {}
-    docstring = Docstring(text)
+    docstring = Docstring("\n" + text if _SECTIONS.match(text) else text)  # griffe skips a section on line 1
     style, _ = infer_docstring_style(docstring)
     sections = docstring.parse(style or Parser.google, warnings=False)
     summary = "\n\n".join(s.value.strip() for s in sections if s.kind in _DESCRIBED and s.value.strip())

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import Any, Union
 
 from pydantic import TypeAdapter
-from typing_extensions import is_typeddict
 
 Schema = dict[str, Any]
 Defs = dict[str, Schema]
@@ -67,13 +66,18 @@ def _attribute_docs(annotation: Any, schema: Schema, defs: Defs) -> None:
                 prop["description"] = doc
 
 
+def _is_typeddict(cls: type) -> bool:
+    """A `TypedDict` class from `typing` or `typing_extensions` (their metaclasses differ)."""
+    return issubclass(cls, dict) and hasattr(cls, "__required_keys__") and hasattr(cls, "__total__")
+
+
 def _documented_classes(annotation: Any, seen: set[int] | None = None) -> list[type]:
     seen = set() if seen is None else seen
     if id(annotation) in seen:
         return []
     seen.add(id(annotation))
     found: list[type] = []
-    if isinstance(annotation, type) and (is_typeddict(annotation) or dataclasses.is_dataclass(annotation)):
+    if isinstance(annotation, type) and (_is_typeddict(annotation) or dataclasses.is_dataclass(annotation)):
         found.append(annotation)
         try:
             hints = typing.get_type_hints(annotation)

@@ -247,12 +247,30 @@ def type_name(annotation: Any) -> str:
         return annotation
     if isinstance(annotation, type) and not typing.get_args(annotation):
         return annotation.__name__
+    if typing.get_origin(annotation) is Annotated:
+        base, *extras = typing.get_args(annotation)
+        return f"Annotated[{type_name(base)}, {', '.join(_metadata_text(m) for m in extras)}]"
     text = repr(annotation)
     for module in sorted({"typing", *_modules(annotation)}, key=len, reverse=True):
         text = text.replace(f"{module}.", "")
     text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
     text = re.sub(r"FieldInfo\(annotation=NoneType, required=True(?:, metadata=\[(.*?)\])?\)", r"Field(\1)", text)
     return re.sub(r"\b(?:Ge|Gt|Le|Lt|MinLen|MaxLen|MultipleOf)\((\w+=[^()]*)\)", r"\1", text)
+
+
+def _metadata_text(meta: Any) -> str:
+    """`Field(ge=1, description='...')` as it would be written, never pydantic's `FieldInfo(...)` repr."""
+    if not isinstance(meta, FieldInfo):
+        return type_name(meta) if isinstance(meta, type) else repr(meta)
+    parts = [] if meta.default in (PydanticUndefined, Ellipsis) else [repr(meta.default)]
+    for m in meta.metadata:
+        text = repr(m)
+        inner = re.fullmatch(r"\w+\((\w+=.*)\)", text)
+        parts.append(inner.group(1) if inner else text)
+    for key in ("alias", "description"):
+        if getattr(meta, key) is not None:
+            parts.append(f"{key}={getattr(meta, key)!r}")
+    return f"Field({', '.join(parts)})"
 
 
 def _modules(tp: Any) -> set[str]:

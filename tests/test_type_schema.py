@@ -118,3 +118,36 @@ def test_map_schema_never_touches_name_maps():
         "additionalProperties": False,
     }
     assert map_schema(True, lambda n: n) is True
+
+
+GOOGLE_DOCS = [
+    "Summary line.\n\nMore text.\n\nArgs:\n    city (str): The city,\n        spelled in English.\n    *args: ignored\n"
+    "    days: How many days.\n\nReturns:\n    A forecast.",
+    "Look up one order by id.\n\nArgs:\n    order_id: The order id, e.g. SN202610200001.",
+    "Do it.\n\nParameters:\n    x: The x.\n\nRaises:\n    ValueError: never.\n\nExamples:\n    >>> do(1)",
+    "Only a summary, with a colon: here.",
+    "Two lines\nof summary.\n\nArguments:\n    a (int, optional): First.\n    b: Second,\n        continued.",
+]
+NOT_FAST = [
+    "Greet.\n\nParameters\n----------\nname : str\n    The name.",
+    "Greet.\n\n:param name: The name.",
+    "Returns:\n    Only this.",
+    "Summary.\nArgs:\n    x: no blank line before the section.",
+    "Summary.\n\nTodo:\n    an unknown section.",
+    "Summary.\n\nArgs:\n    x:\n        description on the next line.",
+]
+
+
+@pytest.mark.parametrize("doc", GOOGLE_DOCS)
+def test_fast_google_docstrings_equal_griffe(doc):
+    from toolkit.tools.fast_schema import google_docstring
+    from toolkit.tools.reflect import griffe_docstring
+
+    assert google_docstring(doc) == griffe_docstring(doc)
+
+
+@pytest.mark.parametrize("doc", NOT_FAST)
+def test_other_docstrings_go_to_griffe(doc):
+    from toolkit.tools.fast_schema import google_docstring
+
+    assert google_docstring(doc) is None

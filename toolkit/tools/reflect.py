@@ -227,6 +227,14 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     text = inspect.cleandoc(doc)
     if not _SECTIONS.search(text):
         return text.strip(), {}
+    plain = fast_schema.google_docstring(text)
+    if plain is not None:
+        return plain
+    return griffe_docstring(text)
+
+
+def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
+    """`parse_docstring` by griffe alone (the reference the fast Google path is tested against)."""
     docstring = Docstring("\n" + text if _SECTIONS.match(text) else text)  # griffe skips a section on line 1
     style, _ = infer_docstring_style(docstring)
     sections = docstring.parse(style or Parser.google, warnings=False)

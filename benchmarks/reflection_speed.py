@@ -250,10 +250,13 @@ def hand_rolled(fn: Callable[..., Any]) -> dict[str, Any]:
     defaults, bare-string and `Param` descriptions, Google `Args:`), no checks, no cache."""
     import inspect
 
+    import typing
+
     properties: dict[str, Any] = {}
     required = []
+    hints = typing.get_type_hints(fn, include_extras=True)  # this module's annotations are strings
     for p in inspect.signature(fn).parameters.values():
-        prop = _hand_type(p.annotation)
+        prop = _hand_type(hints[p.name])
         default = p.default
         if isinstance(default, FieldInfo):
             prop |= {"description": default.description} if default.description else {}

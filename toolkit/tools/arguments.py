@@ -187,7 +187,7 @@ def problems_from(exc: ValidationError, prefix: str) -> list[ArgumentProblem]:
     return out
 
 
-def _expected(err: dict[str, Any]) -> str:
+def _expected(err: Any) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind in _EXPECTED:
         return _EXPECTED[kind]
@@ -229,4 +229,4 @@ def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
         "object": "an object",
         "null": "null",
     }
-    return words.get(kind, "any value")
+    return words.get(kind or "", "any value")

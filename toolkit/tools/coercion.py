@@ -102,12 +102,12 @@ def _build(annotation: Any) -> SchemaValidator:
     models = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
     with _BUILD_LOCK:
         for cls in models:
-            cls.__pydantic_complete__ = False
+            setattr(cls, "__pydantic_complete__", False)
         try:
             return SchemaValidator(schema)
         finally:
             for cls in models:
-                cls.__pydantic_complete__ = True
+                setattr(cls, "__pydantic_complete__", True)
 
 
 _BUILD_LOCK = threading.Lock()
@@ -162,7 +162,7 @@ def _strict_bool(node: dict) -> dict:
     return node | {"strict": True}
 
 
-def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
+def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
     def refuse(value: Any) -> Any:
         if isinstance(value, bool):
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
@@ -170,7 +170,7 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
         return value
 
-    def rule(node: dict) -> dict:
+    def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
         return core_schema.no_info_before_validator_function(refuse, node)
@@ -204,12 +204,12 @@ def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
     return match
 
 
-def _enum(node: dict) -> dict:
+def _enum(node: dict) -> Any:
     fn = _casefold([m.value for m in node["members"]])
     return core_schema.no_info_before_validator_function(fn, node)
 
 
-def _literal(node: dict) -> dict:
+def _literal(node: dict) -> Any:
     return core_schema.no_info_before_validator_function(_casefold(list(node["expected"])), node)
 
 
@@ -230,7 +230,7 @@ def _null_means_default(value: Any) -> Any:
     return value
 
 
-def _default(node: dict) -> dict:
+def _default(node: dict) -> Any:
     if node["schema"].get("type") == "nullable":
         return node
     return node | {"schema": core_schema.no_info_before_validator_function(_null_means_default, node["schema"])}
@@ -239,7 +239,7 @@ def _default(node: dict) -> dict:
 _NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
-def _iso_only(kind: str, word: str) -> Callable[[dict], dict]:
+def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
     """Dates and times from ISO 8601 strings only: no Unix timestamps, as numbers or digit strings."""
 
     def refuse(value: Any) -> Any:
@@ -248,7 +248,7 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], dict]:
             raise PydanticCustomError(f"{kind}_parsing", f"Input should be {word}")
         return value
 
-    def rule(node: dict) -> dict:
+    def rule(node: dict) -> Any:
         return core_schema.no_info_before_validator_function(refuse, node)
 
     return rule
@@ -289,7 +289,7 @@ def _word(schema: dict) -> str:
     return _WORDS.get(schema.get("type", ""), "a valid value")
 
 
-_RULES: dict[str, Callable[[dict], dict]] = {
+_RULES: dict[str, Callable[[dict], Any]] = {
     "bool": _strict_bool,
     "int": _no_bool("int", "integer"),
     "float": _no_bool("float", "number"),

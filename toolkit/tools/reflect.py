@@ -123,7 +123,10 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
             "make it a plain function (async tools are left out for now)",
         )
     summary, arg_docs = parse_docstring(fn.__doc__)
-    params, properties, required, defs = [], {}, [], {}
+    params: list[ParamInfo] = []
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    defs: dict[str, Any] = {}
     for p in _parameters(fn, label, skip_first):  # step 1
         info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
         params.append(info)

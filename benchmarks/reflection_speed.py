@@ -249,7 +249,6 @@ def hand_rolled(fn: Callable[..., Any]) -> dict[str, Any]:
     """The floor: a reflection written for exactly these signatures (types, defaults, `Field`
     defaults, bare-string and `Param` descriptions, Google `Args:`), no checks, no cache."""
     import inspect
-
     import typing
 
     properties: dict[str, Any] = {}

@@ -99,15 +99,15 @@ def _build(annotation: Any) -> SchemaValidator:
     schema = adjusted(TypeAdapter(annotation).core_schema)
     # pydantic-core would reuse a finished model's own validator (without our adjustments),
     # so each model in the schema is marked unfinished while the new validator is built.
-    models = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
+    models: list[Any] = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
     with _BUILD_LOCK:
         for cls in models:
-            setattr(cls, "__pydantic_complete__", False)
+            cls.__pydantic_complete__ = False
         try:
             return SchemaValidator(schema)
         finally:
             for cls in models:
-                setattr(cls, "__pydantic_complete__", True)
+                cls.__pydantic_complete__ = True
 
 
 _BUILD_LOCK = threading.Lock()

@@ -94,7 +94,7 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
         extras, default = [*extras, default], _MISSING
     param = next((m for m in extras if isinstance(m, Param)), None)
     fields = [m for m in extras if isinstance(m, FieldInfo)]
-    field_info = FieldInfo.merge_field_infos(*fields) if fields else None
+    field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
     notes = [m for m in extras if isinstance(m, str)]
     rest = [_plain(m) for m in extras if not isinstance(m, (Param, str)) and not _is_memory_id(m)]

@@ -151,3 +151,17 @@ def test_other_docstrings_go_to_griffe(doc):
     from toolkit.tools.fast_schema import google_docstring
 
     assert google_docstring(doc) is None
+
+
+def test_plain_name_annotations_resolve_like_eval():
+    import builtins
+
+    from toolkit.tools.fast_schema import NOT_PLAIN, plain_name
+
+    namespace = {"Address": Address, "str": int, "__builtins__": builtins}
+    for text in ("Address", "str", "float", "Optional"):
+        expected = eval(text, namespace) if text != "Optional" else NOT_PLAIN
+        assert plain_name(text, namespace) is expected
+    assert plain_name("list[int]", namespace) is NOT_PLAIN
+    assert plain_name("Missing", namespace) is NOT_PLAIN  # eval then raises the NameError
+    assert plain_name("int", {}) is int

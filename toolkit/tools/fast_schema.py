@@ -13,8 +13,9 @@ This module only makes reflection cheap (the reflection benchmark's target), thr
 2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
    fits its type without asking a validator (`limit: int = 10`), so registration does not
    build one just to check `10` is an `int`;
-3. **the annotation cache** — `compiled(text)`: string annotations (`from __future__ import
-   annotations`) are compiled once per distinct text;
+3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
+   plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
+   anything else is compiled once per distinct text (`compiled`);
 4. **plain Google docstrings** — `google_docstring(text)` reads the commonest docstring (a
    summary, `Args:` entries, the usual sections) in a few lines instead of griffe's full
    parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a section without a
@@ -27,6 +28,7 @@ fast path is wrong.
 
 from __future__ import annotations
 
+import builtins
 import datetime
 import enum
 import inspect
@@ -270,6 +272,20 @@ def _holds(bound: Any, value: Any) -> bool:
 # --- 3. the annotation cache -------------------------------------------------------------------
 
 _CODE: dict[str, CodeType] = {}
+NOT_PLAIN: Any = object()
+"""`plain_name`'s answer for text that is not a plain name, or a name it does not find."""
+
+
+def plain_name(text: str, namespace: dict[str, Any]) -> Any:
+    """What `eval(text, namespace)` gives for a plain name (its module globals, then builtins),
+    without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included)."""
+    if not text.isidentifier():
+        return NOT_PLAIN
+    if text in namespace:
+        return namespace[text]
+    found = namespace.get("__builtins__", builtins)
+    found = found if isinstance(found, dict) else vars(found)
+    return found.get(text, NOT_PLAIN)
 
 
 def compiled(text: str) -> CodeType:

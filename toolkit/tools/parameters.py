@@ -143,7 +143,10 @@ def _plain(meta: Any) -> Any:
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
     """A string annotation (`from __future__ import annotations`) evaluated in fn's module."""
     try:
-        value = eval(fast_schema.compiled(text), getattr(fn, "__globals__", {}))
+        namespace = getattr(fn, "__globals__", {})
+        value = fast_schema.plain_name(text, namespace)
+        if value is fast_schema.NOT_PLAIN:
+            value = eval(fast_schema.compiled(text), namespace)
         if _has_forward_ref(value):  # e.g. list["Node"]: typing resolves those
             value = typing.get_type_hints(fn, include_extras=True)[name]
         return value

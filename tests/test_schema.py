@@ -798,9 +798,9 @@ SPHINX_DOC = """Greet a person.
 
 @pytest.mark.parametrize("doc", [NUMPY_DOC, SPHINX_DOC], ids=["numpy", "sphinx"])
 def test_numpy_and_sphinx_docstrings(doc):
-    """openai-agents tests/test_function_schema.py (docstring styles) and pydantic-ai
-    tests/test_tools.py::test_docstring_numpy / ::test_docstring_sphinx: the parameter
-    descriptions are read and no unparsed section leaks into the tool's description."""
+    """pydantic-ai tests/test_tools.py::test_docstring_numpy (and its Sphinx twin), openai-agents
+    tests/test_function_schema.py (docstring styles): the parameter descriptions are read and no
+    unparsed section leaks into the tool's description."""
 
     def greet(name: str, times: int) -> str:
         return ""
@@ -813,21 +813,23 @@ def test_numpy_and_sphinx_docstrings(doc):
 
 
 def test_docstring_with_only_returns_gives_a_description():
-    """pydantic-ai tests/test_tools.py::test_only_returns_type (a docstring that is only `Returns:`)."""
+    """pydantic-ai tests/test_tools.py::test_only_returns_type (the same docstring: a blank line,
+    then only `Returns:` with a typed entry)."""
 
-    def weather(city: str) -> str:
+    def only_returns_type() -> str:
         """
+
         Returns:
-            The weather in the city.
+            str: The result as a string.
         """
-        return ""
+        return "foo"
 
-    assert reflect(weather).spec.description == "Returns: The weather in the city."
+    assert reflect(only_returns_type).spec.description == "Returns: The result as a string."
 
 
 def test_attribute_docstrings_of_a_typeddict_parameter():
-    """pydantic-ai tests/test_tools.py (TypedDict parameter with attribute docstrings,
-    pydantic's `use_attribute_docstrings`)."""
+    """Attribute docstrings as pydantic's `ConfigDict.use_attribute_docstrings` reads them (the
+    convention pydantic-ai's tool schemas follow), for a TypedDict, which cannot set a config."""
     from typing_extensions import TypedDict
 
     class Location(TypedDict):

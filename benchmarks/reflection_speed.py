@@ -52,7 +52,7 @@ from toolkit.tools.decorator import Param
 from toolkit.tools.execute import function_tool
 from toolkit.tools.reflect import clear_cache
 
-REPS, ROUNDS = 100, 5
+REPS, ROUNDS = 50, 10
 
 
 class Status(str, enum.Enum):

@@ -7,7 +7,8 @@ Run on demand, in a throw-away environment that has the peers (never in pyprojec
     PYTHONPATH=. /tmp/benchenv/bin/python benchmarks/reflection_speed.py
 
 Every measurement uses fresh function objects (copies of the fixtures), so no per-function
-cache — ours or a peer's — can answer. Three toolkit figures are reported:
+cache — ours or a peer's — can answer; the variants of one function are measured round by round
+in turn (interleaved), so the load of a shared machine hits them alike. Three toolkit figures:
 
 - cold:   every toolkit cache cleared before each function (reflection, type schemas,
           validators): the honest first-time cost, and the one compared with the target;
@@ -17,8 +18,18 @@ cache — ours or a peer's — can answer. Three toolkit figures are reported:
 "first call" adds the first execution (building the validator, which reflection defers).
 Peers: pydantic-ai `Tool(fn).tool_def`, openai-agents `function_tool(fn, strict_mode=False)`,
 langchain-core `convert_to_openai_tool(fn)`; a missing peer is skipped. All render the normal
-(non-strict) form. Target: cold ≤ 1/3 of the fastest peer, per-function mean, with every
-required-rule case correct (checked first).
+(non-strict) form. "hand" is a hand-rolled reflection of the same signature (`hand_rolled`:
+`inspect.signature`, a dict of the few types used, the docstring's first line): the floor.
+
+Targets (issue "fast on anyone's workload", item 4), printed with met / not met:
+
+1. every function's cold time ≤ 3× its hand-rolled reflection, except functions whose
+   parameters are pydantic models (pydantic's own schema generation dominates there);
+2. the cold mean ≤ 0.33 of pydantic-ai's mean;
+3. the bare-string (`Annotated[float, "..."]`) and `Field`-default (`x: int = Field(10, ...)`)
+   functions take the fast path (checked, not timed: no call to pydantic's schema generator).
+
+Every required-rule case must be correct (checked first).
 """
 
 from __future__ import annotations
@@ -34,13 +45,14 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
 from toolkit.chat.messages import ToolCall
 from toolkit.tools.decorator import Param
 from toolkit.tools.execute import function_tool
 from toolkit.tools.reflect import clear_cache
 
-REPS, ROUNDS = 100, 5
+REPS, ROUNDS = 50, 10
 
 
 class Status(str, enum.Enum):
@@ -118,9 +130,18 @@ def browse_categories(root: Category, depth: int = 2) -> str:
     return ""
 
 
-def convert_currency(amount: float, source: str, target: str, rounded: bool = True) -> float:
+def convert_currency(
+    amount: Annotated[float, "Amount in the source currency"], source: str, target: str, rounded: bool = True
+) -> float:
     """Convert an amount between currencies."""
     return 0.0
+
+
+def list_products(
+    category: str, limit: int = Field(10, ge=1, le=100, description="At most this many"), in_stock: bool = True
+) -> list[str]:
+    """List the products of a category."""
+    return []
 
 
 def current_time() -> str:
@@ -144,9 +165,14 @@ FUNCTIONS = [
     schedule_call,
     browse_categories,
     convert_currency,
+    list_products,
     current_time,
     tag_orders,
 ]
+MODEL_PARAMETERS = {"create_ticket", "update_address", "browse_categories"}
+"""Functions with pydantic-model parameters: exempt from the 3× hand-rolled target."""
+FAST_PATH = (convert_currency, list_products)
+"""The bare-string and Field-default functions: they must not reach pydantic's schema generator."""
 REQUIRED = {  # the required rules, written out by hand
     "query_order": ["order_id"],
     "query_logistics": ["orderId"],
@@ -158,6 +184,7 @@ REQUIRED = {  # the required rules, written out by hand
     "schedule_call": ["when"],
     "browse_categories": ["root"],
     "convert_currency": ["amount", "source", "target"],
+    "list_products": ["category"],
     "current_time": None,
     "tag_orders": ["order_ids", "tags", "status"],
 }
@@ -172,9 +199,96 @@ MINIMAL_CALLS = {
     "schedule_call": {"when": "2026-10-20T09:30:00"},
     "browse_categories": {"root": {"name": "all"}},
     "convert_currency": {"amount": "9.5", "source": "EUR", "target": "CNY"},
+    "list_products": {"category": "phones"},
     "current_time": {},
     "tag_orders": {"order_ids": ["SN1"], "tags": {}, "status": "shipped"},
 }
+
+
+_HAND_TYPES: dict[Any, dict[str, Any]] = {
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    datetime.date: {"type": "string", "format": "date"},
+    datetime.datetime: {"type": "string", "format": "date-time"},
+}
+
+
+def _hand_type(tp: Any) -> dict[str, Any]:
+    import typing
+
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp in _HAND_TYPES:
+        return dict(_HAND_TYPES[tp])
+    if origin is Annotated:
+        out = _hand_type(args[0])
+        for m in args[1:]:
+            if isinstance(m, str):
+                out["description"] = m
+            elif isinstance(m, Param) and m.description:
+                out["description"] = m.description
+        return out
+    if origin is Literal:
+        return {"enum": list(args), "type": "string"}
+    if origin is list:
+        return {"type": "array", "items": _hand_type(args[0])}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": _hand_type(args[1])}
+    if origin in (types.UnionType, typing.Union):
+        return {"anyOf": [_hand_type(a) for a in args]}
+    if tp is type(None):
+        return {"type": "null"}
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return {"enum": [m.value for m in tp], "type": "string"}
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp.model_json_schema()
+    return {}
+
+
+def hand_rolled(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The floor: a reflection written for exactly these signatures (types, defaults, `Field`
+    defaults, bare-string and `Param` descriptions, Google `Args:`), no checks, no cache."""
+    import inspect
+    import typing
+
+    properties: dict[str, Any] = {}
+    required = []
+    hints = typing.get_type_hints(fn, include_extras=True)  # this module's annotations are strings
+    for p in inspect.signature(fn).parameters.values():
+        prop = _hand_type(hints[p.name])
+        default = p.default
+        if isinstance(default, FieldInfo):
+            prop |= {"description": default.description} if default.description else {}
+            default = default.default
+        if default is p.empty:
+            required.append(p.name)
+        else:
+            prop["default"] = default
+        properties[p.name] = prop
+    doc, _, rest = inspect.cleandoc(fn.__doc__ or "").partition("\n\n")
+    for line in rest.splitlines():  # Google `Args:` entries
+        name, colon, text = line.strip().partition(":")
+        if colon and line.startswith("    ") and name in properties:
+            properties[name].setdefault("description", text.strip())
+    schema = {"type": "object", "properties": properties, "required": required} if properties else None
+    return {"type": "function", "function": {"name": fn.__name__, "description": doc, "parameters": schema}}
+
+
+def check_fast_path() -> bool:
+    """True when the bare-string and Field-default functions never call pydantic's generator."""
+    from toolkit.tools import fast_schema
+
+    calls: list[Any] = []
+    original = fast_schema.pydantic_schema
+    fast_schema.pydantic_schema = lambda a: calls.append(a) or original(a)  # type: ignore[assignment]
+    try:
+        for fn in FAST_PATH:
+            clear_cache()
+            function_tool(copy_function(fn))
+    finally:
+        fast_schema.pydantic_schema = original  # type: ignore[assignment]
+    return not calls
 
 
 def copy_function(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -218,6 +332,24 @@ def measure(
     return best
 
 
+Variant = tuple[Callable[[Callable[..., Any]], Any], Callable[[], None] | None, bool]
+
+
+def interleaved(fn: Callable[..., Any], variants: dict[str, Variant]) -> dict[str, float]:
+    """`measure` for every variant, round by round (one round of each in turn), so a load spike
+    on the shared machine hits all of them alike; the best round of each counts."""
+    best = dict.fromkeys(variants, float("inf"))
+    global ROUNDS
+    rounds, ROUNDS = ROUNDS, 1
+    try:
+        for _ in range(rounds):
+            for name, (run, before, same) in variants.items():
+                best[name] = min(best[name], measure(run, fn, before, same))
+    finally:
+        ROUNDS = rounds
+    return best
+
+
 def first_call(fn: Callable[..., Any]) -> None:
     tool = function_tool(fn)
     tool.execute(ToolCall(id="1", name=tool.name, arguments=json.dumps(MINIMAL_CALLS[fn.__name__])))
@@ -254,29 +386,45 @@ def main() -> int:
     check_required_rules()
     reflect = ours()["toolkit"]
     others = peers()
-    head = ["function", "cold", "warm", "cached", "1st call", *others, "cold/fastest"]
+    head = ["function", "cold", "warm", "cached", "1st call", "hand", *others, "cold/hand"]
     print(" | ".join(f"{h:>14}" for h in head))
     rows = []
     for fn in FUNCTIONS:
-        row = {
-            "cold": measure(reflect, fn, before=clear_cache),
-            "warm": measure(reflect, fn),
-            "cached": measure(reflect, fn, same=True),
-            "1st call": measure(first_call, fn, before=clear_cache),
-        }
-        row |= {name: measure(run, fn) for name, run in others.items()}
-        fastest = min((row[n] for n in others), default=float("nan"))
-        rows.append(row | {"cold/fastest": row["cold"] / fastest})
-        cells = [f"{row[h]:14.1f}" if h != "cold/fastest" else f"{rows[-1][h]:14.2f}" for h in head[1:]]
+        row = interleaved(
+            fn,
+            {
+                "cold": (reflect, clear_cache, False),
+                "warm": (reflect, None, False),
+                "cached": (reflect, None, True),
+                "1st call": (first_call, clear_cache, False),
+                "hand": (hand_rolled, None, False),
+                **{name: (run, None, False) for name, run in others.items()},
+            },
+        )
+        rows.append(row | {"cold/hand": row["cold"] / row["hand"], "name": fn.__name__})
+        cells = [f"{row[h]:14.1f}" if h != "cold/hand" else f"{rows[-1][h]:14.2f}" for h in head[1:]]
         print(" | ".join([f"{fn.__name__:>14}", *cells]))
     mean = {h: statistics.mean(r[h] for r in rows) for h in head[1:-1]}
-    fastest_peer = min((mean[n] for n in others), default=float("nan"))
-    print(
-        " | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]), f"{mean['cold'] / fastest_peer:14.2f}"])
-    )
-    if others:
-        verdict = "met" if mean["cold"] <= fastest_peer / 3 else "NOT met"
-        print(f"\ntarget (cold mean ≤ 1/3 of the fastest peer's mean, {fastest_peer / 3:.1f} µs): {verdict}")
+    print(" | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]), " " * 14]))
+    return report(rows, mean, others)
+
+
+def report(rows: list[dict[str, Any]], mean: dict[str, float], others: dict[str, Any]) -> int:
+    """Each target with its measured value and met / not met."""
+    print("\ntargets:")
+    slow = [
+        f"{r['name']} {r['cold/hand']:.1f}x" for r in rows if r["name"] not in MODEL_PARAMETERS and r["cold/hand"] > 3
+    ]
+    worst = max(r["cold/hand"] for r in rows if r["name"] not in MODEL_PARAMETERS)
+    verdict = "met" if not slow else "not met (" + ", ".join(slow) + ")"
+    print(f"  1. every function (model parameters exempt) cold <= 3x hand-rolled: worst {worst:.1f}x: {verdict}")
+    if "pydantic-ai" in others:
+        ratio = mean["cold"] / mean["pydantic-ai"]
+        print(f"  2. cold mean <= 0.33 of pydantic-ai's: {ratio:.2f}: {'met' if ratio <= 0.33 else 'not met'}")
+    else:
+        print("  2. cold mean <= 0.33 of pydantic-ai's: not measured (pydantic-ai not installed)")
+    fast = check_fast_path()
+    print(f"  3. bare-string and Field-default functions on the fast path: {'met' if fast else 'not met'}")
     return 0
 
 

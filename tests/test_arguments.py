@@ -304,3 +304,92 @@ def test_validators_are_cached_per_type():
 )
 def test_describe(schema, words):
     assert describe(schema, {"S": {"enum": ["x"]}}) == words
+
+
+# --- cases from the peers' suites and the hardening issue ---------------------------------------
+
+
+class Thing(BaseModel):
+    type: str
+    fields: list[str] = []
+
+
+def test_a_model_with_a_field_named_type():
+    """LangChain4j DefaultToolExecutorTest (a POJO argument with a `type` field): the field is a
+    field, not a JSON type, and the call reaches the tool."""
+    assert coerce(Thing, {"type": "a", "fields": ["x"]}) == Thing(type="a", fields=["x"])
+    with pytest.raises(ArgumentError) as info:
+        coerce(Thing, {"type": 1})
+    assert [(p.field, p.expected) for p in info.value.problems] == [("x.type", "a string")]
+
+
+@pytest.mark.parametrize(
+    "annotation, sent, expected",
+    [
+        (D, 0, "a date like 2026-10-20"),
+        (D, 1767225600, "a date like 2026-10-20"),
+        (D, "1767225600", "a date like 2026-10-20"),
+        (DT, 1767225600, "a date-time like 2026-10-20T09:30:00"),
+        (DT, "1767225600.5", "a date-time like 2026-10-20T09:30:00"),
+        (datetime.time, 3600, "a time like 09:30:00"),
+        (datetime.timedelta, 60, "an ISO 8601 duration like PT30M"),
+        (int, "1_000", "an integer"),
+        (float, "1_000.5", "a number"),
+        (Status, "ſhipped", "one of 'pending', 'shipped' or 'delivered'"),
+        (Status, " shipped", "one of 'pending', 'shipped' or 'delivered'"),
+        (Status, "shipped ", "one of 'pending', 'shipped' or 'delivered'"),
+        (Literal["k"], "\u212a", "one of 'k'"),
+    ],
+)
+def test_hardening_rejects_undocumented_leniency(annotation, sent, expected):
+    """Hardening issue, item 7: no Unix timestamps, no `1_000`, ASCII case folding at most, no
+    whitespace stripping for enums; each rejected naming field, value and what is valid."""
+    with pytest.raises(ArgumentError) as info:
+        coerce(annotation, sent)
+    problem = info.value.problems[0]
+    assert (problem.field, problem.received, problem.expected) == ("x", json.dumps(sent, ensure_ascii=False), expected)
+
+
+def test_decimal_parameters_keep_every_digit():
+    """LangChain4j DefaultToolExecutorTest (BigDecimal arguments): `1234567890.123456789` arrives whole."""
+    import decimal
+
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import function_tool
+
+    def price(amount: decimal.Decimal, rate: float = 1.0) -> str:
+        return f"{amount!r} {rate!r}"
+
+    t = function_tool(price)
+    out = t.execute(ToolCall(id="1", name="price", arguments='{"amount": 1234567890.123456789, "rate": 0.5}'))
+    assert out.content == "Decimal('1234567890.123456789') 0.5"
+    assert coerce(decimal.Decimal, "2.50") == decimal.Decimal("2.50")
+    with pytest.raises(ArgumentError):
+        coerce(decimal.Decimal, "1_0")
+
+
+def test_mutable_defaults_are_fresh_on_every_call():
+    """LangChain4j AiServicesWithToolsWithDefaultValuesTest (a list default, sizes on entry [2, 2])."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import function_tool
+
+    sizes = []
+
+    def grow(
+        n: int,
+        items: list[int] = [1, 2],  # noqa: B006 - the trap under test
+        tags: set[str] = {"a", "b"},  # noqa: B006
+        extra: dict[str, int] = {"a": 1, "b": 2},  # noqa: B006
+        address: Address = Address(city="c", street="s"),  # noqa: B008
+    ) -> str:
+        sizes.append((len(items), len(tags), len(extra), address.city))
+        items.append(n)
+        tags.add(str(n))
+        extra[str(n)] = n
+        address.city += "!"
+        return "ok"
+
+    t = function_tool(grow)
+    for n in (3, 4):
+        t.execute(ToolCall(id="1", name="grow", arguments=f'{{"n": {n}}}'))
+    assert sizes == [(2, 2, 2, "c"), (2, 2, 2, "c")]

@@ -349,3 +349,20 @@ def test_run_call_reports_the_channel_and_what_a_policy_raised():
     assert raised.result.content == str(raised.raised) and raised.result.is_error
     with pytest.raises(UnknownToolError):
         raised.unwrap()
+
+
+def test_decimal_results_are_json_numbers():
+    """LangChain4j DefaultToolExecutorTest (a BigDecimal result is serialised as a number, `4`)."""
+    import decimal
+
+    from pydantic import BaseModel
+
+    class Price(BaseModel):
+        amount: decimal.Decimal
+        currency: str = "CNY"
+
+    assert to_text(decimal.Decimal("4")) == "4"
+    assert to_text([decimal.Decimal("1234567890.123456789")]) == "[1234567890.123456789]"
+    assert to_text(Price(amount=decimal.Decimal("2.50"))) == '{"amount": 2.50, "currency": "CNY"}'
+    assert to_text({"x": decimal.Decimal("NaN")}) == '{"x": "NaN"}'  # not a JSON number: stays a string
+    assert to_text({"s": "\x00decimal-0\x00"}) == '{"s": "\\u0000decimal-0\\u0000"}'

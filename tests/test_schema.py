@@ -603,3 +603,261 @@ def test_optional_spelling_and_int_enum():
     def f(level: Level | None = None) -> None: ...
 
     assert params(f)["$defs"] == {"Level": {"enum": [1, 2], "type": "integer"}}
+
+
+# --- cases from the peers' own test suites (issue: tools written the way people write them) ----
+
+
+def call(fn, arguments: str):
+    return function_tool(fn).execute(ToolCall(id="1", name=fn.__name__, arguments=arguments), policies=FEED_BACK_ALL)
+
+
+def test_field_as_a_required_default_gives_constraints():
+    """openai-agents tests/test_function_schema.py::test_function_with_field_required_constraints."""
+
+    def func_with_field_constraints(my_number: int = Field(..., gt=10, le=100)) -> int:
+        return my_number * 2
+
+    p = params(func_with_field_constraints)
+    assert p["properties"]["my_number"] == {"exclusiveMinimum": 10, "maximum": 100, "type": "integer"}
+    assert p["required"] == ["my_number"]
+    assert call(func_with_field_constraints, '{"my_number": 50}').content == "100"
+    assert "a number > 10" in call(func_with_field_constraints, '{"my_number": 5}').content
+    assert "a number <= 100" in call(func_with_field_constraints, '{"my_number": 150}').content
+
+
+def test_field_as_an_optional_default_gives_the_default_and_constraints():
+    """openai-agents tests/test_function_schema.py::test_function_with_field_optional_with_default."""
+
+    def func_with_optional_field(required_param: str, optional_param: float = Field(default=5.0, ge=0.0)) -> str:
+        return f"{required_param}: {optional_param}"
+
+    p = params(func_with_optional_field)
+    assert p["properties"]["optional_param"] == {"default": 5.0, "minimum": 0.0, "type": "number"}
+    assert p["required"] == ["required_param"]
+    assert call(func_with_optional_field, '{"required_param": "test"}').content == "test: 5.0"
+    assert call(func_with_optional_field, '{"required_param": "test", "optional_param": 10.5}').content == "test: 10.5"
+    assert call(func_with_optional_field, '{"required_param": "t", "optional_param": -1}').is_error
+
+
+def test_field_description_as_default_and_string_constraints():
+    """openai-agents tests/test_function_schema.py::test_function_with_field_description_only and
+    ::test_function_with_field_string_constraints and ::test_function_with_field_multiple_constraints."""
+
+    def func(
+        param_with_field_desc: int = Field(..., description="Field description only"),
+        param_without_desc: str = Field(default="hello"),
+        name: str = Field(..., min_length=3, max_length=20, pattern=r"^[A-Za-z]+$"),
+        factor: float = Field(default=1.0, gt=0.0, description="Positive multiplier"),
+    ) -> str:
+        return f"{param_with_field_desc} {param_without_desc} {name} {factor}"
+
+    props = params(func)["properties"]
+    assert props["param_with_field_desc"] == {"description": "Field description only", "type": "integer"}
+    assert props["param_without_desc"] == {"default": "hello", "type": "string"}
+    assert props["name"] == {"maxLength": 20, "minLength": 3, "pattern": "^[A-Za-z]+$", "type": "string"}
+    assert props["factor"] == {
+        "default": 1.0,
+        "description": "Positive multiplier",
+        "exclusiveMinimum": 0.0,
+        "type": "number",
+    }
+    assert params(func)["required"] == ["param_with_field_desc", "name"]
+    assert call(func, '{"param_with_field_desc": 1, "name": "Alice"}').content == "1 hello Alice 1.0"
+
+
+def test_field_default_factory_is_a_fresh_default():
+    """pydantic docs idiom `Field(default_factory=list)` (openai-agents function_schema accepts it)."""
+
+    def add(item: str, seen: list[str] = Field(default_factory=list)) -> str:
+        seen.append(item)
+        return str(len(seen))
+
+    assert call(add, '{"item": "a"}').content == "1"
+    assert call(add, '{"item": "b"}').content == "1"
+
+
+def test_annotated_field_default_is_not_required_and_is_used():
+    """openai-agents tests/test_function_schema.py::test_function_with_annotated_field_optional_with_default."""
+
+    def func_with_annotated_optional_field(
+        required_param: str, optional_param: Annotated[float, Field(default=5.0, ge=0.0)]
+    ) -> str:
+        return f"{required_param}: {optional_param}"
+
+    t = function_tool(func_with_annotated_optional_field)
+    assert t.spec.parameters["required"] == ["required_param"]
+    assert t.spec.parameters["properties"]["optional_param"] == {"default": 5.0, "minimum": 0.0, "type": "number"}
+    strict = t.spec.strict_parameters["properties"]["optional_param"]
+    assert {"type": "null"} in strict["anyOf"]
+    assert call(func_with_annotated_optional_field, '{"required_param": "test"}').content == "test: 5.0"
+    assert (
+        call(func_with_annotated_optional_field, '{"required_param": "t", "optional_param": null}').content == "t: 5.0"
+    )
+
+
+def test_field_default_and_signature_default_that_differ_are_a_developer_error():
+    def f(x: Annotated[int, Field(default=1)] = 2) -> str:
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as info:
+        reflect(f)
+    assert str(info.value) == (
+        "@tool test_schema.test_field_default_and_signature_default_that_differ_are_a_developer_error.<locals>.f, "
+        "parameter 'x': Field gives the default 1 and the signature gives 2. Fix: keep one of them"
+    )
+
+
+def test_bare_string_in_annotated_is_the_description():
+    """openai-agents tests/test_function_schema.py::test_function_uses_annotated_descriptions_without_docstring."""
+
+    def add(a: Annotated[int, "First number to add"], b: Annotated[int, "Second number to add"]) -> int:
+        return a + b
+
+    props = params(add)["properties"]
+    assert props["a"] == {"description": "First number to add", "type": "integer"}
+    assert props["b"] == {"description": "Second number to add", "type": "integer"}
+
+
+def test_docstring_wins_over_a_bare_string_and_param_wins_over_both():
+    """openai-agents tests/test_function_schema.py::test_function_prefers_docstring_descriptions_over_annotated_metadata;
+    the precedence is Param, Field, docstring, bare string."""
+
+    def add(
+        a: Annotated[int, "Annotated description for a"],
+        b: Annotated[int, "Annotated description for b"],
+        c: Annotated[int, Param("Param for c")],
+    ) -> int:
+        """Adds two integers.
+
+        Args:
+            a: Docstring provided description.
+            c: Docstring for c.
+        """
+        return a + b + c
+
+    props = params(add)["properties"]
+    assert props["a"]["description"] == "Docstring provided description."
+    assert props["b"]["description"] == "Annotated description for b"
+    assert props["c"]["description"] == "Param for c"
+
+
+def test_bare_string_and_param_that_disagree_are_a_developer_error():
+    def f(x: Annotated[int, Param("one"), "two"]) -> str:
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as info:
+        reflect(f)
+    assert str(info.value).endswith(
+        "parameter 'x': its declaration gives two different descriptions ('one' and 'two'). "
+        "Fix: keep one of them (Param, Field or a bare string in Annotated)"
+    )
+
+
+def test_bare_string_and_field_default_stay_on_the_fast_path():
+    """The reflection benchmark's rule: these must not fall back to pydantic's schema generator."""
+    from toolkit.tools import fast_schema
+
+    def f(amount: Annotated[float, "Amount in the source currency"], limit: int = Field(10, ge=1)) -> str:
+        return ""
+
+    fast_schema.clear_cache()
+    calls = []
+    original = fast_schema.pydantic_schema
+    fast_schema.pydantic_schema = lambda a: calls.append(a) or original(a)
+    try:
+        function_tool(f)
+    finally:
+        fast_schema.pydantic_schema = original
+    assert calls == []
+
+
+NUMPY_DOC = """Greet a person.
+
+    Parameters
+    ----------
+    name : str
+        The person's name.
+    times : int
+        How often.
+
+    Returns
+    -------
+    str
+        The greeting.
+    """
+
+SPHINX_DOC = """Greet a person.
+
+    :param name: The person's name.
+    :param times: How often.
+    :returns: The greeting.
+    :raises ValueError: when times is negative.
+    """
+
+
+@pytest.mark.parametrize("doc", [NUMPY_DOC, SPHINX_DOC], ids=["numpy", "sphinx"])
+def test_numpy_and_sphinx_docstrings(doc):
+    """pydantic-ai tests/test_tools.py::test_docstring_numpy (and its Sphinx twin), openai-agents
+    tests/test_function_schema.py (docstring styles): the parameter descriptions are read and no
+    unparsed section leaks into the tool's description."""
+
+    def greet(name: str, times: int) -> str:
+        return ""
+
+    greet.__doc__ = doc
+    s = reflect(greet).spec
+    assert s.description == "Greet a person."
+    assert s.parameters["properties"]["name"]["description"] == "The person's name."
+    assert s.parameters["properties"]["times"]["description"] == "How often."
+
+
+def test_docstring_with_only_returns_gives_a_description():
+    """pydantic-ai tests/test_tools.py::test_only_returns_type (the same docstring: a blank line,
+    then only `Returns:` with a typed entry)."""
+
+    def only_returns_type() -> str:
+        """
+
+        Returns:
+            str: The result as a string.
+        """
+        return "foo"
+
+    assert reflect(only_returns_type).spec.description == "Returns: The result as a string."
+
+
+def test_attribute_docstrings_of_a_typeddict_parameter():
+    """Attribute docstrings as pydantic's `ConfigDict.use_attribute_docstrings` reads them (the
+    convention pydantic-ai's tool schemas follow), for a TypedDict, which cannot set a config."""
+    from typing_extensions import TypedDict
+
+    class Location(TypedDict):
+        city: str
+        """The city name."""
+        country: str
+
+    def find(where: Location) -> str:
+        return ""
+
+    body = params(find)["$defs"]["Location"]
+    assert body["properties"]["city"] == {"description": "The city name.", "type": "string"}
+    assert body["properties"]["country"] == {"type": "string"}
+
+
+class Dummy:
+    def dummy_function(self, x: int) -> str:
+        return str(x)
+
+
+def test_an_unbound_method_must_be_bound_or_decorated_on_the_class():
+    """LangChain4j-style and openai-agents: `Dummy.dummy_function` given as a tool."""
+    with pytest.raises(ToolDefinitionError) as info:
+        tools_from(Dummy.dummy_function)
+    assert str(info.value) == (
+        "@tool test_schema.Dummy.dummy_function, parameter 'self': Dummy.dummy_function is a method "
+        "taken from its class, so nothing fills 'self': it must be bound to an instance, or decorated on "
+        "the class. Fix: pass `Dummy().dummy_function`, or decorate the method with @tool and pass an "
+        "instance: tools_from(Dummy())"
+    )
+    assert tools_from(Dummy().dummy_function)[0].spec.parameters["required"] == ["x"]

@@ -1,5 +1,6 @@
 """The schema explainer: pure HTML (three columns, lint, token counts) and its thin widget."""
 
+import json
 from typing import Annotated
 
 import ipywidgets as widgets
@@ -114,3 +115,34 @@ def test_widget_switches_tool_and_keeps_readable_outputs():
     assert bundle["text/plain"] == render_schema_text(TOOLS)
     assert bundle["text/html"] == render_schema_html(TOOLS)
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_signature_never_shows_a_fieldinfo_repr():
+    """Polish issue (week 5): an optional `limit` with default 10 shows `limit: ... = 10`."""
+    from pydantic import Field
+
+    def search(
+        query: str,
+        limit: Annotated[int, Field(ge=1, le=50, description="At most this many")] = 10,
+        page: int = Field(1, ge=1, description="Page"),
+        since: int = Field(..., ge=0),
+    ) -> str:
+        return ""
+
+    text = signature_text(search)
+    assert "FieldInfo" not in text
+    assert text.splitlines()[1:5] == [
+        "    query: str,",
+        "    limit: Annotated[int, Field(ge=1, le=50, description='At most this many')] = 10,",
+        "    page: int = 1,",
+        "    since: int,",
+    ]
+
+
+def test_json_columns_keep_their_lines_and_stay_short():
+    card = render_schema_html(TOOLS, only="search_orders")
+    assert "white-space:pre;overflow-x:auto" in card
+    code = Tree(card).find_all("tk-tool")[0].find_all("tk-td")[1].text()
+    assert all(len(line) <= 90 for line in code.splitlines() if '"description"' not in line)
+    spec = tools_from(F.search_orders)[0].spec.to_openai()["function"]
+    assert len(code.splitlines()) < 0.8 * len(json.dumps(spec, indent=2).splitlines())

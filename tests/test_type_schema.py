@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal, Optional, Union
 import pytest
 from pydantic import BaseModel, Field
 
-from toolkit.tools.json_schema import clean, fast_schema, map_schema, pydantic_schema, type_schema
+from toolkit.tools.fast_schema import fast_schema, type_schema
+from toolkit.tools.json_schema import clean, map_schema, pydantic_schema
 
 
 class Colour(enum.Enum):
@@ -80,7 +81,7 @@ def test_fast_path_equals_pydantic(annotation):
 
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
 def test_other_types_go_to_pydantic(annotation):
-    from toolkit.tools.json_schema import _Slow
+    from toolkit.tools.fast_schema import _Slow
 
     with pytest.raises(_Slow):
         fast_schema(annotation, {})
@@ -117,3 +118,50 @@ def test_map_schema_never_touches_name_maps():
         "additionalProperties": False,
     }
     assert map_schema(True, lambda n: n) is True
+
+
+GOOGLE_DOCS = [
+    "Summary line.\n\nMore text.\n\nArgs:\n    city (str): The city,\n        spelled in English.\n    *args: ignored\n"
+    "    days: How many days.\n\nReturns:\n    A forecast.",
+    "Look up one order by id.\n\nArgs:\n    order_id: The order id, e.g. SN202610200001.",
+    "Do it.\n\nParameters:\n    x: The x.\n\nRaises:\n    ValueError: never.\n\nExamples:\n    >>> do(1)",
+    "Only a summary, with a colon: here.",
+    "Two lines\nof summary.\n\nArguments:\n    a (int, optional): First.\n    b: Second,\n        continued.",
+]
+NOT_FAST = [
+    "Greet.\n\nParameters\n----------\nname : str\n    The name.",
+    "Greet.\n\n:param name: The name.",
+    "Returns:\n    Only this.",
+    "Summary.\nArgs:\n    x: no blank line before the section.",
+    "Summary.\n\nTodo:\n    an unknown section.",
+    "Summary.\n\nArgs:\n    x:\n        description on the next line.",
+]
+
+
+@pytest.mark.parametrize("doc", GOOGLE_DOCS)
+def test_fast_google_docstrings_equal_griffe(doc):
+    from toolkit.tools.fast_schema import google_docstring
+    from toolkit.tools.reflect import griffe_docstring
+
+    assert google_docstring(doc) == griffe_docstring(doc)
+
+
+@pytest.mark.parametrize("doc", NOT_FAST)
+def test_other_docstrings_go_to_griffe(doc):
+    from toolkit.tools.fast_schema import google_docstring
+
+    assert google_docstring(doc) is None
+
+
+def test_plain_name_annotations_resolve_like_eval():
+    import builtins
+
+    from toolkit.tools.fast_schema import NOT_PLAIN, plain_name
+
+    namespace = {"Address": Address, "str": int, "__builtins__": builtins}
+    for text in ("Address", "str", "float", "Optional"):
+        expected = eval(text, namespace) if text != "Optional" else NOT_PLAIN
+        assert plain_name(text, namespace) is expected
+    assert plain_name("list[int]", namespace) is NOT_PLAIN
+    assert plain_name("Missing", namespace) is NOT_PLAIN  # eval then raises the NameError
+    assert plain_name("int", {}) is int

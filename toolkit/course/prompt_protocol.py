@@ -39,6 +39,7 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.chat.sse import StreamDone, StreamEvent
+from toolkit.tools import json_repair
 from toolkit.tools.reflect import ToolSpec
 
 PROTOCOL = (
@@ -58,7 +59,6 @@ _TYPES = {
 _NAME_KEYS = ("tool", "name", "tool_name", "function")
 _ARGS_KEYS = ("args", "arguments", "parameters", "input")
 _FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.S)
-_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "＂": '"', "‘": "'", "’": "'"})
 
 
 def tools_as_text(tools: Sequence[Any]) -> str:
@@ -140,20 +140,12 @@ def _balanced(text: str, start: int) -> str | None:
 
 
 def _loads(snippet: str) -> Any:
-    for attempt in (snippet, _repaired(snippet)):
-        try:
-            return json.loads(attempt)
-        except (ValueError, RecursionError):
-            continue
-    return None
-
-
-def _repaired(snippet: str) -> str:
-    """Curly quotes → straight, single quotes → double (if no double ones), no trailing commas."""
-    text = snippet.translate(_QUOTES)
-    if '"' not in text:
-        text = text.replace("'", '"')
-    return re.sub(r",\s*([}\]])", r"\1", text)
+    """The snippet as JSON, with the slips `toolkit.tools.json_repair` repairs (one repair for
+    this and for native tool-call arguments)."""
+    try:
+        return json_repair.loads(snippet)
+    except ValueError:
+        return None
 
 
 def _as_call(obj: Any) -> TextCall | None:

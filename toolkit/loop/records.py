@@ -77,6 +77,10 @@ class LoopOptions:
     """Ask the model with `stream()` and yield text deltas as they arrive (see `iter_loop`)."""
     request_extra: Mapping[str, Any] = field(default_factory=dict)
     """More request fields for every model call, e.g. `response_format`."""
+    strict_tools: bool = False
+    """Send every tool in OpenAI strict mode: `"strict": true` and the strict parameters schema
+    (`ToolSpec.strict_parameters`: every property required, optional ones nullable). A tool
+    that cannot be strict raises `ToolDefinitionError` at the first request."""
 
 
 COURSE = LoopOptions(

@@ -246,7 +246,7 @@ class _Run:
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
         effective = self.tools.effective
-        payload = [t.spec.to_openai() for t in effective]
+        payload = [t.spec.to_openai(strict=self.options.strict_tools) for t in effective]
         request = dict(
             tools=payload or None,
             tool_choice=self.options.tool_choice if payload else None,

@@ -9,6 +9,13 @@ property required, optional ones nullable) makes the model send. Each value goes
 coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to the seed (`"27"` → 27,
 27.5 → error, `"true"` → error, enums case-insensitive, unknown nested fields rejected).
 
+The text is read leniently (`toolkit.tools.json_repair`: trailing commas, `{,}`, an object
+wrapped in quotes, double-encoded JSON) and within limits (size and depth: beyond them an
+`ArgumentError`, never `RecursionError`). Numbers are read as `Decimal` for tools that take a
+`Decimal` (`exact=True`), so `1234567890.123456789` keeps every digit. A default handed to the
+function is a fresh copy on each call (a tool that appends to its `list` default cannot change
+what the next call receives).
+
 Every problem becomes an `ArgumentProblem` written for the model: field, what was received,
 what is expected (`got 27.5, expected an integer`).
 
@@ -17,32 +24,60 @@ Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its
 
 from __future__ import annotations
 
+import copy
+import decimal
+import enum
 import json
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
 
 from toolkit.errors import ArgumentError, ArgumentProblem
+from toolkit.tools import json_repair
 from toolkit.tools.coercion import validator_for
 
-if TYPE_CHECKING:
-    from toolkit.tools.parameters import ParamInfo
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """One parameter as the executor sees it (built by `toolkit.tools.parameters`)."""
+
+    name: str
+    """The Python name (the keyword the function is called with)."""
+    wire_name: str
+    """The name in the schema and in the model's arguments."""
+    annotation: Any
+    """The type values are validated against (`Param` and markers removed)."""
+    required: bool = True
+    """Must the model send it?"""
+    default: Any = None
+    """Passed when the model omits an optional parameter (already validated; copied per call)."""
+    nullable: bool = False
+    """Does the type accept `None`?"""
+    inject: str | None = None
+    """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
+    expects: str = ""
+    """The type in words, for "missing, expected ..." messages."""
 
 
-def parse_arguments(tool_name: str, text: str) -> dict[str, Any]:
-    """The arguments string as a dict; `""` counts as `{}` (some gateways send it for no args)."""
+def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[str, Any]:
+    """The arguments string as a dict; `""` counts as `{}` (some gateways send it for no args).
+
+    `exact=True` reads every number with a fraction as `Decimal` (no float rounding)."""
     if not text.strip():
         return {}
     try:
-        value = json.loads(text)
+        value = json_repair.loads(text, parse_float=decimal.Decimal if exact else None)
+    except json_repair.TooLarge:
+        limits = (
+            f"a JSON object at most {json_repair.MAX_DEPTH} levels deep and {json_repair.MAX_CHARS} characters long"
+        )
+        raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), limits, kind="not_json")]) from None
     except ValueError:
-        value = _NOT_JSON
+        value = None
     if not isinstance(value, dict):
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
     return value
-
-
-_NOT_JSON = object()
 
 
 def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +96,7 @@ def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[st
             if p.required:
                 problems.append(ArgumentProblem(p.wire_name, "", p.expects, kind="missing"))
             else:
-                values[p.name] = p.default
+                values[p.name] = fresh(p.default)
             continue
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)
@@ -95,6 +130,12 @@ _EXPECTED = {
     "datetime_parsing": "a date-time like 2026-10-20T09:30:00",
     "datetime_type": "a date-time like 2026-10-20T09:30:00",
     "datetime_from_date_parsing": "a date-time like 2026-10-20T09:30:00",
+    "time_parsing": "a time like 09:30:00",
+    "time_type": "a time like 09:30:00",
+    "time_delta_parsing": "an ISO 8601 duration like PT30M",
+    "time_delta_type": "an ISO 8601 duration like PT30M",
+    "decimal_type": "a number",
+    "decimal_parsing": "a number",
     "uuid_parsing": "a UUID",
     "uuid_type": "a UUID",
     "none_required": "null",
@@ -114,10 +155,20 @@ _BOUNDS = {
 }
 
 
+_IMMUTABLE = (str, int, float, bool, bytes, type(None), decimal.Decimal, enum.Enum, frozenset)
+
+
+def fresh(default: Any) -> Any:
+    """A default as the function should receive it: immutable ones as they are, others a deep copy."""
+    if isinstance(default, _IMMUTABLE) or (
+        isinstance(default, tuple) and all(isinstance(v, _IMMUTABLE) for v in default)
+    ):
+        return default
+    return copy.deepcopy(default)
+
+
 def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
     """`value` coerced as a required parameter `name` of type `annotation` would be (for tables)."""
-    from toolkit.tools.parameters import ParamInfo
-
     info = ParamInfo(name, name, annotation, expects="a value")
     return coerce_arguments("coerce", (info,), {name: value})[name]
 
@@ -136,7 +187,7 @@ def problems_from(exc: ValidationError, prefix: str) -> list[ArgumentProblem]:
     return out
 
 
-def _expected(err: dict[str, Any]) -> str:
+def _expected(err: Any) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind in _EXPECTED:
         return _EXPECTED[kind]
@@ -178,4 +229,4 @@ def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
         "object": "an object",
         "null": "null",
     }
-    return words.get(kind, "any value")
+    return words.get(kind or "", "any value")

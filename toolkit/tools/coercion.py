@@ -1,7 +1,7 @@
 """The coercion mode: pydantic's validator for a type, adjusted to the seed's rules.
 
 The mode is chosen to match the seed's `DefaultToolExecutor`, and it is pydantic's *lax* mode
-with six adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
+with seven adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
 ISO strings → dates; `27.5` for an `int` is an error, never truncated (pydantic checks the
 fraction first, as the seed does), and so is a value outside a `Field(ge=..., le=...)` range.
 Strict mode would refuse `"27"`; plain lax would accept too much, so we take pydantic's own
@@ -9,15 +9,25 @@ validator description (its *core schema*) for each parameter type and adjust it,
 depth — nested models, lists and dicts included:
 
 1. booleans are strict: only JSON `true` / `false` (the seed refuses the string `"true"`);
-2. integers and floats refuse booleans (lax would read `true` as 1);
+2. integers, floats and decimals refuse booleans (lax would read `true` as 1), and strings
+   with Python's digit separators (`"1_000"` is Python syntax, not a JSON number);
 3. floats refuse NaN and infinity (`"nan"` is not a price);
-4. enum and `Literal` strings match case-insensitively when exactly one choice matches
-   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case), and number choices
-   accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
+4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
+   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case) — only A–Z/a–z fold,
+   so `"ſhipped"` (a long s) matches nothing, and whitespace is never stripped; number
+   choices accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
 5. models, dataclasses and TypedDicts reject unknown fields unless they set `extra` themselves
    (a stray `refundAmount` is intent drift, not noise);
 6. `null` for a field that has a default means "use the default" (what a strict-mode schema
-   makes the model send for an optional field).
+   makes the model send for an optional field);
+7. dates, date-times, times and durations come only from ISO 8601 strings: a number, or a
+   string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01).
+
+Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
+reading, and the seed's executor reads it (`Double.parseDouble`); the strings a model might
+mean as booleans (`"true"`, `"yes"`, `"1"`, `"on"`, `"false"`, `"0"` …) are ambiguous in
+general, and lax pydantic would silently turn `"no"` into `False` — the same call that
+refunds or not. So numbers are read leniently, booleans only from JSON's own literals.
 
 A union reports one error ("expected an integer or a string"), not one per branch.
 Numbers are not turned into strings (`42` for a `str` is an error), as in pydantic.
@@ -27,6 +37,8 @@ Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its
 
 from __future__ import annotations
 
+import decimal
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +47,7 @@ from pydantic import TypeAdapter
 from pydantic_core import PydanticCustomError, PydanticUseDefault, SchemaValidator, core_schema
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
+_EXACT: dict[Any, bool] = {}
 
 
 def validate_value(annotation: Any, value: Any) -> Any:
@@ -54,16 +67,39 @@ def validator_for(annotation: Any) -> SchemaValidator:
     return validator
 
 
+def needs_exact_numbers(annotation: Any) -> bool:
+    """Does `annotation` contain a `Decimal` anywhere (so numbers must be read without floats)?"""
+    try:
+        return _EXACT[annotation]
+    except KeyError:
+        pass
+    except TypeError:
+        return _has_decimal(TypeAdapter(annotation).core_schema)
+    found = _EXACT[annotation] = _has_decimal(TypeAdapter(annotation).core_schema)
+    return found
+
+
+def _has_decimal(node: Any) -> bool:
+    if isinstance(node, (list, tuple)):
+        return any(_has_decimal(item) for item in node)
+    if not isinstance(node, dict):
+        return False
+    if node.get("type") == "decimal":
+        return True
+    return any(_has_decimal(v) for k, v in node.items() if k not in _OPAQUE or k == "schema_ref")
+
+
 def clear_cache() -> None:
     """Forget every cached validator (for benchmarks)."""
     _VALIDATORS.clear()
+    _EXACT.clear()
 
 
 def _build(annotation: Any) -> SchemaValidator:
     schema = adjusted(TypeAdapter(annotation).core_schema)
     # pydantic-core would reuse a finished model's own validator (without our adjustments),
     # so each model in the schema is marked unfinished while the new validator is built.
-    models = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
+    models: list[Any] = [c for c in _model_classes(schema) if c.__dict__.get("__pydantic_complete__")]
     with _BUILD_LOCK:
         for cls in models:
             cls.__pydantic_complete__ = False
@@ -92,9 +128,20 @@ def adjusted(node: Any) -> Any:
         return type(node)(adjusted(item) for item in node)
     if not isinstance(node, dict):
         return node
-    out = {k: v if k in _OPAQUE else adjusted(v) for k, v in node.items()}
-    rule = _RULES.get(out.get("type"))
+    out = {k: v if k in _OPAQUE else _adjusted_map(v) if k in _NAME_MAPS else adjusted(v) for k, v in node.items()}
+    kind = out.get("type")
+    rule = _RULES.get(kind) if isinstance(kind, str) else None
     return rule(out) if rule else out
+
+
+_NAME_MAPS = {"fields"}
+"""Keys whose value maps *field names* to schemas (a field may be called `type`)."""
+
+
+def _adjusted_map(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {name: adjusted(sub) for name, sub in value.items()}
+    return adjusted(value)
 
 
 _OPAQUE = {
@@ -115,13 +162,15 @@ def _strict_bool(node: dict) -> dict:
     return node | {"strict": True}
 
 
-def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
+def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
     def refuse(value: Any) -> Any:
         if isinstance(value, bool):
             raise PydanticCustomError(f"{kind}_type", f"Input should be a valid {word}")
+        if isinstance(value, str) and "_" in value:
+            raise PydanticCustomError(f"{kind}_parsing", f"Input should be a valid {word}")
         return value
 
-    def rule(node: dict) -> dict:
+    def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
         return core_schema.no_info_before_validator_function(refuse, node)
@@ -129,30 +178,38 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], dict]:
     return rule
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with only A–Z lowered (no Unicode case folding: "ſ" stays "ſ", "K" (Kelvin) stays)."""
+    return text.translate(_ASCII_LOWER)
+
+
 def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
-    """A string matching one choice up to case (or, for number choices, as digits) → that choice."""
+    """A string matching one choice up to ASCII case (or, for number choices, as digits) → that choice."""
     folded: dict[str, list[Any]] = {}
     for choice in choices:
         if isinstance(choice, str):
-            folded.setdefault(choice.casefold(), []).append(choice)
+            folded.setdefault(ascii_lower(choice), []).append(choice)
         elif isinstance(choice, int) and not isinstance(choice, bool):
             folded.setdefault(str(choice), []).append(choice)
 
     def match(value: Any) -> Any:
         if isinstance(value, str) and value not in choices:
-            hits = folded.get(value.strip().casefold(), [])
+            hits = folded.get(ascii_lower(value), [])
             return hits[0] if len(hits) == 1 else value
         return value
 
     return match
 
 
-def _enum(node: dict) -> dict:
+def _enum(node: dict) -> Any:
     fn = _casefold([m.value for m in node["members"]])
     return core_schema.no_info_before_validator_function(fn, node)
 
 
-def _literal(node: dict) -> dict:
+def _literal(node: dict) -> Any:
     return core_schema.no_info_before_validator_function(_casefold(list(node["expected"])), node)
 
 
@@ -173,10 +230,28 @@ def _null_means_default(value: Any) -> Any:
     return value
 
 
-def _default(node: dict) -> dict:
+def _default(node: dict) -> Any:
     if node["schema"].get("type") == "nullable":
         return node
     return node | {"schema": core_schema.no_info_before_validator_function(_null_means_default, node["schema"])}
+
+
+_NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
+def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
+    """Dates and times from ISO 8601 strings only: no Unix timestamps, as numbers or digit strings."""
+
+    def refuse(value: Any) -> Any:
+        number = isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+        if number or (isinstance(value, str) and _NUMERIC.fullmatch(value)):
+            raise PydanticCustomError(f"{kind}_parsing", f"Input should be {word}")
+        return value
+
+    def rule(node: dict) -> Any:
+        return core_schema.no_info_before_validator_function(refuse, node)
+
+    return rule
 
 
 def _union(node: dict) -> dict:
@@ -214,10 +289,15 @@ def _word(schema: dict) -> str:
     return _WORDS.get(schema.get("type", ""), "a valid value")
 
 
-_RULES: dict[str, Callable[[dict], dict]] = {
+_RULES: dict[str, Callable[[dict], Any]] = {
     "bool": _strict_bool,
     "int": _no_bool("int", "integer"),
     "float": _no_bool("float", "number"),
+    "decimal": _no_bool("decimal", "number"),
+    "date": _iso_only("date", "a date like 2026-10-20"),
+    "datetime": _iso_only("datetime", "a date-time like 2026-10-20T09:30:00"),
+    "time": _iso_only("time", "a time like 09:30:00"),
+    "timedelta": _iso_only("time_delta", "an ISO 8601 duration like PT30M"),
     "enum": _enum,
     "literal": _literal,
     "model": _model,

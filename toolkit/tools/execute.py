@@ -22,7 +22,8 @@ call's channel from it, and records a raised failure before letting it propagate
 Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool failed → let the
 model see it: business failures are often transient. Either way, an error result carries
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
-else JSON (pydantic models through `model_dump(mode="json")`).
+else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
+a JSON number with all its digits (`4`, not `"4"`).
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration).
@@ -31,7 +32,9 @@ async tools (refused at registration).
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import json
+import secrets
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -42,7 +45,7 @@ from pydantic_core import to_jsonable_python
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ToolCallError, ToolDefinitionError, ToolExecutionError, UnknownToolError
-from toolkit.tools import arguments, redact
+from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import InvocationContext, function_label, tool_options
 from toolkit.tools.reflect import Reflection, ToolSpec, reflect
 
@@ -220,9 +223,36 @@ def to_text(value: Any) -> str:
         return "Success"
     if isinstance(value, str):
         return value
+    numbers: dict[str, str] = {}
+    value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
-    return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    text = json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    for marker, digits in numbers.items():
+        text = text.replace(json.dumps(marker), digits)
+    return text
+
+
+def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
+    """`value` with each finite `Decimal` replaced by a unique marker string (its digits kept in
+    `numbers`), so it can be written as a JSON number; pydantic would write it as a string."""
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return value
+        marker = f"\x00decimal-{secrets.token_hex(8)}\x00"
+        numbers[marker] = str(value) if "E" not in str(value) else format(value, "f")
+        return marker
+    if isinstance(value, dict):
+        return {k: _decimals_marked(v, numbers) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_decimals_marked(v, numbers) for v in value]
+    if isinstance(value, BaseModel) and _has_decimal_field(value):
+        return _decimals_marked(value.model_dump(), numbers)
+    return value
+
+
+def _has_decimal_field(model: BaseModel) -> bool:
+    return any(isinstance(v, (decimal.Decimal, BaseModel, list, dict)) for v in vars(model).values())
 
 
 # --- building tools ---------------------------------------------------------------------
@@ -238,9 +268,12 @@ def function_tool(fn: Callable[..., Any]) -> Tool:
 def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     fn, params, name = reflection.function, reflection.params, reflection.spec.name
     head = () if bound_to is None else (bound_to,)
+    exact: list[bool] = []  # decided at the first call (the validators are built then anyway)
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
-        raw = arguments.parse_arguments(name, call.arguments)
+        if not exact:
+            exact.append(any(coercion.needs_exact_numbers(p.annotation) for p in params if p.inject is None))
+        raw = arguments.parse_arguments(name, call.arguments, exact=exact[0])
         kwargs = arguments.coerce_arguments(name, params, raw)
         for p in params:
             if p.inject == "memory_id":

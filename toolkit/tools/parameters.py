@@ -4,7 +4,15 @@
 executor needs) and its JSON Schema property (what the model reads), checking as it goes:
 
 - the type annotation exists and resolves (string annotations are evaluated once);
-- `Param` / `Field` metadata: description and name, and no two sources that disagree;
+- `Param` / `Field` metadata and a bare string in `Annotated`, and no two declarations that
+  disagree. A description comes from the first of: `Param("...")`, `Field(description=...)`
+  (in `Annotated` or as the default, `x: int = Field(..., description=...)`), the docstring's
+  entry for the parameter, a bare string `Annotated[int, "..."]` (the openai-agents order:
+  its test `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param,
+  Field and bare string that give different descriptions are a developer error;
+- `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
+  (`Annotated[float, Field(default=5.0)]`) gives the default and constraints, exactly as
+  `x: Annotated[int, Field(ge=0)] = 5` does;
 - injected parameters (`Annotated[..., MemoryId]`, `InvocationContext`) are marked, not shown;
 - the required rules: no default → required; a default → optional, and it must be valid for
   the type (checked now, not at the first call); `Param(required=False)` → optional with `None`,
@@ -17,61 +25,40 @@ Leaves out: the parameters object and the tool as a whole (`toolkit.tools.reflec
 
 from __future__ import annotations
 
-import enum
+import copy
 import inspect
 import re
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-import annotated_types as at
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
-from pydantic_core import to_jsonable_python
+from pydantic_core import PydanticUndefined, to_jsonable_python
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools import arguments, coercion
-from toolkit.tools import json_schema as type_schema
+from toolkit.tools import arguments, coercion, fast_schema
+from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param
+from toolkit.tools.json_schema import UNION_TYPES
+
+__all__ = ["ParamInfo", "parameter", "type_name"]
 
 _MISSING: Any = inspect.Parameter.empty
-
-
-@dataclass(frozen=True)
-class ParamInfo:
-    """One parameter as the executor sees it."""
-
-    name: str
-    """The Python name (the keyword the function is called with)."""
-    wire_name: str
-    """The name in the schema and in the model's arguments."""
-    annotation: Any
-    """The type values are validated against (`Param` and markers removed)."""
-    required: bool = True
-    """Must the model send it?"""
-    default: Any = None
-    """Passed when the model omits an optional parameter (already validated)."""
-    nullable: bool = False
-    """Does the type accept `None`?"""
-    inject: str | None = None
-    """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
-    expects: str = ""
-    """The type in words, for "missing, expected ..." messages."""
 
 
 def parameter(
     fn: Callable[..., Any], label: str, p: inspect.Parameter, doc: str | None
 ) -> tuple[ParamInfo, dict[str, Any], dict[str, Any]]:
     where = f"{label}, parameter {p.name!r}"
-    base, param, field_info, inject = _split(fn, where, p)
+    base, param, field_info, notes, inject, declared = _split(fn, where, p)
     if inject:
         return ParamInfo(p.name, p.name, base, required=False, nullable=True, inject=inject), {}, {}
-    wire, description = _naming(where, p.name, param, field_info, doc)
+    wire, description = _naming(where, p.name, param, field_info, notes, doc)
     nullable = _accepts_none(base)
-    required, default = _required(where, base, param, p.default, nullable)
+    required, default = _required(where, base, param, declared, nullable)
     try:
-        schema, defs = type_schema.type_schema(base)
+        schema, defs = fast_schema.type_schema(base)
     except Exception as exc:  # pydantic cannot describe this type
         raise ToolDefinitionError(
             where,
@@ -79,14 +66,17 @@ def parameter(
             "use a JSON-friendly type: str, int, float, bool, list/dict of them, an Enum, a pydantic model",
         ) from None
     prop = {**schema, "description": description} if description else dict(schema)
-    if not required and p.default is not _MISSING:
+    if not required and declared is not _MISSING:
         prop = _with_default(prop, default)
     info = ParamInfo(p.name, wire, base, required, default, nullable, expects=arguments.describe(schema, defs))
     return info, prop, defs
 
 
-def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None, Any, str | None]:
-    """(type without our metadata, Param, pydantic FieldInfo, injection kind)."""
+def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
+    """(type without our metadata, Param, pydantic FieldInfo, bare strings, injection kind, default).
+
+    A `Field` given as the default (`x: int = Field(..., ge=0)`) joins the type's metadata; a
+    `Field(default=...)` anywhere becomes the parameter's default (`_MISSING` when there is none)."""
     annotation = p.annotation
     if annotation is _MISSING:
         raise ToolDefinitionError(
@@ -96,33 +86,67 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
         )
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
-    if typing.get_origin(annotation) is not Annotated:
-        inject = "context" if _is_context(annotation) else None
-        return annotation, None, None, inject
-    base, *extras = typing.get_args(annotation)
+    extras: list[Any] = []
+    if typing.get_origin(annotation) is Annotated:
+        annotation, *extras = typing.get_args(annotation)
+    default = p.default
+    if isinstance(default, FieldInfo):
+        extras, default = [*extras, default], _MISSING
     param = next((m for m in extras if isinstance(m, Param)), None)
-    field_info = next((m for m in extras if isinstance(m, FieldInfo)), None)
-    rest = [_without_alias(m) for m in extras if not isinstance(m, Param) and not _is_memory_id(m)]
+    fields = [m for m in extras if isinstance(m, FieldInfo)]
+    field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
+    default = _field_default(where, field_info, default)
+    notes = [m for m in extras if isinstance(m, str)]
+    rest = [_plain(m) for m in extras if not isinstance(m, (Param, str)) and not _is_memory_id(m)]
     inject = "memory_id" if any(_is_memory_id(m) for m in extras) else None
-    inject = inject or ("context" if _is_context(base) else None)
-    return (Annotated[tuple([base, *rest])] if rest else base), param, field_info, inject
+    inject = inject or ("context" if _is_context(annotation) else None)
+    base = Annotated[tuple([annotation, *rest])] if rest else annotation
+    return base, param, field_info, notes, inject, default
 
 
-def _without_alias(meta: Any) -> Any:
-    """A `Field(alias=...)` became the wire name; pydantic would only warn about it here."""
-    if isinstance(meta, FieldInfo) and meta.alias is not None:
-        return FieldInfo.merge_field_infos(meta, alias=None, validation_alias=None, serialization_alias=None)
-    return meta
+def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> Any:
+    """The parameter's default: the signature's, or the `Field`'s (they must not disagree)."""
+    if field_info is None:
+        return default
+    if field_info.default_factory is not None:
+        from_field = field_info.default_factory()  # type: ignore[call-arg]
+    elif field_info.default is not PydanticUndefined and field_info.default is not Ellipsis:
+        from_field = field_info.default
+    else:
+        return default
+    if default is not _MISSING and default != from_field:
+        raise ToolDefinitionError(
+            where,
+            f"Field gives the default {from_field!r} and the signature gives {default!r}",
+            "keep one of them",
+        )
+    return from_field
 
 
-_CODE: dict[str, Any] = {}
+_NOT_TYPE_METADATA = ("alias", "validation_alias", "serialization_alias", "default", "default_factory")
+
+
+def _plain(meta: Any) -> Any:
+    """A `Field` as type metadata: its alias became the wire name and its default the parameter's,
+    so neither stays (pydantic would only warn about them here)."""
+    if not isinstance(meta, FieldInfo):
+        return meta
+    if meta.alias is None and meta.default is PydanticUndefined and meta.default_factory is None:
+        return meta
+    plain = copy.copy(meta)
+    plain.alias = plain.validation_alias = plain.serialization_alias = None
+    plain.default, plain.default_factory = PydanticUndefined, None
+    plain._attributes_set = {k: v for k, v in meta._attributes_set.items() if k not in _NOT_TYPE_METADATA}
+    return plain
 
 
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
     """A string annotation (`from __future__ import annotations`) evaluated in fn's module."""
     try:
-        code = _CODE.get(text) or _CODE.setdefault(text, compile(text, "<annotation>", "eval"))
-        value = eval(code, getattr(fn, "__globals__", {}))
+        namespace = getattr(fn, "__globals__", {})
+        value = fast_schema.plain_name(text, namespace)
+        if value is fast_schema.NOT_PLAIN:
+            value = eval(fast_schema.compiled(text), namespace)
         if _has_forward_ref(value):  # e.g. list["Node"]: typing resolves those
             value = typing.get_type_hints(fn, include_extras=True)[name]
         return value
@@ -149,21 +173,32 @@ def _is_memory_id(marker: Any) -> bool:
 
 def _is_context(annotation: Any) -> bool:
     """`InvocationContext` (or a subclass), possibly `| None`."""
-    if typing.get_origin(annotation) in type_schema.UNION_TYPES:
+    if typing.get_origin(annotation) in UNION_TYPES:
         return any(_is_context(a) for a in typing.get_args(annotation))
     return isinstance(annotation, type) and issubclass(annotation, InvocationContext)
 
 
-def _naming(where: str, name: str, param: Param | None, field_info: Any, doc: str | None) -> tuple[str, str | None]:
+def _naming(
+    where: str, name: str, param: Param | None, field_info: Any, notes: list[str], doc: str | None
+) -> tuple[str, str | None]:
     p_desc, p_name = (param.description, param.name) if param else (None, None)
     f_desc, f_name = (field_info.description, field_info.alias) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
         raise ToolDefinitionError(where, "Param and Field both give a description, and they differ", "keep one of them")
+    declared = [d for d in (p_desc, f_desc, *notes) if d]
+    if len(set(declared)) > 1:
+        raise ToolDefinitionError(
+            where,
+            f"its declaration gives two different descriptions ({declared[0]!r} and "
+            f"{next(d for d in declared if d != declared[0])!r})",
+            "keep one of them (Param, Field or a bare string in Annotated)",
+        )
     if p_name and f_name and p_name != f_name:
         raise ToolDefinitionError(
             where, f"Param(name={p_name!r}) and Field(alias={f_name!r}) give it two different names", "keep one of them"
         )
-    return p_name or f_name or name, p_desc or f_desc or doc
+    strong = p_desc or f_desc
+    return p_name or f_name or name, strong or doc or (notes[0] if notes else None)
 
 
 def _required(where: str, base: Any, param: Param | None, default: Any, nullable: bool) -> tuple[bool, Any]:
@@ -181,7 +216,7 @@ def _required(where: str, base: Any, param: Param | None, default: Any, nullable
 
 
 def _checked_default(where: str, base: Any, default: Any, nullable: bool) -> Any:
-    if _obviously_valid(base, default, nullable):
+    if fast_schema.obviously_valid(base, default, nullable):
         return default  # no validator needed at registration
     try:
         return coercion.validate_value(base, default)
@@ -192,38 +227,6 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool) -> Any
             f"the default {default!r} is not a valid {type_name(base)}: {exc.errors()[0]['msg']}",
             f"give a default of that type, or change the type{hint}",
         ) from None
-
-
-def _obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
-    """True when `default` fits `base` without asking a validator (saves building one)."""
-    origin, args = typing.get_origin(base), typing.get_args(base)
-    if default is None:
-        return nullable
-    if origin is Annotated:
-        bounds = type_schema.constraints(args[1:])
-        return (
-            bounds is not None
-            and _obviously_valid(args[0], default, nullable)
-            and all(_holds(b, default) for b in bounds)
-        )
-    if origin is Literal:
-        return any(type(default) is type(v) and default == v for v in args)
-    if origin in (list, set, frozenset, dict, tuple):
-        return type(default) is origin and not default
-    return type(default) is base and (base in (str, int, float, bool) or issubclass(base, enum.Enum))
-
-
-def _holds(bound: Any, value: Any) -> bool:
-    checks = {
-        at.Ge: lambda: value >= bound.ge,
-        at.Gt: lambda: value > bound.gt,
-        at.Le: lambda: value <= bound.le,
-        at.Lt: lambda: value < bound.lt,
-        at.MinLen: lambda: len(value) >= bound.min_length,
-        at.MaxLen: lambda: len(value) <= bound.max_length,
-    }
-    check = checks.get(type(bound))
-    return bool(check and check())
 
 
 def _with_default(prop: dict[str, Any], default: Any) -> dict[str, Any]:
@@ -238,9 +241,7 @@ def _accepts_none(annotation: Any) -> bool:
         return True
     if typing.get_origin(annotation) is Annotated:
         return _accepts_none(typing.get_args(annotation)[0])
-    return typing.get_origin(annotation) in type_schema.UNION_TYPES and any(
-        _accepts_none(a) for a in typing.get_args(annotation)
-    )
+    return typing.get_origin(annotation) in UNION_TYPES and any(_accepts_none(a) for a in typing.get_args(annotation))
 
 
 def type_name(annotation: Any) -> str:
@@ -249,12 +250,30 @@ def type_name(annotation: Any) -> str:
         return annotation
     if isinstance(annotation, type) and not typing.get_args(annotation):
         return annotation.__name__
+    if typing.get_origin(annotation) is Annotated:
+        base, *extras = typing.get_args(annotation)
+        return f"Annotated[{type_name(base)}, {', '.join(_metadata_text(m) for m in extras)}]"
     text = repr(annotation)
     for module in sorted({"typing", *_modules(annotation)}, key=len, reverse=True):
         text = text.replace(f"{module}.", "")
     text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
     text = re.sub(r"FieldInfo\(annotation=NoneType, required=True(?:, metadata=\[(.*?)\])?\)", r"Field(\1)", text)
     return re.sub(r"\b(?:Ge|Gt|Le|Lt|MinLen|MaxLen|MultipleOf)\((\w+=[^()]*)\)", r"\1", text)
+
+
+def _metadata_text(meta: Any) -> str:
+    """`Field(ge=1, description='...')` as it would be written, never pydantic's `FieldInfo(...)` repr."""
+    if not isinstance(meta, FieldInfo):
+        return type_name(meta) if isinstance(meta, type) else repr(meta)
+    parts = [] if meta.default in (PydanticUndefined, Ellipsis) else [repr(meta.default)]
+    for m in meta.metadata:
+        text = repr(m)
+        inner = re.fullmatch(r"\w+\((\w+=.*)\)", text)
+        parts.append(inner.group(1) if inner else text)
+    for key in ("alias", "description"):
+        if getattr(meta, key) is not None:
+            parts.append(f"{key}={getattr(meta, key)!r}")
+    return f"Field({', '.join(parts)})"
 
 
 def _modules(tp: Any) -> set[str]:

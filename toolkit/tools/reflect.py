@@ -4,7 +4,8 @@
 parameter, in `toolkit.tools.parameters`:
 
 1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`);
-2. each parameter's type, its `Param` / `Field` metadata and docstring description;
+2. each parameter's type, its `Param` / `Field` / bare-string metadata and docstring description
+   (Google, NumPy or Sphinx style, read by `griffe`);
 3. the required rules (the seed's table, in Python):
 
        declaration                                      required?  model omits it → function gets
@@ -17,7 +18,8 @@ parameter, in `toolkit.tools.parameters`:
 5. the parameters object: `None` when nothing is left for the model — never `{}`.
 
 Every mistake found on the way is a `ToolDefinitionError` naming the function, the rule and
-the fix. Type → JSON Schema is `toolkit.tools.json_schema`; strict mode is `toolkit.tools.strict`.
+the fix. Type → JSON Schema is `toolkit.tools.json_schema` (pydantic's; `toolkit.tools.fast_schema`
+gives the same result sooner); strict mode is `toolkit.tools.strict`.
 
 Leaves out: executing calls (`toolkit.tools.execute`), collecting tools (`toolkit.tools.execute.tools_from`).
 """
@@ -32,9 +34,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
+
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools import coercion, strict
-from toolkit.tools import json_schema as type_schema
+from toolkit.tools import coercion, fast_schema, strict
 from toolkit.tools.decorator import ReturnBehavior, ToolOptions, function_label, tool_options
 from toolkit.tools.parameters import ParamInfo, parameter
 
@@ -106,7 +109,7 @@ def reflect(fn: Callable[..., Any], *, skip_first: bool = False) -> Reflection:
 def clear_cache() -> None:
     """Forget every reflection and type schema (benchmarks measure first-time reflection)."""
     _CACHE.clear()
-    type_schema.clear_cache()
+    fast_schema.clear_cache()
     coercion.clear_cache()
 
 
@@ -120,7 +123,10 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
             "make it a plain function (async tools are left out for now)",
         )
     summary, arg_docs = parse_docstring(fn.__doc__)
-    params, properties, required, defs = [], {}, [], {}
+    params: list[ParamInfo] = []
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    defs: dict[str, Any] = {}
     for p in _parameters(fn, label, skip_first):  # step 1
         info, prop, prop_defs = parameter(fn, label, p, arg_docs.get(p.name))  # steps 2-4
         params.append(info)
@@ -141,6 +147,15 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
 
 def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[inspect.Parameter]:
     params = list(inspect.signature(fn).parameters.values())[1 if skip_first else 0 :]
+    if params and not skip_first and _unbound_method(fn, params[0]):
+        owner = fn.__qualname__.rsplit(".", 1)[0]
+        raise ToolDefinitionError(
+            f"{label}, parameter {params[0].name!r}",
+            f"{owner}.{fn.__name__} is a method taken from its class, so nothing fills {params[0].name!r}: "
+            "it must be bound to an instance, or decorated on the class",
+            f"pass `{owner}().{fn.__name__}`, or decorate the method with @tool and pass an instance: "
+            f"tools_from({owner}())",
+        )
     for p in params:
         if p.kind is p.VAR_POSITIONAL or p.kind is p.VAR_KEYWORD:
             star = "*" if p.kind is p.VAR_POSITIONAL else "**"
@@ -157,6 +172,13 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[in
                 "remove the '/' from the signature",
             )
     return params
+
+
+def _unbound_method(fn: Callable[..., Any], first: inspect.Parameter) -> bool:
+    """`Dummy.method` given as a function: `self`/`cls` first, unannotated, defined in a class."""
+    qualname = getattr(fn, "__qualname__", "")
+    owner = qualname.rsplit(".", 1)[0] if "." in qualname else ""
+    return first.name in ("self", "cls") and first.annotation is first.empty and bool(owner) and not owner.endswith(">")
 
 
 def _check_unique(label: str, wire: str, properties: dict[str, Any]) -> None:
@@ -186,33 +208,48 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTION = re.compile(
-    r"^(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
-    r"Notes?|Attributes|See Also|Warnings?):\s*$"
+_SECTIONS = re.compile(
+    r"^\s*(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
+    re.M,
 )
-_ARG = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_DESCRIBED = (DocstringSectionKind.text,)
+_PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """(summary, {parameter: description}) from a Google-style docstring."""
+    """(description, {parameter: description}) from a Google, NumPy or Sphinx docstring.
+
+    The style is detected (griffe's `infer_docstring_style`, Google when unsure) and only the
+    text sections make the description: no `Parameters`/`:param:`/`Raises` block leaks into
+    what the model reads. A docstring with nothing but a `Returns` section gives
+    `Returns: <its description>`. A docstring without any section is its own description
+    (the common case, answered without a parser)."""
     if not doc:
         return "", {}
-    summary, args, section, current = [], {}, None, None
-    for line in inspect.cleandoc(doc).splitlines():
-        header = _SECTION.match(line)
-        if header:
-            section, current = header.group(1), None
-        elif section is None:
-            summary.append(line)
-        elif section in ("Args", "Arguments", "Parameters", "Params") and line.strip():
-            entry = _ARG.match(line.strip()) if _indent(line) <= 4 else None
-            if entry:
-                current = entry.group(1).lstrip("*")
-                args[current] = entry.group(2).strip()
-            elif current:
-                args[current] = f"{args[current]} {line.strip()}".strip()
-    return "\n".join(summary).strip(), args
+    text = inspect.cleandoc(doc)
+    if not _SECTIONS.search(text):
+        return text.strip(), {}
+    plain = fast_schema.google_docstring(text)
+    if plain is not None:
+        return plain
+    return griffe_docstring(text)
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
+    """`parse_docstring` by griffe alone (the reference the fast Google path is tested against)."""
+    docstring = Docstring("\n" + text if _SECTIONS.match(text) else text)  # griffe skips a section on line 1
+    style, _ = infer_docstring_style(docstring)
+    sections = docstring.parse(style or Parser.google, warnings=False)
+    summary = "\n\n".join(s.value.strip() for s in sections if s.kind in _DESCRIBED and s.value.strip())
+    args = {
+        p.name.lstrip("*"): " ".join(p.description.split())
+        for s in sections
+        if s.kind in _PARAMETERS
+        for p in s.value
+        if p.description
+    }
+    if not summary:
+        returns = [r.description.strip() for s in sections if s.kind is DocstringSectionKind.returns for r in s.value]
+        summary = f"Returns: {' '.join(r for r in returns if r)}" if any(returns) else ""
+    return summary, args

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tokens import estimate_json_tokens
@@ -112,8 +114,13 @@ def _tool_card(t: Tool | ToolSpec, warnings: list[LintWarning]) -> Html:
     return card(spec.name, _side_by_side(row) + lint, "tool")
 
 
+_WRAPPING = "white-space:pre-wrap;overflow-wrap:break-word"
+
+
 def _side_by_side(cells: list[Html]) -> Html:
-    """`toolkit.views.html.table`, but three equal columns that never squeeze one to a sliver."""
+    """`toolkit.views.html.table`, but three equal columns that never squeeze one to a sliver;
+    code keeps its lines (a long line scrolls instead of breaking a word in two)."""
+    cells = [Html(c.replace(_WRAPPING, "white-space:pre;overflow-x:auto")) for c in cells]
     markup = table(COLUMNS, [cells])
     return Html(markup.replace("table-layout:auto", "table-layout:fixed;width:100%", 1))
 
@@ -125,8 +132,30 @@ def _strict_cell(spec: ToolSpec) -> Html:
         return card("cannot be strict", text_block(str(exc)), "error")
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+def _json(value: Any, indent: str = "", width: int = 56) -> str:
+    """JSON, indented, but a container that fits in `width` characters stays on one line
+    (a property's schema is one line, so a tool fits on a screen)."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(flat) + len(indent) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_json(v, inner, width)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    items = [f"{inner}{_json(v, inner, width)}" for v in value]
+    return "[\n" + ",\n".join(items) + f"\n{indent}]"
+
+
+def _default_text(default: Any) -> str:
+    """` = 10`; a `Field(10, ...)` default shows its value (its description and bounds are in
+    the schema column), a required `Field(...)` shows nothing."""
+    if default is inspect.Parameter.empty:
+        return ""
+    if isinstance(default, FieldInfo):
+        if default.default_factory is not None:
+            return f" = {getattr(default.default_factory, '__name__', 'factory')}()"
+        return "" if default.default in (PydanticUndefined, Ellipsis) else f" = {default.default!r}"
+    return f" = {default!r}"
 
 
 def signature_text(fn: Callable[..., Any]) -> str:
@@ -135,7 +164,7 @@ def signature_text(fn: Callable[..., Any]) -> str:
     lines = []
     for p in sig.parameters.values():
         text = p.name if p.annotation is p.empty else f"{p.name}: {type_name(p.annotation)}"
-        lines.append(f"    {text}{'' if p.default is p.empty else f' = {p.default!r}'},")
+        lines.append(f"    {text}{_default_text(p.default)},")
     ret = "" if sig.return_annotation is sig.empty else f" -> {type_name(sig.return_annotation)}"
     body = "\n".join(lines)
     return f"def {fn.__name__}(\n{body}\n){ret}" if lines else f"def {fn.__name__}(){ret}"

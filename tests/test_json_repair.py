@@ -1,0 +1,88 @@
+"""Lenient in: the one JSON repair shared by tool-call arguments and the prompt protocol, its
+limits, and the argument channel it feeds (never RecursionError)."""
+
+import json
+
+import pytest
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ArgumentError
+from toolkit.tools import json_repair
+from toolkit.tools.arguments import parse_arguments
+from toolkit.tools.execute import FEED_BACK_ALL, function_tool, tools_from
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ('{"foo":"bar", "qux": 12,}', {"foo": "bar", "qux": 12}),
+        ('{"key":[{"foo":"bar", "qux": 12,},{"foo":"bar", "qux": 12,},]}', {"key": [{"foo": "bar", "qux": 12}] * 2}),
+        ("{,}", {}),
+        ("[,]", []),
+        ('{"a":[{"b":{"c":[],},"d":{},},],"e":"value",}', {"a": [{"b": {"c": []}, "d": {}}], "e": "value"}),
+        ('{\n  "name": "John",\n  "age": 30,\n}', {"name": "John", "age": 30}),
+        ('"{"a": 1}"', {"a": 1}),
+        (json.dumps(json.dumps({"a": 1, "b": [1, 2]})), {"a": 1, "b": [1, 2]}),
+        ("{“a”: “x”}", {"a": "x"}),
+        ("{'a': 'x'}", {"a": "x"}),
+    ],
+)
+def test_the_slips_langchain4j_repairs_are_read(text, value):
+    """LangChain4j langchain4j/src/test/java/dev/langchain4j/service/tool/ToolExecutionRequestUtilTest.java::
+    test_argument_comma, ::test_argument_comma_array, ::should_remove_trailing_comma (the `{,}`,
+    `[,]` and nested rows), and DefaultToolExecutorTest's quoted and double-encoded arguments."""
+    assert json_repair.loads(text) == value
+
+
+def test_a_comma_inside_a_string_is_kept():
+    assert json_repair.loads('{"a": "x,}", "b": 1,}') == {"a": "x,}", "b": 1}
+
+
+def test_clean_json_is_read_strictly_first():
+    assert json_repair.loads('{"a": "it\'s"}') == {"a": "it's"}
+
+
+@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, '{"a":' * 40 + "1" + "}" * 40, "[" * 100000])
+def test_deep_nesting_is_too_large_not_a_recursion_error(text):
+    with pytest.raises(json_repair.TooLarge):
+        json_repair.loads(text)
+
+
+def test_size_limit():
+    with pytest.raises(json_repair.TooLarge):
+        json_repair.loads('{"a": "' + "x" * json_repair.MAX_CHARS + '"}')
+
+
+def test_deep_arguments_are_an_argument_error_through_the_argument_channel():
+    """Issue: `"[" * 1000 + "]" * 1000` as arguments raised RecursionError."""
+    with pytest.raises(ArgumentError) as info:
+        parse_arguments("f", "[" * 1000 + "]" * 1000)
+    assert info.value.problems[0].line() == (
+        f"- arguments: got {'[' * 57}..., expected a JSON object at most 32 levels deep and 1000000 characters long"
+    )
+
+    def f(x: list) -> str:
+        return "ran"
+
+    result = function_tool(f).execute(
+        ToolCall(id="1", name="f", arguments='{"x": ' + "[" * 5000 + "]" * 5000 + "}"), policies=FEED_BACK_ALL
+    )
+    assert result.is_error and result.content.startswith("Invalid arguments for tool 'f':")
+
+
+def test_repaired_arguments_still_meet_strict_validation():
+    def f(n: int) -> str:
+        return str(n)
+
+    [t] = tools_from(f)
+    assert t.execute(ToolCall(id="1", name="f", arguments='{"n": 2,}')).content == "2"
+    bad = t.execute(ToolCall(id="1", name="f", arguments='{"n": "two",}'), policies=FEED_BACK_ALL)
+    assert bad.is_error and '- n: got "two", expected an integer' in bad.content
+
+
+def test_the_prompt_protocol_uses_the_same_repair():
+    from toolkit.course import prompt_protocol
+
+    assert prompt_protocol._loads is not None
+    assert prompt_protocol.extract_call('{"tool": "f", "args": {"n": 2,},}').arguments == '{"n": 2}'
+    assert not hasattr(prompt_protocol, "_repaired")

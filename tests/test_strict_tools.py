@@ -1,0 +1,80 @@
+"""`LoopOptions(strict_tools=True)`: strict specs are SENT (OpenAI strict mode), through the loop
+and `ai_service`, and the strict-mode calls they produce (`null` for optional fields) run."""
+
+from typing import Annotated, Protocol
+
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import ToolDefinitionError
+from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.services.service import ai_service
+from toolkit.tools.decorator import Param, tool
+from toolkit.tools.execute import tools_from
+
+SEEN: list[tuple[str, int]] = []
+
+
+@tool("Search the user's orders.")
+def search_orders(query: Annotated[str, Param("Words to look for")], limit: int = 10) -> str:
+    SEEN.append((query, limit))
+    return f"{query}: {limit} results"
+
+
+@tool("Label an order.")
+def label_order(order_id: str, labels: dict[str, str]) -> str:
+    return ""
+
+
+Q = [UserMessage(content="find cases")]
+
+
+def test_the_loop_sends_strict_specs_and_runs_a_strict_call():
+    """Seed 000 §3.1 (LangChain4j `strictTools`): the spec carries `strict: true` and every
+    property required, the optional one nullable; the model's `null` means the default."""
+    SEEN.clear()
+    model = ScriptedModel([call("search_orders", query="case", limit=None), "done"])
+    result = run_loop(model, Q, tools=tools_from(search_orders), options=LoopOptions(strict_tools=True))
+    [spec] = result.rounds[0].tools_payload
+    assert spec["function"]["strict"] is True
+    assert spec["function"]["parameters"] == {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Words to look for"},
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        },
+        "required": ["query", "limit"],
+        "additionalProperties": False,
+    }
+    assert SEEN == [("case", 10)] and result.answer == "done"
+
+
+def test_default_is_not_strict():
+    model = ScriptedModel(["hi"])
+    result = run_loop(model, Q, tools=tools_from(search_orders))
+    assert "strict" not in result.rounds[0].tools_payload[0]["function"]
+
+
+def test_a_tool_that_cannot_be_strict_is_a_developer_error_at_the_first_request():
+    with pytest.raises(ToolDefinitionError):
+        run_loop(ScriptedModel(["hi"]), Q, tools=tools_from(label_order), options=LoopOptions(strict_tools=True))
+
+
+class Assistant(Protocol):
+    def ask(self, question: str) -> str: ...
+
+
+class Recording(ScriptedModel):
+    def chat(self, messages, *, tools=None, tool_choice=None, **extra):
+        self.sent = [*getattr(self, "sent", []), tools]
+        return super().chat(messages, tools=tools, tool_choice=tool_choice, **extra)
+
+
+def test_ai_service_sends_strict_specs():
+    SEEN.clear()
+    model = Recording([call("search_orders", query="x", limit=3), "ok"])
+    assistant = ai_service(Assistant, model=model, tools=[search_orders], options=LoopOptions(strict_tools=True))
+    assert assistant.ask("find x") == "ok"
+    assert SEEN == [("x", 3)]
+    assert [t["function"]["strict"] for t in model.sent[0]] == [True]

@@ -1,0 +1,341 @@
+"""The speed-ups behind reflection: the same schemas as `toolkit.tools.json_schema`, sooner.
+
+Read `toolkit.tools.json_schema` first: pydantic writes every schema, and that is the rule.
+This module only makes reflection cheap (the reflection benchmark's target), three ways:
+
+1. **a hand-written type path** — `str`, `int`, `float`, `bool`, `None`, `Any`, string/int
+   `Literal`s, string/int enums, `list`/`set`/`dict[str, ...]` of those, `Optional` and unions,
+   `date`/`datetime`/`time`/`timedelta`/`UUID`, and plain bounds and lengths
+   (`Field(ge=1, max_length=9, description=...)`) are written out directly, without building
+   a pydantic validator; anything else falls back to `json_schema.pydantic_schema`. Results
+   are cached per type. `tests/test_type_schema.py` checks the fast path equals pydantic's
+   over a table of types;
+2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
+   fits its type without asking a validator (`limit: int = 10`), so registration does not
+   build one just to check `10` is an `int`;
+3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
+   plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
+   anything else is compiled once per distinct text (`compiled`);
+4. **plain Google docstrings** — `google_docstring(text)` reads the commonest docstring (a
+   summary, `Args:` entries, the usual sections) in a few lines instead of griffe's full
+   parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a section without a
+   blank line before it, only a `Returns:`) is `None`, and griffe decides. The tests compare
+   both over a table of docstrings.
+
+Leaves out: anything that changes a result. If the fast path and pydantic ever disagree, the
+fast path is wrong.
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime
+import enum
+import inspect
+import re
+import typing
+import uuid
+from collections.abc import Iterable
+from types import CodeType
+from typing import Annotated, Any, Literal
+
+import annotated_types as at
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from toolkit.tools.json_schema import UNION_TYPES, Defs, Schema, pydantic_schema, schema_name
+
+_SCALARS: dict[Any, Schema] = {
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    type(None): {"type": "null"},
+    None: {"type": "null"},
+    Any: {},
+    datetime.date: {"format": "date", "type": "string"},
+    datetime.datetime: {"format": "date-time", "type": "string"},
+    datetime.time: {"format": "time", "type": "string"},
+    datetime.timedelta: {"format": "duration", "type": "string"},
+    uuid.UUID: {"format": "uuid", "type": "string"},
+}
+_CACHE: dict[Any, tuple[Schema, Defs]] = {}
+
+
+class _Slow(Exception):
+    """Raised inside the fast path: this type is pydantic's job."""
+
+
+def type_schema(annotation: Any) -> tuple[Schema, Defs]:
+    """`json_schema.type_schema(annotation)`, the same result, faster; cached, do not mutate."""
+    try:
+        return _CACHE[annotation]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable annotation (e.g. Annotated[..., FieldInfo]): no cache
+        return _compute(annotation)
+    result = _CACHE[annotation] = _compute(annotation)
+    return result
+
+
+def clear_cache() -> None:
+    """Forget every cached type schema and compiled annotation (benchmarks measure first time)."""
+    _CACHE.clear()
+    _CODE.clear()
+
+
+def _compute(annotation: Any) -> tuple[Schema, Defs]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return pydantic_schema(annotation)
+    defs: Defs = {}
+    try:
+        return fast_schema(annotation, defs), defs
+    except _Slow:
+        return pydantic_schema(annotation)
+
+
+# --- 1. the hand-written type path ------------------------------------------------------------
+
+
+def fast_schema(annotation: Any, defs: Defs) -> Schema:
+    """The schema of a common type, written out; raises `_Slow` for anything else."""
+    try:
+        scalar = _SCALARS.get(annotation)
+    except TypeError:  # unhashable
+        scalar = None
+    if scalar is not None:
+        return dict(scalar)
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in UNION_TYPES:
+        return _union(args, defs)
+    if origin is Annotated:
+        return _constrained(args[0], args[1:], defs)
+    if origin is Literal:
+        return _literal(args)
+    if origin in (list, set, frozenset) and len(args) == 1:
+        out: Schema = {"items": fast_schema(args[0], defs), "type": "array"}
+        return out | {"uniqueItems": True} if origin is not list else out
+    if origin is dict and len(args) == 2 and args[0] is str:
+        return {"additionalProperties": fast_schema(args[1], defs), "type": "object"}
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return _enum(annotation, defs)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _merge_model(annotation, defs)
+    raise _Slow
+
+
+_BOUNDS = {
+    at.Ge: ("ge", "minimum"),
+    at.Gt: ("gt", "exclusiveMinimum"),
+    at.Le: ("le", "maximum"),
+    at.Lt: ("lt", "exclusiveMaximum"),
+    at.MultipleOf: ("multiple_of", "multipleOf"),
+}
+_LENGTHS = {at.MinLen: ("min_length", "minLength", "minItems"), at.MaxLen: ("max_length", "maxLength", "maxItems")}
+_FIELD_ATTRS = (
+    "default",
+    "default_factory",
+    "alias",
+    "validation_alias",
+    "serialization_alias",
+    "title",
+    "examples",
+    "json_schema_extra",
+    "discriminator",
+    "deprecated",
+    "field_title_generator",
+)
+_PLAIN_FIELD = FieldInfo()
+
+
+def constraints(metadata: Iterable[Any]) -> list[Any] | None:
+    """The `annotated_types` bounds in `Annotated` metadata (`Field(ge=1)` included), or
+    `None` if anything else is there (a description is allowed)."""
+    out: list[Any] = []
+    for m in metadata:
+        if isinstance(m, FieldInfo):
+            if any(getattr(m, a) != getattr(_PLAIN_FIELD, a) for a in _FIELD_ATTRS):
+                return None
+            inner = constraints(m.metadata)
+            if inner is None:
+                return None
+            out += inner
+        elif type(m) in _BOUNDS or type(m) in _LENGTHS:
+            out.append(m)
+        else:
+            return None
+    return out
+
+
+def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs) -> Schema:
+    found = constraints(metadata)
+    if found is None:
+        raise _Slow
+    schema = fast_schema(base, defs)
+    kind = schema.get("type")
+    for m in found:
+        if type(m) in _BOUNDS and kind in ("integer", "number"):
+            attr, key = _BOUNDS[type(m)]
+        elif type(m) in _LENGTHS and kind in ("string", "array"):
+            attr, str_key, list_key = _LENGTHS[type(m)]
+            key = str_key if kind == "string" else list_key
+        else:
+            raise _Slow
+        schema[key] = getattr(m, attr)
+    descriptions = [m.description for m in metadata if isinstance(m, FieldInfo) and m.description]
+    return schema | ({"description": descriptions[-1]} if descriptions else {})
+
+
+def _union(args: tuple[Any, ...], defs: Defs) -> Schema:
+    return {"anyOf": [fast_schema(a, defs) for a in args]}
+
+
+def _literal(values: tuple[Any, ...]) -> Schema:
+    kinds = {type(v) for v in values}
+    if kinds not in ({str}, {int}):
+        raise _Slow
+    kind = "string" if kinds == {str} else "integer"
+    if len(values) == 1:
+        return {"const": values[0], "type": kind}
+    return {"enum": list(values), "type": kind}
+
+
+def _enum(cls: type[enum.Enum], defs: Defs) -> Schema:
+    values = [m.value for m in cls]
+    kinds = {type(v) for v in values}
+    if kinds not in ({str}, {int}):
+        raise _Slow
+    doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
+    body: Schema = {"description": doc} if doc and doc != "An enumeration." else {}
+    body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
+    _add_def(defs, schema_name(cls), body)
+    return {"$ref": f"#/$defs/{schema_name(cls)}"}
+
+
+def _merge_model(model: type[BaseModel], defs: Defs) -> Schema:
+    """A model inside a fast-path type: pydantic writes it (cached), we merge its `$defs`."""
+    schema, model_defs = type_schema(model)
+    for name, body in model_defs.items():
+        _add_def(defs, name, body)
+    return schema
+
+
+def _add_def(defs: Defs, name: str, body: Schema) -> None:
+    if defs.setdefault(name, body) != body:
+        raise NameClash(name)
+
+
+class NameClash(Exception):
+    """Two different types want the same `$defs` name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+# --- 2. the "obviously valid" shortcut --------------------------------------------------------
+
+
+def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
+    """True when `default` fits `base` without asking a validator (saves building one)."""
+    origin, args = typing.get_origin(base), typing.get_args(base)
+    if default is None:
+        return nullable
+    if origin is Annotated:
+        bounds = constraints(args[1:])
+        return (
+            bounds is not None
+            and obviously_valid(args[0], default, nullable)
+            and all(_holds(b, default) for b in bounds)
+        )
+    if origin is Literal:
+        return any(type(default) is type(v) and default == v for v in args)
+    if origin in (list, set, frozenset, dict, tuple):
+        return type(default) is origin and not default
+    return type(default) is base and (base in (str, int, float, bool) or issubclass(base, enum.Enum))
+
+
+def _holds(bound: Any, value: Any) -> bool:
+    checks = {
+        at.Ge: lambda: value >= bound.ge,
+        at.Gt: lambda: value > bound.gt,
+        at.Le: lambda: value <= bound.le,
+        at.Lt: lambda: value < bound.lt,
+        at.MinLen: lambda: len(value) >= bound.min_length,
+        at.MaxLen: lambda: len(value) <= bound.max_length,
+    }
+    check = checks.get(type(bound))
+    return bool(check and check())
+
+
+# --- 3. the annotation cache -------------------------------------------------------------------
+
+_CODE: dict[str, CodeType] = {}
+NOT_PLAIN: Any = object()
+"""`plain_name`'s answer for text that is not a plain name, or a name it does not find."""
+
+
+def plain_name(text: str, namespace: dict[str, Any]) -> Any:
+    """What `eval(text, namespace)` gives for a plain name (its module globals, then builtins),
+    without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included)."""
+    if not text.isidentifier():
+        return NOT_PLAIN
+    if text in namespace:
+        return namespace[text]
+    found = namespace.get("__builtins__", builtins)
+    found = found if isinstance(found, dict) else vars(found)
+    return found.get(text, NOT_PLAIN)
+
+
+def compiled(text: str) -> CodeType:
+    """A string annotation compiled for `eval`, once per distinct text."""
+    code = _CODE.get(text)
+    if code is None:
+        code = _CODE[text] = compile(text, "<annotation>", "eval")
+    return code
+
+
+# --- 4. plain Google docstrings ----------------------------------------------------------------
+
+_ARGS_SECTIONS = {"Args", "Arguments", "Parameters", "Params"}
+_OTHER_SECTIONS = {"Returns", "Return", "Raises", "Yields", "Yield", "Examples", "Example", "Attributes"}
+_HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*$")
+_ENTRY = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_NOT_GOOGLE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$|^\s*:\w+[^:]*:|^\s*\.\.\s", re.M)
+
+
+def google_docstring(text: str) -> tuple[str, dict[str, str]] | None:
+    """(summary, {parameter: description}) of a plain Google docstring (already `cleandoc`ed),
+    or `None` when griffe must read it (see the module docstring)."""
+    if _NOT_GOOGLE.search(text):
+        return None
+    summary: list[str] = []
+    args: dict[str, str] = {}
+    section, current, previous = None, None, ""
+    for line in text.splitlines():
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(1)
+            if name not in _ARGS_SECTIONS and name not in _OTHER_SECTIONS:
+                return None
+            if previous.strip() or (section is None and not summary):
+                return None  # griffe wants a blank line before a section (and none on line 1)
+            section, current = name, None
+        elif section is None:
+            summary.append(line)
+        elif section in _ARGS_SECTIONS and line.strip():
+            indent = len(line) - len(line.lstrip())
+            entry = _ENTRY.match(line.strip()) if indent <= 4 else None
+            if entry and entry.group(2):
+                current = entry.group(1).lstrip("*")
+                args[current] = entry.group(2).strip()
+            elif current and indent > 4:
+                args[current] = f"{args[current]} {line.strip()}"
+            else:
+                return None
+        elif line.strip() and not line.startswith(" "):
+            return None  # text after a section, at the margin: griffe's call
+        previous = line
+    text_summary = "\n".join(summary).strip()
+    return (text_summary, args) if text_summary else None

@@ -1,0 +1,107 @@
+"""Lenient in: JSON text with the slips models really make, read as JSON — one repair, two users.
+
+`loads(text)` tries strict JSON first; only if that fails it tries the repaired text. The
+repairs, each one a slip seen from real models and gateways (the same ones LangChain4j's
+`ToolExecutionRequestUtil` repairs, plus the quote slips of prompt-protocol replies):
+
+==============================  ==========================  =====================================
+the model sent                  read as                     why
+==============================  ==========================  =====================================
+``{"a": 1,}``  ``[1, 2,]``      ``{"a": 1}``  ``[1, 2]``    trailing commas (outside strings)
+``{,}``                         ``{}``                      an empty object with a stray comma
+``"{"a": 1}"``                  ``{"a": 1}``                an object wrapped in quotes
+``"{\\"a\\": 1}"``              ``{"a": 1}``                double-encoded: a JSON string holding
+                                                            the object (some gateways send it)
+``{“a”: 1}``  ``{'a': 1}``      ``{"a": 1}``                curly quotes; single quotes when the
+                                                            text has no double quote at all
+==============================  ==========================  =====================================
+
+Strict out: whatever is read still goes through the same validation as clean JSON, so a repair
+never turns a wrong value into a right one. `toolkit.tools.arguments` reads a tool call's
+arguments with it, and `toolkit.course.prompt_protocol` reads the calls in a text reply with it.
+
+`loads` also has limits, so hostile input fails cleanly: text longer than `MAX_CHARS` and
+nesting deeper than `MAX_DEPTH` raise `TooLarge` (a `ValueError`), never `RecursionError`.
+
+Leaves out: comments, unquoted keys, Python literals (`True`, `None`), `NaN`: JSON5 is not the
+goal, only the slips above.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+MAX_CHARS = 1_000_000
+"""Longest arguments text read (characters)."""
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects read."""
+
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "＂": '"', "‘": "'", "’": "'"})
+_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+_LEADING_COMMA = re.compile(r"([{\[])\s*,\s*([}\]])")
+
+
+class TooLarge(ValueError):
+    """The text is longer than `MAX_CHARS` or nests deeper than `MAX_DEPTH`."""
+
+
+def loads(text: str, *, parse_float: Callable[[str], Any] | None = None) -> Any:
+    """JSON from `text`, strict first, then repaired (see the module docstring).
+
+    Raises `ValueError` when neither reads (`TooLarge` for text over the limits).
+    """
+    if len(text) > MAX_CHARS:
+        raise TooLarge(f"{len(text)} characters, more than {MAX_CHARS}")
+    try:
+        value = _strict(text, parse_float)
+    except ValueError:
+        value = _strict(repair(text), parse_float)
+    if isinstance(value, str) and value.lstrip().startswith(("{", "[")):  # double-encoded
+        try:
+            value = _strict(value, parse_float)
+        except ValueError:
+            pass
+    return value
+
+
+def repair(text: str) -> str:
+    """`text` with the slips of the table fixed (strings are left as they are)."""
+    out = text.strip().translate(_QUOTES)
+    if '"' not in out:
+        out = out.replace("'", '"')
+    if len(out) >= 2 and out[0] == '"' and out[-1] == '"' and out[1:2] in ("{", "["):
+        inner = out[1:-1]
+        out = inner.replace('\\"', '"') if inner.startswith(('{\\"', '[\\"')) else inner
+    out = _STRING_OR_TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), out)
+    return _LEADING_COMMA.sub(r"\1\2", out)
+
+
+def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
+    try:
+        value = json.loads(text, parse_float=parse_float)
+    except RecursionError:
+        raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(value) > MAX_DEPTH:
+        raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in `value` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest

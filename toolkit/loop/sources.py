@@ -7,7 +7,9 @@
 3. **A registry** of hand-written spec + executor pairs, each name with versions, one of them
    selected (so a course can show "query_order v2 behind a flag").
 
-Duplicate names across sources are a configuration error, found when the context is built.
+Duplicate names across sources are a configuration error, found when the context is built —
+or, for a tool a dynamic provider adds later (a skill's own tool), when it is added: only the
+very same tool offered again is skipped.
 The context tells *available* tools (every tool the call could use) from *effective* ones (the
 tools sent to the model this round); they differ only when a wrapper such as tool search
 holds some back (`visible`).
@@ -115,11 +117,11 @@ class ToolContext:
         return [t for name, t in self.available.items() if name not in self.hidden]
 
     def add(self, tools: Iterable[Tool], *, only_new: bool = False) -> list[str]:
-        """Add tools; a name seen before is an error (or skipped with `only_new`)."""
+        """Add tools; a name seen before is an error (`only_new` skips the *same* tool offered again)."""
         added = []
         for tool in tools:
             if tool.name in self.available:
-                if only_new:
+                if only_new and self.available[tool.name] == tool:
                     continue
                 raise ConfigurationError(
                     f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
@@ -153,5 +155,20 @@ def build_context(
         if not getattr(provider, "dynamic", False):
             context.add(provider.provide(request))
     context.add(registry.tools() if registry else [])
+    _check_later_tools(context)
     context.refresh(request)
     return context
+
+
+def _check_later_tools(context: ToolContext) -> None:
+    """A dynamic provider that can say which tools it may add later (`possible_tools()`, e.g.
+    skills) has them checked against the tools already there now, not mid-call."""
+    for provider in context.dynamic:
+        possible = getattr(provider, "possible_tools", None)
+        for tool in possible() if callable(possible) else ():
+            known = context.available.get(tool.name)
+            if known is not None and known != tool:
+                raise ConfigurationError(
+                    f"tool name {tool.name!r} is defined twice: by {known.source} and by {tool.source}; "
+                    "rename one of them (tool names must be unique in a call)"
+                )

@@ -46,9 +46,6 @@ import copy
 import re
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from toolkit.errors import SchemaTranslationError
 
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
@@ -89,6 +86,9 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     _check_refs(root, set(defs), where)
     if not _takes_arguments(root):
         return None
+    from jsonschema import Draft202012Validator  # here, not at import: it costs seconds on a slow machine
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(root)
     except SchemaError as exc:

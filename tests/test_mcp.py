@@ -474,3 +474,24 @@ def test_a_left_out_tool_is_reported_on_the_provider(caplog):
     assert list(provider.left_out) == ["s: remote"]
     assert "refers to 'https://example.com/s.json'" in provider.left_out["s: remote"]
     assert not provider.partial  # one tool out, not a whole server
+
+
+def test_servers_are_listed_at_once_so_two_dead_ones_cost_one_timeout():
+    """Issue 19.8: two servers that never answer cost two timeouts one after the other. Here each
+    fake server waits at a barrier for the other: listed one by one, the barrier breaks."""
+    import threading
+
+    from toolkit.errors import McpTimeout
+
+    barrier = threading.Barrier(2, timeout=10)
+
+    class Hung(_DeadClient):
+        def list_tools(self, timeout=None):
+            barrier.wait()  # both must be in here at the same time
+            raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s")
+
+    first, second = Hung(), Hung()
+    first.name, second.name = "hung-1", "hung-2"
+    provider = McpToolProvider([first, second], list_timeout=1)
+    assert provider.provide() == []
+    assert list(provider.left_out) == ["hung-1", "hung-2"]

@@ -20,7 +20,8 @@ deadline, `list_timeout`) and, per tool:
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
-A server that cannot be reached, or does not list its tools within `list_timeout`, is left
+Servers are listed at once, each in a thread of its own. A server that cannot be reached, or
+does not list its tools within `list_timeout`, is left
 out (`fail_if_one_server_fails=False`, the seed's default), logged once, and not asked again
 for `retry_after_s` seconds — a circuit breaker, so a dead server costs one timeout, not one
 per call. After that it is tried again. While a server is left out, `partial` is True.
@@ -43,6 +44,7 @@ images through this package's own message layer (it carries text only).
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import logging
 import re
@@ -89,6 +91,13 @@ IMAGES_ATTRIBUTE = "images"
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64
+
+
+def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
+    try:
+        return client.list_tools(timeout=timeout)
+    except McpError as exc:
+        return exc
 
 
 def timeout_text(seconds: float, annotations: Mapping[str, Any] | None) -> str:
@@ -156,8 +165,7 @@ class McpToolProvider:
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         tools: list[Tool] = []
         self.left_out = {}
-        for client in self.clients:
-            listed = self._list(client)
+        for client, listed in zip(self.clients, self._list_all(), strict=True):
             if listed is None:
                 continue
             for mcp_tool, wire in zip(listed, wire_names([t.name for t in listed]).values(), strict=True):
@@ -168,29 +176,46 @@ class McpToolProvider:
                     log.warning("MCP tool %r of server %r left out: %s", mcp_tool.name, client.name, exc)
         return tools
 
-    def _list(self, client: McpClient) -> list[McpTool] | None:
-        """The client's tools, or None when it is left out (circuit open, or it just failed)."""
-        now, down = self._clock(), self._down.get(id(client))
-        if down is not None and now < down.until:
-            self.left_out[client.name] = down.reason
+    def _list_all(self) -> list[list[McpTool] | None]:
+        """Every client's tools (None: left out). Servers are asked at once, each in a thread of
+        its own, so two dead servers cost one timeout, not two; results are handled in order."""
+        now = self._clock()
+        due = [c for c in self.clients if not self._circuit_open(c, now)]
+        outcomes: dict[int, list[McpTool] | McpError] = {}
+        if len(due) == 1:
+            outcomes[id(due[0])] = _try_list(due[0], self.list_timeout)
+        elif due:
+            with concurrent.futures.ThreadPoolExecutor(len(due), thread_name_prefix="mcp-list") as pool:
+                for client, outcome in zip(due, pool.map(lambda c: _try_list(c, self.list_timeout), due), strict=True):
+                    outcomes[id(client)] = outcome
+        return [self._settle(c, outcomes.get(id(c)), now) for c in self.clients]
+
+    def _circuit_open(self, client: McpClient, now: float) -> bool:
+        down = self._down.get(id(client))
+        return down is not None and now < down.until
+
+    def _settle(self, client: McpClient, outcome: list[McpTool] | McpError | None, now: float) -> list[McpTool] | None:
+        """Record what one listing gave: tools, a new or continued outage, or an open circuit."""
+        down = self._down.get(id(client))
+        if outcome is None:  # not asked: the circuit is open
+            reason = down.reason if down else f"MCP server {client.name!r} is left out"
+            self.left_out[client.name] = reason
             if self.fail_if_one_server_fails:
-                raise McpConnectionError(down.reason)
+                raise McpConnectionError(reason)
             return None
-        try:
-            listed = client.list_tools(timeout=self.list_timeout)
-        except McpError as exc:
-            reason = f"{exc} (left out for {self.retry_after_s:g} s, then tried again)"
+        if isinstance(outcome, McpError):
+            reason = f"{outcome} (left out for {self.retry_after_s:g} s, then tried again)"
             if down is None:  # log once per outage, not once per call
                 log.warning("MCP server %r left out: %s", client.name, reason)
             self._down[id(client)] = _Down(now + self.retry_after_s, reason)
             self.left_out[client.name] = reason
             if self.fail_if_one_server_fails:
-                raise
+                raise outcome
             return None
         if down is not None:
             log.warning("MCP server %r answers again; its tools are back", client.name)
             del self._down[id(client)]
-        return listed
+        return outcome
 
     def evict_tool_list_cache(self) -> None:
         """Ask every server for its tools again on the next `provide()` (dead ones included)."""

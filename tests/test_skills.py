@@ -354,3 +354,19 @@ def test_a_symlinked_skill_md_is_reported_as_a_link(tmp_path):
         f"skill folder {str(folder)!r}: its SKILL.md is a symbolic link (links are never followed). "
         "Fix: make it a plain file in the folder"
     )
+
+
+def test_active_skills_are_kept_for_a_bounded_number_of_conversations(monkeypatch):
+    from toolkit.skills import offer
+    from toolkit.tools.decorator import InvocationContext
+
+    monkeypatch.setattr(offer, "MAX_CONVERSATIONS", 3)
+    skills = course_skills()
+    activate, read = skills.management_tools()
+    for user in ("u1", "u2", "u3", "u4"):
+        activate.execute(
+            ToolCall(id="a", name="activate_skill", arguments='{"name": "refund-escalation"}'),
+            InvocationContext(memory_id=user),
+        )
+    assert not skills.is_active("refund-escalation", "u1")  # the oldest was forgotten
+    assert all(skills.is_active("refund-escalation", u) for u in ("u2", "u3", "u4"))

@@ -34,6 +34,7 @@ Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,8 @@ from toolkit.tools.reflect import ToolSpec
 ACTIVATED_SKILL = "activated_skill"
 """Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
 ACTIVATE_SKILL, READ_SKILL_RESOURCE = "activate_skill", "read_skill_resource"
+MAX_CONVERSATIONS = 10_000
+"""Conversations whose active skills are kept in memory (older ones are re-read from the conversation)."""
 PROMPT = (
     "You have skills: instructions and files for particular tasks. When a task matches a skill "
     "below, call activate_skill with its name before anything else and follow its instructions; "
@@ -68,7 +71,7 @@ class Skills:
         self.rejected = dict(rejected or {})
         """Skill folders that were left out, and why (`from_directory` fills it)."""
         _check_tool_names(skills)
-        self._active: dict[str, set[str]] = {}
+        self._active: OrderedDict[str, set[str]] = OrderedDict()
         """memory id (as text) → active skills: what the provider last saw, plus this call's activations."""
         self._management = self._management_tools()
 
@@ -141,7 +144,14 @@ class Skills:
 
     def remember(self, memory_id: Any, active: Sequence[str]) -> None:
         """Set which skills are active in the conversation `memory_id` (the provider calls this)."""
-        self._active[repr(memory_id)] = set(active)
+        self._note(repr(memory_id), set(active))
+
+    def _note(self, key: str, active: set[str]) -> None:
+        """Remember the newest conversations only: a call re-reads its activations when it starts."""
+        self._active[key] = active
+        self._active.move_to_end(key)
+        while len(self._active) > MAX_CONVERSATIONS:
+            self._active.popitem(last=False)
 
     def is_active(self, name: str, memory_id: Any = None) -> bool:
         return name in self._active.get(repr(memory_id), ())
@@ -149,7 +159,8 @@ class Skills:
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         name = _strings(call, "name")["name"]
         body = self.get(name).body
-        self._active.setdefault(repr(context.memory_id), set()).add(name)
+        key = repr(context.memory_id)
+        self._note(key, self._active.get(key, set()) | {name})
         return ToolOutput(body, {ACTIVATED_SKILL: name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:

@@ -1,4 +1,6 @@
 import asyncio
+import datetime
+import email.utils
 import json
 
 import httpx
@@ -210,3 +212,48 @@ def test_parse_retry_after(value, seconds):
 def test_retry_after_is_capped():
     assert RetryPolicy(max_retry_after_s=5).wait(1, 3600) == 5
     assert RetryPolicy(backoff_s=1, max_backoff_s=3).wait(5, None) == 3
+
+
+def test_retry_after_beyond_the_cap_raises_at_once_carrying_it():
+    """Issue 19.3: a gateway asking for an hour is answered with an error, not two early retries."""
+    script = Script(httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": {"message": "slow down"}}))
+    client, sleeps = make(script)
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1
+    assert info.value.retry_after == 3600.0 and info.value.attempts == 1
+    assert str(info.value) == (
+        "HTTP 429 (transient): slow down — the gateway asks to wait 3600 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)"
+    )
+
+
+@pytest.mark.parametrize("status", [408, 409])
+def test_408_and_409_are_retried(status):
+    """Issue 19.4: a request timeout is transient; 409 (a lock that timed out) is retried as OpenAI's SDK does."""
+    script = Script(httpx.Response(status, json={"error": {"message": "try again"}}), httpx.Response(200, json=OK_BODY))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.tool_calls
+    assert sleeps == [0.5] and len(script.requests) == 2
+
+
+@pytest.mark.parametrize(
+    "headers, wait",
+    [
+        ({"retry-after-ms": "1500"}, 1.5),
+        ({"retry-after-ms": "1500", "Retry-After": "9"}, 1.5),
+        ({"retry-after-ms": "soon", "Retry-After": "4"}, 4.0),
+        ({"Retry-After": "Wed, 21 Oct 2026 07:28:10 GMT", "Date": "Wed, 21 Oct 2026 07:28:00 GMT"}, 10.0),
+    ],
+)
+def test_retry_after_ms_and_http_dates_are_read(headers, wait):
+    """Issue 19.4: `retry-after-ms` and a `Retry-After` date (against the response's Date) set the wait."""
+    script = Script(httpx.Response(429, headers=headers, text="slow"), httpx.Response(200, json=OK_BODY))
+    client, sleeps = make(script)
+    client.chat(QUESTION)
+    assert sleeps == [wait]
+
+
+def test_retry_after_date_in_the_future_counts_from_now():
+    future = email.utils.format_datetime(datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=100))
+    assert 90 < parse_retry_after(future) <= 100

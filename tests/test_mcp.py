@@ -17,18 +17,12 @@ from loopback import free_port, wait_for_port
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.cli.main import main
-from toolkit.errors import ConfigurationError, McpConnectionError
+from toolkit.errors import ConfigurationError, McpConnectionError, McpError
 from toolkit.loop.run import run_loop
 from toolkit.loop.sources import build_context
+from toolkit.loop.wrappers import always_visible, filter_tools, rename_tools
 from toolkit.mcp.client import McpClient
-from toolkit.mcp.provider import (
-    TIMEOUT_TEXT,
-    McpToolProvider,
-    always_visible,
-    filter_tools,
-    original_name,
-    rename_tools,
-)
+from toolkit.mcp.provider import McpToolProvider, original_name
 
 SERVERS = Path(__file__).parent / "mcp_servers"
 QUIRKY = str(SERVERS / "quirky_server.py")
@@ -153,7 +147,7 @@ def test_empty_arguments_are_sent_as_an_empty_object(quirky, arguments):
 
 def test_a_renamed_tool_still_calls_the_server_under_its_original_name(quirky):
     client, _ = quirky
-    provider = rename_tools(filter_tools(McpToolProvider([client]), {"echo", "files.read"}), {"echo": "shout"})
+    provider = rename_tools(filter_tools(McpToolProvider([client]), {"echo", "files_read"}), {"echo": "shout"})
     tools = _tools(provider)
     assert sorted(tools) == ["files_read", "shout"]
     assert json.loads(_run(tools, "shout", '{"text": "hi"}').content) == {"arguments": {"text": "hi"}, "tool": "echo"}
@@ -191,7 +185,12 @@ def test_is_error_and_other_content(quirky):
     tools = _tools(McpToolProvider([client]))
     failed = _run(tools, "fail")
     assert failed.is_error and failed.content == "Tool 'fail' failed: the warehouse is closed today"
-    assert _run(tools, "image").content == "a chart:\n[image content (image/png) not shown]"
+    image = _run(tools, "image")
+    assert image.content == "a chart:\n[image (image/png) not passed on: this chat model does not accept images]"
+    assert image.attributes == {} and not image.is_error
+    seen = _run(_tools(McpToolProvider([client], accepts_images=True)), "image")  # issue 15.14
+    assert seen.content == "a chart:\n[image (image/png) attached]"
+    assert seen.attributes == {"images": ["data:image/png;base64,iVBORw0KGgo="]}
     assert _run(tools, "structured").content == '{"ok": true}'
 
 
@@ -201,9 +200,12 @@ def test_a_hanging_tool_times_out_and_the_server_is_told_to_cancel(quirky):
     started = time.monotonic()
     result = _run(tools, "hang")
     assert time.monotonic() - started < 3
-    assert not result.is_error
-    assert result.content == TIMEOUT_TEXT.format(name="hang", seconds=0.3)
-    assert result.content.startswith("The tool hang did not answer within 0.3 seconds")
+    assert result.is_error  # issue 19.7: a timeout is not a success; the outcome is unknown
+    assert result.content == (
+        "Tool 'hang' failed: no answer within 0.3 s, so the call was cancelled. Its outcome is unknown: the "
+        "server may have done the work already. Do not call it again: it is not marked read-only or idempotent, "
+        "so a second call could do the work twice. Tell the user the outcome is unknown and must be checked."
+    )
     assert _wait_for(cancel_file), "the server never saw the cancellation"
     assert json.loads(_run(tools, "no_args").content)["tool"] == "no_args"  # still connected
 
@@ -284,7 +286,7 @@ def test_the_tools_command_prints_the_translated_definitions_sorted(http_url, ca
     assert names == sorted(names) and "files_read" in names and "bad_ref" not in names
     assert next(s for s in specs if s["function"]["name"] == "nullable")["function"]["parameters"]["properties"][
         "limit"
-    ] == {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}
+    ] == {"type": "integer", "minimum": 1}  # null dropped, as LangChain4j does
 
 
 def test_the_tools_command_over_stdio(capsys):
@@ -309,3 +311,187 @@ def test_the_tools_command_exits_2_when_a_server_cannot_be_reached(argv, message
     assert main(["tools", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == message
+
+
+# --- issue 19.7, 19.8, 19.10, 19.12: timeouts, dead servers, names, left-out tools ------------------
+
+
+def _server(tools, on_call=None, hang_listing=False, lists=None):
+    """An in-process low-level server: `tools` is [(name, schema, annotations or None)]."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        if lists is not None:
+            lists.append(1)
+        if hang_listing:
+            await anyio.sleep(60)
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema=s, annotations=a) for n, s, a in tools])
+
+    async def call_tool(ctx, params):
+        if on_call is not None:
+            await on_call(params.name)
+        return types.CallToolResult(content=[types.TextContent(text=f"ran {params.name}")])
+
+    return Server("test", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+@pytest.mark.parametrize(
+    "annotations, advice",
+    [
+        ({"readOnlyHint": True}, "The tool only reads, so calling it again is safe."),
+        (
+            {"idempotentHint": True, "destructiveHint": True},
+            "The tool is idempotent, so calling it again with the same arguments is safe.",
+        ),
+        (
+            {"destructiveHint": True, "idempotentHint": False},
+            "Do not call it again: it is not marked read-only or idempotent, so a second call could do the "
+            "work twice. Tell the user the outcome is unknown and must be checked.",
+        ),
+    ],
+)
+def test_a_timed_out_call_is_an_error_whose_advice_follows_the_annotations(annotations, advice):
+    """Issue 19.7: a timeout looked like success and invited a retry that could charge twice."""
+    import anyio
+    import mcp_types as types
+
+    async def slow(name):
+        await anyio.sleep(5)
+
+    tool = ("charge", {"type": "object", "properties": {}}, types.ToolAnnotations.model_validate(annotations))
+    with McpClient(_server([tool], on_call=slow), name="pay") as client:
+        result = _run(_tools(McpToolProvider([client], timeout=0.2)), "charge")
+    assert result.is_error
+    assert result.content == (
+        "Tool 'charge' failed: no answer within 0.2 s, so the call was cancelled. Its outcome is unknown: "
+        "the server may have done the work already. " + advice
+    )
+
+
+class _DeadClient:
+    """Stands in for an McpClient whose server never answers: counts the attempts."""
+
+    name = "dead"
+
+    def __init__(self):
+        self.attempts = 0
+
+    def list_tools(self, timeout=None):
+        from toolkit.errors import McpTimeout
+
+        self.attempts += 1
+        raise McpTimeout(f"MCP server 'dead' did not answer within {timeout:g} s")
+
+    def evict_tool_list_cache(self):
+        pass
+
+
+def test_a_dead_server_costs_one_timeout_then_waits_and_is_retried(caplog):
+    """Issue 19.8: a dead or hung server used to cost a timeout on every call."""
+    now = [0.0]
+    dead = _DeadClient()
+    provider = McpToolProvider([dead], list_timeout=2, retry_after_s=60, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        for _ in range(5):
+            assert provider.provide() == []
+        assert dead.attempts == 1 and provider.partial
+        assert provider.left_out == {
+            "dead": "MCP server 'dead' did not answer within 2 s (left out for 60 s, then tried again)"
+        }
+        now[0] = 61
+        provider.provide()
+        assert dead.attempts == 2
+    assert caplog.text.count("MCP server 'dead' left out") == 1  # logged once per outage
+    strict = McpToolProvider([dead], fail_if_one_server_fails=True, clock=lambda: 0)
+    with pytest.raises(McpError, match="did not answer within 10 s"):
+        strict.provide()
+    with pytest.raises(McpConnectionError, match=r"did not answer within 10 s \(left out for 60 s"):
+        strict.provide()  # the circuit is open: no second timeout
+
+
+def test_listing_has_a_timeout():
+    """Issue 19.8: a server that hangs on tools/list added 30 s to every call."""
+    lists = []
+    tools = [("a", {"type": "object", "properties": {}}, None)]
+    with McpClient(_server(tools, hang_listing=True, lists=lists), name="hung", request_timeout=30) as client:
+        provider = McpToolProvider([client], list_timeout=0.3)
+        started = time.monotonic()
+        assert provider.provide() == [] and provider.provide() == []
+        assert time.monotonic() - started < 5 and len(lists) == 1
+        assert provider.left_out["hung"].startswith("MCP server 'hung' did not answer within 0.3 s")
+
+
+def test_non_ascii_names_get_unique_readable_wire_names_and_errors_name_the_originals():
+    """Issue 19.10: 查询订单 and 查询物流 both became '____' and failed the whole call."""
+    schema = {"type": "object", "properties": {}}
+    tools = [
+        ("查询订单", schema, None),
+        ("查询物流", schema, None),
+        ("café.menu", schema, None),
+        ("files_read", schema, None),
+        ("files.read", schema, None),
+    ]
+    with McpClient(_server(tools), name="names") as client:
+        provided = _tools(McpToolProvider([client]))
+        assert sorted(provided) == [
+            "cafe_menu",
+            "files_read",
+            "files_read_2",
+            "u67e5u8be2u7269u6d41",
+            "u67e5u8be2u8ba2u5355",
+        ]
+        assert _run(provided, "u67e5u8be2u8ba2u5355").content == "ran 查询订单"
+        assert _run(provided, "files_read_2").content == "ran files.read"
+        twice = McpClient(_server(tools[:1]), name="again")
+        with pytest.raises(ConfigurationError) as caught:
+            build_context(providers=[McpToolProvider([client, twice])])
+        twice.close()
+    assert str(caught.value) == (
+        "tool name 'u67e5u8be2u8ba2u5355' is defined twice: by MCP server 'names' (its tool '查询订单') and by "
+        "MCP server 'again' (its tool '查询订单'); rename one of them (tool names must be unique in a call)"
+    )
+
+
+def test_long_names_stay_unique_within_64_characters():
+    from toolkit.mcp.provider import wire_names
+
+    names = ["x" * 70 + "a", "x" * 70 + "b"]
+    wires = list(wire_names(names).values())
+    assert len(set(wires)) == 2 and all(len(w) <= 64 for w in wires)
+
+
+def test_a_left_out_tool_is_reported_on_the_provider(caplog):
+    """Issue 19.12: a tool whose schema cannot be translated was reported only to the log."""
+    tools = [
+        ("ok", {"type": "object", "properties": {}}, None),
+        ("remote", {"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}}, None),
+    ]
+    with McpClient(_server(tools), name="s") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["ok"]
+    assert list(provider.left_out) == ["s: remote"]
+    assert "refers to 'https://example.com/s.json'" in provider.left_out["s: remote"]
+    assert not provider.partial  # one tool out, not a whole server
+
+
+def test_servers_are_listed_at_once_so_two_dead_ones_cost_one_timeout():
+    """Issue 19.8: two servers that never answer cost two timeouts one after the other. Here each
+    fake server waits at a barrier for the other: listed one by one, the barrier breaks."""
+    import threading
+
+    from toolkit.errors import McpTimeout
+
+    barrier = threading.Barrier(2, timeout=10)
+
+    class Hung(_DeadClient):
+        def list_tools(self, timeout=None):
+            barrier.wait()  # both must be in here at the same time
+            raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s")
+
+    first, second = Hung(), Hung()
+    first.name, second.name = "hung-1", "hung-2"
+    provider = McpToolProvider([first, second], list_timeout=1)
+    assert provider.provide() == []
+    assert list(provider.left_out) == ["hung-1", "hung-2"]

@@ -72,16 +72,16 @@ CASES = {
             "properties": {
                 "f": {"properties": {"s": {"enum": ["a"]}}, "type": "object"},
                 "l": {"items": {"type": "integer"}, "type": "array"},
-                "any": {},
+                "any": {"type": "object"},  # an untyped property is an object, as in LangChain4j
             },
         },
-        [{"f": {"s": "a"}}, {"l": [1, 2]}, {"any": [1, "x", None]}, {"any": {"k": 1}}, {"l": ["x"]}],
+        [{"f": {"s": "a"}}, {"l": [1, 2]}, {"any": {"k": 1}}, {"l": ["x"]}],
         False,
     ),  # {"f": 5} was allowed (no type) and is now refused: objects only
     "type_array_nullable": (
         {"type": "object", "properties": {"n": {"type": ["integer", "null"], "minimum": 1}}},
-        {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}], "minimum": 1}}},
-        [{"n": 3}, {"n": None}, {"n": 0}, {"n": "3"}],
+        {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}},  # null dropped
+        [{"n": 3}, {"n": 0}, {"n": "3"}],
         True,
     ),
     "type_array_single": (
@@ -117,13 +117,13 @@ CASES = {
             "properties": {
                 "t": {
                     "anyOf": [
-                        {"properties": {"id": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "type": "object"},
+                        {"properties": {"id": {"type": "string"}}, "type": "object"},
                         {"type": "integer"},
                     ]
                 }
             },
         },
-        [{"t": {"id": "a"}}, {"t": {"id": None}}, {"t": 4}, {"t": {"id": 4}}],
+        [{"t": {"id": "a"}}, {"t": 4}, {"t": {"id": 4}}],
         True,
     ),
     "recursion_through_defs": (
@@ -166,7 +166,11 @@ CASES = {
             "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
             "anyOf": [{"required": ["email"]}, {"required": ["phone"]}],
         },
-        {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}}},
+        {
+            "type": "object",
+            "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+            "description": "Arguments: at least one of these forms (anyOf): 1) email (required); 2) phone (required).",
+        },
         [{"email": "a"}, {"phone": "1"}, {}],
         False,
     ),  # {} is now accepted: the server says no
@@ -177,10 +181,137 @@ CASES = {
                 {"type": "object", "properties": {"name": {"type": "string"}}},
             ]
         },
-        {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}},
+        {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
+            "description": "Arguments: at least one of these forms (anyOf): 1) id (required); 2) name.",
+        },
         [{"id": "a"}, {"name": "b"}, {"id": 5, "name": 5}],
         False,
     ),  # a hint: {"id": 1} passed branch 2
+    "draft4_exclusive_bounds": (
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "object",
+            "properties": {
+                "qty": {"type": "integer", "minimum": 0, "exclusiveMinimum": True},
+                "pct": {"type": "number", "maximum": 100, "exclusiveMaximum": True},
+                "n": {"type": "number", "minimum": 1, "exclusiveMinimum": False},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {
+                "qty": {"type": "integer", "exclusiveMinimum": 0},
+                "pct": {"type": "number", "exclusiveMaximum": 100},
+                "n": {"type": "number", "minimum": 1},
+            },
+        },
+        [{"qty": 1}, {"qty": 0}, {"pct": 99.5}, {"pct": 100}, {"n": 1}, {"n": 0}],
+        True,
+    ),
+    "draft07_dependencies": (
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"card": {"type": "string"}, "cvv": {"type": "string"}, "gift": {"type": "boolean"}},
+            "dependencies": {"card": ["cvv"], "gift": {"required": ["card"]}},
+        },
+        {
+            "type": "object",
+            "properties": {"card": {"type": "string"}, "cvv": {"type": "string"}, "gift": {"type": "boolean"}},
+            "dependentRequired": {"card": ["cvv"]},
+            "dependentSchemas": {"gift": {"required": ["card"], "type": "object"}},
+        },
+        [{"card": "1", "cvv": "2"}, {"card": "1"}, {"gift": True, "card": "1", "cvv": "2"}, {"gift": True}, {}],
+        True,
+    ),
+    "root_oneOf": (
+        {
+            "oneOf": [
+                {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                {
+                    "type": "object",
+                    "properties": {"phone": {"type": "string"}, "order_id": {"type": "string"}},
+                    "required": ["phone"],
+                },
+            ]
+        },
+        {
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}, "phone": {"type": "string"}},
+            "description": "Arguments: exactly one of these forms (oneOf): 1) order_id (required); "
+            "2) phone (required), order_id.",
+        },
+        [{"order_id": "a"}, {"phone": "1"}, {"order_id": 5}],
+        False,
+    ),  # the alternatives reach the model as words
+    "root_allOf": (
+        {
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            ]
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+        },
+        [{"a": "x", "b": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 1}],
+        True,
+    ),
+    "zod_style_property_references": (
+        {
+            "type": "object",
+            "properties": {
+                "from": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                "to": {"$ref": "#/properties/from"},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {
+                "from": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                "to": {"$ref": "#/$defs/properties_from"},
+            },
+            "$defs": {
+                "properties_from": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+            },
+        },
+        [{"from": {"city": "a"}, "to": {"city": "b"}}, {"to": {}}, {"to": {"city": 1}}],
+        True,
+    ),
+    "nested_definitions": (
+        {
+            "type": "object",
+            "properties": {
+                "order": {
+                    "type": "object",
+                    "properties": {
+                        "items": {"type": "array", "items": {"$ref": "#/properties/order/definitions/Item"}}
+                    },
+                    "definitions": {"Item": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+                }
+            },
+        },
+        {
+            "type": "object",
+            "properties": {
+                "order": {
+                    "type": "object",
+                    "properties": {
+                        "items": {"type": "array", "items": {"$ref": "#/$defs/properties_order_definitions_Item"}}
+                    },
+                }
+            },
+            "$defs": {
+                "properties_order_definitions_Item": {"type": "object", "properties": {"sku": {"type": "string"}}}
+            },
+        },
+        [{"order": {"items": [{"sku": "a"}]}}, {"order": {"items": [{"sku": 1}]}}],
+        True,
+    ),
     "free_form_arguments": (
         {"type": "object", "additionalProperties": {"type": "string"}},
         {"type": "object", "additionalProperties": {"type": "string"}},
@@ -273,9 +404,14 @@ def test_no_arguments_means_no_parameters(schema):
     "schema, message",
     [
         (
-            {"type": "object", "properties": {"x": {"$ref": "#/properties/y"}, "y": {"type": "string"}}},
-            "T: its schema refers to '#/properties/y', which is not one of its definitions (none); "
+            {"type": "object", "properties": {"x": {"$ref": "#/properties/nowhere"}}},
+            "T: its schema refers to '#/properties/nowhere', which is not one of its definitions (none); "
             "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"type": "integer", "minimum": "5"}}},
+            "T: its schema is not valid JSON Schema 2020-12 after translation ('5' is not of type 'number', "
+            "at properties/n/minimum); ask its author to fix it",
         ),
         (
             {"type": "object", "properties": {"x": {"$ref": "#/$defs/Missing"}}, "$defs": {"A": {}}},
@@ -286,10 +422,6 @@ def test_no_arguments_means_no_parameters(schema):
             {"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}},
             "T: its schema refers to 'https://example.com/s.json', which is not one of its definitions (none); "
             "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on",
-        ),
-        (
-            {"type": "object", "properties": {"x": {"type": "object", "$defs": {"A": {}}}}},
-            "T: '$defs' below the root of its schema is not supported; move the definitions to the root",
         ),
         (
             {
@@ -315,3 +447,16 @@ def test_data_that_looks_like_a_reference_is_left_alone():
         "properties": {"x": {"type": "object", "default": {"$ref": "#/nowhere"}, "enum": [{"$ref": "#/nowhere"}]}},
     }
     assert translate_schema(schema) == schema
+
+
+def test_null_and_untyped_properties_are_narrowed_as_langchain4j_does():
+    """Issue 15.10: `null` leaves type arrays and an untyped `{}` property becomes an object, as
+    LangChain4j's MCP schema mapping does; the server accepted these instances, the model may not send them."""
+    nullable = Draft202012Validator(
+        translate_schema({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}})
+    )
+    assert not nullable.is_valid({"n": None}) and nullable.is_valid({"n": 1}) and nullable.is_valid({})
+    untyped = translate_schema({"type": "object", "properties": {"any": {}, "doc": {"description": "free"}}})
+    assert untyped["properties"] == {"any": {"type": "object"}, "doc": {"type": "object", "description": "free"}}
+    only_null = translate_schema({"type": "object", "properties": {"n": {"type": ["null"]}}})
+    assert only_null["properties"]["n"] == {"type": "null"}

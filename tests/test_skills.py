@@ -81,7 +81,8 @@ def test_level_1_returns_the_body_and_records_the_activation():
 
 
 def test_level_2_reads_nested_resources():
-    _, read = course_skills().management_tools()
+    activate, read = course_skills().management_tools()
+    _run(activate, name="logistics-complaint")
     result = _run(read, skill="logistics-complaint", path="references/carriers/sf-express.md")
     assert result.content.startswith("# 顺丰速运") and result.attributes == {}
     assert _run(read, skill="logistics-complaint", path="./playbook/stuck-parcel.md").content.startswith("# Stuck")
@@ -89,6 +90,7 @@ def test_level_2_reads_nested_resources():
 
 def test_errors_list_what_is_available():
     activate, read = course_skills().management_tools()
+    _run(activate, name="refund-escalation")
     assert _run(activate, name="refund").content == (
         "Tool 'activate_skill' failed: There is no skill named 'refund'. "
         "Available skills: logistics-complaint, refund-escalation."
@@ -220,7 +222,7 @@ def test_the_name_must_equal_the_folder(tmp_path):
     folder = _skill(tmp_path, "right")
     (folder / SKILL_FILE).write_text("---\nname: wrong\ndescription: d\n---\n")
     with pytest.raises(ConfigurationError, match="the name must equal the folder name. Fix: name it 'right'"):
-        load_skills(tmp_path)
+        load_skill(folder)
 
 
 def test_tools_for_a_missing_skill_or_a_taken_name_are_refused(tmp_path):
@@ -242,3 +244,129 @@ def test_folders_without_skill_md_hidden_binary_and_big_files_are_not_loaded(tmp
     assert [s.name for s in skills] == ["s"]
     assert list(skills[0].resources) == ["ok.md"]
     assert "not UTF-8 text" in caplog.text and "over 262144 bytes" in caplog.text
+
+
+# --- issue 19.13, 19.9 and the hardening issue: one bad folder, strict arguments, links ------------
+
+
+def test_one_malformed_skill_folder_rejects_that_skill_alone(tmp_path, caplog):
+    _skill(tmp_path, "good")
+    bad = _skill(tmp_path, "bad")
+    (bad / SKILL_FILE).write_text("no front matter at all")
+    with caplog.at_level(logging.WARNING, "toolkit.skills.folders"):
+        skills = Skills.from_directory(tmp_path)
+    assert list(skills.by_name) == ["good"]
+    assert list(skills.rejected) == ["bad"]
+    assert skills.rejected["bad"].endswith(
+        "SKILL.md must start with front matter between '---' lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
+    )
+    assert "skill left out: skill folder " in caplog.text
+    with pytest.raises(ConfigurationError, match=r"tools given for \['bad'\].*'bad' was rejected: skill folder"):
+        load_skills(tmp_path, tools={"bad": [open_logistics_ticket]})
+
+
+def test_activate_skill_refuses_arguments_it_does_not_have():
+    activate, read = course_skills().management_tools()
+    with pytest.raises(ArgumentError) as caught:
+        _run(activate, name="refund-escalation", force=True)
+    assert str(caught.value) == (
+        "Invalid arguments for tool 'activate_skill':\n"
+        "- force: unknown field (got true), valid fields: name\n"
+        "Fix the arguments and call activate_skill again."
+    )
+    with pytest.raises(ArgumentError, match="- mode: unknown field"):
+        _run(read, skill="refund-escalation", path="templates/escalation-reply.md", mode="rb")
+
+
+def test_resources_are_read_only_after_activation():
+    skills = course_skills()
+    activate, read = skills.management_tools()
+    before = _run(read, skill="refund-escalation", path="references/thresholds.md")
+    assert before.is_error and before.content == (
+        "Tool 'read_skill_resource' failed: Skill 'refund-escalation' is not active. Call activate_skill with "
+        "name 'refund-escalation' first, then read the files its instructions mention."
+    )
+    _run(activate, name="refund-escalation")
+    assert not _run(read, skill="refund-escalation", path="references/thresholds.md").is_error
+    other = ToolCall(
+        id="c2",
+        name="read_skill_resource",
+        arguments=json.dumps({"skill": "refund-escalation", "path": "references/thresholds.md"}),
+    )
+    from toolkit.tools.decorator import InvocationContext
+
+    assert read.execute(other, InvocationContext(memory_id="someone-else")).is_error  # per conversation
+
+
+def test_an_activation_in_memory_lets_a_new_call_read():
+    skills = course_skills()
+    activated = ToolResultMessage(
+        tool_call_id="a", tool_name="activate_skill", content="...", attributes={ACTIVATED_SKILL: "refund-escalation"}
+    )
+    model = ScriptedModel(
+        [call("read_skill_resource", skill="refund-escalation", path="references/thresholds.md"), "好"]
+    )
+    result = run_loop(model, [activated, UserMessage(content="阈值？")], providers=[skills.provider()])
+    assert not result.new_messages[1].is_error
+
+
+def test_a_skill_tool_clashing_with_a_registry_tool_is_an_error_at_the_start(tmp_path):
+    """Issue 19.9: it used to be shadowed silently by the registry's tool after activation."""
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def query_order(orderId: str) -> str:
+        """The skill's own order lookup."""
+        return "skill"
+
+    _skill(tmp_path, "orders")
+    skills = Skills.from_directory(tmp_path, tools={"orders": [query_order]})
+    model = ScriptedModel([call("activate_skill", {"name": "orders"}), call("query_order", orderId="SN1"), "好"])
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(
+            model,
+            [UserMessage(content="查订单")],
+            registry=shop_registry(load_shop(today=TODAY)),
+            providers=[skills.provider()],
+        )
+    assert str(caught.value).startswith("tool name 'query_order' is defined twice: by registry query_order@v1 and by ")
+    assert model.requests == []
+
+
+def test_a_symlinked_skill_folder_is_left_out_with_a_warning(tmp_path, caplog):
+    real = _skill(tmp_path / "elsewhere", "linked")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "linked").symlink_to(real, target_is_directory=True)
+    with caplog.at_level(logging.WARNING, "toolkit.skills.folders"):
+        skills = Skills.from_directory(tmp_path / "skills")
+    assert skills.by_name == {}
+    assert "linked" in skills.rejected and "is a symbolic link; links are never followed" in caplog.text
+
+
+def test_a_symlinked_skill_md_is_reported_as_a_link(tmp_path):
+    folder = _skill(tmp_path, "s")
+    (tmp_path / "real.md").write_text("---\nname: s\ndescription: d\n---\nbody\n")
+    (folder / SKILL_FILE).unlink()
+    (folder / SKILL_FILE).symlink_to(tmp_path / "real.md")
+    with pytest.raises(ConfigurationError) as caught:
+        load_skill(folder)
+    assert str(caught.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is a symbolic link (links are never followed). "
+        "Fix: make it a plain file in the folder"
+    )
+
+
+def test_active_skills_are_kept_for_a_bounded_number_of_conversations(monkeypatch):
+    from toolkit.skills import offer
+    from toolkit.tools.decorator import InvocationContext
+
+    monkeypatch.setattr(offer, "MAX_CONVERSATIONS", 3)
+    skills = course_skills()
+    activate, read = skills.management_tools()
+    for user in ("u1", "u2", "u3", "u4"):
+        activate.execute(
+            ToolCall(id="a", name="activate_skill", arguments='{"name": "refund-escalation"}'),
+            InvocationContext(memory_id=user),
+        )
+    assert not skills.is_active("refund-escalation", "u1")  # the oldest was forgotten
+    assert all(skills.is_active("refund-escalation", u) for u in ("u2", "u3", "u4"))

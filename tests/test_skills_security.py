@@ -62,6 +62,9 @@ def world(tmp_path_factory):
     (skills / "skill-b" / "secret.txt").write_text(SECRET)
     with _Recording() as opened:
         loaded = Skills.from_directory(skills)
+    activate = loaded.management_tools()[0]
+    for name in ("skill-a", "skill-b"):  # resources are served for active skills only
+        activate.execute(ToolCall(id="a", name="activate_skill", arguments=json.dumps({"name": name})))
     return root, skills, loaded, opened
 
 
@@ -244,3 +247,54 @@ def test_a_skill_folder_that_is_a_link_is_not_loaded(tmp_path):
     (tmp_path / "skills").mkdir()
     (tmp_path / "skills" / "linked").symlink_to(real, target_is_directory=True)
     assert Skills.from_directory(tmp_path / "skills").by_name == {}
+
+
+def test_a_hard_link_is_refused_at_load_and_at_read(tmp_path):
+    """Hardening issue: a hard link inside a skill folder served a file from outside it."""
+    (tmp_path / "secret.txt").write_text(SECRET)
+    folder = tmp_path / "skills" / "s"
+    folder.mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: s\ndescription: d\n---\nb\n")
+    (folder / "ok.md").write_text("fine")
+    os.link(tmp_path / "secret.txt", folder / "notes.md")
+    skills = Skills.from_directory(tmp_path / "skills")
+    assert sorted(skills.get("s").resources) == ["ok.md"]
+    skills.management_tools()[0].execute(ToolCall(id="a", name="activate_skill", arguments='{"name": "s"}'))
+    result = _call(skills, {"skill": "s", "path": "notes.md"})
+    assert result.is_error and SECRET not in result.content
+    assert result.content == (
+        "Tool 'read_skill_resource' failed: Skill 's' does not serve 'notes.md': it is a hard link (2 names for "
+        "one file; it may live outside the skill). Available resources: ok.md."
+    )
+
+
+def test_a_symlink_swapped_in_while_loading_is_a_clear_error(tmp_path, monkeypatch):
+    """Hardening issue: the race between lstat and open used to surface as a raw OSError (ELOOP)."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.skills import folders
+
+    (tmp_path / "secret.txt").write_text(SECRET)
+    folder = tmp_path / "skills" / "s"
+    folder.mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: s\ndescription: d\n---\nb\n")
+    target = folder / "notes.md"
+    target.write_text("fine")
+    real_open = os.open
+
+    def swapping_open(path, flags, *args):
+        if Path(path) == target and not target.is_symlink():
+            target.unlink()
+            target.symlink_to(tmp_path / "secret.txt")  # the attacker wins the race
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(folders.os, "open", swapping_open)
+    with pytest.raises(ConfigurationError) as caught:
+        folders.load_skill(folder)
+    assert str(caught.value) == (
+        "s/notes.md became a symbolic link while the skill was loading; refused (links are never followed). "
+        "Fix: make sure nothing changes the skill folder while it loads"
+    )
+    target.unlink()
+    target.write_text("fine again")
+    skills = Skills.from_directory(tmp_path / "skills")  # the whole root: that skill alone is left out
+    assert skills.by_name == {} and "became a symbolic link" in skills.rejected["s"]

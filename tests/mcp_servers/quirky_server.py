@@ -83,7 +83,7 @@ SCHEMAS = {
     "image": {"type": "object", "properties": {}},
     "structured": {"type": "object", "properties": {}},
     "list_calls": {"type": "object", "properties": {}},
-    "bad_ref": {"type": "object", "properties": {"x": {"$ref": "#/properties/y"}, "y": {"type": "string"}}},
+    "bad_ref": {"type": "object", "properties": {"x": {"$ref": "https://example.com/other.json"}}},
 }
 ANNOTATIONS = {"echo": types.ToolAnnotations(read_only_hint=True, destructive_hint=False, title="Echo")}
 META = {"echo": {"team": "course", "cost": 0}}

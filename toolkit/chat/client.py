@@ -4,9 +4,15 @@
 `ChatClient.stream()` yields `TextDelta` / `ToolCallDelta` events and ends with `StreamDone`.
 Failures are triaged three ways (see `toolkit.errors`):
 
-    transient   timeout, dropped connection, 429, 5xx  → retried with exponential backoff,
-                                                         honouring Retry-After, then raised
+    transient   timeout, dropped connection,           → retried with exponential backoff,
+                408, 409, 429, 5xx                       honouring Retry-After, then raised
     caller      any other 4xx                          → raised at once, never retried
+
+408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
+out) are retried as the official OpenAI SDKs retry them. The wait the server asks for is read
+from `retry-after-ms` (OpenAI-compatible gateways) or `Retry-After` (seconds, or an HTTP date,
+measured against the response's own `Date`). A wait longer than `RetryPolicy.max_retry_after_s`
+is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides.
     bad body    200 but unusable                       → raised at once, naming what was wrong
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -59,26 +66,56 @@ class RetryPolicy:
     max_retry_after_s: float = 30.0
 
     def wait(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds to wait before attempt `attempt + 1` (attempts count from 1)."""
+        """Seconds to wait before attempt `attempt + 1` (attempts count from 1).
+
+        The retry loop never asks about a `retry_after` beyond `max_retry_after_s` (it raises);
+        here such a value is capped, for callers that plan their own waits.
+        """
         backoff = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
         if retry_after is None:
             return backoff
         return min(self.max_retry_after_s, max(backoff, retry_after))
 
 
-def parse_retry_after(value: str | None) -> float | None:
-    """`Retry-After` as seconds: a number, or an HTTP date (relative to that date's own clock)."""
+def parse_retry_after(value: str | None, date: str | None = None) -> float | None:
+    """`Retry-After` as seconds: a number, or an HTTP date.
+
+    A date is measured from the response's own `Date` header when there is one (the server's
+    clock, so a skewed local clock does not matter), otherwise from now. Unreadable: `None`.
+    """
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
-        pass
-    try:
-        parsed = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        seconds = math.nan
+    if math.isfinite(seconds):
+        return max(0.0, seconds)
+    when = _http_date(value)
+    if when is None:
         return None  # unreadable: fall back to our own backoff
-    return max(0.0, parsed.timestamp() - time.time())
+    now = _http_date(date) if date else None
+    return max(0.0, when - (time.time() if now is None else now))
+
+
+def _http_date(value: str) -> float | None:
+    try:
+        return email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def retry_after(headers: httpx.Headers) -> float | None:
+    """The wait a response asks for: `retry-after-ms` (milliseconds) first, then `Retry-After`."""
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            value = float(millis)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return max(0.0, value / 1000)
+    return parse_retry_after(headers.get("retry-after"), headers.get("date"))
 
 
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
@@ -225,8 +262,15 @@ class _Attempts:
                 self.response = self.client._attempt(self.body, self.stream, attempt)
                 return self.response, attempt
             except TransientError as exc:
+                exc.attempts = attempt
                 if attempt > policy.max_retries:
-                    exc.attempts = attempt
+                    raise
+                if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
+                    exc.args = (
+                        f"{exc} — the gateway asks to wait {exc.retry_after:g} s, more than "
+                        f"RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}; not retried, "
+                        "try again later (the wait is in .retry_after)",
+                    )
                     raise
                 self.client._sleep(policy.wait(attempt, exc.retry_after))
                 attempt += 1
@@ -243,9 +287,9 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         return
     body = response.text[:2000]
     detail = _error_message(body)
-    if status == 429 or status >= 500:
+    if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
-        error.retry_after = parse_retry_after(response.headers.get("retry-after"))
+        error.retry_after = retry_after(response.headers)
         raise error
     raise CallerError(
         f"HTTP {status}: {detail} — {_CALLER_HINTS.get(status, _DEFAULT_HINT)}",
@@ -255,6 +299,8 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     )
 
 
+_TRANSIENT = frozenset({408, 409, 429})
+"""Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
 _CALLER_HINTS = {
     400: "the gateway rejected the request body; fix it (not retried)",

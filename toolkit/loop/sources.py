@@ -7,7 +7,9 @@
 3. **A registry** of hand-written spec + executor pairs, each name with versions, one of them
    selected (so a course can show "query_order v2 behind a flag").
 
-Duplicate names across sources are a configuration error, found when the context is built.
+Duplicate names across sources are a configuration error, found when the context is built —
+or, for a tool a dynamic provider adds later (a skill's own tool), when it is added: a name is
+skipped only when the provider that added it offers it again.
 The context tells *available* tools (every tool the call could use) from *effective* ones (the
 tools sent to the model this round); they differ only when a wrapper such as tool search
 holds some back (`visible`).
@@ -108,30 +110,39 @@ class ToolContext:
     hidden: set[str] = field(default_factory=set)
     """Available but not sent (held back by a wrapper until found)."""
     dynamic: list[ToolProvider] = field(default_factory=list)
+    _owners: dict[str, object] = field(default_factory=dict, repr=False)
+    """Tool name → the dynamic provider that added it (it may offer the name again)."""
 
     @property
     def effective(self) -> list[Tool]:
         """The tools sent to the model this round, in registration order."""
         return [t for name, t in self.available.items() if name not in self.hidden]
 
-    def add(self, tools: Iterable[Tool], *, only_new: bool = False) -> list[str]:
-        """Add tools; a name seen before is an error (or skipped with `only_new`)."""
+    def add(self, tools: Iterable[Tool], *, only_new: bool = False, owner: object = None) -> list[str]:
+        """Add tools; a name seen before is an error. With `only_new`, a name that the same
+        `owner` (a dynamic provider) added before is skipped: it offers its tools again each round."""
         added = []
         for tool in tools:
             if tool.name in self.available:
-                if only_new:
+                if only_new and owner is not None and self._owners.get(tool.name) is owner:
                     continue
                 raise ConfigurationError(
                     f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
                     f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
                 )
             self.available[tool.name] = tool
+            if owner is not None:
+                self._owners[tool.name] = owner
             added.append(tool.name)
         return added
 
     def refresh(self, request: ProviderRequest) -> list[str]:
         """Ask dynamic providers again; only new names join (tools never leave)."""
-        return [name for provider in self.dynamic for name in self.add(provider.provide(request), only_new=True)]
+        return [
+            name
+            for provider in self.dynamic
+            for name in self.add(provider.provide(request), only_new=True, owner=provider)
+        ]
 
     def reveal(self, names: Iterable[str]) -> list[str]:
         """Make held-back tools effective (tool search calls this with what it found)."""
@@ -153,5 +164,20 @@ def build_context(
         if not getattr(provider, "dynamic", False):
             context.add(provider.provide(request))
     context.add(registry.tools() if registry else [])
+    _check_later_tools(context)
     context.refresh(request)
     return context
+
+
+def _check_later_tools(context: ToolContext) -> None:
+    """A dynamic provider that can say which tools it may add later (`possible_tools()`, e.g.
+    skills) has them checked against the tools already there now, not mid-call."""
+    for provider in context.dynamic:
+        possible = getattr(provider, "possible_tools", None)
+        for tool in possible() if callable(possible) else ():
+            known = context.available.get(tool.name)
+            if known is not None and known != tool:
+                raise ConfigurationError(
+                    f"tool name {tool.name!r} is defined twice: by {known.source} and by {tool.source}; "
+                    "rename one of them (tool names must be unique in a call)"
+                )

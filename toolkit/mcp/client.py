@@ -30,7 +30,7 @@ import math
 import shlex
 import tempfile
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import anyio
@@ -163,7 +163,7 @@ class McpClient:
         return f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
 
     # -- requests ------------------------------------------------------------------------
-    def _call(self, request: Callable[[mcp.Client], Awaitable[Any]], timeout: float) -> Any:
+    def _call(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
         """Run `request(client)` on the connection's loop and wait for it (a little past `timeout`)."""
         self.connect()
         client, loop = self._client, self._loop
@@ -186,10 +186,23 @@ class McpClient:
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise McpConnectionError(f"MCP server {self.name!r} went away: {describe(exc)}") from None
 
-    def list_tools(self) -> list[McpTool]:
-        """The server's tools (every page), from the cache when it holds them."""
+    def list_tools(self, timeout: float | None = None) -> list[McpTool]:
+        """The server's tools (every page), from the cache when it holds them.
+
+        Listing every page must finish within `timeout` s (default `request_timeout`), else
+        `McpTimeout`; a failed listing is not cached, so the next call asks again.
+        """
         if self._tools is None:
-            self._tools = self._call(_list_all, timeout=self.request_timeout)
+            seconds = self.request_timeout if timeout is None else timeout
+
+            async def within(client: mcp.Client) -> list[McpTool]:
+                try:
+                    with anyio.fail_after(seconds):
+                        return await _list_all(client)
+                except TimeoutError:
+                    raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
+
+            self._tools = self._call(within, timeout=seconds)
         return list(self._tools)
 
     def evict_tool_list_cache(self) -> None:

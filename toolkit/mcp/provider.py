@@ -5,56 +5,124 @@
     provider = rename_tools(filter_tools(provider, {"get_current_time"}), {"get_current_time": "now"})
     run_loop(model, messages, providers=[provider])
 
-For every client, `provide()` lists the tools (cached by the client) and, per tool:
+For every client, `provide()` lists the tools (cached by the client; listing has its own
+deadline, `list_timeout`) and, per tool:
 
-1. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated is
-   logged and left out, the others stay;
-2. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
+1. gives it a *wire name* the chat API accepts (`^[A-Za-z0-9_-]{1,64}$`): `files.read` →
+   `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
+   their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
+   same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original;
+2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
+   is left out, the others stay. What was left out, and why, is in `provider.left_out` (and
+   the log), so a notebook can show it;
+3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees;
-3. binds an executor to the server and the tool's *original* name, so a renamed tool still
+4. binds an executor to the server and the tool's *original* name, so a renamed tool still
    calls the server under the name the server knows.
 
-A server that cannot be reached is logged and skipped (`fail_if_one_server_fails=False`, the
-seed's default), so one dead server does not take the others down. The executor sends empty
-arguments as `{}`; a call past its deadline is cancelled and answered with `TIMEOUT_TEXT`
-(an ordinary result: the model can retry or go on without it); a result with `isError` becomes
-an error result; a server that went away becomes an error result too.
+Servers are listed at once, each in a thread of its own. A server that cannot be reached, or
+does not list its tools within `list_timeout`, is left
+out (`fail_if_one_server_fails=False`, the seed's default), logged once, and not asked again
+for `retry_after_s` seconds — a circuit breaker, so a dead server costs one timeout, not one
+per call. After that it is tried again. While a server is left out, `partial` is True.
 
-Filtering, renaming and always-visible marking are wrappers over any provider, not options
-of this one: `filter_tools`, `rename_tools`, `always_visible`.
+The executor sends empty arguments as `{}`. A call past its deadline is cancelled and is an
+*error* result saying the outcome is unknown: cancelling undoes nothing the server already
+did. It advises calling again only when the tool's annotations say it is read-only or
+idempotent; otherwise it says not to (a second call could, say, charge twice). A result with
+`isError` becomes an error result; a server that went away becomes an error result too.
+Image content is passed on only when the chat model accepts images (`accepts_images=True`,
+in the result's `images` attribute as data URLs); otherwise the result says the image was
+not passed on.
 
-Leaves out: resources, prompts and sampling; reconnecting to a server that died.
+Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
+not options of this one: `toolkit.loop.wrappers`.
+
+Leaves out: resources, prompts and sampling; reconnecting to a server that died; sending
+images through this package's own message layer (it carries text only).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import logging
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+import time
+import unicodedata
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, ImageContent, TextContent
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolError, SchemaTranslationError
-from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider
+from toolkit.loop.sources import ProviderRequest
+from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext
-from toolkit.tools.execute import Tool
+from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
+
+__all__ = [
+    "IMAGES_ATTRIBUTE",
+    "McpExecutor",
+    "McpToolProvider",
+    "always_visible",
+    "filter_tools",
+    "map_tools",
+    "openai_name",
+    "original_name",
+    "rename_tools",
+    "result_text",
+    "timeout_text",
+    "tool_from_mcp",
+    "wire_names",
+]
 
 log = logging.getLogger("toolkit.mcp")
 
-TIMEOUT_TEXT = (
-    "The tool {name} did not answer within {seconds:g} seconds, so the call was cancelled. "
-    "Try again later, or continue without it."
-)
+IMAGES_ATTRIBUTE = "images"
+"""Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+_MAX_NAME = 64
+
+
+def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
+    try:
+        return client.list_tools(timeout=timeout)
+    except McpError as exc:
+        return exc
+
+
+def timeout_text(seconds: float, annotations: Mapping[str, Any] | None) -> str:
+    """What the model reads when a call outlived its deadline (the outcome is unknown)."""
+    annotations = annotations or {}
+    head = (
+        f"no answer within {seconds:g} s, so the call was cancelled. Its outcome is unknown: "
+        "the server may have done the work already"
+    )
+    if annotations.get("readOnlyHint") is True:
+        return head + ". The tool only reads, so calling it again is safe."
+    if annotations.get("idempotentHint") is True:
+        return head + ". The tool is idempotent, so calling it again with the same arguments is safe."
+    return (
+        head + ". Do not call it again: it is not marked read-only or idempotent, so a second call "
+        "could do the work twice. Tell the user the outcome is unknown and must be checked."
+    )
+
+
+@dataclass
+class _Down:
+    """A server left out: until when, and why (for the log and `left_out`)."""
+
+    until: float
+    reason: str
 
 
 class McpToolProvider:
@@ -63,33 +131,95 @@ class McpToolProvider:
     dynamic = False
 
     def __init__(
-        self, clients: Sequence[McpClient], *, fail_if_one_server_fails: bool = False, timeout: float = 30.0
+        self,
+        clients: Sequence[McpClient],
+        *,
+        fail_if_one_server_fails: bool = False,
+        timeout: float = 30.0,
+        list_timeout: float = 10.0,
+        retry_after_s: float = 60.0,
+        accepts_images: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clients = list(clients)
         self.fail_if_one_server_fails = fail_if_one_server_fails
         """True: a server that cannot be reached raises instead of being skipped."""
         self.timeout = timeout
         """Seconds one tool call may take before it is cancelled."""
+        self.list_timeout = list_timeout
+        """Seconds listing one server's tools may take (connecting has the client's own deadline)."""
+        self.retry_after_s = retry_after_s
+        """Seconds a server that failed is left out before it is asked again."""
+        self.accepts_images = accepts_images
+        """True when the chat model accepts images: image content is passed on, not described."""
+        self.left_out: dict[str, str] = {}
+        """What the last `provide()` left out: `"server"` or `"server: tool"` → why."""
+        self._clock = clock
+        self._down: dict[int, _Down] = {}
+
+    @property
+    def partial(self) -> bool:
+        """True when the last `provide()` left a whole server out (its tools are missing)."""
+        return any(":" not in key for key in self.left_out)
 
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         tools: list[Tool] = []
-        for client in self.clients:
-            try:
-                listed = client.list_tools()
-            except McpError as exc:
-                if self.fail_if_one_server_fails:
-                    raise
-                log.warning("MCP server %r left out: %s", client.name, exc)
+        self.left_out = {}
+        for client, listed in zip(self.clients, self._list_all(), strict=True):
+            if listed is None:
                 continue
-            for mcp_tool in listed:
+            for mcp_tool, wire in zip(listed, wire_names([t.name for t in listed]).values(), strict=True):
                 try:
-                    tools.append(tool_from_mcp(client, mcp_tool, self.timeout))
+                    tools.append(tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images))
                 except SchemaTranslationError as exc:
+                    self.left_out[f"{client.name}: {mcp_tool.name}"] = str(exc)
                     log.warning("MCP tool %r of server %r left out: %s", mcp_tool.name, client.name, exc)
         return tools
 
+    def _list_all(self) -> list[list[McpTool] | None]:
+        """Every client's tools (None: left out). Servers are asked at once, each in a thread of
+        its own, so two dead servers cost one timeout, not two; results are handled in order."""
+        now = self._clock()
+        due = [c for c in self.clients if not self._circuit_open(c, now)]
+        outcomes: dict[int, list[McpTool] | McpError] = {}
+        if len(due) == 1:
+            outcomes[id(due[0])] = _try_list(due[0], self.list_timeout)
+        elif due:
+            with concurrent.futures.ThreadPoolExecutor(len(due), thread_name_prefix="mcp-list") as pool:
+                for client, outcome in zip(due, pool.map(lambda c: _try_list(c, self.list_timeout), due), strict=True):
+                    outcomes[id(client)] = outcome
+        return [self._settle(c, outcomes.get(id(c)), now) for c in self.clients]
+
+    def _circuit_open(self, client: McpClient, now: float) -> bool:
+        down = self._down.get(id(client))
+        return down is not None and now < down.until
+
+    def _settle(self, client: McpClient, outcome: list[McpTool] | McpError | None, now: float) -> list[McpTool] | None:
+        """Record what one listing gave: tools, a new or continued outage, or an open circuit."""
+        down = self._down.get(id(client))
+        if outcome is None:  # not asked: the circuit is open
+            reason = down.reason if down else f"MCP server {client.name!r} is left out"
+            self.left_out[client.name] = reason
+            if self.fail_if_one_server_fails:
+                raise McpConnectionError(reason)
+            return None
+        if isinstance(outcome, McpError):
+            reason = f"{outcome} (left out for {self.retry_after_s:g} s, then tried again)"
+            if down is None:  # log once per outage, not once per call
+                log.warning("MCP server %r left out: %s", client.name, reason)
+            self._down[id(client)] = _Down(now + self.retry_after_s, reason)
+            self.left_out[client.name] = reason
+            if self.fail_if_one_server_fails:
+                raise outcome
+            return None
+        if down is not None:
+            log.warning("MCP server %r answers again; its tools are back", client.name)
+            del self._down[id(client)]
+        return outcome
+
     def evict_tool_list_cache(self) -> None:
-        """Ask every server for its tools again on the next `provide()`."""
+        """Ask every server for its tools again on the next `provide()` (dead ones included)."""
+        self._down.clear()
         for client in self.clients:
             client.evict_tool_list_cache()
 
@@ -98,8 +228,10 @@ class McpToolProvider:
             client.close()
 
 
-def tool_from_mcp(client: McpClient, mcp_tool: McpTool, timeout: float = 30.0) -> Tool:
-    """One MCP tool as a toolkit `Tool` (steps 1–3 of the module docstring)."""
+def tool_from_mcp(
+    client: McpClient, mcp_tool: McpTool, timeout: float = 30.0, name: str | None = None, accepts_images: bool = False
+) -> Tool:
+    """One MCP tool as a toolkit `Tool` (steps 1–4 of the module docstring)."""
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
     metadata: dict[str, Any] = {"mcp_server": client.name, "mcp_name": mcp_tool.name}
     if mcp_tool.annotations is not None:
@@ -107,17 +239,41 @@ def tool_from_mcp(client: McpClient, mcp_tool: McpTool, timeout: float = 30.0) -
     if mcp_tool.meta:
         metadata["_meta"] = dict(mcp_tool.meta)
     spec = ToolSpec(
-        name=openai_name(mcp_tool.name),
+        name=name or openai_name(mcp_tool.name),
         description=mcp_tool.description or "",
         parameters=translate_schema(mcp_tool.input_schema, where),
         metadata=metadata,
     )
-    return Tool(spec, McpExecutor(client, mcp_tool.name, timeout), f"MCP server {client.name!r}")
+    executor = McpExecutor(client, mcp_tool.name, timeout, metadata.get("annotations", {}), accepts_images)
+    source = f"MCP server {client.name!r}"
+    if spec.name != mcp_tool.name:
+        source += f" (its tool {mcp_tool.name!r})"
+    return Tool(spec, executor, source)
 
 
 def openai_name(name: str) -> str:
-    """An MCP tool name the chat API accepts: `files.read` → `files_read`, at most 64 chars."""
-    return _INVALID_NAME_CHARS.sub("_", name)[:64] or "_"
+    """An MCP tool name the chat API accepts (step 1 of the module docstring, without suffixes)."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    wire = "".join(c if c.isascii() else f"u{ord(c):04x}" for c in plain)
+    wire = _INVALID_NAME_CHARS.sub("_", wire) or "_"
+    if len(wire) > _MAX_NAME:  # cut, keeping names that differ only at the end apart
+        wire = f"{wire[: _MAX_NAME - 9]}_{zlib.crc32(name.encode()):08x}"
+    return wire
+
+
+def wire_names(names: Sequence[str]) -> dict[str, str]:
+    """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash)."""
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for name in names:
+        wire, n = openai_name(name), 1
+        while wire in taken:
+            n += 1
+            suffix = f"_{n}"
+            wire = openai_name(name)[: _MAX_NAME - len(suffix)] + suffix
+        taken.add(wire)
+        out[name] = wire
+    return out
 
 
 def original_name(tool: Tool) -> str:
@@ -133,86 +289,43 @@ class McpExecutor:
     name: str
     """The tool's original name on the server."""
     timeout: float = 30.0
+    annotations: Mapping[str, Any] = field(default_factory=dict)
+    """The tool's MCP annotations (say whether calling again after a timeout is safe)."""
+    accepts_images: bool = False
 
-    def __call__(self, call: ToolCall, context: InvocationContext) -> str:
+    def __call__(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         text = call.arguments.strip()
         arguments = {} if text in ("", "null") else parse_arguments(call.name, text)
         try:
             result = self.client.call_tool(self.name, arguments, timeout=self.timeout)
         except McpTimeout:
-            return TIMEOUT_TEXT.format(name=call.name, seconds=self.timeout)
+            raise McpToolError(timeout_text(self.timeout, self.annotations)) from None
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
         if result.is_error:
             raise McpToolError(result_text(result) or "the server reported an error without a message")
-        return result_text(result)
+        images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
+        attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
+        return ToolOutput(result_text(result, self.accepts_images), attributes)
 
 
-def result_text(result: CallToolResult) -> str:
+def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
     """What the model reads: the text blocks, a note for each other block, or the structured value."""
-    parts = [block.text if isinstance(block, TextContent) else _describe_block(block) for block in result.content]
+    parts = [
+        block.text if isinstance(block, TextContent) else _describe_block(block, accepts_images)
+        for block in result.content
+    ]
     if not parts and result.structured_content is not None:
         return json.dumps(result.structured_content, ensure_ascii=False)
     return "\n".join(parts)
 
 
-def _describe_block(block: Any) -> str:
+def _describe_block(block: Any, accepts_images: bool) -> str:
     kind = getattr(block, "type", type(block).__name__)
     mime = getattr(block, "mime_type", None) or getattr(getattr(block, "resource", None), "mime_type", None)
-    return f"[{kind} content{f' ({mime})' if mime else ''} not shown]"
-
-
-# --- wrappers: any provider in, a provider out ---------------------------------------------
-
-
-@dataclass
-class _Wrapped:
-    inner: ToolProvider
-    change: Callable[[list[Tool]], list[Tool]]
-
-    @property
-    def dynamic(self) -> bool:
-        return bool(getattr(self.inner, "dynamic", False))
-
-    def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
-        return self.change(list(self.inner.provide(request)))
-
-    def __getattr__(self, name: str) -> Any:  # evict_tool_list_cache, close, clients ...
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
-
-
-def filter_tools(provider: ToolProvider, keep: Collection[str] | Callable[[Tool], bool]) -> ToolProvider:
-    """Only the tools `keep` accepts: a set of *original* names, or a predicate on the `Tool`."""
-    accept = keep if callable(keep) else (lambda t, names=frozenset(keep): original_name(t) in names)
-    return _Wrapped(provider, lambda tools: [t for t in tools if accept(t)])
-
-
-def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[str], str]) -> ToolProvider:
-    """The same tools under new names, looked up by original name; calls still reach the original.
-
-    A mapping renames the names it lists; a function gets every original name and returns the new.
-    """
-
-    def new_name(tool: Tool) -> str:
-        old = original_name(tool)
-        return names(old) if callable(names) else names.get(old, tool.name)
-
-    return _Wrapped(provider, lambda tools: [_renamed(t, new_name(t)) for t in tools])
-
-
-def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvider:
-    """Mark tools (by current name) `always_visible`, so tool search always shows them."""
-    chosen = frozenset(names)
-    return _Wrapped(
-        provider, lambda tools: [_with_metadata(t, {ALWAYS_VISIBLE: True}) if t.name in chosen else t for t in tools]
-    )
-
-
-def _renamed(tool: Tool, name: str) -> Tool:
-    return tool if name == tool.name else replace(tool, spec=replace(tool.spec, name=name))
-
-
-def _with_metadata(tool: Tool, extra: Mapping[str, Any]) -> Tool:
-    return replace(tool, spec=replace(tool.spec, metadata={**tool.spec.metadata, **extra}))
+    what = f"{kind}{f' ({mime})' if mime else ''}"
+    if isinstance(block, ImageContent):
+        if accepts_images:
+            return f"[{what} attached]"
+        return f"[{what} not passed on: this chat model does not accept images]"
+    return f"[{what} content not shown]"

@@ -2,36 +2,48 @@
 
 MCP servers are written by strangers, in every SDK and by hand; their schemas are valid JSON
 Schema but rarely in the dialect toolkit writes itself (`toolkit.tools.reflect`). `translate_schema()`
-rewrites one, walking every subschema without following references:
+rewrites one, walking every subschema:
 
 1. references: `#/definitions/X` (draft-07) and `#/$defs/X` (2019-09+) both become
-   `#/$defs/X`, and `definitions` join `$defs` at the root. A reference is kept, never inlined,
-   so recursive schemas (a tree node whose children are nodes, or `"$ref": "#"`) stay finite.
-   A reference to anything else (`#/properties/a`, another file, a URL) cannot be kept
-   meaningfully: `SchemaTranslationError`;
+   `#/$defs/X`, and `definitions` join `$defs` at the root. Any other reference into the same
+   document — `#/properties/x`, or into `definitions` nested below the root, the default style
+   of zod-to-json-schema — has its target copied into the root's `$defs` (named after the
+   path, e.g. `properties_x`) and points there; nested `definitions` / `$defs` are then dropped.
+   A reference is kept, never inlined, so recursive schemas (a tree node whose children are
+   nodes, or `"$ref": "#"`) stay finite. A reference to another file or a URL cannot be sent
+   on: `SchemaTranslationError`;
 2. missing `type`: the root is an object (a root that only refers to a definition takes
-   that definition's body); below it, `properties` / `required` /
-   `additionalProperties` mean object and `items` means array. A bare `{}` keeps meaning
-   "any value" (turning it into an object would forbid what the server accepts);
-3. type arrays: `{"type": ["integer", "null"]}` becomes `{"anyOf": [{"type": "integer"},
-   {"type": "null"}]}`, toolkit's own spelling of `int | None`; other keywords stay beside it
-   (JSON Schema applies `minimum` to numbers only, so the meaning does not change);
-4. `anyOf` / `oneOf` / `allOf` branches are translated like any subschema. At the root the
-   model needs a plain object (OpenAI refuses a root `anyOf`): composition there is dropped —
-   after merging the branches' properties into the root when it has none (the MCP SEP-2106
-   case, object + `anyOf`, keeps the object). What is left is a hint for the model, looser
-   (or, for merged branches, in corners stricter) than the server; the server still validates;
-5. the result is JSON Schema 2020-12 (draft-07's tuple `items` becomes `prefixItems`), root
+   that definition's body); below it, `properties` / `required` / `additionalProperties` mean
+   object and `items` means array. A *property* that says nothing about its type (`{}`, or
+   only a description) becomes an object, as LangChain4j's MCP mapping does;
+3. type arrays: `null` is dropped, as LangChain4j does (an optional argument is left out, not
+   sent as null); `{"type": ["integer", "string"]}` becomes `{"anyOf": [{"type": "integer"},
+   {"type": "string"}]}`; other keywords stay beside it (JSON Schema applies `minimum` to
+   numbers only, so the meaning does not change);
+4. older drafts: draft-4's boolean `exclusiveMinimum: true` + `minimum: 5` becomes
+   `exclusiveMinimum: 5` (and the same for maximum); draft-07's `dependencies` becomes
+   `dependentRequired` (a list of names) and `dependentSchemas` (a schema);
+5. `anyOf` / `oneOf` / `allOf` branches are translated like any subschema. At the root the
+   model needs a plain object (OpenAI refuses a root `anyOf`), so composition there is
+   rewritten: `allOf` branches merge into the root (properties, and `required` joined);
+   `anyOf` / `oneOf` branches lend the root their properties, a property required by every
+   branch stays required, and the alternatives are written into the root's `description`
+   ("exactly one of these forms: 1) …; 2) …"), so the model still reads the rule the schema
+   can no longer enforce. The server still validates;
+6. the result is JSON Schema 2020-12 (draft-07's tuple `items` becomes `prefixItems`), root
    `$schema` / `$id` dropped; `None` when the tool takes no arguments (toolkit never sends `{}`;
-   an empty `properties` with no declared `additionalProperties` means none).
+   an empty `properties` with no declared `additionalProperties` means none). Every result is
+   checked against the 2020-12 metaschema before it is returned: a schema that still is not
+   valid (`"minimum": "5"`) is a `SchemaTranslationError` saying where.
 
 `translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
-references; tool *names* (see `toolkit.mcp.provider.openai_name`).
+references; tool *names* (see `toolkit.mcp.provider.wire_names`).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from toolkit.errors import SchemaTranslationError
@@ -52,20 +64,40 @@ _SCHEMA_VALUES = (
     "additionalItems",
 )
 _SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_TYPE_WORDS = ("type", "$ref", *_COMPOSITION, "enum", "const", "not", "if", "items", "prefixItems")
+"""A subschema with any of these says what type its value has (step 2 for properties)."""
+_DATA_KEYS = ("enum", "const", "default", "examples")
+"""Values that are data, not schemas: a `$ref` inside them is left alone."""
 
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
     """The parameters schema for an MCP `inputSchema` (see the module docstring)."""
-    root = copy.deepcopy(schema) if isinstance(schema, dict) else {}
-    defs = {name: _walk(body, where) for name, body in _collect_defs(root, where).items()}
-    root = _flatten_root(_inline_root_ref(_walk(root, where), defs))
+    original = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    root = copy.deepcopy(original)
+    raw_defs = _collect_defs(root, where)
+    refs = _hoist_pointers(original, raw_defs)
+    defs = {name: _walk(body, where, refs) for name, body in raw_defs.items()}
+    root = _flatten_root(_inline_root_ref(_walk(root, where, refs), defs))
     for key in ("$schema", "$id"):
         root.pop(key, None)
     root["type"] = "object"
     if defs:
         root["$defs"] = defs
     _check_refs(root, set(defs), where)
-    return root if _takes_arguments(root) else None
+    if not _takes_arguments(root):
+        return None
+    from jsonschema import Draft202012Validator  # here, not at import: it costs seconds on a slow machine
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(root)
+    except SchemaError as exc:
+        at = "/".join(str(p) for p in exc.path) or "the root"
+        raise SchemaTranslationError(
+            f"{where}: its schema is not valid JSON Schema 2020-12 after translation ({exc.message}, at {at}); "
+            "ask its author to fix it"
+        ) from None
+    return root
 
 
 def _takes_arguments(root: dict[str, Any]) -> bool:
@@ -86,37 +118,104 @@ def _collect_defs(root: dict[str, Any], where: str) -> dict[str, Any]:
     return defs
 
 
-def _walk(node: Any, where: str) -> Any:
+def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str, str]:
+    """Step 1 for references that are not `#/$defs/NAME`: copy each target into `defs`.
+
+    Returns {the reference as written → the `#/$defs/...` reference replacing it}. A pointer
+    that leads nowhere is left as it is (`_check_refs` then names it).
+    """
+    refs: dict[str, str] = {}
+    for ref in _all_refs(original):
+        if ref in refs or not ref.startswith("#/") or _def_name(ref, defs) is not None:
+            continue
+        tokens = [_unescape(t) for t in ref[2:].split("/")]
+        target: Any = original
+        for token in tokens:
+            if isinstance(target, dict) and token in target:
+                target = target[token]
+            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+                target = target[int(token)]
+            else:
+                break
+        else:
+            if isinstance(target, (dict, bool)):
+                name = base = re.sub(r"[^A-Za-z0-9_.-]", "_", "_".join(tokens)) or "ref"
+                n = 1
+                while name in defs:
+                    n += 1
+                    name = f"{base}_{n}"
+                defs[name] = copy.deepcopy(target)
+                refs[ref] = "#/$defs/" + name
+    return refs
+
+
+def _all_refs(node: Any) -> list[str]:
+    if isinstance(node, list):
+        return [r for item in node for r in _all_refs(item)]
+    if not isinstance(node, dict):
+        return []
+    found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+    return found + [r for key, value in node.items() if key not in _DATA_KEYS for r in _all_refs(value)]
+
+
+def _def_name(ref: str, defs: dict[str, Any]) -> str | None:
+    """The definition a `#/$defs/NAME` or `#/definitions/NAME` reference names, if it exists."""
+    for prefix in _DEFS_PREFIXES:
+        if ref.startswith(prefix) and "/" not in ref[len(prefix) :]:
+            name = _unescape(ref[len(prefix) :])
+            return name if name in defs else None
+    return None
+
+
+def _walk(node: Any, where: str, refs: dict[str, str], is_property: bool = False) -> Any:
     """Steps 1–4 for one subschema and, recursively, its children."""
     if not isinstance(node, dict):
         return node  # `true` / `false` schemas
-    out = {key: _children(key, value, where) for key, value in node.items()}
+    node = _older_drafts(node)
+    out = {
+        key: _children(key, value, where, refs) for key, value in node.items() if key not in ("$defs", "definitions")
+    }
     if isinstance(out.get("items"), list):  # draft-07 tuple → 2020-12 prefixItems
         out["prefixItems"] = out.pop("items")
         if "additionalItems" in out:
             out["items"] = out.pop("additionalItems")
     if isinstance(out.get("$ref"), str):
-        out["$ref"] = _ref(out["$ref"])
+        out["$ref"] = refs.get(out["$ref"]) or _ref(out["$ref"])
     if "type" not in out:
         out.update(_inferred_type(out))
+    if is_property and not any(k in out for k in _TYPE_WORDS):
+        out = {"type": "object", **out}  # an untyped property, as LangChain4j maps it
     if isinstance(out.get("type"), list):
         out = _type_array(out)
     return out
 
 
-def _children(key: str, value: Any, where: str) -> Any:
+def _older_drafts(node: dict[str, Any]) -> dict[str, Any]:
+    """Step 4: draft-4 boolean exclusive bounds and draft-07 `dependencies`, in 2020-12 words."""
+    node = dict(node)
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        if isinstance(node.get(exclusive), bool):
+            if node.pop(exclusive) and bound in node:
+                node[exclusive] = node.pop(bound)
+    dependencies = node.pop("dependencies", None)
+    if isinstance(dependencies, dict):
+        for name, value in dependencies.items():
+            key = "dependentRequired" if isinstance(value, list) else "dependentSchemas"
+            node.setdefault(key, {}).setdefault(name, value)
+    return node
+
+
+def _children(key: str, value: Any, where: str, refs: dict[str, str]) -> Any:
+    if key == "properties" and isinstance(value, dict):
+        return {name: _walk(sub, where, refs, is_property=True) for name, sub in value.items()}
     if key in _SCHEMA_MAPS and isinstance(value, dict):
-        return {name: _walk(sub, where) for name, sub in value.items()}
+        return {name: _walk(sub, where, refs) for name, sub in value.items()}
     if key in _SCHEMA_LISTS and isinstance(value, list):
-        return [_walk(sub, where) for sub in value]
+        return [_walk(sub, where, refs) for sub in value]
     if key == "items":
-        return [_walk(s, where) for s in value] if isinstance(value, list) else _walk(value, where)
+        return [_walk(s, where, refs) for s in value] if isinstance(value, list) else _walk(value, where, refs)
     if key in _SCHEMA_VALUES or key == "additionalProperties":
-        return _walk(value, where)
-    if key in ("$defs", "definitions"):
-        raise SchemaTranslationError(
-            f"{where}: '{key}' below the root of its schema is not supported; move the definitions to the root"
-        )
+        return _walk(value, where, refs)
     return value
 
 
@@ -136,8 +235,9 @@ def _inferred_type(node: dict[str, Any]) -> dict[str, Any]:
 
 
 def _type_array(node: dict[str, Any]) -> dict[str, Any]:
-    """Step 3: `type: [a, b]` → `anyOf [{type: a}, {type: b}]` (one type: just that type)."""
+    """Step 3: `null` dropped; `type: [a, b]` → `anyOf [{type: a}, {type: b}]` (one type: just that type)."""
     types = list(dict.fromkeys(node.pop("type")))
+    types = [t for t in types if t != "null"] or types
     if len(types) == 1:
         return {"type": types[0], **node}
     if "anyOf" in node:  # both: keep the meaning with allOf
@@ -158,19 +258,47 @@ def _inline_root_ref(root: dict[str, Any], defs: dict[str, Any]) -> dict[str, An
 
 
 def _flatten_root(root: dict[str, Any]) -> dict[str, Any]:
-    """Step 4 at the root: keep a plain object, borrowing the branches' properties if needed."""
-    branches = [b for key in _COMPOSITION for b in root.pop(key, []) or [] if isinstance(b, dict)]
+    """Step 5: a plain object at the root; the alternatives it cannot keep go into its description."""
     root.pop("not", None)
     if root.get("type") != "object":
         root.pop("type", None)
-    if branches and not root.get("properties"):
-        merged: dict[str, Any] = {}
-        for branch in branches:
-            for name, sub in (branch.get("properties") or {}).items():
-                merged.setdefault(name, sub)
-        if merged:
-            root["properties"] = merged
+    for branch in [b for b in root.pop("allOf", []) or [] if isinstance(b, dict)]:
+        _borrow_properties(root, [branch])
+        required = [*root.get("required", []), *branch.get("required", [])]
+        if required:
+            root["required"] = list(dict.fromkeys(required))
+    notes = []
+    for key, rule in (("oneOf", "exactly one of these forms"), ("anyOf", "at least one of these forms")):
+        branches = [b for b in root.pop(key, []) or [] if isinstance(b, dict)]
+        if not branches:
+            continue
+        _borrow_properties(root, branches)
+        everywhere = set.intersection(*(set(b.get("required", [])) for b in branches))
+        required = [*root.get("required", []), *sorted(everywhere)]
+        if required:
+            root["required"] = list(dict.fromkeys(required))
+        forms = "; ".join(f"{i}) {_form(b)}" for i, b in enumerate(branches, 1))
+        notes.append(f"Arguments: {rule} ({key}): {forms}.")
+    if notes:
+        root["description"] = " ".join([root["description"], *notes] if root.get("description") else notes)
     return root
+
+
+def _borrow_properties(root: dict[str, Any], branches: list[dict[str, Any]]) -> None:
+    merged = dict(root.get("properties") or {})
+    for branch in branches:
+        for name, sub in (branch.get("properties") or {}).items():
+            merged.setdefault(name, sub)
+    if merged:
+        root["properties"] = merged
+
+
+def _form(branch: dict[str, Any]) -> str:
+    """One alternative in words: its properties, the required ones marked."""
+    required = [r for r in branch.get("required", []) if isinstance(r, str)]
+    names = list(dict.fromkeys([*(branch.get("properties") or {}), *required]))
+    words = [f"{n} (required)" if n in required else n for n in names]
+    return ", ".join(words) or "any object"
 
 
 def _check_refs(node: Any, names: set[str], where: str) -> None:
@@ -190,7 +318,7 @@ def _check_refs(node: Any, names: set[str], where: str) -> None:
                 f"({known}); only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"
             )
     for key, value in node.items():
-        if key != "enum" and key != "const" and key != "default" and key != "examples":
+        if key not in _DATA_KEYS:
             _check_refs(value, names, where)
 
 

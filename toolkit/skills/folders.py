@@ -12,8 +12,20 @@ its body is the instructions, and every other file in the folder is a resource:
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
 its text. A request for a resource is one dictionary lookup — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
-sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys. Loading never
-follows a symbolic link and skips hidden, binary and oversized files.
+sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys.
+
+What is served: only regular files with a single link, opened with `O_NOFOLLOW` and checked
+again on the opened descriptor (`fstat`: still a regular file, still one link, the same file
+`lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
+request for it names that reason: symbolic links (files and folders), hard links (a second
+name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
+binary files. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
+swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
+`OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
+
+One broken skill folder does not stop the others: `load_skills` logs it, leaves that skill
+out and lists it in `rejected` when asked (`scan_skills`). A skill folder that is itself a
+symbolic link is left out with a warning.
 
 Which tools a skill owns is decided in code (`load_skills(root, tools={"name": [...]})`):
 a folder holds text, never code that would run. Offering skills to the model is
@@ -24,6 +36,7 @@ Leaves out: running scripts from a skill, reloading a changed folder (load again
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -62,6 +75,8 @@ class Skill:
     """Relative POSIX path → text, for every loaded file but SKILL.md (level 2)."""
     tools: tuple[Tool, ...] = ()
     """Tools that join the call only once the skill is active."""
+    refused: Mapping[str, str] = field(default_factory=dict)
+    """Relative POSIX path → why that file is not served (a link, a hard link, too big ...)."""
 
     def resource(self, path: str) -> str:
         """A resource's text; an unknown path raises `SkillError` listing the known ones."""
@@ -69,25 +84,53 @@ class Skill:
         if key in self.resources:
             return self.resources[key]
         known = ", ".join(sorted(self.resources)) or "(none)"
+        if key in self.refused:
+            raise SkillError(
+                f"Skill {self.name!r} does not serve {_shown(path)}: {self.refused[key]}. Available resources: {known}."
+            )
         raise SkillError(f"Skill {self.name!r} has no resource {_shown(path)}. Available resources: {known}.")
 
 
 def load_skills(root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> list[Skill]:
-    """Every skill under `root`, sorted by name; `tools` gives skills their own tools."""
+    """Every skill under `root`, sorted by name; `tools` gives skills their own tools.
+
+    A broken skill folder is logged and left out; the others load (see `scan_skills`).
+    """
+    return scan_skills(root, tools)[0]
+
+
+def scan_skills(
+    root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None
+) -> tuple[list[Skill], dict[str, str]]:
+    """(the skills under `root`, {folder name: why it was rejected}) — one bad folder rejects itself only."""
     root = Path(root)
     if not root.is_dir():
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
         )
-    folders = sorted(p for p in root.iterdir() if not p.is_symlink() and (p / SKILL_FILE).is_file())
-    skills = [load_skill(folder, (tools or {}).get(folder.name, ())) for folder in folders]
+    skills: list[Skill] = []
+    rejected: dict[str, str] = {}
+    for folder in sorted(root.iterdir()):
+        has_skill_md = os.path.lexists(folder / SKILL_FILE)  # through a linked folder too
+        if folder.name.startswith(".") or not has_skill_md:
+            continue  # hidden, or not a skill (a plain file, a folder of notes)
+        if folder.is_symlink():
+            rejected[folder.name] = f"skill folder {str(folder)!r} is a symbolic link; links are never followed"
+            log.warning("skill left out: %s", rejected[folder.name])
+            continue
+        try:
+            skills.append(load_skill(folder, (tools or {}).get(folder.name, ())))
+        except ConfigurationError as exc:
+            rejected[folder.name] = str(exc)
+            log.warning("skill left out: %s", exc)
     unknown = set(tools or {}) - {s.name for s in skills}
     if unknown:
+        why = "".join(f"; {name!r} was rejected: {rejected[name]}" for name in sorted(unknown) if name in rejected)
         raise ConfigurationError(
             f"load_skills({str(root)!r}): tools given for {sorted(unknown)}, "
-            f"but there is no such skill (found: {[s.name for s in skills]})"
+            f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
-    return skills
+    return skills, rejected
 
 
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
@@ -95,16 +138,28 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     folder = Path(folder)
     where = f"skill folder {str(folder)!r}"
     skill_file = folder / SKILL_FILE
-    if skill_file.is_symlink() or not skill_file.is_file():
+    if not os.path.lexists(skill_file):
         raise ConfigurationError(f"{where}: no {SKILL_FILE}. Fix: add one with front matter 'name' and 'description'")
-    meta, body = parse_skill_md(skill_file.read_text(encoding="utf-8"), where)
+    try:
+        data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
+    except _Refused as exc:
+        raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: make it a plain file in the folder") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
+    meta, body = parse_skill_md(text, where)
     if meta["name"] != folder.name:
         raise ConfigurationError(
             f"{where}: its SKILL.md is named {meta['name']!r}; the name must "
             f"equal the folder name. Fix: name it {folder.name!r}"
         )
+    resources: dict[str, str] = {}
+    refused: dict[str, str] = {}
+    for relative, text_or_reason, ok in _resources(folder):
+        (resources if ok else refused)[relative] = text_or_reason
     return Skill(
-        meta["name"], meta["description"], body, dict(_resources(folder)), tuple(tools_from(*tools)) if tools else ()
+        meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
 
 
@@ -130,38 +185,76 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
 
 
-def _resources(folder: Path) -> Iterator[tuple[str, str]]:
-    """(relative path, text) of every regular, visible, small, UTF-8 file; links never followed."""
+class _Refused(Exception):
+    """A file that is not served; the message says why (private: becomes `refused` or a config error)."""
+
+
+def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
+    """(relative path, text or why refused, served?) for every visible entry; links never followed."""
     for directory, subdirs, files in os.walk(folder, followlinks=False):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
-        for name in sorted(files):
+        links = [d for d in subdirs if Path(directory, d).is_symlink()]
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
+        for name in sorted(links + files):
             path = Path(directory, name)
             relative = path.relative_to(folder).as_posix()
             if relative == SKILL_FILE or name.startswith("."):
                 continue
-            text = _read_text(path, f"{folder.name}/{relative}")
-            if text is not None:
-                yield relative, text
+            shown = f"{folder.name}/{relative}"
+            try:
+                data = _read_regular(path, shown)
+            except _Refused as exc:
+                log.warning("not loaded (%s): %s", exc, shown)
+                yield relative, f"it {exc}", False
+                continue
+            try:
+                yield relative, data.decode("utf-8"), True
+            except UnicodeDecodeError:
+                log.warning("not loaded (not UTF-8 text): %s", shown)
+                yield relative, "it is not UTF-8 text", False
 
 
-def _read_text(path: Path, shown: str) -> str | None:
-    """The file's text, or None (logged): links, devices, pipes, big or binary files are skipped.
+def _read_regular(path: Path, shown: str) -> bytes:
+    """The bytes of a regular, single-link, small file; `_Refused` saying why not.
 
-    Checked with `lstat` before opening, and opened with `O_NOFOLLOW`, so a file swapped for a
-    link in between is refused too.
+    Checked with `lstat`, opened with `O_NOFOLLOW`, then checked again on the descriptor
+    (`fstat`), so a file swapped for a link or another file in between is refused too: a link
+    swapped in makes `open` fail (ELOOP), which is reported as a `ConfigurationError`.
     """
     info = path.lstat()
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RESOURCE_BYTES:
-        log.warning("not loaded (a link, not a regular file, or over %d bytes): %s", MAX_RESOURCE_BYTES, shown)
-        return None
+    _check_stat(info)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    with os.fdopen(os.open(path, flags), "rb") as f:
-        data = f.read(MAX_RESOURCE_BYTES + 1)
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        log.warning("not loaded (not UTF-8 text): %s", shown)
-        return None
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            raise ConfigurationError(
+                f"{shown} became a symbolic link while the skill was loading; refused (links are never "
+                "followed). Fix: make sure nothing changes the skill folder while it loads"
+            ) from None
+        raise ConfigurationError(f"{shown} cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as f:
+        opened = os.fstat(f.fileno())
+        _check_stat(opened)
+        if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+            raise ConfigurationError(
+                f"{shown} was replaced by another file while the skill was loading; refused. "
+                "Fix: make sure nothing changes the skill folder while it loads"
+            )
+        data = f.read(MAX_RESOURCE_BYTES + 1)
+    if len(data) > MAX_RESOURCE_BYTES:
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
+    return data
+
+
+def _check_stat(info: os.stat_result) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise _Refused("is a symbolic link (links are never followed)")
+    if not stat.S_ISREG(info.st_mode):
+        raise _Refused("is not a regular file")
+    if info.st_nlink != 1:
+        raise _Refused(f"is a hard link ({info.st_nlink} names for one file; it may live outside the skill)")
+    if info.st_size > MAX_RESOURCE_BYTES:
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
 
 
 def _shown(text: str, limit: int = 80) -> str:

@@ -8,8 +8,9 @@
   `<available_skills>`.
 * Level 1 — the tool `activate_skill(name)` returns the SKILL.md body and records the name in
   the result's `activated_skill` attribute (stored with memory, never sent).
-* Level 2 — the tool `read_skill_resource(skill, path)` returns one resource's text; and a
-  skill's own tools join the call once it is active.
+* Level 2 — the tool `read_skill_resource(skill, path)` returns one resource's text, of an
+  *active* skill only (activated in this call, or found activated in the conversation when
+  the provider was last asked); and a skill's own tools join the call once it is active.
 
 `provider()` is dynamic when some skill owns tools (otherwise asking again each round would
 change nothing): before every request it scans the conversation for `activated_skill` and
@@ -18,7 +19,14 @@ for the rest of the call; a new call with the same memory finds the activation a
 management tools carry `metadata={"always_visible": True}`, so tool search never hides the way in.
 
 A wrong skill name or path is an error result listing what exists, so the model can correct
-itself; wrong argument *types* are `ArgumentError`s like any tool's.
+itself; wrong argument *types*, and arguments the tools do not have (`additionalProperties:
+false` is enforced), are `ArgumentError`s like any tool's. A skill's own tool whose name is
+taken by any other tool of the call (a registry, an MCP server) is a `ConfigurationError` when
+the call's tools are put together (`possible_tools()`), not a silent shadow.
+
+When the memory window drops the `activate_skill` result, the conversation no longer shows
+the activation: the skill's tools are not offered to a new call, and its files cannot be read
+until the model activates it again.
 
 Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 """
@@ -26,6 +34,7 @@ Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +44,7 @@ from xml.sax.saxutils import escape
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, load_skills
+from toolkit.skills.folders import Skill, scan_skills
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -43,6 +52,8 @@ from toolkit.tools.reflect import ToolSpec
 ACTIVATED_SKILL = "activated_skill"
 """Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
 ACTIVATE_SKILL, READ_SKILL_RESOURCE = "activate_skill", "read_skill_resource"
+MAX_CONVERSATIONS = 10_000
+"""Conversations whose active skills are kept in memory (older ones are re-read from the conversation)."""
 PROMPT = (
     "You have skills: instructions and files for particular tasks. When a task matches a skill "
     "below, call activate_skill with its name before anything else and follow its instructions; "
@@ -53,16 +64,21 @@ PROMPT = (
 class Skills:
     """Loaded skills and the tools that disclose them (see the module docstring)."""
 
-    def __init__(self, skills: Sequence[Skill]) -> None:
+    def __init__(self, skills: Sequence[Skill], rejected: Mapping[str, str] | None = None) -> None:
         self.by_name = {s.name: s for s in skills}
         if len(self.by_name) != len(skills):
             raise ConfigurationError("Skills(...): two skills share a name; skill names must be unique")
+        self.rejected = dict(rejected or {})
+        """Skill folders that were left out, and why (`from_directory` fills it)."""
         _check_tool_names(skills)
+        self._active: OrderedDict[str, set[str]] = OrderedDict()
+        """memory id (as text) → active skills: what the provider last saw, plus this call's activations."""
         self._management = self._management_tools()
 
     @classmethod
     def from_directory(cls, root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> Skills:
-        return cls(load_skills(root, tools))
+        """The skills under `root`; a broken folder is left out and listed in `rejected`."""
+        return cls(*scan_skills(root, tools))
 
     def get(self, name: str) -> Skill:
         """The skill called `name`; otherwise `SkillError` listing the skills there are."""
@@ -126,13 +142,36 @@ class Skills:
         found = [m.attributes.get(ACTIVATED_SKILL) for m in messages if isinstance(m, ToolResultMessage)]
         return list(dict.fromkeys(n for n in found if isinstance(n, str) and n in self.by_name))
 
+    def remember(self, memory_id: Any, active: Sequence[str]) -> None:
+        """Set which skills are active in the conversation `memory_id` (the provider calls this)."""
+        self._note(repr(memory_id), set(active))
+
+    def _note(self, key: str, active: set[str]) -> None:
+        """Remember the newest conversations only: a call re-reads its activations when it starts."""
+        self._active[key] = active
+        self._active.move_to_end(key)
+        while len(self._active) > MAX_CONVERSATIONS:
+            self._active.popitem(last=False)
+
+    def is_active(self, name: str, memory_id: Any = None) -> bool:
+        return name in self._active.get(repr(memory_id), ())
+
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         name = _strings(call, "name")["name"]
-        return ToolOutput(self.get(name).body, {ACTIVATED_SKILL: name})
+        body = self.get(name).body
+        key = repr(context.memory_id)
+        self._note(key, self._active.get(key, set()) | {name})
+        return ToolOutput(body, {ACTIVATED_SKILL: name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
         args = _strings(call, "skill", "path")
-        return self.get(args["skill"]).resource(args["path"])
+        skill = self.get(args["skill"])
+        if not self.is_active(skill.name, context.memory_id):
+            raise SkillError(
+                f"Skill {skill.name!r} is not active. Call activate_skill with name {skill.name!r} "
+                "first, then read the files its instructions mention."
+            )
+        return skill.resource(args["path"])
 
 
 @dataclass
@@ -147,7 +186,12 @@ class SkillsProvider:
 
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         active = self.skills.activated(request.messages)
+        self.skills.remember(request.memory_id, active)
         return self.skills.management_tools() + [t for name in active for t in self.skills.get(name).tools]
+
+    def possible_tools(self) -> list[Tool]:
+        """Every tool this provider may ever offer (checked for name clashes when a call starts)."""
+        return self.skills.management_tools() + [t for s in self.skills.by_name.values() for t in s.tools]
 
 
 def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
@@ -159,7 +203,12 @@ def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
         data = None
     if not isinstance(data, dict):
         raise ArgumentError(call.name, [ArgumentProblem("", text[:60], "a JSON object", "not_json")])
-    problems = [
+    extra = [
+        ArgumentProblem(key, json.dumps(data[key], ensure_ascii=False)[:60], ", ".join(fields), "unknown")
+        for key in data
+        if key not in fields
+    ]
+    problems = extra + [
         ArgumentProblem(
             f, "" if f not in data else json.dumps(data[f])[:60], "a string", "missing" if f not in data else "invalid"
         )

@@ -1,0 +1,198 @@
+"""Wrappers over any tool provider: keep some tools, rename or redescribe them, mark them visible.
+
+    provider = McpToolProvider([time])
+    provider = filter_tools(provider, {"get_current_time", "convert_time"})
+    provider = rename_tools(provider, {"get_current_time": "now"})
+    provider = map_tools(provider, lambda spec: replace(spec, description="现在几点（UTC）。"))
+    provider = always_visible(provider, {"now"})
+
+**One naming rule**: every wrapper takes a tool's *current* name — the name the provider it
+wraps gives the tool, which is the name the model would see without this wrapper. So after
+`rename_tools(..., {"get_current_time": "now"})` the next wrapper says `"now"`. For an MCP
+tool the current name starts as its wire name (`files.read` → `files_read`); the server's own
+name stays in `spec.metadata["mcp_name"]`, and calls always reach the server under it.
+
+**A key that matches nothing is a `ConfigurationError`**, raised when the provider is asked
+(so `build_context` fails, not the first request): it names the wrapper, the key and the names
+there are. Only when the wrapped provider may be missing tools for a reason of its own — a
+dynamic provider that adds tools later, or an MCP provider that left out a dead server — is an
+unmatched key logged (once) instead. New names are checked against the chat API's pattern
+`^[A-Za-z0-9_-]{1,64}$`, so a bad name fails here and not as a 400 from the gateway.
+
+Leaves out: changing a tool's parameters or executor (write a provider for that).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolkit.errors import ConfigurationError
+from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider
+from toolkit.tools.decorator import TOOL_NAME
+from toolkit.tools.execute import Tool
+from toolkit.tools.reflect import ToolSpec
+
+log = logging.getLogger("toolkit.loop.wrappers")
+
+
+@dataclass
+class _Wrapped:
+    inner: ToolProvider
+    change: Callable[[list[Tool], bool], list[Tool]]
+    """(the inner provider's tools, whether that list may be partial) → the tools offered."""
+
+    def __post_init__(self) -> None:
+        self.dynamic: bool = bool(getattr(self.inner, "dynamic", False))
+        """As the wrapped provider (asked again each round when it is)."""
+
+    @property
+    def partial(self) -> bool:
+        """True when the inner provider may be missing tools (dynamic, or a server left out)."""
+        return self.dynamic or bool(getattr(self.inner, "partial", False))
+
+    def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
+        return self.change(list(self.inner.provide(request)), self.partial)
+
+    def possible_tools(self) -> list[Tool]:
+        """The inner provider's `possible_tools()` through this wrapper (none if it has none)."""
+        possible = getattr(self.inner, "possible_tools", None)
+        return self.change(list(possible()), True) if callable(possible) else []
+
+    def __getattr__(self, name: str) -> Any:  # evict_tool_list_cache, close, clients ...
+        if name in ("inner", "change", "dynamic"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
+def filter_tools(provider: ToolProvider, keep: Collection[str] | Callable[[Tool], bool]) -> ToolProvider:
+    """Only the tools `keep` accepts: a set of current names, or a predicate on the `Tool`."""
+    if callable(keep):
+        predicate = keep
+        return _Wrapped(provider, lambda tools, partial: [t for t in tools if predicate(t)])
+    names, warned = _names("filter_tools", keep), set[str]()
+
+    def change(tools: list[Tool], partial: bool) -> list[Tool]:
+        _check_keys("filter_tools", names, tools, partial, warned)
+        return [t for t in tools if t.name in names]
+
+    return _Wrapped(provider, change)
+
+
+def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[str], str]) -> ToolProvider:
+    """The same tools under new names; calls still reach the tool under its old name.
+
+    A mapping (current name → new name) renames the names it lists; a function gets every
+    current name and returns the new one. Every new name must fit `^[A-Za-z0-9_-]{1,64}$`.
+    """
+    if callable(names):
+        rename = names
+        return _Wrapped(provider, lambda tools, partial: [_renamed(t, _checked(rename(t.name), t)) for t in tools])
+    mapping, warned = dict(names), set[str]()
+    for old, new in mapping.items():
+        _check_name("rename_tools", new, f"the new name for {old!r}")
+
+    def change(tools: list[Tool], partial: bool) -> list[Tool]:
+        _check_keys("rename_tools", set(mapping), tools, partial, warned)
+        return [_renamed(t, mapping.get(t.name, t.name)) for t in tools]
+
+    return _Wrapped(provider, change)
+
+
+def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) -> ToolProvider:
+    """Each tool's spec through `mapper`: rewrite its name, its description, or both.
+
+    LangChain4j's `McpToolProvider.toolSpecificationMapper` does the same. The parameters must
+    stay as they are (the server validates against its own schema); a new name is checked.
+    """
+
+    def change(tools: list[Tool], partial: bool) -> list[Tool]:
+        out = []
+        for tool in tools:
+            spec = mapper(tool.spec)
+            if not isinstance(spec, ToolSpec):
+                raise ConfigurationError(
+                    f"map_tools: the mapper returned {type(spec).__name__} for {tool.name!r}; "
+                    "it must return a ToolSpec (e.g. dataclasses.replace(spec, description=...))"
+                )
+            if spec.parameters != tool.spec.parameters:
+                raise ConfigurationError(
+                    f"map_tools: the mapper changed the parameters of {tool.name!r}; it may change the "
+                    "name and the description only (the executor still expects the old arguments)"
+                )
+            if spec.name != tool.name:
+                _check_name("map_tools", spec.name, f"the new name for {tool.name!r}")
+            out.append(tool if spec == tool.spec else replace(tool, spec=spec))
+        return out
+
+    return _Wrapped(provider, change)
+
+
+def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvider:
+    """Mark tools (by current name) `always_visible`, so tool search always shows them."""
+    chosen, warned = _names("always_visible", names), set[str]()
+
+    def change(tools: list[Tool], partial: bool) -> list[Tool]:
+        _check_keys("always_visible", chosen, tools, partial, warned)
+        return [_with_metadata(t, {ALWAYS_VISIBLE: True}) if t.name in chosen else t for t in tools]
+
+    return _Wrapped(provider, change)
+
+
+# --- checks --------------------------------------------------------------------------------
+
+
+def _names(wrapper: str, names: Collection[str]) -> frozenset[str]:
+    if isinstance(names, str):
+        raise ConfigurationError(
+            f"{wrapper}: pass a collection of tool names, not one string ({names!r}); e.g. {{{names!r}}}"
+        )
+    return frozenset(names)
+
+
+def _check_keys(wrapper: str, keys: Collection[str], tools: Sequence[Tool], partial: bool, warned: set[str]) -> None:
+    """A key that names no tool: `ConfigurationError` (logged once when the list may be partial)."""
+    current = {t.name for t in tools}
+    missing = sorted(set(keys) - current)
+    if not missing:
+        return
+    hints = [
+        f"{original!r} is the server's name of {t.name!r}"
+        for original in missing
+        for t in tools
+        if t.spec.metadata.get("mcp_name") == original and t.name != original
+    ]
+    message = (
+        f"{wrapper}: no tool is named {', '.join(map(repr, missing))} "
+        f"(the tools are: {', '.join(sorted(current)) or 'none'}). "
+        + (f"{'; '.join(hints)}. " if hints else "")
+        + "Fix: use the tools' current names, as the wrapped provider gives them"
+    )
+    if not partial:
+        raise ConfigurationError(message)
+    if message not in warned:
+        warned.add(message)
+        log.warning("%s (not an error yet: the wrapped provider may add tools later)", message)
+
+
+def _check_name(wrapper: str, name: object, what: str) -> str:
+    if not isinstance(name, str) or not TOOL_NAME.match(name):
+        raise ConfigurationError(
+            f"{wrapper}: {what} is {name!r}, which the chat API refuses; tool names must match "
+            "^[A-Za-z0-9_-]{1,64}$ (letters, digits, '_' and '-', at most 64). Fix: choose such a name"
+        )
+    return name
+
+
+def _checked(name: object, tool: Tool) -> str:
+    return _check_name("rename_tools", name, f"the new name for {tool.name!r}")
+
+
+def _renamed(tool: Tool, name: str) -> Tool:
+    return tool if name == tool.name else replace(tool, spec=replace(tool.spec, name=name))
+
+
+def _with_metadata(tool: Tool, extra: Mapping[str, Any]) -> Tool:
+    return replace(tool, spec=replace(tool.spec, metadata={**tool.spec.metadata, **extra}))

@@ -330,3 +330,18 @@ def test_an_executor_can_return_attributes_and_its_own_error_flag():
     refused = Tool(ToolSpec("finder"), lambda call, ctx: ToolOutput("terms must not be empty", is_error=True))
     result = refused.execute(ToolCall(id="c2", name="finder", arguments="{}"))
     assert (result.content, result.attributes, result.is_error) == ("terms must not be empty", {}, True)
+
+
+def test_a_function_becomes_one_tool_reused_by_every_call_until_reflection_is_cleared():
+    from toolkit.tools import reflect
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    first = tools_from(add)[0]
+    assert tools_from(add)[0] is first  # the loop builds its tools every call: no new reflection work
+    reflect.clear_cache()
+    again = tools_from(add)[0]
+    assert again is not first and again.spec == first.spec

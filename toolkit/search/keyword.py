@@ -32,6 +32,7 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -103,10 +104,11 @@ class _Postings:
         self.size = len(texts)
         self.dense = max(64, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
-        per_text = [set(_RUNS.findall(text)) for text in texts]
-        ids: dict[str, int] = {}
-        run_ids = np.fromiter((ids.setdefault(r, len(ids)) for runs in per_text for r in runs), dtype=np.int32)
-        text_ids = np.repeat(np.arange(self.size, dtype=np.int32), [len(runs) for runs in per_text])
+        per_text = list(map(set, map(_RUNS.findall, texts)))  # each run once per text
+        flat = list(chain.from_iterable(per_text))
+        ids = {run: i for i, run in enumerate(dict.fromkeys(flat))}
+        run_ids = np.fromiter(map(ids.__getitem__, flat), dtype=np.int32, count=len(flat))
+        text_ids = np.repeat(np.arange(self.size, dtype=np.int32), list(map(len, per_text)))
         order = np.argsort(run_ids, kind="stable")  # by run, texts ascending within a run
         self.holders = text_ids[order]
         """The texts holding run r are holders[starts[r]:starts[r + 1]]."""

@@ -366,3 +366,18 @@ def test_decimal_results_are_json_numbers():
     assert to_text(Price(amount=decimal.Decimal("2.50"))) == '{"amount": 2.50, "currency": "CNY"}'
     assert to_text({"x": decimal.Decimal("NaN")}) == '{"x": "NaN"}'  # not a JSON number: stays a string
     assert to_text({"s": "\x00decimal-0\x00"}) == '{"s": "\\u0000decimal-0\\u0000"}'
+
+
+def test_a_function_becomes_one_tool_reused_by_every_call_until_reflection_is_cleared():
+    from toolkit.tools import reflect
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    first = tools_from(add)[0]
+    assert tools_from(add)[0] is first  # the loop builds its tools every call: no new reflection work
+    reflect.clear_cache()
+    again = tools_from(add)[0]
+    assert again is not first and again.spec == first.spec

@@ -81,3 +81,11 @@ def test_evaluation_rows(catalog):
     assert keyword.accuracy >= 0.9 and vector.accuracy >= 0.5  # regression guards (see notebook 08)
     assert max(keyword.tokens, vector.tokens) < everything.tokens / 20
     assert all(r.top1 <= r.accuracy for r in rows)
+
+
+def test_scaled_catalogue_numbers_further_instances_past_one_copy_per_system(catalog):
+    big = scaled_catalog(catalog.tools, 30_000)  # more than one copy per system (10,560)
+    assert len(big) == 30_000 and len({t.name for t in big}) == 30_000
+    second = big[len(catalog.tools) * 32]
+    assert second.name == f"shopify2_{catalog.tools[0].name}"
+    assert second.description.endswith("(Shopify 2)")

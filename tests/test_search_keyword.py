@@ -2,6 +2,8 @@
 
 import json
 import random
+import re
+from collections import Counter
 
 import pytest
 
@@ -142,3 +144,35 @@ def test_argument_mistakes_have_exact_texts(raw, problem):
 
 def test_valid_arguments_parse_to_the_terms():
     assert KeywordSearch().parse(json.dumps({"terms": ["Refund", " payment "]})) == ["Refund", " payment "]
+
+
+def test_catalogue_s_most_frequent_words_and_nonsense_agree_with_naive(big):
+    """The workload of benchmarks/search_speed.py: common words that match thousands of tools."""
+    specs, index = big
+    counts = Counter(w for s in specs for w in re.findall(r"[^\W_]+", f"{s.name} {s.description}".lower()))
+    words = [w for w, _ in counts.most_common(200)]
+    rng = random.Random(16)
+    queries = [rng.sample(words, rng.randint(1, 4)) for _ in range(300)] + [["zzqx", "qqq"], ["(shopify)", "a b"]]
+    for terms in queries:
+        assert index.search(terms) == naive_search(terms, specs), terms
+
+
+ALPHABET = "ab_ -.(1ßİé\t"
+
+
+def test_any_text_and_any_term_agree_with_naive():
+    """Runs of letters and of other characters, mixed terms, Unicode lower-casing: all exact."""
+    rng = random.Random(5)
+    for _ in range(60):
+        specs = [
+            ToolSpec(
+                "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 8))) + f"t{i}",
+                "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 30))),
+            )
+            for i in range(rng.randint(1, 40))
+        ]
+        index = KeywordIndex(specs)
+        for _ in range(20):
+            terms = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 3))]
+            n, minimum = rng.randint(1, 8), rng.randint(0, 3)
+            assert index.search(terms, n, minimum) == naive_search(terms, specs, n, minimum), (terms, specs)

@@ -487,7 +487,8 @@ class _Run:
         return tool.spec.return_behavior if tool else ReturnBehavior.TO_LLM
 
     def refresh(self, results: list[ToolResultMessage]) -> None:
-        self.tools.refresh(self.provider_request())
+        if self.tools.dynamic:  # a request copies the conversation: only when someone will read it
+            self.tools.refresh(self.provider_request())
         self.reveal_found(results)
 
     def reveal_found(self, messages: Sequence[Message]) -> None:

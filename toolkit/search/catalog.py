@@ -116,14 +116,24 @@ def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
 
 
 def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
-    """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`)."""
+    """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`).
+
+    Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
+    """
     out = list(specs[:size])
-    for system in SYSTEMS:
-        label = system.capitalize()
-        out += [ToolSpec(f"{system}_{s.name}", f"{s.description} ({label})", s.parameters) for s in specs]
-        if len(out) >= size:
-            return out[:size]
-    raise ValueError(f"scaled_catalog: at most {len(specs) * (len(SYSTEMS) + 1)} tools from {len(specs)}")
+    instance = 1
+    while len(out) < size and specs:
+        for system in SYSTEMS:
+            prefix, label = (
+                (system, system.capitalize())
+                if instance == 1
+                else (f"{system}{instance}", f"{system.capitalize()} {instance}")
+            )
+            out += [ToolSpec(f"{prefix}_{s.name}", f"{s.description} ({label})", s.parameters) for s in specs]
+            if len(out) >= size:
+                break
+        instance += 1
+    return out[:size]
 
 
 @dataclass(frozen=True)

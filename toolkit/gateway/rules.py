@@ -62,6 +62,22 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class GenericRules:
+    """The `[generic]` section: how to call tools the other rules do not name."""
+
+    min_score: int
+    min_word: int
+    stopwords: frozenset[str]
+    chinese_stop_chars: frozenset[str]
+    glossary: tuple[tuple[str, tuple[str, ...]], ...]
+    """Chinese word → English search terms."""
+    facts: dict[str, re.Pattern[str]]
+    """Fact name → regex (the value is group 1, or the first group that matched)."""
+    params: tuple[tuple[str, str], ...]
+    """A word in a parameter's name → the fact it wants, in file order."""
+
+
+@dataclass(frozen=True)
 class Rules:
     """Everything in the rules file, compiled."""
 
@@ -80,6 +96,7 @@ class Rules:
     drop_sentences: re.Pattern[str]
     answers: tuple[Answer, ...]
     prompt_prefix: str
+    generic: GenericRules
 
     def intent_for(self, tool: str) -> Intent | None:
         return next((i for i in self.intents if i.tool == tool), None)
@@ -166,6 +183,19 @@ def _compile(data: dict[str, Any]) -> Rules:
         drop_sentences=_matcher(style["drop_sentences_with"]),
         answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
         prompt_prefix=data["prompt_protocol"]["prefix"],
+        generic=_compile_generic(data.get("generic", {})),
+    )
+
+
+def _compile_generic(data: dict[str, Any]) -> GenericRules:
+    return GenericRules(
+        min_score=int(data.get("min_score", 1)),
+        min_word=int(data.get("min_word", 3)),
+        stopwords=frozenset(w.lower() for w in data.get("stopwords", ())),
+        chinese_stop_chars=frozenset(data.get("chinese_stop_chars", "")),
+        glossary=tuple((word, tuple(terms)) for word, terms in data.get("glossary", {}).items()),
+        facts={name: re.compile(pattern) for name, pattern in data.get("facts", {}).items()},
+        params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
     )
 
 

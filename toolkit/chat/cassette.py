@@ -49,7 +49,8 @@ class _Tee(httpx.SyncByteStream):
     """Passes chunks through and records the whole body once the stream is done."""
 
     def __init__(self, stream: Any, done: Any) -> None:
-        self._stream, self._done, self._chunks = stream, done, []
+        self._stream, self._done = stream, done
+        self._chunks: list[bytes] = []
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._stream:

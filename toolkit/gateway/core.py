@@ -123,7 +123,8 @@ def _reject_tool_fields(request: Any) -> None:
 
 def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: GatewayConfig) -> Turn:
     """Apply the mode to the rules' decision and dress it for the wire."""
-    content, calls = decision.text, ()
+    content: str | None = decision.text
+    calls: tuple[dict[str, Any], ...] = ()
     if decision.calls and config.mode in ("B", "D"):
         key = "fake_support" if config.mode == "B" else "invented_status"
         content = reply_text(config.rules, key, decision.order_id)
@@ -141,7 +142,7 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
     completion = _tokens(content or "") + sum(
         _tokens(c["function"]["name"] + c["function"]["arguments"]) for c in calls
     )
-    usage = {
+    usage: dict[str, Any] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "total_tokens": prompt + completion,

@@ -132,7 +132,7 @@ def _system_text(messages: list[dict]) -> str:
 
 def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:
     tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
-    if not tools and facts.order_id and rules.fallback_tool in offered:
+    if not tools and facts.order_id and rules.fallback_tool is not None and rules.fallback_tool in offered:
         tools = [rules.fallback_tool]
     return tuple(_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools))
 

@@ -209,8 +209,8 @@ class _Filler:
 
     def array(self, schema: Mapping[str, Any], name: str, depth: int) -> list[Any]:
         items = self.resolve(schema.get("items", {}), depth + 1)
-        low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
-        high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
+        low: int = schema["minItems"] if isinstance(schema.get("minItems"), int) else 0
+        high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
         if _kind(items) == "string" and not items.get("enum") and not _pattern(items):
             values: list[Any] = search_terms(self.text, self.rules) or ([self.text] if self.text else [])
         else:

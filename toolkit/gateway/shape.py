@@ -29,7 +29,9 @@ def formatted(text: str, request: dict[str, Any], said: str, rules: Rules) -> st
     """`text` as the request's `response_format` wants it; `said` is the conversation's text
     the values are taken from."""
     fmt = request.get("response_format")
-    kind = fmt.get("type") if isinstance(fmt, dict) else None
+    if not isinstance(fmt, dict):
+        return text
+    kind = fmt.get("type")
     if kind == "json_object":
         return json.dumps({"answer": text}, ensure_ascii=False)
     if kind == "json_schema":

@@ -21,13 +21,12 @@ from pathlib import Path
 
 import httpx
 
-from toolkit.chat.cassette import RecordingTransport, ReplayTransport
+from toolkit.chat.cassette import RECORD_VAR, REPLAY_VAR, RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
 from toolkit.chat.masking import mask_url
 from toolkit.errors import ConfigurationError
 
 ENV_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
-RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
 REPLAY_BASE_URL = "http://replay.local/v1"
 FAKE_BASE_URL = "http://fake-gateway.local/v1"
 FAKE_MODEL = "fake-keyword"

@@ -228,3 +228,23 @@ def test_fill_respects_bounds_lengths_and_types():
 def test_search_terms_drop_stopwords_and_read_chinese():
     assert search_terms("What is the weather in Paris?", RULES) == ["weather", "paris"]
     assert search_terms("北京天气", RULES) == ["天气", "weather", "forecast", "北京", "京天"]
+
+
+def test_fill_reads_labelled_lines_of_a_tool_result():
+    schema = {
+        "type": "object",
+        "properties": {
+            "status": {"type": "string"},
+            "total_yuan": {"type": "number"},
+            "items": {"type": "array", "items": {"type": "string"}},
+            "shipDate": {"type": "string"},
+        },
+        "required": ["status", "total_yuan", "items", "shipDate"],
+    }
+    text = "订单号：SN202610200001\n状态：已发货\n商品：智能手机 ×1（¥2999.00）\n实付金额：¥2999.00\nShip date: 2026-10-21"
+    assert fill(schema, text) == {
+        "status": "已发货",
+        "total_yuan": 2999.0,
+        "items": ["智能手机 ×1（¥2999.00）"],
+        "shipDate": "2026-10-21",
+    }

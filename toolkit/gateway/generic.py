@@ -10,9 +10,11 @@ least `[generic] min_score` is called; ties go to the tool listed first.
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
 required fields only (everything, for a strict schema), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
-`format`), else `const`, an `enum` value the text points at, `default`, `examples`, an
-example quoted in the description, else the user's own words (strings), the search terms
-(arrays of strings), a number from the text within bounds, `false`. `$ref`, `anyOf` /
+`format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
+word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
+value the text points at, `default`, `examples`, an example quoted in the description, else
+the user's own words (strings), the search terms (arrays of strings), a number from the
+text within bounds, `false`. `$ref`, `anyOf` /
 `oneOf` / `allOf` and nested objects and arrays are followed.
 
 Every word list and pattern is data (`data/gateway_rules.toml`, section 6).
@@ -34,6 +36,8 @@ from toolkit.tools.reflect import ToolSpec
 _ENGLISH = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
 _CHINESE = re.compile(r"[\u4e00-\u9fff]+")
 _EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
+_LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _MAX_DEPTH = 8
 _WINDOW = 300
 
@@ -147,6 +151,19 @@ def fill_arguments(
 class _Filler:
     def __init__(self, root: Mapping[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
         self.root, self.text, self.facts, self.rules, self.context = root, text, facts, rules, context
+        self._labels: list[tuple[set[str], str]] | None = None
+
+    def labelled(self, name: str) -> str | None:
+        """The value of the first "label: value" line whose label shares a word with `name`."""
+        words = {w.lower() for w in _NAME_WORDS.findall(name) if len(w) >= self.rules.generic.min_word}
+        if not words:
+            return None
+        if self._labels is None:
+            self._labels = [
+                ({t for t in search_terms(label, self.rules)} | {label.strip().lower()}, value.strip())
+                for label, value in _LABELLED.findall(self.text)
+            ]
+        return next((value for terms, value in self._labels if words & terms), None)
 
     def required(self, schema: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
         """(name, schema) of each required property (all of them when the schema is strict-like)."""
@@ -211,8 +228,11 @@ class _Filler:
         items = self.resolve(schema.get("items", {}), depth + 1)
         low: int = schema["minItems"] if isinstance(schema.get("minItems"), int) else 0
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
-        if _kind(items) == "string" and not items.get("enum") and not _pattern(items):
-            values: list[Any] = search_terms(self.text, self.rules) or ([self.text] if self.text else [])
+        labelled = self.labelled(name)
+        if _kind(items) == "string" and not items.get("enum") and labelled is not None:
+            values: list[Any] = [labelled]
+        elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
+            values = search_terms(self.text, self.rules) or ([self.text] if self.text else [])
         else:
             values = [self.value(items, name, depth + 1)]
         while len(values) < low:
@@ -223,7 +243,10 @@ class _Filler:
         fact = self.fact(name, schema)
         candidates = [fact] if fact is not None else []
         pattern = self.rules.generic.facts.get("number")
+        labelled = self.labelled(name)
         if pattern is not None:
+            if labelled is not None:
+                candidates += [_group(m) for m in pattern.finditer(labelled)]
             candidates += [_group(m) for m in pattern.finditer(self.text)]
         for raw in candidates:
             number = _as_number(raw, kind)
@@ -238,6 +261,9 @@ class _Filler:
         fact = self.fact(name, schema)
         if fact is not None:
             return fact
+        labelled = self.labelled(name)
+        if labelled is not None and not _pattern(schema):
+            return labelled
         if isinstance(schema.get("default"), str):
             return schema["default"]
         example = _example(schema)

@@ -54,9 +54,9 @@ if TYPE_CHECKING:
     from toolkit.errors import CallerError as CallerError
     from toolkit.errors import ConfigurationError as ConfigurationError
     from toolkit.errors import MaxRoundTripsError as MaxRoundTripsError
+    from toolkit.errors import NotAStreamError as NotAStreamError
     from toolkit.errors import ToolkitError as ToolkitError
     from toolkit.errors import TransientError as TransientError
-    from toolkit.errors import NotAStreamError as NotAStreamError
     from toolkit.errors import TruncatedStreamError as TruncatedStreamError
     from toolkit.errors import UnknownToolError as UnknownToolError
     from toolkit.gateway.server import Gateway as Gateway

@@ -267,7 +267,7 @@ def handle_http(
     (the shell's counter) goes out as the `x-request-id` header."""
     reply = _handle(method, path, headers, body, config, fault)
     if request_id is not None:
-        reply = replace(reply, headers={**reply.headers, REQUEST_ID_HEADER: request_id})
+        reply.headers[REQUEST_ID_HEADER] = request_id  # every Reply is built with its own dict
     return reply
 
 

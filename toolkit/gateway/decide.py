@@ -56,24 +56,26 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
         return _decide_prose(messages, prose, rules)
     choice = request.get("tool_choice", "auto")
     offered = {} if choice == "none" else _offered(request.get("tools") or ())
-    context = _system_text(messages)
     if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
-        found = _found_by_results(messages, offered, context, rules)
+        found = _found_by_results(messages, offered, rules)
         if found:
             return found
         return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
     facts, text = _conversation_facts(messages, rules)
-    decision = _auto(facts, text, offered, rules, context)
-    decision = _apply_choice(choice, decision, facts, offered, rules, context)
+    decision = _auto(facts, text, offered, rules, messages)
+    decision = _apply_choice(choice, decision, facts, offered, rules, messages)
     if request.get("parallel_tool_calls") is False:
         decision = decision._replace(calls=decision.calls[:1])
     return decision
 
 
-def _auto(facts: Facts, text: str, offered: dict[str, ToolInfo], rules: Rules, context: str = "") -> Decision:
+def _auto(
+    facts: Facts, text: str, offered: dict[str, ToolInfo], rules: Rules, messages: list[dict] | None = None
+) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None)
     calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
-    calls = calls or _generic_calls(text, offered, facts, rules, context)
+    if not calls and offered:
+        calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []))
     if calls:
         return Decision(calls=calls, order_id=facts.order_id)
     if hard:
@@ -96,9 +98,7 @@ def _generic_calls(
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 
-def _found_by_results(
-    messages: list[dict], offered: dict[str, ToolInfo], context: str, rules: Rules
-) -> Decision | None:
+def _found_by_results(messages: list[dict], offered: dict[str, ToolInfo], rules: Rules) -> Decision | None:
     """A call of a tool that the trailing results name (a tool search found it) and that fits
     the user's question, if it was not called yet since the user spoke."""
     results = "\n".join(_trailing_results(messages))
@@ -109,7 +109,7 @@ def _found_by_results(
     if not named:
         return None
     facts, text = _conversation_facts(messages, rules)
-    calls = _generic_calls(text, named, facts, rules, context)
+    calls = _generic_calls(text, named, facts, rules, _system_text(messages))
     return Decision(calls=calls, order_id=facts.order_id) if calls else None
 
 
@@ -146,7 +146,7 @@ def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple
 
 
 def _apply_choice(
-    choice: Any, decision: Decision, facts: Facts, offered: dict, rules: Rules, context: str = ""
+    choice: Any, decision: Decision, facts: Facts, offered: dict, rules: Rules, messages: list[dict] | None = None
 ) -> Decision:
     """`tool_choice` overrules; a forced call never lacks a required argument."""
     if isinstance(choice, dict):
@@ -158,6 +158,7 @@ def _apply_choice(
         calls = decision.calls or (_call(fallback, offered, facts, rules),)
     else:
         return decision
+    context = _system_text(messages or [])
     return Decision(calls=tuple(_complete(c, offered, facts, rules, context) for c in calls), order_id=facts.order_id)
 
 

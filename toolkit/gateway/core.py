@@ -299,8 +299,11 @@ def _handle(
     return _apply_fault(respond(request, config), fault, config)
 
 
+_ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
+
+
 def _route(method: str, path: str) -> None:
-    allowed = {CHAT_PATH: "POST", MODELS_PATH: "GET"}.get(path)
+    allowed = _ALLOWED.get(path)
     if allowed is None and path.startswith(MODEL_PREFIX) and "/" not in path[len(MODEL_PREFIX) :]:
         allowed = "GET"
     if allowed is None:

@@ -97,6 +97,8 @@ class Rules:
     answers: tuple[Answer, ...]
     prompt_prefix: str
     generic: GenericRules
+    any_decline: re.Pattern[str] = _NEVER
+    """Matches where any decline rule would: one search rules them all out (the common case)."""
 
     def intent_for(self, tool: str) -> Intent | None:
         return next((i for i in self.intents if i.tool == tool), None)
@@ -123,11 +125,12 @@ class Facts(NamedTuple):
 
 def read_text(text: str, rules: Rules) -> Facts:
     """The order id, intents and decline rules found in `text`."""
+    declines = tuple([d for d in rules.declines if d.matcher.search(text)]) if rules.any_decline.search(text) else ()
     return Facts(
         text,
         _first(rules.order_id, text),
-        intents=tuple(i for i in rules.intents if i.matcher.search(text)),
-        declines=tuple(d for d in rules.declines if d.matcher.search(text)),
+        intents=tuple([i for i in rules.intents if i.matcher.search(text)]),
+        declines=declines,
     )
 
 
@@ -184,6 +187,14 @@ def _compile(data: dict[str, Any]) -> Rules:
         answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
         prompt_prefix=data["prompt_protocol"]["prefix"],
         generic=_compile_generic(data.get("generic", {})),
+        any_decline=_any(data["decline"]),
+    )
+
+
+def _any(declines: list[dict[str, Any]]) -> re.Pattern[str]:
+    """One regex matching wherever any of the decline rules' keywords or patterns match."""
+    return _matcher(
+        [k for d in declines for k in d.get("keywords", ())], [p for d in declines for p in d.get("patterns", ())]
     )
 
 

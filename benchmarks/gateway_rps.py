@@ -7,7 +7,10 @@ difference to it is the core alone). A loopback load generator (a few threads, o
 raw socket each) sends the same chat request, a fixed number of times, to each, in
 alternating rounds; the best requests/s of each counts. Plain and streamed replies are
 measured one after the other (or only one of them, with `--plain` / `--stream`).
-Target, for each: the gateway reaches at least 70% of the bare endpoint. The event loop and
+Target, for each: the gateway reaches at least 70% of the bare endpoint. Each server's own
+CPU time per request is measured too (from /proc): on a machine shared with other work the
+request rates swing with the load, while CPU time per request does not, so the capacity
+ratio (bare's CPU time per request / the gateway's) is printed beside the rate ratio. The event loop and
 HTTP parser are whatever uvicorn finds: uvloop + httptools when `uvicorn[standard]` is
 installed, asyncio + h11 otherwise (printed first); run it in both environments.
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -161,6 +165,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(met) else 1
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process so far (Linux /proc; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _environment() -> str:
     import importlib.util
 
@@ -175,10 +189,15 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
     """One side-by-side run (plain or streamed); prints the rates and the verdict."""
     servers = {kind: _start(kind, stream) for kind in KINDS}
     rates: dict[str, list[float]] = {kind: [] for kind in servers}
+    cpu: dict[str, list[float]] = {kind: [] for kind in servers}
     try:
         for _ in range(args.rounds):  # alternate, so all see the same machine weather
-            for kind, (_, url) in servers.items():
+            for kind, (process, url) in servers.items():
+                before = _cpu_seconds(process.pid)
                 rates[kind].append(_drive(url, args.requests, args.threads, _payload(stream)))
+                after = _cpu_seconds(process.pid)
+                if before is not None and after is not None:
+                    cpu[kind].append((after - before) / (args.requests // args.threads * args.threads) * 1e6)
     finally:
         for process, _ in servers.values():
             process.terminate()
@@ -194,6 +213,18 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
     )
     core = 1e6 / best["gateway"] - 1e6 / best["glue"]
     print(f"      core: {core:6.1f} us per request (the gateway's time minus the same glue replaying a fixed reply)")
+    if all(cpu.values()):
+        least = {kind: min(values) for kind, values in cpu.items()}
+        print(
+            "  server CPU time per request (least of the rounds, includes the warm-up): "
+            + ", ".join(f"{kind} {us:.0f} us" for kind, us in least.items())
+        )
+        capacity = least["bare"] / least["gateway"]
+        verdict = "met" if capacity >= TARGET else "not met"
+        print(
+            f"  capacity: {capacity:6.0%} of the bare endpoint by CPU time per request (target >= {TARGET:.0%}): {verdict}"
+        )
+        print(f"            core {least['gateway'] - least['glue']:.0f} us of CPU per request")
     return met
 
 

@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
-from toolkit.chat.masking import bearer_key, mask_key
+from toolkit.chat.masking import bearer_key, mask_key, url_secrets
 
 __all__ = [
     "RECORD_VAR",
@@ -107,7 +107,7 @@ class RecordingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         body = request.read()
-        secrets = [bearer_key(request.headers.get("authorization")), request.url.password, request.url.username]
+        secrets = [bearer_key(request.headers.get("authorization")), *url_secrets(str(request.url))]
         start = time.perf_counter()
         response = self.inner.handle_request(request)
 

@@ -241,7 +241,9 @@ def test_fill_reads_labelled_lines_of_a_tool_result():
         },
         "required": ["status", "total_yuan", "items", "shipDate"],
     }
-    text = "订单号：SN202610200001\n状态：已发货\n商品：智能手机 ×1（¥2999.00）\n实付金额：¥2999.00\nShip date: 2026-10-21"
+    text = (
+        "订单号：SN202610200001\n状态：已发货\n商品：智能手机 ×1（¥2999.00）\n实付金额：¥2999.00\nShip date: 2026-10-21"
+    )
     assert fill(schema, text) == {
         "status": "已发货",
         "total_yuan": 2999.0,

@@ -1,15 +1,24 @@
 """How much does the fake gateway's core cost? Requests/s against a bare endpoint.
 
 Runs three servers with the same uvicorn settings, each in its own process on a free loopback
-port: the fake gateway app; a bare Starlette endpoint returning a fixed JSON body of the same
-size (the target's reference); and the gateway's own ASGI glue replaying that fixed reply (so
-the difference to it is the core alone). A loopback load generator (a few threads, one
-keep-alive raw socket each) sends the same chat request, a fixed number of times, to each, in
-alternating rounds; prints the best requests/s of each and the ratio.
-Target: the gateway reaches at least 70% of the bare endpoint.
+port: the fake gateway app; a bare Starlette endpoint returning a fixed body of the same size
+(the target's reference); and the gateway's own ASGI glue replaying that fixed reply (so the
+difference to it is the core alone). A loopback load generator (a few threads, one keep-alive
+raw socket each) sends the same chat request, a fixed number of times, to each, in
+alternating rounds; the best requests/s of each counts. Plain and streamed replies are
+measured one after the other (or only one of them, with `--plain` / `--stream`).
+Target, for each: the gateway reaches at least 70% of the bare endpoint. Each server's own
+CPU time per request is measured too (from /proc): on a machine shared with other work the
+request rates swing with the load, while CPU time per request does not, so the capacity
+ratio (bare's CPU time per request / the gateway's) is printed beside the rate ratio. The event loop and
+HTTP parser are whatever uvicorn finds: uvloop + httptools when `uvicorn[standard]` is
+installed, asyncio + h11 otherwise (printed first); run it in both environments.
 
-    .venv/bin/python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 3]
-                                               [--stream]
+`--profile` instead times the core in process, stage by stage, and prints where each
+microsecond of one request goes (no sockets, no server).
+
+    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5]
+                                     [--plain | --stream] [--profile]
 
 Run on demand; not a test (timings depend on the machine).
 """
@@ -18,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -26,6 +36,7 @@ import time
 from types import SimpleNamespace
 
 KINDS = ("bare", "glue", "gateway")
+TARGET = 0.70
 TOOLS = [
     {
         "type": "function",
@@ -136,33 +147,143 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=4000, help="per round and server")
     parser.add_argument("--threads", type=int, default=2, help="load-generator connections")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; best counts")
-    parser.add_argument("--stream", action="store_true", help="benchmark streamed responses")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; best counts")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--stream", action="store_true", help="only streamed replies")
+    only.add_argument("--plain", action="store_true", help="only plain replies")
+    parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
     parser.add_argument("--serve", choices=KINDS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         _serve(args.serve, args.stream)
         return 0
-    servers = {kind: _start(kind, args.stream) for kind in KINDS}
-    rates: dict[str, list[float]] = {kind: [] for kind in servers}
+    if args.profile:
+        return _profile()
+    print(_environment())
+    kinds = [False] if args.plain else [True] if args.stream else [False, True]
+    met = [_measure(stream, args) for stream in kinds]
+    return 0 if all(met) else 1
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process so far (Linux /proc; None elsewhere)."""
     try:
-        for _ in range(args.rounds):  # alternate, so both see the same machine weather
-            for kind, (_, url) in servers.items():
-                rates[kind].append(_drive(url, args.requests, args.threads, _payload(args.stream)))
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _environment() -> str:
+    import importlib.util
+
+    import uvicorn
+
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    return f"uvicorn {uvicorn.__version__}, loop {loop}, http {http} (python {sys.version.split()[0]})"
+
+
+def _measure(stream: bool, args: argparse.Namespace) -> bool:
+    """One side-by-side run (plain or streamed); prints the rates and the verdict."""
+    servers = {kind: _start(kind, stream) for kind in KINDS}
+    rates: dict[str, list[float]] = {kind: [] for kind in servers}
+    cpu: dict[str, list[float]] = {kind: [] for kind in servers}
+    try:
+        for _ in range(args.rounds):  # alternate, so all see the same machine weather
+            for kind, (process, url) in servers.items():
+                before = _cpu_seconds(process.pid)
+                rates[kind].append(_drive(url, args.requests, args.threads, _payload(stream)))
+                after = _cpu_seconds(process.pid)
+                if before is not None and after is not None:
+                    cpu[kind].append((after - before) / (args.requests // args.threads * args.threads) * 1e6)
     finally:
         for process, _ in servers.values():
             process.terminate()
             process.wait(timeout=10)
     best = {kind: max(values) for kind, values in rates.items()}
+    print(f"{'streamed' if stream else 'plain'} replies:")
     for kind, values in rates.items():
-        print(f"{kind:>8}: {best[kind]:6.0f} requests/s best  ({', '.join(f'{v:.0f}' for v in values)})")
+        print(f"{kind:>10}: {best[kind]:6.0f} requests/s best  ({', '.join(f'{v:.0f}' for v in values)})")
     ratio = best["gateway"] / best["bare"]
-    print(f"   ratio: {ratio:6.0%} of the bare Starlette endpoint (target >= 70%)")
+    met = ratio >= TARGET
     print(
-        f"          {best['gateway'] / best['glue']:6.0%} of the same ASGI glue replaying a "
-        "fixed reply (the core's own cost)"
+        f"     ratio: {ratio:6.0%} of the bare Starlette endpoint (target >= {TARGET:.0%}): {'met' if met else 'not met'}"
     )
-    return 0 if ratio >= 0.7 else 1
+    core = 1e6 / best["gateway"] - 1e6 / best["glue"]
+    print(f"      core: {core:6.1f} us per request (the gateway's time minus the same glue replaying a fixed reply)")
+    if all(cpu.values()):
+        least = {kind: min(values) for kind, values in cpu.items()}
+        print(
+            "  server CPU time per request (least of the rounds, includes the warm-up): "
+            + ", ".join(f"{kind} {us:.0f} us" for kind, us in least.items())
+        )
+        capacity = least["bare"] / least["gateway"]
+        verdict = "met" if capacity >= TARGET else "not met"
+        print(
+            f"  capacity: {capacity:6.0%} of the bare endpoint by CPU time per request (target >= {TARGET:.0%}): {verdict}"
+        )
+        print(f"            core {least['gateway'] - least['glue']:.0f} us of CPU per request")
+    return met
+
+
+def _profile(repeat: int = 20_000) -> int:
+    """Time each stage of the core on the benchmark's request, in process."""
+    for stream in (False, True):
+        _profile_one(stream, repeat)
+    return 0
+
+
+def _profile_one(stream: bool, repeat: int) -> None:
+    import orjson
+
+    from toolkit.gateway import core, decide, validate, wire
+
+    config = core.GatewayConfig()
+    headers = {"content-type": "application/json"}
+    body = _payload(stream)
+    request = orjson.loads(body)
+    digest, prompt = core._read_prompt(request, "A")
+    decision = decide.decide(request, config.rules)
+    turn = core._turn(request, digest, prompt, decision, config)
+    events = tuple(wire.completion_chunks(turn, include_usage=False, piece=config.delta_chars))
+    completion = wire.completion_body(turn)
+    if stream:
+        render = ("SSE chunks", lambda: wire.completion_chunks(turn, include_usage=False, piece=8))
+        encode = ("encode", lambda: wire.Reply(200, {}, events=events).encode())
+    else:
+        render = ("completion body", lambda: wire.completion_body(turn))
+        encode = ("encode", lambda: wire.dumps(completion))
+    stages = [
+        ("parse JSON", lambda: orjson.loads(body)),
+        ("validate", lambda: validate.check_request(request)),
+        ("hash + prompt tokens", lambda: core._read_prompt(request, "A")),
+        ("decide (rules)", lambda: decide.decide(request, config.rules)),
+        ("turn (mode, shape, usage)", lambda: core._turn(request, digest, prompt, decision, config)),
+        render,
+        encode,
+    ]
+    whole = _per_call(
+        lambda: core.handle_http("POST", core.CHAT_PATH, headers, body, config, None, "r").encode(), repeat
+    )
+    times = [(name, _per_call(fn, repeat)) for name, fn in stages]
+    times.append(("envelope (the rest: route, headers, Reply)", max(0.0, whole - sum(t for _, t in times))))
+    print(f"{'streamed' if stream else 'plain'}: {whole:.1f} us per request in the core")
+    for name, t in times:
+        print(f"  {name:<44} {t:6.1f} us  {t / whole:4.0%}")
+
+
+def _per_call(fn, repeat: int) -> float:
+    for _ in range(repeat // 10):
+        fn()
+    best = float("inf")
+    for _ in range(3):  # best of three: the least disturbed by other processes
+        start = time.perf_counter()
+        for _ in range(repeat // 3):
+            fn()
+        best = min(best, (time.perf_counter() - start) / (repeat // 3) * 1e6)
+    return best
 
 
 def _start(kind: str, stream: bool) -> tuple[subprocess.Popen, str]:

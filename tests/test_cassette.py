@@ -94,8 +94,12 @@ def test_each_recording_is_served_once(tmp_path):
     transport = ReplayTransport(cassette)
     replay = ChatClient("http://x/v1", "k", "fake-keyword", transport=transport)
     replay.chat([UserMessage(content="你好")])
-    with pytest.raises(CassetteMismatch, match="no recording matches"):
+    with pytest.raises(CassetteMismatch) as info:
         replay.chat([UserMessage(content="你好")])
+    assert str(info.value) == (
+        "cassette c.jsonl: this request was already replayed 1 time (it was recorded once); "
+        "this run sends it more often than the recorded run did"
+    )
     assert transport.remaining == 2
 
 
@@ -181,3 +185,74 @@ def test_a_replayed_cassette_reproduces_a_recorded_eval_csv_exactly(tmp_path):
     assert replayed.read_bytes() == recorded.read_bytes()
     assert len(recorded.read_text().splitlines()) == 26
     assert "sk-live-key-123" not in cassette.read_text()
+
+
+# --- replay anywhere, any day ------------------------------------------------------------------
+
+
+def test_replay_does_not_depend_on_the_base_urls_path(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    with running_gateway(gateway=Gateway("A")) as base_url:
+        client = ChatClient(base_url, "k", "fake-keyword", transport=RecordingTransport(cassette))
+        recorded = client.chat(QUESTION, tools=TOOLS)
+    assert json.loads(cassette.read_text().splitlines()[0])["request"]["path"] == "/chat/completions"
+    for root in ("http://x/api/v1", "http://x", "https://gw.example/openai/deployments/v2"):
+        replay = ChatClient(root, "k", "fake-keyword", transport=ReplayTransport(cassette))
+        assert replay.chat(QUESTION, tools=TOOLS) == recorded
+
+
+def test_an_old_cassette_with_absolute_paths_still_replays(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    with running_gateway(gateway=Gateway("A")) as base_url:
+        client = ChatClient(base_url, "k", "fake-keyword", transport=RecordingTransport(cassette))
+        recorded = client.chat(QUESTION, tools=TOOLS)
+    line = json.loads(cassette.read_text())
+    line["request"]["path"] = "/v1/chat/completions"
+    cassette.write_text(json.dumps(line) + "\n")
+    replay = ChatClient("http://x/api/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
+    assert replay.chat(QUESTION, tools=TOOLS) == recorded
+
+
+class EchoKey(httpx.BaseTransport):
+    """A gateway that rejects the key and echoes it, as OpenAI's 401 does."""
+
+    def handle_request(self, request):
+        key = request.headers["authorization"].split(" ", 1)[1]
+        body = {"error": {"message": f"Incorrect API key provided: {key}. You can find your API key at ..."}}
+        return httpx.Response(401, json=body)
+
+
+def test_a_key_the_gateway_echoes_is_never_written(tmp_path):
+    cassette, key = tmp_path / "c.jsonl", "sk-proj-ABCDEFGHIJKLMNOP1234"
+    client = ChatClient("http://gw/v1", key, "m", transport=RecordingTransport(cassette, EchoKey()))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    text = cassette.read_text()
+    assert key not in text and "Incorrect API key provided: ***1234" in text
+    assert key not in str(caught.value) and key not in repr(list(client.exchanges))
+
+
+def test_the_clock_a_run_read_is_recorded_and_reused_on_replay(tmp_path, monkeypatch):
+    from toolkit.chat.clock import session_now, session_today
+    from toolkit.services.declare import system_message
+    from toolkit.services.service import ai_service
+
+    class Desk:
+        @system_message("你是电商客服。今天是 {{current_date}}。")
+        def ask(self, question: str) -> str: ...
+
+    cassette = tmp_path / "dated.jsonl"
+    monkeypatch.setenv("LLM_RECORD", str(cassette))
+    live = ai_service(Desk, model=connect(env={"LLM_RECORD": str(cassette)}))
+    answer = live.ask("你好")
+    today = session_today().isoformat()
+    assert session_now() == session_now()  # frozen for the recorded run
+    monkeypatch.delenv("LLM_RECORD")
+    # the same cassette, as if recorded on another day
+    cassette.write_text(cassette.read_text().replace(today, "2020-02-29"))
+    assert '"clock"' in cassette.read_text()
+    monkeypatch.setenv("LLM_REPLAY", str(cassette))
+    assert session_today().isoformat() == "2020-02-29"
+    replayed = ai_service(Desk, model=connect(env={"LLM_REPLAY": str(cassette)}))
+    assert replayed.ask("你好") == answer
+    assert session_today(env={}) != session_today()  # without the cassette: the real clock

@@ -121,8 +121,12 @@ def test_timeout_is_transient_and_retried():
 def test_connection_refused_is_transient():
     script = Script(*[httpx.ConnectError("refused")] * 3)
     client, _ = make(script)
-    with pytest.raises(TransientError, match="could not reach the gateway: ConnectError: refused"):
+    with pytest.raises(TransientError) as caught:
         client.chat(QUESTION)
+    assert str(caught.value) == (
+        "Cannot reach the gateway at http://gw.test/v1 (connection refused). Check LLM_BASE_URL, "
+        "or unset the LLM_* variables to use the embedded gateway."
+    )
 
 
 @pytest.mark.parametrize(
@@ -257,3 +261,127 @@ def test_retry_after_ms_and_http_dates_are_read(headers, wait):
 def test_retry_after_date_in_the_future_counts_from_now():
     future = email.utils.format_datetime(datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=100))
     assert 90 < parse_retry_after(future) <= 100
+
+
+# --- errors a learner can read ------------------------------------------------------------------
+
+
+def closed_port_url():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+
+
+def test_an_unreachable_gateway_is_one_line_naming_its_url():
+    url = closed_port_url()
+    client = ChatClient(url, "k", "m", retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"Cannot reach the gateway at {url} (connection refused). Check LLM_BASE_URL, "
+        "or unset the LLM_* variables to use the embedded gateway."
+    )
+
+
+def test_an_unknown_host_says_so():
+    script = Script(httpx.ConnectError("[Errno -2] Name or service not known"))
+    client, _ = make(script, retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError, match=r"Cannot reach the gateway at http://gw.test/v1 \(unknown host\)"):
+        client.chat(QUESTION)
+
+
+def test_a_toolkit_error_renders_as_its_message_and_a_hint_then_in_full_for_tb():
+    script = Script(httpx.ConnectError("refused"))
+    client, _ = make(script, retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    error = caught.value
+    assert error._render_traceback_() == [
+        "TransientError: Cannot reach the gateway at http://gw.test/v1 (connection refused). Check LLM_BASE_URL, "
+        "or unset the LLM_* variables to use the embedded gateway.",
+        "Hint: It was retried with backoff before giving up; running the cell again later may work. "
+        "(%tb shows the full traceback)",
+    ]
+    full = "\n".join(error._render_traceback_())  # what %tb shows: the whole chain
+    assert full.startswith("Traceback") and "httpx.ConnectError: refused" in full and "TransientError" in full
+
+
+def test_ipython_shows_the_short_form(capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_cell("from toolkit.errors import CallerError\nraise CallerError('HTTP 400: bad')")
+    out = capsys.readouterr()
+    shown = out.out + out.err
+    assert "CallerError: HTTP 400: bad" in shown and "Traceback" not in shown and "%tb" in shown
+    shell.run_line_magic("tb", "")
+    out = capsys.readouterr()
+    assert "Traceback" in out.out + out.err
+
+
+SSE_NO_USAGE = (
+    'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"}}]}\n\n'
+    'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'
+    "data: [DONE]\n\n"
+)
+
+
+def test_usage_a_gateway_does_not_report_is_not_reported_not_zero():
+    from toolkit.views.conversation import render_conversation_text
+
+    script = Script(httpx.Response(200, headers={"content-type": "text/event-stream"}, content=SSE_NO_USAGE))
+    client, _ = make(script)
+    done = list(client.stream(QUESTION))[-1]
+    assert done.response.usage.input_tokens is None and done.response.usage.total_tokens is None
+    text = render_conversation_text([done.response.message], done.response.usage)
+    assert text.endswith("tokens: input not reported, output not reported, total not reported")
+    body = {**OK_BODY}
+    del body["usage"]
+    client, _ = make(Script(httpx.Response(200, json=body)))
+    assert client.chat(QUESTION).usage.output_tokens is None
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain"])
+def test_a_gateway_that_ignores_stream_gets_a_specific_error(content_type):
+    from toolkit.errors import NotAStreamError
+
+    script = Script(httpx.Response(200, headers={"content-type": content_type}, content=json.dumps(OK_BODY)))
+    client, _ = make(script)
+    with pytest.raises(NotAStreamError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value).startswith(
+        "the gateway answered a stream request with a plain response (JSON, not server-sent events) at "
+        "http://gw.test/v1; it ignores `stream: true`. Use chat() instead of stream() with this gateway."
+    )
+    assert not isinstance(caught.value, TruncatedStreamError)
+    assert client.exchanges[-1].response_text.startswith("{")
+
+
+ECHO = {"error": {"message": "Incorrect API key provided: sk-live-0123456789abcdef. You can find your API key at ..."}}
+
+
+def test_the_api_key_never_appears_in_errors_or_exchanges_even_when_echoed():
+    key = "sk-live-0123456789abcdef"
+    script = Script(httpx.Response(401, json=ECHO))
+    client = ChatClient("http://gw.test/v1", key, "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert key not in str(caught.value) and key not in caught.value.body
+    assert "Incorrect API key provided: ***cdef" in str(caught.value)
+    assert key not in repr(list(client.exchanges))
+    assert key not in "\n".join(caught.value._render_traceback_())
+
+
+def test_credentials_in_the_base_url_are_masked_everywhere():
+    url = "https://alice:hunter2-secret@gw.example/v1?api-key=abc123456&x=1"
+    script = Script(httpx.ConnectError("[Errno 111] Connection refused"))
+    client = ChatClient(url, "k", "m", transport=httpx.MockTransport(script), retry=RetryPolicy(max_retries=0))
+    assert client.describe() == "gateway https://alice:***@gw.example/v1?api-key=***&x=1, model m"
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    shown = str(caught.value) + repr(list(client.exchanges))
+    assert "hunter2" not in shown and "abc123456" not in shown
+    labelled = ChatClient(url, "k", "m", label=f"real gateway {url}")
+    assert "hunter2" not in labelled.describe() and "abc123456" not in labelled.describe()

@@ -90,7 +90,18 @@ def test_token_usage_sums():
         "completion_tokens": 1,
         "total_tokens": 8,
     }
-    assert TokenUsage.from_openai(None) == TokenUsage()
+    assert TokenUsage.from_openai(None) == TokenUsage(input_tokens=None, output_tokens=None)
+
+
+def test_usage_the_gateway_did_not_report_is_none_and_shown_as_not_reported():
+    unreported = TokenUsage.from_openai({"prompt_tokens": 7})
+    assert (unreported.input_tokens, unreported.output_tokens, unreported.total_tokens) == (7, None, None)
+    assert not unreported.reported and TokenUsage().reported
+    assert (TokenUsage() + unreported).output_tokens is None  # a sum with an unknown part is unknown
+    assert unreported.line() == "input 7 · output not reported · total not reported"
+    assert TokenUsage.from_openai({"prompt_tokens": True, "completion_tokens": -1}) == TokenUsage(
+        input_tokens=None, output_tokens=None
+    )
 
 
 def test_records_are_immutable():

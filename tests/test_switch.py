@@ -54,3 +54,8 @@ def test_a_partial_configuration_is_a_clear_error():
 def test_mode_reaches_the_fake_gateway():
     client = connect(env={}, mode="B")
     assert client.describe().endswith("mode B)")
+
+
+def test_describe_masks_credentials_in_the_base_url():
+    env = {**REAL, "LLM_BASE_URL": "https://bob:s3cret-pass@gw.example/v1?key=abcdef"}
+    assert connect(env=env).describe() == "real gateway https://bob:***@gw.example/v1?key=***, model qwen"

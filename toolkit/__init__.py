@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from toolkit.errors import CallerError as CallerError
     from toolkit.errors import ConfigurationError as ConfigurationError
     from toolkit.errors import MaxRoundTripsError as MaxRoundTripsError
+    from toolkit.errors import NotAStreamError as NotAStreamError
     from toolkit.errors import ToolkitError as ToolkitError
     from toolkit.errors import TransientError as TransientError
     from toolkit.errors import TruncatedStreamError as TruncatedStreamError
@@ -129,6 +130,7 @@ __all__ = [
     "McpToolProvider",
     "MemoryId",
     "MessageWindow",
+    "NotAStreamError",
     "Param",
     "Policies",
     "Result",
@@ -232,6 +234,7 @@ _EXPORTS: dict[str, str] = {
     "TraceView": "toolkit.views.trace",
     "TransientError": "toolkit.errors",
     "TruncatedStreamError": "toolkit.errors",
+    "NotAStreamError": "toolkit.errors",
     "TruthTableWidget": "toolkit.views.truth_table",
     "UnknownToolError": "toolkit.errors",
     "UserMessage": "toolkit.chat.messages",

@@ -13,7 +13,8 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     │   ├── TransientError            timeout, connection drop, 429, 5xx: retried, then raised
     │   ├── CallerError               any other 4xx: the request is wrong; never retried
     │   └── BadResponseError          200 but the body is unusable (not JSON, no choices, ...)
-    │       └── TruncatedStreamError  the SSE stream ended before [DONE]
+    │       ├── TruncatedStreamError  the SSE stream ended before [DONE]
+    │       └── NotAStreamError       a stream request was answered with plain JSON
     ├── ToolCallError                 the model's tool call could not be run as asked
     │   ├── UnknownToolError          no tool has that name (the model hallucinated it)
     │   ├── ArgumentError             the arguments do not fit: field / received / expected
@@ -35,20 +36,41 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
 A `ToolCallError` is raised only when an error policy says "fail fast"; otherwise its text
 goes back to the model as a `ToolResultMessage(is_error=True)`.
 
+In a notebook, a `ToolkitError` shows as one readable line plus a hint, not a traceback
+(IPython's `_render_traceback_` hook); `%tb` right after shows the full chain.
+
 Leaves out: exceptions that never leave their module (a parse step's private signal).
 """
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass
+
+TB_NOTE = "(%tb shows the full traceback)"
 
 
 class ToolkitError(Exception):
     """Base class of everything toolkit raises on purpose."""
 
+    hint: str = ""
+    """What to do about it, in one sentence; shown under the message in a notebook."""
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython's hook: `Name: message` and the hint instead of a traceback. Asked again
+        for the same exception (that is what `%tb` does), the full chain."""
+        if getattr(self, "_rendered", False):
+            return "".join(traceback.format_exception(self)).rstrip("\n").split("\n")
+        self._rendered = True
+        lines = [f"{type(self).__name__}: {self}"]
+        lines.append(f"Hint: {self.hint} {TB_NOTE}" if self.hint else TB_NOTE)
+        return lines
+
 
 class ConfigurationError(ToolkitError):
     """A developer mistake found at registration time (not the model's fault)."""
+
+    hint = "Fix the code or setting the message names; nothing was sent to the model."
 
 
 class ModelCallError(ToolkitError):
@@ -67,6 +89,8 @@ class ModelCallError(ToolkitError):
 class TransientError(ModelCallError):
     """Timeout, dropped connection, 429 or 5xx: worth retrying; raised once retries run out."""
 
+    hint = "It was retried with backoff before giving up; running the cell again later may work."
+
     retry_after: float | None = None
     """Seconds the gateway asked us to wait (its `Retry-After` header), when it said."""
 
@@ -78,9 +102,19 @@ class CallerError(ModelCallError):
 class BadResponseError(ModelCallError):
     """The gateway answered 200 but the body cannot be used."""
 
+    hint = "Check that LLM_BASE_URL points at an OpenAI-compatible /v1 endpoint."
+
 
 class TruncatedStreamError(BadResponseError):
     """A streamed response ended before `data: [DONE]`; nothing from it may be executed."""
+
+    hint = "Nothing from the cut stream was executed; running the cell again may work."
+
+
+class NotAStreamError(BadResponseError):
+    """The gateway ignored `stream: true` and answered with a plain JSON response."""
+
+    hint = "This gateway does not stream: use chat() instead of stream(), or a gateway that streams."
 
 
 # --- Tools: reflection and execution (toolkit.tools.decorator, .schema, .arguments, .execution) ---
@@ -255,6 +289,8 @@ class MemoryIdError(ToolkitError, ValueError):
 
 class CassetteMismatch(ToolkitError):
     """A replayed request has no recording; the message shows how it differs."""
+
+    hint = "This run differs from the recording: record it again (LLM_RECORD=...) or unset LLM_REPLAY."
 
 
 class ScriptExhausted(ToolkitError):

@@ -2,19 +2,28 @@
 
 A cassette is a JSON Lines file, one HTTP exchange per line:
 
-    {"request": {"method": "POST", "path": "/v1/chat/completions", "body": {...}},
+    {"request": {"method": "POST", "path": "/chat/completions", "body": {...}},
      "response": {"status": 200, "content_type": "...", "retry_after": null, "body": "..."},
      "elapsed_ms": 812}
 
-Only the request *body* and path are kept — never headers, so never the API key. Streamed
+and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
+
+Only the request *body* and path are kept — never headers, so never the API key; and should
+the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
+body is written. Paths are kept relative to the API root (`/chat/completions`, whatever the
+base URL's own path: `/v1`, `/api/v1`, …), so a cassette replays under any base URL. Streamed
 responses are recorded chunk for chunk as they pass through (the learner still sees them
 stream) and written when the stream is finished.
 
 `RecordingTransport` wraps the real transport; `ReplayTransport` serves a cassette with no
 network at all. Replay matches a request to the first unused recording with the same path and
-body (so concurrent runs replay too); a request nobody recorded fails with `CassetteMismatch`
-and a diff against the nearest recording. A shared cassette lets a class without keys see a real
-model's behaviour, mistakes included.
+body (so concurrent runs replay too); a request sent more often than it was recorded says so;
+a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
+recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
+included.
+
+The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
+reused on replay, so a cassette recorded today replays tomorrow.
 
 Request and response bodies pass through `toolkit.tools.redact.scrub` before they are written
 (labelled secrets, known key formats, credentials in URLs, file paths); replay scrubs the request
@@ -35,8 +44,32 @@ from typing import Any
 
 import httpx
 
+from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
+from toolkit.chat.masking import bearer_key, mask_key, url_secrets
+
+__all__ = [
+    "RECORD_VAR",
+    "REPLAY_VAR",
+    "RecordingTransport",
+    "ReplayTransport",
+    "relative_path",
+    "session_now",
+    "session_today",
+]
 from toolkit.errors import CassetteMismatch
 from toolkit.tools import redact
+
+API_ENDPOINTS = ("/chat/completions", "/completions", "/embeddings", "/models")
+"""The OpenAI API's own paths; what comes before them is the base URL's path."""
+
+
+def relative_path(path: str) -> str:
+    """`path` relative to the API root: `/api/v1/chat/completions` → `/chat/completions`."""
+    for endpoint in API_ENDPOINTS:
+        at = path.find(endpoint)
+        if at != -1:
+            return path[at:]
+    return path
 
 
 def _canonical(body: bytes) -> Any:
@@ -55,7 +88,8 @@ class _Tee(httpx.SyncByteStream):
     """Passes chunks through and records the whole body once the stream is done."""
 
     def __init__(self, stream: Any, done: Any) -> None:
-        self._stream, self._done, self._chunks = stream, done, []
+        self._stream, self._done = stream, done
+        self._chunks: list[bytes] = []
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._stream:
@@ -79,11 +113,12 @@ class RecordingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         body = request.read()
+        secrets = [bearer_key(request.headers.get("authorization")), *url_secrets(str(request.url))]
         start = time.perf_counter()
         response = self.inner.handle_request(request)
 
         def done(content: bytes) -> None:
-            self._write(request, body, response, content, time.perf_counter() - start)
+            self._write(request, body, response, content, time.perf_counter() - start, secrets)
 
         return httpx.Response(
             response.status_code,
@@ -93,20 +128,28 @@ class RecordingTransport(httpx.BaseTransport):
         )
 
     def _write(
-        self, request: httpx.Request, body: bytes, response: httpx.Response, content: bytes, elapsed: float
+        self,
+        request: httpx.Request,
+        body: bytes,
+        response: httpx.Response,
+        content: bytes,
+        elapsed: float,
+        secrets: list[str | None],
     ) -> None:
+        text = content.decode("utf-8", "replace")
+        for secret in secrets:
+            text = mask_key(text, secret)
         line = {
-            "request": {"method": request.method, "path": request.url.path, "body": _canonical(body)},
+            "request": {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body)},
             "response": {
                 "status": response.status_code,
                 "content_type": response.headers.get("content-type", ""),
                 "retry_after": response.headers.get("retry-after"),
-                "body": redact.scrub(content.decode("utf-8", "replace")),
+                "body": redact.scrub(text),
             },
             "elapsed_ms": round(elapsed * 1000),
         }
-        with self._lock, self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+        _append(self.path, line, self._lock)
 
     def close(self) -> None:
         self.inner.close()
@@ -117,11 +160,13 @@ class ReplayTransport(httpx.BaseTransport):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.exchanges = [
-            json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()
-        ]
-        for exchange in self.exchanges:  # cassettes recorded before scrubbing compare like new ones
-            exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])
+        lines = [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        self.exchanges = [line for line in lines if "request" in line]
+        for exchange in self.exchanges:
+            exchange["request"] = {**exchange["request"], "path": relative_path(exchange["request"]["path"])}
+            exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
+        self.clock = next((parse_clock(line["clock"]) for line in lines if "clock" in line), None)
+        """What the recorded run read from the clock (None if it did not)."""
         self._used: set[int] = set()
         self._lock = threading.Lock()
 
@@ -130,7 +175,7 @@ class ReplayTransport(httpx.BaseTransport):
         return len(self.exchanges) - len(self._used)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        wanted = {"method": request.method, "path": request.url.path, "body": _canonical(request.read())}
+        wanted = {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(request.read())}
         with self._lock:
             index = next(
                 (i for i, e in enumerate(self.exchanges) if i not in self._used and e["request"] == wanted), None
@@ -145,6 +190,14 @@ class ReplayTransport(httpx.BaseTransport):
         return httpx.Response(recorded["status"], headers=headers, content=recorded["body"].encode("utf-8"))
 
     def _mismatch(self, wanted: dict[str, Any]) -> str:
+        replayed = sum(1 for e in self.exchanges if e["request"] == wanted)
+        if replayed:
+            times = "once" if replayed == 1 else f"{replayed} times"
+            return (
+                f"cassette {self.path.name}: this request was already replayed {replayed} "
+                f"time{'s' if replayed > 1 else ''} (it was recorded {times}); this run sends it more often "
+                "than the recorded run did"
+            )
         unused = [e["request"] for i, e in enumerate(self.exchanges) if i not in self._used]
         if not unused:
             return (
@@ -158,3 +211,8 @@ class ReplayTransport(httpx.BaseTransport):
             )
         )
         return f"cassette {self.path.name}: no recording matches this request; nearest differs:\n{diff}"
+
+
+def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:
+    with lock, path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")

@@ -16,8 +16,14 @@ is not shortened: the error is raised at once, carrying `retry_after`, so the ca
     bad body    200 but unusable                       → raised at once, naming what was wrong
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
-Every exchange is kept in `exchanges` (without the API key, secrets and paths scrubbed by
-`toolkit.tools.redact.scrub`) so a notebook can show the raw HTTP.
+Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
+scrubbed by `toolkit.tools.redact.scrub`). The API key (and
+any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
+even when the gateway echoes the key back (`toolkit.chat.masking`).
+
+Errors read as one line a learner can act on: an unreachable gateway names its URL and says
+to check `LLM_BASE_URL` or unset the `LLM_*` variables; a gateway that answers a stream
+request with plain JSON says so (`NotAStreamError`), instead of looking like a cut stream.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
@@ -32,14 +38,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 
+from toolkit.chat.masking import mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
-from toolkit.errors import BadResponseError, CallerError, TransientError
+from toolkit.errors import BadResponseError, CallerError, ModelCallError, NotAStreamError, TransientError
 from toolkit.tools import redact
 
 _TOOL_CHOICES = {"auto", "required", "none"}
@@ -143,7 +150,10 @@ class ChatClient:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.retry = retry
-        self.label = label or f"gateway {self.base_url}, model {model}"
+        self._secrets = (api_key, *url_secrets(self.base_url))
+        self.shown_url = mask_url(self.base_url)
+        """The base URL as it may be shown: credentials in it masked."""
+        self.label = self.scrub(label or f"gateway {self.shown_url}, model {model}")
         self.exchanges: deque[Exchange] = deque(maxlen=100)
         self._sleep = sleep
         self._http = httpx.Client(transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {api_key}"})
@@ -157,6 +167,12 @@ class ChatClient:
 
     def close(self) -> None:
         self._http.close()
+
+    def scrub(self, text: str) -> str:
+        """`text` with the API key and the URL's password masked."""
+        for secret in self._secrets:
+            text = mask_key(text, secret)
+        return text
 
     # -- requests -----------------------------------------------------------------------
     def build_request(
@@ -204,16 +220,31 @@ class ChatClient:
         """Yield text and tool-call deltas as they arrive, then `StreamDone`."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
         with self._open(body, stream=True) as (response, attempt):
-            assembler, lines = StreamAssembler(), []
+            if _plain_json(response.headers.get("content-type")):
+                self._plain_instead_of_stream(body, response, attempt, "")
+            assembler, recorded = StreamAssembler(), False
+            lines: list[str] = []
             try:
                 for line in response.iter_lines():
+                    if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
+                        recorded = True
+                        self._plain_instead_of_stream(body, response, attempt, line + "\n")
                     lines.append(line)
                     yield from assembler.feed_line(line)
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
             finally:
-                self._record(body, response.status_code, "\n".join(lines), attempt)
+                if not recorded:
+                    self._record(body, response.status_code, self.scrub("\n".join(lines)), attempt)
             yield StreamDone(assembler.finish())
+
+    def _plain_instead_of_stream(
+        self, body: dict[str, Any], response: httpx.Response, attempt: int, head: str
+    ) -> NoReturn:
+        text = self.scrub(head + "".join(response.iter_text()))
+        self._record(body, response.status_code, text, attempt)
+        response.close()
+        raise _not_a_stream(text, self.shown_url)
 
     def send(self, body: dict[str, Any]) -> httpx.Response:
         """POST `body` as is, with retries and triage; returns the successful response."""
@@ -234,17 +265,22 @@ class ChatClient:
                 f"request timed out ({type(exc).__name__}) after {self._http.timeout.read}s", attempts=attempt
             ) from exc
         except httpx.TransportError as exc:
-            self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
-            raise TransientError(f"could not reach the gateway: {type(exc).__name__}: {exc}", attempts=attempt) from exc
+            self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
+            raise TransientError(unreachable(self.shown_url, exc), attempts=attempt) from exc
         if response.status_code >= 400 or not stream:
             response.read()
             response.close()
-            self._record(body, response.status_code, response.text, attempt)
-        triage_status(response, attempt)
+            self._record(body, response.status_code, self.scrub(response.text), attempt)
+        try:
+            triage_status(response, attempt)
+        except ModelCallError as exc:
+            exc.args = (self.scrub(str(exc)),)
+            exc.body = self.scrub(exc.body)
+            raise
         return response
 
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
-        url = f"{self.base_url}/chat/completions"
+        url = f"{self.shown_url}/chat/completions"
         self.exchanges.append(Exchange(url, redact.scrub_json(body), status, redact.scrub(text), attempt))
 
 
@@ -278,6 +314,56 @@ class _Attempts:
     def __exit__(self, *exc_info: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+UNREACHABLE = (
+    "Cannot reach the gateway at {url} ({reason}). Check LLM_BASE_URL, or unset the LLM_* variables "
+    "to use the embedded gateway."
+)
+
+
+def unreachable(url: str, exc: httpx.TransportError) -> str:
+    """The one line saying the gateway at `url` cannot be reached, and why, in plain words."""
+    return UNREACHABLE.format(url=url, reason=_reason(exc))
+
+
+def _reason(exc: httpx.TransportError) -> str:
+    text = str(exc).lower()
+    for needle, reason in _REASONS:
+        if needle in text:
+            return reason
+    if isinstance(exc, httpx.ConnectError):
+        return "could not connect"
+    return f"the connection failed: {type(exc).__name__}"
+
+
+_REASONS = (
+    ("refused", "connection refused"),
+    ("name or service not known", "unknown host"),
+    ("nodename nor servname", "unknown host"),
+    ("temporary failure in name resolution", "unknown host"),
+    ("getaddrinfo failed", "unknown host"),
+    ("no route to host", "no route to host"),
+    ("network is unreachable", "network unreachable"),
+    ("certificate", "TLS certificate problem"),
+    ("ssl", "TLS problem"),
+    ("reset by peer", "connection reset"),
+    ("server disconnected", "the server closed the connection"),
+)
+
+
+def _plain_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
+
+
+def _not_a_stream(text: str, url: str) -> NotAStreamError:
+    return NotAStreamError(
+        f"the gateway answered a stream request with a plain response (JSON, not server-sent events) at {url}; "
+        "it ignores `stream: true`. Use chat() instead of stream() with this gateway.",
+        status=200,
+        body=text[:2000],
+    )
 
 
 def triage_status(response: httpx.Response, attempt: int = 1) -> None:

@@ -141,31 +141,65 @@ def load_message(data: dict[str, Any]) -> Message:
 
 
 class TokenUsage(_Record):
-    """Tokens counted by the gateway; `a + b` sums rounds of one call."""
+    """Tokens counted by the gateway; `a + b` sums rounds of one call.
 
-    input_tokens: int = 0
-    output_tokens: int = 0
+    A count the gateway did not report is None, never 0 ("not reported" in every view): a
+    sum with an unreported part is unreported too. `TokenUsage()` is zero tokens (the start
+    of a sum)."""
+
+    input_tokens: int | None = 0
+    output_tokens: int | None = 0
 
     @property
-    def total_tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
+    def total_tokens(self) -> int | None:
+        return _plus(self.input_tokens, self.output_tokens)
+
+    @property
+    def reported(self) -> bool:
+        """Whether both counts are known."""
+        return self.input_tokens is not None and self.output_tokens is not None
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(
-            input_tokens=self.input_tokens + other.input_tokens, output_tokens=self.output_tokens + other.output_tokens
+            input_tokens=_plus(self.input_tokens, other.input_tokens),
+            output_tokens=_plus(self.output_tokens, other.output_tokens),
         )
 
     @classmethod
     def from_openai(cls, data: dict[str, Any] | None) -> TokenUsage:
-        data = data or {}
-        return cls(input_tokens=data.get("prompt_tokens") or 0, output_tokens=data.get("completion_tokens") or 0)
+        """From an OpenAI `usage` object; a missing or non-integer count is None (not reported)."""
+        data = data if isinstance(data, dict) else {}
+        return cls(input_tokens=_count(data.get("prompt_tokens")), output_tokens=_count(data.get("completion_tokens")))
 
-    def to_openai(self) -> dict[str, int]:
+    def to_openai(self) -> dict[str, int | None]:
         return {
             "prompt_tokens": self.input_tokens,
             "completion_tokens": self.output_tokens,
             "total_tokens": self.total_tokens,
         }
+
+    def line(self) -> str:
+        """`input 12 · output 3 · total 15`, each count "not reported" when unknown."""
+        return (
+            f"input {tokens_text(self.input_tokens)} · output {tokens_text(self.output_tokens)} · "
+            f"total {tokens_text(self.total_tokens)}"
+        )
+
+
+NOT_REPORTED = "not reported"
+
+
+def tokens_text(count: int | None) -> str:
+    """A token count for display: the number, or "not reported"."""
+    return NOT_REPORTED if count is None else str(count)
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 class ChatResponse(_Record):

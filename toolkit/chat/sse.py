@@ -64,7 +64,8 @@ class StreamAssembler:
     text: list[str] = field(default_factory=list)
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
-    usage: TokenUsage = field(default_factory=TokenUsage)
+    usage: TokenUsage = field(default_factory=lambda: TokenUsage(input_tokens=None, output_tokens=None))
+    """Not reported until a chunk carries `usage`."""
     model: str = ""
     id: str = ""
     done: bool = False

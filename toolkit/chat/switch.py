@@ -19,12 +19,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from toolkit.chat.cassette import RecordingTransport, ReplayTransport
+import httpx
+
+from toolkit.chat.cassette import RECORD_VAR, REPLAY_VAR, RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
+from toolkit.chat.masking import mask_url
 from toolkit.errors import ConfigurationError
 
 ENV_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
-RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
 REPLAY_BASE_URL = "http://replay.local/v1"
 FAKE_BASE_URL = "http://fake-gateway.local/v1"
 FAKE_MODEL = "fake-keyword"
@@ -44,7 +46,7 @@ def connect(*, mode: str = "A", env: Mapping[str, str] | None = None, **client_o
     present = [name for name, value in values.items() if value]
     if len(present) == len(ENV_VARS):
         transport = RecordingTransport(record) if record else None
-        label = f"real gateway {values['LLM_BASE_URL']}, model {values['LLM_MODEL']}"
+        label = f"real gateway {mask_url(values['LLM_BASE_URL'])}, model {values['LLM_MODEL']}"
         return ChatClient(
             values["LLM_BASE_URL"],
             values["LLM_API_KEY"],
@@ -70,7 +72,9 @@ def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **c
 
     gateway = gateway or Gateway(mode=mode)
     sleep = client_options.get("sleep")
-    transport = InProcessTransport(gateway, sleep=sleep) if sleep is not None else InProcessTransport(gateway)
+    transport: httpx.BaseTransport = (
+        InProcessTransport(gateway, sleep=sleep) if sleep is not None else InProcessTransport(gateway)
+    )
     label = f"embedded fake keyword gateway (in-process, mode {gateway.mode})"
     if record:
         transport, label = RecordingTransport(record, transport), f"{label}, recording to {record}"

@@ -21,9 +21,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolkit.chat.clock import session_today
     from toolkit.course.drill import load_cases, run_drill, summary_lines
 
-    outcomes = run_drill(load_cases(args.cases), args.today or datetime.date.today())
+    outcomes = run_drill(load_cases(args.cases), args.today or session_today())
     for outcome in outcomes:
         print(outcome.line())
     print("\n".join(summary_lines(outcomes)))

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
+from toolkit.chat.clock import session_today
 from toolkit.course.validation import CATEGORIES, ORDER_ID, Validated, to_half_width
 from toolkit.errors import ConfigurationError
 
@@ -99,7 +100,7 @@ class Shop:
     """Order id → carrier, trackingNo, state and events (newest first); shipped orders only."""
     policies: list[dict[str, Any]]
     """Refund policies: id, category, from, to (None = open-ended), noReason, quality, shipping."""
-    today: datetime.date = field(default_factory=datetime.date.today)
+    today: datetime.date = field(default_factory=session_today)
     """The default `asOf` of `query_refund_policy` (inject it to keep results deterministic)."""
 
     def run(self, v: Validated) -> str:
@@ -199,7 +200,7 @@ def load_shop(data_dir: Path | str | None = None, *, today: datetime.date | None
     shipments = _read(data_dir / "logistics.json")["shipments"]
     policies = _read(data_dir / "refund_policies.json")["policies"]
     _check(data_dir, orders, shipments, policies)
-    return Shop(orders, shipments, policies, today or datetime.date.today())
+    return Shop(orders, shipments, policies, today or session_today())
 
 
 def _read(path: Path) -> dict[str, Any]:

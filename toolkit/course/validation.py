@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from toolkit.chat.clock import session_today
 from toolkit.errors import ArgError, UnknownToolError
 
 CATEGORIES = ("服装", "数码", "生鲜", "家居")
@@ -175,7 +176,7 @@ def validate(tool: str, raw: str, *, today: datetime.date | None = None) -> Vali
     for name, (required, normalise) in fields.items():  # 3. each field
         values[name] = _field(tool, name, data, required, normalise)
     if "asOf" in fields and values["asOf"] is None:  # 4. defaults
-        values["asOf"] = (today or datetime.date.today()).isoformat()
+        values["asOf"] = (today or session_today()).isoformat()
     return Validated._seal(tool, {k: v for k, v in values.items() if v is not None}, raw)
 
 

@@ -2,10 +2,13 @@
 pure functions, so that the HTTP server and the in-process transport are thin shells.
 
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
-path, headers, body, config, fault)` adds the envelope: routing (`POST /v1/chat/completions`,
-`GET /v1/models`), content type (415), size (413), JSON (400), headers, faults. Bad input is
+path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
+/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`), content type (415), size
+(413), JSON (400), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
-hash of the request, `created` is fixed, `usage` is `estimate_tokens`.
+hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
+`prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
+`response_format` shape the reply (`toolkit.gateway.shape`).
 
 Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), seed 003 §1:
     A  real support     tool_calls with valid JSON arguments
@@ -28,12 +31,14 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import unquote
 
 import orjson
 
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.rules import Rules, load_rules
+from toolkit.gateway.shape import cut_calls, cut_to_tokens, formatted, stopped, token_limit
 from toolkit.gateway.validate import RequestError, check_request
 from toolkit.gateway.wire import (
     JSON_TYPE,
@@ -44,6 +49,7 @@ from toolkit.gateway.wire import (
     completion_chunks,
     dumps,
     error_reply,
+    model_reply,
     models_reply,
     rate_limit_reply,
     server_error_reply,
@@ -57,6 +63,8 @@ MODE_HEADER = "x-fake-mode"
 FAULT_HEADER = "x-fake-fault"
 CHAT_PATH = "/v1/chat/completions"
 MODELS_PATH = "/v1/models"
+MODEL_PREFIX = MODELS_PATH + "/"
+REQUEST_ID_HEADER = "x-request-id"
 FINGERPRINT = "fp_fake_keyword"
 
 
@@ -115,7 +123,8 @@ def _reject_tool_fields(request: Any) -> None:
 
 def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: GatewayConfig) -> Turn:
     """Apply the mode to the rules' decision and dress it for the wire."""
-    content, calls = decision.text, ()
+    content: str | None = decision.text
+    calls: tuple[dict[str, Any], ...] = ()
     if decision.calls and config.mode in ("B", "D"):
         key = "fake_support" if config.mode == "B" else "invented_status"
         content = reply_text(config.rules, key, decision.order_id)
@@ -129,10 +138,22 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
             }
             for i, c in enumerate(decision.calls)
         )
+    content, calls, finish = _shaped(request, content, calls, config.rules)
     completion = _tokens(content or "") + sum(
         _tokens(c["function"]["name"] + c["function"]["arguments"]) for c in calls
     )
-    usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {
+            "reasoning_tokens": 0,
+            "audio_tokens": 0,
+            "accepted_prediction_tokens": 0,
+            "rejected_prediction_tokens": 0,
+        },
+    }
     return Turn(
         id=f"chatcmpl-{digest[:24]}",
         model=request["model"],
@@ -141,7 +162,41 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
         tool_calls=calls,
         usage=usage,
         fingerprint=FINGERPRINT,
+        finish=finish,
     )
+
+
+def _shaped(
+    request: dict, content: str | None, calls: tuple[dict[str, Any], ...], rules: Rules
+) -> tuple[str | None, tuple[dict[str, Any], ...], str | None]:
+    """`response_format`, `stop` and the token limit applied (see `toolkit.gateway.shape`);
+    the finish reason when it is not the usual one ("length")."""
+    if content is not None and not calls:
+        if request.get("response_format") is not None:
+            content = formatted(content, request, _said(request["messages"]), rules)
+        if request.get("stop") is not None:
+            content = stopped(content, request["stop"])
+    limit = token_limit(request)
+    if limit is None:
+        return content, calls, None
+    cut = False
+    if content is not None and _tokens(content) > limit:
+        content, cut = cut_to_tokens(content, limit), True
+    if calls:
+        calls, cut_call = cut_calls(calls, limit)
+        cut = cut or cut_call
+    return content, calls, "length" if cut else None
+
+
+def _said(messages: list[dict]) -> str:
+    """The last user message and the tool results after it: what a structured answer is filled from."""
+    said: list[str] = []
+    for message in reversed(messages):
+        if message["role"] in ("user", "tool"):
+            said.append(content_text(message.get("content")))
+        if message["role"] == "user":
+            break
+    return "\n".join(reversed(said))
 
 
 def _json_arguments(arguments: dict[str, Any]) -> str:
@@ -198,17 +253,35 @@ def _short(digest: str, salt: object) -> str:
 
 
 def handle_http(
-    method: str, path: str, headers: Mapping[str, str], body: bytes, config: GatewayConfig, fault: str | None = None
+    method: str,
+    path: str,
+    headers: Mapping[str, str],
+    body: bytes,
+    config: GatewayConfig,
+    fault: str | None = None,
+    request_id: str | None = None,
 ) -> Reply:
     """One HTTP exchange: route, check the envelope, apply mode and fault, `respond`.
 
-    `fault` (a shell's scheduled fault) wins over the `X-Fake-Fault` header."""
+    `fault` (a shell's scheduled fault) wins over the `X-Fake-Fault` header; `request_id`
+    (the shell's counter) goes out as the `x-request-id` header."""
+    reply = _handle(method, path, headers, body, config, fault)
+    if request_id is not None:
+        reply.headers[REQUEST_ID_HEADER] = request_id  # every Reply is built with its own dict
+    return reply
+
+
+def _handle(
+    method: str, path: str, headers: Mapping[str, str], body: bytes, config: GatewayConfig, fault: str | None
+) -> Reply:
     headers = {k.lower(): v for k, v in headers.items()}
     path = path.split("?", 1)[0]
     try:
         _route(method.upper(), path)
         if path == MODELS_PATH:
             return models_reply(config.model_name, config.created)
+        if path.startswith(MODEL_PREFIX):
+            return model_reply(unquote(path[len(MODEL_PREFIX) :]), config.model_name, config.created)
         config, fault = _overrides(headers, config, fault)
         if fault == "rate_limit":
             return rate_limit_reply(config.model_name, config.retry_after_s)
@@ -226,8 +299,13 @@ def handle_http(
     return _apply_fault(respond(request, config), fault, config)
 
 
+_ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
+
+
 def _route(method: str, path: str) -> None:
-    allowed = {CHAT_PATH: "POST", MODELS_PATH: "GET"}.get(path)
+    allowed = _ALLOWED.get(path)
+    if allowed is None and path.startswith(MODEL_PREFIX) and "/" not in path[len(MODEL_PREFIX) :]:
+        allowed = "GET"
     if allowed is None:
         raise RequestError(
             f"Unknown request URL: {method} {path}. Please check the URL for typos.", code="unknown_url", status=404

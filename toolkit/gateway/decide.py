@@ -2,11 +2,15 @@
 
 `decide(request, rules) -> Decision` — text, or tool calls (name + arguments dict):
 
-1. the conversation ends with tool results → answer from them (`[[answer]]` templates);
+1. the conversation ends with tool results → answer from them (`[[answer]]` templates), unless
+   a result names an offered tool (a tool search found it) that matches the question: call it;
 2. read the last user message (`read_text`); a hard "should not call" rule → its reply;
 3. a tool the text names literally, else each matching intent whose tool is offered → one
-   call each, in rules order; an order id and nothing matched → the fallback tool;
-4. `tool_choice` ("none" / "required" / one function) and `parallel_tool_calls` overrule;
+   call each, in rules order; an order id and nothing matched → the fallback tool; still
+   nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
+   which also wins over a "should not call" rule (a complaint skill may handle a complaint);
+4. `tool_choice` ("none" / "required" / one function) and `parallel_tool_calls` overrule; a
+   forced call always carries every required argument (filled from the schema if need be);
 5. nothing to call → ask for the order id, say it cannot look it up, a soft decline
    (greeting, thanks), or the default reply.
 
@@ -23,6 +27,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
 from toolkit.gateway.rules import Facts, Rules, read_text
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
@@ -52,27 +57,82 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
     choice = request.get("tool_choice", "auto")
     offered = {} if choice == "none" else _offered(request.get("tools") or ())
     if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
+        found = _found_by_results(messages, offered, rules)
+        if found:
+            return found
         return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
     facts, text = _conversation_facts(messages, rules)
-    decision = _apply_choice(choice, _auto(facts, text, offered, rules), facts, offered, rules)
+    decision = _auto(facts, text, offered, rules, messages)
+    decision = _apply_choice(choice, decision, facts, offered, rules, messages)
     if request.get("parallel_tool_calls") is False:
         decision = decision._replace(calls=decision.calls[:1])
     return decision
 
 
-def _auto(facts: Facts, text: str, offered: dict[str, tuple[str, ...]], rules: Rules) -> Decision:
+def _auto(
+    facts: Facts, text: str, offered: dict[str, ToolInfo], rules: Rules, messages: list[dict] | None = None
+) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None)
-    if hard:
-        return Decision(text=hard.reply, order_id=facts.order_id)
-    calls = _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
+    calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
+    if not calls and offered:
+        calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []))
     if calls:
         return Decision(calls=calls, order_id=facts.order_id)
+    if hard:
+        return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
+
+
+def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:
+    """The offered tools no shop rule names (those are left to the rules)."""
+    ruled = {i.tool for i in rules.intents} | {rules.fallback_tool}
+    return {name: info for name, info in offered.items() if name not in ruled}
+
+
+def _generic_calls(
+    text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, context: str
+) -> tuple[Call, ...]:
+    name = pick(text, _unruled(offered, rules), context, rules)
+    if name is None:
+        return ()
+    return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
+
+
+def _found_by_results(messages: list[dict], offered: dict[str, ToolInfo], rules: Rules) -> Decision | None:
+    """A call of a tool that the trailing results name (a tool search found it) and that fits
+    the user's question, if it was not called yet since the user spoke."""
+    results = "\n".join(_trailing_results(messages))
+    called = _called_since_user(messages)
+    named = {
+        n: info for n, info in _unruled(offered, rules).items() if n not in called and _mention(results, n) is not None
+    }
+    if not named:
+        return None
+    facts, text = _conversation_facts(messages, rules)
+    calls = _generic_calls(text, named, facts, rules, _system_text(messages))
+    return Decision(calls=calls, order_id=facts.order_id) if calls else None
+
+
+def _called_since_user(messages: list[dict]) -> set[str]:
+    names: set[str] = set()
+    for message in reversed(messages):
+        if message["role"] == "user":
+            break
+        names.update(call["function"]["name"] for call in _assistant_calls(message))
+    return names
+
+
+def _assistant_calls(message: dict) -> list[dict]:
+    return message.get("tool_calls") or [] if message["role"] == "assistant" else []
+
+
+def _system_text(messages: list[dict]) -> str:
+    return "\n".join(content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer"))
 
 
 def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:
     tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
-    if not tools and facts.order_id and rules.fallback_tool in offered:
+    if not tools and facts.order_id and rules.fallback_tool is not None and rules.fallback_tool in offered:
         tools = [rules.fallback_tool]
     return tuple(_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools))
 
@@ -85,21 +145,39 @@ def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple
     return tuple(_call(name, offered, facts, rules, explicit=_json_after(text, end)) for end, name in found)
 
 
-def _apply_choice(choice: Any, decision: Decision, facts: Facts, offered: dict, rules: Rules) -> Decision:
+def _apply_choice(
+    choice: Any, decision: Decision, facts: Facts, offered: dict, rules: Rules, messages: list[dict] | None = None
+) -> Decision:
+    """`tool_choice` overrules; a forced call never lacks a required argument."""
     if isinstance(choice, dict):
         name = choice["function"]["name"]
         kept = [c for c in decision.calls if c.name == name] or [_call(name, offered, facts, rules)]
-        return Decision(calls=(kept[0],), order_id=facts.order_id)
-    if choice == "required" and not decision.calls:
-        name = next((i.tool for i in facts.intents if i.tool in offered), next(iter(offered)))
-        return Decision(calls=(_call(name, offered, facts, rules),), order_id=facts.order_id)
-    return decision
+        calls: tuple[Call, ...] = (kept[0],)
+    elif choice == "required":
+        fallback = next((i.tool for i in facts.intents if i.tool in offered), next(iter(offered)))
+        calls = decision.calls or (_call(fallback, offered, facts, rules),)
+    else:
+        return decision
+    context = _system_text(messages or [])
+    return Decision(calls=tuple(_complete(c, offered, facts, rules, context) for c in calls), order_id=facts.order_id)
+
+
+def _complete(call: Call, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, context: str) -> Call:
+    info = offered.get(call.name)
+    if info is None or not isinstance(call.arguments, dict):
+        return call
+    return Call(
+        call.name, fill_arguments(info.parameters, facts.text, facts, rules, context=context, known=call.arguments)
+    )
 
 
 def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[str, Any] | None = None) -> Call:
     if explicit is not None:
         return Call(tool, explicit)
-    values = {name: facts.get(rules.params.get(name, ""), rules) for name in offered.get(tool, ())}
+    info = offered.get(tool)
+    properties = info.parameters.get("properties") if info is not None else None
+    names = properties if isinstance(properties, dict) else ()
+    values = {name: facts.get(rules.params.get(name, ""), rules) for name in names}
     return Call(tool, {name: value for name, value in values.items() if value is not None})
 
 
@@ -187,13 +265,12 @@ def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
     return facts.order_id
 
 
-def _offered(tools: Any) -> dict[str, tuple[str, ...]]:
-    """Tool name → its parameter names, from the request's `tools`."""
+def _offered(tools: Any) -> dict[str, ToolInfo]:
+    """Tool name → its description and parameter schema, from the request's `tools`."""
     offered = {}
     for tool in tools:
         fn = tool["function"]
-        properties = (fn.get("parameters") or {}).get("properties")
-        offered[fn["name"]] = tuple(properties) if isinstance(properties, dict) else ()
+        offered[fn["name"]] = ToolInfo(fn.get("description") or "", fn.get("parameters") or {})
     return offered
 
 
@@ -235,9 +312,13 @@ def _shallow(value: Any, levels: int) -> bool:
 # --- the prompt protocol (no `tools`: the tools are described in the system prompt) ----------
 
 
-def _prose_tools(messages: list[dict], rules: Rules) -> dict[str, tuple[str, ...]]:
-    system = "\n".join(content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer"))
-    return {i.tool: i.params for i in rules.intents if _mention(system, i.tool) is not None}
+def _prose_tools(messages: list[dict], rules: Rules) -> dict[str, ToolInfo]:
+    system = _system_text(messages)
+    return {
+        i.tool: ToolInfo("", {"type": "object", "properties": {p: {"type": "string"} for p in i.params}})
+        for i in rules.intents
+        if _mention(system, i.tool) is not None
+    }
 
 
 def _decide_prose(messages: list[dict], offered: dict, rules: Rules) -> Decision:

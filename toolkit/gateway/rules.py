@@ -62,6 +62,22 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class GenericRules:
+    """The `[generic]` section: how to call tools the other rules do not name."""
+
+    min_score: int
+    min_word: int
+    stopwords: frozenset[str]
+    chinese_stop_chars: frozenset[str]
+    glossary: tuple[tuple[str, tuple[str, ...]], ...]
+    """Chinese word → English search terms."""
+    facts: dict[str, re.Pattern[str]]
+    """Fact name → regex (the value is group 1, or the first group that matched)."""
+    params: tuple[tuple[str, str], ...]
+    """A word in a parameter's name → the fact it wants, in file order."""
+
+
+@dataclass(frozen=True)
 class Rules:
     """Everything in the rules file, compiled."""
 
@@ -80,6 +96,9 @@ class Rules:
     drop_sentences: re.Pattern[str]
     answers: tuple[Answer, ...]
     prompt_prefix: str
+    generic: GenericRules
+    any_decline: re.Pattern[str] = _NEVER
+    """Matches where any decline rule would: one search rules them all out (the common case)."""
 
     def intent_for(self, tool: str) -> Intent | None:
         return next((i for i in self.intents if i.tool == tool), None)
@@ -106,11 +125,12 @@ class Facts(NamedTuple):
 
 def read_text(text: str, rules: Rules) -> Facts:
     """The order id, intents and decline rules found in `text`."""
+    declines = tuple([d for d in rules.declines if d.matcher.search(text)]) if rules.any_decline.search(text) else ()
     return Facts(
         text,
         _first(rules.order_id, text),
-        intents=tuple(i for i in rules.intents if i.matcher.search(text)),
-        declines=tuple(d for d in rules.declines if d.matcher.search(text)),
+        intents=tuple([i for i in rules.intents if i.matcher.search(text)]),
+        declines=declines,
     )
 
 
@@ -166,6 +186,27 @@ def _compile(data: dict[str, Any]) -> Rules:
         drop_sentences=_matcher(style["drop_sentences_with"]),
         answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
         prompt_prefix=data["prompt_protocol"]["prefix"],
+        generic=_compile_generic(data.get("generic", {})),
+        any_decline=_any(data["decline"]),
+    )
+
+
+def _any(declines: list[dict[str, Any]]) -> re.Pattern[str]:
+    """One regex matching wherever any of the decline rules' keywords or patterns match."""
+    return _matcher(
+        [k for d in declines for k in d.get("keywords", ())], [p for d in declines for p in d.get("patterns", ())]
+    )
+
+
+def _compile_generic(data: dict[str, Any]) -> GenericRules:
+    return GenericRules(
+        min_score=int(data.get("min_score", 1)),
+        min_word=int(data.get("min_word", 3)),
+        stopwords=frozenset(w.lower() for w in data.get("stopwords", ())),
+        chinese_stop_chars=frozenset(data.get("chinese_stop_chars", "")),
+        glossary=tuple((word, tuple(terms)) for word, terms in data.get("glossary", {}).items()),
+        facts={name: re.compile(pattern) for name, pattern in data.get("facts", {}).items()},
+        params=tuple((word.lower(), fact) for word, fact in data.get("params", {}).items()),
     )
 
 

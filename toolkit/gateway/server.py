@@ -1,8 +1,9 @@
 """The fake gateway with state, and over real HTTP: `python -m toolkit gateway`.
 
-`Gateway` is the stateful shell both transports share: a `GatewayConfig` (mode included) and
-a fault schedule — faults consumed one per chat request, in order, so a test can say "the
-next two requests get 429, then answer". `create_app()` wraps it in a Starlette app;
+`Gateway` is the stateful shell both transports share: a `GatewayConfig` (mode included), a
+fault schedule — faults consumed one per chat request, in order, so a test can say "the
+next two requests get 429, then answer" — and a request counter, which makes each reply's
+`x-request-id` (`req_` + the count in 32 hex digits: deterministic, unlike OpenAI's). `create_app()` wraps it in a bare ASGI app;
 `serve()` runs that app with uvicorn (blocking); `running_gateway()` runs it in a background
 thread on a free loopback port for tests, notebooks and benchmarks. Everything binds to
 127.0.0.1 unless told otherwise.
@@ -20,9 +21,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
-from starlette.applications import Starlette
-from starlette.routing import Route
-
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
 from toolkit.gateway.wire import Reply
@@ -39,6 +37,7 @@ class Gateway:
         config = config or GatewayConfig()
         self.config = replace(config, mode=mode) if mode else config
         self._faults: list[str | None] = []
+        self._requests = 0
         self._lock = threading.Lock()
         self.schedule(*faults)
 
@@ -68,27 +67,35 @@ class Gateway:
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> Reply:
         """One HTTP exchange; a chat request consumes the next scheduled fault."""
         chat = method.upper() == "POST" and path.split("?", 1)[0] == CHAT_PATH
-        fault = self._next_fault() if chat else None
-        return handle_http(method, path, headers, body, self.config, fault=fault)
+        fault, number = self._next(chat)
+        return handle_http(method, path, headers, body, self.config, fault=fault, request_id=f"req_{number:032x}")
 
-    def _next_fault(self) -> str | None:
+    def _next(self, chat: bool) -> tuple[str | None, int]:
+        """The fault for this request (chat requests only) and its number, counting from 1."""
         with self._lock:
-            return self._faults.pop(0) if self._faults else None
+            self._requests += 1
+            fault = self._faults.pop(0) if chat and self._faults else None
+            return fault, self._requests
 
 
-def create_app(gateway: Gateway) -> Starlette:
-    """A Starlette app sending every request, any path and method, to `gateway`."""
-    return Starlette(routes=[Route("/{path:path}", _Endpoint(gateway))])
+def create_app(gateway: Gateway) -> GatewayApp:
+    """An ASGI app sending every HTTP request, any path and method, to `gateway`."""
+    return GatewayApp(gateway)
 
 
-class _Endpoint:
-    """A bare ASGI endpoint: bytes in, `gateway.handle`, bytes out. No Request / Response
-    objects: the gateway does its own routing and envelope, and this is the hot path."""
+class GatewayApp:
+    """A bare ASGI app: bytes in, `gateway.handle`, bytes out. No framework, no Request /
+    Response objects: the gateway does its own routing and envelope, and this is the hot path
+    (a Starlette router around it cost more per request than the gateway's own routing)."""
 
     def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":  # lifespan is off; a websocket is refused
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1003})
+            return
         body = await _read_body(receive, self.gateway.config.max_body_bytes)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
@@ -126,7 +133,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _server(app: Starlette):
+def _server(app: GatewayApp):
     import uvicorn  # imported here: the in-process transport never needs it
 
     return uvicorn.Server(

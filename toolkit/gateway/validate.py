@@ -6,8 +6,12 @@ offending `param` and a `code`) for the first problem it finds: the body's shape
 as strict gateways do (seed 003 §9) — a tool result that answers no earlier tool call, or a
 tool call left without a result. It only reads; it never repairs.
 
-Leaves out: sampling parameters (temperature, max_tokens, ...), accepted and ignored;
-content parts other than text (images, audio), refused.
+Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
+supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
+are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`).
+
+Leaves out: the other sampling parameters (temperature, top_p, seed, ...), accepted and
+ignored; content parts other than text (images, audio), refused.
 """
 
 from __future__ import annotations
@@ -19,6 +23,18 @@ ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_CHOICES = ("none", "auto", "required")
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _MISSING = object()
+KNOWN_FIELDS = frozenset(
+    {
+        "model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
+        "max_tokens", "max_completion_tokens", "n", "stop", "response_format", "temperature", "top_p",
+        "seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user",
+        "metadata", "store", "service_tier", "modalities", "audio", "prediction", "reasoning_effort",
+        "web_search_options", "functions", "function_call", "safety_identifier", "prompt_cache_key",
+        "verbosity",
+    }
+)  # fmt: skip
+"""The top-level fields of OpenAI's chat-completions request; anything else is a 400."""
+MAX_STOP = 4
 
 
 class RequestError(Exception):
@@ -36,6 +52,7 @@ def check_request(request: Any) -> None:
             f"Invalid type for the request body: expected an object, but got {_kind(request)} instead.",
             code="invalid_type",
         )
+    _known_fields(request)
     _required(request, "model", str)
     messages = _required(request, "messages", list)
     if not messages:
@@ -50,7 +67,19 @@ def check_request(request: Any) -> None:
     _check_tools(request.get("tools"))
     _check_tool_choice(request)
     _check_stream(request)
+    _check_output_options(request)
     _check_tool_pairing(messages)
+
+
+def _known_fields(request: dict) -> None:
+    unknown = [key for key in request if key not in KNOWN_FIELDS]
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        raise RequestError(
+            f"Unrecognized request argument{plural} supplied: {', '.join(unknown)}",
+            param=unknown[0],
+            code="unknown_parameter",
+        )
 
 
 # --- messages --------------------------------------------------------------------------------
@@ -264,6 +293,70 @@ def _check_stream(request: dict) -> None:
         )
     if _expect(options, dict, "stream_options").get("include_usage") is not None:
         _expect(options["include_usage"], bool, "stream_options.include_usage")
+
+
+# --- what the reply may look like: length, count, stop sequences, format ----------------------
+
+
+def _check_output_options(request: dict) -> None:
+    for key in ("max_tokens", "max_completion_tokens", "n"):
+        value = request.get(key)
+        if value is not None and (type(value) is not int or value < 1):
+            raise RequestError(
+                f"Invalid '{key}': expected an integer of at least 1, but got {value!r} instead.",
+                param=key,
+                code="invalid_value",
+            )
+    if (request.get("n") or 1) > 1:
+        raise RequestError(
+            f"'n' = {request['n']} is not supported by this gateway: it answers one choice per request (n = 1).",
+            param="n",
+            code="unsupported_value",
+        )
+    _check_stop(request.get("stop"))
+    _check_response_format(request)
+
+
+def _check_stop(stop: Any) -> None:
+    if stop is None or isinstance(stop, str):
+        return
+    if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop) or len(stop) > MAX_STOP:
+        raise RequestError(
+            f"Invalid 'stop': expected a string or an array of at most {MAX_STOP} strings.",
+            param="stop",
+            code="invalid_value",
+        )
+
+
+def _check_response_format(request: dict) -> None:
+    fmt = request.get("response_format")
+    if fmt is None:
+        return
+    kind = _required(_expect(fmt, dict, "response_format"), "type", str, "response_format")
+    if kind not in ("text", "json_object", "json_schema"):
+        raise RequestError(
+            f"Invalid value: {kind!r}. Supported values are: 'text', 'json_object', and 'json_schema'.",
+            param="response_format.type",
+            code="invalid_value",
+        )
+    if kind == "json_schema":
+        spec = _required(fmt, "json_schema", dict, "response_format")
+        _required(spec, "name", str, "response_format.json_schema")
+        if spec.get("schema") is not None:
+            _expect(spec["schema"], dict, "response_format.json_schema.schema")
+    if kind == "json_object" and not any("json" in _text_of(m).lower() for m in request["messages"]):
+        raise RequestError(
+            "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+            param="messages",
+            code="invalid_value",
+        )
+
+
+def _text_of(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
 
 
 # --- small helpers ---------------------------------------------------------------------------

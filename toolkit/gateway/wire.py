@@ -8,6 +8,8 @@ renders it as a `chat.completion`, `completion_chunks()` as `chat.completion.chu
 framing with the final `data: [DONE]` — so the HTTP server and the in-process transport send
 the very same bytes.
 
+Every response object carries `service_tier: "default"`, as OpenAI's do.
+
 Leaves out: `n > 1`, logprobs, refusals, audio.
 """
 
@@ -116,6 +118,19 @@ def models_reply(model: str, created: int) -> Reply:
     return Reply(200, {"content-type": JSON_TYPE}, body={"object": "list", "data": [entry]})
 
 
+def model_reply(wanted: str, model: str, created: int) -> Reply:
+    """`GET /v1/models/{id}`: this gateway's model, or OpenAI's 404 for any other id."""
+    if wanted != model:
+        return error_reply(
+            404,
+            f"The model '{wanted}' does not exist or you do not have access to it.",
+            param="model",
+            code="model_not_found",
+        )
+    entry = {"id": model, "object": "model", "created": created, "owned_by": "toolkit"}
+    return Reply(200, {"content-type": JSON_TYPE}, body=entry)
+
+
 @dataclass(frozen=True)
 class Turn:
     """One assistant turn, ready for the wire."""
@@ -126,11 +141,15 @@ class Turn:
     content: str | None
     tool_calls: tuple[dict[str, Any], ...]
     """OpenAI tool-call dicts: `{"id", "type": "function", "function": {"name", "arguments"}}`."""
-    usage: dict[str, int]
+    usage: dict[str, Any]
     fingerprint: str
+    finish: str | None = None
+    """A finish reason other than the usual one (e.g. "length" when the reply was cut)."""
 
     @property
     def finish_reason(self) -> str:
+        if self.finish is not None:
+            return self.finish
         return "tool_calls" if self.tool_calls else "stop"
 
     def _envelope(self, kind: str) -> dict[str, Any]:
@@ -139,6 +158,7 @@ class Turn:
             "object": kind,
             "created": self.created,
             "model": self.model,
+            "service_tier": "default",
             "system_fingerprint": self.fingerprint,
         }
 

@@ -24,12 +24,12 @@ Leaves out: async methods, and guardrails / moderation around the call.
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import TextDelta
@@ -129,7 +129,7 @@ class ServiceConfig:
     registry: Any = None
     memory: Callable[[Any], ChatMemory] | ChatMemory | None = None
     options: LoopOptions = LoopOptions()
-    clock: Clock = dt.datetime.now
+    clock: Clock = session_now
     structured: str = "response_format"
     """`response_format` (send the schema) or `instructions` (append it to the user message)."""
     shared_memory_id: str | None = None
@@ -145,7 +145,7 @@ def ai_service(
     registry: Any = None,
     memory: Callable[[Any], ChatMemory] | ChatMemory | None = None,
     options: LoopOptions = LoopOptions(),
-    clock: Clock = dt.datetime.now,
+    clock: Clock = session_now,
     structured: str = "response_format",
     shared_memory_id: str | None = None,
 ) -> D:

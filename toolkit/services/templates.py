@@ -23,6 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from toolkit.chat.clock import session_now
+
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 Clock = Callable[[], dt.datetime]
 
@@ -47,7 +49,7 @@ def as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def render(template: str, values: Mapping[str, Any], clock: Clock = dt.datetime.now) -> str:
+def render(template: str, values: Mapping[str, Any], clock: Clock = session_now) -> str:
     """Fill every placeholder; built-ins come from `clock()` (read once per render)."""
     now: dt.datetime | None = None
 

@@ -34,6 +34,7 @@ from toolkit.chat.messages import (
     ToolCall,
     ToolResultMessage,
     message_from_openai,
+    tokens_text,
 )
 from toolkit.views.html import (
     Html,
@@ -130,7 +131,7 @@ def _assistant_html(
 
 
 def _usage_html(usage: TokenUsage) -> Html:
-    rows = [[usage.input_tokens, usage.output_tokens, usage.total_tokens]]
+    rows = [[tokens_text(usage.input_tokens), tokens_text(usage.output_tokens), tokens_text(usage.total_tokens)]]
     return card("token usage", table(["input", "output", "total"], rows), "info")
 
 
@@ -164,7 +165,7 @@ def render_response_html(response: ChatResponse) -> str:
     u = response.usage
     rows = [("finish reason", badge(finish, kinds.get(finish, "info")))]
     rows += [("model", response.model)] if response.model else []
-    rows += [("tokens", f"input {u.input_tokens} · output {u.output_tokens} · total {u.total_tokens}")]
+    rows += [("tokens", u.line())]
     no_results = [[] for _ in response.message.tool_calls]
     body = kv_table(rows) + _assistant_html(response.message, no_results, show_missing=False)
     return str(page(body, "model response"))
@@ -207,7 +208,10 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
     names = {c.id: c.name for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
     lines = [line for i, m in enumerate(messages) for line in _message_text(m, names, i in orphans)]
     if usage is not None:
-        lines.append(f"tokens: input {usage.input_tokens}, output {usage.output_tokens}, total {usage.total_tokens}")
+        lines.append(
+            f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "
+            f"total {tokens_text(usage.total_tokens)}"
+        )
     return "\n".join(lines) or "(no messages)"
 
 

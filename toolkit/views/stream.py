@@ -144,7 +144,7 @@ def _arguments(text: str) -> str:
 
 def _tokens(result: Result[Any]) -> str:
     u = result.usage
-    return f"input {u.input_tokens} · output {u.output_tokens} · total {u.total_tokens}"
+    return u.line()
 
 
 def _over(result: Result[Any] | None, error: BaseException | None, done: bool | None) -> bool:

@@ -74,7 +74,7 @@ def _choice(choice: Any) -> str:
 
 
 def _tokens(usage: TokenUsage) -> str:
-    return f"input {usage.input_tokens} · output {usage.output_tokens} · total {usage.total_tokens}"
+    return usage.line()
 
 
 def _tools_sent(trace: RoundTrace) -> str:

@@ -1,0 +1,252 @@
+"""The embedded gateway calls tools it was never written for: keyword pick, schema-filled arguments."""
+
+import json
+
+import jsonschema
+import pytest
+from openai.types.chat import ChatCompletion
+
+from toolkit.gateway.core import GatewayConfig, respond
+from toolkit.gateway.generic import fill_arguments, search_terms
+from toolkit.gateway.rules import load_rules, read_text
+from toolkit.search.keyword import KeywordSearch
+from toolkit.skills.folders import Skill
+from toolkit.skills.offer import Skills
+
+
+def fn(name, description, properties, required=None, **extra):
+    schema = {"type": "object", "properties": properties, "required": list(required or properties), **extra}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+
+
+WEATHER = fn(
+    "get_weather",
+    "Get the current weather forecast for a city",
+    {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    required=["city"],
+)
+CALENDAR = [
+    fn(
+        "create_event",
+        "Create a calendar event (a meeting or appointment) on a date",
+        {
+            "title": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "duration_minutes": {"type": "integer", "minimum": 15, "maximum": 480},
+        },
+    ),
+    fn("list_events", "List the calendar events of one day", {"date": {"type": "string", "format": "date"}}),
+]
+# mcp-server-time's two tools, as its tools/list describes them
+TIME = [
+    fn(
+        "get_current_time",
+        "Get current time in a specific timezones",
+        {
+            "timezone": {
+                "type": "string",
+                "description": "IANA timezone name (e.g., 'America/New_York', 'Europe/London'). "
+                "Use 'Asia/Shanghai' as local timezone if no timezone provided by the user.",
+            }
+        },
+    ),
+    fn(
+        "convert_time",
+        "Convert time between timezones",
+        {
+            "source_timezone": {
+                "type": "string",
+                "description": "Source IANA timezone name (e.g., 'America/New_York')",
+            },
+            "time": {"type": "string", "description": "Time to convert in 24-hour format (HH:MM)"},
+            "target_timezone": {"type": "string", "description": "Target IANA timezone name (e.g., 'Asia/Tokyo')"},
+        },
+    ),
+]
+
+
+def skills():
+    made = [
+        Skill(
+            "logistics-complaint",
+            "Handle a complaint about a delivery: a parcel stuck in transit, lost or damaged.",
+            "body",
+        ),
+        Skill("refund-escalation", "Hand a refund request over to a human agent when the amount is high.", "body"),
+    ]
+    return Skills(made)
+
+
+def ask(text, tools, system=None, mode="A", **extra):
+    messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
+    reply = respond({"model": "m", "messages": messages, "tools": tools, **extra}, GatewayConfig(mode=mode))
+    assert reply.status == 200, reply.body
+    message = ChatCompletion.model_validate(reply.body).choices[0].message
+    return [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or ()]
+
+
+def valid(calls, tools):
+    """Every call's arguments validate against its tool's schema."""
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in tools}
+    for name, arguments in calls:
+        jsonschema.validate(arguments, schemas[name])
+    return calls
+
+
+def test_weather_in_english_and_chinese():
+    assert valid(ask("What's the weather in Paris today?", [WEATHER]), [WEATHER]) == [
+        ("get_weather", {"city": "Paris"})
+    ]
+    assert valid(ask("北京明天天气怎么样？", [WEATHER]), [WEATHER]) == [("get_weather", {"city": "北京"})]
+
+
+def test_calendar_picks_by_words_and_fills_date_and_bounded_integer():
+    calls = valid(ask('Schedule a meeting "Team sync" on 2026-12-01 for 30 minutes', CALENDAR), CALENDAR)
+    assert calls == [("create_event", {"title": "Team sync", "date": "2026-12-01", "duration_minutes": 30})]
+    assert ask("明天的日程有哪些？", CALENDAR)[0][0] in ("create_event", "list_events")
+
+
+def test_mcp_time_tools_take_facts_or_the_documented_example():
+    assert valid(ask("What time is it in Europe/Berlin?", TIME), TIME) == [
+        ("get_current_time", {"timezone": "Europe/Berlin"})
+    ]
+    # no timezone in the text: the description's example, never free text in a timezone field
+    assert ask("现在几点了？", TIME) == [("get_current_time", {"timezone": "America/New_York"})]
+    calls = valid(ask("Convert 09:30 from Asia/Tokyo to Europe/London", TIME), TIME)
+    assert calls == [
+        ("convert_time", {"source_timezone": "Asia/Tokyo", "time": "09:30", "target_timezone": "Asia/Tokyo"})
+    ]
+
+
+def test_a_skill_is_activated_by_its_description_in_the_system_prompt():
+    offer = skills()
+    tools = [t.spec.to_openai() for t in offer.management_tools()]
+    system = offer.system_prompt()
+    calls = ask("My parcel is stuck in transit, I want to complain", tools, system=system)
+    assert valid(calls, tools) == [("activate_skill", {"name": "logistics-complaint"})]
+    assert ask("包裹丢了，我要投诉", tools, system=system) == [("activate_skill", {"name": "logistics-complaint"})]
+    assert ask("I need a human agent for my refund", tools, system=system) == [
+        ("activate_skill", {"name": "refund-escalation"})
+    ]
+
+
+def test_the_search_tool_gets_the_users_words_as_terms():
+    search = KeywordSearch().spec.to_openai()
+    calls = valid(ask("Search for a tool to convert currency", [search]), [search])
+    assert calls == [("tool_search_tool", {"terms": ["search", "tool", "convert", "currency"]})]
+
+
+def test_a_tool_found_by_a_search_is_called_next():
+    search, found = KeywordSearch().spec.to_openai(), WEATHER
+    messages = [
+        {"role": "user", "content": "Search the weather tool for London"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "tool_search_tool", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "get_weather: Get the current weather forecast for a city"},
+    ]
+    reply = respond({"model": "m", "messages": messages, "tools": [search, found]}, GatewayConfig())
+    calls = ChatCompletion.model_validate(reply.body).choices[0].message.tool_calls
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [("get_weather", {"city": "London"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hello", "你好", "谢谢", "Tell me a joke", "What is 2 + 2?", "今天心情不错"],
+)
+def test_questions_that_should_call_nothing(text):
+    tools = [WEATHER, *CALENDAR, *TIME]
+    assert ask(text, tools) == []
+
+
+def test_shop_rules_still_come_first():
+    shop = fn("query_order", "查询订单", {"orderId": {"type": "string"}})
+    assert ask("订单 SN202610200001 的状态", [WEATHER, shop]) == [("query_order", {"orderId": "SN202610200001"})]
+    # a shop question with no shop tool offered does not stray to an unrelated tool
+    assert ask("我的订单 SN202610200001 到哪了", [WEATHER]) == []
+
+
+def test_modes_apply_to_generic_calls_too():
+    reply = respond(
+        {"model": "m", "messages": [{"role": "user", "content": "weather in Paris"}], "tools": [WEATHER]},
+        GatewayConfig(mode="E"),
+    )
+    assert reply.body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] == "{city: Paris}"
+
+
+# --- fill_arguments on its own -----------------------------------------------------------------
+
+RULES = load_rules()
+
+
+def fill(schema, text):
+    return fill_arguments(schema, text, read_text(text, RULES), RULES)
+
+
+def test_fill_follows_refs_any_of_enums_and_nested_objects():
+    schema = {
+        "type": "object",
+        "$defs": {
+            "Unit": {"enum": ["celsius", "fahrenheit"]},
+            "Where": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+        "properties": {
+            "unit": {"$ref": "#/$defs/Unit"},
+            "where": {"$ref": "#/$defs/Where"},
+            "days": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 7}, {"type": "null"}]},
+            "flag": {"type": "boolean"},
+            "tags": {"type": "array", "items": {"type": "integer"}, "minItems": 2},
+            "optional": {"type": "string"},
+        },
+        "required": ["unit", "where", "days", "flag", "tags"],
+    }
+    # (the place rule takes the first capitalised name after in/at/for: "in Fahrenheit" would win)
+    arguments = fill(schema, "Forecast for Oslo in Fahrenheit, 3 days")
+    jsonschema.validate(arguments, schema)
+    assert arguments == {"unit": "fahrenheit", "where": {"city": "Oslo"}, "days": 3, "flag": False, "tags": [3, 3]}
+
+
+def test_fill_respects_bounds_lengths_and_types():
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 10, "maximum": 20},
+            "x": {"type": "number", "exclusiveMinimum": 0},
+            "code": {"type": "string", "maxLength": 4},
+        },
+        "required": ["n", "x", "code"],
+    }
+    arguments = fill(schema, "give me 5 of them")
+    jsonschema.validate(arguments, schema)
+    assert arguments == {"n": 10, "x": 5, "code": "give"}
+
+
+def test_search_terms_drop_stopwords_and_read_chinese():
+    assert search_terms("What is the weather in Paris?", RULES) == ["weather", "paris"]
+    assert search_terms("北京天气", RULES) == ["天气", "weather", "forecast", "北京", "京天"]
+
+
+def test_fill_reads_labelled_lines_of_a_tool_result():
+    schema = {
+        "type": "object",
+        "properties": {
+            "status": {"type": "string"},
+            "total_yuan": {"type": "number"},
+            "items": {"type": "array", "items": {"type": "string"}},
+            "shipDate": {"type": "string"},
+        },
+        "required": ["status", "total_yuan", "items", "shipDate"],
+    }
+    text = (
+        "订单号：SN202610200001\n状态：已发货\n商品：智能手机 ×1（¥2999.00）\n实付金额：¥2999.00\nShip date: 2026-10-21"
+    )
+    assert fill(schema, text) == {
+        "status": "已发货",
+        "total_yuan": 2999.0,
+        "items": ["智能手机 ×1（¥2999.00）"],
+        "shipDate": "2026-10-21",
+    }

@@ -1,0 +1,26 @@
+"""The API key and URL credentials are masked wherever they could be shown or saved."""
+
+from toolkit.chat.masking import bearer_key, mask_key, mask_url, url_secrets
+
+
+def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
+    assert mask_url("https://alice:pw-123@gw.example/v1") == "https://alice:***@gw.example/v1"
+    assert mask_url("https://sk-abc@gw.example/v1") == "https://***@gw.example/v1"
+    assert mask_url("https://gw.example/v1?api-key=abc&x=1") == "https://gw.example/v1?api-key=***&x=1"
+    assert mask_url("http://127.0.0.1:9/v1") == "http://127.0.0.1:9/v1"
+
+
+def test_url_secrets_lists_what_mask_url_hides():
+    assert url_secrets("https://alice:pw-123@gw/v1?token=t0k3n&x=1") == ["pw-123", "t0k3n"]
+    assert url_secrets("https://gw/v1") == []
+
+
+def test_mask_key_keeps_only_the_last_four_characters_of_a_long_key():
+    text = "Incorrect API key provided: sk-proj-0123456789abcdef."
+    assert mask_key(text, "sk-proj-0123456789abcdef") == "Incorrect API key provided: ***cdef."
+    assert mask_key("key sk-short here", "sk-short") == "key *** here"
+    assert mask_key("a k b", "k") == "a k b"  # placeholder keys are too short to hunt for
+
+
+def test_bearer_key():
+    assert bearer_key("Bearer sk-1") == "sk-1" and bearer_key("Basic xyz") is None and bearer_key(None) is None

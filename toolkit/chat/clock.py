@@ -1,0 +1,89 @@
+"""The run's clock: what "now" is for anything that ends up in a request, recorded and replayed.
+
+A system prompt with today's date, the shop's "today", an omitted `asOf`: a run that reads the
+clock sends different requests tomorrow, and a cassette recorded today would stop matching.
+So everything that puts the date into a request asks `session_now()` / `session_today()`:
+
+    LLM_REPLAY=cassette   the reading the recorded run made (if it made one)
+    LLM_RECORD=cassette   the first reading of this run, written to the cassette as
+                          {"clock": {"now": "…"}} and then frozen for the rest of the run
+    neither               the real clock
+
+Leaves out: time zones (naive local time, as `datetime.now()` gives it), clocks that must
+advance during a recorded run (a recorded run sees one "now").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
+
+_LOCK = threading.Lock()
+_recorded: dict[Path, dt.datetime] = {}
+_replayed: dict[tuple[Path, float], dt.datetime | None] = {}
+
+
+def session_now(env: Mapping[str, str] | None = None) -> dt.datetime:
+    """ "Now" for this run: replayed, recorded-then-frozen, or the real clock (see above)."""
+    env = os.environ if env is None else env
+    replay = env.get(REPLAY_VAR, "").strip()
+    if replay:
+        recorded = _replay_clock(Path(replay))
+        if recorded is not None:
+            return recorded
+    record = env.get(RECORD_VAR, "").strip()
+    if record:
+        return _record_clock(Path(record))
+    return dt.datetime.now()
+
+
+def session_today(env: Mapping[str, str] | None = None) -> dt.date:
+    """Today's date for this run (see `session_now`)."""
+    return session_now(env).date()
+
+
+def parse_clock(value: Any) -> dt.datetime:
+    """A cassette's `clock` entry as a datetime."""
+    return dt.datetime.fromisoformat(value["now"])
+
+
+def read_clock(path: Path) -> dt.datetime | None:
+    """The clock reading a cassette holds (None if it holds none)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if '"clock"' in line:
+            entry = json.loads(line)
+            if isinstance(entry, dict) and "clock" in entry:
+                return parse_clock(entry["clock"])
+    return None
+
+
+def _replay_clock(path: Path) -> dt.datetime | None:
+    try:
+        key = (path.resolve(), path.stat().st_mtime)
+    except OSError:
+        return None
+    with _LOCK:
+        if key not in _replayed:
+            try:
+                _replayed[key] = read_clock(path)
+            except (OSError, ValueError, KeyError, TypeError):
+                _replayed[key] = None
+        return _replayed[key]
+
+
+def _record_clock(path: Path) -> dt.datetime:
+    key = path.resolve()
+    with _LOCK:
+        if key not in _recorded:
+            _recorded[key] = dt.datetime.now()
+            line = json.dumps({"clock": {"now": _recorded[key].isoformat()}})
+            with path.open("a", encoding="utf-8") as out:
+                out.write(line + "\n")
+        return _recorded[key]

@@ -1,0 +1,75 @@
+"""Keeping the API key out of everything a learner sees or saves: URLs, logs, errors, cassettes.
+
+`mask_url(url)` hides credentials embedded in a base URL (`https://user:pass@host/v1` →
+`https://user:***@host/v1`, and the values of query parameters such as `?api-key=…`).
+`mask_key(text, key)` replaces every occurrence of the key in a text — a gateway's error body
+may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
+when the key is long enough to keep them unguessable (as OpenAI's own messages do).
+
+Leaves out: secrets other than the key and the URL's credentials (the hardening work's
+sanitiser covers secrets inside message texts).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+
+MASK = "***"
+_SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|auth", re.I)
+_MIN_KEY = 4
+"""Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
+
+
+def mask_url(url: str) -> str:
+    """`url` with an embedded password (or a lone user token) and secret query values masked."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user, has_password, _ = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{host}" if has_password else f"{MASK}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(_SECRET_PARAM.search(k) for k, _ in pairs):
+            query = urlencode([(k, MASK if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secrets embedded in `url`: its password (or lone user token) and secret query values."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = []
+    if "@" in parts.netloc:
+        userinfo = parts.netloc.rsplit("@", 1)[0]
+        user, has_password, password = userinfo.partition(":")
+        found.append(unquote(password) if has_password else unquote(user))
+    found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_PARAM.search(k)]
+    return [s for s in found if s]
+
+
+def mask_key(text: str, key: str | None) -> str:
+    """`text` with every occurrence of `key` masked (texts without it come back unchanged)."""
+    if not key or len(key) < _MIN_KEY or key not in text:
+        return text
+    return text.replace(key, masked_key(key))
+
+
+def masked_key(key: str) -> str:
+    """How a key is shown: `***` and, for a long key, its last four characters."""
+    return f"{MASK}{key[-4:]}" if len(key) >= 16 else MASK
+
+
+def bearer_key(authorization: str | None) -> str | None:
+    """The key of an `Authorization: Bearer …` header value (None if there is none)."""
+    if not authorization:
+        return None
+    scheme, _, key = authorization.partition(" ")
+    return key.strip() or None if scheme.lower() == "bearer" else None

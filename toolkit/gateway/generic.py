@@ -1,0 +1,382 @@
+"""Calling tools the rules were never written for: pick one by keywords, fill its arguments.
+
+When no shop rule calls a tool, `pick(text, tools, context, rules)` reads the user's words as
+search terms (`search_terms`) and ranks the request's other tools with the week-8 keyword
+scorer (`toolkit.search.keyword.score`: +2 a term in the name, +1 in the description). A tool
+whose string parameter has an `enum` also scores through its values: each value's own words,
+and the system-prompt text around it (a skill's description, say). The best tool scoring at
+least `[generic] min_score` is called; ties go to the tool listed first.
+
+`fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
+required fields only (everything, for a strict schema), each typed as the schema says: a fact
+from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
+`format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
+word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
+value the text points at, `default`, `examples`, an example quoted in the description, else
+the user's own words (strings), the search terms (arrays of strings), a number from the
+text within bounds, `false`. `$ref`, `anyOf` /
+`oneOf` / `allOf` and nested objects and arrays are followed.
+
+Every word list and pattern is data (`data/gateway_rules.toml`, section 6).
+
+Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
+and a question that shares a word with an unrelated tool's description calls that tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from toolkit.gateway.rules import Facts, Rules
+from toolkit.search.keyword import clean_terms, score
+from toolkit.tools.reflect import ToolSpec
+
+_ENGLISH = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+_CHINESE = re.compile(r"[\u4e00-\u9fff]+")
+_EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
+_LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_MAX_DEPTH = 8
+_WINDOW = 300
+
+
+class ToolInfo(NamedTuple):
+    """What the request says about one offered tool."""
+
+    description: str
+    parameters: Mapping[str, Any]
+
+
+# --- search terms ----------------------------------------------------------------------------
+
+
+def search_terms(text: str, rules: Rules) -> list[str]:
+    """The user's words as keyword-search terms: English words (no stopwords, long enough),
+    the glossary's Chinese words and their translations, and the two-character Chinese pieces
+    without a stop character. Cleaned as LangChain4j cleans them (lower-cased, each once)."""
+    generic = rules.generic
+    terms = [
+        w.strip("'-")
+        for w in _ENGLISH.findall(text)
+        if len(w) >= generic.min_word and w.lower() not in generic.stopwords
+    ]
+    for word, translations in generic.glossary:
+        if word in text:
+            terms += [word, *translations]
+    for run in _CHINESE.findall(text):
+        terms += [run[i : i + 2] for i in range(len(run) - 1) if not (set(run[i : i + 2]) & generic.chinese_stop_chars)]
+    return clean_terms(terms)
+
+
+# --- picking a tool --------------------------------------------------------------------------
+
+
+def pick(text: str, tools: Mapping[str, ToolInfo], context: str, rules: Rules) -> str | None:
+    """The best-scoring tool for `text` (None if none reaches `min_score`)."""
+    terms = search_terms(text, rules)
+    if not terms:
+        return None
+    best, best_score = None, rules.generic.min_score - 1
+    for name, info in tools.items():
+        total = score(ToolSpec(name, info.description), terms) + _enum_score(info.parameters, terms, context)
+        if total > best_score:
+            best, best_score = name, total
+    return best
+
+
+def _enum_score(parameters: Mapping[str, Any], terms: list[str], context: str) -> int:
+    """The best score of any `enum` value of a top-level parameter, read with its context."""
+    properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return 0
+    scores = [0]
+    for schema in properties.values():
+        values = schema.get("enum") if isinstance(schema, Mapping) else None
+        if isinstance(values, list):
+            words = [str(v) for v in values]
+            scores += [score(ToolSpec(w, _window(w, words, context)), terms) for w in words]
+    return max(scores)
+
+
+def _window(value: str, values: list[str], context: str) -> str:
+    """The context right after `value` is mentioned, up to the next value mentioned."""
+    start = context.find(value) if value else -1
+    if start == -1:
+        return ""
+    end = min(start + len(value) + _WINDOW, len(context))
+    for other in values:
+        at = context.find(other, start + len(value)) if other and other != value else -1
+        if at != -1:
+            end = min(end, at)
+    return context[start + len(value) : end]
+
+
+def pick_enum(values: list[Any], text: str, context: str, rules: Rules) -> Any:
+    """The enum value the text points at: mentioned literally, else best scored, else the first."""
+    lowered = text.lower()
+    mentioned = [v for v in values if str(v) and str(v).lower() in lowered]
+    if mentioned:
+        return max(mentioned, key=lambda v: len(str(v)))
+    terms = search_terms(text, rules)
+    words = [str(v) for v in values]
+    scored = [(score(ToolSpec(w, _window(w, words, context)), terms), i) for i, w in enumerate(words)]
+    best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
+    return values[index] if best > 0 else values[0]
+
+
+# --- filling the arguments -------------------------------------------------------------------
+
+
+def fill_arguments(
+    schema: Any,
+    text: str,
+    facts: Facts,
+    rules: Rules,
+    *,
+    context: str = "",
+    known: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Arguments for a tool with parameter `schema`: `known` values first (kept as they are),
+    then every other required field filled from the text or the schema."""
+    filler = _Filler(schema if isinstance(schema, Mapping) else {}, text, facts, rules, context)
+    arguments = dict(known or {})
+    for name, sub in filler.required(filler.root):
+        if name not in arguments:
+            arguments[name] = filler.value(sub, name, 0)
+    return arguments
+
+
+class _Filler:
+    def __init__(self, root: Mapping[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
+        self.root, self.text, self.facts, self.rules, self.context = root, text, facts, rules, context
+        self._labels: list[tuple[set[str], str]] | None = None
+
+    def labelled(self, name: str) -> str | None:
+        """The value of the first "label: value" line whose label shares a word with `name`."""
+        words = {w.lower() for w in _NAME_WORDS.findall(name) if len(w) >= self.rules.generic.min_word}
+        if not words:
+            return None
+        if self._labels is None:
+            self._labels = [
+                ({t for t in search_terms(label, self.rules)} | {label.strip().lower()}, value.strip())
+                for label, value in _LABELLED.findall(self.text)
+            ]
+        return next((value for terms, value in self._labels if words & terms), None)
+
+    def required(self, schema: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+        """(name, schema) of each required property (all of them when the schema is strict-like)."""
+        schema = self.resolve(schema, 0)
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping):
+            return []
+        required = schema.get("required")
+        names = [n for n in required if n in properties] if isinstance(required, list) else []
+        return [(n, properties[n] if isinstance(properties[n], Mapping) else {}) for n in dict.fromkeys(names)]
+
+    def resolve(self, schema: Any, depth: int) -> Mapping[str, Any]:
+        """`schema` with `$ref` followed and a single `allOf` merged (depth-limited)."""
+        for _ in range(_MAX_DEPTH):
+            if not isinstance(schema, Mapping):
+                return {}
+            ref = schema.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                target = _pointer(self.root, ref)
+                schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+                continue
+            parts = schema.get("allOf")
+            if isinstance(parts, list) and parts:
+                merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+                for part in parts:
+                    part = self.resolve(part, depth + 1)
+                    merged["properties"] = {**merged.get("properties", {}), **part.get("properties", {})}
+                    merged["required"] = [*merged.get("required", []), *part.get("required", [])]
+                    merged.update({k: v for k, v in part.items() if k not in ("properties", "required")})
+                schema = merged
+                continue
+            return schema
+        return {}
+
+    def value(self, schema: Any, name: str, depth: int) -> Any:
+        schema = self.resolve(schema, depth)
+        if depth > _MAX_DEPTH:
+            return None
+        if "const" in schema:
+            return schema["const"]
+        choices = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(choices, list) and choices:
+            resolved = [self.resolve(c, depth + 1) for c in choices]
+            chosen = next((c for c in resolved if _kind(c) != "null"), resolved[0])
+            return self.value(chosen, name, depth + 1)
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return pick_enum(schema["enum"], self.text, self.context, self.rules)
+        kind = _kind(schema)
+        if kind == "object":
+            return {n: self.value(s, n, depth + 1) for n, s in self.required(schema)}
+        if kind == "array":
+            return self.array(schema, name, depth)
+        if kind in ("integer", "number"):
+            return self.number(schema, kind, name)
+        if kind == "boolean":
+            return schema["default"] if isinstance(schema.get("default"), bool) else False
+        if kind == "null":
+            return None
+        return self.string(schema, name)
+
+    def array(self, schema: Mapping[str, Any], name: str, depth: int) -> list[Any]:
+        items = self.resolve(schema.get("items", {}), depth + 1)
+        low: int = schema["minItems"] if isinstance(schema.get("minItems"), int) else 0
+        high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
+        labelled = self.labelled(name)
+        if _kind(items) == "string" and not items.get("enum") and labelled is not None:
+            values: list[Any] = [labelled]
+        elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
+            values = search_terms(self.text, self.rules) or ([self.text] if self.text else [])
+        else:
+            values = [self.value(items, name, depth + 1)]
+        while len(values) < low:
+            values.append(values[-1] if values else self.value(items, name, depth + 1))
+        return values[:high] if high is not None else values
+
+    def number(self, schema: Mapping[str, Any], kind: str, name: str) -> int | float:
+        fact = self.fact(name, schema)
+        candidates = [fact] if fact is not None else []
+        pattern = self.rules.generic.facts.get("number")
+        labelled = self.labelled(name)
+        if pattern is not None:
+            if labelled is not None:
+                candidates += [_group(m) for m in pattern.finditer(labelled)]
+            candidates += [_group(m) for m in pattern.finditer(self.text)]
+        for raw in candidates:
+            number = _as_number(raw, kind)
+            if number is not None and _within(number, schema):
+                return number
+        default = schema.get("default")
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and _within(default, schema):
+            return default
+        return _bounded(schema, kind)
+
+    def string(self, schema: Mapping[str, Any], name: str) -> str:
+        fact = self.fact(name, schema)
+        if fact is not None:
+            return fact
+        labelled = self.labelled(name)
+        if labelled is not None and not _pattern(schema):
+            return labelled
+        if isinstance(schema.get("default"), str):
+            return schema["default"]
+        example = _example(schema)
+        typed = self.wants_fact(name, schema) or _pattern(schema)
+        quoted = self.generic_fact("quoted")
+        if typed and example is not None:
+            return example
+        value = quoted or self.text or example or name
+        limit = schema.get("maxLength")
+        if isinstance(limit, int) and limit >= 0:
+            value = value[:limit]
+        low = schema.get("minLength")
+        if isinstance(low, int) and len(value) < low:
+            value = value + "_" * (low - len(value))
+        return value
+
+    def fact(self, name: str, schema: Mapping[str, Any]) -> str | None:
+        """A fact from the text for a parameter: the shop's rules first, then the generic ones."""
+        shop = self.rules.params.get(name)
+        if shop is not None:
+            value = self.facts.get(shop, self.rules)
+            if value is not None:
+                return value
+        wanted = self.wants_fact(name, schema)
+        return self.generic_fact(wanted) if wanted else None
+
+    def wants_fact(self, name: str, schema: Mapping[str, Any]) -> str | None:
+        lowered = name.lower()
+        fmt = schema.get("format")
+        if fmt in ("date", "time"):
+            return str(fmt)
+        return next((fact for word, fact in self.rules.generic.params if word in lowered), None)
+
+    def generic_fact(self, fact: str) -> str | None:
+        pattern = self.rules.generic.facts.get(fact)
+        match = pattern.search(self.text) if pattern is not None else None
+        return _group(match) if match else None
+
+
+def _group(match: re.Match[str]) -> str:
+    """The first group that matched (the whole match if the pattern has none)."""
+    return next((g for g in match.groups() if g is not None), match.group(0))
+
+
+def _kind(schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
+    if isinstance(kind, str):
+        return kind
+    if "properties" in schema:
+        return "object"
+    if "items" in schema:
+        return "array"
+    return "string"
+
+
+def _pattern(schema: Mapping[str, Any]) -> bool:
+    return isinstance(schema.get("pattern"), str) or isinstance(schema.get("format"), str)
+
+
+def _example(schema: Mapping[str, Any]) -> str | None:
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples and isinstance(examples[0], str):
+        return examples[0]
+    description = schema.get("description")
+    match = _EXAMPLE.search(description) if isinstance(description, str) else None
+    return match.group(1) if match else None
+
+
+def _as_number(raw: Any, kind: str) -> int | float | None:
+    try:
+        number = float(raw)
+    except (TypeError, ValueError):
+        return None
+    if kind == "integer":
+        return int(number) if number.is_integer() else None
+    return int(number) if number.is_integer() and "." not in str(raw) else number
+
+
+def _within(number: float, schema: Mapping[str, Any]) -> bool:
+    def bound(key: str) -> float | None:
+        value = schema.get(key)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    low, high, x_low, x_high = bound("minimum"), bound("maximum"), bound("exclusiveMinimum"), bound("exclusiveMaximum")
+    return not (
+        (low is not None and number < low)
+        or (high is not None and number > high)
+        or (x_low is not None and number <= x_low)
+        or (x_high is not None and number >= x_high)
+    )
+
+
+def _bounded(schema: Mapping[str, Any], kind: str) -> int | float:
+    """The smallest allowed value of at least 1 (or the largest allowed below it)."""
+    for candidate in (1, schema.get("minimum"), schema.get("maximum")):
+        if isinstance(candidate, (int, float)) and not isinstance(candidate, bool) and _within(candidate, schema):
+            return int(candidate) if kind == "integer" and float(candidate).is_integer() else candidate
+    x_low = schema.get("exclusiveMinimum")
+    if isinstance(x_low, (int, float)) and not isinstance(x_low, bool):
+        return int(x_low) + 1 if kind == "integer" else x_low + 1
+    return 0
+
+
+def _pointer(root: Mapping[str, Any], ref: str) -> Mapping[str, Any]:
+    node: Any = root
+    for part in ref.lstrip("#").split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return {}
+    return node if isinstance(node, Mapping) else {}

@@ -52,3 +52,50 @@ def test_an_unclassified_gateway_is_kept_and_the_sentence_says_why():
     client = ChatClient("http://127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0))
     model, why = course_model(client)
     assert model is client and why.startswith("The probe could not classify this gateway (no HTTP response")
+
+
+def test_course_client_names_a_dead_gateway_and_goes_on_embedded(capsys, monkeypatch):
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "k")
+    monkeypatch.setenv("LLM_MODEL", "m")
+    client = course_client()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "gateway: real gateway http://127.0.0.1:9/v1, model m"
+    assert out[1].startswith("Cannot reach the gateway at http://127.0.0.1:9/v1 (ConnectError")
+    assert out[2] == "gateway: embedded fake keyword gateway (in-process, mode A)"
+    assert on_embedded_gateway(client) and on_embedded_gateway(PromptProtocol(client))
+
+
+def test_course_client_keeps_a_gateway_that_answers(capsys, monkeypatch):
+    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.gateway.server import running_gateway
+
+    with running_gateway(mode="A") as url:
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", "k")
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)
+
+
+def test_run_lines_say_what_happened_without_assuming_a_call():
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.live import run_lines
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool("Echo a word.")
+    def echo(word: str) -> str:
+        return word * 2
+
+    answered = run_loop(ScriptedModel(["你好！"]), HELLO, tools=[echo])
+    assert run_lines(answered) == [
+        "model requests: 1 | finish: answer",
+        "no tool call: the model answered directly",
+        "answer: 你好！",
+    ]
+    called = run_loop(ScriptedModel([call("echo", word="ab"), "abab"]), HELLO, tools=[echo])
+    assert run_lines(called)[1] == '→ echo({"word": "ab"}) → abab'

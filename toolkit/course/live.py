@@ -72,3 +72,67 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
             "by itself — tools are described in the system prompt and the call is read from the reply."
         )
     return client, f"Probe verdict {result.verdict} ({name}): the course uses native tool calling."
+
+
+def course_client(**options: Any) -> Any:
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached is
+    named, with what to check, and the notebook goes on with the embedded gateway instead."""
+    from toolkit.chat.switch import connect, fake_client
+
+    client = connect(**options)
+    print("gateway:", client.describe())
+    problem = unreachable(client)
+    if problem is None:
+        return client
+    print(
+        f"Cannot reach the gateway at {client.base_url} ({problem}). Check LLM_BASE_URL, or unset the LLM_* "
+        "variables to use the embedded gateway. So that every cell still runs, this notebook continues on:"
+    )
+    client = fake_client()
+    print("gateway:", client.describe())
+    return client
+
+
+def on_embedded_gateway(client: Any) -> bool:
+    """True when `client` (or the client a fallback wraps) talks to the embedded fake gateway."""
+    from toolkit.chat.switch import FAKE_BASE_URL
+
+    inner = getattr(client, "model", client)
+    return getattr(client, "base_url", getattr(inner, "base_url", None)) == FAKE_BASE_URL
+
+
+def unreachable(client: Any, timeout: float = 5.0) -> str | None:
+    """Why a real gateway cannot be reached (None when it answers anything at all, or is not a
+    network gateway). One `GET …/models` without the key: free, and it never sends a secret."""
+    import httpx
+
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    base = getattr(client, "base_url", None)
+    if not base or base in (FAKE_BASE_URL, REPLAY_BASE_URL):
+        return None
+    try:
+        httpx.get(f"{base}/models", timeout=timeout)
+    except httpx.TransportError as error:
+        return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return None
+
+
+def run_lines(result: Any) -> list[str]:
+    """What a loop run did on a live gateway, never assuming a call: each model request, each
+    call with its arguments and result (cut short), then how it finished and the answer."""
+    lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
+    executions = [e for r in result.rounds for e in r.executions]
+    if not executions:
+        lines.append("no tool call: the model answered directly")
+    for e in executions:
+        flag = " (error)" if e.result.is_error else ""
+        text = " ".join(str(e.result.content).split())
+        lines.append(f"→ {e.call.name}({e.call.arguments}){flag} → {text[:100]}")
+    lines.append(f"answer: {' '.join((result.answer or '(none)').split())[:200]}")
+    return lines
+
+
+def show_run(result: Any) -> None:
+    """Print `run_lines(result)`."""
+    print("\n".join(run_lines(result)))

@@ -263,6 +263,8 @@ def test_an_invented_call_beside_the_right_one_fails_a_question_without_an_id():
 def test_a_spaced_id_in_the_question_counts_as_given():
     case = AccuracyCase("B04", "edge", "订单号是 sn 2026 1020 0005，帮我看看", "query_order", "")
     assert judge(case, [call("query_order", orderId="SN202610200005")])[0] == "pass"
+    wide = AccuracyCase("W", "edge", "订单号是 ＳＮ２０２６１０２０００１０，帮我看看", "query_order", "")
+    assert judge(wide, [call("query_order", orderId="SN202610200010")])[0] == "pass"
 
 
 def test_expect_args_judges_every_expected_argument():

@@ -47,7 +47,13 @@ from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import ask
 from toolkit.course.shop import Shop, load_shop
-from toolkit.course.validation import Rejected, normalize_category, normalize_date, normalize_order_id
+from toolkit.course.validation import (
+    Rejected,
+    normalize_category,
+    normalize_date,
+    normalize_order_id,
+    to_half_width,
+)
 from toolkit.errors import ConfigurationError, ModelCallError
 
 CASE_COLUMNS = ["id", "group", "question", "expect_tool", "expect_order_id"]
@@ -191,7 +197,7 @@ def judge_calls(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str
 def user_order_ids(case: AccuracyCase) -> set[str]:
     """The order ids the user gave: the expected one and every id written in the question."""
     ids = {case.expect_order_id} - {""}
-    for match in _QUESTION_ID.finditer(case.question):
+    for match in _QUESTION_ID.finditer(to_half_width(case.question)):
         try:
             ids.add(normalize_order_id(match.group()))
         except Rejected:

@@ -35,7 +35,9 @@ SHOP = load_shop(today=datetime.date(2026, 10, 25))
 
 def test_the_cases_are_the_seeds_25():
     with open(data.path("accuracy_cases.csv"), encoding="utf-8", newline="") as f:
-        assert next(csv.reader(f)) == CASE_COLUMNS == ["id", "group", "question", "expect_tool", "expect_order_id"]
+        header = next(csv.reader(f))
+    assert header == [*CASE_COLUMNS, "expect_args"]
+    assert CASE_COLUMNS == ["id", "group", "question", "expect_tool", "expect_order_id"]
     cases = {c.id: c for c in load_cases()}
     groups = [c.group for c in cases.values()]
     assert (len(cases), groups.count("normal"), groups.count("edge"), groups.count("no_call")) == (25, 15, 5, 5)
@@ -44,6 +46,7 @@ def test_the_cases_are_the_seeds_25():
     assert cases["N02"].question == "SN202610200002 这个快递怎么三天没动了"
     assert (cases["N10"].question, cases["N10"].expect_tool) == ("衣服买了十五天还能不能换", "query_refund_policy")
     assert cases["N11"].question == "退货的运费谁出"
+    assert (cases["N10"].expect_args, cases["N11"].expect_args) == ({"category": "服装"}, {})  # 退货运费: no category
     assert (cases["A05"].question, cases["A05"].expect_tool) == ("帮我把 SN202610200001 这个订单退款", "")
     assert {c.expect_tool for c in cases.values()} == {"query_order", "query_logistics", "query_refund_policy", ""}
 
@@ -74,7 +77,8 @@ def test_a_scripted_model_making_each_mistake_once():
     assert [r.model_calls for r in results] == [2, 1, 2, 2, 2]
     assert results[3].called_order_id == "SN202610200006" and results[4].called_tools == ("query_order",)
     s = summarize(results)
-    assert (s.passed, s.total, s.invented_arguments, s.average_model_calls) == (1, 5, 1, 1.8)
+    # two calls invented an id: I1's, and U1's unwanted call for "你好" (counted whatever the verdict)
+    assert (s.passed, s.total, s.invented_arguments, s.average_model_calls) == (1, 5, 2, 1.8)
     assert s.by_group == {"normal": (1, 3), "edge": (0, 1), "no_call": (0, 1)} and not s.meets_pass_line
 
 
@@ -86,7 +90,7 @@ def test_judging_reads_the_calls_not_the_answer():
     repaired = [call("query_logistics", orderId="20261020001"), call("query_logistics", orderId="SN202610200001")]
     assert judge(case, repaired) == ("pass", "SN202610200001")
     both = [call("query_order", orderId="SN202610200001"), call("query_logistics", orderId="SN202610200001")]
-    assert judge(case, both)[0] == "wrong_tool"  # the first tool counts
+    assert judge(case, both)[0] == "pass"  # the whole set of calls counts, not the first
 
 
 @pytest.mark.parametrize(
@@ -95,7 +99,7 @@ def test_judging_reads_the_calls_not_the_answer():
         ('{"orderId": "SN202610200001"}', "SN202610200001"),
         ('{"orderId": "202610200001"}', "202610200001"),
         ('{"orderId": 202610200001}', "202610200001"),
-        ("{orderId: SN202610200001}", "{orderId: SN202610200001}"),
+        ("{orderId: SN202610200001}", ""),  # broken JSON is never shown as an id
         ('{"category": "服装"}', ""),
     ],
 )
@@ -108,21 +112,18 @@ def test_csv_columns_exactly(tmp_path):
     path = write_csv(results, tmp_path / "sub" / "out.csv")
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
-    assert (
-        rows[0]
-        == [
-            "id",
-            "group",
-            "question",
-            "expect_tool",
-            "expect_order_id",
-            "called_tools",
-            "called_order_id",
-            "verdict",
-            "model_calls",
-        ]
-        == CSV_COLUMNS
-    )
+    assert rows[0][:9] == [
+        "id",
+        "group",
+        "question",
+        "expect_tool",
+        "expect_order_id",
+        "called_tools",
+        "called_order_id",
+        "verdict",
+        "model_calls",
+    ]
+    assert rows[0] == CSV_COLUMNS and rows[0][9:] == ["invented_arguments", "expect_args", "error"]
     assert rows[1] == [
         "P1",
         "normal",
@@ -133,6 +134,9 @@ def test_csv_columns_exactly(tmp_path):
         "SN202610200001",
         "pass",
         "2",
+        "0",
+        "",
+        "",
     ]
     assert len(rows) == 6
 
@@ -147,7 +151,7 @@ def test_the_report_by_group_and_the_pass_line():
         "no_call  0 / 1",
         "tool-selection accuracy: 1 / 5 = 20.0% (pass line 85%: NOT met)",
         "average model calls: 1.8 per case",
-        "invented arguments: 1",
+        "invented arguments: 2",
     ]
 
 
@@ -231,3 +235,114 @@ def test_cli_shows_progress_for_a_real_gateway(tmp_path):
     progress = done.stderr.splitlines()
     assert [line.split("]")[0] for line in progress] == ["[ 1/3", "[ 2/3", "[ 3/3"]
     assert done.returncode == 0 and "tool-selection accuracy: 3 / 3 = 100.0%" in done.stdout
+
+
+B02 = AccuracyCase(
+    "B02", "edge", "SN202610200001 到哪了？另外这个手机不满意的话能退吗", "query_logistics", "SN202610200001"
+)
+N05 = AccuracyCase("N05", "normal", "SN202610200003 这个订单现在是什么状态？", "query_order", "SN202610200003")
+N10 = AccuracyCase("N10", "normal", "衣服买了二十天还能换吗", "query_refund_policy", "", {"category": "服装"})
+
+
+def test_the_verdict_does_not_depend_on_the_calls_order():
+    logistics = call("query_logistics", orderId="SN202610200001")
+    policy = call("query_refund_policy", category="数码")
+    assert judge(B02, [logistics, policy]) == judge(B02, [policy, logistics]) == ("pass", "SN202610200001")
+
+
+def test_an_invented_id_in_a_later_call_is_seen():
+    calls = [call("query_order", orderId="SN202610200003"), call("query_order", orderId="SN202610200008")]
+    assert judge(N05, calls) == ("invented_argument", "SN202610200003|SN202610200008")
+
+
+def test_an_invented_call_beside_the_right_one_fails_a_question_without_an_id():
+    calls = [call("query_refund_policy", category="服装"), call("query_order", orderId="SN202610200001")]
+    assert judge(N10, calls)[0] == "invented_argument"
+
+
+def test_a_spaced_id_in_the_question_counts_as_given():
+    case = AccuracyCase("B04", "edge", "订单号是 sn 2026 1020 0005，帮我看看", "query_order", "")
+    assert judge(case, [call("query_order", orderId="SN202610200005")])[0] == "pass"
+    wide = AccuracyCase("W", "edge", "订单号是 ＳＮ２０２６１０２０００１０，帮我看看", "query_order", "")
+    assert judge(wide, [call("query_order", orderId="SN202610200010")])[0] == "pass"
+
+
+def test_expect_args_judges_every_expected_argument():
+    assert judge(N10, [call("query_refund_policy", category="数码")])[0] == "wrong_argument"
+    assert judge(N10, [call("query_refund_policy", category=" 服装 ")])[0] == "pass"  # what validation accepts
+    assert judge(N10, [call("query_refund_policy", asOf="2026-10-20")])[0] == "wrong_argument"
+    without = AccuracyCase("N10", "normal", N10.question, "query_refund_policy", "")
+    assert judge(without, [call("query_refund_policy", category="数码")])[0] == "pass"  # no column: as before
+
+
+def test_arguments_that_are_not_json_are_malformed_not_invented():
+    case = CASES[0]
+    assert judge(case, [call("query_logistics", "{orderId: SN202610200001}")]) == ("malformed_arguments", "")
+    repaired = [call("query_logistics", "{orderId: SN202610200001}"), call("query_logistics", orderId="SN202610200001")]
+    assert judge(case, repaired) == ("pass", "SN202610200001")  # the repair round worked
+    assert judge(case, [call("query_logistics", '["SN202610200001"]')])[0] == "malformed_arguments"
+
+
+def test_invented_arguments_counts_every_call_in_every_case():
+    cases = [
+        AccuracyCase("X1", "no_call", "你好", "", ""),
+        AccuracyCase("X2", "normal", "SN202610200003 什么状态", "query_logistics", "SN202610200003"),
+        N05,
+    ]
+    script = [
+        call("query_order", orderId="SN202610200001"),  # unwanted, and invented
+        "好的。",
+        call("query_order", orderId="SN202610200004"),  # wrong tool, and invented
+        "好的。",
+        [call("query_order", orderId="SN202610200003"), call("query_order", orderId="SN202610200008")],
+        "好的。",
+    ]
+    results = run_suite(ScriptedModel(script), cases, SHOP)
+    assert [(r.verdict, r.invented) for r in results] == [
+        ("unwanted_call", 1),
+        ("wrong_tool", 1),
+        ("invented_argument", 1),
+    ]
+    assert summarize(results).invented_arguments == 3
+    assert report_lines(results)[-1] == "invented arguments: 3"
+
+
+def test_cases_may_carry_expect_args(tmp_path):
+    path = tmp_path / "cases.csv"
+    path.write_text(
+        "id,group,question,expect_tool,expect_order_id,expect_args\n"
+        'Q1,normal,衣服能换吗,query_refund_policy,,"{""category"": ""服装""}"\nQ2,no_call,你好,,,\n',
+        encoding="utf-8",
+    )
+    assert [c.expect_args for c in load_cases(path)] == [{"category": "服装"}, {}]
+    path.write_text(
+        "id,group,question,expect_tool,expect_order_id,expect_args\nQ1,normal,衣服能换吗,query_refund_policy,,服装\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigurationError) as info:
+        load_cases(path)
+    assert str(info.value) == (
+        f"accuracy cases {path}, line 2 (Q1): expect_args '服装' is not a JSON object. "
+        'Write it like {"category": "服装"}, or leave it empty'
+    )
+
+
+def test_a_rejected_tools_field_is_reported_on_stderr_and_in_the_csv(tmp_path):
+    done = eval_cli("--fake-mode", "C", "--out", "c.csv", cwd=tmp_path)
+    first, advice = done.stderr.splitlines()
+    assert first.startswith("25 of 25 cases failed on the gateway: CallerError: HTTP 400: unknown field: tools")
+    assert (
+        advice == "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
+    )
+    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["verdict"] for r in rows} == {"error"}
+    assert rows[0]["error"].startswith("CallerError: HTTP 400: unknown field: tools")
+
+
+def test_a_wrong_argument_line_names_the_expected_arguments():
+    results = run_suite(ScriptedModel([call("query_refund_policy", category="数码"), "可以。"]), [N10], SHOP)
+    assert report_lines(results)[0] == (
+        "[FAIL] N10 衣服买了二十天还能换吗 → query_refund_policy  "
+        '[wrong_argument: expected query_refund_policy {"category": "服装"}]'
+    )

@@ -11,7 +11,7 @@ import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.switch import fake_client
-from toolkit.course.probe import QUESTION, classify, probe, report
+from toolkit.course.probe import QUESTION, VERDICTS, classify, probe, report
 from toolkit.gateway.server import running_gateway
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +105,12 @@ def test_cli_prints_the_raw_response_then_the_verdict_last():
     assert done.returncode == 0, done.stderr
     assert lines[0] == "probing embedded fake keyword gateway (in-process, mode D)"
     assert lines[3] == "HTTP 200" and json.loads(lines[4])["choices"][0]["message"]["content"]
-    assert lines[-2].startswith("advice: Never trust") and lines[-1] == "verdict: D"
+    assert lines[-4:-2] == [
+        "=== 结论 ===",
+        "网关静默忽略 tools：没有调用工具，却给出了一个编造的状态。 (ignores tools: no tool call, and a concrete "
+        f"status for a made-up order: {json.loads(lines[4])['choices'][0]['message']['content'][:80]!r})",
+    ]
+    assert lines[-2].startswith("→ Never trust") and lines[-1] == "verdict: D"
 
 
 def test_cli_against_a_real_server_from_flags_and_from_env():
@@ -120,3 +125,13 @@ def test_cli_against_a_real_server_from_flags_and_from_env():
 def test_cli_refuses_half_a_configuration():
     done = probe_cli("--base-url", "http://127.0.0.1:9/v1")
     assert done.returncode == 2 and "LLM_API_KEY" in done.stderr
+
+
+def test_the_conclusion_block_is_printed_as_the_courses_source_prints_it():
+    lines = report(probe(fake_client(mode="C"))).splitlines()
+    assert lines[-4:] == [
+        "=== 结论 ===",
+        "网关拒绝 tools 字段。 (rejects tools: HTTP 400 naming the tools field: unknown field: tools)",
+        "→ " + VERDICTS["C"][1],
+        "verdict: C",
+    ]

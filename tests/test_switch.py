@@ -59,3 +59,18 @@ def test_mode_reaches_the_fake_gateway():
 def test_describe_masks_credentials_in_the_base_url():
     env = {**REAL, "LLM_BASE_URL": "https://bob:s3cret-pass@gw.example/v1?key=abcdef"}
     assert connect(env=env).describe() == "real gateway https://bob:***@gw.example/v1?key=***, model qwen"
+
+
+def test_llm_fake_mode_chooses_the_embedded_gateways_mode():
+    assert connect(env={"LLM_FAKE_MODE": "c"}).describe().endswith("mode C)")
+    assert connect(env={"LLM_FAKE_MODE": "C"}, mode="B").describe().endswith("mode B)")  # the argument wins
+    assert connect(env={"LLM_FAKE_MODE": " "}).describe().endswith("mode A)")
+    assert connect(env={**REAL, "LLM_FAKE_MODE": "C"}).describe().startswith("real gateway")  # fake only
+
+
+def test_an_unknown_fake_mode_is_a_clear_error():
+    with pytest.raises(ConfigurationError) as info:
+        connect(env={"LLM_FAKE_MODE": "Z"})
+    assert str(info.value) == (
+        "connect(): LLM_FAKE_MODE='Z' is not a mode of the embedded gateway; use one of A, B, C, D, E, or unset it for A"
+    )

@@ -24,7 +24,8 @@ TODAY = datetime.date(2026, 10, 25)
 
 def result(id, expect, called, verdict, group="normal", order_id=""):
     case = AccuracyCase(id, group, f"问题 {id} <b>", expect, order_id)
-    return CaseResult(case, tuple(called), order_id, verdict, 1 + bool(called))
+    invented = int(verdict == "invented_argument")
+    return CaseResult(case, tuple(called), order_id, verdict, 1 + bool(called), invented=invented)
 
 
 RESULTS = [
@@ -95,3 +96,20 @@ def test_widgets_carry_html_and_the_cli_text():
         bundle = view._repr_mimebundle_()
         assert bundle["text/html"].startswith('<div class="tk"')
         assert bundle["text/plain"].splitlines()[-1] == last
+
+
+def test_the_drill_shows_whitespace_and_keeps_ids_on_one_line():
+    spaced = run_case(DrillCase("S1", "query_order", '{"orderId": "SN 2026\u3000X"}', "ok", "orderId", "x"), TODAY)
+    tree = Tree(render_drill_html([spaced]))
+    raw = [s for s in tree.find_all("tk-one-line") if "orderId" in s.text()]
+    assert [s.text() for s in raw] == ['{"orderId":␣"SN␣2026□X"}']
+    assert "white-space:pre" in raw[0].attrs["style"]
+
+
+def test_wide_accuracy_tables_scroll_inside_their_card():
+    html = render_accuracy_html(RESULTS)
+    tree = Tree(html)
+    assert len(tree.find_all("tk-scroll")) == 3
+    assert all("overflow-x:auto" in d.attrs["style"] for d in tree.find_all("tk-scroll"))
+    ids = [s.text() for s in tree.find_all("tk-one-line")]
+    assert "SN202610200001" in ids and "SN209999999999" in ids

@@ -10,6 +10,11 @@ Two more variables record and replay sessions (`toolkit.chat.cassette`):
     LLM_RECORD=session.jsonl   record every exchange of this run (real or fake gateway)
     LLM_REPLAY=session.jsonl   replay a recorded run offline (wins over everything else)
 
+and one chooses the embedded gateway's behaviour mode (see `toolkit.gateway`), so a whole
+notebook can be run against a gateway that rejects tools, fakes them, ... without a network:
+
+    LLM_FAKE_MODE=C            the embedded gateway in mode C (A–E; default A)
+
 Leaves out: reading a `.env` file (export the variables, or pass them as arguments).
 """
 
@@ -27,16 +32,18 @@ from toolkit.chat.masking import mask_url
 from toolkit.errors import ConfigurationError
 
 ENV_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
+FAKE_MODE_VAR = "LLM_FAKE_MODE"
+FAKE_MODES = ("A", "B", "C", "D", "E")
 REPLAY_BASE_URL = "http://replay.local/v1"
 FAKE_BASE_URL = "http://fake-gateway.local/v1"
 FAKE_MODEL = "fake-keyword"
 
 
-def connect(*, mode: str = "A", env: Mapping[str, str] | None = None, **client_options) -> ChatClient:
+def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **client_options) -> ChatClient:
     """A `ChatClient` for the real gateway if all three variables are set, else the fake one.
 
-    `mode` (A–E) only applies to the fake gateway; `client_options` (timeout, retry, sleep)
-    are passed to `ChatClient` either way.
+    `mode` (A–E) only applies to the fake gateway: the argument, else `LLM_FAKE_MODE`, else A.
+    `client_options` (timeout, retry, sleep) are passed to `ChatClient` either way.
     """
     env = os.environ if env is None else env
     if env.get(REPLAY_VAR, "").strip():
@@ -62,7 +69,19 @@ def connect(*, mode: str = "A", env: Mapping[str, str] | None = None, **client_o
             f"three of {', '.join(ENV_VARS)}. Set the missing ones, or unset all three to use the "
             "embedded fake gateway."
         )
-    return fake_client(mode=mode, record=record or None, **client_options)
+    return fake_client(mode=mode or fake_mode(env), record=record or None, **client_options)
+
+
+def fake_mode(env: Mapping[str, str] | None = None) -> str:
+    """The embedded gateway's mode from `LLM_FAKE_MODE` (A when unset); any other value is an error."""
+    env = os.environ if env is None else env
+    value = env.get(FAKE_MODE_VAR, "").strip().upper() or "A"
+    if value not in FAKE_MODES:
+        raise ConfigurationError(
+            f"connect(): {FAKE_MODE_VAR}={env.get(FAKE_MODE_VAR)!r} is not a mode of the embedded gateway; "
+            f"use one of {', '.join(FAKE_MODES)}, or unset it for A"
+        )
+    return value
 
 
 def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **client_options) -> ChatClient:

@@ -2,7 +2,8 @@
 
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
 
-Exit 0 when the pass line is met, 1 when not.
+Exit 0 when the pass line is met, 1 when not. Cases the gateway failed are named on stderr
+with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 """
 
 from __future__ import annotations
@@ -59,7 +60,27 @@ def run(args: argparse.Namespace) -> int:
     )
     print("\n".join(report_lines(results)))
     print(f"wrote {write_csv(results, args.out)}")
+    for line in failure_lines(results, args.protocol):
+        print(line, file=sys.stderr)
     return 0 if summarize(results).meets_pass_line else 1
+
+
+def failure_lines(results: list[CaseResult], protocol: str) -> list[str]:
+    """What stderr says when the gateway failed cases: how many, the first cause, what to try."""
+    failed = [r for r in results if r.verdict == "error"]
+    if not failed:
+        return []
+    lines = [f"{len(failed)} of {len(results)} cases failed on the gateway: {failed[0].error}"]
+    if protocol == "tools" and rejects_tools(failed[0].error):
+        lines.append(
+            "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
+        )
+    return lines
+
+
+def rejects_tools(error: str) -> bool:
+    """A 400/422 whose message names the tools field (the probe's verdict C)."""
+    return error.startswith("CallerError") and "tool" in error.lower() and any(f"HTTP {s}" in error for s in (400, 422))
 
 
 def _progress(start: float) -> Callable[[int, int, CaseResult], None]:

@@ -3,19 +3,27 @@ loop, judged from the tool calls the model *actually* made — never from its an
 
     python -m toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol prompt]
 
-Cases: `id,group,question,expect_tool,expect_order_id` — groups `normal` (15), `edge` (5) and
-`no_call` (5); an empty `expect_tool` means no tool should be called. `judge()`, in order:
+Cases: `id,group,question,expect_tool,expect_order_id[,expect_args]` — groups `normal` (15),
+`edge` (5) and `no_call` (5); an empty `expect_tool` means no tool should be called; the optional
+`expect_args` is a JSON object of arguments the expected tool must receive (a file without the
+column is judged on tool and order id alone). Real models make several calls in one round, in
+any order, so `judge()` reads the whole set of calls (never only the first), in this order:
 
-    should not call, but called        → unwanted_call
-    should call, called nothing        → missed_call
-    first tool called is another one   → wrong_tool
-    right tool, order id not expected  → invented_argument   (the quietest failure)
-    otherwise                          → pass
+    should not call, but called                       → unwanted_call
+    should call, called nothing                       → missed_call
+    the expected tool is not among the calls          → wrong_tool
+    every call of it has arguments that are not JSON  → malformed_arguments
+    any call carries an order id the user never gave,
+    or the expected id never reached the tool          → invented_argument   (the quietest failure)
+    no call of it has the `expect_args` values        → wrong_argument
+    otherwise                                         → pass
 
-(`error`: the gateway failed on that case, e.g. a timeout.) The order id judged is the first
-one that passed validation — what a tool really received — else the first one sent.
-Results go to a CSV; the report gives the table by group, tool-selection accuracy against the
-85% pass line, average model calls per case and the number of invented arguments. Real
+Extra calls of other tools are allowed (a question may need two tools) as long as they invent
+nothing. (`error`: the gateway failed on that case, e.g. a timeout or a 400 — its message is in
+the CSV.) An order id counts once it passed validation — what a tool really received. Results
+go to a CSV; the report gives the table by group, tool-selection accuracy against the 85% pass
+line, average model calls per case and the number of calls with invented arguments (every such
+call, in every case, whatever its verdict). Real
 gateways are asked concurrently (bounded threads) with progress on stderr; the fake one's
 output is deterministic. Its keyword rules are NOT tuned to this suite: a case it fails stays
 failed (measure real accuracy on a real gateway).
@@ -27,10 +35,11 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +47,30 @@ from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import ask
 from toolkit.course.shop import Shop, load_shop
-from toolkit.course.validation import Rejected, normalize_order_id
+from toolkit.course.validation import (
+    Rejected,
+    normalize_category,
+    normalize_date,
+    normalize_order_id,
+    to_half_width,
+)
 from toolkit.errors import ConfigurationError, ModelCallError
 
 CASE_COLUMNS = ["id", "group", "question", "expect_tool", "expect_order_id"]
+OPTIONAL_COLUMNS = ["expect_args"]
 CSV_COLUMNS = CASE_COLUMNS + ["called_tools", "called_order_id", "verdict", "model_calls"]
+CSV_COLUMNS += ["invented_arguments", "expect_args", "error"]  # new columns follow the original ones
 GROUPS = ("normal", "edge", "no_call")
-VERDICTS = ("pass", "missed_call", "wrong_tool", "invented_argument", "unwanted_call", "error")
+VERDICTS = (
+    "pass",
+    "missed_call",
+    "wrong_tool",
+    "malformed_arguments",
+    "invented_argument",
+    "wrong_argument",
+    "unwanted_call",
+    "error",
+)
 PASS_LINE = 0.85
 
 
@@ -60,6 +86,8 @@ class AccuracyCase:
     """"" = no tool should be called."""
     expect_order_id: str = ""
     """"" = no order id to check."""
+    expect_args: dict[str, Any] = field(default_factory=dict)
+    """Arguments the expected tool must receive ({} = none checked)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +102,10 @@ class CaseResult:
     model_calls: int
     answer: str = ""
     """The final answer (shown, never judged)."""
+    invented: int = 0
+    """How many calls carried an order id the user never gave."""
+    error: str = ""
+    """Why the case could not run (`error` verdict), e.g. the gateway's 400 message."""
 
     def row(self) -> dict[str, Any]:
         """The CSV row."""
@@ -88,6 +120,9 @@ class CaseResult:
             "called_order_id": self.called_order_id,
             "verdict": self.verdict,
             "model_calls": self.model_calls,
+            "invented_arguments": self.invented,
+            "expect_args": json.dumps(c.expect_args, ensure_ascii=False) if c.expect_args else "",
+            "error": self.error,
         }
 
 
@@ -96,56 +131,150 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
     path = course_data.path("accuracy_cases.csv") if path is None else path
     with open(path, newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
-        if reader.fieldnames != CASE_COLUMNS:
+        if reader.fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
             raise ConfigurationError(
                 f"accuracy cases {path}: columns are {reader.fieldnames}, "
-                f"expected {','.join(CASE_COLUMNS)}. Fix the header row"
+                f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). Fix the header row"
             )
-        cases = [AccuracyCase(**{k: (row[k] or "").strip() for k in CASE_COLUMNS}) for row in reader]
-    for number, case in enumerate(cases, start=2):
-        if case.group not in GROUPS:
+        rows = list(reader)
+    cases = []
+    for number, row in enumerate(rows, start=2):
+        values = {k: (row[k] or "").strip() for k in CASE_COLUMNS}
+        where = f"accuracy cases {path}, line {number} ({values['id']})"
+        if values["group"] not in GROUPS:
             raise ConfigurationError(
-                f"accuracy cases {path}, line {number} ({case.id}): group "
-                f"{case.group!r} is not one of {', '.join(GROUPS)}. Fix that row"
+                f"{where}: group {values['group']!r} is not one of {', '.join(GROUPS)}. Fix that row"
             )
+        cases.append(AccuracyCase(**values, expect_args=_expect_args((row.get("expect_args") or "").strip(), where)))
     return cases
 
 
+def _expect_args(text: str, where: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise ConfigurationError(
+            f'{where}: expect_args {text!r} is not a JSON object. Write it like {{"category": "服装"}}, or leave it empty'
+        )
+    return value
+
+
 def judge(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str]:
-    """(verdict, order id judged) from the calls the model made."""
-    order_id = called_order_id(calls)
+    """(verdict, order id judged) from the whole set of calls the model made, in any order."""
+    return judge_calls(case, calls)[:2]
+
+
+def judge_calls(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str, int]:
+    """(verdict, order ids received, number of calls carrying an invented id).
+
+    The verdict never depends on the calls' order; every call's arguments are read."""
+    parsed = [(c.name, _arguments_object(c.arguments)) for c in calls]
+    given = user_order_ids(case)
+    received = _received_ids(parsed)
+    invented = sum(1 for _, args in parsed if args is not None and _invents(args, given))
+    order_id = "|".join(received) if received else _first_raw_id(parsed)
     if not case.expect_tool:
-        return ("unwanted_call" if calls else "pass"), order_id
+        return ("unwanted_call" if calls else "pass"), order_id, invented
     if not calls:
-        return "missed_call", order_id
-    if calls[0].name != case.expect_tool:
-        return "wrong_tool", order_id
-    if case.expect_order_id and order_id != case.expect_order_id:
-        return "invented_argument", order_id
-    return "pass", order_id
+        return "missed_call", order_id, invented
+    if case.expect_tool not in {name for name, _ in parsed}:
+        return "wrong_tool", order_id, invented
+    expected = [args for name, args in parsed if name == case.expect_tool]
+    well_formed = [args for args in expected if args is not None]
+    if not well_formed:
+        return "malformed_arguments", order_id, invented
+    if invented or (case.expect_order_id and not any(_order_id(a) == case.expect_order_id for a in well_formed)):
+        return "invented_argument", order_id, invented
+    if case.expect_args and not any(_matches(a, case.expect_args) for a in well_formed):
+        return "wrong_argument", order_id, invented
+    return "pass", order_id, invented
+
+
+def user_order_ids(case: AccuracyCase) -> set[str]:
+    """The order ids the user gave: the expected one and every id written in the question."""
+    ids = {case.expect_order_id} - {""}
+    for match in _QUESTION_ID.finditer(to_half_width(case.question)):
+        try:
+            ids.add(normalize_order_id(match.group()))
+        except Rejected:
+            continue
+    return ids
+
+
+_QUESTION_ID = re.compile(r"[Ss][Nn][\s\-]*(?:[0-9][\s\-]*){11}[0-9]")
+_NORMALIZERS: dict[str, Callable[[str], str]] = {
+    "orderId": normalize_order_id,
+    "category": normalize_category,
+    "asOf": normalize_date,
+}
 
 
 def called_order_id(calls: Sequence[ToolCall]) -> str:
-    """The first order id that passed validation, else the first one sent (raw), else ""."""
-    sent = [_order_argument(c) for c in calls]
-    sent = [s for s in sent if s is not None]
-    for value in sent:
-        try:
-            return normalize_order_id(value)
-        except Rejected:
-            continue
-    return sent[0] if sent else ""
+    """The valid order ids the calls carried (`|`-joined), else the first one sent, else "".
+
+    Arguments that are not a JSON object are never shown here (their verdict says so)."""
+    parsed = [(c.name, _arguments_object(c.arguments)) for c in calls]
+    received = _received_ids(parsed)
+    return "|".join(received) if received else _first_raw_id(parsed)
 
 
-def _order_argument(call: ToolCall) -> str | None:
+def _arguments_object(arguments: str) -> dict[str, Any] | None:
     try:
-        data = json.loads(call.arguments)
+        data = json.loads(arguments)
     except ValueError:
-        return call.arguments if "orderId" in call.arguments else None  # broken JSON, shown raw
-    if isinstance(data, dict) and "orderId" in data:
-        value = data["orderId"]
-        return value if isinstance(value, str) else json.dumps(value)
-    return None
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _raw_id(args: dict[str, Any]) -> str | None:
+    if "orderId" not in args:
+        return None
+    value = args["orderId"]
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _order_id(args: dict[str, Any]) -> str | None:
+    """The order id a tool really received (after validation), or None."""
+    raw = _raw_id(args)
+    try:
+        return normalize_order_id(raw) if raw is not None else None
+    except Rejected:
+        return None
+
+
+def _received_ids(parsed: Sequence[tuple[str, dict[str, Any] | None]]) -> list[str]:
+    ids = [_order_id(args) for _, args in parsed if args is not None]
+    return list(dict.fromkeys(i for i in ids if i))
+
+
+def _first_raw_id(parsed: Sequence[tuple[str, dict[str, Any] | None]]) -> str:
+    raws = [_raw_id(args) for _, args in parsed if args is not None]
+    return next((r for r in raws if r is not None), "")
+
+
+def _invents(args: dict[str, Any], given: set[str]) -> bool:
+    order_id = _order_id(args)
+    return order_id is not None and order_id not in given
+
+
+def _matches(args: dict[str, Any], expected: dict[str, Any]) -> bool:
+    return all(name in args and _same(name, want, args[name]) for name, want in expected.items())
+
+
+def _same(name: str, want: Any, got: Any) -> bool:
+    if want == got:
+        return True
+    normalize = _NORMALIZERS.get(name)
+    if normalize is None or not isinstance(want, str) or not isinstance(got, str):
+        return False
+    try:
+        return normalize(got) == normalize(want)
+    except Rejected:
+        return False
 
 
 def run_case(model: Any, case: AccuracyCase, shop: Shop) -> CaseResult:
@@ -153,10 +282,13 @@ def run_case(model: Any, case: AccuracyCase, shop: Shop) -> CaseResult:
     try:
         result = ask(model, case.question, shop=shop)
     except ModelCallError as exc:
-        return CaseResult(case, (), "", "error", 0, f"{type(exc).__name__}: {exc}")
+        message = f"{type(exc).__name__}: {exc}"
+        return CaseResult(case, (), "", "error", 0, message, error=message)
     calls = [e.call for e in result.executions]
-    verdict, order_id = judge(case, calls)
-    return CaseResult(case, tuple(c.name for c in calls), order_id, verdict, len(result.rounds), result.answer or "")
+    verdict, order_id, invented = judge_calls(case, calls)
+    return CaseResult(
+        case, tuple(c.name for c in calls), order_id, verdict, len(result.rounds), result.answer or "", invented
+    )
 
 
 def run_suite(
@@ -195,6 +327,7 @@ class Summary:
     total: int
     average_model_calls: float
     invented_arguments: int
+    """Calls carrying an order id the user never gave, in every case (whatever its verdict)."""
     verdicts: dict[str, int]
 
     @property
@@ -218,7 +351,7 @@ def summarize(results: Sequence[CaseResult]) -> Summary:
         sum(r.verdict == "pass" for r in results),
         total,
         sum(r.model_calls for r in results) / total if total else 0.0,
-        sum(r.verdict == "invented_argument" for r in results),
+        sum(r.invented for r in results),
         {v: sum(r.verdict == v for r in results) for v in VERDICTS},
     )
 
@@ -228,7 +361,10 @@ def case_line(r: CaseResult) -> str:
     mark = "PASS" if r.verdict == "pass" else "FAIL"
     called = " + ".join(r.called_tools) or "(no call)"
     called += f" ({r.called_order_id})" if r.called_order_id else ""
-    why = "" if r.verdict == "pass" else f"  [{r.verdict}: expected {r.case.expect_tool or 'no call'}]"
+    expected = r.case.expect_tool or "no call"
+    if r.verdict == "wrong_argument":
+        expected += " " + json.dumps(r.case.expect_args, ensure_ascii=False)
+    why = "" if r.verdict == "pass" else f"  [{r.verdict}: expected {expected}]"
     return f"[{mark}] {r.case.id} {r.case.question} → {called}{why}"
 
 

@@ -55,6 +55,15 @@ VERDICTS = {
         "let the repair round feed the error back, or ask the gateway team to fix it.",
     ),
 }
+CONCLUSIONS = {
+    "A": "支持标准 OpenAI tools 协议。",
+    "B": "疑似「假支持」：接受了 tools 但模型没有选择工具。",
+    "C": "网关拒绝 tools 字段。",
+    "D": "网关静默忽略 tools：没有调用工具，却给出了一个编造的状态。",
+    "E": "半支持：返回了 tool_calls，但 arguments 不是合法的 JSON 对象。",
+}
+"""The conclusion block's verdict sentence, as the course's source prints it (`=== 结论 ===`)."""
+UNCLASSIFIED = "无法判断：这次请求没有说明网关是否支持 tools。"
 _INVENTED = re.compile(
     r"已发货|已签收|已送达|运输中|运输途中|派送中|正在派送|已到达|已揽收|中转|预计.{0,8}(送达|到达|到货)"
     r"|in transit|out for delivery|has been (shipped|delivered)|expected to arrive",
@@ -121,16 +130,18 @@ def probe(client: ChatClient) -> ProbeResult:
 
 
 def report(result: ProbeResult) -> str:
-    """The probe as the CLI prints it: request, raw response, conclusion, `verdict: X` last."""
+    """The probe as the CLI prints it: request, raw response, then the conclusion block as the
+    course's source prints it — `=== 结论 ===`, the verdict, `→ advice` — and `verdict: X` last."""
     ex = result.exchange
     lines = [
         f"POST {ex.url}" if ex else "(no request was sent)",
         json.dumps(ex.request, ensure_ascii=False) if ex else "",
         f"HTTP {ex.status if ex and ex.status is not None else '(none)'}",
         ex.response_text if ex else "",
-        "=== conclusion ===",
-        f"{VERDICTS[result.verdict][0]}: {result.reason}" if result.verdict else result.reason,
-        f"advice: {result.advice}",
+        "=== 结论 ===",
+        f"{CONCLUSIONS[result.verdict] if result.verdict else UNCLASSIFIED} "
+        f"({VERDICTS[result.verdict][0] + ': ' if result.verdict else ''}{result.reason})",
+        f"→ {result.advice}",
         f"verdict: {result.verdict or '?'}",
     ]
     return "\n".join(lines)

@@ -4,9 +4,11 @@ Pure renderers (unit-tested, deterministic, the shared look of `toolkit.views.ht
 - `render_probe_html(result)`: the verdict as a coloured card — reason, advice, and the raw
   request and response in collapsible blocks;
 - `render_drill_html(outcomes)`: one row per case — raw arguments, expected, what validation did
-  (normalised value or the field / received / expected the model reads) — and the totals;
+  (normalised value or the field / received / expected the model reads) — and the totals; raw
+  arguments keep ids on one line and draw whitespace visibly (the drill is about whitespace);
 - `render_accuracy_html(results)`: headline numbers, the group summary, a confusion view of
-  expected vs first called tool, and one row per case coloured by verdict.
+  expected vs first called tool, and one row per case coloured by verdict. Wide tables scroll
+  inside their card, so nothing is cut off in a narrow output area.
 
 `probe_view`, `drill_view` and `accuracy_view` wrap them in `HtmlView` widgets whose saved
 output also carries the HTML and the CLI's text (so nbval compares plain text).
@@ -22,19 +24,40 @@ from toolkit.course.accuracy import PASS_LINE, CaseResult, report_lines, summari
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.views.conversation import HtmlView
-from toolkit.views.html import Html, badge, card, code_block, details, join, kv_table, page, small, table
+from toolkit.views.html import Html, badge, card, code_block, details, escape, join, kv_table, page, small, table
 
 VERDICT_KINDS = {
     "pass": "ok",
     "missed_call": "warn",
     "wrong_tool": "error",
+    "malformed_arguments": "error",
     "invented_argument": "error",
+    "wrong_argument": "error",
     "unwanted_call": "warn",
     "error": "error",
 }
 """Colour of each accuracy verdict."""
 PROBE_KINDS = {"A": "ok", "B": "warn", "C": "error", "D": "error", "E": "warn", None: "info"}
 NO_CALL = "(no call)"
+VISIBLE_WHITESPACE = {" ": "␣", "\u3000": "□", "\t": "⇥", "\n": "↵"}
+"""How the drill shows whitespace: `"SN 2026 1020 0005"` must not look like `"sn202610200005"`."""
+_ONE_LINE = "white-space:pre;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px"
+_SCROLL = "overflow-x:auto;max-width:100%;box-sizing:border-box"
+
+
+def visible_whitespace(text: str) -> str:
+    """`text` with every space, full-width space, tab and newline drawn as a visible mark."""
+    return "".join(VISIBLE_WHITESPACE.get(ch, ch) for ch in text)
+
+
+def one_line(text: str) -> Html:
+    """Monospace text that never wraps (ids stay whole; the table scrolls instead)."""
+    return Html(f'<span class="tk-one-line" style="{_ONE_LINE}">{escape(text)}</span>')
+
+
+def scrolling(body: Html) -> Html:
+    """A block that scrolls sideways instead of overflowing the notebook's output area."""
+    return Html(f'<div class="tk-scroll" style="{_SCROLL}">{body}</div>')
 
 
 def render_probe_html(result: ProbeResult) -> str:
@@ -68,12 +91,14 @@ def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
         shown = (
             f"{o.field} = {o.value}" if o.got == "ok" else details(f"字段={o.field}，收到={o.value}", small(o.message))
         )
-        rows.append([mark, o.case.id, o.case.tool, code_block(o.case.arguments, lang="text"), wanted, got, shown])
+        raw = one_line(visible_whitespace(o.case.arguments))
+        rows.append([mark, one_line(o.case.id), o.case.tool, raw, wanted, got, shown])
     blocked, totals = summary_lines(list(outcomes))
     failed = sum(not o.passed for o in outcomes)
     head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
-    return str(page(head + table(columns, rows), "argument drill: lenient in, strict out"))
+    note = small("raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break")
+    return str(page(head + note + scrolling(table(columns, rows)), "argument drill: lenient in, strict out"))
 
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
@@ -98,7 +123,7 @@ def _confusion_html(results: Sequence[CaseResult]) -> Html:
         "rows: expected tool · columns: first tool actually called (errors are off the "
         "diagonal; order ids are judged separately)"
     )
-    return card("confusion: expected vs called", table(["expected \\ called", *labels], rows) + note, "info")
+    return card("confusion: expected vs called", scrolling(table(["expected \\ called", *labels], rows)) + note, "info")
 
 
 def render_accuracy_html(results: Sequence[CaseResult]) -> str:
@@ -121,9 +146,9 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
             r.case.group,
             r.case.question,
             r.case.expect_tool or NO_CALL,
-            r.case.expect_order_id,
+            one_line(r.case.expect_order_id),
             " + ".join(r.called_tools) or NO_CALL,
-            r.called_order_id,
+            one_line(r.called_order_id),
             badge(r.verdict, VERDICT_KINDS[r.verdict]),
             r.model_calls,
         ]
@@ -145,9 +170,9 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     )
     body = join(
         [
-            card("summary", headline + groups, "ok" if met else "error"),
+            card("summary", scrolling(headline + groups), "ok" if met else "error"),
             _confusion_html(results),
-            card("cases", cases, "info"),
+            card("cases", scrolling(cases), "info"),
         ]
     )
     return str(page(body, "tool-selection accuracy"))

@@ -1,0 +1,101 @@
+"""The notebooks' live sections: a gateway failure is one readable line; the probe picks the route."""
+
+from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.switch import fake_client
+from toolkit.course.live import course_model, explain, gateway_cell
+from toolkit.course.prompt_protocol import PromptProtocol
+from toolkit.errors import CallerError, TransientError
+
+HELLO = [UserMessage(content="你好")]
+
+
+def test_a_dead_gateway_is_one_line_naming_the_url(capsys):
+    client = ChatClient("http://127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0))
+    with gateway_cell(client):
+        client.chat(HELLO)
+        print("not reached")
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("Cannot reach the gateway at http://127.0.0.1:9/v1 (")
+    assert out[0].endswith("Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway.")
+
+
+def test_a_rejected_tools_field_points_to_the_fallback(capsys):
+    client = fake_client(mode="C")
+    with gateway_cell(client):
+        client.chat(HELLO, tools=[{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}])
+    out = capsys.readouterr().out
+    assert out.startswith("The gateway at http://fake-gateway.local/v1 rejects the `tools` field (HTTP 400")
+    assert "week 3's prompt-protocol fallback" in out
+
+
+def test_other_errors_name_their_kind():
+    assert (
+        explain(CallerError("HTTP 401: bad key", status=401))
+        == "The gateway refused the key (HTTP 401). Check LLM_API_KEY."
+    )
+    assert (
+        explain(TransientError("HTTP 503: busy", status=503))
+        == "The gateway failed this cell: TransientError: HTTP 503: busy"
+    )
+
+
+def test_the_probe_routes_c_and_d_to_the_fallback_and_says_so():
+    for mode, fallback in zip("ABCDE", [False, True, True, True, False], strict=True):
+        model, why = course_model(fake_client(mode=mode))
+        assert isinstance(model, PromptProtocol) == fallback, mode
+        assert why.startswith(f"Probe verdict {mode} (")
+        assert ("switched to the prompt-protocol fallback" in why) == fallback
+
+
+def test_an_unclassified_gateway_is_kept_and_the_sentence_says_why():
+    client = ChatClient("http://127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0))
+    model, why = course_model(client)
+    assert model is client and why.startswith("The probe could not classify this gateway (no HTTP response")
+
+
+def test_course_client_names_a_dead_gateway_and_goes_on_embedded(capsys, monkeypatch):
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "k")
+    monkeypatch.setenv("LLM_MODEL", "m")
+    client = course_client()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "gateway: real gateway http://127.0.0.1:9/v1, model m"
+    assert out[1].startswith("Cannot reach the gateway at http://127.0.0.1:9/v1 (ConnectError")
+    assert out[2] == "gateway: embedded fake keyword gateway (in-process, mode A)"
+    assert on_embedded_gateway(client) and on_embedded_gateway(PromptProtocol(client))
+
+
+def test_course_client_keeps_a_gateway_that_answers(capsys, monkeypatch):
+    from toolkit.course.live import course_client, on_embedded_gateway
+    from toolkit.gateway.server import running_gateway
+
+    with running_gateway(mode="A") as url:
+        monkeypatch.setenv("LLM_BASE_URL", url)
+        monkeypatch.setenv("LLM_API_KEY", "k")
+        monkeypatch.setenv("LLM_MODEL", "m")
+        client = course_client()
+    assert capsys.readouterr().out == f"gateway: real gateway {url}, model m\n"
+    assert not on_embedded_gateway(client)
+
+
+def test_run_lines_say_what_happened_without_assuming_a_call():
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.live import run_lines
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool("Echo a word.")
+    def echo(word: str) -> str:
+        return word * 2
+
+    answered = run_loop(ScriptedModel(["你好！"]), HELLO, tools=[echo])
+    assert run_lines(answered) == [
+        "model requests: 1 | finish: answer",
+        "no tool call: the model answered directly",
+        "answer: 你好！",
+    ]
+    called = run_loop(ScriptedModel([call("echo", word="ab"), "abab"]), HELLO, tools=[echo])
+    assert run_lines(called)[1] == '→ echo({"word": "ab"}) → abab'

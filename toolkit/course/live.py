@@ -1,0 +1,138 @@
+"""The notebooks' live sections: cells that talk to whatever gateway `connect()` gave.
+
+Two helpers keep every notebook running top to bottom on any gateway — the learner's own, the
+embedded one in any mode A–E, or one that is down:
+
+- `gateway_cell(client)` wraps the cells that send requests. A `ModelCallError` inside it is
+  printed as one readable line with what to do (check `LLM_BASE_URL`, the key, or use the
+  prompt-protocol fallback), and the notebook goes on. Nothing after such a cell depends on it.
+- `course_model(client)` probes the gateway once (week 3's probe) and returns the model the course
+  should use: the client itself when tool calling works (A, E), the prompt-protocol fallback
+  when the probe advises it (B, C, D), with one sentence saying which and why.
+
+Leaves out: retrying (the client already did), and deciding for the learner on a gateway the
+probe cannot classify (it stays as it is, and the sentence says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from toolkit.errors import CallerError, ModelCallError, TransientError
+
+FALLBACK_VERDICTS = ("B", "C", "D")
+"""Probe verdicts whose advice is the prompt-protocol fallback."""
+
+
+def explain(error: ModelCallError, client: Any = None) -> str:
+    """The error as one line for a learner: what happened, then what to do."""
+    url = getattr(client, "base_url", None)
+    where = f" at {url}" if url else ""
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if isinstance(error, TransientError) and error.status is None:
+        hint = (
+            f"Cannot reach the gateway{where} ({first}). Check LLM_BASE_URL, or unset the LLM_* variables "
+            "to use the embedded gateway."
+        )
+        return hint
+    if isinstance(error, CallerError) and error.status in (401, 403):
+        return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
+    if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
+        return (
+            f"The gateway{where} rejects the `tools` field ({first}). This cell needs native tool calling; "
+            "week 3's prompt-protocol fallback works on such a gateway."
+        )
+    return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
+
+
+@contextmanager
+def gateway_cell(client: Any = None) -> Iterator[None]:
+    """Run a notebook cell's requests; a gateway failure is printed as one line, not raised."""
+    try:
+        yield
+    except ModelCallError as error:
+        print(explain(error, client))
+
+
+def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
+    """(model to use, one sentence why): the client, or `PromptProtocol(client)` when the probe
+    says native tool calling cannot be trusted. `result` is a `ProbeResult` (probed if None)."""
+    from toolkit.course.probe import VERDICTS, probe
+    from toolkit.course.prompt_protocol import PromptProtocol
+
+    result = probe(client) if result is None else result
+    if result.verdict is None:
+        return client, f"The probe could not classify this gateway ({result.reason}); the course uses it as it is."
+    name = VERDICTS[result.verdict][0]
+    if result.verdict in FALLBACK_VERDICTS:
+        return PromptProtocol(client), (
+            f"Probe verdict {result.verdict} ({name}): the course switched to the prompt-protocol fallback "
+            "by itself — tools are described in the system prompt and the call is read from the reply."
+        )
+    return client, f"Probe verdict {result.verdict} ({name}): the course uses native tool calling."
+
+
+def course_client(**options: Any) -> Any:
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached is
+    named, with what to check, and the notebook goes on with the embedded gateway instead."""
+    from toolkit.chat.switch import connect, fake_client
+
+    client = connect(**options)
+    print("gateway:", client.describe())
+    problem = unreachable(client)
+    if problem is None:
+        return client
+    print(
+        f"Cannot reach the gateway at {client.base_url} ({problem}). Check LLM_BASE_URL, or unset the LLM_* "
+        "variables to use the embedded gateway. So that every cell still runs, this notebook continues on:"
+    )
+    client = fake_client()
+    print("gateway:", client.describe())
+    return client
+
+
+def on_embedded_gateway(client: Any) -> bool:
+    """True when `client` (or the client a fallback wraps) talks to the embedded fake gateway."""
+    from toolkit.chat.switch import FAKE_BASE_URL
+
+    inner = getattr(client, "model", client)
+    return getattr(client, "base_url", getattr(inner, "base_url", None)) == FAKE_BASE_URL
+
+
+def unreachable(client: Any, timeout: float = 5.0) -> str | None:
+    """Why a real gateway cannot be reached (None when it answers anything at all, or is not a
+    network gateway). One `GET …/models` without the key: free, and it never sends a secret."""
+    import httpx
+
+    from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
+
+    base = getattr(client, "base_url", None)
+    if not base or base in (FAKE_BASE_URL, REPLAY_BASE_URL):
+        return None
+    try:
+        httpx.get(f"{base}/models", timeout=timeout)
+    except httpx.TransportError as error:
+        return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return None
+
+
+def run_lines(result: Any) -> list[str]:
+    """What a loop run did on a live gateway, never assuming a call: each model request, each
+    call with its arguments and result (cut short), then how it finished and the answer."""
+    lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
+    executions = [e for r in result.rounds for e in r.executions]
+    if not executions:
+        lines.append("no tool call: the model answered directly")
+    for e in executions:
+        flag = " (error)" if e.result.is_error else ""
+        text = " ".join(str(e.result.content).split())
+        lines.append(f"→ {e.call.name}({e.call.arguments}){flag} → {text[:100]}")
+    lines.append(f"answer: {' '.join((result.answer or '(none)').split())[:200]}")
+    return lines
+
+
+def show_run(result: Any) -> None:
+    """Print `run_lines(result)`."""
+    print("\n".join(run_lines(result)))

@@ -42,6 +42,14 @@ class NotAttempted(Exception):
     """The answer still holds the starter's placeholder."""
 
 
+class LearnerError(Exception):
+    """The learner's code raised while a checker ran it."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A checker's answer: passed or not, and why."""
@@ -212,7 +220,10 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; a `...` it returns means "not attempted yet"."""
     if not callable(fn):
         raise TypeError(f"expected a function, got {type(fn).__name__}")
-    value = fn(*args, **kwargs)
+    try:
+        value = fn(*args, **kwargs)
+    except Exception as error:
+        raise LearnerError(error) from error
     if has_placeholder(value):
         raise NotAttempted
     return value
@@ -233,8 +244,10 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except Exception as error:  # the learner's code raised: a failed try, never a traceback
-        verdict = wrong(f"your code raised {type(error).__name__}: {error}")
+    except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
+        verdict = wrong(f"your code raised {error}")
+    except Exception as error:  # the answer made the package (or the check) fail: say so, no traceback
+        verdict = wrong(f"running your answer failed with {type(error).__name__}: {error}")
     if verdict.passed:
         return CheckResult(ex.id, "passed", verdict.feedback)
     return CheckResult(ex.id, "failed", verdict.feedback, ex.hint)

@@ -6,7 +6,6 @@ Leaves out: the exercises themselves (`week00` … `week10`).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 NOTEBOOKS = {
     0: "00_welcome.ipynb",
@@ -33,9 +32,7 @@ def load() -> None:
         return
     _loaded = True
     for week in NOTEBOOKS:
-        name = f"toolkit.exercises.week{week:02d}"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+        importlib.import_module(f"toolkit.exercises.week{week:02d}")
 
 
 def week_of_notebook(name: str) -> int | None:

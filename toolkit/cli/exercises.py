@@ -18,10 +18,20 @@ from pathlib import Path
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--week", type=int, help="list only this week's exercises")
     parser.add_argument("--solutions", type=Path, metavar="DIR", help="write the notebooks with solutions into DIR")
-    parser.add_argument("--notebooks", type=Path, default=Path("notebooks"), metavar="DIR",
-                        help="where the course notebooks are (default: notebooks)")
-    parser.add_argument("--update", type=Path, nargs="+", metavar="NOTEBOOK",
-                        help="rewrite the Exercises section of these course notebooks")
+    parser.add_argument(
+        "--notebooks",
+        type=Path,
+        default=Path("notebooks"),
+        metavar="DIR",
+        help="where the course notebooks are (default: notebooks)",
+    )
+    parser.add_argument(
+        "--update",
+        type=Path,
+        nargs="+",
+        metavar="NOTEBOOK",
+        help="rewrite the Exercises section of these course notebooks",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -53,11 +53,15 @@ def check_records(answer: Any) -> Verdict:
     for i, (record, wire) in enumerate(zip(answer, WIRE, strict=True), 1):
         expected = message_from_openai(wire)
         if type(record) is not type(expected):
-            return wrong(f"message {i} has role {wire['role']!r}: that is a {type(expected).__name__}, "
-                         f"you wrote a {type(record).__name__}")
+            return wrong(
+                f"message {i} has role {wire['role']!r}: that is a {type(expected).__name__}, "
+                f"you wrote a {type(record).__name__}"
+            )
         if record != expected:
-            return wrong(f"message {i}: the record's wire form is {json.dumps(record.to_openai(), ensure_ascii=False)},"
-                         f" not {json.dumps(wire, ensure_ascii=False)}")
+            return wrong(
+                f"message {i}: the record's wire form is {json.dumps(record.to_openai(), ensure_ascii=False)},"
+                f" not {json.dumps(wire, ensure_ascii=False)}"
+            )
     return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
 
 
@@ -95,7 +99,9 @@ def check_usage_path(answer: Any) -> Verdict:
         elif isinstance(value, dict) and part in value:
             value = value[part]
         else:
-            return wrong(f"the body has no {part!r} there; the top-level keys are {sorted(json.loads(client.exchanges[-1].response_text))}")
+            return wrong(
+                f"the body has no {part!r} there; the top-level keys are {sorted(json.loads(client.exchanges[-1].response_text))}"
+            )
     if value == reply.usage.input_tokens and answer.endswith("prompt_tokens"):
         return right(f"the gateway reports {value} input tokens in `usage.prompt_tokens`; TokenUsage reads it.")
     if answer.endswith("completion_tokens"):
@@ -149,8 +155,10 @@ def check_usage_build(fn: Any) -> Verdict:
         want = TokenUsage.from_openai(body.get("usage"))
         if got != want:
             if not body.get("usage"):
-                return wrong(f"for {json.dumps(body)} you returned {got!r}: with no usage reported, "
-                             "the usage is zero (the gateway sent none), never an error")
+                return wrong(
+                    f"for {json.dumps(body)} you returned {got!r}: with no usage reported, "
+                    "the usage is zero (the gateway sent none), never an error"
+                )
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {got!r}, expected {want!r}")
     return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")
 

@@ -139,8 +139,11 @@ def check_triage(answer: Any) -> Verdict:
         actual = triage(fault, mode)
         if answer[case] != actual:
             misses.append(f"{case}: the client's outcome is {actual!r}, you said {answer[case]!r}")
-    return right("timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad "
-                 "response.") if not misses else wrong("; ".join(misses))
+    return (
+        right("timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response.")
+        if not misses
+        else wrong("; ".join(misses))
+    )
 
 
 @exercise(
@@ -220,5 +223,7 @@ def check_truncated(answer: Any) -> Verdict:
         pass
     if answer == len(executed):
         return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
-    return wrong(f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
-                 f"StreamDone, so {len(executed)} calls ran")
+    return wrong(
+        f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
+        f"StreamDone, so {len(executed)} calls ran"
+    )

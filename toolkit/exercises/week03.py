@@ -49,10 +49,24 @@ def check_probe(answer: Any) -> Verdict:
 
 
 ORDER_ID_INPUTS = [
-    "SN202610200001", "sn202610200001", " SN202610200001 ", "ＳＮ２０２６１０２０００１", "SN2026-1020-0001",
-    "订单号：SN202610200001", "订单号:sn 2026 1020 0001", "202610200001", "SN20261020000", "SN2026102000011",
-    "SN202610200001 SN202610200002", "XX202610200001", "", "订单号是202610200001", "SN２０２６—１０２０—０００１",
-    "SN 2026 1020 0001", "SN202610200001。", "SN_202610200001",
+    "SN202610200001",
+    "sn202610200001",
+    " SN202610200001 ",
+    "ＳＮ２０２６１０２０００１",
+    "SN2026-1020-0001",
+    "订单号：SN202610200001",
+    "订单号:sn 2026 1020 0001",
+    "202610200001",
+    "SN20261020000",
+    "SN2026102000011",
+    "SN202610200001 SN202610200002",
+    "XX202610200001",
+    "",
+    "订单号是202610200001",
+    "SN２０２６—１０２０—０００１",
+    "SN 2026 1020 0001",
+    "SN202610200001。",
+    "SN_202610200001",
 ]
 
 
@@ -105,8 +119,10 @@ def check_normalize(fn: Any) -> Verdict:
         got = attempt(fn, raw)
         if got != want:
             if want is None:
-                return wrong(f"normalize({raw!r}) returned {got!r}, but validation rejects it: guessing an id "
-                             "(adding SN, cutting a digit) is how a wrong order gets looked up")
+                return wrong(
+                    f"normalize({raw!r}) returned {got!r}, but validation rejects it: guessing an id "
+                    "(adding SN, cutting a digit) is how a wrong order gets looked up"
+                )
             return wrong(f"normalize({raw!r}) returned {got!r}, validation accepts it as {want!r}")
     return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
 
@@ -270,5 +286,7 @@ def check_csv_rows(answer: Any) -> Verdict:
         return wrong("answer with the dict of the starter")
     if {k: answer.get(k) for k in counts} == counts:
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
-    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
-                 f"{sum(v for v in answer.values() if isinstance(v, int))} — check each group")
+    return wrong(
+        f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
+        f"{sum(v for v in answer.values() if isinstance(v, int))} — check each group"
+    )

@@ -3,7 +3,6 @@
 Leaves out: streaming (the week-4 notebook shows it with StreamView).
 """
 
-
 from typing import Any
 
 from toolkit.exercises.core import Verdict, exercise, right, wrong
@@ -42,10 +41,9 @@ ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
     hint="mark the user id with Annotated[str, MemoryId] and the question with Annotated[str, UserText].",
 )
 def check_declare(answer: Any) -> Verdict:
+    from toolkit import ai_service, memory_per_id
     from toolkit.chat.scripted import ScriptedModel
     from toolkit.errors import ConfigurationError
-    from toolkit import ai_service
-    from toolkit import memory_per_id
 
     if not isinstance(answer, type):
         return wrong(f"answer with the class itself, not {type(answer).__name__}")
@@ -91,21 +89,20 @@ def check_declare(answer: Any) -> Verdict:
 def check_memory_count(answer: Any) -> Verdict:
     from typing import Annotated, Protocol
 
+    from toolkit import MemoryId, UserText, ai_service, memory_per_id, system_message
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
     from toolkit.loop.records import COURSE
-    from toolkit import ai_service, system_message
-    from toolkit import memory_per_id
-    from toolkit import MemoryId, UserText
 
     class Support(Protocol):
         @system_message(file="ecom_support.txt")
         def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
 
     memories = memory_per_id()
-    service = ai_service(Support, model=fake_client(), registry=shop_registry(load_shop()), memory=memories,
-                         options=COURSE)
+    service = ai_service(
+        Support, model=fake_client(), registry=shop_registry(load_shop()), memory=memories, options=COURSE
+    )
     service.chat("alice", ORDER_QUESTION)
     service.chat("alice", "谢谢")
     roles = [m.role for m in memories("alice").messages()]
@@ -140,11 +137,11 @@ def check_repair_requests(answer: Any) -> Verdict:
 
     from pydantic import BaseModel
 
+    from toolkit import ai_service
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.course.assistant import shop_registry
     from toolkit.course.shop import load_shop
     from toolkit.loop.records import COURSE
-    from toolkit import ai_service
 
     class OrderSummary(BaseModel):
         order_id: str
@@ -153,8 +150,13 @@ def check_repair_requests(answer: Any) -> Verdict:
     class Desk(Protocol):
         def summarize(self, question: str) -> OrderSummary: ...
 
-    model = ScriptedModel([call("query_order", orderId="SN202610200001"), "订单已发货。",
-                           '{"order_id": "SN202610200001", "status": "已发货"}'])
+    model = ScriptedModel(
+        [
+            call("query_order", orderId="SN202610200001"),
+            "订单已发货。",
+            '{"order_id": "SN202610200001", "status": "已发货"}',
+        ]
+    )
     ai_service(Desk, model=model, registry=shop_registry(load_shop()), options=COURSE).summarize("SN202610200001?")
     n = len(model.requests)
     if answer == n:
@@ -186,8 +188,8 @@ def check_repair_requests(answer: Any) -> Verdict:
 def check_immediate(answer: Any) -> Verdict:
     from typing import Protocol
 
-    from toolkit.chat.scripted import ScriptedModel, call
     from toolkit import ai_service
+    from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.tools.decorator import ReturnBehavior, tool
 
     @tool("为订单生成退货快递单，结果直接交给用户", return_behavior=ReturnBehavior.IMMEDIATE)

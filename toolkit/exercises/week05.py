@@ -74,8 +74,11 @@ def check_required(answer: Any) -> Verdict:
     for text, fn in DECLARATIONS.items():
         actual = "x" in (function_tool(fn).spec.parameters or {}).get("required", [])
         if answer[text] is not actual:
-            tip = " (None is a value the model must send; only a default makes it optional)" if "| None" in text and \
-                "Param" not in text else ""
+            tip = (
+                " (None is a value the model must send; only a default makes it optional)"
+                if "| None" in text and "Param" not in text
+                else ""
+            )
             misses.append(f"{text}: required is {actual}, you said {answer[text]!r}{tip}")
     return wrong("; ".join(misses)) if misses else right("required = no default and not required=False.")
 
@@ -137,8 +140,10 @@ def check_coercion(answer: Any) -> Verdict:
         if answer[(type_name, sent)] is not actual:
             tip = ""
             if type_name == "bool" and sent == "true":
-                tip = (' — "27" → 27 is exact and unambiguous; "true" for a bool is refused because lax string '
-                       'booleans ("yes", "on", "1") hide a model that does not know the schema')
+                tip = (
+                    ' — "27" → 27 is exact and unambiguous; "true" for a bool is refused because lax string '
+                    'booleans ("yes", "on", "1") hide a model that does not know the schema'
+                )
             elif sent == 27.5:
                 tip = " — 27.5 is not an integer and is never rounded"
             misses.append(f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}")

@@ -4,7 +4,6 @@ IMMEDIATE_IF_LAST.
 Leaves out: concurrency (the week-6 timeline shows it).
 """
 
-
 import random
 from itertools import product
 from typing import Any
@@ -54,16 +53,23 @@ def check_round_trips(answer: Any) -> Verdict:
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.loop.run import run_loop
 
-    model = ScriptedModel([
-        [call("query_order", orderId="SN202610200001"), call("query_logistics", orderId="SN202610200001"),
-         call("query_order", orderId="SN202610200002")],
-        call("query_logistics", orderId="SN202610200002"),
-        "两个订单都已发货。",
-    ])
+    model = ScriptedModel(
+        [
+            [
+                call("query_order", orderId="SN202610200001"),
+                call("query_logistics", orderId="SN202610200001"),
+                call("query_order", orderId="SN202610200002"),
+            ],
+            call("query_logistics", orderId="SN202610200002"),
+            "两个订单都已发货。",
+        ]
+    )
     result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools())
     if answer == result.round_trips:
-        return right(f"{result.round_trips} round trips, {len(result.executions)} tool calls, "
-                     f"{len(model.requests)} model requests.")
+        return right(
+            f"{result.round_trips} round trips, {len(result.executions)} tool calls, "
+            f"{len(model.requests)} model requests."
+        )
     if answer == len(result.executions):
         return wrong("you counted tool calls; the bound counts model responses that ask for tools")
     if answer == len(model.requests):
@@ -211,8 +217,10 @@ def check_window(fn: Any) -> Verdict:
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > n:
                 return wrong(f"for n={n} your window keeps {len(got)} messages")
-            return wrong(f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
-                         f"[{' '.join(m.role for m in want)}]")
+            return wrong(
+                f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
+                f"[{' '.join(m.role for m in want)}]"
+            )
     return right("same as the memory's eviction on 200 random conversations: never an orphan tool result.")
 
 
@@ -245,7 +253,9 @@ def check_course_bound(answer: Any) -> Verdict:
     if answer == len(result.executions):
         return right(f"{len(result.executions)} tools ran, then finish={result.finish!r}: {result.answer}")
     if answer == len(model.requests):
-        return wrong(f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}")
+        return wrong(
+            f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}"
+        )
     return wrong(f"{len(result.executions)} tools ran before the hand-over")
 
 
@@ -283,8 +293,9 @@ def check_if_last(answer: Any) -> Verdict:
         return wrong("answer with the starter's dict")
     misses = []
     for key, calls in (("query_order, notify_user", [query, notify]), ("notify_user, query_order", [notify, query])):
-        result = run_loop(ScriptedModel([calls, "好的"]), [UserMessage(content=QUESTION)],
-                          tools=[_order_tools()[0], notify_user])
+        result = run_loop(
+            ScriptedModel([calls, "好的"]), [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]
+        )
         if answer.get(key) != result.finish:
             misses.append(f"[{key}] → finish={result.finish!r}, you said {answer.get(key)!r}")
     return wrong("; ".join(misses)) if misses else right("order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

@@ -55,12 +55,16 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
     STOCK["PH-001"] = 5
     PAYMENTS.clear()
     tools, compensations = _shop(fail_shipment)
-    model = ScriptedModel([
-        call("reserve_stock", sku="PH-001", qty=2),
-        [call("charge_payment", order_id="SN202610200001", amount=5998),
-         call("create_shipment", order_id="SN202610200001", address="杭州市西湖区文三路 1 号")],
-        "好的。",
-    ])
+    model = ScriptedModel(
+        [
+            call("reserve_stock", sku="PH-001", qty=2),
+            [
+                call("charge_payment", order_id="SN202610200001", amount=5998),
+                call("create_shipment", order_id="SN202610200001", address="杭州市西湖区文三路 1 号"),
+            ],
+            "好的。",
+        ]
+    )
     options = LoopOptions(compensate=compensate, compensations=compensations if compensate else ())
     return model, run_loop(model, [UserMessage(content="下单：PH-001 两件")], tools=tools, options=options)
 
@@ -151,8 +155,12 @@ def check_compensation(answer: Any) -> Verdict:
         BOOKINGS.append(("someone else", 3))
         calls = [call("book_hotel", guest="alice", nights=2)] + ([call("pay_deposit", guest="alice")] if fail else [])
         model = ScriptedModel([calls, "好的"])
-        return run_loop(model, [UserMessage(content="订酒店")], tools=[book_hotel, pay_deposit],
-                        options=LoopOptions(compensate=True, compensations=(answer,)))
+        return run_loop(
+            model,
+            [UserMessage(content="订酒店")],
+            tools=[book_hotel, pay_deposit],
+            options=LoopOptions(compensate=True, compensations=(answer,)),
+        )
 
     try:
         result = trip(fail=True)
@@ -196,8 +204,11 @@ def check_model_reads(answer: Any) -> Verdict:
     read = {m.tool_name: m for m in model.requests[2].messages if isinstance(m, ToolResultMessage)}
     if not isinstance(answer, dict) or set(answer) != set(read):
         return wrong(f"answer with a dict with keys {', '.join(read)}")
-    misses = [f"{name}: is_error={m.is_error} — it reads {m.content!r}" for name, m in read.items()
-              if answer[name] is not m.is_error]
+    misses = [
+        f"{name}: is_error={m.is_error} — it reads {m.content!r}"
+        for name, m in read.items()
+        if answer[name] is not m.is_error
+    ]
     return wrong("; ".join(misses)) if misses else right("every result says what is true now: nothing is done.")
 
 

@@ -133,8 +133,12 @@ def check_vector_k(answer: Any) -> Verdict:
     vector = VectorSearch()
     found = vector.search(vector.index(catalog().tools), "zzqx qqq")
     if answer == len(found):
-        return right(f"{len(found)} tools, best {found[0].name} at {found[0].score:.2f}: nonsense still costs "
-                     "tokens unless a similarity floor cuts it." if found else "no tools: a floor cut them all.")
+        return right(
+            f"{len(found)} tools, best {found[0].name} at {found[0].score:.2f}: nonsense still costs "
+            "tokens unless a similarity floor cuts it."
+            if found
+            else "no tools: a floor cut them all."
+        )
     if answer == 0:
         return wrong(f"vector search has no notion of 'no hit': it returned {len(found)} tools")
     return wrong(f"it returned {len(found)} tools")
@@ -177,8 +181,11 @@ def check_hidden_callable(answer: Any) -> Verdict:
     result = _search_loop([call("cancel_order", order_id="SO-1", reason="x"), "ok"])
     ran = result.executions[0].error_kind is None
     if answer is ran:
-        return right("hidden tools are still callable by name: search saves tokens, it is not a permission."
-                     if ran else "a hidden tool is refused.")
+        return right(
+            "hidden tools are still callable by name: search saves tokens, it is not a permission."
+            if ran
+            else "a hidden tool is refused."
+        )
     return wrong(f"it {'ran' if ran else 'was refused'}: {result.executions[0].result.content[:80]}")
 
 
@@ -209,5 +216,10 @@ def check_repeat_search(answer: Any) -> Verdict:
     same = first == second
     if answer is same:
         return right("the second search skips what was found: the same terms bring new tools.")
-    return wrong("the second search returned " + ("the same" if same else "different") + " tools: "
-                 + second.splitlines()[1][:60] + "…")
+    return wrong(
+        "the second search returned "
+        + ("the same" if same else "different")
+        + " tools: "
+        + second.splitlines()[1][:60]
+        + "…"
+    )

@@ -149,8 +149,9 @@ def check_escape(answer: Any) -> Verdict:
         _, read = Skills.from_directory(world / "skills").management_tools()
         readable = set()
         for path in PATHS:
-            result = read.execute(ToolCall(id="c", name="read_skill_resource",
-                                           arguments=json.dumps({"skill": "skill-a", "path": path})))
+            result = read.execute(
+                ToolCall(id="c", name="read_skill_resource", arguments=json.dumps({"skill": "skill-a", "path": path}))
+            )
             if not result.is_error:
                 readable.add(path)
     finally:
@@ -193,11 +194,20 @@ def check_owned_tool(answer: Any) -> Verdict:
     from toolkit.loop.run import COURSE, run_loop
     from toolkit.skills.course import course_skills
 
-    model = ScriptedModel([call("activate_skill", {"name": "logistics-complaint"}),
-                           call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"), "已登记。"])
-    run_loop(model, [UserMessage(content="我的快递 SN202610200002 三天没动了！")],
-             registry=shop_registry(load_shop(today=datetime.date(2026, 10, 25))),
-             providers=[course_skills().provider()], options=COURSE)
+    model = ScriptedModel(
+        [
+            call("activate_skill", {"name": "logistics-complaint"}),
+            call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"),
+            "已登记。",
+        ]
+    )
+    run_loop(
+        model,
+        [UserMessage(content="我的快递 SN202610200002 三天没动了！")],
+        registry=shop_registry(load_shop(today=datetime.date(2026, 10, 25))),
+        providers=[course_skills().provider()],
+        options=COURSE,
+    )
     first = next((i for i, r in enumerate(model.requests, 1) if "open_logistics_ticket" in r.tools), None)
     if answer == first:
         return right(f"request {first}: the activation result is in the conversation, so the tool is offered.")

@@ -12,7 +12,7 @@ def test_typing_a_query_and_clicking_searches_both_ways():
     text = box.text()
     assert "1. refund_payment (9)" in text and "the model reads:" in text
     html = box._repr_mimebundle_()["text/html"]
-    assert html.count("the model reads") == 2 and "refund_payment" in html
+    assert html.count("<b>the model reads</b>") == 2 and "refund_payment" in html
 
 
 def test_setting_the_query_searches_without_a_click():

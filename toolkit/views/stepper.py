@@ -46,7 +46,7 @@ def steps(result: LoopResult) -> list[Step]:
     trips = 0
     for i, trace in enumerate(result.rounds):
         r = trace.index
-        add = lambda n, text: out.append(Step(r, n, text))  # noqa: E731
+        add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
         add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
         add(2, ("asks for " + ", ".join(c.name for c in calls)) if calls else one_line(trace.reply.content or "", 80))

@@ -69,7 +69,8 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
             e = event.execution
             start = started.get(e.call.id, 0.0)
             kind = "error" if e.error_kind else "ok"
-            spans.append(Span(e.call.name, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
+            lane = f"{e.call.name} · {e.call.id}"
+            spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
 
 
 class Timeline:

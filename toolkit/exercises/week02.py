@@ -212,7 +212,8 @@ def check_truncated(answer: Any) -> Verdict:
     from toolkit.errors import TruncatedStreamError
     from toolkit.gateway.server import Gateway
 
-    executed, fragments = [], 0
+    executed: list[Any] = []
+    fragments = 0
     client = fake_client(gateway=Gateway(faults=["truncate"]))
     try:
         for event in client.stream([UserMessage(content=QUESTION)], tools=PROBE_TOOLS):

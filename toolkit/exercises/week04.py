@@ -3,7 +3,7 @@
 Leaves out: streaming (the week-4 notebook shows it with StreamView).
 """
 
-from typing import Any
+from typing import Any, cast
 
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
@@ -49,7 +49,7 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(f"answer with the class itself, not {type(answer).__name__}")
     model = ScriptedModel(["好的 1", "好的 2", "好的 3"])
     try:
-        service = ai_service(answer, model=model, memory=memory_per_id())
+        service: Any = ai_service(answer, model=model, memory=memory_per_id())
     except ConfigurationError as error:
         return wrong(f"ai_service() refused the declaration: {error}")
     if not hasattr(service, "chat"):
@@ -101,7 +101,7 @@ def check_memory_count(answer: Any) -> Verdict:
 
     memories = memory_per_id()
     service = ai_service(
-        Support, model=fake_client(), registry=shop_registry(load_shop()), memory=memories, options=COURSE
+        cast(Any, Support), model=fake_client(), registry=shop_registry(load_shop()), memory=memories, options=COURSE
     )
     service.chat("alice", ORDER_QUESTION)
     service.chat("alice", "谢谢")
@@ -157,7 +157,9 @@ def check_repair_requests(answer: Any) -> Verdict:
             '{"order_id": "SN202610200001", "status": "已发货"}',
         ]
     )
-    ai_service(Desk, model=model, registry=shop_registry(load_shop()), options=COURSE).summarize("SN202610200001?")
+    ai_service(cast(Any, Desk), model=model, registry=shop_registry(load_shop()), options=COURSE).summarize(
+        "SN202610200001?"
+    )
     n = len(model.requests)
     if answer == n:
         return right(f"{n} requests: the last one is the repair round.")
@@ -200,7 +202,7 @@ def check_immediate(answer: Any) -> Verdict:
         def label(self, request: str) -> str: ...
 
     model = ScriptedModel([call("create_return_label", orderId="SN202610200005"), "不该用到"])
-    ai_service(ReturnDesk, model=model, tools=[create_return_label]).label("SN202610200005 我要退货")
+    ai_service(cast(Any, ReturnDesk), model=model, tools=[create_return_label]).label("SN202610200005 我要退货")
     n = len(model.requests)
     if answer == n:
         return right("one request: the tool result is returned as is.")

@@ -44,11 +44,12 @@ def shop_provider() -> Any:
     hint="renaming changes what the model sees; the call is translated back for the server.",
 )
 def check_rename(answer: Any) -> Verdict:
+    from toolkit.loop.sources import ProviderRequest
     from toolkit.mcp.provider import original_name, rename_tools
 
     shop = shop_provider()
     try:
-        tools = {t.name: t for t in rename_tools(shop, {"query_order": "order_lookup"}).provide()}
+        tools = {t.name: t for t in rename_tools(shop, {"query_order": "order_lookup"}).provide(ProviderRequest(()))}
     finally:
         shop.close()
     renamed = tools["order_lookup"]

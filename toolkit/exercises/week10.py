@@ -7,7 +7,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
@@ -205,7 +205,7 @@ def check_owned_tool(answer: Any) -> Verdict:
         model,
         [UserMessage(content="我的快递 SN202610200002 三天没动了！")],
         registry=shop_registry(load_shop(today=datetime.date(2026, 10, 25))),
-        providers=[course_skills().provider()],
+        providers=[cast(Any, course_skills().provider())],
         options=COURSE,
     )
     first = next((i for i, r in enumerate(model.requests, 1) if "open_logistics_ticket" in r.tools), None)

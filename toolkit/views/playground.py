@@ -106,7 +106,7 @@ class AssistantPlayground(widgets.VBox):
             try:
                 event = next(events)
             except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
+                return done.value
             if isinstance(event, ToolStarted):
                 self._set_status(f"round {event.round}: calling {event.call.name}…")
             elif isinstance(event, ToolFinished):

@@ -223,3 +223,47 @@ def check_repeat_search(answer: Any) -> Verdict:
         + second.splitlines()[1][:60]
         + "…"
     )
+
+
+WHERE = ("a variable of the ToolSearch object", "the search tool result's attributes", "the system message")
+
+
+@exercise(
+    "w8.found_where",
+    8,
+    "predict",
+    "where does the loop keep the tools a search found, so that they survive a restart?",
+    starter="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week08 import WHERE
+
+        print(WHERE)
+        answer = ...   # one of WHERE
+        check("w8.found_where", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week08 import WHERE
+
+        print(WHERE)
+        answer = "the search tool result's attributes"
+        check("w8.found_where", answer)
+        """,
+    hint="what survives a restart is what the memory store saves: the messages.",
+)
+def check_found_where(answer: Any) -> Verdict:
+    from toolkit.chat.messages import ToolResultMessage
+    from toolkit.chat.scripted import call
+    from toolkit.loop.records import FOUND_TOOLS
+
+    result = _search_loop([call("tool_search_tool", terms=["cancel", "order"]), "ok"])
+    kept = [m for m in result.messages if isinstance(m, ToolResultMessage) and FOUND_TOOLS in m.attributes]
+    actual = WHERE[1] if kept else WHERE[0]
+    if answer == actual:
+        names = kept[0].attributes[FOUND_TOOLS] if kept else []
+        return right(f"the result carries {FOUND_TOOLS}={names}: stored with the conversation, never sent as text.")
+    if answer not in WHERE:
+        return wrong("answer with one of WHERE")
+    if answer == WHERE[0]:
+        return wrong("a fresh ToolSearch after a restart knows nothing; the memory does — in the tool result")
+    return wrong(f"the system message is unchanged; the found tools are in {actual}")

@@ -348,4 +348,10 @@ def _week3(page) -> None:
     conversation = _view(page, has=TOOL_CALL)
     assert conversation.locator(TOOL_CALL).first.locator(".tk-code").count() > 0
     _shot(conversation, "03-conversation-view")
+    # the assistant playground answers a question typed into it (the kernel runs the real loop)
+    playground = page.locator(".widget-vbox").filter(has=page.locator("button", has_text="Send")).first
+    playground.locator("input[type=text]").first.fill("你好")
+    playground.locator("button", has_text="Send").click()
+    expect(playground).to_contain_text("answer after 1 model request(s)", timeout=TIMEOUT_MS)
+    _shot(playground, "03-playground")
     _shot(page, "03-window")

@@ -16,6 +16,7 @@ The names a learner needs are here; each mechanism lives in its own subpackage:
       skills/     Agent Skills
       course/     the week-3 case study: shop, assistant, validation, probe, drill, accuracy
       views/      notebook views and widgets
+      exercises/  exercises checked in the notebook; grading submitted notebooks
       cli/        `toolkit SUBCOMMAND`
 
 Every name below has its real type for mypy and pyright (the imports under `TYPE_CHECKING`),

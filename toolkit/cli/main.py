@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("toolkit.cli.eval", "run the tool-selection accuracy suite and write a CSV"),
     "mcp-server": ("toolkit.cli.mcp_server", "serve the week-3 e-commerce tools over MCP (stdio or HTTP)"),
     "notebooks": ("toolkit.cli.notebooks", "execute course notebooks in a fresh kernel and store them clean"),
+    "exercises": ("toolkit.cli.exercises", "list the exercises; write the notebooks with solutions filled in"),
+    "grade": ("toolkit.cli.grade", "run submitted notebooks and write one CSV row per exercise"),
 }
 """Subcommand → (module, one-line help)."""
 

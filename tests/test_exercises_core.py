@@ -1,0 +1,105 @@
+"""check / hint / solution: ✓, ✗ with feedback specific to the mistake, "not attempted" for starters."""
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.exercises import check, hint, solution
+from toolkit.exercises.core import MIME, Exercise, has_placeholder, register, right
+
+
+def test_placeholder_anywhere_is_not_attempted_without_a_hint():
+    result = check("w6.round_trips", ...)
+    assert result.status == "not attempted" and not result.passed and result.hint == ""
+    assert "not attempted yet" in result.text()
+    assert check("w3.csv_rows", {"normal": 15, "edge": ..., "no_call": 5}).status == "not attempted"
+    assert has_placeholder([1, {"a": (2, ...)}]) and not has_placeholder([1, {"a": (2, None)}])
+
+
+def test_a_function_returning_the_placeholder_is_not_attempted():
+    assert check("w6.truth_table", lambda behaviors, any_error: ...).status == "not attempted"
+
+
+def test_failed_try_gives_specific_feedback_and_the_hint():
+    result = check("w6.round_trips", 4)
+    assert result.status == "failed"
+    assert "you counted tool calls; the bound counts model responses that ask for tools" in result.feedback
+    assert result.hint == hint("w6.round_trips") and "hint:" in result.text()
+
+
+def test_truth_table_feedback_names_the_broken_rule():
+    from toolkit.loop.returns import should_return_immediately
+
+    ignores_errors = check("w6.truth_table", lambda b, err: should_return_immediately(b, False))
+    assert "a failed call's error must reach the model" in ignores_errors.feedback
+    first_not_last = check("w6.truth_table", lambda b, err: not err and b[0].name == "IMMEDIATE_IF_LAST")
+    assert not first_not_last.passed
+
+
+def test_a_constant_answer_never_passes_a_build_exercise():
+    for value in (True, False, 0, 1.0):
+        assert not check("w6.truth_table", lambda b, e, v=value: v).passed
+        assert not check("w2.backoff", lambda n, r, v=value: v).passed
+        assert not check("w8.score", lambda n, d, t, v=value: v).passed
+
+
+def test_backoff_feedback_names_the_cap():
+    def uncapped(n, r):
+        backoff = 0.5 * 2 ** (n - 1)
+        return backoff if r is None else min(30.0, max(backoff, r))
+
+    result = check("w2.backoff", uncapped)
+    assert not result.passed and "the backoff is capped at 8.0 s" in result.feedback
+
+
+def test_keyword_score_feedback_on_counting_occurrences():
+    def counts(name, description, terms):
+        return sum(2 * name.lower().count(t) + description.lower().count(t) for t in terms)
+
+    result = check("w8.score", counts)
+    assert not result.passed and "once per field, not once per occurrence" in result.feedback
+
+
+def test_learner_exception_is_a_failed_try_not_a_traceback():
+    result = check("w6.truth_table", lambda b, e: 1 / 0)
+    assert result.status == "failed" and result.feedback == "your code raised ZeroDivisionError: division by zero"
+
+
+def test_wrong_shape_answers_never_crash():
+    for answer in ("2", None, [1, 2], {"x": 1}, object()):
+        assert check("w3.model_calls", answer).status == "failed"
+        assert check("w5.required", answer).status == "failed"
+
+
+def test_solution_only_on_request():
+    result = check("w6.round_trips", 4)
+    assert "return" not in result.text() or "answer = 2" not in result.text()
+    shown = solution("w6.round_trips")
+    assert "answer = 2" in repr(shown) and shown._repr_mimebundle_()["text/plain"].startswith("# one solution")
+
+
+def test_result_bundle_has_html_text_and_the_grading_record():
+    bundle = check("w6.round_trips", 2)._repr_mimebundle_()
+    assert bundle[MIME] == {
+        "exercise": "w6.round_trips",
+        "status": "passed",
+        "passed": True,
+        "feedback": bundle[MIME]["feedback"],
+    }
+    assert bundle["text/plain"].startswith("✓ w6.round_trips: correct")
+    assert "<div" in bundle["text/html"] and "object at 0x" not in bundle["text/plain"]
+
+
+def test_unknown_id_names_the_weeks_exercises():
+    with pytest.raises(ConfigurationError, match=r"no exercise 'w6.nope'; this week's are: w6\.round_trips"):
+        check("w6.nope", 1)
+
+
+def test_register_refuses_duplicates_and_unknown_kinds():
+    with pytest.raises(ConfigurationError) as info:
+        register(Exercise("w6.round_trips", 6, "predict", "t", "", "", "", lambda a: right()))
+    assert str(info.value) == "register(): exercise id 'w6.round_trips' is taken; give each exercise its own id."
+    with pytest.raises(ConfigurationError) as info:
+        register(Exercise("w6.new_one", 6, "quiz", "t", "", "", "", lambda a: right()))
+    assert (
+        str(info.value) == "register(): exercise 'w6.new_one' has kind 'quiz'; use one of predict, write, fix, build."
+    )

@@ -1,0 +1,113 @@
+"""`toolkit grade`: starters grade 0, solutions full marks, a broken cell partial; bad submissions get a row.
+
+Each notebook runs in a real kernel, so the notebooks here are small: week 2's Exercises section
+on its own (named like the course notebook), plus the committed week-0 notebook.
+"""
+
+import csv
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from toolkit.cli.main import main
+from toolkit.exercises.grade import NOTEBOOK_ROW, grade_paths, summary
+from toolkit.exercises.notebook import section_cells
+
+WEEK2 = "02_week2_reliable_calls.ipynb"
+COURSE = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def write(folder: Path, name: str, cells) -> Path:
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("submissions")
+    write(root / "starter", WEEK2, section_cells(2))
+    write(root / "solved", WEEK2, section_cells(2, solved=True))
+    broken = section_cells(2, solved=True)
+    target = next(c for c in broken if "exercise:w2.waits" in c.metadata.get("tags", []))
+    target.source = "1 / 0\n" + target.source
+    write(root / "broken", WEEK2, broken)
+    deleted = [c for c in section_cells(2, solved=True) if "exercise:w2.triage" not in c.metadata.get("tags", [])]
+    write(root / "deleted", WEEK2, deleted)
+    hanging = section_cells(2, solved=True)
+    hanging.insert(3, nbformat.v4.new_code_cell("import time\ntime.sleep(600)"))
+    write(root / "hanging", WEEK2, hanging)
+    (root / "notes.txt").write_text("not a notebook")
+    (root / "garbled.ipynb").write_text("{not json")
+    rows = grade_paths([root], seconds=8)
+    by = {}
+    for r in rows:
+        by.setdefault(Path(r.notebook).parent.name if r.notebook.endswith(WEEK2) else Path(r.notebook).name, []).append(
+            r
+        )
+    return rows, by
+
+
+def scores(rows):
+    graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
+    return sum(r.passed for r in graded), len(graded)
+
+
+def test_starter_grades_zero_and_says_not_attempted(graded):
+    _, by = graded
+    assert scores(by["starter"]) == (0, 4)
+    assert all(r.feedback.startswith("not attempted") for r in by["starter"])
+
+
+def test_solutions_grade_full_marks(graded):
+    _, by = graded
+    assert scores(by["solved"]) == (4, 4)
+
+
+def test_one_broken_cell_gives_partial_marks(graded):
+    _, by = graded
+    assert scores(by["broken"]) == (3, 4)
+    [waits] = [r for r in by["broken"] if r.exercise == "w2.waits"]
+    assert waits.feedback == "the cell raised ZeroDivisionError: division by zero"
+
+
+def test_a_deleted_exercise_cell_still_gets_a_row(graded):
+    _, by = graded
+    [triage] = [r for r in by["deleted"] if r.exercise == "w2.triage"]
+    assert not triage.passed and triage.feedback == "not run: no check() result for this exercise"
+
+
+def test_a_hanging_cell_is_stopped_and_grading_goes_on(graded):
+    _, by = graded
+    note = [r for r in by["hanging"] if r.exercise == NOTEBOOK_ROW]
+    assert note and "a cell ran longer than 8 s and was stopped" in note[0].feedback
+    assert scores(by["hanging"])[1] == 4
+
+
+def test_bad_files_get_a_row_each(graded):
+    rows, by = graded
+    assert [r.feedback for r in by["garbled.ipynb"]] == ["not a notebook: cannot be read (NotJSONError)"]
+    assert "notes.txt" not in by  # a folder is searched for *.ipynb only
+    assert "total" in summary(rows)
+
+
+def test_cli_writes_the_csv_and_names_a_non_notebook(tmp_path, capsys):
+    text = tmp_path / "essay.txt"
+    text.write_text("hello")
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(text), "--out", str(out)]) == 0
+    with open(out, encoding="utf-8") as f:
+        assert list(csv.reader(f)) == [
+            ["notebook", "exercise", "passed", "feedback"],
+            [str(text), NOTEBOOK_ROW, "0", "not a notebook: a .txt"],
+        ]
+    assert "not a notebook: a .txt" in capsys.readouterr().out  # the summary shows the note
+
+
+def test_the_committed_welcome_notebook_grades_zero(tmp_path):
+    rows = grade_paths([COURSE / "00_welcome.ipynb"], seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w0.switch", False)]

@@ -1,0 +1,77 @@
+"""The Exercises section: appended at the end, rewritable without touching other cells, solutions filled in."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from toolkit.cli.main import main
+from toolkit.exercises import all_exercises
+from toolkit.exercises.catalog import NOTEBOOKS, week_of_notebook
+from toolkit.exercises.core import MIME
+from toolkit.exercises.notebook import NEXT_TAG, exercise_id, fill_solutions, is_own, with_exercises
+
+COURSE = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+@pytest.mark.parametrize("week", sorted(NOTEBOOKS))
+def test_committed_notebook_holds_its_weeks_starters_and_ends_with_the_links(week):
+    notebook = nbformat.read(COURSE / NOTEBOOKS[week], as_version=4)
+    cells = {exercise_id(c): c for c in notebook.cells if exercise_id(c)}
+    expected = [e for e in all_exercises() if e.week == week]
+    assert list(cells) == [e.id for e in expected]
+    for ex in expected:
+        cell = cells[ex.id]
+        assert cell.source == ex.starter.rstrip("\n")
+        records = [o["data"][MIME] for o in cell.outputs if MIME in o.get("data", {})]
+        assert [r["status"] for r in records] == ["not attempted"], ex.id
+    last = notebook.cells[-1]
+    assert NEXT_TAG in last.metadata["tags"] and "README.md#self-check-week-by-week" in last.source
+    if week + 1 in NOTEBOOKS:
+        assert f"]({NOTEBOOKS[week + 1]})" in last.source
+
+
+def test_rewriting_the_section_keeps_every_other_cell():
+    notebook = nbformat.read(COURSE / NOTEBOOKS[6], as_version=4)
+    others = [c.source for c in notebook.cells if not is_own(c)]
+    again = with_exercises(with_exercises(notebook, 6), 6)
+    assert [c.source for c in again.cells if not is_own(c)] == others
+    assert sum(1 for c in again.cells if exercise_id(c)) == sum(1 for e in all_exercises() if e.week == 6)
+
+
+def test_fill_solutions_replaces_only_exercise_cells():
+    notebook = nbformat.read(COURSE / NOTEBOOKS[7], as_version=4)
+    before = [c.source for c in notebook.cells if not exercise_id(c)]
+    assert fill_solutions(notebook) == 4
+    assert [c.source for c in notebook.cells if not exercise_id(c)] == before
+    assert all("..." not in c.source.split("#")[0] for c in notebook.cells if exercise_id(c))
+
+
+def test_cli_lists_every_exercise(capsys):
+    assert main(["exercises"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(all_exercises())} exercises" in out and len(all_exercises()) >= 41
+    assert re.search(r"^w6\.truth_table +6  build +write returns_now", out, re.M)
+
+
+def test_cli_writes_the_solution_notebooks(tmp_path, capsys):
+    assert main(["exercises", "--solutions", str(tmp_path / "solved"), "--notebooks", str(COURSE)]) == 0
+    written = sorted(p.name for p in (tmp_path / "solved").glob("*.ipynb"))
+    assert written == sorted(NOTEBOOKS.values())
+    week3 = nbformat.read(tmp_path / "solved" / NOTEBOOKS[3], as_version=4)
+    solved = [c for c in week3.cells if exercise_id(c)]
+    assert len(solved) == 6 and all(c.outputs == [] for c in solved)
+
+
+def test_cli_refuses_a_notebook_that_is_not_a_course_week(tmp_path, capsys):
+    path = tmp_path / "homework.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), path)
+    assert main(["exercises", "--update", str(path)]) == 2
+    assert "homework.ipynb is not a course notebook" in capsys.readouterr().err
+
+
+def test_week_of_notebook():
+    assert week_of_notebook("06_week6_round_trip_loop.ipynb") == 6
+    assert week_of_notebook("10_week10_skills.ipynb") == 10
+    assert week_of_notebook("homework.ipynb") is None

@@ -1,0 +1,28 @@
+"""The search box: keyword and vector results side by side, with scores and what the model reads."""
+
+from toolkit.views.search_box import SearchBox
+
+
+def test_typing_a_query_and_clicking_searches_both_ways():
+    box = SearchBox()
+    box.query.value = "refund a payment"
+    box.button.click()
+    keyword, vector = box.outcomes
+    assert keyword.found[0] == "refund_payment" and vector.found[0] == "refund_payment"
+    text = box.text()
+    assert "1. refund_payment (9)" in text and "the model reads:" in text
+    html = box._repr_mimebundle_()["text/html"]
+    assert html.count("<b>the model reads</b>") == 2 and "refund_payment" in html
+
+
+def test_setting_the_query_searches_without_a_click():
+    box = SearchBox()
+    box.query.value = "cancel order"
+    assert box.outcomes[0].found[0] == "cancel_order"
+
+
+def test_a_blank_query_is_answered_as_the_model_would_be():
+    box = SearchBox()
+    box.query.value = "   "
+    box.search()
+    assert "must contain at least one non-blank search term" in box.text()

@@ -1,0 +1,59 @@
+"""The sequence diagram of a loop run: lanes, one arrow per message, rollbacks and hand-overs marked."""
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
+from toolkit.exercises.week06 import _order_tools
+from toolkit.exercises.week07 import place_order
+from toolkit.loop.run import COURSE, run_loop
+from toolkit.views.sequence import SequenceDiagram, sequence_source
+
+
+def test_lanes_and_one_arrow_per_request_reply_call_and_result():
+    reset_call_ids()
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), "已发货。"])
+    result = run_loop(model, [UserMessage(content="SN202610200001 发货了吗？")], tools=_order_tools())
+    source = sequence_source(result)
+    assert source.splitlines() == [
+        "sequenceDiagram",
+        "    participant U as user",
+        "    participant L as loop",
+        "    participant M as model",
+        "    participant T_query_order as query_order",
+        "    U->>L: SN202610200001 发货了吗？",
+        "    L->>M: request 1 (2 tools)",
+        "    M-->>L: 1 tool call: query_order",
+        "    L->>T_query_order: orderId=SN202610200001",
+        "    T_query_order-->>L: 订单 SN202610200001：已发货",
+        "    L->>M: request 2 (2 tools)",
+        "    M-->>L: 已发货。",
+        "    L-->>U: 已发货。",
+    ]
+
+
+def test_rollback_is_marked_in_reverse_where_the_saga_ran():
+    _, result = place_order()
+    lines = sequence_source(result).splitlines()
+    failed = lines.index(next(line for line in lines if "T_create_shipment-->>L: ✗" in line))
+    assert lines[failed + 1] == "    Note over L: saga — undo in reverse order"
+    assert lines[failed + 2 : failed + 6] == [
+        "    L->>T_charge_payment: compensate (ok)",
+        "    Note over T_charge_payment: rolled back",
+        "    L->>T_reserve_stock: compensate (ok)",
+        "    Note over T_reserve_stock: rolled back",
+    ]
+
+
+def test_handover_is_marked_and_labels_cannot_break_the_syntax():
+    reset_call_ids()
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(8)])
+    result = run_loop(model, [UserMessage(content="a: b; c # {d} <e>")], tools=_order_tools(), options=COURSE)
+    source = sequence_source(result)
+    assert source.splitlines()[-1].startswith("    L-->>U: hand-over: ")
+    assert "    U->>L: a  b  c   d   e" not in source and "U->>L: a b c d e" in source.replace("  ", " ")
+
+
+def test_text_fallback_is_the_mermaid_source():
+    _, result = place_order()
+    bundle = SequenceDiagram(result)._repr_mimebundle_()
+    assert bundle["text/plain"] == sequence_source(result)
+    assert bundle["text/markdown"] == f"```mermaid\n{sequence_source(result)}\n```"

@@ -1,0 +1,48 @@
+"""Step through a recorded loop run: Previous / Next, the loop step highlighted."""
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.exercises.week06 import _order_tools
+from toolkit.exercises.week07 import place_order
+from toolkit.loop.run import COURSE, run_loop
+from toolkit.views.stepper import LoopStepper, steps
+
+
+def test_next_and_previous_walk_the_steps_and_highlight_one():
+    _, result = place_order()
+    stepper = LoopStepper(result)
+    assert stepper.previous.disabled and stepper.current.line().startswith("round 1 · step 1 send: 3 tools sent")
+    for _ in range(4):
+        stepper.next.click()
+    assert (stepper.current.number, stepper.current.name) == (5, "execute")
+    assert 'background:#fff8c5;font-weight:bold">execute</li>' in stepper.html()
+    stepper.previous.click()
+    assert stepper.current.name == "bound"
+    stepper.go(10_000)
+    assert stepper.next.disabled and stepper.current.detail == "no tool calls: the reply is the answer"
+
+
+def test_saga_and_repair_steps_appear_only_where_they_happened():
+    _, result = place_order()
+    walked = [(s.round, s.name) for s in steps(result)]
+    assert (2, "saga") in walked and (1, "saga") not in walked and all(name != "repair" for _, name in walked)
+    model = ScriptedModel([call("query_order", orderId=1), call("query_order", orderId=2)])
+    repaired = steps(run_loop(model, [UserMessage(content="q")], tools=_order_tools(), options=COURSE))
+    repairs = [s.detail for s in repaired if s.name == "repair"]
+    assert repairs == ["the argument error goes back with a hint", "a second argument error on the tool → hand over"]
+
+
+def test_the_bound_step_says_when_a_reply_is_over_it():
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(8)])
+    walked = steps(run_loop(model, [UserMessage(content="q")], tools=_order_tools(), options=COURSE))
+    assert (
+        walked[-1].line() == "round 6 · step 4 bound: round trip 6 is over the bound → limit of 5 round trips reached"
+    )
+
+
+def test_text_fallback_lists_every_step_and_marks_the_current_one():
+    _, result = place_order()
+    stepper = LoopStepper(result)
+    stepper.next.click()
+    lines = stepper._repr_mimebundle_()["text/plain"].splitlines()
+    assert len(lines) == len(stepper.steps) and lines[1].startswith("▶ round 1 · step 2 record")

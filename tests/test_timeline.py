@@ -1,0 +1,67 @@
+"""Timelines: retries on one axis (deterministic with a fake sleep); sequential vs concurrent tool calls."""
+
+import time
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.switch import fake_client
+from toolkit.gateway.core import GatewayConfig
+from toolkit.gateway.server import Gateway
+from toolkit.loop.run import LoopOptions, iter_loop
+from toolkit.tools.decorator import tool
+from toolkit.views.timeline import Span, Timeline, retry_spans, timed_loop
+
+
+def test_retries_put_attempts_and_waits_end_to_end():
+    waits = []
+    gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
+    client = fake_client(gateway=gateway, sleep=waits.append)
+    client.chat([UserMessage(content="你好")])
+    spans = retry_spans(client.exchanges, waits)
+    assert [(s.lane, s.start, s.end, s.label) for s in spans] == [
+        ("attempts", 0.0, 0.1, "attempt 1: HTTP 429"),
+        ("waits", 0.1, 2.1, "wait 2 s after HTTP 429"),
+        ("attempts", 2.1, 2.2, "attempt 2: HTTP 429"),
+        ("waits", 2.2, 4.2, "wait 2 s after HTTP 429"),
+        ("attempts", 4.2, 4.3, "attempt 3: HTTP 200"),
+    ]
+    view = Timeline([("429, 429, answer", spans)], "retries")
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/html"].startswith("<svg") and bundle["text/html"].count("<rect") == 5
+    assert "0.10–  2.10 s  waits            wait 2 s after HTTP 429" in bundle["text/plain"]
+
+
+@tool("Sleep a little.")
+def nap(label: str, seconds: float) -> str:
+    time.sleep(seconds)
+    return label
+
+
+def run(concurrent: bool):
+    calls = [call("nap", label=x, seconds=0.15) for x in "ABC"]
+    events = iter_loop(
+        ScriptedModel([calls, "ok"]),
+        [UserMessage(content="q")],
+        tools=[nap],
+        options=LoopOptions(concurrent=concurrent),
+    )
+    return timed_loop(events)
+
+
+def overlaps(spans):
+    ordered = sorted(spans, key=lambda s: s.start)
+    return any(b.start < a.end - 0.01 for a, b in zip(ordered, ordered[1:]))
+
+
+def test_sequential_calls_follow_each_other_concurrent_ones_overlap():
+    result, sequential = run(False)
+    assert result.answer == "ok" and all(s.lane.startswith("nap · call_") for s in sequential)
+    assert not overlaps(sequential)
+    _, concurrent = run(True)
+    assert overlaps(concurrent)
+    assert max(s.end for s in concurrent) < max(s.end for s in sequential)
+
+
+def test_text_fallback_lists_every_span():
+    view = Timeline([("run", [Span("a", 0.0, 1.5, "first"), Span("b", 1.5, 2.0, "second", "error")])])
+    assert view.text() == "run:\n    0.00–  1.50 s  a                first\n    1.50–  2.00 s  b                second"

@@ -1,0 +1,87 @@
+"""`python -m toolkit exercises [--week N] [--solutions DIR] [--update NOTEBOOK…]`: the course's exercises.
+
+Without options: one line per exercise — id, week, kind, task. `--solutions DIR` writes every
+course notebook (from `--notebooks`, default `notebooks`) into DIR with each exercise cell's
+starter code replaced by its solution (not executed: run `toolkit notebooks` or `toolkit grade`
+on them). `--update` rewrites the Exercises section at the end of the given course notebooks
+from the registry, leaving every other cell as it is (then run `toolkit notebooks` on them).
+
+Leaves out: executing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--week", type=int, help="list only this week's exercises")
+    parser.add_argument("--solutions", type=Path, metavar="DIR", help="write the notebooks with solutions into DIR")
+    parser.add_argument(
+        "--notebooks",
+        type=Path,
+        default=Path("notebooks"),
+        metavar="DIR",
+        help="where the course notebooks are (default: notebooks)",
+    )
+    parser.add_argument(
+        "--update",
+        type=Path,
+        nargs="+",
+        metavar="NOTEBOOK",
+        help="rewrite the Exercises section of these course notebooks",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.exercises.core import all_exercises
+
+    if args.solutions:
+        return write_solutions(args.notebooks, args.solutions)
+    if args.update:
+        return update(args.update)
+    rows = [e for e in all_exercises() if args.week is None or e.week == args.week]
+    width = max((len(e.id) for e in rows), default=2)
+    print(f"{'id':{width}}  week  {'kind':8}  task")
+    for e in rows:
+        print(f"{e.id:{width}}  {e.week:>4}  {e.kind:8}  {e.task}")
+    print(f"\n{len(rows)} exercises")
+    return 0
+
+
+def write_solutions(source: Path, target: Path) -> int:
+    import nbformat
+
+    from toolkit.exercises.catalog import NOTEBOOKS
+    from toolkit.exercises.notebook import fill_solutions
+
+    if not source.is_dir():
+        raise FileNotFoundError(f"no notebooks folder {source}; pass --notebooks DIR")
+    target.mkdir(parents=True, exist_ok=True)
+    for name in NOTEBOOKS.values():
+        path = source / name
+        if not path.is_file():
+            raise FileNotFoundError(f"no course notebook {path}")
+        notebook = nbformat.read(path, as_version=4)
+        filled = fill_solutions(notebook)
+        nbformat.write(notebook, target / name)
+        print(f"{target / name}: {filled} exercises solved")
+    return 0
+
+
+def update(paths: list[Path]) -> int:
+    import nbformat
+
+    from toolkit.errors import ConfigurationError
+    from toolkit.exercises.catalog import week_of_notebook
+    from toolkit.exercises.notebook import with_exercises
+
+    for path in paths:
+        week = week_of_notebook(path.name)
+        if week is None:
+            raise ConfigurationError(f"{path.name} is not a course notebook: its name starts with no week number")
+        notebook = nbformat.read(path, as_version=4)
+        nbformat.write(with_exercises(notebook, week), path)
+        print(f"{path}: Exercises section of week {week} written")
+    return 0

@@ -1,0 +1,30 @@
+"""`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--timeout S]`: grade submissions.
+
+Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
+limit, and writes `notebook,exercise,passed,feedback` — one row per notebook and exercise — then
+prints a summary table. A file that is not a notebook, crashes or hangs gets a row saying so
+and grading goes on. See `toolkit.exercises.grade`.
+
+Leaves out: uploading grades anywhere (the CSV is the interface).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
+    parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
+    parser.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.exercises.grade import grade_paths, summary, write_csv
+
+    rows = grade_paths(args.paths, seconds=args.timeout)
+    out = write_csv(rows, args.out)
+    print(summary(rows))
+    print(f"\n{len(rows)} rows written to {out}")
+    return 0

@@ -1,0 +1,16 @@
+"""Exercises for every week, checked in the notebook, and grading for teachers.
+
+    from toolkit.exercises import check, hint, solution
+    check("w6.truth_table", answer)     # ✓ / ✗ with feedback, or "not attempted yet"
+
+Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `week00` …
+`week10` (the exercises with their checkers and solutions), `notebook` (the Exercises
+section of each notebook, solutions filled in), `grade` (run submissions, one CSV row per
+exercise).
+
+Leaves out: a learner's progress across sessions.
+"""
+
+from toolkit.exercises.core import CheckResult, Exercise, Verdict, all_exercises, check, get, hint, solution
+
+__all__ = ["CheckResult", "Exercise", "Verdict", "all_exercises", "check", "get", "hint", "solution"]

@@ -1,0 +1,275 @@
+"""Exercises checked in the notebook: `check(id, answer)`, `hint(id)`, `solution(id)`.
+
+An exercise is data: an id (`w6.truth_table`), its week, its kind (predict, write, fix,
+build), a one-line task, the starter and solution code of its notebook cell, a hint, and a
+checker. The checker receives the learner's answer and returns a `Verdict`; it runs the
+learner's code against the package's own function on many inputs, or compares the learner's
+prediction with what the package really does — never the text of the code.
+
+`check()` turns that into a `CheckResult` a notebook shows (✓ / ✗ / "not attempted yet"):
+
+- an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
+  tuple, or returned by a function) is *not attempted*: no exception, no hint;
+- a failed try shows the checker's feedback (specific to the mistake) and the hint;
+- an exception in the learner's code is a failed try that names it, never a traceback;
+- `solution(id)` shows the reference cell only when asked.
+
+Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
+`toolkit grade` reads from the executed notebook.
+
+Leaves out: storing progress between sessions (a result lives in the notebook's outputs).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MIME = "application/vnd.toolkit.exercise+json"
+KINDS = {
+    "predict": "predict, then run",
+    "write": "write it",
+    "fix": "fix it",
+    "build": "build it yourself, then compare",
+}
+NOT_ATTEMPTED = "not attempted"
+
+
+class NotAttempted(Exception):
+    """The answer still holds the starter's placeholder."""
+
+
+class LearnerError(Exception):
+    """The learner's code raised while a checker ran it."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A checker's answer: passed or not, and why."""
+
+    passed: bool
+    feedback: str = ""
+
+
+def right(feedback: str = "") -> Verdict:
+    return Verdict(True, feedback)
+
+
+def wrong(feedback: str) -> Verdict:
+    return Verdict(False, feedback)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: what to do, the code of its cell, and how it is checked."""
+
+    id: str
+    week: int
+    kind: str
+    task: str
+    starter: str
+    solution: str
+    hint: str
+    checker: Callable[[Any], Verdict]
+
+    @property
+    def kind_text(self) -> str:
+        return KINDS[self.kind]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What `check()` shows: status, feedback, and the hint after a failed try."""
+
+    id: str
+    status: str
+    """`passed`, `failed` or `not attempted`."""
+    feedback: str
+    hint: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def record(self) -> dict[str, Any]:
+        return {"exercise": self.id, "status": self.status, "passed": self.passed, "feedback": self.feedback}
+
+    def text(self) -> str:
+        mark = {"passed": "✓", "failed": "✗"}.get(self.status, "·")
+        head = f"{mark} {self.id}: " + {
+            "passed": "correct",
+            "failed": "not yet",
+            NOT_ATTEMPTED: "not attempted yet — replace the `...` and run the cell again",
+        }.get(self.status, self.status)
+        lines = [head]
+        if self.feedback:
+            lines.append("  " + self.feedback)
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        if self.status == "failed":
+            lines.append(f'  (stuck? solution("{self.id}") shows one answer)')
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        colour = {"passed": "#1a7f37", "failed": "#cf222e"}.get(self.status, "#57606a")
+        body = html.escape(self.text()).replace("\n", "<br>")
+        return (
+            f'<div class="toolkit-exercise" style="border-left:4px solid {colour};padding:4px 10px;'
+            f'font-family:var(--jp-code-font-family,monospace);white-space:pre-wrap">{body}</div>'
+        )
+
+    def _repr_mimebundle_(self, **_: Any) -> dict[str, Any]:
+        return {"text/plain": self.text(), "text/html": self.html(), MIME: self.record()}
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+class SolutionText:
+    """A reference solution, shown as code."""
+
+    def __init__(self, exercise: Exercise) -> None:
+        self.exercise = exercise
+
+    def text(self) -> str:
+        return f"# one solution of {self.exercise.id}\n{self.exercise.solution.rstrip()}"
+
+    def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
+        return {"text/plain": self.text(), "text/html": f"<pre>{html.escape(self.text())}</pre>"}
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+_REGISTRY: dict[str, Exercise] = {}
+LAST: dict[str, CheckResult] = {}
+"""The latest result of each exercise checked in this process (tests read it)."""
+
+
+def register(exercise: Exercise) -> Exercise:
+    """Add an exercise; a duplicate id or an unknown kind is a developer error."""
+    from toolkit.errors import ConfigurationError
+
+    if exercise.id in _REGISTRY:
+        raise ConfigurationError(f"register(): exercise id {exercise.id!r} is taken; give each exercise its own id.")
+    if exercise.kind not in KINDS:
+        raise ConfigurationError(
+            f"register(): exercise {exercise.id!r} has kind {exercise.kind!r}; use one of {', '.join(KINDS)}."
+        )
+    _REGISTRY[exercise.id] = exercise
+    return exercise
+
+
+def exercise(
+    id: str, week: int, kind: str, task: str, *, starter: str, solution: str, hint: str
+) -> Callable[[Callable[[Any], Verdict]], Callable[[Any], Verdict]]:
+    """Decorator form of `register` for a checker function."""
+
+    def wrap(checker: Callable[[Any], Verdict]) -> Callable[[Any], Verdict]:
+        register(Exercise(id, week, kind, task, _dedent(starter), _dedent(solution), hint, checker))
+        return checker
+
+    return wrap
+
+
+def _dedent(code: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(code).strip("\n") + "\n"
+
+
+def all_exercises() -> list[Exercise]:
+    """Every exercise, by week then in the order registered."""
+    from toolkit.exercises import catalog
+
+    catalog.load()
+    return sorted(_REGISTRY.values(), key=lambda e: e.week)
+
+
+def get(exercise_id: str) -> Exercise:
+    """The exercise with this id; an unknown id says which exist."""
+    from toolkit.errors import ConfigurationError
+
+    all_exercises()
+    try:
+        return _REGISTRY[exercise_id]
+    except KeyError:
+        near = [i for i in _REGISTRY if i.split(".")[0] == exercise_id.split(".")[0]] or sorted(_REGISTRY)[:5]
+        raise ConfigurationError(f"no exercise {exercise_id!r}; this week's are: {', '.join(near)}") from None
+
+
+def has_placeholder(value: Any) -> bool:
+    """True when `...` is still somewhere in the answer (a list, tuple, set or dict)."""
+    if value is Ellipsis:
+        return True
+    if isinstance(value, Mapping):
+        return any(has_placeholder(k) or has_placeholder(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(has_placeholder(v) for v in value)
+    return False
+
+
+def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the learner's function; a `...` it returns means "not attempted yet"."""
+    if not callable(fn):
+        raise TypeError(f"expected a function, got {type(fn).__name__}")
+    try:
+        value = fn(*args, **kwargs)
+    except Exception as error:
+        raise LearnerError(error) from error
+    if has_placeholder(value):
+        raise NotAttempted
+    return value
+
+
+def check(exercise_id: str, answer: Any) -> CheckResult:
+    """Check an answer: ✓, ✗ with feedback and a hint, or "not attempted yet"."""
+    ex = get(exercise_id)
+    result = _check(ex, answer)
+    LAST[ex.id] = result
+    return result
+
+
+def _check(ex: Exercise, answer: Any) -> CheckResult:
+    if has_placeholder(answer):
+        return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
+    try:
+        verdict = ex.checker(answer)
+    except NotAttempted:
+        return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
+    except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
+        verdict = wrong(f"your code raised {error}")
+    except Exception as error:  # the answer made the package (or the check) fail: say so, no traceback
+        verdict = wrong(f"running your answer failed with {type(error).__name__}: {error}")
+    if verdict.passed:
+        return CheckResult(ex.id, "passed", verdict.feedback)
+    return CheckResult(ex.id, "failed", verdict.feedback, ex.hint)
+
+
+def hint(exercise_id: str) -> str:
+    """The hint, on request."""
+    return get(exercise_id).hint
+
+
+def solution(exercise_id: str) -> SolutionText:
+    """One reference solution — only when asked for."""
+    return SolutionText(get(exercise_id))
+
+
+def parse_record(data: Any) -> dict[str, Any] | None:
+    """A check record from a notebook output's data (dict or JSON text), else None."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    if isinstance(data, dict) and "exercise" in data and "status" in data:
+        return data
+    return None

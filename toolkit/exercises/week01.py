@@ -1,0 +1,216 @@
+"""Week 1 exercises: messages as records and wire JSON, the raw exchange, usage, keyword rules.
+
+Leaves out: streaming (week 2 checks what a cut stream does).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+WIRE = [
+    {"role": "system", "content": "你是一个电商售后助手，回答简短。"},
+    {"role": "user", "content": "你好"},
+    {"role": "assistant", "content": "您好！请问有什么可以帮您？"},
+    {"role": "user", "content": "SN202610200001 发货了吗？"},
+]
+
+
+@exercise(
+    "w1.records",
+    1,
+    "write",
+    "write the four wire messages WIRE as toolkit records (SystemMessage, UserMessage, …)",
+    starter="""
+        from toolkit import AssistantMessage, SystemMessage, UserMessage
+        from toolkit.exercises import check
+        from toolkit.exercises.week01 import WIRE
+
+        answer = [...]   # one record per message of WIRE, in order
+        check("w1.records", answer)
+        """,
+    solution="""
+        from toolkit import AssistantMessage, SystemMessage, UserMessage
+        from toolkit.exercises import check
+        from toolkit.exercises.week01 import WIRE
+
+        answer = [SystemMessage(content=WIRE[0]["content"]), UserMessage(content=WIRE[1]["content"]),
+                  AssistantMessage(content=WIRE[2]["content"]), UserMessage(content=WIRE[3]["content"])]
+        check("w1.records", answer)
+        """,
+    hint="the `role` of each dict names the record class; `message_from_openai()` is the package's own converter.",
+)
+def check_records(answer: Any) -> Verdict:
+    from toolkit.chat.messages import message_from_openai
+
+    if not isinstance(answer, list):
+        return wrong("answer with a list of records")
+    if len(answer) != len(WIRE):
+        return wrong(f"WIRE has {len(WIRE)} messages, your list has {len(answer)}")
+    for i, (record, wire) in enumerate(zip(answer, WIRE, strict=True), 1):
+        expected = message_from_openai(wire)
+        if type(record) is not type(expected):
+            return wrong(
+                f"message {i} has role {wire['role']!r}: that is a {type(expected).__name__}, "
+                f"you wrote a {type(record).__name__}"
+            )
+        if record != expected:
+            return wrong(
+                f"message {i}: the record's wire form is {json.dumps(record.to_openai(), ensure_ascii=False)},"
+                f" not {json.dumps(wire, ensure_ascii=False)}"
+            )
+    return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
+
+
+@exercise(
+    "w1.usage_path",
+    1,
+    "predict",
+    "where in the raw response body are the input tokens? answer a dotted path such as 'a.b'",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # e.g. "choices.0.message" — the path to the number of input tokens
+        check("w1.usage_path", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = "usage.prompt_tokens"
+        check("w1.usage_path", answer)
+        """,
+    hint="print json.loads(client.exchanges[-1].response_text) and look at the bottom.",
+)
+def check_usage_path(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.switch import fake_client
+
+    client = fake_client()
+    reply = client.chat([UserMessage(content="你好")])
+    value: Any = json.loads(client.exchanges[-1].response_text)
+    if not isinstance(answer, str) or not answer:
+        return wrong("answer with a dotted path as a string, e.g. 'usage.total_tokens'")
+    for part in answer.split("."):
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return wrong(
+                f"the body has no {part!r} there; the top-level keys are {sorted(json.loads(client.exchanges[-1].response_text))}"
+            )
+    if value == reply.usage.input_tokens and answer.endswith("prompt_tokens"):
+        return right(f"the gateway reports {value} input tokens in `usage.prompt_tokens`; TokenUsage reads it.")
+    if answer.endswith("completion_tokens"):
+        return wrong("completion_tokens are the tokens the model wrote (output), not the ones it read")
+    if answer.endswith("total_tokens"):
+        return wrong("total_tokens is input + output; the input alone has its own key")
+    return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
+
+
+@exercise(
+    "w1.usage_build",
+    1,
+    "build",
+    "write usage_from_body(body) → TokenUsage from a response body, as TokenUsage.from_openai does",
+    starter="""
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+
+        def usage_from_body(body):
+            return ...   # a TokenUsage read from body["usage"] (it may be missing or null)
+
+
+        check("w1.usage_build", usage_from_body)
+        """,
+    solution="""
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            return TokenUsage(input_tokens=usage.get("prompt_tokens") or 0,
+                              output_tokens=usage.get("completion_tokens") or 0)
+
+
+        check("w1.usage_build", usage_from_body)
+        """,
+    hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: each means 0.",
+)
+def check_usage_build(fn: Any) -> Verdict:
+    from toolkit.chat.messages import TokenUsage
+
+    rng = random.Random(1)
+    bodies: list[dict[str, Any]] = [{}, {"usage": None}, {"usage": {}}, {"usage": {"prompt_tokens": 7}}]
+    for _ in range(40):
+        p, c = rng.randint(0, 5000), rng.randint(0, 900)
+        bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}})
+    for body in bodies:
+        got = attempt(fn, body)
+        want = TokenUsage.from_openai(body.get("usage"))
+        if got != want:
+            if not body.get("usage"):
+                return wrong(
+                    f"for {json.dumps(body)} you returned {got!r}: with no usage reported, "
+                    "the usage is zero (the gateway sent none), never an error"
+                )
+            return wrong(f"for usage {json.dumps(body['usage'])} you returned {got!r}, expected {want!r}")
+    return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")
+
+
+QUESTIONS = ["SN202610200004 发货了吗？", "数码产品能不能退？", "你好", "订单 SN202610200001 付了多少钱？"]
+
+
+@exercise(
+    "w1.keyword_rules",
+    1,
+    "predict",
+    "predict which tool the fake model calls (or None) for four questions when week 3's tools are offered",
+    starter="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week01 import QUESTIONS
+
+        answer = {
+            "SN202610200004 发货了吗？": ...,          # "query_order", "query_logistics", "query_refund_policy" or None
+            "数码产品能不能退？": ...,
+            "你好": ...,
+            "订单 SN202610200001 付了多少钱？": ...,
+        }
+        check("w1.keyword_rules", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week01 import QUESTIONS
+
+        answer = {
+            "SN202610200004 发货了吗？": "query_logistics",
+            "数码产品能不能退？": "query_refund_policy",
+            "你好": None,
+            "订单 SN202610200001 付了多少钱？": "query_order",
+        }
+        check("w1.keyword_rules", answer)
+        """,
+    hint="read the [[intent]] keywords table: 发货 is a logistics word; an order id with no other intent asks query_order.",
+)
+def check_keyword_rules(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.assistant import TOOL_SPECS
+
+    if not isinstance(answer, dict) or set(answer) != set(QUESTIONS):
+        return wrong("answer with a dict with the four questions as keys")
+    client = fake_client()
+    misses = []
+    for q in QUESTIONS:
+        calls = client.chat([UserMessage(content=q)], tools=TOOL_SPECS).message.tool_calls
+        actual = calls[0].name if calls else None
+        if answer[q] != actual:
+            misses.append(f"{q} → the fake model calls {actual!r}, you said {answer[q]!r}")
+    if misses:
+        return wrong("; ".join(misses))
+    return right("the keyword rules are data (gateway_rules.toml): you can read what the fake model will do.")

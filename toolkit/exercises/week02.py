@@ -1,0 +1,230 @@
+"""Week 2 exercises: the backoff schedule, the three-way triage, Retry-After, a cut stream.
+
+Leaves out: the timeout case (it costs a real second per run; the notebook shows it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+
+@exercise(
+    "w2.backoff",
+    2,
+    "build",
+    "write wait(attempt, retry_after) — seconds before the next attempt — and compare it with RetryPolicy().wait",
+    starter="""
+        from toolkit.exercises import check
+
+        BACKOFF_S, MAX_BACKOFF_S, MAX_RETRY_AFTER_S = 0.5, 8.0, 30.0   # RetryPolicy's defaults
+
+
+        def wait(attempt, retry_after):
+            # attempt counts from 1; retry_after is the server's Retry-After in seconds, or None
+            return ...
+
+
+        check("w2.backoff", wait)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        BACKOFF_S, MAX_BACKOFF_S, MAX_RETRY_AFTER_S = 0.5, 8.0, 30.0   # RetryPolicy's defaults
+
+
+        def wait(attempt, retry_after):
+            backoff = min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
+            if retry_after is None:
+                return backoff
+            return min(MAX_RETRY_AFTER_S, max(backoff, retry_after))
+
+
+        check("w2.backoff", wait)
+        """,
+    hint="double from 0.5 s and cap at 8 s; a Retry-After is honoured but never shortens the backoff, "
+    "and is capped at 30 s.",
+)
+def check_backoff(fn: Any) -> Verdict:
+    from toolkit.chat.client import RetryPolicy
+
+    policy = RetryPolicy()
+    cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
+    for n, r in cases:
+        got, want = attempt(fn, n, r), policy.wait(n, r)
+        if abs(float(got) - want) > 1e-9:
+            why = ""
+            if r is None and n == 1 and abs(got - 1.0) < 1e-9:
+                why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"
+            elif r is None and got > policy.max_backoff_s:
+                why = f" — the backoff is capped at {policy.max_backoff_s} s"
+            elif r is not None and r > policy.max_retry_after_s and got > policy.max_retry_after_s:
+                why = f" — a Retry-After is honoured up to {policy.max_retry_after_s} s, no longer"
+            elif r is not None and got < want and abs(got - r) < 1e-9:
+                why = " — Retry-After never makes the wait shorter than the backoff: take the larger"
+            elif r is not None and abs(got - policy.wait(n, None)) < 1e-9:
+                why = " — you ignored the server's Retry-After"
+            return wrong(f"wait({n}, {r}) returned {got!r}, RetryPolicy().wait gives {want!r}{why}")
+    return right(f"identical to RetryPolicy().wait on {len(cases)} inputs.")
+
+
+CASES = {
+    "HTTP 429 (rate limited)": ("rate_limit", "A"),
+    "HTTP 500 (server error)": ("server_error", "A"),
+    "HTTP 400 (mode C rejects tools)": (None, "C"),
+    "a body cut in half": ("truncate", "A"),
+}
+CHOICES = ("retried", "not retried", "bad response")
+
+
+def triage(fault: str | None, mode: str) -> str:
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.probe import PROBE_TOOLS, QUESTION
+    from toolkit.errors import BadResponseError, CallerError, TransientError
+    from toolkit.gateway.server import Gateway
+
+    gateway = Gateway(mode=mode, faults=[fault] if fault else [])
+    client = fake_client(gateway=gateway, retry=RetryPolicy(max_retries=1), sleep=lambda s: None)
+    try:
+        client.chat([UserMessage(content=QUESTION)], tools=PROBE_TOOLS)
+    except BadResponseError:
+        return "bad response"
+    except CallerError:
+        return "not retried"
+    except TransientError:
+        return "retried"
+    return "retried" if len(client.exchanges) > 1 else "not retried"
+
+
+@exercise(
+    "w2.triage",
+    2,
+    "predict",
+    "sort four failures into 'retried', 'not retried' and 'bad response'",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {
+            "HTTP 429 (rate limited)": ...,          # "retried", "not retried" or "bad response"
+            "HTTP 500 (server error)": ...,
+            "HTTP 400 (mode C rejects tools)": ...,
+            "a body cut in half": ...,
+        }
+        check("w2.triage", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {
+            "HTTP 429 (rate limited)": "retried",
+            "HTTP 500 (server error)": "retried",
+            "HTTP 400 (mode C rejects tools)": "not retried",
+            "a body cut in half": "bad response",
+        }
+        check("w2.triage", answer)
+        """,
+    hint="a retry helps only when the same request can succeed later; a 4xx says the request itself is wrong.",
+)
+def check_triage(answer: Any) -> Verdict:
+    if not isinstance(answer, dict) or set(answer) != set(CASES):
+        return wrong(f"answer with a dict with these keys: {', '.join(CASES)}")
+    bad = [k for k, v in answer.items() if v not in CHOICES]
+    if bad:
+        return wrong(f"use one of {CHOICES} (not {answer[bad[0]]!r})")
+    misses = []
+    for case, (fault, mode) in CASES.items():
+        actual = triage(fault, mode)
+        if answer[case] != actual:
+            misses.append(f"{case}: the client's outcome is {actual!r}, you said {answer[case]!r}")
+    return (
+        right("timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response.")
+        if not misses
+        else wrong("; ".join(misses))
+    )
+
+
+@exercise(
+    "w2.waits",
+    2,
+    "predict",
+    "the gateway answers 429 twice with Retry-After: 2, then answers: which waits (in seconds) does the client make?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = [...]   # the list of waits, e.g. [0.5, 1.0]
+        check("w2.waits", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = [2.0, 2.0]
+        check("w2.waits", answer)
+        """,
+    hint="each wait is the larger of the backoff (0.5 s, then 1 s) and the server's Retry-After.",
+)
+def check_waits(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.switch import fake_client
+    from toolkit.gateway.core import GatewayConfig
+    from toolkit.gateway.server import Gateway
+
+    waits: list[float] = []
+    gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
+    fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
+    if not isinstance(answer, list):
+        return wrong("answer with a list of numbers")
+    if [float(x) for x in answer] == waits:
+        return right(f"waited {waits}: Retry-After (2 s) is longer than the backoff, so it wins both times.")
+    if [float(x) for x in answer] == [0.5, 1.0]:
+        return wrong("that is the backoff alone; the 429s carried Retry-After: 2, and the client honours it")
+    if len(answer) != len(waits):
+        return wrong(f"the client waited {len(waits)} times (once before each retry), your list has {len(answer)}")
+    return wrong(f"the client waited {waits}, not {answer}")
+
+
+@exercise(
+    "w2.truncated",
+    2,
+    "predict",
+    "a streamed reply with a tool call is cut before [DONE]: how many tool calls reach your code?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w2.truncated", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 0
+        check("w2.truncated", answer)
+        """,
+    hint="a ToolCallDelta is a fragment; only a whole response (StreamDone) is executed.",
+)
+def check_truncated(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.sse import StreamDone, ToolCallDelta
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.probe import PROBE_TOOLS, QUESTION
+    from toolkit.errors import TruncatedStreamError
+    from toolkit.gateway.server import Gateway
+
+    executed: list[Any] = []
+    fragments = 0
+    client = fake_client(gateway=Gateway(faults=["truncate"]))
+    try:
+        for event in client.stream([UserMessage(content=QUESTION)], tools=PROBE_TOOLS):
+            fragments += isinstance(event, ToolCallDelta)
+            if isinstance(event, StreamDone):
+                executed += event.response.message.tool_calls
+    except TruncatedStreamError:
+        pass
+    if answer == len(executed):
+        return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
+    return wrong(
+        f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
+        f"StreamDone, so {len(executed)} calls ran"
+    )

@@ -1,0 +1,292 @@
+"""Week 3 exercises: the six self-checks of seed 003 §8, one exercise each.
+
+1 the probe's verdicts, 2 lenient-in order ids (the drill's rule), 3 model calls per question,
+4 an unknown order id, 5 the should-not-call group, 6 the accuracy CSV's rows.
+
+Leaves out: the real-gateway rerun (a learner does it with the LLM_* variables set).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+
+@exercise(
+    "w3.probe",
+    3,
+    "predict",
+    "predict the probe's verdict (A–E) for the fake gateway in each of its five modes",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"A": ..., "B": ..., "C": ..., "D": ..., "E": ...}   # one verdict letter per mode
+        check("w3.probe", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"A": "A", "B": "B", "C": "C", "D": "D", "E": "E"}
+        check("w3.probe", answer)
+        """,
+    hint="the probe reads only the status and the raw body; each mode plays one of the five gateways.",
+)
+def check_probe(answer: Any) -> Verdict:
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.probe import probe
+
+    if not isinstance(answer, dict) or set(answer) != set("ABCDE"):
+        return wrong("answer with a dict with keys A, B, C, D, E")
+    misses = []
+    for mode in "ABCDE":
+        result = probe(fake_client(mode=mode))
+        if answer[mode] != result.verdict:
+            misses.append(f"mode {mode}: verdict {result.verdict} ({result.reason}), you said {answer[mode]!r}")
+    return wrong("; ".join(misses)) if misses else right("five modes, five clear verdicts.")
+
+
+ORDER_ID_INPUTS = [
+    "SN202610200001",
+    "sn202610200001",
+    " SN202610200001 ",
+    "ＳＮ２０２６１０２０００１",
+    "SN2026-1020-0001",
+    "订单号：SN202610200001",
+    "订单号:sn 2026 1020 0001",
+    "202610200001",
+    "SN20261020000",
+    "SN2026102000011",
+    "SN202610200001 SN202610200002",
+    "XX202610200001",
+    "",
+    "订单号是202610200001",
+    "SN２０２６—１０２０—０００１",
+    "SN 2026 1020 0001",
+    "SN202610200001。",
+    "SN_202610200001",
+]
+
+
+@exercise(
+    "w3.normalize",
+    3,
+    "build",
+    "write normalize(raw) → the canonical order id (SN + 12 digits) or None, lenient in, strict out",
+    starter="""
+        import re
+
+        from toolkit.exercises import check
+
+
+        def normalize(raw):
+            # full-width → half-width, drop a "订单号：" prefix, spaces and dashes, upper-case;
+            # return "SN" + 12 digits, or None when it is not exactly one order id
+            return ...
+
+
+        check("w3.normalize", normalize)
+        """,
+    solution="""
+        import re
+
+        from toolkit.exercises import check
+
+
+        def normalize(raw):
+            text = "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
+                           for c in raw).strip()
+            text = re.sub(r"^订单号\\s*[:：]?\\s*", "", text)
+            text = re.sub(r"[\\s\\-\\u2010-\\u2015\\u2212]", "", text.upper())
+            return text if re.fullmatch(r"SN\\d{12}", text) else None
+
+
+        check("w3.normalize", normalize)
+        """,
+    hint="compare with toolkit.course.validation.normalize_order_id: accept what is clearly one id, "
+    "reject what would need a guess.",
+)
+def check_normalize(fn: Any) -> Verdict:
+    from toolkit.course.validation import Rejected, normalize_order_id
+
+    for raw in ORDER_ID_INPUTS:
+        try:
+            want: str | None = normalize_order_id(raw)
+        except Rejected:
+            want = None
+        got = attempt(fn, raw)
+        if got != want:
+            if want is None:
+                return wrong(
+                    f"normalize({raw!r}) returned {got!r}, but validation rejects it: guessing an id "
+                    "(adding SN, cutting a digit) is how a wrong order gets looked up"
+                )
+            return wrong(f"normalize({raw!r}) returned {got!r}, validation accepts it as {want!r}")
+    return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
+
+
+@exercise(
+    "w3.model_calls",
+    3,
+    "predict",
+    "how many model calls does the assistant make for an order question, and for 你好?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"帮我查一下订单 SN202610200001 现在到哪了？": ..., "你好": ...}   # model calls (numbers)
+        check("w3.model_calls", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 1}
+        check("w3.model_calls", answer)
+        """,
+    hint="count requests to the model: one that asks for the tool, one that reads the result and answers.",
+)
+def check_model_calls(answer: Any) -> Verdict:
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.assistant import ask
+
+    if not isinstance(answer, dict) or len(answer) != 2:
+        return wrong("answer with the dict of the starter, two numbers filled in")
+    misses = []
+    for question, said in answer.items():
+        result = ask(fake_client(), question)
+        if said != len(result.rounds):
+            tip = ""
+            if said == len(result.executions):
+                tip = " (you counted tool calls; count model requests)"
+            misses.append(f"{question}: {len(result.rounds)} model calls, you said {said!r}{tip}")
+    return wrong("; ".join(misses)) if misses else right("a tool question costs a round trip more than small talk.")
+
+
+@exercise(
+    "w3.unknown_order",
+    3,
+    "predict",
+    "for SN202610209999 (no such order), does the answer give a status or ask to confirm the id?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # "status" or "confirm the id"
+        check("w3.unknown_order", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = "confirm the id"
+        check("w3.unknown_order", answer)
+        """,
+    hint="read what query_order returns for an id that is not in data/orders.json — it is written for the model.",
+)
+def check_unknown_order(answer: Any) -> Verdict:
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.assistant import ask
+
+    result = ask(fake_client(), "SN202610209999 这个订单什么状态？")
+    tool_said = result.executions[0].result.content if result.executions else ""
+    actual = "confirm the id" if "确认订单号" in (result.answer or "") else "status"
+    if answer == actual:
+        return right(f"the tool said {tool_said[:40]!r}…, and the answer passes it on; nothing invented.")
+    if answer not in ("status", "confirm the id"):
+        return wrong("answer 'status' or 'confirm the id'")
+    return wrong(f"the tool result was {tool_said!r} and the answer is {result.answer!r}")
+
+
+NO_CALL_CHOICES = ["N05", "B03", "A03", "A04", "N11", "A05"]
+
+
+@exercise(
+    "w3.no_call",
+    3,
+    "predict",
+    "of six accuracy cases, which must call no tool at all? (answer their ids)",
+    starter="""
+        from toolkit.course.accuracy import load_cases
+        from toolkit.exercises import check
+        from toolkit.exercises.week03 import NO_CALL_CHOICES
+
+        for case in load_cases():
+            if case.id in NO_CALL_CHOICES:
+                print(case.id, case.question)
+
+        answer = {...}   # the set of ids that should call no tool, e.g. {"N05"}
+        check("w3.no_call", answer)
+        """,
+    solution="""
+        from toolkit.course.accuracy import load_cases
+        from toolkit.exercises import check
+        from toolkit.exercises.week03 import NO_CALL_CHOICES
+
+        for case in load_cases():
+            if case.id in NO_CALL_CHOICES:
+                print(case.id, case.question)
+
+        answer = {"B03", "A03", "A04", "A05"}
+        check("w3.no_call", answer)
+        """,
+    hint="the tools can only look things up: a complaint, an address change or a refund is an action "
+    "none of them can do, and a question without an order id has nothing to look up.",
+)
+def check_no_call(answer: Any) -> Verdict:
+    from toolkit.course.accuracy import load_cases
+
+    cases = {c.id: c for c in load_cases() if c.id in NO_CALL_CHOICES}
+    truth = {i for i, c in cases.items() if not c.expect_tool}
+    if not isinstance(answer, (set, list, tuple)):
+        return wrong("answer with a set of case ids")
+    said = set(answer)
+    extra, missing = said - truth, truth - said
+    if not extra and not missing:
+        return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
+    parts = [f"{i} ({cases[i].question}) should call {cases[i].expect_tool}" for i in sorted(extra) if i in cases]
+    parts += [f"{i} ({cases[i].question}) should call nothing" for i in sorted(missing)]
+    return wrong("; ".join(parts) or f"use ids from {NO_CALL_CHOICES}")
+
+
+@exercise(
+    "w3.csv_rows",
+    3,
+    "predict",
+    "how many rows of each group (normal, edge, no_call) does the accuracy CSV hold?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"normal": ..., "edge": ..., "no_call": ...}
+        check("w3.csv_rows", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"normal": 15, "edge": 5, "no_call": 5}
+        check("w3.csv_rows", answer)
+        """,
+    hint="one row per case of data/accuracy_cases.csv; read its `group` column.",
+)
+def check_csv_rows(answer: Any) -> Verdict:
+    import tempfile
+    from pathlib import Path
+
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.accuracy import load_cases, run_suite, write_csv
+    from toolkit.course.shop import load_shop
+
+    suite = run_suite(fake_client(), load_cases(), load_shop())
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_csv(suite, Path(folder) / "w3.csv")
+        import csv
+
+        with open(path, encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    counts = dict(Counter(r["group"] for r in rows))
+    if not isinstance(answer, dict):
+        return wrong("answer with the dict of the starter")
+    if {k: answer.get(k) for k in counts} == counts:
+        return right(f"{len(rows)} rows: {json.dumps(counts)}.")
+    return wrong(
+        f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
+        f"{sum(v for v in answer.values() if isinstance(v, int))} — check each group"
+    )

@@ -1,0 +1,209 @@
+"""Week 4 exercises: declare an assistant, memory per id, the structured-output repair, IMMEDIATE.
+
+Leaves out: streaming (the week-4 notebook shows it with StreamView).
+"""
+
+from typing import Any, cast
+
+from toolkit.exercises.core import Verdict, exercise, right, wrong
+
+ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
+
+
+@exercise(
+    "w4.declare",
+    4,
+    "write",
+    "declare a Protocol with chat(user_id, question) -> str so each user id gets its own conversation",
+    starter="""
+        from typing import Annotated, Protocol
+
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        answer = ...   # replace with your Protocol class (a method `chat` taking a user id and a question)
+        check("w4.declare", answer)
+        """,
+    solution="""
+        from typing import Annotated, Protocol
+
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+
+        answer = Assistant
+        check("w4.declare", answer)
+        """,
+    hint="mark the user id with Annotated[str, MemoryId] and the question with Annotated[str, UserText].",
+)
+def check_declare(answer: Any) -> Verdict:
+    from toolkit import ai_service, memory_per_id
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.errors import ConfigurationError
+
+    if not isinstance(answer, type):
+        return wrong(f"answer with the class itself, not {type(answer).__name__}")
+    model = ScriptedModel(["好的 1", "好的 2", "好的 3"])
+    try:
+        service: Any = ai_service(answer, model=model, memory=memory_per_id())
+    except ConfigurationError as error:
+        return wrong(f"ai_service() refused the declaration: {error}")
+    if not hasattr(service, "chat"):
+        return wrong("the class needs a method named `chat`")
+    reply = service.chat("alice", "我叫 Alice")
+    service.chat("bob", "我叫 Bob")
+    service.chat("alice", "我叫什么？")
+    if reply != "好的 1":
+        return wrong(f"chat() should return the answer as a str, it returned {reply!r}")
+    third = [m.content for m in model.requests[2].messages]
+    if "我叫 Bob" in third:
+        return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")
+    if "我叫 Alice" not in third:
+        return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
+    return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
+
+
+@exercise(
+    "w4.memory_count",
+    4,
+    "predict",
+    "Alice asks an order question, then says 谢谢: how many messages does her memory hold (system included)?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w4.memory_count", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 7   # system, user, assistant (tool call), tool result, assistant, user, assistant
+        check("w4.memory_count", answer)
+        """,
+    hint="memory keeps the tool-call message and the tool result too, not only what the user sees.",
+)
+def check_memory_count(answer: Any) -> Verdict:
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, UserText, ai_service, memory_per_id, system_message
+    from toolkit.chat.switch import fake_client
+    from toolkit.course.assistant import shop_registry
+    from toolkit.course.shop import load_shop
+    from toolkit.loop.records import COURSE
+
+    class Support(Protocol):
+        @system_message(file="ecom_support.txt")
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    memories = memory_per_id()
+    service = ai_service(
+        cast(Any, Support), model=fake_client(), registry=shop_registry(load_shop()), memory=memories, options=COURSE
+    )
+    service.chat("alice", ORDER_QUESTION)
+    service.chat("alice", "谢谢")
+    roles = [m.role for m in memories("alice").messages()]
+    if answer == len(roles):
+        return right(f"{len(roles)} messages: {', '.join(roles)}.")
+    if answer == roles.count("user") + roles.count("assistant") - 1:
+        return wrong(f"memory holds {len(roles)}: {', '.join(roles)} — the tool-call turn counts too")
+    return wrong(f"memory holds {len(roles)} messages: {', '.join(roles)}")
+
+
+@exercise(
+    "w4.repair_requests",
+    4,
+    "predict",
+    "structured output: the model calls a tool, answers in prose, then in JSON — how many model requests?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w4.repair_requests", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 3   # tool call, prose (cannot be parsed), the repair round's JSON
+        check("w4.repair_requests", answer)
+        """,
+    hint="prose cannot become an OrderSummary: the service asks once more, with the parsing error.",
+)
+def check_repair_requests(answer: Any) -> Verdict:
+    from typing import Protocol
+
+    from pydantic import BaseModel
+
+    from toolkit import ai_service
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.assistant import shop_registry
+    from toolkit.course.shop import load_shop
+    from toolkit.loop.records import COURSE
+
+    class OrderSummary(BaseModel):
+        order_id: str
+        status: str
+
+    class Desk(Protocol):
+        def summarize(self, question: str) -> OrderSummary: ...
+
+    model = ScriptedModel(
+        [
+            call("query_order", orderId="SN202610200001"),
+            "订单已发货。",
+            '{"order_id": "SN202610200001", "status": "已发货"}',
+        ]
+    )
+    ai_service(cast(Any, Desk), model=model, registry=shop_registry(load_shop()), options=COURSE).summarize(
+        "SN202610200001?"
+    )
+    n = len(model.requests)
+    if answer == n:
+        return right(f"{n} requests: the last one is the repair round.")
+    if answer == n - 1:
+        return wrong("you left out the repair round: prose does not parse, so the service asks again")
+    return wrong(f"the model received {n} requests")
+
+
+@exercise(
+    "w4.immediate",
+    4,
+    "predict",
+    "a tool marked IMMEDIATE makes a return label: how many model requests does label() make?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w4.immediate", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 1
+        check("w4.immediate", answer)
+        """,
+    hint="IMMEDIATE: the tool's result is the answer; nobody asks the model to repeat it.",
+)
+def check_immediate(answer: Any) -> Verdict:
+    from typing import Protocol
+
+    from toolkit import ai_service
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.tools.decorator import ReturnBehavior, tool
+
+    @tool("为订单生成退货快递单，结果直接交给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def create_return_label(orderId: str) -> str:
+        return f"退货单 RL-{orderId}"
+
+    class ReturnDesk(Protocol):
+        def label(self, request: str) -> str: ...
+
+    model = ScriptedModel([call("create_return_label", orderId="SN202610200005"), "不该用到"])
+    ai_service(cast(Any, ReturnDesk), model=model, tools=[create_return_label]).label("SN202610200005 我要退货")
+    n = len(model.requests)
+    if answer == n:
+        return right("one request: the tool result is returned as is.")
+    return wrong(f"the model received {n} request(s); after an IMMEDIATE tool the loop returns at once")

@@ -1,0 +1,347 @@
+"""Week 5 exercises: required rules, the coercion table, arg0, a target schema, error channels.
+
+Leaves out: strict mode (week 5's notebook shows which types cannot be strict).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.tools.decorator import Param
+
+
+def plain(x: int) -> str:
+    return repr(x)
+
+
+def optional_type(x: int | None) -> str:
+    return repr(x)
+
+
+def with_default(x: int = 5) -> str:
+    return repr(x)
+
+
+def not_required(x: Annotated[int | None, Param(required=False)]) -> str:
+    return repr(x)
+
+
+DECLARATIONS = {
+    "x: int": plain,
+    "x: int | None": optional_type,
+    "x: int = 5": with_default,
+    "x: Annotated[int | None, Param(required=False)]": not_required,
+}
+
+
+@exercise(
+    "w5.required",
+    5,
+    "predict",
+    "for four declarations of x, is x in the schema's `required` list?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {
+            "x: int": ...,                                         # True or False
+            "x: int | None": ...,
+            "x: int = 5": ...,
+            "x: Annotated[int | None, Param(required=False)]": ...,
+        }
+        check("w5.required", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {
+            "x: int": True,
+            "x: int | None": True,
+            "x: int = 5": False,
+            "x: Annotated[int | None, Param(required=False)]": False,
+        }
+        check("w5.required", answer)
+        """,
+    hint="`| None` says the value may be null, not that it may be left out; a default or required=False does.",
+)
+def check_required(answer: Any) -> Verdict:
+    from toolkit.tools.execute import function_tool
+
+    if not isinstance(answer, dict) or set(answer) != set(DECLARATIONS):
+        return wrong("answer with the starter's dict, True or False per declaration")
+    misses = []
+    for text, fn in DECLARATIONS.items():
+        actual = "x" in (function_tool(fn).spec.parameters or {}).get("required", [])
+        if answer[text] is not actual:
+            tip = (
+                " (None is a value the model must send; only a default makes it optional)"
+                if "| None" in text and "Param" not in text
+                else ""
+            )
+            misses.append(f"{text}: required is {actual}, you said {answer[text]!r}{tip}")
+    return wrong("; ".join(misses)) if misses else right("required = no default and not required=False.")
+
+
+COERCION_ROWS = [("int", "27"), ("int", 27.5), ("int", "27.5"), ("bool", "true"), ("bool", 1), ("str", 202610200001)]
+
+
+def _annotation(name: str) -> Any:
+    return {"int": int, "bool": bool, "str": str}[name]
+
+
+@exercise(
+    "w5.coercion",
+    5,
+    "predict",
+    "the model sends these values for these types: which are accepted (True) and which are argument errors?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {
+            ("int", "27"): ...,          # True = accepted, False = argument error
+            ("int", 27.5): ...,
+            ("int", "27.5"): ...,
+            ("bool", "true"): ...,
+            ("bool", 1): ...,
+            ("str", 202610200001): ...,
+        }
+        check("w5.coercion", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {
+            ("int", "27"): True,
+            ("int", 27.5): False,
+            ("int", "27.5"): False,
+            ("bool", "true"): False,
+            ("bool", 1): False,
+            ("str", 202610200001): False,
+        }
+        check("w5.coercion", answer)
+        """,
+    hint="a string of digits is an exact integer, so it is accepted; nothing is ever rounded, and a bool "
+    "is only true or false — a word or a number could mean anything.",
+)
+def check_coercion(answer: Any) -> Verdict:
+    from toolkit.errors import ArgumentError
+    from toolkit.tools.arguments import coerce_one
+
+    if not isinstance(answer, dict) or set(answer) != set(COERCION_ROWS):
+        return wrong("answer with the starter's dict, True or False per row")
+    misses = []
+    for type_name, sent in COERCION_ROWS:
+        try:
+            coerce_one(_annotation(type_name), sent)
+            actual = True
+        except ArgumentError:
+            actual = False
+        if answer[(type_name, sent)] is not actual:
+            tip = ""
+            if type_name == "bool" and sent == "true":
+                tip = (
+                    ' — "27" → 27 is exact and unambiguous; "true" for a bool is refused because lax string '
+                    'booleans ("yes", "on", "1") hide a model that does not know the schema'
+                )
+            elif sent == 27.5:
+                tip = " — 27.5 is not an integer and is never rounded"
+            misses.append(f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}")
+    return wrong("; ".join(misses)) if misses else right("exact conversions only: nothing is rounded or guessed.")
+
+
+@exercise(
+    "w5.fix_arg0",
+    5,
+    "fix",
+    "fix a tool `query(arg0)` so the lint has nothing to say: say what it does and name the parameter",
+    starter="""
+        from typing import Annotated
+
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+
+        # the broken tool, as a model would see it: name `query`, description "Query data.", parameter `arg0`
+        # def query(arg0: str) -> str:
+        #     '''Query data.'''
+        #     return f"order {arg0}: shipped"
+
+        answer = ...   # your fixed function, decorated with @tool
+        check("w5.fix_arg0", answer)
+        """,
+    solution="""
+        from typing import Annotated
+
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+
+
+        @tool("Look up one order by its id and return its status, items and total.")
+        def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
+            return f"order {order_id}: shipped"
+
+
+        answer = query_order
+        check("w5.fix_arg0", answer)
+        """,
+    hint="describe the tool (what, when, what it returns) and the parameter (what, which format); name it for "
+    "what it holds.",
+)
+def check_fix_arg0(answer: Any) -> Verdict:
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import tools_from
+    from toolkit.tools.lint import lint_tools
+
+    try:
+        tools = tools_from(answer)
+    except ToolDefinitionError as error:
+        return wrong(f"the tool definition is refused: {error}")
+    if len(tools) != 1:
+        return wrong(f"answer with one function, not {len(tools)} tools")
+    spec = tools[0].spec
+    props = (spec.parameters or {}).get("properties", {})
+    if len(props) != 1:
+        return wrong(f"the tool should keep one parameter; the model sees {list(props)}")
+    warnings = lint_tools([spec])
+    if warnings:
+        return wrong("lint: " + "; ".join(w.message for w in warnings))
+    return right(f"the model now reads {spec.name}({next(iter(props))}): {spec.description}")
+
+
+def _target_tool() -> Any:
+    from toolkit.tools.decorator import tool
+
+    @tool("Search the user's orders by words in item names; returns at most `limit` order ids.")
+    def search_orders(
+        query: Annotated[str, Param("Words to look for in item names")],
+        limit: Annotated[int, Param("At most this many results")] = 10,
+    ) -> list[str]:
+        return []
+
+    return search_orders
+
+
+def target_schema() -> dict[str, Any]:
+    """The schema the learner's function must produce (from the reference function)."""
+    from toolkit.tools.execute import tools_from
+
+    return tools_from(_target_tool())[0].spec.to_openai()
+
+
+@exercise(
+    "w5.schema_target",
+    5,
+    "write",
+    "write a @tool function whose schema is exactly target_schema()",
+    starter="""
+        import json
+        from typing import Annotated
+
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+        from toolkit.exercises.week05 import target_schema
+
+        print(json.dumps(target_schema(), indent=2, ensure_ascii=False))
+
+        answer = ...   # your @tool function
+        check("w5.schema_target", answer)
+        """,
+    solution="""
+        import json
+        from typing import Annotated
+
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+        from toolkit.exercises.week05 import target_schema
+
+        print(json.dumps(target_schema(), indent=2, ensure_ascii=False))
+
+
+        @tool("Search the user's orders by words in item names; returns at most `limit` order ids.")
+        def search_orders(query: Annotated[str, Param("Words to look for in item names")],
+                          limit: Annotated[int, Param("At most this many results")] = 10) -> list[str]:
+            return []
+
+
+        answer = search_orders
+        check("w5.schema_target", answer)
+        """,
+    hint="the name is the function's name, the description is @tool's text, a default makes a parameter "
+    "optional and appears as `default`.",
+)
+def check_schema_target(answer: Any) -> Verdict:
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import tools_from
+
+    try:
+        [t] = tools_from(answer)
+    except ToolDefinitionError as error:
+        return wrong(f"the tool definition is refused: {error}")
+    except ValueError:
+        return wrong("answer with one function")
+    got, want = t.spec.to_openai()["function"], target_schema()["function"]
+    for key in ("name", "description"):
+        if got.get(key) != want.get(key):
+            return wrong(f"{key}: yours is {got.get(key)!r}, the target's is {want.get(key)!r}")
+    gp, wp = got.get("parameters") or {}, want["parameters"]
+    if sorted(gp.get("required", [])) != sorted(wp.get("required", [])):
+        return wrong(f"required: yours is {gp.get('required', [])}, the target's is {wp.get('required', [])}")
+    for name, prop in wp["properties"].items():
+        mine = gp.get("properties", {}).get(name)
+        if mine is None:
+            return wrong(f"the target has a parameter {name!r}; yours has {list(gp.get('properties', {}))}")
+        if mine != prop:
+            return wrong(f"parameter {name!r}: yours is {json.dumps(mine)}, the target's is {json.dumps(prop)}")
+    if gp != wp:
+        return wrong(f"extra parameters: {sorted(set(gp.get('properties', {})) - set(wp['properties']))}")
+    return right("the schema is identical to the target, key for key.")
+
+
+@exercise(
+    "w5.channels",
+    5,
+    "predict",
+    "with the default Policies, which failures raise and which are fed back to the model?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"unknown tool": ..., "argument error": ..., "execution error": ...}   # "raise" or "feed back"
+        check("w5.channels", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"unknown tool": "raise", "argument error": "raise", "execution error": "feed back"}
+        check("w5.channels", answer)
+        """,
+    hint="the defaults are LangChain4j's: a misconfiguration should be loud, a tool that fails at run time "
+    "is something the model can react to.",
+)
+def check_channels(answer: Any) -> Verdict:
+    from toolkit.chat.messages import ToolCall
+    from toolkit.errors import ToolkitError
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import execute, tools_from
+
+    @tool("Read an order.")
+    def read_order(order_id: str) -> str:
+        raise ConnectionError("db down")
+
+    tools = tools_from(read_order)
+    calls = {
+        "unknown tool": ToolCall(id="1", name="cancel_order", arguments="{}"),
+        "argument error": ToolCall(id="2", name="read_order", arguments='{"order_id": 1}'),
+        "execution error": ToolCall(id="3", name="read_order", arguments='{"order_id": "SN1"}'),
+    }
+    if not isinstance(answer, dict) or set(answer) != set(calls):
+        return wrong(f"answer with a dict with keys {', '.join(calls)}")
+    misses = []
+    for case, c in calls.items():
+        try:
+            execute(c, tools)
+            actual = "feed back"
+        except ToolkitError:
+            actual = "raise"
+        if answer[case] != actual:
+            misses.append(f"{case}: by default it is {actual!r}, you said {answer[case]!r}")
+    return wrong("; ".join(misses)) if misses else right("two raise, one feeds back — FEED_BACK_ALL changes that.")

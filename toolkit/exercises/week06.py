@@ -1,0 +1,301 @@
+"""Week 6 exercises: round trips, the return-behaviour rule, eviction without orphans, COURSE's bound,
+IMMEDIATE_IF_LAST.
+
+Leaves out: concurrency (the week-6 timeline shows it).
+"""
+
+import random
+from itertools import product
+from typing import Any
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+QUESTION = "订单 SN202610200001 能退吗？"
+
+
+def _order_tools() -> list[Any]:
+    from typing import Annotated
+
+    from toolkit.tools.decorator import Param, tool
+
+    @tool("查询订单状态。只读。")
+    def query_order(order_id: Annotated[str, Param("订单号", name="orderId")]) -> str:
+        return f"订单 {order_id}：已发货"
+
+    @tool("查询物流轨迹。只读。")
+    def query_logistics(order_id: Annotated[str, Param("订单号", name="orderId")]) -> str:
+        return f"订单 {order_id}：运输中"
+
+    return [query_order, query_logistics]
+
+
+@exercise(
+    "w6.round_trips",
+    6,
+    "predict",
+    "the model asks for 3 tools at once, then 1 more, then answers: how many round trips count toward the bound?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w6.round_trips", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 2
+        check("w6.round_trips", answer)
+        """,
+    hint="the bound counts model responses that ask for tools — not tool calls, and not the final answer.",
+)
+def check_round_trips(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import run_loop
+
+    model = ScriptedModel(
+        [
+            [
+                call("query_order", orderId="SN202610200001"),
+                call("query_logistics", orderId="SN202610200001"),
+                call("query_order", orderId="SN202610200002"),
+            ],
+            call("query_logistics", orderId="SN202610200002"),
+            "两个订单都已发货。",
+        ]
+    )
+    result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools())
+    if answer == result.round_trips:
+        return right(
+            f"{result.round_trips} round trips, {len(result.executions)} tool calls, "
+            f"{len(model.requests)} model requests."
+        )
+    if answer == len(result.executions):
+        return wrong("you counted tool calls; the bound counts model responses that ask for tools")
+    if answer == len(model.requests):
+        return wrong("you counted every model request; the last one answers and asks for nothing")
+    return wrong(f"result.round_trips is {result.round_trips}")
+
+
+@exercise(
+    "w6.truth_table",
+    6,
+    "build",
+    "write returns_now(behaviors, any_error): does the loop return right after this round of tool calls?",
+    starter="""
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST = ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST
+
+
+        def returns_now(behaviors, any_error):
+            # behaviors: the ReturnBehavior of each call of the round, in order; any_error: did a call fail?
+            return ...
+
+
+        check("w6.truth_table", returns_now)
+        """,
+    solution="""
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        TO_LLM, IMMEDIATE, IMMEDIATE_IF_LAST = ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST
+
+
+        def returns_now(behaviors, any_error):
+            if any_error or not behaviors:
+                return False
+            if behaviors[-1] == IMMEDIATE_IF_LAST:
+                return True
+            return all(b in (IMMEDIATE, IMMEDIATE_IF_LAST) for b in behaviors)
+
+
+        check("w6.truth_table", returns_now)
+        """,
+    hint="three rules: an error always goes back to the model; the LAST call being IMMEDIATE_IF_LAST returns; "
+    "otherwise every call must be IMMEDIATE or IMMEDIATE_IF_LAST.",
+)
+def check_truth_table(fn: Any) -> Verdict:
+    from toolkit.loop.returns import should_return_immediately
+    from toolkit.tools.decorator import ReturnBehavior as RB
+
+    rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
+    for combo, err in rows:
+        got, want = attempt(fn, list(combo), err), should_return_immediately(combo, err)
+        if bool(got) != want:
+            names = "[" + ", ".join(b.name for b in combo) + "]"
+            tip = ""
+            if err and got:
+                tip = " — a failed call's error must reach the model, whatever the behaviours"
+            elif not err and combo[0] == RB.IMMEDIATE_IF_LAST and combo[-1] != RB.IMMEDIATE_IF_LAST and got:
+                tip = " — IMMEDIATE_IF_LAST counts only when it is the LAST call"
+            elif not err and combo[-1] == RB.IMMEDIATE_IF_LAST and not got:
+                tip = " — the last call is IMMEDIATE_IF_LAST: that alone returns"
+            elif not err and RB.TO_LLM in combo and got:
+                tip = " — a TO_LLM call's result must go back to the model"
+            return wrong(f"returns_now({names}, any_error={err}) gave {got!r}, the loop says {want}{tip}")
+    return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
+
+
+def random_conversation(rng: random.Random) -> list[Any]:
+    from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+
+    messages: list[Any] = [SystemMessage(content="sys")] if rng.random() < 0.7 else []
+    n = 0
+    for turn in range(rng.randint(1, 4)):
+        messages.append(UserMessage(content=f"q{turn}"))
+        for _ in range(rng.randint(0, 2)):
+            calls = tuple(ToolCall(id=f"c{n + i}", name="t", arguments="{}") for i in range(rng.randint(1, 3)))
+            n += len(calls)
+            messages.append(AssistantMessage(tool_calls=calls))
+            messages += [ToolResultMessage(tool_call_id=c.id, tool_name="t", content="r") for c in calls]
+        messages.append(AssistantMessage(content=f"a{turn}"))
+    return messages
+
+
+@exercise(
+    "w6.window",
+    6,
+    "fix",
+    "fix naive_keep: keep at most n messages (the system message counts and stays) without orphaning a tool result",
+    starter="""
+        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
+        from toolkit.exercises import check
+
+
+        def naive_keep(messages, n):          # the broken version: it can keep a tool result without its call
+            return messages[-n:]
+
+
+        def keep(messages, n):
+            return ...   # your fixed version
+
+
+        check("w6.window", keep)
+        """,
+    solution="""
+        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
+        from toolkit.exercises import check
+
+
+        def keep(messages, n):
+            system = [m for m in messages[:1] if isinstance(m, SystemMessage)]
+            rest = list(messages[len(system):])
+            while rest and len(system) + len(rest) > n:
+                size = 1
+                if isinstance(rest[0], AssistantMessage) and rest[0].tool_calls:
+                    while size < len(rest) and isinstance(rest[size], ToolResultMessage):
+                        size += 1
+                rest = rest[size:]                      # a tool call leaves with its results
+            while rest and isinstance(rest[0], ToolResultMessage):
+                rest = rest[1:]
+            return system + rest
+
+
+        check("w6.window", keep)
+        """,
+    hint="drop the oldest messages first, but an assistant message with tool calls leaves together with its "
+    "results; the system message stays.",
+)
+def check_window(fn: Any) -> Verdict:
+    from toolkit.memory.windows import MessageWindow, evict
+    from toolkit.views.conversation import pair_results
+
+    rng = random.Random(6)
+    for _ in range(200):
+        messages = random_conversation(rng)
+        n = rng.randint(1, len(messages) + 1)
+        got, want = attempt(fn, list(messages), n), evict(messages, MessageWindow(n))
+        got = list(got)
+        if got != want:
+            orphans = pair_results(got)[1]
+            roles = " ".join(m.role for m in messages)
+            if orphans:
+                return wrong(f"for n={n} and [{roles}] your window keeps a tool result whose call is gone")
+            if messages and messages[0].role == "system" and (not got or got[0] is not messages[0]):
+                return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
+            if len(got) > n:
+                return wrong(f"for n={n} your window keeps {len(got)} messages")
+            return wrong(
+                f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
+                f"[{' '.join(m.role for m in want)}]"
+            )
+    return right("same as the memory's eviction on 200 random conversations: never an orphan tool result.")
+
+
+@exercise(
+    "w6.course_bound",
+    6,
+    "predict",
+    "under COURSE, a model that never stops calling a tool: how many tools run before the hand-over?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w6.course_bound", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 5
+        check("w6.course_bound", answer)
+        """,
+    hint="COURSE allows 5 tool-calling responses, then hands over with an honest message instead of raising.",
+)
+def check_course_bound(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import COURSE, run_loop
+
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(10)])
+    result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools(), options=COURSE)
+    if answer == len(result.executions):
+        return right(f"{len(result.executions)} tools ran, then finish={result.finish!r}: {result.answer}")
+    if answer == len(model.requests):
+        return wrong(
+            f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}"
+        )
+    return wrong(f"{len(result.executions)} tools ran before the hand-over")
+
+
+@exercise(
+    "w6.if_last",
+    6,
+    "predict",
+    "query_order is TO_LLM, notify_user IMMEDIATE_IF_LAST: finish for [query, notify] and for [notify, query]?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"query_order, notify_user": ..., "notify_user, query_order": ...}   # "immediate" or "answer"
+        check("w6.if_last", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"query_order, notify_user": "immediate", "notify_user, query_order": "answer"}
+        check("w6.if_last", answer)
+        """,
+    hint="the rule looks at the last call of the round.",
+)
+def check_if_last(answer: Any) -> Verdict:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import ReturnBehavior, tool
+
+    @tool("通知用户（短信）。", return_behavior=ReturnBehavior.IMMEDIATE_IF_LAST)
+    def notify_user(text: str) -> str:
+        return f"已发送：{text}"
+
+    query, notify = call("query_order", orderId="SN202610200001"), call("notify_user", text="已发货")
+    if not isinstance(answer, dict) or len(answer) != 2:
+        return wrong("answer with the starter's dict")
+    misses = []
+    for key, calls in (("query_order, notify_user", [query, notify]), ("notify_user, query_order", [notify, query])):
+        result = run_loop(
+            ScriptedModel([calls, "好的"]), [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]
+        )
+        if answer.get(key) != result.finish:
+            misses.append(f"[{key}] → finish={result.finish!r}, you said {answer.get(key)!r}")
+    return wrong("; ".join(misses)) if misses else right("order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

@@ -1,0 +1,269 @@
+"""Week 8 exercises: the +2/+1 keyword score, a query that finds a tool, vector search's k, what search
+is not (a permission), a repeated search.
+
+Leaves out: the accuracy-vs-size chart (the week-8 notebook draws it).
+"""
+
+import functools
+import random
+from typing import Any
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> Any:
+    from toolkit.search.catalog import load_catalog
+
+    return load_catalog()
+
+
+@exercise(
+    "w8.score",
+    8,
+    "build",
+    "write score(name, description, terms): +2 per term in the name, +1 per term in the description",
+    starter="""
+        from toolkit.exercises import check
+
+
+        def score(name, description, terms):
+            # terms are already cleaned (trimmed, lower-case, each once); compare case-insensitively
+            return ...
+
+
+        check("w8.score", score)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+
+        def score(name, description, terms):
+            name, description = name.lower(), description.lower()
+            return sum(2 * (t in name) + (t in description) for t in terms)
+
+
+        check("w8.score", score)
+        """,
+    hint="a term counts once per field if it occurs anywhere in it (as a substring: 'rain' is in 'book_train').",
+)
+def check_score(fn: Any) -> Verdict:
+    from toolkit.search.keyword import clean_terms, score
+
+    specs = catalog().tools
+    rng = random.Random(8)
+    words = ["order", "cancel", "rain", "ship", "a", "refund", "payment", "user", "get", "zzz", "report", "tax"]
+    cases = 0
+    for spec in rng.sample(list(specs), 60):
+        for _ in range(4):
+            terms = clean_terms(rng.sample(words, rng.randint(1, 4)) + ([spec.name.split("_")[-1].upper()]))
+            got, want = attempt(fn, spec.name, spec.description, terms), score(spec, terms)
+            cases += 1
+            if got != want:
+                name, desc = spec.name.lower(), spec.description.lower()
+                counted = sum(2 * name.count(t) + desc.count(t) for t in terms)
+                tip = ""
+                if got == counted:
+                    tip = " — count a term once per field, not once per occurrence"
+                elif got == sum(2 * (t in spec.name) + (t in spec.description) for t in terms):
+                    tip = " — compare in lower case: the terms are lower-cased, names and descriptions may not be"
+                elif got == sum((t in name) + (t in desc) for t in terms):
+                    tip = " — a hit in the name is worth 2"
+                return wrong(f"score({spec.name!r}, …, {terms}) gave {got!r}, LangChain4j's rule gives {want}{tip}")
+    return right(f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs of the catalogue.")
+
+
+TARGET = "refund_payment"
+
+
+@exercise(
+    "w8.find_query",
+    8,
+    "write",
+    f"write at most two search terms for which keyword search ranks {TARGET} first",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = [...]   # one or two terms, e.g. ["cancel", "order"]
+        check("w8.find_query", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = ["refund", "payment"]
+        check("w8.find_query", answer)
+        """,
+    hint="a term in the name scores 2; pick words of the tool's name that other tools' names lack.",
+)
+def check_find_query(answer: Any) -> Verdict:
+    from toolkit.search.keyword import KeywordSearch
+
+    if isinstance(answer, str) or not isinstance(answer, (list, tuple)) or not 1 <= len(answer) <= 2:
+        return wrong("answer with a list of one or two terms")
+    search = KeywordSearch()
+    found = search.search(search.index(catalog().tools), list(answer))
+    ranking = ", ".join(f"{m.name} ({m.score:g})" for m in found) or "nothing"
+    if found and found[0].name == TARGET:
+        return right(f"found: {ranking}")
+    return wrong(f"keyword search returns {ranking}")
+
+
+@exercise(
+    "w8.vector_k",
+    8,
+    "predict",
+    'how many tools does vector search return for the nonsense query "zzqx qqq"?',
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # a number
+        check("w8.vector_k", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 5
+        check("w8.vector_k", answer)
+        """,
+    hint="keyword search needs a hit; vector search ranks every tool by similarity and returns its top k.",
+)
+def check_vector_k(answer: Any) -> Verdict:
+    from toolkit.search.vector import VectorSearch
+
+    vector = VectorSearch()
+    found = vector.search(vector.index(catalog().tools), "zzqx qqq")
+    if answer == len(found):
+        return right(
+            f"{len(found)} tools, best {found[0].name} at {found[0].score:.2f}: nonsense still costs "
+            "tokens unless a similarity floor cuts it."
+            if found
+            else "no tools: a floor cut them all."
+        )
+    if answer == 0:
+        return wrong(f"vector search has no notion of 'no hit': it returned {len(found)} tools")
+    return wrong(f"it returned {len(found)} tools")
+
+
+def _search_loop(script: list[Any]) -> Any:
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.loop.run import run_loop
+    from toolkit.search.catalog import catalog_tools
+    from toolkit.search.keyword import KeywordSearch
+    from toolkit.search.tool import ToolSearch
+
+    context = ToolSearch(KeywordSearch()).context(catalog_tools(catalog().tools))
+    return run_loop(ScriptedModel(script), [UserMessage(content="cancel my order")], context=context)
+
+
+@exercise(
+    "w8.hidden_callable",
+    8,
+    "predict",
+    "search first: the model calls cancel_order by name before any search found it — does it run? (True/False)",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # True or False
+        check("w8.hidden_callable", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = True
+        check("w8.hidden_callable", answer)
+        """,
+    hint="search decides which tools are *sent* (tokens), not which may run; an allow-list is a permission.",
+)
+def check_hidden_callable(answer: Any) -> Verdict:
+    from toolkit.chat.scripted import call
+
+    result = _search_loop([call("cancel_order", order_id="SO-1", reason="x"), "ok"])
+    ran = result.executions[0].error_kind is None
+    if answer is ran:
+        return right(
+            "hidden tools are still callable by name: search saves tokens, it is not a permission."
+            if ran
+            else "a hidden tool is refused."
+        )
+    return wrong(f"it {'ran' if ran else 'was refused'}: {result.executions[0].result.content[:80]}")
+
+
+@exercise(
+    "w8.repeat_search",
+    8,
+    "predict",
+    'the model searches ["order"] twice in a row: does the second search return the same tools? (True/False)',
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # True or False
+        check("w8.repeat_search", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = False
+        check("w8.repeat_search", answer)
+        """,
+    hint="a search looks only at the tools not found yet.",
+)
+def check_repeat_search(answer: Any) -> Verdict:
+    from toolkit.chat.scripted import call
+
+    result = _search_loop([call("tool_search_tool", terms=["order"]), call("tool_search_tool", terms=["order"]), "ok"])
+    first, second = (e.result.content for e in result.executions[:2])
+    same = first == second
+    if answer is same:
+        return right("the second search skips what was found: the same terms bring new tools.")
+    return wrong(
+        "the second search returned "
+        + ("the same" if same else "different")
+        + " tools: "
+        + second.splitlines()[1][:60]
+        + "…"
+    )
+
+
+WHERE = ("a variable of the ToolSearch object", "the search tool result's attributes", "the system message")
+
+
+@exercise(
+    "w8.found_where",
+    8,
+    "predict",
+    "where does the loop keep the tools a search found, so that they survive a restart?",
+    starter="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week08 import WHERE
+
+        print(WHERE)
+        answer = ...   # one of WHERE
+        check("w8.found_where", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week08 import WHERE
+
+        print(WHERE)
+        answer = "the search tool result's attributes"
+        check("w8.found_where", answer)
+        """,
+    hint="what survives a restart is what the memory store saves: the messages.",
+)
+def check_found_where(answer: Any) -> Verdict:
+    from toolkit.chat.messages import ToolResultMessage
+    from toolkit.chat.scripted import call
+    from toolkit.loop.records import FOUND_TOOLS
+
+    result = _search_loop([call("tool_search_tool", terms=["cancel", "order"]), "ok"])
+    kept = [m for m in result.messages if isinstance(m, ToolResultMessage) and FOUND_TOOLS in m.attributes]
+    actual = WHERE[1] if kept else WHERE[0]
+    if answer == actual:
+        names = kept[0].attributes[FOUND_TOOLS] if kept else []
+        return right(f"the result carries {FOUND_TOOLS}={names}: stored with the conversation, never sent as text.")
+    if answer not in WHERE:
+        return wrong("answer with one of WHERE")
+    if answer == WHERE[0]:
+        return wrong("a fresh ToolSearch after a restart knows nothing; the memory does — in the tool result")
+    return wrong(f"the system message is unchanged; the found tools are in {actual}")

@@ -1,0 +1,214 @@
+"""Week 10 exercises: a skill folder, what level 0 shows, paths that cannot escape, skill-owned tools.
+
+Leaves out: the token costs per level (the week-10 notebook prints them).
+"""
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, cast
+
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+
+
+@exercise(
+    "w10.skill_folder",
+    10,
+    "write",
+    "write make_skill(root): create the skill 'gift-wrapping' (a SKILL.md with name and description) under root",
+    starter="""
+        from pathlib import Path
+
+        from toolkit.exercises import check
+
+
+        def make_skill(root: Path):
+            # create root / "gift-wrapping" / "SKILL.md": front matter (name, description) + instructions
+            return ...
+
+
+        check("w10.skill_folder", make_skill)
+        """,
+    solution="""
+        from pathlib import Path
+
+        from toolkit.exercises import check
+
+
+        def make_skill(root: Path):
+            folder = root / "gift-wrapping"
+            folder.mkdir(parents=True)
+            (folder / "SKILL.md").write_text(
+                "---\\nname: gift-wrapping\\ndescription: Use when a customer asks to gift-wrap an order.\\n---\\n"
+                "Ask for the order id and the card text, then confirm the price (10 yuan).\\n", encoding="utf-8")
+
+
+        check("w10.skill_folder", make_skill)
+        """,
+    hint="SKILL.md starts with a front matter block between two `---` lines: `name:` (the folder's name) and "
+    "`description:` (when to use it); the instructions follow.",
+)
+def check_skill_folder(fn: Any) -> Verdict:
+    from toolkit.skills.offer import Skills
+
+    root = Path(tempfile.mkdtemp())
+    try:
+        attempt(fn, root)
+        try:
+            skills = Skills.from_directory(root)
+        except Exception as error:
+            return wrong(f"Skills.from_directory refused the folder: {error}")
+        if "gift-wrapping" not in skills.by_name:
+            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}")
+        skill = skills.get("gift-wrapping")
+        if not skill.description.strip() or not skill.body.strip():
+            return wrong("the skill needs a description (level 0) and instructions in its body (level 1)")
+        if skill.description not in skills.system_prompt():
+            return wrong("the description does not reach the level-0 prompt")
+        return right(f"level 0 shows: gift-wrapping — {skill.description}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@exercise(
+    "w10.level0",
+    10,
+    "predict",
+    "at level 0 (the system prompt), which of a skill's parts does the model see? (True/False each)",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = {"name": ..., "description": ..., "SKILL.md body": ..., "resources": ...}   # True or False
+        check("w10.level0", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {"name": True, "description": True, "SKILL.md body": False, "resources": False}
+        check("w10.level0", answer)
+        """,
+    hint="level 0 is paid on every request, so it holds only what lets the model choose a skill.",
+)
+def check_level0(answer: Any) -> Verdict:
+    from toolkit.skills.course import course_skills
+
+    skills = course_skills()
+    prompt = skills.system_prompt()
+    skill = skills.get("logistics-complaint")
+    actual = {
+        "name": skill.name in prompt,
+        "description": skill.description in prompt,
+        "SKILL.md body": skill.body.strip()[:80] in prompt,
+        "resources": any(text.strip()[:80] in prompt for text in skill.resources.values()),
+    }
+    if not isinstance(answer, dict) or set(answer) != set(actual):
+        return wrong(f"answer with a dict with keys {', '.join(actual)}")
+    misses = [f"{k}: {'in' if v else 'not in'} the level-0 prompt" for k, v in actual.items() if answer[k] is not v]
+    return wrong("; ".join(misses)) if misses else right("names and descriptions only; the rest is loaded on demand.")
+
+
+PATHS = ["notes/todo.md", "../../secret.txt", "notes/../../../secret.txt", "escape-link", "%2e%2e%2fsecret.txt"]
+
+
+@exercise(
+    "w10.escape",
+    10,
+    "predict",
+    "which of these paths can read_skill_resource read from skill-a? (secret.txt lies outside the skill)",
+    starter="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week10 import PATHS
+
+        print(PATHS)
+        answer = {...}   # the set of paths that can be read
+        check("w10.escape", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+        from toolkit.exercises.week10 import PATHS
+
+        print(PATHS)
+        answer = {"notes/todo.md"}
+        check("w10.escape", answer)
+        """,
+    hint="a resource is a key in a list made when the skill was loaded: only the skill's own regular files.",
+)
+def check_escape(answer: Any) -> Verdict:
+    from toolkit.chat.messages import ToolCall
+    from toolkit.skills.offer import Skills
+
+    world = Path(tempfile.mkdtemp())
+    try:
+        (world / "secret.txt").write_text("TOP SECRET")
+        folder = world / "skills" / "skill-a"
+        (folder / "notes").mkdir(parents=True)
+        (folder / "SKILL.md").write_text("---\nname: skill-a\ndescription: A demo skill.\n---\nRead notes/todo.md.\n")
+        (folder / "notes" / "todo.md").write_text("1. check the trace")
+        (folder / "escape-link").symlink_to(world / "secret.txt")
+        _, read = Skills.from_directory(world / "skills").management_tools()
+        readable = set()
+        for path in PATHS:
+            result = read.execute(
+                ToolCall(id="c", name="read_skill_resource", arguments=json.dumps({"skill": "skill-a", "path": path}))
+            )
+            if not result.is_error:
+                readable.add(path)
+    finally:
+        shutil.rmtree(world, ignore_errors=True)
+    if not isinstance(answer, (set, list, tuple)):
+        return wrong("answer with a set of paths")
+    said = set(answer)
+    if said == readable:
+        return right(f"only {sorted(readable)}: nothing escapes the skill.")
+    leaks = sorted(said - readable)
+    return wrong(f"refused: {leaks}" if leaks else f"readable too: {sorted(readable - said)}")
+
+
+@exercise(
+    "w10.owned_tool",
+    10,
+    "predict",
+    "activate logistics-complaint in request 1's reply: in which request is open_logistics_ticket first offered?",
+    starter="""
+        from toolkit.exercises import check
+
+        answer = ...   # the request number (1 = the first request of the turn)
+        check("w10.owned_tool", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = 2
+        check("w10.owned_tool", answer)
+        """,
+    hint="a skill's own tools join the effective set at the refresh after its activation result.",
+)
+def check_owned_tool(answer: Any) -> Verdict:
+    import datetime
+
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.assistant import shop_registry
+    from toolkit.course.shop import load_shop
+    from toolkit.loop.run import COURSE, run_loop
+    from toolkit.skills.course import course_skills
+
+    model = ScriptedModel(
+        [
+            call("activate_skill", {"name": "logistics-complaint"}),
+            call("open_logistics_ticket", orderId="SN202610200002", problem="stuck"),
+            "已登记。",
+        ]
+    )
+    run_loop(
+        model,
+        [UserMessage(content="我的快递 SN202610200002 三天没动了！")],
+        registry=shop_registry(load_shop(today=datetime.date(2026, 10, 25))),
+        providers=[cast(Any, course_skills().provider())],
+        options=COURSE,
+    )
+    first = next((i for i, r in enumerate(model.requests, 1) if "open_logistics_ticket" in r.tools), None)
+    if answer == first:
+        return right(f"request {first}: the activation result is in the conversation, so the tool is offered.")
+    return wrong(f"it is first offered in request {first}" + (" — not before activation" if answer == 1 else ""))

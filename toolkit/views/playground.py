@@ -1,0 +1,137 @@
+"""The assistant playground: chat with the week-3 assistant through the real loop, and watch each turn.
+
+    AssistantPlayground()            # weeks 3, 4 and 6
+
+A question box and a Send button; beside the conversation, the trace of the last turn (each
+round: tools sent, calls, results, tokens, decision) and a status line that follows the loop
+live ("calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
+the round-trip bound, and the fake gateway's mode A–E. The model is `connect()`: the embedded
+fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode then
+does nothing). The conversation is kept in a `ChatMemory` across turns; Reset starts again.
+Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
+
+A failed turn (mode C rejects tools, a gateway is down) is shown as one line in the status; it
+never raises into the notebook. The widget's stored output is the conversation and the trace
+as HTML, and as text.
+
+Leaves out: streaming the answer's text (week 4's StreamView shows that).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.chat.messages import SystemMessage, UserMessage
+from toolkit.chat.switch import connect
+from toolkit.course.assistant import TOOL_SPECS, shop_registry, system_prompt
+from toolkit.course.shop import load_shop
+from toolkit.errors import ToolkitError
+from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
+from toolkit.loop.run import iter_loop
+from toolkit.memory.windows import ChatMemory
+from toolkit.views.conversation import render_conversation_html, render_conversation_text
+from toolkit.views.html import escape
+from toolkit.views.trace import render_trace_html, render_trace_text
+
+TOOL_NAMES = tuple(spec["function"]["name"] for spec in TOOL_SPECS)
+CHOICES = ("auto", "required", "none")
+TODAY = datetime.date(2026, 10, 25)
+"""The demo data lives in October 2026."""
+
+
+class AssistantPlayground(widgets.VBox):
+    """Chat with the week-3 assistant; every control changes the next turn."""
+
+    def __init__(self, *, today: datetime.date = TODAY, env: dict[str, str] | None = None, **kwargs: Any) -> None:
+        self.today, self.env = today, env
+        self.shop = load_shop(today=today)
+        self.question = widgets.Text(placeholder="帮我查一下订单 SN202610200001 现在到哪了？", description="you")
+        self.send = widgets.Button(description="Send", button_style="primary")
+        self.reset_button = widgets.Button(description="Reset")
+        self.tools = widgets.SelectMultiple(options=TOOL_NAMES, value=TOOL_NAMES, description="tools", rows=3)
+        self.tool_choice = widgets.Dropdown(options=CHOICES, value="auto", description="tool_choice")
+        self.max_rounds = widgets.IntSlider(value=COURSE.max_round_trips, min=1, max=10, description="max rounds")
+        self.mode = widgets.Dropdown(options=tuple("ABCDE"), value="A", description="fake mode")
+        self.status = widgets.HTML()
+        self.conversation = widgets.HTML()
+        self.trace = widgets.HTML()
+        self.last: LoopResult | None = None
+        self.error = ""
+        self.send.on_click(lambda _: self.ask(self.question.value))
+        self.reset_button.on_click(lambda _: self.reset())
+        controls = widgets.HBox([self.tools, widgets.VBox([self.tool_choice, self.max_rounds, self.mode])])
+        chat = widgets.HBox([self.question, self.send, self.reset_button])
+        panes = widgets.HBox([self.conversation, self.trace])
+        super().__init__([controls, chat, self.status, panes], **kwargs)
+        self.reset()
+
+    # --- what the buttons do -------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget the conversation."""
+        self.memory = ChatMemory("playground")
+        self.memory.add(SystemMessage(content=system_prompt(self.today)))
+        self.last, self.error = None, ""
+        self._set_status("a new conversation")
+        self._redraw()
+
+    def ask(self, text: str) -> LoopResult | None:
+        """One turn through the loop with the current controls (what Send does)."""
+        text = (text or "").strip()
+        if not text:
+            self._set_status("type a question first")
+            return None
+        self.question.value = ""
+        offered = [t for t in shop_registry(self.shop).tools() if t.name in self.tools.value]
+        choice = self.tool_choice.value if offered else None  # no tools: no tool_choice either
+        options = replace(COURSE, max_round_trips=self.max_rounds.value, tool_choice=choice)
+        try:
+            client = connect(mode=self.mode.value, env=self.env)
+            events = iter_loop(client, [UserMessage(content=text)], tools=offered, memory=self.memory, options=options)
+            self.last = self._drain(events)
+            self.error = ""
+            self._set_status(f"{self.last.finish} after {len(self.last.rounds)} model request(s)")
+        except (ToolkitError, OSError) as error:
+            self.error = f"{type(error).__name__}: {error}"
+            self._set_status(self.error, kind="error")
+        self._redraw()
+        return self.last
+
+    def _drain(self, events: Any) -> LoopResult:
+        while True:
+            try:
+                event = next(events)
+            except StopIteration as done:
+                return done.value
+            if isinstance(event, ToolStarted):
+                self._set_status(f"round {event.round}: calling {event.call.name}…")
+            elif isinstance(event, ToolFinished):
+                self._set_status(f"{event.execution.call.name} answered")
+
+    # --- what it shows ---------------------------------------------------------------------
+
+    def _set_status(self, text: str, kind: str = "info") -> None:
+        colour = "#cf222e" if kind == "error" else "#57606a"
+        self.status.value = f'<span style="color:{colour}">{escape(text)}</span>'
+        self.status_text = text
+
+    def _redraw(self) -> None:
+        messages = self.memory.messages()[1:]  # the system message is long and always the same
+        self.conversation.value = render_conversation_html(messages, title="conversation")
+        self.trace.value = render_trace_html(self.last) if self.last else "<i>no turn yet</i>"
+
+    def text(self) -> str:
+        """The conversation and the last turn's trace, as text."""
+        parts = [f"[{self.status_text}]", render_conversation_text(self.memory.messages()[1:])]
+        if self.last is not None:
+            parts.append(render_trace_text(self.last))
+        return "\n\n".join(parts)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        html = self.status.value + self.conversation.value + self.trace.value
+        return {**bundle, "text/plain": self.text(), "text/html": html}

@@ -1,0 +1,118 @@
+"""A Mermaid sequence diagram of one loop run: who talks to whom, in order.
+
+    SequenceDiagram(result)          # in a notebook: the picture (JupyterLab ≥ 4.1 renders Mermaid)
+    sequence_source(result)          # the Mermaid text, which is also the text fallback
+
+Lanes: the user, the loop, the model, and one lane per tool that was called. One arrow per
+model request and reply, per tool call and result. Failed results are marked ✗, calls a saga
+rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
+are marked on the last arrow back to the user.
+
+Leaves out: timing (see `toolkit.views.timeline`) and the messages' full text (arrows carry a
+short label; the trace view has the rest).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from toolkit.loop.records import LoopResult
+from toolkit.views.conversation import one_line
+
+LABEL_LIMIT = 48
+
+
+def _label(text: str | None, limit: int = LABEL_LIMIT) -> str:
+    """One short line that cannot break Mermaid's syntax."""
+    text = one_line(text or "", limit)
+    return re.sub(r"[;#:<>{}\[\]]", " ", text).replace("  ", " ").strip() or "—"
+
+
+def _lane(name: str) -> str:
+    return "T_" + re.sub(r"\W", "_", name)
+
+
+def sequence_source(result: LoopResult, question: str | None = None) -> str:
+    """The Mermaid `sequenceDiagram` text for `result`."""
+    tools = list(dict.fromkeys(e.call.name for e in result.executions))
+    tools += [s.tool for s in result.saga if s.tool not in tools]
+    lines = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
+    lines += [f"    participant {_lane(t)} as {_label(t, 40)}" for t in tools]
+    ask = question if question is not None else _last_user_text(result)
+    lines.append(f"    U->>L: {_label(ask)}")
+    saga_round = _saga_round(result)
+    for trace in result.rounds:
+        lines.append(f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)")
+        calls = trace.reply.tool_calls
+        if calls:
+            names = ", ".join(c.name for c in calls)
+            lines.append(f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}")
+        else:
+            lines.append(f"    M-->>L: {_label(trace.reply.content)}")
+        for execution in trace.executions:
+            lane = _lane(execution.call.name)
+            lines.append(f"    L->>{lane}: {_arguments(execution.call.arguments)}")
+            mark = "✗ " if execution.error_kind else ""
+            lines.append(f"    {lane}-->>L: {mark}{_label(execution.result.content, 40)}")
+        if trace.index == saga_round:
+            lines.append("    Note over L: saga — undo in reverse order")
+            for entry in result.saga:
+                lane = _lane(entry.tool)
+                lines.append(f"    L->>{lane}: compensate ({'ok' if entry.ok else 'failed'})")
+                lines.append(
+                    f"    Note over {lane}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
+                )
+        if trace.decision and trace.decision not in ("answer", "continue", ""):
+            lines.append(f"    Note over L: {_label(trace.decision)}")
+    lines.append(f"    L-->>U: {_ending(result)}")
+    return "\n".join(lines)
+
+
+def _saga_round(result: LoopResult) -> int | None:
+    """The round whose failure started the rollback (where the saga ran)."""
+    if not result.saga:
+        return None
+    causes = {e.rolled_back_by for e in result.executions if e.rolled_back_by}
+    failed = [e.round for e in result.executions if e.error_kind and e.call.name in causes]
+    return max(failed) if failed else result.rounds[-1].index
+
+
+def _arguments(arguments: str) -> str:
+    """`{"orderId": "SN1"}` → `orderId=SN1`, short."""
+    try:
+        data = json.loads(arguments or "{}")
+    except ValueError:
+        return _label(arguments, 36)
+    if not isinstance(data, dict):
+        return _label(arguments, 36)
+    return _label(", ".join(f"{k}={v}" for k, v in data.items()) or "(no arguments)", 36)
+
+
+def _last_user_text(result: LoopResult) -> str:
+    for message in reversed(result.messages):
+        if message.role == "user":
+            return str(message.content)
+    return "(question)"
+
+
+def _ending(result: LoopResult) -> str:
+    if result.finish == "immediate":
+        return "immediate return: " + _label("; ".join(m.content for m in result.immediate_results), 40)
+    if result.finish == "handover":
+        return "hand-over: " + _label(result.answer, 40)
+    return _label(result.answer)
+
+
+class SequenceDiagram:
+    """A loop run as a Mermaid sequence diagram; its text fallback is the Mermaid source."""
+
+    def __init__(self, result: LoopResult, question: str | None = None) -> None:
+        self.source = sequence_source(result, question)
+
+    def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
+        return {"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source}
+
+    def __repr__(self) -> str:
+        return self.source

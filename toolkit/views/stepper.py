@@ -1,0 +1,133 @@
+"""Step through a recorded loop run: Previous / Next, one loop step at a time.
+
+    LoopStepper(result)
+
+The loop's ten steps (`toolkit.loop.run`: send, record, exit?, bound, execute, repair, saga,
+append, return?, refresh) are listed once; each click moves to the next step that happened in
+the run and highlights it, with what happened there (the tools sent, the reply, each call and
+its result, the decision). Steps that did nothing in a round (no repair, no saga) are skipped.
+`steps(result)` is the same walk as data, which the text fallback prints whole.
+
+Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded as it ran).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.loop.records import LoopResult
+from toolkit.views.conversation import one_line
+from toolkit.views.html import escape
+
+LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
+
+
+@dataclass(frozen=True)
+class Step:
+    round: int
+    number: int
+    """1–10: the loop step."""
+    detail: str
+
+    @property
+    def name(self) -> str:
+        return LOOP_STEPS[self.number - 1]
+
+    def line(self) -> str:
+        return f"round {self.round} · step {self.number} {self.name}: {self.detail}"
+
+
+def steps(result: LoopResult) -> list[Step]:
+    """Every step the run went through, in order."""
+    out: list[Step] = []
+    trips = 0
+    for i, trace in enumerate(result.rounds):
+        r = trace.index
+        add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
+        add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
+        calls = trace.reply.tool_calls
+        add(2, ("asks for " + ", ".join(c.name for c in calls)) if calls else one_line(trace.reply.content or "", 80))
+        if not calls:
+            add(3, "no tool calls: the reply is the answer")
+            continue
+        add(3, "tool calls: go on")
+        trips += 1
+        if not trace.executions:  # a tool-calling reply that was never executed: over the bound
+            add(4, f"round trip {trips} is over the bound → {trace.decision}")
+            continue
+        add(4, f"round trip {trips}: within the bound")
+        for e in trace.executions:
+            mark = f" ✗ ({e.error_kind})" if e.error_kind else ""
+            add(5, f"{e.call.name}({one_line(e.call.arguments, 50)}) → {one_line(e.result.content, 60)}{mark}")
+        if any(e.error_kind == "argument" for e in trace.executions):
+            handed = trace.decision.startswith("hand")
+            add(
+                6,
+                "a second argument error on the tool → hand over"
+                if handed
+                else "the argument error goes back with a hint",
+            )
+        rolled = [e for e in result.executions if e.rolled_back_by and _saga_here(result, e, r)]
+        if rolled:
+            add(7, "rolled back: " + ", ".join(e.call.name for e in rolled))
+        add(8, f"{len(trace.executions)} tool result(s) appended")
+        add(9, trace.decision or "continue")
+        if trace.decision not in ("continue", ""):
+            continue
+        if i + 1 < len(result.rounds):
+            now, then = set(trace.tools_sent), set(result.rounds[i + 1].tools_sent)
+            change = [f"+{t}" for t in sorted(then - now)] + [f"-{t}" for t in sorted(now - then)]
+            add(10, "effective tools: " + (", ".join(change) if change else "unchanged"))
+    return out
+
+
+def _saga_here(result: LoopResult, execution: Any, round_index: int) -> bool:
+    failed = [e.round for e in result.executions if e.error_kind and e.call.name == execution.rolled_back_by]
+    return bool(failed) and max(failed) == round_index
+
+
+class LoopStepper(widgets.VBox):
+    """Previous / Next over a recorded run, the current loop step highlighted."""
+
+    def __init__(self, result: LoopResult, **kwargs: Any) -> None:
+        self.steps = steps(result)
+        self.index = 0
+        self.previous = widgets.Button(description="◀ Previous")
+        self.next = widgets.Button(description="Next ▶")
+        self.position = widgets.Label()
+        self.view = widgets.HTML()
+        self.previous.on_click(lambda _: self.go(self.index - 1))
+        self.next.on_click(lambda _: self.go(self.index + 1))
+        super().__init__([widgets.HBox([self.previous, self.next, self.position]), self.view], **kwargs)
+        self.go(0)
+
+    @property
+    def current(self) -> Step:
+        return self.steps[self.index]
+
+    def go(self, index: int) -> None:
+        self.index = max(0, min(index, len(self.steps) - 1))
+        self.previous.disabled, self.next.disabled = self.index == 0, self.index >= len(self.steps) - 1
+        self.position.value = f"step {self.index + 1} of {len(self.steps)}"
+        self.view.value = self.html()
+
+    def html(self) -> str:
+        step = self.current
+        items = []
+        for n, name in enumerate(LOOP_STEPS, 1):
+            style = "background:#fff8c5;font-weight:bold" if n == step.number else "color:#57606a"
+            items.append(f'<li style="{style}">{escape(name)}</li>')
+        return (
+            f"<div><b>round {step.round}</b><ol>{''.join(items)}</ol>"
+            f"<div style='border-left:4px solid #0969da;padding-left:8px'>{escape(step.detail)}</div></div>"
+        )
+
+    def text(self) -> str:
+        return "\n".join(("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        return {**bundle, "text/plain": self.text(), "text/html": self.html()}

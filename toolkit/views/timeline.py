@@ -1,0 +1,129 @@
+"""Timelines: things that happened on one time axis, as SVG with a text table as the fallback.
+
+Two builders feed `Timeline`:
+
+- `retry_spans(exchanges, waits)` — week 2: each HTTP attempt and the wait before the next one
+  (the waits the client asked its `sleep` for, so a fake sleep draws the same picture every run);
+- `timed_loop(events)` — week 6: runs `iter_loop`'s events and returns the `LoopResult` and one
+  span per tool call (start when the loop announced it, length its measured duration), so a
+  sequential and a concurrent run can be drawn on one axis.
+
+Leaves out: zooming, hover details (the text table has every number).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.chat.client import Exchange
+from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
+
+
+@dataclass(frozen=True)
+class Span:
+    lane: str
+    start: float
+    end: float
+    label: str
+    kind: str = "info"
+    """`ok`, `error`, `wait` or `info` (the colour)."""
+
+
+COLOURS = {"ok": "#1a7f37", "error": "#cf222e", "wait": "#d0d7de", "info": "#0969da"}
+
+
+def retry_spans(exchanges: Sequence[Exchange], waits: Sequence[float], attempt_s: float = 0.1) -> list[Span]:
+    """Attempts and waits of one call; an attempt is drawn `attempt_s` wide (the fake answers at once)."""
+    spans, t = [], 0.0
+    for i, exchange in enumerate(exchanges):
+        status = "timeout" if exchange.status is None else f"HTTP {exchange.status}"
+        ok = exchange.status is not None and exchange.status < 400
+        spans.append(
+            Span("attempts", t, t + attempt_s, f"attempt {exchange.attempt}: {status}", "ok" if ok else "error")
+        )
+        t += attempt_s
+        if i < len(waits):
+            after = f" after {status}" if not ok else ""
+            spans.append(Span("waits", t, t + waits[i], f"wait {waits[i]:g} s{after}", "wait"))
+            t += waits[i]
+    return spans
+
+
+def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_counter) -> tuple[LoopResult, list[Span]]:
+    """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event."""
+    origin = clock()
+    started: dict[str, float] = {}
+    spans: list[Span] = []
+    while True:
+        try:
+            event = next(events)
+        except StopIteration as done:
+            return done.value, spans
+        if isinstance(event, ToolStarted):
+            started[event.call.id] = clock() - origin
+        elif isinstance(event, ToolFinished):
+            e = event.execution
+            start = started.get(e.call.id, 0.0)
+            kind = "error" if e.error_kind else "ok"
+            lane = f"{e.call.name} · {e.call.id}"
+            spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
+
+
+class Timeline:
+    """Spans in lanes on one time axis: SVG for people, a table as text."""
+
+    def __init__(self, rows: Sequence[tuple[str, Sequence[Span]]], title: str = "", unit: str = "s") -> None:
+        self.rows = [(name, list(spans)) for name, spans in rows]
+        self.title, self.unit = title, unit
+
+    def text(self) -> str:
+        lines = [self.title] if self.title else []
+        for name, spans in self.rows:
+            lines.append(f"{name}:")
+            lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {s.lane:16} {s.label}" for s in spans]
+        return "\n".join(lines)
+
+    def svg(self) -> str:
+        spans = [s for _, row in self.rows for s in row]
+        end = max((s.end for s in spans), default=1.0) or 1.0
+        left, width, lane_h = 170, 560, 22
+        lanes = [(name, lane) for name, row in self.rows for lane in dict.fromkeys(s.lane for s in row)]
+        height = 30 + lane_h * len(lanes) + 30
+        x = lambda t: left + width * t / end  # noqa: E731
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
+            'font-family="sans-serif" font-size="11">'
+        ]
+        if self.title:
+            parts.append(f'<text x="4" y="14" font-weight="bold">{html.escape(self.title)}</text>')
+        for i, (name, lane) in enumerate(lanes):
+            y = 24 + i * lane_h
+            parts.append(f'<text x="4" y="{y + 14}">{html.escape(name)} · {html.escape(lane)}</text>')
+            for s in (s for _, row in self.rows if _ == name for s in row if s.lane == lane):
+                w = max(2.0, x(s.end) - x(s.start))
+                parts.append(
+                    f'<rect x="{x(s.start):.1f}" y="{y + 3}" width="{w:.1f}" height="{lane_h - 6}" '
+                    f'fill="{COLOURS.get(s.kind, COLOURS["info"])}" opacity="0.85">'
+                    f"<title>{html.escape(s.label)}</title></rect>"
+                )
+                if w > 40:
+                    parts.append(
+                        f'<text x="{x(s.start) + 3:.1f}" y="{y + 15}" fill="#fff">{html.escape(s.label[: int(w // 6)])}</text>'
+                    )
+        axis_y = 24 + lane_h * len(lanes) + 4
+        parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#57606a"/>')
+        for k in range(6):
+            t = end * k / 5
+            parts.append(f'<text x="{x(t):.1f}" y="{axis_y + 14}" text-anchor="middle">{t:.2f} {self.unit}</text>')
+        parts.append("</svg>")
+        return "".join(parts)
+
+    def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
+        return {"text/html": self.svg(), "text/plain": self.text()}
+
+    def __repr__(self) -> str:
+        return self.text()

@@ -1,0 +1,128 @@
+"""Try a tool: type a Python function with `@tool`, see its schema, the lint, and what the model sees.
+
+    ToolEditor()                     # or ToolEditor(code) to start from your own text
+
+On every change of the text the code runs in a fresh namespace that already holds `tool`,
+`Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
+every function it defines becomes a tool (`tools_from`). The view shows:
+
+- the `tools` entry the model receives (`spec.to_openai()`),
+- the lint warnings (`toolkit.tools.lint`),
+- the schema as the week-5 explainer renders it;
+
+and for a definition the package refuses, its own developer-facing message
+(`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
+widget. The code is the learner's own, run in their own kernel, as any cell is.
+
+Leaves out: running the tool (call it in a cell), strict mode.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import ipywidgets as widgets
+
+from toolkit.errors import ToolDefinitionError
+from toolkit.views.html import code_block, escape
+
+START = """@tool("Look up one order by its id and return its status, items and total.")
+def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
+    return "shipped"
+"""
+
+
+def _namespace() -> dict[str, Any]:
+    from typing import Annotated, Literal
+
+    from pydantic import Field
+
+    from toolkit.tools.decorator import InvocationContext, MemoryId, Param, ReturnBehavior, tool
+
+    return {
+        "tool": tool,
+        "Param": Param,
+        "MemoryId": MemoryId,
+        "InvocationContext": InvocationContext,
+        "ReturnBehavior": ReturnBehavior,
+        "Annotated": Annotated,
+        "Literal": Literal,
+        "Field": Field,
+    }
+
+
+def inspect_code(code: str) -> dict[str, Any]:
+    """`{"tools": [...openai...], "warnings": [...], "error": str, "text": str}` for the code."""
+    from toolkit.tools.execute import tools_from
+    from toolkit.tools.lint import lint_tools
+    from toolkit.views.schema import render_schema_text
+
+    namespace = _namespace()
+    given = set(namespace)
+    try:
+        exec(compile(code, "<your tool>", "exec"), namespace)
+        functions = [
+            namespace[k]
+            for k in namespace
+            if k not in given
+            and callable(namespace[k])
+            and not isinstance(namespace[k], type)
+            and not k.startswith("_")
+        ]
+        if not functions:
+            return {
+                "tools": [],
+                "warnings": [],
+                "error": "define a function (with @tool) to see its schema",
+                "text": "",
+            }
+        tools = tools_from(*functions)
+    except ToolDefinitionError as error:
+        return {"tools": [], "warnings": [], "error": f"ToolDefinitionError: {error}", "text": ""}
+    except SyntaxError as error:
+        return {"tools": [], "warnings": [], "error": f"SyntaxError on line {error.lineno}: {error.msg}", "text": ""}
+    except Exception as error:  # the learner's code raised while being defined
+        return {"tools": [], "warnings": [], "error": f"{type(error).__name__}: {error}", "text": ""}
+    return {
+        "tools": [t.spec.to_openai() for t in tools],
+        "warnings": [w.message for w in lint_tools(t.spec for t in tools)],
+        "error": "",
+        "text": render_schema_text(tools),
+    }
+
+
+class ToolEditor(widgets.VBox):
+    """A code box and what the model would see, updated on every change."""
+
+    def __init__(self, code: str = START, **kwargs: Any) -> None:
+        self.code = widgets.Textarea(value=code, layout=widgets.Layout(width="100%", height="140px"))
+        self.view = widgets.HTML()
+        self.code.observe(lambda change: self.refresh(), names="value")
+        super().__init__([self.code, self.view], **kwargs)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.report = inspect_code(self.code.value)
+        self.view.value = self.html()
+
+    def html(self) -> str:
+        r = self.report
+        if r["error"]:
+            return f'<div style="color:#cf222e;white-space:pre-wrap">{escape(r["error"])}</div>'
+        lint = "".join(f"<li>{escape(w)}</li>" for w in r["warnings"]) or "<li>no warnings</li>"
+        return (
+            f"<b>what the model receives</b>{code_block(json.dumps(r['tools'], indent=2, ensure_ascii=False))}"
+            f"<b>lint</b><ul>{lint}</ul>"
+        )
+
+    def text(self) -> str:
+        r = self.report
+        if r["error"]:
+            return r["error"]
+        lint = "\n".join(f"- {w}" for w in r["warnings"]) or "- no warnings"
+        return f"{json.dumps(r['tools'], indent=2, ensure_ascii=False)}\nlint:\n{lint}\n\n{r['text']}"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        return {**bundle, "text/plain": self.text(), "text/html": self.html()}

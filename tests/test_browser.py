@@ -200,6 +200,7 @@ def browser(tmp_path_factory):
             executable_path=executable,
             headless=True,
             args=CHROMIUM_FLAGS,
+            ignore_default_args=["--hide-scrollbars"],  # a learner's scrollbars take room and show what scrolls
             viewport=LAPTOP,
         )
         context.set_default_timeout(TIMEOUT_MS)

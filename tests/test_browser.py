@@ -9,8 +9,8 @@ ipywidgets views by their `tk-*` classes — week 3: a conversation with a tool-
 accuracy table; week 6: the trace view, the conversation and the truth table, whose decision
 must change when a control is clicked. Screenshots go to `out/browser/` (printed; `-s` shows).
 
-The window is a learner's laptop: 1366 × 768, JupyterLab's file browser open. After week 3 has
-run, no `tk-*` element and no table sticks out of its cell's output area (a part that scrolls
+The window is a learner's laptop: 1366 × 768, JupyterLab's file browser open. After a notebook
+has run, no `tk-*` element and no table sticks out of its cell's output area (a part that scrolls
 inside a box that fits is fine: the learner sees a scrollbar; cut off without one is not), and
 the drill's id and raw-arguments cells each stay on one line (a broken id looks like another id
 in a drill about whitespace).
@@ -337,6 +337,8 @@ def _week6(page) -> None:
     _shot(conversation, "06-conversation-view")
     _truth_table_responds(page)
     _shot(page, "06-window")
+    overflowing = page.evaluate(OVERFLOWING)
+    assert not overflowing, "at 1366 px, file browser open, wider than the output area:\n" + "\n".join(overflowing)
 
 
 def _truth_table_responds(page) -> None:

@@ -9,6 +9,12 @@ ipywidgets views by their `tk-*` classes — week 3: a conversation with a tool-
 accuracy table; week 6: the trace view, the conversation and the truth table, whose decision
 must change when a control is clicked. Screenshots go to `out/browser/` (printed; `-s` shows).
 
+The window is a learner's laptop: 1366 × 768, JupyterLab's file browser open. After a notebook
+has run, no `tk-*` element and no table sticks out of its cell's output area (a part that scrolls
+inside a box that fits is fine: the learner sees a scrollbar; cut off without one is not), and
+the drill's id and raw-arguments cells each stay on one line (a broken id looks like another id
+in a drill about whitespace).
+
 Skipped, with the reason, when playwright or Chromium is missing (`.ci/run` installs Chromium);
 with TOOLKIT_REQUIRE_BROWSER=1 a missing browser fails the test instead.
 Leaves out: other browsers, the classic notebook UI, comparing screenshots pixel by pixel.
@@ -58,6 +64,7 @@ OFFLINE = [
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
 ]
 TIMEOUT_MS = 60_000
+LAPTOP = {"width": 1366, "height": 768}  # the common learner's screen; the file browser stays open
 DECISIONS = re.compile(r"^(continue|return immediately)$")
 WIDGET = ".widget-html-content .tk"  # a toolkit view rendered by the live ipywidgets front end
 TOOL_CALL = ".tk-card.tk-tool:has(> .tk-title:has-text('tool call'))"
@@ -193,7 +200,8 @@ def browser(tmp_path_factory):
             executable_path=executable,
             headless=True,
             args=CHROMIUM_FLAGS,
-            viewport={"width": 1400, "height": 1600},
+            ignore_default_args=["--hide-scrollbars"],  # a learner's scrollbars take room and show what scrolls
+            viewport=LAPTOP,
         )
         context.set_default_timeout(TIMEOUT_MS)
         try:
@@ -239,6 +247,7 @@ def _run_all(page, lab: Lab, name: str) -> None:
     page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}?reset&token={lab.token}")
     page.get_by_text(KERNEL_IDLE).wait_for()
     page.wait_for_function(ALL_CELLS, arg=len(_cells(path)))
+    _open_file_browser(page)
     _menu(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(CLEARED)
     _menu(page, "Run", "Run All Cells")
@@ -249,6 +258,15 @@ def _run_all(page, lab: Lab, name: str) -> None:
     assert not errors, f"{name}:\n" + "\n---\n".join(errors)[:4000]
     prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
     assert sum(bool(re.search(r"\[\d+\]", p)) for p in prompts) == _code_cells(path)
+
+
+def _open_file_browser(page) -> None:
+    """The left sidebar's file browser, open as a learner keeps it (it narrows the notebook)."""
+    browser_panel = page.locator("#filebrowser")
+    if not browser_panel.is_visible():
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
+    browser_panel.wait_for(state="visible")
+    assert browser_panel.bounding_box()["width"] > 150, "the file browser is open but collapsed"
 
 
 @contextmanager
@@ -268,11 +286,24 @@ def _notebook(browser, lab: Lab, name: str):
 
 
 def _shot(locator, name: str) -> Path:
+    """A picture of `locator` whole, or of the page's window. JupyterLab scrolls the notebook in
+    a panel, so a view taller than the window is shot in a window made taller for the moment
+    (same width: the same layout)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    if hasattr(locator, "scroll_into_view_if_needed"):  # a locator; else the page: its window
-        locator.scroll_into_view_if_needed()
-    locator.screenshot(path=str(path))
+    if not hasattr(locator, "scroll_into_view_if_needed"):  # the page: its window as it is
+        locator.screenshot(path=str(path))
+    else:
+        page, box = locator.page, locator.bounding_box()
+        tall = box is not None and box["height"] > LAPTOP["height"] - 200
+        if tall:
+            page.set_viewport_size({"width": LAPTOP["width"], "height": min(int(box["height"]) + 300, 10_000)})
+        try:
+            locator.scroll_into_view_if_needed()
+            locator.screenshot(path=str(path))
+        finally:
+            if tall:
+                page.set_viewport_size(LAPTOP)
     print(f"screenshot: {path}")
     return path
 
@@ -306,6 +337,8 @@ def _week6(page) -> None:
     _shot(conversation, "06-conversation-view")
     _truth_table_responds(page)
     _shot(page, "06-window")
+    overflowing = page.evaluate(OVERFLOWING)
+    assert not overflowing, "at 1366 px, file browser open, wider than the output area:\n" + "\n".join(overflowing)
 
 
 def _truth_table_responds(page) -> None:
@@ -348,6 +381,11 @@ def _week3(page) -> None:
     conversation = _view(page, has=TOOL_CALL)
     assert conversation.locator(TOOL_CALL).first.locator(".tk-code").count() > 0
     _shot(conversation, "03-conversation-view")
+    drill = _view(page, heading="argument drill")
+    _shot(drill, "03-drill-view")
+    for code, name in (('for mode in "ABCDE"', "03-probe-table"), ("write_csv(suite", "03-csv-table")):
+        cell = page.locator(".jp-CodeCell").filter(has_text=code).first
+        _shot(cell.locator(".jp-OutputArea"), name)
     # the assistant playground answers a question typed into it (the kernel runs the real loop)
     playground = page.locator(".widget-vbox").filter(has=page.locator("button", has_text="Send")).first
     playground.locator("input[type=text]").first.fill("你好")
@@ -355,3 +393,71 @@ def _week3(page) -> None:
     expect(playground).to_contain_text("answer after 1 model request(s)", timeout=TIMEOUT_MS)
     _shot(playground, "03-playground")
     _shot(page, "03-window")
+    overflowing = [f"wider than its output area: {o}" for o in page.evaluate(OVERFLOWING)]
+    broken = [f"drill: {b}" for b in drill.evaluate(BROKEN_LINES, ["id", "raw arguments"])]
+    assert not overflowing + broken, "at 1366 px, file browser open:\n" + "\n".join(overflowing + broken)
+
+
+# 5. Layout at a learner's width, measured in the page.
+
+OVERFLOWING = """() => {
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const ours = e => e.tagName === 'TABLE' || [...e.classList].some(c => c === 'tk' || c.startsWith('tk-'));
+  const found = [], reported = [];  // the outermost element of each part that sticks out
+  for (const out of document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea-output')) {
+    const area = out.getBoundingClientRect();
+    const cell = out.closest('.jp-CodeCell');
+    const prompt = cell ? cell.querySelector('.jp-InputPrompt').textContent.trim() : '?';
+    for (const e of out.querySelectorAll('*')) {
+      const box = e.getBoundingClientRect();
+      if (!ours(e) || box.width === 0 || box.height === 0 || reported.some(r => r.contains(e))) continue;
+      let left = box.left, right = box.right;  // what shows: clipped by a scrolling box inside the output
+      for (let a = e.parentElement; a && a !== out; a = a.parentElement) {
+        if (!scrolls(a)) continue;
+        const clip = a.getBoundingClientRect();
+        left = Math.max(left, clip.left);
+        right = Math.min(right, clip.right);
+      }
+      const over = Math.max(right - area.right, area.left - left);
+      if (over > 0.5) {
+        reported.push(e);
+        const name = e.tagName.toLowerCase() + [...e.classList].map(c => '.' + c).join('');
+        const text = e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60);
+        found.push(`${prompt} ${name} sticks out ${Math.round(over)} px (area ${Math.round(area.width)} px): ${text}`);
+      }
+    }
+  }
+  return found;
+}"""
+BROKEN_LINES = """(view, columns) => {
+  const lines = cell => {  // text lines the cell's characters occupy
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const centres = [];
+    let smallest = Infinity;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width === 0 || r.height === 0) continue;
+        centres.push((r.top + r.bottom) / 2);
+        smallest = Math.min(smallest, r.height);
+      }
+    }
+    centres.sort((a, b) => a - b);
+    return centres.filter((c, i) => i === 0 || c - centres[i - 1] > smallest / 2).length;
+  };
+  const broken = [];
+  for (const table of view.querySelectorAll('table')) {
+    const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+    const wanted = columns.map(c => heads.indexOf(c)).filter(i => i >= 0);
+    if (wanted.length !== columns.length) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      for (const i of wanted) {
+        const n = lines(row.children[i]);
+        if (n > 1) broken.push(`${heads[i]} on ${n} lines: ${row.children[i].textContent.trim()}`);
+      }
+    }
+    return broken;
+  }
+  return [`no table with the columns ${columns.join(', ')}`];
+}"""

@@ -42,7 +42,9 @@ NO_CALL = "(no call)"
 VISIBLE_WHITESPACE = {" ": "␣", "\u3000": "□", "\t": "⇥", "\n": "↵"}
 """How the drill shows whitespace: `"SN 2026 1020 0005"` must not look like `"sn202610200005"`."""
 _ONE_LINE = "white-space:pre;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px"
-_SCROLL = "overflow-x:auto;max-width:100%;box-sizing:border-box"
+_SCROLL = (
+    "overflow-x:auto;max-width:100%;box-sizing:border-box;contain:inline-size"  # scroll inside, never widen the view
+)
 
 
 def visible_whitespace(text: str) -> str:

@@ -76,7 +76,9 @@ def test_a_result_that_cannot_be_text_is_an_execution_error():
         return object()
 
     result = function_tool(odd).execute(call("odd"))
-    assert result.is_error and result.content.startswith("Tool 'odd' failed: Unable to serialize unknown type")
+    assert result.is_error and result.content.startswith(
+        "Tool 'odd' failed: PydanticSerializationError: Unable to serialize unknown type"
+    )
 
 
 # --- executing ----------------------------------------------------------------------------
@@ -176,7 +178,7 @@ def test_execution_error_goes_back_to_the_model_sanitised():
         tool_call_id="c3",
         tool_name="flaky",
         is_error=True,
-        content="Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])",
+        content="Tool 'flaky' failed: ConnectionError: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])",
     )
 
 
@@ -187,7 +189,7 @@ def test_execution_error_can_stop_the_loop():
         )
     assert isinstance(info.value.__cause__, ConnectionError)
     assert str(info.value) == (
-        "Tool 'flaky' failed: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])"
+        "Tool 'flaky' failed: ConnectionError: cannot reach postgres://[REDACTED]@db.internal:5432/orders (password=[REDACTED])"
     )
 
 

@@ -4,7 +4,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.exercises.week06 import _order_tools
 from toolkit.exercises.week07 import place_order
-from toolkit.loop.run import COURSE, run_loop
+from toolkit.loop.run import COURSE, LoopOptions, run_loop
 from toolkit.views.stepper import LoopStepper, steps
 
 
@@ -33,11 +33,21 @@ def test_saga_and_repair_steps_appear_only_where_they_happened():
 
 
 def test_the_bound_step_says_when_a_reply_is_over_it():
+    """LangChain4j's bound (the default meaning): tool-calling responses, checked at step 4."""
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(8)])
+    options = LoopOptions(max_round_trips=5, on_limit="handover")
+    walked = steps(run_loop(model, [UserMessage(content="q")], tools=_order_tools(), options=options))
+    assert (
+        walked[-1].line()
+        == "round 6 · step 4 bound: round trip 6 is over the bound → limit of 5 tool round trips reached"
+    )
+
+
+def test_the_course_limit_counts_model_requests():
+    """The course's own limit (at most 5 model requests per question): the 5th reply's calls run, then it ends."""
     model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(8)])
     walked = steps(run_loop(model, [UserMessage(content="q")], tools=_order_tools(), options=COURSE))
-    assert (
-        walked[-1].line() == "round 6 · step 4 bound: round trip 6 is over the bound → limit of 5 round trips reached"
-    )
+    assert walked[-1].line() == "round 5 · step 9 return?: limit of 5 model requests reached"
 
 
 def test_text_fallback_lists_every_step_and_marks_the_current_one():

@@ -134,13 +134,18 @@ def check_usage_path(answer: Any) -> Verdict:
 
         def usage_from_body(body):
             usage = body.get("usage") or {}
-            return TokenUsage(input_tokens=usage.get("prompt_tokens") or 0,
-                              output_tokens=usage.get("completion_tokens") or 0)
+
+            def count(value):  # a count the gateway did not send (or sent broken) is not reported
+                return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
 
 
         check("w1.usage_build", usage_from_body)
         """,
-    hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: each means 0.",
+    hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: a count it did "
+    'not send is None ("not reported"), never 0.',
 )
 def check_usage_build(fn: Any) -> Verdict:
     from toolkit.chat.messages import TokenUsage
@@ -156,8 +161,8 @@ def check_usage_build(fn: Any) -> Verdict:
         if got != want:
             if not body.get("usage"):
                 return wrong(
-                    f"for {json.dumps(body)} you returned {got!r}: with no usage reported, "
-                    "the usage is zero (the gateway sent none), never an error"
+                    f"for {json.dumps(body)} you returned {got!r}: with no usage reported, each count is None "
+                    '("not reported"), not 0 — a zero would claim the request was free'
                 )
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {got!r}, expected {want!r}")
     return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")

@@ -158,7 +158,8 @@ def random_conversation(rng: random.Random) -> list[Any]:
     "w6.window",
     6,
     "fix",
-    "fix naive_keep: keep at most n messages (the system message counts and stays) without orphaning a tool result",
+    "fix naive_keep: keep at most n messages (the system message stays) without orphaning a tool result, "
+    "never dropping the latest user message or the current round",
     starter="""
         from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
         from toolkit.exercises import check
@@ -175,28 +176,45 @@ def random_conversation(rng: random.Random) -> list[Any]:
         check("w6.window", keep)
         """,
     solution="""
-        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage
+        from toolkit import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
         from toolkit.exercises import check
 
 
         def keep(messages, n):
             system = [m for m in messages[:1] if isinstance(m, SystemMessage)]
             rest = list(messages[len(system):])
-            while rest and len(system) + len(rest) > n:
+            users = [i for i, m in enumerate(rest) if isinstance(m, UserMessage)]
+            user = users[-1] if users else None            # the latest user message never leaves
+            first = 0 if user is None else user + 1
+            calls = [i for i, m in enumerate(rest[first:], first) if isinstance(m, AssistantMessage) and m.tool_calls]
+            current = calls[-1] if calls else first        # nor does the current round
+            before = rest[:user] if user is not None else rest[:current]
+            head = [rest[user]] if user is not None else []
+            middle = rest[user + 1:current] if user is not None else []
+            tail = rest[current:]
+
+            def group(ms):                                 # a tool call leaves with its results
                 size = 1
-                if isinstance(rest[0], AssistantMessage) and rest[0].tool_calls:
-                    while size < len(rest) and isinstance(rest[size], ToolResultMessage):
+                if isinstance(ms[0], AssistantMessage) and ms[0].tool_calls:
+                    while size < len(ms) and isinstance(ms[size], ToolResultMessage):
                         size += 1
-                rest = rest[size:]                      # a tool call leaves with its results
-            while rest and isinstance(rest[0], ToolResultMessage):
-                rest = rest[1:]
-            return system + rest
+                return size
+
+            while before and len(system + before + head + middle + tail) > n:
+                before = before[group(before):]
+            while middle and len(system + before + head + middle + tail) > n:
+                middle = middle[group(middle):]
+            kept = before + head + middle + tail
+            while kept and isinstance(kept[0], ToolResultMessage):
+                kept = kept[1:]
+            return system + kept
 
 
         check("w6.window", keep)
         """,
     hint="drop the oldest messages first, but an assistant message with tool calls leaves together with its "
-    "results; the system message stays.",
+    "results; the system message, the latest user message and the current round (from the latest tool-calling "
+    "reply on) always stay, even when that is more than n.",
 )
 def check_window(fn: Any) -> Verdict:
     from toolkit.memory.windows import MessageWindow, evict
@@ -205,7 +223,7 @@ def check_window(fn: Any) -> Verdict:
     rng = random.Random(6)
     for _ in range(200):
         messages = random_conversation(rng)
-        n = rng.randint(1, len(messages) + 1)
+        n = rng.randint(4, max(4, len(messages) + 1))  # MessageWindow needs room for one round
         got, want = attempt(fn, list(messages), n), evict(messages, MessageWindow(n))
         got = list(got)
         if got != want:
@@ -215,7 +233,7 @@ def check_window(fn: Any) -> Verdict:
                 return wrong(f"for n={n} and [{roles}] your window keeps a tool result whose call is gone")
             if messages and messages[0].role == "system" and (not got or got[0] is not messages[0]):
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
-            if len(got) > n:
+            if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {len(got)} messages")
             return wrong(
                 f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "

@@ -146,7 +146,8 @@ def check_escape(answer: Any) -> Verdict:
         (folder / "SKILL.md").write_text("---\nname: skill-a\ndescription: A demo skill.\n---\nRead notes/todo.md.\n")
         (folder / "notes" / "todo.md").write_text("1. check the trace")
         (folder / "escape-link").symlink_to(world / "secret.txt")
-        _, read = Skills.from_directory(world / "skills").management_tools()
+        activate, read = Skills.from_directory(world / "skills").management_tools()
+        activate.execute(ToolCall(id="a", name="activate_skill", arguments=json.dumps({"name": "skill-a"})))
         readable = set()
         for path in PATHS:
             result = read.execute(

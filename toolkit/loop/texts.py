@@ -103,6 +103,8 @@ _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^a string matching (.+)$", re.S), r"匹配 \1 的字符串"),
     (re.compile(r"^a date like (.+)$"), r"日期，例如 \1"),
     (re.compile(r"^a date-time like (.+)$"), r"日期时间，例如 \1"),
+    (re.compile(r"^a time like (.+)$"), r"时间，例如 \1"),
+    (re.compile(r"^an ISO 8601 duration like (.+)$"), r"ISO 8601 时长，例如 \1"),
 ]
 
 

@@ -113,7 +113,7 @@ def _objects(text: str) -> Iterator[Any]:
     while start != -1:
         snippet = _balanced(text, start)
         value = _loads(snippet) if snippet else None
-        if value is not None:
+        if snippet and value is not None:
             yield value
             start = text.find("{", start + len(snippet))
         else:
@@ -156,7 +156,7 @@ def _as_call(obj: Any) -> TextCall | None:
     name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
     if not name:
         return None
-    args = next((obj[k] for k in _ARGS_KEYS if k in obj), {})
+    args: Any = next((obj[k] for k in _ARGS_KEYS if k in obj), {})
     text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
     return TextCall(name.strip(), text)
 

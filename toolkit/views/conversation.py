@@ -147,7 +147,10 @@ def render_conversation_html(
     parts: list[Html] = []
     for i, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
-            results = [[messages[k] for k in answers.get((i, j), [])] for j in range(len(message.tool_calls))]
+            results = [
+                [m for k in answers.get((i, j), []) if isinstance(m := messages[k], ToolResultMessage)]
+                for j in range(len(message.tool_calls))
+            ]
             parts.append(_assistant_html(message, results))
         elif isinstance(message, ToolResultMessage):
             parts += [_result_html(message, orphan=True)] if i in orphans else []
@@ -163,10 +166,10 @@ def render_response_html(response: ChatResponse) -> str:
     finish = response.finish_reason or "none"
     kinds = {"stop": "ok", "tool_calls": "tool", "length": "warn", "content_filter": "error"}
     u = response.usage
-    rows = [("finish reason", badge(finish, kinds.get(finish, "info")))]
+    rows: list[tuple[str, Html | str]] = [("finish reason", badge(finish, kinds.get(finish, "info")))]
     rows += [("model", response.model)] if response.model else []
     rows += [("tokens", u.line())]
-    no_results = [[] for _ in response.message.tool_calls]
+    no_results: list[list[ToolResultMessage]] = [[] for _ in response.message.tool_calls]
     body = kv_table(rows) + _assistant_html(response.message, no_results, show_missing=False)
     return str(page(body, "model response"))
 

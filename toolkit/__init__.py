@@ -85,8 +85,8 @@ if TYPE_CHECKING:
     from toolkit.services.declare import V as V
     from toolkit.services.declare import system_message as system_message
     from toolkit.services.declare import user_message as user_message
-    from toolkit.services.service import Result as Result
-    from toolkit.services.service import TokenStream as TokenStream
+    from toolkit.services.results import Result as Result
+    from toolkit.services.results import TokenStream as TokenStream
     from toolkit.services.service import ai_service as ai_service
     from toolkit.services.service import memory_per_id as memory_per_id
     from toolkit.skills.offer import Skills as Skills
@@ -211,7 +211,7 @@ _EXPORTS: dict[str, str] = {
     "MessageWindow": "toolkit.memory.windows",
     "Param": "toolkit.tools.decorator",
     "Policies": "toolkit.tools.execute",
-    "Result": "toolkit.services.service",
+    "Result": "toolkit.services.results",
     "ReturnBehavior": "toolkit.tools.decorator",
     "ScriptedModel": "toolkit.chat.scripted",
     "SearchStrategy": "toolkit.search.strategy",
@@ -220,7 +220,7 @@ _EXPORTS: dict[str, str] = {
     "StaticProvider": "toolkit.loop.sources",
     "StreamView": "toolkit.views.stream",
     "SystemMessage": "toolkit.chat.messages",
-    "TokenStream": "toolkit.services.service",
+    "TokenStream": "toolkit.services.results",
     "TokenUsage": "toolkit.chat.messages",
     "TokenWindow": "toolkit.memory.windows",
     "Tool": "toolkit.tools.execute",

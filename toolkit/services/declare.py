@@ -34,6 +34,7 @@ from typing import Annotated, Any
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
 from toolkit.services import templates
+from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
 from toolkit.tools.decorator import MemoryId
 
@@ -191,8 +192,6 @@ def _check_templates(where: str, system: str | None, user: str | None, variables
 
 
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
-    from toolkit.services.service import Result, TokenStream  # the runtime types live with the runtime
-
     if annotation is inspect.Signature.empty:
         raise ConfigurationError(
             f"{where}: has no return annotation; declare one: str, None, Result[T], TokenStream or a pydantic model"

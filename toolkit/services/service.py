@@ -25,24 +25,21 @@ Leaves out: async methods, and guardrails / moderation around the call.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from toolkit.chat.clock import session_now
-from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, TokenUsage, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from toolkit.chat.model import ChatModel
-from toolkit.chat.sse import TextDelta
 from toolkit.errors import ConfigurationError, OutputParsingError
-from toolkit.loop.run import LoopEvent, LoopOptions, LoopResult, iter_loop, run_loop
-from toolkit.loop.saga import ToolExecution
+from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
 from toolkit.services.declare import MethodPlan, plan_method
+from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, render
 from toolkit.tools.execute import VALUES
-
-T = TypeVar("T")
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -50,52 +47,6 @@ INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's messag
 
 D = TypeVar("D")
 """The declared class: `ai_service(Assistant, …)` is typed as an `Assistant`."""
-
-
-@dataclass
-class Result(Generic[T]):
-    """Everything one call produced, around its content."""
-
-    content: T | None
-    """The answer as the declared type; None on an immediate return."""
-    usage: TokenUsage
-    """Summed over every model request of the call (repair round included)."""
-    tool_executions: list[ToolExecution]
-    finish_reason: str | None
-    """The last response's reason, `tool_execution` on an immediate return, `handover` …"""
-    immediate_return: bool = False
-    immediate_results: list[ToolResultMessage] = field(default_factory=list)
-    """The tool results that ended the call, when a tool's return behaviour said so."""
-    loop: LoopResult | None = None
-    """The raw loop result (rounds, messages) for traces."""
-
-
-class TokenStream:
-    """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`."""
-
-    def __init__(
-        self,
-        events: Iterator[LoopEvent],
-        finish: Callable[[LoopResult], Result[str]],
-        failed: Callable[[BaseException], None] = lambda exc: None,
-    ) -> None:
-        self._events, self._finish, self._failed = events, finish, failed
-        self.result: Result[str] | None = None
-        """Set once the stream is exhausted."""
-
-    def __iter__(self) -> Iterator[LoopEvent]:
-        try:
-            while True:
-                yield next(self._events)
-        except StopIteration as done:
-            self.result = self._finish(done.value)
-        except Exception as exc:
-            self._failed(exc)
-            raise
-
-    def text(self) -> Iterator[str]:
-        """Only the text, as it arrives."""
-        return (e.text for e in self if isinstance(e, TextDelta))
 
 
 def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None = None) -> Callable[[Any], ChatMemory]:

@@ -37,7 +37,7 @@ from typing import Any
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
-from toolkit.services.service import Result
+from toolkit.services.results import Result
 from toolkit.views.conversation import HtmlView, one_line
 from toolkit.views.html import Html, badge, card, code_block, element, join, kv_table, page, small, text_block
 from toolkit.views.trace import execution_status

@@ -1,0 +1,67 @@
+"""What a declared method returns around its content: `Result`, and `TokenStream` for a streamed call.
+
+These are the runtime types a declaration names in its return annotations (`-> Result[Order]`,
+`-> TokenStream`), so they live apart from the service that builds them: `declare` reads
+declarations without importing the service, and the service imports both.
+
+Leaves out: building them (that is `toolkit.services.service`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from toolkit.chat.messages import TokenUsage, ToolResultMessage
+from toolkit.chat.sse import TextDelta
+from toolkit.loop.run import LoopEvent, LoopResult
+from toolkit.loop.saga import ToolExecution
+
+T = TypeVar("T")
+
+
+@dataclass
+class Result(Generic[T]):
+    """Everything one call produced, around its content."""
+
+    content: T | None
+    """The answer as the declared type; None on an immediate return."""
+    usage: TokenUsage
+    """Summed over every model request of the call (repair round included)."""
+    tool_executions: list[ToolExecution]
+    finish_reason: str | None
+    """The last response's reason, `tool_execution` on an immediate return, `handover` …"""
+    immediate_return: bool = False
+    immediate_results: list[ToolResultMessage] = field(default_factory=list)
+    """The tool results that ended the call, when a tool's return behaviour said so."""
+    loop: LoopResult | None = None
+    """The raw loop result (rounds, messages) for traces."""
+
+
+class TokenStream:
+    """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`."""
+
+    def __init__(
+        self,
+        events: Iterator[LoopEvent],
+        finish: Callable[[LoopResult], Result[str]],
+        failed: Callable[[BaseException], None] = lambda exc: None,
+    ) -> None:
+        self._events, self._finish, self._failed = events, finish, failed
+        self.result: Result[str] | None = None
+        """Set once the stream is exhausted."""
+
+    def __iter__(self) -> Iterator[LoopEvent]:
+        try:
+            while True:
+                yield next(self._events)
+        except StopIteration as done:
+            self.result = self._finish(done.value)
+        except Exception as exc:
+            self._failed(exc)
+            raise
+
+    def text(self) -> Iterator[str]:
+        """Only the text, as it arrives."""
+        return (e.text for e in self if isinstance(e, TextDelta))

@@ -57,3 +57,14 @@ def test_unknown_subcommand_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as info:
         build_parser().parse_args(["nope"])
     assert info.value.code == 2
+
+
+def test_one_subcommand_imports_nothing_of_the_others():
+    """`toolkit mcp-server` must start fast: building the parser imports only its own module."""
+    code = (
+        "import sys; from toolkit.cli.main import build_parser; build_parser('toolkit', 'mcp-server'); "
+        "print(sorted(m for m in ('nbformat', 'nbclient', 'toolkit.cli.notebooks', 'toolkit.cli.grade', "
+        "'toolkit.gateway.core') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -41,25 +41,28 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(prog: str = "toolkit") -> argparse.ArgumentParser:
-    """The whole program: every subcommand with all of its options."""
+def build_parser(prog: str = "toolkit", command: str | None = None) -> argparse.ArgumentParser:
+    """The program; `command`'s subparser gets all its options (the others only their name and help,
+    so running one subcommand imports nothing of the others)."""
     parser = argparse.ArgumentParser(
         prog=prog, description="toolkit: the course's command-line tools for LLM tool calling."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module, about) in COMMANDS.items():
-        command = importlib.import_module(module)
-        child = sub.add_parser(name, help=about, description=(command.__doc__ or about).split("\n\n")[0].strip())
-        command.configure(child)
-        child.set_defaults(run=command.run)
+        child = sub.add_parser(name, help=about, description=about)
+        if name == command:
+            configured = importlib.import_module(module)
+            child.description = (configured.__doc__ or about).split("\n\n")[0].strip()
+            configured.configure(child)
+            child.set_defaults(run=configured.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     """Parse, run, and answer any error with one readable line (exit 2)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(prog or _prog())
+    parser = build_parser(prog or _prog(), next((a for a in argv if a in COMMANDS), None))
     if not argv:
         parser.print_help(sys.stderr)
         return 2

@@ -63,3 +63,30 @@ def test_no_pip_no_keys_no_errors(path):
             assert output.get("output_type") != "error" or "NBVAL_RAISES_EXCEPTION" in source
             if output.get("name") == "stderr":
                 assert "Warning" not in "".join(output["text"]), "a warning in a stored output"
+
+
+SEED_CITATION = re.compile(
+    r"\bseeds?\b(?:'s)?[^\n]{0,40}?(?:§|\b0\d\d\b)"  # seed 003 §9, seed `000`, (seed §3.7), the seed's … (§6)
+    r"|§[^\n]{0,40}?\bseeds?\b"  # § before the word
+    r"|\b0\d\d\b`?,?\s*§"  # a bare document number with a section: 000 §3.4, `004`, §3.2
+    r"|\bthe seed\b(?!\s+(?:of|for|value|number|=))"  # the seed as a document: as in the seed, the seed's table
+    r"|\|\s*seeds?\s*\|",  # a table column of such citations
+    re.IGNORECASE,
+)
+"""A citation of the internal source documents, which learners do not have (a random seed is fine)."""
+
+
+def _seed_citations(text):
+    return [line.strip() for line in text.splitlines() if SEED_CITATION.search(line)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_cite_sources_a_learner_can_open(path):
+    found = [hit for cell in _cells(path) for hit in _seed_citations("".join(cell["source"]))]
+    assert not found, f"cite the LangChain4j class or page, the OpenAI/MCP spec, or the course's section: {found}"
+
+
+def test_the_course_map_cites_sources_a_learner_can_open():
+    readme = NOTEBOOKS[0].parent / "README.md"
+    found = _seed_citations(readme.read_text(encoding="utf-8"))
+    assert not found, f"cite the LangChain4j class or page, the OpenAI/MCP spec, or the course's section: {found}"

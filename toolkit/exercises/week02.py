@@ -1,6 +1,9 @@
-"""Week 2 exercises: the backoff schedule, the three-way triage, Retry-After, a cut stream.
+"""Week 2 exercises: the backoff schedule, the three-way triage, Retry-After, a cut stream, timeouts.
 
-Leaves out: the timeout case (it costs a real second per run; the notebook shows it).
+The timeout check runs the slow fault on the in-process gateway with an injected `sleep`, so
+a 1-second timeout costs no real time.
+
+Leaves out: timeouts of a stream between two chunks (the same read timeout; the notebook says so).
 """
 
 from __future__ import annotations
@@ -227,4 +230,102 @@ def check_truncated(answer: Any) -> Verdict:
     return wrong(
         f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
         f"StreamDone, so {len(executed)} calls ran"
+    )
+
+
+TIMEOUT_OUTCOMES = ("answer", "TransientError", "CallerError", "BadResponseError", "ReadTimeout", "TimeoutError")
+
+
+def timeout_run() -> tuple[int, str, list[float]]:
+    """Two slow answers (5 s each), a 1 s timeout, one retry: requests sent, outcome, waits."""
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.switch import fake_client
+    from toolkit.errors import ModelCallError
+    from toolkit.gateway.server import Gateway
+
+    waits: list[float] = []
+    client = fake_client(
+        gateway=Gateway(faults=["slow", "slow"]), timeout=1.0, retry=RetryPolicy(max_retries=1), sleep=waits.append
+    )
+    try:
+        client.chat([UserMessage(content="你好")])
+        outcome = "answer"
+    except ModelCallError as error:
+        outcome = type(error).__name__
+    return len(client.exchanges), outcome, waits
+
+
+@exercise(
+    "w2.timeout",
+    2,
+    "predict",
+    "the next two answers take 5 s each; timeout=1.0, max_retries=1: how many requests are sent, and how does "
+    "chat() end?",
+    starter="""
+        from toolkit import UserMessage, fake_client
+        from toolkit.chat.client import RetryPolicy
+        from toolkit.exercises import check
+        from toolkit.gateway.server import Gateway
+
+        waits = []
+        client = fake_client(gateway=Gateway(faults=["slow", "slow"]),   # the next two answers take 5 s each
+                             timeout=1.0, retry=RetryPolicy(max_retries=1), sleep=waits.append)
+        # predict first, then call client.chat([UserMessage(content="你好")]) and look at client.exchanges
+        answer = {
+            "requests sent": ...,   # a number
+            "outcome": ...,         # "answer", or the name of the exception chat() raises
+        }
+        check("w2.timeout", answer)
+        """,
+    solution="""
+        from toolkit import UserMessage, fake_client
+        from toolkit.chat.client import RetryPolicy
+        from toolkit.exercises import check
+        from toolkit.gateway.server import Gateway
+
+        waits = []
+        client = fake_client(gateway=Gateway(faults=["slow", "slow"]),   # the next two answers take 5 s each
+                             timeout=1.0, retry=RetryPolicy(max_retries=1), sleep=waits.append)
+        answer = {
+            "requests sent": 2,            # the first try and one retry, both cut off after 1 s
+            "outcome": "TransientError",   # the retries ran out; a timeout is transient
+        }
+        check("w2.timeout", answer)
+        """,
+    hint="max_retries counts the tries after the first; each slow answer outlasts the 1 s timeout, and the "
+    "client reports a timeout as one of its three kinds, not as httpx's own exception.",
+)
+def check_timeout(answer: Any) -> Verdict:
+    keys = ("requests sent", "outcome")
+    if not isinstance(answer, dict) or set(answer) != set(keys):
+        return wrong(f"answer with a dict with these keys: {', '.join(keys)}")
+    sent, outcome, waits = timeout_run()
+    misses = []
+    if answer["requests sent"] != sent:
+        said = answer["requests sent"]
+        why = ""
+        if said == 1:
+            why = " — a timeout is transient, so the client tries once more (max_retries=1)"
+        elif said == 3:
+            why = " — max_retries=1 is one retry after the first try: two requests, not three"
+        misses.append(f"the client sent {sent} requests, you said {said!r}{why}")
+    if answer["outcome"] != outcome:
+        said = answer["outcome"]
+        if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
+            why = f" — httpx's timeout is caught and raised as {outcome}, the transient kind, once the retries run out"
+        elif said == "answer":
+            why = " — the second answer is slow too, and there is no third try"
+        elif said in ("CallerError", "BadResponseError"):
+            why = " — nothing was wrong with the request or a response: the gateway was only slow"
+        elif said not in TIMEOUT_OUTCOMES:
+            why = f" — use 'answer' or an exception's class name, e.g. {outcome!r}"
+        else:
+            why = ""
+        misses.append(f"chat() ended with {outcome!r}, you said {said!r}{why}")
+    if misses:
+        return wrong("; ".join(misses))
+    return right(
+        f"{sent} requests, then {outcome}. The injected sleep recorded {waits}: 1 s of waiting for each slow "
+        "answer and the 0.5 s backoff between them."
     )

@@ -1,6 +1,7 @@
-"""Week 4 exercises: declare an assistant, memory per id, the structured-output repair, IMMEDIATE.
+"""Week 4 exercises: declare an assistant, memory per id, the structured-output repair, IMMEDIATE,
+the events of a stream with a tool call in the middle.
 
-Leaves out: streaming (the week-4 notebook shows it with StreamView).
+Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook shows it with StreamView).
 """
 
 from typing import Any, cast
@@ -207,3 +208,85 @@ def check_immediate(answer: Any) -> Verdict:
     if answer == n:
         return right("one request: the tool result is returned as is.")
     return wrong(f"the model received {n} request(s); after an IMMEDIATE tool the loop returns at once")
+
+
+STREAM_KINDS = ("TextDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "StreamDone")
+
+
+def stream_kinds() -> list[str]:
+    """The kinds of event a streamed service call yields, consecutive repeats merged."""
+    from typing import Annotated, Protocol
+
+    from toolkit import TokenStream, UserText, ai_service
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.assistant import shop_registry
+    from toolkit.course.shop import load_shop
+    from toolkit.loop.records import COURSE
+
+    class Desk(Protocol):
+        def stream(self, question: Annotated[str, UserText]) -> TokenStream: ...
+
+    model = ScriptedModel([call("query_order", orderId="SN202610200001"), "订单 SN202610200001 已发货，正在路上。"])
+    service: Any = ai_service(cast(Any, Desk), model=model, registry=shop_registry(load_shop()), options=COURSE)
+    kinds: list[str] = []
+    for event in service.stream(ORDER_QUESTION):
+        if not kinds or kinds[-1] != type(event).__name__:
+            kinds.append(type(event).__name__)
+    return kinds
+
+
+@exercise(
+    "w4.stream_order",
+    4,
+    "predict",
+    "a streamed answer that calls query_order once: which kinds of event arrive, in which order?",
+    starter="""
+        from toolkit.exercises import check
+
+        # the model first calls query_order, then answers in prose; the method is declared -> TokenStream.
+        # Kinds to choose from: "TextDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "StreamDone".
+        # List the kinds that arrive, in order; write a kind once for a run of it ("TextDelta" for 3 in a row).
+        answer = [...]
+        check("w4.stream_order", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = ["ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta"]
+        check("w4.stream_order", answer)
+        """,
+    hint="the first reply is the tool call (streamed as ToolCallDelta fragments); the tool runs; only then does "
+    "the model write the answer, in a second reply.",
+)
+def check_stream_order(answer: Any) -> Verdict:
+    if not isinstance(answer, list) or not all(isinstance(k, str) for k in answer):
+        return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
+    unknown = [k for k in answer if k not in STREAM_KINDS]
+    if unknown:
+        return wrong(f"{unknown[0]!r} is not one of {', '.join(STREAM_KINDS)}")
+    actual = stream_kinds()
+    if answer == actual:
+        return right(
+            f"{' → '.join(actual)}: a UI can show 'calling query_order…' between ToolStarted and ToolFinished, "
+            "and every TextDelta belongs to the answer written after the tool ran."
+        )
+    if "StreamDone" in answer and "StreamDone" not in actual:
+        return wrong(
+            "no StreamDone reaches you: the service assembles each reply from the SSE client's events and "
+            f"passes on the deltas and the tool events only — {' → '.join(actual)}"
+        )
+    missing = [k for k in actual if k not in answer]
+    if "ToolCallDelta" in missing:
+        return wrong("the tool call is streamed too, before it can run: its fragments arrive as ToolCallDelta")
+    if "ToolStarted" in missing or "ToolFinished" in missing:
+        return wrong("the service tells you when the tool runs: ToolStarted before it, ToolFinished after it")
+    if "TextDelta" in missing:
+        return wrong("the answer itself streams: its text arrives as TextDelta events")
+    if "TextDelta" in answer and "ToolFinished" in answer and answer.index("TextDelta") < answer.index("ToolFinished"):
+        return wrong(
+            "no TextDelta comes before ToolFinished here: the answer is a second reply, written only after "
+            f"the tool's result went back to the model — {' → '.join(actual)}"
+        )
+    if len(answer) != len(set(answer)):
+        return wrong(f"write each run of a kind once; the stream is {' → '.join(actual)}")
+    return wrong(f"the stream is {' → '.join(actual)}")

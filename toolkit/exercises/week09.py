@@ -1,9 +1,11 @@
-"""Week 9 exercises: renaming, a provider chain, a server that dies, names the chat API refuses.
+"""Week 9 exercises: renaming, a provider chain, a server that dies, names the chat API refuses,
+a call that hangs.
 
-Every check talks to real MCP servers: week 3's shop served in-process (`shop_server`), and a
-stdio process that exits at once.
+Every check talks to real MCP servers: week 3's shop served in-process (`shop_server`), a
+stdio process that exits at once, and an in-process server whose tools never answer.
 
-Leaves out: the HTTP transport and hung calls (the week-9 notebook shows both).
+Leaves out: the HTTP transport (the same client over another transport; the week-9 notebook
+starts `toolkit mcp-server --http` and connects to it).
 """
 
 import datetime
@@ -177,3 +179,114 @@ def check_dotted_name(answer: Any) -> Verdict:
     if answer == "find.customer":
         return wrong("a dot is not allowed in a chat-API tool name: the provider translates it")
     return wrong(f"the model sees {actual!r}")
+
+
+HUNG_TIMEOUT_S = 0.3
+
+
+def hung_server() -> Any:
+    """An in-process MCP server whose two tools never answer in time: charge_card and get_balance."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    amount = {"type": "object", "properties": {"amount": {"type": "number"}}}
+    tools = [
+        types.Tool(name="charge_card", description="Charge the customer's card.", input_schema=amount),
+        types.Tool(
+            name="get_balance",
+            description="Read the customer's balance.",
+            input_schema={"type": "object", "properties": {}},
+            annotations=types.ToolAnnotations(readOnlyHint=True),
+        ),
+    ]
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        await anyio.sleep(60)  # the work may be done, but no answer comes back in time
+        return types.CallToolResult(content=[types.TextContent(text="done")])
+
+    return Server("payments", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def hung_results() -> dict[str, Any]:
+    """What the model receives for each hung tool, called through McpToolProvider(timeout=0.3)."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.mcp.client import McpClient
+    from toolkit.mcp.provider import McpToolProvider
+
+    provider = McpToolProvider([McpClient(hung_server(), name="payments")], timeout=HUNG_TIMEOUT_S)
+    try:
+        tools = {t.name: t for t in provider.provide()}
+        return {
+            name: tools[name].execute(ToolCall(id=f"c{i}", name=name, arguments=arguments))
+            for i, (name, arguments) in enumerate((("charge_card", '{"amount": 99}'), ("get_balance", "{}")))
+        }
+    finally:
+        provider.close()
+
+
+HUNG_KEYS = ("is_error", "the outcome is known", "charge_card: call again?", "get_balance: call again?")
+
+
+@exercise(
+    "w9.hung_call",
+    9,
+    "predict",
+    "a charge_card call never answers and McpToolProvider(timeout=0.3) gives up: what does the model receive?",
+    starter="""
+        from toolkit.exercises import check
+
+        # McpToolProvider([payments], timeout=0.3): both tools hang for a minute.
+        # charge_card has no annotations; get_balance is marked readOnlyHint=True.
+        answer = {
+            "is_error": ...,                   # True or False: is charge_card's result an error result?
+            "the outcome is known": ...,       # True or False: does the result say whether the card was charged?
+            "charge_card: call again?": ...,   # True or False: does its result say calling again is safe?
+            "get_balance: call again?": ...,   # True or False
+        }
+        check("w9.hung_call", answer)
+        """,
+    solution="""
+        from toolkit.exercises import check
+
+        answer = {
+            "is_error": True,                    # a timeout is not a success
+            "the outcome is known": False,       # cancelling undoes nothing the server already did
+            "charge_card: call again?": False,   # not read-only, not idempotent: it could charge twice
+            "get_balance: call again?": True,    # readOnlyHint: reading twice is harmless
+        }
+        check("w9.hung_call", answer)
+        """,
+    hint="the client cancels the call, but cannot know what the server did before; whether a second call is "
+    "safe comes from the tool's MCP annotations (readOnlyHint, idempotentHint).",
+)
+def check_hung_call(answer: Any) -> Verdict:
+    if not isinstance(answer, dict) or set(answer) != set(HUNG_KEYS):
+        return wrong(f"answer with a dict with these keys: {', '.join(HUNG_KEYS)}")
+    bad = [k for k, v in answer.items() if not isinstance(v, bool)]
+    if bad:
+        return wrong(f"answer True or False for {bad[0]!r}, not {answer[bad[0]]!r}")
+    results = hung_results()
+    charge = results["charge_card"]
+    actual = {
+        "is_error": charge.is_error,
+        "the outcome is known": "outcome is unknown" not in charge.content,
+        "charge_card: call again?": "calling it again is safe" in charge.content,
+        "get_balance: call again?": "calling it again is safe" in results["get_balance"].content,
+    }
+    why = {
+        "is_error": "a call that timed out is an error result: treating it as a success would let the model "
+        "tell the user the card was charged",
+        "the outcome is known": "the server may have charged the card before the call was cancelled: the "
+        "result says the outcome is unknown",
+        "charge_card: call again?": "charge_card is not marked read-only or idempotent: a second call could "
+        "charge twice, so the result says not to call it again",
+        "get_balance: call again?": "get_balance is marked readOnlyHint, so the result says calling again is safe",
+    }
+    misses = [why[k] for k in HUNG_KEYS if answer[k] != actual[k]]
+    if misses:
+        return wrong("; ".join(misses) + f". charge_card's result reads: {charge.content}")
+    return right(f"the model reads: {charge.content}")

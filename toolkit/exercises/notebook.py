@@ -84,7 +84,9 @@ def section_cells(week: int, *, solved: bool = False) -> list[nbformat.NotebookN
             )
         )
     for n, ex in enumerate(exercises, 1):
-        task = f"**{n}. `{ex.id}`** — *{ex.kind_text}*. {ex.task[0].upper()}{ex.task[1:]}."
+        text = f"{ex.task[0].upper()}{ex.task[1:]}"
+        text += "" if text.endswith((".", "?", "!", ")")) else "."
+        task = f"**{n}. `{ex.id}`** — *{ex.kind_text}*. {text}"
         cells.append(nbformat.v4.new_markdown_cell(task, metadata={"tags": [TASK_TAG]}))
         source = (ex.solution if solved else ex.starter).rstrip("\n")
         cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": [CODE_PREFIX + ex.id]}))

@@ -10,7 +10,7 @@ text            when                                         fields
 guard           a repeated successful call is not run again  tool
 guard_handover  the model kept repeating guarded calls       (the hand-over answer)
 not_run_limit   a reply beyond `max_round_trips`             limit
-not_run         a call after one that stopped the loop       tool, error
+not_run         a call not started when another stopped it   tool, error
 interrupted     the turn was interrupted mid-round           error
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 rolled_back     a saga undid the call                        tool, failed
@@ -71,7 +71,7 @@ EN = LoopTexts(
     ),
     guard_handover="I keep repeating the same lookups; a person will take over this question.",
     not_run_limit="Not executed: the limit of {limit} tool round trips was reached.",
-    not_run="Not run: an earlier call of this round ({tool}) stopped the turn with {error}.",
+    not_run="Not run: another call of this round ({tool}) stopped the turn with {error}.",
     interrupted="Not completed: the turn was interrupted by {error}.",
     unknown_tool="There is no tool named {tool!r}. Available tools: {available}.",
     rolled_back=ROLLED_BACK_EN,
@@ -125,7 +125,7 @@ ZH = LoopTexts(
     guard="本轮对话中你已经用同样的参数调用过 {tool}，结果就在上面。请直接使用那个结果，不要再次调用。",
     guard_handover=GUARD_HANDOVER_ZH,
     not_run_limit="未执行：已达到 {limit} 轮工具调用的上限。",
-    not_run="未执行：本轮中排在前面的调用 {tool} 出错（{error}），这一轮已停止。",
+    not_run="未执行：本轮的另一个调用 {tool} 出错（{error}），这一轮已停止。",
     interrupted="未完成：这一轮被 {error} 中断。",
     unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
     rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",

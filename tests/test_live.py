@@ -18,6 +18,14 @@ def test_a_dead_gateway_is_one_line_naming_the_url(capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 and out[0].startswith("Cannot reach the gateway at http://127.0.0.1:9/v1 (")
     assert out[0].endswith("Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway.")
+    assert out[0].count("Cannot reach the gateway") == 1  # the client's line, not wrapped in a second one
+
+
+def test_a_timeout_names_the_url_and_what_to_check():
+    assert explain(TransientError("request timed out (ReadTimeout) after 1.0s"), fake_client()) == (
+        "Cannot reach the gateway at http://fake-gateway.local/v1 (request timed out (ReadTimeout) after 1.0s). "
+        "Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway."
+    )
 
 
 def test_a_rejected_tools_field_points_to_the_fallback(capsys):
@@ -99,3 +107,17 @@ def test_run_lines_say_what_happened_without_assuming_a_call():
     ]
     called = run_loop(ScriptedModel([call("echo", word="ab"), "abab"]), HELLO, tools=[echo])
     assert run_lines(called)[1] == '→ echo({"word": "ab"}) → abab'
+
+
+def test_credentials_in_the_base_url_are_never_printed(capsys, monkeypatch):
+    from toolkit.course.live import course_client
+
+    monkeypatch.setenv("LLM_BASE_URL", "http://bob:s3cret-pass@127.0.0.1:9/v1")
+    monkeypatch.setenv("LLM_API_KEY", "k")
+    monkeypatch.setenv("LLM_MODEL", "m")
+    client = course_client()
+    with gateway_cell(ChatClient("http://bob:s3cret-pass@127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0))):
+        ChatClient("http://bob:s3cret-pass@127.0.0.1:9/v1", "k", "m", retry=RetryPolicy(max_retries=0)).chat(HELLO)
+    out = capsys.readouterr().out
+    assert "s3cret-pass" not in out and "Cannot reach the gateway at http://bob:***@127.0.0.1:9/v1" in out
+    assert client is not None

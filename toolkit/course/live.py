@@ -20,6 +20,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
+
+from toolkit.chat.client import UNREACHABLE
 from toolkit.errors import CallerError, ModelCallError, TransientError
 
 FALLBACK_VERDICTS = ("B", "C", "D")
@@ -28,15 +31,13 @@ FALLBACK_VERDICTS = ("B", "C", "D")
 
 def explain(error: ModelCallError, client: Any = None) -> str:
     """The error as one line for a learner: what happened, then what to do."""
-    url = getattr(client, "base_url", None)
+    url = _shown_url(client)
     where = f" at {url}" if url else ""
     first = str(error).splitlines()[0] if str(error) else type(error).__name__
     if isinstance(error, TransientError) and error.status is None:
-        hint = (
-            f"Cannot reach the gateway{where} ({first}). Check LLM_BASE_URL, or unset the LLM_* variables "
-            "to use the embedded gateway."
-        )
-        return hint
+        if _says_unreachable(error):
+            return first  # the client's own line already names the URL, the reason and what to check
+        return UNREACHABLE.format(url=url or "the configured URL", reason=first)
     if isinstance(error, CallerError) and error.status in (401, 403):
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
     if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
@@ -45,6 +46,18 @@ def explain(error: ModelCallError, client: Any = None) -> str:
             "week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
+
+
+def _shown_url(client: Any) -> str | None:
+    """The client's base URL as it may be printed (credentials masked, `ChatClient.shown_url`)."""
+    return getattr(client, "shown_url", None) or getattr(client, "base_url", None)
+
+
+def _says_unreachable(error: TransientError) -> bool:
+    """True when the client raised `error` for a connection that failed (not a timeout): its
+    message is then `toolkit.chat.client.unreachable()`'s complete line."""
+    cause = error.__cause__
+    return isinstance(cause, httpx.TransportError) and not isinstance(cause, httpx.TimeoutException)
 
 
 @contextmanager
@@ -85,8 +98,8 @@ def course_client(**options: Any) -> Any:
     if problem is None:
         return client
     print(
-        f"Cannot reach the gateway at {client.base_url} ({problem}). Check LLM_BASE_URL, or unset the LLM_* "
-        "variables to use the embedded gateway. So that every cell still runs, this notebook continues on:"
+        UNREACHABLE.format(url=_shown_url(client), reason=client.scrub(problem)),
+        "So that every cell still runs, this notebook continues on:",
     )
     client = fake_client()
     print("gateway:", client.describe())
@@ -104,8 +117,6 @@ def on_embedded_gateway(client: Any) -> bool:
 def unreachable(client: Any, timeout: float = 5.0) -> str | None:
     """Why a real gateway cannot be reached (None when it answers anything at all, or is not a
     network gateway). One `GET …/models` without the key: free, and it never sends a secret."""
-    import httpx
-
     from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
 
     base = getattr(client, "base_url", None)

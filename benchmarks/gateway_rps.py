@@ -15,10 +15,14 @@ HTTP parser are whatever uvicorn finds: uvloop + httptools when `uvicorn[standar
 installed, asyncio + h11 otherwise (printed first); run it in both environments.
 
 `--profile` instead times the core in process, stage by stage, and prints where each
-microsecond of one request goes (no sockets, no server).
+microsecond of one request goes (no sockets, no server). `--ablate` measures the same stages
+inside the running server: one server per stage, with that stage replaced by its first result
+(replayed), so the server CPU time each stage costs under load shows as the difference to the
+full gateway. In a server a stage costs two to three times what it costs in a tight loop in
+process (its code and data are no longer in the CPU caches when the next request arrives).
 
     python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5]
-                                     [--plain | --stream] [--profile]
+                                     [--plain | --stream] [--profile | --ablate]
 
 Run on demand; not a test (timings depend on the machine).
 """
@@ -36,6 +40,13 @@ import time
 from types import SimpleNamespace
 
 KINDS = ("bare", "glue", "gateway")
+STAGES = {  # --ablate: a stage of the core (a function in toolkit.gateway.core) -> what it is
+    "check_request": "validate",
+    "_read_prompt": "hash + prompt tokens",
+    "decide": "decide (rules)",
+    "_turn": "turn (mode, shape, usage)",
+    "respond": "all of respond (validate .. reply)",
+}
 TARGET = 0.70
 TOOLS = [
     {
@@ -74,6 +85,9 @@ def _serve(kind: str, stream: bool) -> None:
     reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, _payload(stream))
     if kind == "gateway":
         app = create_app(gateway)
+    elif kind in STAGES:  # the gateway with one stage replayed from its first result
+        _replay(kind)
+        app = create_app(Gateway())
     elif kind == "bare":  # a plain Starlette endpoint: Request in, Response out
         body = reply.encode()
 
@@ -87,6 +101,20 @@ def _serve(kind: str, stream: bool) -> None:
     sock = _listen("127.0.0.1", 0)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
     _server(app).run(sockets=[sock])
+
+
+def _replay(name: str) -> None:
+    """Replace `toolkit.gateway.core.<name>` by a function returning its first result again."""
+    from toolkit.gateway import core
+
+    original, first = getattr(core, name), []
+
+    def replayed(*args, **kwargs):
+        if not first:
+            first.append(original(*args, **kwargs))
+        return first[0]
+
+    setattr(core, name, replayed)
 
 
 def _payload(stream: bool) -> bytes:
@@ -152,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     only.add_argument("--stream", action="store_true", help="only streamed replies")
     only.add_argument("--plain", action="store_true", help="only plain replies")
     parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
-    parser.add_argument("--serve", choices=KINDS, help=argparse.SUPPRESS)
+    parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
+    parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         _serve(args.serve, args.stream)
@@ -160,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         return _profile()
     print(_environment())
+    if args.ablate:
+        return _ablate(args.stream, args)
     kinds = [False] if args.plain else [True] if args.stream else [False, True]
     met = [_measure(stream, args) for stream in kinds]
     return 0 if all(met) else 1
@@ -226,6 +257,35 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
         )
         print(f"            core {least['gateway'] - least['glue']:.0f} us of CPU per request")
     return met
+
+
+def _ablate(stream: bool, args: argparse.Namespace) -> int:
+    """Server CPU time per request of the gateway, and without each stage (replayed)."""
+    kinds = ("bare", "glue", "gateway", *STAGES)
+    servers = {kind: _start(kind, stream) for kind in kinds}
+    cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+    count = args.requests // args.threads * args.threads
+    try:
+        for _ in range(args.rounds):
+            for kind, (process, url) in servers.items():
+                before = _cpu_seconds(process.pid)
+                _drive(url, args.requests, args.threads, _payload(stream))
+                after = _cpu_seconds(process.pid)
+                if before is None or after is None:
+                    raise SystemExit("--ablate needs /proc (Linux) to read a server's CPU time")
+                cpu[kind].append((after - before) / count * 1e6)
+    finally:
+        for process, _ in servers.values():
+            process.terminate()
+            process.wait(timeout=10)
+    least = {kind: min(values) for kind, values in cpu.items()}
+    print(f"{'streamed' if stream else 'plain'} replies, server CPU time per request (least of {args.rounds} rounds):")
+    for kind in ("bare", "glue", "gateway"):
+        print(f"  {kind:<44} {least[kind]:6.1f} us")
+    print(f"  {'the core (gateway - glue)':<44} {least['gateway'] - least['glue']:6.1f} us")
+    for name, what in STAGES.items():
+        print(f"  {what:<44} {least['gateway'] - least[name]:6.1f} us  (gateway with it replayed: {least[name]:.1f})")
+    return 0
 
 
 def _profile(repeat: int = 20_000) -> int:

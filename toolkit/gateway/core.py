@@ -139,9 +139,9 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
             for i, c in enumerate(decision.calls)
         )
     content, calls, finish = _shaped(request, content, calls, config.rules)
-    completion = _tokens(content or "") + sum(
-        _tokens(c["function"]["name"] + c["function"]["arguments"]) for c in calls
-    )
+    completion = _tokens(content or "")
+    for c in calls:
+        completion += _tokens(c["function"]["name"] + c["function"]["arguments"])
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -171,6 +171,8 @@ def _shaped(
 ) -> tuple[str | None, tuple[dict[str, Any], ...], str | None]:
     """`response_format`, `stop` and the token limit applied (see `toolkit.gateway.shape`);
     the finish reason when it is not the usual one ("length")."""
+    if _SHAPING.isdisjoint(request.keys()):  # the common case: nothing to shape
+        return content, calls, None
     if content is not None and not calls:
         if request.get("response_format") is not None:
             content = formatted(content, request, _said(request["messages"]), rules)
@@ -186,6 +188,9 @@ def _shaped(
         calls, cut_call = cut_calls(calls, limit)
         cut = cut or cut_call
     return content, calls, "length" if cut else None
+
+
+_SHAPING = frozenset(("response_format", "stop", "max_tokens", "max_completion_tokens"))
 
 
 def _said(messages: list[dict]) -> str:
@@ -214,23 +219,24 @@ def _read_prompt(request: dict, mode: str) -> tuple[str, int]:
     """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
     the same ids streamed or not), and its prompt tokens: `estimate_tokens` of every message
     text and tool call, plus the tools as compact JSON."""
-    said = {key: value for key, value in request.items() if key not in _DELIVERY}
+    said = (
+        {key: value for key, value in request.items() if key not in _DELIVERY}
+        if _DELIVERY & request.keys()
+        else request
+    )
     digest = hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
     tools = request.get("tools")
     tokens = _tokens(_compact(tools)) if tools else 0
     for message in request["messages"]:
-        tokens += _tokens(content_text(message.get("content")))
-        for call in _calls_of(message):
-            tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
+        content = message.get("content")
+        tokens += _tokens(content if type(content) is str else content_text(content))
+        if message["role"] == "assistant" and message.get("tool_calls"):
+            for call in message["tool_calls"]:
+                tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
     return digest, tokens
 
 
-_DELIVERY = ("stream", "stream_options")
-
-
-def _calls_of(message: dict) -> list[dict]:
-    """An assistant message's tool calls (other roles' stray `tool_calls` are ignored)."""
-    return message.get("tool_calls") or [] if message["role"] == "assistant" else []
+_DELIVERY = frozenset(("stream", "stream_options"))
 
 
 def _tokens(text: str) -> int:
@@ -317,6 +323,8 @@ def _route(method: str, path: str) -> None:
 
 
 def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
+    if MODE_HEADER not in headers and FAULT_HEADER not in headers:  # the common case
+        return config, fault
     mode = headers.get(MODE_HEADER, "").strip().upper()
     if mode and mode not in MODES:
         raise RequestError(
@@ -333,7 +341,9 @@ def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None
 
 
 def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> Any:
-    media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    media = headers.get("content-type", "")
+    if media != JSON_TYPE:  # else the common case, exactly
+        media = media.split(";", 1)[0].strip().lower()
     if media != JSON_TYPE:
         raise RequestError(
             f"Unsupported content type {media or '(none)'!r}; send '{JSON_TYPE}'.",

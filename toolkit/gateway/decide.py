@@ -63,7 +63,8 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
         return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
     facts, text = _conversation_facts(messages, rules)
     decision = _auto(facts, text, offered, rules, messages)
-    decision = _apply_choice(choice, decision, facts, offered, rules, messages)
+    if choice != "auto":
+        decision = _apply_choice(choice, decision, facts, offered, rules, messages)
     if request.get("parallel_tool_calls") is False:
         decision = decision._replace(calls=decision.calls[:1])
     return decision
@@ -72,12 +73,12 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
 def _auto(
     facts: Facts, text: str, offered: dict[str, ToolInfo], rules: Rules, messages: list[dict] | None = None
 ) -> Decision:
-    hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None)
+    hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
     if not calls and offered:
         calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []))
     if calls:
-        return Decision(calls=calls, order_id=facts.order_id)
+        return Decision(None, calls, facts.order_id)
     if hard:
         return Decision(text=hard.reply, order_id=facts.order_id)
     return Decision(text=_text_reply(facts, offered, rules), order_id=facts.order_id)
@@ -134,14 +135,17 @@ def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]
     tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
     if not tools and facts.order_id and rules.fallback_tool is not None and rules.fallback_tool in offered:
         tools = [rules.fallback_tool]
-    return tuple(_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools))
+    return tuple([_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools)])
 
 
 def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple[Call, ...]:
     """Tools named literally in the text, in the order they are named."""
     if not rules.direct_calls:
         return ()
-    found = sorted((end, name) for name in offered if (end := _mention(text, name)) is not None)
+    found = [(end, name) for name in offered if name in text and (end := _mention(text, name)) is not None]
+    if not found:
+        return ()
+    found.sort()
     return tuple(_call(name, offered, facts, rules, explicit=_json_after(text, end)) for end, name in found)
 
 
@@ -176,9 +180,12 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
         return Call(tool, explicit)
     info = offered.get(tool)
     properties = info.parameters.get("properties") if info is not None else None
-    names = properties if isinstance(properties, dict) else ()
-    values = {name: facts.get(rules.params.get(name, ""), rules) for name in names}
-    return Call(tool, {name: value for name, value in values.items() if value is not None})
+    arguments = {}
+    for name in properties if isinstance(properties, dict) else ():
+        value = facts.get(rules.params.get(name, ""), rules)
+        if value is not None:
+            arguments[name] = value
+    return Call(tool, arguments)
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
@@ -242,13 +249,24 @@ def content_text(content: Any) -> str:
 
 def _conversation_facts(messages: list[dict], rules: Rules) -> tuple[Facts, str]:
     """Facts of the last user turn; an order id alone borrows the previous turn's intents."""
-    users = [content_text(m.get("content")) for m in messages if m["role"] == "user"]
+    users = _last_user_texts(messages, 2)
     if not users:
         return Facts(), ""
-    facts = read_text(users[-1], rules)
+    facts = read_text(users[0], rules)
     if facts.order_id and not facts.intents and len(users) > 1:
-        facts = facts._replace(intents=read_text(users[-2], rules).intents)
-    return facts, users[-1]
+        facts = facts._replace(intents=read_text(users[1], rules).intents)
+    return facts, users[0]
+
+
+def _last_user_texts(messages: list[dict], count: int) -> list[str]:
+    """The texts of the last `count` user messages, the latest first."""
+    texts: list[str] = []
+    for message in reversed(messages):
+        if message["role"] == "user":
+            texts.append(content_text(message.get("content")))
+            if len(texts) == count:
+                break
+    return texts
 
 
 def _trailing_results(messages: list[dict]) -> list[str]:
@@ -267,11 +285,8 @@ def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
 
 def _offered(tools: Any) -> dict[str, ToolInfo]:
     """Tool name → its description and parameter schema, from the request's `tools`."""
-    offered = {}
-    for tool in tools:
-        fn = tool["function"]
-        offered[fn["name"]] = ToolInfo(fn.get("description") or "", fn.get("parameters") or {})
-    return offered
+    functions = [tool["function"] for tool in tools]
+    return {fn["name"]: ToolInfo(fn.get("description") or "", fn.get("parameters") or {}) for fn in functions}
 
 
 def _mention(text: str, name: str) -> int | None:

@@ -127,10 +127,7 @@ def read_text(text: str, rules: Rules) -> Facts:
     """The order id, intents and decline rules found in `text`."""
     declines = tuple([d for d in rules.declines if d.matcher.search(text)]) if rules.any_decline.search(text) else ()
     return Facts(
-        text,
-        _first(rules.order_id, text),
-        intents=tuple([i for i in rules.intents if i.matcher.search(text)]),
-        declines=declines,
+        text, _first(rules.order_id, text), tuple([i for i in rules.intents if i.matcher.search(text)]), declines
     )
 
 

@@ -51,14 +51,19 @@ class Reply:
             data = dumps(self.body)
             yield _cut_in_half(data) if self.truncated else data
             return
-        for event in self.events:
-            yield b"data: " + dumps(event) + b"\n\n"
+        yield from _sse_events(self.events)
         if not self.truncated:
             yield DONE
 
     def encode(self) -> bytes:
         """The whole body at once."""
-        return b"".join(self.iter_bytes())
+        if self.events is None or self.truncated:
+            return b"".join(self.iter_bytes())
+        return b"".join(_sse_events(self.events)) + DONE
+
+
+def _sse_events(events: tuple[dict[str, Any], ...]) -> list[bytes]:
+    return [b"data: " + dumps(event) + b"\n\n" for event in events]
 
 
 def dumps(value: Any) -> bytes:
@@ -180,11 +185,13 @@ def completion_body(turn: Turn) -> dict[str, Any]:
 def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[dict[str, Any]]:
     """The `chat.completion.chunk` events of a streamed response, `piece` characters a delta."""
     envelope = turn._envelope("chat.completion.chunk")
-    tail = {"usage": None} if include_usage else {}
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-        return {**envelope, "choices": [choice], **tail}
+        event = envelope.copy()
+        event["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
+        if include_usage:
+            event["usage"] = None
+        return event
 
     chunks = [chunk({"role": "assistant", "content": "" if turn.content is not None else None})]
     chunks += [chunk({"content": text}) for text in _pieces(turn.content or "", piece)]

@@ -214,7 +214,7 @@ REPAIR_ZH = (
     "参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
     "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
 )
-"""The course's (week 3) model-facing text for one invalid argument, as the seed words it."""
+"""The course's (week 3) model-facing text for one invalid argument, as the week-3 course words it."""
 
 
 class ArgError(ArgumentError):

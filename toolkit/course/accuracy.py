@@ -1,4 +1,4 @@
-"""The accuracy suite (seed 003 §6, `W3ToolAccuracy`): 25 support questions through the course
+"""The accuracy suite (week 3, section 6; the course's `W3ToolAccuracy`): 25 support questions through the course
 loop, judged from the tool calls the model *actually* made — never from its answer text.
 
     python -m toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol prompt]

@@ -3,7 +3,7 @@
     result = ask(connect(), "帮我查一下订单 SN202610200001 现在到哪了？", shop=load_shop())
     result.answer, len(result.rounds)        # the answer, and how many model calls it took
 
-The specs are written by hand, as in the seed's `ToolRegistry`: what the model reads is a
+The specs are written by hand, as in the week-3 course's `ToolRegistry`: what the model reads is a
 product decision (narrow descriptions, "查信息 vs 查轨迹", "不要编造"), not a by-product of
 a Python signature. Each executor validates the raw arguments (`toolkit.course.validation`) before the
 shop sees them, so an `ArgError` goes back to the model once through the course loop

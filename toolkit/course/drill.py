@@ -1,4 +1,4 @@
-"""The argument drill (seed 003 §3, `W3ToolDrill`): 32 raw argument strings, each either
+"""The argument drill (week 3, section 3; the course's `W3ToolDrill`): 32 raw argument strings, each either
 normalised to an expected value or rejected naming an expected field.
 
     python -m toolkit drill [--cases data/drill_cases.csv] [--today 2026-10-25]

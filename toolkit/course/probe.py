@@ -1,8 +1,8 @@
-"""The gateway probe (seed 003 §1): does this gateway really support tool calling?
+"""The gateway probe (week 3, section 1): does this gateway really support tool calling?
 
     python -m toolkit probe [--base-url URL --api-key K --model M] [--fake-mode A-E]
 
-One raw HTTP exchange — the seed's question about a made-up order and a single `query_order`
+One raw HTTP exchange — the week-3 course's question about a made-up order and a single `query_order`
 tool — printed as it came back, then classified by `classify(status, body)`:
 
     A  real support   tool_calls whose arguments are a JSON object

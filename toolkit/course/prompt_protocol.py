@@ -1,4 +1,4 @@
-"""The prompt-protocol fallback (seed 003 §7): tool calling for gateways without `tools`.
+"""The prompt-protocol fallback (week 3, section 7): tool calling for gateways without `tools`.
 
 When the probe says C (the gateway rejects `tools`) or D (it ignores them), describe the tools
 as text in the system prompt and ask for one line of JSON, `{"tool": "...", "args": {...}}`:
@@ -62,7 +62,7 @@ _FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.S)
 
 
 def tools_as_text(tools: Sequence[Any]) -> str:
-    """The seed's tool manual: the protocol, then each tool's purpose and parameters."""
+    """The week-3 course's tool manual: the protocol, then each tool's purpose and parameters."""
     specs = [t if isinstance(t, ToolSpec) else ToolSpec.from_openai(t) for t in tools]
     blocks = [PROTOCOL] + [_tool_text(i, spec) for i, spec in enumerate(specs, 1)]
     return "\n\n".join(blocks)

@@ -3,7 +3,7 @@
     shop = load_shop(today=datetime.date(2026, 10, 25))
     shop.run(validate("query_logistics", '{"orderId": "SN202610200001"}'))
 
-| tool                | risk   | what it teaches (seed 003 §2)                                |
+| tool                | risk   | what it teaches (week 3, section 2)                                |
 |---------------------|--------|--------------------------------------------------------------|
 | query_order         | low    | the basic tool: one argument, facts as text                  |
 | query_logistics     | medium | output leaks personal data → mask name, phone, address       |

@@ -1,4 +1,4 @@
-"""Week 3's argument validation: lenient in, strict out (seed 003 §3, the seed's `ToolArgs`).
+"""Week 3's argument validation: lenient in, strict out (week 3, section 3; the course's `ToolArgs`).
 
     validate("query_order", '{"orderId": "订单号：ＳＮ２０２６１０２００００１"}')
         → Validated(query_order, orderId='SN202610200001')

@@ -1,4 +1,4 @@
-"""Week 3 exercises: the six self-checks of seed 003 §8, one exercise each.
+"""Week 3 exercises: the six self-checks of week 3's section 8, one exercise each.
 
 1 the probe's verdicts, 2 lenient-in order ids (the drill's rule), 3 model calls per question,
 4 an unknown order id, 5 the should-not-call group, 6 the accuracy CSV's rows.

@@ -10,7 +10,7 @@ hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with Open
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
 `response_format` shape the reply (`toolkit.gateway.shape`).
 
-Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), seed 003 §1:
+Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), as week 3's probe (section 1) tells them apart:
     A  real support     tool_calls with valid JSON arguments
     B  fake support     accepts `tools`, never calls; says it will look it up
     C  rejects tools    400 "unknown field: tools" (requests without tools answered normally)

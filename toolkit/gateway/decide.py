@@ -15,7 +15,7 @@
    (greeting, thanks), or the default reply.
 
 A request without `tools` whose system prompt names the intents' tools gets the same
-decision in the text protocol of seed 003 §7. The decision is the same in every mode; the
+decision in the text protocol of week 3 (section 7, the prompt-protocol route). The decision is the same in every mode; the
 modes (B, D, E) are applied afterwards by `toolkit.gateway.core`.
 
 Leaves out: more than one order id per message, memory beyond the previous user turn.

@@ -3,7 +3,7 @@
 `check_request(request)` raises `RequestError` (HTTP 400, an OpenAI-style message, the
 offending `param` and a `code`) for the first problem it finds: the body's shape, `model`,
 `messages` (roles, content, tool calls), `tools`, `tool_choice`, the stream options, and —
-as strict gateways do (seed 003 §9) — a tool result that answers no earlier tool call, or a
+as strict gateways such as OpenAI's do — a tool result that answers no earlier tool call, or a
 tool call left without a result. It only reads; it never repairs.
 
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument

@@ -36,13 +36,13 @@ ABANDONED_TEXT = EN.interrupted
 
 @dataclass(frozen=True)
 class LoopOptions:
-    """How one loop behaves; the defaults are LangChain4j's, `COURSE` is seed 003's ToolAgent."""
+    """How one loop behaves; the defaults are LangChain4j's, `COURSE` is the week-3 course's ToolAgent."""
 
     max_round_trips: int = 100
     """Tool round trips allowed: model replies that ask for tools (a reply with five calls counts
     once), LangChain4j's `maxToolCallingRoundTrips`. A reply beyond it is not run."""
     max_model_requests: int | None = None
-    """Model requests allowed per call (None: no such bound). The seed's `MAX_ROUNDS`: when the
+    """Model requests allowed per call (None: no such bound). The week-3 course's `MAX_ROUNDS`: when the
     last allowed request still asks for tools, its calls run, then the loop hands over (or raises)."""
     on_limit: str = "raise"
     """`raise` `MaxRoundTripsError`, or `handover`: end with `handover_text` as the answer."""

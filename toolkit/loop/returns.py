@@ -25,7 +25,7 @@ IMMEDIATE_KINDS = {ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST}
 
 
 def should_return_immediately(behaviors: Sequence[ReturnBehavior], any_error: bool) -> bool:
-    """The seed's `shouldReturnImmediately`, rule for rule."""
+    """LangChain4j's `ToolService.shouldReturnImmediately`, rule for rule."""
     if any_error or not behaviors:
         return False
     if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:

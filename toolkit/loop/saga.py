@@ -15,7 +15,7 @@ Chinese under `COURSE`) with `is_error=True`, so the model never reasons from a 
 longer holds. (Unlike LangChain4j, a result whose compensation failed is left as it was: its
 effect still holds, and the model should know.)
 
-Which failures compensate. The seed's rule is "a tool in this round reported an error"; the
+Which failures compensate. The simple rule is "a tool in this round reported an error"; the
 course follows it where something failed that the turn depended on, and differs where the
 model is about to correct itself and the work done is still true:
 
@@ -23,11 +23,11 @@ model is about to correct itself and the work done is still true:
 failure kind                   fed back /   compensates?          what the model reads
                                raised
 =============================  ===========  ====================  ===================================
-the tool raised                fed back     yes (seed)            "Tool 'Y' failed: …"; undone calls
+the tool raised                fed back     yes (simple rule)     "Tool 'Y' failed: …"; undone calls
                                                                   read "rolled back … failure of Y"
 the tool raised                raised       yes, before the       (next turn, from memory) the same;
                                             error propagates      later calls: "not run, and why"
-argument error, no repair      fed back     yes (seed)            field / got / expected + rollbacks
+argument error, no repair      fed back     yes (simple rule)     field / got / expected + rollbacks
 argument error, no repair      raised       yes, before the       the error + rollbacks
                                             error propagates
 argument error under a         fed back     no, not yet: kept     the repair text; earlier results
@@ -36,7 +36,7 @@ repair budget (`COURSE`)                    until the repair      stay as they w
 argument error after the       hand over    yes, then the         rollbacks, then the "需要人工确认"
 repair budget (`COURSE`)                    hand-over             hand-over
 unknown tool name              fed back     no (differs from      "no tool named X; tools: …"
-                                            the seed)
+                                            LangChain4j)
 unknown tool name              raised       yes, before the       the error + rollbacks
                                             error propagates
 loop guard (a repeated call)   fed back     no (nothing failed)   "you already called X; use it"

@@ -1,4 +1,4 @@
-"""Tool search: the model first sees one tool that finds the others (seed §3.7).
+"""Tool search: the model first sees one tool that finds the others (LangChain4j's `ToolSearchStrategy`).
 
     search = ToolSearch(KeywordSearch())          # or VectorSearch()
     result = run_loop(model, messages, context=search.context(catalog_tools), memory=memory)

@@ -6,7 +6,7 @@ error). `coerce_arguments` checks it against the tool's parameters: unknown fiel
 gets its default (or `None` for `Param(required=False)`); `null` for an optional parameter whose
 type does not take `None` also means "use the default" — what a strict-mode schema (every
 property required, optional ones nullable) makes the model send. Each value goes through the
-coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to the seed (`"27"` → 27,
+coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to LangChain4j's rules (`"27"` → 27,
 27.5 → error, `"true"` → error, enums case-insensitive, unknown nested fields rejected).
 
 The text is read leniently (`toolkit.tools.json_repair`: trailing commas, `{,}`, an object

@@ -1,19 +1,19 @@
-"""The coercion mode: pydantic's validator for a type, adjusted to the seed's rules.
+"""The coercion mode: pydantic's validator for a type, adjusted to LangChain4j's rules.
 
-The mode is chosen to match the seed's `DefaultToolExecutor`, and it is pydantic's *lax* mode
+The mode is chosen to match LangChain4j's `DefaultToolExecutor`, and it is pydantic's *lax* mode
 with seven adjustments. Lax is right for numbers: `"27"` → 27, `"2.5"` → 2.5, `27.0` → 27,
 ISO strings → dates; `27.5` for an `int` is an error, never truncated (pydantic checks the
-fraction first, as the seed does), and so is a value outside a `Field(ge=..., le=...)` range.
+fraction first, as LangChain4j does), and so is a value outside a `Field(ge=..., le=...)` range.
 Strict mode would refuse `"27"`; plain lax would accept too much, so we take pydantic's own
 validator description (its *core schema*) for each parameter type and adjust it, at every
 depth — nested models, lists and dicts included:
 
-1. booleans are strict: only JSON `true` / `false` (the seed refuses the string `"true"`);
+1. booleans are strict: only JSON `true` / `false` (LangChain4j refuses the string `"true"`);
 2. integers, floats and decimals refuse booleans (lax would read `true` as 1), and strings
    with Python's digit separators (`"1_000"` is Python syntax, not a JSON number);
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
-   (`"SHIPPED"` → `"shipped"`; the seed retries `valueOf` in upper case) — only A–Z/a–z fold,
+   (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
    so `"ſhipped"` (a long s) matches nothing, and whitespace is never stripped; number
    choices accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
 5. models, dataclasses and TypedDicts reject unknown fields unless they set `extra` themselves
@@ -24,7 +24,7 @@ depth — nested models, lists and dicts included:
    string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01).
 
 Why `"27"` becomes 27 but `"true"` never becomes `true`: a number in quotes has exactly one
-reading, and the seed's executor reads it (`Double.parseDouble`); the strings a model might
+reading, and LangChain4j's executor reads it (`Double.parseDouble`); the strings a model might
 mean as booleans (`"true"`, `"yes"`, `"1"`, `"on"`, `"false"`, `"0"` …) are ambiguous in
 general, and lax pydantic would silently turn `"no"` into `False` — the same call that
 refunds or not. So numbers are read leniently, booleans only from JSON's own literals.

@@ -7,7 +7,7 @@ finds the tool by name and runs it. Three things can go wrong, and each has a po
 function `(error, call) -> text for the model` that may also raise to stop the loop:
 
 ==================  ==========================  ==============================================
-failure             default (as in the seed)     alternative
+failure             default (as LangChain4j)     alternative
 ==================  ==========================  ==============================================
 unknown tool name   raise `UnknownToolError`     `report_unknown_tool`: "no tool named X; ..."
 bad arguments       raise `ArgumentError`        `report_argument_error`: field / got / expected
@@ -80,7 +80,7 @@ def report_execution_error(error: Exception, call: ToolCall) -> str:
 
 @dataclass(frozen=True)
 class Policies:
-    """One policy per error channel; the defaults are the seed's."""
+    """One policy per error channel; the defaults are LangChain4j's."""
 
     unknown_tool: Policy = raise_error
     """The model called a name no tool has."""

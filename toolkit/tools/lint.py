@@ -1,6 +1,6 @@
 """Lint warnings for a set of tool specs: what makes a model pick or fill a tool badly.
 
-The seed's advice ("write the description like documentation for a new colleague") turned
+The usual advice ("write the description like documentation for a new colleague") turned
 into five checks, each a short sentence naming the tool:
 
 1. a tool without a description;

@@ -1,6 +1,6 @@
 """Sanitising text before a model (or a trace, a cassette, a log) sees it.
 
-The seed warns that a tool's exception message goes to the model verbatim, database
+A tool's exception message goes to the model verbatim (LangChain4j's default too), database
 connection string and all. Two functions:
 
 - `scrub(text)` removes secrets and file paths and changes nothing else (used for the trace

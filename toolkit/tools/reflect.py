@@ -6,7 +6,7 @@ parameter, in `toolkit.tools.parameters`:
 1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`);
 2. each parameter's type, its `Param` / `Field` / bare-string metadata and docstring description
    (Google, NumPy or Sphinx style, read by `griffe`);
-3. the required rules (the seed's table, in Python):
+3. the required rules (LangChain4j's, as a table, in Python):
 
        declaration                                      required?  model omits it → function gets
        x: int                                           yes        an argument error

@@ -68,3 +68,45 @@ def test_one_subcommand_imports_nothing_of_the_others():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_an_unforeseen_exception_is_one_line_and_exit_2(monkeypatch, capsys):
+    """A defect (or input nothing foresaw) in a subcommand: its first line, and how to see more."""
+
+    def broken(args):
+        raise ValueError("first line\nsecond line")
+
+    parser = build_parser("toolkit", "drill")
+    monkeypatch.setattr("toolkit.cli.main.build_parser", lambda *a: parser)
+    parser._subparsers._group_actions[0].choices["drill"].set_defaults(run=broken)
+    monkeypatch.delenv("TOOLKIT_DEBUG", raising=False)
+    assert main(["drill"]) == 2
+    assert capsys.readouterr().err == "error: ValueError: first line (set TOOLKIT_DEBUG=1 for the traceback)\n"
+    monkeypatch.setenv("TOOLKIT_DEBUG", "1")
+    with pytest.raises(ValueError):
+        main(["drill"])
+
+
+def test_a_file_that_is_not_a_notebook_is_one_line_and_left_alone(tmp_path):
+    bad = tmp_path / "notes.ipynb"
+    bad.write_text("root:x:0:0")
+    done = run("notebooks", str(bad))
+    assert done.returncode == 2
+    assert done.stderr == f"error: {bad} is not a notebook nbformat can read (NotJSONError)\n"
+    assert bad.read_text() == "root:x:0:0"
+
+
+def test_a_failing_cell_is_one_line_and_the_notebook_is_unchanged(tmp_path):
+    import nbformat
+
+    path = tmp_path / "fails.ipynb"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 / 0")])
+    nbformat.write(notebook, path)
+    before = path.read_text()
+    done = run("notebooks", str(path))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"error: {path}: a cell failed (ZeroDivisionError: division by zero); the file is unchanged"
+    )
+    assert "Traceback" not in done.stderr
+    assert path.read_text() == before

@@ -545,3 +545,20 @@ def test_a_template_with_an_unknown_placeholder_is_refused(tmp_path):
     )
     with pytest.raises(ConfigurationError, match=r"uses \['sumary'\]"):
         load_rules(path)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("delta_chars", 0, "GatewayConfig: delta_chars=0; use a whole number of at least 1"),
+        ("max_body_bytes", -1, "GatewayConfig: max_body_bytes=-1; use a whole number of at least 1"),
+        ("retry_after_s", True, "GatewayConfig: retry_after_s=True; use a whole number of at least 0"),
+        ("slow_delay_s", float("nan"), "GatewayConfig: slow_delay_s=nan; use a finite number of seconds, 0 or more"),
+        ("slow_delay_s", -1, "GatewayConfig: slow_delay_s=-1; use a finite number of seconds, 0 or more"),
+    ],
+)
+def test_a_config_value_that_would_break_a_reply_is_refused_at_creation(field, value, message):
+    """`delta_chars=0` used to crash every streamed reply (a range with step 0)."""
+    with pytest.raises(ConfigurationError) as info:
+        GatewayConfig(**{field: value})
+    assert str(info.value) == message

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from toolkit.cli.arguments import positive
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", default=None, help="default: data/accuracy_cases.csv")
     parser.add_argument("--out", default="out/w3-tool-accuracy.csv", help="default: %(default)s")
-    parser.add_argument("--concurrency", type=int, default=4, help="parallel cases (default: 4)")
+    parser.add_argument("--concurrency", type=positive, default=4, help="parallel cases (default: 4)")
     parser.add_argument(
         "--protocol",
         choices=("tools", "prompt"),

@@ -8,21 +8,22 @@ from __future__ import annotations
 import argparse
 import sys
 
+from toolkit.cli.arguments import count, port, seconds
 from toolkit.gateway.core import FAULTS, MODES
 from toolkit.gateway.server import DEFAULT_HOST, DEFAULT_PORT
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help="default: %(default)s (loopback)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
     parser.add_argument(
         "--mode", default="A", choices=MODES, type=str.upper, help="A real / B fake / C rejects / D ignores / E half"
     )
     parser.add_argument(
         "--fault", action="append", default=[], choices=FAULTS, help="a fault for the next request (repeatable)"
     )
-    parser.add_argument("--retry-after", type=int, default=1, help="rate_limit's Retry-After, seconds")
-    parser.add_argument("--slow-delay", type=float, default=5.0, help="slow's delay, seconds")
+    parser.add_argument("--retry-after", type=count, default=1, help="rate_limit's Retry-After, seconds")
+    parser.add_argument("--slow-delay", type=seconds, default=5.0, help="slow's delay, seconds")
 
 
 def run(args: argparse.Namespace) -> int:

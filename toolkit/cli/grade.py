@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from toolkit.cli.arguments import positive
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
     parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
-    parser.add_argument("--timeout", type=int, default=120, help="seconds per notebook (default 120)")
+    parser.add_argument("--timeout", type=positive, default=120, help="seconds per notebook (default 120)")
 
 
 def run(args: argparse.Namespace) -> int:

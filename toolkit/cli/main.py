@@ -3,7 +3,8 @@
 Each subcommand lives in its own module of this package and has two functions:
 `configure(parser)` adds its options, `run(args) -> int` does the work, importing the
 mechanism it drives only then, so `--help` stays fast. `main()` turns every `ToolkitError` or
-`OSError` that reaches it into one line on stderr and exit status 2, never a traceback.
+`OSError` that reaches it into one line on stderr and exit status 2, never a traceback; any
+other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback).
 
 Leaves out: shell completion.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from importlib import metadata
@@ -74,6 +76,26 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a defect, or input nothing above foresaw: still one line
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        print(
+            f"error: {type(exc).__name__}: {_first_line(exc)} (set {DEBUG_VARIABLE}=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+DEBUG_VARIABLE = "TOOLKIT_DEBUG"
+
+
+def _first_line(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # an exception whose message itself fails
+        return "(no message)"
+    lines = text.strip().splitlines()
+    return (lines[0][:300] if lines else "") or "(no message)"
 
 
 def _prog() -> str:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import datetime
 
+from toolkit.cli.arguments import port
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    parser.add_argument("--port", type=int, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
+    parser.add_argument("--port", type=port, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
     parser.add_argument(
         "--today",
         type=datetime.date.fromisoformat,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +83,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Each file in turn; the first that cannot be read or run stops the command, and is left as it was."""
+    from nbclient.exceptions import CellExecutionError
+
     for path in args.files:
         if not path.is_file():
             raise FileNotFoundError(f"no such notebook: {path}")
-        notebook = nbformat.read(path, as_version=4)
+        try:
+            notebook = nbformat.read(path, as_version=4)
+        except Exception as exc:  # not JSON, not a notebook, an unknown nbformat version
+            print(f"error: {path} is not a notebook nbformat can read ({type(exc).__name__})", file=sys.stderr)
+            return 2
         if not args.no_execute:
-            execute(notebook, path)
+            try:
+                execute(notebook, path)
+            except CellExecutionError as exc:
+                print(
+                    f"error: {path}: a cell failed ({exc.ename}: {exc.evalue}); the file is unchanged", file=sys.stderr
+                )
+                return 2
         nbformat.write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0

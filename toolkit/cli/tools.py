@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from toolkit.cli.arguments import seconds
 from toolkit.errors import ConfigurationError
 
 
@@ -42,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
     )
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each MCP server")
+    parser.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each MCP server")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -92,6 +93,14 @@ class GatewayConfig:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ConfigurationError(f"GatewayConfig: unknown mode {self.mode!r}; use one of {', '.join(MODES)}")
+        for name, least in (("retry_after_s", 0), ("max_body_bytes", 1), ("delta_chars", 1), ("created", 0)):
+            value = getattr(self, name)
+            if type(value) is not int or value < least:
+                raise ConfigurationError(f"GatewayConfig: {name}={value!r}; use a whole number of at least {least}")
+        if not (isinstance(self.slow_delay_s, (int, float)) and 0 <= self.slow_delay_s < math.inf):
+            raise ConfigurationError(
+                f"GatewayConfig: slow_delay_s={self.slow_delay_s!r}; use a finite number of seconds, 0 or more"
+            )
 
 
 def respond(request: Any, config: GatewayConfig) -> Reply:

@@ -1,0 +1,56 @@
+"""Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
+
+`port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
+whole number, at least 1) and `seconds` (a finite number, at least 0). Each raises `argparse.ArgumentTypeError` with what is valid.
+
+Leaves out: anything argparse already checks (choices, required arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def port(text: str) -> int:
+    """A TCP port number: 0 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: use a whole number from 0 to 65535 (0 = any free)")
+    return value
+
+
+def count(text: str) -> int:
+    """A whole number, at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count: use a whole number, 0 or more")
+    return value
+
+
+def positive(text: str) -> int:
+    """A whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed here: use a whole number, 1 or more")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A duration: a finite number of seconds, at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration: use a number of seconds, 0 or more")
+    return value

@@ -116,7 +116,9 @@ def test_the_loop_sends_the_images_after_all_the_rounds_results():
     image message comes after the last result of the round, not after the one with images."""
     model = ScriptedModel([[call("screenshot", page="home"), call("page_title", page="home")], "Done."])
     memory = ChatMemory("u1")
-    outcome = run_loop(model, [UserMessage(content="Show me the home page")], tools=[screenshot, page_title], memory=memory)
+    outcome = run_loop(
+        model, [UserMessage(content="Show me the home page")], tools=[screenshot, page_title], memory=memory
+    )
     second = model.requests[1].messages
     assert [m.role for m in second] == ["user", "assistant", "tool", "tool", "user"]
     assert second[2].content == (
@@ -145,6 +147,32 @@ def test_the_loop_caps_follow_the_options():
     model = ScriptedModel([call("screenshot", page="home"), "Done."])
     run_loop(model, [UserMessage(content="x")], tools=[screenshot], options=LoopOptions(max_images=0))
     assert [m.role for m in model.requests[1].messages] == ["user", "assistant", "tool"]
-    assert model.requests[1].messages[-1].content.endswith(
-        "[images of this result not passed on: image 1 (over the limit of 0 images per round)]"
+    assert (
+        model.requests[1]
+        .messages[-1]
+        .content.endswith("[images of this result not passed on: image 1 (over the limit of 0 images per round)]")
+    )
+
+
+def test_views_show_markers_never_base64():
+    from toolkit.views.conversation import render_conversation_html, render_conversation_text
+    from toolkit.views.sequence import sequence_source
+    from toolkit.views.trace import render_trace_html, render_trace_text
+
+    model = ScriptedModel([call("screenshot", page="home"), "Done."])
+    outcome = run_loop(model, [UserMessage(content="Show me the home page")], tools=[screenshot])
+    marker = "[image 1: image/png, 1.2 KB]"
+    assert render_conversation_text(outcome.messages).splitlines()[3] == f"user (images the tools returned): {marker}"
+    assert "  images passed on from screenshot: " + marker in render_trace_text(outcome).splitlines()
+    assert "U->>L: Show me the home page" in sequence_source(outcome)  # the question, not the image message
+    payload = PNG.split(",", 1)[1][:40]
+    for html in (render_conversation_html(outcome.messages), str(render_trace_html(outcome))):
+        assert marker in html and payload not in html
+    wire = [m.to_openai() for m in outcome.messages]  # a view of wire dicts reads the parts too
+    assert (
+        render_conversation_text(wire).splitlines()[3]
+        == f"user: Images returned by tool call call_1 (screenshot): 1 {marker}"
+    )
+    assert render_conversation_text([UserMessage(content="", images=("https://example.com/a.png",))]) == (
+        "user: [image 1: https://example.com/a.png]"
     )

@@ -172,7 +172,9 @@ PNG = "data:image/png;base64,iVBORw0KGgo="
 def imaged_turn(i):
     """A turn whose tool returned an image: the loop's image message follows the results."""
     out = turn(i, calls=1)
-    carrier = UserMessage(content=f"Images returned by tool call c{i}_0 (shot): 1", images=(PNG,), from_tool_calls=(f"c{i}_0",))
+    carrier = UserMessage(
+        content=f"Images returned by tool call c{i}_0 (shot): 1", images=(PNG,), from_tool_calls=(f"c{i}_0",)
+    )
     return out[:3] + [carrier] + out[3:]
 
 

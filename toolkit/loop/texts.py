@@ -38,8 +38,7 @@ hand-over sentences, which are `LoopOptions` fields of their own (`repair_templa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall

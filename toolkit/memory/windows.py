@@ -176,7 +176,9 @@ def _said_by_user(message: Message) -> bool:
 
 def _round_part(message: Message) -> bool:
     """A tool result, or the user message the loop wrote to carry the results' images."""
-    return isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and bool(message.from_tool_calls))
+    return isinstance(message, ToolResultMessage) or (
+        isinstance(message, UserMessage) and bool(message.from_tool_calls)
+    )
 
 
 def _without_leading_results(rest: list[Message]) -> list[Message]:

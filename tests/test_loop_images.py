@@ -176,3 +176,18 @@ def test_views_show_markers_never_base64():
     assert render_conversation_text([UserMessage(content="", images=("https://example.com/a.png",))]) == (
         "user: [image 1: https://example.com/a.png]"
     )
+
+
+def test_an_immediate_return_gives_the_caller_the_tools_own_text():
+    from toolkit.tools.decorator import ReturnBehavior
+
+    @tool(return_behavior=ReturnBehavior.IMMEDIATE)
+    def snapshot(page: str) -> ToolOutput:
+        """Take a snapshot and return it to the caller."""
+        return ToolOutput(f"{page}:", {"images": [PNG]})
+
+    model = ScriptedModel([call("snapshot", page="home")])
+    outcome = run_loop(model, [UserMessage(content="snap")], tools=[snapshot])
+    assert outcome.finish == "immediate"
+    assert [(r.content, r.attributes) for r in outcome.immediate_results] == [("home:", {"images": [PNG]})]
+    assert outcome.messages[-1].images == (PNG,)  # memory still holds what the model would see next turn

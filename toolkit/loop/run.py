@@ -229,7 +229,7 @@ class _Run:
             stop = next((e for e in trace.executions if e.raised is not None), None)
             handover = None if stop else self.repair(trace)  # 6
             results = self.compensate(trace, stop, handover)  # 7
-            results = self.append_results(trace, results)  # 8
+            self.append_results(trace, results)  # 8
             if stop is not None:
                 raise self.stopped(trace, stop)
             if handover:
@@ -407,15 +407,16 @@ class _Run:
         self.append_results(trace, [done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls])
         trace.decision = f"stopped: {type(exc).__name__}"
 
-    def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> list[ToolResultMessage]:
-        """Step 8: the round's results, then the user message carrying their images (if any)."""
+    def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
+        """Step 8: the round's results, then the user message carrying their images (if any).
+        What the results say about their images is for the model: an immediate return gives the
+        caller the results as the tools wrote them."""
         options = self.options
-        results, images = pass_on_images(results, self.texts, options.max_images, options.max_image_bytes)
-        self.append(*results)
+        sent, images = pass_on_images(results, self.texts, options.max_images, options.max_image_bytes)
+        self.append(*sent)
         if images is not None:
             trace.images = images
             self.append(images)
-        return results
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
     def repair(self, trace: RoundTrace) -> str | None:

@@ -191,3 +191,14 @@ def test_an_immediate_return_gives_the_caller_the_tools_own_text():
     assert outcome.finish == "immediate"
     assert [(r.content, r.attributes) for r in outcome.immediate_results] == [("home:", {"images": [PNG]})]
     assert outcome.messages[-1].images == (PNG,)  # memory still holds what the model would see next turn
+
+
+def test_the_scripted_model_counts_an_image_as_image_tokens_not_as_its_base64():
+    from toolkit.chat.images import IMAGE_TOKENS
+
+    def input_tokens(message):
+        return ScriptedModel(["ok"]).chat([message]).usage.input_tokens
+
+    big = "data:image/png;base64," + base64.b64encode(bytes(30_000)).decode()
+    text = UserMessage(content="look")
+    assert input_tokens(text.model_copy(update={"images": (big, GIF)})) == input_tokens(text) + 2 * IMAGE_TOKENS

@@ -28,6 +28,9 @@ from dataclasses import dataclass
 ACCEPTED_FORMATS = ("image/png", "image/jpeg", "image/gif", "image/webp")
 """The media types chat models take as image input (OpenAI: PNG, JPEG, WebP, non-animated GIF)."""
 URL_PREFIXES = ("data:", "http://", "https://")
+IMAGE_TOKENS = 85
+"""Tokens one image is estimated at: OpenAI's cost of an image at `detail: low` (the base64
+text is not what a model counts)."""
 _DATA_URL = re.compile(r"data:([A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+)((?:;[^;,]*)*?);base64,(.*)", re.S)
 _MARKER_URL = 60
 """Characters of an http(s) URL shown in a marker."""

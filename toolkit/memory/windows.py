@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.tokens import estimate_tokens
@@ -93,9 +94,6 @@ def message_tokens(message: Message) -> int:
         return estimate_tokens(message.content) + IMAGE_TOKENS * len(message.images)
     return estimate_tokens(message.content)
 
-
-IMAGE_TOKENS = 85
-"""What `message_tokens` counts per image: OpenAI's cost of one image at `detail: low`."""
 
 MIN_MESSAGES = 4
 """The smallest `MessageWindow` that holds one round: system, user, a tool call and its result."""

@@ -35,3 +35,12 @@ def test_the_two_bundles_have_the_same_fields_in_every_template():
     for name in ("guard", "not_run_limit", "not_run", "interrupted", "unknown_tool", "rolled_back"):
         fields = lambda t: sorted(part.split("}")[0].split("!")[0] for part in t.split("{")[1:])  # noqa: E731
         assert fields(getattr(EN, name)) == fields(getattr(ZH, name)), name
+
+
+def test_the_image_texts_have_the_same_fields_in_both_bundles():
+    fields = lambda t: sorted(part.split("}")[0].split("!")[0] for part in t.split("{")[1:])  # noqa: E731
+    for name in ("images_line", "images_pointer", "images_dropped", "image_item"):
+        assert fields(getattr(EN, name)) == fields(getattr(ZH, name)), name
+    assert EN.image_why.keys() == ZH.image_why.keys() == {"url", "data", "format", "size", "count"}
+    for key in EN.image_why:
+        assert fields(EN.image_why[key]) == fields(ZH.image_why[key]), key

@@ -495,3 +495,75 @@ def test_servers_are_listed_at_once_so_two_dead_ones_cost_one_timeout():
     provider = McpToolProvider([first, second], list_timeout=1)
     assert provider.provide() == []
     assert list(provider.left_out) == ["hung-1", "hung-2"]
+
+
+# --- images: passed on to a model that accepts them (issue 15 item 14) ----------------------
+
+
+CHART_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+
+
+@pytest.fixture(scope="module")
+def charts():
+    from mcp.server.mcpserver import Image, MCPServer
+
+    server = MCPServer("charts")
+
+    @server.tool()
+    def chart() -> Image:
+        """Draw this month's sales chart."""
+        return Image(data=CHART_PNG, format="png")
+
+    with McpClient(server, name="charts") as client:
+        yield client
+
+
+class _Spy:
+    """A chat model that records the messages it is sent and passes them on."""
+
+    def __init__(self, model):
+        self.model, self.sent = model, []
+
+    def chat(self, messages, **kwargs):
+        self.sent.append([m.to_openai() for m in messages])
+        return self.model.chat(messages, **kwargs)
+
+
+def test_an_mcp_image_reaches_the_embedded_gateway_as_an_image_url_part(charts, tmp_path):
+    """LangChain4j turns a tool's image into multimodal content (`DefaultToolExecutor`); over chat
+    completions it goes in a user message after the tool results, which the gateway accepts."""
+    import base64
+
+    from toolkit.chat.switch import fake_client, replay_client
+
+    cassette = tmp_path / "images.jsonl"
+    model = _Spy(fake_client(record=str(cassette)))
+    question = [UserMessage(content="请调用 chart")]
+    result = run_loop(model, question, providers=[McpToolProvider([charts], accepts_images=True)])
+    second = model.sent[1]
+    call_id = second[1]["tool_calls"][0]["id"]
+    assert [m["role"] for m in second] == ["user", "assistant", "tool", "user"]
+    assert second[2]["content"] == (
+        "[image (image/png) attached]\n[images of this result passed on in the user message after the tool results: 1]"
+    )
+    assert second[3]["content"] == [
+        {"type": "text", "text": f"Images returned by tool call {call_id} (chart): 1"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(CHART_PNG).decode()}},
+    ]
+    assert (result.finish, result.answer) == ("answer", "为您查到：[image (image/png) attached]。")
+    replayed = run_loop(
+        replay_client(str(cassette)), question, providers=[McpToolProvider([charts], accepts_images=True)]
+    )
+    assert replayed.answer == result.answer  # a cassette with an image replays
+
+
+def test_without_accepts_images_the_result_says_so_and_no_image_is_sent(charts):
+    from toolkit.chat.switch import fake_client
+
+    model = _Spy(fake_client())
+    result = run_loop(model, [UserMessage(content="请调用 chart")], providers=[McpToolProvider([charts])])
+    second = model.sent[1]
+    assert [m["role"] for m in second] == ["user", "assistant", "tool"]
+    assert second[2]["content"] == "[image (image/png) not passed on: this chat model does not accept images]"
+    assert "image_url" not in json.dumps(second)
+    assert result.rounds[0].images is None

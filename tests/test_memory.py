@@ -164,3 +164,36 @@ def test_the_memory_id_errors_say_why():
         "ChatMemory: memory id 1 is not a string (int); memory ids are strings, so pass str(1) explicitly "
         "(1 and '1' are never merged silently)"
     )
+
+
+PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+def imaged_turn(i):
+    """A turn whose tool returned an image: the loop's image message follows the results."""
+    out = turn(i, calls=1)
+    carrier = UserMessage(
+        content=f"Images returned by tool call c{i}_0 (shot): 1", images=(PNG,), from_tool_calls=(f"c{i}_0",)
+    )
+    return out[:3] + [carrier] + out[3:]
+
+
+def test_the_image_message_of_a_round_is_not_the_current_users_message():
+    """Issue 15.14: the loop's image message is not the user's question, so the window keeps the
+    question of the current turn (before, the image message was taken for it and the question left)."""
+    current = imaged_turn(2)[:-1]  # the question, the call, its result, the images; no answer yet
+    kept = evict([SYSTEM, *turn(1), *current], MessageWindow(4))
+    assert kept == [SYSTEM, *current]
+
+
+def test_the_image_message_leaves_with_its_round():
+    kept = evict([SYSTEM, *imaged_turn(1), *turn(2)], MessageWindow(4))
+    assert kept == [SYSTEM, AssistantMessage(content="回答1"), *turn(2)]
+    rounds = imaged_turn(1)[:-1] + imaged_turn(2)[1:-1]  # u1, call, result, images, call, result, images
+    kept = evict([SYSTEM, *rounds], MessageWindow(5))
+    assert kept == [SYSTEM, rounds[0], *rounds[4:]]  # no image message without its call
+
+
+def test_an_image_counts_as_a_low_detail_image_in_tokens():
+    with_image = UserMessage(content="看图", images=(PNG, PNG))
+    assert message_tokens(with_image) == message_tokens(UserMessage(content="看图")) + 2 * 85

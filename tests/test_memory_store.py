@@ -305,3 +305,26 @@ def test_a_windowed_memory_on_sqlite_deletes_evicted_rows(tmp_path):
         memory.add(UserMessage(content=f"q{k}"), AssistantMessage(content=f"a{k}"))
     assert [m.content for m in SqliteStore(tmp_path / "m.db").get("x")] == ["q8", "a8", "q9", "a9"]
     assert store._db.execute("SELECT MIN(seq), COUNT(*) FROM messages").fetchone() == (16, 4)
+
+
+def test_a_user_message_with_images_survives_and_plain_rows_stay_as_they_were(tmp_path):
+    """Issue 15.14: images and the loop's marker are stored; a message without images is stored
+    exactly as before (no empty `images` key), so old rows and new rows read the same."""
+    store = SqliteStore(tmp_path / "m.db")
+    call = AssistantMessage(tool_calls=(ToolCall(id="c1", name="chart"),))
+    result = ToolResultMessage(
+        tool_call_id="c1",
+        tool_name="chart",
+        content="ok",
+        attributes={"images": ["data:image/png;base64,iVBORw0KGgo="]},
+    )
+    carrier = UserMessage(
+        content="Images returned by tool call c1 (chart): 1",
+        images=("data:image/png;base64,iVBORw0KGgo=",),
+        from_tool_calls=("c1",),
+    )
+    conversation = [UserMessage(content="画图"), call, result, carrier, AssistantMessage(content="好")]
+    store.set("u", conversation)
+    assert SqliteStore(tmp_path / "m.db").get("u") == conversation
+    payloads = [json.loads(p) for (p,) in store._db.execute("SELECT payload FROM messages ORDER BY seq")]
+    assert payloads[0] == {"role": "user", "content": "画图"}

@@ -1,3 +1,6 @@
+import json
+import re
+
 import pytest
 from pydantic import ValidationError
 
@@ -70,9 +73,71 @@ def test_arguments_sent_as_an_object_are_kept_as_sorted_json_text():
     assert call.arguments == '{"a": "中", "b": 1}'
 
 
-def test_multipart_content_is_refused_not_guessed():
+PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+def test_a_user_message_without_images_keeps_its_plain_wire_form_and_dump():
+    message = UserMessage(content="hi")
+    assert message.to_openai() == {"role": "user", "content": "hi"}
+    assert dump_message(message) == {"role": "user", "content": "hi"}  # stored rows unchanged
+
+
+def test_a_user_message_with_images_goes_out_as_content_parts_and_comes_back():
+    """Issue 15 item 14: images reach the model as `image_url` parts after the text."""
+    message = UserMessage(content="look", images=(PNG, "https://example.com/a.png"))
+    wire = message.to_openai()
+    assert wire == {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "look"},
+            {"type": "image_url", "image_url": {"url": PNG}},
+            {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+        ],
+    }
+    assert message_from_openai(wire) == message
+    assert load_message(dump_message(message)) == message
+    only_images = UserMessage(content="", images=(PNG,))
+    assert only_images.to_openai()["content"] == [{"type": "image_url", "image_url": {"url": PNG}}]
+    assert message_from_openai(only_images.to_openai()) == only_images
+
+
+def test_wire_content_parts_are_read_text_joined_and_detail_dropped():
+    parts = [
+        {"type": "text", "text": "a"},
+        {"type": "image_url", "image_url": {"url": PNG, "detail": "low"}},
+        {"type": "text", "text": "b"},
+    ]
+    assert message_from_openai({"role": "user", "content": parts}) == UserMessage(content="a\nb", images=(PNG,))
+
+
+def test_the_loop_marker_is_stored_but_never_sent():
+    message = UserMessage(content="Images returned by tool call c1 (shot): 1", images=(PNG,), from_tool_calls=("c1",))
+    assert load_message(dump_message(message)) == message
+    assert "from_tool_calls" not in json.dumps(message.to_openai())
+
+
+@pytest.mark.parametrize(
+    "parts, error",
+    [
+        (
+            [{"type": "input_audio", "input_audio": {"data": "", "format": "wav"}}],
+            "content[0] is a part of type 'input_audio': a user message's content parts may only be",
+        ),
+        (["hi"], "content[0] is not an object (str)"),
+        ([{"type": "image_url", "image_url": "x"}], "content[0] is a 'image_url' part without its 'image_url' field"),
+        ([{"type": "image_url", "image_url": {"url": "ftp://x"}}], "images[0] = 'ftp://x' is not a data: URL or"),
+    ],
+)
+def test_other_content_parts_are_refused_not_guessed(parts, error):
+    with pytest.raises(ValidationError, match=re.escape(error)):
+        message_from_openai({"role": "user", "content": parts})
+
+
+def test_list_content_on_other_roles_is_still_refused():
     with pytest.raises(ValidationError):
-        message_from_openai({"role": "user", "content": [{"type": "text", "text": "hi"}]})
+        message_from_openai({"role": "system", "content": [{"type": "text", "text": "hi"}]})
+    with pytest.raises(ValidationError, match="not both"):
+        UserMessage.model_validate({"content": [{"type": "text", "text": "x"}], "images": [PNG]})
 
 
 def test_unknown_role_is_refused():

@@ -5,8 +5,18 @@ Four roles: system, user, assistant (text and/or tool calls) and tool (a tool re
 chat-completions API sends and receives; a tool result's `attributes` are stored with
 memory but never sent to the model. `TokenUsage` adds up with `+`.
 
-Leaves out: images, audio and other multi-part content (a list `content` is refused,
-not guessed at), the legacy `function_call` field and `name` on user messages.
+A user message may carry images (`images`: `data:` or `http(s)://` URLs, see
+`toolkit.chat.images`). Without images its wire `content` is the plain string, as before;
+with images it is a list of content parts: one `text` part (left out when the text is empty),
+then one `image_url` part per image. A list `content` from the wire is read back the same way:
+its `text` parts joined by a newline, its `image_url` parts in order.
+
+Leaves out: audio, files and any content part other than `text` and `image_url` (refused with
+a `ValidationError`, not guessed at); list `content` on system, assistant and tool messages
+(tool results carry text only, which is why the loop sends a tool's images in a user message of
+their own: `toolkit.loop.images`); an image part's `detail` (read, then dropped: the provider's
+default applies); where text parts stood between image parts (the text comes first); the
+legacy `function_call` field and `name` on user messages.
 """
 
 from __future__ import annotations
@@ -14,7 +24,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+
+from toolkit.chat.images import URL_PREFIXES
 
 FinishReason = str
 """Usually "stop", "tool_calls", "length" or "content_filter"; other values are kept as sent."""
@@ -57,13 +69,68 @@ class SystemMessage(_Record):
 
 
 class UserMessage(_Record):
-    """What the user said."""
+    """What the user said, and the images that go with it."""
 
     role: Literal["user"] = "user"
     content: str
+    images: tuple[str, ...] = Field(default=(), exclude_if=lambda images: not images)
+    """Image URLs (`data:` or `http(s)://`), sent as `image_url` parts after the text."""
+    from_tool_calls: tuple[str, ...] = Field(default=(), exclude_if=lambda ids: not ids)
+    """Set when the loop wrote this message to carry images that these tool calls returned
+    (tool results carry text only); never sent. Memory windows keep it with their round."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parts(cls, data: Any) -> Any:
+        """A list `content` (the wire's content parts) becomes `content` and `images`."""
+        if not isinstance(data, dict) or not isinstance(data.get("content"), list):
+            return data
+        if data.get("images"):
+            raise ValueError("give images either as image_url parts of content or as images, not both")
+        text, images = _split_parts(data["content"])
+        return {**data, "content": text, "images": images}
+
+    @field_validator("images")
+    @classmethod
+    def _urls(cls, images: tuple[str, ...]) -> tuple[str, ...]:
+        for i, url in enumerate(images):
+            if not url.startswith(URL_PREFIXES):
+                raise ValueError(f"images[{i}] = {url[:40]!r} is not a data: URL or an http(s):// URL")
+        return images
 
     def to_openai(self) -> dict[str, Any]:
-        return {"role": "user", "content": self.content}
+        if not self.images:
+            return {"role": "user", "content": self.content}
+        parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}] if self.content else []
+        parts += [{"type": "image_url", "image_url": {"url": url}} for url in self.images]
+        return {"role": "user", "content": parts}
+
+
+def _split_parts(parts: list[Any]) -> tuple[str, list[str]]:
+    """`(text, image URLs)` of a wire content list; any other part raises `ValueError`."""
+    texts: list[str] = []
+    images: list[str] = []
+    for i, part in enumerate(parts):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text" and isinstance(part.get("text"), str):
+            texts.append(part["text"])
+        elif kind == "image_url" and isinstance(part.get("image_url"), dict):
+            images.append(part["image_url"].get("url"))
+        else:
+            raise ValueError(
+                f"content[{i}] is {_describe_part(part)}: a user message's content parts may only be "
+                "{'type': 'text', 'text': ...} or {'type': 'image_url', 'image_url': {'url': ...}}"
+            )
+    return "\n".join(texts), images
+
+
+def _describe_part(part: Any) -> str:
+    if not isinstance(part, dict):
+        return f"not an object ({type(part).__name__})"
+    kind = part.get("type")
+    if kind in ("text", "image_url"):
+        return f"a {kind!r} part without its {kind!r} field in the right shape"
+    return f"a part of type {kind!r}"
 
 
 class AssistantMessage(_Record):

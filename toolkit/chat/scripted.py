@@ -5,7 +5,7 @@ of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, an exception
 function of the request (`Request -> any of those`) for replies that depend on what was sent.
 `stream()` plays the same turn as stream events. Every request is
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
-the deterministic estimate of `toolkit.tokens`.
+the deterministic estimate of `toolkit.tokens` (an image counts `IMAGE_TOKENS`, not its base64).
 
 Helpers make scripts short: `call("query_order", orderId="SN…")` builds a `ToolCall` with a
 counter-based id (`call_1`, `call_2`, … per model).
@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.client import tool_payload
-from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
+from toolkit.chat.images import IMAGE_TOKENS
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Message,
+    TokenUsage,
+    ToolCall,
+    UserMessage,
+    to_openai,
+)
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta
 from toolkit.errors import ScriptExhausted
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
@@ -87,12 +96,21 @@ def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int
         return turn
     message = _message(turn)
     usage = TokenUsage(
-        input_tokens=estimate_json_tokens(to_openai(list(messages))) + (estimate_json_tokens(tools) if tools else 0),
+        input_tokens=_input_tokens(messages) + (estimate_json_tokens(tools) if tools else 0),
         output_tokens=estimate_tokens(message.content or "")
         + sum(estimate_tokens(c.name + c.arguments) for c in message.tool_calls),
     )
     reason = "tool_calls" if message.tool_calls else "stop"
     return ChatResponse(message=message, finish_reason=reason, usage=usage, model="scripted", id=f"scripted-{n}")
+
+
+def _input_tokens(messages: Sequence[Message]) -> int:
+    """The messages' estimate, each image counted as `IMAGE_TOKENS` (not as its base64 text)."""
+    images = sum(len(m.images) for m in messages if isinstance(m, UserMessage))
+    if not images:
+        return estimate_json_tokens(to_openai(list(messages)))
+    plain = [m.model_copy(update={"images": ()}) if isinstance(m, UserMessage) else m for m in messages]
+    return estimate_json_tokens(to_openai(plain)) + IMAGE_TOKENS * images
 
 
 def _message(turn: Turn) -> AssistantMessage:

@@ -27,6 +27,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
 from toolkit.gateway.rules import Facts, Rules, read_text
 
@@ -51,7 +52,7 @@ class Decision(NamedTuple):
 
 def decide(request: dict[str, Any], rules: Rules) -> Decision:
     """The rules' answer to a request already accepted by `check_request`."""
-    messages = request["messages"]
+    messages = without_tool_images(request["messages"])
     if request.get("tools") is None and (prose := _prose_tools(messages, rules)):
         return _decide_prose(messages, prose, rules)
     choice = request.get("tool_choice", "auto")

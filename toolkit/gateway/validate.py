@@ -10,8 +10,13 @@ Top-level fields OpenAI does not know are refused by name ("Unrecognized request
 supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
 are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`).
 
+Content is a string or a list of parts: `text` parts anywhere, and in user messages only,
+`image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
+optional `detail` of auto / low / high). The gateway checks an image's shape, never its
+bytes, and decides from the text alone.
+
 Leaves out: the other sampling parameters (temperature, top_p, seed, ...), accepted and
-ignored; content parts other than text (images, audio), refused.
+ignored; audio and file parts, refused; whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from typing import Any
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_CHOICES = ("none", "auto", "required")
+IMAGE_DETAILS = ("auto", "low", "high")
+IMAGE_URL_PREFIXES = ("data:", "http://", "https://")
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _MISSING = object()
 KNOWN_FIELDS = frozenset(
@@ -105,7 +112,7 @@ def _check_message(message: Any, where: str) -> None:
         )
     if role == "assistant":
         return _check_assistant(message, where)
-    _check_content(_required(message, "content", (str, list), where), f"{where}.content")
+    _check_content(_required(message, "content", (str, list), where), f"{where}.content", role)
     if role == "tool":
         if "tool_call_id" not in message:
             raise RequestError(
@@ -129,7 +136,7 @@ def _check_assistant(message: dict, where: str) -> None:
             code="invalid_value",
         )
     if content is not None:
-        _check_content(_expect(content, (str, list), f"{where}.content"), f"{where}.content")
+        _check_content(_expect(content, (str, list), f"{where}.content"), f"{where}.content", "assistant")
 
 
 def _check_call(call: Any, where: str) -> None:
@@ -146,18 +153,51 @@ def _check_call(call: Any, where: str) -> None:
     _required(function, "arguments", str, f"{where}.function")
 
 
-def _check_content(content: str | list, where: str) -> None:
+def _check_content(content: str | list, where: str, role: str) -> None:
     if isinstance(content, str):
         return
     for i, part in enumerate(content):
         _expect(part, dict, f"{where}[{i}]")
-        if part.get("type") != "text":
+        kind = part.get("type")
+        if kind == "image_url":
+            _check_image(part, f"{where}[{i}]", role)
+            continue
+        if kind != "text":
+            supported = "'text' and 'image_url' content parts are" if role == "user" else "'text' content parts are"
             raise RequestError(
-                f"Invalid value for '{where}[{i}].type': only 'text' content parts are supported.",
+                f"Invalid value for '{where}[{i}].type': only {supported} supported.",
                 param=f"{where}[{i}].type",
                 code="invalid_value",
             )
         _required(part, "text", str, f"{where}[{i}]")
+
+
+def _check_image(part: dict, where: str, role: str) -> None:
+    """An `image_url` part: only in user messages; a URL the provider can read; a known detail."""
+    if role != "user":
+        message = where.rsplit(".content", 1)[0]
+        raise RequestError(
+            f"Invalid '{message}': image URLs are only allowed for messages with role 'user', but this "
+            f"message with role '{role}' contains an image URL.",
+            param=f"{where}.type",
+            code="invalid_value",
+        )
+    image = _required(part, "image_url", dict, where)
+    url = _required(image, "url", str, f"{where}.image_url")
+    if not url.startswith(IMAGE_URL_PREFIXES):
+        raise RequestError(
+            f"Invalid '{where}.image_url.url': expected a URL starting with 'data:', 'http://' or "
+            f"'https://', but got {url[:40]!r} instead.",
+            param=f"{where}.image_url.url",
+            code="invalid_value",
+        )
+    detail = image.get("detail")
+    if detail is not None and detail not in IMAGE_DETAILS:
+        raise RequestError(
+            f"Invalid value: {detail!r}. Supported values are: 'auto', 'low', and 'high'.",
+            param=f"{where}.image_url.detail",
+            code="invalid_value",
+        )
 
 
 def _check_tool_pairing(messages: list[dict]) -> None:

@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage
+from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH
+from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.loop.texts import EN, ZH, LoopTexts
 from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
@@ -81,6 +82,11 @@ class LoopOptions:
     """Send every tool in OpenAI strict mode: `"strict": true` and the strict parameters schema
     (`ToolSpec.strict_parameters`: every property required, optional ones nullable). A tool
     that cannot be strict raises `ToolDefinitionError` at the first request."""
+    max_images: int = MAX_IMAGES
+    """Images from tool results passed on to the model per round, in one user message after the
+    results (`toolkit.loop.images`); the rest are named in their result's text."""
+    max_image_bytes: int = MAX_IMAGE_BYTES
+    """Decoded bytes of one data-URL image passed on; a larger one is named, not sent."""
 
 
 COURSE = LoopOptions(
@@ -134,6 +140,8 @@ class RoundTrace:
     """Why the model stopped this reply, as the gateway said."""
     notes: list[str] = field(default_factory=list)
     """What the loop changed in the reply before recording it (a repeated tool-call id renamed)."""
+    images: UserMessage | None = None
+    """The user message that carried this round's tool images to the model (`toolkit.loop.images`)."""
 
     @property
     def tools_tokens(self) -> int:
@@ -153,7 +161,8 @@ class LoopResult:
     messages: list[Message]
     """The whole conversation afterwards (memory's view when memory is configured)."""
     new_messages: list[Message]
-    """What this call appended: assistant messages and tool results, in order."""
+    """What this call appended: assistant messages, tool results and the user messages that
+    carry tool images (`RoundTrace.images`), in order."""
     usage: TokenUsage
     rounds: list[RoundTrace]
     immediate_results: list[ToolResultMessage] = field(default_factory=list)

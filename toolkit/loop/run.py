@@ -15,7 +15,8 @@ One round trip, step by step (each step is one method of `_Run` below):
     6. repair     argument errors go back with a hint for `argument_repair` rounds per
                   question; an argument error after that → hand over
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
-    8. append     the tool results, in order; a raised failure propagates now
+    8. append     the tool results, in order, then one user message with the images they
+                  carry, if any (`toolkit.loop.images`); a raised failure propagates now
     9. return?    the return-behaviour rules (`toolkit.loop.returns`) may end the call here
    10. refresh    guarded calls repeated → hand over; `max_model_requests` reached → hand over
                   (or raise); else dynamic providers and found tools update the effective set
@@ -57,6 +58,7 @@ from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, Token
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError
+from toolkit.loop.images import pass_on_images
 from toolkit.loop.records import (
     ABANDONED_TEXT,
     COURSE,
@@ -227,7 +229,7 @@ class _Run:
             stop = next((e for e in trace.executions if e.raised is not None), None)
             handover = None if stop else self.repair(trace)  # 6
             results = self.compensate(trace, stop, handover)  # 7
-            self.append(*results)  # 8
+            self.append_results(trace, results)  # 8
             if stop is not None:
                 raise self.stopped(trace, stop)
             if handover:
@@ -402,8 +404,19 @@ class _Run:
         """The round was interrupted: keep the results that exist, answer the rest."""
         done = {e.call.id: e.result for e in trace.executions}
         text = self.texts.interrupted.format(error=type(exc).__name__)
-        self.append(*[done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls])
+        self.append_results(trace, [done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls])
         trace.decision = f"stopped: {type(exc).__name__}"
+
+    def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
+        """Step 8: the round's results, then the user message carrying their images (if any).
+        What the results say about their images is for the model: an immediate return gives the
+        caller the results as the tools wrote them."""
+        options = self.options
+        sent, images = pass_on_images(results, self.texts, options.max_images, options.max_image_bytes)
+        self.append(*sent)
+        if images is not None:
+            trace.images = images
+            self.append(images)
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
     def repair(self, trace: RoundTrace) -> str | None:

@@ -14,7 +14,17 @@ not_run         a call not started when another stopped it   tool, error
 interrupted     the turn was interrupted mid-round           error
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 rolled_back     a saga undid the call                        tool, failed
+images_line     one line of the message carrying images      id, tool, count
+images_pointer  added to a result whose images were passed   count
+images_dropped  added to a result with images not passed on  items
+image_item      one image not passed on                      n, why
+image_why       why (a dict: url, data, format, size,        mime, size, limit
+                count)
 ==============  ==========================================  =============================
+
+The `images_*` texts are how a tool's images reach the model (`toolkit.loop.images`): tool
+results carry text only, so one user message after the round's results carries them, one
+`images_line` per call, and each result says where its images went.
 
 `expected_zh` puts the argument checker's "expected …" phrases (`a string`, `an integer`,
 `one of "a", "b"`, `a number >= 1`) into Chinese for the course's repair text; a phrase it
@@ -28,7 +38,7 @@ hand-over sentences, which are `LoopOptions` fields of their own (`repair_templa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall
@@ -55,6 +65,13 @@ class LoopTexts:
     interrupted: str
     unknown_tool: str
     rolled_back: str
+    images_line: str
+    images_pointer: str
+    images_dropped: str
+    image_item: str
+    image_why: Mapping[str, str]
+    image_separator: str
+    """Between two `image_item`s."""
     expected: Callable[[str], str] = str
     """How an argument error's "expected …" phrase is written in the repair text."""
 
@@ -75,6 +92,18 @@ EN = LoopTexts(
     interrupted="Not completed: the turn was interrupted by {error}.",
     unknown_tool="There is no tool named {tool!r}. Available tools: {available}.",
     rolled_back=ROLLED_BACK_EN,
+    images_line="Images returned by tool call {id} ({tool}): {count}",
+    images_pointer="[images of this result passed on in the user message after the tool results: {count}]",
+    images_dropped="[images of this result not passed on: {items}]",
+    image_item="image {n} ({why})",
+    image_why={
+        "url": "not a data: or http(s):// URL",
+        "data": "not a base64 data: URL with a media type",
+        "format": "{mime} is not a format chat models take (png, jpeg, gif, webp)",
+        "size": "{size}, over the limit of {limit}",
+        "count": "over the limit of {limit} images per round",
+    },
+    image_separator=", ",
 )
 """English, as LangChain4j words them (the rolled-back text is LangChain4j's own)."""
 
@@ -129,6 +158,18 @@ ZH = LoopTexts(
     interrupted="未完成：这一轮被 {error} 中断。",
     unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
     rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",
+    images_line="工具调用 {id}（{tool}）返回的图片：{count} 张",
+    images_pointer="[本结果的图片已放在工具结果之后的用户消息中：{count} 张]",
+    images_dropped="[本结果的以下图片没有传给模型：{items}]",
+    image_item="第 {n} 张（{why}）",
+    image_why={
+        "url": "不是 data: 或 http(s):// 地址",
+        "data": "不是带媒体类型的 base64 data: 地址",
+        "format": "{mime} 不是聊天模型接受的格式（png、jpeg、gif、webp）",
+        "size": "{size}，超过 {limit} 的上限",
+        "count": "超过每轮 {limit} 张图片的上限",
+    },
+    image_separator="，",
     expected=expected_zh,
 )
 """Chinese, for the course (`COURSE`) and any Chinese conversation."""

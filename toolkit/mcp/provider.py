@@ -31,15 +31,16 @@ The executor sends empty arguments as `{}`. A call past its deadline is cancelle
 did. It advises calling again only when the tool's annotations say it is read-only or
 idempotent; otherwise it says not to (a second call could, say, charge twice). A result with
 `isError` becomes an error result; a server that went away becomes an error result too.
-Image content is passed on only when the chat model accepts images (`accepts_images=True`,
-in the result's `images` attribute as data URLs); otherwise the result says the image was
-not passed on.
+Image content is passed on only when the chat model accepts images (`accepts_images=True`):
+the result's `images` attribute holds it as data URLs, and the loop sends them to the model in
+a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
+text only). Otherwise the result says the image was not passed on.
 
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
-Leaves out: resources, prompts and sampling; reconnecting to a server that died; sending
-images through this package's own message layer (it carries text only).
+Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio and
+embedded resources in a result (each is named in the text, not passed on).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from mcp_types import Tool as McpTool
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolError, SchemaTranslationError
+from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
 from toolkit.mcp.client import McpClient
@@ -87,7 +89,7 @@ __all__ = [
 
 log = logging.getLogger("toolkit.mcp")
 
-IMAGES_ATTRIBUTE = "images"
+IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_NAME = 64

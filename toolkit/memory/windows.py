@@ -8,9 +8,10 @@
 
 Eviction is never naive. The system message is always kept (a new one replaces the old);
 messages leave oldest first; an assistant message that asked for tools leaves *together with*
-its tool results, so a tool result never answers a call the model can no longer see (strict
-gateways reject such an orphan with HTTP 400). The *current turn* is never cut to fit: the
-latest user message and the current round (the latest tool-calling reply and its results, or
+its tool results (and the user message carrying their images, `UserMessage.from_tool_calls`),
+so a tool result never answers a call the model can no longer see (strict gateways reject such
+an orphan with HTTP 400). The *current turn* is never cut to fit: the latest user message (the
+user's, not one carrying tool images) and the current round (the latest tool-calling reply and its results, or
 the latest answer) stay, even when they alone exceed the window — earlier rounds of the same
 turn leave first. A window too small to hold one round is refused when it is created.
 
@@ -30,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.tokens import estimate_tokens
@@ -83,10 +85,13 @@ class InMemoryStore:
 
 
 def message_tokens(message: Message) -> int:
-    """The default token count of one message: its text plus its tool calls' names and arguments."""
+    """The default token count of one message: its text plus its tool calls' names and arguments,
+    and `IMAGE_TOKENS` per image of a user message."""
     if isinstance(message, AssistantMessage):
         calls = sum(estimate_tokens(c.name) + estimate_tokens(c.arguments) for c in message.tool_calls)
         return estimate_tokens(message.content or "") + calls
+    if isinstance(message, UserMessage) and message.images:
+        return estimate_tokens(message.content) + IMAGE_TOKENS * len(message.images)
     return estimate_tokens(message.content)
 
 
@@ -143,7 +148,7 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     rest = kept[len(system) :]
     if window is None or window.fits(system + rest):
         return system + _without_leading_results(rest)
-    user = max((i for i, m in enumerate(rest) if isinstance(m, UserMessage)), default=None)
+    user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
     current = _current_round_start(rest, user)
     before = rest[:user] if user is not None else rest[:current]
     middle = rest[user + 1 : current] if user is not None else []
@@ -163,8 +168,19 @@ def _current_round_start(rest: Sequence[Message], user: int | None) -> int:
     return calls[-1] if calls else first
 
 
+def _said_by_user(message: Message) -> bool:
+    return isinstance(message, UserMessage) and not message.from_tool_calls
+
+
+def _round_part(message: Message) -> bool:
+    """A tool result, or the user message the loop wrote to carry the results' images."""
+    return isinstance(message, ToolResultMessage) or (
+        isinstance(message, UserMessage) and bool(message.from_tool_calls)
+    )
+
+
 def _without_leading_results(rest: list[Message]) -> list[Message]:
-    while rest and isinstance(rest[0], ToolResultMessage):  # never start with an orphan result
+    while rest and _round_part(rest[0]):  # never start with an orphan result (or its images)
         rest = rest[1:]
     return rest
 
@@ -175,7 +191,7 @@ def _first_group_size(messages: Sequence[Message]) -> int:
     if not (isinstance(first, AssistantMessage) and first.tool_calls):
         return 1
     size = 1
-    while size < len(messages) and isinstance(messages[size], ToolResultMessage):
+    while size < len(messages) and _round_part(messages[size]):
         size += 1
     return size
 

@@ -6,7 +6,9 @@ Pure renderers (unit-tested, stable under nbval):
   "invalid JSON" badge); each tool result inside the card of the call it answers (by
   `tool_call_id`, the most recent earlier call with that id); a result that answers no call gets
   its own card and an "answers no tool call" badge; error results in red; a result's
-  `attributes` in small print, marked "not sent to the model"; token usage at the end.
+  `attributes` in small print, marked "not sent to the model"; token usage at the end. Images
+  (a user message's, or data URLs in attributes) show as markers, `[image 1: image/png, 1.2 KB]`,
+  never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
 - `render_response_html(response)`: one model response (finish reason, usage, the message).
 
@@ -26,6 +28,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.chat.images import image_marker
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
@@ -33,6 +36,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     ToolResultMessage,
+    UserMessage,
     message_from_openai,
     tokens_text,
 )
@@ -85,13 +89,31 @@ def pair_results(messages: list[Message]) -> tuple[dict[tuple[int, int], list[in
 # 2. HTML for each kind of message.
 
 
+def image_markers(images: Iterable[str]) -> str:
+    """`[image 1: image/png, 1.2 KB] [image 2: …]`: images as a view shows them."""
+    return " ".join(image_marker(url, n) for n, url in enumerate(images, 1))
+
+
+def _without_data_urls(value: Any, counter: list[int]) -> Any:
+    """`value` with every `data:` URL string replaced by its marker (numbered in order)."""
+    if isinstance(value, str) and value.startswith("data:"):
+        counter[0] += 1
+        return image_marker(value, counter[0])
+    if isinstance(value, dict):
+        return {k: _without_data_urls(v, counter) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_data_urls(v, counter) for v in value]
+    return value
+
+
+def _attribute_text(value: Any) -> str:
+    return json.dumps(_without_data_urls(value, [0]), ensure_ascii=False, sort_keys=True, default=str)
+
+
 def _attributes_html(attributes: dict[str, Any]) -> Html:
     if not attributes:
         return Html("")
-    rows = [
-        (key, json.dumps(attributes[key], ensure_ascii=False, sort_keys=True, default=str))
-        for key in sorted(attributes)
-    ]
+    rows = [(key, _attribute_text(attributes[key])) for key in sorted(attributes)]
     return element("div", "small", join(["attributes ", badge(NOT_SENT, "info"), kv_table(rows)]))
 
 
@@ -130,6 +152,12 @@ def _assistant_html(
     return card("assistant", text + calls, "assistant")
 
 
+def _user_images_html(message: UserMessage) -> Html:
+    title = "user · images the tools returned" if message.from_tool_calls else "user"
+    body = text_block(message.content) if message.content else Html("")
+    return card(title, body + small(image_markers(message.images)), "user")
+
+
 def _usage_html(usage: TokenUsage) -> Html:
     rows = [[tokens_text(usage.input_tokens), tokens_text(usage.output_tokens), tokens_text(usage.total_tokens)]]
     return card("token usage", table(["input", "output", "total"], rows), "info")
@@ -154,6 +182,8 @@ def render_conversation_html(
             parts.append(_assistant_html(message, results))
         elif isinstance(message, ToolResultMessage):
             parts += [_result_html(message, orphan=True)] if i in orphans else []
+        elif isinstance(message, UserMessage) and (message.images or message.from_tool_calls):
+            parts.append(_user_images_html(message))
         else:
             parts.append(card(message.role, text_block(message.content), message.role))
     parts += [small("(no messages)")] if not messages else []
@@ -201,6 +231,10 @@ def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list
         name = message.tool_name or names.get(message.tool_call_id, "?")
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
+    if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown
+        return [f"user (images the tools returned): {image_markers(message.images)}"]
+    if isinstance(message, UserMessage) and message.images:
+        return [f"user: {one_line(' '.join(filter(None, [message.content, image_markers(message.images)])))}"]
     return [f"{message.role}: {one_line(message.content)}"]
 
 

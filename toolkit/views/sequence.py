@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult
 from toolkit.views.conversation import one_line
 
@@ -92,7 +93,7 @@ def _arguments(arguments: str) -> str:
 
 def _last_user_text(result: LoopResult) -> str:
     for message in reversed(result.messages):
-        if message.role == "user":
+        if isinstance(message, UserMessage) and not message.from_tool_calls:  # not the loop's tool images
             return str(message.content)
     return "(question)"
 

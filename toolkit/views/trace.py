@@ -5,7 +5,8 @@ Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit
 - `render_trace_html(result, show_timing)`: one card per model request — the tools sent (names
   and the tools block's estimated tokens), `tool_choice`, the model's reply (text or tool calls),
   each execution (arguments, then the result, or the error with a badge naming its channel;
-  its duration only with `show_timing`), the round's tokens and the loop's decision (continue /
+  its duration only with `show_timing`), the images passed on after the results (as markers:
+  `toolkit.loop.images`), the round's tokens and the loop's decision (continue /
   answer / return immediately / hand over / limit / stopped) — then a summary: how the call
   finished, the two counts (model requests, and tool round trips: the requests whose reply
   asked for tools), total tokens, and on an immediate return what the caller receives.
@@ -30,7 +31,7 @@ from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
-from toolkit.views.conversation import HtmlView, one_line
+from toolkit.views.conversation import HtmlView, image_markers, one_line
 from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
 
 ERROR_LABELS = {
@@ -83,6 +84,12 @@ def _tools_sent(trace: RoundTrace) -> str:
     return f"{', '.join(trace.tools_sent)} (≈ {trace.tools_tokens} tokens)"
 
 
+def _image_tools(trace: RoundTrace) -> str:
+    """The tools whose images the round passed on (names, not call ids: views show no ids)."""
+    ids = set(trace.images.from_tool_calls) if trace.images is not None else set()
+    return ", ".join(dict.fromkeys(e.call.name for e in trace.executions if e.call.id in ids)) or "?"
+
+
 # 1. One round as HTML.
 
 
@@ -116,6 +123,9 @@ def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
     elif not reply.content and not reply.tool_calls:
         parts.append(small("(empty reply)"))
     parts += [_execution_html(e, show_timing) for e in trace.executions]
+    if trace.images is not None:
+        title = f"images passed on from {_image_tools(trace)} (a user message after the results)"
+        parts.append(card(title, text_block(image_markers(trace.images.images)), "user"))
     decision = trace.decision or "(none)"
     title = join([f"round {trace.index}", badge(decision, decision_kind(decision))], " ")
     return card(title, join(parts), "assistant" if trace.decision == "answer" else "info")
@@ -164,6 +174,8 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
         lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(redact.scrub(e.result.content), 160)}")
+    if trace.images is not None:
+        lines.append(f"  images passed on from {_image_tools(trace)}: {image_markers(trace.images.images)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
     return lines
 

@@ -3,7 +3,7 @@
 import pytest
 
 from toolkit.errors import ToolkitError
-from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize
+from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub
 
 R = REDACTED
 
@@ -155,3 +155,31 @@ def test_paths_become_a_placeholder_everywhere():
 def test_a_lone_slash_is_not_a_path():
     assert sanitize("There is no skill named '/'.") == "There is no skill named '/'."
     assert sanitize("no file '/srv/x'") == "no file '<path>'"
+
+
+def test_inline_data_is_shortened_to_its_size_and_hash_not_cut_into_paths():
+    """A tool's image in a cassette used to come out with every '/' run of its base64 read as a
+    file path (`<path>`): neither the image nor a readable marker. Now the payload is elided."""
+    import base64
+
+    payload = base64.b64encode(b"\x89PNG\r\n" + bytes(range(256)) * 4).decode()
+    assert "/" in payload
+    text = f'{{"url": "data:image/png;base64,{payload}"}}'
+    scrubbed = scrub(text)
+    assert scrubbed == '{"url": "data:image/png;base64,[elided: 1,030 bytes, sha256 ' + _sha12(payload) + ']"}'
+    assert scrub(scrubbed) == scrubbed
+
+
+def test_a_secret_hidden_in_inline_data_does_not_survive():
+    import base64
+
+    secret = "sk-" + "a1b2c3d4" * 4
+    url = "data:text/plain;base64," + base64.b64encode(secret.encode()).decode()
+    encoded = url.split(",", 1)[1]
+    assert scrub(url) == f"data:text/plain;base64,[elided: 35 bytes, sha256 {_sha12(encoded)}]"
+
+
+def _sha12(payload: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]

@@ -10,7 +10,9 @@ connection string and all. Two functions:
 - `sanitize(text)` also drops stack traces and long random-looking runs and cuts the text to
   `LIMIT` characters (used for what a failing tool tells the model).
 
-`scrub` removes, in order:
+`scrub` first shortens inline data (`data:image/png;base64,…` → `data:image/png;base64,[elided:
+1,234 bytes, sha256 1a2b3c4d5e6f]`: a tool's image is neither kept whole in a cassette nor cut
+into pieces by the rules below, and a secret hidden in it is gone), then removes, in order:
 
 1. the values of secret-looking environment variables wherever they appear bare
    (`LLM_API_KEY`, `DB_PASS`, `…_TOKEN`, … with a value of 6+ characters);
@@ -37,6 +39,7 @@ secrets with no label, no known format and no environment variable (a bare short
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -90,11 +93,14 @@ _POSIX_PATH = re.compile(
 _WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*")
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_DATA_URL = re.compile(r"\bdata:([\w.+-]+/[\w.+-]+)((?:;[\w.+-]+=[\w.+-]+)*);base64,([A-Za-z0-9+/]+={0,2})")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def scrub(text: str) -> str:
-    """`text` with secrets and file paths replaced, nothing else changed."""
+    """`text` with secrets and file paths replaced, inline data shortened, nothing else changed."""
+    if "base64," in text:
+        text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
     text = _PEM.sub(REDACTED, text)
     text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
@@ -273,6 +279,14 @@ def _mask_value(value: str) -> str | None:
     while end > 0 and value[end - 1] in ".,;:)]}":
         end -= 1
     return None if end == 0 else REDACTED + value[end:]
+
+
+def _elided(match: re.Match[str]) -> str:
+    """A data URL's payload replaced by its decoded size and a short hash (the same data, the same text)."""
+    payload = match.group(3)
+    size = len(payload) * 3 // 4 - payload.count("=")
+    digest = hashlib.sha256(payload.encode("ascii")).hexdigest()[:12]
+    return f"data:{match.group(1)}{match.group(2)};base64,[elided: {size:,} bytes, sha256 {digest}]"
 
 
 def _paths(text: str) -> str:

@@ -218,21 +218,7 @@ def _environment() -> str:
 
 def _measure(stream: bool, args: argparse.Namespace) -> bool:
     """One side-by-side run (plain or streamed); prints the rates and the verdict."""
-    servers = {kind: _start(kind, stream) for kind in KINDS}
-    rates: dict[str, list[float]] = {kind: [] for kind in servers}
-    cpu: dict[str, list[float]] = {kind: [] for kind in servers}
-    try:
-        for _ in range(args.rounds):  # alternate, so all see the same machine weather
-            for kind, (process, url) in servers.items():
-                before = _cpu_seconds(process.pid)
-                rates[kind].append(_drive(url, args.requests, args.threads, _payload(stream)))
-                after = _cpu_seconds(process.pid)
-                if before is not None and after is not None:
-                    cpu[kind].append((after - before) / (args.requests // args.threads * args.threads) * 1e6)
-    finally:
-        for process, _ in servers.values():
-            process.terminate()
-            process.wait(timeout=10)
+    rates, cpu = _rounds(KINDS, stream, args)
     best = {kind: max(values) for kind, values in rates.items()}
     print(f"{'streamed' if stream else 'plain'} replies:")
     for kind, values in rates.items():
@@ -261,23 +247,9 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
 
 def _ablate(stream: bool, args: argparse.Namespace) -> int:
     """Server CPU time per request of the gateway, and without each stage (replayed)."""
-    kinds = ("bare", "glue", "gateway", *STAGES)
-    servers = {kind: _start(kind, stream) for kind in kinds}
-    cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
-    count = args.requests // args.threads * args.threads
-    try:
-        for _ in range(args.rounds):
-            for kind, (process, url) in servers.items():
-                before = _cpu_seconds(process.pid)
-                _drive(url, args.requests, args.threads, _payload(stream))
-                after = _cpu_seconds(process.pid)
-                if before is None or after is None:
-                    raise SystemExit("--ablate needs /proc (Linux) to read a server's CPU time")
-                cpu[kind].append((after - before) / count * 1e6)
-    finally:
-        for process, _ in servers.values():
-            process.terminate()
-            process.wait(timeout=10)
+    _, cpu = _rounds(("bare", "glue", "gateway", *STAGES), stream, args)
+    if not all(cpu.values()):
+        raise SystemExit("--ablate needs /proc (Linux) to read a server's CPU time")
     least = {kind: min(values) for kind, values in cpu.items()}
     print(f"{'streamed' if stream else 'plain'} replies, server CPU time per request (least of {args.rounds} rounds):")
     for kind in ("bare", "glue", "gateway"):
@@ -286,6 +258,30 @@ def _ablate(stream: bool, args: argparse.Namespace) -> int:
     for name, what in STAGES.items():
         print(f"  {what:<44} {least['gateway'] - least[name]:6.1f} us  (gateway with it replayed: {least[name]:.1f})")
     return 0
+
+
+def _rounds(
+    kinds: tuple[str, ...], stream: bool, args: argparse.Namespace
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """One server per kind, driven in alternating rounds: requests/s and server CPU us per request
+    (the CPU list stays empty where /proc cannot tell)."""
+    servers = {kind: _start(kind, stream) for kind in kinds}
+    rates: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+    count = args.requests // args.threads * args.threads
+    try:
+        for _ in range(args.rounds):  # alternate, so all see the same machine weather
+            for kind, (process, url) in servers.items():
+                before = _cpu_seconds(process.pid)
+                rates[kind].append(_drive(url, args.requests, args.threads, _payload(stream)))
+                after = _cpu_seconds(process.pid)
+                if before is not None and after is not None:
+                    cpu[kind].append((after - before) / count * 1e6)
+    finally:
+        for process, _ in servers.values():
+            process.terminate()
+            process.wait(timeout=10)
+    return rates, cpu
 
 
 def _profile(repeat: int = 20_000) -> int:

@@ -14,34 +14,29 @@ import math
 
 def port(text: str) -> int:
     """A TCP port number: 0 to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
+    value = _whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)")
+    if value > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port: use a whole number from 0 to 65535 (0 = any free)")
     return value
 
 
 def count(text: str) -> int:
     """A whole number, at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count: use a whole number, 0 or more")
-    return value
+    return _whole(text, 0, "is not a count: use a whole number, 0 or more")
 
 
 def positive(text: str) -> int:
     """A whole number, at least 1."""
+    return _whole(text, 1, "is not allowed here: use a whole number, 1 or more")
+
+
+def _whole(text: str, least: int, problem: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not allowed here: use a whole number, 1 or more")
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r} {problem}")
     return value
 
 

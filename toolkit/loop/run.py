@@ -25,7 +25,7 @@ Two counts, never confused: **model requests** (`len(result.rounds)`, every requ
 **tool round trips** (`result.round_trips`, the requests whose reply asked for tools — what
 LangChain4j's `maxToolCallingRoundTrips` and `max_round_trips` count). A question answered
 after one tool call is 2 model requests and 1 tool round trip. `COURSE` bounds model requests
-(the seed's `MAX_ROUNDS = 5`); the default bounds tool round trips (LangChain4j's 100).
+(the week-3 course's `MAX_ROUNDS = 5`); the default bounds tool round trips (LangChain4j's 100).
 
 Token usage is summed over every response. Everything the loop saw and decided is kept in
 `LoopResult.rounds` for the trace view. `iter_loop` is the same loop as a generator: it yields
@@ -298,7 +298,7 @@ class _Run:
         return limit is not None and len(self.rounds) >= limit
 
     def request_limit(self, trace: RoundTrace) -> LoopResult:
-        """Step 10: the seed's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
+        """Step 10: the week-3 course's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
         limit = self.options.max_model_requests
         trace.decision = f"limit of {limit} model requests reached"
         log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)

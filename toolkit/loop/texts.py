@@ -46,9 +46,9 @@ from toolkit.errors import UnknownToolError
 from toolkit.loop.saga import ROLLED_BACK_EN
 
 HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
-"""The round-limit hand-over (the seed's ToolAgent: "已经为你转接人工客服")."""
+"""The round-limit hand-over (the week-3 course's ToolAgent: "已经为你转接人工客服")."""
 REPAIR_HANDOVER_ZH = "这个问题需要人工确认：我没能拿到合法的参数，已经为你转接人工客服，请稍候。"
-"""The hand-over after a second argument error (the seed: degrade, "需要人工确认")."""
+"""The hand-over after a second argument error (the week-3 course: degrade, "需要人工确认")."""
 GUARD_HANDOVER_ZH = "我在重复查询同样的内容，这个问题需要人工处理，已经为你转接人工客服，请稍候。"
 """The hand-over after repeated guarded calls (the model keeps asking for what it already has)."""
 REPAIR_EN = "{error}\nIf you cannot get a valid value, ask the user for it instead of calling {tool} again."

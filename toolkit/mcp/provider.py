@@ -22,7 +22,7 @@ deadline, `list_timeout`) and, per tool:
 
 Servers are listed at once, each in a thread of its own. A server that cannot be reached, or
 does not list its tools within `list_timeout`, is left
-out (`fail_if_one_server_fails=False`, the seed's default), logged once, and not asked again
+out (`fail_if_one_server_fails=False`, LangChain4j's `failIfOneServerFails` default), logged once, and not asked again
 for `retry_after_s` seconds — a circuit breaker, so a dead server costs one timeout, not one
 per call. After that it is tried again. While a server is left out, `partial` is True.
 

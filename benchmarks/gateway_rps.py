@@ -303,11 +303,11 @@ def _profile_one(stream: bool, repeat: int) -> None:
     digest, prompt = core._read_prompt(request, "A")
     decision = decide.decide(request, config.rules)
     turn = core._turn(request, digest, prompt, decision, config)
-    events = tuple(wire.completion_chunks(turn, include_usage=False, piece=config.delta_chars))
     completion = wire.completion_body(turn)
     if stream:
-        render = ("SSE chunks", lambda: wire.completion_chunks(turn, include_usage=False, piece=8))
-        encode = ("encode", lambda: wire.Reply(200, {}, events=events).encode())
+        stream_of = lambda: wire.ChunkStream(turn, include_usage=False, piece=config.delta_chars)  # noqa: E731
+        render = ("SSE chunk stream", stream_of)
+        encode = ("encode (chunks spliced into SSE lines)", lambda: wire.Reply(200, {}, events=stream_of()).encode())
     else:
         render = ("completion body", lambda: wire.completion_body(turn))
         encode = ("encode", lambda: wire.dumps(completion))

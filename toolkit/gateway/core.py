@@ -44,10 +44,10 @@ from toolkit.gateway.validate import RequestError, check_request
 from toolkit.gateway.wire import (
     JSON_TYPE,
     SSE_TYPE,
+    ChunkStream,
     Reply,
     Turn,
     completion_body,
-    completion_chunks,
     dumps,
     error_reply,
     model_reply,
@@ -118,8 +118,8 @@ def respond(request: Any, config: GatewayConfig) -> Reply:
     turn = _turn(request, digest, prompt, decide(request, config.rules), config)
     if request.get("stream"):
         include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
-        events = completion_chunks(turn, include_usage=include_usage, piece=config.delta_chars)
-        return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=tuple(events))
+        events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
+        return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
     return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
 
 

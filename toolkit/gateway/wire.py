@@ -16,9 +16,9 @@ Leaves out: `n > 1`, logprobs, refusals, audio.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import orjson
 
@@ -38,8 +38,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
     """The JSON body (None for a stream)."""
-    events: tuple[dict[str, Any], ...] | None = None
-    """The SSE events of a stream, each sent as `data: {json}`."""
+    events: Sequence[dict[str, Any]] | None = None
+    """The SSE events of a stream, each sent as `data: {json}` (a `ChunkStream` on the hot path)."""
     delay_s: float = 0.0
     """Wait this long before answering (the `slow` fault); the shells do the waiting."""
     truncated: bool = False
@@ -62,7 +62,9 @@ class Reply:
         return b"".join(_sse_events(self.events)) + DONE
 
 
-def _sse_events(events: tuple[dict[str, Any], ...]) -> list[bytes]:
+def _sse_events(events: Sequence[dict[str, Any]]) -> list[bytes]:
+    if isinstance(events, ChunkStream):
+        return events.lines()
     return [b"data: " + dumps(event) + b"\n\n" for event in events]
 
 
@@ -186,15 +188,26 @@ def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[di
     """The `chat.completion.chunk` events of a streamed response, `piece` characters a delta."""
     envelope = turn._envelope("chat.completion.chunk")
 
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
         event = envelope.copy()
         event["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
         if include_usage:
             event["usage"] = None
         return event
 
-    chunks = [chunk({"role": "assistant", "content": "" if turn.content is not None else None})]
-    chunks += [chunk({"content": text}) for text in _pieces(turn.content or "", piece)]
+    chunks = [chunk(delta, finish) for delta, finish in _deltas(turn, piece)]
+    if include_usage:
+        chunks.append({**envelope, "choices": [], "usage": turn.usage})
+    return chunks
+
+
+def _deltas(turn: Turn, piece: int) -> list[tuple[dict[str, Any], str | None]]:
+    """Each chunk's delta and finish reason: the role, the text in pieces, each tool call as a
+    header then argument fragments, and the finish."""
+    deltas: list[tuple[dict[str, Any], str | None]] = [
+        ({"role": "assistant", "content": "" if turn.content is not None else None}, None)
+    ]
+    deltas += [({"content": text}, None) for text in _pieces(turn.content or "", piece)]
     for index, call in enumerate(turn.tool_calls):
         function = call["function"]
         header = {
@@ -203,15 +216,79 @@ def completion_chunks(turn: Turn, *, include_usage: bool, piece: int) -> list[di
             "type": "function",
             "function": {"name": function["name"], "arguments": ""},
         }
-        chunks.append(chunk({"tool_calls": [header]}))
-        chunks += [
-            chunk({"tool_calls": [{"index": index, "function": {"arguments": text}}]})
+        deltas.append(({"tool_calls": [header]}, None))
+        deltas += [
+            ({"tool_calls": [{"index": index, "function": {"arguments": text}}]}, None)
             for text in _pieces(function["arguments"], piece)
         ]
-    chunks.append(chunk({}, turn.finish_reason))
-    if include_usage:
-        chunks.append({**envelope, "choices": [], "usage": turn.usage})
-    return chunks
+    deltas.append(({}, turn.finish_reason))
+    return deltas
+
+
+class ChunkStream(Sequence[dict[str, Any]]):
+    """The chunk events of one streamed turn, for the gateway's hot path.
+
+    Read as a sequence, it is exactly `completion_chunks(...)` (built on first use). `lines()`
+    encodes the same events to their SSE lines without building them: the envelope is
+    serialised once and each chunk's delta spliced into it, since orjson writes a dict as its
+    keys and values in order with no spaces. The same bytes, proven by a test against the plain
+    encoding; where orjson refuses a value (a lone surrogate), it falls back to that plain path.
+    """
+
+    def __init__(self, turn: Turn, *, include_usage: bool, piece: int) -> None:
+        self.turn, self.include_usage, self.piece = turn, include_usage, piece
+        self._events: list[dict[str, Any]] | None = None
+
+    def events(self) -> list[dict[str, Any]]:
+        if self._events is None:
+            self._events = completion_chunks(self.turn, include_usage=self.include_usage, piece=self.piece)
+        return self._events
+
+    def __len__(self) -> int:
+        return len(self.events())
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return self.events()[index]
+
+    def lines(self) -> list[bytes]:
+        """`data: {chunk}\n\n` for each event."""
+        try:
+            return self._spliced()
+        except TypeError:  # orjson.JSONEncodeError: the plain path knows what to do
+            return [b"data: " + dumps(event) + b"\n\n" for event in self.events()]
+
+    def _spliced(self) -> list[bytes]:
+        envelope = orjson.dumps(self.turn._envelope("chat.completion.chunk"))[:-1]
+        head = b"data: " + envelope + b',"choices":[{"index":0,"delta":'
+        end = b'}],"usage":null}\n\n' if self.include_usage else b"}]}\n\n"
+        middle = b',"logprobs":null,"finish_reason":null' + end
+        lines = [head + delta + middle for delta in self._delta_bytes()]
+        finish = orjson.dumps(self.turn.finish_reason)
+        lines.append(head + b'{},"logprobs":null,"finish_reason":' + finish + end)
+        if self.include_usage:
+            lines.append(b"data: " + envelope + b',"choices":[],"usage":' + orjson.dumps(self.turn.usage) + b"}\n\n")
+        return lines
+
+    def _delta_bytes(self) -> list[bytes]:
+        """The deltas of `_deltas` but the last, as orjson writes them."""
+        turn, piece = self.turn, self.piece
+        role = b'{"role":"assistant","content":""}' if turn.content is not None else _ROLE_WITHOUT_TEXT
+        deltas = [role]
+        deltas += [b'{"content":' + orjson.dumps(text) + b"}" for text in _pieces(turn.content or "", piece)]
+        for index, call in enumerate(turn.tool_calls):
+            function = call["function"]
+            header = {"index": index, "id": call["id"], "type": "function", "function": {"name": function["name"]}}
+            deltas.append(b'{"tool_calls":[' + orjson.dumps(header)[:-2] + b',"arguments":""}}]}')
+            fragment = b'{"tool_calls":[{"index":%d,"function":{"arguments":' % index
+            deltas += [fragment + orjson.dumps(text) + b"}}]}" for text in _pieces(function["arguments"], piece)]
+        return deltas
+
+
+_ROLE_WITHOUT_TEXT = b'{"role":"assistant","content":null}'
 
 
 def truncate_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

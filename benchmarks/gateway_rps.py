@@ -20,6 +20,7 @@ inside the running server: one server per stage, with that stage replaced by its
 (replayed), so the server CPU time each stage costs under load shows as the difference to the
 full gateway. In a server a stage costs two to three times what it costs in a tight loop in
 process (its code and data are no longer in the CPU caches when the next request arrives).
+Give it `--requests 16000` or more: the CPU clock ticks every 10 ms, too coarse for 4,000.
 
     python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5]
                                      [--plain | --stream] [--profile | --ablate]

@@ -6,7 +6,7 @@ import pytest
 
 from toolkit.errors import ConfigurationError
 from toolkit.exercises import get
-from toolkit.exercises.cells import answer_cells, literal, placeholder
+from toolkit.exercises.cells import answer_cells, literal, placeholder, week_of
 
 
 def test_a_scalar_answer_with_comments():
@@ -93,3 +93,14 @@ def test_a_registered_fill_in_exercise_has_the_written_cells():
         exercise.starter.splitlines()[3] == '    ("int", "27"): ...,          # True = accepted, False = argument error'
     )
     assert exercise.solution.splitlines()[-3] == '    ("str", 202610200001): False,'
+
+
+def test_the_week_is_read_from_the_id_and_the_kind_defaults_to_predict():
+    assert week_of("w6.round_trips") == 6 and week_of("w10.level0") == 10
+    assert (get("w8.vector_k").week, get("w8.vector_k").kind) == (8, "predict")
+    assert (get("w8.find_query").week, get("w8.find_query").kind) == (8, "write")
+    with pytest.raises(ConfigurationError) as info:
+        week_of("round_trips")
+    assert str(info.value) == (
+        "week_of(): exercise id 'round_trips' does not name its week; write it as w<week>.<name>, e.g. w6.round_trips."
+    )

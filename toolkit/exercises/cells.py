@@ -9,7 +9,8 @@ shows the answer with `...` where the learner writes (a dict keeps its keys, a l
     answer = {"A": ..., "B": ...}   # one verdict letter per mode
     check("w3.probe", answer)
 
-`answer_cells` writes both texts; `answer_exercise` is `exercise` with them written for it.
+`answer_cells` writes both texts; `answer_exercise` is `exercise` with them written for it
+(and the week read from the id).
 A dict is written on one line, or one entry a line when a comment column is given (the
 comment then stands on the first entry, at that column).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -95,22 +97,36 @@ def answer_cells(
 
 def answer_exercise(
     id: str,
-    week: int,
-    kind: str,
     task: str,
     *,
     answer: Any,
     hint: str,
+    kind: str = "predict",
     comment: str = "",
     solution_comment: str = "",
     column: int | None = None,
     imports: Sequence[str] = (),
 ) -> Callable[[Callable[[Any], Verdict]], Callable[[Any], Verdict]]:
-    """`exercise` for a cell that only fills in `answer`: starter and solution written by `answer_cells`."""
+    """`exercise` for a cell that only fills in `answer`: starter and solution written by `answer_cells`.
+
+    The week is the one the id names (`w6.…` is week 6); the kind is predict unless given.
+    """
     starter, solution = answer_cells(
         id, answer, comment, solution_comment=solution_comment, column=column, imports=imports
     )
-    return exercise(id, week, kind, task, starter=starter, solution=solution, hint=hint)
+    return exercise(id, week_of(id), kind, task, starter=starter, solution=solution, hint=hint)
+
+
+def week_of(exercise_id: str) -> int:
+    """The week an exercise id names: `w6.truth_table` → 6."""
+    from toolkit.errors import ConfigurationError
+
+    match = re.fullmatch(r"w(\d+)\.\w+", exercise_id)
+    if not match:
+        raise ConfigurationError(
+            f"week_of(): exercise id {exercise_id!r} does not name its week; write it as w<week>.<name>, e.g. w6.round_trips."
+        )
+    return int(match.group(1))
 
 
 def _assignment(value: Any, comment: str) -> str:

@@ -33,8 +33,6 @@ def what_connect_does(env: dict[str, str]) -> str:
 
 @answer_exercise(
     "w0.switch",
-    0,
-    "predict",
     "predict what connect() gives for three settings of the LLM_* variables: 'fake', 'real' or 'error'",
     answer={"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"},
     comment='"fake", "real" or "error"',

@@ -69,8 +69,6 @@ def check_records(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w1.usage_path",
-    1,
-    "predict",
     "where in the raw response body are the input tokens? answer a dotted path such as 'a.b'",
     answer="usage.prompt_tokens",
     comment='e.g. "choices.0.message" — the path to the number of input tokens',
@@ -165,8 +163,6 @@ QUESTIONS = ["SN202610200004 发货了吗？", "数码产品能不能退？", "�
 
 @answer_exercise(
     "w1.keyword_rules",
-    1,
-    "predict",
     "predict which tool the fake model calls (or None) for four questions when week 3's tools are offered",
     answer={
         "SN202610200004 发货了吗？": "query_logistics",

@@ -106,8 +106,6 @@ def triage(fault: str | None, mode: str) -> str:
 
 @answer_exercise(
     "w2.triage",
-    2,
-    "predict",
     "sort four failures into 'retried', 'not retried' and 'bad response'",
     answer={
         "HTTP 429 (rate limited)": "retried",
@@ -133,8 +131,6 @@ def check_triage(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w2.waits",
-    2,
-    "predict",
     "the gateway answers 429 twice with Retry-After: 2, then answers: which waits (in seconds) does the client make?",
     answer=[2.0, 2.0],
     comment="the list of waits, e.g. [0.5, 1.0]",
@@ -162,8 +158,6 @@ def check_waits(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w2.truncated",
-    2,
-    "predict",
     "a streamed reply with a tool call is cut before [DONE]: how many tool calls reach your code?",
     answer=0,
     comment="a number",

@@ -19,8 +19,6 @@ from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 @answer_exercise(
     "w3.probe",
-    3,
-    "predict",
     "predict the probe's verdict (A–E) for the fake gateway in each of its five modes",
     answer={"A": "A", "B": "B", "C": "C", "D": "D", "E": "E"},
     comment="one verdict letter per mode",
@@ -125,8 +123,6 @@ MODEL_CALL_QUESTIONS = ("帮我查一下订单 SN202610200001 现在到哪了？
 
 @answer_exercise(
     "w3.model_calls",
-    3,
-    "predict",
     "how many model calls does the assistant make for an order question, and for 你好?",
     answer={"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 1},
     comment="model calls (numbers)",
@@ -152,8 +148,6 @@ def check_model_calls(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w3.unknown_order",
-    3,
-    "predict",
     "for SN202610209999 (no such order), does the answer give a status or ask to confirm the id?",
     answer="confirm the id",
     comment='"status" or "confirm the id"',
@@ -226,8 +220,6 @@ def check_no_call(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w3.csv_rows",
-    3,
-    "predict",
     "how many rows of each group (normal, edge, no_call) does the accuracy CSV hold?",
     answer={"normal": 15, "edge": 5, "no_call": 5},
     hint="one row per case of data/accuracy_cases.csv; read its `group` column.",

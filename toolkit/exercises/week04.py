@@ -71,8 +71,6 @@ def check_declare(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w4.memory_count",
-    4,
-    "predict",
     "Alice asks an order question, then says 谢谢: how many messages does her memory hold (system included)?",
     answer=7,
     comment="a number",
@@ -108,8 +106,6 @@ def check_memory_count(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w4.repair_requests",
-    4,
-    "predict",
     "structured output: the model calls a tool, answers in prose, then in JSON — how many model requests?",
     answer=3,
     comment="a number",
@@ -154,8 +150,6 @@ def check_repair_requests(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w4.immediate",
-    4,
-    "predict",
     "a tool marked IMMEDIATE makes a return label: how many model requests does label() make?",
     answer=1,
     comment="a number",

@@ -40,8 +40,6 @@ DECLARATIONS = {
 
 @answer_exercise(
     "w5.required",
-    5,
-    "predict",
     "for four declarations of x, is x in the schema's `required` list?",
     answer={
         "x: int": True,
@@ -84,8 +82,6 @@ def _annotation(name: str) -> Any:
 
 @answer_exercise(
     "w5.coercion",
-    5,
-    "predict",
     "the model sends these values for these types: which are accepted (True) and which are argument errors?",
     answer={
         ("int", "27"): True,
@@ -279,8 +275,6 @@ def check_schema_target(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w5.channels",
-    5,
-    "predict",
     "with the default Policies, which failures raise and which are fed back to the model?",
     answer={"unknown tool": "raise", "argument error": "raise", "execution error": "feed back"},
     comment='"raise" or "feed back"',

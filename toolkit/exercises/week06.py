@@ -33,8 +33,6 @@ def _order_tools() -> list[Any]:
 
 @answer_exercise(
     "w6.round_trips",
-    6,
-    "predict",
     "the model asks for 3 tools at once, then 1 more, then answers: how many round trips count toward the bound?",
     answer=2,
     comment="a number",
@@ -236,8 +234,6 @@ def check_window(fn: Any) -> Verdict:
 
 @answer_exercise(
     "w6.course_bound",
-    6,
-    "predict",
     "under COURSE, a model that never stops calling a tool: how many tools run before the hand-over?",
     answer=5,
     comment="a number",
@@ -261,8 +257,6 @@ def check_course_bound(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w6.if_last",
-    6,
-    "predict",
     "query_order is TO_LLM, notify_user IMMEDIATE_IF_LAST: finish for [query, notify] and for [notify, query]?",
     answer={"query_order, notify_user": "immediate", "notify_user, query_order": "answer"},
     comment='"immediate" or "answer"',

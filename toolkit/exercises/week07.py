@@ -73,8 +73,6 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
 
 @answer_exercise(
     "w7.rollback_order",
-    7,
-    "predict",
     "reserve_stock (round 1), then charge_payment + create_shipment (round 2, shipment fails): "
     "which calls are rolled back, in what order?",
     answer=["charge_payment", "reserve_stock"],
@@ -172,8 +170,6 @@ def check_compensation(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w7.model_reads",
-    7,
-    "predict",
     "after the rollback, which of the three tool results does the model read as errors (is_error)?",
     answer={"reserve_stock": True, "charge_payment": True, "create_shipment": True},
     comment="True or False",
@@ -196,8 +192,6 @@ def check_model_reads(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w7.when",
-    7,
-    "predict",
     "how many compensations run: (a) everything succeeds, (b) shipment fails, (c) shipment fails, compensate off?",
     answer={"all succeed": 0, "shipment fails": 2, "shipment fails, compensate=False": 0},
     comment="numbers",

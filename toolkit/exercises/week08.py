@@ -79,9 +79,8 @@ TARGET = "refund_payment"
 
 @answer_exercise(
     "w8.find_query",
-    8,
-    "write",
     f"write at most two search terms for which keyword search ranks {TARGET} first",
+    kind="write",
     answer=["refund", "payment"],
     comment='one or two terms, e.g. ["cancel", "order"]',
     hint="a term in the name scores 2; pick words of the tool's name that other tools' names lack.",
@@ -101,8 +100,6 @@ def check_find_query(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w8.vector_k",
-    8,
-    "predict",
     'how many tools does vector search return for the nonsense query "zzqx qqq"?',
     answer=5,
     comment="a number",
@@ -139,8 +136,6 @@ def _search_loop(script: list[Any]) -> Any:
 
 @answer_exercise(
     "w8.hidden_callable",
-    8,
-    "predict",
     "search first: the model calls cancel_order by name before any search found it — does it run? (True/False)",
     answer=True,
     comment="True or False",
@@ -162,8 +157,6 @@ def check_hidden_callable(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w8.repeat_search",
-    8,
-    "predict",
     'the model searches ["order"] twice in a row: does the second search return the same tools? (True/False)',
     answer=False,
     comment="True or False",

@@ -29,8 +29,6 @@ def shop_provider() -> Any:
 
 @answer_exercise(
     "w9.rename",
-    9,
-    "predict",
     'after rename_tools(shop, {"query_order": "order_lookup"}): which name does the model call, which does the '
     "server receive?",
     answer={"the model calls": "order_lookup", "the server receives": "query_order"},
@@ -102,8 +100,6 @@ def check_chain(fn: Any) -> Verdict:
 
 @answer_exercise(
     "w9.dead_server",
-    9,
-    "predict",
     "a provider of two servers, one of which exits at start-up: how many tools does provide() list?",
     answer=3,
     comment="a number (the shop server offers 3 tools)",
@@ -134,8 +130,6 @@ def check_dead_server(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w9.dotted_name",
-    9,
-    "predict",
     'an MCP server offers a tool named "find.customer": under which name does the model see it?',
     answer="find_customer",
     comment="a tool name",

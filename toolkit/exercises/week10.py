@@ -75,8 +75,6 @@ def check_skill_folder(fn: Any) -> Verdict:
 
 @answer_exercise(
     "w10.level0",
-    10,
-    "predict",
     "at level 0 (the system prompt), which of a skill's parts does the model see? (True/False each)",
     answer={"name": True, "description": True, "SKILL.md body": False, "resources": False},
     comment="True or False",
@@ -160,8 +158,6 @@ def check_escape(answer: Any) -> Verdict:
 
 @answer_exercise(
     "w10.owned_tool",
-    10,
-    "predict",
     "activate logistics-complaint in request 1's reply: in which request is open_logistics_ticket first offered?",
     answer=2,
     comment="the request number (1 = the first request of the turn)",

@@ -60,3 +60,19 @@ def test_unified_texts_of_a_wrong_shape_and_a_wrong_choice():
     assert check("w2.triage", triage).feedback == (
         "answer 'retried', 'not retried' or 'bad response' for 'HTTP 500 (server error)', not 'retry'"
     )
+
+
+def test_both_tool_exercises_say_the_same_when_an_answer_declares_two_tools():
+    from toolkit import tool
+
+    class Desk:
+        @tool("Look up one order by its id.")
+        def query_order(self, order_id: str) -> str:
+            return order_id
+
+        @tool("Look up the parcel of one order by its id.")
+        def query_logistics(self, order_id: str) -> str:
+            return order_id
+
+    for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
+        assert check(exercise_id, Desk()).feedback == "answer with one function, not 2 tools"

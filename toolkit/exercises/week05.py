@@ -126,6 +126,20 @@ def check_coercion(answer: Any) -> Verdict:
     return verdict_of(found, "exact conversions only: nothing is rounded or guessed.")
 
 
+def _one_tool(answer: Any) -> Any:
+    """The one tool the learner's answer declares, or the ✗ saying why there is not exactly one."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import tools_from
+
+    try:
+        tools = tools_from(answer)
+    except ToolDefinitionError as error:
+        return wrong(f"the tool definition is refused: {error}")
+    if len(tools) != 1:
+        return wrong(f"answer with one function, not {len(tools)} tools")
+    return tools[0]
+
+
 @exercise(
     "w5.fix_arg0",
     5,
@@ -164,17 +178,12 @@ def check_coercion(answer: Any) -> Verdict:
     "what it holds.",
 )
 def check_fix_arg0(answer: Any) -> Verdict:
-    from toolkit.errors import ToolDefinitionError
-    from toolkit.tools.execute import tools_from
     from toolkit.tools.lint import lint_tools
 
-    try:
-        tools = tools_from(answer)
-    except ToolDefinitionError as error:
-        return wrong(f"the tool definition is refused: {error}")
-    if len(tools) != 1:
-        return wrong(f"answer with one function, not {len(tools)} tools")
-    spec = tools[0].spec
+    tool = _one_tool(answer)
+    if isinstance(tool, Verdict):
+        return tool
+    spec = tool.spec
     props = (spec.parameters or {}).get("properties", {})
     if len(props) != 1:
         return wrong(f"the tool should keep one parameter; the model sees {list(props)}")
@@ -246,15 +255,9 @@ def target_schema() -> dict[str, Any]:
     "optional and appears as `default`.",
 )
 def check_schema_target(answer: Any) -> Verdict:
-    from toolkit.errors import ToolDefinitionError
-    from toolkit.tools.execute import tools_from
-
-    try:
-        [t] = tools_from(answer)
-    except ToolDefinitionError as error:
-        return wrong(f"the tool definition is refused: {error}")
-    except ValueError:
-        return wrong("answer with one function")
+    t = _one_tool(answer)
+    if isinstance(t, Verdict):
+        return t
     got, want = t.spec.to_openai()["function"], target_schema()["function"]
     for key in ("name", "description"):
         if got.get(key) != want.get(key):

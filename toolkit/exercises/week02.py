@@ -256,31 +256,30 @@ def check_timeout(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
         return problem
     sent, outcome, waits = timeout_run()
-    misses = []
-    if answer["requests sent"] != sent:
-        said = answer["requests sent"]
-        why = ""
-        if said == 1:
-            why = " — a timeout is transient, so the client tries once more (max_retries=1)"
-        elif said == 3:
-            why = " — max_retries=1 is one retry after the first try: two requests, not three"
-        misses.append(f"the client sent {sent} requests, you said {said!r}{why}")
-    if answer["outcome"] != outcome:
-        said = answer["outcome"]
+
+    def say(key: str, said: Any, real: Any) -> str:
+        if key == "requests sent":
+            why = ""
+            if said == 1:
+                why = " — a timeout is transient, so the client tries once more (max_retries=1)"
+            elif said == 3:
+                why = " — max_retries=1 is one retry after the first try: two requests, not three"
+            return f"the client sent {real} requests, you said {said!r}{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
-            why = f" — httpx's timeout is caught and raised as {outcome}, the transient kind, once the retries run out"
+            why = f" — httpx's timeout is caught and raised as {real}, the transient kind, once the retries run out"
         elif said == "answer":
             why = " — the second answer is slow too, and there is no third try"
         elif said in ("CallerError", "BadResponseError"):
             why = " — nothing was wrong with the request or a response: the gateway was only slow"
         elif said not in TIMEOUT_OUTCOMES:
-            why = f" — use 'answer' or an exception's class name, e.g. {outcome!r}"
+            why = f" — use 'answer' or an exception's class name, e.g. {real!r}"
         else:
             why = ""
-        misses.append(f"chat() ended with {outcome!r}, you said {said!r}{why}")
-    if misses:
-        return wrong("; ".join(misses))
-    return right(
+        return f"chat() ended with {real!r}, you said {said!r}{why}"
+
+    found = misses(answer, {"requests sent": sent, "outcome": outcome}, say)
+    return verdict_of(
+        found,
         f"{sent} requests, then {outcome}. The injected sleep recorded {waits}: 1 s of waiting for each slow "
-        "answer and the 0.5 s backoff between them."
+        "answer and the 0.5 s backoff between them.",
     )

@@ -4,9 +4,10 @@
     check("w6.truth_table", answer)     # ✓ / ✗ with feedback, or "not attempted yet"
 
 Modules: `core` (check, the registry, results), `catalog` (which weeks exist), `week00` …
-`week10` (the exercises with their checkers and solutions), `notebook` (the Exercises
-section of each notebook, solutions filled in), `grade` (run submissions, one CSV row per
-exercise).
+`week10` (the exercises with their checkers and solutions), `cells` (the starter and solution
+of a cell that only fills in `answer`), `answers` (a dict answer's shape and misses),
+`notebook` (the Exercises section of each notebook, solutions filled in), `grade` (run
+submissions, one CSV row per exercise).
 
 Leaves out: a learner's progress across sessions.
 """

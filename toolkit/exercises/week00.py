@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
+from toolkit.exercises.core import Verdict
 
 CASES = {
     "no variables": {},
@@ -29,41 +31,19 @@ def what_connect_does(env: dict[str, str]) -> str:
     return kind
 
 
-@exercise(
+@answer_exercise(
     "w0.switch",
-    0,
-    "predict",
     "predict what connect() gives for three settings of the LLM_* variables: 'fake', 'real' or 'error'",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {
-            "no variables": ...,        # "fake", "real" or "error"
-            "all three": ...,
-            "only LLM_BASE_URL": ...,
-        }
-        check("w0.switch", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {
-            "no variables": "fake",
-            "all three": "real",
-            "only LLM_BASE_URL": "error",
-        }
-        check("w0.switch", answer)
-        """,
+    answer={"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"},
+    comment='"fake", "real" or "error"',
+    column=32,
     hint="connect() never falls back quietly: half a configuration is a mistake, not a reason to use the fake.",
 )
 def check_switch(answer: Any) -> Verdict:
-    if not isinstance(answer, dict) or set(answer) != set(CASES):
-        return wrong(f"answer with a dict with exactly these keys: {', '.join(CASES)}")
-    misses = []
-    for case, env in CASES.items():
-        actual = what_connect_does(env)
-        if answer[case] != actual:
-            misses.append(f"{case}: you said {answer[case]!r}, connect() gives {actual!r}")
-    if not misses:
-        return right("connect() is the one switch: nothing set → the embedded fake, all three → real, else an error.")
-    return wrong("; ".join(misses))
+    if problem := dict_answer_problem(answer, CASES):
+        return problem
+    actual = {case: what_connect_does(env) for case, env in CASES.items()}
+    found = misses(answer, actual, lambda case, said, real: f"{case}: you said {said!r}, connect() gives {real!r}")
+    return verdict_of(
+        found, "connect() is the one switch: nothing set → the embedded fake, all three → real, else an error."
+    )

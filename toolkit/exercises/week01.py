@@ -9,6 +9,8 @@ import json
 import random
 from typing import Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 WIRE = [
@@ -65,23 +67,11 @@ def check_records(answer: Any) -> Verdict:
     return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
 
 
-@exercise(
+@answer_exercise(
     "w1.usage_path",
-    1,
-    "predict",
     "where in the raw response body are the input tokens? answer a dotted path such as 'a.b'",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # e.g. "choices.0.message" — the path to the number of input tokens
-        check("w1.usage_path", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = "usage.prompt_tokens"
-        check("w1.usage_path", answer)
-        """,
+    answer="usage.prompt_tokens",
+    comment='e.g. "choices.0.message" — the path to the number of input tokens',
     hint="print json.loads(client.exchanges[-1].response_text) and look at the bottom.",
 )
 def check_usage_path(answer: Any) -> Verdict:
@@ -171,35 +161,18 @@ def check_usage_build(fn: Any) -> Verdict:
 QUESTIONS = ["SN202610200004 发货了吗？", "数码产品能不能退？", "你好", "订单 SN202610200001 付了多少钱？"]
 
 
-@exercise(
+@answer_exercise(
     "w1.keyword_rules",
-    1,
-    "predict",
     "predict which tool the fake model calls (or None) for four questions when week 3's tools are offered",
-    starter="""
-        from toolkit.exercises import check
-        from toolkit.exercises.week01 import QUESTIONS
-
-        answer = {
-            "SN202610200004 发货了吗？": ...,          # "query_order", "query_logistics", "query_refund_policy" or None
-            "数码产品能不能退？": ...,
-            "你好": ...,
-            "订单 SN202610200001 付了多少钱？": ...,
-        }
-        check("w1.keyword_rules", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-        from toolkit.exercises.week01 import QUESTIONS
-
-        answer = {
-            "SN202610200004 发货了吗？": "query_logistics",
-            "数码产品能不能退？": "query_refund_policy",
-            "你好": None,
-            "订单 SN202610200001 付了多少钱？": "query_order",
-        }
-        check("w1.keyword_rules", answer)
-        """,
+    answer={
+        "SN202610200004 发货了吗？": "query_logistics",
+        "数码产品能不能退？": "query_refund_policy",
+        "你好": None,
+        "订单 SN202610200001 付了多少钱？": "query_order",
+    },
+    comment='"query_order", "query_logistics", "query_refund_policy" or None',
+    column=42,
+    imports=["from toolkit.exercises.week01 import QUESTIONS"],
     hint="read the [[intent]] keywords table: 发货 is a logistics word; an order id with no other intent asks query_order.",
 )
 def check_keyword_rules(answer: Any) -> Verdict:
@@ -207,15 +180,16 @@ def check_keyword_rules(answer: Any) -> Verdict:
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import TOOL_SPECS
 
-    if not isinstance(answer, dict) or set(answer) != set(QUESTIONS):
-        return wrong("answer with a dict with the four questions as keys")
+    if problem := dict_answer_problem(answer, QUESTIONS, expected="a dict with the four questions as keys"):
+        return problem
     client = fake_client()
-    misses = []
-    for q in QUESTIONS:
-        calls = client.chat([UserMessage(content=q)], tools=TOOL_SPECS).message.tool_calls
-        actual = calls[0].name if calls else None
-        if answer[q] != actual:
-            misses.append(f"{q} → the fake model calls {actual!r}, you said {answer[q]!r}")
-    if misses:
-        return wrong("; ".join(misses))
-    return right("the keyword rules are data (gateway_rules.toml): you can read what the fake model will do.")
+
+    def called(question: str) -> str | None:
+        calls = client.chat([UserMessage(content=question)], tools=TOOL_SPECS).message.tool_calls
+        return calls[0].name if calls else None
+
+    actual = {q: called(q) for q in QUESTIONS}
+    found = misses(answer, actual, lambda q, said, real: f"{q} → the fake model calls {real!r}, you said {said!r}")
+    return verdict_of(
+        found, "the keyword rules are data (gateway_rules.toml): you can read what the fake model will do."
+    )

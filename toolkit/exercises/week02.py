@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 
@@ -102,70 +104,36 @@ def triage(fault: str | None, mode: str) -> str:
     return "retried" if len(client.exchanges) > 1 else "not retried"
 
 
-@exercise(
+@answer_exercise(
     "w2.triage",
-    2,
-    "predict",
     "sort four failures into 'retried', 'not retried' and 'bad response'",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {
-            "HTTP 429 (rate limited)": ...,          # "retried", "not retried" or "bad response"
-            "HTTP 500 (server error)": ...,
-            "HTTP 400 (mode C rejects tools)": ...,
-            "a body cut in half": ...,
-        }
-        check("w2.triage", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {
-            "HTTP 429 (rate limited)": "retried",
-            "HTTP 500 (server error)": "retried",
-            "HTTP 400 (mode C rejects tools)": "not retried",
-            "a body cut in half": "bad response",
-        }
-        check("w2.triage", answer)
-        """,
+    answer={
+        "HTTP 429 (rate limited)": "retried",
+        "HTTP 500 (server error)": "retried",
+        "HTTP 400 (mode C rejects tools)": "not retried",
+        "a body cut in half": "bad response",
+    },
+    comment='"retried", "not retried" or "bad response"',
+    column=45,
     hint="a retry helps only when the same request can succeed later; a 4xx says the request itself is wrong.",
 )
 def check_triage(answer: Any) -> Verdict:
-    if not isinstance(answer, dict) or set(answer) != set(CASES):
-        return wrong(f"answer with a dict with these keys: {', '.join(CASES)}")
-    bad = [k for k, v in answer.items() if v not in CHOICES]
-    if bad:
-        return wrong(f"use one of {CHOICES} (not {answer[bad[0]]!r})")
-    misses = []
-    for case, (fault, mode) in CASES.items():
-        actual = triage(fault, mode)
-        if answer[case] != actual:
-            misses.append(f"{case}: the client's outcome is {actual!r}, you said {answer[case]!r}")
-    return (
-        right("timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response.")
-        if not misses
-        else wrong("; ".join(misses))
+    if problem := dict_answer_problem(answer, CASES, CHOICES):
+        return problem
+    actual = {case: triage(fault, mode) for case, (fault, mode) in CASES.items()}
+    found = misses(
+        answer, actual, lambda case, said, real: f"{case}: the client's outcome is {real!r}, you said {said!r}"
+    )
+    return verdict_of(
+        found, "timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response."
     )
 
 
-@exercise(
+@answer_exercise(
     "w2.waits",
-    2,
-    "predict",
     "the gateway answers 429 twice with Retry-After: 2, then answers: which waits (in seconds) does the client make?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = [...]   # the list of waits, e.g. [0.5, 1.0]
-        check("w2.waits", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = [2.0, 2.0]
-        check("w2.waits", answer)
-        """,
+    answer=[2.0, 2.0],
+    comment="the list of waits, e.g. [0.5, 1.0]",
     hint="each wait is the larger of the backoff (0.5 s, then 1 s) and the server's Retry-After.",
 )
 def check_waits(answer: Any) -> Verdict:
@@ -188,23 +156,11 @@ def check_waits(answer: Any) -> Verdict:
     return wrong(f"the client waited {waits}, not {answer}")
 
 
-@exercise(
+@answer_exercise(
     "w2.truncated",
-    2,
-    "predict",
     "a streamed reply with a tool call is cut before [DONE]: how many tool calls reach your code?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w2.truncated", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 0
-        check("w2.truncated", answer)
-        """,
+    answer=0,
+    comment="a number",
     hint="a ToolCallDelta is a fragment; only a whole response (StreamDone) is executed.",
 )
 def check_truncated(answer: Any) -> Verdict:
@@ -297,35 +253,33 @@ def timeout_run() -> tuple[int, str, list[float]]:
     "client reports a timeout as one of its three kinds, not as httpx's own exception.",
 )
 def check_timeout(answer: Any) -> Verdict:
-    keys = ("requests sent", "outcome")
-    if not isinstance(answer, dict) or set(answer) != set(keys):
-        return wrong(f"answer with a dict with these keys: {', '.join(keys)}")
+    if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
+        return problem
     sent, outcome, waits = timeout_run()
-    misses = []
-    if answer["requests sent"] != sent:
-        said = answer["requests sent"]
-        why = ""
-        if said == 1:
-            why = " — a timeout is transient, so the client tries once more (max_retries=1)"
-        elif said == 3:
-            why = " — max_retries=1 is one retry after the first try: two requests, not three"
-        misses.append(f"the client sent {sent} requests, you said {said!r}{why}")
-    if answer["outcome"] != outcome:
-        said = answer["outcome"]
+
+    def say(key: str, said: Any, real: Any) -> str:
+        if key == "requests sent":
+            why = ""
+            if said == 1:
+                why = " — a timeout is transient, so the client tries once more (max_retries=1)"
+            elif said == 3:
+                why = " — max_retries=1 is one retry after the first try: two requests, not three"
+            return f"the client sent {real} requests, you said {said!r}{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
-            why = f" — httpx's timeout is caught and raised as {outcome}, the transient kind, once the retries run out"
+            why = f" — httpx's timeout is caught and raised as {real}, the transient kind, once the retries run out"
         elif said == "answer":
             why = " — the second answer is slow too, and there is no third try"
         elif said in ("CallerError", "BadResponseError"):
             why = " — nothing was wrong with the request or a response: the gateway was only slow"
         elif said not in TIMEOUT_OUTCOMES:
-            why = f" — use 'answer' or an exception's class name, e.g. {outcome!r}"
+            why = f" — use 'answer' or an exception's class name, e.g. {real!r}"
         else:
             why = ""
-        misses.append(f"chat() ended with {outcome!r}, you said {said!r}{why}")
-    if misses:
-        return wrong("; ".join(misses))
-    return right(
+        return f"chat() ended with {real!r}, you said {said!r}{why}"
+
+    found = misses(answer, {"requests sent": sent, "outcome": outcome}, say)
+    return verdict_of(
+        found,
         f"{sent} requests, then {outcome}. The injected sleep recorded {waits}: 1 s of waiting for each slow "
-        "answer and the 0.5 s backoff between them."
+        "answer and the 0.5 s backoff between them.",
     )

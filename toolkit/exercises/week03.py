@@ -12,40 +12,31 @@ import json
 from collections import Counter
 from typing import Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 
-@exercise(
+@answer_exercise(
     "w3.probe",
-    3,
-    "predict",
     "predict the probe's verdict (A–E) for the fake gateway in each of its five modes",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"A": ..., "B": ..., "C": ..., "D": ..., "E": ...}   # one verdict letter per mode
-        check("w3.probe", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"A": "A", "B": "B", "C": "C", "D": "D", "E": "E"}
-        check("w3.probe", answer)
-        """,
+    answer={"A": "A", "B": "B", "C": "C", "D": "D", "E": "E"},
+    comment="one verdict letter per mode",
     hint="the probe reads only the status and the raw body; each mode plays one of the five gateways.",
 )
 def check_probe(answer: Any) -> Verdict:
     from toolkit.chat.switch import fake_client
     from toolkit.course.probe import probe
 
-    if not isinstance(answer, dict) or set(answer) != set("ABCDE"):
-        return wrong("answer with a dict with keys A, B, C, D, E")
-    misses = []
-    for mode in "ABCDE":
-        result = probe(fake_client(mode=mode))
-        if answer[mode] != result.verdict:
-            misses.append(f"mode {mode}: verdict {result.verdict} ({result.reason}), you said {answer[mode]!r}")
-    return wrong("; ".join(misses)) if misses else right("five modes, five clear verdicts.")
+    if problem := dict_answer_problem(answer, "ABCDE"):
+        return problem
+    results = {mode: probe(fake_client(mode=mode)) for mode in "ABCDE"}
+    found = misses(
+        answer,
+        {mode: result.verdict for mode, result in results.items()},
+        lambda mode, said, verdict: f"mode {mode}: verdict {verdict} ({results[mode].reason}), you said {said!r}",
+    )
+    return verdict_of(found, "five modes, five clear verdicts.")
 
 
 ORDER_ID_INPUTS = [
@@ -127,59 +118,39 @@ def check_normalize(fn: Any) -> Verdict:
     return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
 
 
-@exercise(
+MODEL_CALL_QUESTIONS = ("帮我查一下订单 SN202610200001 现在到哪了？", "你好")
+
+
+@answer_exercise(
     "w3.model_calls",
-    3,
-    "predict",
     "how many model calls does the assistant make for an order question, and for 你好?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"帮我查一下订单 SN202610200001 现在到哪了？": ..., "你好": ...}   # model calls (numbers)
-        check("w3.model_calls", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 1}
-        check("w3.model_calls", answer)
-        """,
+    answer={"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": 1},
+    comment="model calls (numbers)",
     hint="count requests to the model: one that asks for the tool, one that reads the result and answers.",
 )
 def check_model_calls(answer: Any) -> Verdict:
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import ask
 
-    if not isinstance(answer, dict) or len(answer) != 2:
-        return wrong("answer with the dict of the starter, two numbers filled in")
-    misses = []
-    for question, said in answer.items():
-        result = ask(fake_client(), question)
-        if said != len(result.rounds):
-            tip = ""
-            if said == len(result.executions):
-                tip = " (you counted tool calls; count model requests)"
-            misses.append(f"{question}: {len(result.rounds)} model calls, you said {said!r}{tip}")
-    return wrong("; ".join(misses)) if misses else right("a tool question costs a round trip more than small talk.")
+    if problem := dict_answer_problem(
+        answer, MODEL_CALL_QUESTIONS, expected="the dict of the starter, two numbers filled in"
+    ):
+        return problem
+    results = {question: ask(fake_client(), question) for question in answer}
+
+    def say(question: str, said: Any, calls: int) -> str:
+        tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
+        return f"{question}: {calls} model calls, you said {said!r}{tip}"
+
+    found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
+    return verdict_of(found, "a tool question costs a round trip more than small talk.")
 
 
-@exercise(
+@answer_exercise(
     "w3.unknown_order",
-    3,
-    "predict",
     "for SN202610209999 (no such order), does the answer give a status or ask to confirm the id?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # "status" or "confirm the id"
-        check("w3.unknown_order", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = "confirm the id"
-        check("w3.unknown_order", answer)
-        """,
+    answer="confirm the id",
+    comment='"status" or "confirm the id"',
     hint="read what query_order returns for an id that is not in data/orders.json — it is written for the model.",
 )
 def check_unknown_order(answer: Any) -> Verdict:
@@ -247,23 +218,10 @@ def check_no_call(answer: Any) -> Verdict:
     return wrong("; ".join(parts) or f"use ids from {NO_CALL_CHOICES}")
 
 
-@exercise(
+@answer_exercise(
     "w3.csv_rows",
-    3,
-    "predict",
     "how many rows of each group (normal, edge, no_call) does the accuracy CSV hold?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"normal": ..., "edge": ..., "no_call": ...}
-        check("w3.csv_rows", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"normal": 15, "edge": 5, "no_call": 5}
-        check("w3.csv_rows", answer)
-        """,
+    answer={"normal": 15, "edge": 5, "no_call": 5},
     hint="one row per case of data/accuracy_cases.csv; read its `group` column.",
 )
 def check_csv_rows(answer: Any) -> Verdict:

@@ -6,6 +6,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
 ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -68,23 +69,12 @@ def check_declare(answer: Any) -> Verdict:
     return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
 
 
-@exercise(
+@answer_exercise(
     "w4.memory_count",
-    4,
-    "predict",
     "Alice asks an order question, then says 谢谢: how many messages does her memory hold (system included)?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w4.memory_count", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 7   # system, user, assistant (tool call), tool result, assistant, user, assistant
-        check("w4.memory_count", answer)
-        """,
+    answer=7,
+    comment="a number",
+    solution_comment="system, user, assistant (tool call), tool result, assistant, user, assistant",
     hint="memory keeps the tool-call message and the tool result too, not only what the user sees.",
 )
 def check_memory_count(answer: Any) -> Verdict:
@@ -114,23 +104,12 @@ def check_memory_count(answer: Any) -> Verdict:
     return wrong(f"memory holds {len(roles)} messages: {', '.join(roles)}")
 
 
-@exercise(
+@answer_exercise(
     "w4.repair_requests",
-    4,
-    "predict",
     "structured output: the model calls a tool, answers in prose, then in JSON — how many model requests?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w4.repair_requests", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 3   # tool call, prose (cannot be parsed), the repair round's JSON
-        check("w4.repair_requests", answer)
-        """,
+    answer=3,
+    comment="a number",
+    solution_comment="tool call, prose (cannot be parsed), the repair round's JSON",
     hint="prose cannot become an OrderSummary: the service asks once more, with the parsing error.",
 )
 def check_repair_requests(answer: Any) -> Verdict:
@@ -169,23 +148,11 @@ def check_repair_requests(answer: Any) -> Verdict:
     return wrong(f"the model received {n} requests")
 
 
-@exercise(
+@answer_exercise(
     "w4.immediate",
-    4,
-    "predict",
     "a tool marked IMMEDIATE makes a return label: how many model requests does label() make?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w4.immediate", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 1
-        check("w4.immediate", answer)
-        """,
+    answer=1,
+    comment="a number",
     hint="IMMEDIATE: the tool's result is the answer; nobody asks the model to repeat it.",
 )
 def check_immediate(answer: Any) -> Verdict:

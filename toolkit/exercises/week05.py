@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 from toolkit.tools.decorator import Param
 
@@ -36,51 +38,39 @@ DECLARATIONS = {
 }
 
 
-@exercise(
+@answer_exercise(
     "w5.required",
-    5,
-    "predict",
     "for four declarations of x, is x in the schema's `required` list?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {
-            "x: int": ...,                                         # True or False
-            "x: int | None": ...,
-            "x: int = 5": ...,
-            "x: Annotated[int | None, Param(required=False)]": ...,
-        }
-        check("w5.required", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {
-            "x: int": True,
-            "x: int | None": True,
-            "x: int = 5": False,
-            "x: Annotated[int | None, Param(required=False)]": False,
-        }
-        check("w5.required", answer)
-        """,
+    answer={
+        "x: int": True,
+        "x: int | None": True,
+        "x: int = 5": False,
+        "x: Annotated[int | None, Param(required=False)]": False,
+    },
+    comment="True or False",
+    column=59,
     hint="`| None` says the value may be null, not that it may be left out; a default or required=False does.",
 )
 def check_required(answer: Any) -> Verdict:
     from toolkit.tools.execute import function_tool
 
-    if not isinstance(answer, dict) or set(answer) != set(DECLARATIONS):
-        return wrong("answer with the starter's dict, True or False per declaration")
-    misses = []
-    for text, fn in DECLARATIONS.items():
-        actual = "x" in (function_tool(fn).spec.parameters or {}).get("required", [])
-        if answer[text] is not actual:
-            tip = (
-                " (None is a value the model must send; only a default makes it optional)"
-                if "| None" in text and "Param" not in text
-                else ""
-            )
-            misses.append(f"{text}: required is {actual}, you said {answer[text]!r}{tip}")
-    return wrong("; ".join(misses)) if misses else right("required = no default and not required=False.")
+    if problem := dict_answer_problem(
+        answer, DECLARATIONS, expected="the starter's dict, True or False per declaration"
+    ):
+        return problem
+    actual = {
+        text: "x" in (function_tool(fn).spec.parameters or {}).get("required", []) for text, fn in DECLARATIONS.items()
+    }
+
+    def say(text: str, said: Any, required: bool) -> str:
+        tip = (
+            " (None is a value the model must send; only a default makes it optional)"
+            if "| None" in text and "Param" not in text
+            else ""
+        )
+        return f"{text}: required is {required}, you said {said!r}{tip}"
+
+    return verdict_of(misses(answer, actual, say), "required = no default and not required=False.")
 
 
 COERCION_ROWS = [("int", "27"), ("int", 27.5), ("int", "27.5"), ("bool", "true"), ("bool", 1), ("str", 202610200001)]
@@ -90,37 +80,19 @@ def _annotation(name: str) -> Any:
     return {"int": int, "bool": bool, "str": str}[name]
 
 
-@exercise(
+@answer_exercise(
     "w5.coercion",
-    5,
-    "predict",
     "the model sends these values for these types: which are accepted (True) and which are argument errors?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {
-            ("int", "27"): ...,          # True = accepted, False = argument error
-            ("int", 27.5): ...,
-            ("int", "27.5"): ...,
-            ("bool", "true"): ...,
-            ("bool", 1): ...,
-            ("str", 202610200001): ...,
-        }
-        check("w5.coercion", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {
-            ("int", "27"): True,
-            ("int", 27.5): False,
-            ("int", "27.5"): False,
-            ("bool", "true"): False,
-            ("bool", 1): False,
-            ("str", 202610200001): False,
-        }
-        check("w5.coercion", answer)
-        """,
+    answer={
+        ("int", "27"): True,
+        ("int", 27.5): False,
+        ("int", "27.5"): False,
+        ("bool", "true"): False,
+        ("bool", 1): False,
+        ("str", 202610200001): False,
+    },
+    comment="True = accepted, False = argument error",
+    column=33,
     hint="a string of digits is an exact integer, so it is accepted; nothing is ever rounded, and a bool "
     "is only true or false — a word or a number could mean anything.",
 )
@@ -128,26 +100,44 @@ def check_coercion(answer: Any) -> Verdict:
     from toolkit.errors import ArgumentError
     from toolkit.tools.arguments import coerce_one
 
-    if not isinstance(answer, dict) or set(answer) != set(COERCION_ROWS):
-        return wrong("answer with the starter's dict, True or False per row")
-    misses = []
-    for type_name, sent in COERCION_ROWS:
+    if problem := dict_answer_problem(answer, COERCION_ROWS, expected="the starter's dict, True or False per row"):
+        return problem
+
+    def accepted(type_name: str, sent: Any) -> bool:
         try:
             coerce_one(_annotation(type_name), sent)
-            actual = True
         except ArgumentError:
-            actual = False
-        if answer[(type_name, sent)] is not actual:
-            tip = ""
-            if type_name == "bool" and sent == "true":
-                tip = (
-                    ' — "27" → 27 is exact and unambiguous; "true" for a bool is refused because lax string '
-                    'booleans ("yes", "on", "1") hide a model that does not know the schema'
-                )
-            elif sent == 27.5:
-                tip = " — 27.5 is not an integer and is never rounded"
-            misses.append(f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}")
-    return wrong("; ".join(misses)) if misses else right("exact conversions only: nothing is rounded or guessed.")
+            return False
+        return True
+
+    def say(row: tuple[str, Any], said: Any, actual: bool) -> str:
+        type_name, sent = row
+        tip = ""
+        if type_name == "bool" and sent == "true":
+            tip = (
+                ' — "27" → 27 is exact and unambiguous; "true" for a bool is refused because lax string '
+                'booleans ("yes", "on", "1") hide a model that does not know the schema'
+            )
+        elif sent == 27.5:
+            tip = " — 27.5 is not an integer and is never rounded"
+        return f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}"
+
+    found = misses(answer, {row: accepted(*row) for row in COERCION_ROWS}, say)
+    return verdict_of(found, "exact conversions only: nothing is rounded or guessed.")
+
+
+def _one_tool(answer: Any) -> Any:
+    """The one tool the learner's answer declares, or the ✗ saying why there is not exactly one."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import tools_from
+
+    try:
+        tools = tools_from(answer)
+    except ToolDefinitionError as error:
+        return wrong(f"the tool definition is refused: {error}")
+    if len(tools) != 1:
+        return wrong(f"answer with one function, not {len(tools)} tools")
+    return tools[0]
 
 
 @exercise(
@@ -188,17 +178,12 @@ def check_coercion(answer: Any) -> Verdict:
     "what it holds.",
 )
 def check_fix_arg0(answer: Any) -> Verdict:
-    from toolkit.errors import ToolDefinitionError
-    from toolkit.tools.execute import tools_from
     from toolkit.tools.lint import lint_tools
 
-    try:
-        tools = tools_from(answer)
-    except ToolDefinitionError as error:
-        return wrong(f"the tool definition is refused: {error}")
-    if len(tools) != 1:
-        return wrong(f"answer with one function, not {len(tools)} tools")
-    spec = tools[0].spec
+    tool = _one_tool(answer)
+    if isinstance(tool, Verdict):
+        return tool
+    spec = tool.spec
     props = (spec.parameters or {}).get("properties", {})
     if len(props) != 1:
         return wrong(f"the tool should keep one parameter; the model sees {list(props)}")
@@ -270,15 +255,9 @@ def target_schema() -> dict[str, Any]:
     "optional and appears as `default`.",
 )
 def check_schema_target(answer: Any) -> Verdict:
-    from toolkit.errors import ToolDefinitionError
-    from toolkit.tools.execute import tools_from
-
-    try:
-        [t] = tools_from(answer)
-    except ToolDefinitionError as error:
-        return wrong(f"the tool definition is refused: {error}")
-    except ValueError:
-        return wrong("answer with one function")
+    t = _one_tool(answer)
+    if isinstance(t, Verdict):
+        return t
     got, want = t.spec.to_openai()["function"], target_schema()["function"]
     for key in ("name", "description"):
         if got.get(key) != want.get(key):
@@ -297,23 +276,11 @@ def check_schema_target(answer: Any) -> Verdict:
     return right("the schema is identical to the target, key for key.")
 
 
-@exercise(
+@answer_exercise(
     "w5.channels",
-    5,
-    "predict",
     "with the default Policies, which failures raise and which are fed back to the model?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"unknown tool": ..., "argument error": ..., "execution error": ...}   # "raise" or "feed back"
-        check("w5.channels", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"unknown tool": "raise", "argument error": "raise", "execution error": "feed back"}
-        check("w5.channels", answer)
-        """,
+    answer={"unknown tool": "raise", "argument error": "raise", "execution error": "feed back"},
+    comment='"raise" or "feed back"',
     hint="the defaults are LangChain4j's: a misconfiguration should be loud, a tool that fails at run time "
     "is something the model can react to.",
 )
@@ -333,15 +300,19 @@ def check_channels(answer: Any) -> Verdict:
         "argument error": ToolCall(id="2", name="read_order", arguments='{"order_id": 1}'),
         "execution error": ToolCall(id="3", name="read_order", arguments='{"order_id": "SN1"}'),
     }
-    if not isinstance(answer, dict) or set(answer) != set(calls):
-        return wrong(f"answer with a dict with keys {', '.join(calls)}")
-    misses = []
-    for case, c in calls.items():
+    if problem := dict_answer_problem(answer, calls):
+        return problem
+
+    def channel(c: ToolCall) -> str:
         try:
             execute(c, tools)
-            actual = "feed back"
         except ToolkitError:
-            actual = "raise"
-        if answer[case] != actual:
-            misses.append(f"{case}: by default it is {actual!r}, you said {answer[case]!r}")
-    return wrong("; ".join(misses)) if misses else right("two raise, one feeds back — FEED_BACK_ALL changes that.")
+            return "raise"
+        return "feed back"
+
+    found = misses(
+        answer,
+        {case: channel(c) for case, c in calls.items()},
+        lambda case, said, actual: f"{case}: by default it is {actual!r}, you said {said!r}",
+    )
+    return verdict_of(found, "two raise, one feeds back — FEED_BACK_ALL changes that.")

@@ -8,6 +8,8 @@ import random
 from itertools import product
 from typing import Any
 
+from toolkit.exercises.answers import misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 QUESTION = "订单 SN202610200001 能退吗？"
@@ -29,23 +31,11 @@ def _order_tools() -> list[Any]:
     return [query_order, query_logistics]
 
 
-@exercise(
+@answer_exercise(
     "w6.round_trips",
-    6,
-    "predict",
     "the model asks for 3 tools at once, then 1 more, then answers: how many round trips count toward the bound?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w6.round_trips", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 2
-        check("w6.round_trips", answer)
-        """,
+    answer=2,
+    comment="a number",
     hint="the bound counts model responses that ask for tools — not tool calls, and not the final answer.",
 )
 def check_round_trips(answer: Any) -> Verdict:
@@ -242,23 +232,11 @@ def check_window(fn: Any) -> Verdict:
     return right("same as the memory's eviction on 200 random conversations: never an orphan tool result.")
 
 
-@exercise(
+@answer_exercise(
     "w6.course_bound",
-    6,
-    "predict",
     "under COURSE, a model that never stops calling a tool: how many tools run before the hand-over?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w6.course_bound", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 5
-        check("w6.course_bound", answer)
-        """,
+    answer=5,
+    comment="a number",
     hint="COURSE allows 5 tool-calling responses, then hands over with an honest message instead of raising.",
 )
 def check_course_bound(answer: Any) -> Verdict:
@@ -277,23 +255,11 @@ def check_course_bound(answer: Any) -> Verdict:
     return wrong(f"{len(result.executions)} tools ran before the hand-over")
 
 
-@exercise(
+@answer_exercise(
     "w6.if_last",
-    6,
-    "predict",
     "query_order is TO_LLM, notify_user IMMEDIATE_IF_LAST: finish for [query, notify] and for [notify, query]?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"query_order, notify_user": ..., "notify_user, query_order": ...}   # "immediate" or "answer"
-        check("w6.if_last", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"query_order, notify_user": "immediate", "notify_user, query_order": "answer"}
-        check("w6.if_last", answer)
-        """,
+    answer={"query_order, notify_user": "immediate", "notify_user, query_order": "answer"},
+    comment='"immediate" or "answer"',
     hint="the rule looks at the last call of the round.",
 )
 def check_if_last(answer: Any) -> Verdict:
@@ -309,11 +275,11 @@ def check_if_last(answer: Any) -> Verdict:
     query, notify = call("query_order", orderId="SN202610200001"), call("notify_user", text="已发货")
     if not isinstance(answer, dict) or len(answer) != 2:
         return wrong("answer with the starter's dict")
-    misses = []
-    for key, calls in (("query_order, notify_user", [query, notify]), ("notify_user, query_order", [notify, query])):
-        result = run_loop(
-            ScriptedModel([calls, "好的"]), [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]
-        )
-        if answer.get(key) != result.finish:
-            misses.append(f"[{key}] → finish={result.finish!r}, you said {answer.get(key)!r}")
-    return wrong("; ".join(misses)) if misses else right("order matters: only a LAST IMMEDIATE_IF_LAST call returns.")
+
+    def finish(calls: list[Any]) -> str:
+        model = ScriptedModel([calls, "好的"])
+        return run_loop(model, [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]).finish
+
+    actual = {"query_order, notify_user": finish([query, notify]), "notify_user, query_order": finish([notify, query])}
+    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish={real!r}, you said {said!r}")
+    return verdict_of(found, "order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

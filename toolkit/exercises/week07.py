@@ -6,6 +6,8 @@ Leaves out: a compensation that fails (the week-7 notebook shows it).
 import json
 from typing import Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
 STOCK = {"PH-001": 5}
@@ -69,24 +71,12 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
     return model, run_loop(model, [UserMessage(content="下单：PH-001 两件")], tools=tools, options=options)
 
 
-@exercise(
+@answer_exercise(
     "w7.rollback_order",
-    7,
-    "predict",
     "reserve_stock (round 1), then charge_payment + create_shipment (round 2, shipment fails): "
     "which calls are rolled back, in what order?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = [...]   # tool names, in the order their compensations run
-        check("w7.rollback_order", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = ["charge_payment", "reserve_stock"]
-        check("w7.rollback_order", answer)
-        """,
+    answer=["charge_payment", "reserve_stock"],
+    comment="tool names, in the order their compensations run",
     hint="every successful compensable call of the turn is undone, the newest first — like a stack.",
 )
 def check_rollback_order(answer: Any) -> Verdict:
@@ -178,23 +168,11 @@ def check_compensation(answer: Any) -> Verdict:
     return right("undone on failure, kept on success, nobody else's booking touched.")
 
 
-@exercise(
+@answer_exercise(
     "w7.model_reads",
-    7,
-    "predict",
     "after the rollback, which of the three tool results does the model read as errors (is_error)?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"reserve_stock": ..., "charge_payment": ..., "create_shipment": ...}   # True or False
-        check("w7.model_reads", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"reserve_stock": True, "charge_payment": True, "create_shipment": True}
-        check("w7.model_reads", answer)
-        """,
+    answer={"reserve_stock": True, "charge_payment": True, "create_shipment": True},
+    comment="True or False",
     hint="the history is rewritten: a call that succeeded but was undone must not read as done.",
 )
 def check_model_reads(answer: Any) -> Verdict:
@@ -202,33 +180,21 @@ def check_model_reads(answer: Any) -> Verdict:
 
     model, _ = place_order()
     read = {m.tool_name: m for m in model.requests[2].messages if isinstance(m, ToolResultMessage)}
-    if not isinstance(answer, dict) or set(answer) != set(read):
-        return wrong(f"answer with a dict with keys {', '.join(read)}")
-    misses = [
-        f"{name}: is_error={m.is_error} — it reads {m.content!r}"
-        for name, m in read.items()
-        if answer[name] is not m.is_error
-    ]
-    return wrong("; ".join(misses)) if misses else right("every result says what is true now: nothing is done.")
+    if problem := dict_answer_problem(answer, read):
+        return problem
+    found = misses(
+        answer,
+        {name: m.is_error for name, m in read.items()},
+        lambda name, said, is_error: f"{name}: is_error={is_error} — it reads {read[name].content!r}",
+    )
+    return verdict_of(found, "every result says what is true now: nothing is done.")
 
 
-@exercise(
+@answer_exercise(
     "w7.when",
-    7,
-    "predict",
     "how many compensations run: (a) everything succeeds, (b) shipment fails, (c) shipment fails, compensate off?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"all succeed": ..., "shipment fails": ..., "shipment fails, compensate=False": ...}   # numbers
-        check("w7.when", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"all succeed": 0, "shipment fails": 2, "shipment fails, compensate=False": 0}
-        check("w7.when", answer)
-        """,
+    answer={"all succeed": 0, "shipment fails": 2, "shipment fails, compensate=False": 0},
+    comment="numbers",
     hint="compensation runs only when it is switched on and a call of the turn failed after others succeeded.",
 )
 def check_when(answer: Any) -> Verdict:
@@ -237,7 +203,9 @@ def check_when(answer: Any) -> Verdict:
         "shipment fails": place_order()[1],
         "shipment fails, compensate=False": place_order(compensate=False)[1],
     }
-    if not isinstance(answer, dict) or set(answer) != set(cases):
-        return wrong(f"answer with a dict with keys {', '.join(cases)}")
-    misses = [f"{k}: {len(r.saga)} ran, you said {answer[k]!r}" for k, r in cases.items() if answer[k] != len(r.saga)]
-    return wrong("; ".join(misses)) if misses else right("on, and a failure after successes: that is when.")
+    if problem := dict_answer_problem(answer, cases):
+        return problem
+    found = misses(
+        answer, {k: len(r.saga) for k, r in cases.items()}, lambda k, said, ran: f"{k}: {ran} ran, you said {said!r}"
+    )
+    return verdict_of(found, "on, and a failure after successes: that is when.")

@@ -8,6 +8,7 @@ import functools
 import random
 from typing import Any
 
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 
@@ -76,23 +77,12 @@ def check_score(fn: Any) -> Verdict:
 TARGET = "refund_payment"
 
 
-@exercise(
+@answer_exercise(
     "w8.find_query",
-    8,
-    "write",
     f"write at most two search terms for which keyword search ranks {TARGET} first",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = [...]   # one or two terms, e.g. ["cancel", "order"]
-        check("w8.find_query", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = ["refund", "payment"]
-        check("w8.find_query", answer)
-        """,
+    kind="write",
+    answer=["refund", "payment"],
+    comment='one or two terms, e.g. ["cancel", "order"]',
     hint="a term in the name scores 2; pick words of the tool's name that other tools' names lack.",
 )
 def check_find_query(answer: Any) -> Verdict:
@@ -108,23 +98,11 @@ def check_find_query(answer: Any) -> Verdict:
     return wrong(f"keyword search returns {ranking}")
 
 
-@exercise(
+@answer_exercise(
     "w8.vector_k",
-    8,
-    "predict",
     'how many tools does vector search return for the nonsense query "zzqx qqq"?',
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number
-        check("w8.vector_k", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 5
-        check("w8.vector_k", answer)
-        """,
+    answer=5,
+    comment="a number",
     hint="keyword search needs a hit; vector search ranks every tool by similarity and returns its top k.",
 )
 def check_vector_k(answer: Any) -> Verdict:
@@ -156,23 +134,11 @@ def _search_loop(script: list[Any]) -> Any:
     return run_loop(ScriptedModel(script), [UserMessage(content="cancel my order")], context=context)
 
 
-@exercise(
+@answer_exercise(
     "w8.hidden_callable",
-    8,
-    "predict",
     "search first: the model calls cancel_order by name before any search found it — does it run? (True/False)",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # True or False
-        check("w8.hidden_callable", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = True
-        check("w8.hidden_callable", answer)
-        """,
+    answer=True,
+    comment="True or False",
     hint="search decides which tools are *sent* (tokens), not which may run; an allow-list is a permission.",
 )
 def check_hidden_callable(answer: Any) -> Verdict:
@@ -189,23 +155,11 @@ def check_hidden_callable(answer: Any) -> Verdict:
     return wrong(f"it {'ran' if ran else 'was refused'}: {result.executions[0].result.content[:80]}")
 
 
-@exercise(
+@answer_exercise(
     "w8.repeat_search",
-    8,
-    "predict",
     'the model searches ["order"] twice in a row: does the second search return the same tools? (True/False)',
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # True or False
-        check("w8.repeat_search", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = False
-        check("w8.repeat_search", answer)
-        """,
+    answer=False,
+    comment="True or False",
     hint="a search looks only at the tools not found yet.",
 )
 def check_repeat_search(answer: Any) -> Verdict:

@@ -12,6 +12,8 @@ import datetime
 import sys
 from typing import Any
 
+from toolkit.exercises.answers import dict_answer_problem, misses
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 TODAY = datetime.date(2026, 10, 25)
@@ -25,24 +27,11 @@ def shop_provider() -> Any:
     return McpToolProvider([McpClient(shop_server(TODAY), name="shop")])
 
 
-@exercise(
+@answer_exercise(
     "w9.rename",
-    9,
-    "predict",
     'after rename_tools(shop, {"query_order": "order_lookup"}): which name does the model call, which does the '
     "server receive?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"the model calls": ..., "the server receives": ...}
-        check("w9.rename", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"the model calls": "order_lookup", "the server receives": "query_order"}
-        check("w9.rename", answer)
-        """,
+    answer={"the model calls": "order_lookup", "the server receives": "query_order"},
     hint="renaming changes what the model sees; the call is translated back for the server.",
 )
 def check_rename(answer: Any) -> Verdict:
@@ -58,8 +47,8 @@ def check_rename(answer: Any) -> Verdict:
     actual = {"the model calls": renamed.name, "the server receives": original_name(renamed)}
     if answer == actual:
         return right("the model sees order_lookup; the server still gets query_order.")
-    if not isinstance(answer, dict) or set(answer) != set(actual):
-        return wrong(f"answer with a dict with keys {', '.join(actual)}")
+    if problem := dict_answer_problem(answer, actual):
+        return problem
     return wrong("; ".join(f"{k}: {v!r}" for k, v in actual.items()))
 
 
@@ -109,23 +98,11 @@ def check_chain(fn: Any) -> Verdict:
     return right("one tool, the new name, and the server still runs query_order.")
 
 
-@exercise(
+@answer_exercise(
     "w9.dead_server",
-    9,
-    "predict",
     "a provider of two servers, one of which exits at start-up: how many tools does provide() list?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a number (the shop server offers 3 tools)
-        check("w9.dead_server", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 3
-        check("w9.dead_server", answer)
-        """,
+    answer=3,
+    comment="a number (the shop server offers 3 tools)",
     hint="by default a server that cannot be reached is left out (with a warning), and the others still work.",
 )
 def check_dead_server(answer: Any) -> Verdict:
@@ -151,23 +128,11 @@ def check_dead_server(answer: Any) -> Verdict:
     return wrong(f"provide() listed {n} tools")
 
 
-@exercise(
+@answer_exercise(
     "w9.dotted_name",
-    9,
-    "predict",
     'an MCP server offers a tool named "find.customer": under which name does the model see it?',
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # a tool name
-        check("w9.dotted_name", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = "find_customer"
-        check("w9.dotted_name", answer)
-        """,
+    answer="find_customer",
+    comment="a tool name",
     hint="the chat API accepts names of letters, digits, _ and - only.",
 )
 def check_dotted_name(answer: Any) -> Verdict:
@@ -264,11 +229,8 @@ HUNG_KEYS = ("is_error", "the outcome is known", "charge_card: call again?", "ge
     "safe comes from the tool's MCP annotations (readOnlyHint, idempotentHint).",
 )
 def check_hung_call(answer: Any) -> Verdict:
-    if not isinstance(answer, dict) or set(answer) != set(HUNG_KEYS):
-        return wrong(f"answer with a dict with these keys: {', '.join(HUNG_KEYS)}")
-    bad = [k for k, v in answer.items() if not isinstance(v, bool)]
-    if bad:
-        return wrong(f"answer True or False for {bad[0]!r}, not {answer[bad[0]]!r}")
+    if problem := dict_answer_problem(answer, HUNG_KEYS, (True, False)):
+        return problem
     results = hung_results()
     charge = results["charge_card"]
     actual = {
@@ -286,7 +248,7 @@ def check_hung_call(answer: Any) -> Verdict:
         "charge twice, so the result says not to call it again",
         "get_balance: call again?": "get_balance is marked readOnlyHint, so the result says calling again is safe",
     }
-    misses = [why[k] for k in HUNG_KEYS if answer[k] != actual[k]]
-    if misses:
-        return wrong("; ".join(misses) + f". charge_card's result reads: {charge.content}")
+    found = misses(answer, actual, lambda key, said, real: why[key])
+    if found:
+        return wrong("; ".join(found) + f". charge_card's result reads: {charge.content}")
     return right(f"the model reads: {charge.content}")

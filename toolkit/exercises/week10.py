@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, cast
 
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
 
 
@@ -71,23 +73,11 @@ def check_skill_folder(fn: Any) -> Verdict:
         shutil.rmtree(root, ignore_errors=True)
 
 
-@exercise(
+@answer_exercise(
     "w10.level0",
-    10,
-    "predict",
     "at level 0 (the system prompt), which of a skill's parts does the model see? (True/False each)",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = {"name": ..., "description": ..., "SKILL.md body": ..., "resources": ...}   # True or False
-        check("w10.level0", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = {"name": True, "description": True, "SKILL.md body": False, "resources": False}
-        check("w10.level0", answer)
-        """,
+    answer={"name": True, "description": True, "SKILL.md body": False, "resources": False},
+    comment="True or False",
     hint="level 0 is paid on every request, so it holds only what lets the model choose a skill.",
 )
 def check_level0(answer: Any) -> Verdict:
@@ -102,10 +92,10 @@ def check_level0(answer: Any) -> Verdict:
         "SKILL.md body": skill.body.strip()[:80] in prompt,
         "resources": any(text.strip()[:80] in prompt for text in skill.resources.values()),
     }
-    if not isinstance(answer, dict) or set(answer) != set(actual):
-        return wrong(f"answer with a dict with keys {', '.join(actual)}")
-    misses = [f"{k}: {'in' if v else 'not in'} the level-0 prompt" for k, v in actual.items() if answer[k] is not v]
-    return wrong("; ".join(misses)) if misses else right("names and descriptions only; the rest is loaded on demand.")
+    if problem := dict_answer_problem(answer, actual):
+        return problem
+    found = misses(answer, actual, lambda key, said, seen: f"{key}: {'in' if seen else 'not in'} the level-0 prompt")
+    return verdict_of(found, "names and descriptions only; the rest is loaded on demand.")
 
 
 PATHS = ["notes/todo.md", "../../secret.txt", "notes/../../../secret.txt", "escape-link", "%2e%2e%2fsecret.txt"]
@@ -166,23 +156,11 @@ def check_escape(answer: Any) -> Verdict:
     return wrong(f"refused: {leaks}" if leaks else f"readable too: {sorted(readable - said)}")
 
 
-@exercise(
+@answer_exercise(
     "w10.owned_tool",
-    10,
-    "predict",
     "activate logistics-complaint in request 1's reply: in which request is open_logistics_ticket first offered?",
-    starter="""
-        from toolkit.exercises import check
-
-        answer = ...   # the request number (1 = the first request of the turn)
-        check("w10.owned_tool", answer)
-        """,
-    solution="""
-        from toolkit.exercises import check
-
-        answer = 2
-        check("w10.owned_tool", answer)
-        """,
+    answer=2,
+    comment="the request number (1 = the first request of the turn)",
     hint="a skill's own tools join the effective set at the refresh after its activation result.",
 )
 def check_owned_tool(answer: Any) -> Verdict:

@@ -1,0 +1,78 @@
+"""dict_answer_problem / misses / verdict_of: the shape of a dict answer and its misses, by exact text."""
+
+from toolkit.exercises import check
+from toolkit.exercises.answers import dict_answer_problem, either, matches, misses, verdict_of
+from toolkit.exercises.core import Verdict
+
+
+def test_the_right_shape_is_no_problem():
+    assert dict_answer_problem({"a": 1, "b": 2}, ["a", "b"]) is None
+    assert dict_answer_problem({"a": True}, ["a"], (True, False)) is None
+
+
+def test_a_wrong_shape_names_the_keys_or_what_the_checker_expects():
+    want = Verdict(False, "answer with a dict with exactly these keys: a, b")
+    for answer in (None, [("a", 1), ("b", 2)], {"a": 1}, {"a": 1, "b": 2, "c": 3}, {"a": 1, "B": 2}):
+        assert dict_answer_problem(answer, ["a", "b"]) == want
+    assert dict_answer_problem("x", ["a"], expected="the starter's dict") == Verdict(
+        False, "answer with the starter's dict"
+    )
+
+
+def test_a_value_outside_the_choices_names_its_key_and_the_choices():
+    assert dict_answer_problem({"a": "x", "b": "yes"}, "ab", ("x", "y", "z")) == Verdict(
+        False, "answer 'x', 'y' or 'z' for 'b', not 'yes'"
+    )
+    assert dict_answer_problem({"flag": 1}, ["flag"], (True, False)) == Verdict(
+        False, "answer True or False for 'flag', not 1"
+    )
+
+
+def test_misses_in_the_order_of_the_real_values():
+    answer = {"b": 2, "a": 9, "c": 3}
+    found = misses(answer, {"a": 1, "b": 2, "c": 4}, lambda k, said, real: f"{k}: {real}, not {said}")
+    assert found == ["a: 1, not 9", "c: 4, not 3"]
+    assert verdict_of(found, "fine") == Verdict(False, "a: 1, not 9; c: 4, not 3")
+    assert verdict_of([], "fine") == Verdict(True, "fine")
+
+
+def test_a_real_bool_is_matched_only_by_that_bool():
+    assert matches(True, True) and not matches(1, True) and not matches(0, False)
+    assert matches(1, 1) and matches(2.0, 2) and matches(None, None) and not matches(None, "x")
+    assert either([True, False]) == "True or False" and either(["a"]) == "'a'"
+
+
+def test_model_calls_refuses_questions_that_are_not_the_starters():
+    # before: any two questions without an order id passed (each costs one model call)
+    result = check("w3.model_calls", {"what is 1+1": 1, "hi": 1})
+    assert not result.passed
+    assert result.feedback == "answer with the dict of the starter, two numbers filled in"
+
+
+def test_unified_texts_of_a_wrong_shape_and_a_wrong_choice():
+    assert check("w3.probe", None).feedback == "answer with a dict with exactly these keys: A, B, C, D, E"
+    triage = {
+        "HTTP 429 (rate limited)": "retried",
+        "HTTP 500 (server error)": "retry",
+        "HTTP 400 (mode C rejects tools)": "not retried",
+        "a body cut in half": "bad response",
+    }
+    assert check("w2.triage", triage).feedback == (
+        "answer 'retried', 'not retried' or 'bad response' for 'HTTP 500 (server error)', not 'retry'"
+    )
+
+
+def test_both_tool_exercises_say_the_same_when_an_answer_declares_two_tools():
+    from toolkit import tool
+
+    class Desk:
+        @tool("Look up one order by its id.")
+        def query_order(self, order_id: str) -> str:
+            return order_id
+
+        @tool("Look up the parcel of one order by its id.")
+        def query_logistics(self, order_id: str) -> str:
+            return order_id
+
+    for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
+        assert check(exercise_id, Desk()).feedback == "answer with one function, not 2 tools"

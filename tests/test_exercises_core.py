@@ -103,3 +103,54 @@ def test_register_refuses_duplicates_and_unknown_kinds():
     assert (
         str(info.value) == "register(): exercise 'w6.new_one' has kind 'quiz'; use one of predict, write, fix, build."
     )
+
+
+# --- hostile answers: a failed try with one readable line, never a traceback -----------------
+
+
+def test_an_answer_that_contains_itself_is_a_failed_try():
+    looped: list = []
+    looped.append(looped)
+    result = check("w0.switch", looped)
+    assert result.status == "failed"
+    assert result.feedback == "your answer contains itself (or is nested thousands deep); answer with plain values"
+
+
+def test_an_answer_whose_mapping_methods_raise_is_a_failed_try():
+    class Broken(dict):
+        def items(self):
+            raise ValueError("nope")
+
+    result = check("w0.switch", Broken(a=1))
+    assert (result.status, result.feedback) == ("failed", "running your answer failed with ValueError: nope")
+
+
+def test_an_exception_whose_message_fails_is_still_named():
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no")
+
+    def learner(*args, **kwargs):
+        raise Unprintable()
+
+    result = check("w6.truth_table", learner)
+    assert result.feedback == "your code raised Unprintable: (its message could not be shown)"
+
+
+def test_exit_inside_the_learners_function_is_a_failed_try_not_the_end_of_the_kernel():
+    import sys
+
+    def learner(*args, **kwargs):
+        sys.exit(3)
+
+    result = check("w6.truth_table", learner)
+    assert (result.status, result.feedback) == ("failed", "your code raised SystemExit: 3")
+
+
+def test_feedback_quoting_a_huge_answer_is_cut():
+    from toolkit.exercises.core import FEEDBACK_LIMIT
+
+    answer = {"no variables": "x" * 5000, "all three": "real", "only LLM_BASE_URL": "error"}
+    result = check("w0.switch", answer)
+    assert result.status == "failed"
+    assert len(result.feedback) == FEEDBACK_LIMIT and result.feedback.endswith("…")

@@ -46,7 +46,7 @@ class LearnerError(Exception):
     """The learner's code raised while a checker ran it."""
 
     def __init__(self, error: BaseException) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
+        super().__init__(describe(error))
         self.error = error
 
 
@@ -222,7 +222,7 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"expected a function, got {type(fn).__name__}")
     try:
         value = fn(*args, **kwargs)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # exit() inside the learner's function is a failed try too
         raise LearnerError(error) from error
     if has_placeholder(value):
         raise NotAttempted
@@ -238,19 +238,41 @@ def check(exercise_id: str, answer: Any) -> CheckResult:
 
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:
-    if has_placeholder(answer):
-        return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
     try:
+        if has_placeholder(answer):
+            return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
         verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")
+    except RecursionError:  # a list that contains itself, or nesting no answer needs
+        verdict = wrong("your answer contains itself (or is nested thousands deep); answer with plain values")
     except Exception as error:  # the answer made the package (or the check) fail: say so, no traceback
-        verdict = wrong(f"running your answer failed with {type(error).__name__}: {error}")
+        verdict = wrong(f"running your answer failed with {describe(error)}")
+    feedback = _shortened(verdict.feedback)
     if verdict.passed:
-        return CheckResult(ex.id, "passed", verdict.feedback)
-    return CheckResult(ex.id, "failed", verdict.feedback, ex.hint)
+        return CheckResult(ex.id, "passed", feedback)
+    return CheckResult(ex.id, "failed", feedback, ex.hint)
+
+
+FEEDBACK_LIMIT = 600
+"""Feedback longer than this is cut (an answer's repr inside it can be any size)."""
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= FEEDBACK_LIMIT:
+        return text
+    return text[: FEEDBACK_LIMIT - 1] + "…"
+
+
+def describe(error: BaseException) -> str:
+    """`Type: message` of an exception, even one whose message itself fails or is huge."""
+    try:
+        message = str(error)
+    except Exception:
+        message = "(its message could not be shown)"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def hint(exercise_id: str) -> str:

@@ -389,6 +389,42 @@ def test_async_functions_are_refused():
     )
 
 
+def a_generator_tool(city: str):
+    """Yields forecasts."""
+    yield city
+
+
+def test_generator_functions_are_refused():
+    """A generator used to register, then send the model '<generator object … at 0x…>'."""
+    assert _error(a_generator_tool) == (
+        f"@tool {HERE}.a_generator_tool: it is a generator (it yields), and a tool call needs one return value. "
+        "Fix: return a list (or a string) instead of yielding"
+    )
+
+
+def test_a_partial_is_refused_by_name_without_a_memory_address():
+    from toolkit import tool, tools_from
+
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    bound = functools.partial(add, b=1)
+    expected = (
+        "a functools.partial cannot be reflected (its name, docstring and type hints are partial's own, "
+        "not the function's). Fix: write a small def with the remaining parameters that calls the function, "
+        "and decorate that"
+    )
+    label = f"functools.partial({HERE}.test_a_partial_is_refused_by_name_without_a_memory_address.<locals>.add)"
+    with pytest.raises(ToolDefinitionError) as info:
+        tool(bound)
+    assert str(info.value) == f"@tool {label}: {expected}"
+    with pytest.raises(ToolDefinitionError) as info:
+        tools_from(bound)
+    assert str(info.value) == f"tools_from({label}): {expected}"
+    assert "0x" not in str(info.value)
+
+
 def test_star_args():
     assert _error(star_args) == (
         f"@tool {HERE}.star_args, parameter '*args': *args cannot be filled from named JSON arguments "

@@ -18,6 +18,7 @@ Leaves out: reflection (`toolkit.tools.reflect`), calling the function (`toolkit
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -128,14 +129,27 @@ def tool_options(fn: Any) -> ToolOptions | None:
 def function_label(fn: Any) -> str:
     """`module.qualname` of a function, the way developer errors name it."""
     fn = getattr(fn, "__func__", fn)
+    if isinstance(fn, functools.partial):
+        return f"functools.partial({function_label(fn.func)})"
     module = getattr(fn, "__module__", None) or "?"
-    return f"{module}.{getattr(fn, '__qualname__', repr(fn))}"
+    return f"{module}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"  # never a repr with an address
+
+
+def partial_error(where: str) -> ToolDefinitionError:
+    """A `functools.partial` as a tool: refused, with what to write instead."""
+    return ToolDefinitionError(
+        where,
+        "a functools.partial cannot be reflected (its name, docstring and type hints are partial's own, not the function's)",
+        "write a small def with the remaining parameters that calls the function, and decorate that",
+    )
 
 
 def _mark(fn: Any, options: ToolOptions) -> Any:
     target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
     if not callable(target):
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
+    if isinstance(target, functools.partial):
+        raise partial_error(f"@tool {function_label(target)}")
     name = options.name if options.name is not None else getattr(target, "__name__", "")
     if not TOOL_NAME.match(name):
         raise ToolDefinitionError(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import decimal
+import functools
 import json
 import secrets
 import types
@@ -47,7 +48,7 @@ from pydantic_core import to_jsonable_python
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ToolCallError, ToolDefinitionError, ToolExecutionError, UnknownToolError
 from toolkit.tools import arguments, coercion, redact
-from toolkit.tools.decorator import InvocationContext, function_label, tool_options
+from toolkit.tools.decorator import InvocationContext, function_label, partial_error, tool_options
 from toolkit.tools.reflect import Reflection, ToolSpec, reflect
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -328,6 +329,8 @@ def _collect(source: Any) -> list[Tool]:
             "a class is not a tool source; its @tool methods need an instance to be bound to",
             f"pass an instance, e.g. tools_from({source.__name__}())",
         )
+    if isinstance(source, functools.partial):
+        raise partial_error(f"tools_from({function_label(source)})")
     if isinstance(source, types.FunctionType):
         return [_function_tool_once(source)]
     if isinstance(source, types.MethodType):

@@ -122,6 +122,12 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
             "it is async, and the executor calls tools synchronously",
             "make it a plain function (async tools are left out for now)",
         )
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        raise ToolDefinitionError(
+            label,
+            "it is a generator (it yields), and a tool call needs one return value",
+            "return a list (or a string) instead of yielding",
+        )
     summary, arg_docs = parse_docstring(fn.__doc__)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}

@@ -385,3 +385,50 @@ def test_credentials_in_the_base_url_are_masked_everywhere():
     assert "hunter2" not in shown and "abc123456" not in shown
     labelled = ChatClient(url, "k", "m", label=f"real gateway {url}")
     assert "hunter2" not in labelled.describe() and "abc123456" not in labelled.describe()
+
+
+def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
+    """Gemini's OpenAI-compatible endpoint: tool calls without a stream index, `extra_content`
+    on the call, `finish_reason: "stop"` although it called a tool. The loop runs the call and the
+    next request carries the signature on the assistant's tool call."""
+    from toolkit import run_loop, tool
+
+    @tool
+    def query_order(orderId: str) -> str:
+        """Look up an order."""
+        return f"{orderId}: shipped"
+
+    signature = {"google": {"thought_signature": "c2lnbmF0dXJl"}}
+    first = {
+        "id": "x",
+        "model": "gemini",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "function-call-1",
+                            "type": "function",
+                            "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'},
+                            "extra_content": signature,
+                        }
+                    ],
+                },
+            }
+        ],
+    }
+    second = {
+        **OK_BODY,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}],
+    }
+    script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
+    client, _ = make(script)
+    result = run_loop(client, QUESTION, tools=[query_order])
+    assert result.answer == "Shipped."
+    sent = json.loads(script.requests[1].content)["messages"]
+    assert sent[1]["tool_calls"][0]["extra_content"] == signature
+    assert sent[2] == {"role": "tool", "tool_call_id": "function-call-1", "content": "SN1: shipped"}

@@ -173,3 +173,20 @@ def test_records_are_immutable():
     with pytest.raises(ValidationError):
         SystemMessage(content="x").content = "y"  # type: ignore[misc]
     assert UserMessage(content="x") == UserMessage(content="x")
+
+
+def test_a_providers_own_fields_on_a_tool_call_go_back_unchanged():
+    """Gemini 3 wants its thought signature (`extra_content`) back on the call in the next request."""
+    wire = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "query_order", "arguments": "{}"},
+        "extra_content": {"google": {"thought_signature": "c2ln"}},
+    }
+    call = ToolCall.from_openai(wire)
+    assert call.extra == {"extra_content": {"google": {"thought_signature": "c2ln"}}}
+    assert call.to_openai() == wire
+    assert load_message(dump_message(AssistantMessage(tool_calls=(call,)))) == AssistantMessage(tool_calls=(call,))
+    plain = ToolCall(id="c", name="f")
+    assert plain.to_openai() == {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    assert "extra" not in dump_message(AssistantMessage(tool_calls=(plain,)))["tool_calls"][0]

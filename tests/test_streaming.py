@@ -101,3 +101,47 @@ def test_tool_call_without_name_is_a_bad_response():
 def test_comments_and_blank_lines_are_ignored():
     lines = [": keep-alive", "event: message"] + sse(delta({"content": "ok"}), delta({}, "stop"))
     assert list(assemble(lines))[-1].response.message.content == "ok"
+
+
+# --- gateways that leave out a tool-call delta's index (Gemini's OpenAI-compatible endpoint) ---
+
+SIGNATURE = {"google": {"thought_signature": "c2lnbmF0dXJl"}}
+
+
+def final(events):
+    return events[-1].response
+
+
+def test_indexless_calls_with_their_own_ids_stay_two_calls_and_keep_provider_fields():
+    """Gemini sends each call whole, without `index`, with `extra_content`: two calls, not one merged."""
+    stream = sse(
+        delta({"role": "assistant", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'},
+             "extra_content": SIGNATURE}]}),
+        delta({"tool_calls": [
+            {"id": "call_2", "type": "function", "function": {"name": "query_logistics", "arguments": '{"orderId":"SN1"}'}}]}),
+        delta({}, finish="stop"),
+    )  # fmt: skip
+    calls = final(list(assemble(stream))).message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [
+        ("call_1", "query_order", '{"orderId":"SN1"}'),
+        ("call_2", "query_logistics", '{"orderId":"SN1"}'),
+    ]
+    assert calls[0].extra == {"extra_content": SIGNATURE} and calls[1].extra == {}
+    assert calls[0].to_openai()["extra_content"] == SIGNATURE
+
+
+def test_indexless_fragments_continue_the_latest_call():
+    stream = sse(
+        delta({"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a":'}}]}),
+        delta({"tool_calls": [{"function": {"arguments": "1}"}}]}),
+        delta({"tool_calls": [{"id": "call_2", "type": "function", "function": {"name": "g", "arguments": ""}}]}),
+        delta({"tool_calls": [{"function": {"arguments": "{}"}}]}),
+    )
+    calls = final(list(assemble(stream))).message.tool_calls
+    assert [(c.id, c.name, c.arguments) for c in calls] == [("call_1", "f", '{"a":1}'), ("call_2", "g", "{}")]
+
+
+def test_a_tool_call_delta_that_is_not_an_object_is_a_bad_response():
+    with pytest.raises(BadResponseError, match="streamed tool call delta is not an object: 'x'"):
+        list(assemble(sse(delta({"tool_calls": ["x"]}))))

@@ -45,9 +45,13 @@ class ToolCall(_Record):
     """The tool's name, exactly as the model wrote it (it may not exist)."""
     arguments: str = "{}"
     """The arguments as the model sent them: a JSON *string*, possibly invalid."""
+    extra: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda extra: not extra)
+    """A provider's own fields on the call, beyond OpenAI's (Gemini's `extra_content`, holding
+    the thought signature it wants back), sent back unchanged with the call."""
 
     def to_openai(self) -> dict[str, Any]:
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+        call = {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+        return {**self.extra, **call} if self.extra else call
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> ToolCall:
@@ -55,7 +59,12 @@ class ToolCall(_Record):
         arguments = fn.get("arguments", "{}")
         if not isinstance(arguments, str):  # some gateways send an object: keep it readable
             arguments = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
-        return cls(id=data["id"], name=fn["name"], arguments=arguments)
+        extra = {key: value for key, value in data.items() if key not in _OPENAI_CALL_KEYS}
+        return cls(id=data["id"], name=fn["name"], arguments=arguments, extra=extra)
+
+
+_OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})
+"""What OpenAI's tool call (and a streamed delta of one) holds; anything else is a provider's own."""
 
 
 class SystemMessage(_Record):

@@ -9,6 +9,11 @@ The one rule that matters: a stream that ends before `data: [DONE]` is truncated
 from it may be executed, however complete its tool calls look. `finish()` raises
 `TruncatedStreamError` in that case.
 
+Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
+delta's `index`. Then a delta with a new `id` starts the next call and one without an `id`
+continues the latest, so two calls are never merged into one. A provider's own fields on a
+call (Gemini's `extra_content`) are kept, to be sent back with it.
+
 Leaves out: `logprobs`, refusals, audio deltas, and `n > 1` (only choice 0 is read).
 """
 
@@ -55,6 +60,7 @@ class _PartialCall:
     id: str = ""
     name: str = ""
     fragments: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -69,6 +75,8 @@ class StreamAssembler:
     model: str = ""
     id: str = ""
     done: bool = False
+    latest: int | None = None
+    """The index of the call the latest tool-call delta went to."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
@@ -106,14 +114,30 @@ class StreamAssembler:
             self.text.append(delta["content"])
             events.append(TextDelta(delta["content"]))
         for piece in delta.get("tool_calls") or ():
-            index = piece.get("index", 0)
+            if not isinstance(piece, dict):
+                raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
+            index = self._index_of(piece)
+            self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
             fn = piece.get("function") or {}
             partial.id = piece.get("id") or partial.id
             partial.name = fn.get("name") or partial.name
             partial.fragments.append(fn.get("arguments") or "")
+            partial.extra.update((k, v) for k, v in piece.items() if k not in _OPENAI_DELTA_KEYS)
             events.append(ToolCallDelta(index, piece.get("id"), fn.get("name"), fn.get("arguments") or ""))
         return events
+
+    def _index_of(self, piece: dict[str, Any]) -> int:
+        """The delta's `index`; without one, a new `id` is the next call and no `id` the latest."""
+        index = piece.get("index")
+        if isinstance(index, int) and not isinstance(index, bool):
+            return index
+        if self.latest is None:
+            return 0
+        call_id = piece.get("id")
+        if call_id and call_id != self.calls[self.latest].id:
+            return max(self.calls) + 1
+        return self.latest
 
     def finish(self) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]`."""
@@ -122,7 +146,8 @@ class StreamAssembler:
             what = f" with tool call(s) {pending} unfinished" if pending else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments="".join(c.fragments)) for _, c in sorted(self.calls.items())
+            ToolCall(id=c.id, name=c.name, arguments="".join(c.fragments), extra=c.extra)
+            for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.id or not c.name]
         if missing:
@@ -131,6 +156,9 @@ class StreamAssembler:
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
         )
+
+
+_OPENAI_DELTA_KEYS = frozenset({"index", "id", "type", "function"})
 
 
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:

@@ -136,7 +136,7 @@ def test_connection_refused_is_transient():
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
-        ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'id'"),
+        ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'name'"),
     ],
 )
 def test_bad_bodies_are_named(body, message):
@@ -432,3 +432,36 @@ def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
     sent = json.loads(script.requests[1].content)["messages"]
     assert sent[1]["tool_calls"][0]["extra_content"] == signature
     assert sent[2] == {"role": "tool", "tool_call_id": "function-call-1", "content": "SN1: shipped"}
+
+
+@pytest.mark.parametrize("missing", [{}, {"id": None}, {"id": ""}])
+def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(missing):
+    """llama.cpp's server, StepFun and some proxies send tool calls without an id (or null, or ""):
+    the loop names each `call_r<round>_<position>`, says so in the round's notes, and pairs the results."""
+    from toolkit import run_loop, tool
+
+    @tool
+    def query_order(orderId: str) -> str:
+        """Look up an order."""
+        return f"{orderId}: shipped"
+
+    call = {"type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}, **missing}
+    first = {
+        "choices": [
+            {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [call, call]}}
+        ]
+    }
+    second = {
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}]
+    }
+    script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
+    client, _ = make(script)
+    result = run_loop(client, QUESTION, tools=[query_order])
+    assert result.answer == "Shipped."
+    sent = json.loads(script.requests[1].content)["messages"]
+    assert [c["id"] for c in sent[1]["tool_calls"]] == ["call_r1_1", "call_r1_2"]
+    assert [m["tool_call_id"] for m in sent[2:4]] == ["call_r1_1", "call_r1_2"]
+    assert result.rounds[0].notes == [
+        "tool call 1 (query_order) came without an id; it is 'call_r1_1'",
+        "tool call 2 (query_order) came without an id; it is 'call_r1_2'",
+    ]

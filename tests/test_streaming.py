@@ -94,7 +94,7 @@ def test_error_event_mid_stream_is_a_bad_response():
 
 def test_tool_call_without_name_is_a_bad_response():
     chunk = delta({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]})
-    with pytest.raises(BadResponseError, match="have no id or name"):
+    with pytest.raises(BadResponseError, match="at index \\[0\\] have no name"):
         list(assemble(sse(chunk, delta({}, "tool_calls"))))
 
 
@@ -145,3 +145,11 @@ def test_indexless_fragments_continue_the_latest_call():
 def test_a_tool_call_delta_that_is_not_an_object_is_a_bad_response():
     with pytest.raises(BadResponseError, match="streamed tool call delta is not an object: 'x'"):
         list(assemble(sse(delta({"tool_calls": ["x"]}))))
+
+
+def test_a_streamed_call_without_an_id_is_assembled_for_the_loop_to_name():
+    stream = sse(
+        delta({"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": "{}"}}]}), delta({}, "tool_calls")
+    )
+    (call,) = final(list(assemble(stream))).message.tool_calls
+    assert (call.id, call.name, call.arguments) == ("", "f", "{}")

@@ -60,7 +60,8 @@ class ToolCall(_Record):
         if not isinstance(arguments, str):  # some gateways send an object: keep it readable
             arguments = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
         extra = {key: value for key, value in data.items() if key not in _OPENAI_CALL_KEYS}
-        return cls(id=data["id"], name=fn["name"], arguments=arguments, extra=extra)
+        # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
+        return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
 
 
 _OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})

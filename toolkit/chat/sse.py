@@ -149,9 +149,9 @@ class StreamAssembler:
             ToolCall(id=c.id, name=c.name, arguments="".join(c.fragments), extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
-        missing = [i for i, c in sorted(self.calls.items()) if not c.id or not c.name]
-        if missing:
-            raise BadResponseError(f"streamed tool call(s) at index {missing} have no id or name")
+        missing = [i for i, c in sorted(self.calls.items()) if not c.name]
+        if missing:  # a missing id is the loop's to fill in (`unique_call_ids`); a missing name is not
+            raise BadResponseError(f"streamed tool call(s) at index {missing} have no name")
         message = AssistantMessage(content="".join(self.text) if self.text else None, tool_calls=calls)
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id

@@ -259,7 +259,7 @@ class _Run:
         else:
             response = self.model.chat(self.conversation(), **request)
         self.usage += response.usage
-        reply, notes = unique_call_ids(response.message)
+        reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
             len(self.rounds) + 1,
             [t.name for t in effective],
@@ -515,23 +515,31 @@ class _Run:
         )
 
 
-def unique_call_ids(reply: AssistantMessage) -> tuple[AssistantMessage, list[str]]:
-    """The reply with every tool-call id unique (a repeat gets `<id>_2`, `<id>_3`, …), and a note
-    per renamed id. Both calls run and each gets its own result, so a strict gateway accepts the
-    next request; refusing the reply would throw away work the model asked for."""
+def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[AssistantMessage, list[str]]:
+    """The reply with every tool-call id present and unique, and a note per id given or renamed.
+
+    A call without an id (some OpenAI-compatible servers send none, `null` or `""`) gets
+    `call_r<round>_<position>`; a repeat gets `<id>_2`, `<id>_3`, …. Every call runs and gets its
+    own result, so a strict gateway accepts the next request; refusing the reply would throw away
+    work the model asked for."""
     seen = {c.id for c in reply.tool_calls}
-    if len(seen) == len(reply.tool_calls):
+    if len(seen) == len(reply.tool_calls) and "" not in seen:
         return reply, []
     used: set[str] = set()
     calls, notes = [], []
-    for c in reply.tool_calls:
+    for position, c in enumerate(reply.tool_calls, 1):
+        if not c.id:
+            new = f"call_r{round_number}_{position}"
+            notes.append(f"tool call {position} ({c.name}) came without an id; it is {new!r}")
+            c = c.model_copy(update={"id": new})
+            seen.add(new)
         if c.id in used:
             n = 2
             while f"{c.id}_{n}" in seen or f"{c.id}_{n}" in used:
                 n += 1
             new = f"{c.id}_{n}"
             notes.append(f"repeated tool-call id {c.id!r} renamed {new!r}")
-            c = ToolCall(id=new, name=c.name, arguments=c.arguments)
+            c = c.model_copy(update={"id": new})
         used.add(c.id)
         calls.append(c)
     return reply.model_copy(update={"tool_calls": tuple(calls)}), notes

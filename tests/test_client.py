@@ -465,3 +465,42 @@ def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(mi
         "tool call 1 (query_order) came without an id; it is 'call_r1_1'",
         "tool call 2 (query_order) came without an id; it is 'call_r1_2'",
     ]
+
+
+def test_deepseeks_reasoning_content_goes_back_with_the_tool_call_but_groqs_reasoning_does_not():
+    """DeepSeek's thinking mode answers a request without the reasoning_content of a tool-calling
+    reply with a 400 ("The reasoning_content in the thinking mode must be passed back to the API");
+    Groq refuses its own `reasoning` field when it comes back."""
+    from toolkit import run_loop, tool
+
+    @tool
+    def query_order(orderId: str) -> str:
+        """Look up an order."""
+        return f"{orderId}: shipped"
+
+    message = {
+        "role": "assistant",
+        "content": "",
+        "reasoning_content": "The user wants order SN1; call query_order.",
+        "reasoning": "groq's own field",
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}}
+        ],
+    }
+    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]}
+    second = {
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}]
+    }
+    script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
+    client, _ = make(script)
+    result = run_loop(client, QUESTION, tools=[query_order])
+    sent = json.loads(script.requests[1].content)["messages"][1]
+    assert sent["reasoning_content"] == "The user wants order SN1; call query_order."
+    assert "reasoning" not in sent and result.answer == "Shipped."
+
+
+def test_content_sent_as_parts_is_read_as_its_text():
+    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": [{"type": "text", "text": "hmm"}]},
+        {"type": "text", "text": "Shipped "}, {"type": "text", "text": "today."}]}}]}  # fmt: skip
+    assert parse_completion(json.dumps(body)).message.content == "Shipped today."

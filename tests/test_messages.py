@@ -190,3 +190,12 @@ def test_a_providers_own_fields_on_a_tool_call_go_back_unchanged():
     plain = ToolCall(id="c", name="f")
     assert plain.to_openai() == {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     assert "extra" not in dump_message(AssistantMessage(tool_calls=(plain,)))["tool_calls"][0]
+
+
+def test_an_assistant_messages_kept_fields_survive_memory_and_go_back_on_the_wire():
+    wire = {"role": "assistant", "content": None, "reasoning_content": "think", "tool_calls": []}
+    message = message_from_openai(wire)
+    assert message.extra == {"reasoning_content": "think"}
+    assert load_message(dump_message(message)) == message
+    assert message.to_openai() == {"role": "assistant", "content": None, "reasoning_content": "think"}
+    assert "extra" not in dump_message(AssistantMessage(content="hi"))

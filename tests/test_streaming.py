@@ -153,3 +153,17 @@ def test_a_streamed_call_without_an_id_is_assembled_for_the_loop_to_name():
     )
     (call,) = final(list(assemble(stream))).message.tool_calls
     assert (call.id, call.name, call.arguments) == ("", "f", "{}")
+
+
+def test_reasoning_content_deltas_are_kept_for_the_reply_to_carry_back():
+    stream = sse(
+        delta({"role": "assistant", "reasoning_content": "Look up "}),
+        delta({"reasoning_content": "the order."}),
+        delta(
+            {"tool_calls": [{"index": 0, "id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+        ),
+        delta({}, "tool_calls"),
+    )
+    message = final(list(assemble(stream))).message
+    assert message.extra == {"reasoning_content": "Look up the order."}
+    assert message.to_openai()["reasoning_content"] == "Look up the order."

@@ -43,7 +43,7 @@ from typing import Any, NoReturn
 import httpx
 
 from toolkit.chat.masking import mask_key, mask_url, url_secrets
-from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, to_openai
+from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
 from toolkit.errors import BadResponseError, CallerError, ModelCallError, NotAStreamError, TransientError
@@ -434,8 +434,7 @@ def parse_completion(text: str) -> ChatResponse:
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:
     try:
-        calls = tuple(ToolCall.from_openai(c) for c in message.get("tool_calls") or ())
-        return AssistantMessage(content=message.get("content"), tool_calls=calls)
+        return AssistantMessage.from_openai(message)
     except (KeyError, TypeError, ValueError) as exc:
         raise BadResponseError(f"choices[0].message is malformed: {exc}", status=200, body=text[:2000]) from exc
 

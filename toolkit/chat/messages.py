@@ -151,16 +151,42 @@ class AssistantMessage(_Record):
     """The text; `None` when the model only asked for tools."""
     tool_calls: tuple[ToolCall, ...] = ()
     """The calls requested, in the model's order."""
+    extra: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda extra: not extra)
+    """The provider's fields that must go back with this message (`KEPT_ASSISTANT_FIELDS`)."""
 
     @property
     def has_tool_calls(self) -> bool:
         return bool(self.tool_calls)
 
     def to_openai(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"role": "assistant", "content": self.content}
+        out: dict[str, Any] = {"role": "assistant", "content": self.content, **self.extra}
         if self.tool_calls:
             out["tool_calls"] = [c.to_openai() for c in self.tool_calls]
         return out
+
+    @classmethod
+    def from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
+        """A reply's `message` object; content given as parts keeps its text parts, joined."""
+        calls = tuple(ToolCall.from_openai(c) for c in data.get("tool_calls") or ())
+        extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
+        return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra)
+
+
+KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
+"""Fields of an assistant message that providers want back on the next request: DeepSeek's (and
+Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
+request is a 400 — and OpenRouter's `reasoning_details`. Others are dropped: Groq, for one,
+refuses its own `reasoning` field when it is sent back."""
+
+
+def _text_of(content: Any) -> Any:
+    """Text content as is; a list of parts (some gateways send one) → its text parts joined."""
+    if not isinstance(content, list):
+        return content
+    texts = [
+        p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
 
 
 class ToolResultMessage(_Record):
@@ -193,8 +219,7 @@ def message_from_openai(data: dict[str, Any]) -> Message:
     """Parse one chat-completions message dict into its record."""
     role = data.get("role")
     if role == "assistant":
-        calls = tuple(ToolCall.from_openai(c) for c in data.get("tool_calls") or ())
-        return AssistantMessage(content=data.get("content"), tool_calls=calls)
+        return AssistantMessage.from_openai(data)
     if role == "tool":
         return ToolResultMessage(
             tool_call_id=data["tool_call_id"], content=data["content"], tool_name=data.get("name", "")

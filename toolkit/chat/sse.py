@@ -12,7 +12,8 @@ from it may be executed, however complete its tool calls look. `finish()` raises
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`. Then a delta with a new `id` starts the next call and one without an `id`
 continues the latest, so two calls are never merged into one. A provider's own fields on a
-call (Gemini's `extra_content`) are kept, to be sent back with it.
+call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
+deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
 
 Leaves out: `logprobs`, refusals, audio deltas, and `n > 1` (only choice 0 is read).
 """
@@ -68,6 +69,8 @@ class StreamAssembler:
     """Folds chat-completion chunks into one response; `feed_line` per SSE line."""
 
     text: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    """`reasoning_content` deltas (DeepSeek's thinking mode): kept, to go back with the reply."""
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
     usage: TokenUsage = field(default_factory=lambda: TokenUsage(input_tokens=None, output_tokens=None))
@@ -113,6 +116,8 @@ class StreamAssembler:
         if delta.get("content"):
             self.text.append(delta["content"])
             events.append(TextDelta(delta["content"]))
+        if isinstance(delta.get("reasoning_content"), str):
+            self.reasoning.append(delta["reasoning_content"])
         for piece in delta.get("tool_calls") or ():
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
@@ -152,7 +157,12 @@ class StreamAssembler:
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
         if missing:  # a missing id is the loop's to fill in (`unique_call_ids`); a missing name is not
             raise BadResponseError(f"streamed tool call(s) at index {missing} have no name")
-        message = AssistantMessage(content="".join(self.text) if self.text else None, tool_calls=calls)
+        reasoning = "".join(self.reasoning)
+        message = AssistantMessage(
+            content="".join(self.text) if self.text else None,
+            tool_calls=calls,
+            extra={"reasoning_content": reasoning} if reasoning else {},
+        )
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
         )

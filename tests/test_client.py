@@ -135,6 +135,11 @@ def test_connection_refused_is_transient():
         ("<html>oops</html>", "response body is not JSON: '<html>oops</html>'"),
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
+        (
+            '{"error": {"message": "Provider returned error", "code": 502}}',
+            "gateway answered 200 with an error: Provider returned error",
+        ),
+        ('{"error": {"code": 502}}', 'gateway answered 200 with an error: {"code": 502}'),
         ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
         ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'name'"),
     ],

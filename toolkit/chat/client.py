@@ -417,6 +417,9 @@ def parse_completion(text: str) -> ChatResponse:
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
+    if not choices and isinstance(data.get("error"), dict):  # OpenRouter and some proxies: 200 with an error body
+        said = data["error"].get("message") or json.dumps(data["error"], ensure_ascii=False)[:200]
+        raise BadResponseError(f"gateway answered 200 with an error: {said}", status=200, body=text[:2000])
     if not isinstance(choices, list) or not choices:
         raise BadResponseError("response has no choices", status=200, body=text[:2000])
     choice = choices[0]

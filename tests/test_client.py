@@ -509,3 +509,14 @@ def test_content_sent_as_parts_is_read_as_its_text():
         {"type": "thinking", "thinking": [{"type": "text", "text": "hmm"}]},
         {"type": "text", "text": "Shipped "}, {"type": "text", "text": "today."}]}}]}  # fmt: skip
     assert parse_completion(json.dumps(body)).message.content == "Shipped today."
+
+
+def test_a_base_url_that_already_names_the_endpoint_gets_a_precise_hint():
+    script = Script(httpx.Response(404, json={"error": {"message": "Not found"}}))
+    client = ChatClient("http://gw.test/v1/chat/completions", "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == (
+        "HTTP 404: Not found — LLM_BASE_URL ends in /chat/completions: set it to the part before, "
+        "e.g. https://host/v1 (not retried)"
+    )

@@ -377,14 +377,19 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
         raise error
+    hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
+    if status == 404 and _DOUBLED in str(response.request.url):
+        hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     raise CallerError(
-        f"HTTP {status}: {detail} — {_CALLER_HINTS.get(status, _DEFAULT_HINT)}",
+        f"HTTP {status}: {detail} — {hint}",
         status=status,
         body=body,
         attempts=attempt,
     )
 
 
+_DOUBLED = "/chat/completions/chat/completions"
+"""A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _TRANSIENT = frozenset({408, 409, 429})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"

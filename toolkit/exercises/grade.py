@@ -15,7 +15,9 @@ notebook (`06_…`), from the registry — so a deleted exercise cell still gets
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
 
-Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks.
+Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
+and any defence against a learner who fakes a result: their code runs in the same kernel as
+`check()` (and `solution()` is one call away), so this grading is formative, not an exam.
 """
 
 from __future__ import annotations

@@ -436,7 +436,12 @@ def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
     assert result.answer == "Shipped."
     sent = json.loads(script.requests[1].content)["messages"]
     assert sent[1]["tool_calls"][0]["extra_content"] == signature
-    assert sent[2] == {"role": "tool", "tool_call_id": "function-call-1", "content": "SN1: shipped"}
+    assert sent[2] == {
+        "role": "tool",
+        "tool_call_id": "function-call-1",
+        "content": "SN1: shipped",
+        "name": "query_order",
+    }
 
 
 @pytest.mark.parametrize("missing", [{}, {"id": None}, {"id": ""}])

@@ -55,7 +55,12 @@ def test_attributes_are_stored_but_never_sent():
         content="found 2",
         attributes={"found_tools": ["query_order", "query_logistics"]},
     )
-    assert result.to_openai() == {"role": "tool", "tool_call_id": "c1", "content": "found 2"}
+    assert result.to_openai() == {
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "found 2",
+        "name": "tool_search_tool",
+    }
     assert load_message(dump_message(result)) == result
     assert dump_message(result)["attributes"] == {"found_tools": ["query_order", "query_logistics"]}
 
@@ -199,3 +204,16 @@ def test_an_assistant_messages_kept_fields_survive_memory_and_go_back_on_the_wir
     assert load_message(dump_message(message)) == message
     assert message.to_openai() == {"role": "assistant", "content": None, "reasoning_content": "think"}
     assert "extra" not in dump_message(AssistantMessage(content="hi"))
+
+
+def test_a_tool_result_names_its_tool_on_the_wire_when_it_knows_it():
+    """Gemini's OpenAI-compatible endpoint answers a tool message without `name` with a 400;
+    OpenAI's function-calling guide sends it too. Without a known tool name, none is sent."""
+    named = ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="ok")
+    assert named.to_openai() == {"role": "tool", "tool_call_id": "c1", "content": "ok", "name": "query_order"}
+    assert ToolResultMessage(tool_call_id="c1", content="ok").to_openai() == {
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "ok",
+    }
+    assert message_from_openai(named.to_openai()) == named

@@ -196,7 +196,8 @@ class ToolResultMessage(_Record):
     tool_call_id: str
     """Echoes `ToolCall.id`; strict gateways reject a result that answers no call."""
     tool_name: str = ""
-    """The tool that produced it (not part of the wire format; kept for views and memory)."""
+    """The tool that produced it. Sent as `name` when known: OpenAI's own function-calling guide
+    does, and Gemini's OpenAI-compatible endpoint refuses a tool message without it (a 400)."""
     content: str
     """The text the model reads."""
     is_error: bool = False
@@ -205,7 +206,10 @@ class ToolResultMessage(_Record):
     """Stored with memory, never sent: e.g. `found_tools`, `activated_skill`."""
 
     def to_openai(self) -> dict[str, Any]:
-        return {"role": "tool", "tool_call_id": self.tool_call_id, "content": self.content}
+        out = {"role": "tool", "tool_call_id": self.tool_call_id, "content": self.content}
+        if self.tool_name:
+            out["name"] = self.tool_name
+        return out
 
 
 Message = Annotated[

@@ -525,3 +525,14 @@ def test_a_base_url_that_already_names_the_endpoint_gets_a_precise_hint():
         "HTTP 404: Not found — LLM_BASE_URL ends in /chat/completions: set it to the part before, "
         "e.g. https://host/v1 (not retried)"
     )
+
+
+def test_a_413_names_both_things_that_make_a_request_too_large():
+    script = Script(httpx.Response(413, json={"error": {"message": "The request body is larger than 1048576 bytes."}}))
+    client, _ = make(script)
+    with pytest.raises(CallerError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == (
+        "HTTP 413: The request body is larger than 1048576 bytes. — the request is too large; shorten the "
+        "conversation, or send fewer or smaller images (not retried)"
+    )

@@ -398,7 +398,7 @@ _CALLER_HINTS = {
     401: "check LLM_API_KEY (not retried)",
     403: "the key is not allowed to use this model (not retried)",
     404: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)",
-    413: "the request is too large; shorten the conversation (not retried)",
+    413: "the request is too large; shorten the conversation, or send fewer or smaller images (not retried)",
 }
 
 

@@ -392,10 +392,9 @@ def test_credentials_in_the_base_url_are_masked_everywhere():
     assert "hunter2" not in labelled.describe() and "abc123456" not in labelled.describe()
 
 
-def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
-    """Gemini's OpenAI-compatible endpoint: tool calls without a stream index, `extra_content`
-    on the call, `finish_reason: "stop"` although it called a tool. The loop runs the call and the
-    next request carries the signature on the assistant's tool call."""
+def loop_on_mock_gateway(message, finish="tool_calls"):
+    """`run_loop` with a `query_order` tool against a gateway that answers `message` (a reply
+    calling the tool), then "Shipped."; the result and the messages of the second request."""
     from toolkit import run_loop, tool
 
     @tool
@@ -403,38 +402,29 @@ def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
         """Look up an order."""
         return f"{orderId}: shipped"
 
-    signature = {"google": {"thought_signature": "c2lnbmF0dXJl"}}
-    first = {
-        "id": "x",
-        "model": "gemini",
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "stop",
-                "message": {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": "function-call-1",
-                            "type": "function",
-                            "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'},
-                            "extra_content": signature,
-                        }
-                    ],
-                },
-            }
-        ],
-    }
+    first = {"choices": [{"index": 0, "finish_reason": finish, "message": message}]}
     second = {
-        **OK_BODY,
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}],
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}]
     }
     script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
     client, _ = make(script)
     result = run_loop(client, QUESTION, tools=[query_order])
+    return result, json.loads(script.requests[1].content)["messages"]
+
+
+def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
+    """Gemini's OpenAI-compatible endpoint: tool calls without a stream index, `extra_content`
+    on the call, `finish_reason: "stop"` although it called a tool. The loop runs the call and the
+    next request carries the signature on the assistant's tool call."""
+    signature = {"google": {"thought_signature": "c2lnbmF0dXJl"}}
+    call = {
+        "id": "function-call-1",
+        "type": "function",
+        "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'},
+        "extra_content": signature,
+    }
+    result, sent = loop_on_mock_gateway({"role": "assistant", "content": None, "tool_calls": [call]}, finish="stop")
     assert result.answer == "Shipped."
-    sent = json.loads(script.requests[1].content)["messages"]
     assert sent[1]["tool_calls"][0]["extra_content"] == signature
     assert sent[2] == {
         "role": "tool",
@@ -448,27 +438,9 @@ def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
 def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(missing):
     """llama.cpp's server, StepFun and some proxies send tool calls without an id (or null, or ""):
     the loop names each `call_r<round>_<position>`, says so in the round's notes, and pairs the results."""
-    from toolkit import run_loop, tool
-
-    @tool
-    def query_order(orderId: str) -> str:
-        """Look up an order."""
-        return f"{orderId}: shipped"
-
     call = {"type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}, **missing}
-    first = {
-        "choices": [
-            {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "tool_calls": [call, call]}}
-        ]
-    }
-    second = {
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}]
-    }
-    script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
-    client, _ = make(script)
-    result = run_loop(client, QUESTION, tools=[query_order])
+    result, sent = loop_on_mock_gateway({"role": "assistant", "tool_calls": [call, call]})
     assert result.answer == "Shipped."
-    sent = json.loads(script.requests[1].content)["messages"]
     assert [c["id"] for c in sent[1]["tool_calls"]] == ["call_r1_1", "call_r1_2"]
     assert [m["tool_call_id"] for m in sent[2:4]] == ["call_r1_1", "call_r1_2"]
     assert result.rounds[0].notes == [
@@ -481,13 +453,6 @@ def test_deepseeks_reasoning_content_goes_back_with_the_tool_call_but_groqs_reas
     """DeepSeek's thinking mode answers a request without the reasoning_content of a tool-calling
     reply with a 400 ("The reasoning_content in the thinking mode must be passed back to the API");
     Groq refuses its own `reasoning` field when it comes back."""
-    from toolkit import run_loop, tool
-
-    @tool
-    def query_order(orderId: str) -> str:
-        """Look up an order."""
-        return f"{orderId}: shipped"
-
     message = {
         "role": "assistant",
         "content": "",
@@ -497,16 +462,9 @@ def test_deepseeks_reasoning_content_goes_back_with_the_tool_call_but_groqs_reas
             {"id": "call_1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}}
         ],
     }
-    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]}
-    second = {
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Shipped."}}]
-    }
-    script = Script(httpx.Response(200, json=first), httpx.Response(200, json=second))
-    client, _ = make(script)
-    result = run_loop(client, QUESTION, tools=[query_order])
-    sent = json.loads(script.requests[1].content)["messages"][1]
-    assert sent["reasoning_content"] == "The user wants order SN1; call query_order."
-    assert "reasoning" not in sent and result.answer == "Shipped."
+    result, sent = loop_on_mock_gateway(message)
+    assert sent[1]["reasoning_content"] == "The user wants order SN1; call query_order."
+    assert "reasoning" not in sent[1] and result.answer == "Shipped."
 
 
 def test_content_sent_as_parts_is_read_as_its_text():

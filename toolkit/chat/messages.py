@@ -59,12 +59,12 @@ class ToolCall(_Record):
         arguments = fn.get("arguments", "{}")
         if not isinstance(arguments, str):  # some gateways send an object: keep it readable
             arguments = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
-        extra = {key: value for key, value in data.items() if key not in _OPENAI_CALL_KEYS}
+        extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
         # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
         return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
 
 
-_OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})
+OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})
 """What OpenAI's tool call (and a streamed delta of one) holds; anything else is a provider's own."""
 
 

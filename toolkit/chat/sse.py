@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.chat.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall
+from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall
 from toolkit.errors import BadResponseError, TruncatedStreamError
 
 
@@ -128,7 +128,7 @@ class StreamAssembler:
             partial.id = piece.get("id") or partial.id
             partial.name = fn.get("name") or partial.name
             partial.fragments.append(fn.get("arguments") or "")
-            partial.extra.update((k, v) for k, v in piece.items() if k not in _OPENAI_DELTA_KEYS)
+            partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
             events.append(ToolCallDelta(index, piece.get("id"), fn.get("name"), fn.get("arguments") or ""))
         return events
 
@@ -166,9 +166,6 @@ class StreamAssembler:
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
         )
-
-
-_OPENAI_DELTA_KEYS = frozenset({"index", "id", "type", "function"})
 
 
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:

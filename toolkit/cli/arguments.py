@@ -14,10 +14,7 @@ import math
 
 def port(text: str) -> int:
     """A TCP port number: 0 to 65535."""
-    value = _whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)")
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port: use a whole number from 0 to 65535 (0 = any free)")
-    return value
+    return _whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)", most=65535)
 
 
 def count(text: str) -> int:
@@ -30,12 +27,12 @@ def positive(text: str) -> int:
     return _whole(text, 1, "is not allowed here: use a whole number, 1 or more")
 
 
-def _whole(text: str, least: int, problem: str) -> int:
+def _whole(text: str, least: int, problem: str, most: float = math.inf) -> int:
     try:
         value = int(text)
     except ValueError:
         value = least - 1
-    if value < least:
+    if not least <= value <= most:
         raise argparse.ArgumentTypeError(f"{text!r} {problem}")
     return value
 

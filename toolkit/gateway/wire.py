@@ -57,9 +57,7 @@ class Reply:
 
     def encode(self) -> bytes:
         """The whole body at once."""
-        if self.events is None or self.truncated:
-            return b"".join(self.iter_bytes())
-        return b"".join(_sse_events(self.events)) + DONE
+        return b"".join(self.iter_bytes())
 
 
 def _sse_events(events: Sequence[dict[str, Any]]) -> list[bytes]:

@@ -284,14 +284,10 @@ class _Run:
         self.append(*[_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
         trace.decision = f"limit of {limit} tool round trips reached"
         log.warning("memory id %r: the limit of %d tool round trips was reached", self.memory_id, limit)
-        if self.options.on_limit != "handover":
-            raise self.carry(
-                MaxRoundTripsError(
-                    f"the model asked for tools in more than {limit} round trips; "
-                    "something is wrong (raise max_round_trips if this is expected)"
-                )
-            )
-        return self.handover(self.options.handover_text)
+        return self.stop_at_limit(
+            f"the model asked for tools in more than {limit} round trips; "
+            "something is wrong (raise max_round_trips if this is expected)"
+        )
 
     def model_requests_spent(self) -> bool:
         limit = self.options.max_model_requests
@@ -302,13 +298,15 @@ class _Run:
         limit = self.options.max_model_requests
         trace.decision = f"limit of {limit} model requests reached"
         log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
+        return self.stop_at_limit(
+            f"the model still asked for tools after {limit} model requests; "
+            "something is wrong (raise max_model_requests if this is expected)"
+        )
+
+    def stop_at_limit(self, error: str) -> LoopResult:
+        """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`."""
         if self.options.on_limit != "handover":
-            raise self.carry(
-                MaxRoundTripsError(
-                    f"the model still asked for tools after {limit} model requests; "
-                    "something is wrong (raise max_model_requests if this is expected)"
-                )
-            )
+            raise self.carry(MaxRoundTripsError(error))
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:

@@ -4,8 +4,12 @@ Runs three servers with the same uvicorn settings, each in its own process on a 
 port: the fake gateway app; a bare Starlette endpoint returning a fixed body of the same size
 (the target's reference); and the gateway's own ASGI glue replaying that fixed reply (so the
 difference to it is the core alone). A loopback load generator (a few threads, one keep-alive
-raw socket each) sends the same chat request, a fixed number of times, to each, in
-alternating rounds; the best requests/s of each counts. Plain and streamed replies are
+raw socket each) sends chat requests, a fixed number of times, to each, in alternating rounds;
+the best requests/s of each counts. The requests are `workload()`: all different (fresh order
+ids and reference numbers, so nothing keyed by a request can help), to the shop's three tools
+or to one of four apps offering eight catalogue tools (so the generic keyword picker runs),
+some continuing with a tool result or carrying history. `--fixed` sends one request over and
+over instead, the workload of earlier runs (it hides what the generic picker costs). Plain and streamed replies are
 measured one after the other (or only one of them, with `--plain` / `--stream`).
 Target, for each: the gateway reaches at least 70% of the bare endpoint. Each server's own
 CPU time per request is measured too (from /proc): on a machine shared with other work the
@@ -22,7 +26,7 @@ full gateway. In a server a stage costs two to three times what it costs in a ti
 process (its code and data are no longer in the CPU caches when the next request arrives).
 Give it `--requests 16000` or more: the CPU clock ticks every 10 ms, too coarse for 4,000.
 
-    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5]
+    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed]
                                      [--plain | --stream] [--profile | --ablate]
 
 Run on demand; not a test (timings depend on the machine).
@@ -64,14 +68,65 @@ TOOLS = [
         ("query_refund_policy", "查询退换货政策", {"category": {"type": "string"}, "asOf": {"type": "string"}}),
     ]
 ]
+SYSTEM = "你是电商售后助手。不要编造订单号。"
 REQUEST = {
     "model": "fake-keyword",
     "tools": TOOLS,
     "messages": [
-        {"role": "system", "content": "你是电商售后助手。不要编造订单号。"},
+        {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
     ],
 }
+APPS = 4  # catalogue "apps": each offers its own fixed set of catalogue tools
+APP_TOOLS = 8
+
+
+def workload(count: int, seed: int = 0) -> list[dict]:
+    """`count` different chat requests, none repeated (so nothing keyed by a request can help):
+    half to the shop (its three tools; the course's labelled questions, each with a fresh order
+    id), half to one of `APPS` apps offering catalogue tools (the catalogue's queries, each with
+    a fresh number); a third of each continue the conversation with the tool's result, as a
+    loop's second request does, and a quarter carry an earlier exchange as history."""
+    import csv
+    import random
+    import re
+
+    from toolkit import data
+
+    rng = random.Random(seed)
+    with open(data.path("accuracy_cases.csv"), encoding="utf-8") as f:
+        questions = [row["question"] for row in csv.DictReader(f)]
+    with open(data.path("tool_catalog.json"), encoding="utf-8") as f:
+        catalogue = json.load(f)
+    specs = [
+        {"type": "function", "function": {k: t[k] for k in ("name", "description", "parameters")}}
+        for t in catalogue["tools"]
+    ]
+    apps = [rng.sample(specs, APP_TOOLS) for _ in range(APPS)]
+    queries = [q["query"] for q in catalogue["queries"]]
+    order_id = re.compile(r"SN\d{12}")
+    requests = []
+    for n in range(count):
+        if n % 2:
+            tools, system = rng.choice(apps), "You are a helpful assistant. Use the tools when they help."
+            question = f"{rng.choice(queries)} (ref {100000 + n})"
+        else:
+            tools, system = TOOLS, SYSTEM
+            asked = rng.choice(questions)
+            question = order_id.sub(f"SN2026{n:08d}", asked) if order_id.search(asked) else f"{asked}（{n}）"
+        messages = [{"role": "system", "content": system}]
+        if n % 4 == 3:
+            messages += [{"role": "user", "content": rng.choice(questions)}, {"role": "assistant", "content": "好的。"}]
+        messages.append({"role": "user", "content": question})
+        if n % 3 == 2:
+            tool = rng.choice(tools)["function"]["name"]
+            call = {"id": f"call_{n}", "type": "function", "function": {"name": tool, "arguments": "{}"}}
+            messages += [
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": f"call_{n}", "content": f"状态：已发货\n单号：{n}\n请勿编造。"},
+            ]
+        requests.append({"model": "fake-keyword", "tools": tools, "messages": messages})
+    return requests
 
 
 def _serve(kind: str, stream: bool) -> None:
@@ -118,8 +173,13 @@ def _replay(name: str) -> None:
     setattr(core, name, replayed)
 
 
-def _payload(stream: bool) -> bytes:
-    return json.dumps({**REQUEST, "stream": True} if stream else REQUEST).encode()
+def _payload(stream: bool, request: dict = REQUEST) -> bytes:
+    return json.dumps({**request, "stream": True} if stream else request).encode()
+
+
+def _payloads(stream: bool, count: int, fixed: bool) -> list[bytes]:
+    """The request bodies to send: the one fixed request, or `workload(count)`."""
+    return [_payload(stream)] if fixed else [_payload(stream, r) for r in workload(count)]
 
 
 def _request_bytes(url: str, payload: bytes) -> tuple[tuple[str, int], bytes]:
@@ -145,22 +205,25 @@ def _exchange(sock: socket.socket, request: bytes, buffer: bytearray) -> int:
     return int(head.split(b" ", 2)[1])
 
 
-def _drive(url: str, total: int, threads: int, payload: bytes) -> float:
+def _drive(url: str, total: int, threads: int, payloads: list[bytes]) -> float:
     """Requests/s for `total` requests over `threads` keep-alive raw sockets.
 
     Raw sockets, not httpx: with two cores, an httpx client costs as much CPU per request
     as the server does, and the benchmark would measure the client."""
-    address, request = _request_bytes(url, payload)
+    requests = [_request_bytes(url, payload) for payload in payloads]
+    address = requests[0][0]
     failures: list[int] = []
 
-    def worker(count: int) -> None:
+    def worker(count: int, first: int) -> None:
         with socket.create_connection(address) as sock:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             buffer = bytearray()
-            failures.extend(s for s in (_exchange(sock, request, buffer) for _ in range(count)) if s != 200)
+            sent = (requests[(first + i) % len(requests)][1] for i in range(count))
+            failures.extend(s for s in (_exchange(sock, request, buffer) for request in sent) if s != 200)
 
-    worker(100)  # warm up
-    workers = [threading.Thread(target=worker, args=(total // threads,)) for _ in range(threads)]
+    worker(100, 0)  # warm up
+    share = total // threads
+    workers = [threading.Thread(target=worker, args=(share, i * share)) for i in range(threads)]
     start = time.perf_counter()
     for w in workers:
         w.start()
@@ -180,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--stream", action="store_true", help="only streamed replies")
     only.add_argument("--plain", action="store_true", help="only plain replies")
+    parser.add_argument("--fixed", action="store_true", help="send one request over and over (the old workload)")
     parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
     parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
     parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)
@@ -188,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         _serve(args.serve, args.stream)
         return 0
     if args.profile:
-        return _profile()
+        return _profile(args)
     print(_environment())
     if args.ablate:
         return _ablate(args.stream, args)
@@ -270,11 +334,12 @@ def _rounds(
     rates: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     count = args.requests // args.threads * args.threads
+    payloads = _payloads(stream, args.requests, args.fixed)
     try:
         for _ in range(args.rounds):  # alternate, so all see the same machine weather
             for kind, (process, url) in servers.items():
                 before = _cpu_seconds(process.pid)
-                rates[kind].append(_drive(url, args.requests, args.threads, _payload(stream)))
+                rates[kind].append(_drive(url, args.requests, args.threads, payloads))
                 after = _cpu_seconds(process.pid)
                 if before is not None and after is not None:
                     cpu[kind].append((after - before) / count * 1e6)
@@ -285,61 +350,72 @@ def _rounds(
     return rates, cpu
 
 
-def _profile(repeat: int = 20_000) -> int:
-    """Time each stage of the core on the benchmark's request, in process."""
+def _profile(args: argparse.Namespace) -> int:
+    """Time each stage of the core on the benchmark's requests, in process."""
     for stream in (False, True):
-        _profile_one(stream, repeat)
+        _profile_one(stream, _payloads(stream, 2000, args.fixed))
     return 0
 
 
-def _profile_one(stream: bool, repeat: int) -> None:
+def _profile_one(stream: bool, bodies: list[bytes]) -> None:
     import orjson
 
     from toolkit.gateway import core, decide, validate, wire
 
     config = core.GatewayConfig()
     headers = {"content-type": "application/json"}
-    body = _payload(stream)
-    request = orjson.loads(body)
-    digest, prompt = core._read_prompt(request, "A")
-    decision = decide.decide(request, config.rules)
-    turn = core._turn(request, digest, prompt, decision, config)
-    completion = wire.completion_body(turn)
+    requests = [orjson.loads(body) for body in bodies]
+    prompts = [core._read_prompt(request, "A") for request in requests]
+    decisions = [decide.decide(request, config.rules) for request in requests]
+    turns = [core._turn(r, d, p, c, config) for r, (d, p), c in zip(requests, prompts, decisions)]
+    completions = [wire.completion_body(turn) for turn in turns]
+    chunks = lambda turn: wire.ChunkStream(turn, include_usage=False, piece=config.delta_chars)  # noqa: E731
     if stream:
-        stream_of = lambda: wire.ChunkStream(turn, include_usage=False, piece=config.delta_chars)  # noqa: E731
-        render = ("SSE chunk stream", stream_of)
-        encode = ("encode (chunks spliced into SSE lines)", lambda: wire.Reply(200, {}, events=stream_of()).encode())
+        render = ("SSE chunk stream", turns, chunks)
+        encode = (
+            "encode (chunks spliced into SSE lines)",
+            turns,
+            lambda t: wire.Reply(200, {}, events=chunks(t)).encode(),
+        )
     else:
-        render = ("completion body", lambda: wire.completion_body(turn))
-        encode = ("encode", lambda: wire.dumps(completion))
+        render = ("completion body", turns, wire.completion_body)
+        encode = ("encode", completions, wire.dumps)
     stages = [
-        ("parse JSON", lambda: orjson.loads(body)),
-        ("validate", lambda: validate.check_request(request)),
-        ("hash + prompt tokens", lambda: core._read_prompt(request, "A")),
-        ("decide (rules)", lambda: decide.decide(request, config.rules)),
-        ("turn (mode, shape, usage)", lambda: core._turn(request, digest, prompt, decision, config)),
+        ("parse JSON", bodies, orjson.loads),
+        ("validate", requests, validate.check_request),
+        ("hash + prompt tokens", requests, lambda r: core._read_prompt(r, "A")),
+        ("decide (rules)", requests, lambda r: decide.decide(r, config.rules)),
+        (
+            "turn (mode, shape, usage)",
+            list(zip(requests, prompts, decisions)),
+            lambda x: core._turn(x[0], *x[1], x[2], config),
+        ),
         render,
         encode,
     ]
     whole = _per_call(
-        lambda: core.handle_http("POST", core.CHAT_PATH, headers, body, config, None, "r").encode(), repeat
+        bodies, lambda body: core.handle_http("POST", core.CHAT_PATH, headers, body, config, None, "r").encode()
     )
-    times = [(name, _per_call(fn, repeat)) for name, fn in stages]
+    times = [(name, _per_call(inputs, fn)) for name, inputs, fn in stages]
     times.append(("envelope (the rest: route, headers, Reply)", max(0.0, whole - sum(t for _, t in times))))
-    print(f"{'streamed' if stream else 'plain'}: {whole:.1f} us per request in the core")
+    print(
+        f"{'streamed' if stream else 'plain'}: {whole:.1f} us per request in the core ({len(bodies)} different requests)"
+    )
     for name, t in times:
         print(f"  {name:<44} {t:6.1f} us  {t / whole:4.0%}")
 
 
-def _per_call(fn, repeat: int) -> float:
-    for _ in range(repeat // 10):
-        fn()
+def _per_call(inputs: list, fn, least: int = 20_000) -> float:
+    """Mean us per call of `fn` over `inputs` (cycled to at least `least` calls), best of three."""
+    inputs = inputs * max(1, least // len(inputs))
+    for x in inputs[: len(inputs) // 10]:
+        fn(x)
     best = float("inf")
     for _ in range(3):  # best of three: the least disturbed by other processes
         start = time.perf_counter()
-        for _ in range(repeat // 3):
-            fn()
-        best = min(best, (time.perf_counter() - start) / (repeat // 3) * 1e6)
+        for x in inputs:
+            fn(x)
+        best = min(best, (time.perf_counter() - start) / len(inputs) * 1e6)
     return best
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from toolkit.errors import SearchArgumentError
 from toolkit.search.catalog import load_catalog, scaled_catalog
-from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, clean_terms, naive_search, score
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, clean_terms, naive_search, score, score_text
 from toolkit.tools.reflect import ToolSpec
 
 SPECS = [
@@ -35,6 +35,14 @@ def test_name_hit_two_description_hit_one_summed_over_terms():
     assert score(SPECS[2], ["weather"]) == 1  # description only
     assert score(SPECS[3], ["weather"]) == 2  # name only (no description)
     assert score(SPECS[0], ["weather", "city", "zzz"]) == 4  # 3 + 1 + 0
+
+
+def test_score_text_is_score_without_a_spec():
+    """The gateway scores a request's tools with `score_text` (no `ToolSpec` built per tool)."""
+    for spec in SPECS:
+        for terms in (["weather"], ["weather", "city", "zzz"], ["mail"], []):
+            assert score_text(spec.name, spec.description, terms) == score(spec, terms)
+    assert score_text("getWeather", None, ["weather"]) == 2
 
 
 def test_case_insensitive_substring_trimmed_and_deduplicated():

@@ -17,7 +17,9 @@ the user's own words (strings), the search terms (arrays of strings), a number f
 text within bounds, `false`. `$ref`, `anyOf` /
 `oneOf` / `allOf` and nested objects and arrays are followed.
 
-Every word list and pattern is data (`data/gateway_rules.toml`, section 6).
+Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Schemas are parsed
+JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
+as `Mapping` costs ten times as much, on the path every request with unruled tools takes).
 
 Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
@@ -26,12 +28,10 @@ and a question that shares a word with an unrelated tool's description calls tha
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from toolkit.gateway.rules import Facts, Rules
-from toolkit.search.keyword import clean_terms, score
-from toolkit.tools.reflect import ToolSpec
+from toolkit.search.keyword import clean_terms, score_text
 
 _ENGLISH = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
 _CHINESE = re.compile(r"[\u4e00-\u9fff]+")
@@ -46,7 +46,7 @@ class ToolInfo(NamedTuple):
     """What the request says about one offered tool."""
 
     description: str
-    parameters: Mapping[str, Any]
+    parameters: dict[str, Any]
 
 
 # --- search terms ----------------------------------------------------------------------------
@@ -73,30 +73,30 @@ def search_terms(text: str, rules: Rules) -> list[str]:
 # --- picking a tool --------------------------------------------------------------------------
 
 
-def pick(text: str, tools: Mapping[str, ToolInfo], context: str, rules: Rules) -> str | None:
+def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> str | None:
     """The best-scoring tool for `text` (None if none reaches `min_score`)."""
     terms = search_terms(text, rules)
     if not terms:
         return None
     best, best_score = None, rules.generic.min_score - 1
     for name, info in tools.items():
-        total = score(ToolSpec(name, info.description), terms) + _enum_score(info.parameters, terms, context)
+        total = score_text(name, info.description, terms) + _enum_score(info.parameters, terms, context)
         if total > best_score:
             best, best_score = name, total
     return best
 
 
-def _enum_score(parameters: Mapping[str, Any], terms: list[str], context: str) -> int:
+def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> int:
     """The best score of any `enum` value of a top-level parameter, read with its context."""
-    properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
-    if not isinstance(properties, Mapping):
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    if not isinstance(properties, dict):
         return 0
     scores = [0]
     for schema in properties.values():
-        values = schema.get("enum") if isinstance(schema, Mapping) else None
+        values = schema.get("enum") if isinstance(schema, dict) else None
         if isinstance(values, list):
             words = [str(v) for v in values]
-            scores += [score(ToolSpec(w, _window(w, words, context)), terms) for w in words]
+            scores += [score_text(w, _window(w, words, context), terms) for w in words]
     return max(scores)
 
 
@@ -121,7 +121,7 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules) -> Any:
         return max(mentioned, key=lambda v: len(str(v)))
     terms = search_terms(text, rules)
     words = [str(v) for v in values]
-    scored = [(score(ToolSpec(w, _window(w, words, context)), terms), i) for i, w in enumerate(words)]
+    scored = [(score_text(w, _window(w, words, context), terms), i) for i, w in enumerate(words)]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
 
@@ -136,11 +136,11 @@ def fill_arguments(
     rules: Rules,
     *,
     context: str = "",
-    known: Mapping[str, Any] | None = None,
+    known: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Arguments for a tool with parameter `schema`: `known` values first (kept as they are),
     then every other required field filled from the text or the schema."""
-    filler = _Filler(schema if isinstance(schema, Mapping) else {}, text, facts, rules, context)
+    filler = _Filler(schema if isinstance(schema, dict) else {}, text, facts, rules, context)
     arguments = dict(known or {})
     for name, sub in filler.required(filler.root):
         if name not in arguments:
@@ -149,7 +149,7 @@ def fill_arguments(
 
 
 class _Filler:
-    def __init__(self, root: Mapping[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
+    def __init__(self, root: dict[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
         self.root, self.text, self.facts, self.rules, self.context = root, text, facts, rules, context
         self._labels: list[tuple[set[str], str]] | None = None
 
@@ -165,20 +165,20 @@ class _Filler:
             ]
         return next((value for terms, value in self._labels if words & terms), None)
 
-    def required(self, schema: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    def required(self, schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """(name, schema) of each required property (all of them when the schema is strict-like)."""
         schema = self.resolve(schema, 0)
         properties = schema.get("properties")
-        if not isinstance(properties, Mapping):
+        if not isinstance(properties, dict):
             return []
         required = schema.get("required")
         names = [n for n in required if n in properties] if isinstance(required, list) else []
-        return [(n, properties[n] if isinstance(properties[n], Mapping) else {}) for n in dict.fromkeys(names)]
+        return [(n, properties[n] if isinstance(properties[n], dict) else {}) for n in dict.fromkeys(names)]
 
-    def resolve(self, schema: Any, depth: int) -> Mapping[str, Any]:
+    def resolve(self, schema: Any, depth: int) -> dict[str, Any]:
         """`schema` with `$ref` followed and a single `allOf` merged (depth-limited)."""
         for _ in range(_MAX_DEPTH):
-            if not isinstance(schema, Mapping):
+            if not isinstance(schema, dict):
                 return {}
             ref = schema.get("$ref")
             if isinstance(ref, str) and ref.startswith("#"):
@@ -224,7 +224,7 @@ class _Filler:
             return None
         return self.string(schema, name)
 
-    def array(self, schema: Mapping[str, Any], name: str, depth: int) -> list[Any]:
+    def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         items = self.resolve(schema.get("items", {}), depth + 1)
         low: int = schema["minItems"] if isinstance(schema.get("minItems"), int) else 0
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
@@ -239,7 +239,7 @@ class _Filler:
             values.append(values[-1] if values else self.value(items, name, depth + 1))
         return values[:high] if high is not None else values
 
-    def number(self, schema: Mapping[str, Any], kind: str, name: str) -> int | float:
+    def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, schema)
         candidates = [fact] if fact is not None else []
         pattern = self.rules.generic.facts.get("number")
@@ -257,7 +257,7 @@ class _Filler:
             return default
         return _bounded(schema, kind)
 
-    def string(self, schema: Mapping[str, Any], name: str) -> str:
+    def string(self, schema: dict[str, Any], name: str) -> str:
         fact = self.fact(name, schema)
         if fact is not None:
             return fact
@@ -280,7 +280,7 @@ class _Filler:
             value = value + "_" * (low - len(value))
         return value
 
-    def fact(self, name: str, schema: Mapping[str, Any]) -> str | None:
+    def fact(self, name: str, schema: dict[str, Any]) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic ones."""
         shop = self.rules.params.get(name)
         if shop is not None:
@@ -290,7 +290,7 @@ class _Filler:
         wanted = self.wants_fact(name, schema)
         return self.generic_fact(wanted) if wanted else None
 
-    def wants_fact(self, name: str, schema: Mapping[str, Any]) -> str | None:
+    def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         lowered = name.lower()
         fmt = schema.get("format")
         if fmt in ("date", "time"):
@@ -308,7 +308,7 @@ def _group(match: re.Match[str]) -> str:
     return next((g for g in match.groups() if g is not None), match.group(0))
 
 
-def _kind(schema: Mapping[str, Any]) -> str:
+def _kind(schema: dict[str, Any]) -> str:
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
@@ -321,11 +321,11 @@ def _kind(schema: Mapping[str, Any]) -> str:
     return "string"
 
 
-def _pattern(schema: Mapping[str, Any]) -> bool:
+def _pattern(schema: dict[str, Any]) -> bool:
     return isinstance(schema.get("pattern"), str) or isinstance(schema.get("format"), str)
 
 
-def _example(schema: Mapping[str, Any]) -> str | None:
+def _example(schema: dict[str, Any]) -> str | None:
     examples = schema.get("examples")
     if isinstance(examples, list) and examples and isinstance(examples[0], str):
         return examples[0]
@@ -344,7 +344,7 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
     return int(number) if number.is_integer() and "." not in str(raw) else number
 
 
-def _within(number: float, schema: Mapping[str, Any]) -> bool:
+def _within(number: float, schema: dict[str, Any]) -> bool:
     def bound(key: str) -> float | None:
         value = schema.get(key)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
@@ -358,7 +358,7 @@ def _within(number: float, schema: Mapping[str, Any]) -> bool:
     )
 
 
-def _bounded(schema: Mapping[str, Any], kind: str) -> int | float:
+def _bounded(schema: dict[str, Any], kind: str) -> int | float:
     """The smallest allowed value of at least 1 (or the largest allowed below it)."""
     for candidate in (1, schema.get("minimum"), schema.get("maximum")):
         if isinstance(candidate, (int, float)) and not isinstance(candidate, bool) and _within(candidate, schema):
@@ -369,14 +369,14 @@ def _bounded(schema: Mapping[str, Any], kind: str) -> int | float:
     return 0
 
 
-def _pointer(root: Mapping[str, Any], ref: str) -> Mapping[str, Any]:
+def _pointer(root: dict[str, Any], ref: str) -> dict[str, Any]:
     node: Any = root
     for part in ref.lstrip("#").split("/")[1:]:
         part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and part in node:
+        if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
             return {}
-    return node if isinstance(node, Mapping) else {}
+    return node if isinstance(node, dict) else {}

@@ -62,7 +62,13 @@ def clean_terms(terms: Iterable[str]) -> list[str]:
 
 def score(spec: ToolSpec, terms: Sequence[str]) -> int:
     """LangChain4j's score of one tool for already-cleaned terms."""
-    name, description = spec.name.lower(), (spec.description or "").lower()
+    return score_text(spec.name, spec.description, terms)
+
+
+def score_text(name: str, description: str | None, terms: Sequence[str]) -> int:
+    """`score` of a name and description not (yet) in a `ToolSpec`: 2 per term in the name, 1 per
+    term in the description, case-insensitive."""
+    name, description = name.lower(), (description or "").lower()
     return sum(2 * (t in name) + (t in description) for t in terms)
 
 

@@ -31,6 +31,7 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     ├── MemoryStoreError              the memory database cannot be read or written as it is
     ├── MemoryIdError                 a memory id is None, empty or not a string (also a ValueError)
     ├── CassetteMismatch              a replayed request has no recording
+    ├── CassetteError                 a cassette file cannot be read, or a line of it is not an exchange
     └── ScriptExhausted               a scripted model was asked for more turns than it has
 
 A `ToolCallError` is raised only when an error policy says "fail fast"; otherwise its text
@@ -291,6 +292,13 @@ class CassetteMismatch(ToolkitError):
     """A replayed request has no recording; the message shows how it differs."""
 
     hint = "This run differs from the recording: record it again (LLM_RECORD=...) or unset LLM_REPLAY."
+
+
+class CassetteError(ToolkitError):
+    """A cassette file cannot be read, or one of its lines is not a recorded exchange; the
+    message names the file (and the line). The file is left as it is."""
+
+    hint = "Fix or delete the line it names, or record the cassette again (LLM_RECORD=...)."
 
 
 class ScriptExhausted(ToolkitError):

@@ -143,12 +143,24 @@ class ToolCallError(ToolkitError):
         """The tool name exactly as the model wrote it."""
 
 
+NAME_SHOWN = 64
+"""Characters of a tool name an error text shows (OpenAI's own limit on a tool name); a model can
+write a name of any length, and the text it reads back stays short."""
+
+
+def shown_name(name: str) -> str:
+    """`name` as an error text shows it: at most `NAME_SHOWN` characters, `...` marking a cut."""
+    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 3] + "..."
+
+
 class UnknownToolError(ToolCallError):
     """The model called a tool name that does not exist."""
 
     def __init__(self, tool_name: str, available: list[str]) -> None:
         names = ", ".join(sorted(available)) or "(none)"
-        super().__init__(f"There is no tool named {tool_name!r}. Available tools: {names}.", tool_name=tool_name)
+        super().__init__(
+            f"There is no tool named {shown_name(tool_name)!r}. Available tools: {names}.", tool_name=tool_name
+        )
         self.available = sorted(available)
         """The names the model could have used."""
 

@@ -283,6 +283,7 @@ def with_(part, **changes):
         (json.dumps(with_("response", body=None)), "line 2: response needs status (a number), content_type and body"),
         (json.dumps(with_("response", retry_after=5)), "line 2: response retry_after is not a string"),
         (json.dumps({"clock": {"now": "yesterday"}}), 'line 2: the clock is not {"now": "<ISO date and time>"}'),
+        (json.dumps(with_("response", body="a\ud83d")), "line 2: response body holds a lone surrogate"),
     ],
 )
 def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as_it_is(tmp_path, line, problem):
@@ -294,6 +295,13 @@ def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as
     assert str(info.value).startswith(f"cassette {cassette}, {problem}")
     assert "\n" not in str(info.value)
     assert cassette.read_bytes() == before
+
+
+def test_a_request_body_nested_too_deep_to_read_is_a_typed_error(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(with_("request", body=json.loads("[" * 600 + "]" * 600))) + "\n")
+    with pytest.raises(CassetteError, match=f"^cassette {cassette}: a request body nests too deeply to read$"):
+        ReplayTransport(cassette)
 
 
 @pytest.mark.parametrize("content", [b"\xff\xfe not text", None])

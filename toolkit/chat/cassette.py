@@ -165,7 +165,10 @@ class ReplayTransport(httpx.BaseTransport):
         self.exchanges = [line for line in lines if "request" in line]
         for exchange in self.exchanges:
             exchange["request"] = {**exchange["request"], "path": relative_path(exchange["request"]["path"])}
-            exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
+            try:
+                exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
+            except RecursionError:
+                raise CassetteError(f"cassette {self.path}: a request body nests too deeply to read") from None
         self.clock = next((parse_clock(line["clock"]) for line in lines if "clock" in line), None)
         """What the recorded run read from the clock (None if it did not)."""
         self._used: set[int] = set()
@@ -254,6 +257,10 @@ def _line_problem(line: Any) -> str:
         return "response needs status (a number), content_type and body (strings)"
     if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
         return "response retry_after is not a string"
+    try:
+        response["body"].encode("utf-8")
+    except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
+        return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
     return ""
 
 

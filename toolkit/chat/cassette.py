@@ -20,7 +20,8 @@ network at all. Replay matches a request to the first unused recording with the 
 body (so concurrent runs replay too); a request sent more often than it was recorded says so;
 a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
-included.
+included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
+mid-write, a hand edit), is a `CassetteError` naming the file and the line; it is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.

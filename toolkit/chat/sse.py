@@ -7,7 +7,8 @@ emits typed events as they arrive, so a UI can show text while it is still being
 
 The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
 from it may be executed, however complete its tool calls look. `finish()` raises
-`TruncatedStreamError` in that case.
+`TruncatedStreamError` in that case. A chunk that is not JSON, or whose fields have the wrong
+type (`choices` not a list, `content` not a string, ...), is a `BadResponseError` naming the field.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`. Then a delta with a new `id` starts the next call and one without an `id`

@@ -10,7 +10,7 @@ from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta
 from toolkit.chat.switch import connect
-from toolkit.errors import CallerError, CassetteMismatch, ConfigurationError
+from toolkit.errors import CallerError, CassetteError, CassetteMismatch, ConfigurationError
 from toolkit.gateway.server import Gateway, running_gateway
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
@@ -256,3 +256,85 @@ def test_the_clock_a_run_read_is_recorded_and_reused_on_replay(tmp_path, monkeyp
     replayed = ai_service(Desk, model=connect(env={"LLM_REPLAY": str(cassette)}))
     assert replayed.ask("你好") == answer
     assert session_today(env={}) != session_today()  # without the cassette: the real clock
+
+
+EXCHANGE = {
+    "request": {"method": "POST", "path": "/chat/completions", "body": {"model": "m", "messages": []}},
+    "response": {"status": 200, "content_type": "application/json", "retry_after": None, "body": "{}"},
+    "elapsed_ms": 1,
+}
+
+
+def with_(part, **changes):
+    return {**EXCHANGE, part: {**EXCHANGE[part], **changes}}
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        (json.dumps(EXCHANGE)[:-30], "line 2: not JSON: "),
+        ("[1, 2]", "line 2: not a JSON object but list"),
+        ("null", "line 2: not a JSON object but NoneType"),
+        ("[" * 100_000, "line 2: not JSON: '[[[["),
+        (json.dumps({**EXCHANGE, "request": "POST /chat/completions"}), "line 2: request needs method, path"),
+        (json.dumps(with_("request", path=5)), "line 2: request needs method, path (strings) and body"),
+        (json.dumps({"request": EXCHANGE["request"]}), "line 2: response needs status (a number), content_type"),
+        (json.dumps(with_("response", status="200")), "line 2: response needs status (a number)"),
+        (json.dumps(with_("response", body=None)), "line 2: response needs status (a number), content_type and body"),
+        (json.dumps(with_("response", retry_after=5)), "line 2: response retry_after is not a string"),
+        (json.dumps({"clock": {"now": "yesterday"}}), 'line 2: the clock is not {"now": "<ISO date and time>"}'),
+        (json.dumps(with_("response", body="a\ud83d")), "line 2: response body holds a lone surrogate"),
+    ],
+)
+def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as_it_is(tmp_path, line, problem):
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + line + "\n", encoding="utf-8")
+    before = cassette.read_bytes()
+    with pytest.raises(CassetteError) as info:
+        connect(env={"LLM_REPLAY": str(cassette)})
+    assert str(info.value).startswith(f"cassette {cassette}, {problem}")
+    assert "\n" not in str(info.value)
+    assert cassette.read_bytes() == before
+
+
+def test_a_request_body_nested_too_deep_to_read_is_a_typed_error(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(with_("request", body=json.loads("[" * 600 + "]" * 600))) + "\n")
+    with pytest.raises(CassetteError, match=f"^cassette {cassette}: a request body nests too deeply to read$"):
+        ReplayTransport(cassette)
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe not text", None])
+def test_a_cassette_that_cannot_be_read_is_a_typed_error_naming_it(tmp_path, content):
+    cassette = tmp_path / "session.jsonl"
+    if content is not None:
+        cassette.write_bytes(content)
+    reason = "it is not UTF-8 text" if content else "No such file or directory"
+    with pytest.raises(CassetteError, match=f"^cassette {cassette} cannot be read: {reason}$"):
+        ReplayTransport(cassette)
+
+
+def test_a_cassette_whose_first_request_body_is_not_an_object_still_replays(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(with_("request", body="not json")) + "\n", encoding="utf-8")
+    assert connect(env={"LLM_REPLAY": str(cassette)}).model == "unknown"
+
+
+def test_recording_after_a_line_cut_short_starts_a_new_line(tmp_path):
+    """A run killed mid-write leaves half a line; the next run's exchanges must not be glued to it."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + json.dumps(EXCHANGE)[:40], encoding="utf-8")
+    transport = RecordingTransport(cassette, httpx.MockTransport(lambda request: httpx.Response(200, json={})))
+    httpx.Client(transport=transport).post("http://x/v1/chat/completions", json={"model": "m"}).read()
+    lines = cassette.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == json.dumps(EXCHANGE)[:40] and json.loads(lines[2])["request"]["body"] == {"model": "m"}
+
+
+def test_a_lone_surrogate_in_a_request_is_recorded_escaped_and_replays(tmp_path):
+    cassette = tmp_path / "session.jsonl"
+    transport = RecordingTransport(cassette, httpx.MockTransport(lambda request: httpx.Response(200, json={})))
+    body = b'{"messages": [{"role": "assistant", "content": "a\\ud83d"}]}'
+    httpx.Client(transport=transport).post("http://x/v1/chat/completions", content=body).read()
+    assert "\\ud83d" in cassette.read_text(encoding="utf-8")
+    replayed = httpx.Client(transport=ReplayTransport(cassette)).post("http://x/v1/chat/completions", content=body)
+    assert replayed.json() == {}

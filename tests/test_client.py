@@ -9,7 +9,7 @@ import pytest
 from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion, parse_retry_after
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta
-from toolkit.errors import BadResponseError, CallerError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, CallerError, NotAStreamError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
 OK_BODY = {
@@ -494,3 +494,134 @@ def test_a_413_names_both_things_that_make_a_request_too_large():
         "HTTP 413: The request body is larger than 1048576 bytes. — the request is too large; shorten the "
         "conversation, or send fewer or smaller images (not retried)"
     )
+
+
+def one_call(call):
+    return {"choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": call}}]}
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (one_call(["x"]), "choices[0].message is malformed: a tool call is not an object: 'x'"),
+        (one_call([None]), "choices[0].message is malformed: a tool call is not an object: None"),
+        (one_call("abc"), "choices[0].message is malformed: tool_calls is not a list: 'abc'"),
+        (one_call({"id": "a"}), "choices[0].message is malformed: tool_calls is not a list: {'id': 'a'}"),
+        (
+            one_call([{"id": "a", "function": "query_order"}]),
+            "choices[0].message is malformed: a tool call's function is not an object: 'query_order'",
+        ),
+        (
+            one_call([{"id": 5, "function": {"name": "f", "arguments": "{}"}}]),
+            "choices[0].message is malformed: id: Input should be a valid string (got 5)",
+        ),
+        (
+            {"choices": [{"message": {"role": "assistant", "content": {"text": "hi"}}}]},
+            "choices[0].message is malformed: content: Input should be a valid string (got {'text': 'hi'})",
+        ),
+        (
+            {"model": 5, "choices": [{"message": {"role": "assistant", "content": "hi"}}]},
+            "response is malformed: model: Input should be a valid string (got 5)",
+        ),
+        (
+            {"choices": [{"finish_reason": ["stop"], "message": {"role": "assistant", "content": "hi"}}]},
+            "response is malformed: finish_reason: Input should be a valid string (got ['stop'])",
+        ),
+    ],
+)
+def test_wrong_typed_bodies_are_one_readable_line(body, message):
+    client, _ = make(Script(httpx.Response(200, json=body)))
+    with pytest.raises(BadResponseError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "response body cannot be read as JSON (it nests too deeply): '[[[["),
+        (
+            '{"usage": {"prompt_tokens": ' + "9" * 5000 + "}}",
+            "response body cannot be read as JSON (Exceeds the limit (4300 digits) for integer string conversion: "
+            'value has 5000 digits): \'{"usage"',
+        ),
+    ],
+)
+def test_json_too_deep_or_too_long_to_read_is_a_bad_response(text, message):
+    client, _ = make(Script(httpx.Response(200, text=text)))
+    with pytest.raises(BadResponseError) as info:
+        client.chat(QUESTION)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    "reply, detail",
+    [
+        (
+            httpx.Response(502, text="<html>\n<body>\n<h1>502 Bad Gateway</h1>\n</body>\n</html>\n"),
+            "<html> <body> <h1>502 Bad Gateway</h1> </body> </html>",
+        ),
+        (httpx.Response(502, json={"error": {"message": "upstream\n  failed"}}), "upstream failed"),
+        (httpx.Response(502, text="[" * 100_000), "[" * 200),
+    ],
+)
+def test_an_http_error_body_reads_as_one_line(reply, detail):
+    client, _ = make(Script(reply), retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == f"HTTP 502 (transient): {detail}"
+    assert info.value.body == reply.text[:2000]  # the body as it came, for diagnosis
+
+
+def garbled(request):
+    """A proxy that says gzip and sends plain text."""
+    body = sse_body(chunk({"content": "ok"}), chunk({}, "stop")).encode()
+    return httpx.Response(200, headers={"content-encoding": "gzip"}, stream=httpx.ByteStream(body))
+
+
+def test_a_body_that_does_not_fit_its_content_encoding_is_a_bad_response():
+    client, sleeps = make(garbled)
+    for ask in (client.chat, lambda q: list(client.stream(q))):
+        with pytest.raises(BadResponseError) as info:
+            ask(QUESTION)
+        assert str(info.value) == (
+            "the response body cannot be decoded: Error -3 while decompressing data: incorrect header check"
+        )
+    assert sleeps == []
+
+
+def test_a_json_answer_to_a_stream_request_without_a_content_type_is_read_once():
+    """A real (streaming) body can be read only once: the NotAStreamError must not read it again."""
+    text = json.dumps(OK_BODY, indent=1)
+
+    def plain(request):
+        return httpx.Response(200, stream=httpx.ByteStream(text.encode()))
+
+    client, _ = make(plain)
+    with pytest.raises(NotAStreamError):
+        list(client.stream(QUESTION))
+    assert json.loads(client.exchanges[-1].response_text) == OK_BODY
+
+
+def test_a_lone_surrogate_from_the_gateway_goes_back_escaped_not_as_a_crash():
+    """`"\\ud83d"` is valid JSON (a model can cut an emoji's surrogate pair); it cannot be UTF-8."""
+    first = (
+        '{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", '
+        '"content": "a\\ud83d", "tool_calls": [{"id": "c1", "type": "function", "function": '
+        '{"name": "query_order", "arguments": "{\\"orderId\\": \\"x\\\\ud83d\\"}"}}]}}]}'
+    )
+    second = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}}]}
+    script = Script(httpx.Response(200, text=first), httpx.Response(200, json=second))
+    client, _ = make(script)
+    from toolkit import run_loop, tool
+
+    @tool
+    def query_order(orderId: str) -> str:
+        """Look up an order."""
+        return f"{orderId}: shipped"
+
+    result = run_loop(client, QUESTION, tools=[query_order])
+    sent = json.loads(script.requests[1].content)["messages"]
+    assert result.answer == "Shipped."
+    assert sent[1]["content"] == "a\ud83d" and sent[2]["content"] == "x\ud83d: shipped"
+    assert script.requests[1].headers["content-type"] == "application/json"

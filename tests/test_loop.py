@@ -431,3 +431,34 @@ def test_under_course_every_loop_text_the_model_reads_is_chinese():
     for text in [*texts[:2], texts[3], HANDOVER_ZH, REPAIR_HANDOVER_ZH, ZH.guard_handover, *others]:
         assert any("\u4e00" <= ch <= "\u9fff" for ch in text)
         assert not re.search(r"\b(the|was|call|tool|not)\b", text, re.I), text
+
+
+@pytest.mark.parametrize(
+    "options, text",
+    [
+        (LoopOptions(policies=FEED_BACK_ALL), "There is no tool named '{cut}'. Available tools: query_order."),
+        (COURSE, "没有名为 {cut} 的工具。可用的工具：query_order。请只调用这些工具。"),
+    ],
+)
+def test_a_huge_unknown_tool_name_is_cut_in_the_text_the_model_reads(options, text):
+    name = "query_order " * 100_000  # a model stuck repeating itself
+    result = run_loop(ScriptedModel([[call(name, "{}")], "ok"]), Q, tools=[query_order], options=options)
+    cut = name[:61] + "..."
+    assert result.new_messages[1].content == text.format(cut=cut)
+    assert result.new_messages[0].tool_calls[0].name == name  # the call itself is kept as the model wrote it
+
+
+def test_a_huge_unknown_tool_name_that_stops_the_turn_is_cut_in_the_not_run_text():
+    name = "x" * 1_000_000
+    memory = ChatMemory()
+    with pytest.raises(UnknownToolError) as info:
+        run_loop(
+            ScriptedModel([[call(name, "{}"), call("query_order", orderId="SN1")]]),
+            Q,
+            tools=[query_order],
+            memory=memory,
+        )
+    assert info.value.tool_name == name and len(str(info.value)) < 200
+    assert memory.messages()[-1].content == (
+        f"Not run: another call of this round ({'x' * 61}...) stopped the turn with UnknownToolError."
+    )

@@ -167,3 +167,54 @@ def test_reasoning_content_deltas_are_kept_for_the_reply_to_carry_back():
     message = final(list(assemble(stream))).message
     assert message.extra == {"reasoning_content": "Look up the order."}
     assert message.to_openai()["reasoning_content"] == "Look up the order."
+
+
+def call_delta(**piece):
+    return delta({"tool_calls": [{"index": 0, **piece}]})
+
+
+@pytest.mark.parametrize(
+    "chunk, message",
+    [
+        ({"choices": "abc"}, "stream chunk choices is not a list: 'abc'"),
+        ({"choices": [None]}, "stream chunk choice is not an object: None"),
+        ({"choices": [{"index": 0, "delta": "hi"}]}, "stream chunk delta is not an object: 'hi'"),
+        (delta({"content": 5}), "streamed content is not a string: 5"),
+        (delta({"tool_calls": {"index": 0}}), "streamed tool_calls is not a list: {'index': 0}"),
+        (call_delta(id="a", function="query_order"), "streamed tool call function is not an object: 'query_order'"),
+        (call_delta(id="a", function={"name": 5}), "streamed tool name is not a string: 5"),
+        (call_delta(id=7, function={"name": "f"}), "streamed tool call id is not a string: 7"),
+        ({"model": ["m"], "choices": []}, "stream chunk model is not a string: ['m']"),
+        (delta({}, finish=1), "finish_reason is not a string: 1"),
+    ],
+)
+def test_a_wrong_typed_chunk_is_a_bad_response_naming_the_field(chunk, message):
+    with pytest.raises(BadResponseError) as info:
+        list(assemble(sse(chunk)))
+    assert str(info.value) == message
+
+
+def test_arguments_streamed_as_an_object_are_kept_as_json_text():
+    """As in a non-streamed reply (`ToolCall.from_openai`): some gateways send an object."""
+    events = list(assemble(sse(call_delta(id="a", function={"name": "f", "arguments": {"b": 1, "a": "é"}}))))
+    assert events[-1].response.message.tool_calls[0].arguments == '{"a": "é", "b": 1}'
+    assert events[0] == ToolCallDelta(0, "a", "f", '{"a": "é", "b": 1}')
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ("[" * 100_000, "stream chunk cannot be read as JSON (it nests too deeply): '[[[["),
+        ('{"id": ' + "1" * 5000 + "}", "stream chunk cannot be read as JSON (Exceeds the limit (4300 digits)"),
+    ],
+)
+def test_a_chunk_too_deep_or_too_long_to_read_is_a_bad_response(payload, message):
+    with pytest.raises(BadResponseError) as info:
+        list(assemble([f"data: {payload}", "", "data: [DONE]"]))
+    assert str(info.value).startswith(message)
+
+
+def test_a_multi_line_error_mid_stream_reads_as_one_line():
+    with pytest.raises(BadResponseError) as info:
+        list(assemble(sse({"error": "upstream\nfailed"})))
+    assert str(info.value) == "gateway sent an error mid-stream: upstream failed"

@@ -31,6 +31,7 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     ├── MemoryStoreError              the memory database cannot be read or written as it is
     ├── MemoryIdError                 a memory id is None, empty or not a string (also a ValueError)
     ├── CassetteMismatch              a replayed request has no recording
+    ├── CassetteError                 a cassette file cannot be read, or a line of it is not an exchange
     └── ScriptExhausted               a scripted model was asked for more turns than it has
 
 A `ToolCallError` is raised only when an error policy says "fail fast"; otherwise its text
@@ -142,12 +143,24 @@ class ToolCallError(ToolkitError):
         """The tool name exactly as the model wrote it."""
 
 
+NAME_SHOWN = 64
+"""Characters of a tool name an error text shows (OpenAI's own limit on a tool name); a model can
+write a name of any length, and the text it reads back stays short."""
+
+
+def shown_name(name: str) -> str:
+    """`name` as an error text shows it: at most `NAME_SHOWN` characters, `...` marking a cut."""
+    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 3] + "..."
+
+
 class UnknownToolError(ToolCallError):
     """The model called a tool name that does not exist."""
 
     def __init__(self, tool_name: str, available: list[str]) -> None:
         names = ", ".join(sorted(available)) or "(none)"
-        super().__init__(f"There is no tool named {tool_name!r}. Available tools: {names}.", tool_name=tool_name)
+        super().__init__(
+            f"There is no tool named {shown_name(tool_name)!r}. Available tools: {names}.", tool_name=tool_name
+        )
         self.available = sorted(available)
         """The names the model could have used."""
 
@@ -291,6 +304,13 @@ class CassetteMismatch(ToolkitError):
     """A replayed request has no recording; the message shows how it differs."""
 
     hint = "This run differs from the recording: record it again (LLM_RECORD=...) or unset LLM_REPLAY."
+
+
+class CassetteError(ToolkitError):
+    """A cassette file cannot be read, or one of its lines is not a recorded exchange; the
+    message names the file (and the line). The file is left as it is."""
+
+    hint = "Fix or delete the line it names, or record the cassette again (LLM_RECORD=...)."
 
 
 class ScriptExhausted(ToolkitError):

@@ -20,7 +20,8 @@ network at all. Replay matches a request to the first unused recording with the 
 body (so concurrent runs replay too); a request sent more often than it was recorded says so;
 a request nobody recorded fails with `CassetteMismatch` and a diff against the nearest
 recording. A shared cassette lets a class without keys see a real model's behaviour, mistakes
-included.
+included. A cassette that cannot be read, or holds a line that is not an exchange (a run killed
+mid-write, a hand edit), is a `CassetteError` naming the file and the line; it is never rewritten.
 
 The run's clock (`toolkit.chat.clock`, re-exported here) is recorded in the cassette and
 reused on replay, so a cassette recorded today replays tomorrow.
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -56,7 +58,7 @@ __all__ = [
     "session_now",
     "session_today",
 ]
-from toolkit.errors import CassetteMismatch
+from toolkit.errors import CassetteError, CassetteMismatch
 from toolkit.tools import redact
 
 API_ENDPOINTS = ("/chat/completions", "/completions", "/embeddings", "/models")
@@ -160,11 +162,14 @@ class ReplayTransport(httpx.BaseTransport):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        lines = [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = read_cassette(self.path)
         self.exchanges = [line for line in lines if "request" in line]
         for exchange in self.exchanges:
             exchange["request"] = {**exchange["request"], "path": relative_path(exchange["request"]["path"])}
-            exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
+            try:
+                exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
+            except RecursionError:
+                raise CassetteError(f"cassette {self.path}: a request body nests too deeply to read") from None
         self.clock = next((parse_clock(line["clock"]) for line in lines if "clock" in line), None)
         """What the recorded run read from the clock (None if it did not)."""
         self._used: set[int] = set()
@@ -213,6 +218,75 @@ class ReplayTransport(httpx.BaseTransport):
         return f"cassette {self.path.name}: no recording matches this request; nearest differs:\n{diff}"
 
 
+def read_cassette(path: Path) -> list[dict[str, Any]]:
+    """The cassette's lines, each an exchange or a clock reading (other objects are kept, unread);
+    a file or line that is neither is a `CassetteError` naming it (the file is not touched)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
+        raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
+    return [_checked_line(path, number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:
+    try:
+        line = json.loads(text)
+    except (ValueError, RecursionError):
+        raise CassetteError(f"cassette {path}, line {number}: not JSON: {text[:80]!r}") from None
+    problem = _line_problem(line)
+    if problem:
+        raise CassetteError(f"cassette {path}, line {number}: {problem}")
+    return line
+
+
+def _line_problem(line: Any) -> str:
+    """What makes `line` neither an exchange nor a clock reading, or "" if it is fine."""
+    if not isinstance(line, dict):
+        return f"not a JSON object but {type(line).__name__}"
+    if "clock" in line:
+        try:
+            parse_clock(line["clock"])
+        except (KeyError, TypeError, ValueError):
+            return f'the clock is not {{"now": "<ISO date and time>"}}: {line["clock"]!r:.80}'
+    if "request" not in line:
+        return ""
+    request, response = line["request"], line.get("response")
+    if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
+        return "request needs method, path (strings) and body"
+    if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
+        return "response needs status (a number), content_type and body (strings)"
+    if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
+        return "response retry_after is not a string"
+    try:
+        response["body"].encode("utf-8")
+    except UnicodeEncodeError:  # an escaped lone surrogate: what is served must be UTF-8
+        return "response body holds a lone surrogate (\\ud800-\\udfff), which is not text"
+    return ""
+
+
+def _typed(record: dict[str, Any], **types: type) -> bool:
+    return all(isinstance(record.get(key), kind) and not isinstance(record[key], bool) for key, kind in types.items())
+
+
 def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:
-    with lock, path.open("a", encoding="utf-8") as out:
-        out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+    """One line at the end; after a line cut short (a run killed mid-write) on a line of its own,
+    so the new exchange stays readable."""
+    try:
+        text = json.dumps(line, ensure_ascii=False, sort_keys=True)
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (see `toolkit.chat.client.encode_body`): kept escaped
+        text = json.dumps(line, sort_keys=True)
+    with lock:
+        start = "\n" if _ends_mid_line(path) else ""
+        with path.open("a", encoding="utf-8") as out:
+            out.write(start + text + "\n")
+
+
+def _ends_mid_line(path: Path) -> bool:
+    try:
+        with path.open("rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            return existing.read(1) != b"\n"
+    except OSError:  # no file yet, or an empty one
+        return False

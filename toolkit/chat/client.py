@@ -41,11 +41,12 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import httpx
+from pydantic import ValidationError
 
 from toolkit.chat.masking import mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
-from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent
+from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, read_json
 from toolkit.errors import BadResponseError, CallerError, ModelCallError, NotAStreamError, TransientError
 from toolkit.tools import redact
 
@@ -221,27 +222,31 @@ class ChatClient:
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
         with self._open(body, stream=True) as (response, attempt):
             if _plain_json(response.headers.get("content-type")):
-                self._plain_instead_of_stream(body, response, attempt, "")
+                self._plain_instead_of_stream(body, response, attempt, "".join(response.iter_text()))
             assembler, recorded = StreamAssembler(), False
             lines: list[str] = []
             try:
-                for line in response.iter_lines():
+                received = response.iter_lines()
+                for line in received:
                     if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
-                        recorded = True
-                        self._plain_instead_of_stream(body, response, attempt, line + "\n")
+                        recorded = True  # the rest is read from the same lines: the body streams only once
+                        self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
                     lines.append(line)
                     yield from assembler.feed_line(line)
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
+            except httpx.DecodingError as exc:
+                lines.append(f"<{type(exc).__name__}: {exc}>")
+                raise _undecodable(exc, response.status_code) from exc
             finally:
                 if not recorded:
                     self._record(body, response.status_code, self.scrub("\n".join(lines)), attempt)
             yield StreamDone(assembler.finish())
 
     def _plain_instead_of_stream(
-        self, body: dict[str, Any], response: httpx.Response, attempt: int, head: str
+        self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
     ) -> NoReturn:
-        text = self.scrub(head + "".join(response.iter_text()))
+        text = self.scrub(text)
         self._record(body, response.status_code, text, attempt)
         response.close()
         raise _not_a_stream(text, self.shown_url)
@@ -256,7 +261,9 @@ class ChatClient:
         return _Attempts(self, body, stream)
 
     def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
-        request = self._http.build_request("POST", f"{self.base_url}/chat/completions", json=body)
+        request = self._http.build_request(
+            "POST", f"{self.base_url}/chat/completions", content=encode_body(body), headers=_JSON_HEADERS
+        )
         try:
             response = self._http.send(request, stream=stream)
         except httpx.TimeoutException as exc:
@@ -267,9 +274,17 @@ class ChatClient:
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
             raise TransientError(unreachable(self.shown_url, exc), attempts=attempt) from exc
+        except httpx.DecodingError as exc:  # the body does not fit its Content-Encoding
+            self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
+            raise _undecodable(exc) from exc
         if response.status_code >= 400 or not stream:
-            response.read()
-            response.close()
+            try:
+                response.read()
+            except httpx.DecodingError as exc:
+                self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
+                raise _undecodable(exc, response.status_code) from exc
+            finally:
+                response.close()
             self._record(body, response.status_code, self.scrub(response.text), attempt)
         try:
             triage_status(response, attempt)
@@ -282,6 +297,19 @@ class ChatClient:
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
         url = f"{self.shown_url}/chat/completions"
         self.exchanges.append(Exchange(url, redact.scrub_json(body), status, redact.scrub(text), attempt))
+
+
+_JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+def encode_body(body: dict[str, Any]) -> bytes:
+    """The request body as UTF-8 JSON, the bytes httpx's `json=` sends. Text holding a lone
+    surrogate (a model's reply can carry an escaped `\\ud83d` cut from its pair, and it goes
+    back in the next request) cannot be UTF-8: then the body is sent ASCII-escaped, unchanged."""
+    try:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 class _Attempts:
@@ -366,6 +394,11 @@ def _not_a_stream(text: str, url: str) -> NotAStreamError:
     )
 
 
+def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResponseError:
+    """A body that its `Content-Encoding` does not fit (a proxy that says gzip and sends plain text)."""
+    return BadResponseError(f"the response body cannot be decoded: {_one_line(str(exc))}", status=status)
+
+
 def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     """Raise the right error for a non-2xx response; return quietly for 2xx."""
     status = response.status_code
@@ -403,22 +436,24 @@ _CALLER_HINTS = {
 
 
 def _error_message(body: str) -> str:
+    """What an error response says, on one line (an HTML page's line breaks and all)."""
     try:
         data = json.loads(body)
-    except json.JSONDecodeError:
-        return body[:200] or "(empty body)"
+    except (ValueError, RecursionError):
+        return _one_line(body[:200]) or "(empty body)"
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict) and error.get("message"):
-        return str(error["message"])
-    return body[:200]
+        return _one_line(str(error["message"]))
+    return _one_line(body[:200])
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def parse_completion(text: str) -> ChatResponse:
     """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise BadResponseError(f"response body is not JSON: {text[:200]!r}", status=200, body=text[:2000]) from None
+    data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
@@ -431,20 +466,32 @@ def parse_completion(text: str) -> ChatResponse:
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise BadResponseError("choices[0] has no message", status=200, body=text[:2000])
-    return ChatResponse(
-        message=_assistant(message, text),
-        finish_reason=choice.get("finish_reason"),
-        usage=TokenUsage.from_openai(data.get("usage")),
-        model=data.get("model") or "",
-        id=data.get("id") or "",
-    )
+    assistant = _assistant(message, text)
+    try:
+        return ChatResponse(
+            message=assistant,
+            finish_reason=choice.get("finish_reason"),
+            usage=TokenUsage.from_openai(data.get("usage")),
+            model=data.get("model") or "",
+            id=data.get("id") or "",
+        )
+    except ValidationError as exc:
+        raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
 
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:
     try:
         return AssistantMessage.from_openai(message)
     except (KeyError, TypeError, ValueError) as exc:
-        raise BadResponseError(f"choices[0].message is malformed: {exc}", status=200, body=text[:2000]) from exc
+        problem = _problems(exc) if isinstance(exc, ValidationError) else _one_line(str(exc))
+        raise BadResponseError(f"choices[0].message is malformed: {problem}", status=200, body=text[:2000]) from exc
+
+
+def _problems(exc: ValidationError) -> str:
+    """pydantic's report on one line: `field: what is wrong (got value)` per problem."""
+    return "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']} (got {e['input']!r:.60})" for e in exc.errors()
+    )
 
 
 def _check_tool_choice(choice: ToolChoice) -> ToolChoice:

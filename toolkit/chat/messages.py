@@ -55,10 +55,13 @@ class ToolCall(_Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> ToolCall:
+        """One call of a reply's `tool_calls`; a call or function that is not an object is a `ValueError`."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a tool call is not an object: {data!r:.100}")
         fn = data.get("function") or {}
-        arguments = fn.get("arguments", "{}")
-        if not isinstance(arguments, str):  # some gateways send an object: keep it readable
-            arguments = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
+        if not isinstance(fn, dict):
+            raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
+        arguments = arguments_text(fn.get("arguments", "{}"))
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
         # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
         return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
@@ -66,6 +69,12 @@ class ToolCall(_Record):
 
 OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})
 """What OpenAI's tool call (and a streamed delta of one) holds; anything else is a provider's own."""
+
+
+def arguments_text(arguments: Any) -> str:
+    """A call's `arguments` as the JSON string OpenAI sends; some gateways send an object (or a
+    number, `null`, ...): it is written as JSON, so it stays readable."""
+    return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False, sort_keys=True)
 
 
 class SystemMessage(_Record):
@@ -167,7 +176,10 @@ class AssistantMessage(_Record):
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
         """A reply's `message` object; content given as parts keeps its text parts, joined."""
-        calls = tuple(ToolCall.from_openai(c) for c in data.get("tool_calls") or ())
+        listed = data.get("tool_calls") or ()
+        if not isinstance(listed, (list, tuple)):
+            raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
+        calls = tuple(ToolCall.from_openai(c) for c in listed)
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra)
 

@@ -7,7 +7,8 @@ emits typed events as they arrive, so a UI can show text while it is still being
 
 The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
 from it may be executed, however complete its tool calls look. `finish()` raises
-`TruncatedStreamError` in that case.
+`TruncatedStreamError` in that case. A chunk that is not JSON, or whose fields have the wrong
+type (`choices` not a list, `content` not a string, ...), is a `BadResponseError` naming the field.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`. Then a delta with a new `id` starts the next call and one without an `id`
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall
+from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall, arguments_text
 from toolkit.errors import BadResponseError, TruncatedStreamError
 
 
@@ -89,47 +90,51 @@ class StreamAssembler:
         if payload == "[DONE]":
             self.done = True
             return []
-        try:
-            chunk = json.loads(payload)
-        except json.JSONDecodeError:
-            raise BadResponseError(f"stream chunk is not JSON: {payload[:200]!r}", body=payload[:2000]) from None
+        chunk = read_json(payload, "stream chunk")
         if isinstance(chunk, dict) and "error" in chunk:
-            raise BadResponseError(f"gateway sent an error mid-stream: {chunk['error']}", body=payload[:2000])
+            said = " ".join(str(chunk["error"]).split())
+            raise BadResponseError(f"gateway sent an error mid-stream: {said}", body=payload[:2000])
         return self.feed_chunk(chunk)
 
     def feed_chunk(self, chunk: Any) -> list[StreamEvent]:
         if not isinstance(chunk, dict):
             raise BadResponseError(f"stream chunk is not an object: {chunk!r:.200}")
-        self.id, self.model = chunk.get("id") or self.id, chunk.get("model") or self.model
+        self.id = _text(chunk.get("id"), "stream chunk id") or self.id
+        self.model = _text(chunk.get("model"), "stream chunk model") or self.model
         if chunk.get("usage"):
             self.usage = TokenUsage.from_openai(chunk["usage"])
         events: list[StreamEvent] = []
-        for choice in chunk.get("choices") or ():
+        for choice in _listed(chunk.get("choices"), "stream chunk choices"):
+            if not isinstance(choice, dict):
+                raise BadResponseError(f"stream chunk choice is not an object: {choice!r:.200}")
             if choice.get("index", 0) != 0:
                 continue
-            events += self._feed_delta(choice.get("delta") or {})
-            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+            events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
+            self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
         return events
 
     def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        if delta.get("content"):
-            self.text.append(delta["content"])
-            events.append(TextDelta(delta["content"]))
+        content = _text(delta.get("content"), "streamed content")
+        if content:
+            self.text.append(content)
+            events.append(TextDelta(content))
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
-        for piece in delta.get("tool_calls") or ():
+        for piece in _listed(delta.get("tool_calls"), "streamed tool_calls"):
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             index = self._index_of(piece)
             self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
-            fn = piece.get("function") or {}
-            partial.id = piece.get("id") or partial.id
-            partial.name = fn.get("name") or partial.name
-            partial.fragments.append(fn.get("arguments") or "")
+            fn = _object(piece.get("function"), "streamed tool call function")
+            call_id, name = _text(piece.get("id"), "streamed tool call id"), _text(fn.get("name"), "streamed tool name")
+            fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
+            partial.id = call_id or partial.id
+            partial.name = name or partial.name
+            partial.fragments.append(fragment)
             partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
-            events.append(ToolCallDelta(index, piece.get("id"), fn.get("name"), fn.get("arguments") or ""))
+            events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
 
     def _index_of(self, piece: dict[str, Any]) -> int:
@@ -139,7 +144,7 @@ class StreamAssembler:
             return index
         if self.latest is None:
             return 0
-        call_id = piece.get("id")
+        call_id = _text(piece.get("id"), "streamed tool call id")
         if call_id and call_id != self.calls[self.latest].id:
             return max(self.calls) + 1
         return self.latest
@@ -166,6 +171,46 @@ class StreamAssembler:
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
         )
+
+
+def read_json(text: str, what: str, status: int | None = None) -> Any:
+    """`text` as JSON, or a `BadResponseError` saying `what` could not be read (one line)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise BadResponseError(f"{what} is not JSON: {text[:200]!r}", status=status, body=text[:2000]) from None
+    except (ValueError, RecursionError) as exc:  # a number beyond Python's digit limit; nesting beyond the stack
+        reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise BadResponseError(
+            f"{what} cannot be read as JSON ({reason}): {text[:200]!r}", status=status, body=text[:2000]
+        ) from None
+
+
+def _text(value: Any, what: str) -> str | None:
+    """`value` if it is a string, None if absent (or empty); anything else is a `BadResponseError`."""
+    if not value:
+        return None
+    if isinstance(value, str):
+        return value
+    raise BadResponseError(f"{what} is not a string: {value!r:.200}")
+
+
+def _listed(value: Any, what: str) -> list[Any]:
+    """`value` if it is a list, `[]` if absent (or empty); anything else is a `BadResponseError`."""
+    if not value:
+        return []
+    if isinstance(value, list):
+        return value
+    raise BadResponseError(f"{what} is not a list: {value!r:.200}")
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    """`value` if it is an object, `{}` if absent (or empty); anything else is a `BadResponseError`."""
+    if not value:
+        return {}
+    if isinstance(value, dict):
+        return value
+    raise BadResponseError(f"{what} is not an object: {value!r:.200}")
 
 
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:

@@ -105,7 +105,8 @@ def replay_client(path: str, **client_options) -> ChatClient:
     transport = ReplayTransport(path)
     if not transport.exchanges:
         raise ConfigurationError(f"{REPLAY_VAR}={path}: the cassette is empty; record one with {RECORD_VAR}")
-    model = (transport.exchanges[0]["request"]["body"] or {}).get("model", "unknown")
+    body = transport.exchanges[0]["request"]["body"]
+    model = body.get("model", "unknown") if isinstance(body, dict) else "unknown"
     return ChatClient(
         REPLAY_BASE_URL,
         "not-needed",

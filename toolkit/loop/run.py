@@ -57,7 +57,7 @@ from typing import Any
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError
+from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError, shown_name
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.records import (
     ABANDONED_TEXT,
@@ -368,7 +368,7 @@ class _Run:
                 yield ToolFinished(execution)
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
-        text = self.texts.not_run.format(tool=stopped_by.name, error=type(error).__name__)
+        text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)
         return ToolExecution(trace.index, call, _error_result(call, text), 0.0, "not_run")
 
     def policies(self) -> Policies:

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import UnknownToolError
+from toolkit.errors import UnknownToolError, shown_name
 from toolkit.loop.saga import ROLLED_BACK_EN
 
 HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
@@ -78,7 +78,7 @@ class LoopTexts:
     def report_unknown_tool(self, error: Exception, call: ToolCall) -> str:
         """A policy for the unknown-tool channel in this language (feeds the name back)."""
         available = error.available if isinstance(error, UnknownToolError) else []
-        return self.unknown_tool.format(tool=call.name, available=", ".join(available) or "-")
+        return self.unknown_tool.format(tool=shown_name(call.name), available=", ".join(available) or "-")
 
 
 EN = LoopTexts(

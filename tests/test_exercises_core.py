@@ -154,3 +154,58 @@ def test_feedback_quoting_a_huge_answer_is_cut():
     result = check("w0.switch", answer)
     assert result.status == "failed"
     assert len(result.feedback) == FEEDBACK_LIMIT and result.feedback.endswith("…")
+
+
+class Liar:
+    """Equal to everything: a check that compares with == must not be fooled by it."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+
+class LiarStr(str):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = str.__hash__
+
+
+def test_an_answer_equal_to_everything_is_a_failed_try():
+    result = check("w9.dotted_name", Liar())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your answer holds a Liar, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects",
+    )
+    assert check("w9.dotted_name", LiarStr("x")).status == "failed"
+
+
+def test_a_dict_answer_whose_values_are_equal_to_everything_is_a_failed_try():
+    answer = {"no variables": Liar(), "all three": "real", "only LLM_BASE_URL": "error"}
+    result = check("w0.switch", answer)
+    assert result.status == "failed" and result.feedback.startswith("your answer holds a Liar")
+
+
+def test_a_function_returning_an_object_equal_to_everything_is_a_failed_try():
+    result = check("w3.normalize", lambda raw: Liar())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function returned a Liar, a class of your own that can decide == by its own code; return plain "
+        "values or the package's objects",
+    )
+
+
+def test_a_learners_class_without_its_own_equality_is_still_an_answer():
+    from toolkit.exercises.core import untrusted_class
+
+    class Provider:
+        def provide(self):
+            return []
+
+    assert untrusted_class([Provider(), {"a": (1, 2.0, None)}]) is None
+    assert untrusted_class({"k": [Liar()]}) is Liar

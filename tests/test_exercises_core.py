@@ -209,3 +209,18 @@ def test_a_learners_class_without_its_own_equality_is_still_an_answer():
 
     assert untrusted_class([Provider(), {"a": (1, 2.0, None)}]) is None
     assert untrusted_class({"k": [Liar()]}) is Liar
+
+
+def test_a_function_that_empties_its_inputs_cannot_change_the_expected_answer():
+    from toolkit.chat.messages import TokenUsage
+
+    def usage_from_body(body):
+        body.clear()  # with the body gone, the reference would expect "nothing reported"
+        return TokenUsage(input_tokens=None, output_tokens=None)
+
+    def score(name, description, terms):
+        terms.clear()  # with no terms, the reference would score 0
+        return 0
+
+    assert check("w1.usage_build", usage_from_body).status == "failed"
+    assert check("w8.score", score).status == "failed"

@@ -224,3 +224,18 @@ def test_a_function_that_empties_its_inputs_cannot_change_the_expected_answer():
 
     assert check("w1.usage_build", usage_from_body).status == "failed"
     assert check("w8.score", score).status == "failed"
+
+
+def test_a_function_returning_nan_does_not_pass_a_numeric_check():
+    result = check("w2.backoff", lambda attempt, retry_after: float("nan"))
+    assert result.status == "failed"
+    assert result.feedback == "wait(1, None) returned nan, RetryPolicy().wait gives 0.5"
+
+
+@pytest.mark.parametrize("exercise_id", [123, None, ["w6.truth_table"]])
+def test_an_exercise_id_that_is_not_a_string_is_one_readable_error(exercise_id):
+    with pytest.raises(ConfigurationError) as info:
+        check(exercise_id, 1)
+    assert str(info.value) == (
+        f"no exercise {exercise_id!r}: an exercise id is a string such as 'w6.truth_table' (see the cell's check call)"
+    )

@@ -205,6 +205,10 @@ def get(exercise_id: str) -> Exercise:
     from toolkit.errors import ConfigurationError
 
     all_exercises()
+    if not isinstance(exercise_id, str):
+        raise ConfigurationError(
+            f"no exercise {exercise_id!r}: an exercise id is a string such as 'w6.truth_table' (see the cell's check call)"
+        )
     try:
         return _REGISTRY[exercise_id]
     except KeyError:

@@ -75,3 +75,13 @@ def test_week_of_notebook():
     assert week_of_notebook("06_week6_round_trip_loop.ipynb") == 6
     assert week_of_notebook("10_week10_skills.ipynb") == 10
     assert week_of_notebook("homework.ipynb") is None
+
+
+def test_a_hand_edited_cell_with_odd_tags_is_read_without_crashing():
+    cell = nbformat.v4.new_code_cell("1")
+    cell.metadata = {"tags": [5, None, "exercise:w6.round_trips"]}  # nbformat.read keeps such a cell
+    assert exercise_id(cell) == "w6.round_trips" and is_own(cell)
+    for metadata in ({"tags": "exercise:w6.round_trips"}, {"tags": None}, {"tags": {"a": 1}}, ["tags"]):
+        odd = nbformat.v4.new_code_cell("1")
+        odd.metadata = metadata
+        assert exercise_id(odd) is None and not is_own(odd)

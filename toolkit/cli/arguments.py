@@ -1,7 +1,8 @@
 """Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
-whole number, at least 1) and `seconds` (a finite number, at least 0). Each raises `argparse.ArgumentTypeError` with what is valid.
+whole number, at least 1), `seconds` (a finite number, at least 0) and `whole` (a whole number
+within given bounds, for a subcommand's own type). Each raises `argparse.ArgumentTypeError` with what is valid.
 
 Leaves out: anything argparse already checks (choices, required arguments).
 """
@@ -14,20 +15,21 @@ import math
 
 def port(text: str) -> int:
     """A TCP port number: 0 to 65535."""
-    return _whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)", most=65535)
+    return whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)", most=65535)
 
 
 def count(text: str) -> int:
     """A whole number, at least 0."""
-    return _whole(text, 0, "is not a count: use a whole number, 0 or more")
+    return whole(text, 0, "is not a count: use a whole number, 0 or more")
 
 
 def positive(text: str) -> int:
     """A whole number, at least 1."""
-    return _whole(text, 1, "is not allowed here: use a whole number, 1 or more")
+    return whole(text, 1, "is not allowed here: use a whole number, 1 or more")
 
 
-def _whole(text: str, least: int, problem: str, most: float = math.inf) -> int:
+def whole(text: str, least: int, problem: str, most: float = math.inf) -> int:
+    """A whole number from `least` to `most`; else `'text' problem` as argparse's usage error."""
     try:
         value = int(text)
     except ValueError:

@@ -16,7 +16,9 @@ the latest answer) stay, even when they alone exceed the window — earlier roun
 turn leave first. A window too small to hold one round is refused when it is created.
 
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
-users never share a conversation by accident (and `1` and `"1"` are never merged).
+users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
+are stored: anything else given to `add`, `set` or returned by an `update` raises
+`ConfigurationError` before the store is touched.
 
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do);
 with one, it is one read-modify-write in the store (`update`, one transaction for SQLite).
@@ -211,6 +213,24 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     return memory_id
 
 
+MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
+
+
+def check_messages(messages: object, where: str) -> list[Message]:
+    """`messages` as a list if it is a sequence of messages; else `ConfigurationError` naming the first misfit."""
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
+        )
+    for index, message in enumerate(messages):
+        if not isinstance(message, MESSAGE_TYPES):
+            raise ConfigurationError(
+                f"{where}: message {index} ({type(message).__name__}) is not a message record; store "
+                "SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"
+            )
+    return list(messages)
+
+
 class ChatMemory:
     """The conversation of one memory id, windowed, written through to its store."""
 
@@ -230,6 +250,7 @@ class ChatMemory:
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
+        check_messages(messages, "ChatMemory.add")
         with self.lock:
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:
@@ -242,7 +263,7 @@ class ChatMemory:
         with self.lock:
 
             def windowed(current: list[Message]) -> list[Message]:
-                return evict(change(current), self.window)
+                return evict(check_messages(change(current), "ChatMemory.update"), self.window)
 
             update = getattr(self.store, "update", None)
             if update is not None:
@@ -253,7 +274,7 @@ class ChatMemory:
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
         with self.lock:
-            self.store.set(self.id, evict(messages, self.window))
+            self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
 
     def clear(self) -> None:
         with self.lock:

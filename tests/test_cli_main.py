@@ -110,3 +110,59 @@ def test_a_failing_cell_is_one_line_and_the_notebook_is_unchanged(tmp_path):
     )
     assert "Traceback" not in done.stderr
     assert path.read_text() == before
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    parser = build_parser("toolkit", "drill")
+    monkeypatch.setattr("toolkit.cli.main.build_parser", lambda *a: parser)
+    parser._subparsers._group_actions[0].choices["drill"].set_defaults(run=interrupted)
+    assert main(["drill"]) == 130
+    assert capsys.readouterr().err == "interrupted (Ctrl-C): stopped\n"
+
+
+def test_ctrl_c_in_a_real_run_is_one_line_and_exit_130(tmp_path):
+    import signal
+    import time
+
+    script = tmp_path / "waits.py"
+    script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "ready\n"
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert (process.returncode, err) == (130, "interrupted (Ctrl-C): stopped\n")
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(tmp_path):
+    script = tmp_path / "many.py"
+    script.write_text(
+        "from toolkit import tool\n\n\n"
+        "def make(n):\n"
+        "    def lookup(query: str) -> str:\n"
+        '        """Look things up in the catalogue by words in their names."""\n'
+        "        return query\n\n"
+        "    lookup.__name__ = lookup.__qualname__ = f'lookup_{n}'\n"
+        "    return tool(lookup)\n\n\n"
+        "for n in range(400):\n"
+        "    globals()[f'lookup_{n}'] = make(n)\n"
+    )  # 400 specs: some 160 kB of JSON, more than a pipe holds
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "[\n"
+    process.stdout.close()  # what `| head -1` does after its line
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == ""

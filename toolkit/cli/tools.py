@@ -105,4 +105,6 @@ def _load(path: Path, name: str) -> ModuleType:
         raise
     except Exception as exc:
         raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+    except SystemExit as exc:  # exit() at import would end the command without a word
+        raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
     return module

@@ -45,6 +45,8 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["eval", "--concurrency", "0"], "argument --concurrency: '0' is not allowed here"),
         (["grade", "--timeout", "0", "x.ipynb"], "argument --timeout: '0' is not a time limit"),
         (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a duration"),
+        (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
+        (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
     ],
 )
 def test_a_bad_number_is_a_usage_error_before_anything_runs(argv, wanted, capsys):

@@ -1,7 +1,8 @@
 """Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
-whole number, at least 1), `seconds` (a finite number, at least 0) and `whole` (a whole number
+whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
+to listen on, never blank: an empty host listens on every interface) and `whole` (a whole number
 within given bounds, for a subcommand's own type). Each raises `argparse.ArgumentTypeError` with what is valid.
 
 Leaves out: anything argparse already checks (choices, required arguments).
@@ -48,3 +49,12 @@ def seconds(text: str) -> float:
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a duration: use a number of seconds, 0 or more")
     return value
+
+
+def host(text: str) -> str:
+    """A host name or address to listen on; blank is refused (it would mean every interface)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host: give a name or address, e.g. 127.0.0.1 (a blank host listens on every interface)"
+        )
+    return text

@@ -2,8 +2,10 @@
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
-to listen on, never blank: an empty host listens on every interface) and `whole` (a whole number
-within given bounds, for a subcommand's own type). Each raises `argparse.ArgumentTypeError` with what is valid.
+to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
+that exists and is UTF-8 text), `out_file` (a file that can be written: checked before a long run,
+not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+raises `argparse.ArgumentTypeError` with what is valid.
 
 Leaves out: anything argparse already checks (choices, required arguments).
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 
 def port(text: str) -> int:
@@ -58,3 +61,29 @@ def host(text: str) -> str:
             f"{text!r} is not a host: give a name or address, e.g. 127.0.0.1 (a blank host listens on every interface)"
         )
     return text
+
+
+def text_file(text: str) -> str:
+    """An existing file of UTF-8 text (read once to check)."""
+    try:
+        Path(text).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at position {exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
+    return text
+
+
+def out_file(text: str) -> Path:
+    """A file to write: not blank, not a folder, and no file standing where a folder on its way must be."""
+    path = Path(text)
+    if not text.strip() or path.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is {'blank' if not text.strip() else 'a folder'}: give a file name, e.g. out/results.csv"
+        )
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
+    return path

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from toolkit.cli.arguments import whole
+from toolkit.cli.arguments import out_file, whole
 
 MAX_TIMEOUT_S = 86_400
 """One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
@@ -21,7 +21,7 @@ MAX_TIMEOUT_S = 86_400
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
-    parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
+    parser.add_argument("--out", type=out_file, default="grades.csv", help="the CSV to write (default grades.csv)")
     parser.add_argument("--timeout", type=time_limit, default=120, help="seconds per notebook (default 120)")
 
 

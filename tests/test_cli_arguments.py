@@ -47,6 +47,10 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a duration"),
         (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
         (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
+        (
+            ["tools", "--mcp-stdio", "python -c 'x"],
+            'argument --mcp-stdio: "python -c \'x" is not a command line: no closing quotation',
+        ),
     ],
 )
 def test_a_bad_number_is_a_usage_error_before_anything_runs(argv, wanted, capsys):

@@ -3,7 +3,7 @@
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
-that exists and is UTF-8 text), `out_file` (a file that can be written: checked before a long run,
+that exists and is UTF-8 text), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be written: checked before a long run,
 not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 from pathlib import Path
 
 
@@ -87,3 +88,12 @@ def out_file(text: str) -> Path:
     if blocking is not None:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
     return path
+
+
+def command_line(text: str) -> str:
+    """A shell-quoted command line that splits (its quotes close); kept as text."""
+    try:
+        shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a command line: {str(exc).lower()}") from None
+    return text

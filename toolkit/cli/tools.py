@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from toolkit.cli.arguments import seconds
+from toolkit.cli.arguments import command_line, seconds
 from toolkit.errors import ConfigurationError
 
 
@@ -32,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mcp-stdio",
         action="append",
+        type=command_line,
         default=[],
         metavar='"COMMAND ARGS..."',
         help="launch an MCP server and talk to it over stdio (repeatable)",

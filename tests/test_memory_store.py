@@ -442,3 +442,36 @@ def test_appending_something_that_is_not_a_message_is_refused_and_loses_nothing(
             action()
         assert str(info.value).startswith(f"{where}: {problem}")
     assert store.get("x") == CONVERSATION
+
+
+def test_a_folder_or_a_nul_in_the_path_is_one_line_that_does_not_blame_the_file(tmp_path):
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore(tmp_path)
+    assert str(info.value) == (
+        f"cannot open memory database {tmp_path}: unable to open database file (check that the path names a file "
+        "you may write, in a folder that exists, on a disk with room, not locked)"
+    )
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore("memory\x00.db")
+    assert str(info.value) == (
+        "SqliteStore('memory\\x00.db'): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
+    )
+
+
+def test_a_message_too_large_for_sqlite_loses_nothing_and_says_so(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 5000)  # SQLite's own limit is about 1 GB
+    with pytest.raises(MemoryStoreError) as info:
+        store.append("x", [UserMessage(content="a"), UserMessage(content="长" * 10_000)])
+    assert str(info.value) == (
+        f"cannot append to 'x' in memory database {path}: string or blob too big "
+        "(a message is larger than SQLite stores (about 1 GB); nothing was written)"
+    )
+    assert store.get("x") == CONVERSATION
+    store.close()
+    with pytest.raises(MemoryStoreError, match=r"\(this store was closed; open a new SqliteStore\)$"):
+        store.get("x")

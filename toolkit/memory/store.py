@@ -78,6 +78,10 @@ class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
     def __init__(self, path: str | Path) -> None:
+        if not isinstance(path, (str, Path)) or "\x00" in str(path):
+            raise MemoryStoreError(
+                f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
+            )
         self.path = Path(path)
         self._lock = threading.Lock()
         with self._guard("open"):
@@ -291,10 +295,20 @@ class SqliteStore:
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise MemoryStoreError(
-                f"cannot {action} memory database {self.path}: {exc} (the file may be corrupted or "
-                "truncated; move it away to start a fresh one)"
-            ) from exc
+            advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
+            raise MemoryStoreError(f"cannot {action} memory database {self.path}: {exc} ({advice})") from exc
+
+
+_CORRUPTED = "the file may be corrupted or truncated; move it away to start a fresh one"
+_ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
+    (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),
+    (sqlite3.ProgrammingError, "this store was closed; open a new SqliteStore"),
+    (
+        sqlite3.OperationalError,
+        "check that the path names a file you may write, in a folder that exists, on a disk with room, not locked",
+    ),
+)
+"""What to do about an SQLite error that is not a damaged file (the file is fine: don't move it away)."""
 
 
 def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:

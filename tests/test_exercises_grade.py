@@ -160,3 +160,19 @@ def test_a_time_limit_out_of_range_is_a_usage_error(value, capsys):
         f"argument --timeout: {value!r} is not a time limit: use a whole number of seconds from 1 to 86400"
         in capsys.readouterr().err
     )
+
+
+def test_a_cell_whose_tags_are_not_a_list_does_not_stop_the_notebook_from_running(tmp_path):
+    import json
+
+    checked = nbformat.v4.new_code_cell(
+        "from toolkit.exercises import check\ncheck('w6.round_trips', 2)",
+        metadata={"tags": ["exercise:w6.round_trips"]},
+    )
+    path = write(tmp_path, "odd_tags.ipynb", [nbformat.v4.new_code_cell("x = 1"), checked])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cells"][0]["metadata"]["tags"] = "my note"  # hand-edited: nbformat.read keeps it, with a warning
+    data["cells"].insert(1, {**data["cells"][0], "metadata": {"tags": None}})
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rows = grade_paths([path], seconds=30)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)]

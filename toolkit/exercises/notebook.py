@@ -56,13 +56,13 @@ anything.
 
 def exercise_id(cell: nbformat.NotebookNode) -> str | None:
     """The exercise id of a tagged code cell, else None."""
-    for tag in _tags(cell):
+    for tag in cell_tags(cell):
         if tag.startswith(CODE_PREFIX):
             return str(tag[len(CODE_PREFIX) :])
     return None
 
 
-def _tags(cell: nbformat.NotebookNode) -> list[str]:
+def cell_tags(cell: nbformat.NotebookNode) -> list[str]:
     """The cell's string tags (a hand-edited notebook may hold anything there)."""
     metadata = cell.get("metadata", {})
     tags = metadata.get("tags", []) if isinstance(metadata, dict) else []
@@ -70,7 +70,7 @@ def _tags(cell: nbformat.NotebookNode) -> list[str]:
 
 
 def is_own(cell: nbformat.NotebookNode) -> bool:
-    return exercise_id(cell) is not None or any(t in OWN_TAGS for t in _tags(cell))
+    return exercise_id(cell) is not None or any(t in OWN_TAGS for t in cell_tags(cell))
 
 
 def week_exercises(week: int) -> list[Exercise]:

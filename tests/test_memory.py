@@ -216,3 +216,17 @@ def test_anything_but_messages_is_refused_before_the_store_is_touched(window):
     with pytest.raises(ConfigurationError, match=r"^ChatMemory.update: expected a list of messages, got NoneType"):
         memory.update(lambda current: None)
     assert memory.messages() == [UserMessage(content="hi")]
+
+
+def test_a_long_history_is_cut_weighing_each_message_once():
+    """Quadratic eviction made a 10,000-message history take minutes under a TokenWindow."""
+    weighed = []
+
+    def count(message):
+        weighed.append(message)
+        return 10
+
+    history = [m for i in range(1000) for m in (UserMessage(content=f"q{i}"), AssistantMessage(content=f"a{i}"))]
+    kept = evict(history, TokenWindow(100, count=count))
+    assert kept == history[-10:]
+    assert len(weighed) == len(history)

@@ -239,3 +239,18 @@ def test_an_exercise_id_that_is_not_a_string_is_one_readable_error(exercise_id):
     assert str(info.value) == (
         f"no exercise {exercise_id!r}: an exercise id is a string such as 'w6.truth_table' (see the cell's check call)"
     )
+
+
+def test_a_learner_who_empties_the_imported_reference_data_cannot_pass_with_an_empty_answer():
+    from toolkit.exercises import week01, week03, week10
+
+    wire, paths = list(week01.WIRE), list(week10.PATHS)
+    try:
+        week01.WIRE.clear()  # the notebook imports WIRE and PATHS; a learner can change them
+        week10.PATHS.clear()
+        assert check("w1.records", []).feedback == "WIRE has 4 messages, your list has 0"
+        assert check("w10.escape", set()).status == "failed"
+    finally:
+        week01.WIRE[:], week10.PATHS[:] = wire, paths
+    for constant in (week01.QUESTIONS, week03.ORDER_ID_INPUTS, week03.NO_CALL_CHOICES):
+        assert isinstance(constant, tuple)

@@ -166,3 +166,28 @@ def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(tmp_path):
     err = process.stderr.read()
     assert process.wait(timeout=60) == 141
     assert err == ""
+
+
+def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_unchanged(tmp_path, monkeypatch, capsys):
+    """Ctrl-C reaches the kernel too; nbclient then fails in its own cleanup (an AssertionError after DeadKernelError)."""
+    import nbformat
+    from nbclient.exceptions import DeadKernelError
+
+    import toolkit.cli.notebooks as notebooks
+
+    path = tmp_path / "loops.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")]), path)
+    before = path.read_text()
+
+    def dies(notebook, where, timeout=120):
+        try:
+            raise DeadKernelError("Kernel died")
+        except DeadKernelError:
+            raise AssertionError  # what nbclient's cleanup raises next  # noqa: B904
+
+    monkeypatch.setattr(notebooks, "execute", dies)
+    assert main(["notebooks", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {path}: execution stopped (the kernel died or was interrupted); the file is unchanged\n"
+    )
+    assert path.read_text() == before

@@ -191,3 +191,14 @@ def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_un
         f"error: {path}: execution stopped (the kernel died or was interrupted); the file is unchanged\n"
     )
     assert path.read_text() == before
+
+
+def test_mcp_server_on_a_busy_port_is_one_line(capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["mcp-server", "--http", "--port", str(port)]) == 1
+    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

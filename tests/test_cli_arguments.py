@@ -43,8 +43,14 @@ def test_count_positive_and_seconds_say_what_is_valid():
         (["gateway", "--slow-delay", "nan"], "argument --slow-delay: 'nan' is not a duration"),
         (["gateway", "--retry-after", "-2"], "argument --retry-after: '-2' is not a count"),
         (["eval", "--concurrency", "0"], "argument --concurrency: '0' is not allowed here"),
-        (["grade", "--timeout", "0", "x.ipynb"], "argument --timeout: '0' is not allowed here"),
+        (["grade", "--timeout", "0", "x.ipynb"], "argument --timeout: '0' is not a time limit"),
         (["tools", "--timeout", "-5", "x.py"], "argument --timeout: '-5' is not a duration"),
+        (["gateway", "--host", ""], "argument --host: '' is not a host: give a name or address, e.g. 127.0.0.1"),
+        (["gateway", "--host", " "], "argument --host: ' ' is not a host"),
+        (
+            ["tools", "--mcp-stdio", "python -c 'x"],
+            'argument --mcp-stdio: "python -c \'x" is not a command line: no closing quotation',
+        ),
     ],
 )
 def test_a_bad_number_is_a_usage_error_before_anything_runs(argv, wanted, capsys):
@@ -53,3 +59,54 @@ def test_a_bad_number_is_a_usage_error_before_anything_runs(argv, wanted, capsys
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert wanted in err and "Traceback" not in err
+
+
+def test_an_input_file_must_exist_and_be_utf8(tmp_path):
+    from toolkit.cli.arguments import text_file
+
+    good = tmp_path / "cases.csv"
+    good.write_text("id,tool\n", encoding="utf-8")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("caf\xe9\n".encode("latin-1"))
+    assert text_file(str(good)) == str(good)
+    for text, message in [
+        (str(latin), f"{str(latin)!r} is not UTF-8 text (byte 0xe9 at position 3); save it as UTF-8"),
+        (str(tmp_path / "nope.csv"), f"{str(tmp_path / 'nope.csv')!r} cannot be read: No such file or directory"),
+        (str(tmp_path), f"{str(tmp_path)!r} cannot be read: Is a directory"),
+    ]:
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            text_file(text)
+        assert str(info.value) == message
+
+
+def test_an_output_file_is_checked_before_the_run(tmp_path):
+    from toolkit.cli.arguments import out_file
+
+    blocking = tmp_path / "notes.txt"
+    blocking.write_text("x")
+    assert out_file(str(tmp_path / "new" / "grades.csv")) == tmp_path / "new" / "grades.csv"
+    for text, message in [
+        ("", "'' is blank: give a file name, e.g. out/results.csv"),
+        (str(tmp_path), f"{str(tmp_path)!r} is a folder: give a file name, e.g. out/results.csv"),
+        (str(blocking / "g.csv"), f"{str(blocking / 'g.csv')!r} cannot be written: {blocking} is a file, not a folder"),
+    ]:
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            out_file(text)
+        assert str(info.value) == message
+
+
+@pytest.mark.parametrize("command", [["grade", "x.ipynb"], ["eval"]])
+def test_a_folder_given_as_the_output_is_a_usage_error_before_anything_runs(command, tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--out", str(tmp_path)], prog="toolkit")
+    assert info.value.code == 2
+    assert f"argument --out: {str(tmp_path)!r} is a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["drill", "eval"])
+def test_a_cases_file_that_is_not_utf8_is_a_usage_error(command, tmp_path, capsys):
+    latin = tmp_path / "cases.csv"
+    latin.write_bytes(b"\xff\xfe")
+    with pytest.raises(SystemExit):
+        main([command, "--cases", str(latin)], prog="toolkit")
+    assert f"argument --cases: {str(latin)!r} is not UTF-8 text (byte 0xff at position 0)" in capsys.readouterr().err

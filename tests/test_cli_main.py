@@ -110,3 +110,95 @@ def test_a_failing_cell_is_one_line_and_the_notebook_is_unchanged(tmp_path):
     )
     assert "Traceback" not in done.stderr
     assert path.read_text() == before
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    parser = build_parser("toolkit", "drill")
+    monkeypatch.setattr("toolkit.cli.main.build_parser", lambda *a: parser)
+    parser._subparsers._group_actions[0].choices["drill"].set_defaults(run=interrupted)
+    assert main(["drill"]) == 130
+    assert capsys.readouterr().err == "interrupted (Ctrl-C): stopped\n"
+
+
+def test_ctrl_c_in_a_real_run_is_one_line_and_exit_130(tmp_path):
+    import signal
+    import time
+
+    script = tmp_path / "waits.py"
+    script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "ready\n"
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert (process.returncode, err) == (130, "interrupted (Ctrl-C): stopped\n")
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(tmp_path):
+    script = tmp_path / "many.py"
+    script.write_text(
+        "from toolkit import tool\n\n\n"
+        "def make(n):\n"
+        "    def lookup(query: str) -> str:\n"
+        '        """Look things up in the catalogue by words in their names."""\n'
+        "        return query\n\n"
+        "    lookup.__name__ = lookup.__qualname__ = f'lookup_{n}'\n"
+        "    return tool(lookup)\n\n\n"
+        "for n in range(400):\n"
+        "    globals()[f'lookup_{n}'] = make(n)\n"
+    )  # 400 specs: some 160 kB of JSON, more than a pipe holds
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "[\n"
+    process.stdout.close()  # what `| head -1` does after its line
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == ""
+
+
+def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_unchanged(tmp_path, monkeypatch, capsys):
+    """Ctrl-C reaches the kernel too; nbclient then fails in its own cleanup (an AssertionError after DeadKernelError)."""
+    import nbformat
+    from nbclient.exceptions import DeadKernelError
+
+    import toolkit.cli.notebooks as notebooks
+
+    path = tmp_path / "loops.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("while True: pass")]), path)
+    before = path.read_text()
+
+    def dies(notebook, where, timeout=120):
+        try:
+            raise DeadKernelError("Kernel died")
+        except DeadKernelError:
+            raise AssertionError  # what nbclient's cleanup raises next  # noqa: B904
+
+    monkeypatch.setattr(notebooks, "execute", dies)
+    assert main(["notebooks", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {path}: execution stopped (the kernel died or was interrupted); the file is unchanged\n"
+    )
+    assert path.read_text() == before
+
+
+def test_mcp_server_on_a_busy_port_is_one_line(capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["mcp-server", "--http", "--port", str(port)]) == 1
+    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

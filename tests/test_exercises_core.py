@@ -154,3 +154,103 @@ def test_feedback_quoting_a_huge_answer_is_cut():
     result = check("w0.switch", answer)
     assert result.status == "failed"
     assert len(result.feedback) == FEEDBACK_LIMIT and result.feedback.endswith("…")
+
+
+class Liar:
+    """Equal to everything: a check that compares with == must not be fooled by it."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+
+class LiarStr(str):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = str.__hash__
+
+
+def test_an_answer_equal_to_everything_is_a_failed_try():
+    result = check("w9.dotted_name", Liar())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your answer holds a Liar, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects",
+    )
+    assert check("w9.dotted_name", LiarStr("x")).status == "failed"
+
+
+def test_a_dict_answer_whose_values_are_equal_to_everything_is_a_failed_try():
+    answer = {"no variables": Liar(), "all three": "real", "only LLM_BASE_URL": "error"}
+    result = check("w0.switch", answer)
+    assert result.status == "failed" and result.feedback.startswith("your answer holds a Liar")
+
+
+def test_a_function_returning_an_object_equal_to_everything_is_a_failed_try():
+    result = check("w3.normalize", lambda raw: Liar())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function returned a Liar, a class of your own that can decide == by its own code; return plain "
+        "values or the package's objects",
+    )
+
+
+def test_a_learners_class_without_its_own_equality_is_still_an_answer():
+    from toolkit.exercises.core import untrusted_class
+
+    class Provider:
+        def provide(self):
+            return []
+
+    assert untrusted_class([Provider(), {"a": (1, 2.0, None)}]) is None
+    assert untrusted_class({"k": [Liar()]}) is Liar
+
+
+def test_a_function_that_empties_its_inputs_cannot_change_the_expected_answer():
+    from toolkit.chat.messages import TokenUsage
+
+    def usage_from_body(body):
+        body.clear()  # with the body gone, the reference would expect "nothing reported"
+        return TokenUsage(input_tokens=None, output_tokens=None)
+
+    def score(name, description, terms):
+        terms.clear()  # with no terms, the reference would score 0
+        return 0
+
+    assert check("w1.usage_build", usage_from_body).status == "failed"
+    assert check("w8.score", score).status == "failed"
+
+
+def test_a_function_returning_nan_does_not_pass_a_numeric_check():
+    result = check("w2.backoff", lambda attempt, retry_after: float("nan"))
+    assert result.status == "failed"
+    assert result.feedback == "wait(1, None) returned nan, RetryPolicy().wait gives 0.5"
+
+
+@pytest.mark.parametrize("exercise_id", [123, None, ["w6.truth_table"]])
+def test_an_exercise_id_that_is_not_a_string_is_one_readable_error(exercise_id):
+    with pytest.raises(ConfigurationError) as info:
+        check(exercise_id, 1)
+    assert str(info.value) == (
+        f"no exercise {exercise_id!r}: an exercise id is a string such as 'w6.truth_table' (see the cell's check call)"
+    )
+
+
+def test_a_learner_who_empties_the_imported_reference_data_cannot_pass_with_an_empty_answer():
+    from toolkit.exercises import week01, week03, week10
+
+    wire, paths = list(week01.WIRE), list(week10.PATHS)
+    try:
+        week01.WIRE.clear()  # the notebook imports WIRE and PATHS; a learner can change them
+        week10.PATHS.clear()
+        assert check("w1.records", []).feedback == "WIRE has 4 messages, your list has 0"
+        assert check("w10.escape", set()).status == "failed"
+    finally:
+        week01.WIRE[:], week10.PATHS[:] = wire, paths
+    for constant in (week01.QUESTIONS, week03.ORDER_ID_INPUTS, week03.NO_CALL_CHOICES):
+        assert isinstance(constant, tuple)

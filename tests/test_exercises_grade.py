@@ -113,3 +113,66 @@ def test_cli_writes_the_csv_and_names_a_non_notebook(tmp_path, capsys):
 def test_the_committed_welcome_notebook_grades_zero(tmp_path):
     rows = grade_paths([COURSE / "00_welcome.ipynb"], seconds=60)
     assert [(r.exercise, r.passed) for r in rows] == [("w0.switch", False)]
+
+
+def test_a_check_record_without_its_passed_field_is_a_failed_row_not_a_crash(tmp_path, monkeypatch):
+    import toolkit.exercises.grade as grade
+    from toolkit.exercises.core import MIME
+
+    cell = nbformat.v4.new_code_cell("", metadata={"tags": ["exercise:w6.round_trips"]})
+    path = write(tmp_path, "forged.ipynb", [cell])
+    executed = nbformat.read(path, as_version=4)
+    record = {"exercise": "w6.round_trips", "status": "passed"}  # no "passed": written by hand, not by check()
+    executed.cells[0].outputs = [nbformat.v4.new_output("display_data", data={MIME: record})]
+    monkeypatch.setattr(grade, "_execute", lambda path, seconds: (executed, ""))
+    assert grade.grade_notebook(path) == [grade.Row(str(path), "w6.round_trips", False, "passed")]
+
+
+def test_a_grading_run_stopped_while_waiting_leaves_no_worker_running(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from toolkit.exercises.grade import _execute
+
+    path = write(tmp_path, "slow.ipynb", [nbformat.v4.new_code_cell("import time\ntime.sleep(600)")])
+    started = []
+    original = subprocess.Popen.communicate
+
+    def interrupted(self, *args, **kwargs):
+        if kwargs.get("timeout") is None:
+            return original(self, *args, **kwargs)
+        started.append(self.pid)
+        raise KeyboardInterrupt  # Ctrl-C while the worker runs the notebook
+
+    monkeypatch.setattr(subprocess.Popen, "communicate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _execute(path, 600)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(started[0], 0)  # the worker's process group (and its kernel) is gone
+
+
+@pytest.mark.parametrize("value", ["0", "86401", "99999999999999999999999999", "ten"])
+def test_a_time_limit_out_of_range_is_a_usage_error(value, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["grade", "x.ipynb", "--timeout", value])
+    assert info.value.code == 2
+    assert (
+        f"argument --timeout: {value!r} is not a time limit: use a whole number of seconds from 1 to 86400"
+        in capsys.readouterr().err
+    )
+
+
+def test_a_cell_whose_tags_are_not_a_list_does_not_stop_the_notebook_from_running(tmp_path):
+    import json
+
+    checked = nbformat.v4.new_code_cell(
+        "from toolkit.exercises import check\ncheck('w6.round_trips', 2)",
+        metadata={"tags": ["exercise:w6.round_trips"]},
+    )
+    path = write(tmp_path, "odd_tags.ipynb", [nbformat.v4.new_code_cell("x = 1"), checked])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cells"][0]["metadata"]["tags"] = "my note"  # hand-edited: nbformat.read keeps it, with a warning
+    data["cells"].insert(1, {**data["cells"][0], "metadata": {"tags": None}})
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rows = grade_paths([path], seconds=30)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)]

@@ -75,3 +75,32 @@ def test_week_of_notebook():
     assert week_of_notebook("06_week6_round_trip_loop.ipynb") == 6
     assert week_of_notebook("10_week10_skills.ipynb") == 10
     assert week_of_notebook("homework.ipynb") is None
+
+
+def test_a_hand_edited_cell_with_odd_tags_is_read_without_crashing():
+    cell = nbformat.v4.new_code_cell("1")
+    cell.metadata = {"tags": [5, None, "exercise:w6.round_trips"]}  # nbformat.read keeps such a cell
+    assert exercise_id(cell) == "w6.round_trips" and is_own(cell)
+    for metadata in ({"tags": "exercise:w6.round_trips"}, {"tags": None}, {"tags": {"a": 1}}, ["tags"]):
+        odd = nbformat.v4.new_code_cell("1")
+        odd.metadata = metadata
+        assert exercise_id(odd) is None and not is_own(odd)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"\xff\xfe", "UnicodeDecodeError"), (b'{"nbformat": 99, "cells": []}', "NBFormatError"), (None, None)],
+)
+def test_cli_update_names_a_file_it_cannot_read(tmp_path, capsys, content, problem):
+    path = tmp_path / "06_week6_round_trip_loop.ipynb"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["exercises", "--update", str(path)]) == 2
+    expected = (
+        f"no such notebook: {path}" if content is None else f"{path} is not a notebook nbformat can read ({problem})"
+    )
+    assert capsys.readouterr().err == f"error: {expected}\n"
+    if content is not None:
+        assert path.read_bytes() == content

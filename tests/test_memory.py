@@ -197,3 +197,36 @@ def test_the_image_message_leaves_with_its_round():
 def test_an_image_counts_as_a_low_detail_image_in_tokens():
     with_image = UserMessage(content="看图", images=(PNG, PNG))
     assert message_tokens(with_image) == message_tokens(UserMessage(content="看图")) + 2 * 85
+
+
+@pytest.mark.parametrize("window", [None, MessageWindow(4)])
+def test_anything_but_messages_is_refused_before_the_store_is_touched(window):
+    from toolkit.errors import ConfigurationError
+
+    memory = ChatMemory("u", window=window)
+    memory.add(UserMessage(content="hi"))
+    with pytest.raises(ConfigurationError) as info:
+        memory.add(UserMessage(content="ok"), "not a message")
+    assert str(info.value) == (
+        "ChatMemory.add: message 1 (str) is not a message record; store SystemMessage, UserMessage, "
+        "AssistantMessage or ToolResultMessage records"
+    )
+    with pytest.raises(ConfigurationError, match=r"^ChatMemory.set: message 0 \(dict\) is not a message record"):
+        memory.set([{"role": "user", "content": "x"}])
+    with pytest.raises(ConfigurationError, match=r"^ChatMemory.update: expected a list of messages, got NoneType"):
+        memory.update(lambda current: None)
+    assert memory.messages() == [UserMessage(content="hi")]
+
+
+def test_a_long_history_is_cut_weighing_each_message_once():
+    """Quadratic eviction made a 10,000-message history take minutes under a TokenWindow."""
+    weighed = []
+
+    def count(message):
+        weighed.append(message)
+        return 10
+
+    history = [m for i in range(1000) for m in (UserMessage(content=f"q{i}"), AssistantMessage(content=f"a{i}"))]
+    kept = evict(history, TokenWindow(100, count=count))
+    assert kept == history[-10:]
+    assert len(weighed) == len(history)

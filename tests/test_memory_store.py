@@ -328,3 +328,150 @@ def test_a_user_message_with_images_survives_and_plain_rows_stay_as_they_were(tm
     assert SqliteStore(tmp_path / "m.db").get("u") == conversation
     payloads = [json.loads(p) for (p,) in store._db.execute("SELECT payload FROM messages ORDER BY seq")]
     assert payloads[0] == {"role": "user", "content": "画图"}
+
+
+# --- hostile files and arguments: typed errors, nothing lost -----------------------------------
+
+
+@pytest.mark.parametrize("payload", [b'{"role": "user"}', b"\xff\xfe", 5])
+def test_a_payload_changed_to_another_type_is_reported(tmp_path, payload):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.execute("UPDATE messages SET payload = ? WHERE seq = 0", (payload,))
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("x")
+    assert str(info.value) == (
+        f"{path}: memory id 'x', row 0: the checksum does not match, the row was changed outside toolkit; "
+        "delete that id or restore the file from a backup"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "shown"),
+    [
+        ("first_seq = 'x'", "first_seq 'x', next_seq 4"),
+        ("next_seq = -5", "first_seq 0, next_seq -5"),
+        ("next_seq = 2.5", "first_seq 0, next_seq 2.5"),
+        ("system = x'00'", "first_seq 0, next_seq 4"),
+    ],
+)
+def test_a_conversation_row_with_wrong_types_is_reported(tmp_path, change, shown):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.execute(f"UPDATE conversations SET {change}")
+    for action in (lambda: store.get("x"), lambda: store.append("x", [UserMessage(content="more")])):
+        with pytest.raises(MemoryStoreError) as info:
+            action()
+        assert str(info.value) == (
+            f"{path}: memory id 'x': its conversation row was changed outside toolkit ({shown}); "
+            "delete that id or restore the file from a backup"
+        )
+
+
+def test_a_huge_next_seq_is_reported_without_building_the_range(tmp_path):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.execute("UPDATE conversations SET next_seq = 100000000000")  # was a MemoryError
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("x")
+    assert str(info.value) == (
+        f"{path}: memory id 'x': row 4 is missing or out of place (rows 0..99999999999 expected, found 4); "
+        "delete that id or restore the file"
+    )
+
+
+def test_a_version_1_payload_that_is_not_utf8_stops_the_migration_with_one_line(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE messages (memory_id TEXT NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
+        " PRIMARY KEY (memory_id, seq));"
+        "INSERT INTO meta VALUES ('schema_version', '1');"
+        "INSERT INTO messages VALUES ('a', 0, x'ff');"
+    )
+    db.commit()
+    db.close()
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore(path)
+    assert str(info.value) == (
+        f"{path}: cannot migrate from version 1: memory id 'a', row 0 is not a valid message; "
+        "repair or delete that row first"
+    )
+
+
+def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
+    from toolkit.errors import MemoryIdError
+
+    store = SqliteStore(tmp_path / "m.db")
+    with pytest.raises(MemoryIdError) as info:
+        store.append("user-\udcff", [UserMessage(content="hi")])
+    assert str(info.value) == (
+        "SqliteStore.append: memory id 'user-\\udcff' is not valid Unicode text (it holds a lone surrogate, e.g. "
+        "from os.fsdecode), so SQLite cannot store it; decode the bytes it came from properly"
+    )
+    for odd in ("a/b", "../x", "a\x00b", "é中🙂", "x" * 100_000):
+        store.append(odd, [UserMessage(content=odd[:10])])
+        assert store.get(odd) == [UserMessage(content=odd[:10])]
+
+
+@pytest.mark.parametrize(
+    ("messages", "problem"),
+    [
+        ([UserMessage(content="ok"), 5], "message 1 (int) is not a message record"),
+        ("hello", "expected a list of messages, got str"),
+        (None, "expected a list of messages, got NoneType"),
+    ],
+)
+def test_appending_something_that_is_not_a_message_is_refused_and_loses_nothing(tmp_path, messages, problem):
+    from toolkit.errors import ConfigurationError
+
+    store = SqliteStore(tmp_path / "m.db")
+    store.set("x", CONVERSATION)
+    for action, where in (
+        (lambda: store.append("x", messages), "SqliteStore.append"),
+        (lambda: store.set("x", messages), "SqliteStore.set"),
+        (lambda: store.update("x", lambda current: messages), "SqliteStore.update"),
+    ):
+        with pytest.raises(ConfigurationError) as info:
+            action()
+        assert str(info.value).startswith(f"{where}: {problem}")
+    assert store.get("x") == CONVERSATION
+
+
+def test_a_folder_or_a_nul_in_the_path_is_one_line_that_does_not_blame_the_file(tmp_path):
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore(tmp_path)
+    assert str(info.value) == (
+        f"cannot open memory database {tmp_path}: unable to open database file (check that the path names a file "
+        "you may write, in a folder that exists, on a disk with room, not locked)"
+    )
+    with pytest.raises(MemoryStoreError) as info:
+        SqliteStore("memory\x00.db")
+    assert str(info.value) == (
+        "SqliteStore('memory\\x00.db'): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
+    )
+
+
+def test_a_message_too_large_for_sqlite_loses_nothing_and_says_so(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.set("x", CONVERSATION)
+    store._db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 5000)  # SQLite's own limit is about 1 GB
+    with pytest.raises(MemoryStoreError) as info:
+        store.append("x", [UserMessage(content="a"), UserMessage(content="长" * 10_000)])
+    assert str(info.value) == (
+        f"cannot append to 'x' in memory database {path}: string or blob too big "
+        "(a message is larger than SQLite stores (about 1 GB); nothing was written)"
+    )
+    assert store.get("x") == CONVERSATION
+    store.close()
+    with pytest.raises(MemoryStoreError, match=r"\(this store was closed; open a new SqliteStore\)$"):
+        store.get("x")

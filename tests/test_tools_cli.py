@@ -119,6 +119,11 @@ def test_missing_file_and_broken_file(tmp_path, capsys):
     assert run(capsys, raising) == (2, "", f"error: cannot import {raising}: RuntimeError: boom\n")
 
 
+def test_a_file_that_exits_when_imported_is_one_line_and_exit_2(tmp_path, capsys):
+    exiting = write(tmp_path, "exiting_tools.py", "import sys\nsys.exit(3)\n")
+    assert run(capsys, exiting) == (2, "", f"error: cannot import {exiting}: it calls exit(3) when imported\n")
+
+
 def test_module_is_not_left_in_sys_modules(tmp_path, capsys):
     run(capsys, write(tmp_path, "left_behind.py", SHOP))
     assert "left_behind" not in sys.modules

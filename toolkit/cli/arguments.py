@@ -1,7 +1,11 @@
 """Argument types shared by the subcommands: a bad value is argparse's one-line usage error.
 
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
-whole number, at least 1) and `seconds` (a finite number, at least 0). Each raises `argparse.ArgumentTypeError` with what is valid.
+whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
+to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
+that exists and is UTF-8 text), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be written: checked before a long run,
+not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+raises `argparse.ArgumentTypeError` with what is valid.
 
 Leaves out: anything argparse already checks (choices, required arguments).
 """
@@ -10,24 +14,27 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
+from pathlib import Path
 
 
 def port(text: str) -> int:
     """A TCP port number: 0 to 65535."""
-    return _whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)", most=65535)
+    return whole(text, 0, "is not a port: use a whole number from 0 to 65535 (0 = any free)", most=65535)
 
 
 def count(text: str) -> int:
     """A whole number, at least 0."""
-    return _whole(text, 0, "is not a count: use a whole number, 0 or more")
+    return whole(text, 0, "is not a count: use a whole number, 0 or more")
 
 
 def positive(text: str) -> int:
     """A whole number, at least 1."""
-    return _whole(text, 1, "is not allowed here: use a whole number, 1 or more")
+    return whole(text, 1, "is not allowed here: use a whole number, 1 or more")
 
 
-def _whole(text: str, least: int, problem: str, most: float = math.inf) -> int:
+def whole(text: str, least: int, problem: str, most: float = math.inf) -> int:
+    """A whole number from `least` to `most`; else `'text' problem` as argparse's usage error."""
     try:
         value = int(text)
     except ValueError:
@@ -46,3 +53,47 @@ def seconds(text: str) -> float:
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a duration: use a number of seconds, 0 or more")
     return value
+
+
+def host(text: str) -> str:
+    """A host name or address to listen on; blank is refused (it would mean every interface)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host: give a name or address, e.g. 127.0.0.1 (a blank host listens on every interface)"
+        )
+    return text
+
+
+def text_file(text: str) -> str:
+    """An existing file of UTF-8 text (read once to check)."""
+    try:
+        Path(text).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at position {exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
+    return text
+
+
+def out_file(text: str) -> Path:
+    """A file to write: not blank, not a folder, and no file standing where a folder on its way must be."""
+    path = Path(text)
+    if not text.strip() or path.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is {'blank' if not text.strip() else 'a folder'}: give a file name, e.g. out/results.csv"
+        )
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
+    return path
+
+
+def command_line(text: str) -> str:
+    """A shell-quoted command line that splits (its quotes close); kept as text."""
+    try:
+        shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a command line: {str(exc).lower()}") from None
+    return text

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import datetime
 
+from toolkit.cli.arguments import text_file
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cases", default=None, help="default: data/drill_cases.csv")
+    parser.add_argument("--cases", type=text_file, default=None, help="default: data/drill_cases.csv")
     parser.add_argument(
         "--today",
         type=datetime.date.fromisoformat,

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit.cli.arguments import positive
+from toolkit.cli.arguments import out_file, positive, text_file
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 
 if TYPE_CHECKING:
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cases", default=None, help="default: data/accuracy_cases.csv")
-    parser.add_argument("--out", default="out/w3-tool-accuracy.csv", help="default: %(default)s")
+    parser.add_argument("--cases", type=text_file, default=None, help="default: data/accuracy_cases.csv")
+    parser.add_argument("--out", type=out_file, default="out/w3-tool-accuracy.csv", help="default: %(default)s")
     parser.add_argument("--concurrency", type=positive, default=4, help="parallel cases (default: 4)")
     parser.add_argument(
         "--protocol",

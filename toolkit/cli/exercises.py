@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +64,7 @@ def write_solutions(source: Path, target: Path) -> int:
         path = source / name
         if not path.is_file():
             raise FileNotFoundError(f"no course notebook {path}")
-        notebook = nbformat.read(path, as_version=4)
+        notebook = read(path)
         filled = fill_solutions(notebook)
         nbformat.write(notebook, target / name)
         print(f"{target / name}: {filled} exercises solved")
@@ -81,7 +82,21 @@ def update(paths: list[Path]) -> int:
         week = week_of_notebook(path.name)
         if week is None:
             raise ConfigurationError(f"{path.name} is not a course notebook: its name starts with no week number")
-        notebook = nbformat.read(path, as_version=4)
+        notebook = read(path)
         nbformat.write(with_exercises(notebook, week), path)
         print(f"{path}: Exercises section of week {week} written")
     return 0
+
+
+def read(path: Path) -> Any:
+    """The notebook at `path`; one line naming the file when it is missing or not a notebook."""
+    import nbformat
+
+    from toolkit.errors import ConfigurationError
+
+    if not path.is_file():
+        raise FileNotFoundError(f"no such notebook: {path}")
+    try:
+        return nbformat.read(path, as_version=4)
+    except Exception as exc:  # not JSON, not UTF-8, not a notebook, an unknown nbformat version
+        raise ConfigurationError(f"{path} is not a notebook nbformat can read ({type(exc).__name__})") from None

@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from toolkit.cli.arguments import count, port, seconds
+from toolkit.cli.arguments import count, host, port, seconds
 from toolkit.gateway.core import FAULTS, MODES
 from toolkit.gateway.server import DEFAULT_HOST, DEFAULT_PORT
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default=DEFAULT_HOST, help="default: %(default)s (loopback)")
+    parser.add_argument("--host", type=host, default=DEFAULT_HOST, help="default: %(default)s (loopback)")
     parser.add_argument("--port", type=port, default=DEFAULT_PORT, help="default: %(default)s; 0 = any free port")
     parser.add_argument(
         "--mode", default="A", choices=MODES, type=str.upper, help="A real / B fake / C rejects / D ignores / E half"

@@ -13,13 +13,23 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from toolkit.cli.arguments import positive
+from toolkit.cli.arguments import out_file, whole
+
+MAX_TIMEOUT_S = 86_400
+"""One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
-    parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
-    parser.add_argument("--timeout", type=positive, default=120, help="seconds per notebook (default 120)")
+    parser.add_argument("--out", type=out_file, default="grades.csv", help="the CSV to write (default grades.csv)")
+    parser.add_argument("--timeout", type=time_limit, default=120, help="seconds per notebook (default 120)")
+
+
+def time_limit(text: str) -> int:
+    """Seconds per notebook: a whole number from 1 to `MAX_TIMEOUT_S`."""
+    return whole(
+        text, 1, f"is not a time limit: use a whole number of seconds from 1 to {MAX_TIMEOUT_S}", MAX_TIMEOUT_S
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,9 @@ Each subcommand lives in its own module of this package and has two functions:
 `configure(parser)` adds its options, `run(args) -> int` does the work, importing the
 mechanism it drives only then, so `--help` stays fast. `main()` turns every `ToolkitError` or
 `OSError` that reaches it into one line on stderr and exit status 2, never a traceback; any
-other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback).
+other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback). Ctrl-C is one
+line and exit 130; a reader that closes the pipe early (`toolkit exercises | head -1`) ends the
+command quietly with exit 141, as a shell tool does.
 
 Leaves out: shell completion.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from importlib import metadata
@@ -71,10 +74,17 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except BrokenPipeError as exc:
+        if not _stdout_is_a_pipe():
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        _silence_stdout()
+        return 141
     except (ToolkitError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): stopped", file=sys.stderr)
         return 130
     except Exception as exc:  # a defect, or input nothing above foresaw: still one line
         if os.environ.get(DEBUG_VARIABLE):
@@ -96,6 +106,20 @@ def _first_line(exc: BaseException) -> str:
         return "(no message)"
     lines = text.strip().splitlines()
     return (lines[0][:300] if lines else "") or "(no message)"
+
+
+def _stdout_is_a_pipe() -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(sys.stdout.fileno()).st_mode)
+    except (OSError, ValueError):  # no real file behind stdout (a test's capture)
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no closed pipe to complain about."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _prog() -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import socket
+import sys
 
 from toolkit.cli.arguments import port
 
@@ -29,7 +31,22 @@ def run(args: argparse.Namespace) -> int:
 
     server = shop_server(args.today)
     if args.http:
+        if problem := port_taken(args.port):
+            print(f"error: cannot listen on 127.0.0.1:{args.port}: {problem}", file=sys.stderr)
+            return 1
         serve_http(server, args.port)
     else:
         anyio.run(serve_stdio, server)
     return 0
+
+
+def port_taken(port: int) -> str:
+    """Why 127.0.0.1:`port` cannot be listened on ("" when it can): checked before the server
+    starts, so a busy port is one line rather than the server's banner and uvicorn's log."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return ""

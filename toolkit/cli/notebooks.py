@@ -102,6 +102,22 @@ def run(args: argparse.Namespace) -> int:
                     f"error: {path}: a cell failed ({exc.ename}: {exc.evalue}); the file is unchanged", file=sys.stderr
                 )
                 return 2
+            except Exception as exc:  # the kernel died, or Ctrl-C reached it (nbclient then fails in its cleanup)
+                print(f"error: {path}: execution stopped ({_why(exc)}); the file is unchanged", file=sys.stderr)
+                return 2
         nbformat.write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
+
+
+def _why(error: BaseException) -> str:
+    """Why execution stopped: a dead kernel anywhere in the chain, else the exception's first line."""
+    from nbclient.exceptions import DeadKernelError
+
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, DeadKernelError):
+            return "the kernel died or was interrupted"
+        cause = cause.__cause__ or cause.__context__
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0][:200]}" if lines else type(error).__name__

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from toolkit.cli.arguments import seconds
+from toolkit.cli.arguments import command_line, seconds
 from toolkit.errors import ConfigurationError
 
 
@@ -32,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mcp-stdio",
         action="append",
+        type=command_line,
         default=[],
         metavar='"COMMAND ARGS..."',
         help="launch an MCP server and talk to it over stdio (repeatable)",
@@ -105,4 +106,6 @@ def _load(path: Path, name: str) -> ModuleType:
         raise
     except Exception as exc:
         raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+    except SystemExit as exc:  # exit() at import would end the command without a word
+        raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
     return module

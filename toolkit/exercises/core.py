@@ -12,6 +12,9 @@ prediction with what the package really does — never the text of the code.
   tuple, or returned by a function) is *not attempted*: no exception, no hint;
 - a failed try shows the checker's feedback (specific to the mistake) and the hint;
 - an exception in the learner's code is a failed try that names it, never a traceback;
+- an answer (or a value the learner's function returns) holding an object whose class decides
+  `==` by its own code (a learner's class defining `__eq__`, or a subclass of str, int, list, …)
+  is a failed try: the checks compare with `==`, and such an object could claim to equal anything;
 - `solution(id)` shows the reference cell only when asked.
 
 Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
@@ -48,6 +51,10 @@ class LearnerError(Exception):
     def __init__(self, error: BaseException) -> None:
         super().__init__(describe(error))
         self.error = error
+
+
+class Untrusted(Exception):
+    """The answer holds an object whose class decides `==` by its own code."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +205,10 @@ def get(exercise_id: str) -> Exercise:
     from toolkit.errors import ConfigurationError
 
     all_exercises()
+    if not isinstance(exercise_id, str):
+        raise ConfigurationError(
+            f"no exercise {exercise_id!r}: an exercise id is a string such as 'w6.truth_table' (see the cell's check call)"
+        )
     try:
         return _REGISTRY[exercise_id]
     except KeyError:
@@ -226,7 +237,46 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise LearnerError(error) from error
     if has_placeholder(value):
         raise NotAttempted
+    if (cls := untrusted_class(value)) is not None:
+        raise Untrusted(f"your function returned {_untrusted_text(cls)}; return plain values or the package's objects")
     return value
+
+
+TRUSTED_MODULES = frozenset(
+    {"builtins", "collections", "datetime", "decimal", "enum", "fractions", "numpy", "pathlib", "pydantic", "toolkit"}
+)
+"""Packages whose classes compare honestly; a class of any other module (the learner's) is checked."""
+_VALUE_TYPES = (str, bytes, int, float, complex, list, tuple, dict, set, frozenset)
+
+
+def untrusted_class(value: Any) -> type | None:
+    """The class of the first object in `value` (through lists, tuples, sets and dicts) that decides
+    `==` by its own code: a learner's class defining `__eq__` or `__ne__`, or a learner's subclass of
+    a value type (str, int, list, …). None when there is none."""
+    cls = type(value)
+    if not _trusted(cls) and (
+        issubclass(cls, _VALUE_TYPES) or any("__eq__" in c.__dict__ or "__ne__" in c.__dict__ for c in _own(cls))
+    ):
+        return cls
+    parts: Any = ()
+    if isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        parts = value
+    return next((found for part in parts if (found := untrusted_class(part)) is not None), None)
+
+
+def _trusted(cls: type) -> bool:
+    return str(getattr(cls, "__module__", "")).split(".")[0] in TRUSTED_MODULES
+
+
+def _own(cls: type) -> list[type]:
+    """The classes of `cls`'s MRO that come from untrusted modules."""
+    return [c for c in cls.__mro__ if not _trusted(c)]
+
+
+def _untrusted_text(cls: type) -> str:
+    return f"a {cls.__name__}, a class of your own that can decide == by its own code"
 
 
 def check(exercise_id: str, answer: Any) -> CheckResult:
@@ -241,9 +291,15 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     try:
         if has_placeholder(answer):
             return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
+        if (cls := untrusted_class(answer)) is not None:
+            raise Untrusted(
+                f"your answer holds {_untrusted_text(cls)}; answer with plain values or the package's objects"
+            )
         verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
+    except Untrusted as error:
+        verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")
     except RecursionError:  # a list that contains itself, or nesting no answer needs

@@ -113,7 +113,7 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
         if record is not None:
             text = str(record.get("feedback", ""))
             status = str(record["status"])
-            rows.append(Row(name, ex_id, bool(record["passed"]), status + (f": {text}" if text else "")))
+            rows.append(Row(name, ex_id, record.get("passed") is True, status + (f": {text}" if text else "")))
         elif ex_id in errors:
             rows.append(Row(name, ex_id, False, errors[ex_id]))
         else:
@@ -133,6 +133,10 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
             os.killpg(process.pid, signal.SIGKILL)  # the worker and its kernel
             process.communicate()
             return None, f"timed out: still running after {seconds + START_ALLOWANCE_S} s, stopped"
+        except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
         if not out.is_file():
             last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
             return None, f"could not be executed: {last[0][:200]}"

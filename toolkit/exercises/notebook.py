@@ -56,15 +56,21 @@ anything.
 
 def exercise_id(cell: nbformat.NotebookNode) -> str | None:
     """The exercise id of a tagged code cell, else None."""
-    for tag in cell.get("metadata", {}).get("tags", []):
+    for tag in cell_tags(cell):
         if tag.startswith(CODE_PREFIX):
             return str(tag[len(CODE_PREFIX) :])
     return None
 
 
+def cell_tags(cell: nbformat.NotebookNode) -> list[str]:
+    """The cell's string tags (a hand-edited notebook may hold anything there)."""
+    metadata = cell.get("metadata", {})
+    tags = metadata.get("tags", []) if isinstance(metadata, dict) else []
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
 def is_own(cell: nbformat.NotebookNode) -> bool:
-    tags = cell.get("metadata", {}).get("tags", [])
-    return exercise_id(cell) is not None or any(t in OWN_TAGS for t in tags)
+    return exercise_id(cell) is not None or any(t in OWN_TAGS for t in cell_tags(cell))
 
 
 def week_exercises(week: int) -> list[Exercise]:

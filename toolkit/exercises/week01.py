@@ -5,6 +5,7 @@ Leaves out: streaming (week 2 checks what a cut stream does).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -19,6 +20,8 @@ WIRE = [
     {"role": "assistant", "content": "您好！请问有什么可以帮您？"},
     {"role": "user", "content": "SN202610200001 发货了吗？"},
 ]
+_WIRE = copy.deepcopy(WIRE)
+"""The checker's own copy: a learner who changes WIRE (it is imported into the notebook) cannot change the truth."""
 
 
 @exercise(
@@ -50,9 +53,9 @@ def check_records(answer: Any) -> Verdict:
 
     if not isinstance(answer, list):
         return wrong("answer with a list of records")
-    if len(answer) != len(WIRE):
-        return wrong(f"WIRE has {len(WIRE)} messages, your list has {len(answer)}")
-    for i, (record, wire) in enumerate(zip(answer, WIRE, strict=True), 1):
+    if len(answer) != len(_WIRE):
+        return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(answer)}")
+    for i, (record, wire) in enumerate(zip(answer, _WIRE, strict=True), 1):
         expected = message_from_openai(wire)
         if type(record) is not type(expected):
             return wrong(
@@ -146,8 +149,8 @@ def check_usage_build(fn: Any) -> Verdict:
         p, c = rng.randint(0, 5000), rng.randint(0, 900)
         bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}})
     for body in bodies:
-        got = attempt(fn, body)
         want = TokenUsage.from_openai(body.get("usage"))
+        got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
         if got != want:
             if not body.get("usage"):
                 return wrong(
@@ -158,7 +161,7 @@ def check_usage_build(fn: Any) -> Verdict:
     return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")
 
 
-QUESTIONS = ["SN202610200004 发货了吗？", "数码产品能不能退？", "你好", "订单 SN202610200001 付了多少钱？"]
+QUESTIONS = ("SN202610200004 发货了吗？", "数码产品能不能退？", "你好", "订单 SN202610200001 付了多少钱？")
 
 
 @answer_exercise(

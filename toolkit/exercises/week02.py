@@ -58,7 +58,7 @@ def check_backoff(fn: Any) -> Verdict:
     cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
     for n, r in cases:
         got, want = attempt(fn, n, r), policy.wait(n, r)
-        if abs(float(got) - want) > 1e-9:
+        if not abs(float(got) - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"

@@ -39,7 +39,7 @@ def check_probe(answer: Any) -> Verdict:
     return verdict_of(found, "five modes, five clear verdicts.")
 
 
-ORDER_ID_INPUTS = [
+ORDER_ID_INPUTS = (
     "SN202610200001",
     "sn202610200001",
     " SN202610200001 ",
@@ -58,7 +58,7 @@ ORDER_ID_INPUTS = [
     "SN 2026 1020 0001",
     "SN202610200001。",
     "SN_202610200001",
-]
+)
 
 
 @exercise(
@@ -167,7 +167,7 @@ def check_unknown_order(answer: Any) -> Verdict:
     return wrong(f"the tool result was {tool_said!r} and the answer is {result.answer!r}")
 
 
-NO_CALL_CHOICES = ["N05", "B03", "A03", "A04", "N11", "A05"]
+NO_CALL_CHOICES = ("N05", "B03", "A03", "A04", "N11", "A05")
 
 
 @exercise(
@@ -215,7 +215,7 @@ def check_no_call(answer: Any) -> Verdict:
         return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
     parts = [f"{i} ({cases[i].question}) should call {cases[i].expect_tool}" for i in sorted(extra) if i in cases]
     parts += [f"{i} ({cases[i].question}) should call nothing" for i in sorted(missing)]
-    return wrong("; ".join(parts) or f"use ids from {NO_CALL_CHOICES}")
+    return wrong("; ".join(parts) or f"use ids from {list(NO_CALL_CHOICES)}")
 
 
 @answer_exercise(

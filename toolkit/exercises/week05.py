@@ -73,7 +73,7 @@ def check_required(answer: Any) -> Verdict:
     return verdict_of(misses(answer, actual, say), "required = no default and not required=False.")
 
 
-COERCION_ROWS = [("int", "27"), ("int", 27.5), ("int", "27.5"), ("bool", "true"), ("bool", 1), ("str", 202610200001)]
+COERCION_ROWS = (("int", "27"), ("int", 27.5), ("int", "27.5"), ("bool", "true"), ("bool", 1), ("str", 202610200001))
 
 
 def _annotation(name: str) -> Any:

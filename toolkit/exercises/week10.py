@@ -99,6 +99,8 @@ def check_level0(answer: Any) -> Verdict:
 
 
 PATHS = ["notes/todo.md", "../../secret.txt", "notes/../../../secret.txt", "escape-link", "%2e%2e%2fsecret.txt"]
+_PATHS = tuple(PATHS)
+"""The checker's own copy: a learner who changes PATHS (the notebook prints it) cannot change the truth."""
 
 
 @exercise(
@@ -139,7 +141,7 @@ def check_escape(answer: Any) -> Verdict:
         activate, read = Skills.from_directory(world / "skills").management_tools()
         activate.execute(ToolCall(id="a", name="activate_skill", arguments=json.dumps({"name": "skill-a"})))
         readable = set()
-        for path in PATHS:
+        for path in _PATHS:
             result = read.execute(
                 ToolCall(id="c", name="read_skill_resource", arguments=json.dumps({"skill": "skill-a", "path": path}))
             )

@@ -14,9 +14,11 @@ byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsde
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
-missing row (the seqs must run from `first_seq` to `next_seq - 1`), a tool result that answers
-no earlier call, or a payload that is not a message raises `MemoryStoreError` naming the path,
-the id and the row. A file that is not an SQLite database raises `MemoryStoreError` on open. A
+missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
+seqs are not whole numbers in order, a tool result that answers no earlier call, or a payload
+that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
+and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
+messages `ConfigurationError`, both before the database is touched. A file that is not an SQLite database raises `MemoryStoreError` on open. A
 0-byte file is a new, empty store (SQLite treats it so, and `touch memory.db` is a common way
 to make one). A store written by the previous layout (version 1: no checksums) is migrated in
 place on open, in one transaction; any other version is refused.
@@ -47,8 +49,8 @@ from toolkit.chat.messages import (
     dump_message,
     load_message,
 )
-from toolkit.errors import MemoryStoreError
-from toolkit.memory.windows import check_memory_id
+from toolkit.errors import MemoryIdError, MemoryStoreError
+from toolkit.memory.windows import check_memory_id, check_messages
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -76,6 +78,10 @@ class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
     def __init__(self, path: str | Path) -> None:
+        if not isinstance(path, (str, Path)) or "\x00" in str(path):
+            raise MemoryStoreError(
+                f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
+            )
         self.path = Path(path)
         self._lock = threading.Lock()
         with self._guard("open"):
@@ -89,20 +95,20 @@ class SqliteStore:
 
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
-        memory_id = check_memory_id(memory_id, "SqliteStore.get")
+        memory_id = _checked_id(memory_id, "SqliteStore.get")
         with self._guard(f"read {memory_id!r} from"), self._lock:
             return self._read(memory_id)
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
-        memory_id = check_memory_id(memory_id, "SqliteStore.set")
-        encoded = _encoded(messages)
+        memory_id = _checked_id(memory_id, "SqliteStore.set")
+        encoded = _encoded(check_messages(messages, "SqliteStore.set"))
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
             self._write_all(memory_id, encoded)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
-        memory_id = check_memory_id(memory_id, "SqliteStore.append")
-        encoded = _encoded(messages)
+        memory_id = _checked_id(memory_id, "SqliteStore.append")
+        encoded = _encoded(check_messages(messages, "SqliteStore.append"))
         with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
             first, next_seq, system = self._conversation(memory_id)
             for message, payload in encoded:
@@ -115,14 +121,14 @@ class SqliteStore:
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
-        memory_id = check_memory_id(memory_id, "SqliteStore.update")
+        memory_id = _checked_id(memory_id, "SqliteStore.update")
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
             current = self._read(memory_id)
-            encoded = _encoded(change(list(current)))
+            encoded = _encoded(check_messages(change(list(current)), "SqliteStore.update"))
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
-        memory_id = check_memory_id(memory_id, "SqliteStore.delete")
+        memory_id = _checked_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
@@ -146,12 +152,14 @@ class SqliteStore:
                 "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
             ).fetchone()[0]
             messages.append(self._load(memory_id, "system", _SYSTEM_ROW, system, checksum))
-        expected = list(range(first, next_seq))
         seqs = [seq for seq, _, _ in rows]
-        if seqs != expected:
-            missing = sorted(set(expected) - set(seqs)) or sorted(set(seqs) - set(expected))
+        if len(seqs) != next_seq - first or seqs != list(range(first, next_seq)):
+            present = set(seqs)
+            missing = next((s for s in range(first, next_seq) if s not in present), None)
+            if missing is None:
+                missing = next(s for s in seqs if not (isinstance(s, int) and first <= s < next_seq))
             raise MemoryStoreError(
-                f"{self.path}: memory id {memory_id!r}: row {missing[0]} is missing or out of place (rows "
+                f"{self.path}: memory id {memory_id!r}: row {missing} is missing or out of place (rows "
                 f"{first}..{next_seq - 1} expected, found {len(rows)}); delete that id or restore the file"
             )
         messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
@@ -162,16 +170,26 @@ class SqliteStore:
         row = self._db.execute(
             "SELECT first_seq, next_seq, system FROM conversations WHERE memory_id = ?", (memory_id,)
         ).fetchone()
-        return (0, 0, None) if row is None else (row[0], row[1], row[2])
+        if row is None:
+            return 0, 0, None
+        first, next_seq, system = row
+        if not (type(first) is int and type(next_seq) is int and 0 <= first <= next_seq) or not (
+            system is None or isinstance(system, str)
+        ):
+            raise MemoryStoreError(
+                f"{self.path}: memory id {memory_id!r}: its conversation row was changed outside toolkit "
+                f"(first_seq {first!r}, next_seq {next_seq!r}); delete that id or restore the file from a backup"
+            )
+        return first, next_seq, system
 
     def _load(self, memory_id: str, label: str, seq: int, payload: str, checksum: str) -> Message:
-        if checksum != _checksum(memory_id, seq, payload):
+        if not isinstance(payload, str) or checksum != _checksum(memory_id, seq, payload):
             raise MemoryStoreError(
                 f"{self.path}: memory id {memory_id!r}, {label}: the checksum does not match, the row was "
                 "changed outside toolkit; delete that id or restore the file from a backup"
             )
         try:
-            return load_message(json.loads(payload))
+            return _parsed(payload)
         except (json.JSONDecodeError, ValidationError, TypeError) as exc:
             raise MemoryStoreError(
                 f"{self.path}: memory id {memory_id!r}, {label} is not a valid message "
@@ -250,8 +268,8 @@ class SqliteStore:
         by_id: dict[str, list[tuple[Message, str]]] = {}
         for memory_id, seq, payload in rows:
             try:
-                message = load_message(json.loads(payload))
-            except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+                message = _parsed(payload)
+            except (ValueError, TypeError) as exc:  # not text, not UTF-8, not JSON, not a message
                 raise MemoryStoreError(
                     f"{self.path}: cannot migrate from version 1: memory id {memory_id!r}, row {seq} is not a "
                     "valid message; repair or delete that row first"
@@ -277,10 +295,20 @@ class SqliteStore:
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise MemoryStoreError(
-                f"cannot {action} memory database {self.path}: {exc} (the file may be corrupted or "
-                "truncated; move it away to start a fresh one)"
-            ) from exc
+            advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
+            raise MemoryStoreError(f"cannot {action} memory database {self.path}: {exc} ({advice})") from exc
+
+
+_CORRUPTED = "the file may be corrupted or truncated; move it away to start a fresh one"
+_ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
+    (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),
+    (sqlite3.ProgrammingError, "this store was closed; open a new SqliteStore"),
+    (
+        sqlite3.OperationalError,
+        "check that the path names a file you may write, in a folder that exists, on a disk with room, not locked",
+    ),
+)
+"""What to do about an SQLite error that is not a damaged file (the file is fine: don't move it away)."""
 
 
 def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:
@@ -295,6 +323,26 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
                 f"{message.tool_call_id!r} answers no earlier call (a row was removed); delete that id or "
                 "restore the file from a backup"
             )
+
+
+def _checked_id(memory_id: object, where: str) -> str:
+    """A memory id `check_memory_id` accepts and SQLite can store (UTF-8 text: no lone surrogate)."""
+    checked = check_memory_id(memory_id, where)
+    try:
+        checked.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemoryIdError(
+            f"{where}: memory id {checked!r} is not valid Unicode text (it holds a lone surrogate, e.g. from "
+            "os.fsdecode), so SQLite cannot store it; decode the bytes it came from properly"
+        ) from None
+    return checked
+
+
+def _parsed(payload: object) -> Message:
+    """The message a stored payload holds; `TypeError` or `ValueError` when it holds none."""
+    if not isinstance(payload, str):
+        raise TypeError(f"the payload is {type(payload).__name__}, not text")
+    return load_message(json.loads(payload))
 
 
 def _system(encoded: list[tuple[Message, str]]) -> str | None:

@@ -16,7 +16,9 @@ the latest answer) stay, even when they alone exceed the window — earlier roun
 turn leave first. A window too small to hold one round is refused when it is created.
 
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
-users never share a conversation by accident (and `1` and `"1"` are never merged).
+users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
+are stored: anything else given to `add`, `set` or returned by an `update` raises
+`ConfigurationError` before the store is touched.
 
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do);
 with one, it is one read-modify-write in the store (`update`, one transaction for SQLite).
@@ -114,6 +116,14 @@ class MessageWindow:
                 f"message, a tool call and its result); use MessageWindow({MIN_MESSAGES}) or more"
             )
 
+    @property
+    def limit(self) -> int:
+        return self.max_messages
+
+    def weight(self, message: Message) -> int:
+        """What one message costs against `limit`: one."""
+        return 1
+
     def fits(self, messages: Sequence[Message]) -> bool:
         return len(messages) <= self.max_messages
 
@@ -131,6 +141,14 @@ class TokenWindow:
                 f"TokenWindow({self.max_tokens!r}): max_tokens must be a positive int, e.g. TokenWindow(4000)"
             )
 
+    @property
+    def limit(self) -> int:
+        return self.max_tokens
+
+    def weight(self, message: Message) -> int:
+        """What one message costs against `limit`: its tokens."""
+        return self.count(message)
+
     def fits(self, messages: Sequence[Message]) -> bool:
         return sum(self.count(m) for m in messages) <= self.max_tokens
 
@@ -142,23 +160,33 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     """The messages that remain once the window is satisfied (oldest leave first, in groups).
 
     The current turn's user message and its current round never leave (see the module docstring).
+    Each message is weighed once, so a long history is cut in linear time.
     """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
     rest = kept[len(system) :]
-    if window is None or window.fits(system + rest):
+    if window is None:
+        return system + _without_leading_results(rest)
+    weights = [window.weight(m) for m in rest]
+    total = sum(window.weight(m) for m in system) + sum(weights)
+    if total <= window.limit:
         return system + _without_leading_results(rest)
     user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
     current = _current_round_start(rest, user)
-    before = rest[:user] if user is not None else rest[:current]
-    middle = rest[user + 1 : current] if user is not None else []
+    before_end = user if user is not None else current
+    middle_start = user + 1 if user is not None else current
+    start = 0
+    while start < before_end and total > window.limit:
+        end = _group_end(rest, start, before_end)
+        total -= sum(weights[start:end])
+        start = end
+    while middle_start < current and total > window.limit:
+        end = _group_end(rest, middle_start, current)
+        total -= sum(weights[middle_start:end])
+        middle_start = end
     protected_head = [rest[user]] if user is not None else []
-    tail = rest[current:]
-    while before and not window.fits(system + before + protected_head + middle + tail):
-        before = before[_first_group_size(before) :]
-    while middle and not window.fits(system + before + protected_head + middle + tail):
-        middle = middle[_first_group_size(middle) :]
-    return system + _without_leading_results(before + protected_head + middle + tail)
+    kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
+    return system + _without_leading_results(kept_rest)
 
 
 def _current_round_start(rest: Sequence[Message], user: int | None) -> int:
@@ -185,15 +213,16 @@ def _without_leading_results(rest: list[Message]) -> list[Message]:
     return rest
 
 
-def _first_group_size(messages: Sequence[Message]) -> int:
-    """An assistant message with tool calls leaves with the results that follow it."""
-    first = messages[0]
+def _group_end(messages: Sequence[Message], start: int, end: int) -> int:
+    """Where the group starting at `start` ends (before `end`): an assistant message with tool
+    calls leaves with the results that follow it."""
+    first = messages[start]
     if not (isinstance(first, AssistantMessage) and first.tool_calls):
-        return 1
-    size = 1
-    while size < len(messages) and _round_part(messages[size]):
-        size += 1
-    return size
+        return start + 1
+    after = start + 1
+    while after < end and _round_part(messages[after]):
+        after += 1
+    return after
 
 
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
@@ -209,6 +238,24 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
             f"pass str({memory_id!r}) explicitly (1 and '1' are never merged silently)"
         )
     return memory_id
+
+
+MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
+
+
+def check_messages(messages: object, where: str) -> list[Message]:
+    """`messages` as a list if it is a sequence of messages; else `ConfigurationError` naming the first misfit."""
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
+        )
+    for index, message in enumerate(messages):
+        if not isinstance(message, MESSAGE_TYPES):
+            raise ConfigurationError(
+                f"{where}: message {index} ({type(message).__name__}) is not a message record; store "
+                "SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"
+            )
+    return list(messages)
 
 
 class ChatMemory:
@@ -230,6 +277,7 @@ class ChatMemory:
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
+        check_messages(messages, "ChatMemory.add")
         with self.lock:
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:
@@ -242,7 +290,7 @@ class ChatMemory:
         with self.lock:
 
             def windowed(current: list[Message]) -> list[Message]:
-                return evict(change(current), self.window)
+                return evict(check_messages(change(current), "ChatMemory.update"), self.window)
 
             update = getattr(self.store, "update", None)
             if update is not None:
@@ -253,7 +301,7 @@ class ChatMemory:
     def set(self, messages: Sequence[Message]) -> None:
         """Replace the whole conversation (used when compensation rewrites history)."""
         with self.lock:
-            self.store.set(self.id, evict(messages, self.window))
+            self.store.set(self.id, evict(check_messages(messages, "ChatMemory.set"), self.window))
 
     def clear(self) -> None:
         with self.lock:

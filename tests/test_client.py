@@ -9,7 +9,14 @@ import pytest
 from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion, parse_retry_after
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone, TextDelta
-from toolkit.errors import BadResponseError, CallerError, NotAStreamError, TransientError, TruncatedStreamError
+from toolkit.errors import (
+    BadResponseError,
+    CallerError,
+    ConfigurationError,
+    NotAStreamError,
+    TransientError,
+    TruncatedStreamError,
+)
 
 QUESTION = [UserMessage(content="帮我查一下订单 SN202610200001 现在到哪了？")]
 OK_BODY = {
@@ -625,3 +632,45 @@ def test_a_lone_surrogate_from_the_gateway_goes_back_escaped_not_as_a_crash():
     assert result.answer == "Shipped."
     assert sent[1]["content"] == "a\ud83d" and sent[2]["content"] == "x\ud83d: shipped"
     assert script.requests[1].headers["content-type"] == "application/json"
+
+
+# --- what ChatClient refuses to be built with ------------------------------------------------
+
+URL_FIX = "use one like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
+
+
+@pytest.mark.parametrize(
+    "url, why",
+    [
+        ("localhost:8080/v1", ""),  # no scheme: was a retried "cannot reach" TransientError
+        ("ftp://gw.example/v1", ""),
+        ("", ""),
+        ("http:///v1", ""),
+        ("http://[::1/v1", " (Invalid port: ':1')"),  # was a bare httpx.InvalidURL at the first request
+    ],
+)
+def test_a_base_url_that_is_no_http_url_is_a_configuration_error(url, why):
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient(url, "k", "m")
+    assert str(caught.value) == f"ChatClient: base_url {url!r} is not an http(s) URL with a host{why}; {URL_FIX}"
+
+
+def test_the_base_url_error_masks_credentials_even_when_the_url_cannot_be_parsed():
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient("http://alice:pw-secret@[::1/v1?api_key=sk-zzzz", "k", "m")
+    assert "pw-secret" not in str(caught.value) and "sk-zzzz" not in str(caught.value)
+    assert "'http://***@[::1/v1?***'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "key, where", [("sk-\u201cabc\u201d", "U+201C at position 4 of 8"), ("sk-ab\ncd", "U+000A at position 6 of 8")]
+)
+def test_an_api_key_that_cannot_go_in_a_header_is_named_by_position_never_shown(key, where):
+    """A pasted smart quote or line break used to be a bare UnicodeEncodeError (or a header error)."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient("http://127.0.0.1:9/v1", key, "m")
+    assert str(caught.value) == (
+        f"ChatClient: the API key has a character that cannot go in an HTTP header ({where}); API keys are "
+        "printable ASCII: check LLM_API_KEY for a pasted quote, space or line break"
+    )
+    assert key not in str(caught.value)

@@ -10,6 +10,15 @@ def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
     assert mask_url("http://127.0.0.1:9/v1") == "http://127.0.0.1:9/v1"
 
 
+def test_a_url_urlsplit_refuses_is_masked_whole():
+    """An unclosed `[` or a bad port: no parser to trust, so all user info and all the query go."""
+    assert mask_url("http://alice:pw-123@[::1/v1") == "http://***@[::1/v1"
+    assert mask_url("http://[::1/v1?api_key=abc&x=1") == "http://[::1/v1?***"
+    assert url_secrets("http://alice:pw-123@[::1/v1") == ["pw-123"]
+    assert url_secrets("http://sk-lone@[::1/v1") == ["sk-lone"]
+    assert url_secrets("http://[::1/v1") == []
+
+
 def test_url_secrets_lists_what_mask_url_hides():
     assert url_secrets("https://alice:pw-123@gw/v1?token=t0k3n&x=1") == ["pw-123", "t0k3n"]
     assert url_secrets("https://gw/v1") == []

@@ -47,7 +47,14 @@ from toolkit.chat.masking import mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, read_json
-from toolkit.errors import BadResponseError, CallerError, ModelCallError, NotAStreamError, TransientError
+from toolkit.errors import (
+    BadResponseError,
+    CallerError,
+    ConfigurationError,
+    ModelCallError,
+    NotAStreamError,
+    TransientError,
+)
 from toolkit.tools import redact
 
 _TOOL_CHOICES = {"auto", "required", "none"}
@@ -148,7 +155,8 @@ class ChatClient:
         sleep: Callable[[float], None] = time.sleep,
         label: str | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = check_base_url(base_url).rstrip("/")
+        check_api_key(api_key)
         self.model = model
         self.retry = retry
         self._secrets = (api_key, *url_secrets(self.base_url))
@@ -300,6 +308,43 @@ class ChatClient:
 
 
 _JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+def check_base_url(url: str) -> str:
+    """`url` if it is an http(s) URL with a host, else a `ConfigurationError` saying so (credentials
+    in it masked): a mistyped `LLM_BASE_URL` is a mistake to fix, not a gateway to retry."""
+    shown = mask_url(url) if isinstance(url, str) else repr(url)
+    try:
+        parsed = httpx.URL(url)
+        usable = parsed.scheme in ("http", "https") and bool(parsed.host)
+    except (httpx.InvalidURL, TypeError, ValueError) as exc:
+        reason = " ".join(str(exc).split())
+        for secret in url_secrets(url):
+            reason = mask_key(reason, secret)
+        usable, why = False, f" ({reason})"
+    else:
+        why = ""
+    if not usable:
+        raise ConfigurationError(
+            f"ChatClient: base_url {shown!r} is not an http(s) URL with a host{why}; "
+            "use one like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
+        )
+    return url
+
+
+def check_api_key(key: str) -> None:
+    """A `ConfigurationError` if `key` cannot go in an HTTP header (a pasted quote, a line break);
+    the message names the position and the character, never the key."""
+    if not isinstance(key, str):
+        raise ConfigurationError(f"ChatClient: api_key must be a string, not {type(key).__name__}")
+    bad = next(((i, ch) for i, ch in enumerate(key) if not (" " <= ch <= "~")), None)
+    if bad is not None:
+        i, ch = bad
+        raise ConfigurationError(
+            f"ChatClient: the API key has a character that cannot go in an HTTP header (U+{ord(ch):04X} at "
+            f"position {i + 1} of {len(key)}); API keys are printable ASCII: check LLM_API_KEY for a pasted "
+            "quote, space or line break"
+        )
 
 
 def encode_body(body: dict[str, Any]) -> bytes:

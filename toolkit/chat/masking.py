@@ -17,6 +17,8 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
 _SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|auth", re.I)
+_USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
+"""The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
 _MIN_KEY = 4
 """Shorter "keys" (``x``, ``k``) are placeholders; replacing them would mangle every text."""
 
@@ -26,7 +28,7 @@ def mask_url(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError:
-        return url
+        return _mask_unparsed(url)
     netloc = parts.netloc
     if "@" in netloc:
         userinfo, host = netloc.rsplit("@", 1)
@@ -40,12 +42,19 @@ def mask_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def _mask_unparsed(url: str) -> str:
+    """A URL that cannot be parsed, shown safely: its whole user info and its whole query masked."""
+    head, has_query, _ = _USERINFO.sub(f"{MASK}@", url).partition("?")
+    return head + (f"?{MASK}" if has_query else "")
+
+
 def url_secrets(url: str) -> list[str]:
     """The secrets embedded in `url`: its password (or lone user token) and secret query values."""
     try:
         parts = urlsplit(url)
     except ValueError:
-        return []
+        unparsed = _USERINFO.search(url)
+        return [unquote(unparsed.group(1).partition(":")[2] or unparsed.group(1))] if unparsed else []
     found = []
     if "@" in parts.netloc:
         userinfo = parts.netloc.rsplit("@", 1)[0]

@@ -172,7 +172,7 @@ def test_a_cell_whose_tags_are_not_a_list_does_not_stop_the_notebook_from_runnin
     path = write(tmp_path, "odd_tags.ipynb", [nbformat.v4.new_code_cell("x = 1"), checked])
     data = json.loads(path.read_text(encoding="utf-8"))
     data["cells"][0]["metadata"]["tags"] = "my note"  # hand-edited: nbformat.read keeps it, with a warning
-    data["cells"].insert(1, {**data["cells"][0], "metadata": {"tags": None}})
+    data["cells"].insert(1, {**data["cells"][0], "id": "tags-null", "metadata": {"tags": None}})
     path.write_text(json.dumps(data), encoding="utf-8")
     rows = grade_paths([path], seconds=30)
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)]

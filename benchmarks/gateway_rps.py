@@ -291,7 +291,7 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
     ratio = best["gateway"] / best["bare"]
     met = ratio >= TARGET
     print(
-        f"     ratio: {ratio:6.0%} of the bare Starlette endpoint (target >= {TARGET:.0%}): {'met' if met else 'not met'}"
+        f"     ratio: {ratio:6.1%} of the bare Starlette endpoint (target >= {TARGET:.0%}): {'met' if met else 'not met'}"
     )
     core = 1e6 / best["gateway"] - 1e6 / best["glue"]
     print(f"      core: {core:6.1f} us per request (the gateway's time minus the same glue replaying a fixed reply)")
@@ -304,7 +304,7 @@ def _measure(stream: bool, args: argparse.Namespace) -> bool:
         capacity = least["bare"] / least["gateway"]
         verdict = "met" if capacity >= TARGET else "not met"
         print(
-            f"  capacity: {capacity:6.0%} of the bare endpoint by CPU time per request (target >= {TARGET:.0%}): {verdict}"
+            f"  capacity: {capacity:6.1%} of the bare endpoint by CPU time per request (target >= {TARGET:.0%}): {verdict}"
         )
         print(f"            core {least['gateway'] - least['glue']:.0f} us of CPU per request")
     return met

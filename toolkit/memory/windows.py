@@ -120,9 +120,9 @@ class MessageWindow:
     def limit(self) -> int:
         return self.max_messages
 
-    def weight(self, message: Message) -> int:
-        """What one message costs against `limit`: one."""
-        return 1
+    def weights(self, messages: Sequence[Message]) -> list[int]:
+        """What each message costs against `limit`: one."""
+        return [1] * len(messages)
 
     def fits(self, messages: Sequence[Message]) -> bool:
         return len(messages) <= self.max_messages
@@ -145,9 +145,9 @@ class TokenWindow:
     def limit(self) -> int:
         return self.max_tokens
 
-    def weight(self, message: Message) -> int:
-        """What one message costs against `limit`: its tokens."""
-        return self.count(message)
+    def weights(self, messages: Sequence[Message]) -> list[int]:
+        """What each message costs against `limit`: its tokens."""
+        return [self.count(m) for m in messages]
 
     def fits(self, messages: Sequence[Message]) -> bool:
         return sum(self.count(m) for m in messages) <= self.max_tokens
@@ -167,8 +167,8 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     rest = kept[len(system) :]
     if window is None:
         return system + _without_leading_results(rest)
-    weights = [window.weight(m) for m in rest]
-    total = sum(window.weight(m) for m in system) + sum(weights)
+    weights = window.weights(rest)
+    total = sum(window.weights(system)) + sum(weights)
     if total <= window.limit:
         return system + _without_leading_results(rest)
     user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
@@ -244,18 +244,21 @@ MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage
 
 
 def check_messages(messages: object, where: str) -> list[Message]:
-    """`messages` as a list if it is a sequence of messages; else `ConfigurationError` naming the first misfit."""
-    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
-        raise ConfigurationError(
-            f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
-        )
-    for index, message in enumerate(messages):
+    """`messages` as a list if it is a sequence of messages (a list comes back as it is); else
+    `ConfigurationError` naming the first misfit. On every `add`: kept to one pass of isinstance."""
+    if type(messages) is not list and type(messages) is not tuple:
+        if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+            raise ConfigurationError(
+                f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
+            )
+    for message in messages:
         if not isinstance(message, MESSAGE_TYPES):
+            index = next(i for i, m in enumerate(messages) if m is message)
             raise ConfigurationError(
                 f"{where}: message {index} ({type(message).__name__}) is not a message record; store "
                 "SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"
             )
-    return list(messages)
+    return messages if type(messages) is list else list(messages)
 
 
 class ChatMemory:
@@ -277,7 +280,9 @@ class ChatMemory:
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
-        check_messages(messages, "ChatMemory.add")
+        for message in messages:  # check_messages, inlined: the loop adds every message it sends
+            if not isinstance(message, MESSAGE_TYPES):
+                check_messages(messages, "ChatMemory.add")
         with self.lock:
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:

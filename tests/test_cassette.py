@@ -297,9 +297,28 @@ def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as
     assert cassette.read_bytes() == before
 
 
+def _readable_but_too_deep() -> str:
+    """JSON nested so deep that `json.loads` reads it but a recursive walk of it cannot. Where that
+    lies differs between Pythons (3.12 inlined comprehensions, and its json counts C frames)."""
+    from toolkit.tools import redact
+
+    for depth in (600, 1100, 1500):
+        text = "[" * depth + "]" * depth
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            break
+        try:
+            redact.scrub_json(value)
+        except RecursionError:
+            return text
+    pytest.skip("on this Python every nesting json.loads reads can also be walked")
+
+
 def test_a_request_body_nested_too_deep_to_read_is_a_typed_error(tmp_path):
     cassette = tmp_path / "session.jsonl"
-    cassette.write_text(json.dumps(with_("request", body=json.loads("[" * 600 + "]" * 600))) + "\n")
+    line = json.dumps(with_("request", body="NESTED")).replace('"NESTED"', _readable_but_too_deep())
+    cassette.write_text(line + "\n")
     with pytest.raises(CassetteError, match=f"^cassette {cassette}: a request body nests too deeply to read$"):
         ReplayTransport(cassette)
 

@@ -218,3 +218,12 @@ def test_a_multi_line_error_mid_stream_reads_as_one_line():
     with pytest.raises(BadResponseError) as info:
         list(assemble(sse({"error": "upstream\nfailed"})))
     assert str(info.value) == "gateway sent an error mid-stream: upstream failed"
+
+
+def test_nothing_after_done_counts():
+    """OpenAI's SDK stops reading at `[DONE]`; text, calls or an error sent after it were assembled."""
+    lines = sse(delta({"role": "assistant", "content": "hi"}), delta({}, finish="stop"))
+    lines += [f"data: {json.dumps(delta({'content': ' more'}))}", "", 'data: {"error": {"message": "late"}}', ""]
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["hi"]
+    assert events[-1].response.message.content == "hi"

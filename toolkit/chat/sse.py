@@ -84,8 +84,8 @@ class StreamAssembler:
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
-        if not line.startswith("data:"):
-            return []  # comments, `event:` and blank separator lines carry nothing here
+        if not line.startswith("data:") or self.done:
+            return []  # comments, `event:` and blank lines carry nothing; after [DONE] nothing counts (as in OpenAI's SDK)
         payload = line[5:].strip()
         if payload == "[DONE]":
             self.done = True

@@ -655,6 +655,14 @@ def test_a_base_url_that_is_no_http_url_is_a_configuration_error(url, why):
     assert str(caught.value) == f"ChatClient: base_url {url!r} is not an http(s) URL with a host{why}; {URL_FIX}"
 
 
+@pytest.mark.parametrize("url", [5, None, b"http://127.0.0.1:9/v1"])
+def test_a_base_url_that_is_not_a_string_is_a_configuration_error(url):
+    """It used to fail inside the check itself, with a bare AttributeError or TypeError."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient(url, "k", "m")
+    assert str(caught.value) == f"ChatClient: base_url must be a string, not {type(url).__name__}"
+
+
 def test_the_base_url_error_masks_credentials_even_when_the_url_cannot_be_parsed():
     with pytest.raises(ConfigurationError) as caught:
         ChatClient("http://alice:pw-secret@[::1/v1?api_key=sk-zzzz", "k", "m")

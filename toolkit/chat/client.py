@@ -313,20 +313,19 @@ _JSON_HEADERS = {"Content-Type": "application/json"}
 def check_base_url(url: str) -> str:
     """`url` if it is an http(s) URL with a host, else a `ConfigurationError` saying so (credentials
     in it masked): a mistyped `LLM_BASE_URL` is a mistake to fix, not a gateway to retry."""
-    shown = mask_url(url) if isinstance(url, str) else repr(url)
+    if not isinstance(url, str):
+        raise ConfigurationError(f"ChatClient: base_url must be a string, not {type(url).__name__}")
+    why, parsed = "", None
     try:
         parsed = httpx.URL(url)
-        usable = parsed.scheme in ("http", "https") and bool(parsed.host)
-    except (httpx.InvalidURL, TypeError, ValueError) as exc:
-        reason = " ".join(str(exc).split())
+    except (httpx.InvalidURL, ValueError) as exc:
+        reason = _one_line(str(exc))
         for secret in url_secrets(url):
             reason = mask_key(reason, secret)
-        usable, why = False, f" ({reason})"
-    else:
-        why = ""
-    if not usable:
+        why = f" ({reason})"
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
         raise ConfigurationError(
-            f"ChatClient: base_url {shown!r} is not an http(s) URL with a host{why}; "
+            f"ChatClient: base_url {mask_url(url)!r} is not an http(s) URL with a host{why}; "
             "use one like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
         )
     return url

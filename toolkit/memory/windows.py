@@ -150,7 +150,7 @@ class TokenWindow:
         return [self.count(m) for m in messages]
 
     def fits(self, messages: Sequence[Message]) -> bool:
-        return sum(self.count(m) for m in messages) <= self.max_tokens
+        return sum(self.weights(messages)) <= self.max_tokens
 
 
 Window = MessageWindow | TokenWindow
@@ -174,19 +174,24 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
     current = _current_round_start(rest, user)
     before_end = user if user is not None else current
-    middle_start = user + 1 if user is not None else current
-    start = 0
-    while start < before_end and total > window.limit:
-        end = _group_end(rest, start, before_end)
-        total -= sum(weights[start:end])
-        start = end
-    while middle_start < current and total > window.limit:
-        end = _group_end(rest, middle_start, current)
-        total -= sum(weights[middle_start:end])
-        middle_start = end
+    start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit)
+    middle = user + 1 if user is not None else current
+    middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
     protected_head = [rest[user]] if user is not None else []
     kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
     return system + _without_leading_results(kept_rest)
+
+
+def _drop_oldest(
+    rest: Sequence[Message], weights: list[int], start: int, end: int, total: int, limit: int
+) -> tuple[int, int]:
+    """Drop whole groups from `rest[start:end]`, oldest first, while `total` is over `limit`:
+    where the kept part of that span now starts, and the total left."""
+    while start < end and total > limit:
+        after = _group_end(rest, start, end)
+        total -= sum(weights[start:after])
+        start = after
+    return start, total
 
 
 def _current_round_start(rest: Sequence[Message], user: int | None) -> int:

@@ -123,18 +123,23 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     assert capsys.readouterr().err == "interrupted (Ctrl-C): stopped\n"
 
 
+def _toolkit_tools(script):
+    """`python -m toolkit tools SCRIPT` running in a child process, its output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "tools", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_ctrl_c_in_a_real_run_is_one_line_and_exit_130(tmp_path):
     import signal
     import time
 
     script = tmp_path / "waits.py"
     script.write_text("import time\nprint('ready', flush=True)\ntime.sleep(60)\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "toolkit", "tools", str(script)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _toolkit_tools(script)
     assert process.stdout.readline() == "ready\n"
     time.sleep(0.2)
     process.send_signal(signal.SIGINT)
@@ -155,12 +160,7 @@ def test_a_reader_that_closes_the_pipe_early_ends_the_command_quietly(tmp_path):
         "for n in range(400):\n"
         "    globals()[f'lookup_{n}'] = make(n)\n"
     )  # 400 specs: some 160 kB of JSON, more than a pipe holds
-    process = subprocess.Popen(
-        [sys.executable, "-m", "toolkit", "tools", str(script)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _toolkit_tools(script)
     assert process.stdout.readline() == "[\n"
     process.stdout.close()  # what `| head -1` does after its line
     err = process.stderr.read()

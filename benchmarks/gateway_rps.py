@@ -87,23 +87,17 @@ def workload(count: int, seed: int = 0) -> list[dict]:
     id), half to one of `APPS` apps offering catalogue tools (the catalogue's queries, each with
     a fresh number); a third of each continue the conversation with the tool's result, as a
     loop's second request does, and a quarter carry an earlier exchange as history."""
-    import csv
     import random
     import re
 
-    from toolkit import data
+    from toolkit.course.accuracy import load_cases
+    from toolkit.search.catalog import load_catalog
 
     rng = random.Random(seed)
-    with open(data.path("accuracy_cases.csv"), encoding="utf-8") as f:
-        questions = [row["question"] for row in csv.DictReader(f)]
-    with open(data.path("tool_catalog.json"), encoding="utf-8") as f:
-        catalogue = json.load(f)
-    specs = [
-        {"type": "function", "function": {k: t[k] for k in ("name", "description", "parameters")}}
-        for t in catalogue["tools"]
-    ]
-    apps = [rng.sample(specs, APP_TOOLS) for _ in range(APPS)]
-    queries = [q["query"] for q in catalogue["queries"]]
+    questions = [case.question for case in load_cases()]
+    catalogue = load_catalog()
+    apps = [[spec.to_openai() for spec in rng.sample(catalogue.tools, APP_TOOLS)] for _ in range(APPS)]
+    queries = [q.query for q in catalogue.queries]
     order_id = re.compile(r"SN\d{12}")
     requests = []
     for n in range(count):

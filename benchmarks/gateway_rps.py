@@ -46,6 +46,7 @@ from types import SimpleNamespace
 
 KINDS = ("bare", "glue", "gateway")
 STAGES = {  # --ablate: a stage of the core (a function in toolkit.gateway.core) -> what it is
+    "prepare": "tool list (read once per list)",
     "check_request": "validate",
     "_read_prompt": "hash + prompt tokens",
     "decide": "decide (rules)",
@@ -354,13 +355,15 @@ def _profile(args: argparse.Namespace) -> int:
 def _profile_one(stream: bool, bodies: list[bytes]) -> None:
     import orjson
 
-    from toolkit.gateway import core, decide, validate, wire
+    from toolkit.gateway import core, decide, toolset, validate, wire
 
     config = core.GatewayConfig()
     headers = {"content-type": "application/json"}
     requests = [orjson.loads(body) for body in bodies]
-    prompts = [core._read_prompt(request, "A") for request in requests]
-    decisions = [decide.decide(request, config.rules) for request in requests]
+    tool_sets = [toolset.prepare(request.get("tools")) for request in requests]
+    pairs = list(zip(requests, tool_sets))
+    prompts = [core._read_prompt(request, "A", tools) for request, tools in pairs]
+    decisions = [decide.decide(request, config.rules, tools) for request, tools in pairs]
     turns = [core._turn(r, d, p, c, config) for r, (d, p), c in zip(requests, prompts, decisions)]
     completions = [wire.completion_body(turn) for turn in turns]
     chunks = lambda turn: wire.ChunkStream(turn, include_usage=False, piece=config.delta_chars)  # noqa: E731
@@ -376,9 +379,10 @@ def _profile_one(stream: bool, bodies: list[bytes]) -> None:
         encode = ("encode", completions, wire.dumps)
     stages = [
         ("parse JSON", bodies, orjson.loads),
-        ("validate", requests, validate.check_request),
-        ("hash + prompt tokens", requests, lambda r: core._read_prompt(r, "A")),
-        ("decide (rules)", requests, lambda r: decide.decide(r, config.rules)),
+        ("tool list (its JSON, looked up)", requests, lambda r: toolset.prepare(r.get("tools"))),
+        ("validate", pairs, lambda x: validate.check_request(*x)),
+        ("hash + prompt tokens", pairs, lambda x: core._read_prompt(x[0], "A", x[1])),
+        ("decide (rules)", pairs, lambda x: decide.decide(x[0], config.rules, x[1])),
         (
             "turn (mode, shape, usage)",
             list(zip(requests, prompts, decisions)),

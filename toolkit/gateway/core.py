@@ -40,6 +40,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.rules import Rules, load_rules
 from toolkit.gateway.shape import cut_calls, cut_to_tokens, formatted, stopped, token_limit
+from toolkit.gateway.toolset import ToolSet, prepare
 from toolkit.gateway.validate import RequestError, check_request
 from toolkit.gateway.wire import (
     JSON_TYPE,
@@ -104,18 +105,20 @@ class GatewayConfig:
 
 
 def respond(request: Any, config: GatewayConfig) -> Reply:
-    """The gateway's answer to one parsed request body (no envelope, no faults)."""
+    """The gateway's answer to one request body parsed from JSON (no envelope, no faults); its
+    `tools` list is read once per distinct list (`toolkit.gateway.toolset`)."""
+    tools = prepare(request.get("tools")) if type(request) is dict else None
     try:
         if config.mode == "C":
             _reject_tool_fields(request)
-        check_request(request)
+        check_request(request, tools)
     except RequestError as exc:
         return error_reply(exc.status, exc.message, param=exc.param, code=exc.code)
     try:
-        digest, prompt = _read_prompt(request, config.mode)
+        digest, prompt = _read_prompt(request, config.mode, tools)
     except RecursionError:  # parsed fine, but far too deep to be a real request
         return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
-    turn = _turn(request, digest, prompt, decide(request, config.rules), config)
+    turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     if request.get("stream"):
         include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
@@ -224,10 +227,10 @@ def _broken_json(arguments: dict[str, Any]) -> str:
     return "{" + ", ".join(f"{key}: {value}" for key, value in arguments.items()) + "}"
 
 
-def _read_prompt(request: dict, mode: str) -> tuple[str, int]:
+def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> tuple[str, int]:
     """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
     the same ids streamed or not), and its prompt tokens: `estimate_tokens` of every message
-    text and tool call, plus the tools as compact JSON."""
+    text and tool call, plus the tools as compact JSON (counted once per tool list: `prepared`)."""
     said = (
         {key: value for key, value in request.items() if key not in _DELIVERY}
         if _DELIVERY & request.keys()
@@ -235,10 +238,11 @@ def _read_prompt(request: dict, mode: str) -> tuple[str, int]:
     )
     digest = hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
     tools = request.get("tools")
-    tokens = _tokens(_compact(tools)) if tools else 0
+    tokens = (prepared.tokens if prepared is not None else _tokens(_compact(tools))) if tools else 0
     for message in request["messages"]:
         content = message.get("content")
-        tokens += _tokens(content if type(content) is str else content_text(content))
+        text = content if type(content) is str else content_text(content)
+        tokens += _counted(text) if len(text) <= _COUNTED_LENGTH else estimate_tokens(text)
         if message["role"] == "assistant" and message.get("tool_calls"):
             for call in message["tool_calls"]:
                 tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
@@ -249,7 +253,10 @@ _DELIVERY = frozenset(("stream", "stream_options"))
 
 
 def _tokens(text: str) -> int:
-    return _counted(text) if len(text) <= 16_384 else estimate_tokens(text)
+    return _counted(text) if len(text) <= _COUNTED_LENGTH else estimate_tokens(text)
+
+
+_COUNTED_LENGTH = 16_384
 
 
 # The same texts (tools, system prompt, history) come back every round: count them once.

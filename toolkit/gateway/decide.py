@@ -30,6 +30,8 @@ from typing import Any, NamedTuple
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
 from toolkit.gateway.rules import Facts, Rules, read_text
+from toolkit.gateway.toolset import ToolSet
+from toolkit.gateway.toolset import offered as offered_tools
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])")
 
@@ -50,20 +52,25 @@ class Decision(NamedTuple):
     """The order id the user mentioned, for the mode B / D templates."""
 
 
-def decide(request: dict[str, Any], rules: Rules) -> Decision:
-    """The rules' answer to a request already accepted by `check_request`."""
+def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) -> Decision:
+    """The rules' answer to a request already accepted by `check_request`; `tools`, the
+    request's `tools` read once (`toolkit.gateway.toolset.prepare`), saves reading them again."""
     messages = without_tool_images(request["messages"])
     if request.get("tools") is None and (prose := _prose_tools(messages, rules)):
         return _decide_prose(messages, prose, rules)
     choice = request.get("tool_choice", "auto")
-    offered = {} if choice == "none" else _offered(request.get("tools") or ())
+    prepared = tools if choice != "none" and tools is not None and tools.problem is None else None
+    if choice == "none":
+        offered: dict[str, ToolInfo] = {}
+    else:
+        offered = prepared.offered if prepared is not None else offered_tools(request.get("tools") or ())
     if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
-        found = _found_by_results(messages, offered, rules)
+        found = _found_by_results(messages, offered, rules, prepared)
         if found:
             return found
         return answer_results(_trailing_results(messages), _last_order_id(messages, rules), rules)
     facts, text = _conversation_facts(messages, rules)
-    decision = _auto(facts, text, offered, rules, messages)
+    decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
         decision = _apply_choice(choice, decision, facts, offered, rules, messages)
     if request.get("parallel_tool_calls") is False:
@@ -72,12 +79,17 @@ def decide(request: dict[str, Any], rules: Rules) -> Decision:
 
 
 def _auto(
-    facts: Facts, text: str, offered: dict[str, ToolInfo], rules: Rules, messages: list[dict] | None = None
+    facts: Facts,
+    text: str,
+    offered: dict[str, ToolInfo],
+    rules: Rules,
+    messages: list[dict] | None = None,
+    prepared: ToolSet | None = None,
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
     if not calls and offered:
-        calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []))
+        calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []), prepared)
     if calls:
         return Decision(None, calls, facts.order_id)
     if hard:
@@ -87,20 +99,33 @@ def _auto(
 
 def _unruled(offered: dict[str, ToolInfo], rules: Rules) -> dict[str, ToolInfo]:
     """The offered tools no shop rule names (those are left to the rules)."""
-    ruled = {i.tool for i in rules.intents} | {rules.fallback_tool}
+    ruled = rules.ruled_tools
     return {name: info for name, info in offered.items() if name not in ruled}
 
 
 def _generic_calls(
-    text: str, offered: dict[str, ToolInfo], facts: Facts, rules: Rules, context: str
+    text: str,
+    offered: dict[str, ToolInfo],
+    facts: Facts,
+    rules: Rules,
+    context: str,
+    prepared: ToolSet | None = None,
 ) -> tuple[Call, ...]:
-    name = pick(text, _unruled(offered, rules), context, rules)
+    """A call of the best keyword match among the unruled `offered` tools (`prepared`: the
+    request's whole tool list read once; `offered` may be a part of it)."""
+    if prepared is not None:
+        among = None if offered is prepared.offered else set(offered)
+        name = prepared.pick(text, context, rules, among)
+    else:
+        name = pick(text, _unruled(offered, rules), context, rules)
     if name is None:
         return ()
     return (Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)),)
 
 
-def _found_by_results(messages: list[dict], offered: dict[str, ToolInfo], rules: Rules) -> Decision | None:
+def _found_by_results(
+    messages: list[dict], offered: dict[str, ToolInfo], rules: Rules, prepared: ToolSet | None = None
+) -> Decision | None:
     """A call of a tool that the trailing results name (a tool search found it) and that fits
     the user's question, if it was not called yet since the user spoke."""
     results = "\n".join(_trailing_results(messages))
@@ -111,7 +136,7 @@ def _found_by_results(messages: list[dict], offered: dict[str, ToolInfo], rules:
     if not named:
         return None
     facts, text = _conversation_facts(messages, rules)
-    calls = _generic_calls(text, named, facts, rules, _system_text(messages))
+    calls = _generic_calls(text, named, facts, rules, _system_text(messages), prepared)
     return Decision(calls=calls, order_id=facts.order_id) if calls else None
 
 
@@ -282,12 +307,6 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
     facts, _ = _conversation_facts(messages, rules)
     return facts.order_id
-
-
-def _offered(tools: Any) -> dict[str, ToolInfo]:
-    """Tool name → its description and parameter schema, from the request's `tools`."""
-    functions = [tool["function"] for tool in tools]
-    return {fn["name"]: ToolInfo(fn.get("description") or "", fn.get("parameters") or {}) for fn in functions}
 
 
 def _mention(text: str, name: str) -> int | None:

@@ -65,8 +65,10 @@ def search_terms(text: str, rules: Rules) -> list[str]:
     for word, translations in generic.glossary:
         if word in text:
             terms += [word, *translations]
+    stop = generic.chinese_stop_chars
     for run in _CHINESE.findall(text):
-        terms += [run[i : i + 2] for i in range(len(run) - 1) if not (set(run[i : i + 2]) & generic.chinese_stop_chars)]
+        kept = [ch not in stop for ch in run]
+        terms += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
     return clean_terms(terms)
 
 
@@ -96,11 +98,11 @@ def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> i
         values = schema.get("enum") if isinstance(schema, dict) else None
         if isinstance(values, list):
             words = [str(v) for v in values]
-            scores += [score_text(w, _window(w, words, context), terms) for w in words]
+            scores += [score_text(w, window(w, words, context), terms) for w in words]
     return max(scores)
 
 
-def _window(value: str, values: list[str], context: str) -> str:
+def window(value: str, values: list[str], context: str) -> str:
     """The context right after `value` is mentioned, up to the next value mentioned."""
     start = context.find(value) if value else -1
     if start == -1:
@@ -121,7 +123,7 @@ def pick_enum(values: list[Any], text: str, context: str, rules: Rules) -> Any:
         return max(mentioned, key=lambda v: len(str(v)))
     terms = search_terms(text, rules)
     words = [str(v) for v in values]
-    scored = [(score_text(w, _window(w, words, context), terms), i) for i, w in enumerate(words)]
+    scored = [(score_text(w, window(w, words, context), terms), i) for i, w in enumerate(words)]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
 

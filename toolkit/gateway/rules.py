@@ -100,6 +100,12 @@ class Rules:
     any_decline: re.Pattern[str] = _NEVER
     """Matches where any decline rule would: one search rules them all out (the common case)."""
 
+    @functools.cached_property
+    def ruled_tools(self) -> frozenset[str]:
+        """The tools a shop rule names (the intents' and the fallback): left to the rules."""
+        fallback = {self.fallback_tool} if self.fallback_tool is not None else set()
+        return frozenset({i.tool for i in self.intents} | fallback)
+
     def intent_for(self, tool: str) -> Intent | None:
         return next((i for i in self.intents if i.tool == tool), None)
 

@@ -22,7 +22,7 @@ ignored; audio and file parts, refused; whether an image URL really holds an ima
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_CHOICES = ("none", "auto", "required")
@@ -52,8 +52,16 @@ class RequestError(Exception):
         self.message, self.param, self.code, self.status = message, param, code, status
 
 
-def check_request(request: Any) -> None:
-    """Raise `RequestError` for the first thing wrong with `request`, else return None."""
+class CheckedTools(Protocol):
+    """A request's `tools` already checked (`toolkit.gateway.toolset.ToolSet`)."""
+
+    def raise_problem(self) -> None: ...
+
+
+def check_request(request: Any, tools: CheckedTools | None = None) -> None:
+    """Raise `RequestError` for the first thing wrong with `request`, else return None.
+
+    `tools`: the request's `tools` list already checked (its problem is raised in its turn)."""
     if not isinstance(request, dict):
         raise RequestError(
             f"Invalid type for the request body: expected an object, but got {_kind(request)} instead.",
@@ -71,7 +79,10 @@ def check_request(request: Any) -> None:
     for i, message in enumerate(messages):
         if not _plain_message(message):
             _check_message(message, f"messages[{i}]")
-    _check_tools(request.get("tools"))
+    if tools is None:
+        check_tools(request.get("tools"))
+    else:
+        tools.raise_problem()
     _check_tool_choice(request)
     _check_stream(request)
     _check_output_options(request)
@@ -215,7 +226,8 @@ def _check_tool_pairing(messages: list[dict]) -> None:
                     code="invalid_tool_call_id",
                 )
             continue
-        _no_unanswered(pending)
+        if pending:
+            _no_unanswered(pending)
         if message["role"] == "assistant":
             pending = {call["id"]: i for call in message.get("tool_calls") or ()}
     _no_unanswered(pending)
@@ -234,7 +246,8 @@ def _no_unanswered(pending: dict[str, int]) -> None:
 # --- tools, tool_choice, stream --------------------------------------------------------------
 
 
-def _check_tools(tools: Any) -> None:
+def check_tools(tools: Any) -> None:
+    """Raise `RequestError` for the first thing wrong with a request's `tools` (None is fine)."""
     if tools is None:
         return
     if not _expect(tools, list, "tools"):

@@ -56,8 +56,8 @@ class Match:
 
 def clean_terms(terms: Iterable[str]) -> list[str]:
     """Trimmed, lower-cased, non-blank, each once, in the model's order (LangChain4j's `clean`)."""
-    cleaned = (t.strip(_JAVA_TRIM).lower() for t in terms)
-    return list(dict.fromkeys(t for t in cleaned if t))
+    cleaned = [t.strip(_JAVA_TRIM).lower() for t in terms]
+    return list(dict.fromkeys([t for t in cleaned if t]))
 
 
 def score(spec: ToolSpec, terms: Sequence[str]) -> int:

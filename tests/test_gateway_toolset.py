@@ -1,0 +1,204 @@
+"""A request's tool list, read once: the same answers as reading it every time, a bounded store."""
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.course.accuracy import load_cases
+from toolkit.gateway import toolset
+from toolkit.gateway.core import GatewayConfig, respond
+from toolkit.gateway.decide import decide
+from toolkit.gateway.generic import pick
+from toolkit.gateway.rules import load_rules
+from toolkit.gateway.toolset import ToolSet, prepare
+from toolkit.gateway.validate import RequestError, check_request
+from toolkit.search.catalog import load_catalog
+from toolkit.tokens import estimate_tokens
+
+RULES = load_rules()
+CATALOG = load_catalog()
+TOOLS = [spec.to_openai() for spec in CATALOG.tools]
+WORDS = sorted({w for q in CATALOG.queries for w in q.query.split()} | {"天气", "会议", "订单", "时间", "the", "a"})
+SHOP = [
+    {"type": "function", "function": {"name": n, "description": d, "parameters": {"type": "object", "properties": {}}}}
+    for n, d in [("query_order", "查询订单"), ("query_logistics", "查询物流"), ("query_refund_policy", "退换货政策")]
+]
+ENUMS = {
+    "type": "function",
+    "function": {
+        "name": "use_skill",
+        "description": "Use one of the skills listed in the system prompt",
+        "parameters": {
+            "type": "object",
+            "properties": {"skill": {"type": "string", "enum": ["refunds", "weather-report", "calendar", 7]}},
+        },
+    },
+}
+CONTEXT = "Skills: refunds — handle a refund request. weather-report — a forecast for a city. calendar: book a meeting."
+
+
+@pytest.fixture(autouse=True)
+def empty_store():
+    toolset.clear()
+    yield
+    toolset.clear()
+
+
+def _offered_plainly(tools):
+    return {
+        t["function"]["name"]: toolset.ToolInfo(
+            t["function"].get("description") or "", t["function"].get("parameters") or {}
+        )
+        for t in tools
+    }
+
+
+def _unruled(tools):
+    return {n: i for n, i in _offered_plainly(tools).items() if n not in RULES.ruled_tools}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=1, max_size=12),
+    words=st.lists(st.sampled_from(WORDS) | st.text(max_size=6), max_size=6),
+    extra=st.sampled_from([[], [ENUMS], SHOP, [ENUMS, *SHOP]]),
+    context=st.sampled_from(["", CONTEXT, "refunds calendar"]),
+)
+def test_prepared_pick_is_the_plain_pick(indices, words, extra, context):
+    tools = [TOOLS[i] for i in indices] + extra
+    text = " ".join(words)
+    prepared = prepare(tools)
+    assert prepared is not None and prepared.problem is None
+    assert prepared.pick(text, context, RULES) == pick(text, _unruled(tools), context, RULES)
+
+
+@settings(max_examples=100, deadline=None)
+@given(indices=st.lists(st.integers(0, len(TOOLS) - 1), min_size=2, max_size=10, unique=True), data=st.data())
+def test_prepared_pick_among_a_part_is_the_plain_pick_of_that_part(indices, data):
+    tools = [TOOLS[i] for i in indices] + [ENUMS]
+    names = [t["function"]["name"] for t in tools]
+    among = set(data.draw(st.lists(st.sampled_from(names), min_size=1)))
+    text = " ".join(data.draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5)))
+    part = {n: i for n, i in _unruled(tools).items() if n in among}
+    assert prepare(tools).pick(text, CONTEXT, RULES, among) == pick(text, part, CONTEXT, RULES)
+
+
+def _conversations(count):
+    """Shop and catalogue requests, some ending on a tool result, some forcing a choice."""
+    rng = random.Random(5)
+    questions = [c.question for c in load_cases()] + [q.query for q in CATALOG.queries]
+    apps = [rng.sample(TOOLS, 8) + [ENUMS] for _ in range(3)] + [SHOP, SHOP + rng.sample(TOOLS, 4)]
+    requests = []
+    for n in range(count):
+        tools = rng.choice(apps)
+        messages = [{"role": "system", "content": CONTEXT}, {"role": "user", "content": rng.choice(questions)}]
+        if n % 3 == 1:
+            name = rng.choice(tools)["function"]["name"]
+            call = {"id": "c1", "type": "function", "function": {"name": name, "arguments": "{}"}}
+            result = f"Found: {rng.choice(tools)['function']['name']}. 状态：已发货"
+            messages += [
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": result},
+            ]
+        request = {"model": "m", "tools": tools, "messages": messages}
+        if n % 5 == 2:
+            request["tool_choice"] = rng.choice(
+                ["required", "none", {"type": "function", "function": {"name": tools[-1]["function"]["name"]}}]
+            )
+        requests.append(request)
+    return requests
+
+
+def test_decisions_are_the_same_with_the_list_read_once():
+    for request in _conversations(400):
+        assert decide(request, RULES, prepare(request["tools"])) == decide(request, RULES), request
+
+
+def test_replies_are_the_same_byte_for_byte_whether_the_list_was_seen_before():
+    config = GatewayConfig()
+    for request in _conversations(60):
+        toolset.clear()
+        first = respond(request, config).encode()
+        assert respond(copy.deepcopy(request), config).encode() == first  # the second is served from the store
+
+
+def test_the_same_list_is_read_once_and_a_different_one_again():
+    tools = [TOOLS[0], TOOLS[1]]
+    first = prepare(tools)
+    assert prepare(copy.deepcopy(tools)) is first
+    renamed = copy.deepcopy(tools)
+    renamed[1]["function"]["description"] += "!"
+    assert prepare(renamed) is not first
+    assert prepare(None) is None
+
+
+def test_tokens_are_those_of_the_compact_json():
+    prepared = prepare(SHOP)
+    assert prepared.compact.decode().startswith('[{"type":"function","function":{"name":"query_order"')
+    assert prepared.tokens == estimate_tokens(prepared.compact.decode())
+
+
+def test_a_bad_list_keeps_its_problem_and_raises_it_afresh_in_its_turn():
+    bad = [{"type": "function", "function": {"name": "no spaces allowed"}}]
+    prepared = prepare(bad)
+    assert prepared.offered == {}
+    assert prepared.problem == (
+        "Invalid 'tools[0].function.name': string does not match pattern. "
+        "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+        "tools[0].function.name",
+        "invalid_value",
+    )
+    with pytest.raises(RequestError) as first:
+        prepared.raise_problem()
+    with pytest.raises(RequestError) as second:
+        prepared.raise_problem()
+    assert first.value is not second.value and first.value.message == second.value.message
+    # a message problem comes first, as without the prepared list
+    request = {"model": "m", "tools": bad, "messages": [{"role": "robot", "content": "hi"}]}
+    for tools in (None, prepared):
+        with pytest.raises(RequestError, match="Invalid value: 'robot'"):
+            check_request(request, tools)
+
+
+def test_a_list_too_deep_to_write_is_left_to_the_plain_path():
+    deep: dict = {}
+    node = deep
+    for _ in range(3000):
+        node["x"] = {}
+        node = node["x"]
+    tools = [{"type": "function", "function": {"name": "deep", "parameters": deep}}]
+    assert prepare(tools) is None
+    request = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "hi"}]}
+    reply = respond(request, GatewayConfig())
+    assert reply.status == 400 and b"nested too deeply" in reply.encode()
+
+
+def test_the_store_is_bounded_in_lists_and_in_bytes(monkeypatch):
+    monkeypatch.setattr(toolset, "MAX_ENTRIES", 5)
+    for n in range(12):
+        prepare([{"type": "function", "function": {"name": f"t{n}"}}])
+    assert len(toolset._store) == 5
+    assert [next(iter(p.offered)) for p in toolset._store.values()] == [f"t{n}" for n in range(7, 12)]
+    toolset.clear()
+    monkeypatch.setattr(toolset, "MAX_ENTRIES", 100)
+    monkeypatch.setattr(toolset, "MAX_BYTES", 400)
+    for n in range(12):
+        prepare([{"type": "function", "function": {"name": f"t{n}", "description": "x" * 100}}])
+    assert toolset._store_bytes <= 400 and sum(len(k) for k in toolset._store) == toolset._store_bytes
+    monkeypatch.setattr(toolset, "MAX_LIST_BYTES", 50)
+    big = [{"type": "function", "function": {"name": "big", "description": "y" * 100}}]
+    assert isinstance(prepare(big), ToolSet) and prepare(big) is not prepare(big)
+
+
+def test_a_bad_list_is_not_kept_so_it_cannot_make_a_good_one_look_bad():
+    good = [{"type": "function", "function": {"name": "ok", "parameters": {"type": "object", "properties": {}}}}]
+    same_json = tuple(good)  # not a list to `check_tools`, the same JSON array to `dumps`
+    assert toolset.dumps(same_json) == toolset.dumps(good)
+    config = GatewayConfig()
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    bad_reply = respond({**request, "tools": same_json}, config)
+    assert bad_reply.status == 400 and toolset._store == {}
+    assert respond({**request, "tools": good}, config).status == 200

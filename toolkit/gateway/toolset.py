@@ -1,0 +1,220 @@
+"""A request's `tools`, read once per distinct list, as a server reads a schema once.
+
+An application sends the same tool list with every request: every round of the tool loop,
+every conversation. What the gateway learns from the list alone is the same each time, so
+`prepare(tools)` reads it once and keeps a `ToolSet`: the list's compact JSON and its
+prompt tokens, what `check_request` says about it (its first problem, if any), the offered
+tools by name, the tools no shop rule names, and what the generic picker needs to score them
+(names and descriptions lower-cased, `enum` values).
+
+`ToolSet.pick(text, context, rules)` is `toolkit.gateway.generic.pick` over the prepared tools:
+the same answer for every text (a test holds them equal). It differs only in how it finds the
+hits: a term found in none of the lower-cased names (descriptions) joined together is in none
+of them, so only the terms found in the joined text are looked for tool by tool.
+
+The key is the list's compact JSON, so two lists are the same only when every byte is. The
+lists are values parsed from JSON (as `respond` gets them); a Python caller's tuple is read as
+the JSON array it writes. Only a list without problems is kept (a bad one is answered with a
+400 each time anyway), so no caller can make a good list look bad. The store is bounded (at
+most `MAX_ENTRIES` lists, `MAX_BYTES` of JSON in all; the oldest goes first; a list larger than
+`MAX_LIST_BYTES` is read but not kept), so a stream of ever new lists costs one lookup each and
+never grows memory. Nothing keyed by the rest of the request (the conversation, the user's
+text) is kept.
+
+Leaves out: sharing prepared lists between processes; telling apart two lists that differ only
+in key order (they are two lists).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from toolkit.gateway.generic import ToolInfo, search_terms, window
+from toolkit.gateway.rules import Rules
+from toolkit.gateway.validate import RequestError, check_tools
+from toolkit.gateway.wire import dumps
+from toolkit.tokens import estimate_tokens
+
+MAX_ENTRIES = 256
+MAX_BYTES = 8 << 20
+MAX_LIST_BYTES = 256 << 10
+_CONTEXTS = 8
+"""How many system texts a tool set keeps the `enum` windows of."""
+
+
+class ToolSet:
+    """One distinct tool list, read: see the module docstring."""
+
+    __slots__ = ("compact", "tokens", "problem", "offered", "_enums", "_ruled", "_pickable", "_windows", "_lock")
+
+    def __init__(self, compact: bytes, tools: Any) -> None:
+        self.compact = compact
+        text = compact.decode("utf-8")
+        self.tokens = estimate_tokens(text)
+        """`estimate_tokens` of the list's compact JSON: what the tools add to the prompt."""
+        self.problem: tuple[str, str | None, str | None] | None = None
+        """`check_tools`' first problem with the list (message, param, code), or None."""
+        self.offered: dict[str, ToolInfo] = {}
+        """Tool name → description and parameter schema (empty when the list has a problem)."""
+        try:
+            check_tools(tools)
+        except RequestError as exc:
+            self.problem = (exc.message, exc.param, exc.code)
+        else:
+            self.offered = offered(tools)
+        self._enums = {name: groups for name, info in self.offered.items() if (groups := _enum_groups(info.parameters))}
+        self._ruled: frozenset[str] | None = None
+        self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
+        self._windows: dict[str, dict[str, list[list[tuple[str, str]]]]] = {}
+        self._lock = threading.Lock()
+
+    def raise_problem(self) -> None:
+        """Raise the list's problem as a fresh `RequestError` (no-op when it has none)."""
+        if self.problem is not None:
+            message, param, code = self.problem
+            raise RequestError(message, param=param, code=code)
+
+    def unruled(self, rules: Rules) -> list[str]:
+        """The offered tools no shop rule names, in list order."""
+        return [p.name for p in self._prepared(rules)[0]]
+
+    def pick(self, text: str, context: str, rules: Rules, among: set[str] | None = None) -> str | None:
+        """`generic.pick(text, unruled tools, context, rules)`, only among `among` if given."""
+        terms = search_terms(text, rules)
+        if not terms:
+            return None
+        tools, names, descriptions = self._prepared(rules)
+        if among is not None:
+            tools = [p for p in tools if p.name in among]
+            names, descriptions = _joined(tools)
+        totals = _keyword_totals(tools, terms, names, descriptions)
+        windows = self._enum_windows(context) if self._enums else {}
+        best, best_score = None, rules.generic.min_score - 1
+        for tool, total in zip(tools, totals, strict=True):
+            groups = windows.get(tool.name)
+            if groups:
+                total += max([0, *(_score(w, around, terms) for group in groups for w, around in group)])
+            if total > best_score:
+                best, best_score = tool.name, total
+        return best
+
+    def _prepared(self, rules: Rules) -> tuple[list[_Pickable], str, str]:
+        """The unruled tools, and their lower-cased names (descriptions) joined by newlines."""
+        ruled = rules.ruled_tools
+        if self._ruled is not ruled:
+            pickable = [_Pickable(name, info) for name, info in self.offered.items() if name not in ruled]
+            with self._lock:
+                self._pickable, self._ruled = (pickable, *_joined(pickable)), ruled
+        return self._pickable
+
+    def _enum_windows(self, context: str) -> dict[str, list[list[tuple[str, str]]]]:
+        """Tool name → each `enum` group's values with their context windows, lower-cased."""
+        found = self._windows.get(context)
+        if found is None:
+            found = {
+                name: [[(w.lower(), window(w, words, context).lower()) for w in words] for words in groups]
+                for name, groups in self._enums.items()
+            }
+            with self._lock:
+                if len(self._windows) >= _CONTEXTS:
+                    self._windows.pop(next(iter(self._windows)), None)
+                self._windows[context] = found
+        return found
+
+
+class _Pickable:
+    """One tool the picker may call: its name and description, lower-cased."""
+
+    __slots__ = ("name", "name_lower", "description_lower")
+
+    def __init__(self, name: str, info: ToolInfo) -> None:
+        self.name, self.name_lower, self.description_lower = name, name.lower(), info.description.lower()
+
+
+def _enum_groups(parameters: Any) -> list[list[str]]:
+    """The `enum` values of each top-level parameter, as strings (as `generic._enum_score` reads them)."""
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    if not isinstance(properties, dict):
+        return []
+    groups = []
+    for schema in properties.values():
+        values = schema.get("enum") if isinstance(schema, dict) else None
+        if isinstance(values, list) and values:
+            groups.append([str(v) for v in values])
+    return groups
+
+
+def _joined(tools: list[_Pickable]) -> tuple[str, str]:
+    return "\n".join([p.name_lower for p in tools]), "\n".join([p.description_lower for p in tools])
+
+
+def _keyword_totals(tools: list[_Pickable], terms: list[str], names: str, descriptions: str) -> list[int]:
+    """LangChain4j's score of each tool (2 per term in the name, 1 per term in the description),
+    looking tool by tool only for the terms found in `names` (`descriptions`): the tools' lower-cased
+    names (descriptions) joined. A term in none of the joined text is in none of the tools."""
+    totals = [0] * len(tools)
+    for term in terms:
+        if term in names:
+            for i, tool in enumerate(tools):
+                if term in tool.name_lower:
+                    totals[i] += 2
+        if term in descriptions:
+            for i, tool in enumerate(tools):
+                if term in tool.description_lower:
+                    totals[i] += 1
+    return totals
+
+
+def _score(name_lower: str, description_lower: str, terms: list[str]) -> int:
+    return sum([2 * (t in name_lower) + (t in description_lower) for t in terms])
+
+
+def offered(tools: Any) -> dict[str, ToolInfo]:
+    """Tool name → its description and parameter schema, from a checked `tools` list."""
+    functions = [tool["function"] for tool in tools]
+    return {fn["name"]: ToolInfo(fn.get("description") or "", fn.get("parameters") or {}) for fn in functions}
+
+
+# --- the store -------------------------------------------------------------------------------
+
+_store: dict[bytes, ToolSet] = {}
+_store_bytes = 0
+_store_lock = threading.Lock()
+
+
+def prepare(tools: Any) -> ToolSet | None:
+    """The `ToolSet` of a request's `tools` (None when there are none, or the list is nested too
+    deeply to write as JSON: the plain path then answers as it always did)."""
+    if tools is None:
+        return None
+    try:
+        compact = dumps(tools)
+    except RecursionError:
+        return None
+    found = _store.get(compact)
+    if found is not None:
+        return found
+    prepared = ToolSet(compact, tools)
+    if prepared.problem is None and len(compact) <= MAX_LIST_BYTES:
+        _keep(prepared)
+    return prepared
+
+
+def _keep(prepared: ToolSet) -> None:
+    global _store_bytes
+    with _store_lock:
+        if prepared.compact in _store:
+            return
+        while _store and (len(_store) >= MAX_ENTRIES or _store_bytes + len(prepared.compact) > MAX_BYTES):
+            _store_bytes -= len(_store.pop(next(iter(_store))).compact)
+        _store[prepared.compact] = prepared
+        _store_bytes += len(prepared.compact)
+
+
+def clear() -> None:
+    """Forget every prepared list (tests; a long-running server never needs to)."""
+    global _store_bytes
+    with _store_lock:
+        _store.clear()
+        _store_bytes = 0

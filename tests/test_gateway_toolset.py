@@ -163,17 +163,29 @@ def test_a_bad_list_keeps_its_problem_and_raises_it_afresh_in_its_turn():
             check_request(request, tools)
 
 
-def test_a_list_too_deep_to_write_is_left_to_the_plain_path():
+def _nested(depth):
     deep: dict = {}
     node = deep
-    for _ in range(3000):
+    for _ in range(depth):
         node["x"] = {}
         node = node["x"]
-    tools = [{"type": "function", "function": {"name": "deep", "parameters": deep}}]
+    return [{"type": "function", "function": {"name": "deep", "parameters": deep}}]
+
+
+def test_a_list_too_deep_to_write_is_left_to_the_plain_path():
+    tools = _nested(50_000)  # too deep for JSON on every Python (3.13's encoder writes 3,000 levels)
     assert prepare(tools) is None
     request = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "hi"}]}
     reply = respond(request, GatewayConfig())
     assert reply.status == 400 and b"nested too deeply" in reply.encode()
+
+
+@pytest.mark.parametrize("depth", [300, 3_000, 50_000])
+def test_a_deep_list_gets_the_same_reply_as_without_the_store(depth, monkeypatch):
+    request = {"model": "m", "tools": _nested(depth), "messages": [{"role": "user", "content": "hi"}]}
+    with_store = respond(request, GatewayConfig()).encode()
+    monkeypatch.setattr("toolkit.gateway.core.prepare", lambda tools: None)
+    assert respond(request, GatewayConfig()).encode() == with_store
 
 
 def test_the_store_is_bounded_in_lists_and_in_bytes(monkeypatch):

@@ -23,10 +23,8 @@ def has_image(content: Any) -> bool:
 
 def without_tool_images(messages: list[dict]) -> list[dict]:
     """`messages` without the user messages that carry tool images (see the module docstring)."""
-    if not any(
-        [type(m.get("content")) is list and m.get("role") == "user" and has_image(m["content"]) for m in messages]
-    ):
-        return messages  # the common case (text only): nothing to copy
+    if not any(m.get("role") == "user" and has_image(m.get("content")) for m in messages):
+        return messages  # the common case: nothing to copy
     return [
         m
         for i, m in enumerate(messages)

@@ -241,8 +241,7 @@ def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> t
     tokens = (prepared.tokens if prepared is not None else _tokens(_compact(tools))) if tools else 0
     for message in request["messages"]:
         content = message.get("content")
-        text = content if type(content) is str else content_text(content)
-        tokens += _counted(text) if len(text) <= _COUNTED_LENGTH else estimate_tokens(text)
+        tokens += _tokens(content if type(content) is str else content_text(content))
         if message["role"] == "assistant" and message.get("tool_calls"):
             for call in message["tool_calls"]:
                 tokens += _tokens(call["function"]["name"] + call["function"]["arguments"])
@@ -253,10 +252,7 @@ _DELIVERY = frozenset(("stream", "stream_options"))
 
 
 def _tokens(text: str) -> int:
-    return _counted(text) if len(text) <= _COUNTED_LENGTH else estimate_tokens(text)
-
-
-_COUNTED_LENGTH = 16_384
+    return _counted(text) if len(text) <= 16_384 else estimate_tokens(text)
 
 
 # The same texts (tools, system prompt, history) come back every round: count them once.

@@ -59,11 +59,13 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
     if request.get("tools") is None and (prose := _prose_tools(messages, rules)):
         return _decide_prose(messages, prose, rules)
     choice = request.get("tool_choice", "auto")
-    prepared = tools if choice != "none" and tools is not None and tools.problem is None else None
+    prepared = None
     if choice == "none":
         offered: dict[str, ToolInfo] = {}
+    elif tools is not None and tools.problem is None:
+        prepared, offered = tools, tools.offered
     else:
-        offered = prepared.offered if prepared is not None else offered_tools(request.get("tools") or ())
+        offered = offered_tools(request.get("tools") or ())
     if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
         found = _found_by_results(messages, offered, rules, prepared)
         if found:

@@ -90,16 +90,23 @@ def pick(text: str, tools: dict[str, ToolInfo], context: str, rules: Rules) -> s
 
 def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> int:
     """The best score of any `enum` value of a top-level parameter, read with its context."""
+    scores = [0]
+    for words in enum_groups(parameters):
+        scores += [score_text(w, window(w, words, context), terms) for w in words]
+    return max(scores)
+
+
+def enum_groups(parameters: Any) -> list[list[str]]:
+    """The `enum` values of each top-level parameter that has them, as strings."""
     properties = parameters.get("properties") if isinstance(parameters, dict) else None
     if not isinstance(properties, dict):
-        return 0
-    scores = [0]
+        return []
+    groups = []
     for schema in properties.values():
         values = schema.get("enum") if isinstance(schema, dict) else None
-        if isinstance(values, list):
-            words = [str(v) for v in values]
-            scores += [score_text(w, window(w, words, context), terms) for w in words]
-    return max(scores)
+        if isinstance(values, list) and values:
+            groups.append([str(v) for v in values])
+    return groups
 
 
 def window(value: str, values: list[str], context: str) -> str:

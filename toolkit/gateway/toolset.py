@@ -30,10 +30,11 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from toolkit.gateway.generic import ToolInfo, search_terms, window
+from toolkit.gateway.generic import ToolInfo, enum_groups, search_terms, window
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
+from toolkit.search.keyword import score_text
 from toolkit.tokens import estimate_tokens
 
 MAX_ENTRIES = 256
@@ -63,7 +64,7 @@ class ToolSet:
             self.problem = (exc.message, exc.param, exc.code)
         else:
             self.offered = offered(tools)
-        self._enums = {name: groups for name, info in self.offered.items() if (groups := _enum_groups(info.parameters))}
+        self._enums = {name: groups for name, info in self.offered.items() if (groups := enum_groups(info.parameters))}
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, dict[str, list[list[tuple[str, str]]]]] = {}
@@ -74,10 +75,6 @@ class ToolSet:
         if self.problem is not None:
             message, param, code = self.problem
             raise RequestError(message, param=param, code=code)
-
-    def unruled(self, rules: Rules) -> list[str]:
-        """The offered tools no shop rule names, in list order."""
-        return [p.name for p in self._prepared(rules)[0]]
 
     def pick(self, text: str, context: str, rules: Rules, among: set[str] | None = None) -> str | None:
         """`generic.pick(text, unruled tools, context, rules)`, only among `among` if given."""
@@ -94,7 +91,7 @@ class ToolSet:
         for tool, total in zip(tools, totals, strict=True):
             groups = windows.get(tool.name)
             if groups:
-                total += max([0, *(_score(w, around, terms) for group in groups for w, around in group)])
+                total += max([0, *(score_text(w, around, terms) for group in groups for w, around in group)])
             if total > best_score:
                 best, best_score = tool.name, total
         return best
@@ -109,11 +106,11 @@ class ToolSet:
         return self._pickable
 
     def _enum_windows(self, context: str) -> dict[str, list[list[tuple[str, str]]]]:
-        """Tool name → each `enum` group's values with their context windows, lower-cased."""
+        """Tool name → each `enum` group's values with their context windows."""
         found = self._windows.get(context)
         if found is None:
             found = {
-                name: [[(w.lower(), window(w, words, context).lower()) for w in words] for words in groups]
+                name: [[(w, window(w, words, context)) for w in words] for words in groups]
                 for name, groups in self._enums.items()
             }
             with self._lock:
@@ -130,19 +127,6 @@ class _Pickable:
 
     def __init__(self, name: str, info: ToolInfo) -> None:
         self.name, self.name_lower, self.description_lower = name, name.lower(), info.description.lower()
-
-
-def _enum_groups(parameters: Any) -> list[list[str]]:
-    """The `enum` values of each top-level parameter, as strings (as `generic._enum_score` reads them)."""
-    properties = parameters.get("properties") if isinstance(parameters, dict) else None
-    if not isinstance(properties, dict):
-        return []
-    groups = []
-    for schema in properties.values():
-        values = schema.get("enum") if isinstance(schema, dict) else None
-        if isinstance(values, list) and values:
-            groups.append([str(v) for v in values])
-    return groups
 
 
 def _joined(tools: list[_Pickable]) -> tuple[str, str]:
@@ -164,10 +148,6 @@ def _keyword_totals(tools: list[_Pickable], terms: list[str], names: str, descri
                 if term in tool.description_lower:
                     totals[i] += 1
     return totals
-
-
-def _score(name_lower: str, description_lower: str, terms: list[str]) -> int:
-    return sum([2 * (t in name_lower) + (t in description_lower) for t in terms])
 
 
 def offered(tools: Any) -> dict[str, ToolInfo]:

@@ -226,8 +226,7 @@ def _check_tool_pairing(messages: list[dict]) -> None:
                     code="invalid_tool_call_id",
                 )
             continue
-        if pending:
-            _no_unanswered(pending)
+        _no_unanswered(pending)
         if message["role"] == "assistant":
             pending = {call["id"]: i for call in message.get("tool_calls") or ()}
     _no_unanswered(pending)

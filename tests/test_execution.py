@@ -9,7 +9,10 @@ from typing import Annotated, Any
 
 import pytest
 import tool_fixtures as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ToolDefinitionError, ToolExecutionError, UnknownToolError
@@ -383,3 +386,18 @@ def test_a_function_becomes_one_tool_reused_by_every_call_until_reflection_is_cl
     reflect.clear_cache()
     again = tools_from(add)[0]
     assert again is not first and again.spec == first.spec
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.booleans()))
+def test_a_number_or_bool_is_written_as_the_general_path_writes_it(value):
+    """`to_text` writes an int, float or bool with `json.dumps` at once; the general path
+    (pydantic's `to_jsonable_python`, then `json.dumps`) gives the same text."""
+    assert to_text(value) == json.dumps(to_jsonable_python(value), ensure_ascii=False)
+
+
+def test_number_subclasses_take_the_general_path():
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    assert to_text(Level.HIGH) == "3"

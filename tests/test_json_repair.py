@@ -1,9 +1,12 @@
 """Lenient in: the one JSON repair shared by tool-call arguments and the prompt protocol, its
 limits, and the argument channel it feeds (never RecursionError)."""
 
+import functools
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ArgumentError
@@ -86,3 +89,34 @@ def test_the_prompt_protocol_uses_the_same_repair():
     assert prompt_protocol._loads is not None
     assert prompt_protocol.extract_call('{"tool": "f", "args": {"n": 2,},}').arguments == '{"n": 2}'
     assert not hasattr(prompt_protocol, "_repaired")
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab{}[]"\\', max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="k{[", max_size=2), inner, max_size=3),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.integers(min_value=0, max_value=40))
+def test_the_bracket_count_shortcut_gives_the_same_verdict_as_measuring_the_depth(value, wrap):
+    """`_strict` only measures the depth when the text has more brackets than `MAX_DEPTH`; the
+    verdict (read or `TooLarge`) is the one measuring every text would give."""
+    value = functools.reduce(lambda inner, _: [inner], range(wrap), value)
+    text = json.dumps(value)
+    if json_repair._depth(value) > json_repair.MAX_DEPTH:
+        with pytest.raises(json_repair.TooLarge):
+            json_repair.loads(text)
+    else:
+        assert json_repair.loads(text) == value
+
+
+@pytest.mark.parametrize("levels", [json_repair.MAX_DEPTH, json_repair.MAX_DEPTH + 1])
+def test_the_depth_limit_holds_at_its_edge(levels):
+    text = "[" * levels + "]" * levels
+    if levels > json_repair.MAX_DEPTH:
+        with pytest.raises(json_repair.TooLarge):
+            json_repair.loads(text)
+    else:
+        assert json_repair.loads(text) == functools.reduce(lambda inner, _: [inner], range(levels - 1), [])

@@ -230,3 +230,16 @@ def test_a_long_history_is_cut_weighing_each_message_once():
     kept = evict(history, TokenWindow(100, count=count))
     assert kept == history[-10:]
     assert len(weighed) == len(history)
+
+
+def test_a_subclass_of_a_message_record_is_a_message():
+    """The check answers the four record classes by a set lookup; their subclasses still pass
+    by `isinstance`, with or without a window."""
+
+    class Question(UserMessage):
+        pass
+
+    for window in (None, MessageWindow(10)):
+        memory = ChatMemory(window=window)
+        memory.add(Question(content="在吗"), AssistantMessage(content="在"))
+        assert [type(m) for m in memory.messages()] == [Question, AssistantMessage]

@@ -67,6 +67,8 @@ def pass_on_images(
 ) -> tuple[list[ToolResultMessage], UserMessage | None]:
     """`(results, message)`: the results with what became of their images appended to their text,
     and the user message carrying the images passed on (None when there are none)."""
+    if not any(_as_list(result.attributes.get(IMAGES)) for result in results):  # the common case
+        return list(results), None
     budget = _Budget(max_images, max_image_bytes)
     out: list[ToolResultMessage] = []
     lines: list[str] = []

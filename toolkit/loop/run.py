@@ -160,7 +160,10 @@ def iter_loop(
     conversation never interleave.
     """
     run = _Run(model, options, memory, list(messages), dict(parameters or {}))
-    run.tools = context or build_context(tools, providers, registry, run.provider_request())
+    if context is None:  # only providers read the request (it copies the conversation)
+        request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
+        context = build_context(tools, providers, registry, request)
+    run.tools = context
     if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
         run.compensations = compensations_from(options.compensations, run.tools.available)
     if memory is None:
@@ -212,7 +215,8 @@ class _Run:
 
     # -- the loop ----------------------------------------------------------------------
     def go(self) -> Generator[LoopEvent, None, LoopResult]:
-        self.reveal_found(self.conversation())
+        if self.tools.hidden:  # else nothing could be revealed (and the copy is saved)
+            self.reveal_found(self.conversation())
         while True:
             trace = yield from self.send()  # 1
             self.append(trace.reply)  # 2
@@ -325,7 +329,7 @@ class _Run:
         """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
         policies = self.policies()
-        context = InvocationContext(self.memory_id, self.parameters)
+        memory_id = self.memory_id
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         lock = threading.Lock()
 
@@ -335,12 +339,12 @@ class _Run:
             if stopped_by is not None:
                 return self.not_run(trace, call, *stopped_by)
             start = self.options.clock()
+            own = InvocationContext(memory_id, self.parameters, call)
             guarded = self.guard(call)
-            outcome = guarded or run_call(call, self.tools.available, context, policies)
+            outcome = guarded or run_call(call, self.tools.available, own, policies)
             if outcome.raised is not None:
                 with lock:
                     stopper.append((call, outcome.raised))
-            own = replace(context, tool_call=call)
             return ToolExecution(
                 trace.index,
                 call,
@@ -503,6 +507,9 @@ class _Run:
         self.reveal_found(results)
 
     def reveal_found(self, messages: Sequence[Message]) -> None:
+        """Show the held-back tools that a tool search in `messages` found."""
+        if not self.tools.hidden:
+            return
         for m in messages:
             if isinstance(m, ToolResultMessage) and m.attributes.get(FOUND_TOOLS):
                 self.tools.reveal(m.attributes[FOUND_TOOLS])

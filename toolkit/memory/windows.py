@@ -246,6 +246,8 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
 
 
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
+_EXACT_TYPES = frozenset(MESSAGE_TYPES)
+"""The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
 
 
 def check_messages(messages: object, where: str) -> list[Message]:
@@ -257,7 +259,7 @@ def check_messages(messages: object, where: str) -> list[Message]:
                 f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
             )
     for message in messages:
-        if not isinstance(message, MESSAGE_TYPES):
+        if type(message) not in _EXACT_TYPES and not isinstance(message, MESSAGE_TYPES):
             index = next(i for i, m in enumerate(messages) if m is message)
             raise ConfigurationError(
                 f"{where}: message {index} ({type(message).__name__}) is not a message record; store "
@@ -286,7 +288,7 @@ class ChatMemory:
 
     def add(self, *messages: Message) -> None:
         for message in messages:  # check_messages, inlined: the loop adds every message it sends
-            if not isinstance(message, MESSAGE_TYPES):
+            if type(message) not in _EXACT_TYPES and not isinstance(message, MESSAGE_TYPES):
                 check_messages(messages, "ChatMemory.add")
         with self.lock:
             append = getattr(self.store, "append", None)

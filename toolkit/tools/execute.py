@@ -136,20 +136,23 @@ class Tool:
 
     def run(self, call: ToolCall, context: InvocationContext | None = None, policies: Policies = Policies()) -> Outcome:
         """Run one call and say how it went: the result, its error channel, what a policy raised."""
-        context = dataclasses.replace(context or InvocationContext(), tool_call=call)
+        if context is None or context.tool_call is not call:  # the loop passes one made for this call
+            context = dataclasses.replace(context or InvocationContext(), tool_call=call)
         try:
-            value = self.executor(call, context)
-            output = value if isinstance(value, ToolOutput) else ToolOutput(value)
-            content = to_text(output.value)
+            output = self.executor(call, context)
+            value = output.value if isinstance(output, ToolOutput) else output
+            content = to_text(value)
             sink = context.parameters.get(VALUES)
             if isinstance(sink, dict):
-                sink[call.id] = output.value
+                sink[call.id] = value
         except ArgumentError as exc:
             return _failed(call, "argument", exc, policies.argument_error)
         except Exception as exc:
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
             return _failed(call, "execution", failure, policies.execution_error)
+        if not isinstance(output, ToolOutput):  # a plain value: no attributes, not an error
+            return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content))
         result = ToolResultMessage(
             tool_call_id=call.id,
             tool_name=call.name,
@@ -225,14 +228,21 @@ def to_text(value: Any) -> str:
         return "Success"
     if isinstance(value, str):
         return value
+    if type(value) in _SCALARS:  # what pydantic would hand json.dumps unchanged
+        return json.dumps(value)
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
-    text = json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    text = _JSON.encode(to_jsonable_python(value))
     for marker, digits in numbers.items():
         text = text.replace(json.dumps(marker), digits)
     return text
+
+
+_SCALARS = (int, float, bool)
+_JSON = json.JSONEncoder(ensure_ascii=False)
+"""`json.dumps(..., ensure_ascii=False)` without building an encoder per call."""
 
 
 def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
@@ -270,6 +280,7 @@ def function_tool(fn: Callable[..., Any]) -> Tool:
 def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     fn, params, name = reflection.function, reflection.params, reflection.spec.name
     head = () if bound_to is None else (bound_to,)
+    injected = [(p.name, p.inject) for p in params if p.inject is not None]
     exact: list[bool] = []  # decided at the first call (the validators are built then anyway)
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
@@ -277,11 +288,8 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
             exact.append(any(coercion.needs_exact_numbers(p.annotation) for p in params if p.inject is None))
         raw = arguments.parse_arguments(name, call.arguments, exact=exact[0])
         kwargs = arguments.coerce_arguments(name, params, raw)
-        for p in params:
-            if p.inject == "memory_id":
-                kwargs[p.name] = context.memory_id
-            elif p.inject == "context":
-                kwargs[p.name] = context
+        for param, inject in injected:
+            kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)
 
     return run

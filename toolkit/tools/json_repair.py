@@ -84,9 +84,15 @@ def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
         value = json.loads(text, parse_float=parse_float)
     except RecursionError:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
-    if _depth(value) > MAX_DEPTH:
+    if _may_nest_deeper(text) and _depth(value) > MAX_DEPTH:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
     return value
+
+
+def _may_nest_deeper(text: str) -> bool:
+    """Could `text` nest deeper than `MAX_DEPTH`? Each level opens with a bracket of its own, so
+    not with `MAX_DEPTH` brackets or fewer (brackets inside strings only make this say yes)."""
+    return text.count("{") + text.count("[") > MAX_DEPTH
 
 
 def _depth(value: Any) -> int:

@@ -2,6 +2,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from toolkit.chat.messages import (
@@ -217,3 +219,18 @@ def test_a_tool_result_names_its_tool_on_the_wire_when_it_knows_it():
         "content": "ok",
     }
     assert message_from_openai(named.to_openai()) == named
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            TokenUsage, input_tokens=st.none() | st.integers(0, 10**6), output_tokens=st.none() | st.integers(0, 10**6)
+        ),
+        max_size=6,
+    )
+)
+def test_the_total_of_usages_is_their_sum(usages):
+    """`TokenUsage.total` (what the loop reports) equals adding the records one by one, an
+    unreported count making the sum unreported."""
+    assert TokenUsage.total(usages) == sum(usages, TokenUsage())

@@ -22,6 +22,7 @@ legacy `function_call` field and `name` on user messages.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
@@ -282,6 +283,16 @@ class TokenUsage(_Record):
             input_tokens=_plus(self.input_tokens, other.input_tokens),
             output_tokens=_plus(self.output_tokens, other.output_tokens),
         )
+
+    @classmethod
+    def total(cls, usages: Iterable[TokenUsage]) -> TokenUsage:
+        """`sum(usages, TokenUsage())`, adding plain counts and building one record at the end."""
+        input_tokens: int | None = 0
+        output_tokens: int | None = 0
+        for usage in usages:
+            input_tokens = _plus(input_tokens, usage.input_tokens)
+            output_tokens = _plus(output_tokens, usage.output_tokens)
+        return cls(input_tokens=input_tokens, output_tokens=output_tokens)
 
     @classmethod
     def from_openai(cls, data: dict[str, Any] | None) -> TokenUsage:

@@ -186,7 +186,6 @@ class _Run:
         self.history: list[Message] = [] if memory else messages
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
-        self.usage = TokenUsage()
         self.saga: list[SagaEntry] = []
         self.repair_rounds = 0
         self.guarded_rounds = 0
@@ -262,7 +261,6 @@ class _Run:
             response = yield from _streamed(self.model.stream(self.conversation(), **request))
         else:
             response = self.model.chat(self.conversation(), **request)
-        self.usage += response.usage
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
             len(self.rounds) + 1,
@@ -516,7 +514,14 @@ class _Run:
 
     def result(self, finish: str, answer: str | None, immediate: Sequence[ToolResultMessage] = ()) -> LoopResult:
         return LoopResult(
-            finish, answer, self.conversation(), list(self.new), self.usage, self.rounds, list(immediate), self.saga
+            finish,
+            answer,
+            self.conversation(),
+            list(self.new),
+            TokenUsage.total(r.usage for r in self.rounds),
+            self.rounds,
+            list(immediate),
+            self.saga,
         )
 
 

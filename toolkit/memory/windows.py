@@ -76,10 +76,10 @@ class InMemoryStore:
         with self._lock:
             current = self._data.setdefault(memory_id, [])
             for message in messages:
-                if isinstance(message, SystemMessage):
-                    current[:] = with_system(current, message)
-                else:
+                if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):
                     current.append(message)
+                else:
+                    current[:] = with_system(current, message)
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         with self._lock:
@@ -248,6 +248,7 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
+_NOT_SYSTEM = frozenset((UserMessage, AssistantMessage, ToolResultMessage))
 
 
 def check_messages(messages: object, where: str) -> list[Message]:

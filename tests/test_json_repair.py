@@ -120,3 +120,64 @@ def test_the_depth_limit_holds_at_its_edge(levels):
             json_repair.loads(text)
     else:
         assert json_repair.loads(text) == functools.reduce(lambda inner, _: [inner], range(levels - 1), [])
+
+
+def _outcome(read, text):
+    try:
+        return "ok", repr(read(text))
+    except RecursionError:
+        return "error", "RecursionError"
+    except ValueError:
+        return "error", "ValueError"
+
+
+_EDGES = [
+    '{"a": 1, "a": 2}',
+    "1e400",
+    "-1e400",
+    "[1e-400]",
+    "NaN",
+    "[Infinity, -Infinity]",
+    '"\\ud800"',
+    '"\\ud83d\\ude00"',
+    '"\ud800"',
+    "\ufeff{}",
+    ' {"a": 1} \n',
+    "123456789012345678901234567890",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9223372036854775807",
+    "-0",
+    "-0.0",
+    "5e-324",
+    "1.0000000000000002",
+    '"\x01"',
+    '{"a": "\\u0000"}',
+    "[" * 2000 + "]" * 2000,
+    "[1,]",
+    "[]\x00",
+    '{"数量": "１２"}',
+    '"' + "1" * 25 + '"',
+]
+
+
+@pytest.mark.parametrize("text", _EDGES)
+def test_orjson_reads_only_what_json_reads_the_same(text):
+    """`_parse` gives what `json.loads` gives, value and type, or fails where it fails."""
+    assert _outcome(lambda t: json_repair._parse(t, None), text) == _outcome(json.loads, text)
+
+
+_TEXTS = st.one_of(
+    _JSON.map(json.dumps),
+    _JSON.map(lambda v: json.dumps(v, ensure_ascii=False)),
+    st.text(alphabet='{}[]",:0123456789.eE-+ \\ntrufalsN\ud800é', max_size=40),
+    st.integers().map(str),
+    st.floats().map(repr),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXTS)
+def test_orjson_parsing_equals_json_on_any_text(text):
+    assert _outcome(lambda t: json_repair._parse(t, None), text) == _outcome(json.loads, text)

@@ -228,6 +228,8 @@ def to_text(value: Any) -> str:
         return "Success"
     if isinstance(value, str):
         return value
+    if type(value) is int:
+        return int.__repr__(value)  # how json.dumps writes an int, without its encoder
     if type(value) in _SCALARS:  # what pydantic would hand json.dumps unchanged
         return json.dumps(value)
     numbers: dict[str, str] = {}

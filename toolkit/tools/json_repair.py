@@ -34,6 +34,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 MAX_CHARS = 1_000_000
 """Longest arguments text read (characters)."""
 MAX_DEPTH = 32
@@ -81,12 +83,28 @@ def repair(text: str) -> str:
 
 def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     try:
-        value = json.loads(text, parse_float=parse_float)
+        value = _parse(text, parse_float)
     except RecursionError:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels") from None
     if _may_nest_deeper(text) and _depth(value) > MAX_DEPTH:
         raise TooLarge(f"nested deeper than {MAX_DEPTH} levels")
     return value
+
+
+def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
+    """`json.loads(text, parse_float=parse_float)`, read by orjson (several times faster) where
+    orjson reads it the same: no `parse_float`, and no run of 19 digits (orjson reads an integer
+    past 64 bits as a float). What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting)
+    goes to `json.loads`, which decides."""
+    if parse_float is None and not _LONG_NUMBER.search(text):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text, parse_float=parse_float)
+
+
+_LONG_NUMBER = re.compile(r"\d{19}")
 
 
 def _may_nest_deeper(text: str) -> bool:

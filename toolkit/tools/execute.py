@@ -230,7 +230,7 @@ def to_text(value: Any) -> str:
         return value
     if type(value) is int:
         return int.__repr__(value)  # how json.dumps writes an int, without its encoder
-    if type(value) in _SCALARS:  # what pydantic would hand json.dumps unchanged
+    if type(value) in _SCALARS:  # pydantic would hand them to json.dumps unchanged
         return json.dumps(value)
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
@@ -242,7 +242,7 @@ def to_text(value: Any) -> str:
     return text
 
 
-_SCALARS = (int, float, bool)
+_SCALARS = (float, bool)
 _JSON = json.JSONEncoder(ensure_ascii=False)
 """`json.dumps(..., ensure_ascii=False)` without building an encoder per call."""
 

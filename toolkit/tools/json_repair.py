@@ -20,7 +20,9 @@ Strict out: whatever is read still goes through the same validation as clean JSO
 never turns a wrong value into a right one. `toolkit.tools.arguments` reads a tool call's
 arguments with it, and `toolkit.course.prompt_protocol` reads the calls in a text reply with it.
 
-`loads` also has limits, so hostile input fails cleanly: text longer than `MAX_CHARS` and
+Strict JSON is read by orjson where orjson reads it exactly as `json.loads` does, and by
+`json.loads` everywhere else (`_parse`; a test holds the two equal on edge cases and random
+text). `loads` also has limits, so hostile input fails cleanly: text longer than `MAX_CHARS` and
 nesting deeper than `MAX_DEPTH` raise `TooLarge` (a `ValueError`), never `RecursionError`.
 
 Leaves out: comments, unquoted keys, Python literals (`True`, `None`), `NaN`: JSON5 is not the

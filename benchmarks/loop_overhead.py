@@ -16,7 +16,8 @@ Run on demand, the peers in a throw-away environment (never a dependency of the 
     PYTHONPATH=. /tmp/peers/bin/python benchmarks/loop_overhead.py
 
 (with the package's own dependencies installed there too). A peer that is not installed is
-skipped with a message. Cases run interleaved, 5 batches each; the median counts.
+skipped with a message. Cases run interleaved, `BATCHES` batches each; the median counts (nine
+batches, not five: on a shared host a neighbour's burst can land in two of five).
 
 Targets: toolkit ≤ 8× the hand-written loop, and ≤ 0.2 of the fastest peer. Each is printed
 as met / not met. A second workload (`varied_replies`: three calls in two rounds, string, bool
@@ -31,6 +32,9 @@ import time
 from collections.abc import Callable
 
 ROUND_TRIPS = 3
+BATCHES = 9
+QUESTION = "what is 1+2+3+4?"
+VARIED_QUESTION = "where is my order, and refund the broken one"
 
 
 def calibrate(fn: Callable[[], object], seconds: float = 0.4) -> int:
@@ -61,23 +65,26 @@ def scripted_replies() -> list:
 
 
 def handwritten_case() -> Callable[[], object]:
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    return handwritten_loop(scripted_replies(), {"add": add}, QUESTION)
+
+
+def handwritten_loop(replies: list, functions: dict[str, Callable[..., object]], question: str) -> Callable[[], object]:
+    """The floor: the scripted replies, a plain list as memory, `json.loads` of the arguments, a
+    direct call, one `ToolResultMessage` per call."""
     import json
 
     from toolkit.chat.messages import ToolResultMessage, UserMessage
 
-    replies = scripted_replies()
-
-    def add(a: int, b: int) -> int:
-        return a + b
-
-    functions = {"add": add}
-    tools = [{"type": "function", "function": {"name": "add", "description": "Add two integers.", "parameters": {}}}]
+    tools = [{"type": "function", "function": {"name": name, "parameters": {}}} for name in functions]
 
     def chat(messages: list, tools: list, turn: int) -> object:
         return replies[turn]
 
     def run() -> object:
-        memory: list = [UserMessage(content="what is 1+2+3+4?")]
+        memory: list = [UserMessage(content=question)]
         turn = 0
         while True:
             reply = chat(memory, tools, turn).message  # type: ignore[attr-defined]
@@ -93,16 +100,20 @@ def handwritten_case() -> Callable[[], object]:
 
 
 def toolkit_case() -> Callable[[], object]:
-    from toolkit.chat.messages import UserMessage
-    from toolkit.loop.run import run_loop
-    from toolkit.memory.windows import ChatMemory
     from toolkit.tools.decorator import tool
 
     @tool("Add two integers.")
     def add(a: int, b: int) -> int:
         return a + b
 
-    replies = scripted_replies()
+    return toolkit_loop(scripted_replies(), [add], QUESTION)
+
+
+def toolkit_loop(replies: list, tools: list, question: str) -> Callable[[], object]:
+    """`run_loop` with memory on, its model answering with the scripted replies."""
+    from toolkit.chat.messages import UserMessage
+    from toolkit.loop.run import run_loop
+    from toolkit.memory.windows import ChatMemory
 
     class Model:
         def __init__(self):
@@ -111,8 +122,8 @@ def toolkit_case() -> Callable[[], object]:
         def chat(self, messages, tools=None, tool_choice=None):
             return next(self.turn)
 
-    question = [UserMessage(content="what is 1+2+3+4?")]
-    return lambda: run_loop(Model(), question, tools=[add], memory=ChatMemory()).answer
+    messages = [UserMessage(content=question)]
+    return lambda: run_loop(Model(), messages, tools=tools, memory=ChatMemory()).answer
 
 
 def pydantic_ai_case() -> Callable[[], object]:
@@ -135,7 +146,7 @@ def pydantic_ai_case() -> Callable[[], object]:
         """Add two integers."""
         return a + b
 
-    return lambda: agent.run_sync("what is 1+2+3+4?").output
+    return lambda: agent.run_sync(QUESTION).output
 
 
 def openai_agents_case() -> Callable[[], object]:
@@ -178,7 +189,7 @@ def openai_agents_case() -> Callable[[], object]:
         return a + b
 
     agent = Agent(name="bench", model=Scripted(), tools=[add])
-    return lambda: Runner.run_sync(agent, "what is 1+2+3+4?").final_output
+    return lambda: Runner.run_sync(agent, QUESTION).final_output
 
 
 def langchain_case() -> Callable[[], object]:
@@ -209,7 +220,7 @@ def langchain_case() -> Callable[[], object]:
     model, tools = Scripted(), {"add": add}
 
     def run():
-        messages = [HumanMessage("what is 1+2+3+4?")]
+        messages = [HumanMessage(QUESTION)]
         while True:
             reply = model.invoke(messages)
             messages.append(reply)
@@ -252,44 +263,13 @@ def refund(order_id: str, amount: float, reason: str) -> dict:
 
 
 def varied_toolkit_case() -> Callable[[], object]:
-    from toolkit.chat.messages import UserMessage
-    from toolkit.loop.run import run_loop
-    from toolkit.memory.windows import ChatMemory
     from toolkit.tools.decorator import tool
 
-    replies, tools = varied_replies(), [tool(lookup), tool(refund)]
-
-    class Model:
-        def __init__(self):
-            self.turn = iter(replies)
-
-        def chat(self, messages, tools=None, tool_choice=None):
-            return next(self.turn)
-
-    question = [UserMessage(content="where is my order, and refund the broken one")]
-    return lambda: run_loop(Model(), question, tools=tools, memory=ChatMemory()).answer
+    return toolkit_loop(varied_replies(), [tool(lookup), tool(refund)], VARIED_QUESTION)
 
 
 def varied_handwritten_case() -> Callable[[], object]:
-    import json
-
-    from toolkit.chat.messages import ToolResultMessage, UserMessage
-
-    replies, functions = varied_replies(), {"lookup": lookup, "refund": refund}
-
-    def run() -> object:
-        memory: list = [UserMessage(content="where is my order, and refund the broken one")]
-        for response in replies:
-            reply = response.message
-            memory.append(reply)
-            if not reply.tool_calls:
-                return reply.content
-            for call in reply.tool_calls:
-                result = functions[call.name](**json.loads(call.arguments))
-                memory.append(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=json.dumps(result)))
-        return None
-
-    return run
+    return handwritten_loop(varied_replies(), {"lookup": lookup, "refund": refund}, VARIED_QUESTION)
 
 
 CASES = {
@@ -316,7 +296,7 @@ def main() -> None:
         assert fn() == "10", f"{name} did not finish the scripted conversation"
         runs[name] = (fn, calibrate(fn))
     samples: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(5):  # interleaved, so a busy machine slows every case alike
+    for _ in range(BATCHES):  # interleaved, so a busy machine slows every case alike
         for name, (fn, n) in runs.items():
             samples[name].append(batch_us(fn, n) / ROUND_TRIPS)
     results = {name: statistics.median(s) for name, s in samples.items()}
@@ -341,7 +321,7 @@ def varied() -> None:
     runs = {"toolkit": varied_toolkit_case(), "hand-written": varied_handwritten_case()}
     counts = {name: calibrate(fn) for name, fn in runs.items()}
     samples: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(5):
+    for _ in range(BATCHES):
         for name, fn in runs.items():
             samples[name].append(batch_us(fn, counts[name]) / ROUND_TRIPS)
     ours, floor = (statistics.median(samples[name]) for name in runs)

@@ -76,7 +76,7 @@ class InMemoryStore:
         with self._lock:
             current = self._data.setdefault(memory_id, [])
             for message in messages:
-                if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):
+                if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):  # set lookup first
                     current.append(message)
                 else:
                     current[:] = with_system(current, message)

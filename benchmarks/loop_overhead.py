@@ -285,21 +285,27 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT MET"
 
 
+def interleaved_medians(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """µs per round trip of each case: the median of `BATCHES` batches, run in turn (interleaved,
+    so a busy machine slows every case alike)."""
+    for name, fn in runs.items():
+        assert fn() == "10", f"{name} did not finish the scripted conversation"
+    counts = {name: calibrate(fn) for name, fn in runs.items()}
+    samples: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(BATCHES):
+        for name, fn in runs.items():
+            samples[name].append(batch_us(fn, counts[name]) / ROUND_TRIPS)
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
 def main() -> None:
-    runs: dict[str, tuple[Callable[[], object], int]] = {}
+    runs: dict[str, Callable[[], object]] = {}
     for name, make in CASES.items():
         try:
-            fn = make()
+            runs[name] = make()
         except ImportError as exc:
             print(f"{name:<15} skipped ({exc.name} not installed; see the docstring)")
-            continue
-        assert fn() == "10", f"{name} did not finish the scripted conversation"
-        runs[name] = (fn, calibrate(fn))
-    samples: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(BATCHES):  # interleaved, so a busy machine slows every case alike
-        for name, (fn, n) in runs.items():
-            samples[name].append(batch_us(fn, n) / ROUND_TRIPS)
-    results = {name: statistics.median(s) for name, s in samples.items()}
+    results = interleaved_medians(runs)
     for name, us in results.items():
         print(f"{name:<15} {us:9.1f} µs per round trip")
     ours = results["toolkit"]
@@ -318,13 +324,8 @@ def main() -> None:
 
 def varied() -> None:
     """The second workload: toolkit against its own hand-written loop, interleaved."""
-    runs = {"toolkit": varied_toolkit_case(), "hand-written": varied_handwritten_case()}
-    counts = {name: calibrate(fn) for name, fn in runs.items()}
-    samples: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(BATCHES):
-        for name, fn in runs.items():
-            samples[name].append(batch_us(fn, counts[name]) / ROUND_TRIPS)
-    ours, floor = (statistics.median(samples[name]) for name in runs)
+    results = interleaved_medians({"toolkit": varied_toolkit_case(), "hand-written": varied_handwritten_case()})
+    ours, floor = results["toolkit"], results["hand-written"]
     print("second workload (3 calls in 2 rounds; str, bool and float arguments; dict results):")
     print(f"  toolkit {ours:.1f} µs, hand-written {floor:.1f} µs per round trip")
     print(f"  toolkit ≤ 8× the hand-written loop: {ours / floor:.1f}× → {verdict(ours / floor <= 8)}")

@@ -214,7 +214,7 @@ class _Run:
 
     # -- the loop ----------------------------------------------------------------------
     def go(self) -> Generator[LoopEvent, None, LoopResult]:
-        if self.tools.hidden:  # else nothing could be revealed (and the copy is saved)
+        if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
             trace = yield from self.send()  # 1
@@ -506,8 +506,6 @@ class _Run:
 
     def reveal_found(self, messages: Sequence[Message]) -> None:
         """Show the held-back tools that a tool search in `messages` found."""
-        if not self.tools.hidden:
-            return
         for m in messages:
             if isinstance(m, ToolResultMessage) and m.attributes.get(FOUND_TOOLS):
                 self.tools.reveal(m.attributes[FOUND_TOOLS])

@@ -248,7 +248,7 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
-_NOT_SYSTEM = frozenset((UserMessage, AssistantMessage, ToolResultMessage))
+_NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
 
 
 def check_messages(messages: object, where: str) -> list[Message]:

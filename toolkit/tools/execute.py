@@ -151,16 +151,13 @@ class Tool:
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
             return _failed(call, "execution", failure, policies.execution_error)
-        if not isinstance(output, ToolOutput):  # a plain value: no attributes, not an error
-            return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content))
-        result = ToolResultMessage(
-            tool_call_id=call.id,
-            tool_name=call.name,
-            content=content,
-            is_error=output.is_error,
-            attributes=dict(output.attributes),
+        # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
+        told = (
+            {"is_error": output.is_error, "attributes": dict(output.attributes)}
+            if isinstance(output, ToolOutput)
+            else {}
         )
-        return Outcome(result)
+        return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,19 @@
 """The embedded gateway calls tools it was never written for: keyword pick, schema-filled arguments."""
 
 import json
+import re
+from dataclasses import replace
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
 from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.generic import fill_arguments, search_terms
 from toolkit.gateway.rules import load_rules, read_text
-from toolkit.search.keyword import KeywordSearch
+from toolkit.search.keyword import KeywordSearch, clean_terms
 from toolkit.skills.folders import Skill
 from toolkit.skills.offer import Skills
 
@@ -228,6 +232,52 @@ def test_fill_respects_bounds_lengths_and_types():
 def test_search_terms_drop_stopwords_and_read_chinese():
     assert search_terms("What is the weather in Paris?", RULES) == ["weather", "paris"]
     assert search_terms("北京天气", RULES) == ["天气", "weather", "forecast", "北京", "京天"]
+
+
+def plain_search_terms(text: str, rules) -> list[str]:
+    """`search_terms` as first written: every term found, then `clean_terms` of them all."""
+    generic = rules.generic
+    terms = [
+        w.strip("'-")
+        for w in re.findall(r"[A-Za-z][A-Za-z0-9_'-]*", text)
+        if len(w) >= generic.min_word and w.lower() not in generic.stopwords
+    ]
+    for word, translations in generic.glossary:
+        if word in text:
+            terms += [word, *translations]
+    for run in re.findall(r"[\u4e00-\u9fff]+", text):
+        kept = [ch not in generic.chinese_stop_chars for ch in run]
+        terms += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
+    return clean_terms(terms)
+
+
+_WORDS = [
+    "Weather",
+    "the",
+    "it's",
+    "-re-",
+    "Paris",
+    "weather",
+    "天气",
+    "北京天气",
+    "时区",
+    "的",
+    "查一下",
+    "\t",
+    "é",
+    "ÉTÉ",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS) | st.text(max_size=6), max_size=8).map(" ".join))
+def test_search_terms_equal_every_term_cleaned_at_the_end(text):
+    assert search_terms(text, RULES) == plain_search_terms(text, RULES)
+
+
+def test_search_terms_of_an_ascii_text_find_ascii_glossary_words():
+    rules = replace(RULES, generic=replace(RULES.generic, glossary=(("tz", ("timezone",)), ("天气", ("weather",)))))
+    assert search_terms("tz of Paris", rules) == plain_search_terms("tz of Paris", rules) == ["paris", "tz", "timezone"]
 
 
 def test_fill_reads_labelled_lines_of_a_tool_result():

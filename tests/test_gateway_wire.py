@@ -42,6 +42,7 @@ def plain(turn: Turn, include_usage: bool, piece: int) -> list[bytes]:
 def test_spliced_lines_are_the_plain_encoding_byte_for_byte(turn, include_usage, piece):
     stream = ChunkStream(turn, include_usage=include_usage, piece=piece)
     assert stream.lines() == plain(turn, include_usage, piece)
+    assert stream.data() == b"".join(plain(turn, include_usage, piece))
     assert list(stream) == completion_chunks(turn, include_usage=include_usage, piece=piece)
 
 
@@ -57,5 +58,6 @@ def test_the_splice_is_taken_not_the_fallback_on_ordinary_text():
     """Guards the speed-up itself: without a lone surrogate, no dict is ever built."""
     turn = Turn("chatcmpl-1", "m", 0, "到哪了？", (), {"prompt_tokens": 1}, "fp")
     stream = ChunkStream(turn, include_usage=False, piece=3)
+    stream.data()
     stream.lines()
     assert stream._events is None

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from toolkit.gateway.content import without_tool_images
 from toolkit.gateway.generic import ToolInfo, fill_arguments, pick
-from toolkit.gateway.rules import Facts, Rules, read_text
+from toolkit.gateway.rules import Facts, Rules, find_order_id, read_text
 from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.toolset import offered as offered_tools
 
@@ -130,11 +130,12 @@ def _found_by_results(
 ) -> Decision | None:
     """A call of a tool that the trailing results name (a tool search found it) and that fits
     the user's question, if it was not called yet since the user spoke."""
+    unruled = _unruled(offered, rules)
+    if not unruled:
+        return None
     results = "\n".join(_trailing_results(messages))
     called = _called_since_user(messages)
-    named = {
-        n: info for n, info in _unruled(offered, rules).items() if n not in called and _mention(results, n) is not None
-    }
+    named = {n: info for n, info in unruled.items() if n not in called and _mention(results, n) is not None}
     if not named:
         return None
     facts, text = _conversation_facts(messages, rules)
@@ -307,8 +308,9 @@ def _trailing_results(messages: list[dict]) -> list[str]:
 
 
 def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
-    facts, _ = _conversation_facts(messages, rules)
-    return facts.order_id
+    """`_conversation_facts(messages, rules)[0].order_id`: the last user message's order id."""
+    users = _last_user_texts(messages, 1)
+    return find_order_id(users[0], rules) if users else None
 
 
 def _mention(text: str, name: str) -> int | None:

@@ -55,21 +55,23 @@ class ToolInfo(NamedTuple):
 def search_terms(text: str, rules: Rules) -> list[str]:
     """The user's words as keyword-search terms: English words (no stopwords, long enough),
     the glossary's Chinese words and their translations, and the two-character Chinese pieces
-    without a stop character. Cleaned as LangChain4j cleans them (lower-cased, each once)."""
+    without a stop character. Cleaned as LangChain4j cleans them (lower-cased, each once).
+
+    An English word is ASCII letters, digits, `_`, `'` and `-` only, so it is cleaned as it is
+    found (lower-cased, nothing to trim); an ASCII text has no Chinese and only the glossary's
+    ASCII words. `clean_terms` of every term in that order is the same list (a test holds it)."""
     generic = rules.generic
-    terms = [
-        w.strip("'-")
-        for w in _ENGLISH.findall(text)
-        if len(w) >= generic.min_word and w.lower() not in generic.stopwords
-    ]
-    for word, translations in generic.glossary:
-        if word in text:
-            terms += [word, *translations]
-    stop = generic.chinese_stop_chars
-    for run in _CHINESE.findall(text):
-        kept = [ch not in stop for ch in run]
-        terms += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
-    return clean_terms(terms)
+    lowered = [w.lower() for w in _ENGLISH.findall(text)]
+    terms = [w.strip("'-") for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
+    if text.isascii():
+        others = [t for word, translations in generic.ascii_glossary if word in text for t in (word, *translations)]
+    else:
+        others = [t for word, translations in generic.glossary if word in text for t in (word, *translations)]
+        stop = generic.chinese_stop_chars
+        for run in _CHINESE.findall(text):
+            kept = [ch not in stop for ch in run]
+            others += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
+    return list(dict.fromkeys(terms + clean_terms(others))) if others else list(dict.fromkeys(terms))
 
 
 # --- picking a tool --------------------------------------------------------------------------
@@ -122,13 +124,15 @@ def window(value: str, values: list[str], context: str) -> str:
     return context[start + len(value) : end]
 
 
-def pick_enum(values: list[Any], text: str, context: str, rules: Rules) -> Any:
-    """The enum value the text points at: mentioned literally, else best scored, else the first."""
+def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: list[str] | None = None) -> Any:
+    """The enum value the text points at: mentioned literally, else best scored, else the first
+    (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
     lowered = text.lower()
     mentioned = [v for v in values if str(v) and str(v).lower() in lowered]
     if mentioned:
         return max(mentioned, key=lambda v: len(str(v)))
-    terms = search_terms(text, rules)
+    if terms is None:
+        terms = search_terms(text, rules)
     words = [str(v) for v in values]
     scored = [(score_text(w, window(w, words, context), terms), i) for i, w in enumerate(words)]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
@@ -161,17 +165,25 @@ class _Filler:
     def __init__(self, root: dict[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
         self.root, self.text, self.facts, self.rules, self.context = root, text, facts, rules, context
         self._labels: list[tuple[set[str], str]] | None = None
+        self._terms: list[str] | None = None
+        self._facts: dict[str, str | None] = {}
+
+    def terms(self) -> list[str]:
+        """`search_terms` of the text, read once per call of `fill_arguments`."""
+        if self._terms is None:
+            self._terms = search_terms(self.text, self.rules)
+        return self._terms
 
     def labelled(self, name: str) -> str | None:
         """The value of the first "label: value" line whose label shares a word with `name`."""
-        words = {w.lower() for w in _NAME_WORDS.findall(name) if len(w) >= self.rules.generic.min_word}
-        if not words:
-            return None
         if self._labels is None:
             self._labels = [
                 ({t for t in search_terms(label, self.rules)} | {label.strip().lower()}, value.strip())
                 for label, value in _LABELLED.findall(self.text)
             ]
+        if not self._labels:  # the common case: a question, not a tool result
+            return None
+        words = {w.lower() for w in _NAME_WORDS.findall(name) if len(w) >= self.rules.generic.min_word}
         return next((value for terms, value in self._labels if words & terms), None)
 
     def required(self, schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -219,7 +231,7 @@ class _Filler:
             chosen = next((c for c in resolved if _kind(c) != "null"), resolved[0])
             return self.value(chosen, name, depth + 1)
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return pick_enum(schema["enum"], self.text, self.context, self.rules)
+            return pick_enum(schema["enum"], self.text, self.context, self.rules, self.terms())
         kind = _kind(schema)
         if kind == "object":
             return {n: self.value(s, n, depth + 1) for n, s in self.required(schema)}
@@ -241,7 +253,7 @@ class _Filler:
         if _kind(items) == "string" and not items.get("enum") and labelled is not None:
             values: list[Any] = [labelled]
         elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
-            values = search_terms(self.text, self.rules) or ([self.text] if self.text else [])
+            values = [*self.terms()] or ([self.text] if self.text else [])
         else:
             values = [self.value(items, name, depth + 1)]
         while len(values) < low:
@@ -249,7 +261,7 @@ class _Filler:
         return values[:high] if high is not None else values
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
-        fact = self.fact(name, schema)
+        fact = self.fact(name, self.wants_fact(name, schema))
         candidates = [fact] if fact is not None else []
         pattern = self.rules.generic.facts.get("number")
         labelled = self.labelled(name)
@@ -267,7 +279,8 @@ class _Filler:
         return _bounded(schema, kind)
 
     def string(self, schema: dict[str, Any], name: str) -> str:
-        fact = self.fact(name, schema)
+        wanted = self.wants_fact(name, schema)
+        fact = self.fact(name, wanted)
         if fact is not None:
             return fact
         labelled = self.labelled(name)
@@ -275,12 +288,10 @@ class _Filler:
             return labelled
         if isinstance(schema.get("default"), str):
             return schema["default"]
-        example = _example(schema)
-        typed = self.wants_fact(name, schema) or _pattern(schema)
-        quoted = self.generic_fact("quoted")
-        if typed and example is not None:
+        typed = wanted or _pattern(schema)
+        if typed and (example := _example(schema)) is not None:
             return example
-        value = quoted or self.text or example or name
+        value = self.generic_fact("quoted") or self.text or _example(schema) or name
         limit = schema.get("maxLength")
         if isinstance(limit, int) and limit >= 0:
             value = value[:limit]
@@ -289,14 +300,14 @@ class _Filler:
             value = value + "_" * (low - len(value))
         return value
 
-    def fact(self, name: str, schema: dict[str, Any]) -> str | None:
-        """A fact from the text for a parameter: the shop's rules first, then the generic ones."""
+    def fact(self, name: str, wanted: str | None) -> str | None:
+        """A fact from the text for a parameter: the shop's rules first, then the generic fact
+        the parameter `wanted` (`wants_fact`)."""
         shop = self.rules.params.get(name)
         if shop is not None:
             value = self.facts.get(shop, self.rules)
             if value is not None:
                 return value
-        wanted = self.wants_fact(name, schema)
         return self.generic_fact(wanted) if wanted else None
 
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
@@ -307,9 +318,12 @@ class _Filler:
         return next((fact for word, fact in self.rules.generic.params if word in lowered), None)
 
     def generic_fact(self, fact: str) -> str | None:
-        pattern = self.rules.generic.facts.get(fact)
-        match = pattern.search(self.text) if pattern is not None else None
-        return _group(match) if match else None
+        """The first match in the text of the `[generic.facts]` pattern `fact` (looked for once)."""
+        if fact not in self._facts:
+            pattern = self.rules.generic.facts.get(fact)
+            match = pattern.search(self.text) if pattern is not None else None
+            self._facts[fact] = _group(match) if match else None
+        return self._facts[fact]
 
 
 def _group(match: re.Match[str]) -> str:

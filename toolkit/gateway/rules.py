@@ -76,6 +76,11 @@ class GenericRules:
     params: tuple[tuple[str, str], ...]
     """A word in a parameter's name → the fact it wants, in file order."""
 
+    @functools.cached_property
+    def ascii_glossary(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The glossary entries whose word is ASCII: the only ones an ASCII text can contain."""
+        return tuple((word, terms) for word, terms in self.glossary if word.isascii())
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -133,8 +138,13 @@ def read_text(text: str, rules: Rules) -> Facts:
     """The order id, intents and decline rules found in `text`."""
     declines = tuple([d for d in rules.declines if d.matcher.search(text)]) if rules.any_decline.search(text) else ()
     return Facts(
-        text, _first(rules.order_id, text), tuple([i for i in rules.intents if i.matcher.search(text)]), declines
+        text, find_order_id(text, rules), tuple([i for i in rules.intents if i.matcher.search(text)]), declines
     )
+
+
+def find_order_id(text: str, rules: Rules) -> str | None:
+    """The first order id in `text`: `read_text(text, rules).order_id`, without the rest."""
+    return _first(rules.order_id, text)
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

@@ -10,7 +10,9 @@ tools by name, the tools no shop rule names, and what the generic picker needs t
 `ToolSet.pick(text, context, rules)` is `toolkit.gateway.generic.pick` over the prepared tools:
 the same answer for every text (a test holds them equal). It differs only in how it finds the
 hits: a term found in none of the lower-cased names (descriptions) joined together is in none
-of them, so only the terms found in the joined text are looked for tool by tool.
+of them, so only the terms found in the joined text are looked for tool by tool (and the same
+for the `enum` values with their windows). A list whose tools the shop's rules all name has
+nothing to pick from, and the text is not read at all.
 
 The key is the list's compact JSON, so two lists are the same only when every byte is. The
 lists are values parsed from JSON (as `respond` gets them); a Python caller's tuple is read as
@@ -34,7 +36,6 @@ from toolkit.gateway.generic import ToolInfo, enum_groups, search_terms, window
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
-from toolkit.search.keyword import score_text
 from toolkit.tokens import estimate_tokens
 
 MAX_ENTRIES = 256
@@ -67,7 +68,7 @@ class ToolSet:
         self._enums = {name: groups for name, info in self.offered.items() if (groups := enum_groups(info.parameters))}
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
-        self._windows: dict[str, dict[str, list[list[tuple[str, str]]]]] = {}
+        self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
         self._lock = threading.Lock()
 
     def raise_problem(self) -> None:
@@ -78,23 +79,25 @@ class ToolSet:
 
     def pick(self, text: str, context: str, rules: Rules, among: set[str] | None = None) -> str | None:
         """`generic.pick(text, unruled tools, context, rules)`, only among `among` if given."""
-        terms = search_terms(text, rules)
-        if not terms:
-            return None
         tools, names, descriptions = self._prepared(rules)
         if among is not None:
             tools = [p for p in tools if p.name in among]
             names, descriptions = _joined(tools)
+        if not tools:  # every tool is left to the rules: nothing to read the text for
+            return None
+        terms = search_terms(text, rules)
+        if not terms:
+            return None
         totals = _keyword_totals(tools, terms, names, descriptions)
-        windows = self._enum_windows(context) if self._enums else {}
-        best, best_score = None, rules.generic.min_score - 1
-        for tool, total in zip(tools, totals, strict=True):
-            groups = windows.get(tool.name)
-            if groups:
-                total += max([0, *(score_text(w, around, terms) for group in groups for w, around in group)])
-            if total > best_score:
-                best, best_score = tool.name, total
-        return best
+        windows, joined = self._enum_windows(context) if self._enums else ({}, "")
+        hits = [t for t in terms if t in joined]  # the terms any enum value or its window holds
+        if hits:
+            for i, tool in enumerate(tools):
+                values = windows.get(tool.name)
+                if values:
+                    totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
+        best = max(totals)  # the first tool with the best score, if it is enough
+        return tools[totals.index(best)].name if best >= rules.generic.min_score else None
 
     def _prepared(self, rules: Rules) -> tuple[list[_Pickable], str, str]:
         """The unruled tools, and their lower-cased names (descriptions) joined by newlines."""
@@ -105,14 +108,17 @@ class ToolSet:
                 self._pickable, self._ruled = (pickable, *_joined(pickable)), ruled
         return self._pickable
 
-    def _enum_windows(self, context: str) -> dict[str, list[list[tuple[str, str]]]]:
-        """Tool name → each `enum` group's values with their context windows."""
+    def _enum_windows(self, context: str) -> tuple[dict[str, list[tuple[str, str]]], str]:
+        """Tool name → every `enum` value of its parameters with its context window, both
+        lower-cased (as `score_text` reads them); and all of them joined by newlines: a term
+        found in none of the joined text scores in none of them."""
         found = self._windows.get(context)
         if found is None:
-            found = {
-                name: [[(w, window(w, words, context)) for w in words] for words in groups]
+            by_name = {
+                name: [(w.lower(), window(w, words, context).lower()) for words in groups for w in words]
                 for name, groups in self._enums.items()
             }
+            found = by_name, "\n".join([text for values in by_name.values() for pair in values for text in pair])
             with self._lock:
                 if len(self._windows) >= _CONTEXTS:
                     self._windows.pop(next(iter(self._windows)), None)

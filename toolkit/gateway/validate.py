@@ -90,6 +90,8 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
 
 
 def _known_fields(request: dict) -> None:
+    if request.keys() <= KNOWN_FIELDS:  # the common case, in one set operation
+        return
     unknown = [key for key in request if key not in KNOWN_FIELDS]
     if unknown:
         plural = "s" if len(unknown) > 1 else ""
@@ -351,6 +353,8 @@ def _check_stream(request: dict) -> None:
 
 
 def _check_output_options(request: dict) -> None:
+    if _OUTPUT_FIELDS.isdisjoint(request.keys()):  # the common case: none of them given
+        return
     for key in ("max_tokens", "max_completion_tokens", "n"):
         value = request.get(key)
         if value is not None and (type(value) is not int or value < 1):
@@ -367,6 +371,9 @@ def _check_output_options(request: dict) -> None:
         )
     _check_stop(request.get("stop"))
     _check_response_format(request)
+
+
+_OUTPUT_FIELDS = frozenset(("max_tokens", "max_completion_tokens", "n", "stop", "response_format"))
 
 
 def _check_stop(stop: Any) -> None:

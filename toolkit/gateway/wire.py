@@ -56,7 +56,9 @@ class Reply:
             yield DONE
 
     def encode(self) -> bytes:
-        """The whole body at once."""
+        """The whole body at once (`iter_bytes` joined)."""
+        if isinstance(self.events, ChunkStream) and not self.truncated:
+            return self.events.data() + DONE
         return b"".join(self.iter_bytes())
 
 
@@ -226,9 +228,9 @@ def _deltas(turn: Turn, piece: int) -> list[tuple[dict[str, Any], str | None]]:
 class ChunkStream(Sequence[dict[str, Any]]):
     """The chunk events of one streamed turn, for the gateway's hot path.
 
-    Read as a sequence, it is exactly `completion_chunks(...)` (built on first use). `lines()`
-    encodes the same events to their SSE lines without building them: the envelope is
-    serialised once and each chunk's delta spliced into it, since orjson writes a dict as its
+    Read as a sequence, it is exactly `completion_chunks(...)` (built on first use). `data()`
+    encodes the same events to their SSE lines without building them, in one join: the envelope
+    is serialised once and each chunk's delta spliced into it, since orjson writes a dict as its
     keys and values in order with no spaces. The same bytes, proven by a test against the plain
     encoding; where orjson refuses a value (a lone surrogate), it falls back to that plain path.
     """
@@ -253,37 +255,42 @@ class ChunkStream(Sequence[dict[str, Any]]):
         return self.events()[index]
 
     def lines(self) -> list[bytes]:
-        """`data: {chunk}\n\n` for each event."""
+        """`data: {chunk}\n\n` for each event: `data()` cut after each blank line (JSON never
+        holds a raw newline: a string's newline is written as `\\n`)."""
+        return [line + b"\n\n" for line in self.data().split(b"\n\n")[:-1]]
+
+    def data(self) -> bytes:
+        """Every event's `data: {chunk}\n\n` line, joined."""
         try:
-            return self._spliced()
+            return b"".join(self._spliced())
         except TypeError:  # orjson.JSONEncodeError: the plain path knows what to do
-            return [b"data: " + dumps(event) + b"\n\n" for event in self.events()]
+            return b"".join([b"data: " + dumps(event) + b"\n\n" for event in self.events()])
 
     def _spliced(self) -> list[bytes]:
-        envelope = orjson.dumps(self.turn._envelope("chat.completion.chunk"))[:-1]
+        """The pieces of `data()`: each line is `head`, its delta, and `middle` (the finish and
+        the usage lines aside), with the delta written in place, as orjson writes it."""
+        turn, piece = self.turn, self.piece
+        envelope = orjson.dumps(turn._envelope("chat.completion.chunk"))[:-1]
         head = b"data: " + envelope + b',"choices":[{"index":0,"delta":'
         end = b'}],"usage":null}\n\n' if self.include_usage else b"}]}\n\n"
         middle = b',"logprobs":null,"finish_reason":null' + end
-        lines = [head + delta + middle for delta in self._delta_bytes()]
-        finish = orjson.dumps(self.turn.finish_reason)
-        lines.append(head + b'{},"logprobs":null,"finish_reason":' + finish + end)
-        if self.include_usage:
-            lines.append(b"data: " + envelope + b',"choices":[],"usage":' + orjson.dumps(self.turn.usage) + b"}\n\n")
-        return lines
-
-    def _delta_bytes(self) -> list[bytes]:
-        """The deltas of `_deltas` but the last, as orjson writes them."""
-        turn, piece = self.turn, self.piece
-        role = b'{"role":"assistant","content":""}' if turn.content is not None else _ROLE_WITHOUT_TEXT
-        deltas = [role]
-        deltas += [b'{"content":' + orjson.dumps(text) + b"}" for text in _pieces(turn.content or "", piece)]
+        parts = [head, b'{"role":"assistant","content":""}' if turn.content is not None else _ROLE_WITHOUT_TEXT, middle]
+        if turn.content:
+            before, after = head + b'{"content":', b"}" + middle
+            for text in _pieces(turn.content, piece):
+                parts += (before, orjson.dumps(text), after)
         for index, call in enumerate(turn.tool_calls):
             function = call["function"]
             header = {"index": index, "id": call["id"], "type": "function", "function": {"name": function["name"]}}
-            deltas.append(b'{"tool_calls":[' + orjson.dumps(header)[:-2] + b',"arguments":""}}]}')
-            fragment = b'{"tool_calls":[{"index":%d,"function":{"arguments":' % index
-            deltas += [fragment + orjson.dumps(text) + b"}}]}" for text in _pieces(function["arguments"], piece)]
-        return deltas
+            parts += (head, b'{"tool_calls":[', orjson.dumps(header)[:-2], b',"arguments":""}}]}', middle)
+            before = head + b'{"tool_calls":[{"index":%d,"function":{"arguments":' % index
+            after = b"}}]}" + middle
+            for text in _pieces(function["arguments"], piece):
+                parts += (before, orjson.dumps(text), after)
+        parts += (head, b'{},"logprobs":null,"finish_reason":', orjson.dumps(turn.finish_reason), end)
+        if self.include_usage:
+            parts += (b"data: ", envelope, b',"choices":[],"usage":', orjson.dumps(turn.usage), b"}\n\n")
+        return parts
 
 
 _ROLE_WITHOUT_TEXT = b'{"role":"assistant","content":null}'

@@ -83,7 +83,7 @@ class ToolSet:
         if among is not None:
             tools = [p for p in tools if p.name in among]
             names, descriptions = _joined(tools)
-        if not tools:  # every tool is left to the rules: nothing to read the text for
+        if not tools:  # nothing to pick from (the rules name every tool): the text is not read
             return None
         terms = search_terms(text, rules)
         if not terms:

@@ -12,9 +12,10 @@ import json
 import re
 from typing import Any
 
-_WIDE = re.compile("[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_WIDE_RANGES = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef"
 """CJK punctuation and ideographs, compatibility ideographs, full-width forms."""
-_NARROW_RUNS = re.compile("[^\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+_WIDE = re.compile(f"[{_WIDE_RANGES}]")
+_NARROW_RUNS = re.compile(f"[^{_WIDE_RANGES}]+")
 """Runs of every other character: the wide ones are what these runs leave out."""
 
 

@@ -63,15 +63,14 @@ def search_terms(text: str, rules: Rules) -> list[str]:
     generic = rules.generic
     lowered = [w.lower() for w in _ENGLISH.findall(text)]
     terms = [w.strip("'-") for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
-    if text.isascii():
-        others = [t for word, translations in generic.ascii_glossary if word in text for t in (word, *translations)]
-    else:
-        others = [t for word, translations in generic.glossary if word in text for t in (word, *translations)]
-        stop = generic.chinese_stop_chars
-        for run in _CHINESE.findall(text):
-            kept = [ch not in stop for ch in run]
-            others += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
-    return list(dict.fromkeys(terms + clean_terms(others))) if others else list(dict.fromkeys(terms))
+    is_ascii = text.isascii()
+    glossary = generic.ascii_glossary if is_ascii else generic.glossary
+    others = [t for word, translations in glossary if word in text for t in (word, *translations)]
+    stop = generic.chinese_stop_chars
+    for run in () if is_ascii else _CHINESE.findall(text):
+        kept = [ch not in stop for ch in run]
+        others += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
+    return list(dict.fromkeys(terms + clean_terms(others) if others else terms))
 
 
 # --- picking a tool --------------------------------------------------------------------------

@@ -682,3 +682,97 @@ def test_an_api_key_that_cannot_go_in_a_header_is_named_by_position_never_shown(
         "printable ASCII: check LLM_API_KEY for a pasted quote, space or line break"
     )
     assert key not in str(caught.value)
+
+
+class _BreaksOff(httpx.SyncByteStream):
+    """A body that sends its first bytes, then the connection breaks."""
+
+    def __init__(self, first: bytes):
+        self.first = first
+
+    def __iter__(self):
+        yield self.first
+        raise httpx.ReadError("Connection reset by peer")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_redirect_says_where_to_and_is_not_followed(stream):
+    moved = httpx.Response(308, text="Permanent Redirect", headers={"location": "https://gw.test/v1/chat/completions"})
+    client, _ = make(Script(moved))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert caught.value.status == 308
+    assert str(caught.value) == (
+        "HTTP 308: the gateway redirects to https://gw.test/v1/chat/completions — set LLM_BASE_URL to the "
+        "address it redirects to (without /chat/completions; not followed, not retried)"
+    )
+
+
+def test_a_web_page_answering_a_stream_request_is_not_a_cut_stream():
+    page = httpx.Response(200, text="<!doctype html>\n<title>Open WebUI</title>", headers={"content-type": "text/html"})
+    client, _ = make(Script(page))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert not isinstance(caught.value, TruncatedStreamError)
+    assert str(caught.value).startswith(
+        "the gateway answered a stream request with no server-sent events ('<!doctype html> <title>Open WebUI</title>'); "
+        "check LLM_BASE_URL"
+    )
+
+
+def test_an_error_body_that_breaks_off_during_a_stream_request_is_transient_and_retried():
+    broken = httpx.Response(500, stream=_BreaksOff(b'{"error": {"mess'))
+    client, sleeps = make(
+        Script(broken, httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"}))
+    )
+    events = list(client.stream(QUESTION))
+    assert isinstance(events[-1], StreamDone) and len(sleeps) == 1
+    assert client.exchanges[0].status == 500 and client.exchanges[0].response_text == "<connection broke: ReadError>"
+
+
+def test_a_plain_answer_to_a_stream_request_that_breaks_off_is_still_named_for_what_it_is():
+    broken = httpx.Response(200, stream=_BreaksOff(b'{"id": "x", "choi'), headers={"content-type": "application/json"})
+    client, _ = make(Script(broken))
+    with pytest.raises(NotAStreamError):
+        list(client.stream(QUESTION))
+
+
+def test_a_base_url_with_a_query_keeps_it_after_the_endpoint():
+    """Azure's deployment URLs carry `?api-version=…`."""
+    script = Script(httpx.Response(200, json=OK_BODY))
+    client = ChatClient(
+        "https://res.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21#x",
+        "k",
+        "gpt4o",
+        transport=httpx.MockTransport(script),
+    )
+    client.chat(QUESTION)
+    url = script.requests[0].url
+    assert (url.path, url.query, url.fragment) == (
+        "/openai/deployments/gpt4o/chat/completions",
+        b"api-version=2024-10-21",
+        "",
+    )
+    assert (
+        client.exchanges[0].url
+        == "https://res.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"
+    )
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        ({"error": "model overloaded, retry later"}, "model overloaded, retry later"),
+        ({"detail": "Model not loaded"}, "Model not loaded"),
+        ({"error": {"message": "quota\nexceeded"}}, "quota exceeded"),
+        ({"error": {"code": 7}}, '{"code": 7}'),
+    ],
+)
+def test_a_200_error_body_says_what_the_gateway_said(body, said):
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    assert str(caught.value) == f"gateway answered 200 with an error: {said}"
+
+
+def test_a_byte_order_mark_before_a_json_body_is_skipped():
+    assert parse_completion("\ufeff" + json.dumps(OK_BODY)).message.tool_calls[0].name == "query_order"

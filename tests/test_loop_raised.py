@@ -260,3 +260,29 @@ def test_a_custom_policy_that_raises_its_own_exception_is_recorded_sanitised():
     results = [m for m in memory.messages() if isinstance(m, ToolResultMessage)]
     assert results[0].content == "done ok1"
     assert results[1].is_error and "hunter2" not in results[1].content and "escalate" in results[1].content
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_model_request_that_fails_after_tools_ran_carries_what_they_did(stream):
+    """A 503 (or a cut stream) on the second request: the tool already had its effect, and
+    without memory the caller's list was never touched, so the error must carry the turn."""
+    from toolkit.errors import TransientError
+
+    RAN.clear()
+    failure = TransientError("HTTP 503 (transient): upstream busy", status=503)
+    model = ScriptedModel([[call("ta", label="book")], failure])
+    with pytest.raises(TransientError) as caught:
+        run_loop(model, list(Q), tools=[ta], options=LoopOptions(stream=stream))
+    assert RAN == ["book"]
+    result = caught.value.loop_result
+    assert result.finish == "stopped" and len(result.rounds) == 1
+    assert [type(m).__name__ for m in result.new_messages] == ["AssistantMessage", "ToolResultMessage"]
+    assert result.new_messages[1].content == "done book"
+    check_request({"model": "m", "messages": to_openai(result.messages)})  # valid to send on
+
+
+def test_a_first_request_that_fails_carries_an_empty_turn():
+    model = ScriptedModel([RuntimeError("no route to host")])
+    with pytest.raises(RuntimeError) as caught:
+        run_loop(model, list(Q), tools=[ta])
+    assert caught.value.loop_result.rounds == [] and caught.value.loop_result.new_messages == []

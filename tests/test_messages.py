@@ -204,7 +204,8 @@ def test_an_assistant_messages_kept_fields_survive_memory_and_go_back_on_the_wir
     message = message_from_openai(wire)
     assert message.extra == {"reasoning_content": "think"}
     assert load_message(dump_message(message)) == message
-    assert message.to_openai() == {"role": "assistant", "content": None, "reasoning_content": "think"}
+    # no tool calls left: `content` must be a string on the wire (OpenAI refuses null there)
+    assert message.to_openai() == {"role": "assistant", "content": "", "reasoning_content": "think"}
     assert "extra" not in dump_message(AssistantMessage(content="hi"))
 
 
@@ -234,3 +235,36 @@ def test_the_total_of_usages_is_their_sum(usages):
     """`TokenUsage.total` (what the loop reports) equals adding the records one by one, an
     unreported count making the sum unreported."""
     assert TokenUsage.total(usages) == sum(usages, TokenUsage())
+
+
+def test_an_assistant_message_without_text_or_calls_goes_out_with_a_string_content():
+    """OpenAI (and the embedded gateway) refuse `content: null` without `tool_calls`; an empty
+    reply stored in memory must not break every later turn."""
+    assert AssistantMessage().to_openai() == {"role": "assistant", "content": ""}
+    call = ToolCall(id="c", name="f")
+    assert AssistantMessage(tool_calls=(call,)).to_openai()["content"] is None
+
+
+def test_a_refusal_is_read_kept_and_sent_back_as_the_text():
+    message = message_from_openai({"role": "assistant", "content": None, "refusal": "I can't help with that."})
+    assert (message.content, message.refusal, message.text) == (
+        None,
+        "I can't help with that.",
+        "I can't help with that.",
+    )
+    assert load_message(dump_message(message)) == message
+    assert message.to_openai() == {"role": "assistant", "content": "I can't help with that."}
+    assert "refusal" not in dump_message(AssistantMessage(content="hi"))
+
+
+@pytest.mark.parametrize("arguments", [None, {}])
+def test_null_or_missing_arguments_mean_none(arguments):
+    function = {"name": "now"} if arguments == {} else {"name": "now", "arguments": arguments}
+    assert ToolCall.from_openai({"id": "c", "type": "function", "function": function}).arguments == "{}"
+
+
+@pytest.mark.parametrize("arguments, wire", [("", "{}"), ("  ", "{}"), ('{"a":1}', '{"a":1}'), ("{a: 1}", "{a: 1}")])
+def test_empty_arguments_go_out_as_an_empty_object_and_others_as_written(arguments, wire):
+    call = ToolCall(id="c", name="f", arguments=arguments)
+    assert call.to_openai()["function"]["arguments"] == wire
+    assert call.arguments == arguments  # the record keeps what the model sent

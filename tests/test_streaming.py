@@ -227,3 +227,117 @@ def test_nothing_after_done_counts():
     events = list(assemble(lines))
     assert [e.text for e in events if isinstance(e, TextDelta)] == ["hi"]
     assert events[-1].response.message.content == "hi"
+
+
+def _call(index=None, id=None, name=None, arguments=None):
+    piece = {"function": {}}
+    if index is not None:
+        piece["index"] = index
+    if id is not None:
+        piece["id"], piece["type"] = id, "function"
+    if name is not None:
+        piece["function"]["name"] = name
+    if arguments is not None:
+        piece["function"]["arguments"] = arguments
+    return delta({"tool_calls": [piece]})
+
+
+def _calls(*chunks):
+    response = final(list(assemble(sse(*chunks, delta({}, finish="tool_calls")))))
+    return [(c.id, c.name, c.arguments) for c in response.message.tool_calls]
+
+
+def test_parallel_calls_that_all_say_index_0_stay_apart_by_their_ids():
+    """Ollama behind LiteLLM and some vLLM versions give every parallel call `index: 0`."""
+    assert _calls(
+        _call(0, "call_a", "query_order", '{"orderId": "SN1"}'),
+        _call(0, "call_b", "query_order", '{"orderId": "SN2"}'),
+    ) == [("call_a", "query_order", '{"orderId": "SN1"}'), ("call_b", "query_order", '{"orderId": "SN2"}')]
+
+
+def test_a_reused_index_keeps_its_fragments_with_the_call_it_started():
+    assert _calls(
+        _call(0, "call_a", "f", ""),
+        _call(0, arguments='{"a":'),
+        _call(0, arguments="1}"),
+        _call(0, "call_b", "g", ""),
+        _call(0, arguments='{"b":2}'),
+        _call(1, "call_c", "h", "{}"),
+    ) == [("call_a", "f", '{"a":1}'), ("call_b", "g", '{"b":2}'), ("call_c", "h", "{}")]
+
+
+def test_calls_without_index_or_id_stay_apart_by_their_names_and_whole_arguments():
+    assert _calls(
+        _call(name="query_order", arguments='{"orderId": "SN1"}'),
+        _call(name="query_order", arguments='{"orderId": "SN2"}'),
+    ) == [("", "query_order", '{"orderId": "SN1"}'), ("", "query_order", '{"orderId": "SN2"}')]
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the id and the name repeated on every fragment
+        [_call(0, "call_a", "f", '{"a":'), _call(0, "call_a", "f", "1}"), _call(0, "call_a", "f", "")],
+        # the name repeated, no ids
+        [_call(0, name="f", arguments='{"a":'), _call(0, name="f", arguments="1}"), _call(0, name="f", arguments="")],
+        # a proxy that sends a fresh id with each fragment of unfinished arguments
+        [_call(0, "call_1", "f", '{"a":'), _call(0, "call_2", arguments="1}")],
+    ],
+)
+def test_one_call_repeated_on_every_fragment_stays_one_call(chunks):
+    assert [(name, arguments) for _, name, arguments in _calls(*chunks)] == [("f", '{"a":1}')]
+
+
+def test_an_error_field_that_is_null_is_no_error():
+    """Foundry Local puts `"error": null` (and `"Successful": true`) on every chunk."""
+    events = list(assemble(sse(delta({"content": "Hi"}, error=None, Successful=True), delta({}, "stop", error=None))))
+    assert final(events).message.content == "Hi"
+    with pytest.raises(BadResponseError, match="gateway sent an error mid-stream: overloaded"):
+        list(assemble(sse(delta({"content": "Hi"}), {"error": "overloaded"})))
+
+
+def test_a_surrogate_pair_split_across_chunks_is_one_character_again():
+    """A JavaScript proxy cutting a string between the two halves of an emoji."""
+    lines = [
+        'data: {"choices":[{"index":0,"delta":{"content":"ok \\ud83d"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"content":"\\ude00"},"finish_reason":"stop"}]}',
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{\\"e\\":\\"\\ud83d"}}]}}]}',
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\\ude00\\"}"}}]}}]}',
+        "data: [DONE]",
+    ]
+    message = final(list(assemble(lines))).message
+    assert message.content == "ok 😀"
+    assert json.loads(message.tool_calls[0].arguments) == {"e": "😀"}
+
+
+def test_a_lone_surrogate_stays_as_it_came():
+    lines = ['data: {"choices":[{"index":0,"delta":{"content":"a\\ud83d b"}}]}', "data: [DONE]"]
+    assert final(list(assemble(lines))).message.content == "a\ud83d b"
+
+
+def test_a_later_usage_with_counts_left_out_keeps_the_counts_already_read():
+    usage = final(
+        list(
+            assemble(
+                sse(
+                    delta({"content": "hi"}, "stop", usage={"prompt_tokens": 7, "completion_tokens": 3}),
+                    {"id": "x", "choices": [], "usage": {"prompt_tokens": None, "completion_tokens": None}},
+                    {"id": "x", "choices": [], "usage": {"completion_tokens": 4}},
+                )
+            )
+        )
+    ).usage
+    assert (usage.input_tokens, usage.output_tokens) == (7, 4)
+
+
+def test_a_byte_order_mark_before_the_first_event_is_skipped():
+    lines = sse(delta({"content": "Hello "}), delta({"content": "world"}, "stop"))
+    lines[0] = "\ufeff" + lines[0]
+    assert final(list(assemble(lines))).message.content == "Hello world"
+
+
+def test_a_streamed_refusal_is_kept_and_goes_back_as_the_text():
+    response = final(list(assemble(sse(delta({"refusal": "I can't "}), delta({"refusal": "help."}, "stop")))))
+    assert (response.message.content, response.message.refusal) == (None, "I can't help.")
+    assert response.message.text == "I can't help."
+    assert response.message.to_openai() == {"role": "assistant", "content": "I can't help."}

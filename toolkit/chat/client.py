@@ -162,6 +162,9 @@ class ChatClient:
         self._secrets = (api_key, *url_secrets(self.base_url))
         self.shown_url = mask_url(self.base_url)
         """The base URL as it may be shown: credentials in it masked."""
+        self.endpoint = _endpoint(self.base_url)
+        """Where requests go: the base URL's path + `/chat/completions`, its query kept (Azure's
+        `?api-version=…`)."""
         self.label = self.scrub(label or f"gateway {self.shown_url}, model {model}")
         self.exchanges: deque[Exchange] = deque(maxlen=100)
         self._sleep = sleep
@@ -230,8 +233,8 @@ class ChatClient:
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
         with self._open(body, stream=True) as (response, attempt):
             if _plain_json(response.headers.get("content-type")):
-                self._plain_instead_of_stream(body, response, attempt, "".join(response.iter_text()))
-            assembler, recorded = StreamAssembler(), False
+                self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
+            assembler, recorded, broke = StreamAssembler(), False, False
             lines: list[str] = []
             try:
                 received = response.iter_lines()
@@ -243,13 +246,29 @@ class ChatClient:
                     yield from assembler.feed_line(line)
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
+                broke = True
             except httpx.DecodingError as exc:
                 lines.append(f"<{type(exc).__name__}: {exc}>")
                 raise _undecodable(exc, response.status_code) from exc
             finally:
                 if not recorded:
                     self._record(body, response.status_code, self.scrub("\n".join(lines)), attempt)
+            if not broke and not assembler.done:
+                _check_event_stream(lines, response.status_code, self.scrub)
             yield StreamDone(assembler.finish())
+
+    def _whole_text(self, body: dict[str, Any], response: httpx.Response, attempt: int) -> str:
+        """All of a plain (not streamed) answer to a stream request; what arrived if it broke off."""
+        pieces: list[str] = []
+        try:
+            for piece in response.iter_text():
+                pieces.append(piece)
+        except httpx.TransportError as exc:
+            pieces.append(f"<connection broke: {type(exc).__name__}>")
+        except httpx.DecodingError as exc:
+            self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
+            raise _undecodable(exc, response.status_code) from exc
+        return "".join(pieces)
 
     def _plain_instead_of_stream(
         self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
@@ -269,9 +288,7 @@ class ChatClient:
         return _Attempts(self, body, stream)
 
     def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
-        request = self._http.build_request(
-            "POST", f"{self.base_url}/chat/completions", content=encode_body(body), headers=_JSON_HEADERS
-        )
+        request = self._http.build_request("POST", self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
         try:
             response = self._http.send(request, stream=stream)
         except httpx.TimeoutException as exc:
@@ -285,12 +302,20 @@ class ChatClient:
         except httpx.DecodingError as exc:  # the body does not fit its Content-Encoding
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
             raise _undecodable(exc) from exc
-        if response.status_code >= 400 or not stream:
+        if response.status_code >= 300 or not stream:
             try:
                 response.read()
             except httpx.DecodingError as exc:
                 self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
                 raise _undecodable(exc, response.status_code) from exc
+            except httpx.TransportError as exc:  # the body of a stream request's error broke off
+                self._record(body, response.status_code, f"<connection broke: {type(exc).__name__}>", attempt)
+                raise TransientError(
+                    f"HTTP {response.status_code}, and the connection broke while the error was read "
+                    f"({type(exc).__name__})",
+                    status=response.status_code,
+                    attempts=attempt,
+                ) from exc
             finally:
                 response.close()
             self._record(body, response.status_code, self.scrub(response.text), attempt)
@@ -303,11 +328,33 @@ class ChatClient:
         return response
 
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
-        url = f"{self.shown_url}/chat/completions"
+        url = mask_url(self.endpoint)
         self.exchanges.append(Exchange(url, redact.scrub_json(body), status, redact.scrub(text), attempt))
 
 
 _JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+def _endpoint(base_url: str) -> str:
+    """`base_url` with `/chat/completions` added to its path: a query stays a query (Azure's
+    `…/deployments/gpt-4o?api-version=2024-10-21`), a `#fragment` is dropped."""
+    url = httpx.URL(base_url)
+    return str(url.copy_with(path=url.path.rstrip("/") + "/chat/completions", fragment=None))
+
+
+def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], str]) -> None:
+    """A 200 answer to a stream request that holds text but not one `data:` line is not a cut
+    stream (nothing to retry): a web page, or some other endpoint. Say so, quoting it."""
+    text = "\n".join(lines).lstrip("\ufeff")
+    if not text.strip() or any(line.lstrip("\ufeff").startswith("data:") for line in lines):
+        return
+    raise BadResponseError(
+        "the gateway answered a stream request with no server-sent events "
+        f"({_one_line(scrub(text))[:200]!r}); check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), "
+        "not a web page",
+        status=status,
+        body=scrub(text)[:2000],
+    )
 
 
 def check_base_url(url: str) -> str:
@@ -446,9 +493,18 @@ def _undecodable(exc: httpx.DecodingError, status: int | None = None) -> BadResp
 def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     """Raise the right error for a non-2xx response; return quietly for 2xx."""
     status = response.status_code
-    if status < 400:
+    if status < 300:
         return
     body = response.text[:2000]
+    if status < 400:
+        location = response.headers.get("location") or "(no Location given)"
+        raise CallerError(
+            f"HTTP {status}: the gateway redirects to {location} — set LLM_BASE_URL to the address it "
+            "redirects to (without /chat/completions; not followed, not retried)",
+            status=status,
+            body=body,
+            attempts=attempt,
+        )
     detail = _error_message(body)
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
@@ -501,8 +557,8 @@ def parse_completion(text: str) -> ChatResponse:
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
-    if not choices and isinstance(data.get("error"), dict):  # OpenRouter and some proxies: 200 with an error body
-        said = data["error"].get("message") or json.dumps(data["error"], ensure_ascii=False)[:200]
+    said = None if choices else _said_error(data)
+    if said:  # OpenRouter and some proxies: 200 with an error body
         raise BadResponseError(f"gateway answered 200 with an error: {said}", status=200, body=text[:2000])
     if not isinstance(choices, list) or not choices:
         raise BadResponseError("response has no choices", status=200, body=text[:2000])
@@ -521,6 +577,19 @@ def parse_completion(text: str) -> ChatResponse:
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
+
+
+def _said_error(data: dict[str, Any]) -> str | None:
+    """What a body without choices says went wrong: `error` (an object with a message, or a
+    string), or FastAPI's `detail`; None if it says nothing of the kind."""
+    error = data.get("error") or data.get("detail")
+    if isinstance(error, dict) and error.get("message"):
+        return _one_line(str(error["message"]))[:200]
+    if isinstance(error, str):
+        return _one_line(error)[:200] or None
+    if error:
+        return _one_line(json.dumps(error, ensure_ascii=False))[:200]
+    return None
 
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:

@@ -51,7 +51,11 @@ class ToolCall(_Record):
     the thought signature it wants back), sent back unchanged with the call."""
 
     def to_openai(self) -> dict[str, Any]:
-        call = {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+        """The wire form. Empty `arguments` go out as `"{}"` (as pydantic-ai sends them): some
+        gateways (DashScope, Vertex) refuse a history whose arguments are not JSON. Arguments
+        that are text but not JSON go out as the model wrote them, as every peer sends them."""
+        arguments = self.arguments if self.arguments.strip() else "{}"
+        call = {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": arguments}}
         return {**self.extra, **call} if self.extra else call
 
     @classmethod
@@ -62,7 +66,8 @@ class ToolCall(_Record):
         fn = data.get("function") or {}
         if not isinstance(fn, dict):
             raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
-        arguments = arguments_text(fn.get("arguments", "{}"))
+        raw = fn.get("arguments")
+        arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
         # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
         return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
@@ -163,13 +168,27 @@ class AssistantMessage(_Record):
     """The calls requested, in the model's order."""
     extra: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda extra: not extra)
     """The provider's fields that must go back with this message (`KEPT_ASSISTANT_FIELDS`)."""
+    refusal: str | None = Field(default=None, exclude_if=lambda refusal: refusal is None)
+    """The model's refusal (OpenAI's `refusal`, sent instead of `content`), kept as it came."""
 
     @property
     def has_tool_calls(self) -> bool:
         return bool(self.tool_calls)
 
+    @property
+    def text(self) -> str | None:
+        """What the model said: its `content`, or its refusal when it sent no content."""
+        return self.content if self.content is not None else self.refusal
+
     def to_openai(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"role": "assistant", "content": self.content, **self.extra}
+        """The wire form. An assistant message needs `content` unless it has tool calls (OpenAI
+        and strict gateways refuse `null` there): a reply with neither (a refusal, an empty
+        reply) goes out with its refusal as the text, or `""`. The refusal field itself is not
+        sent: not every gateway knows it."""
+        content = self.content
+        if content is None and not self.tool_calls:
+            content = self.refusal or ""
+        out: dict[str, Any] = {"role": "assistant", "content": content, **self.extra}
         if self.tool_calls:
             out["tool_calls"] = [c.to_openai() for c in self.tool_calls]
         return out
@@ -182,7 +201,9 @@ class AssistantMessage(_Record):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
         calls = tuple(ToolCall.from_openai(c) for c in listed)
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
-        return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra)
+        refusal = data.get("refusal")
+        refusal = refusal if isinstance(refusal, str) and refusal else None
+        return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
 
 
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")

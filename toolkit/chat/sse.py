@@ -11,12 +11,22 @@ from it may be executed, however complete its tool calls look. `finish()` raises
 type (`choices` not a list, `content` not a string, ...), is a `BadResponseError` naming the field.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
-delta's `index`. Then a delta with a new `id` starts the next call and one without an `id`
-continues the latest, so two calls are never merged into one. A provider's own fields on a
+delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
+`index: 0`. So a delta starts the next call, whatever its `index`, when its `id` differs from
+the one its call already has, or, with no `id` anywhere, when it names a tool while the call
+it would continue already has a name and complete JSON arguments. Otherwise a delta without an
+`index` continues the latest call. A gateway that repeats the id (or the name) on every
+fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one call. A provider's own fields on a
 call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
 deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
 
-Leaves out: `logprobs`, refusals, audio deltas, and `n > 1` (only choice 0 is read).
+Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
+(`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
+leading byte-order mark is skipped; `"error": null` on a chunk (Foundry Local sends it on every
+one) is no error; a later `usage` with counts left out or null keeps the counts already read.
+
+Leaves out: `logprobs`, audio deltas, and `n > 1` (only choice 0 is read). A `refusal` is
+joined like text (into the message's `refusal`).
 """
 
 from __future__ import annotations
@@ -81,9 +91,15 @@ class StreamAssembler:
     done: bool = False
     latest: int | None = None
     """The index of the call the latest tool-call delta went to."""
+    refusal: list[str] = field(default_factory=list)
+    """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    slots: dict[int, int] = field(default_factory=dict)
+    """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
+        if line.startswith("\ufeff"):  # a byte-order mark before the first line (the SSE spec skips it)
+            line = line[1:]
         if not line.startswith("data:") or self.done:
             return []  # comments, `event:` and blank lines carry nothing; after [DONE] nothing counts (as in OpenAI's SDK)
         payload = line[5:].strip()
@@ -91,7 +107,7 @@ class StreamAssembler:
             self.done = True
             return []
         chunk = read_json(payload, "stream chunk")
-        if isinstance(chunk, dict) and "error" in chunk:
+        if isinstance(chunk, dict) and chunk.get("error"):  # `"error": null` is no error
             said = " ".join(str(chunk["error"]).split())
             raise BadResponseError(f"gateway sent an error mid-stream: {said}", body=payload[:2000])
         return self.feed_chunk(chunk)
@@ -102,7 +118,7 @@ class StreamAssembler:
         self.id = _text(chunk.get("id"), "stream chunk id") or self.id
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
         if chunk.get("usage"):
-            self.usage = TokenUsage.from_openai(chunk["usage"])
+            self.usage = _updated(self.usage, TokenUsage.from_openai(chunk["usage"]))
         events: list[StreamEvent] = []
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
@@ -121,15 +137,17 @@ class StreamAssembler:
             events.append(TextDelta(content))
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
+        if isinstance(delta.get("refusal"), str):
+            self.refusal.append(delta["refusal"])
         for piece in _listed(delta.get("tool_calls"), "streamed tool_calls"):
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
-            index = self._index_of(piece)
-            self.latest = index
-            partial = self.calls.setdefault(index, _PartialCall())
             fn = _object(piece.get("function"), "streamed tool call function")
             call_id, name = _text(piece.get("id"), "streamed tool call id"), _text(fn.get("name"), "streamed tool name")
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
+            index = self._index_of(piece, call_id, name, fragment)
+            self.latest = index
+            partial = self.calls.setdefault(index, _PartialCall())
             partial.id = call_id or partial.id
             partial.name = name or partial.name
             partial.fragments.append(fragment)
@@ -137,17 +155,24 @@ class StreamAssembler:
             events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
 
-    def _index_of(self, piece: dict[str, Any]) -> int:
-        """The delta's `index`; without one, a new `id` is the next call and no `id` the latest."""
-        index = piece.get("index")
-        if isinstance(index, int) and not isinstance(index, bool):
-            return index
-        if self.latest is None:
+    def _index_of(self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str) -> int:
+        """The call this delta goes to: the one its `index` names (the latest without one),
+        unless the delta plainly starts another call (`_starts_another`): then the next one."""
+        given = piece.get("index")
+        index = given if isinstance(given, int) and not isinstance(given, bool) else None
+        slot: int
+        if index is not None:
+            slot = self.slots.get(index, index if index not in self.calls else max(self.calls) + 1)
+        elif self.latest is None:
             return 0
-        call_id = _text(piece.get("id"), "streamed tool call id")
-        if call_id and call_id != self.calls[self.latest].id:
-            return max(self.calls) + 1
-        return self.latest
+        else:
+            slot = self.latest
+        current = self.calls.get(slot)
+        if current is not None and _starts_another(current, call_id, name, fragment):
+            slot = max(self.calls) + 1
+        if index is not None:
+            self.slots[index] = slot
+        return slot
 
     def finish(self) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]`."""
@@ -156,25 +181,72 @@ class StreamAssembler:
             what = f" with tool call(s) {pending} unfinished" if pending else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments="".join(c.fragments), extra=c.extra)
+            ToolCall(id=c.id, name=c.name, arguments=paired("".join(c.fragments)), extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
         if missing:  # a missing id is the loop's to fill in (`unique_call_ids`); a missing name is not
             raise BadResponseError(f"streamed tool call(s) at index {missing} have no name")
-        reasoning = "".join(self.reasoning)
+        reasoning = paired("".join(self.reasoning))
         message = AssistantMessage(
-            content="".join(self.text) if self.text else None,
+            content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
             extra={"reasoning_content": reasoning} if reasoning else {},
+            refusal=paired("".join(self.refusal)) or None,
         )
         return ChatResponse(
             message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
         )
 
 
+def _starts_another(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
+    """Whether a tool-call delta starts a call of its own rather than continuing `current`.
+
+    A different id does, once `current`'s arguments are complete JSON or the delta names a tool
+    (a proxy that sends a fresh id with each fragment of unfinished arguments names none). With
+    no id on either, a delta that names a tool and opens new arguments does, once `current` has
+    a name and complete arguments (a repeated name on a continuation opens nothing new)."""
+    if not current.name:
+        return False
+    if call_id and current.id and call_id != current.id:
+        return name is not None or _complete(current)
+    if call_id or current.id or name is None or not fragment.lstrip().startswith("{"):
+        return False
+    return _complete(current)
+
+
+def _complete(call: _PartialCall) -> bool:
+    """Whether the call's arguments so far are a whole JSON object."""
+    text = "".join(call.fragments).strip()
+    if not text.endswith("}"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def paired(text: str) -> str:
+    """`text` with UTF-16 surrogate pairs joined into the characters they encode: a pair split
+    across two chunks arrives as two lone surrogates. Lone surrogates without a partner stay."""
+    if not any("\ud800" <= c <= "\udfff" for c in text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:
+    """The counts of a later `usage` object, except those it leaves out (or sends as null)."""
+    return TokenUsage(
+        input_tokens=usage.input_tokens if reported.input_tokens is None else reported.input_tokens,
+        output_tokens=usage.output_tokens if reported.output_tokens is None else reported.output_tokens,
+    )
+
+
 def read_json(text: str, what: str, status: int | None = None) -> Any:
-    """`text` as JSON, or a `BadResponseError` saying `what` could not be read (one line)."""
+    """`text` as JSON, or a `BadResponseError` saying `what` could not be read (one line). A
+    leading byte-order mark is skipped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     try:
         return json.loads(text)
     except json.JSONDecodeError:

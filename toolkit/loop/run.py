@@ -39,7 +39,9 @@ concurrent execution, calls already running finish and keep their results. With
 propagates. The exception carries `loop_result` (the rounds so far, for the trace view) and
 `saga` (the compensation log). A turn interrupted any other way (the caller stops iterating,
 an unexpected exception) answers its unanswered calls with "not completed". Either way memory
-stays valid for a strict gateway on the next turn.
+stays valid for a strict gateway on the next turn. A request to the model that fails (a 503, a
+cut stream) after earlier rounds ran tools raises with `loop_result` too: without memory, its
+`new_messages` are where those calls and their results are kept.
 
 Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), async tools.
 """
@@ -217,11 +219,15 @@ class _Run:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
-            trace = yield from self.send()  # 1
+            try:
+                trace = yield from self.send()  # 1
+            except Exception as exc:  # the gateway failed: what earlier rounds ran goes with the error
+                self.carry(exc)
+                raise
             self.append(trace.reply)  # 2
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
-                return self.result("answer", trace.reply.content)
+                return self.result("answer", trace.reply.text)
             if self.round_trips() > self.options.max_round_trips:  # 4
                 return self.limit(trace)
             try:
@@ -485,9 +491,13 @@ class _Run:
         return error
 
     def carry(self, error: Exception) -> Exception:
-        """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`."""
-        error.loop_result = self.result("stopped", None)  # type: ignore[attr-defined]
-        error.saga = list(self.saga)  # type: ignore[attr-defined]
+        """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
+        (an exception that takes no attributes goes on without them)."""
+        try:
+            error.loop_result = self.result("stopped", None)  # type: ignore[attr-defined]
+            error.saga = list(self.saga)  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):
+            pass
         return error
 
     def immediate(self, trace: RoundTrace) -> bool:

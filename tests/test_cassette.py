@@ -357,3 +357,29 @@ def test_a_lone_surrogate_in_a_request_is_recorded_escaped_and_replays(tmp_path)
     assert "\\ud83d" in cassette.read_text(encoding="utf-8")
     replayed = httpx.Client(transport=ReplayTransport(cassette)).post("http://x/v1/chat/completions", content=body)
     assert replayed.json() == {}
+
+
+def test_a_key_the_conversation_quotes_is_masked_in_the_recorded_request(tmp_path):
+    """A gateway echoed the key (or a learner pasted it): the next request quotes it."""
+    key = "sk-MARKER-not-a-real-key-0001"
+    path = tmp_path / "c.jsonl"
+    body = {"id": "x", "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]}
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json=body))
+    client = ChatClient("http://gw.test/v1", key, "m", transport=RecordingTransport(path, inner))
+    client.chat([UserMessage(content=f"my key is {key}")])
+    assert key not in path.read_text()
+    replayed = ChatClient("http://gw.test/v1", key, "m", transport=ReplayTransport(path))
+    assert replayed.chat([UserMessage(content=f"my key is {key}")]).message.content == "ok"
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_recording_to_a_folder_or_a_missing_folder_is_refused_before_any_request(tmp_path, where):
+    path = tmp_path if where == "folder" else tmp_path / "nowhere" / "c.jsonl"
+    problem = (
+        f"it is a folder; name a file in it, e.g. {tmp_path / 'session.jsonl'}"
+        if where == "folder"
+        else f"the folder {tmp_path / 'nowhere'} does not exist; create it, or name a file in a folder that exists"
+    )
+    with pytest.raises(CassetteError) as caught:
+        RecordingTransport(path)
+    assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): {problem}"

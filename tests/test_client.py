@@ -776,3 +776,60 @@ def test_a_200_error_body_says_what_the_gateway_said(body, said):
 
 def test_a_byte_order_mark_before_a_json_body_is_skipped():
     assert parse_completion("\ufeff" + json.dumps(OK_BODY)).message.tool_calls[0].name == "query_order"
+
+
+KEY = "sk-MARKER-not-a-real-key-0001"
+
+
+def _echoing(answer):
+    """A gateway that quotes the caller's key in a 200 answer (`answer(key)` -> Response)."""
+
+    def handler(request):
+        return answer(request.headers["authorization"].split()[1])
+
+    return httpx.MockTransport(handler)
+
+
+@pytest.mark.parametrize(
+    "answer, stream",
+    [
+        (lambda key: httpx.Response(200, json={"error": {"message": f"Invalid key {key}"}}), False),
+        (lambda key: httpx.Response(200, text=f"<html>{key}</html>"), False),
+        (lambda key: httpx.Response(200, json={"choices": [{"message": {"tool_calls": key}}]}), False),
+        (lambda key: httpx.Response(200, text=f'data: {{"error": "bad key {key}"}}\n\n'), True),
+        (lambda key: httpx.Response(200, text=f"data: {{not json {key}\n\n"), True),
+    ],
+)
+def test_a_200_answer_that_echoes_the_key_never_shows_it(answer, stream):
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=_echoing(answer))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    shown = f"{caught.value} {caught.value.body} {caught.value!r} {client.exchanges[-1]}"
+    assert KEY not in shown and "***0001" in f"{caught.value} {caught.value.body}"
+
+
+def test_a_conversation_that_quotes_the_key_is_masked_in_the_exchanges():
+    script = Script(httpx.Response(200, json=OK_BODY))
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(script))
+    client.chat([UserMessage(content=f"my key is {KEY}")])
+    assert KEY in script.requests[0].content.decode()  # the gateway gets the conversation as it is
+    assert client.exchanges[0].request["messages"][0]["content"] == "my key is ***0001"
+
+
+@pytest.mark.parametrize("value, where", [(float("nan"), "nan at temperature"), (float("inf"), "inf at temperature")])
+def test_a_number_json_cannot_carry_is_a_configuration_error_naming_where(value, where):
+    client, _ = make(Script())
+    with pytest.raises(ConfigurationError) as caught:
+        client.chat(QUESTION, temperature=value)
+    assert str(caught.value) == (
+        f"ChatClient: the request holds {where}, which JSON cannot carry; fix where it comes from "
+        "(a tool's schema, an option such as temperature) to a finite number"
+    )
+
+
+def test_a_port_beyond_65535_is_a_configuration_error():
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient("http://127.0.0.1:99999/v1", "k", "m")
+    assert str(caught.value) == (
+        "ChatClient: base_url 'http://127.0.0.1:99999/v1' has port 99999; a port is 1-65535 (check LLM_BASE_URL)"
+    )

@@ -286,3 +286,40 @@ def test_a_first_request_that_fails_carries_an_empty_turn():
     with pytest.raises(RuntimeError) as caught:
         run_loop(model, list(Q), tools=[ta])
     assert caught.value.loop_result.rounds == [] and caught.value.loop_result.new_messages == []
+
+
+def test_ctrl_c_during_concurrent_calls_keeps_the_results_of_the_calls_that_finished():
+    """The calls already running finish (threads cannot be stopped): their real results are
+    recorded, not "not completed", or the model would be told they never happened."""
+    import os
+    import signal
+    import time
+
+    charged: list[str] = []
+
+    @tool("charge a card")
+    def charge(card: str) -> str:
+        if card == "c0":
+            os.kill(os.getpid(), signal.SIGINT)  # the learner presses Ctrl-C while the calls run
+        time.sleep(0.2)
+        charged.append(card)
+        return f"charged {card}"
+
+    memory = ChatMemory("ctrl-c")
+    calls = [call("charge", card=f"c{i}") for i in range(3)]
+    model = ScriptedModel([calls, "done"])
+    with pytest.raises(KeyboardInterrupt):
+        run_loop(model, list(Q), tools=[charge], memory=memory, options=LoopOptions(concurrent=True, max_workers=3))
+    assert "c0" in charged  # where Ctrl-C lands decides whether c1 and c2 had started; c0 had
+    results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    interrupted = "Not completed: the turn was interrupted by KeyboardInterrupt."
+    assert results == [f"charged c{i}" if f"c{i}" in charged else interrupted for i in range(3)]
+
+
+def test_the_loop_guard_answers_a_repeated_call_whatever_its_key_order():
+    RAN.clear()
+    model = ScriptedModel([[call("ta", label="x")], [call("ta", label="y"), call("ta", label="x")], "done"])
+    result = run_loop(model, list(Q), tools=[ta], options=COURSE)
+    assert RAN == ["x", "y"]
+    kinds = [e.error_kind for r in result.rounds for e in r.executions]
+    assert kinds == [None, None, "guard"]

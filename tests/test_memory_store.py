@@ -475,3 +475,47 @@ def test_a_message_too_large_for_sqlite_loses_nothing_and_says_so(tmp_path):
     store.close()
     with pytest.raises(MemoryStoreError, match=r"\(this store was closed; open a new SqliteStore\)$"):
         store.get("x")
+
+
+def test_a_tool_result_that_answers_no_call_is_refused_before_it_is_written(tmp_path):
+    """The store would refuse to read it back (see above), so it never writes it."""
+    from toolkit.errors import ConfigurationError
+
+    store = SqliteStore(tmp_path / "m.db")
+    orphan = ToolResultMessage(tool_call_id="zz", tool_name="t", content="r")
+    expected = (
+        "message 1 is a tool result for call 'zz', which no earlier assistant message asked for; store the "
+        "assistant message with that call first (a strict gateway refuses such a conversation, and this store "
+        "would refuse to read it)"
+    )
+    for where, write in [
+        ("SqliteStore.append", lambda: store.append("o", [UserMessage(content="q"), orphan])),
+        ("SqliteStore.set", lambda: store.set("o", [UserMessage(content="q"), orphan])),
+        ("SqliteStore.update", lambda: store.update("o", lambda old: [UserMessage(content="q"), orphan])),
+    ]:
+        with pytest.raises(ConfigurationError) as info:
+            write()
+        assert str(info.value) == f"{where}: {expected}"
+    assert store.get("o") == []  # nothing was written
+
+
+def test_a_tool_result_appended_after_its_call_was_stored_is_accepted(tmp_path):
+    """The loop stores the reply, then its results, in two appends; the call is found in the store."""
+    store = SqliteStore(tmp_path / "m.db")
+    calls = (ToolCall(id="c1", name="query_order", arguments="{}"), ToolCall(id="c2", name="query_order"))
+    store.append("o", [UserMessage(content="q"), AssistantMessage(tool_calls=calls)])
+    store.append("o", [ToolResultMessage(tool_call_id="c1", tool_name="query_order", content="ok")])
+    store.append("o", [ToolResultMessage(tool_call_id="c2", tool_name="query_order", content="ok")])
+    assert [m.tool_call_id for m in store.get("o")[2:]] == ["c1", "c2"]
+
+
+def test_a_row_edited_into_text_that_is_not_utf8_says_so(tmp_path):
+    path = tmp_path / "m.db"
+    store = SqliteStore(path)
+    store.append("a", [UserMessage(content="hi")])
+    store._db.execute("UPDATE messages SET payload = CAST(x'ff80' AS TEXT)")
+    with pytest.raises(MemoryStoreError) as info:
+        store.get("a")
+    assert str(info.value).endswith(
+        "(a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file)"
+    )

@@ -135,3 +135,13 @@ def test_the_conclusion_block_is_printed_as_the_courses_source_prints_it():
         "→ " + VERDICTS["C"][1],
         "verdict: C",
     ]
+
+
+@pytest.mark.parametrize("mode", ["BC", ""])
+def test_cli_refuses_a_fake_mode_that_is_not_one_letter_of_a_to_e(mode, capsys):
+    from toolkit.cli.main import main
+
+    with pytest.raises(SystemExit) as caught:
+        main(["probe", "--fake-mode", mode])
+    assert caught.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -6,6 +6,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from toolkit.cli.main import main
 
 
@@ -154,3 +156,10 @@ def test_usage_error_exits_2(capsys):
 def test_mcp_flags_are_routed_to_the_mcp_listing(capsys):
     assert cli(["--mcp-http", "http://127.0.0.1:9/mcp"]) == 2
     assert "cannot reach MCP server 'http://127.0.0.1:9/mcp'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("raised", ["GeneratorExit", "Boom"])
+def test_a_file_raising_a_base_exception_when_imported_is_one_line_and_exit_2(tmp_path, capsys, raised):
+    source = f"class Boom(BaseException):\n    pass\n\n\nraise {raised}()\n"
+    odd = write(tmp_path, "odd_tools.py", source)
+    assert run(capsys, odd) == (2, "", f"error: cannot import {odd}: it raises {raised} when imported\n")

@@ -10,7 +10,7 @@ and, if the run read the clock, one line saying what it read: `{"clock": {"now":
 
 Only the request *body* and path are kept — never headers, so never the API key; and should
 the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
-body is written. Paths are kept relative to the API root (`/chat/completions`, whatever the
+body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
 base URL's own path: `/v1`, `/api/v1`, …), so a cassette replays under any base URL. Streamed
 responses are recorded chunk for chunk as they pass through (the learner still sees them
 stream) and written when the stream is finished.
@@ -47,7 +47,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
-from toolkit.chat.masking import bearer_key, mask_key, url_secrets
+from toolkit.chat.masking import bearer_key, mask_json, mask_key, url_secrets
 
 __all__ = [
     "RECORD_VAR",
@@ -74,12 +74,21 @@ def relative_path(path: str) -> str:
     return path
 
 
-def _canonical(body: bytes) -> Any:
-    """The body as JSON, secrets and paths scrubbed (the same at record and replay, so they match)."""
+def _canonical(body: bytes, secrets: list[str | None]) -> Any:
+    """The body as JSON, the request's own key (should the conversation quote it), other secrets
+    and paths scrubbed (the same at record and replay, so they match)."""
     try:
-        return redact.scrub_json(json.loads(body)) if body else None
+        return redact.scrub_json(mask_json(json.loads(body), secrets)) if body else None
     except ValueError:
-        return redact.scrub(body.decode("utf-8", "replace"))
+        text = body.decode("utf-8", "replace")
+        for secret in secrets:
+            text = mask_key(text, secret)
+        return redact.scrub(text)
+
+
+def _secrets(request: httpx.Request) -> list[str | None]:
+    """The keys a request carries: its bearer key and any credentials in its URL."""
+    return [bearer_key(request.headers.get("authorization")), *url_secrets(str(request.url))]
 
 
 def _dump(value: Any) -> str:
@@ -109,13 +118,13 @@ class RecordingTransport(httpx.BaseTransport):
     """Forwards to `inner` and appends every exchange to the cassette at `path`."""
 
     def __init__(self, path: str | Path, inner: httpx.BaseTransport | None = None) -> None:
-        self.path = Path(path)
+        self.path = _writable(Path(path))
         self.inner = inner or httpx.HTTPTransport()
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         body = request.read()
-        secrets = [bearer_key(request.headers.get("authorization")), *url_secrets(str(request.url))]
+        secrets = _secrets(request)
         start = time.perf_counter()
         response = self.inner.handle_request(request)
 
@@ -142,7 +151,11 @@ class RecordingTransport(httpx.BaseTransport):
         for secret in secrets:
             text = mask_key(text, secret)
         line = {
-            "request": {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body)},
+            "request": {
+                "method": request.method,
+                "path": relative_path(request.url.path),
+                "body": _canonical(body, secrets),
+            },
             "response": {
                 "status": response.status_code,
                 "content_type": response.headers.get("content-type", ""),
@@ -180,7 +193,8 @@ class ReplayTransport(httpx.BaseTransport):
         return len(self.exchanges) - len(self._used)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        wanted = {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(request.read())}
+        body = _canonical(request.read(), _secrets(request))
+        wanted = {"method": request.method, "path": relative_path(request.url.path), "body": body}
         with self._lock:
             index = next(
                 (i for i, e in enumerate(self.exchanges) if i not in self._used and e["request"] == wanted), None
@@ -267,6 +281,21 @@ def _line_problem(line: Any) -> str:
 
 def _typed(record: dict[str, Any], **types: type) -> bool:
     return all(isinstance(record.get(key), kind) and not isinstance(record[key], bool) for key, kind in types.items())
+
+
+def _writable(path: Path) -> Path:
+    """`path` if a cassette can be written there; else a `CassetteError` now, before the first
+    (perhaps paid) request rather than after it."""
+    problem = ""
+    if path.is_dir():
+        problem = f"it is a folder; name a file in it, e.g. {path / 'session.jsonl'}"
+    elif not path.parent.is_dir():
+        problem = f"the folder {path.parent} does not exist; create it, or name a file in a folder that exists"
+    elif not os.access(path if path.exists() else path.parent, os.W_OK):
+        problem = "it may not be written (permissions); name a file you may write"
+    if problem:
+        raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
+    return path
 
 
 def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:

@@ -37,13 +37,14 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import httpx
 from pydantic import ValidationError
 
-from toolkit.chat.masking import mask_key, mask_url, url_secrets
+from toolkit.chat.masking import mask_json, mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, read_json
@@ -219,7 +220,8 @@ class ChatClient:
         """Send one request; return the parsed response (retrying transient failures)."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, **extra)
         response = self.send(body)
-        return parse_completion(response.text)
+        with self._masked():  # a 200 body may echo the key too
+            return parse_completion(response.text)
 
     def stream(
         self,
@@ -231,7 +233,7 @@ class ChatClient:
     ) -> Iterator[StreamEvent]:
         """Yield text and tool-call deltas as they arrive, then `StreamDone`."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
-        with self._open(body, stream=True) as (response, attempt):
+        with self._masked(), self._open(body, stream=True) as (response, attempt):
             if _plain_json(response.headers.get("content-type")):
                 self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
             assembler, recorded, broke = StreamAssembler(), False, False
@@ -319,17 +321,25 @@ class ChatClient:
             finally:
                 response.close()
             self._record(body, response.status_code, self.scrub(response.text), attempt)
-        try:
+        with self._masked():
             triage_status(response, attempt)
+        return response
+
+    @contextmanager
+    def _masked(self) -> Iterator[None]:
+        """Any `ModelCallError` raised inside, with the key masked in its text and its body:
+        a gateway may echo the key in an error, with any status, or in a stream chunk."""
+        try:
+            yield
         except ModelCallError as exc:
             exc.args = (self.scrub(str(exc)),)
-            exc.body = self.scrub(exc.body)
+            exc.body = self.scrub(exc.body or "")
             raise
-        return response
 
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
         url = mask_url(self.endpoint)
-        self.exchanges.append(Exchange(url, redact.scrub_json(body), status, redact.scrub(text), attempt))
+        request = redact.scrub_json(mask_json(body, self._secrets))  # the conversation may quote the key
+        self.exchanges.append(Exchange(url, request, status, redact.scrub(text), attempt))
 
 
 _JSON_HEADERS = {"Content-Type": "application/json"}
@@ -375,6 +385,10 @@ def check_base_url(url: str) -> str:
             f"ChatClient: base_url {mask_url(url)!r} is not an http(s) URL with a host{why}; "
             "use one like http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)"
         )
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise ConfigurationError(
+            f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
+        )
     return url
 
 
@@ -401,6 +415,23 @@ def encode_body(body: dict[str, Any]) -> bytes:
         return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:
         return json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
+    except ValueError:  # NaN or an infinity: JSON has no such number, and a gateway would refuse it
+        raise ConfigurationError(
+            f"ChatClient: the request holds {_non_finite(body)}, which JSON cannot carry; fix where it comes "
+            "from (a tool's schema, an option such as temperature) to a finite number"
+        ) from None
+
+
+def _non_finite(value: Any, path: str = "") -> str:
+    """Where the first NaN or infinity in `value` is, as `NaN at tools[0].function…`."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value!r} at {path.lstrip('.') or 'the top level'}"
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+        if found:
+            return found
+    return ""
 
 
 class _Attempts:

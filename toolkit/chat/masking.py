@@ -13,6 +13,8 @@ sanitiser covers secrets inside message texts).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
@@ -69,6 +71,25 @@ def mask_key(text: str, key: str | None) -> str:
     if not key or len(key) < _MIN_KEY or key not in text:
         return text
     return text.replace(key, masked_key(key))
+
+
+def mask_json(value: Any, keys: Iterable[str | None]) -> Any:
+    """`value` (parsed JSON) with every `keys` occurrence masked in every string, object keys
+    included: a conversation may quote a key (a gateway echoed it, a learner pasted it)."""
+    usable = [k for k in keys if k and len(k) >= _MIN_KEY]
+    return _masked_json(value, usable) if usable else value
+
+
+def _masked_json(value: Any, keys: list[str]) -> Any:
+    if isinstance(value, str):
+        for key in keys:
+            value = mask_key(value, key)
+        return value
+    if isinstance(value, dict):
+        return {_masked_json(k, keys): _masked_json(v, keys) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked_json(v, keys) for v in value]
+    return value
 
 
 def masked_key(key: str) -> str:

@@ -25,7 +25,7 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
         "--fake-mode",
         default="A",
         type=str.upper,
-        choices="ABCDE",
+        choices=("A", "B", "C", "D", "E"),
         help="mode of the embedded gateway, used when no real one is configured",
     )
 

@@ -108,4 +108,8 @@ def _load(path: Path, name: str) -> ModuleType:
         raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
     except SystemExit as exc:  # exit() at import would end the command without a word
         raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # GeneratorExit, or a class of its own: still one line, not a traceback
+        raise ConfigurationError(f"cannot import {path}: it raises {type(exc).__name__} when imported") from None
     return module

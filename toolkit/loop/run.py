@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -336,6 +336,7 @@ class _Run:
         memory_id = self.memory_id
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         lock = threading.Lock()
+        succeeded = self.succeeded_before() if self.options.loop_guard else None
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -344,7 +345,7 @@ class _Run:
                 return self.not_run(trace, call, *stopped_by)
             start = self.options.clock()
             own = InvocationContext(memory_id, self.parameters, call)
-            guarded = self.guard(call)
+            guarded = self.guard(call, succeeded)
             outcome = guarded or run_call(call, self.tools.available, own, policies)
             if outcome.raised is not None:
                 with lock:
@@ -362,8 +363,7 @@ class _Run:
         if self.options.concurrent and len(calls) > 1:
             for c in calls:
                 yield ToolStarted(trace.index, c)
-            with ThreadPoolExecutor(min(self.options.max_workers, len(calls))) as pool:
-                executions = list(pool.map(one, calls))
+            executions = _run_together(one, calls, self.options.max_workers, trace)
             for execution in executions:
                 trace.executions.append(execution)
                 yield ToolFinished(execution)
@@ -397,14 +397,18 @@ class _Run:
 
         return replace(self.options.policies, argument_error=repair_text)
 
-    def guard(self, call: ToolCall) -> Outcome | None:
+    def guard(self, call: ToolCall, succeeded: set[tuple[str, str]] | None) -> Outcome | None:
         """The loop guard: a call identical to an earlier successful one of this turn is not run."""
-        if not self.options.loop_guard:
+        if succeeded is None or _call_key(call) not in succeeded:
             return None
+        return Outcome(_error_result(call, self.texts.guard.format(tool=call.name)), "guard")
+
+    def succeeded_before(self) -> set[tuple[str, str]]:
+        """The calls of this turn's earlier rounds that succeeded and were not rolled back, as
+        (name, canonical arguments): read once per round, so the guard looks a call up instead
+        of comparing it with every earlier one."""
         earlier = (e for r in self.rounds[:-1] for e in r.executions)
-        if any(e.error_kind is None and e.rolled_back_by is None and _same_call(e.call, call) for e in earlier):
-            return Outcome(_error_result(call, self.texts.guard.format(tool=call.name)), "guard")
-        return None
+        return {_call_key(e.call) for e in earlier if e.error_kind is None and e.rolled_back_by is None}
 
     def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
         """The round was interrupted: keep the results that exist, answer the rest."""
@@ -576,8 +580,62 @@ def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]
     raise BadResponseError("the stream ended without a final response")
 
 
-def _same_call(a: ToolCall, b: ToolCall) -> bool:
-    return a.name == b.name and _canonical(a.arguments) == _canonical(b.arguments)
+def _call_key(call: ToolCall) -> tuple[str, str]:
+    """What makes two calls the same call: the name and the arguments, key order aside."""
+    return call.name, _canonical(call.arguments)
+
+
+def _run_together(
+    one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
+) -> list[ToolExecution]:
+    """`one` for every call on a thread pool, in call order. Interrupted (Ctrl-C) at any point,
+    the calls already running finish, those not started never start, and every call that
+    finished is recorded in `trace` before the interruption goes on: what ran keeps its result.
+    (The pool's own futures cannot tell: Ctrl-C can land inside `submit`, whose call has started.)"""
+    together = _Together(one)
+    pool = ThreadPoolExecutor(min(workers, len(calls)))
+    try:
+        futures = [pool.submit(together.run, i, call) for i, call in enumerate(calls)]
+        executions = [future.result() for future in futures]
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        trace.executions.extend(together.stop())
+        raise
+    pool.shutdown()
+    return [e for e in executions if e is not None]
+
+
+class _Together:
+    """The calls of one concurrent round: which are running, and what each finished one gave."""
+
+    def __init__(self, one: Callable[[ToolCall], ToolExecution]) -> None:
+        self.one = one
+        self.finished: dict[int, ToolExecution] = {}
+        self.running = 0
+        self.stopped = False
+        self.changed = threading.Condition()
+
+    def run(self, index: int, call: ToolCall) -> ToolExecution | None:
+        with self.changed:
+            if self.stopped:
+                return None
+            self.running += 1
+        try:
+            execution = self.one(call)
+            with self.changed:
+                self.finished[index] = execution
+            return execution
+        finally:
+            with self.changed:
+                self.running -= 1
+                self.changed.notify_all()
+
+    def stop(self) -> list[ToolExecution]:
+        """Start no more calls, wait for the running ones; what finished, in call order."""
+        with self.changed:
+            self.stopped = True
+            self.changed.wait_for(lambda: self.running == 0)
+            return [self.finished[i] for i in sorted(self.finished)]
 
 
 def _canonical(arguments: str) -> str:

@@ -49,7 +49,7 @@ from toolkit.chat.messages import (
     dump_message,
     load_message,
 )
-from toolkit.errors import MemoryIdError, MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryIdError, MemoryStoreError
 from toolkit.memory.windows import check_memory_id, check_messages
 
 SCHEMA_VERSION = 2
@@ -101,7 +101,7 @@ class SqliteStore:
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.set")
-        encoded = _encoded(check_messages(messages, "SqliteStore.set"))
+        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"))
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
             self._write_all(memory_id, encoded)
 
@@ -111,6 +111,7 @@ class SqliteStore:
         encoded = _encoded(check_messages(messages, "SqliteStore.append"))
         with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
             first, next_seq, system = self._conversation(memory_id)
+            _answered([m for m, _ in encoded], "SqliteStore.append", self._stored_backwards(memory_id, first))
             for message, payload in encoded:
                 if isinstance(message, SystemMessage):
                     system = payload
@@ -124,7 +125,8 @@ class SqliteStore:
         memory_id = _checked_id(memory_id, "SqliteStore.update")
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
             current = self._read(memory_id)
-            encoded = _encoded(check_messages(change(list(current)), "SqliteStore.update"))
+            changed = check_messages(change(list(current)), "SqliteStore.update")
+            encoded = _encoded(_answered(changed, "SqliteStore.update"))
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
@@ -165,6 +167,15 @@ class SqliteStore:
         messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
         _check_results(self.path, memory_id, messages, first - (1 if system is not None else 0))
         return messages
+
+    def _stored_backwards(self, memory_id: str, first: int) -> Iterator[Message]:
+        """The stored messages from the last to the first, read only as far as they are asked for."""
+        rows = self._db.execute(
+            "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? ORDER BY seq DESC",
+            (memory_id, first),
+        )
+        for seq, payload, checksum in rows:
+            yield self._load(memory_id, f"row {seq}", seq, payload, checksum)
 
     def _conversation(self, memory_id: str) -> tuple[int, int, str | None]:
         row = self._db.execute(
@@ -296,10 +307,13 @@ class SqliteStore:
             yield
         except sqlite3.DatabaseError as exc:
             advice = next((text for kind, text in _ADVICE if isinstance(exc, kind)), _CORRUPTED)
+            if "decode to UTF-8" in str(exc):  # the file is readable; a row in it was edited by hand
+                advice = _NOT_UTF8
             raise MemoryStoreError(f"cannot {action} memory database {self.path}: {exc} ({advice})") from exc
 
 
 _CORRUPTED = "the file may be corrupted or truncated; move it away to start a fresh one"
+_NOT_UTF8 = "a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file"
 _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     (sqlite3.DataError, "a message is larger than SQLite stores (about 1 GB); nothing was written"),
     (sqlite3.ProgrammingError, "this store was closed; open a new SqliteStore"),
@@ -323,6 +337,29 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
                 f"{message.tool_call_id!r} answers no earlier call (a row was removed); delete that id or "
                 "restore the file from a backup"
             )
+
+
+def _answered(messages: list[Message], where: str, earlier: Iterator[Message] = iter(())) -> list[Message]:
+    """`messages` if every tool result in them answers a call: of an earlier message of theirs, or
+    of a stored message (`earlier`, newest first, read only as far as needed). Else a
+    `ConfigurationError` before anything is written: the store would refuse to read it back."""
+    asked: set[str] = set()
+    for index, message in enumerate(messages):
+        if isinstance(message, AssistantMessage):
+            asked |= {c.id for c in message.tool_calls}
+        elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
+            for stored in earlier:
+                if isinstance(stored, AssistantMessage):
+                    asked |= {c.id for c in stored.tool_calls}
+                    if message.tool_call_id in asked:
+                        break
+            else:
+                raise ConfigurationError(
+                    f"{where}: message {index} is a tool result for call {message.tool_call_id!r}, which no "
+                    "earlier assistant message asked for; store the assistant message with that call first "
+                    "(a strict gateway refuses such a conversation, and this store would refuse to read it)"
+                )
+    return messages
 
 
 def _checked_id(memory_id: object, where: str) -> str:

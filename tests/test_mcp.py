@@ -497,6 +497,154 @@ def test_servers_are_listed_at_once_so_two_dead_ones_cost_one_timeout():
     assert list(provider.left_out) == ["hung-1", "hung-2"]
 
 
+# --- hostile-input audit #5, #6, #7, #14: servers that list, describe or answer badly ----------
+
+HOSTILE = str(SERVERS / "hostile_server.py")
+TAKES_X = {"type": "object", "properties": {"x": {"type": "string"}}}
+
+
+def test_a_name_listed_twice_keeps_its_first_tool_and_leaves_the_others_out():
+    """Audit #5: duplicates collapsed in `wire_names`, and `provide()` died on a raw zip() ValueError."""
+    takes_y = {"type": "object", "properties": {"y": {"type": "string"}}}
+    tools = [("a.b", TAKES_X, None), ("a_b", TAKES_X, None), ("a.b", takes_y, None), ("a.b", takes_y, None)]
+    with McpClient(_server(tools), name="s") as client:
+        provider = McpToolProvider([client])
+        provided = _tools(provider)
+        assert sorted(provided) == ["a_b", "a_b_2"]
+        assert list(provided["a_b"].spec.parameters["properties"]) == ["x"]  # the first one
+        assert _run(provided, "a_b").content == "ran a.b"
+    assert provider.left_out == {
+        "s: a.b (listed again)": "MCP server 's' lists a tool named 'a.b' 3 times; only the first is offered"
+    }
+    assert not provider.partial
+
+
+def _paged_server(pages, asked):
+    """An in-process server whose listing has pages: `pages` maps a cursor (None first) to
+    (tool names, next cursor); every cursor asked for is appended to `asked`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        cursor = params.cursor if params is not None else None
+        asked.append(cursor)
+        names, after = pages[cursor]
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema=TAKES_X) for n in names], next_cursor=after)
+
+    return Server("paged", version="1", on_list_tools=list_tools)
+
+
+@pytest.mark.parametrize(
+    "pages, asked, names",
+    [
+        ({None: (["a", "b"], "again"), "again": (["a", "b"], "again")}, [None, "again"], ["a", "b"]),
+        ({None: (["a"], "1"), "1": (["a"], "2"), "2": (["a"], "3")}, [None, "1"], ["a"]),
+        ({None: (["a"], "x"), "x": (["b"], "y"), "y": (["c"], "x")}, [None, "x", "y"], ["a", "b", "c"]),
+    ],
+    ids=["cursor-and-page-repeat", "page-repeats", "cursor-repeats"],
+)
+def test_a_paginator_that_repeats_itself_is_stopped(pages, asked, names):
+    """Audit #5: a `nextCursor` that kept returning the same page was followed 100 times."""
+    seen = []
+    with McpClient(_paged_server(pages, seen), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert sorted(_tools(provider)) == names
+    assert seen == asked and provider.left_out == {}
+
+
+def test_a_tool_whose_definitions_cannot_be_read_is_left_out_and_the_others_stay():
+    """Audit #6: a `$defs` that is no object raised TypeError and took the good tool down too."""
+    tools = [
+        ("d1", {"type": "object", "$defs": [1]}, None),
+        ("d2", {"type": "object", "definitions": "x"}, None),
+        ("good", TAKES_X, None),
+    ]
+    with McpClient(_server(tools), name="s") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["good"]
+    assert provider.left_out == {
+        "s: d1": "MCP tool 'd1' of server 's': its schema's '$defs' is an array, not an object of named schemas; "
+        "ask its author to fix it",
+        "s: d2": "MCP tool 'd2' of server 's': its schema's 'definitions' is a string, not an object of named "
+        "schemas; ask its author to fix it",
+    }
+
+
+def test_a_tool_whose_schema_holds_nan_is_left_out():
+    """Audit #7: `NaN` (Python's default JSON for float("nan")) was accepted, then broke every model request."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "nan"], name="nan") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["t"]
+    assert provider.left_out == {
+        "nan: n": "MCP tool 'n' of server 'nan': its schema has a non-finite number at properties/a/minimum (NaN "
+        "and Infinity are not JSON); ask its author to fix it"
+    }
+
+
+def test_any_failure_translating_one_tool_leaves_only_that_tool_out(monkeypatch):
+    """Audit #6, the safety net: an exception nobody foresaw costs one tool, not the server."""
+    from toolkit.mcp import provider as module
+
+    def translate(schema, where="MCP tool"):
+        if "boom" in where:
+            raise TypeError("unexpected shape")
+        return module_translate(schema, where)
+
+    module_translate = module.translate_schema
+    monkeypatch.setattr(module, "translate_schema", translate)
+    with McpClient(_server([("boom", TAKES_X, None), ("good", TAKES_X, None)]), name="s") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["good"]
+    assert provider.left_out == {
+        "s: boom": "MCP tool 'boom' of server 's' cannot be offered: TypeError: unexpected shape"
+    }
+
+
+NOT_JSON = (
+    "it wrote a line that is not JSON ('listing tools now'); a stdio server must write only MCP messages to "
+    "stdout (logs go to stderr)"
+)
+
+
+def test_a_line_that_is_not_json_answers_nothing_and_the_timeout_says_it_was_written():
+    """Audit #14: the SDK logged the line (a traceback on stderr) and the timeout said nothing of
+    it. A stray print answers no request (the real answer may still come): the request waits."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "not-json"], name="hostile", request_timeout=2) as client:
+        provider = McpToolProvider([client], list_timeout=2)
+        assert provider.provide() == []
+    waited = f"MCP server 'hostile' did not answer within 2 s; {NOT_JSON}"
+    assert provider.left_out == {"hostile": f"{waited} (left out for 60 s, then tried again)"}
+
+
+def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
+    """Audit #14: `"result": null` was waited out and told the model the outcome was unknown."""
+    with McpClient.stdio(sys.executable, [HOSTILE, "null-result"], name="hostile") as client:
+        tools = _tools(McpToolProvider([client], timeout=30))
+        started = time.monotonic()
+        result = _run(tools, "t", '{"x": "a"}')
+        assert time.monotonic() - started < 10
+        assert result.is_error and result.content == (
+            "Tool 't' failed: MCP server 'hostile' broke the protocol: it sent a message that is not valid "
+            "JSON-RPC 2.0 (a reply with a malformed result or error)"
+        )
+        assert _run(tools, "t", '{"x": "a"}').content == result.content  # still connected, still broken
+
+
+def test_the_tools_command_reports_an_unreadable_server_in_one_line_without_a_traceback():
+    """Audit #14: the SDK's traceback reached stderr through logging's last-resort handler. A
+    subprocess, because pytest's own log handlers would hide that handler."""
+    line = f"{sys.executable} {HOSTILE} not-json"
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "tools", "--mcp-stdio", line, "--timeout", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    name = f"{Path(sys.executable).name} {HOSTILE} not-json"
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: MCP server {name!r} did not answer within 2 s; {NOT_JSON}\n"
+
+
 # --- images: passed on to a model that accepts them (issue 15 item 14) ----------------------
 
 

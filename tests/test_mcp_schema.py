@@ -433,6 +433,29 @@ def test_no_arguments_means_no_parameters(schema):
             "T: its schema defines 'A' twice, differently, under 'definitions' and '$defs'; the server's "
             "schema is ambiguous — ask its author to fix it",
         ),
+        (
+            {"type": "object", "$defs": [1]},
+            "T: its schema's '$defs' is an array, not an object of named schemas; ask its author to fix it",
+        ),
+        (
+            {"type": "object", "properties": {"x": {}}, "definitions": "x"},
+            "T: its schema's 'definitions' is a string, not an object of named schemas; ask its author to fix it",
+        ),
+        (
+            {"type": "object", "properties": {"a": {"type": "number", "minimum": float("nan")}}},
+            "T: its schema has a non-finite number at properties/a/minimum (NaN and Infinity are not JSON); "
+            "ask its author to fix it",
+        ),
+        (
+            {"type": "object", "properties": {"a": {"enum": [1, float("-inf")]}}},
+            "T: its schema has a non-finite number at properties/a/enum/1 (NaN and Infinity are not JSON); "
+            "ask its author to fix it",
+        ),
+        (
+            {"type": "object", "$defs": {"A": {"type": "number", "maximum": float("inf")}}},
+            "T: its schema has a non-finite number at $defs/A/maximum (NaN and Infinity are not JSON); "
+            "ask its author to fix it",
+        ),
     ],
 )
 def test_schemas_that_cannot_be_sent_on_are_refused_with_the_reason(schema, message):

@@ -121,6 +121,18 @@ def test_invalid_json_goes_back_too():
     )
 
 
+def test_arguments_nested_too_deeply_go_back_even_when_the_policies_raise():
+    """Hostile-input audit #8: deep JSON raised RecursionError, which a raising policy turned into a stop."""
+    strict = LoopOptions(policies=Policies(raise_error, raise_error, raise_error))
+    deep = '{"terms": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    model = ScriptedModel([call("tool_search_tool", deep), "sorry"])
+    (error,) = results(run_loop(model, ASK, context=ToolSearch().context(TOOLS), options=strict))
+    assert error.is_error and error.content == (
+        "Tool search arguments are nested too deeply to read. Call tool_search_tool again with arguments like "
+        '{"terms": ["refund", "payment"]}.'
+    )
+
+
 def test_a_failure_inside_the_strategy_follows_the_execution_policy():
     class Broken(KeywordSearch):
         def search(self, index, terms, allowed=None):

@@ -142,6 +142,7 @@ RETRY = ' Call tool_search_tool again with arguments like {"terms": ["refund", "
         ('{"terms": ["  ", ""]}', "Tool argument 'terms' must contain at least one non-blank search term."),
         ('{"terms": ["refund"', 'Failed to parse tool search arguments as a JSON object: \'{"terms": ["refund"\'.'),
         ('["refund"]', "Failed to parse tool search arguments as a JSON object: '[\"refund\"]'."),
+        ('{"terms": ' + "[" * 100_000 + "]" * 100_000 + "}", "Tool search arguments are nested too deeply to read."),
     ],
 )
 def test_argument_mistakes_have_exact_texts(raw, problem):

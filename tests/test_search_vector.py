@@ -99,6 +99,11 @@ def test_the_search_tool_spec_and_argument_texts_are_langchain4j_s():
         ("{}", "Missing required tool argument 'query'."),
         ('{"query": ["a"]}', "Tool argument 'query' must be a string."),
         ('{"query": "  "}', "Tool argument 'query' must not be blank."),
+        (
+            '{"query": "refund \\udcff"}',
+            "Tool argument 'query' must be valid Unicode text (it holds a lone surrogate).",
+        ),
+        ('{"query": ' + "[" * 100_000 + "]" * 100_000 + "}", "Tool search arguments are nested too deeply to read."),
     ]:
         with pytest.raises(SearchArgumentError) as info:
             strategy.parse(raw)
@@ -111,3 +116,11 @@ def test_vector_search_through_the_wrapper():
     outcome = search.search('{"query": "I want my money back for that payment"}', index)
     assert outcome.found == ["refund_payment", "track_shipment"] and outcome.searched == 5
     assert outcome.matches[0].score == pytest.approx(2 / np.sqrt(2) / np.sqrt(3))
+
+
+def test_an_empty_catalogue_finds_nothing():
+    """Hostile-input audit #8: the empty matrix and the query vector did not fit (a numpy ValueError)."""
+    search = ToolSearch(VectorSearch(BagOfWords()))
+    outcome = search.search('{"query": "refund my payment"}', search.index([]))
+    assert outcome.found == [] and outcome.error is None and outcome.searched == 0
+    assert outcome.text() == "No matching tools found. Search again with other words."

@@ -83,7 +83,7 @@ def _print_mcp_tools(args: argparse.Namespace) -> int:
         clients += [
             McpClient.http(url, connect_timeout=args.timeout, request_timeout=args.timeout) for url in args.mcp_http
         ]
-        tools = McpToolProvider(clients, fail_if_one_server_fails=True).provide()
+        tools = McpToolProvider(clients, fail_if_one_server_fails=True, list_timeout=args.timeout).provide()
     finally:
         for client in clients:
             client.close()

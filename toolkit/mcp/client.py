@@ -17,6 +17,14 @@ sends the `notifications/cancelled` message so the server stops working. Errors:
     ├── McpConnectionError    it cannot be reached, or went away
     └── McpTimeout            a request outlived its deadline (and was cancelled)
 
+A JSON message from the server that is not JSON-RPC (a reply with `"result": null`) fails
+every request then waiting for an answer at once, as an `McpError` saying what was wrong:
+which request it answered cannot be known, and waiting would only turn it into a timeout. A
+line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
+requests go on (their real answer may still come), and a timeout then says that the server
+wrote such a line. The SDK's own log record of either (with a traceback) goes only where the
+application configured logging, never to stderr through logging's last resort.
+
 Leaves out: reconnecting after the server died (make a new client), resources, prompts,
 sampling; turning tools into toolkit `Tool`s (`toolkit.mcp.provider`).
 """
@@ -26,11 +34,13 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import logging
 import math
 import shlex
 import tempfile
 import threading
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -42,6 +52,11 @@ from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
 from toolkit.errors import McpConnectionError, McpError, McpTimeout
+
+logging.getLogger("mcp").addHandler(logging.NullHandler())
+"""The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
+last resort would print it on stderr. This client reports the problem itself (`_on_message`),
+so the SDK's records go only where the application configured logging."""
 
 
 class McpClient:
@@ -65,6 +80,10 @@ class McpClient:
         """The connection's cancel scope: `close()` cancels it from outside the loop."""
         self._stderr: Any = None
         """A stdio server's stderr goes to a temporary file, quoted when it cannot be reached."""
+        self._waiting: set[_Waiting] = set()
+        """The requests waiting for an answer (touched on the connection's loop only)."""
+        self._stray = ""
+        """What the last line the server wrote that is not JSON said (for a timeout's message)."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -137,7 +156,9 @@ class McpClient:
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.connect_timeout) as scope:
                 self._scope = scope
-                async with mcp.Client(self._transport(), read_timeout_seconds=self.request_timeout) as client:
+                async with mcp.Client(
+                    self._transport(), read_timeout_seconds=self.request_timeout, message_handler=self._on_message
+                ) as client:
                     scope.deadline = math.inf  # connected: only close() ends it now
                     ready.set_result(client)
                     await anyio.sleep_forever()
@@ -162,6 +183,30 @@ class McpClient:
             tail = self._stderr.read()[-400:].strip()
         return f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
 
+    async def _on_message(self, message: Any) -> None:
+        """The SDK's message handler. A message the server sent that cannot be read fails every
+        request waiting for an answer at once: which of them it answered cannot be known, and
+        waiting would turn a broken reply into a timeout."""
+        if not isinstance(message, ValidationError):
+            return
+        if _stray_line(message) is not None:  # a stray print answers nothing: the real answer may follow
+            self._stray = _unreadable(message)
+            return
+        problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
+        for waiting in list(self._waiting):
+            waiting.fail(problem)
+
+    async def _guarded(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], client: mcp.Client) -> Any:
+        """`request(client)`, failed with `McpError` when `_on_message` gives up on it."""
+        with anyio.CancelScope() as scope:
+            waiting = _Waiting(scope)
+            self._waiting.add(waiting)
+            try:
+                return await request(client)
+            finally:
+                self._waiting.discard(waiting)
+        raise McpError(waiting.problem)
+
     # -- requests ------------------------------------------------------------------------
     def _call(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
         """Run `request(client)` on the connection's loop and wait for it (a little past `timeout`)."""
@@ -169,15 +214,15 @@ class McpClient:
         client, loop = self._client, self._loop
         if client is None or loop is None or not loop.is_running():
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        future = asyncio.run_coroutine_threadsafe(request(client), loop)
+        future = asyncio.run_coroutine_threadsafe(self._guarded(request, client), loop)
         try:
             return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s") from None
+            raise self._timed_out(timeout) from None
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
-                raise McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s") from None
+                raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
                 raise McpConnectionError(f"MCP server {self.name!r} went away: {exc}") from None
             raise McpError(f"MCP server {self.name!r} answered with an error: {exc}") from None
@@ -185,6 +230,11 @@ class McpClient:
             raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise McpConnectionError(f"MCP server {self.name!r} went away: {describe(exc)}") from None
+
+    def _timed_out(self, timeout: float) -> McpTimeout:
+        """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
+        stray = f"; {self._stray}" if self._stray else ""
+        return McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s{stray}")
 
     def list_tools(self, timeout: float | None = None) -> list[McpTool]:
         """The server's tools (every page), from the cache when it holds them.
@@ -215,15 +265,53 @@ class McpClient:
         return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
 
 
+@dataclass(eq=False)
+class _Waiting:
+    """A request waiting for its answer, and why it was given up (set by `fail`)."""
+
+    scope: anyio.CancelScope
+    problem: str = ""
+
+    def fail(self, problem: str) -> None:
+        self.problem = problem
+        self.scope.cancel()
+
+
+def _stray_line(exc: ValidationError) -> str | None:
+    """The line, when the SDK could not parse a message because it is not JSON at all."""
+    return next((str(e.get("input", "")) for e in exc.errors() if e["type"] == "json_invalid"), None)
+
+
+def _unreadable(exc: ValidationError) -> str:
+    """What was wrong with a message the SDK could not parse, in a few words."""
+    line = _stray_line(exc)
+    if line is not None:
+        shown = line if len(line) <= 80 else line[:79] + "…"
+        return (
+            f"it wrote a line that is not JSON ({shown!r}); a stdio server must write only MCP messages "
+            "to stdout (logs go to stderr)"
+        )
+    return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
+
+
 async def _list_all(client: mcp.Client) -> list[McpTool]:
+    """Every page of tools. A paginator that repeats a cursor or a page is stopped there: it would
+    repeat forever (at most 100 pages are read in any case)."""
     tools: list[McpTool] = []
+    cursors: set[str] = set()
+    pages: set[tuple[str, ...]] = set()
     cursor = None
-    for _ in range(100):  # a paginator that never ends
+    for _ in range(100):
         page = await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+        names = tuple(t.name for t in page.tools)
+        if names and names in pages:
+            break
+        pages.add(names)
         tools += page.tools
         cursor = page.next_cursor
-        if cursor is None:
+        if cursor is None or cursor in cursors:
             break
+        cursors.add(cursor)
     return tools
 
 

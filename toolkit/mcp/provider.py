@@ -11,10 +11,11 @@ deadline, `list_timeout`) and, per tool:
 1. gives it a *wire name* the chat API accepts (`^[A-Za-z0-9_-]{1,64}$`): `files.read` →
    `files_read`; letters with accents lose them (`café` → `cafe`); other characters become
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
-   same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original;
+   same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
+   A server listing one name twice is offered its first tool of that name only;
 2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
-   is left out, the others stay. What was left out, and why, is in `provider.left_out` (and
-   the log), so a notebook can show it;
+   (or whose translation fails in any other way) is left out, the others stay. What was left
+   out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees;
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
@@ -52,6 +53,7 @@ import re
 import time
 import unicodedata
 import zlib
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,7 +66,7 @@ from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolErro
 from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
-from toolkit.mcp.client import McpClient
+from toolkit.mcp.client import McpClient, describe
 from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext
@@ -168,15 +170,41 @@ class McpToolProvider:
         tools: list[Tool] = []
         self.left_out = {}
         for client, listed in zip(self.clients, self._list_all(), strict=True):
-            if listed is None:
-                continue
-            for mcp_tool, wire in zip(listed, wire_names([t.name for t in listed]).values(), strict=True):
-                try:
-                    tools.append(tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images))
-                except SchemaTranslationError as exc:
-                    self.left_out[f"{client.name}: {mcp_tool.name}"] = str(exc)
-                    log.warning("MCP tool %r of server %r left out: %s", mcp_tool.name, client.name, exc)
+            if listed is not None:
+                tools += self._translate(client, self._first_of_each_name(client, listed))
         return tools
+
+    def _first_of_each_name(self, client: McpClient, listed: list[McpTool]) -> list[McpTool]:
+        """The first tool of each name; later ones with that name are left out (step 1)."""
+        for name, count in Counter(t.name for t in listed).items():
+            if count > 1:
+                reason = (
+                    f"MCP server {client.name!r} lists a tool named {name!r} {count} times; only the first is offered"
+                )
+                self._leave_out(client, name, reason, key=f"{client.name}: {name} (listed again)")
+        first: dict[str, McpTool] = {}
+        for mcp_tool in listed:
+            first.setdefault(mcp_tool.name, mcp_tool)
+        return list(first.values())
+
+    def _translate(self, client: McpClient, listed: list[McpTool]) -> list[Tool]:
+        """Each tool as a toolkit `Tool`; one that cannot be translated is left out, the others stay."""
+        tools: list[Tool] = []
+        wires = wire_names([t.name for t in listed])
+        for mcp_tool in listed:
+            try:
+                tools.append(tool_from_mcp(client, mcp_tool, self.timeout, wires[mcp_tool.name], self.accepts_images))
+            except SchemaTranslationError as exc:
+                self._leave_out(client, mcp_tool.name, str(exc))
+            except Exception as exc:  # noqa: BLE001 - a defect on one stranger's tool must not cost the others
+                reason = f"MCP tool {mcp_tool.name!r} of server {client.name!r} cannot be offered: {describe(exc)}"
+                self._leave_out(client, mcp_tool.name, reason)
+        return tools
+
+    def _leave_out(self, client: McpClient, name: str, reason: str, key: str | None = None) -> None:
+        """Record (and log) why one tool is not offered; `key` defaults to `"server: tool"`."""
+        self.left_out[key or f"{client.name}: {name}"] = reason
+        log.warning("MCP tool %r of server %r left out: %s", name, client.name, reason)
 
     def _list_all(self) -> list[list[McpTool] | None]:
         """Every client's tools (None: left out). Servers are asked at once, each in a thread of
@@ -207,12 +235,12 @@ class McpToolProvider:
             return None
         if isinstance(outcome, McpError):
             reason = f"{outcome} (left out for {self.retry_after_s:g} s, then tried again)"
-            if down is None:  # log once per outage, not once per call
-                log.warning("MCP server %r left out: %s", client.name, reason)
             self._down[id(client)] = _Down(now + self.retry_after_s, reason)
             self.left_out[client.name] = reason
             if self.fail_if_one_server_fails:
-                raise outcome
+                raise outcome  # the caller reports it: no log line saying the same
+            if down is None:  # log once per outage, not once per call
+                log.warning("MCP server %r left out: %s", client.name, reason)
             return None
         if down is not None:
             log.warning("MCP server %r answers again; its tools are back", client.name)

@@ -11,7 +11,8 @@ rewrites one, walking every subschema:
    path, e.g. `properties_x`) and points there; nested `definitions` / `$defs` are then dropped.
    A reference is kept, never inlined, so recursive schemas (a tree node whose children are
    nodes, or `"$ref": "#"`) stay finite. A reference to another file or a URL cannot be sent
-   on: `SchemaTranslationError`;
+   on, and a `$defs` / `definitions` that is not an object of named schemas cannot be read:
+   `SchemaTranslationError`;
 2. missing `type`: the root is an object (a root that only refers to a definition takes
    that definition's body); below it, `properties` / `required` / `additionalProperties` mean
    object and `items` means array. A *property* that says nothing about its type (`{}`, or
@@ -34,7 +35,9 @@ rewrites one, walking every subschema:
    `$schema` / `$id` dropped; `None` when the tool takes no arguments (toolkit never sends `{}`;
    an empty `properties` with no declared `additionalProperties` means none). Every result is
    checked against the 2020-12 metaschema before it is returned: a schema that still is not
-   valid (`"minimum": "5"`) is a `SchemaTranslationError` saying where.
+   valid (`"minimum": "5"`) is a `SchemaTranslationError` saying where. So is a NaN or Infinity
+   anywhere in the input (Python servers write `NaN` by default): JSON cannot carry it, so
+   every request offering the tool would fail.
 
 `translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
 references; tool *names* (see `toolkit.mcp.provider.wire_names`).
@@ -43,6 +46,7 @@ references; tool *names* (see `toolkit.mcp.provider.wire_names`).
 from __future__ import annotations
 
 import copy
+import math
 import re
 from typing import Any
 
@@ -72,6 +76,7 @@ _DATA_KEYS = ("enum", "const", "default", "examples")
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
     """The parameters schema for an MCP `inputSchema` (see the module docstring)."""
+    _check_finite(schema, where)
     original = copy.deepcopy(schema) if isinstance(schema, dict) else {}
     root = copy.deepcopy(original)
     raw_defs = _collect_defs(root, where)
@@ -108,14 +113,53 @@ def _takes_arguments(root: dict[str, Any]) -> bool:
 
 def _collect_defs(root: dict[str, Any], where: str) -> dict[str, Any]:
     """Step 1: `definitions` and `$defs` of the root, merged (a clash of two bodies is an error)."""
-    defs = dict(root.pop("$defs", None) or {})
-    for name, body in (root.pop("definitions", None) or {}).items():
+    defs = _definitions(root, "$defs", where)
+    for name, body in _definitions(root, "definitions", where).items():
         if defs.setdefault(name, body) != body:
             raise SchemaTranslationError(
                 f"{where}: its schema defines {name!r} twice, differently, under 'definitions' "
                 "and '$defs'; the server's schema is ambiguous — ask its author to fix it"
             )
     return defs
+
+
+def _definitions(root: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """The root's `$defs` or `definitions`, taken out of it: an object of named schemas, or nothing."""
+    value = root.pop(key, None)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise SchemaTranslationError(
+            f"{where}: its schema's {key!r} is {_json_type(value)}, not an object of named schemas; "
+            "ask its author to fix it"
+        )
+    return dict(value)
+
+
+def _json_type(value: Any) -> str:
+    """A value's JSON type, with its article (for error texts)."""
+    kinds = (
+        (bool, "a boolean"),
+        ((int, float), "a number"),
+        (str, "a string"),
+        (list, "an array"),
+        (dict, "an object"),
+    )
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+def _check_finite(schema: Any, where: str) -> None:
+    """No NaN or Infinity anywhere: JSON cannot carry them, so every model request would fail."""
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:  # a loop, not recursion: a deep schema must not raise RecursionError here
+        node, path = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            raise SchemaTranslationError(
+                f"{where}: its schema has a non-finite number at {path or 'the root'} (NaN and Infinity "
+                "are not JSON); ask its author to fix it"
+            )
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend((value, f"{path}/{key}" if path else str(key)) for key, value in reversed(list(children)))
 
 
 def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str, str]:

@@ -227,12 +227,14 @@ def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
     """The arguments as a JSON object, or a `SearchArgumentError` saying what is wrong."""
     try:
         value = json.loads(raw or "{}")
+    except RecursionError:
+        raise argument_problem("Tool search arguments are nested too deeply to read", tool, example) from None
     except ValueError:
         value = None
     if not isinstance(value, dict):
         shown = raw if len(raw) <= 200 else raw[:199] + "…"
         problem = f"Failed to parse tool search arguments as a JSON object: {shown!r}"
-        raise SearchArgumentError(RETRY_TEXT.format(problem=problem, tool=tool, example=example))
+        raise argument_problem(problem, tool, example)
     return value
 
 

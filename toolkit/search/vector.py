@@ -8,6 +8,8 @@ name without a description), and the model's argument is a natural-language `que
 it, the tool vectors are kept in one NumPy matrix with unit rows, so a search is a single
 matrix-vector product: cosine similarity of every tool at once, then the top `max_results`.
 Building an index twice for the same tools costs no embedding: the cache answers by text.
+An empty catalogue finds nothing; a query that is not valid Unicode text (a lone surrogate,
+which a JSON `\\udcff` escape can carry) is an argument mistake, like a blank one.
 
 `VectorSearch` is the strategy the search wrapper uses (spec, arguments, settings); its model
 defaults to the course's distilled static model (`toolkit.search.embeddings`).
@@ -58,7 +60,9 @@ class VectorIndex:
         return len(self.specs)
 
     def similarities(self, query_vector: np.ndarray) -> np.ndarray:
-        """Cosine similarity of every tool to the query, in catalogue order."""
+        """Cosine similarity of every tool to the query, in catalogue order (none for no tools)."""
+        if not self.specs:  # the empty matrix has no width to match the query's
+            return np.zeros(0, dtype=np.float32)
         return self.matrix @ unit_rows(np.asarray(query_vector, dtype=np.float32))
 
     def search(
@@ -90,6 +94,15 @@ class VectorIndex:
             for i in order.tolist()
             if sims[i] > -np.inf
         ]
+
+
+def _encodable(text: str) -> bool:
+    """Can `text` be written as UTF-8 (the tokenizer's input)? Not when it holds a lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -134,6 +147,9 @@ class VectorSearch:
             raise argument_problem(f"Tool argument '{self.argument}' must be a string", self.name, self.example)
         if not value.strip():
             raise argument_problem(f"Tool argument '{self.argument}' must not be blank", self.name, self.example)
+        if not _encodable(value):
+            problem = f"Tool argument '{self.argument}' must be valid Unicode text (it holds a lone surrogate)"
+            raise argument_problem(problem, self.name, self.example)
         return value
 
     def index(self, specs: Sequence[ToolSpec]) -> VectorIndex:

@@ -1,0 +1,44 @@
+"""A hand-written stdio MCP server that misbehaves on purpose: `python hostile_server.py MODE`.
+
+MODE `not-json`: answers `tools/list` with a line that is not JSON (a stray `print`).
+MODE `null-result`: lists one tool, `t`, and answers every call with `"result": null`, which
+is not JSON-RPC. In both modes the request never gets a reply the client can read.
+MODE `nan`: lists `t` and `n`, whose schema holds `NaN` — what Python's `json.dumps` writes
+for `float("nan")` by default.
+"""
+
+import json
+import sys
+
+MODE = sys.argv[1]
+TAKES_X = {"type": "object", "properties": {"x": {"type": "string"}}}
+TOOLS = [{"name": "t", "inputSchema": TAKES_X}]
+if MODE == "nan":
+    TOOLS.append({"name": "n", "inputSchema": {"type": "object", "properties": {"a": {"minimum": float("nan")}}}})
+
+
+def send(reply):
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", **reply}) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    method, rid = request.get("method"), request.get("id")
+    if rid is None:
+        continue  # a notification
+    if method == "initialize":
+        info = {"name": "hostile", "version": "1"}
+        version = request["params"]["protocolVersion"]
+        send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
+    elif method == "tools/list" and MODE == "not-json":
+        sys.stdout.write("listing tools now\n")
+        sys.stdout.flush()
+    elif method == "tools/list":
+        send({"id": rid, "result": {"tools": TOOLS}})
+    elif method == "tools/call" and MODE == "null-result":
+        send({"id": rid, "result": None})
+    elif method == "tools/call":
+        send({"id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}})
+    else:
+        send({"id": rid, "error": {"code": -32601, "message": f"Method not found: {method}"}})

@@ -95,6 +95,29 @@ def test_an_output_file_is_checked_before_the_run(tmp_path):
         assert str(info.value) == message
 
 
+def test_an_output_file_that_cannot_be_created_is_refused_before_the_run(tmp_path, capsys):
+    from toolkit.cli.arguments import out_file
+
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        out_file("/proc/grades.csv")  # /proc accepts no new files, not even from root
+    assert str(info.value) == "'/proc/grades.csv' cannot be written: No such file or directory"
+    with pytest.raises(SystemExit) as stopped:
+        main(["grade", "x.ipynb", "--out", "/proc/grades.csv"], prog="toolkit")
+    assert stopped.value.code == 2
+    assert "argument --out: '/proc/grades.csv' cannot be written" in capsys.readouterr().err
+
+
+def test_checking_an_output_file_leaves_nothing_behind_and_changes_nothing(tmp_path):
+    from toolkit.cli.arguments import out_file
+
+    existing = tmp_path / "old.csv"
+    existing.write_text("kept")
+    assert out_file(str(existing)) == existing and existing.read_text() == "kept"
+    assert out_file(str(tmp_path / "new.csv")) == tmp_path / "new.csv"
+    assert out_file(str(tmp_path / "sub" / "new.csv")) == tmp_path / "sub" / "new.csv"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
 @pytest.mark.parametrize("command", [["grade", "x.ipynb"], ["eval"]])
 def test_a_folder_given_as_the_output_is_a_usage_error_before_anything_runs(command, tmp_path, capsys):
     with pytest.raises(SystemExit) as info:

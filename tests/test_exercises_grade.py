@@ -5,6 +5,7 @@ on its own (named like the course notebook), plus the committed week-0 notebook.
 """
 
 import csv
+import os
 from pathlib import Path
 
 import nbformat
@@ -12,7 +13,7 @@ import pytest
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, grade_paths, summary
+from toolkit.exercises.grade import NOTEBOOK_ROW, grade_notebook, grade_paths, results, summary
 from toolkit.exercises.notebook import section_cells
 
 WEEK2 = "02_week2_reliable_calls.ipynb"
@@ -124,6 +125,7 @@ def test_a_check_record_without_its_passed_field_is_a_failed_row_not_a_crash(tmp
     executed = nbformat.read(path, as_version=4)
     record = {"exercise": "w6.round_trips", "status": "passed"}  # no "passed": written by hand, not by check()
     executed.cells[0].outputs = [nbformat.v4.new_output("display_data", data={MIME: record})]
+    executed.cells[0].execution_count = 1
     monkeypatch.setattr(grade, "_execute", lambda path, seconds: (executed, ""))
     assert grade.grade_notebook(path) == [grade.Row(str(path), "w6.round_trips", False, "passed")]
 
@@ -136,15 +138,15 @@ def test_a_grading_run_stopped_while_waiting_leaves_no_worker_running(tmp_path, 
 
     path = write(tmp_path, "slow.ipynb", [nbformat.v4.new_code_cell("import time\ntime.sleep(600)")])
     started = []
-    original = subprocess.Popen.communicate
+    original = subprocess.Popen.wait
 
     def interrupted(self, *args, **kwargs):
-        if kwargs.get("timeout") is None:
+        if started:
             return original(self, *args, **kwargs)
         started.append(self.pid)
         raise KeyboardInterrupt  # Ctrl-C while the worker runs the notebook
 
-    monkeypatch.setattr(subprocess.Popen, "communicate", interrupted)
+    monkeypatch.setattr(subprocess.Popen, "wait", interrupted)
     with pytest.raises(KeyboardInterrupt):
         _execute(path, 600)
     with pytest.raises(ProcessLookupError):
@@ -176,3 +178,171 @@ def test_a_cell_whose_tags_are_not_a_list_does_not_stop_the_notebook_from_runnin
     path.write_text(json.dumps(data), encoding="utf-8")
     rows = grade_paths([path], seconds=30)
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)]
+
+
+def passed_record(exercise: str) -> dict:
+    from toolkit.exercises.core import MIME
+
+    record = {"exercise": exercise, "status": "passed", "passed": True, "feedback": ""}
+    return {MIME: record, "text/plain": "✓"}
+
+
+def test_only_cells_this_run_executed_count():
+    saved = nbformat.v4.new_code_cell("", metadata={"tags": ["exercise:w6.round_trips"]})
+    saved.outputs = [nbformat.v4.new_output("display_data", data=passed_record("w6.round_trips"))]
+    ran = nbformat.v4.new_code_cell("check('w6.window', ...)", execution_count=2)
+    ran.outputs = [nbformat.v4.new_output("display_data", data=passed_record("w6.window"))]
+    records, _ = results(nbformat.v4.new_notebook(cells=[saved, ran]))
+    assert list(records) == ["w6.window"]  # the saved ✓ of a cell that did not run is ignored
+
+
+def test_the_worker_clears_submitted_outputs_and_counts_before_running():
+    from toolkit.exercises.worker import prepared
+
+    cell = nbformat.v4.new_code_cell("x = 1", execution_count=7)
+    cell.metadata["tags"] = "my note"  # hand-edited
+    cell.outputs = [nbformat.v4.new_output("display_data", data=passed_record("w6.round_trips"))]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [cell, nbformat.v4.new_markdown_cell("text")]
+    [code, _] = prepared(notebook).cells
+    assert code.outputs == [] and code.execution_count is None
+    assert code.metadata["tags"] == ["raises-exception"]
+
+
+def test_the_worker_saves_the_notebook_after_each_cell(tmp_path, monkeypatch):
+    import toolkit.exercises.worker as worker
+
+    source = write(tmp_path, "in.ipynb", [nbformat.v4.new_code_cell("a = 1"), nbformat.v4.new_code_cell("b = 2")])
+    target = tmp_path / "out.ipynb"
+    seen = []
+
+    def execute(notebook, path, timeout, on_cell_executed):
+        notebook.cells[0].execution_count = 1
+        on_cell_executed(cell=notebook.cells[0], cell_index=0, execute_reply={})
+        seen.append(nbformat.read(target, as_version=4).cells[0].execution_count)
+        raise RuntimeError("killed here\nmore")
+
+    monkeypatch.setattr(worker, "execute", execute)
+    worker.run(source, target, 5)
+    assert seen == [1]  # on disk after the first cell, before the second
+    assert nbformat.read(target, as_version=4).metadata["grade_error"] == "RuntimeError: killed here"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.ipynb", "out.ipynb"]  # no partial file left
+
+
+def test_each_submission_runs_in_a_fresh_folder_of_its_own(tmp_path):
+    from toolkit.exercises.grade import private_copy
+
+    path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1")])
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir(), second.mkdir()
+    copies = [private_copy(path, first), private_copy(path, second)]
+    assert [sorted(os.listdir(c.parent)) for c in copies] == [["a.ipynb"], ["a.ipynb"]]
+    assert copies[0].parent != copies[1].parent and path.parent not in (copies[0].parent, copies[1].parent)
+
+
+FAKE_WORKER = """
+import json, subprocess, sys, time
+out, pid_file = sys.argv[1], sys.argv[2]
+cell = {"cell_type": "code", "execution_count": 1, "metadata": {"tags": ["exercise:w6.round_trips"]},
+        "outputs": [{"output_type": "display_data", "metadata": {}, "data": %r}], "source": ""}
+notebook = {"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [cell]}
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+open(pid_file, "w").write(str(child.pid))   # a detached child holding the worker's stderr
+json.dump(notebook, open(out, "w"))
+time.sleep(%d)
+"""
+
+
+def fake_worker(monkeypatch, tmp_path, sleep: int) -> Path:
+    """`_execute` runs a stand-in worker: it writes a notebook with one ✓, detaches a child, sleeps."""
+    import sys
+
+    import toolkit.exercises.grade as grade
+
+    pid_file = tmp_path / "child.pid"
+    script = FAKE_WORKER % (passed_record("w6.round_trips"), sleep)
+    monkeypatch.setattr(
+        grade, "_worker_command", lambda copy, out, seconds: [sys.executable, "-c", script, str(out), str(pid_file)]
+    )
+    return pid_file
+
+
+def stop_child(pid_file: Path) -> None:
+    import signal
+
+    try:
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    except (OSError, ValueError):
+        pass
+
+
+def test_a_detached_child_holding_the_workers_stderr_does_not_hold_the_grader(tmp_path, monkeypatch):
+    import time
+
+    from toolkit.exercises.grade import _execute
+
+    pid_file = fake_worker(monkeypatch, tmp_path, sleep=0)
+    path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1")])
+    started = time.monotonic()
+    try:
+        executed, problem = _execute(path, 5)
+    finally:
+        stop_child(pid_file)
+    assert time.monotonic() - started < 10  # not the child's 30 s
+    assert problem == "" and list(results(executed)[0]) == ["w6.round_trips"]
+
+
+def test_a_notebook_killed_at_the_deadline_keeps_what_it_checked_before(tmp_path, monkeypatch):
+    import toolkit.exercises.grade as grade
+
+    pid_file = fake_worker(monkeypatch, tmp_path, sleep=60)
+    monkeypatch.setattr(grade, "START_ALLOWANCE_S", 1)
+    path = write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1")])
+    try:
+        executed, problem = grade._execute(path, 1)
+    finally:
+        stop_child(pid_file)
+    assert problem == "timed out: still running after 2 s, stopped; results checked before that are kept"
+    assert list(results(executed)[0]) == ["w6.round_trips"]
+
+
+@pytest.fixture(scope="module")
+def private_run(tmp_path_factory):
+    """One small submission in a folder with another file: it plants a module in its working
+    directory, passes w6.round_trips only if that directory is a private one, and carries a ✓ for
+    w6.window saved in a blank exercise cell."""
+    root = tmp_path_factory.mktemp("submissions")
+    (root / "other.txt").write_text("another submission's file")
+    probe = (
+        "import os\nfrom toolkit.exercises import check\n"
+        "check('w6.round_trips', 2 if sorted(os.listdir()) == ['a.ipynb', 'planted.py'] else 99)"
+    )
+    stale = nbformat.v4.new_code_cell("", metadata={"tags": ["exercise:w6.window"]}, execution_count=3)
+    stale.outputs = [nbformat.v4.new_output("display_data", data=passed_record("w6.window"))]
+    cells = [
+        nbformat.v4.new_code_cell("open('planted.py', 'w').write('X = 1')"),
+        nbformat.v4.new_code_cell(probe, metadata={"tags": ["exercise:w6.round_trips"]}),
+        stale,
+    ]
+    path = write(root, "a.ipynb", cells)
+    return {r.exercise: r for r in grade_notebook(path, seconds=30)}, root
+
+
+def test_a_submission_runs_in_a_private_folder_and_plants_nothing_in_the_submissions(private_run):
+    by, root = private_run
+    assert by["w6.round_trips"].passed, by["w6.round_trips"].feedback
+    assert sorted(p.name for p in root.iterdir()) == ["a.ipynb", "other.txt"]
+
+
+def test_a_saved_pass_in_a_cell_that_did_not_run_does_not_count(private_run):
+    by, _ = private_run
+    assert (by["w6.window"].passed, by["w6.window"].feedback) == (False, "not run: no check() result for this exercise")
+
+
+def test_the_timeout_help_says_it_is_per_cell(capsys):
+    with pytest.raises(SystemExit):
+        main(["grade", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "seconds each cell may run (default 120); a notebook still running a minute after that is stopped" in help_text
+    )

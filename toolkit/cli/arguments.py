@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import shlex
+import tempfile
 from pathlib import Path
 
 
@@ -78,7 +79,8 @@ def text_file(text: str) -> str:
 
 
 def out_file(text: str) -> Path:
-    """A file to write: not blank, not a folder, and no file standing where a folder on its way must be."""
+    """A file to write: not blank, not a folder, no file standing where a folder on its way must be,
+    and one this user can really create (or open for writing) — tried here, leaving nothing behind."""
     path = Path(text)
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
@@ -87,7 +89,24 @@ def out_file(text: str) -> Path:
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
+    try:
+        _try_writing(path)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {exc.strerror or exc}") from None
     return path
+
+
+def _try_writing(path: Path) -> None:
+    """Open an existing file for appending (its content untouched); else create the file and remove it
+    again, or — when its folder is still to be made — a temporary file in the nearest existing folder."""
+    if path.exists():
+        open(path, "ab").close()
+    elif path.parent.is_dir():
+        open(path, "xb").close()
+        path.unlink()
+    else:
+        existing = next((p for p in path.parents if p.is_dir()), Path("."))
+        tempfile.TemporaryFile(dir=existing).close()
 
 
 def command_line(text: str) -> str:

@@ -1,8 +1,9 @@
 """`python -m toolkit grade NOTEBOOK_OR_FOLDER… [--out grades.csv] [--timeout S]`: grade submissions.
 
 Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed), with a time
-limit, and writes `notebook,exercise,passed,feedback` — one row per notebook and exercise — then
-prints a summary table. A file that is not a notebook, crashes or hangs gets a row saying so
+limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes
+`notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
+summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. See `toolkit.exercises.grade`.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
@@ -22,11 +23,17 @@ MAX_TIMEOUT_S = 86_400
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
     parser.add_argument("--out", type=out_file, default="grades.csv", help="the CSV to write (default grades.csv)")
-    parser.add_argument("--timeout", type=time_limit, default=120, help="seconds per notebook (default 120)")
+    parser.add_argument(
+        "--timeout",
+        type=time_limit,
+        default=120,
+        help="seconds each cell may run (default 120); a notebook still running a minute after that "
+        "is stopped, and what it checked before still counts",
+    )
 
 
 def time_limit(text: str) -> int:
-    """Seconds per notebook: a whole number from 1 to `MAX_TIMEOUT_S`."""
+    """Seconds per cell: a whole number from 1 to `MAX_TIMEOUT_S`."""
     return whole(
         text, 1, f"is not a time limit: use a whole number of seconds from 1 to {MAX_TIMEOUT_S}", MAX_TIMEOUT_S
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +65,26 @@ def _join_streams(outputs: list[Any]) -> list[Any]:
     return joined
 
 
-def execute(notebook: nbformat.NotebookNode, path: Path, timeout: int = 120) -> None:
-    """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables."""
+def execute(
+    notebook: nbformat.NotebookNode,
+    path: Path,
+    timeout: int = 120,
+    on_cell_executed: Callable[..., Any] | None = None,
+) -> None:
+    """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables.
+
+    timeout: seconds each cell may run; on_cell_executed: nbclient's hook, called after each cell
+    that finished (keyword arguments cell, cell_index, execute_reply)."""
     from nbclient import NotebookClient
 
     saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("LLM_")}
     try:
         NotebookClient(
-            notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+            notebook,
+            timeout=timeout,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+            on_cell_executed=on_cell_executed,
         ).execute()
     finally:
         os.environ.update(saved)

@@ -11,22 +11,31 @@ prediction with what the package really does — never the text of the code.
 - an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
   tuple, or returned by a function) is *not attempted*: no exception, no hint;
 - a failed try shows the checker's feedback (specific to the mistake) and the hint;
-- an exception in the learner's code is a failed try that names it, never a traceback;
-- an answer (or a value the learner's function returns) holding an object whose class decides
-  `==` by its own code (a learner's class defining `__eq__`, or a subclass of str, int, list, …)
-  is a failed try: the checks compare with `==`, and such an object could claim to equal anything;
+- an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
+  raised by their answer inside a check is a failed try that names it, never a traceback; only
+  Ctrl-C (`KeyboardInterrupt`) stops the cell;
+- an answer (or a value the learner's function returns) holding an instance of a learner's class
+  whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
+  `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
+  to equal anything;
+- feedback quotes a value by its repr, or by what it is ("a function named helper") when the
+  repr holds a memory address: the same answer always reads the same, in the notebook and in
+  the grade report;
 - `solution(id)` shows the reference cell only when asked.
 
 Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
 `toolkit grade` reads from the executed notebook.
 
-Leaves out: storing progress between sessions (a result lives in the notebook's outputs).
+Leaves out: storing progress between sessions (a result lives in the notebook's outputs), and
+any defence against a learner set on faking a ✓ (a class can claim a trusted `__module__`,
+`check` itself can be replaced): the learner's code shares the kernel with the checks.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -229,12 +238,7 @@ def has_placeholder(value: Any) -> bool:
 
 def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; a `...` it returns means "not attempted yet"."""
-    if not callable(fn):
-        raise TypeError(f"expected a function, got {type(fn).__name__}")
-    try:
-        value = fn(*args, **kwargs)
-    except (Exception, SystemExit) as error:  # exit() inside the learner's function is a failed try too
-        raise LearnerError(error) from error
+    value = call_learner(fn, *args, **kwargs)
     if has_placeholder(value):
         raise NotAttempted
     if (cls := untrusted_class(value)) is not None:
@@ -242,21 +246,31 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return value
 
 
+def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the learner's function; whatever it raises (but Ctrl-C) becomes a `LearnerError`."""
+    if not callable(fn):
+        raise TypeError(f"expected a function, got {type(fn).__name__}")
+    try:
+        return fn(*args, **kwargs)
+    except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
+        raise
+    except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
+        raise LearnerError(error) from error
+
+
 TRUSTED_MODULES = frozenset(
     {"builtins", "collections", "datetime", "decimal", "enum", "fractions", "numpy", "pathlib", "pydantic", "toolkit"}
 )
 """Packages whose classes compare honestly; a class of any other module (the learner's) is checked."""
-_VALUE_TYPES = (str, bytes, int, float, complex, list, tuple, dict, set, frozenset)
 
 
 def untrusted_class(value: Any) -> type | None:
-    """The class of the first object in `value` (through lists, tuples, sets and dicts) that decides
-    `==` by its own code: a learner's class defining `__eq__` or `__ne__`, or a learner's subclass of
-    a value type (str, int, list, …). None when there is none."""
+    """The class of the first object in `value` (through lists, tuples, sets and dicts) whose `==` could
+    be the learner's: an instance of a class from outside `TRUSTED_MODULES` whose `==` or `!=` is not
+    object's — its own, or inherited from a value type or a trusted class whose `==` reads attributes
+    the subclass can override (`UserList.data`). None when there is none."""
     cls = type(value)
-    if not _trusted(cls) and (
-        issubclass(cls, _VALUE_TYPES) or any("__eq__" in c.__dict__ or "__ne__" in c.__dict__ for c in _own(cls))
-    ):
+    if not _trusted(cls) and not _identity_equality(cls):
         return cls
     parts: Any = ()
     if isinstance(value, dict):
@@ -270,13 +284,40 @@ def _trusted(cls: type) -> bool:
     return str(getattr(cls, "__module__", "")).split(".")[0] in TRUSTED_MODULES
 
 
-def _own(cls: type) -> list[type]:
-    """The classes of `cls`'s MRO that come from untrusted modules."""
-    return [c for c in cls.__mro__ if not _trusted(c)]
+def _identity_equality(cls: type) -> bool:
+    """True when `==` and `!=` of `cls` are object's own (identity), whoever wrote the class."""
+    return getattr(cls, "__eq__", None) is object.__eq__ and getattr(cls, "__ne__", None) is object.__ne__
 
 
 def _untrusted_text(cls: type) -> str:
     return f"a {cls.__name__}, a class of your own that can decide == by its own code"
+
+
+def is_number(value: Any) -> bool:
+    """An int or a float, not a bool (True is not 1 in an answer) and not a string of digits."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
+"""The memory address in a default repr (`<function f at 0x7f…>`): different on every run."""
+
+
+def show(value: Any) -> str:
+    """How feedback quotes a value: its repr, or — when that holds a memory address, which would make
+    the same answer read differently on every run — what it is: "a function named helper"."""
+    try:
+        text = repr(value)
+    except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
+        return f"a {type(value).__name__} object"
+    if not _ADDRESS.search(text):
+        return text
+    if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
+        return f"a function named {value.__name__}"
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    if type(value) in (list, tuple, dict, set, frozenset):
+        return _ADDRESS.sub("", text)
+    return f"a {type(value).__name__} object"
 
 
 def check(exercise_id: str, answer: Any) -> CheckResult:
@@ -304,7 +345,9 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         verdict = wrong(f"your code raised {error}")
     except RecursionError:  # a list that contains itself, or nesting no answer needs
         verdict = wrong("your answer contains itself (or is nested thousands deep); answer with plain values")
-    except Exception as error:  # the answer made the package (or the check) fail: say so, no traceback
+    except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
+        raise
+    except BaseException as error:  # the answer made the package (or the check) fail: say so, no traceback
         verdict = wrong(f"running your answer failed with {describe(error)}")
     feedback = _shortened(verdict.feedback)
     if verdict.passed:
@@ -317,6 +360,8 @@ FEEDBACK_LIMIT = 600
 
 
 def _shortened(text: str) -> str:
+    """Feedback without memory addresses (the grade report must not change between runs), cut to the limit."""
+    text = _ADDRESS.sub("", text)
     if len(text) <= FEEDBACK_LIMIT:
         return text
     return text[: FEEDBACK_LIMIT - 1] + "…"
@@ -326,7 +371,9 @@ def describe(error: BaseException) -> str:
     """`Type: message` of an exception, even one whose message itself fails or is huge."""
     try:
         message = str(error)
-    except Exception:
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
         message = "(its message could not be shown)"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 

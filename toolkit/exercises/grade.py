@@ -4,26 +4,34 @@
     write_csv(rows, "grades.csv")        # notebook,exercise,passed,feedback
     print(summary(rows))
 
-Each notebook runs in its own process (`toolkit.exercises.worker`), offline, with a time limit:
-a cell longer than the limit is stopped and the exercises after it are "not run"; a notebook
-whose process is still alive at the limit plus a start-up allowance is killed with its kernel.
-A broken cell does not stop the run. The result of each exercise is the last `check()` output
-of the executed notebook (its `application/vnd.toolkit.exercise+json` record); which exercises
-a notebook should have comes from its tagged cells and, for a file named like a course
-notebook (`06_…`), from the registry — so a deleted exercise cell still gets a row.
+Each notebook runs in its own process (`toolkit.exercises.worker`), offline, on a copy in a
+fresh private folder (its kernel's working directory, so one submission cannot plant files
+another imports), with a time limit per cell: a cell longer than the limit is stopped and the
+exercises after it are "not run". A notebook whose process is still alive at the limit plus a
+start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
+that still count. The grader never waits on a pipe a notebook's detached child could hold, so
+it returns within about that deadline whatever the notebook does. A broken cell does not stop
+the run. The result of each exercise is the last `check()` output that this run produced (its
+`application/vnd.toolkit.exercise+json` record; outputs saved in the submitted file are cleared
+before it runs, and cells that did not run are ignored); which exercises a notebook should
+have comes from its tagged cells and, for a file named like a course notebook (`06_…`), from
+the registry — so a deleted exercise cell still gets a row.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
 
 Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
 and any defence against a learner who fakes a result: their code runs in the same kernel as
-`check()` (and `solution()` is one call away), so this grading is formative, not an exam.
+`check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
+OS-level isolation: a notebook can still write by absolute path anywhere its user may (a
+separate user or container is the teacher's to set up), and a process it detaches may outlive it.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -42,6 +50,8 @@ from toolkit.exercises.notebook import exercise_id
 NOTEBOOK_ROW = "(notebook)"
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
+KILL_WAIT_S = 10
+"""Seconds to wait for a killed worker to be reaped (it normally takes none)."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +83,14 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
 
 
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The last check record of each exercise, and the error of each exercise cell that raised."""
+    """The last check record of each exercise, and the error of each exercise cell that raised.
+
+    Only cells this run executed count (they have an execution count): a cell that was skipped
+    (blank, or after a timeout or a dead kernel) cannot pass with an output saved before."""
     records: dict[str, dict[str, Any]] = {}
     errors: dict[str, str] = {}
     for cell in notebook.cells:
-        if cell.cell_type != "code":
+        if cell.cell_type != "code" or cell.get("execution_count") is None:
             continue
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
@@ -122,31 +135,100 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:
-    """Run the worker; (executed notebook or None, problem or "")."""
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "executed.ipynb"
-        command = [sys.executable, "-m", "toolkit.exercises.worker", str(path), str(out), str(seconds)]
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            _, stderr = process.communicate(timeout=seconds + START_ALLOWANCE_S)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)  # the worker and its kernel
-            process.communicate()
-            return None, f"timed out: still running after {seconds + START_ALLOWANCE_S} s, stopped"
-        except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise
-        if not out.is_file():
-            last = stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-            return None, f"could not be executed: {last[0][:200]}"
-        executed = nbformat.read(out, as_version=4)
-    error = executed.metadata.get("grade_error", "")
+    """Run the worker on a private copy; (executed notebook or None, problem or "").
+
+    Each submission gets its own fresh folder: the kernel runs there, so nothing one notebook
+    writes in its working directory (which is on `sys.path`) reaches another."""
+    limit = seconds + START_ALLOWANCE_S
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as name:
+        folder = Path(name)
+        out, log = folder / "executed.ipynb", folder / "worker.log"
+        finished = _run_worker(_worker_command(private_copy(path, folder), out, seconds), folder, log, limit)
+        executed = _read(out)
+        if not finished:
+            kept = "; results checked before that are kept" if executed is not None else ""
+            return executed, f"timed out: still running after {limit} s, stopped{kept}"
+        if executed is None:
+            return None, f"could not be executed: {_last_line(log)}"
+    return executed, _stopped_early(executed, seconds)
+
+
+def private_copy(path: Path, folder: Path) -> Path:
+    """A copy of the submission in `folder`/work, a folder of its own to run in."""
+    work = folder / "work"
+    work.mkdir()
+    return Path(shutil.copyfile(path, work / path.name))
+
+
+def _worker_command(copy: Path, out: Path, seconds: int) -> list[str]:
+    return [sys.executable, "-m", "toolkit.exercises.worker", str(copy), str(out), str(seconds)]
+
+
+def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool:
+    """Run the worker in its own process group; True when it exited within `limit` seconds.
+
+    Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
+    started (and detached) holds a copy, and reading it would wait for that process. On the
+    deadline (or Ctrl-C) the group is killed — the worker and its kernel."""
+    with open(log, "wb") as stderr:
+        process = subprocess.Popen(
+            command,
+            cwd=folder,  # `python -m` puts the working directory on sys.path: never a submissions folder
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,
+        )
+    try:
+        process.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        _kill(process)
+        return False
+    except BaseException:  # Ctrl-C (or anything else) while waiting: leave no worker or kernel running
+        _kill(process)
+        raise
+    return True
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the worker's process group and reap the worker (a killed process exits at once)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        process.wait(timeout=KILL_WAIT_S)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _read(out: Path) -> nbformat.NotebookNode | None:
+    """The notebook the worker wrote (after its last finished cell), or None if there is none."""
+    try:
+        return nbformat.read(out, as_version=4)
+    except Exception:  # not written, or not a notebook
+        return None
+
+
+def _last_line(log: Path) -> str:
+    """The last line the worker (or its kernel) wrote to stderr, from the end of the file only."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+            lines = f.read().decode(errors="replace").strip().splitlines()
+    except OSError:
+        lines = []
+    return (lines[-1:] or ["no output"])[0][:200]
+
+
+def _stopped_early(executed: nbformat.NotebookNode, seconds: int) -> str:
+    """Why the worker stopped before the last cell, or "" when it ran them all."""
+    error = str(executed.metadata.get("grade_error", ""))
     if error.startswith("CellTimeoutError"):
-        return executed, f"a cell ran longer than {seconds} s and was stopped; the cells after it did not run"
+        return f"a cell ran longer than {seconds} s and was stopped; the cells after it did not run"
     if error:
-        return executed, f"execution stopped early: {error}"
-    return executed, ""
+        return f"execution stopped early: {error}"
+    return ""
 
 
 def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 WIRE = [
     {"role": "system", "content": "你是一个电商售后助手，回答简短。"},
@@ -86,15 +86,15 @@ def check_usage_path(answer: Any) -> Verdict:
     value: Any = json.loads(client.exchanges[-1].response_text)
     if not isinstance(answer, str) or not answer:
         return wrong("answer with a dotted path as a string, e.g. 'usage.total_tokens'")
+    walked: list[str] = []
     for part in answer.split("."):
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         elif isinstance(value, dict) and part in value:
             value = value[part]
         else:
-            return wrong(
-                f"the body has no {part!r} there; the top-level keys are {sorted(json.loads(client.exchanges[-1].response_text))}"
-            )
+            return wrong(f"the body has no {part!r} {_there(walked, value)}")
+        walked.append(part)
     if value == reply.usage.input_tokens and answer.endswith("prompt_tokens"):
         return right(f"the gateway reports {value} input tokens in `usage.prompt_tokens`; TokenUsage reads it.")
     if answer.endswith("completion_tokens"):
@@ -102,6 +102,16 @@ def check_usage_path(answer: Any) -> Verdict:
     if answer.endswith("total_tokens"):
         return wrong("total_tokens is input + output; the input alone has its own key")
     return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
+
+
+def _there(walked: list[str], value: Any) -> str:
+    """Where a dotted path stopped, and what could follow there."""
+    place = f"under {'.'.join(walked)!r}" if walked else "at the top level"
+    if isinstance(value, dict):
+        return f"{place}; the keys there are {sorted(value)}"
+    if isinstance(value, list):
+        return f"{place}; that is a list of {len(value)}, so use an index from 0 to {len(value) - 1}"
+    return f"{place}; that is the value {value!r}, the path ends there"
 
 
 @exercise(
@@ -154,10 +164,10 @@ def check_usage_build(fn: Any) -> Verdict:
         if got != want:
             if not body.get("usage"):
                 return wrong(
-                    f"for {json.dumps(body)} you returned {got!r}: with no usage reported, each count is None "
+                    f"for {json.dumps(body)} you returned {show(got)}: with no usage reported, each count is None "
                     '("not reported"), not 0 — a zero would claim the request was free'
                 )
-            return wrong(f"for usage {json.dumps(body['usage'])} you returned {got!r}, expected {want!r}")
+            return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}")
     return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")
 
 

@@ -1,7 +1,8 @@
 """Week 2 exercises: the backoff schedule, the three-way triage, Retry-After, a cut stream, timeouts.
 
-The timeout check runs the slow fault on the in-process gateway with an injected `sleep`, so
-a 1-second timeout costs no real time.
+An answer or a returned value that should be a number must be an int or a float — not a bool
+(True is not 1 here) and not a string of digits. The timeout check runs the slow fault on the
+in-process gateway with an injected `sleep`, so a 1-second timeout costs no real time.
 
 Leaves out: timeouts of a stream between two chunks (the same read timeout; the notebook says so).
 """
@@ -12,7 +13,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, is_number, right, show, wrong
 
 
 @exercise(
@@ -58,7 +59,9 @@ def check_backoff(fn: Any) -> Verdict:
     cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
     for n, r in cases:
         got, want = attempt(fn, n, r), policy.wait(n, r)
-        if not abs(float(got) - want) <= 1e-9:  # written so that NaN is a miss, not a match
+        if not is_number(got):
+            return wrong(f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float)")
+        if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
                 why = " — the first wait is the base backoff: 0.5 * 2 ** (attempt - 1)"
@@ -145,8 +148,8 @@ def check_waits(answer: Any) -> Verdict:
     waits: list[float] = []
     gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
     fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
-    if not isinstance(answer, list):
-        return wrong("answer with a list of numbers")
+    if not isinstance(answer, list) or not all(is_number(x) for x in answer):
+        return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
     if [float(x) for x in answer] == waits:
         return right(f"waited {waits}: Retry-After (2 s) is longer than the backoff, so it wins both times.")
     if [float(x) for x in answer] == [0.5, 1.0]:
@@ -181,6 +184,8 @@ def check_truncated(answer: Any) -> Verdict:
                 executed += event.response.message.tool_calls
     except TruncatedStreamError:
         pass
+    if not is_number(answer):
+        return wrong(f"answer with a number of tool calls, e.g. 3, not {show(answer)}")
     if answer == len(executed):
         return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
     return wrong(

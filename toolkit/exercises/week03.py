@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 
 @answer_exercise(
@@ -58,7 +58,17 @@ ORDER_ID_INPUTS = (
     "SN 2026 1020 0001",
     "SN202610200001。",
     "SN_202610200001",
+    "订单号是SN202610200001",
+    "订单号为SN202610200001",
+    "订单号是 SN202610200001",
+    "订单 SN202610200001",
+    "订单：SN202610200001",
+    "订单SN202610200001",
+    "SN٢٠٢٦١٠٢٠٠٠٠١",
+    "SN𝟐𝟎𝟐𝟔𝟏𝟎𝟐𝟎𝟎𝟎𝟎𝟏",
 )
+"""The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
+：: 是 为), and digits that are digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold)."""
 
 
 @exercise(
@@ -73,8 +83,8 @@ ORDER_ID_INPUTS = (
 
 
         def normalize(raw):
-            # full-width → half-width, drop a "订单号：" prefix, spaces and dashes, upper-case;
-            # return "SN" + 12 digits, or None when it is not exactly one order id
+            # full-width → half-width; drop a label (订单 or 订单号, then ：, :, 是 or 为), spaces and
+            # dashes; upper-case; return "SN" + 12 ASCII digits, or None unless it is exactly one order id
             return ...
 
 
@@ -89,9 +99,9 @@ ORDER_ID_INPUTS = (
         def normalize(raw):
             text = "".join(" " if c == "\\u3000" else chr(ord(c) - 0xFEE0) if "\\uff01" <= c <= "\\uff5e" else c
                            for c in raw).strip()
-            text = re.sub(r"^订单号\\s*[:：]?\\s*", "", text)
+            text = re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", text)
             text = re.sub(r"[\\s\\-\\u2010-\\u2015\\u2212]", "", text.upper())
-            return text if re.fullmatch(r"SN\\d{12}", text) else None
+            return text if re.fullmatch(r"SN[0-9]{12}", text) else None   # \\d would take ٢ or 𝟐 too
 
 
         check("w3.normalize", normalize)
@@ -111,10 +121,10 @@ def check_normalize(fn: Any) -> Verdict:
         if got != want:
             if want is None:
                 return wrong(
-                    f"normalize({raw!r}) returned {got!r}, but validation rejects it: guessing an id "
+                    f"normalize({raw!r}) returned {show(got)}, but validation rejects it: guessing an id "
                     "(adding SN, cutting a digit) is how a wrong order gets looked up"
                 )
-            return wrong(f"normalize({raw!r}) returned {got!r}, validation accepts it as {want!r}")
+            return wrong(f"normalize({raw!r}) returned {show(got)}, validation accepts it as {want!r}")
     return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
 
 

@@ -50,8 +50,14 @@ def check_declare(answer: Any) -> Verdict:
     if not isinstance(answer, type):
         return wrong(f"answer with the class itself, not {type(answer).__name__}")
     model = ScriptedModel(["好的 1", "好的 2", "好的 3"])
+    per_id, memory_ids = memory_per_id(), []
+
+    def memory(memory_id: Any) -> Any:
+        memory_ids.append(memory_id)
+        return per_id(memory_id)
+
     try:
-        service: Any = ai_service(answer, model=model, memory=memory_per_id())
+        service: Any = ai_service(answer, model=model, memory=memory)
     except ConfigurationError as error:
         return wrong(f"ai_service() refused the declaration: {error}")
     if not hasattr(service, "chat"):
@@ -61,6 +67,11 @@ def check_declare(answer: Any) -> Verdict:
     service.chat("alice", "我叫什么？")
     if reply != "好的 1":
         return wrong(f"chat() should return the answer as a str, it returned {reply!r}")
+    if memory_ids[:1] == ["我叫 Alice"]:
+        return wrong(
+            "chat() takes the user id first, then the question; yours has them the other way round "
+            '(chat("alice", "我叫 Alice") used the question as the memory id)'
+        )
     third = [m.content for m in model.requests[2].messages]
     if "我叫 Bob" in third:
         return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")

@@ -55,7 +55,7 @@ def check_required(answer: Any) -> Verdict:
     from toolkit.tools.execute import function_tool
 
     if problem := dict_answer_problem(
-        answer, DECLARATIONS, expected="the starter's dict, True or False per declaration"
+        answer, DECLARATIONS, (True, False), expected="the starter's dict, True or False per declaration"
     ):
         return problem
     actual = {

@@ -8,9 +8,9 @@ import random
 from itertools import product
 from typing import Any
 
-from toolkit.exercises.answers import misses, verdict_of
+from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 QUESTION = "订单 SN202610200001 能退吗？"
 
@@ -124,7 +124,7 @@ def check_truth_table(fn: Any) -> Verdict:
                 tip = " — the last call is IMMEDIATE_IF_LAST: that alone returns"
             elif not err and RB.TO_LLM in combo and got:
                 tip = " — a TO_LLM call's result must go back to the model"
-            return wrong(f"returns_now({names}, any_error={err}) gave {got!r}, the loop says {want}{tip}")
+            return wrong(f"returns_now({names}, any_error={err}) gave {show(got)}, the loop says {want}{tip}")
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
 
 
@@ -255,6 +255,9 @@ def check_course_bound(answer: Any) -> Verdict:
     return wrong(f"{len(result.executions)} tools ran before the hand-over")
 
 
+IF_LAST_ORDERS = ("query_order, notify_user", "notify_user, query_order")
+
+
 @answer_exercise(
     "w6.if_last",
     "query_order is TO_LLM, notify_user IMMEDIATE_IF_LAST: finish for [query, notify] and for [notify, query]?",
@@ -273,13 +276,15 @@ def check_if_last(answer: Any) -> Verdict:
         return f"已发送：{text}"
 
     query, notify = call("query_order", orderId="SN202610200001"), call("notify_user", text="已发货")
-    if not isinstance(answer, dict) or len(answer) != 2:
-        return wrong("answer with the starter's dict")
+    if problem := dict_answer_problem(
+        answer, IF_LAST_ORDERS, ("immediate", "answer"), expected=f"the starter's dict: its keys {list(IF_LAST_ORDERS)}"
+    ):
+        return problem
 
     def finish(calls: list[Any]) -> str:
         model = ScriptedModel([calls, "好的"])
         return run_loop(model, [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]).finish
 
-    actual = {"query_order, notify_user": finish([query, notify]), "notify_user, query_order": finish([notify, query])}
+    actual = {IF_LAST_ORDERS[0]: finish([query, notify]), IF_LAST_ORDERS[1]: finish([notify, query])}
     found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish={real!r}, you said {said!r}")
     return verdict_of(found, "order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

@@ -1,5 +1,10 @@
 """Week 7 exercises: rollback order, writing a compensation, what the model reads, when it runs.
 
+A compensation is checked on a trip that books twice (Alice, who already has another stay, and
+Carol), then registers a walk-in that has no compensation, then fails: each booking of the trip
+must go and nothing else — so a compensation that removes a fixed booking, the last one, or the
+guest's first one fails.
+
 Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
 
@@ -125,9 +130,38 @@ def check_rollback_order(answer: Any) -> Verdict:
     hint="a compensation takes the tool's own parameters (or the recorded ToolExecution) and undoes its effect.",
 )
 def check_compensation(answer: Any) -> Verdict:
+    from toolkit.errors import ConfigurationError
+
+    try:
+        result = _hotel_trip(answer, TRIP_BOOKED + [("pay_deposit", {"guest": "alice"})])
+    except ConfigurationError as error:
+        return wrong(f"the loop refused the compensation: {error}")
+    if failed := next((entry for entry in result.saga if not entry.ok), None):
+        return wrong(f"your compensation failed: {failed.detail}")
+    if problem := _bookings_problem(EARLIER_BOOKINGS + [WALK_IN]):
+        return problem
+    _hotel_trip(answer, [("book_hotel", {"guest": "bob", "nights": 5})])
+    if ("bob", 5) not in BOOKINGS:
+        return wrong("with no failure nothing may be undone, yet Bob's booking is gone")
+    return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
+
+
+EARLIER_BOOKINGS = [("alice", 3), ("someone else", 3)]
+"""In BOOKINGS before the trip: Alice's earlier stay (same guest, other nights) and another guest's."""
+TRIP_BOOKED = [
+    ("book_hotel", {"guest": "alice", "nights": 2}),
+    ("book_hotel", {"guest": "carol", "nights": 4}),
+    ("walk_in", {"guest": "erin", "nights": 1}),
+]
+"""The failed trip's calls before the failing deposit: two bookings to undo, then one made after them
+that has no compensation and must stay."""
+WALK_IN = ("erin", 1)
+
+
+def _hotel_trip(answer: Any, calls: list[tuple[str, dict[str, Any]]]) -> Any:
+    """Run `calls` (one a round) with `answer` as book_hotel's compensation, BOOKINGS reset first."""
     from toolkit.chat.messages import UserMessage
     from toolkit.chat.scripted import ScriptedModel, call
-    from toolkit.errors import ConfigurationError
     from toolkit.loop.run import LoopOptions, run_loop
     from toolkit.tools.decorator import tool
 
@@ -136,36 +170,53 @@ def check_compensation(answer: Any) -> Verdict:
         BOOKINGS.append((guest, nights))
         return f"已为 {guest} 预订 {nights} 晚"
 
+    @tool("前台登记散客入住（不可撤销）。")
+    def walk_in(guest: str, nights: int) -> str:
+        BOOKINGS.append((guest, nights))
+        return f"{guest} 已入住 {nights} 晚"
+
     @tool("支付押金。")
     def pay_deposit(guest: str) -> str:
         raise ConnectionError("payment gateway down")
 
-    def trip(fail: bool) -> Any:
-        BOOKINGS.clear()
-        BOOKINGS.append(("someone else", 3))
-        calls = [call("book_hotel", guest="alice", nights=2)] + ([call("pay_deposit", guest="alice")] if fail else [])
-        model = ScriptedModel([calls, "好的"])
-        return run_loop(
-            model,
-            [UserMessage(content="订酒店")],
-            tools=[book_hotel, pay_deposit],
-            options=LoopOptions(compensate=True, compensations=(answer,)),
-        )
+    BOOKINGS[:] = EARLIER_BOOKINGS
+    model = ScriptedModel([*(call(name, **arguments) for name, arguments in calls), "好的"])
+    return run_loop(
+        model,
+        [UserMessage(content="订酒店")],
+        tools=[book_hotel, walk_in, pay_deposit],
+        options=LoopOptions(compensate=True, compensations=(answer,)),
+    )
 
-    try:
-        result = trip(fail=True)
-    except ConfigurationError as error:
-        return wrong(f"the loop refused the compensation: {error}")
-    if result.saga and not result.saga[0].ok:
-        return wrong(f"your compensation failed: {result.saga[0].detail}")
-    if ("alice", 2) in BOOKINGS:
-        return wrong("after the rollback Alice's booking is still in BOOKINGS")
-    if ("someone else", 3) not in BOOKINGS:
-        return wrong("your compensation removed someone else's booking: undo only this call's effect")
-    trip(fail=False)
-    if ("alice", 2) not in BOOKINGS:
-        return wrong("with no failure nothing may be undone, yet the booking is gone")
-    return right("undone on failure, kept on success, nobody else's booking touched.")
+
+def _bookings_problem(expected: list[tuple[str, int]]) -> Verdict | None:
+    """✗ naming a booking the rollback removed wrongly, or one of the trip it left; None when BOOKINGS is right."""
+    from collections import Counter
+
+    left, wanted = Counter(BOOKINGS), Counter(expected)
+    if lost := sorted(wanted - left):
+        return wrong(
+            f"after the rollback {_stays(lost)} {_is(lost)} gone, but no undone call booked {_it(lost)}: undo only this call's "
+            "effect — the booking with its own guest and nights"
+        )
+    if kept := sorted(left - wanted):
+        return wrong(
+            f"after the rollback {_stays(kept)} {_is(kept)} still in BOOKINGS: each undone call must remove its own "
+            "booking"
+        )
+    return None
+
+
+def _is(bookings: list[Any]) -> str:
+    return "is" if len(bookings) == 1 else "are"
+
+
+def _it(bookings: list[Any]) -> str:
+    return "it" if len(bookings) == 1 else "them"
+
+
+def _stays(bookings: list[tuple[str, int]]) -> str:
+    return " and ".join(f"{guest}'s booking of {nights} night{'s' * (nights != 1)}" for guest, nights in bookings)
 
 
 @answer_exercise(

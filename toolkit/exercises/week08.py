@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,7 +71,7 @@ def check_score(fn: Any) -> Verdict:
                     tip = " — compare in lower case: the terms are lower-cased, names and descriptions may not be"
                 elif got == sum((t in name) + (t in desc) for t in terms):
                     tip = " — a hit in the name is worth 2"
-                return wrong(f"score({spec.name!r}, …, {terms}) gave {got!r}, LangChain4j's rule gives {want}{tip}")
+                return wrong(f"score({spec.name!r}, …, {terms}) gave {show(got)}, LangChain4j's rule gives {want}{tip}")
     return right(f"identical to toolkit.search.keyword.score on {cases} tool/terms pairs of the catalogue.")
 
 
@@ -145,6 +145,8 @@ def _search_loop(script: list[Any]) -> Any:
 def check_hidden_callable(answer: Any) -> Verdict:
     from toolkit.chat.scripted import call
 
+    if not isinstance(answer, bool):
+        return wrong(f"answer True or False, not {show(answer)}")
     result = _search_loop([call("cancel_order", order_id="SO-1", reason="x"), "ok"])
     ran = result.executions[0].error_kind is None
     if answer is ran:
@@ -166,6 +168,8 @@ def check_hidden_callable(answer: Any) -> Verdict:
 def check_repeat_search(answer: Any) -> Verdict:
     from toolkit.chat.scripted import call
 
+    if not isinstance(answer, bool):
+        return wrong(f"answer True or False, not {show(answer)}")
     result = _search_loop([call("tool_search_tool", terms=["order"]), call("tool_search_tool", terms=["order"]), "ok"])
     first, second = (e.result.content for e in result.executions[:2])
     same = first == second

@@ -1,5 +1,9 @@
 """Week 10 exercises: a skill folder, what level 0 shows, paths that cannot escape, skill-owned tools.
 
+For the skill folder only the folder counts: what make_skill returns is ignored (a starter's
+`return ...` left below working code is fine); it is "not attempted" only while it returns `...`
+and creates nothing.
+
 Leaves out: the token costs per level (the week-10 notebook prints them).
 """
 
@@ -11,7 +15,7 @@ from typing import Any, cast
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import NotAttempted, Verdict, call_learner, exercise, has_placeholder, right, wrong
 
 
 @exercise(
@@ -56,7 +60,9 @@ def check_skill_folder(fn: Any) -> Verdict:
 
     root = Path(tempfile.mkdtemp())
     try:
-        attempt(fn, root)
+        returned = call_learner(fn, root)  # what it returns does not matter: the folder does
+        if has_placeholder(returned) and not any(root.iterdir()):
+            raise NotAttempted
         try:
             skills = Skills.from_directory(root)
         except Exception as error:

@@ -1,16 +1,21 @@
 """One submission, executed in its own process: `python -m toolkit.exercises.worker IN.ipynb OUT.ipynb SECONDS`.
 
-`toolkit grade` starts this in a new process group so that a notebook that hangs past the
-limit can be killed with its kernel. Every code cell is tagged `raises-exception`, so a broken
-cell is recorded and the cells after it still run; a cell running longer than SECONDS stops the
-run. Whatever ran is written to OUT, with `metadata.grade_error` saying why it stopped early.
-Execution is `toolkit.cli.notebooks.execute`: a fresh kernel, without the LLM_* variables.
+`toolkit grade` starts this in a new process group, on a private copy of the submission (the
+kernel's working directory is that copy's folder), so that a notebook that hangs past the
+limit can be killed with its kernel. Before running, every code cell loses the outputs and
+execution count it was submitted with: only what this run produces can count. Every code cell
+is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
+cell running longer than SECONDS stops the run. OUT is rewritten after each cell (atomically),
+so a run killed from outside still leaves what ran before; at the end it holds whatever ran,
+with `metadata.grade_error` saying why it stopped early. Execution is
+`toolkit.cli.notebooks.execute`: a fresh kernel, without the LLM_* variables.
 
 Leaves out: reading the results (`toolkit.exercises.grade`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -23,16 +28,31 @@ TOLERATE = "raises-exception"
 
 
 def run(source: Path, target: Path, seconds: int) -> None:
-    notebook = nbformat.read(source, as_version=4)
+    notebook = prepared(nbformat.read(source, as_version=4))
+    try:
+        execute(notebook, source.resolve(), timeout=seconds, on_cell_executed=lambda **_: save(notebook, target))
+    except Exception as error:  # a timeout or a dead kernel: keep what ran, say why
+        first = (str(error).strip().splitlines() or [""])[0]
+        notebook.metadata["grade_error"] = f"{type(error).__name__}: {first[:200]}"
+    save(notebook, target)
+
+
+def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Every code cell without its submitted outputs and count, and tagged to tolerate an error (in place)."""
     for cell in notebook.cells:
         if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
             tags = cell_tags(cell)  # a hand-edited cell may hold a string or null there
             cell.setdefault("metadata", {})["tags"] = tags + [TOLERATE] * (TOLERATE not in tags)
-    try:
-        execute(notebook, source.resolve(), timeout=seconds)
-    except Exception as error:  # a timeout or a dead kernel: keep what ran, say why
-        notebook.metadata["grade_error"] = f"{type(error).__name__}: {str(error).strip().splitlines()[0][:200]}"
-    nbformat.write(notebook, target)
+    return notebook
+
+
+def save(notebook: nbformat.NotebookNode, target: Path) -> None:
+    """Write `target` whole or not at all: a kill mid-write leaves the previous version."""
+    partial = target.with_name(target.name + ".partial")
+    nbformat.write(notebook, partial)
+    os.replace(partial, target)
 
 
 if __name__ == "__main__":

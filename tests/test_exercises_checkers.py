@@ -1,0 +1,288 @@
+"""Checkers that must not be fooled: a hard-coded or argument-blind answer fails, the reference
+solution agrees with the package, a value of the wrong type is named, and feedback says what is wrong."""
+
+import pytest
+
+from toolkit import compensates
+from toolkit.exercises import check, get
+from toolkit.exercises.week07 import BOOKINGS
+
+# --- w7.compensation: undo this call's booking, nothing else -------------------------------------
+
+
+def compensation_of(undo):
+    @compensates("book_hotel")
+    def cancel(guest: str, nights: int) -> None:
+        undo(guest, nights)
+
+    return cancel
+
+
+def test_the_reference_compensation_passes():
+    result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.remove((guest, nights))))
+    assert (result.status, result.feedback) == (
+        "passed",
+        "each call's own booking undone on failure, kept on success, nobody else's touched.",
+    )
+
+
+def test_a_compensation_that_removes_a_fixed_booking_fails():
+    result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.remove(("alice", 2))))
+    assert result.feedback == (
+        "your compensation failed: compensation failed: ValueError: list.remove(x): x not in list"
+    )
+
+
+def test_a_compensation_that_removes_the_last_booking_fails():
+    result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.pop()))
+    assert result.feedback == (
+        "after the rollback erin's booking of 1 night is gone, but no undone call booked it: undo only this "
+        "call's effect — the booking with its own guest and nights"
+    )
+
+
+def test_a_compensation_that_removes_the_guests_first_booking_fails():
+    def first_of_guest(guest, nights):
+        BOOKINGS.remove(next(b for b in BOOKINGS if b[0] == guest))
+
+    result = check("w7.compensation", compensation_of(first_of_guest))
+    assert result.feedback == (
+        "after the rollback alice's booking of 3 nights is gone, but no undone call booked it: undo only this "
+        "call's effect — the booking with its own guest and nights"
+    )
+
+
+def test_a_compensation_that_does_nothing_names_the_bookings_left():
+    result = check("w7.compensation", compensation_of(lambda guest, nights: None))
+    assert result.feedback == (
+        "after the rollback alice's booking of 2 nights and carol's booking of 4 nights are still in BOOKINGS: "
+        "each undone call must remove its own booking"
+    )
+
+
+# --- w3.normalize: the reference solution is the package's rule ---------------------------------
+
+
+def reference_normalize():
+    namespace: dict = {}
+    exec(get("w3.normalize").solution.replace('check("w3.normalize", normalize)', ""), namespace)
+    return namespace["normalize"]
+
+
+def test_the_reference_normalize_agrees_with_validation_on_every_input():
+    from toolkit.course.validation import Rejected, normalize_order_id
+    from toolkit.exercises.week03 import ORDER_ID_INPUTS
+
+    def package(raw):
+        try:
+            return normalize_order_id(raw)
+        except Rejected:
+            return None
+
+    normalize = reference_normalize()
+    assert [normalize(raw) for raw in ORDER_ID_INPUTS] == [package(raw) for raw in ORDER_ID_INPUTS]
+    assert check("w3.normalize", normalize).passed
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (  # the reference solution as it was: 订单号 with ：or : only
+            "^订单号?\\s*[:：是为]?\\s*",
+            "^订单号\\s*[:：]?\\s*",
+            "normalize('订单号是SN202610200001') returned None, validation accepts it as 'SN202610200001'",
+        ),
+        (  # \d takes any Unicode digit
+            "SN[0-9]{12}",
+            "SN\\d{12}",
+            "normalize('SN٢٠٢٦١٠٢٠٠٠٠١') returned 'SN٢٠٢٦١٠٢٠٠٠٠١', but validation rejects it",
+        ),
+    ],
+)
+def test_the_old_reference_and_a_unicode_digit_rule_fail(old, new, said):
+    source = get("w3.normalize").solution.replace('check("w3.normalize", normalize)', "")
+    assert old in source
+    namespace: dict = {}
+    exec(source.replace(old, new), namespace)
+    assert check("w3.normalize", namespace["normalize"]).feedback.startswith(said)
+
+
+# --- numbers: an int or a float, not a bool or a string -----------------------------------------
+
+
+def test_a_backoff_returning_strings_or_none_is_told_to_return_a_number():
+    def as_text(attempt, retry_after):
+        return str(min(8.0, 0.5 * 2 ** (attempt - 1)) if retry_after is None else 0.0)
+
+    assert check("w2.backoff", as_text).feedback == (
+        "wait(1, None) returned '0.5'; return the seconds as a number (an int or a float)"
+    )
+    assert check("w2.backoff", lambda attempt, retry_after: None).feedback == (
+        "wait(1, None) returned None; return the seconds as a number (an int or a float)"
+    )
+
+
+def test_false_is_not_a_number_of_tool_calls():
+    assert check("w2.truncated", False).feedback == "answer with a number of tool calls, e.g. 3, not False"
+    assert check("w2.truncated", 0).passed
+
+
+def test_waits_must_be_numbers():
+    assert check("w2.waits", ["2", "2"]).feedback == "answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]"
+    assert check("w2.waits", [2, 2.0]).passed
+
+
+# --- BaseException from the learner's code: a failed try, never a traceback ----------------------
+
+
+class Boom(BaseException):
+    pass
+
+
+def test_a_base_exception_of_the_learners_own_is_a_failed_try():
+    def learner(behaviors, any_error):
+        raise Boom("bye")
+
+    result = check("w6.truth_table", learner)
+    assert (result.status, result.feedback) == ("failed", "your code raised Boom: bye")
+
+
+@pytest.mark.parametrize(("error", "named"), [(SystemExit(4), "SystemExit: 4"), (Boom("bye"), "Boom: bye")])
+def test_a_returned_value_that_raises_inside_the_check_is_a_failed_try(error, named):
+    class Falsy:
+        def __bool__(self):
+            raise error
+
+    result = check("w6.truth_table", lambda behaviors, any_error: Falsy())
+    assert (result.status, result.feedback) == ("failed", f"running your answer failed with {named}")
+
+
+def test_ctrl_c_still_stops_the_cell():
+    def learner(behaviors, any_error):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        check("w6.truth_table", learner)
+
+
+# --- == decided by the learner's code, through a trusted base class -------------------------------
+
+
+def test_a_userlist_whose_data_is_equal_to_everything_is_a_failed_try():
+    from collections import UserDict, UserList
+
+    class Liar:
+        def __eq__(self, other):
+            return True
+
+    class Answer(UserList):
+        @property
+        def data(self):
+            return Liar()
+
+        @data.setter
+        def data(self, value):
+            pass
+
+    result = check("w6.round_trips", Answer())
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your answer holds a Answer, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects",
+    )
+    assert not check("w3.unknown_order", type("Mapping", (UserDict,), {})()).passed
+
+
+def test_a_learners_class_with_identity_equality_is_still_an_answer():
+    from toolkit.exercises.core import untrusted_class
+
+    class Plain:
+        pass
+
+    assert untrusted_class([Plain(), Plain]) is None
+
+
+# --- feedback that says what is wrong ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("exercise_id", "answer"), [("w8.hidden_callable", 1), ("w8.repeat_search", 0)])
+def test_a_yes_no_question_answered_with_a_number_asks_for_true_or_false(exercise_id, answer):
+    assert check(exercise_id, answer).feedback == f"answer True or False, not {answer}"
+
+
+def test_required_answered_with_numbers_asks_for_true_or_false():
+    from toolkit.exercises.week05 import DECLARATIONS
+
+    answer = dict.fromkeys(DECLARATIONS, 1)
+    assert check("w5.required", answer).feedback == "answer True or False for 'x: int', not 1"
+
+
+def test_if_last_with_other_keys_names_the_starters_keys():
+    assert check("w6.if_last", {"a": "answer", "b": "answer"}).feedback == (
+        "answer with the starter's dict: its keys ['query_order, notify_user', 'notify_user, query_order']"
+    )
+
+
+def test_declare_with_the_parameters_swapped_says_so():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, UserText
+
+    class Assistant(Protocol):
+        def chat(self, question: Annotated[str, UserText], uid: Annotated[str, MemoryId]) -> str: ...
+
+    assert check("w4.declare", Assistant).feedback == (
+        "chat() takes the user id first, then the question; yours has them the other way round "
+        '(chat("alice", "我叫 Alice") used the question as the memory id)'
+    )
+
+
+def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
+    feedback = check("w1.usage_path", "usage.input_tokens").feedback
+    assert feedback == (
+        "the body has no 'input_tokens' under 'usage'; the keys there are "
+        "['completion_tokens', 'completion_tokens_details', 'prompt_tokens', 'prompt_tokens_details', 'total_tokens']"
+    )
+
+
+def test_a_skill_folder_made_by_a_function_that_keeps_the_starters_return_is_checked():
+    def make_skill(root):
+        folder = root / "gift-wrapping"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            "---\nname: gift-wrapping\ndescription: Use when a customer asks to gift-wrap.\n---\nAsk for the text.\n",
+            encoding="utf-8",
+        )
+        return ...
+
+    assert check("w10.skill_folder", make_skill).passed
+    assert check("w10.skill_folder", lambda root: ...).status == "not attempted"
+
+
+# --- no memory addresses: the same answer reads the same on every run ---------------------------
+
+
+def test_feedback_names_a_function_instead_of_its_address():
+    def helper(behaviors, any_error):
+        return False
+
+    result = check("w6.truth_table", lambda behaviors, any_error: helper)
+    assert "0x" not in result.feedback
+    assert result.feedback.startswith("returns_now(") and "gave a function named helper," in result.feedback
+
+
+def test_show_describes_values_whose_repr_holds_an_address():
+    from toolkit.exercises.core import show
+
+    class Thing:
+        pass
+
+    assert show([1, "a", None]) == "[1, 'a', None]"
+    assert show(Thing()) == "a Thing object"
+    assert show(test_show_describes_values_whose_repr_holds_an_address) == (
+        "a function named test_show_describes_values_whose_repr_holds_an_address"
+    )
+    assert (
+        show([Thing()])
+        == "[<test_exercises_checkers.test_show_describes_values_whose_repr_holds_an_address.<locals>.Thing>]"
+    )

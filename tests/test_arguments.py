@@ -393,3 +393,18 @@ def test_mutable_defaults_are_fresh_on_every_call():
     for n in (3, 4):
         t.execute(ToolCall(id="1", name="grow", arguments=f'{{"n": {n}}}'))
     assert sizes == [(2, 2, 2, "c"), (2, 2, 2, "c")]
+
+
+def test_an_argument_error_lists_ten_problems_and_counts_the_rest():
+    """The model reads the message back: 20,000 unknown keys must not come back as 20,000 lines."""
+    problems = [ArgumentProblem(f"k{i}", str(i), "", kind="unknown") for i in range(25)]
+    lines = str(ArgumentError("echo", problems)).split("\n")
+    assert len(lines) == 1 + 10 + 1 + 1
+    assert lines[10:12] == ["- k9: unknown field (got 9), remove it", "- ... and 15 more problems"]
+    assert len(ArgumentError("echo", problems).problems) == 25  # the record keeps them all
+
+
+def test_a_field_path_of_any_length_is_shown_short():
+    problem = ArgumentProblem("k" * 500_000, "1", "", kind="unknown")
+    assert problem.field == "k" * 117 + "..."
+    assert len(str(ArgumentError("echo", [problem]))) < 250

@@ -808,12 +808,30 @@ def test_a_200_answer_that_echoes_the_key_never_shows_it(answer, stream):
     assert KEY not in shown and "***0001" in f"{caught.value} {caught.value.body}"
 
 
-def test_a_conversation_that_quotes_the_key_is_masked_in_the_exchanges():
+def test_a_conversation_that_quotes_the_key_never_sends_it_or_shows_it():
+    """A tool's result (or the learner) may quote the key: the model never reads it."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
     script = Script(httpx.Response(200, json=OK_BODY))
     client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(script))
-    client.chat([UserMessage(content=f"my key is {KEY}")])
-    assert KEY in script.requests[0].content.decode()  # the gateway gets the conversation as it is
+    call = ToolCall(id="c1", name="config")
+    client.chat(
+        [
+            UserMessage(content=f"my key is {KEY}"),
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id="c1", tool_name="config", content=f'{{"api_key": "{KEY}"}}'),
+        ]
+    )
+    assert KEY not in script.requests[0].content.decode()
+    sent = json.loads(script.requests[0].content)["messages"]
+    assert (sent[0]["content"], sent[2]["content"]) == ("my key is ***0001", '{"api_key": "***0001"}')
     assert client.exchanges[0].request["messages"][0]["content"] == "my key is ***0001"
+
+
+def test_a_short_placeholder_key_is_not_masked_in_the_conversation():
+    client = ChatClient("http://gw.test/v1", "not-needed", "m", transport=httpx.MockTransport(Script()))
+    body = client.build_request([UserMessage(content="this step is not-needed")])
+    assert body["messages"][0]["content"] == "this step is not-needed"
 
 
 @pytest.mark.parametrize("value, where", [(float("nan"), "nan at temperature"), (float("inf"), "inf at temperature")])

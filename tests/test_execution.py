@@ -4,6 +4,7 @@ overrides, exact texts), hand-written tools, and collecting tools with `tools_fr
 import datetime
 import enum
 import json
+import math
 import sys
 from typing import Annotated, Any
 
@@ -73,15 +74,13 @@ def test_to_text(value, text):
     assert to_text(value) == text
 
 
-def test_a_result_that_cannot_be_text_is_an_execution_error():
+def test_a_result_json_cannot_write_is_its_str_and_the_call_succeeded():
     @tool("Returns something odd.")
     def odd() -> object:
         return object()
 
     result = function_tool(odd).execute(call("odd"))
-    assert result.is_error and result.content.startswith(
-        "Tool 'odd' failed: PydanticSerializationError: Unable to serialize unknown type"
-    )
+    assert not result.is_error and result.content.startswith("<object object at 0x")
 
 
 # --- executing ----------------------------------------------------------------------------
@@ -392,8 +391,11 @@ def test_a_function_becomes_one_tool_reused_by_every_call_until_reflection_is_cl
 @given(st.one_of(st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.booleans()))
 def test_a_number_or_bool_is_written_as_the_general_path_writes_it(value):
     """`to_text` writes an int, float or bool with `json.dumps` at once; the general path
-    (pydantic's `to_jsonable_python`, then `json.dumps`) gives the same text."""
-    assert to_text(value) == json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    (pydantic's `to_jsonable_python`, then `json.dumps`, NaN and infinities as strings) gives
+    the same text."""
+    assert to_text(value) == to_text([value])[1:-1]
+    if not isinstance(value, float) or math.isfinite(value):
+        assert to_text(value) == json.dumps(to_jsonable_python(value), ensure_ascii=False)
 
 
 def test_number_subclasses_take_the_general_path():

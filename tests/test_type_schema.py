@@ -1,7 +1,9 @@
 """Type → JSON Schema: the fast path must equal pydantic's own output, type by type."""
 
 import datetime
+import decimal
 import enum
+import json
 import uuid
 from typing import Annotated, Any, Literal, Optional, Union
 
@@ -70,7 +72,20 @@ FAST = [
     Annotated[list[int], Field(min_length=1)],
     Annotated[int, Field(description="How many")],
 ]
-SLOW = [tuple[int, str], Literal[True], Annotated[str, Field(pattern="^a")], Literal["a", 1], dict[int, str]]
+SLOW = [
+    tuple[int, str],
+    Literal[True],
+    Annotated[str, Field(pattern="^a")],
+    Literal["a", 1],
+    dict[int, str],
+    # bounds that are not plain int / float values: pydantic writes them (a Decimal as a JSON number)
+    Annotated[float, Field(ge=decimal.Decimal("0.01"))],
+    Annotated[float, Field(multiple_of=decimal.Decimal("0.5"), lt=decimal.Decimal("10"))],
+    Annotated[int, Field(ge=decimal.Decimal("2"))],
+    Annotated[int, Field(ge=2.0)],
+    Annotated[int, Field(le=True)],
+    Annotated[str, Field(max_length=True)],
+]
 
 
 @pytest.mark.parametrize("annotation", FAST, ids=repr)
@@ -86,6 +101,30 @@ def test_other_types_go_to_pydantic(annotation):
     with pytest.raises(_Slow):
         fast_schema(annotation, {})
     assert type_schema(annotation) == pydantic_schema(annotation)
+
+
+@pytest.mark.parametrize(
+    "annotation, schema",
+    [
+        (Annotated[float, Field(ge=decimal.Decimal("0.01"))], {"minimum": 0.01, "type": "number"}),
+        (Annotated[int, Field(ge=decimal.Decimal("2"))], {"minimum": 2, "type": "integer"}),
+        (Annotated[float, Field(multiple_of=decimal.Decimal("0.5"))], {"multipleOf": 0.5, "type": "number"}),
+    ],
+    ids=repr,
+)
+def test_decimal_bounds_are_json_numbers(annotation, schema):
+    assert type_schema(annotation) == pydantic_schema(annotation) == (schema, {})
+    assert json.loads(json.dumps(schema)) == schema
+
+
+def test_a_bound_pydantic_refuses_is_refused_on_both_paths():
+    from pydantic_core import SchemaError
+
+    for annotation in (Annotated[int, Field(ge=1.5)], Annotated[int, Field(ge=decimal.Decimal("1.5"))]):
+        with pytest.raises(SchemaError):
+            pydantic_schema(annotation)
+        with pytest.raises(SchemaError):
+            type_schema(annotation)
 
 
 def test_models_are_filed_under_defs_and_titles_removed():

@@ -178,6 +178,10 @@ class ArgumentProblem:
     kind: str = "invalid"
     """`invalid`, `missing`, `unknown` (a field the tool does not have) or `not_json`."""
 
+    def __post_init__(self) -> None:  # a model can name a field of any length: the text stays short
+        if len(self.field) > FIELD_SHOWN:
+            object.__setattr__(self, "field", self.field[: FIELD_SHOWN - 3] + "...")
+
     def line(self) -> str:
         """The problem as one line of the model-facing message."""
         if self.kind == "missing":
@@ -191,11 +195,23 @@ class ArgumentProblem:
         return f"- {self.field}: got {self.received}, expected {self.expected}"
 
 
+FIELD_SHOWN = 120
+"""Characters of a field's path an argument error shows."""
+PROBLEMS_SHOWN = 10
+"""Problems an argument error lists; the rest are counted ("... and 3 more problems")."""
+
+
 class ArgumentError(ToolCallError):
-    """The model's arguments cannot be turned into valid Python values."""
+    """The model's arguments cannot be turned into valid Python values. The message lists the
+    first `PROBLEMS_SHOWN` problems and counts the rest: the model reads it back, and 20,000
+    unknown keys must not come back as 20,000 lines."""
 
     def __init__(self, tool_name: str, problems: list[ArgumentProblem]) -> None:
-        lines = "\n".join(p.line() for p in problems)
+        shown = [p.line() for p in problems[:PROBLEMS_SHOWN]]
+        if len(problems) > PROBLEMS_SHOWN:
+            more = len(problems) - PROBLEMS_SHOWN
+            shown.append(f"- ... and {more} more problem{'s' if more > 1 else ''}")
+        lines = "\n".join(shown)
         super().__init__(
             f"Invalid arguments for tool {tool_name!r}:\n{lines}\nFix the arguments and call {tool_name} again.",
             tool_name=tool_name,

@@ -19,7 +19,8 @@ The API is synchronous (httpx.Client), so it also works inside Jupyter's running
 Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
 scrubbed by `toolkit.tools.redact.scrub`). The API key (and
 any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
-even when the gateway echoes the key back (`toolkit.chat.masking`).
+even when the gateway echoes the key back (`toolkit.chat.masking`); nor in the messages sent to
+the model, should a tool's result or the learner quote it (keys of 16 characters or more).
 
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
 to check `LLM_BASE_URL` or unset the `LLM_*` variables; a gateway that answers a stream
@@ -161,6 +162,8 @@ class ChatClient:
         self.model = model
         self.retry = retry
         self._secrets = (api_key, *url_secrets(self.base_url))
+        self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
+        """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
         self.shown_url = mask_url(self.base_url)
         """The base URL as it may be shown: credentials in it masked."""
         self.endpoint = _endpoint(self.base_url)
@@ -198,7 +201,10 @@ class ChatClient:
         **extra: Any,
     ) -> dict[str, Any]:
         """The JSON body that `chat()` / `stream()` would send."""
-        body: dict[str, Any] = {"model": self.model, "messages": to_openai(list(messages))}
+        wire = to_openai(list(messages))
+        if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
+            wire = mask_json(wire, self._unsaid)
+        body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
         if tool_choice is not None:
@@ -343,6 +349,9 @@ class ChatClient:
 
 
 _JSON_HEADERS = {"Content-Type": "application/json"}
+_UNSAID_LENGTH = 16
+"""A secret this long or longer is masked in the messages sent; real API keys are longer, and a
+shorter one (a placeholder) would mask ordinary words."""
 
 
 def _endpoint(base_url: str) -> str:

@@ -11,13 +11,18 @@ coercion mode of `toolkit.tools.coercion`: pydantic's lax mode, adjusted to Lang
 
 The text is read leniently (`toolkit.tools.json_repair`: trailing commas, `{,}`, an object
 wrapped in quotes, double-encoded JSON) and within limits (size and depth: beyond them an
-`ArgumentError`, never `RecursionError`). Numbers are read as `Decimal` for tools that take a
-`Decimal` (`exact=True`), so `1234567890.123456789` keeps every digit. A default handed to the
-function is a fresh copy on each call (a tool that appends to its `list` default cannot change
-what the next call receives).
+`ArgumentError`, never `RecursionError`; an integer longer than Python converts, 4300 digits,
+is an argument error naming it). Numbers are read as `Decimal` for the parameters that take a
+`Decimal` (`exact=True`, then `floats_except` gives every other parameter the float `json.loads`
+gives), so `1234567890.123456789` keeps every digit. A default handed to the function is a
+fresh copy on each call (a tool that appends to its `list` default cannot change what the next
+call receives); a default that cannot be copied (a connection, a lock, a client) is handed over
+as it is, shared by every call.
 
 Every problem becomes an `ArgumentProblem` written for the model: field, what was received,
-what is expected (`got 27.5, expected an integer`).
+what is expected (`got 27.5, expected an integer`). The field is the path the model wrote
+(`pet.bark`, never pydantic's tag `pet.cat.bark`); a bad dict key reads `m.a (key)`; what was
+received is shown as JSON (a `Decimal` with its digits).
 
 Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its own).
 """
@@ -28,6 +33,9 @@ import copy
 import decimal
 import enum
 import json
+import re
+import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,9 +82,36 @@ def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[s
         )
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), limits, kind="not_json")]) from None
     except ValueError:
+        _refuse_long_integer(tool_name, text)
         value = None
     if not isinstance(value, dict):
         raise ArgumentError(tool_name, [ArgumentProblem("", _short(text, raw=True), "a JSON object", kind="not_json")])
+    return value
+
+
+def _refuse_long_integer(tool_name: str, text: str) -> None:
+    """An integer with more digits than Python converts (`sys.get_int_max_str_digits()`): say so."""
+    limit = sys.get_int_max_str_digits()
+    found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
+    if found:
+        got = f"{_short(found.group(), raw=True, limit=20)} ({len(found.group())} digits)"
+        expected = f"a number of at most {limit} digits"
+        raise ArgumentError(tool_name, [ArgumentProblem("", got, expected, kind="not_json")])
+
+
+def floats_except(raw: dict[str, Any], exact: Collection[str]) -> dict[str, Any]:
+    """`raw` read with `exact=True`, with the `Decimal`s outside the `exact` keys turned back into
+    the floats `json.loads` gives (only `Decimal` parameters get `Decimal`)."""
+    return {key: value if key in exact else _floats(value) for key, value in raw.items()}
+
+
+def _floats(value: Any) -> Any:
+    if isinstance(value, decimal.Decimal):
+        return float(value)  # correctly rounded, the same float json.loads reads
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
     return value
 
 
@@ -101,7 +136,7 @@ def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[st
         try:
             values[p.name] = validator_for(p.annotation).validate_python(value)
         except ValidationError as exc:
-            problems += problems_from(exc, p.wire_name)
+            problems += problems_from(exc, p.wire_name, value)
     if problems:
         raise ArgumentError(tool_name, problems)
     return values
@@ -139,6 +174,10 @@ _EXPECTED = {
     "uuid_parsing": "a UUID",
     "uuid_type": "a UUID",
     "none_required": "null",
+    "path_type": "a file path (a string)",
+    "url_type": "a URL (a string)",
+    "url_parsing": "a URL like https://example.com",
+    "url_syntax_violation": "a URL like https://example.com",
 }
 _SIZES = {
     "string_too_short": "a string of at least {min_length} characters",
@@ -146,6 +185,8 @@ _SIZES = {
     "too_short": "at least {min_length} items",
     "too_long": "at most {max_length} items",
     "string_pattern_mismatch": "a string matching {pattern}",
+    "url_too_long": "a URL of at most {max_length} characters",
+    "url_scheme": "a URL with the scheme {expected_schemes}",
 }
 _BOUNDS = {
     "greater_than": ("gt", ">"),
@@ -159,12 +200,16 @@ _IMMUTABLE = (str, int, float, bool, bytes, type(None), decimal.Decimal, enum.En
 
 
 def fresh(default: Any) -> Any:
-    """A default as the function should receive it: immutable ones as they are, others a deep copy."""
+    """A default as the function should receive it: immutable ones as they are, others a deep
+    copy; one that cannot be copied (a connection, a lock) as it is, shared by every call."""
     if isinstance(default, _IMMUTABLE) or (
         isinstance(default, tuple) and all(isinstance(v, _IMMUTABLE) for v in default)
     ):
         return default
-    return copy.deepcopy(default)
+    try:
+        return copy.deepcopy(default)
+    except Exception:  # deepcopy refuses it (TypeError: cannot pickle ...): the object itself
+        return default
 
 
 def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
@@ -173,18 +218,40 @@ def coerce_one(annotation: Any, value: Any, name: str = "x") -> Any:
     return coerce_arguments("coerce", (info,), {name: value})[name]
 
 
-def problems_from(exc: ValidationError, prefix: str) -> list[ArgumentProblem]:
-    """One `ArgumentProblem` per pydantic error, its path starting at `prefix`."""
+def problems_from(exc: ValidationError, prefix: str, value: Any = None) -> list[ArgumentProblem]:
+    """One `ArgumentProblem` per pydantic error, its path starting at `prefix`; `value` (what the
+    model sent for `prefix`) lets the path leave out what the model never wrote (union tags)."""
     out = []
     for err in exc.errors(include_url=False):
-        field = prefix + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"])
-        if err["type"] == "extra_forbidden":
+        field = prefix + _path(err["loc"], value)
+        if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
             out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))
         elif err["type"] == "missing":
             out.append(ArgumentProblem(field, "", "a value", kind="missing"))
         else:
             out.append(ArgumentProblem(field, _short(err["input"]), _expected(err)))
     return out
+
+
+def _path(loc: tuple[Any, ...], value: Any) -> str:
+    """`.a[2].b` for a pydantic `loc`, as the model wrote it: a segment naming no key of the value
+    there (a discriminated union's tag, `pet.cat.bark`) is left out, and a dict key error
+    (pydantic's `[key]`) reads `.a (key)`."""
+    parts: list[str] = []
+    for i, p in enumerate(loc):
+        last = i == len(loc) - 1
+        if p == "[key]" and last:
+            parts.append(" (key)")
+        elif isinstance(p, int) and isinstance(value, list) and 0 <= p < len(value):
+            parts.append(f"[{p}]")
+            value = value[p]
+        elif isinstance(value, dict) and (p in value or last):
+            parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
+            value = value.get(p)
+        elif not isinstance(value, (dict, list)) or last:
+            parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
+            value = None
+    return "".join(parts)
 
 
 def _expected(err: Any) -> str:
@@ -199,12 +266,41 @@ def _expected(err: Any) -> str:
     if kind in _SIZES:
         return _SIZES[kind].format(**ctx)
     msg = err["msg"]
-    return msg[len("Input should be ") :] if msg.startswith("Input should be ") else msg[:1].lower() + msg[1:]
+    if msg.startswith("Input should be "):
+        return msg[len("Input should be ") :]
+    return msg if msg[1:2].isupper() else msg[:1].lower() + msg[1:]  # "URL ..." keeps its capitals
 
 
 def _short(value: Any, raw: bool = False, limit: int = 60) -> str:
-    text = value if raw else json.dumps(value, ensure_ascii=False)
+    text = value if raw else _as_json(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _as_json(value: Any) -> str:
+    """What the model sent, as JSON: a `Decimal` (read with `exact=True`) as its digits."""
+    digits: dict[str, str] = {}
+
+    def number(v: Any) -> Any:
+        if isinstance(v, decimal.Decimal):
+            marker = f"\x00{len(digits)}\x00"
+            digits[json.dumps(marker)] = str(v)
+            return marker
+        raise TypeError(type(v).__name__)
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=number)
+    except (TypeError, ValueError, RecursionError):  # not JSON (never from the model): its repr
+        return _repr(value)
+    for marker, number_text in digits.items():
+        text = text.replace(marker, number_text)
+    return text
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
 
 
 def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:

@@ -18,8 +18,9 @@ depth — nested models, lists and dicts included:
    choices accept their digits (`"3"` for `Literal[1, 2, 3]`, as for any number);
 5. models, dataclasses and TypedDicts reject unknown fields unless they set `extra` themselves
    (a stray `refundAmount` is intent drift, not noise);
-6. `null` for a field that has a default means "use the default" (what a strict-mode schema
-   makes the model send for an optional field);
+6. `null` for a field that has a default means "use the default", and `null` for a TypedDict's
+   not-required key (`NotRequired`, `total=False`) that does not take `None` means "absent"
+   (what a strict-mode schema makes the model send for an optional field);
 7. dates, date-times, times and durations come only from ISO 8601 strings: a number, or a
    string of digits, is not read as a Unix timestamp (`0` is not 1970-01-01).
 
@@ -123,7 +124,7 @@ def _model_classes(node: Any) -> list[type]:
 
 
 def adjusted(node: Any) -> Any:
-    """A copy of a pydantic core schema with the six adjustments applied at every depth."""
+    """A copy of a pydantic core schema with the seven adjustments applied at every depth."""
     if isinstance(node, (list, tuple)):
         return type(node)(adjusted(item) for item in node)
     if not isinstance(node, dict):
@@ -224,6 +225,39 @@ def _forbid_extra(node: dict) -> dict:
     return node if "extra_behavior" in node else node | {"extra_behavior": "forbid"}
 
 
+def _typed_dict(node: dict) -> Any:
+    """Unknown keys rejected (pydantic writes `ignore` for every TypedDict, so only the class's own
+    `extra` config counts), and `null` for a not-required key means "absent" (rule 6)."""
+    if "extra_fields_behavior" not in (node.get("config") or {}):
+        node = node | {"extra_behavior": "forbid"}
+    optional = [
+        name for name, f in node["fields"].items() if not f.get("required", True) and not _takes_none(f["schema"])
+    ]
+    if not optional:
+        return node
+    ref = {"ref": node["ref"]} if "ref" in node else {}  # references must reach the wrapper
+    inner = {k: v for k, v in node.items() if k != "ref"}
+    return core_schema.no_info_before_validator_function(_nulls_dropped(optional), inner, **ref)
+
+
+def _takes_none(schema: dict) -> bool:
+    while schema.get("type") in ("function-before", "function-after", "function-wrap", "default"):
+        schema = schema["schema"]
+    kind = schema.get("type")
+    if kind == "union":
+        return any(_takes_none(c[0] if isinstance(c, tuple) else c) for c in schema["choices"])
+    return kind in ("nullable", "none", "any")
+
+
+def _nulls_dropped(keys: list[str]) -> Callable[[Any], Any]:
+    def drop(value: Any) -> Any:
+        if isinstance(value, dict) and any(value.get(k, 0) is None for k in keys):
+            return {k: v for k, v in value.items() if not (v is None and k in keys)}
+        return value
+
+    return drop
+
+
 def _null_means_default(value: Any) -> Any:
     if value is None:
         raise PydanticUseDefault()
@@ -255,6 +289,8 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
 
 
 def _union(node: dict) -> dict:
+    if "custom_error_type" in node:  # pydantic's own words for the whole union (e.g. a path)
+        return node
     words = [_word(c[0] if isinstance(c, tuple) else c) for c in node["choices"]]
     return node | {
         "custom_error_type": "union_type",
@@ -301,7 +337,7 @@ _RULES: dict[str, Callable[[dict], Any]] = {
     "enum": _enum,
     "literal": _literal,
     "model": _model,
-    "typed-dict": _forbid_extra,
+    "typed-dict": _typed_dict,
     "dataclass-args": _forbid_extra,
     "union": _union,
     "default": _default,

@@ -7,6 +7,10 @@
 `@tool` only *records* options on the function (name, description, return behaviour, metadata)
 and checks them; the function itself is returned unchanged and stays an ordinary function.
 Reflection into a JSON Schema happens when the tool is registered (`toolkit.tools.reflect`).
+Bare `@tool` and `@tool(...)` work alike above `@staticmethod` and `@classmethod`. A callable
+instance (`tool(name="add_one")(Calc())`) keeps the options on itself; its tool is its
+`__call__`, named after its class unless given a name (`toolkit.tools.execute.tools_from`).
+Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -19,8 +23,10 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import json
 import re
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +100,8 @@ class ToolOptions:
 
 MARK = "__toolkit_tool__"
 """The attribute `@tool` sets on a function."""
+_WRAPPED_METHODS = (classmethod, staticmethod)
+"""What bare `@tool` may sit above besides a callable (a `classmethod` object is not callable)."""
 
 
 def tool(
@@ -109,7 +117,7 @@ def tool(
 
     The description may be given positionally or as `description=`, not both.
     """
-    if callable(target):  # bare @tool
+    if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -150,15 +158,45 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
     if isinstance(target, functools.partial):
         raise partial_error(f"@tool {function_label(target)}")
+    if is_callable_instance(target):
+        return _mark_instance(target, options)
     name = options.name if options.name is not None else getattr(target, "__name__", "")
+    check_name(f"@tool {function_label(target)}", name)
+    setattr(target, MARK, options)
+    return fn
+
+
+def check_name(where: str, name: str) -> None:
+    """OpenAI's rule for a tool name (`TOOL_NAME`), for decorated and undecorated functions alike."""
     if not TOOL_NAME.match(name):
         raise ToolDefinitionError(
-            f"@tool {function_label(target)}",
+            where,
             f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)",
             "pass a valid name, e.g. @tool(name='query_order')",
         )
-    setattr(target, MARK, options)
-    return fn
+
+
+def is_callable_instance(obj: Any) -> bool:
+    """An object whose class defines `__call__` in Python (`Calc()`), not a function or a class."""
+    return not isinstance(obj, type) and isinstance(
+        inspect.getattr_static(type(obj), "__call__", None), types.FunctionType
+    )
+
+
+def _mark_instance(obj: Any, options: ToolOptions) -> Any:
+    """A callable instance: the options go on the instance; its tool is `__call__` (`tools_from`)."""
+    name = options.name if options.name is not None else type(obj).__name__
+    where = f"@tool {function_label(type(obj))} object"
+    check_name(where, name)
+    try:
+        setattr(obj, MARK, options)
+    except AttributeError:  # __slots__, or a frozen class
+        raise ToolDefinitionError(
+            where,
+            f"@tool cannot record its options on a {type(obj).__name__} object (it takes no new attributes)",
+            "decorate its __call__ method with @tool instead",
+        ) from None
+    return obj
 
 
 def _one_description(fn: Any, positional: str | None, keyword: str | None) -> str | None:

@@ -2,9 +2,11 @@
 
 A `Tool` is a `ToolSpec` (what the model sees) plus an executor `(call, context) -> value`.
 `tools_from(...)` builds them from `@tool` functions and objects with `@tool` methods;
-`Tool(spec, executor)` wraps a hand-written pair. `execute(call, tools, context, policies)`
-finds the tool by name and runs it. Three things can go wrong, and each has a policy — a
-function `(error, call) -> text for the model` that may also raise to stop the loop:
+`Tool(spec, executor)` wraps a hand-written pair. A callable instance is a tool made of its
+`__call__`, named after its class (`@tool(name=...)` on the instance or on `__call__` renames
+it). `execute(call, tools, context, policies)` finds the tool by name and runs it. Three things
+can go wrong, and each has a policy — a function `(error, call) -> text for the model` that may
+also raise to stop the loop:
 
 ==================  ==========================  ==============================================
 failure             default (as LangChain4j)     alternative
@@ -23,7 +25,11 @@ Arguments are wrong → fail fast: retrying cannot fix a broken schema. The tool
 model see it: business failures are often transient. Either way, an error result carries
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
 else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
-a JSON number with all its digits (`4`, not `"4"`).
+a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`,
+`"Infinity"`, `"-Infinity"`. A tool that returned has run, so turning its value into text never
+fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`, and
+a value JSON cannot write (an ORM row, an exception, a class, a cycle) is its `str()`, as in
+LangChain and the OpenAI Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration).
@@ -35,6 +41,7 @@ import dataclasses
 import decimal
 import functools
 import json
+import math
 import secrets
 import types
 import weakref
@@ -48,8 +55,18 @@ from pydantic_core import to_jsonable_python
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ToolCallError, ToolDefinitionError, ToolExecutionError, UnknownToolError
 from toolkit.tools import arguments, coercion, redact
-from toolkit.tools.decorator import InvocationContext, function_label, partial_error, tool_options
-from toolkit.tools.reflect import Reflection, ToolSpec, reflect
+from toolkit.tools.decorator import (
+    MARK,
+    InvocationContext,
+    ToolOptions,
+    check_name,
+    function_label,
+    is_callable_instance,
+    partial_error,
+    tool_options,
+)
+from toolkit.tools.parameters import ParamInfo
+from toolkit.tools.reflect import Reflection, ToolSpec, parse_docstring, reflect
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
 
@@ -140,17 +157,17 @@ class Tool:
             context = dataclasses.replace(context or InvocationContext(), tool_call=call)
         try:
             output = self.executor(call, context)
-            value = output.value if isinstance(output, ToolOutput) else output
-            content = to_text(value)
-            sink = context.parameters.get(VALUES)
-            if isinstance(sink, dict):
-                sink[call.id] = value
         except ArgumentError as exc:
             return _failed(call, "argument", exc, policies.argument_error)
         except Exception as exc:
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
             return _failed(call, "execution", failure, policies.execution_error)
+        value = output.value if isinstance(output, ToolOutput) else output
+        content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
+        sink = context.parameters.get(VALUES)
+        if isinstance(sink, dict):
+            sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
         told = (
             {"is_error": output.is_error, "attributes": dict(output.attributes)}
@@ -220,28 +237,72 @@ def _failure_text(name: str, exc: BaseException) -> str:
 
 
 def to_text(value: Any) -> str:
-    """A tool's return value as the text the model reads."""
+    """A tool's return value as the text the model reads (never raises; see the module docstring)."""
     if value is None:
         return "Success"
     if isinstance(value, str):
         return value
+    if isinstance(value, (bytes, bytearray)):
+        return _bytes_text(value)
+    try:
+        return _json_text(value)
+    except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
+        return _str_text(value)
+
+
+def _json_text(value: Any) -> str:
     if type(value) is int:
         return int.__repr__(value)  # how json.dumps writes an int, without its encoder
     if type(value) in _SCALARS:  # pydantic would hand them to json.dumps unchanged
-        return json.dumps(value)
+        return json.dumps(value if math.isfinite(value) else _NON_FINITE[repr(value)])
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json")
-    text = _JSON.encode(to_jsonable_python(value))
+    plain = to_jsonable_python(value)
+    try:
+        text = _JSON.encode(plain)
+    except ValueError:  # NaN or an infinity somewhere, which JSON cannot write
+        text = _JSON.encode(_finite(plain))
     for marker, digits in numbers.items():
         text = text.replace(json.dumps(marker), digits)
     return text
 
 
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+"""How a non-finite float is written: as the JSON string pydantic's `inf_nan_mode="strings"` gives."""
+
+
+def _finite(value: Any) -> Any:
+    """A JSON-able value with each NaN / infinity replaced by its string (`_NON_FINITE`)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return _NON_FINITE[repr(value)]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _bytes_text(value: bytes | bytearray) -> str:
+    """Bytes as text: decoded when they are UTF-8, else a short note (never the bytes themselves)."""
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        return f"<binary data, {len(value)} bytes>"
+
+
+def _str_text(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception:  # a broken __str__, or an int past Python's 4300-digit limit
+        return f"<a {type(value).__name__} that cannot be shown as text>"
+
+
 _SCALARS = (float, bool)
-_JSON = json.JSONEncoder(ensure_ascii=False)
-"""`json.dumps(..., ensure_ascii=False)` without building an encoder per call."""
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+"""`json.dumps(..., ensure_ascii=False)` without building an encoder per call (and no `NaN`,
+which is not JSON)."""
 
 
 def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
@@ -280,18 +341,25 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     fn, params, name = reflection.function, reflection.params, reflection.spec.name
     head = () if bound_to is None else (bound_to,)
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
-    exact: list[bool] = []  # decided at the first call (the validators are built then anyway)
+    exact: list[frozenset[str]] = []  # decided at the first call (the validators are built then anyway)
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
         if not exact:
-            exact.append(any(coercion.needs_exact_numbers(p.annotation) for p in params if p.inject is None))
-        raw = arguments.parse_arguments(name, call.arguments, exact=exact[0])
+            exact.append(_decimal_parameters(params))
+        raw = arguments.parse_arguments(name, call.arguments, exact=bool(exact[0]))
+        if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
+            raw = arguments.floats_except(raw, exact[0])
         kwargs = arguments.coerce_arguments(name, params, raw)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)
 
     return run
+
+
+def _decimal_parameters(params: tuple[ParamInfo, ...]) -> frozenset[str]:
+    """The wire names of the parameters whose type holds a `Decimal` (their numbers are read exactly)."""
+    return frozenset(p.wire_name for p in params if p.inject is None and coercion.needs_exact_numbers(p.annotation))
 
 
 def tools_from(*sources: Any, strict: bool = False) -> list[Tool]:
@@ -360,7 +428,9 @@ def _function_tool_once(fn: types.FunctionType) -> Tool:
 
 
 def _methods(obj: Any) -> list[Tool]:
-    found = [getattr(obj, name) for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
+    found = [name for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
+    if not found and is_callable_instance(obj):
+        return [_call_tool(obj)]
     if not found:
         kind = type(obj).__name__
         raise ToolDefinitionError(
@@ -368,7 +438,21 @@ def _methods(obj: Any) -> list[Tool]:
             f"{kind} has no @tool methods",
             "decorate its tool methods with @tool, or pass functions",
         )
-    return [function_tool(m) for m in found]
+    return [_call_tool(obj) if name == "__call__" else function_tool(getattr(obj, name)) for name in found]
+
+
+def _call_tool(obj: Any) -> Tool:
+    """A callable instance as a tool: its `__call__`, named after its class and described by the
+    docstring of `__call__` (else of the class), unless `@tool` on the instance or on `__call__`
+    says otherwise."""
+    tool = function_tool(obj.__call__)
+    spec, own = tool.spec, getattr(obj, "__dict__", {}).get(MARK) or ToolOptions()
+    name = own.name or (spec.name if spec.name != "__call__" else type(obj).__name__)
+    check_name(f"@tool {function_label(type(obj))} object", name)
+    description = own.description or spec.description or parse_docstring(type(obj).__doc__)[0]
+    if own != ToolOptions():
+        spec = dataclasses.replace(spec, return_behavior=own.return_behavior, metadata=dict(own.metadata))
+    return dataclasses.replace(tool, spec=dataclasses.replace(spec, name=name, description=description))
 
 
 def _class_attributes(cls: type) -> list[tuple[str, Any]]:

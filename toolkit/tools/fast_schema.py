@@ -6,7 +6,8 @@ This module only makes reflection cheap (the reflection benchmark's target), thr
 1. **a hand-written type path** — `str`, `int`, `float`, `bool`, `None`, `Any`, string/int
    `Literal`s, string/int enums, `list`/`set`/`dict[str, ...]` of those, `Optional` and unions,
    `date`/`datetime`/`time`/`timedelta`/`UUID`, and plain bounds and lengths
-   (`Field(ge=1, max_length=9, description=...)`) are written out directly, without building
+   (`Field(ge=1, max_length=9, description=...)`, with plain `int` / `float` values) are
+   written out directly, without building
    a pydantic validator; anything else falls back to `json_schema.pydantic_schema`. Results
    are cached per type. `tests/test_type_schema.py` checks the fast path equals pydantic's
    over a table of types;
@@ -168,6 +169,10 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
     return out
 
 
+_PLAIN_NUMBERS = {"integer": (int,), "number": (int, float), "string": (int,), "array": (int,)}
+"""The bound values written as they are; any other (`Decimal("0.01")`, `True`) takes pydantic's path."""
+
+
 def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs) -> Schema:
     found = constraints(metadata)
     if found is None:
@@ -182,7 +187,10 @@ def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs) -> Schema:
             key = str_key if kind == "string" else list_key
         else:
             raise _Slow
-        schema[key] = getattr(m, attr)
+        value = getattr(m, attr)
+        if type(value) not in _PLAIN_NUMBERS[kind]:  # a Decimal, a bool, 1.5 for an int: pydantic decides
+            raise _Slow
+        schema[key] = value
     descriptions = [m.description for m in metadata if isinstance(m, FieldInfo) and m.description]
     return schema | ({"description": descriptions[-1]} if descriptions else {})
 

@@ -5,6 +5,8 @@ refers to with `{"$ref": "#/$defs/Name"}` (enums, models; a recursive model appe
 It is pydantic's own `TypeAdapter(T).json_schema()`, cleaned:
 
 - `title` keys dropped (noise the model pays tokens for);
+- a `Decimal` pydantic leaves in a keyword (a `Field(ge=Decimal("0.01"))` bound) written as the
+  JSON number it is (`0.01`), so the schema stays JSON;
 - every object with `properties` gets `additionalProperties: false` unless it says otherwise —
   the validator rejects unknown fields at every depth, so the schema says so;
 - attribute docstrings of a `TypedDict` or dataclass become field descriptions, as pydantic's
@@ -23,6 +25,7 @@ one name (the caller detects and reports those).
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import re
 import types
 import typing
@@ -105,15 +108,23 @@ def schema_name(cls: type) -> str:
 
 
 def clean(schema: Schema) -> Schema:
-    """Drop `title`s; close objects that list properties (`additionalProperties: false`)."""
+    """Drop `title`s; `Decimal`s as JSON numbers; close objects that list properties
+    (`additionalProperties: false`)."""
 
     def fix(node: Schema) -> Schema:
-        node = {k: v for k, v in node.items() if k != "title"}
+        node = {k: _json_number(v) for k, v in node.items() if k != "title"}
         if "properties" in node and "additionalProperties" not in node:
             node["additionalProperties"] = False
         return node
 
     return map_schema(schema, fix)
+
+
+def _json_number(value: Any) -> Any:
+    """A `Decimal` pydantic left in a keyword (`Field(ge=Decimal("0.01"))` → `minimum`) as a JSON number."""
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
 
 
 _MAP_KEYS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")

@@ -4,12 +4,15 @@
 executor needs) and its JSON Schema property (what the model reads), checking as it goes:
 
 - the type annotation exists and resolves (string annotations are evaluated once);
-- `Param` / `Field` metadata and a bare string in `Annotated`, and no two declarations that
-  disagree. A description comes from the first of: `Param("...")`, `Field(description=...)`
-  (in `Annotated` or as the default, `x: int = Field(..., description=...)`), the docstring's
-  entry for the parameter, a bare string `Annotated[int, "..."]` (the openai-agents order:
-  its test `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param,
-  Field and bare string that give different descriptions are a developer error;
+- `Param` / `Field` metadata and a bare string in `Annotated` (outermost: a `Param` inside
+  `Optional[...]` is refused, pydantic would drop it), and no two declarations that disagree.
+  The wire name comes from `Param(name=...)`, `Field(alias=...)` or a string
+  `Field(validation_alias=...)`. A description comes from the first of: `Param("...")`,
+  `Field(description=...)` (in `Annotated` or as the default, `x: int = Field(...,
+  description=...)`), the docstring's entry for the parameter, a bare string
+  `Annotated[int, "..."]` (the openai-agents order: its test
+  `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param, Field and
+  bare string that give different descriptions are a developer error;
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
   (`Annotated[float, Field(default=5.0)]`) gives the default and constraints, exactly as
   `x: Annotated[int, Field(ge=0)] = 5` does;
@@ -32,9 +35,9 @@ import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import ValidationError
+from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined, to_jsonable_python
+from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import arguments, coercion, fast_schema
@@ -60,16 +63,35 @@ def parameter(
     try:
         schema, defs = fast_schema.type_schema(base)
     except Exception as exc:  # pydantic cannot describe this type
-        raise ToolDefinitionError(
-            where,
-            f"pydantic cannot describe {type_name(base)} as JSON Schema ({type(exc).__name__})",
-            "use a JSON-friendly type: str, int, float, bool, list/dict of them, an Enum, a pydantic model",
-        ) from None
+        raise _undescribable(where, base, exc) from None
     prop = {**schema, "description": description} if description else dict(schema)
     if not required and declared is not _MISSING:
         prop = _with_default(prop, default)
     info = ParamInfo(p.name, wire, base, required, default, nullable, expects=arguments.describe(schema, defs))
     return info, prop, defs
+
+
+def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError:
+    """Why pydantic refused the type, in its own words when it says what to do."""
+    name = type_name(base)
+    if isinstance(exc, PydanticUserError) and exc.code == "typed-dict-version":
+        return ToolDefinitionError(
+            where,
+            f"pydantic cannot read {name}, a typing.TypedDict, on Python < 3.12",
+            "define it with `from typing_extensions import TypedDict`",
+        )
+    if isinstance(exc, SchemaError):  # e.g. Field(ge=1.5) on an int
+        reason = str(exc).strip().splitlines()[-1].strip().removeprefix("ValueError: ")
+        return ToolDefinitionError(
+            where,
+            f"pydantic refuses {name}: {reason}",
+            "give each constraint a value of the parameter's type (e.g. an int bound for an int)",
+        )
+    return ToolDefinitionError(
+        where,
+        f"pydantic cannot describe {name} as JSON Schema ({type(exc).__name__})",
+        "use a JSON-friendly type: str, int, float, bool, list/dict of them, an Enum, a pydantic model",
+    )
 
 
 def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
@@ -89,6 +111,8 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
     extras: list[Any] = []
     if typing.get_origin(annotation) is Annotated:
         annotation, *extras = typing.get_args(annotation)
+    if typing.get_origin(annotation) in UNION_TYPES:
+        _no_param_inside(where, annotation)
     default = p.default
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
@@ -102,6 +126,19 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
     inject = inject or ("context" if _is_context(annotation) else None)
     base = Annotated[tuple([annotation, *rest])] if rest else annotation
     return base, param, field_info, notes, inject, default
+
+
+def _no_param_inside(where: str, union: Any) -> None:
+    """`Optional[Annotated[int, Param(...)]]`: pydantic would drop the Param without a word."""
+    members = typing.get_args(union)
+    if any(typing.get_origin(a) is Annotated and any(isinstance(m, Param) for m in a.__metadata__) for a in members):
+        bare = [typing.get_args(a)[0] if typing.get_origin(a) is Annotated else a for a in members]
+        text = " | ".join("None" if a is type(None) else type_name(a) for a in bare)
+        raise ToolDefinitionError(
+            where,
+            "its Param is inside a union (Optional[...] or X | None), where it is not seen",
+            f"put Param outermost: `Annotated[{text}, Param(...)]`",
+        )
 
 
 def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> Any:
@@ -131,7 +168,13 @@ def _plain(meta: Any) -> Any:
     so neither stays (pydantic would only warn about them here)."""
     if not isinstance(meta, FieldInfo):
         return meta
-    if meta.alias is None and meta.default is PydanticUndefined and meta.default_factory is None:
+    if (
+        meta.alias is None
+        and meta.validation_alias is None
+        and meta.serialization_alias is None
+        and meta.default is PydanticUndefined
+        and meta.default_factory is None
+    ):
         return meta
     plain = copy.copy(meta)
     plain.alias = plain.validation_alias = plain.serialization_alias = None
@@ -182,7 +225,7 @@ def _naming(
     where: str, name: str, param: Param | None, field_info: Any, notes: list[str], doc: str | None
 ) -> tuple[str, str | None]:
     p_desc, p_name = (param.description, param.name) if param else (None, None)
-    f_desc, f_name = (field_info.description, field_info.alias) if field_info else (None, None)
+    f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
         raise ToolDefinitionError(where, "Param and Field both give a description, and they differ", "keep one of them")
     declared = [d for d in (p_desc, f_desc, *notes) if d]
@@ -199,6 +242,13 @@ def _naming(
         )
     strong = p_desc or f_desc
     return p_name or f_name or name, strong or doc or (notes[0] if notes else None)
+
+
+def _alias(field_info: FieldInfo) -> str | None:
+    """The name a `Field` gives the model: `alias`, else a string `validation_alias`."""
+    if field_info.alias is not None:
+        return field_info.alias
+    return field_info.validation_alias if isinstance(field_info.validation_alias, str) else None
 
 
 def _required(where: str, base: Any, param: Param | None, default: Any, nullable: bool) -> tuple[bool, Any]:

@@ -18,8 +18,10 @@ parameter, in `toolkit.tools.parameters`:
 5. the parameters object: `None` when nothing is left for the model — never `{}`.
 
 Every mistake found on the way is a `ToolDefinitionError` naming the function, the rule and
-the fix. Type → JSON Schema is `toolkit.tools.json_schema` (pydantic's; `toolkit.tools.fast_schema`
-gives the same result sooner); strict mode is `toolkit.tools.strict`.
+the fix (e.g. an `async def`, also behind a `functools.wraps` wrapper; a tool name outside
+OpenAI's rule, decorated or not). Type → JSON Schema is `toolkit.tools.json_schema`
+(pydantic's; `toolkit.tools.fast_schema` gives the same result sooner); strict mode is
+`toolkit.tools.strict`.
 
 Leaves out: executing calls (`toolkit.tools.execute`), collecting tools (`toolkit.tools.execute.tools_from`).
 """
@@ -38,7 +40,7 @@ from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_styl
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import coercion, fast_schema, strict
-from toolkit.tools.decorator import ReturnBehavior, ToolOptions, function_label, tool_options
+from toolkit.tools.decorator import ReturnBehavior, ToolOptions, check_name, function_label, tool_options
 from toolkit.tools.parameters import ParamInfo, parameter
 
 
@@ -122,6 +124,14 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
             "it is async, and the executor calls tools synchronously",
             "make it a plain function (async tools are left out for now)",
         )
+    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
+        raise ToolDefinitionError(
+            label,
+            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
+            "calls tools synchronously",
+            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
+            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
+        )
     if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
         raise ToolDefinitionError(
             label,
@@ -141,8 +151,10 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
             properties[info.wire_name] = prop
             required += [info.wire_name] if info.required else []
             _merge_defs(label, defs, prop_defs)
+    name = options.name or fn.__name__
+    check_name(label, name)
     spec = ToolSpec(
-        name=options.name or fn.__name__,
+        name=name,
         description=options.description or summary,
         parameters=_object(properties, required, defs),  # step 5
         metadata=dict(options.metadata),
@@ -228,7 +240,8 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 
     The style is detected (griffe's `infer_docstring_style`, Google when unsure) and only the
     text sections make the description: no `Parameters`/`:param:`/`Raises` block leaks into
-    what the model reads. A docstring with nothing but a `Returns` section gives
+    what the model reads, also when `Args:` starts on the docstring's first line or follows
+    another section without a blank line. A docstring with nothing but a `Returns` section gives
     `Returns: <its description>`. A docstring without any section is its own description
     (the common case, answered without a parser)."""
     if not doc:
@@ -236,10 +249,38 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     text = inspect.cleandoc(doc)
     if not _SECTIONS.search(text):
         return text.strip(), {}
+    text = _sections_apart(_first_section_indented(text))
     plain = fast_schema.google_docstring(text)
     if plain is not None:
         return plain
     return griffe_docstring(text)
+
+
+_GOOGLE_HEADER = re.compile(
+    r"^(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments|Returns?|Raises|"
+    r"Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)\s*:\s*$"
+)
+
+
+def _first_section_indented(text: str) -> str:
+    """A section header on the docstring's first line (right after the opening quotes):
+    `cleandoc` puts its entries at the margin, so they are indented again, under the header."""
+    lines = text.split("\n")
+    if len(lines) < 2 or not _GOOGLE_HEADER.match(lines[0]) or lines[1][:1] in ("", " "):
+        return text
+    return "\n".join([lines[0], *("    " + line if line.strip() else line for line in lines[1:])])
+
+
+def _sections_apart(text: str) -> str:
+    """A blank line before each Google section header that follows text directly (griffe needs it)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        body_follows = i + 1 < len(lines) and lines[i + 1].startswith(" ")
+        if out and out[-1].strip() and body_follows and _GOOGLE_HEADER.match(line):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
 
 
 def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:

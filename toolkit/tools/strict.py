@@ -6,7 +6,8 @@ subset of JSON Schema. `strict_schema()` rewrites every object and value, bottom
 1. objects: `additionalProperties: false`; every property listed in `required`; the ones
    that were optional become nullable (`anyOf [..., {"type": "null"}]`) — the model sends
    `null`, and the executor turns `null` back into the default;
-2. `default` is dropped, `oneOf` becomes `anyOf`, a `$ref` with siblings moves into `anyOf`;
+2. `default` and OpenAPI's `discriminator` are dropped, `oneOf` becomes `anyOf`, a `$ref` with
+   siblings moves into `anyOf`;
 3. keywords strict mode does not enforce (`minLength`, `uniqueItems`, unknown `format`s, ...)
    move into the description as notes, so the model still reads them;
 4. what cannot be strict is a `ToolDefinitionError`: a value of any type (`Any`, bare
@@ -65,6 +66,7 @@ def _walk(node: Any, path: str, where: str) -> Any:
 def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
     _refuse(node, path, where)
     node.pop("default", None)
+    node.pop("discriminator", None)  # OpenAPI's, not strict mode's; the `const` tags already discriminate
     if "oneOf" in node:
         node["anyOf"] = node.pop("oneOf")
     if "$ref" in node and len(node) > 1:

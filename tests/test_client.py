@@ -851,3 +851,27 @@ def test_a_port_beyond_65535_is_a_configuration_error():
     assert str(caught.value) == (
         "ChatClient: base_url 'http://127.0.0.1:99999/v1' has port 99999; a port is 1-65535 (check LLM_BASE_URL)"
     )
+
+
+def test_a_gateway_that_refuses_stream_options_streams_without_them():
+    """Older vLLM, TGI and some proxies answer 400 to `stream_options`: the client asks again
+    without it (usage then reads "not reported"), and does not ask for it again."""
+    refused = httpx.Response(400, json={"error": {"message": "Unrecognized request argument supplied: stream_options"}})
+    streamed = httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"})
+    again = httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"})
+    script = Script(refused, streamed, again)
+    client, _ = make(script)
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "hi" and events[-1].response.usage.reported is False
+    list(client.stream(QUESTION))
+    sent = [json.loads(r.content) for r in script.requests]
+    assert ["stream_options" in body for body in sent] == [True, False, False]
+    assert client.usage_in_stream is False
+
+
+def test_a_400_about_something_else_is_not_retried_without_stream_options():
+    refused = httpx.Response(400, json={"error": {"message": "model not found"}})
+    client, _ = make(Script(refused))
+    with pytest.raises(CallerError):
+        list(client.stream(QUESTION))
+    assert client.usage_in_stream is True

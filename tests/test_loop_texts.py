@@ -26,8 +26,12 @@ def test_expected_phrases_in_chinese(english, chinese):
 
 
 def test_every_phrase_the_checker_writes_has_a_chinese_form():
-    sizes = [template.format(min_length=2, max_length=9, pattern="^SN") for template in _SIZES.values()]
-    for phrase in [*_EXPECTED.values(), *sizes]:
+    sizes = [
+        template.format(min_length=2, max_length=9, pattern="^SN", expected_schemes="'https'")
+        for template in _SIZES.values()
+    ]
+    digits = "a number of at most 4300 digits"  # an integer longer than Python converts
+    for phrase in [*_EXPECTED.values(), *sizes, digits]:
         assert expected_zh(phrase) != phrase or phrase == "null", phrase
 
 

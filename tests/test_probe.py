@@ -145,3 +145,18 @@ def test_cli_refuses_a_fake_mode_that_is_not_one_letter_of_a_to_e(mode, capsys):
         main(["probe", "--fake-mode", mode])
     assert caught.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text, invented",
+    [
+        ("您的订单已发货，预计明天送达。", True),
+        ("Your order is in transit.", True),
+        ("没有查到订单 SN202610209999，请确认订单号。", False),
+        ("I don't have access to live order systems.", False),
+    ],
+)
+def test_invents_status_is_the_probes_rule_for_an_invented_status(text, invented):
+    from toolkit.course.probe import invents_status
+
+    assert invents_status(text) is invented

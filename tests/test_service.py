@@ -104,6 +104,31 @@ def test_structured_output_as_instructions_for_gateways_without_response_format(
     assert "It must match this JSON Schema" in model.requests[0].messages[-1].content
 
 
+def test_a_gateway_that_refuses_response_format_gets_the_schema_in_the_question_instead():
+    """A 400 naming `response_format` (no JSON mode): the same call again, schema in the user
+    message; the question is in memory once, with its answer."""
+    from toolkit.errors import CallerError
+
+    refused = CallerError("HTTP 400: Unrecognized request argument supplied: response_format", status=400)
+    assistant, model = service([refused, '{"order_id": "SN1", "status": "ok"}', '{"order_id": "SN2", "status": "ok"}'])
+    assert assistant.summarize("SN1", "x") == OrderSummary(order_id="SN1", status="ok")
+    assert "response_format" in model.requests[0].extra and "response_format" not in model.requests[1].extra
+    assert "It must match this JSON Schema" in model.requests[1].messages[-1].content
+    assert [m.role for m in model.requests[1].messages if m.role != "system"] == ["user"]
+    assistant.summarize("SN2", "y")  # the shared memory: one question, its answer, the next question
+    assert [m.role for m in model.requests[2].messages if m.role != "system"] == ["user", "assistant", "user"]
+
+
+def test_a_400_about_something_else_is_not_a_reason_to_drop_response_format():
+    from toolkit.errors import CallerError
+
+    refused = CallerError("HTTP 400: the model does not exist", status=400)
+    assistant, model = service([refused, '{"order_id": "SN1", "status": "ok"}'])
+    with pytest.raises(CallerError):
+        assistant.summarize("SN1", "x")
+    assert len(model.requests) == 1
+
+
 def test_result_carries_content_usage_executions_and_finish_reason():
     assistant, model = service([call("query_order", orderId="SN1"), "已发货"])
     result = assistant.ask("SN1 到哪了")

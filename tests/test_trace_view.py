@@ -352,3 +352,13 @@ def test_a_renamed_tool_call_id_is_noted_in_the_trace():
     assert "renamed &#x27;c1_2&#x27;" in str(render_trace_html(result)) or "renamed 'c1_2'" in str(
         render_trace_html(result)
     )
+
+
+def test_a_refusal_is_shown_in_the_trace_not_an_empty_reply():
+    from toolkit.chat.messages import AssistantMessage
+
+    result = run_loop(ScriptedModel([AssistantMessage(refusal="I can't help.")]), Q)
+    assert result.answer == "I can't help."
+    assert "  model refused: I can't help." in render_trace_text(result).splitlines()
+    html = render_trace_html(result)
+    assert "model refused" in html and "(empty reply)" not in html

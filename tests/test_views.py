@@ -229,3 +229,12 @@ def test_finish_reason_badge(finish, kind):
     response = ChatResponse(message=AssistantMessage(content="hi"), finish_reason=finish)
     (b,) = Tree(render_response_html(response)).find_all("tk-badge")
     assert kind in b.classes and b.text() == (finish or "none")
+
+
+def test_a_refusal_is_shown_as_one_not_as_an_empty_reply():
+    refused = AssistantMessage(refusal="I can't help with that.")
+    messages = [UserMessage(content="q"), refused]
+    assert render_conversation_text(messages).splitlines()[-1] == "assistant (refusal): I can't help with that."
+    html = render_conversation_html(messages)
+    assert "I can&#x27;t help with that." in html or "I can't help with that." in html
+    assert "(empty reply)" not in html

@@ -99,6 +99,10 @@ class TransientError(ModelCallError):
 class CallerError(ModelCallError):
     """A 4xx other than 429: the request itself is wrong; retrying cannot help."""
 
+    def refuses(self, field: str) -> bool:
+        """Whether this is a 400 naming the request's `field` (a gateway that does not know it)."""
+        return self.status == 400 and field in f"{self} {self.body}"
+
 
 class BadResponseError(ModelCallError):
     """The gateway answered 200 but the body cannot be used."""

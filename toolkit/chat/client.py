@@ -171,6 +171,9 @@ class ChatClient:
         `?api-version=…`)."""
         self.label = self.scrub(label or f"gateway {self.shown_url}, model {model}")
         self.exchanges: deque[Exchange] = deque(maxlen=100)
+        self.usage_in_stream = True
+        """Whether a stream request asks for usage (`stream_options`); set False by itself when the
+        gateway refuses that field (older vLLM, TGI, some proxies), so streaming still works."""
         self._sleep = sleep
         self._http = httpx.Client(transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {api_key}"})
 
@@ -211,7 +214,8 @@ class ChatClient:
             body["tool_choice"] = _check_tool_choice(tool_choice)
         if stream:
             body["stream"] = True
-            body["stream_options"] = {"include_usage": True}
+            if self.usage_in_stream:
+                body["stream_options"] = {"include_usage": True}
         body.update(extra)
         return body
 
@@ -239,7 +243,7 @@ class ChatClient:
     ) -> Iterator[StreamEvent]:
         """Yield text and tool-call deltas as they arrive, then `StreamDone`."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
-        with self._masked(), self._open(body, stream=True) as (response, attempt):
+        with self._masked(), self._stream_response(body) as (response, attempt):
             if _plain_json(response.headers.get("content-type")):
                 self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
             assembler, recorded, broke = StreamAssembler(), False, False
@@ -264,6 +268,25 @@ class ChatClient:
             if not broke and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
             yield StreamDone(assembler.finish())
+
+    @contextmanager
+    def _stream_response(self, body: dict[str, Any]) -> Iterator[tuple[httpx.Response, int]]:
+        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 is asked
+        again without it (usage then reads "not reported"), and from then on never asked for it."""
+        attempts = self._open(body, stream=True)
+        try:
+            opened = attempts.__enter__()
+        except CallerError as exc:
+            if "stream_options" not in body or not exc.refuses("stream_options"):
+                raise
+            self.usage_in_stream = False
+            del body["stream_options"]
+            attempts = self._open(body, stream=True)
+            opened = attempts.__enter__()
+        try:
+            yield opened
+        finally:
+            attempts.__exit__(None, None, None)
 
     def _whole_text(self, body: dict[str, Any], response: httpx.Response, attempt: int) -> str:
         """All of a plain (not streamed) answer to a stream request; what arrived if it broke off."""

@@ -71,6 +71,12 @@ _INVENTED = re.compile(
 )
 
 
+def invents_status(text: str) -> bool:
+    """Whether `text` states a concrete delivery status ("已发货", "in transit", …): the probe's
+    rule for an answer that invented one. Judge a real model's answer by this, not by wording."""
+    return bool(_INVENTED.search(text))
+
+
 @dataclass(frozen=True)
 class ProbeResult:
     """One probe: the raw exchange and what it says about the gateway."""

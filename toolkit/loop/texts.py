@@ -121,6 +121,9 @@ _ZH_WORDS = {
     "null": "null",
     "a value": "一个值",
     "any value": "任意值",
+    "a file path (a string)": "文件路径（字符串）",
+    "a URL (a string)": "URL（字符串）",
+    "a URL like https://example.com": "URL，例如 https://example.com",
 }
 _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^one of (.+)$", re.S), r"以下之一：\1"),
@@ -128,6 +131,9 @@ _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^a string of at least (\d+) characters$"), r"至少 \1 个字符的字符串"),
     (re.compile(r"^a string of at most (\d+) characters$"), r"至多 \1 个字符的字符串"),
     (re.compile(r"^at least (\d+) items$"), r"至少 \1 项"),
+    (re.compile(r"^a URL of at most (\d+) characters$"), r"至多 \1 个字符的 URL"),
+    (re.compile(r"^a URL with the scheme (.+)$", re.S), r"协议为 \1 的 URL"),
+    (re.compile(r"^a number of at most (\d+) digits$"), r"至多 \1 位的数字"),
     (re.compile(r"^at most (\d+) items$"), r"至多 \1 项"),
     (re.compile(r"^a string matching (.+)$", re.S), r"匹配 \1 的字符串"),
     (re.compile(r"^a date like (.+)$"), r"日期，例如 \1"),

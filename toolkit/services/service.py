@@ -19,6 +19,10 @@ that fails (a broken stream, a gateway error) keeps the conversation valid: if m
 with the user's unanswered message, an assistant message saying the reply failed
 (`INTERRUPTED_TEXT`) follows it, so the next turn never sends two user messages in a row.
 
+Structured output goes as `response_format` (the gateway's JSON mode). A gateway that refuses
+that field with a 400 gets the same call again with the schema in the user message instead
+(`structured="instructions"`), the question asked once in memory.
+
 Leaves out: async methods, and guardrails / moderation around the call.
 """
 
@@ -32,7 +36,7 @@ from typing import Any, TypeVar
 from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from toolkit.chat.model import ChatModel
-from toolkit.errors import ConfigurationError, OutputParsingError
+from toolkit.errors import CallerError, ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
 from toolkit.services.declare import MethodPlan, plan_method
@@ -166,9 +170,21 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> 
         try:
             loop = run_loop(cfg.model, messages, **kwargs)
             return _convert(plan, cfg, loop, kwargs, values)  # step 5
+        except CallerError as exc:
+            if plan.output is None or cfg.structured != "response_format" or not exc.refuses("response_format"):
+                _close_failed_turn(memory, exc)
+                raise
+            _forget_question(memory, messages[-1])
         except Exception as exc:
             _close_failed_turn(memory, exc)
             raise
+    return _invoke(plan, replace(cfg, structured="instructions"), arguments)  # no JSON mode on this gateway
+
+
+def _forget_question(memory: ChatMemory | None, question: Message) -> None:
+    """Take back the question a turn that failed at once left as the last message in memory."""
+    if memory is not None:
+        memory.update(lambda current: current[:-1] if current and current[-1] == question else current)
 
 
 def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:

@@ -146,7 +146,9 @@ def _assistant_html(
 ) -> Html:
     """The assistant card; `results[j]` are the results answering `message.tool_calls[j]`."""
     text = text_block(message.content) if message.content else Html("")
-    if not message.content and not message.tool_calls:
+    if not message.content and message.refusal:  # OpenAI's refusal, sent instead of content
+        text = small("refusal") + text_block(message.refusal)
+    elif not message.content and not message.tool_calls:
         text = small("(empty reply)")
     calls = join(_call_html(c, r, show_missing) for c, r in zip(message.tool_calls, results))
     return card("assistant", text + calls, "assistant")
@@ -225,6 +227,8 @@ def _call_text(call: ToolCall) -> str:
 def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list[str]:
     if isinstance(message, AssistantMessage):
         lines = [f"assistant: {one_line(message.content)}"] if message.content else []
+        if not message.content and message.refusal:
+            lines = [f"assistant (refusal): {one_line(message.refusal)}"]
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):

@@ -120,6 +120,8 @@ def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
     if reply.tool_calls and not trace.executions:
         names = ", ".join(c.name for c in reply.tool_calls)
         parts.append(card("model asked for tools", text_block(f"{names} — not run"), "warn"))
+    elif not reply.content and reply.refusal:
+        parts.append(card("model refused", text_block(reply.refusal), "warn"))
     elif not reply.content and not reply.tool_calls:
         parts.append(small("(empty reply)"))
     parts += [_execution_html(e, show_timing) for e in trace.executions]
@@ -169,6 +171,8 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     lines += [f"  note: {note}" for note in trace.notes]
     if trace.reply.content:
         lines.append(f"  model: {one_line(trace.reply.content, 160)}")
+    elif trace.reply.refusal:
+        lines.append(f"  model refused: {one_line(trace.reply.refusal, 160)}")
     lines += [f"  model → {c.name}({one_line(c.arguments, 160)})" for c in trace.reply.tool_calls]
     for e in trace.executions:
         label, _ = execution_status(e)

@@ -10,6 +10,7 @@ import functools
 import json
 import pathlib
 import sqlite3
+import sys
 import threading
 import typing
 from typing import Annotated, Any, Literal, NotRequired, Optional, Union
@@ -299,7 +300,7 @@ def old_search(f: OldFilter) -> str:
     return ""
 
 
-@pytest.mark.skipif(typing.TypedDict is TypedDict, reason="typing.TypedDict is pydantic's choice here")
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="pydantic reads typing.TypedDict from Python 3.12 on")
 def test_typing_typeddict_gets_pydantics_fix():
     assert definition_error(old_search) == (
         f"@tool {HERE}.old_search, parameter 'f': pydantic cannot read OldFilter, a typing.TypedDict, "

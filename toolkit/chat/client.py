@@ -45,6 +45,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import mask_json, mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
@@ -454,16 +455,14 @@ def encode_body(body: dict[str, Any]) -> bytes:
         ) from None
 
 
-def _non_finite(value: Any, path: str = "") -> str:
-    """Where the first NaN or infinity in `value` is, as `NaN at tools[0].function…`."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{value!r} at {path.lstrip('.') or 'the top level'}"
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        found = _non_finite(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
-        if found:
-            return found
-    return ""
+def _non_finite(value: Any) -> str:
+    """Where the first NaN or infinity in `value` is, as `nan at tools[0].function…`."""
+    found = first_non_finite(value)
+    if found is None:
+        return "no NaN or infinity"
+    path, number = found
+    at = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in path).lstrip(".")
+    return f"{number!r} at {at or 'the top level'}"
 
 
 class _Attempts:

@@ -46,10 +46,10 @@ references; tool *names* (see `toolkit.mcp.provider.wire_names`).
 from __future__ import annotations
 
 import copy
-import math
 import re
 from typing import Any
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.errors import SchemaTranslationError
 
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
@@ -150,16 +150,13 @@ def _json_type(value: Any) -> str:
 
 def _check_finite(schema: Any, where: str) -> None:
     """No NaN or Infinity anywhere: JSON cannot carry them, so every model request would fail."""
-    stack: list[tuple[Any, str]] = [(schema, "")]
-    while stack:  # a loop, not recursion: a deep schema must not raise RecursionError here
-        node, path = stack.pop()
-        if isinstance(node, float) and not math.isfinite(node):
-            raise SchemaTranslationError(
-                f"{where}: its schema has a non-finite number at {path or 'the root'} (NaN and Infinity "
-                "are not JSON); ask its author to fix it"
-            )
-        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        stack.extend((value, f"{path}/{key}" if path else str(key)) for key, value in reversed(list(children)))
+    found = first_non_finite(schema)
+    if found is not None:
+        at = "/".join(str(key) for key in found[0])
+        raise SchemaTranslationError(
+            f"{where}: its schema has a non-finite number at {at or 'the root'} (NaN and Infinity "
+            "are not JSON); ask its author to fix it"
+        )
 
 
 def _hoist_pointers(original: dict[str, Any], defs: dict[str, Any]) -> dict[str, str]:

@@ -171,6 +171,9 @@ def test_usage_the_gateway_did_not_report_is_none_and_shown_as_not_reported():
     assert not unreported.reported and TokenUsage().reported
     assert (TokenUsage() + unreported).output_tokens is None  # a sum with an unknown part is unknown
     assert unreported.line() == "input 7 · output not reported · total not reported"
+    assert str(unreported) == unreported.line()  # print(usage) shows the same line
+    assert f"{TokenUsage(input_tokens=11, output_tokens=42)}" == "input 11 · output 42 · total 53"
+    assert repr(unreported) == "TokenUsage(input_tokens=7, output_tokens=None)"
     assert TokenUsage.from_openai({"prompt_tokens": True, "completion_tokens": -1}) == TokenUsage(
         input_tokens=None, output_tokens=None
     )

@@ -335,6 +335,9 @@ class TokenUsage(_Record):
             f"total {tokens_text(self.total_tokens)}"
         )
 
+    def __str__(self) -> str:  # print(usage) reads as the views do; repr() keeps the fields
+        return self.line()
+
 
 NOT_REPORTED = "not reported"
 

@@ -14,7 +14,7 @@ from toolkit.loop.sources import StaticProvider, build_context
 from toolkit.loop.texts import EN, ZH
 from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import Param, tool
-from toolkit.tools.execute import FEED_BACK_ALL, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, ToolOutput, tools_from
 
 Q = [UserMessage(content="查一下 SN202610200001")]
 
@@ -246,14 +246,34 @@ def test_course_second_argument_error_on_a_tool_hands_over():
     assert REPAIR_HANDOVER_ZH != HANDOVER_ZH  # the round-limit hand-over says something else
 
 
-def test_course_repair_is_one_round_per_question_not_per_tool():
-    """Seed 003 §5: MAX_ARG_REPAIR = 1 per question. Before: three tools each wrong once made 4
-    model calls and no hand-over."""
+def test_course_repair_is_one_round_per_tool_so_another_tools_first_mistake_is_fed_back():
+    """SPEC §5: "a second failure on the same call degrades"; seed 003 §5: "在同一个参数上错两次".
+    A model that fixed one tool's arguments gets its repair for another tool's first mistake."""
     model = ScriptedModel(
-        [call("query_order", orderId=1), call("query_logistics", orderId=2), call("count", n="x"), "never"]
+        [
+            call("query_order", orderId=1),
+            call("query_order", orderId="SN202610200001"),
+            call("count", n="x"),
+            call("count", n=3),
+            "ok",
+        ]
     )
-    result = run_loop(model, Q, tools=[query_order, query_logistics, count_tool()], options=COURSE)
+    result = run_loop(model, Q, tools=[query_order, count_tool()], options=COURSE)
+    assert (result.finish, result.answer, len(model.requests)) == ("answer", "ok", 5)
+    assert [e.error_kind for e in result.executions] == ["argument", None, "argument", None]
+
+
+def test_course_repair_budget_is_spent_per_tool_then_hands_over_naming_it():
+    model = ScriptedModel(
+        [
+            [call("query_order", orderId=1), call("count", n="x")],
+            [call("query_order", orderId="SN202610200001"), call("count", n="y")],
+            "never",
+        ]
+    )
+    result = run_loop(model, Q, tools=[query_order, count_tool()], options=COURSE)
     assert (result.finish, result.answer, len(model.requests)) == ("handover", REPAIR_HANDOVER_ZH, 2)
+    assert result.rounds[-1].decision == "hand over: argument error after 1 repair round(s) (count)"
     assert consistent(result.messages)
 
 
@@ -300,6 +320,19 @@ def test_loop_guard_answers_a_repeated_call_without_running_it():
     assert runs == [1, 2]
     assert result.executions[1].error_kind == "guard"
     assert result.executions[1].result.content == GUARD_TEXT.format(tool="count")
+
+
+def test_loop_guard_lets_the_model_retry_a_call_whose_tool_reported_a_failure():
+    runs = []
+
+    @tool("book")
+    def book(n: int) -> ToolOutput:
+        runs.append(n)
+        return ToolOutput("busy, try again", is_error=len(runs) == 1)
+
+    model = ScriptedModel([call("book", n=1), call("book", n=1), "ok"])
+    result = run_loop(model, Q, tools=[book], options=LoopOptions(loop_guard=True))
+    assert runs == [1, 1] and [e.error_kind for e in result.executions] == [None, None]
 
 
 def test_loop_guard_is_off_by_default():

@@ -11,7 +11,7 @@ from toolkit.loop.saga import ToolExecution, compensates, compensations_from, ro
 from toolkit.loop.sources import ToolRegistry
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import MemoryId, tool
-from toolkit.tools.execute import FEED_BACK_ALL, Policies, raise_error, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, Policies, ToolOutput, raise_error, tools_from
 from toolkit.tools.reflect import ToolSpec
 
 LOG = []
@@ -308,3 +308,47 @@ def test_a_compensation_receives_the_original_calls_context():
             options=LoopOptions(compensate=True, compensations=(undo,)),
         )
     assert seen == [("12A", "u42"), ("u42", {"tenant": "t1"}, "b1")]
+
+
+@tool("发货（自己报告失败）")
+def ship_reports(order_id: str) -> ToolOutput:
+    return ToolOutput("carrier down", is_error=True)
+
+
+@tool("扣减库存（自己报告缺货）")
+def reserve_reports(sku: str, qty: int) -> ToolOutput:
+    LOG.append(("reserve-failed", sku, qty))
+    return ToolOutput(f"out of stock: {sku}", is_error=True)
+
+
+def test_a_failure_the_tool_reports_itself_rolls_back_like_a_raised_one():
+    script = [SCRIPT[0], [SCRIPT[1][0], call("ship_reports", order_id="SN1", id="c3")], SCRIPT[2]]
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge, ship_reports], options=OPTIONS)
+    assert LOG == [
+        ("reserve", "A1", 2),
+        ("charge", "SN1", 99),
+        ("refund", "charge", "charged 99"),
+        ("release", "A1", 2),
+    ]
+    contents = [(m.content, m.is_error) for m in result.messages if isinstance(m, ToolResultMessage)]
+    assert contents == [
+        (rolled_back_text("reserve_stock", "ship_reports"), True),
+        (rolled_back_text("charge", "ship_reports"), True),
+        ("carrier down", True),
+    ]
+
+
+@compensates("reserve_reports")
+def release_reported(sku: str, qty: int) -> None:
+    LOG.append(("release", sku, qty))
+
+
+def test_a_call_that_reported_its_own_failure_is_never_compensated():
+    script = [[call("reserve_reports", sku="A1", qty=2, id="c1"), call("ship", order_id="SN1", id="c2")], "抱歉"]
+    options = LoopOptions(compensate=True, compensations=(release_reported,))
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_reports, ship], options=options)
+    assert LOG == [("reserve-failed", "A1", 2)]  # nothing was reserved, so nothing is released
+    assert result.saga == []
+    first = result.messages[2]
+    assert (first.content, first.is_error) == ("out of stock: A1", True)
+    assert not result.rounds[0].executions[0].succeeded and result.rounds[0].executions[0].error_kind is None

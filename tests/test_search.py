@@ -219,3 +219,17 @@ def test_a_catalogue_tool_named_like_the_search_tool_is_a_configuration_error():
     clash = tool("Not the real one.", name="tool_search_tool")(lambda: "x")
     with pytest.raises(ConfigurationError, match="tool_search_tool"):
         ToolSearch().context([clash])
+
+
+def test_an_unknown_name_lists_the_tools_the_model_was_shown_not_the_held_back_ones():
+    from toolkit.tools.execute import FEED_BACK_ALL, Tool
+    from toolkit.tools.reflect import ToolSpec
+
+    hidden = [Tool(ToolSpec(f"tool_{i}", f"does thing {i}"), lambda c, ctx: "ok") for i in range(300)]
+    model = ScriptedModel([call("nonexistent"), call("tool_250"), "done"])
+    search = ToolSearch(KeywordSearch())
+    question = [UserMessage(content="q")]
+    result = run_loop(model, question, context=search.context(hidden), options=LoopOptions(policies=FEED_BACK_ALL))
+    unknown, direct = [m for m in result.messages if isinstance(m, ToolResultMessage)]
+    assert unknown.content == "There is no tool named 'nonexistent'. Available tools: tool_search_tool."
+    assert (direct.content, direct.is_error) == ("ok", False)  # a held-back tool named directly still runs

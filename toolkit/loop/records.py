@@ -55,9 +55,9 @@ class LoopOptions:
     policies: Policies = Policies()
     """The three error channels (see `toolkit.tools.execute`)."""
     argument_repair: int | None = None
-    """None: `policies.argument_error` decides. n: rounds with argument errors fed back per
-    question (any tool, with `repair_template`); an argument error after that hands over with
-    `repair_handover_text`."""
+    """None: `policies.argument_error` decides. n: rounds in which a tool's argument errors are fed
+    back (with `repair_template`), per tool and per question; that tool's next argument error
+    hands over with `repair_handover_text`. Another tool's first mistake still gets its repair."""
     repair_template: str = REPAIR_EN
     repair_handover_text: str = REPAIR_HANDOVER_ZH
     """The answer when the argument repair failed (distinct from the round-limit hand-over)."""
@@ -100,7 +100,7 @@ COURSE = LoopOptions(
     texts=ZH,
 )
 """The week-3 course's ToolAgent: at most 5 model requests per question (`MAX_ROUNDS = 5`) then an
-honest hand-over; `tool_choice` "auto" sent explicitly; one repair round per question, then the
+honest hand-over; `tool_choice` "auto" sent explicitly; one repair round per tool per question, then the
 "需要人工确认" hand-over; unknown names fed back; the loop guard on; every text in Chinese."""
 
 

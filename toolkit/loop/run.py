@@ -12,8 +12,8 @@ One round trip, step by step (each step is one method of `_Run` below):
     5. execute    every call, in the model's order (concurrently if asked; one call never
                   spawns a worker); the loop guard answers repeated calls without running them;
                   a call whose policy raises stops the round: later calls are not started
-    6. repair     argument errors go back with a hint for `argument_repair` rounds per
-                  question; an argument error after that → hand over
+    6. repair     a tool's argument errors go back with a hint for `argument_repair` rounds
+                  per question; that tool's next argument error → hand over
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
     8. append     the tool results, in order, then one user message with the images they
                   carry, if any (`toolkit.loop.images`); a raised failure propagates now
@@ -189,7 +189,7 @@ class _Run:
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
         self.saga: list[SagaEntry] = []
-        self.repair_rounds = 0
+        self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
@@ -337,6 +337,7 @@ class _Run:
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
+        offered = [t.name for t in self.tools.effective] if self.tools.hidden else None  # unknown names list these
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -346,7 +347,7 @@ class _Run:
             start = self.options.clock()
             own = InvocationContext(memory_id, self.parameters, call)
             guarded = self.guard(call, succeeded)
-            outcome = guarded or run_call(call, self.tools.available, own, policies)
+            outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
             if outcome.raised is not None:
                 with lock:
                     stopper.append((call, outcome.raised))
@@ -408,7 +409,7 @@ class _Run:
         (name, canonical arguments): read once per round, so the guard looks a call up instead
         of comparing it with every earlier one."""
         earlier = (e for r in self.rounds[:-1] for e in r.executions)
-        return {_call_key(e.call) for e in earlier if e.error_kind is None and e.rolled_back_by is None}
+        return {_call_key(e.call) for e in earlier if e.succeeded and e.rolled_back_by is None}
 
     def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
         """The round was interrupted: keep the results that exist, answer the rest."""
@@ -430,17 +431,21 @@ class _Run:
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
     def repair(self, trace: RoundTrace) -> str | None:
-        """One repair budget per question, counted in rounds: `argument_repair` rounds of argument
-        errors are fed back; a round with an argument error after that hands over."""
-        if self.options.argument_repair is None:
+        """A repair budget per tool, per question, counted in rounds: a tool's argument errors are
+        fed back in `argument_repair` rounds; its next bad call hands over (SPEC: "a second failure
+        on the same call degrades"). Two bad calls of one tool in one round are one round."""
+        budget = self.options.argument_repair
+        if budget is None:
             return None
         names = list(dict.fromkeys(e.call.name for e in trace.executions if e.error_kind == "argument"))
-        if not names:
+        spent = []
+        for name in names:
+            self.repairs[name] = self.repairs.get(name, 0) + 1
+            if self.repairs[name] > budget:
+                spent.append(name)
+        if not spent:
             return None
-        self.repair_rounds += 1
-        if self.repair_rounds <= self.options.argument_repair:
-            return None
-        return f"argument error after {self.options.argument_repair} repair round(s) ({', '.join(names)})"
+        return f"argument error after {budget} repair round(s) ({', '.join(spent)})"
 
     def trigger(self, trace: RoundTrace, stop: ToolExecution | None, handover: str | None) -> ToolExecution | None:
         """The failure that rolls the turn back, or None (the table in `toolkit.loop.saga`)."""
@@ -449,6 +454,8 @@ class _Run:
         repairing = self.options.argument_repair is not None and handover is None
         for e in trace.executions:
             if e.error_kind == "execution" or (e.error_kind == "argument" and not repairing):
+                return e
+            if e.error_kind is None and e.result.is_error:  # the tool reported its own failure
                 return e
         return None
 
@@ -465,7 +472,7 @@ class _Run:
             e
             for r in self.rounds
             for e in r.executions
-            if e.error_kind is None and e.call.id not in done and e.call.name in self.compensations
+            if e.succeeded and e.call.id not in done and e.call.name in self.compensations
         ]
         if not candidates:
             return results

@@ -27,6 +27,8 @@ the tool raised                fed back     yes (simple rule)     "Tool 'Y' fail
                                                                   read "rolled back … failure of Y"
 the tool raised                raised       yes, before the       (next turn, from memory) the same;
                                             error propagates      later calls: "not run, and why"
+the tool reported a failure    fed back     yes (simple rule;     the tool's own text; undone calls
+(`ToolOutput(is_error=True)`)               as LangChain4j)       read "rolled back … failure of Y"
 argument error, no repair      fed back     yes (simple rule)     field / got / expected + rollbacks
 argument error, no repair      raised       yes, before the       the error + rollbacks
                                             error propagates
@@ -95,6 +97,13 @@ class ToolExecution:
     """The context the call ran with (memory id, parameters, the call); its compensation gets it."""
     raised: Exception | None = None
     """What the call's error policy raised to stop the loop (None: the round went on)."""
+
+    @property
+    def succeeded(self) -> bool:
+        """The call ran and its result is not an error. A tool that reports its own failure
+        (`ToolOutput(..., is_error=True)`) has failed as surely as one that raised: it is never
+        compensated (there is nothing to undo) and it triggers a saga like a raised error."""
+        return self.error_kind is None and not self.result.is_error
 
 
 @dataclass(frozen=True)
@@ -198,7 +207,7 @@ def compensate(
     undone, log = [], []
     for execution in reversed(executions):
         compensation = compensations.get(execution.call.name)
-        if compensation is None or execution.error_kind is not None:
+        if compensation is None or not execution.succeeded:
             continue
         try:
             compensation.run(execution)

@@ -211,12 +211,16 @@ def run_call(
     tools: Iterable[Tool] | Mapping[str, Tool],
     context: InvocationContext | None = None,
     policies: Policies = Policies(),
+    offered: Iterable[str] | None = None,
 ) -> Outcome:
-    """`execute`, returning the `Outcome` instead of raising (the loop's way in)."""
+    """`execute`, returning the `Outcome` instead of raising (the loop's way in). An unknown
+    name's error lists `offered` (the names the model was shown; default: every tool): with
+    tool search, the held-back tools stay unnamed (and callable)."""
     by_name = tools if isinstance(tools, Mapping) else {t.name: t for t in tools}
     found = by_name.get(call.name)
     if found is None:
-        return _failed(call, "unknown_tool", UnknownToolError(call.name, list(by_name)), policies.unknown_tool)
+        names = list(by_name) if offered is None else list(offered)
+        return _failed(call, "unknown_tool", UnknownToolError(call.name, names), policies.unknown_tool)
     return found.run(call, context, policies)
 
 

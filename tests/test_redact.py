@@ -183,3 +183,21 @@ def _sha12(payload: str) -> str:
     import hashlib
 
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        ("connect failed: password is hunter2", "connect failed: password is [REDACTED]"),
+        ("secret key is 'Sup3rS3cret' for user", "secret key is '[REDACTED]' for user"),
+        ("Password was set to Tr0ub4dor&3, retry", "Password was set to [REDACTED], retry"),
+        ("the API token is ab12cd34.", "the API token is [REDACTED]."),
+        # a plain word says what went wrong, and a bare "key" is too often an id the model needs
+        ("password is incorrect", "password is incorrect"),
+        ("the access token was expired.", "the access token was expired."),
+        ("duplicate key is SN202610200001", "duplicate key is SN202610200001"),
+    ],
+)
+def test_secrets_written_in_prose_are_masked(text, clean):
+    assert scrub(text) == clean
+    assert scrub(clean) == clean  # idempotent: a recorded request still matches at replay

@@ -173,6 +173,16 @@ DIFFERENCES: tuple[Difference, ...] = (
         "one of 'pending', 'shipped' or 'delivered'",
     ),
     Difference(
+        "a number or a boolean for a String parameter",
+        "converted with toString() (true becomes \"true\", 1e20 becomes \"1.0E20\")",
+        "ArgumentError: expected a string",
+        "a number is not the text the model read: an order id sent as a number has lost its leading "
+        "zeros, and a long one its last digits (many JSON readers keep numbers as doubles)",
+        str,
+        202610200001,
+        "a string",
+    ),
+    Difference(
         "an integer beyond the Java type (int, long)",
         "an overflow error",
         "accepted (Python integers have no size)",

@@ -24,6 +24,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
    `signing_key: `, `"client_secret": "…"`, `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
+   and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
+   a plain lower-case word is kept: `password is incorrect` says what went wrong);
 6. tokens in well-known formats (OpenAI `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`,
    Slack `xox?-`, AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face
    `hf_`, JWTs);
@@ -95,6 +97,13 @@ _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _DATA_URL = re.compile(r"\bdata:([\w.+-]+/[\w.+-]+)((?:;[\w.+-]+=[\w.+-]+)*);base64,([A-Za-z0-9+/]+={0,2})")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_PROSE_SECRET = re.compile(
+    r"\b((?:password|passwd|passphrase|secret(?:[ _-]key)?|(?:api|access|private|signing)[ _-]?key"
+    r"|(?:api|auth|access|refresh|bearer)[ _-]?token)\s+(?:was set to|is set to|is|was)\s+)"
+    r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)",
+    re.IGNORECASE,
+)
+_PLAIN_WORD = re.compile(r"[a-z]+")
 
 
 def scrub(text: str) -> str:
@@ -109,6 +118,7 @@ def scrub(text: str) -> str:
     text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
     text = _COOKIE.sub(_cookie, text)
     text = _labelled(text)
+    text = _PROSE_SECRET.sub(_prose_secret, text)
     text = _KNOWN_TOKENS.sub(REDACTED, text)
     return _paths(text)
 
@@ -267,6 +277,16 @@ def _labelled(text: str) -> str:
         out += [text[pos : match.end()], masked]
         pos = value.end()
     return "".join(out) + text[pos:]
+
+
+def _prose_secret(match: re.Match[str]) -> str:
+    """`password is hunter2` → `password is [REDACTED]`; a plain lower-case word is kept, since
+    it says what went wrong (`password is incorrect`, `api token was expired`)."""
+    value = match.group(2)
+    if REDACTED in value or _PLAIN_WORD.fullmatch(value.rstrip(".")):
+        return match.group(0)
+    masked = _mask_value(value)
+    return match.group(0) if masked is None else match.group(1) + masked
 
 
 def _mask_value(value: str) -> str | None:

@@ -13,7 +13,7 @@ import pytest
 
 from toolkit.cli.main import main
 from toolkit.exercises import all_exercises
-from toolkit.exercises.grade import NOTEBOOK_ROW, grade_notebook, grade_paths, results, summary
+from toolkit.exercises.grade import NOTEBOOK_ROW, grade_notebook, grade_paths, results, submission_environment, summary
 from toolkit.exercises.notebook import section_cells
 
 WEEK2 = "02_week2_reliable_calls.ipynb"
@@ -194,6 +194,39 @@ def test_only_cells_this_run_executed_count():
     ran.outputs = [nbformat.v4.new_output("display_data", data=passed_record("w6.window"))]
     records, _ = results(nbformat.v4.new_notebook(cells=[saved, ran]))
     assert list(records) == ["w6.window"]  # the saved ✓ of a cell that did not run is ignored
+
+
+def test_an_exercise_cell_stopped_at_the_time_limit_says_so():
+    def cell(ename, evalue):
+        code = nbformat.v4.new_code_cell("", metadata={"tags": [f"exercise:w6.{ename}"]}, execution_count=1)
+        code.outputs = [nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[])]
+        return code
+
+    notebook = nbformat.v4.new_notebook(cells=[cell("KeyboardInterrupt", ""), cell("KeyError", ""), cell("E", "x")])
+    assert results(notebook)[1] == {
+        "w6.KeyboardInterrupt": "stopped: the cell ran longer than the time limit",
+        "w6.KeyError": "the cell raised KeyError",
+        "w6.E": "the cell raised E: x",
+    }
+
+
+def test_submissions_run_without_the_llm_variables_or_any_secret_looking_one():
+    environ = {
+        "PATH": "/usr/bin",
+        "HOME": "/root",
+        "PWD": "/work",
+        "LLM_BASE_URL": "https://gw.example/v1",
+        "OPENAI_API_KEY": "sk-teacher",
+        "HF_TOKEN": "hf_x",
+        "DB_PASSWORD": "pw",
+        "SSH_AUTH_SOCK": "/tmp/agent",
+    }
+    assert submission_environment(environ) == {
+        "PATH": "/usr/bin",
+        "HOME": "/root",
+        "PWD": "/work",
+        "SSH_AUTH_SOCK": "/tmp/agent",
+    }
 
 
 def test_the_worker_clears_submitted_outputs_and_counts_before_running():

@@ -172,7 +172,7 @@ def test_shop_search_and_skills_from_the_wheel(installed):
     assert "logistics-complaint" in lines[3]
 
 
-@pytest.mark.parametrize("notebook", ["00_welcome.ipynb", "03_week3_tool_calling.ipynb"])
+@pytest.mark.parametrize("notebook", ["00_welcome.ipynb", "03_week3_tool_calling.ipynb", "09_week9_mcp.ipynb"])
 def test_notebooks_run_from_the_installed_package(installed, notebook):
     """A copy of a notebook outside the checkout runs top to bottom on the installed package."""
     import shutil

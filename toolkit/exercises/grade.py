@@ -4,7 +4,9 @@
     write_csv(rows, "grades.csv")        # notebook,exercise,passed,feedback
     print(summary(rows))
 
-Each notebook runs in its own process (`toolkit.exercises.worker`), offline, on a copy in a
+Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
+variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
+`HF_TOKEN` is not the submissions' to read), on a copy in a
 fresh private folder (its kernel's working directory, so one submission cannot plant files
 another imports), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
@@ -36,7 +38,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,7 @@ import nbformat
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
+from toolkit.tools.redact import is_secret_name
 
 NOTEBOOK_ROW = "(notebook)"
 START_ALLOWANCE_S = 60
@@ -98,8 +101,16 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
                 records[str(record["exercise"])] = record
             ex_id = exercise_id(cell)
             if output.get("output_type") == "error" and ex_id:
-                errors[ex_id] = f"the cell raised {output.get('ename')}: {str(output.get('evalue', ''))[:120]}"
+                errors[ex_id] = _error_text(output)
     return records, errors
+
+
+def _error_text(output: dict[str, Any]) -> str:
+    """What an exercise cell's error output says, for the learner (a time-limit stop says so)."""
+    name, value = output.get("ename"), str(output.get("evalue", "")).strip()
+    if name == "KeyboardInterrupt":  # how the grader stops a cell at the time limit
+        return "stopped: the cell ran longer than the time limit"
+    return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
 
 
 def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
@@ -178,6 +189,7 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
+            env=submission_environment(os.environ),
         )
     try:
         process.wait(timeout=limit)
@@ -188,6 +200,17 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool
         _kill(process)
         raise
     return True
+
+
+def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline)
+    and without any variable whose name labels a secret (`redact.is_secret_name`: `…_KEY`,
+    `…_TOKEN`, `…_PASSWORD`, …), which learners' code could otherwise read and send out."""
+    return {
+        name: value
+        for name, value in environ.items()
+        if not name.startswith("LLM_") and (name.upper() in ("PWD", "OLDPWD") or not is_secret_name(name))
+    }
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

@@ -38,9 +38,18 @@ class Result(Generic[T]):
     loop: LoopResult | None = None
     """The raw loop result (rounds, messages) for traces."""
 
+    @property
+    def handover(self) -> str | None:
+        """The hand-over sentence when the loop handed the question to a person, else None."""
+        return self.loop.answer if self.loop is not None and self.loop.finish == "handover" else None
+
 
 class TokenStream:
-    """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`."""
+    """The events of a streamed call: `TextDelta`, `ToolStarted`, `ToolFinished`; then `.result`.
+
+    A reader that stops early (`break`, `close()`, Ctrl-C) stops the loop too: the loop's
+    generator is closed (it answers the calls it did not finish), then `failed` keeps memory valid.
+    """
 
     def __init__(
         self,
@@ -58,9 +67,22 @@ class TokenStream:
                 yield next(self._events)
         except StopIteration as done:
             self.result = self._finish(done.value)
-        except Exception as exc:
-            self._failed(exc)
+        except BaseException as exc:  # GeneratorExit (the reader stopped) and Ctrl-C too
+            self._stop(exc)
             raise
+
+    def close(self) -> None:
+        """Stop the call here (a "stop" button): the loop ends, memory stays valid."""
+        if self.result is None:
+            self._stop(GeneratorExit())
+
+    def _stop(self, exc: BaseException) -> None:
+        close = getattr(self._events, "close", None)
+        try:
+            if close is not None:
+                close()  # the loop's own clean-up first: it answers unfinished calls, releases the lock
+        finally:
+            self._failed(exc)
 
     def text(self) -> Iterator[str]:
         """Only the text, as it arrives."""

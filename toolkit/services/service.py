@@ -15,9 +15,30 @@ subclass of the declaration whose methods each run `_invoke`:
        structured output), or a `Result` carrying everything
 
 Memory ids are non-empty strings (`MemoryIdError` otherwise, before anything is sent). A turn
-that fails (a broken stream, a gateway error) keeps the conversation valid: if memory would end
-with the user's unanswered message, an assistant message saying the reply failed
-(`INTERRUPTED_TEXT`) follows it, so the next turn never sends two user messages in a row.
+that fails (a broken stream, a gateway error, Ctrl-C, a stream whose reader stops early with
+`break` or `close()`) keeps the conversation valid: if memory would end with the user's
+unanswered message, an assistant message saying the reply failed (`INTERRUPTED_TEXT`) follows
+it, so the next turn never sends two user messages in a row. The interrupt is then raised on.
+
+A turn the loop hands over to a person (`COURSE`'s limit, a failed argument repair, the loop
+guard: `LoopResult.finish == "handover"`) is not an answer, so it is never parsed or repaired
+(a repair round would run every tool again). The caller gets:
+
+    -> str, Result[str], TokenStream   the hand-over sentence as the answer (SPEC: "an honest
+                                        hand-over sentence instead of an exception")
+    -> Result[T]                       a `Result` with `content=None`, `finish_reason="handover"`,
+                                        the sentence in `result.handover`
+    -> None                            None
+    -> T (structured)                  `OutputParsingError` saying a person was handed the question,
+                                        with the sentence in `.answer` / `.handover` and the turn in
+                                        `.loop_result` (declare `Result[T]` to get it as a value)
+
+An IMMEDIATE (or IMMEDIATE_IF_LAST) tool's value becomes the method's return value, so a tool
+whose return annotation cannot be the return type of a `str` or structured method is refused by
+`ai_service` (`ConfigurationError` naming method, tool and fix), before any tool can run. A
+mismatch the annotations cannot show (no annotation, a registry's or provider's tool) is found
+after the tool ran: that `ConfigurationError` says so, and carries `loop_result` and
+`tool_values` (the Python values the tools returned), so nothing is lost.
 
 Structured output goes as `response_format` (the gateway's JSON mode). A gateway that refuses
 that field with a 400 gets the same call again with the schema in the user message instead
@@ -29,6 +50,8 @@ Leaves out: async methods, and guardrails / moderation around the call.
 from __future__ import annotations
 
 import threading
+import types
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -43,7 +66,8 @@ from toolkit.services.declare import MethodPlan, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, render
-from toolkit.tools.execute import VALUES
+from toolkit.tools.decorator import ReturnBehavior
+from toolkit.tools.execute import VALUES, ToolOutput, tools_from
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -117,6 +141,7 @@ def ai_service(
         name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
         for name, fn in _declared(declaration)
     }
+    _check_immediate_tools(declaration, plans, cfg.tools)
     methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
@@ -175,7 +200,7 @@ def _invoke(plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]) -> 
                 _close_failed_turn(memory, exc)
                 raise
             _forget_question(memory, messages[-1])
-        except Exception as exc:
+        except BaseException as exc:  # Ctrl-C too: memory stays valid, then the interrupt goes on
             _close_failed_turn(memory, exc)
             raise
     return _invoke(plan, replace(cfg, structured="instructions"), arguments)  # no JSON mode on this gateway
@@ -239,27 +264,60 @@ def _convert(
     if plan.kind == "none":
         return None
     if plan.kind == "text":
-        return loop.answer
+        return loop.answer  # an answer, or the hand-over sentence
     if plan.output is None:  # Result[str]
         return _result(loop, loop.answer)
-    value, loop = _parse_with_repair(plan.output, cfg, loop, kwargs)
-    return _result(loop, value) if plan.kind == "result" else value
+    if loop.finish != "answer":
+        return _handed_over(plan, loop)
+    return _structured(plan, plan.output, cfg, loop, kwargs, values)
 
 
-def _parse_with_repair(
-    output: OutputType, cfg: ServiceConfig, loop: LoopResult, kwargs: dict[str, Any]
-) -> tuple[Any, LoopResult]:
+def _structured(
+    plan: MethodPlan,
+    output: OutputType,
+    cfg: ServiceConfig,
+    loop: LoopResult,
+    kwargs: dict[str, Any],
+    values: dict[str, Any],
+) -> Any:
+    """Parse the answer; a malformed one gets one repair round, which may itself end otherwise."""
     try:
-        return output.parse(loop.answer), loop
+        value = output.parse(loop.answer)
     except OutputParsingError as error:
         repair: list[Message] = [UserMessage(content=repair_message(error))]
         history: list[Message] = [] if kwargs["memory"] is not None else list(loop.messages)
         second = run_loop(cfg.model, history + repair, **kwargs)
-        merged = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
+        loop = replace(second, usage=loop.usage + second.usage, rounds=loop.rounds + second.rounds)
+        if loop.finish == "immediate":
+            return _immediate(plan, loop, values)
+        if loop.finish != "answer":
+            return _handed_over(plan, loop)
         try:
-            return output.parse(second.answer), merged
+            value = output.parse(loop.answer)
         except OutputParsingError as again:
             raise OutputParsingError(str(again), answer=again.answer, answers=(error.answer, again.answer)) from None
+    return _result(loop, value) if plan.kind == "result" else value
+
+
+def _handed_over(plan: MethodPlan, loop: LoopResult) -> Any:
+    """The loop handed the question to a person: no answer exists to parse, and none is invented.
+
+    `Result[T]` → a `Result` with `content=None` (the sentence in `.handover`); `T` →
+    `OutputParsingError` saying so, carrying the sentence and the turn.
+    """
+    if plan.kind == "result":
+        return _result(loop, None)
+    declared = _type_name(plan.output.type if plan.output else str)
+    sentence = loop.answer or ""
+    error = OutputParsingError(
+        f"{plan.name}: the question was handed over to a person (the loop ended with {loop.finish!r}: "
+        f"{sentence!r}), so there is no {declared} to return (a hand-over is never parsed or repaired); "
+        f"declare the return type Result[{declared}] to receive the hand-over as a value (result.handover)",
+        answer=sentence,
+    )
+    error.handover = sentence  # type: ignore[attr-defined]
+    error.loop_result = loop  # type: ignore[attr-defined]
+    raise error
 
 
 def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> Any:
@@ -267,7 +325,9 @@ def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> An
 
     `Result[T]` → a `Result` with `content=None`; `None` → None; otherwise: every tool returned
     None → None; exactly one value that is not None, of the declared type → that object (not
-    its text); anything else → `ConfigurationError` (declare `Result[...]`).
+    its text); anything else → `ConfigurationError` (declare `Result[...]`). That error comes after
+    the tools ran (`ai_service` refuses the mismatches annotations show): it says so, and carries
+    `loop_result` and `tool_values` (the values the tools returned, in call order).
     """
     results = loop.immediate_results
     if plan.kind == "result":
@@ -282,14 +342,90 @@ def _immediate(plan: MethodPlan, loop: LoopResult, values: dict[str, Any]) -> An
         return present[0]
     if len(present) == 1:
         declared = "str" if plan.kind == "text" else getattr(plan.output and plan.output.type, "__name__", "its type")
-        raise ConfigurationError(
-            f"{plan.name}: an IMMEDIATE tool returned a {type(present[0]).__name__}, but the method returns "
-            f"{declared}; make the tool return {declared}, or declare the return type Result[...] to receive it"
+        name = next(r.tool_name for r, v in zip(results, returned) if v is not None)
+        error = ConfigurationError(
+            f"{plan.name}: the IMMEDIATE tool {name!r} ran and returned a {type(present[0]).__name__}, but the "
+            f"method returns {declared}; make the tool return {declared}, or declare the return type Result[...] "
+            "to receive it (this call's value is in .tool_values, the turn in .loop_result)"
         )
-    raise ConfigurationError(
-        f"{plan.name}: an IMMEDIATE tool ended the call with {len(results)} results, which this return type "
-        "cannot hold; declare the return type Result[...] to receive them"
-    )
+    else:
+        error = ConfigurationError(
+            f"{plan.name}: an IMMEDIATE tool ended the call with {len(results)} results, which this return type "
+            "cannot hold; declare the return type Result[...] to receive them"
+        )
+    error.hint = RAN_HINT  # the class's "nothing was sent to the model" is not true here
+    error.loop_result = loop  # type: ignore[attr-defined]
+    error.tool_values = returned  # type: ignore[attr-defined]
+    raise error
+
+
+RAN_HINT = (
+    "The model was asked and the tool ran: its value is in .tool_values and the turn in .loop_result; "
+    "fix the return type the message names."
+)
+"""The hint of an immediate return's type mismatch, found after the tool ran."""
+
+
+def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], tools: Sequence[Any]) -> None:
+    """Refuse an IMMEDIATE tool whose return annotation cannot be a method's return type.
+
+    Only `str` and structured methods are checked (`Result[...]`, `None` and `TokenStream` take
+    any tool result). Tools the annotations say nothing about (no annotation, `Any`, a
+    `ToolOutput`, a registry's or provider's tool) are checked after they run (`_immediate`).
+    """
+    checked = [p for p in plans.values() if p.kind in ("text", "structured")]
+    if not checked or not tools:
+        return
+    try:
+        found = tools_from(*tools)
+    except Exception:  # a tool the loop cannot use either: it raises the same error when called
+        return
+    ending = (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST)
+    for t in found:
+        if t.spec.return_behavior not in ending or t.function is None:
+            continue
+        try:
+            returns = typing.get_type_hints(t.function).get("return", Any)
+        except Exception:  # an annotation that cannot be resolved: checked when it runs
+            continue
+        for plan in checked:
+            declared = str if plan.output is None else plan.output.type
+            if _may_return(returns, declared):
+                continue
+            behavior = t.spec.return_behavior.name
+            raise ConfigurationError(
+                f"{declaration.__name__}.{plan.name}: returns {_type_name(declared)}, but the {behavior} tool "
+                f"{t.name!r} ({t.source}) returns {_type_name(returns)}; an {behavior} tool's value becomes the "
+                f"method's return value, so it must be a {_type_name(declared)} or None. Make the tool return "
+                f"{_type_name(declared)}, declare the method's return type Result[{_type_name(declared)}] to "
+                "receive any tool's result, or give this tool to a service without this method"
+            )
+
+
+def _may_return(returns: Any, declared: Any) -> bool:
+    """Whether a tool annotated `-> returns` may return a value of `declared`; True when the
+    annotations cannot tell (`Any`, `Literal`, type variables, a `ToolOutput` …)."""
+    wanted = typing.get_origin(declared) or declared
+    if not isinstance(wanted, type):
+        return True
+    if typing.get_origin(returns) in (typing.Union, types.UnionType):
+        members = list(typing.get_args(returns))
+    else:
+        members = [returns]
+    members = [m for m in members if m not in (None, type(None))]  # None is always a fine value
+    for member in members:
+        got = typing.get_origin(member) or member
+        if member is Any or not isinstance(got, type) or got is ToolOutput:
+            return True
+        if issubclass(got, wanted) or issubclass(wanted, got):
+            return True
+    return not members
+
+
+def _type_name(annotation: Any) -> str:
+    if typing.get_origin(annotation) is None and isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "")
 
 
 def _is_declared_type(plan: MethodPlan, value: Any) -> bool:

@@ -21,7 +21,8 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    (pydantic's JSON strict mode, plus a check that no object has undeclared fields);
 3. a failure gets one repair round (`repair_message`), then `OutputParsingError` (carrying every
    answer tried, in `answers`). With memory, the repair message and the second answer are
-   stored like any other turn: they were said.
+   stored like any other turn: they were said. A turn the loop handed over to a person is not
+   an answer: it is never parsed or repaired (`toolkit.services.service` says what the caller gets).
 
 Leaves out: streaming partial JSON, and grammar-constrained decoding.
 """

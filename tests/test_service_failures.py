@@ -1,0 +1,248 @@
+"""The AI service when a turn does not end with a usable answer: a hand-over, an interrupt, a
+reader that stops a stream, an IMMEDIATE tool whose value is not the declared type."""
+
+from typing import Annotated, Any, Protocol
+
+import pytest
+from pydantic import BaseModel
+
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import ConfigurationError, OutputParsingError
+from toolkit.loop.records import COURSE, HANDOVER_ZH
+from toolkit.services.results import Result, TokenStream
+from toolkit.services.service import RAN_HINT, ai_service, memory_per_id
+from toolkit.tools.decorator import MemoryId, ReturnBehavior, tool
+
+RAN: list[str] = []
+
+
+@tool("查询订单")
+def query_order(orderId: str) -> str:
+    RAN.append(orderId)
+    return "状态：未知"
+
+
+class Summary(BaseModel):
+    order_id: str
+    status: str
+
+
+class Desk(Protocol):
+    def summarise(self, question: str) -> Summary: ...
+
+    def summarise_result(self, question: str) -> Result[Summary]: ...
+
+    def ask(self, question: str) -> str: ...
+
+
+def setup_function():
+    RAN.clear()
+
+
+def endless_tool_calls():
+    """A model that keeps calling tools (new ids each time, so the loop guard does not stop it)."""
+    return [call("query_order", orderId=f"SN{i}") for i in range(1, 11)] + ['{"order_id": "SN1", "status": "x"}']
+
+
+# --- finding 8: a hand-over is not a malformed answer -----------------------------------------
+
+
+def test_a_structured_method_that_is_handed_over_raises_once_without_a_repair_round():
+    model = ScriptedModel(endless_tool_calls())
+    desk = ai_service(Desk, model=model, tools=[query_order], options=COURSE)
+    with pytest.raises(OutputParsingError) as info:
+        desk.summarise("总结 SN1")
+    assert str(info.value) == (
+        "summarise: the question was handed over to a person (the loop ended with 'handover': "
+        f"{HANDOVER_ZH!r}), so there is no Summary to return (a hand-over is never parsed or repaired); "
+        "declare the return type Result[Summary] to receive the hand-over as a value (result.handover)"
+    )
+    assert info.value.answer == HANDOVER_ZH and info.value.answers == (HANDOVER_ZH,)
+    assert info.value.handover == HANDOVER_ZH
+    assert info.value.loop_result.finish == "handover"
+    assert len(model.requests) == 5 and RAN == ["SN1", "SN2", "SN3", "SN4", "SN5"]  # every tool ran once
+    assert not any("could not be used" in (m.content or "") for r in model.requests for m in r.messages)
+
+
+def test_a_result_method_that_is_handed_over_returns_the_hand_over():
+    model = ScriptedModel(endless_tool_calls())
+    result = ai_service(Desk, model=model, tools=[query_order], options=COURSE).summarise_result("总结 SN1")
+    assert result.content is None and result.finish_reason == "handover" and result.handover == HANDOVER_ZH
+    assert len(model.requests) == 5 and len(RAN) == 5
+
+
+def test_a_str_method_that_is_handed_over_returns_the_sentence():
+    model = ScriptedModel(endless_tool_calls())
+    assert ai_service(Desk, model=model, tools=[query_order], options=COURSE).ask("SN1?") == HANDOVER_ZH
+    assert len(RAN) == 5
+
+
+def test_a_result_with_an_answer_has_no_hand_over():
+    result = ai_service(Desk, model=ScriptedModel(['{"order_id": "SN1", "status": "已发货"}'])).summarise_result("x")
+    assert result.content == Summary(order_id="SN1", status="已发货") and result.handover is None
+
+
+def test_a_repair_round_that_is_handed_over_is_not_parsed_again():
+    model = ScriptedModel(["大概发货了吧", *endless_tool_calls()])
+    desk = ai_service(Desk, model=model, tools=[query_order], options=COURSE)
+    with pytest.raises(OutputParsingError, match=r"^summarise: the question was handed over to a person") as info:
+        desk.summarise("总结 SN1")
+    assert info.value.answers == (HANDOVER_ZH,)
+    assert len(model.requests) == 6 and len(RAN) == 5  # the first answer, then one repair round that handed over
+
+
+# --- finding 9: Ctrl-C and a reader that stops keep memory valid --------------------------------
+
+
+class Chat(Protocol):
+    def chat(self, user: Annotated[str, MemoryId], question: str) -> str: ...
+
+    def stream(self, user: Annotated[str, MemoryId], question: str) -> TokenStream: ...
+
+
+def interrupted(request):
+    raise KeyboardInterrupt
+
+
+def roles_sent(model):
+    return [(m.role, m.content) for m in model.requests[-1].messages]
+
+
+def test_ctrl_c_while_waiting_for_the_gateway_is_raised_on_and_memory_stays_valid():
+    model = ScriptedModel([interrupted, "第二个回答"])
+    chat = ai_service(Chat, model=model, memory=memory_per_id())
+    with pytest.raises(KeyboardInterrupt):
+        chat.chat("u1", "第一个问题")
+    assert chat.chat("u1", "第二个问题") == "第二个回答"
+    assert roles_sent(model) == [
+        ("user", "第一个问题"),
+        ("assistant", "(no reply: the answer failed with KeyboardInterrupt; the user's message above is unanswered)"),
+        ("user", "第二个问题"),
+    ]
+
+
+def test_a_stream_whose_reader_breaks_keeps_memory_valid():
+    model = ScriptedModel(["一个很长的回答 " * 20, "第二个回答"])
+    chat = ai_service(Chat, model=model, memory=memory_per_id())
+    for i, _piece in enumerate(chat.stream("u1", "第一个问题").text()):
+        if i == 2:
+            break  # the "stop" button
+    list(chat.stream("u1", "第二个问题"))
+    assert roles_sent(model) == [
+        ("user", "第一个问题"),
+        ("assistant", "(no reply: the answer failed with GeneratorExit; the user's message above is unanswered)"),
+        ("user", "第二个问题"),
+    ]
+
+
+def test_closing_a_token_stream_stops_the_call_and_keeps_memory_valid():
+    model = ScriptedModel([call("query_order", orderId="SN1"), "不会用到", "第二个回答"])
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=model, tools=[query_order], memory=memories)
+    stream = chat.stream("u1", "第一个问题")
+    events = iter(stream)
+    assert [type(next(events)).__name__ for _ in range(2)] == ["ToolCallDelta", "ToolStarted"]
+    stream.close()  # before the call runs
+    assert stream.result is None and RAN == []
+    assert [(m.role, m.content) for m in memories("u1").messages()][1:] == [
+        ("assistant", None),
+        ("tool", "Not completed: the turn was interrupted by GeneratorExit."),  # the call is answered
+    ]
+    list(chat.stream("u1", "第二个问题"))
+    assert [m.role for m in model.requests[-1].messages] == ["user", "assistant", "tool", "user"]
+
+
+def test_ctrl_c_while_a_stream_is_read_is_raised_on_and_memory_stays_valid():
+    model = ScriptedModel(["一个很长的回答 " * 20, "第二个回答"])
+    chat = ai_service(Chat, model=model, memory=memory_per_id())
+    events = iter(chat.stream("u1", "第一个问题"))
+    next(events)
+    with pytest.raises(KeyboardInterrupt):
+        events.throw(KeyboardInterrupt())
+    list(chat.stream("u1", "第二个问题"))
+    assert [m.role for m in model.requests[-1].messages] == ["user", "assistant", "user"]
+
+
+# --- finding 15 (b): an IMMEDIATE tool whose value cannot be the return type --------------------
+
+
+def test_an_immediate_tool_that_cannot_return_the_methods_type_is_refused_when_the_service_is_built():
+    @tool("取消订单，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def cancel_order(order_id: str) -> dict:
+        RAN.append(order_id)
+        return {"cancelled": order_id}
+
+    class Cancel(Protocol):
+        def ask(self, question: str) -> str: ...
+
+    model = ScriptedModel([call("cancel_order", order_id="SN1")])
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Cancel, model=model, tools=[cancel_order])
+    assert str(info.value) == (
+        "Cancel.ask: returns str, but the IMMEDIATE tool 'cancel_order' "
+        "(@tool test_service_failures.test_an_immediate_tool_that_cannot_return_the_methods_type_is_refused_when_"
+        "the_service_is_built.<locals>.cancel_order) returns dict; an IMMEDIATE tool's value becomes the method's "
+        "return value, so it must be a str or None. Make the tool return str, declare the method's return type "
+        "Result[str] to receive any tool's result, or give this tool to a service without this method"
+    )
+    assert model.requests == [] and RAN == []
+
+
+@pytest.mark.parametrize(
+    "returns, accepted",
+    [(str, True), (str | None, True), (None, True), (Any, True), (int, False), (Summary, False), (int | None, False)],
+)
+def test_which_tool_return_annotations_a_str_method_accepts(returns, accepted):
+    def label(orderId: str):
+        return None
+
+    label.__annotations__["return"] = returns
+    labelled = tool("退货单", return_behavior=ReturnBehavior.IMMEDIATE_IF_LAST)(label)
+
+    class Labels(Protocol):
+        def label(self, question: str) -> str: ...
+
+        def labels(self, question: str) -> Result[Summary]: ...  # a Result takes anything
+
+    if accepted:
+        ai_service(Labels, model=ScriptedModel([]), tools=[labelled])
+    else:
+        with pytest.raises(ConfigurationError, match=r"^Labels\.label: returns str, but the IMMEDIATE_IF_LAST tool"):
+            ai_service(Labels, model=ScriptedModel([]), tools=[labelled])
+
+
+def test_a_structured_method_refuses_an_immediate_tool_of_another_model():
+    @tool("退货单", return_behavior=ReturnBehavior.IMMEDIATE)
+    def label(orderId: str) -> str:
+        return "RL-1"
+
+    with pytest.raises(ConfigurationError, match=r"^Desk\.summarise: returns Summary, but the IMMEDIATE tool 'label'"):
+        ai_service(Desk, model=ScriptedModel([]), tools=[label])
+
+
+def test_a_mismatch_found_after_the_tool_ran_says_so_and_keeps_its_value():
+    @tool("查询库存，结果直接给用户", return_behavior=ReturnBehavior.IMMEDIATE)
+    def stock(sku: str):  # no return annotation: only running it shows the type
+        RAN.append(sku)
+        return 5
+
+    class Stock(Protocol):
+        def ask(self, question: str) -> str: ...
+
+    model = ScriptedModel([call("stock", sku="A1")])
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Stock, model=model, tools=[stock]).ask("A1 还有吗")
+    assert str(info.value) == (
+        "ask: the IMMEDIATE tool 'stock' ran and returned a int, but the method returns str; make the tool return "
+        "str, or declare the return type Result[...] to receive it (this call's value is in .tool_values, the turn "
+        "in .loop_result)"
+    )
+    assert info.value.hint == RAN_HINT
+    assert RAN_HINT == (
+        "The model was asked and the tool ran: its value is in .tool_values and the turn in .loop_result; "
+        "fix the return type the message names."
+    )
+    assert "nothing was sent to the model" not in "\n".join(info.value._render_traceback_())
+    assert info.value.tool_values == [5] and RAN == ["A1"]
+    assert info.value.loop_result.finish == "immediate"
+    assert [r.content for r in info.value.loop_result.immediate_results] == ["5"]

@@ -24,7 +24,12 @@ to make one). A store written by the previous layout (version 1: no checksums) i
 place on open, in one transaction; any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
-lock, and other processes wait on SQLite's busy timeout.
+lock, and other processes wait on SQLite's busy timeout. That keeps each *write* whole; a *turn*
+(several writes: the question, a tool call, its results, the answer) is kept whole by the turn
+lock `turn_lock(memory_id)` gives every `ChatMemory` on this file and id, in every process: a
+record lock on a sidecar file `<database>-turn-lock` (see `toolkit.memory.turns` for why). So
+two workers or two browser tabs on one id take turns instead of mixing their rows into a
+conversation no gateway accepts.
 
 Leaves out: compaction of old conversations, and encryption at rest.
 """
@@ -50,6 +55,7 @@ from toolkit.chat.messages import (
     load_message,
 )
 from toolkit.errors import ConfigurationError, MemoryIdError, MemoryStoreError
+from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
 from toolkit.memory.windows import check_memory_id, check_messages
 
 SCHEMA_VERSION = 2
@@ -84,6 +90,7 @@ class SqliteStore:
             )
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._resolved = None if str(path) == ":memory:" else self.path.resolve()
         with self._guard("open"):
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -92,6 +99,14 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
+
+    def turn_lock(self, memory_id: str) -> TurnLockLike:
+        """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in
+        this process and (a record lock on `<database>-turn-lock`) in every other one."""
+        memory_id = _checked_id(memory_id, "SqliteStore.turn_lock")
+        if self._resolved is None:  # ":memory:": this connection's own database
+            return shared_lock(("store", id(self), memory_id), lambda: StoreRLock(self))
+        return file_turn_lock(self._resolved, memory_id)
 
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:

@@ -20,6 +20,10 @@ users never share a conversation by accident (and `1` and `"1"` are never merged
 are stored: anything else given to `add`, `set` or returned by an `update` raises
 `ConfigurationError` before the store is touched.
 
+`ChatMemory.lock` belongs to the conversation, not to the object: every `ChatMemory` on one
+store and id shares it (and a `SqliteStore`'s holds across processes: `toolkit.memory.turns`),
+so two services or two workers on one id take turns instead of interleaving their messages.
+
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do);
 with one, it is one read-modify-write in the store (`update`, one transaction for SQLite).
 
@@ -36,6 +40,7 @@ from typing import Protocol
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
+from toolkit.memory.turns import TurnLockLike, store_turn_lock
 from toolkit.tokens import estimate_tokens
 
 
@@ -45,7 +50,9 @@ class ChatMemoryStore(Protocol):
     A store may also have `append(memory_id, messages)` (add at the end; a system message
     replaces the stored one and goes first) and `update(memory_id, change)` (apply
     `change(current) -> new` atomically); `ChatMemory` uses them when they are there and falls
-    back to `get` + `set` otherwise.
+    back to `get` + `set` otherwise. A store that processes share should have
+    `turn_lock(memory_id)` (a reentrant lock that holds across them, as `SqliteStore`'s does);
+    without it, the lock is shared in this process only, by every `ChatMemory` on the store.
     """
 
     def get(self, memory_id: str) -> list[Message]: ...
@@ -59,6 +66,16 @@ class InMemoryStore:
     def __init__(self) -> None:
         self._data: dict[str, list[Message]] = {}
         self._lock = threading.Lock()
+        self._turn_locks: dict[str, TurnLockLike] = {}
+
+    def turn_lock(self, memory_id: str) -> TurnLockLike:
+        """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
+        id this store has seen, kept as long as the store: cheaper than the weak registry)."""
+        lock = self._turn_locks.get(memory_id)
+        if lock is None:
+            with self._lock:
+                lock = self._turn_locks.setdefault(memory_id, threading.RLock())
+        return lock
 
     def get(self, memory_id: str) -> list[Message]:
         with self._lock:
@@ -278,8 +295,9 @@ class ChatMemory:
         self.id = check_memory_id(memory_id)
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()
         self.window = window
-        self.lock = threading.RLock()
-        """Held by whoever runs a whole exchange on this id, so turns don't interleave."""
+        self.lock: TurnLockLike = store_turn_lock(self.store, self.id)
+        """Held by whoever runs a whole exchange on this id, so turns don't interleave: the same lock
+        for every `ChatMemory` on this store and id (see the module docstring)."""
 
     def __repr__(self) -> str:
         return f"ChatMemory({self.id!r}, window={self.window!r})"

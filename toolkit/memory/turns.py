@@ -1,0 +1,256 @@
+"""Turn locks: two turns on one conversation never interleave, in one process or across processes.
+
+`ChatMemory.lock` is held by whoever runs a whole exchange on a memory id (`iter_loop` holds it
+until its generator finishes, `ai_service` around each call); `add`, `update`, `set` and
+`clear` take it too, so a write from outside a turn waits for the turn to end. It is the
+*conversation's* lock, not the object's: every `ChatMemory` on the same store and id in this
+process gets the same lock. A store may hand it out (`store.turn_lock(memory_id)`): an
+`InMemoryStore` keeps one `threading.RLock` per id it has seen, for as long as the store lives
+(the cheapest: the loop benchmark builds a memory per call); a `SqliteStore` takes its locks from
+a process-wide registry keyed by its database file's resolved path and the id (two stores opened
+on one file share their locks). Any other store's locks come from that registry too, keyed by
+the store object's identity and the id. The registry holds its locks weakly: a lock goes when
+the last memory using it does.
+
+Across processes (`SqliteStore`, the only store here that processes share), the outermost hold
+of the lock also takes an exclusive POSIX record lock (`fcntl.lockf`) on one byte of a sidecar
+file next to the database, `<database>-turn-lock`, at an offset taken from the memory id (62
+bits of its SHA-256). A second process's turn on that id *waits* until the first one's ends, as
+a second thread does; turns on other ids run in parallel. Why this mechanism:
+
+- nothing is refused, so nothing has to be kept aside or retried, and the stored conversation is
+  always one turn after another: valid for a strict gateway;
+- the kernel drops a process's record locks when it exits, however it exits (a crash,
+  `kill -9`), so no id stays locked after its holder is gone: no stale lock files to clean up,
+  no lease timeouts to tune;
+- one lock file for every id (a byte per id), not one file per id;
+- checking the order at append time instead could only *detect* the interleaving: while the
+  first turn's tool runs, its call is legitimately unanswered, so the second turn's question
+  would have to be refused and retried by every caller;
+- a sidecar file, not the database: SQLite holds its own record locks on the database file,
+  and closing any other descriptor of that file would drop them.
+
+Two ids whose offsets coincide (a chance of about n² in 2⁶³ for n ids) share one lock: their
+turns wait for each other, nothing worse. Limits: the lock file must not be opened and closed
+by other code in the same process (closing any descriptor of a file drops the process's record
+locks on it), nor deleted while processes use the database (like `-wal` and `-shm`: a process
+that opened the old file and one that made a new one would not see each other); a file system without working record locks (some network shares) or a lock file
+that cannot be opened raises `MemoryStoreError` when the memory is created or the turn starts.
+The kernel may report a deadlock (EDEADLK) that is not one when several threads wait; the lock
+then tries again after `RETRY_PAUSE` (a wait with a timeout polls at that pace too). Without
+`fcntl` (Windows) the lock holds in one process only. After `fork`, the child starts with every
+turn lock free (it holds no record locks; its parent's turns still hold theirs).
+
+A turn waits as long as the turn before it runs, as it does for another thread: the loop and
+`ai_service` wait without a timeout (`lock.acquire(timeout=...)` is there for callers who want one).
+"""
+
+from __future__ import annotations
+
+import _thread
+import errno
+import hashlib
+import os
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, TypeVar
+
+from toolkit.errors import MemoryStoreError
+
+LOCK_SUFFIX = "-turn-lock"
+"""The sidecar lock file is the database's path with this appended: `memory.db-turn-lock`."""
+RETRY_PAUSE = 0.01
+"""Seconds between two tries for the lock file: after the kernel reports a (possibly false)
+deadlock, and while a wait with a timeout polls."""
+
+
+class TurnLockLike(Protocol):
+    """What `ChatMemory.lock` is: a reentrant lock (`threading.RLock` or `TurnLock`)."""
+
+    def acquire(self, blocking: bool = ..., timeout: float = ...) -> bool: ...
+    def release(self) -> None: ...
+    def __enter__(self) -> Any: ...
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> Any: ...
+
+
+L = TypeVar("L")
+
+_REGISTRY: weakref.WeakValueDictionary[Hashable, Any] = weakref.WeakValueDictionary()
+_REGISTRY_LOCK = threading.Lock()
+
+
+def shared_lock(key: Hashable, make: Callable[[], L]) -> L:
+    """The live lock registered under `key`, or `make()`'s, registered (weakly) under it."""
+    with _REGISTRY_LOCK:
+        lock = _REGISTRY.get(key)
+        if lock is None:
+            lock = make()
+            _REGISTRY[key] = lock
+        return lock
+
+
+def store_turn_lock(store: object, memory_id: str) -> TurnLockLike:
+    """The turn lock of `memory_id` in `store`: the store's own (`store.turn_lock(memory_id)`,
+    e.g. `SqliteStore`'s, which holds across processes), else one per store object and id."""
+    provide = getattr(store, "turn_lock", None)
+    if provide is not None:
+        return provide(memory_id)
+    return shared_lock(("store", id(store), memory_id), lambda: StoreRLock(store))
+
+
+class StoreRLock(_thread.RLock):  # type: ignore[misc]  # final in typeshed, subclassable in CPython
+    """A `threading.RLock` that keeps its store alive: while the lock is registered under the
+    store's `id()`, no other store can be given that id (and so this lock)."""
+
+    def __init__(self, store: object) -> None:
+        super().__init__()
+        self.store = store
+
+
+def file_turn_lock(database: Path, memory_id: str) -> TurnLock:
+    """The turn lock of `memory_id` in the SQLite file `database` (an absolute, resolved path)."""
+    offset = int.from_bytes(hashlib.sha256(memory_id.encode("utf-8")).digest()[:8], "big") >> 2
+    lock_path = Path(f"{database}{LOCK_SUFFIX}")
+
+    def make() -> TurnLock:
+        file = _REGISTRY.get(("lock file", lock_path))
+        if file is None:
+            file = _LockFile(lock_path, memory_id)
+            _REGISTRY[("lock file", lock_path)] = file
+        return TurnLock(file, offset, memory_id)
+
+    return shared_lock(("sqlite", database, offset), make)
+
+
+class TurnLock:
+    """A reentrant lock whose outermost hold also holds a byte of a lock file across processes.
+
+    `with lock:`, or `acquire()` / `release()` from one thread, as with `threading.RLock`. With
+    `blocking=False` it never waits; with a `timeout`, it waits at most that long in all.
+    """
+
+    __slots__ = ("_depth", "_file", "_memory_id", "_mutex", "_offset", "_owner", "__weakref__")
+
+    def __init__(self, file: _LockFile, offset: int, memory_id: str) -> None:
+        self._file, self._offset, self._memory_id = file, offset, memory_id
+        self._mutex = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __repr__(self) -> str:
+        state = "held" if self._depth else "free"
+        return f"<TurnLock {self._memory_id!r} in {self._file.path} ({state})>"
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        me = threading.get_ident()
+        if self._owner == me:
+            self._depth += 1
+            return True
+        deadline = time.monotonic() + timeout if blocking and timeout >= 0 else None
+        if not self._mutex.acquire(blocking, timeout):
+            return False
+        try:
+            taken = self._file.lock(self._offset, self._memory_id, blocking, deadline)
+        except BaseException:
+            self._mutex.release()
+            raise
+        if not taken:
+            self._mutex.release()
+            return False
+        self._owner, self._depth = me, 1
+        return True
+
+    def release(self) -> None:
+        if self._owner != threading.get_ident():
+            raise RuntimeError("cannot release un-acquired lock")
+        self._depth -= 1
+        if self._depth:
+            return
+        self._owner = None
+        try:
+            self._file.unlock(self._offset)
+        finally:
+            self._mutex.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        self.release()
+
+    def _forget(self) -> None:
+        """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""
+        self._mutex, self._owner, self._depth = threading.Lock(), None, 0
+
+
+class _LockFile:
+    """One open descriptor of a lock file per process, shared by its `TurnLock`s: closing a second
+    descriptor of the file would drop every record lock the process holds on it."""
+
+    def __init__(self, path: Path, memory_id: str) -> None:
+        self.path = path
+        self.fd = -1
+        if sys.platform == "win32":  # no fcntl: in-process only (see the module docstring)
+            return
+        try:
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise _failed(path, memory_id, "open", exc) from exc
+
+    def __del__(self) -> None:
+        if self.fd >= 0:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+    def lock(self, offset: int, memory_id: str, blocking: bool, deadline: float | None) -> bool:
+        """Take byte `offset`: wait for it (until `deadline` if one is given), or not at all."""
+        if sys.platform == "win32" or self.fd < 0:
+            return True
+        import fcntl
+
+        wait = blocking and deadline is None
+        while True:
+            try:
+                fcntl.lockf(self.fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+                return True
+            except OSError as exc:
+                busy = exc.errno in (errno.EACCES, errno.EAGAIN)
+                if not busy and exc.errno != errno.EDEADLK:  # with threads, deadlock reports can be false
+                    raise _failed(self.path, memory_id, "lock", exc) from exc
+                if busy and (not blocking or (deadline is not None and time.monotonic() >= deadline)):
+                    return False
+            time.sleep(RETRY_PAUSE)
+
+    def unlock(self, offset: int) -> None:
+        if sys.platform == "win32" or self.fd < 0:
+            return
+        import fcntl
+
+        fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, offset)
+
+
+def _failed(path: Path, memory_id: str, action: str, exc: OSError) -> MemoryStoreError:
+    return MemoryStoreError(
+        f"cannot {action} the turn lock file {path} for memory id {memory_id!r}: {exc.strerror or exc} (it keeps two "
+        "processes' turns on one id apart; the folder must be writable and its file system must support "
+        "POSIX record locks, as a local disk does)"
+    )
+
+
+def _after_fork_in_child() -> None:
+    for value in list(_REGISTRY.values()):
+        if isinstance(value, TurnLock):
+            value._forget()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

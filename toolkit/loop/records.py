@@ -4,6 +4,10 @@
 model-facing texts live in `toolkit.loop.texts` (English and Chinese) so tests and notebooks can
 quote them exactly; the English ones are re-exported here under their old names.
 
+`LoopOptions` checks its fields when it is built (`dataclasses.replace` included): a wrong type
+or range raises `ConfigurationError` naming the option, the rule and the fix, before anything
+runs — not a bare `TypeError` in the middle of a turn, after the model's reply is in memory.
+
 Leaves out: the loop's behaviour (`toolkit.loop.run`).
 """
 
@@ -17,7 +21,7 @@ from typing import Any
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import TextDelta, ToolCallDelta
-from toolkit.errors import REPAIR_ZH
+from toolkit.errors import REPAIR_ZH, ConfigurationError
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.loop.texts import EN, ZH, LoopTexts
@@ -40,8 +44,19 @@ class LoopOptions:
     """How one loop behaves; the defaults are LangChain4j's, `COURSE` is the week-3 course's ToolAgent."""
 
     max_round_trips: int = 100
-    """Tool round trips allowed: model replies that ask for tools (a reply with five calls counts
-    once), LangChain4j's `maxToolCallingRoundTrips`. A reply beyond it is not run."""
+    """Tool round trips allowed (an int ≥ 0): model replies that ask for tools (a reply with five
+    calls counts once). A tool-calling reply beyond it is recorded, its calls are answered "Not
+    executed: the limit of N tool round trips was reached." without running, and the loop raises
+    `MaxRoundTripsError` ("the model asked for tools in more than N round trips; …") or hands over
+    (`on_limit`). A final answer is never refused: N tool rounds and then an answer succeed.
+
+    The default (100) is LangChain4j's `maxToolCallingRoundTrips`, but the bound is not checked
+    the same way. LangChain4j checks it before it reads the reply (`roundTripsLeft-- == 0` at the
+    top of each round), so its N+1-th reply raises even when that reply is the answer: its N
+    allows N−1 tool rounds and then a final answer, and 0 raises at the first reply. It records
+    nothing for the refused reply, and its message is "Something is wrong, exceeded N tool
+    calling round trips". This package counts rounds with tool calls, as the course's prose does
+    ("数的是模型返回带工具调用的轮数")."""
     max_model_requests: int | None = None
     """Model requests allowed per call (None: no such bound). The week-3 course's `MAX_ROUNDS`: when the
     last allowed request still asks for tools, its calls run, then the loop hands over (or raises)."""
@@ -50,8 +65,9 @@ class LoopOptions:
     handover_text: str = HANDOVER_ZH
     """The answer when a limit is reached and `on_limit="handover"`."""
     tool_choice: ToolChoice | None = None
-    """Passed through to every request (auto / required / none / a named function); None sends
-    nothing (the gateway's default)."""
+    """Passed through to every request: "auto", "required", "none", or a named function
+    `{"type": "function", "function": {"name": "query_order"}}`; None sends nothing (the
+    gateway's default). Anything else is refused when the options are built."""
     policies: Policies = Policies()
     """The three error channels (see `toolkit.tools.execute`)."""
     argument_repair: int | None = None
@@ -87,6 +103,140 @@ class LoopOptions:
     results (`toolkit.loop.images`); the rest are named in their result's text."""
     max_image_bytes: int = MAX_IMAGE_BYTES
     """Decoded bytes of one data-URL image passed on; a larger one is named, not sent."""
+
+    def __post_init__(self) -> None:
+        _check_options(self)
+
+
+TOOL_CHOICES = ("auto", "required", "none")
+"""The `tool_choice` strings a request may carry (else a named function, see `LoopOptions.tool_choice`)."""
+
+_RESERVED_EXTRA = {
+    "messages": "remove it (the loop sends the conversation itself)",
+    "tools": "remove it (the loop sends the tools of the call)",
+    "tool_choice": "remove it and pass LoopOptions(tool_choice=...)",
+    "stream": "remove it and pass LoopOptions(stream=True)",
+}
+
+
+def _check_options(o: LoopOptions) -> None:
+    """Raise `ConfigurationError` for the first field of `o` outside its type or range.
+    Cheap: `dataclasses.replace` runs it for every changed copy (an AI service makes one per
+    call), so the usual options pass one expression; anything else gets the full check."""
+    if (
+        type(o.max_round_trips) is int
+        and o.max_round_trips >= 0
+        and (o.max_model_requests is None or (type(o.max_model_requests) is int and o.max_model_requests >= 1))
+        and (o.on_limit == "raise" or o.on_limit == "handover")
+        and (o.tool_choice is None or (type(o.tool_choice) is str and o.tool_choice in TOOL_CHOICES))
+        and (o.argument_repair is None or (type(o.argument_repair) is int and o.argument_repair >= 0))
+        and (o.guard_handover_after is None or (type(o.guard_handover_after) is int and o.guard_handover_after >= 1))
+        and type(o.max_workers) is int
+        and o.max_workers >= 1
+        and type(o.max_images) is int
+        and o.max_images >= 0
+        and type(o.max_image_bytes) is int
+        and o.max_image_bytes >= 0
+        and type(o.loop_guard) is bool
+        and type(o.concurrent) is bool
+        and type(o.compensate) is bool
+        and type(o.stream) is bool
+        and type(o.strict_tools) is bool
+        and type(o.handover_text) is str
+        and type(o.repair_template) is str
+        and type(o.repair_handover_text) is str
+        and type(o.policies) is Policies
+        and type(o.texts) is LoopTexts
+        and not o.compensations
+        and not o.request_extra
+        and (o.clock is time.perf_counter or callable(o.clock))
+    ):
+        return
+    _check_each(o)
+
+
+def _check_each(o: LoopOptions) -> None:
+    """`_check_options`, field by field: the first one outside its type or range raises."""
+    _count(o.max_round_trips, "max_round_trips", 0, "the tool round trips allowed", "max_round_trips=10")
+    if o.max_model_requests is not None:
+        _count(
+            o.max_model_requests, "max_model_requests", 1, "None or the model requests allowed", "max_model_requests=5"
+        )
+    if o.on_limit not in ("raise", "handover"):
+        raise _bad("on_limit", o.on_limit, "it must be 'raise' or 'handover'", "pass on_limit='handover'")
+    if o.tool_choice is not None and o.tool_choice not in TOOL_CHOICES:
+        _check_tool_choice(o.tool_choice)
+    if o.argument_repair is not None:
+        _count(o.argument_repair, "argument_repair", 0, "None or the repair rounds per tool", "argument_repair=1")
+    if o.guard_handover_after is not None:
+        _count(
+            o.guard_handover_after, "guard_handover_after", 1, "None or a number of rounds", "guard_handover_after=2"
+        )
+    _count(o.max_workers, "max_workers", 1, "the threads one round may use", "max_workers=4")
+    _count(o.max_images, "max_images", 0, "the images passed on per round", "max_images=8")
+    _count(o.max_image_bytes, "max_image_bytes", 0, "the bytes of one image passed on", "max_image_bytes=5_000_000")
+    for name in ("loop_guard", "concurrent", "compensate", "stream", "strict_tools"):
+        if type(getattr(o, name)) is not bool:
+            raise _bad(name, getattr(o, name), "it must be True or False", "pass a bool")
+    for name in ("handover_text", "repair_template", "repair_handover_text"):
+        if type(getattr(o, name)) is not str:
+            raise _bad(name, getattr(o, name), "it must be a str", "pass the text as a str")
+    if not isinstance(o.policies, Policies):
+        raise _bad("policies", o.policies, "it must be a Policies", "pass e.g. policies=Policies(...)")
+    if not isinstance(o.texts, LoopTexts):
+        raise _bad("texts", o.texts, "it must be a LoopTexts", "pass texts=EN or texts=ZH (toolkit.loop.texts)")
+    if o.compensations:
+        _check_compensations(o.compensations)
+    if o.request_extra:
+        _check_extra(o.request_extra)
+    if not callable(o.clock):
+        raise _bad("clock", o.clock, "it must be a function returning seconds", "pass e.g. clock=time.perf_counter")
+
+
+def _count(value: Any, name: str, least: int, meaning: str, example: str) -> None:
+    if type(value) is not int or value < least:
+        rule = f"it must be a whole number (int) of at least {least}: {meaning}"
+        raise _bad(name, value, rule, f"pass e.g. {example}")
+
+
+def _check_tool_choice(choice: Any) -> None:
+    named = isinstance(choice, Mapping) and choice.get("type") == "function"
+    function = choice.get("function") if named else None
+    name = function.get("name") if isinstance(function, Mapping) else None
+    if not (isinstance(name, str) and name):
+        raise _bad(
+            "tool_choice",
+            choice,
+            "it must be None, 'auto', 'required', 'none' or a named function",
+            "pass e.g. tool_choice='required', or {'type': 'function', 'function': {'name': 'query_order'}}",
+        )
+
+
+def _check_compensations(compensations: Any) -> None:
+    if not isinstance(compensations, (tuple, list)):
+        raise _bad(
+            "compensations",
+            compensations,
+            "it must be a tuple of @compensates functions",
+            "pass e.g. compensations=(release,)",
+        )
+    for fn in compensations:
+        if not callable(fn):
+            raise _bad("compensations", compensations, f"{fn!r} is not a function", "pass only @compensates functions")
+
+
+def _check_extra(extra: Any) -> None:
+    if not isinstance(extra, Mapping):
+        raise _bad("request_extra", extra, "it must be a dict of request fields", "pass e.g. request_extra={'seed': 7}")
+    for key in extra:
+        if key in _RESERVED_EXTRA:
+            raise _bad("request_extra", dict(extra), f"the field {key!r} is the loop's own", _RESERVED_EXTRA[key])
+
+
+def _bad(name: str, value: Any, rule: str, fix: str) -> ConfigurationError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return ConfigurationError(f"LoopOptions({name}={shown}): {rule}; {fix}")
 
 
 COURSE = LoopOptions(

@@ -23,9 +23,16 @@ One round trip, step by step (each step is one method of `_Run` below):
 
 Two counts, never confused: **model requests** (`len(result.rounds)`, every request sent) and
 **tool round trips** (`result.round_trips`, the requests whose reply asked for tools — what
-LangChain4j's `maxToolCallingRoundTrips` and `max_round_trips` count). A question answered
-after one tool call is 2 model requests and 1 tool round trip. `COURSE` bounds model requests
-(the week-3 course's `MAX_ROUNDS = 5`); the default bounds tool round trips (LangChain4j's 100).
+`max_round_trips` counts). A question answered after one tool call is 2 model requests and 1
+tool round trip. `COURSE` bounds model requests (the week-3 course's `MAX_ROUNDS = 5`); the
+default bounds tool round trips at 100, LangChain4j's default for `maxToolCallingRoundTrips`.
+The two bounds are not the same check. This loop reads the reply first: a final answer always
+gets through, and with N a tool-calling reply after N tool rounds is recorded, its calls are
+answered "Not executed: …" and the loop raises ("the model asked for tools in more than N round
+trips; …") or hands over. LangChain4j checks before reading the reply, so its N allows N−1 tool
+rounds before a final answer (its N+1-th reply raises even when it is the answer; 0 raises at
+once), records nothing for that reply, and says "Something is wrong, exceeded N tool calling
+round trips".
 
 Token usage is summed over every response. Everything the loop saw and decided is kept in
 `LoopResult.rounds` for the trace view. `iter_loop` is the same loop as a generator: it yields
@@ -38,10 +45,17 @@ concurrent execution, calls already running finish and keep their results. With
 `compensate=True` the turn's successful compensable calls are rolled back before the error
 propagates. The exception carries `loop_result` (the rounds so far, for the trace view) and
 `saga` (the compensation log). A turn interrupted any other way (the caller stops iterating,
-an unexpected exception) answers its unanswered calls with "not completed". Either way memory
-stays valid for a strict gateway on the next turn. A request to the model that fails (a 503, a
-cut stream) after earlier rounds ran tools raises with `loop_result` too: without memory, its
+Ctrl-C — also inside a compensation —, an unexpected exception) answers its unanswered calls
+with "not completed", keeps the real results of the calls that ran (rolled back where a saga
+undid them), and carries `loop_result` and `saga` the same way. Either way memory stays valid
+for a strict gateway on the next turn. A request to the model that fails (a 503, a cut stream)
+after earlier rounds ran tools raises with `loop_result` too: without memory, its
 `new_messages` are where those calls and their results are kept.
+
+A memory store that fails after the tools ran (writing the results, the saga's rewrite, the
+round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
+`new_messages`. The round's results are written once more, so memory ends with no call left
+unanswered unless the store refuses again (a note on the error then says so).
 
 Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), async tools.
 """
@@ -53,6 +67,7 @@ import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -81,6 +96,7 @@ from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.memory.windows import ChatMemory
+from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
 
@@ -168,9 +184,7 @@ def iter_loop(
     run.tools = context
     if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
         run.compensations = compensations_from(options.compensations, run.tools.available)
-    if memory is None:
-        return (yield from run.go())
-    with memory.lock:
+    with nullcontext() if memory is None else memory.lock, run:  # `run` attaches the turn to an error
         return (yield from run.go())
 
 
@@ -191,6 +205,10 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
+        self.answered = 0
+        """The last round whose results were recorded (step 4 or 8)."""
+        self.unsaved: Sequence[Message] = ()
+        """Results recorded in `new` that memory refused (its store failed)."""
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
@@ -215,30 +233,35 @@ class _Run:
         return self.memory.id if self.memory else None
 
     # -- the loop ----------------------------------------------------------------------
+    def __enter__(self) -> _Run:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, trace: Any) -> None:
+        """Whatever escapes the turn (a gateway failure, a raised policy, a memory store that
+        fails, Ctrl-C) carries the turn so far: what earlier rounds ran goes with the error."""
+        if exc is not None:
+            self.carry(exc)
+
     def go(self) -> Generator[LoopEvent, None, LoopResult]:
         if self.tools.hidden:  # else nothing can be revealed: no copy of the conversation
             self.reveal_found(self.conversation())
         while True:
-            try:
-                trace = yield from self.send()  # 1
-            except Exception as exc:  # the gateway failed: what earlier rounds ran goes with the error
-                self.carry(exc)
-                raise
+            trace = yield from self.send()  # 1
             self.append(trace.reply)  # 2
             if not trace.reply.tool_calls:  # 3
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
-            if self.round_trips() > self.options.max_round_trips:  # 4
-                return self.limit(trace)
             try:
+                if self.round_trips() > self.options.max_round_trips:  # 4
+                    return self.limit(trace)
                 yield from self.execute(trace)  # 5
-            except BaseException as exc:  # interrupted: answer what is unanswered, keep what ran
+                stop = next((e for e in trace.executions if e.raised is not None), None)
+                handover = None if stop else self.repair(trace)  # 6
+                results = self.compensate(trace, stop, handover)  # 7
+                self.append_results(trace, results)  # 8
+            except BaseException as exc:  # interrupted, or memory failed: answer what is unanswered
                 self.abandon(trace, exc)
                 raise
-            stop = next((e for e in trace.executions if e.raised is not None), None)
-            handover = None if stop else self.repair(trace)  # 6
-            results = self.compensate(trace, stop, handover)  # 7
-            self.append_results(trace, results)  # 8
             if stop is not None:
                 raise self.stopped(trace, stop)
             if handover:
@@ -286,10 +309,11 @@ class _Run:
 
     # -- the bounds and hand-overs ------------------------------------------------------
     def limit(self, trace: RoundTrace) -> LoopResult:
-        """Step 4: a tool-calling reply beyond `max_round_trips` (LangChain4j's bound)."""
+        """Step 4: a tool-calling reply beyond `max_round_trips` (LangChain4j's default, not its
+        check: see the module docstring)."""
         limit = self.options.max_round_trips
         text = self.texts.not_run_limit.format(limit=limit)
-        self.append(*[_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
+        self.answer(trace, [_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
         trace.decision = f"limit of {limit} tool round trips reached"
         log.warning("memory id %r: the limit of %d tool round trips was reached", self.memory_id, limit)
         return self.stop_at_limit(
@@ -314,7 +338,7 @@ class _Run:
     def stop_at_limit(self, error: str) -> LoopResult:
         """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`."""
         if self.options.on_limit != "handover":
-            raise self.carry(MaxRoundTripsError(error))
+            raise MaxRoundTripsError(error)
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:
@@ -412,11 +436,49 @@ class _Run:
         return {_call_key(e.call) for e in earlier if e.succeeded and e.rolled_back_by is None}
 
     def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
-        """The round was interrupted: keep the results that exist, answer the rest."""
-        done = {e.call.id: e.result for e in trace.executions}
+        """The round stopped before its results were recorded (interrupted, or memory failed):
+        keep the results that exist (rolled back where a saga undid them), answer the rest, so
+        memory holds no call without its result. A store that fails again is noted on `exc`;
+        the results are then in `new_messages` (the `loop_result` the error carries)."""
+        if self.answered == trace.index:  # step 4 or 8 recorded them; memory may have refused
+            if self.unsaved:
+                self.save_again(exc)
+                trace.decision = trace.decision or f"stopped: {type(exc).__name__}"
+            return
         text = self.texts.interrupted.format(error=type(exc).__name__)
-        self.append_results(trace, [done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls])
+        done = {e.call.id: self.round_result(e) for e in trace.executions}
+        results = [done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls]
+        try:
+            self.append_results(trace, results)
+        except Exception as failure:
+            self.save_again(exc, failure)
         trace.decision = f"stopped: {type(exc).__name__}"
+
+    def round_result(self, execution: ToolExecution) -> ToolResultMessage:
+        if execution.rolled_back_by is None:
+            return execution.result
+        return rewrite([execution.result], [execution], execution.rolled_back_by, self.texts.rolled_back)[0]
+
+    def save_again(self, exc: BaseException, failure: Exception | None = None) -> None:
+        """Write the results memory refused once more; if it refuses again, say so on `exc`."""
+        if failure is None:
+            assert self.memory is not None
+            try:
+                self.memory.add(*self.unsaved)
+                self.unsaved = ()
+                return
+            except Exception as again:
+                failure = again
+        ids = ", ".join(m.tool_call_id for m in self.unsaved if isinstance(m, ToolResultMessage))
+        if not ids:  # the results are in memory; only the images' message is not (memory stays valid)
+            log.warning("memory id %r: %s", self.memory_id, redact.describe_exception(failure))
+            return
+        note = (
+            f"memory could not record the results of calls {ids} ({redact.describe_exception(failure)}); "
+            "they are in this error's loop_result.new_messages, and memory ends with those calls unanswered"
+        )
+        log.warning("memory id %r: %s", self.memory_id, note)
+        exc.add_note(note)
 
     def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
         """Step 8: the round's results, then the user message carrying their images (if any).
@@ -424,10 +486,21 @@ class _Run:
         caller the results as the tools wrote them."""
         options = self.options
         sent, images = pass_on_images(results, self.texts, options.max_images, options.max_image_bytes)
-        self.append(*sent)
+        self.answer(trace, sent)
         if images is not None:
             trace.images = images
             self.append(images)
+
+    def answer(self, trace: RoundTrace, results: Sequence[Message]) -> None:
+        """Record the round's results (`self.answered`); what memory refused stays in `unsaved`."""
+        self.new += results
+        self.answered = trace.index
+        if self.memory is None:
+            self.history += results
+            return
+        self.unsaved = results
+        self.memory.add(*results)
+        self.unsaved = ()
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
     def repair(self, trace: RoundTrace) -> str | None:
@@ -477,35 +550,71 @@ class _Run:
         if not candidates:
             return results
         failed_tool = failed.call.name
-        undone, entries = compensate(candidates, self.compensations)
+        undone: list[ToolExecution] = []
+        entries: list[SagaEntry] = []
+        try:
+            compensate(candidates, self.compensations, undone=undone, log=entries)
+        except BaseException as exc:  # interrupted mid-saga: what was undone still reads so
+            self.saga += entries
+            self.roll_back(undone, failed_tool, interrupted=exc)
+            raise
         self.saga += entries
+        self.roll_back(undone, failed_tool)
+        return rewrite(results, undone, failed_tool, self.texts.rolled_back)
+
+    def roll_back(
+        self, undone: list[ToolExecution], failed_tool: str, interrupted: BaseException | None = None
+    ) -> None:
+        """Mark the undone calls in the trace and rewrite their results: in `new_messages` and the
+        caller's list first, memory last (a store that fails raises; under an interruption it
+        is noted on the interruption instead)."""
+        if not undone:
+            return
         text = self.texts.rolled_back
-        if self.memory is not None:
-            self.memory.set(rewrite(self.memory.messages(), undone, failed_tool, text))
-        else:
-            self.history[:] = rewrite(self.history, undone, failed_tool, text)
-        self.new[:] = rewrite(self.new, undone, failed_tool, text)
         ids = {e.call.id for e in undone}
         for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
             r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e for e in r.executions]
-        return rewrite(results, undone, failed_tool, text)
+        self.new[:] = rewrite(self.new, undone, failed_tool, text)
+        if self.memory is None:
+            self.history[:] = rewrite(self.history, undone, failed_tool, text)
+            return
+        stored = [e for e in undone if e.round < self.rounds[-1].index]  # this round's are not in memory yet
+        if not stored:
+            return
+        try:
+            self.memory.set(rewrite(self.memory.messages(), stored, failed_tool, text))
+        except Exception as failure:
+            names = ", ".join(e.call.id for e in stored)
+            note = (
+                f"the saga rolled back calls {names}, but memory could not be rewritten to say so "
+                f"({redact.describe_exception(failure)}); memory still shows their results as successful"
+            )
+            log.warning("memory id %r: %s", self.memory_id, note)
+            if interrupted is None:
+                failure.add_note(note)
+                raise
+            interrupted.add_note(note)
 
     def stopped(self, trace: RoundTrace, stop: ToolExecution) -> Exception:
         """The raised failure, carrying the partial result and the saga log."""
         error = stop.raised
         assert error is not None
         trace.decision = f"stopped: {type(error).__name__}"
-        self.carry(error)
         if self.saga:
             undone = ", ".join(f"{e.tool} ({'ok' if e.ok else 'FAILED'})" for e in self.saga)
             error.add_note(f"compensations ran before this error propagated: {undone}")
         return error
 
-    def carry(self, error: Exception) -> Exception:
+    def carry(self, error: BaseException) -> BaseException:
         """`error` with the turn so far attached: `loop_result` (for the trace view) and `saga`
-        (an exception that takes no attributes goes on without them)."""
+        (an exception that takes no attributes goes on without them). A memory that cannot be
+        read gives `loop_result.messages` the caller's messages and what this call added."""
         try:
-            error.loop_result = self.result("stopped", None)  # type: ignore[attr-defined]
+            messages = self.conversation()
+        except Exception:  # the store failed: what this call knows, not a second error
+            messages = list(self.history) if self.memory is None else list(self.new)
+        try:
+            error.loop_result = self.result("stopped", None, messages=messages)  # type: ignore[attr-defined]
             error.saga = list(self.saga)  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
             pass
@@ -531,11 +640,17 @@ class _Run:
             if isinstance(m, ToolResultMessage) and m.attributes.get(FOUND_TOOLS):
                 self.tools.reveal(m.attributes[FOUND_TOOLS])
 
-    def result(self, finish: str, answer: str | None, immediate: Sequence[ToolResultMessage] = ()) -> LoopResult:
+    def result(
+        self,
+        finish: str,
+        answer: str | None,
+        immediate: Sequence[ToolResultMessage] = (),
+        messages: list[Message] | None = None,
+    ) -> LoopResult:
         return LoopResult(
             finish,
             answer,
-            self.conversation(),
+            self.conversation() if messages is None else messages,
             list(self.new),
             TokenUsage.total(r.usage for r in self.rounds),
             self.rounds,

@@ -57,8 +57,14 @@ LangChain4j does not (its compensation step sits after execution, and a rethrown
 it). A limit or a hand-over ends the turn without a tool failing: the person taking over
 reads what really happened.
 
-Misconfigured compensations (unknown tool, mismatched parameters) are only an error when
-compensation is switched on — and then at the start of the call, before any tool runs.
+Misconfigured compensations (unknown tool, mismatched parameters, an `async def` or a
+generator in either form) are only an error when compensation is switched on — and then at the
+start of the call, before any tool runs. A compensation runs synchronously: one that returns an
+awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
+coroutine is closed and the attempt is logged as failed, never as "rolled back". A compensation
+that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
+is logged as interrupted, the compensations after it as not run, and the interruption goes on
+(the loop then answers the round's calls and attaches the log to it as `saga`).
 
 Leaves out: persistence of the saga log across calls (a later turn's failure does not undo
 an earlier turn's work), and retries of failed compensations.
@@ -168,6 +174,13 @@ def compensations_from(functions: Sequence[Callable[..., Any]], tools: Mapping[s
 
 
 def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExecution], Any]:
+    kind = _unrunnable(fn)
+    if kind:
+        raise ConfigurationError(
+            f"{label}: it is {kind}, and the saga calls compensations synchronously: its body would "
+            "never run, and the call would read 'rolled back' when nothing was undone; make it a plain "
+            "function (async compensations are left out, like async tools)"
+        )
     if _takes_execution(fn):
         return lambda execution: fn(execution)
     same = function_tool(fn)
@@ -178,6 +191,28 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "parameter typed ToolExecution"
         )
     return lambda execution: same.executor(execution.call, execution.context or InvocationContext())
+
+
+def _unrunnable(fn: Callable[..., Any]) -> str:
+    """Why calling `fn` would not run its body ("" if it would): async, or a generator, in any
+    form (bound method, `functools.partial`, `functools.wraps` wrapper, async `__call__`)."""
+    inner = inspect.unwrap(getattr(fn, "__func__", fn))
+    call = type(fn).__call__ if callable(fn) else None
+    for candidate, prefix in ((fn, ""), (call, ""), (inner, "a functools.wraps wrapper of ")):
+        kind = _kind(candidate)
+        if kind:
+            return prefix + kind
+    return ""
+
+
+def _kind(fn: Any) -> str:
+    if inspect.iscoroutinefunction(fn):
+        return "an async function"
+    if inspect.isasyncgenfunction(fn):
+        return "an async generator"
+    if inspect.isgeneratorfunction(fn):
+        return "a generator (it yields)"
+    return ""
 
 
 def _takes_execution(fn: Callable[..., Any]) -> bool:
@@ -196,35 +231,60 @@ def _shape(schema: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def compensate(
-    executions: Sequence[ToolExecution], compensations: Mapping[str, Compensation]
+    executions: Sequence[ToolExecution],
+    compensations: Mapping[str, Compensation],
+    *,
+    undone: list[ToolExecution] | None = None,
+    log: list[SagaEntry] | None = None,
 ) -> tuple[list[ToolExecution], list[SagaEntry]]:
     """Run compensations for the successful compensable executions, newest first.
 
     Returns the executions actually undone (a failed compensation leaves its call's effect in
     place, so its result is not rewritten: the model must not read "rolled back" when it was
-    not) and the log of every attempt.
+    not) and the log of every attempt. Pass `undone` and `log` to have them filled as it goes:
+    an interruption (`KeyboardInterrupt`) propagates, and they hold what happened before it.
     """
-    undone, log = [], []
-    for execution in reversed(executions):
-        compensation = compensations.get(execution.call.name)
-        if compensation is None or not execution.succeeded:
-            continue
+    undone = [] if undone is None else undone
+    log = [] if log is None else log
+    todo = [e for e in reversed(executions) if e.call.name in compensations and e.succeeded]
+    for position, execution in enumerate(todo):
+        compensation = compensations[execution.call.name]
+
+        def entry(ok: bool, detail: str, execution: ToolExecution = execution) -> SagaEntry:
+            label = compensations[execution.call.name].label
+            return SagaEntry(execution.call.name, label, execution.call.id, ok, detail)
+
         try:
-            compensation.run(execution)
-        except Exception as exc:  # logged, never raised: a saga is best effort
-            log.append(
-                SagaEntry(
-                    execution.call.name,
-                    compensation.label,
-                    execution.call.id,
-                    False,
-                    f"compensation failed: {redact.describe_exception(exc)}",
-                )
-            )
+            value = compensation.run(execution)
+        except (Exception, SystemExit) as exc:  # logged, never raised: a saga is best effort
+            log.append(entry(False, f"compensation failed: {redact.describe_exception(exc)}"))
             continue
-        log.append(SagaEntry(execution.call.name, compensation.label, execution.call.id, True, "rolled back"))
+        except BaseException as exc:  # interrupted: say so, and which ones never started
+            stopped = type(exc).__name__
+            log.append(entry(False, f"interrupted by {stopped}: it may not have undone the call"))
+            log += [entry(False, f"not run: the saga was interrupted by {stopped}", e) for e in todo[position + 1 :]]
+            raise
+        if inspect.isawaitable(value):
+            _close(value)
+            log.append(entry(False, NOT_AWAITED_DETAIL.format(kind=type(value).__name__)))
+            continue
+        log.append(entry(True, "rolled back"))
         undone.append(execution)
     return undone, log
+
+
+NOT_AWAITED_DETAIL = "compensation did not run: it returned a {kind}, and compensations run synchronously"
+"""The saga log's detail for a compensation that handed back an awaitable instead of running."""
+
+
+def _close(awaitable: Any) -> None:
+    """Close a coroutine that will never be awaited (no "never awaited" warning)."""
+    close = getattr(awaitable, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            pass
 
 
 def rewrite(

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError
-from toolkit.tools.execute import Executor, Tool, tools_from
+from toolkit.tools.execute import Executor, Tool, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
 ALWAYS_VISIBLE = "always_visible"
@@ -70,8 +70,12 @@ class ToolRegistry:
     def register(
         self, spec: ToolSpec | dict[str, Any], executor: Executor, *, version: str = "v1", select: bool | None = None
     ) -> Tool:
-        """Add one version; the first version of a name is selected unless `select=False`."""
+        """Add one version; the first version of a name is selected unless `select=False`.
+
+        An async executor is refused here (`ToolDefinitionError`): the loop calls executors
+        synchronously, so its call would return a coroutine that never runs."""
         spec = spec if isinstance(spec, ToolSpec) else ToolSpec.from_openai(spec)
+        check_executor(executor, f"ToolRegistry.register({spec.name!r}, version={version!r})")
         versions = self._versions.setdefault(spec.name, {})
         if version in versions:
             raise ConfigurationError(

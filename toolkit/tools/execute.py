@@ -17,6 +17,19 @@ the tool raised     `report_execution_error`:    `raise_error`: stop the loop
                     sanitised text, loop goes on
 ==================  ==========================  ==============================================
 
+The defaults follow LangChain4j in *what happens* (raise, raise, feed back); the text fed back
+for a tool that raised is not LangChain4j's. LangChain4j sends the exception's message alone
+(`error.getMessage()`, or the class name when it is blank); this package sends
+`Tool 'x' failed: ClassName: message`, sanitised (`toolkit.tools.redact`), e.g.
+`Tool 'boom' failed: RuntimeError: bad`. The tool's name and the class tell the model which
+call failed and how; the secrets a message may hold never reach it.
+
+A tool that ends with `SystemExit` (code written for the command line: argparse or click on a
+bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
+and the loop goes on. `KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they
+propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
+has not run: its coroutine is closed, never awaited, and the call is an execution error.
+
 `run_call` does the same but returns an `Outcome`: the result, the channel a failure went
 through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
 call's channel from it, and records a raised failure before letting it propagate.
@@ -32,7 +45,7 @@ a value JSON cannot write (an ORM row, an exception, a class, a cycle) is its `s
 LangChain and the OpenAI Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
-async tools (refused at registration).
+async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import functools
+import inspect
 import json
 import math
 import secrets
@@ -53,7 +67,14 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
-from toolkit.errors import ArgumentError, ToolCallError, ToolDefinitionError, ToolExecutionError, UnknownToolError
+from toolkit.errors import (
+    ArgumentError,
+    ToolCallError,
+    ToolDefinitionError,
+    ToolExecutionError,
+    UnknownToolError,
+    shown_name,
+)
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     MARK,
@@ -141,6 +162,9 @@ class Tool:
     function: Callable[..., Any] | None = None
     """The Python function it was reflected from, if any (views show its signature)."""
 
+    def __post_init__(self) -> None:
+        check_executor(self.executor, self.source or f"Tool({self.spec.name!r}, ...)")
+
     @property
     def name(self) -> str:
         return self.spec.name
@@ -159,11 +183,13 @@ class Tool:
             output = self.executor(call, context)
         except ArgumentError as exc:
             return _failed(call, "argument", exc, policies.argument_error)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
             failure.__cause__ = exc
             return _failed(call, "execution", failure, policies.execution_error)
         value = output.value if isinstance(output, ToolOutput) else output
+        if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
+            return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
         content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
@@ -238,6 +264,65 @@ def _error(call: ToolCall, text: str) -> ToolResultMessage:
 
 def _failure_text(name: str, exc: BaseException) -> str:
     return f"Tool {name!r} failed: {redact.describe_exception(exc)}"
+
+
+NOT_AWAITED_TEXT = "Tool {tool!r} did not run: its executor is async, and tools run synchronously."
+"""What the model reads when an executor returned a coroutine (nothing ran; `{tool}` is the name)."""
+
+_PLAIN = frozenset({str, dict, list, int, float, bool, type(None)})
+"""Return types that are never awaitable: the check for a coroutine skips them."""
+
+
+def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
+    """The error for an executor that returned an awaitable: it is closed (no "never awaited"
+    warning) and the call is an execution error; the cause says what to fix."""
+    close = getattr(output, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # an awaitable whose close misbehaves: it still never ran
+            pass
+    failure = ToolExecutionError(NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(
+        tool.source or f"Tool({tool.name!r}, ...)",
+        f"its executor {function_label(tool.executor)} returned a {type(output).__name__} (an awaitable), "
+        "which the loop cannot await, so the call did not run",
+        "make the executor a plain function that returns the result (async tools are left out for now)",
+    )
+    return failure
+
+
+def check_executor(executor: Any, where: str) -> None:
+    """Refuse an executor the loop cannot run: not callable, or async (its call would return a
+    coroutine that never runs). Raised where the tool is built, before any model sees it."""
+    if not callable(executor):
+        raise ToolDefinitionError(
+            where,
+            f"the executor is a {type(executor).__name__}, not a function",
+            "pass a function (call, context) -> value as the executor",
+        )
+    if type(executor) is types.FunctionType and not executor.__code__.co_flags & _ASYNC_FLAGS:
+        return  # the usual case, decided without inspect
+    if _is_async(executor):
+        raise ToolDefinitionError(
+            where,
+            f"the executor {function_label(executor)} is async, so a call would return a coroutine that "
+            "never runs (the loop calls executors synchronously)",
+            "make it a plain function (async tools are left out for now)",
+        )
+
+
+_ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _is_async(fn: Any) -> bool:
+    """`fn` (a function, bound method, partial, or object with an async `__call__`) is async."""
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        return True
+    call = type(fn).__call__ if callable(fn) else None
+    if isinstance(fn, (types.FunctionType, types.MethodType, functools.partial)) or call is None:
+        return False
+    return inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call)
 
 
 def to_text(value: Any) -> str:

@@ -177,15 +177,18 @@ def iter_loop(
     run). The memory id's lock is held until the generator finishes, so two turns on one
     conversation never interleave.
     """
-    run = _Run(model, options, memory, list(messages), dict(parameters or {}))
-    if context is None:  # only providers read the request (it copies the conversation)
-        request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
-        context = build_context(tools, providers, registry, request)
-    run.tools = context
-    if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
-        run.compensations = compensations_from(options.compensations, run.tools.available)
-    with nullcontext() if memory is None else memory.lock, run:  # `run` attaches the turn to an error
-        return (yield from run.go())
+    # the lock is taken before the question is stored: another process's whole turn cannot slip in
+    # between this turn's question and its answer
+    with nullcontext() if memory is None else memory.lock:
+        run = _Run(model, options, memory, list(messages), dict(parameters or {}))
+        if context is None:  # only providers read the request (it copies the conversation)
+            request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
+            context = build_context(tools, providers, registry, request)
+        run.tools = context
+        if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
+            run.compensations = compensations_from(options.compensations, run.tools.available)
+        with run:  # `run` attaches the turn to an error
+            return (yield from run.go())
 
 
 class _Run:

@@ -143,10 +143,10 @@ def test_connection_refused_is_transient():
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         (
-            '{"error": {"message": "Provider returned error", "code": 502}}',
+            '{"error": {"message": "Provider returned error", "code": 400}}',
             "gateway answered 200 with an error: Provider returned error",
         ),
-        ('{"error": {"code": 502}}', 'gateway answered 200 with an error: {"code": 502}'),
+        ('{"error": {"code": 400}}', 'gateway answered 200 with an error: {"code": 400}'),
         ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
         ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'name'"),
     ],
@@ -197,8 +197,12 @@ def test_stream_retries_before_first_byte():
 
 def test_invalid_tool_choice_is_refused_before_sending():
     client, _ = make(Script())
-    with pytest.raises(ValueError, match="tool_choice must be one of"):
+    with pytest.raises(ConfigurationError) as caught:
         client.chat(QUESTION, tool_choice="always")
+    assert str(caught.value) == (
+        "ChatClient: tool_choice 'always' is not one of ['auto', 'none', 'required']; pass one of them, "
+        'or {"type": "function", "function": {"name": "<tool name>"}} to force one tool'
+    )
 
 
 def test_exchanges_never_hold_the_key():
@@ -313,7 +317,7 @@ def test_a_toolkit_error_renders_as_its_message_and_a_hint_then_in_full_for_tb()
     assert error._render_traceback_() == [
         "TransientError: Cannot reach the gateway at http://gw.test/v1 (connection refused). Check LLM_BASE_URL, "
         "or unset the LLM_* variables to use the embedded gateway.",
-        "Hint: It was retried with backoff before giving up; running the cell again later may work. "
+        "Hint: It was not retried (1 request sent); running the cell again later may work. "
         "(%tb shows the full traceback)",
     ]
     full = "\n".join(error._render_traceback_())  # what %tb shows: the whole chain

@@ -1,5 +1,7 @@
 """The notebooks' live sections: a gateway failure is one readable line; the probe picks the route."""
 
+import httpx
+
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.switch import fake_client
@@ -21,11 +23,30 @@ def test_a_dead_gateway_is_one_line_naming_the_url(capsys):
     assert out[0].count("Cannot reach the gateway") == 1  # the client's line, not wrapped in a second one
 
 
-def test_a_timeout_names_the_url_and_what_to_check():
+def test_a_timeout_without_its_cause_names_the_url_and_what_to_check():
+    """Raised by hand (no httpx cause to say which timeout): the unreachable line, as before."""
     assert explain(TransientError("request timed out (ReadTimeout) after 1.0s"), fake_client()) == (
         "Cannot reach the gateway at http://fake-gateway.local/v1 (request timed out (ReadTimeout) after 1.0s). "
         "Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway."
     )
+
+
+def test_a_read_timeout_says_the_gateway_is_slow_not_unreachable():
+    def slow(request):
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(slow), timeout=1.0)
+    client.retry = RetryPolicy(max_retries=0)
+    try:
+        client.chat(HELLO)
+    except TransientError as error:
+        assert explain(error, client) == (
+            "The gateway at http://gw.test/v1 was reached but did not answer in time (request timed out "
+            "(ReadTimeout) after 1.0s). A slow model (a reasoning model can think for minutes) needs a longer "
+            "timeout, e.g. connect(timeout=120); or run the cell again."
+        )
+    else:
+        raise AssertionError("no TransientError")
 
 
 def test_a_rejected_tools_field_points_to_the_fallback(capsys):

@@ -10,9 +10,9 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     │   ├── ToolDefinitionError       a tool breaks a registration rule: names function, rule, fix
     │   └── SchemaTranslationError    an MCP tool's schema cannot be offered to a model
     ├── ModelCallError                talking to the gateway failed
-    │   ├── TransientError            timeout, connection drop, 429, 5xx: retried, then raised
+    │   ├── TransientError            timeout, connection drop, 429, 5xx (or a 200 naming one): retried, then raised
     │   ├── CallerError               any other 4xx: the request is wrong; never retried
-    │   └── BadResponseError          200 but the body is unusable (not JSON, no choices, ...)
+    │   └── BadResponseError          200 but the body is unusable (not JSON, no choices, an empty reply, ...)
     │       ├── TruncatedStreamError  the SSE stream ended before [DONE]
     │       └── NotAStreamError       a stream request was answered with plain JSON
     ├── ToolCallError                 the model's tool call could not be run as asked
@@ -80,7 +80,8 @@ class ModelCallError(ToolkitError):
     def __init__(self, message: str, *, status: int | None = None, body: str = "", attempts: int = 1) -> None:
         super().__init__(message)
         self.status = status
-        """HTTP status, when there was one."""
+        """HTTP status, when there was one; for an overload a gateway reported inside a 200, the
+        status it names (502 for `{"error": {"code": 502, …}}`)."""
         self.body = body
         """The raw response body (cut to 2,000 characters), for diagnosis."""
         self.attempts = attempts
@@ -90,10 +91,27 @@ class ModelCallError(ToolkitError):
 class TransientError(ModelCallError):
     """Timeout, dropped connection, 429 or 5xx: worth retrying; raised once retries run out."""
 
-    hint = "It was retried with backoff before giving up; running the cell again later may work."
-
     retry_after: float | None = None
     """Seconds the gateway asked us to wait (its `Retry-After` header), when it said."""
+
+    _hint: str | None = None
+
+    @property
+    def hint(self) -> str:
+        """What happened and what to do, by `attempts`: a request that was not retried (a wait
+        beyond the retry policy's cap, `max_retries=0`) does not read as retried."""
+        if self._hint is not None:
+            return self._hint
+        if self.attempts > 1:
+            return (
+                f"It was sent {self.attempts} times, with backoff between them, before giving up; "
+                "running the cell again later may work."
+            )
+        return "It was not retried (1 request sent); running the cell again later may work."
+
+    @hint.setter
+    def hint(self, value: str) -> None:
+        self._hint = value
 
 
 class CallerError(ModelCallError):

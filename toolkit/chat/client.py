@@ -14,17 +14,29 @@ from `retry-after-ms` (OpenAI-compatible gateways) or `Retry-After` (seconds, or
 measured against the response's own `Date`). A wait longer than `RetryPolicy.max_retry_after_s`
 is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides.
     bad body    200 but unusable                       → raised at once, naming what was wrong
+                (not JSON, no choices, an empty reply:
+                no text, no tool calls, no refusal)
+
+An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200
+that reports an error instead of a completion (OpenRouter and other proxies: a JSON body, or a
+`data: {"error": …}` event mid-stream) is triaged by what the error names: an overload or a rate
+limit (`"code": 502`, `"rate_limit_exceeded"`, `"type": "server_error"`) is transient and retried
+like that status — a stream only while nothing has been yielded yet —, anything else is a bad body.
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
 Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
 scrubbed by `toolkit.tools.redact.scrub`). The API key (and
 any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
-even when the gateway echoes the key back (`toolkit.chat.masking`); nor in the messages sent to
-the model, should a tool's result or the learner quote it (keys of 16 characters or more).
+even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
+chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
+masked); nor in the messages sent to the model, should a tool's result or the learner quote it
+(keys of 16 characters or more).
 
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
-to check `LLM_BASE_URL` or unset the `LLM_*` variables; a gateway that answers a stream
-request with plain JSON says so (`NotAStreamError`), instead of looking like a cut stream.
+to check `LLM_BASE_URL` or unset the `LLM_*` variables; a timeout names which timeout ran out
+and after how long, mid-stream too ("stream ended before [DONE]: the read timed out
+(ReadTimeout) after 30.0s"); a gateway that answers a stream request with plain JSON says so
+(`NotAStreamError`), instead of looking like a cut stream.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
@@ -49,7 +61,7 @@ from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import mask_json, mask_key, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
-from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, read_json
+from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, not_empty, read_json, reported_error
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -230,9 +242,10 @@ class ChatClient:
     ) -> ChatResponse:
         """Send one request; return the parsed response (retrying transient failures)."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, **extra)
-        response = self.send(body)
-        with self._masked():  # a 200 body may echo the key too
-            return parse_completion(response.text)
+        attempts = _Attempts(self, body, stream=False, parse=parse_completion)
+        with self._masked(), attempts:  # a 200 body may echo the key too
+            assert attempts.parsed is not None
+            return attempts.parsed
 
     def stream(
         self,
@@ -242,12 +255,29 @@ class ChatClient:
         tool_choice: ToolChoice | None = None,
         **extra: Any,
     ) -> Iterator[StreamEvent]:
-        """Yield text and tool-call deltas as they arrive, then `StreamDone`."""
+        """Yield text and tool-call deltas as they arrive, then `StreamDone`.
+
+        An overload or rate limit the gateway reports inside the stream (`data: {"error": {"code":
+        502, …}}`) is retried like that status, as long as nothing was yielded yet."""
         body = self.build_request(messages, tools=tools, tool_choice=tool_choice, stream=True, **extra)
-        with self._masked(), self._stream_response(body) as (response, attempt):
+        state = _StreamState()
+        while True:
+            try:
+                yield from self._stream_once(body, state)
+                return
+            except TransientError as exc:
+                if not state.opened or state.yielded or state.attempt > self.retry.max_retries:
+                    raise
+                self._sleep(self.retry.wait(state.attempt, exc.retry_after))
+                state = _StreamState(first=state.attempt + 1)
+
+    def _stream_once(self, body: dict[str, Any], state: _StreamState) -> Iterator[StreamEvent]:
+        """One streamed request (its HTTP-level retries included); `state` says how far it got."""
+        with self._masked(), self._stream_response(body, state.first) as (response, attempt):
+            state.attempt, state.opened = attempt, True
             if _plain_json(response.headers.get("content-type")):
                 self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
-            assembler, recorded, broke = StreamAssembler(), False, False
+            assembler, recorded, broke = StreamAssembler(), False, None
             lines: list[str] = []
             try:
                 received = response.iter_lines()
@@ -256,25 +286,39 @@ class ChatClient:
                         recorded = True  # the rest is read from the same lines: the body streams only once
                         self._plain_instead_of_stream(body, response, attempt, "\n".join([line, *received]))
                     lines.append(line)
-                    yield from assembler.feed_line(line)
+                    for event in assembler.feed_line(line):
+                        state.yielded = True
+                        yield event
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
-                broke = True
+                broke = self._broke(exc)
             except httpx.DecodingError as exc:
                 lines.append(f"<{type(exc).__name__}: {exc}>")
+                self._forget_key(exc)
                 raise _undecodable(exc, response.status_code) from exc
+            except TransientError as exc:  # an overload reported in the stream: retried unless shown
+                exc.attempts = attempt
+                if state.yielded:
+                    exc.args = (f"{exc}; not retried: part of the reply had already arrived",)
+                raise
             finally:
                 if not recorded:
                     self._record(body, response.status_code, self.scrub("\n".join(lines)), attempt)
-            if not broke and not assembler.done:
+            if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
-            yield StreamDone(assembler.finish())
+            yield StreamDone(assembler.finish(broke))
+
+    def _broke(self, exc: httpx.TransportError) -> str:
+        """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""
+        if isinstance(exc, httpx.TimeoutException):
+            return f"the read timed out ({type(exc).__name__}) after {_limit(self._http.timeout, exc)}s"
+        return f"the connection broke ({type(exc).__name__})"
 
     @contextmanager
-    def _stream_response(self, body: dict[str, Any]) -> Iterator[tuple[httpx.Response, int]]:
+    def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
         """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 is asked
         again without it (usage then reads "not reported"), and from then on never asked for it."""
-        attempts = self._open(body, stream=True)
+        attempts = _Attempts(self, body, stream=True, first=first)
         try:
             opened = attempts.__enter__()
         except CallerError as exc:
@@ -282,7 +326,7 @@ class ChatClient:
                 raise
             self.usage_in_stream = False
             del body["stream_options"]
-            attempts = self._open(body, stream=True)
+            attempts = _Attempts(self, body, stream=True, first=first)
             opened = attempts.__enter__()
         try:
             yield opened
@@ -299,6 +343,7 @@ class ChatClient:
             pieces.append(f"<connection broke: {type(exc).__name__}>")
         except httpx.DecodingError as exc:
             self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
+            self._forget_key(exc)
             raise _undecodable(exc, response.status_code) from exc
         return "".join(pieces)
 
@@ -325,23 +370,28 @@ class ChatClient:
             response = self._http.send(request, stream=stream)
         except httpx.TimeoutException as exc:
             self._record(body, None, f"<{type(exc).__name__}>", attempt)
+            self._forget_key(exc)
             raise TransientError(
-                f"request timed out ({type(exc).__name__}) after {self._http.timeout.read}s", attempts=attempt
+                f"request timed out ({type(exc).__name__}) after {_limit(self._http.timeout, exc)}s", attempts=attempt
             ) from exc
         except httpx.TransportError as exc:
             self._record(body, None, self.scrub(f"<{type(exc).__name__}: {exc}>"), attempt)
+            self._forget_key(exc)
             raise TransientError(unreachable(self.shown_url, exc), attempts=attempt) from exc
         except httpx.DecodingError as exc:  # the body does not fit its Content-Encoding
             self._record(body, None, f"<{type(exc).__name__}: {exc}>", attempt)
+            self._forget_key(exc)
             raise _undecodable(exc) from exc
         if response.status_code >= 300 or not stream:
             try:
                 response.read()
             except httpx.DecodingError as exc:
                 self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
+                self._forget_key(exc)
                 raise _undecodable(exc, response.status_code) from exc
             except httpx.TransportError as exc:  # the body of a stream request's error broke off
                 self._record(body, response.status_code, f"<connection broke: {type(exc).__name__}>", attempt)
+                self._forget_key(exc)
                 raise TransientError(
                     f"HTTP {response.status_code}, and the connection broke while the error was read "
                     f"({type(exc).__name__})",
@@ -366,6 +416,18 @@ class ChatClient:
             exc.body = self.scrub(exc.body or "")
             raise
 
+    def _forget_key(self, exc: httpx.HTTPError) -> None:
+        """`exc` (about to become an error's `__cause__`) without the key: its request is replaced
+        by a copy with no body, its headers and URL masked (the original's `Authorization` header
+        holds the key in clear, and anything that walks an exception chain would find it)."""
+        exc.args = tuple(self.scrub(arg) if isinstance(arg, str) else arg for arg in exc.args)
+        try:
+            request = exc.request
+        except RuntimeError:  # raised without a request
+            return
+        headers = [(name, self.scrub(value)) for name, value in request.headers.multi_items()]
+        exc.request = httpx.Request(request.method, self.scrub(mask_url(str(request.url))), headers=headers)
+
     def _record(self, body: dict[str, Any], status: int | None, text: str, attempt: int) -> None:
         url = mask_url(self.endpoint)
         request = redact.scrub_json(mask_json(body, self._secrets))  # the conversation may quote the key
@@ -376,6 +438,28 @@ _JSON_HEADERS = {"Content-Type": "application/json"}
 _UNSAID_LENGTH = 16
 """A secret this long or longer is masked in the messages sent; real API keys are longer, and a
 shorter one (a placeholder) would mask ordinary words."""
+
+
+@dataclass
+class _StreamState:
+    """How far one streamed request got: its attempt number, whether the response was opened,
+    whether anything was yielded to the caller (then an in-stream overload is not retried)."""
+
+    first: int = 1
+    attempt: int = 1
+    opened: bool = False
+    yielded: bool = False
+
+
+def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:
+    """The timeout, in seconds, that `exc` ran out: connect, write, pool or read."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return timeout.connect
+    if isinstance(exc, httpx.WriteTimeout):
+        return timeout.write
+    if isinstance(exc, httpx.PoolTimeout):
+        return timeout.pool
+    return timeout.read
 
 
 def _endpoint(base_url: str) -> str:
@@ -466,17 +550,33 @@ def _non_finite(value: Any) -> str:
 
 
 class _Attempts:
-    """Context manager running the retry loop; yields (response, attempt) and closes it."""
+    """Context manager running the retry loop; yields (response, attempt) and closes it.
 
-    def __init__(self, client: ChatClient, body: dict[str, Any], stream: bool) -> None:
-        self.client, self.body, self.stream = client, body, stream
+    With `parse`, each 200 body is parsed inside the loop (into `parsed`), so an overload that a
+    gateway reports inside a 200 (`TransientError` from `parse_completion`) is retried too.
+    `first` numbers the first attempt (a stream retried after an in-stream overload goes on counting).
+    """
+
+    def __init__(
+        self,
+        client: ChatClient,
+        body: dict[str, Any],
+        stream: bool,
+        *,
+        parse: Callable[[str], ChatResponse] | None = None,
+        first: int = 1,
+    ) -> None:
+        self.client, self.body, self.stream, self.parse, self.first = client, body, stream, parse, first
         self.response: httpx.Response | None = None
+        self.parsed: ChatResponse | None = None
 
     def __enter__(self) -> tuple[httpx.Response, int]:
-        policy, attempt = self.client.retry, 1
+        policy, attempt = self.client.retry, self.first
         while True:
             try:
                 self.response = self.client._attempt(self.body, self.stream, attempt)
+                if self.parse is not None:
+                    self.parsed = self.parse(self.response.text)
                 return self.response, attempt
             except TransientError as exc:
                 exc.attempts = attempt
@@ -619,9 +719,9 @@ def parse_completion(text: str) -> ChatResponse:
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
-    said = None if choices else _said_error(data)
-    if said:  # OpenRouter and some proxies: 200 with an error body
-        raise BadResponseError(f"gateway answered 200 with an error: {said}", status=200, body=text[:2000])
+    said = None if choices else data.get("error") or data.get("detail")  # FastAPI says `detail`
+    if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
+        raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
         raise BadResponseError("response has no choices", status=200, body=text[:2000])
     choice = choices[0]
@@ -630,7 +730,7 @@ def parse_completion(text: str) -> ChatResponse:
         raise BadResponseError("choices[0] has no message", status=200, body=text[:2000])
     assistant = _assistant(message, text)
     try:
-        return ChatResponse(
+        response = ChatResponse(
             message=assistant,
             finish_reason=choice.get("finish_reason"),
             usage=TokenUsage.from_openai(data.get("usage")),
@@ -639,19 +739,7 @@ def parse_completion(text: str) -> ChatResponse:
         )
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
-
-
-def _said_error(data: dict[str, Any]) -> str | None:
-    """What a body without choices says went wrong: `error` (an object with a message, or a
-    string), or FastAPI's `detail`; None if it says nothing of the kind."""
-    error = data.get("error") or data.get("detail")
-    if isinstance(error, dict) and error.get("message"):
-        return _one_line(str(error["message"]))[:200]
-    if isinstance(error, str):
-        return _one_line(error)[:200] or None
-    if error:
-        return _one_line(json.dumps(error, ensure_ascii=False))[:200]
-    return None
+    return not_empty(response, text[:2000])
 
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:
@@ -670,9 +758,10 @@ def _problems(exc: ValidationError) -> str:
 
 
 def _check_tool_choice(choice: ToolChoice) -> ToolChoice:
+    """`choice`, or a `ConfigurationError` (a developer's mistake, found before anything is sent)."""
     if isinstance(choice, str) and choice not in _TOOL_CHOICES:
-        raise ValueError(
-            f"tool_choice must be one of {sorted(_TOOL_CHOICES)} or "
-            f'{{"type": "function", "function": {{"name": ...}}}}, not {choice!r}'
+        raise ConfigurationError(
+            f"ChatClient: tool_choice {choice[:60]!r} is not one of {sorted(_TOOL_CHOICES)}; pass one of them, "
+            'or {"type": "function", "function": {"name": "<tool name>"}} to force one tool'
         )
     return choice

@@ -7,6 +7,11 @@ function of the request (`Request -> any of those`) for replies that depend on w
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
 the deterministic estimate of `toolkit.tokens` (an image counts `IMAGE_TOKENS`, not its base64).
 
+A turn with nothing in it (`""`, an `AssistantMessage()` or a `ChatResponse` without text, tool
+calls or a refusal) raises the `BadResponseError` the client raises for such a reply
+(`toolkit.chat.sse.not_empty`), so code run on a script meets what it would meet on a gateway;
+a test that wants that failure can also script the exception itself.
+
 Helpers make scripts short: `call("query_order", orderId="SN…")` builds a `ToolCall` with a
 counter-based id (`call_1`, `call_2`, … per model).
 
@@ -32,7 +37,7 @@ from toolkit.chat.messages import (
     UserMessage,
     to_openai,
 )
-from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta
+from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
 from toolkit.errors import ScriptExhausted
 from toolkit.tokens import estimate_json_tokens, estimate_tokens
 
@@ -93,7 +98,7 @@ class ScriptedModel:
 
 def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int) -> ChatResponse:
     if isinstance(turn, ChatResponse):
-        return turn
+        return not_empty(turn)
     message = _message(turn)
     usage = TokenUsage(
         input_tokens=_input_tokens(messages) + (estimate_json_tokens(tools) if tools else 0),
@@ -101,7 +106,9 @@ def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int
         + sum(estimate_tokens(c.name + c.arguments) for c in message.tool_calls),
     )
     reason = "tool_calls" if message.tool_calls else "stop"
-    return ChatResponse(message=message, finish_reason=reason, usage=usage, model="scripted", id=f"scripted-{n}")
+    return not_empty(
+        ChatResponse(message=message, finish_reason=reason, usage=usage, model="scripted", id=f"scripted-{n}")
+    )
 
 
 def _input_tokens(messages: Sequence[Message]) -> int:

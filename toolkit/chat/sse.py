@@ -7,8 +7,13 @@ emits typed events as they arrive, so a UI can show text while it is still being
 
 The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
 from it may be executed, however complete its tool calls look. `finish()` raises
-`TruncatedStreamError` in that case. A chunk that is not JSON, or whose fields have the wrong
-type (`choices` not a list, `content` not a string, ...), is a `BadResponseError` naming the field.
+`TruncatedStreamError` in that case (saying why it ended, when the client knows: a timeout, a
+broken connection). A chunk that is not JSON, or whose fields have the wrong type (`choices` not
+a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
+that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
+names `finish_reason` and the likely fix). An `error` event is worded as `reported_error` words
+an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
+502`, `"rate_limit_exceeded"`), else a `BadResponseError` with the gateway's message.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -37,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall, arguments_text
-from toolkit.errors import BadResponseError, TruncatedStreamError
+from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,7 @@ class StreamAssembler:
             return []
         chunk = read_json(payload, "stream chunk")
         if isinstance(chunk, dict) and chunk.get("error"):  # `"error": null` is no error
-            said = " ".join(str(chunk["error"]).split())
-            raise BadResponseError(f"gateway sent an error mid-stream: {said}", body=payload[:2000])
+            raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
 
     def feed_chunk(self, chunk: Any) -> list[StreamEvent]:
@@ -174,12 +178,14 @@ class StreamAssembler:
             self.slots[index] = slot
         return slot
 
-    def finish(self) -> ChatResponse:
-        """The assembled response; raises if the stream never said `[DONE]`."""
+    def finish(self, broke: str | None = None) -> ChatResponse:
+        """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
+        ended: "the read timed out (ReadTimeout) after 30s"), or if the reply is empty."""
         if not self.done:
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
-            raise TruncatedStreamError(f"stream ended before [DONE]{what}; nothing from it will be executed")
+            why = f": {broke}" if broke else ""
+            raise TruncatedStreamError(f"stream ended before [DONE]{what}{why}; nothing from it will be executed")
         calls = tuple(
             ToolCall(id=c.id, name=c.name, arguments=paired("".join(c.fragments)), extra=c.extra)
             for _, c in sorted(self.calls.items())
@@ -194,8 +200,10 @@ class StreamAssembler:
             extra={"reasoning_content": reasoning} if reasoning else {},
             refusal=paired("".join(self.refusal)) or None,
         )
-        return ChatResponse(
-            message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+        return not_empty(
+            ChatResponse(
+                message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
+            )
         )
 
 
@@ -240,6 +248,94 @@ def _updated(usage: TokenUsage, reported: TokenUsage) -> TokenUsage:
         input_tokens=usage.input_tokens if reported.input_tokens is None else reported.input_tokens,
         output_tokens=usage.output_tokens if reported.output_tokens is None else reported.output_tokens,
     )
+
+
+def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
+    """`response`, unless its message has no text (null or ""), no tool calls and no refusal:
+    then a `BadResponseError` naming `finish_reason` and the likely fix (never retried: the same
+    request would most likely get the same nothing)."""
+    message = response.message
+    if message.content or message.tool_calls or message.refusal:
+        return response
+    finish = response.finish_reason
+    named = f'finish_reason "{" ".join(finish.split())[:40]}"' if finish else "no finish_reason"
+    error = BadResponseError(
+        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): {_EMPTY_FIX.get(finish or '', _EMPTY_ELSE)}",
+        status=200,
+        body=body,
+    )
+    error.hint = (
+        "The gateway answered, but with nothing to use; nothing was executed. The message names the likely fix."
+    )
+    raise error
+
+
+_EMPTY_FIX = {
+    "length": "it was cut off before any text; raise max_tokens (or max_completion_tokens), or leave it unset",
+    "content_filter": "the gateway's content filter removed it; rephrase the request, or check the gateway's filter",
+}
+_EMPTY_ELSE = "the model said nothing; run the cell again, or try another model"
+
+_NAMED_STATUS = {
+    "rate_limit": 429,
+    "rate_limit_exceeded": 429,
+    "rate_limit_error": 429,
+    "too_many_requests": 429,
+    "overloaded": 503,
+    "overloaded_error": 503,
+    "service_unavailable": 503,
+    "server_error": 500,
+    "internal_server_error": 500,
+}
+"""Error codes and types that mean a rate limit or an overload (OpenAI's `server_error` type,
+Anthropic-style `overloaded_error`), and the HTTP status each one is treated like."""
+
+
+def transient_status(status: int) -> bool:
+    """Whether an HTTP status is retried: 408, 409, 429 and every 5xx (see `toolkit.chat.client`)."""
+    return status in (408, 409, 429) or 500 <= status < 600
+
+
+def named_status(error: Any) -> tuple[str, int] | None:
+    """(how the error names it, the HTTP status) when an error object names a status (`"code":
+    502`, `"503"`) or a rate limit or an overload (`"code": "rate_limit_exceeded"`, `"type":
+    "server_error"`); None otherwise."""
+    if not isinstance(error, dict):
+        return None
+    code = error.get("code")
+    if isinstance(code, str) and code.strip().isdigit():
+        code = int(code.strip())
+    if isinstance(code, int) and not isinstance(code, bool):
+        return (f"code {code}", code) if 100 <= code < 600 else None
+    for value in (code, error.get("type")):
+        if isinstance(value, str) and value.strip().lower() in _NAMED_STATUS:
+            return value.strip(), _NAMED_STATUS[value.strip().lower()]
+    return None
+
+
+def error_detail(error: Any) -> str:
+    """What an error object says, on one line: its `message`, a string as it is, else its JSON."""
+    if isinstance(error, dict) and error.get("message"):
+        text = str(error["message"])
+    elif isinstance(error, str):
+        text = error
+    else:
+        text = json.dumps(error, ensure_ascii=False, default=str)
+    return " ".join(text.split())[:200]
+
+
+def reported_error(error: Any, where: str, body: str, status: int | None = None) -> ModelCallError:
+    """The error a gateway reported inside a 200 (`where`: "answered 200 with an error", "sent an
+    error mid-stream"), worded the same on both paths: a `TransientError` (retried like the status
+    it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —,
+    else a `BadResponseError`."""
+    detail = error_detail(error) or "(no message)"
+    named = named_status(error)
+    if named is not None and transient_status(named[1]):
+        return TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
+    bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)
+    bad.hint = "The gateway reported this error itself; the message says what went wrong."
+    return bad
 
 
 def read_json(text: str, what: str, status: int | None = None) -> Any:

@@ -4,8 +4,9 @@ Two helpers keep every notebook running top to bottom on any gateway — the lea
 embedded one in any mode A–E, or one that is down:
 
 - `gateway_cell(client)` wraps the cells that send requests. A `ModelCallError` inside it is
-  printed as one readable line with what to do (check `LLM_BASE_URL`, the key, or use the
-  prompt-protocol fallback), and the notebook goes on. Nothing after such a cell depends on it.
+  printed as one readable line with what to do (check `LLM_BASE_URL`, the key, a longer timeout
+  for a gateway that was reached but is slow, or use the prompt-protocol fallback), and the
+  notebook goes on. Nothing after such a cell depends on it.
 - `course_model(client)` probes the gateway once (week 3's probe) and returns the model the course
   should use: the client itself when tool calling works (A, E), the prompt-protocol fallback
   when the probe advises it (B, C, D), with one sentence saying which and why.
@@ -37,6 +38,8 @@ def explain(error: ModelCallError, client: Any = None) -> str:
     if isinstance(error, TransientError) and error.status is None:
         if _says_unreachable(error):
             return first  # the client's own line already names the URL, the reason and what to check
+        if _too_slow(error):
+            return SLOW.format(url=url or "the configured URL", reason=first)
         return UNREACHABLE.format(url=url or "the configured URL", reason=first)
     if isinstance(error, CallerError) and error.status in (401, 403):
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
@@ -58,6 +61,18 @@ def _says_unreachable(error: TransientError) -> bool:
     message is then `toolkit.chat.client.unreachable()`'s complete line."""
     cause = error.__cause__
     return isinstance(cause, httpx.TransportError) and not isinstance(cause, httpx.TimeoutException)
+
+
+def _too_slow(error: TransientError) -> bool:
+    """True when the gateway was reached but did not answer in time (a read or write timeout;
+    a connect timeout means it could not be reached)."""
+    return isinstance(error.__cause__, (httpx.ReadTimeout, httpx.WriteTimeout))
+
+
+SLOW = (
+    "The gateway at {url} was reached but did not answer in time ({reason}). A slow model (a reasoning "
+    "model can think for minutes) needs a longer timeout, e.g. connect(timeout=120); or run the cell again."
+)
 
 
 @contextmanager

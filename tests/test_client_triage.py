@@ -1,0 +1,383 @@
+"""The chat client's triage of what a 200 can hide (an empty reply, an overload inside it), of
+timeouts and broken streams, the hints that go with them, and the key kept off exception chains."""
+
+import json
+
+import httpx
+import pytest
+
+from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.chat.sse import StreamDone, TextDelta, assemble
+from toolkit.course.live import explain, gateway_cell
+from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
+
+QUESTION = [UserMessage(content="hi")]
+KEY = "sk-proj-" + "S3cr3t" * 8
+SSE = {"content-type": "text/event-stream"}
+ANSWER = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
+
+
+class Script:
+    """A MockTransport handler replaying responses (or raising exceptions) in order."""
+
+    def __init__(self, *replies):
+        self.replies, self.requests = list(replies), []
+
+    def __call__(self, request):
+        self.requests.append(request)
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            reply.request = request  # as httpx's own transports do
+            raise reply
+        return reply
+
+
+def make(script, base_url="http://gw.test/v1", **kw):
+    sleeps = []
+    client = ChatClient(base_url, KEY, "m", transport=httpx.MockTransport(script), sleep=sleeps.append, **kw)
+    return client, sleeps
+
+
+def sse(*chunks, done=True):
+    text = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
+    return text + ("data: [DONE]\n\n" if done else "")
+
+
+def chunk(delta, finish=None):
+    return {"id": "c", "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def completion(message, finish):
+    return {"id": "c", "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}]}
+
+
+# --- an empty reply (fidelity #2) ---------------------------------------------------------------
+
+EMPTY = {
+    "length": (
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "length"): it was cut off '
+        "before any text; raise max_tokens (or max_completion_tokens), or leave it unset"
+    ),
+    "content_filter": (
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "content_filter"): the '
+        "gateway's content filter removed it; rephrase the request, or check the gateway's filter"
+    ),
+    "stop": (
+        'the model\'s reply is empty (no text, no tool calls, no refusal; finish_reason "stop"): the model said '
+        "nothing; run the cell again, or try another model"
+    ),
+    None: (
+        "the model's reply is empty (no text, no tool calls, no refusal; no finish_reason): the model said "
+        "nothing; run the cell again, or try another model"
+    ),
+}
+EMPTY_HINT = "The gateway answered, but with nothing to use; nothing was executed. The message names the likely fix."
+
+
+@pytest.mark.parametrize("content", [None, ""])
+@pytest.mark.parametrize("finish", list(EMPTY))
+def test_an_empty_reply_is_a_bad_response_naming_finish_reason_and_the_fix(finish, content):
+    script = Script(httpx.Response(200, json=completion({"content": content}, finish)))
+    client, sleeps = make(script)
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == EMPTY[finish]
+    assert caught.value.hint == EMPTY_HINT and caught.value.status == 200
+    assert len(script.requests) == 1 and sleeps == []  # not retried
+
+
+@pytest.mark.parametrize("finish", ["length", "content_filter"])
+def test_an_empty_streamed_reply_reads_the_same_as_on_chat(finish):
+    body = sse(chunk({"role": "assistant", "content": ""}), chunk({}, finish))
+    script = Script(httpx.Response(200, text=body, headers=SSE))
+    client, sleeps = make(script)
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == EMPTY[finish] and caught.value.hint == EMPTY_HINT
+    assert len(script.requests) == 1 and sleeps == []
+    with pytest.raises(BadResponseError, match="^the model's reply is empty"):
+        list(assemble(body.splitlines()))
+
+
+def test_reasoning_alone_is_still_an_empty_reply():
+    """DeepSeek's thinking mode cut by max_tokens: all reasoning, no answer."""
+    body = completion({"content": None, "reasoning_content": "Let me think about SN1..."}, "length")
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    assert str(caught.value) == EMPTY["length"]
+
+
+def test_a_refusal_or_a_tool_call_without_text_is_not_empty():
+    refused = parse_completion(json.dumps(completion({"content": None, "refusal": "I can't help."}, "stop")))
+    assert refused.message.refusal == "I can't help."
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    called = parse_completion(json.dumps(completion({"content": "", "tool_calls": [call]}, "tool_calls")))
+    assert called.message.tool_calls[0].name == "f"
+
+
+def test_an_empty_reply_is_masked_like_every_other_error():
+    body = completion({"content": None}, "length") | {"id": f"echo {KEY}"}
+    client, _ = make(Script(httpx.Response(200, json=body)))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert KEY not in caught.value.body and "***" in caught.value.body
+
+
+@pytest.mark.parametrize("turn", ["", None])
+def test_a_scripted_model_refuses_an_empty_turn_like_the_client(turn):
+    from toolkit.chat.messages import AssistantMessage, ChatResponse
+
+    empty = "" if turn == "" else ChatResponse(message=AssistantMessage(), finish_reason="length")
+    model = ScriptedModel([empty])
+    with pytest.raises(BadResponseError) as caught:
+        model.chat(QUESTION)
+    assert str(caught.value) == EMPTY["stop" if turn == "" else "length"]
+
+
+# --- the TransientError hint says what happened (failures #15a) ---------------------------------
+
+
+def test_a_429_that_was_not_retried_does_not_say_it_was():
+    script = Script(httpx.Response(429, headers={"retry-after": "120"}, json={"error": {"message": "rate limited"}}))
+    client, sleeps = make(script)
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert caught.value._render_traceback_() == [
+        "TransientError: HTTP 429 (transient): rate limited — the gateway asks to wait 120 s, more than "
+        "RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in .retry_after)",
+        "Hint: It was not retried (1 request sent); running the cell again later may work. "
+        "(%tb shows the full traceback)",
+    ]
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_a_retried_failure_says_how_many_requests_were_sent():
+    client, _ = make(Script(*[httpx.Response(503, text="busy")] * 3))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert caught.value.hint == (
+        "It was sent 3 times, with backoff between them, before giving up; running the cell again later may work."
+    )
+
+
+# --- an overload reported inside a 200 (failures #16) -------------------------------------------
+
+OVERLOAD = {"error": {"code": 502, "message": "Provider returned error: overloaded"}}
+
+
+def test_an_overload_in_a_200_body_is_retried_like_its_status():
+    script = Script(httpx.Response(200, json=OVERLOAD), httpx.Response(200, json=ANSWER))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION).message.content == "Shipped."
+    assert sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_an_overload_in_a_200_body_that_persists_is_transient_and_does_not_blame_the_url():
+    client, sleeps = make(Script(*[httpx.Response(200, json=OVERLOAD)] * 3))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    error = caught.value
+    assert str(error) == (
+        "gateway answered 200 with an error (code 502, transient): Provider returned error: overloaded"
+    )
+    assert (error.status, error.attempts, sleeps) == (502, 3, [0.5, 1.0])
+    assert "LLM_BASE_URL" not in error.hint
+
+
+@pytest.mark.parametrize(
+    "error, named, status",
+    [
+        ({"code": "503", "message": "busy"}, "code 503", 503),
+        ({"code": 429, "message": "busy"}, "code 429", 429),
+        ({"code": "rate_limit_exceeded", "message": "busy"}, "rate_limit_exceeded", 429),
+        ({"type": "server_error", "code": None, "message": "busy"}, "server_error", 500),
+        ({"type": "overloaded_error", "message": "busy"}, "overloaded_error", 503),
+    ],
+)
+def test_the_overloads_and_rate_limits_a_200_can_name(error, named, status):
+    with pytest.raises(TransientError) as caught:
+        parse_completion(json.dumps({"error": error}))
+    assert str(caught.value) == f"gateway answered 200 with an error ({named}, transient): busy"
+    assert caught.value.status == status
+
+
+def test_any_other_error_in_a_200_stays_a_bad_response_that_does_not_blame_the_url():
+    script = Script(httpx.Response(200, json={"error": {"code": 400, "message": "context too long"}}))
+    client, sleeps = make(script)
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == "gateway answered 200 with an error: context too long"
+    assert caught.value.hint == "The gateway reported this error itself; the message says what went wrong."
+    assert sleeps == [] and len(script.requests) == 1
+
+
+def test_an_overload_event_before_any_output_is_retried():
+    failed = httpx.Response(200, text="data: " + json.dumps(OVERLOAD) + "\n\n", headers=SSE)
+    fine = httpx.Response(200, text=sse(chunk({"content": "Hi"}), chunk({}, "stop")), headers=SSE)
+    script = Script(failed, fine)
+    client, sleeps = make(script)
+    events = list(client.stream(QUESTION))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hi"] and isinstance(events[-1], StreamDone)
+    assert sleeps == [0.5] and [e.attempt for e in client.exchanges] == [1, 2]
+
+
+def test_an_overload_event_that_persists_reads_like_the_chat_path():
+    script = Script(*[httpx.Response(200, text="data: " + json.dumps(OVERLOAD) + "\n\n", headers=SSE)] * 3)
+    client, sleeps = make(script)
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    error = caught.value
+    assert str(error) == ("gateway sent an error mid-stream (code 502, transient): Provider returned error: overloaded")
+    assert (error.status, error.attempts, sleeps) == (502, 3, [0.5, 1.0])
+    assert "LLM_BASE_URL" not in error.hint
+
+
+def test_an_overload_event_after_output_is_not_retried_and_says_why():
+    body = sse(chunk({"content": "Hel"}), done=False) + "data: " + json.dumps(OVERLOAD) + "\n\n"
+    script = Script(httpx.Response(200, text=body, headers=SSE))
+    client, sleeps = make(script)
+    seen = []
+    with pytest.raises(TransientError) as caught:
+        for event in client.stream(QUESTION):
+            seen.append(event)
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream (code 502, transient): Provider returned error: overloaded; "
+        "not retried: part of the reply had already arrived"
+    )
+    assert [e.text for e in seen] == ["Hel"] and sleeps == [] and caught.value.attempts == 1
+    assert caught.value.hint == "It was not retried (1 request sent); running the cell again later may work."
+
+
+def test_http_and_in_stream_retries_share_one_budget():
+    overloaded = httpx.Response(200, text="data: " + json.dumps(OVERLOAD) + "\n\n", headers=SSE)
+    script = Script(httpx.Response(503, text="busy"), overloaded, overloaded)
+    client, sleeps = make(script, retry=RetryPolicy(max_retries=2))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert caught.value.attempts == 3 and len(script.requests) == 3 and sleeps == [0.5, 1.0]
+
+
+def test_an_error_event_without_an_overload_is_one_line_without_a_dict_repr():
+    with pytest.raises(BadResponseError) as caught:
+        list(assemble(["data: " + json.dumps({"error": {"code": 400, "message": "bad\nrequest"}})]))
+    assert str(caught.value) == "gateway sent an error mid-stream: bad request"
+    with pytest.raises(BadResponseError) as caught:
+        list(assemble(["data: " + json.dumps({"error": {"param": "x"}})]))
+    assert str(caught.value) == 'gateway sent an error mid-stream: {"param": "x"}'
+
+
+# --- a slow gateway is not an unreachable one (failures #17) --------------------------------------
+
+
+def test_a_read_timeout_is_explained_as_slow_with_the_fix(capsys):
+    client, _ = make(Script(*[httpx.ReadTimeout("timed out")] * 3), base_url="https://gw.example/v1", timeout=30)
+    with gateway_cell(client):
+        client.chat(QUESTION)
+    assert capsys.readouterr().out == (
+        "The gateway at https://gw.example/v1 was reached but did not answer in time (request timed out "
+        "(ReadTimeout) after 30s). A slow model (a reasoning model can think for minutes) needs a longer "
+        "timeout, e.g. connect(timeout=120); or run the cell again.\n"
+    )
+
+
+def test_a_connect_timeout_is_still_unreachable():
+    client, _ = make(Script(*[httpx.ConnectTimeout("timed out")] * 3), timeout=httpx.Timeout(30, connect=5))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert explain(caught.value, client) == (
+        "Cannot reach the gateway at http://gw.test/v1 (request timed out (ConnectTimeout) after 5s). "
+        "Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway."
+    )
+
+
+# --- a stream that stops arriving says why (failures #18) -----------------------------------------
+
+
+class _Stops(httpx.SyncByteStream):
+    def __init__(self, error):
+        self.error = error
+
+    def __iter__(self):
+        yield b'data: {"id":"x","choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n'
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error, why",
+    [
+        (httpx.ReadTimeout("timed out"), "the read timed out (ReadTimeout) after 7s"),
+        (httpx.RemoteProtocolError("peer closed connection"), "the connection broke (RemoteProtocolError)"),
+    ],
+)
+def test_a_stream_cut_by_a_timeout_or_a_broken_connection_says_so(error, why):
+    client, sleeps = make(Script(httpx.Response(200, headers=SSE, stream=_Stops(error))), timeout=7)
+    with pytest.raises(TruncatedStreamError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == f"stream ended before [DONE]: {why}; nothing from it will be executed"
+    assert sleeps == []
+
+
+# --- the key is not on the exception chain (failures #19) -----------------------------------------
+
+
+def _reachable(error):
+    """Every string reachable from `error` through __cause__ / __context__ and their request / response."""
+    seen, texts, pending = set(), [], [error]
+    while pending:
+        exc = pending.pop()
+        if exc is None or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        texts += [str(exc), repr(exc.args), str(getattr(exc, "body", ""))]
+        for name in ("request", "response"):
+            try:
+                value = getattr(exc, name, None)
+            except RuntimeError:  # an httpx error without a request
+                value = None
+            requests = [value, getattr(value, "request", None)] if isinstance(value, httpx.Response) else [value]
+            for request in requests:
+                if isinstance(request, httpx.Request):
+                    texts += [str(request.url), repr(list(request.headers.multi_items())), request.content.decode()]
+        pending += [exc.__cause__, exc.__context__]
+    return texts
+
+
+class _Undecodable(httpx.SyncByteStream):
+    def __iter__(self):
+        yield b"not gzip at all"
+
+
+def _gzip_lie():
+    return httpx.Response(200, headers={"content-encoding": "gzip"}, stream=_Undecodable())
+
+
+@pytest.mark.parametrize(
+    "reply, stream",
+    [
+        (lambda: httpx.ConnectError("connection refused"), False),
+        (lambda: httpx.ReadTimeout("timed out"), False),
+        (lambda: httpx.ConnectError("connection refused"), True),
+        (_gzip_lie, False),
+        (lambda: httpx.Response(500, stream=_Stops(httpx.ReadError("reset"))), False),
+        (lambda: httpx.Response(200, headers={**SSE, "content-encoding": "gzip"}, stream=_Undecodable()), True),
+    ],
+    ids=["connect", "timeout", "stream-connect", "undecodable", "error-body-broke", "stream-undecodable"],
+)
+@pytest.mark.parametrize("base_url", ["http://gw.test/v1", f"http://user:{KEY}@gw.test/v1?api-key={KEY}"])
+def test_no_exception_on_the_chain_holds_the_key(reply, stream, base_url):
+    client, _ = make(Script(*[reply() for _ in range(3)]), base_url=base_url)
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert [text for text in _reachable(caught.value) if KEY in text] == []
+
+
+def test_a_real_transport_leaves_no_key_on_the_chain():
+    client = ChatClient("http://127.0.0.1:9/v1", KEY, "m", retry=RetryPolicy(max_retries=0), timeout=2)
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    cause = caught.value.__cause__
+    assert isinstance(cause, httpx.ConnectError)  # %tb still shows what happened
+    assert cause.request.headers["authorization"] == "Bearer ***cr3t"
+    assert [text for text in _reachable(caught.value) if KEY in text] == []

@@ -193,12 +193,14 @@ def test_a_kernel_that_dies_or_is_interrupted_is_one_line_and_the_notebook_is_un
     assert path.read_text() == before
 
 
-def test_mcp_server_on_a_busy_port_is_one_line(capsys):
+@pytest.mark.parametrize("command", [["mcp-server", "--http"], ["gateway"]])
+def test_a_server_on_a_busy_port_is_one_line_and_exit_status_2(command, capsys):
+    """Audit 8 #20: both exited 1, and the gateway's line lacked 'error:' and showed '[Errno 98]'."""
     import socket
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        assert main(["mcp-server", "--http", "--port", str(port)]) == 1
+        assert main([*command, "--port", str(port)]) == 2
     assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -477,6 +477,48 @@ def test_envelope_errors(headers, raw, status, message_text):
     assert error(reply)["type"] == "invalid_request_error"
 
 
+HI = b'{"model":"m","messages":[{"role":"user","content":"hi"}],'
+CANNOT = "We could not parse the JSON body of your request: "
+
+
+@pytest.mark.parametrize(
+    "raw, message_text, param",
+    [
+        (HI + b'"temperature":1e999}', CANNOT + "'temperature' is 1e999, which overflows to infinity.", "temperature"),
+        (HI + b'"temperature":NaN}', CANNOT + "'temperature' is NaN, which JSON does not allow.", "temperature"),
+        (HI + b'"top_p":-Infinity}', CANNOT + "'top_p' is -Infinity, which JSON does not allow.", "top_p"),
+        (
+            b'{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":'
+            b'{"name":"f","parameters":{"type":"object","properties":{"n":{"type":"number","maximum":Infinity}}}}}]}',
+            CANNOT + "'tools[0].function.parameters.properties.n.maximum' is Infinity, which JSON does not allow.",
+            "tools[0].function.parameters.properties.n.maximum",
+        ),
+        (b"-1e999", CANNOT + "the body is -1e999, which overflows to infinity.", None),
+        (
+            b'{"n":' + b"9" * 400 + b"}",
+            CANNOT + "'n' is " + "9" * 20 + "… (400 characters), which overflows to infinity.",
+            "n",
+        ),
+    ],
+)
+def test_a_number_json_cannot_hold_is_named_with_its_parameter(raw, message_text, param):
+    """Audit 8 #21: valid UTF-8 and valid JSON syntax, yet the 400 said 'it is not valid UTF-8 JSON'."""
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert reply.status == 400
+    assert error(reply) == {
+        "message": message_text + " Send a finite number.",
+        "type": "invalid_request_error",
+        "param": param,
+        "code": "invalid_json",
+    }
+
+
+@pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}', b"[" * 2000 + b"]" * 2000, HI + b'"t":nan}'])
+def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert (reply.status, error(reply)["message"]) == (400, CANNOT + "it is not valid UTF-8 JSON.")
+
+
 def test_the_mode_header_overrides_the_config():
     assert called(post(GOOD, headers={"X-Fake-Mode": "e"})) == [("query_order", "{orderId: SN202610200001}")]
 

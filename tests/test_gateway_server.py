@@ -161,5 +161,5 @@ def test_the_cli_reports_a_port_in_use(capsys):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        assert cli(["--port", str(port)]) == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+        assert cli(["--port", str(port)]) == 2
+    assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -249,8 +249,15 @@ def test_a_server_that_crashes_mid_call_gives_error_results(tmp_path):
         tools = _tools(McpToolProvider([client]))
         crashed = _run(tools, "crash")
         later = _run(tools, "echo")
-    assert crashed.is_error and crashed.content.startswith("Tool 'crash' failed: MCP server 'quirky' went away")
-    assert later.is_error and later.content.startswith("Tool 'echo' failed: MCP server 'quirky'")
+    assert crashed.is_error and crashed.content == (
+        "Tool 'crash' failed: MCP server 'quirky' went away during the call (Connection closed). Its outcome is "
+        "unknown: the server may have done the work already. Do not call it again: it is not marked read-only or "
+        "idempotent, so a second call could do the work twice. Tell the user the outcome is unknown and must be "
+        "checked."
+    )
+    assert later.is_error and later.content == (
+        "Tool 'echo' failed: MCP server 'quirky' went away before this call (Connection closed); it was not sent"
+    )
 
 
 def test_an_unknown_command_is_a_connection_error():

@@ -7,6 +7,9 @@ that exists and is UTF-8 text), `command_line` (a shell-quoted command whose quo
 not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
+`cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
+port is taken, with exit status 2 (the README: a mistake is one line on stderr and exit status 2).
+
 Leaves out: anything argparse already checks (choices, required arguments).
 """
 
@@ -15,8 +18,17 @@ from __future__ import annotations
 import argparse
 import math
 import shlex
+import sys
 import tempfile
 from pathlib import Path
+
+
+def cannot_listen(host: str, port: int, reason: OSError | str) -> int:
+    """Say on stderr that `host:port` cannot be listened on and why, in one line worded the same
+    by every server command; returns the exit status, 2."""
+    why = reason if isinstance(reason, str) else (reason.strerror or str(reason))
+    print(f"error: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+    return 2
 
 
 def port(text: str) -> int:

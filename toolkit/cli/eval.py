@@ -4,6 +4,9 @@
 
 Exit 0 when the pass line is met, 1 when not. Cases the gateway failed are named on stderr
 with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
+Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
+holds every case, those not finished with the verdict `not_run`; the report covers the
+finished ones, stderr names the others, and the exit status is 130.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from toolkit.cli.arguments import out_file, positive, text_file
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 
 if TYPE_CHECKING:
-    from toolkit.course.accuracy import CaseResult
+    from toolkit.course.accuracy import CaseResult, SuiteInterrupted
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from toolkit.chat.client import RetryPolicy
     from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
-    from toolkit.course.accuracy import load_cases, report_lines, run_suite, summarize, write_csv
+    from toolkit.course.accuracy import SuiteInterrupted, load_cases, report_lines, run_suite, summarize, write_csv
     from toolkit.course.shop import load_shop
 
     cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
@@ -52,18 +55,33 @@ def run(args: argparse.Namespace) -> int:
         model = PromptProtocol(client)
     print(f"running {len(cases)} cases against {model.describe()}")
     real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
-    results = run_suite(
-        model,
-        cases,
-        load_shop(today=args.today),
-        concurrency=max(1, args.concurrency),
-        progress=_progress(time.perf_counter()) if real else None,
-    )
+    try:
+        results = run_suite(
+            model,
+            cases,
+            load_shop(today=args.today),
+            concurrency=max(1, args.concurrency),
+            progress=_progress(time.perf_counter()) if real else None,
+        )
+    except SuiteInterrupted as stopped:
+        print("\n".join(report_lines(stopped.results)))
+        print(f"wrote {write_csv(stopped.results, args.out)}")
+        print(interrupted_line(stopped), file=sys.stderr)
+        return 130
     print("\n".join(report_lines(results)))
     print(f"wrote {write_csv(results, args.out)}")
     for line in failure_lines(results, args.protocol):
         print(line, file=sys.stderr)
     return 0 if summarize(results).meets_pass_line else 1
+
+
+def interrupted_line(stopped: SuiteInterrupted) -> str:
+    """What stderr says when Ctrl-C stopped the suite: how many finished, which were not run."""
+    missing = [r.case.id for r in stopped.not_run]
+    return (
+        f"interrupted (Ctrl-C): {len(stopped.finished)} of {len(stopped.results)} cases finished; "
+        f"not run: {', '.join(missing) or 'none'} (verdict not_run in the CSV)"
+    )
 
 
 def failure_lines(results: list[CaseResult], protocol: str) -> list[str]:

@@ -1,14 +1,15 @@
 """Run the fake keyword gateway over HTTP (loopback by default); stop it with Ctrl-C or SIGTERM.
 
 toolkit gateway [--host 127.0.0.1] [--port 18083] [--mode A-E] [--fault F ...]
+
+A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `mcp-server`).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from toolkit.cli.arguments import count, host, port, seconds
+from toolkit.cli.arguments import cannot_listen, count, host, port, seconds
 from toolkit.gateway.core import FAULTS, MODES
 from toolkit.gateway.server import DEFAULT_HOST, DEFAULT_PORT
 
@@ -33,9 +34,8 @@ def run(args: argparse.Namespace) -> int:
     config = GatewayConfig(mode=args.mode, retry_after_s=args.retry_after, slow_delay_s=args.slow_delay)
     try:
         serve(args.host, args.port, gateway=Gateway(config=config, faults=args.fault))
-    except OSError as exc:
-        print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        return cannot_listen(args.host, args.port, exc)
     except KeyboardInterrupt:
         pass
     return 0

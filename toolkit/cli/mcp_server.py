@@ -1,6 +1,8 @@
 """Serve week 3's shop tools over MCP: stdio by default, or streamable HTTP on 127.0.0.1.
 
 toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd]
+
+A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `gateway`).
 """
 
 from __future__ import annotations
@@ -8,9 +10,8 @@ from __future__ import annotations
 import argparse
 import datetime
 import socket
-import sys
 
-from toolkit.cli.arguments import port
+from toolkit.cli.arguments import cannot_listen, port
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
     server = shop_server(args.today)
     if args.http:
         if problem := port_taken(args.port):
-            print(f"error: cannot listen on 127.0.0.1:{args.port}: {problem}", file=sys.stderr)
-            return 1
+            return cannot_listen("127.0.0.1", args.port, problem)
         serve_http(server, args.port)
     else:
         anyio.run(serve_stdio, server)

@@ -28,6 +28,11 @@ gateways are asked concurrently (bounded threads) with progress on stderr; the f
 output is deterministic. Its keyword rules are NOT tuned to this suite: a case it fails stays
 failed (measure real accuracy on a real gateway).
 
+Ctrl-C keeps what finished: `run_suite` stops at once — cases not started are not run, and a
+request still waiting is abandoned (its thread is a daemon: it never holds up the exit) — and
+raises `SuiteInterrupted` (a `KeyboardInterrupt`) carrying every case in order, the finished
+ones judged and the others with the verdict `not_run`. `toolkit eval` writes them to the CSV.
+
 Leaves out: scoring answer text, retries of failed cases.
 """
 
@@ -35,10 +40,10 @@ from __future__ import annotations
 
 import csv
 import json
+import queue
 import re
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +76,9 @@ VERDICTS = (
     "unwanted_call",
     "error",
 )
+NOT_RUN = "not_run"
+"""The verdict of a case an interrupted suite did not finish (never counted in a summary)."""
+NOT_RUN_ERROR = "not run: the suite was interrupted (Ctrl-C) before this case finished"
 PASS_LINE = 0.85
 
 
@@ -299,22 +307,96 @@ def run_suite(
     concurrency: int = 1,
     progress: Callable[[int, int, CaseResult], None] | None = None,
 ) -> list[CaseResult]:
-    """Every case, at most `concurrency` at a time; results in the cases' order."""
+    """Every case, at most `concurrency` at a time; results in the cases' order.
+
+    Ctrl-C (any `BaseException` that is not an `Exception`) raises `SuiteInterrupted` with the
+    finished cases at once, without waiting for a request in flight (module docstring)."""
     shop = shop or load_shop()
     done, lock = [0], threading.Lock()
+    results: dict[int, CaseResult] = {}
 
-    def one(case: AccuracyCase) -> CaseResult:
-        result = run_case(model, case, shop)
+    def one(index: int) -> CaseResult:
+        result = run_case(model, cases[index], shop)
         with lock:  # one progress line at a time, counted in finishing order
+            results[index] = result
             done[0] += 1
             if progress:
                 progress(done[0], len(cases), result)
         return result
 
-    if concurrency <= 1:
-        return [one(c) for c in cases]
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        return list(pool.map(one, cases))
+    try:
+        if concurrency <= 1:
+            for index in range(len(cases)):
+                one(index)
+        else:
+            _in_daemon_threads(one, len(cases), concurrency)
+    except BaseException as exc:
+        if isinstance(exc, Exception):
+            raise
+        with lock:
+            finished = dict(results)
+        raise SuiteInterrupted([finished.get(i) or not_run(c) for i, c in enumerate(cases)]) from exc
+    return [results[i] for i in range(len(cases))]
+
+
+class SuiteInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped `run_suite`: `results` holds every case in order, the unfinished ones `not_run`."""
+
+    def __init__(self, results: list[CaseResult]) -> None:
+        super().__init__("the accuracy suite was interrupted")
+        self.results = results
+
+    @property
+    def finished(self) -> list[CaseResult]:
+        return [r for r in self.results if r.verdict != NOT_RUN]
+
+    @property
+    def not_run(self) -> list[CaseResult]:
+        return [r for r in self.results if r.verdict == NOT_RUN]
+
+
+def not_run(case: AccuracyCase) -> CaseResult:
+    """The result of a case an interrupted suite did not finish."""
+    return CaseResult(case, (), "", NOT_RUN, 0, error=NOT_RUN_ERROR)
+
+
+def _in_daemon_threads(work: Callable[[int], Any], count: int, concurrency: int) -> None:
+    """`work(0)` … `work(count - 1)`, `concurrency` at a time, in daemon threads: an interrupt of
+    the waiting thread stops them taking more work and never waits for one still busy (a
+    `ThreadPoolExecutor` would be joined at exit). A worker's exception is raised here."""
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for index in range(count):
+        todo.put(index)
+    finished: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            try:
+                index = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                work(index)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                finished.put(exc)
+                return
+            finished.put(None)
+
+    for n in range(min(concurrency, count)):
+        threading.Thread(target=worker, name=f"accuracy-{n}", daemon=True).start()
+    try:
+        for _ in range(count):
+            while True:
+                try:
+                    failure = finished.get(timeout=0.2)  # a short wait: Ctrl-C is seen at once
+                    break
+                except queue.Empty:
+                    continue
+            if failure is not None:
+                raise failure
+    finally:
+        stop.set()
 
 
 @dataclass(frozen=True)
@@ -340,6 +422,8 @@ class Summary:
 
 
 def summarize(results: Sequence[CaseResult]) -> Summary:
+    """The numbers of the finished cases (`not_run` ones are left out)."""
+    results = [r for r in results if r.verdict != NOT_RUN]
     groups = [g for g in GROUPS if any(r.case.group == g for r in results)]
     by_group = {
         g: (sum(r.verdict == "pass" for r in results if r.case.group == g), sum(r.case.group == g for r in results))
@@ -357,7 +441,10 @@ def summarize(results: Sequence[CaseResult]) -> Summary:
 
 
 def case_line(r: CaseResult) -> str:
-    """`[PASS] N01 帮我查… → query_logistics (SN202610200001)`."""
+    """`[PASS] N01 帮我查… → query_logistics (SN202610200001)`; `[NOT RUN] N02 …` for a case an
+    interrupted suite did not finish."""
+    if r.verdict == NOT_RUN:
+        return f"[NOT RUN] {r.case.id} {r.case.question}"
     mark = "PASS" if r.verdict == "pass" else "FAIL"
     called = " + ".join(r.called_tools) or "(no call)"
     called += f" ({r.called_order_id})" if r.called_order_id else ""

@@ -4,7 +4,7 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
 /v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`), content type (415), size
-(413), JSON (400), headers (`x-request-id` from the shell's counter), faults. Bad input is
+(413), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from urllib.parse import unquote
 
 import orjson
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.rules import Rules, load_rules
@@ -369,9 +371,57 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> Any:
     try:
         return orjson.loads(body)  # strict: UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
-        raise RequestError(
-            "We could not parse the JSON body of your request: it is not valid UTF-8 JSON.", code="invalid_json"
-        ) from None
+        raise unparsable(body) from None
+
+
+CANNOT_PARSE = "We could not parse the JSON body of your request"
+
+
+class _NonFinite(float):
+    """A number JSON cannot hold, as the body wrote it (`1e999`, `NaN`, `-Infinity`)."""
+
+    literal: str
+
+    def __new__(cls, literal: str) -> _NonFinite:
+        number = super().__new__(cls, literal.replace("Infinity", "inf"))
+        number.literal = literal
+        return number
+
+
+def _finite_or_marked(literal: str) -> float:
+    number = float(literal)
+    return number if math.isfinite(number) else _NonFinite(literal)
+
+
+def _int_or_marked(literal: str) -> float:
+    """An integer too long for a double is refused by orjson as infinity, like `1e999`."""
+    return int(literal) if len(literal) < 300 else _finite_or_marked(literal)
+
+
+def unparsable(body: bytes) -> RequestError:
+    """Why orjson refused `body`, as the 400 to answer. Runs on the error path only: a body
+    whose syntax is JSON but holds NaN, Infinity or a number past a double's range (`1e999`)
+    is named with the parameter holding it; anything else keeps the plain message."""
+    try:
+        value = json.loads(
+            body.decode("utf-8"), parse_constant=_NonFinite, parse_float=_finite_or_marked, parse_int=_int_or_marked
+        )
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        value = None
+    path, number = first_non_finite(value) or ([], 0.0)
+    if not isinstance(number, _NonFinite):
+        return RequestError(f"{CANNOT_PARSE}: it is not valid UTF-8 JSON.", code="invalid_json")
+    param = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in path).lstrip(".") or None
+    where = f"'{param}'" if param else "the body"
+    why = "JSON does not allow" if number.literal in ("NaN", "Infinity", "-Infinity") else "overflows to infinity"
+    shown = (
+        number.literal if len(number.literal) <= 40 else f"{number.literal[:20]}… ({len(number.literal)} characters)"
+    )
+    return RequestError(
+        f"{CANNOT_PARSE}: {where} is {shown}, which {why}. Send a finite number.",
+        param=param,
+        code="invalid_json",
+    )
 
 
 def _apply_fault(reply: Reply, fault: str | None, config: GatewayConfig) -> Reply:

@@ -14,8 +14,21 @@ It connects on first use (or `connect()`), lists tools through a cache that only
 sends the `notifications/cancelled` message so the server stops working. Errors::
 
     McpError                  the server answered with an error, or broke the protocol
-    ├── McpConnectionError    it cannot be reached, or went away
+    ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
+    │   └── McpConnectionLost it went away while a request waited for its answer
     └── McpTimeout            a request outlived its deadline (and was cancelled)
+
+`McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
+the work before it went away. A connection the client already knew was gone sends nothing,
+so that request is a plain `McpConnectionError` ("the call was not sent").
+
+Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
+while connecting, the half-open connection is stopped and the interrupt goes on; during a
+request, the request is cancelled first (the server receives `notifications/cancelled`, as on
+a timeout), waiting at most `CANCEL_GRACE_S` for that message to be written. A server object
+served in-process whose handler raises `SystemExit` fails that request (`McpConnectionLost`,
+the loop goes on); should anything else on the connection's loop raise it, the loop stops and
+the requests waiting on it fail at once instead of running into their deadline.
 
 A JSON message from the server that is not JSON-RPC (a reply with `"result": null`) fails
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
@@ -34,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import functools
 import logging
 import math
 import shlex
@@ -53,10 +67,27 @@ from pydantic import ValidationError
 
 from toolkit.errors import McpConnectionError, McpError, McpTimeout
 
+CANCEL_GRACE_S = 2.0
+"""How long an interrupted request may take to tell the server it is cancelled."""
+
 logging.getLogger("mcp").addHandler(logging.NullHandler())
 """The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
 last resort would print it on stderr. This client reports the problem itself (`_on_message`),
 so the SDK's records go only where the application configured logging."""
+
+
+class McpConnectionLost(McpConnectionError):
+    """The server went away while a request waited for its answer: the request was sent, and
+    whether the server did its work is unknown."""
+
+    def __init__(self, server: str, reason: str) -> None:
+        super().__init__(f"MCP server {server!r} went away during the call: {reason}")
+        self.server = server
+        self.reason = reason
+        """Why, in a few words ("Connection closed")."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.server, self.reason))
 
 
 class McpClient:
@@ -84,6 +115,12 @@ class McpClient:
         """The requests waiting for an answer (touched on the connection's loop only)."""
         self._stray = ""
         """What the last line the server wrote that is not JSON said (for a timeout's message)."""
+        self._gone = ""
+        """Why the connection is known to be gone ("" while it is not): later requests are not sent."""
+        self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
+        """Requests submitted to a loop and not finished: failed at once if their loop stops."""
+        self._connecting: concurrent.futures.Future[mcp.Client] | None = None
+        """While a thread opens the connection: what it waits for (`abandon_connecting`)."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -140,16 +177,45 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        threading.Thread(target=_run_forever, args=(loop,), name=f"mcp-{self.name}", daemon=True).start()
+        self._gone = ""
+        ended = functools.partial(self._loop_ended, loop)
+        threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
+        self._connecting = ready
         owner = asyncio.run_coroutine_threadsafe(self._own(ready), loop)
         try:
             client = ready.result(timeout=self.connect_timeout + 15)
         except BaseException as exc:
             _stop(loop, owner, self._scope)
+            if not isinstance(exc, Exception) and not _raised_by(ready, exc):
+                raise  # Ctrl-C while waiting: the caller's interrupt, not the server's failure
             raise McpConnectionError(self._unreachable(exc)) from None
+        finally:
+            self._connecting = None
         self._client, self._loop, self._owner = client, loop, owner
         atexit.register(self.close)
+
+    def abandon_connecting(self) -> None:
+        """Give up a connection another thread is opening (its caller was interrupted): that
+        thread stops it and raises `McpConnectionError`. An open connection is left alone."""
+        ready = self._connecting
+        if ready is not None:
+            try:
+                ready.set_exception(McpConnectionError("connecting was abandoned"))
+            except concurrent.futures.InvalidStateError:  # connected (or failed) meanwhile
+                pass
+
+    def _loop_ended(self, loop: asyncio.AbstractEventLoop, reason: BaseException | None) -> None:
+        """`loop` stopped (its thread is ending): fail the requests still waiting on it."""
+        why = f"its event loop stopped ({describe(reason)})" if reason is not None else "its event loop stopped"
+        if reason is not None and self._loop is loop:
+            self._gone = self._gone or why
+        for future, on in list(self._pending.items()):
+            if on is loop and not future.done():
+                try:
+                    future.set_exception(McpConnectionLost(self.name, why))
+                except concurrent.futures.InvalidStateError:  # finished meanwhile
+                    pass
 
     async def _own(self, ready: concurrent.futures.Future[mcp.Client]) -> None:
         """The task that holds the connection: open it, report, wait until `close()` cancels."""
@@ -196,40 +262,66 @@ class McpClient:
         for waiting in list(self._waiting):
             waiting.fail(problem)
 
-    async def _guarded(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], client: mcp.Client) -> Any:
-        """`request(client)`, failed with `McpError` when `_on_message` gives up on it."""
+    async def _guarded(
+        self,
+        request: Callable[[mcp.Client], Coroutine[Any, Any, Any]],
+        client: mcp.Client,
+        interrupt: _Waiting | None = None,
+    ) -> Any:
+        """`request(client)`, failed with `McpError` when `_on_message` gives up on it; `interrupt`
+        gets the request's cancel scope, so an interrupted caller can cancel it (`_interrupt`)."""
         with anyio.CancelScope() as scope:
             waiting = _Waiting(scope)
+            if interrupt is not None:
+                interrupt.scope = scope
             self._waiting.add(waiting)
             try:
                 return await request(client)
+            except (SystemExit, KeyboardInterrupt) as exc:  # an in-process server's code, on this task
+                raise McpConnectionLost(self.name, f"its code raised {describe(exc)}") from None
             finally:
                 self._waiting.discard(waiting)
-        raise McpError(waiting.problem)
+        raise McpError(waiting.problem or f"MCP server {self.name!r}: the request was cancelled")
 
     # -- requests ------------------------------------------------------------------------
     def _call(self, request: Callable[[mcp.Client], Coroutine[Any, Any, Any]], timeout: float) -> Any:
         """Run `request(client)` on the connection's loop and wait for it (a little past `timeout`)."""
         self.connect()
         client, loop = self._client, self._loop
-        if client is None or loop is None or not loop.is_running():
+        if client is None or loop is None:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        future = asyncio.run_coroutine_threadsafe(self._guarded(request, client), loop)
+        if gone := self._gone or _transport_closed(client) or ("" if loop.is_running() else "its event loop stopped"):
+            self._gone = gone
+            raise McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
+        interrupt = _Waiting(None)
+        future = asyncio.run_coroutine_threadsafe(self._guarded(request, client, interrupt), loop)
+        self._pending[future] = loop
         try:
             return future.result(timeout=timeout + 5)  # the SDK's own deadline comes first
         except concurrent.futures.TimeoutError:
-            future.cancel()
+            _cancel(loop, future)
             raise self._timed_out(timeout) from None
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
-                raise McpConnectionError(f"MCP server {self.name!r} went away: {exc}") from None
+                raise self._lost(_describe_mcp(exc)) from None
             raise McpError(f"MCP server {self.name!r} answered with an error: {exc}") from None
         except ValidationError as exc:
             raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
-            raise McpConnectionError(f"MCP server {self.name!r} went away: {describe(exc)}") from None
+            raise self._lost(describe(exc)) from None
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and not _raised_by(future, exc):  # Ctrl-C while waiting
+                _interrupt(loop, future, interrupt)  # the server is told to cancel, then the interrupt goes on
+            raise
+        finally:
+            self._pending.pop(future, None)
+
+    def _lost(self, reason: str) -> McpConnectionLost:
+        """The connection went away while the request waited: it was sent, its outcome is unknown."""
+        self._gone = self._gone or reason
+        return McpConnectionLost(self.name, reason)
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
@@ -269,12 +361,59 @@ class McpClient:
 class _Waiting:
     """A request waiting for its answer, and why it was given up (set by `fail`)."""
 
-    scope: anyio.CancelScope
+    scope: anyio.CancelScope | None
     problem: str = ""
 
     def fail(self, problem: str) -> None:
         self.problem = problem
-        self.scope.cancel()
+        if self.scope is not None:
+            self.scope.cancel()
+
+
+def _raised_by(future: concurrent.futures.Future[Any], exc: BaseException) -> bool:
+    """True when `exc` is what `future` finished with (not an interrupt of the thread waiting on it)."""
+    return future.done() and not future.cancelled() and future.exception() is exc
+
+
+def _interrupt(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any], waiting: _Waiting) -> None:
+    """Cancel an interrupted request and give the SDK `CANCEL_GRACE_S` to write
+    `notifications/cancelled` (a second Ctrl-C ends the wait)."""
+
+    def cancel() -> None:
+        if waiting.scope is not None:
+            waiting.fail("the request was interrupted")
+        elif not future.done():
+            future.cancel()  # not started yet: it never will be
+
+    try:
+        loop.call_soon_threadsafe(cancel)
+    except RuntimeError:  # the loop is closed: nothing left to cancel
+        return
+    concurrent.futures.wait([future], timeout=CANCEL_GRACE_S)
+
+
+def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]) -> None:
+    """`future.cancel()`, unless the loop that would run the cancellation is already closed."""
+    if not loop.is_closed():
+        future.cancel()
+
+
+def _transport_closed(client: mcp.Client) -> str:
+    """Why the SDK already knows the connection is gone (`Connection closed`), so a request would
+    not be sent; "" when it does not.
+
+    Reads the SDK's (private) dispatcher state; without it, a connection found gone during a
+    request counts as lost during it: the careful reading (outcome unknown)."""
+    try:
+        closed = getattr(client.session._dispatcher, "_closed", False) is True
+    except Exception:  # noqa: BLE001 - another SDK version: not known to be closed
+        return ""
+    return "Connection closed" if closed else ""
+
+
+def _describe_mcp(exc: MCPError) -> str:
+    """The SDK's error in a few words ("Connection closed")."""
+    return str(exc).strip() or type(exc).__name__
 
 
 def _stray_line(exc: ValidationError) -> str | None:
@@ -318,12 +457,18 @@ async def _list_all(client: mcp.Client) -> list[McpTool]:
 def _stop(
     loop: asyncio.AbstractEventLoop, owner: concurrent.futures.Future[None] | None, scope: anyio.CancelScope | None
 ) -> None:
-    """Cancel the connection, let it wind down (the SDK stops a stdio server), stop the loop."""
-    if scope is not None:
-        loop.call_soon_threadsafe(scope.cancel)
-    if owner is not None:
-        concurrent.futures.wait([owner], timeout=10)
-    loop.call_soon_threadsafe(loop.stop)
+    """Cancel the connection, let it wind down (the SDK stops a stdio server), stop the loop.
+    A loop that already stopped (something it ran raised `SystemExit`) has nothing left to stop."""
+    try:
+        if scope is not None:
+            loop.call_soon_threadsafe(scope.cancel)
+        elif owner is not None and not loop.is_closed():
+            owner.cancel()  # the connection task has not opened its scope yet
+        if owner is not None:
+            concurrent.futures.wait([owner], timeout=10)
+        loop.call_soon_threadsafe(loop.stop)
+    except RuntimeError:  # "Event loop is closed"
+        pass
 
 
 def describe(exc: BaseException) -> str:
@@ -336,12 +481,18 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _run_forever(loop: asyncio.AbstractEventLoop) -> None:
+def _run_forever(loop: asyncio.AbstractEventLoop, ended: Callable[[BaseException | None], None]) -> None:
+    """Run the connection's loop until `_stop` stops it, or something it runs raises `SystemExit`
+    or `KeyboardInterrupt` (asyncio lets those end the loop): `ended` then fails the waiting requests."""
     asyncio.set_event_loop(loop)
+    reason: BaseException | None = None
     try:
         loop.run_forever()
+    except BaseException as exc:  # noqa: BLE001 - this thread ends; the callers are told why
+        reason = exc
     finally:
         loop.close()
+        ended(reason)
 
 
 def _default_name(server: Any) -> str:

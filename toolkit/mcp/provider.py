@@ -25,13 +25,17 @@ Servers are listed at once, each in a thread of its own. A server that cannot be
 does not list its tools within `list_timeout`, is left
 out (`fail_if_one_server_fails=False`, LangChain4j's `failIfOneServerFails` default), logged once, and not asked again
 for `retry_after_s` seconds — a circuit breaker, so a dead server costs one timeout, not one
-per call. After that it is tried again. While a server is left out, `partial` is True.
+per call. After that it is tried again. While a server is left out, `partial` is True. Ctrl-C
+while servers connect or list is not a server's failure: it goes on to the caller at once, and
+no server is left out for it.
 
 The executor sends empty arguments as `{}`. A call past its deadline is cancelled and is an
 *error* result saying the outcome is unknown: cancelling undoes nothing the server already
 did. It advises calling again only when the tool's annotations say it is read-only or
-idempotent; otherwise it says not to (a second call could, say, charge twice). A result with
-`isError` becomes an error result; a server that went away becomes an error result too.
+idempotent; otherwise it says not to (a second call could, say, charge twice). A server that
+went away during the call leaves the outcome just as unknown, and its error result says so in
+the same words (`lost_text`); one already gone before the call sent nothing, and its error
+result says the call was not sent. A result with `isError` becomes an error result.
 Image content is passed on only when the chat model accepts images (`accepts_images=True`):
 the result's `images` attribute holds it as data URLs, and the loop sends them to the model in
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
@@ -66,7 +70,7 @@ from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolErro
 from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
-from toolkit.mcp.client import McpClient, describe
+from toolkit.mcp.client import McpClient, McpConnectionLost, describe
 from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext
@@ -83,6 +87,7 @@ __all__ = [
     "openai_name",
     "original_name",
     "rename_tools",
+    "lost_text",
     "result_text",
     "timeout_text",
     "tool_from_mcp",
@@ -106,11 +111,18 @@ def _try_list(client: McpClient, timeout: float) -> list[McpTool] | McpError:
 
 def timeout_text(seconds: float, annotations: Mapping[str, Any] | None) -> str:
     """What the model reads when a call outlived its deadline (the outcome is unknown)."""
+    return _unknown_outcome(f"no answer within {seconds:g} s, so the call was cancelled", annotations)
+
+
+def lost_text(server: str, reason: str, annotations: Mapping[str, Any] | None) -> str:
+    """What the model reads when the server went away during a call (the outcome is unknown)."""
+    return _unknown_outcome(f"MCP server {server!r} went away during the call ({reason})", annotations)
+
+
+def _unknown_outcome(what: str, annotations: Mapping[str, Any] | None) -> str:
+    """`what` happened; the outcome is unknown; whether calling again is safe (from the annotations)."""
     annotations = annotations or {}
-    head = (
-        f"no answer within {seconds:g} s, so the call was cancelled. Its outcome is unknown: "
-        "the server may have done the work already"
-    )
+    head = f"{what}. Its outcome is unknown: the server may have done the work already"
     if annotations.get("readOnlyHint") is True:
         return head + ". The tool only reads, so calling it again is safe."
     if annotations.get("idempotentHint") is True:
@@ -215,9 +227,18 @@ class McpToolProvider:
         if len(due) == 1:
             outcomes[id(due[0])] = _try_list(due[0], self.list_timeout)
         elif due:
-            with concurrent.futures.ThreadPoolExecutor(len(due), thread_name_prefix="mcp-list") as pool:
+            pool = concurrent.futures.ThreadPoolExecutor(len(due), thread_name_prefix="mcp-list")
+            try:
                 for client, outcome in zip(due, pool.map(lambda c: _try_list(c, self.list_timeout), due), strict=True):
                     outcomes[id(client)] = outcome
+            except BaseException:  # Ctrl-C: goes on at once (no server is left out for it)
+                pool.shutdown(wait=False, cancel_futures=True)
+                for client in due:  # the threads still connecting stop too
+                    abandon = getattr(client, "abandon_connecting", None)
+                    if abandon is not None:
+                        abandon()
+                raise
+            pool.shutdown()
         return [self._settle(c, outcomes.get(id(c)), now) for c in self.clients]
 
     def _circuit_open(self, client: McpClient, now: float) -> bool:
@@ -330,6 +351,8 @@ class McpExecutor:
             result = self.client.call_tool(self.name, arguments, timeout=self.timeout)
         except McpTimeout:
             raise McpToolError(timeout_text(self.timeout, self.annotations)) from None
+        except McpConnectionLost as exc:
+            raise McpToolError(lost_text(self.client.name, exc.reason, self.annotations)) from None
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
         if result.is_error:

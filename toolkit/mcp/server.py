@@ -7,8 +7,10 @@
 a client lists is exactly the hand-written spec (no second reflection), and a call runs the
 tool's own executor — for the shop that is `toolkit.course.validation`: lenient in, strict out, the
 same checks and the same Chinese messages as in week 3. An argument error or a failing tool
-comes back as a result with `isError: true` (the model can fix its call); an unknown tool
-name is a protocol error, as the MCP specification asks.
+comes back as a result with `isError: true` (the model can fix its call); so does a tool that
+calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
+served in-process, the client's event loop. An unknown tool name is a protocol error, as the
+MCP specification asks.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`).
@@ -31,6 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from toolkit.chat.messages import ToolCall
 from toolkit.tools.execute import FEED_BACK_ALL, Tool
+from toolkit.tools.redact import describe_exception
 
 SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 """Week 3's tools only read: clients may call them without asking the user first."""
@@ -53,10 +56,21 @@ def tools_server(
                 types.INVALID_PARAMS, f"Unknown tool: {params.name!r}. Available tools: {', '.join(by_name)}"
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
-        result = await anyio.to_thread.run_sync(lambda: tool.execute(call, None, FEED_BACK_ALL))
-        return types.CallToolResult(content=[types.TextContent(text=result.content)], is_error=result.is_error)
+        text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
+        return types.CallToolResult(content=[types.TextContent(text=text)], is_error=is_error)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
+    """Run one call (in a worker thread): its text and whether it is an error. `SystemExit` or
+    `KeyboardInterrupt` raised by the tool is its failure, worded as any other: let through, it
+    would stop the event loop serving every client (in-process: the client's own loop)."""
+    try:
+        result = tool.execute(call, None, FEED_BACK_ALL)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        return f"Tool {call.name!r} failed: {describe_exception(exc)}", True
+    return result.content, result.is_error
 
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:

@@ -1,0 +1,115 @@
+"""Ctrl-C during the accuracy suite keeps the finished cases (audit 8 #11): `run_suite` stops at
+once without waiting for a hanging request, and `toolkit eval` writes the CSV, names the cases
+not run and exits 130."""
+
+import csv
+import datetime
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from ctrl_c import ctrl_c_after
+from loopback import free_port, wait_for_port
+
+from toolkit.chat.switch import fake_client
+from toolkit.course.accuracy import CSV_COLUMNS, SuiteInterrupted, load_cases, report_lines, run_suite
+from toolkit.course.shop import load_shop
+
+SHOP = load_shop(today=datetime.date(2026, 10, 25))
+
+
+class HangsOn:
+    """The fake gateway, except that the request for one question waits until released."""
+
+    def __init__(self, question: str) -> None:
+        self.inner, self.question, self.release = fake_client(), question, threading.Event()
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def chat(self, messages, **options):
+        if any(self.question in str(m.content) for m in messages):
+            self.release.wait(30)
+        return self.inner.chat(messages, **options)
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_ctrl_c_keeps_the_finished_cases_and_does_not_wait_for_a_hanging_request(concurrency):
+    cases = load_cases()[:6]
+    model = HangsOn(cases[2].question)
+    started = time.monotonic()
+    try:
+        with pytest.raises(SuiteInterrupted) as caught, ctrl_c_after(1.0):
+            run_suite(model, cases, SHOP, concurrency=concurrency)
+        assert time.monotonic() - started < 3  # not the 30 s the hanging request would take
+    finally:
+        model.release.set()
+    stopped = caught.value
+    assert isinstance(stopped, KeyboardInterrupt)
+    assert [r.case.id for r in stopped.results] == [c.id for c in cases]
+    not_run = [r.case.id for r in stopped.not_run]
+    assert cases[2].id in not_run
+    if concurrency == 1:
+        assert not_run == [c.id for c in cases[2:]]  # in order: nothing after it started
+    else:
+        assert not_run == [cases[2].id]  # the others finished in the other threads
+    assert {r.verdict for r in stopped.not_run} == {"not_run"}
+    assert {r.error for r in stopped.not_run} == {
+        "not run: the suite was interrupted (Ctrl-C) before this case finished"
+    }
+    expected = {r.case.id: r.row() for r in run_suite(fake_client(), cases, SHOP)}
+    assert [r.row() for r in stopped.finished] == [expected[r.case.id] for r in stopped.finished]
+    lines = report_lines(stopped.results)
+    assert lines[2] == f"[NOT RUN] {cases[2].id} {cases[2].question}"
+    assert lines[-3].startswith("tool-selection accuracy: ") and f"/ {len(stopped.finished)} = " in lines[-3]
+
+
+def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_path):
+    port = free_port()
+    gateway = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port), "--fault", "slow", "--slow-delay", "60"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for_port(port, 15)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+        env.update(LLM_BASE_URL=f"http://127.0.0.1:{port}/v1", LLM_API_KEY="sk-test", LLM_MODEL="fake")
+        run = subprocess.Popen(
+            [sys.executable, "-m", "toolkit", "eval", "--out", "acc.csv", "--today", "2026-10-25"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            progress = []
+            for line in run.stderr:  # the first request hangs (the slow fault); wait for the other 24
+                progress.append(line)
+                if line.startswith("[24/25]"):
+                    break
+            pressed = time.monotonic()
+            run.send_signal(signal.SIGINT)
+            stdout, stderr = run.communicate(timeout=20)
+            assert time.monotonic() - pressed < 5  # not the 60 s the slow request takes
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    finally:
+        gateway.terminate()
+        gateway.wait(timeout=10)
+    assert run.returncode == 130
+    assert stderr.strip().splitlines()[-1] == (
+        "interrupted (Ctrl-C): 24 of 25 cases finished; not run: N01 (verdict not_run in the CSV)"
+    )
+    assert "[NOT RUN] N01 " in stdout and stdout.strip().splitlines()[-1] == "wrote acc.csv"
+    with open(tmp_path / "acc.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == CSV_COLUMNS and len(rows) == 25
+    assert [(r["id"], r["verdict"]) for r in rows if r["verdict"] == "not_run"] == [("N01", "not_run")]

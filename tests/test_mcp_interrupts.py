@@ -1,0 +1,239 @@
+"""MCP calls that do not end normally: a server that goes away during a call or before it, a
+tool or server that calls `sys.exit`, a connection loop that dies, and Ctrl-C while a server
+connects or while a call runs. Servers: in-process, or stdio scripts started by the test."""
+
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from ctrl_c import ctrl_c_after
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import McpConnectionError
+from toolkit.mcp.client import McpClient, McpConnectionLost
+from toolkit.mcp.provider import McpToolProvider
+from toolkit.mcp.server import tools_server
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
+
+SERVERS = Path(__file__).parent / "mcp_servers"
+QUIRKY = str(SERVERS / "quirky_server.py")
+sys.path.insert(0, str(SERVERS))
+from quirky_server import make_server  # noqa: E402
+
+UNKNOWN = (
+    "Its outcome is unknown: the server may have done the work already. Do not call it again: it is not "
+    "marked read-only or idempotent, so a second call could do the work twice. Tell the user the outcome "
+    "is unknown and must be checked."
+)
+CHARGE_SERVER = """
+import os, sys
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[types.Tool(name="charge", input_schema={"type": "object"})])
+
+async def call_tool(ctx, params):
+    with open(sys.argv[1], "w") as f:
+        f.write("charged")  # the work is done...
+    os._exit(9)  # ...and the server dies before it answers
+
+async def serve():
+    from mcp.server.stdio import stdio_server
+    async with stdio_server() as (r, w):
+        await Server("pay", version="1", on_list_tools=list_tools, on_call_tool=call_tool).run(
+            r, w, Server("pay", version="1").create_initialization_options())
+anyio.run(serve)
+"""
+
+
+def _tools(provider) -> dict:
+    return {t.name: t for t in provider.provide()}
+
+
+def _run(tools: dict, name: str, arguments: str = "{}"):
+    return tools[name].execute(ToolCall(id="c1", name=name, arguments=arguments))
+
+
+def _wait_for(path: Path, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+# --- #7: a server that goes away during a call --------------------------------------------
+
+
+def test_a_server_that_dies_during_a_call_leaves_the_outcome_unknown(tmp_path):
+    """Audit 8 #7: the work was done, yet the model read 'failed: went away' and could charge again."""
+    script, receipt = tmp_path / "charge_server.py", tmp_path / "receipt"
+    script.write_text(CHARGE_SERVER)
+    with McpClient.stdio(sys.executable, [str(script), str(receipt)], name="pay") as client:
+        tools = _tools(McpToolProvider([client]))
+        result = _run(tools, "charge")
+        again = _run(tools, "charge")
+    assert receipt.read_text() == "charged"
+    assert result.is_error
+    assert result.content == (
+        "Tool 'charge' failed: MCP server 'pay' went away during the call (Connection closed). " + UNKNOWN
+    )
+    assert again.is_error  # the connection was already gone: nothing was sent, so nothing is unknown
+    assert again.content == (
+        "Tool 'charge' failed: MCP server 'pay' went away before this call (Connection closed); it was not sent"
+    )
+
+
+def test_a_server_that_died_between_calls_is_a_plain_failure(tmp_path):
+    pid_file = tmp_path / "pid"
+    launcher = (
+        "import os, runpy, sys; "
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
+        f"sys.argv = [{QUIRKY!r}]; runpy.run_path({QUIRKY!r}, run_name='__main__')"
+    )
+    with McpClient.stdio(sys.executable, ["-c", launcher], name="quirky") as client:
+        tools = _tools(McpToolProvider([client]))
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # the SDK notices the end of its stdout
+            result = _run(tools, "echo")
+            if "before this call" in result.content:
+                break
+            time.sleep(0.05)
+    assert result.is_error
+    assert result.content == (
+        "Tool 'echo' failed: MCP server 'quirky' went away before this call (Connection closed); it was not sent"
+    )
+
+
+def test_the_lost_connection_text_follows_the_annotations():
+    from toolkit.mcp.provider import lost_text
+
+    assert lost_text("pay", "Connection closed", {"readOnlyHint": True}) == (
+        "MCP server 'pay' went away during the call (Connection closed). Its outcome is unknown: the server "
+        "may have done the work already. The tool only reads, so calling it again is safe."
+    )
+
+
+# --- #10: sys.exit inside a served tool, or on the connection's loop ----------------------
+
+
+@tool("bad")
+def bad(x: str) -> str:
+    """Exits as command-line code does on a bad flag."""
+    sys.exit(3)
+
+
+@tool("good")
+def good(x: str) -> str:
+    """Answers."""
+    return "fine"
+
+
+def test_a_served_tool_that_calls_sys_exit_is_an_error_result_and_the_client_goes_on():
+    """Audit 8 #10: it killed the client's loop (then a wrong timeout, 'client is closed', a traceback)."""
+    with McpClient(tools_server(tools_from(bad, good)), name="srv", request_timeout=5) as client:
+        started = time.monotonic()
+        failed = client.call_tool("bad", {"x": "1"})
+        assert time.monotonic() - started < 2
+        fine = client.call_tool("good", {"x": "1"})
+    assert failed.is_error and failed.content[0].text == "Tool 'bad' failed: SystemExit: 3"
+    assert not fine.is_error and fine.content[0].text == "fine"
+
+
+def test_an_in_process_handler_that_calls_sys_exit_fails_only_its_call():
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in "ab"])
+
+    async def call_tool(ctx, params):
+        if params.name == "a":
+            sys.exit(3)
+        return types.CallToolResult(content=[types.TextContent(text="b ran")])
+
+    server = Server("x", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    with McpClient(server, name="srv", request_timeout=5) as client:
+        with pytest.raises(McpConnectionLost) as caught:
+            client.call_tool("a", {})
+        assert str(caught.value) == "MCP server 'srv' went away during the call: its code raised SystemExit: 3"
+        assert client.call_tool("b", {}).content[0].text == "b ran"
+
+
+def test_a_dead_connection_loop_fails_waiting_calls_at_once_and_close_does_not_raise():
+    with McpClient(make_server(), name="quirky", request_timeout=20) as client:
+        client.list_tools()
+        caught: list[BaseException] = []
+
+        def hang():
+            try:
+                client.call_tool("hang", {})
+            except BaseException as exc:  # noqa: BLE001 - the test looks at it
+                caught.append(exc)
+
+        waiting = threading.Thread(target=hang)
+        waiting.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        client._loop.call_soon_threadsafe(sys.exit, 3)  # something on the loop raises SystemExit
+        waiting.join(5)
+        assert time.monotonic() - started < 2 and not waiting.is_alive()
+        assert [str(e) for e in caught] == [
+            "MCP server 'quirky' went away during the call: its event loop stopped (SystemExit: 3)"
+        ]
+        with pytest.raises(McpConnectionError) as later:
+            client.call_tool("echo", {})
+        assert str(later.value) == (
+            "MCP server 'quirky' went away before this call (its event loop stopped (SystemExit: 3)); it was not sent"
+        )
+    # leaving the `with` closed the client: no "Event loop is closed" from close()
+    client.close()
+
+
+# --- #13, #14: Ctrl-C ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("servers", [1, 2])
+def test_ctrl_c_while_a_server_connects_goes_on_and_leaves_no_server_out(servers):
+    """Audit 8 #13: it became McpConnectionError, the server was left out for 60 s, the turn went on."""
+    slow = [
+        McpClient.stdio(sys.executable, ["-c", "import time; time.sleep(60)"], name=f"slow{i}", connect_timeout=20)
+        for i in range(servers)
+    ]
+    provider = McpToolProvider(slow)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
+        provider.provide()
+    assert time.monotonic() - started < 10
+    assert provider.left_out == {} and provider._down == {}  # no circuit breaker tripped by Ctrl-C
+    for client in slow:
+        client.close()
+
+
+def test_ctrl_c_during_a_call_tells_the_server_to_cancel(tmp_path):
+    """Audit 8 #14: the server never got notifications/cancelled and went on working."""
+    cancel_file = tmp_path / "cancelled"
+    with McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky") as client:
+        client.list_tools()
+        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
+            client.call_tool("hang", {}, timeout=20)
+        assert _wait_for(cancel_file, 3), "the server never saw the cancellation"
+        assert client.call_tool("echo", {}).content[0].text == '{"arguments": {}, "tool": "echo"}'
+
+
+def test_ctrl_c_during_an_in_process_call_cancels_it_before_it_goes_on(tmp_path):
+    cancel_file = tmp_path / "cancelled"
+    with McpClient(make_server(str(cancel_file)), name="quirky") as client:
+        client.list_tools()
+        with pytest.raises(KeyboardInterrupt), ctrl_c_after(0.5):
+            client.call_tool("hang", {}, timeout=20)
+        assert cancel_file.exists()  # written before the interrupt went on

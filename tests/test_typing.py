@@ -22,6 +22,33 @@ SNIPPETS = {
         reveal_type(tool)
         """,
     "learner_typo.py": "from toolkit import nope_not_real\n",
+    "learner_tools.py": """
+        from toolkit import tool
+
+
+        @tool("查询订单")
+        def query_order(orderId: str) -> str:
+            return orderId
+
+
+        @tool
+        def plain(x: int) -> int:
+            return x
+
+
+        class Shop:
+            @tool
+            @classmethod
+            def stock(cls, sku: str) -> int:
+                return 1
+
+
+        reveal_type(query_order)
+        reveal_type(plain)
+        query_order(1, 2)
+        plain("no")
+        Shop.stock("A")
+        """,
 }
 
 
@@ -57,3 +84,13 @@ def test_a_misspelt_import_is_an_error(mypy_says):
 
 def test_the_package_is_marked_typed():
     assert (ROOT / "toolkit" / "py.typed").is_file()
+
+
+def test_a_decorated_tool_keeps_its_signature_for_the_type_checker(mypy_says):
+    """`@tool` returns the function itself, so mypy (strict or not) checks calls to it."""
+    out = mypy_says["learner_tools.py"]
+    assert 'Revealed type is "def (orderId: str) -> str"' in out
+    assert 'Revealed type is "def (x: int) -> int"' in out
+    assert 'Too many arguments for "query_order"' in out
+    assert 'Argument 1 to "plain" has incompatible type "str"; expected "int"' in out
+    assert "Untyped decorator" not in out and "Shop" not in out

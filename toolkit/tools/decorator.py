@@ -29,7 +29,7 @@ import re
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError
@@ -104,8 +104,28 @@ _WRAPPED_METHODS = (classmethod, staticmethod)
 """What bare `@tool` may sit above besides a callable (a `classmethod` object is not callable)."""
 
 
+Decorated = TypeVar("Decorated", bound="Callable[..., Any] | classmethod[Any, Any, Any] | staticmethod[Any, Any]")
+"""What `@tool` decorates; it returns the very same object, so a type checker keeps its signature."""
+
+
+@overload
+def tool(target: Decorated, /) -> Decorated: ...
+
+
+@overload
 def tool(
-    target: str | Callable[..., Any] | None = None,
+    target: str | None = None,
+    /,
+    *,
+    description: str | None = None,
+    name: str | None = None,
+    return_behavior: ReturnBehavior | str = ReturnBehavior.TO_LLM,
+    metadata: Mapping[str, Any] | None = None,
+) -> Callable[[Decorated], Decorated]: ...
+
+
+def tool(
+    target: str | Callable[..., Any] | classmethod[Any, Any, Any] | staticmethod[Any, Any] | None = None,
     /,
     *,
     description: str | None = None,
@@ -115,7 +135,8 @@ def tool(
 ) -> Any:
     """Mark a function (or method) as a tool: `@tool`, `@tool("...")` or `@tool(name=...)`.
 
-    The description may be given positionally or as `description=`, not both.
+    The description may be given positionally or as `description=`, not both. The function is
+    returned unchanged (only marked), and typed so: a type checker still checks its calls.
     """
     if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())

@@ -174,7 +174,7 @@ DIFFERENCES: tuple[Difference, ...] = (
     ),
     Difference(
         "a number or a boolean for a String parameter",
-        "converted with toString() (true becomes \"true\", 1e20 becomes \"1.0E20\")",
+        'converted with toString() (true becomes "true", 1e20 becomes "1.0E20")',
         "ArgumentError: expected a string",
         "a number is not the text the model read: an order id sent as a number has lost its leading "
         "zeros, and a long one its last digits (many JSON readers keep numbers as doubles)",

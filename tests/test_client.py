@@ -337,6 +337,32 @@ def test_ipython_shows_the_short_form(capsys):
     assert "Traceback" in out.out + out.err
 
 
+def test_ipython_shows_the_short_form_when_an_exception_group_was_suppressed(capsys):
+    """anyio (the MCP SDK) raises exception groups; a toolkit error raised `from None` while one
+    was handled still shows as one line (IPython falls back to a plain traceback as soon as it
+    finds a group in the context chain)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_cell(
+        "from toolkit.errors import McpConnectionError\n"
+        "try:\n"
+        "    raise ExceptionGroup('task group', [OSError('refused')])\n"
+        "except BaseException:\n"
+        "    raise McpConnectionError(\"cannot reach MCP server 'time'\") from None"
+    )
+    out = capsys.readouterr()
+    shown = out.out + out.err
+    assert "McpConnectionError: cannot reach MCP server 'time'" in shown and "Traceback" not in shown
+    try:
+        try:
+            raise ValueError("inner")
+        except ValueError:
+            raise CallerError("outer")  # noqa: B904 - an unsuppressed context is kept
+    except CallerError as error:
+        assert repr(error.__context__) == "ValueError('inner')"
+
+
 SSE_NO_USAGE = (
     'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"}}]}\n\n'
     'data: {"id":"c","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n'

@@ -47,8 +47,13 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass
+from typing import Any
 
 TB_NOTE = "(%tb shows the full traceback)"
+
+
+_CONTEXT: Any = BaseException.__dict__["__context__"]
+"""`BaseException.__context__` (the attribute `ToolkitError.__context__` reads and writes through)."""
 
 
 class ToolkitError(Exception):
@@ -56,6 +61,20 @@ class ToolkitError(Exception):
 
     hint: str = ""
     """What to do about it, in one sentence; shown under the message in a notebook."""
+
+    @property
+    def __context__(self) -> BaseException | None:
+        """The exception being handled when this one was raised; None when it was raised `from
+        None`. IPython prints a plain traceback instead of `_render_traceback_` as soon as an
+        exception group hides anywhere in the context chain, even a suppressed one, and anyio's
+        task groups (the MCP SDK) raise them: a suppressed context is not shown anyway."""
+        if self.__suppress_context__:
+            return None
+        return _CONTEXT.__get__(self)
+
+    @__context__.setter
+    def __context__(self, value: BaseException | None) -> None:
+        _CONTEXT.__set__(self, value)
 
     def _render_traceback_(self) -> list[str]:
         """IPython's hook: `Name: message` and the hint instead of a traceback. Asked again

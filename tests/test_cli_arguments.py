@@ -133,3 +133,21 @@ def test_a_cases_file_that_is_not_utf8_is_a_usage_error(command, tmp_path, capsy
     with pytest.raises(SystemExit):
         main([command, "--cases", str(latin)], prog="toolkit")
     assert f"argument --cases: {str(latin)!r} is not UTF-8 text (byte 0xff at position 0)" in capsys.readouterr().err
+
+
+def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
+    import datetime
+
+    from toolkit.cli.arguments import day
+
+    assert day(" 2026-10-25 ") == datetime.date(2026, 10, 25)
+    for bad in ("yesterday", "2026-13-01", ""):
+        with pytest.raises(argparse.ArgumentTypeError) as caught:
+            day(bad)
+        assert str(caught.value) == f"{bad!r} is not a day: use yyyy-mm-dd, e.g. 2026-10-25"
+    with pytest.raises(SystemExit) as caught:
+        main(["eval", "--today", "yesterday"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "toolkit eval: error: argument --today: 'yesterday' is not a day: use yyyy-mm-dd, e.g. 2026-10-25"
+    )

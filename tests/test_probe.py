@@ -137,6 +137,19 @@ def test_the_conclusion_block_is_printed_as_the_courses_source_prints_it():
     ]
 
 
+def test_cli_reads_llm_fake_mode_and_the_flag_wins():
+    from_env = probe_cli(LLM_FAKE_MODE="d")
+    flag = probe_cli("--fake-mode", "b", LLM_FAKE_MODE="d")
+    bad = probe_cli(LLM_FAKE_MODE="Z")
+    assert from_env.stdout.splitlines()[-1] == "verdict: D"
+    assert flag.stdout.splitlines()[-1] == "verdict: B"
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr.strip() == (
+        "error: connect(): LLM_FAKE_MODE='Z' is not a mode of the embedded gateway; use one of A, B, C, D, E, "
+        "or unset it for A"
+    )
+
+
 @pytest.mark.parametrize("mode", ["BC", ""])
 def test_cli_refuses_a_fake_mode_that_is_not_one_letter_of_a_to_e(mode, capsys):
     from toolkit.cli.main import main

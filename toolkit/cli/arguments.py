@@ -16,6 +16,7 @@ Leaves out: anything argparse already checks (choices, required arguments).
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 import shlex
 import sys
@@ -66,6 +67,14 @@ def seconds(text: str) -> float:
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text!r} is not a duration: use a number of seconds, 0 or more")
     return value
+
+
+def day(text: str) -> datetime.date:
+    """A calendar day written yyyy-mm-dd (e.g. 2026-10-25)."""
+    try:
+        return datetime.date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a day: use yyyy-mm-dd, e.g. 2026-10-25") from None
 
 
 def host(text: str) -> str:

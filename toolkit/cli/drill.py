@@ -7,16 +7,20 @@ normalised or rejected with the model-facing message. Exit 0 when every case pas
 from __future__ import annotations
 
 import argparse
-import datetime
 
-from toolkit.cli.arguments import text_file
+from toolkit.cli.arguments import day, text_file
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cases", type=text_file, default=None, help="default: data/drill_cases.csv")
+    parser.add_argument(
+        "--cases",
+        type=text_file,
+        default=None,
+        help="default: the course's drill cases (drill_cases.csv in the course data: data/ in a checkout, toolkit/data/ in an installed package)",
+    )
     parser.add_argument(
         "--today",
-        type=datetime.date.fromisoformat,
+        type=day,
         default=None,
         help="the date an omitted asOf defaults to (yyyy-mm-dd; default: today)",
     )

@@ -12,13 +12,12 @@ finished ones, stderr names the others, and the exit status is 130.
 from __future__ import annotations
 
 import argparse
-import datetime
 import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit.cli.arguments import out_file, positive, text_file
+from toolkit.cli.arguments import day, out_file, positive, text_file
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 
 if TYPE_CHECKING:
@@ -26,7 +25,12 @@ if TYPE_CHECKING:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cases", type=text_file, default=None, help="default: data/accuracy_cases.csv")
+    parser.add_argument(
+        "--cases",
+        type=text_file,
+        default=None,
+        help="default: the course's 25 cases (accuracy_cases.csv in the course data: data/ in a checkout, toolkit/data/ in an installed package)",
+    )
     parser.add_argument("--out", type=out_file, default="out/w3-tool-accuracy.csv", help="default: %(default)s")
     parser.add_argument("--concurrency", type=positive, default=4, help="parallel cases (default: 4)")
     parser.add_argument(
@@ -35,9 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="tools",
         help="native tools, or the prompt-protocol fallback for C/D gateways",
     )
-    parser.add_argument(
-        "--today", type=datetime.date.fromisoformat, default=None, help="the shop's today (yyyy-mm-dd; default: today)"
-    )
+    parser.add_argument("--today", type=day, default=None, help="the shop's today (yyyy-mm-dd; default: today)")
     add_gateway_arguments(parser)
 
 

@@ -8,10 +8,9 @@ A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, a
 from __future__ import annotations
 
 import argparse
-import datetime
 import socket
 
-from toolkit.cli.arguments import cannot_listen, port
+from toolkit.cli.arguments import cannot_listen, day, port
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
     parser.add_argument(
         "--today",
-        type=datetime.date.fromisoformat,
+        type=day,
         default=None,
         help="the shop's 'today', yyyy-mm-dd (default: the real today)",
     )

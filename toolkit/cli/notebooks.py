@@ -4,7 +4,8 @@ Each notebook is executed top to bottom in a fresh kernel (offline: the LLM_* va
 record and replay included — are removed, so it always meets the embedded fake gateway), then cleaned the way the course
 commits notebooks:
 
-- notebook metadata keeps only `kernelspec` and `language_info`; cell metadata only `tags`;
+- notebook metadata keeps only `kernelspec` and `language_info` (without the Python version,
+  which would change the file on every machine); cell metadata only `tags`;
 - widget-view outputs are dropped: they reference widget models by random ids that no saved
   notebook can resolve, so JupyterLab would show "model not found" — every view also carries
   `text/html` and `text/plain`, and that is what a learner sees until they run the cell.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +35,9 @@ NOTEBOOK_METADATA = ("kernelspec", "language_info")
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Strip metadata to the allow-list and drop widget-view outputs (in place, returned)."""
     notebook.metadata = {k: v for k, v in notebook.metadata.items() if k in NOTEBOOK_METADATA}
+    language = notebook.metadata.get("language_info")
+    if isinstance(language, dict):  # the running Python's version would change the file on every machine
+        language.pop("version", None)
     for cell in notebook.cells:
         cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
         cell.pop("id", None)
@@ -85,7 +90,7 @@ def execute(
             kernel_name="python3",
             resources={"metadata": {"path": str(path.parent)}},
             on_cell_executed=on_cell_executed,
-        ).execute()
+        ).execute(stderr=subprocess.DEVNULL)  # the kernel process's own log (its TCP warning), not the cells' output
     finally:
         os.environ.update(saved)
 

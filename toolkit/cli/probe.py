@@ -23,10 +23,10 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="default: $LLM_MODEL")
     parser.add_argument(
         "--fake-mode",
-        default="A",
+        default=None,
         type=str.upper,
         choices=("A", "B", "C", "D", "E"),
-        help="mode of the embedded gateway, used when no real one is configured",
+        help="mode of the embedded gateway, used when no real one is configured (default: $LLM_FAKE_MODE, else A)",
     )
 
 

@@ -151,3 +151,15 @@ def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
     assert capsys.readouterr().err.splitlines()[-1].endswith(
         "toolkit eval: error: argument --today: 'yesterday' is not a day: use yyyy-mm-dd, e.g. 2026-10-25"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["exercises", "--week", "99"], "error: no exercises in week 99: the weeks are 0 to 10"),
+        (["mcp-server", "--port", "8765"], "error: --port needs --http (stdio has no port)"),
+    ],
+)
+def test_an_option_that_would_do_nothing_is_one_line_and_exit_2(argv, line, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == line

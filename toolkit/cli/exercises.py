@@ -12,6 +12,7 @@ Leaves out: executing anything.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     if args.update:
         return update(args.update)
     rows = [e for e in all_exercises() if args.week is None or e.week == args.week]
+    if not rows:
+        weeks = sorted({e.week for e in all_exercises()})
+        print(f"error: no exercises in week {args.week}: the weeks are {weeks[0]} to {weeks[-1]}", file=sys.stderr)
+        return 2
     width = max((len(e.id) for e in rows), default=2)
     print(f"{'id':{width}}  week  {'kind':8}  task")
     for e in rows:

@@ -45,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
     rows = grade_paths(args.paths, seconds=args.timeout)
     out = write_csv(rows, args.out)
     print(summary(rows))
-    print(f"\n{len(rows)} rows written to {out}")
+    print(f"\n{len(rows)} row{'' if len(rows) == 1 else 's'} written to {out}")
     return 0

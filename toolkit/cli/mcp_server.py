@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sys
 
 from toolkit.cli.arguments import cannot_listen, day, port
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    parser.add_argument("--port", type=port, default=8765, help="HTTP port on 127.0.0.1 (default 8765)")
+    parser.add_argument("--port", type=port, default=None, help="HTTP port on 127.0.0.1, with --http (default 8765)")
     parser.add_argument(
         "--today",
         type=day,
@@ -29,11 +30,15 @@ def run(args: argparse.Namespace) -> int:
 
     from toolkit.mcp.server import serve_http, serve_stdio, shop_server
 
+    if args.port is not None and not args.http:
+        print("error: --port needs --http (stdio has no port)", file=sys.stderr)
+        return 2
     server = shop_server(args.today)
     if args.http:
-        if problem := port_taken(args.port):
-            return cannot_listen("127.0.0.1", args.port, problem)
-        serve_http(server, args.port)
+        listen = 8765 if args.port is None else args.port
+        if problem := port_taken(listen):
+            return cannot_listen("127.0.0.1", listen, problem)
+        serve_http(server, listen)
     else:
         anyio.run(serve_stdio, server)
     return 0

@@ -11,6 +11,10 @@ wraps gives the tool, which is the name the model would see without this wrapper
 `rename_tools(..., {"get_current_time": "now"})` the next wrapper says `"now"`. For an MCP
 tool the current name starts as its wire name (`files.read` → `files_read`); the server's own
 name stays in `spec.metadata["mcp_name"]`, and calls always reach the server under it.
+This differs from LangChain4j, whose `McpToolProvider` filter reads the server's original names
+(before any mapping): here one rule holds for every wrapper over every provider (a `@tool`
+list, a registry, MCP), and a key that is only a server's name is refused with a pointer to
+the current one (`'files.read' is the server's name of 'files_read'`).
 
 **A key that matches nothing is a `ConfigurationError`**, raised when the provider is asked
 (so `build_context` fails, not the first request): it names the wrapper, the key and the names

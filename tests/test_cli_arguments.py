@@ -148,8 +148,10 @@ def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
     with pytest.raises(SystemExit) as caught:
         main(["eval", "--today", "yesterday"])
     assert caught.value.code == 2
-    assert capsys.readouterr().err.splitlines()[-1].endswith(
-        "toolkit eval: error: argument --today: 'yesterday' is not a day: use yyyy-mm-dd, e.g. 2026-10-25"
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith("toolkit eval: error: argument --today: 'yesterday' is not a day: use yyyy-mm-dd, e.g. 2026-10-25")
     )
 
 

@@ -23,6 +23,18 @@ Targets: toolkit ≤ 8× the hand-written loop, and ≤ 0.2 of the fastest peer.
 as met / not met. A second workload (`varied_replies`: three calls in two rounds, string, bool
 and float arguments, dict results) checks the first target again, toolkit against its own
 hand-written loop, so the ratio is not one workload's.
+
+More workloads (issue 16, target 3, on workloads the first two do not choose), each toolkit
+against a hand-written loop doing the same work, each printed met / NOT MET:
+
+- `tools20` / `tools50` / `tools100`: `add` plus 19 / 49 / 99 registered filler tools of four
+  parameters; the hand-written loop sends the same tools' JSON (their `to_openai()` form, written
+  once, as a hand-written loop writes its tools array) in every request. `tools100` also checks
+  the peer target against langchain-core when it is installed (its loop sends no tools).
+- `history5000`: 5,000 earlier messages passed in with the question; the hand-written loop
+  copies them into its list.
+- `pydantic`: the tool returns a pydantic model (a list of five dicts in it); the hand-written
+  loop writes it with `model_dump_json()`.
 """
 
 from __future__ import annotations
@@ -30,6 +42,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel
 
 ROUND_TRIPS = 3
 BATCHES = 9
@@ -71,20 +86,30 @@ def handwritten_case() -> Callable[[], object]:
     return handwritten_loop(scripted_replies(), {"add": add}, QUESTION)
 
 
-def handwritten_loop(replies: list, functions: dict[str, Callable[..., object]], question: str) -> Callable[[], object]:
+def handwritten_loop(
+    replies: list,
+    functions: dict[str, Callable[..., object]],
+    question: str,
+    *,
+    tools_json: list | None = None,
+    history: tuple = (),
+    dump: Callable[[object], str] | None = None,
+) -> Callable[[], object]:
     """The floor: the scripted replies, a plain list as memory, `json.loads` of the arguments, a
-    direct call, one `ToolResultMessage` per call."""
+    direct call, one `ToolResultMessage` per call. `tools_json` is the tools array it sends
+    (written once), `history` the earlier messages it copies in, `dump` how it writes a result."""
     import json
 
     from toolkit.chat.messages import ToolResultMessage, UserMessage
 
-    tools = [{"type": "function", "function": {"name": name, "parameters": {}}} for name in functions]
+    tools = tools_json or [{"type": "function", "function": {"name": name, "parameters": {}}} for name in functions]
+    write = dump or json.dumps
 
     def chat(messages: list, tools: list, turn: int) -> object:
         return replies[turn]
 
     def run() -> object:
-        memory: list = [UserMessage(content=question)]
+        memory: list = [*history, UserMessage(content=question)]
         turn = 0
         while True:
             reply = chat(memory, tools, turn).message  # type: ignore[attr-defined]
@@ -94,7 +119,7 @@ def handwritten_loop(replies: list, functions: dict[str, Callable[..., object]],
                 return reply.content
             for call in reply.tool_calls:
                 result = functions[call.name](**json.loads(call.arguments))
-                memory.append(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=json.dumps(result)))
+                memory.append(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=write(result)))
 
     return run
 
@@ -109,8 +134,8 @@ def toolkit_case() -> Callable[[], object]:
     return toolkit_loop(scripted_replies(), [add], QUESTION)
 
 
-def toolkit_loop(replies: list, tools: list, question: str) -> Callable[[], object]:
-    """`run_loop` with memory on, its model answering with the scripted replies."""
+def toolkit_loop(replies: list, tools: list, question: str, history: tuple = ()) -> Callable[[], object]:
+    """`run_loop` with memory on, its model answering with the scripted replies (after `history`)."""
     from toolkit.chat.messages import UserMessage
     from toolkit.loop.run import run_loop
     from toolkit.memory.windows import ChatMemory
@@ -122,7 +147,7 @@ def toolkit_loop(replies: list, tools: list, question: str) -> Callable[[], obje
         def chat(self, messages, tools=None, tool_choice=None):
             return next(self.turn)
 
-    messages = [UserMessage(content=question)]
+    messages = [*history, UserMessage(content=question)]
     return lambda: run_loop(Model(), messages, tools=tools, memory=ChatMemory()).answer
 
 
@@ -331,5 +356,120 @@ def varied() -> None:
     print(f"  toolkit ≤ 8× the hand-written loop: {ours / floor:.1f}× → {verdict(ours / floor <= 8)}")
 
 
+def filler(i: int) -> Callable[..., object]:
+    """A registered tool the model never calls: four parameters, as a real catalogue has."""
+
+    def f(order_id: str, quantity: int = 1, note: str | None = None, mode: Literal["fast", "slow"] = "fast") -> dict:
+        return {"i": i}
+
+    f.__name__ = f"filler_tool_{i}"
+    f.__doc__ = f"Filler tool number {i}: does something with an order."
+    return f
+
+
+def many_tools_cases(n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    functions = [tool(add)] + [tool(filler(i)) for i in range(n - 1)]
+    tools_json = [t.spec.to_openai() for t in tools_from(*functions)]  # written once, sent every request
+    return (
+        toolkit_loop(scripted_replies(), functions, QUESTION),
+        handwritten_loop(scripted_replies(), {f.__name__: f for f in functions}, QUESTION, tools_json=tools_json),
+    )
+
+
+def history(n: int) -> tuple:
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+
+    out: list = []
+    for k in range(n // 4 + 1):
+        call = ToolCall(id=f"h{k}", name="add", arguments='{"a":1,"b":2}')
+        out += [
+            UserMessage(content=f"question {k} " * 10),
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="add", content="3"),
+            AssistantMessage(content="answer " * 10),
+        ]
+    return tuple(out[:n])
+
+
+def history_cases(n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    from toolkit.tools.decorator import tool
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    earlier = history(n)
+    return (
+        toolkit_loop(scripted_replies(), [tool(add)], QUESTION, history=earlier),
+        handwritten_loop(scripted_replies(), {"add": add}, QUESTION, history=earlier),
+    )
+
+
+class Sum(BaseModel):
+    """The `pydantic` workload's result."""
+
+    total: int
+    items: list[dict]
+    note: str
+
+
+def pydantic_cases() -> tuple[Callable[[], object], Callable[[], object]]:
+    from toolkit.tools.decorator import tool
+
+    def add(a: int, b: int) -> Sum:
+        """Add two integers."""
+        return Sum(total=a + b, items=[{"sku": "A", "qty": 1}] * 5, note="ok")
+
+    return (
+        toolkit_loop(scripted_replies(), [tool(add)], QUESTION),
+        handwritten_loop(scripted_replies(), {"add": add}, QUESTION, dump=lambda r: r.model_dump_json()),  # type: ignore[attr-defined]
+    )
+
+
+MORE = {
+    "tools20": lambda: many_tools_cases(20),
+    "tools50": lambda: many_tools_cases(50),
+    "tools100": lambda: many_tools_cases(100),
+    "history5000": lambda: history_cases(5000),
+    "pydantic": pydantic_cases,
+}
+
+
+def more(names: list[str] | None = None) -> None:
+    """The further workloads: toolkit against the hand-written loop doing the same work."""
+    print("more workloads (toolkit ≤ 8× a hand-written loop doing the same work):")
+    for name in names or list(MORE):
+        ours, floor = MORE[name]()
+        runs = {"toolkit": ours, "hand-written": floor}
+        if name == "tools100":
+            try:
+                runs["langchain-core"] = langchain_case()
+            except ImportError:
+                pass
+        results = interleaved_medians(runs)
+        ratio = results["toolkit"] / results["hand-written"]
+        line = (
+            f"  {name:<12} toolkit {results['toolkit']:8.1f} µs, hand-written {results['hand-written']:6.1f} µs: "
+            f"{ratio:5.1f}× → {verdict(ratio <= 8)}"
+        )
+        if "langchain-core" in results:
+            peer = results["toolkit"] / results["langchain-core"]
+            line += f"; {peer:.3f} of langchain-core → {verdict(peer <= 0.2)}"
+        print(line, flush=True)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:2] == ["--more"]:
+        more(sys.argv[2:])
+    else:
+        main()
+        more()

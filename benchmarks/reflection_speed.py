@@ -34,18 +34,22 @@ Every required-rule case must be correct (checked first).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import decimal
 import enum
 import json
 import statistics
 import sys
 import time
 import types
+import uuid
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, Optional
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
+from typing_extensions import TypedDict, is_typeddict
 
 from toolkit.chat.messages import ToolCall
 from toolkit.tools.decorator import Param
@@ -154,6 +158,100 @@ def tag_orders(order_ids: list[str], tags: dict[str, str], status: Status) -> st
     return ""
 
 
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+def make_classes() -> dict[str, Any]:
+    """A TypedDict pair and a dataclass, new class objects on every call (the "fresh classes"
+    figure: no per-class cache can answer), with attribute docstrings read from this file."""
+
+    class Postal(TypedDict):
+        """A postal address."""
+
+        street: str
+        """The street, with the number."""
+        city: str
+        zip: str | None
+
+    class Person(TypedDict):
+        name: str
+        addresses: list[Postal]
+        nickname: NotRequired[str]
+
+    @dataclasses.dataclass
+    class Box:
+        w: int
+        """Width in cm."""
+        h: int
+        label: str = "x"
+
+    # this module's annotations are strings, and these classes are local: give them the objects
+    Postal.__annotations__ = {"street": str, "city": str, "zip": str | None}
+    Person.__annotations__ = {"name": str, "addresses": list[Postal], "nickname": NotRequired[str]}
+    return {"Postal": Postal, "Person": Person, "Box": Box}
+
+
+_SHARED = make_classes()
+Postal, Person, Box = _SHARED["Postal"], _SHARED["Person"], _SHARED["Box"]
+
+
+def pick_literals(
+    a: Literal[1, 2, 3],
+    b: Literal["x", "y"],
+    c: Status,
+    d: Level,
+    e: Literal["p", "q"] | None = None,
+    f: Literal[True, False] = True,
+) -> str:
+    """Literals of ints, strings and bools, and enums."""
+    return ""
+
+
+def constrained(
+    a: Annotated[int, Field(ge=0, le=10, description="zero to ten")],
+    b: Annotated[str, Param("a Param description")],
+    c: Annotated[str, "a bare string"],
+    d: int = Field(5, ge=1, description="field default"),
+    e: Annotated[list[str], Field(min_length=1)] = ["x"],  # noqa: B006 (reflected, never mutated)
+    f: Annotated[str, Field(max_length=8)] = "abc",
+) -> str:
+    """`Annotated` with `Field` constraints, a `Param`, a bare string."""
+    return ""
+
+
+def misc_types(
+    when: datetime.date,
+    amount: decimal.Decimal,
+    ref: uuid.UUID,
+    pair: tuple[int, str],
+    ids: set[int],
+    raw: bytes = b"",
+    many: tuple[int, ...] = (1, 2),
+) -> str:
+    """Dates, decimals, UUIDs, tuples, sets, bytes."""
+    return ""
+
+
+def typed_dict(person: Person, others: list[Postal] | None = None) -> str:
+    """Nested TypedDicts."""
+    return ""
+
+
+def dataclass_param(box: Box, boxes: list[Box] = []) -> str:  # noqa: B006 (reflected, never mutated)
+    """Dataclasses."""
+    return ""
+
+
+def union_mix(a: int | str, b: Optional[list[int]] = None, c: int | None | str = None, d: float | int = 1) -> str:
+    """Unions, `None` in the middle included."""
+    return ""
+
+
+FRESH = {"typed_dict", "dataclass_param"}
+"""Also measured with new classes for every function (`fresh_function`)."""
+
 FUNCTIONS = [
     query_order,
     query_logistics,
@@ -168,6 +266,12 @@ FUNCTIONS = [
     list_products,
     current_time,
     tag_orders,
+    pick_literals,
+    constrained,
+    misc_types,
+    typed_dict,
+    dataclass_param,
+    union_mix,
 ]
 MODEL_PARAMETERS = {"create_ticket", "update_address", "browse_categories"}
 """Functions with pydantic-model parameters: exempt from the 3× hand-rolled target."""
@@ -187,6 +291,12 @@ REQUIRED = {  # the required rules, written out by hand
     "list_products": ["category"],
     "current_time": None,
     "tag_orders": ["order_ids", "tags", "status"],
+    "pick_literals": ["a", "b", "c", "d"],
+    "constrained": ["a", "b", "c"],
+    "misc_types": ["when", "amount", "ref", "pair", "ids"],
+    "typed_dict": ["person"],
+    "dataclass_param": ["box"],
+    "union_mix": ["a"],
 }
 MINIMAL_CALLS = {
     "query_order": {"order_id": "SN1"},
@@ -202,6 +312,18 @@ MINIMAL_CALLS = {
     "list_products": {"category": "phones"},
     "current_time": {},
     "tag_orders": {"order_ids": ["SN1"], "tags": {}, "status": "shipped"},
+    "pick_literals": {"a": 1, "b": "x", "c": "pending", "d": 2},
+    "constrained": {"a": 3, "b": "b", "c": "c"},
+    "misc_types": {
+        "when": "2026-10-20",
+        "amount": "1.50",
+        "ref": "12345678-1234-5678-1234-567812345678",
+        "pair": [1, "a"],
+        "ids": [1],
+    },
+    "typed_dict": {"person": {"name": "n", "addresses": [{"street": "s", "city": "c", "zip": None}]}},
+    "dataclass_param": {"box": {"w": 1, "h": 2}},
+    "union_mix": {"a": 1},
 }
 
 
@@ -221,10 +343,30 @@ def _hand_type(tp: Any) -> dict[str, Any]:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp in _HAND_TYPES:
         return dict(_HAND_TYPES[tp])
+    if is_typeddict(tp):  # TypedDicts and dataclasses recursively, as the audit's floor
+        hints = typing.get_type_hints(tp)
+        return {
+            "type": "object",
+            "properties": {k: _hand_type(v) for k, v in hints.items()},
+            "required": list(tp.__required_keys__),
+        }
+    if dataclasses.is_dataclass(tp):
+        fields, hints = dataclasses.fields(tp), typing.get_type_hints(tp)
+        return {
+            "type": "object",
+            "properties": {f.name: _hand_type(hints[f.name]) for f in fields},
+            "required": [f.name for f in fields if f.default is dataclasses.MISSING],
+        }
+    if origin in (set, tuple):
+        return {"type": "array", "items": [_hand_type(a) for a in args if a is not Ellipsis]}
+    if tp in (decimal.Decimal, uuid.UUID, bytes):
+        return {"type": "string"}
     if origin is Annotated:
         out = _hand_type(args[0])
         for m in args[1:]:
-            if isinstance(m, str):
+            if isinstance(m, FieldInfo) and m.description:
+                out["description"] = m.description
+            elif isinstance(m, str):
                 out["description"] = m
             elif isinstance(m, Param) and m.description:
                 out["description"] = m.description
@@ -314,7 +456,7 @@ def check_required_rules() -> None:
 def measure(
     run: Callable[[Callable[..., Any]], Any],
     fn: Callable[..., Any],
-    before: Callable[[], None] | None = None,
+    before: Callable[..., None] | None = None,
     same: bool = False,
 ) -> float:
     """Best-of-ROUNDS mean µs per call of `run(copy)`; `before` runs untimed before each call."""
@@ -324,7 +466,7 @@ def measure(
         total = 0.0
         for c in copies:
             if before:
-                before()
+                before(fn) if getattr(before, "wants_function", False) else before()
             start = time.perf_counter()
             run(c)
             total += time.perf_counter() - start
@@ -332,7 +474,7 @@ def measure(
     return best
 
 
-Variant = tuple[Callable[[Callable[..., Any]], Any], Callable[[], None] | None, bool]
+Variant = tuple[Callable[[Callable[..., Any]], Any], Callable[..., None] | None, bool]
 
 
 def interleaved(fn: Callable[..., Any], variants: dict[str, Variant]) -> dict[str, float]:
@@ -348,6 +490,43 @@ def interleaved(fn: Callable[..., Any], variants: dict[str, Variant]) -> dict[st
     finally:
         ROUNDS = rounds
     return best
+
+
+def fresh_function(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A copy of `fn` whose TypedDict / dataclass parameters are new classes (`make_classes`)."""
+    classes = make_classes()
+    clone = copy_function(fn)
+    clone.__annotations__ = {k: _swap(v, classes) for k, v in fn.__annotations__.items()}
+    return clone
+
+
+def _swap(annotation: Any, classes: dict[str, Any]) -> Any:
+    import typing
+
+    if isinstance(annotation, str):  # this module's annotations are strings
+        annotation = eval(annotation, globals())
+    if isinstance(annotation, type) and annotation.__name__ in classes and annotation in _SHARED.values():
+        return classes[annotation.__name__]
+    args = typing.get_args(annotation)
+    if not args:
+        return annotation
+    new = tuple(_swap(a, classes) for a in args)
+    if typing.get_origin(annotation) in (types.UnionType, typing.Union):
+        return typing.Union[new]  # noqa: UP007
+    return annotation.copy_with(new) if hasattr(annotation, "copy_with") else typing.get_origin(annotation)[new]
+
+
+def fresh_variant(run: Callable[[Callable[..., Any]], Any], clear: bool) -> Variant:
+    """`run` on a function with fresh classes, built untimed before each call (`before`)."""
+    made: list[Callable[..., Any]] = []
+
+    def before(fn: Callable[..., Any]) -> None:
+        if clear:
+            clear_cache()
+        made.append(fresh_function(fn))
+
+    before.wants_function = True  # type: ignore[attr-defined]
+    return (lambda _fn: run(made.pop()), before, False)
 
 
 def first_call(fn: Callable[..., Any]) -> None:
@@ -404,6 +583,19 @@ def main() -> int:
         rows.append(row | {"cold/hand": row["cold"] / row["hand"], "name": fn.__name__})
         cells = [f"{row[h]:14.1f}" if h != "cold/hand" else f"{rows[-1][h]:14.2f}" for h in head[1:]]
         print(" | ".join([f"{fn.__name__:>14}", *cells]))
+        if fn.__name__ in FRESH:
+            fresh = interleaved(
+                fn,
+                {
+                    "cold": fresh_variant(reflect, True),
+                    "warm": fresh_variant(reflect, False),
+                    "hand": fresh_variant(hand_rolled, False),
+                },
+            )
+            print(
+                f"{'(fresh classes)':>16} cold {fresh['cold']:.1f}  warm {fresh['warm']:.1f}  hand {fresh['hand']:.1f}"
+                f"  cold/hand {fresh['cold'] / fresh['hand']:.2f}  warm/hand {fresh['warm'] / fresh['hand']:.2f}"
+            )
     mean = {h: statistics.mean(r[h] for r in rows) for h in head[1:-1]}
     print(" | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]), " " * 14]))
     return report(rows, mean, others)

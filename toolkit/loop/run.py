@@ -57,11 +57,17 @@ round-trip limit's answers) raises its own error, with `loop_result`: the result
 `new_messages`. The round's results are written once more, so memory ends with no call left
 unanswered unless the store refuses again (a note on the error then says so).
 
+Speed: the `tools` array of a request is built once per set of effective tools (and
+`strict_tools`) and kept for later rounds and calls, its entries read-only dicts (`SentTool`:
+equal to `ToolSpec.to_openai()`, JSON-serialisable, and a change raises instead of reaching
+later requests; `dict(entry)` is a mutable copy). Each request gets its own list.
+
 Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), async tools.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import threading
@@ -180,7 +186,7 @@ def iter_loop(
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else memory.lock:
-        run = _Run(model, options, memory, list(messages), dict(parameters or {}))
+        run = _Run(model, options, memory, messages, dict(parameters or {}))
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
             context = build_context(tools, providers, registry, request)
@@ -197,12 +203,12 @@ class _Run:
         model: ChatModel,
         options: LoopOptions,
         memory: ChatMemory | None,
-        messages: list[Message],
+        messages: Sequence[Message],
         parameters: dict[str, Any],
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters
         self.texts = options.texts
-        self.history: list[Message] = [] if memory else messages
+        self.history: list[Message] = [] if memory else list(messages)  # the caller's list stays as it is
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
         self.saga: list[SagaEntry] = []
@@ -282,8 +288,8 @@ class _Run:
             self.refresh(results)
 
     def send(self) -> Generator[LoopEvent, None, RoundTrace]:
-        effective = self.tools.effective
-        payload = [t.spec.to_openai(strict=self.options.strict_tools) for t in effective]
+        names, sent = tools_payload(self.tools.effective, self.options.strict_tools)
+        payload: list[dict[str, Any]] = list(sent)  # the request's own list: appending to it changes no other request
         request = dict(
             tools=payload or None,
             tool_choice=self.options.tool_choice if payload else None,
@@ -296,7 +302,7 @@ class _Run:
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
             len(self.rounds) + 1,
-            [t.name for t in effective],
+            list(names),
             payload,
             request["tool_choice"],
             reply,
@@ -660,6 +666,64 @@ class _Run:
             list(immediate),
             self.saga,
         )
+
+
+class SentTool(dict[str, Any]):
+    """One entry of a request's `tools` array (or its `function` part), shared by every request
+    that sends the same tool: read-only, so no model or caller changes what later requests
+    send. Equal to the plain dict, serialised like it; a copy (`dict(entry)`, `copy.copy`,
+    `copy.deepcopy`, pickling) is a plain, mutable dict."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            "this tools-array entry is shared by every request that sends the tool, so it is "
+            "read-only; change a copy instead (dict(entry))"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+
+_SENT_KEPT = 16
+"""How many tool sets `tools_payload` remembers."""
+_sent: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]]] = {}
+_sent_lock = threading.Lock()
+
+
+def _sent_tool(tool: Tool, strict: bool) -> SentTool:
+    entry = tool.spec.to_openai(strict=strict)
+    return SentTool(entry, function=SentTool(entry["function"]))
+
+
+def tools_payload(effective: Sequence[Tool], strict: bool = False) -> tuple[tuple[str, ...], tuple[SentTool, ...]]:
+    """The names and the `tools` array entries of `effective` (`ToolSpec.to_openai(strict)` each,
+    read-only), built once per set of tools: a `Tool` is frozen, so the same tools give the
+    same array. The entry holds its tools, so the ids in its key stay theirs while it is kept."""
+    key = (strict, tuple(map(id, effective)))
+    entry = _sent.get(key)
+    if entry is None:
+        tools = tuple(effective)
+        entry = (tools, tuple(t.name for t in tools), tuple(_sent_tool(t, strict) for t in tools))
+        with _sent_lock:
+            _sent.pop(key, None)
+            while len(_sent) >= _SENT_KEPT:
+                _sent.pop(next(iter(_sent)))
+            _sent[key] = entry
+    return entry[1], entry[2]
 
 
 def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[AssistantMessage, list[str]]:

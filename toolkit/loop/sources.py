@@ -14,17 +14,25 @@ The context tells *available* tools (every tool the call could use) from *effect
 tools sent to the model this round); they differ only when a wrapper such as tool search
 holds some back (`visible`).
 
+Speed: a loop passes the same tools every call, so `build_context` remembers the last few
+`tools` lists made only of functions and `Tool`s (by identity, as long as no reflection was
+cleared) and copies their checked tools instead of collecting them again; `effective` is a
+C-speed copy when nothing is held back. Both give what the plain path gives (a test holds it).
+
 Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.tool`).
 """
 
 from __future__ import annotations
 
+import threading
+import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError
+from toolkit.tools import reflect
 from toolkit.tools.execute import Executor, Tool, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
@@ -120,6 +128,8 @@ class ToolContext:
     @property
     def effective(self) -> list[Tool]:
         """The tools sent to the model this round, in registration order."""
+        if not self.hidden:
+            return list(self.available.values())
         return [t for name, t in self.available.items() if name not in self.hidden]
 
     def add(self, tools: Iterable[Tool], *, only_new: bool = False, owner: object = None) -> list[str]:
@@ -163,7 +173,8 @@ def build_context(
 ) -> ToolContext:
     """Merge the three sources for one call (static providers are asked here, once)."""
     context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
-    context.add(tools_from(*tools) if tools else [])
+    if tools:
+        context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
     for provider in providers:
         if not getattr(provider, "dynamic", False):
             context.add(provider.provide(request))
@@ -171,6 +182,57 @@ def build_context(
     _check_later_tools(context)
     context.refresh(request)
     return context
+
+
+_KEPT = 16
+"""How many `tools` lists `_tools_of` remembers (an application has a few agents, not hundreds)."""
+_kept: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Tool]]] = {}
+_kept_lock = threading.Lock()
+_cleared = 0
+"""How many times a cleared reflection cache emptied `_kept`."""
+
+
+def _canary() -> None:
+    """Kept in the reflection cache: gone from it when `reflect.clear_cache()` ran."""
+
+
+def _reflections_kept() -> bool:
+    """No reflection was cleared since `_canary` was reflected (false when unsure)."""
+    cache = getattr(reflect, "_CACHE", None)
+    try:
+        return cache is not None and _canary in cache
+    except TypeError:
+        return False
+
+
+def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
+    """`tools_from(*sources)` by name, remembered for a list of functions and `Tool`s only.
+
+    A `Tool` is frozen and a function's tool changes only when its reflection is cleared (then
+    `_canary` is gone too), so the same objects give the same tools. Modules, objects with `@tool`
+    methods and bound methods are collected every call (their tools can change between calls).
+    The entry holds its sources, so the ids in its key stay theirs while it is kept."""
+    global _cleared
+    key = tuple(map(id, sources))
+    if not _reflections_kept():  # every entry may hold tools of a cleared reflection
+        with _kept_lock:
+            _kept.clear()
+            _cleared += 1
+            reflect.reflect(_canary)
+    entry = _kept.get(key)
+    if entry is not None:
+        return entry[1]
+    seen = _cleared
+    collected = {t.name: t for t in tools_from(*sources)}  # raises on a duplicate name
+    if all(type(s) is types.FunctionType or type(s) is Tool for s in sources):
+        with _kept_lock:  # kept only if no reflection was cleared while they were collected
+            if seen != _cleared or not _reflections_kept():
+                return collected
+            _kept.pop(key, None)
+            while len(_kept) >= _KEPT:
+                _kept.pop(next(iter(_kept)))
+            _kept[key] = (tuple(sources), collected)
+    return collected
 
 
 def _check_later_tools(context: ToolContext) -> None:

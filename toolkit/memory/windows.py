@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -65,6 +66,9 @@ class InMemoryStore:
 
     def __init__(self) -> None:
         self._data: dict[str, list[Message]] = {}
+        self._system_first: set[str] = set()
+        """Ids whose list holds no system message after its first message: a new one replaces or
+        goes before that first message in O(1), as `with_system` would."""
         self._lock = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
 
@@ -84,23 +88,44 @@ class InMemoryStore:
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         with self._lock:
             self._data[memory_id] = list(messages)
+            self._system_first.discard(memory_id)
 
     def delete(self, memory_id: str) -> None:
         with self._lock:
             self._data.pop(memory_id, None)
+            self._system_first.discard(memory_id)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
+        if type(messages) is not tuple and type(messages) is not list:
+            messages = list(messages)
+        self._append(memory_id, messages, set(map(type, messages)))
+
+    def _append(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> None:
+        """`append`, `kinds` being the set of the messages' classes (`ChatMemory.add` has it)."""
         with self._lock:
-            current = self._data.setdefault(memory_id, [])
+            current = self._data.get(memory_id)
+            if current is None:
+                current = self._data[memory_id] = []
+                self._system_first.add(memory_id)
+            if kinds <= _NOT_SYSTEM:  # no system message: one C-speed extend
+                current.extend(messages)
+                return
             for message in messages:
                 if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):  # set lookup first
                     current.append(message)
+                elif memory_id in self._system_first:  # `with_system`, in place without a copy
+                    if current and isinstance(current[0], SystemMessage):
+                        current[0] = message
+                    else:
+                        current.insert(0, message)
                 else:
                     current[:] = with_system(current, message)
+                    self._system_first.add(memory_id)
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         with self._lock:
             self._data[memory_id] = list(change(list(self._data.get(memory_id, ()))))
+            self._system_first.discard(memory_id)
 
 
 def message_tokens(message: Message) -> int:
@@ -306,10 +331,13 @@ class ChatMemory:
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
-        for message in messages:  # check_messages, inlined: the loop adds every message it sends
-            if type(message) not in _EXACT_TYPES and not isinstance(message, MESSAGE_TYPES):
-                check_messages(messages, "ChatMemory.add")
+        kinds = set(map(type, messages))  # one C-speed pass, shared with `InMemoryStore`
+        if not kinds <= _EXACT_TYPES:
+            check_messages(messages, "ChatMemory.add")  # a subclass passes, anything else raises
         with self.lock:
+            if self.window is None and type(self.store) is InMemoryStore:
+                self.store._append(self.id, messages, kinds)
+                return
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:
                 append(self.id, messages)

@@ -30,10 +30,13 @@ fast path is wrong.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import datetime
+import decimal
 import enum
 import inspect
 import re
+import sys
 import typing
 import uuid
 from collections.abc import Iterable
@@ -44,7 +47,15 @@ import annotated_types as at
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from toolkit.tools.json_schema import UNION_TYPES, Defs, Schema, pydantic_schema, schema_name
+from toolkit.tools.json_schema import (
+    UNION_TYPES,
+    Defs,
+    Schema,
+    _docstrings,
+    _is_typeddict,
+    pydantic_schema,
+    schema_name,
+)
 
 _SCALARS: dict[Any, Schema] = {
     str: {"type": "string"},
@@ -59,6 +70,12 @@ _SCALARS: dict[Any, Schema] = {
     datetime.time: {"format": "time", "type": "string"},
     datetime.timedelta: {"format": "duration", "type": "string"},
     uuid.UUID: {"format": "uuid", "type": "string"},
+    bytes: {"format": "binary", "type": "string"},
+    decimal.Decimal: {"anyOf": [{"type": "number"}, {"type": "string"}]},
+    list: {"items": {}, "type": "array"},
+    tuple: {"items": {}, "type": "array"},
+    set: {"items": {}, "type": "array", "uniqueItems": True},
+    dict: {"additionalProperties": True, "type": "object"},
 }
 _CACHE: dict[Any, tuple[Schema, Defs]] = {}
 
@@ -90,16 +107,20 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
         return pydantic_schema(annotation)
     defs: Defs = {}
     try:
-        return fast_schema(annotation, defs), defs
-    except _Slow:
+        return fast_schema(annotation, defs, {}), defs
+    except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return pydantic_schema(annotation)
 
 
 # --- 1. the hand-written type path ------------------------------------------------------------
 
 
-def fast_schema(annotation: Any, defs: Defs) -> Schema:
-    """The schema of a common type, written out; raises `_Slow` for anything else."""
+def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = None) -> Schema:
+    """The schema of a common type, written out; raises `_Slow` for anything else.
+
+    `owners` maps each `$defs` name written so far to its class (`None` for a class still
+    being written): one name for two classes, or a recursive class, is pydantic's job."""
+    owners = {} if owners is None else owners
     try:
         scalar = _SCALARS.get(annotation)
     except TypeError:  # unhashable
@@ -109,20 +130,27 @@ def fast_schema(annotation: Any, defs: Defs) -> Schema:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in UNION_TYPES:
-        return _union(args, defs)
+        return _union(args, defs, owners)
     if origin is Annotated:
-        return _constrained(args[0], args[1:], defs)
+        return _constrained(args[0], args[1:], defs, owners)
     if origin is Literal:
         return _literal(args)
     if origin in (list, set, frozenset) and len(args) == 1:
-        out: Schema = {"items": fast_schema(args[0], defs), "type": "array"}
+        out: Schema = {"items": fast_schema(args[0], defs, owners), "type": "array"}
         return out | {"uniqueItems": True} if origin is not list else out
+    if origin is tuple:
+        return _tuple(args, defs, owners)
     if origin is dict and len(args) == 2 and args[0] is str:
-        return {"additionalProperties": fast_schema(args[1], defs), "type": "object"}
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return _enum(annotation, defs)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _merge_model(annotation, defs)
+        return {"additionalProperties": fast_schema(args[1], defs, owners), "type": "object"}
+    if isinstance(annotation, type):
+        if issubclass(annotation, enum.Enum):
+            return _enum(annotation, defs, owners)
+        if issubclass(annotation, BaseModel):
+            return _merge_model(annotation, defs)
+        if _is_typeddict(annotation):
+            return _class(annotation, defs, owners, _typed_dict_fields)
+        if dataclasses.is_dataclass(annotation):
+            return _class(annotation, defs, owners, _dataclass_fields)
     raise _Slow
 
 
@@ -173,11 +201,11 @@ _PLAIN_NUMBERS = {"integer": (int,), "number": (int, float), "string": (int,), "
 """The bound values written as they are; any other (`Decimal("0.01")`, `True`) takes pydantic's path."""
 
 
-def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs) -> Schema:
+def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
     found = constraints(metadata)
     if found is None:
         raise _Slow
-    schema = fast_schema(base, defs)
+    schema = fast_schema(base, defs, owners)
     kind = schema.get("type")
     for m in found:
         if type(m) in _BOUNDS and kind in ("integer", "number"):
@@ -195,21 +223,64 @@ def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs) -> Schema:
     return schema | ({"description": descriptions[-1]} if descriptions else {})
 
 
-def _union(args: tuple[Any, ...], defs: Defs) -> Schema:
-    return {"anyOf": [fast_schema(a, defs) for a in args]}
+def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
+    """pydantic's `anyOf`: `None` moved last (`nullable`), a member that is itself only an
+    `anyOf` spread, repeats dropped, one member left alone."""
+    rest = tuple(a for a in args if a is not type(None) and a is not None)
+    members: list[Schema] = []
+    for a in rest:
+        schema = fast_schema(a, defs, owners)
+        members += schema["anyOf"] if len(schema) == 1 and "anyOf" in schema else [schema]
+    unique = list({_hashable(m): m for m in members}.values())
+    inner = unique[0] if len(unique) == 1 else {"anyOf": unique}
+    if len(rest) == len(args):
+        return inner
+    if not rest or inner == {"type": "null"}:
+        return {"type": "null"}
+    return _union_of([*(unique if len(unique) > 1 else [inner]), {"type": "null"}])
+
+
+def _union_of(members: list[Schema]) -> Schema:
+    unique = list({_hashable(m): m for m in members}.values())
+    return unique[0] if len(unique) == 1 else {"anyOf": unique}
+
+
+def _hashable(value: Any) -> Any:
+    """pydantic's `_make_json_hashable` (how it finds repeated union members)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+_LITERAL_KINDS = {str: "string", int: "integer", bool: "boolean", type(None): "null"}
 
 
 def _literal(values: tuple[Any, ...]) -> Schema:
+    """pydantic's rule: `const` for one value, else `enum`; a `type` when all values share one."""
     kinds = {type(v) for v in values}
-    if kinds not in ({str}, {int}):
+    if not kinds or not kinds <= _LITERAL_KINDS.keys():
+        raise _Slow  # enum members, bytes, floats: pydantic's job
+    out: Schema = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
+    return out | {"type": _LITERAL_KINDS[kinds.pop()]} if len(kinds) == 1 else out
+
+
+def _tuple(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
+    """`tuple[int, ...]` (an array of ints) and `tuple[int, str]` (exactly these items)."""
+    if len(args) == 2 and args[1] is Ellipsis:
+        return {"items": fast_schema(args[0], defs, owners), "type": "array"}
+    if Ellipsis in args:
         raise _Slow
-    kind = "string" if kinds == {str} else "integer"
-    if len(values) == 1:
-        return {"const": values[0], "type": kind}
-    return {"enum": list(values), "type": kind}
+    if args == ((),):  # tuple[()]
+        args = ()
+    out: Schema = {"maxItems": len(args), "minItems": len(args)}
+    if args:
+        out["prefixItems"] = [fast_schema(a, defs, owners) for a in args]
+    return out | {"type": "array"}
 
 
-def _enum(cls: type[enum.Enum], defs: Defs) -> Schema:
+def _enum(cls: type[enum.Enum], defs: Defs, owners: dict[str, Any]) -> Schema:
     values = [m.value for m in cls]
     kinds = {type(v) for v in values}
     if kinds not in ({str}, {int}):
@@ -217,8 +288,134 @@ def _enum(cls: type[enum.Enum], defs: Defs) -> Schema:
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
     body: Schema = {"description": doc} if doc and doc != "An enumeration." else {}
     body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
-    _add_def(defs, schema_name(cls), body)
-    return {"$ref": f"#/$defs/{schema_name(cls)}"}
+    name = schema_name(cls)
+    if owners.setdefault(name, cls) is not cls:
+        raise _Slow
+    _add_def(defs, name, body)
+    return {"$ref": f"#/$defs/{name}"}
+
+
+_Field = tuple[str, Any, bool, Any]  # (name, type, required, default or _NO_DEFAULT)
+_NO_DEFAULT: Any = object()
+
+
+def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Any) -> Schema:
+    """A TypedDict or a plain dataclass under `$defs`, as pydantic writes it: properties in
+    order (a dataclass default as `default`), `required`, the class docstring as description,
+    attribute docstrings as property descriptions (`json_schema._attribute_docs`), closed."""
+    name = schema_name(cls)
+    ref = {"$ref": f"#/$defs/{name}"}
+    owner = owners.get(name, _NO_DEFAULT)
+    if owner is cls and name in defs:
+        return ref
+    if owner is not _NO_DEFAULT or name in defs or getattr(cls, "__pydantic_config__", None) is not None:
+        raise _Slow  # another type of that name, this class inside itself, or a pydantic config
+    owners[name] = None  # being written
+    properties: Schema = {}
+    required: list[str] = []
+    for field, tp, is_required, default in fields(cls):
+        prop = fast_schema(tp, defs, owners)
+        if default is not _NO_DEFAULT:
+            prop = dict(sorted((prop | {"default": _json_default(default)}).items()))
+        properties[field] = prop
+        required += [field] if is_required else []
+    body: Schema = {}
+    doc = cls.__doc__
+    if doc and not (dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}(")):
+        body["description"] = inspect.cleandoc(doc)
+    body["properties"] = properties
+    if required:
+        body["required"] = required
+    body |= {"type": "object", "additionalProperties": False}
+    for field, text in _docstrings(cls).items():
+        found = properties.get(field)
+        if isinstance(found, dict) and "description" not in found:
+            properties[field] = found | {"description": text}
+    owners[name] = cls
+    _add_def(defs, name, body)
+    return ref
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls, include_extras=True)
+    except Exception:
+        raise _Slow from None
+
+
+_REQUIRED = {typing.Required, typing.NotRequired}
+
+
+def _typed_dict_fields(cls: type) -> list[_Field]:
+    if type(cls).__module__ == "typing" and sys.version_info < (3, 12):
+        raise _Slow  # pydantic refuses typing.TypedDict before 3.12, with its own message
+    if getattr(cls, "__parameters__", ()) or any(typing.get_origin(b) for b in getattr(cls, "__orig_bases__", ())):
+        raise _Slow  # a generic TypedDict
+    required_keys = cls.__required_keys__  # type: ignore[attr-defined]
+    out: list[_Field] = []
+    for field, tp in _hints(cls).items():
+        is_required = field in required_keys
+        while typing.get_origin(tp) in _REQUIRED:
+            is_required = typing.get_origin(tp) is typing.Required
+            tp = typing.get_args(tp)[0]
+        if typing.get_origin(tp) is Annotated and typing.get_origin(typing.get_args(tp)[0]) in _REQUIRED:
+            raise _Slow
+        if _has_special(tp):
+            raise _Slow  # ReadOnly, ClassVar, a Field with a default: pydantic's job
+        out.append((field, tp, is_required, _NO_DEFAULT))
+    return out
+
+
+def _dataclass_fields(cls: type) -> list[_Field]:
+    if hasattr(cls, "__pydantic_fields__") or hasattr(cls, "__pydantic_validator__"):
+        raise _Slow  # a pydantic dataclass
+    declared = cls.__dataclass_fields__  # type: ignore[attr-defined]
+    hints = _hints(cls)
+    out: list[_Field] = []
+    for f in declared.values():
+        if f._field_type is not dataclasses._FIELD:  # type: ignore[attr-defined]
+            if f._field_type is dataclasses._FIELD_CLASSVAR:  # type: ignore[attr-defined]
+                continue
+            raise _Slow  # an InitVar
+        if not f.init or f.metadata or isinstance(f.default, FieldInfo) or f.name not in hints:
+            raise _Slow
+        tp = hints[f.name]
+        if _has_special(tp):
+            raise _Slow
+        if f.default is not dataclasses.MISSING:
+            out.append((f.name, tp, False, f.default))
+        else:
+            out.append((f.name, tp, f.default_factory is dataclasses.MISSING, _NO_DEFAULT))
+    return out
+
+
+def _has_special(tp: Any) -> bool:
+    """A `Field` default, `ReadOnly`, `ClassVar` or `InitVar` at the top of a field's type."""
+    origin = typing.get_origin(tp)
+    if origin is Annotated:
+        return any(isinstance(m, FieldInfo) and constraints([m]) is None for m in typing.get_args(tp)[1:]) or (
+            _has_special(typing.get_args(tp)[0])
+        )
+    return (
+        origin is not None
+        and getattr(origin, "__module__", "") in ("typing", "typing_extensions")
+        and (getattr(origin, "_name", None) in ("ReadOnly", "ClassVar", "Final"))
+    )
+
+
+_JSON_SCALARS = (str, int, bool, type(None))
+
+
+def _json_default(value: Any) -> Any:
+    """A default as pydantic writes it in the schema: JSON scalars as they are, a tuple or list of
+    them as a list; anything else is pydantic's job."""
+    if type(value) in _JSON_SCALARS or (type(value) is float and value == value and abs(value) != float("inf")):
+        return value
+    if type(value) in (tuple, list) and all(type(v) in _JSON_SCALARS for v in value):
+        return list(value)
+    if isinstance(value, enum.Enum) and type(value.value) in (str, int):
+        return value.value
+    raise _Slow
 
 
 def _merge_model(model: type[BaseModel], defs: Defs) -> Schema:
@@ -259,9 +456,20 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
         )
     if origin is Literal:
         return any(type(default) is type(v) and default == v for v in args)
+    if origin in UNION_TYPES:
+        return any(obviously_valid(a, default, nullable) for a in args)
+    if origin in (list, set, frozenset, tuple) and type(default) is origin and default:
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            return len(args) == len(default) and all(obviously_valid(a, v, False) for a, v in zip(args, default))
+        return len(args) in (1, 2) and all(obviously_valid(args[0], v, False) for v in default)
     if origin in (list, set, frozenset, dict, tuple):
         return type(default) is origin and not default
-    return type(default) is base and (base in (str, int, float, bool) or issubclass(base, enum.Enum))
+    if type(default) is decimal.Decimal:
+        return base is decimal.Decimal and default.is_finite()
+    return type(default) is base and (base in _PLAIN_DEFAULTS or issubclass(base, enum.Enum))
+
+
+_PLAIN_DEFAULTS = (str, int, float, bool, bytes, datetime.date, datetime.datetime, datetime.time, uuid.UUID)
 
 
 def _holds(bound: Any, value: Any) -> bool:

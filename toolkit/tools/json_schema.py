@@ -24,9 +24,13 @@ one name (the caller detects and reports those).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import decimal
+import inspect
+import linecache
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -94,12 +98,88 @@ def _documented_classes(annotation: Any, seen: set[int] | None = None) -> list[t
 
 
 def _docstrings(cls: type) -> dict[str, str]:
+    """The attribute docstrings of `cls`: `attribute_docstrings`, else pydantic's reader."""
+    found = attribute_docstrings(cls)
+    return reference_docstrings(cls) if found is None else found
+
+
+def reference_docstrings(cls: type) -> dict[str, str]:
+    """pydantic's `extract_docstrings_from_cls(cls, use_inspect=True)`: the reference, slow
+    (`inspect` parses the class's whole module to find it, then the class again)."""
     try:
         from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 
         return extract_docstrings_from_cls(cls, use_inspect=True)
     except Exception:  # no source (e.g. defined in a REPL), or pydantic moved the helper
         return {}
+
+
+def attribute_docstrings(cls: type) -> dict[str, str] | None:
+    """`reference_docstrings(cls)` without parsing the module: `None` when unsure.
+
+    The class statement is the only line of its file matching `class <Name>` (a name defined
+    twice in one file, or a class made by a call, is left to `inspect`), at the margin exactly
+    when the class is at module level. Its body runs to the first statement line at or left of
+    that indentation. A body without quotes has no docstrings (checked only when no comment,
+    backslash or open bracket can hide a continuation); else the body alone is parsed and read
+    by pydantic's own visitor (a body that does not parse is left to `inspect`)."""
+    try:
+        file = inspect.getsourcefile(cls)
+        if not file:
+            return None
+        linecache.checkcache(file)
+        module = sys.modules.get(cls.__module__)
+        lines = linecache.getlines(file, module.__dict__ if module else None)
+    except Exception:
+        return None
+    name = cls.__name__
+    if not lines or not name.isidentifier():
+        return None
+    text = "".join(lines)
+    starts = [m.start() for m in re.finditer(rf"^[ \t]*class[ \t]+{name}\b", text, re.M)]
+    if len(starts) != 1:
+        return None
+    first = text.count("\n", 0, starts[0])
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    if (indent == 0) == ("." in cls.__qualname__):
+        return None
+    end = first + 1
+    while end < len(lines):
+        line = lines[end]
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+            break
+        end += 1
+    block = lines[first:end]
+    body = "".join(block)
+    if "'" not in body and '"' not in body:
+        if "#" not in body and "\\" not in body and _balanced(body):
+            return {}
+        return None
+    return _read_block(block, name)
+
+
+def _balanced(text: str) -> bool:
+    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}"))
+
+
+def _read_block(block: list[str], name: str) -> dict[str, str] | None:
+    try:
+        from pydantic._internal._docs_extraction import DocstringVisitor, _dedent_source_lines
+
+        tree = ast.parse(_dedent_source_lines(block))
+    except Exception:  # not the whole class (a continuation left of it), or pydantic moved the helpers
+        return None
+    if len(tree.body) != 1:
+        return None
+    stmt = tree.body[0]
+    if isinstance(stmt, ast.FunctionDef) and stmt.name == "dedent_workaround" and len(stmt.body) == 1:
+        stmt = stmt.body[0]
+    if not isinstance(stmt, ast.ClassDef) or stmt.name != name:
+        return None
+    visitor = DocstringVisitor()
+    visitor.generic_visit(stmt)
+    return visitor.attrs
 
 
 def schema_name(cls: type) -> str:

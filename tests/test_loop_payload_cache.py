@@ -1,0 +1,180 @@
+"""The loop's remembered tools (`build_context`) and tools array (`tools_payload`) give exactly
+what the plain path gives, and no caller can change what a later request sends."""
+
+import copy
+import json
+import pickle
+import types
+
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import call
+from toolkit.errors import ToolDefinitionError
+from toolkit.loop.run import LoopOptions, SentTool, run_loop, tools_payload
+from toolkit.loop.sources import ToolContext, build_context
+from toolkit.tools import reflect
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import Tool, tools_from
+from toolkit.tools.reflect import ToolSpec
+
+Q = [UserMessage(content="q")]
+
+
+@tool("Add two integers.")
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+@tool("Echo a text.")
+def echo(text: str, times: int = 1) -> str:
+    return text * times
+
+
+def hand_tool(name: str = "hand") -> Tool:
+    spec = ToolSpec(name, "Hand-written.", {"type": "object", "properties": {"x": {"type": "string"}}})
+    return Tool(spec, lambda c, ctx: "ok", f"registry {name}")
+
+
+class Recording:
+    """A model that calls `add` twice, then answers, keeping what each request sent."""
+
+    def __init__(self, mutate: bool = False) -> None:
+        self.sent: list[list] = []
+        self.replies = iter([call("add", a=1, b=2), call("add", a=3, b=4), "10"])
+        self.mutate = mutate
+
+    def chat(self, messages, tools=None, tool_choice=None, **extra):
+        from toolkit.chat.scripted import ScriptedModel
+
+        self.sent.append(tools)
+        if self.mutate and tools:
+            tools.append({"type": "function", "function": {"name": "injected"}})
+        return ScriptedModel([next(self.replies)]).chat(messages, tools=tools)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_every_request_sends_what_to_openai_gives(strict):
+    tools = [add, echo, hand_tool()]
+    plain = [t.spec.to_openai(strict=strict) for t in tools_from(*tools)]
+    for _ in range(3):  # the first call builds, the later ones reuse
+        model = Recording()
+        result = run_loop(model, Q, tools=tools, options=LoopOptions(strict_tools=strict))
+        assert result.answer == "10"
+        assert model.sent == [plain] * 3
+        assert [r.tools_payload for r in result.rounds] == [plain] * 3
+        assert [r.tools_sent for r in result.rounds] == [["add", "echo", "hand"]] * 3
+        assert json.dumps(model.sent[0]) == json.dumps(plain)
+        assert len({id(p) for p in model.sent}) == 3  # each request its own list
+
+
+def test_a_request_list_changed_by_the_model_changes_no_later_request():
+    model = Recording(mutate=True)
+    result = run_loop(model, Q, tools=[add])
+    assert [len(p) for p in model.sent] == [2, 2, 2]  # each came with 1 tool; the model added one
+    assert run_loop(Recording(), Q, tools=[add]).rounds[0].tools_payload == [add_payload()]
+    assert result.answer == "10"
+
+
+def add_payload() -> dict:
+    return tools_from(add)[0].spec.to_openai()
+
+
+def test_a_sent_entry_is_read_only_and_its_copies_are_plain_dicts():
+    (entry,) = tools_payload(tools_from(add))[1]
+    assert isinstance(entry, dict) and isinstance(entry["function"], SentTool)
+    for change in (
+        lambda: entry.__setitem__("type", "x"),
+        lambda: entry["function"].__setitem__("name", "x"),
+        lambda: entry.pop("type"),
+        lambda: entry.update(type="x"),
+        lambda: entry.setdefault("new", 1),
+        lambda: entry.clear(),
+        lambda: entry.popitem(),
+        lambda: entry["function"].__delitem__("name"),
+    ):
+        with pytest.raises(TypeError, match="read-only"):
+            change()
+    with pytest.raises(TypeError):
+        entry |= {"x": 1}
+    assert entry == add_payload()
+    for copied in (
+        dict(entry),
+        entry.copy(),
+        copy.copy(entry),
+        copy.deepcopy(entry),
+        pickle.loads(pickle.dumps(entry)),
+    ):
+        assert copied == add_payload()
+        copied["type"] = "changed"  # a copy is the caller's own
+    deep = copy.deepcopy(entry)
+    assert type(deep) is dict and type(deep["function"]) is dict
+    assert entry == add_payload()
+
+
+def test_the_payload_follows_the_effective_tools_and_strictness():
+    tools = tools_from(add, echo)
+    names, sent = tools_payload(tools)
+    assert names == ("add", "echo") and list(sent) == [t.spec.to_openai() for t in tools]
+    assert tools_payload(tools[::-1])[0] == ("echo", "add")
+    assert list(tools_payload(tools, True)[1]) == [t.spec.to_openai(strict=True) for t in tools]
+    assert tools_payload([]) == ((), ())
+
+
+def test_build_context_equals_the_plain_merge_on_every_call():
+    tools = [add, echo, hand_tool()]
+    plain = ToolContext()
+    plain.add(tools_from(*tools))
+    for _ in range(3):
+        context = build_context(tools)
+        assert context.available == plain.available
+        assert list(context.available) == list(plain.available)
+        assert context.effective == plain.effective
+    context.hidden.add("echo")
+    assert [t.name for t in context.effective] == ["add", "hand"]
+
+
+def test_a_cleared_reflection_rebuilds_the_tools_as_tools_from_does():
+    first = build_context([add]).available["add"]
+    assert build_context([add]).available["add"] is first
+    reflect.clear_cache()
+    again = build_context([add]).available["add"]
+    assert again is not first and again.spec == first.spec
+    assert again is tools_from(add)[0]
+
+
+def test_duplicate_names_raise_on_every_call():
+    @tool("Another add.", name="add")
+    def twin(a: int) -> int:
+        return a
+
+    for _ in range(2):
+        with pytest.raises(ToolDefinitionError, match="already used"):
+            build_context([add, twin])
+
+
+def test_objects_and_modules_are_collected_every_call():
+    module = types.ModuleType("shop_tools")
+    module.add = add
+    add.__module__, saved = "shop_tools", add.__module__
+    try:
+        assert list(build_context([module]).available) == ["add"]
+
+        @tool("Echo.")
+        def echo2(text: str) -> str:
+            return text
+
+        echo2.__module__ = "shop_tools"
+        module.echo2 = echo2
+        assert list(build_context([module]).available) == ["add", "echo2"]  # not the remembered list
+    finally:
+        add.__module__ = saved
+
+    class Shop:
+        @tool("Price.")
+        def price(self, sku: str) -> float:
+            return 1.0
+
+    shop = Shop()
+    assert build_context([shop]).available["price"].function is not None
+    assert build_context([shop]).available["price"] is not build_context([shop]).available["price"]  # as before

@@ -1,0 +1,348 @@
+"""Type → JSON Schema for the types added to the fast path (TypedDict, dataclasses, tuples,
+`Decimal`, `bytes`, Literals of any JSON scalars): fast path = pydantic path, and the fast
+attribute-docstring reader = pydantic's."""
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import json
+import textwrap
+import types
+from typing import Annotated, Any, ClassVar, Literal, NotRequired, Optional, Required, Union
+
+import pytest
+from pydantic import BaseModel, Field
+from typing_extensions import ReadOnly, TypedDict
+
+from toolkit.tools import fast_schema as fs
+from toolkit.tools.fast_schema import _Slow, fast_schema, type_schema
+from toolkit.tools.json_schema import attribute_docstrings, pydantic_schema, reference_docstrings
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Addr(TypedDict):
+    """A postal address."""
+
+    street: str
+    """The street, with the number."""
+    city: str
+    zip: Optional[str]
+
+
+class Person(TypedDict):
+    name: str
+    addresses: list[Addr]
+    colour: NotRequired[Colour]
+
+
+class Partial(TypedDict, total=False):
+    a: int
+    b: Required[list[Addr]]
+    c: Annotated[int, Field(ge=1, description="at least one")]
+    d: Literal[True, False]
+
+
+class Child(Partial):
+    e: tuple[int, ...]  # a comment "with quotes"
+
+
+class Plain(TypedDict):
+    x: int
+    y: dict[str, list[float]]
+
+
+class Tricky(TypedDict):
+    x: list[int]
+    """After a bracket that spans lines."""
+
+
+class WithReadOnly(TypedDict):
+    x: ReadOnly[int]
+
+
+@dataclasses.dataclass
+class Box:
+    w: int
+    """The width."""
+    h: float = 1.5
+    label: str = "x"
+    sizes: tuple[int, ...] = ()
+    flag: bool = False
+    note: Optional[str] = None
+    kind: Literal["a", "b"] = "a"
+    items: list[int] = dataclasses.field(default_factory=list)
+    LIMIT: ClassVar[int] = 3
+
+
+@dataclasses.dataclass
+class Shelf:
+    """A shelf of boxes."""
+
+    boxes: list[Box]
+    main: Optional[Box] = None
+    level: Level = Level.LOW
+
+
+@dataclasses.dataclass
+class Odd:
+    when: decimal.Decimal = decimal.Decimal("1.5")  # default not a JSON scalar: pydantic's job
+
+
+class Model(BaseModel):
+    addr: Addr
+
+
+FAST = [
+    bytes,
+    decimal.Decimal,
+    list,
+    tuple,
+    set,
+    dict,
+    tuple[int, ...],
+    tuple[int, str],
+    tuple[()],
+    tuple[Colour, list[str]],
+    Literal[True, False],
+    Literal[True],
+    Literal[None],
+    Literal["a", None],
+    Literal[1, "a", True],
+    Literal[1, 2, 3],
+    Optional[Literal[True]],
+    Annotated[bytes, Field(max_length=3)],
+    Annotated[tuple[int, ...], Field(min_length=1)],
+    Optional[decimal.Decimal],
+    Union[int, bytes, None],
+    Union[int, None, str],
+    Union[decimal.Decimal, str, None],
+    Union[Literal[1], Literal[True]],
+    Optional[Union[int, str]],
+    Optional[Any],
+    Union[None, Literal[None]],
+    Optional[Union[int, None]],
+    Addr,
+    Person,
+    Partial,
+    Child,
+    Plain,
+    Tricky,
+    list[Addr],
+    Optional[Person],
+    dict[str, Addr],
+    Box,
+    Shelf,
+    list[Box] | None,
+    tuple[Box, Addr],
+    list[Model],
+]
+SLOW = [
+    Literal[Colour.RED],
+    Literal[b"x"],
+    tuple[int, ...] if False else tuple[int, str, ...] if False else dict[int, str],
+    Annotated[decimal.Decimal, Field(ge=1)],
+    WithReadOnly,
+    Odd,
+    Model,
+]
+
+
+def _normal(result):
+    return json.loads(json.dumps(result, sort_keys=True))
+
+
+@pytest.mark.parametrize("annotation", FAST, ids=repr)
+def test_fast_path_equals_pydantic(annotation):
+    defs: dict = {}
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        pytest.skip("models are pydantic's")
+    got = (fast_schema(annotation, defs), defs)
+    assert got == pydantic_schema(annotation)
+    assert type_schema(annotation) == got
+
+
+@pytest.mark.parametrize("annotation", SLOW, ids=repr)
+def test_other_types_go_to_pydantic(annotation):
+    if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        with pytest.raises(_Slow):
+            fast_schema(annotation, {})
+    assert type_schema(annotation) == pydantic_schema(annotation)
+
+
+def test_two_classes_of_one_name_go_to_pydantic():
+    first = Addr
+    namespace: dict = {}
+    exec("from typing_extensions import TypedDict\nclass Addr(TypedDict):\n    other: int\n", namespace)
+    both = tuple[first, namespace["Addr"]]
+    with pytest.raises(_Slow):
+        fast_schema(both, {})
+    assert type_schema(both) == pydantic_schema(both)
+
+
+def test_recursive_typed_dict_goes_to_pydantic():
+    namespace: dict = {}
+    exec(
+        "from __future__ import annotations\nfrom typing_extensions import TypedDict\n"
+        "class Tree(TypedDict):\n    kids: list[Tree]\n",
+        namespace,
+    )
+    tree = namespace["Tree"]
+    with pytest.raises(_Slow):
+        fast_schema(tree, {})
+    assert type_schema(tree) == pydantic_schema(tree)
+
+
+def test_a_redefined_class_gets_its_own_schema():
+    made = []
+    for field in ("a", "b"):
+
+        class Again(TypedDict):
+            pass
+
+        Again.__annotations__[field] = int  # same name, same source line, new class
+        Again.__required_keys__ = frozenset({field})
+        made.append(Again)
+    schemas = [type_schema(c)[1]["Again"]["properties"] for c in made]
+    assert schemas[0] != schemas[1]
+
+
+# --- attribute docstrings: the fast reader = pydantic's ----------------------------------------
+
+
+def _local_classes():
+    class Local(TypedDict):
+        a: int
+        """Local a."""
+
+    @dataclasses.dataclass
+    class LocalBox:
+        b: int
+        "single-quoted"
+        c: int = 0
+
+    return [Local, LocalBox]
+
+
+DOCUMENTED = [Addr, Person, Partial, Child, Plain, Tricky, Box, Shelf, Odd, *_local_classes()]
+
+
+@pytest.mark.parametrize("cls", DOCUMENTED, ids=lambda c: c.__qualname__)
+def test_attribute_docstrings_equal_pydantic(cls):
+    fast = attribute_docstrings(cls)
+    assert fast is None or fast == reference_docstrings(cls)
+
+
+def test_fast_reader_answers_for_plain_classes():
+    for cls in (Addr, Person, Plain, Box, Shelf, *_local_classes()):
+        assert attribute_docstrings(cls) is not None, cls
+
+
+def test_attribute_docstrings_from_generated_modules(tmp_path, monkeypatch):
+    """Classes written to a file and imported: nested, decorated, strings at the margin."""
+    source = textwrap.dedent(
+        '''
+        import dataclasses
+        from typing_extensions import TypedDict
+
+        class A(TypedDict):
+            x: int
+            """X.
+        at the margin"""
+            y: int
+
+        def make():
+            class B(TypedDict):
+                p: int
+                "P."
+            return B
+
+        @dataclasses.dataclass
+        class C:
+            z: int  # no docs
+            w: str = "#"
+
+        class D(TypedDict): q: int; "Q."
+
+        class E(TypedDict):
+            r: int
+        # a comment at the margin
+            s: int
+            """S."""
+        '''
+    )
+    (tmp_path / "gen_docs_mod.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("gen_docs_mod")
+    for cls in (mod.A, mod.make(), mod.C, mod.D, mod.E):
+        fast = attribute_docstrings(cls)
+        assert fast is None or fast == reference_docstrings(cls), cls
+    assert attribute_docstrings(mod.E) == {"s": "S."}
+
+
+def test_no_source_is_left_to_pydantic():
+    cls = types.new_class("Nowhere", (dict,))
+    assert attribute_docstrings(cls) is None
+
+
+def test_clear_cache_forgets_class_schemas():
+    type_schema(Addr)
+    fs.clear_cache()
+    assert Addr not in fs._CACHE
+
+
+def test_schemas_are_json():
+    for annotation in FAST:
+        result = type_schema(annotation)
+        assert _normal(list(result)) == list(result)
+
+
+Any  # noqa: B018 (imported for readers of the table)
+
+
+DEFAULTS = [
+    (bytes, b"abc"),
+    (decimal.Decimal, decimal.Decimal("1.50")),
+    (list[str], ["x", "y"]),
+    (Annotated[list[str], Field(min_length=1)], ["x"]),
+    (Annotated[list[str], Field(min_length=2)], ["x"]),
+    (tuple[int, ...], (1, 2)),
+    (tuple[int, str], (1, "a")),
+    (tuple[int, str], (1, 2)),
+    (set[int], {1}),
+    (Literal[True, False], True),
+    (Literal[1, 2], True),
+    (Literal[1, 2], 2),
+    (datetime.date, datetime.date(2026, 1, 2)),
+    (int | str, "a"),
+    (float | None, 1.5),
+    (list[int], [True]),
+]
+
+
+@pytest.mark.parametrize("annotation, default", DEFAULTS, ids=repr)
+def test_obviously_valid_defaults_are_valid_and_unchanged(annotation, default):
+    from pydantic import ValidationError
+
+    from toolkit.tools.coercion import validate_value
+    from toolkit.tools.fast_schema import obviously_valid
+
+    if obviously_valid(annotation, default, False):  # may say no to a valid one: the validator decides
+        assert validate_value(annotation, default) == default
+    elif (annotation, default) in INVALID:
+        with pytest.raises(ValidationError):
+            validate_value(annotation, default)
+
+
+INVALID = [(Annotated[list[str], Field(min_length=2)], ["x"]), (tuple[int, str], (1, 2))]

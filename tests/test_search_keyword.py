@@ -5,7 +5,10 @@ import random
 import re
 from collections import Counter
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.errors import SearchArgumentError
 from toolkit.search.catalog import load_catalog, scaled_catalog
@@ -185,3 +188,95 @@ def test_any_text_and_any_term_agree_with_naive():
             terms = ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(1, 3))]
             n, minimum = rng.randint(1, 8), rng.randint(0, 3)
             assert index.search(terms, n, minimum) == naive_search(terms, specs, n, minimum), (terms, specs)
+
+
+# --- the index against the naive scorer on adversarial text (issue 16) ---------------------------
+
+TRAPS = [
+    *"abcde",
+    *" _-.,/()",
+    *"İßẞǅΣςıIKΩﬁ\u2126",  # lower-casing changes length or maps several characters to one
+    "e\u0301",  # a combining accent
+    *"订单查询",  # CJK: no spaces, a clause is one run
+    *"１Ａ",  # fullwidth
+    *"\xa0\u3000\t\n",
+    *"09",
+]
+trap_text = st.lists(st.sampled_from(TRAPS), max_size=30).map("".join)
+trap_term = st.lists(st.sampled_from(TRAPS), min_size=1, max_size=6).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.lists(st.sampled_from(TRAPS), max_size=8).map("".join), min_size=1, max_size=40),
+    descriptions=st.data(),
+    terms=st.lists(trap_term, min_size=1, max_size=4),
+    n=st.integers(1, 8),
+    minimum=st.integers(0, 3),
+)
+def test_adversarial_alphabet_agrees_with_naive(names, descriptions, terms, n, minimum):
+    """Case traps (İ ß ẞ Σ ς), combining accents, fullwidth, CJK, NBSP, punctuation, digits."""
+    specs = [
+        ToolSpec(name or f"t{i}", descriptions.draw(st.one_of(st.none(), trap_text))) for i, name in enumerate(names)
+    ]
+    assert KeywordIndex(specs).search(terms, n, minimum) == naive_search(terms, specs, n, minimum)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    texts=st.lists(trap_text, min_size=1, max_size=20),
+)
+def test_terms_cut_from_the_texts_agree_with_naive(seed, texts):
+    """Terms that do occur: pieces of the texts, crossing runs ("e.g.", "(jira", "a b") or inside one."""
+    rng = random.Random(seed)
+    specs = [ToolSpec(f"t{i}", text) for i, text in enumerate(texts)]
+    index = KeywordIndex(specs)
+    for _ in range(10):
+        text = rng.choice(texts) or "a"
+        start = rng.randrange(len(text))
+        terms = [text[start : start + rng.randint(1, 8)]]
+        assert index.search(terms, 10, 1) == naive_search(terms, specs, 10, 1), terms
+
+
+def test_many_distinct_runs_identifiers_and_chinese_clauses_agree_with_naive():
+    """Catalogues where nearly every run is new: ids, versions, hex, unspaced Chinese."""
+    rng = random.Random(11)
+    han = [chr(c) for c in range(0x4E00, 0x4E00 + 300)]
+    specs = [
+        ToolSpec(
+            f"api_v{rng.randint(1, 9)}_{i}",
+            f"/v{rng.randint(1, 3)}/items/{rng.randint(0, 10**6)} build {rng.randint(1, 99)}.{rng.randint(0, 9)} "
+            f"id {rng.getrandbits(40):x} " + "".join(rng.choices(han, k=rng.randint(5, 30))) + "，e.g. (jira",
+        )
+        for i in range(2_000)
+    ]
+    index = KeywordIndex(specs)
+    for _ in range(200):
+        text = rng.choice(specs).description
+        start = rng.randrange(len(text))
+        terms = [
+            text[start : start + rng.randint(1, 10)],
+            rng.choice(["e.g.", "(jira", "a-z", "id)", "/v2/items/", "1."]),
+        ]
+        assert index.search(terms) == naive_search(terms, specs), terms
+
+
+def test_unpaired_surrogates_and_astral_characters_are_exact():
+    specs = [ToolSpec("a", "x\ud800y 😀z"), ToolSpec("b", "\ud800\udfff 😀😀"), ToolSpec("c", "")]
+    for terms in (["\ud800"], ["x\ud800"], ["😀"], ["😀z"], ["😀😀"], ["\ud800\udfff"], [" 😀"]):
+        search_both(terms, specs)
+
+
+def test_pieces_too_wide_for_one_number_use_the_slower_sort():
+    """A (piece, run) pair that does not fit 63 bits is sorted as two keys: same postings."""
+    from toolkit.search.keyword import _Table
+
+    rng = np.random.default_rng(4)
+    keys = rng.integers(0, 50, 500)
+    runs = np.sort(rng.integers(0, 40, 500))
+    fast, slow = _Table(keys, runs, 6, 6), _Table(keys, runs, 60, 6)
+    assert (fast.keys == slow.keys).all() and (fast.starts == slow.starts).all() and (fast.runs == slow.runs).all()
+    for key in range(51):
+        expected = sorted(set(runs[keys == key].tolist()))
+        assert fast.get(key).tolist() == expected == slow.get(key).tolist()

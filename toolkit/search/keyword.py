@@ -13,9 +13,11 @@ literally: the reference the index is tested against.
 `KeywordIndex` gives the same answer without reading every tool. It cuts each text into runs
 (letters and digits, or everything else) and lists which tools hold each run. A term made of
 one kind of character can only occur inside a run of that kind, so the tools containing it are
-exactly the holders of the runs that contain it — and a catalogue has few distinct runs, because
-it repeats its words. Pieces that a large share of the tools hold ("a", "the") keep a ready bit
-set. A mixed term ("create task") is checked with `in` on the tools holding all its words.
+exactly the holders of the runs that contain it; the runs holding each 1-, 2- and 3-character
+piece are listed once, with array operations over all runs at a time (a catalogue may have
+hundreds of thousands of distinct runs: ids, version numbers, Chinese written without spaces).
+Pieces that a large share of the tools hold ("a", "the") keep a bit set once asked for. A mixed
+term ("e.g.", "create task") is checked with `in` on the tools whose runs can line up with it.
 Scores add up in a NumPy array; only the best score levels are read.
 
 `KeywordSearch` is the strategy the search wrapper (`toolkit.search.tool`) uses: the search tool's
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -82,15 +83,109 @@ def naive_search(
     return [Match(s.name, s.description, n) for s, n in kept[:max_results]]
 
 
-def _pieces(text: str, length: int) -> set[str]:
-    return {text[i : i + length] for i in range(len(text) - length + 1)}
-
-
 _RUNS = re.compile(r"[^\W_]+|[\W_]+")
 """A text cut into runs: letters and digits, or everything else (spaces, `_`, punctuation)."""
 
-_WORD = re.compile(r"[^\W_]")
 _NONE = np.zeros(0, dtype=np.int32)
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The values sorted, each once (`np.unique` without its slower hashing)."""
+    values = np.sort(values)
+    first = np.ones(len(values), dtype=bool)
+    first[1:] = values[1:] != values[:-1]
+    return values[first]
+
+
+class _Table:
+    """Postings of numbers: for each distinct key, the runs listed with it (ascending, each once)."""
+
+    def __init__(self, keys: np.ndarray, runs: np.ndarray, key_bits: int, run_bits: int) -> None:
+        if key_bits + run_bits <= 63:  # each (key, run) pair as one number: a plain sort orders them
+            pairs = _distinct(keys << run_bits | runs)
+            keys, runs = pairs >> run_bits, pairs & ((1 << run_bits) - 1)
+        else:  # too wide for one number (a huge alphabet or catalogue): the same, slower
+            order = np.lexsort((runs, keys))
+            keys, runs = keys[order], runs[order]
+            fresh = np.ones(len(keys), dtype=bool)
+            fresh[1:] = (keys[1:] != keys[:-1]) | (runs[1:] != runs[:-1])
+            keys, runs = keys[fresh], runs[fresh]
+        firsts = np.flatnonzero(np.diff(keys, prepend=-1))
+        self.keys = keys[firsts]
+        self.runs = runs.astype(np.int32)
+        self.starts = np.append(firsts, len(keys))
+        """The runs listed with keys[i] are runs[starts[i]:starts[i + 1]]."""
+
+    def get(self, key: int) -> np.ndarray:
+        i = int(np.searchsorted(self.keys, key))
+        if i == len(self.keys) or self.keys[i] != key:
+            return _NONE
+        return self.runs[self.starts[i] : self.starts[i + 1]]
+
+
+class _Pieces:
+    """Which runs hold, begin with and end with each 1-, 2- and 3-character piece.
+
+    Built with array operations over all runs joined, not run by run. Each character becomes
+    its rank in the catalogue's alphabet; every position of the joined text starts one piece of
+    each length, its ranks packed into one number (`code`). Pieces that would cross from one run
+    into the next are dropped, and sorting the (piece, run) pairs lists the runs holding each
+    piece (`_Table`).
+    """
+
+    def __init__(self, runs: list[str]) -> None:
+        joined = np.frombuffer("".join(runs).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        alphabet = _distinct(joined)
+        self.rank = {chr(c): i for i, c in enumerate(alphabet.tolist())}
+        self.bits = max(1, len(alphabet).bit_length())
+        """Bits per character in a piece's code."""
+        chars = np.searchsorted(alphabet, joined).astype(np.int64)
+        lengths = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
+        owner = np.repeat(np.arange(len(runs), dtype=np.int64), lengths)  # the run of each character
+        first = np.cumsum(lengths) - lengths  # where each run begins in the joined text
+        run_bits = max(1, len(runs).bit_length())
+        self.inside: list[_Table] = []
+        self.begin: list[_Table] = []
+        self.end: list[_Table] = []
+        """For length 1, 2, 3: the runs holding / beginning with / ending with each piece."""
+        codes = chars
+        for n in (1, 2, 3):
+            if n > 1:  # the piece at p: the one before it, one character longer
+                codes = codes[:-1] << self.bits | chars[n - 1 :]
+            inside = owner[: len(codes)] == owner[n - 1 :]  # does not cross into the next run
+            key_bits = n * self.bits
+            self.inside.append(_Table(codes[inside], owner[: len(codes)][inside], key_bits, run_bits))
+            long = np.flatnonzero(lengths >= n)
+            self.begin.append(_Table(codes[first[long]], long, key_bits, run_bits))
+            self.end.append(_Table(codes[first[long] + lengths[long] - n], long, key_bits, run_bits))
+
+    def code(self, piece: str) -> int:
+        """A piece of 1 to 3 characters as one number (-1 if a character is not in the catalogue)."""
+        code = 0
+        for char in piece:
+            rank = self.rank.get(char)
+            if rank is None:
+                return -1
+            code = code << self.bits | rank
+        return code
+
+    def holding(self, piece: str) -> np.ndarray:
+        """The runs holding `piece` (1 to 3 characters), ascending."""
+        return self.inside[len(piece) - 1].get(self.code(piece))
+
+    def rarest(self, term: str) -> np.ndarray:
+        """The runs holding the rarest 3-character piece of `term` (longer than 3): a superset of
+        the runs containing `term`."""
+        table = self.inside[2]
+        return min((table.get(self.code(term[i : i + 3])) for i in range(len(term) - 2)), key=len)
+
+    def beginning(self, start: str) -> np.ndarray:
+        """The runs beginning with `start` (1 to 3 characters; more: a superset)."""
+        return self.begin[min(3, len(start)) - 1].get(self.code(start[:3]))
+
+    def ending(self, end: str) -> np.ndarray:
+        """The runs ending with `end` (1 to 3 characters; more: a superset)."""
+        return self.end[min(3, len(end)) - 1].get(self.code(end[-3:]))
 
 
 class _Postings:
@@ -98,11 +193,14 @@ class _Postings:
 
     A term made of one kind of character (all letters and digits, or none) can only occur inside
     one run of that kind, so the texts containing it are exactly the texts holding a run that
-    contains it. The runs are few (a catalogue repeats its words), so finding those runs is cheap:
-    1-, 2- and 3-character pieces list the runs holding them; a longer term checks the runs on
-    its rarest pieces' lists. A piece held by a large share of the texts ("a", "the") keeps its
-    texts as a ready bit set. A mixed term ("create task", "(shopify)") is checked with `in` on
-    the texts that contain every letters-and-digits run of it.
+    contains it. Distinct runs are far fewer than texts' characters, so finding those runs is
+    cheap: 1-, 2- and 3-character pieces list the runs holding them (`_Pieces`); a longer term
+    checks the runs on its rarest piece's list. A piece held by a large share of the texts ("a",
+    "the") keeps its texts as a bit set once asked for.
+
+    A mixed term ("e.g.", "(jira", "create task") is cut into runs the same way. Where it occurs,
+    its inner runs are whole runs of the text, its first run ends a run of the text and its last
+    run starts one. The texts meeting all three are checked with `in`.
     """
 
     def __init__(self, texts: list[str]) -> None:
@@ -112,58 +210,73 @@ class _Postings:
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
         per_text = list(map(set, map(_RUNS.findall, texts)))  # each run once per text
         flat = list(chain.from_iterable(per_text))
-        ids = {run: i for i, run in enumerate(dict.fromkeys(flat))}
-        run_ids = np.fromiter(map(ids.__getitem__, flat), dtype=np.int32, count=len(flat))
+        self.ids = {run: i for i, run in enumerate(dict.fromkeys(flat))}
+        run_ids = np.fromiter(map(self.ids.__getitem__, flat), dtype=np.int32, count=len(flat))
         text_ids = np.repeat(np.arange(self.size, dtype=np.int32), list(map(len, per_text)))
         order = np.argsort(run_ids, kind="stable")  # by run, texts ascending within a run
         self.holders = text_ids[order]
         """The texts holding run r are holders[starts[r]:starts[r + 1]]."""
-        self.starts = np.zeros(len(ids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(run_ids, minlength=len(ids)), out=self.starts[1:])
-        self.runs = list(ids)
-        self.pieces: dict[str, list[int]] = defaultdict(list)
-        """The runs holding each 1-, 2- and 3-character piece."""
-        for r, run in enumerate(self.runs):
-            for piece in _pieces(run, 1) | _pieces(run, 2) | _pieces(run, 3):
-                self.pieces[piece].append(r)
+        self.starts = np.zeros(len(self.ids) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(run_ids, minlength=len(self.ids)), out=self.starts[1:])
+        self.held = np.diff(self.starts)
+        """How many texts hold each run."""
+        self.runs = list(self.ids)
+        self.pieces = _Pieces(self.runs)
         self.common: dict[str, np.ndarray] = {}
-        """Packed masks of the texts holding each piece whose runs have many holders."""
-        held = np.diff(self.starts)
-        for piece, rs in self.pieces.items():
-            if len(rs) > 1 and held[rs].sum() >= self.dense:
-                self.common[piece] = np.packbits(self._holding(rs))
-
-    def containing(self, term: str) -> np.ndarray:
-        """Indices of the texts that contain `term` (exactly as `term in text` would say), ascending."""
-        hits = self.hits(term)
-        return np.flatnonzero(hits).astype(np.int32) if hits.dtype == bool else hits
+        """Packed masks of the texts holding a short piece whose runs have many holders (filled on first use)."""
 
     def hits(self, term: str) -> np.ndarray:
         """The texts that contain `term`: ascending indices, or a mask over all texts."""
         runs = _RUNS.findall(term)
         if len(runs) == 1:
-            packed = self.common.get(term)
-            if packed is not None:
-                return np.unpackbits(packed, count=self.size).view(bool)
-            return self._holding(self._runs_containing(term))
-        words = sorted((self.containing(r) for r in set(runs) if _WORD.match(r)), key=len)
-        candidates = words[0] if words else np.arange(self.size, dtype=np.int32)
-        for other in words[1:]:
-            candidates = np.intersect1d(candidates, other, assume_unique=True)
+            return self._single(term)
+        first, *inner, last = runs
+        all_runs = self.runs
+        found = [self._holding([r]) if r is not None else _NONE for r in map(self.ids.get, inner)]
+        ends, begins = self.pieces.ending(first), self.pieces.beginning(last)
+        if len(first) > 3:  # the lists hold the runs ending with its last 3 characters
+            ends = np.array([r for r in ends.tolist() if all_runs[r].endswith(first)], dtype=np.int32)
+        if len(last) > 3:
+            begins = np.array([r for r in begins.tolist() if all_runs[r].startswith(last)], dtype=np.int32)
+        found += [self._holding(ends), self._holding(begins)]
+        lists = [hits for hits in found if hits.dtype != bool]
+        candidates = min(lists, key=len) if lists else np.arange(self.size, dtype=np.int32)
+        for hits in found:
+            if hits is not candidates and len(candidates):
+                candidates = candidates[self._mask(hits)[candidates]]
         texts = self.texts
         return np.array([i for i in candidates.tolist() if term in texts[i]], dtype=np.int32)
 
-    def _runs_containing(self, term: str) -> list[int]:
-        pieces = self.pieces
-        if len(term) <= 3:
-            return pieces.get(term, [])
-        rarest = min((pieces.get(term[i : i + 3], []) for i in range(len(term) - 2)), key=len)
-        runs = self.runs
-        return [r for r in rarest if term in runs[r]]
+    def _single(self, term: str) -> np.ndarray:
+        """`hits` for a term of one kind of character."""
+        if len(term) > 3:
+            return self._holding(self._runs_containing(term))
+        packed = self.common.get(term)
+        if packed is not None:
+            return np.unpackbits(packed, count=self.size).view(bool)
+        runs = self.pieces.holding(term)
+        hits = self._holding(runs)
+        if len(runs) > 1 and self.held[runs].sum() >= self.dense:
+            self.common[term] = np.packbits(hits)
+        return hits
 
-    def _holding(self, runs: list[int]) -> np.ndarray:
+    def _runs_containing(self, term: str) -> np.ndarray:
+        if len(term) <= 3:
+            return self.pieces.holding(term)
+        runs = self.runs
+        return np.array([r for r in self.pieces.rarest(term).tolist() if term in runs[r]], dtype=np.int32)
+
+    def _mask(self, hits: np.ndarray) -> np.ndarray:
+        """A hit list as a mask over all texts."""
+        if hits.dtype == bool:
+            return hits
+        mask = np.zeros(self.size, dtype=bool)
+        mask[hits] = True
+        return mask
+
+    def _holding(self, runs: Sequence[int] | np.ndarray) -> np.ndarray:
         """The texts holding any of `runs`: ascending indices, or a mask when they are many."""
-        if not runs:
+        if not len(runs):
             return _NONE
         if len(runs) == 1:
             return self.holders[self.starts[runs[0]] : self.starts[runs[0] + 1]]

@@ -416,8 +416,33 @@ def test_a_keyboard_interrupt_in_a_tool_still_stops_the_turn():
     memory = ChatMemory()
     with pytest.raises(KeyboardInterrupt) as raised:
         run_loop(ScriptedModel([call("wait", id="c1"), "x"]), Q, tools=[wait], memory=memory)
-    assert tool_results(memory.messages()) == [("c1", "Not completed: the turn was interrupted by KeyboardInterrupt.")]
+    assert tool_results(memory.messages()) == [
+        (
+            "c1",
+            "Interrupted by KeyboardInterrupt while it ran: its outcome is unknown (it may have done its work). "
+            "Check before calling it again.",
+        )
+    ]
     assert raised.value.loop_result.finish == "stopped"
+
+
+def test_an_interrupt_tells_the_call_that_was_running_from_the_calls_never_started():
+    @tool("wait")
+    def wait() -> str:
+        raise KeyboardInterrupt
+
+    @tool("later")
+    def later() -> str:
+        return "ran"
+
+    memory = ChatMemory()
+    script = [[call("wait", id="c1"), call("later", id="c2")], "x"]
+    with pytest.raises(KeyboardInterrupt):
+        run_loop(ScriptedModel(script), Q, tools=[wait, later], memory=memory, options=COURSE)
+    assert tool_results(memory.messages()) == [
+        ("c1", "执行中被 KeyboardInterrupt 中断：结果未知（可能已经执行）。再次调用前请先确认。"),
+        ("c2", "未完成：这一轮被 KeyboardInterrupt 中断。"),
+    ]
 
 
 # -- 12. LoopOptions checks its fields when it is built -------------------------------------------

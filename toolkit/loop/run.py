@@ -214,6 +214,8 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
+        self.started: set[str] = set()
+        """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
         self.answered = 0
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
@@ -377,6 +379,7 @@ class _Run:
                 stopped_by = stopper[0] if stopper else None
             if stopped_by is not None:
                 return self.not_run(trace, call, *stopped_by)
+            self.started.add(call.id)
             start = self.options.clock()
             own = InvocationContext(memory_id, self.parameters, call)
             guarded = self.guard(call, succeeded)
@@ -454,9 +457,13 @@ class _Run:
                 self.save_again(exc)
                 trace.decision = trace.decision or f"stopped: {type(exc).__name__}"
             return
-        text = self.texts.interrupted.format(error=type(exc).__name__)
+        error = type(exc).__name__
+        before, running = self.texts.interrupted.format(error=error), self.texts.interrupted_running.format(error=error)
         done = {e.call.id: self.round_result(e) for e in trace.executions}
-        results = [done.get(c.id) or _error_result(c, text) for c in trace.reply.tool_calls]
+        results = [
+            done.get(c.id) or _error_result(c, running if c.id in self.started else before)
+            for c in trace.reply.tool_calls
+        ]
         try:
             self.append_results(trace, results)
         except Exception as failure:

@@ -11,7 +11,10 @@ guard           a repeated successful call is not run again  tool
 guard_handover  the model kept repeating guarded calls       (the hand-over answer)
 not_run_limit   a reply beyond `max_round_trips`             limit
 not_run         a call not started when another stopped it   tool, error
-interrupted     the turn was interrupted mid-round           error
+interrupted     the turn was interrupted before the call     error
+                started
+interrupted_    the turn was interrupted while the call ran  error
+running         (its outcome is unknown)
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 rolled_back     a saga undid the call                        tool, failed
 images_line     one line of the message carrying images      id, tool, count
@@ -73,6 +76,10 @@ class LoopTexts:
     image_separator: str
     """Between two `image_item`s."""
     expected: Callable[[str], str] = str
+    interrupted_running: str = (
+        "Interrupted by {error} while it ran: its outcome is unknown (it may have done its work). "
+        "Check before calling it again."
+    )
     """How an argument error's "expected …" phrase is written in the repair text."""
 
     def report_unknown_tool(self, error: Exception, call: ToolCall) -> str:
@@ -162,6 +169,7 @@ ZH = LoopTexts(
     not_run_limit="未执行：已达到 {limit} 轮工具调用的上限。",
     not_run="未执行：本轮的另一个调用 {tool} 出错（{error}），这一轮已停止。",
     interrupted="未完成：这一轮被 {error} 中断。",
+    interrupted_running="执行中被 {error} 中断：结果未知（可能已经执行）。再次调用前请先确认。",
     unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
     rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",
     images_line="工具调用 {id}（{tool}）返回的图片：{count} 张",

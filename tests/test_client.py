@@ -55,6 +55,7 @@ class Script:
         self.requests.append(request)
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):
+            reply.request = request  # as httpx's own transports do
             raise reply
         return reply
 

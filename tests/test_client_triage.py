@@ -5,6 +5,7 @@ import json
 
 import httpx
 import pytest
+from test_client import Script
 
 from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion
 from toolkit.chat.messages import UserMessage
@@ -17,21 +18,6 @@ QUESTION = [UserMessage(content="hi")]
 KEY = "sk-proj-" + "S3cr3t" * 8
 SSE = {"content-type": "text/event-stream"}
 ANSWER = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
-
-
-class Script:
-    """A MockTransport handler replaying responses (or raising exceptions) in order."""
-
-    def __init__(self, *replies):
-        self.replies, self.requests = list(replies), []
-
-    def __call__(self, request):
-        self.requests.append(request)
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            reply.request = request  # as httpx's own transports do
-            raise reply
-        return reply
 
 
 def make(script, base_url="http://gw.test/v1", **kw):

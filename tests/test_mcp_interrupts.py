@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from ctrl_c import ctrl_c_after
+from test_mcp import _wait_for
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import McpConnectionError
@@ -59,15 +60,6 @@ def _tools(provider) -> dict:
 
 def _run(tools: dict, name: str, arguments: str = "{}"):
     return tools[name].execute(ToolCall(id="c1", name=name, arguments=arguments))
-
-
-def _wait_for(path: Path, seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if path.exists():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 # --- #7: a server that goes away during a call --------------------------------------------

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal, NotRequired, Optional, Req
 
 import pytest
 from pydantic import BaseModel, Field
+from test_type_schema import Level
 from typing_extensions import ReadOnly, TypedDict
 
 from toolkit.tools import fast_schema as fs
@@ -23,11 +24,6 @@ from toolkit.tools.json_schema import attribute_docstrings, pydantic_schema, ref
 class Colour(enum.Enum):
     RED = "red"
     GREEN = "green"
-
-
-class Level(enum.IntEnum):
-    LOW = 1
-    HIGH = 2
 
 
 class Addr(TypedDict):
@@ -149,7 +145,7 @@ FAST = [
 SLOW = [
     Literal[Colour.RED],
     Literal[b"x"],
-    tuple[int, ...] if False else tuple[int, str, ...] if False else dict[int, str],
+    dict[int, str],
     Annotated[decimal.Decimal, Field(ge=1)],
     WithReadOnly,
     Odd,
@@ -171,6 +167,7 @@ def test_fast_path_equals_pydantic(annotation):
     assert type_schema(annotation) == got
 
 
+@pytest.mark.filterwarnings("ignore:.*ReadOnly:UserWarning")  # pydantic says it does not enforce ReadOnly
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
 def test_other_types_go_to_pydantic(annotation):
     if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):

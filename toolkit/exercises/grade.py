@@ -48,7 +48,7 @@ import nbformat
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
-from toolkit.tools.redact import is_secret_name
+from toolkit.tools.redact import is_secret_variable
 
 NOTEBOOK_ROW = "(notebook)"
 START_ALLOWANCE_S = 60
@@ -204,12 +204,10 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool
 
 def submission_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment a submission runs in: the grader's, without the `LLM_*` variables (offline)
-    and without any variable whose name labels a secret (`redact.is_secret_name`: `…_KEY`,
+    and without any variable whose name labels a secret (`redact.is_secret_variable`: `…_KEY`,
     `…_TOKEN`, `…_PASSWORD`, …), which learners' code could otherwise read and send out."""
     return {
-        name: value
-        for name, value in environ.items()
-        if not name.startswith("LLM_") and (name.upper() in ("PWD", "OLDPWD") or not is_secret_name(name))
+        name: value for name, value in environ.items() if not name.startswith("LLM_") and not is_secret_variable(name)
     }
 
 

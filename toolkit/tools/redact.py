@@ -217,13 +217,14 @@ def is_secret_name(name: str) -> bool:
     return parts[-1] in _SECRET_WORDS or joined.endswith(_SECRET_ENDINGS)
 
 
+def is_secret_variable(name: str) -> bool:
+    """Whether an environment variable's name labels a secret (`is_secret_name`, except `PWD`)."""
+    return name.upper() not in _NOT_SECRET_VARIABLES and is_secret_name(name)
+
+
 def _environment_values(text: str) -> str:
     values = sorted(
-        {
-            v
-            for k, v in os.environ.items()
-            if len(v.strip()) >= 6 and k.upper() not in _NOT_SECRET_VARIABLES and is_secret_name(k) and not v.isdigit()
-        },
+        {v for k, v in os.environ.items() if len(v.strip()) >= 6 and is_secret_variable(k) and not v.isdigit()},
         key=len,
         reverse=True,
     )
@@ -283,9 +284,9 @@ def _prose_secret(match: re.Match[str]) -> str:
     """`password is hunter2` → `password is [REDACTED]`; a plain lower-case word is kept, since
     it says what went wrong (`password is incorrect`, `api token was expired`)."""
     value = match.group(2)
-    if REDACTED in value or _PLAIN_WORD.fullmatch(value.rstrip(".")):
+    if _PLAIN_WORD.fullmatch(value.rstrip(".")):
         return match.group(0)
-    masked = _mask_value(value)
+    masked = _mask_value(value)  # None for a value already masked
     return match.group(0) if masked is None else match.group(1) + masked
 
 

@@ -372,7 +372,7 @@ class _Run:
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
-        offered = [t.name for t in self.tools.effective] if self.tools.hidden else None  # unknown names list these
+        offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:

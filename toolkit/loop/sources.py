@@ -15,8 +15,8 @@ tools sent to the model this round); they differ only when a wrapper such as too
 holds some back (`visible`).
 
 Speed: a loop passes the same tools every call, so `build_context` remembers the last few
-`tools` lists made only of functions and `Tool`s (by identity, as long as no reflection was
-cleared) and copies their checked tools instead of collecting them again; `effective` is a
+`tools` lists made only of functions and `Tool`s (by identity, within one reflection
+generation) and copies their checked tools instead of collecting them again; `effective` is a
 C-speed copy when nothing is held back. Both give what the plain path gives (a test holds it).
 
 Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.tool`).
@@ -186,52 +186,30 @@ def build_context(
 
 _KEPT = 16
 """How many `tools` lists `_tools_of` remembers (an application has a few agents, not hundreds)."""
-_kept: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Tool]]] = {}
+_kept: dict[tuple[int, ...], tuple[int, tuple[Any, ...], dict[str, Tool]]] = {}
+"""ids of a `tools` list → (the reflection generation it was collected in, the list, its tools)."""
 _kept_lock = threading.Lock()
-_cleared = 0
-"""How many times a cleared reflection cache emptied `_kept`."""
-
-
-def _canary() -> None:
-    """Kept in the reflection cache: gone from it when `reflect.clear_cache()` ran."""
-
-
-def _reflections_kept() -> bool:
-    """No reflection was cleared since `_canary` was reflected (false when unsure)."""
-    cache = getattr(reflect, "_CACHE", None)
-    try:
-        return cache is not None and _canary in cache
-    except TypeError:
-        return False
 
 
 def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
     """`tools_from(*sources)` by name, remembered for a list of functions and `Tool`s only.
 
-    A `Tool` is frozen and a function's tool changes only when its reflection is cleared (then
-    `_canary` is gone too), so the same objects give the same tools. Modules, objects with `@tool`
-    methods and bound methods are collected every call (their tools can change between calls).
-    The entry holds its sources, so the ids in its key stay theirs while it is kept."""
-    global _cleared
+    A `Tool` is frozen and a function's tool changes only when its reflection is cleared
+    (`reflect.cache_generation()` moves on), so the same objects give the same tools. Modules,
+    objects with `@tool` methods and bound methods are collected every call (their tools can
+    change between calls). The entry holds its sources, so the ids in its key stay theirs."""
     key = tuple(map(id, sources))
-    if not _reflections_kept():  # every entry may hold tools of a cleared reflection
-        with _kept_lock:
-            _kept.clear()
-            _cleared += 1
-            reflect.reflect(_canary)
+    generation = reflect.cache_generation()
     entry = _kept.get(key)
-    if entry is not None:
-        return entry[1]
-    seen = _cleared
+    if entry is not None and entry[0] == generation:
+        return entry[2]
     collected = {t.name: t for t in tools_from(*sources)}  # raises on a duplicate name
     if all(type(s) is types.FunctionType or type(s) is Tool for s in sources):
-        with _kept_lock:  # kept only if no reflection was cleared while they were collected
-            if seen != _cleared or not _reflections_kept():
-                return collected
+        with _kept_lock:  # a clear during the collection leaves an entry of the old generation: never read
             _kept.pop(key, None)
             while len(_kept) >= _KEPT:
                 _kept.pop(next(iter(_kept)))
-            _kept[key] = (tuple(sources), collected)
+            _kept[key] = (generation, tuple(sources), collected)
     return collected
 
 

@@ -108,11 +108,22 @@ def reflect(fn: Callable[..., Any], *, skip_first: bool = False) -> Reflection:
     return per_fn[skip_first]
 
 
+_generation = 0
+
+
 def clear_cache() -> None:
     """Forget every reflection and type schema (benchmarks measure first-time reflection)."""
+    global _generation
     _CACHE.clear()
     fast_schema.clear_cache()
     coercion.clear_cache()
+    _generation += 1
+
+
+def cache_generation() -> int:
+    """How many times `clear_cache()` ran: anything built from an earlier generation's
+    reflections is stale."""
+    return _generation
 
 
 def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:

@@ -23,7 +23,8 @@ labelled queries. Every scorer runs the same queries, interleaved, 5 times; the 
 The same at 10,000 tools on catalogues and queries unlike the course's (`other_catalogues`):
 Chinese descriptions without spaces, identifiers and version numbers, short descriptions over a
 Zipfian 30,000-word vocabulary, 200–300-word descriptions, and the course catalogue queried with
-punctuation and multi-word terms ("e.g.", "(jira", "a-z", "order the customer").
+punctuation and multi-word terms ("e.g.", "(jira", "a-z", "order the customer"), with pieces cut
+anywhere from its descriptions ("r the c"), and with terms of 1–2 characters ("e", "t ", "(").
 
 Targets at 10,000 tools, on every catalogue: per query ≤ 0.5× bm25s (or ≤ 300 µs); build ≤
 bm25s's build; top 5 identical to the naive scorer on every query. Each is printed as met / not
@@ -236,6 +237,33 @@ def punctuation(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[
     return specs, queries
 
 
+def spans(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """The course catalogue, queried with 2–12 characters cut anywhere from its descriptions ("r the c",
+    "ts. s"): terms that cross word boundaries and punctuation, most of them mixed."""
+    specs = scaled_catalog(catalog.tools, TARGET_SIZE)
+    queries = []
+    for _ in range(300):
+        cut = []
+        for _ in range(rng.randint(1, 3)):
+            text = rng.choice(specs).description.lower()
+            start = rng.randrange(max(1, len(text) - 2))
+            cut.append(text[start : start + rng.randint(2, 12)])
+        queries.append(cut)
+    return specs, queries
+
+
+def short_terms(catalog: Any, rng: random.Random) -> tuple[list[ToolSpec], list[list[str]]]:
+    """The course catalogue, queried with terms of 1–2 letters, digits or marks ("e", "t ", "(", "0"): most
+    match thousands of tools."""
+    specs = scaled_catalog(catalog.tools, TARGET_SIZE)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 .-_(),/"
+
+    def term() -> str:
+        return "".join(rng.choices(alphabet, k=rng.randint(1, 2)))
+
+    return specs, [[term() for _ in range(rng.randint(1, 4))] for _ in range(300)]
+
+
 def other_catalogues(catalog: Any) -> None:
     kinds = {
         "Chinese descriptions, no spaces": chinese,
@@ -243,6 +271,8 @@ def other_catalogues(catalog: Any) -> None:
         "Zipf vocabulary of 30,000 words": zipf_vocabulary,
         "long descriptions (200-300 words)": long_descriptions,
         "punctuation and multi-word terms": lambda rng: punctuation(catalog, rng),
+        "pieces cut across words": lambda rng: spans(catalog, rng),
+        "terms of 1-2 characters": lambda rng: short_terms(catalog, rng),
     }
     for label, make in kinds.items():
         specs, queries = make(random.Random(1))

@@ -280,3 +280,55 @@ def test_pieces_too_wide_for_one_number_use_the_slower_sort():
     for key in range(51):
         expected = sorted(set(runs[keys == key].tolist()))
         assert fast.get(key).tolist() == expected == slow.get(key).tolist()
+
+
+# --- the index's own paths: one sequence for names and descriptions, places, bit sets, narrowing ----
+
+
+def test_a_term_never_spans_two_texts():
+    """Names and descriptions are read as one sequence; a term must not join one text's end to the next's start."""
+    specs = [ToolSpec("ab", "cd"), ToolSpec("ef", "gh"), ToolSpec("x.", ".y"), ToolSpec("x", "(")]
+    for terms in (["bc"], ["b c"], ["dE"], ["d e"], [".."], ["x.."], ["..y"], ["(x"], ["y x"], ["hx"]):
+        assert search_both(terms, specs) == []
+
+
+def test_terms_over_frequent_and_rare_runs_agree_with_naive():
+    """Runs held by many texts answer from bit sets, the others from lists; a term may need both."""
+    rng = random.Random(21)
+    words = ["order", "orders", "reorder", "border", "ord", "or", "the", "a", "e.g.", "x-y"]
+    specs = [
+        ToolSpec(
+            "_".join(rng.choices(words, k=3)) + f"_{i}",
+            " ".join(rng.choices(words, weights=[40, 5, 1, 1, 3, 30, 60, 50, 2, 2], k=rng.randint(0, 12))),
+        )
+        for i in range(600)
+    ]
+    index = KeywordIndex(specs)
+    for terms in (["order"], ["rder"], ["or"], ["ord", "the"], ["e.g."], ["g. the"], ["order the a"], ["x-y o"]):
+        assert index.search(terms, 10) == naive_search(terms, specs, 10), terms
+
+
+def test_long_terms_over_a_syllable_vocabulary_agree_with_naive():
+    """Thousands of runs share each 3-character piece: the lists are crossed, the rest checked with `in`."""
+    rng = random.Random(22)
+    syllables = "ka to ri ne sa mo lu pe chi tra ion ing er st an or".split()
+    vocabulary = ["".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(3000)]
+    specs = [
+        ToolSpec("_".join(rng.choices(vocabulary, k=3)), " ".join(rng.choices(vocabulary, k=rng.randint(5, 30))) + ".")
+        for _ in range(1500)
+    ]
+    index = KeywordIndex(specs)
+    for _ in range(300):
+        text = rng.choice(specs).description
+        start = rng.randrange(len(text))
+        terms = [text[start : start + rng.randint(1, 16)], rng.choice(vocabulary)[1:]]
+        assert index.search(terms) == naive_search(terms, specs), terms
+
+
+def test_sorting_runs_too_wide_for_one_number_uses_the_stable_argsort():
+    from toolkit.search.keyword import _sort_by
+
+    keys = np.random.default_rng(5).integers(0, 30, 400)
+    fast, slow = _sort_by(keys, 30), _sort_by(keys, 2**60)
+    assert (fast[0] == slow[0]).all() and (fast[1] == slow[1]).all()
+    assert (keys[fast[1]] == fast[0]).all() and (np.diff(fast[0]) >= 0).all()

@@ -10,15 +10,17 @@ Tools scoring at least `min_score` (1) are ranked by score, highest first, ties 
 order, and the first `max_results` (5) are returned. `naive_search` is that rule written out
 literally: the reference the index is tested against.
 
-`KeywordIndex` gives the same answer without reading every tool. It cuts each text into runs
-(letters and digits, or everything else) and lists which tools hold each run. A term made of
-one kind of character can only occur inside a run of that kind, so the tools containing it are
-exactly the holders of the runs that contain it; the runs holding each 1-, 2- and 3-character
-piece are listed once, with array operations over all runs at a time (a catalogue may have
-hundreds of thousands of distinct runs: ids, version numbers, Chinese written without spaces).
-Pieces that a large share of the tools hold ("a", "the") keep a bit set once asked for. A mixed
-term ("e.g.", "create task") is checked with `in` on the tools whose runs can line up with it.
-Scores add up in a NumPy array; only the best score levels are read.
+`KeywordIndex` gives the same answer without reading every tool. It reads the names and the
+descriptions once, as one sequence of runs (letters and digits, or everything else), and lists
+where each run occurs and which texts hold it. A term made of one kind of character can only
+occur inside a run of that kind, so the tools containing it are exactly the holders of the runs
+that contain it; the runs holding each 1-, 2- and 3-character piece are listed once, with array
+operations over all runs at a time (a catalogue may have hundreds of thousands of distinct runs:
+ids, version numbers, Chinese written without spaces). Runs that many texts hold ("the", "order")
+keep a bit set, and so does a short piece that many hold ("a"), once asked for. A mixed term
+("e.g.", "create task") is found by its places in the sequence: runs side by side, checked with
+array look-ups rather than `in` on each tool. Scores
+add up in a NumPy array; only the best score levels are read.
 
 `KeywordSearch` is the strategy the search wrapper (`toolkit.search.tool`) uses: the search tool's
 spec, how its arguments are checked, and the two settings.
@@ -33,7 +35,7 @@ import json
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, count
 from typing import Any, ClassVar
 
 import numpy as np
@@ -88,6 +90,9 @@ _RUNS = re.compile(r"[^\W_]+|[\W_]+")
 
 _NONE = np.zeros(0, dtype=np.int32)
 
+_FEW = 32
+"""Candidate runs this few are checked with `in` rather than narrowed further (about one piece look-up's cost)."""
+
 
 def _distinct(values: np.ndarray) -> np.ndarray:
     """The values sorted, each once (`np.unique` without its slower hashing)."""
@@ -117,7 +122,7 @@ class _Table:
         """The runs listed with keys[i] are runs[starts[i]:starts[i + 1]]."""
 
     def get(self, key: int) -> np.ndarray:
-        i = int(np.searchsorted(self.keys, key))
+        i = int(self.keys.searchsorted(key))  # the method: a third of np.searchsorted's overhead
         if i == len(self.keys) or self.keys[i] != key:
             return _NONE
         return self.runs[self.starts[i] : self.starts[i + 1]]
@@ -139,7 +144,9 @@ class _Pieces:
         self.rank = {chr(c): i for i, c in enumerate(alphabet.tolist())}
         self.bits = max(1, len(alphabet).bit_length())
         """Bits per character in a piece's code."""
-        chars = np.searchsorted(alphabet, joined).astype(np.int64)
+        ranks = np.zeros(int(alphabet[-1]) + 1 if len(alphabet) else 0, dtype=np.int64)
+        ranks[alphabet] = np.arange(len(alphabet))
+        chars = ranks[joined]  # each character's rank: one look-up (a binary search is slower)
         lengths = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
         owner = np.repeat(np.arange(len(runs), dtype=np.int64), lengths)  # the run of each character
         first = np.cumsum(lengths) - lengths  # where each run begins in the joined text
@@ -173,12 +180,6 @@ class _Pieces:
         """The runs holding `piece` (1 to 3 characters), ascending."""
         return self.inside[len(piece) - 1].get(self.code(piece))
 
-    def rarest(self, term: str) -> np.ndarray:
-        """The runs holding the rarest 3-character piece of `term` (longer than 3): a superset of
-        the runs containing `term`."""
-        table = self.inside[2]
-        return min((table.get(self.code(term[i : i + 3])) for i in range(len(term) - 2)), key=len)
-
     def beginning(self, start: str) -> np.ndarray:
         """The runs beginning with `start` (1 to 3 characters; more: a superset)."""
         return self.begin[min(3, len(start)) - 1].get(self.code(start[:3]))
@@ -189,18 +190,25 @@ class _Pieces:
 
 
 class _Postings:
-    """For one field (names or descriptions): its runs, which texts hold each, and which runs hold each piece.
+    """For a list of texts (the names, then the descriptions): their runs, which texts hold each, where each occurs.
+
+    Every text is read once as a sequence of run ids (`sequence`, texts apart by a separator id);
+    one sort of (run, place) pairs lists where each run occurs (`places`) and, each text once,
+    which texts hold it (`holders`).
 
     A term made of one kind of character (all letters and digits, or none) can only occur inside
     one run of that kind, so the texts containing it are exactly the texts holding a run that
-    contains it. Distinct runs are far fewer than texts' characters, so finding those runs is
+    contains it. Distinct runs are far fewer than the texts' characters, so finding those runs is
     cheap: 1-, 2- and 3-character pieces list the runs holding them (`_Pieces`); a longer term
-    checks the runs on its rarest piece's list. A piece held by a large share of the texts ("a",
-    "the") keeps its texts as a bit set once asked for.
+    keeps the runs on its 3-character pieces' lists and checks those few with `in`. A run held by
+    a large share of the texts ("the") has its texts as a bit set too, and so does a short piece
+    ("a") once asked for.
 
     A mixed term ("e.g.", "(jira", "create task") is cut into runs the same way. Where it occurs,
-    its inner runs are whole runs of the text, its first run ends a run of the text and its last
-    run starts one. The texts meeting all three are checked with `in`.
+    its first run ends a run of the text, its inner runs are whole runs of the text, and its last
+    run starts one, all side by side. So its places are found in the sequence without reading
+    the texts: start from the places of its rarest part and keep those whose neighbours in the
+    sequence are runs the other parts allow (array look-ups, no string checks).
     """
 
     def __init__(self, texts: list[str]) -> None:
@@ -208,44 +216,58 @@ class _Postings:
         self.size = len(texts)
         self.dense = max(64, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
-        per_text = list(map(set, map(_RUNS.findall, texts)))  # each run once per text
-        flat = list(chain.from_iterable(per_text))
-        self.ids = {run: i for i, run in enumerate(dict.fromkeys(flat))}
-        run_ids = np.fromiter(map(self.ids.__getitem__, flat), dtype=np.int32, count=len(flat))
-        text_ids = np.repeat(np.arange(self.size, dtype=np.int32), list(map(len, per_text)))
-        order = np.argsort(run_ids, kind="stable")  # by run, texts ascending within a run
-        self.holders = text_ids[order]
-        """The texts holding run r are holders[starts[r]:starts[r + 1]]."""
-        self.starts = np.zeros(len(self.ids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(run_ids, minlength=len(self.ids)), out=self.starts[1:])
-        self.held = np.diff(self.starts)
-        """How many texts hold each run."""
-        self.runs = list(self.ids)
+        run_ids, counts = self._read(texts)
         self.pieces = _Pieces(self.runs)
+        # the sequence: a separator, text 0's run ids, a separator, text 1's, …, a separator
+        self.separator = len(self.runs)
+        self.firsts = np.cumsum(counts) - counts + np.arange(1, self.size + 1)
+        """Where each text's first run is in the sequence."""
+        owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)  # the text of each run read
+        self.sequence = np.full(len(run_ids) + self.size + 1, self.separator, dtype=np.int32)
+        self.sequence[np.arange(len(run_ids)) + owner + 1] = run_ids
+        # sorted by run, then in reading order: each run's places, and its texts ascending
+        sorted_runs, read = _sort_by(run_ids, len(self.runs))
+        owners = owner[read]
+        self.places = (read + owners + 1).astype(np.int32)
+        """The places of run r in the sequence are places[at[r]:at[r + 1]]."""
+        self.at = _offsets(run_ids, len(self.runs))
+        self.occurs = np.diff(self.at)
+        """How many places each run has."""
+        self._list_holders(sorted_runs, owners)
+        self._pack_frequent()
         self.common: dict[str, np.ndarray] = {}
         """Packed masks of the texts holding a short piece whose runs have many holders (filled on first use)."""
+
+    def _read(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Every run of every text as an id (numbered in order of first appearance), and how many runs each text has."""
+        found = list(map(_RUNS.findall, texts))
+        counts = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        total = int(counts.sum())
+        seen: dict[str, int] = {}
+        # one look-up per run read, in C: setdefault keeps the index where the run was first read
+        first = np.fromiter(map(seen.setdefault, chain.from_iterable(found), count()), dtype=np.int64, count=total)
+        new = first == np.arange(total)
+        rank = np.cumsum(new) - 1  # at a first reading: the number of distinct runs before it
+        self.runs = list(seen)
+        self.ids = dict(zip(self.runs, range(len(self.runs))))
+        return rank[first], counts
+
+    def _list_holders(self, run_ids: np.ndarray, owners: np.ndarray) -> None:
+        """`holders`, `starts` and `held` from the runs read, sorted by run (texts ascending within a run)."""
+        fresh = np.ones(len(run_ids), dtype=bool)  # the first reading of a run in a text
+        fresh[1:] = (run_ids[1:] != run_ids[:-1]) | (owners[1:] != owners[:-1])
+        self.holders = owners[fresh].astype(np.int32)
+        """The texts holding run r are holders[starts[r]:starts[r + 1]]."""
+        self.starts = _offsets(run_ids[fresh], len(self.runs))
+        self.held = np.diff(self.starts)
+        """How many texts hold each run."""
 
     def hits(self, term: str) -> np.ndarray:
         """The texts that contain `term`: ascending indices, or a mask over all texts."""
         runs = _RUNS.findall(term)
         if len(runs) == 1:
             return self._single(term)
-        first, *inner, last = runs
-        all_runs = self.runs
-        found = [self._holding([r]) if r is not None else _NONE for r in map(self.ids.get, inner)]
-        ends, begins = self.pieces.ending(first), self.pieces.beginning(last)
-        if len(first) > 3:  # the lists hold the runs ending with its last 3 characters
-            ends = np.array([r for r in ends.tolist() if all_runs[r].endswith(first)], dtype=np.int32)
-        if len(last) > 3:
-            begins = np.array([r for r in begins.tolist() if all_runs[r].startswith(last)], dtype=np.int32)
-        found += [self._holding(ends), self._holding(begins)]
-        lists = [hits for hits in found if hits.dtype != bool]
-        candidates = min(lists, key=len) if lists else np.arange(self.size, dtype=np.int32)
-        for hits in found:
-            if hits is not candidates and len(candidates):
-                candidates = candidates[self._mask(hits)[candidates]]
-        texts = self.texts
-        return np.array([i for i in candidates.tolist() if term in texts[i]], dtype=np.int32)
+        return self._mixed(runs)
 
     def _single(self, term: str) -> np.ndarray:
         """`hits` for a term of one kind of character."""
@@ -261,31 +283,158 @@ class _Postings:
         return hits
 
     def _runs_containing(self, term: str) -> np.ndarray:
-        if len(term) <= 3:
-            return self.pieces.holding(term)
+        """The runs containing `term` (longer than 3): those on its 3-character pieces' lists, checked with `in`."""
         runs = self.runs
-        return np.array([r for r in self.pieces.rarest(term).tolist() if term in runs[r]], dtype=np.int32)
+        found = self._narrowed(term, self.pieces.holding(term[:3]))
+        return np.array([r for r in found.tolist() if term in runs[r]], dtype=np.int32)
 
-    def _mask(self, hits: np.ndarray) -> np.ndarray:
-        """A hit list as a mask over all texts."""
-        if hits.dtype == bool:
-            return hits
-        mask = np.zeros(self.size, dtype=bool)
-        mask[hits] = True
-        return mask
+    def _narrowed(self, part: str, runs: np.ndarray) -> np.ndarray:
+        """Of `runs` (ascending), those on the lists of `part`'s 3-character pieces.
 
-    def _holding(self, runs: Sequence[int] | np.ndarray) -> np.ndarray:
-        """The texts holding any of `runs`: ascending indices, or a mask when they are many."""
+        First the pieces side by side (at 0, 3, 6, … and the last), then the overlapping ones; each
+        time the lists are crossed shortest first, and only until the runs are few: checking a run
+        with `in` then costs less than crossing another list.
+        """
+        starts = range(len(part) - 2)
+        side_by_side = {*starts[::3], starts[-1]}
+        for group in (side_by_side, set(starts) - side_by_side):
+            for listed in sorted((self.pieces.holding(part[i : i + 3]) for i in group), key=len):
+                if len(runs) <= _FEW:
+                    return runs
+                runs = _both(runs, listed)
+        return runs
+
+    def _mixed(self, term_runs: list[str]) -> np.ndarray:
+        """`hits` for a term of several runs: its places in the sequence, as texts."""
+        first, *inner, last = term_runs
+        parts: list[int | np.ndarray] = [self._ending(first)]  # what each run of the term may be in the text
+        for run in inner:
+            found = self.ids.get(run)
+            if found is None:
+                return _NONE
+            parts.append(found)
+        parts.append(self._beginning(last))
+        sizes = [self._occurrences(part) for part in parts]
+        order = sorted(range(len(parts)), key=sizes.__getitem__)  # the rarest part first
+        if not sizes[order[0]]:
+            return _NONE
+        starts = self._places(parts[order[0]]) - order[0]  # where the term would begin
+        for offset in order[1:]:
+            neighbours = self.sequence.take(starts + offset, mode="clip")  # past either end: a separator
+            starts = starts[_isin(neighbours, parts[offset])]
+            if not len(starts):
+                return _NONE
+        texts = np.searchsorted(self.firsts, starts, side="right") - 1
+        if len(texts) >= self.dense:
+            mask = np.zeros(self.size, dtype=bool)
+            mask[texts] = True
+            return mask
+        return _distinct(texts).astype(np.int32)
+
+    def _occurrences(self, part: int | np.ndarray) -> int:
+        """How many places the run (or runs) `part` has in the sequence."""
+        return int(self.occurs[part].sum())
+
+    def _places(self, part: int | np.ndarray) -> np.ndarray:
+        """The places of the run (or runs) `part` in the sequence."""
+        if isinstance(part, int):
+            return self.places[self.at[part] : self.at[part + 1]]
+        return _gather(self.places, self.at, part)
+
+    def _ending(self, part: str) -> np.ndarray:
+        """The runs ending with `part` (ascending)."""
+        runs = self.pieces.ending(part)
+        if len(part) <= 3:
+            return runs
+        all_runs = self.runs
+        found = self._narrowed(part, runs)
+        return np.array([r for r in found.tolist() if all_runs[r].endswith(part)], dtype=np.int32)
+
+    def _beginning(self, part: str) -> np.ndarray:
+        """The runs beginning with `part` (ascending)."""
+        runs = self.pieces.beginning(part)
+        if len(part) <= 3:
+            return runs
+        all_runs = self.runs
+        found = self._narrowed(part, runs)
+        return np.array([r for r in found.tolist() if all_runs[r].startswith(part)], dtype=np.int32)
+
+    def _pack_frequent(self) -> None:
+        """A bit set of the texts holding each run that many texts hold (`dense` or more)."""
+        frequent = np.flatnonzero(self.held >= self.dense)
+        self.row = np.full(len(self.runs), -1, dtype=np.int64)
+        """Each frequent run's row in `bits`; -1 for the others."""
+        self.row[frequent] = np.arange(len(frequent))
+        marks = np.zeros((len(frequent), self.size), dtype=bool)
+        marks[
+            np.repeat(np.arange(len(frequent)), self.held[frequent]), _gather(self.holders, self.starts, frequent)
+        ] = True
+        self.bits = np.packbits(marks, axis=1)
+
+    def _holding(self, runs: np.ndarray) -> np.ndarray:
+        """The texts holding any of `runs`: ascending indices, or a mask when they are many.
+
+        Frequent runs' texts come from their bit sets (one OR), the others' from their lists.
+        """
         if not len(runs):
             return _NONE
-        if len(runs) == 1:
+        rows = self.row[runs]
+        if len(runs) == 1 and rows[0] < 0:
             return self.holders[self.starts[runs[0]] : self.starts[runs[0] + 1]]
-        starts = self.starts[runs]
-        lengths = self.starts[np.add(runs, 1)] - starts
-        offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-        mask = np.zeros(self.size, dtype=bool)
-        mask[self.holders[offsets]] = True
+        frequent = rows >= 0
+        if frequent.any():
+            packed = np.bitwise_or.reduce(self.bits[rows[frequent]], axis=0)
+            mask = np.unpackbits(packed, count=self.size).view(bool)
+        else:
+            mask = np.zeros(self.size, dtype=bool)
+        mask[_gather(self.holders, self.starts, runs[~frequent])] = True
         return mask
+
+
+def _offsets(keys: np.ndarray, n: int) -> np.ndarray:
+    """For keys sorted or not: offsets[k]:offsets[k + 1] is where key k's entries are once sorted."""
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=n), out=offsets[1:])
+    return offsets
+
+
+def _sort_by(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`keys` (0 to n - 1) sorted, and where each came from (stable): one sort of (key, index) as one number when it fits."""
+    index_bits = max(1, len(keys).bit_length())
+    if max(1, n.bit_length()) + index_bits > 63:
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
+    packed = np.sort(keys.astype(np.int64) << index_bits | np.arange(len(keys)))
+    return packed >> index_bits, packed & ((1 << index_bits) - 1)
+
+
+def _gather(values: np.ndarray, offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """values[offsets[k]:offsets[k + 1]] for every k in `keys`, joined (without a Python loop)."""
+    if len(keys) == 1:
+        return values[offsets[keys[0]] : offsets[keys[0] + 1]]
+    starts = offsets[keys]
+    lengths = offsets[np.add(keys, 1)] - starts
+    # for each entry: its slice's start, minus where that slice begins in the result, plus its own place
+    return values[np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())]
+
+
+def _isin(values: np.ndarray, allowed: int | np.ndarray) -> np.ndarray:
+    """Which `values` are `allowed` (one value, or ascending values): a mask."""
+    if isinstance(allowed, int):
+        return values == allowed
+    if len(allowed) == 1:
+        return values == allowed[0]
+    i = np.minimum(np.searchsorted(allowed, values), len(allowed) - 1)
+    return allowed[i] == values
+
+
+def _both(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The values in both ascending arrays."""
+    if len(a) > len(b):
+        a, b = b, a
+    if not len(a):
+        return a
+    return a[_isin(a, b)]
 
 
 class KeywordIndex:
@@ -293,22 +442,27 @@ class KeywordIndex:
 
     def __init__(self, specs: Sequence[ToolSpec]) -> None:
         self.specs = list(specs)
-        self.names = _Postings([s.name.lower() for s in self.specs])
-        self.descriptions = _Postings([(s.description or "").lower() for s in self.specs])
+        # one index over the names, then the descriptions: text i is tool i's name, text n + i its
+        # description, so a term is looked up once for both (they share most of their words)
+        names = [s.name.lower() for s in self.specs]
+        self.texts = _Postings(names + [(s.description or "").lower() for s in self.specs])
 
     def __len__(self) -> int:
         return len(self.specs)
 
     def scores(self, terms: Iterable[str]) -> np.ndarray:
         """Every tool's score, in catalogue order."""
-        totals = np.zeros(len(self.specs), dtype=np.int32)
+        n = len(self.specs)
+        totals = np.zeros(n, dtype=np.int32)
         for term in clean_terms(terms):
-            for field, weight in ((self.names, 2), (self.descriptions, 1)):
-                hits = field.hits(term)
-                if hits.dtype == bool:
-                    np.add(totals, weight, out=totals, where=hits)
-                else:
-                    totals[hits] += weight  # each index once: += is safe
+            hits = self.texts.hits(term)
+            if hits.dtype == bool:
+                np.add(totals, 2, out=totals, where=hits[:n])
+                np.add(totals, 1, out=totals, where=hits[n:])
+            else:  # ascending, each once: += is safe
+                split = int(hits.searchsorted(n))
+                totals[hits[:split]] += 2
+                totals[hits[split:] - n] += 1
         return totals
 
     def search(
@@ -321,7 +475,10 @@ class KeywordIndex:
         for level in np.flatnonzero(counts)[::-1].tolist():  # highest score first
             if level < min_score or len(best) == max_results:
                 break
-            for i in np.flatnonzero(totals == level).tolist():  # ties: catalogue order
+            tied = np.flatnonzero(totals == level)  # ties: catalogue order
+            if allowed is None:  # only the first few become Python numbers (thousands may tie)
+                tied = tied[: max_results - len(best)]
+            for i in tied.tolist():
                 if allowed is None or self.specs[i].name in allowed:
                     best.append(Match(self.specs[i].name, self.specs[i].description, level))
                     if len(best) == max_results:

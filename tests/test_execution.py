@@ -403,3 +403,81 @@ def test_number_subclasses_take_the_general_path():
         HIGH = 3
 
     assert to_text(Level.HIGH) == "3"
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+class _Tag(str):
+    pass
+
+
+class _Line(BaseModel):
+    sku: str
+    qty: Any = 1
+
+
+class _Order(BaseModel):
+    total: Any
+    lines: list[_Line]
+    extra: dict[str, Any] = {}
+    note: Any = None
+
+
+def _leaves():
+    import decimal
+
+    return st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=8),
+        st.decimals(allow_nan=True, allow_infinity=True, places=3),
+        st.sampled_from([_Colour.RED, _Level.HIGH, _Tag("t"), datetime.date(2026, 1, 2), decimal.Decimal("1E+3")]),
+    )
+
+
+def _keys():
+    return st.one_of(st.text(max_size=4), st.sampled_from([1, 2, "1", 1.5, True, None, _Tag("k"), _Level.HIGH]))
+
+
+_values = st.recursive(
+    _leaves(),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(_keys(), inner, max_size=4),
+        st.builds(_Line, sku=st.text(max_size=3), qty=inner),
+    ),
+    max_leaves=12,
+)
+
+
+def _outcome(write, value):
+    try:
+        return write(value)
+    except Exception as exc:  # both paths must fail alike (to_text then writes str(value))
+        return type(exc)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.lists(_values, max_size=4), st.dictionaries(_keys(), _values, max_size=4), _values))
+def test_the_json_native_shortcut_writes_what_the_full_path_writes(value):
+    from toolkit.tools.execute import _json_text, _marked_json_text
+
+    assert _outcome(_json_text, value) == _outcome(_marked_json_text, value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values, st.lists(st.builds(_Line, sku=st.text(max_size=3), qty=_values), max_size=3), _values)
+def test_a_model_result_is_written_as_the_full_path_writes_it(total, lines, note):
+    from toolkit.tools.execute import _json_text, _marked_json_text
+
+    order = _Order(total=total, lines=lines, extra={"a": note}, note=note)
+    assert _outcome(_json_text, order) == _outcome(_marked_json_text, order)

@@ -37,6 +37,9 @@ def test_images_go_in_one_user_message_and_the_result_points_to_it():
 def test_results_without_images_are_untouched_and_no_message_is_made():
     plain = ToolResultMessage(tool_call_id="c", tool_name="t", content="ok")
     assert pass_on_images([plain, result([])], EN) == ([plain, result([])], None)
+    assert pass_on_images([plain], EN) == ([plain], None)  # no attributes at all: decided at once
+    other = ToolResultMessage(tool_call_id="c", tool_name="t", content="ok", attributes={"found_tools": ["x"]})
+    assert pass_on_images([plain, other], EN) == ([plain, other], None)
 
 
 @pytest.mark.parametrize(

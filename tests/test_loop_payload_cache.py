@@ -178,3 +178,30 @@ def test_objects_and_modules_are_collected_every_call():
     shop = Shop()
     assert build_context([shop]).available["price"].function is not None
     assert build_context([shop]).available["price"] is not build_context([shop]).available["price"]  # as before
+
+
+def test_tools_of_keys_functions_by_themselves_and_tools_by_their_ids():
+    from toolkit.loop.sources import _key, _tools_of
+
+    functions = [add, echo]
+    assert _key(functions, {types.FunctionType}) == (add, echo)
+    hand = hand_tool()
+    assert _key([add, hand], {types.FunctionType, Tool}) == (id(add), id(hand))
+    for sources in ([add, echo], [add, hand], [hand], [echo, add]):
+        for _ in range(2):  # collected, then remembered: the same as tools_from every time
+            assert list(_tools_of(sources).items()) == [(t.name, t) for t in tools_from(*sources)]
+
+
+def test_an_equal_tool_set_reuses_its_entries_and_a_changed_one_does_not():
+    first, again = tools_from(add, echo), tools_from(add, echo)
+    names, sent = tools_payload(first)
+    twin = [Tool(t.spec, t.executor, t.source, t.function) for t in first]  # equal, not the same objects
+    assert tools_payload(twin) == (names, sent)
+    assert tools_payload(again) == (names, sent)
+    other = [*first, hand_tool()]
+    assert tools_payload(other)[0] == ("add", "echo", "hand")
+    assert tools_payload(first[:1]) == (("add",), (sent[0],))
+    assert list(tools_payload(first, True)[1]) == [t.spec.to_openai(strict=True) for t in first]
+    assert list(tools_payload(first)[1]) == [t.spec.to_openai() for t in first]
+    changed = [first[0], Tool(ToolSpec("echo", "Other.", {"type": "object", "properties": {}}), first[1].executor)]
+    assert [e["function"]["description"] for e in tools_payload(changed)[1]] == ["Add two integers.", "Other."]

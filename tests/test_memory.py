@@ -243,3 +243,27 @@ def test_a_subclass_of_a_message_record_is_a_message():
         memory = ChatMemory(window=window)
         memory.add(Question(content="在吗"), AssistantMessage(content="在"))
         assert [type(m) for m in memory.messages()] == [Question, AssistantMessage]
+
+
+def test_the_current_turn_is_found_from_the_end_as_a_forward_scan_finds_it():
+    """`evict` reads the latest user message and tool-calling reply from the end of the list; a
+    forward scan over the whole list (the plain definition) finds the same places."""
+    import random
+
+    from toolkit.memory.windows import _current_round_start, _last_index, _said_by_user
+
+    kinds = [
+        UserMessage(content="q"),
+        UserMessage(content="images", from_tool_calls=("c",)),
+        AssistantMessage(tool_calls=(ToolCall(id="c", name="f", arguments="{}"),)),
+        ToolResultMessage(tool_call_id="c", content="r"),
+        AssistantMessage(content="a"),
+    ]
+    rng = random.Random(7)
+    for _ in range(500):
+        rest = [rng.choice(kinds) for _ in range(rng.randrange(12))]
+        user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
+        assert _last_index(rest, _said_by_user) == user
+        first = 0 if user is None else user + 1
+        calls = [i for i, m in enumerate(rest) if i >= first and isinstance(m, AssistantMessage) and m.tool_calls]
+        assert _current_round_start(rest, user) == (calls[-1] if calls else first)

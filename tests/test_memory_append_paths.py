@@ -92,3 +92,42 @@ def test_append_takes_any_sequence():
     store = InMemoryStore()
     store.append("id", (m for m in [UserMessage(content="a"), SystemMessage(content="s")]))  # type: ignore[arg-type]
     assert [m.content for m in store.get("id")] == ["s", "a"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(message_lists, max_size=5))
+def test_add_all_keeps_what_add_gives(batches):
+    by_add, by_list, by_tuple = ChatMemory("a"), ChatMemory("b"), ChatMemory("c")
+    for batch in batches:
+        by_add.add(*batch)
+        by_list.add_all(list(batch))
+        by_tuple.add_all(tuple(batch))
+    assert by_list.messages() == by_add.messages() == by_tuple.messages()
+
+
+def test_add_all_copies_the_callers_list_and_checks_it_as_add_does():
+    memory = ChatMemory("id")
+    mine = [UserMessage(content="u"), AssistantMessage(content="a")]
+    memory.add_all(mine)
+    mine.append(UserMessage(content="later"))  # the caller's list is not memory's
+    mine[0] = "junk"  # type: ignore[call-overload]
+    assert [m.content for m in memory.messages()] == ["u", "a"]
+    with pytest.raises(ConfigurationError, match="message 1 .* not a message record"):
+        memory.add_all([UserMessage(content="w"), "text"])  # type: ignore[list-item]
+    with pytest.raises(ConfigurationError, match="not a message record"):
+        memory.add_all("text")  # type: ignore[arg-type]  # read as add(*"text") reads it
+    memory.add_all(m for m in [UserMessage(content="g")])  # any iterable, as unpacking takes
+    assert [m.content for m in memory.messages()] == ["u", "a", "g"]
+
+
+def test_a_store_of_its_own_gets_a_tuple_never_the_callers_list():
+    class Keeping(InMemoryStore):
+        def append(self, memory_id, messages):
+            self.given = messages
+            super().append(memory_id, messages)
+
+    store = Keeping()
+    memory = ChatMemory("id", store=store)
+    mine = [UserMessage(content="u")]
+    memory.add_all(mine)
+    assert type(store.given) is tuple and list(store.given) == mine

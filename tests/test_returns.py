@@ -50,3 +50,10 @@ def test_rules_are_named():
     assert rule_applied((I, I), False) == "every call is IMMEDIATE* → return"
     assert rule_applied((L, T), False) == "neither rule holds → continue"
     assert rule_applied((I,), True) == "an error must reach the model → continue"
+
+
+def test_a_round_whose_last_call_goes_to_the_model_never_returns_at_once():
+    """The loop decides such a round without the other calls' behaviours (`_Run.immediate`)."""
+    for row in truth_table(3):
+        if row.behaviors[-1] is ReturnBehavior.TO_LLM:
+            assert not row.returns

@@ -67,7 +67,9 @@ def pass_on_images(
 ) -> tuple[list[ToolResultMessage], UserMessage | None]:
     """`(results, message)`: the results with what became of their images appended to their text,
     and the user message carrying the images passed on (None when there are none)."""
-    if not any(_as_list(result.attributes.get(IMAGES)) for result in results):  # the common case
+    if not any(result.attributes for result in results):  # the common case: no attributes at all
+        return list(results), None
+    if not any(_as_list(result.attributes.get(IMAGES)) for result in results):
         return list(results), None
     budget = _Budget(max_images, max_image_bytes)
     out: list[ToolResultMessage] = []

@@ -214,6 +214,8 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
+        self.tool_rounds = 0
+        """Replies so far that asked for tools (what `max_round_trips` counts)."""
         self.started: set[str] = set()
         """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
         self.answered = 0
@@ -223,7 +225,7 @@ class _Run:
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
-            memory.add(*messages)
+            memory.add_all(messages)  # the caller's list as it is: a long history is not unpacked
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:
@@ -232,7 +234,7 @@ class _Run:
     def append(self, *messages: Message) -> None:
         self.new += messages
         if self.memory is not None:
-            self.memory.add(*messages)
+            self.memory.add_all(messages)
         else:
             self.history += messages
 
@@ -263,7 +265,8 @@ class _Run:
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
             try:
-                if self.round_trips() > self.options.max_round_trips:  # 4
+                self.tool_rounds += 1
+                if self.tool_rounds > self.options.max_round_trips:  # 4
                     return self.limit(trace)
                 yield from self.execute(trace)  # 5
                 stop = next((e for e in trace.executions if e.raised is not None), None)
@@ -314,9 +317,6 @@ class _Run:
         )
         self.rounds.append(trace)
         return trace
-
-    def round_trips(self) -> int:
-        return sum(1 for r in self.rounds if r.reply.tool_calls)
 
     # -- the bounds and hand-overs ------------------------------------------------------
     def limit(self, trace: RoundTrace) -> LoopResult:
@@ -480,7 +480,7 @@ class _Run:
         if failure is None:
             assert self.memory is not None
             try:
-                self.memory.add(*self.unsaved)
+                self.memory.add_all(self.unsaved)
                 self.unsaved = ()
                 return
             except Exception as again:
@@ -515,7 +515,7 @@ class _Run:
             self.history += results
             return
         self.unsaved = results
-        self.memory.add(*results)
+        self.memory.add_all(results)
         self.unsaved = ()
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------
@@ -637,6 +637,8 @@ class _Run:
         return error
 
     def immediate(self, trace: RoundTrace) -> bool:
+        if not trace.executions or self._behavior(trace.executions[-1].call.name) is ReturnBehavior.TO_LLM:
+            return False  # both rules need the last call to return immediately: the usual round, decided early
         behaviors = [self._behavior(e.call.name) for e in trace.executions]
         any_error = any(e.result.is_error for e in trace.executions)
         return should_return_immediately(behaviors, any_error)
@@ -709,6 +711,9 @@ _SENT_KEPT = 16
 """How many tool sets `tools_payload` remembers."""
 _sent: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]]] = {}
 _sent_lock = threading.Lock()
+_last_sent: tuple[bool, tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]] = (False, (), (), ())
+"""The set `tools_payload` gave last: a loop asks for the same tools call after call, and comparing
+them is cheaper than the ids of the key."""
 
 
 def _sent_tool(tool: Tool, strict: bool) -> SentTool:
@@ -720,16 +725,21 @@ def tools_payload(effective: Sequence[Tool], strict: bool = False) -> tuple[tupl
     """The names and the `tools` array entries of `effective` (`ToolSpec.to_openai(strict)` each,
     read-only), built once per set of tools: a `Tool` is frozen, so the same tools give the
     same array. The entry holds its tools, so the ids in its key stay theirs while it is kept."""
-    key = (strict, tuple(map(id, effective)))
+    global _last_sent
+    tools = tuple(effective)
+    last = _last_sent
+    if last[0] == strict and last[1] == tools:  # the last set asked for (equal tools give equal entries)
+        return last[2], last[3]
+    key = (strict, tuple(map(id, tools)))
     entry = _sent.get(key)
     if entry is None:
-        tools = tuple(effective)
         entry = (tools, tuple(t.name for t in tools), tuple(_sent_tool(t, strict) for t in tools))
         with _sent_lock:
             _sent.pop(key, None)
             while len(_sent) >= _SENT_KEPT:
                 _sent.pop(next(iter(_sent)))
             _sent[key] = entry
+    _last_sent = (strict, *entry)
     return entry[1], entry[2]
 
 
@@ -740,6 +750,8 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
     `call_r<round>_<position>`; a repeat gets `<id>_2`, `<id>_3`, …. Every call runs and gets its
     own result, so a strict gateway accepts the next request; refusing the reply would throw away
     work the model asked for."""
+    if not reply.tool_calls:
+        return reply, []
     seen = {c.id for c in reply.tool_calls}
     if len(seen) == len(reply.tool_calls) and "" not in seen:
         return reply, []

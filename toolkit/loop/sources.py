@@ -178,17 +178,21 @@ def build_context(
     for provider in providers:
         if not getattr(provider, "dynamic", False):
             context.add(provider.provide(request))
-    context.add(registry.tools() if registry else [])
-    _check_later_tools(context)
-    context.refresh(request)
+    if registry:
+        context.add(registry.tools())
+    if context.dynamic:  # else nothing can come later
+        _check_later_tools(context)
+        context.refresh(request)
     return context
 
 
 _KEPT = 16
 """How many `tools` lists `_tools_of` remembers (an application has a few agents, not hundreds)."""
-_kept: dict[tuple[int, ...], tuple[int, tuple[Any, ...], dict[str, Tool]]] = {}
-"""ids of a `tools` list → (the reflection generation it was collected in, the list, its tools)."""
+_kept: dict[tuple[Any, ...], tuple[int, tuple[Any, ...], dict[str, Tool]]] = {}
+"""The key of a `tools` list → (the reflection generation it was collected in, the list, its tools)."""
 _kept_lock = threading.Lock()
+_FUNCTIONS = frozenset({types.FunctionType})
+_KEPT_KINDS = frozenset({types.FunctionType, Tool})
 
 
 def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
@@ -198,19 +202,26 @@ def _tools_of(sources: Sequence[Any]) -> dict[str, Tool]:
     (`reflect.cache_generation()` moves on), so the same objects give the same tools. Modules,
     objects with `@tool` methods and bound methods are collected every call (their tools can
     change between calls). The entry holds its sources, so the ids in its key stay theirs."""
-    key = tuple(map(id, sources))
+    kinds = set(map(type, sources))
+    key = _key(sources, kinds)
     generation = reflect.cache_generation()
     entry = _kept.get(key)
     if entry is not None and entry[0] == generation:
         return entry[2]
     collected = {t.name: t for t in tools_from(*sources)}  # raises on a duplicate name
-    if all(type(s) is types.FunctionType or type(s) is Tool for s in sources):
+    if kinds <= _KEPT_KINDS:
         with _kept_lock:  # a clear during the collection leaves an entry of the old generation: never read
             _kept.pop(key, None)
             while len(_kept) >= _KEPT:
                 _kept.pop(next(iter(_kept)))
             _kept[key] = (generation, tuple(sources), collected)
     return collected
+
+
+def _key(sources: Sequence[Any], kinds: set[type]) -> tuple[Any, ...]:
+    """A list of functions is its own key (a function hashes and compares by identity, cheaply);
+    any other list is keyed by its objects' ids (a `Tool` compares by value and has no hash)."""
+    return tuple(sources) if kinds <= _FUNCTIONS else tuple(map(id, sources))
 
 
 def _check_later_tools(context: ToolContext) -> None:

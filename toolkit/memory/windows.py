@@ -33,7 +33,7 @@ Leaves out: summarising evicted messages.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
@@ -213,7 +213,7 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     total = sum(window.weights(system)) + sum(weights)
     if total <= window.limit:
         return system + _without_leading_results(rest)
-    user = max((i for i, m in enumerate(rest) if _said_by_user(m)), default=None)
+    user = _last_index(rest, _said_by_user)
     current = _current_round_start(rest, user)
     before_end = user if user is not None else current
     start, total = _drop_oldest(rest, weights, 0, before_end, total, window.limit)
@@ -239,8 +239,21 @@ def _drop_oldest(
 def _current_round_start(rest: Sequence[Message], user: int | None) -> int:
     """Where the current round begins: the latest tool-calling reply after the user message."""
     first = 0 if user is None else user + 1
-    calls = [i for i, m in enumerate(rest) if i >= first and isinstance(m, AssistantMessage) and m.tool_calls]
-    return calls[-1] if calls else first
+    latest = _last_index(rest, _calls_tools, first)
+    return first if latest is None else latest
+
+
+def _last_index(messages: Sequence[Message], test: Callable[[Message], bool], start: int = 0) -> int | None:
+    """The index of the last message from `start` on that passes `test` (read from the end: the
+    current turn is near it, however long the conversation)."""
+    for i in range(len(messages) - 1, start - 1, -1):
+        if test(messages[i]):
+            return i
+    return None
+
+
+def _calls_tools(message: Message) -> bool:
+    return isinstance(message, AssistantMessage) and bool(message.tool_calls)
 
 
 def _said_by_user(message: Message) -> bool:
@@ -295,12 +308,15 @@ _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
 
 def check_messages(messages: object, where: str) -> list[Message]:
     """`messages` as a list if it is a sequence of messages (a list comes back as it is); else
-    `ConfigurationError` naming the first misfit. On every `add`: kept to one pass of isinstance."""
+    `ConfigurationError` naming the first misfit. On every write: one C-speed pass of `type` for
+    the usual list, `isinstance` per message only when a subclass (or a misfit) is in it."""
     if type(messages) is not list and type(messages) is not tuple:
         if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
             raise ConfigurationError(
                 f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
             )
+    if set(map(type, messages)) <= _EXACT_TYPES:  # one C-speed pass for the usual list
+        return messages if type(messages) is list else list(messages)
     for message in messages:
         if type(message) not in _EXACT_TYPES and not isinstance(message, MESSAGE_TYPES):
             index = next(i for i, m in enumerate(messages) if m is message)
@@ -331,6 +347,13 @@ class ChatMemory:
         return self.store.get(self.id)
 
     def add(self, *messages: Message) -> None:
+        self.add_all(messages)
+
+    def add_all(self, messages: Iterable[Message]) -> None:
+        """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
+        (any other iterable is, as unpacking it would)."""
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = tuple(messages)
         kinds = set(map(type, messages))  # one C-speed pass, shared with `InMemoryStore`
         if not kinds <= _EXACT_TYPES:
             check_messages(messages, "ChatMemory.add")  # a subclass passes, anything else raises
@@ -340,7 +363,7 @@ class ChatMemory:
                 return
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:
-                append(self.id, messages)
+                append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
                 return
             self.update(lambda current: _merged(current, messages))
 

@@ -242,7 +242,7 @@ def run_call(
     """`execute`, returning the `Outcome` instead of raising (the loop's way in). An unknown
     name's error lists `offered` (the names the model was shown; default: every tool): with
     tool search, the held-back tools stay unnamed (and callable)."""
-    by_name = tools if isinstance(tools, Mapping) else {t.name: t for t in tools}
+    by_name = tools if type(tools) is dict or isinstance(tools, Mapping) else {t.name: t for t in tools}
     found = by_name.get(call.name)
     if found is None:
         names = list(by_name) if offered is None else list(offered)
@@ -344,6 +344,41 @@ def _json_text(value: Any) -> str:
         return int.__repr__(value)  # how json.dumps writes an int, without its encoder
     if type(value) in _SCALARS:  # pydantic would hand them to json.dumps unchanged
         return json.dumps(value if math.isfinite(value) else _NON_FINITE[repr(value)])
+    if isinstance(value, BaseModel) and _has_decimal_field(value):
+        value = value.model_dump()  # its Decimals stay Decimals here, as `_decimals_marked` needs
+    if _json_native(value):  # nothing to mark or convert: what `_marked_json_text` gives, sooner
+        try:
+            return _JSON.encode(value)
+        except ValueError:  # NaN, an infinity, an int too long to write: the full path decides
+            pass
+    return _marked_json_text(value)
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""The JSON scalars, as exact types (a subclass, an enum member, goes the full path)."""
+
+
+def _json_native(value: Any) -> bool:
+    """`value` is made only of dicts with str keys, lists, tuples and `_LEAVES` (exact types): it
+    holds no `Decimal` and nothing pydantic would convert, so JSON writes it as it is."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return True
+    if kind is dict:
+        return set(map(type, value)) <= _STR and (
+            set(map(type, value.values())) <= _LEAVES or all(map(_json_native, value.values()))
+        )
+    if kind is list or kind is tuple:
+        return set(map(type, value)) <= _LEAVES or all(map(_json_native, value))
+    return False
+
+
+_STR = frozenset({str})
+
+
+def _marked_json_text(value: Any) -> str:
+    """The full path: finite `Decimal`s written as JSON numbers, anything else through pydantic
+    (`to_jsonable_python`), NaN and infinities as strings."""
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):

@@ -87,7 +87,7 @@ from toolkit.tools.decorator import (
     tool_options,
 )
 from toolkit.tools.parameters import ParamInfo
-from toolkit.tools.reflect import Reflection, ToolSpec, parse_docstring, reflect
+from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, parse_docstring, reflect
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
 
@@ -537,17 +537,22 @@ def _collect(source: Any) -> list[Tool]:
     return _methods(source)
 
 
-_FUNCTION_TOOLS: weakref.WeakKeyDictionary[Callable[..., Any], Tool] = weakref.WeakKeyDictionary()
+_FUNCTION_TOOLS: weakref.WeakKeyDictionary[Callable[..., Any], tuple[int, Tool]] = weakref.WeakKeyDictionary()
+"""A function -> (the reflection generation its tool was built in, the tool)."""
 
 
 def _function_tool_once(fn: types.FunctionType) -> Tool:
     """`function_tool(fn)`, built once per function: a loop passes the same functions every call.
 
-    The tool is rebuilt when the function's reflection is (`reflect.clear_cache()`).
+    The tool is rebuilt when the function's reflection is (`reflect.clear_cache()` moves
+    `cache_generation()` on).
     """
-    tool = _FUNCTION_TOOLS.get(fn)
-    if tool is None or tool.spec is not reflect(fn).spec:
-        tool = _FUNCTION_TOOLS[fn] = function_tool(fn)
+    generation = cache_generation()
+    kept = _FUNCTION_TOOLS.get(fn)
+    if kept is not None and kept[0] == generation:
+        return kept[1]
+    tool = function_tool(fn)
+    _FUNCTION_TOOLS[fn] = (generation, tool)
     return tool
 
 

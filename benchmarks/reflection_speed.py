@@ -24,7 +24,8 @@ langchain-core `convert_to_openai_tool(fn)`; a missing peer is skipped. All rend
 Targets (issue "fast on anyone's workload", item 4), printed with met / not met:
 
 1. every function's cold time ≤ 3× its hand-rolled reflection, except functions whose
-   parameters are pydantic models (pydantic's own schema generation dominates there);
+   parameters are pydantic models (pydantic's own schema generation dominates there); the
+   "fresh classes" rows count too;
 2. the cold mean ≤ 0.33 of pydantic-ai's mean;
 3. the bare-string (`Annotated[float, "..."]`) and `Field`-default (`x: int = Field(10, ...)`)
    functions take the fast path (checked, not timed: no call to pydantic's schema generator).
@@ -567,7 +568,7 @@ def main() -> int:
     others = peers()
     head = ["function", "cold", "warm", "cached", "1st call", "hand", *others, "cold/hand"]
     print(" | ".join(f"{h:>14}" for h in head))
-    rows = []
+    rows, fresh_rows = [], []
     for fn in FUNCTIONS:
         row = interleaved(
             fn,
@@ -596,18 +597,21 @@ def main() -> int:
                 f"{'(fresh classes)':>16} cold {fresh['cold']:.1f}  warm {fresh['warm']:.1f}  hand {fresh['hand']:.1f}"
                 f"  cold/hand {fresh['cold'] / fresh['hand']:.2f}  warm/hand {fresh['warm'] / fresh['hand']:.2f}"
             )
+            fresh_rows.append({"name": f"{fn.__name__} (fresh classes)", "cold/hand": fresh["cold"] / fresh["hand"]})
     mean = {h: statistics.mean(r[h] for r in rows) for h in head[1:-1]}
     print(" | ".join([f"{'mean':>14}", *(f"{mean[h]:14.1f}" for h in head[1:-1]), " " * 14]))
-    return report(rows, mean, others)
+    return report(rows, mean, others, fresh_rows)
 
 
-def report(rows: list[dict[str, Any]], mean: dict[str, float], others: dict[str, Any]) -> int:
-    """Each target with its measured value and met / not met."""
+def report(
+    rows: list[dict[str, Any]], mean: dict[str, float], others: dict[str, Any], fresh_rows: list[dict[str, Any]]
+) -> int:
+    """Each target with its measured value and met / not met (target 1 counts the fresh-classes
+    rows too: the honest figure for TypedDict and dataclass parameters)."""
     print("\ntargets:")
-    slow = [
-        f"{r['name']} {r['cold/hand']:.1f}x" for r in rows if r["name"] not in MODEL_PARAMETERS and r["cold/hand"] > 3
-    ]
-    worst = max(r["cold/hand"] for r in rows if r["name"] not in MODEL_PARAMETERS)
+    checked = [r for r in rows if r["name"] not in MODEL_PARAMETERS] + fresh_rows
+    slow = [f"{r['name']} {r['cold/hand']:.1f}x" for r in checked if r["cold/hand"] > 3]
+    worst = max(r["cold/hand"] for r in checked)
     verdict = "met" if not slow else "not met (" + ", ".join(slow) + ")"
     print(f"  1. every function (model parameters exempt) cold <= 3x hand-rolled: worst {worst:.1f}x: {verdict}")
     if "pydantic-ai" in others:

@@ -73,8 +73,34 @@ FAST = [
     Annotated[int, Field(description="How many")],
 ]
 FAST += [tuple[int, str], Literal[True], Literal["a", 1]]  # on the fast path since the class/tuple work
-SLOW = [
+FAST += [  # the Field constraints added to the fast path (issue 16, target 4)
     Annotated[str, Field(pattern="^a")],
+    Annotated[str, Field(pattern=r"^\d{3}-\w+$", min_length=1, max_length=8, description="A code")],
+    Annotated[str, Field(pattern=r"\p{L}+")],  # pydantic-core's Rust engine takes it, Python's `re` would not
+    Annotated[dict[str, int], Field(min_length=1, max_length=3)],
+    Annotated[set[str], Field(max_length=2)],
+    Annotated[int, Field(title="ignored", examples=[1, 2])],
+    Annotated[float, Field(ge=0, examples=[0.5], description="d")],
+    Annotated[int, Field(ge=1), Field(le=9)],
+    Annotated[int, Field(ge=1), Field(ge=2)],
+    Annotated[bytes, Field(min_length=1)],
+    Annotated[int, Field(description="")],  # pydantic keeps an empty description
+    Annotated[int, Field(description="a"), Field(description="b")],
+    Annotated[dict, Field(min_length=1)],
+    Annotated[tuple, Field(max_length=2)],
+    Annotated[Colour, Field(description="A colour")],
+    Annotated[Literal["a"], Field(description="d", examples=["a"])],
+]
+SLOW = [
+    Annotated[bytes, Field(pattern="^a")],  # pydantic drops it
+    Annotated[Literal[1, 2], Field(ge=1)],  # pydantic writes `"ge": 1`, not `minimum`
+    Annotated[Literal["a", "b"], Field(max_length=3)],
+    Annotated[datetime.date, Field(max_length=3)],
+    Annotated[datetime.datetime, Field(ge=1)],  # pydantic drops it
+    Annotated[tuple[int, str], Field(min_length=1)],
+    Annotated[str, Field(max_digits=3)],
+    Annotated[int, Field(examples={"a": 1})],
+    Annotated[int, Field(examples=[1]), Field(examples=[2])],
     dict[int, str],
     # bounds that are not plain int / float values: pydantic writes them (a Decimal as a JSON number)
     Annotated[float, Field(ge=decimal.Decimal("0.01"))],
@@ -90,6 +116,7 @@ SLOW = [
 def test_fast_path_equals_pydantic(annotation):
     defs: dict = {}
     assert (fast_schema(annotation, defs), defs) == pydantic_schema(annotation)
+    assert json.dumps(type_schema(annotation)) == json.dumps(pydantic_schema(annotation))  # key order too
 
 
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
@@ -118,11 +145,26 @@ def test_decimal_bounds_are_json_numbers(annotation, schema):
 def test_a_bound_pydantic_refuses_is_refused_on_both_paths():
     from pydantic_core import SchemaError
 
-    for annotation in (Annotated[int, Field(ge=1.5)], Annotated[int, Field(ge=decimal.Decimal("1.5"))]):
+    refused = [
+        Annotated[int, Field(ge=1.5)],
+        Annotated[int, Field(ge=decimal.Decimal("1.5"))],
+        Annotated[str, Field(pattern="(?=a)a")],  # a look-ahead: pydantic-core's Rust engine refuses it
+        Annotated[str, Field(pattern=r"(a)\1")],
+        Annotated[str, Field(pattern="[")],
+    ]
+    for annotation in refused:
         with pytest.raises(SchemaError):
             pydantic_schema(annotation)
         with pytest.raises(SchemaError):
             type_schema(annotation)
+
+
+def test_a_named_type_under_an_empty_field_is_written_in_place_as_pydantic_does():
+    """`x: Colour = Field(Colour.RED)` reaches the schema as `Annotated[Colour, Field()]`:
+    pydantic writes the enum itself there (no `$ref`), so the fast path leaves it to pydantic."""
+    for annotation in (Annotated[Colour, Field()], Annotated[Colour, Field(title="T")]):
+        assert json.dumps(type_schema(annotation)) == json.dumps(pydantic_schema(annotation))
+    assert "$ref" not in type_schema(Annotated[Colour, Field()])[0]
 
 
 def test_models_are_filed_under_defs_and_titles_removed():

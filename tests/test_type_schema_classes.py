@@ -165,6 +165,7 @@ def test_fast_path_equals_pydantic(annotation):
     got = (fast_schema(annotation, defs), defs)
     assert got == pydantic_schema(annotation)
     assert type_schema(annotation) == got
+    assert json.dumps(type_schema(annotation)) == json.dumps(pydantic_schema(annotation))  # key order too
 
 
 @pytest.mark.filterwarnings("ignore:.*ReadOnly:UserWarning")  # pydantic says it does not enforce ReadOnly
@@ -288,6 +289,24 @@ def test_attribute_docstrings_from_generated_modules(tmp_path, monkeypatch):
     assert attribute_docstrings(mod.E) == {"s": "S."}
 
 
+def test_reading_a_docstring_with_an_invalid_escape_warns_nothing_more(tmp_path, monkeypatch):
+    """Python warns of `"\\d"` once, when it compiles the module; reading the class body again must not."""
+    (tmp_path / "escape_docs_mod.py").write_text(
+        'import dataclasses\n\n@dataclasses.dataclass\nclass Box:\n    code: str\n    "like \\d+"\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mod = importlib.import_module("escape_docs_mod")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        docs = attribute_docstrings(mod.Box)
+    assert (docs, [str(w.message) for w in caught]) == ({"code": "like \\d+"}, [])
+
+
 def test_no_source_is_left_to_pydantic():
     cls = types.new_class("Nowhere", (dict,))
     assert attribute_docstrings(cls) is None
@@ -325,6 +344,11 @@ DEFAULTS = [
     (int | str, "a"),
     (float | None, 1.5),
     (list[int], [True]),
+    (Annotated[bytes, Field(ge=0)], b""),  # a bound that cannot compare: not obvious (no TypeError)
+    (Annotated[str, Field(pattern="^[0-9]{5}$")], "10115"),
+    (Annotated[str, Field(pattern="^[0-9]{5}$")], "1011"),
+    (Annotated[str, Field(pattern="^[0-9]{5}$")], "10115\n"),  # Python's `$` would take it, pydantic's does not
+    (Annotated[str, Field(pattern="(?=1)1")], "1"),  # a pattern pydantic refuses: never obvious
 ]
 
 
@@ -342,4 +366,15 @@ def test_obviously_valid_defaults_are_valid_and_unchanged(annotation, default):
             validate_value(annotation, default)
 
 
-INVALID = [(Annotated[list[str], Field(min_length=2)], ["x"]), (tuple[int, str], (1, 2))]
+def test_a_default_matching_its_pattern_needs_no_validator():
+    from toolkit.tools.fast_schema import obviously_valid
+
+    assert obviously_valid(Annotated[str, Field(pattern="^[0-9]{5}$", max_length=5)], "10115", False)
+
+
+INVALID = [
+    (Annotated[list[str], Field(min_length=2)], ["x"]),
+    (tuple[int, str], (1, 2)),
+    (Annotated[str, Field(pattern="^[0-9]{5}$")], "1011"),
+    (Annotated[str, Field(pattern="^[0-9]{5}$")], "10115\n"),
+]

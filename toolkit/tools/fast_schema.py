@@ -1,16 +1,20 @@
 """The speed-ups behind reflection: the same schemas as `toolkit.tools.json_schema`, sooner.
 
 Read `toolkit.tools.json_schema` first: pydantic writes every schema, and that is the rule.
-This module only makes reflection cheap (the reflection benchmark's target), three ways:
+This module only makes reflection cheap (the reflection benchmark's target), four ways:
 
-1. **a hand-written type path** — `str`, `int`, `float`, `bool`, `None`, `Any`, string/int
-   `Literal`s, string/int enums, `list`/`set`/`dict[str, ...]` of those, `Optional` and unions,
-   `date`/`datetime`/`time`/`timedelta`/`UUID`, and plain bounds and lengths
-   (`Field(ge=1, max_length=9, description=...)`, with plain `int` / `float` values) are
-   written out directly, without building
-   a pydantic validator; anything else falls back to `json_schema.pydantic_schema`. Results
-   are cached per type. `tests/test_type_schema.py` checks the fast path equals pydantic's
-   over a table of types;
+1. **a hand-written type path** — `str`, `int`, `float`, `bool`, `None`, `Any`, `Literal`s of
+   JSON scalars, string/int enums, `list`/`set`/`tuple`/`dict[str, ...]` of those, `Optional`
+   and unions, `date`/`datetime`/`time`/`timedelta`/`UUID`/`Decimal`/`bytes`, TypedDicts and
+   plain dataclasses, and the common `Field` constraints (`ge`/`gt`/`le`/`lt`/`multiple_of` on
+   `int`/`float`, `min_length`/`max_length` on strings, bytes, lists, sets and dicts, a
+   `pattern` pydantic-core compiles, `description`, `title`, `examples` of scalars) are
+   written out directly, keys in pydantic's order, without building a pydantic validator;
+   anything else falls back to `json_schema.pydantic_schema`. Results are cached per type. A
+   class's fields and attribute docstrings are read once per class: its type hints without
+   `typing.get_type_hints` when they are type objects or plain class names
+   (`evaluated_hints`). `tests/test_type_schema*.py` and `tests/test_fast_schema.py` check
+   the fast path equals pydantic's (tables of types, generated classes and signatures);
 2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
    fits its type without asking a validator (`limit: int = 10`), so registration does not
    build one just to check `10` is an `int`;
@@ -22,6 +26,9 @@ This module only makes reflection cheap (the reflection benchmark's target), thr
    parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a section without a
    blank line before it, only a `Returns:`) is `None`, and griffe decides. The tests compare
    both over a table of docstrings.
+
+`clear_cache()` forgets all of it (type schemas, class parts, patterns, class lines of source
+files), so a benchmark's "cold" figure pays every step.
 
 Leaves out: anything that changes a result. If the fast path and pydantic ever disagree, the
 fast path is wrong.
@@ -37,15 +44,18 @@ import enum
 import inspect
 import re
 import sys
+import types
 import typing
 import uuid
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable, Mapping
 from types import CodeType
 from typing import Annotated, Any, Literal
 
 import annotated_types as at
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from pydantic_core import SchemaValidator, core_schema
 
 from toolkit.tools.json_schema import (
     UNION_TYPES,
@@ -53,6 +63,7 @@ from toolkit.tools.json_schema import (
     Schema,
     _docstrings,
     _is_typeddict,
+    clear_source_cache,
     pydantic_schema,
     schema_name,
 )
@@ -97,9 +108,13 @@ def type_schema(annotation: Any) -> tuple[Schema, Defs]:
 
 
 def clear_cache() -> None:
-    """Forget every cached type schema and compiled annotation (benchmarks measure first time)."""
+    """Forget every cached type schema, class, pattern and compiled annotation (benchmarks
+    measure first time)."""
     _CACHE.clear()
     _CODE.clear()
+    _PARTS.clear()
+    _PATTERNS.clear()
+    clear_source_cache()
 
 
 def _compute(annotation: Any) -> tuple[Schema, Defs]:
@@ -107,9 +122,19 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
         return pydantic_schema(annotation)
     defs: Defs = {}
     try:
-        return fast_schema(annotation, defs, {}), defs
+        schema = fast_schema(annotation, defs, {})
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return pydantic_schema(annotation)
+    if list(schema) == ["$ref"] and typing.get_origin(annotation) is Annotated:
+        return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
+    return schema, _ordered(defs, annotation)
+
+
+def _ordered(defs: Defs, annotation: Any) -> Defs:
+    """`$defs` in pydantic's order: sorted by name, but the annotation's own class (a TypedDict,
+    a dataclass) last, as `json_schema.pydantic_schema` files it."""
+    own = schema_name(annotation) if isinstance(annotation, type) else None
+    return dict(sorted(defs.items(), key=lambda item: (item[0] == own, item[0])))
 
 
 # --- 1. the hand-written type path ------------------------------------------------------------
@@ -161,26 +186,32 @@ _BOUNDS = {
     at.Lt: ("lt", "exclusiveMaximum"),
     at.MultipleOf: ("multiple_of", "multipleOf"),
 }
-_LENGTHS = {at.MinLen: ("min_length", "minLength", "minItems"), at.MaxLen: ("max_length", "maxLength", "maxItems")}
+_LENGTHS = {at.MinLen: "min_length", at.MaxLen: "max_length"}
+_LENGTH_KEYS = {
+    "string": ("minLength", "maxLength"),
+    "bytes": ("minLength", "maxLength"),
+    "array": ("minItems", "maxItems"),
+    "object": ("minProperties", "maxProperties"),
+}
 _FIELD_ATTRS = (
     "default",
     "default_factory",
     "alias",
     "validation_alias",
     "serialization_alias",
-    "title",
-    "examples",
     "json_schema_extra",
     "discriminator",
     "deprecated",
     "field_title_generator",
 )
+"""`Field` arguments that change more than a bound (`title` is allowed: the schema drops titles)."""
 _PLAIN_FIELD = FieldInfo()
 
 
 def constraints(metadata: Iterable[Any]) -> list[Any] | None:
-    """The `annotated_types` bounds in `Annotated` metadata (`Field(ge=1)` included), or
-    `None` if anything else is there (a description is allowed)."""
+    """The `annotated_types` bounds and lengths and the `pattern`s in `Annotated` metadata
+    (`Field(ge=1, pattern="^a")` included), or `None` if anything else is there (a
+    description, a title and examples are allowed)."""
     out: list[Any] = []
     for m in metadata:
         if isinstance(m, FieldInfo):
@@ -190,37 +221,96 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
             if inner is None:
                 return None
             out += inner
-        elif type(m) in _BOUNDS or type(m) in _LENGTHS:
+        elif type(m) in _BOUNDS or type(m) in _LENGTHS or _is_pattern(m):
             out.append(m)
         else:
             return None
     return out
 
 
-_PLAIN_NUMBERS = {"integer": (int,), "number": (int, float), "string": (int,), "array": (int,)}
-"""The bound values written as they are; any other (`Decimal("0.01")`, `True`) takes pydantic's path."""
+def _is_pattern(meta: Any) -> bool:
+    """`Field(pattern=...)`'s metadata: pydantic's general metadata holding only a string pattern."""
+    return type(meta).__name__ == "_PydanticGeneralMetadata" and vars(meta).keys() == {"pattern"}
+
+
+def _constraint_kind(base: Any) -> str | None:
+    """Which constraints `base` takes, as pydantic writes them: numbers (bounds), strings
+    (lengths, pattern), bytes, arrays and string-keyed dicts (lengths); `None` for any other."""
+    if base is int or base is float:
+        return "number"
+    if base is str or base is bytes:
+        return "string" if base is str else "bytes"
+    origin, args = typing.get_origin(base) or base, typing.get_args(base)
+    if origin in (list, set, frozenset) or base is tuple or (origin is tuple and len(args) == 2 and args[1] is ...):
+        return "array"  # not a fixed-length tuple: pydantic has its own rule there
+    return "object" if origin is dict else None
 
 
 def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
+    """`Annotated[T, Field(...)]`: T's schema with its bounds, lengths, pattern, description and
+    examples, keys sorted as pydantic sorts them."""
     found = constraints(metadata)
-    if found is None:
+    kind = _constraint_kind(base)
+    if found is None or (found and kind is None):
         raise _Slow
     schema = fast_schema(base, defs, owners)
-    kind = schema.get("type")
     for m in found:
-        if type(m) in _BOUNDS and kind in ("integer", "number"):
-            attr, key = _BOUNDS[type(m)]
-        elif type(m) in _LENGTHS and kind in ("string", "array"):
-            attr, str_key, list_key = _LENGTHS[type(m)]
-            key = str_key if kind == "string" else list_key
-        else:
-            raise _Slow
-        value = getattr(m, attr)
-        if type(value) not in _PLAIN_NUMBERS[kind]:  # a Decimal, a bool, 1.5 for an int: pydantic decides
-            raise _Slow
+        key, value = _constraint(m, kind, base)
         schema[key] = value
-    descriptions = [m.description for m in metadata if isinstance(m, FieldInfo) and m.description]
-    return schema | ({"description": descriptions[-1]} if descriptions else {})
+    fields = [m for m in metadata if isinstance(m, FieldInfo)]
+    descriptions = [f.description for f in fields if f.description is not None]  # "" included, as pydantic
+    schema |= {"description": descriptions[-1]} if descriptions else {}
+    examples = [f.examples for f in fields if f.examples is not None]
+    if examples:
+        schema["examples"] = _json_examples(examples)
+    return dict(sorted(schema.items()))
+
+
+def _constraint(meta: Any, kind: str | None, base: Any) -> tuple[str, Any]:
+    """One constraint's schema key and value; `_Slow` for one pydantic writes otherwise (or refuses)."""
+    if type(meta) in _BOUNDS and kind == "number":
+        attr, key = _BOUNDS[type(meta)]
+        value = getattr(meta, attr)
+        if type(value) is int or (base is float and type(value) is float):
+            return key, value  # a Decimal, a bool, 1.5 for an int: pydantic decides
+    elif type(meta) in _LENGTHS and kind in _LENGTH_KEYS:
+        value = getattr(meta, _LENGTHS[type(meta)])
+        if type(value) is int:
+            return _LENGTH_KEYS[kind][type(meta) is at.MaxLen], value
+    elif _is_pattern(meta) and kind == "string" and type(meta.pattern) is str and _compiles(meta.pattern):
+        return "pattern", meta.pattern
+    raise _Slow
+
+
+_PATTERNS: dict[str, SchemaValidator | None] = {}
+
+
+def _compiles(pattern: str) -> bool:
+    """Whether pydantic-core takes `pattern` (its Rust engine refuses look-arounds, for one)."""
+    return _pattern_validator(pattern) is not None
+
+
+def _pattern_validator(pattern: str) -> SchemaValidator | None:
+    """pydantic-core's own string validator for `pattern` (`None` if it refuses the pattern),
+    built once per pattern: it answers both "does it compile" and "does this default match"
+    exactly as pydantic would."""
+    if pattern not in _PATTERNS:
+        try:
+            _PATTERNS[pattern] = SchemaValidator(core_schema.str_schema(pattern=pattern))
+        except Exception:
+            _PATTERNS[pattern] = None
+    return _PATTERNS[pattern]
+
+
+def _json_examples(found: list[Any]) -> list[Any]:
+    """`Field(examples=[...])` of JSON scalars, as pydantic writes them; anything else is its job."""
+    if len(found) != 1 or type(found[0]) is not list or not all(_json_scalar(v) for v in found[0]):
+        raise _Slow
+    return list(found[0])
+
+
+def _json_scalar(value: Any) -> bool:
+    return type(value) in _JSON_SCALARS or (type(value) is float and value == value and abs(value) != float("inf"))
 
 
 def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
@@ -231,7 +321,7 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
     for a in rest:
         schema = fast_schema(a, defs, owners)
         members += schema["anyOf"] if len(schema) == 1 and "anyOf" in schema else [schema]
-    unique = list({_hashable(m): m for m in members}.values())
+    unique = _unique(members)
     inner = unique[0] if len(unique) == 1 else {"anyOf": unique}
     if len(rest) == len(args):
         return inner
@@ -241,8 +331,16 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
 
 
 def _union_of(members: list[Schema]) -> Schema:
-    unique = list({_hashable(m): m for m in members}.values())
+    unique = _unique(members)
     return unique[0] if len(unique) == 1 else {"anyOf": unique}
+
+
+def _unique(members: list[Schema]) -> list[Schema]:
+    """Repeats dropped as pydantic drops them (by `_hashable`; the later of two equal ones kept,
+    in the place of the first)."""
+    if len(members) < 2:
+        return members
+    return list({_hashable(m): m for m in members}.values())
 
 
 def _hashable(value: Any) -> Any:
@@ -299,7 +397,7 @@ _Field = tuple[str, Any, bool, Any]  # (name, type, required, default or _NO_DEF
 _NO_DEFAULT: Any = object()
 
 
-def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Any) -> Schema:
+def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Callable[[type], list[_Field]]) -> Schema:
     """A TypedDict or a plain dataclass under `$defs`, as pydantic writes it: properties in
     order (a dataclass default as `default`), `required`, the class docstring as description,
     attribute docstrings as property descriptions (`json_schema._attribute_docs`), closed."""
@@ -313,7 +411,8 @@ def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Any) -> Schema
     owners[name] = None  # being written
     properties: Schema = {}
     required: list[str] = []
-    for field, tp, is_required, default in fields(cls):
+    declared, docstrings = _parts(cls, fields)
+    for field, tp, is_required, default in declared:
         prop = fast_schema(tp, defs, owners)
         if default is not _NO_DEFAULT:
             prop = dict(sorted((prop | {"default": _json_default(default)}).items()))
@@ -327,7 +426,7 @@ def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Any) -> Schema
     if required:
         body["required"] = required
     body |= {"type": "object", "additionalProperties": False}
-    for field, text in _docstrings(cls).items():
+    for field, text in docstrings.items():
         found = properties.get(field)
         if isinstance(found, dict) and "description" not in found:
             properties[field] = found | {"description": text}
@@ -336,11 +435,104 @@ def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Any) -> Schema
     return ref
 
 
+_PARTS: weakref.WeakKeyDictionary[type, tuple[int, list[_Field], dict[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def _parts(cls: type, fields: Callable[[type], list[_Field]]) -> tuple[list[_Field], dict[str, str]]:
+    """A class's fields and attribute docstrings, read once per class (a class used twice in
+    one signature, `x: Cls, xs: list[Cls]`); `clear_cache` forgets them. The entry must be this
+    very class's (its `id`), not one a metaclass `__eq__` calls equal."""
+    found = _PARTS.get(cls)
+    if found is None or found[0] != id(cls):
+        found = _PARTS[cls] = (id(cls), fields(cls), _docstrings(cls))
+    return found[1], found[2]
+
+
 def _hints(cls: type) -> dict[str, Any]:
+    """`typing.get_type_hints(cls, include_extras=True)`, or `_Slow` if it fails."""
+    hints = evaluated_hints(cls)
+    if hints is not None:
+        return hints
     try:
         return typing.get_type_hints(cls, include_extras=True)
     except Exception:
         raise _Slow from None
+
+
+def evaluated_hints(cls: type) -> dict[str, Any] | None:
+    """`typing.get_type_hints(cls, include_extras=True)` without compiling anything, when every
+    annotation is already a type object or a plain class name (`"Address"`, as `from __future__
+    import annotations` leaves it); `None` when unsure (then typing decides).
+
+    The same walk as typing's on Python 3.11–3.13 (base classes in reverse MRO order, `None` as
+    `NoneType`); a name is looked up where typing's `eval` looks (`_name_lookup`) and must be a
+    class. Python 3.14 reads annotations differently: always typing's."""
+    if sys.version_info >= (3, 14):
+        return None
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        if vars(base).get("__type_params__"):
+            return None  # `class Box[T]` (3.12): typing adds T to the names it looks up
+        annotations = base.__dict__.get("__annotations__", {})
+        if isinstance(annotations, types.GetSetDescriptorType):
+            continue  # typing skips it too
+        if type(annotations) is not dict:
+            return None
+        for name, value in annotations.items():
+            found = _evaluated(value, base)
+            if found is NOT_PLAIN:
+                return None
+            hints[name] = found
+    return hints
+
+
+def _evaluated(value: Any, base: type) -> Any:
+    """One annotation as typing evaluates it on class `base`, or `NOT_PLAIN`."""
+    if value is None:
+        return type(None)
+    if isinstance(value, str):
+        found = _name_lookup(value, None, base)
+    elif isinstance(value, typing.ForwardRef):
+        found = _name_lookup(value.__forward_arg__, value.__forward_module__, base)
+    else:
+        return value if _nothing_to_evaluate(value) else NOT_PLAIN
+    return found if isinstance(found, type) and found not in (typing.Generic, typing.Protocol) else NOT_PLAIN
+
+
+def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:
+    """What typing's `eval(text, globals, locals)` finds for a plain name: `locals` is the module
+    of `base`, `globals` the module of a `ForwardRef` that names one (a TypedDict's), else
+    a copy of `base`'s namespace, then the builtins `eval` gives `globals`."""
+    if not text.isidentifier():
+        return NOT_PLAIN
+    module = sys.modules.get(base.__module__, None)
+    local_names: dict[str, Any] = getattr(module, "__dict__", {})
+    global_names: Any = vars(base)
+    if forward_module is not None:
+        global_names = getattr(sys.modules.get(forward_module, None), "__dict__", global_names)
+    found = global_names.get("__builtins__", builtins)
+    builtin_names = vars(found) if isinstance(found, type(builtins)) else found
+    for names in (local_names, global_names, builtin_names):
+        if not isinstance(names, Mapping):
+            return NOT_PLAIN
+        if text in names:
+            return names[text]
+    return NOT_PLAIN
+
+
+def _nothing_to_evaluate(tp: Any) -> bool:
+    """True when `typing._eval_type` gives `tp` back as it is: no string or `ForwardRef` in it
+    (a string inside `Literal[...]` or `Annotated` metadata is a value, not an annotation)."""
+    if isinstance(tp, (str, typing.ForwardRef)):
+        return False
+    if typing.get_origin(tp) is None:
+        return True
+    args = getattr(tp, "__args__", ())
+    if not isinstance(args, tuple):
+        return False
+    if isinstance(tp, types.GenericAlias) and any(isinstance(a, str) for a in args):
+        return False  # list["Node"]: typing evaluates it
+    return all(isinstance(a, str) or _nothing_to_evaluate(a) for a in args)
 
 
 _REQUIRED = {typing.Required, typing.NotRequired}
@@ -355,12 +547,14 @@ def _typed_dict_fields(cls: type) -> list[_Field]:
     out: list[_Field] = []
     for field, tp in _hints(cls).items():
         is_required = field in required_keys
-        while typing.get_origin(tp) in _REQUIRED:
-            is_required = typing.get_origin(tp) is typing.Required
+        origin = typing.get_origin(tp)
+        while origin in _REQUIRED:
+            is_required = origin is typing.Required
             tp = typing.get_args(tp)[0]
-        if typing.get_origin(tp) is Annotated and typing.get_origin(typing.get_args(tp)[0]) in _REQUIRED:
+            origin = typing.get_origin(tp)
+        if origin is Annotated and typing.get_origin(typing.get_args(tp)[0]) in _REQUIRED:
             raise _Slow
-        if _has_special(tp):
+        if origin is not None and _has_special(tp):
             raise _Slow  # ReadOnly, ClassVar, a Field with a default: pydantic's job
         out.append((field, tp, is_required, _NO_DEFAULT))
     return out
@@ -409,7 +603,7 @@ _JSON_SCALARS = (str, int, bool, type(None))
 def _json_default(value: Any) -> Any:
     """A default as pydantic writes it in the schema: JSON scalars as they are, a tuple or list of
     them as a list; anything else is pydantic's job."""
-    if type(value) in _JSON_SCALARS or (type(value) is float and value == value and abs(value) != float("inf")):
+    if _json_scalar(value):
         return value
     if type(value) in (tuple, list) and all(type(v) in _JSON_SCALARS for v in value):
         return list(value)
@@ -482,7 +676,13 @@ def _holds(bound: Any, value: Any) -> bool:
         at.MaxLen: lambda: len(value) <= bound.max_length,
     }
     check = checks.get(type(bound))
-    return bool(check and check())
+    if check is None and _is_pattern(bound) and type(value) is str and type(bound.pattern) is str:
+        validator = _pattern_validator(bound.pattern)  # strings are validated as pydantic's, unadjusted
+        return validator is not None and validator.isinstance_python(value)
+    try:
+        return bool(check and check())
+    except TypeError:  # `bytes` against `ge=0`: not obviously valid, the validator decides
+        return False
 
 
 # --- 3. the annotation cache -------------------------------------------------------------------

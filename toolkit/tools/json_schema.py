@@ -28,11 +28,13 @@ import ast
 import dataclasses
 import decimal
 import inspect
+import keyword
 import linecache
 import re
 import sys
 import types
 import typing
+import warnings
 from collections.abc import Callable
 from typing import Any, Union
 
@@ -118,11 +120,13 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     """`reference_docstrings(cls)` without parsing the module: `None` when unsure.
 
     The class statement is the only line of its file matching `class <Name>` (a name defined
-    twice in one file, or a class made by a call, is left to `inspect`), at the margin exactly
-    when the class is at module level. Its body runs to the first statement line at or left of
-    that indentation. A body without quotes has no docstrings (checked only when no comment,
-    backslash or open bracket can hide a continuation); else the body alone is parsed and read
-    by pydantic's own visitor (a body that does not parse is left to `inspect`)."""
+    twice in one file, or a class made by a call, is left to `inspect`; `_class_statements`
+    finds them all in one pass per file), at the margin exactly when the class is at module
+    level. Its body runs to the first statement line at or left of that indentation. A body
+    without quotes has no docstrings (checked only when no comment, backslash or open bracket
+    can hide a continuation); a body of one-line fields and strings is read line by line
+    (`_read_simple_block`); else the body alone is parsed and read by pydantic's own visitor
+    (a body that does not parse is left to `inspect`)."""
     try:
         file = inspect.getsourcefile(cls)
         if not file:
@@ -135,11 +139,10 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     name = cls.__name__
     if not lines or not name.isidentifier():
         return None
-    text = "".join(lines)
-    starts = [m.start() for m in re.finditer(rf"^[ \t]*class[ \t]+{name}\b", text, re.M)]
-    if len(starts) != 1:
+    found = _class_statements(file, lines).get(name, ())
+    if len(found) != 1:
         return None
-    first = text.count("\n", 0, starts[0])
+    first = found[0]
     indent = len(lines[first]) - len(lines[first].lstrip())
     if (indent == 0) == ("." in cls.__qualname__):
         return None
@@ -156,18 +159,115 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         if "#" not in body and "\\" not in body and _balanced(body):
             return {}
         return None
-    return _read_block(block, name)
+    simple = _read_simple_block(block)
+    return _read_block(block, name) if simple is None else simple
+
+
+_CLASS_WORD = re.compile(r"class[ \t]+(\w+)")
+_SOURCES: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
+
+
+def _class_statements(file: str, lines: list[str]) -> dict[str, list[int]]:
+    """The `class <Name>` lines of a file, by name: the lines the multiline regex
+    `^[ \t]*class[ \t]+<Name>\\b` matches, for every name at once. Read once per file while
+    `linecache` keeps the same lines (`clear_source_cache` forgets them)."""
+    cached = _SOURCES.get(file)
+    if cached is not None and cached[0] is lines:
+        return cached[1]
+    text = "".join(lines)
+    found: dict[str, list[int]] = {}
+    line, counted = 0, 0
+    for match in _CLASS_WORD.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if text[start : match.start()].strip(" \t"):
+            continue  # not first on its line
+        line += text.count("\n", counted, start)
+        counted = start
+        found.setdefault(match.group(1), []).append(line)
+    _SOURCES[file] = (lines, found)
+    return found
+
+
+def clear_source_cache() -> None:
+    """Forget the class statements found in source files."""
+    _SOURCES.clear()
+
+
+_BRACKETS = re.compile(r"[][(){}]")
 
 
 def _balanced(text: str) -> bool:
-    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}"))
+    if not _BRACKETS.search(text):
+        return True
+    return (
+        text.count("(") == text.count(")") and text.count("[") == text.count("]") and text.count("{") == text.count("}")
+    )
+
+
+_QUOTED = r"""(?:"{3}(?:[^"\\\n]|"(?!""))*"{3}|'{3}(?:[^'\\\n]|'(?!''))*'{3}|"(?!"")[^"\\\n]*"|'(?!'')[^'\\\n]*')"""
+"""A one-line string literal without backslashes, its quotes read as Python's tokenizer reads them."""
+_STRINGS = re.compile(rf"(?<!\w)(?:[rRuUbB]|[bB][rR]|[rR][bB])?{_QUOTED}")  # in code: any but an f-string
+_DOCSTRING_LINE = re.compile(rf"[ \t]*[rRuU]?({_QUOTED})[ \t]*(?:#.*)?\n?")  # a str, not bytes
+_FIELD_LINE = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*:(.*)\n?")  # ASCII: no NFKC to redo
+_HEADER_LINE = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#;\\]*\))?[ \t]*:[ \t]*(?:#.*)?\n?")
+
+
+def _read_simple_block(block: list[str]) -> dict[str, str] | None:
+    """pydantic's `DocstringVisitor` over a class body of one-line statements, read line by line
+    instead of parsed: `name: annotation [= value]` and one-line string literals (no prefix, no
+    backslash), blank and comment lines, every statement at one indentation. `None` for anything
+    else (a method, a statement over several lines, `;`, a string left open): then it is parsed.
+
+    As the visitor reads it, a string statement right after an annotated name documents it."""
+    if not _HEADER_LINE.fullmatch(block[0]):
+        return None
+    docs: dict[str, str] = {}
+    target, indent = None, None
+    for line in block[1:]:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        margin = line[: len(line) - len(line.lstrip())]
+        indent = margin if indent is None else indent
+        if margin != indent:
+            return None
+        field = _FIELD_LINE.fullmatch(line)
+        if field and not keyword.iskeyword(field.group(1)) and _one_statement(field.group(2)):
+            target = field.group(1)
+            continue
+        string = _DOCSTRING_LINE.fullmatch(line)
+        if string is None:
+            return None
+        if target is not None:
+            docs[target] = inspect.cleandoc(_literal_text(string.group(1)))
+        target = None
+    return docs
+
+
+def _literal_text(literal: str) -> str:
+    quotes = 3 if literal[:3] in ('"""', "'''") else 1
+    return literal[quotes:-quotes]
+
+
+def _one_statement(text: str) -> bool:
+    """The rest of a `name: ...` line ends its statement: with its string literals and comment
+    taken out, no quote, `;`, backslash or unclosed bracket is left (and it is not `:=`)."""
+    code = _STRINGS.sub("0", text) if "'" in text or '"' in text else text
+    code = code.partition("#")[0].strip()
+    return bool(code) and not code.startswith("=") and not _UNSAFE.search(code) and _balanced(code)
+
+
+_UNSAFE = re.compile(r"['\";\\]")
 
 
 def _read_block(block: list[str], name: str) -> dict[str, str] | None:
     try:
         from pydantic._internal._docs_extraction import DocstringVisitor, _dedent_source_lines
 
-        tree = ast.parse(_dedent_source_lines(block))
+        with warnings.catch_warnings():  # Python warned once of the source's own "\d", when it compiled it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)  # its category before Python 3.12
+            tree = ast.parse(_dedent_source_lines(block))
     except Exception:  # not the whole class (a continuation left of it), or pydantic moved the helpers
         return None
     if len(tree.body) != 1:
@@ -177,8 +277,11 @@ def _read_block(block: list[str], name: str) -> dict[str, str] | None:
         stmt = stmt.body[0]
     if not isinstance(stmt, ast.ClassDef) or stmt.name != name:
         return None
-    visitor = DocstringVisitor()
-    visitor.generic_visit(stmt)
+    visitor = DocstringVisitor()  # as `visitor.generic_visit(stmt)`, without walking bases and decorators:
+    before = [*stmt.bases, *stmt.keywords]  # expressions (no statement inside), visited before the body
+    visitor.previous_node_type = type(before[-1]) if before else None
+    for node in stmt.body:
+        visitor.visit(node)
     return visitor.attrs
 
 

@@ -1,0 +1,469 @@
+"""The fast path = the pydantic path, over generated classes and signatures.
+
+Each generated module (a seed) holds TypedDicts and dataclasses with random field types
+(scalars, containers, Literals, enums, `Field` constraints, classes defined before or after,
+a class inside itself), `total=False`, `Required` / `NotRequired`, defaults and
+`field(default_factory=...)`, attribute docstrings in every quoting, comments, and sometimes a
+method or a `;` (the parsed path), with and without `from __future__ import annotations`; then
+functions taking them. Every piece of the fast path is compared with its reference:
+
+- `fast_schema.evaluated_hints(C)` with `typing.get_type_hints(C, include_extras=True)`;
+- `json_schema.attribute_docstrings(C)` with pydantic's reader (`reference_docstrings`);
+- `fast_schema.type_schema(T)` with `json_schema.pydantic_schema(T)`, key order included;
+- the reflected tool spec with the one reflection gives when every type goes to pydantic.
+
+`SEEDS` modules by default; `FAST_SCHEMA_SEEDS=500` runs more (the broad check).
+"""
+
+import ast
+import dataclasses
+import decimal
+import importlib
+import json
+import os
+import random
+import re
+import sys
+import typing
+
+import pytest
+from pydantic._internal._docs_extraction import DocstringVisitor, _dedent_source_lines
+
+from toolkit.tools import fast_schema, json_schema
+from toolkit.tools import reflect as reflect_module
+from toolkit.tools.json_schema import attribute_docstrings, pydantic_schema, reference_docstrings
+
+SEEDS = int(os.environ.get("FAST_SCHEMA_SEEDS", "40"))
+
+# (annotation, a default that fits it or None): the field and parameter types drawn from
+TYPES = [
+    ("str", '"x"'),
+    ("int", "3"),
+    ("float", "1.5"),
+    ("bool", "True"),
+    ("int | None", "None"),
+    ("Optional[str]", "None"),
+    ("list[int]", "dataclasses.field(default_factory=list)"),
+    ("dict[str, float]", "dataclasses.field(default_factory=dict)"),
+    ('Literal["a", "b"]', '"a"'),
+    ("Literal[1, 2]", "2"),
+    ("Literal[True, False]", "False"),
+    ("Colour", "Colour.RED"),
+    ("Level", "Level.LOW"),
+    ("datetime.date", None),
+    ("tuple[int, str]", "(1, 'a')"),
+    ("tuple[int, ...]", "()"),
+    ("set[str]", "dataclasses.field(default_factory=set)"),
+    ("bytes", 'b""'),
+    ("decimal.Decimal", None),
+    ("uuid.UUID", None),
+    ("Any", "None"),
+    ("Annotated[int, Field(ge=0, le=9)]", "3"),
+    ("Annotated[str, Field(min_length=1, max_length=5)]", '"ab"'),
+    ('Annotated[str, Field(pattern="^a")]', '"a"'),
+    ('Annotated[float, Field(gt=0, description="positive")]', "1.0"),
+    ("Annotated[list[str], Field(min_length=1)]", None),
+    ('Annotated[int, Field(examples=[1, 2], title="T")]', "1"),
+    ("Union[int, str, None]", "None"),
+    ("ClassVar[int]", "0"),
+]
+PYDANTIC_TYPES = [  # drawn less often: each sends its whole class to pydantic (or is refused)
+    ('Annotated[str, Field(pattern="(?=a)a")]', None),
+    ("Annotated[Literal[1, 2], Field(ge=1)]", None),
+    ("dict[int, str]", None),
+    ("Annotated[int, Field(ge=1.5)]", None),
+]
+
+
+def _draw(rng: random.Random) -> tuple[str, str | None]:
+    return rng.choice(PYDANTIC_TYPES if rng.random() < 0.04 else TYPES)
+
+
+DOCSTRINGS = [
+    '"""The {name}."""',
+    '"The {name}."',
+    "'''It's the {name}.'''",
+    "'say \"{name}\"'",
+    '"""  Spaced {name}.  """',
+    '"""The {name},\n{indent}over two lines.\n{indent}"""',
+    '""',
+    '"""a""" # a comment',
+]
+NOISE = ['# a comment with "quotes"', "# it's", "", '"""A loose string."""']
+HEADER = """import dataclasses
+import datetime
+import decimal
+import enum
+import uuid
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
+
+from pydantic import Field
+from typing_extensions import NotRequired, Required, TypedDict
+
+
+class Colour(str, enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+"""
+
+
+@dataclasses.dataclass
+class Generated:
+    module: typing.Any
+    classes: list[type]
+    functions: list[typing.Any]
+
+
+def _class_source(rng: random.Random, name: str, known: list[str], later: list[str], future: bool) -> str:
+    kind = rng.choice(["typeddict", "dataclass"])
+    lines = ["@dataclasses.dataclass"] if kind == "dataclass" else []
+    total = ", total=False" if kind == "typeddict" and rng.random() < 0.3 else ""
+    lines.append(f"class {name}({'TypedDict' + total if kind == 'typeddict' else ''}):")
+    if rng.random() < 0.5:
+        lines.append(f'    """The {name} class."""')
+    defaulted = False
+    for i in range(rng.randint(1, 6)):
+        field, (annotation, default) = f"f{i}", _draw(rng)
+        roll = rng.random()
+        if roll < 0.25 and known:
+            annotation, default = (
+                rng.choice(["{}", "list[{}]", "{} | None", "dict[str, {}]"]).format(rng.choice(known)),
+                None,
+            )
+        elif roll < 0.32 and later:
+            target = rng.choice(later)
+            annotation, default = (f"list[{target}]" if future else f'list["{target}"]'), None
+        elif roll < 0.35:
+            annotation, default = (f"list[{name}]" if future else f'list["{name}"]'), None  # inside itself
+        if kind == "typeddict":
+            if annotation.startswith("ClassVar"):
+                continue
+            if rng.random() < 0.3:
+                annotation = f"{rng.choice(['Required', 'NotRequired'])}[{annotation}]"
+            default = None
+        elif annotation.startswith("ClassVar"):
+            default = "0"  # not a field: the order of defaults does not apply
+        elif defaulted and default is None:
+            continue  # a field without a default cannot follow one with
+        elif defaulted or (default is not None and rng.random() < 0.4):
+            defaulted = True
+        else:
+            default = None
+        tail = rng.choice(["", "", "  # it's a comment"])
+        lines.append(f"    {field}: {annotation}" + (f" = {default}" if default else "") + tail)
+        if rng.random() < 0.45:
+            lines.append("    " + rng.choice(DOCSTRINGS).format(name=field, indent="    "))
+        if rng.random() < 0.15:
+            lines.append("    " + rng.choice(NOISE) if rng.random() < 0.8 else "")
+    if not any(line.startswith("    f") for line in lines):
+        lines.append("    f9: int = 0" if kind == "dataclass" else "    f9: int")
+    if rng.random() < 0.08:
+        lines.append(
+            "    x9: int; 'after a semicolon'" if kind == "typeddict" else "    def method(self):\n        return 'm'"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _function_source(rng: random.Random, index: int, classes: list[str]) -> str:
+    params, defaulted = [], False
+    for i in range(rng.randint(0, 4)):
+        annotation, default = _draw(rng)
+        if annotation.startswith("ClassVar"):
+            continue
+        if classes and rng.random() < 0.5:
+            annotation, default = rng.choice(["{}", "list[{}]", "{} | None"]).format(rng.choice(classes)), None
+            default = "None" if annotation.endswith("None") and rng.random() < 0.5 else None
+        if default and default.startswith("dataclasses.field"):
+            default = None
+        if default is None and defaulted:
+            default = "None" if "None" in annotation or annotation == "Any" else None
+            if default is None:
+                continue
+        if default is not None and (defaulted or rng.random() < 0.4):
+            defaulted = True
+            if rng.random() < 0.3:  # a `Field` default: the type gets an empty `Field` in `Annotated`
+                extra = rng.choice(["", ", description='d'", ", ge=0"])
+                default = f"Field({default}{extra})"
+            params.append(f"p{i}: {annotation} = {default}")
+        elif default is None:
+            params.append(f"p{i}: {annotation}")
+    return f'def tool_{index}({", ".join(params)}) -> str:\n    """Tool {index}."""\n    return \'\'\n'
+
+
+def generate(seed: int, directory) -> Generated:
+    """One module of random classes and functions, written to `directory` and imported."""
+    rng = random.Random(seed)
+    future = rng.random() < 0.5
+    names = [f"C{seed}x{i}" for i in range(rng.randint(1, 4))]
+    parts = ["from __future__ import annotations\n" if future else "", HEADER]
+    for i, name in enumerate(names):
+        parts.append("\n\n" + _class_source(rng, name, names[:i], names[i + 1 :], future))
+    functions = [f"tool_{i}" for i in range(rng.randint(1, 4))]
+    for i in range(len(functions)):
+        parts.append("\n\n" + _function_source(rng, i, names))
+    module_name = f"gen_fast_schema_{seed}"
+    (directory / f"{module_name}.py").write_text("".join(parts))
+    sys.modules.pop(module_name, None)
+    module = importlib.import_module(module_name)
+    return Generated(module, [getattr(module, n) for n in names], [getattr(module, f) for f in functions])
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("generated")
+    sys.path.insert(0, str(directory))
+    try:
+        yield [generate(seed, directory) for seed in range(SEEDS)]
+    finally:
+        sys.path.remove(str(directory))
+
+
+def _outcome(call):
+    """A result as JSON text (key order counts), or the kind of error it raised."""
+    try:
+        return json.dumps(call())
+    except Exception as exc:
+        return f"raised {type(exc).__name__}"
+
+
+def test_generated_hints_equal_typing(generated):
+    answered = 0
+    for gen in generated:
+        for cls in gen.classes:
+            fast = fast_schema.evaluated_hints(cls)
+            if fast is not None:
+                answered += 1
+                assert fast == typing.get_type_hints(cls, include_extras=True), cls
+    assert answered >= len(generated) // 2  # the fast reading is the common case
+
+
+def test_generated_attribute_docstrings_equal_pydantic(generated):
+    answered = 0
+    for gen in generated:
+        for cls in gen.classes:
+            fast = attribute_docstrings(cls)
+            answered += fast is not None
+            assert fast is None or fast == reference_docstrings(cls), cls
+    assert answered >= len(generated)
+
+
+def test_generated_classes_fast_equals_pydantic(generated):
+    for gen in generated:
+        for cls in gen.classes:
+            for annotation in (cls, list[cls], cls | None):
+                fast_schema.clear_cache()
+                fast = _outcome(lambda a=annotation: fast_schema.type_schema(a))
+                assert fast == _outcome(lambda a=annotation: pydantic_schema(a)), annotation
+
+
+def _spec(fn):
+    reflect_module.clear_cache()
+    try:
+        return json.dumps(reflect_module.reflect(fn).spec.to_openai())
+    except Exception as exc:  # a ToolDefinitionError, or what pydantic raised (both paths alike)
+        return f"raised {type(exc).__name__}: {exc}"
+
+
+def test_generated_signatures_fast_equals_pydantic(generated, monkeypatch):
+    specs = [_spec(fn) for gen in generated for fn in gen.functions]
+    monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
+    assert specs == [_spec(fn) for gen in generated for fn in gen.functions]
+
+
+# --- the pieces, against their references ----------------------------------------------------
+
+BODY_LINES = [
+    "x: int",
+    'y: str = "a"',
+    "z: str = 'it''s'",
+    'w: Literal["a", "b"] = "a"  # pick "a"',
+    '"""Doc."""',
+    "'single'",
+    '"double"',
+    '""',
+    "''",
+    "'''it\"s'''",
+    'r"raw"',
+    'f"fmt"',
+    'b"bytes"',
+    '("paren")',
+    '"a" "b"',
+    '"""a""" ; v: int',
+    'u: int; "semi"',
+    'if True: "x"',
+    "pass",
+    "...",
+    "q = 1",
+    "def m(self):",
+    "    return 'x'",
+    '# comment "q"',
+    "",
+    'd: dict = {"k": 1}',
+    "e: dict = {",
+    '    "k": 1}',
+    "else_: int",
+    "lambda_: int",
+    "match: int",
+    'fwd: "Fwd"',
+    "fwd2: 'Fwd' = None",
+    "sp : int",
+    'h:str="#"',
+    "q2: str = '\"'",
+    'q3: str = "a#b"  # c',
+    'q4: str = """a"""',
+    '"""a""" # c',
+    '"""a"b"""',
+    '"\\tescaped"',
+    '"""open',
+    'close"""',
+    "n: Annotated[int, 'meta']",
+    "x2: int = 1 if True else 2",
+    'rx: str = r"^a"',
+    'r"""raw doc"""',
+    'u"u doc"',
+    'B"bytes doc"',
+    'bx: bytes = rb"a"',
+    'fx: str = f"{1}"',
+    'fy: str = f"{1}"; "after"',
+    'rr: str = r"\\d"',
+    "Rq: str = R'a'  # r'",
+    '"""Say "hi"."""',
+    '"""a"" """',
+    '"""x"""""',
+    "'''it''s'''",
+    "'''a'' '''",
+]
+
+
+def _reference_docs(block: list[str]) -> dict[str, str]:
+    """pydantic's reader over a class block (what `extract_docstrings_from_cls` does)."""
+    stmt = ast.parse(_dedent_source_lines(block)).body[0]
+    if isinstance(stmt, ast.FunctionDef) and stmt.name == "dedent_workaround":
+        stmt = stmt.body[0]
+    visitor = DocstringVisitor()
+    visitor.generic_visit(stmt)
+    return visitor.attrs
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_class_body_readers_equal_pydantic(seed):
+    """Random class bodies that parse: the line reader (when it answers) and the body-only
+    visit give pydantic's docstrings."""
+    rng = random.Random(seed)
+    compared = answered = 0
+    headers = ["class K(TypedDict):\n", "class K:\n", "class K(Base, total=False):  # c\n", "    class K(A):\n"]
+    while compared < 500:
+        header = rng.choice(headers)
+        indent = header[: len(header) - len(header.lstrip())] + rng.choice(["    ", "  ", "\t"])
+        block = [header] + [indent + rng.choice(BODY_LINES) + "\n" for _ in range(rng.randint(1, 8))]
+        try:
+            expected = _reference_docs(block)
+        except SyntaxError:
+            continue
+        compared += 1
+        simple = json_schema._read_simple_block(block)
+        answered += simple is not None
+        assert simple is None or simple == expected, block
+        assert json_schema._read_block(block, "K") == expected, block
+    assert answered > 50
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_class_statement_index_equals_the_regex(seed):
+    rng = random.Random(seed)
+    words = ["class", "class ", "class\t", " ", "\t", "\n", "Foo", "Bar", "Foo2", "_x", "é", "#", "(", ":", "sub"]
+    for _ in range(300):
+        lines = "".join(rng.choice(words) for _ in range(rng.randint(1, 40))).split("\n")
+        lines = [line + "\n" for line in lines]
+        text = "".join(lines)
+        index = json_schema._class_statements(f"<text {seed}>", lines)
+        for name in ("Foo", "Bar", "Foo2", "_x", "é"):
+            starts = [m.start() for m in re.finditer(rf"^[ \t]*class[ \t]+{name}\b", text, re.M)]
+            assert index.get(name, []) == [text.count("\n", 0, s) for s in starts], (name, text)
+        json_schema.clear_source_cache()
+
+
+def test_hints_of_names_typing_looks_up_in_odd_places(tmp_path, monkeypatch):
+    """A class-body name, a shadowed builtin, a base class in another module, `None`, a string
+    inside a generic (typing's to evaluate), a `ClassVar` string."""
+    (tmp_path / "hints_base.py").write_text(
+        "from __future__ import annotations\nimport dataclasses\n\nclass Local: ...\n\n"
+        "@dataclasses.dataclass\nclass Base:\n    a: Local\n    b: int\n"
+    )
+    (tmp_path / "hints_child.py").write_text(
+        "from __future__ import annotations\nimport dataclasses\nfrom typing import ClassVar\n"
+        "from hints_base import Base\n\nclass Local: ...\nint = str\n\n"
+        "@dataclasses.dataclass\nclass Child(Base):\n    Inner = bytes\n    c: Inner\n    d: Local\n    e: int\n"
+        "\nclass Plain:\n    n: None\n    g: list['Local']\n\nclass WithClassVar:\n    k: ClassVar[int]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    child = importlib.import_module("hints_child")
+    assert fast_schema.evaluated_hints(child.Child) == typing.get_type_hints(child.Child, include_extras=True)
+    assert fast_schema.evaluated_hints(child.Child)["a"] is importlib.import_module("hints_base").Local
+    assert fast_schema.evaluated_hints(child.Plain) is None  # list['Local']: typing evaluates it
+    assert fast_schema.evaluated_hints(child.WithClassVar) is None
+    plain = type("P", (), {"__annotations__": {"n": None, "m": list[int]}})
+    assert fast_schema.evaluated_hints(plain) == typing.get_type_hints(plain, include_extras=True)
+
+
+def test_a_class_seen_twice_in_a_signature_is_read_once(monkeypatch):
+    from typing_extensions import TypedDict
+
+    class Once(TypedDict):
+        a: int
+
+    calls = []
+    original = fast_schema._docstrings
+    monkeypatch.setattr(fast_schema, "_docstrings", lambda cls: calls.append(cls) or original(cls))
+    fast_schema.clear_cache()
+    fast_schema.type_schema(Once)
+    fast_schema.type_schema(list[Once] | None)
+    assert calls == [Once]
+    fast_schema.clear_cache()
+    fast_schema.type_schema(Once)
+    assert calls == [Once, Once]  # clear_cache forgets it
+
+
+def _random_field(rng: random.Random) -> typing.Any:
+    from pydantic import Field
+
+    options = {
+        "ge": [0, 1, 2.5, True, decimal.Decimal("1")],
+        "gt": [0, -1.5],
+        "le": [9, 10.0],
+        "lt": [100],
+        "multiple_of": [2, 0.5],
+        "min_length": [0, 1, True],
+        "max_length": [3, 8],
+        "pattern": ["^a", r"^\d+$", "(?=a)a", r"\p{L}"],
+        "description": ["", "A description"],
+        "title": ["T"],
+        "examples": [[1, "a"], [], [[1]], {"a": 1}],
+        "strict": [True],
+    }
+    chosen = rng.sample(sorted(options), rng.randint(0, 3))
+    return Field(**{key: rng.choice(options[key]) for key in chosen})
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_field_constraints_fast_equals_pydantic(seed):
+    """`Annotated[T, Field(...)]` with random constraints on random bases: the same schema, key
+    order included, or the same refusal."""
+    import datetime
+
+    from test_type_schema import Colour
+
+    bases = [int, float, str, bytes, list[int], set[str], dict[str, int], tuple[int, ...], tuple[int, str]]
+    bases += [typing.Literal["a", "b"], datetime.date, Colour, typing.Optional[int], bool, typing.Any]
+    rng = random.Random(seed)
+    for _ in range(300):
+        metadata = tuple(_random_field(rng) for _ in range(rng.choice([1, 1, 2])))
+        annotation = typing.Annotated[(rng.choice(bases), *metadata)]
+        fast_schema.clear_cache()
+        fast = _outcome(lambda a=annotation: fast_schema.type_schema(a))
+        assert fast == _outcome(lambda a=annotation: pydantic_schema(a)), annotation

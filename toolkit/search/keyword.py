@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 from typing import Any, ClassVar
@@ -343,21 +343,20 @@ class _Postings:
 
     def _ending(self, part: str) -> np.ndarray:
         """The runs ending with `part` (ascending)."""
-        runs = self.pieces.ending(part)
-        if len(part) <= 3:
-            return runs
-        all_runs = self.runs
-        found = self._narrowed(part, runs)
-        return np.array([r for r in found.tolist() if all_runs[r].endswith(part)], dtype=np.int32)
+        return self._confirmed(part, self.pieces.ending(part), str.endswith)
 
     def _beginning(self, part: str) -> np.ndarray:
         """The runs beginning with `part` (ascending)."""
-        runs = self.pieces.beginning(part)
+        return self._confirmed(part, self.pieces.beginning(part), str.startswith)
+
+    def _confirmed(self, part: str, runs: np.ndarray, test: Callable[[str, str], bool]) -> np.ndarray:
+        """`runs` (found by `part`'s last or first pieces) that pass `test(run, part)`: exact
+        already for a part of up to 3 characters, else narrowed by its pieces and checked."""
         if len(part) <= 3:
             return runs
         all_runs = self.runs
         found = self._narrowed(part, runs)
-        return np.array([r for r in found.tolist() if all_runs[r].startswith(part)], dtype=np.int32)
+        return np.array([r for r in found.tolist() if test(all_runs[r], part)], dtype=np.int32)
 
     def _pack_frequent(self) -> None:
         """A bit set of the texts holding each run that many texts hold (`dense` or more)."""

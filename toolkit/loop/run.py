@@ -214,8 +214,6 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
-        self.tool_rounds = 0
-        """Replies so far that asked for tools (what `max_round_trips` counts)."""
         self.started: set[str] = set()
         """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
         self.answered = 0
@@ -265,8 +263,7 @@ class _Run:
                 trace.decision = "answer"
                 return self.result("answer", trace.reply.text)
             try:
-                self.tool_rounds += 1
-                if self.tool_rounds > self.options.max_round_trips:  # 4
+                if self.round_trips() > self.options.max_round_trips:  # 4
                     return self.limit(trace)
                 yield from self.execute(trace)  # 5
                 stop = next((e for e in trace.executions if e.raised is not None), None)
@@ -317,6 +314,9 @@ class _Run:
         )
         self.rounds.append(trace)
         return trace
+
+    def round_trips(self) -> int:
+        return sum(1 for r in self.rounds if r.reply.tool_calls)
 
     # -- the bounds and hand-overs ------------------------------------------------------
     def limit(self, trace: RoundTrace) -> LoopResult:

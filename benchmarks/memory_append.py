@@ -10,6 +10,10 @@ replaced: read the whole conversation and rewrite it (`get` + `set`), which is O
 The same per-append timing also runs on an `InMemoryStore`, appending user messages and
 appending system messages (a new one replaces the stored one and goes first).
 
+Windowed: the same conversations in a `MessageWindow` or a `TokenWindow` exactly as large as
+they are, so every append evicts the oldest message (the steady state of a windowed memory),
+on both stores, appending a question and an answer in turn.
+
 Run on demand (never a test): `PYTHONPATH=. python benchmarks/memory_append.py`
 Target: per-append time at 1,000 messages ≤ 1.5 × the time at 10 (met / not met).
 """
@@ -23,7 +27,15 @@ from pathlib import Path
 
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.memory.store import SqliteStore
-from toolkit.memory.windows import ChatMemory, ChatMemoryStore, InMemoryStore
+from toolkit.memory.windows import (
+    ChatMemory,
+    ChatMemoryStore,
+    InMemoryStore,
+    MessageWindow,
+    TokenWindow,
+    Window,
+    message_tokens,
+)
 
 SIZES = (10, 100, 1_000)
 APPENDS = 60
@@ -64,6 +76,48 @@ def per_append_us(store: ChatMemoryStore, memory_id: str, n: int, *, rewrite: bo
     return statistics.median(samples) * 1e6
 
 
+def windowed_append_us(store: ChatMemoryStore, memory_id: str, n: int, window_kind: str) -> float:
+    """Per append in a full window of `n` messages: each append evicts from the front."""
+    history = conversation(n)
+    window: Window = MessageWindow(n) if window_kind == "messages" else TokenWindow(sum(map(message_tokens, history)))
+    memory = ChatMemory(memory_id, store=store, window=window)
+    memory.set(history)
+    memory.add(UserMessage(content="先热身一次。"))  # the first windowed add learns the conversation's weight
+    samples = []
+    for k in range(APPENDS):
+        message: Message = (
+            UserMessage(content=f"还有一个问题 {k}：退货运费谁出？")
+            if k % 2 == 0
+            else AssistantMessage(content=f"答复 {k}")
+        )
+        start = time.perf_counter()
+        memory.add(message)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e6
+
+
+def windowed() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for store_label in ("SqliteStore", "InMemoryStore"):
+            for window_kind, label in (("messages", "MessageWindow"), ("tokens", "TokenWindow")):
+                rounds = []
+                for r in range(1 if store_label == "SqliteStore" else 3):
+                    store: ChatMemoryStore = (
+                        SqliteStore(Path(tmp) / f"w-{window_kind}-{r}.db")
+                        if store_label == "SqliteStore"
+                        else InMemoryStore()
+                    )
+                    rounds.append({n: windowed_append_us(store, f"w{n}", n, window_kind) for n in SIZES})
+                us = {n: statistics.median(r[n] for r in rounds) for n in SIZES}
+                ratio = us[SIZES[-1]] / us[SIZES[0]]
+                print(
+                    f"{store_label}, full {label}: "
+                    + " / ".join(f"{us[n]:,.1f}" for n in SIZES)
+                    + f" µs at {', '.join(map(str, SIZES))}; "
+                    f"{SIZES[-1]:,} / {SIZES[0]}: {ratio:.2f} (target ≤ {TARGET}) — {'met' if ratio <= TARGET else 'NOT MET'}"
+                )
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "bench.db")
@@ -93,6 +147,7 @@ def main() -> None:
             + f" µs at {', '.join(map(str, SIZES))}; "
             f"{SIZES[-1]:,} / {SIZES[0]}: {ratio:.2f} (target ≤ {TARGET}) — {'met' if ratio <= TARGET else 'NOT MET'}"
         )
+    windowed()
 
 
 if __name__ == "__main__":

@@ -40,9 +40,12 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -56,7 +59,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.errors import ConfigurationError, MemoryIdError, MemoryStoreError
 from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
-from toolkit.memory.windows import check_memory_id, check_messages
+from toolkit.memory.windows import Joined, Window, check_memory_id, check_messages, front_drop
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -90,6 +93,10 @@ class SqliteStore:
             )
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._known: dict[str, _Known] = {}
+        """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
+        self._row_tokens: dict[str, tuple[Callable[[Message], int] | None, dict[str, int]]] = {}
+        """Id -> (a `TokenWindow`'s count, each stored row's tokens by checksum)."""
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
         with self._guard("open"):
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
@@ -118,6 +125,7 @@ class SqliteStore:
         memory_id = _checked_id(memory_id, "SqliteStore.set")
         encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"))
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
+            self._known.pop(memory_id, None)
             self._write_all(memory_id, encoded)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
@@ -125,6 +133,7 @@ class SqliteStore:
         memory_id = _checked_id(memory_id, "SqliteStore.append")
         encoded = _encoded(check_messages(messages, "SqliteStore.append"))
         with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+            self._known.pop(memory_id, None)
             first, next_seq, system = self._conversation(memory_id)
             _answered([m for m, _ in encoded], "SqliteStore.append", self._stored_backwards(memory_id, first))
             for message, payload in encoded:
@@ -135,10 +144,57 @@ class SqliteStore:
                     next_seq += 1
             self._save_conversation(memory_id, first, next_seq, system)
 
+    def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
+        """Append `messages` (no system message among them) and raise `first_seq` past the rows
+        `evict` would drop, in one transaction, reading only those rows and the current turn's.
+        What it knows of a conversation (its tokens, its tool results per call) is kept between
+        calls while no other connection has written (`PRAGMA data_version`). `False`, with nothing
+        written, when `front_drop` cannot say, when a tool result would lose its call, or when a
+        row cannot be read: then `update` decides (and says why), as it always did."""
+        memory_id = _checked_id(memory_id, "SqliteStore.append_in_window")
+        new = check_messages(messages, "SqliteStore.append_in_window")
+        if any(isinstance(m, SystemMessage) for m in new):
+            return False
+        encoded = _encoded(new)
+        try:
+            return self._append_in_window(memory_id, new, encoded, window)
+        except BaseException:  # a failed commit: what was learnt is not what the file holds
+            self._known.pop(memory_id, None)
+            raise
+
+    def _append_in_window(
+        self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
+    ) -> bool:
+        with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+            known = self._known.pop(memory_id, None)
+            try:
+                first, next_seq, system = self._conversation(memory_id)
+                _answered(new, "SqliteStore.append", self._stored_backwards(memory_id, first))
+                known, stored = self._knowledge(known, memory_id, first, next_seq, system, window)
+                rows = _Rows(self, memory_id, first, next_seq)
+                total = stored + sum(window.weights(new))
+                dropped = front_drop(Joined(rows, 0, new), next_seq - first, total, window)
+                if dropped is None:
+                    return False
+                leaving = [rows[i] for i in range(dropped[0])]
+                if self._orphaned(memory_id, first + len(leaving), leaving, new, known.results):
+                    return False
+            except (ConfigurationError, MemoryStoreError):
+                return False
+            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + len(leaving)))
+            for _, payload in encoded:
+                self._insert(memory_id, next_seq, payload)
+                next_seq += 1
+            self._save_conversation(memory_id, first + len(leaving), next_seq, system)
+            known.moved(leaving, new, dropped[1] if known.count is not None else None)
+            self._known[memory_id] = known
+            return True
+
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = _checked_id(memory_id, "SqliteStore.update")
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
+            self._known.pop(memory_id, None)
             current = self._read(memory_id)
             changed = check_messages(change(list(current)), "SqliteStore.update")
             encoded = _encoded(_answered(changed, "SqliteStore.update"))
@@ -147,6 +203,7 @@ class SqliteStore:
     def delete(self, memory_id: str) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
+            self._known.pop(memory_id, None)
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
@@ -182,6 +239,88 @@ class SqliteStore:
         messages += [self._load(memory_id, f"row {seq}", seq, payload, checksum) for seq, payload, checksum in rows]
         _check_results(self.path, memory_id, messages, first - (1 if system is not None else 0))
         return messages
+
+    def _knowledge(
+        self, known: _Known | None, memory_id: str, first: int, next_seq: int, system: str | None, window: Window
+    ) -> tuple[_Known, int]:
+        """What `append_in_window` knows of the stored conversation, and its weight in `window`:
+        `known` while no other connection has written since, else read again (its tokens by
+        rows' checksums, its tool results per call id by SQLite's JSON functions: no message
+        is loaded)."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        count = getattr(window, "count", None)
+        if known is None or known.version != version:
+            known = _Known(version, None, 0, self._results(memory_id, first))
+        if count is None:
+            known.count = None  # the tokens it knew are not kept up to date by this append
+            return known, next_seq - first + (system is not None)
+        if known.count is not count:
+            known.count, known.tokens = count, self._tokens(memory_id, first, system, count)
+        return known, known.tokens
+
+    def _results(self, memory_id: str, first: int) -> dict[str, int]:
+        """How many stored tool results answer each call id (a row that is not JSON counts as none;
+        reading it back will say what is wrong with it)."""
+        rows = self._db.execute(
+            "SELECT json_extract(payload, '$.tool_call_id'), COUNT(*) FROM messages WHERE memory_id = ? "
+            "AND seq >= ? AND json_valid(payload) AND json_extract(payload, '$.role') = 'tool' GROUP BY 1",
+            (memory_id, first),
+        )
+        return {call_id: n for call_id, n in rows if isinstance(call_id, str)}
+
+    def _tokens(self, memory_id: str, first: int, system: str | None, count: Callable[[Message], int]) -> int:
+        """The stored conversation's tokens: each row counted once and kept by its checksum (a
+        checksum covers the id, the seq and the payload, so a kept count never belongs to other
+        content), the system message counted each time."""
+        kept = self._row_tokens.get(memory_id, (None, {}))
+        seen = kept[1] if kept[0] is count else {}
+        tokens: dict[str, int] = {}
+        rows = self._db.execute(
+            "SELECT seq, checksum FROM messages WHERE memory_id = ? AND seq >= ? ORDER BY seq", (memory_id, first)
+        ).fetchall()
+        for seq, checksum in rows:
+            weight = seen.get(checksum)
+            if weight is None:
+                payload = self._db.execute(
+                    "SELECT payload FROM messages WHERE memory_id = ? AND seq = ?", (memory_id, seq)
+                ).fetchone()[0]
+                weight = count(self._load(memory_id, f"row {seq}", seq, payload, checksum))
+            tokens[checksum] = weight
+        self._row_tokens[memory_id] = (count, tokens)
+        total = sum(tokens.values())
+        if system is not None:
+            checksum = self._db.execute(
+                "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
+            ).fetchone()[0]
+            total += count(self._load(memory_id, "system", _SYSTEM_ROW, system, checksum))
+        return total
+
+    def _orphaned(
+        self, memory_id: str, kept_from: int, leaving: list[Message], new: list[Message], results: dict[str, int]
+    ) -> bool:
+        """Whether a kept or new tool result would answer a call that leaves with `leaving` (the
+        store refuses to read such a conversation back). A call whose stored results all leave
+        with it is fine unless a new message answers it first; otherwise the first kept row
+        naming the call must be an assistant message asking for it again (a row that only
+        mentions it, or a result, means no: then `update` decides)."""
+        gone = Counter(m.tool_call_id for m in leaving if isinstance(m, ToolResultMessage))
+        for call_id in {c.id for m in leaving if isinstance(m, AssistantMessage) for c in m.tool_calls}:
+            first: Message | None = None
+            if results.get(call_id, 0) > gone[call_id]:
+                names = (json.dumps(call_id, ensure_ascii=False), json.dumps(call_id, ensure_ascii=True))
+                row = self._db.execute(
+                    "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? "
+                    "AND (instr(payload, ?) > 0 OR instr(payload, ?) > 0) ORDER BY seq LIMIT 1",
+                    (memory_id, kept_from, *names),
+                ).fetchone()
+                if row is None:
+                    return True  # the count and the rows disagree: let `update` read them
+                first = self._load(memory_id, f"row {row[0]}", *row)
+            else:
+                first = next((m for m in new if _names_call(m, call_id)), None)
+            if first is not None and not _asks(first, call_id):
+                return True
+        return False
 
     def _stored_backwards(self, memory_id: str, first: int) -> Iterator[Message]:
         """The stored messages from the last to the first, read only as far as they are asked for."""
@@ -375,6 +514,72 @@ def _answered(messages: list[Message], where: str, earlier: Iterator[Message] = 
                     "(a strict gateway refuses such a conversation, and this store would refuse to read it)"
                 )
     return messages
+
+
+@dataclass
+class _Known:
+    """What `append_in_window` knows of one stored conversation, true while `PRAGMA data_version`
+    is `version` (no other connection has written) and no other method of this store has written
+    it since: its tokens under `count` (the system message's included), and how many of its tool
+    results answer each call id."""
+
+    version: int
+    count: Callable[[Message], int] | None
+    tokens: int
+    """The tokens under `count` (meaningless while `count` is None)."""
+    results: dict[str, int]
+
+    def moved(self, leaving: list[Message], new: list[Message], tokens: int | None) -> None:
+        """After `leaving` left and `new` came: `tokens` is the new total under `count` (None
+        after a `MessageWindow` append: the tokens are counted again when a `TokenWindow` asks)."""
+        if tokens is not None:
+            self.tokens = tokens
+        for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
+            if isinstance(message, ToolResultMessage):
+                self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+
+
+def _asks(message: Message, call_id: str) -> bool:
+    return isinstance(message, AssistantMessage) and any(c.id == call_id for c in message.tool_calls)
+
+
+def _names_call(message: Message, call_id: str) -> bool:
+    """`message` asks for the call `call_id` or answers it."""
+    if isinstance(message, ToolResultMessage):
+        return message.tool_call_id == call_id
+    return isinstance(message, AssistantMessage) and any(c.id == call_id for c in message.tool_calls)
+
+
+class _Rows(Sequence[Message]):
+    """The stored rows of one conversation, by index from `first_seq`, read 4 at a time as asked
+    (each verified as `_read` verifies it). A missing row raises `MemoryStoreError` when read."""
+
+    CHUNK = 4
+
+    def __init__(self, store: SqliteStore, memory_id: str, first: int, next_seq: int) -> None:
+        self.store, self.memory_id, self.first, self.size = store, memory_id, first, next_seq - first
+        self.read: dict[int, Message] = {}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, int) or not 0 <= index < self.size:
+            raise IndexError(index)
+        if index not in self.read:
+            start = index - index % self.CHUNK
+            rows = self.store._db.execute(
+                "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? AND seq < ? ORDER BY seq",
+                (self.memory_id, self.first + start, self.first + min(start + self.CHUNK, self.size)),
+            ).fetchall()
+            for seq, payload, checksum in rows:
+                self.read[seq - self.first] = self.store._load(self.memory_id, f"row {seq}", seq, payload, checksum)
+            if index not in self.read:
+                raise MemoryStoreError(
+                    f"{self.store.path}: memory id {self.memory_id!r}: row {self.first + index} is missing; "
+                    "delete that id or restore the file"
+                )
+        return self.read[index]
 
 
 def _checked_id(memory_id: object, where: str) -> str:

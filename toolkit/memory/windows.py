@@ -24,8 +24,13 @@ are stored: anything else given to `add`, `set` or returned by an `update` raise
 store and id shares it (and a `SqliteStore`'s holds across processes: `toolkit.memory.turns`),
 so two services or two workers on one id take turns instead of interleaving their messages.
 
-Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do);
-with one, it is one read-modify-write in the store (`update`, one transaction for SQLite).
+Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do).
+With one, both stores here append and drop whole groups from the front (`append_in_window`):
+they know the weight of what they hold (a count, or a running token total), and `front_drop`
+says how many of the oldest messages leave so that the result is exactly what `evict` would
+give, reading only the messages that leave and the current turn's from the end. When it cannot
+say (a new system message, the current turn itself over the window, an orphan result that would
+lead), it is one read-modify-write in the store (`update`, one transaction for SQLite) through `evict`.
 
 Leaves out: summarising evicted messages.
 """
@@ -36,7 +41,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
@@ -49,8 +54,10 @@ class ChatMemoryStore(Protocol):
     """Where conversations live, keyed by memory id.
 
     A store may also have `append(memory_id, messages)` (add at the end; a system message
-    replaces the stored one and goes first) and `update(memory_id, change)` (apply
-    `change(current) -> new` atomically); `ChatMemory` uses them when they are there and falls
+    replaces the stored one and goes first), `update(memory_id, change)` (apply
+    `change(current) -> new` atomically) and `append_in_window(memory_id, messages, window)`
+    (append and evict as `evict` would, without reading the whole conversation; `False`, with
+    nothing written, when it cannot); `ChatMemory` uses them when they are there and falls
     back to `get` + `set` otherwise. A store that processes share should have
     `turn_lock(memory_id)` (a reentrant lock that holds across them, as `SqliteStore`'s does);
     without it, the lock is shared in this process only, by every `ChatMemory` on the store.
@@ -71,6 +78,9 @@ class InMemoryStore:
         goes before that first message in O(1), as `with_system` would."""
         self._lock = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
+        self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
+        """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
+        dropped by every other write: the weight of a long conversation is not counted again."""
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
@@ -89,11 +99,13 @@ class InMemoryStore:
         with self._lock:
             self._data[memory_id] = list(messages)
             self._system_first.discard(memory_id)
+            self._totals.pop(memory_id, None)
 
     def delete(self, memory_id: str) -> None:
         with self._lock:
             self._data.pop(memory_id, None)
             self._system_first.discard(memory_id)
+            self._totals.pop(memory_id, None)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
@@ -103,6 +115,7 @@ class InMemoryStore:
     def _append(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> None:
         """`append`, `kinds` being the set of the messages' classes (`ChatMemory.add` has it)."""
         with self._lock:
+            self._totals.pop(memory_id, None)
             current = self._data.get(memory_id)
             if current is None:
                 current = self._data[memory_id] = []
@@ -126,6 +139,36 @@ class InMemoryStore:
         with self._lock:
             self._data[memory_id] = list(change(list(self._data.get(memory_id, ()))))
             self._system_first.discard(memory_id)
+            self._totals.pop(memory_id, None)
+
+    def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
+        """Append `messages` (no system message among them) and drop from the front what `evict`
+        would: the list's weight is its length, or the running token total. `False`, with nothing
+        changed, when `front_drop` cannot say."""
+        with self._lock:
+            current = self._data.get(memory_id, [])
+            skip = 1 if current and isinstance(current[0], SystemMessage) else 0
+            count = getattr(window, "count", None)
+            known = self._totals.pop(memory_id, None)
+            if count is None:
+                stored = len(current)
+            elif known is not None and known[0] == count:
+                stored = known[1]
+            else:
+                stored = sum(window.weights(current))
+            rest = Joined(current, skip, messages)
+            dropped = front_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)
+            if dropped is None:
+                return False
+            leaving, total = dropped
+            if memory_id not in self._data:
+                self._data[memory_id] = current
+                self._system_first.add(memory_id)
+            del current[skip : skip + leaving]
+            current.extend(messages)
+            if count is not None:
+                self._totals[memory_id] = (count, total)
+            return True
 
 
 def message_tokens(message: Message) -> int:
@@ -285,6 +328,51 @@ def _group_end(messages: Sequence[Message], start: int, end: int) -> int:
     return after
 
 
+def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window) -> tuple[int, int] | None:
+    """Appending without reading the whole conversation: how many messages leave from the front.
+
+    `rest` is the stored conversation after its system message, then the new messages (none of
+    them a system message); the first `stored` of `rest` are stored; `total` is the weight of it
+    all, system message included. Whole groups leave from the front, oldest first, while the
+    total is over the window's limit, exactly as `evict` drops them. Returns how many leave and
+    the total left, so that the stored list without them, plus the new messages, is what `evict`
+    gives; or None when only `evict` can say: a new message would leave too, the current turn
+    would be cut into (no message of the user's is left after the cut), or a tool result would
+    lead the kept messages. Reads the messages that leave, one group more, and the current turn
+    from the end.
+    """
+    leaving = 0
+    while total > window.limit:
+        if leaving >= stored:
+            return None
+        end = _group_end(rest, leaving, len(rest))
+        if end > stored:
+            return None
+        total -= sum(window.weights([rest[i] for i in range(leaving, end)]))
+        leaving = end
+    if leaving < len(rest) and _round_part(rest[leaving]):
+        return None  # `evict` would drop that orphan result too
+    if leaving and _last_index(rest, _said_by_user, leaving) is None:
+        return None  # `evict` never cuts the current turn this way: let it decide
+    return leaving, total
+
+
+class Joined(Sequence[Message]):
+    """`head[skip:] + tail` read by index, without copying either (`front_drop`'s `rest`)."""
+
+    def __init__(self, head: Sequence[Message], skip: int, tail: Sequence[Message]) -> None:
+        self.head, self.skip, self.tail = head, skip, tail
+        self.split = len(head) - skip
+
+    def __len__(self) -> int:
+        return self.split + len(self.tail)
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, int) or not 0 <= index < len(self):
+            raise IndexError(index)  # plain indexes only: what `front_drop` reads
+        return self.head[self.skip + index] if index < self.split else self.tail[index - self.split]
+
+
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     """`memory_id` if it is a non-empty string; else `MemoryIdError` saying why and what to do."""
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
@@ -365,6 +453,10 @@ class ChatMemory:
             if self.window is None and append is not None:
                 append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
                 return
+            in_window = getattr(self.store, "append_in_window", None)
+            if self.window is not None and in_window is not None and kinds <= _NOT_SYSTEM:
+                if in_window(self.id, tuple(messages), self.window):
+                    return
             self.update(lambda current: _merged(current, messages))
 
     def update(self, change: Callable[[list[Message]], list[Message]]) -> None:

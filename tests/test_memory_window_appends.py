@@ -1,0 +1,278 @@
+"""Appending in a window without reading the whole conversation (`front_drop`, each store's
+`append_in_window`): the same messages and the same errors as the read-evict-write path, for
+random conversations, windows and batches; the fast path taken in the steady state; what a
+store knows of a conversation forgotten when anything else writes it.
+
+`WINDOW_APPEND_SEEDS=3000` runs the broad equivalence check (default: a few hundred)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.errors import ConfigurationError
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import (
+    ChatMemory,
+    InMemoryStore,
+    Joined,
+    MessageWindow,
+    TokenWindow,
+    evict,
+    front_drop,
+    message_tokens,
+)
+
+SEEDS = int(os.environ.get("WINDOW_APPEND_SEEDS", "0")) or None
+
+
+def _batch(rng: random.Random, counter: list[int]) -> list:
+    """One `add` of a random kind: a question, a tool round (some results missing, ids reused
+    across rounds), an answer, a system message, an orphan result, images for tool results."""
+    roll = rng.random()
+    out: list = []
+    if roll < 0.3:
+        out.append(UserMessage(content="u" * rng.randint(1, 60)))
+    elif roll < 0.6:
+        calls = []
+        for _ in range(rng.randint(1, 3)):
+            counter[0] += 1
+            calls.append(ToolCall(id=f"c{counter[0] % rng.choice([3, 1000])}", name="f", arguments="{}"))
+        out.append(AssistantMessage(tool_calls=tuple(calls)))
+        out += [
+            ToolResultMessage(tool_call_id=c.id, tool_name="f", content="r" * rng.randint(1, 40))
+            for c in calls
+            if rng.random() < 0.9
+        ]
+        if rng.random() < 0.1:
+            out.append(UserMessage(content="images", from_tool_calls=tuple(c.id for c in calls)))
+    elif roll < 0.85:
+        out.append(AssistantMessage(content="a" * rng.randint(1, 80)))
+    elif roll < 0.9:
+        out.append(SystemMessage(content="s" * rng.randint(1, 30)))
+    else:
+        out.append(ToolResultMessage(tool_call_id=f"c{rng.randint(0, 5)}", tool_name="f", content="orphan"))
+    if rng.random() < 0.2:
+        out = out[: rng.randint(0, len(out))]
+    return out
+
+
+def _lockstep(seed: int, make_store) -> tuple[int, int]:
+    """Add the same random batches through the fast path and through `update` (a store whose
+    `append_in_window` is switched off): same error text, same messages after every add.
+    Returns (adds, adds the fast path left to `update`)."""
+    rng = random.Random(seed)
+    windows = [
+        MessageWindow(rng.randint(4, 14)) if rng.random() < 0.5 else TokenWindow(rng.randint(5, 200)) for _ in range(2)
+    ]
+    fast_store, slow_store = make_store("fast"), make_store("slow")
+    slow_store.append_in_window = None  # ChatMemory then reads, evicts and writes back
+    updates = [0]
+    update = fast_store.update
+
+    def counted(*args, **kwargs):
+        updates[0] += 1
+        return update(*args, **kwargs)
+
+    fast_store.update = counted
+    pairs = [
+        (ChatMemory("m", store=fast_store, window=w), ChatMemory("m", store=slow_store, window=w)) for w in windows
+    ]
+    counter, adds = [0], 0
+    for step in range(rng.randint(1, 40)):
+        batch = _batch(rng, counter)
+        errors = []
+        window = windows[0] if rng.random() < 0.6 else windows[1]  # another window on the same id, now and then
+        fast, slow = pairs[windows.index(window)]
+        for memory in (fast, slow):
+            try:
+                memory.add(*batch)
+                errors.append(None)
+            except ConfigurationError as exc:
+                errors.append(str(exc))
+        assert errors[0] == errors[1], (seed, step)
+        assert fast.messages() == slow.messages(), (seed, step, window)
+        adds += 1
+    return adds, updates[0]
+
+
+def test_in_memory_appends_equal_the_evict_path():
+    adds = slow = 0
+    for seed in range(SEEDS or 400):
+        a, s = _lockstep(seed, lambda _: InMemoryStore())
+        adds, slow = adds + a, slow + s
+    assert slow < adds / 3  # the fast path decides most adds, even on these adversarial batches
+
+
+def test_sqlite_appends_equal_the_evict_path(tmp_path: Path):
+    adds = slow = 0
+    for seed in range((SEEDS or 600) // 4):
+        a, s = _lockstep(seed, lambda tag, seed=seed: SqliteStore(tmp_path / f"{tag}{seed}.db"))
+        adds, slow = adds + a, slow + s
+    assert slow < adds / 3
+
+
+def _conversation(rounds: int) -> list:
+    out: list = []
+    for k in range(rounds):
+        call = ToolCall(id=f"call_{k}", name="query_order", arguments='{"orderId": "SN1"}')
+        out += [
+            UserMessage(content=f"where is my order {k}?"),
+            AssistantMessage(tool_calls=(call,)),
+            ToolResultMessage(tool_call_id=call.id, tool_name="query_order", content="shipped"),
+            AssistantMessage(content="It has shipped."),
+        ]
+    return out
+
+
+def _stores(tmp_path: Path):
+    return [InMemoryStore(), SqliteStore(tmp_path / "m.db")]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize("window_kind", ["messages", "tokens"])
+def test_a_full_window_evicts_without_reading_the_conversation(tmp_path: Path, kind: str, window_kind: str):
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    history = [SystemMessage(content="Be brief."), *_conversation(250)]
+    window = (
+        MessageWindow(len(history)) if window_kind == "messages" else TokenWindow(sum(map(message_tokens, history)))
+    )
+    memory = ChatMemory("u1", store=store, window=window)
+    memory.set(history)
+    expected = list(history)
+    loads, updates = [0], [0]
+    store.update = lambda *a, **k: updates.__setitem__(0, updates[0] + 1)  # must not be called
+    if kind == "sqlite":
+        load = store._load
+
+        def counted(*args):
+            loads[0] += 1
+            return load(*args)
+
+        store._load = counted
+    for i in range(20):
+        message = UserMessage(content=f"and order {i}?") if i % 2 == 0 else AssistantMessage(content=f"answer {i}")
+        memory.add(message)
+        expected = evict([*expected, message], window)
+    assert updates[0] == 0
+    if kind == "sqlite":  # the first add counts the tokens once; then a few rows per add
+        assert loads[0] - (len(history) if window_kind == "tokens" else 0) < 20 * 12
+    assert memory.messages() == expected
+    assert expected[0] == SystemMessage(content="Be brief.") and len(expected) < len(history) + 20
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_any_other_write_is_seen_by_the_next_windowed_add(tmp_path: Path, kind: str):
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    window = TokenWindow(200)
+    memory = ChatMemory("u1", store=store, window=window)
+    memory.add(*_conversation(2))
+    heavy = [UserMessage(content="word " * 150), AssistantMessage(content="ok")]
+    store.set("u1", heavy)  # behind the memory's back: the running total is stale now
+    memory.add(UserMessage(content="next"))
+    assert memory.messages() == evict([*heavy, UserMessage(content="next")], window)
+    store.append("u1", [AssistantMessage(content="word " * 100)])
+    memory.add(UserMessage(content="again"))
+    assert memory.messages() == evict(
+        [
+            *evict([*heavy, UserMessage(content="next")], window),
+            AssistantMessage(content="word " * 100),
+            UserMessage(content="again"),
+        ],
+        window,
+    )
+    store.delete("u1")
+    memory.add(UserMessage(content="fresh"))
+    assert memory.messages() == [UserMessage(content="fresh")]
+
+
+def test_another_connection_writing_is_seen_by_the_next_windowed_add(tmp_path: Path):
+    path = tmp_path / "shared.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    window = TokenWindow(150)
+    memory = ChatMemory("u1", store=mine, window=window)
+    memory.add(*_conversation(2))
+    theirs.append("u1", [UserMessage(content="word " * 120)])  # another process, in effect
+    memory.add(AssistantMessage(content="seen"))
+    assert memory.messages() == evict(
+        [*_conversation(2), UserMessage(content="word " * 120), AssistantMessage(content="seen")], window
+    )
+    assert mine.get("u1") == theirs.get("u1")
+
+
+def test_a_second_result_for_a_call_that_leaves_is_refused_as_update_refuses_it(tmp_path: Path):
+    """The store refuses to read back a result whose call is gone; the fast path must not write one."""
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    late = ToolResultMessage(tool_call_id="c1", tool_name="f", content="late")
+    history = [
+        UserMessage(content="q"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id="c1", tool_name="f", content="r"),
+        UserMessage(content="q2"),
+        late,
+    ]
+    errors = []
+    for in_window in (True, False):
+        store = SqliteStore(tmp_path / f"{in_window}.db")
+        if not in_window:
+            store.append_in_window = None
+        memory = ChatMemory("u1", store=store, window=MessageWindow(4))
+        memory.set(history)
+        before = store.get("u1")
+        assert before == history[1:]  # the window let the first question go already
+        with pytest.raises(ConfigurationError) as caught:
+            memory.add(AssistantMessage(content="a"))
+        errors.append(str(caught.value))
+        assert store.get("u1") == before  # nothing written, still readable
+    assert errors[0] == errors[1]
+    assert "tool result for call 'c1'" in errors[0]
+
+
+def test_a_call_asked_again_later_keeps_its_later_results(tmp_path: Path):
+    """Call ids repeat across turns (a counter per turn); a later turn's result answers the later call."""
+    history = _conversation(1) + [
+        UserMessage(content="again"),
+        AssistantMessage(tool_calls=(ToolCall(id="call_0", name="query_order", arguments="{}"),)),
+        ToolResultMessage(tool_call_id="call_0", tool_name="query_order", content="delivered"),
+        AssistantMessage(content="Delivered."),
+    ]
+    store = SqliteStore(tmp_path / "m.db")
+    store.update = lambda *a, **k: pytest.fail("the fast path should decide this add")
+    memory = ChatMemory("u1", store=store, window=MessageWindow(len(history)))
+    memory.set(history)
+    memory.add(UserMessage(content="thanks"))
+    assert memory.messages() == evict([*history, UserMessage(content="thanks")], MessageWindow(len(history)))
+
+
+def test_front_drop_drops_whole_groups_and_leaves_the_rest_to_evict():
+    window = MessageWindow(4)
+    call = ToolCall(id="c", name="f", arguments="{}")
+    stored = [
+        UserMessage(content="q1"),
+        AssistantMessage(tool_calls=(call,)),
+        ToolResultMessage(tool_call_id="c", tool_name="f", content="r"),
+        AssistantMessage(content="a1"),
+    ]
+    new = [UserMessage(content="q2")]
+    rest = Joined(stored, 0, new)
+    assert front_drop(rest, 4, 5, window) == (1, 4)  # the question leaves alone
+    assert front_drop(Joined(stored[1:], 0, new), 3, 4, window) == (0, 4)  # fits: nothing leaves
+    assert front_drop(Joined(stored[1:], 0, new), 3, 5, window) == (2, 3)  # the call leaves with its result
+    assert front_drop(Joined(stored[2:], 0, new), 2, 3, window) is None  # an orphan result leads: evict decides
+    assert (
+        front_drop(Joined(stored[:1], 0, [AssistantMessage(content="a")] * 4), 1, 5, window) is None
+    )  # new ones would leave
+    no_user = [AssistantMessage(content="a"), AssistantMessage(content="b")]
+    assert front_drop(Joined(no_user, 0, no_user), 2, 5, window) is None  # no question left after the cut
+
+
+def test_joined_reads_head_after_skip_then_tail_by_plain_index():
+    joined = Joined(["s", "a", "b"], 1, ["c"])
+    assert len(joined) == 3 and [joined[i] for i in range(3)] == ["a", "b", "c"]
+    for bad in (-1, 3, slice(0, 1)):
+        with pytest.raises(IndexError):
+            joined[bad]

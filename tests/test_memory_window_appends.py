@@ -276,3 +276,19 @@ def test_joined_reads_head_after_skip_then_tail_by_plain_index():
     for bad in (-1, 3, slice(0, 1)):
         with pytest.raises(IndexError):
             joined[bad]
+
+
+def test_what_the_store_knows_is_kept_for_the_most_recent_ids_only(tmp_path: Path, monkeypatch):
+    import toolkit.memory.store as store_module
+
+    monkeypatch.setattr(store_module, "KNOWN_IDS", 3)
+    store = SqliteStore(tmp_path / "m.db")
+    window = TokenWindow(1000)
+    for k in range(6):
+        ChatMemory(f"user-{k}", store=store, window=window).add(UserMessage(content=f"hello {k}"))
+    assert list(store._known) == ["user-3", "user-4", "user-5"]
+    assert list(store._row_tokens) == ["user-3", "user-4", "user-5"]
+    memory = ChatMemory("user-0", store=store, window=window)  # forgotten: read again, still right
+    memory.add(AssistantMessage(content="hi"))
+    assert memory.messages() == [UserMessage(content="hello 0"), AssistantMessage(content="hi")]
+    assert list(store._known)[-1] == "user-0"

@@ -187,7 +187,7 @@ class SqliteStore:
                 next_seq += 1
             self._save_conversation(memory_id, first + len(leaving), next_seq, system)
             known.moved(leaving, new, dropped[1] if known.count is not None else None)
-            self._known[memory_id] = known
+            _remember(self._known, memory_id, known)
             return True
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
@@ -272,7 +272,7 @@ class SqliteStore:
         """The stored conversation's tokens: each row counted once and kept by its checksum (a
         checksum covers the id, the seq and the payload, so a kept count never belongs to other
         content), the system message counted each time."""
-        kept = self._row_tokens.get(memory_id, (None, {}))
+        kept = self._row_tokens.pop(memory_id, (None, {}))
         seen = kept[1] if kept[0] is count else {}
         tokens: dict[str, int] = {}
         rows = self._db.execute(
@@ -286,7 +286,7 @@ class SqliteStore:
                 ).fetchone()[0]
                 weight = count(self._load(memory_id, f"row {seq}", seq, payload, checksum))
             tokens[checksum] = weight
-        self._row_tokens[memory_id] = (count, tokens)
+        _remember(self._row_tokens, memory_id, (count, tokens))
         total = sum(tokens.values())
         if system is not None:
             checksum = self._db.execute(
@@ -537,6 +537,19 @@ class _Known:
         for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
             if isinstance(message, ToolResultMessage):
                 self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+
+
+KNOWN_IDS = 1024
+"""How many conversations `append_in_window` keeps what it knows of (the most recently
+appended to): a server with many users does not grow without bound; the others are read again."""
+
+
+def _remember(cache: dict[str, Any], memory_id: str, value: Any) -> None:
+    """Put `memory_id` last in `cache` (popped before, so the order is by last use), dropping
+    the least recently used id beyond `KNOWN_IDS`."""
+    cache[memory_id] = value
+    while len(cache) > KNOWN_IDS:
+        del cache[next(iter(cache))]
 
 
 def _asks(message: Message, call_id: str) -> bool:

@@ -292,3 +292,27 @@ def test_what_the_store_knows_is_kept_for_the_most_recent_ids_only(tmp_path: Pat
     memory.add(AssistantMessage(content="hi"))
     assert memory.messages() == [UserMessage(content="hello 0"), AssistantMessage(content="hi")]
     assert list(store._known)[-1] == "user-0"
+
+
+class CharacterWindow(MessageWindow):
+    """A window of one's own: a `MessageWindow` subclass weighing characters, not messages."""
+
+    def weights(self, messages):
+        return [len(m.content or "") for m in messages]
+
+    def fits(self, messages):
+        return sum(self.weights(messages)) <= self.max_messages
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_window_class_of_ones_own_is_weighed_by_its_own_weights(tmp_path: Path, kind: str):
+    store = InMemoryStore() if kind == "memory" else SqliteStore(tmp_path / "m.db")
+    window = CharacterWindow(40)
+    memory = ChatMemory("u1", store=store, window=window)
+    expected: list = []
+    for k in range(12):
+        message = UserMessage(content=f"question {k}") if k % 2 == 0 else AssistantMessage(content=f"answer {k}")
+        memory.add(message)
+        expected = evict([*expected, message], window)
+        assert memory.messages() == expected
+    assert sum(window.weights(expected)) <= 40 < 12 * 10

@@ -59,7 +59,15 @@ from toolkit.chat.messages import (
 )
 from toolkit.errors import ConfigurationError, MemoryIdError, MemoryStoreError
 from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
-from toolkit.memory.windows import Joined, Window, check_memory_id, check_messages, front_drop
+from toolkit.memory.windows import (
+    Joined,
+    MessageWindow,
+    TokenWindow,
+    Window,
+    check_memory_id,
+    check_messages,
+    front_drop,
+)
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -153,8 +161,8 @@ class SqliteStore:
         row cannot be read: then `update` decides (and says why), as it always did."""
         memory_id = _checked_id(memory_id, "SqliteStore.append_in_window")
         new = check_messages(messages, "SqliteStore.append_in_window")
-        if any(isinstance(m, SystemMessage) for m in new):
-            return False
+        if any(isinstance(m, SystemMessage) for m in new) or type(window) not in (MessageWindow, TokenWindow):
+            return False  # a window class of one's own: `update` weighs the whole conversation
         encoded = _encoded(new)
         try:
             return self._append_in_window(memory_id, new, encoded, window)
@@ -186,7 +194,7 @@ class SqliteStore:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             self._save_conversation(memory_id, first + len(leaving), next_seq, system)
-            known.moved(leaving, new, dropped[1] if known.count is not None else None)
+            known.moved(leaving, new, dropped[1] if isinstance(window, TokenWindow) else None)
             _remember(self._known, memory_id, known)
             return True
 
@@ -248,7 +256,7 @@ class SqliteStore:
         rows' checksums, its tool results per call id by SQLite's JSON functions: no message
         is loaded)."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
-        count = getattr(window, "count", None)
+        count = window.count if isinstance(window, TokenWindow) else None
         if known is None or known.version != version:
             known = _Known(version, None, 0, self._results(memory_id, first))
         if count is None:

@@ -143,18 +143,18 @@ class InMemoryStore:
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` (no system message among them) and drop from the front what `evict`
-        would: the list's weight is its length, or the running token total. `False`, with nothing
-        changed, when `front_drop` cannot say."""
+        would: the list's weight is its length, or the running token total (a window class of
+        one's own is weighed in full). `False`, with nothing changed, when `front_drop` cannot say."""
         with self._lock:
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
-            count = getattr(window, "count", None)
+            count = window.count if type(window) is TokenWindow else None
             known = self._totals.pop(memory_id, None)
-            if count is None:
+            if type(window) is MessageWindow:
                 stored = len(current)
-            elif known is not None and known[0] == count:
+            elif count is not None and known is not None and known[0] is count:
                 stored = known[1]
-            else:
+            else:  # a window of its own (any `weights`) is weighed each time
                 stored = sum(window.weights(current))
             rest = Joined(current, skip, messages)
             dropped = front_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)

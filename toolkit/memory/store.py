@@ -8,7 +8,10 @@ Layout (schema version 2):
 The system message lives on the conversation row (a new one replaces the old in place); every
 other message is one row, appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
 so two processes appending to one id lose nothing and an append costs the same at 10 and at
-1,000 messages. A window evicts from the front by raising `first_seq`. Payloads are the
+1,000 messages. A window evicts from the front by raising `first_seq`: `append_in_window` reads
+only the rows that leave and the current turn's (what it knows of a conversation, its tokens and
+its tool results per call, it keeps while `PRAGMA data_version` says no other connection wrote),
+so a windowed append costs the same at 10 and at 1,000 messages too. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.

@@ -61,10 +61,12 @@ def _batch(rng: random.Random, counter: list[int]) -> list:
     return out
 
 
-def _lockstep(seed: int, make_store) -> tuple[int, int]:
+def _lockstep(seed: int, make_store, reread=None) -> tuple[int, int]:
     """Add the same random batches through the fast path and through `update` (a store whose
     `append_in_window` is switched off): same error text, same messages after every add.
-    Returns (adds, adds the fast path left to `update`)."""
+    `reread()`, when given, reads the fast store's conversation through a new connection: what
+    the store keeps of it must be what the file holds. Returns (adds, adds the fast path left
+    to `update`)."""
     rng = random.Random(seed)
     windows = [
         MessageWindow(rng.randint(4, 14)) if rng.random() < 0.5 else TokenWindow(rng.randint(5, 200)) for _ in range(2)
@@ -96,6 +98,8 @@ def _lockstep(seed: int, make_store) -> tuple[int, int]:
                 errors.append(str(exc))
         assert errors[0] == errors[1], (seed, step)
         assert fast.messages() == slow.messages(), (seed, step, window)
+        if reread is not None:
+            assert fast.messages() == reread(), (seed, step)
         adds += 1
     return adds, updates[0]
 
@@ -111,7 +115,11 @@ def test_in_memory_appends_equal_the_evict_path():
 def test_sqlite_appends_equal_the_evict_path(tmp_path: Path):
     adds = slow = 0
     for seed in range((SEEDS or 600) // 4):
-        a, s = _lockstep(seed, lambda tag, seed=seed: SqliteStore(tmp_path / f"{tag}{seed}.db"))
+        a, s = _lockstep(
+            seed,
+            lambda tag, seed=seed: SqliteStore(tmp_path / f"{tag}{seed}.db"),
+            lambda seed=seed: SqliteStore(tmp_path / f"fast{seed}.db").get("m"),
+        )
         adds, slow = adds + a, slow + s
     assert slow < adds / 3
 
@@ -316,3 +324,47 @@ def test_a_window_class_of_ones_own_is_weighed_by_its_own_weights(tmp_path: Path
         expected = evict([*expected, message], window)
         assert memory.messages() == expected
     assert sum(window.weights(expected)) <= 40 < 12 * 10
+
+
+def test_get_reads_again_only_what_changed(tmp_path: Path):
+    """`get` keeps the list it read; a write of this store extends it, another connection's
+    write (or a write it cannot follow) makes the next `get` read the file again."""
+    path = tmp_path / "m.db"
+    mine, theirs = SqliteStore(path), SqliteStore(path)
+    mine.set("u1", _conversation(50))
+    loads = [0]
+    load = mine._load
+
+    def counted(*args):
+        loads[0] += 1
+        return load(*args)
+
+    mine._load = counted
+    first = mine.get("u1")
+    assert loads[0] == 200 and first == _conversation(50)
+    assert mine.get("u1") == first and loads[0] == 200  # nothing changed: nothing read
+    first.append(UserMessage(content="the caller's own list"))  # a copy: the store's is unchanged
+    assert mine.get("u1") == _conversation(50)
+    mine.append("u1", [UserMessage(content="one more")])
+    assert mine.get("u1") == [*_conversation(50), UserMessage(content="one more")] and loads[0] == 200
+    theirs.append("u1", [AssistantMessage(content="from another process")])
+    expected = [*_conversation(50), UserMessage(content="one more"), AssistantMessage(content="from another process")]
+    assert mine.get("u1") == expected and loads[0] == 402  # read again, once
+    mine.append("u1", [SystemMessage(content="Be brief.")])  # goes first: read again when asked
+    assert mine.get("u1") == [SystemMessage(content="Be brief."), *expected] == theirs.get("u1")
+    mine.delete("u1")
+    assert mine.get("u1") == [] == theirs.get("u1")
+
+
+def test_get_keeps_at_most_cached_messages(tmp_path: Path, monkeypatch):
+    import toolkit.memory.store as store_module
+
+    monkeypatch.setattr(store_module, "CACHED_MESSAGES", 100)
+    store = SqliteStore(tmp_path / "m.db")
+    for k in range(4):
+        store.set(f"u{k}", _conversation(10))  # 40 messages each
+        assert store.get(f"u{k}") == _conversation(10)
+    assert list(store._lists.lists) == ["u2", "u3"] and store._lists.size == 80
+    store.set("big", _conversation(30))
+    assert store.get("big") == _conversation(30)  # 120: never kept
+    assert "big" not in store._lists.lists and store._lists.size == 80

@@ -11,7 +11,9 @@ so two processes appending to one id lose nothing and an append costs the same a
 1,000 messages. A window evicts from the front by raising `first_seq`: `append_in_window` reads
 only the rows that leave and the current turn's (what it knows of a conversation, its tokens and
 its tool results per call, it keeps while `PRAGMA data_version` says no other connection wrote),
-so a windowed append costs the same at 10 and at 1,000 messages too. Payloads are the
+so a windowed append costs the same at 10 and at 1,000 messages too. `get` keeps the list it
+read (`CACHED_MESSAGES` in all) and reads again only after another connection or a write it
+cannot follow changed the conversation; it reads in one snapshot. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.
@@ -108,6 +110,9 @@ class SqliteStore:
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
         self._row_tokens: dict[str, tuple[Callable[[Message], int] | None, dict[str, int]]] = {}
         """Id -> (a `TokenWindow`'s count, each stored row's tokens by checksum)."""
+        self._lists = _ReadCache()
+        """The conversations `get` read (or a write of this store extended), not read again while
+        nothing changed them (see `_ReadCache`)."""
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
         with self._guard("open"):
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
@@ -129,31 +134,39 @@ class SqliteStore:
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
         memory_id = _checked_id(memory_id, "SqliteStore.get")
-        with self._guard(f"read {memory_id!r} from"), self._lock:
-            return self._read(memory_id)
+        with self._guard(f"read {memory_id!r} from"), self._lock, self._reading():
+            return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.set")
         encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"))
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
-            self._known.pop(memory_id, None)
+            self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
         memory_id = _checked_id(memory_id, "SqliteStore.append")
         encoded = _encoded(check_messages(messages, "SqliteStore.append"))
-        with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
-            self._known.pop(memory_id, None)
-            first, next_seq, system = self._conversation(memory_id)
-            _answered([m for m, _ in encoded], "SqliteStore.append", self._stored_backwards(memory_id, first))
-            for message, payload in encoded:
-                if isinstance(message, SystemMessage):
-                    system = payload
-                else:
-                    self._insert(memory_id, next_seq, payload)
-                    next_seq += 1
-            self._save_conversation(memory_id, first, next_seq, system)
+        try:
+            with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+                self._known.pop(memory_id, None)
+                read = self._lists.take(memory_id)
+                first, next_seq, system = self._conversation(memory_id)
+                before = (first, next_seq, system)
+                _answered([m for m, _ in encoded], "SqliteStore.append", self._stored_backwards(memory_id, first))
+                for message, payload in encoded:
+                    if isinstance(message, SystemMessage):
+                        system = payload
+                    else:
+                        self._insert(memory_id, next_seq, payload)
+                        next_seq += 1
+                self._save_conversation(memory_id, first, next_seq, system)
+                if system == before[2]:  # no new system message: the list read before, and the new rows
+                    self._extend_read(memory_id, read, before, 0, [p for _, p in encoded], next_seq)
+        except BaseException:  # a failed commit: what was kept is not what the file holds
+            self._forget(memory_id)
+            raise
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` (no system message among them) and raise `first_seq` past the rows
@@ -170,7 +183,7 @@ class SqliteStore:
         try:
             return self._append_in_window(memory_id, new, encoded, window)
         except BaseException:  # a failed commit: what was learnt is not what the file holds
-            self._known.pop(memory_id, None)
+            self._forget(memory_id)
             raise
 
     def _append_in_window(
@@ -178,6 +191,7 @@ class SqliteStore:
     ) -> bool:
         with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
+            read = self._lists.take(memory_id)
             try:
                 first, next_seq, system = self._conversation(memory_id)
                 _answered(new, "SqliteStore.append", self._stored_backwards(memory_id, first))
@@ -197,6 +211,8 @@ class SqliteStore:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             self._save_conversation(memory_id, first + len(leaving), next_seq, system)
+            start = (first, next_seq - len(encoded), system)
+            self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq)
             known.moved(leaving, new, dropped[1] if isinstance(window, TokenWindow) else None)
             _remember(self._known, memory_id, known)
             return True
@@ -205,7 +221,7 @@ class SqliteStore:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
         memory_id = _checked_id(memory_id, "SqliteStore.update")
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
-            self._known.pop(memory_id, None)
+            self._forget(memory_id)
             current = self._read(memory_id)
             changed = check_messages(change(list(current)), "SqliteStore.update")
             encoded = _encoded(_answered(changed, "SqliteStore.update"))
@@ -214,7 +230,7 @@ class SqliteStore:
     def delete(self, memory_id: str) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
-            self._known.pop(memory_id, None)
+            self._forget(memory_id)
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
             self._db.execute("DELETE FROM conversations WHERE memory_id = ?", (memory_id,))
 
@@ -251,6 +267,46 @@ class SqliteStore:
         _check_results(self.path, memory_id, messages, first - (1 if system is not None else 0))
         return messages
 
+    def _current(self, memory_id: str) -> list[Message]:
+        """The conversation as `_read` gives it: the list read before when neither another
+        connection (`PRAGMA data_version`) nor this store changed it since, else read again."""
+        read = self._lists.take(memory_id)
+        state = (self._version(), *self._conversation(memory_id))
+        if read is None or read.state != state:
+            read = _ReadList(state, self._read(memory_id))
+        self._lists.keep(memory_id, read)
+        return read.messages
+
+    def _extend_read(
+        self,
+        memory_id: str,
+        read: _ReadList | None,
+        before: tuple[int, int, str | None],
+        leaving: int,
+        payloads: list[str],
+        next_seq: int,
+    ) -> None:
+        """After a write that dropped `leaving` rows from the front and appended `payloads` (no
+        system message): keep the list read before, so changed, if it was read in the state
+        `before` (first_seq, next_seq, system) with nothing else written since."""
+        if read is None or read.state != (self._version(), *before):
+            return
+        try:
+            new = [_parsed(p) for p in payloads]  # as a read would give them back
+        except (ValueError, TypeError):
+            return
+        skip = 1 if before[2] is not None else 0
+        messages = read.messages[:skip] + read.messages[skip + leaving :] + new
+        self._lists.keep(memory_id, _ReadList((read.state[0], before[0] + leaving, next_seq, before[2]), messages))
+
+    def _forget(self, memory_id: str) -> None:
+        """Drop what this store keeps of `memory_id`'s conversation (a write it cannot follow)."""
+        self._known.pop(memory_id, None)
+        self._lists.take(memory_id)
+
+    def _version(self) -> int:
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
+
     def _knowledge(
         self, known: _Known | None, memory_id: str, first: int, next_seq: int, system: str | None, window: Window
     ) -> tuple[_Known, int]:
@@ -258,7 +314,7 @@ class SqliteStore:
         `known` while no other connection has written since, else read again (its tokens by
         rows' checksums, its tool results per call id by SQLite's JSON functions: no message
         is loaded)."""
-        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        version = self._version()
         count = window.count if isinstance(window, TokenWindow) else None
         if known is None or known.version != version:
             known = _Known(version, None, 0, self._results(memory_id, first))
@@ -467,6 +523,16 @@ class SqliteStore:
         self._db.execute("COMMIT")
 
     @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """One read snapshot: another process's commit cannot land between the conversation row
+        and its messages."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
+
+    @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
         try:
             yield
@@ -548,6 +614,44 @@ class _Known:
         for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
             if isinstance(message, ToolResultMessage):
                 self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+
+
+CACHED_MESSAGES = 100_000
+"""How many messages `get` keeps in all, over the conversations read most recently: a
+conversation is read again only after another connection or a write this store cannot follow
+changed it, or after it was left out to stay within this."""
+
+
+@dataclass
+class _ReadList:
+    """A conversation as `_read` gave it, and the state it was read in: (`PRAGMA data_version`,
+    first_seq, next_seq, the system payload)."""
+
+    state: tuple[int, int, int, str | None]
+    messages: list[Message]
+
+
+class _ReadCache:
+    """The `_ReadList`s of the conversations read most recently, `CACHED_MESSAGES` messages in all."""
+
+    def __init__(self) -> None:
+        self.lists: dict[str, _ReadList] = {}
+        self.size = 0
+
+    def take(self, memory_id: str) -> _ReadList | None:
+        read = self.lists.pop(memory_id, None)
+        if read is not None:
+            self.size -= len(read.messages)
+        return read
+
+    def keep(self, memory_id: str, read: _ReadList) -> None:
+        """Keep `read` as the most recent (the caller took the id's old one out first)."""
+        if len(read.messages) > CACHED_MESSAGES:
+            return
+        self.lists[memory_id] = read
+        self.size += len(read.messages)
+        while self.size > CACHED_MESSAGES:
+            self.take(next(iter(self.lists)))
 
 
 KNOWN_IDS = 1024

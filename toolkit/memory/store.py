@@ -13,7 +13,8 @@ only the rows that leave and the current turn's (what it knows of a conversation
 its tool results per call, it keeps while `PRAGMA data_version` says no other connection wrote),
 so a windowed append costs the same at 10 and at 1,000 messages too. `get` keeps the list it
 read (`CACHED_MESSAGES` in all) and reads again only after another connection or a write it
-cannot follow changed the conversation; it reads in one snapshot. Payloads are the
+cannot follow changed the conversation; it reads in one snapshot. Each `get` is a new list of
+the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.

@@ -340,6 +340,12 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     would be cut into (no message of the user's is left after the cut), or a tool result would
     lead the kept messages. Reads the messages that leave, one group more, and the current turn
     from the end.
+
+    Why it equals `evict`: `evict` drops the same groups, in the same order, while they start
+    before the user's last message; when a message of the user's is left after the cut, every
+    group dropped here started before it, and once the total fits, `evict`'s second step (the
+    current turn's earlier rounds) drops nothing. `tests/test_memory_window_appends.py` holds
+    the two equal on random conversations.
     """
     leaving = 0
     while total > window.limit:

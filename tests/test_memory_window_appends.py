@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import (
     ChatMemory,
@@ -368,3 +369,39 @@ def test_get_keeps_at_most_cached_messages(tmp_path: Path, monkeypatch):
     store.set("big", _conversation(30))
     assert store.get("big") == _conversation(30)  # 120: never kept
     assert "big" not in store._lists.lists and store._lists.size == 80
+
+
+class _FailingCommit:
+    """A connection whose next COMMIT fails (a full disk, say), as SQLite would report it."""
+
+    def __init__(self, db):
+        self.db, self.armed = db, True
+
+    def execute(self, sql, *args):
+        if self.armed and sql == "COMMIT":
+            self.armed = False
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    @property
+    def in_transaction(self):
+        return self.db.in_transaction
+
+
+@pytest.mark.parametrize("window", [None, MessageWindow(6), TokenWindow(40)])
+def test_a_failed_commit_leaves_nothing_kept_that_the_file_does_not_hold(tmp_path: Path, window):
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u1", store=store, window=window)
+    memory.add(*_conversation(1))
+    before = memory.messages()  # kept now
+    real = store._db
+    store._db = _FailingCommit(real)
+    with pytest.raises(MemoryStoreError, match="disk is full"):
+        memory.add(UserMessage(content="lost"))
+    store._db = real
+    assert not real.in_transaction  # rolled back: the next write can begin
+    assert memory.messages() == before == SqliteStore(tmp_path / "m.db").get("u1")
+    after = [UserMessage(content="kept"), AssistantMessage(content="ok")]
+    memory.add(*after)  # what the store knew before the failure is not used
+    expected = [*before, *after] if window is None else evict([*before, *after], window)
+    assert memory.messages() == expected == SqliteStore(tmp_path / "m.db").get("u1")

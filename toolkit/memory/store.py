@@ -166,7 +166,8 @@ class SqliteStore:
                 if system == before[2]:  # no new system message: the list read before, and the new rows
                     self._extend_read(memory_id, read, before, 0, [p for _, p in encoded], next_seq)
         except BaseException:  # a failed commit: what was kept is not what the file holds
-            self._forget(memory_id)
+            with self._lock:
+                self._forget(memory_id)
             raise
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
@@ -184,7 +185,8 @@ class SqliteStore:
         try:
             return self._append_in_window(memory_id, new, encoded, window)
         except BaseException:  # a failed commit: what was learnt is not what the file holds
-            self._forget(memory_id)
+            with self._lock:
+                self._forget(memory_id)
             raise
 
     def _append_in_window(
@@ -215,6 +217,7 @@ class SqliteStore:
             start = (first, next_seq - len(encoded), system)
             self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq)
             known.moved(leaving, new, dropped[1] if isinstance(window, TokenWindow) else None)
+            known.state = (known.state[0], first + len(leaving), next_seq, system)
             _remember(self._known, memory_id, known)
             return True
 
@@ -317,8 +320,8 @@ class SqliteStore:
         is loaded)."""
         version = self._version()
         count = window.count if isinstance(window, TokenWindow) else None
-        if known is None or known.version != version:
-            known = _Known(version, None, 0, self._results(memory_id, first))
+        if known is None or known.state != (version, first, next_seq, system):
+            known = _Known((version, first, next_seq, system), None, 0, self._results(memory_id, first))
         if count is None:
             known.count = None  # the tokens it knew are not kept up to date by this append
             return known, next_seq - first + (system is not None)
@@ -518,10 +521,11 @@ class SqliteStore:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # a failed COMMIT (a full disk) may leave it open
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -596,12 +600,13 @@ def _answered(messages: list[Message], where: str, earlier: Iterator[Message] = 
 
 @dataclass
 class _Known:
-    """What `append_in_window` knows of one stored conversation, true while `PRAGMA data_version`
-    is `version` (no other connection has written) and no other method of this store has written
-    it since: its tokens under `count` (the system message's included), and how many of its tool
-    results answer each call id."""
+    """What `append_in_window` knows of one stored conversation, true while the conversation is
+    in `state` (no other connection has written, by `PRAGMA data_version`, and its row is as it
+    was) and no other method of this store has written it since: its tokens under `count` (the
+    system message's included), and how many of its tool results answer each call id."""
 
-    version: int
+    state: tuple[int, int, int, str | None]
+    """(`PRAGMA data_version`, first_seq, next_seq, the system payload) it holds for."""
     count: Callable[[Message], int] | None
     tokens: int
     """The tokens under `count` (meaningless while `count` is None)."""

@@ -196,10 +196,15 @@ class SqliteStore:
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
             try:
-                first, next_seq, system = self._conversation(memory_id)
+                state = (self._version(), *self._conversation(memory_id))
+                _, first, next_seq, system = state
                 _answered(new, "SqliteStore.append", self._stored_backwards(memory_id, first))
-                known, stored = self._knowledge(known, memory_id, first, next_seq, system, window)
-                rows = _Rows(self, memory_id, first, next_seq)
+                known, stored = self._knowledge(known, memory_id, state, window)
+                rows: Sequence[Message] = (  # the rows `get` read, if nothing changed since
+                    Joined(read.messages, 1 if system is not None else 0, ())
+                    if read is not None and read.state == state
+                    else _Rows(self, memory_id, first, next_seq)
+                )
                 total = stored + sum(window.weights(new))
                 dropped = front_drop(Joined(rows, 0, new), next_seq - first, total, window)
                 if dropped is None:
@@ -217,7 +222,7 @@ class SqliteStore:
             start = (first, next_seq - len(encoded), system)
             self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq)
             known.moved(leaving, new, dropped[1] if isinstance(window, TokenWindow) else None)
-            known.state = (known.state[0], first + len(leaving), next_seq, system)
+            known.state = (state[0], first + len(leaving), next_seq, system)
             _remember(self._known, memory_id, known)
             return True
 
@@ -312,16 +317,16 @@ class SqliteStore:
         return self._db.execute("PRAGMA data_version").fetchone()[0]
 
     def _knowledge(
-        self, known: _Known | None, memory_id: str, first: int, next_seq: int, system: str | None, window: Window
+        self, known: _Known | None, memory_id: str, state: tuple[int, int, int, str | None], window: Window
     ) -> tuple[_Known, int]:
         """What `append_in_window` knows of the stored conversation, and its weight in `window`:
-        `known` while no other connection has written since, else read again (its tokens by
-        rows' checksums, its tool results per call id by SQLite's JSON functions: no message
-        is loaded)."""
-        version = self._version()
+        `known` while the conversation is in the `state` it was known in, else read again (its
+        tokens by rows' checksums, its tool results per call id by SQLite's JSON functions: no
+        message is loaded)."""
+        _, first, next_seq, system = state
         count = window.count if isinstance(window, TokenWindow) else None
-        if known is None or known.state != (version, first, next_seq, system):
-            known = _Known((version, first, next_seq, system), None, 0, self._results(memory_id, first))
+        if known is None or known.state != state:
+            known = _Known(state, None, 0, self._results(memory_id, first))
         if count is None:
             known.count = None  # the tokens it knew are not kept up to date by this append
             return known, next_seq - first + (system is not None)

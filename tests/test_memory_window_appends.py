@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -113,9 +114,22 @@ def test_in_memory_appends_equal_the_evict_path():
     assert slow < adds / 3  # the fast path decides most adds, even on these adversarial batches
 
 
-def test_sqlite_appends_equal_the_evict_path(tmp_path: Path):
+@pytest.fixture
+def memory_dir(tmp_path: Path):
+    """A folder in RAM where there is one (/dev/shm): the lockstep's thousands of commits then
+    cost no disk flush. The files are the same SQLite files."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield tmp_path
+        return
+    with tempfile.TemporaryDirectory(dir=shm, prefix="toolkit-test-") as folder:
+        yield Path(folder)
+
+
+def test_sqlite_appends_equal_the_evict_path(memory_dir: Path):
+    tmp_path = memory_dir
     adds = slow = 0
-    for seed in range((SEEDS or 600) // 4):
+    for seed in range((SEEDS or 400) // 4):
         a, s = _lockstep(
             seed,
             lambda tag, seed=seed: SqliteStore(tmp_path / f"{tag}{seed}.db"),

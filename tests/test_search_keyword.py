@@ -332,3 +332,35 @@ def test_sorting_runs_too_wide_for_one_number_uses_the_stable_argsort():
     fast, slow = _sort_by(keys, 30), _sort_by(keys, 2**60)
     assert (fast[0] == slow[0]).all() and (fast[1] == slow[1]).all()
     assert (keys[fast[1]] == fast[0]).all() and (np.diff(fast[0]) >= 0).all()
+
+
+def test_more_terms_than_a_byte_of_score_holds_agree_with_naive():
+    """Up to 85 terms, scores add up in bytes (3 per term at most); more use a wider type."""
+    text = "abcdefghijklmnopqrstuvwxyz0123456789"
+    specs = [ToolSpec(f"{text}_{i}", text + " " + text[: i % 36]) for i in range(40)]
+    pieces = [text[i : i + n] for n in (1, 2, 3) for i in range(len(text) - n + 1)]
+    index = KeywordIndex(specs)
+    for count in (1, 84, 85, 86, 200):
+        terms = pieces[:count]
+        assert index.search(terms, 10) == naive_search(terms, specs, 10), count
+    assert index.scores(pieces).max() == 3 * len(pieces)  # no wrap-around
+    assert index.scores(pieces[:2]).dtype == np.int64  # what a caller gets is safe to compute with
+
+
+def test_membership_and_gathering_agree_whichever_way_they_are_done():
+    """`_isin` by binary search or by a table over all numbers; `_gather` slice by slice or all at once."""
+    from toolkit.search.keyword import _gather, _isin
+
+    rng = np.random.default_rng(6)
+    allowed = np.unique(rng.integers(0, 1000, 300))
+    for values in (rng.integers(0, 1000, 5), rng.integers(0, 1000, 5000)):  # few: search; many: table
+        assert (_isin(values, allowed, 1000) == np.isin(values, allowed)).all()
+    lengths = rng.integers(0, 5, 200)
+    offsets = np.append(0, np.cumsum(lengths))
+    values = rng.integers(0, 100, int(offsets[-1]))
+    for keys in (np.array([], dtype=np.int64), np.array([3]), rng.integers(0, 200, 10), rng.integers(0, 200, 100)):
+        expected = [v for k in keys.tolist() for v in values[offsets[k] : offsets[k + 1]].tolist()]
+        assert _gather(values, offsets, keys).tolist() == expected
+    ones = np.arange(len(values) + 1)  # one value per key: the values are read straight from the offsets
+    keys = rng.integers(0, len(values), 100)
+    assert _gather(values, ones, keys).tolist() == values[keys].tolist()

@@ -16,11 +16,12 @@ where each run occurs and which texts hold it. A term made of one kind of charac
 occur inside a run of that kind, so the tools containing it are exactly the holders of the runs
 that contain it; the runs holding each 1-, 2- and 3-character piece are listed once, with array
 operations over all runs at a time (a catalogue may have hundreds of thousands of distinct runs:
-ids, version numbers, Chinese written without spaces). Runs that many texts hold ("the", "order")
-keep a bit set, and so does a short piece that many hold ("a"), once asked for. A mixed term
-("e.g.", "create task") is found by its places in the sequence: runs side by side, checked with
-array look-ups rather than `in` on each tool. Scores
-add up in a NumPy array; only the best score levels are read.
+ids, version numbers, Chinese written without spaces). Runs that one text in 32 or more holds
+("the", "order", a word inside many compounds) keep a bit set, OR-ed rather than listed text by
+text, and so does a short piece that many hold ("a"), once asked for. A mixed term ("e.g.",
+"create task") is found by its places in the sequence: runs side by side, checked with array
+look-ups rather than `in` on each tool. Scores add up in a NumPy array (of bytes, for up to 85
+terms); only the best score levels are read.
 
 `KeywordSearch` is the strategy the search wrapper (`toolkit.search.tool`) uses: the search tool's
 spec, how its arguments are checked, and the two settings.
@@ -91,7 +92,9 @@ _RUNS = re.compile(r"[^\W_]+|[\W_]+")
 _NONE = np.zeros(0, dtype=np.int32)
 
 _FEW = 32
-"""Candidate runs this few are checked with `in` rather than narrowed further (about one piece look-up's cost)."""
+"""Few enough to take one by one in Python: candidate runs this few are checked with `in` rather than
+narrowed further (about one piece look-up's cost); this few runs or slices are handled in a loop
+rather than with index arrays built for all of them (each NumPy call costs about a microsecond)."""
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
@@ -180,6 +183,24 @@ class _Pieces:
         """The runs holding `piece` (1 to 3 characters), ascending."""
         return self.inside[len(piece) - 1].get(self.code(piece))
 
+    def triples(self, part: str) -> list[np.ndarray]:
+        """The runs holding each 3-character piece of `part` (3 or more characters), shortest list first.
+
+        All the pieces are looked up at once (one `searchsorted`); a piece the catalogue does not
+        have gives a single empty list.
+        """
+        table = self.inside[2]
+        ranks = [self.rank.get(char, -1) for char in part]
+        if -1 in ranks or not len(table.keys):
+            return [_NONE]
+        bits = self.bits
+        codes = [(a << bits | b) << bits | c for a, b, c in zip(ranks, ranks[1:], ranks[2:])]
+        found = np.minimum(table.keys.searchsorted(codes), len(table.keys) - 1)
+        if table.keys[found].tolist() != codes:
+            return [_NONE]
+        lows, highs = table.starts[found].tolist(), table.starts[found + 1].tolist()
+        return sorted((table.runs[low:high] for low, high in zip(lows, highs)), key=len)
+
     def beginning(self, start: str) -> np.ndarray:
         """The runs beginning with `start` (1 to 3 characters; more: a superset)."""
         return self.begin[min(3, len(start)) - 1].get(self.code(start[:3]))
@@ -200,9 +221,9 @@ class _Postings:
     one run of that kind, so the texts containing it are exactly the texts holding a run that
     contains it. Distinct runs are far fewer than the texts' characters, so finding those runs is
     cheap: 1-, 2- and 3-character pieces list the runs holding them (`_Pieces`); a longer term
-    keeps the runs on its 3-character pieces' lists and checks those few with `in`. A run held by
-    a large share of the texts ("the") has its texts as a bit set too, and so does a short piece
-    ("a") once asked for.
+    keeps the runs on its 3-character pieces' lists (shortest list first) and checks those few with
+    `in`. A run held by one text in 32 or more ("the", a word inside many compounds) has its texts
+    as a bit set too, and so does a short piece ("a") once asked for.
 
     A mixed term ("e.g.", "(jira", "create task") is cut into runs the same way. Where it occurs,
     its first run ends a run of the text, its inner runs are whole runs of the text, and its last
@@ -216,12 +237,18 @@ class _Postings:
         self.size = len(texts)
         self.dense = max(64, self.size // 8)
         """From this many texts on, a hit list is a mask over all texts rather than a list."""
+        self.masked_from = max(_FEW, self.size // 256)
+        """From this many places found on, a mixed term's texts are marked in a mask rather than
+        sorted: a few passes over all texts cost less than the sort's many small steps."""
+        self.packed_from = max(64, self.size // 32)
+        """From this many holders on (one text in 32), a run keeps a bit set of its texts too: size / 8
+        bytes, no more than its list (4 bytes a holder). Its texts are then OR-ed, not marked one by one."""
         run_ids, counts = self._read(texts)
         self.pieces = _Pieces(self.runs)
         # the sequence: a separator, text 0's run ids, a separator, text 1's, …, a separator
         self.separator = len(self.runs)
-        self.firsts = np.cumsum(counts) - counts + np.arange(1, self.size + 1)
-        """Where each text's first run is in the sequence."""
+        self.text_of = np.repeat(np.arange(-1, self.size, dtype=np.int32), np.append(1, counts + 1))
+        """The text each place of the sequence is in (a separator: the text before it)."""
         owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)  # the text of each run read
         self.sequence = np.full(len(run_ids) + self.size + 1, self.separator, dtype=np.int32)
         self.sequence[np.arange(len(run_ids)) + owner + 1] = run_ids
@@ -236,7 +263,7 @@ class _Postings:
         self._list_holders(sorted_runs, owners)
         self._pack_frequent()
         self.common: dict[str, np.ndarray] = {}
-        """Packed masks of the texts holding a short piece whose runs have many holders (filled on first use)."""
+        """Packed masks of the texts holding a short piece that many texts (`dense` or more) hold (filled on first use)."""
 
     def _read(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Every run of every text as an id (numbered in order of first appearance), and how many runs each text has."""
@@ -278,58 +305,58 @@ class _Postings:
             return np.unpackbits(packed, count=self.size).view(bool)
         runs = self.pieces.holding(term)
         hits = self._holding(runs)
-        if len(runs) > 1 and self.held[runs].sum() >= self.dense:
+        if len(runs) > 1 and hits.dtype == bool and np.count_nonzero(hits) >= self.dense:
             self.common[term] = np.packbits(hits)
         return hits
 
     def _runs_containing(self, term: str) -> np.ndarray:
         """The runs containing `term` (longer than 3): those on its 3-character pieces' lists, checked with `in`."""
         runs = self.runs
-        found = self._narrowed(term, self.pieces.holding(term[:3]))
+        found = self._narrowed(term, None)
         return np.array([r for r in found.tolist() if term in runs[r]], dtype=np.int32)
 
-    def _narrowed(self, part: str, runs: np.ndarray) -> np.ndarray:
-        """Of `runs` (ascending), those on the lists of `part`'s 3-character pieces.
+    def _narrowed(self, part: str, runs: np.ndarray | None) -> np.ndarray:
+        """Of `runs` (ascending; None: all runs), those on the lists of `part`'s 3-character pieces.
 
-        First the pieces side by side (at 0, 3, 6, … and the last), then the overlapping ones; each
-        time the lists are crossed shortest first, and only until the runs are few: checking a run
-        with `in` then costs less than crossing another list.
+        The lists are crossed shortest first, and only until the runs are few: checking a run with
+        `in` then costs less than crossing another list.
         """
-        starts = range(len(part) - 2)
-        side_by_side = {*starts[::3], starts[-1]}
-        for group in (side_by_side, set(starts) - side_by_side):
-            for listed in sorted((self.pieces.holding(part[i : i + 3]) for i in group), key=len):
-                if len(runs) <= _FEW:
-                    return runs
-                runs = _both(runs, listed)
+        if runs is not None and len(runs) <= _FEW:
+            return runs
+        lists = iter(self.pieces.triples(part))
+        if runs is None:
+            runs = next(lists)
+        for listed in lists:
+            if len(runs) <= _FEW:
+                break
+            runs = _both(runs, listed, len(self.runs))
         return runs
 
     def _mixed(self, term_runs: list[str]) -> np.ndarray:
         """`hits` for a term of several runs: its places in the sequence, as texts."""
         first, *inner, last = term_runs
-        parts: list[int | np.ndarray] = [self._ending(first)]  # what each run of the term may be in the text
-        for run in inner:
-            found = self.ids.get(run)
-            if found is None:
-                return _NONE
-            parts.append(found)
-        parts.append(self._beginning(last))
-        sizes = [self._occurrences(part) for part in parts]
+        inner_ids = [self.ids.get(run, -1) for run in inner]
+        if -1 in inner_ids:
+            return _NONE
+        ending, beginning = self._ending(first), self._beginning(last)
+        parts: list[int | np.ndarray] = [ending, *inner_ids, beginning]  # what each run of the term may be in the text
+        # how many places each part has (the inner runs' counts in one look-up)
+        sizes = [self._occurrences(ending), *self.occurs[inner_ids].tolist(), self._occurrences(beginning)]
         order = sorted(range(len(parts)), key=sizes.__getitem__)  # the rarest part first
         if not sizes[order[0]]:
             return _NONE
         starts = self._places(parts[order[0]]) - order[0]  # where the term would begin
         for offset in order[1:]:
             neighbours = self.sequence.take(starts + offset, mode="clip")  # past either end: a separator
-            starts = starts[_isin(neighbours, parts[offset])]
+            starts = starts[_isin(neighbours, parts[offset], self.separator + 1)]
             if not len(starts):
                 return _NONE
-        texts = np.searchsorted(self.firsts, starts, side="right") - 1
-        if len(texts) >= self.dense:
+        texts = self.text_of[starts]
+        if len(texts) >= self.masked_from:
             mask = np.zeros(self.size, dtype=bool)
             mask[texts] = True
             return mask
-        return _distinct(texts).astype(np.int32)
+        return _distinct(texts)
 
     def _occurrences(self, part: int | np.ndarray) -> int:
         """How many places the run (or runs) `part` has in the sequence."""
@@ -359,34 +386,54 @@ class _Postings:
         return np.array([r for r in found.tolist() if test(all_runs[r], part)], dtype=np.int32)
 
     def _pack_frequent(self) -> None:
-        """A bit set of the texts holding each run that many texts hold (`dense` or more)."""
-        frequent = np.flatnonzero(self.held >= self.dense)
+        """A bit set of the texts holding each run that many texts hold (`packed_from` or more)."""
+        frequent = np.flatnonzero(self.held >= self.packed_from)
         self.row = np.full(len(self.runs), -1, dtype=np.int64)
         """Each frequent run's row in `bits`; -1 for the others."""
         self.row[frequent] = np.arange(len(frequent))
-        marks = np.zeros((len(frequent), self.size), dtype=bool)
-        marks[
-            np.repeat(np.arange(len(frequent)), self.held[frequent]), _gather(self.holders, self.starts, frequent)
-        ] = True
-        self.bits = np.packbits(marks, axis=1)
+        self.bits = np.zeros((len(frequent), (self.size + 7) // 8), dtype=np.uint8)
+        step = max(1, 2**24 // max(1, self.size))  # runs marked at a time: a mask of at most 16 MB
+        for first in range(0, len(frequent), step):
+            runs = frequent[first : first + step]
+            marks = np.zeros((len(runs), self.size), dtype=bool)
+            marks[np.repeat(np.arange(len(runs)), self.held[runs]), _gather(self.holders, self.starts, runs)] = True
+            self.bits[first : first + len(runs)] = np.packbits(marks, axis=1)
 
     def _holding(self, runs: np.ndarray) -> np.ndarray:
         """The texts holding any of `runs`: ascending indices, or a mask when they are many.
 
-        Frequent runs' texts come from their bit sets (one OR), the others' from their lists.
+        Runs with a bit set are OR-ed, the others' lists marked in the mask. A few runs are taken
+        one by one (a NumPy call costs about a microsecond however small its arrays), many with
+        array operations over all of them at once.
         """
-        if not len(runs):
+        if len(runs) > _FEW:
+            return self._holding_many(runs)
+        rows = self.row[runs].tolist()
+        packed = [row for row in rows if row >= 0]
+        listed = [run for run, row in zip(runs.tolist(), rows) if row < 0]
+        if len(packed) > 1:
+            mask = np.unpackbits(np.bitwise_or.reduce(self.bits[packed], axis=0), count=self.size).view(bool)
+        elif packed:
+            mask = np.unpackbits(self.bits[packed[0]], count=self.size).view(bool)
+        elif len(listed) == 1:  # one run's list, as it is
+            return self.holders[self.starts[listed[0]] : self.starts[listed[0] + 1]]
+        elif listed:
+            mask = np.zeros(self.size, dtype=bool)
+        else:
             return _NONE
+        for run in listed:
+            mask[self.holders[self.starts[run] : self.starts[run + 1]]] = True
+        return mask
+
+    def _holding_many(self, runs: np.ndarray) -> np.ndarray:
+        """`_holding` for many runs: one OR of their bit sets, one mark of all the others' lists."""
         rows = self.row[runs]
-        if len(runs) == 1 and rows[0] < 0:
-            return self.holders[self.starts[runs[0]] : self.starts[runs[0] + 1]]
-        frequent = rows >= 0
-        if frequent.any():
-            packed = np.bitwise_or.reduce(self.bits[rows[frequent]], axis=0)
-            mask = np.unpackbits(packed, count=self.size).view(bool)
+        packed = rows >= 0
+        if packed.any():
+            mask = np.unpackbits(np.bitwise_or.reduce(self.bits[rows[packed]], axis=0), count=self.size).view(bool)
         else:
             mask = np.zeros(self.size, dtype=bool)
-        mask[_gather(self.holders, self.starts, runs[~frequent])] = True
+        mask[_gather(self.holders, self.starts, runs[~packed])] = True
         return mask
 
 
@@ -408,32 +455,51 @@ def _sort_by(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _gather(values: np.ndarray, offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """values[offsets[k]:offsets[k + 1]] for every k in `keys`, joined (without a Python loop)."""
-    if len(keys) == 1:
-        return values[offsets[keys[0]] : offsets[keys[0] + 1]]
+    """values[offsets[k]:offsets[k + 1]] for every k in `keys`, joined.
+
+    A few slices are copied as they are (`concatenate`); many, with one index array built for
+    all of them (no Python loop over thousands of keys).
+    """
+    if len(keys) <= _FEW:
+        lows, highs = offsets[keys].tolist(), offsets[np.add(keys, 1)].tolist()
+        return np.concatenate([values[low:high] for low, high in zip(lows, highs)] or [values[:0]])
     starts = offsets[keys]
     lengths = offsets[np.add(keys, 1)] - starts
+    total = int(lengths.sum())
+    if total == len(keys) and lengths.max() == 1:  # one value each (clauses, ids: runs held once)
+        return values[starts]
     # for each entry: its slice's start, minus where that slice begins in the result, plus its own place
-    return values[np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())]
+    return values[np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)]
 
 
-def _isin(values: np.ndarray, allowed: int | np.ndarray) -> np.ndarray:
-    """Which `values` are `allowed` (one value, or ascending values): a mask."""
+def _isin(values: np.ndarray, allowed: int | np.ndarray, universe: int) -> np.ndarray:
+    """Which `values` (numbers below `universe`) are `allowed` (one number, or ascending numbers): a mask.
+
+    Two ways, whichever costs less: a binary search of each value in `allowed`, or a table over
+    the whole universe, marked where allowed, then read once per value. Measured, a search costs
+    about 24 units per value (its steps jump around memory); a table 1 per 32 numbers of the
+    universe (clearing it) and 4 per allowed number (marking it), plus 2 or 3 per value (left
+    out of the comparison).
+    """
     if isinstance(allowed, int):
         return values == allowed
     if len(allowed) == 1:
         return values == allowed[0]
+    if universe // 32 + 4 * len(allowed) < 24 * len(values):
+        table = np.zeros(universe, dtype=bool)
+        table[allowed] = True
+        return table[values]
     i = np.minimum(np.searchsorted(allowed, values), len(allowed) - 1)
     return allowed[i] == values
 
 
-def _both(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The values in both ascending arrays."""
+def _both(a: np.ndarray, b: np.ndarray, universe: int) -> np.ndarray:
+    """The values in both ascending arrays (of numbers below `universe`)."""
     if len(a) > len(b):
         a, b = b, a
     if not len(a):
         return a
-    return a[_isin(a, b)]
+    return a[_isin(a, b, universe)]
 
 
 class KeywordIndex:
@@ -450,14 +516,25 @@ class KeywordIndex:
         return len(self.specs)
 
     def scores(self, terms: Iterable[str]) -> np.ndarray:
-        """Every tool's score, in catalogue order."""
+        """Every tool's score, in catalogue order (64-bit integers: safe to compute with)."""
+        return self._totals(terms).astype(np.int64)
+
+    def _totals(self, terms: Iterable[str]) -> np.ndarray:
+        """`scores`, in the narrowest type that holds them.
+
+        A term adds at most 3, so up to 85 terms' scores fit in a byte: the hit masks (bytes of 0
+        or 1) are then added as they are, byte to byte, with no conversion (the fastest way).
+        """
+        cleaned = clean_terms(terms)
         n = len(self.specs)
-        totals = np.zeros(n, dtype=np.int32)
-        for term in clean_terms(terms):
+        totals: np.ndarray = np.zeros(n, dtype=np.uint8 if 3 * len(cleaned) <= 255 else np.int64)
+        for term in cleaned:
             hits = self.texts.hits(term)
             if hits.dtype == bool:
-                np.add(totals, 2, out=totals, where=hits[:n])
-                np.add(totals, 1, out=totals, where=hits[n:])
+                flags = hits.view(np.uint8)
+                totals += flags[:n]  # a name hit counts twice
+                totals += flags[:n]
+                totals += flags[n:]
             else:  # ascending, each once: += is safe
                 split = int(hits.searchsorted(n))
                 totals[hits[:split]] += 2
@@ -468,12 +545,10 @@ class KeywordIndex:
         self, terms: Iterable[str], max_results: int = 5, min_score: int = 1, allowed: Collection[str] | None = None
     ) -> list[Match]:
         """The top tools, as `naive_search` ranks them; `allowed` limits the pool by name."""
-        totals = self.scores(terms)
-        counts = np.bincount(totals)  # how many tools have each score
+        totals = self._totals(terms)
         best: list[Match] = []
-        for level in np.flatnonzero(counts)[::-1].tolist():  # highest score first
-            if level < min_score or len(best) == max_results:
-                break
+        level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass
+        while level >= min_score and len(best) < max_results:
             tied = np.flatnonzero(totals == level)  # ties: catalogue order
             if allowed is None:  # only the first few become Python numbers (thousands may tie)
                 tied = tied[: max_results - len(best)]
@@ -482,6 +557,9 @@ class KeywordIndex:
                     best.append(Match(self.specs[i].name, self.specs[i].description, level))
                     if len(best) == max_results:
                         break
+            if level == 0:
+                break
+            level = int((totals * (totals < level)).max())  # the next level down (0 if none)
         return best
 
 

@@ -101,7 +101,7 @@ def windowed() -> None:
         for store_label in ("SqliteStore", "InMemoryStore"):
             for window_kind, label in (("messages", "MessageWindow"), ("tokens", "TokenWindow")):
                 rounds = []
-                for r in range(3):  # median of 3: an fsync or a neighbour can stall one round
+                for r in range(5):  # median of 5: an fsync or a neighbour can stall a round
                     store: ChatMemoryStore = (
                         SqliteStore(Path(tmp) / f"w-{window_kind}-{r}.db")
                         if store_label == "SqliteStore"

@@ -419,3 +419,13 @@ def test_a_failed_commit_leaves_nothing_kept_that_the_file_does_not_hold(tmp_pat
     memory.add(*after)  # what the store knew before the failure is not used
     expected = [*before, *after] if window is None else evict([*before, *after], window)
     assert memory.messages() == expected == SqliteStore(tmp_path / "m.db").get("u1")
+
+
+def test_the_in_memory_store_refuses_what_is_not_a_message_as_sqlite_does():
+    """Written straight to the store, bypassing `ChatMemory`: refused before anything is kept."""
+    store = InMemoryStore()
+    with pytest.raises(ConfigurationError, match=r"InMemoryStore.set: message 1 \(dict\) is not a message record"):
+        store.set("u1", [UserMessage(content="q"), {"role": "user", "content": "x"}])
+    with pytest.raises(ConfigurationError, match=r"InMemoryStore.append: message 0 \(str\) is not a message record"):
+        store.append("u1", ["hello"])
+    assert store.get("u1") == []

@@ -96,6 +96,7 @@ class InMemoryStore:
             return list(self._data.get(memory_id, ()))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
+        messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
         with self._lock:
             self._data[memory_id] = list(messages)
             self._system_first.discard(memory_id)
@@ -109,7 +110,8 @@ class InMemoryStore:
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
-            messages = list(messages)
+            messages = list(messages)  # any iterable, read once
+        messages = check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
         self._append(memory_id, messages, set(map(type, messages)))
 
     def _append(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> None:

@@ -428,4 +428,6 @@ def test_the_in_memory_store_refuses_what_is_not_a_message_as_sqlite_does():
         store.set("u1", [UserMessage(content="q"), {"role": "user", "content": "x"}])
     with pytest.raises(ConfigurationError, match=r"InMemoryStore.append: message 0 \(str\) is not a message record"):
         store.append("u1", ["hello"])
+    with pytest.raises(ConfigurationError, match=r"InMemoryStore.update: message 0 \(int\) is not a message record"):
+        store.update("u1", lambda current: [*current, 42])
     assert store.get("u1") == []

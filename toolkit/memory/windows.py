@@ -139,7 +139,8 @@ class InMemoryStore:
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         with self._lock:
-            self._data[memory_id] = list(change(list(self._data.get(memory_id, ()))))
+            changed = check_messages(change(list(self._data.get(memory_id, ()))), "InMemoryStore.update")
+            self._data[memory_id] = list(changed)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
 

@@ -149,8 +149,8 @@ class SqliteStore:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
         memory_id = _checked_id(memory_id, "SqliteStore.append")
         encoded = _encoded(check_messages(messages, "SqliteStore.append"))
-        try:
-            with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
+        with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
+            with self._transaction():
                 self._known.pop(memory_id, None)
                 read = self._lists.take(memory_id)
                 first, next_seq, system = self._conversation(memory_id)
@@ -165,10 +165,6 @@ class SqliteStore:
                 self._save_conversation(memory_id, first, next_seq, system)
                 if system == before[2]:  # no new system message: the list read before, and the new rows
                     self._extend_read(memory_id, read, before, 0, [p for _, p in encoded], next_seq)
-        except BaseException:  # a failed commit: what was kept is not what the file holds
-            with self._lock:
-                self._forget(memory_id)
-            raise
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` (no system message among them) and raise `first_seq` past the rows
@@ -182,12 +178,8 @@ class SqliteStore:
         if any(isinstance(m, SystemMessage) for m in new) or type(window) not in (MessageWindow, TokenWindow):
             return False  # a window class of one's own: `update` weighs the whole conversation
         encoded = _encoded(new)
-        try:
+        with self._forgotten_on_failure(memory_id):
             return self._append_in_window(memory_id, new, encoded, window)
-        except BaseException:  # a failed commit: what was learnt is not what the file holds
-            with self._lock:
-                self._forget(memory_id)
-            raise
 
     def _append_in_window(
         self, memory_id: str, new: list[Message], encoded: list[tuple[Message, str]], window: Window
@@ -307,6 +299,17 @@ class SqliteStore:
         skip = 1 if before[2] is not None else 0
         messages = read.messages[:skip] + read.messages[skip + leaving :] + new
         self._lists.keep(memory_id, _ReadList((read.state[0], before[0] + leaving, next_seq, before[2]), messages))
+
+    @contextmanager
+    def _forgotten_on_failure(self, memory_id: str) -> Iterator[None]:
+        """Around a write that keeps what it learns: if it fails (a failed commit too), what was
+        kept is not what the file holds, so it is dropped."""
+        try:
+            yield
+        except BaseException:
+            with self._lock:
+                self._forget(memory_id)
+            raise
 
     def _forget(self, memory_id: str) -> None:
         """Drop what this store keeps of `memory_id`'s conversation (a write it cannot follow)."""
@@ -686,7 +689,7 @@ def _names_call(message: Message, call_id: str) -> bool:
     """`message` asks for the call `call_id` or answers it."""
     if isinstance(message, ToolResultMessage):
         return message.tool_call_id == call_id
-    return isinstance(message, AssistantMessage) and any(c.id == call_id for c in message.tool_calls)
+    return _asks(message, call_id)
 
 
 class _Rows(Sequence[Message]):

@@ -111,8 +111,10 @@ class InMemoryStore:
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
             messages = list(messages)  # any iterable, read once
-        messages = check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
-        self._append(memory_id, messages, set(map(type, messages)))
+        kinds = set(map(type, messages))  # one pass, shared with `_append` (as `ChatMemory.add_all` does)
+        if not kinds <= _EXACT_TYPES:
+            check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
+        self._append(memory_id, messages, kinds)
 
     def _append(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> None:
         """`append`, `kinds` being the set of the messages' classes (`ChatMemory.add` has it)."""

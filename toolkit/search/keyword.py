@@ -411,10 +411,8 @@ class _Postings:
         rows = self.row[runs].tolist()
         packed = [row for row in rows if row >= 0]
         listed = [run for run, row in zip(runs.tolist(), rows) if row < 0]
-        if len(packed) > 1:
-            mask = np.unpackbits(np.bitwise_or.reduce(self.bits[packed], axis=0), count=self.size).view(bool)
-        elif packed:
-            mask = np.unpackbits(self.bits[packed[0]], count=self.size).view(bool)
+        if packed:
+            mask = self._unpacked(packed)
         elif len(listed) == 1:  # one run's list, as it is
             return self.holders[self.starts[listed[0]] : self.starts[listed[0] + 1]]
         elif listed:
@@ -425,12 +423,17 @@ class _Postings:
             mask[self.holders[self.starts[run] : self.starts[run + 1]]] = True
         return mask
 
+    def _unpacked(self, rows: list[int] | np.ndarray) -> np.ndarray:
+        """The texts in any of the bit sets `rows` (one or more), as a fresh mask."""
+        packed = self.bits[rows[0]] if len(rows) == 1 else np.bitwise_or.reduce(self.bits[rows], axis=0)
+        return np.unpackbits(packed, count=self.size).view(bool)
+
     def _holding_many(self, runs: np.ndarray) -> np.ndarray:
         """`_holding` for many runs: one OR of their bit sets, one mark of all the others' lists."""
         rows = self.row[runs]
         packed = rows >= 0
         if packed.any():
-            mask = np.unpackbits(np.bitwise_or.reduce(self.bits[rows[packed]], axis=0), count=self.size).view(bool)
+            mask = self._unpacked(rows[packed])
         else:
             mask = np.zeros(self.size, dtype=bool)
         mask[_gather(self.holders, self.starts, runs[~packed])] = True

@@ -271,3 +271,29 @@ def test_empty_arguments_go_out_as_an_empty_object_and_others_as_written(argumen
     call = ToolCall(id="c", name="f", arguments=arguments)
     assert call.to_openai()["function"]["arguments"] == wire
     assert call.arguments == arguments  # the record keeps what the model sent
+
+
+def test_only_the_three_turn_messages_derive_from_turn_message():
+    from toolkit.chat.messages import TurnMessage
+
+    class Mine(ToolResultMessage):
+        pass
+
+    assert isinstance(Mine(tool_call_id="c", content="r"), TurnMessage)
+    assert not isinstance(SystemMessage(content="s"), TurnMessage)
+    text = (
+        "{}: only UserMessage, AssistantMessage and ToolResultMessage (and their subclasses) derive from "
+        "TurnMessage; subclass one of them instead"
+    )
+    with pytest.raises(TypeError) as caught:
+
+        class Stranger(TurnMessage):
+            pass
+
+    assert str(caught.value) == text.format("Stranger")
+    with pytest.raises(TypeError) as caught:
+
+        class Both(UserMessage, SystemMessage):
+            pass
+
+    assert str(caught.value) == text.format("Both")

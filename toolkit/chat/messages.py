@@ -37,6 +37,27 @@ class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class TurnMessage:
+    """The base of the user, assistant and tool-result messages (not the system message): one
+    `isinstance` test against it, made in pydantic-core for a whole list, is how memory checks
+    a long conversation (`toolkit.memory.windows.turns_copy`). Nothing else may derive from
+    it: a class that does must be a subclass of one of those three and not a system message."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if _TURN_CLASSES and (not issubclass(cls, _TURN_CLASSES) or issubclass(cls, SystemMessage)):
+            raise TypeError(
+                f"{cls.__name__}: only UserMessage, AssistantMessage and ToolResultMessage (and their "
+                "subclasses) derive from TurnMessage; subclass one of them instead"
+            )
+
+
+_TURN_CLASSES: tuple[type, ...] = ()
+"""Filled once the three classes exist (below): until then `TurnMessage` takes its subclasses as they come."""
+
+
 class ToolCall(_Record):
     """One tool call the model asked for."""
 
@@ -93,7 +114,7 @@ class SystemMessage(_Record):
         return {"role": "system", "content": self.content}
 
 
-class UserMessage(_Record):
+class UserMessage(TurnMessage, _Record):
     """What the user said, and the images that go with it."""
 
     role: Literal["user"] = "user"
@@ -158,7 +179,7 @@ def _describe_part(part: Any) -> str:
     return f"a part of type {kind!r}"
 
 
-class AssistantMessage(_Record):
+class AssistantMessage(TurnMessage, _Record):
     """The model's reply: text, tool calls, or both."""
 
     role: Literal["assistant"] = "assistant"
@@ -223,7 +244,7 @@ def _text_of(content: Any) -> Any:
     return "".join(texts) if texts else None
 
 
-class ToolResultMessage(_Record):
+class ToolResultMessage(TurnMessage, _Record):
     """The result of one tool call, sent back to the model."""
 
     role: Literal["tool"] = "tool"
@@ -245,6 +266,8 @@ class ToolResultMessage(_Record):
             out["name"] = self.tool_name
         return out
 
+
+_TURN_CLASSES = (UserMessage, AssistantMessage, ToolResultMessage)
 
 Message = Annotated[
     SystemMessage | UserMessage | AssistantMessage | ToolResultMessage,

@@ -43,9 +43,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic_core import SchemaValidator, ValidationError, core_schema
+
 from toolkit.chat.images import IMAGE_TOKENS
-from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, TurnMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
+from toolkit.memory.handouts import Handouts
 from toolkit.memory.turns import TurnLockLike, store_turn_lock
 from toolkit.tokens import estimate_tokens
 
@@ -81,6 +84,8 @@ class InMemoryStore:
         self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
         """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
         dropped by every other write: the weight of a long conversation is not counted again."""
+        self._handouts = Handouts()
+        """The last list `get` gave out per id: given out again when nobody kept or changed it."""
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
@@ -92,8 +97,11 @@ class InMemoryStore:
         return lock
 
     def get(self, memory_id: str) -> list[Message]:
+        """A list of the conversation's messages that is the caller's own (`toolkit.memory.handouts`:
+        a long one may be the list given out last time, if nobody kept or changed it)."""
         with self._lock:
-            return list(self._data.get(memory_id, ()))
+            current = self._data.get(memory_id)
+            return [] if current is None else self._handouts.hand_out(memory_id, current)
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
@@ -101,32 +109,42 @@ class InMemoryStore:
             self._data[memory_id] = list(messages)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
+            self._handouts.forget(memory_id)
 
     def delete(self, memory_id: str) -> None:
         with self._lock:
             self._data.pop(memory_id, None)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
+            self._handouts.forget(memory_id)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
             messages = list(messages)  # any iterable, read once
-        kinds = set(map(type, messages))  # one pass, shared with `_append` (as `ChatMemory.add_all` does)
+        turns = turns_copy(messages)  # as `ChatMemory.add_all` does
+        kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # shared with `_append`
         if not kinds <= _EXACT_TYPES:
             check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
-        self._append(memory_id, messages, kinds)
+        self._append(memory_id, messages, kinds, turns)
 
-    def _append(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> None:
-        """`append`, `kinds` being the set of the messages' classes (`ChatMemory.add` has it)."""
+    def _append(
+        self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type], turns: list[Message] | None
+    ) -> None:
+        """`append`, `kinds` being the set of the messages' classes and `turns` the copy
+        `turns_copy` made, if it did (`ChatMemory.add` has both)."""
         with self._lock:
             self._totals.pop(memory_id, None)
             current = self._data.get(memory_id)
             if current is None:
-                current = self._data[memory_id] = []
                 self._system_first.add(memory_id)
+                if turns is not None:  # a new list nobody else holds: kept as it is
+                    self._data[memory_id] = turns
+                    return
+                current = self._data[memory_id] = []
             if kinds <= _NOT_SYSTEM:  # no system message: one C-speed extend
                 current.extend(messages)
                 return
+            self._handouts.forget(memory_id)  # the list may change before its end
             for message in messages:
                 if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):  # set lookup first
                     current.append(message)
@@ -145,6 +163,7 @@ class InMemoryStore:
             self._data[memory_id] = list(changed)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
+            self._handouts.forget(memory_id)
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` (no system message among them) and drop from the front what `evict`
@@ -169,6 +188,8 @@ class InMemoryStore:
             if memory_id not in self._data:
                 self._data[memory_id] = current
                 self._system_first.add(memory_id)
+            if leaving:
+                self._handouts.forget(memory_id)  # the list changes before its end
             del current[skip : skip + leaving]
             current.extend(messages)
             if count is not None:
@@ -404,6 +425,25 @@ _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
 _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
 
+LONG_LIST = 64
+"""From this many messages on, `turns_copy` checks them in pydantic-core (below it, `set(map(type, …))`
+is as quick)."""
+_ONLY_TURNS = SchemaValidator(core_schema.list_schema(core_schema.is_instance_schema(TurnMessage), fail_fast=True))
+
+
+def turns_copy(messages: Sequence[object]) -> list[Message] | None:
+    """A new list of `messages` (a list or tuple) when it is long and holds user, assistant and
+    tool-result messages only (subclasses too); else `None`. One pass in pydantic-core: an
+    `isinstance(m, TurnMessage)` per message (`TurnMessage` is a plain class, so the test is a
+    walk up the class's bases) and the copy a store keeps, where `set(map(type, …))` calls `type`
+    on each and the store copies after it."""
+    if len(messages) < LONG_LIST:
+        return None
+    try:
+        return _ONLY_TURNS.validate_python(messages)
+    except ValidationError:
+        return None
+
 
 def check_messages(messages: object, where: str) -> list[Message]:
     """`messages` as a list if it is a sequence of messages (a list comes back as it is); else
@@ -414,6 +454,9 @@ def check_messages(messages: object, where: str) -> list[Message]:
             raise ConfigurationError(
                 f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
             )
+    turns = turns_copy(messages)  # a long list of turns: one pass in pydantic-core
+    if turns is not None:
+        return messages if type(messages) is list else turns
     if set(map(type, messages)) <= _EXACT_TYPES:  # one C-speed pass for the usual list
         return messages if type(messages) is list else list(messages)
     for message in messages:
@@ -453,12 +496,13 @@ class ChatMemory:
         (any other iterable is, as unpacking it would)."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(messages)
-        kinds = set(map(type, messages))  # one C-speed pass, shared with `InMemoryStore`
+        turns = turns_copy(messages)  # a long list: checked, and copied for the store, in one pass
+        kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # one C-speed pass
         if not kinds <= _EXACT_TYPES:
             check_messages(messages, "ChatMemory.add")  # a subclass passes, anything else raises
         with self.lock:
             if self.window is None and type(self.store) is InMemoryStore:
-                self.store._append(self.id, messages, kinds)
+                self.store._append(self.id, messages, kinds, turns)
                 return
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:

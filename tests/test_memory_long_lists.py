@@ -1,0 +1,164 @@
+"""A long list checked in pydantic-core (`toolkit.memory.windows.turns_copy`): the same answer as
+asking `isinstance` of each message, for random lists of messages, subclasses and misfits on
+both sides of `LONG_LIST`; the same errors, by exact text, for a long list with a misfit; and the
+same conversation stored through every path a long list takes."""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.errors import ConfigurationError
+from toolkit.memory.windows import (
+    LONG_LIST,
+    ChatMemory,
+    InMemoryStore,
+    MessageWindow,
+    TokenWindow,
+    check_messages,
+    turns_copy,
+)
+
+
+class MyUser(UserMessage):
+    """A subclass a course might add."""
+
+
+class MyAssistant(AssistantMessage):
+    pass
+
+
+class MySystem(SystemMessage):
+    pass
+
+
+TURNS = (UserMessage, AssistantMessage, ToolResultMessage)
+
+
+def _item(rng: random.Random, k: int, misfits: bool) -> object:
+    roll = rng.random()
+    if roll < 0.3:
+        return UserMessage(content=f"q{k}")
+    if roll < 0.5:
+        return AssistantMessage(content=f"a{k}")
+    if roll < 0.6:
+        return ToolResultMessage(tool_call_id=f"c{k}", content="r")
+    if roll < 0.7:
+        return MyUser(content="mine")
+    if roll < 0.75:
+        return MyAssistant(content="mine")
+    if roll < 0.8:
+        return SystemMessage(content="s")
+    if roll < 0.82:
+        return MySystem(content="s")
+    if not misfits or roll < 0.9:
+        return UserMessage(content="plain")
+    return rng.choice([{"role": "user", "content": "x"}, "text", 5, None, mock.Mock(spec=UserMessage), mock.Mock()])
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_long_check_answers_as_isinstance_does(seed: int) -> None:
+    rng = random.Random(seed)
+    size = rng.choice([0, 1, LONG_LIST - 1, LONG_LIST, LONG_LIST + 1, 500])
+    mostly = rng.random() < 0.7  # most lists hold turns only, the case the check is for
+    items = [
+        _item(rng, k, misfits=not mostly) if not mostly or rng.random() < 0.001 else UserMessage(content=str(k))
+        for k in range(size)
+    ]
+    for given in (items, tuple(items)):
+        copy = turns_copy(given)
+        expected = len(given) >= LONG_LIST and all(isinstance(m, TURNS) for m in given)
+        assert (copy is not None) == expected
+        if copy is not None:
+            assert type(copy) is list and copy is not given and len(copy) == len(given)
+            assert all(a is b for a, b in zip(copy, given, strict=True))
+
+
+def test_a_long_list_with_a_misfit_gets_the_same_error() -> None:
+    long = [UserMessage(content=str(k)) for k in range(LONG_LIST * 2)]
+    for where, bad in [(3, "text"), (LONG_LIST + 5, {"role": "user"}), (LONG_LIST * 2 - 1, 7)]:
+        items = long[:where] + [bad] + long[where:]
+        kind = type(bad).__name__
+        expected = (
+            f"ChatMemory.add: message {where} ({kind}) is not a message record; store SystemMessage, UserMessage, "
+            "AssistantMessage or ToolResultMessage records"
+        )
+        with pytest.raises(ConfigurationError) as caught:
+            ChatMemory().add_all(items)
+        assert str(caught.value) == expected
+        with pytest.raises(ConfigurationError) as caught:
+            check_messages(tuple(items), "SqliteStore.append")
+        assert str(caught.value) == expected.replace("ChatMemory.add", "SqliteStore.append")
+        store = InMemoryStore()
+        with pytest.raises(ConfigurationError):
+            store.append("a", items)
+        assert store.get("a") == []
+
+
+def _conversation(rng: random.Random, size: int) -> list:
+    out: list = []
+    k = 0
+    while len(out) < size:
+        k += 1
+        call = ToolCall(id=f"c{k}", name="t", arguments="{}")
+        kind = rng.choice([UserMessage, MyUser])
+        out += [kind(content=f"q{k}"), AssistantMessage(tool_calls=(call,))]
+        out += [ToolResultMessage(tool_call_id=call.id, content="r"), MyAssistant(content=f"a{k}")]
+    return out[:size]
+
+
+class _PlainStore:
+    """A store with `get`, `set` and `delete` only: `ChatMemory` reads, changes and writes back."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, list] = {}
+
+    def get(self, memory_id: str) -> list:
+        return list(self.data.get(memory_id, ()))
+
+    def set(self, memory_id: str, messages) -> None:
+        self.data[memory_id] = list(messages)
+
+    def delete(self, memory_id: str) -> None:
+        self.data.pop(memory_id, None)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_long_list_is_stored_as_the_plain_path_stores_it(seed: int) -> None:
+    """Through `add_all` and `InMemoryStore.append`, with and without a window, with a system
+    message before, among or after it: what is stored is what read-change-write stores."""
+    rng = random.Random(seed)
+    window = rng.choice([None, MessageWindow(50), TokenWindow(400), MessageWindow(100_000)])
+    before = [SystemMessage(content="first")] if rng.random() < 0.5 else []
+    batch = _conversation(rng, rng.choice([LONG_LIST, 200]))
+    if rng.random() < 0.3:
+        batch.insert(rng.randrange(len(batch)), rng.choice([SystemMessage, MySystem])(content="among"))
+    fast, slow = ChatMemory(window=window), ChatMemory(store=_PlainStore(), window=window)
+    for memory in (fast, slow):
+        if before:  # else the batch is the first write: the store keeps the copy the check made
+            memory.add_all(before)
+        memory.add_all(batch)
+    reference = slow.messages()
+    assert fast.messages() == reference
+    assert [type(m) for m in fast.messages()] == [type(m) for m in reference]
+    if window is None:
+        store = InMemoryStore()
+        if before:
+            store.append("a", before)
+        store.append("a", tuple(batch))
+        assert store.get("a") == reference
+
+
+def test_the_store_never_keeps_the_callers_list() -> None:
+    for size in (3, LONG_LIST, 300):
+        history = [UserMessage(content=str(k)) for k in range(size)]
+        memory = ChatMemory()
+        memory.add_all(history)
+        store = InMemoryStore()
+        store.append("a", history)
+        history.append("changed afterwards")  # type: ignore[arg-type]
+        history[0] = AssistantMessage(content="changed")
+        assert memory.messages() == store.get("a") == [UserMessage(content=str(k)) for k in range(size)]

@@ -364,3 +364,20 @@ def test_membership_and_gathering_agree_whichever_way_they_are_done():
     ones = np.arange(len(values) + 1)  # one value per key: the values are read straight from the offsets
     keys = rng.integers(0, len(values), 100)
     assert _gather(values, ones, keys).tolist() == values[keys].tolist()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_an_ascii_text_is_cut_into_the_same_runs(text):
+    from toolkit.search.keyword import _RUNS, runs_of
+
+    assert runs_of(text) == _RUNS.findall(text)
+
+
+def test_every_ascii_character_falls_on_the_same_side():
+    from toolkit.search.keyword import _ASCII_RUNS, _RUNS
+
+    every = "".join(map(chr, range(128)))
+    assert _ASCII_RUNS.findall(every) == _RUNS.findall(every)
+    for c in every:
+        assert _ASCII_RUNS.fullmatch(c + c) and _ASCII_RUNS.findall(c + "a" + c) == _RUNS.findall(c + "a" + c)

@@ -88,6 +88,15 @@ def naive_search(
 
 _RUNS = re.compile(r"[^\W_]+|[\W_]+")
 """A text cut into runs: letters and digits, or everything else (spaces, `_`, punctuation)."""
+_ASCII_RUNS = re.compile(r"[A-Za-z0-9]+|[^A-Za-z0-9]+")
+"""`_RUNS` for a text of ASCII characters only (where a word character is one of `[A-Za-z0-9_]`): the
+same runs, a fifth quicker (a range test per character instead of a Unicode category look-up)."""
+
+
+def runs_of(text: str) -> list[str]:
+    """`_RUNS.findall(text)`, through `_ASCII_RUNS` when the text is ASCII."""
+    return (_ASCII_RUNS if text.isascii() else _RUNS).findall(text)
+
 
 _NONE = np.zeros(0, dtype=np.int32)
 
@@ -267,7 +276,7 @@ class _Postings:
 
     def _read(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Every run of every text as an id (numbered in order of first appearance), and how many runs each text has."""
-        found = list(map(_RUNS.findall, texts))
+        found = list(map(runs_of, texts))
         counts = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
         total = int(counts.sum())
         seen: dict[str, int] = {}

@@ -96,6 +96,11 @@ class Handouts:
         self.copies += 1
         return self._keep(key, list(stored))
 
+    @property
+    def remembered(self) -> int:
+        """How many ids' lists are remembered."""
+        return len(self._sizes)
+
     def _keep(self, key: str, handed: list[Any]) -> list[Any]:
         self._lists[key] = handed
         self._sizes[key] = len(handed)

@@ -48,7 +48,7 @@ from pydantic_core import SchemaValidator, ValidationError, core_schema
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, TurnMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
-from toolkit.memory.handouts import Handouts
+from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.turns import TurnLockLike, store_turn_lock
 from toolkit.tokens import estimate_tokens
 
@@ -101,7 +101,11 @@ class InMemoryStore:
         a long one may be the list given out last time, if nobody kept or changed it)."""
         with self._lock:
             current = self._data.get(memory_id)
-            return [] if current is None else self._handouts.hand_out(memory_id, current)
+            if current is None:
+                return []
+            if len(current) < LONG and not self._handouts.remembered:  # the usual short list: a copy
+                return list(current)
+            return self._handouts.hand_out(memory_id, current)
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
@@ -121,7 +125,7 @@ class InMemoryStore:
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
             messages = list(messages)  # any iterable, read once
-        turns = turns_copy(messages)  # as `ChatMemory.add_all` does
+        turns = turns_copy(messages) if len(messages) >= LONG_LIST else None  # as `ChatMemory.add_all` does
         kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # shared with `_append`
         if not kinds <= _EXACT_TYPES:
             check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
@@ -496,7 +500,8 @@ class ChatMemory:
         (any other iterable is, as unpacking it would)."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(messages)
-        turns = turns_copy(messages)  # a long list: checked, and copied for the store, in one pass
+        # a long list: checked, and copied for the store, in one pass
+        turns = turns_copy(messages) if len(messages) >= LONG_LIST else None
         kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # one C-speed pass
         if not kinds <= _EXACT_TYPES:
             check_messages(messages, "ChatMemory.add")  # a subclass passes, anything else raises

@@ -25,6 +25,10 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".toolkit-setup"
 
 
+PARALLEL = ["--numprocesses=auto", "--maxprocesses=4", "--dist=loadfile"]
+"""pytest-xdist: one worker per core (at most four), each test file (each notebook) whole on one
+worker, so a notebook's cells still run in order in one kernel. `-n 0` after `test` runs serially."""
+
 MINIMUM = (3, 11)
 """The oldest Python the package supports (pyproject's requires-python)."""
 
@@ -108,6 +112,7 @@ def test(args: list[str]) -> int:
         "--nbval",
         "--nbval-sanitize-with",
         str(ROOT / "notebooks" / "sanitize.cfg"),
+        *PARALLEL,
         *args,
     ]
     return subprocess.call(command, cwd=ROOT, env=env)

@@ -33,6 +33,7 @@ def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
     monkeypatch.setenv("LLM_REPLAY", "x.jsonl")
     assert course.main(["test", "-k", "loop"]) == 0
     assert seen["cmd"][1:4] == ["-m", "pytest", "--nbval"] and seen["cmd"][-2:] == ["-k", "loop"]
+    assert "--dist=loadfile" in seen["cmd"]  # a notebook's cells stay together, in order, on one worker
     assert not any(k.startswith("LLM_") for k in seen["env"])
 
 

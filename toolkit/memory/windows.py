@@ -125,10 +125,7 @@ class InMemoryStore:
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         if type(messages) is not tuple and type(messages) is not list:
             messages = list(messages)  # any iterable, read once
-        turns = turns_copy(messages) if len(messages) >= LONG_LIST else None  # as `ChatMemory.add_all` does
-        kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # shared with `_append`
-        if not kinds <= _EXACT_TYPES:
-            check_messages(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
+        kinds, turns = checked_kinds(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
         self._append(memory_id, messages, kinds, turns)
 
     def _append(
@@ -449,6 +446,18 @@ def turns_copy(messages: Sequence[object]) -> list[Message] | None:
         return None
 
 
+def checked_kinds(messages: Sequence[object], where: str) -> tuple[AbstractSet[type], list[Message] | None]:
+    """The classes in `messages` (a list or tuple) and, for a long list of turns only, the copy
+    `turns_copy` made (`_NOT_SYSTEM` then stands for its classes); `ConfigurationError` naming
+    `where` if anything in it is not a message (a subclass passes). One C-speed pass for the
+    usual list, shared by `ChatMemory.add_all` and `InMemoryStore.append`."""
+    turns = turns_copy(messages) if len(messages) >= LONG_LIST else None  # a long list: checked and copied at once
+    kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))
+    if not kinds <= _EXACT_TYPES:
+        check_messages(messages, where)
+    return kinds, turns
+
+
 def check_messages(messages: object, where: str) -> list[Message]:
     """`messages` as a list if it is a sequence of messages (a list comes back as it is); else
     `ConfigurationError` naming the first misfit. On every write: one C-speed pass of `type` for
@@ -500,11 +509,7 @@ class ChatMemory:
         (any other iterable is, as unpacking it would)."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(messages)
-        # a long list: checked, and copied for the store, in one pass
-        turns = turns_copy(messages) if len(messages) >= LONG_LIST else None
-        kinds = _NOT_SYSTEM if turns is not None else set(map(type, messages))  # one C-speed pass
-        if not kinds <= _EXACT_TYPES:
-            check_messages(messages, "ChatMemory.add")  # a subclass passes, anything else raises
+        kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
         with self.lock:
             if self.window is None and type(self.store) is InMemoryStore:
                 self.store._append(self.id, messages, kinds, turns)

@@ -3,7 +3,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.tokens import _WIDE, estimate_json_tokens, estimate_tokens
+from toolkit.tokens import _WIDE, estimate_json_tokens, estimate_tokens, json_array_tokens, json_counts, text_counts
 
 
 def test_cjk_characters_count_one_each():
@@ -34,3 +34,32 @@ def test_wide_characters_are_counted_as_matching_each_would(text):
     as matching each wide character."""
     wide = len(_WIDE.findall(text))
     assert estimate_tokens(text) == wide + math.ceil((len(text) - wide) / 4)
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from('订单，ＳＮ"\\\n\x00\x1f\u2028')),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_JSON, max_size=6))
+def test_an_array_is_counted_from_its_items_counts(items):
+    """`json_array_tokens` of the items' `json_counts` is `estimate_json_tokens` of the list:
+    what lets a scripted model count a growing conversation without writing it again."""
+    assert json_array_tokens([json_counts(item) for item in items]) == estimate_json_tokens(items)
+
+
+def test_an_empty_array_and_one_item():
+    assert json_array_tokens([]) == estimate_json_tokens([]) == 1
+    assert json_array_tokens([json_counts("订单")]) == estimate_json_tokens(["订单"]) == 2 + 1
+
+
+def test_text_counts_are_what_estimate_tokens_reads():
+    assert text_counts("订单 SN") == (2, 3)
+    assert text_counts("") == (0, 0)

@@ -26,20 +26,31 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from toolkit.chat.client import tool_payload
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
+    SystemMessage,
     TokenUsage,
     ToolCall,
+    ToolResultMessage,
     UserMessage,
     to_openai,
 )
+from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
 from toolkit.errors import ScriptExhausted
-from toolkit.tokens import estimate_json_tokens, estimate_tokens
+from toolkit.tokens import (
+    array_tokens,
+    estimate_json_tokens,
+    estimate_tokens,
+    json_counts,
+    text_counts,
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,8 @@ class ScriptedModel:
     script: list[Turn]
     requests: list[Request] = field(default_factory=list)
     name: str = "scripted"
+    _counts: _Counts = field(default_factory=lambda: _Counts(), init=False, repr=False, compare=False)
+    """What each message and tools-array entry already sent adds to the input tokens."""
 
     def __post_init__(self) -> None:
         self.script = list(self.script)
@@ -74,7 +87,7 @@ class ScriptedModel:
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
         payload = tool_payload(tools) or []
-        request = Request(tuple(messages), tuple(t["function"]["name"] for t in payload), tool_choice, extra)
+        request = Request(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
         self.requests.append(request)
         if not self.script:
             raise ScriptExhausted(f"the script has no turn left for request {len(self.requests)}")
@@ -83,7 +96,9 @@ class ScriptedModel:
             turn = turn(request)
         if isinstance(turn, Exception):
             raise turn
-        return _response(turn, messages, payload, len(self.requests))
+        if isinstance(turn, ChatResponse):  # as scripted, usage and all
+            return not_empty(turn)
+        return _response(turn, self._counts.input_tokens(messages, payload), len(self.requests))
 
     def stream(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[StreamEvent]:
         """The next turn as a stream: text in 4-character deltas, then each call, then done."""
@@ -96,12 +111,10 @@ class ScriptedModel:
         yield StreamDone(response)
 
 
-def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int) -> ChatResponse:
-    if isinstance(turn, ChatResponse):
-        return not_empty(turn)
+def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
     message = _message(turn)
     usage = TokenUsage(
-        input_tokens=_input_tokens(messages) + (estimate_json_tokens(tools) if tools else 0),
+        input_tokens=input_tokens,
         output_tokens=estimate_tokens(message.content or "")
         + sum(estimate_tokens(c.name + c.arguments) for c in message.tool_calls),
     )
@@ -112,12 +125,84 @@ def _response(turn: Turn, messages: Sequence[Message], tools: list[dict], n: int
 
 
 def _input_tokens(messages: Sequence[Message]) -> int:
-    """The messages' estimate, each image counted as `IMAGE_TOKENS` (not as its base64 text)."""
+    """The messages' estimate, each image counted as `IMAGE_TOKENS` (not as its base64 text):
+    the plain definition, which `_Counts.input_tokens` is held equal to by a test."""
     images = sum(len(m.images) for m in messages if isinstance(m, UserMessage))
     if not images:
         return estimate_json_tokens(to_openai(list(messages)))
     plain = [m.model_copy(update={"images": ()}) if isinstance(m, UserMessage) else m for m in messages]
     return estimate_json_tokens(to_openai(plain)) + IMAGE_TOKENS * images
+
+
+class _Counts:
+    """The input tokens of a request, `_input_tokens` of its messages plus `estimate_json_tokens`
+    of its tools array, without writing the whole conversation as JSON again each request.
+
+    A JSON array's counts are its items' added up (`toolkit.tokens.json_array_tokens`), so each
+    message is counted on its own, once: the four message records are frozen, so what one adds
+    (its `json_counts`, and its images) is kept with the message itself, whose id stays its own
+    while it is kept (at most `KEEP`, then all forgotten; the model's `requests` hold them anyway).
+    A loop's tools-array entry (`SentTool`) keeps its own counts. A message of another class
+    (its own `to_openai`) and any other tools entry (a plain dict may change) are counted each
+    time. `tests/test_scripted_usage.py` holds the counts equal to the plain definition."""
+
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Message, tuple[int, int], int]] = {}
+
+    def input_tokens(self, messages: Sequence[Message], tools: list[dict[str, Any]]) -> int:
+        wide = narrow = images = 0
+        for message in messages:
+            known = self._known.get(id(message))
+            if known is None or known[0] is not message:
+                known = self._count(message)
+            wide, narrow, images = wide + known[1][0], narrow + known[1][1], images + known[2]
+        total = array_tokens(wide, narrow, len(messages)) + IMAGE_TOKENS * images
+        if not tools:
+            return total
+        wide = narrow = 0
+        for entry in tools:
+            w, n = entry.json_counts() if type(entry) is SentTool else json_counts(entry)
+            wide, narrow = wide + w, narrow + n
+        return total + array_tokens(wide, narrow, len(tools))
+
+    def _count(self, message: Message) -> tuple[Message, tuple[int, int], int]:
+        images = len(message.images) if isinstance(message, UserMessage) else 0
+        if images:
+            count = json_counts(message.model_copy(update={"images": ()}).to_openai())
+        elif _strings_only(message):
+            count = _strings_counts(message.to_openai())
+        else:
+            count = json_counts(message.to_openai())
+        known = (message, count, images)
+        if type(message) in _OWN_MESSAGES:
+            if len(self._known) >= self.KEEP:
+                self._known.clear()
+            self._known[id(message)] = known
+        return known
+
+
+_OWN_MESSAGES = frozenset((SystemMessage, UserMessage, AssistantMessage, ToolResultMessage))
+
+
+def _strings_only(message: Message) -> bool:
+    """Whether `message.to_openai()` holds nothing but strings, `None`, and lists and dicts of
+    them: one of the four records (not a subclass) with no provider fields (`extra`)."""
+    if type(message) is AssistantMessage:
+        return not message.extra and not any(call.extra for call in message.tool_calls)
+    return type(message) in _OWN_MESSAGES
+
+
+def _strings_counts(data: dict[str, Any]) -> tuple[int, int]:
+    """`json_counts(data)` for data of strings, `None`, lists and dicts: orjson writes such data
+    as the standard library does (every character escaped alike, checked over all of Unicode by
+    a test), quicker; a lone surrogate, which orjson refuses, is counted the plain way."""
+    try:
+        text = orjson.dumps(data)
+    except TypeError:  # orjson.JSONEncodeError
+        return json_counts(data)
+    return (0, len(text)) if text.isascii() else text_counts(text.decode("utf-8"))
 
 
 def _message(turn: Turn) -> AssistantMessage:

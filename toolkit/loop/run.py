@@ -67,7 +67,7 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 
 from __future__ import annotations
 
-import copy
+import functools
 import json
 import logging
 import threading
@@ -79,6 +79,7 @@ from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
 from toolkit.chat.model import ChatModel
+from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError, shown_name
 from toolkit.loop.images import pass_on_images
@@ -214,6 +215,7 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
+        self.call_keys: dict[int, tuple[ToolCall, tuple[str, str]]] = {}
         self.started: set[str] = set()
         """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
         self.answered = 0
@@ -367,7 +369,7 @@ class _Run:
     def execute(self, trace: RoundTrace) -> Generator[LoopEvent, None, None]:
         """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
-        policies = self.policies()
+        policies = self.policies
         memory_id = self.memory_id
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         lock = threading.Lock()
@@ -416,7 +418,10 @@ class _Run:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)
         return ToolExecution(trace.index, call, _error_result(call, text), 0.0, "not_run")
 
+    @functools.cached_property
     def policies(self) -> Policies:
+        """The error policies of this run: the options', with the repair text when `argument_repair`
+        is on (made once per run: the options do not change during it)."""
         if self.options.argument_repair is None:
             return self.options.policies
         template, expected = self.options.repair_template, self.texts.expected
@@ -436,7 +441,7 @@ class _Run:
 
     def guard(self, call: ToolCall, succeeded: set[tuple[str, str]] | None) -> Outcome | None:
         """The loop guard: a call identical to an earlier successful one of this turn is not run."""
-        if succeeded is None or _call_key(call) not in succeeded:
+        if not succeeded or self.call_key(call) not in succeeded:  # nothing earlier succeeded: no key to work out
             return None
         return Outcome(_error_result(call, self.texts.guard.format(tool=call.name)), "guard")
 
@@ -445,7 +450,15 @@ class _Run:
         (name, canonical arguments): read once per round, so the guard looks a call up instead
         of comparing it with every earlier one."""
         earlier = (e for r in self.rounds[:-1] for e in r.executions)
-        return {_call_key(e.call) for e in earlier if e.succeeded and e.rolled_back_by is None}
+        return {self.call_key(e.call) for e in earlier if e.succeeded and e.rolled_back_by is None}
+
+    def call_key(self, call: ToolCall) -> tuple[str, str]:
+        """`_call_key(call)`, worked out once per call of this turn (a call is frozen, and kept in
+        `rounds`, so its id stays its own)."""
+        known = self.call_keys.get(id(call))
+        if known is None or known[0] is not call:
+            known = self.call_keys[id(call)] = (call, _call_key(call))
+        return known[1]
 
     def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
         """The round stopped before its results were recorded (interrupted, or memory failed):
@@ -677,36 +690,6 @@ class _Run:
         )
 
 
-class SentTool(dict[str, Any]):
-    """One entry of a request's `tools` array (or its `function` part), shared by every request
-    that sends the same tool: read-only, so no model or caller changes what later requests
-    send. Equal to the plain dict, serialised like it; a copy (`dict(entry)`, `copy.copy`,
-    `copy.deepcopy`, pickling) is a plain, mutable dict."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            "this tools-array entry is shared by every request that sends the tool, so it is "
-            "read-only; change a copy instead (dict(entry))"
-        )
-
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def copy(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return copy.deepcopy(dict(self), memo)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (dict(self),))
-
-
 _SENT_KEPT = 16
 """How many tool sets `tools_payload` remembers."""
 _sent: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]]] = {}
@@ -849,6 +832,10 @@ class _Together:
 def _canonical(arguments: str) -> str:
     """The arguments as sorted JSON; text that is not JSON (or nests too deep to parse) as it is."""
     try:
-        return json.dumps(json.loads(arguments), sort_keys=True)
+        return _SORTED.encode(json.loads(arguments))
     except (ValueError, RecursionError):
         return arguments
+
+
+_SORTED = json.JSONEncoder(sort_keys=True)
+"""`json.dumps(value, sort_keys=True)`, without making an encoder for each call."""

@@ -1,0 +1,138 @@
+"""The scripted model's input tokens: counted message by message and kept, equal to the plain
+definition (`_input_tokens` of the messages plus `estimate_json_tokens` of the tools array)."""
+
+import json
+import random
+from typing import Any, ClassVar
+
+import orjson
+import pytest
+
+from toolkit.chat.images import IMAGE_TOKENS
+from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel, _Counts, _input_tokens
+from toolkit.chat.sent import SentTool
+from toolkit.tokens import estimate_json_tokens
+
+IMAGE = "data:image/png;base64,iVBORw0KGgo="
+TEXTS = [
+    "",
+    "订单 SN202610200001 到哪了？",
+    'quote " and \\ back',
+    "line\nbreak\ttab\x00\x1f",
+    "\u2028é",
+    "lone \ud800",
+]
+
+
+class Shouting(UserMessage):
+    """A learner's own message class, with its own wire form (which may change between requests)."""
+
+    volume: ClassVar[int] = 1
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"role": "user", "content": self.content.upper() + "!" * Shouting.volume, "note": 1.5e16}
+
+
+def plain(messages: list, tools: list) -> int:
+    return _input_tokens(messages) + (estimate_json_tokens(tools) if tools else 0)
+
+
+def a_message(rng: random.Random, n: int) -> Any:
+    text = rng.choice(TEXTS) + f" {n}"
+    kind = rng.randrange(8)
+    if kind == 0:
+        return SystemMessage(content=text)
+    if kind == 1:
+        return UserMessage(content=text, images=(IMAGE,) * rng.randrange(1, 3))
+    if kind == 2:
+        return Shouting(content=text)
+    if kind in (3, 4):
+        calls = tuple(
+            ToolCall(
+                id=f"c{n}_{i}",
+                name="query_order",
+                arguments=rng.choice(['{"orderId":"SN1"}', "", "{oops", '{"x": 1.5e16}']),
+                extra={"index": i, "score": 1e-07} if rng.random() < 0.3 else {},
+            )
+            for i in range(rng.randrange(3))
+        )
+        extra = {"reasoning_content": "想一想"} if rng.random() < 0.3 else {}
+        content = None if calls and rng.random() < 0.5 else text
+        return AssistantMessage(content=content, tool_calls=calls, extra=extra)
+    if kind == 5:
+        return ToolResultMessage(tool_call_id=f"c{n}", tool_name=rng.choice(["", "query_order"]), content=text)
+    return UserMessage(content=text)
+
+
+def tools_array(rng: random.Random) -> list:
+    entry = {
+        "type": "function",
+        "function": {"name": "f", "description": "查询", "parameters": {"type": "object", "minimum": 0.5}},
+    }
+    shared = SentTool(entry, function=SentTool(entry["function"]))
+    return rng.choice([[], [shared], [shared, dict(entry)], [entry]])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_input_tokens_equal_the_plain_definition_request_after_request(seed):
+    """A conversation that grows (the same message objects sent again, as a loop sends them),
+    with every kind of message, images, provider fields, a learner's subclass, escapes, lone
+    surrogates; shared, plain and changed tools entries."""
+    rng = random.Random(seed)
+    model = ScriptedModel(["ok"] * 12)
+    conversation: list = []
+    tools = tools_array(rng)
+    for n in range(12):
+        conversation += [a_message(rng, n) for _ in range(rng.randrange(1, 4))]
+        if tools and type(tools[-1]) is dict and rng.random() < 0.5:
+            tools[-1]["function"]["description"] += " 更多"  # a plain entry may change: counted again
+        sent = list(conversation)
+        Shouting.volume = rng.randrange(1, 4)
+        response = model.chat(sent, tools=tools)
+        assert response.usage.input_tokens == plain(sent, tools)
+
+
+def test_a_message_gone_is_not_mistaken_for_a_new_one_in_its_place():
+    """Ids are reused once an object is freed: a count is kept with its message (so its id is
+    its own while kept), and a message sent once and gone is counted right each time."""
+    model = ScriptedModel(["ok"] * 200)
+    for n in range(200):
+        message = UserMessage(content="订单" * (n % 7) + "x" * n)
+        assert model.chat([message]).usage.input_tokens == plain([message], [])
+        del message
+        model.requests.clear()  # the model keeps nothing of it: its id is free again
+
+
+def test_known_messages_are_forgotten_past_the_limit_and_still_counted():
+    counts = _Counts()
+    counts.KEEP = 3
+    messages = [UserMessage(content=f"第 {i} 条") for i in range(10)]
+    for end in range(1, 11):
+        assert counts.input_tokens(messages[:end], []) == plain(messages[:end], [])
+    assert len(counts._known) <= 3
+
+
+def test_an_image_counts_image_tokens_not_its_text():
+    with_image = UserMessage(content="看图", images=(IMAGE,))
+    without = UserMessage(content="看图")
+    model = ScriptedModel(["a", "b"])
+    assert model.chat([with_image]).usage.input_tokens == model.chat([without]).usage.input_tokens + IMAGE_TOKENS
+
+
+def test_a_shared_tools_entry_is_counted_once():
+    entry = {"type": "function", "function": {"name": "f", "parameters": {}}}
+    shared = SentTool(entry, function=SentTool(entry["function"]))
+    assert shared.json_counts() is shared.json_counts()
+    assert ScriptedModel(["a"]).chat([], tools=[shared]).usage.input_tokens == 1 + estimate_json_tokens([entry])
+
+
+def test_orjson_writes_every_character_as_the_standard_library_does():
+    """What the counts of a message of strings rely on: every character but a lone surrogate
+    (which orjson refuses) is escaped alike, in chunks over all of Unicode."""
+    characters = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(characters), 4096):
+        text = "".join(characters[start : start + 4096])
+        assert orjson.dumps(text).decode("utf-8") == json.dumps(text, ensure_ascii=False)
+    with pytest.raises(TypeError):
+        orjson.dumps("\ud800")

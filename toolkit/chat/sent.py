@@ -1,0 +1,55 @@
+"""`SentTool`: one entry of a request's `tools` array, read-only because it is shared.
+
+The loop builds the `tools` array of a set of tools once and sends the same entries in every
+request (`toolkit.loop.run.tools_payload`), so an entry must not change under a later request:
+it refuses every change, and what it is never changes, so what is worked out from it once holds
+(its `json_counts`, which `ScriptedModel` adds to a request's input tokens).
+
+Leaves out: the nested `parameters` schema is a plain dict, read-only by the same contract, not
+enforced.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from toolkit.tokens import json_counts
+
+
+class SentTool(dict[str, Any]):
+    """One entry of a request's `tools` array (or its `function` part), shared by every request
+    that sends the same tool: read-only, so no model or caller changes what later requests
+    send. Equal to the plain dict, serialised like it; a copy (`dict(entry)`, `copy.copy`,
+    `copy.deepcopy`, pickling) is a plain, mutable dict."""
+
+    __slots__ = ("_counts",)
+
+    def json_counts(self) -> tuple[int, int]:
+        """`toolkit.tokens.json_counts` of this entry, worked out once (it never changes)."""
+        try:
+            return self._counts
+        except AttributeError:
+            self._counts: tuple[int, int] = json_counts(self)
+            return self._counts
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            "this tools-array entry is shared by every request that sends the tool, so it is "
+            "read-only; change a copy instead (dict(entry))"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))

@@ -181,7 +181,7 @@ class InMemoryStore:
                 stored = known[1]
             else:  # a window of its own (any `weights`) is weighed each time
                 stored = sum(window.weights(current))
-            rest = Joined(current, skip, messages)
+            rest = joined(current, skip, messages)
             dropped = front_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)
             if dropped is None:
                 return False
@@ -391,19 +391,34 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
 
 
 class Joined(Sequence[Message]):
-    """`head[skip:] + tail` read by index, without copying either (`front_drop`'s `rest`)."""
+    """`head[skip:] + tail` read by index, without copying either (`front_drop`'s `rest` beside a
+    long stored list). Its length is taken once: neither part may change while it is read."""
+
+    __slots__ = ("head", "length", "skip", "split", "tail")
 
     def __init__(self, head: Sequence[Message], skip: int, tail: Sequence[Message]) -> None:
         self.head, self.skip, self.tail = head, skip, tail
         self.split = len(head) - skip
+        self.length = self.split + len(tail)
 
     def __len__(self) -> int:
-        return self.split + len(self.tail)
+        return self.length
 
     def __getitem__(self, index: Any) -> Any:
-        if not isinstance(index, int) or not 0 <= index < len(self):
+        if type(index) is not int or not 0 <= index < self.length:
             raise IndexError(index)  # plain indexes only: what `front_drop` reads
         return self.head[self.skip + index] if index < self.split else self.tail[index - self.split]
+
+
+def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[Message]:
+    """`head[skip:] + tail` for `front_drop`: a new list while `head` is short (reading a list is
+    quicker than reading a `Joined`), a `Joined` view once it is long (no copy: the cost of an
+    append stays the same however long the stored conversation grows)."""
+    if len(head) < LONG_LIST:
+        rest = head[skip:]
+        rest += tail
+        return rest
+    return Joined(head, skip, tail)
 
 
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:

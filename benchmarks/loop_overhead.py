@@ -35,6 +35,16 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   copies them into its list.
 - `pydantic`: the tool returns a pydantic model (a list of five dicts in it); the hand-written
   loop writes it with `model_dump_json()`.
+- `scripted` / `course`: the package's own `ScriptedModel` plays the model (as the notebooks and a
+  learner's tests do), its script the same two calls and answer as `ToolCall`s and text, so it
+  builds each reply and estimates its usage; `course` also runs with `options=COURSE`, as the
+  README's example does (request limit, hand-over, repair, the loop guard, Chinese texts). The
+  hand-written loop is the same floor as the first workload's.
+- `window20` / `tokens300`: one conversation that goes on, the question asked again each run,
+  its memory kept between runs in a `MessageWindow(20)` / `TokenWindow(300)`, so once it is
+  full every message added pushes older ones out; the hand-written loop keeps a plain list
+  between runs and, after each message, drops the oldest ones (and any tool result left at the
+  front) while it is over 20 messages / 300 tokens (a running total of `estimate_tokens`).
 """
 
 from __future__ import annotations
@@ -433,12 +443,94 @@ def pydantic_cases() -> tuple[Callable[[], object], Callable[[], object]]:
     )
 
 
+def window_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]:
+    """A conversation that goes on in a full window, toolkit's and a hand-written one."""
+    from toolkit.chat.messages import ToolResultMessage, UserMessage
+    from toolkit.loop.run import run_loop
+    from toolkit.memory.windows import ChatMemory, MessageWindow, TokenWindow, message_tokens
+    from toolkit.tools.decorator import tool
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    limit, weigh = (20, lambda m: 1) if kind == "messages" else (300, message_tokens)
+    memory = ChatMemory(window=MessageWindow(limit) if kind == "messages" else TokenWindow(limit))
+    tools, replies, question = [tool(add)], scripted_replies(), [UserMessage(content=QUESTION)]
+
+    class Model:
+        def __init__(self):
+            self.turn = iter(replies)
+
+        def chat(self, messages, tools=None, tool_choice=None):
+            return next(self.turn)
+
+    def ours() -> object:
+        return run_loop(Model(), question, tools=tools, memory=memory).answer
+
+    kept: list = []
+    weights: list[int] = []
+
+    def keep(message: object) -> None:
+        kept.append(message)
+        weights.append(weigh(message))
+        total = sum(weights)
+        while total > limit or (kept and isinstance(kept[0], ToolResultMessage)):
+            total -= weights.pop(0)
+            del kept[0]
+
+    import json
+
+    def floor() -> object:
+        keep(question[0])
+        turn = 0
+        while True:
+            reply = replies[turn].message
+            turn += 1
+            keep(reply)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                result = add(**json.loads(call.arguments))
+                keep(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=json.dumps(result)))
+
+    return ours, floor
+
+
+def scripted_cases(options: str) -> tuple[Callable[[], object], Callable[[], object]]:
+    """toolkit with `ScriptedModel` (and `COURSE`, for "course") against the hand-written loop."""
+    from toolkit import COURSE, LoopOptions, UserMessage, run_loop
+    from toolkit.chat.messages import ToolCall
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    chosen = COURSE if options == "course" else LoopOptions()
+    first = ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}')
+    second = ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}')
+    question = [UserMessage(content=QUESTION)]
+
+    def ours() -> object:
+        model = ScriptedModel([first, second, "10"])
+        return run_loop(model, question, tools=[add], memory=ChatMemory(), options=chosen).answer
+
+    return ours, handwritten_case()
+
+
 MORE = {
     "tools20": lambda: many_tools_cases(20),
     "tools50": lambda: many_tools_cases(50),
     "tools100": lambda: many_tools_cases(100),
     "history5000": lambda: history_cases(5000),
     "pydantic": pydantic_cases,
+    "scripted": lambda: scripted_cases("default"),
+    "course": lambda: scripted_cases("course"),
+    "window20": lambda: window_cases("messages"),
+    "tokens300": lambda: window_cases("tokens"),
 }
 
 

@@ -144,8 +144,9 @@ def toolkit_case() -> Callable[[], object]:
     return toolkit_loop(scripted_replies(), [add], QUESTION)
 
 
-def toolkit_loop(replies: list, tools: list, question: str, history: tuple = ()) -> Callable[[], object]:
-    """`run_loop` with memory on, its model answering with the scripted replies (after `history`)."""
+def toolkit_loop(replies: list, tools: list, question: str, history: tuple = (), memory=None) -> Callable[[], object]:
+    """`run_loop` with memory on, its model answering with the scripted replies (after `history`):
+    a new `ChatMemory` each run, or `memory`, kept from run to run."""
     from toolkit.chat.messages import UserMessage
     from toolkit.loop.run import run_loop
     from toolkit.memory.windows import ChatMemory
@@ -158,6 +159,8 @@ def toolkit_loop(replies: list, tools: list, question: str, history: tuple = ())
             return next(self.turn)
 
     messages = [*history, UserMessage(content=question)]
+    if memory is not None:
+        return lambda: run_loop(Model(), messages, tools=tools, memory=memory).answer
     return lambda: run_loop(Model(), messages, tools=tools, memory=ChatMemory()).answer
 
 
@@ -446,7 +449,6 @@ def pydantic_cases() -> tuple[Callable[[], object], Callable[[], object]]:
 def window_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]:
     """A conversation that goes on in a full window, toolkit's and a hand-written one."""
     from toolkit.chat.messages import ToolResultMessage, UserMessage
-    from toolkit.loop.run import run_loop
     from toolkit.memory.windows import ChatMemory, MessageWindow, TokenWindow, message_tokens
     from toolkit.tools.decorator import tool
 
@@ -456,17 +458,8 @@ def window_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]
 
     limit, weigh = (20, lambda m: 1) if kind == "messages" else (300, message_tokens)
     memory = ChatMemory(window=MessageWindow(limit) if kind == "messages" else TokenWindow(limit))
-    tools, replies, question = [tool(add)], scripted_replies(), [UserMessage(content=QUESTION)]
-
-    class Model:
-        def __init__(self):
-            self.turn = iter(replies)
-
-        def chat(self, messages, tools=None, tool_choice=None):
-            return next(self.turn)
-
-    def ours() -> object:
-        return run_loop(Model(), question, tools=tools, memory=memory).answer
+    replies, question = scripted_replies(), UserMessage(content=QUESTION)
+    ours = toolkit_loop(replies, [tool(add)], QUESTION, memory=memory)
 
     kept: list = []
     weights: list[int] = []
@@ -482,7 +475,7 @@ def window_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]
     import json
 
     def floor() -> object:
-        keep(question[0])
+        keep(question)
         turn = 0
         while True:
             reply = replies[turn].message

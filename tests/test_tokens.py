@@ -3,7 +3,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.tokens import _WIDE, estimate_json_tokens, estimate_tokens, json_array_tokens, json_counts, text_counts
+from toolkit.tokens import _WIDE, array_tokens, estimate_json_tokens, estimate_tokens, json_counts, text_counts
 
 
 def test_cjk_characters_count_one_each():
@@ -50,14 +50,16 @@ _JSON = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_JSON, max_size=6))
 def test_an_array_is_counted_from_its_items_counts(items):
-    """`json_array_tokens` of the items' `json_counts` is `estimate_json_tokens` of the list:
+    """`array_tokens` of the items' `json_counts` added up is `estimate_json_tokens` of the list:
     what lets a scripted model count a growing conversation without writing it again."""
-    assert json_array_tokens([json_counts(item) for item in items]) == estimate_json_tokens(items)
+    counts = [json_counts(item) for item in items]
+    wide, narrow = sum(w for w, _ in counts), sum(n for _, n in counts)
+    assert array_tokens(wide, narrow, len(items)) == estimate_json_tokens(items)
 
 
 def test_an_empty_array_and_one_item():
-    assert json_array_tokens([]) == estimate_json_tokens([]) == 1
-    assert json_array_tokens([json_counts("订单")]) == estimate_json_tokens(["订单"]) == 2 + 1
+    assert array_tokens(0, 0, 0) == estimate_json_tokens([]) == 1
+    assert array_tokens(*json_counts("订单"), 1) == estimate_json_tokens(["订单"]) == 2 + 1
 
 
 def test_text_counts_are_what_estimate_tokens_reads():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from typing import Any
 
 _WIDE_RANGES = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -48,7 +47,7 @@ an encoder for each call."""
 
 def json_counts(value: Any) -> tuple[int, int]:
     """The wide characters and the others of `value` serialised as `estimate_json_tokens` does it:
-    what `json_array_tokens` adds up."""
+    what `array_tokens` adds up."""
     return text_counts(_json(value))
 
 
@@ -58,16 +57,12 @@ def text_counts(text: str) -> tuple[int, int]:
     return wide, len(text) - wide
 
 
-def json_array_tokens(counts: Sequence[tuple[int, int]]) -> int:
-    """`estimate_json_tokens` of a list whose items have these `json_counts`, without writing it.
+def array_tokens(wide: int, narrow: int, items: int) -> int:
+    """`estimate_json_tokens` of a list of `items` items whose `json_counts` add up to `wide` and
+    `narrow`, without writing it.
 
     A compact JSON array is its items joined by commas between brackets, all three narrow, so
     its wide and narrow characters are its items' added up, plus one more than the number of
     items (two for an empty array). A caller that keeps each item's counts (an item that never
     changes) counts a growing list without writing it again."""
-    return array_tokens(sum(w for w, _ in counts), sum(n for _, n in counts), len(counts))
-
-
-def array_tokens(wide: int, narrow: int, items: int) -> int:
-    """`json_array_tokens` of `items` items whose counts add up to `wide` and `narrow`."""
     return wide + (narrow + 1 + max(items, 1) + 3) // 4

@@ -138,7 +138,7 @@ class _Counts:
     """The input tokens of a request, `_input_tokens` of its messages plus `estimate_json_tokens`
     of its tools array, without writing the whole conversation as JSON again each request.
 
-    A JSON array's counts are its items' added up (`toolkit.tokens.json_array_tokens`), so each
+    A JSON array's counts are its items' added up (`toolkit.tokens.array_tokens`), so each
     message is counted on its own, once: the four message records are frozen, so what one adds
     (its `json_counts`, and its images) is kept with the message itself, whose id stays its own
     while it is kept (at most `KEEP`, then all forgotten; the model's `requests` hold them anyway).

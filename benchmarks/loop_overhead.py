@@ -39,7 +39,8 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   learner's tests do), its script the same two calls and answer as `ToolCall`s and text, so it
   builds each reply and estimates its usage; `course` also runs with `options=COURSE`, as the
   README's example does (request limit, hand-over, repair, the loop guard, Chinese texts). The
-  hand-written loop is the same floor as the first workload's.
+  hand-written loop is the same floor as the first workload's. `scripted5000`: the same after
+  5,000 earlier messages (as `history5000`), a new `ScriptedModel` each run, as a test makes one.
 - `window20` / `tokens300`: one conversation that goes on, the question asked again each run,
   its memory kept between runs in a `MessageWindow(20)` / `TokenWindow(300)`, so once it is
   full every message added pushes older ones out; the hand-written loop keeps a plain list
@@ -490,8 +491,9 @@ def window_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]
     return ours, floor
 
 
-def scripted_cases(options: str) -> tuple[Callable[[], object], Callable[[], object]]:
-    """toolkit with `ScriptedModel` (and `COURSE`, for "course") against the hand-written loop."""
+def scripted_cases(options: str, earlier: int = 0) -> tuple[Callable[[], object], Callable[[], object]]:
+    """toolkit with `ScriptedModel` (and `COURSE`, for "course"; after `earlier` messages of
+    history) against the hand-written loop."""
     from toolkit import COURSE, LoopOptions, UserMessage, run_loop
     from toolkit.chat.messages import ToolCall
     from toolkit.chat.scripted import ScriptedModel
@@ -505,13 +507,15 @@ def scripted_cases(options: str) -> tuple[Callable[[], object], Callable[[], obj
     chosen = COURSE if options == "course" else LoopOptions()
     first = ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}')
     second = ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}')
-    question = [UserMessage(content=QUESTION)]
+    past = history(earlier)
+    question = [*past, UserMessage(content=QUESTION)]
 
     def ours() -> object:
         model = ScriptedModel([first, second, "10"])
         return run_loop(model, question, tools=[add], memory=ChatMemory(), options=chosen).answer
 
-    return ours, handwritten_case()
+    floor = handwritten_loop(scripted_replies(), {"add": add}, QUESTION, history=past)
+    return ours, floor
 
 
 MORE = {
@@ -522,6 +526,7 @@ MORE = {
     "pydantic": pydantic_cases,
     "scripted": lambda: scripted_cases("default"),
     "course": lambda: scripted_cases("course"),
+    "scripted5000": lambda: scripted_cases("default", earlier=5000),
     "window20": lambda: window_cases("messages"),
     "tokens300": lambda: window_cases("tokens"),
 }

@@ -8,9 +8,10 @@ from typing import Any, ClassVar
 import orjson
 import pytest
 
+from toolkit.chat import scripted
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.chat.scripted import ScriptedModel, _Counts, _input_tokens
+from toolkit.chat.scripted import ScriptedModel, _Counts, _input_tokens, _strings_counts
 from toolkit.chat.sent import SentTool
 from toolkit.tokens import estimate_json_tokens
 
@@ -136,3 +137,75 @@ def test_orjson_writes_every_character_as_the_standard_library_does():
         assert orjson.dumps(text).decode("utf-8") == json.dumps(text, ensure_ascii=False)
     with pytest.raises(TypeError):
         orjson.dumps("\ud800")
+
+
+def a_copy(message: Any) -> Any:
+    """An equal record that is not the same object (a learner rebuilt it, or loaded it back)."""
+    return message.model_copy()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_conversations_that_go_on_from_the_last_one_counted_by_any_model(seed):
+    """The last conversation counted is kept for the next request of any model: one that goes on
+    from it, goes back to a part of it, leaves it at any point, drops its first messages (a
+    window) or sends equal copies of its messages is counted as the plain definition says."""
+    rng = random.Random(seed)
+    conversation: list = []
+    model = ScriptedModel(["ok"] * 400)
+    tools = tools_array(rng)
+    for n in range(60):
+        step = rng.randrange(7)
+        if step == 0 and conversation:
+            conversation = conversation[: rng.randrange(len(conversation) + 1)]  # back to a part of it
+        elif step == 1 and conversation:
+            conversation = conversation[rng.randrange(len(conversation)) :]  # a window dropped the first
+        elif step == 2 and conversation:
+            i = rng.randrange(len(conversation))
+            conversation[i] = a_copy(conversation[i])
+        elif step == 3:
+            model = ScriptedModel(["ok"] * 400)  # a new model goes on with the same conversation
+        conversation += [a_message(rng, n) for _ in range(rng.randrange(3))]
+        Shouting.volume = rng.randrange(1, 4)
+        sent = list(conversation)
+        assert model.chat(sent, tools=tools).usage.input_tokens == plain(sent, tools)
+
+
+def test_equal_provider_fields_written_differently_are_counted_apart():
+    """`1 == 1.0 == True`, so two messages that compare equal may be written differently when
+    they carry provider fields: only messages of strings are taken from the last conversation."""
+    question = UserMessage(content="订单到哪了？")
+    for extra in ({"n": 1}, {"n": 1.0}, {"n": True}, {"n": 1}):
+        reply = AssistantMessage(content="好的", extra=extra)
+        call = ToolCall(id="c1", name="f", extra=extra)
+        for sent in ([question, reply], [question, AssistantMessage(tool_calls=(call,))]):
+            assert ScriptedModel(["ok"]).chat(sent).usage.input_tokens == plain(sent, [])
+
+
+class Quoted(ToolCall):
+    """A learner's own tool call class, whose wire form may change between requests."""
+
+    quote: ClassVar[str] = "'"
+
+    def to_openai(self) -> dict[str, Any]:
+        return {**super().to_openai(), "note": Quoted.quote * 3}
+
+
+def test_a_learners_tool_call_class_is_counted_each_time():
+    message = AssistantMessage(tool_calls=(Quoted(id="c1", name="f"),))
+    model = ScriptedModel(["ok"] * 4)
+    for quote in ("'", "quoted at length", "'", "quoted at length"):
+        Quoted.quote = quote
+        sent = [UserMessage(content="hi"), message]
+        assert model.chat(sent).usage.input_tokens == plain(sent, [])
+
+
+def test_a_long_history_sent_again_by_a_new_model_is_not_read_again(monkeypatch):
+    """What the last conversation counted is taken from it: a new model that goes on with a long
+    history reads only its new messages (each message is written as JSON once, not per model)."""
+    history = [UserMessage(content=f"第 {i} 条") if i % 2 else AssistantMessage(content=f"好 {i}") for i in range(500)]
+    ScriptedModel(["ok"]).chat(history)
+    written = []
+    monkeypatch.setattr(scripted, "_strings_counts", lambda data: written.append(data) or _strings_counts(data))
+    sent = [*history, UserMessage(content="还有吗？")]
+    assert ScriptedModel(["ok"]).chat(sent).usage.input_tokens == plain(sent, [])
+    assert written == [{"role": "user", "content": "还有吗？"}]

@@ -5,7 +5,9 @@ of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, an exception
 function of the request (`Request -> any of those`) for replies that depend on what was sent.
 `stream()` plays the same turn as stream events. Every request is
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
-the deterministic estimate of `toolkit.tokens` (an image counts `IMAGE_TOKENS`, not its base64).
+the deterministic estimate of `toolkit.tokens` (an image counts `IMAGE_TOKENS`, not its base64),
+worked out from what changed since the last conversation counted (by any scripted model: it keeps
+that one conversation), so a long history is written as JSON once, not once per request.
 
 A turn with nothing in it (`""`, an `AssistantMessage()` or a `ChatResponse` without text, tool
 calls or a refusal) raises the `BadResponseError` the client raises for such a reply
@@ -24,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -98,7 +100,7 @@ class ScriptedModel:
             raise turn
         if isinstance(turn, ChatResponse):  # as scripted, usage and all
             return not_empty(turn)
-        return _response(turn, self._counts.input_tokens(messages, payload), len(self.requests))
+        return _response(turn, self._counts.input_tokens(request.messages, payload), len(self.requests))
 
     def stream(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[StreamEvent]:
         """The next turn as a stream: text in 4-character deltas, then each call, then done."""
@@ -144,20 +146,19 @@ class _Counts:
     while it is kept (at most `KEEP`, then all forgotten; the model's `requests` hold them anyway).
     A loop's tools-array entry (`SentTool`) keeps its own counts. A message of another class
     (its own `to_openai`) and any other tools entry (a plain dict may change) are counted each
-    time. `tests/test_scripted_usage.py` holds the counts equal to the plain definition."""
+    time. `tests/test_scripted_usage.py` holds the counts equal to the plain definition.
+
+    A conversation goes on from the last one counted (the same messages first, then new ones),
+    often in a new model (a test builds one per run): `_last` keeps that conversation's running
+    totals, so only what follows the part the two agree on is read, message by message (`Prefix`)."""
 
     KEEP = 4096
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[Message, tuple[int, int], int]] = {}
+        self._known: dict[int, _Known] = {}
 
     def input_tokens(self, messages: Sequence[Message], tools: list[dict[str, Any]]) -> int:
-        wide = narrow = images = 0
-        for message in messages:
-            known = self._known.get(id(message))
-            if known is None or known[0] is not message:
-                known = self._count(message)
-            wide, narrow, images = wide + known[1][0], narrow + known[1][1], images + known[2]
+        wide, narrow, images = self.messages_counts(messages if type(messages) is tuple else tuple(messages))
         total = array_tokens(wide, narrow, len(messages)) + IMAGE_TOKENS * images
         if not tools:
             return total
@@ -167,30 +168,105 @@ class _Counts:
             wide, narrow = wide + w, narrow + n
         return total + array_tokens(wide, narrow, len(tools))
 
-    def _count(self, message: Message) -> tuple[Message, tuple[int, int], int]:
+    def messages_counts(self, messages: tuple[Message, ...]) -> tuple[int, int, int]:
+        """The wide and narrow characters of the messages' JSON items, and their images, added
+        up: the last conversation's totals as far as the two agree, then message by message."""
+        global _last
+        last = _last
+        start = last.agreeing(messages)
+        if start == len(messages):  # nothing new: the next request goes on from these
+            if start < len(last.messages):
+                _last = Prefix(messages, last.totals[: start + 1])
+            return last.totals[start]
+        wide, narrow, images = last.totals[start]
+        running: list[tuple[int, int, int]] = []
+        fixed = True  # every message so far has a fixed wire form (`Prefix`)
+        for message in messages[start:]:
+            known = self._known.get(id(message))
+            if known is None or known[0] is not message:
+                known = self._count(message)
+            wide, narrow, images = wide + known[1][0], narrow + known[1][1], images + known[2]
+            fixed = fixed and known[3]
+            if fixed:
+                running.append((wide, narrow, images))
+        _last = Prefix(messages[: start + len(running)], last.totals[: start + 1] + tuple(running))
+        return wide, narrow, images
+
+    def _count(self, message: Message) -> _Known:
         images = len(message.images) if isinstance(message, UserMessage) else 0
+        fixed = _strings_only(message)
         if images:
             count = json_counts(message.model_copy(update={"images": ()}).to_openai())
-        elif _strings_only(message):
+        elif fixed:
             count = _strings_counts(message.to_openai())
         else:
             count = json_counts(message.to_openai())
-        known = (message, count, images)
-        if type(message) in _OWN_MESSAGES:
+        known = (message, count, images, fixed)
+        if _own(message):
             if len(self._known) >= self.KEEP:
                 self._known.clear()
             self._known[id(message)] = known
         return known
 
 
+_Known = tuple[Message, tuple[int, int], int, bool]
+"""A message, its JSON item's (wide, narrow) characters, its images, whether its wire form is fixed."""
+
+
+class Prefix(NamedTuple):
+    """A conversation counted, as far as every message's wire form is fixed (one of the four
+    records, not a subclass, with no provider fields: strings only, a function of the fields),
+    and its running totals: `totals[k]` is the (wide, narrow, images) of its first `k` messages.
+
+    A later conversation that starts with the same messages takes their totals from here. Same
+    is `==`, compared in C (identical messages at the cost of comparing two pointers): two records
+    of one class with equal fields have the same wire form when it is fixed (an equal message
+    carries no provider fields either), so an equal copy counts the same. One conversation is
+    kept, the last counted by any scripted model (a new model often goes on with it); it is
+    replaced, never changed, so a model in another thread reads either the old one or the new
+    one whole."""
+
+    messages: tuple[Message, ...]
+    totals: tuple[tuple[int, int, int], ...]
+
+    def agreeing(self, messages: tuple[Message, ...]) -> int:
+        """How many messages `messages` starts with that this conversation starts with too:
+        all that both have, in one comparison, in the usual case; else the first that differs,
+        found by halves (each half compared once, so all of it costs about one comparison). A
+        window that dropped the first messages agrees on none: the first differ, said at once."""
+        agree, differ = 0, min(len(self.messages), len(messages))
+        if self.messages[:differ] == messages[:differ]:
+            return differ
+        if self.messages[0] != messages[0]:
+            return 0
+        while differ - agree > 1:  # the first `agree` are the same; one of the first `differ` is not
+            half = (agree + differ) // 2
+            if self.messages[agree:half] == messages[agree:half]:
+                agree = half
+            else:
+                differ = half
+        return agree
+
+
+_last = Prefix((), ((0, 0, 0),))
+"""The last conversation a scripted model counted (`Prefix`)."""
+
 _OWN_MESSAGES = frozenset((SystemMessage, UserMessage, AssistantMessage, ToolResultMessage))
+
+
+def _own(message: Message) -> bool:
+    """One of the four records, its tool calls `ToolCall`s (not a learner's subclasses, whose
+    wire form may change): what it adds can be kept with it."""
+    if type(message) is AssistantMessage:
+        return all(type(call) is ToolCall for call in message.tool_calls)
+    return type(message) in _OWN_MESSAGES
 
 
 def _strings_only(message: Message) -> bool:
     """Whether `message.to_openai()` holds nothing but strings, `None`, and lists and dicts of
-    them: one of the four records (not a subclass) with no provider fields (`extra`)."""
+    them, fixed by its fields: one of the four records (`_own`) with no provider fields (`extra`)."""
     if type(message) is AssistantMessage:
-        return not message.extra and not any(call.extra for call in message.tool_calls)
+        return not message.extra and all(type(call) is ToolCall and not call.extra for call in message.tool_calls)
     return type(message) in _OWN_MESSAGES
 
 

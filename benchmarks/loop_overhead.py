@@ -41,6 +41,8 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   README's example does (request limit, hand-over, repair, the loop guard, Chinese texts). The
   hand-written loop is the same floor as the first workload's. `scripted5000`: the same after
   5,000 earlier messages (as `history5000`), a new `ScriptedModel` each run, as a test makes one.
+- `course300`: one turn of 300 round trips with `COURSE`'s options (its limits raised), so
+  whatever a round reads of the rounds before it shows; the same hand-written loop.
 - `window20` / `tokens300`: one conversation that goes on, the question asked again each run,
   its memory kept between runs in a `MessageWindow(20)` / `TokenWindow(300)`, so once it is
   full every message added pushes older ones out; the hand-written loop keeps a plain list
@@ -324,7 +326,7 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT MET"
 
 
-def interleaved_medians(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+def interleaved_medians(runs: dict[str, Callable[[], object]], round_trips: int = ROUND_TRIPS) -> dict[str, float]:
     """µs per round trip of each case: the median of `BATCHES` batches, run in turn (interleaved,
     so a busy machine slows every case alike)."""
     for name, fn in runs.items():
@@ -333,7 +335,7 @@ def interleaved_medians(runs: dict[str, Callable[[], object]]) -> dict[str, floa
     samples: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(BATCHES):
         for name, fn in runs.items():
-            samples[name].append(batch_us(fn, counts[name]) / ROUND_TRIPS)
+            samples[name].append(batch_us(fn, counts[name]) / round_trips)
     return {name: statistics.median(s) for name, s in samples.items()}
 
 
@@ -518,6 +520,39 @@ def scripted_cases(options: str, earlier: int = 0) -> tuple[Callable[[], object]
     return ours, floor
 
 
+def long_turn_cases(rounds: int) -> tuple[Callable[[], object], Callable[[], object], int]:
+    """One turn of `rounds` round trips (a call of `add` each, then the answer) with `COURSE`'s
+    options (its limits raised to let the turn run), against the hand-written loop."""
+    from dataclasses import replace
+
+    from toolkit import COURSE, UserMessage, run_loop
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    calls = [ToolCall(id=f"c{i}", name="add", arguments=f'{{"a":{i},"b":1}}') for i in range(rounds - 1)]
+    replies = [ChatResponse(message=AssistantMessage(tool_calls=(c,))) for c in calls]
+    replies.append(ChatResponse(message=AssistantMessage(content="10")))
+    options = replace(COURSE, max_round_trips=rounds, max_model_requests=rounds)
+    question, tools = [UserMessage(content=QUESTION)], [tool(add)]
+
+    class Model:
+        def __init__(self) -> None:
+            self.turn = iter(replies)
+
+        def chat(self, messages, tools=None, tool_choice=None):
+            return next(self.turn)
+
+    def ours() -> object:
+        return run_loop(Model(), question, tools=tools, memory=ChatMemory(), options=options).answer
+
+    return ours, handwritten_loop(replies, {"add": add}, QUESTION), rounds
+
+
 MORE = {
     "tools20": lambda: many_tools_cases(20),
     "tools50": lambda: many_tools_cases(50),
@@ -527,6 +562,7 @@ MORE = {
     "scripted": lambda: scripted_cases("default"),
     "course": lambda: scripted_cases("course"),
     "scripted5000": lambda: scripted_cases("default", earlier=5000),
+    "course300": lambda: long_turn_cases(300),
     "window20": lambda: window_cases("messages"),
     "tokens300": lambda: window_cases("tokens"),
 }
@@ -536,14 +572,14 @@ def more(names: list[str] | None = None) -> None:
     """The further workloads: toolkit against the hand-written loop doing the same work."""
     print("more workloads (toolkit ≤ 8× a hand-written loop doing the same work):")
     for name in names or list(MORE):
-        ours, floor = MORE[name]()
+        ours, floor, *trips = MORE[name]()
         runs = {"toolkit": ours, "hand-written": floor}
         if name == "tools100":
             try:
                 runs["langchain-core"] = langchain_case()
             except ImportError:
                 pass
-        results = interleaved_medians(runs)
+        results = interleaved_medians(runs, *trips)
         ratio = results["toolkit"] / results["hand-written"]
         line = (
             f"  {name:<12} toolkit {results['toolkit']:8.1f} µs, hand-written {results['hand-written']:6.1f} µs: "

@@ -352,3 +352,25 @@ def test_a_call_that_reported_its_own_failure_is_never_compensated():
     first = result.messages[2]
     assert (first.content, first.is_error) == ("out of stock: A1", True)
     assert not result.rounds[0].executions[0].succeeded and result.rounds[0].executions[0].error_kind is None
+
+
+def test_a_call_rolled_back_is_run_again_and_then_guarded():
+    """The loop guard reads each round once, as the turn goes on; a roll-back changes earlier
+    rounds, so it reads them again: the call undone runs again, and its repeat is guarded."""
+    script = [
+        call("reserve_stock", sku="A1", qty=2, id="c1"),
+        [call("charge", order_id="SN1", amount=99, id="c2"), call("ship", order_id="SN1", id="c3")],
+        call("reserve_stock", sku="A1", qty=2, id="c4"),
+        call("reserve_stock", sku="A1", qty=2, id="c5"),
+        "好的",
+    ]
+    options = replace(OPTIONS, loop_guard=True, guard_handover_after=None)
+    result = run_loop(ScriptedModel(script), Q, tools=[reserve_stock, charge, ship], options=options)
+    assert [entry for entry in LOG if entry[0] == "reserve"] == [("reserve", "A1", 2)] * 2
+    assert [(e.call.id, e.error_kind, e.rolled_back_by) for e in result.executions] == [
+        ("c1", None, "ship"),
+        ("c2", None, "ship"),
+        ("c3", "execution", None),
+        ("c4", None, None),
+        ("c5", "guard", None),
+    ]

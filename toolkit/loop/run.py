@@ -212,10 +212,15 @@ class _Run:
         self.history: list[Message] = [] if memory else list(messages)  # the caller's list stays as it is
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
+        self.tool_rounds = 0
+        """How many of `rounds` asked for tools (the round trips so far)."""
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
         self.call_keys: dict[int, tuple[ToolCall, tuple[str, str]]] = {}
+        self.succeeded: set[tuple[str, str]] = set()
+        """The keys of the calls that succeeded in the first `rounds_read` rounds (`succeeded_before`)."""
+        self.rounds_read = 0
         self.started: set[str] = set()
         """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
         self.answered = 0
@@ -315,10 +320,12 @@ class _Run:
             notes=notes,
         )
         self.rounds.append(trace)
+        self.tool_rounds += bool(reply.tool_calls)
         return trace
 
     def round_trips(self) -> int:
-        return sum(1 for r in self.rounds if r.reply.tool_calls)
+        """The rounds so far that asked for tools (counted as they come: a long turn is not read again each round)."""
+        return self.tool_rounds
 
     # -- the bounds and hand-overs ------------------------------------------------------
     def limit(self, trace: RoundTrace) -> LoopResult:
@@ -447,10 +454,16 @@ class _Run:
 
     def succeeded_before(self) -> set[tuple[str, str]]:
         """The calls of this turn's earlier rounds that succeeded and were not rolled back, as
-        (name, canonical arguments): read once per round, so the guard looks a call up instead
-        of comparing it with every earlier one."""
-        earlier = (e for r in self.rounds[:-1] for e in r.executions)
-        return {self.call_key(e.call) for e in earlier if e.succeeded and e.rolled_back_by is None}
+        (name, canonical arguments), so the guard looks a call up instead of comparing it with
+        every earlier one. Each round is read once, when the next one runs (a long turn is not
+        read again each round); a roll-back changes earlier rounds, so all are read again."""
+        earlier = len(self.rounds) - 1
+        for r in self.rounds[self.rounds_read : earlier]:
+            self.succeeded.update(
+                self.call_key(e.call) for e in r.executions if e.succeeded and e.rolled_back_by is None
+            )
+        self.rounds_read = max(self.rounds_read, earlier)
+        return self.succeeded
 
     def call_key(self, call: ToolCall) -> tuple[str, str]:
         """`_call_key(call)`, worked out once per call of this turn (a call is frozen, and kept in
@@ -601,6 +614,7 @@ class _Run:
             return
         text = self.texts.rolled_back
         ids = {e.call.id for e in undone}
+        self.succeeded, self.rounds_read = set(), 0  # the guard reads the rounds again: these no longer count
         for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
             r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e for e in r.executions]
         self.new[:] = rewrite(self.new, undone, failed_tool, text)

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.chat.balance import Balance
 from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall, arguments_text
 from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
@@ -78,6 +79,8 @@ class _PartialCall:
     name: str = ""
     fragments: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    balance: Balance = field(default_factory=Balance)
+    """The fragments' braces, read once each (`_complete`)."""
 
 
 @dataclass
@@ -224,14 +227,10 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
 
 
 def _complete(call: _PartialCall) -> bool:
-    """Whether the call's arguments so far are a whole JSON object."""
-    text = "".join(call.fragments).strip()
-    if not text.endswith("}"):
-        return False
-    try:
-        return isinstance(json.loads(text), dict)
-    except (ValueError, RecursionError):
-        return False
+    """Whether the call's arguments so far are a whole JSON object (`whole_object` of them
+    joined; their braces read once each, so a call sent in thousands of fragments, each with a
+    fresh id, is not joined and parsed again for each: `toolkit.chat.balance`)."""
+    return call.balance.whole(call.fragments)
 
 
 def paired(text: str) -> str:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
+from toolkit.gateway import generic
 from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.generic import fill_arguments, search_terms
 from toolkit.gateway.rules import load_rules, read_text
@@ -299,4 +300,73 @@ def test_fill_reads_labelled_lines_of_a_tool_result():
         "total_yuan": 2999.0,
         "items": ["智能手机 ×1（¥2999.00）"],
         "shipDate": "2026-10-21",
+    }
+
+
+def nodes(value) -> int:
+    """How many values make up `value` (itself, and everything in it)."""
+    if isinstance(value, dict):
+        return 1 + sum(nodes(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(nodes(v) for v in value)
+    return 1
+
+
+def test_a_schema_that_refers_to_itself_from_every_property_is_filled_within_the_budget():
+    """Five required properties, each the whole schema again: 5**8 values at the depth limit
+    alone. One call makes at most `_MAX_STEPS` values; past the budget, each property still to
+    fill (five at each of the nine levels above it, at most) is None."""
+    schema = {"type": "object", "properties": {f"p{i}": {"$ref": "#"} for i in range(5)}, "required": []}
+    schema["required"] = list(schema["properties"])
+    arguments = fill(schema, "widget report please")
+    assert set(arguments) == {f"p{i}" for i in range(5)}
+    assert generic._MAX_STEPS / 4 < nodes(arguments) <= generic._MAX_STEPS + 5 * 9
+
+
+def test_all_of_chains_and_cycles_are_followed_a_bounded_depth():
+    """`allOf` of two references to the next definition, twenty deep (2**20 paths), and an
+    `allOf` that refers to itself (it used to raise RecursionError: a 500)."""
+    chain = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]} for i in range(20)}
+    chain["d20"] = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    assert fill({"$ref": "#/$defs/d0", "$defs": chain}, "x marks it") == {}  # past the depth limit: nothing required
+    shallow = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]} for i in range(3)}
+    shallow["d3"] = chain["d20"]
+    assert fill({"$ref": "#/$defs/d0", "$defs": shallow}, "x marks it") == {"x": "x marks it"}
+    cycle = {"$ref": "#/$defs/a", "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}}
+    assert fill(cycle, "hello") == {}
+    tool = fn("loop_tool", "hello tool", {})
+    tool["function"]["parameters"] = cycle
+    reply = respond(
+        {"model": "m", "messages": [{"role": "user", "content": "hello tool"}], "tools": [tool]}, GatewayConfig()
+    )
+    assert reply.status == 200
+
+
+def test_sizes_a_schema_asks_for_are_capped():
+    schema = {
+        "type": "object",
+        "properties": {
+            "xs": {"type": "array", "items": {"type": "integer"}, "minItems": 10**9},
+            "s": {"type": "string", "minLength": 10**9},
+        },
+        "required": ["xs", "s"],
+    }
+    arguments = fill(schema, "widget")
+    assert len(arguments["xs"]) == generic._MAX_ITEMS
+    assert arguments["s"] == "widget" + "_" * (generic._MAX_CHARS - len("widget"))
+
+
+def test_the_users_words_fill_a_string_at_most_a_thousand_characters_each():
+    many = {f"field_{i}": {"type": "string"} for i in range(50)}
+    text = "请帮我处理这个问题 " * 1000
+    arguments = fill({"type": "object", "properties": many, "required": list(many)}, text)
+    assert {len(v) for v in arguments.values()} == {generic._MAX_WORDS_CHARS}
+    assert all(text.startswith(v) for v in arguments.values())
+
+
+@pytest.mark.parametrize("before", ["", "x" * 5000 + " ", "a.b-c_d%e+" * 500 + " ", "@@ "])
+def test_an_email_is_found_after_a_long_run_of_address_characters(before):
+    schema = {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}
+    assert fill(schema, before + "write to first.last+tag@example.co.uk please") == {
+        "email": "first.last+tag@example.co.uk"
     }

@@ -1,7 +1,18 @@
 import pytest
 
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict, message_tokens
+from toolkit.memory.windows import (
+    ChatMemory,
+    InMemoryStore,
+    MessageWindow,
+    TokenWindow,
+    _merged,
+    _round_part,
+    _without_leading_results,
+    evict,
+    message_tokens,
+    with_system,
+)
 
 SYSTEM = SystemMessage(content="你是电商客服。")
 
@@ -267,3 +278,30 @@ def test_the_current_turn_is_found_from_the_end_as_a_forward_scan_finds_it():
         first = 0 if user is None else user + 1
         calls = [i for i, m in enumerate(rest) if i >= first and isinstance(m, AssistantMessage) and m.tool_calls]
         assert _current_round_start(rest, user) == (calls[-1] if calls else first)
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_a_batch_with_system_messages_merges_as_one_message_at_a_time_would(seed):
+    """`_merged` (one copy) = adding the batch one message at a time (a copy per message: quadratic
+    for a long batch); `_without_leading_results` = dropping one leading result at a time."""
+    import random
+
+    rng = random.Random(seed)
+    pool = [
+        SystemMessage(content="s1"),
+        SystemMessage(content="s2"),
+        UserMessage(content="u"),
+        AssistantMessage(content="a"),
+        ToolResultMessage(tool_call_id="c", content="r"),
+        UserMessage(content="img", images=("data:image/png;base64,AA==",), from_tool_calls=("c",)),
+    ]
+    current = [rng.choice(pool) for _ in range(rng.randrange(6))]
+    batch = [rng.choice(pool) for _ in range(rng.randrange(6))]
+    plain = list(current)
+    for message in batch:
+        plain = with_system(plain, message) if isinstance(message, SystemMessage) else plain + [message]
+    assert _merged(current, batch) == plain
+    rest = list(plain)
+    while rest and _round_part(rest[0]):
+        rest = rest[1:]
+    assert _without_leading_results(plain) == rest

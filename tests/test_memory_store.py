@@ -1,4 +1,5 @@
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -15,7 +16,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.errors import MemoryStoreError
 from toolkit.memory import store as store_module
-from toolkit.memory.store import SqliteStore
+from toolkit.memory.store import SqliteStore, _dropped
 from toolkit.memory.windows import ChatMemory
 
 CONVERSATION = [
@@ -519,3 +520,20 @@ def test_a_row_edited_into_text_that_is_not_utf8_says_so(tmp_path):
     assert str(info.value).endswith(
         "(a row holds text that is not UTF-8, an edit made outside toolkit; delete that id or restore the file)"
     )
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_rows_dropped_from_the_front_are_the_fewest_the_plain_search_finds(seed):
+    """`_dropped` (a row compared whole only when it starts `new`) = the plain search over every
+    `k` (which copied two slices per `k`: quadratic for a conversation losing its last message)."""
+    rng = random.Random(seed)
+    old = [rng.choice("aab") for _ in range(rng.randrange(12))]
+    shape = rng.randrange(4)
+    if shape == 0:
+        new = old[rng.randrange(len(old) + 1) :] + [rng.choice("abc") for _ in range(rng.randrange(3))]
+    elif shape == 1:
+        new = old[: rng.randrange(len(old) + 1)]
+    else:
+        new = [rng.choice("aab") for _ in range(rng.randrange(12))]
+    plain = next(k for k in range(len(old) + 1) if new[: len(old) - k] == old[k:])
+    assert _dropped(old, new) == plain

@@ -118,9 +118,9 @@ def respond(request: Any, config: GatewayConfig) -> Reply:
         return error_reply(exc.status, exc.message, param=exc.param, code=exc.code)
     try:
         digest, prompt = _read_prompt(request, config.mode, tools)
+        turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     except RecursionError:  # parsed fine, but far too deep to be a real request
         return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
-    turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     if request.get("stream"):
         include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)

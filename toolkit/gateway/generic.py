@@ -21,6 +21,12 @@ Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Sche
 JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
 as `Mapping` costs ten times as much, on the path every request with unruled tools takes).
 
+Bounded whatever the schema: `$ref` and `allOf` are followed at most `_MAX_DEPTH` deep, and one
+call of `fill_arguments` takes at most `_MAX_STEPS` steps (a schema that refers to itself from
+several properties would otherwise grow exponentially: past the budget, what is left is `None`);
+a string is at most `_MAX_CHARS` characters (the user's words at most `_MAX_WORDS_CHARS`, however
+many fields take them), an array at most `_MAX_ITEMS` items, whatever `minLength` / `minItems` ask.
+
 Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
 """
@@ -39,6 +45,10 @@ _EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s
 _LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _MAX_DEPTH = 8
+_MAX_STEPS = 10_000
+_MAX_CHARS = 10_000
+_MAX_WORDS_CHARS = 1_000
+_MAX_ITEMS = 1_000
 _WINDOW = 300
 
 
@@ -166,6 +176,13 @@ class _Filler:
         self._labels: list[tuple[set[str], str]] | None = None
         self._terms: list[str] | None = None
         self._facts: dict[str, str | None] = {}
+        self.steps = 0
+        """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
+
+    def spent(self) -> bool:
+        """One more step: whether the budget is used up (`_MAX_STEPS`)."""
+        self.steps += 1
+        return self.steps > _MAX_STEPS
 
     def terms(self) -> list[str]:
         """`search_terms` of the text, read once per call of `fill_arguments`."""
@@ -196,9 +213,11 @@ class _Filler:
         return [(n, properties[n] if isinstance(properties[n], dict) else {}) for n in dict.fromkeys(names)]
 
     def resolve(self, schema: Any, depth: int) -> dict[str, Any]:
-        """`schema` with `$ref` followed and a single `allOf` merged (depth-limited)."""
+        """`schema` with `$ref` followed and a single `allOf` merged (depth-limited, on the budget)."""
+        if depth > _MAX_DEPTH:
+            return {}
         for _ in range(_MAX_DEPTH):
-            if not isinstance(schema, dict):
+            if not isinstance(schema, dict) or self.spent():
                 return {}
             ref = schema.get("$ref")
             if isinstance(ref, str) and ref.startswith("#"):
@@ -219,9 +238,9 @@ class _Filler:
         return {}
 
     def value(self, schema: Any, name: str, depth: int) -> Any:
-        schema = self.resolve(schema, depth)
-        if depth > _MAX_DEPTH:
+        if self.spent() or depth > _MAX_DEPTH:  # every value costs a step, even one too deep
             return None
+        schema = self.resolve(schema, depth)
         if "const" in schema:
             return schema["const"]
         choices = schema.get("anyOf") or schema.get("oneOf")
@@ -246,18 +265,18 @@ class _Filler:
 
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         items = self.resolve(schema.get("items", {}), depth + 1)
-        low: int = schema["minItems"] if isinstance(schema.get("minItems"), int) else 0
+        low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
         labelled = self.labelled(name)
         if _kind(items) == "string" and not items.get("enum") and labelled is not None:
             values: list[Any] = [labelled]
         elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
-            values = [*self.terms()] or ([self.text] if self.text else [])
+            values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
             values = [self.value(items, name, depth + 1)]
         while len(values) < low:
             values.append(values[-1] if values else self.value(items, name, depth + 1))
-        return values[:high] if high is not None else values
+        return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, self.wants_fact(name, schema))
@@ -290,14 +309,14 @@ class _Filler:
         typed = wanted or _pattern(schema)
         if typed and (example := _example(schema)) is not None:
             return example
-        value = self.generic_fact("quoted") or self.text or _example(schema) or name
+        value = self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
         limit = schema.get("maxLength")
         if isinstance(limit, int) and limit >= 0:
             value = value[:limit]
         low = schema.get("minLength")
         if isinstance(low, int) and len(value) < low:
-            value = value + "_" * (low - len(value))
-        return value
+            value = value + "_" * (min(low, _MAX_CHARS) - len(value))
+        return value[:_MAX_CHARS]
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact

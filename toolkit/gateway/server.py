@@ -17,6 +17,7 @@ import asyncio
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -36,7 +37,7 @@ class Gateway:
     ) -> None:
         config = config or GatewayConfig()
         self.config = replace(config, mode=mode) if mode else config
-        self._faults: list[str | None] = []
+        self._faults: deque[str | None] = deque()
         self._requests = 0
         self._lock = threading.Lock()
         self.schedule(*faults)
@@ -74,7 +75,7 @@ class Gateway:
         """The fault for this request (chat requests only) and its number, counting from 1."""
         with self._lock:
             self._requests += 1
-            fault = self._faults.pop(0) if chat and self._faults else None
+            fault = self._faults.popleft() if chat and self._faults else None
             return fault, self._requests
 
 

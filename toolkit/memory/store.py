@@ -470,8 +470,8 @@ class SqliteStore:
         old = [_encode(m) for m in current if not isinstance(m, SystemMessage)]
         system = _system(encoded)
         new = [p for m, p in encoded if not isinstance(m, SystemMessage)]
-        dropped = next((k for k in range(len(old) + 1) if new[: len(old) - k] == old[k:]), None)
-        if dropped is None or len(new) < len(old) - dropped:
+        dropped = _dropped(old, new)
+        if len(new) < len(old) - dropped:
             self._write_all(memory_id, encoded)
             return
         self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + dropped))
@@ -767,3 +767,14 @@ def _encode(message: Message) -> str:
     except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
         return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
     return text
+
+
+def _dropped(old: list[str], new: list[str]) -> int:
+    """The fewest rows to drop from the front of `old` so that what is left starts `new` (all
+    of them, at worst): the smallest `k` with `new[: len(old) - k] == old[k:]`. A `k` is compared
+    whole only when its first row is `new`'s first, so a change of any other shape costs one
+    pass, not a comparison per row."""
+    for k in range(max(0, len(old) - len(new)), len(old)):
+        if old[k] == new[0] and new[: len(old) - k] == old[k:]:
+            return k
+    return len(old)

@@ -338,9 +338,11 @@ def _round_part(message: Message) -> bool:
 
 
 def _without_leading_results(rest: list[Message]) -> list[Message]:
-    while rest and _round_part(rest[0]):  # never start with an orphan result (or its images)
-        rest = rest[1:]
-    return rest
+    """Never start with an orphan result (or its images): they are dropped, with one copy."""
+    start = 0
+    while start < len(rest) and _round_part(rest[start]):
+        start += 1
+    return rest[start:] if start else rest
 
 
 def _group_end(messages: Sequence[Message], start: int, end: int) -> int:
@@ -563,9 +565,16 @@ class ChatMemory:
 
 
 def _merged(current: list[Message], messages: Sequence[Message]) -> list[Message]:
+    """`current` and then `messages` (a new copy), each system message among them replacing the
+    one before it and going first: one system message at most, the last one given."""
+    merged = list(current)
+    system: SystemMessage | None = None
     for message in messages:
-        current = with_system(current, message) if isinstance(message, SystemMessage) else current + [message]
-    return current
+        if isinstance(message, SystemMessage):
+            system = message
+        else:
+            merged.append(message)
+    return with_system(merged, system) if system is not None else merged
 
 
 def with_system(messages: list[Message], system: SystemMessage) -> list[Message]:

@@ -65,7 +65,11 @@ _SECRET_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphras
 _TRACEBACK = "Traceback (most recent call last)"
 _FILE_LINE = re.compile(r'^\s*File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S)
-_URL_CREDENTIALS = re.compile(r"\b([a-zA-Z][\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
+_URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
+"""`scheme://user:password@`; tried once per run of scheme characters (each start inside a long
+run used to scan to its end: quadratic), the scheme checked by `_SCHEME` (`_url_credentials`)."""
+_SCHEME = re.compile(r"(?:^|(?<=[+.-]))[a-zA-Z]")
+"""Where a scheme may start in such a run: a letter at a word's start (`\\b[a-zA-Z]`)."""
 _AUTH_HEADER = re.compile(r"\b(Bearer|Basic|Token)\s+(?!\[REDACTED\])[\w.~+/=-]{6,}", re.IGNORECASE)
 _COMMAND = re.compile(r"\b(?:mysql\w*|mariadb\w*|sshpass|mysqldump|mysqladmin)\b", re.IGNORECASE)
 _DASH_P = re.compile(r"(?<=[\s'\"\[,(])-p(?!\[REDACTED\])[^\s'\",\]()]+")
@@ -79,8 +83,11 @@ _SQL_PASSWORD = re.compile(
     re.IGNORECASE,
 )
 _COOKIE = re.compile(r"\b((?:set-)?cookies?\b[ \t]*[:=]?[ \t]*)([^\n]*)", re.IGNORECASE)
-_COOKIE_PAIR = re.compile(r"([\w.$-]+=)([^;,\s]+)")
-_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?P<name>[A-Za-z_][\w.-]*)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
+_COOKIE_PAIR = re.compile(r"(?<![\w.$-])([\w.$-]+=)([^;,\s]+)")
+_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?<![\w.-])(?P<name>[\w.-]+)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
+"""`name=` / `"name":`, tried once per run of name characters (a start inside a long run scanned
+to its end: quadratic); the name is the run from its first letter or `_` (`_labelled`)."""
+_BEFORE_NAME = re.compile(r"[^A-Za-z_]*")
 _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
 _KNOWN_TOKENS = re.compile(
     r"\bsk-[\w-]{16,}|\bSG\.[\w-]{8,}\.[\w-]{8,}|\bgh[pousr]_\w{20,}|\bgithub_pat_\w{20,}|\bxox[abprse]-[\w-]{10,}"
@@ -112,7 +119,7 @@ def scrub(text: str) -> str:
         text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
     text = _PEM.sub(REDACTED, text)
-    text = _URL_CREDENTIALS.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    text = _URL_CREDENTIALS.sub(_url_credentials, text)
     text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     text = _command_lines(text)
     text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
@@ -263,11 +270,22 @@ def _cookie(match: re.Match[str]) -> str:
     return head + REDACTED + (" " + first[1] if len(first) > 1 else "")
 
 
+def _url_credentials(match: re.Match[str]) -> str:
+    """`scheme://[REDACTED]@`, when the run before `://` holds a scheme (`_SCHEME`)."""
+    if _SCHEME.search(match.group(1)) is None:
+        return match.group(0)
+    return f"{match.group(1)}{REDACTED}@"
+
+
 def _labelled(text: str) -> str:
-    """Mask the value after every `name=` / `name:` whose name labels a secret."""
+    """Mask the value after every `name=` / `name:` whose name labels a secret. A name starts
+    with a letter or `_`: in a run such as `123abc=`, it is `abc`; a quoted one must start so."""
     out, pos = [], 0
     for match in _NAME_SEP.finditer(text):
-        if match.start() < pos or not is_secret_name(match.group("name")):
+        run = match.group("name")
+        letter = _BEFORE_NAME.match(run)
+        name = run[letter.end() :] if letter else run
+        if match.start() < pos or not name or (match.group("q") and name != run) or not is_secret_name(name):
             continue
         value = _VALUE.match(text, match.end())
         if value is None:

@@ -92,7 +92,7 @@ def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[s
 def _refuse_long_integer(tool_name: str, text: str) -> None:
     """An integer with more digits than Python converts (`sys.get_int_max_str_digits()`): say so."""
     limit = sys.get_int_max_str_digits()
-    found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
+    found = re.search(rf"(?<!\d)\d{{{limit + 1},}}", text) if limit else None  # once per run of digits
     if found:
         got = f"{_short(found.group(), raw=True, limit=20)} ({len(found.group())} digits)"
         expected = f"a number of at most {limit} digits"

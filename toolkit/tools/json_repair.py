@@ -44,7 +44,9 @@ MAX_DEPTH = 32
 """Deepest nesting of arrays and objects read."""
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "＂": '"', "‘": "'", "’": "'"})
-_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*(?:"|\Z)|,(\s*[}\]])')
+"""A string (one left open runs to the end: tried again from each quote inside it, it made a
+cut-off text with many escaped quotes quadratic), or a trailing comma."""
 _LEADING_COMMA = re.compile(r"([{\[])\s*,\s*([}\]])")
 
 

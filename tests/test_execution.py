@@ -481,3 +481,20 @@ def test_a_model_result_is_written_as_the_full_path_writes_it(total, lines, note
 
     order = _Order(total=total, lines=lines, extra={"a": note}, note=note)
     assert _outcome(_json_text, order) == _outcome(_marked_json_text, order)
+
+
+def test_many_decimals_are_written_as_numbers_in_one_pass():
+    """Each `Decimal` is written as a JSON number (its digits) wherever it is, as before; the
+    markers are replaced in one pass (a `replace` over the whole text per Decimal: quadratic)."""
+    import decimal
+    import json
+
+    from toolkit.tools.execute import to_text
+
+    rows = [
+        {"sku": f"A{i}", "price": decimal.Decimal(f"{i}.10"), "tags": [decimal.Decimal("1E+2")]} for i in range(300)
+    ]
+    assert json.loads(to_text(rows), parse_float=decimal.Decimal) == [
+        {"sku": f"A{i}", "price": decimal.Decimal(f"{i}.10"), "tags": [100]} for i in range(300)
+    ]
+    assert '"price": 7.10' in to_text(rows)

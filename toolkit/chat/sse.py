@@ -103,6 +103,8 @@ class StreamAssembler:
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
     slots: dict[int, int] = field(default_factory=dict)
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
+    highest: int = -1
+    """The highest key of `calls` (kept as calls come: the next call's slot is one more)."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
@@ -155,6 +157,7 @@ class StreamAssembler:
             index = self._index_of(piece, call_id, name, fragment)
             self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
+            self.highest = max(self.highest, index)
             partial.id = call_id or partial.id
             partial.name = name or partial.name
             partial.fragments.append(fragment)
@@ -169,14 +172,15 @@ class StreamAssembler:
         index = given if isinstance(given, int) and not isinstance(given, bool) else None
         slot: int
         if index is not None:
-            slot = self.slots.get(index, index if index not in self.calls else max(self.calls) + 1)
+            known = self.slots.get(index)
+            slot = known if known is not None else index if index not in self.calls else self.highest + 1
         elif self.latest is None:
             return 0
         else:
             slot = self.latest
         current = self.calls.get(slot)
         if current is not None and _starts_another(current, call_id, name, fragment):
-            slot = max(self.calls) + 1
+            slot = self.highest + 1
         if index is not None:
             self.slots[index] = slot
         return slot

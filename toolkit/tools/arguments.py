@@ -291,9 +291,13 @@ def _as_json(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, default=number)
     except (TypeError, ValueError, RecursionError):  # not JSON (never from the model): its repr
         return _repr(value)
-    for marker, number_text in digits.items():
-        text = text.replace(marker, number_text)
+    if digits:  # every marker replaced in one pass (one `replace` each was quadratic)
+        text = _NUMBER_MARKER.sub(lambda m: digits.get(m.group(0), m.group(0)), text)
     return text
+
+
+_NUMBER_MARKER = re.compile(r'"\\u0000[0-9]+\\u0000"')
+"""A `_as_json` marker as `json.dumps` writes it."""
 
 
 def _repr(value: Any) -> str:

@@ -56,6 +56,7 @@ import functools
 import inspect
 import json
 import math
+import re
 import secrets
 import types
 import weakref
@@ -388,9 +389,14 @@ def _marked_json_text(value: Any) -> str:
         text = _JSON.encode(plain)
     except ValueError:  # NaN or an infinity somewhere, which JSON cannot write
         text = _JSON.encode(_finite(plain))
-    for marker, digits in numbers.items():
-        text = text.replace(json.dumps(marker), digits)
+    if numbers:  # every marker replaced in one pass (one `replace` each was quadratic: 12 s for 30,000)
+        written = {json.dumps(marker): digits for marker, digits in numbers.items()}
+        text = _DECIMAL_MARKER.sub(lambda m: written.get(m.group(0), m.group(0)), text)
     return text
+
+
+_DECIMAL_MARKER = re.compile(r'"\\u0000decimal-[0-9a-f]{16}\\u0000"')
+"""A `_decimals_marked` marker as the JSON encoder writes it."""
 
 
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}

@@ -495,3 +495,18 @@ def test_a_huge_unknown_tool_name_that_stops_the_turn_is_cut_in_the_not_run_text
     assert memory.messages()[-1].content == (
         f"Not run: another call of this round ({'x' * 61}...) stopped the turn with UnknownToolError."
     )
+
+
+def test_repeated_call_ids_are_renamed_in_turn_skipping_ids_already_taken():
+    """Each repeat of an id takes the next free suffix (the search goes on from the last one
+    given, not from `_2` again: quadratic over many repeats); ids the reply already has are skipped."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall
+    from toolkit.loop.run import unique_call_ids
+
+    ids = ["a", "a", "a_2", "a", "b", "a", "a_4", "b", "a"]
+    reply = AssistantMessage(tool_calls=tuple(ToolCall(id=i, name="f") for i in ids))
+    fixed, notes = unique_call_ids(reply)
+    assert [c.id for c in fixed.tool_calls] == ["a", "a_3", "a_2", "a_5", "b", "a_6", "a_4", "b_2", "a_7"]
+    assert len(notes) == 5
+    many = AssistantMessage(tool_calls=tuple(ToolCall(id="x", name="f") for _ in range(2000)))
+    assert len({c.id for c in unique_call_ids(many)[0].tool_calls}) == 2000

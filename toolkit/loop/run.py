@@ -753,6 +753,7 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
     if len(seen) == len(reply.tool_calls) and "" not in seen:
         return reply, []
     used: set[str] = set()
+    tried: dict[str, int] = {}  # id -> the suffix its next repeat tries first (not from 2 again each time)
     calls, notes = [], []
     for position, c in enumerate(reply.tool_calls, 1):
         if not c.id:
@@ -761,9 +762,10 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
             c = c.model_copy(update={"id": new})
             seen.add(new)
         if c.id in used:
-            n = 2
+            n = tried.get(c.id, 2)
             while f"{c.id}_{n}" in seen or f"{c.id}_{n}" in used:
                 n += 1
+            tried[c.id] = n + 1
             new = f"{c.id}_{n}"
             notes.append(f"repeated tool-call id {c.id!r} renamed {new!r}")
             c = c.model_copy(update={"id": new})

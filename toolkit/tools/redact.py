@@ -41,6 +41,7 @@ secrets with no label, no known format and no environment variable (a bare short
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -229,9 +230,14 @@ def is_secret_variable(name: str) -> bool:
     return name.upper() not in _NOT_SECRET_VARIABLES and is_secret_name(name)
 
 
+_secret_variable = functools.lru_cache(maxsize=4096)(is_secret_variable)
+
+
 def _environment_values(text: str) -> str:
+    """`text` with the value of every secret environment variable replaced (read each time: the
+    environment may change; whether a name labels a secret is worked out once per name)."""
     values = sorted(
-        {v for k, v in os.environ.items() if len(v.strip()) >= 6 and is_secret_variable(k) and not v.isdigit()},
+        {v for k, v in os.environ.items() if len(v.strip()) >= 6 and _secret_variable(k) and not v.isdigit()},
         key=len,
         reverse=True,
     )

@@ -370,3 +370,27 @@ def test_an_email_is_found_after_a_long_run_of_address_characters(before):
     assert fill(schema, before + "write to first.last+tag@example.co.uk please") == {
         "email": "first.last+tag@example.co.uk"
     }
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_window_is_cut_where_the_next_value_starts_as_the_plain_search_cuts_it(seed):
+    """Each other value is looked for only before the window's end (it was looked for in all the
+    rest of the context: 16 s for 1,000 values named in a 38 KB prompt); the windows are the same."""
+    import random
+
+    rng = random.Random(seed)
+    values = ["".join(rng.choice("ab c") for _ in range(rng.randrange(0, 4))) for _ in range(rng.randrange(1, 6))]
+    context = "".join(rng.choice(["a", "b", " ", "c", "ab", "x" * 150]) for _ in range(rng.randrange(0, 12)))
+
+    def plain(value):
+        start = context.find(value) if value else -1
+        if start == -1:
+            return ""
+        end = min(start + len(value) + generic._WINDOW, len(context))
+        for other in values:
+            at = context.find(other, start + len(value)) if other and other != value else -1
+            if at != -1:
+                end = min(end, at)
+        return context[start + len(value) : end]
+
+    assert [generic.window(v, values, context) for v in values] == [plain(v) for v in values]

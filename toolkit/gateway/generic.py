@@ -121,16 +121,19 @@ def enum_groups(parameters: Any) -> list[list[str]]:
 
 
 def window(value: str, values: list[str], context: str) -> str:
-    """The context right after `value` is mentioned, up to the next value mentioned."""
+    """The context right after `value` is mentioned, up to the next value mentioned. Each other
+    value is looked for only where it would shorten the window (before its end), not in all the
+    rest of the context: many values mentioned in a long prompt made it quadratic in the prompt."""
     start = context.find(value) if value else -1
     if start == -1:
         return ""
-    end = min(start + len(value) + _WINDOW, len(context))
+    begin = start + len(value)
+    end = min(begin + _WINDOW, len(context))
     for other in values:
-        at = context.find(other, start + len(value)) if other and other != value else -1
+        at = context.find(other, begin, end + len(other) - 1) if other and other != value else -1
         if at != -1:
             end = min(end, at)
-    return context[start + len(value) : end]
+    return context[begin:end]
 
 
 def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: list[str] | None = None) -> Any:

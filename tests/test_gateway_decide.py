@@ -1,5 +1,6 @@
 """`toolkit.gateway.decide`'s shortcuts give what the long way gives."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,3 +28,29 @@ def test_the_last_order_id_is_the_one_the_conversation_facts_hold(turns):
 def test_find_order_id_is_the_order_id_read_text_finds():
     for text in [*QUESTIONS, "", "SN2026102000011", "xSN202610200001", "两个 SN202610200001 SN202610200002"]:
         assert find_order_id(text, RULES) == read_text(text, RULES).order_id
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_a_mention_is_found_where_the_plain_search_finds_it(seed):
+    """`_mention` is one regular-expression search; the plain search tried each occurrence in turn."""
+    import random
+
+    from toolkit.gateway.decide import _mention
+
+    def plain(text, name):
+        def ident(ch):
+            return ch != "" and ch.isascii() and (ch.isalnum() or ch in "_-")
+
+        start = text.find(name)
+        while start != -1:
+            end = start + len(name)
+            if not ident(text[start - 1 : start]) and not ident(text[end : end + 1]):
+                return end
+            start = text.find(name, start + 1)
+        return None
+
+    rng = random.Random(seed)
+    pieces = ["a", "ab", "_", "-", " ", "查", "é", "1", ".", "(", "{", "\n", "Ab"]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 20)))
+    name = "".join(rng.choice(["a", "b", "_", "-", "A", "1", ".", "查"]) for _ in range(rng.randrange(0, 4)))
+    assert _mention(text, name) == plain(text, name)

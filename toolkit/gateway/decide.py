@@ -314,18 +314,11 @@ def _last_order_id(messages: list[dict], rules: Rules) -> str | None:
 
 
 def _mention(text: str, name: str) -> int | None:
-    """Where a literal mention of `name` (not part of a longer identifier) ends."""
-    start = text.find(name)
-    while start != -1:
-        end = start + len(name)
-        if not _is_ident(text[start - 1 : start]) and not _is_ident(text[end : end + 1]):
-            return end
-        start = text.find(name, start + 1)
-    return None
-
-
-def _is_ident(ch: str) -> bool:
-    return ch != "" and ch.isascii() and (ch.isalnum() or ch in "_-")
+    """Where a literal mention of `name` (not part of a longer identifier: no ASCII letter, digit,
+    `_` or `-` on either side) ends. One search in C: a Python loop over every occurrence took
+    50 us a character for 64 names each found all through a long text, inside longer names."""
+    found = re.search(rf"(?<![A-Za-z0-9_-]){re.escape(name)}(?![A-Za-z0-9_-])", text)
+    return found.end() if found else None
 
 
 def _json_after(text: str, end: int) -> dict[str, Any] | None:

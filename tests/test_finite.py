@@ -1,5 +1,6 @@
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -33,3 +34,38 @@ def test_found_exactly_when_there_is_one(value):
         return any(has(x) for x in items)
 
     assert (first_non_finite(value) is not None) == has(value)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_path_found_is_the_plain_walks(seed):
+    """Parents are linked, not copied: the same first number and path as copying each path."""
+    import math
+    import random
+
+    rng = random.Random(seed)
+
+    def value(depth=0):
+        kind = rng.randrange(5 if depth < 4 else 2)
+        if kind == 0:
+            return rng.choice([1.5, math.nan, math.inf, -math.inf, 2, "x", None])
+        if kind == 1:
+            return rng.choice([0.0, "nan"])
+        if kind == 2:
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        return {f"k{i}": value(depth + 1) for i in range(rng.randrange(4))}
+
+    def plain(v):
+        stack = [(v, [])]
+        while stack:
+            node, path = stack.pop()
+            if isinstance(node, float) and not math.isfinite(node):
+                return path, node
+            children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            stack.extend((child, [*path, key]) for key, child in reversed(list(children)))
+        return None
+
+    v = value()
+    found, expected = first_non_finite(v), plain(v)
+    assert (found is None) == (expected is None)
+    if found is not None:
+        assert found[0] == expected[0] and repr(found[1]) == repr(expected[1])

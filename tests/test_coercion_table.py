@@ -65,3 +65,23 @@ def test_the_rendered_rows_are_the_table():
         "function receives / expected": "27",
         "why": table.VALUES[0].rule,
     }
+
+
+def test_a_validator_is_found_by_its_annotation_object_and_choices_by_hash():
+    """`validator_for` looks an annotation object up before hashing it (a `Literal` of many values
+    hashes all of them); a string is matched among the choices by hash, unhashable ones in turn."""
+    import enum
+    from typing import Literal
+
+    from toolkit.tools.coercion import validate_value, validator_for
+
+    many = Literal[tuple(f"v{i}" for i in range(5000))]
+    assert validator_for(many) is validator_for(many)
+    assert validate_value(many, "V4999") == "v4999" and validate_value(many, "v7") == "v7"
+
+    class Shape(enum.Enum):
+        POINT = [0]
+        LINE = "Line"
+
+    assert validate_value(Shape, "line") is Shape.LINE
+    assert validate_value(Shape, [0]) is Shape.POINT

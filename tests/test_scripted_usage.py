@@ -209,3 +209,13 @@ def test_a_long_history_sent_again_by_a_new_model_is_not_read_again(monkeypatch)
     sent = [*history, UserMessage(content="还有吗？")]
     assert ScriptedModel(["ok"]).chat(sent).usage.input_tokens == plain(sent, [])
     assert written == [{"role": "user", "content": "还有吗？"}]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_tools_arrays_tokens_are_the_plain_estimate(seed):
+    """`tools_tokens` (what a trace shows each round, and what a scripted model adds) adds each
+    entry's counts up, a shared entry's worked out once: the estimate of the whole array."""
+    from toolkit.chat.sent import tools_tokens
+
+    tools = tools_array(random.Random(seed))
+    assert tools_tokens(tools) == estimate_json_tokens(tools)

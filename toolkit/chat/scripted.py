@@ -43,7 +43,7 @@ from toolkit.chat.messages import (
     UserMessage,
     to_openai,
 )
-from toolkit.chat.sent import SentTool
+from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
 from toolkit.errors import ScriptExhausted
 from toolkit.tokens import (
@@ -160,13 +160,7 @@ class _Counts:
     def input_tokens(self, messages: Sequence[Message], tools: list[dict[str, Any]]) -> int:
         wide, narrow, images = self.messages_counts(messages if type(messages) is tuple else tuple(messages))
         total = array_tokens(wide, narrow, len(messages)) + IMAGE_TOKENS * images
-        if not tools:
-            return total
-        wide = narrow = 0
-        for entry in tools:
-            w, n = entry.json_counts() if type(entry) is SentTool else json_counts(entry)
-            wide, narrow = wide + w, narrow + n
-        return total + array_tokens(wide, narrow, len(tools))
+        return total + tools_tokens(tools) if tools else total
 
     def messages_counts(self, messages: tuple[Message, ...]) -> tuple[int, int, int]:
         """The wide and narrow characters of the messages' JSON items, and their images, added

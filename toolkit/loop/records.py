@@ -20,6 +20,7 @@ from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.model import ToolChoice
+from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH, ConfigurationError
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
@@ -28,7 +29,6 @@ from toolkit.loop.texts import EN, ZH, LoopTexts
 from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
 from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
-from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.execute import Policies
 
 FOUND_TOOLS = "found_tools"
@@ -296,7 +296,7 @@ class RoundTrace:
     @property
     def tools_tokens(self) -> int:
         """Estimated tokens of the tools block (computed on demand: the hot path never pays)."""
-        return estimate_json_tokens(self.tools_payload) if self.tools_payload else 0
+        return tools_tokens(self.tools_payload) if self.tools_payload else 0
 
 
 @dataclass

@@ -119,11 +119,9 @@ def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[st
     """Keyword arguments for the function (injected ones excluded), or `ArgumentError`."""
     visible = [p for p in params if p.inject is None]
     known = {p.wire_name for p in visible}
-    problems = [
-        ArgumentProblem(key, _short(raw[key]), ", ".join(p.wire_name for p in visible), kind="unknown")
-        for key in raw
-        if key not in known
-    ]
+    unknown = [key for key in raw if key not in known]
+    valid = ", ".join(p.wire_name for p in visible) if unknown else ""  # written once, whatever the unknown keys
+    problems = [ArgumentProblem(key, _short(raw[key]), valid, kind="unknown") for key in unknown]
     values: dict[str, Any] = {}
     for p in visible:
         value = raw.get(p.wire_name)

@@ -349,3 +349,141 @@ def test_a_truncated_stream_shows_the_unexecuted_call():
     first, status = view._text.splitlines()
     assert first.startswith("tool query_logistics(") and first.endswith("[not executed]")
     assert status.startswith("stopped · TruncatedStreamError: stream ended before [DONE]")
+
+
+# --- folding once, drawing only what changed ----------------------------------------------------
+
+
+def plain_fold(events):
+    """`fold_events` as first written (every fragment `+=`, every call found by a scan): the
+    reference the incremental fold and the live view must match."""
+    segments, writing = [], {}
+    for event in events:
+        if isinstance(event, TextDelta):
+            if segments and isinstance(segments[-1], TextSegment):
+                segments[-1].text += event.text
+            else:
+                segments.append(TextSegment(event.text))
+        elif isinstance(event, ToolCallDelta):
+            current = writing.get(event.index)
+            if current is None or event.id is not None:
+                current = writing[event.index] = ToolSegment(event.name or "?", "", call_id=event.id)
+                segments.append(current)
+            current.name = event.name or current.name
+            current.arguments += event.arguments
+        elif isinstance(event, ToolStarted):
+            writing.clear()
+            segment = plain_tool(segments, event.call.id, event.call.name, ("asked",))
+            segment.name, segment.arguments, segment.state = event.call.name, event.call.arguments, "running"
+        elif isinstance(event, ToolFinished):
+            call_ = event.execution.call
+            segment = plain_tool(segments, call_.id, call_.name, ("running", "asked"))
+            segment.arguments, segment.state, segment.execution = call_.arguments, "done", event.execution
+    return segments
+
+
+def plain_tool(segments, call_id, name, states):
+    for segment in reversed(segments):
+        if isinstance(segment, ToolSegment) and segment.call_id == call_id and segment.state in states:
+            return segment
+    segment = ToolSegment(name, "", call_id=call_id)
+    segments.append(segment)
+    return segment
+
+
+FRAGMENTS = ["", "我查", "<b>&amp;", "\n", " ", "{", '"orderId"', ":", '"SN1"', "}", "▍"]
+
+
+def random_events(rng, n):
+    """Text, deltas of up to three parallel calls (ids and names present or not), and calls
+    started and finished (ok, failed, rolled back, not run), in any order."""
+    events = []
+    for _ in range(n):
+        kind = rng.random()
+        if kind < 0.4:
+            events.append(TextDelta(rng.choice(FRAGMENTS)))
+        elif kind < 0.75:
+            id_, name = rng.choice(["c1", "c2", "c3", None]), rng.choice(["query_logistics", "q<i>", None])
+            events.append(ToolCallDelta(rng.randrange(3), id_, name, rng.choice(FRAGMENTS)))
+        else:
+            id_ = rng.choice(["c1", "c2", "c3"])
+            call_ = ToolCall(
+                id=id_, name=rng.choice(["query_logistics", "q<i>"]), arguments=rng.choice(['{"a": 1}', "{"])
+            )
+            if kind < 0.87:
+                events.append(ToolStarted(rng.randrange(1, 3), call_))
+            else:
+                content = rng.choice(["运输中", '{"b": [1]}', "<script>"])
+                result = ToolResultMessage(tool_call_id=id_, tool_name=call_.name, content=content)
+                kinds = [None, "argument", "not_run"]
+                events.append(
+                    ToolFinished(
+                        ToolExecution(
+                            1, call_, result, error_kind=rng.choice(kinds), rolled_back_by=rng.choice([None, "x"])
+                        )
+                    )
+                )
+    return events
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fold_events_is_the_plain_fold_after_every_event(seed):
+    import random
+
+    events = random_events(random.Random(seed), 40)
+    for upto in range(len(events) + 1):
+        assert fold_events(events[:upto]) == plain_fold(events[:upto])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_live_view_after_each_push_is_the_plain_render_of_all_events_so_far(seed, monkeypatch):
+    import random
+
+    rng = random.Random(seed)
+    events = random_events(rng, 40)
+    view = StreamView("live")
+    monkeypatch.setattr(stream_view, "fold_events", plain_fold)  # the renderers below fold plainly
+    assert (view.value, view._text) == (render_stream_html([], title="live"), render_stream_text([]))
+    for upto, event in enumerate(events, 1):
+        view.push(event)
+        assert view.value == render_stream_html(events[:upto], title="live")
+        assert view._text == render_stream_text(events[:upto])
+    error = rng.choice([None, TruncatedStreamError("stream ended before [DONE]")])
+    view.finish(error=error)
+    assert view.value == render_stream_html(events, error=error, done=True, title="live")
+    assert view._text == render_stream_text(events, error=error, done=True)
+
+
+def test_the_live_view_with_a_result_is_the_plain_render(monkeypatch):
+    stream = scripted_stream([call("query_logistics", orderId="SN1"), "您的订单已发货"])
+    view = StreamView("live")
+    view.consume(stream)
+    monkeypatch.setattr(stream_view, "fold_events", plain_fold)
+    assert view.value == render_stream_html(view.events, stream.result, title="live")
+    assert view._text == render_stream_text(view.events, stream.result)
+
+
+def test_the_live_view_folds_each_event_once_and_draws_only_what_changed(monkeypatch):
+    folded, drawn = [], []
+    add, draw = stream_view.EventFold.add, stream_view._segment_html
+    monkeypatch.setattr(stream_view.EventFold, "add", lambda self, e: (folded.append(e), add(self, e))[1])
+    monkeypatch.setattr(stream_view, "_segment_html", lambda *a: (drawn.append(a[0]), draw(*a))[1])
+    view = StreamView()
+    view.consume([TextDelta(f"w{i} ") for i in range(200)])
+    assert len(folded) == 200  # not 200 * 201 / 2
+    assert len(drawn) == 201  # the growing text once per push, then once more without its cursor
+    drawn.clear()
+    view = StreamView()
+    view.consume(mid_stream_events() * 3)
+    assert len(drawn) <= 2 * len(view.events) + len(fold_events(view.events))
+
+
+def test_a_replaced_event_list_is_folded_again():
+    events = mid_stream_events()
+    view = StreamView(events=events[:6])
+    view.events = events[6:8]
+    view.push(events[8])
+    assert view._text == render_stream_text(events[6:])
+    del view.events[1:]
+    view.push(TextDelta("!"))
+    assert view._text == render_stream_text([events[6], TextDelta("!")])

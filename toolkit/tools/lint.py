@@ -10,6 +10,9 @@ into five checks, each a short sentence naming the tool:
 4. a tool description too vague to choose by (fewer than 4 words, or 6 CJK characters);
 5. two tools whose descriptions overlap so much the model cannot tell them apart.
 
+Each description's words are read once, so comparing every pair of tools costs one set
+intersection per pair.
+
 Leaves out: judging whether a description is *true*; that needs the accuracy suite.
 """
 
@@ -69,8 +72,9 @@ def lint_tools(specs: Iterable[ToolSpec]) -> list[LintWarning]:
     """Every warning for `specs`, tool by tool, overlaps last."""
     specs = list(specs)
     out = [w for spec in specs for w in _lint_one(spec)]
-    for a, b in combinations(specs, 2):
-        share = overlap(a.description, b.description)
+    described = [(spec, words(spec.description)) for spec in specs]  # once per tool, not once per pair
+    for (a, wa), (b, wb) in combinations(described, 2):
+        share = _jaccard(wa, wb)
         if share >= OVERLAP:
             out.append(
                 LintWarning(
@@ -126,5 +130,12 @@ def words(text: str) -> set[str]:
 
 def overlap(a: str, b: str) -> float:
     """Jaccard similarity of the content words of two descriptions (0 when either is empty)."""
-    wa, wb = words(a), words(b)
-    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+    return _jaccard(words(a), words(b))
+
+
+def _jaccard(wa: set[str], wb: set[str]) -> float:
+    """`len(wa & wb) / len(wa | wb)` (0 when either is empty), without building the union."""
+    if not wa or not wb:
+        return 0.0
+    common = len(wa & wb)
+    return common / (len(wa) + len(wb) - common)

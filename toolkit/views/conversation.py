@@ -173,7 +173,8 @@ def render_conversation_html(
 ) -> str:
     """The conversation as HTML: one card per message, results under their calls, usage last."""
     messages = _as_messages(messages)
-    answers, orphans = pair_results(messages)
+    answers, orphan_list = pair_results(messages)
+    orphans = set(orphan_list)
     parts: list[Html] = []
     for i, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
@@ -245,7 +246,7 @@ def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list
 def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> str:
     """A short transcript, one line per message or tool call; deterministic (no ids)."""
     messages = _as_messages(messages)
-    _, orphans = pair_results(messages)
+    orphans = set(pair_results(messages)[1])
     names = {c.id: c.name for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
     lines = [line for i, m in enumerate(messages) for line in _message_text(m, names, i in orphans)]
     if usage is not None:

@@ -4,7 +4,8 @@
 under nbval), built from the shared `toolkit.views.html` helpers: one card per tool with its three
 columns and its lint warnings (`toolkit.tools.lint`), and on top the size of the whole `tools`
 block in estimated tokens, normal and strict. A tool that cannot be strict shows the
-registration error in the strict column instead. `render_schema_text` is the plain-text twin.
+registration error in the strict column instead (the lint warnings are grouped by tool once, not
+searched per tool). `render_schema_text` is the plain-text twin.
 `schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool.
 
 Leaves out: editing specs, exact token counts (`toolkit.tokens` estimates).
@@ -35,25 +36,34 @@ COLUMNS = ("Python signature", "JSON Schema", "strict mode")
 def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None) -> Html:
     """HTML for `tools` (or just the one named `only`): columns, lint warnings, token counts."""
     specs = [_spec(t) for t in tools]
-    warnings = lint_tools(specs)
-    cards = [_tool_card(t, warnings) for t in tools if only is None or _spec(t).name == only]
+    warnings = _lint_by_tool(lint_tools(specs))
+    cards = [_tool_card(t, warnings.get(_spec(t).name, [])) for t in tools if only is None or _spec(t).name == only]
     return page(join([small(summary(specs)), *cards]), title="Tool schemas")
 
 
 def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
     """The same, as a few lines of text: the summary, then one line per tool."""
     specs = [_spec(t) for t in tools]
-    warnings = lint_tools(specs)
+    warnings = _lint_by_tool(lint_tools(specs))
     lines = [summary(specs)]
     for spec in specs:
         props = (spec.parameters or {}).get("properties", {})
         required = len((spec.parameters or {}).get("required", []))
-        count = sum(spec.name in w.tool.split(", ") for w in warnings)
+        count = len(warnings.get(spec.name, []))
         lines.append(
             f"- {spec.name}: {len(props)} parameters ({required} required), "
             f"{count} lint warning{'s' if count != 1 else ''}"
         )
     return "\n".join(lines)
+
+
+def _lint_by_tool(warnings: list[LintWarning]) -> dict[str, list[str]]:
+    """The warnings' messages under each tool they name (an overlap names two), in order."""
+    by_tool: dict[str, list[str]] = {}
+    for w in warnings:
+        for name in dict.fromkeys(w.tool.split(", ")):
+            by_tool.setdefault(name, []).append(w.message)
+    return by_tool
 
 
 def summary(specs: Sequence[ToolSpec]) -> str:
@@ -96,7 +106,8 @@ def _spec(t: Tool | ToolSpec) -> ToolSpec:
     return t.spec if isinstance(t, Tool) else t
 
 
-def _tool_card(t: Tool | ToolSpec, warnings: list[LintWarning]) -> Html:
+def _tool_card(t: Tool | ToolSpec, mine: list[str]) -> Html:
+    """The tool's card; `mine` are its lint messages."""
     spec = _spec(t)
     function = t.function if isinstance(t, Tool) else None
     signature = signature_text(function) if function else "(hand-written spec: no Python function)"
@@ -105,7 +116,6 @@ def _tool_card(t: Tool | ToolSpec, warnings: list[LintWarning]) -> Html:
         code_block(_json(spec.to_openai()["function"]), lang="text"),
         _strict_cell(spec),
     ]
-    mine = [w.message for w in warnings if spec.name in w.tool.split(", ")]
     lint = (
         card("lint", text_block("\n".join(f"⚠ {m}" for m in mine)), "warn")
         if mine

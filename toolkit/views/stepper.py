@@ -6,7 +6,8 @@ The loop's ten steps (`toolkit.loop.run`: send, record, exit?, bound, execute, r
 append, return?, refresh) are listed once; each click moves to the next step that happened in
 the run and highlights it, with what happened there (the tools sent, the reply, each call and
 its result, the decision). Steps that did nothing in a round (no repair, no saga) are skipped.
-`steps(result)` is the same walk as data, which the text fallback prints whole.
+`steps(result)` is the same walk as data, which the text fallback prints whole; it reads the
+run's executions once, finding each round's rolled-back calls in a table built up front.
 
 Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded as it ran).
 """
@@ -19,6 +20,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.loop.records import LoopResult
+from toolkit.loop.saga import ToolExecution
 from toolkit.views.conversation import one_line
 from toolkit.views.html import escape
 
@@ -44,6 +46,7 @@ def steps(result: LoopResult) -> list[Step]:
     """Every step the run went through, in order."""
     out: list[Step] = []
     trips = 0
+    rolled_back = _rolled_back_by_round(result.executions)
     for i, trace in enumerate(result.rounds):
         r = trace.index
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
@@ -70,7 +73,7 @@ def steps(result: LoopResult) -> list[Step]:
                 if handed
                 else "the argument error goes back with a hint",
             )
-        rolled = [e for e in result.executions if e.rolled_back_by and _saga_here(result, e, r)]
+        rolled = rolled_back.get(r, [])
         if rolled:
             add(7, "rolled back: " + ", ".join(e.call.name for e in rolled))
         add(8, f"{len(trace.executions)} tool result(s) appended")
@@ -84,9 +87,19 @@ def steps(result: LoopResult) -> list[Step]:
     return out
 
 
-def _saga_here(result: LoopResult, execution: Any, round_index: int) -> bool:
-    failed = [e.round for e in result.executions if e.error_kind and e.call.name == execution.rolled_back_by]
-    return bool(failed) and max(failed) == round_index
+def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[ToolExecution]]:
+    """The rolled-back calls, in run order, under the round of their saga: the last round in
+    which the tool whose failure caused the rollback failed. One pass over the executions."""
+    last_failure: dict[str, int] = {}
+    for e in executions:
+        if e.error_kind:
+            last_failure[e.call.name] = max(e.round, last_failure.get(e.call.name, e.round))
+    by_round: dict[int, list[ToolExecution]] = {}
+    for e in executions:
+        saga_round = last_failure.get(e.rolled_back_by) if e.rolled_back_by else None
+        if saga_round is not None:
+            by_round.setdefault(saga_round, []).append(e)
+    return by_round
 
 
 class LoopStepper(widgets.VBox):

@@ -19,6 +19,9 @@ Pure renderers (unit-tested, stable under nbval):
 every event of a `TokenStream`, then shows the result — or the error, and re-raises it. After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
+A push folds in only the new event (`EventFold`, which collects text fragments in a list and
+joins them when drawing) and redraws only the segments whose card changed, so a stream's
+events are folded once each instead of all again on every push.
 
 No call ids (a real gateway's are random) and no timings, so the output is deterministic.
 
@@ -77,48 +80,89 @@ Segment = TextSegment | ToolSegment
 
 def fold_events(events: Iterable[LoopEvent]) -> list[Segment]:
     """The events as text and tool segments, in the order they first appeared."""
-    segments: list[Segment] = []
-    writing: dict[int, ToolSegment] = {}  # the calls of the reply still streaming, by delta index
+    fold = EventFold()
     for event in events:
+        fold.add(event)
+    return fold.segments()
+
+
+class EventFold:
+    """`fold_events` one event at a time: `add(event)`, then `segments()` for the fold so far.
+
+    Linear in the events: text and argument fragments are kept in lists and joined only when
+    `segments()` is read, and a call's segments are found by its id, not by a scan."""
+
+    def __init__(self) -> None:
+        self._segments: list[Segment] = []
+        self._writing: dict[int, ToolSegment] = {}  # the calls of the reply still streaming, by delta index
+        self._calls: dict[str | None, list[ToolSegment]] = {}  # every tool segment, by call id
+        self._unjoined: dict[int, tuple[Segment, list[str]]] = {}  # id(segment) → (it, fragments to append)
+
+    def add(self, event: LoopEvent) -> None:
+        """Fold one more event in."""
         if isinstance(event, TextDelta):
-            _add_text(segments, event.text)
+            self._add_text(event.text)
         elif isinstance(event, ToolCallDelta):
-            _add_delta(segments, writing, event)
+            self._add_delta(event)
         elif isinstance(event, ToolStarted):
-            writing.clear()  # tools run only once the reply is complete
-            segment = _tool(segments, event.call.id, event.call.name, ("asked",))
-            segment.name, segment.arguments, segment.state = event.call.name, event.call.arguments, "running"
+            self._writing.clear()  # tools run only once the reply is complete
+            segment = self._tool(event.call.id, event.call.name, ("asked",))
+            self._replace_arguments(segment, event.call.arguments)
+            segment.name, segment.state = event.call.name, "running"
         elif isinstance(event, ToolFinished):
             call = event.execution.call
-            segment = _tool(segments, call.id, call.name, ("running", "asked"))
-            segment.arguments, segment.state, segment.execution = call.arguments, "done", event.execution
-    return segments
+            segment = self._tool(call.id, call.name, ("running", "asked"))
+            self._replace_arguments(segment, call.arguments)
+            segment.state, segment.execution = "done", event.execution
 
+    def segments(self) -> list[Segment]:
+        """The segments so far, every fragment joined (the list itself: later events change it)."""
+        for segment, fragments in self._unjoined.values():
+            if isinstance(segment, TextSegment):
+                segment.text += "".join(fragments)
+            else:
+                segment.arguments += "".join(fragments)
+        self._unjoined.clear()
+        return self._segments
 
-def _add_text(segments: list[Segment], text: str) -> None:
-    if segments and isinstance(segments[-1], TextSegment):
-        segments[-1].text += text
-    else:
-        segments.append(TextSegment(text))
+    def _add_text(self, text: str) -> None:
+        last = self._segments[-1] if self._segments else None
+        if isinstance(last, TextSegment):
+            self._append_fragment(last, text)
+        else:
+            self._segments.append(TextSegment(text))
 
+    def _add_delta(self, delta: ToolCallDelta) -> None:
+        current = self._writing.get(delta.index)
+        if current is None or delta.id is not None:  # a new call starts with its id (and name)
+            current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
+        current.name = delta.name or current.name
+        self._append_fragment(current, delta.arguments)
 
-def _add_delta(segments: list[Segment], writing: dict[int, ToolSegment], delta: ToolCallDelta) -> None:
-    current = writing.get(delta.index)
-    if current is None or delta.id is not None:  # a new call starts with its id (and name)
-        current = writing[delta.index] = ToolSegment(delta.name or "?", "", call_id=delta.id)
-        segments.append(current)
-    current.name = delta.name or current.name
-    current.arguments += delta.arguments
+    def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
+        """The latest segment of this call in one of `states`, or a new one (a non-streamed call)."""
+        for segment in reversed(self._calls.get(call_id, [])):
+            if segment.state in states:
+                return segment
+        return self._new_tool(name, call_id)
 
+    def _new_tool(self, name: str, call_id: str | None) -> ToolSegment:
+        segment = ToolSegment(name, "", call_id=call_id)
+        self._segments.append(segment)
+        self._calls.setdefault(call_id, []).append(segment)
+        return segment
 
-def _tool(segments: list[Segment], call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
-    """The latest segment of this call in one of `states`, or a new one (a non-streamed call)."""
-    for segment in reversed(segments):
-        if isinstance(segment, ToolSegment) and segment.call_id == call_id and segment.state in states:
-            return segment
-    segment = ToolSegment(name, "", call_id=call_id)
-    segments.append(segment)
-    return segment
+    def _append_fragment(self, segment: Segment, fragment: str) -> None:
+        """`segment.text += fragment` (or `.arguments`), deferred to `segments()`."""
+        pending = self._unjoined.get(id(segment))
+        if pending is None:
+            self._unjoined[id(segment)] = (segment, [fragment])
+        else:
+            pending[1].append(fragment)
+
+    def _replace_arguments(self, segment: ToolSegment, arguments: str) -> None:
+        self._unjoined.pop(id(segment), None)  # fragments not joined yet are replaced too
+        segment.arguments = arguments
 
 
 # 2. Shared wording for both renderers.
@@ -178,6 +222,15 @@ def _tool_html(segment: ToolSegment, over: bool) -> Html:
     return element("div", "stream-tool", card(head, body, "error" if kind == "error" else "tool"))
 
 
+def _segment_html(segment: Segment, cursor: bool, over: bool) -> Html:
+    return _text_html(segment, cursor) if isinstance(segment, TextSegment) else _tool_html(segment, over)
+
+
+def _cursor(index: int, segments: list[Segment], over: bool) -> bool:
+    """The cursor follows the last segment (when it is text) while the stream runs."""
+    return index == len(segments) - 1 and not over
+
+
 def render_stream_html(
     events: Iterable[LoopEvent],
     result: Result[Any] | None = None,
@@ -191,13 +244,16 @@ def render_stream_html(
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
     over = _over(result, error, done)
     segments = fold_events(events)
-    parts: list[Html] = []
-    for i, segment in enumerate(segments):
-        last = i == len(segments) - 1
-        parts.append(
-            _text_html(segment, last and not over) if isinstance(segment, TextSegment) else _tool_html(segment, over)
-        )
-    if not segments:
+    cards = [_segment_html(s, _cursor(i, segments, over), over) for i, s in enumerate(segments)]
+    return _page_html(cards, result, error, over, title)
+
+
+def _page_html(
+    cards: list[Html], result: Result[Any] | None, error: BaseException | None, over: bool, title: str | None
+) -> str:
+    """The segments' cards, then the status line, in the page."""
+    parts = list(cards)
+    if not cards:
         parts.append(small("nothing yet" if not over else "(no events)"))
     label, kind, detail = _status(result, error, over)
     rows = [("status", join([badge(label, kind), " ", detail]))]
@@ -225,10 +281,13 @@ def render_stream_text(
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
     over = _over(result, error, done)
-    lines = [_segment_text(s, over) for s in fold_events(events)]
+    return _transcript([_segment_text(s, over) for s in fold_events(events)], result, error, over)
+
+
+def _transcript(lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool) -> str:
+    """The segments' lines, then the status."""
     label, _, detail = _status(result, error, over)
-    lines.append(f"{label} · {detail}" if detail else label)
-    return "\n".join(lines)
+    return "\n".join([*lines, f"{label} · {detail}" if detail else label])
 
 
 def event_line(event: LoopEvent) -> str:
@@ -247,7 +306,60 @@ def event_line(event: LoopEvent) -> str:
     return type(event).__name__
 
 
-# 5. The widget.
+# 5. Drawing a live view again: only the segments that changed.
+
+
+@dataclass
+class _Drawing:
+    """One segment's card and transcript line, and what they were drawn from."""
+
+    segment: Segment
+    shown: tuple[Any, ...]
+    execution: ToolExecution | None
+    """Compared by identity (it is frozen), like `segment`."""
+    card: Html
+    line: str
+
+
+def _shown(segment: Segment, cursor: bool, over: bool) -> tuple[Any, ...]:
+    """What a segment's card and line are drawn from, but its execution (compared by identity)."""
+    if isinstance(segment, TextSegment):
+        return (segment.text, cursor)
+    return (segment.name, segment.arguments, segment.state, over)
+
+
+class _Drawings:
+    """The cards and lines of a live view's segments, kept between redraws: a segment is drawn
+    again only when what it shows has changed, so a redraw costs one comparison per unchanged
+    segment. The same cards and lines as `render_stream_html` and `render_stream_text` draw."""
+
+    def __init__(self) -> None:
+        self._kept: list[_Drawing] = []
+
+    def draw(self, segments: list[Segment], over: bool) -> tuple[list[Html], list[str]]:
+        """`(cards, lines)` of `segments`."""
+        del self._kept[len(segments) :]
+        for i, segment in enumerate(segments):
+            cursor = _cursor(i, segments, over)
+            shown, execution = _shown(segment, cursor, over), _execution(segment)
+            kept = self._kept[i] if i < len(self._kept) else None
+            if kept is not None and kept.segment is segment and kept.execution is execution and kept.shown == shown:
+                continue
+            drawing = _Drawing(
+                segment, shown, execution, _segment_html(segment, cursor, over), _segment_text(segment, over)
+            )
+            if kept is not None:
+                self._kept[i] = drawing
+            else:
+                self._kept.append(drawing)
+        return [d.card for d in self._kept], [d.line for d in self._kept]
+
+
+def _execution(segment: Segment) -> ToolExecution | None:
+    return segment.execution if isinstance(segment, ToolSegment) else None
+
+
+# 6. The widget.
 
 
 class StreamView(HtmlView):
@@ -261,6 +373,9 @@ class StreamView(HtmlView):
         self.error: BaseException | None = None
         self.done = False
         self._handle: Any = None
+        self._fold = EventFold()
+        self._folded: tuple[list[LoopEvent], int] = (self.events, 0)  # the list folded in, and how much of it
+        self._drawings = _Drawings()
         self._redraw()
 
     def push(self, event: LoopEvent) -> None:
@@ -306,9 +421,20 @@ class StreamView(HtmlView):
         live = {k: v for k, v in super()._repr_mimebundle_().items() if k == WIDGET_VIEW}
         self._handle = display(live, raw=True, display_id=True)
 
+    def _segments(self) -> list[Segment]:
+        """`fold_events(self.events)`, folding in only the events pushed since the last call."""
+        folded, count = self._folded
+        if folded is not self.events or count > len(self.events):  # replaced or cut: fold it all again
+            self._fold, count = EventFold(), 0
+        for event in self.events[count:]:
+            self._fold.add(event)
+        self._folded = (self.events, len(self.events))
+        return self._fold.segments()
+
     def _redraw(self) -> None:
-        done = self.done or None
+        over = _over(self.result, self.error, self.done or None)
+        cards, lines = self._drawings.draw(self._segments(), over)
         self.show(
-            render_stream_html(self.events, self.result, self.error, done=done, title=self.title),
-            render_stream_text(self.events, self.result, self.error, done=done),
+            _page_html(cards, self.result, self.error, over, self.title),
+            _transcript(lines, self.result, self.error, over),
         )

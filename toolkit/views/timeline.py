@@ -8,6 +8,8 @@ Two builders feed `Timeline`:
   span per tool call (start when the loop announced it, length its measured duration), so a
   sequential and a concurrent run can be drawn on one axis.
 
+`Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans.
+
 Leaves out: zooming, hover details (the text table has every number).
 """
 
@@ -92,6 +94,7 @@ class Timeline:
         end = max((s.end for s in spans), default=1.0) or 1.0
         left, width, lane_h = 170, 560, 22
         lanes = [(name, lane) for name, row in self.rows for lane in dict.fromkeys(s.lane for s in row)]
+        in_lane = self._spans_by_lane()
         height = 30 + lane_h * len(lanes) + 30
         x = lambda t: left + width * t / end  # noqa: E731
         parts = [
@@ -103,7 +106,7 @@ class Timeline:
         for i, (name, lane) in enumerate(lanes):
             y = 24 + i * lane_h
             parts.append(f'<text x="4" y="{y + 14}">{html.escape(name)} · {html.escape(lane)}</text>')
-            for s in (s for _, row in self.rows if _ == name for s in row if s.lane == lane):
+            for s in in_lane[name, lane]:
                 w = max(2.0, x(s.end) - x(s.start))
                 parts.append(
                     f'<rect x="{x(s.start):.1f}" y="{y + 3}" width="{w:.1f}" height="{lane_h - 6}" '
@@ -121,6 +124,14 @@ class Timeline:
             parts.append(f'<text x="{x(t):.1f}" y="{axis_y + 14}" text-anchor="middle">{t:.2f} {self.unit}</text>')
         parts.append("</svg>")
         return "".join(parts)
+
+    def _spans_by_lane(self) -> dict[tuple[str, str], list[Span]]:
+        """`(row name, lane)` → its spans, in row order (rows may share a name); one pass."""
+        in_lane: dict[tuple[str, str], list[Span]] = {}
+        for name, row in self.rows:
+            for s in row:
+                in_lane.setdefault((name, s.lane), []).append(s)
+        return in_lane
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return {"text/html": self.svg(), "text/plain": self.text()}

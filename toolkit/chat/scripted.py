@@ -260,8 +260,8 @@ def _strings_only(message: Message) -> bool:
     """Whether `message.to_openai()` holds nothing but strings, `None`, and lists and dicts of
     them, fixed by its fields: one of the four records (`_own`) with no provider fields (`extra`)."""
     if type(message) is AssistantMessage:
-        return not message.extra and all(type(call) is ToolCall and not call.extra for call in message.tool_calls)
-    return type(message) in _OWN_MESSAGES
+        return _own(message) and not message.extra and not any(call.extra for call in message.tool_calls)
+    return _own(message)
 
 
 def _strings_counts(data: dict[str, Any]) -> tuple[int, int]:

@@ -211,6 +211,22 @@ def test_a_long_history_sent_again_by_a_new_model_is_not_read_again(monkeypatch)
     assert written == [{"role": "user", "content": "还有吗？"}]
 
 
+def test_a_conversation_run_again_from_its_start_is_not_read_again(monkeypatch):
+    """A test that runs the same conversation again (a new model, its first request the question
+    alone) goes on along the last conversation counted: the first request, a part of it, does not
+    replace it, so the equal replies and results that follow are taken from it too."""
+    run = [UserMessage(content="1+2?"), AssistantMessage(tool_calls=(ToolCall(id="c1", name="add"),))]
+    run.append(ToolResultMessage(tool_call_id="c1", tool_name="add", content="3"))
+    ScriptedModel(["ok"]).chat(run)
+    written = []
+    monkeypatch.setattr(scripted, "_strings_counts", lambda data: written.append(data) or _strings_counts(data))
+    model = ScriptedModel(["ok"] * 2)
+    again = [a_copy(message) for message in run]
+    for sent in (again[:1], again):
+        assert model.chat(sent).usage.input_tokens == plain(sent, [])
+    assert written == []
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_a_tools_arrays_tokens_are_the_plain_estimate(seed):
     """`tools_tokens` (what a trace shows each round, and what a scripted model adds) adds each

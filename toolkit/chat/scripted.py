@@ -168,10 +168,8 @@ class _Counts:
         global _last
         last = _last
         start = last.agreeing(messages)
-        if start == len(messages):  # nothing new: the next request goes on from these
-            if start < len(last.messages):
-                _last = Prefix(messages, last.totals[: start + 1])
-            return last.totals[start]
+        if start == len(messages):  # nothing new, and `_last` is kept: a conversation that
+            return last.totals[start]  # starts again (a test run once more) goes on along it
         wide, narrow, images = last.totals[start]
         running: list[tuple[int, int, int]] = []
         fixed = True  # every message so far has a fixed wire form (`Prefix`)

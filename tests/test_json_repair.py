@@ -161,7 +161,32 @@ _EDGES = [
     "[]\x00",
     '{"数量": "１２"}',
     '"' + "1" * 25 + '"',
+    '{"a": 1e19, "b": "12345678901234567890123"}',
+    "[1e19, -1e30, 9.3e18]",
+    '{"x": "' + "1" * 25 + '", "y": 2.5}',
+    "[[[[1e30, 123456789012345678901234]]]]",
+    '{"a": [{"b": -18446744073709551617}]}',
 ]
+
+
+class _Searches:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def search(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def test_a_long_text_is_searched_for_long_numbers_only_when_a_float_that_large_was_read(monkeypatch):
+    """Searching a long text for a run of 19 digits cost milliseconds per call; the text is
+    searched only when orjson read a float of 2**63 or more (what an integer past 64 bits becomes)."""
+    searches = _Searches()
+    monkeypatch.setattr(json_repair, "_LONG_NUMBER", searches)
+    text = json.dumps({"text": "订单 SN2026 已发货。" * 2000, "n": 12345678901234567, "x": 2.5}, ensure_ascii=False)
+    assert json_repair._parse(text, None) == json.loads(text)
+    assert searches.texts == []
+    assert json_repair._parse("[1e19]", None) == [1e19]
+    assert searches.texts == ["[1e19]"]
 
 
 @pytest.mark.parametrize("text", _EDGES)

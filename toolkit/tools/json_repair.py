@@ -97,18 +97,40 @@ def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
 
 def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     """`json.loads(text, parse_float=parse_float)`, read by orjson (several times faster) where
-    orjson reads it the same: no `parse_float`, and no run of 19 digits (orjson reads an integer
-    past 64 bits as a float). What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting)
-    goes to `json.loads`, which decides."""
-    if parse_float is None and not _LONG_NUMBER.search(text):
+    orjson reads it the same: no `parse_float`, and no integer past 64 bits (orjson reads one as a
+    float). So a value orjson read with a float that large (`_large_float`, rare: walking the
+    value costs less than searching a long text) is kept only if the text has no run of 19
+    digits. What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting) goes to
+    `json.loads`, which decides."""
+    if parse_float is None:
         try:
-            return orjson.loads(text)
+            value = orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
+        else:
+            if not _large_float(value) or not _LONG_NUMBER.search(text):
+                return value
     return json.loads(text, parse_float=parse_float)
 
 
 _LONG_NUMBER = re.compile(r"\d{19}")
+_INT64 = 2.0**63
+"""An integer outside [-2**63, 2**64) is read by orjson as a float at least this large."""
+
+
+def _large_float(value: Any) -> bool:
+    """Whether `value` holds a float of magnitude 2**63 or more (iterative: no recursion limit)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif kind is float and not -_INT64 < node < _INT64:
+            return True
+    return False
 
 
 def _may_nest_deeper(text: str) -> bool:

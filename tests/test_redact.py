@@ -1,5 +1,6 @@
 """Sanitising exception text: no stack traces, no secrets, exact outputs."""
 
+import os
 import random
 import re
 
@@ -253,3 +254,20 @@ def test_labels_urls_and_cookie_pairs_are_masked_as_the_plain_patterns_mask_them
 )
 def test_a_name_is_read_from_its_first_letter_and_a_quoted_one_must_start_with_one(text):
     assert redact._labelled(text) == _old_labelled(text)
+
+
+def test_the_secret_values_are_read_again_whenever_the_environment_changes(monkeypatch):
+    """The environment's secret values are kept while its raw items stay the same; any change
+    (a variable set, changed, removed, a secret name or not) gives what a fresh read gives."""
+    rng = random.Random(7)
+    names = ["TOOLKIT_TEST_API_KEY", "TOOLKIT_TEST_TOKEN", "TOOLKIT_TEST_PLAIN", "toolkit_test_password"]
+    for _ in range(300):
+        name = rng.choice(names)
+        if rng.randrange(4) == 0:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, rng.choice(["sk-abcdef1", "sk-abcdef2", "123456789", "short", "x" * 20]))
+        assert redact._secret_values() == redact._read_secret_values()
+        value = os.environ.get("TOOLKIT_TEST_API_KEY")
+        if value is not None and value not in ("123456789", "short"):
+            assert redact.scrub(f"key {value} used") == f"key {redact.REDACTED} used"

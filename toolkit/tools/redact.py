@@ -234,17 +234,41 @@ _secret_variable = functools.lru_cache(maxsize=4096)(is_secret_variable)
 
 
 def _environment_values(text: str) -> str:
-    """`text` with the value of every secret environment variable replaced (read each time: the
-    environment may change; whether a name labels a secret is worked out once per name)."""
-    values = sorted(
+    """`text` with the value of every secret environment variable replaced."""
+    for value in _secret_values():
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+def _read_secret_values() -> list[str]:
+    """The values of the secret environment variables, longest first (the plain definition)."""
+    return sorted(
         {v for k, v in os.environ.items() if len(v.strip()) >= 6 and _secret_variable(k) and not v.isdigit()},
         key=len,
         reverse=True,
     )
-    for value in values:
-        if value in text:
-            text = text.replace(value, REDACTED)
-    return text
+
+
+_seen: tuple[object, list[str]] = (None, [])
+"""The environment last read (its raw items) and its secret values."""
+
+
+def _secret_values() -> list[str]:
+    """`_read_secret_values()`, read again only when the environment changed: reading it decodes every
+    variable (tens of microseconds), and every error text of a loop is scrubbed. The raw items of
+    `os.environ` (bytes on POSIX), compared in C, tell whether it changed; where they cannot be
+    read, it is read each time."""
+    global _seen
+    raw = getattr(os.environ, "_data", None)
+    state = tuple(raw.items()) if type(raw) is dict else None
+    seen = _seen
+    if state is not None and state == seen[0]:
+        return seen[1]
+    values = _read_secret_values()
+    if state is not None:
+        _seen = (state, values)
+    return values
 
 
 def _masked(value: str) -> str:

@@ -394,3 +394,44 @@ def test_a_window_is_cut_where_the_next_value_starts_as_the_plain_search_cuts_it
         return context[start + len(value) : end]
 
     assert [generic.window(v, values, context) for v in values] == [plain(v) for v in values]
+
+
+def test_windows_are_each_values_window_looking_only_for_the_values_named():
+    """`windows` looks each value up once and, in a window, only for the values the context
+    holds (a prompt naming 2,000 values took 4.6 s); every window is `window`'s."""
+    import random
+
+    for seed in range(400):
+        rng = random.Random(seed)
+        values = ["".join(rng.choice("ab c") for _ in range(rng.randrange(0, 4))) for _ in range(rng.randrange(1, 12))]
+        context = "".join(rng.choice(["a", "b", " ", "c", "ab", "x" * 150]) for _ in range(rng.randrange(0, 12)))
+        assert generic.windows(values, context) == [generic.window(v, values, context) for v in values]
+
+
+def test_only_the_first_values_named_get_a_window_within_the_first_characters(monkeypatch):
+    monkeypatch.setattr(generic, "_MAX_NAMED", 2)
+    monkeypatch.setattr(generic, "_MAX_CONTEXT", 40)
+    values = ["red", "green", "blue", "pink"]
+    context = "pink is loud. green is calm. red is hot. blue is cold."
+    assert generic.windows(values, context) == [" is hot.", " is calm. ", "", ""]
+
+
+def test_a_value_far_down_a_long_enum_is_still_pointed_at():
+    zones = [f"Zone/City{i}" for i in range(600)]
+    assert generic.pick_enum(zones, "meet me at Zone/City543 please", "", load_rules()) == "Zone/City543"
+
+
+def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
+    from toolkit.gateway.toolset import prepare
+
+    def tool(name, count):
+        values = [f"{name}{i}" for i in range(count)]
+        schema = {"type": "object", "properties": {"v": {"type": "string", "enum": values}}}
+        return {"type": "function", "function": {"name": name, "description": name, "parameters": schema}}
+
+    tools = prepare([tool("a", 2000), tool("b", 2000), tool("c", 2000), tool("d", 5)])
+    assert {name: [len(g) for g in groups] for name, groups in tools._enums.items()} == {
+        "a": [2000],
+        "b": [2000],
+        "c": [96],
+    }

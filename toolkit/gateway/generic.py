@@ -27,7 +27,12 @@ several properties would otherwise grow exponentially: past the budget, what is 
 a string is at most `_MAX_CHARS` characters (the user's words at most `_MAX_WORDS_CHARS`, however
 many fields take them), an array at most `_MAX_ITEMS` items, whatever `minLength` / `minItems` ask.
 A text is read as its first `_MAX_TERMS` search terms (each term is looked for in every
-description: a text of 100,000 different words took 80 s against 50 tools).
+description: a text of 100,000 different words took 80 s against 50 tools). An `enum` is read as
+its first `_MAX_ENUM_VALUES` values (a tool list as its first `_MAX_ENUM_TOTAL`, in the tools'
+order), looked for in the first `_MAX_CONTEXT` characters of the context, and only the first
+`_MAX_NAMED` values a context holds get a window (`windows`: 2,000 values named in a 90 KB prompt
+took 4.6 s, a 1 MiB request would have taken minutes); a value is pointed at in the text's first
+`_MAX_CHARS` characters.
 
 Leaves out: understanding. "Tokyo" does not become `Asia/Tokyo`, "tomorrow" is not a date,
 and a question that shares a word with an unrelated tool's description calls that tool.
@@ -52,6 +57,10 @@ _MAX_CHARS = 10_000
 _MAX_WORDS_CHARS = 1_000
 _MAX_ITEMS = 1_000
 _MAX_TERMS = 512
+_MAX_ENUM_VALUES = 4_096
+_MAX_ENUM_TOTAL = 4_096
+_MAX_CONTEXT = 65_536
+_MAX_NAMED = 256
 _WINDOW = 300
 
 
@@ -107,7 +116,7 @@ def _enum_score(parameters: dict[str, Any], terms: list[str], context: str) -> i
     """The best score of any `enum` value of a top-level parameter, read with its context."""
     scores = [0]
     for words in enum_groups(parameters):
-        scores += [score_text(w, window(w, words, context), terms) for w in words]
+        scores += [score_text(w, around, terms) for w, around in zip(words, windows(words, context))]
     return max(scores)
 
 
@@ -120,7 +129,7 @@ def enum_groups(parameters: Any) -> list[list[str]]:
     for schema in properties.values():
         values = schema.get("enum") if isinstance(schema, dict) else None
         if isinstance(values, list) and values:
-            groups.append([str(v) for v in values])
+            groups.append([str(v) for v in values[:_MAX_ENUM_VALUES]])
     return groups
 
 
@@ -140,17 +149,30 @@ def window(value: str, values: list[str], context: str) -> str:
     return context[begin:end]
 
 
+def windows(values: list[str], context: str) -> list[str]:
+    """`window(v, values, context)` of every value, each value looked for in the context once,
+    and only the values the context holds looked for in a window (one it lacks cannot end a
+    window): quadratic in the values named, not in all the values. Bounded: the context's first
+    `_MAX_CONTEXT` characters are searched, and the first `_MAX_NAMED` values it holds (in the
+    values' order) get a window; the rest get none."""
+    context = context[:_MAX_CONTEXT]
+    held = [v for v in dict.fromkeys(values) if v and v in context][:_MAX_NAMED]
+    found = {v: window(v, held, context) for v in held}
+    return [found.get(v, "") for v in values]
+
+
 def pick_enum(values: list[Any], text: str, context: str, rules: Rules, terms: list[str] | None = None) -> Any:
     """The enum value the text points at: mentioned literally, else best scored, else the first
     (`terms`: `search_terms(text, rules)`, if the caller has them already)."""
-    lowered = text.lower()
+    values = values[:_MAX_ENUM_VALUES]
+    lowered = text[:_MAX_CHARS].lower()
     mentioned = [v for v in values if str(v) and str(v).lower() in lowered]
     if mentioned:
         return max(mentioned, key=lambda v: len(str(v)))
     if terms is None:
         terms = search_terms(text, rules)
     words = [str(v) for v in values]
-    scored = [(score_text(w, window(w, words, context), terms), i) for i, w in enumerate(words)]
+    scored = [(score_text(w, around, terms), i) for i, (w, around) in enumerate(zip(words, windows(words, context)))]
     best, index = max(scored, key=lambda pair: (pair[0], -pair[1]))
     return values[index] if best > 0 else values[0]
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from toolkit.gateway.generic import ToolInfo, enum_groups, search_terms, window
+from toolkit.gateway.generic import _MAX_ENUM_TOTAL, ToolInfo, enum_groups, search_terms, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -65,7 +65,7 @@ class ToolSet:
             self.problem = (exc.message, exc.param, exc.code)
         else:
             self.offered = offered(tools)
-        self._enums = {name: groups for name, info in self.offered.items() if (groups := enum_groups(info.parameters))}
+        self._enums = _first_enums(self.offered)
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
@@ -115,7 +115,9 @@ class ToolSet:
         found = self._windows.get(context)
         if found is None:
             by_name = {
-                name: [(w.lower(), window(w, words, context).lower()) for words in groups for w in words]
+                name: [
+                    (w.lower(), around.lower()) for words in groups for w, around in zip(words, windows(words, context))
+                ]
                 for name, groups in self._enums.items()
             }
             found = by_name, "\n".join([text for values in by_name.values() for pair in values for text in pair])
@@ -124,6 +126,21 @@ class ToolSet:
                     self._windows.pop(next(iter(self._windows)), None)
                 self._windows[context] = found
         return found
+
+
+def _first_enums(offered: dict[str, ToolInfo]) -> dict[str, list[list[str]]]:
+    """Tool name → its parameters' `enum` values (`enum_groups`), the first `_MAX_ENUM_TOTAL`
+    values of the whole list in the tools' order (the picker reads each with every term)."""
+    enums, left = {}, _MAX_ENUM_TOTAL
+    for name, info in offered.items():
+        groups = []
+        for values in enum_groups(info.parameters):
+            if left > 0:
+                groups.append(values[:left])
+                left -= len(groups[-1])
+        if groups:
+            enums[name] = groups
+    return enums
 
 
 class _Pickable:

@@ -14,6 +14,13 @@ Windowed: the same conversations in a `MessageWindow` or a `TokenWindow` exactly
 they are, so every append evicts the oldest message (the steady state of a windowed memory),
 on both stores, appending a question and an answer in turn.
 
+Workloads the checker of issue 16 found growing (each append timed alone, median of rounds):
+a tool result answering the call made at the conversation's start (`SqliteStore` read back to
+the call on every append), a system message appended and the conversation read (timed together:
+`SqliteStore` read every row again), a system message added through a full window (both
+stores read, evicted and rewrote the whole conversation), and a full in-memory window read after
+each append (the append freed the list the last read had given out).
+
 Run on demand (never a test): `PYTHONPATH=. python benchmarks/memory_append.py`
 Target: per-append time at 1,000 messages ≤ 1.5 × the time at 10 (met / not met).
 """
@@ -111,6 +118,52 @@ def windowed() -> None:
                 print_flat(f"{store_label}, full {label}", rounds)
 
 
+def workload_append_us(store: ChatMemoryStore, n: int, workload: str) -> float:
+    """Per append of one of the workloads in the module docstring, on a conversation of `n`."""
+    history = conversation(n)
+    window: Window | None = MessageWindow(max(n, 4)) if workload in ("windowed system", "windowed read") else None
+    memory = ChatMemory("x", store=store, window=window)
+    memory.set(history)
+    memory.add(UserMessage(content="先热身一次。"))
+    memory.messages()
+    samples = []
+    for k in range(APPENDS):
+        message: Message = (
+            ToolResultMessage(tool_call_id="c0", tool_name="query_order", content=f"又查了一次 {k}")
+            if workload == "early call"
+            else SystemMessage(content=f"你是客服助手（第 {k} 版）。")
+            if workload in ("system, read", "windowed system")
+            else UserMessage(content=f"还有一个问题 {k}：退货运费谁出？")
+        )
+        start = time.perf_counter()
+        memory.add(message)
+        if workload == "system, read":
+            memory.messages()  # timed with the append: the read is what grew
+        samples.append(time.perf_counter() - start)
+        if workload == "windowed read":
+            memory.messages()  # a loop that reads after each append (an in-memory read is a list of n: not timed)
+    return statistics.median(samples) * 1e6
+
+
+def workloads() -> None:
+    rows = (
+        ("SqliteStore", "early call", "tool result for the call made first"),
+        ("SqliteStore", "system, read", "system message and a read"),
+        ("SqliteStore", "windowed system", "full MessageWindow, system message"),
+        ("InMemoryStore", "windowed system", "full MessageWindow, system message"),
+        ("InMemoryStore", "windowed read", "full MessageWindow, read after each"),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for store_label, workload, label in rows:
+            rounds = []
+            for r in range(5):
+                store: ChatMemoryStore = (
+                    SqliteStore(Path(tmp) / f"x-{workload}-{r}.db") if store_label == "SqliteStore" else InMemoryStore()
+                )
+                rounds.append({n: workload_append_us(store, n, workload) for n in SIZES})
+            print_flat(f"{store_label}, {label}", rounds)
+
+
 def print_flat(label: str, rounds: list[dict[int, float]]) -> None:
     """One row: the median µs per append at each size over `rounds`, and the largest / smallest."""
     us = {n: statistics.median(r[n] for r in rounds) for n in SIZES}
@@ -144,6 +197,7 @@ def main() -> None:
         ]
         print_flat(f"InMemoryStore, {label}", rounds)
     windowed()
+    workloads()
 
 
 if __name__ == "__main__":

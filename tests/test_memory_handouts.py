@@ -97,7 +97,7 @@ def test_every_read_equals_the_store_and_nothing_held_changes(seed: int) -> None
         elif roll < 0.92:
             store.update("a", lambda current: current[rng.randrange(len(current) + 1) :])
         else:
-            batch = [m for m in _messages(rng, 2, made) if not isinstance(m, SystemMessage)]  # as `ChatMemory` gives it
+            batch = _messages(rng, 2, made)  # a system message among them replaces the stored one
             store.append_in_window("a", batch, rng.choice([MessageWindow(40), TokenWindow(300)]))
         for kept, then in held:
             assert kept == then and all(a is b for a, b in zip(kept, then, strict=True))
@@ -214,19 +214,32 @@ def test_each_request_is_the_conversation_as_it_was_sent(change: bool) -> None:
         assert [len(s) for s, _ in model.sent] == [201, 203, 205]
 
 
-def test_a_change_before_the_end_forgets_the_list_given_out() -> None:
-    """So that `==` never walks a long list comparing equal messages that are not the same object."""
+def _same_objects(got: list, stored: list) -> bool:
+    return len(got) == len(stored) and all(a is b for a, b in zip(got, stored, strict=True))
+
+
+def test_a_change_at_the_front_is_made_to_the_list_given_out() -> None:
+    """A new system message and a window's drop are made again to the list given out (the append
+    never frees it), so the next read gives it out again, the same objects in the same places:
+    `==` never walks a long list comparing equal messages that are not the same object."""
     long = [UserMessage(content="same") for _ in range(100)]  # equal, distinct
     store = InMemoryStore()
     store.append("a", long)
     store.get("a")
     store.append("a", [AssistantMessage(content="end")])
     assert "a" in store._handouts._sizes  # an append at the end keeps it
-    store.append("a", [SystemMessage(content="first")])
-    assert "a" not in store._handouts._sizes
-    store.get("a")
+    store.append("a", [SystemMessage(content="first")])  # put first
+    store.append("a", [SystemMessage(content="second")])  # in its place
+    assert "a" in store._handouts._sizes
+    same = _same_objects(store.get("a"), store._data["a"])  # the reader lets go of it at once
+    assert same and store._handouts.reused == 1
     assert store.append_in_window("a", [AssistantMessage(content="x")], MessageWindow(200))
-    assert "a" in store._handouts._sizes  # nothing dropped
-    assert store.append_in_window("a", [AssistantMessage(content="x")], MessageWindow(50))
+    assert store.append_in_window(
+        "a", [SystemMessage(content="third"), AssistantMessage(content="y")], MessageWindow(80)
+    )
+    same = _same_objects(store.get("a"), store._data["a"])
+    assert same and store._handouts.reused == 2
+    assert [m.content for m in store._data["a"][:2]] == ["third", "same"] and len(store._data["a"]) == 80
+    store.set("a", long)  # any other change forgets it
     assert "a" not in store._handouts._sizes
     assert store.get("a") == store._data["a"]

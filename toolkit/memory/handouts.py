@@ -17,10 +17,14 @@ same list again, brought up to date with what was appended since, when all of th
   equal to the stored list (`==` between two lists skips every pair that is the same object,
   so this reads the two arrays of pointers, not the messages). A reader who changed it before
   letting go gets a new copy. (A reader who swapped a message for an equal one leaves it in:
-  the list is equal to the stored one, which is all `get` promises.) The store itself calls
-  `forget` whenever its list changes other than at its end (a new system message, a window
-  dropping the oldest, `set`, `update`, `delete`), so `==` never compares two equal messages
-  that are not the same object, one by one, down a long list.
+  the list is equal to the stored one, which is all `get` promises.) When the store's list
+  changes at its front in the two ways a store does it in O(1) (a new system message in the
+  first place, `first_changed`; a window dropping the oldest after it, `dropped`), the change
+  is noted and made to the list given out when it is given out again, before `==`: the
+  append that made the change never pays for the list given out (dropping it would free it,
+  a reference count per message, inside the append). Any other change (`set`, `update`,
+  `delete`, a system message moved from further down) calls `forget`, so `==` never compares
+  two equal messages that are not the same object, one by one, down a long list.
 
 This is the trick CPython uses for `s += t` on a string nobody else holds. Any doubt gives the
 plain path, `list(stored)`, which `tests/test_memory_handouts.py` holds it equal to.
@@ -71,6 +75,8 @@ class Handouts:
     def __init__(self) -> None:
         self._lists: dict[str, list[Any]] = {}
         self._sizes: dict[str, int] = {}
+        self._edits: dict[str, _Edits] = {}
+        """Key -> the front changes made to the stored list since its list was given out."""
         self.copies = 0
         """Long lists copied (given out for the first time, or the last one was kept or changed)."""
         self.reused = 0
@@ -84,10 +90,11 @@ class Handouts:
                 self.forget(key)
             return list(stored)
         size = self._sizes.pop(key, None)  # popped and put back: the most recently read go last
-        if size is not None and size <= len(stored) and _references(self._lists, key) == _ALONE:
+        edits = self._edits.pop(key, None)
+        if size is not None and _references(self._lists, key) == _ALONE:
             handed = self._lists.pop(key)
-            if len(handed) == size:
-                handed += stored[size:]
+            if len(handed) == size and (edits is None or edits.apply(handed, stored)) and len(handed) <= len(stored):
+                handed += stored[len(handed) :]
                 if _equal(handed, stored):
                     self.reused += 1
                     return self._keep(key, handed)
@@ -95,6 +102,22 @@ class Handouts:
             self._lists.pop(key, None)
         self.copies += 1
         return self._keep(key, list(stored))
+
+    def first_changed(self, key: str, *, inserted: bool) -> None:
+        """The stored list's first item was replaced (or, `inserted`, a new one put before it)."""
+        if key in self._sizes:
+            edits = self._edits.setdefault(key, _Edits())
+            if inserted:
+                edits.first, edits.skip = "insert", 1
+            elif edits.first is None:
+                edits.first = "replace"
+
+    def dropped(self, key: str, skip: int, count: int) -> None:
+        """`count` items were deleted from the stored list after its first `skip` ones."""
+        if key in self._sizes and count:
+            edits = self._edits.setdefault(key, _Edits())
+            edits.skip = max(edits.skip, skip)
+            edits.dropped += count
 
     @property
     def remembered(self) -> int:
@@ -113,3 +136,31 @@ class Handouts:
         """Drop what is remembered for `key` (its conversation was replaced or deleted)."""
         self._lists.pop(key, None)
         self._sizes.pop(key, None)
+        self._edits.pop(key, None)
+
+
+class _Edits:
+    """The front changes made to a stored list since its list was given out, in the order they
+    are made again: the first item (replaced, or a new one inserted), then `dropped` items
+    after the first `skip` (an item put first only ever comes before the dropped ones)."""
+
+    __slots__ = ("dropped", "first", "skip")
+
+    def __init__(self) -> None:
+        self.first: str | None = None
+        self.skip = 0
+        self.dropped = 0
+
+    def apply(self, handed: list[Any], stored: list[Any]) -> bool:
+        """Make the changes to `handed`, from `stored` (its first item); `False` when they cannot
+        be made (more dropped than it holds): then a copy is given out."""
+        if self.first is not None and not stored:
+            return False
+        if self.first == "insert":
+            handed.insert(0, stored[0])
+        elif self.first == "replace" and handed:
+            handed[0] = stored[0]
+        if self.dropped > len(handed) - self.skip:
+            return False
+        del handed[self.skip : self.skip + self.dropped]
+        return True

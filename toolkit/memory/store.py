@@ -72,6 +72,7 @@ from toolkit.memory.windows import (
     Window,
     check_memory_id,
     check_messages,
+    check_window,
     front_drop,
 )
 
@@ -111,6 +112,8 @@ class SqliteStore:
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
         self._row_tokens: dict[str, tuple[Callable[[Message], int] | None, dict[str, int]]] = {}
         """Id -> (a `TokenWindow`'s count, each stored row's tokens by checksum)."""
+        self._asked: dict[str, _Asked] = {}
+        """Id -> the call ids its stored assistant messages ask for, as far as read (see `_Asked`)."""
         self._lists = _ReadCache()
         """The conversations `get` read (or a write of this store extended), not read again while
         nothing changed them (see `_ReadCache`)."""
@@ -155,16 +158,20 @@ class SqliteStore:
                 read = self._lists.take(memory_id)
                 first, next_seq, system = self._conversation(memory_id)
                 before = (first, next_seq, system)
-                _answered([m for m, _ in encoded], "SqliteStore.append", self._stored_backwards(memory_id, first))
+                asked = self._stored_calls(memory_id, next_seq)
+                _answered([m for m, _ in encoded], "SqliteStore.append", asked.asks(self, memory_id, first))
+                rows: list[tuple[Message, str]] = []
                 for message, payload in encoded:
                     if isinstance(message, SystemMessage):
                         system = payload
                     else:
                         self._insert(memory_id, next_seq, payload)
+                        rows.append((message, payload))
                         next_seq += 1
                 self._save_conversation(memory_id, first, next_seq, system)
-                if system == before[2]:  # no new system message: the list read before, and the new rows
-                    self._extend_read(memory_id, read, before, 0, [p for _, p in encoded], next_seq)
+                asked.appended(rows, next_seq)
+                _remember(self._asked, memory_id, asked)
+                self._extend_read(memory_id, read, before, 0, [p for _, p in rows], next_seq, system)
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` (no system message among them) and raise `first_seq` past the rows
@@ -175,7 +182,8 @@ class SqliteStore:
         row cannot be read: then `update` decides (and says why), as it always did."""
         memory_id = _checked_id(memory_id, "SqliteStore.append_in_window")
         new = check_messages(messages, "SqliteStore.append_in_window")
-        if any(isinstance(m, SystemMessage) for m in new) or type(window) not in (MessageWindow, TokenWindow):
+        check_window(window, "SqliteStore.append_in_window")
+        if type(window) not in (MessageWindow, TokenWindow):
             return False  # a window class of one's own: `update` weighs the whole conversation
         encoded = _encoded(new)
         with self._forgotten_on_failure(memory_id):
@@ -190,30 +198,41 @@ class SqliteStore:
             try:
                 state = (self._version(), *self._conversation(memory_id))
                 _, first, next_seq, system = state
-                _answered(new, "SqliteStore.append", self._stored_backwards(memory_id, first))
+                asked = self._stored_calls(memory_id, next_seq)
+                _answered(new, "SqliteStore.append", asked.asks(self, memory_id, first))
                 known, stored = self._knowledge(known, memory_id, state, window)
                 rows: Sequence[Message] = (  # the rows `get` read, if nothing changed since
                     Joined(read.messages, 1 if system is not None else 0, ())
                     if read is not None and read.state == state
                     else _Rows(self, memory_id, first, next_seq)
                 )
-                total = stored + sum(window.weights(new))
-                dropped = front_drop(Joined(rows, 0, new), next_seq - first, total, window)
+                new_system = _system(encoded)  # a new system message replaces the stored one
+                if new_system is not None and new_system != system:
+                    if system is not None:
+                        stored -= sum(window.weights([self._stored_system(memory_id, system)]))
+                    stored += sum(window.weights([_parsed(new_system)]))
+                    system = new_system
+                turns: list[Message] = [m for m in new if not isinstance(m, SystemMessage)]
+                encoded = [(m, p) for m, p in encoded if not isinstance(m, SystemMessage)]
+                total = stored + sum(window.weights(turns))
+                dropped = front_drop(Joined(rows, 0, turns), next_seq - first, total, window)
                 if dropped is None:
                     return False
                 leaving = [rows[i] for i in range(dropped[0])]
-                if self._orphaned(memory_id, first + len(leaving), leaving, new, known.results):
+                if self._orphaned(memory_id, first + len(leaving), leaving, turns, known.results):
                     return False
-            except (ConfigurationError, MemoryStoreError):
+            except (ConfigurationError, MemoryStoreError, ValueError, TypeError):  # a payload that is not a message
                 return False
             self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + len(leaving)))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
             self._save_conversation(memory_id, first + len(leaving), next_seq, system)
-            start = (first, next_seq - len(encoded), system)
-            self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq)
-            known.moved(leaving, new, dropped[1] if isinstance(window, TokenWindow) else None)
+            asked.appended(encoded, next_seq)
+            _remember(self._asked, memory_id, asked)
+            start = (first, next_seq - len(encoded), state[3])
+            self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
+            known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
             known.state = (state[0], first + len(leaving), next_seq, system)
             _remember(self._known, memory_id, known)
             return True
@@ -286,19 +305,30 @@ class SqliteStore:
         leaving: int,
         payloads: list[str],
         next_seq: int,
+        system: str | None,
     ) -> None:
-        """After a write that dropped `leaving` rows from the front and appended `payloads` (no
-        system message): keep the list read before, so changed, if it was read in the state
-        `before` (first_seq, next_seq, system) with nothing else written since."""
+        """After a write that dropped `leaving` rows from the front, appended the rows `payloads`
+        and left `system` as the system payload: keep the list read before, so changed (in place:
+        the cache's list is nobody else's, `get` copies it), if it was read in the state `before`
+        (first_seq, next_seq, system) with nothing else written since."""
         if read is None or read.state != (self._version(), *before):
             return
         try:
             new = [_parsed(p) for p in payloads]  # as a read would give them back
+            replaced = _parsed(system) if system is not None and system != before[2] else None
         except (ValueError, TypeError):
             return
+        messages = read.messages
         skip = 1 if before[2] is not None else 0
-        messages = read.messages[:skip] + read.messages[skip + leaving :] + new
-        self._lists.keep(memory_id, _ReadList((read.state[0], before[0] + leaving, next_seq, before[2]), messages))
+        if replaced is not None:  # a new system message: in place of the old one, or first
+            if skip:
+                messages[0] = replaced
+            else:
+                messages.insert(0, replaced)
+                skip = 1
+        del messages[skip : skip + leaving]
+        messages += new
+        self._lists.keep(memory_id, _ReadList((read.state[0], before[0] + leaving, next_seq, system), messages))
 
     @contextmanager
     def _forgotten_on_failure(self, memory_id: str) -> Iterator[None]:
@@ -314,7 +344,25 @@ class SqliteStore:
     def _forget(self, memory_id: str) -> None:
         """Drop what this store keeps of `memory_id`'s conversation (a write it cannot follow)."""
         self._known.pop(memory_id, None)
+        self._asked.pop(memory_id, None)
         self._lists.take(memory_id)
+
+    def _stored_calls(self, memory_id: str, next_seq: int) -> _Asked:
+        """What this store knows of the call ids `memory_id`'s stored assistant messages ask for
+        (taken out: the caller puts it back with `_remember` once its write is done), if it
+        still holds (no other connection wrote, and the conversation ends at `next_seq`)."""
+        state = (self._version(), next_seq)
+        asked = self._asked.pop(memory_id, None)
+        if asked is None or asked.state != state:
+            asked = _Asked(state, {}, next_seq)
+        return asked
+
+    def _stored_system(self, memory_id: str, system: str) -> Message:
+        """The stored system message (its payload `system`), verified by its checksum."""
+        checksum = self._db.execute(
+            "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
+        ).fetchone()[0]
+        return self._load(memory_id, "system", _SYSTEM_ROW, system, checksum)
 
     def _version(self) -> int:
         return self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -368,10 +416,7 @@ class SqliteStore:
         _remember(self._row_tokens, memory_id, (count, tokens))
         total = sum(tokens.values())
         if system is not None:
-            checksum = self._db.execute(
-                "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
-            ).fetchone()[0]
-            total += count(self._load(memory_id, "system", _SYSTEM_ROW, system, checksum))
+            total += count(self._stored_system(memory_id, system))
         return total
 
     def _orphaned(
@@ -400,15 +445,6 @@ class SqliteStore:
             if first is not None and not _asks(first, call_id):
                 return True
         return False
-
-    def _stored_backwards(self, memory_id: str, first: int) -> Iterator[Message]:
-        """The stored messages from the last to the first, read only as far as they are asked for."""
-        rows = self._db.execute(
-            "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? ORDER BY seq DESC",
-            (memory_id, first),
-        )
-        for seq, payload, checksum in rows:
-            yield self._load(memory_id, f"row {seq}", seq, payload, checksum)
 
     def _conversation(self, memory_id: str) -> tuple[int, int, str | None]:
         row = self._db.execute(
@@ -583,21 +619,18 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
             )
 
 
-def _answered(messages: list[Message], where: str, earlier: Iterator[Message] = iter(())) -> list[Message]:
+def _answered(
+    messages: list[Message], where: str, stored_asks: Callable[[str], bool] = lambda _: False
+) -> list[Message]:
     """`messages` if every tool result in them answers a call: of an earlier message of theirs, or
-    of a stored message (`earlier`, newest first, read only as far as needed). Else a
-    `ConfigurationError` before anything is written: the store would refuse to read it back."""
+    of a stored message (`stored_asks(call_id)`). Else a `ConfigurationError` before anything is
+    written: the store would refuse to read it back."""
     asked: set[str] = set()
     for index, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
             asked |= {c.id for c in message.tool_calls}
         elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
-            for stored in earlier:
-                if isinstance(stored, AssistantMessage):
-                    asked |= {c.id for c in stored.tool_calls}
-                    if message.tool_call_id in asked:
-                        break
-            else:
+            if not stored_asks(message.tool_call_id):
                 raise ConfigurationError(
                     f"{where}: message {index} is a tool result for call {message.tool_call_id!r}, which no "
                     "earlier assistant message asked for; store the assistant message with that call first "
@@ -628,6 +661,58 @@ class _Known:
         for message, step in [(m, -1) for m in leaving] + [(m, 1) for m in new]:
             if isinstance(message, ToolResultMessage):
                 self.results[message.tool_call_id] = self.results.get(message.tool_call_id, 0) + step
+
+
+@dataclass
+class _Asked:
+    """The call ids one conversation's stored assistant messages ask for, read from the end back
+    as far as a tool result needed (so a result answering a call made long ago reads the rows
+    between once, not on every append), kept while the conversation is in `state`
+    (`PRAGMA data_version`, next_seq) and no other method of this store wrote it."""
+
+    state: tuple[int, int]
+    calls: dict[str, int]
+    """Call id -> the seq of the latest stored assistant message asking for it (read so far)."""
+    low: int
+    """The rows from this seq on have been read (rows this store appended since count as read)."""
+
+    def asks(self, store: SqliteStore, memory_id: str, first: int) -> Callable[[str], bool]:
+        """Whether a stored row from `first` on asks for a call id: what was read, then the rows
+        before it, newest first, only as far as needed (each verified as `_read` verifies it)."""
+
+        def asks(call_id: str) -> bool:
+            seq = self.calls.get(call_id)
+            if seq is not None and seq >= first:
+                return True
+            if self.low <= first:
+                return False
+            rows = store._db.execute(
+                "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? AND seq < ? "
+                "ORDER BY seq DESC",
+                (memory_id, first, self.low),
+            )
+            for seq, payload, checksum in rows:
+                message = store._load(memory_id, f"row {seq}", seq, payload, checksum)
+                self.low = seq
+                if isinstance(message, AssistantMessage):
+                    for call in message.tool_calls:
+                        self.calls.setdefault(call.id, seq)  # read backwards: the first seen is the latest
+                    if self.calls.get(call_id) == seq:
+                        return True
+            self.low = first
+            return False
+
+        return asks
+
+    def appended(self, rows: list[tuple[Message, str]], next_seq: int) -> None:
+        """After `rows` were stored, the last one at `next_seq - 1`."""
+        seq = next_seq - len(rows)
+        for message, _ in rows:
+            if isinstance(message, AssistantMessage):
+                for call in message.tool_calls:
+                    self.calls[call.id] = seq
+            seq += 1
+        self.state = (self.state[0], next_seq)
 
 
 CACHED_MESSAGES = 100_000

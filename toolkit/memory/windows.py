@@ -28,9 +28,10 @@ Without a window, `add` appends (O(1) with a store that has `append`, as both st
 With one, both stores here append and drop whole groups from the front (`append_in_window`):
 they know the weight of what they hold (a count, or a running token total), and `front_drop`
 says how many of the oldest messages leave so that the result is exactly what `evict` would
-give, reading only the messages that leave and the current turn's from the end. When it cannot
-say (a new system message, the current turn itself over the window, an orphan result that would
-lead), it is one read-modify-write in the store (`update`, one transaction for SQLite) through `evict`.
+give, reading only the messages that leave and the current turn's from the end (a new system
+message replaces the stored one in place, its weight for the old one's). When it cannot say
+(the current turn itself over the window, an orphan result that would lead, a system message
+stored after the first), it is one read-modify-write in the store (`update`, one transaction for SQLite) through `evict`.
 
 Leaves out: summarising evicted messages.
 """
@@ -59,8 +60,9 @@ class ChatMemoryStore(Protocol):
     A store may also have `append(memory_id, messages)` (add at the end; a system message
     replaces the stored one and goes first), `update(memory_id, change)` (apply
     `change(current) -> new` atomically) and `append_in_window(memory_id, messages, window)`
-    (append and evict as `evict` would, without reading the whole conversation; `False`, with
-    nothing written, when it cannot); `ChatMemory` uses them when they are there and falls
+    (append and evict as `evict` would, without reading the whole conversation, a system message
+    among `messages` replacing the stored one; `False`, with nothing written, when it cannot,
+    e.g. for a system message it does not handle); `ChatMemory` uses them when they are there and falls
     back to `get` + `set` otherwise. A store that processes share should have
     `turn_lock(memory_id)` (a reentrant lock that holds across them, as `SqliteStore`'s does);
     without it, the lock is shared in this process only, by every `ChatMemory` on the store.
@@ -90,8 +92,9 @@ class InMemoryStore:
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
         id this store has seen, kept as long as the store: cheaper than the weak registry)."""
-        lock = self._turn_locks.get(memory_id)
+        lock = self._turn_locks.get(memory_id) if type(memory_id) is str else None
         if lock is None:
+            memory_id = check_memory_id(memory_id, "InMemoryStore.turn_lock")
             with self._lock:
                 lock = self._turn_locks.setdefault(memory_id, threading.RLock())
         return lock
@@ -99,6 +102,7 @@ class InMemoryStore:
     def get(self, memory_id: str) -> list[Message]:
         """A list of the conversation's messages that is the caller's own (`toolkit.memory.handouts`:
         a long one may be the list given out last time, if nobody kept or changed it)."""
+        memory_id = check_memory_id(memory_id, "InMemoryStore.get")
         with self._lock:
             current = self._data.get(memory_id)
             if current is None:
@@ -108,6 +112,7 @@ class InMemoryStore:
             return self._handouts.hand_out(memory_id, current)
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
+        memory_id = check_memory_id(memory_id, "InMemoryStore.set")
         messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
         with self._lock:
             self._data[memory_id] = list(messages)
@@ -116,6 +121,7 @@ class InMemoryStore:
             self._handouts.forget(memory_id)
 
     def delete(self, memory_id: str) -> None:
+        memory_id = check_memory_id(memory_id, "InMemoryStore.delete")
         with self._lock:
             self._data.pop(memory_id, None)
             self._system_first.discard(memory_id)
@@ -123,8 +129,9 @@ class InMemoryStore:
             self._handouts.forget(memory_id)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
+        memory_id = check_memory_id(memory_id, "InMemoryStore.append")
         if type(messages) is not tuple and type(messages) is not list:
-            messages = list(messages)  # any iterable, read once
+            messages = _listed(messages, "InMemoryStore.append")  # any iterable, read once
         kinds, turns = checked_kinds(messages, "InMemoryStore.append")  # only messages, as `SqliteStore` checks
         self._append(memory_id, messages, kinds, turns)
 
@@ -145,20 +152,23 @@ class InMemoryStore:
             if kinds <= _NOT_SYSTEM:  # no system message: one C-speed extend
                 current.extend(messages)
                 return
-            self._handouts.forget(memory_id)  # the list may change before its end
             for message in messages:
                 if type(message) in _NOT_SYSTEM or not isinstance(message, SystemMessage):  # set lookup first
                     current.append(message)
                 elif memory_id in self._system_first:  # `with_system`, in place without a copy
                     if current and isinstance(current[0], SystemMessage):
                         current[0] = message
+                        self._handouts.first_changed(memory_id, inserted=False)
                     else:
                         current.insert(0, message)
+                        self._handouts.first_changed(memory_id, inserted=True)
                 else:
                     current[:] = with_system(current, message)
                     self._system_first.add(memory_id)
+                    self._handouts.forget(memory_id)  # the list changed before its end
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
+        memory_id = check_memory_id(memory_id, "InMemoryStore.update")
         with self._lock:
             changed = check_messages(change(list(self._data.get(memory_id, ()))), "InMemoryStore.update")
             self._data[memory_id] = list(changed)
@@ -167,9 +177,17 @@ class InMemoryStore:
             self._handouts.forget(memory_id)
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
-        """Append `messages` (no system message among them) and drop from the front what `evict`
-        would: the list's weight is its length, or the running token total (a window class of
-        one's own is weighed in full). `False`, with nothing changed, when `front_drop` cannot say."""
+        """Append `messages` and drop from the front what `evict` would: the list's weight is its
+        length, or the running token total (a window class of one's own is weighed in full). The
+        last system message among them replaces the stored one and goes first, as `with_system`
+        puts it (when the list holds no other system message; else `update` decides). `False`,
+        with nothing changed, when `front_drop` cannot say."""
+        memory_id = check_memory_id(memory_id, "InMemoryStore.append_in_window")
+        messages = check_messages(messages, "InMemoryStore.append_in_window")
+        check_window(window, "InMemoryStore.append_in_window")
+        system = next((m for m in reversed(messages) if isinstance(m, SystemMessage)), None)
+        if system is not None:
+            messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
@@ -181,6 +199,12 @@ class InMemoryStore:
                 stored = known[1]
             else:  # a window of its own (any `weights`) is weighed each time
                 stored = sum(window.weights(current))
+            if system is not None:
+                if memory_id not in self._system_first and current:
+                    if any(isinstance(m, SystemMessage) for m in current[1:]):
+                        return False  # `with_system` would drop those too: `update` decides
+                    self._system_first.add(memory_id)  # read once: no system message after the first
+                stored += sum(window.weights([system])) - (sum(window.weights(current[:1])) if skip else 0)
             rest = joined(current, skip, messages)
             dropped = front_drop(rest, len(current) - skip, stored + sum(window.weights(messages)), window)
             if dropped is None:
@@ -189,8 +213,14 @@ class InMemoryStore:
             if memory_id not in self._data:
                 self._data[memory_id] = current
                 self._system_first.add(memory_id)
-            if leaving:
-                self._handouts.forget(memory_id)  # the list changes before its end
+            if system is not None:  # the list changes before its end: noted for the list given out
+                self._handouts.first_changed(memory_id, inserted=not skip)
+                if skip:
+                    current[0] = system
+                else:
+                    current.insert(0, system)
+                    skip = 1
+            self._handouts.dropped(memory_id, skip, leaving)
             del current[skip : skip + leaving]
             current.extend(messages)
             if count is not None:
@@ -251,6 +281,11 @@ class TokenWindow:
         if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
             raise ConfigurationError(
                 f"TokenWindow({self.max_tokens!r}): max_tokens must be a positive int, e.g. TokenWindow(4000)"
+            )
+        if not callable(self.count):
+            raise ConfigurationError(
+                f"TokenWindow({self.max_tokens}, count={self.count!r}): count must be a function from a message "
+                "to its tokens, e.g. toolkit.memory.windows.message_tokens"
             )
 
     @property
@@ -438,6 +473,28 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     return memory_id
 
 
+def check_window(window: object, where: str = "ChatMemory") -> None:
+    """`ConfigurationError` unless `window` is a window: `MessageWindow`, `TokenWindow`, or a
+    class of one's own with `weights(messages)` and `limit`."""
+    if type(window) is MessageWindow or type(window) is TokenWindow:
+        return
+    if not callable(getattr(window, "weights", None)) or not hasattr(window, "limit"):
+        raise ConfigurationError(
+            f"{where}: window {window!r} is not a window ({type(window).__name__}); use MessageWindow(n), "
+            "TokenWindow(n) or None for no window"
+        )
+
+
+def _listed(messages: object, where: str) -> list[Message]:
+    """An iterable read once into a list (its items are checked after); `ConfigurationError` for
+    anything that is not iterable (`None`, a number, a single message)."""
+    if not isinstance(messages, Iterable):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
+        )
+    return list(messages)
+
+
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
@@ -506,6 +563,15 @@ class ChatMemory:
         self, memory_id: str = "default", *, store: ChatMemoryStore | None = None, window: Window | None = None
     ) -> None:
         self.id = check_memory_id(memory_id)
+        if store is not None and type(store) is not InMemoryStore:
+            missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
+            if missing:
+                raise ConfigurationError(
+                    f"ChatMemory({memory_id!r}, store={store!r}): not a store (no {', '.join(missing)}); use "
+                    "InMemoryStore(), SqliteStore(path) or an object with get, set and delete"
+                )
+        if window is not None:
+            check_window(window, f"ChatMemory({memory_id!r})")
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()
         self.window = window
         self.lock: TurnLockLike = store_turn_lock(self.store, self.id)
@@ -525,7 +591,7 @@ class ChatMemory:
         """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
         (any other iterable is, as unpacking it would)."""
         if type(messages) is not list and type(messages) is not tuple:
-            messages = tuple(messages)
+            messages = tuple(_listed(messages, "ChatMemory.add"))
         kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
         with self.lock:
             if self.window is None and type(self.store) is InMemoryStore:
@@ -536,7 +602,7 @@ class ChatMemory:
                 append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
                 return
             in_window = getattr(self.store, "append_in_window", None)
-            if self.window is not None and in_window is not None and kinds <= _NOT_SYSTEM:
+            if self.window is not None and in_window is not None:
                 if in_window(self.id, tuple(messages), self.window):
                     return
             self.update(lambda current: _merged(current, messages))

@@ -604,3 +604,45 @@ def test_a_config_value_that_would_break_a_reply_is_refused_at_creation(field, v
     with pytest.raises(ConfigurationError) as info:
         GatewayConfig(**{field: value})
     assert str(info.value) == message
+
+
+def test_every_message_the_fast_path_lets_through_passes_the_full_check():
+    """`_plain_message` lets the common messages through without `_check_message` (a 34-message
+    conversation's check: 141 -> 53 us); whatever it lets through, the full check passes."""
+    import random
+
+    from toolkit.gateway import validate
+
+    missing = object()
+    calls = [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c1", "type": "function", "function": {"name": "f"}},
+        {"id": 1, "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c1", "type": "tool", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c1", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "c1", "type": "function", "function": {"name": None, "arguments": "{}"}},
+        {"id": "c1", "type": "function", "function": "f"},
+        "call",
+    ]
+    choices = {
+        "role": ["system", "user", "developer", "assistant", "tool", "bot", None, 1, missing],
+        "content": ["hi", "", None, [], [{"type": "text", "text": "x"}], [{"type": "x"}], 1, True, missing],
+        "tool_call_id": ["c1", 1, None, missing],
+        "tool_calls": [None, [], "x", missing, *([c] for c in calls), calls[:1] * 2, [calls[0], calls[3]]],
+    }
+    let_through = 0
+    for seed in range(3000):
+        rng = random.Random(seed)
+        message = {key: value for key, options in choices.items() if (value := rng.choice(options)) is not missing}
+        if validate._plain_message(message):
+            let_through += 1
+            validate._check_message(message, "messages[0]")
+    assert let_through > 200
+    assert all(
+        validate._plain_message(m)
+        for m in [
+            {"role": "tool", "tool_call_id": "c1", "content": "3"},
+            {"role": "assistant", "content": None, "tool_calls": [calls[0]]},
+            {"role": "assistant", "content": "done"},
+        ]
+    )

@@ -106,12 +106,32 @@ def _known_fields(request: dict) -> None:
 
 
 def _plain_message(message: Any) -> bool:
-    """The common case, recognised fast: a system / user message with text content."""
-    return (
-        type(message) is dict
-        and message.get("role") in ("system", "user", "developer")
-        and type(message.get("content")) is str
-    )
+    """The common cases, recognised fast (each passes `_check_message`, a test holds it): a
+    system / user / tool message with text content (a tool result with its call's id), an
+    assistant message with text, or with tool calls whose fields are the strings they must be.
+    Anything else goes through `_check_message`, which says what is wrong."""
+    if type(message) is not dict:
+        return False
+    role, content = message.get("role"), message.get("content")
+    if role == "assistant":
+        calls = message.get("tool_calls")
+        if calls is None:
+            return type(content) is str
+        return (
+            type(calls) is list
+            and (type(content) is str or (content is None and len(calls) > 0))
+            and all([_plain_call(call) for call in calls])
+        )
+    if type(content) is not str:
+        return False
+    return role in ("system", "user", "developer") or (role == "tool" and type(message.get("tool_call_id")) is str)
+
+
+def _plain_call(call: Any) -> bool:
+    if type(call) is not dict or type(call.get("id")) is not str or call.get("type") != "function":
+        return False
+    function = call.get("function")
+    return type(function) is dict and type(function.get("name")) is str and type(function.get("arguments")) is str
 
 
 def _check_message(message: Any, where: str) -> None:

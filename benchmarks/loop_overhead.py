@@ -43,6 +43,10 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   5,000 earlier messages (as `history5000`), a new `ScriptedModel` each run, as a test makes one.
 - `course300`: one turn of 300 round trips with `COURSE`'s options (its limits raised), so
   whatever a round reads of the rounds before it shows; the same hand-written loop.
+- `raising` / `badargs` / `unknown`: both calls fail (the tool raises; the arguments do not fit;
+  the name is no tool's) and the errors go back to the model (`FEED_BACK_ALL`); the hand-written
+  loop sends `f"Error: {exc}"`, without the package's redaction or field-by-field messages.
+  `bigargs`: each call's one argument is 40 KB of Chinese text.
 - `window20` / `tokens300`: one conversation that goes on, the question asked again each run,
   its memory kept between runs in a `MessageWindow(20)` / `TokenWindow(300)`, so once it is
   full every message added pushes older ones out; the hand-written loop keeps a plain list
@@ -553,6 +557,73 @@ def long_turn_cases(rounds: int) -> tuple[Callable[[], object], Callable[[], obj
     return ours, handwritten_loop(replies, {"add": add}, QUESTION), rounds
 
 
+def failing_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]:
+    """Both calls fail and their errors go back to the model (`FEED_BACK_ALL`): the tool raises
+    (`raising`), the arguments do not fit (`badargs`: a string for an int, a missing field), or the
+    name is no tool's (`unknown`); or one argument is 40 KB of Chinese text (`bigargs`). The
+    hand-written loop catches any exception around `json.loads` and the call, and sends
+    `f"Error: {exc}"` (no redaction, no field-by-field message)."""
+    import json
+
+    from toolkit import LoopOptions, run_loop
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall, ToolResultMessage, UserMessage
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        if kind == "raising":
+            raise ValueError("out of stock")
+        return a + b
+
+    def size(text: str) -> int:
+        """Count the characters of a text."""
+        return len(text)
+
+    long = json.dumps({"text": "订单 SN2026 已发货。" * 2000}, ensure_ascii=False)
+    name = {"unknown": "sub", "bigargs": "size"}.get(kind, "add")
+    arguments = {"badargs": ['{"a":"x","b":2}', '{"a":3}'], "bigargs": [long, long]}.get(kind, ['{"a":1,"b":2}'] * 2)
+    replies = [
+        ChatResponse(message=AssistantMessage(tool_calls=(ToolCall(id=f"c{i}", name=name, arguments=a),)))
+        for i, a in enumerate(arguments)
+    ]
+    replies.append(ChatResponse(message=AssistantMessage(content="10")))
+    functions = {"add": add, "size": size}
+    tools, options, question = (
+        [tool(add), tool(size)],
+        LoopOptions(policies=FEED_BACK_ALL),
+        [UserMessage(content=QUESTION)],
+    )
+
+    class Model:
+        def __init__(self) -> None:
+            self.turn = iter(replies)
+
+        def chat(self, messages, tools=None, tool_choice=None):
+            return next(self.turn)
+
+    def ours() -> object:
+        return run_loop(Model(), question, tools=tools, memory=ChatMemory(), options=options).answer
+
+    def floor() -> object:
+        memory: list = [UserMessage(content=QUESTION)]
+        for response in replies:
+            reply = response.message
+            memory.append(reply)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                try:
+                    result = json.dumps(functions[call.name](**json.loads(call.arguments)))
+                except Exception as exc:
+                    result = f"Error: {exc}"
+                memory.append(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=result))
+        return None
+
+    return ours, floor
+
+
 MORE = {
     "tools20": lambda: many_tools_cases(20),
     "tools50": lambda: many_tools_cases(50),
@@ -563,6 +634,10 @@ MORE = {
     "course": lambda: scripted_cases("course"),
     "scripted5000": lambda: scripted_cases("default", earlier=5000),
     "course300": lambda: long_turn_cases(300),
+    "raising": lambda: failing_cases("raising"),
+    "badargs": lambda: failing_cases("badargs"),
+    "unknown": lambda: failing_cases("unknown"),
+    "bigargs": lambda: failing_cases("bigargs"),
     "window20": lambda: window_cases("messages"),
     "tokens300": lambda: window_cases("tokens"),
 }

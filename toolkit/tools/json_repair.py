@@ -99,8 +99,8 @@ def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     """`json.loads(text, parse_float=parse_float)`, read by orjson (several times faster) where
     orjson reads it the same: no `parse_float`, and no integer past 64 bits (orjson reads one as a
     float). So a value orjson read with a float that large (`_large_float`, rare: walking the
-    value costs less than searching a long text) is kept only if the text has no run of 19
-    digits. What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting) goes to
+    value costs less than searching the text, past a dozen characters) is kept only if the text
+    has no run of 19 digits (a text shorter than 19 characters has none). What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting) goes to
     `json.loads`, which decides."""
     if parse_float is None:
         try:
@@ -108,7 +108,7 @@ def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
-            if not _large_float(value) or not _LONG_NUMBER.search(text):
+            if len(text) < 19 or not _large_float(value) or not _LONG_NUMBER.search(text):
                 return value
     return json.loads(text, parse_float=parse_float)
 

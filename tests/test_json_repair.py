@@ -185,8 +185,9 @@ def test_a_long_text_is_searched_for_long_numbers_only_when_a_float_that_large_w
     text = json.dumps({"text": "订单 SN2026 已发货。" * 2000, "n": 12345678901234567, "x": 2.5}, ensure_ascii=False)
     assert json_repair._parse(text, None) == json.loads(text)
     assert searches.texts == []
-    assert json_repair._parse("[1e19]", None) == [1e19]
-    assert searches.texts == ["[1e19]"]
+    assert json_repair._parse("[1e19]", None) == [1e19]  # shorter than 19 characters: no run of 19 digits
+    assert json_repair._parse('{"big": 1e19, "ok": 1}', None) == {"big": 1e19, "ok": 1}
+    assert searches.texts == ['{"big": 1e19, "ok": 1}']
 
 
 @pytest.mark.parametrize("text", _EDGES)

@@ -64,6 +64,17 @@ def test_ranked_by_score_ties_in_catalogue_order_minimum_one_top_five():
     assert [m.name for m in search_both(["zzz"], min_score=0)] == [s.name for s in SPECS]
 
 
+@pytest.mark.parametrize("max_results", [-1, -5, None, 2.0])
+def test_a_negative_or_non_integer_max_results_is_refused_by_both(max_results):
+    """Java's `Stream.limit(-1)` throws; a Python slice would drop tools from the end ([:-1]) or keep
+    every one ([:None]), and the index answered [] instead: both now refuse it alike."""
+    with pytest.raises(ValueError, match="max_results"):
+        naive_search(["e"], SPECS, max_results)
+    with pytest.raises(ValueError, match="max_results"):
+        KeywordIndex(SPECS).search(["e"], max_results)
+    assert search_both(["e"], max_results=0) == []
+
+
 def test_allowed_limits_the_pool_without_changing_the_order():
     found = search_both(["weather"], allowed={"sendEmail", "weather_alerts"})
     assert [m.name for m in found] == ["weather_alerts", "sendEmail"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.errors import SearchArgumentError
+from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.search.catalog import load_catalog, scaled_catalog
 from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, clean_terms, naive_search, score, score_text
 from toolkit.tools.reflect import ToolSpec
@@ -68,10 +68,12 @@ def test_ranked_by_score_ties_in_catalogue_order_minimum_one_top_five():
 def test_a_negative_or_non_integer_max_results_is_refused_by_both(max_results):
     """Java's `Stream.limit(-1)` throws; a Python slice would drop tools from the end ([:-1]) or keep
     every one ([:None]), and the index answered [] instead: both now refuse it alike."""
-    with pytest.raises(ValueError, match="max_results"):
+    with pytest.raises(ConfigurationError) as naive:
         naive_search(["e"], SPECS, max_results)
-    with pytest.raises(ValueError, match="max_results"):
+    assert str(naive.value) == f"naive_search: max_results={max_results!r}; use a whole number, 0 or more"
+    with pytest.raises(ConfigurationError) as index:
         KeywordIndex(SPECS).search(["e"], max_results)
+    assert str(index.value) == f"KeywordIndex.search: max_results={max_results!r}; use a whole number, 0 or more"
     assert search_both(["e"], max_results=0) == []
 
 

@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from toolkit.errors import SearchArgumentError
+from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.tools.reflect import ToolSpec
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
@@ -76,18 +76,19 @@ def score_text(name: str, description: str | None, terms: Sequence[str]) -> int:
     return sum(2 * (t in name) + (t in description) for t in terms)
 
 
-def check_max_results(max_results: int) -> None:
-    """A `ValueError` unless `max_results` is a whole number from 0 up: Java's `Stream.limit` refuses a
-    negative one, where a Python slice would quietly drop tools from the end (`[:-1]`) or keep all (`[:None]`)."""
+def check_max_results(max_results: int, where: str) -> None:
+    """A `ConfigurationError` unless `max_results` is a whole number from 0 up: Java's `Stream.limit`
+    refuses a negative one, where a Python slice would quietly drop tools from the end (`[:-1]`) or
+    keep all (`[:None]`)."""
     if not isinstance(max_results, int) or max_results < 0:
-        raise ValueError(f"max_results must be a whole number from 0 up, not {max_results!r}")
+        raise ConfigurationError(f"{where}: max_results={max_results!r}; use a whole number, 0 or more")
 
 
 def naive_search(
     terms: Iterable[str], specs: Sequence[ToolSpec], max_results: int = 5, min_score: int = 1
 ) -> list[Match]:
     """The reference: score every tool, keep those >= min_score, stable sort, cut."""
-    check_max_results(max_results)
+    check_max_results(max_results, "naive_search")
     cleaned = clean_terms(terms)
     scored = [(spec, score(spec, cleaned)) for spec in specs]
     kept = sorted((pair for pair in scored if pair[1] >= min_score), key=lambda pair: -pair[1])
@@ -565,7 +566,7 @@ class KeywordIndex:
         self, terms: Iterable[str], max_results: int = 5, min_score: int = 1, allowed: Collection[str] | None = None
     ) -> list[Match]:
         """The top tools, as `naive_search` ranks them; `allowed` limits the pool by name."""
-        check_max_results(max_results)
+        check_max_results(max_results, "KeywordIndex.search")
         totals = self._totals(terms)
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass

@@ -19,13 +19,16 @@ import ast
 import dataclasses
 import decimal
 import importlib
+import importlib.util
 import json
 import os
+import pathlib
 import random
 import re
 import sys
 import typing
 
+import jsonschema
 import pytest
 from pydantic._internal._docs_extraction import DocstringVisitor, _dedent_source_lines
 
@@ -66,6 +69,15 @@ TYPES = [
     ('Annotated[int, Field(examples=[1, 2], title="T")]', "1"),
     ("Union[int, str, None]", "None"),
     ("ClassVar[int]", "0"),
+    # what strangers write (the "stranger" rows of benchmarks/reflection_speed.py)
+    ("Annotated[str, at.Len(1, 8)]", '"ab"'),
+    ("Annotated[float, at.Interval(ge=0, le=1)]", "0.5"),
+    ("Sequence[int]", None),
+    ("Mapping[str, Any]", None),
+    ("dict[int, str]", "dataclasses.field(default_factory=dict)"),
+    ("pathlib.Path", None),
+    ("datetime.timedelta", "datetime.timedelta(minutes=5)"),
+    ("Annotated[decimal.Decimal, Field(max_digits=5, decimal_places=2)]", None),
 ]
 PYDANTIC_TYPES = [  # drawn less often: each sends its whole class to pydantic (or is refused)
     ('Annotated[str, Field(pattern="(?=a)a")]', None),
@@ -94,8 +106,12 @@ HEADER = """import dataclasses
 import datetime
 import decimal
 import enum
+import pathlib
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal, Optional, Union
+
+import annotated_types as at
 
 from pydantic import Field
 from typing_extensions import NotRequired, Required, TypedDict
@@ -273,6 +289,51 @@ def test_generated_signatures_fast_equals_pydantic(generated, monkeypatch):
     specs = [_spec(fn) for gen in generated for fn in gen.functions]
     monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
     assert specs == [_spec(fn) for gen in generated for fn in gen.functions]
+
+
+def _strangers():
+    """The "stranger" signatures of benchmarks/reflection_speed.py (kinds anyone writes: 40
+    parameters, deep nesting, enums, paths, `collections.abc`, recursive TypedDicts, reST and NumPy
+    docstrings, `annotated_types` and `Decimal` constraints...), each as written (string
+    annotations) and with its annotations evaluated."""
+    path = pathlib.Path(__file__).parent.parent / "benchmarks" / "reflection_speed.py"
+    spec = importlib.util.spec_from_file_location("reflection_speed_strangers", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and TypedDicts look their module up
+    spec.loader.exec_module(module)
+    functions = []
+    for fn in module.STRANGERS:
+        evaluated = module.copy_function(fn)
+        evaluated.__annotations__ = typing.get_type_hints(fn, include_extras=True)
+        functions += [fn, evaluated]
+    return module, functions
+
+
+def test_stranger_signatures_fast_equals_pydantic(monkeypatch):
+    module, functions = _strangers()
+    specs = [_spec(fn) for fn in functions]
+    assert not [s for s in specs if s.startswith("raised")]
+    for text in specs:
+        parameters = json.loads(text)["function"].get("parameters")
+        jsonschema.Draft202012Validator.check_schema(parameters or {})
+    monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
+    assert specs == [_spec(fn) for fn in functions]
+
+
+def test_stranger_signatures_that_took_pydantic_take_the_fast_path(monkeypatch):
+    """Paths, `collections.abc` types, int-keyed dicts, `Len`/`Interval`, `Decimal` digits, a
+    recursive TypedDict: written out, never sent to pydantic's generator (`dict[str, Any]`'s
+    values: `true`, as pydantic writes them)."""
+    module, _ = _strangers()
+    calls: list = []
+    monkeypatch.setattr(fast_schema, "pydantic_schema", lambda a: calls.append(a) or pydantic_schema(a))
+    for fn in module.STRANGERS:
+        reflect_module.clear_cache()
+        reflect_module.reflect(fn)
+    assert calls == []
+    reflect_module.clear_cache()
+    spec = reflect_module.reflect(module.any_params).spec
+    assert spec.parameters["properties"]["meta"] == {"additionalProperties": True, "type": "object"}
 
 
 # --- the pieces, against their references ----------------------------------------------------

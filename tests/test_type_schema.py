@@ -1,12 +1,16 @@
 """Type → JSON Schema: the fast path must equal pydantic's own output, type by type."""
 
+import collections.abc
 import datetime
 import decimal
 import enum
 import json
+import pathlib
+import typing
 import uuid
 from typing import Annotated, Any, Literal, Optional, Union
 
+import annotated_types as at
 import pytest
 from pydantic import BaseModel, Field
 
@@ -91,6 +95,51 @@ FAST += [  # the Field constraints added to the fast path (issue 16, target 4)
     Annotated[Colour, Field(description="A colour")],
     Annotated[Literal["a"], Field(description="d", examples=["a"])],
 ]
+FAST += [  # what strangers write (benchmarks/reflection_speed.py, the "stranger" rows)
+    pathlib.Path,
+    Optional[pathlib.Path],
+    pathlib.PurePath,
+    collections.abc.Sequence[int],
+    collections.abc.MutableSequence[str],
+    collections.abc.Mapping[str, int],
+    collections.abc.MutableMapping[str, list[int]],
+    collections.abc.Set[str],
+    collections.abc.MutableSet[int],
+    typing.List[str],  # noqa: UP006 (as older code writes it)
+    typing.Dict[str, int],  # noqa: UP006
+    typing.FrozenSet[str],  # noqa: UP006
+    typing.Tuple[int, str],  # noqa: UP006
+    typing.Sequence[Colour],  # noqa: UP006
+    dict[str, Any],
+    typing.Mapping[str, Any],  # noqa: UP006
+    dict[int, str],
+    dict[int, Any],
+    dict[Any, str],
+    dict[float, int],
+    dict[bool, int],
+    collections.abc.Mapping[int, str],
+    dict[str, dict[int, list[Any]]],
+    Annotated[str, at.Len(1, 20)],
+    Annotated[str, at.Len(0, 5)],
+    Annotated[float, at.Interval(ge=0, le=1)],
+    Annotated[int, at.Interval(gt=0, lt=10)],
+    Annotated[int, at.Gt(0)],
+    Annotated[list[int], at.Len(1, 3)],
+    Annotated[str, at.Len(1, 8), Field(description="d")],
+    Annotated[int, at.Interval(ge=1), Field(le=9)],
+    Optional[Annotated[str, at.Len(2)]],
+    Annotated[collections.abc.Sequence[int], Field(min_length=1)],
+    Annotated[collections.abc.Mapping[str, int], Field(max_length=3)],
+    Annotated[dict[int, str], Field(min_length=1)],
+    Annotated[collections.abc.Set[str], at.MaxLen(2)],
+    Annotated[pathlib.Path, Field(description="p")],
+    Annotated[decimal.Decimal, Field(max_digits=10, decimal_places=2)],
+    Annotated[decimal.Decimal, Field(ge=0, max_digits=5)],
+    Annotated[decimal.Decimal, Field(gt=0.5, lt=10, multiple_of=0.25, description="m")],
+    Annotated[decimal.Decimal, Field(decimal_places=2), Field(le=3)],
+    Annotated[decimal.Decimal, at.Interval(ge=1, le=2)],
+    Optional[Annotated[decimal.Decimal, Field(max_digits=4)]],
+]
 SLOW = [
     Annotated[bytes, Field(pattern="^a")],  # pydantic drops it
     Annotated[Literal[1, 2], Field(ge=1)],  # pydantic writes `"ge": 1`, not `minimum`
@@ -101,7 +150,17 @@ SLOW = [
     Annotated[str, Field(max_digits=3)],
     Annotated[int, Field(examples={"a": 1})],
     Annotated[int, Field(examples=[1]), Field(examples=[2])],
-    dict[int, str],
+    dict[uuid.UUID, str],  # keys pydantic describes (`propertyNames`)
+    dict[Colour, int],
+    dict[Literal["a", "b"], int],
+    collections.abc.Iterable[int],
+    typing.Deque[int],  # noqa: UP006
+    Annotated[int, at.Predicate(str.isdigit)],
+    Annotated[pathlib.Path, Field(min_length=1)],
+    Annotated[decimal.Decimal, Field(ge=decimal.Decimal("0.01"))],
+    Annotated[decimal.Decimal, Field(max_digits=3, pattern="x")],
+    Annotated[decimal.Decimal, Field(min_length=1)],
+    Annotated[float, Field(decimal_places=2)],
     # bounds that are not plain int / float values: pydantic writes them (a Decimal as a JSON number)
     Annotated[float, Field(ge=decimal.Decimal("0.01"))],
     Annotated[float, Field(multiple_of=decimal.Decimal("0.5"), lt=decimal.Decimal("10"))],
@@ -117,6 +176,10 @@ def test_fast_path_equals_pydantic(annotation):
     defs: dict = {}
     assert (fast_schema(annotation, defs), defs) == pydantic_schema(annotation)
     assert json.dumps(type_schema(annotation)) == json.dumps(pydantic_schema(annotation))  # key order too
+
+
+def test_a_mapping_of_any_allows_any_value_as_pydantic_writes_it():
+    assert type_schema(dict[str, Any]) == ({"additionalProperties": True, "type": "object"}, {})
 
 
 @pytest.mark.parametrize("annotation", SLOW, ids=repr)
@@ -230,6 +293,96 @@ def test_other_docstrings_go_to_griffe(doc):
     from toolkit.tools.fast_schema import google_docstring
 
     assert google_docstring(doc) is None
+
+
+SPHINX_DOCS = [
+    "List the files.\n\nHidden ones are skipped.\n\n:param path: The directory,\n    relative to the root.\n"
+    ":param recursive: Whether to descend.\n:type recursive: bool\n:returns: One path a line.\n:rtype: str\n"
+    ":raises FileNotFoundError: If it is missing.",
+    "Greet.\n\n:param name: The name.",
+    "Greet.\n\n:parameter name: The name.\n:arg *args: ignored\n:keyword loud: Shout.\n:param name: again",
+    "Greet.\n\n:param name:\n:param other: text: with a colon",
+    "Greet.\n:param name: no blank line before it\n\nText after the fields belongs to the last one.",
+    "Greet.\n\n:note: an unknown field is description\n:param x: The x.",
+]
+SPHINX_NOT_FAST = [
+    "Greet.\n\n:param str name: a type inside the field",
+    "Greet.\n\n:param name : a space before the colon",
+    "Greet.\n\n:param  name: two spaces",
+    "\n:param name: no description\n:returns: only a return",
+    ":param x: on the first line\n\nand what follows is its text: no description",
+]
+
+
+def _parse_docstring_by_griffe(doc, monkeypatch):
+    from toolkit.tools import fast_schema
+    from toolkit.tools.reflect import parse_docstring
+
+    with monkeypatch.context() as patch:
+        patch.setattr(fast_schema, "sphinx_docstring", lambda lines: None)
+        return parse_docstring(doc)
+
+
+@pytest.mark.parametrize("doc", SPHINX_DOCS + SPHINX_NOT_FAST)
+def test_fast_sphinx_docstrings_equal_griffe(doc, monkeypatch):
+    from griffe import Docstring
+
+    from toolkit.tools.fast_schema import sphinx_docstring
+    from toolkit.tools.reflect import parse_docstring
+
+    assert parse_docstring(doc) == _parse_docstring_by_griffe(doc, monkeypatch)
+    fast = sphinx_docstring(Docstring(doc).lines)
+    assert (fast is None) == (doc in SPHINX_NOT_FAST)
+
+
+def test_generated_sphinx_docstrings_equal_griffe(monkeypatch):
+    """Random reST docstrings (fields of every kind, continuations, blank lines, text after the
+    fields, odd spacing): the fast reader gives what griffe gives, or leaves it to griffe."""
+    import random
+
+    from griffe import Docstring
+
+    from toolkit.tools.fast_schema import sphinx_docstring
+    from toolkit.tools.reflect import parse_docstring
+
+    pieces = [
+        "A summary line.",
+        "Text: with a colon.",
+        "",
+        "    indented text",
+        "\tTabbed text",
+        ":param x: The x.",
+        ":param y: The y,",
+        "    continued.",
+        ":param x: x again",
+        ":param *args: The rest.",
+        ":param empty:",
+        ":parameter z: The z.",
+        ":arg a: An a.",
+        ":argument b: A b.",
+        ":key k: A key.",
+        ":keyword w: A keyword.",
+        ":type x: int",
+        ":returns: Something.",
+        ":return: Something else.",
+        ":rtype: str",
+        ":raises ValueError: Never.",
+        ":var v: A variable.",
+        ":note: Not a field griffe knows.",
+        ":param str typed: A type inside.",
+        ":param x : a space",
+        ":param\tt: a tab",
+        ":param x:no space after",
+        ":paramx y: prefix only",
+    ]
+    rng = random.Random(16)
+    answered = 0
+    for _ in range(600):
+        doc = "\n".join(rng.choice(pieces) for _ in range(rng.randint(1, 9)))
+        expected = _parse_docstring_by_griffe(doc, monkeypatch)
+        assert parse_docstring(doc) == expected, doc
+        answered += sphinx_docstring(Docstring(doc).lines) is not None
+    assert answered > 100
 
 
 def test_plain_name_annotations_resolve_like_eval():

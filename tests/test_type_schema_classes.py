@@ -7,10 +7,12 @@ import datetime
 import decimal
 import enum
 import json
+import sys
 import textwrap
 import types
 from typing import Annotated, Any, ClassVar, Literal, NotRequired, Optional, Required, Union
 
+import annotated_types as at
 import pytest
 from pydantic import BaseModel, Field
 from test_type_schema import Level
@@ -141,12 +143,12 @@ FAST = [
     list[Box] | None,
     tuple[Box, Addr],
     list[Model],
+    dict[int, str],
+    Annotated[decimal.Decimal, Field(ge=1)],
 ]
 SLOW = [
     Literal[Colour.RED],
     Literal[b"x"],
-    dict[int, str],
-    Annotated[decimal.Decimal, Field(ge=1)],
     WithReadOnly,
     Odd,
     Model,
@@ -187,17 +189,72 @@ def test_two_classes_of_one_name_go_to_pydantic():
     assert type_schema(both) == pydantic_schema(both)
 
 
-def test_recursive_typed_dict_goes_to_pydantic():
-    namespace: dict = {}
-    exec(
-        "from __future__ import annotations\nfrom typing_extensions import TypedDict\n"
-        "class Tree(TypedDict):\n    kids: list[Tree]\n",
-        namespace,
+RECURSIVE = """
+from __future__ import annotations
+import dataclasses, enum
+from typing import Optional
+from typing_extensions import NotRequired, TypedDict
+class Alpha(enum.Enum):
+    A = "a"
+class Zeta(enum.Enum):
+    Z = "z"
+class Tree(TypedDict):
+    \"\"\"A tree.\"\"\"
+    label: str
+    kids: list[Tree]
+class Node(TypedDict):
+    z: Zeta
+    a: Alpha
+    next: Optional[Node]
+class Bee(TypedDict):
+    z: Zeta
+    kids: NotRequired[list[Bee]]
+class Ping(TypedDict):
+    pong: Pong | None
+    z: Zeta
+class Pong(TypedDict):
+    ping: Ping
+    a: Alpha
+@dataclasses.dataclass
+class Dir:
+    name: str
+    subdirs: list[Dir] = dataclasses.field(default_factory=list)
+    parent: Dir | None = None
+@dataclasses.dataclass
+class Mid:
+    dir: Dir
+    zeta: Zeta
+"""
+
+
+def test_recursive_classes_take_the_fast_path_as_pydantic_writes_them(monkeypatch):
+    """A class inside itself is a `$ref` to it; pydantic then files the class among the other
+    `$defs` (sorted), not last (`Node` between `Alpha` and `Zeta`)."""
+    module = types.ModuleType("recursive_classes")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    exec(RECURSIVE, module.__dict__)
+    for name in ("Tree", "Node", "Bee", "Ping", "Pong", "Dir", "Mid"):
+        cls = getattr(module, name)
+        for annotation in (cls, list[cls], Optional[cls], tuple[cls, module.Tree], dict[str, cls]):
+            fs.clear_cache()
+            fast_schema(annotation, {})  # no _Slow
+            assert json.dumps(type_schema(annotation)) == json.dumps(pydantic_schema(annotation)), annotation
+    assert list(type_schema(module.Node)[1]) == ["Alpha", "Node", "Zeta"]
+    assert type_schema(module.Tree) == (
+        {"$ref": "#/$defs/Tree"},
+        {
+            "Tree": {
+                "description": "A tree.",
+                "properties": {
+                    "label": {"type": "string"},
+                    "kids": {"items": {"$ref": "#/$defs/Tree"}, "type": "array"},
+                },
+                "required": ["label", "kids"],
+                "type": "object",
+                "additionalProperties": False,
+            }
+        },
     )
-    tree = namespace["Tree"]
-    with pytest.raises(_Slow):
-        fast_schema(tree, {})
-    assert type_schema(tree) == pydantic_schema(tree)
 
 
 def test_a_redefined_class_gets_its_own_schema():
@@ -349,6 +406,13 @@ DEFAULTS = [
     (Annotated[str, Field(pattern="^[0-9]{5}$")], "1011"),
     (Annotated[str, Field(pattern="^[0-9]{5}$")], "10115\n"),  # Python's `$` would take it, pydantic's does not
     (Annotated[str, Field(pattern="(?=1)1")], "1"),  # a pattern pydantic refuses: never obvious
+    (datetime.timedelta, datetime.timedelta(minutes=5)),
+    (datetime.timedelta, datetime.timedelta(days=-1, microseconds=7)),
+    (Annotated[str, at.Len(1, 3)], "ab"),
+    (Annotated[str, at.Len(1, 3)], "abcd"),
+    (Annotated[float, at.Interval(ge=0, le=1)], 0.5),
+    (Annotated[float, at.Interval(ge=0, le=1)], 1.5),
+    (Annotated[decimal.Decimal, Field(max_digits=3)], decimal.Decimal("1.5")),
 ]
 
 
@@ -377,4 +441,6 @@ INVALID = [
     (tuple[int, str], (1, 2)),
     (Annotated[str, Field(pattern="^[0-9]{5}$")], "1011"),
     (Annotated[str, Field(pattern="^[0-9]{5}$")], "10115\n"),
+    (Annotated[str, at.Len(1, 3)], "abcd"),
+    (Annotated[float, at.Interval(ge=0, le=1)], 1.5),
 ]

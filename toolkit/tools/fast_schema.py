@@ -4,11 +4,15 @@ Read `toolkit.tools.json_schema` first: pydantic writes every schema, and that i
 This module only makes reflection cheap (the reflection benchmark's target), four ways:
 
 1. **a hand-written type path** — `str`, `int`, `float`, `bool`, `None`, `Any`, `Literal`s of
-   JSON scalars, string/int enums, `list`/`set`/`tuple`/`dict[str, ...]` of those, `Optional`
-   and unions, `date`/`datetime`/`time`/`timedelta`/`UUID`/`Decimal`/`bytes`, TypedDicts and
-   plain dataclasses, and the common `Field` constraints (`ge`/`gt`/`le`/`lt`/`multiple_of` on
-   `int`/`float`, `min_length`/`max_length` on strings, bytes, lists, sets and dicts, a
-   `pattern` pydantic-core compiles, `description`, `title`, `examples` of scalars) are
+   JSON scalars, string/int enums, `list`/`set`/`tuple`/`dict` of those (and `Sequence`,
+   `Mapping`, `collections.abc.Set`, their mutable forms and `typing.List`..., a mapping's
+   keys `str`, `int`, `float`, `bool` or `Any`), `Optional` and unions,
+   `date`/`datetime`/`time`/`timedelta`/`UUID`/`Decimal`/`bytes`/`Path`, TypedDicts and plain
+   dataclasses (recursive ones too), and the common constraints (`ge`/`gt`/`le`/`lt`/
+   `multiple_of` on `int`/`float`/`Decimal`, `max_digits`/`decimal_places` on `Decimal`,
+   `min_length`/`max_length` on strings, bytes, arrays and mappings, a `pattern`
+   pydantic-core compiles, `description`, `title`, `examples` of scalars; `annotated_types`
+   groups such as `Len` and `Interval` read as their members) are
    written out directly, keys in pydantic's order, without building a pydantic validator;
    anything else falls back to `json_schema.pydantic_schema`. Results are cached per type. A
    class's fields and attribute docstrings are read once per class: its type hints without
@@ -21,11 +25,14 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
 3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
    plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
    anything else is compiled once per distinct text (`compiled`);
-4. **plain Google docstrings** — `google_docstring(text)` reads the commonest docstring (a
-   summary, `Args:` entries, the usual sections) in a few lines instead of griffe's full
-   parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a section without a
-   blank line before it, only a `Returns:`) is `None`, and griffe decides. The tests compare
-   both over a table of docstrings.
+4. **plain Google and Sphinx docstrings** — `google_docstring(text)` reads the commonest
+   docstring (a summary, `Args:` entries, the usual sections) in a few lines instead of
+   griffe's full parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a
+   section without a blank line before it, only a `Returns:`) is `None`, and griffe decides.
+   A docstring griffe reads as Sphinx style (`:param x: ...`) is read by `sphinx_docstring`
+   from griffe's own lines, as griffe's Sphinx parser reads them, when every parameter field
+   is the plain `:param name: text`. The tests compare both with griffe over tables of
+   docstrings and generated reST ones.
 
 `clear_cache()` forgets all of it (type schemas, class parts, patterns, class lines of source
 files), so a benchmark's "cold" figure pays every step.
@@ -37,18 +44,20 @@ fast path is wrong.
 from __future__ import annotations
 
 import builtins
+import collections.abc
 import dataclasses
 import datetime
 import decimal
 import enum
 import inspect
+import pathlib
 import re
 import sys
 import types
 import typing
 import uuid
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from types import CodeType
 from typing import Annotated, Any, Literal
 
@@ -83,6 +92,8 @@ _SCALARS: dict[Any, Schema] = {
     uuid.UUID: {"format": "uuid", "type": "string"},
     bytes: {"format": "binary", "type": "string"},
     decimal.Decimal: {"anyOf": [{"type": "number"}, {"type": "string"}]},
+    pathlib.Path: {"format": "path", "type": "string"},
+    pathlib.PurePath: {"format": "path", "type": "string"},
     list: {"items": {}, "type": "array"},
     tuple: {"items": {}, "type": "array"},
     set: {"items": {}, "type": "array", "uniqueItems": True},
@@ -121,20 +132,29 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return pydantic_schema(annotation)
     defs: Defs = {}
+    owners: dict[str, Any] = {}
     try:
-        schema = fast_schema(annotation, defs, {})
+        schema = fast_schema(annotation, defs, owners)
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return pydantic_schema(annotation)
     if list(schema) == ["$ref"] and typing.get_origin(annotation) is Annotated:
         return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
-    return schema, _ordered(defs, annotation)
+    return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
 
 
-def _ordered(defs: Defs, annotation: Any) -> Defs:
+def _ordered(defs: Defs, annotation: Any, recursive: Collection[str] = ()) -> Defs:
     """`$defs` in pydantic's order: sorted by name, but the annotation's own class (a TypedDict,
-    a dataclass) last, as `json_schema.pydantic_schema` files it."""
+    a dataclass) last, as `json_schema.pydantic_schema` files it, unless the class is inside
+    itself (one of the `recursive` names: then pydantic filed it with the others)."""
     own = schema_name(annotation) if isinstance(annotation, type) else None
+    if own in recursive:
+        own = None
     return dict(sorted(defs.items(), key=lambda item: (item[0] == own, item[0])))
+
+
+_RECURSIVE = "#recursive"
+"""The key under which `owners` collects the names of the classes met inside themselves (no
+`$defs` name has a `#`)."""
 
 
 # --- 1. the hand-written type path ------------------------------------------------------------
@@ -143,8 +163,8 @@ def _ordered(defs: Defs, annotation: Any) -> Defs:
 def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = None) -> Schema:
     """The schema of a common type, written out; raises `_Slow` for anything else.
 
-    `owners` maps each `$defs` name written so far to its class (`None` for a class still
-    being written): one name for two classes, or a recursive class, is pydantic's job."""
+    `owners` maps each `$defs` name written (or being written) so far to its class: one name
+    for two classes is pydantic's job; a class met again inside itself is a `$ref`."""
     owners = {} if owners is None else owners
     try:
         scalar = _SCALARS.get(annotation)
@@ -160,13 +180,14 @@ def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = Non
         return _constrained(args[0], args[1:], defs, owners)
     if origin is Literal:
         return _literal(args)
-    if origin in (list, set, frozenset) and len(args) == 1:
+    if origin in _ARRAYS and len(args) == 1:
         out: Schema = {"items": fast_schema(args[0], defs, owners), "type": "array"}
-        return out | {"uniqueItems": True} if origin is not list else out
+        return out | {"uniqueItems": True} if _ARRAYS[origin] else out
     if origin is tuple:
         return _tuple(args, defs, owners)
-    if origin is dict and len(args) == 2 and args[0] is str:
-        return {"additionalProperties": fast_schema(args[1], defs, owners), "type": "object"}
+    if origin in _MAPPINGS and len(args) == 2 and args[0] in _PLAIN_KEYS:
+        values = fast_schema(args[1], defs, owners)  # `{}` for Any: pydantic writes `true` then
+        return {"additionalProperties": values or True, "type": "object"}
     if isinstance(annotation, type):
         if issubclass(annotation, enum.Enum):
             return _enum(annotation, defs, owners)
@@ -178,6 +199,22 @@ def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = Non
             return _class(annotation, defs, owners, _dataclass_fields)
     raise _Slow
 
+
+_ARRAYS = {
+    list: False,
+    collections.abc.Sequence: False,
+    collections.abc.MutableSequence: False,
+    set: True,
+    frozenset: True,
+    collections.abc.Set: True,
+    collections.abc.MutableSet: True,
+}
+"""The generic collections written as arrays (`typing.List`, `Sequence[int]`...), and whether
+their items are unique."""
+_MAPPINGS = (dict, collections.abc.Mapping, collections.abc.MutableMapping)
+_PLAIN_KEYS = (str, int, float, bool, Any)
+"""Mapping keys pydantic writes nothing for (their schema is at most a `type`: no
+`propertyNames`, no `patternProperties`)."""
 
 _BOUNDS = {
     at.Ge: ("ge", "minimum"),
@@ -221,8 +258,13 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
             if inner is None:
                 return None
             out += inner
-        elif type(m) in _BOUNDS or type(m) in _LENGTHS or _is_pattern(m):
+        elif type(m) in _BOUNDS or type(m) in _LENGTHS or _is_pattern(m) or _is_digits(m):
             out.append(m)
+        elif isinstance(m, at.GroupedMetadata) and not any(isinstance(g, FieldInfo) for g in m):
+            inner = constraints(m)  # `Len(1, 20)`, `Interval(ge=0, le=1)`: their members, as pydantic reads them
+            if inner is None:
+                return None
+            out += inner
         else:
             return None
     return out
@@ -233,17 +275,29 @@ def _is_pattern(meta: Any) -> bool:
     return type(meta).__name__ == "_PydanticGeneralMetadata" and vars(meta).keys() == {"pattern"}
 
 
+def _is_digits(meta: Any) -> bool:
+    """`Field(max_digits=..., decimal_places=...)`'s metadata: general metadata holding only those, ints."""
+    return (
+        type(meta).__name__ == "_PydanticGeneralMetadata"
+        and vars(meta).keys() <= {"max_digits", "decimal_places"}
+        and all(type(v) is int for v in vars(meta).values())
+    )
+
+
 def _constraint_kind(base: Any) -> str | None:
-    """Which constraints `base` takes, as pydantic writes them: numbers (bounds), strings
-    (lengths, pattern), bytes, arrays and string-keyed dicts (lengths); `None` for any other."""
+    """Which constraints `base` takes, as pydantic writes them: numbers (bounds), decimals
+    (bounds, digits), strings (lengths, pattern), bytes, arrays and mappings (lengths); `None`
+    for any other."""
     if base is int or base is float:
         return "number"
+    if base is decimal.Decimal:
+        return "decimal"
     if base is str or base is bytes:
         return "string" if base is str else "bytes"
     origin, args = typing.get_origin(base) or base, typing.get_args(base)
-    if origin in (list, set, frozenset) or base is tuple or (origin is tuple and len(args) == 2 and args[1] is ...):
+    if origin in _ARRAYS or base is tuple or (origin is tuple and len(args) == 2 and args[1] is ...):
         return "array"  # not a fixed-length tuple: pydantic has its own rule there
-    return "object" if origin is dict else None
+    return "object" if origin in _MAPPINGS else None
 
 
 def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
@@ -254,9 +308,14 @@ def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[
     if found is None or (found and kind is None):
         raise _Slow
     schema = fast_schema(base, defs, owners)
+    bounded = {"type": "number"} if kind == "decimal" else schema  # a Decimal's bounds go on its number branch
     for m in found:
+        if kind == "decimal" and _is_digits(m):
+            continue  # pydantic's schema does not show digits
         key, value = _constraint(m, kind, base)
-        schema[key] = value
+        bounded[key] = value
+    if kind == "decimal":
+        schema = {"anyOf": [dict(sorted(bounded.items())), {"type": "string"}]}
     fields = [m for m in metadata if isinstance(m, FieldInfo)]
     descriptions = [f.description for f in fields if f.description is not None]  # "" included, as pydantic
     schema |= {"description": descriptions[-1]} if descriptions else {}
@@ -273,6 +332,11 @@ def _constraint(meta: Any, kind: str | None, base: Any) -> tuple[str, Any]:
         value = getattr(meta, attr)
         if type(value) is int or (base is float and type(value) is float):
             return key, value  # a Decimal, a bool, 1.5 for an int: pydantic decides
+    elif type(meta) in _BOUNDS and kind == "decimal":
+        attr, key = _BOUNDS[type(meta)]
+        value = getattr(meta, attr)
+        if type(value) is int or type(value) is float:
+            return key, float(value)  # as pydantic writes a Decimal's bounds
     elif type(meta) in _LENGTHS and kind in _LENGTH_KEYS:
         value = getattr(meta, _LENGTHS[type(meta)])
         if type(value) is int:
@@ -404,11 +468,13 @@ def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Callable[[type
     name = schema_name(cls)
     ref = {"$ref": f"#/$defs/{name}"}
     owner = owners.get(name, _NO_DEFAULT)
-    if owner is cls and name in defs:
+    if owner is cls:
+        if name not in defs:  # still being written: a class inside itself
+            owners.setdefault(_RECURSIVE, set()).add(name)
         return ref
     if owner is not _NO_DEFAULT or name in defs or getattr(cls, "__pydantic_config__", None) is not None:
-        raise _Slow  # another type of that name, this class inside itself, or a pydantic config
-    owners[name] = None  # being written
+        raise _Slow  # another type of that name, or a pydantic config
+    owners[name] = cls  # being written
     properties: Schema = {}
     required: list[str] = []
     declared, docstrings = _parts(cls, fields)
@@ -430,7 +496,6 @@ def _class(cls: type, defs: Defs, owners: dict[str, Any], fields: Callable[[type
         found = properties.get(field)
         if isinstance(found, dict) and "description" not in found:
             properties[field] = found | {"description": text}
-    owners[name] = cls
     _add_def(defs, name, body)
     return ref
 
@@ -663,7 +728,18 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     return type(default) is base and (base in _PLAIN_DEFAULTS or issubclass(base, enum.Enum))
 
 
-_PLAIN_DEFAULTS = (str, int, float, bool, bytes, datetime.date, datetime.datetime, datetime.time, uuid.UUID)
+_PLAIN_DEFAULTS = (
+    str,
+    int,
+    float,
+    bool,
+    bytes,
+    datetime.date,
+    datetime.datetime,
+    datetime.time,
+    datetime.timedelta,
+    uuid.UUID,
+)
 
 
 def _holds(bound: Any, value: Any) -> bool:
@@ -712,7 +788,7 @@ def compiled(text: str) -> CodeType:
     return code
 
 
-# --- 4. plain Google docstrings ----------------------------------------------------------------
+# --- 4. plain Google and Sphinx docstrings --------------------------------------------------------
 
 _ARGS_SECTIONS = {"Args", "Arguments", "Parameters", "Params"}
 _OTHER_SECTIONS = {"Returns", "Return", "Raises", "Yields", "Yield", "Examples", "Example", "Attributes"}
@@ -755,3 +831,54 @@ def google_docstring(text: str) -> tuple[str, dict[str, str]] | None:
         previous = line
     text_summary = "\n".join(summary).strip()
     return (text_summary, args) if text_summary else None
+
+
+_SPHINX_TYPE = (":type",)
+_SPHINX_PARAM = (":param", ":parameter", ":arg", ":argument", ":key", ":keyword")
+_SPHINX_OTHER = tuple(
+    f":{name}"
+    for name in (
+        "vartype",
+        "var",
+        "ivar",
+        "cvar",
+        "raises",
+        "raise",
+        "except",
+        "exception",
+        "returns",
+        "return",
+        "rtype",
+    )
+)
+_SPHINX_PARAM_LINE = re.compile(r":[^:\s]+ ([^:\s]+):(.*)")
+
+
+def sphinx_docstring(lines: list[str]) -> tuple[str, dict[str, str]] | None:
+    """(summary, {parameter: description}) of a docstring griffe reads as Sphinx style, from
+    griffe's own lines (`Docstring.lines`), as its Sphinx parser reads them: a line starting with
+    a known field (`:param x:`, `:type x:`, `:returns:`...) takes the lines up to the next line
+    starting with `:`; any other line is description. `None` when griffe must read it (a
+    parameter field other than `:param name: text` on one line, or no description)."""
+    description: list[str] = []
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.startswith(":") or not line.startswith((*_SPHINX_TYPE, *_SPHINX_PARAM, *_SPHINX_OTHER)):
+            description.append(line)
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and not lines[end].startswith(":"):
+            end += 1
+        if not line.startswith(_SPHINX_TYPE) and line.startswith(_SPHINX_PARAM):
+            field = _SPHINX_PARAM_LINE.fullmatch(line)
+            if field is None:
+                return None
+            found.setdefault(field.group(1), " ".join([field.group(2), *lines[i + 1 : end]]))
+        i = end
+    summary = "\n".join(description).strip()
+    if not summary:
+        return None
+    return summary, {name.lstrip("*"): " ".join(text.split()) for name, text in found.items() if text.strip()}

@@ -264,7 +264,12 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     plain = fast_schema.google_docstring(text)
     if plain is not None:
         return plain
-    return griffe_docstring(text)
+    docstring, style = _griffe_read(text)
+    if style is Parser.sphinx:
+        plain = fast_schema.sphinx_docstring(docstring.lines)
+        if plain is not None:
+            return plain
+    return _griffe_sections(docstring, style)
 
 
 _GOOGLE_HEADER = re.compile(
@@ -295,9 +300,19 @@ def _sections_apart(text: str) -> str:
 
 
 def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
-    """`parse_docstring` by griffe alone (the reference the fast Google path is tested against)."""
+    """`parse_docstring` by griffe alone (the reference the fast Google and Sphinx paths are
+    tested against)."""
+    return _griffe_sections(*_griffe_read(text))
+
+
+def _griffe_read(text: str) -> tuple[Docstring, Parser | None]:
+    """The docstring as griffe holds it, and the style griffe infers for it."""
     docstring = Docstring("\n" + text if _SECTIONS.match(text) else text)  # griffe skips a section on line 1
     style, _ = infer_docstring_style(docstring)
+    return docstring, style
+
+
+def _griffe_sections(docstring: Docstring, style: Parser | None) -> tuple[str, dict[str, str]]:
     sections = docstring.parse(style or Parser.google, warnings=False)
     summary = "\n\n".join(s.value.strip() for s in sections if s.kind in _DESCRIBED and s.value.strip())
     args = {

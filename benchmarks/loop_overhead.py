@@ -141,6 +141,16 @@ def handwritten_loop(
     return run
 
 
+class Replaying:
+    """A model that answers with the scripted replies, one per request."""
+
+    def __init__(self, replies: list) -> None:
+        self.turn = iter(replies)
+
+    def chat(self, messages, tools=None, tool_choice=None):
+        return next(self.turn)
+
+
 def toolkit_case() -> Callable[[], object]:
     from toolkit.tools.decorator import tool
 
@@ -158,17 +168,10 @@ def toolkit_loop(replies: list, tools: list, question: str, history: tuple = (),
     from toolkit.loop.run import run_loop
     from toolkit.memory.windows import ChatMemory
 
-    class Model:
-        def __init__(self):
-            self.turn = iter(replies)
-
-        def chat(self, messages, tools=None, tool_choice=None):
-            return next(self.turn)
-
     messages = [*history, UserMessage(content=question)]
     if memory is not None:
-        return lambda: run_loop(Model(), messages, tools=tools, memory=memory).answer
-    return lambda: run_loop(Model(), messages, tools=tools, memory=ChatMemory()).answer
+        return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=memory).answer
+    return lambda: run_loop(Replaying(replies), messages, tools=tools, memory=ChatMemory()).answer
 
 
 def pydantic_ai_case() -> Callable[[], object]:
@@ -544,15 +547,8 @@ def long_turn_cases(rounds: int) -> tuple[Callable[[], object], Callable[[], obj
     options = replace(COURSE, max_round_trips=rounds, max_model_requests=rounds)
     question, tools = [UserMessage(content=QUESTION)], [tool(add)]
 
-    class Model:
-        def __init__(self) -> None:
-            self.turn = iter(replies)
-
-        def chat(self, messages, tools=None, tool_choice=None):
-            return next(self.turn)
-
     def ours() -> object:
-        return run_loop(Model(), question, tools=tools, memory=ChatMemory(), options=options).answer
+        return run_loop(Replaying(replies), question, tools=tools, memory=ChatMemory(), options=options).answer
 
     return ours, handwritten_loop(replies, {"add": add}, QUESTION), rounds
 
@@ -596,15 +592,8 @@ def failing_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]
         [UserMessage(content=QUESTION)],
     )
 
-    class Model:
-        def __init__(self) -> None:
-            self.turn = iter(replies)
-
-        def chat(self, messages, tools=None, tool_choice=None):
-            return next(self.turn)
-
     def ours() -> object:
-        return run_loop(Model(), question, tools=tools, memory=ChatMemory(), options=options).answer
+        return run_loop(Replaying(replies), question, tools=tools, memory=ChatMemory(), options=options).answer
 
     def floor() -> object:
         memory: list = [UserMessage(content=QUESTION)]

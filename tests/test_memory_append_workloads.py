@@ -7,10 +7,7 @@ the package's typed errors, by exact text."""
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,17 +23,6 @@ from toolkit.memory.windows import (
     _merged,
     evict,
 )
-
-
-@pytest.fixture
-def memory_dir(tmp_path: Path) -> Iterator[Path]:
-    """A folder in RAM where there is one: thousands of commits without a disk flush each."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    with tempfile.TemporaryDirectory(dir=shm, prefix="toolkit-test-") as folder:
-        yield Path(folder)
 
 
 def _plain_unanswered(stored: list[Message], batch: list[Message]) -> str | None:

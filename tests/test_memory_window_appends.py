@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -112,18 +111,6 @@ def test_in_memory_appends_equal_the_evict_path():
         a, s = _lockstep(seed, lambda _: InMemoryStore())
         adds, slow = adds + a, slow + s
     assert slow < adds / 3  # the fast path decides most adds, even on these adversarial batches
-
-
-@pytest.fixture
-def memory_dir(tmp_path: Path):
-    """A folder in RAM where there is one (/dev/shm): the lockstep's thousands of commits then
-    cost no disk flush. The files are the same SQLite files."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    with tempfile.TemporaryDirectory(dir=shm, prefix="toolkit-test-") as folder:
-        yield Path(folder)
 
 
 def test_sqlite_appends_equal_the_evict_path(memory_dir: Path):

@@ -133,6 +133,21 @@ def enum_groups(parameters: Any) -> list[list[str]]:
     return groups
 
 
+def first_enum_groups(tools: dict[str, ToolInfo]) -> dict[str, list[list[str]]]:
+    """Tool name → its parameters' `enum` values (`enum_groups`), the first `_MAX_ENUM_TOTAL`
+    values of the whole list in the tools' order (the picker reads each with every term)."""
+    enums, left = {}, _MAX_ENUM_TOTAL
+    for name, info in tools.items():
+        groups = []
+        for values in enum_groups(info.parameters):
+            if left > 0:
+                groups.append(values[:left])
+                left -= len(groups[-1])
+        if groups:
+            enums[name] = groups
+    return enums
+
+
 def window(value: str, values: list[str], context: str) -> str:
     """The context right after `value` is mentioned, up to the next value mentioned. Each other
     value is looked for only where it would shorten the window (before its end), not in all the

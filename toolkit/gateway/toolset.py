@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from toolkit.gateway.generic import _MAX_ENUM_TOTAL, ToolInfo, enum_groups, search_terms, windows
+from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
 from toolkit.gateway.wire import dumps
@@ -65,7 +65,7 @@ class ToolSet:
             self.problem = (exc.message, exc.param, exc.code)
         else:
             self.offered = offered(tools)
-        self._enums = _first_enums(self.offered)
+        self._enums = first_enum_groups(self.offered)
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
@@ -126,21 +126,6 @@ class ToolSet:
                     self._windows.pop(next(iter(self._windows)), None)
                 self._windows[context] = found
         return found
-
-
-def _first_enums(offered: dict[str, ToolInfo]) -> dict[str, list[list[str]]]:
-    """Tool name → its parameters' `enum` values (`enum_groups`), the first `_MAX_ENUM_TOTAL`
-    values of the whole list in the tools' order (the picker reads each with every term)."""
-    enums, left = {}, _MAX_ENUM_TOTAL
-    for name, info in offered.items():
-        groups = []
-        for values in enum_groups(info.parameters):
-            if left > 0:
-                groups.append(values[:left])
-                left -= len(groups[-1])
-        if groups:
-            enums[name] = groups
-    return enums
 
 
 class _Pickable:

@@ -100,8 +100,8 @@ def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     orjson reads it the same: no `parse_float`, and no integer past 64 bits (orjson reads one as a
     float). So a value orjson read with a float that large (`_large_float`, rare: walking the
     value costs less than searching the text, past a dozen characters) is kept only if the text
-    has no run of 19 digits (a text shorter than 19 characters has none). What orjson refuses (NaN, 1e400, a lone surrogate, deep nesting) goes to
-    `json.loads`, which decides."""
+    has no run of 19 digits (a text shorter than 19 characters has none). What orjson refuses
+    (NaN, 1e400, a lone surrogate, deep nesting) goes to `json.loads`, which decides."""
     if parse_float is None:
         try:
             value = orjson.loads(text)

@@ -144,7 +144,7 @@ def scrub_json(value: Any) -> Any:
         return scrub(value)
     if isinstance(value, dict):
         return {
-            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and is_secret_name(k) else scrub_json(v)
+            k: REDACTED if isinstance(v, str) and v and isinstance(k, str) and _secret_name(k) else scrub_json(v)
             for k, v in value.items()
         }
     if isinstance(value, (list, tuple)):

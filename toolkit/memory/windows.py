@@ -185,7 +185,16 @@ class InMemoryStore:
         memory_id = check_memory_id(memory_id, "InMemoryStore.append_in_window")
         messages = check_messages(messages, "InMemoryStore.append_in_window")
         check_window(window, "InMemoryStore.append_in_window")
-        system = next((m for m in reversed(messages) if isinstance(m, SystemMessage)), None)
+        return self._append_in_window(memory_id, messages, window, None)
+
+    def _append_in_window(
+        self, memory_id: str, messages: Sequence[Message], window: Window, kinds: AbstractSet[type] | None
+    ) -> bool:
+        """`append_in_window` of checked arguments; `kinds`, if known, the set of the messages'
+        classes (`ChatMemory.add_all` has it: no system message among them is then one set test)."""
+        system = None
+        if kinds is None or not kinds <= _NOT_SYSTEM:
+            system = next((m for m in reversed(messages) if isinstance(m, SystemMessage)), None)
         if system is not None:
             messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
@@ -411,20 +420,30 @@ def front_drop(rest: Sequence[Message], stored: int, total: int, window: Window)
     current turn's earlier rounds) drops nothing. `tests/test_memory_window_appends.py` holds
     the two equal on random conversations.
     """
-    leaving = 0
-    while total > window.limit:
+    leaving, limit, each_one = 0, window.limit, type(window) is MessageWindow
+    while total > limit:
         if leaving >= stored:
             return None
         end = _group_end(rest, leaving, len(rest))
         if end > stored:
             return None
-        total -= sum(window.weights([rest[i] for i in range(leaving, end)]))
+        total -= end - leaving if each_one else sum(window.weights([rest[i] for i in range(leaving, end)]))
         leaving = end
     if leaving < len(rest) and _round_part(rest[leaving]):
         return None  # `evict` would drop that orphan result too
-    if leaving and _last_index(rest, _said_by_user, leaving) is None:
+    if leaving and not _user_said_from(rest, leaving):
         return None  # `evict` never cuts the current turn this way: let it decide
     return leaving, total
+
+
+def _user_said_from(messages: Sequence[Message], start: int) -> bool:
+    """`_last_index(messages, _said_by_user, start) is not None`, its test written out (read
+    after every append to a full window)."""
+    for i in range(len(messages) - 1, start - 1, -1):
+        message = messages[i]
+        if isinstance(message, UserMessage) and not message.from_tool_calls:
+            return True
+    return False
 
 
 class Joined(Sequence[Message]):
@@ -600,6 +619,11 @@ class ChatMemory:
             append = getattr(self.store, "append", None)
             if self.window is None and append is not None:
                 append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
+                return
+            if self.window is not None and type(self.store) is InMemoryStore:  # checked here already
+                if self.store._append_in_window(self.id, tuple(messages), self.window, kinds):
+                    return
+                self.update(lambda current: _merged(current, messages))
                 return
             in_window = getattr(self.store, "append_in_window", None)
             if self.window is not None and in_window is not None:

@@ -239,3 +239,17 @@ def test_a_memory_refuses_what_is_not_a_window_or_a_store() -> None:
         "TokenWindow(50, count=None): count must be a function from a message to its tokens, e.g. "
         "toolkit.memory.windows.message_tokens"
     )
+
+
+def test_a_window_set_on_a_memory_later_is_still_checked() -> None:
+    """`ChatMemory.add_all` skips the store's own checks for a window it knows; a window set on
+    the attribute afterwards is not one of those, and the store still refuses it, typed."""
+    memory = ChatMemory("a", window=MessageWindow(4))
+    memory.window = 5  # type: ignore[assignment]
+    with pytest.raises(ConfigurationError) as caught:
+        memory.add_all([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "InMemoryStore.append_in_window: window 5 is not a window (int); use MessageWindow(n), TokenWindow(n) or "
+        "None for no window"
+    )
+    assert memory.messages() == []

@@ -510,3 +510,41 @@ def test_repeated_call_ids_are_renamed_in_turn_skipping_ids_already_taken():
     assert len(notes) == 5
     many = AssistantMessage(tool_calls=tuple(ToolCall(id="x", name="f") for _ in range(2000)))
     assert len({c.id for c in unique_call_ids(many)[0].tool_calls}) == 2000
+
+
+@pytest.mark.parametrize("concurrent", [False, True])
+def test_run_loop_records_what_iter_loop_records(concurrent: bool) -> None:
+    """`run_loop` makes no `ToolStarted` / `ToolFinished` (it would drop them); the turn it records
+    is the one `iter_loop` records, event by event: calls, results, decisions, new messages."""
+    from toolkit.loop.run import ToolFinished, ToolStarted, iter_loop
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    def script() -> ScriptedModel:
+        calls = [call("add", a=1, b=2, id="c1"), call("add", a="x", b=2, id="c2"), call("sub", a=1, id="c3")]
+        return ScriptedModel([calls, call("add", a=3, b=4, id="c4"), "10"])
+
+    options = LoopOptions(concurrent=concurrent, policies=FEED_BACK_ALL)
+    question = [UserMessage(content="what is 1+2+3+4?")]
+    ran = run_loop(script(), question, tools=[add], memory=ChatMemory("a"), options=options)
+    events = iter_loop(script(), question, tools=[add], memory=ChatMemory("b"), options=options)
+    seen = []
+    while True:
+        try:
+            seen.append(next(events))
+        except StopIteration as done:
+            iterated = done.value
+            break
+
+    def shown(result: object) -> list:
+        return [
+            (r.index, r.decision, [(e.call.id, e.result.content, e.error_kind) for e in r.executions])
+            for r in result.rounds  # type: ignore[attr-defined]
+        ]
+
+    assert shown(ran) == shown(iterated)
+    assert ran.new_messages == iterated.new_messages and ran.answer == iterated.answer == "10"
+    first = [ToolStarted] * 3 + [ToolFinished] * 3 if concurrent else [ToolStarted, ToolFinished] * 3
+    assert [type(e) for e in seen] == first + [ToolStarted, ToolFinished]

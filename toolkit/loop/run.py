@@ -60,7 +60,8 @@ unanswered unless the store refuses again (a note on the error then says so).
 Speed: the `tools` array of a request is built once per set of effective tools (and
 `strict_tools`) and kept for later rounds and calls, its entries read-only dicts (`SentTool`:
 equal to `ToolSpec.to_openai()`, JSON-serialisable, and a change raises instead of reaching
-later requests; `dict(entry)` is a mutable copy). Each request gets its own list.
+later requests; `dict(entry)` is a mutable copy). Each request gets its own list. `run_loop` makes
+no `ToolStarted` / `ToolFinished` events: it would drop them.
 
 Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), async tools.
 """
@@ -147,17 +148,7 @@ def run_loop(
 
     The keyword arguments are those of `iter_loop`.
     """
-    events = iter_loop(
-        model,
-        messages,
-        tools=tools,
-        providers=providers,
-        registry=registry,
-        memory=memory,
-        options=options,
-        parameters=parameters,
-        context=context,
-    )
+    events = _turn(model, messages, tools, providers, registry, memory, options, parameters, context, events=False)
     while True:
         try:
             next(events)
@@ -184,10 +175,28 @@ def iter_loop(
     run). The memory id's lock is held until the generator finishes, so two turns on one
     conversation never interleave.
     """
+    return (yield from _turn(model, messages, tools, providers, registry, memory, options, parameters, context))
+
+
+def _turn(
+    model: ChatModel,
+    messages: Sequence[Message],
+    tools: Sequence[Any],
+    providers: Sequence[ToolProvider],
+    registry: ToolRegistry | None,
+    memory: ChatMemory | None,
+    options: LoopOptions,
+    parameters: Mapping[str, Any] | None,
+    context: ToolContext | None,
+    events: bool = True,
+) -> Generator[LoopEvent, None, LoopResult]:
+    """`iter_loop`; with `events=False` (`run_loop`, which drops them) no `ToolStarted` /
+    `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else memory.lock:
         run = _Run(model, options, memory, messages, dict(parameters or {}))
+        run.events = events
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
             context = build_context(tools, providers, registry, request)
@@ -228,6 +237,8 @@ class _Run:
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
         self.tools: ToolContext
+        self.events = True
+        """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
             memory.add_all(messages)  # the caller's list as it is: a long history is not unpacked
@@ -406,20 +417,23 @@ class _Run:
                 raised=outcome.raised,
             )
 
+        events = self.events
         if self.options.concurrent and len(calls) > 1:
-            for c in calls:
+            for c in calls if events else ():
                 yield ToolStarted(trace.index, c)
             executions = _run_together(one, calls, self.options.max_workers, trace)
             for execution in executions:
                 trace.executions.append(execution)
-                yield ToolFinished(execution)
+                if events:
+                    yield ToolFinished(execution)
         else:
             for c in calls:
-                if not stopper:
+                if events and not stopper:
                     yield ToolStarted(trace.index, c)
                 execution = one(c)
                 trace.executions.append(execution)
-                yield ToolFinished(execution)
+                if events:
+                    yield ToolFinished(execution)
 
     def not_run(self, trace: RoundTrace, call: ToolCall, stopped_by: ToolCall, error: Exception) -> ToolExecution:
         text = self.texts.not_run.format(tool=shown_name(stopped_by.name), error=type(error).__name__)

@@ -259,24 +259,25 @@ def _read_secret_values() -> list[str]:
     )
 
 
-_seen: tuple[object, list[str]] = (None, [])
-"""The environment last read (its raw items) and its secret values."""
+_seen: tuple[dict[Any, Any] | None, list[str]] = (None, [])
+"""The environment last read (a copy of its raw mapping) and its secret values."""
 
 
 def _secret_values() -> list[str]:
     """`_read_secret_values()`, read again only when the environment changed: reading it decodes every
-    variable (tens of microseconds), and every error text of a loop is scrubbed. The raw items of
-    `os.environ` (bytes on POSIX), compared in C, tell whether it changed; where they cannot be
-    read, it is read each time."""
+    variable (tens of microseconds), and every error text of a loop is scrubbed. The raw mapping of
+    `os.environ` (bytes on POSIX), compared in C with a copy of it as last read, tells whether it
+    changed; where it cannot be read, the environment is read each time."""
     global _seen
     raw = getattr(os.environ, "_data", None)
-    state = tuple(raw.items()) if type(raw) is dict else None
-    seen = _seen
-    if state is not None and state == seen[0]:
-        return seen[1]
+    seen, snapshot = _seen, None
+    if type(raw) is dict:
+        if raw == seen[0]:
+            return seen[1]
+        snapshot = dict(raw)  # before reading: a change made meanwhile is seen next time
     values = _read_secret_values()
-    if state is not None:
-        _seen = (state, values)
+    if snapshot is not None:
+        _seen = (snapshot, values)
     return values
 
 

@@ -5,6 +5,7 @@ Run on demand, in a throw-away environment that has the peers (never in pyprojec
     python3 -m venv /tmp/benchenv
     /tmp/benchenv/bin/pip install pydantic-ai-slim openai-agents langchain-core
     PYTHONPATH=. /tmp/benchenv/bin/python benchmarks/reflection_speed.py
+    PYTHONPATH=. /tmp/benchenv/bin/python benchmarks/reflection_speed.py --only numpy_docstring,list_products
 
 Every measurement uses fresh function objects (copies of the fixtures), so no per-function
 cache — ours or a peer's — can answer; the variants of one function are measured round by round
@@ -45,6 +46,7 @@ evaluate), and those lines count in target 1.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import datetime
 import decimal
@@ -1052,17 +1054,26 @@ def peers() -> dict[str, Callable[[Callable[..., Any]], Any]]:
     return found
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Reflection speed against the peers (see the module docstring).")
+    parser.add_argument("--only", help="comma-separated function names: measure only these rows (either group)")
+    only = parser.parse_args(argv).only
+    wanted = set(only.split(",")) if only else {fn.__name__ for fn in FUNCTIONS + STRANGERS}
     check_required_rules()
     reflect = ours()["toolkit"]
     others = peers()
     head = ["function", "cold", "warm", "cached", "1st call", "hand", *others, "cold/hand"]
-    print(" | ".join(f"{h:>14}" for h in head))
-    rows, fresh_rows, mean = table(FUNCTIONS, head, reflect, others)
-    report(rows, mean, others, fresh_rows)
+    functions = [fn for fn in FUNCTIONS if fn.__name__ in wanted]
+    if functions:
+        print(" | ".join(f"{h:>14}" for h in head))
+        rows, fresh_rows, mean = table(functions, head, reflect, others)
+        report(rows, mean, others, fresh_rows)
     check_strangers()
+    strangers = [fn for fn in STRANGERS if fn.__name__ in wanted]
+    if not strangers:
+        return 0
     print(" | ".join(f"{h:>14}" for h in head))
-    rows, fresh_rows, mean = table(STRANGERS, head, reflect, others, real_annotations=True)
+    rows, fresh_rows, mean = table(strangers, head, reflect, others, real_annotations=True)
     return report(rows, mean, others, fresh_rows, "stranger targets", STRANGER_MODEL_PARAMETERS, fast_path=False)
 
 

@@ -5,12 +5,14 @@ import datetime
 import enum
 import functools
 import json
+import typing
 from typing import Annotated, Any
 
 import jsonschema
 import pytest
 import tool_fixtures as F
 from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ConfigurationError, ToolDefinitionError
@@ -897,3 +899,30 @@ def test_an_unbound_method_must_be_bound_or_decorated_on_the_class():
         "instance: tools_from(Dummy())"
     )
     assert tools_from(Dummy().dummy_function)[0].spec.parameters["required"] == ["x"]
+
+
+def test_the_validated_type_keeps_only_the_types_own_metadata():
+    """`ParamInfo.annotation` (what arguments are validated against) is the type with its own
+    metadata: `Param`, bare strings and `MemoryId` taken out, a `Field`'s alias and default
+    taken off; the annotation as written when nothing is taken out."""
+    bound = Field(ge=0)
+    named = Field(ge=1, alias="n")
+    as_written = Annotated[int, bound]
+
+    def fn(
+        a: as_written,
+        b: Annotated[int, Param("B"), bound],
+        c: Annotated[str, "a note", Field(max_length=3)],
+        d: Annotated[int, named],
+        e: Annotated[int, bound] = Field(5),
+    ) -> str:
+        """Metadata of every kind."""
+        return ""
+
+    a, b, c, d, e = (p.annotation for p in reflect(fn).params)
+    assert a is as_written
+    assert typing.get_args(b) == (int, bound)
+    assert typing.get_args(c)[0] is str and [type(m) for m in typing.get_args(c)[1:]] == [FieldInfo]
+    (plain,) = typing.get_args(d)[1:]
+    assert plain is not named and plain.alias is None and plain.metadata == named.metadata
+    assert typing.get_args(e)[:2] == (int, bound) and len(typing.get_args(e)) == 3

@@ -32,7 +32,8 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    A docstring griffe reads as Sphinx style (`:param x: ...`) is read by `sphinx_docstring`
    from griffe's own lines, as griffe's Sphinx parser reads them, when every parameter field
    is the plain `:param name: text`. The tests compare both with griffe over tables of
-   docstrings and generated reST ones.
+   docstrings and generated reST ones. (NumPy-style docstrings have their own reader,
+   `toolkit.tools.numpy_docstring`.)
 
 `clear_cache()` forgets all of it (type schemas, class parts, patterns, class lines of source
 files), so a benchmark's "cold" figure pays every step.
@@ -109,13 +110,12 @@ class _Slow(Exception):
 def type_schema(annotation: Any) -> tuple[Schema, Defs]:
     """`json_schema.type_schema(annotation)`, the same result, faster; cached, do not mutate."""
     try:
-        return _CACHE[annotation]
-    except KeyError:
-        pass
+        found = _CACHE.get(annotation)
     except TypeError:  # unhashable annotation (e.g. Annotated[..., FieldInfo]): no cache
         return _compute(annotation)
-    result = _CACHE[annotation] = _compute(annotation)
-    return result
+    if found is None:
+        found = _CACHE[annotation] = _compute(annotation)
+    return found
 
 
 def clear_cache() -> None:
@@ -146,6 +146,8 @@ def _ordered(defs: Defs, annotation: Any, recursive: Collection[str] = ()) -> De
     """`$defs` in pydantic's order: sorted by name, but the annotation's own class (a TypedDict,
     a dataclass) last, as `json_schema.pydantic_schema` files it, unless the class is inside
     itself (one of the `recursive` names: then pydantic filed it with the others)."""
+    if not defs:
+        return defs
     own = schema_name(annotation) if isinstance(annotation, type) else None
     if own in recursive:
         own = None
@@ -166,12 +168,13 @@ def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = Non
     `owners` maps each `$defs` name written (or being written) so far to its class: one name
     for two classes is pydantic's job; a class met again inside itself is a `$ref`."""
     owners = {} if owners is None else owners
-    try:
-        scalar = _SCALARS.get(annotation)
-    except TypeError:  # unhashable
-        scalar = None
-    if scalar is not None:
-        return dict(scalar)
+    if isinstance(annotation, type) or annotation is None:  # the keys of `_SCALARS` (`Any` is a class)
+        try:
+            scalar = _SCALARS.get(annotation)
+        except TypeError:  # unhashable
+            scalar = None
+        if scalar is not None:
+            return dict(scalar)
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in UNION_TYPES:
@@ -243,6 +246,7 @@ _FIELD_ATTRS = (
 )
 """`Field` arguments that change more than a bound (`title` is allowed: the schema drops titles)."""
 _PLAIN_FIELD = FieldInfo()
+_PLAIN_VALUES = [(attr, getattr(_PLAIN_FIELD, attr)) for attr in _FIELD_ATTRS]
 
 
 def constraints(metadata: Iterable[Any]) -> list[Any] | None:
@@ -252,7 +256,7 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
     out: list[Any] = []
     for m in metadata:
         if isinstance(m, FieldInfo):
-            if any(getattr(m, a) != getattr(_PLAIN_FIELD, a) for a in _FIELD_ATTRS):
+            if any(getattr(m, attr) != plain for attr, plain in _PLAIN_VALUES):
                 return None
             inner = constraints(m.metadata)
             if inner is None:
@@ -260,7 +264,7 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
             out += inner
         elif type(m) in _BOUNDS or type(m) in _LENGTHS or _is_pattern(m) or _is_digits(m):
             out.append(m)
-        elif isinstance(m, at.GroupedMetadata) and not any(isinstance(g, FieldInfo) for g in m):
+        elif _is_group(m) and not any(isinstance(g, FieldInfo) for g in m):
             inner = constraints(m)  # `Len(1, 20)`, `Interval(ge=0, le=1)`: their members, as pydantic reads them
             if inner is None:
                 return None
@@ -268,6 +272,15 @@ def constraints(metadata: Iterable[Any]) -> list[Any] | None:
         else:
             return None
     return out
+
+
+_GROUPS = (at.Len, at.Interval)
+
+
+def _is_group(meta: Any) -> bool:
+    """`isinstance(meta, annotated_types.GroupedMetadata)`, the common groups asked first (a
+    runtime protocol's check is slow)."""
+    return type(meta) in _GROUPS or isinstance(meta, at.GroupedMetadata)
 
 
 def _is_pattern(meta: Any) -> bool:
@@ -742,21 +755,23 @@ _PLAIN_DEFAULTS = (
 )
 
 
+_CHECKS: dict[type, Callable[[Any, Any], Any]] = {
+    at.Ge: lambda bound, value: value >= bound.ge,
+    at.Gt: lambda bound, value: value > bound.gt,
+    at.Le: lambda bound, value: value <= bound.le,
+    at.Lt: lambda bound, value: value < bound.lt,
+    at.MinLen: lambda bound, value: len(value) >= bound.min_length,
+    at.MaxLen: lambda bound, value: len(value) <= bound.max_length,
+}
+
+
 def _holds(bound: Any, value: Any) -> bool:
-    checks = {
-        at.Ge: lambda: value >= bound.ge,
-        at.Gt: lambda: value > bound.gt,
-        at.Le: lambda: value <= bound.le,
-        at.Lt: lambda: value < bound.lt,
-        at.MinLen: lambda: len(value) >= bound.min_length,
-        at.MaxLen: lambda: len(value) <= bound.max_length,
-    }
-    check = checks.get(type(bound))
+    check = _CHECKS.get(type(bound))
     if check is None and _is_pattern(bound) and type(value) is str and type(bound.pattern) is str:
         validator = _pattern_validator(bound.pattern)  # strings are validated as pydantic's, unadjusted
         return validator is not None and validator.isinstance_python(value)
     try:
-        return bool(check and check())
+        return bool(check and check(bound, value))
     except TypeError:  # `bytes` against `ge=0`: not obviously valid, the validator decides
         return False
 
@@ -851,6 +866,7 @@ _SPHINX_OTHER = tuple(
         "rtype",
     )
 )
+_SPHINX_FIELDS = (*_SPHINX_TYPE, *_SPHINX_PARAM, *_SPHINX_OTHER)
 _SPHINX_PARAM_LINE = re.compile(r":[^:\s]+ ([^:\s]+):(.*)")
 
 
@@ -865,7 +881,7 @@ def sphinx_docstring(lines: list[str]) -> tuple[str, dict[str, str]] | None:
     i = 0
     while i < len(lines):
         line = lines[i]
-        if not line.startswith(":") or not line.startswith((*_SPHINX_TYPE, *_SPHINX_PARAM, *_SPHINX_OTHER)):
+        if not line.startswith(":") or not line.startswith(_SPHINX_FIELDS):
             description.append(line)
             i += 1
             continue

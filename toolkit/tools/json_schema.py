@@ -120,13 +120,13 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     """`reference_docstrings(cls)` without parsing the module: `None` when unsure.
 
     The class statement is the only line of its file matching `class <Name>` (a name defined
-    twice in one file, or a class made by a call, is left to `inspect`; `_class_statements`
-    finds them all in one pass per file), at the margin exactly when the class is at module
-    level. Its body runs to the first statement line at or left of that indentation. A body
-    without quotes has no docstrings (checked only when no comment, backslash or open bracket
-    can hide a continuation); a body of one-line fields and strings is read line by line
-    (`_read_simple_block`); else the body alone is parsed and read by pydantic's own visitor
-    (a body that does not parse is left to `inspect`)."""
+    twice in one file, or a class made by a call, is left to `inspect`; `_class_starts` finds
+    them), at the margin exactly when the class is at module level. Its body runs to the first
+    statement line at or left of that indentation. A body without quotes has no docstrings
+    (checked only when no comment, backslash or open bracket can hide a continuation); a body
+    of one-line fields and strings is read line by line (`_read_simple_block`); else the body
+    alone is parsed and read by pydantic's own visitor (a body that does not parse is left to
+    `inspect`)."""
     try:
         file = inspect.getsourcefile(cls)
         if not file:
@@ -139,21 +139,14 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     name = cls.__name__
     if not lines or not name.isidentifier():
         return None
-    found = _class_statements(file, lines).get(name, ())
+    text = _source_text(file, lines)
+    found = _class_starts(file, text, name)
     if len(found) != 1:
         return None
-    first = found[0]
-    indent = len(lines[first]) - len(lines[first].lstrip())
+    block = _class_block(text, found[0])
+    indent = len(block[0]) - len(block[0].lstrip())
     if (indent == 0) == ("." in cls.__qualname__):
         return None
-    end = first + 1
-    while end < len(lines):
-        line = lines[end]
-        stripped = line.lstrip()
-        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
-            break
-        end += 1
-    block = lines[first:end]
     body = "".join(block)
     if "'" not in body and '"' not in body:
         if "#" not in body and "\\" not in body and _balanced(body):
@@ -164,32 +157,78 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
 
 
 _CLASS_WORD = re.compile(r"class[ \t]+(\w+)")
-_SOURCES: dict[str, tuple[list[str], dict[str, list[int]]]] = {}
+_WORD = re.compile(r"\w+")
+_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+")
+_TEXTS: dict[str, tuple[list[str], str]] = {}
+_SOURCES: dict[str, tuple[str, dict[str, list[int]]]] = {}
 
 
-def _class_statements(file: str, lines: list[str]) -> dict[str, list[int]]:
-    """The `class <Name>` lines of a file, by name: the lines the multiline regex
-    `^[ \t]*class[ \t]+<Name>\\b` matches, for every name at once. Read once per file while
-    `linecache` keeps the same lines (`clear_source_cache` forgets them)."""
-    cached = _SOURCES.get(file)
+def _source_text(file: str, lines: list[str]) -> str:
+    """The lines of a file (as `linecache` holds them) as one text, joined once while
+    `linecache` keeps the same lines (`clear_source_cache` forgets it)."""
+    cached = _TEXTS.get(file)
     if cached is not None and cached[0] is lines:
         return cached[1]
     text = "".join(lines)
-    found: dict[str, list[int]] = {}
-    line, counted = 0, 0
-    for match in _CLASS_WORD.finditer(text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        if text[start : match.start()].strip(" \t"):
-            continue  # not first on its line
-        line += text.count("\n", counted, start)
-        counted = start
-        found.setdefault(match.group(1), []).append(line)
-    _SOURCES[file] = (lines, found)
+    _TEXTS[file] = (lines, text)
+    return text
+
+
+def _class_starts(file: str, text: str, name: str) -> list[int]:
+    """Where the lines of a file's text start that the multiline regex
+    `^[ \t]*class[ \t]+<name>\\b` matches: each place the name stands (one string search) is
+    checked, its line up to there and the character after it. A name of other characters than
+    `\\w` is looked up in the index of every class statement (`_class_statements`)."""
+    if not _WORD.fullmatch(name):
+        return _class_statements(file, text).get(name, [])
+    found: list[int] = []
+    at = text.find(name)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        after = text[at + len(name) : at + len(name) + 1]
+        if _CLASS_HEAD.fullmatch(text, start, at) and not (after.isalnum() or after == "_"):
+            found.append(start)
+        at = text.find(name, at + 1)
     return found
 
 
+def _class_statements(file: str, text: str) -> dict[str, list[int]]:
+    """Where the `class <Name>` lines of a file's text start, by name: the lines the multiline
+    regex `^[ \t]*class[ \t]+<Name>\\b` matches, for every name at once. Read once per text
+    (`clear_source_cache` forgets them)."""
+    cached = _SOURCES.get(file)
+    if cached is not None and cached[0] is text:
+        return cached[1]
+    found: dict[str, list[int]] = {}
+    for match in _CLASS_WORD.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if not text[start : match.start()].strip(" \t"):  # first on its line
+            found.setdefault(match.group(1), []).append(start)
+    _SOURCES[file] = (text, found)
+    return found
+
+
+def _class_block(text: str, start: int) -> list[str]:
+    """The class statement's line (at `start`) and its body's: the lines up to the first
+    statement line at or left of the statement's indentation."""
+    first_end = text.find("\n", start) + 1 or len(text)
+    block = [text[start:first_end]]
+    indent = len(block[0]) - len(block[0].lstrip())
+    at = first_end
+    while at < len(text):
+        end = text.find("\n", at) + 1 or len(text)
+        line = text[at:end]
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+            break
+        block.append(line)
+        at = end
+    return block
+
+
 def clear_source_cache() -> None:
-    """Forget the class statements found in source files."""
+    """Forget the source texts and the class statements found in them."""
+    _TEXTS.clear()
     _SOURCES.clear()
 
 

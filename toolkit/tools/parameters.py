@@ -108,24 +108,48 @@ def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None
         )
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
-    extras: list[Any] = []
-    if typing.get_origin(annotation) is Annotated:
+    written, extras = annotation, []
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
         annotation, *extras = typing.get_args(annotation)
-    if typing.get_origin(annotation) in UNION_TYPES:
+        origin = typing.get_origin(annotation)
+    if origin in UNION_TYPES:
         _no_param_inside(where, annotation)
     default = p.default
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
-    param = next((m for m in extras if isinstance(m, Param)), None)
-    fields = [m for m in extras if isinstance(m, FieldInfo)]
+    elif not extras:  # the common case: a type and nothing else
+        return annotation, None, None, [], "context" if _is_context(annotation) else None, default
+    params: list[Param] = []
+    notes: list[str] = []
+    rest: list[Any] = []  # the type's own metadata (a `Field` among it)
+    memory_id = False
+    for m in extras:
+        if isinstance(m, Param):
+            params.append(m)
+        elif isinstance(m, str):
+            notes.append(m)
+        elif _is_memory_id(m):
+            memory_id = True
+        else:
+            rest.append(m)
+    fields = [m for m in rest if isinstance(m, FieldInfo)]
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
-    notes = [m for m in extras if isinstance(m, str)]
-    rest = [_plain(m) for m in extras if not isinstance(m, (Param, str)) and not _is_memory_id(m)]
-    inject = "memory_id" if any(_is_memory_id(m) for m in extras) else None
-    inject = inject or ("context" if _is_context(annotation) else None)
-    base = Annotated[tuple([annotation, *rest])] if rest else annotation
-    return base, param, field_info, notes, inject, default
+    inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
+    base = _rebuilt(written, annotation, [_plain(m) for m in rest] if fields else rest)
+    return base, params[0] if params else None, field_info, notes, inject, default
+
+
+def _rebuilt(written: Any, annotation: Any, rest: list[Any]) -> Any:
+    """`Annotated[annotation, *rest]`; the annotation as written when that is what it already is
+    (its metadata is `rest`, nothing taken out or changed), so no new `Annotated` is built."""
+    if not rest:
+        return annotation
+    metadata = typing.get_args(written)[1:] if written is not annotation else ()
+    if len(metadata) == len(rest) and all(m is r for m, r in zip(metadata, rest)):
+        return written
+    return Annotated[tuple([annotation, *rest])]
 
 
 def _no_param_inside(where: str, union: Any) -> None:
@@ -224,6 +248,8 @@ def _is_context(annotation: Any) -> bool:
 def _naming(
     where: str, name: str, param: Param | None, field_info: Any, notes: list[str], doc: str | None
 ) -> tuple[str, str | None]:
+    if param is None and field_info is None and not notes:
+        return name, doc or None
     p_desc, p_name = (param.description, param.name) if param else (None, None)
     f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
@@ -287,11 +313,12 @@ def _with_default(prop: dict[str, Any], default: Any) -> dict[str, Any]:
 
 
 def _accepts_none(annotation: Any) -> bool:
-    if annotation in (Any, object, None, type(None)):
-        return True
-    if typing.get_origin(annotation) is Annotated:
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
         return _accepts_none(typing.get_args(annotation)[0])
-    return typing.get_origin(annotation) in UNION_TYPES and any(_accepts_none(a) for a in typing.get_args(annotation))
+    if origin in UNION_TYPES:
+        return any(_accepts_none(a) for a in typing.get_args(annotation))
+    return annotation in (Any, object, None, type(None))
 
 
 def type_name(annotation: Any) -> str:

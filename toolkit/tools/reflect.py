@@ -5,7 +5,7 @@ parameter, in `toolkit.tools.parameters`:
 
 1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`);
 2. each parameter's type, its `Param` / `Field` / bare-string metadata and docstring description
-   (Google, NumPy or Sphinx style, read by `griffe`);
+   (Google, NumPy or Sphinx style, read as `griffe` reads them: see `parse_docstring`);
 3. the required rules (LangChain4j's, as a table, in Python):
 
        declaration                                      required?  model omits it → function gets
@@ -39,7 +39,7 @@ from typing import Any
 from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools import coercion, fast_schema, strict
+from toolkit.tools import coercion, fast_schema, numpy_docstring, strict
 from toolkit.tools.decorator import ReturnBehavior, ToolOptions, check_name, function_label, tool_options
 from toolkit.tools.parameters import ParamInfo, parameter
 
@@ -254,7 +254,9 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     what the model reads, also when `Args:` starts on the docstring's first line or follows
     another section without a blank line. A docstring with nothing but a `Returns` section gives
     `Returns: <its description>`. A docstring without any section is its own description
-    (the common case, answered without a parser)."""
+    (the common case, answered without a parser); plain Google, Sphinx and NumPy docstrings are
+    read without griffe's parsers, as they read them (`fast_schema.google_docstring`,
+    `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`)."""
     if not doc:
         return "", {}
     text = inspect.cleandoc(doc)
@@ -265,17 +267,20 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     if plain is not None:
         return plain
     docstring, style = _griffe_read(text)
+    plain = None
     if style is Parser.sphinx:
         plain = fast_schema.sphinx_docstring(docstring.lines)
-        if plain is not None:
-            return plain
-    return _griffe_sections(docstring, style)
+    elif style is Parser.numpy:
+        plain = numpy_docstring.numpy_docstring(docstring.lines)
+    return _griffe_sections(docstring, style) if plain is None else plain
 
 
 _GOOGLE_HEADER = re.compile(
     r"^(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments|Returns?|Raises|"
     r"Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)\s*:\s*$"
 )
+
+_GOOGLE_HEADER_LINE = re.compile(_GOOGLE_HEADER.pattern, re.M)
 
 
 def _first_section_indented(text: str) -> str:
@@ -289,6 +294,8 @@ def _first_section_indented(text: str) -> str:
 
 def _sections_apart(text: str) -> str:
     """A blank line before each Google section header that follows text directly (griffe needs it)."""
+    if not _GOOGLE_HEADER_LINE.search(text):
+        return text  # no header (a NumPy or Sphinx docstring)
     lines = text.split("\n")
     out: list[str] = []
     for i, line in enumerate(lines):
@@ -300,8 +307,8 @@ def _sections_apart(text: str) -> str:
 
 
 def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
-    """`parse_docstring` by griffe alone (the reference the fast Google and Sphinx paths are
-    tested against)."""
+    """`parse_docstring` by griffe alone (the reference the fast Google, Sphinx and NumPy
+    paths are tested against)."""
     return _griffe_sections(*_griffe_read(text))
 
 

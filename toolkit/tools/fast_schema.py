@@ -35,8 +35,8 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    docstrings and generated reST ones. (NumPy-style docstrings have their own reader,
    `toolkit.tools.numpy_docstring`.)
 
-`clear_cache()` forgets all of it (type schemas, class parts, patterns, class lines of source
-files), so a benchmark's "cold" figure pays every step.
+`clear_cache()` forgets all of it (type schemas, class parts, patterns, source texts and the
+class statements found in them), so a benchmark's "cold" figure pays every step.
 
 Leaves out: anything that changes a result. If the fast path and pydantic ever disagree, the
 fast path is wrong.

@@ -117,11 +117,25 @@ def _floats(value: Any) -> Any:
 
 def coerce_arguments(tool_name: str, params: tuple[ParamInfo, ...], raw: dict[str, Any]) -> dict[str, Any]:
     """Keyword arguments for the function (injected ones excluded), or `ArgumentError`."""
-    visible = [p for p in params if p.inject is None]
-    known = {p.wire_name for p in visible}
-    unknown = [key for key in raw if key not in known]
-    valid = ", ".join(p.wire_name for p in visible) if unknown else ""  # written once, whatever the unknown keys
-    problems = [ArgumentProblem(key, _short(raw[key]), valid, kind="unknown") for key in unknown]
+    return coerce_visible(tool_name, *model_parameters(params), raw)
+
+
+def model_parameters(params: tuple[ParamInfo, ...]) -> tuple[tuple[ParamInfo, ...], frozenset[str]]:
+    """The parameters the model fills (not injected) and their wire names: worked out once per
+    tool by the executor, which calls `coerce_visible` with them."""
+    visible = tuple(p for p in params if p.inject is None)
+    return visible, frozenset(p.wire_name for p in visible)
+
+
+def coerce_visible(
+    tool_name: str, visible: tuple[ParamInfo, ...], known: frozenset[str], raw: dict[str, Any]
+) -> dict[str, Any]:
+    """`coerce_arguments`, given `model_parameters(params)`."""
+    problems: list[ArgumentProblem] = []
+    if not known.issuperset(raw):
+        unknown = [key for key in raw if key not in known]
+        valid = ", ".join(p.wire_name for p in visible)  # written once, whatever the unknown keys
+        problems = [ArgumentProblem(key, _short(raw[key]), valid, kind="unknown") for key in unknown]
     values: dict[str, Any] = {}
     for p in visible:
         value = raw.get(p.wire_name)

@@ -471,6 +471,7 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     fn, params, name = reflection.function, reflection.params, reflection.spec.name
     head = () if bound_to is None else (bound_to,)
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
+    visible, known = arguments.model_parameters(params)
     exact: list[frozenset[str]] = []  # decided at the first call (the validators are built then anyway)
 
     def run(call: ToolCall, context: InvocationContext) -> Any:
@@ -479,7 +480,7 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
         raw = arguments.parse_arguments(name, call.arguments, exact=bool(exact[0]))
         if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
             raw = arguments.floats_except(raw, exact[0])
-        kwargs = arguments.coerce_arguments(name, params, raw)
+        kwargs = arguments.coerce_visible(name, visible, known, raw)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)

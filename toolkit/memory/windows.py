@@ -311,7 +311,7 @@ class TokenWindow:
 
 Window = MessageWindow | TokenWindow
 _WINDOWS = (MessageWindow, TokenWindow)
-"""The window classes themselves (a window set on `ChatMemory.window` later is checked by the store)."""
+"""The window classes (anything else set on `ChatMemory.window` later is checked by the store)."""
 
 
 def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
@@ -622,8 +622,9 @@ class ChatMemory:
             if self.window is None and append is not None:
                 append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
                 return
-            if type(self.window) in _WINDOWS and type(self.store) is InMemoryStore:  # id and messages checked here
-                if self.store._append_in_window(self.id, tuple(messages), self.window, kinds):
+            window = self.window
+            if isinstance(window, _WINDOWS) and type(self.store) is InMemoryStore:  # id and messages checked here
+                if self.store._append_in_window(self.id, tuple(messages), window, kinds):
                     return
                 self.update(lambda current: _merged(current, messages))
                 return

@@ -47,6 +47,10 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   the name is no tool's) and the errors go back to the model (`FEED_BACK_ALL`); the hand-written
   loop sends `f"Error: {exc}"`, without the package's redaction or field-by-field messages.
   `bigargs`: each call's one argument is 40 KB of Chinese text.
+- `fresh`: a model of one's own that builds each reply anew (a new `ChatResponse`, usage
+  included, per request, as any fake or real client does), so nothing the loop keeps by a reply's
+  identity helps; the hand-written loop asks the same model. `bigresult`: the tool returns 2,000
+  records (a list of dicts with nested lists); the hand-written loop writes them with `json.dumps`.
 - `window20` / `tokens300`: one conversation that goes on, the question asked again each run,
   its memory kept between runs in a `MessageWindow(20)` / `TokenWindow(300)`, so once it is
   full every message added pushes older ones out; the hand-written loop keeps a plain list
@@ -613,6 +617,76 @@ def failing_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]
     return ours, floor
 
 
+class Fresh:
+    """A model that builds each reply anew: the first workload's two calls and answer, usage included."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+
+    def chat(self, messages, tools=None, tool_choice=None):
+        from toolkit.chat.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall
+
+        self.turn += 1
+        if self.turn < 3:
+            arguments = '{"a":1,"b":2}' if self.turn == 1 else '{"a":3,"b":4}'
+            message = AssistantMessage(tool_calls=(ToolCall(id=f"c{self.turn}", name="add", arguments=arguments),))
+        else:
+            message = AssistantMessage(content="10")
+        return ChatResponse(message=message, usage=TokenUsage(input_tokens=20 * self.turn, output_tokens=8))
+
+
+def fresh_cases() -> tuple[Callable[[], object], Callable[[], object]]:
+    """toolkit and the hand-written loop, both asking a new `Fresh` model each run."""
+    import json
+
+    from toolkit import UserMessage, run_loop
+    from toolkit.chat.messages import ToolResultMessage
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    question = [UserMessage(content=QUESTION)]
+    tools = [{"type": "function", "function": {"name": "add", "parameters": {}}}]
+
+    def ours() -> object:
+        return run_loop(Fresh(), question, tools=[add], memory=ChatMemory()).answer
+
+    def floor() -> object:
+        model, memory = Fresh(), [UserMessage(content=QUESTION)]
+        while True:
+            reply = model.chat(memory, tools).message
+            memory.append(reply)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                result = json.dumps(add(**json.loads(call.arguments)))
+                memory.append(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=result))
+
+    return ours, floor
+
+
+def big_result_cases() -> tuple[Callable[[], object], Callable[[], object]]:
+    """The tool returns 2,000 records; toolkit writes them as its results are written, the
+    hand-written loop with `json.dumps`."""
+    from toolkit.tools.decorator import tool
+
+    rows = [
+        {"sku": f"SN{i:06d}", "name": f"商品 {i}", "price": i * 1.25, "tags": ["new", "sale"], "stock": i % 7}
+        for i in range(2000)
+    ]
+
+    @tool("List the catalogue's products.")
+    def add(a: int, b: int) -> list:
+        return rows
+
+    return toolkit_loop(scripted_replies(), [add], QUESTION), handwritten_loop(
+        scripted_replies(), {"add": add}, QUESTION
+    )
+
+
 MORE = {
     "tools20": lambda: many_tools_cases(20),
     "tools50": lambda: many_tools_cases(50),
@@ -627,6 +701,8 @@ MORE = {
     "badargs": lambda: failing_cases("badargs"),
     "unknown": lambda: failing_cases("unknown"),
     "bigargs": lambda: failing_cases("bigargs"),
+    "fresh": fresh_cases,
+    "bigresult": big_result_cases,
     "window20": lambda: window_cases("messages"),
     "tokens300": lambda: window_cases("tokens"),
 }

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from toolkit.errors import ArgumentError, ArgumentProblem
-from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, parse_arguments
+from toolkit.tools.arguments import coerce_arguments, coerce_one, describe, json_text, parse_arguments
 from toolkit.tools.coercion import validator_for
 from toolkit.tools.parameters import ParamInfo
 
@@ -304,6 +304,52 @@ def test_validators_are_cached_per_type():
 )
 def test_describe(schema, words):
     assert describe(schema, {"S": {"enum": ["x"]}}) == words
+
+
+class _Colour(str, enum.Enum):
+    RED = "red"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "plain",
+        "",
+        'quote " and backslash \\',
+        "tab\tnewline\n\x00\x1f\x7f",
+        "ünïcödé 漢字 🙂",
+        "\ud800 lone surrogate",
+        "\u2028\u2029",
+        0,
+        -7,
+        10**300,
+        True,
+        False,
+        None,
+        1.5,
+        float("nan"),
+        float("-inf"),
+        1e100,
+        _Colour.RED,
+        [1, "a", None],
+        {"k": [True, 2.5]},
+    ],
+)
+def test_json_text_is_json_dumps(value):
+    """`describe`'s enum and const texts: `json_text` writes what `json.dumps(..., ensure_ascii=False)` writes."""
+    assert json_text(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_json_text_refuses_what_json_dumps_refuses():
+    with pytest.raises(ValueError):
+        json.dumps(10**5000)
+    with pytest.raises(ValueError):
+        json_text(10**5000)
+
+
+def test_describe_enum_of_many_values():
+    values = ["AT", "é", 'q"', 200, True, None, 1.5]
+    assert describe({"enum": values}, {}) == "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in values)
 
 
 # --- cases from the peers' suites and the hardening issue ---------------------------------------

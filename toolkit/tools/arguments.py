@@ -37,6 +37,7 @@ import re
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
 from pydantic import ValidationError
@@ -324,9 +325,9 @@ def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
     if "$ref" in schema:
         return describe(defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), defs)
     if "enum" in schema:
-        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"])
+        return "one of " + ", ".join(json_text(v) for v in schema["enum"])
     if "const" in schema:
-        return json.dumps(schema["const"], ensure_ascii=False)
+        return json_text(schema["const"])
     if "anyOf" in schema:
         return " or ".join(dict.fromkeys(describe(s, defs) for s in schema["anyOf"]))
     kind, fmt = schema.get("type"), schema.get("format")
@@ -342,3 +343,18 @@ def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
         "null": "null",
     }
     return words.get(kind or "", "any value")
+
+
+def json_text(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False)`; a string, an integer, a boolean or `None` written
+    as `json.dumps` writes it, without building an encoder for it (an enum of many values)."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)  # what `json.dumps` calls for a string
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return json.dumps(value, ensure_ascii=False)

@@ -1,7 +1,8 @@
 """One parameter of a tool function: its type, metadata, required rule and default.
 
-`parameter(fn, label, p, doc)` turns one `inspect.Parameter` into a `ParamInfo` (what the
-executor needs) and its JSON Schema property (what the model reads), checking as it goes:
+`parameter(fn, label, p, doc)` turns one declared parameter (`Declared`: what an
+`inspect.Parameter` holds) into a `ParamInfo` (what the executor needs) and its JSON Schema
+property (what the model reads), checking as it goes:
 
 - the type annotation exists and resolves (string annotations are evaluated once);
 - `Param` / `Field` metadata and a bare string in `Annotated` (outermost: a `Param` inside
@@ -33,7 +34,7 @@ import inspect
 import re
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
@@ -45,13 +46,27 @@ from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param
 from toolkit.tools.json_schema import UNION_TYPES
 
-__all__ = ["ParamInfo", "parameter", "type_name"]
+__all__ = ["EMPTY", "Declared", "ParamInfo", "parameter", "type_name"]
 
-_MISSING: Any = inspect.Parameter.empty
+EMPTY: Any = inspect.Parameter.empty
+"""No default, or no annotation (as `inspect` says it)."""
+_MISSING = EMPTY
+
+
+class Declared(NamedTuple):
+    """One parameter as its function's signature declares it: what reflection reads of an
+    `inspect.Parameter` (`toolkit.tools.reflect.declared_parameters` builds them)."""
+
+    name: str
+    kind: inspect._ParameterKind
+    default: Any
+    """`EMPTY` when there is none."""
+    annotation: Any
+    """`EMPTY` when there is none."""
 
 
 def parameter(
-    fn: Callable[..., Any], label: str, p: inspect.Parameter, doc: str | None
+    fn: Callable[..., Any], label: str, p: Declared, doc: str | None
 ) -> tuple[ParamInfo, dict[str, Any], dict[str, Any]]:
     where = f"{label}, parameter {p.name!r}"
     base, param, field_info, notes, inject, declared = _split(fn, where, p)
@@ -94,7 +109,7 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
     )
 
 
-def _split(fn: Any, where: str, p: inspect.Parameter) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
+def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
     """(type without our metadata, Param, pydantic FieldInfo, bare strings, injection kind, default).
 
     A `Field` given as the default (`x: int = Field(..., ge=0)`) joins the type's metadata; a

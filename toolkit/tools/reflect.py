@@ -3,7 +3,9 @@
 `reflect(fn)` reads the signature once (cached per function) in five steps; 2–4 happen per
 parameter, in `toolkit.tools.parameters`:
 
-1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`);
+1. the parameters, refusing the ones a JSON object cannot fill (`*args`, `**kwargs`, `/`)
+   (`declared_parameters`: a plain function's are read from its code, as `inspect.signature`
+   reads them, without building a `Signature`);
 2. each parameter's type, its `Param` / `Field` / bare-string metadata and docstring description
    (Google, NumPy or Sphinx style, read as `griffe` reads them: see `parse_docstring`);
 3. the required rules (LangChain4j's, as a table, in Python):
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,7 +44,7 @@ from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_styl
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import coercion, fast_schema, numpy_docstring, strict
 from toolkit.tools.decorator import ReturnBehavior, ToolOptions, check_name, function_label, tool_options
-from toolkit.tools.parameters import ParamInfo, parameter
+from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, parameter
 
 
 @dataclass(frozen=True)
@@ -174,8 +177,8 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
     return Reflection(fn, spec, tuple(params))
 
 
-def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[inspect.Parameter]:
-    params = list(inspect.signature(fn).parameters.values())[1 if skip_first else 0 :]
+def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[Declared]:
+    params = declared_parameters(fn)[1 if skip_first else 0 :]
     if params and not skip_first and _unbound_method(fn, params[0]):
         owner = fn.__qualname__.rsplit(".", 1)[0]
         raise ToolDefinitionError(
@@ -186,15 +189,15 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[in
             f"tools_from({owner}())",
         )
     for p in params:
-        if p.kind is p.VAR_POSITIONAL or p.kind is p.VAR_KEYWORD:
-            star = "*" if p.kind is p.VAR_POSITIONAL else "**"
+        if p.kind is _KIND.VAR_POSITIONAL or p.kind is _KIND.VAR_KEYWORD:
+            star = "*" if p.kind is _KIND.VAR_POSITIONAL else "**"
             raise ToolDefinitionError(
                 f"{label}, parameter '{star}{p.name}'",
                 f"{star}{p.name} cannot be filled from named JSON arguments (a decorator without "
                 "functools.wraps hides the real parameters this way)",
                 "declare each argument as a named parameter, and use functools.wraps in decorators",
             )
-        if p.kind is p.POSITIONAL_ONLY:
+        if p.kind is _KIND.POSITIONAL_ONLY:
             raise ToolDefinitionError(
                 f"{label}, parameter {p.name!r}",
                 "it is positional-only (before '/'), but tool arguments arrive by name",
@@ -203,11 +206,44 @@ def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[in
     return params
 
 
-def _unbound_method(fn: Callable[..., Any], first: inspect.Parameter) -> bool:
+_PLAIN_FUNCTION_ATTRS = ("__wrapped__", "__signature__", "_partialmethod", "__text_signature__")
+"""Attributes that make `inspect.signature` read a function otherwise than from its code."""
+_KIND = inspect.Parameter
+
+
+def declared_parameters(fn: Callable[..., Any]) -> list[Declared]:
+    """`inspect.signature(fn)`'s parameters; a plain function (none of `_PLAIN_FUNCTION_ATTRS`
+    set) is read from its code object, defaults and annotations, as `inspect` reads it, without
+    building a `Signature` and its `Parameter`s."""
+    if type(fn) is not types.FunctionType or any(attr in fn.__dict__ for attr in _PLAIN_FUNCTION_ATTRS):
+        return [Declared(p.name, p.kind, p.default, p.annotation) for p in inspect.signature(fn).parameters.values()]
+    code = fn.__code__
+    names, positional, keyword_only = code.co_varnames, code.co_argcount, code.co_kwonlyargcount
+    annotations = inspect.get_annotations(fn)
+    defaults = fn.__defaults__ or ()
+    first_default = positional - len(defaults)
+    params = []
+    for i, name in enumerate(names[:positional]):
+        kind = _KIND.POSITIONAL_ONLY if i < code.co_posonlyargcount else _KIND.POSITIONAL_OR_KEYWORD
+        default = defaults[i - first_default] if i >= first_default else EMPTY
+        params.append(Declared(name, kind, default, annotations.get(name, EMPTY)))
+    star = positional + keyword_only  # where *args, then **kwargs, are in co_varnames
+    if code.co_flags & inspect.CO_VARARGS:
+        params.append(Declared(names[star], _KIND.VAR_POSITIONAL, EMPTY, annotations.get(names[star], EMPTY)))
+        star += 1
+    kwdefaults = fn.__kwdefaults__ or {}
+    for name in names[positional : positional + keyword_only]:
+        params.append(Declared(name, _KIND.KEYWORD_ONLY, kwdefaults.get(name, EMPTY), annotations.get(name, EMPTY)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        params.append(Declared(names[star], _KIND.VAR_KEYWORD, EMPTY, annotations.get(names[star], EMPTY)))
+    return params
+
+
+def _unbound_method(fn: Callable[..., Any], first: Declared) -> bool:
     """`Dummy.method` given as a function: `self`/`cls` first, unannotated, defined in a class."""
     qualname = getattr(fn, "__qualname__", "")
     owner = qualname.rsplit(".", 1)[0] if "." in qualname else ""
-    return first.name in ("self", "cls") and first.annotation is first.empty and bool(owner) and not owner.endswith(">")
+    return first.name in ("self", "cls") and first.annotation is EMPTY and bool(owner) and not owner.endswith(">")
 
 
 def _check_unique(label: str, wire: str, properties: dict[str, Any]) -> None:

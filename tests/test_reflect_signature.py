@@ -13,7 +13,7 @@ from pydantic import Field
 
 from toolkit.tools.decorator import tool
 from toolkit.tools.parameters import Declared
-from toolkit.tools.reflect import declared_parameters
+from toolkit.tools.reflect import declared_parameters, plainly_synchronous
 
 
 def plain(a: int, b: str = "x") -> str:
@@ -142,3 +142,60 @@ def test_a_function_without_kwdefaults_or_defaults():
             Declared("b", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty, "int"),
         ]
     )
+
+
+async def coroutine_function(a: int) -> None:
+    return None
+
+
+def generator_function(a: int) -> Any:
+    yield a
+
+
+async def async_generator_function(a: int) -> Any:
+    yield a
+
+
+def _marked() -> Any:
+    def f(a: int) -> None:
+        return None
+
+    mark = getattr(inspect, "markcoroutinefunction", None)  # Python 3.12+
+    if mark is not None:
+        return mark(f)
+    f._is_coroutine_marker = object()  # what a mark sets, as far as the shortcut can tell
+    return f
+
+
+SYNC_OR_NOT = [
+    *FUNCTIONS,
+    coroutine_function,
+    generator_function,
+    async_generator_function,
+    _wrapped(coroutine_function),
+    _wrapped(generator_function),
+    functools.partial(coroutine_function, 1),
+    _marked(),
+]
+
+
+def _inspect_says_synchronous(fn: Any) -> bool:
+    wrapped_async = hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn))
+    return not (
+        inspect.iscoroutinefunction(fn)
+        or wrapped_async
+        or inspect.isgeneratorfunction(fn)
+        or inspect.isasyncgenfunction(fn)
+    )
+
+
+@pytest.mark.parametrize("fn", SYNC_OR_NOT, ids=lambda fn: getattr(fn, "__name__", type(fn).__name__))
+def test_plainly_synchronous_only_when_inspect_finds_nothing(fn):
+    """The shortcut skips `inspect`'s async and generator checks only for functions they pass."""
+    if plainly_synchronous(fn):
+        assert _inspect_says_synchronous(fn)
+
+
+def test_plainly_synchronous_takes_the_plain_functions():
+    assert all(plainly_synchronous(fn) for fn in (plain, every_kind, nothing, decorated, with_locals))
+    assert not any(plainly_synchronous(fn) for fn in SYNC_OR_NOT[len(FUNCTIONS) :])

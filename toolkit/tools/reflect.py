@@ -132,26 +132,8 @@ def cache_generation() -> int:
 def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
     options = tool_options(fn) or ToolOptions()
     label = f"@tool {function_label(fn)}"
-    if inspect.iscoroutinefunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is async, and the executor calls tools synchronously",
-            "make it a plain function (async tools are left out for now)",
-        )
-    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
-        raise ToolDefinitionError(
-            label,
-            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
-            "calls tools synchronously",
-            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
-            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
-        )
-    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
-        raise ToolDefinitionError(
-            label,
-            "it is a generator (it yields), and a tool call needs one return value",
-            "return a list (or a string) instead of yielding",
-        )
+    if not plainly_synchronous(fn):
+        _check_synchronous(fn, label)
     summary, arg_docs = parse_docstring(fn.__doc__)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}
@@ -175,6 +157,45 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
         return_behavior=options.return_behavior,
     )
     return Reflection(fn, spec, tuple(params))
+
+
+_NOT_PLAIN_CALL = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
+
+
+def plainly_synchronous(fn: Callable[..., Any]) -> bool:
+    """True for a plain function whose code is neither async nor a generator and that wraps
+    nothing (no `__wrapped__`) and carries no coroutine mark (`inspect.markcoroutinefunction`):
+    `_check_synchronous` would find nothing, so it is not asked."""
+    return (
+        type(fn) is types.FunctionType
+        and not fn.__code__.co_flags & _NOT_PLAIN_CALL
+        and "__wrapped__" not in fn.__dict__
+        and "_is_coroutine_marker" not in fn.__dict__
+    )
+
+
+def _check_synchronous(fn: Callable[..., Any], label: str) -> None:
+    """An async function, a wrapper of one, or a generator: a `ToolDefinitionError`."""
+    if inspect.iscoroutinefunction(fn):
+        raise ToolDefinitionError(
+            label,
+            "it is async, and the executor calls tools synchronously",
+            "make it a plain function (async tools are left out for now)",
+        )
+    if hasattr(fn, "__wrapped__") and inspect.iscoroutinefunction(inspect.unwrap(fn)):
+        raise ToolDefinitionError(
+            label,
+            "it wraps an async function (functools.wraps), so a call returns a coroutine, and the executor "
+            "calls tools synchronously",
+            "make the wrapped function a plain function (async tools are left out for now); a wrapper that "
+            "runs the coroutine itself (asyncio.run) should not set __wrapped__ (drop functools.wraps)",
+        )
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        raise ToolDefinitionError(
+            label,
+            "it is a generator (it yields), and a tool call needs one return value",
+            "return a list (or a string) instead of yielding",
+        )
 
 
 def _parameters(fn: Callable[..., Any], label: str, skip_first: bool) -> list[Declared]:

@@ -454,3 +454,13 @@ def test_a_field_path_of_any_length_is_shown_short():
     problem = ArgumentProblem("k" * 500_000, "1", "", kind="unknown")
     assert problem.field == "k" * 117 + "..."
     assert len(str(ArgumentError("echo", [problem]))) < 250
+
+
+def test_a_param_info_built_later_builds_its_annotation_when_first_read():
+    built: list[type] = []
+    info = ParamInfo.built_later(lambda: built.append(int) or int, "limit", "limit", required=False, default=10)
+    assert built == [] and "annotation" not in vars(info)
+    assert info.annotation is int and info.annotation is int and built == [int]  # built once
+    assert info == ParamInfo("limit", "limit", int, required=False, default=10)
+    with pytest.raises(AttributeError, match="'ParamInfo' object has no attribute 'other'"):
+        info.other  # noqa: B018

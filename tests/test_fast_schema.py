@@ -27,6 +27,7 @@ import random
 import re
 import sys
 import typing
+from inspect import Parameter
 
 import jsonschema
 import pytest
@@ -36,6 +37,7 @@ from toolkit.tools import fast_schema, json_schema
 from toolkit.tools import reflect as reflect_module
 from toolkit.tools.json_schema import attribute_docstrings, pydantic_schema, reference_docstrings
 
+inspect_empty = Parameter.empty
 SEEDS = int(os.environ.get("FAST_SCHEMA_SEEDS", "40"))
 
 # (annotation, a default that fits it or None): the field and parameter types drawn from
@@ -240,11 +242,11 @@ def generated(tmp_path_factory):
 
 
 def _outcome(call):
-    """A result as JSON text (key order counts), or the kind of error it raised."""
+    """A result as JSON text (key order counts, anything else as its repr), or the kind of error it raised."""
     try:
-        return json.dumps(call())
+        return json.dumps(call(), default=repr)
     except Exception as exc:
-        return f"raised {type(exc).__name__}"
+        return f"raised {type(exc).__name__}: {exc}"
 
 
 def test_generated_hints_equal_typing(generated):
@@ -285,9 +287,27 @@ def _spec(fn):
         return f"raised {type(exc).__name__}: {exc}"
 
 
+def _pydantic_only(monkeypatch):
+    """Reflection without the fast path: pydantic writes every schema (a type whose `Field` had a
+    default or an alias to take off built first), and a default is checked against the `Field`s
+    with those taken off by copying them (`parameters._plain`), not by reading around them."""
+    from toolkit.tools import parameters
+
+    monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
+    monkeypatch.setattr(fast_schema, "field_schema", lambda annotation, metadata: None)
+    original = fast_schema.obviously_within
+
+    def copied_first(annotation, metadata, default, nullable, taken_off=False):
+        if taken_off:
+            metadata = tuple(parameters._plain(m) for m in metadata)
+        return original(annotation, metadata, default, nullable)
+
+    monkeypatch.setattr(fast_schema, "obviously_within", copied_first)
+
+
 def test_generated_signatures_fast_equals_pydantic(generated, monkeypatch):
     specs = [_spec(fn) for gen in generated for fn in gen.functions]
-    monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
+    _pydantic_only(monkeypatch)
     assert specs == [_spec(fn) for gen in generated for fn in gen.functions]
 
 
@@ -316,7 +336,7 @@ def test_stranger_signatures_fast_equals_pydantic(monkeypatch):
     for text in specs:
         parameters = json.loads(text)["function"].get("parameters")
         jsonschema.Draft202012Validator.check_schema(parameters or {})
-    monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
+    _pydantic_only(monkeypatch)
     assert specs == [_spec(fn) for fn in functions]
 
 
@@ -499,9 +519,13 @@ def test_a_class_seen_twice_in_a_signature_is_read_once(monkeypatch):
     assert calls == [Once, Once]  # clear_cache forgets it
 
 
-def _random_field(rng: random.Random) -> typing.Any:
+def _random_field(rng: random.Random, **extra: typing.Any) -> typing.Any:
     from pydantic import Field
 
+    return Field(**_random_field_arguments(rng), **extra)
+
+
+def _random_field_arguments(rng: random.Random) -> dict[str, typing.Any]:
     options = {
         "ge": [0, 1, 2.5, True, decimal.Decimal("1")],
         "gt": [0, -1.5],
@@ -515,9 +539,10 @@ def _random_field(rng: random.Random) -> typing.Any:
         "title": ["T"],
         "examples": [[1, "a"], [], [[1]], {"a": 1}],
         "strict": [True],
+        "json_schema_extra": [{"x": 1}],
     }
     chosen = rng.sample(sorted(options), rng.randint(0, 3))
-    return Field(**{key: rng.choice(options[key]) for key in chosen})
+    return {key: rng.choice(options[key]) for key in chosen}
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -537,3 +562,106 @@ def test_random_field_constraints_fast_equals_pydantic(seed):
         fast_schema.clear_cache()
         fast = _outcome(lambda a=annotation: fast_schema.type_schema(a))
         assert fast == _outcome(lambda a=annotation: pydantic_schema(a)), annotation
+
+
+def _tool(annotation: typing.Any, default: typing.Any = inspect_empty) -> typing.Any:
+    if default is inspect_empty:
+
+        def tool(x):
+            """A tool."""
+            return repr(x)
+    else:
+
+        def tool(x=default):
+            """A tool."""
+            return repr(x)
+
+    tool.__annotations__ = {"x": annotation, "return": str}
+    return tool
+
+
+def _random_field_signatures(seed: int) -> list[typing.Any]:
+    """Tools whose `Field` has a default or an alias to take off: `x: T = Field(d, ...)`,
+    `x: Annotated[T, Field(default=d, ...)]`, `x: Annotated[T, Field(...)] = Field(d, alias=...)`."""
+    import datetime
+
+    from pydantic import Field
+
+    fitting = {  # each base with defaults of its type, most of the time
+        int: [0, 1, 5],
+        float: [2.5, 1],
+        str: ["a", "abc"],
+        bytes: [b"ab"],
+        list[int]: [[1], []],
+        set[str]: [{"a"}],
+        dict[str, int]: [{"a": 1}],
+        tuple[int, ...]: [(1, 2), ()],
+        typing.Optional[int]: [None, 3],
+        typing.Literal["a", "b"]: ["a"],
+        datetime.date: [datetime.date(2026, 10, 20)],
+        bool: [True],
+        typing.Any: [None, "x"],
+        decimal.Decimal: [decimal.Decimal("1.5")],
+    }
+    anything = [0, 5, 2.5, "abc", None, [1], True]
+    rng = random.Random(seed)
+    tools = []
+    for _ in range(200):
+        base = rng.choice(list(fitting))
+        default = rng.choice(fitting[base] if rng.random() < 0.75 else anything)
+        alias = {"alias": "n"} if rng.random() < 0.2 else {}
+        form = rng.randrange(3)
+        if form == 0:
+            arguments = _random_field_arguments(rng)
+            tools.append(_tool(base, Field(default, **arguments, **alias)))
+            if not alias:  # the same parameter as `x: Annotated[T, Field(...)] = default`
+                tools[-1].twin = _tool(typing.Annotated[base, Field(**arguments)], default)
+        elif form == 1:
+            tools.append(_tool(typing.Annotated[base, _random_field(rng, default=default, **alias)]))
+        else:
+            tools.append(_tool(typing.Annotated[base, _random_field(rng)], Field(default, **alias)))
+    return tools
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_field_defaults_fast_equals_pydantic(seed, monkeypatch):
+    """A `Field` with a default or an alias: its type is read from its parts (not built), and
+    gives the same spec, default check and error text as the built type gives pydantic."""
+    tools = _random_field_signatures(seed)
+    answered = []
+    original = fast_schema.field_schema
+    monkeypatch.setattr(fast_schema, "field_schema", lambda *parts: answered.append(original(*parts)) or answered[-1])
+    specs = [_spec(fn) for fn in tools]
+    assert sum(found is not None for found in answered) > 40  # most are read from their parts
+    assert 60 < sum(not s.startswith("raised") for s in specs) < len(specs)  # both outcomes are tried
+    _pydantic_only(monkeypatch)
+    assert specs == [_spec(fn) for fn in tools]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_field_default_validates_as_its_annotated_form(seed):
+    """`x: T = Field(d, ...)` is `x: Annotated[T, Field(...)] = d`: the same spec, and its type
+    (built at the first call) gives the same outcome for every value sent."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import function_tool
+
+    rng = random.Random(seed)
+    sent = [0, 3, -1, 2.5, "a", "abcdefghij", None, [1], [], True, "2026-10-20", {"k": 1}]
+    compared = 0
+    for fn in _random_field_signatures(seed):
+        twin = getattr(fn, "twin", None)
+        if twin is None:
+            continue
+        spec = _spec(fn)
+        assert spec == _spec(twin)
+        if spec.startswith("raised"):
+            continue
+        compared += 1
+        reflected = reflect_module.reflect(fn)
+        assert "annotation" not in vars(reflected.params[0])  # not built by reflection
+        for value in rng.sample(sent, 4):
+            call = ToolCall(id="1", name="tool", arguments=json.dumps({"x": value}))
+            got, want = (_outcome(lambda t=t, c=call: function_tool(t).execute(c)) for t in (fn, twin))
+            assert got == want, (fn.__annotations__, value)
+        assert "annotation" in vars(reflected.params[0])
+    assert compared > 12

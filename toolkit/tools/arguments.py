@@ -35,7 +35,7 @@ import enum
 import json
 import re
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import Any
@@ -56,7 +56,8 @@ class ParamInfo:
     wire_name: str
     """The name in the schema and in the model's arguments."""
     annotation: Any
-    """The type values are validated against (`Param` and markers removed)."""
+    """The type values are validated against (`Param` and markers removed); `built_later` builds
+    it when it is first read."""
     required: bool = True
     """Must the model send it?"""
     default: Any = None
@@ -67,6 +68,25 @@ class ParamInfo:
     """`"memory_id"` or `"context"` for parameters the loop fills; `None` for the model's."""
     expects: str = ""
     """The type in words, for "missing, expected ..." messages."""
+
+    @classmethod
+    def built_later(cls, build: Callable[[], Any], name: str, wire_name: str, **rest: Any) -> ParamInfo:
+        """A `ParamInfo` whose `annotation` is `build()`, called when `annotation` is first read
+        (by the executor's first call, say), not now: reflection reads the type from its parts."""
+        info = cls(name, wire_name, None, **rest)
+        object.__delattr__(info, "annotation")
+        info.__dict__["_build"] = build
+        return info
+
+    def __getattr__(self, name: str) -> Any:
+        """Asked only for an attribute not set: `annotation` of a `built_later` one, the first time
+        (then it is set, and read as any other)."""
+        build = self.__dict__.get("_build") if name == "annotation" else None
+        if build is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        annotation = build()
+        object.__setattr__(self, "annotation", annotation)
+        return annotation
 
 
 def parse_arguments(tool_name: str, text: str, *, exact: bool = False) -> dict[str, Any]:

@@ -21,7 +21,9 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    the fast path equals pydantic's (tables of types, generated classes and signatures);
 2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
    fits its type without asking a validator (`limit: int = 10`), so registration does not
-   build one just to check `10` is an `int`;
+   build one just to check `10` is an `int`; `obviously_within` and `field_schema` answer for
+   `Annotated[T, Field(...)]` from its parts, reading each `Field` as if its default and alias
+   (`TAKEN_OFF`) were not given, so a parameter's type need not be built to be described;
 3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
    plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
    anything else is compiled once per distinct text (`compiled`);
@@ -142,6 +144,21 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
 
 
+def field_schema(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Schema, Defs] | None:
+    """`type_schema(Annotated[annotation, *metadata])` with each `Field`'s `TAKEN_OFF` arguments
+    taken off, read from the parts without building that type (not cached: each such type is
+    new); `None` when pydantic writes it (the caller builds the type and asks `type_schema`)."""
+    defs: Defs = {}
+    owners: dict[str, Any] = {}
+    try:
+        schema = _constrained(annotation, metadata, defs, owners, taken_off=True)
+    except (_Slow, NameClash):
+        return None
+    if list(schema) == ["$ref"]:
+        return None  # as `_compute` says
+    return schema, _ordered(defs, None, owners.get(_RECURSIVE, ()))
+
+
 def _ordered(defs: Defs, annotation: Any, recursive: Collection[str] = ()) -> Defs:
     """`$defs` in pydantic's order: sorted by name, but the annotation's own class (a TypedDict,
     a dataclass) last, as `json_schema.pydantic_schema` files it, unless the class is inside
@@ -247,17 +264,23 @@ _FIELD_ATTRS = (
 """`Field` arguments that change more than a bound (`title` is allowed: the schema drops titles)."""
 _PLAIN_FIELD = FieldInfo()
 _PLAIN_VALUES = [(attr, getattr(_PLAIN_FIELD, attr)) for attr in _FIELD_ATTRS]
+TAKEN_OFF = ("default", "default_factory", "alias", "validation_alias", "serialization_alias")
+"""The `Field` arguments a parameter takes for itself (its default and wire name): reflection
+takes them off a `Field` before the `Field` describes the type (`parameters._plain`)."""
+_TYPE_VALUES = [(attr, plain) for attr, plain in _PLAIN_VALUES if attr not in TAKEN_OFF]
 
 
-def constraints(metadata: Iterable[Any]) -> list[Any] | None:
+def constraints(metadata: Iterable[Any], taken_off: bool = False) -> list[Any] | None:
     """The `annotated_types` bounds and lengths and the `pattern`s in `Annotated` metadata
     (`Field(ge=1, pattern="^a")` included), or `None` if anything else is there (a
-    description, a title and examples are allowed)."""
+    description, a title and examples are allowed). `taken_off`: each `Field` read as if its
+    `TAKEN_OFF` arguments were not given."""
     out: list[Any] = []
     for m in metadata:
         if isinstance(m, FieldInfo):
-            if any(getattr(m, attr) != plain for attr, plain in _PLAIN_VALUES):
-                return None
+            for attr, plain in _TYPE_VALUES if taken_off else _PLAIN_VALUES:
+                if getattr(m, attr) != plain:
+                    return None
             inner = constraints(m.metadata)
             if inner is None:
                 return None
@@ -313,10 +336,12 @@ def _constraint_kind(base: Any) -> str | None:
     return "object" if origin in _MAPPINGS else None
 
 
-def _constrained(base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
+def _constrained(
+    base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any], taken_off: bool = False
+) -> Schema:
     """`Annotated[T, Field(...)]`: T's schema with its bounds, lengths, pattern, description and
-    examples, keys sorted as pydantic sorts them."""
-    found = constraints(metadata)
+    examples, keys sorted as pydantic sorts them (`taken_off`: as `constraints` says)."""
+    found = constraints(metadata, taken_off)
     kind = _constraint_kind(base)
     if found is None or (found and kind is None):
         raise _Slow
@@ -720,12 +745,7 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     if default is None:
         return nullable
     if origin is Annotated:
-        bounds = constraints(args[1:])
-        return (
-            bounds is not None
-            and obviously_valid(args[0], default, nullable)
-            and all(_holds(b, default) for b in bounds)
-        )
+        return obviously_within(args[0], args[1:], default, nullable)
     if origin is Literal:
         return any(type(default) is type(v) and default == v for v in args)
     if origin in UNION_TYPES:
@@ -739,6 +759,21 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     if type(default) is decimal.Decimal:
         return base is decimal.Decimal and default.is_finite()
     return type(default) is base and (base in _PLAIN_DEFAULTS or issubclass(base, enum.Enum))
+
+
+def obviously_within(
+    annotation: Any, metadata: tuple[Any, ...], default: Any, nullable: bool, taken_off: bool = False
+) -> bool:
+    """`obviously_valid(Annotated[annotation, *metadata], default, nullable)` (`taken_off`: as
+    `constraints` says)."""
+    if default is None:
+        return nullable
+    bounds = constraints(metadata, taken_off)
+    return (
+        bounds is not None
+        and obviously_valid(annotation, default, nullable)
+        and all(_holds(b, default) for b in bounds)
+    )
 
 
 _PLAIN_DEFAULTS = (

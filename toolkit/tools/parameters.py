@@ -24,6 +24,11 @@ property (what the model reads), checking as it goes:
 
 Each broken rule is a `ToolDefinitionError` naming the function and parameter, the rule, the fix.
 
+The type values are validated against (`ParamInfo.annotation`) keeps the type's own metadata, a
+`Field`'s alias and default taken off (a copy of it). When there is such a `Field` to copy, that
+type is built at the first call (`ParamInfo.built_later`): the schema and the default check read
+it from its parts (`_Unbuilt`), the same answers.
+
 Leaves out: the parameters object and the tool as a whole (`toolkit.tools.reflect`).
 """
 
@@ -70,20 +75,51 @@ def parameter(
 ) -> tuple[ParamInfo, dict[str, Any], dict[str, Any]]:
     where = f"{label}, parameter {p.name!r}"
     base, param, field_info, notes, inject, declared = _split(fn, where, p)
+    unbuilt = base if isinstance(base, _Unbuilt) else None
     if inject:
-        return ParamInfo(p.name, p.name, base, required=False, nullable=True, inject=inject), {}, {}
+        built = unbuilt.build() if unbuilt else base
+        return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
-    nullable = _accepts_none(base)
+    nullable = _accepts_none(unbuilt.annotation if unbuilt else base)
     required, default = _required(where, base, param, declared, nullable)
-    try:
-        schema, defs = fast_schema.type_schema(base)
-    except Exception as exc:  # pydantic cannot describe this type
-        raise _undescribable(where, base, exc) from None
+    schema, defs = _schema(where, base)
     prop = {**schema, "description": description} if description else dict(schema)
     if not required and declared is not _MISSING:
         prop = _with_default(prop, default)
-    info = ParamInfo(p.name, wire, base, required, default, nullable, expects=arguments.describe(schema, defs))
+    expects = arguments.describe(schema, defs)
+    if unbuilt is None:
+        info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects)
+    else:  # the validation type is built by the first call that needs it
+        info = ParamInfo.built_later(
+            unbuilt.build, p.name, wire, required=required, default=default, nullable=nullable, expects=expects
+        )
     return info, prop, defs
+
+
+class _Unbuilt(NamedTuple):
+    """`Annotated[annotation, *metadata]` with each `Field`'s alias and default taken off
+    (`_plain`), not built yet: building it (a copy of each such `Field`, a new `Annotated`)
+    costs more than the rest of the parameter, and nothing needs it but the executor, so the
+    schema and the default check read its parts (`fast_schema.field_schema`,
+    `fast_schema.obviously_within`) and the type is built when something else needs it."""
+
+    annotation: Any
+    metadata: tuple[Any, ...]
+
+    def build(self) -> Any:
+        return Annotated[tuple([self.annotation, *(_plain(m) for m in self.metadata)])]
+
+
+def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The type's JSON Schema and `$defs` (an `_Unbuilt` one read from its parts when it can be)."""
+    found = fast_schema.field_schema(*base) if isinstance(base, _Unbuilt) else None
+    if found is not None:
+        return found
+    built = base.build() if isinstance(base, _Unbuilt) else base
+    try:
+        return fast_schema.type_schema(built)
+    except Exception as exc:  # pydantic cannot describe this type
+        raise _undescribable(where, built, exc) from None
 
 
 def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError:
@@ -111,6 +147,8 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
 
 def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
     """(type without our metadata, Param, pydantic FieldInfo, bare strings, injection kind, default).
+
+    The type is an `_Unbuilt` when a `Field` among its metadata has an alias or a default to take off.
 
     A `Field` given as the default (`x: int = Field(..., ge=0)`) joins the type's metadata; a
     `Field(default=...)` anywhere becomes the parameter's default (`_MISSING` when there is none)."""
@@ -152,7 +190,10 @@ def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, li
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
     inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
-    base = _rebuilt(written, annotation, [_plain(m) for m in rest] if fields else rest)
+    if any(not _is_plain(m) for m in fields):
+        base: Any = _Unbuilt(annotation, tuple(rest))
+    else:
+        base = _rebuilt(written, annotation, rest)
     return base, params[0] if params else None, field_info, notes, inject, default
 
 
@@ -202,18 +243,21 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> An
 _NOT_TYPE_METADATA = ("alias", "validation_alias", "serialization_alias", "default", "default_factory")
 
 
-def _plain(meta: Any) -> Any:
-    """A `Field` as type metadata: its alias became the wire name and its default the parameter's,
-    so neither stays (pydantic would only warn about them here)."""
-    if not isinstance(meta, FieldInfo):
-        return meta
-    if (
+def _is_plain(meta: FieldInfo) -> bool:
+    """A `Field` with nothing to take off (`fast_schema.TAKEN_OFF`: no alias, no default)."""
+    return (
         meta.alias is None
         and meta.validation_alias is None
         and meta.serialization_alias is None
         and meta.default is PydanticUndefined
         and meta.default_factory is None
-    ):
+    )
+
+
+def _plain(meta: Any) -> Any:
+    """A `Field` as type metadata: its alias became the wire name and its default the parameter's,
+    so neither stays (pydantic would only warn about them here)."""
+    if not isinstance(meta, FieldInfo) or _is_plain(meta):
         return meta
     plain = copy.copy(meta)
     plain.alias = plain.validation_alias = plain.serialization_alias = None
@@ -298,6 +342,7 @@ def _required(where: str, base: Any, param: Param | None, default: Any, nullable
     if param is None or param.required:
         return True, None
     if not nullable:
+        base = base.build() if isinstance(base, _Unbuilt) else base
         raise ToolDefinitionError(
             where,
             f"Param(required=False) passes None when the model omits it, but {type_name(base)} does not accept None",
@@ -307,7 +352,11 @@ def _required(where: str, base: Any, param: Param | None, default: Any, nullable
 
 
 def _checked_default(where: str, base: Any, default: Any, nullable: bool) -> Any:
-    if fast_schema.obviously_valid(base, default, nullable):
+    if isinstance(base, _Unbuilt):
+        if fast_schema.obviously_within(*base, default, nullable, taken_off=True):
+            return default
+        base = base.build()
+    elif fast_schema.obviously_valid(base, default, nullable):
         return default  # no validator needed at registration
     try:
         return coercion.validate_value(base, default)

@@ -382,13 +382,13 @@ def test_membership_and_gathering_agree_whichever_way_they_are_done():
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
 def test_an_ascii_text_is_cut_into_the_same_runs(text):
-    from toolkit.search.keyword import _RUNS, runs_of
+    from toolkit.search.runs import _RUNS, runs_of
 
     assert runs_of(text) == _RUNS.findall(text)
 
 
 def test_every_ascii_character_falls_on_the_same_side():
-    from toolkit.search.keyword import _ASCII_RUNS, _RUNS
+    from toolkit.search.runs import _ASCII_RUNS, _RUNS
 
     every = "".join(map(chr, range(128)))
     assert _ASCII_RUNS.findall(every) == _RUNS.findall(every)

@@ -11,7 +11,8 @@ order, and the first `max_results` (5) are returned. `naive_search` is that rule
 literally: the reference the index is tested against.
 
 `KeywordIndex` gives the same answer without reading every tool. It reads the names and the
-descriptions once, as one sequence of runs (letters and digits, or everything else), and lists
+descriptions once, as one sequence of runs (letters and digits, or everything else; cut and
+numbered with array operations over all their characters, `toolkit.search.runs`), and lists
 where each run occurs and which texts hold it. A term made of one kind of character can only
 occur inside a run of that kind, so the tools containing it are exactly the holders of the runs
 that contain it; the runs holding each 1-, 2- and 3-character piece are listed once, with array
@@ -35,7 +36,6 @@ a tool that only says "shipment" (that is what vector search is for).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
@@ -44,6 +44,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from toolkit.errors import ConfigurationError, SearchArgumentError
+from toolkit.search.runs import _RUNS, read_runs
 from toolkit.tools.reflect import ToolSpec
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
@@ -95,18 +96,6 @@ def naive_search(
     scored = [(spec, score(spec, cleaned)) for spec in specs]
     kept = sorted((pair for pair in scored if pair[1] >= min_score), key=lambda pair: -pair[1])
     return [Match(s.name, s.description, n) for s, n in kept[:max_results]]
-
-
-_RUNS = re.compile(r"[^\W_]+|[\W_]+")
-"""A text cut into runs: letters and digits, or everything else (spaces, `_`, punctuation)."""
-_ASCII_RUNS = re.compile(r"[A-Za-z0-9]+|[^A-Za-z0-9]+")
-"""`_RUNS` for a text of ASCII characters only (where a word character is one of `[A-Za-z0-9_]`): the
-same runs, a fifth quicker (a range test per character instead of a Unicode category look-up)."""
-
-
-def runs_of(text: str) -> list[str]:
-    """`_RUNS.findall(text)`, through `_ASCII_RUNS` when the text is ASCII."""
-    return (_ASCII_RUNS if text.isascii() else _RUNS).findall(text)
 
 
 _NONE = np.zeros(0, dtype=np.int32)
@@ -286,7 +275,7 @@ class _Pieces:
 class _Postings:
     """For a list of texts (the names, then the descriptions): their runs, which texts hold each, where each occurs.
 
-    Every text is read once as a sequence of run ids (`sequence`, texts apart by a separator id);
+    Every text is read once as a sequence of run ids (`read_runs`; `sequence`, texts apart by a separator id);
     one sort of (run, place) pairs lists where each run occurs (`places`) and, each text once,
     which texts hold it (`holders`).
 
@@ -319,7 +308,12 @@ class _Postings:
         self.packed_from = max(64, self.size // 32)
         """From this many holders on (one text in 32), a run keeps a bit set of its texts too: size / 8
         bytes, no more than its list (4 bytes a holder). Its texts are then OR-ed, not marked one by one."""
-        run_ids, counts = self._read(texts)
+        reading = read_runs(texts)
+        self.runs = reading.runs
+        """The distinct runs, in order of first reading: run r is runs[r]."""
+        self.ids = dict(zip(self.runs, range(len(self.runs))))
+        """Each distinct run's id."""
+        run_ids, counts = reading.ids, reading.counts
         self.pieces = _Pieces(self.runs)
         # the sequence: a separator, text 0's run ids, a separator, text 1's, …, a separator
         self.separator = len(self.runs)
@@ -340,20 +334,6 @@ class _Postings:
         self._pack_frequent()
         self.common: dict[str, np.ndarray] = {}
         """Packed masks of the texts holding a short piece that many texts (`dense` or more) hold (filled on first use)."""
-
-    def _read(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Every run of every text as an id (numbered in order of first appearance), and how many runs each text has."""
-        found = list(map(runs_of, texts))
-        counts = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
-        total = int(counts.sum())
-        seen: dict[str, int] = {}
-        # one look-up per run read, in C: setdefault keeps the index where the run was first read
-        first = np.fromiter(map(seen.setdefault, chain.from_iterable(found), count()), dtype=np.int64, count=total)
-        new = first == np.arange(total)
-        rank = np.cumsum(new) - 1  # at a first reading: the number of distinct runs before it
-        self.runs = list(seen)
-        self.ids = dict(zip(self.runs, range(len(self.runs))))
-        return rank[first], counts
 
     def _list_holders(self, run_ids: np.ndarray, owners: np.ndarray) -> None:
         """`holders`, `starts` and `held` from the runs read, sorted by run (texts ascending within a run)."""

@@ -290,14 +290,17 @@ def _spec(fn):
 def _pydantic_only(monkeypatch):
     """Reflection without the fast path: pydantic writes every schema (a type whose `Field` had a
     default or an alias to take off built first), and a default is checked against the `Field`s
-    with those taken off by copying them (`parameters._plain`), not by reading around them."""
+    with those taken off by copying them (`parameters._plain`), not by reading around them, its
+    constraints read again (not handed over by `fast_schema.parts_schema`)."""
     from toolkit.tools import parameters
 
     monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
     monkeypatch.setattr(fast_schema, "field_schema", lambda annotation, metadata: None)
+    monkeypatch.setattr(fast_schema, "parts_schema", lambda annotation, metadata, written: (None, fast_schema.UNREAD))
     original = fast_schema.obviously_within
 
-    def copied_first(annotation, metadata, default, nullable, taken_off=False):
+    def copied_first(annotation, metadata, default, nullable, taken_off=False, found=fast_schema.UNREAD):
+        assert found is fast_schema.UNREAD  # the constraints are read here, from the copies
         if taken_off:
             metadata = tuple(parameters._plain(m) for m in metadata)
         return original(annotation, metadata, default, nullable)
@@ -629,8 +632,14 @@ def test_random_field_defaults_fast_equals_pydantic(seed, monkeypatch):
     gives the same spec, default check and error text as the built type gives pydantic."""
     tools = _random_field_signatures(seed)
     answered = []
-    original = fast_schema.field_schema
-    monkeypatch.setattr(fast_schema, "field_schema", lambda *parts: answered.append(original(*parts)) or answered[-1])
+    original = fast_schema.parts_schema
+
+    def counted(annotation, metadata, written):
+        found = original(annotation, metadata, written)
+        answered.append(found[0] if written is None else None)
+        return found
+
+    monkeypatch.setattr(fast_schema, "parts_schema", counted)
     specs = [_spec(fn) for fn in tools]
     assert sum(found is not None for found in answered) > 40  # most are read from their parts
     assert 60 < sum(not s.startswith("raised") for s in specs) < len(specs)  # both outcomes are tried
@@ -665,3 +674,76 @@ def test_a_field_default_validates_as_its_annotated_form(seed):
             assert got == want, (fn.__annotations__, value)
         assert "annotation" in vars(reflected.params[0])
     assert compared > 12
+
+
+def test_constraints_of_a_field_read_as_its_metadata():
+    """A `Field`'s bounds and lengths are taken as they are; anything else among its metadata is
+    read as `constraints` reads it (a pattern kept, a `Strict` refused); a `Field` with an alias
+    or a default counts as plain only when those are taken off."""
+    from pydantic import Field
+
+    for field in (
+        Field(ge=1, le=5),
+        Field(min_length=1, max_length=3),
+        Field(ge=0, pattern="^a"),
+        Field(pattern="^a", min_length=2),
+        Field(gt=0, strict=True),
+        Field(max_digits=4, decimal_places=2),
+        Field(description="d"),
+    ):
+        assert fast_schema.constraints([field]) == fast_schema.constraints(field.metadata), field
+    assert fast_schema.constraints([Field(gt=0, strict=True)]) is None
+    for field in (Field(3, ge=1), Field(alias="n", ge=1), Field(default_factory=list, min_length=0)):
+        assert fast_schema.constraints([field]) is None
+        assert fast_schema.constraints([field], taken_off=True) == fast_schema.constraints(field.metadata)
+
+
+def test_annotated_parameters_fast_equals_pydantic_cold_and_warm(monkeypatch):
+    """An `Annotated` parameter's schema read from its parts (`parts_schema`, which also hands its
+    constraints to the default check) is pydantic's, reflected cold and again warm (cached):
+    an enum written in place, `$defs` kept, defaults inside and outside the bounds."""
+    import enum
+
+    from pydantic import Field
+    from typing_extensions import TypedDict
+
+    class Color(enum.Enum):
+        RED = "red"
+
+    class Point(TypedDict):
+        x: int
+
+    cases = [
+        (typing.Annotated[Color, Field()], inspect_empty),
+        (typing.Annotated[Color, Field(alias="k")], inspect_empty),
+        (typing.Annotated[Color, Field(description="c")], inspect_empty),
+        (typing.Annotated[Color, Field(description="c", alias="k")], inspect_empty),
+        (Color, Field(Color.RED, description="c")),
+        (typing.Annotated[list[Point], Field(min_length=1)], inspect_empty),
+        (typing.Annotated[list[Point], Field(min_length=1, alias="p")], inspect_empty),
+        (typing.Annotated[int, Field(ge=1, le=5)], 3),
+        (typing.Annotated[int, Field(ge=1, le=5)], 9),
+        (typing.Annotated[str, Field(max_length=2, pattern="^a")], "abc"),
+        (typing.Annotated[str, Field(pattern="^a")], "ab"),
+        (typing.Annotated[str, Field(pattern="^a")], "b"),
+        (int, Field(4, ge=1, le=5)),
+        (int, Field(7, ge=1, le=5)),
+        (typing.Annotated[int, Field(gt=0, strict=True)], 1),
+    ]
+    tools = [_tool(annotation, default) for annotation, default in cases]
+
+    def warm(fn):
+        first = _spec(fn)  # cold
+        if first.startswith("raised"):
+            return first, first
+        again = _tool(fn.__annotations__["x"], fn.__defaults__[0] if fn.__defaults__ else inspect_empty)
+        return first, json.dumps(reflect_module.reflect(again).spec.to_openai())  # warm: the type's schema cached
+
+    specs = [warm(fn) for fn in tools]
+    bounded = typing.Annotated[int, Field(ge=1)]
+    reflect_module.clear_cache()
+    reflect_module.reflect(_tool(bounded))
+    assert bounded in fast_schema._CACHE  # a built type's schema is cached as `type_schema` caches it
+    assert any(s[0].startswith("raised") for s in specs) and not all(s[0].startswith("raised") for s in specs)
+    _pydantic_only(monkeypatch)
+    assert specs == [warm(fn) for fn in tools]

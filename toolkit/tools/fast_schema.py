@@ -24,6 +24,7 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    build one just to check `10` is an `int`; `obviously_within` and `field_schema` answer for
    `Annotated[T, Field(...)]` from its parts, reading each `Field` as if its default and alias
    (`TAKEN_OFF`) were not given, so a parameter's type need not be built to be described;
+   `parts_schema` hands the constraints it read for the schema to the default check;
 3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
    plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
    anything else is compiled once per distinct text (`compiled`);
@@ -53,6 +54,7 @@ import datetime
 import decimal
 import enum
 import inspect
+import operator
 import pathlib
 import re
 import sys
@@ -148,15 +150,44 @@ def field_schema(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Schema, De
     """`type_schema(Annotated[annotation, *metadata])` with each `Field`'s `TAKEN_OFF` arguments
     taken off, read from the parts without building that type (not cached: each such type is
     new); `None` when pydantic writes it (the caller builds the type and asks `type_schema`)."""
+    return parts_schema(annotation, metadata, None)[0]
+
+
+UNREAD: Any = object()
+"""`parts_schema`'s constraints when it did not read them (a cached schema)."""
+
+
+def parts_schema(
+    annotation: Any, metadata: tuple[Any, ...], written: Any
+) -> tuple[tuple[Schema, Defs] | None, list[Any] | None]:
+    """For `Annotated[annotation, *metadata]`: its schema and `$defs` when the fast path writes
+    them (else `None`: the caller asks `type_schema`, which asks pydantic), and the metadata's
+    `constraints` (`UNREAD` when a cached schema answered), so the default check
+    (`obviously_within(..., found=...)`) does not read them again. `written`: that type, built
+    (the answer is `type_schema(written)`, cached alike), or `None` for an unbuilt one, each
+    `Field`'s `TAKEN_OFF` arguments taken off (as `field_schema`; not cached)."""
+    cacheable = written is not None
+    if cacheable:
+        try:
+            hit = _CACHE.get(written)
+        except TypeError:  # unhashable: no cache, as `type_schema`
+            cacheable = False
+        else:
+            if hit is not None:
+                return hit, UNREAD
+    found = constraints(metadata, written is None)
     defs: Defs = {}
     owners: dict[str, Any] = {}
     try:
-        schema = _constrained(annotation, metadata, defs, owners, taken_off=True)
+        schema = _constrained(annotation, metadata, defs, owners, found=found)
     except (_Slow, NameClash):
-        return None
+        return None, found
     if list(schema) == ["$ref"]:
-        return None  # as `_compute` says
-    return schema, _ordered(defs, None, owners.get(_RECURSIVE, ()))
+        return None, found  # as `_compute` says
+    result = schema, _ordered(defs, None, owners.get(_RECURSIVE, ()))
+    if cacheable:
+        _CACHE[written] = result
+    return result, found
 
 
 def _ordered(defs: Defs, annotation: Any, recursive: Collection[str] = ()) -> Defs:
@@ -244,6 +275,8 @@ _BOUNDS = {
     at.MultipleOf: ("multiple_of", "multipleOf"),
 }
 _LENGTHS = {at.MinLen: "min_length", at.MaxLen: "max_length"}
+_SIMPLE = frozenset([*_BOUNDS, *_LENGTHS])
+"""The metadata `constraints` takes as it is."""
 _LENGTH_KEYS = {
     "string": ("minLength", "maxLength"),
     "bytes": ("minLength", "maxLength"),
@@ -268,6 +301,9 @@ TAKEN_OFF = ("default", "default_factory", "alias", "validation_alias", "seriali
 """The `Field` arguments a parameter takes for itself (its default and wire name): reflection
 takes them off a `Field` before the `Field` describes the type (`parameters._plain`)."""
 _TYPE_VALUES = [(attr, plain) for attr, plain in _PLAIN_VALUES if attr not in TAKEN_OFF]
+_READ_ALL, _PLAIN_ALL = operator.attrgetter(*(a for a, _ in _PLAIN_VALUES)), tuple(p for _, p in _PLAIN_VALUES)
+_READ_TYPE, _PLAIN_TYPE = operator.attrgetter(*(a for a, _ in _TYPE_VALUES)), tuple(p for _, p in _TYPE_VALUES)
+"""Those values read at once (`_PLAIN_VALUES`, `_TYPE_VALUES`): a `Field` is plain when they equal."""
 
 
 def constraints(metadata: Iterable[Any], taken_off: bool = False) -> list[Any] | None:
@@ -278,10 +314,13 @@ def constraints(metadata: Iterable[Any], taken_off: bool = False) -> list[Any] |
     out: list[Any] = []
     for m in metadata:
         if isinstance(m, FieldInfo):
-            for attr, plain in _TYPE_VALUES if taken_off else _PLAIN_VALUES:
-                if getattr(m, attr) != plain:
-                    return None
-            inner = constraints(m.metadata)
+            if (_READ_TYPE(m) != _PLAIN_TYPE) if taken_off else (_READ_ALL(m) != _PLAIN_ALL):
+                return None
+            inner: list[Any] | None = m.metadata
+            for x in m.metadata:  # mostly bounds and lengths, taken as they are
+                if type(x) not in _SIMPLE:
+                    inner = constraints(m.metadata)
+                    break
             if inner is None:
                 return None
             out += inner
@@ -337,11 +376,18 @@ def _constraint_kind(base: Any) -> str | None:
 
 
 def _constrained(
-    base: Any, metadata: tuple[Any, ...], defs: Defs, owners: dict[str, Any], taken_off: bool = False
+    base: Any,
+    metadata: tuple[Any, ...],
+    defs: Defs,
+    owners: dict[str, Any],
+    taken_off: bool = False,
+    found: Any = UNREAD,
 ) -> Schema:
     """`Annotated[T, Field(...)]`: T's schema with its bounds, lengths, pattern, description and
-    examples, keys sorted as pydantic sorts them (`taken_off`: as `constraints` says)."""
-    found = constraints(metadata, taken_off)
+    examples, keys sorted as pydantic sorts them (`taken_off`: as `constraints` says; `found`:
+    `constraints(metadata, taken_off)` when already read)."""
+    if found is UNREAD:
+        found = constraints(metadata, taken_off)
     kind = _constraint_kind(base)
     if found is None or (found and kind is None):
         raise _Slow
@@ -741,6 +787,8 @@ class NameClash(Exception):
 
 def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     """True when `default` fits `base` without asking a validator (saves building one)."""
+    if type(default) is base and base in _PLAIN_DEFAULTS:
+        return True  # `limit: int = 10` (what the last line says, asked first)
     origin, args = typing.get_origin(base), typing.get_args(base)
     if default is None:
         return nullable
@@ -762,13 +810,18 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
 
 
 def obviously_within(
-    annotation: Any, metadata: tuple[Any, ...], default: Any, nullable: bool, taken_off: bool = False
+    annotation: Any,
+    metadata: tuple[Any, ...],
+    default: Any,
+    nullable: bool,
+    taken_off: bool = False,
+    found: Any = UNREAD,
 ) -> bool:
     """`obviously_valid(Annotated[annotation, *metadata], default, nullable)` (`taken_off`: as
-    `constraints` says)."""
+    `constraints` says; `found`: `constraints(metadata, taken_off)` when already read)."""
     if default is None:
         return nullable
-    bounds = constraints(metadata, taken_off)
+    bounds = constraints(metadata, taken_off) if found is UNREAD else found
     return (
         bounds is not None
         and obviously_valid(annotation, default, nullable)

@@ -74,15 +74,18 @@ def parameter(
     fn: Callable[..., Any], label: str, p: Declared, doc: str | None
 ) -> tuple[ParamInfo, dict[str, Any], dict[str, Any]]:
     where = f"{label}, parameter {p.name!r}"
-    base, param, field_info, notes, inject, declared = _split(fn, where, p)
+    base, param, field_info, notes, inject, declared, inner, metadata = _split(fn, where, p)
     unbuilt = base if isinstance(base, _Unbuilt) else None
     if inject:
         built = unbuilt.build() if unbuilt else base
         return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
-    nullable = _accepts_none(unbuilt.annotation if unbuilt else base)
-    required, default = _required(where, base, param, declared, nullable)
-    schema, defs = _schema(where, base)
+    nullable = _accepts_none(inner)
+    fast, found = None, fast_schema.UNREAD
+    if metadata:  # `Annotated`: its constraints are read once, for the schema and the default check
+        fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
+    required, default = _required(where, base, param, declared, nullable, found)
+    schema, defs = fast if fast is not None else _schema(where, base)
     prop = {**schema, "description": description} if description else dict(schema)
     if not required and declared is not _MISSING:
         prop = _with_default(prop, default)
@@ -100,7 +103,7 @@ class _Unbuilt(NamedTuple):
     """`Annotated[annotation, *metadata]` with each `Field`'s alias and default taken off
     (`_plain`), not built yet: building it (a copy of each such `Field`, a new `Annotated`)
     costs more than the rest of the parameter, and nothing needs it but the executor, so the
-    schema and the default check read its parts (`fast_schema.field_schema`,
+    schema and the default check read its parts (`fast_schema.parts_schema`,
     `fast_schema.obviously_within`) and the type is built when something else needs it."""
 
     annotation: Any
@@ -111,10 +114,8 @@ class _Unbuilt(NamedTuple):
 
 
 def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The type's JSON Schema and `$defs` (an `_Unbuilt` one read from its parts when it can be)."""
-    found = fast_schema.field_schema(*base) if isinstance(base, _Unbuilt) else None
-    if found is not None:
-        return found
+    """The type's JSON Schema and `$defs` (an `_Unbuilt` one built first: `parameter` asked
+    `fast_schema.parts_schema` already)."""
     built = base.build() if isinstance(base, _Unbuilt) else base
     try:
         return fast_schema.type_schema(built)
@@ -145,10 +146,14 @@ def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError
     )
 
 
-def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, list[str], str | None, Any]:
-    """(type without our metadata, Param, pydantic FieldInfo, bare strings, injection kind, default).
+def _split(
+    fn: Any, where: str, p: Declared
+) -> tuple[Any, Param | None, Any, list[str], str | None, Any, Any, tuple[Any, ...]]:
+    """(type without our metadata, Param, pydantic FieldInfo, bare strings, injection kind, default,
+    the type without any metadata, the type's own metadata).
 
-    The type is an `_Unbuilt` when a `Field` among its metadata has an alias or a default to take off.
+    The type is an `_Unbuilt` when a `Field` among its metadata has an alias or a default to take
+    off; else `Annotated[annotation, *metadata]` (`annotation` when there is no metadata).
 
     A `Field` given as the default (`x: int = Field(..., ge=0)`) joins the type's metadata; a
     `Field(default=...)` anywhere becomes the parameter's default (`_MISSING` when there is none)."""
@@ -172,7 +177,7 @@ def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, li
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
     elif not extras:  # the common case: a type and nothing else
-        return annotation, None, None, [], "context" if _is_context(annotation) else None, default
+        return annotation, None, None, [], "context" if _is_context(annotation) else None, default, annotation, ()
     params: list[Param] = []
     notes: list[str] = []
     rest: list[Any] = []  # the type's own metadata (a `Field` among it)
@@ -190,11 +195,12 @@ def _split(fn: Any, where: str, p: Declared) -> tuple[Any, Param | None, Any, li
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
     inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
+    metadata = tuple(rest)
     if any(not _is_plain(m) for m in fields):
-        base: Any = _Unbuilt(annotation, tuple(rest))
+        base: Any = _Unbuilt(annotation, metadata)
     else:
         base = _rebuilt(written, annotation, rest)
-    return base, params[0] if params else None, field_info, notes, inject, default
+    return base, params[0] if params else None, field_info, notes, inject, default, annotation, metadata
 
 
 def _rebuilt(written: Any, annotation: Any, rest: list[Any]) -> Any:
@@ -336,9 +342,11 @@ def _alias(field_info: FieldInfo) -> str | None:
     return field_info.validation_alias if isinstance(field_info.validation_alias, str) else None
 
 
-def _required(where: str, base: Any, param: Param | None, default: Any, nullable: bool) -> tuple[bool, Any]:
+def _required(
+    where: str, base: Any, param: Param | None, default: Any, nullable: bool, found: Any = fast_schema.UNREAD
+) -> tuple[bool, Any]:
     if default is not _MISSING:
-        return False, _checked_default(where, base, default, nullable)
+        return False, _checked_default(where, base, default, nullable, found)
     if param is None or param.required:
         return True, None
     if not nullable:
@@ -351,11 +359,17 @@ def _required(where: str, base: Any, param: Param | None, default: Any, nullable
     return False, None
 
 
-def _checked_default(where: str, base: Any, default: Any, nullable: bool) -> Any:
+def _checked_default(where: str, base: Any, default: Any, nullable: bool, found: Any = fast_schema.UNREAD) -> Any:
+    """The default, checked against the type (`found`: the `constraints` of an `Annotated` type's
+    metadata, when `fast_schema.parts_schema` read them)."""
     if isinstance(base, _Unbuilt):
-        if fast_schema.obviously_within(*base, default, nullable, taken_off=True):
+        if fast_schema.obviously_within(*base, default, nullable, taken_off=True, found=found):
             return default
         base = base.build()
+    elif found is not fast_schema.UNREAD:  # `Annotated[T, ...]`: obviously_valid's own reading
+        annotation, *metadata = typing.get_args(base)
+        if fast_schema.obviously_within(annotation, tuple(metadata), default, nullable, found=found):
+            return default
     elif fast_schema.obviously_valid(base, default, nullable):
         return default  # no validator needed at registration
     try:

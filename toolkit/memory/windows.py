@@ -622,17 +622,17 @@ class ChatMemory:
             if self.window is None and append is not None:
                 append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
                 return
-            window = self.window
-            if isinstance(window, _WINDOWS) and type(self.store) is InMemoryStore:  # id and messages checked here
-                if self.store._append_in_window(self.id, tuple(messages), window, kinds):
-                    return
+            if not self._appended_in_window(messages, kinds):
                 self.update(lambda current: _merged(current, messages))
-                return
-            in_window = getattr(self.store, "append_in_window", None)
-            if self.window is not None and in_window is not None:
-                if in_window(self.id, tuple(messages), self.window):
-                    return
-            self.update(lambda current: _merged(current, messages))
+
+    def _appended_in_window(self, messages: Sequence[Message], kinds: AbstractSet[type]) -> bool:
+        """Whether the store appended `messages` within the window (`append_in_window`); `False`
+        when there is no window, or the store has no such method or cannot say (`update` decides)."""
+        window = self.window
+        if isinstance(window, _WINDOWS) and type(self.store) is InMemoryStore:  # id and messages checked here
+            return self.store._append_in_window(self.id, tuple(messages), window, kinds)
+        in_window = getattr(self.store, "append_in_window", None)
+        return window is not None and in_window is not None and bool(in_window(self.id, tuple(messages), window))
 
     def update(self, change: Callable[[list[Message]], list[Message]]) -> None:
         """Apply `change(current) -> new` (then the window) in one step of the store."""

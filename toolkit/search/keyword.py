@@ -44,7 +44,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from toolkit.errors import ConfigurationError, SearchArgumentError
-from toolkit.search.runs import _RUNS, read_runs
+from toolkit.search.runs import _RUNS, changes, read_runs
 from toolkit.tools.reflect import ToolSpec
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
@@ -124,20 +124,17 @@ only while the words with more than a few candidates have this many between them
 def _distinct(values: np.ndarray) -> np.ndarray:
     """The values sorted, each once (`np.unique` without its slower hashing)."""
     values = np.sort(values)
-    return values[_fresh(values)]
+    return values[changes(values)]
 
 
-def _fresh(values: np.ndarray) -> np.ndarray:
-    """Which places of a sorted array hold a value the place before does not: a mask."""
-    fresh = np.empty(len(values), dtype=bool)
-    fresh[:1] = True
-    np.not_equal(values[1:], values[:-1], out=fresh[1:])
-    return fresh
+def _code_points(texts: list[str]) -> np.ndarray:
+    """The texts' characters, joined, as 32-bit code points (lone surrogates kept)."""
+    return np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
 def _groups(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each value of a sorted array first appears, and how many times it does."""
-    firsts = _fresh(values).nonzero()[0]
+    firsts = changes(values).nonzero()[0]
     return firsts, np.concatenate((firsts[1:], [len(values)])) - firsts
 
 
@@ -178,7 +175,7 @@ class _Pieces:
     """
 
     def __init__(self, runs: list[str]) -> None:
-        joined = np.frombuffer("".join(runs).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        joined = _code_points(runs)
         alphabet = _distinct(joined)
         self.alphabet = alphabet
         """The catalogue's characters (as code points), ascending: a character's rank is its place here."""
@@ -249,7 +246,7 @@ class _Pieces:
         """
         table = self.inside[2]
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        chars = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        chars = _code_points(words)
         ranks = self.alphabet.searchsorted(chars)
         # a character not in the catalogue: the rank after the last one, which no piece has
         ranks[self.alphabet.take(ranks, mode="clip") != chars] = len(self.alphabet)

@@ -115,12 +115,18 @@ def _letters(chars: np.ndarray) -> np.ndarray:
     return table[chars]
 
 
+def changes(values: np.ndarray) -> np.ndarray:
+    """Which places of an array hold a value the place before does not (the first place does): a
+    mask. Of a sorted array: the first place of each value."""
+    fresh = np.empty(len(values), dtype=bool)
+    fresh[:1] = True
+    np.not_equal(values[1:], values[:-1], out=fresh[1:])
+    return fresh
+
+
 def _run_starts(chars: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Where each run begins: where a text begins, or the kind of character changes."""
-    letters = _letters(chars)
-    begins = np.empty(len(chars), dtype=bool)
-    begins[:1] = True
-    np.not_equal(letters[1:], letters[:-1], out=begins[1:])
+    begins = changes(_letters(chars))
     begins[edges[:-1][edges[:-1] < len(chars)]] = True
     return np.flatnonzero(begins)
 
@@ -168,10 +174,8 @@ def _grouped(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     packed = numbers >> run_bits << run_bits | np.arange(len(numbers), dtype=np.uint64)
     packed.sort()
     order = (packed & ((np.uint64(1) << run_bits) - np.uint64(1))).astype(np.int64)
-    fresh = np.empty(len(packed), dtype=bool)  # the first run of a group
-    fresh[:1] = True
     packed >>= run_bits
-    np.not_equal(packed[1:], packed[:-1], out=fresh[1:])
+    fresh = changes(packed)  # the first run of a group
     firsts = order[fresh]
     number = np.empty(len(firsts), dtype=np.int64)  # each group's number: its first run's rank
     by_reading = np.argsort(firsts)

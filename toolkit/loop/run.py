@@ -195,8 +195,7 @@ def _turn(
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else memory.lock:
-        run = _Run(model, options, memory, messages, dict(parameters or {}))
-        run.events = events
+        run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
             context = build_context(tools, providers, registry, request)
@@ -215,8 +214,11 @@ class _Run:
         memory: ChatMemory | None,
         messages: Sequence[Message],
         parameters: dict[str, Any],
+        events: bool = True,
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters
+        self.events = events
+        """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.texts = options.texts
         self.history: list[Message] = [] if memory else list(messages)  # the caller's list stays as it is
         self.new: list[Message] = []
@@ -237,8 +239,6 @@ class _Run:
         self.unsaved: Sequence[Message] = ()
         """Results recorded in `new` that memory refused (its store failed)."""
         self.tools: ToolContext
-        self.events = True
-        """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
             memory.add_all(messages)  # the caller's list as it is: a long history is not unpacked

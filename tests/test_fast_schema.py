@@ -295,7 +295,6 @@ def _pydantic_only(monkeypatch):
     from toolkit.tools import parameters
 
     monkeypatch.setattr(fast_schema, "type_schema", json_schema.pydantic_schema)
-    monkeypatch.setattr(fast_schema, "field_schema", lambda annotation, metadata: None)
     monkeypatch.setattr(fast_schema, "parts_schema", lambda annotation, metadata, written: (None, fast_schema.UNREAD))
     original = fast_schema.obviously_within
 

@@ -21,7 +21,7 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    the fast path equals pydantic's (tables of types, generated classes and signatures);
 2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
    fits its type without asking a validator (`limit: int = 10`), so registration does not
-   build one just to check `10` is an `int`; `obviously_within` and `field_schema` answer for
+   build one just to check `10` is an `int`; `obviously_within` and `parts_schema` answer for
    `Annotated[T, Field(...)]` from its parts, reading each `Field` as if its default and alias
    (`TAKEN_OFF`) were not given, so a parameter's type need not be built to be described;
    `parts_schema` hands the constraints it read for the schema to the default check;
@@ -146,13 +146,6 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
 
 
-def field_schema(annotation: Any, metadata: tuple[Any, ...]) -> tuple[Schema, Defs] | None:
-    """`type_schema(Annotated[annotation, *metadata])` with each `Field`'s `TAKEN_OFF` arguments
-    taken off, read from the parts without building that type (not cached: each such type is
-    new); `None` when pydantic writes it (the caller builds the type and asks `type_schema`)."""
-    return parts_schema(annotation, metadata, None)[0]
-
-
 UNREAD: Any = object()
 """`parts_schema`'s constraints when it did not read them (a cached schema)."""
 
@@ -165,7 +158,7 @@ def parts_schema(
     `constraints` (`UNREAD` when a cached schema answered), so the default check
     (`obviously_within(..., found=...)`) does not read them again. `written`: that type, built
     (the answer is `type_schema(written)`, cached alike), or `None` for an unbuilt one, each
-    `Field`'s `TAKEN_OFF` arguments taken off (as `field_schema`; not cached)."""
+    `Field`'s `TAKEN_OFF` arguments taken off (not cached: each such type is new)."""
     cacheable = written is not None
     if cacheable:
         try:

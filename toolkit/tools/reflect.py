@@ -42,7 +42,7 @@ from typing import Any
 from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_style
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools import coercion, fast_schema, numpy_docstring, strict
+from toolkit.tools import coercion, docstring_style, fast_schema, numpy_docstring, strict
 from toolkit.tools.decorator import ReturnBehavior, ToolOptions, check_name, function_label, tool_options
 from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, parameter
 
@@ -313,7 +313,8 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     `Returns: <its description>`. A docstring without any section is its own description
     (the common case, answered without a parser); plain Google, Sphinx and NumPy docstrings are
     read without griffe's parsers, as they read them (`fast_schema.google_docstring`,
-    `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`)."""
+    `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`), their style told as
+    griffe tells it (`toolkit.tools.docstring_style`)."""
     if not doc:
         return "", {}
     text = inspect.cleandoc(doc)
@@ -323,13 +324,15 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     plain = fast_schema.google_docstring(text)
     if plain is not None:
         return plain
-    docstring, style = _griffe_read(text)
+    given = _griffe_text(text)
+    value = docstring_style.griffe_value(given)  # what griffe's `Docstring(given)` holds
+    style = docstring_style.docstring_style(value)  # what griffe's `infer_docstring_style` infers
     plain = None
     if style is Parser.sphinx:
-        plain = fast_schema.sphinx_docstring(docstring.lines)
+        plain = fast_schema.sphinx_docstring(value.split("\n"))
     elif style is Parser.numpy:
-        plain = numpy_docstring.numpy_docstring(docstring.lines)
-    return _griffe_sections(docstring, style) if plain is None else plain
+        plain = numpy_docstring.numpy_docstring(value.split("\n"))
+    return _griffe_sections(Docstring(given), style) if plain is None else plain
 
 
 _GOOGLE_HEADER = re.compile(
@@ -371,9 +374,14 @@ def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
 
 def _griffe_read(text: str) -> tuple[Docstring, Parser | None]:
     """The docstring as griffe holds it, and the style griffe infers for it."""
-    docstring = Docstring("\n" + text if _SECTIONS.match(text) else text)  # griffe skips a section on line 1
+    docstring = Docstring(_griffe_text(text))
     style, _ = infer_docstring_style(docstring)
     return docstring, style
+
+
+def _griffe_text(text: str) -> str:
+    """The text as griffe is given it: griffe skips a section on the first line."""
+    return "\n" + text if _SECTIONS.match(text) else text
 
 
 def _griffe_sections(docstring: Docstring, style: Parser | None) -> tuple[str, dict[str, str]]:

@@ -746,3 +746,36 @@ def test_annotated_parameters_fast_equals_pydantic_cold_and_warm(monkeypatch):
     assert any(s[0].startswith("raised") for s in specs) and not all(s[0].startswith("raised") for s in specs)
     _pydantic_only(monkeypatch)
     assert specs == [warm(fn) for fn in tools]
+
+
+def test_hints_of_collections_of_names_as_typing_evaluates_them(tmp_path, monkeypatch):
+    """`list[Node]`, `dict[str, Node]` written as strings: read without compiling when each name
+    is a class and the collection is the builtin one (also a `list` the class body rebinds, as
+    typing looks it up); a name that is not a class, a keyword, `Generic`, `typing.List`, a
+    nested or oddly spaced subscript are typing's to evaluate."""
+    (tmp_path / "hints_collections.py").write_text(
+        "from __future__ import annotations\nimport dataclasses\nfrom typing import Generic\n"
+        "from typing_extensions import TypedDict\nimport typing\n\n"
+        "class Node(TypedDict):\n    label: str\n    children: list[Node]\n    by_name: dict[str, Node]\n"
+        "    pair: tuple[int, Node]\n    seen: frozenset[str]\n\n"
+        "@dataclasses.dataclass\nclass Box:\n    Inner = bytes\n    items: set[Inner]\n    nodes: list[Node]\n\n"
+        "class Shadow:\n    list = tuple\n    a: list[int]\n\n"
+        "NotAClass = 3\n\nclass Odd:\n    a: list[NotAClass]\n\nclass Gen:\n    a: list[Generic]\n\n"
+        "class Nested:\n    a: list[list[int]]\n\n"
+        "class Typing:\n    a: typing.List[int]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("hints_collections")
+    for cls in (mod.Node, mod.Box, mod.Shadow):
+        fast = fast_schema.evaluated_hints(cls)
+        assert fast is not None, cls
+        assert fast == typing.get_type_hints(cls, include_extras=True), cls
+        assert [type(v) for v in fast.values()] == [
+            type(v) for v in typing.get_type_hints(cls, include_extras=True).values()
+        ]
+    assert fast_schema.evaluated_hints(mod.Shadow)["a"] == tuple[int]  # the class body's `list`
+    assert fast_schema.evaluated_hints(mod.Box)["items"] == set[bytes]
+    for cls in (mod.Odd, mod.Gen, mod.Nested, mod.Typing):
+        assert fast_schema.evaluated_hints(cls) is None, cls
+    for text in ("list[if]", "if[int]", "dict[str,int]", "list[ int]"):
+        assert fast_schema.evaluated_hints(type("K", (), {"__annotations__": {"a": text}})) is None, text

@@ -16,8 +16,8 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    written out directly, keys in pydantic's order, without building a pydantic validator;
    anything else falls back to `json_schema.pydantic_schema`. Results are cached per type. A
    class's fields and attribute docstrings are read once per class: its type hints without
-   `typing.get_type_hints` when they are type objects or plain class names
-   (`evaluated_hints`). `tests/test_type_schema*.py` and `tests/test_fast_schema.py` check
+   `typing.get_type_hints` when they are type objects, plain class names or builtin
+   collections of them (`evaluated_hints`). `tests/test_type_schema*.py` and `tests/test_fast_schema.py` check
    the fast path equals pydantic's (tables of types, generated classes and signatures);
 2. **the "obviously valid" shortcut** — `obviously_valid(T, default)` says when a default
    fits its type without asking a validator (`limit: int = 10`), so registration does not
@@ -54,6 +54,7 @@ import datetime
 import decimal
 import enum
 import inspect
+import keyword
 import operator
 import pathlib
 import re
@@ -603,8 +604,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def evaluated_hints(cls: type) -> dict[str, Any] | None:
     """`typing.get_type_hints(cls, include_extras=True)` without compiling anything, when every
-    annotation is already a type object or a plain class name (`"Address"`, as `from __future__
-    import annotations` leaves it); `None` when unsure (then typing decides).
+    annotation is already a type object, a plain class name (`"Address"`, as `from __future__
+    import annotations` leaves it) or a builtin collection of them (`"list[Node]"`,
+    `"dict[str, Node]"`: `_subscript`); `None` when unsure (then typing decides).
 
     The same walk as typing's on Python 3.11–3.13 (base classes in reverse MRO order, `None` as
     `NoneType`); a name is looked up where typing's `eval` looks (`_name_lookup`) and must be a
@@ -633,12 +635,42 @@ def _evaluated(value: Any, base: type) -> Any:
     if value is None:
         return type(None)
     if isinstance(value, str):
-        found = _name_lookup(value, None, base)
+        text, forward_module = value, None
     elif isinstance(value, typing.ForwardRef):
-        found = _name_lookup(value.__forward_arg__, value.__forward_module__, base)
+        text, forward_module = value.__forward_arg__, value.__forward_module__
     else:
         return value if _nothing_to_evaluate(value) else NOT_PLAIN
+    if text.endswith("]"):
+        return _subscript(text, forward_module, base)
+    return _plain_class(_name_lookup(text, forward_module, base))
+
+
+def _plain_class(found: Any) -> Any:
+    """A class typing's `eval` found and gives back as it is (not `Generic` or `Protocol`,
+    which typing refuses), or `NOT_PLAIN`."""
     return found if isinstance(found, type) and found not in (typing.Generic, typing.Protocol) else NOT_PLAIN
+
+
+_SUBSCRIPT = re.compile(r"([A-Za-z_]\w*)\[([A-Za-z_]\w*(?:, [A-Za-z_]\w*)*)\]", re.ASCII)
+_BUILTIN_GENERICS = (list, dict, set, frozenset, tuple)
+
+
+def _subscript(text: str, forward_module: str | None, base: type) -> Any:
+    """`list[Node]`, `dict[str, Node]`: a builtin collection of plain class names, as typing's
+    `eval` builds it (`list[Node]`, each name looked up as `_name_lookup` does), or `NOT_PLAIN`."""
+    match = _SUBSCRIPT.fullmatch(text)
+    if match is None or keyword.iskeyword(match[1]):
+        return NOT_PLAIN
+    origin = _name_lookup(match[1], forward_module, base)
+    if not any(origin is generic for generic in _BUILTIN_GENERICS):
+        return NOT_PLAIN
+    args = []
+    for name in match[2].split(", "):
+        found = _plain_class(NOT_PLAIN if keyword.iskeyword(name) else _name_lookup(name, forward_module, base))
+        if found is NOT_PLAIN:
+            return NOT_PLAIN
+        args.append(found)
+    return origin[tuple(args)] if len(args) > 1 else origin[args[0]]
 
 
 def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:

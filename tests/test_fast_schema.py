@@ -779,3 +779,16 @@ def test_hints_of_collections_of_names_as_typing_evaluates_them(tmp_path, monkey
         assert fast_schema.evaluated_hints(cls) is None, cls
     for text in ("list[if]", "if[int]", "dict[str,int]", "list[ int]"):
         assert fast_schema.evaluated_hints(type("K", (), {"__annotations__": {"a": text}})) is None, text
+
+
+def test_a_non_ascii_name_is_left_to_typing(tmp_path, monkeypatch):
+    """`eval` reads `ℌ` as `H` (NFKC), so a namespace key spelled `ℌ` is not what it finds."""
+    (tmp_path / "hints_nfkc.py").write_text(
+        "H = int\nglobals()['\\u210c'] = str\n\nclass C:\n    a: '\\u210c'\n    b: 'list[\\u210c]'\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("hints_nfkc")
+    assert typing.get_type_hints(mod.C) == {"a": int, "b": list[int]}
+    assert fast_schema.evaluated_hints(mod.C) is None
+    assert fast_schema.plain_name("\u210c", vars(mod)) is fast_schema.NOT_PLAIN
+    assert eval(fast_schema.compiled("\u210c"), vars(mod)) is int

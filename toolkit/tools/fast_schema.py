@@ -217,6 +217,8 @@ def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = Non
             scalar = None
         if scalar is not None:
             return dict(scalar)
+        if isinstance(annotation, type) and annotation is not typing.Generic:
+            return _named(annotation, defs, owners)  # a class: `get_origin` gives `None`, asked no more
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in UNION_TYPES:
@@ -234,14 +236,20 @@ def fast_schema(annotation: Any, defs: Defs, owners: dict[str, Any] | None = Non
         values = fast_schema(args[1], defs, owners)  # `{}` for Any: pydantic writes `true` then
         return {"additionalProperties": values or True, "type": "object"}
     if isinstance(annotation, type):
-        if issubclass(annotation, enum.Enum):
-            return _enum(annotation, defs, owners)
-        if issubclass(annotation, BaseModel):
-            return _merge_model(annotation, defs)
-        if _is_typeddict(annotation):
-            return _class(annotation, defs, owners, _typed_dict_fields)
-        if dataclasses.is_dataclass(annotation):
-            return _class(annotation, defs, owners, _dataclass_fields)
+        return _named(annotation, defs, owners)
+    raise _Slow
+
+
+def _named(cls: type, defs: Defs, owners: dict[str, Any]) -> Schema:
+    """An enum, a model, a TypedDict or a dataclass (filed under `$defs`); `_Slow` for any other class."""
+    if issubclass(cls, enum.Enum):
+        return _enum(cls, defs, owners)
+    if issubclass(cls, BaseModel):
+        return _merge_model(cls, defs)
+    if _is_typeddict(cls):
+        return _class(cls, defs, owners, _typed_dict_fields)
+    if dataclasses.is_dataclass(cls):
+        return _class(cls, defs, owners, _dataclass_fields)
     raise _Slow
 
 
@@ -673,11 +681,16 @@ def _subscript(text: str, forward_module: str | None, base: type) -> Any:
     return origin[tuple(args)] if len(args) > 1 else origin[args[0]]
 
 
+_NAMESPACES = (dict, types.MappingProxyType)
+"""The mappings namespaces are (a module's dict, a class's `vars`), told apart without asking
+`Mapping`'s `isinstance`."""
+
+
 def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:
     """What typing's `eval(text, globals, locals)` finds for a plain name: `locals` is the module
     of `base`, `globals` the module of a `ForwardRef` that names one (a TypedDict's), else
     a copy of `base`'s namespace, then the builtins `eval` gives `globals`."""
-    if not text.isidentifier():
+    if not (text.isascii() and text.isidentifier()):  # `eval` reads a non-ASCII name NFKC-normalised
         return NOT_PLAIN
     module = sys.modules.get(base.__module__, None)
     local_names: dict[str, Any] = getattr(module, "__dict__", {})
@@ -687,7 +700,7 @@ def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:
     found = global_names.get("__builtins__", builtins)
     builtin_names = vars(found) if isinstance(found, type(builtins)) else found
     for names in (local_names, global_names, builtin_names):
-        if not isinstance(names, Mapping):
+        if type(names) not in _NAMESPACES and not isinstance(names, Mapping):
             return NOT_PLAIN
         if text in names:
             return names[text]
@@ -898,8 +911,9 @@ NOT_PLAIN: Any = object()
 
 def plain_name(text: str, namespace: dict[str, Any]) -> Any:
     """What `eval(text, namespace)` gives for a plain name (its module globals, then builtins),
-    without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included)."""
-    if not text.isidentifier():
+    without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included; a
+    non-ASCII name too: `eval` reads it NFKC-normalised)."""
+    if not (text.isascii() and text.isidentifier()):
         return NOT_PLAIN
     if text in namespace:
         return namespace[text]

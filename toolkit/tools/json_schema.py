@@ -324,9 +324,15 @@ def _read_block(block: list[str], name: str) -> dict[str, str] | None:
     return visitor.attrs
 
 
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+
+
 def schema_name(cls: type) -> str:
     """The `$defs` key of a named type: its class name, made safe for a JSON pointer."""
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", cls.__name__)
+    name = cls.__name__
+    if name.isascii() and name.isidentifier():
+        return name  # letters, digits and `_`: nothing to replace
+    return _UNSAFE_IN_NAME.sub("_", name)
 
 
 def clean(schema: Schema) -> Schema:

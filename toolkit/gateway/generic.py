@@ -82,11 +82,14 @@ def search_terms(text: str, rules: Rules) -> list[str]:
 
     An English word is ASCII letters, digits, `_`, `'` and `-` only, so it is cleaned as it is
     found (lower-cased, nothing to trim); an ASCII text has no Chinese and only the glossary's
-    ASCII words. `clean_terms` of every term in that order is the same list (a test holds it)."""
+    ASCII words. `clean_terms` of every term in that order is the same list (a test holds it).
+    An ASCII text is lower-cased before its words are found, in one call: lowering maps only
+    `A-Z`, which the English pattern reads alike in either case (not so a non-ASCII text: the
+    Kelvin sign, say, lowers to an ASCII letter)."""
     generic = rules.generic
-    lowered = [w.lower() for w in _ENGLISH.findall(text)]
-    terms = [w.strip("'-") for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
     is_ascii = text.isascii()
+    lowered = _ENGLISH.findall(text.lower()) if is_ascii else [w.lower() for w in _ENGLISH.findall(text)]
+    terms = [w.strip("'-") for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
     glossary = generic.ascii_glossary if is_ascii else generic.glossary
     others = [t for word, translations in glossary if word in text for t in (word, *translations)]
     stop = generic.chinese_stop_chars

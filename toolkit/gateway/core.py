@@ -40,6 +40,7 @@ import orjson
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
+from toolkit.gateway.digest import request_digest
 from toolkit.gateway.rules import Rules, load_rules
 from toolkit.gateway.shape import cut_calls, cut_to_tokens, formatted, stopped, token_limit
 from toolkit.gateway.toolset import ToolSet, prepare
@@ -231,14 +232,15 @@ def _broken_json(arguments: dict[str, Any]) -> str:
 
 def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> tuple[str, int]:
     """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
-    the same ids streamed or not), and its prompt tokens: `estimate_tokens` of every message
+    the same ids streamed or not; the tool list not written again: `toolkit.gateway.digest`),
+    and its prompt tokens: `estimate_tokens` of every message
     text and tool call, plus the tools as compact JSON (counted once per tool list: `prepared`)."""
     said = (
         {key: value for key, value in request.items() if key not in _DELIVERY}
         if _DELIVERY & request.keys()
         else request
     )
-    digest = hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
+    digest = request_digest(mode, said, prepared)
     tools = request.get("tools")
     tokens = (prepared.tokens if prepared is not None else _tokens(_compact(tools))) if tools else 0
     for message in request["messages"]:

@@ -29,8 +29,11 @@ in key order (they are two lists).
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from typing import Any
+
+import orjson
 
 from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, windows
 from toolkit.gateway.rules import Rules
@@ -43,15 +46,32 @@ MAX_BYTES = 8 << 20
 MAX_LIST_BYTES = 256 << 10
 _CONTEXTS = 8
 """How many system texts a tool set keeps the `enum` windows of."""
+_PREFIXES = 8
+"""How many request prefixes a tool set keeps the hash of (`prefix_hash`)."""
 
 
 class ToolSet:
     """One distinct tool list, read: see the module docstring."""
 
-    __slots__ = ("compact", "tokens", "problem", "offered", "_enums", "_ruled", "_pickable", "_windows", "_lock")
+    __slots__ = (
+        "compact",
+        "spliceable",
+        "tokens",
+        "problem",
+        "offered",
+        "_enums",
+        "_ruled",
+        "_pickable",
+        "_windows",
+        "_hashes",
+        "_lock",
+    )
 
-    def __init__(self, compact: bytes, tools: Any) -> None:
+    def __init__(self, compact: bytes, tools: Any, spliceable: bool = False) -> None:
         self.compact = compact
+        self.spliceable = spliceable
+        """Whether `compact` is what orjson writes for the list inside a request (one level down):
+        the bytes `toolkit.gateway.digest` may splice into the request's JSON."""
         text = compact.decode("utf-8")
         self.tokens = estimate_tokens(text)
         """`estimate_tokens` of the list's compact JSON: what the tools add to the prompt."""
@@ -69,6 +89,7 @@ class ToolSet:
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
+        self._hashes: dict[bytes, Any] = {}
         self._lock = threading.Lock()
 
     def raise_problem(self) -> None:
@@ -98,6 +119,19 @@ class ToolSet:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
         return tools[totals.index(best)].name if best >= rules.generic.min_score else None
+
+    def prefix_hash(self, head: bytes) -> Any:
+        """The SHA-256 state after `head` and then the list's compact JSON (copy it before use):
+        kept for the last `_PREFIXES` heads, the part of a request before its list, the same for
+        every request of one application (`toolkit.gateway.digest`)."""
+        found = self._hashes.get(head)
+        if found is None:
+            found = hashlib.sha256(head + self.compact)
+            with self._lock:
+                if len(self._hashes) >= _PREFIXES:
+                    self._hashes.pop(next(iter(self._hashes)), None)
+                self._hashes[head] = found
+        return found
 
     def _prepared(self, rules: Rules) -> tuple[list[_Pickable], str, str]:
         """The unruled tools, and their lower-cased names (descriptions) joined by newlines."""
@@ -176,14 +210,18 @@ def prepare(tools: Any) -> ToolSet | None:
     deeply to write as JSON: the plain path then answers as it always did)."""
     if tools is None:
         return None
-    try:
-        compact = dumps(tools)
-    except RecursionError:
-        return None
+    try:  # written as an item of a list, as deep as in the request (orjson's depth is limited)
+        compact, spliceable = orjson.dumps([tools])[1:-1], True
+    except TypeError:  # orjson.JSONEncodeError: `dumps` knows what to do
+        spliceable = False
+        try:
+            compact = dumps(tools)
+        except RecursionError:
+            return None
     found = _store.get(compact)
-    if found is not None:
+    if found is not None and (spliceable or not found.spliceable):  # else the bytes came from `dumps`' other path
         return found
-    prepared = ToolSet(compact, tools)
+    prepared = ToolSet(compact, tools, spliceable)
     if prepared.problem is None and len(compact) <= MAX_LIST_BYTES:
         _keep(prepared)
     return prepared

@@ -1,0 +1,104 @@
+"""The request's hash written around its prepared tool list is the hash of the request written whole."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.gateway import digest, toolset
+from toolkit.gateway.core import MODES
+from toolkit.gateway.digest import plain_digest, request_digest
+from toolkit.gateway.toolset import prepare
+
+
+@pytest.fixture(autouse=True)
+def empty_store():
+    toolset.clear()
+    yield
+    toolset.clear()
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=12,
+)
+keys = st.sampled_from(["model", "messages", "stream", "n", "stop", "user", "metadata", "\x00", "tools\x00", "é"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    fields=st.lists(st.tuples(keys, json_values), max_size=5),
+    tools=st.lists(json_values, max_size=4),
+    at=st.integers(0, 5),
+    mode=st.sampled_from(MODES),
+)
+def test_the_hash_around_the_list_is_the_hash_of_the_whole_request(fields, tools, at, mode):
+    pairs = [(k, v) for k, v in fields if k != "tools"]
+    said = dict([*pairs[:at], ("tools", tools), *pairs[at:]])
+    prepared = prepare(tools)
+    for _ in range(2):  # the prefix's hash made, then kept
+        assert request_digest(mode, said, prepared) == plain_digest(mode, said)
+
+
+def test_every_way_round_the_hash_is_the_same():
+    tools = [{"type": "function", "function": {"name": "f", "description": '天气 \u0000 "x"'}}]
+    said = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "hi"}]}
+    prepared = prepare(tools)
+    assert request_digest("A", said, prepared) == plain_digest("A", said)
+    assert request_digest("E", said, prepared) == plain_digest("E", said)  # the mode is part of the prefix
+    other = {"model": "n", "tools": tools, "messages": said["messages"]}
+    assert request_digest("A", other, prepared) == plain_digest("A", other) != plain_digest("A", said)
+    assert request_digest("A", said, None) == plain_digest("A", said)
+
+
+def _nested(depth: int) -> list:
+    value: list = [1e-7]  # written `1e-7` by orjson, `1e-07` by the standard library
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [250, 252, 253, 254, 255, 256])
+def test_a_list_nested_as_deep_as_orjson_goes_is_hashed_as_the_whole_request(depth):
+    tools = _nested(depth)
+    said = {"model": "m", "tools": tools}
+    assert request_digest("A", said, prepare(tools)) == plain_digest("A", said)
+
+
+class _Odd:
+    def __str__(self) -> str:
+        return "a"
+
+
+def _tool(description: object) -> dict:
+    return {"type": "function", "function": {"name": "f", "description": description}}
+
+
+def test_values_orjson_refuses_are_hashed_the_plain_way():
+    huge = {"tools": [1], "n": 2**70}
+    assert request_digest("A", huge, prepare([1])) == plain_digest("A", huge)
+    spliced = prepare([_tool("a")])  # kept: the same bytes as the odd list's `dumps` below
+    assert spliced is not None and spliced.spliceable and spliced.problem is None
+    odd = prepare([_tool(_Odd())])
+    assert odd is not spliced and odd is not None and not odd.spliceable
+    said = {"tools": [_tool(_Odd())], "x": 1e-7}  # written whole by the standard library: `1e-07`
+    assert request_digest("A", said, odd) == plain_digest("A", said)
+
+
+def test_without_fragments_the_hash_is_written_whole(monkeypatch):
+    monkeypatch.setattr(digest, "_MARK", None)
+    said = {"model": "m", "tools": [{"a": 1}]}
+    assert request_digest("A", said, prepare([{"a": 1}])) == plain_digest("A", said)
+
+
+def test_a_tool_set_keeps_a_few_prefixes():
+    prepared = prepare([{"a": 1}])
+    assert prepared is not None
+    for n in range(3 * toolset._PREFIXES):
+        said = {"model": f"m{n}", "tools": [{"a": 1}]}
+        assert request_digest("A", said, prepared) == plain_digest("A", said)
+    assert len(prepared._hashes) == toolset._PREFIXES

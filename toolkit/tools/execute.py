@@ -185,9 +185,7 @@ class Tool:
         except ArgumentError as exc:
             return _failed(call, "argument", exc, policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
-            failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
-            failure.__cause__ = exc
-            return _failed(call, "execution", failure, policies.execution_error)
+            return _execution_failed(call, exc, policies.execution_error)
         value = output.value if isinstance(output, ToolOutput) else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
@@ -257,6 +255,18 @@ def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outc
     except Exception as stop:  # the policy stops the loop: record what the model would have read
         text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
         return Outcome(_error(call, text), kind, stop)
+
+
+def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy) -> Outcome:
+    """A tool's exception as a `ToolExecutionError` (caused by it) given to `policy`.
+
+    Made here, not in `Tool.run`: `exc`'s traceback holds the frame of `Tool.run`, so a local of
+    that frame holding the error would close a reference cycle (error, traceback, frame, error),
+    and the cycle would keep every caller's frame it reaches (the loop's, with its round) until
+    the garbage collector found it. Here nothing refers back, and all of it goes when the error does."""
+    failure = ToolExecutionError(_failure_text(call.name, exc), tool_name=call.name)
+    failure.__cause__ = exc
+    return _failed(call, "execution", failure, policy)
 
 
 def _error(call: ToolCall, text: str) -> ToolResultMessage:

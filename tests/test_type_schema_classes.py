@@ -444,3 +444,67 @@ INVALID = [
     (Annotated[str, at.Len(1, 3)], "abcd"),
     (Annotated[float, at.Interval(ge=0, le=1)], 1.5),
 ]
+
+
+def test_source_file_equals_inspect(tmp_path, monkeypatch):
+    """`source_file` = `inspect.getsourcefile` for classes of every kind of module: a `.py` file,
+    one deleted after import, a compiled-only or extension module, the standard library, a
+    module without a file, a class whose module is not imported."""
+    import importlib
+    import inspect
+    import json as json_module
+    import pathlib
+
+    from toolkit.tools.json_schema import source_file
+
+    (tmp_path / "src_file_mod.py").write_text("class A:\n    pass\n")
+    (tmp_path / "src_gone_mod.py").write_text("class G:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    here = importlib.import_module("src_file_mod")
+    gone = importlib.import_module("src_gone_mod")
+    (tmp_path / "src_gone_mod.py").unlink()
+    nowhere = types.new_class("Nowhere", (dict,))
+    unimported = types.new_class("Unimported")
+    unimported.__module__ = "not_a_module_anyone_imported"
+    classes = [here.A, gone.G, Addr, pathlib.Path, json_module.JSONDecoder, nowhere, unimported, decimal.Decimal]
+    for cls in classes:
+        try:
+            expected = inspect.getsourcefile(cls)
+        except Exception as exc:
+            with pytest.raises(type(exc)):
+                source_file(cls)
+        else:
+            assert source_file(cls) == expected, cls
+
+
+def test_attribute_docstrings_follow_an_edited_file(tmp_path, monkeypatch):
+    """A module rewritten on disk and imported again: its class's attribute docstrings are read
+    from the new text (linecache sees the change; `clear_cache` forgets what was read)."""
+    import importlib
+    import os
+
+    from toolkit.tools import reflect as reflect_module
+
+    path = tmp_path / "edited_docs_mod.py"
+    monkeypatch.syspath_prepend(str(tmp_path))
+    versions = [
+        'from typing_extensions import TypedDict\n\nclass Order(TypedDict):\n    id: str\n    """The old id."""\n',
+        "from typing_extensions import TypedDict\n\n\n# moved down a line\nclass Order(TypedDict):\n"
+        '    id: str\n    """The new id, longer."""\n    note: str\n    "A note."\n',
+    ]
+    found = []
+    for i, text in enumerate(versions):
+        path.write_text(text)
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # a different mtime, whatever the clock
+        sys.modules.pop("edited_docs_mod", None)
+        importlib.invalidate_caches()
+        mod = importlib.import_module("edited_docs_mod")
+
+        def take(order: mod.Order) -> str:
+            return ""
+
+        reflect_module.clear_cache()
+        schema = reflect_module.reflect(take).spec.parameters["$defs"]["Order"]["properties"]
+        found.append({name: prop.get("description") for name, prop in schema.items()})
+        assert attribute_docstrings(mod.Order) == reference_docstrings(mod.Order)
+    assert found == [{"id": "The old id."}, {"id": "The new id, longer.", "note": "A note."}]

@@ -30,6 +30,7 @@ import decimal
 import inspect
 import keyword
 import linecache
+import os
 import re
 import sys
 import types
@@ -128,7 +129,7 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     alone is parsed and read by pydantic's own visitor (a body that does not parse is left to
     `inspect`)."""
     try:
-        file = inspect.getsourcefile(cls)
+        file = source_file(cls)
         if not file:
             return None
         linecache.checkcache(file)
@@ -154,6 +155,16 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         return None
     simple = _read_simple_block(block)
     return _read_block(block, name) if simple is None else simple
+
+
+def source_file(cls: type) -> str | None:
+    """`inspect.getsourcefile(cls)`; its answer for a class of a module loaded from a `.py` file
+    that is there (that file) without its checks for compiled and extension files."""
+    module = sys.modules.get(cls.__module__) if isinstance(cls, type) else None
+    file = getattr(module, "__file__", None)
+    if type(file) is str and file.endswith(".py") and os.path.exists(file):
+        return file
+    return inspect.getsourcefile(cls)
 
 
 _CLASS_WORD = re.compile(r"class[ \t]+(\w+)")

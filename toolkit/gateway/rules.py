@@ -2,7 +2,8 @@
 
 `load_rules()` turns the TOML into a `Rules` record of precompiled regexes (cached per path);
 `read_text()` reads one user message into `Facts`: the order id (and, on demand, the date
-and product category) it mentions, the intents and "should not call" rules it matches.
+and product category) it mentions, the intents and "should not call" rules it matches (an
+ASCII text only with the keywords and patterns that can match one: `toolkit.gateway.ascii_match`).
 Nothing is decided here — which tool gets called, given a request's `tools` and
 `tool_choice`, is the job of `toolkit.gateway.decide`.
 
@@ -22,6 +23,7 @@ from typing import Any, NamedTuple
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
+from toolkit.gateway.ascii_match import ascii_parts
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
@@ -40,6 +42,8 @@ class Intent:
     """Parameter names used when the tool's schema is unknown (prompt protocol)."""
     needs_order_id: bool
     """Without an order id in the text, ask for one instead of calling."""
+    ascii_matcher: re.Pattern[str] | None = None
+    """`matcher` for an ASCII text: its keywords and patterns that can match one (None: `matcher`)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ class Decline:
     reply: str
     only_if_nothing_to_call: bool
     """Soft rules (greetings, thanks) give way when there is something to call."""
+    ascii_matcher: re.Pattern[str] | None = None
+    """`matcher` for an ASCII text (see `Intent.ascii_matcher`)."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,30 @@ class Rules:
     generic: GenericRules
     any_decline: re.Pattern[str] = _NEVER
     """Matches where any decline rule would: one search rules them all out (the common case)."""
+    any_decline_ascii: re.Pattern[str] | None = None
+    """`any_decline` for an ASCII text (see `Intent.ascii_matcher`)."""
+
+    @functools.cached_property
+    def reading(self) -> Reading:
+        """What `read_text` searches a text with: every decline and intent with its matcher."""
+        return (
+            self.any_decline,
+            tuple((d, d.matcher) for d in self.declines),
+            tuple((i, i.matcher) for i in self.intents),
+        )
+
+    @functools.cached_property
+    def ascii_reading(self) -> Reading:
+        """`reading` for an ASCII text: the ASCII matchers, without the rules that can match none."""
+
+        def own(pattern: re.Pattern[str] | None, whole: re.Pattern[str]) -> re.Pattern[str]:
+            return whole if pattern is None else pattern
+
+        return (
+            own(self.any_decline_ascii, self.any_decline),
+            tuple((d, m) for d in self.declines if (m := own(d.ascii_matcher, d.matcher)) is not _NEVER),
+            tuple((i, m) for i in self.intents if (m := own(i.ascii_matcher, i.matcher)) is not _NEVER),
+        )
 
     @functools.cached_property
     def ruled_tools(self) -> frozenset[str]:
@@ -113,6 +143,12 @@ class Rules:
 
     def intent_for(self, tool: str) -> Intent | None:
         return next((i for i in self.intents if i.tool == tool), None)
+
+
+Reading = tuple[
+    re.Pattern[str], tuple[tuple[Decline, re.Pattern[str]], ...], tuple[tuple[Intent, re.Pattern[str]], ...]
+]
+"""`any_decline`, each decline rule and each intent with the matcher `read_text` searches with."""
 
 
 class Facts(NamedTuple):
@@ -135,11 +171,11 @@ class Facts(NamedTuple):
 
 
 def read_text(text: str, rules: Rules) -> Facts:
-    """The order id, intents and decline rules found in `text`."""
-    declines = tuple([d for d in rules.declines if d.matcher.search(text)]) if rules.any_decline.search(text) else ()
-    return Facts(
-        text, find_order_id(text, rules), tuple([i for i in rules.intents if i.matcher.search(text)]), declines
-    )
+    """The order id, intents and decline rules found in `text` (an ASCII text is searched with
+    the matchers' parts that can match it, `Rules.ascii_reading`: the same findings)."""
+    any_decline, declines, intents = rules.ascii_reading if text.isascii() else rules.reading
+    found = tuple([d for d, matcher in declines if matcher.search(text)]) if any_decline.search(text) else ()
+    return Facts(text, find_order_id(text, rules), tuple([i for i, matcher in intents if matcher.search(text)]), found)
 
 
 def find_order_id(text: str, rules: Rules) -> str | None:
@@ -179,6 +215,7 @@ def _compile(data: dict[str, Any]) -> Rules:
                 _matcher(d.get("keywords", ()), d.get("patterns", ())),
                 d["reply"],
                 d.get("only_if_nothing_to_call", False),
+                _matcher(*ascii_parts(d.get("keywords", ()), d.get("patterns", ()))),
             )
             for d in data["decline"]
         ),
@@ -188,6 +225,7 @@ def _compile(data: dict[str, Any]) -> Rules:
                 _matcher(i.get("keywords", ()), i.get("patterns", ())),
                 tuple(i.get("params", ())),
                 i.get("needs_order_id", False),
+                _matcher(*ascii_parts(i.get("keywords", ()), i.get("patterns", ()))),
             )
             for i in data["intent"]
         ),
@@ -200,15 +238,15 @@ def _compile(data: dict[str, Any]) -> Rules:
         answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
         prompt_prefix=data["prompt_protocol"]["prefix"],
         generic=_compile_generic(data.get("generic", {})),
-        any_decline=_any(data["decline"]),
+        any_decline=_matcher(*_any(data["decline"])),
+        any_decline_ascii=_matcher(*ascii_parts(*_any(data["decline"]))),
     )
 
 
-def _any(declines: list[dict[str, Any]]) -> re.Pattern[str]:
-    """One regex matching wherever any of the decline rules' keywords or patterns match."""
-    return _matcher(
-        [k for d in declines for k in d.get("keywords", ())], [p for d in declines for p in d.get("patterns", ())]
-    )
+def _any(declines: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """The keywords and patterns of all the decline rules: one regex of them all matches
+    wherever any decline rule would."""
+    return [k for d in declines for k in d.get("keywords", ())], [p for d in declines for p in d.get("patterns", ())]
 
 
 def _compile_generic(data: dict[str, Any]) -> GenericRules:

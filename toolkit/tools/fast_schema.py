@@ -477,7 +477,9 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
         return inner
     if not rest or inner == {"type": "null"}:
         return {"type": "null"}
-    return _union_of([*(unique if len(unique) > 1 else [inner]), {"type": "null"}])
+    if len(unique) == 1:  # `_union_of` finds no repeat: only `{"type": "null"}` is `_hashable` as it is
+        return {"anyOf": [inner, {"type": "null"}]}
+    return _union_of([*unique, {"type": "null"}])
 
 
 def _union_of(members: list[Schema]) -> Schema:

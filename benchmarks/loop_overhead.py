@@ -56,6 +56,9 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   full every message added pushes older ones out; the hand-written loop keeps a plain list
   between runs and, after each message, drops the oldest ones (and any tool result left at the
   front) while it is over 20 messages / 300 tokens (a running total of `estimate_tokens`).
+- `concurrent`: one round of both calls at once (`LoopOptions(concurrent=True)`), then the
+  answer (2 round trips); the hand-written loop runs the calls on a `ThreadPoolExecutor` it
+  keeps between runs (`pool.map`), the quickest way it has.
 """
 
 from __future__ import annotations
@@ -687,6 +690,52 @@ def big_result_cases() -> tuple[Callable[[], object], Callable[[], object]]:
     )
 
 
+def concurrent_cases() -> tuple[Callable[[], object], Callable[[], object], int]:
+    """Both calls in one round, run at once: toolkit with `concurrent=True`, the hand-written
+    loop on a thread pool it keeps (2 round trips)."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from toolkit import LoopOptions, UserMessage, run_loop
+    from toolkit.chat.messages import AssistantMessage, ChatResponse, ToolCall, ToolResultMessage
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    both = (
+        ToolCall(id="c1", name="add", arguments='{"a":1,"b":2}'),
+        ToolCall(id="c2", name="add", arguments='{"a":3,"b":4}'),
+    )
+    replies = [
+        ChatResponse(message=AssistantMessage(tool_calls=both)),
+        ChatResponse(message=AssistantMessage(content="10")),
+    ]
+    question, options = [UserMessage(content=QUESTION)], LoopOptions(concurrent=True)
+    pool = ThreadPoolExecutor(4)
+
+    def ours() -> object:
+        return run_loop(Replaying(replies), question, tools=[add], memory=ChatMemory(), options=options).answer
+
+    def result(call: ToolCall) -> ToolResultMessage:
+        content = json.dumps(add(**json.loads(call.arguments)))
+        return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content)
+
+    def floor() -> object:
+        memory: list = [UserMessage(content=QUESTION)]
+        for response in replies:
+            reply = response.message
+            memory.append(reply)
+            if not reply.tool_calls:
+                return reply.content
+            memory.extend(pool.map(result, reply.tool_calls))
+        return None
+
+    return ours, floor, 2
+
+
 MORE = {
     "tools20": lambda: many_tools_cases(20),
     "tools50": lambda: many_tools_cases(50),
@@ -705,6 +754,7 @@ MORE = {
     "bigresult": big_result_cases,
     "window20": lambda: window_cases("messages"),
     "tokens300": lambda: window_cases("tokens"),
+    "concurrent": concurrent_cases,
 }
 
 

@@ -73,7 +73,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
@@ -103,6 +102,8 @@ from toolkit.loop.records import (
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
+from toolkit.loop.workers import offer_now
+from toolkit.loop.workers import start as start_thread
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
@@ -809,47 +810,78 @@ def _call_key(call: ToolCall) -> tuple[str, str]:
 def _run_together(
     one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
 ) -> list[ToolExecution]:
-    """`one` for every call on a thread pool, in call order. Interrupted (Ctrl-C) at any point,
-    the calls already running finish, those not started never start, and every call that
-    finished is recorded in `trace` before the interruption goes on: what ran keeps its result.
-    (The pool's own futures cannot tell: Ctrl-C can land inside `submit`, whose call has started.)"""
-    together = _Together(one)
-    pool = ThreadPoolExecutor(min(workers, len(calls)))
+    """`one` for every call on up to `workers` kept threads (`toolkit.loop.workers`), in call
+    order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
+    started never start, and every call that finished is recorded in `trace` before the
+    interruption goes on: what ran keeps its result."""
+    together = _Together(one, calls, min(workers, len(calls)))
     try:
-        futures = [pool.submit(together.run, i, call) for i, call in enumerate(calls)]
-        executions = [future.result() for future in futures]
+        start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
+        return together.results()
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
         trace.executions.extend(together.stop())
         raise
-    pool.shutdown()
-    return [e for e in executions if e is not None]
 
 
 class _Together:
-    """The calls of one concurrent round: which are running, and what each finished one gave."""
+    """The calls of one concurrent round: which is next, which are running, what each finished
+    one gave (or raised). Each of the round's threads runs a lane: the next call not started,
+    until none is left or the round stopped. A lane that takes a call while others wait starts
+    another lane, up to `lanes`: a round takes threads as its calls need them (a quick call
+    leaves the next to the same thread, and the thread of a lane never needed is not held)."""
 
-    def __init__(self, one: Callable[[ToolCall], ToolExecution]) -> None:
-        self.one = one
+    def __init__(self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int) -> None:
+        self.one, self.calls = one, calls
+        self.lanes, self.started = lanes, 1
         self.finished: dict[int, ToolExecution] = {}
+        self.failed: dict[int, BaseException] = {}
+        """What `one` raised, by call (it returns its errors: only an interrupt or a bug gets here)."""
+        self.next = 0
         self.running = 0
         self.stopped = False
         self.changed = threading.Condition()
 
-    def run(self, index: int, call: ToolCall) -> ToolExecution | None:
+    def lane(self) -> None:
+        while True:
+            with self.changed:
+                if self.stopped or self.next == len(self.calls):
+                    return
+                index = self.next
+                self.next += 1
+                self.running += 1
+                another = self.next < len(self.calls) and self.started < self.lanes
+                self.started += another
+            if another:
+                start_thread(self.lane)
+            try:
+                execution = self.one(self.calls[index])
+            except BaseException as exc:  # raised in the caller's thread by `results`, in call order
+                self._done(self.failed, index, exc)
+            else:
+                self._done(self.finished, index, execution)
+
+    def _done(self, into: dict[int, Any], index: int, value: Any) -> None:
         with self.changed:
-            if self.stopped:
-                return None
-            self.running += 1
-        try:
-            execution = self.one(call)
-            with self.changed:
-                self.finished[index] = execution
-            return execution
-        finally:
-            with self.changed:
-                self.running -= 1
-                self.changed.notify_all()
+            into[index] = value
+            self.running -= 1
+            if self.stopped or self.next == len(self.calls):  # this lane ends: its thread is free
+                offer_now()  # before the caller wakes (a next round finds the thread idle)
+            self.changed.notify_all()
+
+    def _over(self, index: int) -> bool:
+        return index in self.finished or index in self.failed
+
+    def results(self) -> list[ToolExecution]:
+        """Every call's execution in call order, waiting for each; what a call raised is raised
+        when its turn comes (as `Future.result` would)."""
+        executions = []
+        with self.changed:
+            for index in range(len(self.calls)):
+                self.changed.wait_for(functools.partial(self._over, index))
+                if index in self.failed:
+                    raise self.failed.pop(index)
+                executions.append(self.finished[index])
+        return executions
 
     def stop(self) -> list[ToolExecution]:
         """Start no more calls, wait for the running ones; what finished, in call order."""

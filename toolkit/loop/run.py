@@ -9,8 +9,9 @@ One round trip, step by step (each step is one method of `_Run` below):
     2. record     append the reply (to memory if configured, else to a copy of the caller's list)
     3. exit?      no tool calls → done: the reply is the answer
     4. bound      a tool-calling reply beyond `max_round_trips` → raise, or hand over
-    5. execute    every call, in the model's order (concurrently if asked; one call never
-                  spawns a worker); the loop guard answers repeated calls without running them;
+    5. execute    every call, in the model's order (concurrently if asked, on kept threads:
+                  `toolkit.loop.workers`; one call never spawns a worker); the loop guard
+                  answers repeated calls without running them;
                   a call whose policy raises stops the round: later calls are not started
     6. repair     a tool's argument errors go back with a hint for `argument_repair` rounds
                   per question; that tool's next argument error → hand over

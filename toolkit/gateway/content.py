@@ -23,7 +23,10 @@ def has_image(content: Any) -> bool:
 
 def without_tool_images(messages: list[dict]) -> list[dict]:
     """`messages` without the user messages that carry tool images (see the module docstring)."""
-    if not any(m.get("role") == "user" and has_image(m.get("content")) for m in messages):
+    for m in messages:  # a plain loop: most conversations have no list content at all
+        if isinstance(m.get("content"), list) and m.get("role") == "user" and has_image(m.get("content")):
+            break
+    else:
         return messages  # the common case: nothing to copy
     return [
         m

@@ -173,3 +173,39 @@ def test_a_tool_that_runs_a_concurrent_loop_inside_a_concurrent_round_finishes()
 
     run(outer)
     assert answers == ["6", "7", "8", "9"]
+
+
+def test_a_round_whose_further_threads_cannot_start_runs_its_calls_on_fewer(monkeypatch):
+    """Only the first lane's thread starts (the system refuses more): every call still runs,
+    on that one thread, instead of the round waiting for a lane that never began."""
+    from toolkit.loop import run as loop_run
+
+    started = []
+
+    def first_only(task):
+        if started:
+            raise RuntimeError("can't start new thread")
+        started.append(task)
+        workers.start(task)
+
+    monkeypatch.setattr(loop_run, "start_thread", first_only)
+    threads = []
+
+    @tool("add two numbers, saying on which thread")
+    def add_here(a: int, b: int) -> int:
+        threads.append(threading.current_thread())
+        return a + b
+
+    answers = []
+
+    def go():
+        calls = [call("add_here", a=i, b=1) for i in range(3)]
+        model = ScriptedModel([calls, "done"])
+        result = run_loop(model, [UserMessage(content="sum")], tools=[add_here], options=LoopOptions(concurrent=True))
+        answers.extend(e.result.content for e in result.executions)
+
+    worker = threading.Thread(target=go, daemon=True)
+    worker.start()
+    worker.join(WAIT)
+    assert not worker.is_alive(), "the round waited for a lane that never started"
+    assert answers == ["1", "2", "3"] and len(set(threads)) == 1

@@ -853,13 +853,20 @@ class _Together:
                 another = self.next < len(self.calls) and self.started < self.lanes
                 self.started += another
             if another:
-                start_thread(self.lane)
+                self.another_lane()
             try:
                 execution = self.one(self.calls[index])
             except BaseException as exc:  # raised in the caller's thread by `results`, in call order
                 self._done(self.failed, index, exc)
             else:
                 self._done(self.finished, index, execution)
+
+    def another_lane(self) -> None:
+        """Start one more lane; when no thread can be started, the lanes running take its calls."""
+        try:
+            start_thread(self.lane)
+        except RuntimeError:  # "can't start new thread": fewer lanes, the same calls
+            log.warning("a concurrent round could not start another thread; its calls run on fewer")
 
     def _done(self, into: dict[int, Any], index: int, value: Any) -> None:
         with self.changed:

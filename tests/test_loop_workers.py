@@ -209,3 +209,20 @@ def test_a_round_whose_further_threads_cannot_start_runs_its_calls_on_fewer(monk
     worker.join(WAIT)
     assert not worker.is_alive(), "the round waited for a lane that never started"
     assert answers == ["1", "2", "3"] and len(set(threads)) == 1
+
+
+def test_a_task_that_raises_is_reported_and_its_thread_goes_on(monkeypatch):
+    end_idle_threads(monkeypatch)
+    reported = []
+    monkeypatch.setattr(threading, "excepthook", reported.append)
+
+    def offer_then_fail():  # offered as idle during the task, as a round's last lane is
+        workers.offer_now()
+        raise ValueError("a bug in a task")
+
+    thread = run(lambda: None)
+    wait_until(lambda: workers.idle_count() >= 1)
+    workers.start(offer_then_fail)
+    wait_until(lambda: len(reported) == 1)
+    assert reported[0].exc_type is ValueError and reported[0].thread is thread
+    assert run(lambda: None) is thread  # its inbox, offered, still has a thread behind it

@@ -24,6 +24,7 @@ import contextvars
 import itertools
 import os
 import queue
+import sys
 import threading
 from collections.abc import Callable
 
@@ -44,7 +45,7 @@ _current = threading.local()
 
 def start(task: Task) -> None:
     """Run `task` on an idle thread, or on a new one; return at once. `task` should not raise:
-    an exception that escapes it ends its thread (and `threading.excepthook` reports it)."""
+    an exception that escapes it is reported by `threading.excepthook`, and the thread goes on."""
     with _lock:
         inbox = _idle.pop() if _idle else None
     if inbox is not None:
@@ -82,7 +83,10 @@ def _work(inbox: queue.SimpleQueue[Task]) -> None:
     task = inbox.get()
     while True:
         _current.offered = False
-        contextvars.Context().run(task)
+        try:
+            contextvars.Context().run(task)
+        except BaseException:  # reported; the thread goes on (it may be offered as idle already)
+            threading.excepthook(threading.ExceptHookArgs((*sys.exc_info(), threading.current_thread())))
         del task  # nothing of a finished task stays alive while the thread waits
         if not _current.offered:
             with _lock:

@@ -1,12 +1,15 @@
 """`ChunkStream` (the gateway's fast SSE encoding) writes exactly the bytes of the plain path:
 `completion_chunks` built as dicts, each dumped as `data: {json}`."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.gateway.wire import ChunkStream, Reply, Turn, completion_chunks, dumps
 
-texts = st.text(max_size=40) | st.sampled_from(["", "退款", 'say "hi"\n', "\\", "\ud800 lone", "\x00\x1f", "😀"])
+SPECIAL = ["", "退款", 'say "hi"\n', 'say "hi"', "\\", "\ud800 lone", "\udfff", "\x00\x1f", "a\x1f", "\x7f\u2028", "😀"]
+"""Each of the characters orjson escapes (or refuses) alone, and some it writes as they are."""
+texts = st.text(max_size=40) | st.sampled_from(SPECIAL)
 calls = st.lists(
     st.builds(
         lambda i, name, arguments: {
@@ -44,6 +47,14 @@ def test_spliced_lines_are_the_plain_encoding_byte_for_byte(turn, include_usage,
     assert stream.lines() == plain(turn, include_usage, piece)
     assert stream.data() == b"".join(plain(turn, include_usage, piece))
     assert list(stream) == completion_chunks(turn, include_usage=include_usage, piece=piece)
+
+
+@pytest.mark.parametrize("text", SPECIAL)
+def test_each_special_text_is_spliced_as_the_plain_encoding_writes_it(text):
+    for content in (text, f"ab{text}cd", text * 3):
+        for piece in (1, 3, 8):
+            turn = Turn("chatcmpl-1", "m", 0, content, (), {"prompt_tokens": 1}, "fp")
+            assert ChunkStream(turn, include_usage=False, piece=piece).data() == b"".join(plain(turn, False, piece))
 
 
 def test_a_reply_with_a_chunk_stream_encodes_as_the_same_events_as_dicts():

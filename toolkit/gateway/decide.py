@@ -237,8 +237,8 @@ def answer_results(results: list[str], order_id: str | None, rules: Rules) -> De
 
 def _answer_one(result: str, order_id: str | None, rules: Rules) -> str:
     template = next((a.template for a in rules.answers if a.when.search(result)), "{summary}")
-    mentioned = rules.order_id.search(result)
-    return fill(template, rules, mentioned.group(0) if mentioned else order_id, summary=summarise(result, rules))
+    mentioned = find_order_id(result, rules)
+    return fill(template, rules, order_id if mentioned is None else mentioned, summary=summarise(result, rules))
 
 
 def summarise(result: str, rules: Rules) -> str:

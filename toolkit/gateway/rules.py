@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.ascii_match import ascii_parts
+from toolkit.gateway.literal import needed_literal
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
@@ -136,6 +137,11 @@ class Rules:
         )
 
     @functools.cached_property
+    def order_id_literal(self) -> str:
+        """Text every order id holds (`toolkit.gateway.literal`): a text without it has none."""
+        return needed_literal(self.order_id)
+
+    @functools.cached_property
     def ruled_tools(self) -> frozenset[str]:
         """The tools a shop rule names (the intents' and the fallback): left to the rules."""
         fallback = {self.fallback_tool} if self.fallback_tool is not None else set()
@@ -179,8 +185,9 @@ def read_text(text: str, rules: Rules) -> Facts:
 
 
 def find_order_id(text: str, rules: Rules) -> str | None:
-    """The first order id in `text`: `read_text(text, rules).order_id`, without the rest."""
-    return _first(rules.order_id, text)
+    """The first order id in `text`: `read_text(text, rules).order_id`, without the rest (a text
+    without the literal every order id holds is not searched)."""
+    return _first(rules.order_id, text) if rules.order_id_literal in text else None
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

@@ -293,13 +293,49 @@ def _plain_scrub(text: str) -> str:
 _SCRUB_PIECES = [
     *_PIECES, "\\", "\\\\", "C:", "~/", "file://", "--password ", "-p", "mysql ", "sshpass ", "Bearer ",
     "IDENTIFIED BY ", "cookie: ", "password is ", "sk-abcdefghijklmnopqrst", "\n", "ValueError", "failed",
+    # the words the case-insensitive steps need, in other cases and split, and the letters that
+    # match ASCII ones under re.IGNORECASE (Kelvin sign, long s, dotted and dotless i)
+    "BEARER ", "basic ", "ToKeN ", "tok", "en ", "Password(", "identified by ", "SET-COOKIE=", "Cookies ",
+    "secret key was ", "API_TOKEN is ", "pass", "word ", "\u212a", "\u017f", "\u0130", "\u0131",
+    "to\u212aen ", "pa\u017f\u017fword is ", "\u0130DENT\u0130F\u0130ED BY ", "coo\u212aie: ",
+    # the starts of the well-known token formats, whole and cut
+    "ghp_abcdefghijklmnopqrstuv", "github_pat_abcdefghijklmnopqrstu", "AKIAABCDEFGHIJKLMNOP", "eyJhbGc.eyJz.sig",
+    "xoxb-1234567890", "AIza", "rk_live_", "abcdefghijklmnopq", "hf_", "glpat-", "SG.", "gh", "_",
+    "github_pat_ABCDEFGHIJKLMNOPQRSTUVWX", "sk_test_ABCDEFGHIJKLMNOPQR", "signing key was ", "access_key is ",
+    "hunter2 ", "'Sup3r' ",
 ]  # fmt: skip
 
 
 def test_scrub_skips_only_steps_that_cannot_match():
-    """A step is skipped when the text lacks a character all its patterns need: what comes out
-    is what every step run on every text gives."""
-    for seed in range(1500):
+    """A step is skipped when the text lacks a character or a word all its patterns need: what
+    comes out is what every step run on every text gives."""
+    for seed in range(3000):
         rng = random.Random(seed)
         text = "".join(rng.choice(_SCRUB_PIECES) for _ in range(rng.randrange(1, 30)))
         assert redact.scrub(text) == _plain_scrub(text), text
+
+
+_ONE_STEP_EACH = [
+    # each word or start a skipped step needs, alone, as each case-insensitive step matches it,
+    # also through a letter that matches an ASCII one under re.IGNORECASE
+    "Authorization: Basic dXNlcjpwYXNzd29yZA==", "bearer abcdef123456", "TOKEN abcdef123456",
+    "to\u212aen abcdef123456", "ba\u017fic abcdef123456",
+    "IDENTIFIED BY 'x'", "PASSWORD('x')", "\u0130DENT\u0130F\u0130ED BY 'x'", "pa\u017f\u017fword('x')",
+    "Cookie: a=b", "set-cookie=abc", "coo\u212aie: a=b",
+    "secret is hunter2", "api key is hunter2", "refresh token was 'Sup3r'", "passphrase is hunter2",
+    "api \u212aey is hunter2", "\u017fecret is hunter2",
+    "-----BEGIN RSA PRIVATE KEY-----abc-----END RSA PRIVATE KEY-----",
+    "sk-" + "A" * 16, "SG.ABCDEFGHIJ.KLMNOPQRST", "ghp_" + "A" * 20, "github_pat_" + "A" * 20,
+    "xoxb-" + "1" * 10, "AKIA" + "A" * 16, "ASIA" + "A" * 16, "AIza" + "A" * 30, "rk_live_" + "A" * 16,
+    "pk_test_" + "A" * 16, "glpat-" + "A" * 20, "hf_" + "A" * 30, "eyJabc.def.ghi",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", _ONE_STEP_EACH)
+def test_each_word_a_step_needs_lets_it_run(text):
+    """Every example is one a step changes (so it shows what that step needs), and `scrub`
+    changes it as every step on every text does, also where a letter outside ASCII matches."""
+    long = f"the request failed because {text} was refused by the server; try again later"  # over `_SHORT`
+    for framed in (text, f"failed: {text}.", f"'{text}'", long):
+        assert _plain_scrub(framed) != framed
+        assert redact.scrub(framed) == _plain_scrub(framed), framed

@@ -118,24 +118,63 @@ def scrub(text: str) -> str:
     """`text` with secrets and file paths replaced, inline data shortened, nothing else changed.
 
     A step whose every pattern needs a character the text lacks is skipped (`@` for URL
-    credentials, `-` for command lines, `=` or `:` for labels, `/` or `\\` for paths): the same
-    text, without the cost (every error text of a loop went through some fifteen patterns)."""
+    credentials, `-` for command lines, `=` or `:` for labels, `/` or `\\` for paths), and so
+    is a step whose patterns each need a word the text lacks (`_may_hold`: `-----BEGIN` for a
+    private key; `bearer`, `basic` or `token` for an authorisation header, …): the same text,
+    without the cost (every error text of a loop went through some fifteen patterns)."""
     if "base64," in text:
         text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
-    text = _PEM.sub(REDACTED, text)
+    low = text.lower() if text.isascii() else None  # for `_may_hold`: read once, good for every step
+    if "-----BEGIN" in text:
+        text = _PEM.sub(REDACTED, text)
     if "@" in text:
         text = _URL_CREDENTIALS.sub(_url_credentials, text)
-    text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    if _may_hold(low, _AUTH_WORDS):
+        text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     if "-" in text:
         text = _command_lines(text)
-    text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
-    text = _COOKIE.sub(_cookie, text)
+    if _may_hold(low, _SQL_WORDS):
+        text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
+    if _may_hold(low, _COOKIE_WORDS):
+        text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
-    text = _PROSE_SECRET.sub(_prose_secret, text)
-    text = _KNOWN_TOKENS.sub(REDACTED, text)
+    if _may_hold(low, _PROSE_WORDS):
+        text = _PROSE_SECRET.sub(_prose_secret, text)
+    if len(text) < _SHORT or any(map(text.__contains__, _TOKEN_STARTS)):  # a short text: the pattern is quicker
+        text = _KNOWN_TOKENS.sub(REDACTED, text)
     return _paths(text) if "/" in text or "\\" in text else text
+
+
+_TOKEN_STARTS = (
+    *("sk-", "SG.", "gh", "github_pat_", "xox", "AKIA", "ASIA"),
+    *("AIza", "k_live_", "k_test_", "glpat-", "hf_", "eyJ"),
+)
+"""What each of `_KNOWN_TOKENS`' formats holds, as written (the pattern is case-sensitive): a
+text with none of them holds no such token (`gh` stands for `ghp_`, `gho_`, …)."""
+_SHORT = 64
+"""Below this many characters, `_KNOWN_TOKENS` is tried without looking for `_TOKEN_STARTS` first."""
+_AUTH_WORDS = ("bearer", "basic", "token")
+"""What `_AUTH_HEADER` needs, one of them (lower-case, as `_may_hold` reads them)."""
+_SQL_WORDS = ("identified", "password")
+_COOKIE_WORDS = ("cookie",)
+_PROSE_WORDS = ("pass", "secret", "key", "token")
+"""`password`, `passwd`, `passphrase`; `secret`; `… key`; `… token`."""
+
+
+def _may_hold(low: str | None, words: tuple[str, ...]) -> bool:
+    """Whether a pattern of `re.IGNORECASE` that needs one of `words` (lower-case ASCII letters,
+    in a row) may match the text whose lower case is `low`; `low` is None for a text that is
+    not ASCII, which such a pattern may match with other letters (`K`, the Kelvin sign, for
+    `k`; `ſ` for `s`; `İ` and `ı` for `i`): then always. For an ASCII text, exactly when its
+    lower case holds one of the words.
+
+    `scrub` reads `low` once, before its steps: a step's replacements write ASCII text with no
+    such word in it (`[REDACTED]`, `<path>`, a size and a hash), in brackets that no word runs
+    across, so a word a later step needs was in the text before; a word a step removed only
+    makes a later step run for nothing."""
+    return low is None or any(map(low.__contains__, words))
 
 
 def scrub_json(value: Any) -> Any:

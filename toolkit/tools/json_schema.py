@@ -30,7 +30,6 @@ import decimal
 import inspect
 import keyword
 import linecache
-import os
 import re
 import sys
 import types
@@ -158,11 +157,12 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
 
 
 def source_file(cls: type) -> str | None:
-    """`inspect.getsourcefile(cls)`; its answer for a class of a module loaded from a `.py` file
-    that is there (that file) without its checks for compiled and extension files."""
+    """`inspect.getsourcefile(cls)`; for a class of a module loaded from a `.py` file, its answer
+    without its checks: that file, whether it is still there (`inspect` asks the disk first) or
+    not (then the module's loader vouches for it)."""
     module = sys.modules.get(cls.__module__) if isinstance(cls, type) else None
     file = getattr(module, "__file__", None)
-    if type(file) is str and file.endswith(".py") and os.path.exists(file):
+    if type(file) is str and file.endswith(".py") and getattr(module, "__loader__", None) is not None:
         return file
     return inspect.getsourcefile(cls)
 

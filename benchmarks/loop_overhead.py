@@ -32,7 +32,8 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   once, as a hand-written loop writes its tools array) in every request. `tools100` also checks
   the peer target against langchain-core when it is installed (its loop sends no tools).
 - `history5000`: 5,000 earlier messages passed in with the question; the hand-written loop
-  copies them into its list.
+  copies them into its list. `nomemory5000`: the same without a `ChatMemory` (the caller keeps
+  its own list, as pydantic-ai's `message_history` or a LangChain message list has it).
 - `pydantic`: the tool returns a pydantic model (a list of five dicts in it); the hand-written
   loop writes it with `model_dump_json()`.
 - `scripted` / `course`: the package's own `ScriptedModel` plays the model (as the notebooks and a
@@ -428,7 +429,9 @@ def history(n: int) -> tuple:
     return tuple(out[:n])
 
 
-def history_cases(n: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def history_cases(n: int, memory: bool = True) -> tuple[Callable[[], object], Callable[[], object]]:
+    """`n` earlier messages passed in with the question, with a new `ChatMemory` each run or
+    (`memory=False`) none: the loop keeps the history itself, as a caller who keeps its own list does."""
     from toolkit.tools.decorator import tool
 
     def add(a: int, b: int) -> int:
@@ -436,10 +439,18 @@ def history_cases(n: int) -> tuple[Callable[[], object], Callable[[], object]]:
         return a + b
 
     earlier = history(n)
-    return (
-        toolkit_loop(scripted_replies(), [tool(add)], QUESTION, history=earlier),
-        handwritten_loop(scripted_replies(), {"add": add}, QUESTION, history=earlier),
-    )
+    if memory:
+        ours = toolkit_loop(scripted_replies(), [tool(add)], QUESTION, history=earlier)
+    else:
+        from toolkit.chat.messages import UserMessage
+        from toolkit.loop.run import run_loop
+
+        messages, tools = [*earlier, UserMessage(content=QUESTION)], [tool(add)]
+
+        def ours() -> object:
+            return run_loop(Replaying(scripted_replies()), messages, tools=tools).answer
+
+    return ours, handwritten_loop(scripted_replies(), {"add": add}, QUESTION, history=earlier)
 
 
 class Sum(BaseModel):
@@ -741,6 +752,7 @@ MORE = {
     "tools50": lambda: many_tools_cases(50),
     "tools100": lambda: many_tools_cases(100),
     "history5000": lambda: history_cases(5000),
+    "nomemory5000": lambda: history_cases(5000, memory=False),
     "pydantic": pydantic_cases,
     "scripted": lambda: scripted_cases("default"),
     "course": lambda: scripted_cases("course"),

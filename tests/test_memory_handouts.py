@@ -199,14 +199,20 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
+@pytest.mark.parametrize("with_memory", [True, False])
 @pytest.mark.parametrize("change", [False, True])
-def test_each_request_is_the_conversation_as_it_was_sent(change: bool) -> None:
+def test_each_request_is_the_conversation_as_it_was_sent(change: bool, with_memory: bool) -> None:
+    """With memory the store gives the lists out; without, the loop's own history does."""
     history = [UserMessage(content=f"earlier {k}") for k in range(200)]
     model = _Keeper(_replies(), change)
-    memory = ChatMemory()
-    result = run_loop(model, [*history, UserMessage(content="add twice")], tools=[add], memory=memory)
+    memory = ChatMemory() if with_memory else None
+    asked = [*history, UserMessage(content="add twice")]
+    result = run_loop(model, asked, tools=[add], memory=memory)
     assert result.answer == "6"
-    assert result.messages == memory.messages() and len(result.messages) == 206
+    assert asked == [*history, UserMessage(content="add twice")]  # the caller's list as it was
+    assert len(result.messages) == 206 and result.messages[:201] == asked
+    if memory is not None:
+        assert result.messages == memory.messages()
     assert UserMessage(content="the model's own") not in result.messages
     for sent, then in model.sent:
         assert sent == then
@@ -243,3 +249,35 @@ def test_a_change_at_the_front_is_made_to_the_list_given_out() -> None:
     store.set("a", long)  # any other change forgets it
     assert "a" not in store._handouts._sizes
     assert store.get("a") == store._data["a"]
+
+
+class _LetsGo:
+    """A model that reads each list it is sent and keeps nothing of it."""
+
+    def __init__(self, replies: list[AssistantMessage]) -> None:
+        self.replies = iter(replies)
+        self.lengths: list[int] = []
+
+    def chat(self, messages, tools=None, tool_choice=None, **extra):
+        self.lengths.append(len(messages))
+        return ChatResponse(message=next(self.replies), usage=TokenUsage())
+
+
+def test_without_memory_a_long_history_is_copied_once_a_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model let go of each list: the loop sends it again, brought up to date, instead of a
+    copy per request (and the turn's result is that list: nobody holds it after the turn)."""
+    from toolkit.loop import run as loop_run
+
+    made: list[handouts.Handouts] = []
+
+    class Counted(handouts.Handouts):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(loop_run, "Handouts", Counted)
+    history = [UserMessage(content=f"earlier {k}") for k in range(200)]
+    model = _LetsGo(_replies())
+    result = run_loop(model, [*history, UserMessage(content="add twice")], tools=[add])
+    assert model.lengths == [201, 203, 205] and len(result.messages) == 206
+    assert [(h.copies, h.reused) for h in made] == [(1, 3)]  # three requests and the result: one copy

@@ -92,11 +92,18 @@ def test_compensations_run_in_reverse_order_and_history_is_rewritten_everywhere(
     assert (second.result.content, second.rolled_back_by) == ("charged 99", "ship")
 
 
-def test_without_memory_the_returned_history_is_rewritten():
-    result = run_loop(ScriptedModel(list(SCRIPT)), Q, tools=[reserve_stock, charge, ship], options=OPTIONS)
+@pytest.mark.parametrize("earlier", [0, 100])
+def test_without_memory_the_returned_history_is_rewritten(earlier):
+    """Also after a long history (the loop sends its own list again rather than a copy: the
+    next request must still show the rewrite)."""
+    history = [UserMessage(content=f"earlier {k}") for k in range(earlier)]
+    model = ScriptedModel(list(SCRIPT))
+    result = run_loop(model, [*history, *Q], tools=[reserve_stock, charge, ship], options=OPTIONS)
     contents = [m.content for m in result.messages if isinstance(m, ToolResultMessage)]
     assert contents[:2] == [rolled_back_text("reserve_stock", "ship"), rolled_back_text("charge", "ship")]
     assert [m.content for m in result.new_messages if isinstance(m, ToolResultMessage)] == contents
+    seen = [m.content for m in model.requests[2].messages if isinstance(m, ToolResultMessage)]
+    assert seen == contents and len(model.requests[2].messages) == earlier + 6
 
 
 def test_a_failing_compensation_is_reported_not_raised_and_its_result_stays_true():

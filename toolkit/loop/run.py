@@ -105,6 +105,7 @@ from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
+from toolkit.memory.handouts import Handouts
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
@@ -222,7 +223,10 @@ class _Run:
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.texts = options.texts
-        self.history: list[Message] = [] if memory else list(messages)  # the caller's list stays as it is
+        self.history: list[Message] = list(messages) if memory is None else []  # the caller's list stays as it is
+        self.handouts = Handouts() if memory is None else None
+        """Without memory: the list the model was sent, sent again when it let go of it (a long
+        history is not copied for every request; `toolkit.memory.handouts`)."""
         self.new: list[Message] = []
         self.rounds: list[RoundTrace] = []
         self.tool_rounds = 0
@@ -247,7 +251,10 @@ class _Run:
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:
-        return self.memory.messages() if self.memory else list(self.history)
+        """What the model is sent: a list of the caller's own, whoever keeps or changes it."""
+        if self.handouts is None:
+            return self.memory.messages()  # type: ignore[union-attr]
+        return self.handouts.hand_out("history", self.history)
 
     def append(self, *messages: Message) -> None:
         self.new += messages
@@ -261,7 +268,7 @@ class _Run:
 
     @property
     def memory_id(self) -> Any:
-        return self.memory.id if self.memory else None
+        return self.memory.id if self.memory is not None else None
 
     # -- the loop ----------------------------------------------------------------------
     def __enter__(self) -> _Run:
@@ -636,6 +643,8 @@ class _Run:
         self.new[:] = rewrite(self.new, undone, failed_tool, text)
         if self.memory is None:
             self.history[:] = rewrite(self.history, undone, failed_tool, text)
+            if self.handouts is not None:
+                self.handouts.forget("history")  # changed in place: the list given out is not the history
             return
         stored = [e for e in undone if e.round < self.rounds[-1].index]  # this round's are not in memory yet
         if not stored:

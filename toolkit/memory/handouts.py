@@ -26,7 +26,8 @@ same list again, brought up to date with what was appended since, when all of th
   `delete`, a system message moved from further down) calls `forget`, so `==` never compares
   two equal messages that are not the same object, one by one, down a long list.
 
-This is the trick CPython uses for `s += t` on a string nobody else holds. Any doubt gives the
+The loop without a memory (`toolkit.loop.run`, its own history list) gives its requests out the
+same way. This is the trick CPython uses for `s += t` on a string nobody else holds. Any doubt gives the
 plain path, `list(stored)`, which `tests/test_memory_handouts.py` holds it equal to.
 
 Leaves out: `SqliteStore` (a read after another connection wrote gives new, equal messages:

@@ -126,3 +126,16 @@ def test_any_rules_read_an_ascii_text_as_the_whole_matchers_do(keywords, extra, 
 def test_the_kelvin_sign_under_ignorecase_still_matches_k():
     rules = _rules_with([], ["(?i:\u212a)"])
     assert [i.tool for i in read_text("ok", rules).intents] == ["extra_tool"]
+
+
+def test_a_rule_copied_with_another_matcher_is_read_with_that_matcher():
+    """`dataclasses.replace(rule, matcher=…)` leaves the ASCII part made for the old matcher in
+    the copy; it is used only with the matcher it was made from, so the copy reads as its own."""
+    import dataclasses
+
+    order = next(i for i in RULES.intents if i.tool == "query_order")
+    english = dataclasses.replace(order, matcher=re.compile("where is my parcel"))
+    rules = dataclasses.replace(RULES, intents=(english, *[i for i in RULES.intents if i is not order]))
+    text = "where is my parcel SN202610200001"
+    assert english in read_text(text, rules).intents
+    assert read_text(text, rules) == plain_read_text(text, rules)

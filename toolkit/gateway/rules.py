@@ -31,6 +31,10 @@ _ALWAYS = re.compile("")
 _PLACEHOLDERS = {"order", "order_id", "summary"}
 
 
+AsciiMatcher = tuple[re.Pattern[str], re.Pattern[str]]
+"""A matcher and its part for ASCII texts: the keywords and patterns that can match one."""
+
+
 @dataclass(frozen=True)
 class Intent:
     """One intent: its keywords point at one tool."""
@@ -43,8 +47,10 @@ class Intent:
     """Parameter names used when the tool's schema is unknown (prompt protocol)."""
     needs_order_id: bool
     """Without an order id in the text, ask for one instead of calling."""
-    ascii_matcher: re.Pattern[str] | None = None
-    """`matcher` for an ASCII text: its keywords and patterns that can match one (None: `matcher`)."""
+    ascii_matcher: AsciiMatcher | None = None
+    """`matcher` for an ASCII text: its keywords and patterns that can match one, with the
+    matcher it was made from (used only while that is still `matcher`: a rule copied with
+    another matcher, `dataclasses.replace(intent, matcher=…)`, is read with its whole matcher)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Decline:
     reply: str
     only_if_nothing_to_call: bool
     """Soft rules (greetings, thanks) give way when there is something to call."""
-    ascii_matcher: re.Pattern[str] | None = None
+    ascii_matcher: AsciiMatcher | None = None
     """`matcher` for an ASCII text (see `Intent.ascii_matcher`)."""
 
 
@@ -111,7 +117,7 @@ class Rules:
     generic: GenericRules
     any_decline: re.Pattern[str] = _NEVER
     """Matches where any decline rule would: one search rules them all out (the common case)."""
-    any_decline_ascii: re.Pattern[str] | None = None
+    any_decline_ascii: AsciiMatcher | None = None
     """`any_decline` for an ASCII text (see `Intent.ascii_matcher`)."""
 
     @functools.cached_property
@@ -127,8 +133,8 @@ class Rules:
     def ascii_reading(self) -> Reading:
         """`reading` for an ASCII text: the ASCII matchers, without the rules that can match none."""
 
-        def own(pattern: re.Pattern[str] | None, whole: re.Pattern[str]) -> re.Pattern[str]:
-            return whole if pattern is None else pattern
+        def own(ascii: AsciiMatcher | None, whole: re.Pattern[str]) -> re.Pattern[str]:
+            return ascii[1] if ascii is not None and ascii[0] is whole else whole
 
         return (
             own(self.any_decline_ascii, self.any_decline),
@@ -216,26 +222,8 @@ def _compile(data: dict[str, Any]) -> Rules:
         date=re.compile(data["facts"]["date"]),
         params=dict(data["params"]),
         categories=tuple((name, _matcher(words)) for name, words in data["categories"].items()),
-        declines=tuple(
-            Decline(
-                d["name"],
-                _matcher(d.get("keywords", ()), d.get("patterns", ())),
-                d["reply"],
-                d.get("only_if_nothing_to_call", False),
-                _matcher(*ascii_parts(d.get("keywords", ()), d.get("patterns", ()))),
-            )
-            for d in data["decline"]
-        ),
-        intents=tuple(
-            Intent(
-                i["tool"],
-                _matcher(i.get("keywords", ()), i.get("patterns", ())),
-                tuple(i.get("params", ())),
-                i.get("needs_order_id", False),
-                _matcher(*ascii_parts(i.get("keywords", ()), i.get("patterns", ()))),
-            )
-            for i in data["intent"]
-        ),
+        declines=tuple(_decline(d) for d in data["decline"]),
+        intents=tuple(_intent(i) for i in data["intent"]),
         fallback_tool=data.get("fallback", {}).get("with_order_id"),
         direct_calls=data.get("direct", {}).get("enabled", False),
         order_ref=dict(data["order_ref"]),
@@ -245,9 +233,26 @@ def _compile(data: dict[str, Any]) -> Rules:
         answers=tuple(Answer(_matcher(a["when"]) if a["when"] else _ALWAYS, a["template"]) for a in data["answer"]),
         prompt_prefix=data["prompt_protocol"]["prefix"],
         generic=_compile_generic(data.get("generic", {})),
-        any_decline=_matcher(*_any(data["decline"])),
-        any_decline_ascii=_matcher(*ascii_parts(*_any(data["decline"]))),
+        any_decline=(any_decline := _matcher(*_any(data["decline"]))),
+        any_decline_ascii=(any_decline, _matcher(*ascii_parts(*_any(data["decline"])))),
     )
+
+
+def _decline(rule: dict[str, Any]) -> Decline:
+    whole, ascii = _matchers(rule)
+    return Decline(rule["name"], whole, rule["reply"], rule.get("only_if_nothing_to_call", False), ascii)
+
+
+def _intent(rule: dict[str, Any]) -> Intent:
+    whole, ascii = _matchers(rule)
+    return Intent(rule["tool"], whole, tuple(rule.get("params", ())), rule.get("needs_order_id", False), ascii)
+
+
+def _matchers(rule: dict[str, Any]) -> tuple[re.Pattern[str], AsciiMatcher]:
+    """A rule's matcher, and its part for ASCII texts paired with it (`Intent.ascii_matcher`)."""
+    keywords, patterns = rule.get("keywords", ()), rule.get("patterns", ())
+    whole = _matcher(keywords, patterns)
+    return whole, (whole, _matcher(*ascii_parts(keywords, patterns)))
 
 
 def _any(declines: list[dict[str, Any]]) -> tuple[list[str], list[str]]:

@@ -72,11 +72,11 @@ TOOLS = [
 SYSTEM = "你是电商售后助手。不要编造订单号。"
 REQUEST = {
     "model": "fake-keyword",
-    "tools": TOOLS,
     "messages": [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"},
     ],
+    "tools": TOOLS,
 }
 APPS = 4  # catalogue "apps": each offers its own fixed set of catalogue tools
 APP_TOOLS = 8
@@ -87,7 +87,10 @@ def workload(count: int, seed: int = 0) -> list[dict]:
     half to the shop (its three tools; the course's labelled questions, each with a fresh order
     id), half to one of `APPS` apps offering catalogue tools (the catalogue's queries, each with
     a fresh number); a third of each continue the conversation with the tool's result, as a
-    loop's second request does, and a quarter carry an earlier exchange as history."""
+    loop's second request does, and a quarter carry an earlier exchange as history. The fields
+    come in the order clients send them, the conversation before the tools: the OpenAI SDK's
+    (`messages`, `model`, `tools`) for half, `toolkit.chat.client`'s (`model`, `messages`,
+    `tools`) for the rest."""
     import random
     import re
 
@@ -120,7 +123,10 @@ def workload(count: int, seed: int = 0) -> list[dict]:
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 {"role": "tool", "tool_call_id": f"call_{n}", "content": f"状态：已发货\n单号：{n}\n请勿编造。"},
             ]
-        requests.append({"model": "fake-keyword", "tools": tools, "messages": messages})
+        if n % 4 < 2:  # the OpenAI SDK's order of fields, else toolkit.chat.client's: the conversation before the tools
+            requests.append({"messages": messages, "model": "fake-keyword", "tools": tools})
+        else:
+            requests.append({"model": "fake-keyword", "messages": messages, "tools": tools})
     return requests
 
 

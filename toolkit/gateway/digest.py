@@ -9,10 +9,9 @@ cut at the marker. The parts and the list between them are the very bytes of the
 request: orjson writes a dict as its keys and values in order with no spaces, and a
 `Fragment` as its bytes.
 
-The hash of everything up to the end of the list (mode, the fields before `tools`, the list)
-is the same for every request of one application: the tool set keeps it for a few such
-prefixes (`ToolSet.prefix_hash`) and only the rest is hashed per request. Nothing keyed by
-the rest of the request (the conversation) is kept.
+Nothing of the request is kept: clients write the conversation before the tools (the OpenAI
+SDK sends `messages` first, `toolkit.chat.client` sends `model` then `messages`), so what comes
+before the list is different in every request.
 
 Leaves out: anything orjson cannot write as it is (a value it refuses, a list nested too deeply
 to write inside the request: `ToolSet.spliceable`); those are hashed the plain way.
@@ -42,7 +41,8 @@ def request_digest(mode: str, said: dict[str, Any], tools: ToolSet | None) -> st
     if parts is None:
         return plain_digest(mode, said)
     head, tail = parts
-    state = tools.prefix_hash(mode.encode() + head).copy()
+    state = hashlib.sha256(mode.encode() + head)
+    state.update(tools.compact)
     state.update(tail)
     return state.hexdigest()
 

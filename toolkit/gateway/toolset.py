@@ -29,7 +29,6 @@ in key order (they are two lists).
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from typing import Any
 
@@ -46,8 +45,6 @@ MAX_BYTES = 8 << 20
 MAX_LIST_BYTES = 256 << 10
 _CONTEXTS = 8
 """How many system texts a tool set keeps the `enum` windows of."""
-_PREFIXES = 8
-"""How many request prefixes a tool set keeps the hash of (`prefix_hash`)."""
 
 
 class ToolSet:
@@ -63,7 +60,6 @@ class ToolSet:
         "_ruled",
         "_pickable",
         "_windows",
-        "_hashes",
         "_lock",
     )
 
@@ -89,7 +85,6 @@ class ToolSet:
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
-        self._hashes: dict[bytes, Any] = {}
         self._lock = threading.Lock()
 
     def raise_problem(self) -> None:
@@ -119,19 +114,6 @@ class ToolSet:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
         return tools[totals.index(best)].name if best >= rules.generic.min_score else None
-
-    def prefix_hash(self, head: bytes) -> Any:
-        """The SHA-256 state after `head` and then the list's compact JSON (copy it before use):
-        kept for the last `_PREFIXES` heads, the part of a request before its list, the same for
-        every request of one application (`toolkit.gateway.digest`)."""
-        found = self._hashes.get(head)
-        if found is None:
-            found = hashlib.sha256(head + self.compact)
-            with self._lock:
-                if len(self._hashes) >= _PREFIXES:
-                    self._hashes.pop(next(iter(self._hashes)), None)
-                self._hashes[head] = found
-        return found
 
     def _prepared(self, rules: Rules) -> tuple[list[_Pickable], str, str]:
         """The unruled tools, and their lower-cased names (descriptions) joined by newlines."""

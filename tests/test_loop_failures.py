@@ -13,9 +13,9 @@ import dataclasses
 import gc
 import sys
 import warnings
-import weakref
 
 import pytest
+from freed import Raised, without_the_collector
 
 from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
@@ -409,39 +409,24 @@ def test_a_tool_that_exits_is_an_execution_error_fed_back_to_the_model():
     assert tool_results(memory.messages()) == [("c1", "Tool 'report' failed: SystemExit: 2")]
 
 
-class ShopDown(ConnectionError):  # a class of its own: the built-in exceptions take no weak reference
-    pass
-
-
 def test_a_failure_fed_back_leaves_no_cycle_for_the_garbage_collector():
     """A failing tool's exception, its traceback and the loop's frames it reaches go by reference
     counting once its text went back, serial and concurrent (a reference cycle would keep a
     round of the loop alive until the garbage collector ran)."""
-    raised: list[weakref.ref[BaseException]] = []
-
-    def shop_down() -> ShopDown:  # made here: a local of the tool holding it would be a cycle of its own
-        error = ShopDown("cannot reach the shop")
-        raised.append(weakref.ref(error))
-        return error
+    raised = Raised()
 
     @tool("reserve stock")
     def hold(sku: str) -> str:
-        raise shop_down()
+        raise raised.error("cannot reach the shop")
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with without_the_collector():
         for concurrent in (False, True):
             calls = [call("hold", sku="A", id="c1"), call("hold", sku="B", id="c2")]
             model = ScriptedModel([calls, "sorry"])
             options = LoopOptions(concurrent=concurrent)
             result = run_loop(model, Q, tools=[hold], memory=ChatMemory(), options=options)
             assert [e.error_kind for e in result.executions] == ["execution", "execution"]
-            assert len(raised) == 2 * (1 + concurrent)
-            assert [ref() for ref in raised] == [None] * len(raised)
-    finally:
-        if enabled:
-            gc.enable()
+            assert len(raised.refs) == 2 * (1 + concurrent) and raised.alive() == []
 
 
 def test_a_keyboard_interrupt_in_a_tool_still_stops_the_turn():

@@ -45,7 +45,8 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
 - `course300`: one turn of 300 round trips with `COURSE`'s options (its limits raised), so
   whatever a round reads of the rounds before it shows; the same hand-written loop.
 - `raising` / `badargs` / `unknown`: both calls fail (the tool raises; the arguments do not fit;
-  the name is no tool's) and the errors go back to the model (`FEED_BACK_ALL`); the hand-written
+  the name is no tool's; `raisinghttp`: the tool raises a `ConnectionError` with urllib3's
+  254-character "Max retries exceeded with url" text, which the redaction reads whole) and the errors go back to the model (`FEED_BACK_ALL`); the hand-written
   loop sends `f"Error: {exc}"`, without the package's redaction or field-by-field messages.
   `bigargs`: each call's one argument is 40 KB of Chinese text.
 - `fresh`: a model of one's own that builds each reply anew (a new `ChatResponse`, usage
@@ -571,9 +572,17 @@ def long_turn_cases(rounds: int) -> tuple[Callable[[], object], Callable[[], obj
     return ours, handwritten_loop(replies, {"add": add}, QUESTION), rounds
 
 
+HTTP_ERROR = (
+    "HTTPSConnectionPool(host='api.shop.internal', port=443): Max retries exceeded with url: /v1/orders "
+    "(Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: "
+    "Failed to establish a new connection: [Errno 111] Connection refused'))"
+)
+"""What `requests` raises when nothing listens (`raisinghttp`): a URL path, quotes, `host=`, `port=`."""
+
+
 def failing_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]]:
     """Both calls fail and their errors go back to the model (`FEED_BACK_ALL`): the tool raises
-    (`raising`), the arguments do not fit (`badargs`: a string for an int, a missing field), or the
+    (`raising`; `raisinghttp`: a `ConnectionError` with urllib3's text, `HTTP_ERROR`), the arguments do not fit (`badargs`: a string for an int, a missing field), or the
     name is no tool's (`unknown`); or one argument is 40 KB of Chinese text (`bigargs`). The
     hand-written loop catches any exception around `json.loads` and the call, and sends
     `f"Error: {exc}"` (no redaction, no field-by-field message)."""
@@ -589,6 +598,8 @@ def failing_cases(kind: str) -> tuple[Callable[[], object], Callable[[], object]
         """Add two integers."""
         if kind == "raising":
             raise ValueError("out of stock")
+        if kind == "raisinghttp":
+            raise ConnectionError(HTTP_ERROR)
         return a + b
 
     def size(text: str) -> int:
@@ -759,6 +770,7 @@ MORE = {
     "scripted5000": lambda: scripted_cases("default", earlier=5000),
     "course300": lambda: long_turn_cases(300),
     "raising": lambda: failing_cases("raising"),
+    "raisinghttp": lambda: failing_cases("raisinghttp"),
     "badargs": lambda: failing_cases("badargs"),
     "unknown": lambda: failing_cases("unknown"),
     "bigargs": lambda: failing_cases("bigargs"),

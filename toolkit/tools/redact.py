@@ -85,9 +85,13 @@ _SQL_PASSWORD = re.compile(
 )
 _COOKIE = re.compile(r"\b((?:set-)?cookies?\b[ \t]*[:=]?[ \t]*)([^\n]*)", re.IGNORECASE)
 _COOKIE_PAIR = re.compile(r"(?<![\w.$-])([\w.$-]+=)([^;,\s]+)")
-_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?<![\w.-])(?P<name>[\w.-]+)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
-"""`name=` / `"name":`, tried once per run of name characters (a start inside a long run scanned
-to its end: quadratic); the name is the run from its first letter or `_` (`_labelled`)."""
+_SEP_BACK = re.compile(r"[=:][ \t]*([\"']?)([\w.-]+)")
+"""`name=` / `"name":` read backward, on the reversed text: a separator (`=` or `:`), the blanks
+before it, a closing quote or none, and the run of name characters before that, whole (the
+engine looks for a separator in C, instead of trying a pattern at every position of the text).
+Each separator has at most one such name before it, and no two overlap, so every one is found;
+`_labelled` checks the opening quote and reads the name from the run's first letter or `_`."""
+_BLANKS = re.compile(r"[ \t]*")
 _BEFORE_NAME = re.compile(r"[^A-Za-z_]*")
 _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
 _KNOWN_TOKENS = re.compile(
@@ -98,8 +102,13 @@ _KNOWN_TOKENS = re.compile(
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
 _POSIX_PATH = re.compile(
-    r"(?<![\w/\\:.~<>-])(?:~(?:[A-Za-z_][\w.-]*)?)?/[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
+    r"(?:/(?<![\w/\\:.~<>-]/)|~(?<![\w/\\:.~<>-]~)(?:[A-Za-z_][\w.-]*)?/)"
+    r"[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
 )
+"""A path at a `/` or `~` that follows no name or path character. The check of what comes before
+is made after the `/` or `~` is read (`(?<!X/)` there is `(?<![X])` before it), so the pattern
+starts with one of two characters and the engine looks for them in C instead of trying the
+pattern at every position."""
 _WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*")
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -125,14 +134,14 @@ def scrub(text: str) -> str:
     if "base64," in text:
         text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
-    low = text.lower() if text.isascii() else None  # for `_may_hold`: read once, good for every step
+    low = _folded(text)  # for `_may_hold`: read once, good for every step
     if "-----BEGIN" in text:
         text = _PEM.sub(REDACTED, text)
     if "@" in text:
         text = _URL_CREDENTIALS.sub(_url_credentials, text)
     if _may_hold(low, _AUTH_WORDS):
         text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-    if "-" in text:
+    if "-" in text and _may_hold(low, _COMMAND_WORDS):
         text = _command_lines(text)
     if _may_hold(low, _SQL_WORDS):
         text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
@@ -144,7 +153,7 @@ def scrub(text: str) -> str:
         text = _PROSE_SECRET.sub(_prose_secret, text)
     if len(text) < _SHORT or any(map(text.__contains__, _TOKEN_STARTS)):  # a short text: the pattern is quicker
         text = _KNOWN_TOKENS.sub(REDACTED, text)
-    return _paths(text) if "/" in text or "\\" in text else text
+    return _paths(text, low) if "/" in text or "\\" in text else text
 
 
 _TOKEN_STARTS = (
@@ -158,23 +167,44 @@ _SHORT = 64
 _AUTH_WORDS = ("bearer", "basic", "token")
 """What `_AUTH_HEADER` needs, one of them (lower-case, as `_may_hold` reads them)."""
 _SQL_WORDS = ("identified", "password")
+_COMMAND_WORDS = ("mysql", "mariadb", "sshpass", "-pass", "-token", "-secret", "-api", "-auth-token")
+"""What `_command_lines`' patterns need, one of them: `_COMMAND`'s programs (`-p<pw>` is masked
+only on a line naming one; `_SSHPASS` needs `sshpass` as written), `_LONG_OPTION`'s options."""
 _COOKIE_WORDS = ("cookie",)
 _PROSE_WORDS = ("pass", "secret", "key", "token")
 """`password`, `passwd`, `passphrase`; `secret`; `… key`; `… token`."""
+_FILE_WORDS = ("file://",)
+"""What `_FILE_URL` needs."""
 
 
-def _may_hold(low: str | None, words: tuple[str, ...]) -> bool:
-    """Whether a pattern of `re.IGNORECASE` that needs one of `words` (lower-case ASCII letters,
-    in a row) may match the text whose lower case is `low`; `low` is None for a text that is
-    not ASCII, which such a pattern may match with other letters (`K`, the Kelvin sign, for
-    `k`; `ſ` for `s`; `İ` and `ı` for `i`): then always. For an ASCII text, exactly when its
-    lower case holds one of the words.
+def _may_hold(low: str, words: tuple[str, ...]) -> bool:
+    """Whether a pattern of `re.IGNORECASE` that needs one of `words` (lower-case ASCII letters
+    and punctuation, in a row) may match the text whose `_folded` form is `low`: exactly when
+    `low` holds one of the words.
 
     `scrub` reads `low` once, before its steps: a step's replacements write ASCII text with no
     such word in it (`[REDACTED]`, `<path>`, a size and a hash), in brackets that no word runs
     across, so a word a later step needs was in the text before; a word a step removed only
     makes a later step run for nothing."""
-    return low is None or any(map(low.__contains__, words))
+    return any(map(low.__contains__, words))
+
+
+_ODD_LETTERS = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
+"""The letters outside ASCII that `re.IGNORECASE` matches with an ASCII letter, other than the
+Kelvin sign (whose `lower()` is `k`): `İ` and `ı` for `i`, `ſ` for `s` (`İ.lower()` is two
+characters, `i` and a combining dot, which would split a word)."""
+
+
+def _folded(text: str) -> str:
+    """`text` with every character that `re.IGNORECASE` matches with an ASCII letter written as
+    that letter in lower case, one character for one: where such a pattern matches a word, the
+    folded text holds the word. (Other characters may fold to ASCII letters too; that only
+    lets a step run for nothing.)"""
+    if not text.isascii():
+        for odd, plain in _ODD_LETTERS:
+            if odd in text:
+                text = text.replace(odd, plain)
+    return text.lower()
 
 
 def scrub_json(value: Any) -> Any:
@@ -250,6 +280,12 @@ def _message(exc: BaseException) -> str:
 
 
 def _drop_tracebacks(text: str) -> str:
+    """`text` without `Traceback (most recent call last)` blocks and `File "…", line …` lines,
+    its lines joined with `\\n`. Without a traceback's first line every line is kept, and
+    without `File "` there is no such line: those steps are skipped."""
+    if _TRACEBACK not in text:
+        text = "\n".join(text.splitlines())
+        return _FILE_LINE.sub("", text) if 'File "' in text else text
     lines, out, in_trace = text.splitlines(), [], False
     for line in lines:
         if line.strip().startswith(_TRACEBACK):
@@ -358,23 +394,45 @@ def _url_credentials(match: re.Match[str]) -> str:
 
 def _labelled(text: str) -> str:
     """Mask the value after every `name=` / `name:` whose name labels a secret. A name starts
-    with a letter or `_`: in a run such as `123abc=`, it is `abc`; a quoted one must start so."""
-    out, pos = [], 0
-    for match in _NAME_SEP.finditer(text):
-        run = match.group("name")
-        letter = _BEFORE_NAME.match(run)
-        name = run[letter.end() :] if letter else run
-        if match.start() < pos or not name or (match.group("q") and name != run) or not _secret_name(name):
+    with a letter or `_`: in a run such as `123abc=`, it is `abc`; a quoted one (`"name":`, the
+    same quote on both sides) must start so. The separators are found from the right
+    (`_SEP_BACK` on the reversed text), those after a secret name kept, and read from the left."""
+    backward = text[::-1]
+    if not any(map(_secret_run, _SEP_BACK.findall(backward))):  # in C, the usual case: no secret name
+        return text
+    end, out, pos = len(text), [], 0
+    for match in reversed([m for m in _SEP_BACK.finditer(backward) if _secret_run(m.groups())]):
+        quote, start = match.group(1), end - match.end()
+        if quote:
+            if start == 0 or text[start - 1] != quote:
+                continue
+            start -= 1
+        if start < pos:
             continue
-        value = _VALUE.match(text, match.end())
+        blanks = _BLANKS.match(text, end - match.start())  # after the separator
+        after = blanks.end() if blanks else end - match.start()
+        value = _VALUE.match(text, after)
         if value is None:
             continue
         masked = _mask_value(value.group(0))
         if masked is None:
             continue
-        out += [text[pos : match.end()], masked]
+        out += [text[pos:after], masked]
         pos = value.end()
-    return "".join(out) + text[pos:]
+    return "".join(out) + text[pos:] if out else text
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_run(found: tuple[str, str]) -> bool:
+    """Whether a run of name characters before a separator labels a secret; `found` is the
+    closing quote (or "") and the run read backward, as `_SEP_BACK` gives them. The name, from
+    the run's first letter or `_`, must (`is_secret_name`), and a quoted run must start with
+    it. Worked out once per run: the same labels come back in every error text."""
+    quote, reversed_run = found
+    run = reversed_run[::-1]
+    letter = _BEFORE_NAME.match(run)  # `*`: always a match
+    name = run[letter.end() :] if letter else run
+    return bool(name) and not (quote and name != run) and _secret_name(name)
 
 
 def _prose_secret(match: re.Match[str]) -> str:
@@ -407,11 +465,17 @@ def _elided(match: re.Match[str]) -> str:
     return f"data:{match.group(1)}{match.group(2)};base64,[elided: {size:,} bytes, sha256 {digest}]"
 
 
-def _paths(text: str) -> str:
-    text = _FILE_URL.sub(PATH, text)
-    text = _QUOTED_PATH.sub(lambda m: f"{m.group(1)}{PATH}{m.group(1)}", text)
-    text = _WINDOWS_PATH.sub(PATH, text)
-    return _POSIX_PATH.sub(PATH, text)
+def _paths(text: str, low: str) -> str:
+    """File paths → `<path>`: `file://` URLs, quoted paths, Windows paths, POSIX paths, in turn,
+    each skipped on a text without what it needs (`file://` as `_may_hold` reads `low`, a
+    quote, a backslash, a slash)."""
+    if _may_hold(low, _FILE_WORDS):
+        text = _FILE_URL.sub(PATH, text)
+    if '"' in text or "'" in text:
+        text = _QUOTED_PATH.sub(lambda m: f"{m.group(1)}{PATH}{m.group(1)}", text)
+    if "\\" in text:
+        text = _WINDOWS_PATH.sub(PATH, text)
+    return _POSIX_PATH.sub(PATH, text) if "/" in text else text
 
 
 def _long_run(match: re.Match[str]) -> str:

@@ -417,6 +417,10 @@ _STEP_PIECES = [
     # tracebacks: the first line, File lines, indented and blank lines, other line breaks
     "Traceback (most recent call last):", "  File \"x.py\", line 3, in f", "\n    ", "\r\n", "\r", "\x0b",
     "\x1c", "\u2028", "\x85", "File \"", "line 1",
+    # what the header, SQL and prose steps need after their words: blanks of every kind, is/was
+    # (also through dotless i and long s), parentheses, quotes
+    "is ", " was ", "\tIS\t", "was set to ", "is set to\n", "\u0131s ", "wa\u017f ", "\u0130S ", "Password\t(",
+    "password  '", "PASSWORD\"", "Token\t", "bAsIc\n", "KEY\t\twas ", "secret\u3000is ", "bearer\u00a0",
 ]  # fmt: skip
 
 

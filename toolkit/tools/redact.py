@@ -139,17 +139,17 @@ def scrub(text: str) -> str:
         text = _PEM.sub(REDACTED, text)
     if "@" in text:
         text = _URL_CREDENTIALS.sub(_url_credentials, text)
-    if _may_hold(low, _AUTH_WORDS):
+    if _may_hold(low, _AUTH_WORDS) and _AUTH_NEAR.search(low):
         text = _AUTH_HEADER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
     if "-" in text and _may_hold(low, _COMMAND_WORDS):
         text = _command_lines(text)
-    if _may_hold(low, _SQL_WORDS):
+    if _may_hold(low, _SQL_WORDS) and _SQL_NEAR.search(low):
         text = _SQL_PASSWORD.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
     if _may_hold(low, _COOKIE_WORDS):
         text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
-    if _may_hold(low, _PROSE_WORDS):
+    if _may_hold(low, _PROSE_WORDS) and _PROSE_NEAR.search(low):
         text = _PROSE_SECRET.sub(_prose_secret, text)
     if len(text) < _SHORT or any(map(text.__contains__, _TOKEN_STARTS)):  # a short text: the pattern is quicker
         text = _KNOWN_TOKENS.sub(REDACTED, text)
@@ -175,6 +175,15 @@ _PROSE_WORDS = ("pass", "secret", "key", "token")
 """`password`, `passwd`, `passphrase`; `secret`; `… key`; `… token`."""
 _FILE_WORDS = ("file://",)
 """What `_FILE_URL` needs."""
+_AUTH_NEAR = re.compile(r"(?:bearer|basic|token)\s")
+_SQL_NEAR = re.compile(r"identified|password\s*[(\"']")
+_PROSE_NEAR = re.compile(r"(?:password|passwd|passphrase|secret|key|token)\s+(?:is|was)\s")
+"""What a text's `_folded` form holds where `_AUTH_HEADER`, `_SQL_PASSWORD`, `_PROSE_SECRET`
+match, each read after its words are found (case-sensitive patterns that start with a letter:
+the engine looks for those in C): a word of the header and a blank; `IDENTIFIED`, or `PASSWORD`
+before a parenthesis or a quote (a bare value is taken only after `BY `); the secret's last word,
+blanks, `is` or `was`, and a blank. Folding keeps every blank, quote and parenthesis where it
+was, and the steps before write none of these after such a word."""
 
 
 def _may_hold(low: str, words: tuple[str, ...]) -> bool:

@@ -497,3 +497,15 @@ def test_folding_writes_every_letter_a_case_insensitive_pattern_takes_for_an_asc
         if letter.fullmatch(char):
             assert re.fullmatch(redact._folded(char), char, re.IGNORECASE), hex(code)
             assert len(redact._folded(char)) == 1 and redact._folded(char).islower()
+
+
+def test_long_names_are_judged_but_not_remembered():
+    """A text full of long, different names before `=` leaves the name caches as they were (each
+    keeps 4,096 entries: long ones would make it hold megabytes), and is masked as before."""
+    before = (redact._secret_name_kept.cache_info().currsize, redact._secret_run_kept.cache_info().currsize)
+    names = [f"x{i}" * 3000 + "_password" for i in range(20)]
+    text = " ".join(f"{name}=hunter{i}" for i, name in enumerate(names))
+    assert redact.scrub(text) == " ".join(f"{name}={redact.REDACTED}" for name in names)
+    assert redact.scrub_json({names[0]: "hunter2"}) == {names[0]: redact.REDACTED}
+    after = (redact._secret_name_kept.cache_info().currsize, redact._secret_run_kept.cache_info().currsize)
+    assert after == before

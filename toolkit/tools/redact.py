@@ -322,8 +322,15 @@ def is_secret_variable(name: str) -> bool:
 
 
 _secret_variable = functools.lru_cache(maxsize=4096)(is_secret_variable)
-_secret_name = functools.lru_cache(maxsize=4096)(is_secret_name)
-"""`is_secret_name`, worked out once per name (the same labels come back in every error text)."""
+_secret_name_kept = functools.lru_cache(maxsize=4096)(is_secret_name)
+_KEPT_AT_MOST = 64
+"""Names (and runs before a separator) longer than this are judged each time, not remembered:
+each cache keeps 4,096 entries, so a text full of long names cannot make it hold much."""
+
+
+def _secret_name(name: str) -> bool:
+    """`is_secret_name`, worked out once per name (the same labels come back in every error text)."""
+    return _secret_name_kept(name) if len(name) <= _KEPT_AT_MOST else is_secret_name(name)
 
 
 def _environment_values(text: str) -> str:
@@ -431,17 +438,24 @@ def _labelled(text: str) -> str:
     return "".join(out) + text[pos:] if out else text
 
 
-@functools.lru_cache(maxsize=4096)
-def _secret_run(found: tuple[str, str]) -> bool:
+def _secret_run(found: tuple[str, ...]) -> bool:
     """Whether a run of name characters before a separator labels a secret; `found` is the
     closing quote (or "") and the run read backward, as `_SEP_BACK` gives them. The name, from
     the run's first letter or `_`, must (`is_secret_name`), and a quoted run must start with
-    it. Worked out once per run: the same labels come back in every error text."""
+    it. Worked out once per run (up to `_KEPT_AT_MOST` characters): the same labels come back
+    in every error text."""
+    return _secret_run_kept(found) if len(found[1]) <= _KEPT_AT_MOST else _judged_run(found)
+
+
+def _judged_run(found: tuple[str, ...]) -> bool:
     quote, reversed_run = found
     run = reversed_run[::-1]
     letter = _BEFORE_NAME.match(run)  # `*`: always a match
     name = run[letter.end() :] if letter else run
     return bool(name) and not (quote and name != run) and _secret_name(name)
+
+
+_secret_run_kept = functools.lru_cache(maxsize=4096)(_judged_run)
 
 
 def _prose_secret(match: re.Match[str]) -> str:

@@ -273,29 +273,6 @@ def test_the_secret_values_are_read_again_whenever_the_environment_changes(monke
             assert redact.scrub(f"key {value} used") == f"key {redact.REDACTED} used"
 
 
-_NAME_SEP = re.compile(r"(?P<q>[\"']?)(?<![\w.-])(?P<name>[\w.-]+)(?P=q)(?P<sep>[ \t]*[=:][ \t]*)")
-
-
-def _plain_labelled(text: str) -> str:
-    """`redact._labelled` as it was: `_NAME_SEP` tried at every position, from the left."""
-    out, pos = [], 0
-    for match in _NAME_SEP.finditer(text):
-        run = match.group("name")
-        letter = redact._BEFORE_NAME.match(run)
-        name = run[letter.end() :] if letter else run
-        if match.start() < pos or not name or (match.group("q") and name != run) or not redact._secret_name(name):
-            continue
-        value = redact._VALUE.match(text, match.end())
-        if value is None:
-            continue
-        masked = redact._mask_value(value.group(0))
-        if masked is None:
-            continue
-        out += [text[pos : match.end()], masked]
-        pos = value.end()
-    return "".join(out) + text[pos:]
-
-
 _PLAIN_POSIX_PATH = re.compile(
     r"(?<![\w/\\:.~<>-])(?:~(?:[A-Za-z_][\w.-]*)?)?/[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
 )
@@ -341,7 +318,7 @@ def _plain_scrub(text: str) -> str:
     text = redact._command_lines(text)
     text = redact._SQL_PASSWORD.sub(lambda m: m.group(1) + redact._masked(m.group(2)), text)
     text = redact._COOKIE.sub(redact._cookie, text)
-    text = _plain_labelled(text)
+    text = _old_labelled(text)
     text = redact._PROSE_SECRET.sub(redact._prose_secret, text)
     text = redact._KNOWN_TOKENS.sub(redact.REDACTED, text)
     return _plain_paths(text)
@@ -431,10 +408,11 @@ def _texts(seed_count: int, pieces: list[str], most: int = 30):
 
 
 def test_labels_are_read_backward_as_the_plain_pattern_reads_them_forward():
-    """`_labelled` finds each separator and reads the name before it; the plain step tried
-    `_NAME_SEP` at every position. Same masks, on texts made of every kind of label and trap."""
+    """`_labelled` finds each separator and reads the name before it; the plain step tried a
+    pattern at every position (`_old_labelled`). Same masks, on texts made of every kind of label
+    and trap."""
     for text in _texts(4000, _STEP_PIECES):
-        assert redact._labelled(text) == _plain_labelled(text), text
+        assert redact._labelled(text) == _old_labelled(text), text
 
 
 def test_paths_skip_only_patterns_that_cannot_match():

@@ -286,23 +286,9 @@ def _plain_paths(text: str) -> str:
     return _PLAIN_POSIX_PATH.sub(redact.PATH, text)
 
 
-def _plain_drop_tracebacks(text: str) -> str:
-    """`redact._drop_tracebacks` as it was: every line read."""
-    lines, out, in_trace = text.splitlines(), [], False
-    for line in lines:
-        if line.strip().startswith(redact._TRACEBACK):
-            in_trace = True
-        elif in_trace and (line.startswith(" ") or not line.strip()):
-            continue
-        else:
-            in_trace = False
-            out.append(line)
-    return redact._FILE_LINE.sub("", "\n".join(out))
-
-
 def _plain_sanitize(text: str) -> str:
     """`sanitize` as it was, on `_plain_scrub`."""
-    text = _plain_scrub(_plain_drop_tracebacks(text))
+    text = _plain_scrub(redact.drop_tracebacks_plainly(text))
     text = redact._LONG_RUN.sub(redact._long_run, text).strip()
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
 
@@ -422,7 +408,7 @@ def test_paths_skip_only_patterns_that_cannot_match():
 
 def test_tracebacks_are_dropped_as_the_plain_step_drops_them():
     for text in _texts(3000, _STEP_PIECES):
-        assert redact._drop_tracebacks(text) == _plain_drop_tracebacks(text), text
+        assert redact._drop_tracebacks(text) == redact.drop_tracebacks_plainly(text), text
 
 
 def test_scrub_and_sanitize_give_what_every_plain_step_gives():

@@ -48,7 +48,7 @@ def _sequence(items: Any, flags: int) -> bool:
 
 def _item(op: Any, av: Any, flags: int) -> bool:
     if op is sre.LITERAL:
-        return av > 127 and not (flags & re.IGNORECASE and _cased(av))
+        return av > 127 and not (flags & re.IGNORECASE and is_cased(av))
     if op is sre.SUBPATTERN:
         _, add, remove, body = av
         return _sequence(body, (flags | add) & ~remove)
@@ -73,6 +73,7 @@ def _in_set(kind: Any, value: Any, flags: int) -> bool:
     return False  # a negated set, a category (`\w`): may hold ASCII
 
 
-def _cased(code: int) -> bool:
+def is_cased(code: int) -> bool:
+    """Whether the character `code` has another case (then `re.IGNORECASE` matches more than it)."""
     char = chr(code)
     return char.lower() != char or char.upper() != char

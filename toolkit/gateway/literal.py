@@ -18,6 +18,8 @@ import re
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 
+from toolkit.gateway.ascii_match import is_cased
+
 
 def needed_literal(pattern: re.Pattern[str]) -> str:
     """The longest run of plain characters every match of `pattern` holds ("" if none)."""
@@ -28,14 +30,9 @@ def needed_literal(pattern: re.Pattern[str]) -> str:
     caseless = bool(parsed.state.flags & re.IGNORECASE)
     runs, run = [], ""
     for op, av in parsed:
-        if op is sre.LITERAL and not (caseless and _cased(av)):
+        if op is sre.LITERAL and not (caseless and is_cased(av)):
             run += chr(av)
         else:
             runs.append(run)
             run = ""
     return max([*runs, run], key=len)
-
-
-def _cased(code: int) -> bool:
-    char = chr(code)
-    return char.lower() != char or char.upper() != char

@@ -246,9 +246,6 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> An
     return from_field
 
 
-_NOT_TYPE_METADATA = ("alias", "validation_alias", "serialization_alias", "default", "default_factory")
-
-
 def _is_plain(meta: FieldInfo) -> bool:
     """A `Field` with nothing to take off (`fast_schema.TAKEN_OFF`: no alias, no default)."""
     return (
@@ -268,7 +265,7 @@ def _plain(meta: Any) -> Any:
     plain = copy.copy(meta)
     plain.alias = plain.validation_alias = plain.serialization_alias = None
     plain.default, plain.default_factory = PydanticUndefined, None
-    plain._attributes_set = {k: v for k, v in meta._attributes_set.items() if k not in _NOT_TYPE_METADATA}
+    plain._attributes_set = {k: v for k, v in meta._attributes_set.items() if k not in fast_schema.TAKEN_OFF}
     return plain
 
 

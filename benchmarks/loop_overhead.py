@@ -42,6 +42,10 @@ against a hand-written loop doing the same work, each printed met / NOT MET:
   README's example does (request limit, hand-over, repair, the loop guard, Chinese texts). The
   hand-written loop is the same floor as the first workload's. `scripted5000`: the same after
   5,000 earlier messages (as `history5000`), a new `ScriptedModel` each run, as a test makes one.
+  `scriptedcall`: the script written as a learner's test writes it, anew each run with `call()`
+  (fresh calls with counter-based ids) and a fresh question, so nothing kept from an earlier run
+  by an object's identity helps; the hand-written loop builds the same script and question each
+  run (the same setup on both sides).
 - `course300`: one turn of 300 round trips with `COURSE`'s options (its limits raised), so
   whatever a round reads of the rounds before it shows; the same hand-written loop.
 - `raising` / `badargs` / `unknown`: both calls fail (the tool raises; the arguments do not fit;
@@ -546,6 +550,43 @@ def scripted_cases(options: str, earlier: int = 0) -> tuple[Callable[[], object]
     return ours, floor
 
 
+def scripted_call_cases() -> tuple[Callable[[], object], Callable[[], object]]:
+    """toolkit with `ScriptedModel` as a learner's test writes it: the script built anew each run
+    with `call()` (fresh `ToolCall`s, counter-based ids) and a fresh question, so nothing kept by
+    a script's or a message's identity from an earlier run helps. The hand-written loop builds the
+    same script and question each run (setup, the same on both sides), then runs as the first floor."""
+    import json
+
+    from toolkit import UserMessage, run_loop
+    from toolkit.chat.messages import ToolResultMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.memory.windows import ChatMemory
+    from toolkit.tools.decorator import tool
+
+    @tool("Add two integers.")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    def ours() -> object:
+        model = ScriptedModel([call("add", a=1, b=2), call("add", a=3, b=4), "10"])
+        return run_loop(model, [UserMessage(content=QUESTION)], tools=[add], memory=ChatMemory()).answer
+
+    def floor() -> object:  # the same setup each run (the calls, the question); replies as in the first floor
+        script = [call("add", a=1, b=2), call("add", a=3, b=4), "10"]
+        memory: list = [UserMessage(content=QUESTION)]
+        for reply in replies:
+            memory.append(reply.message)
+            if not reply.message.tool_calls:
+                return reply.message.content
+            for made in reply.message.tool_calls:
+                result = add(**json.loads(made.arguments))
+                memory.append(ToolResultMessage(tool_call_id=made.id, tool_name=made.name, content=json.dumps(result)))
+        return script
+
+    replies = scripted_replies()
+    return ours, floor
+
+
 def long_turn_cases(rounds: int) -> tuple[Callable[[], object], Callable[[], object], int]:
     """One turn of `rounds` round trips (a call of `add` each, then the answer) with `COURSE`'s
     options (its limits raised to let the turn run), against the hand-written loop."""
@@ -768,6 +809,7 @@ MORE = {
     "scripted": lambda: scripted_cases("default"),
     "course": lambda: scripted_cases("course"),
     "scripted5000": lambda: scripted_cases("default", earlier=5000),
+    "scriptedcall": scripted_call_cases,
     "course300": lambda: long_turn_cases(300),
     "raising": lambda: failing_cases("raising"),
     "raisinghttp": lambda: failing_cases("raisinghttp"),

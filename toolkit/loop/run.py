@@ -70,7 +70,6 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
@@ -102,6 +101,7 @@ from toolkit.loop.records import (
 )
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
+from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
@@ -234,8 +234,8 @@ class _Run:
         self.saga: list[SagaEntry] = []
         self.repairs: dict[str, int] = {}  # tool name -> rounds its argument errors were fed back
         self.guarded_rounds = 0
-        self.call_keys: dict[int, tuple[ToolCall, tuple[str, str]]] = {}
-        self.succeeded: set[tuple[str, str]] = set()
+        self.call_keys: dict[int, tuple[ToolCall, CallKey]] = {}
+        self.succeeded: set[CallKey] = set()
         """The keys of the calls that succeeded in the first `rounds_read` rounds (`succeeded_before`)."""
         self.rounds_read = 0
         self.started: set[str] = set()
@@ -469,13 +469,13 @@ class _Run:
 
         return replace(self.options.policies, argument_error=repair_text)
 
-    def guard(self, call: ToolCall, succeeded: set[tuple[str, str]] | None) -> Outcome | None:
+    def guard(self, call: ToolCall, succeeded: set[CallKey] | None) -> Outcome | None:
         """The loop guard: a call identical to an earlier successful one of this turn is not run."""
         if not succeeded or self.call_key(call) not in succeeded:  # nothing earlier succeeded: no key to work out
             return None
         return Outcome(_error_result(call, self.texts.guard.format(tool=call.name)), "guard")
 
-    def succeeded_before(self) -> set[tuple[str, str]]:
+    def succeeded_before(self) -> set[CallKey]:
         """The calls of this turn's earlier rounds that succeeded and were not rolled back, as
         (name, canonical arguments), so the guard looks a call up instead of comparing it with
         every earlier one. Each round is read once, when the next one runs (a long turn is not
@@ -488,12 +488,12 @@ class _Run:
         self.rounds_read = max(self.rounds_read, earlier)
         return self.succeeded
 
-    def call_key(self, call: ToolCall) -> tuple[str, str]:
-        """`_call_key(call)`, worked out once per call of this turn (a call is frozen, and kept in
+    def call_key(self, call: ToolCall) -> CallKey:
+        """`same_call_key(call)`, worked out once per call of this turn (a call is frozen, and kept in
         `rounds`, so its id stays its own)."""
         known = self.call_keys.get(id(call))
         if known is None or known[0] is not call:
-            known = self.call_keys[id(call)] = (call, _call_key(call))
+            known = self.call_keys[id(call)] = (call, same_call_key(call))
         return known[1]
 
     def abandon(self, trace: RoundTrace, exc: BaseException) -> None:
@@ -812,11 +812,6 @@ def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]
     raise BadResponseError("the stream ended without a final response")
 
 
-def _call_key(call: ToolCall) -> tuple[str, str]:
-    """What makes two calls the same call: the name and the arguments, key order aside."""
-    return call.name, _canonical(call.arguments)
-
-
 def _run_together(
     one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
 ) -> list[ToolExecution]:
@@ -906,15 +901,3 @@ class _Together:
             self.stopped = True
             self.changed.wait_for(lambda: self.running == 0)
             return [self.finished[i] for i in sorted(self.finished)]
-
-
-def _canonical(arguments: str) -> str:
-    """The arguments as sorted JSON; text that is not JSON (or nests too deep to parse) as it is."""
-    try:
-        return _SORTED.encode(json.loads(arguments))
-    except (ValueError, RecursionError):
-        return arguments
-
-
-_SORTED = json.JSONEncoder(sort_keys=True)
-"""`json.dumps(value, sort_keys=True)`, without making an encoder for each call."""

@@ -98,7 +98,7 @@ def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:
 def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
     """`json.loads(text, parse_float=parse_float)`, read by orjson (several times faster) where
     orjson reads it the same: no `parse_float`, and no integer past 64 bits (orjson reads one as a
-    float). So a value orjson read with a float that large (`_large_float`, rare: walking the
+    float). So a value orjson read with a float that large (`has_large_float`, rare: walking the
     value costs less than searching the text, past a dozen characters) is kept only if the text
     has no run of 19 digits (a text shorter than 19 characters has none). What orjson refuses
     (NaN, 1e400, a lone surrogate, deep nesting) goes to `json.loads`, which decides."""
@@ -108,7 +108,7 @@ def _parse(text: str, parse_float: Callable[[str], Any] | None) -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
-            if len(text) < 19 or not _large_float(value) or not _LONG_NUMBER.search(text):
+            if len(text) < 19 or not has_large_float(value) or not _LONG_NUMBER.search(text):
                 return value
     return json.loads(text, parse_float=parse_float)
 
@@ -118,7 +118,7 @@ _INT64 = 2.0**63
 """An integer outside [-2**63, 2**64) is read by orjson as a float at least this large."""
 
 
-def _large_float(value: Any) -> bool:
+def has_large_float(value: Any) -> bool:
     """Whether `value` holds a float of magnitude 2**63 or more (iterative: no recursion limit)."""
     stack = [value]
     while stack:

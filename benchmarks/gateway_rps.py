@@ -46,7 +46,7 @@ from types import SimpleNamespace
 
 KINDS = ("bare", "glue", "gateway")
 STAGES = {  # --ablate: a stage of the core (a function in toolkit.gateway.core) -> what it is
-    "prepare": "tool list (read once per list)",
+    "_parse": "parse JSON, tool list (bodytools)",
     "check_request": "validate",
     "_read_prompt": "hash + prompt tokens",
     "decide": "decide (rules)",
@@ -361,7 +361,7 @@ def _profile(args: argparse.Namespace) -> int:
 def _profile_one(stream: bool, bodies: list[bytes]) -> None:
     import orjson
 
-    from toolkit.gateway import core, decide, toolset, validate, wire
+    from toolkit.gateway import bodytools, core, decide, toolset, validate, wire
 
     config = core.GatewayConfig()
     headers = {"content-type": "application/json"}
@@ -384,8 +384,7 @@ def _profile_one(stream: bool, bodies: list[bytes]) -> None:
         render = ("completion body", turns, wire.completion_body)
         encode = ("encode", completions, wire.dumps)
     stages = [
-        ("parse JSON", bodies, orjson.loads),
-        ("tool list (its JSON, looked up)", requests, lambda r: toolset.prepare(r.get("tools"))),
+        ("parse JSON, tool list (bodytools.read_body)", bodies, bodytools.read_body),
         ("validate", pairs, lambda x: validate.check_request(*x)),
         ("hash + prompt tokens", pairs, lambda x: core._read_prompt(x[0], "A", x[1])),
         ("decide (rules)", pairs, lambda x: decide.decide(x[0], config.rules, x[1])),

@@ -39,6 +39,7 @@ import orjson
 
 from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ConfigurationError
+from toolkit.gateway.bodytools import read_body
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.digest import request_digest
 from toolkit.gateway.rules import Rules, load_rules
@@ -110,7 +111,11 @@ class GatewayConfig:
 def respond(request: Any, config: GatewayConfig) -> Reply:
     """The gateway's answer to one request body parsed from JSON (no envelope, no faults); its
     `tools` list is read once per distinct list (`toolkit.gateway.toolset`)."""
-    tools = prepare(request.get("tools")) if type(request) is dict else None
+    return _respond(request, config, prepare(request.get("tools")) if type(request) is dict else None)
+
+
+def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Reply:
+    """`respond`, given the request's `tools` prepared (`toolkit.gateway.toolset.prepare`)."""
     try:
         if config.mode == "C":
             _reject_tool_fields(request)
@@ -309,7 +314,7 @@ def _handle(
             return rate_limit_reply(config.model_name, config.retry_after_s)
         if fault == "server_error":
             return server_error_reply()
-        request = _parse(headers, body, config)
+        request, tools = _parse(headers, body, config)
     except RequestError as exc:
         return error_reply(
             exc.status,
@@ -318,7 +323,7 @@ def _handle(
             code=exc.code,
             headers={"allow": "POST" if path == CHAT_PATH else "GET"} if exc.status == 405 else None,
         )
-    return _apply_fault(respond(request, config), fault, config)
+    return _apply_fault(_respond(request, config, tools), fault, config)
 
 
 _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
@@ -356,7 +361,9 @@ def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None
     return (replace(config, mode=mode) if mode and mode != config.mode else config), fault
 
 
-def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> Any:
+def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple[Any, ToolSet | None]:
+    """The body parsed, and its `tools` prepared (a list met before not parsed again:
+    `toolkit.gateway.bodytools`)."""
     media = headers.get("content-type", "")
     if media != JSON_TYPE:  # else the common case, exactly
         media = media.split(";", 1)[0].strip().lower()
@@ -371,7 +378,7 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> Any:
             f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
         )
     try:
-        return orjson.loads(body)  # strict: UTF-8 only, no NaN, no lone surrogates
+        return read_body(body)  # orjson's: strict, UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
         raise unparsable(body) from None
 

@@ -209,6 +209,11 @@ def prepare(tools: Any) -> ToolSet | None:
     return prepared
 
 
+def is_kept(prepared: ToolSet) -> bool:
+    """Whether `prepared` is the one kept for its list (a later request gets this very one)."""
+    return _store.get(prepared.compact) is prepared
+
+
 def _keep(prepared: ToolSet) -> None:
     global _store_bytes
     with _store_lock:

@@ -13,7 +13,7 @@ from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, _Counts, _input_tokens, _strings_counts
 from toolkit.chat.sent import SentTool
-from toolkit.tokens import estimate_json_tokens
+from toolkit.tokens import estimate_json_tokens, json_counts
 
 IMAGE = "data:image/png;base64,iVBORw0KGgo="
 TEXTS = [
@@ -235,3 +235,80 @@ def test_a_tools_arrays_tokens_are_the_plain_estimate(seed):
 
     tools = tools_array(random.Random(seed))
     assert tools_tokens(tools) == estimate_json_tokens(tools)
+
+
+def counts_of(messages: list) -> tuple[int, int, int]:
+    """The (wide, narrow, images) of messages' JSON items, the plain way: what `Prefix.totals` holds."""
+    wide = narrow = images = 0
+    for message in messages:
+        if isinstance(message, UserMessage) and message.images:
+            images += len(message.images)
+            message = message.model_copy(update={"images": ()})
+        w, n = json_counts(message.to_openai())
+        wide, narrow = wide + w, narrow + n
+    return wide, narrow, images
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_last_conversation_kept_holds_its_own_totals(seed):
+    """Whatever requests come (growing, going back, windows, equal copies in place of the same
+    objects, replaced messages, new models), the conversation kept holds, at each length, the
+    counts of its own first messages, and agrees with a request only on messages equal to its own."""
+    rng = random.Random(seed)
+    conversation: list = []
+    for n in range(40):
+        step = rng.randrange(6)
+        if step == 0 and conversation:
+            conversation = conversation[: rng.randrange(len(conversation) + 1)]
+        elif step == 1 and conversation:
+            conversation = conversation[rng.randrange(len(conversation)) :]
+        elif step == 2 and conversation:
+            conversation = [a_copy(m) if rng.random() < 0.5 else m for m in conversation]
+        elif step == 3 and conversation:
+            conversation[rng.randrange(len(conversation))] = a_message(rng, n)
+        conversation += [a_message(rng, n) for _ in range(rng.randrange(3))]
+        sent = tuple(conversation)
+        before = scripted._last
+        agree = before.agreeing(sent)
+        assert before.messages[:agree] == sent[:agree]
+        if before.messages[: len(sent)] == sent[: len(before.messages)]:
+            assert agree == min(len(sent), len(before.messages))
+        assert ScriptedModel(["ok"]).chat(list(sent)).usage.input_tokens == plain(list(sent), [])
+        kept = scripted._last
+        assert len(kept.totals) == len(kept.messages) + 1
+        assert all(kept.totals[k] == counts_of(list(kept.messages[:k])) for k in range(len(kept.totals)))
+
+
+def test_equal_copies_sent_again_take_the_place_of_the_conversations_own():
+    """A test run once more sends equal copies: the conversation kept goes on with them in place
+    of its own messages (the rest kept), so the next request, which sends those copies again,
+    finds the same objects."""
+    run = [UserMessage(content="1+2?"), AssistantMessage(tool_calls=(ToolCall(id="c1", name="add"),))]
+    run.append(ToolResultMessage(tool_call_id="c1", tool_name="add", content="3"))
+    ScriptedModel(["ok"]).chat(run)
+    again = [a_copy(run[0])]
+    ScriptedModel(["ok"]).chat(again)
+    assert scripted._last.messages[0] is again[0] and scripted._last.messages[1:] == tuple(run[1:])
+    assert scripted._last.totals[-1] == counts_of(run)
+
+
+def test_a_conversation_that_parts_from_the_last_compares_no_record_field_by_field(monkeypatch):
+    """A learner's test run once more with `call()` (fresh ids): after its question, the replies
+    differ from the last run's; where the same objects end is found comparing pointers, and no
+    record is compared field by field but the first that differs."""
+    from toolkit.chat.scripted import call
+
+    def run() -> list:
+        question = UserMessage(content="1+2+3+4?")
+        first = AssistantMessage(tool_calls=(call("add", a=1, b=2),))
+        return [question, first, ToolResultMessage(tool_call_id=first.tool_calls[0].id, content="3")]
+
+    ScriptedModel(["ok"]).chat(run())
+    compared = []
+    original = AssistantMessage.__eq__
+    monkeypatch.setattr(AssistantMessage, "__eq__", lambda a, b: compared.append(a) or original(a, b))
+    sent = run()
+    model = ScriptedModel(["ok"] * 2)
+    for request in (sent[:1], sent):
+        assert model.chat(request).usage.input_tokens == plain(request, [])
+    assert len(compared) == 1

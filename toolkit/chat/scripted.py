@@ -37,7 +37,6 @@ from toolkit.chat.messages import (
     ChatResponse,
     Message,
     SystemMessage,
-    TokenUsage,
     ToolCall,
     ToolResultMessage,
     UserMessage,
@@ -114,16 +113,21 @@ class ScriptedModel:
 
 
 def _response(turn: Turn, input_tokens: int, n: int) -> ChatResponse:
-    message = _message(turn)
-    usage = TokenUsage(
-        input_tokens=input_tokens,
-        output_tokens=estimate_tokens(message.content or "")
-        + sum(estimate_tokens(c.name + c.arguments) for c in message.tool_calls),
-    )
-    reason = "tool_calls" if message.tool_calls else "stop"
-    return not_empty(
-        ChatResponse(message=message, finish_reason=reason, usage=usage, model="scripted", id=f"scripted-{n}")
-    )
+    """The reply a turn stands for, its usage the estimate, validated in one go: what
+    `ChatResponse(message=AssistantMessage(...), usage=TokenUsage(...), ...)` builds, quicker."""
+    message, content, calls = _message(turn)
+    output_tokens = estimate_tokens(content or "")
+    for call in calls:
+        output_tokens += estimate_tokens(call.name + call.arguments)
+    fields = {
+        "message": message,
+        "finish_reason": "tool_calls" if calls else "stop",
+        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+        "model": "scripted",
+        "id": f"scripted-{n}",
+    }
+    response: ChatResponse = ChatResponse.__pydantic_validator__.validate_python(fields)
+    return response if content or calls else not_empty(response)
 
 
 def _input_tokens(messages: Sequence[Message]) -> int:
@@ -168,8 +172,10 @@ class _Counts:
         global _last
         last = _last
         start = last.agreeing(messages)
-        if start == len(messages):  # nothing new, and `_last` is kept: a conversation that
-            return last.totals[start]  # starts again (a test run once more) goes on along it
+        if start == len(messages):  # nothing new: `_last` is kept, for a conversation that starts
+            if start and messages[-1] is not last.messages[start - 1]:  # again (a test run once more)
+                _last = last.sent_again(messages)  # to go on along, with the copies it sends
+            return last.totals[start]
         wide, narrow, images = last.totals[start]
         running: list[tuple[int, int, int]] = []
         fixed = True  # every message so far has a fixed wire form (`Prefix`)
@@ -186,7 +192,7 @@ class _Counts:
 
     def _count(self, message: Message) -> _Known:
         images = len(message.images) if isinstance(message, UserMessage) else 0
-        fixed = _strings_only(message)
+        own, fixed = _kind(message)
         if images:
             count = json_counts(message.model_copy(update={"images": ()}).to_openai())
         elif fixed:
@@ -194,7 +200,7 @@ class _Counts:
         else:
             count = json_counts(message.to_openai())
         known = (message, count, images, fixed)
-        if _own(message):
+        if own:
             if len(self._known) >= self.KEEP:
                 self._known.clear()
             self._known[id(message)] = known
@@ -216,28 +222,35 @@ class Prefix(NamedTuple):
     carries no provider fields either), so an equal copy counts the same. One conversation is
     kept, the last counted by any scripted model (a new model often goes on with it); it is
     replaced, never changed, so a model in another thread reads either the old one or the new
-    one whole."""
+    one whole. Equal copies sent again take the place of its own messages (`sent_again`)."""
 
     messages: tuple[Message, ...]
     totals: tuple[tuple[int, int, int], ...]
 
     def agreeing(self, messages: tuple[Message, ...]) -> int:
-        """How many messages `messages` starts with that this conversation starts with too:
-        all that both have, in one comparison, in the usual case; else the first that differs,
-        found by halves (each half compared once, so all of it costs about one comparison). A
-        window that dropped the first messages agrees on none: the first differ, said at once."""
-        agree, differ = 0, min(len(self.messages), len(messages))
-        if self.messages[:differ] == messages[:differ]:
-            return differ
-        if self.messages[0] != messages[0]:
-            return 0
-        while differ - agree > 1:  # the first `agree` are the same; one of the first `differ` is not
-            half = (agree + differ) // 2
-            if self.messages[agree:half] == messages[agree:half]:
-                agree = half
+        """How many messages `messages` starts with that this conversation starts with too.
+
+        Usually all that both have, in one comparison: a conversation that goes on sends the
+        same objects again (and a test run once more, equal copies). Else the two part
+        somewhere (at once when a window dropped the first messages): where the same objects
+        end is found by halves, comparing pointers only (comparing two records field by field
+        costs about as much as counting one), and checked."""
+        shared = min(len(self.messages), len(messages))
+        if self.messages[:shared] == messages[:shared]:
+            return shared
+        same, other = 0, shared  # the same objects end between these
+        while same < other:
+            half = (same + other) // 2
+            if self.messages[half] is messages[half]:
+                same = half + 1
             else:
-                differ = half
-        return agree
+                other = half
+        return same if self.messages[:same] == messages[:same] else 0  # else one in the middle was replaced
+
+    def sent_again(self, messages: tuple[Message, ...]) -> Prefix:
+        """This conversation, its first messages now `messages` (equal copies of them, so a
+        request that goes on from the copies finds the same objects here)."""
+        return Prefix(messages + self.messages[len(messages) :], self.totals)
 
 
 _last = Prefix((), ((0, 0, 0),))
@@ -246,20 +259,19 @@ _last = Prefix((), ((0, 0, 0),))
 _OWN_MESSAGES = frozenset((SystemMessage, UserMessage, AssistantMessage, ToolResultMessage))
 
 
-def _own(message: Message) -> bool:
-    """One of the four records, its tool calls `ToolCall`s (not a learner's subclasses, whose
-    wire form may change): what it adds can be kept with it."""
-    if type(message) is AssistantMessage:
-        return all(type(call) is ToolCall for call in message.tool_calls)
-    return type(message) in _OWN_MESSAGES
-
-
-def _strings_only(message: Message) -> bool:
-    """Whether `message.to_openai()` holds nothing but strings, `None`, and lists and dicts of
-    them, fixed by its fields: one of the four records (`_own`) with no provider fields (`extra`)."""
-    if type(message) is AssistantMessage:
-        return _own(message) and not message.extra and not any(call.extra for call in message.tool_calls)
-    return _own(message)
+def _kind(message: Message) -> tuple[bool, bool]:
+    """Whether the message is one of the four records, its tool calls `ToolCall`s (not a
+    learner's subclasses, whose wire form may change): what it adds can be kept with it; and
+    whether its wire form is fixed too: such a record without a provider's own fields (`extra`,
+    any JSON) is written as strings, `None`, and lists and dicts of them, fixed by its fields."""
+    if type(message) is not AssistantMessage:
+        own = type(message) in _OWN_MESSAGES
+        return own, own
+    own, fixed = True, not message.extra
+    for call in message.tool_calls:
+        own = own and type(call) is ToolCall
+        fixed = fixed and not call.extra
+    return own, own and fixed
 
 
 def _strings_counts(data: dict[str, Any]) -> tuple[int, int]:
@@ -273,15 +285,17 @@ def _strings_counts(data: dict[str, Any]) -> tuple[int, int]:
     return (0, len(text)) if text.isascii() else text_counts(text.decode("utf-8"))
 
 
-def _message(turn: Turn) -> AssistantMessage:
+def _message(turn: Turn) -> tuple[AssistantMessage | dict[str, Any], str | None, tuple[ToolCall, ...]]:
+    """The reply's message (as scripted, or the fields of the one a turn stands for), its text and its calls."""
     if isinstance(turn, AssistantMessage):
-        return turn
+        return turn, turn.content, turn.tool_calls
     if isinstance(turn, str):
-        return AssistantMessage(content=turn)
+        return {"content": turn}, turn, ()
     if isinstance(turn, ToolCall):
-        return AssistantMessage(tool_calls=(turn,))
+        return {"tool_calls": (turn,)}, None, (turn,)
     if isinstance(turn, (list, tuple)) and all(isinstance(c, ToolCall) for c in turn):
-        return AssistantMessage(tool_calls=tuple(turn))
+        calls = tuple(turn)
+        return {"tool_calls": calls}, None, calls
     raise TypeError(f"a script turn must be text, ToolCall(s), AssistantMessage or ChatResponse, not {turn!r}")
 
 

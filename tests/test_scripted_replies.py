@@ -1,0 +1,122 @@
+"""The scripted model's replies, built in one validation (`_response`): each is the record the
+plain construction builds (the same classes, fields and fields set), for every kind of turn."""
+
+import random
+from typing import Any, ClassVar
+
+import pytest
+
+from toolkit.chat.messages import AssistantMessage, ChatResponse, TokenUsage, ToolCall, UserMessage
+from toolkit.chat.scripted import ScriptedModel, _response
+from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, not_empty
+from toolkit.errors import BadResponseError
+from toolkit.tokens import estimate_tokens
+
+
+class Quoted(ToolCall):
+    """A learner's own tool call class."""
+
+    quote: ClassVar[str] = "'"
+
+    def to_openai(self) -> dict[str, Any]:
+        return {**super().to_openai(), "note": Quoted.quote}
+
+
+def plain_response(turn: Any, input_tokens: int, n: int) -> ChatResponse:
+    """The construction `_response` stands for: each record built on its own."""
+    if isinstance(turn, AssistantMessage):
+        message = turn
+    elif isinstance(turn, str):
+        message = AssistantMessage(content=turn)
+    elif isinstance(turn, ToolCall):
+        message = AssistantMessage(tool_calls=(turn,))
+    else:
+        message = AssistantMessage(tool_calls=tuple(turn))
+    usage = TokenUsage(
+        input_tokens=input_tokens,
+        output_tokens=estimate_tokens(message.content or "")
+        + sum(estimate_tokens(c.name + c.arguments) for c in message.tool_calls),
+    )
+    reason = "tool_calls" if message.tool_calls else "stop"
+    return not_empty(
+        ChatResponse(message=message, finish_reason=reason, usage=usage, model="scripted", id=f"scripted-{n}")
+    )
+
+
+CALL = ToolCall(id="call_1", name="query_order", arguments='{"orderId": "SN1"}')
+TURNS = [
+    "done",
+    "订单 SN202610200001 已发货",
+    "lone \ud800 and \u2028",
+    CALL,
+    [CALL, ToolCall(id="call_2", name="f", arguments="{oops")],
+    (CALL,),
+    [Quoted(id="q1", name="f")],
+    ToolCall(id="c", name="f", arguments="", extra={"extra_content": {"google": {"thought_signature": "s"}}}),
+    AssistantMessage(content="x", tool_calls=(CALL,)),
+    AssistantMessage(refusal="I can't"),
+    AssistantMessage(content="想", extra={"reasoning_content": "想一想"}),
+]
+
+
+def assert_same_record(got: Any, want: Any) -> None:
+    assert type(got) is type(want)
+    assert got == want
+    assert got.model_fields_set == want.model_fields_set
+    assert got.model_dump(exclude_unset=True) == want.model_dump(exclude_unset=True)
+
+
+def assert_same_response(got: ChatResponse, want: ChatResponse) -> None:
+    assert_same_record(got, want)
+    assert_same_record(got.message, want.message)
+    assert_same_record(got.usage, want.usage)
+    assert [type(c) for c in got.message.tool_calls] == [type(c) for c in want.message.tool_calls]
+    assert all(a is b for a, b in zip(got.message.tool_calls, want.message.tool_calls, strict=True))
+
+
+@pytest.mark.parametrize("turn", TURNS)
+def test_a_reply_is_the_record_the_plain_construction_builds(turn):
+    got = _response(turn, 17, 3)
+    assert_same_response(got, plain_response(turn, 17, 3))
+    if isinstance(turn, AssistantMessage):
+        assert got.message is turn  # as scripted
+
+
+@pytest.mark.parametrize("turn", ["", AssistantMessage(), AssistantMessage(content=""), [], ()])
+def test_an_empty_turn_raises_what_the_plain_construction_raises(turn):
+    with pytest.raises(BadResponseError) as got:
+        _response(turn, 1, 1)
+    with pytest.raises(BadResponseError) as want:
+        plain_response(turn, 1, 1)
+    assert str(got.value) == str(want.value) and got.value.hint == want.value.hint
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_many_replies_are_the_records_the_plain_construction_builds(seed):
+    rng = random.Random(seed)
+    alphabet = 'ab 1{}"\\\n订单号é\u3000\uff01'
+
+    def text(most: int) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(most)))
+
+    for n in range(50):
+        calls = [ToolCall(id=text(6), name=text(9) or "f", arguments=text(30)) for _ in range(rng.randrange(4))]
+        turn = rng.choice([text(40) or "x", *calls[:1], calls, AssistantMessage(content=text(5) or None)])
+        if turn in ([], AssistantMessage()):
+            continue
+        assert_same_response(_response(turn, n, n), plain_response(turn, n, n))
+
+
+def test_the_model_and_its_stream_reply_as_the_plain_construction_does():
+    script = [CALL, "订单已发货", [CALL, CALL]]
+    model = ScriptedModel(list(script))
+    question = [UserMessage(content="where is it?")]
+    for n, turn in enumerate(script[:2], start=1):
+        response = model.chat(question)
+        assert_same_response(response, plain_response(turn, response.usage.input_tokens, n))
+    events = list(model.stream(question))
+    done = events[-1]
+    assert isinstance(done, StreamDone) and [type(e) for e in events[:-1]] == [ToolCallDelta, ToolCallDelta]
+    assert_same_response(done.response, plain_response(script[2], done.response.usage.input_tokens, 3))
+    text = list(ScriptedModel(["订单已发货了吗"]).stream(question))
+    assert [e.text for e in text if isinstance(e, TextDelta)] == ["订单已发", "货了吗"]

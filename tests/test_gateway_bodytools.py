@@ -120,6 +120,24 @@ def test_a_known_list_elsewhere_in_the_body_is_not_taken_for_the_tools(write):
             same(body)
 
 
+def _naming(key: str) -> list:
+    """A list that writes "tools" itself: as an `enum` value, in `required`, as the key `key`."""
+    schema = {"type": "object", "properties": {key: {"type": "string", "enum": ["tools"]}}, "required": [key]}
+    return [{"type": "function", "function": {"name": "pick", "description": "Pick tools", "parameters": schema}}]
+
+
+@pytest.mark.parametrize("key", ["tools", "toolset"])
+def test_a_list_that_writes_tools_itself_is_not_mistaken(key):
+    raw = json.dumps(_naming(key)).encode()
+    same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    request, _ = same(b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": ' + raw + b"}")
+    if key == "toolset":  # recognised (with a key "tools" in it, the last `"tools":` is its own: read plainly)
+        assert request["tools"] is bodytools._order[-1].value
+    for other in (json.dumps(OTHER).encode(), json.dumps(bodytools._PLACEHOLDER).encode()):
+        for body in _bodies(raw, other):
+            same(body)
+
+
 def test_a_list_written_with_the_placeholder_is_no_trouble():
     raw = json.dumps(TOOLS).encode()
     same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")

@@ -10,16 +10,17 @@ request's `ToolSet` (`toolset.prepare` of its `tools`). When the bytes after the
 of the body, with a placeholder in the list's place, and puts there the list as parsed when it
 was met (one list object, shared by the requests that hold it: the gateway only reads a request).
 
-Why that is the same request: the body is read this way only when it writes the key `tools`
-once: `"tools"` once in its bytes, and no escape `\\u006?` or `\\u007?` (the only other way to
-write the letters of `tools`, `\\u0074` say; clients escape no ASCII letter). The rest is taken
-only when it parses and its top-level `tools` is the placeholder. A JSON string cannot hold the
-list's bytes (they hold unescaped quotes), so the placeholder parsed means that the bytes it
-replaced were one whole JSON value, and the top-level `tools` being the placeholder means that
-the value was the request's `tools`: the body has no other. Anything else (a list not met, a
-list shorter than `_KEY` bytes, a body writing `tools` twice, the rest failing to parse) is
-parsed the plain way, as is every body the first time: `read_body_plainly`, which a test holds
-`read_body` equal to.
+Why that is the same request: the rest (the body with the placeholder in the list's place) is
+taken only when it parses with the placeholder as its top-level `tools`, and writes `"tools"`
+once and no escape `\\u006?` or `\\u007?` (the only other way to write the letters of `tools`,
+`\\u0074` say; clients escape no ASCII letter). A JSON string cannot hold the list's bytes (they
+hold unescaped quotes), so the placeholder parsed means that the bytes it replaced were one
+whole JSON value: the body is the rest with that value in the placeholder's place. The body's
+top-level keys are all outside that value, written in the rest as in the body, and the rest
+writes one key `tools`, the one before the placeholder: so the value was the request's `tools`.
+Anything else (a list not met, a list shorter than `_KEY` bytes, a body writing `tools` twice,
+the rest failing to parse) is parsed the plain way, as is every body the first time:
+`read_body_plainly`, which a test holds `read_body` equal to.
 
 A way of writing a list is learned from a body parsed the plain way whose list `toolset` kept:
 the list's bytes in that body, found with the standard library's decoder (`raw_decode`, which
@@ -82,16 +83,17 @@ def read_body_plainly(body: bytes) -> tuple[Any, ToolSet | None]:
 def read_body(body: bytes) -> tuple[Any, ToolSet | None]:
     """`read_body_plainly(body)`, with a tool list met before not parsed again (module docstring)."""
     start = _value_start(body)
-    forms = _forms.get(body[start : start + _KEY], ()) if start >= 0 else ()
-    for form in forms if forms and _one_tools_key(body) else ():
+    for form in _forms.get(body[start : start + _KEY], ()) if start >= 0 else ():
         if body.startswith(form.raw, start):
-            try:
-                request = orjson.loads(body[:start] + _QUOTED + body[start + len(form.raw) :])
-            except orjson.JSONDecodeError:
-                break
-            if type(request) is dict and request.get("tools") == _PLACEHOLDER:
-                request["tools"] = form.value  # the same place among the keys: only the value changes
-                return request, form.tools
+            rest = body[:start] + _QUOTED + body[start + len(form.raw) :]
+            if _one_tools_key(rest):
+                try:
+                    request = orjson.loads(rest)
+                except orjson.JSONDecodeError:
+                    break
+                if type(request) is dict and request.get("tools") == _PLACEHOLDER:
+                    request["tools"] = form.value  # the same place among the keys: only the value changes
+                    return request, form.tools
             break
     request, tools = read_body_plainly(body)
     if tools is not None and start >= 0 and is_kept(tools):
@@ -99,9 +101,9 @@ def read_body(body: bytes) -> tuple[Any, ToolSet | None]:
     return request, tools
 
 
-def _one_tools_key(body: bytes) -> bool:
-    """Whether the body writes the key `tools` at most once (see the module docstring)."""
-    return body.count(b'"tools"') == 1 and _ESCAPED_LETTERS[0] not in body and _ESCAPED_LETTERS[1] not in body
+def _one_tools_key(text: bytes) -> bool:
+    """Whether `text` writes the key `tools` at most once (see the module docstring)."""
+    return text.count(b'"tools"') <= 1 and _ESCAPED_LETTERS[0] not in text and _ESCAPED_LETTERS[1] not in text
 
 
 def _value_start(body: bytes) -> int:

@@ -89,7 +89,9 @@ def search_terms(text: str, rules: Rules) -> list[str]:
     generic = rules.generic
     is_ascii = text.isascii()
     lowered = _ENGLISH.findall(text.lower()) if is_ascii else [w.lower() for w in _ENGLISH.findall(text)]
-    terms = [w.strip("'-") for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
+    terms = [w for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
+    if "'" in text or "-" in text:  # else no word has an end to trim
+        terms = [w.strip("'-") for w in terms]
     glossary = generic.ascii_glossary if is_ascii else generic.glossary
     others = [t for word, translations in glossary if word in text for t in (word, *translations)]
     stop = generic.chinese_stop_chars
@@ -240,10 +242,14 @@ class _Filler:
     def labelled(self, name: str) -> str | None:
         """The value of the first "label: value" line whose label shares a word with `name`."""
         if self._labels is None:
-            self._labels = [
-                ({t for t in search_terms(label, self.rules)} | {label.strip().lower()}, value.strip())
-                for label, value in _LABELLED.findall(self.text)
-            ]
+            self._labels = (
+                [
+                    ({t for t in search_terms(label, self.rules)} | {label.strip().lower()}, value.strip())
+                    for label, value in _LABELLED.findall(self.text)
+                ]
+                if ":" in self.text or "：" in self.text  # else no label: a question, not a tool result
+                else []
+            )
         if not self._labels:  # the common case: a question, not a tool result
             return None
         words = {w.lower() for w in _NAME_WORDS.findall(name) if len(w) >= self.rules.generic.min_word}

@@ -97,7 +97,11 @@ class GatewayApp:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
             return
-        body = await _read_body(receive, self.gateway.config.max_body_bytes)
+        message = await receive()
+        if message["type"] == "http.request" and not message.get("more_body") and type(message.get("body")) is bytes:
+            body = message["body"]  # the common case: the whole body in one message
+        else:
+            body = await _read_body(receive, self.gateway.config.max_body_bytes, message)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
         if reply.delay_s:
@@ -105,16 +109,17 @@ class GatewayApp:
         # A stream is ready in full at once, so it goes out in one piece: the same bytes.
         data = reply.encode()
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
-        raw.append((b"content-length", str(len(data)).encode()))
+        raw.append((b"content-length", b"%d" % len(data)))
         await send({"type": "http.response.start", "status": reply.status, "headers": raw})
         await send({"type": "http.response.body", "body": data})
 
 
-async def _read_body(receive: Callable, limit: int) -> bytes:
-    """The body, but no more than `limit + 1` bytes of it (enough to say 413)."""
+async def _read_body(receive: Callable, limit: int, message: dict) -> bytes:
+    """The body, from its first `message` on, but no more than `limit + 1` bytes of it (enough to say 413)."""
     chunks, size = [], 0
     while True:
-        message = await receive()
+        if chunks:
+            message = await receive()
         if message["type"] != "http.request":
             break
         chunks.append(message.get("body", b""))

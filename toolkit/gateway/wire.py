@@ -57,6 +57,8 @@ class Reply:
 
     def encode(self) -> bytes:
         """The whole body at once (`iter_bytes` joined)."""
+        if self.events is None and not self.truncated:
+            return dumps(self.body)  # `iter_bytes`' one piece
         if isinstance(self.events, ChunkStream) and not self.truncated:
             return self.events.data() + DONE
         return b"".join(self.iter_bytes())

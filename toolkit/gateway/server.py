@@ -116,7 +116,8 @@ class GatewayApp:
 
 async def _read_body(receive: Callable, limit: int, message: dict) -> bytes:
     """The body, from its first `message` on, but no more than `limit + 1` bytes of it (enough to say 413)."""
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         if chunks:
             message = await receive()

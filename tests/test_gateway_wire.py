@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from toolkit.gateway.wire import ChunkStream, Reply, Turn, completion_chunks, dumps
 
 SPECIAL = ["", "退款", 'say "hi"\n', 'say "hi"', "\\", "\ud800 lone", "\udfff", "\x00\x1f", "a\x1f", "\x7f\u2028", "😀"]
+SPECIAL += ["\\u0000", "\x00", "a\\\x00b", "\\u0000\x00", '"\\u0000"']  # a NUL, and text that reads as its escape
 """Each of the characters orjson escapes (or refuses) alone, and some it writes as they are."""
 texts = st.text(max_size=40) | st.sampled_from(SPECIAL)
 calls = st.lists(

@@ -278,17 +278,13 @@ class ChunkStream(Sequence[dict[str, Any]]):
         middle = b',"logprobs":null,"finish_reason":null' + end
         parts = [head, b'{"role":"assistant","content":""}' if turn.content is not None else _ROLE_WITHOUT_TEXT, middle]
         if turn.content:
-            before, after = head + b'{"content":', b"}" + middle
-            for text in _pieces(turn.content, piece):
-                parts += (before, orjson.dumps(text), after)
+            parts.append(_piece_lines(turn.content, piece, head + b'{"content":', b"}" + middle))
         for index, call in enumerate(turn.tool_calls):
             function = call["function"]
             header = {"index": index, "id": call["id"], "type": "function", "function": {"name": function["name"]}}
             parts += (head, b'{"tool_calls":[', orjson.dumps(header)[:-2], b',"arguments":""}}]}', middle)
             before = head + b'{"tool_calls":[{"index":%d,"function":{"arguments":' % index
-            after = b"}}]}" + middle
-            for text in _pieces(function["arguments"], piece):
-                parts += (before, orjson.dumps(text), after)
+            parts.append(_piece_lines(function["arguments"], piece, before, b"}}]}" + middle))
         parts += (head, b'{},"logprobs":null,"finish_reason":', orjson.dumps(turn.finish_reason), end)
         if self.include_usage:
             parts += (b"data: ", envelope, b',"choices":[],"usage":', orjson.dumps(turn.usage), b"}\n\n")
@@ -296,6 +292,21 @@ class ChunkStream(Sequence[dict[str, Any]]):
 
 
 _ROLE_WITHOUT_TEXT = b'{"role":"assistant","content":null}'
+
+
+def _piece_lines(text: str, size: int, before: bytes, after: bytes) -> bytes:
+    """`before + orjson.dumps(p) + after` for each piece `p` of `text` (`size` characters), joined.
+
+    The pieces are written in one call, with a NUL between them, and each NUL is then replaced
+    by the end of one line and the start of the next: orjson writes a text character by
+    character and a NUL as `\\u0000`, which no other character of a text without a backslash
+    writes. A text with a NUL or a backslash has its pieces written one by one."""
+    pieces = _pieces(text, size)
+    if not pieces:
+        return b""
+    if "\x00" in text or "\\" in text:
+        return b"".join([before + orjson.dumps(p) + after for p in pieces])
+    return before + orjson.dumps("\x00".join(pieces)).replace(b"\\u0000", b'"' + after + before + b'"') + after
 
 
 def truncate_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

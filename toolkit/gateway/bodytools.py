@@ -103,7 +103,9 @@ def read_body(body: bytes) -> tuple[Any, ToolSet | None]:
 
 def _one_tools_key(text: bytes) -> bool:
     """Whether `text` writes the key `tools` at most once (see the module docstring)."""
-    return text.count(b'"tools"') <= 1 and _ESCAPED_LETTERS[0] not in text and _ESCAPED_LETTERS[1] not in text
+    if text.count(b'"tools"') > 1:
+        return False
+    return b"\\u00" not in text or (_ESCAPED_LETTERS[0] not in text and _ESCAPED_LETTERS[1] not in text)
 
 
 def _value_start(body: bytes) -> int:

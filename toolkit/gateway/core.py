@@ -240,11 +240,11 @@ def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> t
     the same ids streamed or not; the tool list not written again: `toolkit.gateway.digest`),
     and its prompt tokens: `estimate_tokens` of every message
     text and tool call, plus the tools as compact JSON (counted once per tool list: `prepared`)."""
-    said = (
-        {key: value for key, value in request.items() if key not in _DELIVERY}
-        if _DELIVERY & request.keys()
-        else request
-    )
+    said = request
+    if not _DELIVERY.isdisjoint(request):
+        said = request.copy()  # in the same order, without the delivery fields
+        for key in _DELIVERY:
+            said.pop(key, None)
     digest = request_digest(mode, said, prepared)
     tools = request.get("tools")
     tokens = (prepared.tokens if prepared is not None else _tokens(_compact(tools))) if tools else 0

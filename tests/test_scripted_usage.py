@@ -312,3 +312,20 @@ def test_a_conversation_that_parts_from_the_last_compares_no_record_field_by_fie
     for request in (sent[:1], sent):
         assert model.chat(request).usage.input_tokens == plain(request, [])
     assert len(compared) == 1
+
+
+def test_copies_at_the_end_of_a_part_sent_again_leave_the_conversation_as_it_is():
+    """A part of the conversation sent again from its same first message, with copies at its end
+    (a new model's reply to the same question), leaves the conversation kept as it is: comparing
+    those few copies again costs less than copying a long conversation."""
+    question = UserMessage(content="1+2?")
+    run = [question, AssistantMessage(tool_calls=(ToolCall(id="c1", name="add"),))]
+    run += [ToolResultMessage(tool_call_id="c1", tool_name="add", content="3"), AssistantMessage(content="3")]
+    ScriptedModel(["ok"]).chat(run)
+    kept = scripted._last
+    part = [question, a_copy(run[1]), a_copy(run[2])]
+    assert ScriptedModel(["ok"]).chat(part).usage.input_tokens == plain(part, [])
+    assert scripted._last is kept
+    whole = [*part, a_copy(run[3])]
+    assert ScriptedModel(["ok"]).chat(whole).usage.input_tokens == plain(whole, [])
+    assert scripted._last.messages == tuple(whole) and all(a is b for a, b in zip(scripted._last.messages, whole))

@@ -222,7 +222,7 @@ class Prefix(NamedTuple):
     carries no provider fields either), so an equal copy counts the same. One conversation is
     kept, the last counted by any scripted model (a new model often goes on with it); it is
     replaced, never changed, so a model in another thread reads either the old one or the new
-    one whole. Equal copies sent again take the place of its own messages (`sent_again`)."""
+    one whole. Equal copies sent again may take the place of its own messages (`sent_again`)."""
 
     messages: tuple[Message, ...]
     totals: tuple[tuple[int, int, int], ...]
@@ -248,8 +248,12 @@ class Prefix(NamedTuple):
         return same if self.messages[:same] == messages[:same] else 0  # else one in the middle was replaced
 
     def sent_again(self, messages: tuple[Message, ...]) -> Prefix:
-        """This conversation, its first messages now `messages` (equal copies of them, so a
-        request that goes on from the copies finds the same objects here)."""
+        """This conversation, `messages` (equal copies of its first messages, some of them) in
+        their place, so a request that goes on from the copies finds the same objects here; but
+        itself when a part of it, not all, is sent again from the same first message (a few
+        copies at its end, compared again, cost less than copying a long conversation)."""
+        if len(messages) < len(self.messages) and messages[0] is self.messages[0]:
+            return self
         return Prefix(messages + self.messages[len(messages) :], self.totals)
 
 

@@ -359,6 +359,12 @@ def test_a_stream_carries_the_same_tool_call_in_fragments():
     assert {c.id for c in chunks} == {plain["id"]}
 
 
+def test_a_stream_without_usage_counts_no_tokens_and_one_with_usage_counts_them_as_a_plain_reply():
+    assert ask(PROBE, stream=True).events.turn.usage == {}  # not counted: nothing would send them
+    assert ask(PROBE, stream=True, stream_options={"include_usage": True}).events.turn.usage == ask(PROBE).body["usage"]
+    assert ask(PROBE, stream=True).encode() == ask(PROBE, stream=True, stream_options={"include_usage": False}).encode()
+
+
 def test_a_text_stream_comes_in_small_deltas_without_usage_unless_asked():
     chunks = events_of(ask("你好", stream=True))
     text = "".join(c.choices[0].delta.content or "" for c in chunks)

@@ -122,13 +122,14 @@ def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Repl
         check_request(request, tools)
     except RequestError as exc:
         return error_reply(exc.status, exc.message, param=exc.param, code=exc.code)
-    try:
-        digest, prompt = _read_prompt(request, config.mode, tools)
+    stream = bool(request.get("stream"))
+    include_usage = stream and bool((request.get("stream_options") or {}).get("include_usage"))
+    try:  # a stream without usage sends no token counts: nothing is counted
+        digest, prompt = _read_prompt(request, config.mode, tools, count=include_usage or not stream)
         turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     except RecursionError:  # parsed fine, but far too deep to be a real request
         return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
-    if request.get("stream"):
-        include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
+    if stream:
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
         return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
     return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
@@ -141,8 +142,9 @@ def _reject_tool_fields(request: Any) -> None:
             raise RequestError(f"unknown field: {key}", param=key, code="unknown_field")
 
 
-def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: GatewayConfig) -> Turn:
-    """Apply the mode to the rules' decision and dress it for the wire."""
+def _turn(request: dict, digest: str, prompt: int | None, decision: Decision, config: GatewayConfig) -> Turn:
+    """Apply the mode to the rules' decision and dress it for the wire (`prompt` None: the
+    tokens were not counted, as no usage is sent; the turn's `usage` is then empty)."""
     content: str | None = decision.text
     calls: tuple[dict[str, Any], ...] = ()
     if decision.calls and config.mode in ("B", "D"):
@@ -159,10 +161,23 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
             for i, c in enumerate(decision.calls)
         )
     content, calls, finish = _shaped(request, content, calls, config.rules)
+    return Turn(
+        id=f"chatcmpl-{digest[:24]}",
+        model=request["model"],
+        created=config.created,
+        content=content,
+        tool_calls=calls,
+        usage={} if prompt is None else _usage(prompt, content, calls),
+        fingerprint=FINGERPRINT,
+        finish=finish,
+    )
+
+
+def _usage(prompt: int, content: str | None, calls: tuple[dict[str, Any], ...]) -> dict[str, Any]:
     completion = _tokens(content or "")
     for c in calls:
         completion += _tokens(c["function"]["name"] + c["function"]["arguments"])
-    usage: dict[str, Any] = {
+    return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "total_tokens": prompt + completion,
@@ -174,16 +189,6 @@ def _turn(request: dict, digest: str, prompt: int, decision: Decision, config: G
             "rejected_prediction_tokens": 0,
         },
     }
-    return Turn(
-        id=f"chatcmpl-{digest[:24]}",
-        model=request["model"],
-        created=config.created,
-        content=content,
-        tool_calls=calls,
-        usage=usage,
-        fingerprint=FINGERPRINT,
-        finish=finish,
-    )
 
 
 def _shaped(
@@ -235,10 +240,12 @@ def _broken_json(arguments: dict[str, Any]) -> str:
     return "{" + ", ".join(f"{key}: {value}" for key, value in arguments.items()) + "}"
 
 
-def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> tuple[str, int]:
+def _read_prompt(
+    request: dict, mode: str, prepared: ToolSet | None = None, count: bool = True
+) -> tuple[str, int | None]:
     """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
     the same ids streamed or not; the tool list not written again: `toolkit.gateway.digest`),
-    and its prompt tokens: `estimate_tokens` of every message
+    and its prompt tokens (None unless `count`): `estimate_tokens` of every message
     text and tool call, plus the tools as compact JSON (counted once per tool list: `prepared`)."""
     said = request
     if not _DELIVERY.isdisjoint(request):
@@ -246,6 +253,8 @@ def _read_prompt(request: dict, mode: str, prepared: ToolSet | None = None) -> t
         for key in _DELIVERY:
             said.pop(key, None)
     digest = request_digest(mode, said, prepared)
+    if not count:
+        return digest, None
     tools = request.get("tools")
     tokens = (prepared.tokens if prepared is not None else _tokens(_compact(tools))) if tools else 0
     for message in request["messages"]:

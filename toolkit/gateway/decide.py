@@ -90,7 +90,7 @@ def _auto(
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
     calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
-    if not calls and offered:
+    if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []), prepared)
     if calls:
         return Decision(None, calls, facts.order_id)

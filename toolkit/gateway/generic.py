@@ -386,7 +386,10 @@ class _Filler:
         fmt = schema.get("format")
         if fmt in ("date", "time"):
             return str(fmt)
-        return next((fact for word, fact in self.rules.generic.params if word in lowered), None)
+        for word, fact in self.rules.generic.params:
+            if word in lowered:
+                return fact
+        return None
 
     def generic_fact(self, fact: str) -> str | None:
         """The first match in the text of the `[generic.facts]` pattern `fact` (looked for once)."""

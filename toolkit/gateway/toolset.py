@@ -115,6 +115,10 @@ class ToolSet:
         best = max(totals)  # the first tool with the best score, if it is enough
         return tools[totals.index(best)].name if best >= rules.generic.min_score else None
 
+    def picks_from(self, rules: Rules) -> bool:
+        """Whether any tool is left to `pick` (else it answers None without reading the text)."""
+        return bool(self._prepared(rules)[0])
+
     def _prepared(self, rules: Rules) -> tuple[list[_Pickable], str, str]:
         """The unruled tools, and their lower-cased names (descriptions) joined by newlines."""
         ruled = rules.ruled_tools

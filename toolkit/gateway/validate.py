@@ -248,9 +248,10 @@ def _check_tool_pairing(messages: list[dict]) -> None:
                     code="invalid_tool_call_id",
                 )
             continue
-        _no_unanswered(pending)
-        if message["role"] == "assistant":
-            pending = {call["id"]: i for call in message.get("tool_calls") or ()}
+        if pending:
+            _no_unanswered(pending)
+        if message["role"] == "assistant" and message.get("tool_calls"):  # else nothing is pending
+            pending = {call["id"]: i for call in message["tool_calls"]}
     _no_unanswered(pending)
 
 

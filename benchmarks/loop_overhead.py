@@ -553,12 +553,9 @@ def scripted_cases(options: str, earlier: int = 0) -> tuple[Callable[[], object]
 def scripted_call_cases() -> tuple[Callable[[], object], Callable[[], object]]:
     """toolkit with `ScriptedModel` as a learner's test writes it: the script built anew each run
     with `call()` (fresh `ToolCall`s, counter-based ids) and a fresh question, so nothing kept by
-    a script's or a message's identity from an earlier run helps. The hand-written loop builds the
-    same script and question each run (setup, the same on both sides), then runs as the first floor."""
-    import json
-
+    a script's or a message's identity from an earlier run helps. The floor builds the same calls
+    each run (setup, the same on both sides), then runs the first floor (which makes the question)."""
     from toolkit import UserMessage, run_loop
-    from toolkit.chat.messages import ToolResultMessage
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.memory.windows import ChatMemory
     from toolkit.tools.decorator import tool
@@ -571,19 +568,12 @@ def scripted_call_cases() -> tuple[Callable[[], object], Callable[[], object]]:
         model = ScriptedModel([call("add", a=1, b=2), call("add", a=3, b=4), "10"])
         return run_loop(model, [UserMessage(content=QUESTION)], tools=[add], memory=ChatMemory()).answer
 
-    def floor() -> object:  # the same setup each run (the calls, the question); replies as in the first floor
-        script = [call("add", a=1, b=2), call("add", a=3, b=4), "10"]
-        memory: list = [UserMessage(content=QUESTION)]
-        for reply in replies:
-            memory.append(reply.message)
-            if not reply.message.tool_calls:
-                return reply.message.content
-            for made in reply.message.tool_calls:
-                result = add(**json.loads(made.arguments))
-                memory.append(ToolResultMessage(tool_call_id=made.id, tool_name=made.name, content=json.dumps(result)))
-        return script
+    plain = handwritten_loop(scripted_replies(), {"add": add}, QUESTION)  # it makes the question each run
 
-    replies = scripted_replies()
+    def floor() -> object:  # the same setup each run: the script's calls
+        _ = [call("add", a=1, b=2), call("add", a=3, b=4), "10"]
+        return plain()
+
     return ours, floor
 
 

@@ -1,10 +1,12 @@
-"""The request's hash written around its prepared tool list is the hash of the request written whole."""
+"""The request's hash, going on from its prepared tool list's state, is the hash of the request written whole."""
+
+import hashlib
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit.gateway import digest, toolset
+from toolkit.gateway import toolset
 from toolkit.gateway.core import MODES
 from toolkit.gateway.digest import plain_digest, request_digest
 from toolkit.gateway.toolset import prepare
@@ -48,10 +50,22 @@ def test_every_way_round_the_hash_is_the_same():
     said = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "hi"}]}
     prepared = prepare(tools)
     assert request_digest("A", said, prepared) == plain_digest("A", said)
-    assert request_digest("E", said, prepared) == plain_digest("E", said)  # the mode is hashed first
+    assert request_digest("E", said, prepared) == plain_digest("E", said) != plain_digest("A", said)
     other = {"model": "n", "tools": tools, "messages": said["messages"]}
     assert request_digest("A", other, prepared) == plain_digest("A", other) != plain_digest("A", said)
     assert request_digest("A", said, None) == plain_digest("A", said)
+    moved = {"tools": tools, "model": "m", "messages": said["messages"]}  # the list's place is hashed
+    assert request_digest("A", moved, prepared) == plain_digest("A", moved) != plain_digest("A", said)
+
+
+def test_the_hash_is_the_list_then_the_mode_and_the_rest():
+    said = {"model": "m", "tools": [{"a": "天"}], "n": 1}
+    whole = '[{"a":"天"}]\x00A{"model":"m","tools":null,"n":1}'.encode()
+    assert plain_digest("A", said) == hashlib.sha256(whole).hexdigest()
+    assert request_digest("A", said, prepare(said["tools"])) == plain_digest("A", said)
+    without = {"model": "m", "n": 1}
+    assert plain_digest("A", without) == hashlib.sha256(b'A{"model":"m","n":1}').hexdigest()
+    assert plain_digest("A", {**without, "tools": None}) != plain_digest("A", without)
 
 
 def _nested(depth: int) -> list:
@@ -86,9 +100,3 @@ def test_values_orjson_refuses_are_hashed_the_plain_way():
     assert odd is not spliced and odd is not None and not odd.spliceable
     said = {"tools": [_tool(_Odd())], "x": 1e-7}  # written whole by the standard library: `1e-07`
     assert request_digest("A", said, odd) == plain_digest("A", said)
-
-
-def test_without_fragments_the_hash_is_written_whole(monkeypatch):
-    monkeypatch.setattr(digest, "_MARK", None)
-    said = {"model": "m", "tools": [{"a": 1}]}
-    assert request_digest("A", said, prepare([{"a": 1}])) == plain_digest("A", said)

@@ -1,65 +1,58 @@
-"""The hash a reply's ids are made from, without writing the request's tool list again.
+"""The hash a reply's ids are made from, without hashing the request's tool list again.
 
 The ids hash the mode and the request's compact JSON (`dumps`, the delivery fields left out:
-see `toolkit.gateway.core`): `plain_digest(mode, said)`. Most of those bytes are the tool list,
-which is the same from request to request and which `toolkit.gateway.toolset.prepare` has
-written already (`ToolSet.compact`). `request_digest(mode, said, tools)` gives the same hash
-and writes only the rest around the list: the request with a marker in the list's place,
-cut at the marker. The parts and the list between them are the very bytes of the whole
-request: orjson writes a dict as its keys and values in order with no spaces, and a
-`Fragment` as its bytes.
+see `toolkit.gateway.core`). A request with a `tools` field is hashed as two parts: first its
+tool list (`dumps(said["tools"])`, then a NUL byte, which compact JSON never holds), then the
+mode and the rest of the request with its tool list written as `null`: `plain_digest(mode,
+said)`. Most of a request's bytes are its tool list, which is the same from request to request;
+`toolkit.gateway.toolset.prepare` writes it once per distinct list (`ToolSet.compact`, the very
+bytes `dumps` writes for it) and keeps the hash state after it (`tools_state`).
+`request_digest(mode, said, tools)` goes on from a copy of that state, and gives the same hash.
 
-Nothing of the request is kept: clients write the conversation before the tools (the OpenAI
-SDK sends `messages` first, `toolkit.chat.client` sends `model` then `messages`), so what comes
-before the list is different in every request.
+Nothing of the request is kept: the conversation is different in every request, and the tool
+list's state is kept by its `ToolSet`, whose store is bounded.
 
-Leaves out: anything orjson cannot write as it is (a value it refuses, a list nested too deeply
-to write inside the request: `ToolSet.spliceable`); those are hashed the plain way.
+Leaves out: an order of the two parts that follows the request (the tool list goes first,
+wherever the request wrote it, so that its state can be kept).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from toolkit.gateway.toolset import ToolSet
 from toolkit.gateway.wire import dumps
+
+if TYPE_CHECKING:
+    from toolkit.gateway.toolset import ToolSet
+
+_LIST_END = b"\x00"
 
 
 def plain_digest(mode: str, said: dict[str, Any]) -> str:
-    """The hash of the mode and the request's compact JSON, written whole."""
-    return hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
+    """The hash of the request's tool list (if it has a `tools` field), the mode and the rest
+    of the request, each written whole."""
+    if "tools" not in said:
+        return hashlib.sha256(mode.encode() + dumps(said)).hexdigest()
+    state = tools_state(dumps(said["tools"]))
+    state.update(mode.encode() + _rest(said))
+    return state.hexdigest()
 
 
 def request_digest(mode: str, said: dict[str, Any], tools: ToolSet | None) -> str:
     """`plain_digest(mode, said)`; `tools` is `said["tools"]` prepared (or None)."""
-    if tools is None or not tools.spliceable:
+    if tools is None or "tools" not in said:
         return plain_digest(mode, said)
-    parts = _around_tools(said)
-    if parts is None:
-        return plain_digest(mode, said)
-    head, tail = parts
-    state = hashlib.sha256(mode.encode() + head)
-    state.update(tools.compact)
-    state.update(tail)
+    state = tools.digest_state.copy()
+    state.update(mode.encode() + _rest(said))
     return state.hexdigest()
 
 
-def _around_tools(said: dict[str, Any]) -> tuple[bytes, bytes] | None:
-    """The request's compact JSON before its tool list (up to `"tools":`) and after it: written
-    once with a marker in the list's place, a NUL byte (which orjson never writes: it escapes
-    control characters in strings). None when orjson refuses a field (the plain path then
-    writes the request as `dumps` does) or cannot mark (an orjson without `Fragment`)."""
-    if _MARK is None or "tools" not in said:
-        return None
-    try:
-        written = orjson.dumps({**said, "tools": _MARK})
-    except TypeError:  # orjson.JSONEncodeError
-        return None
-    head, _, tail = written.partition(b"\x00")
-    return head, tail
+def tools_state(compact: bytes) -> Any:
+    """The hash state after a tool list written as `compact` (`dumps` of the list)."""
+    return hashlib.sha256(compact + _LIST_END)
 
 
-_MARK = orjson.Fragment(b"\x00") if hasattr(orjson, "Fragment") else None
+def _rest(said: dict[str, Any]) -> bytes:
+    """The request's compact JSON with its tool list written as `null`, in the same place."""
+    return dumps({**said, "tools": None})

@@ -2,10 +2,10 @@
 
 An application sends the same tool list with every request: every round of the tool loop,
 every conversation. What the gateway learns from the list alone is the same each time, so
-`prepare(tools)` reads it once and keeps a `ToolSet`: the list's compact JSON and its
-prompt tokens, what `check_request` says about it (its first problem, if any), the offered
-tools by name, the tools no shop rule names, and what the generic picker needs to score them
-(names and descriptions lower-cased, `enum` values).
+`prepare(tools)` reads it once and keeps a `ToolSet`: the list's compact JSON, the hash state
+after it (`toolkit.gateway.digest`) and its prompt tokens, what `check_request` says about it
+(its first problem, if any), the offered tools by name, the tools no shop rule names, and what
+the generic picker needs to score them (names and descriptions lower-cased, `enum` values).
 
 `ToolSet.pick(text, context, rules)` is `toolkit.gateway.generic.pick` over the prepared tools:
 the same answer for every text (a test holds them equal). It differs only in how it finds the
@@ -34,6 +34,7 @@ from typing import Any
 
 import orjson
 
+from toolkit.gateway.digest import tools_state
 from toolkit.gateway.generic import ToolInfo, first_enum_groups, search_terms, windows
 from toolkit.gateway.rules import Rules
 from toolkit.gateway.validate import RequestError, check_tools
@@ -52,6 +53,7 @@ class ToolSet:
 
     __slots__ = (
         "compact",
+        "digest_state",
         "spliceable",
         "tokens",
         "problem",
@@ -65,9 +67,10 @@ class ToolSet:
 
     def __init__(self, compact: bytes, tools: Any, spliceable: bool = False) -> None:
         self.compact = compact
+        self.digest_state = tools_state(compact)
+        """The hash state after the list: where `toolkit.gateway.digest` goes on from."""
         self.spliceable = spliceable
-        """Whether `compact` is what orjson writes for the list inside a request (one level down):
-        the bytes `toolkit.gateway.digest` may splice into the request's JSON."""
+        """Whether `compact` is what orjson writes for the list inside a request (one level down)."""
         text = compact.decode("utf-8")
         self.tokens = estimate_tokens(text)
         """`estimate_tokens` of the list's compact JSON: what the tools add to the prompt."""

@@ -47,7 +47,9 @@ def same(body: bytes) -> tuple:
 
 def test_a_list_met_before_is_not_parsed_again():
     body = json.dumps({"messages": MESSAGES, "model": "m", "tools": TOOLS}).encode()
-    first, _ = same(body)
+    same(body)  # met once: nothing learned
+    assert not bodytools._order
+    first, _ = same(body)  # met again: its bytes are learned
     again, tools = same(
         json.dumps({"messages": [{"role": "user", "content": "bye"}], "model": "m", "tools": TOOLS}).encode()
     )
@@ -129,7 +131,8 @@ def _naming(key: str) -> list:
 @pytest.mark.parametrize("key", ["tools", "toolset"])
 def test_a_list_that_writes_tools_itself_is_not_mistaken(key):
     raw = json.dumps(_naming(key)).encode()
-    same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    for _ in range(2):
+        same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
     request, _ = same(b'{"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": ' + raw + b"}")
     if key == "toolset":  # recognised (with a key "tools" in it, the last `"tools":` is its own: read plainly)
         assert request["tools"] is bodytools._order[-1].value
@@ -140,7 +143,9 @@ def test_a_list_that_writes_tools_itself_is_not_mistaken(key):
 
 def test_a_list_written_with_the_placeholder_is_no_trouble():
     raw = json.dumps(TOOLS).encode()
-    same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    for _ in range(2):
+        same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    assert bodytools._order
     placeholder = json.dumps(bodytools._PLACEHOLDER).encode()
     for body in _bodies(raw, placeholder):
         same(body)
@@ -154,6 +159,15 @@ def test_lists_with_a_problem_short_lists_and_bad_bodies_are_read_plainly():
     assert [f.tools.compact for f in bodytools._order] == [toolset.prepare(TOOLS).compact]
     for body in (b"", b"{", b'"tools": []', b'{"tools": ', b'{"tools": []}', b"\xff", b"[1, 2]", b'{"tools": 1e999}'):
         same(body)
+
+
+def test_a_list_sent_once_is_not_learned_and_the_count_of_lists_met_is_bounded(monkeypatch):
+    monkeypatch.setattr(bodytools, "_COUNTED", 5)
+    catalogue = [spec.to_openai() for spec in CATALOG.tools]
+    for i in range(40):  # a new choice of tools in every request
+        same(json.dumps({"model": "m", "messages": MESSAGES, "tools": catalogue[i : i + 3]}).encode())
+    assert not bodytools._order and len(bodytools._met) == 5
+    assert list(bodytools._met) == [toolset.prepare(catalogue[i : i + 3]).compact for i in range(35, 40)]
 
 
 def test_tries_to_learn_a_list_are_bounded(monkeypatch):
@@ -175,7 +189,8 @@ def test_the_forms_kept_are_bounded_in_number_and_bytes(monkeypatch):
     assert len(bodytools._order) == 3 and sum(len(forms) for forms in bodytools._forms.values()) == 3
     assert bodytools._form_bytes == sum(len(f.raw) for f in bodytools._order)
     monkeypatch.setattr(bodytools, "MAX_FORM_BYTES", 4 * len(bodytools._order[-1].raw))
-    same(json.dumps({"model": "m", "messages": MESSAGES, "tools": catalogue[10:13]}).encode())
+    for _ in range(2):
+        same(json.dumps({"model": "m", "messages": MESSAGES, "tools": catalogue[10:13]}).encode())
     assert bodytools._form_bytes <= bodytools.MAX_FORM_BYTES
 
 
@@ -204,7 +219,9 @@ _pieces = st.sampled_from(
 def test_bodies_made_of_known_lists_and_pieces_read_as_parsed_whole(pieces, compact):
     write = (lambda v: json.dumps(v, separators=(",", ":"))) if compact else json.dumps
     raw, other = write(TOOLS).encode(), write(_reordered(TOOLS)).encode()
-    same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    for _ in range(2):  # learned from the second body that holds it
+        same(b'{"model": "m", "messages": [], "tools": ' + raw + b"}")
+    assert bodytools._order
     body = b"{" + b"".join(pieces).replace(b"RAW", raw).replace(b"OTHER", other)
     same(body)
     same(body + b"}")

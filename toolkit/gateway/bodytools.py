@@ -22,12 +22,15 @@ Anything else (a list not met, a list shorter than `_KEY` bytes, a body writing 
 the rest failing to parse) is parsed the plain way, as is every body the first time:
 `read_body_plainly`, which a test holds `read_body` equal to.
 
-A way of writing a list is learned from a body parsed the plain way whose list `toolset` kept:
-the list's bytes in that body, found with the standard library's decoder (`raw_decode`, which
-says where a value ends), parsed again with orjson and checked to write the same compact JSON.
-Bounded: at most `MAX_FORMS` ways of writing (`MAX_FORM_BYTES` of bytes in all, the oldest
-dropped first), and at most `_TRIES` tries to learn each list (a body in which its bytes cannot
-be found, or do not come after the last `"tools":`, is not read again and again).
+A way of writing a list is learned from a body parsed the plain way whose list `toolset` kept
+and which an earlier body held too (a list sent once, as a client that sends a new choice of
+tools with every request does, is not worth the learning): the list's bytes in that body, found
+with the standard library's decoder (`raw_decode`, which says where a value ends), parsed again
+with orjson and checked to write the same compact JSON. Bounded: at most `MAX_FORMS` ways of
+writing (`MAX_FORM_BYTES` of bytes in all, the oldest dropped first), at most `_TRIES` tries to
+learn each list (a body in which its bytes cannot be found, or do not come after the last
+`"tools":`, is not read again and again), and the lists met are counted for the last `_COUNTED`
+of them (the least recently met forgotten first, each in O(1)).
 
 Leaves out: lists shorter than `_KEY` bytes (cheap to parse); recognising a list written in a
 new way before a body has shown it; sharing what is learned between processes.
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -48,6 +52,7 @@ MAX_FORM_BYTES = 4 << 20
 _KEY = 64
 """A way of writing a list is looked up by its first `_KEY` bytes."""
 _TRIES = 4
+_COUNTED = MAX_FORMS * (_TRIES + 1)
 _PLACEHOLDER = "the tool list met before"
 _QUOTED = f'"{_PLACEHOLDER}"'.encode()
 _TOOLS = b'"tools":'
@@ -70,7 +75,8 @@ _forms: dict[bytes, list[_Form]] = {}
 """The first `_KEY` bytes of a way of writing → the forms starting with them, oldest first."""
 _order: list[_Form] = []
 _form_bytes = 0
-_tries: dict[bytes, int] = {}
+_met: OrderedDict[bytes, int] = OrderedDict()
+"""A kept list's compact JSON → how many bodies holding it were parsed the plain way."""
 _lock = threading.Lock()
 
 
@@ -120,15 +126,18 @@ def _value_start(body: bytes) -> int:
 
 
 def _learn(body: bytes, start: int, tools: ToolSet) -> None:
-    """Keep the way this body writes `tools` (which `toolset` kept), if its bytes are found."""
-    tried = _tries.get(tools.compact, 0)
-    if tried >= _TRIES:
+    """Keep the way this body writes `tools` (which `toolset` kept), if its bytes are found and
+    an earlier body held the list too (see the module docstring)."""
+    met = _met.get(tools.compact, 0)
+    if met > _TRIES:  # the first sighting and `_TRIES` tries to learn
         return
     with _lock:
-        _tries.pop(tools.compact, None)
-        _tries[tools.compact] = tried + 1
-        while len(_tries) > MAX_FORMS * _TRIES:
-            _tries.pop(next(iter(_tries)))
+        _met[tools.compact] = met + 1
+        _met.move_to_end(tools.compact)
+        while len(_met) > _COUNTED:
+            _met.popitem(last=False)
+    if met == 0:
+        return
     try:
         text = body.decode("utf-8")
         at = len(body[:start].decode("utf-8"))
@@ -167,5 +176,5 @@ def clear() -> None:
     with _lock:
         _forms.clear()
         _order.clear()
-        _tries.clear()
+        _met.clear()
         _form_bytes = 0

@@ -9,7 +9,9 @@ the best requests/s of each counts. The requests are `workload()`: all different
 ids and reference numbers, so nothing keyed by a request can help), to the shop's three tools
 or to one of four apps offering eight catalogue tools (so the generic keyword picker runs),
 some continuing with a tool result or carrying history. `--fixed` sends one request over and
-over instead, the workload of earlier runs (it hides what the generic picker costs). Plain and streamed replies are
+over instead, the workload of earlier runs (it hides what the generic picker costs);
+`--fresh-tools K` gives every request a new choice of K tools (a tool search's finds, a list
+rebuilt per request), so nothing the gateway keeps per tool list can help. Plain and streamed replies are
 measured one after the other (or only one of them, with `--plain` / `--stream`).
 Target, for each: the gateway reaches at least 70% of the bare endpoint. Each server's own
 CPU time per request is measured too (from /proc): on a machine shared with other work the
@@ -26,7 +28,7 @@ full gateway. In a server a stage costs two to three times what it costs in a ti
 process (its code and data are no longer in the CPU caches when the next request arrives).
 Give it `--requests 16000` or more: the CPU clock ticks every 10 ms, too coarse for 4,000.
 
-    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed]
+    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed | --fresh-tools K]
                                      [--plain | --stream] [--profile | --ablate]
 
 Run on demand; not a test (timings depend on the machine).
@@ -82,7 +84,7 @@ APPS = 4  # catalogue "apps": each offers its own fixed set of catalogue tools
 APP_TOOLS = 8
 
 
-def workload(count: int, seed: int = 0) -> list[dict]:
+def workload(count: int, seed: int = 0, fresh_tools: int = 0) -> list[dict]:
     """`count` different chat requests, none repeated (so nothing keyed by a request can help):
     half to the shop (its three tools; the course's labelled questions, each with a fresh order
     id), half to one of `APPS` apps offering catalogue tools (the catalogue's queries, each with
@@ -90,7 +92,10 @@ def workload(count: int, seed: int = 0) -> list[dict]:
     loop's second request does, and a quarter carry an earlier exchange as history. The fields
     come in the order clients send them, the conversation before the tools: the OpenAI SDK's
     (`messages`, `model`, `tools`) for half, `toolkit.chat.client`'s (`model`, `messages`,
-    `tools`) for the rest."""
+    `tools`) for the rest. `fresh_tools=k`: every request offers a new choice of `k` tools instead
+    (`--fresh-tools`: a sample of the catalogue's tools for an app, the shop's three tools and
+    `k - 3` of the catalogue's in a shuffled order for the shop), as a client sends a tool
+    search's finds, or rebuilds its list, with every request: nothing kept per list can help."""
     import random
     import re
 
@@ -108,8 +113,13 @@ def workload(count: int, seed: int = 0) -> list[dict]:
         if n % 2:
             tools, system = rng.choice(apps), "You are a helpful assistant. Use the tools when they help."
             question = f"{rng.choice(queries)} (ref {100000 + n})"
+            if fresh_tools:
+                tools = [spec.to_openai() for spec in rng.sample(catalogue.tools, fresh_tools)]
         else:
             tools, system = TOOLS, SYSTEM
+            if fresh_tools:
+                tools = TOOLS + [spec.to_openai() for spec in rng.sample(catalogue.tools, max(0, fresh_tools - 3))]
+                rng.shuffle(tools)
             asked = rng.choice(questions)
             question = order_id.sub(f"SN2026{n:08d}", asked) if order_id.search(asked) else f"{asked}（{n}）"
         messages = [{"role": "system", "content": system}]
@@ -178,9 +188,9 @@ def _payload(stream: bool, request: dict = REQUEST) -> bytes:
     return json.dumps({**request, "stream": True} if stream else request).encode()
 
 
-def _payloads(stream: bool, count: int, fixed: bool) -> list[bytes]:
-    """The request bodies to send: the one fixed request, or `workload(count)`."""
-    return [_payload(stream)] if fixed else [_payload(stream, r) for r in workload(count)]
+def _payloads(stream: bool, count: int, fixed: bool, fresh_tools: int = 0) -> list[bytes]:
+    """The request bodies to send: the one fixed request, or `workload(count, fresh_tools=...)`."""
+    return [_payload(stream)] if fixed else [_payload(stream, r) for r in workload(count, fresh_tools=fresh_tools)]
 
 
 def _request_bytes(url: str, payload: bytes) -> tuple[tuple[str, int], bytes]:
@@ -245,10 +255,15 @@ def main(argv: list[str] | None = None) -> int:
     only.add_argument("--stream", action="store_true", help="only streamed replies")
     only.add_argument("--plain", action="store_true", help="only plain replies")
     parser.add_argument("--fixed", action="store_true", help="send one request over and over (the old workload)")
+    parser.add_argument(
+        "--fresh-tools", type=int, default=0, metavar="K", help="a new choice of K tools in every request (K >= 3)"
+    )
     parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
     parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
     parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.fresh_tools and (args.fresh_tools < 3 or args.fixed):
+        parser.error("--fresh-tools takes K >= 3, and not with --fixed")
     if args.serve:
         _serve(args.serve, args.stream)
         return 0
@@ -335,7 +350,7 @@ def _rounds(
     rates: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     count = args.requests // args.threads * args.threads
-    payloads = _payloads(stream, args.requests, args.fixed)
+    payloads = _payloads(stream, args.requests, args.fixed, args.fresh_tools)
     try:
         for _ in range(args.rounds):  # alternate, so all see the same machine weather
             for kind, (process, url) in servers.items():
@@ -354,7 +369,7 @@ def _rounds(
 def _profile(args: argparse.Namespace) -> int:
     """Time each stage of the core on the benchmark's requests, in process."""
     for stream in (False, True):
-        _profile_one(stream, _payloads(stream, 2000, args.fixed))
+        _profile_one(stream, _payloads(stream, 2000, args.fixed, args.fresh_tools))
     return 0
 
 

@@ -244,7 +244,7 @@ def _read_prompt(
     request: dict, mode: str, prepared: ToolSet | None = None, count: bool = True
 ) -> tuple[str, int | None]:
     """A hash of the request (ids are made from it; `stream` left out, so a conversation gets
-    the same ids streamed or not; the tool list not written again: `toolkit.gateway.digest`),
+    the same ids streamed or not; the tool list not hashed again: `toolkit.gateway.digest`),
     and its prompt tokens (None unless `count`): `estimate_tokens` of every message
     text and tool call, plus the tools as compact JSON (counted once per tool list: `prepared`)."""
     said = request

@@ -53,3 +53,41 @@ def test_a_mention_is_found_where_the_plain_search_finds_it():
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 20)))
         name = "".join(rng.choice(["a", "b", "_", "-", "A", "1", ".", "查"]) for _ in range(rng.randrange(0, 4)))
         assert _mention(text, name) == plain(text, name)
+
+
+def _plain_summarise(result, rules):
+    """`summarise` as it was first written: every line split into sentences, each one searched."""
+    from toolkit.gateway.decide import _SENTENCE_END
+
+    kept = []
+    for line in result.splitlines():
+        sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
+        if sentences:
+            kept.append("".join(sentences).strip().rstrip("。；;"))
+        if len(kept) == rules.summary_lines:
+            break
+    return "；".join(kept) or "没有返回任何内容"
+
+
+WORDS = ["请勿编造", "不要编造", "不要猜测", "状态：已发货", "单号", "ok"]
+PIECES = [*WORDS, "。", "！", "?", "；", ";", " ", "\t", "\n", "\r\n"]
+DROPS = [None, "不要编造|请告知用户", "^状态", "单号$", "\\bok", "(?<=。)单号", "。 ", "a|。"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
+    drop=st.sampled_from(DROPS),
+    lines=st.integers(-1, 4),
+)
+def test_a_summary_is_what_splitting_every_line_into_sentences_gives(result, drop, lines):
+    """A line the local `drop_sentences` does not match is kept whole, without splitting it."""
+    import dataclasses
+    import re
+
+    from toolkit.gateway.decide import summarise
+
+    rules = dataclasses.replace(RULES, summary_lines=lines)
+    if drop is not None:
+        rules = dataclasses.replace(rules, drop_sentences=re.compile(drop))
+    assert summarise(result, rules) == _plain_summarise(result, rules)

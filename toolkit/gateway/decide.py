@@ -245,12 +245,27 @@ def summarise(result: str, rules: Rules) -> str:
     """The first lines of a result, minus the sentences written for the model, joined by "；"."""
     kept: list[str] = []
     for line in result.splitlines():
-        sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
-        if sentences:
-            kept.append("".join(sentences).strip().rstrip("。；;"))
+        text = _kept_text(line.strip(), rules)
+        if text:
+            kept.append(text.rstrip("。；;"))
         if len(kept) == rules.summary_lines:
             break
     return "；".join(kept) or "没有返回任何内容"
+
+
+def _kept_text(line: str, rules: Rules) -> str:
+    """A stripped line without the sentences written for the model (`_kept_sentences`), stripped.
+    A line that a local `drop_sentences` does not match (`Rules.drop_sentences_local`) keeps
+    every sentence: one search of the line, and it is its own answer (split into sentences, it
+    has no blank one but an empty last, and joins back to itself)."""
+    if rules.drop_sentences_local and not rules.drop_sentences.search(line):
+        return line
+    return _kept_sentences(line, rules)
+
+
+def _kept_sentences(line: str, rules: Rules) -> str:
+    """The reference: the line's non-blank sentences that `drop_sentences` does not match, joined, stripped."""
+    return "".join([s for s in _SENTENCE_END.split(line) if s.strip() and not rules.drop_sentences.search(s)]).strip()
 
 
 def fill(template: str, rules: Rules, order_id: str | None, **extra: str) -> str:

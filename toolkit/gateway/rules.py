@@ -25,6 +25,7 @@ from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.ascii_match import ascii_parts
 from toolkit.gateway.literal import needed_literal
+from toolkit.gateway.local_match import is_local
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
@@ -146,6 +147,12 @@ class Rules:
     def order_id_literal(self) -> str:
         """Text every order id holds (`toolkit.gateway.literal`): a text without it has none."""
         return needed_literal(self.order_id)
+
+    @functools.cached_property
+    def drop_sentences_local(self) -> bool:
+        """Whether `drop_sentences` matches a line wherever it matches one of its sentences
+        (`toolkit.gateway.local_match`): a line it does not match keeps every sentence."""
+        return is_local(self.drop_sentences)
 
     @functools.cached_property
     def ruled_tools(self) -> frozenset[str]:

@@ -276,6 +276,17 @@ def test_search_terms_equal_every_term_cleaned_at_the_end(text):
     assert search_terms(text, RULES) == plain_search_terms(text, RULES)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*_WORDS, "a", "ab", "3abc", "x1", "o'k", "--ab"]), max_size=8).map(" ".join)
+    | st.text(alphabet="aAbK3_'- .\u212a天气", max_size=16),
+    min_word=st.integers(0, 5),
+)
+def test_search_terms_find_the_words_long_enough_as_filtering_every_word_does(text, min_word):
+    rules = replace(RULES, generic=replace(RULES.generic, min_word=min_word))
+    assert search_terms(text, rules) == plain_search_terms(text, rules)
+
+
 def test_search_terms_of_an_ascii_text_find_ascii_glossary_words():
     rules = replace(RULES, generic=replace(RULES.generic, glossary=(("tz", ("timezone",)), ("天气", ("weather",)))))
     assert search_terms("tz of Paris", rules) == plain_search_terms("tz of Paris", rules) == ["paris", "tz", "timezone"]

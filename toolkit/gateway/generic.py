@@ -290,6 +290,8 @@ class _Filler:
         """`schema` with `$ref` followed and a single `allOf` merged (depth-limited, on the budget)."""
         if depth > _MAX_DEPTH:
             return {}
+        if isinstance(schema, dict) and "$ref" not in schema and "allOf" not in schema:
+            return {} if self.spent() else schema  # the loop's first step, with nothing to follow
         for _ in range(_MAX_DEPTH):
             if not isinstance(schema, dict) or self.spent():
                 return {}
@@ -407,6 +409,8 @@ class _Filler:
         fmt = schema.get("format")
         if fmt in ("date", "time"):
             return str(fmt)
+        if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
+            return None
         for word, fact in self.rules.generic.params:
             if word in lowered:
                 return fact

@@ -91,6 +91,11 @@ class GenericRules:
     """A word in a parameter's name → the fact it wants, in file order."""
 
     @functools.cached_property
+    def param_words(self) -> re.Pattern[str]:
+        """Matches where any word of `params` is (literally): a name it misses wants no fact."""
+        return _matcher([word for word, _ in self.params])
+
+    @functools.cached_property
     def ascii_glossary(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The glossary entries whose word is ASCII: the only ones an ASCII text can contain."""
         return tuple((word, terms) for word, terms in self.glossary if word.isascii())

@@ -129,13 +129,18 @@ def _found_by_results(
     messages: list[dict], offered: dict[str, ToolInfo], rules: Rules, prepared: ToolSet | None = None
 ) -> Decision | None:
     """A call of a tool that the trailing results name (a tool search found it) and that fits
-    the user's question, if it was not called yet since the user spoke."""
-    unruled = _unruled(offered, rules)
-    if not unruled:
-        return None
+    the user's question, if it was not called yet since the user spoke. The names are looked
+    for first (most results name no tool), and what was called only then."""
+    if prepared is not None and offered is prepared.offered and not prepared.picks_from(rules):
+        return None  # the rules name every tool: none to find
     results = "\n".join(_trailing_results(messages))
-    called = _called_since_user(messages)
-    named = {n: info for n, info in unruled.items() if n not in called and _mention(results, n) is not None}
+    ruled = rules.ruled_tools
+    named = {
+        n: info for n, info in offered.items() if n in results and n not in ruled and _mention(results, n) is not None
+    }
+    if named:
+        called = _called_since_user(messages)
+        named = {n: info for n, info in named.items() if n not in called}
     if not named:
         return None
     facts, text = _conversation_facts(messages, rules)
@@ -157,7 +162,7 @@ def _assistant_calls(message: dict) -> list[dict]:
 
 
 def _system_text(messages: list[dict]) -> str:
-    return "\n".join(content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer"))
+    return "\n".join([content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer")])
 
 
 def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:

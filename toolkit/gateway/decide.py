@@ -166,6 +166,11 @@ def _system_text(messages: list[dict]) -> str:
 
 
 def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:
+    """A call of each intent's tool that is offered (or the fallback's, given an order id). Without
+    intents and an order id, nothing: the usual English question builds no list (a comprehension
+    is a function call in Python 3.11)."""
+    if not facts.intents and not facts.order_id:
+        return ()
     tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
     if not tools and facts.order_id and rules.fallback_tool is not None and rules.fallback_tool in offered:
         tools = [rules.fallback_tool]

@@ -100,7 +100,7 @@ def search_terms(text: str, rules: Rules) -> list[str]:
     if trimmed:  # else no word has an end to trim
         terms = [w.strip("'-") for w in terms]
     glossary = generic.ascii_glossary if is_ascii else generic.glossary
-    others = [t for word, translations in glossary if word in text for t in (word, *translations)]
+    others = [t for word, translations in glossary if word in text for t in (word, *translations)] if glossary else []
     stop = generic.chinese_stop_chars
     for run in () if is_ascii else _CHINESE.findall(text):
         kept = [ch not in stop for ch in run]

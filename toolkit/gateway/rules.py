@@ -208,7 +208,8 @@ def read_text(text: str, rules: Rules) -> Facts:
     any_decline, declines, intents = rules.ascii_reading if is_ascii else rules.reading
     may_decline = _screened(text, rules.ascii_decline_screen) if is_ascii else True
     found = tuple([d for d, m in declines if m.search(text)]) if may_decline and any_decline.search(text) else ()
-    return Facts(text, find_order_id(text, rules), tuple([i for i, matcher in intents if matcher.search(text)]), found)
+    matched = tuple([i for i, matcher in intents if matcher.search(text)]) if intents else ()  # none for English
+    return Facts(text, find_order_id(text, rules), matched, found)
 
 
 def _screened(text: str, screen: tuple[str, ...] | None) -> bool:

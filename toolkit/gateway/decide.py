@@ -181,7 +181,10 @@ def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple
     """Tools named literally in the text, in the order they are named."""
     if not rules.direct_calls:
         return ()
-    found = [(end, name) for name in offered if name in text and (end := _mention(text, name)) is not None]
+    found = []
+    for name in offered:  # a plain loop: most texts name no tool
+        if name in text and (end := _mention(text, name)) is not None:
+            found.append((end, name))
     if not found:
         return ()
     found.sort()
@@ -228,11 +231,11 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
-    if any(i.tool in offered and i.needs_order_id for i in facts.intents):
+    if facts.intents and any(i.tool in offered and i.needs_order_id for i in facts.intents):
         return rules.replies["ask_order_id"]
     if facts.intents or facts.order_id:
         return reply_text(rules, "cannot_lookup", facts.order_id)
-    soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None)
+    soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None) if facts.declines else None
     return soft.reply if soft else rules.replies["default"]
 
 
@@ -241,14 +244,24 @@ def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
 
 def answer_results(results: list[str], order_id: str | None, rules: Rules) -> Decision:
     """One sentence per tool result (identical sentences once), from the `[[answer]]` rules."""
-    lines = dict.fromkeys(_answer_one(result, order_id, rules) for result in results)
+    lines: dict[str, None] = {}
+    for result in results:  # plain loops here: a generator is a function call in Python 3.11
+        lines[_answer_one(result, order_id, rules)] = None
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
 def _answer_one(result: str, order_id: str | None, rules: Rules) -> str:
-    template = next((a.template for a in rules.answers if a.when.search(result)), "{summary}")
+    template = _template(result, rules)
     mentioned = find_order_id(result, rules)
     return fill(template, rules, order_id if mentioned is None else mentioned, summary=summarise(result, rules))
+
+
+def _template(result: str, rules: Rules) -> str:
+    """The template of the first `[[answer]]` whose `when` matches the result ("{summary}" if none)."""
+    for answer in rules.answers:
+        if answer.when.search(result):
+            return answer.template
+    return "{summary}"
 
 
 def summarise(result: str, rules: Rules) -> str:

@@ -75,6 +75,7 @@ DROPS = [None, "不要编造|请告知用户", "^状态", "单号$", "\\bok", "(
 
 
 @settings(max_examples=500, deadline=None)
+@example(result="x\n状态：已发货", drop="^状态", lines=3)  # a line starts with it, the result does not
 @given(
     result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
     drop=st.sampled_from(DROPS),

@@ -265,10 +265,13 @@ def _template(result: str, rules: Rules) -> str:
 
 
 def summarise(result: str, rules: Rules) -> str:
-    """The first lines of a result, minus the sentences written for the model, joined by "；"."""
+    """The first lines of a result, minus the sentences written for the model, joined by "；".
+    A result that a local `drop_sentences` does not match at all (one search, as long as the
+    `splitlines` that reads it all) keeps every line whole (see `_kept_text`)."""
+    whole = rules.drop_sentences_local and not rules.drop_sentences.search(result)
     kept: list[str] = []
     for line in result.splitlines():
-        text = _kept_text(line.strip(), rules)
+        text = line.strip() if whole else _kept_text(line.strip(), rules)
         if text:
             kept.append(text.rstrip("。；;"))
         if len(kept) == rules.summary_lines:

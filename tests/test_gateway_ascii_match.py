@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from toolkit import data as course_data
 from toolkit.course.accuracy import load_cases
-from toolkit.gateway.ascii_match import ascii_parts, needs_non_ascii
+from toolkit.gateway.ascii_match import ascii_parts, ascii_screen, needs_non_ascii
 from toolkit.gateway.rules import Facts, Rules, _compile, find_order_id, load_rules, read_text
 
 RULES = load_rules()
@@ -62,6 +62,45 @@ ascii_texts = st.text(alphabet="aAkKsS 09_-中", max_size=12).map(lambda t: t.re
 def test_a_pattern_needing_a_non_ascii_character_finds_nothing_in_an_ascii_text(pattern, flags, text):
     if needs_non_ascii(f"(?{'i' if flags else 'u'}){pattern}"):
         assert re.search(pattern, text, flags) is None
+
+
+screen_patterns = st.recursive(
+    st.sampled_from([*ATOMS, "A", "hi", "Hello", "K", "s", "(?:)"]),
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=1, max_size=4).map("".join),
+        st.lists(inner, min_size=2, max_size=4).map(lambda ps: "(?:" + "|".join(ps) + ")"),
+        st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "+?"])).map(lambda p: f"(?:{p[0]}){p[1]}"),
+        inner.map(lambda p: f"(?i:{p})"),
+        inner.map(lambda p: f"({p})"),
+    ),
+    max_leaves=8,
+)
+screen_texts = st.text(alphabet="aAkKsShHiIello 0-", max_size=14)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(pattern=screen_patterns, flags=st.sampled_from([0, re.IGNORECASE]), text=screen_texts)
+def test_an_ascii_text_a_pattern_matches_holds_a_string_of_its_screen(pattern, flags, text):
+    screen = ascii_screen(re.compile(pattern, flags))
+    if screen is not None and re.search(pattern, text, flags) is not None:
+        assert any(s in text.lower() for s in screen)
+
+
+def test_what_screens_a_pattern():
+    cases = {
+        "\\b(?i:hi|hello)\\b": ("hi", "hello"),
+        "(?i)SN[0-9]+x": ("sn",),
+        "(?:ab)+c": ("ab",),
+        "(?:a|)b": ("ab", "b"),
+        "ab|cd": ("ab", "cd"),
+        "a?": None,
+        "ab|c*": None,
+        "中": None,
+        "(?i)\u212a": None,
+        "": None,
+    }
+    assert {p: ascii_screen(re.compile(p)) for p in cases} == cases
+    assert RULES.ascii_decline_screen == ("hi", "hello")
 
 
 def test_what_needs_a_non_ascii_character():

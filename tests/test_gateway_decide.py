@@ -1,6 +1,6 @@
 """`toolkit.gateway.decide`'s shortcuts give what the long way gives."""
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolkit.course.accuracy import load_cases
@@ -53,3 +53,98 @@ def test_a_mention_is_found_where_the_plain_search_finds_it():
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 20)))
         name = "".join(rng.choice(["a", "b", "_", "-", "A", "1", ".", "查"]) for _ in range(rng.randrange(0, 4)))
         assert _mention(text, name) == plain(text, name)
+
+
+def _plain_summarise(result, rules):
+    """`summarise` as it was first written: every line split into sentences, each one searched."""
+    from toolkit.gateway.decide import _SENTENCE_END
+
+    kept = []
+    for line in result.splitlines():
+        sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
+        if sentences:
+            kept.append("".join(sentences).strip().rstrip("。；;"))
+        if len(kept) == rules.summary_lines:
+            break
+    return "；".join(kept) or "没有返回任何内容"
+
+
+WORDS = ["请勿编造", "不要编造", "不要猜测", "状态：已发货", "单号", "ok"]
+PIECES = [*WORDS, "。", "！", "?", "；", ";", " ", "\t", "\n", "\r\n"]
+DROPS = [None, "不要编造|请告知用户", "^状态", "单号$", "\\bok", "(?<=。)单号", "。 ", "a|。"]
+
+
+@settings(max_examples=500, deadline=None)
+@example(result="x\n状态：已发货", drop="^状态", lines=3)  # a line starts with it, the result does not
+@given(
+    result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
+    drop=st.sampled_from(DROPS),
+    lines=st.integers(-1, 4),
+)
+def test_a_summary_is_what_splitting_every_line_into_sentences_gives(result, drop, lines):
+    """A line the local `drop_sentences` does not match is kept whole, without splitting it."""
+    import dataclasses
+    import re
+
+    from toolkit.gateway.decide import summarise
+
+    rules = dataclasses.replace(RULES, summary_lines=lines)
+    if drop is not None:
+        rules = dataclasses.replace(rules, drop_sentences=re.compile(drop))
+    assert summarise(result, rules) == _plain_summarise(result, rules)
+
+
+def _plain_found_by_results(messages, offered, rules):
+    """`_found_by_results` as first written: the unruled tools, not called since the user spoke,
+    that the results mention."""
+    from toolkit.gateway.decide import (
+        Decision,
+        _called_since_user,
+        _conversation_facts,
+        _generic_calls,
+        _mention,
+        _system_text,
+        _trailing_results,
+        _unruled,
+    )
+
+    unruled = _unruled(offered, rules)
+    if not unruled:
+        return None
+    results = "\n".join(_trailing_results(messages))
+    called = _called_since_user(messages)
+    named = {n: info for n, info in unruled.items() if n not in called and _mention(results, n) is not None}
+    if not named:
+        return None
+    facts, text = _conversation_facts(messages, rules)
+    calls = _generic_calls(text, named, facts, rules, _system_text(messages))
+    return Decision(calls=calls, order_id=facts.order_id) if calls else None
+
+
+TOOL_NAMES = ["query_order", "get_weather", "search_tools", "get_weather_v2", "send_email"]
+
+
+@settings(max_examples=300, deadline=None)
+@example(names=["get_weather", "send_email"], called=["get_weather"], results=[["get_weather"]], question="weather")
+@given(
+    names=st.lists(st.sampled_from(TOOL_NAMES), min_size=1, max_size=4, unique=True),
+    called=st.lists(st.sampled_from(TOOL_NAMES), max_size=2),
+    results=st.lists(st.lists(st.sampled_from([*TOOL_NAMES, " ", "x", "-", "weather", "。"]), max_size=5), max_size=3),
+    question=st.sampled_from(
+        ["weather", "what is the weather in Paris?", "send an email", "查一下订单 SN202610200001", ""]
+    ),
+)
+def test_the_tools_results_name_are_found_as_the_plain_way_finds_them(names, called, results, question):
+    from toolkit.gateway.decide import _found_by_results
+    from toolkit.gateway.toolset import prepare
+
+    tools = [{"type": "function", "function": {"name": n, "description": f"{n} tool"}} for n in names]
+    calls = [
+        {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": "{}"}} for i, n in enumerate(called)
+    ]
+    messages = [{"role": "user", "content": question}, {"role": "assistant", "content": None, "tool_calls": calls}]
+    messages += [{"role": "tool", "tool_call_id": "c0", "content": "".join(r)} for r in results or [[]]]
+    prepared = prepare(tools)
+    expected = _plain_found_by_results(messages, prepared.offered, RULES)
+    assert _found_by_results(messages, prepared.offered, RULES, prepared) == expected
+    assert _found_by_results(messages, dict(prepared.offered), RULES) == expected

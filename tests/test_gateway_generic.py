@@ -13,7 +13,7 @@ from openai.types.chat import ChatCompletion
 from toolkit.gateway import generic
 from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.generic import fill_arguments, search_terms
-from toolkit.gateway.rules import load_rules, read_text
+from toolkit.gateway.rules import Facts, load_rules, read_text
 from toolkit.search.keyword import KeywordSearch, clean_terms
 from toolkit.skills.folders import Skill
 from toolkit.skills.offer import Skills
@@ -276,6 +276,17 @@ def test_search_terms_equal_every_term_cleaned_at_the_end(text):
     assert search_terms(text, RULES) == plain_search_terms(text, RULES)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*_WORDS, "a", "ab", "3abc", "x1", "o'k", "--ab"]), max_size=8).map(" ".join)
+    | st.text(alphabet="aAbK3_'- .\u212a天气", max_size=16),
+    min_word=st.integers(0, 5),
+)
+def test_search_terms_find_the_words_long_enough_as_filtering_every_word_does(text, min_word):
+    rules = replace(RULES, generic=replace(RULES.generic, min_word=min_word))
+    assert search_terms(text, rules) == plain_search_terms(text, rules)
+
+
 def test_search_terms_of_an_ascii_text_find_ascii_glossary_words():
     rules = replace(RULES, generic=replace(RULES.generic, glossary=(("tz", ("timezone",)), ("天气", ("weather",)))))
     assert search_terms("tz of Paris", rules) == plain_search_terms("tz of Paris", rules) == ["paris", "tz", "timezone"]
@@ -435,3 +446,41 @@ def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
         "b": [2000],
         "c": [96],
     }
+
+
+def _plain_wants_fact(name, schema, rules):
+    """`_Filler.wants_fact` as first written: every word of `[generic.params]` looked for in turn."""
+    fmt = schema.get("format")
+    if fmt in ("date", "time"):
+        return str(fmt)
+    return next((fact for word, fact in rules.generic.params if word in name.lower()), None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.text(alphabet="adtezy_.ITDA", max_size=10) | st.sampled_from(["startDate", "tz", "city_name", "order_id"]),
+    fmt=st.sampled_from([None, "date", "time", "email"]),
+    words=st.none()
+    | st.lists(st.tuples(st.sampled_from(["date", "tz", "a.e", "", "Dy", "zz"]), st.sampled_from("xyz"))),
+)
+def test_the_fact_a_parameter_wants_is_the_first_word_of_the_list_its_name_holds(name, fmt, words):
+    from toolkit.gateway.generic import _Filler
+
+    rules = RULES if words is None else replace(RULES, generic=replace(RULES.generic, params=tuple(words)))
+    schema = {} if fmt is None else {"format": fmt}
+    filler = _Filler({}, "", Facts(), rules, "")
+    assert filler.wants_fact(name, schema) == _plain_wants_fact(name, schema, rules)
+
+
+def test_resolving_a_schema_with_nothing_to_follow_is_one_step():
+    """As the loop's first step: the budget counts it, and a spent budget resolves it to `{}`."""
+    from toolkit.gateway.generic import _Filler
+
+    filler = _Filler({}, "", Facts(), RULES, "")
+    for schema in [{}, {"type": "string"}, {"properties": {"a": {"$ref": "#"}}}, {"$ref": 1}]:
+        before = filler.steps
+        assert filler.resolve(schema, 0) is schema
+        assert filler.steps == before + 1
+    filler.steps = generic._MAX_STEPS
+    assert filler.resolve({"type": "string"}, 0) == {}
+    assert filler.resolve("not a schema", 0) == {}

@@ -129,13 +129,18 @@ def _found_by_results(
     messages: list[dict], offered: dict[str, ToolInfo], rules: Rules, prepared: ToolSet | None = None
 ) -> Decision | None:
     """A call of a tool that the trailing results name (a tool search found it) and that fits
-    the user's question, if it was not called yet since the user spoke."""
-    unruled = _unruled(offered, rules)
-    if not unruled:
-        return None
+    the user's question, if it was not called yet since the user spoke. The names are looked
+    for first (most results name no tool), and what was called only then."""
+    if prepared is not None and offered is prepared.offered and not prepared.picks_from(rules):
+        return None  # the rules name every tool: none to find
     results = "\n".join(_trailing_results(messages))
-    called = _called_since_user(messages)
-    named = {n: info for n, info in unruled.items() if n not in called and _mention(results, n) is not None}
+    ruled = rules.ruled_tools
+    named = {
+        n: info for n, info in offered.items() if n in results and n not in ruled and _mention(results, n) is not None
+    }
+    if named:
+        called = _called_since_user(messages)
+        named = {n: info for n, info in named.items() if n not in called}
     if not named:
         return None
     facts, text = _conversation_facts(messages, rules)
@@ -157,10 +162,15 @@ def _assistant_calls(message: dict) -> list[dict]:
 
 
 def _system_text(messages: list[dict]) -> str:
-    return "\n".join(content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer"))
+    return "\n".join([content_text(m.get("content")) for m in messages if m["role"] in ("system", "developer")])
 
 
 def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]:
+    """A call of each intent's tool that is offered (or the fallback's, given an order id). Without
+    intents and an order id, nothing: the usual English question builds no list (a comprehension
+    is a function call in Python 3.11)."""
+    if not facts.intents and not facts.order_id:
+        return ()
     tools = [i.tool for i in facts.intents if i.tool in offered and (facts.order_id or not i.needs_order_id)]
     if not tools and facts.order_id and rules.fallback_tool is not None and rules.fallback_tool in offered:
         tools = [rules.fallback_tool]
@@ -171,7 +181,10 @@ def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple
     """Tools named literally in the text, in the order they are named."""
     if not rules.direct_calls:
         return ()
-    found = [(end, name) for name in offered if name in text and (end := _mention(text, name)) is not None]
+    found = []
+    for name in offered:  # a plain loop: most texts name no tool
+        if name in text and (end := _mention(text, name)) is not None:
+            found.append((end, name))
     if not found:
         return ()
     found.sort()
@@ -218,11 +231,11 @@ def _call(tool: str, offered: dict, facts: Facts, rules: Rules, explicit: dict[s
 
 
 def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
-    if any(i.tool in offered and i.needs_order_id for i in facts.intents):
+    if facts.intents and any(i.tool in offered and i.needs_order_id for i in facts.intents):
         return rules.replies["ask_order_id"]
     if facts.intents or facts.order_id:
         return reply_text(rules, "cannot_lookup", facts.order_id)
-    soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None)
+    soft = next((d for d in facts.declines if d.only_if_nothing_to_call), None) if facts.declines else None
     return soft.reply if soft else rules.replies["default"]
 
 
@@ -231,26 +244,54 @@ def _text_reply(facts: Facts, offered: dict, rules: Rules) -> str:
 
 def answer_results(results: list[str], order_id: str | None, rules: Rules) -> Decision:
     """One sentence per tool result (identical sentences once), from the `[[answer]]` rules."""
-    lines = dict.fromkeys(_answer_one(result, order_id, rules) for result in results)
+    lines: dict[str, None] = {}
+    for result in results:  # plain loops here: a generator is a function call in Python 3.11
+        lines[_answer_one(result, order_id, rules)] = None
     return Decision(text="\n".join(lines), order_id=order_id)
 
 
 def _answer_one(result: str, order_id: str | None, rules: Rules) -> str:
-    template = next((a.template for a in rules.answers if a.when.search(result)), "{summary}")
+    template = _template(result, rules)
     mentioned = find_order_id(result, rules)
     return fill(template, rules, order_id if mentioned is None else mentioned, summary=summarise(result, rules))
 
 
+def _template(result: str, rules: Rules) -> str:
+    """The template of the first `[[answer]]` whose `when` matches the result ("{summary}" if none)."""
+    for answer in rules.answers:
+        if answer.when.search(result):
+            return answer.template
+    return "{summary}"
+
+
 def summarise(result: str, rules: Rules) -> str:
-    """The first lines of a result, minus the sentences written for the model, joined by "；"."""
+    """The first lines of a result, minus the sentences written for the model, joined by "；".
+    A result that a local `drop_sentences` does not match at all (one search, as long as the
+    `splitlines` that reads it all) keeps every line whole (see `_kept_text`)."""
+    whole = rules.drop_sentences_local and not rules.drop_sentences.search(result)
     kept: list[str] = []
     for line in result.splitlines():
-        sentences = [s for s in _SENTENCE_END.split(line.strip()) if s.strip() and not rules.drop_sentences.search(s)]
-        if sentences:
-            kept.append("".join(sentences).strip().rstrip("。；;"))
+        text = line.strip() if whole else _kept_text(line.strip(), rules)
+        if text:
+            kept.append(text.rstrip("。；;"))
         if len(kept) == rules.summary_lines:
             break
     return "；".join(kept) or "没有返回任何内容"
+
+
+def _kept_text(line: str, rules: Rules) -> str:
+    """A stripped line without the sentences written for the model (`_kept_sentences`), stripped.
+    A line that a local `drop_sentences` does not match (`Rules.drop_sentences_local`) keeps
+    every sentence: one search of the line, and it is its own answer (split into sentences, it
+    has no blank one but an empty last, and joins back to itself)."""
+    if rules.drop_sentences_local and not rules.drop_sentences.search(line):
+        return line
+    return _kept_sentences(line, rules)
+
+
+def _kept_sentences(line: str, rules: Rules) -> str:
+    """The reference: the line's non-blank sentences that `drop_sentences` does not match, joined, stripped."""
+    return "".join([s for s in _SENTENCE_END.split(line) if s.strip() and not rules.drop_sentences.search(s)]).strip()
 
 
 def fill(template: str, rules: Rules, order_id: str | None, **extra: str) -> str:

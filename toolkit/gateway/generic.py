@@ -40,13 +40,16 @@ and a question that shares a word with an unrelated tool's description calls tha
 
 from __future__ import annotations
 
+import functools
 import re
+from itertools import filterfalse
 from typing import Any, NamedTuple
 
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.search.keyword import clean_terms, score_text
 
-_ENGLISH = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+_WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
+_ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
 _CHINESE = re.compile(r"[\u4e00-\u9fff]+")
 _EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
 _LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
@@ -85,20 +88,38 @@ def search_terms(text: str, rules: Rules) -> list[str]:
     ASCII words. `clean_terms` of every term in that order is the same list (a test holds it).
     An ASCII text is lower-cased before its words are found, in one call: lowering maps only
     `A-Z`, which the English pattern reads alike in either case (not so a non-ASCII text: the
-    Kelvin sign, say, lowers to an ASCII letter)."""
+    Kelvin sign, say, lowers to an ASCII letter). Only words of at least `min_word` characters
+    are found (`_long_words`), and they are made distinct before the stopwords go, in C: the
+    same terms in the same order as filtering each word found (a word is a stopword or not
+    wherever it occurs)."""
     generic = rules.generic
     is_ascii = text.isascii()
-    lowered = _ENGLISH.findall(text.lower()) if is_ascii else [w.lower() for w in _ENGLISH.findall(text)]
-    terms = [w for w in lowered if len(w) >= generic.min_word and w not in generic.stopwords]
-    if "'" in text or "-" in text:  # else no word has an end to trim
+    found = _long_words(generic.min_word).findall(text.lower() if is_ascii else text)
+    terms = list(filterfalse(generic.stopwords.__contains__, dict.fromkeys(found if is_ascii else _lowered(found))))
+    trimmed = "'" in text or "-" in text
+    if trimmed:  # else no word has an end to trim
         terms = [w.strip("'-") for w in terms]
     glossary = generic.ascii_glossary if is_ascii else generic.glossary
-    others = [t for word, translations in glossary if word in text for t in (word, *translations)]
+    others = [t for word, translations in glossary if word in text for t in (word, *translations)] if glossary else []
     stop = generic.chinese_stop_chars
     for run in () if is_ascii else _CHINESE.findall(text):
         kept = [ch not in stop for ch in run]
         others += [run[i : i + 2] for i in range(len(run) - 1) if kept[i] and kept[i + 1]]
-    return list(dict.fromkeys(terms + clean_terms(others) if others else terms))[:_MAX_TERMS]
+    if others or trimmed:  # trimming may make two words one
+        terms = list(dict.fromkeys(terms + clean_terms(others) if others else terms))
+    return terms[:_MAX_TERMS]
+
+
+def _lowered(words: list[str]) -> list[str]:
+    return [w.lower() for w in words]
+
+
+@functools.lru_cache(maxsize=8)
+def _long_words(min_word: int) -> re.Pattern[str]:
+    """`_ENGLISH` for words of at least `min_word` characters: a shorter word is passed over
+    whole (its letters inside it are no word of their own), so the words found are `_ENGLISH`'s
+    words of that length, in order."""
+    return re.compile(f"{_WORD_START}{_WORD_REST}{{{max(min_word - 1, 0)},}}")
 
 
 # --- picking a tool --------------------------------------------------------------------------
@@ -269,6 +290,8 @@ class _Filler:
         """`schema` with `$ref` followed and a single `allOf` merged (depth-limited, on the budget)."""
         if depth > _MAX_DEPTH:
             return {}
+        if isinstance(schema, dict) and "$ref" not in schema and "allOf" not in schema:
+            return {} if self.spent() else schema  # the loop's first step, with nothing to follow
         for _ in range(_MAX_DEPTH):
             if not isinstance(schema, dict) or self.spent():
                 return {}
@@ -386,6 +409,8 @@ class _Filler:
         fmt = schema.get("format")
         if fmt in ("date", "time"):
             return str(fmt)
+        if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
+            return None
         for word, fact in self.rules.generic.params:
             if word in lowered:
                 return fact

@@ -23,8 +23,9 @@ from typing import Any, NamedTuple
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
-from toolkit.gateway.ascii_match import ascii_parts
+from toolkit.gateway.ascii_match import ascii_parts, ascii_screen
 from toolkit.gateway.literal import needed_literal
+from toolkit.gateway.local_match import is_local
 
 _NEVER = re.compile(r"(?!)")
 _ALWAYS = re.compile("")
@@ -90,6 +91,11 @@ class GenericRules:
     """A word in a parameter's name → the fact it wants, in file order."""
 
     @functools.cached_property
+    def param_words(self) -> re.Pattern[str]:
+        """Matches where any word of `params` is (literally): a name it misses wants no fact."""
+        return _matcher([word for word, _ in self.params])
+
+    @functools.cached_property
     def ascii_glossary(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The glossary entries whose word is ASCII: the only ones an ASCII text can contain."""
         return tuple((word, terms) for word, terms in self.glossary if word.isascii())
@@ -143,9 +149,21 @@ class Rules:
         )
 
     @functools.cached_property
+    def ascii_decline_screen(self) -> tuple[str, ...] | None:
+        """Strings one of which a lower-cased ASCII text holds wherever `ascii_reading`'s
+        `any_decline` matches it (`toolkit.gateway.ascii_match.ascii_screen`; None: search)."""
+        return ascii_screen(self.ascii_reading[0])
+
+    @functools.cached_property
     def order_id_literal(self) -> str:
         """Text every order id holds (`toolkit.gateway.literal`): a text without it has none."""
         return needed_literal(self.order_id)
+
+    @functools.cached_property
+    def drop_sentences_local(self) -> bool:
+        """Whether `drop_sentences` matches a line wherever it matches one of its sentences
+        (`toolkit.gateway.local_match`): a line it does not match keeps every sentence."""
+        return is_local(self.drop_sentences)
 
     @functools.cached_property
     def ruled_tools(self) -> frozenset[str]:
@@ -184,10 +202,22 @@ class Facts(NamedTuple):
 
 def read_text(text: str, rules: Rules) -> Facts:
     """The order id, intents and decline rules found in `text` (an ASCII text is searched with
-    the matchers' parts that can match it, `Rules.ascii_reading`: the same findings)."""
-    any_decline, declines, intents = rules.ascii_reading if text.isascii() else rules.reading
-    found = tuple([d for d, matcher in declines if matcher.search(text)]) if any_decline.search(text) else ()
-    return Facts(text, find_order_id(text, rules), tuple([i for i, matcher in intents if matcher.search(text)]), found)
+    the matchers' parts that can match it, `Rules.ascii_reading`, and only if it holds a string
+    of `Rules.ascii_decline_screen` for the declines: the same findings)."""
+    is_ascii = text.isascii()
+    any_decline, declines, intents = rules.ascii_reading if is_ascii else rules.reading
+    may_decline = _screened(text, rules.ascii_decline_screen) if is_ascii else True
+    found = tuple([d for d, m in declines if m.search(text)]) if may_decline and any_decline.search(text) else ()
+    matched = tuple([i for i, matcher in intents if matcher.search(text)]) if intents else ()  # none for English
+    return Facts(text, find_order_id(text, rules), matched, found)
+
+
+def _screened(text: str, screen: tuple[str, ...] | None) -> bool:
+    """Whether the lower-cased `text` holds a string of `screen` (no screen: True)."""
+    if screen is None:
+        return True
+    lowered = text.lower()
+    return any(s in lowered for s in screen)
 
 
 def find_order_id(text: str, rules: Rules) -> str | None:

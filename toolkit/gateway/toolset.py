@@ -109,7 +109,7 @@ class ToolSet:
             return None
         totals = _keyword_totals(tools, terms, names, descriptions)
         windows, joined = self._enum_windows(context) if self._enums else ({}, "")
-        hits = [t for t in terms if t in joined]  # the terms any enum value or its window holds
+        hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
         if hits:
             for i, tool in enumerate(tools):
                 values = windows.get(tool.name)

@@ -213,6 +213,33 @@ def test_a_tool_named_in_the_text_is_called_with_the_json_after_it():
     assert called(ask(text, tools=ALL_TOOLS)) == [("query_logistics", '{"orderId":"SN202610200009"}')]
 
 
+CONVERT = {
+    "type": "function",
+    "function": {
+        "name": "convert",
+        "description": "Convert money.",
+        "parameters": {
+            "type": "object",
+            "properties": {"amount": {"type": "number"}, "to": {"type": "string", "enum": ["USD", "EUR"]}},
+            "required": ["amount"],
+        },
+    },
+}
+
+
+def test_a_tool_no_rule_names_named_without_json_gets_its_required_arguments_from_the_text():
+    # as a keyword-picked tool does: a learner trying their own tool by its name gets a valid call
+    assert called(ask("convert 10.5 to EUR please", tools=[CONVERT])) == [("convert", '{"amount":10.5}')]
+    assert called(ask("please convert 25", tools=[*ALL_TOOLS, CONVERT])) == [("convert", '{"amount":25}')]
+
+
+def test_a_named_tool_keeps_the_json_after_it_and_a_shop_tool_keeps_the_facts():
+    # the JSON a user wrote is sent as written, even incomplete; a shop tool named without JSON
+    # gets only the facts (week 3 shows the tool itself refusing a call without an order id)
+    assert called(ask('convert {"to": "EUR"}', tools=[CONVERT])) == [("convert", '{"to":"EUR"}')]
+    assert called(ask("调用 query_logistics", tools=ALL_TOOLS)) == [("query_logistics", "{}")]
+
+
 # --- tool_choice and parallel_tool_calls -------------------------------------------------------
 
 

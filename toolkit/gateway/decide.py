@@ -5,8 +5,9 @@
 1. the conversation ends with tool results → answer from them (`[[answer]]` templates), unless
    a result names an offered tool (a tool search found it) that matches the question: call it;
 2. read the last user message (`read_text`); a hard "should not call" rule → its reply;
-3. a tool the text names literally, else each matching intent whose tool is offered → one
-   call each, in rules order; an order id and nothing matched → the fallback tool; still
+3. a tool the text names literally (with the JSON object after its name; else a shop tool
+   with the facts, any other with its required arguments filled from the text, as below), else
+   each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
    nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
    which also wins over a "should not call" rule (a complaint skill may handle a complaint);
 4. `tool_choice` ("none" / "required" / one function) and `parallel_tool_calls` overrule; a
@@ -89,7 +90,7 @@ def _auto(
     prepared: ToolSet | None = None,
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None
-    calls = () if hard else _direct_calls(text, offered, facts, rules) or _intent_calls(facts, offered, rules)
+    calls = () if hard else _direct_calls(text, offered, facts, rules, messages) or _intent_calls(facts, offered, rules)
     if not calls and offered and (prepared is None or prepared.picks_from(rules)):
         calls = _generic_calls(text, offered, facts, rules, _system_text(messages or []), prepared)
     if calls:
@@ -177,8 +178,13 @@ def _intent_calls(facts: Facts, offered: dict, rules: Rules) -> tuple[Call, ...]
     return tuple([_call(tool, offered, facts, rules) for tool in dict.fromkeys(tools)])
 
 
-def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple[Call, ...]:
-    """Tools named literally in the text, in the order they are named."""
+def _direct_calls(
+    text: str, offered: dict, facts: Facts, rules: Rules, messages: list[dict] | None = None
+) -> tuple[Call, ...]:
+    """Tools named literally in the text, in the order they are named: each with the JSON object
+    after its name, else a shop tool with the facts (`_call`), any other tool with its arguments
+    filled from the text as a picked one is (`fill_arguments`: "convert 10 to EUR" names
+    `convert` and gives its `amount`)."""
     if not rules.direct_calls:
         return ()
     found = []
@@ -188,7 +194,15 @@ def _direct_calls(text: str, offered: dict, facts: Facts, rules: Rules) -> tuple
     if not found:
         return ()
     found.sort()
-    return tuple(_call(name, offered, facts, rules, explicit=_json_after(text, end)) for end, name in found)
+    calls = []
+    for end, name in found:
+        explicit = _json_after(text, end)
+        if explicit is None and name not in rules.ruled_tools:
+            context = _system_text(messages or [])
+            calls.append(Call(name, fill_arguments(offered[name].parameters, text, facts, rules, context=context)))
+        else:
+            calls.append(_call(name, offered, facts, rules, explicit=explicit))
+    return tuple(calls)
 
 
 def _apply_choice(

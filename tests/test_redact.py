@@ -93,10 +93,13 @@ def test_long_text_is_cut():
         (KeyError("SN1"), "KeyError: 'SN1'"),
         (ConnectionError("password=x"), f"ConnectionError: password={R}"),
         (ToolkitError("written for the model"), "written for the model"),
+        (ToolkitError(""), "ToolkitError"),
+        (ValueError("x" * 600), "ValueError: " + "x" * (LIMIT - 15) + "..."),
     ],
 )
 def test_describe_exception(exc, text):
     assert describe_exception(exc) == text
+    assert redact.summarize_exception(exc).text() == text  # the line describe_exception writes without it
 
 
 # --- issue 14 item 2: exceptions that misbehave --------------------------------------------

@@ -111,6 +111,9 @@ starts with one of two characters and the engine looks for them in C instead of 
 pattern at every position."""
 _WINDOWS_PATH = re.compile(r"(?<![\w])(?:[A-Za-z]:|\\\\[\w.$-]+)\\[^\s\"'<>|,;()]*")
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
+_RUN_BYTES = bytes(ord("x") if re.fullmatch(r"[A-Za-z0-9+/_-]", chr(byte)) else ord(" ") for byte in range(256))
+"""A `bytes.translate` table: `x` for a byte of `_LONG_RUN`'s letters (all ASCII), a space for
+any other (the bytes of a character outside ASCII are all 0x80 or more)."""
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _DATA_URL = re.compile(r"\bdata:([\w.+-]+/[\w.+-]+)((?:;[\w.+-]+=[\w.+-]+)*);base64,([A-Za-z0-9+/]+={0,2})")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -238,8 +241,21 @@ def scrub_json(value: Any) -> Any:
 def sanitize(text: str) -> str:
     """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters."""
     text = scrub(_drop_tracebacks(text))
-    text = _LONG_RUN.sub(_long_run, text).strip()
+    if _may_hold_long_run(text):
+        text = _LONG_RUN.sub(_long_run, text)
+    text = text.strip()
     return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
+
+
+def _may_hold_long_run(text: str) -> bool:
+    """Whether `text` holds what `_LONG_RUN` matches: 32 of its letters in a row. Looked for
+    as 32 `x` in the text's UTF-8 bytes written through `_RUN_BYTES`, in C at a few instructions
+    a byte (the pattern is tried at each letter, which reads on to the end of its word: some 60,000
+    instructions for a 250-character error text). A shorter text has none."""
+    return len(text) >= len(_RUN_OF_32) and _RUN_OF_32 in text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES)
+
+
+_RUN_OF_32 = b"x" * 32
 
 
 @dataclass(frozen=True)

@@ -340,6 +340,17 @@ def test_json_text_is_json_dumps(value):
     assert json_text(value) == json.dumps(value, ensure_ascii=False)
 
 
+@pytest.mark.parametrize(
+    "value", ["x", "ünïcödé \u2028", "\ud800", 0, -7, True, False, None, 1.5, [1, "a"], {"k": None}]
+)
+def test_what_the_model_sent_is_shown_as_json_dumps_writes_it(value):
+    """`_as_json` writes a scalar through `json_text`, without an encoder: the text `json.dumps` writes."""
+    from toolkit.tools.arguments import _as_json
+
+    assert _as_json(value) == json.dumps(value, ensure_ascii=False)
+    assert _as_json(10**5000) == "<int>"  # too long to write, and to repr
+
+
 def test_json_text_refuses_what_json_dumps_refuses():
     with pytest.raises(ValueError):
         json.dumps(10**5000)

@@ -93,10 +93,13 @@ def test_long_text_is_cut():
         (KeyError("SN1"), "KeyError: 'SN1'"),
         (ConnectionError("password=x"), f"ConnectionError: password={R}"),
         (ToolkitError("written for the model"), "written for the model"),
+        (ToolkitError(""), "ToolkitError"),
+        (ValueError("x" * 600), "ValueError: " + "x" * (LIMIT - 15) + "..."),
     ],
 )
 def test_describe_exception(exc, text):
     assert describe_exception(exc) == text
+    assert redact.summarize_exception(exc).text() == text  # the line describe_exception writes without it
 
 
 # --- issue 14 item 2: exceptions that misbehave --------------------------------------------
@@ -449,6 +452,18 @@ def test_the_secret_corpus_comes_out_as_every_plain_step_makes_it():
         text = str(exc)
         assert redact.scrub(text) == _plain_scrub(text)
         assert redact.sanitize(text) == _plain_sanitize(text)
+
+
+@pytest.mark.parametrize("length", [31, 32, 33])
+@pytest.mark.parametrize("frame", ["{}", "a {} b", "码{}码", "x={}==", "'{}'", "\ud800{}", "({})"])
+def test_long_runs_are_looked_for_only_where_one_may_be(length, frame):
+    """`sanitize` tries `_LONG_RUN` only on a text with 32 of its letters in a row (`_may_hold_long_run`):
+    a run just long enough is still masked, one a letter short is not looked for, nor needed."""
+    run = ("a1" * 20)[:length]
+    text = frame.format(run)
+    assert redact._may_hold_long_run(text) == (length >= 32)
+    assert redact.sanitize(text) == _plain_sanitize(text)
+    assert (REDACTED in redact.sanitize(text)) == (length >= 32)
 
 
 def test_folding_writes_every_letter_a_case_insensitive_pattern_takes_for_an_ascii_one_as_that_letter():

@@ -198,11 +198,12 @@ class UnknownToolError(ToolCallError):
     """The model called a tool name that does not exist."""
 
     def __init__(self, tool_name: str, available: list[str]) -> None:
-        names = ", ".join(sorted(available)) or "(none)"
+        available = sorted(available)
+        names = ", ".join(available) or "(none)"
         super().__init__(
             f"There is no tool named {shown_name(tool_name)!r}. Available tools: {names}.", tool_name=tool_name
         )
-        self.available = sorted(available)
+        self.available = available
         """The names the model could have used."""
 
 

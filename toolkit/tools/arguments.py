@@ -311,6 +311,11 @@ def _short(value: Any, raw: bool = False, limit: int = 60) -> str:
 
 def _as_json(value: Any) -> str:
     """What the model sent, as JSON: a `Decimal` (read with `exact=True`) as its digits."""
+    if type(value) in _JSON_SCALARS:  # nothing to mark: written as `json.dumps` writes it, without an encoder
+        try:
+            return json_text(value)
+        except ValueError:  # an int too long to write
+            return _repr(value)
     digits: dict[str, str] = {}
 
     def number(v: Any) -> Any:
@@ -331,6 +336,8 @@ def _as_json(value: Any) -> str:
 
 _NUMBER_MARKER = re.compile(r'"\\u0000[0-9]+\\u0000"')
 """A `_as_json` marker as `json.dumps` writes it."""
+_JSON_SCALARS = frozenset({str, int, bool, type(None)})
+"""What `json_text` writes itself, and the most a bad argument is (a string for a number)."""
 
 
 def _repr(value: Any) -> str:

@@ -58,6 +58,23 @@ def test_a_list_met_before_is_not_parsed_again():
     assert again["tools"] is second["tools"] and toolset.is_kept(tools)
 
 
+def test_a_long_conversation_is_parsed_the_plain_way():
+    """Past `_WORTH` times the list's bytes, looking for its place costs more than parsing it."""
+
+    def body(history: int) -> bytes:
+        said = [{"role": "user", "content": "订单 " + "x" * 100}] * history
+        return json.dumps({"messages": [*said, *MESSAGES], "model": "m", "tools": TOOLS}).encode()
+
+    for _ in range(2):
+        same(body(0))  # learned
+    raw = len(bodytools._order[-1].raw)
+    short = next(n for n in range(100) if len(body(n + 1)) > bodytools._WORTH * raw)
+    assert short > 0
+    assert same(body(short))[0]["tools"] is bodytools._order[-1].value
+    long, _ = same(body(short + 1))
+    assert long["tools"] is not bodytools._order[-1].value and long["tools"] == TOOLS
+
+
 @pytest.mark.parametrize(
     "dumps",
     [

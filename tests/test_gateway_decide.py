@@ -94,6 +94,42 @@ def test_a_summary_is_what_splitting_every_line_into_sentences_gives(result, dro
     assert summarise(result, rules) == _plain_summarise(result, rules)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
+    drop=st.sampled_from(DROPS),
+    lines=st.integers(-1, 4),
+)
+def test_a_long_result_is_summarised_line_by_line_as_the_reference_does(result, drop, lines):
+    """Past `_SEARCHED_WHOLE` characters the result is not searched whole first: the same summary."""
+    import dataclasses
+    import re
+    from unittest import mock
+
+    from toolkit.gateway import decide
+
+    rules = dataclasses.replace(RULES, summary_lines=lines)
+    if drop is not None:
+        rules = dataclasses.replace(rules, drop_sentences=re.compile(drop))
+    with mock.patch.object(decide, "_SEARCHED_WHOLE", 0):
+        assert decide.summarise(result, rules) == _plain_summarise(result, rules)
+
+
+ANSWER_WORDS = [w for a in RULES.answers for w in a.words or ()]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*ANSWER_WORDS, *PIECES]) | st.text(max_size=3), max_size=10).map("".join))
+def test_the_answer_template_is_the_first_whose_words_the_result_holds(result):
+    """`_template` looks for each `[[answer]]`'s words with `in`: the template its regex gives."""
+    from toolkit.gateway.decide import _template, _template_plainly
+
+    assert ANSWER_WORDS  # the course's rules have answers made of words
+    assert _template(result, RULES) == _template_plainly(result, RULES)
+    for word in ANSWER_WORDS:
+        assert _template(result + word, RULES) == _template_plainly(result + word, RULES)
+
+
 def _plain_found_by_results(messages, offered, rules):
     """`_found_by_results` as first written: the unruled tools, not called since the user spoke,
     that the results mention."""

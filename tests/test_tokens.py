@@ -3,6 +3,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolkit import tokens
 from toolkit.tokens import _WIDE, array_tokens, estimate_json_tokens, estimate_tokens, json_counts, text_counts
 
 
@@ -34,6 +35,40 @@ def test_wide_characters_are_counted_as_matching_each_would(text):
     as matching each wide character."""
     wide = len(_WIDE.findall(text))
     assert estimate_tokens(text) == wide + math.ceil((len(text) - wide) / 4)
+
+
+def test_the_table_counts_every_code_point_as_the_regex_does():
+    """`_count_wide_table` (long texts) against the definition, each of the 1,114,112 code points
+    once (lone surrogates and characters past U+FFFF included), in blocks of 4,096."""
+    for start in range(0, 0x110000, 4096):
+        block = "".join(map(chr, range(start, start + 4096)))
+        assert tokens._count_wide_table(block) == tokens._count_wide_runs(block) == len(_WIDE.findall(block)), hex(
+            start
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.characters(codec="utf-8") | st.sampled_from("订单号。，ＳＮ\u3000\u9fff\uf900\uffef\U0001f600")
+        ),
+        min_size=1,
+    ),
+    st.integers(min_value=0, max_value=600),
+)
+def test_a_long_text_is_counted_as_the_definition_counts_it(pieces, repeat):
+    text = "".join(pieces) * (1 + repeat // max(1, len("".join(pieces))))
+    assert tokens._count_wide(text) == tokens._count_wide_runs(text)
+    assert text_counts(text)[0] == len(_WIDE.findall(text))
+
+
+def test_the_table_is_used_from_the_long_threshold_on(monkeypatch):
+    used = []
+    monkeypatch.setattr(tokens, "_count_wide_table", lambda text: used.append(len(text)) or 0)
+    tokens._count_wide("中" * (tokens._LONG - 1))
+    tokens._count_wide("中" * tokens._LONG)
+    assert used == [tokens._LONG]
 
 
 _JSON = st.recursive(

@@ -8,12 +8,14 @@ Leaves out: real BPE tokenization (pass your own counter where precision matters
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
 
-_WIDE_RANGES = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef"
-"""CJK punctuation and ideographs, compatibility ideographs, full-width forms."""
+_WIDE_SPANS = ((0x3000, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+"""CJK punctuation and ideographs, compatibility ideographs, full-width forms (first and last)."""
+_WIDE_RANGES = "".join(f"{chr(first)}-{chr(last)}" for first, last in _WIDE_SPANS)
 _WIDE = re.compile(f"[{_WIDE_RANGES}]")
 _NARROW_RUNS = re.compile(f"[^{_WIDE_RANGES}]+")
 """Runs of every other character: the wide ones are what these runs leave out."""
@@ -26,9 +28,42 @@ def estimate_tokens(text: str) -> int:
 
 
 def _count_wide(text: str) -> int:
-    """How many characters of `text` are `_WIDE`: its length minus that of the runs of the
-    others (fewer matches than finding each wide character, as a text has few runs)."""
+    """How many characters of `text` are `_WIDE` (`_count_wide_runs`; a long text through a table)."""
+    return _count_wide_runs(text) if len(text) < _LONG else _count_wide_table(text)
+
+
+def _count_wide_runs(text: str) -> int:
+    """The definition: `text`'s length minus that of the runs of the other characters (fewer
+    matches than finding each wide character, as a short text has few runs)."""
     return len(text) - sum(map(len, _NARROW_RUNS.findall(text)))
+
+
+_LONG = 512
+"""From this many characters on, `_count_wide_table` (about 1.2 ns a character, whatever the
+text) is quicker than the regex (2 µs for 512 characters of Chinese with punctuation and
+numbers between, where the runs are short; some 1,000 µs for 65,000, against 80): measured."""
+
+
+def _count_wide_table(text: str) -> int:
+    """`_count_wide_runs(text)`, in NumPy: the text's UTF-16 code units looked up in a table of
+    the 65,536 (every `_WIDE` character is one unit; a character past U+FFFF is two surrogate
+    units, as is a lone surrogate written as itself, and no surrogate is wide). A test holds it
+    equal to the definition on every code point."""
+    import numpy as np  # here: `import toolkit` stays light, and a long text is rare
+
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+    return int(np.count_nonzero(_wide_table()[units]))
+
+
+@functools.cache
+def _wide_table() -> Any:
+    """A NumPy array of 65,536 flags: 1 for each `_WIDE` code unit."""
+    import numpy as np
+
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    for first, last in _WIDE_SPANS:
+        table[first : last + 1] = 1
+    return table
 
 
 def estimate_json_tokens(value: Any) -> int:

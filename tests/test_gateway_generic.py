@@ -287,6 +287,51 @@ def test_search_terms_find_the_words_long_enough_as_filtering_every_word_does(te
     assert search_terms(text, rules) == plain_search_terms(text, rules)
 
 
+_CHINESE_TEXT = st.text(
+    alphabet=st.sampled_from("北京天气的了吗查一下时区一鿿丁丐 ，。aB\u4dff\ua000")
+    | st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+    max_size=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=_CHINESE_TEXT,
+    stop=st.sets(
+        st.sampled_from("的了吗一鿿丁京,a") | st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), max_size=6
+    ),
+)
+def test_chinese_pieces_are_the_pairs_of_neighbours_without_a_stop_character(text, stop):
+    """`_kept_pairs` (the range cut around each stop character, pairs found in C) against pairing
+    each run of `_CHINESE` character by character, whatever the stop characters (at the ends of
+    the range, outside it, none)."""
+    from unittest import mock
+
+    from toolkit.gateway import generic
+
+    rules = replace(RULES, generic=replace(RULES.generic, chinese_stop_chars=frozenset(stop)))
+    assert search_terms(text, rules) == plain_search_terms(text, rules)
+    for read in (1, 2, 3, 7):  # a pair across the end of a part read is found once, in the next part
+        with mock.patch.object(generic, "_PIECES_READ", read):
+            assert search_terms(text, rules) == plain_search_terms(text, rules)
+
+
+def test_chinese_pieces_stop_at_the_most_terms_as_all_of_them_cut_would():
+    """A long text: the first `_MAX_TERMS` terms, as every piece cleaned and then cut gives."""
+    import random
+
+    from toolkit.gateway.generic import _MAX_TERMS
+
+    rng = random.Random(7)
+    text = "".join(chr(rng.randrange(0x4E00, 0x9FFF)) + ("的" if rng.random() < 0.1 else "") for _ in range(3000))
+    terms = search_terms("weather 天气 " + text, RULES)
+    assert len(terms) == _MAX_TERMS
+    assert terms == plain_search_terms("weather 天气 " + text, RULES)[:_MAX_TERMS]
+    every = "".join(chr(c) for c in range(0x4E00, 0x4E00 + 50))
+    none = replace(RULES, generic=replace(RULES.generic, chinese_stop_chars=frozenset(map(chr, range(0x4E00, 0xA000)))))
+    assert search_terms(every, none) == plain_search_terms(every, none) == []
+
+
 def test_search_terms_of_an_ascii_text_find_ascii_glossary_words():
     rules = replace(RULES, generic=replace(RULES.generic, glossary=(("tz", ("timezone",)), ("天气", ("weather",)))))
     assert search_terms("tz of Paris", rules) == plain_search_terms("tz of Paris", rules) == ["paris", "tz", "timezone"]

@@ -8,6 +8,11 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
 
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at.
+The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
+by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
+is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
+
 Only the request *body* and path are kept — never headers, so never the API key; and should
 the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
 body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
@@ -147,7 +152,7 @@ class RecordingTransport(httpx.BaseTransport):
         elapsed: float,
         secrets: list[str | None],
     ) -> None:
-        text = content.decode("utf-8", "replace")
+        text, undecoded = recorded_text(response.headers, content)
         for secret in secrets:
             text = mask_key(text, secret)
         line = {
@@ -164,10 +169,46 @@ class RecordingTransport(httpx.BaseTransport):
             },
             "elapsed_ms": round(elapsed * 1000),
         }
+        line["response"].update(_waits(response.headers))
+        if undecoded:
+            line["response"]["content_encoding"] = undecoded
         _append(self.path, line, self._lock)
 
     def close(self) -> None:
         self.inner.close()
+
+
+_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
+"""Response headers replay serves when the cassette holds them (as `retry_after_ms`, ...)."""
+
+
+def _waits(headers: httpx.Headers) -> dict[str, str]:
+    """The headers the client reads a wait from besides `Retry-After`, when sent: the wait in
+    milliseconds, and the server's `Date` that a `Retry-After` date is measured against."""
+    kept = {"retry_after_ms": headers.get("retry-after-ms")}
+    if headers.get("retry-after"):
+        kept["date"] = headers.get("date")
+    return {name: value for name, value in kept.items() if value is not None}
+
+
+def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
+    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone
+    (gzip, deflate: most gateways compress) and its charset applied. A body its encoding does
+    not fit is kept as it came, with that encoding, for replay to fail on the same way."""
+    try:
+        return httpx.Response(200, headers=headers, content=content).text, None
+    except httpx.DecodingError:
+        return content.decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+def served_content_type(content_type: str) -> str:
+    """`content_type` with any charset said to be UTF-8: a cassette keeps the body as text, and
+    replay serves it as UTF-8 whatever charset the gateway used."""
+    media, *params = content_type.split(";")
+    kept = [p for p in params if p.strip() and not p.strip().lower().startswith("charset=")]
+    if len(kept) == len(params):
+        return content_type
+    return "; ".join([media.strip(), *(p.strip() for p in kept), "charset=utf-8"])
 
 
 class ReplayTransport(httpx.BaseTransport):
@@ -203,9 +244,10 @@ class ReplayTransport(httpx.BaseTransport):
                 raise CassetteMismatch(self._mismatch(wanted))
             self._used.add(index)
         recorded = self.exchanges[index]["response"]
-        headers = {"content-type": recorded["content_type"]}
-        if recorded.get("retry_after") is not None:
-            headers["retry-after"] = recorded["retry_after"]
+        headers = {"content-type": served_content_type(recorded["content_type"])}
+        for name in ("retry-after", *_KEPT_HEADERS):
+            if isinstance(recorded.get(name.replace("-", "_")), str):
+                headers[name] = recorded[name.replace("-", "_")]
         return httpx.Response(recorded["status"], headers=headers, content=recorded["body"].encode("utf-8"))
 
     def _mismatch(self, wanted: dict[str, Any]) -> str:

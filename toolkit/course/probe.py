@@ -10,9 +10,11 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     C  rejects tools  HTTP 400/422 that names the tools field
     D  ignores tools  200, no tool_calls, and a concrete status for an order it cannot know
     E  half support   tool_calls whose arguments are not a JSON object
+                      (or calls not in OpenAI's shape: no name, not objects)
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
-B and D look identical in code (no tool_calls); only the text tells them apart. Raw HTTP, not
+B and D look identical in code (no tool_calls); only the text tells them apart. The text is
+`content`, or its text parts when a gateway sends a list of parts. Raw HTTP, not
 the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
 vague error, and diagnosing needs the real response.
 
@@ -105,6 +107,11 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
     if message is None:
         return None, "HTTP 200 but the body is not a chat completion"
     calls = message.get("tool_calls") or []
+    if not isinstance(calls, list):
+        return "E", f"tool_calls is not a list: {calls!r:.80}"
+    shape = next((problem for problem in map(_call_problem, calls) if problem), None)
+    if shape:
+        return "E", f"tool_calls not in OpenAI's shape: {shape}"
     if calls:
         broken = [c for c in calls if not _json_object(c.get("function", {}).get("arguments"))]
         if broken:
@@ -115,7 +122,7 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
             else ""
         )
         return "A", f"tool_calls with valid JSON arguments{note}"
-    text = message.get("content") or ""
+    text = _text(message.get("content"))
     if _INVENTED.search(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
@@ -159,6 +166,28 @@ def _message(body: str) -> dict[str, Any] | None:
     except (ValueError, KeyError, IndexError, TypeError):
         return None
     return message if isinstance(message, dict) else None
+
+
+def _call_problem(call: Any) -> str | None:
+    """What keeps one entry of `tool_calls` from being a call the client can read, or None."""
+    if not isinstance(call, dict):
+        return f"a tool call is not an object: {call!r:.60}"
+    function = call.get("function")
+    if not isinstance(function, dict):
+        return f"a tool call's function is not an object: {function!r:.60}"
+    if not isinstance(function.get("name"), str) or not function["name"]:
+        return f"a tool call has no function name: {function!r:.60}"
+    return None
+
+
+def _text(content: Any) -> str:
+    """A reply's text: `content` as is, its text parts joined when it is a list of parts (some
+    gateways send one), else nothing."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part["text"] for part in content if isinstance(part, dict) and isinstance(part.get("text"), str))
+    return ""
 
 
 def _json_object(arguments: Any) -> bool:

@@ -470,10 +470,11 @@ def _endpoint(base_url: str) -> str:
 
 
 def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], str]) -> None:
-    """A 200 answer to a stream request that holds text but not one `data:` line is not a cut
+    """A 200 answer to a stream request that holds text but not one line of an event stream (a
+    `data:`, `event:`, `id:` or `retry:` field, or a `:` comment: a keep-alive) is not a cut
     stream (nothing to retry): a web page, or some other endpoint. Say so, quoting it."""
     text = "\n".join(lines).lstrip("\ufeff")
-    if not text.strip() or any(line.lstrip("\ufeff").startswith("data:") for line in lines):
+    if not text.strip() or any(line.lstrip("\ufeff").startswith(_SSE_LINES) for line in lines):
         return
     raise BadResponseError(
         "the gateway answered a stream request with no server-sent events "
@@ -482,6 +483,10 @@ def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], st
         status=status,
         body=scrub(text)[:2000],
     )
+
+
+_SSE_LINES = ("data:", "event:", "id:", "retry:", ":")
+"""How the lines of a server-sent event stream begin (its fields, and comments)."""
 
 
 def check_base_url(url: str) -> str:

@@ -8,7 +8,10 @@ emits typed events as they arrive, so a UI can show text while it is still being
 The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
 from it may be executed, however complete its tool calls look. `finish()` raises
 `TruncatedStreamError` in that case (saying why it ended, when the client knows: a timeout, a
-broken connection). A chunk that is not JSON, or whose fields have the wrong type (`choices` not
+broken connection). One exception: a stream that closed properly after the model's choice said
+why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
+`[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
+such a stream cut by a timeout or a dropped connection is still truncated. A chunk that is not JSON, or whose fields have the wrong type (`choices` not
 a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix). An `error` event is worded as `reported_error` words
@@ -187,8 +190,9 @@ class StreamAssembler:
 
     def finish(self, broke: str | None = None) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
-        ended: "the read timed out (ReadTimeout) after 30s"), or if the reply is empty."""
-        if not self.done:
+        ended: "the read timed out (ReadTimeout) after 30s"), unless it ended properly after a
+        `finish_reason`, or if the reply is empty."""
+        if not self.done and (broke is not None or self.finish_reason is None):
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
             why = f": {broke}" if broke else ""

@@ -341,3 +341,22 @@ def test_a_streamed_refusal_is_kept_and_goes_back_as_the_text():
     assert (response.message.content, response.message.refusal) == (None, "I can't help.")
     assert response.message.text == "I can't help."
     assert response.message.to_openai() == {"role": "assistant", "content": "I can't help."}
+
+
+# --- content sent as a list of parts, as in a whole reply ---------------------------------------
+
+
+def test_streamed_content_given_as_parts_is_read_as_its_text():
+    parts = [{"type": "text", "text": "您的"}, {"type": "thinking", "thinking": [{"type": "text", "text": "hm"}]}]
+    lines = sse(delta({"content": parts}), delta({"content": [{"type": "text", "text": "包裹"}]}), delta({}, "stop"))
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["您的", "包裹"]
+    assert events[-1].response.message.content == "您的包裹"
+
+
+def test_streamed_parts_without_text_add_nothing():
+    lines = sse(
+        delta({"content": [{"type": "thinking", "thinking": "hm"}]}), delta({"content": "ok"}), delta({}, "stop")
+    )
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["ok"]

@@ -224,7 +224,7 @@ class AssistantMessage(TurnMessage, _Record):
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
-        return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+        return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
 
 
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
@@ -234,8 +234,9 @@ request is a 400 — and OpenRouter's `reasoning_details`. Others are dropped: G
 refuses its own `reasoning` field when it is sent back."""
 
 
-def _text_of(content: Any) -> Any:
-    """Text content as is; a list of parts (some gateways send one) → its text parts joined."""
+def text_of(content: Any) -> Any:
+    """Text content as is; a list of parts (some gateways send one, in a reply or a streamed
+    delta) → its text parts joined (None when it has none: a thinking part is not text)."""
     if not isinstance(content, list):
         return content
     texts = [

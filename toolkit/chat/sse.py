@@ -33,6 +33,9 @@ Text is joined as it came, except that a UTF-16 surrogate pair split across two 
 leading byte-order mark is skipped; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read.
 
+Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
+as in a whole reply.
+
 Leaves out: `logprobs`, audio deltas, and `n > 1` (only choice 0 is read). A `refusal` is
 joined like text (into the message's `refusal`).
 """
@@ -45,7 +48,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance
-from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall, arguments_text
+from toolkit.chat.messages import (
+    OPENAI_CALL_KEYS,
+    AssistantMessage,
+    ChatResponse,
+    TokenUsage,
+    ToolCall,
+    arguments_text,
+    text_of,
+)
 from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
 
@@ -143,7 +154,7 @@ class StreamAssembler:
 
     def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        content = _text(delta.get("content"), "streamed content")
+        content = _text(text_of(delta.get("content")), "streamed content")  # a list of parts: its text
         if content:
             self.text.append(content)
             events.append(TextDelta(content))

@@ -672,7 +672,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
             body=body,
             attempts=attempt,
         )
-    detail = _error_message(body)
+    detail = error_message(body)
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
@@ -702,16 +702,40 @@ _CALLER_HINTS = {
 }
 
 
-def _error_message(body: str) -> str:
-    """What an error response says, on one line (an HTML page's line breaks and all)."""
+def error_message(body: str) -> str:
+    """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
+    …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
+    FastAPI's list of problems, `{"message": "…"}` DashScope); else the body itself (an HTML
+    page's line breaks and all)."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return _one_line(body[:200]) or "(empty body)"
-    error = data.get("error") if isinstance(data, dict) else None
+    said = _one_line(_said(data)) if isinstance(data, dict) else ""
+    return said or _one_line(body[:200])
+
+
+def _said(data: dict[str, Any]) -> str:
+    """The message an error object holds, or "" when it holds none in a shape known here."""
+    error = data.get("error")
     if isinstance(error, dict) and error.get("message"):
-        return _one_line(str(error["message"]))
-    return _one_line(body[:200])
+        return str(error["message"])
+    for value in (error, data.get("detail"), data.get("message")):
+        if isinstance(value, str) and value.strip():
+            return value
+    detail = data.get("detail")
+    if isinstance(detail, list):
+        return "; ".join(filter(None, map(_problem, detail)))
+    return ""
+
+
+def _problem(problem: Any) -> str:
+    """One entry of FastAPI's `detail` list: `body.messages: field required`."""
+    if not isinstance(problem, dict) or not isinstance(problem.get("msg"), str):
+        return ""
+    where = problem.get("loc")
+    at = ".".join(map(str, where)) if isinstance(where, list) else ""
+    return f"{at}: {problem['msg']}" if at else problem["msg"]
 
 
 def _one_line(text: str) -> str:

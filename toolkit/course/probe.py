@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange
+from toolkit.chat.client import ChatClient, Exchange, error_message
 from toolkit.chat.messages import UserMessage
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.errors import ModelCallError
@@ -204,7 +204,4 @@ def _arguments(call: dict[str, Any]) -> Any:
 
 
 def _error_message(body: str) -> str:
-    try:
-        return str(json.loads(body)["error"]["message"])[:160]
-    except (ValueError, KeyError, TypeError):
-        return body[:160] or "(empty body)"
+    return error_message(body)[:160]

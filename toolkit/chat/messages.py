@@ -15,8 +15,10 @@ Leaves out: audio, files and any content part other than `text` and `image_url` 
 a `ValidationError`, not guessed at); list `content` on system, assistant and tool messages
 (tool results carry text only, which is why the loop sends a tool's images in a user message of
 their own: `toolkit.loop.images`); an image part's `detail` (read, then dropped: the provider's
-default applies); where text parts stood between image parts (the text comes first); the
-legacy `function_call` field and `name` on user messages.
+default applies); where text parts stood between image parts (the text comes first); `name`
+on user messages. The legacy `function_call` of a reply (older gateways answer `tools` with it)
+is read as one tool call without an id, which the loop gives (as LangChain4j reads it); it is
+never sent: the call goes back in `tool_calls`.
 """
 
 from __future__ import annotations
@@ -220,11 +222,19 @@ class AssistantMessage(TurnMessage, _Record):
         listed = data.get("tool_calls") or ()
         if not isinstance(listed, (list, tuple)):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
-        calls = tuple(ToolCall.from_openai(c) for c in listed)
+        calls = tuple(ToolCall.from_openai(c) for c in listed) or legacy_call(data.get("function_call"))
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
         return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+
+
+def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:
+    """A reply's legacy `function_call` (`{"name", "arguments"}`) as one tool call without an id;
+    none when there is none (or it is not an object)."""
+    if not isinstance(function_call, dict):
+        return ()
+    return (ToolCall.from_openai({"function": function_call}),)
 
 
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")

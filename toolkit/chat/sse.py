@@ -34,7 +34,8 @@ leading byte-order mark is skipped; `"error": null` on a chunk (Foundry Local se
 one) is no error; a later `usage` with counts left out or null keeps the counts already read.
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
-as in a whole reply.
+as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
+pieces) is read as the fragments of one tool call, as a whole reply's is.
 
 Leaves out: `logprobs`, audio deltas, and `n > 1` (only choice 0 is read). A `refusal` is
 joined like text (into the message's `refusal`).
@@ -162,7 +163,10 @@ class StreamAssembler:
             self.reasoning.append(delta["reasoning_content"])
         if isinstance(delta.get("refusal"), str):
             self.refusal.append(delta["refusal"])
-        for piece in _listed(delta.get("tool_calls"), "streamed tool_calls"):
+        pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
+            pieces = [{"function": delta["function_call"]}]
+        for piece in pieces:
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             fn = _object(piece.get("function"), "streamed tool call function")

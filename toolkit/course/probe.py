@@ -12,6 +12,8 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
 
+A reply's legacy `function_call` counts as its one call (the client reads it as one).
+
 The question's order id is made up, so a concrete status without a tool call is invented (D).
 B and D look identical in code (no tool_calls); only the text tells them apart. The text is
 `content`, or its text parts when a gateway sends a list of parts. Raw HTTP, not
@@ -107,25 +109,32 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
     if message is None:
         return None, "HTTP 200 but the body is not a chat completion"
     calls = message.get("tool_calls") or []
-    if not isinstance(calls, list):
-        return "E", f"tool_calls is not a list: {calls!r:.80}"
-    shape = next((problem for problem in map(_call_problem, calls) if problem), None)
-    if shape:
-        return "E", f"tool_calls not in OpenAI's shape: {shape}"
+    if not calls and isinstance(message.get("function_call"), dict):
+        return _calls_verdict([{"function": message["function_call"]}], "a legacy function_call (not tool_calls)")
     if calls:
-        broken = [c for c in calls if not _json_object(c.get("function", {}).get("arguments"))]
-        if broken:
-            return "E", f"tool_calls with invalid JSON arguments: {_arguments(broken[0])!r:.80}"
-        note = (
-            " (sent as an object, not a JSON string: non-standard)"
-            if any(isinstance(c.get("function", {}).get("arguments"), dict) for c in calls)
-            else ""
-        )
-        return "A", f"tool_calls with valid JSON arguments{note}"
+        return _calls_verdict(calls, "tool_calls")
     text = _text(message.get("content"))
     if _INVENTED.search(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+
+
+def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:
+    """A (E, why) for calls the client cannot use as they came, else (A, why)."""
+    if not isinstance(calls, list):
+        return "E", f"{what} is not a list: {calls!r:.80}"
+    shape = next((problem for problem in map(_call_problem, calls) if problem), None)
+    if shape:
+        return "E", f"{what} not in OpenAI's shape: {shape}"
+    broken = [c for c in calls if not _json_object(c["function"].get("arguments"))]
+    if broken:
+        return "E", f"{what} with invalid JSON arguments: {_arguments(broken[0])!r:.80}"
+    note = (
+        " (sent as an object, not a JSON string: non-standard)"
+        if any(isinstance(c["function"].get("arguments"), dict) for c in calls)
+        else ""
+    )
+    return "A", f"{what} with valid JSON arguments{note}"
 
 
 def probe(client: ChatClient) -> ProbeResult:

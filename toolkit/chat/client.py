@@ -36,7 +36,8 @@ Errors read as one line a learner can act on: an unreachable gateway names its U
 to check `LLM_BASE_URL` or unset the `LLM_*` variables; a timeout names which timeout ran out
 and after how long, mid-stream too ("stream ended before [DONE]: the read timed out
 (ReadTimeout) after 30.0s"); a gateway that answers a stream request with plain JSON says so
-(`NotAStreamError`), instead of looking like a cut stream.
+(`NotAStreamError`), instead of looking like a cut stream. The other way round, a gateway that
+answers `chat()` with an event stream (a relay that always streams) gets its events assembled.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
@@ -743,7 +744,11 @@ def _one_line(text: str) -> str:
 
 
 def parse_completion(text: str) -> ChatResponse:
-    """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong."""
+    """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong. A
+    gateway that streams whatever it is asked (some relays do) sends an event stream: it is
+    assembled as `stream()` would assemble it."""
+    if text.lstrip("\ufeff \t\r\n").startswith(_SSE_LINES):
+        return _assembled(text)
     data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
@@ -769,6 +774,14 @@ def parse_completion(text: str) -> ChatResponse:
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
     return not_empty(response, text[:2000])
+
+
+def _assembled(text: str) -> ChatResponse:
+    """An event stream's reply, with the stream's rules (a cut stream is `TruncatedStreamError`)."""
+    assembler = StreamAssembler()
+    for line in text.splitlines():
+        assembler.feed_line(line)
+    return assembler.finish()
 
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:

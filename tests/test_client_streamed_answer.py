@@ -1,0 +1,87 @@
+"""A gateway that answers a plain request with an event stream (relays that always stream):
+`chat()` assembles it under the stream's rules — its text, tool calls and usage; an error event
+or a cut stream reads as it would on `stream()`."""
+
+import json
+
+import httpx
+import pytest
+
+from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion
+from toolkit.chat.messages import UserMessage
+from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+
+
+def event(delta, finish=None):
+    return "data: " + json.dumps(
+        {"id": "c", "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    )
+
+
+CALL = {
+    "index": 0,
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "query_order", "arguments": '{"order_id":'},
+}
+USAGE = "data: " + json.dumps({"id": "c", "choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 4}})
+STREAM = "\n\n".join(
+    [
+        ": keep-alive",
+        event({"role": "assistant", "tool_calls": [CALL]}),
+        event({"tool_calls": [{"index": 0, "function": {"arguments": ' "SN1"}'}}]}),
+        event({}, "tool_calls"),
+        USAGE,
+        "data: [DONE]",
+    ]
+)
+
+
+def test_an_event_stream_answering_chat_is_assembled():
+    response = parse_completion(STREAM)
+    call = response.message.tool_calls[0]
+    assert (call.id, call.name, call.arguments) == ("call_1", "query_order", '{"order_id": "SN1"}')
+    assert (response.finish_reason, response.usage.total_tokens, response.id) == ("tool_calls", 13, "c")
+
+
+def test_chat_reads_a_gateway_that_always_streams():
+    body = "\r\n\r\n".join([event({"content": "Shipped"}), event({"content": "."}, "stop"), "data: [DONE]"])
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, text=body)
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(lambda request: answer))
+    assert client.chat([UserMessage(content="hi")]).message.content == "Shipped."
+
+
+@pytest.mark.parametrize(
+    "body, error, text",
+    [
+        (
+            event({"content": "Ship"}),
+            TruncatedStreamError,
+            "stream ended before [DONE]; nothing from it will be executed",
+        ),
+        (
+            'data: {"error": {"message": "no such model"}}',
+            BadResponseError,
+            "gateway sent an error mid-stream: no such model",
+        ),
+        (
+            'data: {"error": {"message": "overloaded", "code": 503}}',
+            TransientError,
+            "gateway sent an error mid-stream (code 503, transient): overloaded",
+        ),
+    ],
+)
+def test_a_streamed_answer_to_chat_fails_as_the_stream_would(body, error, text):
+    with pytest.raises(error) as caught:
+        parse_completion(body)
+    assert str(caught.value) == text
+
+
+def test_an_overload_in_a_streamed_answer_to_chat_is_retried():
+    answers = [
+        httpx.Response(200, text='data: {"error": {"message": "overloaded", "code": 503}}\n\n'),
+        httpx.Response(200, text=event({"content": "ok"}, "stop") + "\n\ndata: [DONE]\n\n"),
+    ]
+    transport = httpx.MockTransport(lambda request: answers.pop(0))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, sleep=lambda s: None, retry=RetryPolicy())
+    assert client.chat([UserMessage(content="hi")]).message.content == "ok"

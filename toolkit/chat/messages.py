@@ -83,12 +83,15 @@ class ToolCall(_Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> ToolCall:
-        """One call of a reply's `tool_calls`; a call or function that is not an object is a `ValueError`."""
+        """One call of a reply's `tool_calls`; a call or function that is not an object, or a call
+        without a name (missing or null), is a `ValueError` saying so."""
         if not isinstance(data, dict):
             raise ValueError(f"a tool call is not an object: {data!r:.100}")
         fn = data.get("function") or {}
         if not isinstance(fn, dict):
             raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
+        if fn.get("name") is None:
+            raise ValueError(f"a tool call has no function name: {data!r:.100}")
         raw = fn.get("arguments")
         arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}

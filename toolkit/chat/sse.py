@@ -1,6 +1,8 @@
 """Server-sent events in, one `ChatResponse` out: assembling a streamed chat completion.
 
-A streamed response arrives as `data: {chunk}` lines. Text comes in content deltas; each tool
+A streamed response arrives as `data: {chunk}` lines (a chunk written over several `data:`
+lines of one event, as a server that pretty-prints sends it, is joined as the SSE spec says and
+read when the event's blank line comes). Text comes in content deltas; each tool
 call comes as a first delta carrying `index`, `id` and `name`, then its `arguments` in
 fragments that only make sense once joined. `StreamAssembler` folds chunks into a response and
 emits typed events as they arrive, so a UI can show text while it is still being written.
@@ -120,18 +122,37 @@ class StreamAssembler:
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
     """The highest key of `calls` (kept as calls come: the next call's slot is one more)."""
+    pending: list[str] = field(default_factory=list)
+    """The `data:` lines of an event whose first line was not JSON on its own: the SSE spec joins
+    an event's lines, so a chunk written over several lines is read when the event ends."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
         if line.startswith("\ufeff"):  # a byte-order mark before the first line (the SSE spec skips it)
             line = line[1:]
-        if not line.startswith("data:") or self.done:
-            return []  # comments, `event:` and blank lines carry nothing; after [DONE] nothing counts (as in OpenAI's SDK)
+        if self.done:
+            return []  # after [DONE] nothing counts (as in OpenAI's SDK)
+        if not line.startswith("data:"):  # comments and `event:` lines carry nothing; a blank line ends an event
+            return self._feed_pending() if not line.strip() else []
         payload = line[5:].strip()
         if payload == "[DONE]":
+            events = self._feed_pending()
             self.done = True
+            return events
+        chunk = _NOT_JSON if self.pending else _json_or_not(payload)
+        if chunk is _NOT_JSON:  # the first line of a chunk written over several, or not JSON at all
+            self.pending.append(line[6:] if line.startswith("data: ") else line[5:])
             return []
-        chunk = read_json(payload, "stream chunk")
+        return self._feed_parsed(chunk, payload)
+
+    def _feed_pending(self) -> list[StreamEvent]:
+        """The event held in `pending`, its lines joined as the SSE spec joins them."""
+        if not self.pending:
+            return []
+        payload, self.pending = "\n".join(self.pending).strip(), []
+        return self._feed_parsed(read_json(payload, "stream chunk"), payload)
+
+    def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
         if isinstance(chunk, dict) and chunk.get("error"):  # `"error": null` is no error
             raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
@@ -207,6 +228,8 @@ class StreamAssembler:
         """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
         ended: "the read timed out (ReadTimeout) after 30s"), unless it ended properly after a
         `finish_reason`, or if the reply is empty."""
+        if self.pending and broke is None:  # the last event, with no blank line after it
+            self._feed_pending()
         if not self.done and (broke is not None or self.finish_reason is None):
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
@@ -254,6 +277,18 @@ def _complete(call: _PartialCall) -> bool:
     joined; their braces read once each, so a call sent in thousands of fragments, each with a
     fresh id, is not joined and parsed again for each: `toolkit.chat.balance`)."""
     return call.balance.whole(call.fragments)
+
+
+_NOT_JSON = object()
+
+
+def _json_or_not(payload: str) -> Any:
+    """A `data:` line's JSON (the usual chunk: one line, one event), or `_NOT_JSON`; `read_json`
+    says what is wrong, once the event's lines are all in."""
+    try:
+        return json.loads(payload)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
 
 
 def paired(text: str) -> str:

@@ -1,5 +1,6 @@
-"""Cassettes of gateways that compress their answers, use another charset, or ask for a wait
-in milliseconds: what is written is what the client read, and replay serves it the same way."""
+"""Cassettes of gateways that compress their answers, use another charset, ask for a wait in
+milliseconds, or whose answer broke off: what is written is what the client read (and how it
+ended), and replay serves it the same way."""
 
 import gzip
 import json
@@ -13,7 +14,7 @@ from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import BadResponseError, TransientError
+from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="où est ma commande ?")]
 ANSWER = {
@@ -124,3 +125,52 @@ def test_a_retry_after_date_replays_against_the_recorded_servers_clock(tmp_path)
 )
 def test_replay_says_the_charset_it_serves(content_type, served):
     assert cassettes.served_content_type(content_type) == served
+
+
+class _BreaksAfter(httpx.SyncByteStream):
+    def __init__(self, content, error):
+        self.content, self.error = content, error
+
+    def __iter__(self):
+        yield self.content
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error, why",
+    [
+        (httpx.ReadTimeout("timed out"), "the read timed out (ReadTimeout) after 30.0s"),
+        (httpx.RemoteProtocolError("peer closed connection"), "the connection broke (RemoteProtocolError)"),
+    ],
+)
+def test_a_stream_that_broke_off_after_its_finish_reason_breaks_off_on_replay_too(tmp_path, error, why):
+    cut = STREAM.replace("data: [DONE]\n\n", "").encode()
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=_BreaksAfter(cut, error))
+    (recorded, replayed), line = record_and_replay(tmp_path, httpx.MockTransport(lambda request: answer), streamed)
+    assert recorded == (TruncatedStreamError, f"stream ended before [DONE]: {why}; nothing from it will be executed")
+    assert replayed == recorded
+    assert line["response"]["broke"] == type(error).__name__
+
+
+def test_a_plain_answer_that_broke_off_breaks_off_on_replay_too(tmp_path):
+    error = httpx.ReadError("connection reset")
+    answer = httpx.Response(200, stream=_BreaksAfter(b'{"choices": [', error))
+    (recorded, replayed), _ = record_and_replay(
+        tmp_path,
+        httpx.MockTransport(lambda request: answer),
+        lambda client: client.chat(QUESTION),
+        retry=RetryPolicy(max_retries=0),
+    )
+    assert recorded[0] is TransientError
+    assert replayed == recorded
+
+
+def test_a_broke_field_that_names_no_transport_error_is_ignored(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    line = {
+        "request": {"method": "POST", "path": "/chat/completions", "body": None},
+        "response": {"status": 200, "content_type": "text/event-stream", "body": STREAM, "broke": "SystemExit"},
+    }
+    cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    response = ReplayTransport(cassette).handle_request(httpx.Request("POST", "http://x/v1/chat/completions"))
+    assert response.read().decode() == STREAM

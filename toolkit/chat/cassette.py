@@ -8,7 +8,9 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
 
-A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at.
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; one
+that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
+replay breaks it off there the same way.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
 by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
@@ -101,22 +103,45 @@ def _dump(value: Any) -> str:
 
 
 class _Tee(httpx.SyncByteStream):
-    """Passes chunks through and records the whole body once the stream is done."""
+    """Passes chunks through and records the whole body once the stream is done, and how it
+    broke off if it did (a timeout, a dropped connection: the name of httpx's error)."""
 
     def __init__(self, stream: Any, done: Any) -> None:
         self._stream, self._done = stream, done
         self._chunks: list[bytes] = []
+        self._broke: str | None = None
 
     def __iter__(self) -> Iterator[bytes]:
-        for chunk in self._stream:
-            self._chunks.append(chunk)
-            yield chunk
+        try:
+            for chunk in self._stream:
+                self._chunks.append(chunk)
+                yield chunk
+        except httpx.TransportError as exc:
+            self._broke = type(exc).__name__
+            raise
 
     def close(self) -> None:
         if self._done is not None:
-            self._done(b"".join(self._chunks))
+            self._done(b"".join(self._chunks), self._broke)
             self._done = None
         self._stream.close()
+
+
+class _Breaks(httpx.SyncByteStream):
+    """A recorded body served as it arrived, then broken off the way the recorded one was."""
+
+    def __init__(self, content: bytes, error: type[httpx.TransportError]) -> None:
+        self._content, self._error = content, error
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self._content
+        raise self._error("the recorded response broke off here")
+
+
+def _transport_error(name: Any) -> type[httpx.TransportError] | None:
+    """httpx's transport error class named `name` (a cassette's `broke`), else None."""
+    error = getattr(httpx, name, None) if isinstance(name, str) else None
+    return error if isinstance(error, type) and issubclass(error, httpx.TransportError) else None
 
 
 class RecordingTransport(httpx.BaseTransport):
@@ -133,8 +158,8 @@ class RecordingTransport(httpx.BaseTransport):
         start = time.perf_counter()
         response = self.inner.handle_request(request)
 
-        def done(content: bytes) -> None:
-            self._write(request, body, response, content, time.perf_counter() - start, secrets)
+        def done(content: bytes, broke: str | None) -> None:
+            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke)
 
         return httpx.Response(
             response.status_code,
@@ -151,6 +176,7 @@ class RecordingTransport(httpx.BaseTransport):
         content: bytes,
         elapsed: float,
         secrets: list[str | None],
+        broke: str | None = None,
     ) -> None:
         text, undecoded = recorded_text(response.headers, content)
         for secret in secrets:
@@ -172,6 +198,8 @@ class RecordingTransport(httpx.BaseTransport):
         line["response"].update(_waits(response.headers))
         if undecoded:
             line["response"]["content_encoding"] = undecoded
+        if broke:
+            line["response"]["broke"] = broke
         _append(self.path, line, self._lock)
 
     def close(self) -> None:
@@ -248,7 +276,11 @@ class ReplayTransport(httpx.BaseTransport):
         for name in ("retry-after", *_KEPT_HEADERS):
             if isinstance(recorded.get(name.replace("-", "_")), str):
                 headers[name] = recorded[name.replace("-", "_")]
-        return httpx.Response(recorded["status"], headers=headers, content=recorded["body"].encode("utf-8"))
+        content = recorded["body"].encode("utf-8")
+        broke = _transport_error(recorded.get("broke"))
+        if broke is not None:
+            return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
+        return httpx.Response(recorded["status"], headers=headers, content=content)
 
     def _mismatch(self, wanted: dict[str, Any]) -> str:
         replayed = sum(1 for e in self.exchanges if e["request"] == wanted)

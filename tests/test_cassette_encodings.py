@@ -14,7 +14,7 @@ from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, CassetteError, TransientError, TruncatedStreamError
 
 QUESTION = [UserMessage(content="où est ma commande ?")]
 ANSWER = {
@@ -174,3 +174,45 @@ def test_a_broke_field_that_names_no_transport_error_is_ignored(tmp_path):
     cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
     response = ReplayTransport(cassette).handle_request(httpx.Request("POST", "http://x/v1/chat/completions"))
     assert response.read().decode() == STREAM
+
+
+def no_answer(error):
+    def gateway(request):
+        error.request = request
+        raise error
+
+    return httpx.MockTransport(gateway)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [httpx.ConnectError("[Errno 111] Connection refused"), httpx.ReadTimeout("timed out")],
+    ids=["refused", "timed-out"],
+)
+def test_a_request_that_got_no_answer_fails_the_same_on_replay(tmp_path, error):
+    options = {"retry": RetryPolicy(max_retries=1), "sleep": lambda seconds: None}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, no_answer(error), lambda client: client.chat(QUESTION), **options
+    )
+    assert recorded[0] is TransientError
+    assert replayed == recorded
+    assert (line["failed"], line["why"]) == (type(error).__name__, str(error)) and "response" not in line
+
+
+def test_a_failed_line_must_name_the_error(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    request = {"method": "POST", "path": "/chat/completions", "body": None}
+    cassette.write_text(json.dumps({"request": request, "failed": 3}) + "\n", encoding="utf-8")
+    with pytest.raises(CassetteError, match=r"line 1: failed is not a string \(the name of httpx's error\)$"):
+        ReplayTransport(cassette)
+
+
+def test_the_text_of_a_failure_keeps_no_key(tmp_path):
+    error = httpx.ConnectError("proxy refused Bearer sk-key-0123456789abcdef")
+    options = {"retry": RetryPolicy(max_retries=0)}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, no_answer(error), lambda client: client.chat(QUESTION), **options
+    )
+    assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")
+    assert line["why"] == "proxy refused Bearer ***cdef"
+    assert replayed == recorded

@@ -10,7 +10,9 @@ and, if the run read the clock, one line saying what it read: `{"clock": {"now":
 
 A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; one
 that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
-replay breaks it off there the same way.
+replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
+is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
+fails it the same way.
 The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
 by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
@@ -156,7 +158,11 @@ class RecordingTransport(httpx.BaseTransport):
         body = request.read()
         secrets = _secrets(request)
         start = time.perf_counter()
-        response = self.inner.handle_request(request)
+        try:
+            response = self.inner.handle_request(request)
+        except httpx.TransportError as exc:  # no answer at all (refused, timed out): replay fails the same
+            self._write_failure(request, body, exc, time.perf_counter() - start, secrets)
+            raise
 
         def done(content: bytes, broke: str | None) -> None:
             self._write(request, body, response, content, time.perf_counter() - start, secrets, broke)
@@ -167,6 +173,15 @@ class RecordingTransport(httpx.BaseTransport):
             stream=_Tee(response.stream, done),
             extensions=response.extensions,
         )
+
+    def _write_failure(
+        self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
+    ) -> None:
+        text = str(failed)
+        for secret in secrets:
+            text = mask_key(text, secret)
+        line = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
+        _append(self.path, {**line, "why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
     def _write(
         self,
@@ -182,11 +197,7 @@ class RecordingTransport(httpx.BaseTransport):
         for secret in secrets:
             text = mask_key(text, secret)
         line = {
-            "request": {
-                "method": request.method,
-                "path": relative_path(request.url.path),
-                "body": _canonical(body, secrets),
-            },
+            "request": _recorded_request(request, body, secrets),
             "response": {
                 "status": response.status_code,
                 "content_type": response.headers.get("content-type", ""),
@@ -204,6 +215,10 @@ class RecordingTransport(httpx.BaseTransport):
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:
+    return {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body, secrets)}
 
 
 _KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
@@ -271,6 +286,10 @@ class ReplayTransport(httpx.BaseTransport):
             if index is None:
                 raise CassetteMismatch(self._mismatch(wanted))
             self._used.add(index)
+        if "failed" in self.exchanges[index]:
+            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError
+            why = self.exchanges[index].get("why")
+            raise failed(why if isinstance(why, str) else "the recorded request got no answer", request=request)
         recorded = self.exchanges[index]["response"]
         headers = {"content-type": served_content_type(recorded["content_type"])}
         for name in ("retry-after", *_KEPT_HEADERS):
@@ -342,6 +361,8 @@ def _line_problem(line: Any) -> str:
     request, response = line["request"], line.get("response")
     if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
         return "request needs method, path (strings) and body"
+    if "failed" in line:
+        return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
     if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):

@@ -57,3 +57,27 @@ def test_probe_classifies_a_gateway_that_sends_content_parts():
     transport = httpx.MockTransport(lambda request: httpx.Response(200, text=body))
     client = ChatClient("http://gateway.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
     assert probe(client).verdict == "D"
+
+
+def events(*deltas):
+    chunks = [{"choices": [{"index": 0, "delta": delta}]} for delta in deltas]
+    return "".join(f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+@pytest.mark.parametrize(
+    "body, verdict",
+    [
+        (events({"content": "您的订单已签收。"}), "D"),
+        (events({"content": "好的，我来查。"}), "B"),
+        (
+            events(
+                {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "query_order", "arguments": ""}}]},
+                {"tool_calls": [{"index": 0, "function": {"arguments": '{"orderId": "SN1"}'}}]},
+            ),
+            "A",
+        ),
+        ('data: {"choices": [{"index": 0, "delta": {"content": "cut"}}]}\n\n', None),
+    ],
+)
+def test_a_gateway_that_streams_its_answer_to_the_probe_is_classified_as_the_client_reads_it(body, verdict):
+    assert classify(200, body)[0] == verdict

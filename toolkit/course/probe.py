@@ -12,7 +12,8 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
 
-A reply's legacy `function_call` counts as its one call (the client reads it as one).
+A reply's legacy `function_call` counts as its one call (the client reads it as one); an event
+stream answering the plain request (a gateway that always streams) is read as the client assembles it.
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
 B and D look identical in code (no tool_calls); only the text tells them apart. The text is
@@ -30,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, error_message
+from toolkit.chat.client import ChatClient, Exchange, error_message, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.errors import ModelCallError
@@ -170,6 +171,13 @@ def report(result: ProbeResult) -> str:
 
 
 def _message(body: str) -> dict[str, Any] | None:
+    """The reply's message as it came; an event stream (a gateway that always streams) as the
+    client assembles it; None when the body is neither."""
+    if body.lstrip("\ufeff \t\r\n").startswith(("data:", ":")):
+        try:
+            return parse_completion(body).message.to_openai()
+        except ModelCallError:
+            return None
     try:
         message = json.loads(body)["choices"][0]["message"]
     except (ValueError, KeyError, IndexError, TypeError):

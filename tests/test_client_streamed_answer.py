@@ -9,7 +9,7 @@ import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy, parse_completion
 from toolkit.chat.messages import UserMessage
-from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, NotAStreamError, TransientError, TruncatedStreamError
 
 
 def event(delta, finish=None):
@@ -85,3 +85,57 @@ def test_an_overload_in_a_streamed_answer_to_chat_is_retried():
     transport = httpx.MockTransport(lambda request: answers.pop(0))
     client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, sleep=lambda s: None, retry=RetryPolicy())
     assert client.chat([UserMessage(content="hi")]).message.content == "ok"
+
+
+# --- the other way round: a stream request answered with a plain JSON error (a proxy's 200) ------
+
+
+def stream_client(*answers):
+    sent = []
+
+    def gateway(request):
+        sent.append(request)
+        return answers[len(sent) - 1]
+
+    client = ChatClient(
+        "http://gw.test/v1", "k", "m", transport=httpx.MockTransport(gateway), sleep=lambda s: None, retry=RetryPolicy()
+    )
+    return client, sent
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"content-type": "application/json"}, {"content-type": "text/event-stream"}, {}],
+    ids=["json", "labelled-a-stream", "unlabelled"],
+)
+def test_a_plain_error_answering_a_stream_says_the_gateways_words(headers):
+    answer = httpx.Response(200, headers=headers, content=b'{"error": {"message": "model \'x\' not found"}}')
+    client, sent = stream_client(answer)
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == "gateway answered 200 with an error: model 'x' not found"
+    assert len(sent) == 1 and caught.value.hint.startswith("The gateway reported this error itself")
+
+
+def test_a_plain_overload_answering_a_stream_is_retried():
+    overload = httpx.Response(200, json={"error": {"message": "overloaded", "code": 503}})
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, text=STREAM)
+    client, sent = stream_client(overload, answer)
+    done = list(client.stream([UserMessage(content="hi")]))[-1]
+    assert done.response.message.tool_calls[0].name == "query_order" and len(sent) == 2
+
+
+def test_a_plain_overload_that_persists_says_how_often_it_was_sent():
+    overload = httpx.Response(200, json={"detail": {"message": "overloaded", "code": "overloaded"}})
+    client, sent = stream_client(overload, overload, overload)
+    with pytest.raises(TransientError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == "gateway answered 200 with an error (overloaded, transient): overloaded"
+    assert caught.value.attempts == 3 == len(sent)
+
+
+def test_a_plain_completion_answering_a_stream_is_still_not_a_stream():
+    answer = httpx.Response(200, json={"choices": [{"message": {"role": "assistant", "content": "hi"}}]})
+    client, _ = stream_client(answer)
+    with pytest.raises(NotAStreamError):
+        list(client.stream([UserMessage(content="hi")]))

@@ -36,7 +36,8 @@ Errors read as one line a learner can act on: an unreachable gateway names its U
 to check `LLM_BASE_URL` or unset the `LLM_*` variables; a timeout names which timeout ran out
 and after how long, mid-stream too ("stream ended before [DONE]: the read timed out
 (ReadTimeout) after 30.0s"); a gateway that answers a stream request with plain JSON says so
-(`NotAStreamError`), instead of looking like a cut stream. The other way round, a gateway that
+(`NotAStreamError`), instead of looking like a cut stream — unless that JSON reports an error
+(a proxy's 200 with an error body): then it is worded and triaged as on `chat()`. The other way round, a gateway that
 answers `chat()` with an event stream (a relay that always streams) gets its events assembled.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
@@ -351,9 +352,19 @@ class ChatClient:
     def _plain_instead_of_stream(
         self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
     ) -> NoReturn:
+        """A plain answer to a stream request: the error it reports (a proxy's 200 with an error
+        body, worded and triaged as on `chat()`), else `NotAStreamError`."""
         text = self.scrub(text)
         self._record(body, response.status_code, text, attempt)
         response.close()
+        try:
+            said = reported_instead(json.loads(text))
+        except (ValueError, RecursionError):
+            said = None
+        if said:
+            error = reported_error(said, "answered 200 with an error", text[:2000], status=response.status_code)
+            error.attempts = attempt
+            raise error
         raise _not_a_stream(text, self.shown_url)
 
     def send(self, body: dict[str, Any]) -> httpx.Response:
@@ -753,7 +764,7 @@ def parse_completion(text: str) -> ChatResponse:
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
-    said = None if choices else data.get("error") or data.get("detail")  # FastAPI says `detail`
+    said = reported_instead(data)
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
@@ -774,6 +785,14 @@ def parse_completion(text: str) -> ChatResponse:
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
     return not_empty(response, text[:2000])
+
+
+def reported_instead(data: Any) -> Any:
+    """The error a 200 body reports instead of a completion (its `error`, or FastAPI's `detail`),
+    or None: a body with choices, or that is no JSON object, reports none."""
+    if not isinstance(data, dict) or data.get("choices"):
+        return None
+    return data.get("error") or data.get("detail")
 
 
 def _assembled(text: str) -> ChatResponse:

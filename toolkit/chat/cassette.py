@@ -196,22 +196,19 @@ class RecordingTransport(httpx.BaseTransport):
         text, undecoded = recorded_text(response.headers, content)
         for secret in secrets:
             text = mask_key(text, secret)
-        line = {
-            "request": _recorded_request(request, body, secrets),
-            "response": {
-                "status": response.status_code,
-                "content_type": response.headers.get("content-type", ""),
-                "retry_after": response.headers.get("retry-after"),
-                "body": redact.scrub(text),
-            },
-            "elapsed_ms": round(elapsed * 1000),
+        recorded: dict[str, Any] = {
+            "status": response.status_code,
+            "content_type": response.headers.get("content-type", ""),
+            "retry_after": response.headers.get("retry-after"),
+            "body": redact.scrub(text),
+            **_waits(response.headers),
         }
-        line["response"].update(_waits(response.headers))
         if undecoded:
-            line["response"]["content_encoding"] = undecoded
+            recorded["content_encoding"] = undecoded
         if broke:
-            line["response"]["broke"] = broke
-        _append(self.path, line, self._lock)
+            recorded["broke"] = broke
+        line = {"request": _recorded_request(request, body, secrets), "response": recorded}
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
     def close(self) -> None:
         self.inner.close()

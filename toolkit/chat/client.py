@@ -25,7 +25,8 @@ like that status — a stream only while nothing has been yielded yet —, anyth
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
 Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
-scrubbed by `toolkit.tools.redact.scrub`). The API key (and
+scrubbed by `toolkit.tools.redact.scrub`). The key goes in `Authorization: Bearer` (for an Azure
+host in `api-key` too: `auth_headers`). The API key (and
 any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
 even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
 chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
@@ -150,6 +151,21 @@ def retry_after(headers: httpx.Headers) -> float | None:
     return parse_retry_after(headers.get("retry-after"), headers.get("date"))
 
 
+def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
+    """`Authorization: Bearer <key>`, and for Azure (a host under `azure.com`, or an API Management
+    gateway under `azure-api.net`) the key in `api-key` too: Azure OpenAI's deployment URLs
+    (`…/openai/deployments/<name>?api-version=…`) take a key only there (a Bearer token must be
+    Entra ID's), as the `openai` SDK's `AzureOpenAI` sends it."""
+    headers = {"Authorization": f"Bearer {api_key}"}
+    host = httpx.URL(base_url).host.lower().rstrip(".")
+    if host.endswith(_AZURE_HOSTS):
+        headers["api-key"] = api_key
+    return headers
+
+
+_AZURE_HOSTS = (".azure.com", ".azure-api.net")
+
+
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
     """OpenAI `tools` array from dicts or objects with `to_openai()`."""
     if not tools:
@@ -190,7 +206,7 @@ class ChatClient:
         """Whether a stream request asks for usage (`stream_options`); set False by itself when the
         gateway refuses that field (older vLLM, TGI, some proxies), so streaming still works."""
         self._sleep = sleep
-        self._http = httpx.Client(transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {api_key}"})
+        self._http = httpx.Client(transport=transport, timeout=timeout, headers=auth_headers(self.base_url, api_key))
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"

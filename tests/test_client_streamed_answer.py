@@ -139,3 +139,43 @@ def test_a_plain_completion_answering_a_stream_is_still_not_a_stream():
     client, _ = stream_client(answer)
     with pytest.raises(NotAStreamError):
         list(client.stream([UserMessage(content="hi")]))
+
+
+# --- events labelled application/json (some proxies rewrite the content type) ---------------------
+
+
+class _Cut(httpx.SyncByteStream):
+    def __init__(self, content):
+        self.content = content
+
+    def __iter__(self):
+        yield self.content
+        raise httpx.RemoteProtocolError("peer closed connection")
+
+
+def test_events_labelled_json_are_read_as_the_stream_they_are():
+    answer = httpx.Response(200, headers={"content-type": "application/json; charset=utf-8"}, text=STREAM)
+    client, _ = stream_client(answer)
+    done = list(client.stream([UserMessage(content="hi")]))[-1]
+    assert done.response.message.tool_calls[0].arguments == '{"order_id": "SN1"}'
+    assert client.exchanges[-1].response_text == "\n".join(STREAM.splitlines())
+
+
+def test_events_labelled_json_that_break_off_are_a_cut_stream():
+    cut = STREAM.split("data: [DONE]")[0].encode()
+    answer = httpx.Response(200, headers={"content-type": "application/json"}, stream=_Cut(cut))
+    client, _ = stream_client(answer)
+    with pytest.raises(TruncatedStreamError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value) == (
+        "stream ended before [DONE] with tool call(s) query_order unfinished: the connection broke (RemoteProtocolError); "
+        "nothing from it will be executed"
+    )
+
+
+def test_json_labelled_json_that_breaks_off_is_still_not_a_stream():
+    answer = httpx.Response(200, headers={"content-type": "application/json"}, stream=_Cut(b'{"id": "x", "cho'))
+    client, _ = stream_client(answer)
+    with pytest.raises(NotAStreamError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert caught.value.body == '{"id": "x", "cho<connection broke: RemoteProtocolError>'

@@ -293,12 +293,17 @@ class ChatClient:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
         with self._masked(), self._stream_response(body, state.first) as (response, attempt):
             state.attempt, state.opened = attempt, True
+            whole, cut = None, None
             if _plain_json(response.headers.get("content-type")):
-                self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
+                text, cut = self._whole_text(body, response, attempt)
+                if not event_stream(text):  # events labelled JSON (some proxies) are still events
+                    broke_off = f"<connection broke: {type(cut).__name__}>" if cut else ""
+                    self._plain_instead_of_stream(body, response, attempt, text + broke_off)
+                whole = text.splitlines()
             assembler, recorded, broke = StreamAssembler(), False, None
             lines: list[str] = []
             try:
-                received = response.iter_lines()
+                received = iter(whole) if whole is not None else response.iter_lines()
                 for line in received:
                     if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
                         recorded = True  # the rest is read from the same lines: the body streams only once
@@ -307,6 +312,8 @@ class ChatClient:
                     for event in assembler.feed_line(line):
                         state.yielded = True
                         yield event
+                if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
+                    raise cut
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
                 broke = self._broke(exc)
@@ -351,19 +358,22 @@ class ChatClient:
         finally:
             attempts.__exit__(None, None, None)
 
-    def _whole_text(self, body: dict[str, Any], response: httpx.Response, attempt: int) -> str:
-        """All of a plain (not streamed) answer to a stream request; what arrived if it broke off."""
+    def _whole_text(
+        self, body: dict[str, Any], response: httpx.Response, attempt: int
+    ) -> tuple[str, httpx.TransportError | None]:
+        """All of an answer labelled JSON to a stream request, and the error it broke off with
+        (then the text is what arrived before)."""
         pieces: list[str] = []
         try:
             for piece in response.iter_text():
                 pieces.append(piece)
         except httpx.TransportError as exc:
-            pieces.append(f"<connection broke: {type(exc).__name__}>")
+            return "".join(pieces), exc
         except httpx.DecodingError as exc:
             self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
             raise _undecodable(exc, response.status_code) from exc
-        return "".join(pieces)
+        return "".join(pieces), None
 
     def _plain_instead_of_stream(
         self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
@@ -515,6 +525,12 @@ def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], st
 
 _SSE_LINES = ("data:", "event:", "id:", "retry:", ":")
 """How the lines of a server-sent event stream begin (its fields, and comments)."""
+
+
+def event_stream(text: str) -> bool:
+    """Whether a body is server-sent events (its first line a field or a comment), whatever its
+    content type says."""
+    return text.lstrip("\ufeff \t\r\n").startswith(_SSE_LINES)
 
 
 def check_base_url(url: str) -> str:
@@ -774,7 +790,7 @@ def parse_completion(text: str) -> ChatResponse:
     """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong. A
     gateway that streams whatever it is asked (some relays do) sends an event stream: it is
     assembled as `stream()` would assemble it."""
-    if text.lstrip("\ufeff \t\r\n").startswith(_SSE_LINES):
+    if event_stream(text):
         return _assembled(text)
     data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, error_message, parse_completion
+from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.errors import ModelCallError
@@ -173,7 +173,7 @@ def report(result: ProbeResult) -> str:
 def _message(body: str) -> dict[str, Any] | None:
     """The reply's message as it came; an event stream (a gateway that always streams) as the
     client assembles it; None when the body is neither."""
-    if body.lstrip("\ufeff \t\r\n").startswith(("data:", ":")):
+    if event_stream(body):
         try:
             return parse_completion(body).message.to_openai()
         except ModelCallError:

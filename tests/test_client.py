@@ -149,7 +149,18 @@ def test_connection_refused_is_transient():
         ),
         ('{"error": {"code": 400}}', 'gateway answered 200 with an error: {"code": 400}'),
         ('{"choices": [{"index": 0}]}', "choices[0] has no message"),
-        ('{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}', "choices[0].message is malformed: 'name'"),
+        (
+            '{"choices": [{"message": {"tool_calls": [{"function": {}}]}}]}',
+            "choices[0].message is malformed: a tool call has no function name: {'function': {}}",
+        ),
+        (
+            '{"choices": [{"message": {"tool_calls": [{"id": "c1", "function": null}]}}]}',
+            "choices[0].message is malformed: a tool call has no function name: {'id': 'c1', 'function': None}",
+        ),
+        (
+            '{"choices": [{"message": {"tool_calls": [{"id": "c1", "function": {"name": null}}]}}]}',
+            "choices[0].message is malformed: a tool call has no function name: {'id': 'c1', 'function': {'name': None}}",
+        ),
     ],
 )
 def test_bad_bodies_are_named(body, message):

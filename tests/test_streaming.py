@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from toolkit.chat.sse import StreamDone, TextDelta, ToolCallDelta, assemble
+from toolkit.chat.sse import StreamAssembler, StreamDone, TextDelta, ToolCallDelta, assemble
 from toolkit.errors import BadResponseError, TruncatedStreamError
 
 
@@ -341,3 +341,71 @@ def test_a_streamed_refusal_is_kept_and_goes_back_as_the_text():
     assert (response.message.content, response.message.refusal) == (None, "I can't help.")
     assert response.message.text == "I can't help."
     assert response.message.to_openai() == {"role": "assistant", "content": "I can't help."}
+
+
+# --- content sent as a list of parts, as in a whole reply ---------------------------------------
+
+
+def test_streamed_content_given_as_parts_is_read_as_its_text():
+    parts = [{"type": "text", "text": "您的"}, {"type": "thinking", "thinking": [{"type": "text", "text": "hm"}]}]
+    lines = sse(delta({"content": parts}), delta({"content": [{"type": "text", "text": "包裹"}]}), delta({}, "stop"))
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["您的", "包裹"]
+    assert events[-1].response.message.content == "您的包裹"
+
+
+def test_streamed_parts_without_text_add_nothing():
+    lines = sse(
+        delta({"content": [{"type": "thinking", "thinking": "hm"}]}), delta({"content": "ok"}), delta({}, "stop")
+    )
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["ok"]
+
+
+# --- a chunk written over several data: lines (the SSE spec joins an event's lines) -------------
+
+
+def pretty(chunk):
+    """A chunk as a server that pretty-prints it sends it: one `data:` line per line, then a blank line."""
+    return [f"data: {line}" for line in json.dumps(chunk, indent=2).splitlines()] + [""]
+
+
+def test_a_chunk_written_over_several_data_lines_is_joined():
+    lines = pretty(delta({"content": "您的"})) + pretty(delta({"content": "包裹"}, "stop")) + ["data: [DONE]"]
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["您的", "包裹"]
+    assert events[-1].response.message.content == "您的包裹"
+
+
+def test_a_multi_line_chunk_is_read_when_its_event_ends():
+    assembler = StreamAssembler()
+    first, *rest = pretty(delta({"content": "hi"}))
+    assert assembler.feed_line(first) == []
+    assert [e for line in rest[:-1] for e in assembler.feed_line(line)] == []
+    assert assembler.feed_line(rest[-1]) == [TextDelta("hi")]
+
+
+def test_a_multi_line_tool_call_and_a_last_event_without_a_blank_line():
+    call = {"index": 0, "id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{}"}}
+    lines = pretty(delta({"tool_calls": [call]})) + pretty(delta({}, "tool_calls"))[:-1]
+    done = list(assemble(lines))[-1]
+    assert done.response.message.tool_calls[0].name == "query_order"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["data: {not json", "", "data: [DONE]"],
+        ["data: {not json", "data: [DONE]"],
+        ["data: {", 'data: "half": ', "", "data: [DONE]"],
+    ],
+)
+def test_an_event_that_is_not_json_once_joined_is_a_bad_response(lines):
+    with pytest.raises(BadResponseError, match="^stream chunk is not JSON"):
+        list(assemble(lines))
+
+
+def test_a_multi_line_error_event_is_worded_like_any_error_event():
+    lines = pretty({"error": {"message": "context length exceeded"}}) + ["data: [DONE]"]
+    with pytest.raises(BadResponseError, match="^gateway sent an error mid-stream: context length exceeded$"):
+        list(assemble(lines))

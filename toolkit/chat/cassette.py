@@ -8,6 +8,15 @@ A cassette is a JSON Lines file, one HTTP exchange per line:
 
 and, if the run read the clock, one line saying what it read: `{"clock": {"now": "…"}}`.
 
+A response that asked for a wait also keeps `retry_after_ms` and the `date` it was sent at; one
+that broke off (a timeout, a dropped connection) keeps how, as `broke` (`"ReadTimeout"`), and
+replay breaks it off there the same way. A request that got no answer at all (refused, timed out)
+is a line with `failed` (`"ConnectError"`) and `why` (its text) instead of a response, and replay
+fails it the same way.
+The body is kept as the client read it: decompressed (gateways gzip their answers) and decoded
+by its charset; replay serves it as UTF-8. A body that does not fit its `Content-Encoding`
+is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
+
 Only the request *body* and path are kept — never headers, so never the API key; and should
 the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
 body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
@@ -96,22 +105,45 @@ def _dump(value: Any) -> str:
 
 
 class _Tee(httpx.SyncByteStream):
-    """Passes chunks through and records the whole body once the stream is done."""
+    """Passes chunks through and records the whole body once the stream is done, and how it
+    broke off if it did (a timeout, a dropped connection: the name of httpx's error)."""
 
     def __init__(self, stream: Any, done: Any) -> None:
         self._stream, self._done = stream, done
         self._chunks: list[bytes] = []
+        self._broke: str | None = None
 
     def __iter__(self) -> Iterator[bytes]:
-        for chunk in self._stream:
-            self._chunks.append(chunk)
-            yield chunk
+        try:
+            for chunk in self._stream:
+                self._chunks.append(chunk)
+                yield chunk
+        except httpx.TransportError as exc:
+            self._broke = type(exc).__name__
+            raise
 
     def close(self) -> None:
         if self._done is not None:
-            self._done(b"".join(self._chunks))
+            self._done(b"".join(self._chunks), self._broke)
             self._done = None
         self._stream.close()
+
+
+class _Breaks(httpx.SyncByteStream):
+    """A recorded body served as it arrived, then broken off the way the recorded one was."""
+
+    def __init__(self, content: bytes, error: type[httpx.TransportError]) -> None:
+        self._content, self._error = content, error
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self._content
+        raise self._error("the recorded response broke off here")
+
+
+def _transport_error(name: Any) -> type[httpx.TransportError] | None:
+    """httpx's transport error class named `name` (a cassette's `broke`), else None."""
+    error = getattr(httpx, name, None) if isinstance(name, str) else None
+    return error if isinstance(error, type) and issubclass(error, httpx.TransportError) else None
 
 
 class RecordingTransport(httpx.BaseTransport):
@@ -126,10 +158,14 @@ class RecordingTransport(httpx.BaseTransport):
         body = request.read()
         secrets = _secrets(request)
         start = time.perf_counter()
-        response = self.inner.handle_request(request)
+        try:
+            response = self.inner.handle_request(request)
+        except httpx.TransportError as exc:  # no answer at all (refused, timed out): replay fails the same
+            self._write_failure(request, body, exc, time.perf_counter() - start, secrets)
+            raise
 
-        def done(content: bytes) -> None:
-            self._write(request, body, response, content, time.perf_counter() - start, secrets)
+        def done(content: bytes, broke: str | None) -> None:
+            self._write(request, body, response, content, time.perf_counter() - start, secrets, broke)
 
         return httpx.Response(
             response.status_code,
@@ -137,6 +173,15 @@ class RecordingTransport(httpx.BaseTransport):
             stream=_Tee(response.stream, done),
             extensions=response.extensions,
         )
+
+    def _write_failure(
+        self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
+    ) -> None:
+        text = str(failed)
+        for secret in secrets:
+            text = mask_key(text, secret)
+        line = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
+        _append(self.path, {**line, "why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
     def _write(
         self,
@@ -146,28 +191,64 @@ class RecordingTransport(httpx.BaseTransport):
         content: bytes,
         elapsed: float,
         secrets: list[str | None],
+        broke: str | None = None,
     ) -> None:
-        text = content.decode("utf-8", "replace")
+        text, undecoded = recorded_text(response.headers, content)
         for secret in secrets:
             text = mask_key(text, secret)
-        line = {
-            "request": {
-                "method": request.method,
-                "path": relative_path(request.url.path),
-                "body": _canonical(body, secrets),
-            },
-            "response": {
-                "status": response.status_code,
-                "content_type": response.headers.get("content-type", ""),
-                "retry_after": response.headers.get("retry-after"),
-                "body": redact.scrub(text),
-            },
-            "elapsed_ms": round(elapsed * 1000),
+        recorded: dict[str, Any] = {
+            "status": response.status_code,
+            "content_type": response.headers.get("content-type", ""),
+            "retry_after": response.headers.get("retry-after"),
+            "body": redact.scrub(text),
+            **_waits(response.headers),
         }
-        _append(self.path, line, self._lock)
+        if undecoded:
+            recorded["content_encoding"] = undecoded
+        if broke:
+            recorded["broke"] = broke
+        line = {"request": _recorded_request(request, body, secrets), "response": recorded}
+        _append(self.path, {**line, "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
     def close(self) -> None:
         self.inner.close()
+
+
+def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:
+    return {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body, secrets)}
+
+
+_KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
+"""Response headers replay serves when the cassette holds them (as `retry_after_ms`, ...)."""
+
+
+def _waits(headers: httpx.Headers) -> dict[str, str]:
+    """The headers the client reads a wait from besides `Retry-After`, when sent: the wait in
+    milliseconds, and the server's `Date` that a `Retry-After` date is measured against."""
+    kept = {"retry_after_ms": headers.get("retry-after-ms")}
+    if headers.get("retry-after"):
+        kept["date"] = headers.get("date")
+    return {name: value for name, value in kept.items() if value is not None}
+
+
+def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | None]:
+    """(the body as text, None), decoded as the client reads it: its `Content-Encoding` undone
+    (gzip, deflate: most gateways compress) and its charset applied. A body its encoding does
+    not fit is kept as it came, with that encoding, for replay to fail on the same way."""
+    try:
+        return httpx.Response(200, headers=headers, content=content).text, None
+    except httpx.DecodingError:
+        return content.decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+def served_content_type(content_type: str) -> str:
+    """`content_type` with any charset said to be UTF-8: a cassette keeps the body as text, and
+    replay serves it as UTF-8 whatever charset the gateway used."""
+    media, *params = content_type.split(";")
+    kept = [p for p in params if p.strip() and not p.strip().lower().startswith("charset=")]
+    if len(kept) == len(params):
+        return content_type
+    return "; ".join([media.strip(), *(p.strip() for p in kept), "charset=utf-8"])
 
 
 class ReplayTransport(httpx.BaseTransport):
@@ -202,11 +283,20 @@ class ReplayTransport(httpx.BaseTransport):
             if index is None:
                 raise CassetteMismatch(self._mismatch(wanted))
             self._used.add(index)
+        if "failed" in self.exchanges[index]:
+            failed = _transport_error(self.exchanges[index]["failed"]) or httpx.ConnectError
+            why = self.exchanges[index].get("why")
+            raise failed(why if isinstance(why, str) else "the recorded request got no answer", request=request)
         recorded = self.exchanges[index]["response"]
-        headers = {"content-type": recorded["content_type"]}
-        if recorded.get("retry_after") is not None:
-            headers["retry-after"] = recorded["retry_after"]
-        return httpx.Response(recorded["status"], headers=headers, content=recorded["body"].encode("utf-8"))
+        headers = {"content-type": served_content_type(recorded["content_type"])}
+        for name in ("retry-after", *_KEPT_HEADERS):
+            if isinstance(recorded.get(name.replace("-", "_")), str):
+                headers[name] = recorded[name.replace("-", "_")]
+        content = recorded["body"].encode("utf-8")
+        broke = _transport_error(recorded.get("broke"))
+        if broke is not None:
+            return httpx.Response(recorded["status"], headers=headers, stream=_Breaks(content, broke))
+        return httpx.Response(recorded["status"], headers=headers, content=content)
 
     def _mismatch(self, wanted: dict[str, Any]) -> str:
         replayed = sum(1 for e in self.exchanges if e["request"] == wanted)
@@ -268,6 +358,8 @@ def _line_problem(line: Any) -> str:
     request, response = line["request"], line.get("response")
     if not (isinstance(request, dict) and _typed(request, method=str, path=str) and "body" in request):
         return "request needs method, path (strings) and body"
+    if "failed" in line:
+        return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
     if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):

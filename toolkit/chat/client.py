@@ -25,7 +25,8 @@ like that status — a stream only while nothing has been yielded yet —, anyth
 
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
 Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
-scrubbed by `toolkit.tools.redact.scrub`). The API key (and
+scrubbed by `toolkit.tools.redact.scrub`). The key goes in `Authorization: Bearer` (for an Azure
+host in `api-key` too: `auth_headers`). The API key (and
 any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
 even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
 chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
@@ -36,7 +37,9 @@ Errors read as one line a learner can act on: an unreachable gateway names its U
 to check `LLM_BASE_URL` or unset the `LLM_*` variables; a timeout names which timeout ran out
 and after how long, mid-stream too ("stream ended before [DONE]: the read timed out
 (ReadTimeout) after 30.0s"); a gateway that answers a stream request with plain JSON says so
-(`NotAStreamError`), instead of looking like a cut stream.
+(`NotAStreamError`), instead of looking like a cut stream — unless that JSON reports an error
+(a proxy's 200 with an error body): then it is worded and triaged as on `chat()`. The other way round, a gateway that
+answers `chat()` with an event stream (a relay that always streams) gets its events assembled.
 
 Leaves out: `n > 1`, logprobs, and retrying a stream once its first byte has arrived (a stream
 that breaks is truncated, and a truncated stream is never executed).
@@ -148,6 +151,21 @@ def retry_after(headers: httpx.Headers) -> float | None:
     return parse_retry_after(headers.get("retry-after"), headers.get("date"))
 
 
+def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
+    """`Authorization: Bearer <key>`, and for Azure (a host under `azure.com`, or an API Management
+    gateway under `azure-api.net`) the key in `api-key` too: Azure OpenAI's deployment URLs
+    (`…/openai/deployments/<name>?api-version=…`) take a key only there (a Bearer token must be
+    Entra ID's), as the `openai` SDK's `AzureOpenAI` sends it."""
+    headers = {"Authorization": f"Bearer {api_key}"}
+    host = httpx.URL(base_url).host.lower().rstrip(".")
+    if host.endswith(_AZURE_HOSTS):
+        headers["api-key"] = api_key
+    return headers
+
+
+_AZURE_HOSTS = (".azure.com", ".azure-api.net")
+
+
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
     """OpenAI `tools` array from dicts or objects with `to_openai()`."""
     if not tools:
@@ -188,7 +206,7 @@ class ChatClient:
         """Whether a stream request asks for usage (`stream_options`); set False by itself when the
         gateway refuses that field (older vLLM, TGI, some proxies), so streaming still works."""
         self._sleep = sleep
-        self._http = httpx.Client(transport=transport, timeout=timeout, headers={"Authorization": f"Bearer {api_key}"})
+        self._http = httpx.Client(transport=transport, timeout=timeout, headers=auth_headers(self.base_url, api_key))
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"
@@ -275,12 +293,17 @@ class ChatClient:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
         with self._masked(), self._stream_response(body, state.first) as (response, attempt):
             state.attempt, state.opened = attempt, True
+            whole, cut = None, None
             if _plain_json(response.headers.get("content-type")):
-                self._plain_instead_of_stream(body, response, attempt, self._whole_text(body, response, attempt))
+                text, cut = self._whole_text(body, response, attempt)
+                if not event_stream(text):  # events labelled JSON (some proxies) are still events
+                    broke_off = f"<connection broke: {type(cut).__name__}>" if cut else ""
+                    self._plain_instead_of_stream(body, response, attempt, text + broke_off)
+                whole = text.splitlines()
             assembler, recorded, broke = StreamAssembler(), False, None
             lines: list[str] = []
             try:
-                received = response.iter_lines()
+                received = iter(whole) if whole is not None else response.iter_lines()
                 for line in received:
                     if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
                         recorded = True  # the rest is read from the same lines: the body streams only once
@@ -289,6 +312,8 @@ class ChatClient:
                     for event in assembler.feed_line(line):
                         state.yielded = True
                         yield event
+                if cut is not None:  # the events labelled JSON broke off: as a stream that breaks
+                    raise cut
             except httpx.TransportError as exc:
                 lines.append(f"<connection broke: {type(exc).__name__}>")
                 broke = self._broke(exc)
@@ -333,26 +358,39 @@ class ChatClient:
         finally:
             attempts.__exit__(None, None, None)
 
-    def _whole_text(self, body: dict[str, Any], response: httpx.Response, attempt: int) -> str:
-        """All of a plain (not streamed) answer to a stream request; what arrived if it broke off."""
+    def _whole_text(
+        self, body: dict[str, Any], response: httpx.Response, attempt: int
+    ) -> tuple[str, httpx.TransportError | None]:
+        """All of an answer labelled JSON to a stream request, and the error it broke off with
+        (then the text is what arrived before)."""
         pieces: list[str] = []
         try:
             for piece in response.iter_text():
                 pieces.append(piece)
         except httpx.TransportError as exc:
-            pieces.append(f"<connection broke: {type(exc).__name__}>")
+            return "".join(pieces), exc
         except httpx.DecodingError as exc:
             self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
             self._forget_key(exc)
             raise _undecodable(exc, response.status_code) from exc
-        return "".join(pieces)
+        return "".join(pieces), None
 
     def _plain_instead_of_stream(
         self, body: dict[str, Any], response: httpx.Response, attempt: int, text: str
     ) -> NoReturn:
+        """A plain answer to a stream request: the error it reports (a proxy's 200 with an error
+        body, worded and triaged as on `chat()`), else `NotAStreamError`."""
         text = self.scrub(text)
         self._record(body, response.status_code, text, attempt)
         response.close()
+        try:
+            said = reported_instead(json.loads(text))
+        except (ValueError, RecursionError):
+            said = None
+        if said:
+            error = reported_error(said, "answered 200 with an error", text[:2000], status=response.status_code)
+            error.attempts = attempt
+            raise error
         raise _not_a_stream(text, self.shown_url)
 
     def send(self, body: dict[str, Any]) -> httpx.Response:
@@ -470,10 +508,11 @@ def _endpoint(base_url: str) -> str:
 
 
 def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], str]) -> None:
-    """A 200 answer to a stream request that holds text but not one `data:` line is not a cut
+    """A 200 answer to a stream request that holds text but not one line of an event stream (a
+    `data:`, `event:`, `id:` or `retry:` field, or a `:` comment: a keep-alive) is not a cut
     stream (nothing to retry): a web page, or some other endpoint. Say so, quoting it."""
     text = "\n".join(lines).lstrip("\ufeff")
-    if not text.strip() or any(line.lstrip("\ufeff").startswith("data:") for line in lines):
+    if not text.strip() or any(line.lstrip("\ufeff").startswith(_SSE_LINES) for line in lines):
         return
     raise BadResponseError(
         "the gateway answered a stream request with no server-sent events "
@@ -482,6 +521,16 @@ def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], st
         status=status,
         body=scrub(text)[:2000],
     )
+
+
+_SSE_LINES = ("data:", "event:", "id:", "retry:", ":")
+"""How the lines of a server-sent event stream begin (its fields, and comments)."""
+
+
+def event_stream(text: str) -> bool:
+    """Whether a body is server-sent events (its first line a field or a comment), whatever its
+    content type says."""
+    return text.lstrip("\ufeff \t\r\n").startswith(_SSE_LINES)
 
 
 def check_base_url(url: str) -> str:
@@ -667,7 +716,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
             body=body,
             attempts=attempt,
         )
-    detail = _error_message(body)
+    detail = error_message(body)
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
@@ -697,16 +746,40 @@ _CALLER_HINTS = {
 }
 
 
-def _error_message(body: str) -> str:
-    """What an error response says, on one line (an HTML page's line breaks and all)."""
+def error_message(body: str) -> str:
+    """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
+    …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
+    FastAPI's list of problems, `{"message": "…"}` DashScope); else the body itself (an HTML
+    page's line breaks and all)."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return _one_line(body[:200]) or "(empty body)"
-    error = data.get("error") if isinstance(data, dict) else None
+    said = _one_line(_said(data)) if isinstance(data, dict) else ""
+    return said or _one_line(body[:200])
+
+
+def _said(data: dict[str, Any]) -> str:
+    """The message an error object holds, or "" when it holds none in a shape known here."""
+    error = data.get("error")
     if isinstance(error, dict) and error.get("message"):
-        return _one_line(str(error["message"]))
-    return _one_line(body[:200])
+        return str(error["message"])
+    for value in (error, data.get("detail"), data.get("message")):
+        if isinstance(value, str) and value.strip():
+            return value
+    detail = data.get("detail")
+    if isinstance(detail, list):
+        return "; ".join(filter(None, map(_problem, detail)))
+    return ""
+
+
+def _problem(problem: Any) -> str:
+    """One entry of FastAPI's `detail` list: `body.messages: field required`."""
+    if not isinstance(problem, dict) or not isinstance(problem.get("msg"), str):
+        return ""
+    where = problem.get("loc")
+    at = ".".join(map(str, where)) if isinstance(where, list) else ""
+    return f"{at}: {problem['msg']}" if at else problem["msg"]
 
 
 def _one_line(text: str) -> str:
@@ -714,12 +787,16 @@ def _one_line(text: str) -> str:
 
 
 def parse_completion(text: str) -> ChatResponse:
-    """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong."""
+    """A chat-completion body → `ChatResponse`, or `BadResponseError` naming what is wrong. A
+    gateway that streams whatever it is asked (some relays do) sends an event stream: it is
+    assembled as `stream()` would assemble it."""
+    if event_stream(text):
+        return _assembled(text)
     data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])
     choices = data.get("choices")
-    said = None if choices else data.get("error") or data.get("detail")  # FastAPI says `detail`
+    said = reported_instead(data)
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
@@ -740,6 +817,22 @@ def parse_completion(text: str) -> ChatResponse:
     except ValidationError as exc:
         raise BadResponseError(f"response is malformed: {_problems(exc)}", status=200, body=text[:2000]) from None
     return not_empty(response, text[:2000])
+
+
+def reported_instead(data: Any) -> Any:
+    """The error a 200 body reports instead of a completion (its `error`, or FastAPI's `detail`),
+    or None: a body with choices, or that is no JSON object, reports none."""
+    if not isinstance(data, dict) or data.get("choices"):
+        return None
+    return data.get("error") or data.get("detail")
+
+
+def _assembled(text: str) -> ChatResponse:
+    """An event stream's reply, with the stream's rules (a cut stream is `TruncatedStreamError`)."""
+    assembler = StreamAssembler()
+    for line in text.splitlines():
+        assembler.feed_line(line)
+    return assembler.finish()
 
 
 def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:

@@ -15,8 +15,10 @@ Leaves out: audio, files and any content part other than `text` and `image_url` 
 a `ValidationError`, not guessed at); list `content` on system, assistant and tool messages
 (tool results carry text only, which is why the loop sends a tool's images in a user message of
 their own: `toolkit.loop.images`); an image part's `detail` (read, then dropped: the provider's
-default applies); where text parts stood between image parts (the text comes first); the
-legacy `function_call` field and `name` on user messages.
+default applies); where text parts stood between image parts (the text comes first); `name`
+on user messages. The legacy `function_call` of a reply (older gateways answer `tools` with it)
+is read as one tool call without an id, which the loop gives (as LangChain4j reads it); it is
+never sent: the call goes back in `tool_calls`.
 """
 
 from __future__ import annotations
@@ -81,12 +83,15 @@ class ToolCall(_Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> ToolCall:
-        """One call of a reply's `tool_calls`; a call or function that is not an object is a `ValueError`."""
+        """One call of a reply's `tool_calls`; a call or function that is not an object, or a call
+        without a name (missing or null), is a `ValueError` saying so."""
         if not isinstance(data, dict):
             raise ValueError(f"a tool call is not an object: {data!r:.100}")
         fn = data.get("function") or {}
         if not isinstance(fn, dict):
             raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
+        if fn.get("name") is None:
+            raise ValueError(f"a tool call has no function name: {data!r:.100}")
         raw = fn.get("arguments")
         arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
@@ -220,11 +225,19 @@ class AssistantMessage(TurnMessage, _Record):
         listed = data.get("tool_calls") or ()
         if not isinstance(listed, (list, tuple)):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
-        calls = tuple(ToolCall.from_openai(c) for c in listed)
+        calls = tuple(ToolCall.from_openai(c) for c in listed) or legacy_call(data.get("function_call"))
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
-        return cls(content=_text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+        return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+
+
+def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:
+    """A reply's legacy `function_call` (`{"name", "arguments"}`) as one tool call without an id;
+    none when there is none (or it is not an object)."""
+    if not isinstance(function_call, dict):
+        return ()
+    return (ToolCall.from_openai({"function": function_call}),)
 
 
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
@@ -234,8 +247,9 @@ request is a 400 — and OpenRouter's `reasoning_details`. Others are dropped: G
 refuses its own `reasoning` field when it is sent back."""
 
 
-def _text_of(content: Any) -> Any:
-    """Text content as is; a list of parts (some gateways send one) → its text parts joined."""
+def text_of(content: Any) -> Any:
+    """Text content as is; a list of parts (some gateways send one, in a reply or a streamed
+    delta) → its text parts joined (None when it has none: a thinking part is not text)."""
     if not isinstance(content, list):
         return content
     texts = [

@@ -1,6 +1,8 @@
 """Server-sent events in, one `ChatResponse` out: assembling a streamed chat completion.
 
-A streamed response arrives as `data: {chunk}` lines. Text comes in content deltas; each tool
+A streamed response arrives as `data: {chunk}` lines (a chunk written over several `data:`
+lines of one event, as a server that pretty-prints sends it, is joined as the SSE spec says and
+read when the event's blank line comes). Text comes in content deltas; each tool
 call comes as a first delta carrying `index`, `id` and `name`, then its `arguments` in
 fragments that only make sense once joined. `StreamAssembler` folds chunks into a response and
 emits typed events as they arrive, so a UI can show text while it is still being written.
@@ -8,7 +10,10 @@ emits typed events as they arrive, so a UI can show text while it is still being
 The one rule that matters: a stream that ends before `data: [DONE]` is truncated, and nothing
 from it may be executed, however complete its tool calls look. `finish()` raises
 `TruncatedStreamError` in that case (saying why it ended, when the client knows: a timeout, a
-broken connection). A chunk that is not JSON, or whose fields have the wrong type (`choices` not
+broken connection). One exception: a stream that closed properly after the model's choice said
+why it stopped (`finish_reason`, sent after its last delta) is whole — some servers never send
+`[DONE]` (TGI before 2.2, llama-box, ik_llama.cpp), and OpenAI's SDK reads them to their end;
+such a stream cut by a timeout or a dropped connection is still truncated. A chunk that is not JSON, or whose fields have the wrong type (`choices` not
 a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
 names `finish_reason` and the likely fix). An `error` event is worded as `reported_error` words
@@ -30,6 +35,10 @@ Text is joined as it came, except that a UTF-16 surrogate pair split across two 
 leading byte-order mark is skipped; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read.
 
+Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
+as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
+pieces) is read as the fragments of one tool call, as a whole reply's is.
+
 Leaves out: `logprobs`, audio deltas, and `n > 1` (only choice 0 is read). A `refusal` is
 joined like text (into the message's `refusal`).
 """
@@ -42,7 +51,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance
-from toolkit.chat.messages import OPENAI_CALL_KEYS, AssistantMessage, ChatResponse, TokenUsage, ToolCall, arguments_text
+from toolkit.chat.messages import (
+    OPENAI_CALL_KEYS,
+    AssistantMessage,
+    ChatResponse,
+    TokenUsage,
+    ToolCall,
+    arguments_text,
+    text_of,
+)
 from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
 
 
@@ -105,18 +122,37 @@ class StreamAssembler:
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
     """The highest key of `calls` (kept as calls come: the next call's slot is one more)."""
+    pending: list[str] = field(default_factory=list)
+    """The `data:` lines of an event whose first line was not JSON on its own: the SSE spec joins
+    an event's lines, so a chunk written over several lines is read when the event ends."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
         if line.startswith("\ufeff"):  # a byte-order mark before the first line (the SSE spec skips it)
             line = line[1:]
-        if not line.startswith("data:") or self.done:
-            return []  # comments, `event:` and blank lines carry nothing; after [DONE] nothing counts (as in OpenAI's SDK)
+        if self.done:
+            return []  # after [DONE] nothing counts (as in OpenAI's SDK)
+        if not line.startswith("data:"):  # comments and `event:` lines carry nothing; a blank line ends an event
+            return self._feed_pending() if not line.strip() else []
         payload = line[5:].strip()
         if payload == "[DONE]":
+            events = self._feed_pending()
             self.done = True
+            return events
+        chunk = _NOT_JSON if self.pending else _json_or_not(payload)
+        if chunk is _NOT_JSON:  # the first line of a chunk written over several, or not JSON at all
+            self.pending.append(line[6:] if line.startswith("data: ") else line[5:])
             return []
-        chunk = read_json(payload, "stream chunk")
+        return self._feed_parsed(chunk, payload)
+
+    def _feed_pending(self) -> list[StreamEvent]:
+        """The event held in `pending`, its lines joined as the SSE spec joins them."""
+        if not self.pending:
+            return []
+        payload, self.pending = "\n".join(self.pending).strip(), []
+        return self._feed_parsed(read_json(payload, "stream chunk"), payload)
+
+    def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
         if isinstance(chunk, dict) and chunk.get("error"):  # `"error": null` is no error
             raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
@@ -140,7 +176,7 @@ class StreamAssembler:
 
     def _feed_delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
         events: list[StreamEvent] = []
-        content = _text(delta.get("content"), "streamed content")
+        content = _text(text_of(delta.get("content")), "streamed content")  # a list of parts: its text
         if content:
             self.text.append(content)
             events.append(TextDelta(content))
@@ -148,7 +184,10 @@ class StreamAssembler:
             self.reasoning.append(delta["reasoning_content"])
         if isinstance(delta.get("refusal"), str):
             self.refusal.append(delta["refusal"])
-        for piece in _listed(delta.get("tool_calls"), "streamed tool_calls"):
+        pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
+        if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
+            pieces = [{"function": delta["function_call"]}]
+        for piece in pieces:
             if not isinstance(piece, dict):
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             fn = _object(piece.get("function"), "streamed tool call function")
@@ -187,8 +226,11 @@ class StreamAssembler:
 
     def finish(self, broke: str | None = None) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
-        ended: "the read timed out (ReadTimeout) after 30s"), or if the reply is empty."""
-        if not self.done:
+        ended: "the read timed out (ReadTimeout) after 30s"), unless it ended properly after a
+        `finish_reason`, or if the reply is empty."""
+        if self.pending and broke is None:  # the last event, with no blank line after it
+            self._feed_pending()
+        if not self.done and (broke is not None or self.finish_reason is None):
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
             why = f": {broke}" if broke else ""
@@ -235,6 +277,18 @@ def _complete(call: _PartialCall) -> bool:
     joined; their braces read once each, so a call sent in thousands of fragments, each with a
     fresh id, is not joined and parsed again for each: `toolkit.chat.balance`)."""
     return call.balance.whole(call.fragments)
+
+
+_NOT_JSON = object()
+
+
+def _json_or_not(payload: str) -> Any:
+    """A `data:` line's JSON (the usual chunk: one line, one event), or `_NOT_JSON`; `read_json`
+    says what is wrong, once the event's lines are all in."""
+    try:
+        return json.loads(payload)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
 
 
 def paired(text: str) -> str:

@@ -10,9 +10,14 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     C  rejects tools  HTTP 400/422 that names the tools field
     D  ignores tools  200, no tool_calls, and a concrete status for an order it cannot know
     E  half support   tool_calls whose arguments are not a JSON object
+                      (or calls not in OpenAI's shape: no name, not objects)
+
+A reply's legacy `function_call` counts as its one call (the client reads it as one); an event
+stream answering the plain request (a gateway that always streams) is read as the client assembles it.
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
-B and D look identical in code (no tool_calls); only the text tells them apart. Raw HTTP, not
+B and D look identical in code (no tool_calls); only the text tells them apart. The text is
+`content`, or its text parts when a gateway sends a list of parts. Raw HTTP, not
 the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
 vague error, and diagnosing needs the real response.
 
@@ -26,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange
+from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.errors import ModelCallError
@@ -105,20 +110,32 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
     if message is None:
         return None, "HTTP 200 but the body is not a chat completion"
     calls = message.get("tool_calls") or []
+    if not calls and isinstance(message.get("function_call"), dict):
+        return _calls_verdict([{"function": message["function_call"]}], "a legacy function_call (not tool_calls)")
     if calls:
-        broken = [c for c in calls if not _json_object(c.get("function", {}).get("arguments"))]
-        if broken:
-            return "E", f"tool_calls with invalid JSON arguments: {_arguments(broken[0])!r:.80}"
-        note = (
-            " (sent as an object, not a JSON string: non-standard)"
-            if any(isinstance(c.get("function", {}).get("arguments"), dict) for c in calls)
-            else ""
-        )
-        return "A", f"tool_calls with valid JSON arguments{note}"
-    text = message.get("content") or ""
+        return _calls_verdict(calls, "tool_calls")
+    text = _text(message.get("content"))
     if _INVENTED.search(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+
+
+def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:
+    """A (E, why) for calls the client cannot use as they came, else (A, why)."""
+    if not isinstance(calls, list):
+        return "E", f"{what} is not a list: {calls!r:.80}"
+    shape = next((problem for problem in map(_call_problem, calls) if problem), None)
+    if shape:
+        return "E", f"{what} not in OpenAI's shape: {shape}"
+    broken = [c for c in calls if not _json_object(c["function"].get("arguments"))]
+    if broken:
+        return "E", f"{what} with invalid JSON arguments: {_arguments(broken[0])!r:.80}"
+    note = (
+        " (sent as an object, not a JSON string: non-standard)"
+        if any(isinstance(c["function"].get("arguments"), dict) for c in calls)
+        else ""
+    )
+    return "A", f"{what} with valid JSON arguments{note}"
 
 
 def probe(client: ChatClient) -> ProbeResult:
@@ -154,11 +171,40 @@ def report(result: ProbeResult) -> str:
 
 
 def _message(body: str) -> dict[str, Any] | None:
+    """The reply's message as it came; an event stream (a gateway that always streams) as the
+    client assembles it; None when the body is neither."""
+    if event_stream(body):
+        try:
+            return parse_completion(body).message.to_openai()
+        except ModelCallError:
+            return None
     try:
         message = json.loads(body)["choices"][0]["message"]
     except (ValueError, KeyError, IndexError, TypeError):
         return None
     return message if isinstance(message, dict) else None
+
+
+def _call_problem(call: Any) -> str | None:
+    """What keeps one entry of `tool_calls` from being a call the client can read, or None."""
+    if not isinstance(call, dict):
+        return f"a tool call is not an object: {call!r:.60}"
+    function = call.get("function")
+    if not isinstance(function, dict):
+        return f"a tool call's function is not an object: {function!r:.60}"
+    if not isinstance(function.get("name"), str) or not function["name"]:
+        return f"a tool call has no function name: {function!r:.60}"
+    return None
+
+
+def _text(content: Any) -> str:
+    """A reply's text: `content` as is, its text parts joined when it is a list of parts (some
+    gateways send one), else nothing."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part["text"] for part in content if isinstance(part, dict) and isinstance(part.get("text"), str))
+    return ""
 
 
 def _json_object(arguments: Any) -> bool:
@@ -175,7 +221,4 @@ def _arguments(call: dict[str, Any]) -> Any:
 
 
 def _error_message(body: str) -> str:
-    try:
-        return str(json.loads(body)["error"]["message"])[:160]
-    except (ValueError, KeyError, TypeError):
-        return body[:160] or "(empty body)"
+    return error_message(body)[:160]

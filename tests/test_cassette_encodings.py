@@ -1,0 +1,218 @@
+"""Cassettes of gateways that compress their answers, use another charset, ask for a wait in
+milliseconds, or whose answer broke off: what is written is what the client read (and how it
+ended), and replay serves it the same way."""
+
+import gzip
+import json
+import zlib
+
+import httpx
+import pytest
+
+from toolkit.chat import cassette as cassettes
+from toolkit.chat.cassette import RecordingTransport, ReplayTransport
+from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone
+from toolkit.errors import BadResponseError, CassetteError, TransientError, TruncatedStreamError
+
+QUESTION = [UserMessage(content="où est ma commande ?")]
+ANSWER = {
+    "id": "c1",
+    "model": "m",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "Elle arrive, café compris."}}],
+    "usage": {"prompt_tokens": 5, "completion_tokens": 4},
+}
+STREAM = (
+    'data: {"choices":[{"index":0,"delta":{"content":"Elle arrive, "}}]}\n\n'
+    'data: {"choices":[{"index":0,"delta":{"content":"café compris."},"finish_reason":"stop"}]}\n\n'
+    "data: [DONE]\n\n"
+)
+
+
+def gateway(status: int, content: bytes, **headers: str) -> httpx.MockTransport:
+    """A gateway that answers every request with these bytes and headers (`content_type=` is
+    `Content-Type`)."""
+    named = {name.replace("_", "-"): value for name, value in headers.items()}
+    return httpx.MockTransport(lambda request: httpx.Response(status, headers=named, stream=httpx.ByteStream(content)))
+
+
+def record_and_replay(tmp_path, inner, ask, **options):
+    """What `ask(client)` gives (or raises) against `inner` while recording, then on replay."""
+    cassette = tmp_path / "c.jsonl"
+    outcomes = []
+    for transport in (RecordingTransport(cassette, inner), None):
+        transport = transport or ReplayTransport(cassette)
+        client = ChatClient("http://gateway.test/v1", "sk-key-0123456789abcdef", "m", transport=transport, **options)
+        try:
+            outcomes.append(ask(client))
+        except Exception as exc:  # the error itself is what must replay the same
+            outcomes.append((type(exc), str(exc)))
+    return outcomes, json.loads(cassette.read_text(encoding="utf-8").splitlines()[0])
+
+
+def streamed(client):
+    return [event for event in client.stream(QUESTION)][-1]
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, zlib.compress], ids=["gzip", "deflate"])
+def test_a_compressed_answer_is_written_as_its_text_and_replays(tmp_path, compress):
+    encoding = "gzip" if compress is gzip.compress else "deflate"
+    inner = gateway(
+        200, compress(json.dumps(ANSWER).encode()), content_type="application/json", content_encoding=encoding
+    )
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded.message.content == "Elle arrive, café compris."
+    assert replayed == recorded
+    assert json.loads(line["response"]["body"]) == ANSWER
+    assert "content_encoding" not in line["response"]
+
+
+def test_a_compressed_stream_is_written_as_its_events_and_replays(tmp_path):
+    inner = gateway(200, gzip.compress(STREAM.encode()), content_type="text/event-stream", content_encoding="gzip")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, streamed)
+    assert isinstance(recorded, StreamDone) and recorded.response.message.content == "Elle arrive, café compris."
+    assert replayed == recorded
+    assert line["response"]["body"] == STREAM
+
+
+def test_a_body_in_another_charset_replays_as_the_same_text(tmp_path):
+    body = json.dumps(ANSWER, ensure_ascii=False).encode("latin-1")
+    inner = gateway(200, body, content_type="application/json; charset=iso-8859-1")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded.message.content == "Elle arrive, café compris."
+    assert replayed == recorded
+    assert "café" in line["response"]["body"]
+
+
+def test_a_body_that_does_not_fit_its_encoding_fails_the_same_on_replay(tmp_path):
+    inner = gateway(200, json.dumps(ANSWER).encode(), content_type="application/json", content_encoding="gzip")
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION))
+    assert recorded[0] is BadResponseError and recorded[1].startswith("the response body cannot be decoded")
+    assert replayed == recorded
+    assert line["response"]["content_encoding"] == "gzip"
+
+
+def test_a_wait_asked_in_milliseconds_replays_the_same(tmp_path):
+    inner = gateway(
+        429, b'{"error": {"message": "slow down"}}', content_type="application/json", retry_after_ms="90000"
+    )
+    options = {"retry": RetryPolicy(max_retries=2), "sleep": lambda seconds: None}
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION), **options)
+    assert recorded[0] is TransientError and "asks to wait 90 s" in recorded[1]
+    assert replayed == recorded
+    assert line["response"]["retry_after_ms"] == "90000"
+
+
+def test_a_retry_after_date_replays_against_the_recorded_servers_clock(tmp_path):
+    headers = {"retry_after": "Wed, 21 Oct 2015 07:29:00 GMT", "date": "Wed, 21 Oct 2015 07:28:00 GMT"}
+    inner = gateway(429, b'{"error": {"message": "slow down"}}', content_type="application/json", **headers)
+    options = {"retry": RetryPolicy(max_retries=2), "sleep": lambda seconds: None}
+    (recorded, replayed), line = record_and_replay(tmp_path, inner, lambda client: client.chat(QUESTION), **options)
+    assert "asks to wait 60 s" in recorded[1]
+    assert replayed == recorded
+    assert line["response"]["date"] == headers["date"]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "served"),
+    [
+        ("application/json", "application/json"),
+        ("application/json; charset=iso-8859-1", "application/json; charset=utf-8"),
+        ("text/event-stream;charset=GBK; x=1", "text/event-stream; x=1; charset=utf-8"),
+        ("", ""),
+    ],
+)
+def test_replay_says_the_charset_it_serves(content_type, served):
+    assert cassettes.served_content_type(content_type) == served
+
+
+class _BreaksAfter(httpx.SyncByteStream):
+    def __init__(self, content, error):
+        self.content, self.error = content, error
+
+    def __iter__(self):
+        yield self.content
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error, why",
+    [
+        (httpx.ReadTimeout("timed out"), "the read timed out (ReadTimeout) after 30.0s"),
+        (httpx.RemoteProtocolError("peer closed connection"), "the connection broke (RemoteProtocolError)"),
+    ],
+)
+def test_a_stream_that_broke_off_after_its_finish_reason_breaks_off_on_replay_too(tmp_path, error, why):
+    cut = STREAM.replace("data: [DONE]\n\n", "").encode()
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=_BreaksAfter(cut, error))
+    (recorded, replayed), line = record_and_replay(tmp_path, httpx.MockTransport(lambda request: answer), streamed)
+    assert recorded == (TruncatedStreamError, f"stream ended before [DONE]: {why}; nothing from it will be executed")
+    assert replayed == recorded
+    assert line["response"]["broke"] == type(error).__name__
+
+
+def test_a_plain_answer_that_broke_off_breaks_off_on_replay_too(tmp_path):
+    error = httpx.ReadError("connection reset")
+    answer = httpx.Response(200, stream=_BreaksAfter(b'{"choices": [', error))
+    (recorded, replayed), _ = record_and_replay(
+        tmp_path,
+        httpx.MockTransport(lambda request: answer),
+        lambda client: client.chat(QUESTION),
+        retry=RetryPolicy(max_retries=0),
+    )
+    assert recorded[0] is TransientError
+    assert replayed == recorded
+
+
+def test_a_broke_field_that_names_no_transport_error_is_ignored(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    line = {
+        "request": {"method": "POST", "path": "/chat/completions", "body": None},
+        "response": {"status": 200, "content_type": "text/event-stream", "body": STREAM, "broke": "SystemExit"},
+    }
+    cassette.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    response = ReplayTransport(cassette).handle_request(httpx.Request("POST", "http://x/v1/chat/completions"))
+    assert response.read().decode() == STREAM
+
+
+def no_answer(error):
+    def gateway(request):
+        error.request = request
+        raise error
+
+    return httpx.MockTransport(gateway)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [httpx.ConnectError("[Errno 111] Connection refused"), httpx.ReadTimeout("timed out")],
+    ids=["refused", "timed-out"],
+)
+def test_a_request_that_got_no_answer_fails_the_same_on_replay(tmp_path, error):
+    options = {"retry": RetryPolicy(max_retries=1), "sleep": lambda seconds: None}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, no_answer(error), lambda client: client.chat(QUESTION), **options
+    )
+    assert recorded[0] is TransientError
+    assert replayed == recorded
+    assert (line["failed"], line["why"]) == (type(error).__name__, str(error)) and "response" not in line
+
+
+def test_a_failed_line_must_name_the_error(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    request = {"method": "POST", "path": "/chat/completions", "body": None}
+    cassette.write_text(json.dumps({"request": request, "failed": 3}) + "\n", encoding="utf-8")
+    with pytest.raises(CassetteError, match=r"line 1: failed is not a string \(the name of httpx's error\)$"):
+        ReplayTransport(cassette)
+
+
+def test_the_text_of_a_failure_keeps_no_key(tmp_path):
+    error = httpx.ConnectError("proxy refused Bearer sk-key-0123456789abcdef")
+    options = {"retry": RetryPolicy(max_retries=0)}
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, no_answer(error), lambda client: client.chat(QUESTION), **options
+    )
+    assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")
+    assert line["why"] == "proxy refused Bearer ***cdef"
+    assert replayed == recorded

@@ -1,0 +1,61 @@
+"""Azure OpenAI's deployment URLs take the key in an `api-key` header (a Bearer token there must
+be Entra ID's): the client sends it there too for Azure hosts, nowhere else, and never shows it."""
+
+import httpx
+import pytest
+
+from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.messages import UserMessage
+from toolkit.errors import CallerError
+
+KEY = "0123456789abcdef0123456789abcdef"
+ANSWER = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+
+
+def headers_sent(base_url, answer=None):
+    sent = []
+
+    def gateway(request):
+        sent.append(request.headers)
+        return answer or httpx.Response(200, json=ANSWER)
+
+    client = ChatClient(base_url, KEY, "m", transport=httpx.MockTransport(gateway), retry=RetryPolicy(max_retries=0))
+    try:
+        client.chat([UserMessage(content="hi")])
+    except CallerError:
+        pass  # the test reads what was sent and recorded
+    return sent[0], client
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://res.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21",
+        "https://res.cognitiveservices.azure.com/openai/v1",
+        "https://RES.OPENAI.AZURE.COM./openai/v1",
+        "https://corp-gw.azure-api.net/llm/v1",
+    ],
+)
+def test_an_azure_host_gets_the_key_in_api_key_too(base_url):
+    headers, _ = headers_sent(base_url)
+    assert headers["api-key"] == KEY and headers["authorization"] == f"Bearer {KEY}"
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://api.openai.com/v1",
+        "http://127.0.0.1:8000/v1",
+        "https://azure.com.evil.example/v1",
+        "https://notazure.com/v1",
+    ],
+)
+def test_any_other_host_gets_only_the_bearer_token(base_url):
+    headers, _ = headers_sent(base_url)
+    assert "api-key" not in headers and headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_an_azure_401_shows_no_key():
+    answer = httpx.Response(401, json={"error": {"code": "401", "message": f"Access denied: api-key {KEY} invalid"}})
+    _, client = headers_sent("https://res.openai.azure.com/openai/v1", answer)
+    assert KEY not in repr(list(client.exchanges))

@@ -1,0 +1,119 @@
+"""How a stream's end is read: a server that never sends `[DONE]` (TGI before 2.2, llama-box,
+ik_llama.cpp) but closes properly after the model's `finish_reason` gave a whole reply, tool
+calls included; cut before it, or cut by a timeout or a broken connection, it is truncated; a
+stream of keep-alive comments that ends is a cut stream, not a web page."""
+
+import json
+
+import httpx
+import pytest
+
+from toolkit.chat.client import ChatClient
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone, assemble
+from toolkit.errors import BadResponseError, TruncatedStreamError
+
+QUESTION = [UserMessage(content="where is SN1?")]
+SSE = {"content-type": "text/event-stream"}
+
+
+def chunk(delta, finish=None):
+    return "data: " + json.dumps({"id": "c", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+
+TEXT = [chunk({"role": "assistant", "content": "Shipped"}), chunk({"content": " today."}), chunk({}, "stop")]
+CALL = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "query_order", "arguments": ""}}
+TOOL = [
+    chunk({"tool_calls": [CALL]}),
+    chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"order_id": '}}]}),
+    chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"SN1"}'}}]}),
+    chunk({}, "tool_calls"),
+]
+
+
+class _Body(httpx.SyncByteStream):
+    """The lines as an event stream, then `error` raised (a cut connection) if given."""
+
+    def __init__(self, lines, error=None):
+        self.lines, self.error = lines, error
+
+    def __iter__(self):
+        for line in self.lines:
+            yield (line + "\n\n").encode()
+        if self.error is not None:
+            raise self.error
+
+
+def streamed(lines, error=None):
+    answer = httpx.Response(200, headers=SSE, stream=_Body(lines, error))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(lambda request: answer))
+    return list(client.stream(QUESTION))[-1]
+
+
+def test_a_text_stream_that_closes_after_its_finish_reason_without_done_is_whole():
+    done = streamed(TEXT)
+    assert isinstance(done, StreamDone)
+    assert (done.response.message.content, done.response.finish_reason) == ("Shipped today.", "stop")
+
+
+def test_tool_calls_that_close_after_their_finish_reason_without_done_are_whole():
+    call = streamed(TOOL).response.message.tool_calls[0]
+    assert (call.id, call.name, call.arguments) == ("call_1", "query_order", '{"order_id": "SN1"}')
+
+
+def test_usage_after_the_finish_reason_is_read_when_done_never_comes():
+    usage = "data: " + json.dumps({"id": "c", "choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 3}})
+    assert streamed([*TEXT, usage]).response.usage.total_tokens == 10
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3], ids=["after the call's start", "mid-arguments", "after the arguments"])
+def test_a_stream_that_closes_before_its_finish_reason_is_still_truncated(cut):
+    with pytest.raises(TruncatedStreamError) as caught:
+        streamed(TOOL[:cut])
+    assert str(caught.value) == (
+        "stream ended before [DONE] with tool call(s) query_order unfinished; nothing from it will be executed"
+    )
+
+
+@pytest.mark.parametrize(
+    "error, why",
+    [
+        (httpx.ReadTimeout("timed out"), "the read timed out (ReadTimeout) after 30.0s"),
+        (httpx.RemoteProtocolError("peer closed connection"), "the connection broke (RemoteProtocolError)"),
+    ],
+)
+def test_a_stream_cut_after_its_finish_reason_by_a_timeout_or_a_broken_connection_is_truncated(error, why):
+    with pytest.raises(TruncatedStreamError) as caught:
+        streamed(TOOL, error)
+    assert str(caught.value) == (
+        f"stream ended before [DONE] with tool call(s) query_order unfinished: {why}; nothing from it will be executed"
+    )
+
+
+def test_assembled_lines_read_the_same():
+    assert next(e for e in assemble(TOOL) if isinstance(e, StreamDone)).response.message.tool_calls[0].name == (
+        "query_order"
+    )
+    with pytest.raises(TruncatedStreamError):
+        list(assemble(TOOL[:3]))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [": ping", ": ping"],
+        [": OPENROUTER PROCESSING"],
+        ["event: ping"],
+        ["retry: 3000", "id: 1"],
+        [": keep-alive", TEXT[0]],
+    ],
+    ids=["pings", "openrouter", "event", "retry-and-id", "ping-then-a-delta"],
+)
+def test_a_stream_of_keep_alives_that_ends_is_cut_not_a_web_page(lines):
+    with pytest.raises(TruncatedStreamError, match=r"^stream ended before \[DONE\]; nothing from it will be executed$"):
+        streamed(lines)
+
+
+def test_a_web_page_answering_a_stream_is_still_named():
+    with pytest.raises(BadResponseError, match="answered a stream request with no server-sent events"):
+        streamed(["<html><body>Welcome</body></html>"])

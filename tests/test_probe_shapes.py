@@ -1,0 +1,83 @@
+"""The probe on replies in shapes other than OpenAI's: a classification (or none), never a
+traceback — content as a list of parts, as a number; tool_calls that are not a list, or whose
+entries or functions are not objects, or have no name."""
+
+import json
+
+import httpx
+import pytest
+
+from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.course.probe import classify, probe
+
+
+def reply(**message) -> str:
+    return json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", **message}}]}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "message, verdict, reason",
+    [
+        (
+            {"content": [{"type": "text", "text": "您的订单已签收。"}]},
+            "D",
+            "no tool call, and a concrete status for a made-up order: '您的订单已签收。'",
+        ),
+        (
+            {"content": [{"type": "text", "text": "好的，"}, {"type": "text", "text": "我来查。"}]},
+            "B",
+            "tools accepted, no tool call, a generic reply: '好的，我来查。'",
+        ),
+        ({"content": 5}, "B", "tools accepted, no tool call, a generic reply: ''"),
+        ({"content": {"text": "已签收"}}, "B", "tools accepted, no tool call, a generic reply: ''"),
+        ({"tool_calls": {"id": "c1"}}, "E", "tool_calls is not a list: {'id': 'c1'}"),
+        (
+            {"tool_calls": ["query_order"]},
+            "E",
+            "tool_calls not in OpenAI's shape: a tool call is not an object: 'query_order'",
+        ),
+        (
+            {"tool_calls": [{"id": "c1", "function": None}]},
+            "E",
+            "tool_calls not in OpenAI's shape: a tool call's function is not an object: None",
+        ),
+        (
+            {"tool_calls": [{"id": "c1", "function": {"arguments": "{}"}}]},
+            "E",
+            "tool_calls not in OpenAI's shape: a tool call has no function name: {'arguments': '{}'}",
+        ),
+    ],
+)
+def test_a_reply_in_another_shape_is_classified(message, verdict, reason):
+    assert classify(200, reply(**message)) == (verdict, reason)
+
+
+def test_probe_classifies_a_gateway_that_sends_content_parts():
+    body = reply(content=[{"type": "text", "text": "Your order is in transit."}])
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, text=body))
+    client = ChatClient("http://gateway.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
+    assert probe(client).verdict == "D"
+
+
+def events(*deltas):
+    chunks = [{"choices": [{"index": 0, "delta": delta}]} for delta in deltas]
+    return "".join(f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+@pytest.mark.parametrize(
+    "body, verdict",
+    [
+        (events({"content": "您的订单已签收。"}), "D"),
+        (events({"content": "好的，我来查。"}), "B"),
+        (
+            events(
+                {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "query_order", "arguments": ""}}]},
+                {"tool_calls": [{"index": 0, "function": {"arguments": '{"orderId": "SN1"}'}}]},
+            ),
+            "A",
+        ),
+        ('data: {"choices": [{"index": 0, "delta": {"content": "cut"}}]}\n\n', None),
+    ],
+)
+def test_a_gateway_that_streams_its_answer_to_the_probe_is_classified_as_the_client_reads_it(body, verdict):
+    assert classify(200, body)[0] == verdict

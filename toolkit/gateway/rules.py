@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.ascii_match import ascii_parts, ascii_screen
+from toolkit.gateway.branches import LONG_TEXT, AnyOf, split
 from toolkit.gateway.literal import needed_literal
 from toolkit.gateway.local_match import is_local
 
@@ -152,10 +153,21 @@ class Rules:
         )
 
     @functools.cached_property
+    def long_reading(self) -> Reading:
+        """`reading` for a long text: each matcher cut into its alternatives (`toolkit.gateway.branches`)."""
+        return _split_reading(self.reading)
+
+    @functools.cached_property
+    def long_ascii_reading(self) -> Reading:
+        """`ascii_reading` for a long text, cut as `long_reading` is."""
+        return _split_reading(self.ascii_reading)
+
+    @functools.cached_property
     def ascii_decline_screen(self) -> tuple[str, ...] | None:
         """Strings one of which a lower-cased ASCII text holds wherever `ascii_reading`'s
         `any_decline` matches it (`toolkit.gateway.ascii_match.ascii_screen`; None: search)."""
-        return ascii_screen(self.ascii_reading[0])
+        any_decline = self.ascii_reading[0]
+        return ascii_screen(any_decline) if isinstance(any_decline, re.Pattern) else None
 
     @functools.cached_property
     def order_id_literal(self) -> str:
@@ -178,10 +190,23 @@ class Rules:
         return next((i for i in self.intents if i.tool == tool), None)
 
 
-Reading = tuple[
-    re.Pattern[str], tuple[tuple[Decline, re.Pattern[str]], ...], tuple[tuple[Intent, re.Pattern[str]], ...]
-]
+Searcher = re.Pattern[str] | AnyOf
+"""What `read_text` searches with: a matcher, or its alternatives (`toolkit.gateway.branches`)."""
+Reading = tuple[Searcher, tuple[tuple[Decline, Searcher], ...], tuple[tuple[Intent, Searcher], ...]]
 """`any_decline`, each decline rule and each intent with the matcher `read_text` searches with."""
+
+
+def _split_reading(reading: Reading) -> Reading:
+    any_decline, declines, intents = reading
+    return (
+        _split(any_decline),
+        tuple((d, _split(m)) for d, m in declines),
+        tuple((i, _split(m)) for i, m in intents),
+    )
+
+
+def _split(searcher: Searcher) -> Searcher:
+    return split(searcher) if isinstance(searcher, re.Pattern) else searcher
 
 
 class Facts(NamedTuple):
@@ -208,7 +233,10 @@ def read_text(text: str, rules: Rules) -> Facts:
     the matchers' parts that can match it, `Rules.ascii_reading`, and only if it holds a string
     of `Rules.ascii_decline_screen` for the declines: the same findings)."""
     is_ascii = text.isascii()
-    any_decline, declines, intents = rules.ascii_reading if is_ascii else rules.reading
+    if len(text) < LONG_TEXT:
+        any_decline, declines, intents = rules.ascii_reading if is_ascii else rules.reading
+    else:  # each matcher's alternatives on their own: a long text is read quicker (`branches`)
+        any_decline, declines, intents = rules.long_ascii_reading if is_ascii else rules.long_reading
     may_decline = _screened(text, rules.ascii_decline_screen) if is_ascii else True
     found = tuple([d for d, m in declines if m.search(text)]) if may_decline and any_decline.search(text) else ()
     matched = tuple([i for i, matcher in intents if matcher.search(text)]) if intents else ()  # none for English

@@ -11,8 +11,11 @@ or to one of four apps offering eight catalogue tools (so the generic keyword pi
 some continuing with a tool result or carrying history. `--fixed` sends one request over and
 over instead, the workload of earlier runs (it hides what the generic picker costs);
 `--fresh-tools K` gives every request a new choice of K tools (a tool search's finds, a list
-rebuilt per request), so nothing the gateway keeps per tool list can help. Plain and streamed replies are
-measured one after the other (or only one of them, with `--plain` / `--stream`).
+rebuilt per request), so nothing the gateway keeps per tool list can help; `--long N` adds about
+N characters to every request, in turn a long tool result (a JSON list of records), a long history
+and a long pasted text (a conversation that has gone on, or a page read: the core's cost per KB).
+Plain and streamed replies are measured one after the other (or only one of them, with `--plain`
+/ `--stream`).
 Target, for each: the gateway reaches at least 70% of the bare endpoint. Each server's own
 CPU time per request is measured too (from /proc): on a machine shared with other work the
 request rates swing with the load, while CPU time per request does not, so the capacity
@@ -28,7 +31,7 @@ full gateway. In a server a stage costs two to three times what it costs in a ti
 process (its code and data are no longer in the CPU caches when the next request arrives).
 Give it `--requests 16000` or more: the CPU clock ticks every 10 ms, too coarse for 4,000.
 
-    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed | --fresh-tools K]
+    python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed | --fresh-tools K] [--long N]
                                      [--plain | --stream] [--profile | --ablate]
 
 Run on demand; not a test (timings depend on the machine).
@@ -84,7 +87,7 @@ APPS = 4  # catalogue "apps": each offers its own fixed set of catalogue tools
 APP_TOOLS = 8
 
 
-def workload(count: int, seed: int = 0, fresh_tools: int = 0) -> list[dict]:
+def workload(count: int, seed: int = 0, fresh_tools: int = 0, long: int = 0) -> list[dict]:
     """`count` different chat requests, none repeated (so nothing keyed by a request can help):
     half to the shop (its three tools; the course's labelled questions, each with a fresh order
     id), half to one of `APPS` apps offering catalogue tools (the catalogue's queries, each with
@@ -95,7 +98,8 @@ def workload(count: int, seed: int = 0, fresh_tools: int = 0) -> list[dict]:
     `tools`) for the rest. `fresh_tools=k`: every request offers a new choice of `k` tools instead
     (`--fresh-tools`: a sample of the catalogue's tools for an app, the shop's three tools and
     `k - 3` of the catalogue's in a shuffled order for the shop), as a client sends a tool
-    search's finds, or rebuilds its list, with every request: nothing kept per list can help."""
+    search's finds, or rebuilds its list, with every request: nothing kept per list can help.
+    `long=n` (`--long`): every request also carries about `n` more characters (`_lengthen`)."""
     import random
     import re
 
@@ -133,11 +137,41 @@ def workload(count: int, seed: int = 0, fresh_tools: int = 0) -> list[dict]:
                 {"role": "assistant", "content": None, "tool_calls": [call]},
                 {"role": "tool", "tool_call_id": f"call_{n}", "content": f"状态：已发货\n单号：{n}\n请勿编造。"},
             ]
+        if long:
+            _lengthen(messages, n, long, rng, [*questions, *queries, *(s.description for s in catalogue.tools)])
         if n % 4 < 2:  # the OpenAI SDK's order of fields, else toolkit.chat.client's: the conversation before the tools
             requests.append({"messages": messages, "model": "fake-keyword", "tools": tools})
         else:
             requests.append({"model": "fake-keyword", "messages": messages, "tools": tools})
     return requests
+
+
+def _lengthen(messages: list[dict], n: int, size: int, rng, texts: list[str]) -> None:
+    """About `size` more characters in a request, as a long conversation carries them, in turn:
+    a long tool result (a JSON list of records, for a request that ends with a result), a long
+    history (earlier questions and answers), a long pasted text before the user's question. Made
+    of the course's questions and the catalogue's queries and descriptions (Chinese and English),
+    each piece marked with the request's number: no two requests hold the same text."""
+
+    def text() -> str:
+        parts: list[str] = []
+        while sum(map(len, parts)) < size:
+            parts.append(f"{rng.choice(texts)} [{n}-{len(parts)}]")
+        return "\n".join(parts)[:size]
+
+    if messages[-1]["role"] == "tool":
+        records, length = [], 0
+        while length < size:
+            records.append({"id": f"{n}-{len(records)}", "name": rng.choice(texts), "score": rng.random()})
+            length += len(records[-1]["name"]) + 40
+        messages[-1]["content"] = json.dumps(records, ensure_ascii=False)
+    elif n % 2:
+        history = []
+        while sum(len(m["content"]) for m in history) < size:
+            history += [{"role": "user", "content": rng.choice(texts)}, {"role": "assistant", "content": text()[:400]}]
+        messages[1:1] = history
+    else:
+        messages[-1]["content"] = f"{text()}\n\n{messages[-1]['content']}"
 
 
 def _serve(kind: str, stream: bool) -> None:
@@ -188,9 +222,11 @@ def _payload(stream: bool, request: dict = REQUEST) -> bytes:
     return json.dumps({**request, "stream": True} if stream else request).encode()
 
 
-def _payloads(stream: bool, count: int, fixed: bool, fresh_tools: int = 0) -> list[bytes]:
-    """The request bodies to send: the one fixed request, or `workload(count, fresh_tools=...)`."""
-    return [_payload(stream)] if fixed else [_payload(stream, r) for r in workload(count, fresh_tools=fresh_tools)]
+def _payloads(stream: bool, count: int, fixed: bool, fresh_tools: int = 0, long: int = 0) -> list[bytes]:
+    """The request bodies to send: the one fixed request, or `workload(count, fresh_tools=..., long=...)`."""
+    if fixed:
+        return [_payload(stream)]
+    return [_payload(stream, r) for r in workload(count, fresh_tools=fresh_tools, long=long)]
 
 
 def _request_bytes(url: str, payload: bytes) -> tuple[tuple[str, int], bytes]:
@@ -258,12 +294,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fresh-tools", type=int, default=0, metavar="K", help="a new choice of K tools in every request (K >= 3)"
     )
+    parser.add_argument(
+        "--long",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N more characters in every request (history, a result, a text)",
+    )
     parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
     parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
     parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.fresh_tools and (args.fresh_tools < 3 or args.fixed):
         parser.error("--fresh-tools takes K >= 3, and not with --fixed")
+    if args.long < 0 or (args.long and args.fixed):
+        parser.error("--long takes N >= 0, and not with --fixed")
     if args.serve:
         _serve(args.serve, args.stream)
         return 0
@@ -350,7 +395,7 @@ def _rounds(
     rates: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     count = args.requests // args.threads * args.threads
-    payloads = _payloads(stream, args.requests, args.fixed, args.fresh_tools)
+    payloads = _payloads(stream, args.requests, args.fixed, args.fresh_tools, args.long)
     try:
         for _ in range(args.rounds):  # alternate, so all see the same machine weather
             for kind, (process, url) in servers.items():
@@ -369,7 +414,7 @@ def _rounds(
 def _profile(args: argparse.Namespace) -> int:
     """Time each stage of the core on the benchmark's requests, in process."""
     for stream in (False, True):
-        _profile_one(stream, _payloads(stream, 2000, args.fixed, args.fresh_tools))
+        _profile_one(stream, _payloads(stream, 2000, args.fixed, args.fresh_tools, args.long))
     return 0
 
 

@@ -283,8 +283,15 @@ def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
         raise ToolDefinitionError(
             where,
             f"its annotation {text!r} cannot be resolved ({type(exc).__name__}: {exc})",
-            "import the type at module level (not under TYPE_CHECKING)",
+            _UNRESOLVED_FIX_NESTED if "<locals>" in getattr(fn, "__qualname__", "") else _UNRESOLVED_FIX,
         ) from None
+
+
+_UNRESOLVED_FIX = "import the type at module level (not under TYPE_CHECKING)"
+_UNRESOLVED_FIX_NESTED = (
+    "define or import the type at module level: the annotation is text (`from __future__ import "
+    "annotations`), read in the module, where a class made inside the enclosing function is not found"
+)
 
 
 def _has_forward_ref(tp: Any) -> bool:

@@ -3,6 +3,7 @@ returned exceptions are sanitised like raised ones, numpy and pandas values are 
 as JSON (their `str()` cuts data to `...`), built-ins and lists are refused by name."""
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -14,7 +15,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ToolDefinitionError
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import FEED_BACK_ALL, to_text, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, ITEMS_READ, to_text, tools_from
 
 KEY = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 
@@ -132,3 +133,49 @@ def test_a_cached_function_is_a_tool_of_the_function_it_wraps():
     model = ScriptedModel([call("price", sku="abc"), "done"])
     result = run_loop(model, [UserMessage(content="?")], tools=[price])
     assert result.new_messages[1].content == "3"
+
+
+def test_a_returned_iterator_that_never_ends_is_read_to_a_bound_not_forever():
+    """`return itertools.count()` (or a stream) hung the loop: the whole iterator was read into a list."""
+
+    def endless():  # itertools.count(), with a tripwire so a regression fails instead of hanging
+        for n in itertools.count():
+            if n > ITEMS_READ + 1:
+                raise AssertionError("read past the bound")
+            yield n
+
+    @tool
+    def ticks() -> object:
+        """Clock ticks."""
+        return endless()
+
+    model = ScriptedModel([call("ticks"), "done"])
+    result = run_loop(model, [UserMessage(content="?")], tools=[ticks])
+    text = result.new_messages[1].content
+    assert text.startswith("[0, 1, 2, ") and text.endswith(
+        f"{ITEMS_READ - 1}]\n(only the first {ITEMS_READ} items were read: the iterator went on)"
+    )
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (map(str, [1, 2]), '["1", "2"]'),
+        ((n * n for n in range(3)), "[0, 1, 4]"),
+        (iter(range(ITEMS_READ)), "[" + ", ".join(map(str, range(ITEMS_READ))) + "]"),
+        (iter([]), "[]"),
+    ],
+    ids=["map", "generator", "exactly-the-bound", "empty"],
+)
+def test_a_finite_iterator_is_still_the_json_list_of_its_items(value, text):
+    assert to_text(value) == text
+
+
+def test_an_iterator_that_fails_while_read_says_so_sanitised():
+    def rows():
+        yield 1
+        raise ConnectionError(f"lost db with key {KEY}")
+
+    assert (
+        to_text(rows()) == "<an iterator that failed while it was read: ConnectionError: lost db with key [REDACTED]>"
+    )

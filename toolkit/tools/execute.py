@@ -54,13 +54,14 @@ import dataclasses
 import decimal
 import functools
 import inspect
+import itertools
 import json
 import math
 import re
 import secrets
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -362,6 +363,8 @@ def to_text(value: Any) -> str:
         return _bytes_text(value)
     if isinstance(value, BaseException):
         return _exception_text(value)
+    if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+        return _iterator_text(value)
     try:
         return _json_text(value)
     except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
@@ -465,6 +468,24 @@ def _json_fallback(value: Any) -> Any:
     if library == "numpy" and callable(getattr(value, "tolist", None)):
         return value.tolist()
     raise TypeError(f"{kind.__name__} is not JSON-serialisable")
+
+
+ITEMS_READ = 10_000
+"""How many items of a returned iterator are read: one that never ends (`itertools.count()`, a
+stream) would hang the loop and fill the memory."""
+_PLAIN_TYPES = (str, bytes, bytearray, dict, list, tuple)
+
+
+def _iterator_text(items: Iterator[Any]) -> str:
+    """A returned iterator (a generator, `map`, an open file) as the JSON list of its items, read
+    to its end or to `ITEMS_READ` items, then a line saying the rest was not read."""
+    try:
+        read = list(itertools.islice(items, ITEMS_READ + 1))
+    except Exception as exc:  # the tool's own generator failed while it was read: its items so far are gone
+        return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+    if len(read) <= ITEMS_READ:
+        return to_text(read)
+    return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
 
 
 def _exception_text(exc: BaseException) -> str:

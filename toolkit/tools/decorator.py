@@ -256,13 +256,12 @@ def builtin_error(where: str, fn: Any) -> ToolDefinitionError:
     )
 
 
-def check_name(where: str, name: str) -> None:
-    """OpenAI's rule for a tool name (`TOOL_NAME`), for decorated and undecorated functions alike."""
-    if not TOOL_NAME.match(name):
+def check_name(where: str, name: str, fix: str = "pass a valid name, e.g. @tool(name='query_order')") -> None:
+    """OpenAI's rule for a tool name (`TOOL_NAME`), for decorated and undecorated functions and
+    hand-written specs alike."""
+    if not isinstance(name, str) or not TOOL_NAME.match(name):
         raise ToolDefinitionError(
-            where,
-            f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)",
-            "pass a valid name, e.g. @tool(name='query_order')",
+            where, f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)", fix
         )
 
 

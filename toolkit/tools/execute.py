@@ -169,7 +169,9 @@ class Tool:
     """The Python function it was reflected from, if any (views show its signature)."""
 
     def __post_init__(self) -> None:
-        check_executor(self.executor, self.source or f"Tool({self.spec.name!r}, ...)")
+        where = self.source or f"Tool({self.spec.name!r}, ...)"
+        check_spec(self.spec, where)
+        check_executor(self.executor, where)
 
     @property
     def name(self) -> str:
@@ -318,6 +320,29 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
         "make the executor a plain function that returns the result (async tools are left out for now)",
     )
     return failure
+
+
+def check_spec(spec: ToolSpec, where: str) -> None:
+    """Refuse a spec a chat API would refuse with a 400 at the first request: a name outside
+    OpenAI's rule, a description that is not text, parameters that are not a JSON Schema object
+    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here."""
+    check_name(where, spec.name, "give the ToolSpec a valid name, e.g. 'query_order'")
+    if not isinstance(spec.description, str):
+        raise ToolDefinitionError(
+            where, f"the description is {_kind(spec.description)}, not a str", 'give a str ("" sends none)'
+        )
+    parameters = spec.parameters
+    if parameters is not None and (type(parameters) is not dict or parameters.get("type") != "object"):
+        got = _kind(parameters) if type(parameters) is not dict else f"a schema of type {parameters.get('type')!r}"
+        raise ToolDefinitionError(
+            where,
+            f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
+            'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
+        )
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 def check_executor(executor: Any, where: str) -> None:

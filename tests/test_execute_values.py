@@ -179,3 +179,17 @@ def test_an_iterator_that_fails_while_read_says_so_sanitised():
     assert (
         to_text(rows()) == "<an iterator that failed while it was read: ConnectionError: lost db with key [REDACTED]>"
     )
+
+
+def test_a_pydantic_model_holding_a_numpy_array_or_an_exception_is_json_too():
+    """It was its str(), "arr=array([0, 1, 2]) name='x'": model_dump(mode="json") had no fallback."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Reading(BaseModel):
+        model_config = ConfigDict(arbitrary_types_allowed=True)
+        values: np.ndarray
+        error: Exception | None = None
+        name: str = "x"
+
+    value = Reading(values=np.arange(3), error=ValueError(f"key {KEY}"))
+    assert to_text(value) == '{"values": [0, 1, 2], "error": "key [REDACTED]", "name": "x"}'

@@ -439,7 +439,7 @@ def _marked_json_text(value: Any) -> str:
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+        value = value.model_dump(mode="json", fallback=_json_fallback)
     plain = to_jsonable_python(value, fallback=_json_fallback)
     try:
         text = _JSON.encode(plain)

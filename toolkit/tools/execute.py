@@ -40,9 +40,11 @@ model see it: business failures are often transient. Either way, an error result
 else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
 a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`,
 `"Infinity"`, `"-Infinity"`. A tool that returned has run, so turning its value into text never
-fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`, and
-a value JSON cannot write (an ORM row, an exception, a class, a cycle) is its `str()`, as in
-LangChain and the OpenAI Agents SDK.
+fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`; a
+returned exception is its message, sanitised as a raised one's; numpy and pandas values are JSON
+(`tolist()`, one object per row: their `str()` cuts data to `...`); an iterator is read to at
+most `ITEMS_READ` items; and a value JSON cannot write (an ORM row, a class, a cycle) is its
+`str()`, as in LangChain and the OpenAI Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).

@@ -5,11 +5,13 @@ defined in the function; it now says why and what to do."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import pytest
 from pydantic import BaseModel
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools.decorator import tool
+from toolkit.tools.decorator import MemoryId, Param, tool
 from toolkit.tools.execute import tools_from
 
 
@@ -44,3 +46,37 @@ def test_a_module_level_class_still_resolves_for_a_nested_tool():
 
     [made] = tools_from(cancel)
     assert made.spec.parameters["properties"]["order"] == {"$ref": "#/$defs/Order"}
+
+
+def test_param_or_memory_id_given_as_the_default_says_to_move_it_into_annotated():
+    """`x: int = Param("...")` (FastAPI's habit) said "the default Param('...') is not a valid int";
+    `m: str = MemoryId` was passed the class as a visible parameter's default."""
+
+    @tool
+    def search(query: str = Param("what to look for")) -> str:
+        """Search."""
+        return query
+
+    @tool
+    def remember(conversation: str = MemoryId) -> str:
+        """Remember."""
+        return conversation
+
+    @tool
+    def count(n: Annotated[int, "how many"] = Param(name="N")) -> int:
+        """Count."""
+        return n
+
+    texts = []
+    for fn in (search, remember, count):
+        with pytest.raises(ToolDefinitionError) as caught:
+            tools_from(fn)
+        texts.append(str(caught.value).split(", parameter ", 1)[1])
+    assert texts == [
+        "'query': Param('what to look for') is given as its default value, so it would be passed as the value "
+        "(it is not read). Fix: put it in the annotation: `query: Annotated[str, Param('what to look for')]`",
+        "'conversation': MemoryId is given as its default value, so it would be passed as the value (it is not "
+        "read). Fix: put it in the annotation: `conversation: Annotated[str, MemoryId]`",
+        "'n': Param(name='N') is given as its default value, so it would be passed as the value (it is not "
+        "read). Fix: put it in the annotation: `n: Annotated[int, 'how many', Param(name='N')]`",
+    ]

@@ -174,6 +174,8 @@ def _split(
     if origin in UNION_TYPES:
         _no_param_inside(where, annotation)
     default = p.default
+    if isinstance(default, Param) or _is_memory_id(default):
+        raise _marker_as_default(where, p.name, written, default)
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
     elif not extras:  # the common case: a type and nothing else
@@ -301,6 +303,21 @@ def _has_forward_ref(tp: Any) -> bool:
     if origin is Annotated:
         return _has_forward_ref(args[0])
     return origin is not Literal and any(_has_forward_ref(a) for a in args)
+
+
+def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> ToolDefinitionError:
+    """`x: int = Param("...")` (FastAPI's way, where the default slot holds the metadata): here the
+    marker would be the value, so it is refused with the `Annotated` form to write instead."""
+    shown = "MemoryId" if marker is MemoryId else repr(marker)
+    declared = type_name(written)
+    annotated = (
+        f"{declared[:-1]}, {shown}]" if typing.get_origin(written) is Annotated else f"Annotated[{declared}, {shown}]"
+    )
+    return ToolDefinitionError(
+        where,
+        f"{shown} is given as its default value, so it would be passed as the value (it is not read)",
+        f"put it in the annotation: `{name}: {annotated}`",
+    )
 
 
 def _is_memory_id(marker: Any) -> bool:

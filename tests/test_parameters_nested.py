@@ -80,3 +80,24 @@ def test_param_or_memory_id_given_as_the_default_says_to_move_it_into_annotated(
         "'n': Param(name='N') is given as its default value, so it would be passed as the value (it is not "
         "read). Fix: put it in the annotation: `n: Annotated[int, 'how many', Param(name='N')]`",
     ]
+
+
+@pytest.mark.parametrize(
+    "default", [float("nan"), float("inf"), -float("inf"), [1.0, float("nan")], {"x": float("inf")}]
+)
+def test_a_default_json_cannot_carry_stays_out_of_the_schema_and_still_reaches_the_tool(default):
+    """`threshold: float = math.nan` wrote `"default": NaN` into the schema: not JSON, so the
+    gateway refused every request of the loop (at call time, not at registration)."""
+    import json
+
+    from toolkit.chat.messages import ToolCall
+
+    def scan(threshold=default) -> str:
+        """Scan."""
+        return repr(threshold)
+
+    scan.__annotations__ = {"threshold": type(default), "return": str}
+    [made] = tools_from(tool(scan))
+    assert "default" not in made.spec.parameters["properties"]["threshold"]
+    json.dumps(made.spec.to_openai(), allow_nan=False)  # what a request can carry
+    assert made.execute(ToolCall(id="c", name="scan")).content == repr(default)

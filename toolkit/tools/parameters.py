@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import re
 import typing
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
@@ -405,10 +407,18 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
 
 
 def _with_default(prop: dict[str, Any], default: Any) -> dict[str, Any]:
+    """`prop` with the default the model reads; a default JSON cannot show (an object, NaN, an
+    infinity: `"default": NaN` would make the gateway refuse the whole request) stays out of the
+    schema, and is still what the tool gets when the model leaves the argument out."""
     try:
-        return {**prop, "default": to_jsonable_python(default)}
-    except Exception:  # a default JSON cannot show stays out of the schema
+        value = to_jsonable_python(default)
+    except Exception:
         return prop
+    if type(value) is float and not math.isfinite(value):
+        return prop
+    if isinstance(value, (list, dict)) and first_non_finite(value) is not None:
+        return prop
+    return {**prop, "default": value}
 
 
 def _accepts_none(annotation: Any) -> bool:

@@ -78,3 +78,43 @@ def test_the_options_of_the_right_type_still_work():
     [made] = tools_from(add)
     assert (made.name, made.spec.description, dict(made.spec.metadata)) == ("add_them", "Add.", {"k": 1})
     assert made.spec.parameters["properties"]["A"]["description"] == "first"
+
+
+def test_tool_on_a_class_is_refused_its_options_would_be_lost():
+    """`@tool(name="get_weather") class Weather` was accepted, and the tool made of `Weather()` was
+    called "Weather": the class's options never reached it."""
+    with pytest.raises(ToolDefinitionError) as caught:
+
+        @tool(name="get_weather")
+        class Weather:
+            def __call__(self, city: str) -> str:
+                return city
+
+    assert str(caught.value) == (
+        f"@tool {__name__}.test_tool_on_a_class_is_refused_its_options_would_be_lost.<locals>.Weather: @tool marks "
+        "functions, methods and callable objects, not a class: a tool is made of an instance, and the options "
+        "given to the class would not reach it. Fix: decorate the methods (or __call__) with @tool and pass an "
+        "instance, e.g. tools_from(Weather())"
+    )
+
+
+def test_the_instance_and_its_call_method_still_take_the_options():
+    from toolkit.tools.execute import tools_from
+
+    class Weather:
+        """Weather lookup."""
+
+        def __call__(self, city: str) -> str:
+            return city
+
+    class Forecast:
+        @tool(name="forecast")
+        def __call__(self, city: str) -> str:
+            """Tomorrow's weather."""
+            return city
+
+    made = tools_from(tool(name="get_weather")(Weather()), Forecast())
+    assert [(t.name, t.spec.description) for t in made] == [
+        ("get_weather", "Weather lookup."),
+        ("forecast", "Tomorrow's weather."),
+    ]

@@ -211,6 +211,13 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
         raise partial_error(f"@tool {function_label(target)}")
     if is_builtin(target):
         raise builtin_error(f"@tool {builtin_label(target)}", target)
+    if isinstance(target, type):
+        raise ToolDefinitionError(
+            f"@tool {function_label(target)}",
+            "@tool marks functions, methods and callable objects, not a class: a tool is made of an instance, "
+            "and the options given to the class would not reach it",
+            f"decorate the methods (or __call__) with @tool and pass an instance, e.g. tools_from({target.__name__}())",
+        )
     if is_callable_instance(target):
         return _mark_instance(target, options)
     name = options.name if options.name is not None else getattr(target, "__name__", "")

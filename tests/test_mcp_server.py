@@ -134,3 +134,22 @@ def test_a_served_tool_that_raises_reads_failed_once_through_a_toolkit_client():
         failed = remote.execute(ToolCall(id="c", name="stock", arguments='{"sku": "A"}'))
     assert served.is_error and served.content[0].text == "ValueError: warehouse API refused key [REDACTED]"
     assert failed.is_error and failed.content == "Tool 'stock' failed: ValueError: warehouse API refused key [REDACTED]"
+
+
+def test_tools_server_takes_tool_functions_as_tools_from_does():
+    """`tools_server([add])` raised "AttributeError: 'function' object has no attribute 'name'"."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with McpClient(tools_server([add], name="math"), name="math") as client:
+        assert client.call_tool("add", {"a": 2, "b": 3}).content[0].text == "5"
+    with pytest.raises(ToolDefinitionError, match=r"^tools=test_mcp_server\..*add: tools= takes a list"):
+        tools_server(add)  # type: ignore[arg-type]
+    with pytest.raises(ToolDefinitionError, match=r"the tool name 'add' is already used by @tool"):
+        tools_server(tools_from(add) + tools_from(add))

@@ -173,8 +173,8 @@ def build_context(
     request: ProviderRequest = ProviderRequest(()),
 ) -> ToolContext:
     """Merge the three sources for one call (static providers are asked here, once)."""
-    _check_collection("tools", tools)
-    _check_collection("providers", providers)
+    check_collection("tools", tools)
+    check_collection("providers", providers)
     context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
     if tools:
         context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
@@ -189,7 +189,7 @@ def build_context(
     return context
 
 
-def _check_collection(keyword: str, value: Any) -> None:
+def check_collection(keyword: str, value: Any) -> None:
     """`tools=` and `providers=` take a list: one tool or provider given alone (`tools=query_order`)
     would fail inside with "'function' object is not iterable", or (a string) be read letter by letter."""
     if type(value) in _LISTS or value is None:

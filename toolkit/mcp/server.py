@@ -33,12 +33,14 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from toolkit.chat.messages import ToolCall
+from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import (
     Policies,
     Tool,
     report_argument_error,
     report_failure_only,
     report_unknown_tool,
+    tools_from,
 )
 from toolkit.tools.redact import describe_exception
 
@@ -47,9 +49,13 @@ SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 
 
 def tools_server(
-    tools: Sequence[Tool], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
+    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
 ) -> Server:
-    """An MCP server offering `tools`; calls run each tool's executor (errors fed back)."""
+    """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
+    objects with `@tool` methods); calls run each tool's executor (errors fed back). Two tools of
+    one name are a `ToolDefinitionError`, as in `tools_from`."""
+    check_collection("tools", tools)
+    tools = tools_from(*tools)
     by_name = {t.name: t for t in tools}
     listed = [_mcp_tool(t, t.name in read_only) for t in tools]
 

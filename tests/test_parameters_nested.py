@@ -101,3 +101,21 @@ def test_a_default_json_cannot_carry_stays_out_of_the_schema_and_still_reaches_t
     assert "default" not in made.spec.parameters["properties"]["threshold"]
     json.dumps(made.spec.to_openai(), allow_nan=False)  # what a request can carry
     assert made.execute(ToolCall(id="c", name="scan")).content == repr(default)
+
+
+@pytest.mark.parametrize("annotation, shown", [(type[int], "type[int]"), (type[str], "type[str]")])
+def test_a_class_parameter_is_refused_at_registration(annotation, shown):
+    """pydantic writes `type[int]` as `{}` (any value), so it registered, and every call failed:
+    "expected a subclass of int", which no JSON value is."""
+
+    def make(kind) -> str:
+        """Make one."""
+        return str(kind)
+
+    make.__annotations__ = {"kind": annotation, "return": str}
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(tool(make))
+    assert str(caught.value).endswith(
+        f"parameter 'kind': {shown} takes a Python class, which no JSON value is. Fix: take a name instead "
+        "(a str, or a Literal / Enum of the names) and look the class up in the tool"
+    )

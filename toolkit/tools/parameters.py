@@ -82,6 +82,12 @@ def parameter(
         built = unbuilt.build() if unbuilt else base
         return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
+    if typing.get_origin(inner) is type:  # pydantic describes `type[int]` as {} (anything), yet takes only classes
+        raise ToolDefinitionError(
+            where,
+            f"{type_name(inner)} takes a Python class, which no JSON value is",
+            "take a name instead (a str, or a Literal / Enum of the names) and look the class up in the tool",
+        )
     nullable = _accepts_none(inner)
     fast, found = None, fast_schema.UNREAD
     if metadata:  # `Annotated`: its constraints are read once, for the schema and the default check

@@ -5,8 +5,9 @@
 
 For a file: imports it as a module (its folder first on `sys.path` meanwhile, as `python
 FILE.py` has it, so it can import the modules beside it), reflects every module-level `@tool`
-function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit 0). A registration error
-(at import or at reflection) or a file that cannot be imported prints one line and exits 2.
+function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
+0). A registration error (at import or at reflection) or a file that cannot be imported prints
+one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
 the same JSON; here every server must answer (it is a check), else one line and exit 2.
 

@@ -10,7 +10,9 @@ Reflection into a JSON Schema happens when the tool is registered (`toolkit.tool
 Bare `@tool` and `@tool(...)` work alike above `@staticmethod` and `@classmethod`. A callable
 instance (`tool(name="add_one")(Calc())`) keeps the options on itself; its tool is its
 `__call__`, named after its class unless given a name (`toolkit.tools.execute.tools_from`).
-Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`).
+Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`). What cannot be a
+tool is refused where it is written: a class (decorate its methods, or an instance), a built-in
+(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed

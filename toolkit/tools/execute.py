@@ -484,8 +484,8 @@ def _json_fallback(value: Any) -> Any:
     """What pydantic cannot write, made JSON-able where that loses nothing: an exception as its
     sanitised message (`_exception_text`), a numpy array or scalar as its `tolist()`, a pandas
     DataFrame as one object per row (a non-default index kept as columns), a Series as a list
-    (or a dict by its index), their missing values as null. Their `str()` cuts long data to `...` and is not JSON. Anything
-    else raises, and the whole value becomes its `str()` (`to_text`)."""
+    (or a dict by its index), their missing values as null (their `str()` cuts long data to
+    `...`, and is not JSON). Anything else raises, and the whole value becomes its `str()`."""
     if isinstance(value, BaseException):
         return _exception_text(value)
     kind = type(value)

@@ -388,10 +388,11 @@ def to_text(value: Any) -> str:
         return value
     if isinstance(value, (bytes, bytearray)):
         return _bytes_text(value)
-    if isinstance(value, BaseException):
-        return _exception_text(value)
-    if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
-        return _iterator_text(value)
+    if type(value) not in _PLAIN_RESULTS:  # the usual results skip the two checks below
+        if isinstance(value, BaseException):
+            return _exception_text(value)
+        if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+            return _iterator_text(value)
     try:
         return _json_text(value)
     except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
@@ -501,6 +502,8 @@ ITEMS_READ = 10_000
 """How many items of a returned iterator are read: one that never ends (`itertools.count()`, a
 stream) would hang the loop and fill the memory."""
 _PLAIN_TYPES = (str, bytes, bytearray, dict, list, tuple)
+_PLAIN_RESULTS = frozenset({dict, list, tuple, int, float, bool})
+"""Exact types a tool usually returns: neither an exception nor an iterator."""
 
 
 def _iterator_text(items: Iterator[Any]) -> str:

@@ -38,6 +38,7 @@ import copy
 import inspect
 import math
 import re
+import types
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NamedTuple
@@ -82,7 +83,7 @@ def parameter(
         built = unbuilt.build() if unbuilt else base
         return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
-    if typing.get_origin(inner) is type:  # pydantic describes `type[int]` as {} (anything), yet takes only classes
+    if type(inner) in _ALIASES and inner.__origin__ is type:  # pydantic writes `type[int]` as {}, yet takes classes
         raise ToolDefinitionError(
             where,
             f"{type_name(inner)} takes a Python class, which no JSON value is",
@@ -182,7 +183,7 @@ def _split(
     if origin in UNION_TYPES:
         _no_param_inside(where, annotation)
     default = p.default
-    if isinstance(default, Param) or _is_memory_id(default):
+    if default is MemoryId or isinstance(default, _MARKERS):
         raise _marker_as_default(where, p.name, written, default)
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
@@ -311,6 +312,12 @@ def _has_forward_ref(tp: Any) -> bool:
     if origin is Annotated:
         return _has_forward_ref(args[0])
     return origin is not Literal and any(_has_forward_ref(a) for a in args)
+
+
+_ALIASES = frozenset({types.GenericAlias, type(typing.Type[int])})  # noqa: UP006 (typing.Type's own alias class)
+"""`type[int]` and `typing.Type[int]` (an attribute lookup that fails raises inside: too slow for every parameter)."""
+_MARKERS = (Param, MemoryId)
+"""What belongs in `Annotated`, never in a parameter's default."""
 
 
 def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> ToolDefinitionError:

@@ -137,7 +137,7 @@ def test_a_served_tool_that_calls_sys_exit_is_an_error_result_and_the_client_goe
         failed = client.call_tool("bad", {"x": "1"})
         assert time.monotonic() - started < 2
         fine = client.call_tool("good", {"x": "1"})
-    assert failed.is_error and failed.content[0].text == "Tool 'bad' failed: SystemExit: 3"
+    assert failed.is_error and failed.content[0].text == "SystemExit: 3"  # the client adds "Tool 'bad' failed: "
     assert not fine.is_error and fine.content[0].text == "fine"
 
 

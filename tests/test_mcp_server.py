@@ -115,3 +115,41 @@ def test_any_toolkit_tools_can_be_served():
         assert remote.execute(ToolCall(id="c", name="add", arguments='{"a": 2, "b": "3"}')).content == "5"
         bad = remote.execute(ToolCall(id="c", name="add", arguments='{"a": 2}'))
     assert bad.is_error and "b: missing, expected an integer" in bad.content
+
+
+def test_a_served_tool_that_raises_reads_failed_once_through_a_toolkit_client():
+    """It read "Tool 'stock' failed: Tool 'stock' failed: ValueError: …": the server wrote the
+    start and the client wrote it again. The server now sends the exception alone."""
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    @tool
+    def stock(sku: str) -> int:
+        """Units in stock."""
+        raise ValueError(f"warehouse API refused key sk-{'a1' * 20}")
+
+    with McpClient(tools_server(tools_from(stock), name="wh"), name="wh") as client:
+        served = client.call_tool("stock", {"sku": "A"})
+        remote = McpToolProvider([client]).provide()[0]
+        failed = remote.execute(ToolCall(id="c", name="stock", arguments='{"sku": "A"}'))
+    assert served.is_error and served.content[0].text == "ValueError: warehouse API refused key [REDACTED]"
+    assert failed.is_error and failed.content == "Tool 'stock' failed: ValueError: warehouse API refused key [REDACTED]"
+
+
+def test_tools_server_takes_tool_functions_as_tools_from_does():
+    """`tools_server([add])` raised "AttributeError: 'function' object has no attribute 'name'"."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    with McpClient(tools_server([add], name="math"), name="math") as client:
+        assert client.call_tool("add", {"a": 2, "b": 3}).content[0].text == "5"
+    with pytest.raises(ToolDefinitionError, match=r"^tools=test_mcp_server\..*add: tools= takes a list"):
+        tools_server(add)  # type: ignore[arg-type]
+    with pytest.raises(ToolDefinitionError, match=r"the tool name 'add' is already used by @tool"):
+        tools_server(tools_from(add) + tools_from(add))

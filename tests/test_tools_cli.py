@@ -163,3 +163,32 @@ def test_a_file_raising_a_base_exception_when_imported_is_one_line_and_exit_2(tm
     source = f"class Boom(BaseException):\n    pass\n\n\nraise {raised}()\n"
     odd = write(tmp_path, "odd_tools.py", source)
     assert run(capsys, odd) == (2, "", f"error: cannot import {odd}: it raises {raised} when imported\n")
+
+
+def test_a_file_imports_the_modules_beside_it_as_python_file_does(tmp_path, capsys):
+    """`from helpers import ...` failed with ModuleNotFoundError: the file's folder was not on sys.path."""
+    write(tmp_path, "helpers_beside.py", "UNITS = 'kg'\n")
+    path = write(
+        tmp_path,
+        "weigh_tools.py",
+        '''
+        from helpers_beside import UNITS
+        from toolkit.tools.decorator import tool
+
+
+        @tool
+        def weigh(sku: str) -> str:
+            """Weigh one item."""
+            return UNITS
+        ''',
+    )
+    code, out, err = run(capsys, path)
+    assert (code, err) == (0, "")
+    assert [s["function"]["name"] for s in json.loads(out)] == ["weigh"]
+    assert str(tmp_path) not in sys.path
+    sys.modules.pop("helpers_beside", None)
+
+
+def test_a_folder_is_named_as_a_folder(tmp_path, capsys):
+    code, out, err = run(capsys, tmp_path)
+    assert (code, out, err) == (2, "", f"error: {tmp_path} is a folder: give one .py file in it\n")

@@ -3,9 +3,11 @@
     toolkit tools FILE.py [--strict]
     toolkit tools --mcp-stdio "COMMAND ARGS..." | --mcp-http URL   (repeatable)
 
-For a file: imports it as a module, reflects every module-level `@tool` function defined in it
-and prints a JSON list of their OpenAI renderings, sorted by name (exit 0). A registration error
-(at import or at reflection) or a file that cannot be imported prints one line and exits 2.
+For a file: imports it as a module (its folder first on `sys.path` meanwhile, as `python
+FILE.py` has it, so it can import the modules beside it), reflects every module-level `@tool`
+function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
+0). A registration error (at import or at reflection) or a file that cannot be imported prints
+one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
 the same JSON; here every server must answer (it is a check), else one line and exit 2.
 
@@ -93,8 +95,20 @@ def _print_mcp_tools(args: argparse.Namespace) -> int:
 
 
 def _load(path: Path, name: str) -> ModuleType:
+    if path.is_dir():
+        raise ConfigurationError(f"{path} is a folder: give one .py file in it")
     if not path.is_file():
         raise ConfigurationError(f"no such file: {path}")
+    folder = str(path.resolve().parent)
+    sys.path.insert(0, folder)  # as `python FILE.py` does: the file may import its neighbours
+    try:
+        return _executed(path, name)
+    finally:
+        if folder in sys.path:  # the file may have changed sys.path itself
+            sys.path.remove(folder)
+
+
+def _executed(path: Path, name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ConfigurationError(f"cannot import {path} (is it a .py file?)")

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import threading
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolkit.chat.messages import Message
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import reflect
+from toolkit.tools.decorator import a_or_an, function_label
 from toolkit.tools.execute import Executor, Tool, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
@@ -172,6 +173,8 @@ def build_context(
     request: ProviderRequest = ProviderRequest(()),
 ) -> ToolContext:
     """Merge the three sources for one call (static providers are asked here, once)."""
+    check_collection("tools", tools)
+    check_collection("providers", providers)
     context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
     if tools:
         context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
@@ -184,6 +187,24 @@ def build_context(
         _check_later_tools(context)
         context.refresh(request)
     return context
+
+
+def check_collection(keyword: str, value: Any) -> None:
+    """`tools=` and `providers=` take a list: one tool or provider given alone (`tools=query_order`)
+    would fail inside with "'function' object is not iterable", or (a string) be read letter by letter."""
+    if type(value) in _LISTS or value is None:
+        return
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        kind = type(value).__name__
+        raise ToolDefinitionError(
+            f"{keyword}={function_label(value) if callable(value) else kind + ' object'}",
+            f"{keyword}= takes a list, and got {a_or_an(kind)}",
+            f"put it in a list: {keyword}=[{getattr(value, '__name__', None) or '...'}]"
+            + (f", e.g. {keyword}=list(x.values()) for a dict" if isinstance(value, Mapping) else ""),
+        )
+
+
+_LISTS = frozenset({list, tuple})
 
 
 _KEPT = 16

@@ -7,7 +7,8 @@
 a client lists is exactly the hand-written spec (no second reflection), and a call runs the
 tool's own executor — for the shop that is `toolkit.course.validation`: lenient in, strict out, the
 same checks and the same Chinese messages as in week 3. An argument error or a failing tool
-comes back as a result with `isError: true` (the model can fix its call); so does a tool that
+comes back as a result with `isError: true` (the model can fix its call), a failure as the
+tool's sanitised exception alone (`ValueError: …`: a client names the tool itself); so does a tool that
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks.
@@ -32,7 +33,15 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from toolkit.chat.messages import ToolCall
-from toolkit.tools.execute import FEED_BACK_ALL, Tool
+from toolkit.loop.sources import check_collection
+from toolkit.tools.execute import (
+    Policies,
+    Tool,
+    report_argument_error,
+    report_failure_only,
+    report_unknown_tool,
+    tools_from,
+)
 from toolkit.tools.redact import describe_exception
 
 SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
@@ -40,9 +49,13 @@ SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 
 
 def tools_server(
-    tools: Sequence[Tool], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
+    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
 ) -> Server:
-    """An MCP server offering `tools`; calls run each tool's executor (errors fed back)."""
+    """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
+    objects with `@tool` methods); calls run each tool's executor (errors fed back). Two tools of
+    one name are a `ToolDefinitionError`, as in `tools_from`."""
+    check_collection("tools", tools)
+    tools = tools_from(*tools)
     by_name = {t.name: t for t in tools}
     listed = [_mcp_tool(t, t.name in read_only) for t in tools]
 
@@ -62,14 +75,20 @@ def tools_server(
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
+_POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_only)
+"""Every failure goes back as a result; a tool that raised is told as its exception alone
+("ValueError: …"): the result belongs to that call, and a client (toolkit's included) adds
+"Tool 'x' failed: " itself, so the model would read it twice."""
+
+
 def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
     """Run one call (in a worker thread): its text and whether it is an error. `SystemExit` or
     `KeyboardInterrupt` raised by the tool is its failure, worded as any other: let through, it
     would stop the event loop serving every client (in-process: the client's own loop)."""
     try:
-        result = tool.execute(call, None, FEED_BACK_ALL)
+        result = tool.execute(call, None, _POLICIES)
     except (SystemExit, KeyboardInterrupt) as exc:
-        return f"Tool {call.name!r} failed: {describe_exception(exc)}", True
+        return describe_exception(exc), True
     return result.content, result.is_error
 
 

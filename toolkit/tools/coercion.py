@@ -10,7 +10,9 @@ depth — nested models, lists and dicts included:
 
 1. booleans are strict: only JSON `true` / `false` (LangChain4j refuses the string `"true"`);
 2. integers, floats and decimals refuse booleans (lax would read `true` as 1), and strings
-   with Python's digit separators (`"1_000"` is Python syntax, not a JSON number);
+   with Python's digit separators (`"1_000"` is Python syntax, not a JSON number); so do
+   number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
+   choices refuse numbers (`1` is not `Literal[True]`);
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
@@ -199,8 +201,10 @@ def ascii_lower(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
-def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
-    """A string matching one choice up to ASCII case (or, for number choices, as digits) → that choice."""
+def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
+    """A string matching one choice up to ASCII case (or, for number choices, as digits) → that
+    choice; a boolean matching a number choice, or a number a boolean choice, is refused (Python's
+    `True == 1` would let `true` through as 1, and `1` as `True`: rule 2 for enums and literals)."""
     folded: dict[str, list[Any]] = {}
     for choice in choices:
         if isinstance(choice, str):
@@ -213,22 +217,35 @@ def _casefold(choices: list[Any]) -> Callable[[Any], Any]:
     except TypeError:  # a choice that cannot be hashed
         members = choices
 
+    bools = {choice for choice in choices if isinstance(choice, bool)}
+    numbers = {choice for choice in choices if isinstance(choice, (int, float)) and not isinstance(choice, bool)}
+
     def match(value: Any) -> Any:
         if isinstance(value, str) and value not in members:
             hits = folded.get(ascii_lower(value), [])
             return hits[0] if len(hits) == 1 else value
+        if isinstance(value, bool) and value not in bools and value in members:
+            raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
+        if type(value) in (int, float) and value not in numbers and value in members:
+            raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
         return value
 
     return match
 
 
+def _choices_text(choices: list[Any]) -> str:
+    """The choices as pydantic words them in its own error (`1, 2 or 'a'`)."""
+    texts = [repr(choice) for choice in choices]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+
+
 def _enum(node: dict) -> Any:
-    fn = _casefold([m.value for m in node["members"]])
+    fn = _casefold([m.value for m in node["members"]], "enum")
     return core_schema.no_info_before_validator_function(fn, node)
 
 
 def _literal(node: dict) -> Any:
-    return core_schema.no_info_before_validator_function(_casefold(list(node["expected"])), node)
+    return core_schema.no_info_before_validator_function(_casefold(list(node["expected"]), "literal_error"), node)
 
 
 def _model(node: dict) -> dict:

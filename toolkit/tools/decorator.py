@@ -10,7 +10,9 @@ Reflection into a JSON Schema happens when the tool is registered (`toolkit.tool
 Bare `@tool` and `@tool(...)` work alike above `@staticmethod` and `@classmethod`. A callable
 instance (`tool(name="add_one")(Calc())`) keeps the options on itself; its tool is its
 `__call__`, named after its class unless given a name (`toolkit.tools.execute.tools_from`).
-Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`).
+Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`). What cannot be a
+tool is refused where it is written: a class (decorate its methods, or an instance), a built-in
+(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -60,6 +62,15 @@ class Param:
     A parameter with a default is optional whatever this says."""
     name: str | None = None
     """The name the model sees, when it differs from the Python name (e.g. `orderId`)."""
+
+    def __post_init__(self) -> None:  # made where the function is defined: a mistake shows there
+        _check_option("Param(...)", "description", self.description, str)
+        _check_option("Param(...)", "name", self.name, str)
+        _check_option("Param(...)", "required", self.required, bool)
+        if self.name == "":
+            raise ToolDefinitionError(
+                "Param(name='')", "the name the model sees is empty", "leave name out to use the parameter's own name"
+            )
 
     def __repr__(self) -> str:  # only what was set, so signatures stay readable
         parts = [repr(self.description)] if self.description is not None else []
@@ -140,6 +151,10 @@ def tool(
     """
     if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())
+    _check_option("@tool(...)", "the description", target, str)
+    _check_option("@tool(...)", "description", description, str)
+    _check_option("@tool(...)", "name", name, str)
+    _check_option("@tool(...)", "metadata", metadata, Mapping)
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         text = _one_description(fn, target, description)
@@ -147,6 +162,23 @@ def tool(
         return _mark(fn, options)
 
     return decorate
+
+
+def _check_option(where: str, option: str, value: Any, kind: type) -> None:
+    """An option of `@tool` or `Param` is None or of its type: a description of 5 would reach the
+    request (and the gateway would refuse it), a name of 5 would fail deep inside reflection."""
+    if value is not None and not isinstance(value, kind):
+        wanted = "dict" if kind is Mapping else kind.__name__
+        raise ToolDefinitionError(
+            where,
+            f"{option} is {a_or_an(type(value).__name__)} ({value!r:.60}), not {a_or_an(wanted)}",
+            f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else ""),
+        )
+
+
+def a_or_an(word: str) -> str:
+    """`an int`, `a str`: the article a type name takes in an error text."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def tool_options(fn: Any) -> ToolOptions | None:
@@ -179,6 +211,15 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
     if isinstance(target, functools.partial):
         raise partial_error(f"@tool {function_label(target)}")
+    if is_builtin(target):
+        raise builtin_error(f"@tool {builtin_label(target)}", target)
+    if isinstance(target, type):
+        raise ToolDefinitionError(
+            f"@tool {function_label(target)}",
+            "@tool marks functions, methods and callable objects, not a class: a tool is made of an instance, "
+            "and the options given to the class would not reach it",
+            f"decorate the methods (or __call__) with @tool and pass an instance, e.g. tools_from({target.__name__}())",
+        )
     if is_callable_instance(target):
         return _mark_instance(target, options)
     name = options.name if options.name is not None else getattr(target, "__name__", "")
@@ -187,13 +228,49 @@ def _mark(fn: Any, options: ToolOptions) -> Any:
     return fn
 
 
-def check_name(where: str, name: str) -> None:
-    """OpenAI's rule for a tool name (`TOOL_NAME`), for decorated and undecorated functions alike."""
-    if not TOOL_NAME.match(name):
+_BUILTIN_KINDS = (
+    types.BuiltinFunctionType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+    types.MethodWrapperType,
+    types.ClassMethodDescriptorType,
+)
+"""Callables written in C (`len`, `math.sqrt`, `str.upper`, `"x".upper`): no type hints to reflect,
+and no attribute `@tool` can set."""
+
+
+def is_builtin(fn: Any) -> bool:
+    """`fn` is a function or method written in C (see `_BUILTIN_KINDS`)."""
+    return isinstance(fn, _BUILTIN_KINDS)
+
+
+def builtin_label(fn: Any) -> str:
+    """How a developer error names a built-in: `len`, `math.sqrt`, `str.upper`."""
+    owner = getattr(fn, "__objclass__", None) or getattr(fn, "__self__", None)
+    owner_name = owner.__name__ if isinstance(owner, (type, types.ModuleType)) else None
+    if owner_name is None and owner is not None:
+        owner_name = type(owner).__name__
+    module = getattr(fn, "__module__", None)
+    prefix = owner_name or (module if module not in (None, "builtins") else None)
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    return f"{prefix}.{name}" if prefix and prefix != "builtins" else name
+
+
+def builtin_error(where: str, fn: Any) -> ToolDefinitionError:
+    """A built-in as a tool: refused, with what to write instead."""
+    return ToolDefinitionError(
+        where,
+        f"{builtin_label(fn)} is written in C, not Python: it has no type hints or docstring to reflect into a tool",
+        f"write a small def with typed parameters and a docstring that calls {builtin_label(fn)}, and use that",
+    )
+
+
+def check_name(where: str, name: str, fix: str = "pass a valid name, e.g. @tool(name='query_order')") -> None:
+    """OpenAI's rule for a tool name (`TOOL_NAME`), for decorated and undecorated functions and
+    hand-written specs alike."""
+    if not isinstance(name, str) or not TOOL_NAME.match(name):
         raise ToolDefinitionError(
-            where,
-            f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)",
-            "pass a valid name, e.g. @tool(name='query_order')",
+            where, f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)", fix
         )
 
 

@@ -40,9 +40,11 @@ model see it: business failures are often transient. Either way, an error result
 else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
 a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`,
 `"Infinity"`, `"-Infinity"`. A tool that returned has run, so turning its value into text never
-fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`, and
-a value JSON cannot write (an ORM row, an exception, a class, a cycle) is its `str()`, as in
-LangChain and the OpenAI Agents SDK.
+fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`; a
+returned exception is its message, sanitised as a raised one's; numpy and pandas values are JSON
+(`tolist()`, one object per row: their `str()` cuts data to `...`); an iterator is read to at
+most `ITEMS_READ` items; and a value JSON cannot write (an ORM row, a class, a cycle) is its
+`str()`, as in LangChain and the OpenAI Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
@@ -54,13 +56,14 @@ import dataclasses
 import decimal
 import functools
 import inspect
+import itertools
 import json
 import math
 import re
 import secrets
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,8 +84,12 @@ from toolkit.tools.decorator import (
     MARK,
     InvocationContext,
     ToolOptions,
+    a_or_an,
+    builtin_error,
+    builtin_label,
     check_name,
     function_label,
+    is_builtin,
     is_callable_instance,
     partial_error,
     tool_options,
@@ -164,7 +171,9 @@ class Tool:
     """The Python function it was reflected from, if any (views show its signature)."""
 
     def __post_init__(self) -> None:
-        check_executor(self.executor, self.source or f"Tool({self.spec.name!r}, ...)")
+        where = self.source or f"Tool({self.spec.name!r}, ...)"
+        check_spec(self.spec, where)
+        check_executor(self.executor, where)
 
     @property
     def name(self) -> str:
@@ -274,7 +283,19 @@ def _error(call: ToolCall, text: str) -> ToolResultMessage:
 
 
 def _failure_text(name: str, exc: BaseException) -> str:
-    return f"Tool {name!r} failed: {redact.describe_exception(exc)}"
+    return FAILED.format(tool=name) + redact.describe_exception(exc)
+
+
+FAILED = "Tool {tool!r} failed: "
+"""How the text of a tool that raised starts (then its sanitised exception)."""
+
+
+def report_failure_only(error: Exception, call: ToolCall) -> str:
+    """Policy: a tool's failure without the `FAILED` start, for a text already tied to that call
+    (an MCP result: the client adds its own start, under the name its model knows)."""
+    text = str(error)
+    start = FAILED.format(tool=call.name)
+    return text[len(start) :] if isinstance(error, ToolExecutionError) and text.startswith(start) else text
 
 
 NOT_AWAITED_TEXT = "Tool {tool!r} did not run: its executor is async, and tools run synchronously."
@@ -301,6 +322,29 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
         "make the executor a plain function that returns the result (async tools are left out for now)",
     )
     return failure
+
+
+def check_spec(spec: ToolSpec, where: str) -> None:
+    """Refuse a spec a chat API would refuse with a 400 at the first request: a name outside
+    OpenAI's rule, a description that is not text, parameters that are not a JSON Schema object
+    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here."""
+    check_name(where, spec.name, "give the ToolSpec a valid name, e.g. 'query_order'")
+    if not isinstance(spec.description, str):
+        raise ToolDefinitionError(
+            where, f"the description is {_kind(spec.description)}, not a str", 'give a str ("" sends none)'
+        )
+    parameters = spec.parameters
+    if parameters is not None and (type(parameters) is not dict or parameters.get("type") != "object"):
+        got = _kind(parameters) if type(parameters) is not dict else f"a schema of type {parameters.get('type')!r}"
+        raise ToolDefinitionError(
+            where,
+            f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
+            'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
+        )
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 def check_executor(executor: Any, where: str) -> None:
@@ -344,6 +388,11 @@ def to_text(value: Any) -> str:
         return value
     if isinstance(value, (bytes, bytearray)):
         return _bytes_text(value)
+    if type(value) not in _PLAIN_RESULTS:  # the usual results skip the two checks below
+        if isinstance(value, BaseException):
+            return _exception_text(value)
+        if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+            return _iterator_text(value)
     try:
         return _json_text(value)
     except Exception:  # not JSON (an ORM row, a cycle, an int too long to write): its str
@@ -393,8 +442,8 @@ def _marked_json_text(value: Any) -> str:
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
-    plain = to_jsonable_python(value)
+        value = value.model_dump(mode="json", fallback=_json_fallback)
+    plain = to_jsonable_python(value, fallback=_json_fallback)
     try:
         text = _JSON.encode(plain)
     except ValueError:  # NaN or an infinity somewhere, which JSON cannot write
@@ -432,11 +481,72 @@ def _bytes_text(value: bytes | bytearray) -> str:
         return f"<binary data, {len(value)} bytes>"
 
 
+def _json_fallback(value: Any) -> Any:
+    """What pydantic cannot write, made JSON-able where that loses nothing: an exception as its
+    sanitised message (`_exception_text`), a numpy array or scalar as its `tolist()`, a pandas
+    DataFrame as one object per row (a non-default index kept as columns), a Series as a list
+    (or a dict by its index), their missing values as null (their `str()` cuts long data to
+    `...`, and is not JSON). Anything else raises, and the whole value becomes its `str()`."""
+    if isinstance(value, BaseException):
+        return _exception_text(value)
+    kind = type(value)
+    library = (kind.__module__ or "").partition(".")[0]
+    if library == "pandas":
+        return _pandas_plain(value, kind.__name__)
+    if library == "numpy" and callable(getattr(value, "tolist", None)):
+        return value.tolist()
+    raise TypeError(f"{kind.__name__} is not JSON-serialisable")
+
+
+ITEMS_READ = 10_000
+"""How many items of a returned iterator are read: one that never ends (`itertools.count()`, a
+stream) would hang the loop and fill the memory."""
+_PLAIN_TYPES = (str, bytes, bytearray, dict, list, tuple)
+_PLAIN_RESULTS = frozenset({dict, list, tuple, int, float, bool})
+"""Exact types a tool usually returns: neither an exception nor an iterator."""
+
+
+def _iterator_text(items: Iterator[Any]) -> str:
+    """A returned iterator (a generator, `map`, an open file) as the JSON list of its items, read
+    to its end or to `ITEMS_READ` items, then a line saying the rest was not read."""
+    try:
+        read = list(itertools.islice(items, ITEMS_READ + 1))
+    except Exception as exc:  # the tool's own generator failed while it was read: its items so far are gone
+        return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+    if len(read) <= ITEMS_READ:
+        return to_text(read)
+    return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
+
+
+def _exception_text(exc: BaseException) -> str:
+    """A returned (not raised) exception: its message, sanitised as a raised one's is (it can
+    hold a key or a connection string just the same), or its class name when it has none."""
+    summary = redact.summarize_exception(exc)
+    return summary.message or summary.type_name
+
+
+def _pandas_plain(value: Any, kind: str) -> Any:
+    if kind in ("NaTType", "NAType"):  # missing values
+        return None
+    if kind in ("DataFrame", "Series"):
+        index = value.index
+        default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1
+        if not default and kind == "DataFrame":
+            value = value.reset_index()
+        value = value.astype(object).where(value.notna(), None)  # NaN, NaT, NA: null, as `to_json` writes them
+        if kind == "Series":
+            return value.tolist() if default else value.to_dict()
+        return value.to_dict(orient="records")
+    if callable(getattr(value, "tolist", None)):  # an Index, a Categorical
+        return value.tolist()
+    raise TypeError(f"{kind} is not JSON-serialisable")
+
+
 def _str_text(value: Any) -> str:
     try:
         return str(value)
     except Exception:  # a broken __str__, or an int past Python's 4300-digit limit
-        return f"<a {type(value).__name__} that cannot be shown as text>"
+        return f"<{a_or_an(type(value).__name__)} that cannot be shown as text>"
 
 
 _SCALARS = (float, bool)
@@ -537,7 +647,9 @@ def _collect(source: Any) -> list[Tool]:
         return [
             function_tool(fn)
             for fn in vars(source).values()
-            if isinstance(fn, types.FunctionType) and tool_options(fn) and fn.__module__ == source.__name__
+            if (isinstance(fn, types.FunctionType) or _wraps_function(fn))
+            and tool_options(fn)
+            and fn.__module__ == source.__name__
         ]
     if isinstance(source, type):
         raise ToolDefinitionError(
@@ -551,7 +663,33 @@ def _collect(source: Any) -> list[Tool]:
         return [_function_tool_once(source)]
     if isinstance(source, types.MethodType):
         return [function_tool(source)]
+    if is_builtin(source):
+        raise builtin_error(f"tools_from({builtin_label(source)})", source)
+    if _wraps_function(source):  # @functools.cache, @lru_cache: a C wrapper around a def
+        return [_function_tool_once(source)]
+    if isinstance(source, _COLLECTIONS):
+        kind = type(source).__name__
+        raise ToolDefinitionError(
+            f"tools_from({kind} object)",
+            f"a {kind} is not a tool source: tools_from takes the tools themselves, one argument each",
+            "unpack it: tools_from(*tools)" + (", or tools_from(*tools.values())" if isinstance(source, dict) else ""),
+        )
     return _methods(source)
+
+
+def _wraps_function(obj: Any) -> bool:
+    """`obj` is a callable that is not a function but wraps one the `functools.wraps` way
+    (`__wrapped__`), as `functools.cache` and `lru_cache` do: it is reflected as that function."""
+    if isinstance(obj, (types.FunctionType, type)) or not callable(obj) or getattr(obj, "__wrapped__", None) is None:
+        return False
+    try:
+        return isinstance(inspect.unwrap(obj), types.FunctionType)
+    except ValueError:  # a __wrapped__ cycle
+        return False
+
+
+_COLLECTIONS = (list, tuple, set, frozenset, dict)
+"""What holds tools rather than being one (`tools_from([a, b])` for `tools_from(a, b)`)."""
 
 
 _FUNCTION_TOOLS: weakref.WeakKeyDictionary[Callable[..., Any], tuple[int, Tool]] = weakref.WeakKeyDictionary()
@@ -577,6 +715,8 @@ def _methods(obj: Any) -> list[Tool]:
     found = [name for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
     if not found and is_callable_instance(obj):
         return [_call_tool(obj)]
+    if not found and callable(obj):  # a ufunc, an itemgetter: callable, but not written in Python
+        raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
         raise ToolDefinitionError(

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import re
+import types
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NamedTuple
@@ -45,6 +47,7 @@ from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
@@ -80,6 +83,12 @@ def parameter(
         built = unbuilt.build() if unbuilt else base
         return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
+    if type(inner) in _ALIASES and inner.__origin__ is type:  # pydantic writes `type[int]` as {}, yet takes classes
+        raise ToolDefinitionError(
+            where,
+            f"{type_name(inner)} takes a Python class, which no JSON value is",
+            "take a name instead (a str, or a Literal / Enum of the names) and look the class up in the tool",
+        )
     nullable = _accepts_none(inner)
     fast, found = None, fast_schema.UNREAD
     if metadata:  # `Annotated`: its constraints are read once, for the schema and the default check
@@ -174,6 +183,8 @@ def _split(
     if origin in UNION_TYPES:
         _no_param_inside(where, annotation)
     default = p.default
+    if default is MemoryId or isinstance(default, _MARKERS):
+        raise _marker_as_default(where, p.name, written, default)
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
     elif not extras:  # the common case: a type and nothing else
@@ -283,8 +294,15 @@ def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
         raise ToolDefinitionError(
             where,
             f"its annotation {text!r} cannot be resolved ({type(exc).__name__}: {exc})",
-            "import the type at module level (not under TYPE_CHECKING)",
+            _UNRESOLVED_FIX_NESTED if "<locals>" in getattr(fn, "__qualname__", "") else _UNRESOLVED_FIX,
         ) from None
+
+
+_UNRESOLVED_FIX = "import the type at module level (not under TYPE_CHECKING)"
+_UNRESOLVED_FIX_NESTED = (
+    "define or import the type at module level: the annotation is text (`from __future__ import "
+    "annotations`), read in the module, where a class made inside the enclosing function is not found"
+)
 
 
 def _has_forward_ref(tp: Any) -> bool:
@@ -294,6 +312,27 @@ def _has_forward_ref(tp: Any) -> bool:
     if origin is Annotated:
         return _has_forward_ref(args[0])
     return origin is not Literal and any(_has_forward_ref(a) for a in args)
+
+
+_ALIASES = frozenset({types.GenericAlias, type(typing.Type[int])})  # noqa: UP006 (typing.Type's own alias class)
+"""`type[int]` and `typing.Type[int]` (an attribute lookup that fails raises inside: too slow for every parameter)."""
+_MARKERS = (Param, MemoryId)
+"""What belongs in `Annotated`, never in a parameter's default."""
+
+
+def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> ToolDefinitionError:
+    """`x: int = Param("...")` (FastAPI's way, where the default slot holds the metadata): here the
+    marker would be the value, so it is refused with the `Annotated` form to write instead."""
+    shown = "MemoryId" if marker is MemoryId else repr(marker)
+    declared = type_name(written)
+    annotated = (
+        f"{declared[:-1]}, {shown}]" if typing.get_origin(written) is Annotated else f"Annotated[{declared}, {shown}]"
+    )
+    return ToolDefinitionError(
+        where,
+        f"{shown} is given as its default value, so it would be passed as the value (it is not read)",
+        f"put it in the annotation: `{name}: {annotated}`",
+    )
 
 
 def _is_memory_id(marker: Any) -> bool:
@@ -381,10 +420,18 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
 
 
 def _with_default(prop: dict[str, Any], default: Any) -> dict[str, Any]:
+    """`prop` with the default the model reads; a default JSON cannot show (an object, NaN, an
+    infinity: `"default": NaN` would make the gateway refuse the whole request) stays out of the
+    schema, and is still what the tool gets when the model leaves the argument out."""
     try:
-        return {**prop, "default": to_jsonable_python(default)}
-    except Exception:  # a default JSON cannot show stays out of the schema
+        value = to_jsonable_python(default)
+    except Exception:
         return prop
+    if type(value) is float and not math.isfinite(value):
+        return prop
+    if isinstance(value, (list, dict)) and first_non_finite(value) is not None:
+        return prop
+    return {**prop, "default": value}
 
 
 def _accepts_none(annotation: Any) -> bool:

@@ -1,0 +1,79 @@
+"""Booleans and numbers stay apart in enum and `Literal` choices too: Python's `True == 1` let
+`true` through as `Literal[1, 2]`'s 1 (or an int enum's member), and `1` as `Literal[True]`,
+while an `int` parameter refused `true` (coercion rule 2)."""
+
+import enum
+from typing import Literal
+
+import pytest
+from pydantic import ValidationError
+
+from toolkit.chat.messages import ToolCall
+from toolkit.tools.coercion import validate_value
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import FEED_BACK_ALL, tools_from
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Size(enum.Enum):
+    SMALL = 0
+    LARGE = 1
+
+
+@pytest.mark.parametrize(
+    "annotation, value",
+    [
+        (Literal[1, 2], True),
+        (Literal[0, 1], False),
+        (Level, True),
+        (Size, False),
+        (Literal[True], 1),
+        (Literal[False], 0),
+        (Literal[False], 0.0),
+        (Literal[None, 0], False),
+    ],
+)
+def test_a_boolean_is_not_a_number_choice_nor_a_number_a_boolean_choice(annotation, value):
+    with pytest.raises(ValidationError):
+        validate_value(annotation, value)
+
+
+@pytest.mark.parametrize(
+    "annotation, value, expected",
+    [
+        (Literal[1, 2], 2, 2),
+        (Literal[1, 2], 2.0, 2),
+        (Literal[1, 2], "2", 2),
+        (Level, 1, Level.LOW),
+        (Literal[True], True, True),
+        (Literal[0, False], False, False),
+        (Literal[0, False], 0, 0),
+        (Literal["a", "b"], "A", "a"),
+    ],
+)
+def test_matching_choices_still_match(annotation, value, expected):
+    got = validate_value(annotation, value)
+    assert got == expected and type(got) is type(expected)
+
+
+def test_the_model_reads_what_was_wrong_and_the_choices():
+    @tool
+    def set_level(level: Level, urgent: Literal[True] = True) -> str:
+        """Set the level."""
+        return str(level)
+
+    [made] = tools_from(set_level)
+    result = made.execute(
+        ToolCall(id="c", name="set_level", arguments='{"level": true, "urgent": 1}'), None, FEED_BACK_ALL
+    )
+    assert result.is_error
+    assert result.content == (
+        "Invalid arguments for tool 'set_level':\n"
+        "- level: got true, expected one of 1 or 2\n"
+        "- urgent: got 1, expected one of True\n"
+        "Fix the arguments and call set_level again."
+    )

@@ -1,0 +1,195 @@
+"""What a stranger's tool returns or is built from, as the model and the developer read it:
+returned exceptions are sanitised like raised ones, numpy and pandas values are written whole
+as JSON (their `str()` cuts data to `...`), built-ins and lists are refused by name."""
+
+import functools
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import ToolDefinitionError
+from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import FEED_BACK_ALL, ITEMS_READ, to_text, tools_from
+
+KEY = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (ValueError(f"auth failed for {KEY}"), "auth failed for [REDACTED]"),
+        (ConnectionError("postgres://app:hunter22@db/orders is down"), "postgres://[REDACTED]@db/orders is down"),
+        (KeyError(), "KeyError"),
+        ([ValueError(f"key {KEY}")], '["key [REDACTED]"]'),
+        ({"error": RuntimeError(f"token={KEY}")}, '{"error": "token=[REDACTED]"}'),
+    ],
+    ids=["top", "url", "empty", "in-list", "in-dict"],
+)
+def test_a_returned_exception_is_sanitised_as_a_raised_one(value, text):
+    assert to_text(value) == text
+
+
+def test_a_tool_that_returns_its_exception_leaks_no_key_through_the_loop():
+    @tool
+    def charge(amount: int) -> object:
+        """Charge a card."""
+        try:
+            raise PermissionError(f"gateway refused key {KEY}")
+        except PermissionError as exc:
+            return exc  # returned, not raised: a common way to "report" a failure
+
+    model = ScriptedModel([call("charge", amount=5), "done"])
+    result = run_loop(model, [UserMessage(content="pay")], tools=[charge], options=LoopOptions(policies=FEED_BACK_ALL))
+    assert result.new_messages[1].content == "gateway refused key [REDACTED]"
+    assert all(KEY not in message.model_dump_json() for message in model.requests[-1].messages)
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (np.arange(2000), "[" + ", ".join(map(str, range(2000))) + "]"),
+        (np.array([[1.0, math.nan]]), '[[1.0, "NaN"]]'),
+        (np.int64(3), "3"),
+        (np.bool_(False), "false"),
+        ({"arr": np.arange(3), "ok": np.bool_(True)}, '{"arr": [0, 1, 2], "ok": true}'),
+        (pd.Series([1.5, None]), "[1.5, null]"),
+        (pd.Series([1, 2], index=["a", "b"]), '{"a": 1, "b": 2}'),
+        (pd.Index([1, 2]), "[1, 2]"),
+    ],
+    ids=["long-array", "nan", "int64", "bool_", "nested", "series", "series-index", "index"],
+)
+def test_numpy_and_pandas_values_are_json_with_nothing_cut(value, text):
+    assert to_text(value) == text
+
+
+def test_a_dataframe_is_one_object_per_row_every_row_and_column_kept():
+    frame = pd.DataFrame({f"c{i}": range(100) for i in range(30)})
+    rows = pd.read_json(__import__("io").StringIO(to_text(frame)), orient="records")
+    assert rows.shape == (100, 30) and rows.equals(frame)
+
+
+def test_a_dataframe_keeps_its_index_and_writes_missing_values_as_null():
+    frame = pd.DataFrame(
+        {"b": [1.5, None], "t": pd.to_datetime(["2026-10-20", None]), "n": pd.array([1, None], dtype="Int64")},
+        index=pd.Index(["x", "y"], name="sku"),
+    )
+    assert to_text(frame) == (
+        '[{"sku": "x", "b": 1.5, "t": "2026-10-20T00:00:00", "n": 1}, {"sku": "y", "b": null, "t": null, "n": null}]'
+    )
+
+
+@pytest.mark.parametrize("source, kind", [([], "list"), ((), "tuple"), ({}, "dict"), (set(), "set")])
+def test_tools_from_a_collection_says_to_unpack_it(source, kind):
+    @tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    source = type(source)([ping]) if kind != "dict" else {"ping": ping}
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(source)
+    extra = ", or tools_from(*tools.values())" if kind == "dict" else ""
+    assert str(caught.value) == (
+        f"tools_from({kind} object): a {kind} is not a tool source: tools_from takes the tools themselves, "
+        f"one argument each. Fix: unpack it: tools_from(*tools){extra}"
+    )
+
+
+def test_tools_from_a_builtin_names_it():
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(math.sqrt)
+    assert str(caught.value).startswith("tools_from(math.sqrt): math.sqrt is written in C, not Python")
+
+
+def test_tools_from_a_c_callable_object_names_it():
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(np.sqrt)
+    assert str(caught.value).startswith("tools_from(ufunc object): numpy.sqrt is written in C, not Python")
+
+
+def test_a_cached_function_is_a_tool_of_the_function_it_wraps():
+    """`@tool @functools.cache def …` was refused: "_lru_cache_wrapper has no @tool methods"."""
+
+    @tool
+    @functools.cache
+    def price(sku: str) -> int:
+        """Price of one item."""
+        return len(sku)
+
+    @functools.lru_cache(maxsize=8)
+    def stock(sku: str) -> int:
+        """Units in stock."""
+        return 3
+
+    made = {t.name: t for t in tools_from(price, stock)}
+    assert made["price"].spec.parameters["properties"] == {"sku": {"type": "string"}}
+    assert made["stock"].spec.description == "Units in stock."
+    model = ScriptedModel([call("price", sku="abc"), "done"])
+    result = run_loop(model, [UserMessage(content="?")], tools=[price])
+    assert result.new_messages[1].content == "3"
+
+
+def test_a_returned_iterator_that_never_ends_is_read_to_a_bound_not_forever():
+    """`return itertools.count()` (or a stream) hung the loop: the whole iterator was read into a list."""
+
+    def endless():  # itertools.count(), with a tripwire so a regression fails instead of hanging
+        for n in itertools.count():
+            if n > ITEMS_READ + 1:
+                raise AssertionError("read past the bound")
+            yield n
+
+    @tool
+    def ticks() -> object:
+        """Clock ticks."""
+        return endless()
+
+    model = ScriptedModel([call("ticks"), "done"])
+    result = run_loop(model, [UserMessage(content="?")], tools=[ticks])
+    text = result.new_messages[1].content
+    assert text.startswith("[0, 1, 2, ") and text.endswith(
+        f"{ITEMS_READ - 1}]\n(only the first {ITEMS_READ} items were read: the iterator went on)"
+    )
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (map(str, [1, 2]), '["1", "2"]'),
+        ((n * n for n in range(3)), "[0, 1, 4]"),
+        (iter(range(ITEMS_READ)), "[" + ", ".join(map(str, range(ITEMS_READ))) + "]"),
+        (iter([]), "[]"),
+    ],
+    ids=["map", "generator", "exactly-the-bound", "empty"],
+)
+def test_a_finite_iterator_is_still_the_json_list_of_its_items(value, text):
+    assert to_text(value) == text
+
+
+def test_an_iterator_that_fails_while_read_says_so_sanitised():
+    def rows():
+        yield 1
+        raise ConnectionError(f"lost db with key {KEY}")
+
+    assert (
+        to_text(rows()) == "<an iterator that failed while it was read: ConnectionError: lost db with key [REDACTED]>"
+    )
+
+
+def test_a_pydantic_model_holding_a_numpy_array_or_an_exception_is_json_too():
+    """It was its str(), "arr=array([0, 1, 2]) name='x'": model_dump(mode="json") had no fallback."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Reading(BaseModel):
+        model_config = ConfigDict(arbitrary_types_allowed=True)
+        values: np.ndarray
+        error: Exception | None = None
+        name: str = "x"
+
+    value = Reading(values=np.arange(3), error=ValueError(f"key {KEY}"))
+    assert to_text(value) == '{"values": [0, 1, 2], "error": "key [REDACTED]", "name": "x"}'

@@ -18,6 +18,12 @@ prediction with what the package really does — never the text of the code.
   whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
   `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
   to equal anything;
+- numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
+  returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
+  `np.True_` is True, an array is a list, a Series the dict of its labels;
+- a build exercise's reference that code outside the package replaced in this kernel (a learner
+  "installing" their `returns_now` as `toolkit.loop.returns.should_return_immediately`) is not
+  compared with: the check says so, as the learner's code would only be compared with itself;
 - feedback quotes a value by its repr, or by what it is ("a function named helper") when the
   repr holds a memory address: the same answer always reads the same, in the notebook and in
   the grade report;
@@ -33,10 +39,16 @@ any defence against a learner set on faking a ✓ (a class can claim a trusted `
 
 from __future__ import annotations
 
+import decimal
+import difflib
 import html
+import itertools
 import json
+import logging
+import numbers
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +76,10 @@ class LearnerError(Exception):
 
 class Untrusted(Exception):
     """The answer holds an object whose class decides `==` by its own code."""
+
+
+class Replaced(Exception):
+    """A checker's reference is no longer the package's own: code in the kernel replaced it."""
 
 
 @dataclass(frozen=True)
@@ -221,8 +237,23 @@ def get(exercise_id: str) -> Exercise:
     try:
         return _REGISTRY[exercise_id]
     except KeyError:
-        near = [i for i in _REGISTRY if i.split(".")[0] == exercise_id.split(".")[0]] or sorted(_REGISTRY)[:5]
-        raise ConfigurationError(f"no exercise {exercise_id!r}; this week's are: {', '.join(near)}") from None
+        raise ConfigurationError(_unknown_id_text(exercise_id)) from None
+
+
+def _unknown_id_text(exercise_id: str) -> str:
+    """No such exercise: the nearest id (a typo, another case, spaces), then the week's ids."""
+    key = exercise_id.strip().casefold()
+    folded = {i.casefold(): i for i in _REGISTRY}
+    close = folded.get(key) or next(iter(difflib.get_close_matches(key, folded, n=1, cutoff=0.75)), None)
+    nearest = folded[close] if close in folded else close
+    week = key.split(".")[0]
+    near = [i for i in _REGISTRY if i.split(".")[0] == week]
+    if not near and nearest:
+        near = [i for i in _REGISTRY if i.split(".")[0] == nearest.split(".")[0]]
+    text = f"no exercise {exercise_id!r}" + (f" (did you mean {nearest!r}?)" if nearest else "")
+    if near:
+        return text + f"; this week's are: {', '.join(near)}"
+    return text + f"; ids look like 'w6.truth_table': the weeks are w0 to w{max(e.week for e in _REGISTRY.values())}"
 
 
 def has_placeholder(value: Any) -> bool:
@@ -238,11 +269,30 @@ def has_placeholder(value: Any) -> bool:
 
 def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; a `...` it returns means "not attempted yet"."""
-    value = call_learner(fn, *args, **kwargs)
+    value = plain(call_learner(fn, *args, **kwargs))
     if has_placeholder(value):
         raise NotAttempted
     if (cls := untrusted_class(value)) is not None:
         raise Untrusted(f"your function returned {_untrusted_text(cls)}; return plain values or the package's objects")
+    return value
+
+
+def reference(module: str, *path: str) -> Any:
+    """The package's `module.path…` (a function, or a method through its class) for a checker to
+    compare with; `Replaced` when what is there now was written outside the package — the learner's
+    code replaced it in this kernel, and comparing with it would compare their code with itself."""
+    import importlib
+
+    value: Any = importlib.import_module(module)
+    for name in path:
+        value = getattr(value, name)
+    function = getattr(value, "__func__", value)  # a classmethod read from its class
+    if str(getattr(function, "__module__", None) or "").split(".")[0] != "toolkit":
+        name = ".".join((module, *path))
+        raise Replaced(
+            f"{name} is not the package's any more: code in this kernel replaced it with {show(value)}, "
+            "so there is nothing to compare your answer with — restart the kernel and run the cells again"
+        )
     return value
 
 
@@ -256,6 +306,38 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
         raise LearnerError(error) from error
+
+
+def items_of(value: Any, most: int) -> list[Any]:
+    """The items of an iterable the learner's function returned, at most `most` + 1 of them: a
+    generator that never ends is cut there, one that raises is the learner's error, and the items
+    are checked like an answer (placeholder, classes with their own `==`). A str or a mapping is
+    not a list of items: `TypeError`."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"expected a list, got {show(value)}")
+    items = [plain(item) for item in call_learner(lambda: list(itertools.islice(value, most + 1)))]
+    if has_placeholder(items):
+        raise NotAttempted
+    if (cls := untrusted_class(items)) is not None:
+        raise Untrusted(f"your function returned {_untrusted_text(cls)}; return plain values or the package's objects")
+    return items
+
+
+def plain(value: Any) -> Any:
+    """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
+    hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
+    through lists, tuples, sets and dicts of exactly those types; anything else as it is."""
+    kind = type(value)
+    package = str(getattr(kind, "__module__", "")).split(".")[0]
+    if package == "numpy" and hasattr(value, "tolist"):
+        return plain(value.tolist())
+    if package == "pandas" and kind.__name__ == "Series":
+        return plain(value.to_dict())
+    if kind in (list, tuple, set, frozenset):
+        return kind(plain(item) for item in value)
+    if kind is dict:
+        return {plain(key): plain(item) for key, item in value.items()}
+    return value
 
 
 TRUSTED_MODULES = frozenset(
@@ -294,8 +376,9 @@ def _untrusted_text(cls: type) -> str:
 
 
 def is_number(value: Any) -> bool:
-    """An int or a float, not a bool (True is not 1 in an answer) and not a string of digits."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A real number — an int, a float, numpy's, a Fraction or a Decimal — not a bool (True is not 1
+    in an answer) and not a string of digits."""
+    return isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool)
 
 
 _ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
@@ -330,16 +413,18 @@ def check(exercise_id: str, answer: Any) -> CheckResult:
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:
     try:
+        answer = plain(answer)
         if has_placeholder(answer):
             return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
         if (cls := untrusted_class(answer)) is not None:
             raise Untrusted(
                 f"your answer holds {_untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        verdict = ex.checker(answer)
+        with _quiet():
+            verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except Untrusted as error:
+    except (Untrusted, Replaced) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")
@@ -353,6 +438,19 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     if verdict.passed:
         return CheckResult(ex.id, "passed", feedback)
     return CheckResult(ex.id, "failed", feedback, ex.hint)
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """The package's warnings silenced while a checker runs the real thing (a hand-over, a skipped
+    symlink): they are the check's own runs, not the learner's; a checker says what matters."""
+    logger = logging.getLogger("toolkit")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 FEEDBACK_LIMIT = 600

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, is_number, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, is_number, reference, right, show, wrong
 
 
 @exercise(
@@ -55,12 +55,14 @@ from toolkit.exercises.core import Verdict, attempt, exercise, is_number, right,
 def check_backoff(fn: Any) -> Verdict:
     from toolkit.chat.client import RetryPolicy
 
+    reference("toolkit.chat.client", "RetryPolicy", "wait")
     policy = RetryPolicy()
     cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
     for n, r in cases:
         got, want = attempt(fn, n, r), policy.wait(n, r)
         if not is_number(got):
             return wrong(f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float)")
+        got = float(got)  # a Decimal or a Fraction as well
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
@@ -148,7 +150,8 @@ def check_waits(answer: Any) -> Verdict:
     waits: list[float] = []
     gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
     fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
-    if not isinstance(answer, list) or not all(is_number(x) for x in answer):
+    answer = as_list(answer)
+    if answer is None or not all(is_number(x) for x in answer):
         return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
     if [float(x) for x in answer] == waits:
         return right(f"waited {waits}: Retry-After (2 s) is longer than the backoff, so it wins both times.")

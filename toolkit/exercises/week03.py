@@ -12,9 +12,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, show, wrong
 
 
 @answer_exercise(
@@ -110,7 +110,9 @@ ORDER_ID_INPUTS = (
     "reject what would need a guess.",
 )
 def check_normalize(fn: Any) -> Verdict:
-    from toolkit.course.validation import Rejected, normalize_order_id
+    from toolkit.course.validation import Rejected
+
+    normalize_order_id = reference("toolkit.course.validation", "normalize_order_id")
 
     for raw in ORDER_ID_INPUTS:
         try:
@@ -120,12 +122,17 @@ def check_normalize(fn: Any) -> Verdict:
         got = attempt(fn, raw)
         if got != want:
             if want is None:
-                return wrong(
-                    f"normalize({raw!r}) returned {show(got)}, but validation rejects it: guessing an id "
-                    "(adding SN, cutting a digit) is how a wrong order gets looked up"
-                )
+                why = "guessing an id (adding SN, cutting a digit) is how a wrong order gets looked up"
+                if isinstance(got, str) and (odd := _other_digit(raw)):
+                    why = f"{odd!r} is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
+                return wrong(f"normalize({raw!r}) returned {show(got)}, but validation rejects it: {why}")
             return wrong(f"normalize({raw!r}) returned {show(got)}, validation accepts it as {want!r}")
     return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
+
+
+def _other_digit(raw: str) -> str:
+    """The first digit in `raw` that is neither ASCII nor full-width (٢, 𝟐), or ""."""
+    return next((c for c in raw if c.isdigit() and not "0" <= c <= "9" and not "０" <= c <= "９"), "")
 
 
 MODEL_CALL_QUESTIONS = ("帮我查一下订单 SN202610200001 现在到哪了？", "你好")
@@ -170,9 +177,10 @@ def check_unknown_order(answer: Any) -> Verdict:
     result = ask(fake_client(), "SN202610209999 这个订单什么状态？")
     tool_said = result.executions[0].result.content if result.executions else ""
     actual = "confirm the id" if "确认订单号" in (result.answer or "") else "status"
-    if answer == actual:
+    said = one_of(answer, ("status", "confirm the id"))
+    if said == actual:
         return right(f"the tool said {tool_said[:40]!r}…, and the answer passes it on; nothing invented.")
-    if answer not in ("status", "confirm the id"):
+    if said is None:
         return wrong("answer 'status' or 'confirm the id'")
     return wrong(f"the tool result was {tool_said!r} and the answer is {result.answer!r}")
 
@@ -217,9 +225,10 @@ def check_no_call(answer: Any) -> Verdict:
 
     cases = {c.id: c for c in load_cases() if c.id in NO_CALL_CHOICES}
     truth = {i for i, c in cases.items() if not c.expect_tool}
-    if not isinstance(answer, (set, list, tuple)):
+    texts = as_set(answer)
+    if texts is None:
         return wrong("answer with a set of case ids")
-    said = set(answer)
+    said = {one_of(i, NO_CALL_CHOICES) or i for i in texts}
     extra, missing = said - truth, truth - said
     if not extra and not missing:
         return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
@@ -252,9 +261,11 @@ def check_csv_rows(answer: Any) -> Verdict:
     counts = dict(Counter(r["group"] for r in rows))
     if not isinstance(answer, dict):
         return wrong("answer with the dict of the starter")
-    if {k: answer.get(k) for k in counts} == counts:
+    if extra := sorted(map(str, set(answer) - set(counts))):
+        return wrong(f"the CSV has no group {extra[0]!r}; answer for {', '.join(counts)} only")
+    if all(matches(answer.get(k), count) for k, count in counts.items()):
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
     return wrong(
         f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
-        f"{sum(v for v in answer.values() if isinstance(v, int))} — check each group"
+        f"{sum(v for v in answer.values() if isinstance(v, int) and not isinstance(v, bool))} — check each group"
     )

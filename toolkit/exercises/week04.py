@@ -6,6 +6,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
+from toolkit.exercises.answers import as_list, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
@@ -108,6 +109,8 @@ def check_memory_count(answer: Any) -> Verdict:
     service.chat("alice", ORDER_QUESTION)
     service.chat("alice", "谢谢")
     roles = [m.role for m in memories("alice").messages()]
+    if problem := number_problem(answer):
+        return problem
     if answer == len(roles):
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
@@ -152,6 +155,8 @@ def check_repair_requests(answer: Any) -> Verdict:
         "SN202610200001?"
     )
     n = len(model.requests)
+    if problem := number_problem(answer):
+        return problem
     if answer == n:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
@@ -183,6 +188,8 @@ def check_immediate(answer: Any) -> Verdict:
     model = ScriptedModel([call("create_return_label", orderId="SN202610200005"), "不该用到"])
     ai_service(cast(Any, ReturnDesk), model=model, tools=[create_return_label]).label("SN202610200005 我要退货")
     n = len(model.requests)
+    if problem := number_problem(answer):
+        return problem
     if answer == n:
         return right("one request: the tool result is returned as is.")
     return wrong(f"the model received {n} request(s); after an IMMEDIATE tool the loop returns at once")
@@ -237,8 +244,10 @@ def stream_kinds() -> list[str]:
     "the model write the answer, in a second reply.",
 )
 def check_stream_order(answer: Any) -> Verdict:
-    if not isinstance(answer, list) or not all(isinstance(k, str) for k in answer):
+    kinds = as_list(answer)
+    if kinds is None or not all(isinstance(k, str) for k in kinds):
         return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
+    answer = [one_of(k, STREAM_KINDS) or k for k in kinds]
     unknown = [k for k in answer if k not in STREAM_KINDS]
     if unknown:
         return wrong(f"{unknown[0]!r} is not one of {', '.join(STREAM_KINDS)}")

@@ -11,7 +11,7 @@ Leaves out: a compensation that fails (the week-7 notebook shows it).
 import json
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
@@ -76,6 +76,9 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
     return model, run_loop(model, [UserMessage(content="下单：PH-001 两件")], tools=tools, options=options)
 
 
+TOOL_NAMES = ("reserve_stock", "charge_payment", "create_shipment")
+
+
 @answer_exercise(
     "w7.rollback_order",
     "reserve_stock (round 1), then charge_payment + create_shipment (round 2, shipment fails): "
@@ -87,8 +90,10 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
 def check_rollback_order(answer: Any) -> Verdict:
     _, result = place_order()
     actual = [entry.tool for entry in result.saga]
-    if not isinstance(answer, list):
+    names = as_list(answer)
+    if names is None or not all(isinstance(name, str) for name in names):
         return wrong("answer with a list of tool names")
+    answer = [one_of(name, TOOL_NAMES) or name for name in names]
     if answer == actual:
         return right(f"rolled back {' then '.join(actual)}: reverse order of execution, across rounds.")
     if sorted(answer) == sorted(actual):

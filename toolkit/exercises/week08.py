@@ -8,8 +8,9 @@ import functools
 import random
 from typing import Any
 
+from toolkit.exercises.answers import number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, show, wrong
 
 
 @functools.lru_cache(maxsize=1)
@@ -49,7 +50,9 @@ def catalog() -> Any:
     hint="a term counts once per field if it occurs anywhere in it (as a substring: 'rain' is in 'book_train').",
 )
 def check_score(fn: Any) -> Verdict:
-    from toolkit.search.keyword import clean_terms, score
+    from toolkit.search.keyword import clean_terms
+
+    score = reference("toolkit.search.keyword", "score")
 
     specs = catalog().tools
     rng = random.Random(8)
@@ -111,6 +114,8 @@ def check_vector_k(answer: Any) -> Verdict:
 
     vector = VectorSearch()
     found = vector.search(vector.index(catalog().tools), "zzqx qqq")
+    if problem := number_problem(answer):
+        return problem
     if answer == len(found):
         return right(
             f"{len(found)} tools, best {found[0].name} at {found[0].score:.2f}: nonsense still costs "
@@ -218,10 +223,11 @@ def check_found_where(answer: Any) -> Verdict:
     result = _search_loop([call("tool_search_tool", terms=["cancel", "order"]), "ok"])
     kept = [m for m in result.messages if isinstance(m, ToolResultMessage) and FOUND_TOOLS in m.attributes]
     actual = WHERE[1] if kept else WHERE[0]
+    answer = one_of(answer, WHERE)
     if answer == actual:
         names = kept[0].attributes[FOUND_TOOLS] if kept else []
         return right(f"the result carries {FOUND_TOOLS}={names}: stored with the conversation, never sent as text.")
-    if answer not in WHERE:
+    if answer is None:
         return wrong("answer with one of WHERE")
     if answer == WHERE[0]:
         return wrong("a fresh ToolSearch after a restart knows nothing; the memory does — in the tool result")

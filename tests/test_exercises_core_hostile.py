@@ -1,0 +1,163 @@
+"""check() against learners' code that never ends, fakes equality, replaces the reference, or mistypes an id.
+
+Each is a failed try with one readable line (or a one-line ConfigurationError for an id),
+never a hang, a ✓, or the package's warnings printed under the cell.
+"""
+
+import logging
+import signal
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.exercises import check
+
+
+@pytest.fixture
+def deadline():
+    """Fail (inside the check, as a failed try) instead of hanging the test run."""
+
+    def stop(*_):
+        raise TimeoutError("the check did not return")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+
+def test_a_window_that_yields_forever_is_cut_and_fails(deadline):
+    def keep(messages, n):
+        while True:
+            yield messages[0]
+
+    result = check("w6.window", keep)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 your window keeps more messages than the conversation has (5)",
+    )
+
+
+def test_a_window_that_yields_objects_equal_to_anything_fails():
+    from toolkit.memory.windows import MessageWindow, evict
+
+    result = check("w6.window", lambda messages, n: (AlwaysEqual() for _ in evict(messages, MessageWindow(n))))
+    assert result.status == "failed"
+    assert result.feedback.startswith("your function returned a AlwaysEqual, a class of your own")
+
+
+def test_a_window_that_returns_no_list_says_so():
+    assert check("w6.window", lambda messages, n: None).feedback == (
+        "keep() returned None; return the list of messages it keeps"
+    )
+
+
+def test_an_error_raised_while_the_window_generator_runs_is_the_learners():
+    def keep(messages, n):
+        yield from messages
+        raise ValueError("ran out")
+
+    assert check("w6.window", keep).feedback == "your code raised ValueError: ran out"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "module", "name", "mine"),
+    [
+        ("w6.truth_table", "toolkit.loop.returns", "should_return_immediately", lambda b, e: not e),
+        ("w8.score", "toolkit.search.keyword", "score", None),
+        ("w3.normalize", "toolkit.course.validation", "normalize_order_id", None),
+        ("w6.window", "toolkit.memory.windows", "evict", None),
+        ("w1.records", "toolkit.chat.messages", "message_from_openai", None),
+    ],
+)
+def test_a_reference_the_learner_replaced_is_not_compared_with(monkeypatch, exercise, module, name, mine):
+    import importlib
+
+    def replacement(*args):
+        return args[0] if mine is None else mine(*args)
+
+    monkeypatch.setattr(importlib.import_module(module), name, replacement)
+    answer = replacement if exercise != "w1.records" else []
+    result = check(exercise, answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"{module}.{name} is not the package's any more: code in this kernel replaced it with a function named "
+        "replacement, so there is nothing to compare your answer with — restart the kernel and run the cells again",
+    )
+
+
+def test_a_method_or_classmethod_the_learner_replaced_is_not_compared_with(monkeypatch):
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.messages import TokenUsage
+
+    monkeypatch.setattr(RetryPolicy, "wait", lambda self, n, r: 1.0)
+    assert check("w2.backoff", lambda n, r: 1.0).feedback.startswith(
+        "toolkit.chat.client.RetryPolicy.wait is not the package's any more"
+    )
+    monkeypatch.setattr(TokenUsage, "from_openai", classmethod(lambda cls, usage: None))
+    assert check("w1.usage_build", lambda body: None).feedback.startswith(
+        "toolkit.chat.messages.TokenUsage.from_openai is not the package's any more"
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "nearest"),
+    [("w6.round_trip", "w6.round_trips"), ("W6.Truth_Table", "w6.truth_table"), (" w8.score", "w8.score")],
+)
+def test_a_mistyped_id_suggests_the_nearest(typed, nearest):
+    with pytest.raises(ConfigurationError) as info:
+        check(typed, 1)
+    assert str(info.value).startswith(f"no exercise {typed!r} (did you mean {nearest!r}?); this week's are: ")
+
+
+def test_an_id_of_no_week_says_what_ids_look_like():
+    with pytest.raises(ConfigurationError) as info:
+        check("homework", 1)
+    assert str(info.value) == "no exercise 'homework'; ids look like 'w6.truth_table': the weeks are w0 to w10"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [("w6.course_bound", 5), ("w10.escape", {"notes/todo.md"})],
+)
+def test_a_check_prints_none_of_the_packages_warnings(caplog, exercise, answer):
+    caplog.set_level(logging.WARNING)
+    assert check(exercise, answer).passed
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_skill_folder_left_out_says_why_in_the_feedback():
+    def make_skill(root):
+        (root / "gift-wrapping").mkdir()
+        (root / "gift-wrapping" / "SKILL.md").write_text("---\nname: gift-wrapping\n---\nAsk for the order id.\n")
+
+    assert check("w10.skill_folder", make_skill).feedback == (
+        "no skill 'gift-wrapping' was loaded; found []; 'gift-wrapping' was left out: skill folder "
+        "'gift-wrapping': front matter needs a non-empty 'description'"
+    )
+
+
+def test_nfkc_digits_are_named_when_normalize_reads_them():
+    import re
+    import unicodedata
+
+    def normalize(raw):
+        text = re.sub(r"^订单号?\s*[:：是为]?\s*", "", unicodedata.normalize("NFKC", raw).strip())
+        text = re.sub(r"[\s\-\u2010-\u2015\u2212]", "", text.upper())
+        return text if re.fullmatch(r"SN[0-9]{12}", text) else None
+
+    feedback = check("w3.normalize", normalize).feedback
+    assert feedback.endswith(
+        "but validation rejects it: '𝟐' is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
+    )

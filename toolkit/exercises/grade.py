@@ -16,8 +16,11 @@ it returns within about that deadline whatever the notebook does. A broken cell 
 the run. The result of each exercise is the last `check()` output that this run produced (its
 `application/vnd.toolkit.exercise+json` record; outputs saved in the submitted file are cleared
 before it runs, and cells that did not run are ignored); which exercises a notebook should
-have comes from its tagged cells and, for a file named like a course notebook (`06_…`), from
-the registry — so a deleted exercise cell still gets a row.
+have comes from its tagged cells and, for a file named like a course notebook (`06_…`, or a
+name holding one, `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted
+exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
+that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook
+given twice (a folder and a file in it) is graded once.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
@@ -51,6 +54,9 @@ from toolkit.exercises.notebook import exercise_id
 from toolkit.tools.redact import is_secret_variable
 
 NOTEBOOK_ROW = "(notebook)"
+NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
+NOT_RUN = "not run: no check() result for this exercise"
+NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -66,14 +72,26 @@ class Row:
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out)."""
+    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a file
+    reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
         else:
             found.append(path)
-    return found
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(_same_file(path), path)
+    return list(unique.values())
+
+
+def _same_file(path: Path) -> Path:
+    """The path that names this file whatever the spelling (`a/../b.ipynb`, a link to it)."""
+    try:
+        return path.resolve()
+    except OSError:  # a link loop: keep it as given; grading says what is wrong with it
+        return path.absolute()
 
 
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
@@ -83,6 +101,15 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     if week is not None:
         ids += [e.id for e in all_exercises() if e.week == week]
     return list(dict.fromkeys(ids))
+
+
+def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
+    """The ids of the tagged exercise cells this run executed."""
+    return {
+        ex_id
+        for cell in notebook.cells
+        if cell.cell_type == "code" and cell.get("execution_count") is not None and (ex_id := exercise_id(cell))
+    }
 
 
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
@@ -125,24 +152,31 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
-    if not expected:
-        return [Row(name, NOTEBOOK_ROW, False, "no exercises found (no tagged exercise cells, not a course notebook)")]
+    if not expected and not any(
+        c.get("cell_type") == "code" and str(c.get("source", "")).strip() for c in submitted.cells
+    ):
+        return [Row(name, NOTEBOOK_ROW, False, NO_EXERCISES)]
     executed, problem = _execute(path, seconds)
-    rows = []
-    if problem:
-        rows.append(Row(name, NOTEBOOK_ROW, False, problem))
+    rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
-    for ex_id in expected:
-        record = records.get(ex_id)
-        if record is not None:
-            text = str(record.get("feedback", ""))
-            status = str(record["status"])
-            rows.append(Row(name, ex_id, record.get("passed") is True, status + (f": {text}" if text else "")))
-        elif ex_id in errors:
-            rows.append(Row(name, ex_id, False, errors[ex_id]))
-        else:
-            rows.append(Row(name, ex_id, False, "not run: no check() result for this exercise"))
+    ran = ran_exercise_cells(executed) if executed is not None else set()
+    known = {e.id for e in all_exercises()}
+    checked = [i for i in records if i not in expected and i in known]  # a cell that lost its tag, another week's
+    for ex_id in expected + checked:
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
+    if not expected and not checked and not problem:
+        rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:
+    """One exercise's row: its last check record, else the error of its cell, else why there is none."""
+    if record is not None:
+        text = str(record.get("feedback", ""))
+        return Row(name, ex_id, record.get("passed") is True, str(record["status"]) + (f": {text}" if text else ""))
+    if error is not None:
+        return Row(name, ex_id, False, error)
+    return Row(name, ex_id, False, NO_CHECK if ran else NOT_RUN)
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:

@@ -1,0 +1,114 @@
+"""Fair grades: a pass is never dropped, a notebook never counted twice, a row says what happened.
+
+The run itself is replaced by a notebook as the worker would leave it (each cell's execution
+count and outputs), so these tests read what grading does with it; test_exercises_grade runs
+real kernels.
+"""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import toolkit.exercises.grade as grade
+from toolkit.exercises.catalog import week_of_notebook
+from toolkit.exercises.core import MIME
+from toolkit.exercises.grade import NOTEBOOK_ROW, Row, find_notebooks, grade_notebook, summary
+
+
+def record(exercise: str, passed: bool) -> dict:
+    status = "passed" if passed else "failed"
+    return {MIME: {"exercise": exercise, "status": status, "passed": passed, "feedback": ""}}
+
+
+def cell(source: str, tag: str | None = None, *, ran: bool = True, outputs=()):
+    node = nbformat.v4.new_code_cell(source, metadata={"tags": [f"exercise:{tag}"]} if tag else {})
+    node.execution_count = 1 if ran else None
+    node.outputs = [nbformat.v4.new_output("display_data", data=data) for data in outputs]
+    return node
+
+
+def submit(folder: Path, name: str, cells, monkeypatch) -> Path:
+    """Write the submission (outputs cleared, as a learner would hand it in) and make the run give `cells`."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handed_in = [nbformat.v4.new_code_cell(c.source, metadata=c.metadata) for c in cells]
+    nbformat.write(nbformat.v4.new_notebook(cells=handed_in), path)
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (nbformat.v4.new_notebook(cells=cells), ""))
+    return path
+
+
+def test_checks_in_cells_that_lost_their_tags_are_graded_not_dropped(tmp_path, monkeypatch):
+    cells = [
+        cell("from toolkit.exercises import check", outputs=[record("w99.made_up", True)]),  # no such exercise
+        cell('check("w6.round_trips", 2)', outputs=[record("w6.round_trips", True)]),
+        cell('check("w6.course_bound", 4)', outputs=[record("w6.course_bound", False)]),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.course_bound", False, "failed"),
+    ]
+
+
+def test_another_weeks_exercise_checked_in_a_course_notebook_gets_its_row(tmp_path, monkeypatch):
+    cells = [cell('check("w5.required", ...)', outputs=[record("w5.required", True)])]
+    path = submit(tmp_path, "06_week6_round_trip_loop.ipynb", cells, monkeypatch)
+    rows = grade_notebook(path)
+    assert [r.exercise for r in rows] == [
+        "w6.round_trips",
+        "w6.truth_table",
+        "w6.window",
+        "w6.course_bound",
+        "w6.if_last",
+        "w5.required",
+    ]
+    assert rows[-1] == Row(str(path), "w5.required", True, "passed")
+
+
+def test_a_notebook_whose_code_checks_nothing_says_no_exercises_found(tmp_path, monkeypatch):
+    path = submit(tmp_path, "notes.ipynb", [cell("print('hello')")], monkeypatch)
+    assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, grade.NO_EXERCISES)]
+
+
+def test_a_notebook_without_code_is_not_run(tmp_path, monkeypatch):
+    path = tmp_path / "empty.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# notes")]), path)
+    monkeypatch.setattr(grade, "_execute", lambda p, s: pytest.fail("an empty notebook was run"))
+    assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, grade.NO_EXERCISES)]
+
+
+def test_an_exercise_cell_that_ran_without_calling_check_says_so(tmp_path, monkeypatch):
+    cells = [cell("answer = 2", "w6.round_trips"), cell("", "w6.window", ran=False)]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", False, "no check() result: the exercise cell ran, but did not call check()"),
+        Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Copy of 06_week6_round_trip_loop.ipynb",
+        "alice-06_week6_round_trip_loop.ipynb",
+    ],
+)
+def test_a_renamed_copy_of_a_course_notebook_is_that_weeks(name):
+    assert week_of_notebook(name) == 6
+
+
+def test_a_notebook_given_twice_is_graded_once(tmp_path):
+    (tmp_path / "alice").mkdir()
+    for name in ("a.ipynb", "b.ipynb"):
+        (tmp_path / "alice" / name).write_text("{}")
+    a = tmp_path / "alice" / "a.ipynb"
+    found = find_notebooks([tmp_path, a, tmp_path / "alice" / ".." / "alice" / "a.ipynb", a])
+    assert found == [a, tmp_path / "alice" / "b.ipynb"]
+
+
+def test_the_same_notebook_twice_does_not_double_its_score(tmp_path, monkeypatch):
+    cells = [cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)])]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    rows = grade.grade_paths([path, tmp_path])
+    assert len(rows) == 1 and "1/1" in summary(rows)

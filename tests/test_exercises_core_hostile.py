@@ -4,6 +4,7 @@ Each is a failed try with one readable line (or a one-line ConfigurationError fo
 never a hang, a ✓, or the package's warnings printed under the cell.
 """
 
+import contextlib
 import logging
 import signal
 
@@ -25,6 +26,25 @@ def deadline():
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def watchdog(seconds):
+    """Raise in the main thread after `seconds` through SIGUSR1 (SIGALRM is the limit's own)."""
+    import threading
+
+    def bark(*_):
+        raise RuntimeError("watchdog: the check did not stop by itself")
+
+    previous = signal.signal(signal.SIGUSR1, bark)
+    main = threading.main_thread().ident
+    timer = threading.Timer(seconds, lambda: signal.pthread_kill(main, signal.SIGUSR1))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
 
 
 class AlwaysEqual:
@@ -161,3 +181,35 @@ def test_nfkc_digits_are_named_when_normalize_reads_them():
     assert feedback.endswith(
         "but validation rejects it: '𝟐' is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise", "endless"),
+    [
+        ("w6.truth_table", "def f(behaviors, any_error):\n    while True:\n        pass"),
+        ("w2.backoff", "def f(attempt, retry_after):\n    import time\n    time.sleep(3600)"),
+        (
+            "w10.skill_folder",
+            "def f(root):\n    while True:\n        try:\n            pass\n        except Exception:\n            pass",
+        ),
+    ],
+)
+def test_a_check_that_runs_past_its_limit_is_stopped_and_fails(monkeypatch, exercise, endless):
+    import time
+
+    import toolkit.exercises.core as core
+
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 1)
+    namespace: dict = {}
+    exec(endless, namespace)
+    started = time.monotonic()
+    with watchdog(20):  # without the limit, fail in 20 s rather than hang the test run
+        result = check(exercise, namespace["f"])
+    assert time.monotonic() - started < 10
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
+    )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert check("w6.round_trips", 2).passed  # the next check runs as usual

@@ -14,6 +14,9 @@ prediction with what the package really does — never the text of the code.
 - an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
   raised by their answer inside a check is a failed try that names it, never a traceback; only
   Ctrl-C (`KeyboardInterrupt`) stops the cell;
+- a check still running after `CHECK_LIMIT_S` seconds (the learner's loop that never ends) is
+  stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
+  when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it);
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
   whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
   `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
@@ -47,6 +50,8 @@ import json
 import logging
 import numbers
 import re
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,6 +81,10 @@ class LearnerError(Exception):
 
 class Untrusted(Exception):
     """The answer holds an object whose class decides `==` by its own code."""
+
+
+class TooSlow(BaseException):
+    """The check ran past `CHECK_LIMIT_S` (raised by the timer wherever the code then was)."""
 
 
 class Replaced(Exception):
@@ -302,7 +311,7 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"expected a function, got {type(fn).__name__}")
     try:
         return fn(*args, **kwargs)
-    except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
+    except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
         raise LearnerError(error) from error
@@ -420,7 +429,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             raise Untrusted(
                 f"your answer holds {_untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        with _quiet():
+        with _quiet(), _time_limit(CHECK_LIMIT_S):
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
@@ -430,6 +439,11 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         verdict = wrong(f"your code raised {error}")
     except RecursionError:  # a list that contains itself, or nesting no answer needs
         verdict = wrong("your answer contains itself (or is nested thousands deep); answer with plain values")
+    except TooSlow:
+        verdict = wrong(
+            f"the check was stopped after {CHECK_LIMIT_S} s: does your code loop forever, or wait for something "
+            "that never comes?"
+        )
     except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
         raise
     except BaseException as error:  # the answer made the package (or the check) fail: say so, no traceback
@@ -438,6 +452,35 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     if verdict.passed:
         return CheckResult(ex.id, "passed", feedback)
     return CheckResult(ex.id, "failed", feedback, ex.hint)
+
+
+CHECK_LIMIT_S = 30
+"""Seconds one check may run; the slowest checker needs about 2."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise `TooSlow` in the main thread after `seconds`: a SIGALRM timer, set only where it can
+    be (a Unix main thread) and where nothing else has a handler for that signal."""
+    usable = (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    )
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TooSlow
+
+    signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 @contextmanager

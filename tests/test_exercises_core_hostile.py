@@ -213,3 +213,40 @@ def test_a_check_that_runs_past_its_limit_is_stopped_and_fails(monkeypatch, exer
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
     assert check("w6.round_trips", 2).passed  # the next check runs as usual
+
+
+def not_written(*args):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("w6.truth_table", not_written),
+        ("w8.score", lambda name, description, terms: NotImplemented),
+        ("w6.round_trips", NotImplemented),
+        ("w0.switch", {"no variables": NotImplemented, "all three": "real", "only LLM_BASE_URL": "error"}),
+        ("w10.skill_folder", not_written),
+    ],
+)
+def test_the_not_written_yet_markers_are_not_attempted_like_the_starter(exercise, answer):
+    assert check(exercise, answer).status == "not attempted"
+
+
+def test_check_without_an_answer_says_how_to_call_it():
+    with pytest.raises(ConfigurationError) as info:
+        check("w6.round_trips")
+    assert str(info.value) == "check('w6.round_trips') needs your answer too: check('w6.round_trips', answer)"
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        ((2, "w6.round_trips"), "check('w6.round_trips', 2)"),
+        (("confirm the id", "w3.unknown_order"), "check('w3.unknown_order', 'confirm the id')"),
+    ],
+)
+def test_check_with_its_arguments_the_other_way_round_says_so(args, text):
+    with pytest.raises(ConfigurationError) as info:
+        check(*args)
+    assert str(info.value) == f"check() takes the exercise id first, then your answer: {text}"

@@ -9,7 +9,11 @@ prediction with what the package really does — never the text of the code.
 `check()` turns that into a `CheckResult` a notebook shows (✓ / ✗ / "not attempted yet"):
 
 - an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
-  tuple, or returned by a function) is *not attempted*: no exception, no hint;
+  tuple, or returned by a function) is *not attempted*: no exception, no hint; so is the other
+  "not written yet" marker a learner may put there, `NotImplemented` (an answer, or returned)
+  or `raise NotImplementedError` in their function;
+- `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
+  error saying how to call it;
 - a failed try shows the checker's feedback (specific to the mistake) and the hint;
 - an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
   raised by their answer inside a check is a failed try that names it, never a traceback; only
@@ -266,8 +270,8 @@ def _unknown_id_text(exercise_id: str) -> str:
 
 
 def has_placeholder(value: Any) -> bool:
-    """True when `...` is still somewhere in the answer (a list, tuple, set or dict)."""
-    if value is Ellipsis:
+    """True when `...` (or `NotImplemented`) is still somewhere in the answer (a list, tuple, set or dict)."""
+    if value is Ellipsis or value is NotImplemented:
         return True
     if isinstance(value, Mapping):
         return any(has_placeholder(k) or has_placeholder(v) for k, v in value.items())
@@ -311,6 +315,8 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"expected a function, got {type(fn).__name__}")
     try:
         return fn(*args, **kwargs)
+    except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
+        raise NotAttempted from None
     except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
@@ -412,9 +418,25 @@ def show(value: Any) -> str:
     return f"a {type(value).__name__} object"
 
 
-def check(exercise_id: str, answer: Any) -> CheckResult:
+_MISSING: Any = object()
+
+
+def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     """Check an answer: ✓, ✗ with feedback and a hint, or "not attempted yet"."""
+    from toolkit.errors import ConfigurationError
+
+    all_exercises()
+    if (
+        isinstance(answer, str)
+        and answer in _REGISTRY
+        and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
+    ):
+        raise ConfigurationError(
+            f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
+        )
     ex = get(exercise_id)
+    if answer is _MISSING:
+        raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
     result = _check(ex, answer)
     LAST[ex.id] = result
     return result

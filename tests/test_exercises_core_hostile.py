@@ -250,3 +250,26 @@ def test_check_with_its_arguments_the_other_way_round_says_so(args, text):
     with pytest.raises(ConfigurationError) as info:
         check(*args)
     assert str(info.value) == f"check() takes the exercise id first, then your answer: {text}"
+
+
+def test_a_normalize_that_returns_the_one_id_it_was_shown_fails_on_ids_it_was_not():
+    from toolkit.course.validation import Rejected, normalize_order_id
+
+    def accepts(raw):
+        try:
+            return normalize_order_id(raw) is not None
+        except Rejected:
+            return False
+
+    result = check("w3.normalize", lambda raw: "SN202610200001" if accepts(raw) else None)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "normalize('SN535943533334') returned 'SN202610200001', validation accepts it as 'SN535943533334'",
+    )
+
+
+def test_search_terms_written_as_one_phrase_are_told_apart():
+    assert check("w8.find_query", ["refund payment"]).feedback == (
+        "keyword search returns nothing — 'refund payment' is one term, looked for as a whole; "
+        "give each word as a term of its own"
+    )

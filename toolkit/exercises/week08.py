@@ -99,7 +99,9 @@ def check_find_query(answer: Any) -> Verdict:
     ranking = ", ".join(f"{m.name} ({m.score:g})" for m in found) or "nothing"
     if found and found[0].name == TARGET:
         return right(f"found: {ranking}")
-    return wrong(f"keyword search returns {ranking}")
+    spaced = next((t for t in answer if isinstance(t, str) and len(t.split()) > 1), None)
+    tip = f" — {spaced!r} is one term, looked for as a whole; give each word as a term of its own" if spaced else ""
+    return wrong(f"keyword search returns {ranking}{tip}")
 
 
 @answer_exercise(

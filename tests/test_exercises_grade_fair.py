@@ -112,3 +112,40 @@ def test_the_same_notebook_twice_does_not_double_its_score(tmp_path, monkeypatch
     path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
     rows = grade.grade_paths([path, tmp_path])
     assert len(rows) == 1 and "1/1" in summary(rows)
+
+
+def hand_edited(path: Path, cells: list[dict]) -> Path:
+    """A notebook file written by hand: cells without ids (and whatever else `cells` leaves out)."""
+    import json
+
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": kernel}, "cells": cells}
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+PASSING = {
+    "cell_type": "code",
+    "metadata": {"tags": ["exercise:w6.round_trips"]},
+    "source": "from toolkit.exercises import check\ncheck('w6.round_trips', 2)",
+    "outputs": [],
+    "execution_count": None,
+}
+
+
+def test_a_cell_without_source_does_not_stop_the_cells_after_it(tmp_path):
+    no_source = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    path = hand_edited(tmp_path / "hand.ipynb", [no_source, PASSING])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
+
+
+def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
+    import warnings
+
+    path = hand_edited(tmp_path / "old.ipynb", [PASSING])
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (None, "could not be executed: no kernel"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        grade_notebook(path)
+    assert [str(w.message)[:40] for w in caught] == []

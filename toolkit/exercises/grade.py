@@ -41,6 +41,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,7 +149,9 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     if path.suffix != ".ipynb":
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     try:
-        submitted = nbformat.read(path, as_version=4)
+        with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
+            warnings.simplefilter("ignore")
+            submitted = nbformat.read(path, as_version=4)
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)

@@ -3,7 +3,9 @@
 `toolkit grade` starts this in a new process group, on a private copy of the submission (the
 kernel's working directory is that copy's folder), so that a notebook that hangs past the
 limit can be killed with its kernel. Before running, every code cell loses the outputs and
-execution count it was submitted with: only what this run produces can count. Every code cell
+execution count it was submitted with: only what this run produces can count; a cell that
+lost its `source` or `metadata` (a hand-edited file nbformat still reads) gets empty ones, so
+it does not stop the cells after it. Every code cell
 is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
 cell running longer than SECONDS stops the run. OUT is rewritten after each cell (atomically),
 so a run killed from outside still leaves what ran before; at the end it holds whatever ran,
@@ -38,9 +40,13 @@ def run(source: Path, target: Path, seconds: int) -> None:
 
 
 def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Every code cell without its submitted outputs and count, and tagged to tolerate an error (in place)."""
+    """Every code cell without its submitted outputs and count, and tagged to tolerate an error; every
+    cell with a source and metadata (in place)."""
     for cell in notebook.cells:
-        if cell.cell_type == "code":
+        cell.setdefault("source", "")
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = nbformat.NotebookNode()
+        if cell.get("cell_type") == "code":
             cell.outputs = []
             cell.execution_count = None
             tags = cell_tags(cell)  # a hand-edited cell may hold a string or null there

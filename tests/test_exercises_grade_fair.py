@@ -149,3 +149,23 @@ def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
         warnings.simplefilter("always")
         grade_notebook(path)
     assert [str(w.message)[:40] for w in caught] == []
+
+
+def test_a_link_to_another_submission_keeps_its_own_row(tmp_path):
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "alice" / "hw.ipynb").write_text("{}")
+    (tmp_path / "bob" / "hw.ipynb").symlink_to(tmp_path / "alice" / "hw.ipynb")
+    assert find_notebooks([tmp_path]) == [tmp_path / "alice" / "hw.ipynb", tmp_path / "bob" / "hw.ipynb"]
+
+
+def test_the_summary_lines_up_wide_file_names():
+    import unicodedata
+
+    def columns(text):
+        return sum(2 if unicodedata.east_asian_width(c) == "W" else 1 for c in text)
+
+    rows = [Row("作业/学生一.ipynb", "w6.round_trips", True, ""), Row("bob/hw.ipynb", "w6.round_trips", False, "")]
+    lines = summary(rows).splitlines()
+    scores = [line[: line.index(score)] for line, score in zip(lines[1:3], ("1/1", "0/1"), strict=True)]
+    assert [columns(s) for s in scores] == [columns(lines[0][: lines[0].index("passed")]) + 3] * 2

@@ -41,6 +41,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -73,7 +74,7 @@ class Row:
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a file
+    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a path
     reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
     found: list[Path] = []
     for path in paths:
@@ -88,11 +89,9 @@ def find_notebooks(paths: Iterable[Path]) -> list[Path]:
 
 
 def _same_file(path: Path) -> Path:
-    """The path that names this file whatever the spelling (`a/../b.ipynb`, a link to it)."""
-    try:
-        return path.resolve()
-    except OSError:  # a link loop: keep it as given; grading says what is wrong with it
-        return path.absolute()
+    """The path that names this file whatever the spelling (`./a.ipynb`, `a/../a/b.ipynb`); a link
+    keeps a path of its own — it may be another learner's submission, whose row must not vanish."""
+    return Path(os.path.abspath(path))
 
 
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
@@ -309,13 +308,22 @@ def summary(rows: Sequence[Row]) -> str:
     by_notebook: dict[str, list[Row]] = {}
     for r in rows:
         by_notebook.setdefault(r.notebook, []).append(r)
-    width = max((len(n) for n in by_notebook), default=8)
-    lines = [f"{'notebook':{width}}  passed  note"]
+    width = max((_columns(n) for n in by_notebook), default=8)
+    lines = [f"{_padded('notebook', width)}  passed  note"]
     for notebook, group in by_notebook.items():
         graded = [r for r in group if r.exercise != NOTEBOOK_ROW]
         note = next((r.feedback for r in group if r.exercise == NOTEBOOK_ROW), "")
         score = f"{sum(r.passed for r in graded)}/{len(graded)}" if graded else "—"
-        lines.append(f"{notebook:{width}}  {score:>6}  {note}")
+        lines.append(f"{_padded(notebook, width)}  {score:>6}  {note}")
     graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
-    lines.append(f"{'total':{width}}  {sum(r.passed for r in graded):>3}/{len(graded)}")
+    lines.append(f"{_padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
     return "\n".join(lines)
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide character (学, Ｓ) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _padded(text: str, width: int) -> str:
+    return text + " " * max(0, width - _columns(text))

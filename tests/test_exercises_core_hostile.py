@@ -273,3 +273,17 @@ def test_search_terms_written_as_one_phrase_are_told_apart():
         "keyword search returns nothing — 'refund payment' is one term, looked for as a whole; "
         "give each word as a term of its own"
     )
+
+
+def test_a_declaration_with_keyword_only_parameters_is_told_how_chat_is_called():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, UserText
+
+    class Assistant(Protocol):
+        def chat(self, *, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    assert check("w4.declare", Assistant).feedback == (
+        'chat("alice", "我叫 Alice") failed: too many positional arguments; '
+        "declare chat(self, user_id, question), both positional"
+    )

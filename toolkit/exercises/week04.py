@@ -63,7 +63,12 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(f"ai_service() refused the declaration: {error}")
     if not hasattr(service, "chat"):
         return wrong("the class needs a method named `chat`")
-    reply = service.chat("alice", "我叫 Alice")
+    try:
+        reply = service.chat("alice", "我叫 Alice")
+    except TypeError as error:  # keyword-only parameters, or more than two
+        return wrong(
+            f'chat("alice", "我叫 Alice") failed: {error}; declare chat(self, user_id, question), both positional'
+        )
     service.chat("bob", "我叫 Bob")
     service.chat("alice", "我叫什么？")
     if reply != "好的 1":

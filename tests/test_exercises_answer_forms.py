@@ -119,9 +119,9 @@ def test_a_number_question_answered_with_something_else_says_so_and_keeps_the_nu
 
 def test_true_is_not_one_and_false_is_not_zero_in_a_dict_of_numbers():
     calls = check("w3.model_calls", {"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": True})
-    assert not calls.passed and calls.feedback == "你好: 1 model calls, you said True"
+    assert not calls.passed and calls.feedback == "你好: answer with a number, not True"
     when = check("w7.when", {"all succeed": False, "shipment fails": 2, "shipment fails, compensate=False": 0})
-    assert not when.passed and when.feedback == "all succeed: 0 ran, you said False"
+    assert not when.passed and when.feedback == "all succeed: answer with a number, not False"
 
 
 def test_spacing_case_and_container_are_forgiven_but_a_different_answer_is_not():

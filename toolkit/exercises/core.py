@@ -14,7 +14,10 @@ prediction with what the package really does — never the text of the code.
   or `raise NotImplementedError` in their function;
 - `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
   error saying how to call it;
-- a failed try shows the checker's feedback (specific to the mistake) and the hint;
+- a failed try shows the checker's feedback (specific to the mistake) and the hint; a wrong
+  prediction is told which part is wrong and, where the checker knows it, the misconception —
+  never the value it should have been (else any first try, then the value read off the
+  feedback, would pass);
 - an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
   raised by their answer inside a check is a failed try that names it, never a traceback; only
   Ctrl-C (`KeyboardInterrupt`) stops the cell;

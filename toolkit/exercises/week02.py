@@ -126,9 +126,7 @@ def check_triage(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, CASES, CHOICES):
         return problem
     actual = {case: triage(fault, mode) for case, (fault, mode) in CASES.items()}
-    found = misses(
-        answer, actual, lambda case, said, real: f"{case}: the client's outcome is {real!r}, you said {said!r}"
-    )
+    found = misses(answer, actual, lambda case, said, real: f"{case}: the client's outcome is not {said!r}")
     return verdict_of(
         found, "timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response."
     )
@@ -158,8 +156,8 @@ def check_waits(answer: Any) -> Verdict:
     if [float(x) for x in answer] == [0.5, 1.0]:
         return wrong("that is the backoff alone; the 429s carried Retry-After: 2, and the client honours it")
     if len(answer) != len(waits):
-        return wrong(f"the client waited {len(waits)} times (once before each retry), your list has {len(answer)}")
-    return wrong(f"the client waited {waits}, not {answer}")
+        return wrong(f"your list has {len(answer)} waits; the client waits once before each retry: how many are there?")
+    return wrong(f"the client did not wait {answer}")
 
 
 @answer_exercise(
@@ -192,8 +190,8 @@ def check_truncated(answer: Any) -> Verdict:
     if answer == len(executed):
         return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
     return wrong(
-        f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
-        f"StreamDone, so {len(executed)} calls ran"
+        f"not {answer}: {fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError "
+        "before StreamDone — and only a whole response is executed"
     )
 
 
@@ -272,18 +270,20 @@ def check_timeout(answer: Any) -> Verdict:
                 why = " — a timeout is transient, so the client tries once more (max_retries=1)"
             elif said == 3:
                 why = " — max_retries=1 is one retry after the first try: two requests, not three"
-            return f"the client sent {real} requests, you said {said!r}{why}"
+            if not is_number(said):
+                return f"answer the requests sent with a number, not {show(said)}"
+            return f"the client did not send {said!r} requests{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
-            why = f" — httpx's timeout is caught and raised as {real}, the transient kind, once the retries run out"
+            why = " — httpx's timeout is caught and raised as one of the client's own three kinds, once the retries run out"
         elif said == "answer":
             why = " — the second answer is slow too, and there is no third try"
         elif said in ("CallerError", "BadResponseError"):
             why = " — nothing was wrong with the request or a response: the gateway was only slow"
         elif said not in TIMEOUT_OUTCOMES:
-            why = f" — use 'answer' or an exception's class name, e.g. {real!r}"
+            why = " — use 'answer' or the class name of the exception chat() raises (type(error).__name__)"
         else:
             why = ""
-        return f"chat() ended with {real!r}, you said {said!r}{why}"
+        return f"chat() did not end with {said!r}{why}"
 
     found = misses(answer, {"requests sent": sent, "outcome": outcome}, say)
     return verdict_of(

@@ -15,7 +15,7 @@ from typing import Any
 
 from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, is_number, reference, right, show, wrong
 
 
 @answer_exercise(
@@ -35,7 +35,7 @@ def check_probe(answer: Any) -> Verdict:
     found = misses(
         answer,
         {mode: result.verdict for mode, result in results.items()},
-        lambda mode, said, verdict: f"mode {mode}: verdict {verdict} ({results[mode].reason}), you said {said!r}",
+        lambda mode, said, verdict: f"mode {mode}: the probe's verdict is not {said!r}",
     )
     return verdict_of(found, "five modes, five clear verdicts.")
 
@@ -175,7 +175,9 @@ def check_model_calls(answer: Any) -> Verdict:
 
     def say(question: str, said: Any, calls: int) -> str:
         tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
-        return f"{question}: {calls} model calls, you said {said!r}{tip}"
+        if not is_number(said):
+            return f"{question}: answer with a number, not {show(said)}"
+        return f"{question}: not {said!r} model calls{tip}"
 
     found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
     return verdict_of(found, "a tool question costs a round trip more than small talk.")
@@ -200,7 +202,7 @@ def check_unknown_order(answer: Any) -> Verdict:
         return right(f"the tool said {tool_said[:40]!r}…, and the answer passes it on; nothing invented.")
     if said is None:
         return wrong("answer 'status' or 'confirm the id'")
-    return wrong(f"the tool result was {tool_said!r} and the answer is {result.answer!r}")
+    return wrong(f"not {said!r}: read what query_order returns for SN202610209999, and what the answer passes on")
 
 
 NO_CALL_CHOICES = ("N05", "B03", "A03", "A04", "N11", "A05")
@@ -251,7 +253,8 @@ def check_no_call(answer: Any) -> Verdict:
     if not extra and not missing:
         return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
     parts = [f"{i} ({cases[i].question}) should call {cases[i].expect_tool}" for i in sorted(extra) if i in cases]
-    parts += [f"{i} ({cases[i].question}) should call nothing" for i in sorted(missing)]
+    if missing:
+        parts.append(f"{len(missing)} more of the six should call no tool")
     return wrong("; ".join(parts) or f"use ids from {list(NO_CALL_CHOICES)}")
 
 

@@ -119,8 +119,8 @@ def check_memory_count(answer: Any) -> Verdict:
     if answer == len(roles):
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
-        return wrong(f"memory holds {len(roles)}: {', '.join(roles)} — the tool-call turn counts too")
-    return wrong(f"memory holds {len(roles)} messages: {', '.join(roles)}")
+        return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    return wrong(f"memory does not hold {answer} messages: count every message it keeps, the system message too")
 
 
 @answer_exercise(
@@ -166,7 +166,7 @@ def check_repair_requests(answer: Any) -> Verdict:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
         return wrong("you left out the repair round: prose does not parse, so the service asks again")
-    return wrong(f"the model received {n} requests")
+    return wrong(f"the model did not receive {answer} requests")
 
 
 @answer_exercise(
@@ -197,7 +197,7 @@ def check_immediate(answer: Any) -> Verdict:
         return problem
     if answer == n:
         return right("one request: the tool result is returned as is.")
-    return wrong(f"the model received {n} request(s); after an IMMEDIATE tool the loop returns at once")
+    return wrong(f"not {answer}: after an IMMEDIATE tool the loop returns at once")
 
 
 STREAM_KINDS = ("TextDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "StreamDone")
@@ -265,7 +265,7 @@ def check_stream_order(answer: Any) -> Verdict:
     if "StreamDone" in answer and "StreamDone" not in actual:
         return wrong(
             "no StreamDone reaches you: the service assembles each reply from the SSE client's events and "
-            f"passes on the deltas and the tool events only — {' → '.join(actual)}"
+            "passes on the deltas and the tool events only"
         )
     missing = [k for k in actual if k not in answer]
     if "ToolCallDelta" in missing:
@@ -277,8 +277,8 @@ def check_stream_order(answer: Any) -> Verdict:
     if "TextDelta" in answer and "ToolFinished" in answer and answer.index("TextDelta") < answer.index("ToolFinished"):
         return wrong(
             "no TextDelta comes before ToolFinished here: the answer is a second reply, written only after "
-            f"the tool's result went back to the model — {' → '.join(actual)}"
+            "the tool's result went back to the model"
         )
     if len(answer) != len(set(answer)):
-        return wrong(f"write each run of a kind once; the stream is {' → '.join(actual)}")
-    return wrong(f"the stream is {' → '.join(actual)}")
+        return wrong("write each run of a kind once")
+    return wrong(f"the stream is not {' → '.join(answer)}")

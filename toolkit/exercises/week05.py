@@ -68,7 +68,7 @@ def check_required(answer: Any) -> Verdict:
             if "| None" in text and "Param" not in text
             else ""
         )
-        return f"{text}: required is {required}, you said {said!r}{tip}"
+        return f"{text}: not {said!r}{tip}"
 
     return verdict_of(misses(answer, actual, say), "required = no default and not required=False.")
 
@@ -120,7 +120,7 @@ def check_coercion(answer: Any) -> Verdict:
             )
         elif sent == 27.5:
             tip = " — 27.5 is not an integer and is never rounded"
-        return f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}"
+        return f"{type_name} ← {json.dumps(sent)}: not {'accepted' if said else 'an argument error'}{tip}"
 
     found = misses(answer, {row: accepted(*row) for row in COERCION_ROWS}, say)
     return verdict_of(found, "exact conversions only: nothing is rounded or guessed.")
@@ -313,6 +313,6 @@ def check_channels(answer: Any) -> Verdict:
     found = misses(
         answer,
         {case: channel(c) for case, c in calls.items()},
-        lambda case, said, actual: f"{case}: by default it is {actual!r}, you said {said!r}",
+        lambda case, said, actual: f"{case}: by default it is not {said!r}",
     )
     return verdict_of(found, "two raise, one feeds back — FEED_BACK_ALL changes that.")

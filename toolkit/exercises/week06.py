@@ -66,7 +66,7 @@ def check_round_trips(answer: Any) -> Verdict:
         return wrong("you counted tool calls; the bound counts model responses that ask for tools")
     if answer == len(model.requests):
         return wrong("you counted every model request; the last one answers and asks for nothing")
-    return wrong(f"result.round_trips is {result.round_trips}")
+    return wrong(f"result.round_trips is not {answer}")
 
 
 @exercise(
@@ -264,7 +264,7 @@ def check_course_bound(answer: Any) -> Verdict:
         return wrong(
             f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}"
         )
-    return wrong(f"{len(result.executions)} tools ran before the hand-over")
+    return wrong(f"not {answer}: count the tools that ran before the hand-over")
 
 
 IF_LAST_ORDERS = ("query_order, notify_user", "notify_user, query_order")
@@ -298,5 +298,5 @@ def check_if_last(answer: Any) -> Verdict:
         return run_loop(model, [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]).finish
 
     actual = {IF_LAST_ORDERS[0]: finish([query, notify]), IF_LAST_ORDERS[1]: finish([notify, query])}
-    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish={real!r}, you said {said!r}")
+    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish is not {said!r}")
     return verdict_of(found, "order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

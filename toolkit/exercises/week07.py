@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.core import Verdict, exercise, is_number, right, show, wrong
 
 STOCK = {"PH-001": 5}
 PAYMENTS: list[tuple[str, int]] = []
@@ -102,7 +102,7 @@ def check_rollback_order(answer: Any) -> Verdict:
         return wrong("create_shipment failed: there is nothing of it to undo")
     if answer == actual[:1]:
         return wrong("the round-1 reserve_stock is part of the same turn: it is undone too")
-    return wrong(f"the saga log lists {actual}")
+    return wrong(f"the saga log does not list {answer}")
 
 
 @exercise(
@@ -241,7 +241,7 @@ def check_model_reads(answer: Any) -> Verdict:
     found = misses(
         answer,
         {name: m.is_error for name, m in read.items()},
-        lambda name, said, is_error: f"{name}: is_error={is_error} — it reads {read[name].content!r}",
+        lambda name, said, is_error: f"{name}: is_error is not {said!r}",
     )
     return verdict_of(found, "every result says what is true now: nothing is done.")
 
@@ -262,6 +262,10 @@ def check_when(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, cases):
         return problem
     found = misses(
-        answer, {k: len(r.saga) for k, r in cases.items()}, lambda k, said, ran: f"{k}: {ran} ran, you said {said!r}"
+        answer,
+        {k: len(r.saga) for k, r in cases.items()},
+        lambda k, said, ran: (
+            f"{k}: not {said!r}" if is_number(said) else f"{k}: answer with a number, not {show(said)}"
+        ),
     )
     return verdict_of(found, "on, and a failure after successes: that is when.")

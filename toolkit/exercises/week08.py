@@ -126,8 +126,8 @@ def check_vector_k(answer: Any) -> Verdict:
             else "no tools: a floor cut them all."
         )
     if answer == 0:
-        return wrong(f"vector search has no notion of 'no hit': it returned {len(found)} tools")
-    return wrong(f"it returned {len(found)} tools")
+        return wrong("vector search has no notion of 'no hit': it ranks every tool, whatever the query")
+    return wrong(f"it did not return {answer} tools")
 
 
 def _search_loop(script: list[Any]) -> Any:
@@ -233,4 +233,4 @@ def check_found_where(answer: Any) -> Verdict:
         return wrong("answer with one of WHERE")
     if answer == WHERE[0]:
         return wrong("a fresh ToolSearch after a restart knows nothing; the memory does — in the tool result")
-    return wrong(f"the system message is unchanged; the found tools are in {actual}")
+    return wrong("the system message is unchanged")

@@ -49,7 +49,7 @@ def check_rename(answer: Any) -> Verdict:
         return problem
     if not misses(answer, actual, lambda key, said, real: key):
         return right("the model sees order_lookup; the server still gets query_order.")
-    return wrong("; ".join(f"{k}: {v!r}" for k, v in actual.items()))
+    return wrong("; ".join(misses(answer, actual, lambda key, said, real: f"{key}: not {said!r}")))
 
 
 @exercise(
@@ -126,8 +126,8 @@ def check_dead_server(answer: Any) -> Verdict:
     if answer == n:
         return right(f"{n}: the dead server is skipped; fail_if_one_server_fails=True would raise instead.")
     if answer == 0:
-        return wrong(f"one dead server does not take the others down: {n} tools")
-    return wrong(f"provide() listed {n} tools")
+        return wrong("one dead server does not take the others down")
+    return wrong(f"provide() did not list {answer} tools")
 
 
 @answer_exercise(
@@ -145,7 +145,7 @@ def check_dotted_name(answer: Any) -> Verdict:
         return right(f"{actual!r}; original_name() still gives 'find.customer' for the server.")
     if same_text(answer, "find.customer"):
         return wrong("a dot is not allowed in a chat-API tool name: the provider translates it")
-    return wrong(f"the model sees {actual!r}")
+    return wrong(f"the model does not see {answer!r}")
 
 
 HUNG_TIMEOUT_S = 0.3

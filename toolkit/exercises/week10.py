@@ -166,7 +166,8 @@ def check_escape(answer: Any) -> Verdict:
     if said == readable:
         return right(f"only {sorted(readable)}: nothing escapes the skill.")
     leaks = sorted(said - readable)
-    return wrong(f"refused: {leaks}" if leaks else f"readable too: {sorted(readable - said)}")
+    more = len(readable - said)
+    return wrong(f"refused: {leaks}" if leaks else f"{more} more of the paths can be read")
 
 
 @answer_exercise(
@@ -205,4 +206,4 @@ def check_owned_tool(answer: Any) -> Verdict:
         return problem
     if answer == first:
         return right(f"request {first}: the activation result is in the conversation, so the tool is offered.")
-    return wrong(f"it is first offered in request {first}" + (" — not before activation" if answer == 1 else ""))
+    return wrong(f"it is not first offered in request {answer}" + (" — not before activation" if answer == 1 else ""))

@@ -169,3 +169,17 @@ def test_the_summary_lines_up_wide_file_names():
     lines = summary(rows).splitlines()
     scores = [line[: line.index(score)] for line, score in zip(lines[1:3], ("1/1", "0/1"), strict=True)]
     assert [columns(s) for s in scores] == [columns(lines[0][: lines[0].index("passed")]) + 3] * 2
+
+
+def test_an_out_file_that_is_a_submission_is_refused_and_the_submission_kept(tmp_path, capsys):
+    from toolkit.cli.main import main
+
+    (tmp_path / "sub").mkdir()
+    work = tmp_path / "sub" / "b.ipynb"
+    work.write_text('{"the learner": "work"}')
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(work)]) == 2
+    assert work.read_text() == '{"the learner": "work"}'
+    assert capsys.readouterr().err == (
+        f"error: grade --out {work}: that is one of the notebooks to grade, and the CSV would overwrite it; "
+        "give another file, e.g. --out grades.csv\n"
+    )

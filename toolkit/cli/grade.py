@@ -4,7 +4,8 @@ Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed),
 limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
-and grading goes on. See `toolkit.exercises.grade`.
+and grading goes on. An `--out` that names one of the submissions is refused before anything
+runs: the CSV would overwrite a learner's work. See `toolkit.exercises.grade`.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -40,8 +41,17 @@ def time_limit(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from toolkit.exercises.grade import grade_paths, summary, write_csv
+    import os
 
+    from toolkit.errors import ConfigurationError
+    from toolkit.exercises.grade import find_notebooks, grade_paths, summary, write_csv
+
+    out = os.path.realpath(args.out)
+    if any(os.path.realpath(path) == out for path in find_notebooks(args.paths)):
+        raise ConfigurationError(
+            f"grade --out {args.out}: that is one of the notebooks to grade, and the CSV would overwrite it; "
+            "give another file, e.g. --out grades.csv"
+        )
     rows = grade_paths(args.paths, seconds=args.timeout)
     out = write_csv(rows, args.out)
     print(summary(rows))

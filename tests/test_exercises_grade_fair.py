@@ -183,3 +183,31 @@ def test_an_out_file_that_is_a_submission_is_refused_and_the_submission_kept(tmp
         f"error: grade --out {work}: that is one of the notebooks to grade, and the CSV would overwrite it; "
         "give another file, e.g. --out grades.csv\n"
     )
+
+
+def test_an_exercise_that_loops_forever_fails_alone_and_the_next_cells_run(tmp_path):
+    endless = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.truth_table"]},
+        source="from toolkit.exercises import check\n\ndef f(behaviors, any_error):\n    while True:\n        pass\n\n"
+        "check('w6.truth_table', f)",
+    )
+    path = hand_edited(tmp_path / "loops.ipynb", [endless, PASSING])
+    rows = grade_notebook(path, seconds=6)
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+        (
+            "w6.truth_table",
+            False,
+            "failed: the check was stopped after 4 s: does your code loop forever, or wait for something that never "
+            "comes?",
+        ),
+        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
+    ]
+
+
+@pytest.mark.parametrize(("value", "limit"), [("3", 3), ("0.5", 0.5), ("99", 30), ("0", 30), ("nan", 30), ("x", 30)])
+def test_the_check_limit_a_grader_sets_only_ever_shortens_it(monkeypatch, value, limit):
+    from toolkit.exercises.core import check_limit
+
+    monkeypatch.setenv("TOOLKIT_CHECK_LIMIT_S", value)
+    assert check_limit() == limit

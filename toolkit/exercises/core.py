@@ -21,7 +21,8 @@ prediction with what the package really does — never the text of the code.
 - an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
   raised by their answer inside a check is a failed try that names it, never a traceback; only
   Ctrl-C (`KeyboardInterrupt`) stops the cell;
-- a check still running after `CHECK_LIMIT_S` seconds (the learner's loop that never ends) is
+- a check still running after `CHECK_LIMIT_S` seconds (or the fewer that `toolkit grade` sets in
+  `TOOLKIT_CHECK_LIMIT_S`, to stop it before the cell's own limit) is
   stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
   when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it);
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
@@ -446,6 +447,7 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
 
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:
+    limit = check_limit()
     try:
         answer = plain(answer)
         if has_placeholder(answer):
@@ -454,7 +456,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             raise Untrusted(
                 f"your answer holds {_untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        with _quiet(), _time_limit(CHECK_LIMIT_S):
+        with _quiet(), _time_limit(limit):
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
@@ -466,7 +468,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         verdict = wrong("your answer contains itself (or is nested thousands deep); answer with plain values")
     except TooSlow:
         verdict = wrong(
-            f"the check was stopped after {CHECK_LIMIT_S} s: does your code loop forever, or wait for something "
+            f"the check was stopped after {limit:g} s: does your code loop forever, or wait for something "
             "that never comes?"
         )
     except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
@@ -481,6 +483,19 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
 
 CHECK_LIMIT_S = 30
 """Seconds one check may run; the slowest checker needs about 2."""
+LIMIT_VARIABLE = "TOOLKIT_CHECK_LIMIT_S"
+
+
+def check_limit() -> float:
+    """`CHECK_LIMIT_S`, or fewer seconds when `TOOLKIT_CHECK_LIMIT_S` holds a smaller positive number."""
+    import math
+    import os
+
+    try:
+        wanted = float(os.environ.get(LIMIT_VARIABLE, ""))
+    except ValueError:
+        return CHECK_LIMIT_S
+    return min(CHECK_LIMIT_S, wanted) if math.isfinite(wanted) and wanted > 0 else CHECK_LIMIT_S
 
 
 @contextmanager

@@ -11,7 +11,8 @@ fresh private folder (its kernel's working directory, so one submission cannot p
 another imports), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
-that still count. The grader never waits on a pipe a notebook's detached child could hold, so
+that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
+exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
 the run. The result of each exercise is the last `check()` output that this run produced (its
 `application/vnd.toolkit.exercise+json` record; outputs saved in the submitted file are cleared
@@ -51,7 +52,7 @@ from typing import Any
 import nbformat
 
 from toolkit.exercises.catalog import week_of_notebook
-from toolkit.exercises.core import MIME, all_exercises, parse_record
+from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
 from toolkit.tools.redact import is_secret_variable
 
@@ -190,7 +191,8 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as name:
         folder = Path(name)
         out, log = folder / "executed.ipynb", folder / "worker.log"
-        finished = _run_worker(_worker_command(private_copy(path, folder), out, seconds), folder, log, limit)
+        command = _worker_command(private_copy(path, folder), out, seconds)
+        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds))
         executed = _read(out)
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
@@ -211,7 +213,14 @@ def _worker_command(copy: Path, out: Path, seconds: int) -> list[str]:
     return [sys.executable, "-m", "toolkit.exercises.worker", str(copy), str(out), str(seconds)]
 
 
-def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool:
+def check_limit_s(seconds: int) -> int:
+    """The seconds one check() may run in a submission: two thirds of a cell's limit (at most
+    core's own 30 s), so a learner's endless loop fails its check and the cells after it still run,
+    rather than the cell hitting its limit and stopping the notebook."""
+    return max(1, seconds * 2 // 3)
+
+
+def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_seconds: int = CHECK_LIMIT_S) -> bool:
     """Run the worker in its own process group; True when it exited within `limit` seconds.
 
     Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
@@ -225,7 +234,7 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
-            env=submission_environment(os.environ),
+            env={**submission_environment(os.environ), LIMIT_VARIABLE: str(check_seconds)},
         )
     try:
         process.wait(timeout=limit)

@@ -287,3 +287,21 @@ def test_a_declaration_with_keyword_only_parameters_is_told_how_chat_is_called()
         'chat("alice", "我叫 Alice") failed: too many positional arguments; '
         "declare chat(self, user_id, question), both positional"
     )
+
+
+def test_an_async_function_is_told_to_be_a_plain_def_without_a_never_awaited_warning(recwarn):
+    import gc
+    import warnings
+
+    warnings.simplefilter("always")
+
+    async def wait(attempt, retry_after):
+        return 0.5
+
+    result = check("w2.backoff", wait)
+    gc.collect()
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function is `async def`: it returned a coroutine that never ran; write it with `def`",
+    )
+    assert [str(w.message) for w in recwarn if "never awaited" in str(w.message)] == []

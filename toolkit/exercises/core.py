@@ -53,6 +53,7 @@ from __future__ import annotations
 import decimal
 import difflib
 import html
+import inspect
 import itertools
 import json
 import logging
@@ -93,6 +94,10 @@ class Untrusted(Exception):
 
 class TooSlow(BaseException):
     """The check ran past `CHECK_LIMIT_S` (raised by the timer wherever the code then was)."""
+
+
+class AsyncAnswer(Exception):
+    """The learner's function is `async def`: what it returned is a coroutine that never ran."""
 
 
 class Replaced(Exception):
@@ -318,13 +323,17 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     if not callable(fn):
         raise TypeError(f"expected a function, got {type(fn).__name__}")
     try:
-        return fn(*args, **kwargs)
+        value = fn(*args, **kwargs)
     except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
         raise NotAttempted from None
     except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
         raise LearnerError(error) from error
+    if inspect.iscoroutine(value):  # close it: no "never awaited" warning under the cell
+        value.close()
+        raise AsyncAnswer("your function is `async def`: it returned a coroutine that never ran; write it with `def`")
+    return value
 
 
 def items_of(value: Any, most: int) -> list[Any]:
@@ -460,7 +469,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except (Untrusted, Replaced) as error:
+    except (Untrusted, Replaced, AsyncAnswer) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")

@@ -146,3 +146,14 @@ def test_a_group_the_csv_does_not_have_is_a_wrong_prediction():
         "failed",
         "the CSV has no group 'refunds'; answer for normal, edge, no_call only",
     )
+
+
+def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_for():
+    import collections
+    import types
+
+    assert check("w0.switch", types.MappingProxyType(SWITCH)).passed
+    assert check("w0.switch", collections.UserDict(SWITCH)).passed
+    assert check("w7.rollback_order", collections.deque(["charge_payment", "reserve_stock"])).passed
+    assert check("w3.no_call", dict.fromkeys(["B03", "A03", "A04", "A05"]).keys()).passed
+    assert not check("w7.rollback_order", collections.deque(["reserve_stock", "charge_payment"])).passed

@@ -61,7 +61,8 @@ import numbers
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -354,7 +355,9 @@ def items_of(value: Any, most: int) -> list[Any]:
 def plain(value: Any) -> Any:
     """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
     hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
-    through lists, tuples, sets and dicts of exactly those types; anything else as it is."""
+    and the standard library's other containers as the plain one they stand for (a deque → a list,
+    a Counter → a dict), through lists, tuples, sets and dicts of exactly those types; anything
+    else — a learner's own class above all — as it is."""
     kind = type(value)
     package = str(getattr(kind, "__module__", "")).split(".")[0]
     if package == "numpy" and hasattr(value, "tolist"):
@@ -365,6 +368,20 @@ def plain(value: Any) -> Any:
         return kind(plain(item) for item in value)
     if kind is dict:
         return {plain(key): plain(item) for key, item in value.items()}
+    if package in ("builtins", "collections") and not isinstance(value, (str, bytes, bytearray)):
+        return _standard_container(value)
+    return value
+
+
+def _standard_container(value: Any) -> Any:
+    """A container of the standard library as the plain one it stands for: a mapping (OrderedDict,
+    Counter, UserDict, mappingproxy) a dict, a set view a set, a sequence (deque, range) a list."""
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, AbstractSet):
+        return {plain(item) for item in value}
+    if isinstance(value, Sequence):
+        return [plain(item) for item in value]
     return value
 
 

@@ -211,3 +211,22 @@ def test_the_check_limit_a_grader_sets_only_ever_shortens_it(monkeypatch, value,
 
     monkeypatch.setenv("TOOLKIT_CHECK_LIMIT_S", value)
     assert check_limit() == limit
+
+
+def test_a_check_printed_assigned_or_followed_by_another_line_still_counts(tmp_path):
+    def exercise_cell(tag, source):
+        return dict(PASSING, metadata={"tags": [f"exercise:{tag}"]}, source=source)
+
+    cells = [
+        exercise_cell("w6.round_trips", "from toolkit.exercises import check\nprint(check('w6.round_trips', 2))"),
+        exercise_cell("w6.course_bound", "result = check('w6.course_bound', 5)"),
+        exercise_cell("w6.if_last", "check('w6.if_last', {})\nprint('done')"),
+        exercise_cell("w6.window", "check('w6.window', lambda m, n: m)\ncheck('w6.window', ...)"),
+    ]
+    rows = grade_notebook(hand_edited(tmp_path / "printed.ipynb", cells), seconds=60)
+    assert [(r.exercise, r.passed, r.feedback.split(":")[0]) for r in rows] == [
+        ("w6.round_trips", True, "passed"),
+        ("w6.course_bound", True, "passed"),
+        ("w6.if_last", False, "failed"),
+        ("w6.window", False, "not attempted"),  # the last check() of an exercise is the one graded
+    ]

@@ -14,9 +14,10 @@ start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercise
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
-the run. The result of each exercise is the last `check()` output that this run produced (its
-`application/vnd.toolkit.exercise+json` record; outputs saved in the submitted file are cleared
-before it runs, and cells that did not run are ignored); which exercises a notebook should
+the run. The result of each exercise is the last `check()` that this run made (its
+`application/vnd.toolkit.exercise+json` record, displayed by the cell or, for a result that was
+printed or not shown, by the cell the worker adds at the end; outputs saved in the submitted file
+are cleared before it runs, and cells that did not run are ignored); which exercises a notebook should
 have comes from its tagged cells and, for a file named like a course notebook (`06_…`, or a
 name holding one, `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted
 exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell

@@ -157,3 +157,18 @@ def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_fo
     assert check("w7.rollback_order", collections.deque(["charge_payment", "reserve_stock"])).passed
     assert check("w3.no_call", dict.fromkeys(["B03", "A03", "A04", "A05"]).keys()).passed
     assert not check("w7.rollback_order", collections.deque(["reserve_stock", "charge_payment"])).passed
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["$.usage.prompt_tokens", 'usage["prompt_tokens"]', "['usage']['prompt_tokens']", "/usage/prompt_tokens"],
+)
+def test_a_path_in_jsonpath_bracket_or_pointer_form_is_the_dotted_path(path):
+    result = check("w1.usage_path", path)
+    assert result.passed, result.feedback
+
+
+def test_a_bracketed_path_to_the_wrong_number_is_still_wrong():
+    assert check("w1.usage_path", 'usage["completion_tokens"]').feedback == (
+        "completion_tokens are the tokens the model wrote (output), not the ones it read"
+    )

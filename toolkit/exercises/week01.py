@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
@@ -87,7 +88,7 @@ def check_usage_path(answer: Any) -> Verdict:
     value: Any = json.loads(client.exchanges[-1].response_text)
     if not isinstance(answer, str) or not answer.strip():
         return wrong("answer with a dotted path as a string, e.g. 'usage.total_tokens'")
-    answer = ".".join(part.strip() for part in answer.split("."))  # spaces around the path or its dots
+    answer = dotted(answer)
     walked: list[str] = []
     for part in answer.split("."):
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
@@ -104,6 +105,20 @@ def check_usage_path(answer: Any) -> Verdict:
     if answer.endswith("total_tokens"):
         return wrong("total_tokens is input + output; the input alone has its own key")
     return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
+
+
+def dotted(path: str) -> str:
+    """A path to a value of the body in the dotted form: spaces around it or its dots dropped, and
+    the other ways of writing one read as it — JSONPath (`$.usage.prompt_tokens`), brackets
+    (`usage["prompt_tokens"]`, `choices[0]`) and a JSON Pointer (`/usage/prompt_tokens`)."""
+    text = path.strip()
+    if text.startswith("/") and "." not in text:
+        text = text.replace("/", ".")
+    text = re.sub(
+        r"""\[\s*(?:'([^']*)'|"([^"]*)"|([^\]'"]*?))\s*\]""", lambda m: "." + "".join(g or "" for g in m.groups()), text
+    )
+    text = text.removeprefix("$")
+    return ".".join(part.strip() for part in text.strip(".").split("."))
 
 
 def _there(walked: list[str], value: Any) -> str:

@@ -230,3 +230,15 @@ def test_a_check_printed_assigned_or_followed_by_another_line_still_counts(tmp_p
         ("w6.if_last", False, "failed"),
         ("w6.window", False, "not attempted"),  # the last check() of an exercise is the one graded
     ]
+
+
+def test_a_keyboardinterrupt_the_learners_code_raised_is_not_called_a_time_limit():
+    def cell(exercise, ename):
+        code = nbformat.v4.new_code_cell("", metadata={"tags": [f"exercise:{exercise}"]}, execution_count=1)
+        code.outputs = [nbformat.v4.new_output("error", ename=ename, evalue="", traceback=[])]
+        return code
+
+    ran = nbformat.v4.new_notebook(cells=[cell("w6.truth_table", "KeyboardInterrupt"), cell("w6.window", "KeyError")])
+    assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"
+    ran.metadata["grade_error"] = "CellTimeoutError: A cell timed out while it was being executed"
+    assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"  # not the last that ran

@@ -121,23 +121,25 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     (blank, or after a timeout or a dead kernel) cannot pass with an output saved before."""
     records: dict[str, dict[str, Any]] = {}
     errors: dict[str, str] = {}
-    for cell in notebook.cells:
-        if cell.cell_type != "code" or cell.get("execution_count") is None:
-            continue
+    ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
+    timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
+    for cell in ran:
+        stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
             if record:
                 records[str(record["exercise"])] = record
             ex_id = exercise_id(cell)
             if output.get("output_type") == "error" and ex_id:
-                errors[ex_id] = _error_text(output)
+                errors[ex_id] = _error_text(output, stopped)
     return records, errors
 
 
-def _error_text(output: dict[str, Any]) -> str:
-    """What an exercise cell's error output says, for the learner (a time-limit stop says so)."""
+def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
+    """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
+    the time limit stopped says so; any other is the learner's code raising it."""
     name, value = output.get("ename"), str(output.get("evalue", "")).strip()
-    if name == "KeyboardInterrupt":  # how the grader stops a cell at the time limit
+    if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
     return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
 

@@ -172,3 +172,12 @@ def test_a_bracketed_path_to_the_wrong_number_is_still_wrong():
     assert check("w1.usage_path", 'usage["completion_tokens"]').feedback == (
         "completion_tokens are the tokens the model wrote (output), not the ones it read"
     )
+
+
+def test_none_written_as_text_is_none():
+    from toolkit.exercises.week01 import QUESTIONS
+
+    called = ["query_logistics", "query_refund_policy", " none", "query_order"]
+    assert check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed
+    called[2] = "nothing"
+    assert not check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed

@@ -51,7 +51,10 @@ def verdict_of(found: list[str], praise: str) -> Verdict:
 
 
 def matches(said: Any, real: Any) -> bool:
-    """Equal; a real bool only by that bool, a real number only by a number, a real text by `same_text`."""
+    """Equal; a real bool only by that bool, a real number only by a number, a real text by `same_text`,
+    a real None by None or the text "None" (what the starter's comment spells)."""
+    if real is None:
+        return said is None or same_text(said, "None")
     if isinstance(real, bool):
         return said is real
     if is_number(real):

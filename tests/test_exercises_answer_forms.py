@@ -181,3 +181,12 @@ def test_none_written_as_text_is_none():
     assert check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed
     called[2] = "nothing"
     assert not check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed
+
+
+@pytest.mark.parametrize("outcome", ["toolkit.errors.TransientError", "TRANSIENT"])
+def test_an_outcome_named_by_its_class_or_its_dotted_name_is_that_class(outcome):
+    from toolkit.errors import TransientError
+
+    said = TransientError if outcome == "TRANSIENT" else outcome
+    result = check("w2.timeout", {"requests sent": 2, "outcome": said})
+    assert result.passed, result.feedback

@@ -195,6 +195,16 @@ def check_truncated(answer: Any) -> Verdict:
     )
 
 
+def outcome_name(said: Any) -> Any:
+    """An outcome named another way, as its class name: the exception class itself
+    (`TransientError`, imported) or its dotted name (`toolkit.errors.TransientError`)."""
+    if isinstance(said, type) and issubclass(said, BaseException):
+        return said.__name__
+    if isinstance(said, str) and "." in said.strip():
+        return said.strip().rsplit(".", 1)[-1]
+    return said
+
+
 TIMEOUT_OUTCOMES = ("answer", "TransientError", "CallerError", "BadResponseError", "ReadTimeout", "TimeoutError")
 
 
@@ -261,6 +271,7 @@ def timeout_run() -> tuple[int, str, list[float]]:
 def check_timeout(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
         return problem
+    answer = {**answer, "outcome": outcome_name(answer["outcome"])}
     sent, outcome, waits = timeout_run()
 
     def say(key: str, said: Any, real: Any) -> str:

@@ -190,3 +190,11 @@ def test_an_outcome_named_by_its_class_or_its_dotted_name_is_that_class(outcome)
     said = TransientError if outcome == "TRANSIENT" else outcome
     result = check("w2.timeout", {"requests sent": 2, "outcome": said})
     assert result.passed, result.feedback
+
+
+def test_stream_kinds_given_as_the_event_classes_are_their_names():
+    from toolkit.chat.sse import TextDelta, ToolCallDelta
+    from toolkit.loop.records import ToolFinished, ToolStarted
+
+    result = check("w4.stream_order", [ToolCallDelta, ToolStarted, ToolFinished, TextDelta])
+    assert result.passed, result.feedback

@@ -250,6 +250,8 @@ def stream_kinds() -> list[str]:
 )
 def check_stream_order(answer: Any) -> Verdict:
     kinds = as_list(answer)
+    if kinds is not None:  # the event classes themselves (imported from toolkit) name their kinds too
+        kinds = [k.__name__ if isinstance(k, type) else k for k in kinds]
     if kinds is None or not all(isinstance(k, str) for k in kinds):
         return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
     answer = [one_of(k, STREAM_KINDS) or k for k in kinds]

@@ -305,3 +305,14 @@ def test_an_async_function_is_told_to_be_a_plain_def_without_a_never_awaited_war
         "your function is `async def`: it returned a coroutine that never ran; write it with `def`",
     )
     assert [str(w.message) for w in recwarn if "never awaited" in str(w.message)] == []
+
+
+def test_feedback_holds_no_character_the_kernel_cannot_send():
+    import json
+
+    def keep(messages, n):
+        raise ValueError("half an emoji \ud83d, a NUL \x00 and a bell \x07")
+
+    feedback = check("w6.window", keep).feedback
+    assert feedback == "your code raised ValueError: half an emoji \\ud83d, a NUL \\x00 and a bell \\x07"
+    json.dumps(feedback, ensure_ascii=False).encode("utf-8")  # what a kernel sends must encode

@@ -242,3 +242,18 @@ def test_a_keyboardinterrupt_the_learners_code_raised_is_not_called_a_time_limit
     assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"
     ran.metadata["grade_error"] = "CellTimeoutError: A cell timed out while it was being executed"
     assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"  # not the last that ran
+
+
+def test_a_file_name_that_is_not_utf8_is_graded_and_written_with_its_byte_escaped(tmp_path):
+    import csv
+    import os
+
+    folder = os.fsencode(tmp_path)
+    with open(folder + b"/\xb0\xa1 hw.ipynb", "w") as f:  # 啊 in GBK, from a zip made on another system
+        f.write("{}")
+    rows = grade.grade_paths([tmp_path])
+    assert [r.notebook for r in rows] == [f"{tmp_path}/\\xb0\\xa1 hw.ipynb"]
+    out = grade.write_csv(rows, tmp_path / "grades.csv")
+    with open(out, encoding="utf-8") as f:
+        assert list(csv.reader(f))[1][0] == f"{tmp_path}/\\xb0\\xa1 hw.ipynb"
+    summary(rows).encode("utf-8")

@@ -562,13 +562,17 @@ def _quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+"""A lone surrogate (a learner's message can hold one; sending it to the notebook fails) or a control
+character other than a newline or a tab."""
 FEEDBACK_LIMIT = 600
 """Feedback longer than this is cut (an answer's repr inside it can be any size)."""
 
 
 def _shortened(text: str) -> str:
-    """Feedback without memory addresses (the grade report must not change between runs), cut to the limit."""
-    text = _ADDRESS.sub("", text)
+    """Feedback without memory addresses (the grade report must not change between runs), with any
+    character the kernel cannot send or a terminal would act on written as its escape, cut to the limit."""
+    text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), _ADDRESS.sub("", text))
     if len(text) <= FEEDBACK_LIMIT:
         return text
     return text[: FEEDBACK_LIMIT - 1] + "…"

@@ -144,9 +144,15 @@ def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
 
 
+def path_text(path: Path) -> str:
+    """The path as text a CSV and a terminal can hold: a byte of the name that is not UTF-8 (a
+    name from a zip made under another encoding) is written as its escape, `\\xff`, not lost."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     """Rows for one submission (never raises for a bad submission)."""
-    name = str(path)
+    name = path_text(path)
     if not path.is_file():
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
     if path.suffix != ".ipynb":
@@ -307,7 +313,7 @@ def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(["notebook", "exercise", "passed", "feedback"])
         for r in rows:

@@ -257,3 +257,28 @@ def test_a_file_name_that_is_not_utf8_is_graded_and_written_with_its_byte_escape
     with open(out, encoding="utf-8") as f:
         assert list(csv.reader(f))[1][0] == f"{tmp_path}/\\xb0\\xa1 hw.ipynb"
     summary(rows).encode("utf-8")
+
+
+def test_ctrl_c_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path, monkeypatch, capsys):
+    import csv
+
+    from toolkit.cli.main import main
+
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        (tmp_path / name).write_text("{}")
+    graded = []
+
+    def grade_one(path, seconds=120):
+        if path.name == "c.ipynb":
+            raise KeyboardInterrupt
+        graded.append(path.name)
+        return [Row(str(path), "w6.round_trips", True, "passed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
+    with open(out, encoding="utf-8") as f:
+        assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
+    captured = capsys.readouterr()
+    assert captured.err == f"\nstopped (Ctrl-C) after 2 of 3 notebooks: their 2 rows are in {out}\n"
+    assert "total" in captured.out

@@ -310,15 +310,39 @@ def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
     return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
 
 
+HEADER = ["notebook", "exercise", "passed", "feedback"]
+
+
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["notebook", "exercise", "passed", "feedback"])
+        writer.writerow(HEADER)
         for r in rows:
-            writer.writerow([r.notebook, r.exercise, int(r.passed), r.feedback])
+            writer.writerow(_csv_row(r))
     return out
+
+
+def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, rows: list[Row]) -> Path:
+    """Grade each notebook and write its rows to the CSV at once, appending them to `rows` too: a
+    run stopped half-way (Ctrl-C after an hour, a crash) leaves every notebook graded before in
+    the file, and in `rows` for the caller's summary."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+        writer = csv.writer(f)
+        writer.writerow(HEADER)
+        for path in notebooks:
+            graded = grade_notebook(path, seconds)
+            writer.writerows(_csv_row(r) for r in graded)
+            f.flush()
+            rows += graded
+    return out
+
+
+def _csv_row(r: Row) -> list[Any]:
+    return [r.notebook, r.exercise, int(r.passed), r.feedback]
 
 
 def summary(rows: Sequence[Row]) -> str:

@@ -316,3 +316,13 @@ def test_feedback_holds_no_character_the_kernel_cannot_send():
     feedback = check("w6.window", keep).feedback
     assert feedback == "your code raised ValueError: half an emoji \\ud83d, a NUL \\x00 and a bell \\x07"
     json.dumps(feedback, ensure_ascii=False).encode("utf-8")  # what a kernel sends must encode
+
+
+def test_a_skill_folder_refused_whole_is_told_without_the_temporary_path():
+    import shutil
+
+    result = check("w10.skill_folder", lambda root: shutil.rmtree(root))
+    assert result.feedback == (
+        "Skills.from_directory refused the folder: load_skills('root'): no such folder. "
+        "Fix: pass the folder that holds one sub-folder per skill"
+    )

@@ -67,10 +67,10 @@ def check_skill_folder(fn: Any) -> Verdict:
         try:
             skills = Skills.from_directory(root)
         except Exception as error:
-            return wrong(f"Skills.from_directory refused the folder: {error}")
+            return wrong(f"Skills.from_directory refused the folder: {_without(root, str(error))}")
         if "gift-wrapping" not in skills.by_name:
-            why = "".join(  # the reason without the temporary folder's path: the same on every run
-                f"; {folder!r} was left out: {reason.replace(str(root) + os.sep, '')}"
+            why = "".join(
+                f"; {folder!r} was left out: {_without(root, reason)}"
                 for folder, reason in sorted(skills.rejected.items())
             )
             return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why}")
@@ -82,6 +82,11 @@ def check_skill_folder(fn: Any) -> Verdict:
         return right(f"level 0 shows: gift-wrapping — {skill.description}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _without(root: Path, text: str) -> str:
+    """`text` without the temporary folder's path (`root/…` → `…`, `root` → "root"): the same on every run."""
+    return text.replace(str(root) + os.sep, "").replace(str(root), "root")
 
 
 @answer_exercise(

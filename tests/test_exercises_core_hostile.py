@@ -326,3 +326,29 @@ def test_a_skill_folder_refused_whole_is_told_without_the_temporary_path():
         "Skills.from_directory refused the folder: load_skills('root'): no such folder. "
         "Fix: pass the folder that holds one sub-folder per skill"
     )
+
+
+def test_a_set_in_an_answer_reads_the_same_in_every_kernel():
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from toolkit.exercises import check\n"
+        "print(check('w6.round_trips', {'alpha', 'beta', 'gamma', 'delta'}).feedback)\n"
+        "print(check('w0.switch', {'no variables': {'x', 'y', 'z'}, 'all three': 'real',"
+        " 'only LLM_BASE_URL': 'error'}).feedback)\n"
+        "print(check('w8.score', lambda n, d, t: frozenset({'q', 'r', 's', 't'})).feedback)\n"
+    )
+    texts = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(texts) == 1, texts
+    assert "not {'alpha', 'beta', 'delta', 'gamma'}" in texts.pop()

@@ -36,7 +36,7 @@ def dict_answer_problem(
         options = list(choices)
         for key, value in answer.items():
             if not any(matches(value, option) for option in options):
-                return wrong(f"answer {either(options)} for {key!r}, not {value!r}")
+                return wrong(f"answer {either(options)} for {key!r}, not {show(value)}")
     return None
 
 

@@ -431,10 +431,11 @@ _ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 
 def show(value: Any) -> str:
-    """How feedback quotes a value: its repr, or — when that holds a memory address, which would make
-    the same answer read differently on every run — what it is: "a function named helper"."""
+    """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
+    address — what it is: "a function named helper". Either way the same answer reads the same on
+    every run (a set's order, like an address, changes from one kernel to the next)."""
     try:
-        text = repr(value)
+        text = _stable_repr(value)
     except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
         return f"a {type(value).__name__} object"
     if not _ADDRESS.search(text):
@@ -446,6 +447,28 @@ def show(value: Any) -> str:
     if type(value) in (list, tuple, dict, set, frozenset):
         return _ADDRESS.sub("", text)
     return f"a {type(value).__name__} object"
+
+
+def _stable_repr(value: Any, depth: int = 0) -> str:
+    """`repr`, with the items of every set (in lists, tuples and dicts too) in sorted order."""
+    kind = type(value)
+    if depth > 50 or kind not in (set, frozenset, list, tuple, dict):
+        return repr(value)
+    if kind in (set, frozenset):
+        if not value:
+            return f"{kind.__name__}()"
+        inner = "{" + ", ".join(sorted(_stable_repr(item, depth + 1) for item in value)) + "}"
+        return inner if kind is set else f"frozenset({inner})"
+    if kind is dict:
+        return (
+            "{"
+            + ", ".join(f"{_stable_repr(k, depth + 1)}: {_stable_repr(v, depth + 1)}" for k, v in value.items())
+            + "}"
+        )
+    items = [_stable_repr(item, depth + 1) for item in value]
+    if kind is list:
+        return "[" + ", ".join(items) + "]"
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 _MISSING: Any = object()

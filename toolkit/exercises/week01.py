@@ -218,7 +218,7 @@ def check_keyword_rules(answer: Any) -> Verdict:
         return calls[0].name if calls else None
 
     actual = {q: called(q) for q in QUESTIONS}
-    found = misses(answer, actual, lambda q, said, real: f"{q} → the fake model does not call {said!r}")
+    found = misses(answer, actual, lambda q, said, real: f"{q} → the fake model does not call {show(said)}")
     return verdict_of(
         found, "the keyword rules are data (gateway_rules.toml): you can read what the fake model will do."
     )

@@ -126,7 +126,7 @@ def check_triage(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, CASES, CHOICES):
         return problem
     actual = {case: triage(fault, mode) for case, (fault, mode) in CASES.items()}
-    found = misses(answer, actual, lambda case, said, real: f"{case}: the client's outcome is not {said!r}")
+    found = misses(answer, actual, lambda case, said, real: f"{case}: the client's outcome is not {show(said)}")
     return verdict_of(
         found, "timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response."
     )
@@ -283,7 +283,7 @@ def check_timeout(answer: Any) -> Verdict:
                 why = " — max_retries=1 is one retry after the first try: two requests, not three"
             if not is_number(said):
                 return f"answer the requests sent with a number, not {show(said)}"
-            return f"the client did not send {said!r} requests{why}"
+            return f"the client did not send {show(said)} requests{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
             why = " — httpx's timeout is caught and raised as one of the client's own three kinds, once the retries run out"
         elif said == "answer":
@@ -294,7 +294,7 @@ def check_timeout(answer: Any) -> Verdict:
             why = " — use 'answer' or the class name of the exception chat() raises (type(error).__name__)"
         else:
             why = ""
-        return f"chat() did not end with {said!r}{why}"
+        return f"chat() did not end with {show(said)}{why}"
 
     found = misses(answer, {"requests sent": sent, "outcome": outcome}, say)
     return verdict_of(

@@ -35,7 +35,7 @@ def check_probe(answer: Any) -> Verdict:
     found = misses(
         answer,
         {mode: result.verdict for mode, result in results.items()},
-        lambda mode, said, verdict: f"mode {mode}: the probe's verdict is not {said!r}",
+        lambda mode, said, verdict: f"mode {mode}: the probe's verdict is not {show(said)}",
     )
     return verdict_of(found, "five modes, five clear verdicts.")
 
@@ -177,7 +177,7 @@ def check_model_calls(answer: Any) -> Verdict:
         tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
         if not is_number(said):
             return f"{question}: answer with a number, not {show(said)}"
-        return f"{question}: not {said!r} model calls{tip}"
+        return f"{question}: not {show(said)} model calls{tip}"
 
     found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
     return verdict_of(found, "a tool question costs a round trip more than small talk.")
@@ -202,7 +202,7 @@ def check_unknown_order(answer: Any) -> Verdict:
         return right(f"the tool said {tool_said[:40]!r}…, and the answer passes it on; nothing invented.")
     if said is None:
         return wrong("answer 'status' or 'confirm the id'")
-    return wrong(f"not {said!r}: read what query_order returns for SN202610209999, and what the answer passes on")
+    return wrong(f"not {show(said)}: read what query_order returns for SN202610209999, and what the answer passes on")
 
 
 NO_CALL_CHOICES = ("N05", "B03", "A03", "A04", "N11", "A05")

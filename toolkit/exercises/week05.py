@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.core import Verdict, exercise, right, show, wrong
 from toolkit.tools.decorator import Param
 
 
@@ -68,7 +68,7 @@ def check_required(answer: Any) -> Verdict:
             if "| None" in text and "Param" not in text
             else ""
         )
-        return f"{text}: not {said!r}{tip}"
+        return f"{text}: not {show(said)}{tip}"
 
     return verdict_of(misses(answer, actual, say), "required = no default and not required=False.")
 
@@ -313,6 +313,6 @@ def check_channels(answer: Any) -> Verdict:
     found = misses(
         answer,
         {case: channel(c) for case, c in calls.items()},
-        lambda case, said, actual: f"{case}: by default it is not {said!r}",
+        lambda case, said, actual: f"{case}: by default it is not {show(said)}",
     )
     return verdict_of(found, "two raise, one feeds back — FEED_BACK_ALL changes that.")

@@ -298,5 +298,5 @@ def check_if_last(answer: Any) -> Verdict:
         return run_loop(model, [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]).finish
 
     actual = {IF_LAST_ORDERS[0]: finish([query, notify]), IF_LAST_ORDERS[1]: finish([notify, query])}
-    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish is not {said!r}")
+    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish is not {show(said)}")
     return verdict_of(found, "order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

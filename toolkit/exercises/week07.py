@@ -241,7 +241,7 @@ def check_model_reads(answer: Any) -> Verdict:
     found = misses(
         answer,
         {name: m.is_error for name, m in read.items()},
-        lambda name, said, is_error: f"{name}: is_error is not {said!r}",
+        lambda name, said, is_error: f"{name}: is_error is not {show(said)}",
     )
     return verdict_of(found, "every result says what is true now: nothing is done.")
 
@@ -265,7 +265,7 @@ def check_when(answer: Any) -> Verdict:
         answer,
         {k: len(r.saga) for k, r in cases.items()},
         lambda k, said, ran: (
-            f"{k}: not {said!r}" if is_number(said) else f"{k}: answer with a number, not {show(said)}"
+            f"{k}: not {show(said)}" if is_number(said) else f"{k}: answer with a number, not {show(said)}"
         ),
     )
     return verdict_of(found, "on, and a failure after successes: that is when.")

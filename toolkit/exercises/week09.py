@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, same_text
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 TODAY = datetime.date(2026, 10, 25)
 
@@ -49,7 +49,7 @@ def check_rename(answer: Any) -> Verdict:
         return problem
     if not misses(answer, actual, lambda key, said, real: key):
         return right("the model sees order_lookup; the server still gets query_order.")
-    return wrong("; ".join(misses(answer, actual, lambda key, said, real: f"{key}: not {said!r}")))
+    return wrong("; ".join(misses(answer, actual, lambda key, said, real: f"{key}: not {show(said)}")))
 
 
 @exercise(
@@ -145,7 +145,7 @@ def check_dotted_name(answer: Any) -> Verdict:
         return right(f"{actual!r}; original_name() still gives 'find.customer' for the server.")
     if same_text(answer, "find.customer"):
         return wrong("a dot is not allowed in a chat-API tool name: the provider translates it")
-    return wrong(f"the model does not see {answer!r}")
+    return wrong(f"the model does not see {show(answer)}")
 
 
 HUNG_TIMEOUT_S = 0.3

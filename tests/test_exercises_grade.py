@@ -202,7 +202,8 @@ def test_an_exercise_cell_stopped_at_the_time_limit_says_so():
         code.outputs = [nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[])]
         return code
 
-    notebook = nbformat.v4.new_notebook(cells=[cell("KeyboardInterrupt", ""), cell("KeyError", ""), cell("E", "x")])
+    notebook = nbformat.v4.new_notebook(cells=[cell("KeyError", ""), cell("E", "x"), cell("KeyboardInterrupt", "")])
+    notebook.metadata["grade_error"] = "CellTimeoutError: A cell timed out while it was being executed"
     assert results(notebook)[1] == {
         "w6.KeyboardInterrupt": "stopped: the cell ran longer than the time limit",
         "w6.KeyError": "the cell raised KeyError",

@@ -4,7 +4,10 @@ Runs each notebook in a fresh kernel, offline (the LLM_* variables are removed),
 limit per cell (`--timeout`) and, a minute above it, one for the whole notebook, and writes
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
-and grading goes on. See `toolkit.exercises.grade`.
+and grading goes on. An `--out` that names one of the submissions is refused before anything
+runs: the CSV would overwrite a learner's work. Rows are written as each notebook is graded:
+Ctrl-C half-way keeps the rows of every notebook graded before, and says how far it got (exit
+130). See `toolkit.exercises.grade`.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -12,6 +15,7 @@ Leaves out: uploading grades anywhere (the CSV is the interface).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sized
 from pathlib import Path
 
 from toolkit.cli.arguments import out_file, whole
@@ -40,10 +44,34 @@ def time_limit(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from toolkit.exercises.grade import grade_paths, summary, write_csv
+    import os
+    import sys
 
-    rows = grade_paths(args.paths, seconds=args.timeout)
-    out = write_csv(rows, args.out)
+    from toolkit.errors import ConfigurationError
+    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, summary
+
+    notebooks = find_notebooks(args.paths)
+    out = os.path.realpath(args.out)
+    if any(os.path.realpath(path) == out for path in notebooks):
+        raise ConfigurationError(
+            f"grade --out {args.out}: that is one of the notebooks to grade, and the CSV would overwrite it; "
+            "give another file, e.g. --out grades.csv"
+        )
+    rows: list[Row] = []
+    try:
+        grade_into_csv(notebooks, args.out, args.timeout, rows)
+    except KeyboardInterrupt:
+        done = len(dict.fromkeys(r.notebook for r in rows))
+        print(summary(rows))
+        print(
+            f"\nstopped (Ctrl-C) after {done} of {len(notebooks)} notebooks: their {_rows(rows)} are in {args.out}",
+            file=sys.stderr,
+        )
+        return 130
     print(summary(rows))
-    print(f"\n{len(rows)} row{'' if len(rows) == 1 else 's'} written to {out}")
+    print(f"\n{_rows(rows)} written to {args.out}")
     return 0
+
+
+def _rows(rows: Sized) -> str:
+    return f"{len(rows)} row{'' if len(rows) == 1 else 's'}"

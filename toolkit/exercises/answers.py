@@ -6,7 +6,10 @@ lists with `misses` the cases whose prediction is not what the package really do
 turns them into ✗ (every miss, joined by "; ") or ✓ with `verdict_of`.
 
 A prediction matches when it equals the real value; a real bool must be that bool (1 is not
-True), as a learner who writes 1 for "True or False" has not answered the question.
+True), as a learner who writes 1 for "True or False" has not answered the question, and a real
+number must be a number (not True for 1, not the string "2"). A real text matches the same
+words whatever the spacing and case (" Feed back" is "feed back"): the exercises ask which
+outcome, never how it is capitalised.
 
 Leaves out: what a miss says — each checker writes its own text, since it knows why.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from toolkit.exercises.core import Verdict, right, wrong
+from toolkit.exercises.core import Verdict, is_number, right, show, wrong
 
 
 def dict_answer_problem(
@@ -33,7 +36,7 @@ def dict_answer_problem(
         options = list(choices)
         for key, value in answer.items():
             if not any(matches(value, option) for option in options):
-                return wrong(f"answer {either(options)} for {key!r}, not {value!r}")
+                return wrong(f"answer {either(options)} for {key!r}, not {show(value)}")
     return None
 
 
@@ -48,8 +51,49 @@ def verdict_of(found: list[str], praise: str) -> Verdict:
 
 
 def matches(said: Any, real: Any) -> bool:
-    """Equal; a real bool only by that bool."""
-    return said is real if isinstance(real, bool) else bool(said == real)
+    """Equal; a real bool only by that bool, a real number only by a number, a real text by `same_text`,
+    a real None by None or the text "None" (what the starter's comment spells)."""
+    if real is None:
+        return said is None or same_text(said, "None")
+    if isinstance(real, bool):
+        return said is real
+    if is_number(real):
+        return is_number(said) and bool(said == real)
+    if isinstance(real, str):
+        return same_text(said, real)
+    return bool(said == real)
+
+
+def same_text(said: Any, real: str) -> bool:
+    """`said` is a text of the same words as `real`, whatever the spacing and case."""
+    return isinstance(said, str) and _words(said) == _words(real)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def one_of(said: Any, options: Iterable[str]) -> str | None:
+    """The option `said` names (`same_text`), or None."""
+    return next((option for option in options if same_text(said, option)), None)
+
+
+def as_list(answer: Any) -> list[Any] | None:
+    """A list or tuple answer as a list (the order is the answer); None for anything else."""
+    return list(answer) if isinstance(answer, (list, tuple)) else None
+
+
+def as_set(answer: Any) -> set[Any] | None:
+    """A set, frozenset, list or tuple answer of texts as a set of them, each without the spaces
+    around it; None for anything else (a lone text is not a set of texts)."""
+    if not isinstance(answer, (set, frozenset, list, tuple)) or not all(isinstance(x, str) for x in answer):
+        return None
+    return {x.strip() for x in answer}
+
+
+def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
+    """✗ when the answer is not a number (True is not 1, "2" is not 2), else None."""
+    return None if is_number(answer) else wrong(f"answer with {what}, not {show(answer)}")
 
 
 def either(options: list[Any]) -> str:

@@ -9,15 +9,32 @@ prediction with what the package really does — never the text of the code.
 `check()` turns that into a `CheckResult` a notebook shows (✓ / ✗ / "not attempted yet"):
 
 - an answer still holding the starter's placeholder `...` (anywhere in a list, dict or
-  tuple, or returned by a function) is *not attempted*: no exception, no hint;
-- a failed try shows the checker's feedback (specific to the mistake) and the hint;
+  tuple, or returned by a function) is *not attempted*: no exception, no hint; so is the other
+  "not written yet" marker a learner may put there, `NotImplemented` (an answer, or returned)
+  or `raise NotImplementedError` in their function;
+- `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
+  error saying how to call it;
+- a failed try shows the checker's feedback (specific to the mistake) and the hint; a wrong
+  prediction is told which part is wrong and, where the checker knows it, the misconception —
+  never the value it should have been (else any first try, then the value read off the
+  feedback, would pass);
 - an exception in the learner's code (any `BaseException`: `exit()`, a class of their own) or
   raised by their answer inside a check is a failed try that names it, never a traceback; only
   Ctrl-C (`KeyboardInterrupt`) stops the cell;
+- a check still running after `CHECK_LIMIT_S` seconds (or the fewer that `toolkit grade` sets in
+  `TOOLKIT_CHECK_LIMIT_S`, to stop it before the cell's own limit) is
+  stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
+  when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it);
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
   whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
   `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
   to equal anything;
+- numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
+  returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
+  `np.True_` is True, an array is a list, a Series the dict of its labels;
+- a build exercise's reference that code outside the package replaced in this kernel (a learner
+  "installing" their `returns_now` as `toolkit.loop.returns.should_return_immediately`) is not
+  compared with: the check says so, as the learner's code would only be compared with itself;
 - feedback quotes a value by its repr, or by what it is ("a function named helper") when the
   repr holds a memory address: the same answer always reads the same, in the notebook and in
   the grade report;
@@ -33,10 +50,20 @@ any defence against a learner set on faking a ✓ (a class can claim a trusted `
 
 from __future__ import annotations
 
+import decimal
+import difflib
 import html
+import inspect
+import itertools
 import json
+import logging
+import numbers
 import re
-from collections.abc import Callable, Mapping
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +91,18 @@ class LearnerError(Exception):
 
 class Untrusted(Exception):
     """The answer holds an object whose class decides `==` by its own code."""
+
+
+class TooSlow(BaseException):
+    """The check ran past `CHECK_LIMIT_S` (raised by the timer wherever the code then was)."""
+
+
+class AsyncAnswer(Exception):
+    """The learner's function is `async def`: what it returned is a coroutine that never ran."""
+
+
+class Replaced(Exception):
+    """A checker's reference is no longer the package's own: code in the kernel replaced it."""
 
 
 @dataclass(frozen=True)
@@ -221,13 +260,28 @@ def get(exercise_id: str) -> Exercise:
     try:
         return _REGISTRY[exercise_id]
     except KeyError:
-        near = [i for i in _REGISTRY if i.split(".")[0] == exercise_id.split(".")[0]] or sorted(_REGISTRY)[:5]
-        raise ConfigurationError(f"no exercise {exercise_id!r}; this week's are: {', '.join(near)}") from None
+        raise ConfigurationError(_unknown_id_text(exercise_id)) from None
+
+
+def _unknown_id_text(exercise_id: str) -> str:
+    """No such exercise: the nearest id (a typo, another case, spaces), then the week's ids."""
+    key = exercise_id.strip().casefold()
+    folded = {i.casefold(): i for i in _REGISTRY}
+    close = folded.get(key) or next(iter(difflib.get_close_matches(key, folded, n=1, cutoff=0.75)), None)
+    nearest = folded[close] if close in folded else close
+    week = key.split(".")[0]
+    near = [i for i in _REGISTRY if i.split(".")[0] == week]
+    if not near and nearest:
+        near = [i for i in _REGISTRY if i.split(".")[0] == nearest.split(".")[0]]
+    text = f"no exercise {exercise_id!r}" + (f" (did you mean {nearest!r}?)" if nearest else "")
+    if near:
+        return text + f"; this week's are: {', '.join(near)}"
+    return text + f"; ids look like 'w6.truth_table': the weeks are w0 to w{max(e.week for e in _REGISTRY.values())}"
 
 
 def has_placeholder(value: Any) -> bool:
-    """True when `...` is still somewhere in the answer (a list, tuple, set or dict)."""
-    if value is Ellipsis:
+    """True when `...` (or `NotImplemented`) is still somewhere in the answer (a list, tuple, set or dict)."""
+    if value is Ellipsis or value is NotImplemented:
         return True
     if isinstance(value, Mapping):
         return any(has_placeholder(k) or has_placeholder(v) for k, v in value.items())
@@ -238,11 +292,30 @@ def has_placeholder(value: Any) -> bool:
 
 def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; a `...` it returns means "not attempted yet"."""
-    value = call_learner(fn, *args, **kwargs)
+    value = plain(call_learner(fn, *args, **kwargs))
     if has_placeholder(value):
         raise NotAttempted
     if (cls := untrusted_class(value)) is not None:
         raise Untrusted(f"your function returned {_untrusted_text(cls)}; return plain values or the package's objects")
+    return value
+
+
+def reference(module: str, *path: str) -> Any:
+    """The package's `module.path…` (a function, or a method through its class) for a checker to
+    compare with; `Replaced` when what is there now was written outside the package — the learner's
+    code replaced it in this kernel, and comparing with it would compare their code with itself."""
+    import importlib
+
+    value: Any = importlib.import_module(module)
+    for name in path:
+        value = getattr(value, name)
+    function = getattr(value, "__func__", value)  # a classmethod read from its class
+    if str(getattr(function, "__module__", None) or "").split(".")[0] != "toolkit":
+        name = ".".join((module, *path))
+        raise Replaced(
+            f"{name} is not the package's any more: code in this kernel replaced it with {show(value)}, "
+            "so there is nothing to compare your answer with — restart the kernel and run the cells again"
+        )
     return value
 
 
@@ -251,11 +324,65 @@ def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     if not callable(fn):
         raise TypeError(f"expected a function, got {type(fn).__name__}")
     try:
-        return fn(*args, **kwargs)
-    except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
+        value = fn(*args, **kwargs)
+    except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
+        raise NotAttempted from None
+    except (KeyboardInterrupt, TooSlow):  # Ctrl-C stops the cell, as everywhere else; the limit stops the check
         raise
     except BaseException as error:  # exit() or a BaseException of the learner's own is a failed try too
         raise LearnerError(error) from error
+    if inspect.iscoroutine(value):  # close it: no "never awaited" warning under the cell
+        value.close()
+        raise AsyncAnswer("your function is `async def`: it returned a coroutine that never ran; write it with `def`")
+    return value
+
+
+def items_of(value: Any, most: int) -> list[Any]:
+    """The items of an iterable the learner's function returned, at most `most` + 1 of them: a
+    generator that never ends is cut there, one that raises is the learner's error, and the items
+    are checked like an answer (placeholder, classes with their own `==`). A str or a mapping is
+    not a list of items: `TypeError`."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"expected a list, got {show(value)}")
+    items = [plain(item) for item in call_learner(lambda: list(itertools.islice(value, most + 1)))]
+    if has_placeholder(items):
+        raise NotAttempted
+    if (cls := untrusted_class(items)) is not None:
+        raise Untrusted(f"your function returned {_untrusted_text(cls)}; return plain values or the package's objects")
+    return items
+
+
+def plain(value: Any) -> Any:
+    """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
+    hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
+    and the standard library's other containers as the plain one they stand for (a deque → a list,
+    a Counter → a dict), through lists, tuples, sets and dicts of exactly those types; anything
+    else — a learner's own class above all — as it is."""
+    kind = type(value)
+    package = str(getattr(kind, "__module__", "")).split(".")[0]
+    if package == "numpy" and hasattr(value, "tolist"):
+        return plain(value.tolist())
+    if package == "pandas" and kind.__name__ == "Series":
+        return plain(value.to_dict())
+    if kind in (list, tuple, set, frozenset):
+        return kind(plain(item) for item in value)
+    if kind is dict:
+        return {plain(key): plain(item) for key, item in value.items()}
+    if package in ("builtins", "collections") and not isinstance(value, (str, bytes, bytearray)):
+        return _standard_container(value)
+    return value
+
+
+def _standard_container(value: Any) -> Any:
+    """A container of the standard library as the plain one it stands for: a mapping (OrderedDict,
+    Counter, UserDict, mappingproxy) a dict, a set view a set, a sequence (deque, range) a list."""
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, AbstractSet):
+        return {plain(item) for item in value}
+    if isinstance(value, Sequence):
+        return [plain(item) for item in value]
+    return value
 
 
 TRUSTED_MODULES = frozenset(
@@ -294,8 +421,9 @@ def _untrusted_text(cls: type) -> str:
 
 
 def is_number(value: Any) -> bool:
-    """An int or a float, not a bool (True is not 1 in an answer) and not a string of digits."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A real number — an int, a float, numpy's, a Fraction or a Decimal — not a bool (True is not 1
+    in an answer) and not a string of digits."""
+    return isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool)
 
 
 _ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
@@ -303,10 +431,11 @@ _ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 
 def show(value: Any) -> str:
-    """How feedback quotes a value: its repr, or — when that holds a memory address, which would make
-    the same answer read differently on every run — what it is: "a function named helper"."""
+    """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
+    address — what it is: "a function named helper". Either way the same answer reads the same on
+    every run (a set's order, like an address, changes from one kernel to the next)."""
     try:
-        text = repr(value)
+        text = _stable_repr(value)
     except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
         return f"a {type(value).__name__} object"
     if not _ADDRESS.search(text):
@@ -320,31 +449,77 @@ def show(value: Any) -> str:
     return f"a {type(value).__name__} object"
 
 
-def check(exercise_id: str, answer: Any) -> CheckResult:
+def _stable_repr(value: Any, depth: int = 0) -> str:
+    """`repr`, with the items of every set (in lists, tuples and dicts too) in sorted order."""
+    kind = type(value)
+    if depth > 50 or kind not in (set, frozenset, list, tuple, dict):
+        return repr(value)
+    if kind in (set, frozenset):
+        if not value:
+            return f"{kind.__name__}()"
+        inner = "{" + ", ".join(sorted(_stable_repr(item, depth + 1) for item in value)) + "}"
+        return inner if kind is set else f"frozenset({inner})"
+    if kind is dict:
+        return (
+            "{"
+            + ", ".join(f"{_stable_repr(k, depth + 1)}: {_stable_repr(v, depth + 1)}" for k, v in value.items())
+            + "}"
+        )
+    items = [_stable_repr(item, depth + 1) for item in value]
+    if kind is list:
+        return "[" + ", ".join(items) + "]"
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+_MISSING: Any = object()
+
+
+def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     """Check an answer: ✓, ✗ with feedback and a hint, or "not attempted yet"."""
+    from toolkit.errors import ConfigurationError
+
+    all_exercises()
+    if (
+        isinstance(answer, str)
+        and answer in _REGISTRY
+        and not (isinstance(exercise_id, str) and exercise_id in _REGISTRY)
+    ):
+        raise ConfigurationError(
+            f"check() takes the exercise id first, then your answer: check({answer!r}, {show(exercise_id)})"
+        )
     ex = get(exercise_id)
+    if answer is _MISSING:
+        raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
     result = _check(ex, answer)
     LAST[ex.id] = result
     return result
 
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:
+    limit = check_limit()
     try:
+        answer = plain(answer)
         if has_placeholder(answer):
             return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
         if (cls := untrusted_class(answer)) is not None:
             raise Untrusted(
                 f"your answer holds {_untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        verdict = ex.checker(answer)
+        with _quiet(), _time_limit(limit):
+            verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except Untrusted as error:
+    except (Untrusted, Replaced, AsyncAnswer) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")
     except RecursionError:  # a list that contains itself, or nesting no answer needs
         verdict = wrong("your answer contains itself (or is nested thousands deep); answer with plain values")
+    except TooSlow:
+        verdict = wrong(
+            f"the check was stopped after {limit:g} s: does your code loop forever, or wait for something "
+            "that never comes?"
+        )
     except KeyboardInterrupt:  # Ctrl-C stops the cell, as everywhere else
         raise
     except BaseException as error:  # the answer made the package (or the check) fail: say so, no traceback
@@ -355,13 +530,72 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
     return CheckResult(ex.id, "failed", feedback, ex.hint)
 
 
+CHECK_LIMIT_S = 30
+"""Seconds one check may run; the slowest checker needs about 2."""
+LIMIT_VARIABLE = "TOOLKIT_CHECK_LIMIT_S"
+
+
+def check_limit() -> float:
+    """`CHECK_LIMIT_S`, or fewer seconds when `TOOLKIT_CHECK_LIMIT_S` holds a smaller positive number."""
+    import math
+    import os
+
+    try:
+        wanted = float(os.environ.get(LIMIT_VARIABLE, ""))
+    except ValueError:
+        return CHECK_LIMIT_S
+    return min(CHECK_LIMIT_S, wanted) if math.isfinite(wanted) and wanted > 0 else CHECK_LIMIT_S
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise `TooSlow` in the main thread after `seconds`: a SIGALRM timer, set only where it can
+    be (a Unix main thread) and where nothing else has a handler for that signal."""
+    usable = (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    )
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TooSlow
+
+    signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """The package's warnings silenced while a checker runs the real thing (a hand-over, a skipped
+    symlink): they are the check's own runs, not the learner's; a checker says what matters."""
+    logger = logging.getLogger("toolkit")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+"""A lone surrogate (a learner's message can hold one; sending it to the notebook fails) or a control
+character other than a newline or a tab."""
 FEEDBACK_LIMIT = 600
 """Feedback longer than this is cut (an answer's repr inside it can be any size)."""
 
 
 def _shortened(text: str) -> str:
-    """Feedback without memory addresses (the grade report must not change between runs), cut to the limit."""
-    text = _ADDRESS.sub("", text)
+    """Feedback without memory addresses (the grade report must not change between runs), with any
+    character the kernel cannot send or a terminal would act on written as its escape, cut to the limit."""
+    text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), _ADDRESS.sub("", text))
     if len(text) <= FEEDBACK_LIMIT:
         return text
     return text[: FEEDBACK_LIMIT - 1] + "…"

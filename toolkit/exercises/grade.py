@@ -11,13 +11,18 @@ fresh private folder (its kernel's working directory, so one submission cannot p
 another imports), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
-that still count. The grader never waits on a pipe a notebook's detached child could hold, so
+that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
+exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
-the run. The result of each exercise is the last `check()` output that this run produced (its
-`application/vnd.toolkit.exercise+json` record; outputs saved in the submitted file are cleared
-before it runs, and cells that did not run are ignored); which exercises a notebook should
-have comes from its tagged cells and, for a file named like a course notebook (`06_…`), from
-the registry — so a deleted exercise cell still gets a row.
+the run. The result of each exercise is the last `check()` that this run made (its
+`application/vnd.toolkit.exercise+json` record, displayed by the cell or, for a result that was
+printed or not shown, by the cell the worker adds at the end; outputs saved in the submitted file
+are cleared before it runs, and cells that did not run are ignored); which exercises a notebook should
+have comes from its tagged cells and, for a file named like a course notebook (`06_…`, or a
+name holding one, `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted
+exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
+that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook
+given twice (a folder and a file in it) is graded once.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
@@ -38,6 +43,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import unicodedata
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,11 +53,14 @@ from typing import Any
 import nbformat
 
 from toolkit.exercises.catalog import week_of_notebook
-from toolkit.exercises.core import MIME, all_exercises, parse_record
+from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
 from toolkit.tools.redact import is_secret_variable
 
 NOTEBOOK_ROW = "(notebook)"
+NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
+NOT_RUN = "not run: no check() result for this exercise"
+NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -66,14 +76,24 @@ class Row:
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out)."""
+    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a path
+    reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
             found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
         else:
             found.append(path)
-    return found
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(_same_file(path), path)
+    return list(unique.values())
+
+
+def _same_file(path: Path) -> Path:
+    """The path that names this file whatever the spelling (`./a.ipynb`, `a/../a/b.ipynb`); a link
+    keeps a path of its own — it may be another learner's submission, whose row must not vanish."""
+    return Path(os.path.abspath(path))
 
 
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
@@ -85,6 +105,15 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
     return list(dict.fromkeys(ids))
 
 
+def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
+    """The ids of the tagged exercise cells this run executed."""
+    return {
+        ex_id
+        for cell in notebook.cells
+        if cell.cell_type == "code" and cell.get("execution_count") is not None and (ex_id := exercise_id(cell))
+    }
+
+
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The last check record of each exercise, and the error of each exercise cell that raised.
 
@@ -92,57 +121,74 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     (blank, or after a timeout or a dead kernel) cannot pass with an output saved before."""
     records: dict[str, dict[str, Any]] = {}
     errors: dict[str, str] = {}
-    for cell in notebook.cells:
-        if cell.cell_type != "code" or cell.get("execution_count") is None:
-            continue
+    ran = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.get("execution_count") is not None]
+    timed_out = str(notebook.metadata.get("grade_error", "")).startswith("CellTimeoutError")
+    for cell in ran:
+        stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
             if record:
                 records[str(record["exercise"])] = record
             ex_id = exercise_id(cell)
             if output.get("output_type") == "error" and ex_id:
-                errors[ex_id] = _error_text(output)
+                errors[ex_id] = _error_text(output, stopped)
     return records, errors
 
 
-def _error_text(output: dict[str, Any]) -> str:
-    """What an exercise cell's error output says, for the learner (a time-limit stop says so)."""
+def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
+    """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
+    the time limit stopped says so; any other is the learner's code raising it."""
     name, value = output.get("ename"), str(output.get("evalue", "")).strip()
-    if name == "KeyboardInterrupt":  # how the grader stops a cell at the time limit
+    if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
     return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
 
 
+def path_text(path: Path) -> str:
+    """The path as text a CSV and a terminal can hold: a byte of the name that is not UTF-8 (a
+    name from a zip made under another encoding) is written as its escape, `\\xff`, not lost."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     """Rows for one submission (never raises for a bad submission)."""
-    name = str(path)
+    name = path_text(path)
     if not path.is_file():
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
     if path.suffix != ".ipynb":
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     try:
-        submitted = nbformat.read(path, as_version=4)
+        with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
+            warnings.simplefilter("ignore")
+            submitted = nbformat.read(path, as_version=4)
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
-    if not expected:
-        return [Row(name, NOTEBOOK_ROW, False, "no exercises found (no tagged exercise cells, not a course notebook)")]
+    if not expected and not any(
+        c.get("cell_type") == "code" and str(c.get("source", "")).strip() for c in submitted.cells
+    ):
+        return [Row(name, NOTEBOOK_ROW, False, NO_EXERCISES)]
     executed, problem = _execute(path, seconds)
-    rows = []
-    if problem:
-        rows.append(Row(name, NOTEBOOK_ROW, False, problem))
+    rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
-    for ex_id in expected:
-        record = records.get(ex_id)
-        if record is not None:
-            text = str(record.get("feedback", ""))
-            status = str(record["status"])
-            rows.append(Row(name, ex_id, record.get("passed") is True, status + (f": {text}" if text else "")))
-        elif ex_id in errors:
-            rows.append(Row(name, ex_id, False, errors[ex_id]))
-        else:
-            rows.append(Row(name, ex_id, False, "not run: no check() result for this exercise"))
+    ran = ran_exercise_cells(executed) if executed is not None else set()
+    known = {e.id for e in all_exercises()}
+    checked = [i for i in records if i not in expected and i in known]  # a cell that lost its tag, another week's
+    for ex_id in expected + checked:
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
+    if not expected and not checked and not problem:
+        rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:
+    """One exercise's row: its last check record, else the error of its cell, else why there is none."""
+    if record is not None:
+        text = str(record.get("feedback", ""))
+        return Row(name, ex_id, record.get("passed") is True, str(record["status"]) + (f": {text}" if text else ""))
+    if error is not None:
+        return Row(name, ex_id, False, error)
+    return Row(name, ex_id, False, NO_CHECK if ran else NOT_RUN)
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:
@@ -154,7 +200,8 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as name:
         folder = Path(name)
         out, log = folder / "executed.ipynb", folder / "worker.log"
-        finished = _run_worker(_worker_command(private_copy(path, folder), out, seconds), folder, log, limit)
+        command = _worker_command(private_copy(path, folder), out, seconds)
+        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds))
         executed = _read(out)
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
@@ -175,7 +222,14 @@ def _worker_command(copy: Path, out: Path, seconds: int) -> list[str]:
     return [sys.executable, "-m", "toolkit.exercises.worker", str(copy), str(out), str(seconds)]
 
 
-def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool:
+def check_limit_s(seconds: int) -> int:
+    """The seconds one check() may run in a submission: two thirds of a cell's limit (at most
+    core's own 30 s), so a learner's endless loop fails its check and the cells after it still run,
+    rather than the cell hitting its limit and stopping the notebook."""
+    return max(1, seconds * 2 // 3)
+
+
+def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_seconds: int = CHECK_LIMIT_S) -> bool:
     """Run the worker in its own process group; True when it exited within `limit` seconds.
 
     Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
@@ -189,7 +243,7 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int) -> bool
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
-            env=submission_environment(os.environ),
+            env={**submission_environment(os.environ), LIMIT_VARIABLE: str(check_seconds)},
         )
     try:
         process.wait(timeout=limit)
@@ -256,15 +310,39 @@ def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
     return [row for path in find_notebooks(paths) for row in grade_notebook(path, seconds)]
 
 
+HEADER = ["notebook", "exercise", "passed", "feedback"]
+
+
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
-        writer.writerow(["notebook", "exercise", "passed", "feedback"])
+        writer.writerow(HEADER)
         for r in rows:
-            writer.writerow([r.notebook, r.exercise, int(r.passed), r.feedback])
+            writer.writerow(_csv_row(r))
     return out
+
+
+def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, rows: list[Row]) -> Path:
+    """Grade each notebook and write its rows to the CSV at once, appending them to `rows` too: a
+    run stopped half-way (Ctrl-C after an hour, a crash) leaves every notebook graded before in
+    the file, and in `rows` for the caller's summary."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
+        writer = csv.writer(f)
+        writer.writerow(HEADER)
+        for path in notebooks:
+            graded = grade_notebook(path, seconds)
+            writer.writerows(_csv_row(r) for r in graded)
+            f.flush()
+            rows += graded
+    return out
+
+
+def _csv_row(r: Row) -> list[Any]:
+    return [r.notebook, r.exercise, int(r.passed), r.feedback]
 
 
 def summary(rows: Sequence[Row]) -> str:
@@ -272,13 +350,22 @@ def summary(rows: Sequence[Row]) -> str:
     by_notebook: dict[str, list[Row]] = {}
     for r in rows:
         by_notebook.setdefault(r.notebook, []).append(r)
-    width = max((len(n) for n in by_notebook), default=8)
-    lines = [f"{'notebook':{width}}  passed  note"]
+    width = max((_columns(n) for n in by_notebook), default=8)
+    lines = [f"{_padded('notebook', width)}  passed  note"]
     for notebook, group in by_notebook.items():
         graded = [r for r in group if r.exercise != NOTEBOOK_ROW]
         note = next((r.feedback for r in group if r.exercise == NOTEBOOK_ROW), "")
         score = f"{sum(r.passed for r in graded)}/{len(graded)}" if graded else "—"
-        lines.append(f"{notebook:{width}}  {score:>6}  {note}")
+        lines.append(f"{_padded(notebook, width)}  {score:>6}  {note}")
     graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
-    lines.append(f"{'total':{width}}  {sum(r.passed for r in graded):>3}/{len(graded)}")
+    lines.append(f"{_padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
     return "\n".join(lines)
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide character (学, Ｓ) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _padded(text: str, width: int) -> str:
+    return text + " " * max(0, width - _columns(text))

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict
+from toolkit.exercises.core import Verdict, show
 
 CASES = {
     "no variables": {},
@@ -43,7 +43,7 @@ def check_switch(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, CASES):
         return problem
     actual = {case: what_connect_does(env) for case, env in CASES.items()}
-    found = misses(answer, actual, lambda case, said, real: f"{case}: you said {said!r}, connect() gives {real!r}")
+    found = misses(answer, actual, lambda case, said, real: f"{case}: connect() does not give {show(said)}")
     return verdict_of(
         found, "connect() is the one switch: nothing set → the embedded fake, all three → real, else an error."
     )

@@ -8,11 +8,12 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, show, wrong
 
 WIRE = [
     {"role": "system", "content": "你是一个电商售后助手，回答简短。"},
@@ -49,9 +50,10 @@ _WIRE = copy.deepcopy(WIRE)
     hint="the `role` of each dict names the record class; `message_from_openai()` is the package's own converter.",
 )
 def check_records(answer: Any) -> Verdict:
-    from toolkit.chat.messages import message_from_openai
+    message_from_openai = reference("toolkit.chat.messages", "message_from_openai")
 
-    if not isinstance(answer, list):
+    answer = as_list(answer)
+    if answer is None:
         return wrong("answer with a list of records")
     if len(answer) != len(_WIRE):
         return wrong(f"WIRE has {len(_WIRE)} messages, your list has {len(answer)}")
@@ -84,8 +86,9 @@ def check_usage_path(answer: Any) -> Verdict:
     client = fake_client()
     reply = client.chat([UserMessage(content="你好")])
     value: Any = json.loads(client.exchanges[-1].response_text)
-    if not isinstance(answer, str) or not answer:
+    if not isinstance(answer, str) or not answer.strip():
         return wrong("answer with a dotted path as a string, e.g. 'usage.total_tokens'")
+    answer = dotted(answer)
     walked: list[str] = []
     for part in answer.split("."):
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
@@ -102,6 +105,20 @@ def check_usage_path(answer: Any) -> Verdict:
     if answer.endswith("total_tokens"):
         return wrong("total_tokens is input + output; the input alone has its own key")
     return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
+
+
+def dotted(path: str) -> str:
+    """A path to a value of the body in the dotted form: spaces around it or its dots dropped, and
+    the other ways of writing one read as it — JSONPath (`$.usage.prompt_tokens`), brackets
+    (`usage["prompt_tokens"]`, `choices[0]`) and a JSON Pointer (`/usage/prompt_tokens`)."""
+    text = path.strip()
+    if text.startswith("/") and "." not in text:
+        text = text.replace("/", ".")
+    text = re.sub(
+        r"""\[\s*(?:'([^']*)'|"([^"]*)"|([^\]'"]*?))\s*\]""", lambda m: "." + "".join(g or "" for g in m.groups()), text
+    )
+    text = text.removeprefix("$")
+    return ".".join(part.strip() for part in text.strip(".").split("."))
 
 
 def _there(walked: list[str], value: Any) -> str:
@@ -151,15 +168,14 @@ def _there(walked: list[str], value: Any) -> str:
     'not send is None ("not reported"), never 0.',
 )
 def check_usage_build(fn: Any) -> Verdict:
-    from toolkit.chat.messages import TokenUsage
-
+    from_openai = reference("toolkit.chat.messages", "TokenUsage", "from_openai")
     rng = random.Random(1)
     bodies: list[dict[str, Any]] = [{}, {"usage": None}, {"usage": {}}, {"usage": {"prompt_tokens": 7}}]
     for _ in range(40):
         p, c = rng.randint(0, 5000), rng.randint(0, 900)
         bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}})
     for body in bodies:
-        want = TokenUsage.from_openai(body.get("usage"))
+        want = from_openai(body.get("usage"))
         got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
         if got != want:
             if not body.get("usage"):
@@ -202,7 +218,7 @@ def check_keyword_rules(answer: Any) -> Verdict:
         return calls[0].name if calls else None
 
     actual = {q: called(q) for q in QUESTIONS}
-    found = misses(answer, actual, lambda q, said, real: f"{q} → the fake model calls {real!r}, you said {said!r}")
+    found = misses(answer, actual, lambda q, said, real: f"{q} → the fake model does not call {show(said)}")
     return verdict_of(
         found, "the keyword rules are data (gateway_rules.toml): you can read what the fake model will do."
     )

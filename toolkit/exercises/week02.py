@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, is_number, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, is_number, reference, right, show, wrong
 
 
 @exercise(
@@ -55,12 +55,14 @@ from toolkit.exercises.core import Verdict, attempt, exercise, is_number, right,
 def check_backoff(fn: Any) -> Verdict:
     from toolkit.chat.client import RetryPolicy
 
+    reference("toolkit.chat.client", "RetryPolicy", "wait")
     policy = RetryPolicy()
     cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
     for n, r in cases:
         got, want = attempt(fn, n, r), policy.wait(n, r)
         if not is_number(got):
             return wrong(f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float)")
+        got = float(got)  # a Decimal or a Fraction as well
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
@@ -124,9 +126,7 @@ def check_triage(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, CASES, CHOICES):
         return problem
     actual = {case: triage(fault, mode) for case, (fault, mode) in CASES.items()}
-    found = misses(
-        answer, actual, lambda case, said, real: f"{case}: the client's outcome is {real!r}, you said {said!r}"
-    )
+    found = misses(answer, actual, lambda case, said, real: f"{case}: the client's outcome is not {show(said)}")
     return verdict_of(
         found, "timeouts, 429 and 5xx are transient; other 4xx are the caller's; a broken body is a bad response."
     )
@@ -148,15 +148,16 @@ def check_waits(answer: Any) -> Verdict:
     waits: list[float] = []
     gateway = Gateway(config=GatewayConfig(retry_after_s=2), faults=["rate_limit", "rate_limit"])
     fake_client(gateway=gateway, sleep=waits.append).chat([UserMessage(content="你好")])
-    if not isinstance(answer, list) or not all(is_number(x) for x in answer):
+    answer = as_list(answer)
+    if answer is None or not all(is_number(x) for x in answer):
         return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
     if [float(x) for x in answer] == waits:
         return right(f"waited {waits}: Retry-After (2 s) is longer than the backoff, so it wins both times.")
     if [float(x) for x in answer] == [0.5, 1.0]:
         return wrong("that is the backoff alone; the 429s carried Retry-After: 2, and the client honours it")
     if len(answer) != len(waits):
-        return wrong(f"the client waited {len(waits)} times (once before each retry), your list has {len(answer)}")
-    return wrong(f"the client waited {waits}, not {answer}")
+        return wrong(f"your list has {len(answer)} waits; the client waits once before each retry: how many are there?")
+    return wrong(f"the client did not wait {answer}")
 
 
 @answer_exercise(
@@ -189,9 +190,19 @@ def check_truncated(answer: Any) -> Verdict:
     if answer == len(executed):
         return right(f"{fragments} fragments arrived, {len(executed)} calls ran: TruncatedStreamError, nothing runs.")
     return wrong(
-        f"{fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError before "
-        f"StreamDone, so {len(executed)} calls ran"
+        f"not {answer}: {fragments} ToolCallDelta fragments arrived, but the stream raised TruncatedStreamError "
+        "before StreamDone — and only a whole response is executed"
     )
+
+
+def outcome_name(said: Any) -> Any:
+    """An outcome named another way, as its class name: the exception class itself
+    (`TransientError`, imported) or its dotted name (`toolkit.errors.TransientError`)."""
+    if isinstance(said, type) and issubclass(said, BaseException):
+        return said.__name__
+    if isinstance(said, str) and "." in said.strip():
+        return said.strip().rsplit(".", 1)[-1]
+    return said
 
 
 TIMEOUT_OUTCOMES = ("answer", "TransientError", "CallerError", "BadResponseError", "ReadTimeout", "TimeoutError")
@@ -260,6 +271,7 @@ def timeout_run() -> tuple[int, str, list[float]]:
 def check_timeout(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, ("requests sent", "outcome")):
         return problem
+    answer = {**answer, "outcome": outcome_name(answer["outcome"])}
     sent, outcome, waits = timeout_run()
 
     def say(key: str, said: Any, real: Any) -> str:
@@ -269,18 +281,20 @@ def check_timeout(answer: Any) -> Verdict:
                 why = " — a timeout is transient, so the client tries once more (max_retries=1)"
             elif said == 3:
                 why = " — max_retries=1 is one retry after the first try: two requests, not three"
-            return f"the client sent {real} requests, you said {said!r}{why}"
+            if not is_number(said):
+                return f"answer the requests sent with a number, not {show(said)}"
+            return f"the client did not send {show(said)} requests{why}"
         if said in ("ReadTimeout", "TimeoutError", "TimeoutException"):
-            why = f" — httpx's timeout is caught and raised as {real}, the transient kind, once the retries run out"
+            why = " — httpx's timeout is caught and raised as one of the client's own three kinds, once the retries run out"
         elif said == "answer":
             why = " — the second answer is slow too, and there is no third try"
         elif said in ("CallerError", "BadResponseError"):
             why = " — nothing was wrong with the request or a response: the gateway was only slow"
         elif said not in TIMEOUT_OUTCOMES:
-            why = f" — use 'answer' or an exception's class name, e.g. {real!r}"
+            why = " — use 'answer' or the class name of the exception chat() raises (type(error).__name__)"
         else:
             why = ""
-        return f"chat() ended with {real!r}, you said {said!r}{why}"
+        return f"chat() did not end with {show(said)}{why}"
 
     found = misses(answer, {"requests sent": sent, "outcome": outcome}, say)
     return verdict_of(

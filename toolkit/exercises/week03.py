@@ -9,12 +9,13 @@ Leaves out: the real-gateway rerun (a learner does it with the LLM_* variables s
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, is_number, reference, right, show, wrong
 
 
 @answer_exercise(
@@ -34,7 +35,7 @@ def check_probe(answer: Any) -> Verdict:
     found = misses(
         answer,
         {mode: result.verdict for mode, result in results.items()},
-        lambda mode, said, verdict: f"mode {mode}: verdict {verdict} ({results[mode].reason}), you said {said!r}",
+        lambda mode, said, verdict: f"mode {mode}: the probe's verdict is not {show(said)}",
     )
     return verdict_of(found, "five modes, five clear verdicts.")
 
@@ -110,9 +111,12 @@ ORDER_ID_INPUTS = (
     "reject what would need a guess.",
 )
 def check_normalize(fn: Any) -> Verdict:
-    from toolkit.course.validation import Rejected, normalize_order_id
+    from toolkit.course.validation import Rejected
 
-    for raw in ORDER_ID_INPUTS:
+    normalize_order_id = reference("toolkit.course.validation", "normalize_order_id")
+
+    inputs = normalize_inputs()
+    for raw in inputs:
         try:
             want: str | None = normalize_order_id(raw)
         except Rejected:
@@ -120,12 +124,33 @@ def check_normalize(fn: Any) -> Verdict:
         got = attempt(fn, raw)
         if got != want:
             if want is None:
-                return wrong(
-                    f"normalize({raw!r}) returned {show(got)}, but validation rejects it: guessing an id "
-                    "(adding SN, cutting a digit) is how a wrong order gets looked up"
-                )
+                why = "guessing an id (adding SN, cutting a digit) is how a wrong order gets looked up"
+                if isinstance(got, str) and (odd := _other_digit(raw)):
+                    why = f"{odd!r} is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
+                return wrong(f"normalize({raw!r}) returned {show(got)}, but validation rejects it: {why}")
             return wrong(f"normalize({raw!r}) returned {show(got)}, validation accepts it as {want!r}")
-    return right(f"agrees with validation on all {len(ORDER_ID_INPUTS)} inputs: lenient in, strict out.")
+    return right(f"agrees with validation on all {len(inputs)} inputs: lenient in, strict out.")
+
+
+def normalize_inputs() -> list[str]:
+    """ORDER_ID_INPUTS, then each again with other digits (the same shape, another id): a
+    normalize() that returns the one id it was shown for whatever it accepts is caught."""
+    shifted = [_shifted(raw, by) for by in (3, 7) for raw in ORDER_ID_INPUTS]
+    return list(dict.fromkeys([*ORDER_ID_INPUTS, *shifted]))
+
+
+def _shifted(raw: str, by: int) -> str:
+    """`raw` with each decimal digit moved `by` within its own script: 2 → 5, ２ → ５, ٢ → ٥, 𝟐 → 𝟓."""
+    out = []
+    for c in raw:
+        d = unicodedata.decimal(c, -1)
+        out.append(chr(ord(c) - d + (d + by) % 10) if d >= 0 else c)
+    return "".join(out)
+
+
+def _other_digit(raw: str) -> str:
+    """The first digit in `raw` that is neither ASCII nor full-width (٢, 𝟐), or ""."""
+    return next((c for c in raw if c.isdigit() and not "0" <= c <= "9" and not "０" <= c <= "９"), "")
 
 
 MODEL_CALL_QUESTIONS = ("帮我查一下订单 SN202610200001 现在到哪了？", "你好")
@@ -150,7 +175,9 @@ def check_model_calls(answer: Any) -> Verdict:
 
     def say(question: str, said: Any, calls: int) -> str:
         tip = " (you counted tool calls; count model requests)" if said == len(results[question].executions) else ""
-        return f"{question}: {calls} model calls, you said {said!r}{tip}"
+        if not is_number(said):
+            return f"{question}: answer with a number, not {show(said)}"
+        return f"{question}: not {show(said)} model calls{tip}"
 
     found = misses(answer, {question: len(result.rounds) for question, result in results.items()}, say)
     return verdict_of(found, "a tool question costs a round trip more than small talk.")
@@ -170,11 +197,12 @@ def check_unknown_order(answer: Any) -> Verdict:
     result = ask(fake_client(), "SN202610209999 这个订单什么状态？")
     tool_said = result.executions[0].result.content if result.executions else ""
     actual = "confirm the id" if "确认订单号" in (result.answer or "") else "status"
-    if answer == actual:
+    said = one_of(answer, ("status", "confirm the id"))
+    if said == actual:
         return right(f"the tool said {tool_said[:40]!r}…, and the answer passes it on; nothing invented.")
-    if answer not in ("status", "confirm the id"):
+    if said is None:
         return wrong("answer 'status' or 'confirm the id'")
-    return wrong(f"the tool result was {tool_said!r} and the answer is {result.answer!r}")
+    return wrong(f"not {show(said)}: read what query_order returns for SN202610209999, and what the answer passes on")
 
 
 NO_CALL_CHOICES = ("N05", "B03", "A03", "A04", "N11", "A05")
@@ -217,14 +245,16 @@ def check_no_call(answer: Any) -> Verdict:
 
     cases = {c.id: c for c in load_cases() if c.id in NO_CALL_CHOICES}
     truth = {i for i, c in cases.items() if not c.expect_tool}
-    if not isinstance(answer, (set, list, tuple)):
+    texts = as_set(answer)
+    if texts is None:
         return wrong("answer with a set of case ids")
-    said = set(answer)
+    said = {one_of(i, NO_CALL_CHOICES) or i for i in texts}
     extra, missing = said - truth, truth - said
     if not extra and not missing:
         return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
     parts = [f"{i} ({cases[i].question}) should call {cases[i].expect_tool}" for i in sorted(extra) if i in cases]
-    parts += [f"{i} ({cases[i].question}) should call nothing" for i in sorted(missing)]
+    if missing:
+        parts.append(f"{len(missing)} more of the six should call no tool")
     return wrong("; ".join(parts) or f"use ids from {list(NO_CALL_CHOICES)}")
 
 
@@ -252,9 +282,11 @@ def check_csv_rows(answer: Any) -> Verdict:
     counts = dict(Counter(r["group"] for r in rows))
     if not isinstance(answer, dict):
         return wrong("answer with the dict of the starter")
-    if {k: answer.get(k) for k in counts} == counts:
+    if extra := sorted(map(str, set(answer) - set(counts))):
+        return wrong(f"the CSV has no group {extra[0]!r}; answer for {', '.join(counts)} only")
+    if all(matches(answer.get(k), count) for k, count in counts.items()):
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
     return wrong(
         f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
-        f"{sum(v for v in answer.values() if isinstance(v, int))} — check each group"
+        f"{sum(v for v in answer.values() if isinstance(v, int) and not isinstance(v, bool))} — check each group"
     )

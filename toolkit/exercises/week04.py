@@ -6,6 +6,7 @@ Leaves out: a stream cut short (week 2's `w2.truncated` covers it; the notebook 
 
 from typing import Any, cast
 
+from toolkit.exercises.answers import as_list, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
 
@@ -62,7 +63,12 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(f"ai_service() refused the declaration: {error}")
     if not hasattr(service, "chat"):
         return wrong("the class needs a method named `chat`")
-    reply = service.chat("alice", "我叫 Alice")
+    try:
+        reply = service.chat("alice", "我叫 Alice")
+    except TypeError as error:  # keyword-only parameters, or more than two
+        return wrong(
+            f'chat("alice", "我叫 Alice") failed: {error}; declare chat(self, user_id, question), both positional'
+        )
     service.chat("bob", "我叫 Bob")
     service.chat("alice", "我叫什么？")
     if reply != "好的 1":
@@ -108,11 +114,13 @@ def check_memory_count(answer: Any) -> Verdict:
     service.chat("alice", ORDER_QUESTION)
     service.chat("alice", "谢谢")
     roles = [m.role for m in memories("alice").messages()]
+    if problem := number_problem(answer):
+        return problem
     if answer == len(roles):
         return right(f"{len(roles)} messages: {', '.join(roles)}.")
     if answer == roles.count("user") + roles.count("assistant") - 1:
-        return wrong(f"memory holds {len(roles)}: {', '.join(roles)} — the tool-call turn counts too")
-    return wrong(f"memory holds {len(roles)} messages: {', '.join(roles)}")
+        return wrong("memory keeps more than what the user sees — the tool-call turn counts too")
+    return wrong(f"memory does not hold {answer} messages: count every message it keeps, the system message too")
 
 
 @answer_exercise(
@@ -152,11 +160,13 @@ def check_repair_requests(answer: Any) -> Verdict:
         "SN202610200001?"
     )
     n = len(model.requests)
+    if problem := number_problem(answer):
+        return problem
     if answer == n:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
         return wrong("you left out the repair round: prose does not parse, so the service asks again")
-    return wrong(f"the model received {n} requests")
+    return wrong(f"the model did not receive {answer} requests")
 
 
 @answer_exercise(
@@ -183,9 +193,11 @@ def check_immediate(answer: Any) -> Verdict:
     model = ScriptedModel([call("create_return_label", orderId="SN202610200005"), "不该用到"])
     ai_service(cast(Any, ReturnDesk), model=model, tools=[create_return_label]).label("SN202610200005 我要退货")
     n = len(model.requests)
+    if problem := number_problem(answer):
+        return problem
     if answer == n:
         return right("one request: the tool result is returned as is.")
-    return wrong(f"the model received {n} request(s); after an IMMEDIATE tool the loop returns at once")
+    return wrong(f"not {answer}: after an IMMEDIATE tool the loop returns at once")
 
 
 STREAM_KINDS = ("TextDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "StreamDone")
@@ -237,8 +249,12 @@ def stream_kinds() -> list[str]:
     "the model write the answer, in a second reply.",
 )
 def check_stream_order(answer: Any) -> Verdict:
-    if not isinstance(answer, list) or not all(isinstance(k, str) for k in answer):
+    kinds = as_list(answer)
+    if kinds is not None:  # the event classes themselves (imported from toolkit) name their kinds too
+        kinds = [k.__name__ if isinstance(k, type) else k for k in kinds]
+    if kinds is None or not all(isinstance(k, str) for k in kinds):
         return wrong('answer with a list of kind names, e.g. ["TextDelta"]')
+    answer = [one_of(k, STREAM_KINDS) or k for k in kinds]
     unknown = [k for k in answer if k not in STREAM_KINDS]
     if unknown:
         return wrong(f"{unknown[0]!r} is not one of {', '.join(STREAM_KINDS)}")
@@ -251,7 +267,7 @@ def check_stream_order(answer: Any) -> Verdict:
     if "StreamDone" in answer and "StreamDone" not in actual:
         return wrong(
             "no StreamDone reaches you: the service assembles each reply from the SSE client's events and "
-            f"passes on the deltas and the tool events only — {' → '.join(actual)}"
+            "passes on the deltas and the tool events only"
         )
     missing = [k for k in actual if k not in answer]
     if "ToolCallDelta" in missing:
@@ -263,8 +279,8 @@ def check_stream_order(answer: Any) -> Verdict:
     if "TextDelta" in answer and "ToolFinished" in answer and answer.index("TextDelta") < answer.index("ToolFinished"):
         return wrong(
             "no TextDelta comes before ToolFinished here: the answer is a second reply, written only after "
-            f"the tool's result went back to the model — {' → '.join(actual)}"
+            "the tool's result went back to the model"
         )
     if len(answer) != len(set(answer)):
-        return wrong(f"write each run of a kind once; the stream is {' → '.join(actual)}")
-    return wrong(f"the stream is {' → '.join(actual)}")
+        return wrong("write each run of a kind once")
+    return wrong(f"the stream is not {' → '.join(answer)}")

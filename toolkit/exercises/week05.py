@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.core import Verdict, exercise, right, show, wrong
 from toolkit.tools.decorator import Param
 
 
@@ -68,7 +68,7 @@ def check_required(answer: Any) -> Verdict:
             if "| None" in text and "Param" not in text
             else ""
         )
-        return f"{text}: required is {required}, you said {said!r}{tip}"
+        return f"{text}: not {show(said)}{tip}"
 
     return verdict_of(misses(answer, actual, say), "required = no default and not required=False.")
 
@@ -120,7 +120,7 @@ def check_coercion(answer: Any) -> Verdict:
             )
         elif sent == 27.5:
             tip = " — 27.5 is not an integer and is never rounded"
-        return f"{type_name} ← {json.dumps(sent)}: {'accepted' if actual else 'an argument error'}{tip}"
+        return f"{type_name} ← {json.dumps(sent)}: not {'accepted' if said else 'an argument error'}{tip}"
 
     found = misses(answer, {row: accepted(*row) for row in COERCION_ROWS}, say)
     return verdict_of(found, "exact conversions only: nothing is rounded or guessed.")
@@ -313,6 +313,6 @@ def check_channels(answer: Any) -> Verdict:
     found = misses(
         answer,
         {case: channel(c) for case, c in calls.items()},
-        lambda case, said, actual: f"{case}: by default it is {actual!r}, you said {said!r}",
+        lambda case, said, actual: f"{case}: by default it is not {show(said)}",
     )
     return verdict_of(found, "two raise, one feeds back — FEED_BACK_ALL changes that.")

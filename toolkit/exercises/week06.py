@@ -8,9 +8,9 @@ import random
 from itertools import product
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, items_of, reference, right, show, wrong
 
 QUESTION = "订单 SN202610200001 能退吗？"
 
@@ -55,6 +55,8 @@ def check_round_trips(answer: Any) -> Verdict:
         ]
     )
     result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools())
+    if problem := number_problem(answer):
+        return problem
     if answer == result.round_trips:
         return right(
             f"{result.round_trips} round trips, {len(result.executions)} tool calls, "
@@ -64,7 +66,7 @@ def check_round_trips(answer: Any) -> Verdict:
         return wrong("you counted tool calls; the bound counts model responses that ask for tools")
     if answer == len(model.requests):
         return wrong("you counted every model request; the last one answers and asks for nothing")
-    return wrong(f"result.round_trips is {result.round_trips}")
+    return wrong(f"result.round_trips is not {answer}")
 
 
 @exercise(
@@ -107,8 +109,9 @@ def check_round_trips(answer: Any) -> Verdict:
     "otherwise every call must be IMMEDIATE or IMMEDIATE_IF_LAST.",
 )
 def check_truth_table(fn: Any) -> Verdict:
-    from toolkit.loop.returns import should_return_immediately
     from toolkit.tools.decorator import ReturnBehavior as RB
+
+    should_return_immediately = reference("toolkit.loop.returns", "should_return_immediately")
 
     rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
     for combo, err in rows:
@@ -207,7 +210,9 @@ def random_conversation(rng: random.Random) -> list[Any]:
     "reply on) always stay, even when that is more than n.",
 )
 def check_window(fn: Any) -> Verdict:
-    from toolkit.memory.windows import MessageWindow, evict
+    from toolkit.memory.windows import MessageWindow
+
+    evict = reference("toolkit.memory.windows", "evict")
     from toolkit.views.conversation import pair_results
 
     rng = random.Random(6)
@@ -215,7 +220,12 @@ def check_window(fn: Any) -> Verdict:
         messages = random_conversation(rng)
         n = rng.randint(4, max(4, len(messages) + 1))  # MessageWindow needs room for one round
         got, want = attempt(fn, list(messages), n), evict(messages, MessageWindow(n))
-        got = list(got)
+        try:
+            got = items_of(got, len(messages))  # a generator that never ends is cut after one too many
+        except TypeError:
+            return wrong(f"keep() returned {show(got)}; return the list of messages it keeps")
+        if len(got) > len(messages):
+            return wrong(f"for n={n} your window keeps more messages than the conversation has ({len(messages)})")
         if got != want:
             orphans = pair_results(got)[1]
             roles = " ".join(m.role for m in messages)
@@ -246,13 +256,15 @@ def check_course_bound(answer: Any) -> Verdict:
 
     model = ScriptedModel([call("query_order", orderId=f"SN20261020000{i}") for i in range(10)])
     result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools(), options=COURSE)
+    if problem := number_problem(answer):
+        return problem
     if answer == len(result.executions):
         return right(f"{len(result.executions)} tools ran, then finish={result.finish!r}: {result.answer}")
     if answer == len(model.requests):
         return wrong(
             f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}"
         )
-    return wrong(f"{len(result.executions)} tools ran before the hand-over")
+    return wrong(f"not {answer}: count the tools that ran before the hand-over")
 
 
 IF_LAST_ORDERS = ("query_order, notify_user", "notify_user, query_order")
@@ -286,5 +298,5 @@ def check_if_last(answer: Any) -> Verdict:
         return run_loop(model, [UserMessage(content=QUESTION)], tools=[_order_tools()[0], notify_user]).finish
 
     actual = {IF_LAST_ORDERS[0]: finish([query, notify]), IF_LAST_ORDERS[1]: finish([notify, query])}
-    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish={real!r}, you said {said!r}")
+    found = misses(answer, actual, lambda key, said, real: f"[{key}] → finish is not {show(said)}")
     return verdict_of(found, "order matters: only a LAST IMMEDIATE_IF_LAST call returns.")

@@ -11,9 +11,9 @@ Leaves out: a compensation that fails (the week-7 notebook shows it).
 import json
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.core import Verdict, exercise, is_number, right, show, wrong
 
 STOCK = {"PH-001": 5}
 PAYMENTS: list[tuple[str, int]] = []
@@ -76,6 +76,9 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
     return model, run_loop(model, [UserMessage(content="下单：PH-001 两件")], tools=tools, options=options)
 
 
+TOOL_NAMES = ("reserve_stock", "charge_payment", "create_shipment")
+
+
 @answer_exercise(
     "w7.rollback_order",
     "reserve_stock (round 1), then charge_payment + create_shipment (round 2, shipment fails): "
@@ -87,8 +90,10 @@ def place_order(compensate: bool = True, fail_shipment: bool = True) -> tuple[An
 def check_rollback_order(answer: Any) -> Verdict:
     _, result = place_order()
     actual = [entry.tool for entry in result.saga]
-    if not isinstance(answer, list):
+    names = as_list(answer)
+    if names is None or not all(isinstance(name, str) for name in names):
         return wrong("answer with a list of tool names")
+    answer = [one_of(name, TOOL_NAMES) or name for name in names]
     if answer == actual:
         return right(f"rolled back {' then '.join(actual)}: reverse order of execution, across rounds.")
     if sorted(answer) == sorted(actual):
@@ -97,7 +102,7 @@ def check_rollback_order(answer: Any) -> Verdict:
         return wrong("create_shipment failed: there is nothing of it to undo")
     if answer == actual[:1]:
         return wrong("the round-1 reserve_stock is part of the same turn: it is undone too")
-    return wrong(f"the saga log lists {actual}")
+    return wrong(f"the saga log does not list {answer}")
 
 
 @exercise(
@@ -236,7 +241,7 @@ def check_model_reads(answer: Any) -> Verdict:
     found = misses(
         answer,
         {name: m.is_error for name, m in read.items()},
-        lambda name, said, is_error: f"{name}: is_error={is_error} — it reads {read[name].content!r}",
+        lambda name, said, is_error: f"{name}: is_error is not {show(said)}",
     )
     return verdict_of(found, "every result says what is true now: nothing is done.")
 
@@ -257,6 +262,10 @@ def check_when(answer: Any) -> Verdict:
     if problem := dict_answer_problem(answer, cases):
         return problem
     found = misses(
-        answer, {k: len(r.saga) for k, r in cases.items()}, lambda k, said, ran: f"{k}: {ran} ran, you said {said!r}"
+        answer,
+        {k: len(r.saga) for k, r in cases.items()},
+        lambda k, said, ran: (
+            f"{k}: not {show(said)}" if is_number(said) else f"{k}: answer with a number, not {show(said)}"
+        ),
     )
     return verdict_of(found, "on, and a failure after successes: that is when.")

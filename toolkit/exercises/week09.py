@@ -12,9 +12,9 @@ import datetime
 import sys
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses
+from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, same_text
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
 
 TODAY = datetime.date(2026, 10, 25)
 
@@ -45,11 +45,11 @@ def check_rename(answer: Any) -> Verdict:
         shop.close()
     renamed = tools["order_lookup"]
     actual = {"the model calls": renamed.name, "the server receives": original_name(renamed)}
-    if answer == actual:
-        return right("the model sees order_lookup; the server still gets query_order.")
     if problem := dict_answer_problem(answer, actual):
         return problem
-    return wrong("; ".join(f"{k}: {v!r}" for k, v in actual.items()))
+    if not misses(answer, actual, lambda key, said, real: key):
+        return right("the model sees order_lookup; the server still gets query_order.")
+    return wrong("; ".join(misses(answer, actual, lambda key, said, real: f"{key}: not {show(said)}")))
 
 
 @exercise(
@@ -121,11 +121,13 @@ def check_dead_server(answer: Any) -> Verdict:
     finally:
         logging.disable(logging.NOTSET)
         provider.close()
+    if problem := number_problem(answer):
+        return problem
     if answer == n:
         return right(f"{n}: the dead server is skipped; fail_if_one_server_fails=True would raise instead.")
     if answer == 0:
-        return wrong(f"one dead server does not take the others down: {n} tools")
-    return wrong(f"provide() listed {n} tools")
+        return wrong("one dead server does not take the others down")
+    return wrong(f"provide() did not list {answer} tools")
 
 
 @answer_exercise(
@@ -139,11 +141,11 @@ def check_dotted_name(answer: Any) -> Verdict:
     from toolkit.mcp.provider import openai_name
 
     actual = openai_name("find.customer")
-    if answer == actual:
+    if same_text(answer, actual):
         return right(f"{actual!r}; original_name() still gives 'find.customer' for the server.")
-    if answer == "find.customer":
+    if same_text(answer, "find.customer"):
         return wrong("a dot is not allowed in a chat-API tool name: the provider translates it")
-    return wrong(f"the model sees {actual!r}")
+    return wrong(f"the model does not see {show(answer)}")
 
 
 HUNG_TIMEOUT_S = 0.3

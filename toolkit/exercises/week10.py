@@ -8,12 +8,13 @@ Leaves out: the token costs per level (the week-10 notebook prints them).
 """
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, cast
 
-from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_set, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import NotAttempted, Verdict, call_learner, exercise, has_placeholder, right, wrong
 
@@ -66,9 +67,13 @@ def check_skill_folder(fn: Any) -> Verdict:
         try:
             skills = Skills.from_directory(root)
         except Exception as error:
-            return wrong(f"Skills.from_directory refused the folder: {error}")
+            return wrong(f"Skills.from_directory refused the folder: {_without(root, str(error))}")
         if "gift-wrapping" not in skills.by_name:
-            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}")
+            why = "".join(
+                f"; {folder!r} was left out: {_without(root, reason)}"
+                for folder, reason in sorted(skills.rejected.items())
+            )
+            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why}")
         skill = skills.get("gift-wrapping")
         if not skill.description.strip() or not skill.body.strip():
             return wrong("the skill needs a description (level 0) and instructions in its body (level 1)")
@@ -77,6 +82,11 @@ def check_skill_folder(fn: Any) -> Verdict:
         return right(f"level 0 shows: gift-wrapping — {skill.description}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _without(root: Path, text: str) -> str:
+    """`text` without the temporary folder's path (`root/…` → `…`, `root` → "root"): the same on every run."""
+    return text.replace(str(root) + os.sep, "").replace(str(root), "root")
 
 
 @answer_exercise(
@@ -155,13 +165,14 @@ def check_escape(answer: Any) -> Verdict:
                 readable.add(path)
     finally:
         shutil.rmtree(world, ignore_errors=True)
-    if not isinstance(answer, (set, list, tuple)):
+    said = as_set(answer)
+    if said is None:
         return wrong("answer with a set of paths")
-    said = set(answer)
     if said == readable:
         return right(f"only {sorted(readable)}: nothing escapes the skill.")
     leaks = sorted(said - readable)
-    return wrong(f"refused: {leaks}" if leaks else f"readable too: {sorted(readable - said)}")
+    more = len(readable - said)
+    return wrong(f"refused: {leaks}" if leaks else f"{more} more of the paths can be read")
 
 
 @answer_exercise(
@@ -196,6 +207,8 @@ def check_owned_tool(answer: Any) -> Verdict:
         options=COURSE,
     )
     first = next((i for i, r in enumerate(model.requests, 1) if "open_logistics_ticket" in r.tools), None)
+    if problem := number_problem(answer, "a request number"):
+        return problem
     if answer == first:
         return right(f"request {first}: the activation result is in the conversation, so the tool is offered.")
-    return wrong(f"it is first offered in request {first}" + (" — not before activation" if answer == 1 else ""))
+    return wrong(f"it is not first offered in request {answer}" + (" — not before activation" if answer == 1 else ""))

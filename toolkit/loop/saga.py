@@ -183,6 +183,11 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
         )
     if _takes_execution(fn):
         return lambda execution: fn(execution)
+    if untyped := _untyped(fn):
+        raise ConfigurationError(
+            f"{label}: its parameter {untyped!r} has no type annotation; take the parameters of tool "
+            f"{tool.name!r} with their types, {_shape(tool.spec.parameters)}, or one parameter typed ToolExecution"
+        )
     same = function_tool(fn)
     if _shape(same.spec.parameters) != _shape(tool.spec.parameters):
         raise ConfigurationError(
@@ -219,6 +224,16 @@ def _takes_execution(fn: Callable[..., Any]) -> bool:
     params = list(inspect.signature(fn).parameters.values())
     hints = typing.get_type_hints(getattr(fn, "__func__", fn))
     return len(params) == 1 and hints.get(params[0].name) is ToolExecution
+
+
+def _untyped(fn: Callable[..., Any]) -> str:
+    """The first parameter of `fn` without a type annotation, or "" (a compensation's are never the
+    model's to fill, so function_tool's own complaint would talk about the wrong thing)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: function_tool says what is wrong
+        return ""
+    return next((p.name for p in params if p.annotation is inspect.Parameter.empty), "")
 
 
 def _shape(schema: Mapping[str, Any] | None) -> dict[str, Any]:

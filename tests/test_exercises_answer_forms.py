@@ -1,0 +1,200 @@
+"""Right answers in another form get ✓, near misses ✗ — as twenty different learners write them.
+
+A text answer is the same words whatever the spacing and case; a number may be numpy's, a
+Fraction or a Decimal (but True is not 1, and "2" is not 2); a tuple is a list, a frozenset a
+set; numpy arrays and a pandas Series are the plain values they hold.
+"""
+
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from toolkit.exercises import check
+
+SWITCH = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "error"}
+TRIAGE = {
+    "HTTP 429 (rate limited)": "retried",
+    "HTTP 500 (server error)": "retried",
+    "HTTP 400 (mode C rejects tools)": "not retried",
+    "a body cut in half": "bad response",
+}
+REQUIRED = {
+    "x: int": True,
+    "x: int | None": True,
+    "x: int = 5": False,
+    "x: Annotated[int | None, Param(required=False)]": False,
+}
+
+
+def spaced(answer: dict) -> dict:
+    """Each text value with spaces around it and its first letter upper-cased."""
+    return {k: f"  {v[0].upper()}{v[1:]} " if isinstance(v, str) else v for k, v in answer.items()}
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("w0.switch", spaced(SWITCH)),
+        ("w0.switch", {k: v.upper() for k, v in SWITCH.items()}),
+        ("w2.triage", {**TRIAGE, "HTTP 400 (mode C rejects tools)": "Not  retried"}),
+        ("w2.timeout", {"requests sent": 2, "outcome": " TransientError\n"}),
+        ("w3.probe", {m: m.lower() for m in "ABCDE"}),
+        ("w3.unknown_order", "Confirm the ID "),
+        ("w5.channels", {"unknown tool": "Raise", "argument error": " raise", "execution error": "feed  back"}),
+        ("w6.if_last", {"query_order, notify_user": "IMMEDIATE", "notify_user, query_order": "Answer"}),
+        ("w7.rollback_order", [" charge_payment", "reserve_stock "]),
+        ("w8.found_where", "The search tool result's attributes "),
+        ("w9.rename", {"the model calls": "order_lookup ", "the server receives": " query_order"}),
+        ("w9.dotted_name", " find_customer\n"),
+        ("w1.usage_path", " usage.prompt_tokens "),
+        ("w4.stream_order", ["ToolCallDelta ", "toolstarted", "ToolFinished", "TextDelta"]),
+        ("w3.no_call", {"b03", " A03", "a04", "A05"}),
+        ("w10.escape", {" notes/todo.md "}),
+    ],
+)
+def test_a_text_answer_is_the_same_words_whatever_the_spacing_and_case(exercise, answer):
+    result = check(exercise, answer)
+    assert result.passed, result.feedback
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("w1.records", "tuple"),
+        ("w2.waits", (2, 2)),
+        ("w2.waits", np.array([2.0, 2.0])),
+        ("w2.waits", [np.int64(2), Decimal("2.0")]),
+        ("w2.waits", [Fraction(2), 2]),
+        ("w2.truncated", np.int64(0)),
+        ("w4.stream_order", ("ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta")),
+        ("w7.rollback_order", ("charge_payment", "reserve_stock")),
+        ("w3.no_call", frozenset({"B03", "A03", "A04", "A05"})),
+        ("w10.escape", frozenset({"notes/todo.md"})),
+        ("w8.hidden_callable", np.True_),
+        ("w5.required", {k: np.bool_(v) for k, v in REQUIRED.items()}),
+        ("w3.csv_rows", pd.Series({"normal": 15, "edge": 5, "no_call": 5})),
+    ],
+)
+def test_tuples_frozensets_and_the_numbers_of_numpy_fractions_and_decimals_are_plain_answers(exercise, answer):
+    if isinstance(answer, str) and answer == "tuple":
+        from toolkit.chat.messages import message_from_openai
+        from toolkit.exercises.week01 import WIRE
+
+        answer = tuple(message_from_openai(m) for m in WIRE)
+    result = check(exercise, answer)
+    assert result.passed, result.feedback
+
+
+@pytest.mark.parametrize("kind", [np.float32, Fraction, lambda x: Decimal(str(x))])
+def test_a_wait_returned_as_any_kind_of_real_number_is_compared_by_its_value(kind):
+    def wait(attempt, retry_after):
+        backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+        return kind(backoff if retry_after is None else min(30.0, max(backoff, retry_after)))
+
+    result = check("w2.backoff", wait)
+    assert result.passed, result.feedback
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer", "feedback"),
+    [
+        ("w4.immediate", True, "answer with a number, not True"),
+        ("w4.memory_count", "7", "answer with a number, not '7'"),
+        ("w6.round_trips", None, "answer with a number, not None"),
+        ("w9.dead_server", [3], "answer with a number, not [3]"),
+        ("w8.vector_k", "5", "answer with a number, not '5'"),
+        ("w10.owned_tool", "2", "answer with a request number, not '2'"),
+        ("w4.repair_requests", np.True_, "answer with a number, not True"),
+    ],
+)
+def test_a_number_question_answered_with_something_else_says_so_and_keeps_the_number_to_itself(
+    exercise, answer, feedback
+):
+    result = check(exercise, answer)
+    assert (result.status, result.feedback) == ("failed", feedback)
+
+
+def test_true_is_not_one_and_false_is_not_zero_in_a_dict_of_numbers():
+    calls = check("w3.model_calls", {"帮我查一下订单 SN202610200001 现在到哪了？": 2, "你好": True})
+    assert not calls.passed and calls.feedback == "你好: answer with a number, not True"
+    when = check("w7.when", {"all succeed": False, "shipment fails": 2, "shipment fails, compensate=False": 0})
+    assert not when.passed and when.feedback == "all succeed: answer with a number, not False"
+
+
+def test_spacing_case_and_container_are_forgiven_but_a_different_answer_is_not():
+    assert check("w3.unknown_order", " Confirm the id").passed
+    assert not check("w0.switch", {**SWITCH, "only LLM_BASE_URL": "fake"}).passed
+    assert not check("w3.unknown_order", "the status").passed
+    assert not check("w9.dotted_name", "find-customer").passed
+    assert not check("w7.rollback_order", ("reserve_stock", "charge_payment")).passed
+    assert not check("w10.escape", {"Notes/todo.md"}).passed  # a path is not read case-insensitively
+    assert not check("w2.waits", (2, 2, 2)).passed
+    assert not check("w3.no_call", frozenset({"B03", "A03", "A04"})).passed
+
+
+def test_a_set_answer_of_things_that_are_not_texts_says_what_to_answer():
+    assert check("w3.no_call", [["B03"]]).feedback == "answer with a set of case ids"
+    assert check("w10.escape", {1, 2}).feedback == "answer with a set of paths"
+
+
+def test_a_group_the_csv_does_not_have_is_a_wrong_prediction():
+    result = check("w3.csv_rows", {"normal": 15, "edge": 5, "no_call": 5, "refunds": 3})
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the CSV has no group 'refunds'; answer for normal, edge, no_call only",
+    )
+
+
+def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_for():
+    import collections
+    import types
+
+    assert check("w0.switch", types.MappingProxyType(SWITCH)).passed
+    assert check("w0.switch", collections.UserDict(SWITCH)).passed
+    assert check("w7.rollback_order", collections.deque(["charge_payment", "reserve_stock"])).passed
+    assert check("w3.no_call", dict.fromkeys(["B03", "A03", "A04", "A05"]).keys()).passed
+    assert not check("w7.rollback_order", collections.deque(["reserve_stock", "charge_payment"])).passed
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["$.usage.prompt_tokens", 'usage["prompt_tokens"]', "['usage']['prompt_tokens']", "/usage/prompt_tokens"],
+)
+def test_a_path_in_jsonpath_bracket_or_pointer_form_is_the_dotted_path(path):
+    result = check("w1.usage_path", path)
+    assert result.passed, result.feedback
+
+
+def test_a_bracketed_path_to_the_wrong_number_is_still_wrong():
+    assert check("w1.usage_path", 'usage["completion_tokens"]').feedback == (
+        "completion_tokens are the tokens the model wrote (output), not the ones it read"
+    )
+
+
+def test_none_written_as_text_is_none():
+    from toolkit.exercises.week01 import QUESTIONS
+
+    called = ["query_logistics", "query_refund_policy", " none", "query_order"]
+    assert check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed
+    called[2] = "nothing"
+    assert not check("w1.keyword_rules", dict(zip(QUESTIONS, called, strict=True))).passed
+
+
+@pytest.mark.parametrize("outcome", ["toolkit.errors.TransientError", "TRANSIENT"])
+def test_an_outcome_named_by_its_class_or_its_dotted_name_is_that_class(outcome):
+    from toolkit.errors import TransientError
+
+    said = TransientError if outcome == "TRANSIENT" else outcome
+    result = check("w2.timeout", {"requests sent": 2, "outcome": said})
+    assert result.passed, result.feedback
+
+
+def test_stream_kinds_given_as_the_event_classes_are_their_names():
+    from toolkit.chat.sse import TextDelta, ToolCallDelta
+    from toolkit.loop.records import ToolFinished, ToolStarted
+
+    result = check("w4.stream_order", [ToolCallDelta, ToolStarted, ToolFinished, TextDelta])
+    assert result.passed, result.feedback

@@ -1,0 +1,354 @@
+"""check() against learners' code that never ends, fakes equality, replaces the reference, or mistypes an id.
+
+Each is a failed try with one readable line (or a one-line ConfigurationError for an id),
+never a hang, a ✓, or the package's warnings printed under the cell.
+"""
+
+import contextlib
+import logging
+import signal
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.exercises import check
+
+
+@pytest.fixture
+def deadline():
+    """Fail (inside the check, as a failed try) instead of hanging the test run."""
+
+    def stop(*_):
+        raise TimeoutError("the check did not return")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def watchdog(seconds):
+    """Raise in the main thread after `seconds` through SIGUSR1 (SIGALRM is the limit's own)."""
+    import threading
+
+    def bark(*_):
+        raise RuntimeError("watchdog: the check did not stop by itself")
+
+    previous = signal.signal(signal.SIGUSR1, bark)
+    main = threading.main_thread().ident
+    timer = threading.Timer(seconds, lambda: signal.pthread_kill(main, signal.SIGUSR1))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+
+def test_a_window_that_yields_forever_is_cut_and_fails(deadline):
+    def keep(messages, n):
+        while True:
+            yield messages[0]
+
+    result = check("w6.window", keep)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 your window keeps more messages than the conversation has (5)",
+    )
+
+
+def test_a_window_that_yields_objects_equal_to_anything_fails():
+    from toolkit.memory.windows import MessageWindow, evict
+
+    result = check("w6.window", lambda messages, n: (AlwaysEqual() for _ in evict(messages, MessageWindow(n))))
+    assert result.status == "failed"
+    assert result.feedback.startswith("your function returned a AlwaysEqual, a class of your own")
+
+
+def test_a_window_that_returns_no_list_says_so():
+    assert check("w6.window", lambda messages, n: None).feedback == (
+        "keep() returned None; return the list of messages it keeps"
+    )
+
+
+def test_an_error_raised_while_the_window_generator_runs_is_the_learners():
+    def keep(messages, n):
+        yield from messages
+        raise ValueError("ran out")
+
+    assert check("w6.window", keep).feedback == "your code raised ValueError: ran out"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "module", "name", "mine"),
+    [
+        ("w6.truth_table", "toolkit.loop.returns", "should_return_immediately", lambda b, e: not e),
+        ("w8.score", "toolkit.search.keyword", "score", None),
+        ("w3.normalize", "toolkit.course.validation", "normalize_order_id", None),
+        ("w6.window", "toolkit.memory.windows", "evict", None),
+        ("w1.records", "toolkit.chat.messages", "message_from_openai", None),
+    ],
+)
+def test_a_reference_the_learner_replaced_is_not_compared_with(monkeypatch, exercise, module, name, mine):
+    import importlib
+
+    def replacement(*args):
+        return args[0] if mine is None else mine(*args)
+
+    monkeypatch.setattr(importlib.import_module(module), name, replacement)
+    answer = replacement if exercise != "w1.records" else []
+    result = check(exercise, answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"{module}.{name} is not the package's any more: code in this kernel replaced it with a function named "
+        "replacement, so there is nothing to compare your answer with — restart the kernel and run the cells again",
+    )
+
+
+def test_a_method_or_classmethod_the_learner_replaced_is_not_compared_with(monkeypatch):
+    from toolkit.chat.client import RetryPolicy
+    from toolkit.chat.messages import TokenUsage
+
+    monkeypatch.setattr(RetryPolicy, "wait", lambda self, n, r: 1.0)
+    assert check("w2.backoff", lambda n, r: 1.0).feedback.startswith(
+        "toolkit.chat.client.RetryPolicy.wait is not the package's any more"
+    )
+    monkeypatch.setattr(TokenUsage, "from_openai", classmethod(lambda cls, usage: None))
+    assert check("w1.usage_build", lambda body: None).feedback.startswith(
+        "toolkit.chat.messages.TokenUsage.from_openai is not the package's any more"
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "nearest"),
+    [("w6.round_trip", "w6.round_trips"), ("W6.Truth_Table", "w6.truth_table"), (" w8.score", "w8.score")],
+)
+def test_a_mistyped_id_suggests_the_nearest(typed, nearest):
+    with pytest.raises(ConfigurationError) as info:
+        check(typed, 1)
+    assert str(info.value).startswith(f"no exercise {typed!r} (did you mean {nearest!r}?); this week's are: ")
+
+
+def test_an_id_of_no_week_says_what_ids_look_like():
+    with pytest.raises(ConfigurationError) as info:
+        check("homework", 1)
+    assert str(info.value) == "no exercise 'homework'; ids look like 'w6.truth_table': the weeks are w0 to w10"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [("w6.course_bound", 5), ("w10.escape", {"notes/todo.md"})],
+)
+def test_a_check_prints_none_of_the_packages_warnings(caplog, exercise, answer):
+    caplog.set_level(logging.WARNING)
+    assert check(exercise, answer).passed
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_skill_folder_left_out_says_why_in_the_feedback():
+    def make_skill(root):
+        (root / "gift-wrapping").mkdir()
+        (root / "gift-wrapping" / "SKILL.md").write_text("---\nname: gift-wrapping\n---\nAsk for the order id.\n")
+
+    assert check("w10.skill_folder", make_skill).feedback == (
+        "no skill 'gift-wrapping' was loaded; found []; 'gift-wrapping' was left out: skill folder "
+        "'gift-wrapping': front matter needs a non-empty 'description'"
+    )
+
+
+def test_nfkc_digits_are_named_when_normalize_reads_them():
+    import re
+    import unicodedata
+
+    def normalize(raw):
+        text = re.sub(r"^订单号?\s*[:：是为]?\s*", "", unicodedata.normalize("NFKC", raw).strip())
+        text = re.sub(r"[\s\-\u2010-\u2015\u2212]", "", text.upper())
+        return text if re.fullmatch(r"SN[0-9]{12}", text) else None
+
+    feedback = check("w3.normalize", normalize).feedback
+    assert feedback.endswith(
+        "but validation rejects it: '𝟐' is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("exercise", "endless"),
+    [
+        ("w6.truth_table", "def f(behaviors, any_error):\n    while True:\n        pass"),
+        ("w2.backoff", "def f(attempt, retry_after):\n    import time\n    time.sleep(3600)"),
+        (
+            "w10.skill_folder",
+            "def f(root):\n    while True:\n        try:\n            pass\n        except Exception:\n            pass",
+        ),
+    ],
+)
+def test_a_check_that_runs_past_its_limit_is_stopped_and_fails(monkeypatch, exercise, endless):
+    import time
+
+    import toolkit.exercises.core as core
+
+    monkeypatch.setattr(core, "CHECK_LIMIT_S", 1)
+    namespace: dict = {}
+    exec(endless, namespace)
+    started = time.monotonic()
+    with watchdog(20):  # without the limit, fail in 20 s rather than hang the test run
+        result = check(exercise, namespace["f"])
+    assert time.monotonic() - started < 10
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the check was stopped after 1 s: does your code loop forever, or wait for something that never comes?",
+    )
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert check("w6.round_trips", 2).passed  # the next check runs as usual
+
+
+def not_written(*args):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("w6.truth_table", not_written),
+        ("w8.score", lambda name, description, terms: NotImplemented),
+        ("w6.round_trips", NotImplemented),
+        ("w0.switch", {"no variables": NotImplemented, "all three": "real", "only LLM_BASE_URL": "error"}),
+        ("w10.skill_folder", not_written),
+    ],
+)
+def test_the_not_written_yet_markers_are_not_attempted_like_the_starter(exercise, answer):
+    assert check(exercise, answer).status == "not attempted"
+
+
+def test_check_without_an_answer_says_how_to_call_it():
+    with pytest.raises(ConfigurationError) as info:
+        check("w6.round_trips")
+    assert str(info.value) == "check('w6.round_trips') needs your answer too: check('w6.round_trips', answer)"
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        ((2, "w6.round_trips"), "check('w6.round_trips', 2)"),
+        (("confirm the id", "w3.unknown_order"), "check('w3.unknown_order', 'confirm the id')"),
+    ],
+)
+def test_check_with_its_arguments_the_other_way_round_says_so(args, text):
+    with pytest.raises(ConfigurationError) as info:
+        check(*args)
+    assert str(info.value) == f"check() takes the exercise id first, then your answer: {text}"
+
+
+def test_a_normalize_that_returns_the_one_id_it_was_shown_fails_on_ids_it_was_not():
+    from toolkit.course.validation import Rejected, normalize_order_id
+
+    def accepts(raw):
+        try:
+            return normalize_order_id(raw) is not None
+        except Rejected:
+            return False
+
+    result = check("w3.normalize", lambda raw: "SN202610200001" if accepts(raw) else None)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "normalize('SN535943533334') returned 'SN202610200001', validation accepts it as 'SN535943533334'",
+    )
+
+
+def test_search_terms_written_as_one_phrase_are_told_apart():
+    assert check("w8.find_query", ["refund payment"]).feedback == (
+        "keyword search returns nothing — 'refund payment' is one term, looked for as a whole; "
+        "give each word as a term of its own"
+    )
+
+
+def test_a_declaration_with_keyword_only_parameters_is_told_how_chat_is_called():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, UserText
+
+    class Assistant(Protocol):
+        def chat(self, *, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    assert check("w4.declare", Assistant).feedback == (
+        'chat("alice", "我叫 Alice") failed: too many positional arguments; '
+        "declare chat(self, user_id, question), both positional"
+    )
+
+
+def test_an_async_function_is_told_to_be_a_plain_def_without_a_never_awaited_warning(recwarn):
+    import gc
+    import warnings
+
+    warnings.simplefilter("always")
+
+    async def wait(attempt, retry_after):
+        return 0.5
+
+    result = check("w2.backoff", wait)
+    gc.collect()
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function is `async def`: it returned a coroutine that never ran; write it with `def`",
+    )
+    assert [str(w.message) for w in recwarn if "never awaited" in str(w.message)] == []
+
+
+def test_feedback_holds_no_character_the_kernel_cannot_send():
+    import json
+
+    def keep(messages, n):
+        raise ValueError("half an emoji \ud83d, a NUL \x00 and a bell \x07")
+
+    feedback = check("w6.window", keep).feedback
+    assert feedback == "your code raised ValueError: half an emoji \\ud83d, a NUL \\x00 and a bell \\x07"
+    json.dumps(feedback, ensure_ascii=False).encode("utf-8")  # what a kernel sends must encode
+
+
+def test_a_skill_folder_refused_whole_is_told_without_the_temporary_path():
+    import shutil
+
+    result = check("w10.skill_folder", lambda root: shutil.rmtree(root))
+    assert result.feedback == (
+        "Skills.from_directory refused the folder: load_skills('root'): no such folder. "
+        "Fix: pass the folder that holds one sub-folder per skill"
+    )
+
+
+def test_a_set_in_an_answer_reads_the_same_in_every_kernel():
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from toolkit.exercises import check\n"
+        "print(check('w6.round_trips', {'alpha', 'beta', 'gamma', 'delta'}).feedback)\n"
+        "print(check('w0.switch', {'no variables': {'x', 'y', 'z'}, 'all three': 'real',"
+        " 'only LLM_BASE_URL': 'error'}).feedback)\n"
+        "print(check('w8.score', lambda n, d, t: frozenset({'q', 'r', 's', 't'})).feedback)\n"
+    )
+    texts = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(texts) == 1, texts
+    assert "not {'alpha', 'beta', 'delta', 'gamma'}" in texts.pop()

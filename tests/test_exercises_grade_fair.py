@@ -1,0 +1,284 @@
+"""Fair grades: a pass is never dropped, a notebook never counted twice, a row says what happened.
+
+The run itself is replaced by a notebook as the worker would leave it (each cell's execution
+count and outputs), so these tests read what grading does with it; test_exercises_grade runs
+real kernels.
+"""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import toolkit.exercises.grade as grade
+from toolkit.exercises.catalog import week_of_notebook
+from toolkit.exercises.core import MIME
+from toolkit.exercises.grade import NOTEBOOK_ROW, Row, find_notebooks, grade_notebook, summary
+
+
+def record(exercise: str, passed: bool) -> dict:
+    status = "passed" if passed else "failed"
+    return {MIME: {"exercise": exercise, "status": status, "passed": passed, "feedback": ""}}
+
+
+def cell(source: str, tag: str | None = None, *, ran: bool = True, outputs=()):
+    node = nbformat.v4.new_code_cell(source, metadata={"tags": [f"exercise:{tag}"]} if tag else {})
+    node.execution_count = 1 if ran else None
+    node.outputs = [nbformat.v4.new_output("display_data", data=data) for data in outputs]
+    return node
+
+
+def submit(folder: Path, name: str, cells, monkeypatch) -> Path:
+    """Write the submission (outputs cleared, as a learner would hand it in) and make the run give `cells`."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handed_in = [nbformat.v4.new_code_cell(c.source, metadata=c.metadata) for c in cells]
+    nbformat.write(nbformat.v4.new_notebook(cells=handed_in), path)
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (nbformat.v4.new_notebook(cells=cells), ""))
+    return path
+
+
+def test_checks_in_cells_that_lost_their_tags_are_graded_not_dropped(tmp_path, monkeypatch):
+    cells = [
+        cell("from toolkit.exercises import check", outputs=[record("w99.made_up", True)]),  # no such exercise
+        cell('check("w6.round_trips", 2)', outputs=[record("w6.round_trips", True)]),
+        cell('check("w6.course_bound", 4)', outputs=[record("w6.course_bound", False)]),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.course_bound", False, "failed"),
+    ]
+
+
+def test_another_weeks_exercise_checked_in_a_course_notebook_gets_its_row(tmp_path, monkeypatch):
+    cells = [cell('check("w5.required", ...)', outputs=[record("w5.required", True)])]
+    path = submit(tmp_path, "06_week6_round_trip_loop.ipynb", cells, monkeypatch)
+    rows = grade_notebook(path)
+    assert [r.exercise for r in rows] == [
+        "w6.round_trips",
+        "w6.truth_table",
+        "w6.window",
+        "w6.course_bound",
+        "w6.if_last",
+        "w5.required",
+    ]
+    assert rows[-1] == Row(str(path), "w5.required", True, "passed")
+
+
+def test_a_notebook_whose_code_checks_nothing_says_no_exercises_found(tmp_path, monkeypatch):
+    path = submit(tmp_path, "notes.ipynb", [cell("print('hello')")], monkeypatch)
+    assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, grade.NO_EXERCISES)]
+
+
+def test_a_notebook_without_code_is_not_run(tmp_path, monkeypatch):
+    path = tmp_path / "empty.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# notes")]), path)
+    monkeypatch.setattr(grade, "_execute", lambda p, s: pytest.fail("an empty notebook was run"))
+    assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, grade.NO_EXERCISES)]
+
+
+def test_an_exercise_cell_that_ran_without_calling_check_says_so(tmp_path, monkeypatch):
+    cells = [cell("answer = 2", "w6.round_trips"), cell("", "w6.window", ran=False)]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", False, "no check() result: the exercise cell ran, but did not call check()"),
+        Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Copy of 06_week6_round_trip_loop.ipynb",
+        "alice-06_week6_round_trip_loop.ipynb",
+    ],
+)
+def test_a_renamed_copy_of_a_course_notebook_is_that_weeks(name):
+    assert week_of_notebook(name) == 6
+
+
+def test_a_notebook_given_twice_is_graded_once(tmp_path):
+    (tmp_path / "alice").mkdir()
+    for name in ("a.ipynb", "b.ipynb"):
+        (tmp_path / "alice" / name).write_text("{}")
+    a = tmp_path / "alice" / "a.ipynb"
+    found = find_notebooks([tmp_path, a, tmp_path / "alice" / ".." / "alice" / "a.ipynb", a])
+    assert found == [a, tmp_path / "alice" / "b.ipynb"]
+
+
+def test_the_same_notebook_twice_does_not_double_its_score(tmp_path, monkeypatch):
+    cells = [cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)])]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    rows = grade.grade_paths([path, tmp_path])
+    assert len(rows) == 1 and "1/1" in summary(rows)
+
+
+def hand_edited(path: Path, cells: list[dict]) -> Path:
+    """A notebook file written by hand: cells without ids (and whatever else `cells` leaves out)."""
+    import json
+
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": kernel}, "cells": cells}
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+PASSING = {
+    "cell_type": "code",
+    "metadata": {"tags": ["exercise:w6.round_trips"]},
+    "source": "from toolkit.exercises import check\ncheck('w6.round_trips', 2)",
+    "outputs": [],
+    "execution_count": None,
+}
+
+
+def test_a_cell_without_source_does_not_stop_the_cells_after_it(tmp_path):
+    no_source = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    path = hand_edited(tmp_path / "hand.ipynb", [no_source, PASSING])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
+
+
+def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
+    import warnings
+
+    path = hand_edited(tmp_path / "old.ipynb", [PASSING])
+    monkeypatch.setattr(grade, "_execute", lambda p, seconds: (None, "could not be executed: no kernel"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        grade_notebook(path)
+    assert [str(w.message)[:40] for w in caught] == []
+
+
+def test_a_link_to_another_submission_keeps_its_own_row(tmp_path):
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "alice" / "hw.ipynb").write_text("{}")
+    (tmp_path / "bob" / "hw.ipynb").symlink_to(tmp_path / "alice" / "hw.ipynb")
+    assert find_notebooks([tmp_path]) == [tmp_path / "alice" / "hw.ipynb", tmp_path / "bob" / "hw.ipynb"]
+
+
+def test_the_summary_lines_up_wide_file_names():
+    import unicodedata
+
+    def columns(text):
+        return sum(2 if unicodedata.east_asian_width(c) == "W" else 1 for c in text)
+
+    rows = [Row("作业/学生一.ipynb", "w6.round_trips", True, ""), Row("bob/hw.ipynb", "w6.round_trips", False, "")]
+    lines = summary(rows).splitlines()
+    scores = [line[: line.index(score)] for line, score in zip(lines[1:3], ("1/1", "0/1"), strict=True)]
+    assert [columns(s) for s in scores] == [columns(lines[0][: lines[0].index("passed")]) + 3] * 2
+
+
+def test_an_out_file_that_is_a_submission_is_refused_and_the_submission_kept(tmp_path, capsys):
+    from toolkit.cli.main import main
+
+    (tmp_path / "sub").mkdir()
+    work = tmp_path / "sub" / "b.ipynb"
+    work.write_text('{"the learner": "work"}')
+    assert main(["grade", str(tmp_path / "sub"), "--out", str(work)]) == 2
+    assert work.read_text() == '{"the learner": "work"}'
+    assert capsys.readouterr().err == (
+        f"error: grade --out {work}: that is one of the notebooks to grade, and the CSV would overwrite it; "
+        "give another file, e.g. --out grades.csv\n"
+    )
+
+
+def test_an_exercise_that_loops_forever_fails_alone_and_the_next_cells_run(tmp_path):
+    endless = dict(
+        PASSING,
+        metadata={"tags": ["exercise:w6.truth_table"]},
+        source="from toolkit.exercises import check\n\ndef f(behaviors, any_error):\n    while True:\n        pass\n\n"
+        "check('w6.truth_table', f)",
+    )
+    path = hand_edited(tmp_path / "loops.ipynb", [endless, PASSING])
+    rows = grade_notebook(path, seconds=6)
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+        (
+            "w6.truth_table",
+            False,
+            "failed: the check was stopped after 4 s: does your code loop forever, or wait for something that never "
+            "comes?",
+        ),
+        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
+    ]
+
+
+@pytest.mark.parametrize(("value", "limit"), [("3", 3), ("0.5", 0.5), ("99", 30), ("0", 30), ("nan", 30), ("x", 30)])
+def test_the_check_limit_a_grader_sets_only_ever_shortens_it(monkeypatch, value, limit):
+    from toolkit.exercises.core import check_limit
+
+    monkeypatch.setenv("TOOLKIT_CHECK_LIMIT_S", value)
+    assert check_limit() == limit
+
+
+def test_a_check_printed_assigned_or_followed_by_another_line_still_counts(tmp_path):
+    def exercise_cell(tag, source):
+        return dict(PASSING, metadata={"tags": [f"exercise:{tag}"]}, source=source)
+
+    cells = [
+        exercise_cell("w6.round_trips", "from toolkit.exercises import check\nprint(check('w6.round_trips', 2))"),
+        exercise_cell("w6.course_bound", "result = check('w6.course_bound', 5)"),
+        exercise_cell("w6.if_last", "check('w6.if_last', {})\nprint('done')"),
+        exercise_cell("w6.window", "check('w6.window', lambda m, n: m)\ncheck('w6.window', ...)"),
+    ]
+    rows = grade_notebook(hand_edited(tmp_path / "printed.ipynb", cells), seconds=60)
+    assert [(r.exercise, r.passed, r.feedback.split(":")[0]) for r in rows] == [
+        ("w6.round_trips", True, "passed"),
+        ("w6.course_bound", True, "passed"),
+        ("w6.if_last", False, "failed"),
+        ("w6.window", False, "not attempted"),  # the last check() of an exercise is the one graded
+    ]
+
+
+def test_a_keyboardinterrupt_the_learners_code_raised_is_not_called_a_time_limit():
+    def cell(exercise, ename):
+        code = nbformat.v4.new_code_cell("", metadata={"tags": [f"exercise:{exercise}"]}, execution_count=1)
+        code.outputs = [nbformat.v4.new_output("error", ename=ename, evalue="", traceback=[])]
+        return code
+
+    ran = nbformat.v4.new_notebook(cells=[cell("w6.truth_table", "KeyboardInterrupt"), cell("w6.window", "KeyError")])
+    assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"
+    ran.metadata["grade_error"] = "CellTimeoutError: A cell timed out while it was being executed"
+    assert grade.results(ran)[1]["w6.truth_table"] == "the cell raised KeyboardInterrupt"  # not the last that ran
+
+
+def test_a_file_name_that_is_not_utf8_is_graded_and_written_with_its_byte_escaped(tmp_path):
+    import csv
+    import os
+
+    folder = os.fsencode(tmp_path)
+    with open(folder + b"/\xb0\xa1 hw.ipynb", "w") as f:  # 啊 in GBK, from a zip made on another system
+        f.write("{}")
+    rows = grade.grade_paths([tmp_path])
+    assert [r.notebook for r in rows] == [f"{tmp_path}/\\xb0\\xa1 hw.ipynb"]
+    out = grade.write_csv(rows, tmp_path / "grades.csv")
+    with open(out, encoding="utf-8") as f:
+        assert list(csv.reader(f))[1][0] == f"{tmp_path}/\\xb0\\xa1 hw.ipynb"
+    summary(rows).encode("utf-8")
+
+
+def test_ctrl_c_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path, monkeypatch, capsys):
+    import csv
+
+    from toolkit.cli.main import main
+
+    for name in ("a.ipynb", "b.ipynb", "c.ipynb"):
+        (tmp_path / name).write_text("{}")
+    graded = []
+
+    def grade_one(path, seconds=120):
+        if path.name == "c.ipynb":
+            raise KeyboardInterrupt
+        graded.append(path.name)
+        return [Row(str(path), "w6.round_trips", True, "passed")]
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(tmp_path), "--out", str(out)]) == 130
+    with open(out, encoding="utf-8") as f:
+        assert [row[0] for row in csv.reader(f)] == ["notebook", str(tmp_path / "a.ipynb"), str(tmp_path / "b.ipynb")]
+    captured = capsys.readouterr()
+    assert captured.err == f"\nstopped (Ctrl-C) after 2 of 3 notebooks: their 2 rows are in {out}\n"
+    assert "total" in captured.out

@@ -1,0 +1,39 @@
+"""A compensation without type annotations is refused in the saga's words, not @tool's.
+
+A compensation is never offered to the model, so "the model is not told what to send" (what
+function_tool says of an unannotated tool parameter) sent a learner looking in the wrong place.
+"""
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.loop.saga import compensates, compensations_from
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
+
+
+@tool("预订酒店。")
+def book_hotel(guest: str, nights: int) -> str:
+    return f"{guest} {nights}"
+
+
+TOOLS = {t.name: t for t in tools_from(book_hotel)}
+
+
+def untyped_execution(execution):
+    pass
+
+
+def untyped_second(guest: str, nights):
+    pass
+
+
+@pytest.mark.parametrize(("fn", "name"), [(untyped_execution, "execution"), (untyped_second, "nights")])
+def test_an_unannotated_compensation_parameter_names_the_types_to_take(fn, name):
+    with pytest.raises(ConfigurationError) as info:
+        compensations_from([compensates("book_hotel")(fn)], TOOLS)
+    assert str(info.value) == (
+        f"@compensates('book_hotel') {__name__}.{fn.__name__}: its parameter {name!r} has no type annotation; "
+        "take the parameters of tool 'book_hotel' with their types, "
+        "{'guest': {'type': 'string'}, 'nights': {'type': 'integer'}}, or one parameter typed ToolExecution"
+    )

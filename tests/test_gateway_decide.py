@@ -85,34 +85,17 @@ def test_a_summary_is_what_splitting_every_line_into_sentences_gives(result, dro
     """A line the local `drop_sentences` does not match is kept whole, without splitting it."""
     import dataclasses
     import re
+    from unittest import mock
 
+    from toolkit.gateway import decide
     from toolkit.gateway.decide import summarise
 
     rules = dataclasses.replace(RULES, summary_lines=lines)
     if drop is not None:
         rules = dataclasses.replace(rules, drop_sentences=re.compile(drop))
     assert summarise(result, rules) == _plain_summarise(result, rules)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    result=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=12).map("".join),
-    drop=st.sampled_from(DROPS),
-    lines=st.integers(-1, 4),
-)
-def test_a_long_result_is_summarised_line_by_line_as_the_reference_does(result, drop, lines):
-    """Past `_SEARCHED_WHOLE` characters the result is not searched whole first: the same summary."""
-    import dataclasses
-    import re
-    from unittest import mock
-
-    from toolkit.gateway import decide
-
-    rules = dataclasses.replace(RULES, summary_lines=lines)
-    if drop is not None:
-        rules = dataclasses.replace(rules, drop_sentences=re.compile(drop))
-    with mock.patch.object(decide, "_SEARCHED_WHOLE", 0):
-        assert decide.summarise(result, rules) == _plain_summarise(result, rules)
+    with mock.patch.object(decide, "_SEARCHED_WHOLE", 0):  # a long result: not searched whole first
+        assert summarise(result, rules) == _plain_summarise(result, rules)
 
 
 ANSWER_WORDS = [w for a in RULES.answers for w in a.words or ()]

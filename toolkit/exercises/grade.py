@@ -45,7 +45,8 @@ import sys
 import tempfile
 import unicodedata
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -313,12 +314,19 @@ def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
 HEADER = ["notebook", "exercise", "passed", "feedback"]
 
 
-def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
-    out = Path(out)
+@contextmanager
+def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
+    """A CSV writer on `out` (its folder made), the header written, and the file."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
         writer = csv.writer(f)
         writer.writerow(HEADER)
+        yield writer, f
+
+
+def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
+    out = Path(out)
+    with _csv_file(out) as (writer, _):
         for r in rows:
             writer.writerow(_csv_row(r))
     return out
@@ -329,10 +337,7 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, row
     run stopped half-way (Ctrl-C after an hour, a crash) leaves every notebook graded before in
     the file, and in `rows` for the caller's summary."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
-        writer = csv.writer(f)
-        writer.writerow(HEADER)
+    with _csv_file(out) as (writer, f):
         for path in notebooks:
             graded = grade_notebook(path, seconds)
             writer.writerows(_csv_row(r) for r in graded)

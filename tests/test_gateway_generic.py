@@ -303,7 +303,7 @@ _CHINESE_TEXT = st.text(
 )
 def test_chinese_pieces_are_the_pairs_of_neighbours_without_a_stop_character(text, stop):
     """`_kept_pairs` (the range cut around each stop character, pairs found in C) against pairing
-    each run of `_CHINESE` character by character, whatever the stop characters (at the ends of
+    each run of Chinese characters, character by character, whatever the stop characters (at the ends of
     the range, outside it, none)."""
     from unittest import mock
 

@@ -51,8 +51,10 @@ def split(regex: re.Pattern[str]) -> AnyOf | re.Pattern[str]:
     pieces = _pieces(regex)
     if pieces is None:
         return regex
-    literal = [p for p in pieces if _begins_with_literal(p, regex.flags)]
-    others = [p for p in pieces if not _begins_with_literal(p, regex.flags)]
+    literal: list[str] = []
+    others: list[str] = []
+    for piece in pieces:
+        (literal if _begins_with_literal(piece, regex.flags) else others).append(piece)
     if not others:  # the engine starts it quickly as it is
         return regex
     parts = ([re.compile("|".join(literal), regex.flags)] if literal else []) + [

@@ -51,7 +51,7 @@ from toolkit.search.keyword import clean_terms, score_text
 _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
 _ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
 _FIRST_CHINESE, _LAST_CHINESE = 0x4E00, 0x9FFF
-_CHINESE = re.compile(f"[{chr(_FIRST_CHINESE)}-{chr(_LAST_CHINESE)}]+")
+"""The Chinese characters the generic picker pairs into search terms (CJK Unified Ideographs)."""
 _EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
 _LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -111,12 +111,12 @@ def search_terms(text: str, rules: Rules) -> list[str]:
 
 def _with_pieces(terms: list[str], text: str, stop: frozenset[str]) -> list[str]:
     """`terms`, then the text's two-character Chinese pieces without a stop character, each once,
-    until there are `_MAX_TERMS`: each pair of neighbouring `_CHINESE` characters that are not
+    until there are `_MAX_TERMS`: each pair of neighbouring Chinese characters that are not
     stop characters, found in C by `_kept_pairs` (a lookahead at each place: overlapping pairs),
     `_PIECES_READ` places at a time, so a text with many different pieces is not read to its end.
     A piece is its own cleaned term (an ideograph has no case and is no blank), so these are the
     terms `clean_terms` of every piece would add; a test holds them equal to pairing each run of
-    `_CHINESE` character by character, in Python (three to ten times slower)."""
+    Chinese characters, character by character, in Python (three to ten times slower)."""
     found = dict.fromkeys(terms)
     pairs = _kept_pairs(stop)
     for start in range(0, len(text), _PIECES_READ):
@@ -133,7 +133,7 @@ _PIECES_READ = 2048
 
 @functools.lru_cache(maxsize=8)
 def _kept_pairs(stop: frozenset[str]) -> re.Pattern[str]:
-    """Each place where two `_CHINESE` characters that are not in `stop` start (the range cut
+    """Each place where two Chinese characters that are not in `stop` start (the range cut
     around each stop character in it), the pair as its group."""
     cuts = sorted(ord(ch) for ch in stop if _FIRST_CHINESE <= ord(ch) <= _LAST_CHINESE)
     spans, first = [], _FIRST_CHINESE

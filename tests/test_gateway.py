@@ -679,3 +679,62 @@ def test_every_message_the_fast_path_lets_through_passes_the_full_check():
             {"role": "assistant", "content": "done"},
         ]
     )
+
+
+FAILED_RESULTS = [
+    # the loop's own texts for a failed, unknown, or unrun call (English and Chinese)
+    "Tool 'query_logistics' failed: ConnectionError: the logistics service is down",
+    "There is no tool named 'track'. Available tools: query_order, query_logistics.",
+    "Not executed: the limit of 3 tool round trips was reached.",
+    "没有名为 track 的工具。可用的工具：query_order。请只调用这些工具。",
+    "未执行：已达到 3 轮工具调用的上限。",
+    # the peers' defaults and a JSON error object
+    "An error occurred while running the tool. Please try again. Error: timeout",
+    "Error executing tool query_logistics: upstream returned 503",
+    '{"error": "upstream returned 503"}',
+]
+
+
+@pytest.mark.parametrize("result", FAILED_RESULTS)
+def test_a_failed_call_is_not_reported_as_a_finding(result):
+    """Mode A answered an error result with "为您查到：<the error>", as if it were the answer."""
+    answer = message(respond(after_tool(result), GatewayConfig()))
+    assert answer.content.startswith("抱歉，这次查询没有成功（")
+    assert answer.content.endswith("）。请稍后再试，或联系人工客服。")
+    assert "为您查到" not in answer.content
+
+
+def test_the_failed_call_answer_keeps_the_error_and_drops_the_sentences_for_the_model():
+    result = "未执行：本轮的另一个调用 query_order 出错（TimeoutError），这一轮已停止。请直接告诉用户稍后再试。"
+    answer = message(respond(after_tool(result), GatewayConfig()))
+    assert answer.content == (
+        "抱歉，这次查询没有成功（未执行：本轮的另一个调用 query_order 出错（TimeoutError），这一轮已停止）。"
+        "请稍后再试，或联系人工客服。"
+    )
+
+
+def test_the_loop_texts_for_failed_calls_are_the_ones_the_gateway_knows():
+    """The markers are the loop's own texts: a change of those texts must not slip past the gateway."""
+    from toolkit.loop.texts import EN, ZH
+    from toolkit.tools.execute import FAILED
+
+    texts = [
+        FAILED.format(tool="t") + "ValueError: x",
+        EN.not_run_limit.format(limit=2),
+        EN.not_run.format(tool="t", error="ValueError"),
+        EN.interrupted.format(error="KeyboardInterrupt"),
+        EN.unknown_tool.format(tool="t", available="a"),
+        ZH.not_run_limit.format(limit=2),
+        ZH.not_run.format(tool="t", error="ValueError"),
+        ZH.interrupted.format(error="KeyboardInterrupt"),
+        ZH.interrupted_running.format(error="KeyboardInterrupt"),
+        ZH.unknown_tool.format(tool="t", available="a"),
+    ]
+    for text in texts:
+        assert message(respond(after_tool(text), GatewayConfig())).content.startswith("抱歉，这次查询没有成功"), text
+
+
+def test_a_result_that_only_mentions_errors_is_still_a_finding():
+    result = "错误码说明：E01 表示地址错误；E02 表示电话错误。"
+    answer = message(respond(after_tool(result), GatewayConfig()))
+    assert answer.content == "为您查到：错误码说明：E01 表示地址错误；E02 表示电话错误。"

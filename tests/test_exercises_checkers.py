@@ -194,7 +194,7 @@ def test_a_userlist_whose_data_is_equal_to_everything_is_a_failed_try():
 
 
 def test_a_learners_class_with_identity_equality_is_still_an_answer():
-    from toolkit.exercises.core import untrusted_class
+    from toolkit.exercises.values import untrusted_class
 
     class Plain:
         pass
@@ -272,7 +272,7 @@ def test_feedback_names_a_function_instead_of_its_address():
 
 
 def test_show_describes_values_whose_repr_holds_an_address():
-    from toolkit.exercises.core import show
+    from toolkit.exercises.values import show
 
     class Thing:
         pass

@@ -201,7 +201,7 @@ def test_a_function_returning_an_object_equal_to_everything_is_a_failed_try():
 
 
 def test_a_learners_class_without_its_own_equality_is_still_an_answer():
-    from toolkit.exercises.core import untrusted_class
+    from toolkit.exercises.values import untrusted_class
 
     class Provider:
         def provide(self):

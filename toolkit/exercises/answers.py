@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from toolkit.exercises.core import Verdict, is_number, right, show, wrong
+from toolkit.exercises.core import Verdict, right, wrong
+from toolkit.exercises.values import is_number, show
 
 
 def dict_answer_problem(

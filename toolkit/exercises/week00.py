@@ -9,7 +9,8 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, show
+from toolkit.exercises.core import Verdict
+from toolkit.exercises.values import show
 
 CASES = {
     "no variables": {},

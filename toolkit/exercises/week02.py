@@ -13,7 +13,8 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, is_number, reference, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, wrong
+from toolkit.exercises.values import is_number, show
 
 
 @exercise(

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.values import show
 from toolkit.tools.decorator import Param
 
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, items_of, reference, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, items_of, reference, right, wrong
+from toolkit.exercises.values import show
 
 QUESTION = "订单 SN202610200001 能退吗？"
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, exercise, is_number, right, show, wrong
+from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.values import is_number, show
 
 STOCK = {"PH-001": 5}
 PAYMENTS: list[tuple[str, int]] = []

@@ -10,7 +10,8 @@ from typing import Any
 
 from toolkit.exercises.answers import number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, wrong
+from toolkit.exercises.values import show
 
 
 @functools.lru_cache(maxsize=1)

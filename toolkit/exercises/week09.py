@@ -14,7 +14,8 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, same_text
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, right, show, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, right, wrong
+from toolkit.exercises.values import show
 
 TODAY = datetime.date(2026, 10, 25)
 

@@ -1,0 +1,79 @@
+"""`toolkit.exercises.values`: how the checks read and quote a learner's values."""
+
+import collections
+import decimal
+import fractions
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from toolkit.exercises.values import is_number, plain, show, untrusted_class
+
+
+def test_plain_reads_numpy_pandas_and_the_standard_containers_as_plain_values():
+    assert plain(np.int64(2)) == 2 and type(plain(np.int64(2))) is int
+    assert plain(np.True_) is True
+    assert plain(np.array([[1, 2], [3, 4]])) == [[1, 2], [3, 4]]
+    assert plain(pd.Series([1.5, 2.5], index=["a", "b"])) == {"a": 1.5, "b": 2.5}
+    assert plain(collections.deque([1, 2])) == [1, 2]
+    assert plain(collections.Counter("aab")) == {"a": 2, "b": 1}
+    assert type(plain(collections.OrderedDict(a=1))) is dict
+    assert plain(types.MappingProxyType({"k": np.float32(0.5)})) == {"k": 0.5}
+    assert plain({"k": (np.int8(1), {np.int16(2)})}) == {"k": (1, {2})}
+    assert plain(range(3)) == [0, 1, 2]
+
+
+def test_plain_leaves_strings_and_other_classes_as_they_are():
+    class Mine:
+        pass
+
+    mine = Mine()
+    assert plain(mine) is mine
+    assert plain("abc") == "abc" and plain(b"ab") == b"ab"
+
+
+def test_is_number_takes_real_numbers_but_not_bools_or_digit_strings():
+    for value in (1, 2.5, np.float64(1.0), fractions.Fraction(1, 3), decimal.Decimal("1.5")):
+        assert is_number(value), value
+    for value in (True, np.True_, "12", None, 1j):
+        assert not is_number(value), value
+
+
+def test_show_quotes_the_same_value_the_same_way_on_every_run():
+    assert show({3, 1, 2}) == "{1, 2, 3}"
+    assert show(frozenset({"b", "a"})) == "frozenset({'a', 'b'})"
+    assert show([{2, 1}, (1,)]) == "[{1, 2}, (1,)]"
+    assert show(set()) == "set()"
+
+    def helper():
+        pass
+
+    class Thing:
+        pass
+
+    assert show(helper) == "a function named helper"
+    assert show(Thing()) == "a Thing object"
+
+
+def test_show_names_an_object_whose_repr_raises():
+    class Broken:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    assert show(Broken()) == "a Broken object"
+
+
+@pytest.mark.parametrize("base", [str, int, list, collections.UserList])
+def test_a_learners_subclass_of_a_value_type_is_untrusted(base):
+    Sub = type("Sub", (base,), {"__module__": "learner"})
+    value = Sub()
+    assert untrusted_class({"k": [value]}) is Sub
+
+
+def test_a_class_with_identity_equality_is_trusted_wherever_it_sits():
+    class Plain:
+        pass
+
+    assert untrusted_class([Plain(), {"a": (1, 2.0, None)}]) is None

@@ -1,0 +1,138 @@
+"""How the exercise checks read and quote a learner's values.
+
+`plain` reads numpy's and pandas' values and the standard library's other containers as the
+plain values they stand for; `untrusted_class` finds an object whose `==` could be the
+learner's own code; `is_number` says what counts as a number in an answer; `show` quotes a value
+in feedback the same way on every run (no memory address, a set's items sorted).
+
+Leaves out: running the learner's code (`toolkit.exercises.core.call_learner`) and comparing
+(each checker compares with `==` after these have read the values).
+"""
+
+from __future__ import annotations
+
+import decimal
+import numbers
+import re
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+
+def plain(value: Any) -> Any:
+    """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
+    hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
+    and the standard library's other containers as the plain one they stand for (a deque → a list,
+    a Counter → a dict), through lists, tuples, sets and dicts of exactly those types; anything
+    else — a learner's own class above all — as it is."""
+    kind = type(value)
+    package = str(getattr(kind, "__module__", "")).split(".")[0]
+    if package == "numpy" and hasattr(value, "tolist"):
+        return plain(value.tolist())
+    if package == "pandas" and kind.__name__ == "Series":
+        return plain(value.to_dict())
+    if kind in (list, tuple, set, frozenset):
+        return kind(plain(item) for item in value)
+    if kind is dict:
+        return {plain(key): plain(item) for key, item in value.items()}
+    if package in ("builtins", "collections") and not isinstance(value, (str, bytes, bytearray)):
+        return _standard_container(value)
+    return value
+
+
+def _standard_container(value: Any) -> Any:
+    """A container of the standard library as the plain one it stands for: a mapping (OrderedDict,
+    Counter, UserDict, mappingproxy) a dict, a set view a set, a sequence (deque, range) a list."""
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, AbstractSet):
+        return {plain(item) for item in value}
+    if isinstance(value, Sequence):
+        return [plain(item) for item in value]
+    return value
+
+
+TRUSTED_MODULES = frozenset(
+    {"builtins", "collections", "datetime", "decimal", "enum", "fractions", "numpy", "pathlib", "pydantic", "toolkit"}
+)
+"""Packages whose classes compare honestly; a class of any other module (the learner's) is checked."""
+
+
+def untrusted_class(value: Any) -> type | None:
+    """The class of the first object in `value` (through lists, tuples, sets and dicts) whose `==` could
+    be the learner's: an instance of a class from outside `TRUSTED_MODULES` whose `==` or `!=` is not
+    object's — its own, or inherited from a value type or a trusted class whose `==` reads attributes
+    the subclass can override (`UserList.data`). None when there is none."""
+    cls = type(value)
+    if not _trusted(cls) and not _identity_equality(cls):
+        return cls
+    parts: Any = ()
+    if isinstance(value, dict):
+        parts = [*value.keys(), *value.values()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        parts = value
+    return next((found for part in parts if (found := untrusted_class(part)) is not None), None)
+
+
+def _trusted(cls: type) -> bool:
+    return str(getattr(cls, "__module__", "")).split(".")[0] in TRUSTED_MODULES
+
+
+def _identity_equality(cls: type) -> bool:
+    """True when `==` and `!=` of `cls` are object's own (identity), whoever wrote the class."""
+    return getattr(cls, "__eq__", None) is object.__eq__ and getattr(cls, "__ne__", None) is object.__ne__
+
+
+def untrusted_text(cls: type) -> str:
+    return f"a {cls.__name__}, a class of your own that can decide == by its own code"
+
+
+def is_number(value: Any) -> bool:
+    """A real number — an int, a float, numpy's, a Fraction or a Decimal — not a bool (True is not 1
+    in an answer) and not a string of digits."""
+    return isinstance(value, (numbers.Real, decimal.Decimal)) and not isinstance(value, bool)
+
+
+ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
+"""The memory address in a default repr (`<function f at 0x7f…>`): different on every run."""
+
+
+def show(value: Any) -> str:
+    """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
+    address — what it is: "a function named helper". Either way the same answer reads the same on
+    every run (a set's order, like an address, changes from one kernel to the next)."""
+    try:
+        text = _stable_repr(value)
+    except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
+        return f"a {type(value).__name__} object"
+    if not ADDRESS.search(text):
+        return text
+    if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
+        return f"a function named {value.__name__}"
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    if type(value) in (list, tuple, dict, set, frozenset):
+        return ADDRESS.sub("", text)
+    return f"a {type(value).__name__} object"
+
+
+def _stable_repr(value: Any, depth: int = 0) -> str:
+    """`repr`, with the items of every set (in lists, tuples and dicts too) in sorted order."""
+    kind = type(value)
+    if depth > 50 or kind not in (set, frozenset, list, tuple, dict):
+        return repr(value)
+    if kind in (set, frozenset):
+        if not value:
+            return f"{kind.__name__}()"
+        inner = "{" + ", ".join(sorted(_stable_repr(item, depth + 1) for item in value)) + "}"
+        return inner if kind is set else f"frozenset({inner})"
+    if kind is dict:
+        return (
+            "{"
+            + ", ".join(f"{_stable_repr(k, depth + 1)}: {_stable_repr(v, depth + 1)}" for k, v in value.items())
+            + "}"
+        )
+    items = [_stable_repr(item, depth + 1) for item in value]
+    if kind is list:
+        return "[" + ", ".join(items) + "]"
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"

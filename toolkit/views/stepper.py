@@ -9,6 +9,9 @@ its result, the decision). Steps that did nothing in a round (no repair, no saga
 `steps(result)` is the same walk as data, which the text fallback prints whole; it reads the
 run's executions once, finding each round's rolled-back calls in a table built up front.
 
+Arguments, results and the reply's text are scrubbed as in the trace view
+(`toolkit.tools.redact.scrub`): no secret or path from a tool or the model is shown.
+
 Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded as it ran).
 """
 
@@ -21,6 +24,7 @@ import ipywidgets as widgets
 
 from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import ToolExecution
+from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import escape
 
@@ -52,7 +56,12 @@ def steps(result: LoopResult) -> list[Step]:
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
         add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
-        add(2, ("asks for " + ", ".join(c.name for c in calls)) if calls else one_line(trace.reply.content or "", 80))
+        add(
+            2,
+            ("asks for " + ", ".join(c.name for c in calls))
+            if calls
+            else one_line(redact.scrub(trace.reply.content or ""), 80),
+        )
         if not calls:
             add(3, "no tool calls: the reply is the answer")
             continue
@@ -64,7 +73,11 @@ def steps(result: LoopResult) -> list[Step]:
         add(4, f"round trip {trips}: within the bound")
         for e in trace.executions:
             mark = f" ✗ ({e.error_kind})" if e.error_kind else ""
-            add(5, f"{e.call.name}({one_line(e.call.arguments, 50)}) → {one_line(e.result.content, 60)}{mark}")
+            arguments, content = (
+                one_line(redact.scrub(e.call.arguments), 50),
+                one_line(redact.scrub(e.result.content), 60),
+            )
+            add(5, f"{e.call.name}({arguments}) → {content}{mark}")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")
             add(

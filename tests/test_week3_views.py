@@ -113,3 +113,17 @@ def test_wide_accuracy_tables_scroll_inside_their_card():
     assert all("overflow-x:auto" in d.attrs["style"] for d in tree.find_all("tk-scroll"))
     ids = [s.text() for s in tree.find_all("tk-one-line")]
     assert "SN202610200001" in ids and "SN209999999999" in ids
+
+
+def test_an_interrupted_suite_shows_its_unfinished_cases_without_counting_them():
+    """`SuiteInterrupted.results` holds `not_run` cases: the view raised KeyError('not_run')."""
+    from toolkit.course.accuracy import not_run
+
+    results = [*RESULTS, not_run(AccuracyCase("N9", "normal", "问题 N9", "query_order", ""))]
+    tree = Tree(render_accuracy_html(results))
+    cases_table = tree.find_all("tk-table")[-1]
+    assert [b.text() for b in cases_table.find_all("tk-badge")][-1] == "not_run"
+    assert "2 / 6 = 33.3%" in badges(tree, "error")
+    assert "1 case (the suite was interrupted): not counted" in tree.root.text()
+    assert confusion(results) == confusion(RESULTS)
+    assert accuracy_view(results)._repr_mimebundle_()["text/plain"].splitlines()[-6] == "[NOT RUN] N9 问题 N9"

@@ -50,6 +50,7 @@ from toolkit.views.html import (
     kv_table,
     page,
     pretty_json,
+    showable_bundle,
     small,
     table,
     text_block,
@@ -276,7 +277,7 @@ class HtmlView(widgets.HTML):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}  # widget-view+json, repr as text/plain
-        return {**bundle, "text/plain": self._text, "text/html": self.value}
+        return showable_bundle({**bundle, "text/plain": self._text, "text/html": self.value})
 
 
 class ConversationView(HtmlView):

@@ -23,7 +23,7 @@ import pandas as pd
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.views.conversation import render_conversation_text, render_response_html
-from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, table
+from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, showable_bundle, table
 
 
 class Shown:
@@ -33,7 +33,7 @@ class Shown:
         self.html, self.text = html, text
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/html": self.html, "text/plain": self.text}
+        return showable_bundle({"text/html": self.html, "text/plain": self.text})
 
     def __repr__(self) -> str:
         return self.text

@@ -10,6 +10,12 @@ Styles are inline, from one table (`STYLES`), not a `<style>` block: Jupyter's s
 colours, so a view reads the same in JupyterLab's dark theme. Output is deterministic: no ids,
 no random names, no timestamps, JSON with sorted keys.
 
+Every text a view shows can be sent to the notebook: a lone surrogate (a reply cut inside an
+escaped emoji, `json.loads('"\\ud83d"')`) cannot be written as UTF-8, so the kernel failed to send
+the whole output. `escape` and `showable_bundle` (which every view's `_repr_mimebundle_`
+returns through) write each one as U+FFFD, and a pair written as two code points as its
+character.
+
 Leaves out: interactivity (the ipywidgets wrappers live in `toolkit.views.conversation`), themes, icons.
 """
 
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import html as _html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -82,11 +89,27 @@ class Html(str):
         return Html(str.__add__(escape(other), self))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def showable(text: str) -> str:
+    """`text` as UTF-8 can carry it: a surrogate pair given as two code points joined into its
+    character, a lone surrogate replaced by U+FFFD; any other text unchanged."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
+    """A mime bundle with every text value `showable` (a widget's JSON entry as it is)."""
+    return {mime: showable(value) if isinstance(value, str) else value for mime, value in bundle.items()}
+
+
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text; an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (and `showable`); an `Html` value is returned unchanged."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(str(value), quote=True))
+    return Html(_html.escape(showable(str(value)), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:

@@ -29,7 +29,20 @@ from typing import Any
 from toolkit.search.catalog import EvalRow
 from toolkit.search.tool import SearchOutcome
 from toolkit.views.conversation import HtmlView
-from toolkit.views.html import Html, badge, card, code_block, escape, join, kv_table, page, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    escape,
+    join,
+    kv_table,
+    page,
+    showable_bundle,
+    small,
+    table,
+    text_block,
+)
 
 
 def _score(value: float) -> str:
@@ -222,7 +235,8 @@ class SelectionChart:
         self.rows = list(rows)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
-        return {"image/svg+xml": render_selection_chart_svg(self.rows), "text/plain": render_selection_table(self.rows)}
+        svg, text = render_selection_chart_svg(self.rows), render_selection_table(self.rows)
+        return showable_bundle({"image/svg+xml": svg, "text/plain": text})
 
 
 def render_selection_html(rows: Sequence[EvalRow]) -> Html:

@@ -27,6 +27,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
+from toolkit.views.html import showable_bundle
 
 LABEL_LIMIT = 48
 
@@ -132,7 +133,7 @@ class SequenceDiagram:
         self.source = sequence_source(result, question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source}
+        return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})
 
     def __repr__(self) -> str:
         return self.source

@@ -26,7 +26,7 @@ from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import escape
+from toolkit.views.html import escape, showable_bundle
 
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
 
@@ -156,4 +156,4 @@ class LoopStepper(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/plain": self.text(), "text/html": self.html()}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

@@ -23,6 +23,7 @@ from typing import Any
 
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
+from toolkit.views.html import showable_bundle
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ class Timeline:
         return in_lane
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/html": self.svg(), "text/plain": self.text()}
+        return showable_bundle({"text/html": self.svg(), "text/plain": self.text()})
 
     def __repr__(self) -> str:
         return self.text()

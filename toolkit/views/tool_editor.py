@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.views.html import code_block, escape
+from toolkit.views.html import code_block, escape, showable_bundle
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -125,4 +125,4 @@ class ToolEditor(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/plain": self.text(), "text/html": self.html()}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

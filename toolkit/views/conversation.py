@@ -10,6 +10,11 @@ Pure renderers (unit-tested, stable under nbval):
   (a user message's, or data URLs in attributes) show as markers, `[image 1: image/png, 1.2 KB]`,
   never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
+
+Messages are records or OpenAI wire dicts. A dict the toolkit cannot read as a message (a
+`developer` role, a tool result without `tool_call_id`, content that is not text) and anything
+else that is not a message is shown where it stood, as a warning card with the reason and the
+raw value (a transcript line in text) — never dropped, never raised.
 - `render_response_html(response)`: one model response (finish reason, usage, the message).
 
 Thin ipywidgets wrappers: `HtmlView` (an `ipywidgets.HTML` whose notebook output also carries
@@ -24,15 +29,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
+from pydantic import ValidationError
 
 from toolkit.chat.images import image_marker
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
+    SystemMessage,
     TokenUsage,
     ToolCall,
     ToolResultMessage,
@@ -63,12 +71,45 @@ ORPHAN = "answers no tool call"
 # 1. Pair each tool result with the call it answers.
 
 
-def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message]:
-    """Records as they are; OpenAI wire dicts parsed into records."""
-    return [message_from_openai(m) if isinstance(m, dict) else m for m in messages]
+UNREADABLE = "not a message this view can read"
 
 
-def pair_results(messages: list[Message]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
+@dataclass(frozen=True)
+class Unreadable:
+    """An item of a conversation that is not a message the toolkit can read: shown, not dropped."""
+
+    value: Any
+    reason: str
+    """One line: what is wrong with it."""
+
+
+def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message | Unreadable]:
+    """Records as they are; OpenAI wire dicts parsed into records; anything else `Unreadable`."""
+    return [_as_message(m) for m in messages]
+
+
+def _as_message(item: Any) -> Message | Unreadable:
+    if isinstance(item, (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
+        return item
+    if not isinstance(item, dict):
+        return Unreadable(item, f"a {type(item).__name__}, not a message record or an OpenAI message dict")
+    try:
+        return message_from_openai(item)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return Unreadable(item, f"{where}: {first['msg']}" if where else first["msg"])
+    except KeyError as error:
+        return Unreadable(item, f"the {error.args[0]!r} field is missing")
+    except (ValueError, TypeError, AttributeError) as error:
+        return Unreadable(item, str(error) or type(error).__name__)
+
+
+def _raw(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+
+
+def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
     """`(answers, orphans)`. `answers[(i, j)]` lists the indices of the results answering call `j`
     of message `i` (a result answers the most recent earlier call with its `tool_call_id`);
     `orphans` lists the indices of results that answer no call."""
@@ -161,6 +202,11 @@ def _user_images_html(message: UserMessage) -> Html:
     return card(title, body + small(image_markers(message.images)), "user")
 
 
+def _unreadable_html(item: Unreadable) -> Html:
+    """The item where it stood: the reason, and the raw value as JSON."""
+    return card(join([UNREADABLE, badge(item.reason, "warn")], " "), code_block(_raw(item.value)), "warn")
+
+
 def _usage_html(usage: TokenUsage) -> Html:
     rows = [[tokens_text(usage.input_tokens), tokens_text(usage.output_tokens), tokens_text(usage.total_tokens)]]
     return card("token usage", table(["input", "output", "total"], rows), "info")
@@ -173,14 +219,14 @@ def render_conversation_html(
     messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None, title: str | None = None
 ) -> str:
     """The conversation as HTML: one card per message, results under their calls, usage last."""
-    messages = _as_messages(messages)
-    answers, orphan_list = pair_results(messages)
+    items = _as_messages(messages)
+    answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
     parts: list[Html] = []
-    for i, message in enumerate(messages):
+    for i, message in enumerate(items):
         if isinstance(message, AssistantMessage):
             results = [
-                [m for k in answers.get((i, j), []) if isinstance(m := messages[k], ToolResultMessage)]
+                [m for k in answers.get((i, j), []) if isinstance(m := items[k], ToolResultMessage)]
                 for j in range(len(message.tool_calls))
             ]
             parts.append(_assistant_html(message, results))
@@ -188,9 +234,11 @@ def render_conversation_html(
             parts += [_result_html(message, orphan=True)] if i in orphans else []
         elif isinstance(message, UserMessage) and (message.images or message.from_tool_calls):
             parts.append(_user_images_html(message))
+        elif isinstance(message, Unreadable):
+            parts.append(_unreadable_html(message))
         else:
             parts.append(card(message.role, text_block(message.content), message.role))
-    parts += [small("(no messages)")] if not messages else []
+    parts += [small("(no messages)")] if not items else []
     parts += [_usage_html(usage)] if usage is not None else []
     return str(page(join(parts), title))
 
@@ -219,14 +267,17 @@ def one_line(text: str, limit: int = 200) -> str:
 
 
 def _call_text(call: ToolCall) -> str:
-    try:
-        args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
-        return f"assistant → {call.name}({one_line(args)})"
-    except ValueError:
+    """`assistant → name({...})`; arguments that are not JSON (NaN and Infinity are not: the
+    HTML's "invalid JSON" badge says the same) are shown raw and marked."""
+    if pretty_json(call.arguments) is None:
         return f"assistant → {call.name}({one_line(call.arguments)}) [invalid JSON]"
+    args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
+    return f"assistant → {call.name}({one_line(args)})"
 
 
-def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list[str]:
+def _message_text(message: Message | Unreadable, names: dict[str, str], orphan: bool) -> list[str]:
+    if isinstance(message, Unreadable):
+        return [f"({UNREADABLE}: {message.reason}) {one_line(_raw(message.value))}"]
     if isinstance(message, AssistantMessage):
         lines = [f"assistant: {one_line(message.content)}"] if message.content else []
         if not message.content and message.refusal:
@@ -246,10 +297,10 @@ def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list
 
 def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> str:
     """A short transcript, one line per message or tool call; deterministic (no ids)."""
-    messages = _as_messages(messages)
-    orphans = set(pair_results(messages)[1])
-    names = {c.id: c.name for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
-    lines = [line for i, m in enumerate(messages) for line in _message_text(m, names, i in orphans)]
+    items = _as_messages(messages)
+    orphans = set(pair_results(items)[1])
+    names = {c.id: c.name for m in items if isinstance(m, AssistantMessage) for c in m.tool_calls}
+    lines = [line for i, m in enumerate(items) for line in _message_text(m, names, i in orphans)]
     if usage is not None:
         lines.append(
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "

@@ -26,3 +26,17 @@ def test_broken_code_never_breaks_the_widget():
     assert inspect_code("def f(:")["error"] == "SyntaxError on line 1: invalid syntax"
     assert inspect_code("1 / 0")["error"] == "ZeroDivisionError: division by zero"
     assert inspect_code("x = 1")["error"] == "define a function (with @tool) to see its schema"
+
+
+def test_exit_in_the_code_is_reported_not_obeyed():
+    """`sys.exit()` (or `exit()`) in the box raised SystemExit out of the widget's callback."""
+    assert inspect_code("import sys\nsys.exit(3)")["error"] == (
+        "SystemExit: the code called exit() or sys.exit(3); a tool definition must not end the kernel"
+    )
+    editor = ToolEditor()
+    editor.code.value = "raise SystemExit"
+    assert editor.text() == (
+        "SystemExit: the code called exit() or sys.exit(None); a tool definition must not end the kernel"
+    )
+    editor.code.value = '@tool("Say hi")\ndef hi(name: str) -> str:\n    return name\n'
+    assert editor.report["tools"][0]["function"]["name"] == "hi"  # the widget still works

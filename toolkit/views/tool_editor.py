@@ -12,7 +12,8 @@ every function it defines becomes a tool (`tools_from`). The view shows:
 
 and for a definition the package refuses, its own developer-facing message
 (`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
-widget. The code is the learner's own, run in their own kernel, as any cell is.
+widget (an `exit()` included: it is reported, not obeyed; Ctrl-C still interrupts). The code is
+the learner's own, run in their own kernel, as any cell is.
 
 Leaves out: running the tool (call it in a cell), strict mode.
 """
@@ -82,14 +83,24 @@ def inspect_code(code: str) -> dict[str, Any]:
         return {"tools": [], "warnings": [], "error": f"ToolDefinitionError: {error}", "text": ""}
     except SyntaxError as error:
         return {"tools": [], "warnings": [], "error": f"SyntaxError on line {error.lineno}: {error.msg}", "text": ""}
-    except Exception as error:  # the learner's code raised while being defined
-        return {"tools": [], "warnings": [], "error": f"{type(error).__name__}: {error}", "text": ""}
+    except (Exception, SystemExit) as error:  # the learner's code raised (or called exit()) while being defined
+        return {"tools": [], "warnings": [], "error": _raised(error), "text": ""}
     return {
         "tools": [t.spec.to_openai() for t in tools],
         "warnings": [w.message for w in lint_tools(t.spec for t in tools)],
         "error": "",
         "text": render_schema_text(tools),
     }
+
+
+def _raised(error: BaseException) -> str:
+    """One line for an exception the learner's code raised; `exit()` is named as such (it would
+    end the widget's callback, or the kernel, instead of showing anything)."""
+    if isinstance(error, SystemExit):
+        return (
+            f"SystemExit: the code called exit() or sys.exit({error.code!r}); a tool definition must not end the kernel"
+        )
+    return f"{type(error).__name__}: {error}"
 
 
 class ToolEditor(widgets.VBox):

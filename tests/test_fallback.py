@@ -203,3 +203,14 @@ def test_an_escaped_quote_inside_a_string_does_not_end_it():
 def test_a_name_of_only_whitespace_is_no_call():
     assert extract_call('{"tool": "  ", "args": {}}') is None
     assert extract_call('{"tool": " query_order ", "args": {}}') == TextCall("query_order", "{}")
+
+
+def test_tool_choice_none_leaves_the_manual_out():
+    """With tool_choice="none" the manual still told the model to answer with JSON, and that
+    JSON (never extracted) became the answer."""
+    model = ScriptedModel(["您好，有什么可以帮您？"])
+    PromptProtocol(model).chat([UserMessage(content="你好")], tools=TOOL_SPECS, tool_choice="none")
+    assert all(PROTOCOL not in m.content for m in model.requests[0].messages)
+    model = ScriptedModel(["您好"])
+    PromptProtocol(model).chat([UserMessage(content="你好")], tools=TOOL_SPECS, tool_choice="auto")
+    assert model.requests[0].messages[0].content == tools_as_text(TOOL_SPECS)

@@ -223,9 +223,12 @@ class PromptProtocol:
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
-        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`."""
-        response = self.model.chat(protocol_messages(messages, tools), **extra)
-        found = extract_call(response.message.content) if tools and tool_choice != "none" else None
+        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`.
+        With `tool_choice="none"` the manual is left out too: the model must answer in words
+        (told to write JSON, it would, and the JSON would be the answer)."""
+        offered = tools if tool_choice != "none" else None
+        response = self.model.chat(protocol_messages(messages, offered), **extra)
+        found = extract_call(response.message.content) if offered else None
         if found is None:
             return response
         made = sum(len(m.tool_calls) for m in messages if isinstance(m, AssistantMessage))

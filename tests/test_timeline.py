@@ -81,3 +81,8 @@ def test_lanes_name_each_call_by_its_number_not_its_random_id():
     assert lanes(["call_Zx81", "call_Qp02"]) == lanes(["toolu_01", "toolu_02"])
     reused = lanes(["call_0", "call_0"])
     assert "nap #1" in reused and "nap #2" in reused
+
+
+def test_an_empty_timeline_says_so_in_text():
+    assert Timeline([]).text() == "(no spans)"
+    assert Timeline([], title="t").text() == "t"

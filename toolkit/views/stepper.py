@@ -12,6 +12,8 @@ run's executions once, finding each round's rolled-back calls in a table built u
 Arguments, results and the reply's text are scrubbed as in the trace view
 (`toolkit.tools.redact.scrub`): no secret or path from a tool or the model is shown.
 
+A run with no round (a `loop_result` whose first request failed) shows that it has no steps.
+
 Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded as it ran).
 """
 
@@ -28,6 +30,7 @@ from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import escape, showable_bundle
 
+NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
 
 
@@ -137,10 +140,12 @@ class LoopStepper(widgets.VBox):
     def go(self, index: int) -> None:
         self.index = max(0, min(index, len(self.steps) - 1))
         self.previous.disabled, self.next.disabled = self.index == 0, self.index >= len(self.steps) - 1
-        self.position.value = f"step {self.index + 1} of {len(self.steps)}"
+        self.position.value = f"step {self.index + 1} of {len(self.steps)}" if self.steps else NO_STEPS
         self.view.value = self.html()
 
     def html(self) -> str:
+        if not self.steps:
+            return f"<div>{escape(NO_STEPS)}</div>"
         step = self.current
         items = []
         for n, name in enumerate(LOOP_STEPS, 1):
@@ -152,7 +157,8 @@ class LoopStepper(widgets.VBox):
         )
 
     def text(self) -> str:
-        return "\n".join(("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps))
+        lines = [("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps)]
+        return "\n".join(lines) or NO_STEPS
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}

@@ -96,7 +96,7 @@ class Timeline:
         for name, spans in self.rows:
             lines.append(f"{name}:")
             lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {s.lane:16} {s.label}" for s in spans]
-        return "\n".join(lines)
+        return "\n".join(lines) or "(no spans)"
 
     def svg(self) -> str:
         spans = [s for _, row in self.rows for s in row]

@@ -57,3 +57,37 @@ def test_nan_arguments_are_invalid_json_in_the_transcript_as_in_the_html():
         )
         == "assistant → f({})"
     )
+
+
+def test_attributes_with_keys_of_mixed_types_render():
+    """`attributes={"map": {1: "a", "b": 2}}` raised TypeError (sort_keys cannot compare int and str)."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"map": {1: "a", "b": 2}})
+    html = render_conversation_html([AssistantMessage(tool_calls=(call,)), result])
+    assert "{&quot;1&quot;: &quot;a&quot;, &quot;b&quot;: 2}" in html
+
+
+def test_no_memory_address_reaches_a_view():
+    """Objects JSON cannot write were shown with `default=str`: `<Foo object at 0x7f…>`, a
+    different text on every run (attributes, table cells, code blocks)."""
+    import re
+
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+    from toolkit.views.display import show_table
+    from toolkit.views.html import code_block
+
+    class Foo:
+        pass
+
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"obj": Foo()})
+    shown = [
+        render_conversation_html([AssistantMessage(tool_calls=(call,)), result]),
+        show_table([{"cell": Foo()}]).text,
+        show_table([{"cell": Foo()}]).html,
+        code_block({"value": Foo(), "tags": {"b", "a", "c"}}),
+    ]
+    assert [s for s in shown if re.search(r"0x[0-9a-fA-F]{4,}", s)] == []
+    assert "Foo object&gt;" in shown[0] and "&quot;tags&quot;: [\n    &quot;a&quot;" in shown[3]

@@ -55,6 +55,7 @@ from toolkit.views.html import (
     code_block,
     element,
     join,
+    json_text,
     kv_table,
     page,
     pretty_json,
@@ -106,7 +107,7 @@ def _as_message(item: Any) -> Message | Unreadable:
 
 
 def _raw(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    return json_text(value)
 
 
 def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
@@ -149,7 +150,7 @@ def _without_data_urls(value: Any, counter: list[int]) -> Any:
 
 
 def _attribute_text(value: Any) -> str:
-    return json.dumps(_without_data_urls(value, [0]), ensure_ascii=False, sort_keys=True, default=str)
+    return json_text(_without_data_urls(value, [0]))
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:

@@ -25,7 +25,7 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
 from toolkit.views.conversation import render_conversation_text, render_response_html
-from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, showable_bundle, table
+from toolkit.views.html import Html, badge, card, code_block, join, json_text, kv_table, page, showable_bundle, table
 
 
 class Shown:
@@ -58,7 +58,7 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
 
 
 def _cell(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return value if isinstance(value, str) else json_text(value, sort_keys=False)
 
 
 def render_exchange_html(exchange: Exchange) -> Html:

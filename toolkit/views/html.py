@@ -176,15 +176,42 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
+
+
+def _plain(value: Any) -> Any:
+    """How `json_text` writes what JSON cannot: a set as a sorted list, anything else as its
+    `str()` without a memory address (`<Foo object at 0x7f…>` → `<Foo object>`)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    return _ADDRESS.sub("", str(value))
+
+
+def _string_keys(value: Any) -> Any:
+    """`value` with every dict key a string, written as JSON writes it (`1` → `"1"`, `True` →
+    `"true"`): keys of mixed types can then be sorted."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else json.dumps(k, default=_plain): _string_keys(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_string_keys(v) for v in value]
+    return value
+
+
+def json_text(value: Any, indent: int | None = None, sort_keys: bool = True) -> str:
+    """`value` as JSON for a view: deterministic (sorted keys of any type, no memory address,
+    sets sorted), whatever it holds; non-ASCII text kept as is."""
+    return json.dumps(_string_keys(value), indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+
+
 def pretty_json(value: Any) -> str | None:
-    """`value` (a JSON string, or a Python value) as indented, key-sorted JSON; `None` if a string
-    is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
+    """`value` (a JSON string, or a Python value) as indented, key-sorted JSON (`json_text`);
+    `None` if a string is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
     if isinstance(value, str):
         try:
             value = json.loads(value, parse_constant=_reject_constant)
         except ValueError:
             return None
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    return json_text(value, indent=2)
 
 
 def code_block(text: Any, lang: str = "json") -> Html:

@@ -40,3 +40,15 @@ def test_exit_in_the_code_is_reported_not_obeyed():
     )
     editor.code.value = '@tool("Say hi")\ndef hi(name: str) -> str:\n    return name\n'
     assert editor.report["tools"][0]["function"]["name"] == "hi"  # the widget still works
+
+
+def test_a_refused_default_object_is_shown_without_its_memory_address():
+    """The package's message quotes the default's repr, `<C object at 0x7f…>`: the editor's text
+    changed on every run."""
+    import re
+
+    code = 'class C:\n    pass\n@tool("d")\ndef f(x: str = C()) -> str:\n    return x\n'
+    error = inspect_code(code)["error"]
+    assert error.startswith("ToolDefinitionError: @tool") and "the default <C object> is not a valid str" in error
+    assert not re.search(r"0x[0-9a-fA-F]+", error)
+    assert inspect_code("raise ValueError(object())")["error"] == "ValueError: <object object>"

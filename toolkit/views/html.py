@@ -179,12 +179,17 @@ def _reject_constant(name: str) -> None:
 _ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
 
 
+def without_addresses(text: str) -> str:
+    """`text` without memory addresses: `<Foo object at 0x7f3a…>` → `<Foo object>`."""
+    return _ADDRESS.sub("", text)
+
+
 def _plain(value: Any) -> Any:
     """How `json_text` writes what JSON cannot: a set as a sorted list, anything else as its
     `str()` without a memory address (`<Foo object at 0x7f…>` → `<Foo object>`)."""
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=repr)
-    return _ADDRESS.sub("", str(value))
+    return without_addresses(str(value))
 
 
 def _string_keys(value: Any) -> Any:

@@ -26,7 +26,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.views.html import code_block, escape, showable_bundle
+from toolkit.views.html import code_block, escape, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -79,8 +79,8 @@ def inspect_code(code: str) -> dict[str, Any]:
                 "text": "",
             }
         tools = tools_from(*functions)
-    except ToolDefinitionError as error:
-        return {"tools": [], "warnings": [], "error": f"ToolDefinitionError: {error}", "text": ""}
+    except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
+        return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
     except SyntaxError as error:
         return {"tools": [], "warnings": [], "error": f"SyntaxError on line {error.lineno}: {error.msg}", "text": ""}
     except (Exception, SystemExit) as error:  # the learner's code raised (or called exit()) while being defined
@@ -100,7 +100,7 @@ def _raised(error: BaseException) -> str:
         return (
             f"SystemExit: the code called exit() or sys.exit({error.code!r}); a tool definition must not end the kernel"
         )
-    return f"{type(error).__name__}: {error}"
+    return without_addresses(f"{type(error).__name__}: {error}")
 
 
 class ToolEditor(widgets.VBox):

@@ -127,3 +127,17 @@ def test_an_interrupted_suite_shows_its_unfinished_cases_without_counting_them()
     assert "1 case (the suite was interrupted): not counted" in tree.root.text()
     assert confusion(results) == confusion(RESULTS)
     assert accuracy_view(results)._repr_mimebundle_()["text/plain"].splitlines()[-6] == "[NOT RUN] N9 问题 N9"
+
+
+def test_the_drill_shows_every_character_you_could_not_see():
+    """A no-break space looked like a space, a zero-width space and a carriage return like
+    nothing: `SN\\u200b2026…` read as a clean id in the raw-arguments column."""
+    from toolkit.views.week3 import visible_whitespace
+
+    assert visible_whitespace("SN\u00a02026\u200b10\r\n\u2028x") == "SN⟨U+00A0⟩2026⟨U+200B⟩10⟨U+000D⟩↵⟨U+2028⟩x"
+    assert visible_whitespace("SN 2026\u3000\t订单") == "SN␣2026□⇥订单"
+    odd = run_case(DrillCase("S2", "query_order", '{"orderId": "SN\u200b202610200001"}', "reject", "orderId"), TODAY)
+    text = Tree(render_drill_html([odd])).root.text()
+    assert '{"orderId":␣"SN⟨U+200B⟩202610200001"}' in text and "⟨U+…⟩ another character you could not see" in text
+    plain = Tree(render_drill_html(run_drill(load_cases(), TODAY))).root.text()
+    assert "⟨U+" not in plain  # the course's cases use only the four marks

@@ -18,6 +18,7 @@ Leaves out: sorting and filtering (read the CSV with pandas for that).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
@@ -49,8 +50,18 @@ _SCROLL = (
 
 
 def visible_whitespace(text: str) -> str:
-    """`text` with every space, full-width space, tab and newline drawn as a visible mark."""
-    return "".join(VISIBLE_WHITESPACE.get(ch, ch) for ch in text)
+    """`text` with every space, full-width space, tab and newline drawn as a visible mark, and
+    any other character that cannot be seen (another space or line break, a no-break or
+    zero-width space, a format character) as its code point, `⟨U+00A0⟩`."""
+    return "".join(VISIBLE_WHITESPACE.get(ch) or (_code_point(ch) if _invisible(ch) else ch) for ch in text)
+
+
+def _invisible(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+
+
+def _code_point(ch: str) -> str:
+    return f"⟨U+{ord(ch):04X}⟩"
 
 
 def one_line(text: str) -> Html:
@@ -100,7 +111,10 @@ def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     failed = sum(not o.passed for o in outcomes)
     head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
-    note = small("raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break")
+    note = "raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break"
+    if any(_invisible(ch) and ch not in VISIBLE_WHITESPACE for o in outcomes for ch in o.case.arguments):
+        note += ", ⟨U+…⟩ another character you could not see"
+    note = small(note)
     return str(page(head + note + scrolling(table(columns, rows)), "argument drill: lenient in, strict out"))
 
 

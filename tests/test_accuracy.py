@@ -382,3 +382,27 @@ def test_a_cases_file_saved_by_excel_is_read(tmp_path):
     saved = tmp_path / "cases.csv"
     saved.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
     assert load_cases(saved) == load_cases()
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (
+            "Q1,normal,查一下 SN202610200001,query_orders,SN202610200001",
+            "line 2 (Q1): expect_tool 'query_orders' is not one of the assistant's tools (query_order, "
+            "query_logistics, query_refund_policy). Fix that row, or leave it empty for a question that needs no tool",
+        ),
+        (
+            "Q2,normal,查一下 SN2026102,query_order,SN2026102",
+            "line 2 (Q2): expect_order_id 'SN2026102' is not an order id (SN and 12 digits). Fix that row, or leave it empty",
+        ),
+    ],
+)
+def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
+    """A misspelt expect_tool (or an id that cannot be one) failed its case quietly on every run,
+    counted as the model's mistake."""
+    path = tmp_path / "cases.csv"
+    path.write_text(f"id,group,question,expect_tool,expect_order_id\n{row}\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == f"accuracy cases {path}, {message}"

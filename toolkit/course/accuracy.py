@@ -56,7 +56,7 @@ from typing import Any
 
 from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
-from toolkit.course.assistant import ask
+from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import (
     Rejected,
@@ -141,7 +141,8 @@ class CaseResult:
 
 
 def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
-    """Read the cases file; a wrong header or group is a `ConfigurationError` naming the row."""
+    """Read the cases file; a wrong header, group, expected tool or expected order id is a
+    `ConfigurationError` naming the row."""
     path = course_data.path("accuracy_cases.csv") if path is None else path
     with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
         reader = csv.DictReader(f)
@@ -159,8 +160,27 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
             raise ConfigurationError(
                 f"{where}: group {values['group']!r} is not one of {', '.join(GROUPS)}. Fix that row"
             )
+        _check_expectations(values, where)
         cases.append(AccuracyCase(**values, expect_args=_expect_args((row.get("expect_args") or "").strip(), where)))
     return cases
+
+
+def _check_expectations(values: dict[str, str], where: str) -> None:
+    """A case's expected tool is one the assistant has (or empty), its expected id an order id
+    (or empty): a typo would otherwise fail that case quietly on every run, as the model's fault."""
+    tools = [spec["function"]["name"] for spec in TOOL_SPECS]
+    if values["expect_tool"] and values["expect_tool"] not in tools:
+        raise ConfigurationError(
+            f"{where}: expect_tool {values['expect_tool']!r} is not one of the assistant's tools "
+            f"({', '.join(tools)}). Fix that row, or leave it empty for a question that needs no tool"
+        )
+    try:
+        normalize_order_id(values["expect_order_id"]) if values["expect_order_id"] else None
+    except Rejected:
+        raise ConfigurationError(
+            f"{where}: expect_order_id {values['expect_order_id']!r} is not an order id (SN and 12 digits). "
+            "Fix that row, or leave it empty"
+        ) from None
 
 
 def _expect_args(text: str, where: str) -> dict[str, Any]:

@@ -33,6 +33,7 @@ notebook (its stored output is the end state).
 
 from __future__ import annotations
 
+import bisect
 import json
 import time
 from collections.abc import Iterable
@@ -100,6 +101,7 @@ class EventFold:
         self._writing: dict[int, ToolSegment] = {}  # the calls of the reply still streaming, by delta index
         self._calls: dict[str | None, list[ToolSegment]] = {}  # every tool segment, by call id
         self._unjoined: dict[int, tuple[Segment, list[str]]] = {}  # id(segment) → (it, fragments to append)
+        self._position: dict[int, int] = {}  # id(tool segment) → its place in `_segments`
 
     def add(self, event: LoopEvent) -> None:
         """Fold one more event in."""
@@ -137,8 +139,14 @@ class EventFold:
 
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
-        if current is None or delta.id is not None:  # a new call starts with its id (and name)
+        if current is None or _starts_another(current, delta):
             current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
+        elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
+            before = self._calls[current.call_id]  # by identity: segments with equal fields are still two
+            del before[next(i for i, segment in enumerate(before) if segment is current)]
+            current.call_id = delta.id
+            known = self._calls.setdefault(delta.id, [])  # kept in the order the segments appeared
+            bisect.insort(known, current, key=lambda segment: self._position[id(segment)])
         current.name = delta.name or current.name
         self._append_fragment(current, delta.arguments)
 
@@ -151,6 +159,7 @@ class EventFold:
 
     def _new_tool(self, name: str, call_id: str | None) -> ToolSegment:
         segment = ToolSegment(name, "", call_id=call_id)
+        self._position[id(segment)] = len(self._segments)
         self._segments.append(segment)
         self._calls.setdefault(call_id, []).append(segment)
         return segment
@@ -166,6 +175,17 @@ class EventFold:
     def _replace_arguments(self, segment: ToolSegment, arguments: str) -> None:
         self._unjoined.pop(id(segment), None)  # fragments not joined yet are replaced too
         segment.arguments = arguments
+
+
+def _starts_another(current: ToolSegment, delta: ToolCallDelta) -> bool:
+    """Whether `delta`, at the index of the call `current` is writing, starts a call of its own.
+
+    The stream's assembler (`toolkit.chat.sse`) already gives every call of a reply its own
+    index, so a delta at the same index continues the call — even when its gateway repeats the
+    id (and the name) on every fragment, or sends a fresh id without a name on each (the call
+    then has the latest id, as the assembled call has). Only a different id that comes with a
+    tool name starts another call (a hand-made event list)."""
+    return delta.id is not None and current.call_id not in (None, delta.id) and delta.name is not None
 
 
 # 2. Shared wording for both renderers.

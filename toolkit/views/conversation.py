@@ -113,20 +113,40 @@ def _raw(value: Any) -> str:
 def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
     """`(answers, orphans)`. `answers[(i, j)]` lists the indices of the results answering call `j`
     of message `i` (a result answers the most recent earlier call with its `tool_call_id`);
-    `orphans` lists the indices of results that answer no call."""
+    `orphans` lists the indices of results that answer no call.
+
+    When one message holds several calls with the same id (a gateway that sends none, or
+    `call_0` for each), its results answer them one each: the first unanswered call of the
+    result's `tool_name`, else the first unanswered one; a result past them answers the last."""
+    waiting: dict[str, list[tuple[int, int, str]]] = {}  # id → unanswered calls of its latest message
     latest: dict[str, tuple[int, int]] = {}
     answers: dict[tuple[int, int], list[int]] = {}
     orphans: list[int] = []
     for i, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
-            latest.update({call.id: (i, j) for j, call in enumerate(message.tool_calls)})
+            calls: dict[str, list[tuple[int, int, str]]] = {}
+            for j, call in enumerate(message.tool_calls):
+                calls.setdefault(call.id, []).append((i, j, call.name))
+                latest[call.id] = (i, j)
+            waiting.update(calls)
         elif isinstance(message, ToolResultMessage):
-            key = latest.get(message.tool_call_id)
-            if key is None:
+            if message.tool_call_id not in latest:
                 orphans.append(i)
-            else:
-                answers.setdefault(key, []).append(i)
+                continue
+            answers.setdefault(_answered(message, waiting, latest), []).append(i)
     return answers, orphans
+
+
+def _answered(
+    result: ToolResultMessage, waiting: dict[str, list[tuple[int, int, str]]], latest: dict[str, tuple[int, int]]
+) -> tuple[int, int]:
+    """The call `result` answers, taken off the unanswered calls with its id."""
+    queue = waiting.get(result.tool_call_id) or []
+    if not queue:
+        return latest[result.tool_call_id]
+    picked = next((c for c in queue if c[2] == result.tool_name), queue[0]) if result.tool_name else queue[0]
+    queue.remove(picked)
+    return picked[0], picked[1]
 
 
 # 2. HTML for each kind of message.
@@ -276,7 +296,12 @@ def _call_text(call: ToolCall) -> str:
     return f"assistant → {call.name}({one_line(args)})"
 
 
-def _message_text(message: Message | Unreadable, names: dict[str, str], orphan: bool) -> list[str]:
+def _call_name(message: Message | Unreadable, j: int) -> str:
+    return message.tool_calls[j].name if isinstance(message, AssistantMessage) else "?"
+
+
+def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -> list[str]:
+    """The transcript lines of one item; `call_name` names the call a tool result answers."""
     if isinstance(message, Unreadable):
         return [f"({UNREADABLE}: {message.reason}) {one_line(_raw(message.value))}"]
     if isinstance(message, AssistantMessage):
@@ -286,7 +311,7 @@ def _message_text(message: Message | Unreadable, names: dict[str, str], orphan: 
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
-        name = message.tool_name or names.get(message.tool_call_id, "?")
+        name = message.tool_name or call_name
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
     if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown
@@ -299,9 +324,10 @@ def _message_text(message: Message | Unreadable, names: dict[str, str], orphan: 
 def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> str:
     """A short transcript, one line per message or tool call; deterministic (no ids)."""
     items = _as_messages(messages)
-    orphans = set(pair_results(items)[1])
-    names = {c.id: c.name for m in items if isinstance(m, AssistantMessage) for c in m.tool_calls}
-    lines = [line for i, m in enumerate(items) for line in _message_text(m, names, i in orphans)]
+    answers, orphan_list = pair_results(items)
+    orphans = set(orphan_list)
+    names = {k: _call_name(items[i], j) for (i, j), results in answers.items() for k in results}
+    lines = [line for i, m in enumerate(items) for line in _message_text(m, names.get(i, "?"), i in orphans)]
     if usage is not None:
         lines.append(
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "

@@ -346,3 +346,63 @@ def test_a_wrong_argument_line_names_the_expected_arguments():
         "[FAIL] N10 衣服买了二十天还能换吗 → query_refund_policy  "
         '[wrong_argument: expected query_refund_policy {"category": "服装"}]'
     )
+
+
+def test_the_expected_id_is_compared_as_validation_normalises_it():
+    """A cases file writing `sn 2026-1020-0001` judged a model that sent the id right (and every
+    tool received `SN202610200001`) as invented_argument."""
+    right = [call("query_order", orderId="SN202610200001")]
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in "SN202610200001")  # full-width
+    for written in ("sn202610200001", "SN 2026 1020 0001", wide):
+        case = AccuracyCase("N", "normal", f"{written} 什么状态", "query_order", written)
+        assert judge(case, right) == ("pass", "SN202610200001"), written
+    other = AccuracyCase("N", "normal", "sn202610200001 什么状态", "query_order", "sn202610200001")
+    assert judge(other, [call("query_order", orderId="SN202610200002")])[0] == "invented_argument"
+
+
+def test_an_id_with_unicode_dashes_in_the_question_counts_as_given():
+    """Validation accepts `SN—2026—1020—0002` (em dashes, U+2212 minus...); the question's id
+    was found only with ASCII dashes, so passing it on was counted as invented."""
+    for dash in ("\u2014", "\u2013", "\u2212", "\u2010"):
+        case = AccuracyCase("B", "edge", f"查一下 SN{dash}2026{dash}1020{dash}0002", "query_order", "")
+        assert judge(case, [call("query_order", orderId="SN202610200002")])[0] == "pass", dash
+
+
+def test_expect_args_compares_json_values_true_is_not_1():
+    case = AccuracyCase("N", "normal", "q", "query_order", "", {"count": 1, "tags": [True]})
+    assert judge(case, [call("query_order", count=True, tags=[True])])[0] == "wrong_argument"
+    assert judge(case, [call("query_order", count=1, tags=[1])])[0] == "wrong_argument"
+    assert judge(case, [call("query_order", count=1.0, tags=[True])])[0] == "pass"
+
+
+def test_a_cases_file_saved_by_excel_is_read(tmp_path):
+    """Excel's "CSV UTF-8" starts with a byte-order mark: the header read `\\ufeffid` and the file
+    was refused as having the wrong columns (CRLF line ends too)."""
+    text = Path(data.path("accuracy_cases.csv")).read_text(encoding="utf-8")
+    saved = tmp_path / "cases.csv"
+    saved.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert load_cases(saved) == load_cases()
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (
+            "Q1,normal,查一下 SN202610200001,query_orders,SN202610200001",
+            "line 2 (Q1): expect_tool 'query_orders' is not one of the assistant's tools (query_order, "
+            "query_logistics, query_refund_policy). Fix that row, or leave it empty for a question that needs no tool",
+        ),
+        (
+            "Q2,normal,查一下 SN2026102,query_order,SN2026102",
+            "line 2 (Q2): expect_order_id 'SN2026102' is not an order id (SN and 12 digits). Fix that row, or leave it empty",
+        ),
+    ],
+)
+def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
+    """A misspelt expect_tool (or an id that cannot be one) failed its case quietly on every run,
+    counted as the model's mistake."""
+    path = tmp_path / "cases.csv"
+    path.write_text(f"id,group,question,expect_tool,expect_order_id\n{row}\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == f"accuracy cases {path}, {message}"

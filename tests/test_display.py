@@ -1,6 +1,10 @@
+import pytest
+from html_tree import Tree
+
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.switch import fake_client
+from toolkit.errors import ConfigurationError
 from toolkit.views.display import Shown, show_exchange, show_table
 
 
@@ -43,3 +47,25 @@ def test_a_response_shows_its_finish_reason_and_a_transcript():
     shown = show_response(reply)
     assert "finish reason" in shown.html and "model response" in shown.html
     assert shown.text.startswith("assistant: ") and "tokens" in shown.text
+
+
+def test_a_key_only_later_rows_have_is_a_column_too():
+    """The columns were the first row's keys: a key only later rows had was silently dropped."""
+    shown = show_table([{"tool": "a"}, {"tool": "b", "tokens": 51}, {"note": "<c>"}])
+    assert shown.text.splitlines() == [
+        "tool tokens note",
+        "   a            ",
+        "   b     51     ",
+        "             <c>",
+    ]
+    assert [c.text() for c in Tree(shown.html).root.find_all("tk-th")] == ["tool", "tokens", "note"]
+
+
+def test_a_row_that_is_not_a_dict_is_refused_with_the_fix():
+    with pytest.raises(ConfigurationError) as raised:
+        show_table([{"tool": "a"}, ("b", 51)])
+    assert str(raised.value) == (
+        "show_table(): row 2 is a tuple, not a dict. "
+        'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
+    )
+    assert show_table(iter([{"tool": "a"}])).text == "tool\n   a"  # any iterable of dicts

@@ -106,3 +106,17 @@ def test_cli_exits_1_on_a_deliberately_wrong_cases_file(tmp_path):
 def test_cli_exits_2_when_the_file_is_missing(tmp_path):
     done = drill_cli("--cases", str(tmp_path / "nope.csv"))
     assert done.returncode == 2 and "error:" in done.stderr and done.stdout == ""
+
+
+def test_a_cases_file_saved_by_excel_is_read(tmp_path):
+    """Excel's "CSV UTF-8" starts with a byte-order mark: the header read `\\ufeffid` and the file
+    was refused as having the wrong columns."""
+    from pathlib import Path
+
+    from toolkit import data
+    from toolkit.course.drill import load_cases as load
+
+    text = Path(data.path("drill_cases.csv")).read_text(encoding="utf-8")
+    saved = tmp_path / "drill.csv"
+    saved.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert load(saved) == load()

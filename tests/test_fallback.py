@@ -160,3 +160,57 @@ def test_gateways_without_tool_support_work_through_the_fallback(mode, question,
     result = ask(PromptProtocol(fake_client(mode=mode)), question, shop=SHOP)
     assert [e.call.name for e in result.executions] == ([tool] if tool else [])
     assert says in result.answer and "已发货，正在运输途中" not in result.answer
+
+
+def find_tool():
+    from typing import Literal
+
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    @tool("Find orders")
+    def find(status: Literal["paid", "shipped"] | None = None, limit: int = 10) -> str:
+        return ""
+
+    return tools_from(find)[0]
+
+
+def test_the_manual_keeps_the_types_and_values_of_optional_and_strict_parameters():
+    """An optional `Literal` is `anyOf: [{enum}, {type: null}]`: the manual said 任意值 and lost
+    the allowed values; a strict spec's type lists raised TypeError (unhashable list); a `Tool`
+    raised AttributeError."""
+    find = find_tool()
+    normal = tools_as_text([find.spec.to_openai()])
+    assert "参数 status（字符串或 null，可选，取值：paid / shipped）" in normal
+    assert "参数 limit（整数，可选）" in normal
+    strict = tools_as_text([find.spec.to_openai(strict=True)])
+    assert "参数 status（字符串或 null，必填，取值：paid / shipped）" in strict
+    assert "参数 limit（整数或 null，必填）" in strict
+    assert tools_as_text([find]) == tools_as_text([find.spec]) == normal
+    listed = {"name": "x", "parameters": {"properties": {"n": {"type": ["integer", "null"], "enum": [1, None]}}}}
+    assert "参数 n（整数或 null，可选，取值：1 / null）" in tools_as_text([{"type": "function", "function": listed}])
+
+
+def test_an_escaped_quote_inside_a_string_does_not_end_it():
+    """`"q": "say \\"hi\\" }"` ended the string at the escaped quote: the brace inside it closed
+    the object early, and the call was not found (the reply became the answer, raw JSON and all)."""
+    reply = '好的：{"tool": "query_order", "args": {"note": "他说 \\"到了吗}\\" 呢", "orderId": "SN202610200001"}}'
+    found = extract_call(reply)
+    assert found is not None and found.tool == "query_order"
+    assert json.loads(found.arguments) == {"note": '他说 "到了吗}" 呢', "orderId": "SN202610200001"}
+
+
+def test_a_name_of_only_whitespace_is_no_call():
+    assert extract_call('{"tool": "  ", "args": {}}') is None
+    assert extract_call('{"tool": " query_order ", "args": {}}') == TextCall("query_order", "{}")
+
+
+def test_tool_choice_none_leaves_the_manual_out():
+    """With tool_choice="none" the manual still told the model to answer with JSON, and that
+    JSON (never extracted) became the answer."""
+    model = ScriptedModel(["您好，有什么可以帮您？"])
+    PromptProtocol(model).chat([UserMessage(content="你好")], tools=TOOL_SPECS, tool_choice="none")
+    assert all(PROTOCOL not in m.content for m in model.requests[0].messages)
+    model = ScriptedModel(["您好"])
+    PromptProtocol(model).chat([UserMessage(content="你好")], tools=TOOL_SPECS, tool_choice="auto")
+    assert model.requests[0].messages[0].content == tools_as_text(TOOL_SPECS)

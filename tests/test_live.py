@@ -142,3 +142,23 @@ def test_credentials_in_the_base_url_are_never_printed(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "s3cret-pass" not in out and "Cannot reach the gateway at http://bob:***@127.0.0.1:9/v1" in out
     assert client is not None
+
+
+def test_run_lines_print_no_secret_a_tool_returns_or_the_model_sends():
+    """`run_lines` printed arguments, results and the answer raw: a tool that returns a key left
+    it in the learner's saved notebook (the trace view scrubs the same texts)."""
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.course.live import run_lines
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+
+    key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"
+
+    @tool("Read the settings.")
+    def settings(section: str) -> str:
+        return f"api key {key}"
+
+    result = run_loop(ScriptedModel([call("settings", section=key), f"the key is {key}"]), HELLO, tools=[settings])
+    lines = run_lines(result)
+    assert not [line for line in lines if key in line]
+    assert lines[1] == '→ settings({"section": "[REDACTED]"}) → api key [REDACTED]'

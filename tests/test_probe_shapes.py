@@ -81,3 +81,15 @@ def events(*deltas):
 )
 def test_a_gateway_that_streams_its_answer_to_the_probe_is_classified_as_the_client_reads_it(body, verdict):
     assert classify(200, body)[0] == verdict
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_arguments_holding_nan_are_not_valid_json(constant):
+    """Python's json reads NaN, so `{"orderId": NaN}` was "A: valid JSON arguments"; it is not
+    JSON, and the course's validation (and the conversation view) call it invalid."""
+    arguments = f'{{"orderId": {constant}}}'
+    call = {"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": arguments}}
+    assert classify(200, reply(tool_calls=[call])) == (
+        "E",
+        f"tool_calls with invalid JSON arguments: {arguments!r}",
+    )

@@ -90,3 +90,40 @@ def test_chart_bundle_and_tables():
     assert render_selection_table(ROWS).splitlines()[2] == "  100  keyword                      90%    80%     300"
     cells = [c.text() for c in Tree(render_selection_html(ROWS)).root.find_all("tk-td")]
     assert cells[5:10] == ["100", "keyword", "90%", "80%", "300"]
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_a_chart_of_no_rows_is_empty_panels_and_a_note():
+    """`render_selection_chart_svg([])` raised ValueError (min() of an empty list)."""
+    root = ET.fromstring(render_selection_chart_svg([]))
+    assert root.findall(f"{SVG}polyline") == []
+    assert "no rows to draw" in [t.text for t in root.iter(f"{SVG}text")]
+
+
+def test_values_that_are_not_finite_are_left_out_of_the_drawing():
+    """NaN or inf tokens raised (int() of NaN / inf on the log axis); NaN accuracy wrote `nan`
+    into a polyline's points, which a browser refuses."""
+    nan, inf = float("nan"), float("inf")
+    rows = [EvalRow(10, "all", nan, 1.0, nan), EvalRow(20, "all", 0.5, 0.5, inf), EvalRow(30, "all", 1.0, 1.0, 900.0)]
+    svg = render_selection_chart_svg(rows)
+    root = ET.fromstring(svg)
+    left, right = (line.get("points").split() for line in root.findall(f"{SVG}polyline"))
+    assert (len(left), len(right)) == (2, 1)
+    assert "nan" not in svg and "inf" not in svg
+    assert render_selection_table(rows).splitlines()[1] == "   10  all                         nan%   100%     nan"
+
+
+def test_every_strategy_gets_a_line_and_a_legend_entry_inside_the_chart():
+    """Past five strategies the lines were dropped (zip with the five colours), and the legend
+    of a fourth ran off the 760-pixel-wide chart."""
+    rows = [EvalRow(size, f"s{i}", 0.1 * i, 0.1 * i, 100.0 * (i + 1)) for i in range(7) for size in (10, 20)]
+    root = ET.fromstring(render_selection_chart_svg(rows))
+    lines = root.findall(f"{SVG}polyline")
+    assert len(lines) == 2 * 7
+    assert [line.get("stroke-dasharray") for line in lines[:7]] == [None] * 5 + ["6 3"] * 2
+    width, height = int(root.get("width")), int(root.get("height"))
+    legend = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("s")]
+    assert [t.text for t in legend] == [f"s{i}" for i in range(7)]
+    assert all(float(t.get("x")) + 60 <= width and float(t.get("y")) <= height for t in legend)

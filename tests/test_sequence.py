@@ -57,3 +57,34 @@ def test_text_fallback_is_the_mermaid_source():
     bundle = SequenceDiagram(result)._repr_mimebundle_()
     assert bundle["text/plain"] == sequence_source(result)
     assert bundle["text/markdown"] == f"```mermaid\n{sequence_source(result)}\n```"
+
+
+def test_tools_whose_names_read_the_same_as_lane_ids_get_lanes_of_their_own():
+    """`get-order` and `get_order` (both valid tool names) once shared the lane `T_get_order`:
+    Mermaid drew one lane, and the second participant line renamed it."""
+    from toolkit.tools.decorator import tool
+
+    @tool("by dash", name="get-order")
+    def dashed(x: str) -> str:
+        return "dash"
+
+    @tool("by underscore", name="get_order")
+    def underscored(x: str) -> str:
+        return "underscore"
+
+    @tool("taken", name="get_order_2")
+    def second(x: str) -> str:
+        return "two"
+
+    reset_call_ids()
+    calls = [call("get-order", x="1"), call("get_order", x="2"), call("get_order_2", x="3")]
+    result = run_loop(ScriptedModel([calls, "ok"]), [UserMessage(content="q")], tools=[dashed, underscored, second])
+    lines = sequence_source(result).splitlines()
+    assert lines[4:7] == [
+        "    participant T_get_order as get-order",
+        "    participant T_get_order_2 as get_order",
+        "    participant T_get_order_2_2 as get_order_2",
+    ]
+    assert "    T_get_order-->>L: dash" in lines
+    assert "    T_get_order_2-->>L: underscore" in lines
+    assert "    T_get_order_2_2-->>L: two" in lines

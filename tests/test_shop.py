@@ -134,6 +134,7 @@ def test_full_width_phone_numbers_are_masked_too(shop):
         ("+86 138 1234 5678", "138****5678"),
         ("８６－１３８１２３４５６７８", "138****5678"),
         ("12345", "****"),
+        ("0086 138 1234 5678", "138****5678"),  # was 008****5678
     ],
 )
 def test_mask_phone(phone, masked):
@@ -147,6 +148,10 @@ def test_mask_phone(phone, masked):
         ("电话：１３９ １１１１ ２２２２。", "电话：139****2222。"),
         ("运单号 SF1408826617302，联系 +86-139-1111-2222", "运单号 SF1408826617302，联系 139****2222"),
         ("订单 SN202610200001 已发货", "订单 SN202610200001 已发货"),
+        (
+            "请联系 139.1111.2222 或 １３９．１１１１．２２２２",
+            "请联系 139****2222 或 139****2222",
+        ),  # dots: were shown whole
     ],
 )
 def test_mask_text_finds_phones_in_free_text_only(text, masked):
@@ -161,6 +166,9 @@ def test_mask_text_finds_phones_in_free_text_only(text, masked):
         ("新疆维吾尔自治区乌鲁木齐市天山区解放南路 1 号", "新疆维吾尔自治区乌鲁木齐市天山区****"),
         ("中关村大街 27 号", "****"),
         ("１２号楼", "****"),
+        ("幸福小区 3 号楼 2 单元", "****"),  # a residential 小区 is not a district: it was kept
+        ("阳光社区 5 栋", "****"),
+        ("杭州市西湖区幸福小区 3 号楼", "杭州市西湖区****"),
     ],
 )
 def test_mask_address(address, masked):

@@ -56,3 +56,24 @@ def test_text_fallback_lists_every_step_and_marks_the_current_one():
     stepper.next.click()
     lines = stepper._repr_mimebundle_()["text/plain"].splitlines()
     assert len(lines) == len(stepper.steps) and lines[1].startswith("▶ round 1 · step 2 record")
+
+
+def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
+    """The `loop_result` of a first request that failed has no round: the stepper raised IndexError."""
+    import pytest
+
+    from toolkit.errors import TransientError
+
+    class Down:
+        def chat(self, *args, **kwargs):
+            raise TransientError("gateway down")
+
+    with pytest.raises(TransientError) as raised:
+        run_loop(Down(), [UserMessage(content="q")], tools=_order_tools())
+    result = raised.value.loop_result
+    assert result.rounds == []
+    stepper = LoopStepper(result)
+    text = "no steps: the run made no model request (it stopped before the first reply)"
+    assert stepper.text() == text and stepper.position.value == text
+    assert stepper.previous.disabled and stepper.next.disabled
+    assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"

@@ -366,9 +366,12 @@ def plain_fold(events):
                 segments.append(TextSegment(event.text))
         elif isinstance(event, ToolCallDelta):
             current = writing.get(event.index)
-            if current is None or event.id is not None:
+            another = current is not None and event.id and current.call_id not in (None, event.id) and event.name
+            if current is None or another:
                 current = writing[event.index] = ToolSegment(event.name or "?", "", call_id=event.id)
                 segments.append(current)
+            elif event.id is not None:
+                current.call_id = event.id
             current.name = event.name or current.name
             current.arguments += event.arguments
         elif isinstance(event, ToolStarted):
@@ -487,3 +490,46 @@ def test_a_replaced_event_list_is_folded_again():
     del view.events[1:]
     view.push(TextDelta("!"))
     assert view._text == render_stream_text([events[6], TextDelta("!")])
+
+
+def assembled_deltas(pieces):
+    """The `ToolCallDelta`s `toolkit.chat.sse.assemble` makes of streamed `tool_calls` pieces."""
+    import json
+
+    from toolkit.chat.sse import assemble
+
+    lines = []
+    for piece in pieces:
+        lines += ["data: " + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [piece]}}]}), ""]
+    lines += ['data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}', "", "data: [DONE]", ""]
+    return [e for e in assemble(lines) if isinstance(e, ToolCallDelta)]
+
+
+FRAGMENTS_OF_ONE_CALL = ['{"orderId"', ': "SN2026102000', '01"}']
+
+
+@pytest.mark.parametrize(
+    "gateway",
+    [
+        lambda i, f: {"index": 0, "id": "c1", "function": {"name": "query_order", "arguments": f}},  # repeats both
+        lambda i, f: {
+            "index": 0,
+            "id": f"c{i}",
+            "function": {"arguments": f, **({"name": "query_order"} if not i else {})},
+        },
+    ],
+    ids=["id and name on every fragment", "a fresh id on every fragment"],
+)
+def test_one_call_streamed_by_gateways_that_repeat_or_renew_the_id_is_one_card(gateway):
+    """The assembler reads both as one call (toolkit.chat.sse); the view drew one card per
+    fragment, and after the stream each stale card said "not executed"."""
+    deltas = assembled_deltas([gateway(i, f) for i, f in enumerate(FRAGMENTS_OF_ONE_CALL)])
+    assert (
+        render_stream_text(deltas) == 'tool query_order({"orderId": "SN202610200001"}) [arguments arriving]\nstreaming…'
+    )
+    call_ = ToolCall(id=deltas[-1].id or "c1", name="query_order", arguments='{"orderId": "SN202610200001"}')
+    result = ToolResultMessage(tool_call_id=call_.id, tool_name="query_order", content="已发货")
+    events = [*deltas, ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
+    assert render_stream_text(events, done=True) == (
+        'tool query_order({"orderId": "SN202610200001"}) [ok] → 已发货\ndone'
+    )

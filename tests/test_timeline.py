@@ -2,7 +2,7 @@
 
 import time
 
-from toolkit.chat.messages import UserMessage
+from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.chat.switch import fake_client
 from toolkit.gateway.core import GatewayConfig
@@ -55,7 +55,7 @@ def overlaps(spans):
 
 def test_sequential_calls_follow_each_other_concurrent_ones_overlap():
     result, sequential = run(False)
-    assert result.answer == "ok" and all(s.lane.startswith("nap · call_") for s in sequential)
+    assert result.answer == "ok" and [s.lane for s in sequential] == ["nap #1", "nap #2", "nap #3"]
     assert not overlaps(sequential)
     _, concurrent = run(True)
     assert overlaps(concurrent)
@@ -65,3 +65,24 @@ def test_sequential_calls_follow_each_other_concurrent_ones_overlap():
 def test_text_fallback_lists_every_span():
     view = Timeline([("run", [Span("a", 0.0, 1.5, "first"), Span("b", 1.5, 2.0, "second", "error")])])
     assert view.text() == "run:\n    0.00–  1.50 s  a                first\n    1.50–  2.00 s  b                second"
+
+
+def test_lanes_name_each_call_by_its_number_not_its_random_id():
+    """Lanes were `nap · call_17`: a real gateway's ids are random, so the text and the SVG
+    changed every run; a gateway that reuses an id across rounds merged two calls in one lane."""
+
+    def lanes(ids):
+        replies = [[ToolCall(id=i, name="nap", arguments='{"label": "x", "seconds": 0}')] for i in ids]
+        events = iter_loop(ScriptedModel([*replies, "ok"]), [UserMessage(content="q")], tools=[nap])
+        ticks = iter(range(100))
+        _, spans = timed_loop(events, clock=lambda: float(next(ticks)))
+        return Timeline([("run", spans)]).text()
+
+    assert lanes(["call_Zx81", "call_Qp02"]) == lanes(["toolu_01", "toolu_02"])
+    reused = lanes(["call_0", "call_0"])
+    assert "nap #1" in reused and "nap #2" in reused
+
+
+def test_an_empty_timeline_says_so_in_text():
+    assert Timeline([]).text() == "(no spans)"
+    assert Timeline([], title="t").text() == "t"

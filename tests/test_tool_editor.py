@@ -26,3 +26,29 @@ def test_broken_code_never_breaks_the_widget():
     assert inspect_code("def f(:")["error"] == "SyntaxError on line 1: invalid syntax"
     assert inspect_code("1 / 0")["error"] == "ZeroDivisionError: division by zero"
     assert inspect_code("x = 1")["error"] == "define a function (with @tool) to see its schema"
+
+
+def test_exit_in_the_code_is_reported_not_obeyed():
+    """`sys.exit()` (or `exit()`) in the box raised SystemExit out of the widget's callback."""
+    assert inspect_code("import sys\nsys.exit(3)")["error"] == (
+        "SystemExit: the code called exit() or sys.exit(3); a tool definition must not end the kernel"
+    )
+    editor = ToolEditor()
+    editor.code.value = "raise SystemExit"
+    assert editor.text() == (
+        "SystemExit: the code called exit() or sys.exit(None); a tool definition must not end the kernel"
+    )
+    editor.code.value = '@tool("Say hi")\ndef hi(name: str) -> str:\n    return name\n'
+    assert editor.report["tools"][0]["function"]["name"] == "hi"  # the widget still works
+
+
+def test_a_refused_default_object_is_shown_without_its_memory_address():
+    """The package's message quotes the default's repr, `<C object at 0x7f…>`: the editor's text
+    changed on every run."""
+    import re
+
+    code = 'class C:\n    pass\n@tool("d")\ndef f(x: str = C()) -> str:\n    return x\n'
+    error = inspect_code(code)["error"]
+    assert error.startswith("ToolDefinitionError: @tool") and "the default <C object> is not a valid str" in error
+    assert not re.search(r"0x[0-9a-fA-F]+", error)
+    assert inspect_code("raise ValueError(object())")["error"] == "ValueError: <object object>"

@@ -238,3 +238,32 @@ def test_a_refusal_is_shown_as_one_not_as_an_empty_reply():
     html = render_conversation_html(messages)
     assert "I can&#x27;t help with that." in html or "I can't help with that." in html
     assert "(empty reply)" not in html
+
+
+def test_calls_sharing_an_id_in_one_message_get_one_result_each():
+    """A gateway that sends no ids (or `call_0` for every call): both results went under the last
+    call, the first said "no result yet", and the transcript named result A after the last tool."""
+    for same in ("", "call_0"):
+        messages = [
+            AssistantMessage(
+                tool_calls=(
+                    ToolCall(id=same, name="query_order", arguments="{}"),
+                    ToolCall(id=same, name="query_logistics", arguments="{}"),
+                )
+            ),
+            ToolResultMessage(tool_call_id=same, content="A"),
+            ToolResultMessage(tool_call_id=same, content="B"),
+        ]
+        assert pair_results(messages) == ({(0, 0): [1], (0, 1): [2]}, [])
+        assert render_conversation_text(messages).splitlines()[2:] == [
+            "tool[query_order]: A",
+            "tool[query_logistics]: B",
+        ]
+        assert "no result yet" not in render_conversation_html(messages)
+    named = [
+        messages[0],
+        ToolResultMessage(tool_call_id="call_0", tool_name="query_logistics", content="B"),
+        ToolResultMessage(tool_call_id="call_0", tool_name="query_order", content="A"),
+        ToolResultMessage(tool_call_id="call_0", content="again"),  # past them: the last call
+    ]
+    assert pair_results(named) == ({(0, 1): [1, 3], (0, 0): [2]}, [])

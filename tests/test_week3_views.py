@@ -113,3 +113,31 @@ def test_wide_accuracy_tables_scroll_inside_their_card():
     assert all("overflow-x:auto" in d.attrs["style"] for d in tree.find_all("tk-scroll"))
     ids = [s.text() for s in tree.find_all("tk-one-line")]
     assert "SN202610200001" in ids and "SN209999999999" in ids
+
+
+def test_an_interrupted_suite_shows_its_unfinished_cases_without_counting_them():
+    """`SuiteInterrupted.results` holds `not_run` cases: the view raised KeyError('not_run')."""
+    from toolkit.course.accuracy import not_run
+
+    results = [*RESULTS, not_run(AccuracyCase("N9", "normal", "问题 N9", "query_order", ""))]
+    tree = Tree(render_accuracy_html(results))
+    cases_table = tree.find_all("tk-table")[-1]
+    assert [b.text() for b in cases_table.find_all("tk-badge")][-1] == "not_run"
+    assert "2 / 6 = 33.3%" in badges(tree, "error")
+    assert "1 case (the suite was interrupted): not counted" in tree.root.text()
+    assert confusion(results) == confusion(RESULTS)
+    assert accuracy_view(results)._repr_mimebundle_()["text/plain"].splitlines()[-6] == "[NOT RUN] N9 问题 N9"
+
+
+def test_the_drill_shows_every_character_you_could_not_see():
+    """A no-break space looked like a space, a zero-width space and a carriage return like
+    nothing: `SN\\u200b2026…` read as a clean id in the raw-arguments column."""
+    from toolkit.views.week3 import visible_whitespace
+
+    assert visible_whitespace("SN\u00a02026\u200b10\r\n\u2028x") == "SN⟨U+00A0⟩2026⟨U+200B⟩10⟨U+000D⟩↵⟨U+2028⟩x"
+    assert visible_whitespace("SN 2026\u3000\t订单") == "SN␣2026□⇥订单"
+    odd = run_case(DrillCase("S2", "query_order", '{"orderId": "SN\u200b202610200001"}', "reject", "orderId"), TODAY)
+    text = Tree(render_drill_html([odd])).root.text()
+    assert '{"orderId":␣"SN⟨U+200B⟩202610200001"}' in text and "⟨U+…⟩ another character you could not see" in text
+    plain = Tree(render_drill_html(run_drill(load_cases(), TODAY))).root.text()
+    assert "⟨U+" not in plain  # the course's cases use only the four marks

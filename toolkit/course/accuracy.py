@@ -18,6 +18,12 @@ any order, so `judge()` reads the whole set of calls (never only the first), in 
     no call of it has the `expect_args` values        → wrong_argument
     otherwise                                         → pass
 
+The cases file is read as UTF-8 with or without a byte-order mark (Excel writes one). The
+expected order id is compared as validation normalises it (`sn 2026-1020-0001` in the file is
+`SN202610200001`); an id in the question counts as given with the separators validation removes
+(spaces, ASCII and Unicode dashes); `expect_args` values are compared as JSON values (`true` is
+not `1`), strings through the field's normaliser.
+
 Extra calls of other tools are allowed (a question may need two tools) as long as they invent
 nothing. (`error`: the gateway failed on that case, e.g. a timeout or a 400 — its message is in
 the CSV.) An order id counts once it passed validation — what a tool really received. Results
@@ -50,7 +56,7 @@ from typing import Any
 
 from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
-from toolkit.course.assistant import ask
+from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import (
     Rejected,
@@ -135,9 +141,10 @@ class CaseResult:
 
 
 def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
-    """Read the cases file; a wrong header or group is a `ConfigurationError` naming the row."""
+    """Read the cases file; a wrong header, group, expected tool or expected order id is a
+    `ConfigurationError` naming the row."""
     path = course_data.path("accuracy_cases.csv") if path is None else path
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
         reader = csv.DictReader(f)
         if reader.fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
             raise ConfigurationError(
@@ -153,8 +160,27 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
             raise ConfigurationError(
                 f"{where}: group {values['group']!r} is not one of {', '.join(GROUPS)}. Fix that row"
             )
+        _check_expectations(values, where)
         cases.append(AccuracyCase(**values, expect_args=_expect_args((row.get("expect_args") or "").strip(), where)))
     return cases
+
+
+def _check_expectations(values: dict[str, str], where: str) -> None:
+    """A case's expected tool is one the assistant has (or empty), its expected id an order id
+    (or empty): a typo would otherwise fail that case quietly on every run, as the model's fault."""
+    tools = [spec["function"]["name"] for spec in TOOL_SPECS]
+    if values["expect_tool"] and values["expect_tool"] not in tools:
+        raise ConfigurationError(
+            f"{where}: expect_tool {values['expect_tool']!r} is not one of the assistant's tools "
+            f"({', '.join(tools)}). Fix that row, or leave it empty for a question that needs no tool"
+        )
+    try:
+        normalize_order_id(values["expect_order_id"]) if values["expect_order_id"] else None
+    except Rejected:
+        raise ConfigurationError(
+            f"{where}: expect_order_id {values['expect_order_id']!r} is not an order id (SN and 12 digits). "
+            "Fix that row, or leave it empty"
+        ) from None
 
 
 def _expect_args(text: str, where: str) -> dict[str, Any]:
@@ -182,6 +208,7 @@ def judge_calls(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str
     The verdict never depends on the calls' order; every call's arguments are read."""
     parsed = [(c.name, _arguments_object(c.arguments)) for c in calls]
     given = user_order_ids(case)
+    expected_id = _normalized_id(case.expect_order_id)
     received = _received_ids(parsed)
     invented = sum(1 for _, args in parsed if args is not None and _invents(args, given))
     order_id = "|".join(received) if received else _first_raw_id(parsed)
@@ -195,7 +222,7 @@ def judge_calls(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str
     well_formed = [args for args in expected if args is not None]
     if not well_formed:
         return "malformed_arguments", order_id, invented
-    if invented or (case.expect_order_id and not any(_order_id(a) == case.expect_order_id for a in well_formed)):
+    if invented or (expected_id and not any(_order_id(a) == expected_id for a in well_formed)):
         return "invented_argument", order_id, invented
     if case.expect_args and not any(_matches(a, case.expect_args) for a in well_formed):
         return "wrong_argument", order_id, invented
@@ -204,7 +231,7 @@ def judge_calls(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str
 
 def user_order_ids(case: AccuracyCase) -> set[str]:
     """The order ids the user gave: the expected one and every id written in the question."""
-    ids = {case.expect_order_id} - {""}
+    ids = {_normalized_id(case.expect_order_id)} - {""}
     for match in _QUESTION_ID.finditer(to_half_width(case.question)):
         try:
             ids.add(normalize_order_id(match.group()))
@@ -213,12 +240,22 @@ def user_order_ids(case: AccuracyCase) -> set[str]:
     return ids
 
 
-_QUESTION_ID = re.compile(r"[Ss][Nn][\s\-]*(?:[0-9][\s\-]*){11}[0-9]")
+_SEPARATOR = r"[\s\-\u2010-\u2015\u2212]*"
+"""What `normalize_order_id` removes between an id's characters: spaces and dashes (ASCII, Unicode)."""
+_QUESTION_ID = re.compile(rf"[Ss][Nn]{_SEPARATOR}(?:[0-9]{_SEPARATOR}){{11}}[0-9]")
 _NORMALIZERS: dict[str, Callable[[str], str]] = {
     "orderId": normalize_order_id,
     "category": normalize_category,
     "asOf": normalize_date,
 }
+
+
+def _normalized_id(raw: str) -> str:
+    """An order id as validation normalises it; text that is not one (or "") as it is."""
+    try:
+        return normalize_order_id(raw) if raw else raw
+    except Rejected:
+        return raw
 
 
 def called_order_id(calls: Sequence[ToolCall]) -> str:
@@ -274,7 +311,7 @@ def _matches(args: dict[str, Any], expected: dict[str, Any]) -> bool:
 
 
 def _same(name: str, want: Any, got: Any) -> bool:
-    if want == got:
+    if _json_equal(want, got):
         return True
     normalize = _NORMALIZERS.get(name)
     if normalize is None or not isinstance(want, str) or not isinstance(got, str):
@@ -283,6 +320,17 @@ def _same(name: str, want: Any, got: Any) -> bool:
         return normalize(got) == normalize(want)
     except Rejected:
         return False
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Equal as JSON values: `true` is not `1` (Python's `True == 1`), `1` is `1.0`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def run_case(model: Any, case: AccuracyCase, shop: Shop) -> CaseResult:

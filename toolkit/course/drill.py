@@ -3,7 +3,7 @@ normalised to an expected value or rejected naming an expected field.
 
     python -m toolkit drill [--cases data/drill_cases.csv] [--today 2026-10-25]
 
-Cases CSV: `id,tool,arguments,expect,expect_field,expect_value`. `arguments` is the raw
+Cases CSV (UTF-8, with or without Excel's byte-order mark): `id,tool,arguments,expect,expect_field,expect_value`. `arguments` is the raw
 string the model sent; `expect` is `ok` or `reject`. For `ok`, `expect_field`'s normalised value
 must equal `expect_value` (`{today}` stands for the injected date); for `reject`, the error must
 name `expect_field` (`*`: any field). One line per case, then the share of invalid arguments
@@ -68,7 +68,7 @@ class DrillOutcome:
 def load_cases(path: Path | str | None = None) -> list[DrillCase]:
     """Read and check the cases file; a malformed file is a `ConfigurationError` naming the row."""
     path = course_data.path("drill_cases.csv") if path is None else path
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
         reader = csv.DictReader(f)
         if reader.fieldnames != COLUMNS:
             raise ConfigurationError(

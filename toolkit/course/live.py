@@ -25,6 +25,7 @@ import httpx
 
 from toolkit.chat.client import UNREACHABLE
 from toolkit.errors import CallerError, ModelCallError, TransientError
+from toolkit.tools.redact import scrub
 
 FALLBACK_VERDICTS = ("B", "C", "D")
 """Probe verdicts whose advice is the prompt-protocol fallback."""
@@ -146,16 +147,17 @@ def unreachable(client: Any, timeout: float = 5.0) -> str | None:
 
 def run_lines(result: Any) -> list[str]:
     """What a loop run did on a live gateway, never assuming a call: each model request, each
-    call with its arguments and result (cut short), then how it finished and the answer."""
+    call with its arguments and result (cut short), then how it finished and the answer; secrets
+    and paths scrubbed as in the trace view (the output is saved in the learner's notebook)."""
     lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
     executions = [e for r in result.rounds for e in r.executions]
     if not executions:
         lines.append("no tool call: the model answered directly")
     for e in executions:
         flag = " (error)" if e.result.is_error else ""
-        text = " ".join(str(e.result.content).split())
-        lines.append(f"→ {e.call.name}({e.call.arguments}){flag} → {text[:100]}")
-    lines.append(f"answer: {' '.join((result.answer or '(none)').split())[:200]}")
+        text = " ".join(scrub(str(e.result.content)).split())
+        lines.append(f"→ {e.call.name}({scrub(e.call.arguments)}){flag} → {text[:100]}")
+    lines.append(f"answer: {' '.join(scrub(result.answer or '(none)').split())[:200]}")
     return lines
 
 

@@ -208,12 +208,18 @@ def _text(content: Any) -> str:
 
 
 def _json_object(arguments: Any) -> bool:
+    """Whether `arguments` are a JSON object: NaN and Infinity are not JSON (Python's `json`
+    reads them; a strict parser, and the course's validation, refuse them)."""
     if isinstance(arguments, dict):
         return True
     try:
-        return isinstance(json.loads(arguments), dict)
+        return isinstance(json.loads(arguments, parse_constant=_not_json), dict)
     except (TypeError, ValueError):
         return False
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _arguments(call: dict[str, Any]) -> Any:

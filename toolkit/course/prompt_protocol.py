@@ -62,10 +62,22 @@ _FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.S)
 
 
 def tools_as_text(tools: Sequence[Any]) -> str:
-    """The week-3 course's tool manual: the protocol, then each tool's purpose and parameters."""
-    specs = [t if isinstance(t, ToolSpec) else ToolSpec.from_openai(t) for t in tools]
+    """The week-3 course's tool manual: the protocol, then each tool's purpose and parameters.
+
+    `tools` are OpenAI tool dicts, `ToolSpec`s or `Tool`s. A parameter's type may be a list
+    (`["string", "null"]`) or variants (`anyOf`, as an optional or strict parameter has): the
+    manual names each type and keeps every variant's allowed values."""
+    specs = [_spec(t) for t in tools]
     blocks = [PROTOCOL] + [_tool_text(i, spec) for i, spec in enumerate(specs, 1)]
     return "\n\n".join(blocks)
+
+
+def _spec(tool: Any) -> ToolSpec:
+    if isinstance(tool, ToolSpec):
+        return tool
+    if isinstance(getattr(tool, "spec", None), ToolSpec):  # a Tool
+        return tool.spec
+    return ToolSpec.from_openai(tool)
 
 
 def _tool_text(number: int, spec: ToolSpec) -> str:
@@ -73,13 +85,33 @@ def _tool_text(number: int, spec: ToolSpec) -> str:
     schema = spec.parameters or {}
     required = set(schema.get("required", ()))
     for name, prop in (schema.get("properties") or {}).items():
-        kind = _TYPES.get(prop.get("type", ""), "任意值")
+        prop = prop if isinstance(prop, dict) else {}  # `true` is a schema too: anything goes
+        kind, values = _kind(prop)
         need = "必填" if name in required else "可选"
-        choices = "，取值：" + " / ".join(map(str, prop["enum"])) if prop.get("enum") else ""
+        choices = "，取值：" + " / ".join(values) if values else ""
         lines.append(f"参数 {name}（{kind}，{need}{choices}）：{prop.get('description', '')}".rstrip("："))
     if not schema.get("properties"):
         lines.append("参数：无")
     return "\n".join(lines)
+
+
+def _kind(prop: dict[str, Any]) -> tuple[str, list[str]]:
+    """`("字符串或 null", ["paid", "shipped"])`: a property's types (its own, or its `anyOf` /
+    `oneOf` variants'; a list of types too) and its allowed values, in order."""
+    variants = [v for v in prop.get("anyOf") or prop.get("oneOf") or [prop] if isinstance(v, dict)]
+    kinds: list[str] = []
+    values: list[str] = []
+    for variant in variants:
+        types = variant.get("type")
+        for name in types if isinstance(types, list) else [types]:
+            if isinstance(name, str):
+                kinds.append("null" if name == "null" else _TYPES.get(name, "任意值"))
+        values += [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in variant.get("enum") or ()]
+    named = list(dict.fromkeys(k for k in kinds if k != "null"))
+    nullable = "null" in kinds
+    if not named:
+        return ("null" if nullable else "任意值"), list(dict.fromkeys(values))
+    return "或".join(named) + ("或 null" if nullable else ""), list(dict.fromkeys(values))
 
 
 # --- extraction: lenient parsing of one call ---------------------------------------------------
@@ -125,9 +157,13 @@ def _balanced(text: str, start: int) -> str | None:
     depth, quote, escaped = 0, "", False
     for i in range(start, len(text)):
         c = text[i]
-        if quote:
-            escaped = c == "\\" and not escaped
-            quote = "" if c == quote and not escaped else quote
+        if quote:  # inside a string: a backslash escapes the next character, quote or not
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == quote:
+                quote = ""
         elif c in "\"'":
             quote = c
         elif c == "{":
@@ -153,12 +189,12 @@ def _as_call(obj: Any) -> TextCall | None:
         return None
     if isinstance(obj.get("function"), dict):  # {"function": {"name": …, "arguments": …}}
         return _as_call(obj["function"])
-    name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
-    if not name:
+    name = next((obj[k].strip() for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
+    if not name:  # no name, or only whitespace
         return None
     args: Any = next((obj[k] for k in _ARGS_KEYS if k in obj), {})
     text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-    return TextCall(name.strip(), text)
+    return TextCall(name, text)
 
 
 # --- the adapter -------------------------------------------------------------------------------
@@ -187,9 +223,12 @@ class PromptProtocol:
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
-        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`."""
-        response = self.model.chat(protocol_messages(messages, tools), **extra)
-        found = extract_call(response.message.content) if tools and tool_choice != "none" else None
+        """One request without `tools`; a JSON call in the reply comes back as a `ToolCall`.
+        With `tool_choice="none"` the manual is left out too: the model must answer in words
+        (told to write JSON, it would, and the JSON would be the answer)."""
+        offered = tools if tool_choice != "none" else None
+        response = self.model.chat(protocol_messages(messages, offered), **extra)
+        found = extract_call(response.message.content) if offered else None
         if found is None:
             return response
         made = sum(len(m.tool_calls) for m in messages if isinstance(m, AssistantMessage))

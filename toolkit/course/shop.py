@@ -52,21 +52,25 @@ NO_POLICY = (
 # --- masking: personal data never reaches the model ------------------------------------------
 
 _D = "[0-9０-９]"
-_SEP = r"[\s\-－]*"
+_SEP = r"[\s\-－.．]*"
+"""Between a phone number's groups: spaces, dashes and dots (`138.1234.5678`), either width."""
 _PHONE = re.compile(
     rf"(?<![0-9０-９])(?:[+＋]?(?:86|８６){_SEP})?[1１]{_D}{{2}}{_SEP}{_D}{{4}}"
     rf"{_SEP}{_D}{{4}}(?![0-9０-９])"
 )
 _REGION = re.compile(
     r"^(?:[^0-9０-９\s]+?(?:省|自治区))?(?:[^0-9０-９\s]+?(?:市|自治州|地区|盟))?"
-    r"(?:[^0-9０-９\s]+?(?:区|县|旗))?"
+    r"(?:[^0-9０-９\s]+?(?<!小)(?<!社)(?:区|县|旗))?"
 )
+"""Province, city, district; a residential 小区 / 社区 is not a district (`幸福小区` goes too)."""
 
 
 def mask_phone(phone: str) -> str:
     """`13812345678`, `１３８ １２３４ ５６７８` or `+86 138-1234-5678` → `138****5678`."""
     digits = re.sub(r"[^0-9]", "", to_half_width(phone))
-    digits = digits[2:] if len(digits) == 13 and digits.startswith("86") else digits
+    for prefix in ("0086", "86"):  # the country code, written +86, 86 or 0086
+        if len(digits) == 11 + len(prefix) and digits.startswith(prefix):
+            digits = digits[len(prefix) :]
     return digits[:3] + "****" + digits[-4:] if len(digits) >= 7 else "****"
 
 

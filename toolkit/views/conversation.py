@@ -10,6 +10,11 @@ Pure renderers (unit-tested, stable under nbval):
   (a user message's, or data URLs in attributes) show as markers, `[image 1: image/png, 1.2 KB]`,
   never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
+
+Messages are records or OpenAI wire dicts. A dict the toolkit cannot read as a message (a
+`developer` role, a tool result without `tool_call_id`, content that is not text) and anything
+else that is not a message is shown where it stood, as a warning card with the reason and the
+raw value (a transcript line in text) — never dropped, never raised.
 - `render_response_html(response)`: one model response (finish reason, usage, the message).
 
 Thin ipywidgets wrappers: `HtmlView` (an `ipywidgets.HTML` whose notebook output also carries
@@ -24,15 +29,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
+from pydantic import ValidationError
 
 from toolkit.chat.images import image_marker
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
+    SystemMessage,
     TokenUsage,
     ToolCall,
     ToolResultMessage,
@@ -47,9 +55,11 @@ from toolkit.views.html import (
     code_block,
     element,
     join,
+    json_text,
     kv_table,
     page,
     pretty_json,
+    showable_bundle,
     small,
     table,
     text_block,
@@ -62,28 +72,81 @@ ORPHAN = "answers no tool call"
 # 1. Pair each tool result with the call it answers.
 
 
-def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message]:
-    """Records as they are; OpenAI wire dicts parsed into records."""
-    return [message_from_openai(m) if isinstance(m, dict) else m for m in messages]
+UNREADABLE = "not a message this view can read"
 
 
-def pair_results(messages: list[Message]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
+@dataclass(frozen=True)
+class Unreadable:
+    """An item of a conversation that is not a message the toolkit can read: shown, not dropped."""
+
+    value: Any
+    reason: str
+    """One line: what is wrong with it."""
+
+
+def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message | Unreadable]:
+    """Records as they are; OpenAI wire dicts parsed into records; anything else `Unreadable`."""
+    return [_as_message(m) for m in messages]
+
+
+def _as_message(item: Any) -> Message | Unreadable:
+    if isinstance(item, (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
+        return item
+    if not isinstance(item, dict):
+        return Unreadable(item, f"a {type(item).__name__}, not a message record or an OpenAI message dict")
+    try:
+        return message_from_openai(item)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return Unreadable(item, f"{where}: {first['msg']}" if where else first["msg"])
+    except KeyError as error:
+        return Unreadable(item, f"the {error.args[0]!r} field is missing")
+    except (ValueError, TypeError, AttributeError) as error:
+        return Unreadable(item, str(error) or type(error).__name__)
+
+
+def _raw(value: Any) -> str:
+    return json_text(value)
+
+
+def pair_results(messages: list[Message | Unreadable]) -> tuple[dict[tuple[int, int], list[int]], list[int]]:
     """`(answers, orphans)`. `answers[(i, j)]` lists the indices of the results answering call `j`
     of message `i` (a result answers the most recent earlier call with its `tool_call_id`);
-    `orphans` lists the indices of results that answer no call."""
+    `orphans` lists the indices of results that answer no call.
+
+    When one message holds several calls with the same id (a gateway that sends none, or
+    `call_0` for each), its results answer them one each: the first unanswered call of the
+    result's `tool_name`, else the first unanswered one; a result past them answers the last."""
+    waiting: dict[str, list[tuple[int, int, str]]] = {}  # id → unanswered calls of its latest message
     latest: dict[str, tuple[int, int]] = {}
     answers: dict[tuple[int, int], list[int]] = {}
     orphans: list[int] = []
     for i, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
-            latest.update({call.id: (i, j) for j, call in enumerate(message.tool_calls)})
+            calls: dict[str, list[tuple[int, int, str]]] = {}
+            for j, call in enumerate(message.tool_calls):
+                calls.setdefault(call.id, []).append((i, j, call.name))
+                latest[call.id] = (i, j)
+            waiting.update(calls)
         elif isinstance(message, ToolResultMessage):
-            key = latest.get(message.tool_call_id)
-            if key is None:
+            if message.tool_call_id not in latest:
                 orphans.append(i)
-            else:
-                answers.setdefault(key, []).append(i)
+                continue
+            answers.setdefault(_answered(message, waiting, latest), []).append(i)
     return answers, orphans
+
+
+def _answered(
+    result: ToolResultMessage, waiting: dict[str, list[tuple[int, int, str]]], latest: dict[str, tuple[int, int]]
+) -> tuple[int, int]:
+    """The call `result` answers, taken off the unanswered calls with its id."""
+    queue = waiting.get(result.tool_call_id) or []
+    if not queue:
+        return latest[result.tool_call_id]
+    picked = next((c for c in queue if c[2] == result.tool_name), queue[0]) if result.tool_name else queue[0]
+    queue.remove(picked)
+    return picked[0], picked[1]
 
 
 # 2. HTML for each kind of message.
@@ -107,7 +170,7 @@ def _without_data_urls(value: Any, counter: list[int]) -> Any:
 
 
 def _attribute_text(value: Any) -> str:
-    return json.dumps(_without_data_urls(value, [0]), ensure_ascii=False, sort_keys=True, default=str)
+    return json_text(_without_data_urls(value, [0]))
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:
@@ -160,6 +223,11 @@ def _user_images_html(message: UserMessage) -> Html:
     return card(title, body + small(image_markers(message.images)), "user")
 
 
+def _unreadable_html(item: Unreadable) -> Html:
+    """The item where it stood: the reason, and the raw value as JSON."""
+    return card(join([UNREADABLE, badge(item.reason, "warn")], " "), code_block(_raw(item.value)), "warn")
+
+
 def _usage_html(usage: TokenUsage) -> Html:
     rows = [[tokens_text(usage.input_tokens), tokens_text(usage.output_tokens), tokens_text(usage.total_tokens)]]
     return card("token usage", table(["input", "output", "total"], rows), "info")
@@ -172,14 +240,14 @@ def render_conversation_html(
     messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None, title: str | None = None
 ) -> str:
     """The conversation as HTML: one card per message, results under their calls, usage last."""
-    messages = _as_messages(messages)
-    answers, orphan_list = pair_results(messages)
+    items = _as_messages(messages)
+    answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
     parts: list[Html] = []
-    for i, message in enumerate(messages):
+    for i, message in enumerate(items):
         if isinstance(message, AssistantMessage):
             results = [
-                [m for k in answers.get((i, j), []) if isinstance(m := messages[k], ToolResultMessage)]
+                [m for k in answers.get((i, j), []) if isinstance(m := items[k], ToolResultMessage)]
                 for j in range(len(message.tool_calls))
             ]
             parts.append(_assistant_html(message, results))
@@ -187,9 +255,11 @@ def render_conversation_html(
             parts += [_result_html(message, orphan=True)] if i in orphans else []
         elif isinstance(message, UserMessage) and (message.images or message.from_tool_calls):
             parts.append(_user_images_html(message))
+        elif isinstance(message, Unreadable):
+            parts.append(_unreadable_html(message))
         else:
             parts.append(card(message.role, text_block(message.content), message.role))
-    parts += [small("(no messages)")] if not messages else []
+    parts += [small("(no messages)")] if not items else []
     parts += [_usage_html(usage)] if usage is not None else []
     return str(page(join(parts), title))
 
@@ -218,14 +288,22 @@ def one_line(text: str, limit: int = 200) -> str:
 
 
 def _call_text(call: ToolCall) -> str:
-    try:
-        args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
-        return f"assistant → {call.name}({one_line(args)})"
-    except ValueError:
+    """`assistant → name({...})`; arguments that are not JSON (NaN and Infinity are not: the
+    HTML's "invalid JSON" badge says the same) are shown raw and marked."""
+    if pretty_json(call.arguments) is None:
         return f"assistant → {call.name}({one_line(call.arguments)}) [invalid JSON]"
+    args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
+    return f"assistant → {call.name}({one_line(args)})"
 
 
-def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list[str]:
+def _call_name(message: Message | Unreadable, j: int) -> str:
+    return message.tool_calls[j].name if isinstance(message, AssistantMessage) else "?"
+
+
+def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -> list[str]:
+    """The transcript lines of one item; `call_name` names the call a tool result answers."""
+    if isinstance(message, Unreadable):
+        return [f"({UNREADABLE}: {message.reason}) {one_line(_raw(message.value))}"]
     if isinstance(message, AssistantMessage):
         lines = [f"assistant: {one_line(message.content)}"] if message.content else []
         if not message.content and message.refusal:
@@ -233,7 +311,7 @@ def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
-        name = message.tool_name or names.get(message.tool_call_id, "?")
+        name = message.tool_name or call_name
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
     if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown
@@ -245,10 +323,11 @@ def _message_text(message: Message, names: dict[str, str], orphan: bool) -> list
 
 def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> str:
     """A short transcript, one line per message or tool call; deterministic (no ids)."""
-    messages = _as_messages(messages)
-    orphans = set(pair_results(messages)[1])
-    names = {c.id: c.name for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
-    lines = [line for i, m in enumerate(messages) for line in _message_text(m, names, i in orphans)]
+    items = _as_messages(messages)
+    answers, orphan_list = pair_results(items)
+    orphans = set(orphan_list)
+    names = {k: _call_name(items[i], j) for (i, j), results in answers.items() for k in results}
+    lines = [line for i, m in enumerate(items) for line in _message_text(m, names.get(i, "?"), i in orphans)]
     if usage is not None:
         lines.append(
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "
@@ -276,7 +355,7 @@ class HtmlView(widgets.HTML):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}  # widget-view+json, repr as text/plain
-        return {**bundle, "text/plain": self._text, "text/html": self.value}
+        return showable_bundle({**bundle, "text/plain": self._text, "text/html": self.value})
 
 
 class ConversationView(HtmlView):

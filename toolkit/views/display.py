@@ -4,7 +4,8 @@
 renders the HTML, a plain-text reader (and nbval) sees the text — never
 `<IPython.core.display.HTML object>`. Two builders use it:
 
-- `show_table(rows, title)`: a list of dicts as a table (text: an aligned plain table);
+- `show_table(rows, title)`: a list of dicts as a table (text: an aligned plain table); the
+  columns are every key of every row (none is dropped), a row that is not a dict is refused;
 - `show_response(response)`: one model response, as `toolkit.views.conversation` renders it;
 - `show_exchange(exchange)`: one raw HTTP exchange from `ChatClient.exchanges` — URL, status,
   attempt, the request body and the response body (pretty JSON, or the SSE lines of a stream).
@@ -22,8 +23,9 @@ import pandas as pd
 
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
+from toolkit.errors import ConfigurationError
 from toolkit.views.conversation import render_conversation_text, render_response_html
-from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, table
+from toolkit.views.html import Html, badge, card, code_block, join, json_text, kv_table, page, showable_bundle, table
 
 
 class Shown:
@@ -33,22 +35,30 @@ class Shown:
         self.html, self.text = html, text
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/html": self.html, "text/plain": self.text}
+        return showable_bundle({"text/html": self.html, "text/plain": self.text})
 
     def __repr__(self) -> str:
         return self.text
 
 
 def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Shown:
-    """Rows (dicts with the same keys) as a table in the course's look."""
-    columns = list(rows[0]) if rows else []
+    """Rows (dicts) as a table in the course's look. The columns are every key of every row, in
+    the order they first appear (a key only some rows have is an empty cell in the others)."""
+    rows = list(rows)
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row, Mapping):
+            raise ConfigurationError(
+                f"show_table(): row {number} is a {type(row).__name__}, not a dict. "
+                'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
+            )
+    columns = list(dict.fromkeys(key for row in rows for key in row))
     cells = [[_cell(row.get(c, "")) for c in columns] for row in rows]
     text = pd.DataFrame(cells, columns=columns).to_string(index=False) if rows else "(no rows)"
     return Shown(page(table(columns, cells), title), f"{title}\n{text}" if title else text)
 
 
 def _cell(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return value if isinstance(value, str) else json_text(value, sort_keys=False)
 
 
 def render_exchange_html(exchange: Exchange) -> Html:

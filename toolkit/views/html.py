@@ -10,6 +10,12 @@ Styles are inline, from one table (`STYLES`), not a `<style>` block: Jupyter's s
 colours, so a view reads the same in JupyterLab's dark theme. Output is deterministic: no ids,
 no random names, no timestamps, JSON with sorted keys.
 
+Every text a view shows can be sent to the notebook: a lone surrogate (a reply cut inside an
+escaped emoji, `json.loads('"\\ud83d"')`) cannot be written as UTF-8, so the kernel failed to send
+the whole output. `escape` and `showable_bundle` (which every view's `_repr_mimebundle_`
+returns through) write each one as U+FFFD, and a pair written as two code points as its
+character.
+
 Leaves out: interactivity (the ipywidgets wrappers live in `toolkit.views.conversation`), themes, icons.
 """
 
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import html as _html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -82,11 +89,27 @@ class Html(str):
         return Html(str.__add__(escape(other), self))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def showable(text: str) -> str:
+    """`text` as UTF-8 can carry it: a surrogate pair given as two code points joined into its
+    character, a lone surrogate replaced by U+FFFD; any other text unchanged."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
+    """A mime bundle with every text value `showable` (a widget's JSON entry as it is)."""
+    return {mime: showable(value) if isinstance(value, str) else value for mime, value in bundle.items()}
+
+
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text; an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (and `showable`); an `Html` value is returned unchanged."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(str(value), quote=True))
+    return Html(_html.escape(showable(str(value)), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:
@@ -153,15 +176,47 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
+
+
+def without_addresses(text: str) -> str:
+    """`text` without memory addresses: `<Foo object at 0x7f3a…>` → `<Foo object>`."""
+    return _ADDRESS.sub("", text)
+
+
+def _plain(value: Any) -> Any:
+    """How `json_text` writes what JSON cannot: a set as a sorted list, anything else as its
+    `str()` without a memory address (`<Foo object at 0x7f…>` → `<Foo object>`)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    return without_addresses(str(value))
+
+
+def _string_keys(value: Any) -> Any:
+    """`value` with every dict key a string, written as JSON writes it (`1` → `"1"`, `True` →
+    `"true"`): keys of mixed types can then be sorted."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else json.dumps(k, default=_plain): _string_keys(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_string_keys(v) for v in value]
+    return value
+
+
+def json_text(value: Any, indent: int | None = None, sort_keys: bool = True) -> str:
+    """`value` as JSON for a view: deterministic (sorted keys of any type, no memory address,
+    sets sorted), whatever it holds; non-ASCII text kept as is."""
+    return json.dumps(_string_keys(value), indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+
+
 def pretty_json(value: Any) -> str | None:
-    """`value` (a JSON string, or a Python value) as indented, key-sorted JSON; `None` if a string
-    is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
+    """`value` (a JSON string, or a Python value) as indented, key-sorted JSON (`json_text`);
+    `None` if a string is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
     if isinstance(value, str):
         try:
             value = json.loads(value, parse_constant=_reject_constant)
         except ValueError:
             return None
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    return json_text(value, indent=2)
 
 
 def code_block(text: Any, lang: str = "json") -> Html:

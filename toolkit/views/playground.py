@@ -34,7 +34,7 @@ from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.views.conversation import render_conversation_html, render_conversation_text
-from toolkit.views.html import escape
+from toolkit.views.html import escape, showable_bundle
 from toolkit.views.trace import render_trace_html, render_trace_text
 
 TOOL_NAMES = tuple(spec["function"]["name"] for spec in TOOL_SPECS)
@@ -134,4 +134,4 @@ class AssistantPlayground(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         html = self.status.value + self.conversation.value + self.trace.value
-        return {**bundle, "text/plain": self.text(), "text/html": html}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

@@ -28,7 +28,7 @@ from toolkit.tools.execute import Tool
 from toolkit.tools.lint import LintWarning, lint_tools
 from toolkit.tools.parameters import type_name
 from toolkit.tools.reflect import ToolSpec
-from toolkit.views.html import Html, badge, card, code_block, join, page, small, table, text_block
+from toolkit.views.html import Html, badge, card, code_block, join, page, showable_bundle, small, table, text_block
 
 COLUMNS = ("Python signature", "JSON Schema", "strict mode")
 
@@ -94,7 +94,8 @@ class SchemaExplainer(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/plain": render_schema_text(self._tools), "text/html": render_schema_html(self._tools)}
+        text, html = render_schema_text(self._tools), render_schema_html(self._tools)
+        return showable_bundle({**bundle, "text/plain": text, "text/html": html})
 
 
 def schema_explainer(tools: Sequence[Tool | ToolSpec]) -> SchemaExplainer:

@@ -8,7 +8,10 @@ Pure renderers (unit-tested, deterministic, stable under nbval):
 - `render_selection_chart_svg(rows)`: two panels over catalogue size — the share of queries
   whose right tool reaches the model, and the tokens of the tools block (log scale) — one line per way of
   offering tools (all in the prompt, keyword search, vector search). Hand-written SVG: fixed
-  size, numbers rounded, no ids, so a stored notebook output never changes by itself.
+  size, numbers rounded, no ids, so a stored notebook output never changes by itself. Every
+  strategy gets a line (past the five colours they repeat, dashed) and a legend entry (three
+  per row, the chart growing a row for more); a value that is not a finite number (NaN, inf)
+  is left out of the drawing (the text table shows it); no rows draw empty panels and a note.
 
 Thin wrappers: `SearchView` (an `HtmlView`) and `SelectionChart` (an `image/svg+xml` output
 with a text table as fallback).
@@ -26,7 +29,20 @@ from typing import Any
 from toolkit.search.catalog import EvalRow
 from toolkit.search.tool import SearchOutcome
 from toolkit.views.conversation import HtmlView
-from toolkit.views.html import Html, badge, card, code_block, escape, join, kv_table, page, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    escape,
+    join,
+    kv_table,
+    page,
+    showable_bundle,
+    small,
+    table,
+    text_block,
+)
 
 
 def _score(value: float) -> str:
@@ -81,6 +97,7 @@ class SearchView(HtmlView):
 
 COLOURS = ("#6e7781", "#0969da", "#8250df", "#1a7f37", "#bc4c00")
 _W, _H, _PANEL, _TOP, _LEFT, _PLOT_H = 760, 310, 330, 40, 60, 200
+_LEGEND_PER_ROW, _LEGEND_ROW = 3, 20
 
 
 @dataclass(frozen=True)
@@ -95,13 +112,25 @@ def _linear_percent() -> _Axis:
     return _Axis(lambda v: v / 100, tuple((v, f"{v:.0f}") for v in (0, 25, 50, 75, 100)))
 
 
+def _finite(value: float) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
 def _log_axis(values: Sequence[float]) -> _Axis:
+    """A log axis over the finite `values` (1 … 10 when there are none)."""
+    values = [v for v in values if _finite(v)] or [1.0]
     low = math.floor(math.log10(max(min(values), 1)))
     high = max(math.ceil(math.log10(max(max(values), 1))), low + 1)
     return _Axis(
         lambda v: (math.log10(max(v, 1)) - low) / (high - low),
         tuple((10.0**k, f"{10**k:,}") for k in range(low, high + 1)),
     )
+
+
+def _line_style(index: int) -> tuple[str, str]:
+    """`(colour, extra attributes)` of the `index`-th strategy: the colours, then dashed again."""
+    dash = "" if index < len(COLOURS) else ' stroke-dasharray="6 3"'
+    return COLOURS[index % len(COLOURS)], dash
 
 
 def _panel(
@@ -133,10 +162,11 @@ def _panel(
         f'<text x="{px(size):.1f}" y="{_TOP + _PLOT_H + 16}" font-size="10" text-anchor="middle">{size}</text>'
         for size in sizes
     ]
-    for colour, name in zip(COLOURS, strategies):
-        points = [(px(r.size), py(value(r))) for r in rows if r.strategy == name]
+    for index, name in enumerate(strategies):
+        colour, dash = _line_style(index)
+        points = [(px(r.size), py(value(r))) for r in rows if r.strategy == name and _finite(value(r))]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
         out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
     return out
 
@@ -145,12 +175,13 @@ def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
     """Accuracy (left, %) and tools-block tokens (right, log scale) against catalogue size."""
     strategies = list(dict.fromkeys(r.strategy for r in rows))
     sizes = sorted({r.size for r in rows})
+    height = _H + _LEGEND_ROW * max(0, (len(strategies) - 1) // _LEGEND_PER_ROW)
     parts = [
         (
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
-            f'viewBox="0 0 {_W} {_H}" font-family="system-ui,sans-serif" fill="#1f2328">'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{height}" '
+            f'viewBox="0 0 {_W} {height}" font-family="system-ui,sans-serif" fill="#1f2328">'
         ),
-        f'<rect width="{_W}" height="{_H}" fill="#ffffff"/>',
+        f'<rect width="{_W}" height="{height}" fill="#ffffff"/>',
     ]
     parts += _panel(
         _LEFT,
@@ -174,11 +205,17 @@ def render_selection_chart_svg(rows: Sequence[EvalRow]) -> str:
     parts.append(
         f'<text x="{_W / 2:.0f}" y="{axis_y}" font-size="11" text-anchor="middle">tools in the catalogue</text>'
     )
-    for i, (colour, name) in enumerate(zip(COLOURS, strategies)):
-        x = _LEFT + i * 230
+    for i, name in enumerate(strategies):
+        colour, _ = _line_style(i)
+        x, y = _LEFT + (i % _LEGEND_PER_ROW) * 230, axis_y + (i // _LEGEND_PER_ROW) * _LEGEND_ROW
         parts.append(
-            f'<rect x="{x}" y="{axis_y + 14}" width="14" height="4" fill="{colour}"/>'
-            f'<text x="{x + 20}" y="{axis_y + 20}" font-size="11">{escape(name)}</text>'
+            f'<rect x="{x}" y="{y + 14}" width="14" height="4" fill="{colour}"/>'
+            f'<text x="{x + 20}" y="{y + 20}" font-size="11">{escape(name)}</text>'
+        )
+    if not rows:
+        parts.append(
+            f'<text x="{_W / 2:.0f}" y="{_TOP + _PLOT_H / 2:.0f}" font-size="12" text-anchor="middle">'
+            "no rows to draw</text>"
         )
     parts.append("</svg>")
     return "\n".join(parts)
@@ -198,7 +235,8 @@ class SelectionChart:
         self.rows = list(rows)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
-        return {"image/svg+xml": render_selection_chart_svg(self.rows), "text/plain": render_selection_table(self.rows)}
+        svg, text = render_selection_chart_svg(self.rows), render_selection_table(self.rows)
+        return showable_bundle({"image/svg+xml": svg, "text/plain": text})
 
 
 def render_selection_html(rows: Sequence[EvalRow]) -> Html:

@@ -20,7 +20,7 @@ import ipywidgets as widgets
 from toolkit.search.keyword import KeywordSearch
 from toolkit.search.tool import SearchOutcome, ToolSearch
 from toolkit.search.vector import VectorSearch
-from toolkit.views.html import escape
+from toolkit.views.html import escape, showable_bundle
 from toolkit.views.search import render_search_html, render_search_text
 
 
@@ -67,4 +67,4 @@ class SearchBox(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         html = f'<div style="display:flex;gap:12px"><div>{self.left.value}</div><div>{self.right.value}</div></div>'
-        return {**bundle, "text/plain": self.text(), "text/html": html}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": html})

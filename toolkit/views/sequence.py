@@ -8,6 +8,11 @@ model request and reply, per tool call and result. Failed results are marked ✗
 rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
 are marked on the last arrow back to the user.
 
+Each tool's lane id is its name with every non-word character made `_` (`T_get_order`); two
+names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
+lane. Labels are scrubbed like the trace view (`toolkit.tools.redact.scrub`): no secret or path
+from a tool or the model reaches the diagram.
+
 Leaves out: timing (see `toolkit.views.timeline`) and the messages' full text (arrows carry a
 short label; the trace view has the rest).
 """
@@ -20,19 +25,33 @@ from typing import Any
 
 from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult
+from toolkit.tools import redact
 from toolkit.views.conversation import one_line
+from toolkit.views.html import showable_bundle
 
 LABEL_LIMIT = 48
 
 
 def _label(text: str | None, limit: int = LABEL_LIMIT) -> str:
     """One short line that cannot break Mermaid's syntax."""
-    text = one_line(text or "", limit)
+    text = one_line(redact.scrub(text or ""), limit)
     return re.sub(r"[;#:<>{}\[\]]", " ", text).replace("  ", " ").strip() or "—"
 
 
-def _lane(name: str) -> str:
-    return "T_" + re.sub(r"\W", "_", name)
+def _lanes(tools: list[str]) -> dict[str, str]:
+    """Tool name → its lane id: `T_` and the name with non-word characters as `_`, made unique
+    in order (`T_a_b`, then `T_a_b_2` for a second name that reads the same)."""
+    lanes: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in tools:
+        base = lane = "T_" + re.sub(r"\W", "_", name)
+        n = 1
+        while lane in taken:
+            n += 1
+            lane = f"{base}_{n}"
+        lanes[name] = lane
+        taken.add(lane)
+    return lanes
 
 
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
@@ -40,7 +59,8 @@ def sequence_source(result: LoopResult, question: str | None = None) -> str:
     tools = list(dict.fromkeys(e.call.name for e in result.executions))
     tools += [s.tool for s in result.saga if s.tool not in tools]
     lines = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
-    lines += [f"    participant {_lane(t)} as {_label(t, 40)}" for t in tools]
+    lane = _lanes(tools)
+    lines += [f"    participant {lane[t]} as {_label(t, 40)}" for t in tools]
     ask = question if question is not None else _last_user_text(result)
     lines.append(f"    U->>L: {_label(ask)}")
     saga_round = _saga_round(result)
@@ -53,17 +73,17 @@ def sequence_source(result: LoopResult, question: str | None = None) -> str:
         else:
             lines.append(f"    M-->>L: {_label(trace.reply.content)}")
         for execution in trace.executions:
-            lane = _lane(execution.call.name)
-            lines.append(f"    L->>{lane}: {_arguments(execution.call.arguments)}")
+            tool = lane[execution.call.name]
+            lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
             mark = "✗ " if execution.error_kind else ""
-            lines.append(f"    {lane}-->>L: {mark}{_label(execution.result.content, 40)}")
+            lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
         if trace.index == saga_round:
             lines.append("    Note over L: saga — undo in reverse order")
             for entry in result.saga:
-                lane = _lane(entry.tool)
-                lines.append(f"    L->>{lane}: compensate ({'ok' if entry.ok else 'failed'})")
+                tool = lane[entry.tool]
+                lines.append(f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})")
                 lines.append(
-                    f"    Note over {lane}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
+                    f"    Note over {tool}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
                 )
         if trace.decision and trace.decision not in ("answer", "continue", ""):
             lines.append(f"    Note over L: {_label(trace.decision)}")
@@ -113,7 +133,7 @@ class SequenceDiagram:
         self.source = sequence_source(result, question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source}
+        return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})
 
     def __repr__(self) -> str:
         return self.source

@@ -9,6 +9,11 @@ its result, the decision). Steps that did nothing in a round (no repair, no saga
 `steps(result)` is the same walk as data, which the text fallback prints whole; it reads the
 run's executions once, finding each round's rolled-back calls in a table built up front.
 
+Arguments, results and the reply's text are scrubbed as in the trace view
+(`toolkit.tools.redact.scrub`): no secret or path from a tool or the model is shown.
+
+A run with no round (a `loop_result` whose first request failed) shows that it has no steps.
+
 Leaves out: replaying the run (the steps come from `LoopResult.rounds`, recorded as it ran).
 """
 
@@ -21,9 +26,11 @@ import ipywidgets as widgets
 
 from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import ToolExecution
+from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import escape
+from toolkit.views.html import escape, showable_bundle
 
+NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
 
 
@@ -52,7 +59,12 @@ def steps(result: LoopResult) -> list[Step]:
         add = lambda n, text, r=r: out.append(Step(r, n, text))  # noqa: E731
         add(1, f"{len(trace.tools_sent)} tools sent ({', '.join(trace.tools_sent) or 'none'})")
         calls = trace.reply.tool_calls
-        add(2, ("asks for " + ", ".join(c.name for c in calls)) if calls else one_line(trace.reply.content or "", 80))
+        add(
+            2,
+            ("asks for " + ", ".join(c.name for c in calls))
+            if calls
+            else one_line(redact.scrub(trace.reply.content or ""), 80),
+        )
         if not calls:
             add(3, "no tool calls: the reply is the answer")
             continue
@@ -64,7 +76,11 @@ def steps(result: LoopResult) -> list[Step]:
         add(4, f"round trip {trips}: within the bound")
         for e in trace.executions:
             mark = f" ✗ ({e.error_kind})" if e.error_kind else ""
-            add(5, f"{e.call.name}({one_line(e.call.arguments, 50)}) → {one_line(e.result.content, 60)}{mark}")
+            arguments, content = (
+                one_line(redact.scrub(e.call.arguments), 50),
+                one_line(redact.scrub(e.result.content), 60),
+            )
+            add(5, f"{e.call.name}({arguments}) → {content}{mark}")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")
             add(
@@ -124,10 +140,12 @@ class LoopStepper(widgets.VBox):
     def go(self, index: int) -> None:
         self.index = max(0, min(index, len(self.steps) - 1))
         self.previous.disabled, self.next.disabled = self.index == 0, self.index >= len(self.steps) - 1
-        self.position.value = f"step {self.index + 1} of {len(self.steps)}"
+        self.position.value = f"step {self.index + 1} of {len(self.steps)}" if self.steps else NO_STEPS
         self.view.value = self.html()
 
     def html(self) -> str:
+        if not self.steps:
+            return f"<div>{escape(NO_STEPS)}</div>"
         step = self.current
         items = []
         for n, name in enumerate(LOOP_STEPS, 1):
@@ -139,8 +157,9 @@ class LoopStepper(widgets.VBox):
         )
 
     def text(self) -> str:
-        return "\n".join(("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps))
+        lines = [("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps)]
+        return "\n".join(lines) or NO_STEPS
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/plain": self.text(), "text/html": self.html()}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

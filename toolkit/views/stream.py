@@ -23,7 +23,9 @@ A push folds in only the new event (`EventFold`, which collects text fragments i
 joins them when drawing) and redraws only the segments whose card changed, so a stream's
 events are folded once each instead of all again on every push.
 
-No call ids (a real gateway's are random) and no timings, so the output is deterministic.
+No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
+arguments and results are scrubbed as in the trace view (`toolkit.tools.redact.scrub`): a tool
+that returns a secret, or a model that repeats it, leaves none in the view.
 
 Leaves out: async streams, cancelling a stream from the view, token-by-token replay of a saved
 notebook (its stored output is the end state).
@@ -31,6 +33,7 @@ notebook (its stored output is the end state).
 
 from __future__ import annotations
 
+import bisect
 import json
 import time
 from collections.abc import Iterable
@@ -41,6 +44,7 @@ from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result
+from toolkit.tools import redact
 from toolkit.views.conversation import HtmlView, one_line
 from toolkit.views.html import Html, badge, card, code_block, element, join, kv_table, page, small, text_block
 from toolkit.views.trace import execution_status
@@ -97,6 +101,7 @@ class EventFold:
         self._writing: dict[int, ToolSegment] = {}  # the calls of the reply still streaming, by delta index
         self._calls: dict[str | None, list[ToolSegment]] = {}  # every tool segment, by call id
         self._unjoined: dict[int, tuple[Segment, list[str]]] = {}  # id(segment) → (it, fragments to append)
+        self._position: dict[int, int] = {}  # id(tool segment) → its place in `_segments`
 
     def add(self, event: LoopEvent) -> None:
         """Fold one more event in."""
@@ -134,8 +139,14 @@ class EventFold:
 
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
-        if current is None or delta.id is not None:  # a new call starts with its id (and name)
+        if current is None or _starts_another(current, delta):
             current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
+        elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
+            before = self._calls[current.call_id]  # by identity: segments with equal fields are still two
+            del before[next(i for i, segment in enumerate(before) if segment is current)]
+            current.call_id = delta.id
+            known = self._calls.setdefault(delta.id, [])  # kept in the order the segments appeared
+            bisect.insort(known, current, key=lambda segment: self._position[id(segment)])
         current.name = delta.name or current.name
         self._append_fragment(current, delta.arguments)
 
@@ -148,6 +159,7 @@ class EventFold:
 
     def _new_tool(self, name: str, call_id: str | None) -> ToolSegment:
         segment = ToolSegment(name, "", call_id=call_id)
+        self._position[id(segment)] = len(self._segments)
         self._segments.append(segment)
         self._calls.setdefault(call_id, []).append(segment)
         return segment
@@ -165,6 +177,17 @@ class EventFold:
         segment.arguments = arguments
 
 
+def _starts_another(current: ToolSegment, delta: ToolCallDelta) -> bool:
+    """Whether `delta`, at the index of the call `current` is writing, starts a call of its own.
+
+    The stream's assembler (`toolkit.chat.sse`) already gives every call of a reply its own
+    index, so a delta at the same index continues the call — even when its gateway repeats the
+    id (and the name) on every fragment, or sends a fresh id without a name on each (the call
+    then has the latest id, as the assembled call has). Only a different id that comes with a
+    tool name starts another call (a hand-made event list)."""
+    return delta.id is not None and current.call_id not in (None, delta.id) and delta.name is not None
+
+
 # 2. Shared wording for both renderers.
 
 
@@ -180,6 +203,8 @@ def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
 
 
 def _arguments(text: str) -> str:
+    """Arguments on one line (sorted keys when they are JSON), scrubbed."""
+    text = redact.scrub(text)
     try:
         return json.dumps(json.loads(text), ensure_ascii=False, sort_keys=True)
     except ValueError:
@@ -208,14 +233,15 @@ def _status(result: Result[Any] | None, error: BaseException | None, over: bool)
 
 
 def _text_html(segment: TextSegment, cursor: bool) -> Html:
-    return element("div", "stream-text", card("assistant", text_block(segment.text + CURSOR * cursor), "assistant"))
+    text = redact.scrub(segment.text) + CURSOR * cursor
+    return element("div", "stream-text", card("assistant", text_block(text), "assistant"))
 
 
 def _tool_html(segment: ToolSegment, over: bool) -> Html:
     title, label, kind = tool_status(segment, over)
-    body = code_block(segment.arguments)
+    body = code_block(redact.scrub(segment.arguments))
     if segment.execution is not None:
-        result = segment.execution.result.content
+        result = redact.scrub(segment.execution.result.content)
         body += small("result" if kind == "ok" else "sent back as an error")
         body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     head = join([title, badge(label, kind)], " ")
@@ -266,10 +292,10 @@ def _page_html(
 
 def _segment_text(segment: Segment, over: bool) -> str:
     if isinstance(segment, TextSegment):
-        return f"assistant: {segment.text}"
+        return f"assistant: {redact.scrub(segment.text)}"
     _, label, _ = tool_status(segment, over)
     line = f"tool {segment.name}({_arguments(segment.arguments)}) [{label}]"
-    return line + (f" → {one_line(segment.execution.result.content, 160)}" if segment.execution else "")
+    return line + (f" → {one_line(redact.scrub(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
 def render_stream_text(
@@ -293,16 +319,16 @@ def _transcript(lines: list[str], result: Result[Any] | None, error: BaseExcepti
 def event_line(event: LoopEvent) -> str:
     """One event as one line (no call ids): for printing what a stream yielded, in order."""
     if isinstance(event, TextDelta):
-        return f"TextDelta     {event.text!r}"
+        return f"TextDelta     {redact.scrub(event.text)!r}"
     if isinstance(event, ToolCallDelta):
         name = f" {event.name}" if event.name else ""
-        return f"ToolCallDelta #{event.index}{name} {event.arguments!r}"
+        return f"ToolCallDelta #{event.index}{name} {redact.scrub(event.arguments)!r}"
     if isinstance(event, ToolStarted):
         return f"ToolStarted   round {event.round}: {event.call.name}({_arguments(event.call.arguments)})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(e.result.content, 40)}"
+        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
     return type(event).__name__
 
 

@@ -6,7 +6,9 @@ Two builders feed `Timeline`:
   (the waits the client asked its `sleep` for, so a fake sleep draws the same picture every run);
 - `timed_loop(events)` — week 6: runs `iter_loop`'s events and returns the `LoopResult` and one
   span per tool call (start when the loop announced it, length its measured duration), so a
-  sequential and a concurrent run can be drawn on one axis.
+  sequential and a concurrent run can be drawn on one axis. Each call has its own lane, named
+  by the tool and the call's number in the run (`slow_lookup #2`), never by its call id (a
+  real gateway's are random, and a reused id must not merge two calls).
 
 `Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans.
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
+from toolkit.views.html import showable_bundle
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ def retry_spans(exchanges: Sequence[Exchange], waits: Sequence[float], attempt_s
 def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_counter) -> tuple[LoopResult, list[Span]]:
     """Drain `iter_loop(...)`; one span per tool call, on the clock's axis from the first event."""
     origin = clock()
-    started: dict[str, float] = {}
+    started: dict[str, tuple[int, float]] = {}  # call id → (its number in the run, its start)
+    count = 0
     spans: list[Span] = []
     while True:
         try:
@@ -66,12 +70,17 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
         except StopIteration as done:
             return done.value, spans
         if isinstance(event, ToolStarted):
-            started[event.call.id] = clock() - origin
+            count += 1
+            started[event.call.id] = (count, clock() - origin)
         elif isinstance(event, ToolFinished):
             e = event.execution
-            start = started.get(e.call.id, 0.0)
+            if e.call.id in started:
+                number, start = started.pop(e.call.id)
+            else:  # finished without being announced: numbered now, drawn from 0
+                count += 1
+                number, start = count, 0.0
             kind = "error" if e.error_kind else "ok"
-            lane = f"{e.call.name} · {e.call.id}"
+            lane = f"{e.call.name} #{number}"
             spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
 
 
@@ -87,7 +96,7 @@ class Timeline:
         for name, spans in self.rows:
             lines.append(f"{name}:")
             lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {s.lane:16} {s.label}" for s in spans]
-        return "\n".join(lines)
+        return "\n".join(lines) or "(no spans)"
 
     def svg(self) -> str:
         spans = [s for _, row in self.rows for s in row]
@@ -134,7 +143,7 @@ class Timeline:
         return in_lane
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
-        return {"text/html": self.svg(), "text/plain": self.text()}
+        return showable_bundle({"text/html": self.svg(), "text/plain": self.text()})
 
     def __repr__(self) -> str:
         return self.text()

@@ -12,7 +12,8 @@ every function it defines becomes a tool (`tools_from`). The view shows:
 
 and for a definition the package refuses, its own developer-facing message
 (`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
-widget. The code is the learner's own, run in their own kernel, as any cell is.
+widget (an `exit()` included: it is reported, not obeyed; Ctrl-C still interrupts). The code is
+the learner's own, run in their own kernel, as any cell is.
 
 Leaves out: running the tool (call it in a cell), strict mode.
 """
@@ -25,7 +26,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.views.html import code_block, escape
+from toolkit.views.html import code_block, escape, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -78,18 +79,28 @@ def inspect_code(code: str) -> dict[str, Any]:
                 "text": "",
             }
         tools = tools_from(*functions)
-    except ToolDefinitionError as error:
-        return {"tools": [], "warnings": [], "error": f"ToolDefinitionError: {error}", "text": ""}
+    except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
+        return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
     except SyntaxError as error:
         return {"tools": [], "warnings": [], "error": f"SyntaxError on line {error.lineno}: {error.msg}", "text": ""}
-    except Exception as error:  # the learner's code raised while being defined
-        return {"tools": [], "warnings": [], "error": f"{type(error).__name__}: {error}", "text": ""}
+    except (Exception, SystemExit) as error:  # the learner's code raised (or called exit()) while being defined
+        return {"tools": [], "warnings": [], "error": _raised(error), "text": ""}
     return {
         "tools": [t.spec.to_openai() for t in tools],
         "warnings": [w.message for w in lint_tools(t.spec for t in tools)],
         "error": "",
         "text": render_schema_text(tools),
     }
+
+
+def _raised(error: BaseException) -> str:
+    """One line for an exception the learner's code raised; `exit()` is named as such (it would
+    end the widget's callback, or the kernel, instead of showing anything)."""
+    if isinstance(error, SystemExit):
+        return (
+            f"SystemExit: the code called exit() or sys.exit({error.code!r}); a tool definition must not end the kernel"
+        )
+    return without_addresses(f"{type(error).__name__}: {error}")
 
 
 class ToolEditor(widgets.VBox):
@@ -125,4 +136,4 @@ class ToolEditor(widgets.VBox):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/plain": self.text(), "text/html": self.html()}
+        return showable_bundle({**bundle, "text/plain": self.text(), "text/html": self.html()})

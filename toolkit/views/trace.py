@@ -16,7 +16,11 @@ Pure renderers (unit-tested, stable under nbval), built from the shared `toolkit
 
 Thin widgets: `TraceView` and `SagaView` (`toolkit.views.conversation.HtmlView`: the live widget, plus the
 HTML and the text in the notebook's stored output). No call ids, no addresses, no clock:
-durations appear only when asked for, so a notebook injects a fake clock first.
+durations appear only when asked for, so a notebook injects a fake clock first. Every text from
+a tool or the model (arguments, results, replies, the answer, what an immediate return hands
+the caller, the saga's details and rewritten results) passes through `toolkit.tools.redact.scrub`
+in the HTML and in the text alike: a tool that returns a secret, or a model that repeats it,
+leaves none in a trace.
 
 Leaves out: the truth table (`toolkit.views.truth_table`), timelines, live updates mid-run.
 """
@@ -74,6 +78,11 @@ def _choice(choice: Any) -> str:
     return choice if isinstance(choice, str) else json.dumps(choice, ensure_ascii=False, sort_keys=True)
 
 
+def _shown(text: str | None) -> str:
+    """`text` as a trace shows it: secrets and paths scrubbed (`toolkit.tools.redact.scrub`)."""
+    return redact.scrub(text or "")
+
+
 def _tokens(usage: TokenUsage) -> str:
     return usage.line()
 
@@ -97,10 +106,8 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
     label, kind = execution_status(execution)
     title = [execution.call.name, badge(label, kind)]
     title += [badge(f"{execution.duration_s:.2f} s", "info")] if show_timing else []
-    result = redact.scrub(execution.result.content)
-    body = code_block(redact.scrub(execution.call.arguments)) + small(
-        "result" if kind == "ok" else "sent back as an error"
-    )
+    result = _shown(execution.result.content)
+    body = code_block(_shown(execution.call.arguments)) + small("result" if kind == "ok" else "sent back as an error")
     body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     return card(join(title, " "), body, "error" if kind == "error" else "tool")
 
@@ -116,12 +123,12 @@ def _round_html(trace: RoundTrace, show_timing: bool) -> Html:
     reply = trace.reply
     parts = [facts]
     parts += [small(note) for note in trace.notes]
-    parts += [card("model reply", text_block(reply.content), "assistant")] if reply.content else []
+    parts += [card("model reply", text_block(_shown(reply.content)), "assistant")] if reply.content else []
     if reply.tool_calls and not trace.executions:
         names = ", ".join(c.name for c in reply.tool_calls)
         parts.append(card("model asked for tools", text_block(f"{names} — not run"), "warn"))
     elif not reply.content and reply.refusal:
-        parts.append(card("model refused", text_block(reply.refusal), "warn"))
+        parts.append(card("model refused", text_block(_shown(reply.refusal)), "warn"))
     elif not reply.content and not reply.tool_calls:
         parts.append(small("(empty reply)"))
     parts += [_execution_html(e, show_timing) for e in trace.executions]
@@ -142,9 +149,9 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
         ("tokens", _tokens(result.usage)),
     ]
     if result.answer is not None:
-        rows.append(("answer", text_block(result.answer)))
+        rows.append(("answer", text_block(_shown(result.answer))))
     if result.finish == "immediate":
-        received = [f"{m.tool_name}: {m.content}" for m in result.immediate_results]
+        received = [f"{m.tool_name}: {_shown(m.content)}" for m in result.immediate_results]
         rows.append(("the caller receives", text_block("\n".join(received))))
     if result.saga:
         rows.append(("compensations", f"{len(result.saga)} (see the saga log)"))
@@ -170,14 +177,14 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     lines = [f"round {trace.index} · tools sent: {_tools_sent(trace)} · tool_choice: {_choice(trace.tool_choice)}"]
     lines += [f"  note: {note}" for note in trace.notes]
     if trace.reply.content:
-        lines.append(f"  model: {one_line(trace.reply.content, 160)}")
+        lines.append(f"  model: {one_line(_shown(trace.reply.content), 160)}")
     elif trace.reply.refusal:
-        lines.append(f"  model refused: {one_line(trace.reply.refusal, 160)}")
-    lines += [f"  model → {c.name}({one_line(c.arguments, 160)})" for c in trace.reply.tool_calls]
+        lines.append(f"  model refused: {one_line(_shown(trace.reply.refusal), 160)}")
+    lines += [f"  model → {c.name}({one_line(_shown(c.arguments), 160)})" for c in trace.reply.tool_calls]
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
-        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(redact.scrub(e.result.content), 160)}")
+        lines.append(f"  {e.call.name} [{label}]{timing}: {one_line(_shown(e.result.content), 160)}")
     if trace.images is not None:
         lines.append(f"  images passed on from {_image_tools(trace)}: {image_markers(trace.images.images)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
@@ -189,8 +196,8 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     lines = [line for t in result.rounds for line in _round_text(t, show_timing)]
     lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
-        lines.append(f"answer: {one_line(result.answer, 160)}")
-    lines += [f"caller receives: {m.tool_name}: {one_line(m.content, 160)}" for m in result.immediate_results]
+        lines.append(f"answer: {one_line(_shown(result.answer), 160)}")
+    lines += [f"caller receives: {m.tool_name}: {one_line(_shown(m.content), 160)}" for m in result.immediate_results]
     return "\n".join(lines)
 
 
@@ -212,7 +219,7 @@ def rewritten_results(before: Sequence[Message], after: Sequence[Message]) -> li
 
 
 def _flagged(message: ToolResultMessage) -> Html:
-    return join([text_block(message.content), badge("is_error", "error") if message.is_error else ""])
+    return join([text_block(_shown(message.content)), badge("is_error", "error") if message.is_error else ""])
 
 
 def render_saga_html(
@@ -220,7 +227,7 @@ def render_saga_html(
 ) -> Html:
     """The saga log; with `before` (and `after`, default `result.messages`) the rewritten results."""
     outcome = {True: badge("ok", "ok"), False: badge("failed", "error")}
-    rows = [[i, e.tool, e.compensation, outcome[e.ok], e.detail] for i, e in enumerate(result.saga, 1)]
+    rows = [[i, e.tool, e.compensation, outcome[e.ok], _shown(e.detail)] for i, e in enumerate(result.saga, 1)]
     log = table(["#", "tool", "compensation", "outcome", "detail"], rows) if rows else small("no compensation ran")
     parts = [card("compensations, newest first", log, "warn" if rows else "info")]
     if before is not None:
@@ -241,12 +248,15 @@ def render_saga_text(
     result: LoopResult, before: Sequence[Message] | None = None, after: Sequence[Message] | None = None
 ) -> str:
     """The saga log as text: one line per compensation, then one per rewritten result."""
-    lines = [f"{i}. {e.tool}: {'ok' if e.ok else 'FAILED'} — {e.detail}" for i, e in enumerate(result.saga, 1)] or [
-        "no compensation ran"
-    ]
+    lines = [
+        f"{i}. {e.tool}: {'ok' if e.ok else 'FAILED'} — {_shown(e.detail)}" for i, e in enumerate(result.saga, 1)
+    ] or ["no compensation ran"]
     if before is not None:
         changed = rewritten_results(before, result.messages if after is None else after)
-        lines += [f"rewritten {t}: {one_line(b.content, 160)} → {one_line(a.content, 160)}" for t, b, a in changed]
+        lines += [
+            f"rewritten {t}: {one_line(_shown(b.content), 160)} → {one_line(_shown(a.content), 160)}"
+            for t, b, a in changed
+        ]
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ import ipywidgets as widgets
 
 from toolkit.loop.returns import TruthRow, rule_applied, should_return_immediately, truth_table
 from toolkit.tools.decorator import ReturnBehavior
-from toolkit.views.html import Html, badge, card, join, page, small, table
+from toolkit.views.html import Html, badge, card, join, page, showable_bundle, small, table
 
 COLUMNS = ("calls in the round, in order", "a call fails", "decision", "rule")
 
@@ -117,4 +117,4 @@ class TruthTableWidget(widgets.VBox):
         decision = page(render_decision_html(self.behaviors, self.any_error))
         html = decision + render_truth_table_html(self._rows)
         text = f"decision: {decision_line(self.behaviors, self.any_error)}\n{render_truth_table_text(self._rows)}"
-        return {**bundle, "text/html": str(html), "text/plain": text}
+        return showable_bundle({**bundle, "text/html": str(html), "text/plain": text})

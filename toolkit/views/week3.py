@@ -18,9 +18,10 @@ Leaves out: sorting and filtering (read the CSV with pandas for that).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
-from toolkit.course.accuracy import PASS_LINE, CaseResult, report_lines, summarize
+from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.views.conversation import HtmlView
@@ -35,8 +36,9 @@ VERDICT_KINDS = {
     "wrong_argument": "error",
     "unwanted_call": "warn",
     "error": "error",
+    NOT_RUN: "info",
 }
-"""Colour of each accuracy verdict."""
+"""Colour of each accuracy verdict (and of `not_run`: a case an interrupted suite did not finish)."""
 PROBE_KINDS = {"A": "ok", "B": "warn", "C": "error", "D": "error", "E": "warn", None: "info"}
 NO_CALL = "(no call)"
 VISIBLE_WHITESPACE = {" ": "␣", "\u3000": "□", "\t": "⇥", "\n": "↵"}
@@ -48,8 +50,18 @@ _SCROLL = (
 
 
 def visible_whitespace(text: str) -> str:
-    """`text` with every space, full-width space, tab and newline drawn as a visible mark."""
-    return "".join(VISIBLE_WHITESPACE.get(ch, ch) for ch in text)
+    """`text` with every space, full-width space, tab and newline drawn as a visible mark, and
+    any other character that cannot be seen (another space or line break, a no-break or
+    zero-width space, a format character) as its code point, `⟨U+00A0⟩`."""
+    return "".join(VISIBLE_WHITESPACE.get(ch) or (_code_point(ch) if _invisible(ch) else ch) for ch in text)
+
+
+def _invisible(ch: str) -> bool:
+    return ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+
+
+def _code_point(ch: str) -> str:
+    return f"⟨U+{ord(ch):04X}⟩"
 
 
 def one_line(text: str) -> Html:
@@ -99,12 +111,17 @@ def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
     failed = sum(not o.passed for o in outcomes)
     head = card("argument drill", join([totals, " · ", blocked]), "ok" if not failed else "error")
     columns = ["", "id", "tool", "raw arguments", "expected", "got", "normalised / error"]
-    note = small("raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break")
+    note = "raw arguments: ␣ a space, □ a full-width space, ⇥ a tab, ↵ a line break"
+    if any(_invisible(ch) and ch not in VISIBLE_WHITESPACE for o in outcomes for ch in o.case.arguments):
+        note += ", ⟨U+…⟩ another character you could not see"
+    note = small(note)
     return str(page(head + note + scrolling(table(columns, rows)), "argument drill: lenient in, strict out"))
 
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
-    """(labels, counts): counts[i][j] = cases expecting labels[i] whose first call was labels[j]."""
+    """(labels, counts): counts[i][j] = cases expecting labels[i] whose first call was labels[j].
+    Cases an interrupted suite did not run are left out (they called nothing: not "no call")."""
+    results = [r for r in results if r.verdict != NOT_RUN]
     expected = [r.case.expect_tool or NO_CALL for r in results]
     called = [r.called_tools[0] if r.called_tools else NO_CALL for r in results]
     labels = sorted(set(expected) | set(called), key=lambda t: (t == NO_CALL, t))
@@ -128,6 +145,14 @@ def _confusion_html(results: Sequence[CaseResult]) -> Html:
     return card("confusion: expected vs called", scrolling(table(["expected \\ called", *labels], rows)) + note, "info")
 
 
+def _not_run_row(results: Sequence[CaseResult]) -> list[tuple[str, str]]:
+    """`[("not run", "2 cases (the suite was interrupted): not counted")]`, or `[]`."""
+    count = sum(r.verdict == NOT_RUN for r in results)
+    if not count:
+        return []
+    return [("not run", f"{count} case{'s' if count != 1 else ''} (the suite was interrupted): not counted")]
+
+
 def render_accuracy_html(results: Sequence[CaseResult]) -> str:
     """Headline, groups, confusion view and every case, coloured by verdict."""
     s = summarize(results)
@@ -140,6 +165,7 @@ def render_accuracy_html(results: Sequence[CaseResult]) -> str:
             ("invented arguments", s.invented_arguments),
             ("verdicts", join([badge(f"{v} {n}", VERDICT_KINDS[v]) for v, n in s.verdicts.items() if n], " ")),
         ]
+        + _not_run_row(results)
     )
     groups = table(["group", "passed", "total"], [[g, p, t] for g, (p, t) in s.by_group.items()])
     rows = [

@@ -1,0 +1,93 @@
+"""The conversation view given items it cannot read as messages: each is shown where it stood,
+with the reason, and the rest of the conversation as usual — never a pydantic traceback.
+
+Found as a stranger feeding the view OpenAI wire dicts from elsewhere: a `developer` message
+(a valid OpenAI role), a tool result whose content is a list of text parts, a tool result
+without `tool_call_id` (KeyError), `content: null` for a user, a plain string in the list."""
+
+from html_tree import Tree
+
+from toolkit.views.conversation import ConversationView, render_conversation_html, render_conversation_text
+
+GOOD_BEFORE = {"role": "user", "content": "where is SN1?"}
+GOOD_AFTER = {"role": "assistant", "content": "on its way"}
+ODD = [
+    ({"role": "developer", "content": "be brief"}, "Input tag 'developer' found using 'role' does not match"),
+    ({"role": "tool", "content": "r"}, "the 'tool_call_id' field is missing"),
+    ({"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "r"}]}, "content: Input should be"),
+    ({"role": "user", "content": None}, "user.content: Input should be a valid string"),
+    ("just a string", "a str, not a message record or an OpenAI message dict"),
+]
+
+
+def test_each_unreadable_item_is_a_warning_card_where_it_stood():
+    for item, reason in ODD:
+        html = render_conversation_html([GOOD_BEFORE, item, GOOD_AFTER])
+        tree = Tree(html)
+        titles = [c.find_all("tk-title")[0].text() for c in tree.find_all("tk-card")]
+        assert titles[0] == "user" and titles[2] == "assistant", item
+        assert titles[1].startswith("not a message this view can read") and reason in titles[1], item
+        assert "tk-warn" in tree.find_all("tk-card")[1].classes
+
+
+def test_each_unreadable_item_is_one_transcript_line_with_its_raw_value():
+    for item, reason in ODD:
+        lines = render_conversation_text([GOOD_BEFORE, item, GOOD_AFTER]).splitlines()
+        assert lines[0] == "user: where is SN1?" and lines[2] == "assistant: on its way"
+        assert lines[1].startswith(f"(not a message this view can read: {reason}"), item
+    line = render_conversation_text([{"role": "developer", "content": "be <brief>"}])
+    assert line.endswith(') {"content": "be <brief>", "role": "developer"}')
+    assert "&lt;brief&gt;" in render_conversation_html([{"role": "developer", "content": "be <brief>"}])
+
+
+def test_the_widget_shows_them_too():
+    view = ConversationView([GOOD_BEFORE, ODD[0][0]])
+    assert view._repr_mimebundle_()["text/plain"].splitlines()[1].startswith("(not a message this view can read")
+
+
+def test_nan_arguments_are_invalid_json_in_the_transcript_as_in_the_html():
+    """The HTML badged `{"a": NaN}` "invalid JSON" while the transcript printed it as valid."""
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": NaN}'}}
+    messages = [{"role": "assistant", "content": None, "tool_calls": [call]}]
+    assert render_conversation_text(messages) == 'assistant → f({"a": NaN}) [invalid JSON]'
+    assert "invalid JSON" in render_conversation_html(messages)
+    assert (
+        render_conversation_text(
+            [{**messages[0], "tool_calls": [{**call, "function": {"name": "f", "arguments": "{}"}}]}]
+        )
+        == "assistant → f({})"
+    )
+
+
+def test_attributes_with_keys_of_mixed_types_render():
+    """`attributes={"map": {1: "a", "b": 2}}` raised TypeError (sort_keys cannot compare int and str)."""
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"map": {1: "a", "b": 2}})
+    html = render_conversation_html([AssistantMessage(tool_calls=(call,)), result])
+    assert "{&quot;1&quot;: &quot;a&quot;, &quot;b&quot;: 2}" in html
+
+
+def test_no_memory_address_reaches_a_view():
+    """Objects JSON cannot write were shown with `default=str`: `<Foo object at 0x7f…>`, a
+    different text on every run (attributes, table cells, code blocks)."""
+    import re
+
+    from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage
+    from toolkit.views.display import show_table
+    from toolkit.views.html import code_block
+
+    class Foo:
+        pass
+
+    call = ToolCall(id="c1", name="f", arguments="{}")
+    result = ToolResultMessage(tool_call_id="c1", tool_name="f", content="ok", attributes={"obj": Foo()})
+    shown = [
+        render_conversation_html([AssistantMessage(tool_calls=(call,)), result]),
+        show_table([{"cell": Foo()}]).text,
+        show_table([{"cell": Foo()}]).html,
+        code_block({"value": Foo(), "tags": {"b", "a", "c"}}),
+    ]
+    assert [s for s in shown if re.search(r"0x[0-9a-fA-F]{4,}", s)] == []
+    assert "Foo object&gt;" in shown[0] and "&quot;tags&quot;: [\n    &quot;a&quot;" in shown[3]

@@ -78,3 +78,31 @@ def test_ai_service_sends_strict_specs():
     assert assistant.ask("find x") == "ok"
     assert SEEN == [("x", 3)]
     assert [t["function"]["strict"] for t in model.sent[0]] == [True]
+
+
+@pytest.mark.parametrize(
+    ("properties", "parameter", "problem", "fix"),
+    [
+        ({"city": True}, "city", "needs a type for every value, but this one accepts any value", "give it a concrete"),
+        ({"tags": {"type": "array", "items": True}}, "tags[]", "needs a type for every value", "give it a concrete"),
+        ({"id": {"anyOf": [True, {"type": "string"}]}}, "id", "needs a type for every value", "give it a concrete"),
+        ({"zone": False}, "zone", "cannot take a schema that accepts no value (false)", "remove the parameter"),
+    ],
+)
+def test_a_boolean_schema_cannot_be_strict_and_says_so(properties, parameter, problem, fix):
+    """`true` / `false` are valid JSON Schema; strict mode raised AttributeError on them."""
+    from toolkit.tools.reflect import ToolSpec
+
+    spec = ToolSpec("t", "Look things up.", {"type": "object", "properties": properties})
+    with pytest.raises(ToolDefinitionError) as raised:
+        spec.strict_parameters
+    assert str(raised.value).startswith(f"tool 't', parameter {parameter!r}: OpenAI strict mode {problem}")
+    assert f"Fix: {fix}" in str(raised.value)
+
+
+def test_additional_properties_false_stays_what_strict_mode_wants():
+    from toolkit.tools.reflect import ToolSpec
+
+    parameters = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    spec = ToolSpec("t", "Look things up.", {**parameters, "additionalProperties": False})
+    assert spec.strict_parameters == {**parameters, "additionalProperties": False}

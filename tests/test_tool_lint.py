@@ -57,3 +57,48 @@ def test_overlapping_descriptions():
 def test_words_and_overlap():
     assert words("Look up THE order, 订单状态") == {"look", "up", "order", "订单", "单状", "状态"}
     assert overlap("", "x") == 0.0 and overlap("a b", "a b") == 1.0
+
+
+def test_boolean_property_schemas_read_as_undescribed_instead_of_crashing():
+    """`{"a": true}` (any value) and `{"b": false}` (none) are valid JSON Schema; lint raised AttributeError."""
+    s = ToolSpec("t", GOOD.description, {"type": "object", "properties": {"city": True, "zone": False}})
+    assert lint_tools([s]) == [
+        LintWarning("t", "t.city has no description; say what it is and in which format"),
+        LintWarning("t", "t.zone has no description; say what it is and in which format"),
+    ]
+    odd = ToolSpec("u", GOOD.description, {"type": "object", "properties": ["city"]})
+    assert lint_tools([odd]) == []
+
+
+def test_specs_in_their_openai_form_or_as_tools_are_linted_too():
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    @tool(GOOD.description)
+    def lookup(city: str) -> str:
+        return city
+
+    (as_tool,) = tools_from(lookup)
+    expected = [LintWarning("lookup", "lookup.city has no description; say what it is and in which format")]
+    assert lint_tools([as_tool]) == expected
+    assert lint_tools([as_tool.spec.to_openai()]) == expected
+
+
+def test_what_is_not_a_spec_is_a_developer_error_naming_the_forms():
+    import pytest
+
+    from toolkit.errors import ConfigurationError, ToolDefinitionError
+
+    with pytest.raises(ConfigurationError) as raised:
+        lint_tools(["lookup"])
+    assert str(raised.value) == (
+        'lint_tools: got str; give it ToolSpecs (tool.spec), Tools, or tools in their OpenAI form ({"type": '
+        '"function", "function": {...}})'
+    )
+    with pytest.raises(ToolDefinitionError) as raised:
+        lint_tools([{"function": {"description": "no name"}}])
+    assert str(raised.value) == (
+        "ToolSpec.from_openai: a mapping with the keys 'function' is not a tool in its OpenAI form (it has no "
+        'function name). Fix: write it as {"type": "function", "function": {"name": "...", "description": "...", '
+        '"parameters": {...}}}'
+    )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from toolkit.errors import ConfigurationError
 from toolkit.tools.reflect import ToolSpec
 
 OVERLAP = 0.5
@@ -68,9 +69,10 @@ class LintWarning:
     """What is wrong and what to do, in one sentence."""
 
 
-def lint_tools(specs: Iterable[ToolSpec]) -> list[LintWarning]:
-    """Every warning for `specs`, tool by tool, overlaps last."""
-    specs = list(specs)
+def lint_tools(specs: Iterable[ToolSpec | dict[str, Any]]) -> list[LintWarning]:
+    """Every warning for `specs`, tool by tool, overlaps last. A spec may also be given in its
+    OpenAI form (`{"type": "function", "function": {...}}`) or as a `Tool` (its `spec`)."""
+    specs = [_spec(spec) for spec in specs]
     out = [w for spec in specs for w in _lint_one(spec)]
     described = [(spec, words(spec.description)) for spec in specs]  # once per tool, not once per pair
     for (a, wa), (b, wb) in combinations(described, 2):
@@ -113,8 +115,27 @@ def _lint_one(spec: ToolSpec) -> list[LintWarning]:
     return out
 
 
-def _properties(parameters: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
-    return list((parameters or {}).get("properties", {}).items())
+def _spec(value: Any) -> ToolSpec:
+    """A `ToolSpec` from what `lint_tools` takes; anything else is a developer error."""
+    if isinstance(value, ToolSpec):
+        return value
+    if isinstance(getattr(value, "spec", None), ToolSpec):  # a Tool
+        return value.spec  # type: ignore[no-any-return]
+    if isinstance(value, dict):
+        return ToolSpec.from_openai(value)
+    raise ConfigurationError(
+        f"lint_tools: got {type(value).__name__}; give it ToolSpecs (tool.spec), Tools, or tools in their "
+        'OpenAI form ({"type": "function", "function": {...}})'
+    )
+
+
+def _properties(parameters: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The top-level properties, each schema as a dict: a boolean schema (`true`: any value,
+    `false`: none) holds no description, so it reads as an empty one."""
+    properties = parameters.get("properties") if isinstance(parameters, dict) else None
+    if not isinstance(properties, dict):
+        return []
+    return [(str(name), prop if isinstance(prop, dict) else {}) for name, prop in properties.items()]
 
 
 def _vague(text: str) -> bool:

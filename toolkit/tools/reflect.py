@@ -83,9 +83,25 @@ class ToolSpec:
 
     @classmethod
     def from_openai(cls, data: Mapping[str, Any], **kwargs: Any) -> ToolSpec:
-        """A hand-written spec from its OpenAI form (either the outer or the `function` dict)."""
-        fn = data.get("function", data)
+        """A hand-written spec from its OpenAI form (either the outer or the `function` dict).
+        One without a name (or not a mapping) is a `ToolDefinitionError` saying the form."""
+        fn = data.get("function", data) if isinstance(data, Mapping) else None
+        if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str):
+            raise ToolDefinitionError(
+                "ToolSpec.from_openai",
+                f"{_shown_spec(data)} is not a tool in its OpenAI form (it has no function name)",
+                'write it as {"type": "function", "function": {"name": "...", "description": "...", '
+                '"parameters": {...}}}',
+            )
         return cls(fn["name"], fn.get("description", ""), fn.get("parameters"), **kwargs)
+
+
+def _shown_spec(data: Any) -> str:
+    """A short view of what `from_openai` was given: its keys, or its type."""
+    if isinstance(data, Mapping):
+        keys = ", ".join(repr(k) for k in list(data)[:6])
+        return f"a mapping with the keys {keys}" if keys else "an empty mapping"
+    return f"a {type(data).__name__}"
 
 
 @dataclass(frozen=True)

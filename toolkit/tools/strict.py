@@ -53,14 +53,26 @@ def _walk(node: Any, path: str, where: str) -> Any:
     for key, value in node.items():
         if key in ("properties", "$defs"):
             prefix = "$defs." if key == "$defs" else (f"{path}." if path else "")
-            out[key] = {n: _walk(s, prefix + n, where) for n, s in value.items()}
+            out[key] = {n: _value(s, prefix + n, where) for n, s in value.items()}
         elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
-            out[key] = [_walk(s, path, where) for s in value]
-        elif key in ("items", "additionalProperties", "not"):
-            out[key] = _walk(value, f"{path}[]" if key == "items" else path, where)
+            out[key] = [_value(s, path, where) for s in value]
+        elif key == "items":
+            out[key] = _value(value, f"{path}[]", where)
+        elif key in ("additionalProperties", "not"):  # `additionalProperties: false` is strict mode's own
+            out[key] = _walk(value, path, where)
         else:
             out[key] = value
     return _fix(out, path, where)
+
+
+def _value(node: Any, path: str, where: str) -> Any:
+    """`_walk` of the schema of a value (a property, an item, an alternative): a boolean schema
+    there (`true`: any value, `false`: none) cannot be strict."""
+    if node is True:
+        _fail(path, where, "needs a type for every value, but this one accepts any value", _CONCRETE)
+    if node is False:
+        _fail(path, where, "cannot take a schema that accepts no value (false)", "remove the parameter")
+    return _walk(node, path, where)
 
 
 def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
@@ -77,20 +89,22 @@ def _fix(node: dict[str, Any], path: str, where: str) -> dict[str, Any]:
     return node
 
 
+_CONCRETE = "give it a concrete type (not Any, a bare list or a bare dict)"
+
+
+def _fail(path: str, where: str, problem: str, fix: str) -> None:
+    at = f"{where}, parameter {path!r}" if path else where
+    raise ToolDefinitionError(at, f"OpenAI strict mode {problem}", f"{fix}, or register the tool without strict mode")
+
+
 def _refuse(node: dict[str, Any], path: str, where: str) -> None:
     def fail(problem: str, fix: str) -> None:
-        at = f"{where}, parameter {path!r}" if path else where
-        raise ToolDefinitionError(
-            at, f"OpenAI strict mode {problem}", f"{fix}, or register the tool without strict mode"
-        )
+        _fail(path, where, problem, fix)
 
     if "prefixItems" in node:
         fail("does not support tuples (prefixItems)", "use list[...] or a pydantic model")
     if not any(key in node for key in _TYPED):
-        fail(
-            "needs a type for every value, but this one accepts any value",
-            "give it a concrete type (not Any, a bare list or a bare dict)",
-        )
+        fail("needs a type for every value, but this one accepts any value", _CONCRETE)
     if node.get("type") == "object" and node.get("additionalProperties") not in (None, False):
         fail(
             "needs every object to list its properties, but this is a free-form dict",

@@ -69,12 +69,12 @@ class LintWarning:
     """What is wrong and what to do, in one sentence."""
 
 
-def lint_tools(specs: Iterable[ToolSpec | dict[str, Any]]) -> list[LintWarning]:
+def lint_tools(specs: Iterable[Any]) -> list[LintWarning]:
     """Every warning for `specs`, tool by tool, overlaps last. A spec may also be given in its
     OpenAI form (`{"type": "function", "function": {...}}`) or as a `Tool` (its `spec`)."""
-    specs = [_spec(spec) for spec in specs]
-    out = [w for spec in specs for w in _lint_one(spec)]
-    described = [(spec, words(spec.description)) for spec in specs]  # once per tool, not once per pair
+    checked = [_spec(spec) for spec in specs]
+    out = [w for spec in checked for w in _lint_one(spec)]
+    described = [(spec, words(spec.description)) for spec in checked]  # once per tool, not once per pair
     for (a, wa), (b, wb) in combinations(described, 2):
         share = _jaccard(wa, wb)
         if share >= OVERLAP:
@@ -120,7 +120,7 @@ def _spec(value: Any) -> ToolSpec:
     if isinstance(value, ToolSpec):
         return value
     if isinstance(getattr(value, "spec", None), ToolSpec):  # a Tool
-        return value.spec  # type: ignore[no-any-return]
+        return value.spec
     if isinstance(value, dict):
         return ToolSpec.from_openai(value)
     raise ConfigurationError(

@@ -49,6 +49,7 @@ Leaves out: async methods, and guardrails / moderation around the call.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 import typing
@@ -160,12 +161,20 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
         for n in vars(klass)
         if not n.startswith("_")
     }
-    return [(n, getattr(declaration, n)) for n in sorted(names) if callable(getattr(declaration, n))]
+    # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
+    return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
+
+
+def _static(declaration: type, name: str) -> Any:
+    """The attribute as the class body declared it (a `staticmethod` object, not the function it wraps)."""
+    return inspect.getattr_static(declaration, name, None)
 
 
 def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return _invoke(plan, cfg, plan.signature.bind(self, *args, **kwargs).arguments)
+        bound = plan.signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()  # an omitted argument fills its template variable with the default
+        return _invoke(plan, cfg, bound.arguments)
 
     method.__name__, method.__qualname__ = plan.name, f"service.{plan.name}"
     method.__doc__ = f"Runs the tool loop for the declared method {plan.name!r}."
@@ -228,7 +237,7 @@ def _messages(
     values = {var: arguments[param] for param, var in plan.variables.items()}
     user = (
         render(plan.user_template, values, cfg.clock)
-        if plan.user_template
+        if plan.user_template is not None
         else as_text(arguments[plan.user_param or ""])
     )
     if plan.output is not None and cfg.structured == "instructions":

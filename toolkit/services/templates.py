@@ -8,6 +8,8 @@ the clock gets the same prompt every run:
     current_datetime  2026-10-20 14:05:00
 
 `variables(template)` lists the placeholders so a declaration can be checked at creation time.
+A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
+`订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
 Values are rendered as text: strings as they are, pydantic models and other objects as JSON.
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
@@ -25,7 +27,8 @@ from pydantic import BaseModel
 
 from toolkit.chat.clock import session_now
 
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
+"""Double braces around one word; the word is a placeholder when it is an identifier (`is_name`)."""
 Clock = Callable[[], dt.datetime]
 
 BUILT_INS: dict[str, Callable[[dt.datetime], str]] = {
@@ -35,9 +38,14 @@ BUILT_INS: dict[str, Callable[[dt.datetime], str]] = {
 }
 
 
+def is_name(name: str) -> bool:
+    """Whether `{{name}}` is a placeholder: a Python identifier, as a parameter's name is."""
+    return name.isidentifier()
+
+
 def variables(template: str) -> list[str]:
     """Placeholder names in order of first appearance."""
-    return list(dict.fromkeys(PLACEHOLDER.findall(template)))
+    return list(dict.fromkeys(name for name in PLACEHOLDER.findall(template) if is_name(name)))
 
 
 def as_text(value: Any) -> str:
@@ -56,6 +64,8 @@ def render(template: str, values: Mapping[str, Any], clock: Clock = session_now)
     def fill(match: re.Match[str]) -> str:
         nonlocal now
         name = match.group(1)
+        if not is_name(name):
+            return match.group(0)  # plain text that happens to sit between double braces
         if name in values:
             return as_text(values[name])
         if name in BUILT_INS:

@@ -40,6 +40,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from toolkit.errors import OutputParsingError
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+"""Characters a `response_format` schema name may not hold (OpenAI: `^[a-zA-Z0-9_-]+$`)."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,10 @@ class OutputType:
 
     @property
     def name(self) -> str:
-        return getattr(self.type, "__name__", "answer").replace(" ", "_")[:64] or "answer"
+        """The schema's name for `response_format`: what OpenAI accepts (`[A-Za-z0-9_-]`, at most 64),
+        so `Page[Item]` is `Page_Item` and a class named in Chinese is `answer`."""
+        name = _NOT_IN_NAME.sub("_", getattr(self.type, "__name__", "")).strip("_")[:64]
+        return name or "answer"
 
     def response_format(self) -> dict[str, Any]:
         """The chat-completions `response_format` for this type."""
@@ -137,12 +142,54 @@ def _join(path: str, key: str) -> str:
 
 
 def extract_json(text: str) -> str:
-    """The JSON object inside `text`: a fenced block, else the outermost `{…}`, else the text."""
+    """The JSON object inside `text`: a fenced block, else the outermost `{…}`, else the text.
+
+    When the outermost `{…}` is not JSON because the chatter around the object has braces of
+    its own ("订单 {SN1} 的结果：{"status": "ok"}"), the one whole JSON object in the text is
+    taken instead; two objects side by side are not chosen between (the outermost `{…}` stays,
+    and fails to parse)."""
     fenced = _FENCE.search(text)
     if fenced:
         text = fenced.group(1)
     start, end = text.find("{"), text.rfind("}")
-    return text[start : end + 1] if 0 <= start < end else text.strip()
+    if not 0 <= start < end:
+        return text.strip()
+    outer = text[start : end + 1]
+    if _is_json(outer):
+        return outer
+    found = _objects(text)
+    return text[found[0][0] : found[0][1]] if len(found) == 1 else outer
+
+
+_STARTS_TRIED = 64
+"""Braces `_objects` tries as the start of a JSON object (so a hostile answer costs little)."""
+_DECODER = json.JSONDecoder()
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _objects(text: str) -> list[tuple[int, int]]:
+    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another;
+    only the first `_STARTS_TRIED` braces that could start one are tried."""
+    found: list[tuple[int, int]] = []
+    at = text.find("{")
+    for _ in range(_STARTS_TRIED):
+        if at < 0:
+            break
+        try:
+            value, stop = _DECODER.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            value, stop = None, at + 1
+        if isinstance(value, dict):
+            found.append((at, stop))
+        at = text.find("{", stop)
+    return found
 
 
 def repair_message(error: OutputParsingError) -> str:

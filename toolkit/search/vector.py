@@ -28,7 +28,14 @@ from typing import ClassVar
 import numpy as np
 
 from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
-from toolkit.search.keyword import SEARCH_TOOL_NAME, Match, argument_object, argument_problem
+from toolkit.search.keyword import (
+    SEARCH_TOOL_NAME,
+    Match,
+    argument_object,
+    argument_problem,
+    check_max_results,
+    check_min_score,
+)
 from toolkit.tools.reflect import ToolSpec
 
 
@@ -76,10 +83,13 @@ class VectorIndex:
         sims = self.similarities(query_vector)
         if min_score is not None:
             sims = np.where(sims >= min_score, sims, -np.inf)
+        check_max_results(max_results, "VectorIndex.search")
         best: list[Match] = []
         k = max_results
-        while len(best) < max_results and k <= 2 * len(self.specs) and len(self.specs):
+        while max_results and len(self.specs):
             best = [m for m in self._top(sims, k) if allowed is None or m.name in allowed][:max_results]
+            if len(best) == max_results or k >= len(self.specs):  # enough, or every tool was looked at
+                return best
             k *= 4  # some of the top ones were not allowed: look further down
         return best
 
@@ -122,6 +132,9 @@ class VectorSearch:
     takes: ClassVar[str] = "text"
 
     def __post_init__(self) -> None:
+        check_max_results(self.max_results, "VectorSearch")
+        if self.min_score is not None:
+            check_min_score(self.min_score, "VectorSearch")
         if self.cache is None:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 

@@ -143,7 +143,7 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     try:
         data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
     except _Refused as exc:
-        raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: make it a plain file in the folder") from None
+        raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -174,9 +174,23 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     try:
         meta = yaml.safe_load(match.group(1)) or {}
     except yaml.YAMLError as exc:
-        raise ConfigurationError(f"{where}: its front matter is not valid YAML ({exc})") from None
+        raise ConfigurationError(
+            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
+            "that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+        ) from None
+    if not isinstance(meta, dict):
+        raise ConfigurationError(
+            f"{where}: its front matter is {_a(type(meta).__name__)}, not a mapping of keys to values. "
+            "Fix: write 'name: …' and 'description: …' lines"
+        )
     for key in ("name", "description"):
-        if not isinstance(meta, dict) or not isinstance(meta.get(key), str) or not meta[key].strip():
+        value = meta.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ConfigurationError(
+                f"{where}: front matter '{key}' is read by YAML as {_a(type(value).__name__)} ({value}), not text. "
+                f'Fix: quote it, {key}: "{value}"'
+            )
+        if not isinstance(value, str) or not value.strip():
             raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'")
     if not NAME.fullmatch(meta["name"]) or len(meta["name"]) > 64:
         raise ConfigurationError(
@@ -185,8 +199,25 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's several-line report as one line: what is wrong, and where in SKILL.md (the front
+    matter starts on its second line, after the opening '---')."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark = getattr(exc, "problem_mark", None)
+    return f"{problem} at SKILL.md line {mark.line + 2}, column {mark.column + 1}" if mark is not None else problem
+
+
 class _Refused(Exception):
     """A file that is not served; the message says why (private: becomes `refused` or a config error)."""
+
+    def __init__(self, why: str, fix: str = "make it a plain file in the folder") -> None:
+        super().__init__(why)
+        self.fix = fix
+        """For a SKILL.md refused this way: what to do."""
 
 
 def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
@@ -242,8 +273,11 @@ def _read_regular(path: Path, shown: str) -> bytes:
             )
         data = f.read(MAX_RESOURCE_BYTES + 1)
     if len(data) > MAX_RESOURCE_BYTES:
-        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
     return data
+
+
+_SHORTER = f"keep it under {MAX_RESOURCE_BYTES} bytes: move long material into files beside it, read as resources"
 
 
 def _check_stat(info: os.stat_result) -> None:
@@ -254,7 +288,7 @@ def _check_stat(info: os.stat_result) -> None:
     if info.st_nlink != 1:
         raise _Refused(f"is a hard link ({info.st_nlink} names for one file; it may live outside the skill)")
     if info.st_size > MAX_RESOURCE_BYTES:
-        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
 
 
 def _shown(text: str, limit: int = 80) -> str:

@@ -75,3 +75,38 @@ def test_one_object_is_found_whole_but_two_are_not_chosen_between():
     hostile = "{" * 200_000 + '"status": "ok"}' + " {x" * 100_000  # only the first braces are tried
     with pytest.raises(OutputParsingError):
         OutputType(订单摘要).parse(hostile)
+
+
+class Node(BaseModel):
+    name: str
+    children: list["Node"] = []
+
+
+def nested(depth):
+    return '{"name": "a", "children": [' * depth + '{"name": "b"}' + "]}" * depth
+
+
+@pytest.mark.parametrize("depth", [500, 2000, 100_000])
+def test_an_answer_nested_too_deeply_is_an_output_parsing_error(depth):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(Node).parse(nested(depth))
+    assert str(info.value) == "the JSON is nested too deeply to read"
+
+
+def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_error():
+    from typing import Protocol
+
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.services.service import ai_service
+
+    class Tree(Protocol):
+        def grow(self, question: str) -> Node: ...
+
+    model = ScriptedModel([nested(500), nested(500)])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Tree, model=model).grow("q")
+    assert str(info.value) == "the JSON is nested too deeply to read" and len(info.value.answers) == 2
+    assert model.requests[1].messages[-1].content == (
+        "Your answer could not be used: the JSON is nested too deeply to read. "
+        "Reply again with only the JSON object, matching the schema."
+    )

@@ -40,6 +40,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from toolkit.errors import OutputParsingError
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+_TOO_DEEP = "the JSON is nested too deeply to read"
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 """Characters a `response_format` schema name may not hold (OpenAI: `^[a-zA-Z0-9_-]+$`)."""
 
@@ -88,8 +89,10 @@ class OutputType:
         text = answer or ""
         try:
             data = json.loads(extract_json(text))
-        except (ValueError, RecursionError):
+        except ValueError:
             raise OutputParsingError("the answer is not a JSON object", answer=text) from None
+        except RecursionError:
+            raise OutputParsingError(_TOO_DEEP, answer=text) from None
         if self.wrapped:
             if not isinstance(data, dict) or "value" not in data:
                 raise OutputParsingError('the answer has no "value" field', answer=text)
@@ -97,9 +100,13 @@ class OutputType:
             if extra:
                 raise OutputParsingError(f"the JSON does not match the schema ({extra[0]}: not a field)", answer=text)
             data = data["value"]
-        problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
         try:
-            value = self.adapter.validate_json(json.dumps(data), strict=True)
+            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
+            payload = json.dumps(data)
+        except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
+            raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        try:
+            value = self.adapter.validate_json(payload, strict=True)
         except ValidationError as exc:
             problems += [
                 f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors(include_url=False)

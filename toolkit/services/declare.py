@@ -174,6 +174,11 @@ def _system_text(where: str, fn: Any) -> str | None:
         return text
     prompts = course_data.path("prompts")
     path = prompts / file
+    if not path.resolve().is_relative_to(prompts.resolve()):
+        raise ConfigurationError(
+            f"{where}: @system_message(file={file!r}) points outside data/prompts/; name a file in that "
+            "folder, or pass the text itself: @system_message(Path(...).read_text())"
+        )
     if not path.is_file():
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(

@@ -14,6 +14,10 @@ subclass of the declaration whose methods each run `_invoke`:
     5. turn the loop's result into the declared return type (with one repair round for
        structured output), or a `Result` carrying everything
 
+What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
+the argument and the fix): the declared class itself with at least one public method, a model
+with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`.
+
 Memory ids are non-empty strings (`MemoryIdError` otherwise, before anything is sent). A turn
 that fails (a broken stream, a gateway error, Ctrl-C, a stream whose reader stops early with
 `break` or `close()`) keeps the conversation valid: if memory would end with the user's
@@ -137,11 +141,17 @@ def ai_service(
     if shared_memory_id is not None:
         check_memory_id(shared_memory_id, "ai_service(shared_memory_id=...)")
     cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured, shared_memory_id)
+    _check_config(declaration, cfg)
     per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
     plans = {
         name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
         for name, fn in _declared(declaration)
     }
+    if not plans:
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}): the class declares no public method, so the service could do "
+            "nothing; declare one, e.g. def chat(self, question: str) -> str: ..."
+        )
     _check_immediate_tools(declaration, plans, cfg.tools)
     methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
@@ -151,6 +161,47 @@ def ai_service(
         __repr__=lambda self: f"<{type(self).__name__}>",
     )
     return type(f"{declaration.__name__}Service", (declaration,), methods)()
+
+
+STRUCTURED = ("response_format", "instructions")
+"""How a structured method asks for its schema (`ai_service(structured=...)`)."""
+
+
+def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
+    """What `ai_service` was given, checked before any method is read: the class, the model,
+    the memory and `structured`; a `ConfigurationError` naming the argument and the fix."""
+    if not isinstance(declaration, type):
+        raise ConfigurationError(
+            f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "
+            "pass the class, as in ai_service(Assistant, model=...), not an instance or a function"
+        )
+    if not callable(getattr(cfg.model, "chat", None)):
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, model={_shown(cfg.model)}): that is not a chat model (it has no "
+            "chat() method); pass one, e.g. model=connect() or a ScriptedModel([...])"
+        )
+    if cfg.memory is not None and not isinstance(cfg.memory, ChatMemory) and not callable(cfg.memory):
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, memory={_shown(cfg.memory)}): memory is a ChatMemory (one "
+            "conversation) or a function memory_id -> ChatMemory; use memory=memory_per_id() for one per id"
+        )
+    if cfg.structured not in STRUCTURED:
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, structured={cfg.structured!r}): use one of "
+            f"{', '.join(map(repr, STRUCTURED))}"
+        )
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message names it: short, never its whole text."""
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    if callable(value) and hasattr(value, "__name__"):
+        return f"the function {value.__name__}"
+    if type(value).__module__ != "builtins":
+        return f"an instance of {type(value).__name__}"
+    shown = repr(value)
+    return shown if len(shown) <= 60 else f"a {type(value).__name__} ({len(shown)} characters shown as text)"
 
 
 def _declared(declaration: type) -> list[tuple[str, Any]]:

@@ -1,0 +1,86 @@
+"""What `ai_service` is given, checked at creation: the class (not an instance), a chat model, a
+memory, `structured`, a class that declares something, a prompt file inside data/prompts/.
+Each mistake is a `ConfigurationError` naming the argument and the fix, never an
+`AttributeError` or a `TypeError` at the first call, nor a setting silently ignored."""
+
+from typing import Protocol
+
+import pytest
+
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.errors import ConfigurationError
+from toolkit.services.declare import system_message
+from toolkit.services.service import ai_service
+
+
+class Ask(Protocol):
+    def ask(self, question: str) -> str: ...
+
+
+class Plain:
+    def ask(self, question: str) -> str: ...
+
+
+def error_of(declaration=Ask, **kw):
+    kw.setdefault("model", ScriptedModel([]))
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(declaration, **kw)
+    return str(info.value)
+
+
+def ask_function(question: str) -> str: ...
+
+
+@pytest.mark.parametrize(
+    "given, shown", [(Plain(), "an instance of Plain"), (ask_function, "the function ask_function"), ("Ask", "'Ask'")]
+)
+def test_the_class_itself_is_required(given, shown):
+    assert error_of(given) == (
+        f"ai_service(...) takes the declared class itself, and got {shown}; pass the class, as in "
+        "ai_service(Assistant, model=...), not an instance or a function"
+    )
+
+
+@pytest.mark.parametrize("model, shown", [(None, "None"), ("gpt-4o", "'gpt-4o'")])
+def test_the_model_must_be_a_chat_model(model, shown):
+    assert error_of(model=model) == (
+        f"ai_service(Ask, model={shown}): that is not a chat model (it has no chat() method); pass one, "
+        "e.g. model=connect() or a ScriptedModel([...])"
+    )
+
+
+@pytest.mark.parametrize("memory", ["u1", 3])
+def test_memory_must_be_a_chat_memory_or_a_provider(memory):
+    assert error_of(memory=memory) == (
+        f"ai_service(Ask, memory={memory!r}): memory is a ChatMemory (one conversation) or a function "
+        "memory_id -> ChatMemory; use memory=memory_per_id() for one per id"
+    )
+
+
+@pytest.mark.parametrize("structured", ["json", "schema", None])
+def test_structured_must_be_one_of_the_two_ways(structured):
+    assert error_of(structured=structured) == (
+        f"ai_service(Ask, structured={structured!r}): use one of 'response_format', 'instructions'"
+    )
+
+
+def test_a_class_that_declares_no_public_method_is_refused():
+    class Empty(Protocol):
+        def _helper(self, question: str) -> str: ...
+
+    assert error_of(Empty) == (
+        "ai_service(Empty): the class declares no public method, so the service could do nothing; declare one, "
+        "e.g. def chat(self, question: str) -> str: ..."
+    )
+
+
+@pytest.mark.parametrize("file", ["../../../../etc/passwd", "/etc/hostname", "../prompts/../../pyproject.toml"])
+def test_a_system_message_file_outside_data_prompts_is_refused(file):
+    class Outside(Protocol):
+        @system_message(file=file)
+        def ask(self, question: str) -> str: ...
+
+    assert error_of(Outside) == (
+        f"Outside.ask: @system_message(file={file!r}) points outside data/prompts/; name a file in that folder, "
+        "or pass the text itself: @system_message(Path(...).read_text())"
+    )

@@ -19,7 +19,8 @@ again on the opened descriptor (`fstat`: still a regular file, still one link, t
 `lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
-binary files. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
+binary files, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
+all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
 
@@ -56,6 +57,9 @@ log = logging.getLogger("toolkit.skills.folders")
 SKILL_FILE = "SKILL.md"
 MAX_RESOURCE_BYTES = 256 * 1024
 """Bigger files are not loaded (a skill's resources are read by a model, not streamed)."""
+MAX_SKILL_BYTES = 8 * 1024 * 1024
+"""All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
+read whole into memory; the files past this are refused, each saying so."""
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
@@ -221,27 +225,72 @@ class _Refused(Exception):
 
 
 def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
-    """(relative path, text or why refused, served?) for every visible entry; links never followed."""
+    """(relative path, text or why refused, served?) for every visible entry; links never followed.
+
+    Files are read in a fixed order (folder by folder, names sorted) while the skill holds less
+    than `MAX_SKILL_BYTES`; a file that would take it past that is refused, and so is every file
+    after it, unread (what is served does not depend on the file system's order)."""
+    total = 0
+    for relative, path in _visible(folder):
+        shown = f"{folder.name}/{relative}"
+        if total >= MAX_SKILL_BYTES:
+            yield relative, _over_total(shown), False
+            continue
+        text, why = _text(path, shown)
+        if text is not None and total + len(text.encode("utf-8")) > MAX_SKILL_BYTES:
+            total, text, why = MAX_SKILL_BYTES, None, _over_total(shown)
+        if text is None:
+            yield relative, why, False
+            continue
+        total += len(text.encode("utf-8"))
+        yield relative, text, True
+
+
+def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
+    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted."""
     for directory, subdirs, files in os.walk(folder, followlinks=False):
         links = [d for d in subdirs if Path(directory, d).is_symlink()]
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
         for name in sorted(links + files):
             path = Path(directory, name)
             relative = path.relative_to(folder).as_posix()
-            if relative == SKILL_FILE or name.startswith("."):
-                continue
-            shown = f"{folder.name}/{relative}"
-            try:
-                data = _read_regular(path, shown)
-            except _Refused as exc:
-                log.warning("not loaded (%s): %s", exc, shown)
-                yield relative, f"it {exc}", False
-                continue
-            try:
-                yield relative, data.decode("utf-8"), True
-            except UnicodeDecodeError:
-                log.warning("not loaded (not UTF-8 text): %s", shown)
-                yield relative, "it is not UTF-8 text", False
+            if relative != SKILL_FILE and not name.startswith("."):
+                yield relative, path
+
+
+def _text(path: Path, shown: str) -> tuple[str | None, str]:
+    """(the file's text, "") when it is served; (None, why not) otherwise, logged."""
+    why = ""
+    if not _is_utf8(shown):  # a name the model could not write back (it holds a lone surrogate)
+        why = "its name is not UTF-8 text"
+    else:
+        try:
+            return _read_regular(path, shown).decode("utf-8"), ""
+        except _Refused as exc:
+            why = f"it {exc}"
+        except UnicodeDecodeError:
+            why = "it is not UTF-8 text"
+    log.warning("not loaded (%s): %s", why, _printable(shown))
+    return None, why
+
+
+def _over_total(shown: str) -> str:
+    why = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
+    log.warning("not loaded (%s): %s", why, _printable(shown))
+    return why
+
+
+def _printable(name: str) -> str:
+    """`name` with any lone surrogate written as an escape (a log handler cannot write one)."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _read_regular(path: Path, shown: str) -> bytes:

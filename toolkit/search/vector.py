@@ -27,6 +27,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from toolkit.errors import ConfigurationError
 from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
 from toolkit.search.keyword import (
     SEARCH_TOOL_NAME,
@@ -70,7 +71,13 @@ class VectorIndex:
         """Cosine similarity of every tool to the query, in catalogue order (none for no tools)."""
         if not self.specs:  # the empty matrix has no width to match the query's
             return np.zeros(0, dtype=np.float32)
-        return self.matrix @ unit_rows(np.asarray(query_vector, dtype=np.float32))
+        query = np.asarray(query_vector, dtype=np.float32)
+        if query.shape != self.matrix.shape[1:]:
+            raise ConfigurationError(
+                f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
+                "embed the query with the model that embedded the tools (build the index again after changing it)"
+            )
+        return self.matrix @ unit_rows(query)
 
     def search(
         self,

@@ -171,3 +171,31 @@ def test_a_v_name_that_cannot_be_a_placeholder_is_refused():
         "A.ask: parameter 'order' is marked V('order-id'), which cannot be a placeholder's name; use an identifier "
         "(letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
     )
+
+
+def test_the_user_text_and_the_memory_id_can_be_used_in_a_template_by_their_own_names():
+    from toolkit.services.service import memory_per_id
+    from toolkit.tools.decorator import MemoryId
+
+    class A(Protocol):
+        @system_message("用户 {{user}} 的问题：{{question}}")
+        def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        @system_message("Answer briefly: {{question}}")
+        def ask(self, question: str) -> str: ...
+
+    model = ScriptedModel(["好", "ok"])
+    assistant = ai_service(A, model=model, memory=memory_per_id(), shared_memory_id="shared")
+    assistant.chat("u1", "在吗")
+    assistant.ask("why?")
+    assert model.requests[0].messages == (SystemMessage(content="用户 u1 的问题：在吗"), UserMessage(content="在吗"))
+    assert model.requests[1].messages[0] == SystemMessage(content="Answer briefly: why?")
+
+    # a variable of the same name wins over the user text
+    class B(Protocol):
+        @system_message("{{question}}")
+        def ask(self, question: Annotated[str, UserText], topic: Annotated[str, V("question")]) -> str: ...
+
+    other, model = create(B, ["ok"])
+    other.ask("the text", "the topic")
+    assert sent(model) == ["the topic", "the text"]

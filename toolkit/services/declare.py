@@ -13,6 +13,8 @@ Rules, checked when the service is created (`plan_method`), never at call time:
   when there is neither — the method's only parameter;
 - every other parameter is a template variable (its own name, or `V("name")`) and must be used
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
+  the user text's and the memory id's parameters may be used by their own names too
+  (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
@@ -130,7 +132,7 @@ def plan_method(
             "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
             'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
-    _check_templates(where, system, user_template, variables)
+    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None})
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
     return MethodPlan(
         name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output
@@ -228,8 +230,12 @@ def _markers(hint: Any) -> list[Any]:
     return []
 
 
-def _check_templates(where: str, system: str | None, user: str | None, variables: dict[str, str]) -> None:
-    known = set(variables.values()) | set(templates.BUILT_INS)
+def _check_templates(
+    where: str, system: str | None, user: str | None, variables: dict[str, str], also: set[str | None]
+) -> None:
+    """Every placeholder known, every variable used; `also` (the user text's and the memory id's
+    parameters) may be used too, by their own names, and need not be."""
+    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
         for name in templates.variables(text or ""):

@@ -285,7 +285,9 @@ def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
 def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
-    values = {var: arguments[param] for param, var in plan.variables.items()}
+    own = (plan.user_param, plan.memory_param)  # usable in templates by their own names
+    values = {name: arguments[name] for name in own if name is not None}
+    values.update({var: arguments[param] for param, var in plan.variables.items()})
     user = (
         render(plan.user_template, values, cfg.clock)
         if plan.user_template is not None

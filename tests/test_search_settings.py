@@ -87,3 +87,14 @@ def test_the_vector_index_refuses_a_bad_max_results_like_the_keyword_index():
     assert KeywordSearch(max_results=0, min_score=0).max_results == 0
     assert VectorSearch(model=Letters(), max_results=3, min_score=-0.5).min_score == -0.5
     assert VectorSearch(model=Letters(), min_score=0).min_score == 0
+
+
+def test_a_replaced_strategy_builds_its_own_index():
+    specs = [ToolSpec("track_parcel", "Track a parcel"), ToolSpec("refund", "Refund money")]
+    search = ToolSearch(KeywordSearch())
+    keyword_index = search.index(specs)
+    assert search.index(specs) is keyword_index  # reused while nothing changed
+    search.strategy = VectorSearch(model=Letters())
+    vector_index = search.index(specs)
+    assert isinstance(vector_index, VectorIndex)
+    assert search.search(json.dumps({"query": "track parcel"}), vector_index).found[0] == "track_parcel"

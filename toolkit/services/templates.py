@@ -10,7 +10,8 @@ the clock gets the same prompt every run:
 `variables(template)` lists the placeholders so a declaration can be checked at creation time.
 A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
 `订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
-Values are rendered as text: strings as they are, pydantic models and other objects as JSON.
+Values are rendered as text: strings as they are, everything else as JSON, the way pydantic writes
+it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too).
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
 """
@@ -24,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from toolkit.chat.clock import session_now
 
@@ -54,7 +56,8 @@ def as_text(value: Any) -> str:
         return value
     if isinstance(value, BaseModel):
         return value.model_dump_json()
-    return json.dumps(value, ensure_ascii=False, default=str)
+    # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
+    return json.dumps(to_jsonable_python(value, fallback=str), ensure_ascii=False)
 
 
 def render(template: str, values: Mapping[str, Any], clock: Clock = session_now) -> str:

@@ -132,11 +132,38 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
         return found
     if isinstance(data, list) and isinstance(schema.get("items"), dict):
         return [p for i, v in enumerate(data) for p in _undeclared(v, schema["items"], defs, _join(path, str(i)))]
-    for branch in schema.get("anyOf", []) + schema.get("oneOf", []) + schema.get("allOf", []):
+    chosen = _discriminated(data, schema, defs)
+    if chosen is not None:  # a discriminated union names its branch: {"kind": "dog", …} is a Dog
+        return _undeclared(data, chosen, defs, path)
+    alternatives = [_resolve(b, defs) for b in schema.get("anyOf", []) + schema.get("oneOf", [])]
+    fits = [_undeclared(data, b, defs, path) for b in alternatives if _same_kind(data, b)]
+    if fits:  # a union (A | B, a discriminated union): the branch the data fits best, not the first one
+        return min(fits, key=len)
+    for branch in schema.get("allOf", []):
         branch = _resolve(branch, defs)
-        if isinstance(data, dict) and "properties" in branch or isinstance(data, list) and "items" in branch:
+        if _same_kind(data, branch):
             return _undeclared(data, branch, defs, path)
     return []
+
+
+def _discriminated(data: Any, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | None:
+    """The branch a discriminated union's `discriminator` maps `data`'s tag to, else None."""
+    discriminator = schema.get("discriminator")
+    if not isinstance(data, dict) or not isinstance(discriminator, dict):
+        return None
+    tag = data.get(discriminator.get("propertyName"))
+    ref = discriminator.get("mapping", {}).get(tag) if isinstance(tag, str) else None
+    return _resolve({"$ref": ref}, defs) if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+
+
+def _same_kind(data: Any, schema: dict[str, Any]) -> bool:
+    """Whether `schema` describes an object (or an array) as `data` is one: the branches of a union
+    that `data` could be."""
+    if isinstance(data, dict):
+        return "properties" in schema or "additionalProperties" in schema or schema.get("type") == "object"
+    if isinstance(data, list):
+        return "items" in schema or schema.get("type") == "array"
+    return False
 
 
 def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:

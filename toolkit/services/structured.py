@@ -124,11 +124,15 @@ def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list
 
 def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
     schema = _resolve(schema, defs)
-    if isinstance(data, dict) and "properties" in schema:
-        found = [_join(path, k) for k in data if k not in schema["properties"]]
+    extra = schema.get("additionalProperties")
+    if isinstance(data, dict) and ("properties" in schema or isinstance(extra, dict)):
+        declared = schema.get("properties", {})
+        # a key the schema does not declare: refused, unless extras are allowed (a model's extra="allow")
+        found = [_join(path, k) for k in data if k not in declared and extra in (None, False)]
         for key, value in data.items():
-            if key in schema["properties"]:
-                found += _undeclared(value, schema["properties"][key], defs, _join(path, key))
+            inner = declared.get(key, extra)  # a dict's values (dict[str, Model]) have a schema too
+            if isinstance(inner, dict):
+                found += _undeclared(value, inner, defs, _join(path, key))
         return found
     if isinstance(data, list) and isinstance(schema.get("items"), dict):
         return [p for i, v in enumerate(data) for p in _undeclared(v, schema["items"], defs, _join(path, str(i)))]

@@ -39,3 +39,14 @@ def test_a_field_a_dict_value_does_not_declare_is_refused_not_dropped(declared, 
     with pytest.raises(OutputParsingError) as info:
         OutputType(declared).parse(answer)
     assert str(info.value) == f"the JSON does not match the schema ({problem})"
+
+
+class Pair(BaseModel):
+    first: tuple[Item, int]
+
+
+def test_a_field_a_tuple_place_does_not_declare_is_refused_not_dropped():
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(Pair).parse('{"first": [{"sku": "A", "zz": 1}, 2]}')
+    assert str(info.value) == "the JSON does not match the schema (first.0.zz: not a field)"
+    assert OutputType(Pair).parse('{"first": [{"sku": "A"}, 2]}') == Pair(first=(Item(sku="A"), 2))

@@ -134,8 +134,16 @@ def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: s
             if isinstance(inner, dict):
                 found += _undeclared(value, inner, defs, _join(path, key))
         return found
-    if isinstance(data, list) and isinstance(schema.get("items"), dict):
-        return [p for i, v in enumerate(data) for p in _undeclared(v, schema["items"], defs, _join(path, str(i)))]
+    if isinstance(data, list) and ("prefixItems" in schema or isinstance(schema.get("items"), dict)):
+        first = schema.get("prefixItems", [])  # a tuple's places each have their schema, then `items`
+        rest = schema.get("items")
+        places = [first[i] if i < len(first) else rest for i in range(len(data))]
+        return [
+            p
+            for i, (v, inner) in enumerate(zip(data, places))
+            if isinstance(inner, dict)
+            for p in _undeclared(v, inner, defs, _join(path, str(i)))
+        ]
     chosen = _discriminated(data, schema, defs)
     if chosen is not None:  # a discriminated union names its branch: {"kind": "dog", …} is a Dog
         return _undeclared(data, chosen, defs, path)
@@ -166,7 +174,7 @@ def _same_kind(data: Any, schema: dict[str, Any]) -> bool:
     if isinstance(data, dict):
         return "properties" in schema or "additionalProperties" in schema or schema.get("type") == "object"
     if isinstance(data, list):
-        return "items" in schema or schema.get("type") == "array"
+        return "items" in schema or "prefixItems" in schema or schema.get("type") == "array"
     return False
 
 

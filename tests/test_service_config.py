@@ -84,3 +84,25 @@ def test_a_system_message_file_outside_data_prompts_is_refused(file):
         f"Outside.ask: @system_message(file={file!r}) points outside data/prompts/; name a file in that folder, "
         "or pass the text itself: @system_message(Path(...).read_text())"
     )
+
+
+def _plain(order_id):  # no annotation: the model would not be told what to send
+    return order_id
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"tools": _plain}, "tools= takes a list"),
+        ({"providers": _plain}, "providers= takes a list"),
+        ({"tools": [_plain]}, "parameter 'order_id': it has no type annotation"),
+        ({"tools": [42]}, "int has no @tool methods"),
+    ],
+)
+def test_a_tool_the_loop_could_not_use_is_refused_at_creation_not_at_the_first_call(kw, message):
+    from toolkit.errors import ToolDefinitionError
+
+    model = ScriptedModel([])
+    with pytest.raises(ToolDefinitionError, match=message):
+        ai_service(Ask, model=model, **kw)
+    assert model.requests == []

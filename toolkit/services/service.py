@@ -66,13 +66,14 @@ from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, User
 from toolkit.chat.model import ChatModel
 from toolkit.errors import CallerError, ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
+from toolkit.loop.sources import check_collection
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
 from toolkit.services.declare import MethodPlan, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, render
 from toolkit.tools.decorator import ReturnBehavior
-from toolkit.tools.execute import VALUES, ToolOutput, tools_from
+from toolkit.tools.execute import VALUES, Tool, ToolOutput, tools_from
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -152,7 +153,7 @@ def ai_service(
             f"ai_service({declaration.__name__}): the class declares no public method, so the service could do "
             "nothing; declare one, e.g. def chat(self, question: str) -> str: ..."
         )
-    _check_immediate_tools(declaration, plans, cfg.tools)
+    _check_immediate_tools(declaration, plans, _tools(cfg))
     methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
@@ -428,7 +429,16 @@ RAN_HINT = (
 """The hint of an immediate return's type mismatch, found after the tool ran."""
 
 
-def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], tools: Sequence[Any]) -> None:
+def _tools(cfg: ServiceConfig) -> list[Tool]:
+    """The service's own tools, collected once when it is created, so a tool the loop could not use
+    (`tools=query_order` without a list, a parameter without a type, a name twice) is a
+    `ToolDefinitionError` from `ai_service`, not from the first call."""
+    check_collection("tools", cfg.tools)
+    check_collection("providers", cfg.providers)
+    return tools_from(*cfg.tools)
+
+
+def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], found: Sequence[Tool]) -> None:
     """Refuse an IMMEDIATE tool whose return annotation cannot be a method's return type.
 
     Only `str` and structured methods are checked (`Result[...]`, `None` and `TokenStream` take
@@ -436,11 +446,7 @@ def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], tool
     `ToolOutput`, a registry's or provider's tool) are checked after they run (`_immediate`).
     """
     checked = [p for p in plans.values() if p.kind in ("text", "structured")]
-    if not checked or not tools:
-        return
-    try:
-        found = tools_from(*tools)
-    except Exception:  # a tool the loop cannot use either: it raises the same error when called
+    if not checked or not found:
         return
     ending = (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST)
     for t in found:

@@ -60,3 +60,19 @@ def test_a_file_whose_name_is_not_utf8_is_refused_and_never_listed(tmp_path, cap
         skill.resource("nope.md")
     assert str(info.value) == "Skill 'data' has no resource 'nope.md'. Available resources: ok.md."
     assert "not loaded (its name is not UTF-8 text): data/\\udcff\\udcfe.md" in caplog.text
+
+
+def test_a_skill_folder_given_as_the_folder_of_skills_is_refused_not_empty(tmp_path):
+    from toolkit.errors import ConfigurationError
+    from toolkit.skills.offer import Skills
+
+    folder = _skill(tmp_path, "refunds")
+    (folder / "templates").mkdir()
+    (folder / "templates" / "reply.md").write_text("reply")
+    with pytest.raises(ConfigurationError) as info:
+        Skills.from_directory(folder)
+    assert str(info.value) == (
+        f"load_skills({str(folder)!r}): that folder is one skill (it has a SKILL.md), not the folder of skills. "
+        f"Fix: pass its parent, load_skills({str(tmp_path)!r}), or load it alone with load_skill(...)"
+    )
+    assert list(Skills.from_directory(tmp_path).by_name) == ["refunds"]

@@ -8,7 +8,8 @@ its body is the instructions, and every other file in the folder is a resource:
         playbook/stuck-parcel.md       resources, nested folders welcome
         references/carriers/sf-express.md
 
-`load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md`. Everything is read
+`load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
+one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
 its text. A request for a resource is one dictionary lookup — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
@@ -111,6 +112,11 @@ def scan_skills(
     if not root.is_dir():
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
+        )
+    if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
+        raise ConfigurationError(
+            f"load_skills({str(root)!r}): that folder is one skill (it has a {SKILL_FILE}), not the folder of "
+            f"skills. Fix: pass its parent, load_skills({str(root.parent)!r}), or load it alone with load_skill(...)"
         )
     skills: list[Skill] = []
     rejected: dict[str, str] = {}

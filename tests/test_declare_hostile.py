@@ -2,6 +2,7 @@
 models, unresolved annotations, blank templates. Each is a working method or a `ConfigurationError`
 at creation naming the method and the fix, never a `KeyError` or `NameError` at call time."""
 
+from pathlib import Path
 from typing import Annotated, Protocol
 
 import pytest
@@ -199,3 +200,36 @@ def test_the_user_text_and_the_memory_id_can_be_used_in_a_template_by_their_own_
     other, model = create(B, ["ok"])
     other.ask("the text", "the topic")
     assert sent(model) == ["the topic", "the text"]
+
+
+@pytest.mark.parametrize(
+    "decorator, message",
+    [
+        (
+            system_message(),
+            "@system_message takes the text or file=..., and got neither; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)',
+        ),
+        (
+            system_message("你是客服", file="ecom_support.txt"),
+            "@system_message takes the text or file=..., not both; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)',
+        ),
+        (
+            system_message(Path("prompt.txt")),  # type: ignore[arg-type]
+            "@system_message takes the template text (a str), and got PosixPath; "
+            'for a file write @system_message(file="name.txt")',
+        ),
+        (
+            user_message(Path("question.txt")),  # type: ignore[arg-type]
+            "@user_message takes the template text (a str), and got PosixPath; "
+            "read a file first, e.g. @user_message(Path(...).read_text())",
+        ),
+    ],
+)
+def test_a_decorator_given_no_text_both_or_a_path_is_refused_at_creation(decorator, message):
+    class A(Protocol):
+        @decorator
+        def ask(self, question: str) -> str: ...
+
+    assert error_of(A) == f"A.ask: {message}"

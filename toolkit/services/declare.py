@@ -109,7 +109,12 @@ def plan_method(
     hints = _hints(where, owner, fn)
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", None)
-    if user_template is not None and not (isinstance(user_template, str) and user_template.strip()):
+    if user_template is not None and not isinstance(user_template, str):
+        raise ConfigurationError(
+            f"{where}: @user_message takes the template text (a str), and got {type(user_template).__name__}; "
+            "read a file first, e.g. @user_message(Path(...).read_text())"
+        )
+    if user_template is not None and not user_template.strip():
         raise ConfigurationError(
             f"{where}: @user_message({user_template!r}) has no text; write the user message's template, "
             "or remove the decorator and mark a parameter Annotated[str, UserText]"
@@ -171,8 +176,20 @@ def _hints(where: str, owner: type, fn: Any) -> dict[str, Any]:
 
 
 def _system_text(where: str, fn: Any) -> str | None:
-    text, file = getattr(fn, "__toolkit_system__", (None, None))
+    if not hasattr(fn, "__toolkit_system__"):
+        return None
+    text, file = fn.__toolkit_system__
+    if (text is None) == (file is None):
+        raise ConfigurationError(
+            f"{where}: @system_message takes the text or file=..., {'not both' if file else 'and got neither'}; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)'
+        )
     if file is None:
+        if not isinstance(text, str):
+            raise ConfigurationError(
+                f"{where}: @system_message takes the template text (a str), and got {type(text).__name__}; "
+                'for a file write @system_message(file="name.txt")'
+            )
         return text
     prompts = course_data.path("prompts")
     path = prompts / file

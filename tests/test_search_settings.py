@@ -98,3 +98,32 @@ def test_a_replaced_strategy_builds_its_own_index():
     vector_index = search.index(specs)
     assert isinstance(vector_index, VectorIndex)
     assert search.search(json.dumps({"query": "track parcel"}), vector_index).found[0] == "track_parcel"
+
+
+def test_a_learner_s_strategy_whose_index_has_no_length_searches():
+    from toolkit.search.keyword import SEARCH_TOOL_NAME, Match
+    from toolkit.search.strategy import SearchStrategy
+
+    class Shelf:  # an index object without __len__: the protocol asks for none
+        def __init__(self, specs):
+            self.specs = list(specs)
+
+    class Contains:
+        takes = "text"
+        spec = ToolSpec(SEARCH_TOOL_NAME, "find", {"type": "object", "properties": {"q": {"type": "string"}}})
+        example = '{"q": "refund"}'
+
+        def parse(self, raw):
+            return json.loads(raw)["q"]
+
+        def index(self, specs):
+            return Shelf(specs)
+
+        def search(self, index, query, allowed=None):
+            return [Match(s.name, s.description, 1.0) for s in index.specs if query in s.description]
+
+    assert isinstance(Contains(), SearchStrategy)
+    search = ToolSearch(Contains())
+    shelf = search.index([ToolSpec("refund", "refund money"), ToolSpec("track", "track a parcel")])
+    outcome = search.search('{"q": "refund"}', shelf)
+    assert outcome.found == ["refund"] and outcome.searched == 2

@@ -29,7 +29,7 @@ looks only at what is still hidden.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,9 +125,17 @@ class ToolSearch:
             prepared = self._prepared = (self.strategy, key, self.strategy.index(specs))
         return prepared[2]
 
+    def _size(self, index: Any) -> int:
+        """How many tools `index` holds: its own `len`, else what it was built from here (a learner's
+        strategy may return any index object), else 0."""
+        if isinstance(index, Sized):
+            return len(index)
+        prepared = self._prepared
+        return len(prepared[1]) if prepared is not None and prepared[2] is index else 0
+
     def search(self, arguments: str, index: Any, allowed: Collection[str] | None = None) -> SearchOutcome:
         """Run one search from the model's raw arguments; also usable without a loop."""
-        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else len(index)
+        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)
         except SearchArgumentError as problem:

@@ -106,3 +106,33 @@ def test_a_tool_the_loop_could_not_use_is_refused_at_creation_not_at_the_first_c
     with pytest.raises(ToolDefinitionError, match=message):
         ai_service(Ask, model=model, **kw)
     assert model.requests == []
+
+
+def test_a_class_the_service_cannot_be_made_from_is_a_configuration_error():
+    from abc import ABC, abstractmethod
+
+    class Named:
+        def __init__(self, name):
+            self.name = name
+
+        def ask(self, question: str) -> str: ...
+
+    class Versioned(ABC):
+        @abstractmethod
+        def ask(self, question: str) -> str: ...
+
+        @property
+        @abstractmethod
+        def version(self) -> str: ...
+
+    rule = (
+        "declare the methods on a Protocol (or a class) whose __init__ takes no arguments and with no abstract "
+        "attribute other than the declared methods"
+    )
+    assert error_of(Named) == (
+        "ai_service(Named): the service cannot be made from the class (test_a_class_the_service_cannot_be_made_from_"
+        "is_a_configuration_error.<locals>.Named.__init__() missing 1 required positional argument: 'name'); " + rule
+    )
+    message = error_of(Versioned)  # Python's own wording of the abstract-class error differs by version
+    prefix = "ai_service(Versioned): the service cannot be made from the class (Can't instantiate abstract class "
+    assert message.startswith(prefix) and "version" in message and message.endswith("); " + rule)

@@ -161,7 +161,15 @@ def ai_service(
         __module__=declaration.__module__,
         __repr__=lambda self: f"<{type(self).__name__}>",
     )
-    return type(f"{declaration.__name__}Service", (declaration,), methods)()
+    service = type(f"{declaration.__name__}Service", (declaration,), methods)
+    try:
+        return service()
+    except TypeError as exc:  # an __init__ with parameters, an abstract property: nothing ai_service can fill in
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}): the service cannot be made from the class ({exc}); declare the "
+            "methods on a Protocol (or a class) whose __init__ takes no arguments and with no abstract attribute "
+            "other than the declared methods"
+        ) from None
 
 
 STRUCTURED = ("response_format", "instructions")

@@ -3,14 +3,16 @@ memory, `structured`, a class that declares something, a prompt file inside data
 Each mistake is a `ConfigurationError` naming the argument and the fix, never an
 `AttributeError` or a `TypeError` at the first call, nor a setting silently ignored."""
 
-from typing import Protocol
+from typing import Annotated, Protocol
 
 import pytest
 
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError
-from toolkit.services.declare import system_message
-from toolkit.services.service import ai_service
+from toolkit.memory.windows import ChatMemory
+from toolkit.services.declare import UserText, system_message
+from toolkit.services.service import ai_service, memory_per_id
+from toolkit.tools.decorator import MemoryId
 
 
 class Ask(Protocol):
@@ -136,3 +138,55 @@ def test_a_class_the_service_cannot_be_made_from_is_a_configuration_error():
     message = error_of(Versioned)  # Python's own wording of the abstract-class error differs by version
     prefix = "ai_service(Versioned): the service cannot be made from the class (Can't instantiate abstract class "
     assert message.startswith(prefix) and "version" in message and message.endswith("); " + rule)
+
+
+class Chat(Protocol):
+    def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+
+def _no_id():
+    return None
+
+
+def _keyword_only(*, memory_id):
+    return None
+
+
+@pytest.mark.parametrize(
+    "memory, message",
+    [
+        (
+            memory_per_id,
+            "ai_service(Chat, memory=the function memory_per_id): that makes providers; call it: memory=memory_per_id()",
+        ),
+        (
+            ChatMemory,  # a new conversation at every call: everything said before would be forgotten
+            "ai_service(Chat, memory=the class ChatMemory): memory is a ChatMemory (one conversation) or a function "
+            "memory_id -> ChatMemory; use memory=memory_per_id() for one per id",
+        ),
+        (
+            _no_id,
+            "ai_service(Chat, memory=the function _no_id): it cannot be called with one memory id; memory is a "
+            "ChatMemory (one conversation) or a function memory_id -> ChatMemory",
+        ),
+        (
+            _keyword_only,
+            "ai_service(Chat, memory=the function _keyword_only): it cannot be called with one memory id; memory is "
+            "a ChatMemory (one conversation) or a function memory_id -> ChatMemory",
+        ),
+    ],
+)
+def test_a_memory_that_is_no_provider_is_refused_at_creation(memory, message):
+    assert error_of(Chat, memory=memory) == message
+
+
+def test_a_provider_that_returns_no_chat_memory_is_refused_before_anything_is_sent():
+    model = ScriptedModel(["好"])
+    service = ai_service(Chat, model=model, memory=lambda memory_id: {"id": memory_id})
+    with pytest.raises(ConfigurationError) as info:
+        service.chat("u1", "在吗")
+    assert str(info.value) == (
+        "chat(user=...): the memory provider returned dict, not a ChatMemory; make it return "
+        "ChatMemory(memory_id, ...), or use memory=memory_per_id()"
+    )
+    assert model.requests == []

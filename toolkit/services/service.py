@@ -189,16 +189,31 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
             f"ai_service({declaration.__name__}, model={_shown(cfg.model)}): that is not a chat model (it has no "
             "chat() method); pass one, e.g. model=connect() or a ScriptedModel([...])"
         )
-    if cfg.memory is not None and not isinstance(cfg.memory, ChatMemory) and not callable(cfg.memory):
-        raise ConfigurationError(
-            f"ai_service({declaration.__name__}, memory={_shown(cfg.memory)}): memory is a ChatMemory (one "
-            "conversation) or a function memory_id -> ChatMemory; use memory=memory_per_id() for one per id"
-        )
+    _check_memory(declaration, cfg.memory)
     if cfg.structured not in STRUCTURED:
         raise ConfigurationError(
             f"ai_service({declaration.__name__}, structured={cfg.structured!r}): use one of "
             f"{', '.join(map(repr, STRUCTURED))}"
         )
+
+
+def _check_memory(declaration: type, memory: Any) -> None:
+    """`memory=` is None, a `ChatMemory`, or a function of one memory id (not `memory_per_id`
+    itself, not a class: `ChatMemory` as a provider would start a new conversation every call)."""
+    if memory is None or isinstance(memory, ChatMemory):
+        return
+    where = f"ai_service({declaration.__name__}, memory={_shown(memory)})"
+    rule = "memory is a ChatMemory (one conversation) or a function memory_id -> ChatMemory"
+    if memory is memory_per_id:
+        raise ConfigurationError(f"{where}: that makes providers; call it: memory=memory_per_id()")
+    if isinstance(memory, type) or not callable(memory):
+        raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
+    try:
+        inspect.signature(memory).bind("memory id")
+    except TypeError:
+        raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}") from None
+    except ValueError:  # no signature to read (a builtin): called as it is
+        pass
 
 
 def _shown(value: Any) -> str:
@@ -315,7 +330,13 @@ def _memory(plan: MethodPlan, cfg: ServiceConfig, memory_id: Any) -> ChatMemory 
     if cfg.memory is None or isinstance(cfg.memory, ChatMemory):
         return cfg.memory
     where = f"{plan.name}({plan.memory_param}=...)" if plan.memory_param else plan.name
-    return cfg.memory(check_memory_id(memory_id, where))
+    memory = cfg.memory(check_memory_id(memory_id, where))
+    if not isinstance(memory, ChatMemory):
+        raise ConfigurationError(
+            f"{where}: the memory provider returned {type(memory).__name__}, not a ChatMemory; "
+            "make it return ChatMemory(memory_id, ...), or use memory=memory_per_id()"
+        )
+    return memory
 
 
 def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:

@@ -3,6 +3,7 @@ memory, `structured`, a class that declares something, a prompt file inside data
 Each mistake is a `ConfigurationError` naming the argument and the fix, never an
 `AttributeError` or a `TypeError` at the first call, nor a setting silently ignored."""
 
+import datetime as dt
 from typing import Annotated, Protocol
 
 import pytest
@@ -12,6 +13,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.memory.windows import ChatMemory
 from toolkit.services.declare import UserText, system_message
 from toolkit.services.service import ai_service, memory_per_id
+from toolkit.services.templates import fixed_clock
 from toolkit.tools.decorator import MemoryId
 
 
@@ -188,5 +190,49 @@ def test_a_provider_that_returns_no_chat_memory_is_refused_before_anything_is_se
     assert str(info.value) == (
         "chat(user=...): the memory provider returned dict, not a ChatMemory; make it return "
         "ChatMemory(memory_id, ...), or use memory=memory_per_id()"
+    )
+    assert model.requests == []
+
+
+class Dated(Protocol):
+    @system_message("今天是 {{current_date}}")
+    def ask(self, question: str) -> str: ...
+
+
+CLOCK_RULE = "clock is a function of no arguments returning a datetime, e.g. fixed_clock('2026-10-20T10:00:00')"
+
+
+@pytest.mark.parametrize(
+    "clock, message",
+    [
+        (
+            fixed_clock,
+            "the function fixed_clock): that makes clocks; call it with the moment: fixed_clock('2026-10-20T10:00:00')",
+        ),
+        ("2026-10-20", f"'2026-10-20'): {CLOCK_RULE}"),
+        (dt.datetime, f"the class datetime): {CLOCK_RULE}"),
+        (lambda moment: moment, f"the function <lambda>): it cannot be called without arguments; {CLOCK_RULE}"),
+    ],
+)
+def test_a_clock_that_is_no_clock_is_refused_at_creation(clock, message):
+    assert error_of(Dated, clock=clock) == f"ai_service(Dated, clock={message}"
+
+
+@pytest.mark.parametrize(
+    "clock, got",
+    [
+        (lambda: dt.date(2026, 10, 20), "date datetime.date(2026, 10, 20)"),
+        (lambda: 1796282948.5, "float 1796282948.5"),
+        (lambda: "2026-10-20", "str '2026-10-20'"),
+    ],
+)
+def test_a_clock_that_returns_no_datetime_is_a_configuration_error_before_anything_is_sent(clock, got):
+    model = ScriptedModel(["好"])
+    service = ai_service(Dated, model=model, clock=clock)
+    with pytest.raises(ConfigurationError) as info:
+        service.ask("在吗")
+    assert str(info.value) == (
+        f"the clock '<lambda>' returned {got}, not a datetime; use a clock returning one, "
+        "e.g. fixed_clock('2026-10-20T10:00:00')"
     )
     assert model.requests == []

@@ -71,7 +71,7 @@ from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_me
 from toolkit.services.declare import MethodPlan, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
-from toolkit.services.templates import Clock, as_text, render
+from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior
 from toolkit.tools.execute import VALUES, Tool, ToolOutput, tools_from
 
@@ -190,6 +190,7 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
             "chat() method); pass one, e.g. model=connect() or a ScriptedModel([...])"
         )
     _check_memory(declaration, cfg.memory)
+    _check_clock(declaration, cfg.clock)
     if cfg.structured not in STRUCTURED:
         raise ConfigurationError(
             f"ai_service({declaration.__name__}, structured={cfg.structured!r}): use one of "
@@ -213,6 +214,22 @@ def _check_memory(declaration: type, memory: Any) -> None:
     except TypeError:
         raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}") from None
     except ValueError:  # no signature to read (a builtin): called as it is
+        pass
+
+
+def _check_clock(declaration: type, clock: Any) -> None:
+    """`clock=` is a function of no arguments (it is read when a template needs the date)."""
+    where = f"ai_service({declaration.__name__}, clock={_shown(clock)})"
+    rule = "clock is a function of no arguments returning a datetime, e.g. fixed_clock('2026-10-20T10:00:00')"
+    if clock is fixed_clock:
+        raise ConfigurationError(f"{where}: that makes clocks; call it with the moment: {rule.split('e.g. ')[1]}")
+    if isinstance(clock, type) or not callable(clock):
+        raise ConfigurationError(f"{where}: {rule}")
+    try:
+        inspect.signature(clock).bind()
+    except TypeError:
+        raise ConfigurationError(f"{where}: it cannot be called without arguments; {rule}") from None
+    except ValueError:  # no signature to read (a builtin such as datetime.now): called as it is
         pass
 
 

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from toolkit.chat.clock import session_now
+from toolkit.errors import ConfigurationError
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
 """Double braces around one word; the word is a placeholder when it is an identifier (`is_name`)."""
@@ -72,11 +73,22 @@ def render(template: str, values: Mapping[str, Any], clock: Clock = session_now)
         if name in values:
             return as_text(values[name])
         if name in BUILT_INS:
-            now = now or clock()
+            now = now or _now(clock)
             return BUILT_INS[name](now)
         raise KeyError(name)  # declarations are checked at creation, so this is a bug upstream
 
     return PLACEHOLDER.sub(fill, template)
+
+
+def _now(clock: Clock) -> dt.datetime:
+    """`clock()`, which must be a datetime (a date, a float from `time.time`, a text are not)."""
+    now = clock()
+    if not isinstance(now, dt.datetime):
+        raise ConfigurationError(
+            f"the clock {getattr(clock, '__name__', type(clock).__name__)!r} returned {type(now).__name__} "
+            f"{now!r:.40}, not a datetime; use a clock returning one, e.g. fixed_clock('2026-10-20T10:00:00')"
+        )
+    return now
 
 
 def fixed_clock(moment: str) -> Clock:

@@ -110,3 +110,15 @@ def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_e
         "Your answer could not be used: the JSON is nested too deeply to read. "
         "Reply again with only the JSON object, matching the schema."
     )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '先算一下：\n```python\nprices = {"a": 1}\nprint(prices)\n```\n结果：\n```json\n{"status": "ok"}\n```',
+        '{"status": "ok"}\n```text\n以上为订单状态\n```',
+        '```json\n{"status": "ok ``` done"}\n```',
+    ],
+)
+def test_the_fenced_block_or_text_that_holds_the_object_is_the_one_read(answer):
+    assert OutputType(订单摘要).parse(answer) == 订单摘要(status=answer.split('"status": "')[1].split('"')[0])

@@ -39,7 +39,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from toolkit.errors import OutputParsingError
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+_FENCE = re.compile(r"```([A-Za-z0-9_+.-]*)(.*?)```", re.S)
+"""A fenced block: its language tag (maybe none) and its text."""
 _TOO_DEEP = "the JSON is nested too deeply to read"
 _NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 """Characters a `response_format` schema name may not hold (OpenAI: `^[a-zA-Z0-9_-]+$`)."""
@@ -188,15 +189,30 @@ def _join(path: str, key: str) -> str:
 
 
 def extract_json(text: str) -> str:
-    """The JSON object inside `text`: a fenced block, else the outermost `{…}`, else the text.
+    """The JSON object inside `text`: in a fenced block, else in the whole text; in each, the
+    outermost `{…}`, else the text.
 
-    When the outermost `{…}` is not JSON because the chatter around the object has braces of
-    its own ("订单 {SN1} 的结果：{"status": "ok"}"), the one whole JSON object in the text is
-    taken instead; two objects side by side are not chosen between (the outermost `{…}` stays,
-    and fails to parse)."""
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1)
+    The places are tried in this order: ```json blocks, blocks without a language, the whole text,
+    blocks of another language (a ```python block with a dict in it is no answer); the first that
+    holds a JSON object wins, and when none does, the first place's text is returned, for the
+    error message. When the outermost `{…}` is not JSON because
+    the chatter around the object has braces of its own ("订单 {SN1} 的结果：{"status": "ok"}"),
+    the one whole JSON object in the text is taken instead; two objects side by side are not
+    chosen between (the outermost `{…}` stays, and fails to parse)."""
+    fences = [(m.group(1).lower(), m.group(2)) for _, m in zip(range(_FENCES_TRIED), _FENCE.finditer(text))]
+    places = [body for tag, body in fences if tag == "json"] + [body for tag, body in fences if not tag]
+    places += [text] + [body for tag, body in fences if tag not in ("", "json")]  # ```python: last
+    found = [_object_in(place) for place in places]
+    return next((candidate for candidate in found if _is_json(candidate)), found[0])
+
+
+_FENCES_TRIED = 8
+"""Fenced blocks `extract_json` looks into (then the whole text), so a hostile answer costs little."""
+
+
+def _object_in(text: str) -> str:
+    """The outermost `{…}` of `text` when it is JSON, else its one whole JSON object, else the outermost
+    `{…}` (or the text, when it has none)."""
     start, end = text.find("{"), text.rfind("}")
     if not 0 <= start < end:
         return text.strip()

@@ -242,7 +242,7 @@ def _shown(value: Any) -> str:
     if type(value).__module__ != "builtins":
         return f"an instance of {type(value).__name__}"
     shown = repr(value)
-    return shown if len(shown) <= 60 else f"a {type(value).__name__} ({len(shown)} characters shown as text)"
+    return shown if len(shown) <= 60 else f"a {type(value).__name__} ({shown[:40]}...)"
 
 
 def _declared(declaration: type) -> list[tuple[str, Any]]:

@@ -70,3 +70,15 @@ def test_a_query_of_another_width_is_refused():
         "the query's vector has shape (3,), the tools' vectors (4,): embed the query with the model that "
         "embedded the tools (build the index again after changing it)"
     )
+
+
+def test_a_tool_without_a_description_is_embedded_by_its_name_as_the_keyword_index_takes_it():
+    from toolkit.search.keyword import KeywordIndex
+    from toolkit.search.vector import tool_text
+
+    specs = [ToolSpec("refund_money", None), ToolSpec("track", "track a parcel")]  # type: ignore[arg-type]
+    assert tool_text(specs[0]) == "refund_money"
+    letters = Returns(lambda texts: np.array([[t.count("r"), t.count("p")] for t in texts], dtype=np.float32))
+    search = VectorSearch(model=letters)
+    assert [m.name for m in search.search(search.index(specs), "rr")][0] == "refund_money"
+    assert [m.name for m in KeywordIndex(specs).search(["refund"])] == ["refund_money"]

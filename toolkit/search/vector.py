@@ -41,8 +41,10 @@ from toolkit.tools.reflect import ToolSpec
 
 
 def tool_text(spec: ToolSpec) -> str:
-    """What is embedded for a tool (LangChain4j's `format`)."""
-    return f"{spec.name}: {spec.description}" if spec.description.strip() else spec.name
+    """What is embedded for a tool (LangChain4j's `format`); a missing description (None, as the
+    keyword index also takes) is no description."""
+    description = spec.description or ""
+    return f"{spec.name}: {description}" if description.strip() else spec.name
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:

@@ -83,3 +83,16 @@ def test_two_skills_of_one_name_are_named():
         "Skills(...): two skills share the name 'refunds'; skill names must be unique. "
         "Fix: rename one skill's folder and its SKILL.md name, or leave one of them out"
     )
+
+
+@pytest.mark.parametrize("folder_name", ["My-Skill", "refund escalation", "退款"])
+def test_a_folder_whose_name_is_no_skill_name_is_what_to_rename(tmp_path, folder_name):
+    folder = tmp_path / folder_name
+    folder.mkdir()
+    (folder / SKILL_FILE).write_text("---\nname: refunds\ndescription: d\n---\n")
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is named 'refunds'; the name must equal the folder name. "
+        "Fix: rename the folder to 'refunds' (a skill name is lowercase letters, digits and hyphens)"
+    )

@@ -160,9 +160,13 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
     meta, body = parse_skill_md(text, where)
     if meta["name"] != folder.name:
+        fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
+            f"name it {folder.name!r}"
+            if NAME.fullmatch(folder.name) and len(folder.name) <= 64
+            else f"rename the folder to {meta['name']!r} (a skill name is lowercase letters, digits and hyphens)"
+        )
         raise ConfigurationError(
-            f"{where}: its SKILL.md is named {meta['name']!r}; the name must "
-            f"equal the folder name. Fix: name it {folder.name!r}"
+            f"{where}: its SKILL.md is named {meta['name']!r}; the name must equal the folder name. Fix: {fix}"
         )
     resources: dict[str, str] = {}
     refused: dict[str, str] = {}

@@ -204,7 +204,7 @@ def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
     text = call.arguments.strip() or "{}"
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
         data = None
     if not isinstance(data, dict):
         raise ArgumentError(call.name, [ArgumentProblem("", text[:60], "a JSON object", "not_json")])

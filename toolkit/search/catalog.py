@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
+from toolkit.errors import ConfigurationError
 from toolkit.search.strategy import SearchStrategy
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.execute import Tool
@@ -90,12 +92,50 @@ class Catalog:
     """Tool name → domain (orders, logistics, payments, …)."""
 
 
+FORMAT = (
+    '{"tools": [{"name", "description", "parameters", "domain"}, ...], '
+    '"queries": [{"query", "terms", "expected"}, ...]}'
+)
+"""The shape of a catalogue file, as error messages show it."""
+
+
 def load_catalog(path: str | Path | None = None) -> Catalog:
+    """The catalogue in `path` (default: the course's); a file that cannot be one is a
+    `ConfigurationError` naming the file and what is wrong (never a `KeyError`)."""
     path = course_data.path("tool_catalog.json") if path is None else path
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    tools = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in data["tools"])
-    queries = tuple(LabelledQuery(q["query"], tuple(q["terms"]), q["expected"]) for q in data["queries"])
-    return Catalog(tools, queries, {t["name"]: t["domain"] for t in data["tools"]})
+    where = f"load_catalog({str(path)!r})"
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigurationError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise ConfigurationError(f"{where}: the file is not UTF-8 JSON ({exc}); it must be {FORMAT}") from None
+    try:
+        tools = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in data["tools"])
+        queries = tuple(LabelledQuery(q["query"], tuple(q["terms"]), q["expected"]) for q in data["queries"])
+        domains = {t["name"]: t["domain"] for t in data["tools"]}
+    except (KeyError, TypeError) as exc:
+        missing = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ConfigurationError(
+            f"{where}: the file does not have the catalogue's shape ({missing}); it must be {FORMAT}"
+        ) from None
+    _check_catalog(where, tools, queries)
+    return Catalog(tools, queries, domains)
+
+
+def _check_catalog(where: str, tools: Sequence[ToolSpec], queries: Sequence[LabelledQuery]) -> None:
+    """Tool names once each, and every query's expected tool among them."""
+    counts = Counter(t.name for t in tools)
+    twice = sorted(name for name, n in counts.items() if n > 1)
+    if twice:
+        raise ConfigurationError(
+            f"{where}: tool names must be unique; more than one tool is named {', '.join(map(repr, twice))}"
+        )
+    unknown = sorted({q.expected for q in queries} - set(counts))
+    if unknown:
+        raise ConfigurationError(
+            f"{where}: queries expect tools the catalogue does not have: {', '.join(map(repr, unknown))}"
+        )
 
 
 def catalog_tools(specs: Sequence[ToolSpec]) -> list[Tool]:
@@ -111,7 +151,8 @@ def subset(catalog: Catalog, size: int, seed: int = 0) -> list[ToolSpec]:
     """`size` tools: every expected tool plus a seeded sample of the rest, in catalogue order."""
     expected = {q.expected for q in catalog.queries}
     others = [t.name for t in catalog.tools if t.name not in expected]
-    keep = expected | set(random.Random(seed).sample(others, max(0, size - len(expected))))
+    wanted = min(len(others), max(0, size - len(expected)))  # a size past the catalogue keeps it all
+    keep = expected | set(random.Random(seed).sample(others, wanted))
     return [t for t in catalog.tools if t.name in keep]
 
 
@@ -120,6 +161,8 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
 
     Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
     """
+    if not isinstance(size, int) or size < 0:
+        raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
     out = list(specs[:size])
     instance = 1
     while len(out) < size and specs:
@@ -156,6 +199,8 @@ def tools_tokens(specs: Sequence[ToolSpec]) -> int:
 
 def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, Any], seed: int = 0) -> list[EvalRow]:
     """Rows for every size: all tools in the prompt, then each strategy (see the module docstring)."""
+    if not catalog.queries:
+        raise ConfigurationError("evaluate(...): the catalogue has no labelled queries, so there is nothing to measure")
     rows = []
     for size in sizes:
         specs = subset(catalog, size, seed)

@@ -20,6 +20,10 @@ with the contract in the method names instead of in list positions: `tools(texts
 by text (tool descriptions are few and stable), `query(text)` never is (queries are unbounded,
 and a cache that is never cleared must not grow with them).
 
+What a model returns is checked (`checked_vectors`): one row of finite numbers per text, or a
+`ConfigurationError` naming the model, so a learner's own model that returns one vector or NaN
+fails when the index is built, with what `embed` must return.
+
 Leaves out: remote embedding APIs, batching policies, cache eviction (`clear()` only).
 """
 
@@ -106,6 +110,26 @@ def default_embeddings() -> StaticEmbeddings:
     return StaticEmbeddings()
 
 
+def checked_vectors(vectors: object, count: int, model: object) -> np.ndarray:
+    """What `model.embed(count texts)` returned, as a (count, dimensions) float32 array of finite
+    numbers; otherwise a `ConfigurationError` naming the model and what `embed` must return (a
+    learner's own model that returns one vector, a list of the wrong length, NaN …)."""
+    name = getattr(model, "name", None) or type(model).__name__
+    rule = f"embed(texts) must return one row of finite numbers per text: shape ({count}, dimensions)"
+    try:
+        array = np.asarray(vectors, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise ConfigurationError(
+            f"embedding model {name!r}: embed() returned {type(vectors).__name__}, not numbers; {rule}"
+        ) from None
+    if array.ndim != 2 or array.shape[0] != count or array.shape[1] == 0:
+        shown = f"shape {array.shape}" if array.ndim else type(vectors).__name__
+        raise ConfigurationError(f"embedding model {name!r}: embed() of {count} text(s) returned {shown}; {rule}")
+    if not np.isfinite(array).all():
+        raise ConfigurationError(f"embedding model {name!r}: embed() returned NaN or infinite numbers; {rule}")
+    return array
+
+
 class ToolEmbeddingCache:
     """Tool vectors cached by text; query vectors never cached."""
 
@@ -122,7 +146,7 @@ class ToolEmbeddingCache:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if missing:
-            fresh = self.model.embed(missing)
+            fresh = checked_vectors(self.model.embed(missing), len(missing), self.model)
             with self._lock:
                 self._vectors.update(zip(missing, fresh))
         with self._lock:
@@ -131,7 +155,7 @@ class ToolEmbeddingCache:
 
     def query(self, text: str) -> np.ndarray:
         """The query's vector, straight from the model (never stored)."""
-        return self.model.embed([text])[0]
+        return checked_vectors(self.model.embed([text]), 1, self.model)[0]
 
     def clear(self) -> None:
         with self._lock:

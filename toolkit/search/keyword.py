@@ -36,6 +36,7 @@ a tool that only says "shipment" (that is what vector search is for).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
@@ -85,6 +86,13 @@ def check_max_results(max_results: int, where: str) -> None:
     keep all (`[:None]`)."""
     if not isinstance(max_results, int) or max_results < 0:
         raise ConfigurationError(f"{where}: max_results={max_results!r}; use a whole number, 0 or more")
+
+
+def check_min_score(min_score: float, where: str) -> None:
+    """A `ConfigurationError` unless `min_score` is a finite number: NaN keeps no tool, and a text
+    or None fails only when the model first searches."""
+    if isinstance(min_score, bool) or not isinstance(min_score, int | float) or not math.isfinite(min_score):
+        raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
 
 
 def naive_search(
@@ -772,6 +780,11 @@ class KeywordSearch:
     argument_description: str = "A list of search terms used to find relevant tools"
     takes: ClassVar[str] = "terms"
     """The query is a list of terms (a vector search takes a text)."""
+
+    def __post_init__(self) -> None:
+        """Settings are checked when the strategy is made, not when the model first searches."""
+        check_max_results(self.max_results, "KeywordSearch")
+        check_min_score(self.min_score, "KeywordSearch")
 
     @property
     def example(self) -> str:

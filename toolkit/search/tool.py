@@ -29,7 +29,7 @@ looks only at what is still hidden.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,7 +88,8 @@ class ToolSearch:
         self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""
-        self._prepared: tuple[tuple[tuple[str, str], ...], Any] | None = None
+        self._prepared: tuple[SearchStrategy, tuple[tuple[str, str], ...], Any] | None = None
+        """(the strategy that built it, the names and descriptions, the index)."""
 
     def __repr__(self) -> str:
         return f"ToolSearch({self.strategy!r})"
@@ -116,15 +117,25 @@ class ToolSearch:
         return context
 
     def index(self, specs: Sequence[ToolSpec]) -> Any:
-        """The strategy's index of `specs`, reused while names and descriptions stay the same."""
+        """The strategy's index of `specs`, reused while the strategy (`self.strategy` may be
+        replaced) and the names and descriptions stay the same."""
         key = tuple((s.name, s.description) for s in specs)
-        if self._prepared is None or self._prepared[0] != key:
-            self._prepared = (key, self.strategy.index(specs))
-        return self._prepared[1]
+        prepared = self._prepared
+        if prepared is None or prepared[0] is not self.strategy or prepared[1] != key:
+            prepared = self._prepared = (self.strategy, key, self.strategy.index(specs))
+        return prepared[2]
+
+    def _size(self, index: Any) -> int:
+        """How many tools `index` holds: its own `len`, else what it was built from here (a learner's
+        strategy may return any index object), else 0."""
+        if isinstance(index, Sized):
+            return len(index)
+        prepared = self._prepared
+        return len(prepared[1]) if prepared is not None and prepared[2] is index else 0
 
     def search(self, arguments: str, index: Any, allowed: Collection[str] | None = None) -> SearchOutcome:
         """Run one search from the model's raw arguments; also usable without a loop."""
-        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else len(index)
+        label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)
         except SearchArgumentError as problem:

@@ -27,14 +27,24 @@ from typing import ClassVar
 
 import numpy as np
 
+from toolkit.errors import ConfigurationError
 from toolkit.search.embeddings import EmbeddingModel, ToolEmbeddingCache, default_embeddings
-from toolkit.search.keyword import SEARCH_TOOL_NAME, Match, argument_object, argument_problem
+from toolkit.search.keyword import (
+    SEARCH_TOOL_NAME,
+    Match,
+    argument_object,
+    argument_problem,
+    check_max_results,
+    check_min_score,
+)
 from toolkit.tools.reflect import ToolSpec
 
 
 def tool_text(spec: ToolSpec) -> str:
-    """What is embedded for a tool (LangChain4j's `format`)."""
-    return f"{spec.name}: {spec.description}" if spec.description.strip() else spec.name
+    """What is embedded for a tool (LangChain4j's `format`); a missing description (None, as the
+    keyword index also takes) is no description."""
+    description = spec.description or ""
+    return f"{spec.name}: {description}" if description.strip() else spec.name
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
@@ -63,7 +73,13 @@ class VectorIndex:
         """Cosine similarity of every tool to the query, in catalogue order (none for no tools)."""
         if not self.specs:  # the empty matrix has no width to match the query's
             return np.zeros(0, dtype=np.float32)
-        return self.matrix @ unit_rows(np.asarray(query_vector, dtype=np.float32))
+        query = np.asarray(query_vector, dtype=np.float32)
+        if query.shape != self.matrix.shape[1:]:
+            raise ConfigurationError(
+                f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
+                "embed the query with the model that embedded the tools (build the index again after changing it)"
+            )
+        return self.matrix @ unit_rows(query)
 
     def search(
         self,
@@ -76,10 +92,13 @@ class VectorIndex:
         sims = self.similarities(query_vector)
         if min_score is not None:
             sims = np.where(sims >= min_score, sims, -np.inf)
+        check_max_results(max_results, "VectorIndex.search")
         best: list[Match] = []
         k = max_results
-        while len(best) < max_results and k <= 2 * len(self.specs) and len(self.specs):
+        while max_results and len(self.specs):
             best = [m for m in self._top(sims, k) if allowed is None or m.name in allowed][:max_results]
+            if len(best) == max_results or k >= len(self.specs):  # enough, or every tool was looked at
+                return best
             k *= 4  # some of the top ones were not allowed: look further down
         return best
 
@@ -122,6 +141,9 @@ class VectorSearch:
     takes: ClassVar[str] = "text"
 
     def __post_init__(self) -> None:
+        check_max_results(self.max_results, "VectorSearch")
+        if self.min_score is not None:
+            check_min_score(self.min_score, "VectorSearch")
         if self.cache is None:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 

@@ -13,14 +13,25 @@ Rules, checked when the service is created (`plan_method`), never at call time:
   when there is neither — the method's only parameter;
 - every other parameter is a template variable (its own name, or `V("name")`) and must be used
   by a template; every `{{placeholder}}` must be a parameter or a built-in (`current_date` …);
+  the user text's and the memory id's parameters may be used by their own names too
+  (`@system_message("Answer {{question}} briefly")`), a variable of the same name winning;
 - a `MemoryId` parameter needs the service to have per-id memory, and takes no default value
   (LangChain4j refuses one too: a default id is the cross-user bug in disguise);
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
   one shared conversation for the methods without one (`ai_service(..., shared_memory_id="…")`);
 - a return type must be declared: `str`, `None`, `Result[T]`, `TokenStream` or any type
-  pydantic can validate (structured output).
+  pydantic can validate (structured output); every annotation must resolve (a name the module
+  does not define is a `ConfigurationError`, not a `NameError`);
+- a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
+- a template, when given, has text in it; an omitted argument of a parameter with a default value
+  fills the templates with that default;
+- methods are plain `def`s with named parameters: `async def` and `*args` / `**kwargs` are refused
+  (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable).
 
-Leaves out: running anything (`toolkit.services.service`).
+Only the declaration's plain functions are declared methods: nested classes (an output model
+declared inside the interface), static and class methods, properties are left as they are.
+
+Leaves out: running anything (`toolkit.services.service`), async methods.
 """
 
 from __future__ import annotations
@@ -94,9 +105,20 @@ def plan_method(
 ) -> MethodPlan:
     """Read one method's declaration; raise `ConfigurationError` naming the method and the fix."""
     where = f"{owner.__name__}.{name}"
-    hints = typing.get_type_hints(fn, include_extras=True)
+    _check_shape(where, fn)
+    hints = _hints(where, owner, fn)
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", None)
+    if user_template is not None and not isinstance(user_template, str):
+        raise ConfigurationError(
+            f"{where}: @user_message takes the template text (a str), and got {type(user_template).__name__}; "
+            "read a file first, e.g. @user_message(Path(...).read_text())"
+        )
+    if user_template is not None and not user_template.strip():
+        raise ConfigurationError(
+            f"{where}: @user_message({user_template!r}) has no text; write the user message's template, "
+            "or remove the decorator and mark a parameter Annotated[str, UserText]"
+        )
     user_param, memory_param, variables = _roles(where, params, hints, user_template)
     if memory_param and not has_memory_provider:
         raise ConfigurationError(
@@ -115,19 +137,67 @@ def plan_method(
             "caller would share one conversation; add a parameter Annotated[str, MemoryId], or opt in to a "
             'shared conversation with ai_service(..., shared_memory_id="shared")'
         )
-    _check_templates(where, system, user_template, variables)
+    _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None})
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
     return MethodPlan(
         name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output
     )
 
 
+def _check_shape(where: str, fn: Any) -> None:
+    """Refuse what a declared method cannot be: async, or with a catch-all parameter."""
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        raise ConfigurationError(
+            f"{where}: is declared with async def, but a service's methods run synchronously (async is left out); "
+            f"declare it with def, and from async code call it as await asyncio.to_thread(service.{where.rsplit('.', 1)[-1]}, ...)"
+        )
+    catch_all = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind in catch_all:
+            raise ConfigurationError(
+                f"{where}: parameter {catch_all[p.kind]}{p.name} takes any number of arguments, which can be "
+                "neither the one user message nor one template variable; declare each value as its own parameter"
+            )
+
+
+def _hints(where: str, owner: type, fn: Any) -> dict[str, Any]:
+    """The method's annotations, resolved; a name that cannot be resolved is a `ConfigurationError`.
+
+    Names are looked up in the module, then in the declaration's class bodies (a model declared
+    inside it: `-> "Answer"`, as `from __future__ import annotations` writes every annotation)."""
+    inside = {name: value for klass in reversed(owner.__mro__) for name, value in vars(klass).items()}
+    try:
+        return typing.get_type_hints(fn, localns={owner.__name__: owner, **inside}, include_extras=True)
+    except Exception as exc:  # NameError for an undefined name, TypeError/SyntaxError for a broken string
+        raise ConfigurationError(
+            f"{where}: its annotations cannot be resolved ({type(exc).__name__}: {exc}); define or import "
+            "every type they name in the declaration's module before calling ai_service()"
+        ) from None
+
+
 def _system_text(where: str, fn: Any) -> str | None:
-    text, file = getattr(fn, "__toolkit_system__", (None, None))
+    if not hasattr(fn, "__toolkit_system__"):
+        return None
+    text, file = fn.__toolkit_system__
+    if (text is None) == (file is None):
+        raise ConfigurationError(
+            f"{where}: @system_message takes the text or file=..., {'not both' if file else 'and got neither'}; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)'
+        )
     if file is None:
+        if not isinstance(text, str):
+            raise ConfigurationError(
+                f"{where}: @system_message takes the template text (a str), and got {type(text).__name__}; "
+                'for a file write @system_message(file="name.txt")'
+            )
         return text
     prompts = course_data.path("prompts")
     path = prompts / file
+    if not path.resolve().is_relative_to(prompts.resolve()):
+        raise ConfigurationError(
+            f"{where}: @system_message(file={file!r}) points outside data/prompts/; name a file in that "
+            "folder, or pass the text itself: @system_message(Path(...).read_text())"
+        )
     if not path.is_file():
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
@@ -162,6 +232,12 @@ def _roles(
             )
         users, rest = rest, []
     variables = {n: next((m.name for m in marked[n] if isinstance(m, V)), n) for n in rest}
+    for param, var in variables.items():
+        if not (isinstance(var, str) and templates.is_name(var)):
+            raise ConfigurationError(
+                f"{where}: parameter {param!r} is marked V({var!r}), which cannot be a placeholder's name; "
+                "use an identifier (letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
+            )
     return (users[0] if users else None), (memory[0] if memory else None), variables
 
 
@@ -171,8 +247,12 @@ def _markers(hint: Any) -> list[Any]:
     return []
 
 
-def _check_templates(where: str, system: str | None, user: str | None, variables: dict[str, str]) -> None:
-    known = set(variables.values()) | set(templates.BUILT_INS)
+def _check_templates(
+    where: str, system: str | None, user: str | None, variables: dict[str, str], also: set[str | None]
+) -> None:
+    """Every placeholder known, every variable used; `also` (the user text's and the memory id's
+    parameters) may be used too, by their own names, and need not be."""
+    known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
         for name in templates.variables(text or ""):

@@ -14,6 +14,10 @@ subclass of the declaration whose methods each run `_invoke`:
     5. turn the loop's result into the declared return type (with one repair round for
        structured output), or a `Result` carrying everything
 
+What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
+the argument and the fix): the declared class itself with at least one public method, a model
+with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`.
+
 Memory ids are non-empty strings (`MemoryIdError` otherwise, before anything is sent). A turn
 that fails (a broken stream, a gateway error, Ctrl-C, a stream whose reader stops early with
 `break` or `close()`) keeps the conversation valid: if memory would end with the user's
@@ -49,6 +53,7 @@ Leaves out: async methods, and guardrails / moderation around the call.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 import typing
@@ -61,13 +66,14 @@ from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, User
 from toolkit.chat.model import ChatModel
 from toolkit.errors import CallerError, ConfigurationError, OutputParsingError
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
+from toolkit.loop.sources import check_collection
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
 from toolkit.services.declare import MethodPlan, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
-from toolkit.services.templates import Clock, as_text, render
+from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior
-from toolkit.tools.execute import VALUES, ToolOutput, tools_from
+from toolkit.tools.execute import VALUES, Tool, ToolOutput, tools_from
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -136,12 +142,18 @@ def ai_service(
     if shared_memory_id is not None:
         check_memory_id(shared_memory_id, "ai_service(shared_memory_id=...)")
     cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured, shared_memory_id)
+    _check_config(declaration, cfg)
     per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
     plans = {
         name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
         for name, fn in _declared(declaration)
     }
-    _check_immediate_tools(declaration, plans, cfg.tools)
+    if not plans:
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}): the class declares no public method, so the service could do "
+            "nothing; declare one, e.g. def chat(self, question: str) -> str: ..."
+        )
+    _check_immediate_tools(declaration, plans, _tools(cfg))
     methods: dict[str, Any] = {name: _method(plan, cfg) for name, plan in plans.items()}
     methods.update(
         __plans__=plans,
@@ -149,7 +161,88 @@ def ai_service(
         __module__=declaration.__module__,
         __repr__=lambda self: f"<{type(self).__name__}>",
     )
-    return type(f"{declaration.__name__}Service", (declaration,), methods)()
+    service = type(f"{declaration.__name__}Service", (declaration,), methods)
+    try:
+        return service()
+    except TypeError as exc:  # an __init__ with parameters, an abstract property: nothing ai_service can fill in
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}): the service cannot be made from the class ({exc}); declare the "
+            "methods on a Protocol (or a class) whose __init__ takes no arguments and with no abstract attribute "
+            "other than the declared methods"
+        ) from None
+
+
+STRUCTURED = ("response_format", "instructions")
+"""How a structured method asks for its schema (`ai_service(structured=...)`)."""
+
+
+def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
+    """What `ai_service` was given, checked before any method is read: the class, the model,
+    the memory and `structured`; a `ConfigurationError` naming the argument and the fix."""
+    if not isinstance(declaration, type):
+        raise ConfigurationError(
+            f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "
+            "pass the class, as in ai_service(Assistant, model=...), not an instance or a function"
+        )
+    if not callable(getattr(cfg.model, "chat", None)):
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, model={_shown(cfg.model)}): that is not a chat model (it has no "
+            "chat() method); pass one, e.g. model=connect() or a ScriptedModel([...])"
+        )
+    _check_memory(declaration, cfg.memory)
+    _check_clock(declaration, cfg.clock)
+    if cfg.structured not in STRUCTURED:
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, structured={cfg.structured!r}): use one of "
+            f"{', '.join(map(repr, STRUCTURED))}"
+        )
+
+
+def _check_memory(declaration: type, memory: Any) -> None:
+    """`memory=` is None, a `ChatMemory`, or a function of one memory id (not `memory_per_id`
+    itself, not a class: `ChatMemory` as a provider would start a new conversation every call)."""
+    if memory is None or isinstance(memory, ChatMemory):
+        return
+    where = f"ai_service({declaration.__name__}, memory={_shown(memory)})"
+    rule = "memory is a ChatMemory (one conversation) or a function memory_id -> ChatMemory"
+    if memory is memory_per_id:
+        raise ConfigurationError(f"{where}: that makes providers; call it: memory=memory_per_id()")
+    if isinstance(memory, type) or not callable(memory):
+        raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
+    try:
+        inspect.signature(memory).bind("memory id")
+    except TypeError:
+        raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}") from None
+    except ValueError:  # no signature to read (a builtin): called as it is
+        pass
+
+
+def _check_clock(declaration: type, clock: Any) -> None:
+    """`clock=` is a function of no arguments (it is read when a template needs the date)."""
+    where = f"ai_service({declaration.__name__}, clock={_shown(clock)})"
+    rule = "clock is a function of no arguments returning a datetime, e.g. fixed_clock('2026-10-20T10:00:00')"
+    if clock is fixed_clock:
+        raise ConfigurationError(f"{where}: that makes clocks; call it with the moment: {rule.split('e.g. ')[1]}")
+    if isinstance(clock, type) or not callable(clock):
+        raise ConfigurationError(f"{where}: {rule}")
+    try:
+        inspect.signature(clock).bind()
+    except TypeError:
+        raise ConfigurationError(f"{where}: it cannot be called without arguments; {rule}") from None
+    except ValueError:  # no signature to read (a builtin such as datetime.now): called as it is
+        pass
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message names it: short, never its whole text."""
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    if callable(value) and hasattr(value, "__name__"):
+        return f"the function {value.__name__}"
+    if type(value).__module__ != "builtins":
+        return f"an instance of {type(value).__name__}"
+    shown = repr(value)
+    return shown if len(shown) <= 60 else f"a {type(value).__name__} ({shown[:40]}...)"
 
 
 def _declared(declaration: type) -> list[tuple[str, Any]]:
@@ -160,12 +253,20 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
         for n in vars(klass)
         if not n.startswith("_")
     }
-    return [(n, getattr(declaration, n)) for n in sorted(names) if callable(getattr(declaration, n))]
+    # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
+    return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
+
+
+def _static(declaration: type, name: str) -> Any:
+    """The attribute as the class body declared it (a `staticmethod` object, not the function it wraps)."""
+    return inspect.getattr_static(declaration, name, None)
 
 
 def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return _invoke(plan, cfg, plan.signature.bind(self, *args, **kwargs).arguments)
+        bound = plan.signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()  # an omitted argument fills its template variable with the default
+        return _invoke(plan, cfg, bound.arguments)
 
     method.__name__, method.__qualname__ = plan.name, f"service.{plan.name}"
     method.__doc__ = f"Runs the tool loop for the declared method {plan.name!r}."
@@ -225,10 +326,12 @@ def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
 def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
-    values = {var: arguments[param] for param, var in plan.variables.items()}
+    own = (plan.user_param, plan.memory_param)  # usable in templates by their own names
+    values = {name: arguments[name] for name in own if name is not None}
+    values.update({var: arguments[param] for param, var in plan.variables.items()})
     user = (
         render(plan.user_template, values, cfg.clock)
-        if plan.user_template
+        if plan.user_template is not None
         else as_text(arguments[plan.user_param or ""])
     )
     if plan.output is not None and cfg.structured == "instructions":
@@ -244,7 +347,13 @@ def _memory(plan: MethodPlan, cfg: ServiceConfig, memory_id: Any) -> ChatMemory 
     if cfg.memory is None or isinstance(cfg.memory, ChatMemory):
         return cfg.memory
     where = f"{plan.name}({plan.memory_param}=...)" if plan.memory_param else plan.name
-    return cfg.memory(check_memory_id(memory_id, where))
+    memory = cfg.memory(check_memory_id(memory_id, where))
+    if not isinstance(memory, ChatMemory):
+        raise ConfigurationError(
+            f"{where}: the memory provider returned {type(memory).__name__}, not a ChatMemory; "
+            "make it return ChatMemory(memory_id, ...), or use memory=memory_per_id()"
+        )
+    return memory
 
 
 def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:
@@ -366,7 +475,16 @@ RAN_HINT = (
 """The hint of an immediate return's type mismatch, found after the tool ran."""
 
 
-def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], tools: Sequence[Any]) -> None:
+def _tools(cfg: ServiceConfig) -> list[Tool]:
+    """The service's own tools, collected once when it is created, so a tool the loop could not use
+    (`tools=query_order` without a list, a parameter without a type, a name twice) is a
+    `ToolDefinitionError` from `ai_service`, not from the first call."""
+    check_collection("tools", cfg.tools)
+    check_collection("providers", cfg.providers)
+    return tools_from(*cfg.tools)
+
+
+def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], found: Sequence[Tool]) -> None:
     """Refuse an IMMEDIATE tool whose return annotation cannot be a method's return type.
 
     Only `str` and structured methods are checked (`Result[...]`, `None` and `TokenStream` take
@@ -374,11 +492,7 @@ def _check_immediate_tools(declaration: type, plans: dict[str, MethodPlan], tool
     `ToolOutput`, a registry's or provider's tool) are checked after they run (`_immediate`).
     """
     checked = [p for p in plans.values() if p.kind in ("text", "structured")]
-    if not checked or not tools:
-        return
-    try:
-        found = tools_from(*tools)
-    except Exception:  # a tool the loop cannot use either: it raises the same error when called
+    if not checked or not found:
         return
     ending = (ReturnBehavior.IMMEDIATE, ReturnBehavior.IMMEDIATE_IF_LAST)
     for t in found:

@@ -39,7 +39,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from toolkit.errors import OutputParsingError
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+_FENCE = re.compile(r"```([A-Za-z0-9_+.-]*)(.*?)```", re.S)
+"""A fenced block: its language tag (maybe none) and its text."""
+_TOO_DEEP = "the JSON is nested too deeply to read"
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+"""Characters a `response_format` schema name may not hold (OpenAI: `^[a-zA-Z0-9_-]+$`)."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,10 @@ class OutputType:
 
     @property
     def name(self) -> str:
-        return getattr(self.type, "__name__", "answer").replace(" ", "_")[:64] or "answer"
+        """The schema's name for `response_format`: what OpenAI accepts (`[A-Za-z0-9_-]`, at most 64),
+        so `Page[Item]` is `Page_Item` and a class named in Chinese is `answer`."""
+        name = _NOT_IN_NAME.sub("_", getattr(self.type, "__name__", "")).strip("_")[:64]
+        return name or "answer"
 
     def response_format(self) -> dict[str, Any]:
         """The chat-completions `response_format` for this type."""
@@ -83,8 +90,10 @@ class OutputType:
         text = answer or ""
         try:
             data = json.loads(extract_json(text))
-        except (ValueError, RecursionError):
+        except ValueError:
             raise OutputParsingError("the answer is not a JSON object", answer=text) from None
+        except RecursionError:
+            raise OutputParsingError(_TOO_DEEP, answer=text) from None
         if self.wrapped:
             if not isinstance(data, dict) or "value" not in data:
                 raise OutputParsingError('the answer has no "value" field', answer=text)
@@ -92,9 +101,13 @@ class OutputType:
             if extra:
                 raise OutputParsingError(f"the JSON does not match the schema ({extra[0]}: not a field)", answer=text)
             data = data["value"]
-        problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
         try:
-            value = self.adapter.validate_json(json.dumps(data), strict=True)
+            problems = [f"{path}: not a field" for path in undeclared_fields(data, self.adapter.json_schema())]
+            payload = json.dumps(data)
+        except RecursionError:  # json.loads reads deeper than Python's recursion limit walks
+            raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        try:
+            value = self.adapter.validate_json(payload, strict=True)
         except ValidationError as exc:
             problems += [
                 f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors(include_url=False)
@@ -112,19 +125,58 @@ def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list
 
 def _undeclared(data: Any, schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[str]:
     schema = _resolve(schema, defs)
-    if isinstance(data, dict) and "properties" in schema:
-        found = [_join(path, k) for k in data if k not in schema["properties"]]
+    extra = schema.get("additionalProperties")
+    if isinstance(data, dict) and ("properties" in schema or isinstance(extra, dict)):
+        declared = schema.get("properties", {})
+        # a key the schema does not declare: refused, unless extras are allowed (a model's extra="allow")
+        found = [_join(path, k) for k in data if k not in declared and extra in (None, False)]
         for key, value in data.items():
-            if key in schema["properties"]:
-                found += _undeclared(value, schema["properties"][key], defs, _join(path, key))
+            inner = declared.get(key, extra)  # a dict's values (dict[str, Model]) have a schema too
+            if isinstance(inner, dict):
+                found += _undeclared(value, inner, defs, _join(path, key))
         return found
-    if isinstance(data, list) and isinstance(schema.get("items"), dict):
-        return [p for i, v in enumerate(data) for p in _undeclared(v, schema["items"], defs, _join(path, str(i)))]
-    for branch in schema.get("anyOf", []) + schema.get("oneOf", []) + schema.get("allOf", []):
+    if isinstance(data, list) and ("prefixItems" in schema or isinstance(schema.get("items"), dict)):
+        first = schema.get("prefixItems", [])  # a tuple's places each have their schema, then `items`
+        rest = schema.get("items")
+        places = [first[i] if i < len(first) else rest for i in range(len(data))]
+        return [
+            p
+            for i, (v, inner) in enumerate(zip(data, places))
+            if isinstance(inner, dict)
+            for p in _undeclared(v, inner, defs, _join(path, str(i)))
+        ]
+    chosen = _discriminated(data, schema, defs)
+    if chosen is not None:  # a discriminated union names its branch: {"kind": "dog", …} is a Dog
+        return _undeclared(data, chosen, defs, path)
+    alternatives = [_resolve(b, defs) for b in schema.get("anyOf", []) + schema.get("oneOf", [])]
+    fits = [_undeclared(data, b, defs, path) for b in alternatives if _same_kind(data, b)]
+    if fits:  # a union (A | B, a discriminated union): the branch the data fits best, not the first one
+        return min(fits, key=len)
+    for branch in schema.get("allOf", []):
         branch = _resolve(branch, defs)
-        if isinstance(data, dict) and "properties" in branch or isinstance(data, list) and "items" in branch:
+        if _same_kind(data, branch):
             return _undeclared(data, branch, defs, path)
     return []
+
+
+def _discriminated(data: Any, schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any] | None:
+    """The branch a discriminated union's `discriminator` maps `data`'s tag to, else None."""
+    discriminator = schema.get("discriminator")
+    if not isinstance(data, dict) or not isinstance(discriminator, dict):
+        return None
+    tag = data.get(discriminator.get("propertyName"))
+    ref = discriminator.get("mapping", {}).get(tag) if isinstance(tag, str) else None
+    return _resolve({"$ref": ref}, defs) if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+
+
+def _same_kind(data: Any, schema: dict[str, Any]) -> bool:
+    """Whether `schema` describes an object (or an array) as `data` is one: the branches of a union
+    that `data` could be."""
+    if isinstance(data, dict):
+        return "properties" in schema or "additionalProperties" in schema or schema.get("type") == "object"
+    if isinstance(data, list):
+        return "items" in schema or "prefixItems" in schema or schema.get("type") == "array"
+    return False
 
 
 def _resolve(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -137,12 +189,69 @@ def _join(path: str, key: str) -> str:
 
 
 def extract_json(text: str) -> str:
-    """The JSON object inside `text`: a fenced block, else the outermost `{…}`, else the text."""
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1)
+    """The JSON object inside `text`: in a fenced block, else in the whole text; in each, the
+    outermost `{…}`, else the text.
+
+    The places are tried in this order: ```json blocks, blocks without a language, the whole text,
+    blocks of another language (a ```python block with a dict in it is no answer); the first that
+    holds a JSON object wins, and when none does, the first place's text is returned, for the
+    error message. When the outermost `{…}` is not JSON because
+    the chatter around the object has braces of its own ("订单 {SN1} 的结果：{"status": "ok"}"),
+    the one whole JSON object in the text is taken instead; two objects side by side are not
+    chosen between (the outermost `{…}` stays, and fails to parse)."""
+    fences = [(m.group(1).lower(), m.group(2)) for _, m in zip(range(_FENCES_TRIED), _FENCE.finditer(text))]
+    places = [body for tag, body in fences if tag == "json"] + [body for tag, body in fences if not tag]
+    places += [text] + [body for tag, body in fences if tag not in ("", "json")]  # ```python: last
+    found = [_object_in(place) for place in places]
+    return next((candidate for candidate in found if _is_json(candidate)), found[0])
+
+
+_FENCES_TRIED = 8
+"""Fenced blocks `extract_json` looks into (then the whole text), so a hostile answer costs little."""
+
+
+def _object_in(text: str) -> str:
+    """The outermost `{…}` of `text` when it is JSON, else its one whole JSON object, else the outermost
+    `{…}` (or the text, when it has none)."""
     start, end = text.find("{"), text.rfind("}")
-    return text[start : end + 1] if 0 <= start < end else text.strip()
+    if not 0 <= start < end:
+        return text.strip()
+    outer = text[start : end + 1]
+    if _is_json(outer):
+        return outer
+    found = _objects(text)
+    return text[found[0][0] : found[0][1]] if len(found) == 1 else outer
+
+
+_STARTS_TRIED = 64
+"""Braces `_objects` tries as the start of a JSON object (so a hostile answer costs little)."""
+_DECODER = json.JSONDecoder()
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _objects(text: str) -> list[tuple[int, int]]:
+    """(start, stop) of the whole JSON objects in `text`, left to right, none inside another;
+    only the first `_STARTS_TRIED` braces that could start one are tried."""
+    found: list[tuple[int, int]] = []
+    at = text.find("{")
+    for _ in range(_STARTS_TRIED):
+        if at < 0:
+            break
+        try:
+            value, stop = _DECODER.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            value, stop = None, at + 1
+        if isinstance(value, dict):
+            found.append((at, stop))
+        at = text.find("{", stop)
+    return found
 
 
 def repair_message(error: OutputParsingError) -> str:

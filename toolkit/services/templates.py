@@ -8,7 +8,10 @@ the clock gets the same prompt every run:
     current_datetime  2026-10-20 14:05:00
 
 `variables(template)` lists the placeholders so a declaration can be checked at creation time.
-Values are rendered as text: strings as they are, pydantic models and other objects as JSON.
+A placeholder's name is a Python identifier, in any script (`{{订单号}}` names the parameter
+`订单号`); anything else between double braces (`{{ two words }}`, `{{a-b}}`) is plain text.
+Values are rendered as text: strings as they are, everything else as JSON, the way pydantic writes
+it (a model, a dataclass, an enum's value, an ISO date, inside lists and dicts too).
 
 Leaves out: conditionals, loops and filters (this is substitution, not a template language).
 """
@@ -22,10 +25,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from toolkit.chat.clock import session_now
+from toolkit.errors import ConfigurationError
 
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*([^{}\s]+)\s*\}\}")
+"""Double braces around one word; the word is a placeholder when it is an identifier (`is_name`)."""
 Clock = Callable[[], dt.datetime]
 
 BUILT_INS: dict[str, Callable[[dt.datetime], str]] = {
@@ -35,9 +41,14 @@ BUILT_INS: dict[str, Callable[[dt.datetime], str]] = {
 }
 
 
+def is_name(name: str) -> bool:
+    """Whether `{{name}}` is a placeholder: a Python identifier, as a parameter's name is."""
+    return name.isidentifier()
+
+
 def variables(template: str) -> list[str]:
     """Placeholder names in order of first appearance."""
-    return list(dict.fromkeys(PLACEHOLDER.findall(template)))
+    return list(dict.fromkeys(name for name in PLACEHOLDER.findall(template) if is_name(name)))
 
 
 def as_text(value: Any) -> str:
@@ -46,7 +57,8 @@ def as_text(value: Any) -> str:
         return value
     if isinstance(value, BaseModel):
         return value.model_dump_json()
-    return json.dumps(value, ensure_ascii=False, default=str)
+    # models, dataclasses, enums, dates inside lists and dicts too, as pydantic writes them as JSON
+    return json.dumps(to_jsonable_python(value, fallback=str), ensure_ascii=False)
 
 
 def render(template: str, values: Mapping[str, Any], clock: Clock = session_now) -> str:
@@ -56,14 +68,27 @@ def render(template: str, values: Mapping[str, Any], clock: Clock = session_now)
     def fill(match: re.Match[str]) -> str:
         nonlocal now
         name = match.group(1)
+        if not is_name(name):
+            return match.group(0)  # plain text that happens to sit between double braces
         if name in values:
             return as_text(values[name])
         if name in BUILT_INS:
-            now = now or clock()
+            now = now or _now(clock)
             return BUILT_INS[name](now)
         raise KeyError(name)  # declarations are checked at creation, so this is a bug upstream
 
     return PLACEHOLDER.sub(fill, template)
+
+
+def _now(clock: Clock) -> dt.datetime:
+    """`clock()`, which must be a datetime (a date, a float from `time.time`, a text are not)."""
+    now = clock()
+    if not isinstance(now, dt.datetime):
+        raise ConfigurationError(
+            f"the clock {getattr(clock, '__name__', type(clock).__name__)!r} returned {type(now).__name__} "
+            f"{now!r:.40}, not a datetime; use a clock returning one, e.g. fixed_clock('2026-10-20T10:00:00')"
+        )
+    return now
 
 
 def fixed_clock(moment: str) -> Clock:

@@ -8,7 +8,8 @@ its body is the instructions, and every other file in the folder is a resource:
         playbook/stuck-parcel.md       resources, nested folders welcome
         references/carriers/sf-express.md
 
-`load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md`. Everything is read
+`load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
+one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
 its text. A request for a resource is one dictionary lookup — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
@@ -19,7 +20,8 @@ again on the opened descriptor (`fstat`: still a regular file, still one link, t
 `lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
-binary files. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
+binary files, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
+all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
 
@@ -56,6 +58,9 @@ log = logging.getLogger("toolkit.skills.folders")
 SKILL_FILE = "SKILL.md"
 MAX_RESOURCE_BYTES = 256 * 1024
 """Bigger files are not loaded (a skill's resources are read by a model, not streamed)."""
+MAX_SKILL_BYTES = 8 * 1024 * 1024
+"""All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
+read whole into memory; the files past this are refused, each saying so."""
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
@@ -108,6 +113,11 @@ def scan_skills(
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
         )
+    if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
+        raise ConfigurationError(
+            f"load_skills({str(root)!r}): that folder is one skill (it has a {SKILL_FILE}), not the folder of "
+            f"skills. Fix: pass its parent, load_skills({str(root.parent)!r}), or load it alone with load_skill(...)"
+        )
     skills: list[Skill] = []
     rejected: dict[str, str] = {}
     for folder in sorted(root.iterdir()):
@@ -143,16 +153,20 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     try:
         data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
     except _Refused as exc:
-        raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: make it a plain file in the folder") from None
+        raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
     meta, body = parse_skill_md(text, where)
     if meta["name"] != folder.name:
+        fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
+            f"name it {folder.name!r}"
+            if NAME.fullmatch(folder.name) and len(folder.name) <= 64
+            else f"rename the folder to {meta['name']!r} (a skill name is lowercase letters, digits and hyphens)"
+        )
         raise ConfigurationError(
-            f"{where}: its SKILL.md is named {meta['name']!r}; the name must "
-            f"equal the folder name. Fix: name it {folder.name!r}"
+            f"{where}: its SKILL.md is named {meta['name']!r}; the name must equal the folder name. Fix: {fix}"
         )
     resources: dict[str, str] = {}
     refused: dict[str, str] = {}
@@ -174,9 +188,23 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     try:
         meta = yaml.safe_load(match.group(1)) or {}
     except yaml.YAMLError as exc:
-        raise ConfigurationError(f"{where}: its front matter is not valid YAML ({exc})") from None
+        raise ConfigurationError(
+            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
+            "that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+        ) from None
+    if not isinstance(meta, dict):
+        raise ConfigurationError(
+            f"{where}: its front matter is {_a(type(meta).__name__)}, not a mapping of keys to values. "
+            "Fix: write 'name: …' and 'description: …' lines"
+        )
     for key in ("name", "description"):
-        if not isinstance(meta, dict) or not isinstance(meta.get(key), str) or not meta[key].strip():
+        value = meta.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ConfigurationError(
+                f"{where}: front matter '{key}' is read by YAML as {_a(type(value).__name__)} ({value}), not text. "
+                f'Fix: quote it, {key}: "{value}"'
+            )
+        if not isinstance(value, str) or not value.strip():
             raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'")
     if not NAME.fullmatch(meta["name"]) or len(meta["name"]) > 64:
         raise ConfigurationError(
@@ -185,32 +213,94 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
 
 
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's several-line report as one line: what is wrong, and where in SKILL.md (the front
+    matter starts on its second line, after the opening '---')."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark = getattr(exc, "problem_mark", None)
+    return f"{problem} at SKILL.md line {mark.line + 2}, column {mark.column + 1}" if mark is not None else problem
+
+
 class _Refused(Exception):
     """A file that is not served; the message says why (private: becomes `refused` or a config error)."""
 
+    def __init__(self, why: str, fix: str = "make it a plain file in the folder") -> None:
+        super().__init__(why)
+        self.fix = fix
+        """For a SKILL.md refused this way: what to do."""
+
 
 def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
-    """(relative path, text or why refused, served?) for every visible entry; links never followed."""
+    """(relative path, text or why refused, served?) for every visible entry; links never followed.
+
+    Files are read in a fixed order (folder by folder, names sorted) while the skill holds less
+    than `MAX_SKILL_BYTES`; a file that would take it past that is refused, and so is every file
+    after it, unread (what is served does not depend on the file system's order)."""
+    total = 0
+    for relative, path in _visible(folder):
+        shown = f"{folder.name}/{relative}"
+        if total >= MAX_SKILL_BYTES:
+            yield relative, _over_total(shown), False
+            continue
+        text, why = _text(path, shown)
+        if text is not None and total + len(text.encode("utf-8")) > MAX_SKILL_BYTES:
+            total, text, why = MAX_SKILL_BYTES, None, _over_total(shown)
+        if text is None:
+            yield relative, why, False
+            continue
+        total += len(text.encode("utf-8"))
+        yield relative, text, True
+
+
+def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
+    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted."""
     for directory, subdirs, files in os.walk(folder, followlinks=False):
         links = [d for d in subdirs if Path(directory, d).is_symlink()]
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
         for name in sorted(links + files):
             path = Path(directory, name)
             relative = path.relative_to(folder).as_posix()
-            if relative == SKILL_FILE or name.startswith("."):
-                continue
-            shown = f"{folder.name}/{relative}"
-            try:
-                data = _read_regular(path, shown)
-            except _Refused as exc:
-                log.warning("not loaded (%s): %s", exc, shown)
-                yield relative, f"it {exc}", False
-                continue
-            try:
-                yield relative, data.decode("utf-8"), True
-            except UnicodeDecodeError:
-                log.warning("not loaded (not UTF-8 text): %s", shown)
-                yield relative, "it is not UTF-8 text", False
+            if relative != SKILL_FILE and not name.startswith("."):
+                yield relative, path
+
+
+def _text(path: Path, shown: str) -> tuple[str | None, str]:
+    """(the file's text, "") when it is served; (None, why not) otherwise, logged."""
+    why = ""
+    if not _is_utf8(shown):  # a name the model could not write back (it holds a lone surrogate)
+        why = "its name is not UTF-8 text"
+    else:
+        try:
+            return _read_regular(path, shown).decode("utf-8"), ""
+        except _Refused as exc:
+            why = f"it {exc}"
+        except UnicodeDecodeError:
+            why = "it is not UTF-8 text"
+    log.warning("not loaded (%s): %s", why, _printable(shown))
+    return None, why
+
+
+def _over_total(shown: str) -> str:
+    why = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
+    log.warning("not loaded (%s): %s", why, _printable(shown))
+    return why
+
+
+def _printable(name: str) -> str:
+    """`name` with any lone surrogate written as an escape (a log handler cannot write one)."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _read_regular(path: Path, shown: str) -> bytes:
@@ -242,8 +332,11 @@ def _read_regular(path: Path, shown: str) -> bytes:
             )
         data = f.read(MAX_RESOURCE_BYTES + 1)
     if len(data) > MAX_RESOURCE_BYTES:
-        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
     return data
+
+
+_SHORTER = f"keep it under {MAX_RESOURCE_BYTES} bytes: move long material into files beside it, read as resources"
 
 
 def _check_stat(info: os.stat_result) -> None:
@@ -254,7 +347,7 @@ def _check_stat(info: os.stat_result) -> None:
     if info.st_nlink != 1:
         raise _Refused(f"is a hard link ({info.st_nlink} names for one file; it may live outside the skill)")
     if info.st_size > MAX_RESOURCE_BYTES:
-        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes")
+        raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
 
 
 def _shown(text: str, limit: int = 80) -> str:

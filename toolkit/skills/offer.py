@@ -67,7 +67,12 @@ class Skills:
     def __init__(self, skills: Sequence[Skill], rejected: Mapping[str, str] | None = None) -> None:
         self.by_name = {s.name: s for s in skills}
         if len(self.by_name) != len(skills):
-            raise ConfigurationError("Skills(...): two skills share a name; skill names must be unique")
+            names = [s.name for s in skills]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise ConfigurationError(
+                f"Skills(...): two skills share the name {', '.join(map(repr, twice))}; skill names must be unique. "
+                "Fix: rename one skill's folder and its SKILL.md name, or leave one of them out"
+            )
         self.rejected = dict(rejected or {})
         """Skill folders that were left out, and why (`from_directory` fills it)."""
         _check_tool_names(skills)
@@ -199,7 +204,7 @@ def _strings(call: ToolCall, *fields: str) -> dict[str, str]:
     text = call.arguments.strip() or "{}"
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
         data = None
     if not isinstance(data, dict):
         raise ArgumentError(call.name, [ArgumentProblem("", text[:60], "a JSON object", "not_json")])

@@ -1,0 +1,235 @@
+"""What a stranger declares: defaults, async, catch-all parameters, names in any script, nested
+models, unresolved annotations, blank templates. Each is a working method or a `ConfigurationError`
+at creation naming the method and the fix, never a `KeyError` or `NameError` at call time."""
+
+from pathlib import Path
+from typing import Annotated, Protocol
+
+import pytest
+from pydantic import BaseModel
+
+from toolkit.chat.messages import SystemMessage, UserMessage
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.errors import ConfigurationError
+from toolkit.services.declare import UserText, V, system_message, user_message
+from toolkit.services.service import ai_service
+from toolkit.services.templates import fixed_clock
+
+
+def create(declaration, script=()):
+    model = ScriptedModel(list(script))
+    return ai_service(declaration, model=model, clock=fixed_clock("2026-10-20T10:00:00")), model
+
+
+def error_of(declaration):
+    with pytest.raises(ConfigurationError) as info:
+        create(declaration)
+    return str(info.value)
+
+
+def sent(model):
+    return [m.content for m in model.requests[0].messages]
+
+
+# --- defaults -------------------------------------------------------------------------------------
+
+
+def test_an_omitted_argument_fills_the_template_with_its_default():
+    class A(Protocol):
+        @system_message("语气：{{tone}}")
+        @user_message("总结订单 {{order_id}}")
+        def summarize(self, order_id: str, tone: str = "简洁") -> str: ...
+
+    assistant, model = create(A, ["好", "好"])
+    assert assistant.summarize("SN1") == "好"
+    assert sent(model) == ["语气：简洁", "总结订单 SN1"]
+    assistant.summarize("SN2", tone="热情")
+    assert [m.content for m in model.requests[1].messages] == ["语气：热情", "总结订单 SN2"]
+
+
+def test_a_user_text_parameter_with_a_default_is_sent_when_omitted():
+    class A(Protocol):
+        def ask(self, question: str = "你好") -> str: ...
+
+    assistant, model = create(A, ["在"])
+    assert assistant.ask() == "在" and sent(model) == ["你好"]
+
+
+# --- what a method cannot be ------------------------------------------------------------------------
+
+
+def test_an_async_method_is_refused_at_creation():
+    class A(Protocol):
+        async def ask(self, question: str) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: is declared with async def, but a service's methods run synchronously (async is left out); "
+        "declare it with def, and from async code call it as await asyncio.to_thread(service.ask, ...)"
+    )
+
+
+def test_an_async_generator_method_is_refused_at_creation():
+    class A(Protocol):
+        async def ask(self, question: str):
+            yield question
+
+    assert error_of(A).startswith("A.ask: is declared with async def")
+
+
+@pytest.mark.parametrize("star", ["*", "**"])
+def test_catch_all_parameters_are_refused_at_creation(star):
+    namespace: dict = {}
+    exec(f"def ask(self, {star}rest: str) -> str: ...", namespace)
+    A = type("A", (), {"ask": namespace["ask"]})
+    assert error_of(A) == (
+        f"A.ask: parameter {star}rest takes any number of arguments, which can be neither the one user message "
+        "nor one template variable; declare each value as its own parameter"
+    )
+
+
+def test_an_annotation_that_cannot_be_resolved_is_a_configuration_error():
+    class A(Protocol):
+        def ask(self, question: str) -> "NoSuchModel": ...  # type: ignore[name-defined]  # noqa: F821
+
+    assert error_of(A) == (
+        "A.ask: its annotations cannot be resolved (NameError: name 'NoSuchModel' is not defined); define or "
+        "import every type they name in the declaration's module before calling ai_service()"
+    )
+
+
+@pytest.mark.parametrize("template", ["", "  \n"])
+def test_a_blank_user_message_template_is_refused_at_creation(template):
+    class A(Protocol):
+        @user_message(template)
+        def ask(self) -> str: ...
+
+    assert error_of(A) == (
+        f"A.ask: @user_message({template!r}) has no text; write the user message's template, "
+        "or remove the decorator and mark a parameter Annotated[str, UserText]"
+    )
+
+
+# --- what is not a declared method --------------------------------------------------------------
+
+
+def test_a_model_nested_in_the_declaration_static_and_class_methods_stay_as_they_are():
+    class A(Protocol):
+        class Answer(BaseModel):
+            status: str
+
+        @staticmethod
+        def normalize(text: str) -> str:
+            return text.strip()
+
+        @classmethod
+        def label(cls) -> str:
+            return cls.__name__
+
+        @property
+        def version(self) -> str:
+            return "v1"
+
+        def ask(self, question: str) -> Answer: ...
+
+        def ask_later(self, question: str) -> "Answer": ...  # as `from __future__ import annotations` writes it
+
+    assistant, _ = create(A, ['{"status": "ok"}', '{"status": "later"}'])
+    assert sorted(type(assistant).__plans__) == ["ask", "ask_later"]
+    assert assistant.normalize("  x ") == "x" and assistant.label() == "AService" and assistant.version == "v1"
+    assert assistant.ask("q") == A.Answer(status="ok")
+    assert assistant.ask_later("q") == A.Answer(status="later")
+
+
+# --- placeholder names ---------------------------------------------------------------------------
+
+
+def test_a_chinese_parameter_name_is_a_placeholder():
+    class A(Protocol):
+        @user_message("查询订单 {{订单号}}，今天是 {{ current_date }}")
+        def ask(self, 订单号: str) -> str: ...
+
+    assistant, model = create(A, ["好"])
+    assistant.ask("SN1")
+    assert sent(model) == ["查询订单 SN1，今天是 2026-10-20"]
+
+
+def test_a_v_name_in_any_script_fills_its_placeholder():
+    class A(Protocol):
+        @system_message("客户：{{客户}}")
+        def ask(self, question: Annotated[str, UserText], name: Annotated[str, V("客户")]) -> str: ...
+
+    assistant, model = create(A, ["好"])
+    assistant.ask("在吗", "张三")
+    assert model.requests[0].messages == (SystemMessage(content="客户：张三"), UserMessage(content="在吗"))
+
+
+def test_a_v_name_that_cannot_be_a_placeholder_is_refused():
+    class A(Protocol):
+        @user_message("{{order-id}}")
+        def ask(self, order: Annotated[str, V("order-id")]) -> str: ...
+
+    assert error_of(A) == (
+        "A.ask: parameter 'order' is marked V('order-id'), which cannot be a placeholder's name; use an identifier "
+        "(letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
+    )
+
+
+def test_the_user_text_and_the_memory_id_can_be_used_in_a_template_by_their_own_names():
+    from toolkit.services.service import memory_per_id
+    from toolkit.tools.decorator import MemoryId
+
+    class A(Protocol):
+        @system_message("用户 {{user}} 的问题：{{question}}")
+        def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+        @system_message("Answer briefly: {{question}}")
+        def ask(self, question: str) -> str: ...
+
+    model = ScriptedModel(["好", "ok"])
+    assistant = ai_service(A, model=model, memory=memory_per_id(), shared_memory_id="shared")
+    assistant.chat("u1", "在吗")
+    assistant.ask("why?")
+    assert model.requests[0].messages == (SystemMessage(content="用户 u1 的问题：在吗"), UserMessage(content="在吗"))
+    assert model.requests[1].messages[0] == SystemMessage(content="Answer briefly: why?")
+
+    # a variable of the same name wins over the user text
+    class B(Protocol):
+        @system_message("{{question}}")
+        def ask(self, question: Annotated[str, UserText], topic: Annotated[str, V("question")]) -> str: ...
+
+    other, model = create(B, ["ok"])
+    other.ask("the text", "the topic")
+    assert sent(model) == ["the topic", "the text"]
+
+
+@pytest.mark.parametrize(
+    "decorator, message",
+    [
+        (
+            system_message(),
+            "@system_message takes the text or file=..., and got neither; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)',
+        ),
+        (
+            system_message("你是客服", file="ecom_support.txt"),
+            "@system_message takes the text or file=..., not both; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)',
+        ),
+        (
+            system_message(Path("prompt.txt")),  # type: ignore[arg-type]
+            "@system_message takes the template text (a str), and got PosixPath; "
+            'for a file write @system_message(file="name.txt")',
+        ),
+        (
+            user_message(Path("question.txt")),  # type: ignore[arg-type]
+            "@user_message takes the template text (a str), and got PosixPath; "
+            "read a file first, e.g. @user_message(Path(...).read_text())",
+        ),
+    ],
+)
+def test_a_decorator_given_no_text_both_or_a_path_is_refused_at_creation(decorator, message):
+    class A(Protocol):
+        @decorator
+        def ask(self, question: str) -> str: ...
+
+    assert error_of(A) == f"A.ask: {message}"

@@ -1,0 +1,94 @@
+"""A catalogue a learner brings: a file of the wrong shape, names twice, queries expecting tools it
+does not have, no queries; and sizes past the catalogue or below zero. Each is a
+`ConfigurationError` naming the file or the call and what is wrong, never a `KeyError`, a
+`ZeroDivisionError` or random's "Sample larger than population"."""
+
+import json
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.search.catalog import FORMAT, evaluate, load_catalog, scaled_catalog, subset
+from toolkit.search.keyword import KeywordSearch
+
+
+def tool(name, domain="orders"):
+    return {"name": name, "description": f"does {name}", "parameters": {"type": "object"}, "domain": domain}
+
+
+def query(expected):
+    return {"query": f"please {expected}", "terms": [expected], "expected": expected}
+
+
+def write(tmp_path, content):
+    path = tmp_path / "catalog.json"
+    path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
+    return path
+
+
+def error_of(path):
+    with pytest.raises(ConfigurationError) as info:
+        load_catalog(path)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ({"tools": [tool("a")]}, "no 'queries'"),
+        ({"tools": [{"name": "a", "description": "d", "parameters": {}}], "queries": []}, "no 'domain'"),
+        ({"tools": ["a"], "queries": []}, "string indices must be integers, not 'str'"),
+        ([1, 2], "list indices must be integers or slices, not str"),
+    ],
+)
+def test_a_file_of_the_wrong_shape_says_what_is_missing_and_the_shape(tmp_path, content, problem):
+    path = write(tmp_path, content)
+    assert error_of(path) == (
+        f"load_catalog({str(path)!r}): the file does not have the catalogue's shape ({problem}); it must be {FORMAT}"
+    )
+
+
+@pytest.mark.parametrize("content", [b"{oops", b"\xff\xfe{}"])
+def test_a_file_that_is_not_utf8_json_says_so(tmp_path, content):
+    path = write(tmp_path, content)
+    message = error_of(path)
+    assert message.startswith(f"load_catalog({str(path)!r}): the file is not UTF-8 JSON (")
+    assert message.endswith(f"); it must be {FORMAT}")
+
+
+def test_a_missing_file_says_so(tmp_path):
+    path = tmp_path / "nope.json"
+    assert error_of(path) == f"load_catalog({str(path)!r}): cannot read the file (No such file or directory)"
+
+
+def test_names_twice_and_unknown_expected_tools_are_refused(tmp_path):
+    path = write(tmp_path, {"tools": [tool("a"), tool("b"), tool("a"), tool("b")], "queries": [query("a")]})
+    assert error_of(path) == (
+        f"load_catalog({str(path)!r}): tool names must be unique; more than one tool is named 'a', 'b'"
+    )
+    path = write(tmp_path, {"tools": [tool("a")], "queries": [query("a"), query("zzz"), query("yyy")]})
+    assert error_of(path) == (
+        f"load_catalog({str(path)!r}): queries expect tools the catalogue does not have: 'yyy', 'zzz'"
+    )
+
+
+def test_a_size_past_the_catalogue_keeps_every_tool(tmp_path):
+    catalog = load_catalog(write(tmp_path, {"tools": [tool(n) for n in "abcdef"], "queries": [query("a")]}))
+    assert [t.name for t in subset(catalog, 1000)] == list("abcdef")
+    rows = evaluate(catalog, [3, 1000], {"keyword": KeywordSearch()})
+    assert [(r.size, r.strategy, r.accuracy) for r in rows] == [
+        (3, "all tools in the prompt", 1.0),
+        (3, "keyword", 1.0),
+        (6, "all tools in the prompt", 1.0),
+        (6, "keyword", 1.0),
+    ]
+
+
+def test_no_queries_and_a_negative_size_are_refused(tmp_path):
+    catalog = load_catalog(write(tmp_path, {"tools": [tool("a")], "queries": []}))
+    with pytest.raises(ConfigurationError) as info:
+        evaluate(catalog, [1], {"keyword": KeywordSearch()})
+    assert str(info.value) == "evaluate(...): the catalogue has no labelled queries, so there is nothing to measure"
+    with pytest.raises(ConfigurationError) as info:
+        scaled_catalog([], -1)
+    assert str(info.value) == "scaled_catalog(..., size=-1): use a whole number, 0 or more"

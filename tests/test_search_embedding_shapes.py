@@ -1,0 +1,84 @@
+"""A learner's own embedding model that returns the wrong thing: one vector, too few rows, NaN, a
+different width for the query. Each is a `ConfigurationError` naming the model and what `embed`
+must return, never a numpy `AxisError`, a `KeyError` or a ranking of NaN."""
+
+import numpy as np
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.search.embeddings import ToolEmbeddingCache
+from toolkit.search.vector import VectorIndex, VectorSearch
+from toolkit.tools.reflect import ToolSpec
+
+SPECS = [ToolSpec("a", "alpha"), ToolSpec("b", "beta"), ToolSpec("c", "gamma")]
+
+
+class Returns:
+    """An embedding model whose `embed` returns `answer(texts)`."""
+
+    name = "mine"
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def embed(self, texts):
+        return self.answer(texts)
+
+
+RULE = "embed(texts) must return one row of finite numbers per text: shape (3, dimensions)"
+
+
+@pytest.mark.parametrize(
+    "answer, said",
+    [
+        (lambda texts: np.ones(len(texts)), "returned shape (3,)"),
+        (lambda texts: np.ones((len(texts) - 1, 4)), "returned shape (2, 4)"),
+        (lambda texts: np.ones((len(texts), 2, 2)), "returned shape (3, 2, 2)"),
+        (lambda texts: np.ones((len(texts), 0)), "returned shape (3, 0)"),
+        (lambda texts: None, "returned NoneType"),
+    ],
+)
+def test_a_wrong_shape_is_refused_when_the_index_is_built(answer, said):
+    with pytest.raises(ConfigurationError) as info:
+        VectorSearch(model=Returns(answer)).index(SPECS)
+    assert str(info.value) == f"embedding model 'mine': embed() of 3 text(s) {said}; {RULE}"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_nan_or_infinite_vectors_are_refused(bad):
+    with pytest.raises(ConfigurationError) as info:
+        VectorSearch(model=Returns(lambda texts: np.full((len(texts), 4), bad))).index(SPECS)
+    assert str(info.value) == f"embedding model 'mine': embed() returned NaN or infinite numbers; {RULE}"
+
+
+def test_text_that_is_not_numbers_is_refused():
+    with pytest.raises(ConfigurationError) as info:
+        VectorSearch(model=Returns(lambda texts: [["x"]] * len(texts))).index(SPECS)
+    assert str(info.value) == f"embedding model 'mine': embed() returned list, not numbers; {RULE}"
+    # while lists and integers are numbers too
+    index = VectorIndex.build(SPECS, ToolEmbeddingCache(Returns(lambda texts: [[1, 0]] * len(texts))))
+    assert [m.name for m in index.search(np.array([1, 0]), 2)] == ["a", "b"]
+
+
+def test_a_query_of_another_width_is_refused():
+    widths = iter([4, 3])
+    search = VectorSearch(model=Returns(lambda texts: np.ones((len(texts), next(widths)))))
+    index = search.index(SPECS)
+    with pytest.raises(ConfigurationError) as info:
+        search.search(index, "alpha")
+    assert str(info.value) == (
+        "the query's vector has shape (3,), the tools' vectors (4,): embed the query with the model that "
+        "embedded the tools (build the index again after changing it)"
+    )
+
+
+def test_a_tool_without_a_description_is_embedded_by_its_name_as_the_keyword_index_takes_it():
+    from toolkit.search.keyword import KeywordIndex
+    from toolkit.search.vector import tool_text
+
+    specs = [ToolSpec("refund_money", None), ToolSpec("track", "track a parcel")]  # type: ignore[arg-type]
+    assert tool_text(specs[0]) == "refund_money"
+    letters = Returns(lambda texts: np.array([[t.count("r"), t.count("p")] for t in texts], dtype=np.float32))
+    search = VectorSearch(model=letters)
+    assert [m.name for m in search.search(search.index(specs), "rr")][0] == "refund_money"
+    assert [m.name for m in KeywordIndex(specs).search(["refund"])] == ["refund_money"]

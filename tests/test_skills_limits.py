@@ -1,0 +1,78 @@
+"""A skill folder a stranger fills: a folder of data far bigger than a model reads, and file names
+that are not UTF-8. What is served stays bounded and writable back by the model; the rest is
+refused, each file saying why, in a fixed order."""
+
+import os
+
+import pytest
+
+from toolkit.errors import SkillError
+from toolkit.skills import folders
+from toolkit.skills.folders import MAX_RESOURCE_BYTES, MAX_SKILL_BYTES, SKILL_FILE, load_skill
+
+
+def _skill(root, name="data"):
+    folder = root / name
+    folder.mkdir()
+    (folder / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: d\n---\nbody\n")
+    return folder
+
+
+def test_a_skill_holds_at_most_max_skill_bytes_the_files_after_are_refused_unread(tmp_path, monkeypatch):
+    folder = _skill(tmp_path)
+    (folder / "rows").mkdir()
+    chunk = "行" * (MAX_RESOURCE_BYTES // 3 - 1)  # 3 bytes each in UTF-8: just under the per-file limit
+    count = MAX_SKILL_BYTES // len(chunk.encode()) + 3
+    for i in range(count):
+        (folder / "rows" / f"{i:04d}.md").write_text(chunk)
+    (folder / "readme.md").write_text("read me first")
+    read = []
+    original = folders._read_regular
+    monkeypatch.setattr(folders, "_read_regular", lambda path, shown: read.append(shown) or original(path, shown))
+    skill = load_skill(folder)
+    served = sum(len(t.encode()) for t in skill.resources.values())
+    assert served <= MAX_SKILL_BYTES and "readme.md" in skill.resources  # names sorted, folder by folder
+    kept = sorted(p for p in skill.resources if p.startswith("rows/"))
+    assert kept == [f"rows/{i:04d}.md" for i in range(len(kept))] and len(kept) == (MAX_SKILL_BYTES - 13) // len(
+        chunk.encode()
+    )
+    why = f"it would take the skill's files over {MAX_SKILL_BYTES} bytes in all"
+    assert skill.refused == {f"rows/{i:04d}.md": why for i in range(len(kept), count)}
+    assert len(read) == 1 + len(skill.resources) + 1  # SKILL.md, the served, the first over the limit; none after
+    with pytest.raises(SkillError) as info:
+        skill.resource(f"rows/{count - 1:04d}.md")
+    assert str(info.value).startswith(f"Skill 'data' does not serve 'rows/{count - 1:04d}.md': {why}.")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="bytes file names")
+def test_a_file_whose_name_is_not_utf8_is_refused_and_never_listed(tmp_path, caplog):
+    folder = _skill(tmp_path)
+    (folder / "ok.md").write_text("fine")
+    with open(os.path.join(os.fsencode(folder), b"\xff\xfe.md"), "wb") as f:
+        f.write(b"text")
+    os.mkdir(os.path.join(os.fsencode(folder), b"\xe9t\xe9"))
+    with open(os.path.join(os.fsencode(folder), b"\xe9t\xe9", b"notes.md"), "wb") as f:
+        f.write(b"text")
+    skill = load_skill(folder)
+    assert dict(skill.resources) == {"ok.md": "fine"}
+    assert sorted(skill.refused.values()) == ["its name is not UTF-8 text"] * 2
+    with pytest.raises(SkillError) as info:
+        skill.resource("nope.md")
+    assert str(info.value) == "Skill 'data' has no resource 'nope.md'. Available resources: ok.md."
+    assert "not loaded (its name is not UTF-8 text): data/\\udcff\\udcfe.md" in caplog.text
+
+
+def test_a_skill_folder_given_as_the_folder_of_skills_is_refused_not_empty(tmp_path):
+    from toolkit.errors import ConfigurationError
+    from toolkit.skills.offer import Skills
+
+    folder = _skill(tmp_path, "refunds")
+    (folder / "templates").mkdir()
+    (folder / "templates" / "reply.md").write_text("reply")
+    with pytest.raises(ConfigurationError) as info:
+        Skills.from_directory(folder)
+    assert str(info.value) == (
+        f"load_skills({str(folder)!r}): that folder is one skill (it has a SKILL.md), not the folder of skills. "
+        f"Fix: pass its parent, load_skills({str(tmp_path)!r}), or load it alone with load_skill(...)"
+    )
+    assert list(Skills.from_directory(tmp_path).by_name) == ["refunds"]

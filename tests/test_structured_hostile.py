@@ -1,0 +1,124 @@
+"""Structured output on what a stranger declares and what a model says: schema names OpenAI accepts
+whatever the type is called, and one JSON object found in chatter that has braces of its own."""
+
+import re
+from typing import Generic, Literal, TypeVar
+
+import pytest
+from pydantic import BaseModel
+
+from toolkit.errors import OutputParsingError
+from toolkit.services.structured import OutputType, extract_json
+
+T = TypeVar("T")
+OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+
+
+class Item(BaseModel):
+    sku: str
+
+
+class 订单摘要(BaseModel):
+    status: str
+
+
+class Order_Summary2(BaseModel):
+    status: str
+
+
+@pytest.mark.parametrize(
+    "declared, name",
+    [
+        (Page[Item], "Page_Item"),
+        (订单摘要, "answer"),
+        (int | None, "answer"),
+        (Literal["a", "b"], "Literal"),
+        (type("X" * 80, (BaseModel,), {"__annotations__": {"a": int}}), "X" * 64),
+        (Order_Summary2, "Order_Summary2"),
+        (list[Item], "list"),
+    ],
+)
+def test_the_schema_name_is_one_openai_accepts(declared, name):
+    output = OutputType(declared)
+    assert output.name == name and OPENAI_NAME.match(output.response_format()["json_schema"]["name"])
+
+
+def test_a_generic_model_is_asked_for_under_a_name_openai_accepts_and_answers_as_usual():
+    assert OutputType(Page[Item]).response_format()["json_schema"]["name"] == "Page_Item"
+    assert OutputType(Page[Item]).parse('{"items": [{"sku": "1"}]}') == Page[Item](items=[Item(sku="1")])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '订单 {SN1} 的结果：{"status": "ok"}',
+        'Here is the {JSON}: {"status": "ok"} {done}',
+        '{note} ```json\n{"status": "ok"}\n``` {end}',
+        '{"status": "ok"} — 以上 {完}',
+    ],
+)
+def test_one_object_in_chatter_with_braces_is_found(answer):
+    assert OutputType(订单摘要).parse(answer) == 订单摘要(status="ok")
+
+
+def test_one_object_is_found_whole_but_two_are_not_chosen_between():
+    assert extract_json('say {x}: {"a": {"b": {}}} ok') == '{"a": {"b": {}}}'  # nested: one object
+    text = '{"status": "a"} or {"status": "b"}'
+    assert extract_json(text) == text
+    with pytest.raises(OutputParsingError, match="the answer is not a JSON object"):
+        OutputType(订单摘要).parse(text)
+
+    hostile = "{" * 200_000 + '"status": "ok"}' + " {x" * 100_000  # only the first braces are tried
+    with pytest.raises(OutputParsingError):
+        OutputType(订单摘要).parse(hostile)
+
+
+class Node(BaseModel):
+    name: str
+    children: list["Node"] = []
+
+
+def nested(depth):
+    return '{"name": "a", "children": [' * depth + '{"name": "b"}' + "]}" * depth
+
+
+@pytest.mark.parametrize("depth", [500, 2000, 100_000])
+def test_an_answer_nested_too_deeply_is_an_output_parsing_error(depth):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(Node).parse(nested(depth))
+    assert str(info.value) == "the JSON is nested too deeply to read"
+
+
+def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_error():
+    from typing import Protocol
+
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.services.service import ai_service
+
+    class Tree(Protocol):
+        def grow(self, question: str) -> Node: ...
+
+    model = ScriptedModel([nested(500), nested(500)])
+    with pytest.raises(OutputParsingError) as info:
+        ai_service(Tree, model=model).grow("q")
+    assert str(info.value) == "the JSON is nested too deeply to read" and len(info.value.answers) == 2
+    assert model.requests[1].messages[-1].content == (
+        "Your answer could not be used: the JSON is nested too deeply to read. "
+        "Reply again with only the JSON object, matching the schema."
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '先算一下：\n```python\nprices = {"a": 1}\nprint(prices)\n```\n结果：\n```json\n{"status": "ok"}\n```',
+        '{"status": "ok"}\n```text\n以上为订单状态\n```',
+        '```json\n{"status": "ok ``` done"}\n```',
+    ],
+)
+def test_the_fenced_block_or_text_that_holds_the_object_is_the_one_read(answer):
+    assert OutputType(订单摘要).parse(answer) == 订单摘要(status=answer.split('"status": "')[1].split('"')[0])

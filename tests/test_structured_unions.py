@@ -1,0 +1,75 @@
+"""Structured output whose type is a union of models (`A | B`, a discriminated union, a list of
+either): an answer that is the second branch is accepted, and a field no branch declares is
+still refused, named against the branch the answer is."""
+
+from typing import Annotated, Literal
+
+import pytest
+from pydantic import BaseModel, Field
+
+from toolkit.errors import OutputParsingError
+from toolkit.services.structured import OutputType
+
+
+class Refund(BaseModel):
+    order_id: str
+    amount: float
+
+
+class Exchange(BaseModel):
+    order_id: str
+    new_sku: str
+
+
+class Decision(BaseModel):
+    action: Refund | Exchange
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    meow: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+    bark: int
+
+
+class Pet(BaseModel):
+    pet: Annotated[Cat | Dog, Field(discriminator="kind")]
+
+
+@pytest.mark.parametrize(
+    "declared, answer, value",
+    [
+        (
+            Decision,
+            '{"action": {"order_id": "SN1", "new_sku": "X"}}',
+            Decision(action=Exchange(order_id="SN1", new_sku="X")),
+        ),
+        (Refund | Exchange, '{"value": {"order_id": "SN1", "new_sku": "X"}}', Exchange(order_id="SN1", new_sku="X")),
+        (
+            list[Refund | Exchange],
+            '{"value": [{"order_id": "A", "amount": 1}, {"order_id": "B", "new_sku": "Y"}]}',
+            [Refund(order_id="A", amount=1), Exchange(order_id="B", new_sku="Y")],
+        ),
+        (Pet, '{"pet": {"kind": "dog", "bark": 2}}', Pet(pet=Dog(kind="dog", bark=2))),
+        (Refund | dict[str, int], '{"value": {"anything": 1}}', {"anything": 1}),
+    ],
+)
+def test_an_answer_of_any_branch_is_accepted(declared, answer, value):
+    assert OutputType(declared).parse(answer) == value
+
+
+@pytest.mark.parametrize(
+    "declared, answer, problem",
+    [
+        (Decision, '{"action": {"order_id": "SN1", "new_sku": "X", "coupon": "VIP"}}', "action.coupon: not a field"),
+        (Pet, '{"pet": {"kind": "dog", "bark": 1, "meow": 2}}', "pet.meow: not a field"),
+        (Refund | None, '{"value": {"order_id": "A", "amount": 1, "note": "x"}}', "note: not a field"),
+    ],
+)
+def test_a_field_no_branch_declares_is_named_against_the_branch_the_answer_is(declared, answer, problem):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(declared).parse(answer)
+    assert str(info.value) == f"the JSON does not match the schema ({problem})"

@@ -313,10 +313,15 @@ def openai_name(name: str) -> str:
 
 
 def wire_names(names: Sequence[str]) -> dict[str, str]:
-    """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash)."""
-    taken: set[str] = set()
-    out: dict[str, str] = {}
+    """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash).
+
+    A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
+    from another (`files.read` → `files_read`) never takes it from the tool really called that."""
+    taken = {name for name in names if openai_name(name) == name}
+    out: dict[str, str] = {name: name for name in names if name in taken}
     for name in names:
+        if name in out:
+            continue
         wire, n = openai_name(name), 1
         while wire in taken:
             n += 1
@@ -355,11 +360,23 @@ class McpExecutor:
             raise McpToolError(lost_text(self.client.name, exc.reason, self.annotations)) from None
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
+        except McpError as exc:  # a JSON-RPC error ("Unknown tool: files.read"): it may name the tool too
+            raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name)) from None
         if result.is_error:
-            raise McpToolError(result_text(result) or "the server reported an error without a message")
+            text = result_text(result) or "the server reported an error without a message"
+            raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
         attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
         return ToolOutput(result_text(result, self.accepts_images), attributes)
+
+
+def _server_name_note(text: str, server_name: str, called: str) -> str:
+    """A note for an error text that names the tool as the server knows it, when the model knows
+    it by another name (a wire name, `rename_tools`): the model can only call the name it was
+    given. The server's words stay as they are (a name may also be an ordinary word in them)."""
+    if server_name == called or not re.search(rf"(?<![A-Za-z0-9]){re.escape(server_name)}", text):
+        return ""
+    return f"\n(The server calls this tool {server_name!r}; call it as {called!r}.)"
 
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:

@@ -43,7 +43,8 @@ a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the st
 fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`; a
 returned exception is its message, sanitised as a raised one's; numpy and pandas values are JSON
 (`tolist()`, one object per row: their `str()` cuts data to `...`); an iterator is read to at
-most `ITEMS_READ` items; and a value JSON cannot write (an ORM row, a class, a cycle) is its
+most `ITEMS_READ` items (those nested in a dict, list, dataclass or model too, all of them
+together); and a value JSON cannot write (an ORM row, a class, a cycle) is its
 `str()`, as in LangChain and the OpenAI Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
@@ -192,7 +193,7 @@ class Tool:
         try:
             output = self.executor(call, context)
         except ArgumentError as exc:
-            return _failed(call, "argument", exc, policies.argument_error)
+            return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
         value = output.value if isinstance(output, ToolOutput) else output
@@ -264,6 +265,22 @@ def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outc
     except Exception as stop:  # the policy stops the loop: record what the model would have read
         text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
         return Outcome(_error(call, text), kind, stop)
+
+
+def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
+    """`error` naming the tool as the model called it. An executor knows the name it was written
+    under, and a wrapper (`rename_tools`, `map_tools`) may have given the tool another: the model
+    cannot call the old one. The text is rebuilt when it is the standard one (a subclass with a
+    `__str__` of its own reads `tool_name`)."""
+    if error.tool_name == call.name:
+        return error
+    renamed = type(error).__new__(type(error), *error.args)  # its __init__ may take other arguments
+    vars(renamed).update(vars(error))
+    renamed.tool_name = call.name
+    if error.args == (str(ArgumentError(error.tool_name, error.problems)),):
+        renamed.args = (str(ArgumentError(call.name, error.problems)),)
+    renamed.__cause__ = error.__cause__
+    return renamed
 
 
 def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy) -> Outcome:
@@ -439,6 +456,8 @@ _STR = frozenset({str})
 def _marked_json_text(value: Any) -> str:
     """The full path: finite `Decimal`s written as JSON numbers, anything else through pydantic
     (`to_jsonable_python`), NaN and infinities as strings."""
+    if _holds_iterator(value):  # read here, to the bound: JSON would read each to its end
+        value = _iterators_read(value, [ITEMS_READ])
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers)
     if isinstance(value, BaseModel):
@@ -518,6 +537,94 @@ def _iterator_text(items: Iterator[Any]) -> str:
     return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
 
 
+def _holds_iterator(value: Any) -> bool:
+    """An iterator is `value` or is nested in it: in a dict, list, tuple, set, dataclass or pydantic
+    model (what JSON would read to its end). Reads nothing. Looked for level by level, each level
+    decided by its types first (rows of scalars are one set of types); `_DEPTH` levels at most,
+    so a cycle ends (pydantic refuses a cycle anyway)."""
+    level = [value]
+    for _ in range(_DEPTH):
+        kinds = [kind for kind in set(map(type, level)) if _may_hold(kind)]
+        if not kinds:
+            return False
+        if any(issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES) for kind in kinds):
+            return True
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                deeper += item.values()
+            elif kind is list or kind is tuple:
+                deeper += item
+            elif _may_hold(kind):
+                deeper += _nested(item) or ()
+        level = deeper
+    return False
+
+
+_DEPTH = 100
+"""How deep `_holds_iterator` looks (JSON this deep is a cycle, or nothing a model could read)."""
+
+
+def _may_hold(kind: type) -> bool:
+    """A value of type `kind` may be an iterator or hold one (`_nested`); decided once per type."""
+    known = _HOLDERS.get(kind)
+    if known is None:
+        if len(_HOLDERS) > 512:  # classes made on the fly: keep the table small
+            _HOLDERS.clear()
+        known = _HOLDERS[kind] = issubclass(kind, _HOLDER_KINDS) or dataclasses.is_dataclass(kind)
+    return known
+
+
+_HOLDERS: dict[type, bool] = {}
+_HOLDER_KINDS = (Iterator, dict, list, tuple, set, frozenset, BaseModel)
+
+
+def _nested(value: Any) -> Iterable[Any] | None:
+    """The values `value` holds that JSON would write (None: it holds none)."""
+    if isinstance(value, dict):
+        return value.values()
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return value
+    if isinstance(value, BaseModel):
+        return list(vars(value).values())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [getattr(value, f.name) for f in dataclasses.fields(value)]
+    return None
+
+
+def _iterators_read(value: Any, left: list[int]) -> Any:
+    """`value` with each nested iterator read to a list, all of them together to at most
+    `ITEMS_READ` items (`left[0]` is what remains); one cut short ends with a line saying so,
+    one that fails while read is the text saying that (as a returned one's). A container,
+    dataclass or model holding one becomes its plain JSON shape; any other value stays itself."""
+    if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+        try:
+            read = list(itertools.islice(value, left[0] + 1))
+        except Exception as exc:
+            return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+        went_on, read = len(read) > left[0], read[: left[0]]
+        left[0] -= len(read)  # before the items' own iterators take their share
+        read = [_iterators_read(item, left) for item in read]
+        return read + [_cut_note(len(read))] if went_on else read
+    if not _holds_iterator(value):
+        return value
+    if isinstance(value, dict):
+        return {key: _iterators_read(item, left) for key, item in value.items()}
+    if isinstance(value, BaseModel):  # python mode: its iterators stay unread, and are read here
+        return _iterators_read(value.model_dump(), left)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _iterators_read(getattr(value, f.name), left) for f in dataclasses.fields(value)}
+    return [_iterators_read(item, left) for item in value]
+
+
+def _cut_note(read: int) -> str:
+    """The last item of a nested iterator cut short (`read` items of it were read)."""
+    if read:
+        return f"(only the first {read} items were read: the iterator went on)"
+    return f"(not read: the result's iterators had given {ITEMS_READ} items already)"
+
+
 def _exception_text(exc: BaseException) -> str:
     """A returned (not raised) exception: its message, sanitised as a raised one's is (it can
     hold a key or a connection string just the same), or its class name when it has none."""
@@ -588,7 +695,7 @@ def function_tool(fn: Callable[..., Any]) -> Tool:
 
 
 def _caller(reflection: Reflection, bound_to: Any) -> Executor:
-    fn, params, name = reflection.function, reflection.params, reflection.spec.name
+    fn, params = reflection.function, reflection.params
     head = () if bound_to is None else (bound_to,)
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
     visible, known = arguments.model_parameters(params)
@@ -597,10 +704,11 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     def run(call: ToolCall, context: InvocationContext) -> Any:
         if not exact:
             exact.append(_decimal_parameters(params))
-        raw = arguments.parse_arguments(name, call.arguments, exact=bool(exact[0]))
+        called = call.name  # the name the model knows (a wrapper may have renamed the tool)
+        raw = arguments.parse_arguments(called, call.arguments, exact=bool(exact[0]))
         if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
             raw = arguments.floats_except(raw, exact[0])
-        kwargs = arguments.coerce_visible(name, visible, known, raw)
+        kwargs = arguments.coerce_visible(called, visible, known, raw)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)
@@ -719,6 +827,13 @@ def _methods(obj: Any) -> list[Tool]:
         raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
+        if callable(getattr(obj, "provide", None)):  # `tools=[provider]` for `providers=[provider]`
+            label = getattr(obj, "label", None)
+            raise ToolDefinitionError(
+                f"tools_from({label if isinstance(label, str) else kind + ' object'})",
+                "it is a tool provider (it has provide(request)), not a tool",
+                "pass it as providers=[...], e.g. run_loop(..., providers=[provider])",
+            )
         raise ToolDefinitionError(
             f"tools_from({kind} object)",
             f"{kind} has no @tool methods",

@@ -2,6 +2,7 @@
 returned one, all of a value's iterators together, whatever holds them (a dict, list, tuple, set,
 dataclass or pydantic model). They were read whole: `{"rows": itertools.count()}` hung the loop."""
 
+import collections
 import dataclasses
 import itertools
 import json
@@ -45,6 +46,7 @@ class Report(BaseModel):
         (lambda rows: {"rows": rows}, lambda rows: {"rows": rows}),
         (lambda rows: [1, rows], lambda rows: [1, rows]),
         (lambda rows: ("t", {"deep": [rows]}), lambda rows: ["t", {"deep": [rows]}]),
+        (lambda rows: {"d": collections.deque([rows])}, lambda rows: {"d": [rows]}),
         (lambda rows: Page(rows), lambda rows: {"rows": rows, "title": "p"}),
         (lambda rows: Report(rows=rows), lambda rows: {"rows": rows, "title": "r"}),
         (
@@ -52,7 +54,7 @@ class Report(BaseModel):
             lambda rows: {"page": {"rows": {"rows": rows, "title": "r"}, "title": "p"}},
         ),
     ],
-    ids=["dict", "list", "tuple-dict-list", "dataclass", "pydantic-model", "model-in-dataclass-in-dict"],
+    ids=["dict", "list", "tuple-dict-list", "deque", "dataclass", "pydantic-model", "model-in-dataclass-in-dict"],
 )
 def test_an_endless_iterator_nested_anywhere_is_read_to_the_bound(make, shape):
     assert json.loads(to_text(make(endless()))) == shape([*range(ITEMS_READ), CUT])

@@ -12,7 +12,8 @@ from toolkit.loop.run import run_loop
 from toolkit.loop.sources import StaticProvider, build_context
 from toolkit.loop.wrappers import filter_tools, rename_tools
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import tools_from
+from toolkit.tools.execute import Tool, tools_from
+from toolkit.tools.reflect import ToolSpec
 
 
 @tool
@@ -215,3 +216,22 @@ def test_a_wrapper_over_something_that_is_not_a_provider_is_refused_when_made(in
     with pytest.raises(ToolDefinitionError) as caught:
         rename_tools(inner, {})
     assert str(caught.value) == text
+
+
+def _named(name, text):
+    return Tool(ToolSpec(name, "A tool.", None), lambda call, context: text, f"test {text}")
+
+
+def test_one_answer_naming_a_tool_twice_is_an_error_for_a_dynamic_provider_too():
+    """A dynamic provider's second tool of a name was dropped without a word (the first one ran);
+    a static provider's was an error already. Offering its tools again each round stays fine."""
+    provider = StaticProvider([_named("x", "first"), _named("x", "second")], dynamic=True)
+    with pytest.raises(ConfigurationError) as caught:
+        build_context(providers=[provider])
+    assert str(caught.value) == (
+        "tool name 'x' is defined twice: by test first and by test second; "
+        "rename one of them (tool names must be unique in a call)"
+    )
+    again = StaticProvider([_named("x", "ran x")], dynamic=True)
+    result = _answer([call("x"), call("x"), "done"], providers=[again])
+    assert [m.content for m in result.new_messages if m.role == "tool"] == ["ran x", "ran x"]

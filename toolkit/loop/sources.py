@@ -164,17 +164,21 @@ class ToolContext:
 
     def add(self, tools: Iterable[Tool], *, only_new: bool = False, owner: object = None) -> list[str]:
         """Add tools; a name seen before is an error. With `only_new`, a name that the same
-        `owner` (a dynamic provider) added before is skipped: it offers its tools again each round."""
-        added = []
+        `owner` (a dynamic provider) added before is skipped: it offers its tools again each round
+        (but once per answer: a name twice in one answer is an error, as for any provider)."""
+        added, answered = [], set()
         for tool in tools:
             if tool.name in self.available:
-                if only_new and owner is not None and self._owners.get(tool.name) is owner:
+                again = tool.name not in answered and only_new and owner is not None
+                answered.add(tool.name)
+                if again and self._owners.get(tool.name) is owner:
                     continue
                 raise ConfigurationError(
                     f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
                     f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
                 )
             self.available[tool.name] = tool
+            answered.add(tool.name)
             if owner is not None:
                 self._owners[tool.name] = owner
             added.append(tool.name)

@@ -53,6 +53,7 @@ async tools (refused at registration: `@tool` functions by `reflect`, executors 
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import decimal
 import functools
@@ -577,14 +578,16 @@ def _may_hold(kind: type) -> bool:
 
 
 _HOLDERS: dict[type, bool] = {}
-_HOLDER_KINDS = (Iterator, dict, list, tuple, set, frozenset, BaseModel)
+_SEQUENCES = (list, tuple, set, frozenset, collections.deque)
+"""What pydantic writes as a JSON list by reading its items."""
+_HOLDER_KINDS = (Iterator, dict, BaseModel, *_SEQUENCES)
 
 
 def _nested(value: Any) -> Iterable[Any] | None:
     """The values `value` holds that JSON would write (None: it holds none)."""
     if isinstance(value, dict):
         return value.values()
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, _SEQUENCES):
         return value
     if isinstance(value, BaseModel):
         return list(vars(value).values())

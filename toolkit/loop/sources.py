@@ -112,7 +112,7 @@ class ToolRegistry:
 
         An async executor is refused here (`ToolDefinitionError`): the loop calls executors
         synchronously, so its call would return a coroutine that never runs."""
-        spec = spec if isinstance(spec, ToolSpec) else ToolSpec.from_openai(spec)
+        spec = spec if isinstance(spec, ToolSpec) else _spec_of(spec, version)
         check_executor(executor, f"ToolRegistry.register({spec.name!r}, version={version!r})")
         versions = self._versions.setdefault(spec.name, {})
         if version in versions:
@@ -142,6 +142,21 @@ class ToolRegistry:
 
     def tools(self) -> list[Tool]:
         return [self._versions[name][version] for name, version in self._selected.items()]
+
+
+def _spec_of(spec: Any, version: str) -> ToolSpec:
+    """A registered spec given as an OpenAI dict (the outer one or its `function`) as a `ToolSpec`;
+    anything else, or a dict without a name, is refused naming what to pass."""
+    function = spec.get("function", spec) if isinstance(spec, Mapping) else None
+    if not isinstance(function, Mapping) or "name" not in function:
+        got = "a dict without a 'name'" if isinstance(function, Mapping) else _a_kind(spec)
+        raise ToolDefinitionError(
+            f"ToolRegistry.register(..., version={version!r})",
+            f"the spec is {got}; it takes a ToolSpec or an OpenAI tool dict",
+            'pass ToolSpec("query_order", "...", {"type": "object", ...}) or '
+            '{"type": "function", "function": {"name": "query_order", "description": "...", "parameters": {...}}}',
+        )
+    return ToolSpec.from_openai(function)
 
 
 @dataclass

@@ -366,8 +366,9 @@ def _kind(value: Any) -> str:
 
 
 def check_executor(executor: Any, where: str) -> None:
-    """Refuse an executor the loop cannot run: not callable, or async (its call would return a
-    coroutine that never runs). Raised where the tool is built, before any model sees it."""
+    """Refuse an executor the loop cannot run: not callable, async (its call would return a
+    coroutine that never runs), or a function that cannot be called `(call, context)`. Raised
+    where the tool is built, before any model sees it."""
     if not callable(executor):
         raise ToolDefinitionError(
             where,
@@ -375,7 +376,8 @@ def check_executor(executor: Any, where: str) -> None:
             "pass a function (call, context) -> value as the executor",
         )
     if type(executor) is types.FunctionType and not executor.__code__.co_flags & _ASYNC_FLAGS:
-        return  # the usual case, decided without inspect
+        _check_call_and_context(executor, where)  # the usual case, decided without inspect
+        return
     if _is_async(executor):
         raise ToolDefinitionError(
             where,
@@ -386,6 +388,31 @@ def check_executor(executor: Any, where: str) -> None:
 
 
 _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _check_call_and_context(fn: types.FunctionType, where: str) -> None:
+    """A function executor is called `fn(call, context)`: one that cannot take that (the tool's own
+    function, `def query(order_id)`) would fail every call, and only the model would hear of it.
+    Read from the code object (no `inspect`: every `Tool` made checks its executor)."""
+    code = fn.__code__
+    positional, varargs = code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS)
+    keyword_only = code.co_varnames[positional : positional + code.co_kwonlyargcount]
+    required = positional - len(fn.__defaults__ or ())
+    missing_keywords = [n for n in keyword_only if n not in (fn.__kwdefaults__ or {})]
+    if (positional >= 2 or varargs) and required <= 2 and not missing_keywords and tool_options(fn) is None:
+        return
+    names = ", ".join(code.co_varnames[: positional + code.co_kwonlyargcount]) or "no arguments"
+    problem = (
+        f"the executor {function_label(fn)} is a @tool function; an executor takes (call, context)"
+        if tool_options(fn) is not None
+        else f"the executor {function_label(fn)} takes ({names}), and the loop calls it as executor(call, context)"
+    )
+    raise ToolDefinitionError(
+        where,
+        problem,
+        "write def run(call, context) that reads call.arguments (a JSON string), or pass the function itself "
+        "as tools=[...]",
+    )
 
 
 def _is_async(fn: Any) -> bool:

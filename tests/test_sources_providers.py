@@ -9,7 +9,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.loop.run import run_loop
-from toolkit.loop.sources import StaticProvider, build_context
+from toolkit.loop.sources import StaticProvider, ToolRegistry, build_context
 from toolkit.loop.wrappers import filter_tools, rename_tools
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import Tool, tools_from
@@ -186,8 +186,27 @@ def test_a_provider_in_tools_is_pointed_at_providers():
             "registry=StaticProvider object: registry= takes a ToolRegistry, and got a StaticProvider. "
             "Fix: pass tools as tools=[...] and providers as providers=[...]",
         ),
+        (
+            {"tools": [ToolRegistry()]},
+            "tools_from(ToolRegistry object): it is a tool registry, not a tool. Fix: pass it as registry=..., "
+            "e.g. run_loop(..., registry=registry), or its tools: tools=registry.tools()",
+        ),
+        (
+            {"providers": [ToolRegistry()]},
+            "providers=[ToolRegistry object]: it is a tool registry, not a provider. Fix: pass it as registry=..., "
+            "or as StaticProvider(registry.tools())",
+        ),
     ],
-    ids=["function", "tool", "object-with-tool-methods", "list", "registry-list", "registry-provider"],
+    ids=[
+        "function",
+        "tool",
+        "object-with-tool-methods",
+        "list",
+        "registry-list",
+        "registry-provider",
+        "tools-registry",
+        "providers-registry",
+    ],
 )
 def test_a_source_in_the_wrong_keyword_names_the_right_one(sources, text):
     with pytest.raises(ToolDefinitionError) as caught:

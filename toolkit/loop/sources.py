@@ -271,7 +271,12 @@ def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
     kind = type(provider).__name__
     label = function_label(provider) if callable(provider) else f"{kind} object"
     name = getattr(provider, "__name__", None) or "..."
-    if isinstance(provider, Tool) or tool_options(provider) is not None or _has_tool_methods(provider):
+    if isinstance(provider, ToolRegistry):
+        problem, fix = (
+            "it is a tool registry, not a provider",
+            "pass it as registry=..., or as StaticProvider(registry.tools())",
+        )
+    elif isinstance(provider, Tool) or tool_options(provider) is not None or _has_tool_methods(provider):
         problem, fix = "it is a tool, not a provider", f"pass it as tools=[{name}], or as StaticProvider([{name}])"
     else:
         problem = f"{a_or_an(kind)} is not a tool provider (a provider has a method provide(request))"

@@ -857,6 +857,12 @@ def _methods(obj: Any) -> list[Tool]:
         raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
+        if callable(getattr(obj, "register", None)) and callable(getattr(obj, "tools", None)):  # a ToolRegistry
+            raise ToolDefinitionError(
+                f"tools_from({kind} object)",
+                "it is a tool registry, not a tool",
+                "pass it as registry=..., e.g. run_loop(..., registry=registry), or its tools: tools=registry.tools()",
+            )
         if callable(getattr(obj, "provide", None)):  # `tools=[provider]` for `providers=[provider]`
             label = getattr(obj, "label", None)
             raise ToolDefinitionError(

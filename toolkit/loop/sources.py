@@ -271,7 +271,9 @@ def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
     kind = type(provider).__name__
     label = function_label(provider) if callable(provider) else f"{kind} object"
     name = getattr(provider, "__name__", None) or "..."
-    if isinstance(provider, ToolRegistry):
+    if callable(getattr(provider, "list_tools", None)):
+        problem, fix = "it is an MCP client, not a provider", "wrap it: providers=[McpToolProvider([client])]"
+    elif isinstance(provider, ToolRegistry):
         problem, fix = (
             "it is a tool registry, not a provider",
             "pass it as registry=..., or as StaticProvider(registry.tools())",

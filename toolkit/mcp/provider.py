@@ -58,7 +58,7 @@ import time
 import unicodedata
 import zlib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,14 +66,21 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolError, SchemaTranslationError
+from toolkit.errors import (
+    McpConnectionError,
+    McpError,
+    McpTimeout,
+    McpToolError,
+    SchemaTranslationError,
+    ToolDefinitionError,
+)
 from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
-from toolkit.mcp.client import McpClient, McpConnectionLost, describe
+from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
 from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
-from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
 
@@ -157,7 +164,10 @@ class McpToolProvider:
         accepts_images: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.clients = list(clients)
+        self.clients = _checked_clients(clients)
+        for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
+            check_seconds("McpToolProvider", keyword, seconds)
+        check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)
         self.fail_if_one_server_fails = fail_if_one_server_fails
         """True: a server that cannot be reached raises instead of being skipped."""
         self.timeout = timeout
@@ -277,6 +287,29 @@ class McpToolProvider:
     def close(self) -> None:
         for client in self.clients:
             client.close()
+
+
+def _checked_clients(clients: Any) -> list[McpClient]:
+    """`McpToolProvider`'s clients as a list, each one a client (it has `list_tools`): a
+    client given alone, a command line or a server object fail here, not at the first call."""
+    alone = callable(getattr(clients, "list_tools", None))
+    if alone or isinstance(clients, (str, bytes, Mapping)) or not isinstance(clients, Iterable):
+        kind = type(clients).__name__
+        raise ToolDefinitionError(
+            f"McpToolProvider({kind} object)",
+            f"McpToolProvider takes a list of McpClient objects, and got {a_or_an(kind)}",
+            "put it in a list: McpToolProvider([client])",
+        )
+    for client in clients:
+        if not callable(getattr(client, "list_tools", None)):
+            kind = type(client).__name__
+            fix = (
+                f"make a client of it: McpClient.from_command_line({client!r})"
+                if isinstance(client, str)
+                else "make a client of it: McpClient(server), McpClient.stdio(...) or McpClient.http(url)"
+            )
+            raise ToolDefinitionError(f"McpToolProvider([{kind} object])", f"{a_or_an(kind)} is not an MCP client", fix)
+    return list(clients)
 
 
 def tool_from_mcp(

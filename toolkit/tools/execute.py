@@ -857,6 +857,12 @@ def _methods(obj: Any) -> list[Tool]:
         raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
+        if callable(getattr(obj, "list_tools", None)):  # an McpClient
+            raise ToolDefinitionError(
+                f"tools_from({kind} object)",
+                "it is an MCP client, not a tool",
+                "wrap it in a provider: run_loop(..., providers=[McpToolProvider([client])])",
+            )
         if callable(getattr(obj, "register", None)) and callable(getattr(obj, "tools", None)):  # a ToolRegistry
             raise ToolDefinitionError(
                 f"tools_from({kind} object)",

@@ -39,13 +39,15 @@ model see it: business failures are often transient. Either way, an error result
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
 else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
 a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`,
-`"Infinity"`, `"-Infinity"`. A tool that returned has run, so turning its value into text never
-fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`; a
-returned exception is its message, sanitised as a raised one's; numpy and pandas values are JSON
-(`tolist()`, one object per row: their `str()` cuts data to `...`); an iterator is read to at
-most `ITEMS_READ` items (those nested in a dict, list, dataclass or model too, all of them
-together); and a value JSON cannot write (an ORM row, a class, a cycle) is its
-`str()`, as in LangChain and the OpenAI Agents SDK.
+`"Infinity"`, `"-Infinity"`, wherever they are nested (a dataclass, a set, a deque too). A tool
+that returned has run, so turning its value into text never fails the call: `bytes` are decoded
+when they are UTF-8, else read `<binary data, N bytes>`; a returned exception is its message,
+sanitised as a raised one's; numpy and pandas values are JSON (`tolist()`, one object per row:
+their `str()` cuts data to `...`); an iterator is read to at most `ITEMS_READ` items (those
+nested in a dict, list, deque, dataclass or model too, all of them together); an int past
+Python's 4300-digit limit is a note, in place (the rest of the value stays); and a value JSON
+cannot write (an ORM row, a class, a cycle) is its `str()`, as in LangChain and the OpenAI
+Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
@@ -484,10 +486,11 @@ _STR = frozenset({str})
 def _marked_json_text(value: Any) -> str:
     """The full path: finite `Decimal`s written as JSON numbers, anything else through pydantic
     (`to_jsonable_python`), NaN and infinities as strings."""
-    if _holds_iterator(value):  # read here, to the bound: JSON would read each to its end
+    kinds = _kinds_in(value)
+    if any(map(_is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
         value = _iterators_read(value, [ITEMS_READ])
     numbers: dict[str, str] = {}
-    value = _decimals_marked(value, numbers)
+    value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)))
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", fallback=_json_fallback)
     plain = to_jsonable_python(value, fallback=_json_fallback)
@@ -510,14 +513,31 @@ _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
 def _finite(value: Any) -> Any:
-    """A JSON-able value with each NaN / infinity replaced by its string (`_NON_FINITE`)."""
+    """A JSON-able value with each NaN / infinity replaced by its string (`_NON_FINITE`), and
+    each int past Python's int-to-text limit (4300 digits) by the note a top-level one gets:
+    one such int used to cost the whole value (it became one note)."""
     if isinstance(value, float) and not math.isfinite(value):
         return _NON_FINITE[repr(value)]
+    if type(value) is int and value.bit_length() > _SHORT_INT_BITS and not _writable(value):
+        return _str_text(value)
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_finite(v) for v in value]
     return value
+
+
+_SHORT_INT_BITS = 13_000
+"""Ints of at most this many bits (about 3,900 digits) are under Python's default limit of 4,300
+digits: only longer ones are tried (`_writable`)."""
+
+
+def _writable(number: int) -> bool:
+    try:
+        int.__repr__(number)
+    except ValueError:
+        return False
+    return True
 
 
 def _bytes_text(value: bytes | bytearray) -> str:
@@ -566,17 +586,34 @@ def _iterator_text(items: Iterator[Any]) -> str:
 
 
 def _holds_iterator(value: Any) -> bool:
-    """An iterator is `value` or is nested in it: in a dict, list, tuple, set, dataclass or pydantic
-    model (what JSON would read to its end). Reads nothing. Looked for level by level, each level
-    decided by its types first (rows of scalars are one set of types); `_DEPTH` levels at most,
+    """An iterator is `value` or is nested in it: in a dict, list, tuple, set, deque, dataclass or
+    pydantic model (what JSON would read to its end). Reads nothing."""
+    return _holds(value, _is_iterator)
+
+
+def _is_iterator(kind: type) -> bool:
+    return issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES)
+
+
+def _is_decimal(kind: type) -> bool:
+    return issubclass(kind, decimal.Decimal)
+
+
+def _holds(value: Any, wanted: Callable[[type], bool]) -> bool:
+    """A value of a `wanted` type is `value` or is nested in it (`_nested`)."""
+    return any(map(wanted, _kinds_in(value)))
+
+
+def _kinds_in(value: Any) -> set[type]:
+    """The types of `value` and of everything nested in it (`_nested`), looked for level by level,
+    each level's types first (rows of scalars end at one set of types); `_DEPTH` levels at most,
     so a cycle ends (pydantic refuses a cycle anyway)."""
-    level = [value]
+    level, seen = [value], set[type]()
     for _ in range(_DEPTH):
-        kinds = [kind for kind in set(map(type, level)) if _may_hold(kind)]
-        if not kinds:
-            return False
-        if any(issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES) for kind in kinds):
-            return True
+        kinds = set(map(type, level))
+        seen |= kinds
+        if not any(map(_may_hold, kinds)):
+            break
         deeper: list[Any] = []
         for item in level:
             kind = type(item)
@@ -584,10 +621,10 @@ def _holds_iterator(value: Any) -> bool:
                 deeper += item.values()
             elif kind is list or kind is tuple:
                 deeper += item
-            elif _may_hold(kind):
+            elif _may_hold(kind) and not _is_iterator(kind):
                 deeper += _nested(item) or ()
         level = deeper
-    return False
+    return seen
 
 
 _DEPTH = 100
@@ -618,8 +655,9 @@ def _nested(value: Any) -> Iterable[Any] | None:
         return value
     if isinstance(value, BaseModel):
         return list(vars(value).values())
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [getattr(value, f.name) for f in dataclasses.fields(value)]
+    if _is_dataclass_object(value):
+        held = getattr(value, "__dict__", None)  # its fields (and any attribute set later: only looked at)
+        return held.values() if held is not None else [getattr(value, f.name) for f in dataclasses.fields(value)]
     return None
 
 
@@ -643,7 +681,7 @@ def _iterators_read(value: Any, left: list[int]) -> Any:
         return {key: _iterators_read(item, left) for key, item in value.items()}
     if isinstance(value, BaseModel):  # python mode: its iterators stay unread, and are read here
         return _iterators_read(value.model_dump(), left)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_dataclass_object(value):
         return {f.name: _iterators_read(getattr(value, f.name), left) for f in dataclasses.fields(value)}
     return [_iterators_read(item, left) for item in value]
 
@@ -692,9 +730,13 @@ _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 which is not JSON)."""
 
 
-def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
+def _decimals_marked(value: Any, numbers: dict[str, str], in_dataclasses: bool = False) -> Any:
     """`value` with each finite `Decimal` replaced by a unique marker string (its digits kept in
-    `numbers`), so it can be written as a JSON number; pydantic would write it as a string."""
+    `numbers`), so it can be written as a JSON number; pydantic would write it as a string.
+    `in_dataclasses`: the value holds a `Decimal` somewhere, so dataclasses are looked into too
+    (one holding a marked field becomes its fields); else they are left to pydantic, sooner."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return value
@@ -702,12 +744,21 @@ def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
         numbers[marker] = str(value) if "E" not in str(value) else format(value, "f")
         return marker
     if isinstance(value, dict):
-        return {k: _decimals_marked(v, numbers) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_decimals_marked(v, numbers) for v in value]
+        return {k: _decimals_marked(v, numbers, in_dataclasses) for k, v in value.items()}
+    if isinstance(value, _SEQUENCES):  # sets and deques too: pydantic writes them as lists
+        return [_decimals_marked(v, numbers, in_dataclasses) for v in value]
+    if in_dataclasses and _is_dataclass_object(value):  # as pydantic writes it (its fields), when one changed
+        held = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        marked = {name: _decimals_marked(item, numbers, True) for name, item in held.items()}
+        return marked if any(marked[name] is not item for name, item in held.items()) else value
     if isinstance(value, BaseModel) and _has_decimal_field(value):
         return _decimals_marked(value.model_dump(), numbers)
     return value
+
+
+def _is_dataclass_object(value: Any) -> bool:
+    """`dataclasses.is_dataclass(value)` for an instance, sooner (it is asked for every row)."""
+    return hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type)
 
 
 def _has_decimal_field(model: BaseModel) -> bool:

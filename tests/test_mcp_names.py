@@ -103,3 +103,35 @@ def test_an_error_naming_the_server_s_name_tells_the_model_the_name_to_call(wrap
         assert _tool_text(rename_tools(McpToolProvider([client]), {"search": "find"}), "find") == (
             "Tool 'find' failed: nothing found"
         )
+
+
+def _checked_output_server():
+    """`s` promises structured output and breaks the promise; `t` fails with a text in which
+    its one-letter name is only inside words."""
+    shape = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name="s", input_schema=TAKES_X, output_schema=shape),
+                types.Tool(name="t", input_schema=TAKES_X),
+            ]
+        )
+
+    async def call_tool(ctx, params):
+        if params.name == "s":
+            return types.CallToolResult(content=[], structured_content={"n": "many"})
+        return types.CallToolResult(content=[types.TextContent(text="the stock tally is out")], is_error=True)
+
+    return Server("checked", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def test_the_sdk_s_own_error_naming_the_server_s_name_gets_the_note_and_words_do_not():
+    """The SDK checks structured content against the output schema and names the tool as the
+    server does ("Invalid structured content returned by tool s"); a name inside a word is no mention."""
+    with McpClient(_checked_output_server(), name="checked") as client:
+        provider = rename_tools(McpToolProvider([client]), {"s": "stock", "t": "tally"})
+        text = _tool_text(provider, "stock")
+        assert text.startswith("Tool 'stock' failed: RuntimeError: Invalid structured content returned by tool s: ")
+        assert text.endswith("\n(The server calls this tool 's'; call it as 'stock'.)")
+        assert _tool_text(provider, "tally") == "Tool 'tally' failed: the stock tally is out"

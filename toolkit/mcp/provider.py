@@ -82,6 +82,7 @@ from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
+from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
 
 __all__ = [
@@ -395,6 +396,9 @@ class McpExecutor:
             raise McpToolError(str(exc)) from None
         except McpError as exc:  # a JSON-RPC error ("Unknown tool: files.read"): it may name the tool too
             raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name)) from None
+        except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
+            text = describe_exception(exc)
+            raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
             text = result_text(result) or "the server reported an error without a message"
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
@@ -407,7 +411,7 @@ def _server_name_note(text: str, server_name: str, called: str) -> str:
     """A note for an error text that names the tool as the server knows it, when the model knows
     it by another name (a wire name, `rename_tools`): the model can only call the name it was
     given. The server's words stay as they are (a name may also be an ordinary word in them)."""
-    if server_name == called or not re.search(rf"(?<![A-Za-z0-9]){re.escape(server_name)}", text):
+    if server_name == called or not re.search(rf"(?<![A-Za-z0-9_]){re.escape(server_name)}(?![A-Za-z0-9_])", text):
         return ""
     return f"\n(The server calls this tool {server_name!r}; call it as {called!r}.)"
 

@@ -254,3 +254,41 @@ def test_one_answer_naming_a_tool_twice_is_an_error_for_a_dynamic_provider_too()
     again = StaticProvider([_named("x", "ran x")], dynamic=True)
     result = _answer([call("x"), call("x"), "done"], providers=[again])
     assert [m.content for m in result.new_messages if m.role == "tool"] == ["ran x", "ran x"]
+
+
+class _NoRequest:
+    dynamic = False
+
+    def provide(self):
+        return []
+
+
+@pytest.mark.parametrize(
+    "make, text",
+    [
+        (
+            lambda: build_context(providers=[_NoRequest()]),
+            "providers=[_NoRequest object]: its provide() cannot take the request: the loop calls "
+            "provider.provide(request) (a ProviderRequest: the messages so far). "
+            "Fix: give it the parameter: def provide(self, request): ...",
+        ),
+        (
+            lambda: filter_tools(_NoRequest(), {"x"}),
+            "filter_tools(_NoRequest object, ...): its provide() cannot take the request: the loop calls "
+            "provider.provide(request) (a ProviderRequest: the messages so far). "
+            "Fix: give it the parameter: def provide(self, request): ...",
+        ),
+        (
+            lambda: StaticProvider(lambda: [add]),
+            "StaticProvider(test_sources_providers.<lambda>.<locals>.<lambda>): a function given to StaticProvider "
+            "is called with the request (a ProviderRequest), and this one cannot take it. "
+            "Fix: give it the parameter (def tools_for(request): ...), or pass the list itself",
+        ),
+    ],
+    ids=["provider", "wrapped", "static-function"],
+)
+def test_a_provide_that_cannot_take_the_request_is_refused_before_any_call(make, text):
+    """It was "TypeError: provide() takes 1 positional argument but 2 were given" inside build_context."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        make()
+    assert str(caught.value) == text

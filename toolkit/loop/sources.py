@@ -29,6 +29,7 @@ Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.t
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -85,6 +86,13 @@ def _static_tools(tools: Any) -> Any:
     """`StaticProvider`'s `tools`, its `@tool` functions made `Tool`s (a list of `Tool`s stays itself)."""
     alone = isinstance(tools, Tool) or (callable(tools) and tool_options(tools) is not None)
     if not alone and callable(tools):
+        if not _callable_with_one(tools):
+            raise ToolDefinitionError(
+                f"StaticProvider({function_label(tools)})",
+                "a function given to StaticProvider is called with the request (a ProviderRequest), and this "
+                "one cannot take it",
+                "give it the parameter (def tools_for(request): ...), or pass the list itself",
+            )
         return tools
     if alone or isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, Iterable):
         kind = type(tools).__name__
@@ -266,9 +274,17 @@ _LISTS = frozenset({list, tuple})
 def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
     """An entry of `providers=` (or what a wrapper wraps) must have `provide(request)`: a tool
     put there by mistake is pointed at `tools=`, anything else at what a provider is."""
-    if callable(getattr(provider, "provide", None)):
-        return
     kind = type(provider).__name__
+    provide = getattr(provider, "provide", None)
+    if callable(provide):
+        if _takes_the_request(provider, provide):
+            return
+        raise ToolDefinitionError(
+            where.format(f"{kind} object"),
+            "its provide() cannot take the request: the loop calls provider.provide(request) "
+            "(a ProviderRequest: the messages so far)",
+            "give it the parameter: def provide(self, request): ...",
+        )
     label = function_label(provider) if callable(provider) else f"{kind} object"
     name = getattr(provider, "__name__", None) or "..."
     if callable(getattr(provider, "list_tools", None)):
@@ -284,6 +300,32 @@ def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
         problem = f"{a_or_an(kind)} is not a tool provider (a provider has a method provide(request))"
         fix = "pass providers such as StaticProvider([...]), McpToolProvider([...]), or tools as tools=[...]"
     raise ToolDefinitionError(where.format(label), problem, fix)
+
+
+def _takes_the_request(provider: Any, provide: Callable[..., Any]) -> bool:
+    """`provide(request)` can be called: decided once per class when `provide` is its method."""
+    kind = type(provider)
+    own = "provide" not in getattr(provider, "__dict__", {})  # the class's method, not the instance's
+    known = _TAKES_REQUEST.get(kind) if own else None
+    if known is None:
+        known = _callable_with_one(provide)
+        if own:
+            _TAKES_REQUEST[kind] = known
+    return known
+
+
+_TAKES_REQUEST: dict[type, bool] = {}
+"""Provider class → its `provide` takes the request (asked at every `build_context`)."""
+
+
+def _callable_with_one(fn: Callable[..., Any]) -> bool:
+    try:
+        inspect.signature(fn).bind(ProviderRequest(()))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): it is not refused
+        return True
+    return True
 
 
 def _has_tool_methods(obj: Any) -> bool:

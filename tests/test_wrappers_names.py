@@ -179,3 +179,32 @@ def test_names_that_are_not_strings_are_refused_when_the_wrapper_is_made(wrap, t
     with pytest.raises(ConfigurationError) as caught:
         wrap(StaticProvider(tools_from(add, sub)))
     assert str(caught.value) == text
+
+
+@pytest.mark.parametrize(
+    "wrap, text",
+    [
+        (
+            lambda p: filter_tools(p, lambda name: name.startswith("a")),
+            "filter_tools: the function raised AttributeError: 'Tool' object has no attribute 'startswith' on "
+            "'add'; it is given the Tool (its name is tool.name). Fix: e.g. lambda tool: tool.name.startswith('get_')",
+        ),
+        (
+            lambda p: rename_tools(p, lambda tool: "eu_" + tool.name),
+            "rename_tools: the function raised AttributeError: 'str' object has no attribute 'name' on 'add'; "
+            "it is given the tool's current name, a str. Fix: e.g. lambda name: 'eu_' + name",
+        ),
+        (
+            lambda p: map_tools(p, lambda spec: dataclasses.replace(spec, description=spec.description + spec.title)),
+            "map_tools: the function raised AttributeError: 'ToolSpec' object has no attribute 'title' on 'add'; "
+            "it is given the tool's ToolSpec. Fix: e.g. lambda spec: dataclasses.replace(spec, description='...')",
+        ),
+    ],
+    ids=["filter-given-a-name", "rename-given-a-tool", "map"],
+)
+def test_a_wrapper_s_function_that_raises_is_told_what_it_is_given(wrap, text):
+    """filter_tools gives its function the Tool, rename_tools the name: a mix-up was a bare
+    AttributeError from inside build_context."""
+    with pytest.raises(ConfigurationError) as caught:
+        build_context(providers=[wrap(StaticProvider(tools_from(add, sub)))])
+    assert str(caught.value) == text

@@ -41,6 +41,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider, check_provider, provided, provider_label
 from toolkit.tools.decorator import TOOL_NAME, a_or_an
 from toolkit.tools.execute import Tool
+from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
 
 log = logging.getLogger("toolkit.loop.wrappers")
@@ -84,7 +85,11 @@ def filter_tools(provider: ToolProvider, keep: Collection[str] | Callable[[Tool]
     """Only the tools `keep` accepts: a set of current names, or a predicate on the `Tool`."""
     if callable(keep):
         predicate = keep
-        return _Wrapped(provider, lambda tools, partial: [t for t in tools if predicate(t)], "filter_tools")
+
+        def kept(tools: list[Tool], partial: bool) -> list[Tool]:
+            return [t for t in tools if _applied("filter_tools", predicate, t, t.name)]
+
+        return _Wrapped(provider, kept, "filter_tools")
     names, warned = _names("filter_tools", keep), set[str]()
 
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
@@ -104,7 +109,8 @@ def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[st
         rename = names
 
         def each(tools: list[Tool], partial: bool) -> list[Tool]:
-            return _unique("rename_tools", tools, [_renamed(t, _checked(rename(t.name), t)) for t in tools])
+            new = [_renamed(t, _checked(_applied("rename_tools", rename, t.name, t.name), t)) for t in tools]
+            return _unique("rename_tools", tools, new)
 
         return _Wrapped(provider, each, "rename_tools")
     mapping, warned = dict(names), set[str]()
@@ -129,7 +135,7 @@ def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) ->
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
         out = []
         for tool in tools:
-            spec = mapper(tool.spec)
+            spec = _applied("map_tools", mapper, tool.spec, tool.name)
             if not isinstance(spec, ToolSpec):
                 raise ConfigurationError(
                     f"map_tools: the mapper returned {type(spec).__name__} for {tool.name!r}; "
@@ -218,6 +224,27 @@ def _check_keys(wrapper: str, keys: Collection[str], tools: Sequence[Tool], part
     if message not in warned:
         warned.add(message)
         log.warning("%s (not an error yet: the wrapped provider may add tools later)", message)
+
+
+_GIVEN = {
+    "filter_tools": ("the Tool (its name is tool.name)", "lambda tool: tool.name.startswith('get_')"),
+    "rename_tools": ("the tool's current name, a str", "lambda name: 'eu_' + name"),
+    "map_tools": ("the tool's ToolSpec", "lambda spec: dataclasses.replace(spec, description='...')"),
+}
+"""What each wrapper's function is given, and an example of one (for the error when it raises)."""
+
+
+def _applied(wrapper: str, function: Callable[[Any], Any], value: Any, tool: str) -> Any:
+    """`function(value)`: a wrapper's function that raises is a `ConfigurationError` saying what
+    it is given (`filter_tools` gives a Tool, `rename_tools` a name: easily mixed up)."""
+    try:
+        return function(value)
+    except Exception as exc:
+        given, example = _GIVEN[wrapper]
+        raise ConfigurationError(
+            f"{wrapper}: the function raised {describe_exception(exc)} on {tool!r}; it is given {given}. "
+            f"Fix: e.g. {example}"
+        ) from exc
 
 
 def _check_name(wrapper: str, name: object, what: str) -> str:

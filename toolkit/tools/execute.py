@@ -160,6 +160,23 @@ class ToolOutput:
     attributes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     is_error: bool = False
 
+    def __post_init__(self) -> None:
+        """Refused where it is made (inside a tool: its call fails, the loop goes on): attributes
+        that are not a mapping with str keys, or an `is_error` that is not a bool, made the
+        result message fail after the tool had run (a TypeError out of the loop)."""
+        attributes = self.attributes
+        if not isinstance(attributes, Mapping) or not all(isinstance(key, str) for key in attributes):
+            got = _kind(attributes) if not isinstance(attributes, Mapping) else "a mapping with keys that are not str"
+            raise ToolDefinitionError(
+                "ToolOutput(...)",
+                f"attributes is {got}",
+                'give a dict with str keys, e.g. attributes={"source": "cache"}',
+            )
+        if type(self.is_error) is not bool:
+            raise ToolDefinitionError(
+                "ToolOutput(...)", f"is_error is {_kind(self.is_error)}, not a bool", "give True or False"
+            )
+
 
 @dataclass(frozen=True)
 class Tool:

@@ -77,6 +77,7 @@ from pydantic_core import to_jsonable_python
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
     ArgumentError,
+    ConfigurationError,
     ToolCallError,
     ToolDefinitionError,
     ToolExecutionError,
@@ -139,6 +140,34 @@ class Policies:
     """The arguments are not valid JSON or do not fit the schema."""
     execution_error: Policy = report_execution_error
     """The tool raised while running."""
+
+    def __post_init__(self) -> None:
+        """Each policy must be callable as `policy(error, call)`: refused here, not at the first
+        failure of a call (a TypeError out of the loop then)."""
+        for field in dataclasses.fields(self):
+            policy = getattr(self, field.name)
+            if policy in _KNOWN_POLICIES or (callable(policy) and _callable_with(policy, 2)):
+                continue
+            what = f"{function_label(policy)}, which cannot take them" if callable(policy) else _kind(policy)
+            raise ToolDefinitionError(
+                f"Policies({field.name}=...)",
+                f"a policy is called policy(error, call) and returns the text for the model; this one is {what}",
+                "pass a function (error, call) -> str, e.g. report_execution_error, or raise_error to stop the loop",
+            )
+
+
+_KNOWN_POLICIES = (raise_error, report_unknown_tool, report_argument_error, report_execution_error)
+
+
+def _callable_with(fn: Callable[..., Any], count: int) -> bool:
+    """`fn` can be called with `count` positional arguments (a builtin without a signature: yes)."""
+    try:
+        inspect.signature(fn).bind(*[None] * count)
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
 
 
 FEED_BACK_ALL = Policies(report_unknown_tool, report_argument_error, report_execution_error)
@@ -281,7 +310,13 @@ def run_call(
 
 def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outcome:
     try:
-        return Outcome(_error(call, policy(error, call)), kind)
+        text = policy(error, call)
+        if not isinstance(text, str):
+            raise ConfigurationError(
+                f"the {kind} policy {function_label(policy)} returned {_kind(text)}; a policy returns the text "
+                "the model reads (a str), or raises to stop the loop. Fix: return str(error), or raise"
+            )
+        return Outcome(_error(call, text), kind)
     except Exception as stop:  # the policy stops the loop: record what the model would have read
         text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
         return Outcome(_error(call, text), kind, stop)

@@ -156,3 +156,31 @@ def test_a_registered_spec_that_is_not_one_is_a_developer_error(spec, got):
         f"ToolRegistry.register(..., version='v2'): the spec is {got}; it takes a ToolSpec or an OpenAI tool "
         f"dict. {REGISTER_FIX}"
     )
+
+
+@pytest.mark.parametrize(
+    "spec, text",
+    [
+        (
+            {"type": "function", "function": {"name": "lookup"}},
+            "Tool(a dict, ...): the spec is a dict, not a ToolSpec. Fix: give ToolSpec(name, description, "
+            "parameters), or ToolSpec.from_openai(d) for an OpenAI tool dict",
+        ),
+        (
+            ToolSpec("lookup", "d", metadata=None),  # type: ignore[arg-type]
+            "Tool('lookup', ...): the metadata is None, not a mapping. Fix: give a dict ({} for none)",
+        ),
+        (
+            ToolSpec("lookup", "d", return_behavior="immediatly"),  # type: ignore[arg-type]
+            "Tool('lookup', ...): the return behaviour is 'immediatly', not a ReturnBehavior. Fix: give "
+            "ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE or ReturnBehavior.IMMEDIATE_IF_LAST",
+        ),
+    ],
+    ids=["openai-dict", "metadata-None", "behaviour-typo"],
+)
+def test_what_the_package_reads_from_a_spec_is_checked_where_the_tool_is_built(spec, text):
+    """An OpenAI dict was "'dict' object has no attribute 'name'"; metadata=None failed later in
+    the wrappers (`.get`); a misspelt return behaviour was silently never immediate."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        Tool(spec, answer)
+    assert str(caught.value) == text

@@ -88,6 +88,7 @@ from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     MARK,
     InvocationContext,
+    ReturnBehavior,
     ToolOptions,
     a_or_an,
     builtin_error,
@@ -221,7 +222,9 @@ class Tool:
     """The Python function it was reflected from, if any (views show its signature)."""
 
     def __post_init__(self) -> None:
-        where = self.source or f"Tool({self.spec.name!r}, ...)"
+        where = self.source or (
+            f"Tool({self.spec.name!r}, ...)" if isinstance(self.spec, ToolSpec) else f"Tool({_kind(self.spec)}, ...)"
+        )
         check_spec(self.spec, where)
         check_executor(self.executor, where)
 
@@ -399,8 +402,26 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
 def check_spec(spec: ToolSpec, where: str) -> None:
     """Refuse a spec a chat API would refuse with a 400 at the first request: a name outside
     OpenAI's rule, a description that is not text, parameters that are not a JSON Schema object
-    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here."""
+    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here,
+    with what the package itself reads: a ToolSpec at all, its metadata a mapping, its return
+    behaviour one of `ReturnBehavior` (a typo was silently never immediate)."""
+    if not isinstance(spec, ToolSpec):
+        raise ToolDefinitionError(
+            where,
+            f"the spec is {_kind(spec)}, not a ToolSpec",
+            "give ToolSpec(name, description, parameters), or ToolSpec.from_openai(d) for an OpenAI tool dict",
+        )
     check_name(where, spec.name, "give the ToolSpec a valid name, e.g. 'query_order'")
+    if not isinstance(spec.metadata, Mapping):
+        raise ToolDefinitionError(
+            where, f"the metadata is {_kind(spec.metadata)}, not a mapping", "give a dict ({} for none)"
+        )
+    if spec.return_behavior not in _BEHAVIORS:
+        raise ToolDefinitionError(
+            where,
+            f"the return behaviour is {spec.return_behavior!r}, not a ReturnBehavior",
+            "give ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE or ReturnBehavior.IMMEDIATE_IF_LAST",
+        )
     if not isinstance(spec.description, str):
         raise ToolDefinitionError(
             where, f"the description is {_kind(spec.description)}, not a str", 'give a str ("" sends none)'
@@ -413,6 +434,10 @@ def check_spec(spec: ToolSpec, where: str) -> None:
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
             'give a dict like {"type": "object", "properties": {...}}, or None for a tool without arguments',
         )
+
+
+_BEHAVIORS = frozenset(ReturnBehavior)
+"""The return behaviours (a str enum: `"immediate"` is one of them too)."""
 
 
 def _kind(value: Any) -> str:

@@ -208,3 +208,18 @@ def test_a_wrapper_s_function_that_raises_is_told_what_it_is_given(wrap, text):
     with pytest.raises(ConfigurationError) as caught:
         build_context(providers=[wrap(StaticProvider(tools_from(add, sub)))])
     assert str(caught.value) == text
+
+
+class _OwnArgumentError(ArgumentError):
+    """An application's own subclass that sets neither `tool_name` nor `problems`."""
+
+    def __init__(self, text):
+        Exception.__init__(self, text)
+
+
+def test_an_argument_error_of_the_application_s_own_making_goes_back_as_it_is():
+    def executor(call, context):
+        raise _OwnArgumentError("the order id must start with SN")
+
+    provider = rename_tools(_registry(executor), {"order": "get_order"})
+    assert _result(provider, [call("get_order", "{}"), "done"]) == "the order id must start with SN"

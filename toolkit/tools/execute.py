@@ -330,13 +330,14 @@ def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
     under, and a wrapper (`rename_tools`, `map_tools`) may have given the tool another: the model
     cannot call the old one. The text is rebuilt when it is the standard one (a subclass with a
     `__str__` of its own reads `tool_name`)."""
-    if error.tool_name == call.name:
-        return error
+    old, problems = getattr(error, "tool_name", None), getattr(error, "problems", None)
+    if old == call.name or not isinstance(old, str) or not isinstance(problems, list):
+        return error  # the name the model called, or a subclass of its own making: left as it is
     renamed = type(error).__new__(type(error), *error.args)  # its __init__ may take other arguments
     vars(renamed).update(vars(error))
     renamed.tool_name = call.name
-    if error.args == (str(ArgumentError(error.tool_name, error.problems)),):
-        renamed.args = (str(ArgumentError(call.name, error.problems)),)
+    if error.args == (str(ArgumentError(old, problems)),):
+        renamed.args = (str(ArgumentError(call.name, problems)),)
     renamed.__cause__ = error.__cause__
     return renamed
 

@@ -68,3 +68,119 @@ def test_the_registry_names_the_version_that_is_wrong():
 )
 def test_a_valid_spec_still_builds_and_runs(spec):
     assert Tool(spec, answer).execute(ToolCall(id="c", name=spec.name)).content == "ok"
+
+
+def query(order_id: str) -> str:
+    """Look up one order."""
+    return order_id
+
+
+def _decorated():
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def lookup(call, context):
+        """Look up."""
+        return "x"
+
+    return lookup
+
+
+EXECUTOR_FIX = (
+    "Fix: write def run(call, context) that reads call.arguments (a JSON string), or pass the function itself "
+    "as tools=[...]"
+)
+
+
+@pytest.mark.parametrize(
+    "executor, text",
+    [
+        (
+            query,
+            "Tool('lookup', ...): the executor test_execute_specs.query takes (order_id), and the loop calls it as "
+            f"executor(call, context). {EXECUTOR_FIX}",
+        ),
+        (
+            lambda: "x",
+            "Tool('lookup', ...): the executor test_execute_specs.<lambda> takes (no arguments), and the loop calls "
+            f"it as executor(call, context). {EXECUTOR_FIX}",
+        ),
+        (
+            lambda call, context, extra: "x",
+            "Tool('lookup', ...): the executor test_execute_specs.<lambda> takes (call, context, extra), and the "
+            f"loop calls it as executor(call, context). {EXECUTOR_FIX}",
+        ),
+        (
+            lambda call, context, *, strict: "x",
+            "Tool('lookup', ...): the executor test_execute_specs.<lambda> takes (call, context, strict), and the "
+            f"loop calls it as executor(call, context). {EXECUTOR_FIX}",
+        ),
+        (
+            _decorated(),
+            "Tool('lookup', ...): the executor test_execute_specs._decorated.<locals>.lookup is a @tool function; "
+            f"an executor takes (call, context). {EXECUTOR_FIX}",
+        ),
+    ],
+    ids=["the-tool-s-own-function", "no-arguments", "three-arguments", "required-keyword", "tool-function"],
+)
+def test_an_executor_that_cannot_take_call_and_context_is_refused_where_the_tool_is_built(executor, text):
+    """It was accepted, and every call then failed with a TypeError only the model heard of."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        Tool(ToolSpec("lookup", "d"), executor)
+    assert str(caught.value) == text
+    for fine in (answer, lambda *args: "ok", lambda call, context=None, extra=1: "ok", lambda c, x, *, k=1: "ok"):
+        assert Tool(ToolSpec("lookup", "d"), fine).execute(ToolCall(id="c", name="lookup")).content == "ok"
+
+
+REGISTER_FIX = (
+    'Fix: pass ToolSpec("query_order", "...", {"type": "object", ...}) or {"type": "function", "function": '
+    '{"name": "query_order", "description": "...", "parameters": {...}}}'
+)
+
+
+@pytest.mark.parametrize(
+    "spec, got",
+    [
+        ("query_order", "a str"),
+        (None, "None"),
+        ({"type": "function", "function": {"description": "d"}}, "a dict without a 'name'"),
+        ({"type": "function", "function": "query_order"}, "a dict"),
+    ],
+    ids=["name-alone", "none", "no-name", "function-not-a-dict"],
+)
+def test_a_registered_spec_that_is_not_one_is_a_developer_error(spec, got):
+    """These were AttributeError ('str' object has no attribute 'get') or KeyError: 'name'."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        ToolRegistry().register(spec, answer, version="v2")
+    assert str(caught.value) == (
+        f"ToolRegistry.register(..., version='v2'): the spec is {got}; it takes a ToolSpec or an OpenAI tool "
+        f"dict. {REGISTER_FIX}"
+    )
+
+
+@pytest.mark.parametrize(
+    "spec, text",
+    [
+        (
+            {"type": "function", "function": {"name": "lookup"}},
+            "Tool(a dict, ...): the spec is a dict, not a ToolSpec. Fix: give ToolSpec(name, description, "
+            "parameters), or ToolSpec.from_openai(d) for an OpenAI tool dict",
+        ),
+        (
+            ToolSpec("lookup", "d", metadata=None),  # type: ignore[arg-type]
+            "Tool('lookup', ...): the metadata is None, not a mapping. Fix: give a dict ({} for none)",
+        ),
+        (
+            ToolSpec("lookup", "d", return_behavior="immediatly"),  # type: ignore[arg-type]
+            "Tool('lookup', ...): the return behaviour is 'immediatly', not a ReturnBehavior. Fix: give "
+            "ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE or ReturnBehavior.IMMEDIATE_IF_LAST",
+        ),
+    ],
+    ids=["openai-dict", "metadata-None", "behaviour-typo"],
+)
+def test_what_the_package_reads_from_a_spec_is_checked_where_the_tool_is_built(spec, text):
+    """An OpenAI dict was "'dict' object has no attribute 'name'"; metadata=None failed later in
+    the wrappers (`.get`); a misspelt return behaviour was silently never immediate."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        Tool(spec, answer)
+    assert str(caught.value) == text

@@ -518,8 +518,9 @@ def test_a_name_listed_twice_keeps_its_first_tool_and_leaves_the_others_out():
         provider = McpToolProvider([client])
         provided = _tools(provider)
         assert sorted(provided) == ["a_b", "a_b_2"]
-        assert list(provided["a_b"].spec.parameters["properties"]) == ["x"]  # the first one
-        assert _run(provided, "a_b").content == "ran a.b"
+        assert list(provided["a_b_2"].spec.parameters["properties"]) == ["x"]  # the first one
+        assert _run(provided, "a_b_2").content == "ran a.b"
+        assert _run(provided, "a_b").content == "ran a_b"  # a valid name is the tool's own, whatever the order
     assert provider.left_out == {
         "s: a.b (listed again)": "MCP server 's' lists a tool named 'a.b' 3 times; only the first is offered"
     }

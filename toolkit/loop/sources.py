@@ -7,6 +7,11 @@
 3. **A registry** of hand-written spec + executor pairs, each name with versions, one of them
    selected (so a course can show "query_order v2 behind a flag").
 
+What a provider returns is checked where it is read (`provided`): a list of `Tool`s, in which
+what `tools=` takes (`@tool` functions, objects with `@tool` methods) becomes its `Tool`s; anything
+else is a `ConfigurationError` naming the provider. Each keyword refuses what belongs in another
+(`tools=[provider]`, `providers=[tool]`, `registry=[...]`), naming the right one.
+
 Duplicate names across sources are a configuration error, found when the context is built —
 or, for a tool a dynamic provider adds later (a skill's own tool), when it is added: a name is
 skipped only when the provider that added it offers it again.
@@ -24,6 +29,7 @@ Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.t
 
 from __future__ import annotations
 
+import inspect
 import threading
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -33,7 +39,7 @@ from typing import Any, Protocol
 from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import reflect
-from toolkit.tools.decorator import a_or_an, function_label
+from toolkit.tools.decorator import a_or_an, function_label, tool_options
 from toolkit.tools.execute import Executor, Tool, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
@@ -60,13 +66,44 @@ class ToolProvider(Protocol):
 
 @dataclass
 class StaticProvider:
-    """The simplest provider: a fixed list, or a function of the request."""
+    """The simplest provider: a fixed list, or a function of the request.
 
-    tools: Sequence[Tool] | Callable[[ProviderRequest], Sequence[Tool]]
+    The list takes what `tools=` takes: `Tool`s, `@tool` functions, objects with `@tool`
+    methods; they become `Tool`s here, so a mistake shows at construction. One tool given
+    alone (not in a list) is refused: a callable is read as a function of the request."""
+
+    tools: Sequence[Any] | Callable[[ProviderRequest], Sequence[Any]]
     dynamic: bool = False
+
+    def __post_init__(self) -> None:
+        self.tools = _static_tools(self.tools)
 
     def provide(self, request: ProviderRequest) -> Sequence[Tool]:
         return self.tools(request) if callable(self.tools) else self.tools
+
+
+def _static_tools(tools: Any) -> Any:
+    """`StaticProvider`'s `tools`, its `@tool` functions made `Tool`s (a list of `Tool`s stays itself)."""
+    alone = isinstance(tools, Tool) or (callable(tools) and tool_options(tools) is not None)
+    if not alone and callable(tools):
+        if not _callable_with_one(tools):
+            raise ToolDefinitionError(
+                f"StaticProvider({function_label(tools)})",
+                "a function given to StaticProvider is called with the request (a ProviderRequest), and this "
+                "one cannot take it",
+                "give it the parameter (def tools_for(request): ...), or pass the list itself",
+            )
+        return tools
+    if alone or isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, Iterable):
+        kind = type(tools).__name__
+        raise ToolDefinitionError(
+            f"StaticProvider({function_label(tools) if callable(tools) else kind + ' object'})",
+            f"StaticProvider takes a list of tools (or a function of the request), and got {a_or_an(kind)}",
+            f"put it in a list: StaticProvider([{getattr(tools, '__name__', None) or '...'}])",
+        )
+    if type(tools) in _LISTS and all(type(t) is Tool for t in tools):
+        return tools
+    return tools_from(*tools)
 
 
 class ToolRegistry:
@@ -83,7 +120,7 @@ class ToolRegistry:
 
         An async executor is refused here (`ToolDefinitionError`): the loop calls executors
         synchronously, so its call would return a coroutine that never runs."""
-        spec = spec if isinstance(spec, ToolSpec) else ToolSpec.from_openai(spec)
+        spec = spec if isinstance(spec, ToolSpec) else _spec_of(spec, version)
         check_executor(executor, f"ToolRegistry.register({spec.name!r}, version={version!r})")
         versions = self._versions.setdefault(spec.name, {})
         if version in versions:
@@ -115,6 +152,21 @@ class ToolRegistry:
         return [self._versions[name][version] for name, version in self._selected.items()]
 
 
+def _spec_of(spec: Any, version: str) -> ToolSpec:
+    """A registered spec given as an OpenAI dict (the outer one or its `function`) as a `ToolSpec`;
+    anything else, or a dict without a name, is refused naming what to pass."""
+    function = spec.get("function", spec) if isinstance(spec, Mapping) else None
+    if not isinstance(function, Mapping) or "name" not in function:
+        got = "a dict without a 'name'" if isinstance(function, Mapping) else _a_kind(spec)
+        raise ToolDefinitionError(
+            f"ToolRegistry.register(..., version={version!r})",
+            f"the spec is {got}; it takes a ToolSpec or an OpenAI tool dict",
+            'pass ToolSpec("query_order", "...", {"type": "object", ...}) or '
+            '{"type": "function", "function": {"name": "query_order", "description": "...", "parameters": {...}}}',
+        )
+    return ToolSpec.from_openai(function)
+
+
 @dataclass
 class ToolContext:
     """The tools of one call: available ones, the effective subset, and where each came from."""
@@ -135,17 +187,21 @@ class ToolContext:
 
     def add(self, tools: Iterable[Tool], *, only_new: bool = False, owner: object = None) -> list[str]:
         """Add tools; a name seen before is an error. With `only_new`, a name that the same
-        `owner` (a dynamic provider) added before is skipped: it offers its tools again each round."""
-        added = []
+        `owner` (a dynamic provider) added before is skipped: it offers its tools again each round
+        (but once per answer: a name twice in one answer is an error, as for any provider)."""
+        added, answered = [], set()
         for tool in tools:
             if tool.name in self.available:
-                if only_new and owner is not None and self._owners.get(tool.name) is owner:
+                again = tool.name not in answered and only_new and owner is not None
+                answered.add(tool.name)
+                if again and self._owners.get(tool.name) is owner:
                     continue
                 raise ConfigurationError(
                     f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
                     f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
                 )
             self.available[tool.name] = tool
+            answered.add(tool.name)
             if owner is not None:
                 self._owners[tool.name] = owner
             added.append(tool.name)
@@ -156,7 +212,7 @@ class ToolContext:
         return [
             name
             for provider in self.dynamic
-            for name in self.add(provider.provide(request), only_new=True, owner=provider)
+            for name in self.add(provided(provider, request), only_new=True, owner=provider)
         ]
 
     def reveal(self, names: Iterable[str]) -> list[str]:
@@ -175,12 +231,20 @@ def build_context(
     """Merge the three sources for one call (static providers are asked here, once)."""
     check_collection("tools", tools)
     check_collection("providers", providers)
+    for provider in providers:
+        check_provider(provider)
+    if registry is not None and not isinstance(registry, ToolRegistry):
+        raise ToolDefinitionError(
+            f"registry={type(registry).__name__} object",
+            f"registry= takes a ToolRegistry, and got {a_or_an(type(registry).__name__)}",
+            "pass tools as tools=[...] and providers as providers=[...]",
+        )
     context = ToolContext(dynamic=[p for p in providers if getattr(p, "dynamic", False)])
     if tools:
         context.available.update(_tools_of(tools))  # checked: no name twice, and the context is empty
     for provider in providers:
         if not getattr(provider, "dynamic", False):
-            context.add(provider.provide(request))
+            context.add(provided(provider, request))
     if registry:
         context.add(registry.tools())
     if context.dynamic:  # else nothing can come later
@@ -205,6 +269,106 @@ def check_collection(keyword: str, value: Any) -> None:
 
 
 _LISTS = frozenset({list, tuple})
+
+
+def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
+    """An entry of `providers=` (or what a wrapper wraps) must have `provide(request)`: a tool
+    put there by mistake is pointed at `tools=`, anything else at what a provider is."""
+    kind = type(provider).__name__
+    provide = getattr(provider, "provide", None)
+    if callable(provide):
+        if _takes_the_request(provider, provide):
+            return
+        raise ToolDefinitionError(
+            where.format(f"{kind} object"),
+            "its provide() cannot take the request: the loop calls provider.provide(request) "
+            "(a ProviderRequest: the messages so far)",
+            "give it the parameter: def provide(self, request): ...",
+        )
+    label = function_label(provider) if callable(provider) else f"{kind} object"
+    name = getattr(provider, "__name__", None) or "..."
+    if callable(getattr(provider, "list_tools", None)):
+        problem, fix = "it is an MCP client, not a provider", "wrap it: providers=[McpToolProvider([client])]"
+    elif isinstance(provider, ToolRegistry):
+        problem, fix = (
+            "it is a tool registry, not a provider",
+            "pass it as registry=..., or as StaticProvider(registry.tools())",
+        )
+    elif isinstance(provider, Tool) or tool_options(provider) is not None or _has_tool_methods(provider):
+        problem, fix = "it is a tool, not a provider", f"pass it as tools=[{name}], or as StaticProvider([{name}])"
+    else:
+        problem = f"{a_or_an(kind)} is not a tool provider (a provider has a method provide(request))"
+        fix = "pass providers such as StaticProvider([...]), McpToolProvider([...]), or tools as tools=[...]"
+    raise ToolDefinitionError(where.format(label), problem, fix)
+
+
+def _takes_the_request(provider: Any, provide: Callable[..., Any]) -> bool:
+    """`provide(request)` can be called: decided once per class when `provide` is its method."""
+    kind = type(provider)
+    own = "provide" not in getattr(provider, "__dict__", {})  # the class's method, not the instance's
+    known = _TAKES_REQUEST.get(kind) if own else None
+    if known is None:
+        known = _callable_with_one(provide)
+        if own:
+            _TAKES_REQUEST[kind] = known
+    return known
+
+
+_TAKES_REQUEST: dict[type, bool] = {}
+"""Provider class → its `provide` takes the request (asked at every `build_context`)."""
+
+
+def _callable_with_one(fn: Callable[..., Any]) -> bool:
+    try:
+        inspect.signature(fn).bind(ProviderRequest(()))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): it is not refused
+        return True
+    return True
+
+
+def _has_tool_methods(obj: Any) -> bool:
+    return not isinstance(obj, type) and any(tool_options(getattr(type(obj), a, None)) for a in dir(type(obj)))
+
+
+def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
+    """What `provider.provide(request)` returns, checked: a list (or other iterable) of `Tool`s.
+    Items `tools=` would take (`@tool` functions, objects with `@tool` methods) become their
+    `Tool`s; anything else is a `ConfigurationError` naming the provider (it used to be an
+    `AttributeError` deep in a wrapper or in `build_context`)."""
+    offered = provider.provide(request)
+    if type(offered) is list and all(type(t) is Tool for t in offered):
+        return offered
+    label = f"{provider_label(provider)}.provide()"
+    if offered is None or isinstance(offered, (str, bytes, Mapping, Tool)) or not isinstance(offered, Iterable):
+        raise ConfigurationError(
+            f"{label} returned {_a_kind(offered)}; it must return a list of Tool objects "
+            "(an empty list when it has none). Fix: return [tool, ...]"
+        )
+    tools: list[Tool] = []
+    for item in offered:
+        if isinstance(item, Tool):
+            tools.append(item)
+            continue
+        try:
+            tools += tools_from(item)
+        except ToolDefinitionError as exc:
+            raise ConfigurationError(
+                f"{label} returned {_a_kind(item)}, which is not a tool ({exc.problem}). "
+                "Fix: return Tool objects, @tool functions or objects with @tool methods"
+            ) from None
+    return tools
+
+
+def provider_label(provider: Any) -> str:
+    """How errors name a provider: its `label` (wrappers have one), else its class."""
+    label = getattr(provider, "label", None)
+    return label if isinstance(label, str) else type(provider).__name__
+
+
+def _a_kind(value: Any) -> str:
+    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 _KEPT = 16

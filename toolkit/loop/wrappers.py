@@ -21,7 +21,10 @@ the current one (`'files.read' is the server's name of 'files_read'`).
 there are. Only when the wrapped provider may be missing tools for a reason of its own — a
 dynamic provider that adds tools later, or an MCP provider that left out a dead server — is an
 unmatched key logged (once) instead. New names are checked against the chat API's pattern
-`^[A-Za-z0-9_-]{1,64}$`, so a bad name fails here and not as a 400 from the gateway.
+`^[A-Za-z0-9_-]{1,64}$`, so a bad name fails here and not as a 400 from the gateway. A
+rename (`rename_tools`, `map_tools`) that gives a tool a name another tool has is refused by
+that wrapper, naming both; names are strings (a set of functions is refused when the wrapper is
+made). A wrapper wraps a provider: a tool or a list given instead is refused when it is made.
 
 Leaves out: changing a tool's parameters or executor (write a provider for that).
 """
@@ -29,14 +32,16 @@ Leaves out: changing a tool's parameters or executor (write a provider for that)
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from toolkit.errors import ConfigurationError
-from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider
-from toolkit.tools.decorator import TOOL_NAME
+from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolProvider, check_provider, provided, provider_label
+from toolkit.tools.decorator import TOOL_NAME, a_or_an
 from toolkit.tools.execute import Tool
+from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
 
 log = logging.getLogger("toolkit.loop.wrappers")
@@ -47,10 +52,15 @@ class _Wrapped:
     inner: ToolProvider
     change: Callable[[list[Tool], bool], list[Tool]]
     """(the inner provider's tools, whether that list may be partial) → the tools offered."""
+    wrapper: str = "a wrapper"
+    """The wrapper's name (`rename_tools` ...), for errors."""
 
     def __post_init__(self) -> None:
+        check_provider(self.inner, f"{self.wrapper}({{}}, ...)")
         self.dynamic: bool = bool(getattr(self.inner, "dynamic", False))
         """As the wrapped provider (asked again each round when it is)."""
+        self.label = f"{self.wrapper}({provider_label(self.inner)})"
+        """How errors name this provider, e.g. `rename_tools(filter_tools(McpToolProvider))`."""
 
     @property
     def partial(self) -> bool:
@@ -58,7 +68,7 @@ class _Wrapped:
         return self.dynamic or bool(getattr(self.inner, "partial", False))
 
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
-        return self.change(list(self.inner.provide(request)), self.partial)
+        return self.change(provided(self.inner, request), self.partial)
 
     def possible_tools(self) -> list[Tool]:
         """The inner provider's `possible_tools()` through this wrapper (none if it has none)."""
@@ -66,7 +76,7 @@ class _Wrapped:
         return self.change(list(possible()), True) if callable(possible) else []
 
     def __getattr__(self, name: str) -> Any:  # evict_tool_list_cache, close, clients ...
-        if name in ("inner", "change", "dynamic"):
+        if name in ("inner", "change", "wrapper", "dynamic", "label"):
             raise AttributeError(name)
         return getattr(self.inner, name)
 
@@ -75,14 +85,18 @@ def filter_tools(provider: ToolProvider, keep: Collection[str] | Callable[[Tool]
     """Only the tools `keep` accepts: a set of current names, or a predicate on the `Tool`."""
     if callable(keep):
         predicate = keep
-        return _Wrapped(provider, lambda tools, partial: [t for t in tools if predicate(t)])
+
+        def kept(tools: list[Tool], partial: bool) -> list[Tool]:
+            return [t for t in tools if _applied("filter_tools", predicate, t, t.name)]
+
+        return _Wrapped(provider, kept, "filter_tools")
     names, warned = _names("filter_tools", keep), set[str]()
 
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
         _check_keys("filter_tools", names, tools, partial, warned)
         return [t for t in tools if t.name in names]
 
-    return _Wrapped(provider, change)
+    return _Wrapped(provider, change, "filter_tools")
 
 
 def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[str], str]) -> ToolProvider:
@@ -93,16 +107,22 @@ def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[st
     """
     if callable(names):
         rename = names
-        return _Wrapped(provider, lambda tools, partial: [_renamed(t, _checked(rename(t.name), t)) for t in tools])
+
+        def each(tools: list[Tool], partial: bool) -> list[Tool]:
+            new = [_renamed(t, _checked(_applied("rename_tools", rename, t.name, t.name), t)) for t in tools]
+            return _unique("rename_tools", tools, new)
+
+        return _Wrapped(provider, each, "rename_tools")
     mapping, warned = dict(names), set[str]()
+    _names("rename_tools", mapping)
     for old, new in mapping.items():
         _check_name("rename_tools", new, f"the new name for {old!r}")
 
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
         _check_keys("rename_tools", set(mapping), tools, partial, warned)
-        return [_renamed(t, mapping.get(t.name, t.name)) for t in tools]
+        return _unique("rename_tools", tools, [_renamed(t, mapping.get(t.name, t.name)) for t in tools])
 
-    return _Wrapped(provider, change)
+    return _Wrapped(provider, change, "rename_tools")
 
 
 def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) -> ToolProvider:
@@ -115,7 +135,7 @@ def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) ->
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
         out = []
         for tool in tools:
-            spec = mapper(tool.spec)
+            spec = _applied("map_tools", mapper, tool.spec, tool.name)
             if not isinstance(spec, ToolSpec):
                 raise ConfigurationError(
                     f"map_tools: the mapper returned {type(spec).__name__} for {tool.name!r}; "
@@ -129,9 +149,9 @@ def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) ->
             if spec.name != tool.name:
                 _check_name("map_tools", spec.name, f"the new name for {tool.name!r}")
             out.append(tool if spec == tool.spec else replace(tool, spec=spec))
-        return out
+        return _unique("map_tools", tools, out)
 
-    return _Wrapped(provider, change)
+    return _Wrapped(provider, change, "map_tools")
 
 
 def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvider:
@@ -142,7 +162,7 @@ def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvid
         _check_keys("always_visible", chosen, tools, partial, warned)
         return [_with_metadata(t, {ALWAYS_VISIBLE: True}) if t.name in chosen else t for t in tools]
 
-    return _Wrapped(provider, change)
+    return _Wrapped(provider, change, "always_visible")
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -153,7 +173,32 @@ def _names(wrapper: str, names: Collection[str]) -> frozenset[str]:
         raise ConfigurationError(
             f"{wrapper}: pass a collection of tool names, not one string ({names!r}); e.g. {{{names!r}}}"
         )
+    for name in names:
+        if not isinstance(name, str):
+            shown = getattr(name, "name", None) or getattr(name, "__name__", None)
+            raise ConfigurationError(
+                f"{wrapper}: the tools are chosen by name, and got {a_or_an(type(name).__name__)}"
+                + (f" ({shown!r})" if isinstance(shown, str) else "")
+                + f". Fix: give the names as strings, e.g. {{{shown or 'query_order'!r}}}"
+            )
     return frozenset(names)
+
+
+def _unique(wrapper: str, before: Sequence[Tool], after: Sequence[Tool]) -> list[Tool]:
+    """`after` (the same tools, some renamed), refused when a new name is one another tool has."""
+    taken = Counter(t.name for t in after)
+    for old, new in zip(before, after, strict=True):
+        if old.name != new.name and taken[new.name] > 1:
+            origins = [
+                f"{b.name!r} renamed" if b.name != a.name else f"{b.name!r} as it is"
+                for b, a in zip(before, after, strict=True)
+                if a.name == new.name
+            ]
+            raise ConfigurationError(
+                f"{wrapper}: {len(origins)} tools would be named {new.name!r} ({', '.join(origins)}); tool names "
+                "must be unique in a call. Fix: give each tool a name of its own (or filter_tools one out first)"
+            )
+    return list(after)
 
 
 def _check_keys(wrapper: str, keys: Collection[str], tools: Sequence[Tool], partial: bool, warned: set[str]) -> None:
@@ -179,6 +224,27 @@ def _check_keys(wrapper: str, keys: Collection[str], tools: Sequence[Tool], part
     if message not in warned:
         warned.add(message)
         log.warning("%s (not an error yet: the wrapped provider may add tools later)", message)
+
+
+_GIVEN = {
+    "filter_tools": ("the Tool (its name is tool.name)", "lambda tool: tool.name.startswith('get_')"),
+    "rename_tools": ("the tool's current name, a str", "lambda name: 'eu_' + name"),
+    "map_tools": ("the tool's ToolSpec", "lambda spec: dataclasses.replace(spec, description='...')"),
+}
+"""What each wrapper's function is given, and an example of one (for the error when it raises)."""
+
+
+def _applied(wrapper: str, function: Callable[[Any], Any], value: Any, tool: str) -> Any:
+    """`function(value)`: a wrapper's function that raises is a `ConfigurationError` saying what
+    it is given (`filter_tools` gives a Tool, `rename_tools` a name: easily mixed up)."""
+    try:
+        return function(value)
+    except Exception as exc:
+        given, example = _GIVEN[wrapper]
+        raise ConfigurationError(
+            f"{wrapper}: the function raised {describe_exception(exc)} on {tool!r}; it is given {given}. "
+            f"Fix: e.g. {example}"
+        ) from exc
 
 
 def _check_name(wrapper: str, name: object, what: str) -> str:

@@ -65,7 +65,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
-from toolkit.errors import McpConnectionError, McpError, McpTimeout
+from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
@@ -96,6 +96,8 @@ class McpClient:
     def __init__(
         self, server: Any, *, name: str | None = None, connect_timeout: float = 10.0, request_timeout: float = 30.0
     ) -> None:
+        check_seconds("McpClient", "connect_timeout", connect_timeout)
+        check_seconds("McpClient", "request_timeout", request_timeout)
         self.server = server
         """What `mcp.Client` connects to: `StdioServerParameters`, a URL or a server object."""
         self.name = name or _default_name(server)
@@ -355,6 +357,18 @@ class McpClient:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
         seconds = self.request_timeout if timeout is None else timeout
         return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+
+def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False) -> None:
+    """A finite number of seconds above 0 (or 0 too, when `zero`). Anything else is refused where
+    it is given: a string failed later as "cannot be reached", `inf` as an OverflowError."""
+    number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if not number or not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not zero):
+        raise ToolDefinitionError(
+            f"{where}({keyword}={seconds!r})",
+            f"{keyword} is a finite number of seconds {'at least 0' if zero else 'above 0'}",
+            f"give a number, e.g. {keyword}=30",
+        )
 
 
 @dataclass(eq=False)

@@ -58,7 +58,7 @@ import time
 import unicodedata
 import zlib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,15 +66,23 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import McpConnectionError, McpError, McpTimeout, McpToolError, SchemaTranslationError
+from toolkit.errors import (
+    McpConnectionError,
+    McpError,
+    McpTimeout,
+    McpToolError,
+    SchemaTranslationError,
+    ToolDefinitionError,
+)
 from toolkit.loop.images import IMAGES
 from toolkit.loop.sources import ProviderRequest
 from toolkit.loop.wrappers import always_visible, filter_tools, map_tools, rename_tools
-from toolkit.mcp.client import McpClient, McpConnectionLost, describe
+from toolkit.mcp.client import McpClient, McpConnectionLost, check_seconds, describe
 from toolkit.mcp.schema import translate_schema
 from toolkit.tools.arguments import parse_arguments
-from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
+from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
 
 __all__ = [
@@ -157,7 +165,10 @@ class McpToolProvider:
         accepts_images: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.clients = list(clients)
+        self.clients = _checked_clients(clients)
+        for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
+            check_seconds("McpToolProvider", keyword, seconds)
+        check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)
         self.fail_if_one_server_fails = fail_if_one_server_fails
         """True: a server that cannot be reached raises instead of being skipped."""
         self.timeout = timeout
@@ -279,6 +290,29 @@ class McpToolProvider:
             client.close()
 
 
+def _checked_clients(clients: Any) -> list[McpClient]:
+    """`McpToolProvider`'s clients as a list, each one a client (it has `list_tools`): a
+    client given alone, a command line or a server object fail here, not at the first call."""
+    alone = callable(getattr(clients, "list_tools", None))
+    if alone or isinstance(clients, (str, bytes, Mapping)) or not isinstance(clients, Iterable):
+        kind = type(clients).__name__
+        raise ToolDefinitionError(
+            f"McpToolProvider({kind} object)",
+            f"McpToolProvider takes a list of McpClient objects, and got {a_or_an(kind)}",
+            "put it in a list: McpToolProvider([client])",
+        )
+    for client in clients:
+        if not callable(getattr(client, "list_tools", None)):
+            kind = type(client).__name__
+            fix = (
+                f"make a client of it: McpClient.from_command_line({client!r})"
+                if isinstance(client, str)
+                else "make a client of it: McpClient(server), McpClient.stdio(...) or McpClient.http(url)"
+            )
+            raise ToolDefinitionError(f"McpToolProvider([{kind} object])", f"{a_or_an(kind)} is not an MCP client", fix)
+    return list(clients)
+
+
 def tool_from_mcp(
     client: McpClient, mcp_tool: McpTool, timeout: float = 30.0, name: str | None = None, accepts_images: bool = False
 ) -> Tool:
@@ -313,10 +347,15 @@ def openai_name(name: str) -> str:
 
 
 def wire_names(names: Sequence[str]) -> dict[str, str]:
-    """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash)."""
-    taken: set[str] = set()
-    out: dict[str, str] = {}
+    """original → wire name for one server's tools, unique among them (`_2`, `_3` on a clash).
+
+    A name the chat API accepts as it is keeps it, whatever the order of the list: a name made
+    from another (`files.read` → `files_read`) never takes it from the tool really called that."""
+    taken = {name for name in names if openai_name(name) == name}
+    out: dict[str, str] = {name: name for name in names if name in taken}
     for name in names:
+        if name in out:
+            continue
         wire, n = openai_name(name), 1
         while wire in taken:
             n += 1
@@ -355,11 +394,26 @@ class McpExecutor:
             raise McpToolError(lost_text(self.client.name, exc.reason, self.annotations)) from None
         except McpConnectionError as exc:
             raise McpToolError(str(exc)) from None
+        except McpError as exc:  # a JSON-RPC error ("Unknown tool: files.read"): it may name the tool too
+            raise McpToolError(str(exc) + _server_name_note(str(exc), self.name, call.name)) from None
+        except Exception as exc:  # the SDK's own checks ("Invalid structured content returned by tool files.read")
+            text = describe_exception(exc)
+            raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
-            raise McpToolError(result_text(result) or "the server reported an error without a message")
+            text = result_text(result) or "the server reported an error without a message"
+            raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
         attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
         return ToolOutput(result_text(result, self.accepts_images), attributes)
+
+
+def _server_name_note(text: str, server_name: str, called: str) -> str:
+    """A note for an error text that names the tool as the server knows it, when the model knows
+    it by another name (a wire name, `rename_tools`): the model can only call the name it was
+    given. The server's words stay as they are (a name may also be an ordinary word in them)."""
+    if server_name == called or not re.search(rf"(?<![A-Za-z0-9_]){re.escape(server_name)}(?![A-Za-z0-9_])", text):
+        return ""
+    return f"\n(The server calls this tool {server_name!r}; call it as {called!r}.)"
 
 
 def result_text(result: CallToolResult, accepts_images: bool = False) -> str:

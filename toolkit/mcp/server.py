@@ -3,7 +3,7 @@
     python -m toolkit mcp-server                      # week 3's shop tools over stdio
     python -m toolkit mcp-server --http --port 8765   # … over streamable HTTP, http://127.0.0.1:8765/mcp
 
-`tools_server(tools)` wraps toolkit `Tool`s in the official SDK's low-level `Server`, so what
+`tools_server(tools)` wraps toolkit `Tool`s (or a provider's, asked once) in the official SDK's low-level `Server`, so what
 a client lists is exactly the hand-written spec (no second reflection), and a call runs the
 tool's own executor — for the shop that is `toolkit.course.validation`: lenient in, strict out, the
 same checks and the same Chinese messages as in week 3. An argument error or a failing tool
@@ -33,7 +33,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from toolkit.chat.messages import ToolCall
-from toolkit.loop.sources import check_collection
+from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.tools.execute import (
     Policies,
     Tool,
@@ -52,10 +52,11 @@ def tools_server(
     tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
 ) -> Server:
     """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
-    objects with `@tool` methods); calls run each tool's executor (errors fed back). Two tools of
-    one name are a `ToolDefinitionError`, as in `tools_from`."""
+    objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
+    server's tools can be served too); calls run each tool's executor (errors fed back). Two
+    tools of one name are a `ToolDefinitionError`, as in `tools_from`."""
     check_collection("tools", tools)
-    tools = tools_from(*tools)
+    tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
     listed = [_mcp_tool(t, t.name in read_only) for t in tools]
 
@@ -73,6 +74,13 @@ def tools_server(
         return types.CallToolResult(content=[types.TextContent(text=text)], is_error=is_error)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _served(source: Any) -> list[Any]:
+    """A provider's tools (it is asked once, with an empty request); any other source as it is."""
+    if callable(getattr(source, "provide", None)) and not isinstance(source, Tool):
+        return list(provided(source, ProviderRequest(())))
+    return [source]
 
 
 _POLICIES = Policies(report_unknown_tool, report_argument_error, report_failure_only)

@@ -39,12 +39,15 @@ model see it: business failures are often transient. Either way, an error result
 `is_error=True`. A successful value becomes text: `None` → "Success", `str` as is, anything
 else JSON (pydantic models through `model_dump(mode="json")`); a finite `Decimal` is written as
 a JSON number with all its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`,
-`"Infinity"`, `"-Infinity"`. A tool that returned has run, so turning its value into text never
-fails the call: `bytes` are decoded when they are UTF-8, else read `<binary data, N bytes>`; a
-returned exception is its message, sanitised as a raised one's; numpy and pandas values are JSON
-(`tolist()`, one object per row: their `str()` cuts data to `...`); an iterator is read to at
-most `ITEMS_READ` items; and a value JSON cannot write (an ORM row, a class, a cycle) is its
-`str()`, as in LangChain and the OpenAI Agents SDK.
+`"Infinity"`, `"-Infinity"`, wherever they are nested (a dataclass, a set, a deque too). A tool
+that returned has run, so turning its value into text never fails the call: `bytes` are decoded
+when they are UTF-8, else read `<binary data, N bytes>`; a returned exception is its message,
+sanitised as a raised one's; numpy and pandas values are JSON (`tolist()`, one object per row:
+their `str()` cuts data to `...`); an iterator is read to at most `ITEMS_READ` items (those
+nested in a dict, list, deque, dataclass or model too, all of them together); an int past
+Python's 4300-digit limit is a note, in place (the rest of the value stays); and a value JSON
+cannot write (an ORM row, a class, a cycle) is its `str()`, as in LangChain and the OpenAI
+Agents SDK.
 
 Leaves out: the loop, return behaviour, concurrency (the loop issue); the registry of versions;
 async tools (refused at registration: `@tool` functions by `reflect`, executors by `Tool(...)`).
@@ -52,6 +55,7 @@ async tools (refused at registration: `@tool` functions by `reflect`, executors 
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import decimal
 import functools
@@ -73,6 +77,7 @@ from pydantic_core import to_jsonable_python
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
     ArgumentError,
+    ConfigurationError,
     ToolCallError,
     ToolDefinitionError,
     ToolExecutionError,
@@ -83,6 +88,7 @@ from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     MARK,
     InvocationContext,
+    ReturnBehavior,
     ToolOptions,
     a_or_an,
     builtin_error,
@@ -136,6 +142,34 @@ class Policies:
     execution_error: Policy = report_execution_error
     """The tool raised while running."""
 
+    def __post_init__(self) -> None:
+        """Each policy must be callable as `policy(error, call)`: refused here, not at the first
+        failure of a call (a TypeError out of the loop then)."""
+        for field in dataclasses.fields(self):
+            policy = getattr(self, field.name)
+            if policy in _KNOWN_POLICIES or (callable(policy) and _callable_with(policy, 2)):
+                continue
+            what = f"{function_label(policy)}, which cannot take them" if callable(policy) else _kind(policy)
+            raise ToolDefinitionError(
+                f"Policies({field.name}=...)",
+                f"a policy is called policy(error, call) and returns the text for the model; this one is {what}",
+                "pass a function (error, call) -> str, e.g. report_execution_error, or raise_error to stop the loop",
+            )
+
+
+_KNOWN_POLICIES = (raise_error, report_unknown_tool, report_argument_error, report_execution_error)
+
+
+def _callable_with(fn: Callable[..., Any], count: int) -> bool:
+    """`fn` can be called with `count` positional arguments (a builtin without a signature: yes)."""
+    try:
+        inspect.signature(fn).bind(*[None] * count)
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
+
 
 FEED_BACK_ALL = Policies(report_unknown_tool, report_argument_error, report_execution_error)
 """Every error goes back to the model; nothing raises."""
@@ -156,6 +190,23 @@ class ToolOutput:
     attributes: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     is_error: bool = False
 
+    def __post_init__(self) -> None:
+        """Refused where it is made (inside a tool: its call fails, the loop goes on): attributes
+        that are not a mapping with str keys, or an `is_error` that is not a bool, made the
+        result message fail after the tool had run (a TypeError out of the loop)."""
+        attributes = self.attributes
+        if not isinstance(attributes, Mapping) or not all(isinstance(key, str) for key in attributes):
+            got = _kind(attributes) if not isinstance(attributes, Mapping) else "a mapping with keys that are not str"
+            raise ToolDefinitionError(
+                "ToolOutput(...)",
+                f"attributes is {got}",
+                'give a dict with str keys, e.g. attributes={"source": "cache"}',
+            )
+        if type(self.is_error) is not bool:
+            raise ToolDefinitionError(
+                "ToolOutput(...)", f"is_error is {_kind(self.is_error)}, not a bool", "give True or False"
+            )
+
 
 @dataclass(frozen=True)
 class Tool:
@@ -171,7 +222,9 @@ class Tool:
     """The Python function it was reflected from, if any (views show its signature)."""
 
     def __post_init__(self) -> None:
-        where = self.source or f"Tool({self.spec.name!r}, ...)"
+        where = self.source or (
+            f"Tool({self.spec.name!r}, ...)" if isinstance(self.spec, ToolSpec) else f"Tool({_kind(self.spec)}, ...)"
+        )
         check_spec(self.spec, where)
         check_executor(self.executor, where)
 
@@ -192,7 +245,7 @@ class Tool:
         try:
             output = self.executor(call, context)
         except ArgumentError as exc:
-            return _failed(call, "argument", exc, policies.argument_error)
+            return _failed(call, "argument", _as_called(exc, call), policies.argument_error)
         except (Exception, SystemExit) as exc:  # SystemExit: argparse / click on a bad flag
             return _execution_failed(call, exc, policies.execution_error)
         value = output.value if isinstance(output, ToolOutput) else output
@@ -260,10 +313,33 @@ def run_call(
 
 def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outcome:
     try:
-        return Outcome(_error(call, policy(error, call)), kind)
+        text = policy(error, call)
+        if not isinstance(text, str):
+            raise ConfigurationError(
+                f"the {kind} policy {function_label(policy)} returned {_kind(text)}; a policy returns the text "
+                "the model reads (a str), or raises to stop the loop. Fix: return str(error), or raise"
+            )
+        return Outcome(_error(call, text), kind)
     except Exception as stop:  # the policy stops the loop: record what the model would have read
         text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
         return Outcome(_error(call, text), kind, stop)
+
+
+def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
+    """`error` naming the tool as the model called it. An executor knows the name it was written
+    under, and a wrapper (`rename_tools`, `map_tools`) may have given the tool another: the model
+    cannot call the old one. The text is rebuilt when it is the standard one (a subclass with a
+    `__str__` of its own reads `tool_name`)."""
+    old, problems = getattr(error, "tool_name", None), getattr(error, "problems", None)
+    if old == call.name or not isinstance(old, str) or not isinstance(problems, list):
+        return error  # the name the model called, or a subclass of its own making: left as it is
+    renamed = type(error).__new__(type(error), *error.args)  # its __init__ may take other arguments
+    vars(renamed).update(vars(error))
+    renamed.tool_name = call.name
+    if error.args == (str(ArgumentError(old, problems)),):
+        renamed.args = (str(ArgumentError(call.name, problems)),)
+    renamed.__cause__ = error.__cause__
+    return renamed
 
 
 def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy) -> Outcome:
@@ -327,8 +403,26 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
 def check_spec(spec: ToolSpec, where: str) -> None:
     """Refuse a spec a chat API would refuse with a 400 at the first request: a name outside
     OpenAI's rule, a description that is not text, parameters that are not a JSON Schema object
-    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here."""
+    (a JSON string, an array schema). Reflected specs always pass; hand-written ones are checked here,
+    with what the package itself reads: a ToolSpec at all, its metadata a mapping, its return
+    behaviour one of `ReturnBehavior` (a typo was silently never immediate)."""
+    if not isinstance(spec, ToolSpec):
+        raise ToolDefinitionError(
+            where,
+            f"the spec is {_kind(spec)}, not a ToolSpec",
+            "give ToolSpec(name, description, parameters), or ToolSpec.from_openai(d) for an OpenAI tool dict",
+        )
     check_name(where, spec.name, "give the ToolSpec a valid name, e.g. 'query_order'")
+    if not isinstance(spec.metadata, Mapping):
+        raise ToolDefinitionError(
+            where, f"the metadata is {_kind(spec.metadata)}, not a mapping", "give a dict ({} for none)"
+        )
+    if spec.return_behavior not in _BEHAVIORS:
+        raise ToolDefinitionError(
+            where,
+            f"the return behaviour is {spec.return_behavior!r}, not a ReturnBehavior",
+            "give ReturnBehavior.TO_LLM, ReturnBehavior.IMMEDIATE or ReturnBehavior.IMMEDIATE_IF_LAST",
+        )
     if not isinstance(spec.description, str):
         raise ToolDefinitionError(
             where, f"the description is {_kind(spec.description)}, not a str", 'give a str ("" sends none)'
@@ -343,13 +437,18 @@ def check_spec(spec: ToolSpec, where: str) -> None:
         )
 
 
+_BEHAVIORS = frozenset(ReturnBehavior)
+"""The return behaviours (a str enum: `"immediate"` is one of them too)."""
+
+
 def _kind(value: Any) -> str:
     return "None" if value is None else a_or_an(type(value).__name__)
 
 
 def check_executor(executor: Any, where: str) -> None:
-    """Refuse an executor the loop cannot run: not callable, or async (its call would return a
-    coroutine that never runs). Raised where the tool is built, before any model sees it."""
+    """Refuse an executor the loop cannot run: not callable, async (its call would return a
+    coroutine that never runs), or a function that cannot be called `(call, context)`. Raised
+    where the tool is built, before any model sees it."""
     if not callable(executor):
         raise ToolDefinitionError(
             where,
@@ -357,7 +456,8 @@ def check_executor(executor: Any, where: str) -> None:
             "pass a function (call, context) -> value as the executor",
         )
     if type(executor) is types.FunctionType and not executor.__code__.co_flags & _ASYNC_FLAGS:
-        return  # the usual case, decided without inspect
+        _check_call_and_context(executor, where)  # the usual case, decided without inspect
+        return
     if _is_async(executor):
         raise ToolDefinitionError(
             where,
@@ -368,6 +468,31 @@ def check_executor(executor: Any, where: str) -> None:
 
 
 _ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _check_call_and_context(fn: types.FunctionType, where: str) -> None:
+    """A function executor is called `fn(call, context)`: one that cannot take that (the tool's own
+    function, `def query(order_id)`) would fail every call, and only the model would hear of it.
+    Read from the code object (no `inspect`: every `Tool` made checks its executor)."""
+    code = fn.__code__
+    positional, varargs = code.co_argcount, bool(code.co_flags & inspect.CO_VARARGS)
+    keyword_only = code.co_varnames[positional : positional + code.co_kwonlyargcount]
+    required = positional - len(fn.__defaults__ or ())
+    missing_keywords = [n for n in keyword_only if n not in (fn.__kwdefaults__ or {})]
+    if (positional >= 2 or varargs) and required <= 2 and not missing_keywords and tool_options(fn) is None:
+        return
+    names = ", ".join(code.co_varnames[: positional + code.co_kwonlyargcount]) or "no arguments"
+    problem = (
+        f"the executor {function_label(fn)} is a @tool function; an executor takes (call, context)"
+        if tool_options(fn) is not None
+        else f"the executor {function_label(fn)} takes ({names}), and the loop calls it as executor(call, context)"
+    )
+    raise ToolDefinitionError(
+        where,
+        problem,
+        "write def run(call, context) that reads call.arguments (a JSON string), or pass the function itself "
+        "as tools=[...]",
+    )
 
 
 def _is_async(fn: Any) -> bool:
@@ -439,8 +564,11 @@ _STR = frozenset({str})
 def _marked_json_text(value: Any) -> str:
     """The full path: finite `Decimal`s written as JSON numbers, anything else through pydantic
     (`to_jsonable_python`), NaN and infinities as strings."""
+    kinds = _kinds_in(value)
+    if any(map(_is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
+        value = _iterators_read(value, [ITEMS_READ])
     numbers: dict[str, str] = {}
-    value = _decimals_marked(value, numbers)
+    value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)))
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", fallback=_json_fallback)
     plain = to_jsonable_python(value, fallback=_json_fallback)
@@ -463,14 +591,31 @@ _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
 def _finite(value: Any) -> Any:
-    """A JSON-able value with each NaN / infinity replaced by its string (`_NON_FINITE`)."""
+    """A JSON-able value with each NaN / infinity replaced by its string (`_NON_FINITE`), and
+    each int past Python's int-to-text limit (4300 digits) by the note a top-level one gets:
+    one such int used to cost the whole value (it became one note)."""
     if isinstance(value, float) and not math.isfinite(value):
         return _NON_FINITE[repr(value)]
+    if type(value) is int and value.bit_length() > _SHORT_INT_BITS and not _writable(value):
+        return _str_text(value)
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_finite(v) for v in value]
     return value
+
+
+_SHORT_INT_BITS = 13_000
+"""Ints of at most this many bits (about 3,900 digits) are under Python's default limit of 4,300
+digits: only longer ones are tried (`_writable`)."""
+
+
+def _writable(number: int) -> bool:
+    try:
+        int.__repr__(number)
+    except ValueError:
+        return False
+    return True
 
 
 def _bytes_text(value: bytes | bytearray) -> str:
@@ -518,6 +663,114 @@ def _iterator_text(items: Iterator[Any]) -> str:
     return to_text(read[:ITEMS_READ]) + f"\n(only the first {ITEMS_READ} items were read: the iterator went on)"
 
 
+def _holds_iterator(value: Any) -> bool:
+    """An iterator is `value` or is nested in it: in a dict, list, tuple, set, deque, dataclass or
+    pydantic model (what JSON would read to its end). Reads nothing."""
+    return _holds(value, _is_iterator)
+
+
+def _is_iterator(kind: type) -> bool:
+    return issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES)
+
+
+def _is_decimal(kind: type) -> bool:
+    return issubclass(kind, decimal.Decimal)
+
+
+def _holds(value: Any, wanted: Callable[[type], bool]) -> bool:
+    """A value of a `wanted` type is `value` or is nested in it (`_nested`)."""
+    return any(map(wanted, _kinds_in(value)))
+
+
+def _kinds_in(value: Any) -> set[type]:
+    """The types of `value` and of everything nested in it (`_nested`), looked for level by level,
+    each level's types first (rows of scalars end at one set of types); `_DEPTH` levels at most,
+    so a cycle ends (pydantic refuses a cycle anyway)."""
+    level, seen = [value], set[type]()
+    for _ in range(_DEPTH):
+        kinds = set(map(type, level))
+        seen |= kinds
+        if not any(map(_may_hold, kinds)):
+            break
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                deeper += item.values()
+            elif kind is list or kind is tuple:
+                deeper += item
+            elif _may_hold(kind) and not _is_iterator(kind):
+                deeper += _nested(item) or ()
+        level = deeper
+    return seen
+
+
+_DEPTH = 100
+"""How deep `_holds_iterator` looks (JSON this deep is a cycle, or nothing a model could read)."""
+
+
+def _may_hold(kind: type) -> bool:
+    """A value of type `kind` may be an iterator or hold one (`_nested`); decided once per type."""
+    known = _HOLDERS.get(kind)
+    if known is None:
+        if len(_HOLDERS) > 512:  # classes made on the fly: keep the table small
+            _HOLDERS.clear()
+        known = _HOLDERS[kind] = issubclass(kind, _HOLDER_KINDS) or dataclasses.is_dataclass(kind)
+    return known
+
+
+_HOLDERS: dict[type, bool] = {}
+_SEQUENCES = (list, tuple, set, frozenset, collections.deque)
+"""What pydantic writes as a JSON list by reading its items."""
+_HOLDER_KINDS = (Iterator, dict, BaseModel, *_SEQUENCES)
+
+
+def _nested(value: Any) -> Iterable[Any] | None:
+    """The values `value` holds that JSON would write (None: it holds none)."""
+    if isinstance(value, dict):
+        return value.values()
+    if isinstance(value, _SEQUENCES):
+        return value
+    if isinstance(value, BaseModel):
+        return list(vars(value).values())
+    if _is_dataclass_object(value):
+        held = getattr(value, "__dict__", None)  # its fields (and any attribute set later: only looked at)
+        return held.values() if held is not None else [getattr(value, f.name) for f in dataclasses.fields(value)]
+    return None
+
+
+def _iterators_read(value: Any, left: list[int]) -> Any:
+    """`value` with each nested iterator read to a list, all of them together to at most
+    `ITEMS_READ` items (`left[0]` is what remains); one cut short ends with a line saying so,
+    one that fails while read is the text saying that (as a returned one's). A container,
+    dataclass or model holding one becomes its plain JSON shape; any other value stays itself."""
+    if isinstance(value, Iterator) and not isinstance(value, _PLAIN_TYPES):
+        try:
+            read = list(itertools.islice(value, left[0] + 1))
+        except Exception as exc:
+            return f"<an iterator that failed while it was read: {redact.describe_exception(exc)}>"
+        went_on, read = len(read) > left[0], read[: left[0]]
+        left[0] -= len(read)  # before the items' own iterators take their share
+        read = [_iterators_read(item, left) for item in read]
+        return read + [_cut_note(len(read))] if went_on else read
+    if not _holds_iterator(value):
+        return value
+    if isinstance(value, dict):
+        return {key: _iterators_read(item, left) for key, item in value.items()}
+    if isinstance(value, BaseModel):  # python mode: its iterators stay unread, and are read here
+        return _iterators_read(value.model_dump(), left)
+    if _is_dataclass_object(value):
+        return {f.name: _iterators_read(getattr(value, f.name), left) for f in dataclasses.fields(value)}
+    return [_iterators_read(item, left) for item in value]
+
+
+def _cut_note(read: int) -> str:
+    """The last item of a nested iterator cut short (`read` items of it were read)."""
+    if read:
+        return f"(only the first {read} items were read: the iterator went on)"
+    return f"(not read: the result's iterators had given {ITEMS_READ} items already)"
+
+
 def _exception_text(exc: BaseException) -> str:
     """A returned (not raised) exception: its message, sanitised as a raised one's is (it can
     hold a key or a connection string just the same), or its class name when it has none."""
@@ -555,9 +808,13 @@ _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 which is not JSON)."""
 
 
-def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
+def _decimals_marked(value: Any, numbers: dict[str, str], in_dataclasses: bool = False) -> Any:
     """`value` with each finite `Decimal` replaced by a unique marker string (its digits kept in
-    `numbers`), so it can be written as a JSON number; pydantic would write it as a string."""
+    `numbers`), so it can be written as a JSON number; pydantic would write it as a string.
+    `in_dataclasses`: the value holds a `Decimal` somewhere, so dataclasses are looked into too
+    (one holding a marked field becomes its fields); else they are left to pydantic, sooner."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return value
@@ -565,12 +822,21 @@ def _decimals_marked(value: Any, numbers: dict[str, str]) -> Any:
         numbers[marker] = str(value) if "E" not in str(value) else format(value, "f")
         return marker
     if isinstance(value, dict):
-        return {k: _decimals_marked(v, numbers) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_decimals_marked(v, numbers) for v in value]
+        return {k: _decimals_marked(v, numbers, in_dataclasses) for k, v in value.items()}
+    if isinstance(value, _SEQUENCES):  # sets and deques too: pydantic writes them as lists
+        return [_decimals_marked(v, numbers, in_dataclasses) for v in value]
+    if in_dataclasses and _is_dataclass_object(value):  # as pydantic writes it (its fields), when one changed
+        held = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        marked = {name: _decimals_marked(item, numbers, True) for name, item in held.items()}
+        return marked if any(marked[name] is not item for name, item in held.items()) else value
     if isinstance(value, BaseModel) and _has_decimal_field(value):
         return _decimals_marked(value.model_dump(), numbers)
     return value
+
+
+def _is_dataclass_object(value: Any) -> bool:
+    """`dataclasses.is_dataclass(value)` for an instance, sooner (it is asked for every row)."""
+    return hasattr(type(value), "__dataclass_fields__") and not isinstance(value, type)
 
 
 def _has_decimal_field(model: BaseModel) -> bool:
@@ -588,7 +854,7 @@ def function_tool(fn: Callable[..., Any]) -> Tool:
 
 
 def _caller(reflection: Reflection, bound_to: Any) -> Executor:
-    fn, params, name = reflection.function, reflection.params, reflection.spec.name
+    fn, params = reflection.function, reflection.params
     head = () if bound_to is None else (bound_to,)
     injected = [(p.name, p.inject) for p in params if p.inject is not None]
     visible, known = arguments.model_parameters(params)
@@ -597,10 +863,11 @@ def _caller(reflection: Reflection, bound_to: Any) -> Executor:
     def run(call: ToolCall, context: InvocationContext) -> Any:
         if not exact:
             exact.append(_decimal_parameters(params))
-        raw = arguments.parse_arguments(name, call.arguments, exact=bool(exact[0]))
+        called = call.name  # the name the model knows (a wrapper may have renamed the tool)
+        raw = arguments.parse_arguments(called, call.arguments, exact=bool(exact[0]))
         if exact[0]:  # only the Decimal parameters keep Decimal; the others get json.loads' floats
             raw = arguments.floats_except(raw, exact[0])
-        kwargs = arguments.coerce_visible(name, visible, known, raw)
+        kwargs = arguments.coerce_visible(called, visible, known, raw)
         for param, inject in injected:
             kwargs[param] = context.memory_id if inject == "memory_id" else context
         return fn(*head, **kwargs)
@@ -719,6 +986,25 @@ def _methods(obj: Any) -> list[Tool]:
         raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
+        if callable(getattr(obj, "list_tools", None)):  # an McpClient
+            raise ToolDefinitionError(
+                f"tools_from({kind} object)",
+                "it is an MCP client, not a tool",
+                "wrap it in a provider: run_loop(..., providers=[McpToolProvider([client])])",
+            )
+        if callable(getattr(obj, "register", None)) and callable(getattr(obj, "tools", None)):  # a ToolRegistry
+            raise ToolDefinitionError(
+                f"tools_from({kind} object)",
+                "it is a tool registry, not a tool",
+                "pass it as registry=..., e.g. run_loop(..., registry=registry), or its tools: tools=registry.tools()",
+            )
+        if callable(getattr(obj, "provide", None)):  # `tools=[provider]` for `providers=[provider]`
+            label = getattr(obj, "label", None)
+            raise ToolDefinitionError(
+                f"tools_from({label if isinstance(label, str) else kind + ' object'})",
+                "it is a tool provider (it has provide(request)), not a tool",
+                "pass it as providers=[...], e.g. run_loop(..., providers=[provider])",
+            )
         raise ToolDefinitionError(
             f"tools_from({kind} object)",
             f"{kind} has no @tool methods",

@@ -1,0 +1,94 @@
+"""Iterators nested in a tool's value (`toolkit.tools.execute.to_text`): read to the same bound as a
+returned one, all of a value's iterators together, whatever holds them (a dict, list, tuple, set,
+dataclass or pydantic model). They were read whole: `{"rows": itertools.count()}` hung the loop."""
+
+import collections
+import dataclasses
+import itertools
+import json
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.loop.run import run_loop
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import ITEMS_READ, to_text
+
+CUT = f"(only the first {ITEMS_READ} items were read: the iterator went on)"
+KEY = "sk-" + "a1B2c3D4e5" * 4
+
+
+def endless():
+    """`itertools.count()` with a tripwire, so a regression fails instead of hanging."""
+    for n in itertools.count():
+        if n > ITEMS_READ + 1:
+            raise AssertionError("read past the bound")
+        yield n
+
+
+@dataclasses.dataclass
+class Page:
+    rows: object
+    title: str = "p"
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    rows: object
+    title: str = "r"
+
+
+@pytest.mark.parametrize(
+    "make, shape",
+    [
+        (lambda rows: {"rows": rows}, lambda rows: {"rows": rows}),
+        (lambda rows: [1, rows], lambda rows: [1, rows]),
+        (lambda rows: ("t", {"deep": [rows]}), lambda rows: ["t", {"deep": [rows]}]),
+        (lambda rows: {"d": collections.deque([rows])}, lambda rows: {"d": [rows]}),
+        (lambda rows: Page(rows), lambda rows: {"rows": rows, "title": "p"}),
+        (lambda rows: Report(rows=rows), lambda rows: {"rows": rows, "title": "r"}),
+        (
+            lambda rows: {"page": Page(Report(rows=rows))},
+            lambda rows: {"page": {"rows": {"rows": rows, "title": "r"}, "title": "p"}},
+        ),
+    ],
+    ids=["dict", "list", "tuple-dict-list", "deque", "dataclass", "pydantic-model", "model-in-dataclass-in-dict"],
+)
+def test_an_endless_iterator_nested_anywhere_is_read_to_the_bound(make, shape):
+    assert json.loads(to_text(make(endless()))) == shape([*range(ITEMS_READ), CUT])
+
+
+def test_a_loop_whose_tool_returns_a_nested_endless_iterator_goes_on():
+    @tool
+    def rows() -> dict:
+        """All rows."""
+        return {"rows": endless(), "total": "unknown"}
+
+    result = run_loop(ScriptedModel([call("rows"), "done"]), [UserMessage(content="?")], tools=[rows])
+    assert json.loads(result.new_messages[1].content) == {"rows": [*range(ITEMS_READ), CUT], "total": "unknown"}
+    assert result.answer == "done"
+
+
+def test_the_bound_is_shared_by_all_the_iterators_of_a_value():
+    """Per iterator, a list of a thousand endless ones would still be ten million items."""
+    value = {"a": iter(range(ITEMS_READ - 2)), "b": endless(), "c": endless(), "d": iter([])}
+    assert json.loads(to_text(value)) == {
+        "a": list(range(ITEMS_READ - 2)),
+        "b": [0, 1, "(only the first 2 items were read: the iterator went on)"],
+        "c": [f"(not read: the result's iterators had given {ITEMS_READ} items already)"],
+        "d": [],
+    }
+    finite = {"squares": (n * n for n in range(4)), "names": map(str.upper, ["a", "b"]), "sets": [iter([{1}])]}
+    assert to_text(finite) == '{"squares": [0, 1, 4, 9], "names": ["A", "B"], "sets": [[[1]]]}'
+
+
+def test_a_nested_iterator_that_fails_while_read_says_so_sanitised():
+    def rows():
+        yield 1
+        raise ConnectionError(f"lost db with key {KEY}")
+
+    assert to_text({"rows": rows(), "n": 1}) == (
+        '{"rows": "<an iterator that failed while it was read: ConnectionError: lost db with key [REDACTED]>", "n": 1}'
+    )

@@ -1,0 +1,93 @@
+"""What `McpToolProvider` and `McpClient` are given (`toolkit.mcp.provider`, `toolkit.mcp.client`):
+a client alone, a command line, a server object or a number of seconds that is not one is a
+developer error where it is given. They were a TypeError or AttributeError at the first
+`provide()`, or (a string timeout) "the server cannot be reached"."""
+
+import math
+
+import pytest
+from mcp.server.lowlevel import Server
+
+from toolkit.errors import ToolDefinitionError
+from toolkit.loop.run import run_loop
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+
+def _client():
+    return McpClient(Server("s", version="1"), name="s")  # never connected: nothing here needs the server
+
+
+@pytest.mark.parametrize(
+    "clients, text",
+    [
+        (
+            _client(),
+            "McpToolProvider(McpClient object): McpToolProvider takes a list of McpClient objects, and got a "
+            "McpClient. Fix: put it in a list: McpToolProvider([client])",
+        ),
+        (
+            ["python -m mcp_server_time"],
+            "McpToolProvider([str object]): a str is not an MCP client. Fix: make a client of it: "
+            "McpClient.from_command_line('python -m mcp_server_time')",
+        ),
+        (
+            [Server("s", version="1")],
+            "McpToolProvider([Server object]): a Server is not an MCP client. Fix: make a client of it: "
+            "McpClient(server), McpClient.stdio(...) or McpClient.http(url)",
+        ),
+    ],
+    ids=["client-alone", "command-line", "server-object"],
+)
+def test_what_is_not_a_list_of_clients_is_refused_when_the_provider_is_made(clients, text):
+    with pytest.raises(ToolDefinitionError) as caught:
+        McpToolProvider(clients)
+    assert str(caught.value) == text
+
+
+@pytest.mark.parametrize("keyword", ["timeout", "list_timeout", "retry_after_s"])
+@pytest.mark.parametrize("seconds", [-1, math.nan, math.inf, "5", None, True])
+def test_a_provider_s_seconds_must_be_a_finite_number(keyword, seconds):
+    at_least = "at least 0" if keyword == "retry_after_s" else "above 0"
+    with pytest.raises(ToolDefinitionError) as caught:
+        McpToolProvider([_client()], **{keyword: seconds})
+    assert str(caught.value) == (
+        f"McpToolProvider({keyword}={seconds!r}): {keyword} is a finite number of seconds {at_least}. "
+        f"Fix: give a number, e.g. {keyword}=30"
+    )
+
+
+@pytest.mark.parametrize("keyword", ["connect_timeout", "request_timeout"])
+@pytest.mark.parametrize("seconds", [0, -2.5, math.inf, "10"])
+def test_a_client_s_seconds_must_be_a_finite_number_above_zero(keyword, seconds):
+    with pytest.raises(ToolDefinitionError) as caught:
+        McpClient("http://127.0.0.1:9/mcp", **{keyword: seconds})
+    assert str(caught.value) == (
+        f"McpClient({keyword}={seconds!r}): {keyword} is a finite number of seconds above 0. "
+        f"Fix: give a number, e.g. {keyword}=30"
+    )
+
+
+@pytest.mark.parametrize(
+    "sources, text",
+    [
+        (
+            {"tools": [_client()]},
+            "tools_from(McpClient object): it is an MCP client, not a tool. "
+            "Fix: wrap it in a provider: run_loop(..., providers=[McpToolProvider([client])])",
+        ),
+        (
+            {"providers": [_client()]},
+            "providers=[McpClient object]: it is an MCP client, not a provider. "
+            "Fix: wrap it: providers=[McpToolProvider([client])]",
+        ),
+    ],
+    ids=["tools", "providers"],
+)
+def test_a_client_given_as_a_tool_or_a_provider_is_pointed_at_mcp_tool_provider(sources, text):
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        run_loop(ScriptedModel(["done"]), [UserMessage(content="?")], **sources)
+    assert str(caught.value) == text

@@ -564,3 +564,24 @@ def test_loop_options_accepts_every_documented_form():
         assert LoopOptions(tool_choice=choice).tool_choice == choice
     assert LoopOptions(max_round_trips=0, argument_repair=0, max_images=0, compensations=[release]).max_round_trips == 0
     assert LoopOptions(max_model_requests=None, guard_handover_after=None, request_extra={"seed": 7})
+
+
+def test_an_applications_own_argument_error_goes_back_as_its_text_under_argument_repair():
+    """A subclass of ArgumentError that lists no problems made the repair text raise AttributeError."""
+    from toolkit import COURSE, UserMessage, run_loop
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.errors import ArgumentError
+    from toolkit.tools.decorator import tool
+
+    class BadOrder(ArgumentError):
+        def __init__(self, text):
+            Exception.__init__(self, text)
+
+    @tool("Look up an order by its id.")
+    def query_order(orderId: str) -> str:
+        raise BadOrder("orderId must start with SN")
+
+    model = ScriptedModel([call("query_order", orderId="x"), "done"])
+    result = run_loop(model, [UserMessage(content="hi")], tools=[query_order], options=COURSE)
+    assert result.answer == "done"
+    assert result.messages[2].content == "orderId must start with SN"

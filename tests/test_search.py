@@ -233,3 +233,27 @@ def test_an_unknown_name_lists_the_tools_the_model_was_shown_not_the_held_back_o
     unknown, direct = [m for m in result.messages if isinstance(m, ToolResultMessage)]
     assert unknown.content == "There is no tool named 'nonexistent'. Available tools: tool_search_tool."
     assert (direct.content, direct.is_error) == ("ok", False)  # a held-back tool named directly still runs
+
+
+def test_a_renamed_search_tool_asks_to_be_called_again_by_the_name_the_model_used():
+    """The retry text named `tool_search_tool` even when a wrapper had renamed the tool."""
+    from toolkit import StaticProvider
+    from toolkit.chat.messages import UserMessage
+    from toolkit.chat.scripted import ScriptedModel, call
+    from toolkit.loop.run import run_loop
+    from toolkit.loop.wrappers import rename_tools
+    from toolkit.search.tool import ToolSearch
+    from toolkit.tools.decorator import tool
+
+    @tool("Look up an order by its id.")
+    def query_order(orderId: str) -> str:
+        return "ok"
+
+    searcher = ToolSearch().context(tools=[query_order]).available["tool_search_tool"]
+    provider = rename_tools(StaticProvider([searcher]), {"tool_search_tool": "find_tools"})
+    model = ScriptedModel([call("find_tools", terms="order"), "done"])
+    result = run_loop(model, [UserMessage(content="hi")], providers=[provider])
+    assert result.messages[2].content == (
+        "Tool argument 'terms' must be an array of strings. Call find_tools again with arguments like "
+        '{"terms": ["refund", "payment"]}.'
+    )

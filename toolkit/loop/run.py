@@ -457,8 +457,8 @@ class _Run:
         template, expected = self.options.repair_template, self.texts.expected
 
         def repair_text(error: Exception, call: ToolCall) -> str:
-            if not isinstance(error, ArgumentError):
-                return str(error)
+            if not isinstance(error, ArgumentError) or not getattr(error, "problems", None):
+                return str(error)  # an application's own ArgumentError may list no problems: its text
             return template.format(
                 error=error,
                 tool=call.name,

@@ -765,7 +765,20 @@ def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
 
 
 def argument_problem(problem: str, tool: str, example: str) -> SearchArgumentError:
-    return SearchArgumentError(RETRY_TEXT.format(problem=problem, tool=tool, example=example))
+    return RetryError(problem, tool, example)
+
+
+class RetryError(SearchArgumentError):
+    """A search argument mistake in the `RETRY_TEXT` form, its parts kept so that the text can
+    name the tool as the model called it (`addressed`), when a wrapper renamed the search tool."""
+
+    def __init__(self, problem: str, tool: str, example: str) -> None:
+        super().__init__(RETRY_TEXT.format(problem=problem, tool=tool, example=example))
+        self.problem, self.tool, self.example = problem, tool, example
+
+    def addressed(self, tool: str) -> str:
+        """The text, naming `tool` as the one to call again."""
+        return RETRY_TEXT.format(problem=self.problem, tool=tool, example=self.example)
 
 
 @dataclass(frozen=True)

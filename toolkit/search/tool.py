@@ -37,7 +37,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.errors import SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.search.keyword import KeywordSearch, Match
+from toolkit.search.keyword import KeywordSearch, Match, RetryError
 from toolkit.search.strategy import SearchStrategy
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
@@ -111,7 +111,7 @@ class ToolSearch:
         context.hidden.update(spec.name for spec in searchable)
 
         def run(call: ToolCall, invocation: InvocationContext) -> ToolOutput:
-            return _output(self.search(call.arguments, index, allowed=context.hidden))
+            return _output(self.search(call.arguments, index, allowed=context.hidden, called=call.name))
 
         context.add([Tool(self.strategy.spec, run, f"tool search ({type(self.strategy).__name__})")])
         return context
@@ -133,13 +133,18 @@ class ToolSearch:
         prepared = self._prepared
         return len(prepared[1]) if prepared is not None and prepared[2] is index else 0
 
-    def search(self, arguments: str, index: Any, allowed: Collection[str] | None = None) -> SearchOutcome:
-        """Run one search from the model's raw arguments; also usable without a loop."""
+    def search(
+        self, arguments: str, index: Any, allowed: Collection[str] | None = None, called: str | None = None
+    ) -> SearchOutcome:
+        """Run one search from the model's raw arguments; also usable without a loop. `called`:
+        the name the model called the search tool by (a wrapper may have renamed it), which an
+        argument mistake's text then names."""
         label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)
         except SearchArgumentError as problem:
-            outcome = SearchOutcome(label, arguments, None, searched, error=str(problem))
+            text = problem.addressed(called) if called and isinstance(problem, RetryError) else str(problem)
+            outcome = SearchOutcome(label, arguments, None, searched, error=text)
         else:
             matches = tuple(self.strategy.search(index, query, allowed))
             outcome = SearchOutcome(label, arguments, query, searched, matches)

@@ -178,6 +178,11 @@ class ToolDefinitionError(ConfigurationError):
 class ToolCallError(ToolkitError):
     """The model asked for a tool call that could not be carried out as asked."""
 
+    hint = (
+        "The model's call was wrong, not your code; to send such errors back to it instead of stopping, pass "
+        "LoopOptions(policies=Policies(unknown_tool=report_unknown_tool, argument_error=report_argument_error))."
+    )
+
     def __init__(self, message: str, *, tool_name: str) -> None:
         super().__init__(message)
         self.tool_name = tool_name
@@ -280,6 +285,11 @@ class ArgumentError(ToolCallError):
 class ToolExecutionError(ToolCallError):
     """The tool raised; `__cause__` is its exception, the message is already sanitised."""
 
+    hint = (
+        "Your tool raised. The default policy reports that to the model instead of stopping: "
+        "Policies(execution_error=report_execution_error), from toolkit.tools.execute."
+    )
+
 
 REPAIR_ZH = (
     "参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
@@ -304,6 +314,11 @@ class ArgError(ArgumentError):
 class MaxRoundTripsError(ToolkitError):
     """The model kept asking for tools beyond `max_round_trips`."""
 
+    hint = (
+        "Look at the calls it repeated (the loop's trace); raise LoopOptions(max_round_trips=...), or end with a "
+        'hand-over instead: LoopOptions(on_limit="handover").'
+    )
+
 
 class OutputParsingError(ToolkitError):
     """The model's answer could not be turned into the declared return type."""
@@ -314,6 +329,11 @@ class OutputParsingError(ToolkitError):
         """The text that failed to parse (the last one tried)."""
         self.answers = answers or (answer,)
         """Every answer tried, first to last (the first answer, then the repair round's)."""
+
+    hint = (
+        "The error's .answers holds what the model wrote; a simpler return type, or a system message "
+        "describing the fields, helps it answer in shape."
+    )
 
 
 class SearchArgumentError(ToolkitError):
@@ -330,17 +350,25 @@ class SkillError(ToolkitError):
 class McpError(ToolkitError):
     """An MCP request failed: the server answered with a JSON-RPC error (e.g. unknown tool)."""
 
+    hint = "The message is the MCP server's own; check the tool name and arguments against its listing."
+
 
 class McpConnectionError(McpError):
     """The MCP server could not be reached, or went away."""
+
+    hint = "Run the server's command (or open its URL) on its own to see why it does not start or answer."
 
 
 class McpTimeout(McpError):
     """A request outlived its deadline; the server was told to cancel it."""
 
+    hint = "The server is slow or stuck; give it more time (McpToolProvider(timeout=...)) or check what it waits for."
+
 
 class McpToolError(ToolkitError):
     """The server ran the tool and reported a failure (`isError: true`); the text is the server's."""
+
+    hint = "The tool itself failed on the server; the text is the server's own."
 
 
 class SchemaTranslationError(ConfigurationError):
@@ -353,9 +381,13 @@ class SchemaTranslationError(ConfigurationError):
 class MemoryStoreError(ToolkitError):
     """The memory database cannot be read or written as it is."""
 
+    hint = "Check the database file the message names: its path, its permissions, and what else uses it."
+
 
 class MemoryIdError(ToolkitError, ValueError):
     """A memory id is None, empty or not a string: conversations would merge, so it is refused."""
+
+    hint = 'Give each conversation an id of its own, e.g. memory_id="user-42".'
 
 
 class CassetteMismatch(ToolkitError):
@@ -373,3 +405,7 @@ class CassetteError(ToolkitError):
 
 class ScriptExhausted(ToolkitError):
     """The model was asked for more turns than its script has."""
+
+    hint = (
+        "Add a turn to the script (text for an answer, call(...) for a tool call); model.requests shows each request."
+    )

@@ -1,0 +1,46 @@
+"""`toolkit.errors`: every error a learner can meet shows one line and a hint in a notebook."""
+
+import inspect
+
+import pytest
+
+import toolkit.errors as errors
+
+MODEL_TEXTS = {errors.SearchArgumentError, errors.SkillError}
+"""Texts written for the model: they go back as tool results, not up to the learner."""
+DYNAMIC = {errors.ModelCallError, errors.CallerError, errors.TransientError}
+"""A model call's hint depends on the response (`ModelCallError.hint`), its message says what to do."""
+
+RAISED = sorted(
+    (
+        cls
+        for _, cls in inspect.getmembers(errors, inspect.isclass)
+        if issubclass(cls, errors.ToolkitError) and cls is not errors.ToolkitError and cls not in MODEL_TEXTS | DYNAMIC
+    ),
+    key=lambda cls: cls.__name__,
+)
+
+
+@pytest.mark.parametrize("cls", RAISED, ids=lambda cls: cls.__name__)
+def test_each_error_class_has_a_one_sentence_hint(cls):
+    hint = cls.__dict__.get("hint") or next(c.__dict__["hint"] for c in cls.__mro__ if "hint" in c.__dict__)
+    assert isinstance(hint, str) and hint, f"{cls.__name__} has no hint"
+    assert "\n" not in hint and len(hint) <= 240
+
+
+def test_the_notebook_shows_the_line_and_the_hint_not_a_traceback():
+    error = errors.ScriptExhausted("the script has no turn left for request 3")
+    assert error._render_traceback_() == [
+        "ScriptExhausted: the script has no turn left for request 3",
+        "Hint: Add a turn to the script (text for an answer, call(...) for a tool call); model.requests shows "
+        f"each request. {errors.TB_NOTE}",
+    ]
+
+
+def test_an_unknown_tool_raised_to_the_learner_says_how_to_feed_it_back_instead():
+    from toolkit.tools import execute
+
+    error = errors.UnknownToolError("track", ["query_order"])
+    assert "report_unknown_tool" in error.hint and "report_argument_error" in error.hint
+    assert callable(execute.report_unknown_tool) and callable(execute.report_argument_error)
+    assert callable(execute.report_execution_error)

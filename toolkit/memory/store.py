@@ -18,6 +18,11 @@ the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.
+A tool result's `attributes` and an assistant message's `extra` fields are JSON too: a value
+JSON cannot hold as it is (an object of one's own, bytes that are not UTF-8, NaN or infinity,
+which would come back as None, a key with a lone surrogate) raises `ConfigurationError` naming
+the message and the key, before anything is written; other values come back in their JSON
+form (a tuple or a set as a list, a date as its ISO text).
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
@@ -26,7 +31,8 @@ that is not a message (not text, not JSON) raises `MemoryStoreError` naming the 
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A file that is not an SQLite database raises `MemoryStoreError` on open. A
 0-byte file is a new, empty store (SQLite treats it so, and `touch memory.db` is a common way
-to make one). A store written by the previous layout (version 1: no checksums) is migrated in
+to make one). A database of another program (tables, but no toolkit schema version) raises
+`MemoryStoreError` on open and is left untouched. A store written by the previous layout (version 1: no checksums) is migrated in
 place on open, in one transaction; any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import threading
 from collections import Counter
@@ -54,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import (
     AssistantMessage,
@@ -143,7 +151,7 @@ class SqliteStore:
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.set")
-        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"))
+        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
@@ -151,7 +159,7 @@ class SqliteStore:
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
         memory_id = _checked_id(memory_id, "SqliteStore.append")
-        encoded = _encoded(check_messages(messages, "SqliteStore.append"))
+        encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
         with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
             with self._transaction():
                 self._known.pop(memory_id, None)
@@ -185,7 +193,7 @@ class SqliteStore:
         check_window(window, "SqliteStore.append_in_window")
         if type(window) not in (MessageWindow, TokenWindow):
             return False  # a window class of one's own: `update` weighs the whole conversation
-        encoded = _encoded(new)
+        encoded = _encoded(new, "SqliteStore.append_in_window")
         with self._forgotten_on_failure(memory_id):
             return self._append_in_window(memory_id, new, encoded, window)
 
@@ -244,7 +252,7 @@ class SqliteStore:
             self._forget(memory_id)
             current = self._read(memory_id)
             changed = check_messages(change(list(current)), "SqliteStore.update")
-            encoded = _encoded(_answered(changed, "SqliteStore.update"))
+            encoded = _encoded(_answered(changed, "SqliteStore.update"), "SqliteStore.update")
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
@@ -375,14 +383,13 @@ class SqliteStore:
         tokens by rows' checksums, its tool results per call id by SQLite's JSON functions: no
         message is loaded)."""
         _, first, next_seq, system = state
-        count = window.count if isinstance(window, TokenWindow) else None
         if known is None or known.state != state:
             known = _Known(state, None, 0, self._results(memory_id, first))
-        if count is None:
+        if not isinstance(window, TokenWindow):
             known.count = None  # the tokens it knew are not kept up to date by this append
             return known, next_seq - first + (system is not None)
-        if known.count is not count:
-            known.count, known.tokens = count, self._tokens(memory_id, first, system, count)
+        if known.count is not window.count:
+            known.count, known.tokens = window.count, self._tokens(memory_id, first, system, window)
         return known, known.tokens
 
     def _results(self, memory_id: str, first: int) -> dict[str, int]:
@@ -395,10 +402,12 @@ class SqliteStore:
         )
         return {call_id: n for call_id, n in rows if isinstance(call_id, str)}
 
-    def _tokens(self, memory_id: str, first: int, system: str | None, count: Callable[[Message], int]) -> int:
-        """The stored conversation's tokens: each row counted once and kept by its checksum (a
-        checksum covers the id, the seq and the payload, so a kept count never belongs to other
-        content), the system message counted each time."""
+    def _tokens(self, memory_id: str, first: int, system: str | None, window: TokenWindow) -> int:
+        """The stored conversation's tokens under `window.count` (through `window.weights`, which
+        checks what it gives): each row counted once and kept by its checksum (a checksum covers
+        the id, the seq and the payload, so a kept count never belongs to other content), the
+        system message counted each time."""
+        count = window.count
         kept = self._row_tokens.pop(memory_id, (None, {}))
         seen = kept[1] if kept[0] is count else {}
         tokens: dict[str, int] = {}
@@ -411,12 +420,12 @@ class SqliteStore:
                 payload = self._db.execute(
                     "SELECT payload FROM messages WHERE memory_id = ? AND seq = ?", (memory_id, seq)
                 ).fetchone()[0]
-                weight = count(self._load(memory_id, f"row {seq}", seq, payload, checksum))
+                weight = window.weights([self._load(memory_id, f"row {seq}", seq, payload, checksum)])[0]
             tokens[checksum] = weight
         _remember(self._row_tokens, memory_id, (count, tokens))
         total = sum(tokens.values())
         if system is not None:
-            total += count(self._stored_system(memory_id, system))
+            total += window.weights([self._stored_system(memory_id, system)])[0]
         return total
 
     def _orphaned(
@@ -522,7 +531,12 @@ class SqliteStore:
         version = None
         if "meta" in tables:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-            version = row[0] if row else None
+            version = None if row is None or row[0] is None else str(row[0])
+        if version is None and tables - {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}:
+            raise MemoryStoreError(
+                f"{self.path}: an SQLite database of another program (tables: {', '.join(sorted(tables))}), not "
+                "a memory store; it was left as it is. Give the memory a file of its own, e.g. 'memory.db'"
+            )
         if version == "1" and "conversations" not in tables:
             self._migrate_from_1()
             return
@@ -839,19 +853,85 @@ def _checksum(memory_id: str, seq: int, payload: str) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def _encoded(messages: Sequence[Message]) -> list[tuple[Message, str]]:
-    """Every message with its payload, computed before anything is written."""
-    return [(m, _encode(m)) for m in messages]
+def _encoded(messages: Sequence[Message], where: str = "SqliteStore") -> list[tuple[Message, str]]:
+    """Every message with its payload, computed before anything is written; `ConfigurationError`
+    naming `where` and the message for one whose free-form fields JSON cannot hold as they are."""
+    return [(m, _encode(m, where, index)) for index, m in enumerate(messages)]
 
 
-def _encode(message: Message) -> str:
-    data = dump_message(message)
+def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str:
+    try:
+        data = dump_message(message)
+    except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError) as exc:
+        raise _unstorable(message, where, index, _unserializable(message, exc)) from None
+    problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
+    if problem is not None:
+        raise _unstorable(message, where, index, problem)
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
         return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
     return text
+
+
+def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
+    """The fields of `message` that hold any value (the rest are text, flags and lists of text):
+    a tool result's `attributes`, an assistant message's `extra` and its calls' `extra`."""
+    if isinstance(message, ToolResultMessage):
+        return [("attributes", message.attributes)] if message.attributes else []
+    if isinstance(message, AssistantMessage):
+        calls = [(f"tool_calls[{i}].extra", c.extra) for i, c in enumerate(message.tool_calls) if c.extra]
+        return ([("extra", message.extra)] if message.extra else []) + calls
+    return []
+
+
+def _changed_by_json(value: object, path: str) -> str | None:
+    """What in `value` JSON would give back as another value (a non-finite number comes back as
+    None, a key with a lone surrogate as other text), or None when nothing would."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and not _is_utf8(key):
+                return f"{path} has the key {key!r}, which holds a lone surrogate (it would come back as other text)"
+            found = _changed_by_json(item, f"{path}[{key!r}]")
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for position, item in enumerate(value):
+            found = _changed_by_json(item, f"{path}[{position}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _unserializable(message: Message, error: Exception) -> str:
+    """Which free-form value JSON cannot hold (named by its key when one alone fails), and why."""
+    why = (str(error).strip().splitlines() or [""])[0][:200]
+    for name, values in _free_form(message):
+        for key, value in values.items():
+            try:
+                to_jsonable_python(value)
+            except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError):
+                return f"{name}[{key!r}] cannot be written as JSON ({type(error).__name__}: {why})"
+    return f"it cannot be written as JSON ({type(error).__name__}: {why})"
+
+
+def _unstorable(message: Message, where: str, index: int, problem: str) -> ConfigurationError:
+    return ConfigurationError(
+        f"{where}: message {index} ({type(message).__name__}): {problem}; nothing was written. Keep attributes "
+        "and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts "
+        "with text keys"
+    )
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _dropped(old: list[str], new: list[str]) -> int:

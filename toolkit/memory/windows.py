@@ -38,6 +38,8 @@ Leaves out: summarising evicted messages.
 
 from __future__ import annotations
 
+import math
+import numbers
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -296,17 +298,66 @@ class TokenWindow:
                 f"TokenWindow({self.max_tokens}, count={self.count!r}): count must be a function from a message "
                 "to its tokens, e.g. toolkit.memory.windows.message_tokens"
             )
+        if self.count is not message_tokens:  # tried once on a short message: a wrong function fails here
+            self.weights([UserMessage(content="How many tokens is this?")])
 
     @property
     def limit(self) -> int:
         return self.max_tokens
 
     def weights(self, messages: Sequence[Message]) -> list[int]:
-        """What each message costs against `limit`: its tokens."""
-        return [self.count(m) for m in messages]
+        """What each message costs against `limit`: its tokens. `ConfigurationError` when `count`
+        raises or gives anything but a number, 0 or more (a window that could never be full)."""
+        count = self.count
+        try:
+            counted = [count(m) for m in messages]
+        except Exception as exc:
+            message = next((m for m in messages if not _counts(count, m)), None)
+            raise ConfigurationError(
+                f"{self._named()}: count raised {type(exc).__name__} ({_first_line(exc)}) for "
+                f"{_kind(message)}; count takes a message record (not its text) and returns its tokens, "
+                "e.g. lambda m: estimate_tokens(m.content or '') or toolkit.memory.windows.message_tokens"
+            ) from exc
+        if count is not message_tokens:
+            for message, weight in zip(messages, counted, strict=True):
+                if (type(weight) is not int and not _is_token_count(weight)) or weight < 0:
+                    raise ConfigurationError(
+                        f"{self._named()}: count gave {weight!r} for {_kind(message)}; it must return "
+                        "the message's tokens as a number, 0 or more (a window counted otherwise is never full)"
+                    )
+        return counted
+
+    def _named(self) -> str:
+        name = getattr(self.count, "__qualname__", None) or repr(self.count)
+        return f"TokenWindow({self.max_tokens}, count={name})"
 
     def fits(self, messages: Sequence[Message]) -> bool:
         return sum(self.weights(messages)) <= self.max_tokens
+
+
+def _counts(count: Callable[[Message], Any], message: Message) -> bool:
+    """Whether `count(message)` returns without raising (to name the message a count fails on)."""
+    try:
+        count(message)
+    except Exception:
+        return False
+    return True
+
+
+def _is_token_count(weight: object) -> bool:
+    """A number of tokens: a whole or finite number, 0 or more (a numpy integer or a float too)."""
+    return isinstance(weight, numbers.Real) and math.isfinite(weight) and float(weight) >= 0
+
+
+def _kind(message: object) -> str:
+    """`a UserMessage`, `an AssistantMessage`."""
+    name = type(message).__name__
+    return f"{'an' if name[:1] in 'AEIO' else 'a'} {name}"
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:200] if lines else "no message"
 
 
 Window = MessageWindow | TokenWindow

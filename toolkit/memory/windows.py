@@ -539,10 +539,36 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
         )
     if not isinstance(memory_id, str):
         raise MemoryIdError(
-            f"{where}: memory id {memory_id!r} is not a string ({type(memory_id).__name__}); memory ids are strings, so "
-            f"pass str({memory_id!r}) explicitly (1 and '1' are never merged silently)"
+            f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
         )
     return memory_id
+
+
+def _id_fix(memory_id: object) -> str:
+    """What to do about an id that is not a string: `str(...)` suits a number, not bytes (whose
+    str is "b'...'") nor the conversation itself passed where the id goes."""
+    if isinstance(memory_id, (bytes, bytearray)):
+        return "memory ids are strings, so decode the bytes first, e.g. memory_id.decode('utf-8')"
+    if isinstance(memory_id, (list, tuple)) and any(isinstance(m, MESSAGE_TYPES) for m in memory_id):
+        return (
+            "the first argument is the conversation's id, not its messages: ChatMemory('user-1'), then "
+            "memory.add(*messages)"
+        )
+    return f"memory ids are strings, so pass str({shown(memory_id)}) explicitly (1 and '1' are never merged silently)"
+
+
+SHOWN = 80
+"""The longest repr an error message shows of what a caller passed (an id or a window can be
+anything: a whole conversation, a data frame)."""
+
+
+def shown(value: object) -> str:
+    """`repr(value)`, cut to `SHOWN` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails: the type still says what it is
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= SHOWN else f"{text[: SHOWN - 1]}…"
 
 
 def check_window(window: object, where: str = "ChatMemory") -> None:
@@ -552,7 +578,7 @@ def check_window(window: object, where: str = "ChatMemory") -> None:
         return
     if not callable(getattr(window, "weights", None)) or not hasattr(window, "limit"):
         raise ConfigurationError(
-            f"{where}: window {window!r} is not a window ({type(window).__name__}); use MessageWindow(n), "
+            f"{where}: window {shown(window)} is not a window ({type(window).__name__}); use MessageWindow(n), "
             "TokenWindow(n) or None for no window"
         )
 
@@ -639,11 +665,11 @@ class ChatMemory:
             missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
             if missing:
                 raise ConfigurationError(
-                    f"ChatMemory({memory_id!r}, store={store!r}): not a store (no {', '.join(missing)}); use "
+                    f"ChatMemory({shown(memory_id)}, store={shown(store)}): not a store (no {', '.join(missing)}); use "
                     "InMemoryStore(), SqliteStore(path) or an object with get, set and delete"
                 )
         if window is not None:
-            check_window(window, f"ChatMemory({memory_id!r})")
+            check_window(window, f"ChatMemory({shown(memory_id)})")
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()
         self.window = window
         self.lock: TurnLockLike = store_turn_lock(self.store, self.id)

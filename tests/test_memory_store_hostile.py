@@ -153,3 +153,14 @@ def test_the_count_is_checked_at_use_too_by_evict_and_both_stores(tmp_path):
 def test_counts_of_other_number_types_still_work():
     assert TokenWindow(10, count=lambda m: len(m.content or "") / 4).weights([UserMessage(content="abcdef")]) == [1.5]
     assert TokenWindow(10, count=lambda m: True).weights([UserMessage(content="x")]) == [True]
+
+
+def test_a_path_in_the_home_folder_written_with_a_tilde_is_there(tmp_path, monkeypatch):
+    """Before: SQLite took '~' as a folder name: 'unable to open database file', or with a folder
+    named '~' in the working folder, a store nobody would find again."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    monkeypatch.chdir(tmp_path)
+    SqliteStore("~/memory.db").append("u", [UserMessage(content="hi")])
+    assert SqliteStore(tmp_path / "home" / "memory.db").get("u") == [UserMessage(content="hi")]
+    assert not (tmp_path / "~").exists()

@@ -29,11 +29,13 @@ missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversati
 seqs are not whole numbers in order, a tool result that answers no earlier call, or a payload
 that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
-messages `ConfigurationError`, both before the database is touched. A file that is not an SQLite database raises `MemoryStoreError` on open. A
-0-byte file is a new, empty store (SQLite treats it so, and `touch memory.db` is a common way
-to make one). A database of another program (tables, but no toolkit schema version) raises
-`MemoryStoreError` on open and is left untouched. A store written by the previous layout (version 1: no checksums) is migrated in
-place on open, in one transaction; any other version is refused.
+messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
+in the home folder, as in a shell. A file that is not an SQLite database raises
+`MemoryStoreError` on open. A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+memory.db` is a common way to make one). A database of another program (tables, but no toolkit
+schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
+previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
+any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
 lock, and other processes wait on SQLite's busy timeout. That keeps each *write* whole; a *turn*
@@ -114,7 +116,7 @@ class SqliteStore:
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
-        self.path = Path(path)
+        self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
         self._lock = threading.Lock()
         self._known: dict[str, _Known] = {}
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""

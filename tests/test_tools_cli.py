@@ -192,3 +192,11 @@ def test_a_file_imports_the_modules_beside_it_as_python_file_does(tmp_path, caps
 def test_a_folder_is_named_as_a_folder(tmp_path, capsys):
     code, out, err = run(capsys, tmp_path)
     assert (code, out, err) == (2, "", f"error: {tmp_path} is a folder: give one .py file in it\n")
+
+
+def test_what_the_file_prints_when_imported_goes_to_stderr_so_stdout_is_json(tmp_path, capsys):
+    """Before: a tools file with print('loading...') at the top put that line before the JSON on
+    stdout, so `toolkit tools FILE.py | jq` (or json.load) failed."""
+    code, out, err = run(capsys, write(tmp_path, "chatty.py", 'print("loading my tools...")\n' + SHOP))
+    assert code == 0 and err == "loading my tools...\n"
+    assert [spec["function"]["name"] for spec in json.loads(out)] == ["a_filter", "query_order"]

@@ -6,7 +6,8 @@
 For a file: imports it as a module (its folder first on `sys.path` meanwhile, as `python
 FILE.py` has it, so it can import the modules beside it), reflects every module-level `@tool`
 function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
-0). A registration error (at import or at reflection) or a file that cannot be imported prints
+0); whatever the file prints while it is imported goes to stderr, so stdout is that JSON alone
+(`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
 one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
 the same JSON; here every server must answer (it is a check), else one line and exit 2.
@@ -18,6 +19,7 @@ calling MCP tools (use the provider in code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import sys
@@ -64,8 +66,9 @@ def _print_file_tools(path: Path, strict: bool) -> int:
 
     name = path.stem if path.stem not in sys.modules else f"_tools_{path.stem}"
     try:
-        tools = tools_from(_load(path, name), strict=strict)
-        specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
+        with contextlib.redirect_stdout(sys.stderr):  # the file's own prints: stdout is the JSON alone
+            tools = tools_from(_load(path, name), strict=strict)
+            specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
     finally:
         sys.modules.pop(name, None)
     print(json.dumps(specs, indent=2, ensure_ascii=False))

@@ -5,8 +5,11 @@ Layout (schema version 2):
     conversations(memory_id, first_seq, next_seq, system, system_checksum)
     messages(memory_id, seq, payload, checksum)      -- one row per message, seq contiguous
 
-The system message lives on the conversation row (a new one replaces the old in place); every
-other message is one row, appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
+The system message in the first place lives on the conversation row (a new one replaces the old
+in place); every other message is one row (a system message `set` or `update` put further on
+too, kept where it was as `InMemoryStore` keeps it: a new system message replaces it as well, as
+`with_system` does, and one a window leaves first becomes the conversation row's, as `evict` reads
+it), appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
 so two processes appending to one id lose nothing and an append costs the same at 10 and at
 1,000 messages. A window evicts from the front by raising `first_seq`: `append_in_window` reads
 only the rows that leave and the current turn's (what it knows of a conversation, its tokens and
@@ -80,6 +83,7 @@ from toolkit.memory.windows import (
     MessageWindow,
     TokenWindow,
     Window,
+    _merged,
     check_memory_id,
     check_messages,
     check_window,
@@ -104,6 +108,11 @@ CREATE TABLE IF NOT EXISTS messages (
     PRIMARY KEY (memory_id, seq)
 );
 """
+_INDEX = """CREATE INDEX IF NOT EXISTS system_rows ON messages (memory_id, seq) WHERE instr(payload, '"role":"system"') > 0"""
+"""Made on open when missing (a store from before it): skipped on a file opened read-only."""
+_SYSTEM_ROWS = """instr(payload, '"role":"system"') > 0"""
+"""The rows that may hold a system message (the `system_rows` index: finding none costs the same
+at any length); `json_extract` then says which do (a row whose attributes hold that text only looks like one)."""
 _SYSTEM_ROW = -1
 """The seq the system message's checksum is computed with."""
 
@@ -170,6 +179,11 @@ class SqliteStore:
                 before = (first, next_seq, system)
                 asked = self._stored_calls(memory_id, next_seq)
                 _answered([m for m, _ in encoded], "SqliteStore.append", asked.asks(self, memory_id, first))
+                if _system(encoded) is not None and self._holds_system_rows(memory_id, first):
+                    self._forget(memory_id)  # the new system message replaces those too, as `with_system` does
+                    merged = _merged(self._read(memory_id), [m for m, _ in encoded])
+                    self._write_all(memory_id, _encoded(merged, "SqliteStore.append"))
+                    return
                 rows: list[tuple[Message, str]] = []
                 for message, payload in encoded:
                     if isinstance(message, SystemMessage):
@@ -217,6 +231,8 @@ class SqliteStore:
                     else _Rows(self, memory_id, first, next_seq)
                 )
                 new_system = _system(encoded)  # a new system message replaces the stored one
+                if new_system is not None and self._holds_system_rows(memory_id, first):
+                    return False  # and the later ones too (`with_system`): `update` rewrites them
                 if new_system is not None and new_system != system:
                     if system is not None:
                         stored -= sum(window.weights([self._stored_system(memory_id, system)]))
@@ -231,19 +247,24 @@ class SqliteStore:
                 leaving = [rows[i] for i in range(dropped[0])]
                 if self._orphaned(memory_id, first + len(leaving), leaving, turns, known.results):
                     return False
+                head = rows[len(leaving)] if system is None and len(leaving) < next_seq - first else None
+                promoted = _encode(head) if isinstance(head, SystemMessage) else None
             except (ConfigurationError, MemoryStoreError, ValueError, TypeError):  # a payload that is not a message
                 return False
-            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + len(leaving)))
+            kept_from = first + len(leaving) + (promoted is not None)  # a system row left first: the system's
+            system = promoted if promoted is not None else system
+            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
-            self._save_conversation(memory_id, first + len(leaving), next_seq, system)
+            self._save_conversation(memory_id, kept_from, next_seq, system)
             asked.appended(encoded, next_seq)
             _remember(self._asked, memory_id, asked)
-            start = (first, next_seq - len(encoded), state[3])
-            self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
+            if promoted is None:  # else `get` reads the conversation again
+                start = (first, next_seq - len(encoded), state[3])
+                self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
             known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
-            known.state = (state[0], first + len(leaving), next_seq, system)
+            known.state = (state[0], kept_from, next_seq, system)
             _remember(self._known, memory_id, known)
             return True
 
@@ -373,6 +394,16 @@ class SqliteStore:
             "SELECT system_checksum FROM conversations WHERE memory_id = ?", (memory_id,)
         ).fetchone()[0]
         return self._load(memory_id, "system", _SYSTEM_ROW, system, checksum)
+
+    def _holds_system_rows(self, memory_id: str, first: int) -> bool:
+        """Whether a system message is stored after the first place (`set` or `update` put it
+        there, as `InMemoryStore` keeps it): a new system message must then replace it too."""
+        row = self._db.execute(
+            f"SELECT 1 FROM messages WHERE memory_id = ? AND seq >= ? AND {_SYSTEM_ROWS} AND json_valid(payload) "
+            "AND json_extract(payload, '$.role') = 'system' LIMIT 1",
+            (memory_id, first),
+        ).fetchone()
+        return row is not None
 
     def _version(self) -> int:
         return self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -504,19 +535,19 @@ class SqliteStore:
         )
 
     def _write_all(self, memory_id: str, encoded: list[tuple[Message, str]]) -> None:
+        """`encoded` as it is: a system message in the first place on the conversation row, every
+        other message (a later system message too) a row."""
         self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
-        system = _system(encoded)
-        rest = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        system, rest = _split_system([p for _, p in encoded], encoded)
         for seq, payload in enumerate(rest):
             self._insert(memory_id, seq, payload)
         self._save_conversation(memory_id, 0, len(rest), system)
 
     def _write_changes(self, memory_id: str, current: list[Message], encoded: list[tuple[Message, str]]) -> None:
         """Delete evicted rows and append new ones when the change is that shape; else rewrite."""
-        first, next_seq, _ = self._conversation(memory_id)
-        old = [_encode(m) for m in current if not isinstance(m, SystemMessage)]
-        system = _system(encoded)
-        new = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        first, next_seq, stored_system = self._conversation(memory_id)
+        old = [_encode(m) for m in current[1:]] if stored_system is not None else [_encode(m) for m in current]
+        system, new = _split_system([p for _, p in encoded], encoded)
         dropped = _dropped(old, new)
         if len(new) < len(old) - dropped:
             self._write_all(memory_id, encoded)
@@ -555,6 +586,11 @@ class SqliteStore:
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 self._db.execute(statement)
+        try:
+            self._db.execute(_INDEX)
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise  # a read-only file stays readable: `_holds_system_rows` then reads every row
 
     def _migrate_from_1(self) -> None:
         """Version 1 kept every message (system included) as a row and no checksums."""
@@ -843,6 +879,14 @@ def _parsed(payload: object) -> Message:
     if not isinstance(payload, str):
         raise TypeError(f"the payload is {type(payload).__name__}, not text")
     return load_message(json.loads(payload))
+
+
+def _split_system(payloads: list[str], encoded: list[tuple[Message, str]]) -> tuple[str | None, list[str]]:
+    """The payload of the system message in the first place (None if the first is no system
+    message) and the payloads of the rows after it: a later system message stays where it is."""
+    if encoded and isinstance(encoded[0][0], SystemMessage):
+        return payloads[0], payloads[1:]
+    return None, payloads
 
 
 def _system(encoded: list[tuple[Message, str]]) -> str | None:

@@ -59,10 +59,9 @@ def run(args: argparse.Namespace) -> int:
 def write_solutions(source: Path, target: Path) -> int:
     import nbformat
 
+    from toolkit.errors import ConfigurationError
     from toolkit.exercises.catalog import NOTEBOOKS
     from toolkit.exercises.notebook import fill_solutions
-
-    from toolkit.errors import ConfigurationError
 
     if not source.is_dir():
         raise FileNotFoundError(f"no notebooks folder {source}; pass --notebooks DIR")

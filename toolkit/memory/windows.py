@@ -283,7 +283,10 @@ class MessageWindow:
 
 @dataclass(frozen=True)
 class TokenWindow:
-    """Keep at most `max_tokens` tokens, counted by `count` per message."""
+    """Keep at most `max_tokens` tokens, counted by `count` per message (a message record, not its
+    text). `count` is tried once on a short message when the window is made, and what it gives is
+    checked at every use: a count that raises or gives anything but a number, 0 or more, is a
+    `ConfigurationError` naming the window and the count."""
 
     max_tokens: int
     count: Callable[[Message], int] = message_tokens

@@ -41,7 +41,10 @@ previous layout (version 1: no checksums) is migrated in place on open, in one t
 any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
-lock, and other processes wait on SQLite's busy timeout. That keeps each *write* whole; a *turn*
+lock, and other processes wait on SQLite's busy timeout. A forked child (multiprocessing's
+default start on Linux) gets a connection and a lock of its own at the fork: SQLite forbids
+using the parent's connection there, and a lock a parent thread held at the fork would never be
+released in the child. That keeps each *write* whole; a *turn*
 (several writes: the question, a tool call, its results, the answer) is kept whole by the turn
 lock `turn_lock(memory_id)` gives every `ChatMemory` on this file and id, in every process: a
 record lock on a sidecar file `<database>-turn-lock` (see `toolkit.memory.turns` for why). So
@@ -56,8 +59,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import sqlite3
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -137,11 +142,38 @@ class SqliteStore:
         """The conversations `get` read (or a write of this store extended), not read again while
         nothing changed them (see `_ReadCache`)."""
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
+        self._closed = False
         with self._guard("open"):
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db = self._connect()
             with self._transaction():
                 self._prepare()
+        _OPEN.add(self)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def _after_fork(self) -> None:
+        """In a forked child: a lock of its own (a parent thread may have held this one at the
+        fork, and no thread of the child would ever release it) and, for a file, a connection of
+        its own (SQLite forbids using the parent's in the child: its file locks belong to the
+        parent). What the parent knew of the conversations is dropped; its connection is kept
+        unused (closing it here could touch the parent's files)."""
+        self._lock = threading.Lock()
+        if self._resolved is None or self._closed:  # ":memory:": the child's own copy of the data
+            return
+        _INHERITED.append(self._db)
+        self._known.clear()
+        self._row_tokens.clear()
+        self._asked.clear()
+        self._lists = _ReadCache()
+        try:
+            self._db = self._connect()
+        except sqlite3.Error:  # the file is gone or unreadable: closed, as the first use says
+            self._db = sqlite3.connect(":memory:")
+            self._db.close()
+            self._closed = True
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -290,6 +322,7 @@ class SqliteStore:
             return [r[0] for r in self._db.execute("SELECT memory_id FROM conversations ORDER BY 1")]
 
     def close(self) -> None:
+        self._closed = True
         self._db.close()
 
     # -- reading -----------------------------------------------------------------------
@@ -655,6 +688,21 @@ _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     ),
 )
 """What to do about an SQLite error that is not a damaged file (the file is fine: don't move it away)."""
+
+
+_OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
+"""The stores of this process, for `_after_fork_in_child`."""
+_INHERITED: list[sqlite3.Connection] = []
+"""A forked child's connections from its parent: kept, never used (nor closed by the collector)."""
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_OPEN):
+        store._after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:

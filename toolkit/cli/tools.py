@@ -10,7 +10,8 @@ function defined in it and prints a JSON list of their OpenAI renderings, sorted
 (`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
 one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
-the same JSON; here every server must answer (it is a check), else one line and exit 2.
+the same JSON; here every server must answer (it is a check), else one line and exit 2, with the
+credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`).
 
 Leaves out: `@tool` methods (they need an instance; register the object in code instead);
 calling MCP tools (use the provider in code).
@@ -76,6 +77,29 @@ def _print_file_tools(path: Path, strict: bool) -> int:
 
 
 def _print_mcp_tools(args: argparse.Namespace) -> int:
+    """The MCP servers' tools as JSON; an error is one line with the URLs' credentials masked (a
+    token in `--mcp-http https://host/mcp?token=...` never reaches the terminal or a CI log)."""
+    from toolkit.errors import ToolkitError
+
+    try:
+        return _print_mcp_tools_unmasked(args)
+    except (ToolkitError, OSError) as exc:
+        print(f"error: {_masked(str(exc), args.mcp_http)}", file=sys.stderr)
+        return 2
+
+
+def _masked(text: str, urls: list[str]) -> str:
+    """`text` with each URL shown as `mask_url` shows it, and every secret in them masked."""
+    from toolkit.chat.masking import MASK, mask_url, url_secrets
+
+    for url in urls:
+        text = text.replace(url, mask_url(url))
+        for secret in url_secrets(url):
+            text = text.replace(secret, MASK)
+    return text
+
+
+def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
 

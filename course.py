@@ -7,6 +7,9 @@ Setup creates `.venv/` inside the repo (ignored by git) and installs the package
 extra (which includes the `course` extra, JupyterLab); it is redone only when pyproject.toml
 changes, or when `.venv` was made by another Python (it is then made anew). Extra arguments go to
 jupyter / pytest.
+
+Exit status: JupyterLab's or pytest's own; 0 for --help; 2 for an unknown command or a setup that
+failed (one line on stderr says why and what to do); 130 after Ctrl-C stopped the setup.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -62,6 +66,10 @@ def venv_python_version() -> tuple[int, int] | None:
     return None
 
 
+class SetupError(Exception):
+    """The setup cannot go on: the message says why and what to do (one line, no traceback)."""
+
+
 def setup() -> None:
     """Create .venv and install toolkit[test] into it, unless already done for this pyproject."""
     made_with = venv_python_version()
@@ -76,18 +84,35 @@ def setup() -> None:
         return
     if not (BIN / "python").exists():
         print("creating .venv ...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        make_venv()
     pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     print("installing toolkit and its dependencies into .venv ...", flush=True)
-    subprocess.run(pip + ["--upgrade", "pip"], check=True)
-    subprocess.run(pip + ["-e", f"{ROOT}[test]"], check=True)
+    for step in (["--upgrade", "pip"], ["-e", f"{ROOT}[test]"]):
+        if subprocess.run(pip + step).returncode != 0:
+            raise SetupError(
+                "pip could not install toolkit into .venv (its message is above); check the network "
+                "connection (or the proxy), then run the same command again"
+            )
     STAMP.write_text(_fingerprint())
+
+
+def make_venv() -> None:
+    """Create .venv with pip; a half-made one is removed (a .venv without pip would stop every
+    later setup), and the error says what to install."""
+    try:
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        shutil.rmtree(VENV, ignore_errors=True)
+        raise SetupError(
+            f"could not create .venv with pip ({exc}); on Debian or Ubuntu install the venv module "
+            "first (sudo apt install python3-venv), then run the same command again"
+        ) from None
 
 
 def lab(args: list[str]) -> int:
     setup()
     root_flag = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return subprocess.call(
+    return call(
         [
             str(BIN / "jupyter"),
             "lab",
@@ -115,19 +140,59 @@ def test(args: list[str]) -> int:
         *PARALLEL,
         *args,
     ]
-    return subprocess.call(command, cwd=ROOT, env=env)
+    return call(command, cwd=ROOT, env=env)
+
+
+def call(command: list[str], **options: Any) -> int:
+    """Run `command` and wait for it to end, returning its exit status. Ctrl-C reaches it too (the
+    terminal sends it to the whole foreground group): it decides how to stop (JupyterLab asks to
+    confirm, pytest prints its summary) and this waits for it, where `subprocess.call` would kill
+    it a quarter of a second later (JupyterLab's kernels left running, pytest's summary cut)."""
+    child = subprocess.Popen(command, **options)
+    while True:
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            continue
 
 
 def main(argv: list[str]) -> int:
+    try:
+        status = run(argv)
+        sys.stdout.flush()  # a closed pipe is found here, not in the interpreter's last flush
+        return status
+    except BrokenPipeError:  # `python3 course.py | head -1`: the reader has all it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush finds no closed pipe
+        os.close(devnull)
+        return 141
+
+
+def run(argv: list[str]) -> int:
     problem = check_python()
     if problem:
         print(problem, file=sys.stderr)
         return 2
     commands = {"lab": lab, "test": test}
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(__doc__)
+        return 0
     if not argv or argv[0] not in commands:
+        if argv:
+            print(f"error: unknown command {argv[0]!r}: use lab or test", file=sys.stderr)
         print(__doc__)
         return 2
-    return commands[argv[0]](argv[1:])
+    try:
+        return commands[argv[0]](argv[1:])
+    except SetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # .venv cannot be written, jupyter or python missing from it
+        print(f"error: {exc} (if .venv is broken, remove it and run the same command again)", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): the setup stopped; run the same command again to finish it", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

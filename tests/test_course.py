@@ -1,6 +1,9 @@
 """`course.py`: the two commands of the README."""
 
 import importlib.util
+import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,7 +31,7 @@ def test_no_command_prints_the_usage(capsys):
 def test_the_test_command_runs_pytest_offline_with_nbval(monkeypatch):
     seen = {}
     monkeypatch.setattr(course, "setup", lambda: None)
-    monkeypatch.setattr(course.subprocess, "call", lambda cmd, cwd, env: seen.update(cmd=cmd, env=env) or 0)
+    monkeypatch.setattr(course, "call", lambda cmd, cwd, env: seen.update(cmd=cmd, env=env) or 0)
     monkeypatch.setenv("LLM_API_KEY", "sk-test")
     monkeypatch.setenv("LLM_REPLAY", "x.jsonl")
     assert course.main(["test", "-k", "loop"]) == 0
@@ -73,6 +76,111 @@ def test_a_venv_made_by_another_python_is_made_anew(monkeypatch, tmp_path, capsy
 def test_lab_opens_the_welcome_notebook(monkeypatch):
     seen = {}
     monkeypatch.setattr(course, "setup", lambda: None)
-    monkeypatch.setattr(course.subprocess, "call", lambda cmd: seen.update(cmd=cmd) or 0)
+    monkeypatch.setattr(course, "call", lambda cmd: seen.update(cmd=cmd) or 0)
     assert course.main(["lab"]) == 0
     assert "--LabApp.default_url=/lab/tree/00_welcome.ipynb" in seen["cmd"]
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h", "help"])
+def test_help_prints_the_usage_and_succeeds(flag, capsys):
+    """Before: --help was an unknown command, exit status 2."""
+    assert course.main([flag]) == 0
+    assert "python3 course.py lab" in capsys.readouterr().out
+
+
+def test_an_unknown_command_is_named_on_stderr(capsys):
+    assert course.main(["tset"]) == 2
+    out, err = capsys.readouterr()
+    assert err == "error: unknown command 'tset': use lab or test\n" and "python3 course.py test" in out
+
+
+real_run = subprocess.run
+
+
+def test_a_failed_install_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """Before: pip's failure (offline, say) ended in CalledProcessError's traceback."""
+    (course.BIN).mkdir(parents=True)
+    (course.BIN / "python").touch()
+    (course.VENV / "pyvenv.cfg").write_text(f"version = {sys.version_info[0]}.{sys.version_info[1]}.0\n")
+    pip_failing = [sys.executable, "-c", "raise SystemExit(1)"]  # pip, offline
+    monkeypatch.setattr(course.subprocess, "run", lambda command, **options: real_run(pip_failing, **options))
+    assert course.main(["test"]) == 2
+    assert capsys.readouterr().err == (
+        "error: pip could not install toolkit into .venv (its message is above); check the network connection "
+        "(or the proxy), then run the same command again\n"
+    )
+    assert not course.STAMP.exists()
+
+
+def test_a_venv_without_pip_is_removed_and_the_fix_named(monkeypatch, capsys):
+    """Before: ensurepip's failure (Debian without python3-venv) was a traceback, and the half-made
+    .venv (no pip in it) made every later run fail at `python -m pip`, even after the fix."""
+
+    def create(builder, folder):
+        (course.BIN).mkdir(parents=True)
+        (course.BIN / "python").touch()
+        raise subprocess.CalledProcessError(1, ["python", "-m", "ensurepip"])
+
+    monkeypatch.setattr(course.venv.EnvBuilder, "create", create)
+    assert course.main(["lab"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: could not create .venv with pip (Command '['python', '-m', 'ensurepip']'")
+    assert err.endswith(
+        "install the venv module first (sudo apt install python3-venv), then run the same command again\n"
+    )
+    assert not course.VENV.exists()
+
+
+def test_ctrl_c_during_the_setup_is_one_line(monkeypatch, capsys):
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(course, "setup", interrupted)
+    try:
+        status = course.main(["test"])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C left course.main as a traceback")
+    assert status == 130
+    assert capsys.readouterr().err == (
+        "interrupted (Ctrl-C): the setup stopped; run the same command again to finish it\n"
+    )
+
+
+CHILD = """#!{python}
+import signal, sys, time
+signal.signal(signal.SIGINT, lambda *a: (time.sleep(0.5), print("summary", flush=True), sys.exit(7)))
+print("ready", flush=True)
+time.sleep(30)
+"""
+
+
+def test_ctrl_c_reaches_jupyter_or_pytest_and_course_py_waits_for_it(tmp_path):
+    """The terminal sends Ctrl-C to course.py and its child alike. Before: `subprocess.call` killed
+    the child a quarter of a second after it (JupyterLab's kernels left running, pytest's summary
+    cut off) and course.py ended in a KeyboardInterrupt traceback."""
+    jupyter = tmp_path / "bin" / "jupyter"  # stands in for JupyterLab: it takes its time to stop
+    jupyter.parent.mkdir()
+    jupyter.write_text(CHILD.format(python=sys.executable))
+    jupyter.chmod(0o755)
+    driver = (
+        "import importlib.util, pathlib, sys\n"
+        f"spec = importlib.util.spec_from_file_location('course', {str(ROOT / 'course.py')!r})\n"
+        "course = importlib.util.module_from_spec(spec); spec.loader.exec_module(course)\n"
+        f"course.setup, course.BIN = (lambda: None), pathlib.Path({str(jupyter.parent)!r})\n"
+        "sys.exit(course.main(['lab']))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", driver],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout.readline() == "ready\n"
+        os.killpg(process.pid, signal.SIGINT)  # as the terminal does: the whole foreground group
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert (out, err, process.returncode) == ("summary\n", "", 7)

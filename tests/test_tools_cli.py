@@ -192,3 +192,22 @@ def test_a_file_imports_the_modules_beside_it_as_python_file_does(tmp_path, caps
 def test_a_folder_is_named_as_a_folder(tmp_path, capsys):
     code, out, err = run(capsys, tmp_path)
     assert (code, out, err) == (2, "", f"error: {tmp_path} is a folder: give one .py file in it\n")
+
+
+def test_what_the_file_prints_when_imported_goes_to_stderr_so_stdout_is_json(tmp_path, capsys):
+    """Before: a tools file with print('loading...') at the top put that line before the JSON on
+    stdout, so `toolkit tools FILE.py | jq` (or json.load) failed."""
+    code, out, err = run(capsys, write(tmp_path, "chatty.py", 'print("loading my tools...")\n' + SHOP))
+    assert code == 0 and err == "loading my tools...\n"
+    assert [spec["function"]["name"] for spec in json.loads(out)] == ["a_filter", "query_order"]
+
+
+def test_an_mcp_url_that_cannot_be_reached_is_named_without_its_credentials(capsys):
+    """Before: 'error: cannot reach MCP server 'http://user:sk-…@…?token=sk-…'' printed the URL's
+    password and token in full (a closed loopback port here)."""
+    secret = "sk-live-0123456789abcdef"
+    url = f"http://user:{secret}@127.0.0.1:9/mcp?token={secret}"
+    code, out, err = run(capsys, "--mcp-http", url, "--timeout", "3")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: cannot reach MCP server 'http://user:***@127.0.0.1:9/mcp?token=***': ")
+    assert secret not in err and err.count("\n") == 1

@@ -3,8 +3,9 @@
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
-that exists and is UTF-8 text), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be written: checked before a long run,
-not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+that exists and is UTF-8 text; a pipe such as `<(command)` is left for the command to read
+once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
+written: checked before a long run, not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
@@ -18,7 +19,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import math
+import os
 import shlex
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -87,7 +90,16 @@ def host(text: str) -> str:
 
 
 def text_file(text: str) -> str:
-    """An existing file of UTF-8 text (read once to check)."""
+    """An existing file of UTF-8 text (read once to check). A pipe (`<(command)`, `/dev/stdin` fed
+    by `|`) is not read here: it can be read only once, by the command."""
+    try:
+        mode = os.stat(text).st_mode
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be read: Is a directory")
+    if not stat.S_ISREG(mode):
+        return text
     try:
         Path(text).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:

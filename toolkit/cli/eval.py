@@ -2,7 +2,8 @@
 
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
 
-Exit 0 when the pass line is met, 1 when not. Cases the gateway failed are named on stderr
+Exit 0 when the pass line is met, 1 when not. An `--out` that names the `--cases` file is refused
+before anything runs (the results would overwrite the cases), one line and exit 2. Cases the gateway failed are named on stderr
 with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
@@ -12,6 +13,7 @@ finished ones, stderr names the others, and the exit status is 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.cli.arguments import day, out_file, positive, text_file
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
+from toolkit.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from toolkit.course.accuracy import CaseResult, SuiteInterrupted
@@ -49,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.course.accuracy import SuiteInterrupted, load_cases, report_lines, run_suite, summarize, write_csv
     from toolkit.course.shop import load_shop
 
+    if args.cases is not None and os.path.realpath(args.cases) == os.path.realpath(args.out):
+        raise ConfigurationError(
+            f"eval --out {args.out}: that is the --cases file, and the results would overwrite it; give "
+            "another file, e.g. --out out/w3-tool-accuracy.csv"
+        )
     cases, client = load_cases(args.cases), client_from_args(args, RetryPolicy())
     model: Any = client
     if args.protocol == "prompt":

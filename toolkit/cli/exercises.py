@@ -3,7 +3,7 @@
 Without options: one line per exercise — id, week, kind, task. `--solutions DIR` writes every
 course notebook (from `--notebooks`, default `notebooks`) into DIR with each exercise cell's
 starter code replaced by its solution (not executed: run `toolkit notebooks` or `toolkit grade`
-on them). `--update` rewrites the Exercises section at the end of the given course notebooks
+on them); DIR must not be the notebooks folder itself (refused: it would overwrite the starters). `--update` rewrites the Exercises section at the end of the given course notebooks
 from the registry, leaving every other cell as it is (then run `toolkit notebooks` on them).
 
 Leaves out: executing anything.
@@ -59,11 +59,17 @@ def run(args: argparse.Namespace) -> int:
 def write_solutions(source: Path, target: Path) -> int:
     import nbformat
 
+    from toolkit.errors import ConfigurationError
     from toolkit.exercises.catalog import NOTEBOOKS
     from toolkit.exercises.notebook import fill_solutions
 
     if not source.is_dir():
         raise FileNotFoundError(f"no notebooks folder {source}; pass --notebooks DIR")
+    if target.is_dir() and target.resolve() == source.resolve():
+        raise ConfigurationError(
+            f"exercises --solutions {target}: that is the notebooks folder itself, and the solutions would "
+            "overwrite the course notebooks' starter code; give another folder, e.g. --solutions solutions"
+        )
     target.mkdir(parents=True, exist_ok=True)
     for name in NOTEBOOKS.values():
         path = source / name

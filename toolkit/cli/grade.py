@@ -5,7 +5,8 @@ limit per cell (`--timeout`) and, a minute above it, one for the whole notebook,
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. An `--out` that names one of the submissions is refused before anything
-runs: the CSV would overwrite a learner's work. Rows are written as each notebook is graded:
+runs: the CSV would overwrite a learner's work. So is a path that does not exist (a typo) and a
+set of paths with no notebook in them: one line, exit status 2, and the CSV left as it was. Rows are written as each notebook is graded:
 Ctrl-C half-way keeps the rows of every notebook graded before, and says how far it got (exit
 130). See `toolkit.exercises.grade`.
 
@@ -50,7 +51,13 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.errors import ConfigurationError
     from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, summary
 
+    _check_paths(args.paths, args.out)
     notebooks = find_notebooks(args.paths)
+    if not notebooks:
+        raise ConfigurationError(
+            f"grade: no notebook to grade in {_listed(args.paths)} (a folder is searched for *.ipynb); "
+            f"nothing was graded and {args.out} was left as it was"
+        )
     out = os.path.realpath(args.out)
     if any(os.path.realpath(path) == out for path in notebooks):
         raise ConfigurationError(
@@ -71,6 +78,24 @@ def run(args: argparse.Namespace) -> int:
     print(summary(rows))
     print(f"\n{_rows(rows)} written to {args.out}")
     return 0
+
+
+def _check_paths(paths: list[Path], out: Path) -> None:
+    """`ConfigurationError` naming the paths that do not exist (a dangling link is a submission:
+    it gets its row), before anything runs or the CSV is touched."""
+    from toolkit.errors import ConfigurationError
+
+    missing = [path for path in paths if not path.exists() and not path.is_symlink()]
+    if missing:
+        raise ConfigurationError(
+            f"grade: no such file or folder: {_listed(missing)}; nothing was graded and {out} was left as it was"
+        )
+
+
+def _listed(paths: list[Path]) -> str:
+    from toolkit.exercises.grade import path_text
+
+    return ", ".join(path_text(path) for path in paths)
 
 
 def _rows(rows: Sized) -> str:

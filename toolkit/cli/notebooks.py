@@ -101,12 +101,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Each file in turn; the first that cannot be read or run stops the command, and is left as it was."""
+    """Each file in turn; the first that cannot be read, written back or run stops the command, and is
+    left as it was (one that cannot be written back is found before it runs)."""
     from nbclient.exceptions import CellExecutionError
 
     for path in args.files:
         if not path.is_file():
             raise FileNotFoundError(f"no such notebook: {path}")
+        if problem := _cannot_write(path):
+            print(f"error: {path} cannot be written ({problem}); nothing was run", file=sys.stderr)
+            return 2
         try:
             notebook = nbformat.read(path, as_version=4)
         except Exception as exc:  # not JSON, not a notebook, an unknown nbformat version
@@ -126,6 +130,16 @@ def run(args: argparse.Namespace) -> int:
         nbformat.write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
+
+
+def _cannot_write(path: Path) -> str:
+    """Why `path` cannot be written back ("" when it can): found before a run of minutes, not after
+    it (opened for appending, its content untouched)."""
+    try:
+        open(path, "ab").close()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
 
 
 def _why(error: BaseException) -> str:

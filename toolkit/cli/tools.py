@@ -6,10 +6,12 @@
 For a file: imports it as a module (its folder first on `sys.path` meanwhile, as `python
 FILE.py` has it, so it can import the modules beside it), reflects every module-level `@tool`
 function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
-0). A registration error (at import or at reflection) or a file that cannot be imported prints
+0); whatever the file prints while it is imported goes to stderr, so stdout is that JSON alone
+(`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
 one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
-the same JSON; here every server must answer (it is a check), else one line and exit 2.
+the same JSON; here every server must answer (it is a check), else one line and exit 2, with the
+credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`).
 
 Leaves out: `@tool` methods (they need an instance; register the object in code instead);
 calling MCP tools (use the provider in code).
@@ -18,6 +20,7 @@ calling MCP tools (use the provider in code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import sys
@@ -64,8 +67,9 @@ def _print_file_tools(path: Path, strict: bool) -> int:
 
     name = path.stem if path.stem not in sys.modules else f"_tools_{path.stem}"
     try:
-        tools = tools_from(_load(path, name), strict=strict)
-        specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
+        with contextlib.redirect_stdout(sys.stderr):  # the file's own prints: stdout is the JSON alone
+            tools = tools_from(_load(path, name), strict=strict)
+            specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
     finally:
         sys.modules.pop(name, None)
     print(json.dumps(specs, indent=2, ensure_ascii=False))
@@ -73,6 +77,29 @@ def _print_file_tools(path: Path, strict: bool) -> int:
 
 
 def _print_mcp_tools(args: argparse.Namespace) -> int:
+    """The MCP servers' tools as JSON; an error is one line with the URLs' credentials masked (a
+    token in `--mcp-http https://host/mcp?token=...` never reaches the terminal or a CI log)."""
+    from toolkit.errors import ToolkitError
+
+    try:
+        return _print_mcp_tools_unmasked(args)
+    except (ToolkitError, OSError) as exc:
+        print(f"error: {_masked(str(exc), args.mcp_http)}", file=sys.stderr)
+        return 2
+
+
+def _masked(text: str, urls: list[str]) -> str:
+    """`text` with each URL shown as `mask_url` shows it, and every secret in them masked."""
+    from toolkit.chat.masking import MASK, mask_url, url_secrets
+
+    for url in urls:
+        text = text.replace(url, mask_url(url))
+        for secret in url_secrets(url):
+            text = text.replace(secret, MASK)
+    return text
+
+
+def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
 

@@ -5,8 +5,11 @@ Layout (schema version 2):
     conversations(memory_id, first_seq, next_seq, system, system_checksum)
     messages(memory_id, seq, payload, checksum)      -- one row per message, seq contiguous
 
-The system message lives on the conversation row (a new one replaces the old in place); every
-other message is one row, appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
+The system message in the first place lives on the conversation row (a new one replaces the old
+in place); every other message is one row (a system message `set` or `update` put further on
+too, kept where it was as `InMemoryStore` keeps it: a new system message replaces it as well, as
+`with_system` does, and one a window leaves first becomes the conversation row's, as `evict` reads
+it), appended with `seq = next_seq` in one `BEGIN IMMEDIATE` transaction,
 so two processes appending to one id lose nothing and an append costs the same at 10 and at
 1,000 messages. A window evicts from the front by raising `first_seq`: `append_in_window` reads
 only the rows that leave and the current turn's (what it knows of a conversation, its tokens and
@@ -18,19 +21,30 @@ the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
 byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
 written with JSON `\\u` escapes, losslessly, before anything reaches the database.
+A tool result's `attributes` and an assistant message's `extra` fields are JSON too: a value
+JSON cannot hold as it is (an object of one's own, bytes that are not UTF-8, NaN or infinity,
+which would come back as None, a key with a lone surrogate) raises `ConfigurationError` naming
+the message and the key, before anything is written; other values come back in their JSON
+form (a tuple or a set as a list, a date as its ISO text).
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
 seqs are not whole numbers in order, a tool result that answers no earlier call, or a payload
 that is not a message (not text, not JSON) raises `MemoryStoreError` naming the path, the id
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
-messages `ConfigurationError`, both before the database is touched. A file that is not an SQLite database raises `MemoryStoreError` on open. A
-0-byte file is a new, empty store (SQLite treats it so, and `touch memory.db` is a common way
-to make one). A store written by the previous layout (version 1: no checksums) is migrated in
-place on open, in one transaction; any other version is refused.
+messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
+in the home folder, as in a shell. A file that is not an SQLite database raises
+`MemoryStoreError` on open. A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+memory.db` is a common way to make one). A database of another program (tables, but no toolkit
+schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
+previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
+any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
-lock, and other processes wait on SQLite's busy timeout. That keeps each *write* whole; a *turn*
+lock, and other processes wait on SQLite's busy timeout. A forked child (multiprocessing's
+default start on Linux) gets a connection and a lock of its own at the fork: SQLite forbids
+using the parent's connection there, and a lock a parent thread held at the fork would never be
+released in the child. That keeps each *write* whole; a *turn*
 (several writes: the question, a tool call, its results, the answer) is kept whole by the turn
 lock `turn_lock(memory_id)` gives every `ChatMemory` on this file and id, in every process: a
 record lock on a sidecar file `<database>-turn-lock` (see `toolkit.memory.turns` for why). So
@@ -44,8 +58,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 import sqlite3
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -54,6 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import (
     AssistantMessage,
@@ -70,6 +88,7 @@ from toolkit.memory.windows import (
     MessageWindow,
     TokenWindow,
     Window,
+    _merged,
     check_memory_id,
     check_messages,
     check_window,
@@ -94,6 +113,11 @@ CREATE TABLE IF NOT EXISTS messages (
     PRIMARY KEY (memory_id, seq)
 );
 """
+_INDEX = """CREATE INDEX IF NOT EXISTS system_rows ON messages (memory_id, seq) WHERE instr(payload, '"role":"system"') > 0"""
+"""Made on open when missing (a store from before it): skipped on a file opened read-only."""
+_SYSTEM_ROWS = """instr(payload, '"role":"system"') > 0"""
+"""The rows that may hold a system message (the `system_rows` index: finding none costs the same
+at any length); `json_extract` then says which do (a row whose attributes hold that text only looks like one)."""
 _SYSTEM_ROW = -1
 """The seq the system message's checksum is computed with."""
 
@@ -106,7 +130,7 @@ class SqliteStore:
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
-        self.path = Path(path)
+        self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
         self._lock = threading.Lock()
         self._known: dict[str, _Known] = {}
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
@@ -118,11 +142,38 @@ class SqliteStore:
         """The conversations `get` read (or a write of this store extended), not read again while
         nothing changed them (see `_ReadCache`)."""
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
+        self._closed = False
         with self._guard("open"):
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db = self._connect()
             with self._transaction():
                 self._prepare()
+        _OPEN.add(self)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def _after_fork(self) -> None:
+        """In a forked child: a lock of its own (a parent thread may have held this one at the
+        fork, and no thread of the child would ever release it) and, for a file, a connection of
+        its own (SQLite forbids using the parent's in the child: its file locks belong to the
+        parent). What the parent knew of the conversations is dropped; its connection is kept
+        unused (closing it here could touch the parent's files)."""
+        self._lock = threading.Lock()
+        if self._resolved is None or self._closed:  # ":memory:": the child's own copy of the data
+            return
+        _INHERITED.append(self._db)
+        self._known.clear()
+        self._row_tokens.clear()
+        self._asked.clear()
+        self._lists = _ReadCache()
+        try:
+            self._db = self._connect()
+        except sqlite3.Error:  # the file is gone or unreadable: closed, as the first use says
+            self._db = sqlite3.connect(":memory:")
+            self._db.close()
+            self._closed = True
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -143,7 +194,7 @@ class SqliteStore:
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = _checked_id(memory_id, "SqliteStore.set")
-        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"))
+        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
@@ -151,7 +202,7 @@ class SqliteStore:
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
         memory_id = _checked_id(memory_id, "SqliteStore.append")
-        encoded = _encoded(check_messages(messages, "SqliteStore.append"))
+        encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
         with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
             with self._transaction():
                 self._known.pop(memory_id, None)
@@ -160,6 +211,11 @@ class SqliteStore:
                 before = (first, next_seq, system)
                 asked = self._stored_calls(memory_id, next_seq)
                 _answered([m for m, _ in encoded], "SqliteStore.append", asked.asks(self, memory_id, first))
+                if _system(encoded) is not None and self._holds_system_rows(memory_id, first):
+                    self._forget(memory_id)  # the new system message replaces those too, as `with_system` does
+                    merged = _merged(self._read(memory_id), [m for m, _ in encoded])
+                    self._write_all(memory_id, _encoded(merged, "SqliteStore.append"))
+                    return
                 rows: list[tuple[Message, str]] = []
                 for message, payload in encoded:
                     if isinstance(message, SystemMessage):
@@ -185,7 +241,7 @@ class SqliteStore:
         check_window(window, "SqliteStore.append_in_window")
         if type(window) not in (MessageWindow, TokenWindow):
             return False  # a window class of one's own: `update` weighs the whole conversation
-        encoded = _encoded(new)
+        encoded = _encoded(new, "SqliteStore.append_in_window")
         with self._forgotten_on_failure(memory_id):
             return self._append_in_window(memory_id, new, encoded, window)
 
@@ -207,6 +263,8 @@ class SqliteStore:
                     else _Rows(self, memory_id, first, next_seq)
                 )
                 new_system = _system(encoded)  # a new system message replaces the stored one
+                if new_system is not None and self._holds_system_rows(memory_id, first):
+                    return False  # and the later ones too (`with_system`): `update` rewrites them
                 if new_system is not None and new_system != system:
                     if system is not None:
                         stored -= sum(window.weights([self._stored_system(memory_id, system)]))
@@ -221,19 +279,24 @@ class SqliteStore:
                 leaving = [rows[i] for i in range(dropped[0])]
                 if self._orphaned(memory_id, first + len(leaving), leaving, turns, known.results):
                     return False
+                head = rows[len(leaving)] if system is None and len(leaving) < next_seq - first else None
+                promoted = _encode(head) if isinstance(head, SystemMessage) else None
             except (ConfigurationError, MemoryStoreError, ValueError, TypeError):  # a payload that is not a message
                 return False
-            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, first + len(leaving)))
+            kept_from = first + len(leaving) + (promoted is not None)  # a system row left first: the system's
+            system = promoted if promoted is not None else system
+            self._db.execute("DELETE FROM messages WHERE memory_id = ? AND seq < ?", (memory_id, kept_from))
             for _, payload in encoded:
                 self._insert(memory_id, next_seq, payload)
                 next_seq += 1
-            self._save_conversation(memory_id, first + len(leaving), next_seq, system)
+            self._save_conversation(memory_id, kept_from, next_seq, system)
             asked.appended(encoded, next_seq)
             _remember(self._asked, memory_id, asked)
-            start = (first, next_seq - len(encoded), state[3])
-            self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
+            if promoted is None:  # else `get` reads the conversation again
+                start = (first, next_seq - len(encoded), state[3])
+                self._extend_read(memory_id, read, start, len(leaving), [p for _, p in encoded], next_seq, system)
             known.moved(leaving, turns, dropped[1] if isinstance(window, TokenWindow) else None)
-            known.state = (state[0], first + len(leaving), next_seq, system)
+            known.state = (state[0], kept_from, next_seq, system)
             _remember(self._known, memory_id, known)
             return True
 
@@ -244,7 +307,7 @@ class SqliteStore:
             self._forget(memory_id)
             current = self._read(memory_id)
             changed = check_messages(change(list(current)), "SqliteStore.update")
-            encoded = _encoded(_answered(changed, "SqliteStore.update"))
+            encoded = _encoded(_answered(changed, "SqliteStore.update"), "SqliteStore.update")
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
@@ -259,6 +322,7 @@ class SqliteStore:
             return [r[0] for r in self._db.execute("SELECT memory_id FROM conversations ORDER BY 1")]
 
     def close(self) -> None:
+        self._closed = True
         self._db.close()
 
     # -- reading -----------------------------------------------------------------------
@@ -364,6 +428,16 @@ class SqliteStore:
         ).fetchone()[0]
         return self._load(memory_id, "system", _SYSTEM_ROW, system, checksum)
 
+    def _holds_system_rows(self, memory_id: str, first: int) -> bool:
+        """Whether a system message is stored after the first place (`set` or `update` put it
+        there, as `InMemoryStore` keeps it): a new system message must then replace it too."""
+        row = self._db.execute(
+            f"SELECT 1 FROM messages WHERE memory_id = ? AND seq >= ? AND {_SYSTEM_ROWS} AND json_valid(payload) "
+            "AND json_extract(payload, '$.role') = 'system' LIMIT 1",
+            (memory_id, first),
+        ).fetchone()
+        return row is not None
+
     def _version(self) -> int:
         return self._db.execute("PRAGMA data_version").fetchone()[0]
 
@@ -375,14 +449,13 @@ class SqliteStore:
         tokens by rows' checksums, its tool results per call id by SQLite's JSON functions: no
         message is loaded)."""
         _, first, next_seq, system = state
-        count = window.count if isinstance(window, TokenWindow) else None
         if known is None or known.state != state:
             known = _Known(state, None, 0, self._results(memory_id, first))
-        if count is None:
+        if not isinstance(window, TokenWindow):
             known.count = None  # the tokens it knew are not kept up to date by this append
             return known, next_seq - first + (system is not None)
-        if known.count is not count:
-            known.count, known.tokens = count, self._tokens(memory_id, first, system, count)
+        if known.count is not window.count:
+            known.count, known.tokens = window.count, self._tokens(memory_id, first, system, window)
         return known, known.tokens
 
     def _results(self, memory_id: str, first: int) -> dict[str, int]:
@@ -395,10 +468,12 @@ class SqliteStore:
         )
         return {call_id: n for call_id, n in rows if isinstance(call_id, str)}
 
-    def _tokens(self, memory_id: str, first: int, system: str | None, count: Callable[[Message], int]) -> int:
-        """The stored conversation's tokens: each row counted once and kept by its checksum (a
-        checksum covers the id, the seq and the payload, so a kept count never belongs to other
-        content), the system message counted each time."""
+    def _tokens(self, memory_id: str, first: int, system: str | None, window: TokenWindow) -> int:
+        """The stored conversation's tokens under `window.count` (through `window.weights`, which
+        checks what it gives): each row counted once and kept by its checksum (a checksum covers
+        the id, the seq and the payload, so a kept count never belongs to other content), the
+        system message counted each time."""
+        count = window.count
         kept = self._row_tokens.pop(memory_id, (None, {}))
         seen = kept[1] if kept[0] is count else {}
         tokens: dict[str, int] = {}
@@ -411,12 +486,12 @@ class SqliteStore:
                 payload = self._db.execute(
                     "SELECT payload FROM messages WHERE memory_id = ? AND seq = ?", (memory_id, seq)
                 ).fetchone()[0]
-                weight = count(self._load(memory_id, f"row {seq}", seq, payload, checksum))
+                weight = window.weights([self._load(memory_id, f"row {seq}", seq, payload, checksum)])[0]
             tokens[checksum] = weight
         _remember(self._row_tokens, memory_id, (count, tokens))
         total = sum(tokens.values())
         if system is not None:
-            total += count(self._stored_system(memory_id, system))
+            total += window.weights([self._stored_system(memory_id, system)])[0]
         return total
 
     def _orphaned(
@@ -493,19 +568,19 @@ class SqliteStore:
         )
 
     def _write_all(self, memory_id: str, encoded: list[tuple[Message, str]]) -> None:
+        """`encoded` as it is: a system message in the first place on the conversation row, every
+        other message (a later system message too) a row."""
         self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
-        system = _system(encoded)
-        rest = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        system, rest = _split_system([p for _, p in encoded], encoded)
         for seq, payload in enumerate(rest):
             self._insert(memory_id, seq, payload)
         self._save_conversation(memory_id, 0, len(rest), system)
 
     def _write_changes(self, memory_id: str, current: list[Message], encoded: list[tuple[Message, str]]) -> None:
         """Delete evicted rows and append new ones when the change is that shape; else rewrite."""
-        first, next_seq, _ = self._conversation(memory_id)
-        old = [_encode(m) for m in current if not isinstance(m, SystemMessage)]
-        system = _system(encoded)
-        new = [p for m, p in encoded if not isinstance(m, SystemMessage)]
+        first, next_seq, stored_system = self._conversation(memory_id)
+        old = [_encode(m) for m in current[1:]] if stored_system is not None else [_encode(m) for m in current]
+        system, new = _split_system([p for _, p in encoded], encoded)
         dropped = _dropped(old, new)
         if len(new) < len(old) - dropped:
             self._write_all(memory_id, encoded)
@@ -522,7 +597,12 @@ class SqliteStore:
         version = None
         if "meta" in tables:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-            version = row[0] if row else None
+            version = None if row is None or row[0] is None else str(row[0])
+        if version is None and tables - {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}:
+            raise MemoryStoreError(
+                f"{self.path}: an SQLite database of another program (tables: {', '.join(sorted(tables))}), not "
+                "a memory store; it was left as it is. Give the memory a file of its own, e.g. 'memory.db'"
+            )
         if version == "1" and "conversations" not in tables:
             self._migrate_from_1()
             return
@@ -539,6 +619,11 @@ class SqliteStore:
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 self._db.execute(statement)
+        try:
+            self._db.execute(_INDEX)
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+                raise  # a read-only file stays readable: `_holds_system_rows` then reads every row
 
     def _migrate_from_1(self) -> None:
         """Version 1 kept every message (system included) as a row and no checksums."""
@@ -603,6 +688,21 @@ _ADVICE: tuple[tuple[type[sqlite3.DatabaseError], str], ...] = (
     ),
 )
 """What to do about an SQLite error that is not a damaged file (the file is fine: don't move it away)."""
+
+
+_OPEN: weakref.WeakSet[SqliteStore] = weakref.WeakSet()
+"""The stores of this process, for `_after_fork_in_child`."""
+_INHERITED: list[sqlite3.Connection] = []
+"""A forked child's connections from its parent: kept, never used (nor closed by the collector)."""
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_OPEN):
+        store._after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _check_results(path: Path, memory_id: str, messages: Sequence[Message], first_row: int) -> None:
@@ -829,6 +929,14 @@ def _parsed(payload: object) -> Message:
     return load_message(json.loads(payload))
 
 
+def _split_system(payloads: list[str], encoded: list[tuple[Message, str]]) -> tuple[str | None, list[str]]:
+    """The payload of the system message in the first place (None if the first is no system
+    message) and the payloads of the rows after it: a later system message stays where it is."""
+    if encoded and isinstance(encoded[0][0], SystemMessage):
+        return payloads[0], payloads[1:]
+    return None, payloads
+
+
 def _system(encoded: list[tuple[Message, str]]) -> str | None:
     """The payload of the conversation's system message (the last one given goes first)."""
     return next((p for m, p in reversed(encoded) if isinstance(m, SystemMessage)), None)
@@ -839,19 +947,85 @@ def _checksum(memory_id: str, seq: int, payload: str) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def _encoded(messages: Sequence[Message]) -> list[tuple[Message, str]]:
-    """Every message with its payload, computed before anything is written."""
-    return [(m, _encode(m)) for m in messages]
+def _encoded(messages: Sequence[Message], where: str = "SqliteStore") -> list[tuple[Message, str]]:
+    """Every message with its payload, computed before anything is written; `ConfigurationError`
+    naming `where` and the message for one whose free-form fields JSON cannot hold as they are."""
+    return [(m, _encode(m, where, index)) for index, m in enumerate(messages)]
 
 
-def _encode(message: Message) -> str:
-    data = dump_message(message)
+def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str:
+    try:
+        data = dump_message(message)
+    except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError) as exc:
+        raise _unstorable(message, where, index, _unserializable(message, exc)) from None
+    problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
+    if problem is not None:
+        raise _unstorable(message, where, index, problem)
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
         return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
     return text
+
+
+def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
+    """The fields of `message` that hold any value (the rest are text, flags and lists of text):
+    a tool result's `attributes`, an assistant message's `extra` and its calls' `extra`."""
+    if isinstance(message, ToolResultMessage):
+        return [("attributes", message.attributes)] if message.attributes else []
+    if isinstance(message, AssistantMessage):
+        calls = [(f"tool_calls[{i}].extra", c.extra) for i, c in enumerate(message.tool_calls) if c.extra]
+        return ([("extra", message.extra)] if message.extra else []) + calls
+    return []
+
+
+def _changed_by_json(value: object, path: str) -> str | None:
+    """What in `value` JSON would give back as another value (a non-finite number comes back as
+    None, a key with a lone surrogate as other text), or None when nothing would."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and not _is_utf8(key):
+                return f"{path} has the key {key!r}, which holds a lone surrogate (it would come back as other text)"
+            found = _changed_by_json(item, f"{path}[{key!r}]")
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for position, item in enumerate(value):
+            found = _changed_by_json(item, f"{path}[{position}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _unserializable(message: Message, error: Exception) -> str:
+    """Which free-form value JSON cannot hold (named by its key when one alone fails), and why."""
+    why = (str(error).strip().splitlines() or [""])[0][:200]
+    for name, values in _free_form(message):
+        for key, value in values.items():
+            try:
+                to_jsonable_python(value)
+            except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError):
+                return f"{name}[{key!r}] cannot be written as JSON ({type(error).__name__}: {why})"
+    return f"it cannot be written as JSON ({type(error).__name__}: {why})"
+
+
+def _unstorable(message: Message, where: str, index: int, problem: str) -> ConfigurationError:
+    return ConfigurationError(
+        f"{where}: message {index} ({type(message).__name__}): {problem}; nothing was written. Keep attributes "
+        "and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts "
+        "with text keys"
+    )
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _dropped(old: list[str], new: list[str]) -> int:

@@ -38,6 +38,8 @@ Leaves out: summarising evicted messages.
 
 from __future__ import annotations
 
+import math
+import numbers
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -281,7 +283,10 @@ class MessageWindow:
 
 @dataclass(frozen=True)
 class TokenWindow:
-    """Keep at most `max_tokens` tokens, counted by `count` per message."""
+    """Keep at most `max_tokens` tokens, counted by `count` per message (a message record, not its
+    text). `count` is tried once on a short message when the window is made, and what it gives is
+    checked at every use: a count that raises or gives anything but a number, 0 or more, is a
+    `ConfigurationError` naming the window and the count."""
 
     max_tokens: int
     count: Callable[[Message], int] = message_tokens
@@ -296,17 +301,66 @@ class TokenWindow:
                 f"TokenWindow({self.max_tokens}, count={self.count!r}): count must be a function from a message "
                 "to its tokens, e.g. toolkit.memory.windows.message_tokens"
             )
+        if self.count is not message_tokens:  # tried once on a short message: a wrong function fails here
+            self.weights([UserMessage(content="How many tokens is this?")])
 
     @property
     def limit(self) -> int:
         return self.max_tokens
 
     def weights(self, messages: Sequence[Message]) -> list[int]:
-        """What each message costs against `limit`: its tokens."""
-        return [self.count(m) for m in messages]
+        """What each message costs against `limit`: its tokens. `ConfigurationError` when `count`
+        raises or gives anything but a number, 0 or more (a window that could never be full)."""
+        count = self.count
+        try:
+            counted = [count(m) for m in messages]
+        except Exception as exc:
+            message = next((m for m in messages if not _counts(count, m)), None)
+            raise ConfigurationError(
+                f"{self._named()}: count raised {type(exc).__name__} ({_first_line(exc)}) for "
+                f"{_kind(message)}; count takes a message record (not its text) and returns its tokens, "
+                "e.g. lambda m: estimate_tokens(m.content or '') or toolkit.memory.windows.message_tokens"
+            ) from exc
+        if count is not message_tokens:
+            for message, weight in zip(messages, counted, strict=True):
+                if (type(weight) is not int and not _is_token_count(weight)) or weight < 0:
+                    raise ConfigurationError(
+                        f"{self._named()}: count gave {weight!r} for {_kind(message)}; it must return "
+                        "the message's tokens as a number, 0 or more (a window counted otherwise is never full)"
+                    )
+        return counted
+
+    def _named(self) -> str:
+        name = getattr(self.count, "__qualname__", None) or repr(self.count)
+        return f"TokenWindow({self.max_tokens}, count={name})"
 
     def fits(self, messages: Sequence[Message]) -> bool:
         return sum(self.weights(messages)) <= self.max_tokens
+
+
+def _counts(count: Callable[[Message], Any], message: Message) -> bool:
+    """Whether `count(message)` returns without raising (to name the message a count fails on)."""
+    try:
+        count(message)
+    except Exception:
+        return False
+    return True
+
+
+def _is_token_count(weight: object) -> bool:
+    """A number of tokens: a whole or finite number, 0 or more (a numpy integer or a float too)."""
+    return isinstance(weight, numbers.Real) and math.isfinite(weight) and float(weight) >= 0
+
+
+def _kind(message: object) -> str:
+    """`a UserMessage`, `an AssistantMessage`."""
+    name = type(message).__name__
+    return f"{'an' if name[:1] in 'AEIO' else 'a'} {name}"
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:200] if lines else "no message"
 
 
 Window = MessageWindow | TokenWindow
@@ -488,10 +542,36 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
         )
     if not isinstance(memory_id, str):
         raise MemoryIdError(
-            f"{where}: memory id {memory_id!r} is not a string ({type(memory_id).__name__}); memory ids are strings, so "
-            f"pass str({memory_id!r}) explicitly (1 and '1' are never merged silently)"
+            f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
         )
     return memory_id
+
+
+def _id_fix(memory_id: object) -> str:
+    """What to do about an id that is not a string: `str(...)` suits a number, not bytes (whose
+    str is "b'...'") nor the conversation itself passed where the id goes."""
+    if isinstance(memory_id, (bytes, bytearray)):
+        return "memory ids are strings, so decode the bytes first, e.g. memory_id.decode('utf-8')"
+    if isinstance(memory_id, (list, tuple)) and any(isinstance(m, MESSAGE_TYPES) for m in memory_id):
+        return (
+            "the first argument is the conversation's id, not its messages: ChatMemory('user-1'), then "
+            "memory.add(*messages)"
+        )
+    return f"memory ids are strings, so pass str({shown(memory_id)}) explicitly (1 and '1' are never merged silently)"
+
+
+SHOWN = 80
+"""The longest repr an error message shows of what a caller passed (an id or a window can be
+anything: a whole conversation, a data frame)."""
+
+
+def shown(value: object) -> str:
+    """`repr(value)`, cut to `SHOWN` characters."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails: the type still says what it is
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= SHOWN else f"{text[: SHOWN - 1]}…"
 
 
 def check_window(window: object, where: str = "ChatMemory") -> None:
@@ -501,7 +581,7 @@ def check_window(window: object, where: str = "ChatMemory") -> None:
         return
     if not callable(getattr(window, "weights", None)) or not hasattr(window, "limit"):
         raise ConfigurationError(
-            f"{where}: window {window!r} is not a window ({type(window).__name__}); use MessageWindow(n), "
+            f"{where}: window {shown(window)} is not a window ({type(window).__name__}); use MessageWindow(n), "
             "TokenWindow(n) or None for no window"
         )
 
@@ -588,11 +668,11 @@ class ChatMemory:
             missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
             if missing:
                 raise ConfigurationError(
-                    f"ChatMemory({memory_id!r}, store={store!r}): not a store (no {', '.join(missing)}); use "
+                    f"ChatMemory({shown(memory_id)}, store={shown(store)}): not a store (no {', '.join(missing)}); use "
                     "InMemoryStore(), SqliteStore(path) or an object with get, set and delete"
                 )
         if window is not None:
-            check_window(window, f"ChatMemory({memory_id!r})")
+            check_window(window, f"ChatMemory({shown(memory_id)})")
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()
         self.window = window
         self.lock: TurnLockLike = store_turn_lock(self.store, self.id)

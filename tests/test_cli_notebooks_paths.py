@@ -1,0 +1,30 @@
+"""`toolkit notebooks` finds a notebook it cannot write back before it runs it, not after."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import toolkit.cli.notebooks as notebooks_cli
+from toolkit.cli.main import main
+
+WELCOME = Path(__file__).resolve().parents[1] / "notebooks" / "00_welcome.ipynb"
+
+
+def test_a_notebook_that_cannot_be_written_back_is_refused_before_it_runs(tmp_path, monkeypatch, capsys):
+    """Before: the notebook ran in a kernel (minutes for a course notebook), then the write failed
+    with '[Errno 1] Operation not permitted' and the run was lost."""
+    path = tmp_path / "locked.ipynb"
+    shutil.copy(WELCOME, path)
+    ran = []
+    monkeypatch.setattr(notebooks_cli, "execute", lambda notebook, where: ran.append(where))
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (and root writes any file whatever its mode)")
+    try:
+        assert main(["notebooks", str(path)]) == 2
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+    assert ran == []
+    assert capsys.readouterr().err == f"error: {path} cannot be written (Operation not permitted); nothing was run\n"
+    assert path.read_bytes() == WELCOME.read_bytes()

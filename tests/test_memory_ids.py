@@ -1,0 +1,43 @@
+"""Memory ids and windows a caller got wrong: the error is one short line with the fix that suits
+what was passed (a whole conversation, bytes, a huge object), whatever its size."""
+
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.errors import ConfigurationError, MemoryIdError
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory, InMemoryStore
+
+HISTORY = [UserMessage(content=f"question {i}") for i in range(2000)]
+
+
+def test_the_conversation_passed_as_the_id_is_named_as_such_in_a_short_line():
+    """Before: a 300,000-character message (the whole history's repr, twice) advising str(history)."""
+    with pytest.raises(MemoryIdError) as caught:
+        ChatMemory(HISTORY)
+    assert str(caught.value) == (
+        "ChatMemory: memory id [UserMessage(role='user', content='question 0', images=(), from_tool_calls=()),… is "
+        "not a string (list); the first argument is the conversation's id, not its messages: "
+        "ChatMemory('user-1'), then memory.add(*messages)"
+    )
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_bytes_as_the_id_are_told_to_be_decoded_not_wrapped_in_str(make):
+    """Before: `pass str(b'user-1') explicitly`, which makes the id "b'user-1'"."""
+    with pytest.raises(MemoryIdError) as caught:
+        make().get(b"user-1")
+    assert str(caught.value).endswith(
+        "memory id b'user-1' is not a string (bytes); memory ids are strings, so decode the bytes first, "
+        "e.g. memory_id.decode('utf-8')"
+    )
+
+
+def test_a_huge_window_or_store_is_shown_cut_short():
+    huge = list(range(100_000))
+    with pytest.raises(ConfigurationError) as caught:
+        ChatMemory("u", window=huge)
+    assert len(str(caught.value)) < 300 and "[0, 1, 2, 3" in str(caught.value)
+    with pytest.raises(ConfigurationError) as caught:
+        ChatMemory("u" * 10_000, store=huge)
+    assert len(str(caught.value)) < 400 and "not a store (no get, set, delete)" in str(caught.value)

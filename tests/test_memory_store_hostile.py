@@ -1,0 +1,166 @@
+"""`SqliteStore` and `TokenWindow` on strange input: free-form values JSON cannot hold, another
+program's database, token counts that are not counts. Each is one typed line, and nothing stored is lost."""
+
+import datetime
+import math
+import sqlite3
+
+import pytest
+
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow, TokenWindow, evict
+from toolkit.tokens import estimate_tokens
+
+CALL = AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name="f"),))
+KEEP = "Keep attributes and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts with text keys"
+
+
+class Opaque:
+    pass
+
+
+def _result(**attributes):
+    return ToolResultMessage(tool_call_id="c1", content="r", attributes=attributes)
+
+
+def test_a_nan_attribute_is_refused_with_its_key_instead_of_coming_back_as_none(tmp_path):
+    store = SqliteStore(tmp_path / "m.db")
+    store.append("u", [UserMessage(content="hi")])
+    with pytest.raises(ConfigurationError) as caught:
+        store.append("u", [CALL, _result(score=math.nan)])
+    assert str(caught.value) == (
+        "SqliteStore.append: message 1 (ToolResultMessage): attributes['score'] is nan, which JSON cannot hold "
+        f"(it would come back as None); nothing was written. {KEEP}"
+    )
+    assert SqliteStore(tmp_path / "m.db").get("u") == [UserMessage(content="hi")]
+
+
+@pytest.mark.parametrize(
+    "message, problem",
+    [
+        (_result(deep={"list": [1, -math.inf]}), "attributes['deep']['list'][1] is -inf"),
+        (AssistantMessage(content="x", extra={"logprob": math.inf}), "extra['logprob'] is inf"),
+        (
+            AssistantMessage(content=None, tool_calls=(ToolCall(id="c1", name="f", extra={"k": math.nan}),)),
+            "tool_calls[0].extra['k'] is nan",
+        ),
+        (_result(**{"\udc80": 1}), "attributes has the key '\\udc80', which holds a lone surrogate"),
+        (_result(blob=b"\xff\xfe"), "attributes['blob'] cannot be written as JSON (UnicodeDecodeError"),
+        (_result(thing=Opaque()), "attributes['thing'] cannot be written as JSON (PydanticSerializationError"),
+    ],
+)
+def test_a_free_form_value_json_cannot_hold_is_a_typed_error_on_every_write(tmp_path, message, problem):
+    """Before: NaN and infinity came back as None and a surrogate key as other text, silently;
+    bytes and objects raised pydantic's or the codec's own exception from deep inside a write."""
+    store = SqliteStore(tmp_path / "m.db")
+    messages = [message] if isinstance(message, AssistantMessage) else [CALL, message]
+    for write in (
+        lambda: store.set("u", messages),
+        lambda: store.append("u", messages),
+        lambda: ChatMemory("u", store=store).add(*messages),
+        lambda: ChatMemory("u", store=store, window=MessageWindow(8)).add(*messages),
+    ):
+        with pytest.raises(ConfigurationError, match="nothing was written") as caught:
+            write()
+        assert problem in str(caught.value)
+    assert store.get("u") == [] and "\n" not in str(caught.value)
+
+
+def test_values_json_holds_in_another_form_are_stored_as_before(tmp_path):
+    store = SqliteStore(tmp_path / "m.db")
+    store.append("u", [CALL, _result(pair=(1, 2), day=datetime.date(2026, 1, 2), big=10**30, text="a\udcffb")])
+    assert SqliteStore(tmp_path / "m.db").get("u")[1].attributes == {
+        "pair": [1, 2],
+        "day": "2026-01-02",
+        "big": 10**30,
+        "text": "a\udcffb",
+    }
+
+
+def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
+    """Before: the store added its tables and schema row to the file, then failed on the first
+    read with advice about write permissions."""
+    path = tmp_path / "app.db"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE messages (author TEXT, body TEXT)")
+        other.execute("INSERT INTO messages VALUES ('ann', 'hello')")
+    other.close()
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"{path}: an SQLite database of another program (tables: messages), not a memory store; it was left "
+        "as it is. Give the memory a file of its own, e.g. 'memory.db'"
+    )
+    with sqlite3.connect(path) as other:
+        assert other.execute("SELECT name FROM sqlite_master").fetchall() == [("messages",)]
+        assert other.execute("SELECT * FROM messages").fetchall() == [("ann", "hello")]
+    other.close()
+
+
+def test_a_schema_version_stored_as_a_number_is_read_as_that_version(tmp_path):
+    """A meta table made by hand (columns without types keep 2 as a number). Before: `schema
+    version 2, this toolkit reads 2`, a refusal that contradicts itself."""
+    path = tmp_path / "m.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key PRIMARY KEY, value)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', 2)")
+    db.close()
+    store = SqliteStore(path)
+    store.append("u", [UserMessage(content="hi")])
+    assert SqliteStore(path).get("u") == [UserMessage(content="hi")]
+
+
+@pytest.mark.parametrize(
+    "count, said",
+    [
+        (
+            estimate_tokens,
+            "count raised AttributeError ('UserMessage' object has no attribute 'isascii') for a UserMessage",
+        ),
+        (len, "count raised TypeError (object of type 'UserMessage' has no len()) for a UserMessage"),
+        (lambda m: [1, 2], "count gave [1, 2] for a UserMessage"),
+        (lambda m: math.nan, "count gave nan for a UserMessage"),
+        (lambda m: -1, "count gave -1 for a UserMessage"),
+    ],
+)
+def test_a_count_that_is_not_a_token_count_is_refused_when_the_window_is_made(count, said):
+    """Before: `TokenWindow(n, count=estimate_tokens)` (a text function) raised AttributeError at
+    the first `add`, mid-turn; a count giving NaN or a negative number made a window that never fills."""
+    with pytest.raises(ConfigurationError) as caught:
+        TokenWindow(100, count=count)
+    assert said in str(caught.value) and str(caught.value).startswith("TokenWindow(100, count=")
+
+
+def test_the_count_is_checked_at_use_too_by_evict_and_both_stores(tmp_path):
+    def count(message):
+        return 1 if isinstance(message, UserMessage) else "many"
+
+    window = TokenWindow(100, count=count)  # right for the user message it is tried on
+    said = "TokenWindow(100, count=test_the_count_is_checked_at_use_too_by_evict_and_both_stores.<locals>.count): count gave 'many' for an AssistantMessage"
+    with pytest.raises(ConfigurationError, match="count gave 'many'") as caught:
+        evict([UserMessage(content="q"), AssistantMessage(content="a")], window)
+    assert str(caught.value).startswith(said)
+    for store in (InMemoryStore(), SqliteStore(tmp_path / "m.db")):
+        memory = ChatMemory("u", store=store, window=window)
+        memory.add(UserMessage(content="q"))
+        with pytest.raises(ConfigurationError, match="count gave 'many'"):
+            memory.add(AssistantMessage(content="a"))
+        assert memory.messages() == [UserMessage(content="q")]
+
+
+def test_counts_of_other_number_types_still_work():
+    assert TokenWindow(10, count=lambda m: len(m.content or "") / 4).weights([UserMessage(content="abcdef")]) == [1.5]
+    assert TokenWindow(10, count=lambda m: True).weights([UserMessage(content="x")]) == [True]
+
+
+def test_a_path_in_the_home_folder_written_with_a_tilde_is_there(tmp_path, monkeypatch):
+    """Before: SQLite took '~' as a folder name: 'unable to open database file', or with a folder
+    named '~' in the working folder, a store nobody would find again."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    monkeypatch.chdir(tmp_path)
+    SqliteStore("~/memory.db").append("u", [UserMessage(content="hi")])
+    assert SqliteStore(tmp_path / "home" / "memory.db").get("u") == [UserMessage(content="hi")]
+    assert not (tmp_path / "~").exists()

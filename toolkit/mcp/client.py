@@ -65,6 +65,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
+from toolkit.chat.masking import MASK, mask_url, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 
 CANCEL_GRACE_S = 2.0
@@ -249,7 +250,8 @@ class McpClient:
             self._stderr.flush()
             self._stderr.seek(0)
             tail = self._stderr.read()[-400:].strip()
-        return f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
+        text = f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
+        return _without_url_secrets(text, self.server)
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
@@ -512,9 +514,19 @@ def _run_forever(loop: asyncio.AbstractEventLoop, ended: Callable[[BaseException
 def _default_name(server: Any) -> str:
     if isinstance(server, mcp.StdioServerParameters):
         return _command_name(server.command, server.args)
-    if isinstance(server, str):
-        return server
+    if isinstance(server, str):  # a URL: its credentials (user:password@, ?token=) never in a name
+        return mask_url(server)
     return str(getattr(server, "name", None) or type(server).__name__)
+
+
+def _without_url_secrets(text: str, server: Any) -> str:
+    """`text` with the secrets of a URL server masked (an HTTP error may quote the URL)."""
+    if not isinstance(server, str):
+        return text
+    text = text.replace(server, mask_url(server))
+    for secret in url_secrets(server):
+        text = text.replace(secret, MASK)
+    return text
 
 
 def _command_name(command: str, args: Sequence[str]) -> str:

@@ -140,10 +140,17 @@ def extract_call(reply: str | None) -> TextCall | None:
 
 
 def _objects(text: str) -> Iterator[Any]:
-    """Every JSON object that starts at a `{`, strict first, then with common slips repaired."""
+    """Every JSON object that starts at a `{`, strict first, then with common slips repaired.
+
+    Each `{` is read on its own (a quote before it must not hide it), so a `{` that never closes
+    costs a read to the end: the characters read in all are bounded (`_SCAN_PER_CHAR` times the
+    text, plus `_SCAN_EXTRA`), so a reply of thousands of unclosed `{` costs milliseconds, not
+    seconds; what is past the bound is read as plain text."""
+    left = _SCAN_PER_CHAR * len(text) + _SCAN_EXTRA
     start = text.find("{")
-    while start != -1:
-        snippet = _balanced(text, start)
+    while start != -1 and left > 0:
+        snippet = _balanced(text, start, left)
+        left -= len(snippet) if snippet else min(left, len(text) - start)
         value = _loads(snippet) if snippet else None
         if snippet and value is not None:
             yield value
@@ -152,10 +159,16 @@ def _objects(text: str) -> Iterator[Any]:
             start = text.find("{", start + 1)
 
 
-def _balanced(text: str, start: int) -> str | None:
-    """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected)."""
+_SCAN_PER_CHAR = 8
+_SCAN_EXTRA = 65_536
+
+
+def _balanced(text: str, start: int, most: int | None = None) -> str | None:
+    """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected), reading
+    at most `most` characters (None: to the end)."""
     depth, quote, escaped = 0, "", False
-    for i in range(start, len(text)):
+    end = len(text) if most is None else min(len(text), start + most)
+    for i in range(start, end):
         c = text[i]
         if quote:  # inside a string: a backslash escapes the next character, quote or not
             if escaped:

@@ -94,6 +94,7 @@ from toolkit.memory.windows import (
     check_window,
     front_drop,
 )
+from toolkit.unicode import is_utf8
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -987,7 +988,7 @@ def _changed_by_json(value: object, path: str) -> str | None:
         return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
     if isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(key, str) and not _is_utf8(key):
+            if isinstance(key, str) and not is_utf8(key):
                 return f"{path} has the key {key!r}, which holds a lone surrogate (it would come back as other text)"
             found = _changed_by_json(item, f"{path}[{key!r}]")
             if found is not None:
@@ -1018,14 +1019,6 @@ def _unstorable(message: Message, where: str, index: int, problem: str) -> Confi
         "and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts "
         "with text keys"
     )
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _dropped(old: list[str], new: list[str]) -> int:

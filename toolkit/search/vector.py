@@ -38,6 +38,7 @@ from toolkit.search.keyword import (
     check_min_score,
 )
 from toolkit.tools.reflect import ToolSpec
+from toolkit.unicode import is_utf8
 
 
 def tool_text(spec: ToolSpec) -> str:
@@ -115,15 +116,6 @@ class VectorIndex:
         ]
 
 
-def _encodable(text: str) -> bool:
-    """Can `text` be written as UTF-8 (the tokenizer's input)? Not when it holds a lone surrogate."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 @dataclass(frozen=True)
 class VectorSearch:
     """Search by meaning (LangChain4j's `VectorToolSearchStrategy`, same defaults and texts)."""
@@ -169,7 +161,7 @@ class VectorSearch:
             raise argument_problem(f"Tool argument '{self.argument}' must be a string", self.name, self.example)
         if not value.strip():
             raise argument_problem(f"Tool argument '{self.argument}' must not be blank", self.name, self.example)
-        if not _encodable(value):
+        if not is_utf8(value):
             problem = f"Tool argument '{self.argument}' must be valid Unicode text (it holds a lone surrogate)"
             raise argument_problem(problem, self.name, self.example)
         return value

@@ -52,6 +52,7 @@ import yaml
 
 from toolkit.errors import ConfigurationError, SkillError
 from toolkit.tools.execute import Tool, tools_from
+from toolkit.unicode import is_utf8
 
 log = logging.getLogger("toolkit.skills.folders")
 
@@ -271,7 +272,7 @@ def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
 def _text(path: Path, shown: str) -> tuple[str | None, str]:
     """(the file's text, "") when it is served; (None, why not) otherwise, logged."""
     why = ""
-    if not _is_utf8(shown):  # a name the model could not write back (it holds a lone surrogate)
+    if not is_utf8(shown):  # a name the model could not write back (it holds a lone surrogate)
         why = "its name is not UTF-8 text"
     else:
         try:
@@ -293,14 +294,6 @@ def _over_total(shown: str) -> str:
 def _printable(name: str) -> str:
     """`name` with any lone surrogate written as an escape (a log handler cannot write one)."""
     return name.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _is_utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _read_regular(path: Path, shown: str) -> bytes:

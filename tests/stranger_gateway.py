@@ -5,6 +5,8 @@ What differs from ours, on purpose:
 - tool-call ids in other formats, in turn: `call_` + 24 chars, `toolu_01…`, a bare 40-char id, and
   the same id reused across requests (`call_0`, as some local servers do);
 - text AND tool calls in one reply; several parallel calls when more than one tool matches;
+  `finish_reason` "stop" with tool calls (as local servers send it); `""` as the arguments of a
+  call without parameters;
 - `usage` missing on every third reply, otherwise with extra fields (`prompt_tokens_details`,
   `completion_tokens_details`); a stream ends with a usage-only chunk (empty `choices`);
 - `finish_reason` "length" on a long answer (cut at `max_tokens` words, or 60 words);
@@ -155,13 +157,18 @@ def decide(body: dict[str, Any], n: int, one_slot: bool = False) -> tuple[str | 
                 "type": "function",
                 "function": {
                     "name": t["name"],
-                    "arguments": json.dumps(example(t.get("parameters") or {}, text=user_text(messages))),
+                    "arguments": json.dumps(
+                        example(t.get("parameters") or {"type": "object"}, text=user_text(messages))
+                    ),
                 },
             }
             for k, t in enumerate(chosen[:3])
         ]
+        for call in calls:  # a no-parameter call's arguments: "" on some servers
+            if call["function"]["arguments"] == "{}" and n % 2 == 0:
+                call["function"]["arguments"] = ""
         text = "Let me check that for you." if n % 2 else None
-        return text, calls, "tool_calls"
+        return text, calls, "stop" if n % 4 == 3 else "tool_calls"  # local servers say "stop" with calls
     limit = body.get("max_tokens") or body.get("max_completion_tokens") or 60
     answer = (
         "I can help with that. In English: the answer depends on the details you gave, so here is a short "

@@ -135,6 +135,40 @@ def test_course_model_probes_again_when_the_model_skipped_its_tool_once():
     assert len(never.exchanges) == 3
 
 
+# --- gateway errors: a 400 about the history is not "no tools" ------------------------------
+
+
+HISTORY_ERRORS = [
+    "HTTP 400: An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+    "'tool_call_id'. The following tool_call_ids did not have response messages: call_0_2",
+    "HTTP 400: Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+    "'tool_calls'.",
+    "HTTP 400: Tool call id has to be 9 alphanumeric characters: call_0_2",  # Mistral-style
+    "HTTP 422: messages[3].tool_call_id: Field required",
+]
+NO_TOOLS_ERRORS = [  # these still point to the fallback
+    "HTTP 400: registry.ollama.ai/library/gemma:2b does not support tools",
+    "HTTP 400: tool calling is not supported with this model",
+    'HTTP 400: "auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+]
+
+
+def test_a_rejected_history_is_not_called_a_rejected_tools_field():
+    from toolkit.errors import CallerError
+
+    for message in HISTORY_ERRORS:
+        assert live.explain(CallerError(message, status=int(message[5:8]))) == (
+            f"The gateway refused the conversation's tool-call messages ({message}): it takes tools, but has its "
+            "own rules for the history (the form of a call id, which message may follow which). Not a reason "
+            "for the prompt-protocol fallback: start the conversation again, and report it if it repeats."
+        ), message
+    for message in NO_TOOLS_ERRORS:
+        assert live.explain(CallerError(message, status=400)) == (
+            f"The gateway rejects the `tools` field ({message}). This cell needs native tool calling; "
+            "week 3's prompt-protocol fallback works on such a gateway."
+        ), message
+
+
 @pytest.mark.parametrize(
     ("raw", "shown"),
     [

@@ -5,7 +5,8 @@ embedded one in any mode A–E, or one that is down:
 
 - `gateway_cell(client)` wraps the cells that send requests. A `ModelCallError` inside it is
   printed as one readable line with what to do (check `LLM_BASE_URL`, the key, a longer timeout
-  for a gateway that was reached but is slow, or use the prompt-protocol fallback), and the
+  for a gateway that was reached but is slow, or use the prompt-protocol fallback — not for a
+  400 about the history's tool-call messages, which a gateway with tools gives too), and the
   notebook goes on. Nothing after such a cell depends on it.
 - `course_model(client)` probes the gateway (week 3's probe) and returns the model the course
   should use: the client itself when tool calling works (A, E), the prompt-protocol fallback
@@ -51,12 +52,26 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return UNREACHABLE.format(url=url or "the configured URL", reason=first)
     if isinstance(error, CallerError) and error.status in (401, 403):
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
+    if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
+        return HISTORY.format(where=where, reason=first)
     if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
         return (
             f"The gateway{where} rejects the `tools` field ({first}). This cell needs native tool calling; "
             "week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
+
+
+_HISTORY = re.compile(
+    r"tool[ _-]?call[ _-]?ids?\b|tool[ _-]?calls\b|tool_use|role\W{0,3}tool\b|messages\[\d+\]", re.IGNORECASE
+)
+"""An error about the conversation's tool-call messages (their ids, their order), not the `tools` field."""
+
+HISTORY = (
+    "The gateway{where} refused the conversation's tool-call messages ({reason}): it takes tools, but has its "
+    "own rules for the history (the form of a call id, which message may follow which). Not a reason for the "
+    "prompt-protocol fallback: start the conversation again, and report it if it repeats."
+)
 
 
 def _shown_url(client: Any) -> str | None:

@@ -135,6 +135,28 @@ def test_course_model_probes_again_when_the_model_skipped_its_tool_once():
     assert len(never.exchanges) == 3
 
 
+# --- record on the stranger gateway, replay offline ------------------------------------------
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_recorded_run_with_escaped_arguments_replays(tmp_path, stream):
+    from toolkit.chat.switch import connect
+    from toolkit.loop.run import COURSE, LoopOptions, run_loop
+
+    cassette = tmp_path / "session.jsonl"
+    options = LoopOptions(stream=True) if stream else COURSE
+    question = [UserMessage(content="refund policy? my file is C:\\Users\\bob\\order.txt")]
+    with StrangerGateway() as gateway:
+        live_run = run_loop(
+            connect(env={**gateway.env, "LLM_RECORD": str(cassette)}), question, tools=[refund_policy], options=options
+        )
+    replayed = run_loop(connect(env={"LLM_REPLAY": str(cassette)}), question, tools=[refund_policy], options=options)
+    assert [e.call.arguments for e in replayed.executions] == ['{"category": "\\u670d\\u88c5"}']
+    assert replayed.answer == live_run.answer == "Here is what the tools said: 服装：七天无理由退换."
+    recorded = cassette.read_text(encoding="utf-8")
+    assert "C:\\\\Users" not in recorded and "bob" not in recorded  # the path in the question is still scrubbed
+
+
 # --- gateway errors: a 400 about the history is not "no tools" ------------------------------
 
 

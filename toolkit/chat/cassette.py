@@ -37,7 +37,8 @@ reused on replay, so a cassette recorded today replays tomorrow.
 
 Request and response bodies pass through `toolkit.tools.redact.scrub` before they are written
 (labelled secrets, known key formats, credentials in URLs, file paths); replay scrubs the request
-it is asked for the same way, so matching is unchanged.
+it is asked for the same way, so matching is unchanged. A JSON body (or stream line) is scrubbed
+string by string (`scrubbed_body`), so it stays JSON.
 
 Leaves out: secrets the sanitiser cannot recognise (don't record conversations with secrets).
 """
@@ -200,7 +201,7 @@ class RecordingTransport(httpx.BaseTransport):
             "status": response.status_code,
             "content_type": response.headers.get("content-type", ""),
             "retry_after": response.headers.get("retry-after"),
-            "body": redact.scrub(text),
+            "body": scrubbed_body(text),
             **_waits(response.headers),
         }
         if undecoded:
@@ -239,6 +240,51 @@ def recorded_text(headers: httpx.Headers, content: bytes) -> tuple[str, str | No
         return httpx.Response(200, headers=headers, content=content).text, None
     except httpx.DecodingError:
         return content.decode("utf-8", "replace"), headers.get("content-encoding")
+
+
+def scrubbed_body(text: str) -> str:
+    """A response body with secrets and paths scrubbed (`redact.scrub`), still the JSON (or the
+    event stream of JSON) it was. Scrubbed as raw text, a body's JSON can break: a tool call's
+    arguments with `\\u` escapes are escaped twice in the body (`\\\\u670d\\\\u88c5\\"}`), which reads
+    as a Windows share path and was cut into `<path>"}`, so replay failed on "not JSON". A body
+    (or `data:` line) that is JSON has its strings scrubbed one by one instead, and stays as it
+    came, byte for byte, when none of them changes."""
+    scrubbed = redact.scrub(text)
+    if scrubbed == text:
+        return text
+    whole = _scrubbed_json(text)
+    if whole is not None:
+        return whole
+    if "data:" not in text:
+        return scrubbed
+    return "".join(_scrubbed_line(line) for line in text.splitlines(keepends=True))
+
+
+def _scrubbed_line(line: str) -> str:
+    """One line of an event stream, scrubbed: a `data:` line's JSON string by string."""
+    body = line.rstrip("\r\n")
+    end = line[len(body) :]
+    if body.startswith("data:"):
+        payload = body[5:].lstrip(" ")
+        whole = _scrubbed_json(payload)
+        if whole is not None:
+            return body[: len(body) - len(payload)] + whole + end
+    return redact.scrub(body) + end
+
+
+def _scrubbed_json(text: str) -> str | None:
+    """`text` with each JSON string scrubbed: `text` itself when nothing changes, None when it
+    is not JSON (or is a bare string or number: nothing structural to keep)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, (dict, list)):
+        return None
+    scrubbed = redact.scrub_json(value)
+    if scrubbed == value:
+        return text
+    return json.dumps(scrubbed, ensure_ascii=False, separators=(",", ":"))
 
 
 def served_content_type(content_type: str) -> str:

@@ -23,8 +23,10 @@ an error in a 200 body: a `TransientError` when it names an overload or a rate l
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
 `index: 0`. So a delta starts the next call, whatever its `index`, when its `id` differs from
-the one its call already has, or, with no `id` anywhere, when it names a tool while the call
-it would continue already has a name and complete JSON arguments. Otherwise a delta without an
+the one its call already has, when it names another tool than that call's once the call's JSON
+arguments are complete (some local servers also reuse one id, `call_0`, for every call), or,
+with no `id` anywhere, when it names a tool while the call it would continue already has a
+name and complete JSON arguments. Otherwise a delta without an
 `index` continues the latest call. A gateway that repeats the id (or the name) on every
 fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one call. A provider's own fields on a
 call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
@@ -262,9 +264,13 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     A different id does, once `current`'s arguments are complete JSON or the delta names a tool
     (a proxy that sends a fresh id with each fragment of unfinished arguments names none). With
     no id on either, a delta that names a tool and opens new arguments does, once `current` has
-    a name and complete arguments (a repeated name on a continuation opens nothing new)."""
+    a name and complete arguments (a repeated name on a continuation opens nothing new). A delta
+    naming another tool than `current`'s, once its arguments are complete, does whatever its id:
+    some local servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
+    if name is not None and name != current.name and _complete(current):
+        return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
         return name is not None or _complete(current)
     if call_id or current.id or name is None or not fragment.lstrip().startswith("{"):

@@ -5,11 +5,14 @@ embedded one in any mode A–E, or one that is down:
 
 - `gateway_cell(client)` wraps the cells that send requests. A `ModelCallError` inside it is
   printed as one readable line with what to do (check `LLM_BASE_URL`, the key, a longer timeout
-  for a gateway that was reached but is slow, or use the prompt-protocol fallback), and the
+  for a gateway that was reached but is slow, or use the prompt-protocol fallback — not for a
+  400 about the history's tool-call messages, which a gateway with tools gives too), and the
   notebook goes on. Nothing after such a cell depends on it.
-- `course_model(client)` probes the gateway once (week 3's probe) and returns the model the course
+- `course_model(client)` probes the gateway (week 3's probe) and returns the model the course
   should use: the client itself when tool calling works (A, E), the prompt-protocol fallback
-  when the probe advises it (B, C, D), with one sentence saying which and why.
+  when the probe advises it (B, C, D), with one sentence saying which and why. A reply without
+  a tool call (B, D) is one sample of a model that may only sometimes skip its tools: it is
+  probed again (three tries in all) before the course switches.
 
 Leaves out: retrying (the client already did), and deciding for the learner on a gateway the
 probe cannot classify (it stays as it is, and the sentence says so).
@@ -17,6 +20,7 @@ probe cannot classify (it stays as it is, and the sentence says so).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,6 +33,10 @@ from toolkit.tools.redact import scrub
 
 FALLBACK_VERDICTS = ("B", "C", "D")
 """Probe verdicts whose advice is the prompt-protocol fallback."""
+SAMPLED_VERDICTS = ("B", "D")
+"""Verdicts read from one reply with no tool call: a real model that only sometimes skips its
+tools gives them too, so `course_model` probes again before it switches to the fallback."""
+PROBE_TRIES = 3
 
 
 def explain(error: ModelCallError, client: Any = None) -> str:
@@ -44,12 +52,26 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return UNREACHABLE.format(url=url or "the configured URL", reason=first)
     if isinstance(error, CallerError) and error.status in (401, 403):
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
+    if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
+        return HISTORY.format(where=where, reason=first)
     if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
         return (
             f"The gateway{where} rejects the `tools` field ({first}). This cell needs native tool calling; "
             "week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
+
+
+_HISTORY = re.compile(
+    r"tool[ _-]?call[ _-]?ids?\b|tool[ _-]?calls\b|tool_use|role\W{0,3}tool\b|messages\[\d+\]", re.IGNORECASE
+)
+"""An error about the conversation's tool-call messages (their ids, their order), not the `tools` field."""
+
+HISTORY = (
+    "The gateway{where} refused the conversation's tool-call messages ({reason}): it takes tools, but has its "
+    "own rules for the history (the form of a call id, which message may follow which). Not a reason for the "
+    "prompt-protocol fallback: start the conversation again, and report it if it repeats."
+)
 
 
 def _shown_url(client: Any) -> str | None:
@@ -87,11 +109,22 @@ def gateway_cell(client: Any = None) -> Iterator[None]:
 
 def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
     """(model to use, one sentence why): the client, or `PromptProtocol(client)` when the probe
-    says native tool calling cannot be trusted. `result` is a `ProbeResult` (probed if None)."""
+    says native tool calling cannot be trusted. `result` is a `ProbeResult` (probed if None).
+    A verdict from a reply without a tool call (B, D) is probed again, up to `PROBE_TRIES` in
+    all: one tool call among them means native tool calling works (the model skipped it once)."""
     from toolkit.course.probe import VERDICTS, probe
     from toolkit.course.prompt_protocol import PromptProtocol
 
     result = probe(client) if result is None else result
+    tries = 1
+    while result.verdict in SAMPLED_VERDICTS and tries < PROBE_TRIES:
+        again, tries = probe(client), tries + 1
+        if again.verdict is not None and again.verdict not in FALLBACK_VERDICTS:
+            return client, (
+                f"Probe verdict {again.verdict} ({VERDICTS[again.verdict][0]}) on try {tries} of {PROBE_TRIES} "
+                "(the first reply had no tool call: this model sometimes answers without its tools): "
+                "the course uses native tool calling."
+            )
     if result.verdict is None:
         return client, f"The probe could not classify this gateway ({result.reason}); the course uses it as it is."
     name = VERDICTS[result.verdict][0]
@@ -147,8 +180,9 @@ def unreachable(client: Any, timeout: float = 5.0) -> str | None:
 
 def run_lines(result: Any) -> list[str]:
     """What a loop run did on a live gateway, never assuming a call: each model request, each
-    call with its arguments and result (cut short), then how it finished and the answer; secrets
-    and paths scrubbed as in the trace view (the output is saved in the learner's notebook)."""
+    call with its arguments (escapes written as characters) and result (cut short), then how it
+    finished and the answer, with a note when the gateway cut the answer off; secrets and paths
+    scrubbed as in the trace view (the output is saved in the learner's notebook)."""
     lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
     executions = [e for r in result.rounds for e in r.executions]
     if not executions:
@@ -156,9 +190,43 @@ def run_lines(result: Any) -> list[str]:
     for e in executions:
         flag = " (error)" if e.result.is_error else ""
         text = " ".join(scrub(str(e.result.content)).split())
-        lines.append(f"→ {e.call.name}({scrub(e.call.arguments)}){flag} → {text[:100]}")
+        lines.append(f"→ {e.call.name}({scrub(unescaped(e.call.arguments))}){flag} → {text[:100]}")
     lines.append(f"answer: {' '.join(scrub(result.answer or '(none)').split())[:200]}")
+    if result.rounds and result.rounds[-1].finish_reason == "length":
+        lines.append(CUT_OFF)
     return lines
+
+
+CUT_OFF = (
+    'note: the answer is cut off (finish_reason "length": the model reached its token limit); '
+    "raise max_tokens, or ask for a shorter answer"
+)
+"""Said under a run whose last reply the gateway cut off: a real gateway does, the loop takes it as the answer."""
+
+
+_ESCAPE = re.compile(
+    r"(?<!\\)(?P<lead>(?:\\\\)*)"  # an even run of backslashes before it: the escape is not escaped
+    r"(?:\\u(?P<high>[dD][89abAB][0-9a-fA-F]{2})\\u(?P<low>[dD][c-fC-F][0-9a-fA-F]{2})|\\u(?P<one>[0-9a-fA-F]{4}))"
+)
+"""A JSON `\\uXXXX` escape, or a surrogate pair of them (an emoji)."""
+
+
+def unescaped(arguments: str) -> str:
+    """A call's arguments with JSON `\\u` escapes of printable characters written as the characters:
+    many gateways send `{"category": "\\u670d\\u88c5"}` for `{"category": "服装"}`, which a learner
+    cannot read. Everything else stays exactly as the model sent it (spacing, key order); an
+    escape of a control character, a quote, a backslash or a lone surrogate stays an escape."""
+    return _ESCAPE.sub(_character, arguments)
+
+
+def _character(found: re.Match[str]) -> str:
+    if found["high"]:
+        code = 0x10000 + ((int(found["high"], 16) - 0xD800) << 10) + (int(found["low"], 16) - 0xDC00)
+    else:
+        code = int(found["one"], 16)
+    char = chr(code)
+    keep = 0xD800 <= code <= 0xDFFF or not char.isprintable() or char in '"\\'
+    return found.group(0) if keep else found["lead"] + char
 
 
 def show_run(result: Any) -> None:

@@ -22,6 +22,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamAssembler, StreamDone
 from toolkit.course import live
 from toolkit.tools.decorator import Param, tool
+from toolkit.unicode import unescaped
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -205,7 +206,7 @@ def test_a_rejected_history_is_not_called_a_rejected_tools_field():
     ],
 )
 def test_unescaped_writes_printable_escapes_only(raw, shown):
-    assert live.unescaped(raw) == shown
+    assert unescaped(raw) == shown
 
 
 # --- every notebook on the stranger gateway --------------------------------------------------

@@ -69,3 +69,26 @@ def test_showable_joins_a_pair_replaces_a_lone_half_and_keeps_other_text():
     assert showable("\udc80 a \ud800") == "\ufffd a \ufffd"
     assert showable("订单 😀 ok") == "订单 😀 ok"
     assert escape(f"<{CUT}>") == "&lt;cut emoji \ufffd&gt;"
+
+
+def test_the_trace_and_the_stepper_show_escaped_arguments_as_their_characters():
+    """A gateway that sends `{"category": "\\u670d\\u88c5"}` showed the escapes in the trace's text."""
+    from toolkit.chat.messages import ToolCall, UserMessage
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.loop.run import run_loop
+    from toolkit.tools.decorator import tool
+    from toolkit.views.stepper import LoopStepper
+    from toolkit.views.trace import TraceView
+
+    @tool("Refund policy of a category.")
+    def query_refund_policy(category: str) -> str:
+        return f"{category}: 7 days"
+
+    escaped = '{"category": "\\u670d\\u88c5"}'
+    model = ScriptedModel([ToolCall(id="c1", name="query_refund_policy", arguments=escaped), "ok"])
+    result = run_loop(model, [UserMessage(content="退货")], tools=[query_refund_policy])
+    text = TraceView(result)._repr_mimebundle_()["text/plain"]
+    assert 'query_refund_policy({"category": "服装"})' in text
+    assert "\\u670d" not in text
+    stepped = LoopStepper(result)._repr_mimebundle_()["text/plain"]
+    assert '{"category": "服装"}' in stepped and "\\u670d" not in stepped

@@ -1,14 +1,21 @@
-"""Whether a Python string is Unicode text that can leave the process.
+"""Unicode text that can leave the process, and JSON escapes a learner can read.
 
 A Python `str` may hold a lone surrogate (U+D800–U+DFFF): `os.fsdecode` writes undecodable bytes
 of a file name that way, and `json.loads('"\\ud83d"')` gives one. UTF-8 cannot encode it, so a
 model, a database, a tokenizer or a notebook cannot take it. `is_utf8` says whether a text is
 free of them; each caller decides what to do (refuse with its own error, or show an escape).
 
-Leaves out: repairing such a text (that is the caller's choice, and usually a refusal).
+`unescaped(arguments)` writes the JSON `\\uXXXX` escapes of printable characters in a call's
+arguments as the characters (many gateways send `{"category": "\\u670d\\u88c5"}`), for the
+lines and views that show a call.
+
+Leaves out: repairing a text with a lone surrogate (that is the caller's choice, and usually a
+refusal).
 """
 
 from __future__ import annotations
+
+import re
 
 
 def is_utf8(text: str) -> bool:
@@ -18,3 +25,28 @@ def is_utf8(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+_ESCAPE = re.compile(
+    r"(?<!\\)(?P<lead>(?:\\\\)*)"  # an even run of backslashes before it: the escape is not escaped
+    r"(?:\\u(?P<high>[dD][89abAB][0-9a-fA-F]{2})\\u(?P<low>[dD][c-fC-F][0-9a-fA-F]{2})|\\u(?P<one>[0-9a-fA-F]{4}))"
+)
+"""A JSON `\\uXXXX` escape, or a surrogate pair of them (an emoji)."""
+
+
+def unescaped(arguments: str) -> str:
+    """A call's arguments with JSON `\\u` escapes of printable characters written as the characters:
+    many gateways send `{"category": "\\u670d\\u88c5"}` for `{"category": "服装"}`, which a learner
+    cannot read. Everything else stays exactly as the model sent it (spacing, key order); an
+    escape of a control character, a quote, a backslash or a lone surrogate stays an escape."""
+    return _ESCAPE.sub(_character, arguments)
+
+
+def _character(found: re.Match[str]) -> str:
+    if found["high"]:
+        code = 0x10000 + ((int(found["high"], 16) - 0xD800) << 10) + (int(found["low"], 16) - 0xDC00)
+    else:
+        code = int(found["one"], 16)
+    char = chr(code)
+    keep = 0xD800 <= code <= 0xDFFF or not char.isprintable() or char in '"\\'
+    return found.group(0) if keep else found["lead"] + char

@@ -30,6 +30,7 @@ import httpx
 from toolkit.chat.client import UNREACHABLE
 from toolkit.errors import CallerError, ModelCallError, TransientError
 from toolkit.tools.redact import scrub
+from toolkit.unicode import unescaped
 
 FALLBACK_VERDICTS = ("B", "C", "D")
 """Probe verdicts whose advice is the prompt-protocol fallback."""
@@ -202,31 +203,6 @@ CUT_OFF = (
     "raise max_tokens, or ask for a shorter answer"
 )
 """Said under a run whose last reply the gateway cut off: a real gateway does, the loop takes it as the answer."""
-
-
-_ESCAPE = re.compile(
-    r"(?<!\\)(?P<lead>(?:\\\\)*)"  # an even run of backslashes before it: the escape is not escaped
-    r"(?:\\u(?P<high>[dD][89abAB][0-9a-fA-F]{2})\\u(?P<low>[dD][c-fC-F][0-9a-fA-F]{2})|\\u(?P<one>[0-9a-fA-F]{4}))"
-)
-"""A JSON `\\uXXXX` escape, or a surrogate pair of them (an emoji)."""
-
-
-def unescaped(arguments: str) -> str:
-    """A call's arguments with JSON `\\u` escapes of printable characters written as the characters:
-    many gateways send `{"category": "\\u670d\\u88c5"}` for `{"category": "服装"}`, which a learner
-    cannot read. Everything else stays exactly as the model sent it (spacing, key order); an
-    escape of a control character, a quote, a backslash or a lone surrogate stays an escape."""
-    return _ESCAPE.sub(_character, arguments)
-
-
-def _character(found: re.Match[str]) -> str:
-    if found["high"]:
-        code = 0x10000 + ((int(found["high"], 16) - 0xD800) << 10) + (int(found["low"], 16) - 0xDC00)
-    else:
-        code = int(found["one"], 16)
-    char = chr(code)
-    keep = 0xD800 <= code <= 0xDFFF or not char.isprintable() or char in '"\\'
-    return found.group(0) if keep else found["lead"] + char
 
 
 def show_run(result: Any) -> None:

@@ -27,6 +27,7 @@ import ipywidgets as widgets
 from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
+from toolkit.unicode import unescaped
 from toolkit.views.conversation import one_line
 from toolkit.views.html import escape, showable_bundle
 
@@ -77,7 +78,7 @@ def steps(result: LoopResult) -> list[Step]:
         for e in trace.executions:
             mark = f" ✗ ({e.error_kind})" if e.error_kind else ""
             arguments, content = (
-                one_line(redact.scrub(e.call.arguments), 50),
+                one_line(redact.scrub(unescaped(e.call.arguments)), 50),
                 one_line(redact.scrub(e.result.content), 60),
             )
             add(5, f"{e.call.name}({arguments}) → {content}{mark}")

@@ -35,6 +35,7 @@ from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
+from toolkit.unicode import unescaped
 from toolkit.views.conversation import HtmlView, image_markers, one_line
 from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
 
@@ -83,6 +84,12 @@ def _shown(text: str | None) -> str:
     return redact.scrub(text or "")
 
 
+def _shown_arguments(arguments: str) -> str:
+    """A call's arguments as a trace shows them: printable `\\u` escapes as their characters
+    (`toolkit.unicode.unescaped`), then scrubbed."""
+    return _shown(unescaped(arguments))
+
+
 def _tokens(usage: TokenUsage) -> str:
     return usage.line()
 
@@ -107,7 +114,9 @@ def _execution_html(execution: ToolExecution, show_timing: bool) -> Html:
     title = [execution.call.name, badge(label, kind)]
     title += [badge(f"{execution.duration_s:.2f} s", "info")] if show_timing else []
     result = _shown(execution.result.content)
-    body = code_block(_shown(execution.call.arguments)) + small("result" if kind == "ok" else "sent back as an error")
+    body = code_block(_shown_arguments(execution.call.arguments)) + small(
+        "result" if kind == "ok" else "sent back as an error"
+    )
     body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     return card(join(title, " "), body, "error" if kind == "error" else "tool")
 
@@ -180,7 +189,7 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
         lines.append(f"  model: {one_line(_shown(trace.reply.content), 160)}")
     elif trace.reply.refusal:
         lines.append(f"  model refused: {one_line(_shown(trace.reply.refusal), 160)}")
-    lines += [f"  model → {c.name}({one_line(_shown(c.arguments), 160)})" for c in trace.reply.tool_calls]
+    lines += [f"  model → {c.name}({one_line(_shown_arguments(c.arguments), 160)})" for c in trace.reply.tool_calls]
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""

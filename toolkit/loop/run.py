@@ -239,7 +239,10 @@ class _Run:
         """The keys of the calls that succeeded in the first `rounds_read` rounds (`succeeded_before`)."""
         self.rounds_read = 0
         self.started: set[str] = set()
-        """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
+        """Ids of the calls of this round that began to run (an interrupt leaves their outcome unknown)."""
+        self.compensated: set[tuple[int, str]] = set()
+        """(round, call id) of the calls a saga tried to undo: never tried twice (a model may reuse
+        an id in a later round, so the id alone does not name the call)."""
         self.answered = 0
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
@@ -399,6 +402,7 @@ class _Run:
         policies = self.policies
         memory_id = self.memory_id
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
+        self.started = set()  # an id may come again in a later round: only this round's count
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
@@ -605,15 +609,16 @@ class _Run:
         failed = self.trigger(trace, stop, handover) if self.options.compensate else None
         if failed is None:
             return results
-        done = {entry.call_id for entry in self.saga}
+        done = self.compensated
         candidates = [
             e
             for r in self.rounds
             for e in r.executions
-            if e.succeeded and e.call.id not in done and e.call.name in self.compensations
+            if e.succeeded and (e.round, e.call.id) not in done and e.call.name in self.compensations
         ]
         if not candidates:
             return results
+        done.update((e.round, e.call.id) for e in candidates)
         failed_tool = failed.call.name
         undone: list[ToolExecution] = []
         entries: list[SagaEntry] = []
@@ -625,7 +630,7 @@ class _Run:
             raise
         self.saga += entries
         self.roll_back(undone, failed_tool)
-        return rewrite(results, undone, failed_tool, self.texts.rolled_back)
+        return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
 
     def roll_back(
         self, undone: list[ToolExecution], failed_tool: str, interrupted: BaseException | None = None
@@ -636,13 +641,17 @@ class _Run:
         if not undone:
             return
         text = self.texts.rolled_back
-        ids = {e.call.id for e in undone}
+        keys = {(e.round, e.call.id) for e in undone}
         self.succeeded, self.rounds_read = set(), 0  # the guard reads the rounds again: these no longer count
         for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
-            r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e for e in r.executions]
-        self.new[:] = rewrite(self.new, undone, failed_tool, text)
+            r.executions = [
+                replace(e, rolled_back_by=failed_tool) if (e.round, e.call.id) in keys else e for e in r.executions
+            ]
+        rounds, recorded = self.new_rounds(), list(self.new)
+        self.new[:] = rewrite(self.new, undone, failed_tool, text, rounds)
         if self.memory is None:
-            self.history[:] = rewrite(self.history, undone, failed_tool, text)
+            earlier = [None] * (len(self.history) - len(self.new))  # the caller's messages: not this turn's
+            self.history[:] = rewrite(self.history, undone, failed_tool, text, earlier + rounds)
             if self.handouts is not None:
                 self.handouts.forget("history")  # changed in place: the list given out is not the history
             return
@@ -650,7 +659,10 @@ class _Run:
         if not stored:
             return
         try:
-            self.memory.set(rewrite(self.memory.messages(), stored, failed_tool, text))
+            stored_messages = self.memory.messages()
+            tail = _common_tail(stored_messages, recorded)  # this turn's messages the window kept
+            earlier = [None] * (len(stored_messages) - tail)
+            self.memory.set(rewrite(stored_messages, stored, failed_tool, text, earlier + rounds[len(rounds) - tail :]))
         except Exception as failure:
             names = ", ".join(e.call.id for e in stored)
             note = (
@@ -662,6 +674,18 @@ class _Run:
                 failure.add_note(note)
                 raise
             interrupted.add_note(note)
+
+    def new_rounds(self) -> list[int | None]:
+        """The round of each message in `new`: a tool-calling reply is its round's, and so is what
+        follows it (its results, their images) until the next one."""
+        tool_rounds = iter([r.index for r in self.rounds if r.reply.tool_calls])
+        current: int | None = None
+        rounds: list[int | None] = []
+        for m in self.new:
+            if isinstance(m, AssistantMessage) and m.tool_calls:
+                current = next(tool_rounds, None)
+            rounds.append(current)
+        return rounds
 
     def stopped(self, trace: RoundTrace, stop: ToolExecution) -> Exception:
         """The raised failure, carrying the partial result and the saga log."""
@@ -797,6 +821,15 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
         used.add(c.id)
         calls.append(c)
     return reply.model_copy(update={"tool_calls": tuple(calls)}), notes
+
+
+def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
+    """How many messages `stored` ends with that `new` ends with too: this turn's messages in
+    memory (the turn holds its lock, and a window drops the oldest first)."""
+    n = 0
+    while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
+        n += 1
+    return n
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:

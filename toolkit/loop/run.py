@@ -857,7 +857,10 @@ def _run_together(
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
     except BaseException:
-        trace.executions.extend(together.stop())
+        try:
+            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
+        finally:  # ...and what finished by then is still recorded
+            trace.executions.extend(together.done())
         raise
 
 
@@ -928,9 +931,13 @@ class _Together:
                 executions.append(self.finished[index])
         return executions
 
-    def stop(self) -> list[ToolExecution]:
-        """Start no more calls, wait for the running ones; what finished, in call order."""
+    def stop(self) -> None:
+        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
         with self.changed:
             self.stopped = True
             self.changed.wait_for(lambda: self.running == 0)
+
+    def done(self) -> list[ToolExecution]:
+        """What finished so far, in call order."""
+        with self.changed:
             return [self.finished[i] for i in sorted(self.finished)]

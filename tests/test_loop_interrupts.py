@@ -3,7 +3,6 @@ running calls ends the wait, and the calls that finished still keep their real r
 memory and in the trace the interruption carries); the call still running reads "outcome unknown".
 """
 
-import os
 import signal
 import threading
 import time
@@ -21,6 +20,7 @@ from toolkit.tools.decorator import tool
 
 def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results():
     quick_done, release = threading.Event(), threading.Event()
+    main = threading.main_thread().ident  # a signal sent to the process may land on a busy thread
     presses = []
 
     def handler(signum, frame):
@@ -35,9 +35,12 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results()
     @tool("a call that hangs")
     def hang(item: str) -> str:
         quick_done.wait(5)
-        os.kill(os.getpid(), signal.SIGINT)  # the learner presses Ctrl-C: the loop waits for this call
-        time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGINT)  # and again: the wait ends
+        signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C: the loop waits for this call
+        deadline = time.monotonic() + 5
+        while not presses and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # the loop is now waiting for this call
+        signal.pthread_kill(main, signal.SIGINT)  # and again: the wait ends
         release.wait(5)
         return "too late"
 

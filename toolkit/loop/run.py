@@ -70,10 +70,11 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -81,7 +82,14 @@ from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, Token
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError, shown_name
+from toolkit.errors import (
+    REPAIR_ZH,
+    ArgumentError,
+    BadResponseError,
+    ConfigurationError,
+    MaxRoundTripsError,
+    shown_name,
+)
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.records import (
     ABANDONED_TEXT,
@@ -197,7 +205,7 @@ def _turn(
     `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
-    with nullcontext() if memory is None else memory.lock:
+    with nullcontext() if memory is None else _one_turn(memory):
         run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
@@ -207,6 +215,34 @@ def _turn(
             run.compensations = compensations_from(options.compensations, run.tools.available)
         with run:  # `run` attaches the turn to an error
             return (yield from run.go())
+
+
+_IN_TURN: dict[int, Any] = {}
+"""The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
+
+
+@contextmanager
+def _one_turn(memory: ChatMemory) -> Iterator[None]:
+    """Hold the memory id's turn lock for one turn. The lock is reentrant (a tool, or `ai_service`
+    around the loop, may write to memory during the turn), so it cannot keep apart two turns of
+    one thread: a suspended `iter_loop` generator and a new turn on the same id. That is refused,
+    before the question is stored: the new turn would come between the first one's calls and
+    their results (and the first one's results, written when it ends, after the new turn)."""
+    lock = memory.lock
+    with lock:
+        if id(lock) in _IN_TURN:
+            gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+        if id(lock) in _IN_TURN:
+            raise ConfigurationError(
+                f"memory id {memory.id!r}: a turn on it is still in progress in this thread (an iter_loop "
+                "generator, or a streamed answer, not read to its end); read it to the end or call its "
+                "close() before starting another turn on this memory"
+            )
+        _IN_TURN[id(lock)] = lock
+        try:
+            yield
+        finally:
+            del _IN_TURN[id(lock)]
 
 
 class _Run:

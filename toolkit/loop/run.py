@@ -184,7 +184,8 @@ def iter_loop(
     Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
     `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
     run). The memory id's lock is held until the generator finishes, so two turns on one
-    conversation never interleave.
+    conversation never interleave: another thread's turn waits, and a turn of this thread started
+    while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
     """
     return (yield from _turn(model, messages, tools, providers, registry, memory, options, parameters, context))
 

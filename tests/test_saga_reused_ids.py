@@ -13,6 +13,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.gateway.validate import check_request
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.saga import compensates
+from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, MessageWindow
 from toolkit.tools.decorator import tool
 
@@ -68,8 +69,10 @@ def a_turn_with_one_id(*items):
         (6, [ROLLED, DECLINED]),
     ],
 )
-def test_memory_rewrites_only_this_turns_undone_results(window, kept):
-    memory = ChatMemory(window=MessageWindow(window) if window else None)
+@pytest.mark.parametrize("sqlite", [False, True])
+def test_memory_rewrites_only_this_turns_undone_results(window, kept, sqlite, tmp_path):
+    store = SqliteStore(tmp_path / "memory.db") if sqlite else None
+    memory = ChatMemory(store=store, window=MessageWindow(window) if window else None)
     first = ScriptedModel([[call("reserve", item="old", id="call_0")], "reserved"])
     run_loop(first, [UserMessage(content="t1")], tools=[reserve, pay], memory=memory)
     result = run_loop(

@@ -18,6 +18,7 @@ from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
 def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results():
     quick_done, release = threading.Event(), threading.Event()
     main = threading.main_thread().ident  # a signal sent to the process may land on a busy thread

@@ -70,10 +70,11 @@ Leaves out: tool search's own tool (a wrapper adds it, `toolkit.search.tool`), a
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -81,7 +82,14 @@ from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, Token
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone
-from toolkit.errors import REPAIR_ZH, ArgumentError, BadResponseError, MaxRoundTripsError, shown_name
+from toolkit.errors import (
+    REPAIR_ZH,
+    ArgumentError,
+    BadResponseError,
+    ConfigurationError,
+    MaxRoundTripsError,
+    shown_name,
+)
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.records import (
     ABANDONED_TEXT,
@@ -176,7 +184,8 @@ def iter_loop(
     Events: `TextDelta` / `ToolCallDelta` while a streamed reply arrives (`options.stream`),
     `ToolStarted` before a call runs and `ToolFinished` after it (also for a call that was not
     run). The memory id's lock is held until the generator finishes, so two turns on one
-    conversation never interleave.
+    conversation never interleave: another thread's turn waits, and a turn of this thread started
+    while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
     """
     return (yield from _turn(model, messages, tools, providers, registry, memory, options, parameters, context))
 
@@ -197,7 +206,7 @@ def _turn(
     `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
-    with nullcontext() if memory is None else memory.lock:
+    with nullcontext() if memory is None else _one_turn(memory):
         run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
@@ -207,6 +216,34 @@ def _turn(
             run.compensations = compensations_from(options.compensations, run.tools.available)
         with run:  # `run` attaches the turn to an error
             return (yield from run.go())
+
+
+_IN_TURN: dict[int, Any] = {}
+"""The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
+
+
+@contextmanager
+def _one_turn(memory: ChatMemory) -> Iterator[None]:
+    """Hold the memory id's turn lock for one turn. The lock is reentrant (a tool, or `ai_service`
+    around the loop, may write to memory during the turn), so it cannot keep apart two turns of
+    one thread: a suspended `iter_loop` generator and a new turn on the same id. That is refused,
+    before the question is stored: the new turn would come between the first one's calls and
+    their results (and the first one's results, written when it ends, after the new turn)."""
+    lock = memory.lock
+    with lock:
+        if id(lock) in _IN_TURN:
+            gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
+        if id(lock) in _IN_TURN:
+            raise ConfigurationError(
+                f"memory id {memory.id!r}: a turn on it is still in progress in this thread (an iter_loop "
+                "generator, or a streamed answer, not read to its end); read it to the end or call its "
+                "close() before starting another turn on this memory"
+            )
+        _IN_TURN[id(lock)] = lock
+        try:
+            yield
+        finally:
+            del _IN_TURN[id(lock)]
 
 
 class _Run:
@@ -239,7 +276,10 @@ class _Run:
         """The keys of the calls that succeeded in the first `rounds_read` rounds (`succeeded_before`)."""
         self.rounds_read = 0
         self.started: set[str] = set()
-        """Ids of the calls that began to run (an interrupt leaves their outcome unknown)."""
+        """Ids of the calls of this round that began to run (an interrupt leaves their outcome unknown)."""
+        self.compensated: set[tuple[int, str]] = set()
+        """(round, call id) of the calls a saga tried to undo: never tried twice (a model may reuse
+        an id in a later round, so the id alone does not name the call)."""
         self.answered = 0
         """The last round whose results were recorded (step 4 or 8)."""
         self.unsaved: Sequence[Message] = ()
@@ -399,6 +439,7 @@ class _Run:
         policies = self.policies
         memory_id = self.memory_id
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
+        self.started = set()  # an id may come again in a later round: only this round's count
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
@@ -605,15 +646,16 @@ class _Run:
         failed = self.trigger(trace, stop, handover) if self.options.compensate else None
         if failed is None:
             return results
-        done = {entry.call_id for entry in self.saga}
+        done = self.compensated
         candidates = [
             e
             for r in self.rounds
             for e in r.executions
-            if e.succeeded and e.call.id not in done and e.call.name in self.compensations
+            if e.succeeded and (e.round, e.call.id) not in done and e.call.name in self.compensations
         ]
         if not candidates:
             return results
+        done.update((e.round, e.call.id) for e in candidates)
         failed_tool = failed.call.name
         undone: list[ToolExecution] = []
         entries: list[SagaEntry] = []
@@ -625,7 +667,7 @@ class _Run:
             raise
         self.saga += entries
         self.roll_back(undone, failed_tool)
-        return rewrite(results, undone, failed_tool, self.texts.rolled_back)
+        return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
 
     def roll_back(
         self, undone: list[ToolExecution], failed_tool: str, interrupted: BaseException | None = None
@@ -636,13 +678,17 @@ class _Run:
         if not undone:
             return
         text = self.texts.rolled_back
-        ids = {e.call.id for e in undone}
+        keys = {(e.round, e.call.id) for e in undone}
         self.succeeded, self.rounds_read = set(), 0  # the guard reads the rounds again: these no longer count
         for r in self.rounds:  # the trace keeps what really came back, marked as rolled back
-            r.executions = [replace(e, rolled_back_by=failed_tool) if e.call.id in ids else e for e in r.executions]
-        self.new[:] = rewrite(self.new, undone, failed_tool, text)
+            r.executions = [
+                replace(e, rolled_back_by=failed_tool) if (e.round, e.call.id) in keys else e for e in r.executions
+            ]
+        rounds, recorded = self.new_rounds(), list(self.new)
+        self.new[:] = rewrite(self.new, undone, failed_tool, text, rounds)
         if self.memory is None:
-            self.history[:] = rewrite(self.history, undone, failed_tool, text)
+            earlier = [None] * (len(self.history) - len(self.new))  # the caller's messages: not this turn's
+            self.history[:] = rewrite(self.history, undone, failed_tool, text, earlier + rounds)
             if self.handouts is not None:
                 self.handouts.forget("history")  # changed in place: the list given out is not the history
             return
@@ -650,7 +696,10 @@ class _Run:
         if not stored:
             return
         try:
-            self.memory.set(rewrite(self.memory.messages(), stored, failed_tool, text))
+            stored_messages = self.memory.messages()
+            tail = _common_tail(stored_messages, recorded)  # this turn's messages the window kept
+            earlier = [None] * (len(stored_messages) - tail)
+            self.memory.set(rewrite(stored_messages, stored, failed_tool, text, earlier + rounds[len(rounds) - tail :]))
         except Exception as failure:
             names = ", ".join(e.call.id for e in stored)
             note = (
@@ -662,6 +711,18 @@ class _Run:
                 failure.add_note(note)
                 raise
             interrupted.add_note(note)
+
+    def new_rounds(self) -> list[int | None]:
+        """The round of each message in `new`: a tool-calling reply is its round's, and so is what
+        follows it (its results, their images) until the next one."""
+        tool_rounds = iter([r.index for r in self.rounds if r.reply.tool_calls])
+        current: int | None = None
+        rounds: list[int | None] = []
+        for m in self.new:
+            if isinstance(m, AssistantMessage) and m.tool_calls:
+                current = next(tool_rounds, None)
+            rounds.append(current)
+        return rounds
 
     def stopped(self, trace: RoundTrace, stop: ToolExecution) -> Exception:
         """The raised failure, carrying the partial result and the saga log."""
@@ -799,6 +860,15 @@ def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[Ass
     return reply.model_copy(update={"tool_calls": tuple(calls)}), notes
 
 
+def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
+    """How many messages `stored` ends with that `new` ends with too: this turn's messages in
+    memory (the turn holds its lock, and a window drops the oldest first)."""
+    n = 0
+    while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
+        n += 1
+    return n
+
+
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
     return ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=text, is_error=True)
 
@@ -824,7 +894,10 @@ def _run_together(
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
     except BaseException:
-        trace.executions.extend(together.stop())
+        try:
+            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
+        finally:  # ...and what finished by then is still recorded
+            trace.executions.extend(together.done())
         raise
 
 
@@ -895,9 +968,13 @@ class _Together:
                 executions.append(self.finished[index])
         return executions
 
-    def stop(self) -> list[ToolExecution]:
-        """Start no more calls, wait for the running ones; what finished, in call order."""
+    def stop(self) -> None:
+        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
         with self.changed:
             self.stopped = True
             self.changed.wait_for(lambda: self.running == 0)
+
+    def done(self) -> list[ToolExecution]:
+        """What finished so far, in call order."""
+        with self.changed:
             return [self.finished[i] for i in sorted(self.finished)]

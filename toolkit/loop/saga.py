@@ -303,19 +303,31 @@ def _close(awaitable: Any) -> None:
 
 
 def rewrite(
-    messages: Sequence[Any], undone: Sequence[ToolExecution], failed_tool: str, template: str = ROLLED_BACK_EN
+    messages: Sequence[Any],
+    undone: Sequence[ToolExecution],
+    failed_tool: str,
+    template: str = ROLLED_BACK_EN,
+    rounds: Sequence[int | None] | None = None,
 ) -> list[Any]:
-    """`messages` with every undone execution's result replaced by the rolled-back text."""
-    ids = {e.call.id: e.call.name for e in undone}
-    return [
-        ToolResultMessage(
-            tool_call_id=m.tool_call_id,
-            tool_name=m.tool_name,
-            content=rolled_back_text(ids[m.tool_call_id], failed_tool, template),
-            is_error=True,
-            attributes=m.attributes,
-        )
-        if isinstance(m, ToolResultMessage) and m.tool_call_id in ids
-        else m
-        for m in messages
-    ]
+    """`messages` with every undone execution's result replaced by the rolled-back text.
+
+    A model may reuse a call id in later rounds and turns (and a call sent without an id gets
+    `call_r<round>_<position>`, the same every turn), so an id alone does not name one result.
+    `rounds` gives the round of each message (None: not of this turn); with it, only the result
+    of the undone call's own round is rewritten. Without it every result with an undone id is."""
+    ids: dict[tuple[int | None, str], str] = {(e.round, e.call.id): e.call.name for e in undone}
+    names = {e.call.id: e.call.name for e in undone}
+    out = list(messages)
+    for i, m in enumerate(out):
+        if not isinstance(m, ToolResultMessage):
+            continue
+        tool = names.get(m.tool_call_id) if rounds is None else ids.get((rounds[i], m.tool_call_id))
+        if tool is not None:
+            out[i] = ToolResultMessage(
+                tool_call_id=m.tool_call_id,
+                tool_name=m.tool_name,
+                content=rolled_back_text(tool, failed_tool, template),
+                is_error=True,
+                attributes=m.attributes,
+            )
+    return out

@@ -1,0 +1,67 @@
+"""`toolkit.loop.run` interrupted twice: a second Ctrl-C while a concurrent round waits for its
+running calls ends the wait, and the calls that finished still keep their real results (in
+memory and in the trace the interruption carries); the call still running reads "outcome unknown".
+"""
+
+import signal
+import threading
+import time
+
+import pytest
+
+from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.gateway.validate import check_request
+from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.loop.texts import EN
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import tool
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
+def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results():
+    quick_done, release = threading.Event(), threading.Event()
+    main = threading.main_thread().ident  # a signal sent to the process may land on a busy thread
+    presses = []
+
+    def handler(signum, frame):
+        presses.append(signum)
+        raise KeyboardInterrupt
+
+    @tool("a quick call")
+    def quick(item: str) -> str:
+        quick_done.set()
+        return f"booked {item}"
+
+    @tool("a call that hangs")
+    def hang(item: str) -> str:
+        quick_done.wait(5)
+        signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C: the loop waits for this call
+        deadline = time.monotonic() + 5
+        while not presses and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # the loop is now waiting for this call
+        signal.pthread_kill(main, signal.SIGINT)  # and again: the wait ends
+        release.wait(5)
+        return "too late"
+
+    previous = signal.signal(signal.SIGINT, handler)
+    memory = ChatMemory()
+    model = ScriptedModel([[call("quick", item="A"), call("hang", item="B")], "done"])
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            run_loop(
+                model,
+                [UserMessage(content="q")],
+                tools=[quick, hang],
+                memory=memory,
+                options=LoopOptions(concurrent=True, max_workers=2),
+            )
+    finally:
+        release.set()
+        signal.signal(signal.SIGINT, previous)
+    assert len(presses) == 2
+    results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert results == ["booked A", EN.interrupted_running.format(error="KeyboardInterrupt")]
+    assert [e.result.content for e in caught.value.loop_result.executions] == ["booked A"]
+    check_request({"model": "m", "messages": to_openai(memory.messages())})

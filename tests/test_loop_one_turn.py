@@ -1,0 +1,84 @@
+"""`toolkit.loop.run`: one turn at a time on a memory id, in one thread too.
+
+The turn lock is reentrant, so a suspended `iter_loop` generator (a consumer that broke out of
+its `for` and kept it) did not stop a second turn of the same thread on that memory id: the new
+question came between the first turn's calls and their results, and those results were written
+after the second turn when the generator was closed. A strict gateway refuses that history.
+"""
+
+import gc
+
+import pytest
+
+from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import ConfigurationError
+from toolkit.gateway.validate import check_request
+from toolkit.loop.run import iter_loop, run_loop
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import tool
+
+BUSY = (
+    "memory id 'chat': a turn on it is still in progress in this thread (an iter_loop generator, or a "
+    "streamed answer, not read to its end); read it to the end or call its close() before starting another "
+    "turn on this memory"
+)
+
+
+@tool("look an order up")
+def lookup(order: str) -> str:
+    return f"order {order}: shipped"
+
+
+def valid(messages):
+    check_request({"model": "m", "messages": to_openai(list(messages))})
+    return True
+
+
+def first_turn(memory):
+    model = ScriptedModel([[call("lookup", order="1"), call("lookup", order="2")], "both shipped"])
+    return iter_loop(model, [UserMessage(content="where are my orders?")], tools=[lookup], memory=memory)
+
+
+def test_a_second_turn_while_a_generator_is_suspended_is_refused_and_stores_nothing():
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    for _ in events:
+        break  # the consumer stops at the first event and keeps the generator
+    before = memory.messages()
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=memory)
+    assert str(caught.value) == BUSY
+    assert memory.messages() == before  # the refused question is not stored
+    events.close()
+    assert valid(memory.messages())
+    run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=memory)
+    assert valid(memory.messages())
+    results = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert results == ["Not completed: the turn was interrupted by GeneratorExit."] * 2
+
+
+def test_a_generator_dropped_in_a_reference_cycle_does_not_block_the_next_turn():
+    memory = ChatMemory("chat")
+    events = first_turn(memory)
+    next(events)
+    holder = {"events": events}
+    holder["self"] = holder  # only the garbage collector frees it
+    del events, holder
+    gc.disable()
+    try:
+        result = run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=memory)
+    finally:
+        gc.enable()
+    assert result.answer == "hello"
+    assert valid(memory.messages())
+
+
+def test_turns_one_after_another_and_other_memory_ids_are_not_refused():
+    memory, other = ChatMemory("chat"), ChatMemory("other")
+    events = first_turn(memory)
+    next(events)
+    assert run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=other).answer == "hello"
+    assert list(events)  # the first turn goes on to its end
+    assert run_loop(ScriptedModel(["again"]), [UserMessage(content="hi")], memory=memory).answer == "again"
+    assert valid(memory.messages())

@@ -42,6 +42,22 @@ def test_running_out_of_script_is_loud():
         model.chat([])
 
 
-def test_a_bad_turn_is_a_type_error():
-    with pytest.raises(TypeError, match="a script turn must be"):
-        ScriptedModel([42]).chat([])
+def test_a_bad_turn_is_refused_when_the_script_is_made():
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as raised:
+        ScriptedModel(["hi", 42])
+    assert str(raised.value) == (
+        "ScriptedModel: turn 2 of the script is 42; a turn is text, a ToolCall or a list of them, an "
+        "AssistantMessage, a ChatResponse, an exception to raise, or a function of the request returning one of "
+        "those"
+    )
+    model = ScriptedModel([lambda request: 42])  # a function's answer is read when it is played
+    with pytest.raises(ConfigurationError, match="ScriptedModel: a turn is 42; a turn is text"):
+        model.chat([])
+
+
+def test_a_scripted_keyboard_interrupt_is_raised_as_it_is():
+    model = ScriptedModel([KeyboardInterrupt()])
+    with pytest.raises(KeyboardInterrupt):
+        model.chat([])

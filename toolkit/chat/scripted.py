@@ -44,7 +44,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
-from toolkit.errors import ScriptExhausted
+from toolkit.errors import ConfigurationError, ScriptExhausted
 from toolkit.tokens import (
     array_tokens,
     estimate_json_tokens,
@@ -80,6 +80,9 @@ class ScriptedModel:
 
     def __post_init__(self) -> None:
         self.script = list(self.script)
+        for number, turn in enumerate(self.script, 1):
+            if not _is_turn(turn):
+                raise ConfigurationError(f"ScriptedModel: turn {number} of the script is {_bad_turn(turn)}")
 
     def describe(self) -> str:
         return f"scripted model ({len(self.script)} turns left)"
@@ -95,7 +98,7 @@ class ScriptedModel:
         turn = self.script.pop(0)
         if callable(turn) and not isinstance(turn, (ToolCall, AssistantMessage, ChatResponse)):
             turn = turn(request)
-        if isinstance(turn, Exception):
+        if isinstance(turn, BaseException):  # KeyboardInterrupt() too: what a test of Ctrl-C scripts
             raise turn
         if isinstance(turn, ChatResponse):  # as scripted, usage and all
             return not_empty(turn)
@@ -300,7 +303,23 @@ def _message(turn: Turn) -> tuple[AssistantMessage | dict[str, Any], str | None,
     if isinstance(turn, (list, tuple)) and all(isinstance(c, ToolCall) for c in turn):
         calls = tuple(turn)
         return {"tool_calls": calls}, None, calls
-    raise TypeError(f"a script turn must be text, ToolCall(s), AssistantMessage or ChatResponse, not {turn!r}")
+    raise ConfigurationError(f"ScriptedModel: a turn is {_bad_turn(turn)}")
+
+
+def _is_turn(turn: Any) -> bool:
+    """Whether `turn` is one of the kinds a script holds (see the module docstring)."""
+    if isinstance(turn, (str, ToolCall, AssistantMessage, ChatResponse, BaseException)) or callable(turn):
+        return True
+    return isinstance(turn, (list, tuple)) and all(isinstance(c, ToolCall) for c in turn)
+
+
+def _bad_turn(turn: Any) -> str:
+    shown = repr(turn)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return (
+        f"{shown}; a turn is text, a ToolCall or a list of them, an AssistantMessage, a ChatResponse, an "
+        "exception to raise, or a function of the request returning one of those"
+    )
 
 
 class CallIds:

@@ -3,8 +3,9 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
-/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`), content type (415), size
-(413), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
+/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`; HEAD where GET is; a 404 for a
+near miss — no /v1, a trailing slash — names the route meant), content type (415), size
+(413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
@@ -42,6 +43,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.gateway.bodytools import read_body
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.digest import request_digest
+from toolkit.gateway.encoding import decoded
 from toolkit.gateway.rules import Rules, load_rules
 from toolkit.gateway.shape import cut_calls, cut_to_tokens, formatted, stopped, token_limit
 from toolkit.gateway.toolset import ToolSet, prepare
@@ -330,7 +332,7 @@ def _handle(
             exc.message,
             param=exc.param,
             code=exc.code,
-            headers={"allow": "POST" if path == CHAT_PATH else "GET"} if exc.status == 405 else None,
+            headers={"allow": "POST" if path == CHAT_PATH else "GET, HEAD"} if exc.status == 405 else None,
         )
     return _apply_fault(_respond(request, config, tools), fault, config)
 
@@ -340,16 +342,29 @@ _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
 
 def _route(method: str, path: str) -> None:
     allowed = _ALLOWED.get(path)
-    if allowed is None and path.startswith(MODEL_PREFIX) and "/" not in path[len(MODEL_PREFIX) :]:
-        allowed = "GET"
+    if allowed is None and path.startswith(MODEL_PREFIX):
+        wanted = path[len(MODEL_PREFIX) :]
+        allowed = "GET" if wanted and "/" not in wanted else None
     if allowed is None:
         raise RequestError(
-            f"Unknown request URL: {method} {path}. Please check the URL for typos.", code="unknown_url", status=404
+            f"Unknown request URL: {method} {path}. Please check the URL for typos.{_meant(path)}",
+            code="unknown_url",
+            status=404,
         )
-    if method != allowed:
+    if method != allowed and not (method == "HEAD" and allowed == "GET"):  # HEAD: GET's headers, no body
         raise RequestError(
             f"Method {method} not allowed for {path}; use {allowed}.", code="method_not_allowed", status=405
         )
+
+
+def _meant(path: str) -> str:
+    """A hint when `path` ends in one of the routes (a base URL without /v1, or with the route
+    already in it, or a trailing slash), else ""."""
+    tail = path.rstrip("/")
+    for route, method in _ALLOWED.items():
+        if tail.endswith(route[len("/v1") :]):
+            return f" Did you mean {method} {route}? A client's base URL ends in /v1 (the client adds {route[3:]})."
+    return ""
 
 
 def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
@@ -382,14 +397,21 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
             code="unsupported_media_type",
             status=415,
         )
-    if len(body) > config.max_body_bytes:
-        raise RequestError(
-            f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
-        )
+    _within(body, config)
+    if "content-encoding" in headers:  # else the common case: sent as it is
+        body = decoded(body, headers["content-encoding"], config.max_body_bytes)
+        _within(body, config)
     try:
         return read_body(body)  # orjson's: strict, UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
         raise unparsable(body) from None
+
+
+def _within(body: bytes, config: GatewayConfig) -> None:
+    if len(body) > config.max_body_bytes:
+        raise RequestError(
+            f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
+        )
 
 
 CANNOT_PARSE = "We could not parse the JSON body of your request"

@@ -10,8 +10,9 @@ Top-level fields OpenAI does not know are refused by name ("Unrecognized request
 supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
 are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`).
 
-Content is a string or a list of parts: `text` parts anywhere, and in user messages only,
-`image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
+Content is a string or a list of parts: `text` parts anywhere, in assistant messages
+`refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
+SDK sends a refused turn back), and in user messages only, `image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
 optional `detail` of auto / low / high). The gateway checks an image's shape, never its
 bytes, and decides from the text alone.
 
@@ -37,7 +38,7 @@ KNOWN_FIELDS = frozenset(
         "seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user",
         "metadata", "store", "service_tier", "modalities", "audio", "prediction", "reasoning_effort",
         "web_search_options", "functions", "function_call", "safety_identifier", "prompt_cache_key",
-        "verbosity",
+        "verbosity", "prompt_cache_retention", "prompt_cache_options", "moderation",
     }
 )  # fmt: skip
 """The top-level fields of OpenAI's chat-completions request; anything else is a 400."""
@@ -157,12 +158,15 @@ def _check_message(message: Any, where: str) -> None:
 
 
 def _check_assistant(message: dict, where: str) -> None:
-    content, calls = message.get("content"), message.get("tool_calls")
+    """Text, tool calls or a refusal (as the SDK sends back a refused turn: content null)."""
+    content, calls, refusal = message.get("content"), message.get("tool_calls"), message.get("refusal")
     if calls is not None:
         _expect(calls, list, f"{where}.tool_calls")
         for i, call in enumerate(calls):
             _check_call(call, f"{where}.tool_calls[{i}]")
-    if content is None and not calls:
+    if refusal is not None:
+        _expect(refusal, str, f"{where}.refusal")
+    if content is None and not calls and refusal is None:
         raise RequestError(
             f"Invalid value for '{where}.content': expected a string, got null.",
             param=f"{where}.content",
@@ -195,14 +199,20 @@ def _check_content(content: str | list, where: str, role: str) -> None:
         if kind == "image_url":
             _check_image(part, f"{where}[{i}]", role)
             continue
+        if kind == "refusal" and role == "assistant":
+            _required(part, "refusal", str, f"{where}[{i}]")
+            continue
         if kind != "text":
-            supported = "'text' and 'image_url' content parts are" if role == "user" else "'text' content parts are"
             raise RequestError(
-                f"Invalid value for '{where}[{i}].type': only {supported} supported.",
+                f"Invalid value for '{where}[{i}].type': only {_PARTS.get(role, _TEXT_ONLY)} supported.",
                 param=f"{where}[{i}].type",
                 code="invalid_value",
             )
         _required(part, "text", str, f"{where}[{i}]")
+
+
+_TEXT_ONLY = "'text' content parts are"
+_PARTS = {"user": "'text' and 'image_url' content parts are", "assistant": "'text' and 'refusal' content parts are"}
 
 
 def _check_image(part: dict, where: str, role: str) -> None:

@@ -1,0 +1,247 @@
+"""The gateway as other clients call it: what the `openai` SDK, curl and HTTP libraries send
+that a strict OpenAI-compatible server must accept (or refuse with a useful error)."""
+
+import gzip
+import json
+import zlib
+
+import httpx
+import openai
+import pytest
+from openai.types.chat import ChatCompletion, completion_create_params
+
+from toolkit.gateway.core import GatewayConfig, handle_http, respond
+from toolkit.gateway.server import Gateway, running_gateway
+from toolkit.gateway.transport import InProcessTransport
+
+HI = [{"role": "user", "content": "你好"}]
+BODY = json.dumps({"model": "m", "messages": HI}, ensure_ascii=False).encode()
+JSON = {"content-type": "application/json"}
+
+
+@pytest.fixture
+def sdk():
+    http = httpx.Client(transport=InProcessTransport(Gateway()))
+    return openai.OpenAI(base_url="http://fake.local/v1", api_key="sk-test", http_client=http, max_retries=0)
+
+
+def error(reply):
+    return reply.status, reply.body["error"]["message"], reply.body["error"]["param"], reply.body["error"]["code"]
+
+
+def post(body, headers=JSON, path="/v1/chat/completions"):
+    return handle_http("POST", path, headers, body, GatewayConfig())
+
+
+# --- request fields ----------------------------------------------------------------------------
+
+
+def test_every_request_field_of_the_installed_sdk_is_known():
+    fields = completion_create_params.CompletionCreateParamsBase.__annotations__
+    refused = {
+        key: reply.body["error"]["message"]
+        for key in fields.keys() - {"model", "messages"}
+        if (reply := respond({"model": "m", "messages": HI, key: None}, GatewayConfig())).status != 200
+    }
+    assert refused == {}
+
+
+def test_the_sdks_prompt_cache_retention_is_accepted(sdk):
+    reply = sdk.chat.completions.create(model="m", messages=HI, prompt_cache_retention="24h")
+    assert reply.choices[0].finish_reason == "stop"
+
+
+# --- a refused turn sent back ---------------------------------------------------------------------
+
+
+def refused(turn):
+    return {"model": "m", "messages": [*HI, {"role": "assistant", **turn}, *HI]}
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"content": None, "refusal": "I can't help with that."},
+        {"refusal": "I can't help with that."},
+        {"content": [{"type": "refusal", "refusal": "I can't help with that."}]},
+        {"content": [{"type": "text", "text": "Well,"}, {"type": "refusal", "refusal": "no."}]},
+    ],
+)
+def test_an_assistant_refusal_sent_back_is_accepted(turn):
+    reply = respond(refused(turn), GatewayConfig())
+    assert reply.status == 200
+    ChatCompletion.model_validate(reply.body)
+
+
+def test_the_sdks_own_refused_message_goes_back_as_it_is(sdk):
+    message = openai.types.chat.ChatCompletionMessage(role="assistant", content=None, refusal="No.")
+    reply = sdk.chat.completions.create(model="m", messages=[*HI, message, *HI])
+    assert reply.choices[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "request_, expected",
+    [
+        (
+            refused({"content": [{"type": "refusal"}]}),
+            ("Missing required parameter: 'messages[1].content[0].refusal'.", "messages[1].content[0].refusal"),
+        ),
+        (
+            refused({"content": None, "refusal": 5}),
+            (
+                "Invalid type for 'messages[1].refusal': expected a string, but got a number instead.",
+                "messages[1].refusal",
+            ),
+        ),
+        (
+            refused({"content": [{"type": "input_audio"}]}),
+            (
+                "Invalid value for 'messages[1].content[0].type': only 'text' and 'refusal' content parts are supported.",
+                "messages[1].content[0].type",
+            ),
+        ),
+        (
+            {"model": "m", "messages": [{"role": "user", "content": [{"type": "refusal", "refusal": "x"}]}]},
+            (
+                "Invalid value for 'messages[0].content[0].type': only 'text' and 'image_url' content parts are supported.",
+                "messages[0].content[0].type",
+            ),
+        ),
+        (
+            refused({"content": None}),
+            ("Invalid value for 'messages[1].content': expected a string, got null.", "messages[1].content"),
+        ),
+    ],
+)
+def test_a_bad_refusal_is_400_saying_what_is_wrong(request_, expected):
+    status, message, param, _ = error(respond(request_, GatewayConfig()))
+    assert (status, message, param) == (400, *expected)
+
+
+# --- compressed request bodies ------------------------------------------------------------------
+
+
+def raw_deflate(data):
+    squeezer = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    return squeezer.compress(data) + squeezer.flush()
+
+
+@pytest.mark.parametrize(
+    "encoding, squeeze",
+    [("gzip", gzip.compress), ("x-gzip", gzip.compress), ("deflate", zlib.compress), ("Deflate", raw_deflate)],
+)
+def test_a_compressed_body_gets_the_same_answer(encoding, squeeze):
+    plain = post(BODY)
+    squeezed = post(squeeze(BODY), {**JSON, "content-encoding": encoding})
+    assert (squeezed.status, squeezed.encode()) == (200, plain.encode())
+
+
+def test_a_gzip_body_over_http():
+    with running_gateway() as url:
+        reply = httpx.post(
+            f"{url}/chat/completions", content=gzip.compress(BODY), headers={**JSON, "content-encoding": "gzip"}
+        )
+    assert reply.status_code == 200 and reply.json()["choices"][0]["finish_reason"] == "stop"
+
+
+@pytest.mark.parametrize(
+    "body, encoding, expected",
+    [
+        (
+            BODY,
+            "br",
+            (
+                415,
+                "Unsupported Content-Encoding 'br'; send the body uncompressed, or as gzip or deflate.",
+                None,
+                "unsupported_content_encoding",
+            ),
+        ),
+        (
+            BODY,
+            "gzip",
+            (
+                400,
+                "We could not parse the JSON body of your request: its Content-Encoding is gzip, but the body is "
+                "not gzip data (or is cut short).",
+                None,
+                "invalid_json",
+            ),
+        ),
+        (
+            gzip.compress(BODY, mtime=0)[:-12],
+            "gzip",
+            (
+                400,
+                "We could not parse the JSON body of your request: its Content-Encoding is gzip, but the body is "
+                "not gzip data (or is cut short).",
+                None,
+                "invalid_json",
+            ),
+        ),
+        (
+            gzip.compress(b" " * (4 << 20), mtime=0),  # 4 KB that inflate to 4 MB
+            "gzip",
+            (413, "The request body is larger than 1048576 bytes.", None, "request_too_large"),
+        ),
+    ],
+    ids=["unknown encoding", "not gzip", "cut short", "inflates past the limit"],
+)
+def test_a_body_not_as_its_encoding_says_is_a_clear_error(body, encoding, expected):
+    assert error(post(body, {**JSON, "content-encoding": encoding})) == expected
+
+
+def test_identity_is_no_encoding():
+    assert post(BODY, {**JSON, "content-encoding": "identity"}).encode() == post(BODY).encode()
+
+
+# --- URLs a misconfigured client sends ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "method, path, route",
+    [
+        ("POST", "/chat/completions", "POST /v1/chat/completions"),  # base URL without /v1
+        ("POST", "/v1/chat/completions/", "POST /v1/chat/completions"),
+        ("POST", "/v1/v1/chat/completions", "POST /v1/chat/completions"),
+        ("POST", "/v1/chat/completions/chat/completions", "POST /v1/chat/completions"),  # the route in the base URL
+        ("GET", "/models", "GET /v1/models"),
+        ("GET", "/v1/models/", "GET /v1/models"),
+    ],
+)
+def test_a_near_miss_url_is_404_naming_the_route(method, path, route):
+    reply = handle_http(method, path, JSON, BODY, GatewayConfig())
+    assert error(reply) == (
+        404,
+        f"Unknown request URL: {method} {path}. Please check the URL for typos. Did you mean {route}? "
+        f"A client's base URL ends in /v1 (the client adds {route.split(' ')[1][3:]}).",
+        None,
+        "unknown_url",
+    )
+
+
+def test_the_sdk_without_v1_in_its_base_url_is_told_so():
+    http = httpx.Client(transport=InProcessTransport(Gateway()))
+    sdk = openai.OpenAI(base_url="http://fake.local", api_key="sk-test", http_client=http, max_retries=0)
+    with pytest.raises(openai.NotFoundError, match="Did you mean POST /v1/chat/completions"):
+        sdk.chat.completions.create(model="m", messages=HI)
+
+
+# --- HEAD --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("over", ["http", "in-process"])
+def test_head_answers_as_get_without_a_body(over):
+    with running_gateway() as url:
+        if over == "in-process":
+            http, url = httpx.Client(transport=InProcessTransport(Gateway())), "http://fake.local/v1"
+        else:
+            http = httpx.Client()
+        with http:
+            for path in ("/models", "/models/fake-keyword"):
+                got, head = http.get(url + path), http.head(url + path)
+                assert (head.status_code, head.content) == (200, b"")
+                assert head.headers["content-length"] == str(len(got.content))
+                assert head.headers["content-type"] == got.headers["content-type"]
+            assert http.post(url + "/models").headers["allow"] == "GET, HEAD"
+            assert http.head(url + "/chat/completions").status_code == 405

@@ -466,7 +466,7 @@ def test_routing_errors(method, path, status, message_text):
     "headers, raw, status, message_text",
     [
         ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
-        ({}, b"x" * (1 << 20 | 1), 413, "The request body is larger than 1048576 bytes."),
+        ({}, b"x" * (64 << 20 | 1), 413, "The request body is larger than 67108864 bytes."),
         ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
         ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
         ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),

@@ -1,6 +1,7 @@
 """The gateway as other clients call it: what the `openai` SDK, curl and HTTP libraries send
 that a strict OpenAI-compatible server must accept (or refuse with a useful error)."""
 
+import base64
 import gzip
 import json
 import zlib
@@ -13,6 +14,7 @@ from openai.types.chat import ChatCompletion, completion_create_params
 from toolkit.gateway.core import GatewayConfig, handle_http, respond
 from toolkit.gateway.server import Gateway, running_gateway
 from toolkit.gateway.transport import InProcessTransport
+from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 
 HI = [{"role": "user", "content": "你好"}]
 BODY = json.dumps({"model": "m", "messages": HI}, ensure_ascii=False).encode()
@@ -180,9 +182,9 @@ def test_a_gzip_body_over_http():
             ),
         ),
         (
-            gzip.compress(b" " * (4 << 20), mtime=0),  # 4 KB that inflate to 4 MB
+            gzip.compress(b" " * (65 << 20), mtime=0),  # 64 KB that inflate to 65 MB
             "gzip",
-            (413, "The request body is larger than 1048576 bytes.", None, "request_too_large"),
+            (413, "The request body is larger than 67108864 bytes.", None, "request_too_large"),
         ),
     ],
     ids=["unknown encoding", "not gzip", "cut short", "inflates past the limit"],
@@ -245,3 +247,18 @@ def test_head_answers_as_get_without_a_body(over):
                 assert head.headers["content-type"] == got.headers["content-type"]
             assert http.post(url + "/models").headers["allow"] == "GET, HEAD"
             assert http.head(url + "/chat/completions").status_code == 405
+
+
+# --- large bodies ------------------------------------------------------------------------------
+
+
+def test_the_body_limit_holds_the_images_the_loop_passes_on_in_one_round():
+    base64_bytes = -(-MAX_IMAGE_BYTES // 3) * 4
+    assert MAX_IMAGES * (len("data:image/png;base64,") + base64_bytes) < GatewayConfig().max_body_bytes - (1 << 20)
+
+
+def test_a_photo_of_a_few_megabytes_is_answered(sdk):
+    photo = "data:image/jpeg;base64," + base64.b64encode(b"\xff\xd8\xff" + bytes(3_000_000)).decode()
+    parts = [{"type": "text", "text": "这是什么？"}, {"type": "image_url", "image_url": {"url": photo}}]
+    reply = sdk.chat.completions.create(model="m", messages=[{"role": "user", "content": parts}])
+    assert reply.choices[0].finish_reason == "stop"

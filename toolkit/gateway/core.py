@@ -90,8 +90,10 @@ class GatewayConfig:
     """The `Retry-After` header of the `rate_limit` fault, in seconds."""
     slow_delay_s: float = 5.0
     """How long the `slow` fault waits before answering."""
-    max_body_bytes: int = 1 << 20
-    """Larger request bodies get 413."""
+    max_body_bytes: int = 64 << 20
+    """Larger request bodies get 413. 64 MiB holds what the loop may pass on in one round (up
+    to `toolkit.loop.images.MAX_IMAGES` images of `MAX_IMAGE_BYTES` each, as base64 data URLs),
+    which OpenAI accepts too (its limit is 50 MB of images a request)."""
     created: int = 1_767_225_600
     """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
     delta_chars: int = 8

@@ -8,6 +8,7 @@ import zlib
 
 import httpx
 import openai
+import pydantic
 import pytest
 from openai.types.chat import ChatCompletion, completion_create_params
 
@@ -262,3 +263,124 @@ def test_a_photo_of_a_few_megabytes_is_answered(sdk):
     parts = [{"type": "text", "text": "这是什么？"}, {"type": "image_url", "image_url": {"url": photo}}]
     reply = sdk.chat.completions.create(model="m", messages=[{"role": "user", "content": parts}])
     assert reply.choices[0].finish_reason == "stop"
+
+
+# --- strict schemas ----------------------------------------------------------------------------
+
+
+def strict_tool(parameters):
+    return {"type": "function", "function": {"name": "f", "parameters": parameters, "strict": True}}
+
+
+def strict_format(schema):
+    return {"type": "json_schema", "json_schema": {"name": "out", "schema": schema, "strict": True}}
+
+
+STRING = {"type": "string"}
+LOOSE_CASES = [
+    ({"type": "object", "properties": {"a": STRING}, "required": ["a"]}, "()", "additionalProperties"),
+    (
+        {"type": "object", "properties": {"a": STRING, "b": STRING}, "required": ["a"], "additionalProperties": False},
+        "()",
+        "required:b",
+    ),
+    ({"type": "object", "properties": {"a": STRING}, "additionalProperties": False}, "()", "required:a"),
+    (
+        {
+            "type": "object",
+            "properties": {"to": {"type": "object", "properties": {"city": STRING}, "required": ["city"]}},
+            "required": ["to"],
+            "additionalProperties": False,
+        },
+        "('properties', 'to')",
+        "additionalProperties",
+    ),
+    (
+        {
+            "type": "object",
+            "properties": {"items": {"type": "array", "items": {"type": "object", "additionalProperties": True}}},
+            "required": ["items"],
+            "additionalProperties": False,
+        },
+        "('properties', 'items', 'items')",
+        "additionalProperties",
+    ),
+    (
+        {
+            "type": "object",
+            "properties": {"x": {"anyOf": [STRING, {"$ref": "#/$defs/P"}]}},
+            "required": ["x"],
+            "additionalProperties": False,
+            "$defs": {"P": {"type": "object", "properties": {"n": STRING}, "additionalProperties": False}},
+        },
+        "('$defs', 'P')",
+        "required:n",
+    ),
+]
+
+
+def said(rule):
+    if rule == "additionalProperties":
+        return "'additionalProperties' is required to be supplied and to be false."
+    return (
+        "'required' is required to be supplied and to be an array including every key in properties. "
+        f"Missing '{rule.split(':')[1]}'."
+    )
+
+
+@pytest.mark.parametrize("schema, context, rule", LOOSE_CASES)
+def test_a_strict_tool_whose_schema_breaks_strict_mode_is_400_as_openai_says(schema, context, rule):
+    reply = respond({"model": "m", "messages": HI, "tools": [ORDER_TOOL, strict_tool(schema)]}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"Invalid schema for function 'f': In context={context}, {said(rule)}",
+        "tools[1].function.parameters",
+        "invalid_function_parameters",
+    )
+    loose = {**strict_tool(schema), "function": {**strict_tool(schema)["function"], "strict": False}}
+    assert respond({"model": "m", "messages": HI, "tools": [loose]}, GatewayConfig()).status == 200
+
+
+@pytest.mark.parametrize("schema, context, rule", LOOSE_CASES)
+def test_a_strict_json_schema_that_breaks_strict_mode_is_400_as_openai_says(schema, context, rule):
+    reply = respond({"model": "m", "messages": HI, "response_format": strict_format(schema)}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"Invalid schema for response_format 'out': In context={context}, {said(rule)}",
+        "response_format",
+        "invalid_json_schema",
+    )
+
+
+ORDER_TOOL = {
+    "type": "function",
+    "function": {"name": "query_order", "parameters": {"type": "object", "properties": {"orderId": STRING}}},
+}
+
+
+def test_every_strict_spec_the_toolkit_builds_passes_the_gateways_strict_check():
+    from tool_fixtures import FUNCTIONS, NOT_STRICT
+
+    from toolkit.tools.execute import tools_from
+
+    specs = [t.spec.to_openai(strict=True) for f in FUNCTIONS if f.__name__ not in NOT_STRICT for t in tools_from(f)]
+    assert len(specs) == len(FUNCTIONS) - len(NOT_STRICT)
+    reply = respond({"model": "m", "messages": HI, "tools": specs}, GatewayConfig())
+    assert reply.status == 200, reply.body
+
+
+def test_the_sdks_strict_helpers_pass(sdk):
+    class Where(pydantic.BaseModel):
+        city: str
+        zip: str | None = None
+
+    class Order(pydantic.BaseModel):
+        order_id: str
+        to: Where
+        history: list[Where]
+
+    said_ = "订单 SN202610200001 寄到北京"
+    parsed = sdk.chat.completions.parse(model="m", messages=[{"role": "user", "content": said_}], response_format=Order)
+    assert parsed.choices[0].message.parsed.order_id == "SN202610200001"
+    tools = [openai.pydantic_function_tool(Order)]
+    assert sdk.chat.completions.parse(model="m", messages=HI, tools=tools).choices[0].finish_reason == "stop"

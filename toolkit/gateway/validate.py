@@ -8,7 +8,9 @@ tool call left without a result. It only reads; it never repairs.
 
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
 supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
-are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`).
+are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`). A
+strict tool's or strict `json_schema`'s schema must keep strict mode's rules
+(`toolkit.gateway.strict`), or the 400 is OpenAI's "Invalid schema for function 'f': ...".
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Protocol
+
+from toolkit.gateway.strict import strict_problem
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_CHOICES = ("none", "auto", "required")
@@ -291,6 +295,19 @@ def check_tools(tools: Any) -> None:
     for i, tool in enumerate(tools):
         if not _plain_tool(tool):
             _check_tool(tool, f"tools[{i}]")
+        if tool["function"].get("strict") is True:
+            _check_strict(tool["function"], i)
+
+
+def _check_strict(function: dict, i: int) -> None:
+    """A strict tool's schema keeps strict mode's rules (`toolkit.gateway.strict`), as OpenAI checks."""
+    problem = strict_problem(function.get("parameters"))
+    if problem:
+        raise RequestError(
+            f"Invalid schema for function '{function['name']}': {problem}",
+            param=f"tools[{i}].function.parameters",
+            code="invalid_function_parameters",
+        )
 
 
 def _plain_tool(tool: Any) -> bool:
@@ -434,6 +451,13 @@ def _check_response_format(request: dict) -> None:
         _required(spec, "name", str, "response_format.json_schema")
         if spec.get("schema") is not None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
+        problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        if problem:
+            raise RequestError(
+                f"Invalid schema for response_format '{spec['name']}': {problem}",
+                param="response_format",
+                code="invalid_json_schema",
+            )
     if kind == "json_object" and not any("json" in _text_of(m).lower() for m in request["messages"]):
         raise RequestError(
             "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",

@@ -384,3 +384,89 @@ def test_the_sdks_strict_helpers_pass(sdk):
     assert parsed.choices[0].message.parsed.order_id == "SN202610200001"
     tools = [openai.pydantic_function_tool(Order)]
     assert sdk.chat.completions.parse(model="m", messages=HI, tools=tools).choices[0].finish_reason == "stop"
+
+
+# --- ignored fields are still checked -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        (
+            {"temperature": "0.7"},
+            ("Invalid type for 'temperature': expected a number, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"temperature": True},
+            ("Invalid type for 'temperature': expected a number, but got a boolean instead.", "invalid_type"),
+        ),
+        (
+            {"temperature": 2.5},
+            (
+                "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.5 instead.",
+                "decimal_above_max_value",
+            ),
+        ),
+        (
+            {"top_p": -0.1},
+            (
+                "Invalid 'top_p': decimal below minimum value. Expected a value >= 0, but got -0.1 instead.",
+                "decimal_below_min_value",
+            ),
+        ),
+        (
+            {"frequency_penalty": 3},
+            (
+                "Invalid 'frequency_penalty': decimal above maximum value. Expected a value <= 2, but got 3 instead.",
+                "decimal_above_max_value",
+            ),
+        ),
+        ({"seed": 1.5}, ("Invalid type for 'seed': expected an integer, but got a number instead.", "invalid_type")),
+        (
+            {"logprobs": True, "top_logprobs": 21},
+            (
+                "Invalid 'top_logprobs': integer above maximum value. Expected a value <= 20, but got 21 instead.",
+                "integer_above_max_value",
+            ),
+        ),
+        (
+            {"logprobs": "yes"},
+            ("Invalid type for 'logprobs': expected a boolean, but got a string instead.", "invalid_type"),
+        ),
+        ({"user": 42}, ("Invalid type for 'user': expected a string, but got a number instead.", "invalid_type")),
+        (
+            {"store": "true"},
+            ("Invalid type for 'store': expected a boolean, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"metadata": {"run": 3}},
+            ("Invalid type for 'metadata.run': expected a string, but got a number instead.", "invalid_type"),
+        ),
+        (
+            {"logit_bias": [1]},
+            ("Invalid type for 'logit_bias': expected an object, but got an array instead.", "invalid_type"),
+        ),
+    ],
+)
+def test_an_ignored_field_of_the_wrong_type_or_range_is_400_as_openai_says(field, expected):
+    status, message, param, code = error(respond({"model": "m", "messages": HI, **field}, GatewayConfig()))
+    assert (status, message, code) == (400, *expected) and param in message
+
+
+def test_ignored_fields_in_range_are_accepted(sdk):
+    reply = sdk.chat.completions.create(
+        model="m",
+        messages=HI,
+        temperature=0,
+        top_p=1.0,
+        presence_penalty=-2,
+        frequency_penalty=2.0,
+        seed=7,
+        logprobs=True,
+        top_logprobs=0,
+        user="learner-1",
+        store=False,
+        metadata={"run": "3"},
+        logit_bias={"50256": -100},
+    )
+    assert reply.choices[0].finish_reason == "stop"

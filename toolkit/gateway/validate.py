@@ -18,8 +18,12 @@ SDK sends a refused turn back), and in user messages only, `image_url` parts (`i
 optional `detail` of auto / low / high). The gateway checks an image's shape, never its
 bytes, and decides from the text alone.
 
-Leaves out: the other sampling parameters (temperature, top_p, seed, ...), accepted and
-ignored; audio and file parts, refused; whether an image URL really holds an image.
+The sampling and bookkeeping fields (temperature, top_p, the penalties, seed, logprobs,
+top_logprobs, user, store, metadata, logit_bias) are ignored, but checked for type and range
+first, as OpenAI does: `"temperature": "0.7"` works nowhere, so not here either.
+
+Leaves out: what the ignored fields would change; metadata's and logit_bias's size limits and
+logit_bias's keys; audio and file parts, refused; whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -91,6 +95,8 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
     _check_tool_choice(request)
     _check_stream(request)
     _check_output_options(request)
+    if not request.keys().isdisjoint(_SAMPLING):  # else the common case: none of them given
+        _check_sampling(request)
     _check_tool_pairing(messages)
 
 
@@ -471,6 +477,55 @@ def _text_of(message: dict) -> str:
     if isinstance(content, list):
         return "".join(part.get("text", "") for part in content if isinstance(part, dict))
     return content if isinstance(content, str) else ""
+
+
+# --- sampling and bookkeeping fields: accepted and ignored, but only when OpenAI would take them ---
+
+_NUMBER = (int, float)
+_SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]] = {
+    "temperature": (_NUMBER, 0, 2),
+    "top_p": (_NUMBER, 0, 1),
+    "presence_penalty": (_NUMBER, -2, 2),
+    "frequency_penalty": (_NUMBER, -2, 2),
+    "seed": (int, None, None),
+    "logprobs": (bool, None, None),
+    "top_logprobs": (int, 0, 20),
+    "user": (str, None, None),
+    "store": (bool, None, None),
+    "metadata": (dict, None, None),
+    "logit_bias": (dict, None, None),
+}
+"""Field → (JSON type, least, most), as OpenAI checks them (None: no bound); null is always fine."""
+_TYPE_NAMES = {int: "an integer", bool: "a boolean", str: "a string", dict: "an object", _NUMBER: "a number"}
+
+
+def _check_sampling(request: dict) -> None:
+    for key, (kind, least, most) in _SAMPLING.items():
+        value = request.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise RequestError(
+                f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
+                param=key,
+                code="invalid_type",
+            )
+        if least is not None and value < least:
+            _out_of_range(key, value, kind, "below minimum", f">= {least}")
+        if most is not None and value > most:
+            _out_of_range(key, value, kind, "above maximum", f"<= {most}")
+    for key, item in (request.get("metadata") or {}).items():
+        if not isinstance(item, str):
+            _expect(item, str, f"metadata.{key}")
+
+
+def _out_of_range(key: str, value: float, kind: object, where: str, bound: str) -> None:
+    noun = "integer" if kind is int else "decimal"
+    raise RequestError(
+        f"Invalid '{key}': {noun} {where} value. Expected a value {bound}, but got {value!r} instead.",
+        param=key,
+        code=f"{noun}_{where.replace(' ', '_').replace('imum', '')}_value",
+    )
 
 
 # --- small helpers ---------------------------------------------------------------------------

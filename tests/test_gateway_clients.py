@@ -470,3 +470,38 @@ def test_ignored_fields_in_range_are_accepted(sdk):
         logit_bias={"50256": -100},
     )
     assert reply.choices[0].finish_reason == "stop"
+
+
+# --- the deprecated function-calling form ---------------------------------------------------------
+
+LEGACY = {"name": "query_order", "parameters": {"type": "object", "properties": {"orderId": STRING}}}
+ORDER_TEXT = [{"role": "user", "content": "订单 SN202610200001 的状态"}]
+
+
+@pytest.mark.parametrize(
+    "fields, param", [({"functions": [LEGACY]}, "functions"), ({"function_call": "auto"}, "function_call")]
+)
+def test_the_deprecated_functions_are_refused_by_name_not_ignored(fields, param):
+    assert error(respond({"model": "m", "messages": ORDER_TEXT, **fields}, GatewayConfig())) == (
+        400,
+        f"'{param}' (the deprecated function-calling form) is not supported by this gateway: send 'tools', each "
+        'function as {"type": "function", "function": {...}}, and \'tool_choice\' instead.',
+        param,
+        "unsupported_parameter",
+    )
+
+
+def test_a_null_deprecated_field_is_no_field():
+    reply = respond({"model": "m", "messages": ORDER_TEXT, "functions": None, "function_call": None}, GatewayConfig())
+    assert reply.status == 200
+
+
+def test_a_deprecated_function_call_in_the_history_is_refused_saying_what_to_send():
+    turn = {"role": "assistant", "content": None, "function_call": {"name": "query_order", "arguments": "{}"}}
+    assert error(respond({"model": "m", "messages": [*ORDER_TEXT, turn, *HI]}, GatewayConfig())) == (
+        400,
+        "'messages[1].function_call' (the deprecated function-calling form) is not supported by this gateway: "
+        "send the call in 'tool_calls', and its result as a message with role 'tool'.",
+        "messages[1].function_call",
+        "unsupported_parameter",
+    )

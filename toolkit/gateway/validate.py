@@ -7,8 +7,10 @@ as strict gateways such as OpenAI's do — a tool result that answers no earlier
 tool call left without a result. It only reads; it never repairs.
 
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
-supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
-are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`). A
+supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
+`tools` (ignoring it would answer as if the model had no function); `max_tokens` /
+`max_completion_tokens`, `n`, `stop` and `response_format` are checked for type and range
+(the gateway honours them, see `toolkit.gateway.shape`). A
 strict tool's or strict `json_schema`'s schema must keep strict mode's rules
 (`toolkit.gateway.strict`), or the 400 is OpenAI's "Invalid schema for function 'f': ...".
 
@@ -45,11 +47,13 @@ KNOWN_FIELDS = frozenset(
         "max_tokens", "max_completion_tokens", "n", "stop", "response_format", "temperature", "top_p",
         "seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user",
         "metadata", "store", "service_tier", "modalities", "audio", "prediction", "reasoning_effort",
-        "web_search_options", "functions", "function_call", "safety_identifier", "prompt_cache_key",
+        "web_search_options", "safety_identifier", "prompt_cache_key",
         "verbosity", "prompt_cache_retention", "prompt_cache_options", "moderation",
     }
 )  # fmt: skip
 """The top-level fields of OpenAI's chat-completions request; anything else is a 400."""
+_LEGACY = ("functions", "function_call")
+"""OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
 
 
@@ -103,7 +107,15 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
 def _known_fields(request: dict) -> None:
     if request.keys() <= KNOWN_FIELDS:  # the common case, in one set operation
         return
-    unknown = [key for key in request if key not in KNOWN_FIELDS]
+    unknown = [key for key in request if key not in KNOWN_FIELDS and not (key in _LEGACY and request[key] is None)]
+    legacy = next((key for key in unknown if key in _LEGACY), None)
+    if legacy:
+        raise RequestError(
+            f"'{legacy}' (the deprecated function-calling form) is not supported by this gateway: send 'tools', each "
+            'function as {"type": "function", "function": {...}}, and \'tool_choice\' instead.',
+            param=legacy,
+            code="unsupported_parameter",
+        )
     if unknown:
         plural = "s" if len(unknown) > 1 else ""
         raise RequestError(
@@ -176,6 +188,13 @@ def _check_assistant(message: dict, where: str) -> None:
             _check_call(call, f"{where}.tool_calls[{i}]")
     if refusal is not None:
         _expect(refusal, str, f"{where}.refusal")
+    if content is None and not calls and refusal is None and message.get("function_call") is not None:
+        raise RequestError(
+            f"'{where}.function_call' (the deprecated function-calling form) is not supported by this gateway: "
+            "send the call in 'tool_calls', and its result as a message with role 'tool'.",
+            param=f"{where}.function_call",
+            code="unsupported_parameter",
+        )
     if content is None and not calls and refusal is None:
         raise RequestError(
             f"Invalid value for '{where}.content': expected a string, got null.",

@@ -505,3 +505,68 @@ def test_a_deprecated_function_call_in_the_history_is_refused_saying_what_to_sen
         "messages[1].function_call",
         "unsupported_parameter",
     )
+
+
+# --- tool_choice: allowed_tools -----------------------------------------------------------------
+
+
+def city_tool(name, description):
+    parameters = {"type": "object", "properties": {"city": STRING}, "required": ["city"]}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+CITY_TOOLS = [city_tool("get_weather", "Weather for a city"), city_tool("get_time", "Local time in a city")]
+TIME_IN_PARIS = [{"role": "user", "content": "What's the local time in Paris?"}]
+
+
+def allowed(mode, *names):
+    tools = [{"type": "function", "function": {"name": name}} for name in names]
+    return {"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": tools}}
+
+
+def calls_for(choice, sdk):
+    reply = sdk.chat.completions.create(model="m", messages=TIME_IN_PARIS, tools=CITY_TOOLS, tool_choice=choice)
+    return [(c.function.name, json.loads(c.function.arguments)) for c in reply.choices[0].message.tool_calls or ()]
+
+
+def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
+    assert calls_for("auto", sdk) == [("get_time", {"city": "Paris"})]
+    assert calls_for(allowed("auto", "get_time", "get_weather"), sdk) == [("get_time", {"city": "Paris"})]
+    assert calls_for(allowed("auto", "get_weather"), sdk) == []  # the tool it would pick is not allowed
+    assert calls_for(allowed("required", "get_weather"), sdk) == [("get_weather", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    "choice, message, param",
+    [
+        (
+            allowed("sometimes", "get_time"),
+            "Invalid value: 'sometimes'. Supported values are: 'auto' and 'required'.",
+            "tool_choice.allowed_tools.mode",
+        ),
+        (
+            allowed("auto", "get_date"),
+            "Invalid value for 'tool_choice': tool 'get_date' is not among the 'tools' of this request.",
+            "tool_choice.allowed_tools.tools[0].function.name",
+        ),
+        (
+            allowed("auto"),
+            "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, but "
+            "got an empty array instead.",
+            "tool_choice.allowed_tools.tools",
+        ),
+        (
+            {"type": "allowed_tools"},
+            "Missing required parameter: 'tool_choice.allowed_tools'.",
+            "tool_choice.allowed_tools",
+        ),
+        (
+            {"type": "custom", "custom": {"name": "get_time"}},
+            "Invalid value: 'custom'. Supported values are: 'function' and 'allowed_tools'.",
+            "tool_choice.type",
+        ),
+    ],
+)
+def test_a_bad_allowed_tools_choice_is_400_saying_what_is_wrong(choice, message, param):
+    request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, "tool_choice": choice}
+    assert error(respond(request, GatewayConfig()))[1:3] == (message, param)

@@ -390,19 +390,56 @@ def _check_tool_choice(request: dict) -> None:
     if isinstance(choice, str):
         return
     _expect(choice, dict, "tool_choice")
-    if _required(choice, "type", str, "tool_choice") != "function":
+    kind = _required(choice, "type", str, "tool_choice")
+    if kind == "allowed_tools":
+        return _check_allowed_tools(choice, request["tools"])
+    if kind != "function":
         raise RequestError(
-            f"Invalid value: {choice['type']!r}. Supported values are: 'function'.",
+            f"Invalid value: {choice['type']!r}. Supported values are: 'function' and 'allowed_tools'.",
             param="tool_choice.type",
             code="invalid_value",
         )
-    name = _required(_required(choice, "function", dict, "tool_choice"), "name", str, "tool_choice.function")
-    if name not in {t["function"]["name"] for t in request["tools"]}:
+    _check_named(choice, "tool_choice", request["tools"])
+
+
+def _check_named(choice: dict, where: str, tools: list[dict]) -> None:
+    """`{"type": "function", "function": {"name"}}` naming one of `tools`."""
+    name = _required(_required(choice, "function", dict, where), "name", str, f"{where}.function")
+    if name not in {t["function"]["name"] for t in tools}:
         raise RequestError(
             f"Invalid value for 'tool_choice': tool {name!r} is not among the 'tools' of this request.",
-            param="tool_choice.function.name",
+            param=f"{where}.function.name",
             code="invalid_value",
         )
+
+
+def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
+    """`{"type": "allowed_tools", "allowed_tools": {"mode": "auto" | "required", "tools": [named, ...]}}`."""
+    allowed = _required(choice, "allowed_tools", dict, "tool_choice")
+    mode = _required(allowed, "mode", str, "tool_choice.allowed_tools")
+    if mode not in ("auto", "required"):
+        raise RequestError(
+            f"Invalid value: {mode!r}. Supported values are: 'auto' and 'required'.",
+            param="tool_choice.allowed_tools.mode",
+            code="invalid_value",
+        )
+    named = _required(allowed, "tools", list, "tool_choice.allowed_tools")
+    if not named:
+        raise RequestError(
+            "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param="tool_choice.allowed_tools.tools",
+            code="empty_array",
+        )
+    for i, entry in enumerate(named):
+        where = f"tool_choice.allowed_tools.tools[{i}]"
+        if _required(_expect(entry, dict, where), "type", str, where) != "function":
+            raise RequestError(
+                f"Invalid value: {entry['type']!r}. Supported values are: 'function'.",
+                param=f"{where}.type",
+                code="invalid_value",
+            )
+        _check_named(entry, where, tools)
 
 
 def _check_stream(request: dict) -> None:

@@ -570,3 +570,33 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
 def test_a_bad_allowed_tools_choice_is_400_saying_what_is_wrong(choice, message, param):
     request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, "tool_choice": choice}
     assert error(respond(request, GatewayConfig()))[1:3] == (message, param)
+
+
+# --- a message's name ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Support Agent", "a/b", "x<y", "pipe|d", "back\\slash", "tab\there", ""])
+def test_a_message_name_openai_refuses_is_refused_here_too(name):
+    request = {
+        "model": "m",
+        "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "name": name, "content": "hi"}],
+    }
+    assert error(respond(request, GatewayConfig())) == (
+        400,
+        "Invalid 'messages[1].name': string does not match pattern. Expected a string that matches the pattern "
+        "'^[^\\s<|\\\\/>]+$'.",
+        "messages[1].name",
+        "invalid_value",
+    )
+
+
+def test_names_openai_takes_are_taken(sdk):
+    messages = [
+        {"role": "developer", "name": "policy-v2", "content": "be brief"},
+        {"role": "user", "name": "客服小王", "content": "hi"},
+        {"role": "assistant", "name": "support_bot.1", "content": "hello"},
+        {"role": "user", "name": None, "content": "hi"},
+    ]
+    assert sdk.chat.completions.create(model="m", messages=messages).choices[0].finish_reason == "stop"
+    with pytest.raises(openai.BadRequestError, match="Invalid type for 'messages\\[0\\].name': expected a string"):
+        sdk.chat.completions.create(model="m", messages=[{"role": "user", "name": 7, "content": "hi"}])

@@ -40,6 +40,7 @@ TOOL_CHOICES = ("none", "auto", "required")
 IMAGE_DETAILS = ("auto", "low", "high")
 IMAGE_URL_PREFIXES = ("data:", "http://", "https://")
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_MESSAGE_NAME = re.compile(r"^[^\s<|\\/>]+$")
 _MISSING = object()
 KNOWN_FIELDS = frozenset(
     {
@@ -135,6 +136,9 @@ def _plain_message(message: Any) -> bool:
     Anything else goes through `_check_message`, which says what is wrong."""
     if type(message) is not dict:
         return False
+    name = message.get("name")  # a tool result's is its tool's name, sent by many clients
+    if name is not None and (type(name) is not str or not _MESSAGE_NAME.fullmatch(name)):
+        return False
     role, content = message.get("role"), message.get("content")
     if role == "assistant":
         calls = message.get("tool_calls")
@@ -166,6 +170,8 @@ def _check_message(message: Any, where: str) -> None:
             param=f"{where}.role",
             code="invalid_value",
         )
+    if message.get("name") is not None:
+        _check_name(message["name"], f"{where}.name")
     if role == "assistant":
         return _check_assistant(message, where)
     _check_content(_required(message, "content", (str, list), where), f"{where}.content", role)
@@ -177,6 +183,18 @@ def _check_message(message: Any, where: str) -> None:
                 code="missing_required_parameter",
             )
         _expect(message["tool_call_id"], str, f"{where}.tool_call_id")
+
+
+def _check_name(name: Any, where: str) -> None:
+    """A message's `name`: no whitespace and none of `<|\\/>`, as OpenAI checks it (a display
+    name such as "Support Agent" is refused there, so here too)."""
+    if not _MESSAGE_NAME.fullmatch(_expect(name, str, where)):
+        raise RequestError(
+            f"Invalid '{where}': string does not match pattern. Expected a string that matches the pattern "
+            f"'{_MESSAGE_NAME.pattern}'.",
+            param=where,
+            code="invalid_value",
+        )
 
 
 def _check_assistant(message: dict, where: str) -> None:
@@ -560,7 +578,7 @@ def _check_sampling(request: dict) -> None:
         value = request.get(key)
         if value is None:
             continue
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        if not _is_a(value, kind):
             raise RequestError(
                 f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
                 param=key,
@@ -573,6 +591,11 @@ def _check_sampling(request: dict) -> None:
     for key, item in (request.get("metadata") or {}).items():
         if not isinstance(item, str):
             _expect(item, str, f"metadata.{key}")
+
+
+def _is_a(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """`isinstance`, where a JSON true / false is a boolean only (not a number)."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
 def _out_of_range(key: str, value: float, kind: object, where: str, bound: str) -> None:

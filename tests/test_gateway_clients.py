@@ -600,3 +600,28 @@ def test_names_openai_takes_are_taken(sdk):
     assert sdk.chat.completions.create(model="m", messages=messages).choices[0].finish_reason == "stop"
     with pytest.raises(openai.BadRequestError, match="Invalid type for 'messages\\[0\\].name': expected a string"):
         sdk.chat.completions.create(model="m", messages=[{"role": "user", "name": 7, "content": "hi"}])
+
+
+# --- names OpenAI checks in the request -----------------------------------------------------------
+
+
+def test_an_empty_model_name_is_400():
+    assert error(respond({"model": "", "messages": HI}, GatewayConfig())) == (
+        400,
+        "Invalid 'model': empty string. Expected a string with minimum length 1, but got an empty string instead. "
+        "Any model name is accepted here; a real gateway wants one it serves.",
+        "model",
+        "invalid_value",
+    )
+
+
+@pytest.mark.parametrize("name", ["my schema", "order.summary", "", "x" * 65, "摘要"])
+def test_a_json_schema_name_outside_openais_pattern_is_400(name):
+    fmt = {"type": "json_schema", "json_schema": {"name": name, "schema": {"type": "object"}}}
+    assert error(respond({"model": "m", "messages": HI, "response_format": fmt}, GatewayConfig())) == (
+        400,
+        "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches "
+        "the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+        "response_format.json_schema.name",
+        "invalid_value",
+    )

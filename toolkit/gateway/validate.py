@@ -82,7 +82,13 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
             code="invalid_type",
         )
     _known_fields(request)
-    _required(request, "model", str)
+    if not _required(request, "model", str):
+        raise RequestError(
+            "Invalid 'model': empty string. Expected a string with minimum length 1, but got an empty string "
+            "instead. Any model name is accepted here; a real gateway wants one it serves.",
+            param="model",
+            code="invalid_value",
+        )
     messages = _required(request, "messages", list)
     if not messages:
         raise RequestError(
@@ -528,7 +534,14 @@ def _check_response_format(request: dict) -> None:
         )
     if kind == "json_schema":
         spec = _required(fmt, "json_schema", dict, "response_format")
-        _required(spec, "name", str, "response_format.json_schema")
+        name = _required(spec, "name", str, "response_format.json_schema")
+        if not _TOOL_NAME.fullmatch(name):
+            raise RequestError(
+                "Invalid 'response_format.json_schema.name': string does not match pattern. "
+                "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+                param="response_format.json_schema.name",
+                code="invalid_value",
+            )
         if spec.get("schema") is not None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
         problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None

@@ -625,3 +625,48 @@ def test_a_json_schema_name_outside_openais_pattern_is_400(name):
         "response_format.json_schema.name",
         "invalid_value",
     )
+
+
+# --- n > 1 -------------------------------------------------------------------------------------
+
+
+def test_n_choices_are_numbered_with_their_own_call_ids_and_usage_for_each(sdk):
+    one = sdk.chat.completions.create(model="m", messages=ORDER_TEXT, tools=[ORDER_TOOL])
+    three = sdk.chat.completions.create(model="m", messages=ORDER_TEXT, tools=[ORDER_TOOL], n=3)
+    ChatCompletion.model_validate(three.model_dump(mode="json", exclude_unset=True), strict=True)
+    assert [c.index for c in three.choices] == [0, 1, 2]
+    calls = [c.message.tool_calls[0] for c in three.choices]
+    assert len({c.id for c in calls}) == 3
+    assert {(c.function.name, c.function.arguments) for c in calls} == {
+        (one.choices[0].message.tool_calls[0].function.name, one.choices[0].message.tool_calls[0].function.arguments)
+    }
+    assert three.usage.completion_tokens == 3 * one.usage.completion_tokens
+    assert three.usage.prompt_tokens == one.usage.prompt_tokens
+
+
+@pytest.mark.parametrize("include_usage", [True, False])
+def test_n_choices_stream_each_choice_with_its_index(sdk, include_usage):
+    options = {"include_usage": True} if include_usage else None
+    chunks = list(
+        sdk.chat.completions.create(model="m", messages=HI, n=2, stream=True, stream_options=options, max_tokens=4)
+    )
+    texts, finishes = {}, {}
+    for chunk in chunks:
+        for choice in chunk.choices:
+            texts[choice.index] = texts.get(choice.index, "") + (choice.delta.content or "")
+            finishes[choice.index] = choice.finish_reason or finishes.get(choice.index)
+    whole = sdk.chat.completions.create(model="m", messages=HI, n=2, max_tokens=4)
+    assert texts == {0: whole.choices[0].message.content, 1: whole.choices[1].message.content}
+    assert finishes == {0: "length", 1: "length"}
+    assert [c.usage is not None for c in chunks].count(True) == (1 if include_usage else 0)
+    if include_usage:
+        assert chunks[-1].choices == [] and chunks[-1].usage.completion_tokens == whole.usage.completion_tokens
+
+
+def test_n_choices_over_http_end_with_done():
+    with running_gateway() as url:
+        body = {"model": "m", "messages": HI, "n": 2, "stream": True}
+        lines = [line for line in httpx.post(f"{url}/chat/completions", json=body).text.split("\n\n") if line]
+    assert lines[-1] == "data: [DONE]"
+    for line in lines[:-1]:
+        openai.types.chat.ChatCompletionChunk.model_validate_json(line.removeprefix("data: "))

@@ -9,7 +9,8 @@ near miss — no /v1, a trailing slash — names the route meant), content type 
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
-`response_format` shape the reply (`toolkit.gateway.shape`).
+`response_format` shape the reply (`toolkit.gateway.shape`); `n` > 1 answers that many choices,
+all the same turn (the rules are deterministic), each tool call with an id of its own.
 
 Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), as week 3's probe (section 1) tells them apart:
     A  real support     tool_calls with valid JSON arguments
@@ -55,6 +56,7 @@ from toolkit.gateway.wire import (
     Reply,
     Turn,
     completion_body,
+    completion_chunks,
     dumps,
     error_reply,
     model_reply,
@@ -133,10 +135,46 @@ def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Repl
         turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     except RecursionError:  # parsed fine, but far too deep to be a real request
         return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
+    n = request.get("n") or 1
+    if n > 1:  # rare: each choice the same turn (the rules are deterministic), its calls with their own ids
+        return _choices(turn, n, stream, include_usage, config.delta_chars)
     if stream:
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
         return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
     return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
+
+
+def _choices(turn: Turn, n: int, stream: bool, include_usage: bool, piece: int) -> Reply:
+    """`n` choices of `turn`, numbered 0 to n - 1 (completion tokens counted for each)."""
+    turns = [turn, *(_renamed(turn, c) for c in range(1, n))]
+    usage = _n_usage(turn.usage, n)
+    if stream:
+        events: list[dict[str, Any]] = []
+        for c, each in enumerate(turns):
+            for event in completion_chunks(each, include_usage=include_usage, piece=piece):
+                if event["choices"]:
+                    event["choices"] = [{**event["choices"][0], "index": c}]
+                    events.append(event)
+        if include_usage:
+            events.append({**turn._envelope("chat.completion.chunk"), "choices": [], "usage": usage})
+        return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
+    body = completion_body(turn)
+    body["choices"] = [{**completion_body(each)["choices"][0], "index": c} for c, each in enumerate(turns)]
+    body["usage"] = usage
+    return Reply(200, {"content-type": JSON_TYPE}, body=body)
+
+
+def _renamed(turn: Turn, choice: int) -> Turn:
+    """`turn` as choice number `choice`: its tool calls with ids of their own."""
+    calls = tuple({**call, "id": f"call_{_short(turn.id, f'{choice}:{i}')}"} for i, call in enumerate(turn.tool_calls))
+    return replace(turn, tool_calls=calls)
+
+
+def _n_usage(usage: dict[str, Any], n: int) -> dict[str, Any]:
+    if not usage:
+        return usage
+    completion = usage["completion_tokens"] * n
+    return {**usage, "completion_tokens": completion, "total_tokens": usage["prompt_tokens"] + completion}
 
 
 def _reject_tool_fields(request: Any) -> None:

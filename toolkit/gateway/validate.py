@@ -9,7 +9,7 @@ tool call left without a result. It only reads; it never repairs.
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
 supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
 `tools` (ignoring it would answer as if the model had no function); `max_tokens` /
-`max_completion_tokens`, `n`, `stop` and `response_format` are checked for type and range
+`max_completion_tokens`, `n` (at most 128), `stop` and `response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). A
 strict tool's or strict `json_schema`'s schema must keep strict mode's rules
 (`toolkit.gateway.strict`), or the 400 is OpenAI's "Invalid schema for function 'f': ...".
@@ -56,6 +56,7 @@ KNOWN_FIELDS = frozenset(
 _LEGACY = ("functions", "function_call")
 """OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
+MAX_N = 128
 
 
 class RequestError(Exception):
@@ -497,12 +498,8 @@ def _check_output_options(request: dict) -> None:
                 param=key,
                 code="invalid_value",
             )
-    if (request.get("n") or 1) > 1:
-        raise RequestError(
-            f"'n' = {request['n']} is not supported by this gateway: it answers one choice per request (n = 1).",
-            param="n",
-            code="unsupported_value",
-        )
+    if (request.get("n") or 1) > MAX_N:
+        _out_of_range("n", request["n"], int, "above maximum", f"<= {MAX_N}")
     _check_stop(request.get("stop"))
     _check_response_format(request)
 

@@ -106,7 +106,7 @@ def test_the_sdks_own_refused_message_goes_back_as_it_is(sdk):
         (
             {"model": "m", "messages": [{"role": "user", "content": [{"type": "refusal", "refusal": "x"}]}]},
             (
-                "Invalid value for 'messages[0].content[0].type': only 'text' and 'image_url' content parts are supported.",
+                "Invalid value for 'messages[0].content[0].type': only 'text', 'image_url' and 'file' content parts are supported.",
                 "messages[0].content[0].type",
             ),
         ),
@@ -670,3 +670,48 @@ def test_n_choices_over_http_end_with_done():
     assert lines[-1] == "data: [DONE]"
     for line in lines[:-1]:
         openai.types.chat.ChatCompletionChunk.model_validate_json(line.removeprefix("data: "))
+
+
+# --- file parts ----------------------------------------------------------------------------------
+
+PDF = "data:application/pdf;base64," + base64.b64encode(b"%PDF-1.7 order SN202610200001").decode()
+
+
+@pytest.mark.parametrize("file", [{"file_data": PDF, "filename": "invoice.pdf"}, {"file_id": "file-abc123"}])
+def test_a_file_part_is_read_around_and_the_text_decides(file, sdk):
+    parts = [{"type": "text", "text": "订单 SN202610200001 的状态"}, {"type": "file", "file": file}]
+    reply = sdk.chat.completions.create(model="m", messages=[{"role": "user", "content": parts}], tools=[ORDER_TOOL])
+    plain = sdk.chat.completions.create(model="m", messages=ORDER_TEXT, tools=[ORDER_TOOL])
+    [call] = reply.choices[0].message.tool_calls
+    assert (call.function.name, call.function.arguments) == (
+        plain.choices[0].message.tool_calls[0].function.name,
+        plain.choices[0].message.tool_calls[0].function.arguments,
+    )
+
+
+@pytest.mark.parametrize(
+    "part, message, param",
+    [
+        (
+            {"type": "file", "file": {"filename": "a.pdf"}},
+            "Invalid 'messages[0].content[0].file': expected 'file_data' (a data URL) or 'file_id', but got neither.",
+            "messages[0].content[0].file",
+        ),
+        (
+            {"type": "file", "file": {"file_id": 7}},
+            "Invalid type for 'messages[0].content[0].file.file_id': expected a string, but got a number instead.",
+            "messages[0].content[0].file.file_id",
+        ),
+        ({"type": "file"}, "Missing required parameter: 'messages[0].content[0].file'.", "messages[0].content[0].file"),
+    ],
+)
+def test_a_bad_file_part_is_400_saying_what_is_wrong(part, message, param):
+    request = {"model": "m", "messages": [{"role": "user", "content": [part]}]}
+    assert error(respond(request, GatewayConfig()))[1:3] == (message, param)
+
+
+def test_a_file_outside_a_user_message_is_refused():
+    request = refused({"content": [{"type": "file", "file": {"file_id": "file-1"}}]})
+    assert error(respond(request, GatewayConfig()))[1] == (
+        "Invalid value for 'messages[1].content[0].type': only 'text' and 'refusal' content parts are supported."
+    )

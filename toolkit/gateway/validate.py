@@ -17,15 +17,16 @@ strict tool's or strict `json_schema`'s schema must keep strict mode's rules
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
 SDK sends a refused turn back), and in user messages only, `image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
-optional `detail` of auto / low / high). The gateway checks an image's shape, never its
-bytes, and decides from the text alone.
+optional `detail` of auto / low / high) and `file` parts (`file_data` or `file_id`, as a PDF
+is sent). The gateway checks an image's or a file's shape, never its bytes, and decides from
+the text alone.
 
 The sampling and bookkeeping fields (temperature, top_p, the penalties, seed, logprobs,
 top_logprobs, user, store, metadata, logit_bias) are ignored, but checked for type and range
 first, as OpenAI does: `"temperature": "0.7"` works nowhere, so not here either.
 
 Leaves out: what the ignored fields would change; metadata's and logit_bias's size limits and
-logit_bias's keys; audio and file parts, refused; whether an image URL really holds an image.
+logit_bias's keys; audio parts, refused; whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -253,6 +254,9 @@ def _check_content(content: str | list, where: str, role: str) -> None:
         if kind == "image_url":
             _check_image(part, f"{where}[{i}]", role)
             continue
+        if kind == "file" and role == "user":
+            _check_file(part, f"{where}[{i}]")
+            continue
         if kind == "refusal" and role == "assistant":
             _required(part, "refusal", str, f"{where}[{i}]")
             continue
@@ -266,7 +270,25 @@ def _check_content(content: str | list, where: str, role: str) -> None:
 
 
 _TEXT_ONLY = "'text' content parts are"
-_PARTS = {"user": "'text' and 'image_url' content parts are", "assistant": "'text' and 'refusal' content parts are"}
+_PARTS = {
+    "user": "'text', 'image_url' and 'file' content parts are",
+    "assistant": "'text' and 'refusal' content parts are",
+}
+
+
+def _check_file(part: dict, where: str) -> None:
+    """A `file` part (a PDF, say): `file_data` (a data URL) or `file_id`, and an optional `filename`,
+    all strings. Its bytes are never read: the gateway decides from the text."""
+    file = _required(part, "file", dict, where)
+    for key in ("file_data", "file_id", "filename"):
+        if file.get(key) is not None:
+            _expect(file[key], str, f"{where}.file.{key}")
+    if file.get("file_data") is None and file.get("file_id") is None:
+        raise RequestError(
+            f"Invalid '{where}.file': expected 'file_data' (a data URL) or 'file_id', but got neither.",
+            param=f"{where}.file",
+            code="invalid_value",
+        )
 
 
 def _check_image(part: dict, where: str, role: str) -> None:

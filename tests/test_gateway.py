@@ -466,7 +466,7 @@ def test_routing_errors(method, path, status, message_text):
     "headers, raw, status, message_text",
     [
         ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
-        ({}, b"x" * (1 << 20 | 1), 413, "The request body is larger than 1048576 bytes."),
+        ({}, b"x" * (64 << 20 | 1), 413, "The request body is larger than 67108864 bytes."),
         ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
         ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
         ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),
@@ -662,9 +662,10 @@ def test_every_message_the_fast_path_lets_through_passes_the_full_check():
         "content": ["hi", "", None, [], [{"type": "text", "text": "x"}], [{"type": "x"}], 1, True, missing],
         "tool_call_id": ["c1", 1, None, missing],
         "tool_calls": [None, [], "x", missing, *([c] for c in calls), calls[:1] * 2, [calls[0], calls[3]]],
+        "name": [missing, missing, missing, None, "query_order", "客服", "Support Agent", "a/b", "", 7],
     }
     let_through = 0
-    for seed in range(3000):
+    for seed in range(4000):
         rng = random.Random(seed)
         message = {key: value for key, options in choices.items() if (value := rng.choice(options)) is not missing}
         if validate._plain_message(message):
@@ -677,6 +678,7 @@ def test_every_message_the_fast_path_lets_through_passes_the_full_check():
             {"role": "tool", "tool_call_id": "c1", "content": "3"},
             {"role": "assistant", "content": None, "tool_calls": [calls[0]]},
             {"role": "assistant", "content": "done"},
+            {"role": "tool", "tool_call_id": "c1", "content": "3", "name": "query_order"},
         ]
     )
 

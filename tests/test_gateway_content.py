@@ -77,7 +77,7 @@ def test_a_user_message_with_an_image_is_accepted_and_its_text_still_decides():
         ),
         (
             {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}},
-            "Invalid value for 'messages[0].content[1].type': only 'text' and 'image_url' content parts are supported.",
+            "Invalid value for 'messages[0].content[1].type': only 'text', 'image_url' and 'file' content parts are supported.",
             "messages[0].content[1].type",
         ),
     ],

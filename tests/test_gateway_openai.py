@@ -97,11 +97,14 @@ def test_stop_sequences_are_honoured(client):
     )
 
 
-def test_n_above_one_is_a_400_saying_unsupported(client):
+def test_n_above_one_answers_n_choices_and_above_128_is_a_400(client):
+    reply = strict(client.chat.completions.create(model="m", messages=user("hi"), n=2))
+    assert [c.index for c in reply.choices] == [0, 1]
+    assert reply.choices[0].message.content == reply.choices[1].message.content
     with pytest.raises(openai.BadRequestError) as caught:
-        client.chat.completions.create(model="m", messages=user("hi"), n=2)
+        client.chat.completions.create(model="m", messages=user("hi"), n=129)
     assert caught.value.body["message"] == (
-        "'n' = 2 is not supported by this gateway: it answers one choice per request (n = 1)."
+        "Invalid 'n': integer above maximum value. Expected a value <= 128, but got 129 instead."
     )
     assert len(client.chat.completions.create(model="m", messages=user("hi"), n=1).choices) == 1
 

@@ -132,7 +132,7 @@ def test_the_app_truncates_a_stream_without_done():
 
 
 def test_the_app_refuses_a_body_over_one_mebibyte():
-    app = TestClient(create_app(Gateway()))
+    app = TestClient(create_app(Gateway(config=GatewayConfig(max_body_bytes=1 << 20))))
     response = app.post(
         "/v1/chat/completions", content=b" " * (1 << 20 | 1), headers={"content-type": "application/json"}
     )

@@ -3,12 +3,14 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
-/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`), content type (415), size
-(413), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
+/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`; HEAD where GET is; a 404 for a
+near miss — no /v1, a trailing slash — names the route meant), content type (415), size
+(413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
 hash of the request, `created` is fixed, `usage` is `estimate_tokens` (with OpenAI's
 `prompt_tokens_details` / `completion_tokens_details`, all zero). `max_tokens`, `stop` and
-`response_format` shape the reply (`toolkit.gateway.shape`).
+`response_format` shape the reply (`toolkit.gateway.shape`); `n` > 1 answers that many choices,
+all the same turn (the rules are deterministic), each tool call with an id of its own.
 
 Modes (`GatewayConfig.mode`, or per request the `X-Fake-Mode` header), as week 3's probe (section 1) tells them apart:
     A  real support     tool_calls with valid JSON arguments
@@ -42,6 +44,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.gateway.bodytools import read_body
 from toolkit.gateway.decide import Decision, content_text, decide, reply_text
 from toolkit.gateway.digest import request_digest
+from toolkit.gateway.encoding import decoded
 from toolkit.gateway.rules import Rules, load_rules
 from toolkit.gateway.shape import cut_calls, cut_to_tokens, formatted, stopped, token_limit
 from toolkit.gateway.toolset import ToolSet, prepare
@@ -53,6 +56,7 @@ from toolkit.gateway.wire import (
     Reply,
     Turn,
     completion_body,
+    completion_chunks,
     dumps,
     error_reply,
     model_reply,
@@ -88,8 +92,10 @@ class GatewayConfig:
     """The `Retry-After` header of the `rate_limit` fault, in seconds."""
     slow_delay_s: float = 5.0
     """How long the `slow` fault waits before answering."""
-    max_body_bytes: int = 1 << 20
-    """Larger request bodies get 413."""
+    max_body_bytes: int = 64 << 20
+    """Larger request bodies get 413. 64 MiB holds what the loop may pass on in one round (up
+    to `toolkit.loop.images.MAX_IMAGES` images of `MAX_IMAGE_BYTES` each, as base64 data URLs),
+    which OpenAI accepts too (its limit is 50 MB of images a request)."""
     created: int = 1_767_225_600
     """The fixed `created` timestamp of every response (2026-01-01T00:00:00Z)."""
     delta_chars: int = 8
@@ -129,10 +135,46 @@ def _respond(request: Any, config: GatewayConfig, tools: ToolSet | None) -> Repl
         turn = _turn(request, digest, prompt, decide(request, config.rules, tools), config)
     except RecursionError:  # parsed fine, but far too deep to be a real request
         return error_reply(400, "The request body is nested too deeply.", code="invalid_value")
+    n = request.get("n") or 1
+    if n > 1:  # rare: each choice the same turn (the rules are deterministic), its calls with their own ids
+        return _choices(turn, n, stream, include_usage, config.delta_chars)
     if stream:
         events = ChunkStream(turn, include_usage=include_usage, piece=config.delta_chars)
         return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
     return Reply(200, {"content-type": JSON_TYPE}, body=completion_body(turn))
+
+
+def _choices(turn: Turn, n: int, stream: bool, include_usage: bool, piece: int) -> Reply:
+    """`n` choices of `turn`, numbered 0 to n - 1 (completion tokens counted for each)."""
+    turns = [turn, *(_renamed(turn, c) for c in range(1, n))]
+    usage = _n_usage(turn.usage, n)
+    if stream:
+        events: list[dict[str, Any]] = []
+        for c, each in enumerate(turns):
+            for event in completion_chunks(each, include_usage=include_usage, piece=piece):
+                if event["choices"]:
+                    event["choices"] = [{**event["choices"][0], "index": c}]
+                    events.append(event)
+        if include_usage:
+            events.append({**turn._envelope("chat.completion.chunk"), "choices": [], "usage": usage})
+        return Reply(200, {"content-type": SSE_TYPE, "cache-control": "no-cache"}, events=events)
+    body = completion_body(turn)
+    body["choices"] = [{**completion_body(each)["choices"][0], "index": c} for c, each in enumerate(turns)]
+    body["usage"] = usage
+    return Reply(200, {"content-type": JSON_TYPE}, body=body)
+
+
+def _renamed(turn: Turn, choice: int) -> Turn:
+    """`turn` as choice number `choice`: its tool calls with ids of their own."""
+    calls = tuple({**call, "id": f"call_{_short(turn.id, f'{choice}:{i}')}"} for i, call in enumerate(turn.tool_calls))
+    return replace(turn, tool_calls=calls)
+
+
+def _n_usage(usage: dict[str, Any], n: int) -> dict[str, Any]:
+    if not usage:
+        return usage
+    completion = usage["completion_tokens"] * n
+    return {**usage, "completion_tokens": completion, "total_tokens": usage["prompt_tokens"] + completion}
 
 
 def _reject_tool_fields(request: Any) -> None:
@@ -330,7 +372,7 @@ def _handle(
             exc.message,
             param=exc.param,
             code=exc.code,
-            headers={"allow": "POST" if path == CHAT_PATH else "GET"} if exc.status == 405 else None,
+            headers={"allow": "POST" if path == CHAT_PATH else "GET, HEAD"} if exc.status == 405 else None,
         )
     return _apply_fault(_respond(request, config, tools), fault, config)
 
@@ -340,16 +382,29 @@ _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
 
 def _route(method: str, path: str) -> None:
     allowed = _ALLOWED.get(path)
-    if allowed is None and path.startswith(MODEL_PREFIX) and "/" not in path[len(MODEL_PREFIX) :]:
-        allowed = "GET"
+    if allowed is None and path.startswith(MODEL_PREFIX):
+        wanted = path[len(MODEL_PREFIX) :]
+        allowed = "GET" if wanted and "/" not in wanted else None
     if allowed is None:
         raise RequestError(
-            f"Unknown request URL: {method} {path}. Please check the URL for typos.", code="unknown_url", status=404
+            f"Unknown request URL: {method} {path}. Please check the URL for typos.{_meant(path)}",
+            code="unknown_url",
+            status=404,
         )
-    if method != allowed:
+    if method != allowed and not (method == "HEAD" and allowed == "GET"):  # HEAD: GET's headers, no body
         raise RequestError(
             f"Method {method} not allowed for {path}; use {allowed}.", code="method_not_allowed", status=405
         )
+
+
+def _meant(path: str) -> str:
+    """A hint when `path` ends in one of the routes (a base URL without /v1, or with the route
+    already in it, or a trailing slash), else ""."""
+    tail = path.rstrip("/")
+    for route, method in _ALLOWED.items():
+        if tail.endswith(route[len("/v1") :]):
+            return f" Did you mean {method} {route}? A client's base URL ends in /v1 (the client adds {route[3:]})."
+    return ""
 
 
 def _overrides(headers: dict[str, str], config: GatewayConfig, fault: str | None) -> tuple[GatewayConfig, str | None]:
@@ -382,14 +437,21 @@ def _parse(headers: dict[str, str], body: bytes, config: GatewayConfig) -> tuple
             code="unsupported_media_type",
             status=415,
         )
-    if len(body) > config.max_body_bytes:
-        raise RequestError(
-            f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
-        )
+    _within(body, config)
+    if "content-encoding" in headers:  # else the common case: sent as it is
+        body = decoded(body, headers["content-encoding"], config.max_body_bytes)
+        _within(body, config)
     try:
         return read_body(body)  # orjson's: strict, UTF-8 only, no NaN, no lone surrogates
     except orjson.JSONDecodeError:
         raise unparsable(body) from None
+
+
+def _within(body: bytes, config: GatewayConfig) -> None:
+    if len(body) > config.max_body_bytes:
+        raise RequestError(
+            f"The request body is larger than {config.max_body_bytes} bytes.", code="request_too_large", status=413
+        )
 
 
 CANNOT_PARSE = "We could not parse the JSON body of your request"

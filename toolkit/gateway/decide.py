@@ -10,7 +10,8 @@
    each matching intent whose tool is offered → one call each, in rules order; an order id and nothing matched → the fallback tool; still
    nothing → the best keyword match among the tools no rule names (`toolkit.gateway.generic`),
    which also wins over a "should not call" rule (a complaint skill may handle a complaint);
-4. `tool_choice` ("none" / "required" / one function) and `parallel_tool_calls` overrule; a
+4. `tool_choice` ("none" / "required" / one function / `allowed_tools`, which offers only
+   its tools, with its mode) and `parallel_tool_calls` overrule; a
    forced call always carries every required argument (filled from the schema if need be);
 5. nothing to call → ask for the order id, say it cannot look it up, a soft decline
    (greeting, thanks), or the default reply.
@@ -67,6 +68,8 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
         prepared, offered = tools, tools.offered
     else:
         offered = offered_tools(request.get("tools") or ())
+    if type(choice) is dict and choice.get("type") == "allowed_tools":
+        choice, offered = _allowed(choice["allowed_tools"], offered)
     if messages[-1]["role"] == "tool" and choice in ("auto", "none"):
         found = _found_by_results(messages, offered, rules, prepared)
         if found:
@@ -79,6 +82,12 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
     if request.get("parallel_tool_calls") is False:
         decision = decision._replace(calls=decision.calls[:1])
     return decision
+
+
+def _allowed(allowed: dict[str, Any], offered: dict[str, ToolInfo]) -> tuple[str, dict[str, ToolInfo]]:
+    """`tool_choice: allowed_tools`: its mode ("auto" / "required"), and only its tools offered."""
+    names = {entry["function"]["name"] for entry in allowed["tools"]}
+    return allowed["mode"], {name: info for name, info in offered.items() if name in names}
 
 
 def _auto(

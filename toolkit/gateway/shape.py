@@ -12,7 +12,7 @@ Three options, in the order the OpenAI API applies them to generated text:
    the same way (a call's arguments stop mid-JSON, later calls are dropped), as a real
    model's would be.
 
-Leaves out: `n > 1` (refused by `toolkit.gateway.validate`), logprobs, sampling.
+Leaves out: logprobs, sampling (`n > 1` repeats the shaped turn: `toolkit.gateway.core`).
 """
 
 from __future__ import annotations

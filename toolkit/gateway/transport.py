@@ -3,7 +3,8 @@
 `InProcessTransport(gateway)` puts the gateway where the network would be (like httpx's
 `MockTransport`), for `httpx.Client` and `httpx.AsyncClient` alike. The bytes are exactly
 those the HTTP server sends, and a stream arrives as a byte stream, one SSE event a piece,
-so an SSE reader cannot tell the difference. The `slow` fault honours the request's read
+so an SSE reader cannot tell the difference (a HEAD gets GET's headers and no body, as
+uvicorn sends it). The `slow` fault honours the request's read
 timeout: a delay longer than it waits the timeout, then raises `httpx.ReadTimeout`. The
 sleep functions are injectable, so tests never really wait.
 
@@ -88,6 +89,9 @@ def _response(reply: Reply, request: httpx.Request, timed_out: bool) -> httpx.Re
         raise httpx.ReadTimeout(
             f"the fake gateway's slow fault ({reply.delay_s}s) outlasted the read timeout", request=request
         )
+    if request.method == "HEAD":  # GET's headers and length, no body (as the HTTP server sends it)
+        headers = {**reply.headers, "content-length": str(len(reply.encode()))}
+        return httpx.Response(reply.status, headers=headers, content=b"", request=request)
     if reply.events is None:
         return httpx.Response(reply.status, headers=reply.headers, content=reply.encode(), request=request)
     return httpx.Response(reply.status, headers=reply.headers, stream=_ReplyStream(reply), request=request)

@@ -7,16 +7,26 @@ as strict gateways such as OpenAI's do — a tool result that answers no earlier
 tool call left without a result. It only reads; it never repairs.
 
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
-supplied: foo"); `max_tokens` / `max_completion_tokens`, `n`, `stop` and `response_format`
-are checked for type and range (the gateway honours them, see `toolkit.gateway.shape`).
+supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
+`tools` (ignoring it would answer as if the model had no function); `max_tokens` /
+`max_completion_tokens`, `n` (at most 128), `stop` and `response_format` are checked for type and range
+(the gateway honours them, see `toolkit.gateway.shape`). A
+strict tool's or strict `json_schema`'s schema must keep strict mode's rules
+(`toolkit.gateway.strict`), or the 400 is OpenAI's "Invalid schema for function 'f': ...".
 
-Content is a string or a list of parts: `text` parts anywhere, and in user messages only,
-`image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
-optional `detail` of auto / low / high). The gateway checks an image's shape, never its
-bytes, and decides from the text alone.
+Content is a string or a list of parts: `text` parts anywhere, in assistant messages
+`refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
+SDK sends a refused turn back), and in user messages only, `image_url` parts (`image_url.url` a string starting with `data:`, `http://` or `https://`, an
+optional `detail` of auto / low / high) and `file` parts (`file_data` or `file_id`, as a PDF
+is sent). The gateway checks an image's or a file's shape, never its bytes, and decides from
+the text alone.
 
-Leaves out: the other sampling parameters (temperature, top_p, seed, ...), accepted and
-ignored; audio and file parts, refused; whether an image URL really holds an image.
+The sampling and bookkeeping fields (temperature, top_p, the penalties, seed, logprobs,
+top_logprobs, user, store, metadata, logit_bias) are ignored, but checked for type and range
+first, as OpenAI does: `"temperature": "0.7"` works nowhere, so not here either.
+
+Leaves out: what the ignored fields would change; metadata's and logit_bias's size limits and
+logit_bias's keys; audio parts, refused; whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -24,11 +34,14 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from toolkit.gateway.strict import strict_problem
+
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_CHOICES = ("none", "auto", "required")
 IMAGE_DETAILS = ("auto", "low", "high")
 IMAGE_URL_PREFIXES = ("data:", "http://", "https://")
 _TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_MESSAGE_NAME = re.compile(r"^[^\s<|\\/>]+$")
 _MISSING = object()
 KNOWN_FIELDS = frozenset(
     {
@@ -36,12 +49,15 @@ KNOWN_FIELDS = frozenset(
         "max_tokens", "max_completion_tokens", "n", "stop", "response_format", "temperature", "top_p",
         "seed", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs", "top_logprobs", "user",
         "metadata", "store", "service_tier", "modalities", "audio", "prediction", "reasoning_effort",
-        "web_search_options", "functions", "function_call", "safety_identifier", "prompt_cache_key",
-        "verbosity",
+        "web_search_options", "safety_identifier", "prompt_cache_key",
+        "verbosity", "prompt_cache_retention", "prompt_cache_options", "moderation",
     }
 )  # fmt: skip
 """The top-level fields of OpenAI's chat-completions request; anything else is a 400."""
+_LEGACY = ("functions", "function_call")
+"""OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
+MAX_N = 128
 
 
 class RequestError(Exception):
@@ -68,7 +84,13 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
             code="invalid_type",
         )
     _known_fields(request)
-    _required(request, "model", str)
+    if not _required(request, "model", str):
+        raise RequestError(
+            "Invalid 'model': empty string. Expected a string with minimum length 1, but got an empty string "
+            "instead. Any model name is accepted here; a real gateway wants one it serves.",
+            param="model",
+            code="invalid_value",
+        )
     messages = _required(request, "messages", list)
     if not messages:
         raise RequestError(
@@ -86,13 +108,23 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
     _check_tool_choice(request)
     _check_stream(request)
     _check_output_options(request)
+    if not request.keys().isdisjoint(_SAMPLING):  # else the common case: none of them given
+        _check_sampling(request)
     _check_tool_pairing(messages)
 
 
 def _known_fields(request: dict) -> None:
     if request.keys() <= KNOWN_FIELDS:  # the common case, in one set operation
         return
-    unknown = [key for key in request if key not in KNOWN_FIELDS]
+    unknown = [key for key in request if key not in KNOWN_FIELDS and not (key in _LEGACY and request[key] is None)]
+    legacy = next((key for key in unknown if key in _LEGACY), None)
+    if legacy:
+        raise RequestError(
+            f"'{legacy}' (the deprecated function-calling form) is not supported by this gateway: send 'tools', each "
+            'function as {"type": "function", "function": {...}}, and \'tool_choice\' instead.',
+            param=legacy,
+            code="unsupported_parameter",
+        )
     if unknown:
         plural = "s" if len(unknown) > 1 else ""
         raise RequestError(
@@ -111,6 +143,9 @@ def _plain_message(message: Any) -> bool:
     assistant message with text, or with tool calls whose fields are the strings they must be.
     Anything else goes through `_check_message`, which says what is wrong."""
     if type(message) is not dict:
+        return False
+    name = message.get("name")  # a tool result's is its tool's name, sent by many clients
+    if name is not None and (type(name) is not str or not _MESSAGE_NAME.fullmatch(name)):
         return False
     role, content = message.get("role"), message.get("content")
     if role == "assistant":
@@ -143,6 +178,8 @@ def _check_message(message: Any, where: str) -> None:
             param=f"{where}.role",
             code="invalid_value",
         )
+    if message.get("name") is not None:
+        _check_name(message["name"], f"{where}.name")
     if role == "assistant":
         return _check_assistant(message, where)
     _check_content(_required(message, "content", (str, list), where), f"{where}.content", role)
@@ -156,13 +193,35 @@ def _check_message(message: Any, where: str) -> None:
         _expect(message["tool_call_id"], str, f"{where}.tool_call_id")
 
 
+def _check_name(name: Any, where: str) -> None:
+    """A message's `name`: no whitespace and none of `<|\\/>`, as OpenAI checks it (a display
+    name such as "Support Agent" is refused there, so here too)."""
+    if not _MESSAGE_NAME.fullmatch(_expect(name, str, where)):
+        raise RequestError(
+            f"Invalid '{where}': string does not match pattern. Expected a string that matches the pattern "
+            f"'{_MESSAGE_NAME.pattern}'.",
+            param=where,
+            code="invalid_value",
+        )
+
+
 def _check_assistant(message: dict, where: str) -> None:
-    content, calls = message.get("content"), message.get("tool_calls")
+    """Text, tool calls or a refusal (as the SDK sends back a refused turn: content null)."""
+    content, calls, refusal = message.get("content"), message.get("tool_calls"), message.get("refusal")
     if calls is not None:
         _expect(calls, list, f"{where}.tool_calls")
         for i, call in enumerate(calls):
             _check_call(call, f"{where}.tool_calls[{i}]")
-    if content is None and not calls:
+    if refusal is not None:
+        _expect(refusal, str, f"{where}.refusal")
+    if content is None and not calls and refusal is None and message.get("function_call") is not None:
+        raise RequestError(
+            f"'{where}.function_call' (the deprecated function-calling form) is not supported by this gateway: "
+            "send the call in 'tool_calls', and its result as a message with role 'tool'.",
+            param=f"{where}.function_call",
+            code="unsupported_parameter",
+        )
+    if content is None and not calls and refusal is None:
         raise RequestError(
             f"Invalid value for '{where}.content': expected a string, got null.",
             param=f"{where}.content",
@@ -195,14 +254,41 @@ def _check_content(content: str | list, where: str, role: str) -> None:
         if kind == "image_url":
             _check_image(part, f"{where}[{i}]", role)
             continue
+        if kind == "file" and role == "user":
+            _check_file(part, f"{where}[{i}]")
+            continue
+        if kind == "refusal" and role == "assistant":
+            _required(part, "refusal", str, f"{where}[{i}]")
+            continue
         if kind != "text":
-            supported = "'text' and 'image_url' content parts are" if role == "user" else "'text' content parts are"
             raise RequestError(
-                f"Invalid value for '{where}[{i}].type': only {supported} supported.",
+                f"Invalid value for '{where}[{i}].type': only {_PARTS.get(role, _TEXT_ONLY)} supported.",
                 param=f"{where}[{i}].type",
                 code="invalid_value",
             )
         _required(part, "text", str, f"{where}[{i}]")
+
+
+_TEXT_ONLY = "'text' content parts are"
+_PARTS = {
+    "user": "'text', 'image_url' and 'file' content parts are",
+    "assistant": "'text' and 'refusal' content parts are",
+}
+
+
+def _check_file(part: dict, where: str) -> None:
+    """A `file` part (a PDF, say): `file_data` (a data URL) or `file_id`, and an optional `filename`,
+    all strings. Its bytes are never read: the gateway decides from the text."""
+    file = _required(part, "file", dict, where)
+    for key in ("file_data", "file_id", "filename"):
+        if file.get(key) is not None:
+            _expect(file[key], str, f"{where}.file.{key}")
+    if file.get("file_data") is None and file.get("file_id") is None:
+        raise RequestError(
+            f"Invalid '{where}.file': expected 'file_data' (a data URL) or 'file_id', but got neither.",
+            param=f"{where}.file",
+            code="invalid_value",
+        )
 
 
 def _check_image(part: dict, where: str, role: str) -> None:
@@ -281,6 +367,19 @@ def check_tools(tools: Any) -> None:
     for i, tool in enumerate(tools):
         if not _plain_tool(tool):
             _check_tool(tool, f"tools[{i}]")
+        if tool["function"].get("strict") is True:
+            _check_strict(tool["function"], i)
+
+
+def _check_strict(function: dict, i: int) -> None:
+    """A strict tool's schema keeps strict mode's rules (`toolkit.gateway.strict`), as OpenAI checks."""
+    problem = strict_problem(function.get("parameters"))
+    if problem:
+        raise RequestError(
+            f"Invalid schema for function '{function['name']}': {problem}",
+            param=f"tools[{i}].function.parameters",
+            code="invalid_function_parameters",
+        )
 
 
 def _plain_tool(tool: Any) -> bool:
@@ -338,19 +437,56 @@ def _check_tool_choice(request: dict) -> None:
     if isinstance(choice, str):
         return
     _expect(choice, dict, "tool_choice")
-    if _required(choice, "type", str, "tool_choice") != "function":
+    kind = _required(choice, "type", str, "tool_choice")
+    if kind == "allowed_tools":
+        return _check_allowed_tools(choice, request["tools"])
+    if kind != "function":
         raise RequestError(
-            f"Invalid value: {choice['type']!r}. Supported values are: 'function'.",
+            f"Invalid value: {choice['type']!r}. Supported values are: 'function' and 'allowed_tools'.",
             param="tool_choice.type",
             code="invalid_value",
         )
-    name = _required(_required(choice, "function", dict, "tool_choice"), "name", str, "tool_choice.function")
-    if name not in {t["function"]["name"] for t in request["tools"]}:
+    _check_named(choice, "tool_choice", request["tools"])
+
+
+def _check_named(choice: dict, where: str, tools: list[dict]) -> None:
+    """`{"type": "function", "function": {"name"}}` naming one of `tools`."""
+    name = _required(_required(choice, "function", dict, where), "name", str, f"{where}.function")
+    if name not in {t["function"]["name"] for t in tools}:
         raise RequestError(
             f"Invalid value for 'tool_choice': tool {name!r} is not among the 'tools' of this request.",
-            param="tool_choice.function.name",
+            param=f"{where}.function.name",
             code="invalid_value",
         )
+
+
+def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
+    """`{"type": "allowed_tools", "allowed_tools": {"mode": "auto" | "required", "tools": [named, ...]}}`."""
+    allowed = _required(choice, "allowed_tools", dict, "tool_choice")
+    mode = _required(allowed, "mode", str, "tool_choice.allowed_tools")
+    if mode not in ("auto", "required"):
+        raise RequestError(
+            f"Invalid value: {mode!r}. Supported values are: 'auto' and 'required'.",
+            param="tool_choice.allowed_tools.mode",
+            code="invalid_value",
+        )
+    named = _required(allowed, "tools", list, "tool_choice.allowed_tools")
+    if not named:
+        raise RequestError(
+            "Invalid 'tool_choice.allowed_tools.tools': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param="tool_choice.allowed_tools.tools",
+            code="empty_array",
+        )
+    for i, entry in enumerate(named):
+        where = f"tool_choice.allowed_tools.tools[{i}]"
+        if _required(_expect(entry, dict, where), "type", str, where) != "function":
+            raise RequestError(
+                f"Invalid value: {entry['type']!r}. Supported values are: 'function'.",
+                param=f"{where}.type",
+                code="invalid_value",
+            )
+        _check_named(entry, where, tools)
 
 
 def _check_stream(request: dict) -> None:
@@ -384,12 +520,8 @@ def _check_output_options(request: dict) -> None:
                 param=key,
                 code="invalid_value",
             )
-    if (request.get("n") or 1) > 1:
-        raise RequestError(
-            f"'n' = {request['n']} is not supported by this gateway: it answers one choice per request (n = 1).",
-            param="n",
-            code="unsupported_value",
-        )
+    if (request.get("n") or 1) > MAX_N:
+        _out_of_range("n", request["n"], int, "above maximum", f"<= {MAX_N}")
     _check_stop(request.get("stop"))
     _check_response_format(request)
 
@@ -421,9 +553,23 @@ def _check_response_format(request: dict) -> None:
         )
     if kind == "json_schema":
         spec = _required(fmt, "json_schema", dict, "response_format")
-        _required(spec, "name", str, "response_format.json_schema")
+        name = _required(spec, "name", str, "response_format.json_schema")
+        if not _TOOL_NAME.fullmatch(name):
+            raise RequestError(
+                "Invalid 'response_format.json_schema.name': string does not match pattern. "
+                "Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
+                param="response_format.json_schema.name",
+                code="invalid_value",
+            )
         if spec.get("schema") is not None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
+        problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        if problem:
+            raise RequestError(
+                f"Invalid schema for response_format '{spec['name']}': {problem}",
+                param="response_format",
+                code="invalid_json_schema",
+            )
     if kind == "json_object" and not any("json" in _text_of(m).lower() for m in request["messages"]):
         raise RequestError(
             "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
@@ -437,6 +583,60 @@ def _text_of(message: dict) -> str:
     if isinstance(content, list):
         return "".join(part.get("text", "") for part in content if isinstance(part, dict))
     return content if isinstance(content, str) else ""
+
+
+# --- sampling and bookkeeping fields: accepted and ignored, but only when OpenAI would take them ---
+
+_NUMBER = (int, float)
+_SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]] = {
+    "temperature": (_NUMBER, 0, 2),
+    "top_p": (_NUMBER, 0, 1),
+    "presence_penalty": (_NUMBER, -2, 2),
+    "frequency_penalty": (_NUMBER, -2, 2),
+    "seed": (int, None, None),
+    "logprobs": (bool, None, None),
+    "top_logprobs": (int, 0, 20),
+    "user": (str, None, None),
+    "store": (bool, None, None),
+    "metadata": (dict, None, None),
+    "logit_bias": (dict, None, None),
+}
+"""Field → (JSON type, least, most), as OpenAI checks them (None: no bound); null is always fine."""
+_TYPE_NAMES = {int: "an integer", bool: "a boolean", str: "a string", dict: "an object", _NUMBER: "a number"}
+
+
+def _check_sampling(request: dict) -> None:
+    for key, (kind, least, most) in _SAMPLING.items():
+        value = request.get(key)
+        if value is None:
+            continue
+        if not _is_a(value, kind):
+            raise RequestError(
+                f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
+                param=key,
+                code="invalid_type",
+            )
+        if least is not None and value < least:
+            _out_of_range(key, value, kind, "below minimum", f">= {least}")
+        if most is not None and value > most:
+            _out_of_range(key, value, kind, "above maximum", f"<= {most}")
+    for key, item in (request.get("metadata") or {}).items():
+        if not isinstance(item, str):
+            _expect(item, str, f"metadata.{key}")
+
+
+def _is_a(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """`isinstance`, where a JSON true / false is a boolean only (not a number)."""
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _out_of_range(key: str, value: float, kind: object, where: str, bound: str) -> None:
+    noun = "integer" if kind is int else "decimal"
+    raise RequestError(
+        f"Invalid '{key}': {noun} {where} value. Expected a value {bound}, but got {value!r} instead.",
+        param=key,
+        code=f"{noun}_{where.replace(' ', '_').replace('imum', '')}_value",
+    )
 
 
 # --- small helpers ---------------------------------------------------------------------------

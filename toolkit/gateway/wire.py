@@ -10,7 +10,7 @@ the very same bytes.
 
 Every response object carries `service_tier: "default"`, as OpenAI's do.
 
-Leaves out: `n > 1`, logprobs, refusals, audio.
+Leaves out: `n > 1` (`toolkit.gateway.core` numbers the choices), logprobs, refusals, audio.
 """
 
 from __future__ import annotations

@@ -1,0 +1,75 @@
+"""OpenAI's strict-mode rules for a schema, checked as its API checks them before answering.
+
+A tool with `"strict": true`, or a `response_format` `json_schema` with `"strict": true`, is
+refused by OpenAI unless every object in its schema says `additionalProperties: false` and
+lists every one of its properties in `required`. A gateway that let such a schema through
+would teach a learner a tool that the real API refuses with a 400. `strict_problem(schema)`
+returns OpenAI's sentence for the first object that breaks a rule — `In context=('properties',
+'address'), 'additionalProperties' is required to be supplied and to be false.` — or None.
+
+Objects are found where strict mode looks: the root, `properties`, `items`, `anyOf` / `allOf` /
+`oneOf`, `$defs` and `definitions`, and a `type` of "object" (alone or in a list) or a
+`properties` key makes a node an object.
+
+Leaves out: strict mode's other limits (supported keywords, 100 properties, 5 levels of
+nesting, the total length of names and enum values); a `$ref` is not followed (its target is
+checked where it is defined).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ONE = ("items", "not", "additionalItems")
+_MANY = ("anyOf", "allOf", "oneOf", "prefixItems")
+_NAMED = ("properties", "$defs", "definitions")
+
+
+def strict_problem(schema: Any) -> str | None:
+    """OpenAI's text for the first strict-mode rule `schema` breaks (see the module docstring), or None."""
+    return _first(schema, ())
+
+
+def _first(node: Any, context: tuple[str, ...]) -> str | None:
+    if not isinstance(node, dict):
+        return None
+    if _is_object(node):
+        problem = _object_problem(node)
+        if problem:
+            return f"In context={context!r}, {problem}"
+    for key in _NAMED:
+        children = node.get(key)
+        if isinstance(children, dict):
+            for name, child in children.items():
+                if found := _first(child, (*context, key, str(name))):
+                    return found
+    for key in _ONE:
+        if found := _first(node.get(key), (*context, key)):
+            return found
+    for key in _MANY:
+        children = node.get(key)
+        if isinstance(children, list):
+            for i, child in enumerate(children):
+                if found := _first(child, (*context, key, str(i))):
+                    return found
+    return None
+
+
+def _is_object(node: dict) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node
+
+
+def _object_problem(node: dict) -> str | None:
+    if node.get("additionalProperties") is not False:
+        return "'additionalProperties' is required to be supplied and to be false."
+    properties = node.get("properties")
+    required = node.get("required")
+    names = list(properties) if isinstance(properties, dict) else []
+    listed = required if isinstance(required, list) else []
+    missing = [name for name in names if name not in listed]
+    if missing or (required is not None and not isinstance(required, list)):
+        return "'required' is required to be supplied and to be an array including every key in properties." + (
+            f" Missing '{missing[0]}'." if missing else ""
+        )
+    return None

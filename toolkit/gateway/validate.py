@@ -83,7 +83,7 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
             f"Invalid type for the request body: expected an object, but got {_kind(request)} instead.",
             code="invalid_type",
         )
-    _known_fields(request)
+    sampling = _known_fields(request)
     if not _required(request, "model", str):
         raise RequestError(
             "Invalid 'model': empty string. Expected a string with minimum length 1, but got an empty string "
@@ -108,14 +108,16 @@ def check_request(request: Any, tools: CheckedTools | None = None) -> None:
     _check_tool_choice(request)
     _check_stream(request)
     _check_output_options(request)
-    if not request.keys().isdisjoint(_SAMPLING):  # else the common case: none of them given
+    if sampling:
         _check_sampling(request)
     _check_tool_pairing(messages)
 
 
-def _known_fields(request: dict) -> None:
-    if request.keys() <= KNOWN_FIELDS:  # the common case, in one set operation
-        return
+def _known_fields(request: dict) -> bool:
+    """Refuse a field OpenAI does not know; say whether the request holds a sampling field (to check).
+    The common case, known fields and none of those, is one set operation."""
+    if request.keys() <= _COMMON_FIELDS:
+        return False
     unknown = [key for key in request if key not in KNOWN_FIELDS and not (key in _LEGACY and request[key] is None)]
     legacy = next((key for key in unknown if key in _LEGACY), None)
     if legacy:
@@ -132,6 +134,7 @@ def _known_fields(request: dict) -> None:
             param=unknown[0],
             code="unknown_parameter",
         )
+    return not _SAMPLING_FIELDS.isdisjoint(request.keys())
 
 
 # --- messages --------------------------------------------------------------------------------
@@ -602,6 +605,9 @@ _SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]]
     "logit_bias": (dict, None, None),
 }
 """Field → (JSON type, least, most), as OpenAI checks them (None: no bound); null is always fine."""
+_SAMPLING_FIELDS = frozenset(_SAMPLING)
+_COMMON_FIELDS = KNOWN_FIELDS - _SAMPLING_FIELDS
+"""The known fields but the sampling ones: a request within them needs neither check (`_known_fields`)."""
 _TYPE_NAMES = {int: "an integer", bool: "a boolean", str: "a string", dict: "an object", _NUMBER: "a number"}
 
 

@@ -74,7 +74,7 @@ import gc
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -206,7 +206,7 @@ def _turn(
     `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
-    with nullcontext() if memory is None else _one_turn(memory):
+    with nullcontext() if memory is None else _OneTurn(memory):
         run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
@@ -222,28 +222,37 @@ _IN_TURN: dict[int, Any] = {}
 """The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
 
 
-@contextmanager
-def _one_turn(memory: ChatMemory) -> Iterator[None]:
+class _OneTurn:
     """Hold the memory id's turn lock for one turn. The lock is reentrant (a tool, or `ai_service`
     around the loop, may write to memory during the turn), so it cannot keep apart two turns of
     one thread: a suspended `iter_loop` generator and a new turn on the same id. That is refused,
     before the question is stored: the new turn would come between the first one's calls and
-    their results (and the first one's results, written when it ends, after the new turn)."""
-    lock = memory.lock
-    with lock:
+    their results (and the first one's results, written when it ends, after the new turn).
+    A class, not a `contextmanager` generator: it is entered once per turn, and costs less."""
+
+    __slots__ = ("memory", "lock")
+
+    def __init__(self, memory: ChatMemory) -> None:
+        self.memory, self.lock = memory, memory.lock
+
+    def __enter__(self) -> None:
+        lock = self.lock
+        lock.__enter__()
         if id(lock) in _IN_TURN:
             gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
-        if id(lock) in _IN_TURN:
-            raise ConfigurationError(
-                f"memory id {memory.id!r}: a turn on it is still in progress in this thread (an iter_loop "
-                "generator, or a streamed answer, not read to its end); read it to the end or call its "
-                "close() before starting another turn on this memory"
-            )
+            if id(lock) in _IN_TURN:
+                lock.__exit__(None, None, None)
+                raise ConfigurationError(
+                    f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (an "
+                    "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
+                    "call its close() before starting another turn on this memory"
+                )
         _IN_TURN[id(lock)] = lock
-        try:
-            yield
-        finally:
-            del _IN_TURN[id(lock)]
+
+    def __exit__(self, *exc: Any) -> None:
+        lock = self.lock
+        del _IN_TURN[id(lock)]
+        lock.__exit__(*exc)
 
 
 class _Run:

@@ -209,12 +209,8 @@ def _check_memory(declaration: type, memory: Any) -> None:
         raise ConfigurationError(f"{where}: that makes providers; call it: memory=memory_per_id()")
     if isinstance(memory, type) or not callable(memory):
         raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
-    try:
-        inspect.signature(memory).bind("memory id")
-    except TypeError:
-        raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}") from None
-    except ValueError:  # no signature to read (a builtin): called as it is
-        pass
+    if not _bindable(memory, "memory id"):
+        raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}")
 
 
 def _check_clock(declaration: type, clock: Any) -> None:
@@ -225,12 +221,20 @@ def _check_clock(declaration: type, clock: Any) -> None:
         raise ConfigurationError(f"{where}: that makes clocks; call it with the moment: {rule.split('e.g. ')[1]}")
     if isinstance(clock, type) or not callable(clock):
         raise ConfigurationError(f"{where}: {rule}")
+    if not _bindable(clock):
+        raise ConfigurationError(f"{where}: it cannot be called without arguments; {rule}")
+
+
+def _bindable(function: Any, *arguments: Any) -> bool:
+    """Whether `function` can be called with `arguments` (one without a signature to read, a
+    builtin such as `datetime.now`, is taken as it is)."""
     try:
-        inspect.signature(clock).bind()
+        inspect.signature(function).bind(*arguments)
     except TypeError:
-        raise ConfigurationError(f"{where}: it cannot be called without arguments; {rule}") from None
-    except ValueError:  # no signature to read (a builtin such as datetime.now): called as it is
-        pass
+        return False
+    except ValueError:
+        return True
+    return True
 
 
 def _shown(value: Any) -> str:

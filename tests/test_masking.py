@@ -33,3 +33,11 @@ def test_mask_key_keeps_only_the_last_four_characters_of_a_long_key():
 
 def test_bearer_key():
     assert bearer_key("Bearer sk-1") == "sk-1" and bearer_key("Basic xyz") is None and bearer_key(None) is None
+
+
+def test_mask_url_in_masks_the_url_and_each_of_its_secrets_wherever_they_stand():
+    from toolkit.chat.masking import mask_url_in
+
+    url = "http://me:pw-123456@127.0.0.1:9/mcp?token=tok-abcdef"
+    text = f"cannot reach {url}; retried with tok-abcdef"
+    assert mask_url_in(text, url) == "cannot reach http://me:***@127.0.0.1:9/mcp?token=***; retried with ***"

@@ -1,7 +1,8 @@
 """Keeping the API key out of everything a learner sees or saves: URLs, logs, errors, cassettes.
 
 `mask_url(url)` hides credentials embedded in a base URL (`https://user:pass@host/v1` →
-`https://user:***@host/v1`, and the values of query parameters such as `?api-key=…`).
+`https://user:***@host/v1`, and the values of query parameters such as `?api-key=…`);
+`mask_url_in(text, url)` does that to a text quoting the URL (an error), and masks its secrets there too.
 `mask_key(text, key)` replaces every occurrence of the key in a text — a gateway's error body
 may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
 when the key is long enough to keep them unguessable (as OpenAI's own messages do).
@@ -42,6 +43,15 @@ def mask_url(url: str) -> str:
         if any(_SECRET_PARAM.search(k) for k, _ in pairs):
             query = urlencode([(k, MASK if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def mask_url_in(text: str, url: str) -> str:
+    """`text` with `url` shown as `mask_url` shows it, and every secret of `url` masked wherever
+    it stands (an error may quote the URL, or only its token)."""
+    text = text.replace(url, mask_url(url))
+    for secret in url_secrets(url):
+        text = text.replace(secret, MASK)
+    return text
 
 
 def _mask_unparsed(url: str) -> str:

@@ -90,12 +90,10 @@ def _print_mcp_tools(args: argparse.Namespace) -> int:
 
 def _masked(text: str, urls: list[str]) -> str:
     """`text` with each URL shown as `mask_url` shows it, and every secret in them masked."""
-    from toolkit.chat.masking import MASK, mask_url, url_secrets
+    from toolkit.chat.masking import mask_url_in
 
     for url in urls:
-        text = text.replace(url, mask_url(url))
-        for secret in url_secrets(url):
-            text = text.replace(secret, MASK)
+        text = mask_url_in(text, url)
     return text
 
 

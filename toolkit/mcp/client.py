@@ -65,7 +65,7 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
-from toolkit.chat.masking import MASK, mask_url, url_secrets
+from toolkit.chat.masking import mask_url, mask_url_in
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 
 CANCEL_GRACE_S = 2.0
@@ -521,12 +521,7 @@ def _default_name(server: Any) -> str:
 
 def _without_url_secrets(text: str, server: Any) -> str:
     """`text` with the secrets of a URL server masked (an HTTP error may quote the URL)."""
-    if not isinstance(server, str):
-        return text
-    text = text.replace(server, mask_url(server))
-    for secret in url_secrets(server):
-        text = text.replace(secret, MASK)
-    return text
+    return mask_url_in(text, server) if isinstance(server, str) else text
 
 
 def _command_name(command: str, args: Sequence[str]) -> str:

@@ -29,7 +29,6 @@ Leaves out: the loop itself (`toolkit.loop.run`), tool search (`toolkit.search.t
 
 from __future__ import annotations
 
-import inspect
 import threading
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,7 +39,7 @@ from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import reflect
 from toolkit.tools.decorator import a_or_an, function_label, tool_options
-from toolkit.tools.execute import Executor, Tool, check_executor, tools_from
+from toolkit.tools.execute import Executor, Tool, callable_with, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
 ALWAYS_VISIBLE = "always_visible"
@@ -86,7 +85,7 @@ def _static_tools(tools: Any) -> Any:
     """`StaticProvider`'s `tools`, its `@tool` functions made `Tool`s (a list of `Tool`s stays itself)."""
     alone = isinstance(tools, Tool) or (callable(tools) and tool_options(tools) is not None)
     if not alone and callable(tools):
-        if not _callable_with_one(tools):
+        if not callable_with(tools, 1):
             raise ToolDefinitionError(
                 f"StaticProvider({function_label(tools)})",
                 "a function given to StaticProvider is called with the request (a ProviderRequest), and this "
@@ -308,7 +307,7 @@ def _takes_the_request(provider: Any, provide: Callable[..., Any]) -> bool:
     own = "provide" not in getattr(provider, "__dict__", {})  # the class's method, not the instance's
     known = _TAKES_REQUEST.get(kind) if own else None
     if known is None:
-        known = _callable_with_one(provide)
+        known = callable_with(provide, 1)
         if own:
             _TAKES_REQUEST[kind] = known
     return known
@@ -316,16 +315,6 @@ def _takes_the_request(provider: Any, provide: Callable[..., Any]) -> bool:
 
 _TAKES_REQUEST: dict[type, bool] = {}
 """Provider class → its `provide` takes the request (asked at every `build_context`)."""
-
-
-def _callable_with_one(fn: Callable[..., Any]) -> bool:
-    try:
-        inspect.signature(fn).bind(ProviderRequest(()))
-    except TypeError:
-        return False
-    except ValueError:  # no signature to read (a builtin): it is not refused
-        return True
-    return True
 
 
 def _has_tool_methods(obj: Any) -> bool:

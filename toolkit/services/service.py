@@ -73,7 +73,7 @@ from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
 from toolkit.tools.decorator import ReturnBehavior
-from toolkit.tools.execute import VALUES, Tool, ToolOutput, tools_from
+from toolkit.tools.execute import VALUES, Tool, ToolOutput, callable_with, tools_from
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
 """Stored after a user message whose turn failed, so the conversation stays valid."""
@@ -209,7 +209,7 @@ def _check_memory(declaration: type, memory: Any) -> None:
         raise ConfigurationError(f"{where}: that makes providers; call it: memory=memory_per_id()")
     if isinstance(memory, type) or not callable(memory):
         raise ConfigurationError(f"{where}: {rule}; use memory=memory_per_id() for one per id")
-    if not _bindable(memory, "memory id"):
+    if not callable_with(memory, 1):
         raise ConfigurationError(f"{where}: it cannot be called with one memory id; {rule}")
 
 
@@ -221,20 +221,8 @@ def _check_clock(declaration: type, clock: Any) -> None:
         raise ConfigurationError(f"{where}: that makes clocks; call it with the moment: {rule.split('e.g. ')[1]}")
     if isinstance(clock, type) or not callable(clock):
         raise ConfigurationError(f"{where}: {rule}")
-    if not _bindable(clock):
+    if not callable_with(clock, 0):
         raise ConfigurationError(f"{where}: it cannot be called without arguments; {rule}")
-
-
-def _bindable(function: Any, *arguments: Any) -> bool:
-    """Whether `function` can be called with `arguments` (one without a signature to read, a
-    builtin such as `datetime.now`, is taken as it is)."""
-    try:
-        inspect.signature(function).bind(*arguments)
-    except TypeError:
-        return False
-    except ValueError:
-        return True
-    return True
 
 
 def _shown(value: Any) -> str:

@@ -147,7 +147,7 @@ class Policies:
         failure of a call (a TypeError out of the loop then)."""
         for field in dataclasses.fields(self):
             policy = getattr(self, field.name)
-            if policy in _KNOWN_POLICIES or (callable(policy) and _callable_with(policy, 2)):
+            if policy in _KNOWN_POLICIES or (callable(policy) and callable_with(policy, 2)):
                 continue
             what = f"{function_label(policy)}, which cannot take them" if callable(policy) else _kind(policy)
             raise ToolDefinitionError(
@@ -160,8 +160,9 @@ class Policies:
 _KNOWN_POLICIES = (raise_error, report_unknown_tool, report_argument_error, report_execution_error)
 
 
-def _callable_with(fn: Callable[..., Any], count: int) -> bool:
-    """`fn` can be called with `count` positional arguments (a builtin without a signature: yes)."""
+def callable_with(fn: Callable[..., Any], count: int) -> bool:
+    """`fn` can be called with `count` positional arguments (a builtin without a signature: yes).
+    Policies, providers' `provide` and `ai_service`'s memory and clock functions are checked so."""
     try:
         inspect.signature(fn).bind(*[None] * count)
     except TypeError:

@@ -41,3 +41,12 @@ def test_mask_url_in_masks_the_url_and_each_of_its_secrets_wherever_they_stand()
     url = "http://me:pw-123456@127.0.0.1:9/mcp?token=tok-abcdef"
     text = f"cannot reach {url}; retried with tok-abcdef"
     assert mask_url_in(text, url) == "cannot reach http://me:***@127.0.0.1:9/mcp?token=***; retried with ***"
+
+
+def test_mask_keys_masks_each_key_in_turn_and_skips_placeholders():
+    from toolkit.chat.masking import mask_key, mask_keys
+
+    key, other = "sk-test-1234567890abcdef", "pw-0987654321"
+    text = f"keys {key} and {other}, x"
+    assert mask_keys(text, [key, None, "x", other]) == mask_key(mask_key(text, key), other)
+    assert key not in mask_keys(text, [key]) and other in mask_keys(text, [key])

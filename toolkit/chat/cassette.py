@@ -57,7 +57,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
-from toolkit.chat.masking import bearer_key, mask_json, mask_key, url_secrets
+from toolkit.chat.masking import bearer_key, mask_json, mask_keys, url_secrets
 
 __all__ = [
     "RECORD_VAR",
@@ -90,10 +90,7 @@ def _canonical(body: bytes, secrets: list[str | None]) -> Any:
     try:
         return redact.scrub_json(mask_json(json.loads(body), secrets)) if body else None
     except ValueError:
-        text = body.decode("utf-8", "replace")
-        for secret in secrets:
-            text = mask_key(text, secret)
-        return redact.scrub(text)
+        return redact.scrub(mask_keys(body.decode("utf-8", "replace"), secrets))
 
 
 def _secrets(request: httpx.Request) -> list[str | None]:
@@ -178,9 +175,7 @@ class RecordingTransport(httpx.BaseTransport):
     def _write_failure(
         self, request: httpx.Request, body: bytes, failed: Exception, elapsed: float, secrets: list[str | None]
     ) -> None:
-        text = str(failed)
-        for secret in secrets:
-            text = mask_key(text, secret)
+        text = mask_keys(str(failed), secrets)
         line = {"request": _recorded_request(request, body, secrets), "failed": type(failed).__name__}
         _append(self.path, {**line, "why": redact.scrub(text), "elapsed_ms": round(elapsed * 1000)}, self._lock)
 
@@ -195,8 +190,7 @@ class RecordingTransport(httpx.BaseTransport):
         broke: str | None = None,
     ) -> None:
         text, undecoded = recorded_text(response.headers, content)
-        for secret in secrets:
-            text = mask_key(text, secret)
+        text = mask_keys(text, secrets)
         recorded: dict[str, Any] = {
             "status": response.status_code,
             "content_type": response.headers.get("content-type", ""),

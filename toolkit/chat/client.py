@@ -61,7 +61,7 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.masking import mask_json, mask_key, mask_url, url_secrets
+from toolkit.chat.masking import mask_json, mask_key, mask_keys, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, not_empty, read_json, reported_error
@@ -220,9 +220,7 @@ class ChatClient:
 
     def scrub(self, text: str) -> str:
         """`text` with the API key and the URL's password masked."""
-        for secret in self._secrets:
-            text = mask_key(text, secret)
-        return text
+        return mask_keys(text, self._secrets)
 
     # -- requests -----------------------------------------------------------------------
     def build_request(

@@ -83,6 +83,13 @@ def mask_key(text: str, key: str | None) -> str:
     return text.replace(key, masked_key(key))
 
 
+def mask_keys(text: str, keys: Iterable[str | None]) -> str:
+    """`text` with every occurrence of each of `keys` masked (`mask_key`, one after another)."""
+    for key in keys:
+        text = mask_key(text, key)
+    return text
+
+
 def mask_json(value: Any, keys: Iterable[str | None]) -> Any:
     """`value` (parsed JSON) with every `keys` occurrence masked in every string, object keys
     included: a conversation may quote a key (a gateway echoed it, a learner pasted it)."""
@@ -92,9 +99,7 @@ def mask_json(value: Any, keys: Iterable[str | None]) -> Any:
 
 def _masked_json(value: Any, keys: list[str]) -> Any:
     if isinstance(value, str):
-        for key in keys:
-            value = mask_key(value, key)
-        return value
+        return mask_keys(value, keys)
     if isinstance(value, dict):
         return {_masked_json(k, keys): _masked_json(v, keys) for k, v in value.items()}
     if isinstance(value, list):

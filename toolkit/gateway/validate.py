@@ -217,14 +217,14 @@ def _check_assistant(message: dict, where: str) -> None:
             _check_call(call, f"{where}.tool_calls[{i}]")
     if refusal is not None:
         _expect(refusal, str, f"{where}.refusal")
-    if content is None and not calls and refusal is None and message.get("function_call") is not None:
-        raise RequestError(
-            f"'{where}.function_call' (the deprecated function-calling form) is not supported by this gateway: "
-            "send the call in 'tool_calls', and its result as a message with role 'tool'.",
-            param=f"{where}.function_call",
-            code="unsupported_parameter",
-        )
     if content is None and not calls and refusal is None:
+        if message.get("function_call") is not None:
+            raise RequestError(
+                f"'{where}.function_call' (the deprecated function-calling form) is not supported by this "
+                "gateway: send the call in 'tool_calls', and its result as a message with role 'tool'.",
+                param=f"{where}.function_call",
+                code="unsupported_parameter",
+            )
         raise RequestError(
             f"Invalid value for '{where}.content': expected a string, got null.",
             param=f"{where}.content",

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import reflect
-from toolkit.tools.decorator import a_or_an, function_label, tool_options
+from toolkit.tools.decorator import a_kind_of, a_or_an, function_label, tool_options
 from toolkit.tools.execute import Executor, Tool, callable_with, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
@@ -156,7 +156,7 @@ def _spec_of(spec: Any, version: str) -> ToolSpec:
     anything else, or a dict without a name, is refused naming what to pass."""
     function = spec.get("function", spec) if isinstance(spec, Mapping) else None
     if not isinstance(function, Mapping) or "name" not in function:
-        got = "a dict without a 'name'" if isinstance(function, Mapping) else _a_kind(spec)
+        got = "a dict without a 'name'" if isinstance(function, Mapping) else a_kind_of(spec)
         raise ToolDefinitionError(
             f"ToolRegistry.register(..., version={version!r})",
             f"the spec is {got}; it takes a ToolSpec or an OpenAI tool dict",
@@ -332,7 +332,7 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
     label = f"{provider_label(provider)}.provide()"
     if offered is None or isinstance(offered, (str, bytes, Mapping, Tool)) or not isinstance(offered, Iterable):
         raise ConfigurationError(
-            f"{label} returned {_a_kind(offered)}; it must return a list of Tool objects "
+            f"{label} returned {a_kind_of(offered)}; it must return a list of Tool objects "
             "(an empty list when it has none). Fix: return [tool, ...]"
         )
     tools: list[Tool] = []
@@ -344,7 +344,7 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
             tools += tools_from(item)
         except ToolDefinitionError as exc:
             raise ConfigurationError(
-                f"{label} returned {_a_kind(item)}, which is not a tool ({exc.problem}). "
+                f"{label} returned {a_kind_of(item)}, which is not a tool ({exc.problem}). "
                 "Fix: return Tool objects, @tool functions or objects with @tool methods"
             ) from None
     return tools
@@ -354,10 +354,6 @@ def provider_label(provider: Any) -> str:
     """How errors name a provider: its `label` (wrappers have one), else its class."""
     label = getattr(provider, "label", None)
     return label if isinstance(label, str) else type(provider).__name__
-
-
-def _a_kind(value: Any) -> str:
-    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 _KEPT = 16

@@ -181,6 +181,11 @@ def a_or_an(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
+def a_kind_of(value: Any) -> str:
+    """What `value` is, in an error text: `None`, or its type with its article (`a dict`)."""
+    return "None" if value is None else a_or_an(type(value).__name__)
+
+
 def tool_options(fn: Any) -> ToolOptions | None:
     """The options `@tool` recorded on `fn` (a function or bound method), or `None`."""
     target = getattr(fn, "__func__", fn)

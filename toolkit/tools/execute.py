@@ -90,6 +90,7 @@ from toolkit.tools.decorator import (
     InvocationContext,
     ReturnBehavior,
     ToolOptions,
+    a_kind_of,
     a_or_an,
     builtin_error,
     builtin_label,
@@ -149,7 +150,7 @@ class Policies:
             policy = getattr(self, field.name)
             if policy in _KNOWN_POLICIES or (callable(policy) and callable_with(policy, 2)):
                 continue
-            what = f"{function_label(policy)}, which cannot take them" if callable(policy) else _kind(policy)
+            what = f"{function_label(policy)}, which cannot take them" if callable(policy) else a_kind_of(policy)
             raise ToolDefinitionError(
                 f"Policies({field.name}=...)",
                 f"a policy is called policy(error, call) and returns the text for the model; this one is {what}",
@@ -197,7 +198,9 @@ class ToolOutput:
         result message fail after the tool had run (a TypeError out of the loop)."""
         attributes = self.attributes
         if not isinstance(attributes, Mapping) or not all(isinstance(key, str) for key in attributes):
-            got = _kind(attributes) if not isinstance(attributes, Mapping) else "a mapping with keys that are not str"
+            got = (
+                a_kind_of(attributes) if not isinstance(attributes, Mapping) else "a mapping with keys that are not str"
+            )
             raise ToolDefinitionError(
                 "ToolOutput(...)",
                 f"attributes is {got}",
@@ -205,7 +208,7 @@ class ToolOutput:
             )
         if type(self.is_error) is not bool:
             raise ToolDefinitionError(
-                "ToolOutput(...)", f"is_error is {_kind(self.is_error)}, not a bool", "give True or False"
+                "ToolOutput(...)", f"is_error is {a_kind_of(self.is_error)}, not a bool", "give True or False"
             )
 
 
@@ -224,7 +227,9 @@ class Tool:
 
     def __post_init__(self) -> None:
         where = self.source or (
-            f"Tool({self.spec.name!r}, ...)" if isinstance(self.spec, ToolSpec) else f"Tool({_kind(self.spec)}, ...)"
+            f"Tool({self.spec.name!r}, ...)"
+            if isinstance(self.spec, ToolSpec)
+            else f"Tool({a_kind_of(self.spec)}, ...)"
         )
         check_spec(self.spec, where)
         check_executor(self.executor, where)
@@ -317,7 +322,7 @@ def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outc
         text = policy(error, call)
         if not isinstance(text, str):
             raise ConfigurationError(
-                f"the {kind} policy {function_label(policy)} returned {_kind(text)}; a policy returns the text "
+                f"the {kind} policy {function_label(policy)} returned {a_kind_of(text)}; a policy returns the text "
                 "the model reads (a str), or raises to stop the loop. Fix: return str(error), or raise"
             )
         return Outcome(_error(call, text), kind)
@@ -410,13 +415,13 @@ def check_spec(spec: ToolSpec, where: str) -> None:
     if not isinstance(spec, ToolSpec):
         raise ToolDefinitionError(
             where,
-            f"the spec is {_kind(spec)}, not a ToolSpec",
+            f"the spec is {a_kind_of(spec)}, not a ToolSpec",
             "give ToolSpec(name, description, parameters), or ToolSpec.from_openai(d) for an OpenAI tool dict",
         )
     check_name(where, spec.name, "give the ToolSpec a valid name, e.g. 'query_order'")
     if not isinstance(spec.metadata, Mapping):
         raise ToolDefinitionError(
-            where, f"the metadata is {_kind(spec.metadata)}, not a mapping", "give a dict ({} for none)"
+            where, f"the metadata is {a_kind_of(spec.metadata)}, not a mapping", "give a dict ({} for none)"
         )
     if spec.return_behavior not in _BEHAVIORS:
         raise ToolDefinitionError(
@@ -426,11 +431,11 @@ def check_spec(spec: ToolSpec, where: str) -> None:
         )
     if not isinstance(spec.description, str):
         raise ToolDefinitionError(
-            where, f"the description is {_kind(spec.description)}, not a str", 'give a str ("" sends none)'
+            where, f"the description is {a_kind_of(spec.description)}, not a str", 'give a str ("" sends none)'
         )
     parameters = spec.parameters
     if parameters is not None and (type(parameters) is not dict or parameters.get("type") != "object"):
-        got = _kind(parameters) if type(parameters) is not dict else f"a schema of type {parameters.get('type')!r}"
+        got = a_kind_of(parameters) if type(parameters) is not dict else f"a schema of type {parameters.get('type')!r}"
         raise ToolDefinitionError(
             where,
             f"the parameters are {got}, not a JSON Schema object (the arguments always arrive as one object)",
@@ -440,10 +445,6 @@ def check_spec(spec: ToolSpec, where: str) -> None:
 
 _BEHAVIORS = frozenset(ReturnBehavior)
 """The return behaviours (a str enum: `"immediate"` is one of them too)."""
-
-
-def _kind(value: Any) -> str:
-    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 def check_executor(executor: Any, where: str) -> None:

@@ -585,3 +585,23 @@ def test_an_applications_own_argument_error_goes_back_as_its_text_under_argument
     result = run_loop(model, [UserMessage(content="hi")], tools=[query_order], options=COURSE)
     assert result.answer == "done"
     assert result.messages[2].content == "orderId must start with SN"
+
+
+def test_the_repair_policies_are_made_once_per_options_and_follow_new_options():
+    """`Policies` checks each policy's signature when made (inspect.signature): the repair policy
+    was made anew every turn of COURSE. It is made once per options object; other options (a
+    new template) get their own."""
+    from dataclasses import replace
+
+    from toolkit import COURSE
+    from toolkit.errors import ArgumentError, ArgumentProblem
+    from toolkit.loop.run import repaired_policies
+
+    first = repaired_policies(COURSE)
+    assert repaired_policies(COURSE) is first
+    assert first.unknown_tool is COURSE.policies.unknown_tool
+    assert first.execution_error is COURSE.policies.execution_error
+    other = replace(COURSE, repair_template="{tool}: {field} got {received}, wants {expected}")
+    error = ArgumentError("add", [ArgumentProblem("a", "'x'", "integer")])
+    text = repaired_policies(other).argument_error(error, call("add", a="x"))
+    assert text == "add: a got 'x', wants " + COURSE.texts.expected("integer")

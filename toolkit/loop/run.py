@@ -501,23 +501,10 @@ class _Run:
     @functools.cached_property
     def policies(self) -> Policies:
         """The error policies of this run: the options', with the repair text when `argument_repair`
-        is on (made once per run: the options do not change during it)."""
+        is on (`repaired_policies`)."""
         if self.options.argument_repair is None:
             return self.options.policies
-        template, expected = self.options.repair_template, self.texts.expected
-
-        def repair_text(error: Exception, call: ToolCall) -> str:
-            if not isinstance(error, ArgumentError) or not getattr(error, "problems", None):
-                return str(error)  # an application's own ArgumentError may list no problems: its text
-            return template.format(
-                error=error,
-                tool=call.name,
-                field=error.field or "arguments",
-                received=error.received,
-                expected=expected(error.expected),
-            )
-
-        return replace(self.options.policies, argument_error=repair_text)
+        return repaired_policies(self.options)
 
     def guard(self, call: ToolCall, succeeded: set[CallKey] | None) -> Outcome | None:
         """The loop guard: a call identical to an earlier successful one of this turn is not run."""
@@ -811,6 +798,37 @@ them is cheaper than the ids of the key."""
 def _sent_tool(tool: Tool, strict: bool) -> SentTool:
     entry = tool.spec.to_openai(strict=strict)
     return SentTool(entry, function=SentTool(entry["function"]))
+
+
+def repaired_policies(options: LoopOptions) -> Policies:
+    """`options.policies` with `argument_repair`'s text for argument errors: made once per options
+    object (they are frozen, so the same options give the same policies), as `Policies` checks
+    each policy's signature when made (some 20 µs a turn of `COURSE`, made anew each turn)."""
+    known = _repaired.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    template, expected = options.repair_template, options.texts.expected
+
+    def repair_text(error: Exception, call: ToolCall) -> str:
+        if not isinstance(error, ArgumentError) or not getattr(error, "problems", None):
+            return str(error)  # an application's own ArgumentError may list no problems: its text
+        return template.format(
+            error=error,
+            tool=call.name,
+            field=error.field or "arguments",
+            received=error.received,
+            expected=expected(error.expected),
+        )
+
+    policies = replace(options.policies, argument_error=repair_text)
+    if len(_repaired) >= _SENT_KEPT:
+        _repaired.clear()
+    _repaired[id(options)] = (options, policies)  # the entry keeps the options, and so their id, alive
+    return policies
+
+
+_repaired: dict[int, tuple[LoopOptions, Policies]] = {}
+"""`repaired_policies` by the options' id."""
 
 
 def tools_payload(effective: Sequence[Tool], strict: bool = False) -> tuple[tuple[str, ...], tuple[SentTool, ...]]:

@@ -100,4 +100,4 @@ def array_tokens(wide: int, narrow: int, items: int) -> int:
     its wide and narrow characters are its items' added up, plus one more than the number of
     items (two for an empty array). A caller that keeps each item's counts (an item that never
     changes) counts a growing list without writing it again."""
-    return wide + (narrow + 1 + max(items, 1) + 3) // 4
+    return wide + (narrow + 1 + (items or 1) + 3) // 4  # `items or 1`: max() costs more than the rest in 3.11

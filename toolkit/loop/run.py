@@ -522,7 +522,8 @@ class _Run:
             self.succeeded.update(
                 self.call_key(e.call) for e in r.executions if e.succeeded and e.rolled_back_by is None
             )
-        self.rounds_read = max(self.rounds_read, earlier)
+        if earlier > self.rounds_read:
+            self.rounds_read = earlier
         return self.succeeded
 
     def call_key(self, call: ToolCall) -> CallKey:

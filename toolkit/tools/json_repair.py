@@ -150,8 +150,9 @@ def _depth(value: Any) -> int:
             children = node
         else:
             continue
-        deepest = max(deepest, level)
-        if deepest > MAX_DEPTH:
-            return deepest
+        if level > deepest:
+            deepest = level
+            if deepest > MAX_DEPTH:
+                return deepest
         stack.extend((child, level + 1) for child in children)
     return deepest

@@ -652,8 +652,9 @@ def test_a_json_answer_to_a_stream_request_without_a_content_type_is_read_once()
     assert json.loads(client.exchanges[-1].response_text) == OK_BODY
 
 
-def test_a_lone_surrogate_from_the_gateway_goes_back_escaped_not_as_a_crash():
-    """`"\\ud83d"` is valid JSON (a model can cut an emoji's surrogate pair); it cannot be UTF-8."""
+def test_a_lone_surrogate_from_the_gateway_goes_back_as_a_replacement_character_not_as_a_crash():
+    """`"\\ud83d"` is valid JSON (a model can cut an emoji's surrogate pair); it cannot be UTF-8,
+    and strict gateways refuse its escape ("no low surrogate in string"): it goes back as U+FFFD."""
     first = (
         '{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", '
         '"content": "a\\ud83d", "tool_calls": [{"id": "c1", "type": "function", "function": '
@@ -672,8 +673,39 @@ def test_a_lone_surrogate_from_the_gateway_goes_back_escaped_not_as_a_crash():
     result = run_loop(client, QUESTION, tools=[query_order])
     sent = json.loads(script.requests[1].content)["messages"]
     assert result.answer == "Shipped."
-    assert sent[1]["content"] == "a\ud83d" and sent[2]["content"] == "x\ud83d: shipped"
+    assert sent[1]["content"] == "a\ufffd" and sent[2]["content"] == "x\ufffd: shipped"
     assert script.requests[1].headers["content-type"] == "application/json"
+    assert result.messages[1].content == "a\ud83d"  # memory keeps what came
+
+
+def test_a_request_body_is_always_utf8_a_surrogate_pair_given_as_two_code_points_joined():
+    from toolkit.chat.client import encode_body
+
+    body = {"messages": [{"role": "tool", "content": "\ud83d\ude00 ok \udcff", "\ud800key": ["\udfff"]}]}
+    sent = encode_body(body)
+    assert json.loads(sent.decode("utf-8")) == {
+        "messages": [{"role": "tool", "content": "\U0001f600 ok \ufffd", "\ufffdkey": ["\ufffd"]}]
+    }
+    assert encode_body({"a": "plain ü"}) == '{"a":"plain ü"}'.encode()
+
+
+def test_a_tool_result_with_a_lone_surrogate_runs_on_the_embedded_gateway():
+    """The embedded gateway (like serde_json-based ones) refuses a lone surrogate's escape: the
+    loop's next request was a 400 when a tool returned text decoded with `surrogateescape`."""
+    from toolkit import run_loop, tool
+    from toolkit.gateway.server import Gateway
+    from toolkit.gateway.transport import InProcessTransport
+
+    @tool
+    def read_name(path: str) -> str:
+        """Read a file's name."""
+        return b"caf\xe9.txt".decode("utf-8", "surrogateescape")
+
+    client = ChatClient("http://fake.local/v1", "sk-test", "fake", transport=InProcessTransport(Gateway()))
+    result = run_loop(client, [UserMessage(content="read the name of the file a.txt")], tools=[read_name])
+    assert result.answer
+    assert [e.call.name for e in result.executions] == ["read_name"]
+    assert result.messages[2].content == "caf\udce9.txt"
 
 
 # --- what ChatClient refuses to be built with ------------------------------------------------

@@ -9,8 +9,12 @@ free of them; each caller decides what to do (refuse with its own error, or show
 arguments as the characters (many gateways send `{"category": "\\u670d\\u88c5"}`), for the
 lines and views that show a call.
 
-Leaves out: repairing a text with a lone surrogate (that is the caller's choice, and usually a
-refusal).
+`well_formed(text)` is the repair, for text that must leave whatever it holds: a surrogate pair
+given as two code points joined into its character, a lone surrogate replaced by U+FFFD (what a
+browser's `toWellFormed()` does). The chat client sends a request so, and the views show text so.
+
+Leaves out: repairing where a refusal is the better answer (a memory id, a file name): each
+caller decides.
 """
 
 from __future__ import annotations
@@ -25,6 +29,17 @@ def is_utf8(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """`text` as UTF-8 can carry it: a surrogate pair given as two code points joined into its
+    character, a lone surrogate replaced by U+FFFD; any other text unchanged (the same object)."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 _ESCAPE = re.compile(

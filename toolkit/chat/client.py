@@ -74,6 +74,7 @@ from toolkit.errors import (
     TransientError,
 )
 from toolkit.tools import redact
+from toolkit.unicode import well_formed
 
 _TOOL_CHOICES = {"auto", "required", "none"}
 
@@ -573,17 +574,22 @@ def check_api_key(key: str) -> None:
 
 def encode_body(body: dict[str, Any]) -> bytes:
     """The request body as UTF-8 JSON, the bytes httpx's `json=` sends. Text holding a lone
-    surrogate (a model's reply can carry an escaped `\\ud83d` cut from its pair, and it goes
-    back in the next request) cannot be UTF-8: then the body is sent ASCII-escaped, unchanged."""
+    surrogate cannot be UTF-8 (a model's reply can carry an escaped `\\ud83d` cut from its pair,
+    and it goes back in the next request; a tool's output can hold one, from bytes decoded with
+    `surrogateescape`): strict gateways refuse its escape with a 400 ("no low surrogate in
+    string"), so it is sent as U+FFFD, as clients do (`toolkit.unicode.well_formed`). What memory
+    keeps is unchanged."""
     try:
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:  # NaN or an infinity: JSON has no such number, and a gateway would refuse it
         raise ConfigurationError(
             f"ChatClient: the request holds {_non_finite(body)}, which JSON cannot carry; fix where it comes "
             "from (a tool's schema, an option such as temperature) to a finite number"
         ) from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return well_formed(text).encode("utf-8")
 
 
 def _non_finite(value: Any) -> str:

@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from toolkit.unicode import well_formed
+
 KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
 """The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
 
@@ -89,15 +91,8 @@ class Html(str):
         return Html(str.__add__(escape(other), self))
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def showable(text: str) -> str:
-    """`text` as UTF-8 can carry it: a surrogate pair given as two code points joined into its
-    character, a lone surrogate replaced by U+FFFD; any other text unchanged."""
-    if not _SURROGATE.search(text):
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+showable = well_formed
+"""`text` as UTF-8 can carry it (`toolkit.unicode.well_formed`)."""
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:

@@ -238,8 +238,11 @@ class Prefix(NamedTuple):
         somewhere (at once when a window dropped the first messages): where the same objects
         end is found by halves, comparing pointers only (comparing two records field by field
         costs about as much as counting one), and checked."""
-        shared = len(messages) if len(messages) < len(self.messages) else len(self.messages)  # not min(): slow in 3.11
-        if self.messages[:shared] == messages[:shared]:
+        known = self.messages
+        shared = len(messages) if len(messages) < len(known) else len(known)
+        # the longer one cut to the other's length, the other whole: copying a long history costs more than comparing it
+        head = messages if shared == len(messages) else messages[:shared]
+        if (known if shared == len(known) else known[:shared]) == head:
             return shared
         same, other = 0, shared  # the same objects end between these
         while same < other:

@@ -104,6 +104,25 @@ class ToolExecution:
     raised: Exception | None = None
     """What the call's error policy raised to stop the loop (None: the round went on)."""
 
+    def __init__(
+        self,
+        round: int,
+        call: ToolCall,
+        result: ToolResultMessage,
+        duration_s: float = 0.0,
+        error_kind: str | None = None,
+        rolled_back_by: str | None = None,
+        context: InvocationContext | None = None,
+        raised: Exception | None = None,
+    ) -> None:
+        """The dataclass's own `__init__`, each field written to `__dict__`: the generated one of a
+        frozen dataclass sets each through `object.__setattr__` (some 1.5k instructions a field;
+        the loop makes one per call)."""
+        fields = self.__dict__
+        fields["round"], fields["call"], fields["result"], fields["duration_s"] = round, call, result, duration_s
+        fields["error_kind"], fields["rolled_back_by"], fields["context"] = error_kind, rolled_back_by, context
+        fields["raised"] = raised
+
     @property
     def succeeded(self) -> bool:
         """The call ran and its result is not an error. A tool that reports its own failure

@@ -282,6 +282,13 @@ class Outcome:
     raised: Exception | None = None
     """The exception a policy raised (the call's failure stops the loop)."""
 
+    def __init__(
+        self, result: ToolResultMessage, error_kind: str | None = None, raised: Exception | None = None
+    ) -> None:
+        """The dataclass's own `__init__`, each field written to `__dict__` (see `ToolExecution.__init__`)."""
+        fields = self.__dict__
+        fields["result"], fields["error_kind"], fields["raised"] = result, error_kind, raised
+
     def unwrap(self) -> ToolResultMessage:
         """The result, or the policy's exception raised."""
         if self.raised is not None:

@@ -339,11 +339,15 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTIONS = re.compile(
-    r"^\s*(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
-    re.M,
+_SECTIONS_BODY = (
+    r"\s*+(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)"
 )
+"""A section header, a rule or a field, after a line's spaces (taken possessively: no alternative
+starts with a space)."""
+_SECTIONS = re.compile("^" + _SECTIONS_BODY, re.M)
+_SECTIONS_LINE = fast_schema.line_start_pattern(_SECTIONS_BODY)
+"""`_SECTIONS` searched for (`fast_schema.at_a_line_start`) from newline to newline."""
 _DESCRIBED = (DocstringSectionKind.text,)
 _PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
 
@@ -363,7 +367,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     if not doc:
         return "", {}
     text = inspect.cleandoc(doc)
-    if not _SECTIONS.search(text):
+    if not fast_schema.at_a_line_start(_SECTIONS_LINE, text):
         return text.strip(), {}
     text = _sections_apart(_first_section_indented(text))
     plain = fast_schema.google_docstring(text)
@@ -385,7 +389,8 @@ _GOOGLE_HEADER = re.compile(
     r"Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)\s*:\s*$"
 )
 
-_GOOGLE_HEADER_LINE = re.compile(_GOOGLE_HEADER.pattern, re.M)
+_GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
+"""`_GOOGLE_HEADER` on any line (`fast_schema.at_a_line_start`)."""
 
 
 def _first_section_indented(text: str) -> str:
@@ -399,7 +404,7 @@ def _first_section_indented(text: str) -> str:
 
 def _sections_apart(text: str) -> str:
     """A blank line before each Google section header that follows text directly (griffe needs it)."""
-    if not _GOOGLE_HEADER_LINE.search(text):
+    if not fast_schema.at_a_line_start(_GOOGLE_HEADER_LINE, text):
         return text  # no header (a NumPy or Sphinx docstring)
     lines = text.split("\n")
     out: list[str] = []

@@ -1,8 +1,10 @@
 """Arguments in: the coercion table (accepted and rejected inputs across types), parsing, the
 required / optional / null rules, and the exact model-facing text of every argument error."""
 
+import dataclasses
 import datetime
 import enum
+import inspect
 import json
 import uuid
 from typing import Annotated, Any, Literal, Optional
@@ -475,3 +477,31 @@ def test_a_param_info_built_later_builds_its_annotation_when_first_read():
     assert info == ParamInfo("limit", "limit", int, required=False, default=10)
     with pytest.raises(AttributeError, match="'ParamInfo' object has no attribute 'other'"):
         info.other  # noqa: B018
+
+
+def test_a_param_info_is_made_as_the_dataclass_would_make_it():
+    """`ParamInfo.__init__` is written out (a frozen dataclass's own sets each field through
+    `object.__setattr__`): the same fields, order and defaults, and the same instances."""
+    fields = dataclasses.fields(ParamInfo)
+    init = list(inspect.signature(ParamInfo.__init__).parameters.values())[1:]
+    assert [p.name for p in init] == [f.name for f in fields]
+    assert [p.default for p in init] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields
+    ]
+    reference = dataclasses.make_dataclass(
+        "ParamInfo", [(f.name, f.type, f) for f in fields], frozen=True, namespace={}
+    )
+    cases = [
+        ("a", "a", int),
+        ("limit", "maxItems", int, False, 10, False, None, "an integer"),
+        ("note", "note", Optional[str], False, None, True),
+        ("memory", "memory", str, False, None, True, "memory_id"),
+    ]
+    for args in cases:
+        made = ParamInfo(*args)
+        assert vars(made) == vars(reference(*args))
+        assert made == ParamInfo(**dict(zip([f.name for f in fields], args)))
+        assert hash(made) == hash(dataclasses.replace(made)) and dataclasses.replace(made) == made
+        assert repr(made).removeprefix("ParamInfo") == repr(reference(*args)).removeprefix("ParamInfo")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.name = "other"  # type: ignore[misc]

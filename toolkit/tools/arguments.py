@@ -69,6 +69,26 @@ class ParamInfo:
     expects: str = ""
     """The type in words, for "missing, expected ..." messages."""
 
+    def __init__(
+        self,
+        name: str,
+        wire_name: str,
+        annotation: Any,
+        required: bool = True,
+        default: Any = None,
+        nullable: bool = False,
+        inject: str | None = None,
+        expects: str = "",
+    ) -> None:
+        """The dataclass's own `__init__`, the same fields and defaults (a test holds them equal),
+        writing the instance's `__dict__` at once: the generated one of a frozen dataclass sets each
+        field through `object.__setattr__`, some 1.5k instructions a field, and reflection makes
+        one `ParamInfo` per parameter."""
+        fields = self.__dict__
+        fields["name"], fields["wire_name"], fields["annotation"] = name, wire_name, annotation
+        fields["required"], fields["default"], fields["nullable"] = required, default, nullable
+        fields["inject"], fields["expects"] = inject, expects
+
     @classmethod
     def built_later(cls, build: Callable[[], Any], name: str, wire_name: str, **rest: Any) -> ParamInfo:
         """A `ParamInfo` whose `annotation` is `build()`, called when `annotation` is first read
@@ -360,16 +380,19 @@ def describe(schema: dict[str, Any], defs: dict[str, Any]) -> str:
     kind, fmt = schema.get("type"), schema.get("format")
     if kind == "string" and fmt in ("date", "date-time"):
         return _EXPECTED["date_type" if fmt == "date" else "datetime_type"]
-    words = {
-        "string": "a string",
-        "integer": "an integer",
-        "number": "a number",
-        "boolean": "true or false",
-        "array": "an array",
-        "object": "an object",
-        "null": "null",
-    }
-    return words.get(kind or "", "any value")
+    return _WORDS.get(kind or "", "any value")
+
+
+_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "an array",
+    "object": "an object",
+    "null": "null",
+}
+"""A JSON Schema `type` in words (`describe`: made once, not on every parameter)."""
 
 
 def json_text(value: Any) -> str:

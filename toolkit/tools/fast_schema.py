@@ -142,9 +142,14 @@ def _compute(annotation: Any) -> tuple[Schema, Defs]:
         schema = fast_schema(annotation, defs, owners)
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
         return pydantic_schema(annotation)
-    if list(schema) == ["$ref"] and typing.get_origin(annotation) is Annotated:
+    if _only_ref(schema) and typing.get_origin(annotation) is Annotated:
         return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
+
+
+def _only_ref(schema: Schema) -> bool:
+    """`list(schema) == ["$ref"]`, without the list."""
+    return len(schema) == 1 and "$ref" in schema
 
 
 UNREAD: Any = object()
@@ -176,7 +181,7 @@ def parts_schema(
         schema = _constrained(annotation, metadata, defs, owners, found=found)
     except (_Slow, NameClash):
         return None, found
-    if list(schema) == ["$ref"]:
+    if _only_ref(schema):
         return None, found  # as `_compute` says
     result = schema, _ordered(defs, None, owners.get(_RECURSIVE, ()))
     if cacheable:
@@ -402,10 +407,14 @@ def _constrained(
         bounded[key] = value
     if kind == "decimal":
         schema = {"anyOf": [dict(sorted(bounded.items())), {"type": "string"}]}
-    fields = [m for m in metadata if isinstance(m, FieldInfo)]
-    descriptions = [f.description for f in fields if f.description is not None]  # "" included, as pydantic
-    schema |= {"description": descriptions[-1]} if descriptions else {}
-    examples = [f.examples for f in fields if f.examples is not None]
+    description, examples = None, []  # the last `Field`'s description ("" included, as pydantic), every examples
+    for m in metadata:  # one loop, not three comprehensions (a frame each)
+        if isinstance(m, FieldInfo):
+            description = m.description if m.description is not None else description
+            if m.examples is not None:
+                examples.append(m.examples)
+    if description is not None:
+        schema["description"] = description
     if examples:
         schema["examples"] = _json_examples(examples)
     return dict(sorted(schema.items()))
@@ -862,11 +871,12 @@ def obviously_within(
     if default is None:
         return nullable
     bounds = constraints(metadata, taken_off) if found is UNREAD else found
-    return (
-        bounds is not None
-        and obviously_valid(annotation, default, nullable)
-        and all(_holds(b, default) for b in bounds)
-    )
+    if bounds is None or not obviously_valid(annotation, default, nullable):
+        return False
+    for bound in bounds:  # a loop, not `all(generator)`: no frame of its own
+        if not _holds(bound, default):
+            return False
+    return True
 
 
 _PLAIN_DEFAULTS = (
@@ -938,19 +948,37 @@ _ARGS_SECTIONS = {"Args", "Arguments", "Parameters", "Params"}
 _OTHER_SECTIONS = {"Returns", "Return", "Raises", "Yields", "Yield", "Examples", "Example", "Attributes"}
 _HEADER = re.compile(r"^([A-Z][A-Za-z ]*):\s*$")
 _ENTRY = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_NOT_GOOGLE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$|^\s*:\w+[^:]*:|^\s*\.\.\s", re.M)
+
+
+def line_start_pattern(body: str) -> re.Pattern[str]:
+    """`re.compile("^" + body, re.M)` for `at_a_line_start`: a newline first instead of `^`. The
+    regex engine tries a `^` at every character of the text (some 150 instructions each, the
+    better part of reading a short docstring); a literal first, it jumps from newline to newline."""
+    return re.compile("\n" + body, re.M)
+
+
+def at_a_line_start(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `re.compile("^" + body, re.M).search(text)` finds anything (`pattern` is
+    `line_start_pattern(body)`): each line start of `text` follows a newline in `"\\n" + text`."""
+    return pattern.search("\n" + text) is not None
+
+
+_NOT_GOOGLE = line_start_pattern(r"\s*+(?:(?:-{3,}|={3,})\s*$|:\w+[^:]*:|\.\.\s)")
+r"""`^\s*(?:-{3,}|={3,})\s*$|^\s*:\w+[^:]*:|^\s*\.\.\s` (re.M): a rule, a field, a directive. The
+leading spaces are taken possessively (`*+`): no alternative starts with a space, so giving
+some back never makes a match."""
 
 
 def google_docstring(text: str) -> tuple[str, dict[str, str]] | None:
     """(summary, {parameter: description}) of a plain Google docstring (already `cleandoc`ed),
     or `None` when griffe must read it (see the module docstring)."""
-    if _NOT_GOOGLE.search(text):
+    if at_a_line_start(_NOT_GOOGLE, text):
         return None
     summary: list[str] = []
     args: dict[str, str] = {}
     section, current, previous = None, None, ""
     for line in text.splitlines():
-        header = _HEADER.match(line)
+        header = _HEADER.match(line) if ":" in line else None  # no colon, no header: the regex not asked
         if header:
             name = header.group(1)
             if name not in _ARGS_SECTIONS and name not in _OTHER_SECTIONS:

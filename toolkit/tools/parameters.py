@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import inspect
 import math
+import operator
 import re
 import types
 import typing
@@ -95,9 +96,11 @@ def parameter(
         fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
     required, default = _required(where, base, param, declared, nullable, found)
     schema, defs = fast if fast is not None else _schema(where, base)
-    prop = {**schema, "description": description} if description else dict(schema)
+    prop = dict(schema)  # this parameter's own: the description and default are written into it
+    if description:
+        prop["description"] = description
     if not required and declared is not _MISSING:
-        prop = _with_default(prop, default)
+        _add_default(prop, default)
     expects = arguments.describe(schema, defs)
     if unbuilt is None:
         info = ParamInfo(p.name, wire, base, required, default, nullable, expects=expects)
@@ -176,10 +179,10 @@ def _split(
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
     written, extras = annotation, []
-    origin = typing.get_origin(annotation)
-    if origin is Annotated:
-        annotation, *extras = typing.get_args(annotation)
-        origin = typing.get_origin(annotation)
+    origin = _origin(annotation)
+    if origin is Annotated:  # what `typing.get_args` gives, read from the alias
+        annotation, extras = annotation.__origin__, list(annotation.__metadata__)
+        origin = _origin(annotation)
     if origin in UNION_TYPES:
         _no_param_inside(where, annotation)
     default = p.default
@@ -191,23 +194,25 @@ def _split(
         return annotation, None, None, [], "context" if _is_context(annotation) else None, default, annotation, ()
     params: list[Param] = []
     notes: list[str] = []
-    rest: list[Any] = []  # the type's own metadata (a `Field` among it)
+    rest: list[Any] = []  # the type's own metadata
+    fields: list[FieldInfo] = []  # the `Field`s among it
     memory_id = False
     for m in extras:
         if isinstance(m, Param):
             params.append(m)
         elif isinstance(m, str):
             notes.append(m)
-        elif _is_memory_id(m):
+        elif m is MemoryId or isinstance(m, MemoryId):  # the marker, or one made (`MemoryId()`)
             memory_id = True
         else:
             rest.append(m)
-    fields = [m for m in rest if isinstance(m, FieldInfo)]
+            if isinstance(m, FieldInfo):
+                fields.append(m)
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
     inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
     metadata = tuple(rest)
-    if any(not _is_plain(m) for m in fields):
+    if not all(map(_is_plain, fields)):  # map, not a generator: no frame of its own
         base: Any = _Unbuilt(annotation, metadata)
     else:
         base = _rebuilt(written, annotation, rest)
@@ -219,8 +224,8 @@ def _rebuilt(written: Any, annotation: Any, rest: list[Any]) -> Any:
     (its metadata is `rest`, nothing taken out or changed), so no new `Annotated` is built."""
     if not rest:
         return annotation
-    metadata = typing.get_args(written)[1:] if written is not annotation else ()
-    if len(metadata) == len(rest) and all(m is r for m, r in zip(metadata, rest)):
+    metadata = written.__metadata__ if written is not annotation else ()  # `typing.get_args(written)[1:]`
+    if len(metadata) == len(rest) and all(map(operator.is_, metadata, rest)):
         return written
     return Annotated[tuple([annotation, *rest])]
 
@@ -335,13 +340,9 @@ def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> Tool
     )
 
 
-def _is_memory_id(marker: Any) -> bool:
-    return marker is MemoryId or isinstance(marker, MemoryId)
-
-
 def _is_context(annotation: Any) -> bool:
     """`InvocationContext` (or a subclass), possibly `| None`."""
-    if typing.get_origin(annotation) in UNION_TYPES:
+    if _origin(annotation) in UNION_TYPES:
         return any(_is_context(a) for a in typing.get_args(annotation))
     return isinstance(annotation, type) and issubclass(annotation, InvocationContext)
 
@@ -355,7 +356,7 @@ def _naming(
     f_desc, f_name = (field_info.description, _alias(field_info)) if field_info else (None, None)
     if p_desc and f_desc and p_desc != f_desc:
         raise ToolDefinitionError(where, "Param and Field both give a description, and they differ", "keep one of them")
-    declared = [d for d in (p_desc, f_desc, *notes) if d]
+    declared = [d for d in (p_desc, f_desc, *notes) if d] if notes else []  # Param and Field agree by now
     if len(set(declared)) > 1:
         raise ToolDefinitionError(
             where,
@@ -403,8 +404,7 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
             return default
         base = base.build()
     elif found is not fast_schema.UNREAD:  # `Annotated[T, ...]`: obviously_valid's own reading
-        annotation, *metadata = typing.get_args(base)
-        if fast_schema.obviously_within(annotation, tuple(metadata), default, nullable, found=found):
+        if fast_schema.obviously_within(base.__origin__, base.__metadata__, default, nullable, found=found):
             return default
     elif fast_schema.obviously_valid(base, default, nullable):
         return default  # no validator needed at registration
@@ -419,28 +419,37 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
         ) from None
 
 
-def _with_default(prop: dict[str, Any], default: Any) -> dict[str, Any]:
-    """`prop` with the default the model reads; a default JSON cannot show (an object, NaN, an
-    infinity: `"default": NaN` would make the gateway refuse the whole request) stays out of the
-    schema, and is still what the tool gets when the model leaves the argument out."""
+def _add_default(prop: dict[str, Any], default: Any) -> None:
+    """The default the model reads, written into `prop`; a default JSON cannot show (an object,
+    NaN, an infinity: `"default": NaN` would make the gateway refuse the whole request) stays out
+    of the schema, and is still what the tool gets when the model leaves the argument out."""
     try:
         value = to_jsonable_python(default)
     except Exception:
-        return prop
+        return
     if type(value) is float and not math.isfinite(value):
-        return prop
+        return
     if isinstance(value, (list, dict)) and first_non_finite(value) is not None:
-        return prop
-    return {**prop, "default": value}
+        return
+    prop["default"] = value
 
 
 def _accepts_none(annotation: Any) -> bool:
-    origin = typing.get_origin(annotation)
+    origin = _origin(annotation)
     if origin is Annotated:
         return _accepts_none(typing.get_args(annotation)[0])
     if origin in UNION_TYPES:
         return any(_accepts_none(a) for a in typing.get_args(annotation))
     return annotation in (Any, object, None, type(None))
+
+
+def _origin(tp: Any) -> Any:
+    """`typing.get_origin(tp)`, a class answered without asking it (a class has none, but for
+    `typing.Generic`, its own): `get_origin` is a Python function of three `isinstance` checks,
+    some 1k instructions, and most parameters are plain classes (`str`, `int`, an enum, a model)."""
+    if isinstance(tp, type) and tp is not typing.Generic:
+        return None
+    return typing.get_origin(tp)
 
 
 def type_name(annotation: Any) -> str:

@@ -62,6 +62,24 @@ class ToolSpec:
     return_behavior: ReturnBehavior = ReturnBehavior.TO_LLM
     """What the loop does with the result (see `ReturnBehavior`)."""
 
+    @classmethod
+    def _of(
+        cls,
+        name: str,
+        description: str,
+        parameters: dict[str, Any] | None,
+        metadata: Mapping[str, Any],
+        return_behavior: ReturnBehavior,
+    ) -> ToolSpec:
+        """`ToolSpec(...)` with every field given, written to the instance's `__dict__` at once:
+        the generated `__init__` of a frozen dataclass sets each field through `object.__setattr__`
+        (some 1.5k instructions a field), and reflection makes one per function."""
+        spec = object.__new__(cls)
+        fields = spec.__dict__
+        fields["name"], fields["description"], fields["parameters"] = name, description, parameters
+        fields["metadata"], fields["return_behavior"] = metadata, return_behavior
+        return spec
+
     def to_openai(self, strict: bool = False) -> dict[str, Any]:
         """`{"type": "function", "function": {...}}` as chat-completions `tools` expects."""
         fn: dict[str, Any] = {"name": self.name}
@@ -115,6 +133,11 @@ class Reflection:
     params: tuple[ParamInfo, ...]
     """Every parameter after `self`, injected ones included, in order."""
 
+    def __init__(self, function: Callable[..., Any], spec: ToolSpec, params: tuple[ParamInfo, ...]) -> None:
+        """The dataclass's own `__init__`, each field written to `__dict__` (see `ToolSpec._of`)."""
+        fields = self.__dict__
+        fields["function"], fields["spec"], fields["params"] = function, spec, params
+
 
 _CACHE: weakref.WeakKeyDictionary[Any, dict[bool, Reflection]] = weakref.WeakKeyDictionary()
 
@@ -145,8 +168,12 @@ def cache_generation() -> int:
     return _generation
 
 
+_NO_OPTIONS = ToolOptions()
+"""An undecorated function's options (read, never changed: one made per function cost some 6k instructions)."""
+
+
 def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
-    options = tool_options(fn) or ToolOptions()
+    options = tool_options(fn) or _NO_OPTIONS
     label = f"@tool {function_label(fn)}"
     if not plainly_synchronous(fn):
         _check_synchronous(fn, label)
@@ -161,11 +188,13 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
         if info.inject is None:
             _check_unique(label, info.wire_name, properties)
             properties[info.wire_name] = prop
-            required += [info.wire_name] if info.required else []
-            _merge_defs(label, defs, prop_defs)
+            if info.required:
+                required.append(info.wire_name)
+            if prop_defs:  # most parameters have none
+                _merge_defs(label, defs, prop_defs)
     name = options.name or fn.__name__
     check_name(label, name)
-    spec = ToolSpec(
+    spec = ToolSpec._of(
         name=name,
         description=options.description or summary,
         parameters=_object(properties, required, defs),  # step 5
@@ -252,11 +281,11 @@ def declared_parameters(fn: Callable[..., Any]) -> list[Declared]:
     """`inspect.signature(fn)`'s parameters; a plain function (none of `_PLAIN_FUNCTION_ATTRS`
     set) is read from its code object, defaults and annotations, as `inspect` reads it, without
     building a `Signature` and its `Parameter`s."""
-    if type(fn) is not types.FunctionType or any(attr in fn.__dict__ for attr in _PLAIN_FUNCTION_ATTRS):
+    if type(fn) is not types.FunctionType or not fn.__dict__.keys().isdisjoint(_PLAIN_FUNCTION_ATTRS):
         return [Declared(p.name, p.kind, p.default, p.annotation) for p in inspect.signature(fn).parameters.values()]
     code = fn.__code__
     names, positional, keyword_only = code.co_varnames, code.co_argcount, code.co_kwonlyargcount
-    annotations = inspect.get_annotations(fn)
+    annotations = fn.__annotations__  # what `inspect.get_annotations(fn)` copies: a function's is always a dict
     defaults = fn.__defaults__ or ()
     first_default = positional - len(defaults)
     params = []
@@ -310,11 +339,15 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTIONS = re.compile(
-    r"^\s*(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
-    re.M,
+_SECTIONS_BODY = (
+    r"\s*+(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)"
 )
+"""A section header, a rule or a field, after a line's spaces (taken possessively: no alternative
+starts with a space)."""
+_SECTIONS = re.compile("^" + _SECTIONS_BODY, re.M)
+_SECTIONS_LINE = fast_schema.line_start_pattern(_SECTIONS_BODY)
+"""`_SECTIONS` searched for (`fast_schema.at_a_line_start`) from newline to newline."""
 _DESCRIBED = (DocstringSectionKind.text,)
 _PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
 
@@ -334,7 +367,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     if not doc:
         return "", {}
     text = inspect.cleandoc(doc)
-    if not _SECTIONS.search(text):
+    if not fast_schema.at_a_line_start(_SECTIONS_LINE, text):
         return text.strip(), {}
     text = _sections_apart(_first_section_indented(text))
     plain = fast_schema.google_docstring(text)
@@ -356,7 +389,8 @@ _GOOGLE_HEADER = re.compile(
     r"Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)\s*:\s*$"
 )
 
-_GOOGLE_HEADER_LINE = re.compile(_GOOGLE_HEADER.pattern, re.M)
+_GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
+"""`_GOOGLE_HEADER` on any line (`fast_schema.at_a_line_start`)."""
 
 
 def _first_section_indented(text: str) -> str:
@@ -370,7 +404,7 @@ def _first_section_indented(text: str) -> str:
 
 def _sections_apart(text: str) -> str:
     """A blank line before each Google section header that follows text directly (griffe needs it)."""
-    if not _GOOGLE_HEADER_LINE.search(text):
+    if not fast_schema.at_a_line_start(_GOOGLE_HEADER_LINE, text):
         return text  # no header (a NumPy or Sphinx docstring)
     lines = text.split("\n")
     out: list[str] = []

@@ -1,0 +1,58 @@
+"""The docstring regexes searched from newline to newline (`fast_schema.at_a_line_start`) find
+what the plain `^...` (re.M) searches find, on every docstring of the course's tests and
+benchmarks and on texts built to trip them (blank lines, tabs, `\\r`, form feeds, Unicode
+spaces, rules, fields, headers at the first and last line)."""
+
+import ast
+import pathlib
+import re
+
+import pytest
+
+from toolkit.tools import fast_schema, reflect
+
+PLAIN = {
+    "not_google": (
+        re.compile(r"^\s*(?:-{3,}|={3,})\s*$|^\s*:\w+[^:]*:|^\s*\.\.\s", re.M),
+        fast_schema._NOT_GOOGLE,
+    ),
+    "sections": (
+        re.compile(
+            r"^\s*(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+            r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)",
+            re.M,
+        ),
+        reflect._SECTIONS_LINE,
+    ),
+    "google_header": (re.compile(reflect._GOOGLE_HEADER.pattern, re.M), reflect._GOOGLE_HEADER_LINE),
+}
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _docstrings() -> list[str]:
+    found = []
+    for path in [*sorted((ROOT / "tests").glob("test_*.py")), *sorted((ROOT / "benchmarks").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    found.append(doc)
+    return found
+
+
+PIECES = [
+    "", "Summary.", "Args:", "  Args:", "Args :", "Returns", "---", "  ----  ", "===", "--", ":param x: y",
+    "  :param x:", ":x", ":x\ny:", ":x y", ".. note::", "..", " .. x", "x: y", "\t", "\r", "\x0c", "\x0b",
+    "\u00a0", "\u2003Args:", "\u2028", "Parameters\n----------", "x : int", "    order_id: The id.", "See Also",
+]  # fmt: skip
+TRICKY = [a + sep + b for a in PIECES for b in PIECES for sep in ("\n", "\n\n", "\r\n", " ", "\n \n")]
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_line_start_search_finds_what_the_plain_search_finds(name):
+    plain, fast = PLAIN[name]
+    texts = _docstrings() + TRICKY
+    assert len(texts) > 1000
+    for text in texts:
+        assert fast_schema.at_a_line_start(fast, text) is (plain.search(text) is not None), repr(text)

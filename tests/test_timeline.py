@@ -73,7 +73,8 @@ def test_lanes_name_each_call_by_its_number_not_its_random_id():
 
     def lanes(ids):
         replies = [[ToolCall(id=i, name="nap", arguments='{"label": "x", "seconds": 0}')] for i in ids]
-        events = iter_loop(ScriptedModel([*replies, "ok"]), [UserMessage(content="q")], tools=[nap])
+        still = LoopOptions(clock=lambda: 0.0)  # each call's duration 0: the real clock made "nap 0.01 s" under load
+        events = iter_loop(ScriptedModel([*replies, "ok"]), [UserMessage(content="q")], tools=[nap], options=still)
         ticks = iter(range(100))
         _, spans = timed_loop(events, clock=lambda: float(next(ticks)))
         return Timeline([("run", spans)]).text()

@@ -17,6 +17,7 @@ import nbformat
 import pytest
 
 from tests.stranger_gateway import StrangerGateway
+from tests.test_notebook_matrix import PREPARE  # the same set-up before each notebook as the matrix
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamAssembler, StreamDone
@@ -210,14 +211,6 @@ def test_unescaped_writes_printable_escapes_only(raw, shown):
 
 
 # --- every notebook on the stranger gateway --------------------------------------------------
-
-PREPARE = """\
-%reset -f
-__import__("os").chdir({folder!r})
-_ = [__import__("os").environ.pop(n) for n in list(__import__("os").environ) if n.startswith("LLM_")]
-__import__("os").environ.update({env!r})
-%reset -f
-"""
 
 
 def run_code(client, code: str) -> tuple[str, str]:

@@ -247,11 +247,11 @@ class Prefix(NamedTuple):
         same, other = 0, shared  # the same objects end between these
         while same < other:
             half = (same + other) // 2
-            if self.messages[half] is messages[half]:
+            if known[half] is messages[half]:
                 same = half + 1
             else:
                 other = half
-        return same if self.messages[:same] == messages[:same] else 0  # else one in the middle was replaced
+        return same if known[:same] == messages[:same] else 0  # else one in the middle was replaced
 
     def sent_again(self, messages: tuple[Message, ...]) -> Prefix:
         """This conversation, `messages` (equal copies of its first messages, some of them) in

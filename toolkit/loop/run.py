@@ -822,7 +822,7 @@ def repaired_policies(options: LoopOptions) -> Policies:
         )
 
     policies = replace(options.policies, argument_error=repair_text)
-    if len(_repaired) >= _SENT_KEPT:
+    if len(_repaired) >= _REPAIRED_KEPT:
         _repaired.clear()
     _repaired[id(options)] = (options, policies)  # the entry keeps the options, and so their id, alive
     return policies
@@ -830,6 +830,8 @@ def repaired_policies(options: LoopOptions) -> Policies:
 
 _repaired: dict[int, tuple[LoopOptions, Policies]] = {}
 """`repaired_policies` by the options' id."""
+_REPAIRED_KEPT = 16
+"""How many options objects `repaired_policies` remembers (a program uses a few, made once)."""
 
 
 def tools_payload(effective: Sequence[Tool], strict: bool = False) -> tuple[tuple[str, ...], tuple[SentTool, ...]]:

@@ -215,7 +215,39 @@ def _turn(
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
             run.compensations = compensations_from(options.compensations, run.tools.available)
         with run:  # `run` attaches the turn to an error
-            return (yield from run.go())
+            adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
+            return (yield from run.go() if adopt is None else _carried(run.go(), adopt))
+
+
+def _carried(
+    turn: Generator[LoopEvent, None, LoopResult], adopt: Callable[[], None]
+) -> Generator[LoopEvent, None, LoopResult]:
+    """`yield from turn`, the memory's turn lock carried to whichever thread resumes it (`adopt`,
+    `toolkit.memory.turns.TurnRLock`): an `iter_loop` generator read, or closed, from a thread
+    pool writes to memory from the thread it is in. `run_loop` reads its turn in one thread."""
+    try:
+        event = next(turn)
+    except StopIteration as done:
+        return done.value
+    while True:
+        try:
+            yield event
+        except GeneratorExit:
+            adopt()
+            turn.close()
+            raise
+        except BaseException as exc:  # thrown in by the reader (`gen.throw`)
+            adopt()
+            try:
+                event = turn.throw(exc)
+            except StopIteration as done:
+                return done.value
+            continue
+        adopt()
+        try:
+            event = next(turn)
+        except StopIteration as done:
+            return done.value
 
 
 _IN_TURN: dict[int, Any] = {}

@@ -5,12 +5,18 @@ until its generator finishes, `ai_service` around each call); `add`, `update`, `
 `clear` take it too, so a write from outside a turn waits for the turn to end. It is the
 *conversation's* lock, not the object's: every `ChatMemory` on the same store and id in this
 process gets the same lock. A store may hand it out (`store.turn_lock(memory_id)`): an
-`InMemoryStore` keeps one `threading.RLock` per id it has seen, for as long as the store lives
+`InMemoryStore` keeps one `TurnRLock` per id it has seen, for as long as the store lives
 (the cheapest: the loop benchmark builds a memory per call); a `SqliteStore` takes its locks from
 a process-wide registry keyed by its database file's resolved path and the id (two stores opened
 on one file share their locks). Any other store's locks come from that registry too, keyed by
 the store object's identity and the id. The registry holds its locks weakly: a lock goes when
 the last memory using it does.
+
+A turn is not a thread. An `iter_loop` generator holds the lock from its first step to its end,
+and each step may run in another thread (a web server's thread pool streams it), its `close()`
+too: each time the turn resumes, it makes the resuming thread the holder (`adopt()`), without
+letting the lock go in between. A store's own `turn_lock` that returns a plain `threading.RLock`
+(no `adopt`) keeps its turns to the thread that started them, as before.
 
 Across processes (`SqliteStore`, the only store here that processes share), the outermost hold
 of the lock also takes an exclusive POSIX record lock (`fcntl.lockf`) on one byte of a sidecar
@@ -70,7 +76,9 @@ deadlock, and while a wait with a timeout polls."""
 
 
 class TurnLockLike(Protocol):
-    """What `ChatMemory.lock` is: a reentrant lock (`threading.RLock` or `TurnLock`)."""
+    """What `ChatMemory.lock` is: a reentrant lock (`TurnRLock`, `TurnLock`, or a store's own
+    `threading.RLock`). One with an `adopt()` method (the first two) lets an `iter_loop` turn be
+    resumed in any thread; with a plain `threading.RLock`, in the thread that started it only."""
 
     def acquire(self, blocking: bool = ..., timeout: float = ...) -> bool: ...
     def release(self) -> None: ...
@@ -81,6 +89,7 @@ class TurnLockLike(Protocol):
 
 
 L = TypeVar("L")
+_get_ident = _thread.get_ident
 
 _REGISTRY: weakref.WeakValueDictionary[Hashable, Any] = weakref.WeakValueDictionary()
 _REGISTRY_LOCK = threading.Lock()
@@ -105,9 +114,68 @@ def store_turn_lock(store: object, memory_id: str) -> TurnLockLike:
     return shared_lock(("store", id(store), memory_id), lambda: StoreRLock(store))
 
 
-class StoreRLock(_thread.RLock):  # type: ignore[misc]  # final in typeshed, subclassable in CPython
-    """A `threading.RLock` that keeps its store alive: while the lock is registered under the
+class TurnRLock:
+    """A reentrant lock that a turn carries from thread to thread: `threading.RLock`'s behaviour
+    (`with lock:`, `acquire()` / `release()` by the thread that holds it), plus `adopt()`.
+
+    An `iter_loop` generator holds its memory's lock from its first step to its end, but each
+    `next()` may run in another thread (a web server's thread pool: Starlette's streaming
+    response, anyio's `iterate_in_threadpool`), and so may `close()`. A `threading.RLock` belongs
+    to the thread that took it: the turn's next write to memory from another thread would wait
+    for it forever. The turn calls `adopt()` each time it is resumed, which makes the calling
+    thread the holder, its holds and all, without ever letting go of the lock in between: no
+    other thread's turn can slip in (releasing and taking it again would let one in)."""
+
+    __slots__ = ("_mutex", "_owner", "_depth", "__weakref__")
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()  # any thread may release a Lock: what makes `adopt` possible
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ({'held' if self._depth else 'free'})>"
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        me = _get_ident()
+        if self._owner == me:
+            self._depth += 1
+            return True
+        if not self._mutex.acquire(blocking, timeout):
+            return False
+        self._owner, self._depth = me, 1
+        return True
+
+    __enter__ = acquire  # every write to memory takes it: no extra call
+
+    def release(self) -> None:
+        if self._owner != _get_ident():
+            raise RuntimeError("cannot release un-acquired lock")
+        self._depth -= 1
+        if not self._depth:
+            self._owner = None
+            self._mutex.release()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        if self._owner != _get_ident():  # `release`, written out: every write to memory ends here
+            raise RuntimeError("cannot release un-acquired lock")
+        self._depth -= 1
+        if not self._depth:
+            self._owner = None
+            self._mutex.release()
+
+    def adopt(self) -> None:
+        """Make the calling thread the holder of a held lock (every hold moves with it). Only the
+        code that holds the lock for a turn calls it, when the turn resumes in a thread."""
+        if self._depth:
+            self._owner = _get_ident()
+
+
+class StoreRLock(TurnRLock):
+    """A `TurnRLock` that keeps its store alive: while the lock is registered under the
     store's `id()`, no other store can be given that id (and so this lock)."""
+
+    __slots__ = ("store",)
 
     def __init__(self, store: object) -> None:
         super().__init__()
@@ -184,6 +252,12 @@ class TurnLock:
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.release()
+
+    def adopt(self) -> None:
+        """As `TurnRLock.adopt`: the calling thread becomes the holder (the record lock is the
+        process's, so it stays held)."""
+        if self._depth:
+            self._owner = threading.get_ident()
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""

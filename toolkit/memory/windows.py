@@ -52,7 +52,7 @@ from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, TurnMessage, UserMessage
 from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.memory.handouts import LONG, Handouts
-from toolkit.memory.turns import TurnLockLike, store_turn_lock
+from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
 from toolkit.tokens import estimate_tokens
 
 
@@ -98,7 +98,7 @@ class InMemoryStore:
         if lock is None:
             memory_id = check_memory_id(memory_id, "InMemoryStore.turn_lock")
             with self._lock:
-                lock = self._turn_locks.setdefault(memory_id, threading.RLock())
+                lock = self._turn_locks.setdefault(memory_id, TurnRLock())
         return lock
 
     def get(self, memory_id: str) -> list[Message]:

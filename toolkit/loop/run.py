@@ -287,6 +287,10 @@ class _OneTurn:
         lock.__exit__(*exc)
 
 
+def _no_memory(messages: Sequence[Message]) -> None:
+    raise AssertionError("the turn has no memory to write to")
+
+
 class _Run:
     def __init__(
         self,
@@ -298,6 +302,11 @@ class _Run:
         events: bool = True,
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters
+        self.write: Callable[[Sequence[Message]], None] = _no_memory
+        """How the turn writes to memory: it holds the memory's lock all along (a subclass's own `add_all`,
+        if it has one, is called as it is)."""
+        if memory is not None:
+            self.write = memory.add_all_held if type(memory) is ChatMemory else memory.add_all
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.texts = options.texts
@@ -328,7 +337,7 @@ class _Run:
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
-            memory.add_all(messages)  # the caller's list as it is: a long history is not unpacked
+            self.write(messages)  # the caller's list as it is: a long history is not unpacked
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:
@@ -340,7 +349,7 @@ class _Run:
     def append(self, *messages: Message) -> None:
         self.new += messages
         if self.memory is not None:
-            self.memory.add_all(messages)
+            self.write(messages)
         else:
             self.history += messages
 
@@ -599,7 +608,7 @@ class _Run:
         if failure is None:
             assert self.memory is not None
             try:
-                self.memory.add_all(self.unsaved)
+                self.write(self.unsaved)
                 self.unsaved = ()
                 return
             except Exception as again:
@@ -634,7 +643,7 @@ class _Run:
             self.history += results
             return
         self.unsaved = results
-        self.memory.add_all(results)
+        self.write(results)
         self.unsaved = ()
 
     # -- steps 6, 7, 8, 9, 10 -------------------------------------------------------------

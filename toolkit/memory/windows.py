@@ -691,19 +691,24 @@ class ChatMemory:
     def add_all(self, messages: Iterable[Message]) -> None:
         """`add(*messages)`, taking the list itself: a long history is not copied into a tuple first
         (any other iterable is, as unpacking it would)."""
+        with self.lock:
+            self.add_all_held(messages)
+
+    def add_all_held(self, messages: Iterable[Message]) -> None:
+        """`add_all` by the holder of `lock` (the loop, during its turn): the same, without taking
+        the lock again for each write."""
         if type(messages) is not list and type(messages) is not tuple:
             messages = tuple(_listed(messages, "ChatMemory.add"))
         kinds, turns = checked_kinds(messages, "ChatMemory.add")  # shared with `InMemoryStore`
-        with self.lock:
-            if self.window is None and type(self.store) is InMemoryStore:
-                self.store._append(self.id, messages, kinds, turns)
-                return
-            append = getattr(self.store, "append", None)
-            if self.window is None and append is not None:
-                append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
-                return
-            if not self._appended_in_window(messages, kinds):
-                self.update(lambda current: _merged(current, messages))
+        if self.window is None and type(self.store) is InMemoryStore:
+            self.store._append(self.id, messages, kinds, turns)
+            return
+        append = getattr(self.store, "append", None)
+        if self.window is None and append is not None:
+            append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
+            return
+        if not self._appended_in_window(messages, kinds):
+            self.update(lambda current: _merged(current, messages))
 
     def _appended_in_window(self, messages: Sequence[Message], kinds: AbstractSet[type]) -> bool:
         """Whether the store appended `messages` within the window (`append_in_window`); `False`

@@ -35,6 +35,10 @@ rounds before a final answer (its N+1-th reply raises even when it is the answer
 once), records nothing for that reply, and says "Something is wrong, exceeded N tool calling
 round trips".
 
+Each turn has a number, counted from 1 in the process (`ProviderRequest.turn`, `InvocationContext.turn`):
+what a provider or a tool keeps for a call without a memory (whose `memory_id` is None in every such
+call) is keyed by it, as skills' activations are.
+
 Token usage is summed over every response. Everything the loop saw and decided is kept in
 `LoopResult.rounds` for the trace view. `iter_loop` is the same loop as a generator: it yields
 text deltas while a streamed reply arrives (`LoopOptions(stream=True)`) and `ToolStarted` /
@@ -71,6 +75,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 import logging
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
@@ -209,7 +214,7 @@ def _turn(
     with nullcontext() if memory is None else _OneTurn(memory):
         run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
-            request = run.provider_request() if providers else ProviderRequest((), run.memory_id)
+            request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
             context = build_context(tools, providers, registry, request)
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
@@ -249,6 +254,9 @@ def _carried(
         except StopIteration as done:
             return done.value
 
+
+_turns = itertools.count(1)
+"""The turn numbers (`next` on it is atomic: two threads never get one number)."""
 
 _IN_TURN: dict[int, Any] = {}
 """The turn locks of the turns in progress, by id (the entry keeps its lock, and so its id, alive)."""
@@ -307,6 +315,8 @@ class _Run:
         if it has one, is called as it is)."""
         if memory is not None:
             self.write = memory.add_all_held if type(memory) is ChatMemory else memory.add_all
+        self.turn = next(_turns)
+        """This turn's number (`ProviderRequest.turn`, `InvocationContext.turn`)."""
         self.events = events
         """Whether `execute` yields `ToolStarted` / `ToolFinished` (`run_loop` drops them: not made)."""
         self.texts = options.texts
@@ -354,7 +364,7 @@ class _Run:
             self.history += messages
 
     def provider_request(self) -> ProviderRequest:
-        return ProviderRequest(tuple(self.conversation()), self.memory_id)
+        return ProviderRequest(tuple(self.conversation()), self.memory_id, self.turn)
 
     @property
     def memory_id(self) -> Any:
@@ -487,7 +497,7 @@ class _Run:
         """Run the round's calls; a raised failure stops calls not yet started (never raises)."""
         calls = trace.reply.tool_calls
         policies = self.policies
-        memory_id = self.memory_id
+        memory_id, turn = self.memory_id, self.turn
         stopper: list[tuple[ToolCall, Exception]] = []  # the call whose policy raised first
         self.started = set()  # an id may come again in a later round: only this round's count
         lock = threading.Lock()
@@ -501,7 +511,7 @@ class _Run:
                 return self.not_run(trace, call, *stopped_by)
             self.started.add(call.id)
             start = self.options.clock()
-            own = InvocationContext(memory_id, self.parameters, call)
+            own = InvocationContext(memory_id, self.parameters, call, turn)
             guarded = self.guard(call, succeeded)
             outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
             if outcome.raised is not None:

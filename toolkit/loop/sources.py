@@ -52,7 +52,13 @@ class ProviderRequest:
     """What a provider may look at to decide which tools to offer."""
 
     messages: tuple[Message, ...]
+    """The conversation so far."""
     memory_id: Any = None
+    """The conversation's memory id; None for a call without a memory."""
+    turn: int = 0
+    """This turn's number (one `run_loop` / `iter_loop` call), the same in each request of the turn and in
+    its tools' `InvocationContext`; 0 for a request built by hand. A provider that keeps something for a
+    call without a memory keys it by the turn, not by `memory_id=None`, which every such call shares."""
 
 
 class ToolProvider(Protocol):

@@ -12,6 +12,13 @@
   *active* skill only (activated in this call, or found activated in the conversation when
   the provider was last asked); and a skill's own tools join the call once it is active.
 
+Whose activations: a conversation's, by its memory id, found again by a later call with the
+same memory; a call without a memory has its own, by its turn (`ProviderRequest.turn`,
+`InvocationContext.turn`), so two users of one `Skills` without memories (a web server) never
+read each other's skills' files, and a later call inherits nothing. Kept for the newest
+`MAX_CONVERSATIONS` conversations and turns that have an active skill; tools run by hand
+(`InvocationContext()`: no memory id, turn 0) share one.
+
 `provider()` is dynamic when some skill owns tools (otherwise asking again each round would
 change nothing): before every request it scans the conversation for `activated_skill` and
 offers those skills' tools. The loop only ever adds tools, so an activated skill's tools stay
@@ -34,6 +41,7 @@ Leaves out: deactivating a skill; loading skills (`toolkit.skills.folders`).
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,7 +61,8 @@ ACTIVATED_SKILL = "activated_skill"
 """Result attribute naming the skill an `activate_skill` call activated (do not rename: stored)."""
 ACTIVATE_SKILL, READ_SKILL_RESOURCE = "activate_skill", "read_skill_resource"
 MAX_CONVERSATIONS = 10_000
-"""Conversations whose active skills are kept in memory (older ones are re-read from the conversation)."""
+"""Conversations and turns without a memory whose active skills are kept (a conversation's are
+re-read from it when a call starts; a turn's last as long as the turn)."""
 PROMPT = (
     "You have skills: instructions and files for particular tasks. When a task matches a skill "
     "below, call activate_skill with its name before anything else and follow its instructions; "
@@ -76,8 +85,10 @@ class Skills:
         self.rejected = dict(rejected or {})
         """Skill folders that were left out, and why (`from_directory` fills it)."""
         _check_tool_names(skills)
-        self._active: OrderedDict[str, set[str]] = OrderedDict()
-        """memory id (as text) → active skills: what the provider last saw, plus this call's activations."""
+        self._active: OrderedDict[str | int, set[str]] = OrderedDict()
+        """`_activations_key` → active skills (none: no entry): what the provider last saw, plus this call's
+        activations."""
+        self._lock = threading.Lock()
         self._management = self._management_tools()
 
     @classmethod
@@ -147,31 +158,39 @@ class Skills:
         found = [m.attributes.get(ACTIVATED_SKILL) for m in messages if isinstance(m, ToolResultMessage)]
         return list(dict.fromkeys(n for n in found if isinstance(n, str) and n in self.by_name))
 
-    def remember(self, memory_id: Any, active: Sequence[str]) -> None:
-        """Set which skills are active in the conversation `memory_id` (the provider calls this)."""
-        self._note(repr(memory_id), set(active))
+    def remember(self, memory_id: Any, active: Sequence[str], turn: int = 0) -> None:
+        """Set which skills are active in the conversation `memory_id`, or without one in the turn
+        `turn` (the provider calls this)."""
+        self._note(_activations_key(memory_id, turn), set(active))
 
-    def _note(self, key: str, active: set[str]) -> None:
-        """Remember the newest conversations only: a call re-reads its activations when it starts."""
-        self._active[key] = active
-        self._active.move_to_end(key)
-        while len(self._active) > MAX_CONVERSATIONS:
-            self._active.popitem(last=False)
+    def _note(self, key: str | int, active: set[str], *, adding: bool = False) -> None:
+        """Set (or with `adding`, add to) the active skills of `key`. Only the newest entries are kept,
+        and only with an active skill: a call re-reads its conversation's activations when it starts."""
+        with self._lock:  # a round's calls may run at once, and one `Skills` serves many calls
+            if adding:
+                active |= self._active.get(key, set())
+            if not active:
+                self._active.pop(key, None)
+                return
+            self._active[key] = active
+            self._active.move_to_end(key)
+            while len(self._active) > MAX_CONVERSATIONS:
+                self._active.popitem(last=False)
 
-    def is_active(self, name: str, memory_id: Any = None) -> bool:
-        return name in self._active.get(repr(memory_id), ())
+    def is_active(self, name: str, memory_id: Any = None, turn: int = 0) -> bool:
+        """Whether `name` is active in the conversation `memory_id`, or without one in the turn `turn`."""
+        return name in self._active.get(_activations_key(memory_id, turn), ())
 
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         name = _strings(call, "name")["name"]
         body = self.get(name).body
-        key = repr(context.memory_id)
-        self._note(key, self._active.get(key, set()) | {name})
+        self._note(_activations_key(context.memory_id, context.turn), {name}, adding=True)
         return ToolOutput(body, {ACTIVATED_SKILL: name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
         args = _strings(call, "skill", "path")
         skill = self.get(args["skill"])
-        if not self.is_active(skill.name, context.memory_id):
+        if not self.is_active(skill.name, context.memory_id, context.turn):
             raise SkillError(
                 f"Skill {skill.name!r} is not active. Call activate_skill with name {skill.name!r} "
                 "first, then read the files its instructions mention."
@@ -191,12 +210,18 @@ class SkillsProvider:
 
     def provide(self, request: ProviderRequest = ProviderRequest(())) -> list[Tool]:
         active = self.skills.activated(request.messages)
-        self.skills.remember(request.memory_id, active)
+        self.skills.remember(request.memory_id, active, request.turn)
         return self.skills.management_tools() + [t for name in active for t in self.skills.get(name).tools]
 
     def possible_tools(self) -> list[Tool]:
         """Every tool this provider may ever offer (checked for name clashes when a call starts)."""
         return self.skills.management_tools() + [t for s in self.skills.by_name.values() for t in s.tools]
+
+
+def _activations_key(memory_id: Any, turn: int) -> str | int:
+    """Whose activations: the conversation's (its memory id as text), or without a memory the turn's
+    (its number). `memory_id=None` alone is no key: every call without a memory has it."""
+    return turn if memory_id is None else repr(memory_id)
 
 
 def _strings(call: ToolCall, *fields: str) -> dict[str, str]:

@@ -93,6 +93,8 @@ class InvocationContext:
     """Per-invocation values the caller passed (user id, tenant, request id ...)."""
     tool_call: ToolCall | None = None
     """The call being executed; the executor sets it before calling the tool."""
+    turn: int = 0
+    """The turn's number (one `run_loop` / `iter_loop` call; `ProviderRequest.turn`); 0 outside the loop."""
 
 
 @dataclass(frozen=True)

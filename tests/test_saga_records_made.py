@@ -1,4 +1,4 @@
-"""`ToolExecution` and `Outcome` write their fields into `__dict__` at once (a frozen dataclass's
+"""`ToolExecution`, `Outcome`, `InvocationContext` and `ProviderRequest` write their fields into `__dict__` at once (a frozen dataclass's
 own `__init__` sets each through `object.__setattr__`): they are the records the dataclasses
 make, equal, with the same defaults, still frozen, and `dataclasses.replace` still works."""
 
@@ -11,6 +11,7 @@ import pytest
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.loop.saga import ToolExecution
+from toolkit.loop.sources import ProviderRequest
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Outcome
 
@@ -33,6 +34,13 @@ def _reference(cls: type) -> type:
         (ToolExecution, (1, CALL, RESULT, 0.0, None, "refund", None, None), {}),
         (Outcome, (RESULT,), {}),
         (Outcome, (RESULT, "argument"), {"raised": KeyError("k")}),
+        (InvocationContext, (), {}),
+        (InvocationContext, ("u", {"tenant": "t"}, CALL, 7), {}),
+        (InvocationContext, (), {"tool_call": CALL, "turn": 2}),
+        (InvocationContext, (None, None), {}),  # None given is kept, as the dataclass keeps it
+        (ProviderRequest, ((),), {}),
+        (ProviderRequest, ((RESULT,), "chat", 3), {}),
+        (ProviderRequest, (), {"messages": (), "turn": 1}),
     ],
 )
 def test_the_written_out_constructor_makes_the_dataclasses_record(cls, args, kwargs):
@@ -46,8 +54,15 @@ def test_the_written_out_constructor_makes_the_dataclasses_record(cls, args, kwa
         made.result = RESULT  # type: ignore[misc]
 
 
+def test_a_left_out_parameters_dict_is_new_each_time():
+    first, second = InvocationContext(), InvocationContext("u")
+    assert first.parameters == {} and second.parameters == {}
+    assert first.parameters is not second.parameters
+    assert type(first.parameters) is dict
+
+
 def test_the_written_out_constructors_take_every_field_in_order_with_its_default():
-    for cls in (ToolExecution, Outcome):
+    for cls in (ToolExecution, Outcome, ProviderRequest):
         signature = list(inspect.signature(cls.__init__).parameters.values())[1:]
         fields = dataclasses.fields(cls)
         assert [p.name for p in signature] == [f.name for f in fields]

@@ -60,6 +60,12 @@ class ProviderRequest:
     its tools' `InvocationContext`; 0 for a request built by hand. A provider that keeps something for a
     call without a memory keys it by the turn, not by `memory_id=None`, which every such call shares."""
 
+    def __init__(self, messages: tuple[Message, ...], memory_id: Any = None, turn: int = 0) -> None:
+        """The dataclass's own `__init__`, each field written to `__dict__` (a frozen dataclass's
+        generated one sets each through `object.__setattr__`: the loop makes one a turn)."""
+        fields = self.__dict__
+        fields["messages"], fields["memory_id"], fields["turn"] = messages, memory_id, turn
+
 
 class ToolProvider(Protocol):
     """A source of tools decided at call time (MCP servers, skills, feature flags ...)."""

@@ -83,6 +83,10 @@ class MemoryId:
     """Marker: `Annotated[str, MemoryId]` receives the memory id of the current conversation."""
 
 
+_NEW_DICT: Mapping[str, Any] = types.MappingProxyType({})
+"""`InvocationContext`'s `parameters` left out: a new dict is made (never this one)."""
+
+
 @dataclass(frozen=True)
 class InvocationContext:
     """Everything the loop knows about one call; a parameter of this type receives it."""
@@ -95,6 +99,20 @@ class InvocationContext:
     """The call being executed; the executor sets it before calling the tool."""
     turn: int = 0
     """The turn's number (one `run_loop` / `iter_loop` call; `ProviderRequest.turn`); 0 outside the loop."""
+
+    def __init__(
+        self,
+        memory_id: Any = None,
+        parameters: Mapping[str, Any] = _NEW_DICT,
+        tool_call: ToolCall | None = None,
+        turn: int = 0,
+    ) -> None:
+        """The dataclass's own `__init__`, each field written to `__dict__`: the generated one of a
+        frozen dataclass sets each through `object.__setattr__` (some 1.5k instructions a field;
+        the loop makes one per call). `parameters` left out is a new empty dict, as its factory makes."""
+        fields = self.__dict__
+        fields["memory_id"], fields["parameters"] = memory_id, {} if parameters is _NEW_DICT else parameters
+        fields["tool_call"], fields["turn"] = tool_call, turn
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.masking import mask_json, mask_key, mask_keys, mask_url, url_secrets
+from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, not_empty, read_json, reported_error
@@ -193,7 +193,8 @@ class ChatClient:
         check_api_key(api_key)
         self.model = model
         self.retry = retry
-        self._secrets = (api_key, *url_secrets(self.base_url))
+        basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
+        self._secrets = (api_key, *url_secrets(self.base_url), *([basic] if basic else []))
         self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
         """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
         self.shown_url = mask_url(self.base_url)

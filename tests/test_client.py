@@ -782,6 +782,33 @@ def test_a_redirect_says_where_to_and_is_not_followed(stream):
     )
 
 
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "base_url, location, shown",
+    [
+        ("http://gw.test/v1", "/api/v1/chat/completions", "http://gw.test/api/v1/chat/completions"),
+        (
+            "https://gw.test/openai/v1?api-version=1",
+            "../../v2/chat/completions",
+            "https://gw.test/openai/v2/chat/completions",
+        ),
+        (
+            "http://alice:pw-S3cr3t-0001@gw.test/v1",
+            "/v2/chat/completions",
+            "http://alice:***@gw.test/v2/chat/completions",
+        ),
+    ],
+    ids=["absolute-path", "relative-path", "credentials"],
+)
+def test_a_relative_redirect_names_the_absolute_address(stream, base_url, location, shown):
+    """Most servers write `Location` as a path; the learner needs the address to set LLM_BASE_URL to."""
+    moved = httpx.Response(307, headers={"location": location})
+    client = ChatClient(base_url, "sk-secret", "m", transport=httpx.MockTransport(Script(moved)))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value).startswith(f"HTTP 307: the gateway redirects to {shown} — set LLM_BASE_URL to the ")
+
+
 def test_a_web_page_answering_a_stream_request_is_not_a_cut_stream():
     page = httpx.Response(200, text="<!doctype html>\n<title>Open WebUI</title>", headers={"content-type": "text/html"})
     client, _ = make(Script(page))

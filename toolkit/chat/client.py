@@ -713,7 +713,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         return
     body = response.text[:2000]
     if status < 400:
-        location = response.headers.get("location") or "(no Location given)"
+        location = redirect_target(response) or "(no Location given)"
         raise CallerError(
             f"HTTP {status}: the gateway redirects to {location} — set LLM_BASE_URL to the address it "
             "redirects to (without /chat/completions; not followed, not retried)",
@@ -735,6 +735,19 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         body=body,
         attempts=attempt,
     )
+
+
+def redirect_target(response: httpx.Response) -> str | None:
+    """Where a redirect points, as an absolute URL a learner can paste (credentials masked): a
+    `Location` is often relative (`/v2/chat/completions`, as most servers write it), and it is
+    resolved against the request's URL as a browser does. None when there is no `Location`."""
+    location = response.headers.get("location", "").strip()
+    if not location:
+        return None
+    try:
+        return mask_url(str(response.request.url.join(location)))
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request to resolve against, or no URL at all
+        return mask_url(location)
 
 
 _DOUBLED = "/chat/completions/chat/completions"

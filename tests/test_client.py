@@ -144,6 +144,14 @@ def test_connection_refused_is_transient():
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         (
+            '{"message": "Model not activated", "choices": []}',
+            "response has no choices; the gateway says: Model not activated",
+        ),
+        (
+            '{"result": null, "success": false, "errors": [{"code": 7003, "message": "No route for the URI"}]}',
+            "response has no choices; the gateway says: No route for the URI",
+        ),
+        (
             '{"error": {"message": "Provider returned error", "code": 400}}',
             "gateway answered 200 with an error: Provider returned error",
         ),
@@ -169,6 +177,14 @@ def test_bad_bodies_are_named(body, message):
         client.chat(QUESTION)
     assert str(info.value) == message and sleeps == []
     assert parse_completion  # the same parser is public
+
+
+def test_cloudflare_error_envelopes_are_read_on_error_statuses_too():
+    body = {"result": None, "success": False, "errors": [{"code": 7003, "message": "No route for the URI"}]}
+    client, _ = make(Script(httpx.Response(404, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 404: No route for the URI — check LLM_BASE_URL")
 
 
 def sse_body(*chunks, done=True):

@@ -767,8 +767,8 @@ _CALLER_HINTS = {
 def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
-    FastAPI's list of problems, `{"message": "…"}` DashScope); else the body itself (an HTML
-    page's line breaks and all)."""
+    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
+    Cloudflare); else the body itself (an HTML page's line breaks and all)."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -785,19 +785,24 @@ def _said(data: dict[str, Any]) -> str:
     for value in (error, data.get("detail"), data.get("message")):
         if isinstance(value, str) and value.strip():
             return value
-    detail = data.get("detail")
-    if isinstance(detail, list):
-        return "; ".join(filter(None, map(_problem, detail)))
+    for problems in (data.get("detail"), data.get("errors")):  # FastAPI's list; Cloudflare's `errors` envelope
+        said = "; ".join(filter(None, map(_problem, problems))) if isinstance(problems, list) else ""
+        if said:
+            return said
     return ""
 
 
 def _problem(problem: Any) -> str:
-    """One entry of FastAPI's `detail` list: `body.messages: field required`."""
-    if not isinstance(problem, dict) or not isinstance(problem.get("msg"), str):
+    """One entry of FastAPI's `detail` list (`body.messages: field required`), or of Cloudflare's
+    `errors` (`{"code": 7003, "message": "No route for the URI"}`)."""
+    if not isinstance(problem, dict):
+        return ""
+    said = problem.get("msg", problem.get("message"))
+    if not isinstance(said, str):
         return ""
     where = problem.get("loc")
     at = ".".join(map(str, where)) if isinstance(where, list) else ""
-    return f"{at}: {problem['msg']}" if at else problem["msg"]
+    return f"{at}: {said}" if at else said
 
 
 def _one_line(text: str) -> str:
@@ -818,7 +823,10 @@ def parse_completion(text: str) -> ChatResponse:
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
-        raise BadResponseError("response has no choices", status=200, body=text[:2000])
+        said = _one_line(_said(data))[:200]  # a message in a shape of its own (`{"message": …}`, Cloudflare's `errors`)
+        raise BadResponseError(
+            "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]
+        )
     choice = choices[0]
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):

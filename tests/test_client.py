@@ -144,6 +144,14 @@ def test_connection_refused_is_transient():
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         (
+            '{"message": "Model not activated", "choices": []}',
+            "response has no choices; the gateway says: Model not activated",
+        ),
+        (
+            '{"result": null, "success": false, "errors": [{"code": 7003, "message": "No route for the URI"}]}',
+            "response has no choices; the gateway says: No route for the URI",
+        ),
+        (
             '{"error": {"message": "Provider returned error", "code": 400}}',
             "gateway answered 200 with an error: Provider returned error",
         ),
@@ -169,6 +177,14 @@ def test_bad_bodies_are_named(body, message):
         client.chat(QUESTION)
     assert str(info.value) == message and sleeps == []
     assert parse_completion  # the same parser is public
+
+
+def test_cloudflare_error_envelopes_are_read_on_error_statuses_too():
+    body = {"result": None, "success": False, "errors": [{"code": 7003, "message": "No route for the URI"}]}
+    client, _ = make(Script(httpx.Response(404, json=body)))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 404: No route for the URI — check LLM_BASE_URL")
 
 
 def sse_body(*chunks, done=True):
@@ -780,6 +796,33 @@ def test_a_redirect_says_where_to_and_is_not_followed(stream):
         "HTTP 308: the gateway redirects to https://gw.test/v1/chat/completions — set LLM_BASE_URL to the "
         "address it redirects to (without /chat/completions; not followed, not retried)"
     )
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "base_url, location, shown",
+    [
+        ("http://gw.test/v1", "/api/v1/chat/completions", "http://gw.test/api/v1/chat/completions"),
+        (
+            "https://gw.test/openai/v1?api-version=1",
+            "../../v2/chat/completions",
+            "https://gw.test/openai/v2/chat/completions",
+        ),
+        (
+            "http://alice:pw-S3cr3t-0001@gw.test/v1",
+            "/v2/chat/completions",
+            "http://alice:***@gw.test/v2/chat/completions",
+        ),
+    ],
+    ids=["absolute-path", "relative-path", "credentials"],
+)
+def test_a_relative_redirect_names_the_absolute_address(stream, base_url, location, shown):
+    """Most servers write `Location` as a path; the learner needs the address to set LLM_BASE_URL to."""
+    moved = httpx.Response(307, headers={"location": location})
+    client = ChatClient(base_url, "sk-secret", "m", transport=httpx.MockTransport(Script(moved)))
+    with pytest.raises(CallerError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert str(caught.value).startswith(f"HTTP 307: the gateway redirects to {shown} — set LLM_BASE_URL to the ")
 
 
 def test_a_web_page_answering_a_stream_request_is_not_a_cut_stream():

@@ -179,6 +179,21 @@ def test_usage_the_gateway_did_not_report_is_none_and_shown_as_not_reported():
     )
 
 
+@pytest.mark.parametrize(
+    "sent, read",
+    [
+        ((12.0, 3.0), (12, 3)),
+        ((1e3, 0.0), (1000, 0)),
+        ((12.5, -1.0), (None, None)),
+        ((float("nan"), 1e400), (None, None)),
+    ],
+)
+def test_a_whole_float_token_count_is_that_count(sent, read):
+    """JSON has one number type: `12.0` is 12 tokens (a fraction, NaN or an infinity counts nothing)."""
+    usage = TokenUsage.from_openai({"prompt_tokens": sent[0], "completion_tokens": sent[1], "total_tokens": None})
+    assert (usage.input_tokens, usage.output_tokens) == read
+
+
 def test_records_are_immutable():
     with pytest.raises(ValidationError):
         SystemMessage(content="x").content = "y"  # type: ignore[misc]

@@ -103,6 +103,15 @@ def test_comments_and_blank_lines_are_ignored():
     assert list(assemble(lines))[-1].response.message.content == "ok"
 
 
+@pytest.mark.parametrize("empty", ["data:", "data: ", "data:   "])
+def test_an_event_with_empty_data_is_a_keep_alive_not_a_broken_chunk(empty):
+    """Relays (cli-proxy-api, some LiteLLM set-ups) keep a long answer alive with `data:` and nothing after it."""
+    first, last = sse(delta({"content": "o"}), done=False), sse(delta({"content": "k"}, "stop"))
+    events = list(assemble([empty, "", *first, empty, "", empty, *last, empty]))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["o", "k"]
+    assert final(events).message.content == "ok" and final(events).finish_reason == "stop"
+
+
 # --- gateways that leave out a tool-call delta's index (Gemini's OpenAI-compatible endpoint) ---
 
 SIGNATURE = {"google": {"thought_signature": "c2lnbmF0dXJl"}}

@@ -57,7 +57,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
-from toolkit.chat.masking import bearer_key, mask_json, mask_keys, url_secrets
+from toolkit.chat.masking import basic_credential, bearer_key, mask_json, mask_keys, url_secrets
 
 __all__ = [
     "RECORD_VAR",
@@ -94,8 +94,10 @@ def _canonical(body: bytes, secrets: list[str | None]) -> Any:
 
 
 def _secrets(request: httpx.Request) -> list[str | None]:
-    """The keys a request carries: its bearer key and any credentials in its URL."""
-    return [bearer_key(request.headers.get("authorization")), *url_secrets(str(request.url))]
+    """The keys a request carries: its bearer key and any credentials in its URL (as they are, and
+    as the `Basic` credential httpx sends for them)."""
+    url = str(request.url)
+    return [bearer_key(request.headers.get("authorization")), *url_secrets(url), basic_credential(url)]
 
 
 def _dump(value: Any) -> str:

@@ -61,7 +61,7 @@ import httpx
 from pydantic import ValidationError
 
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.masking import mask_json, mask_key, mask_keys, mask_url, url_secrets
+from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, not_empty, read_json, reported_error
@@ -193,7 +193,8 @@ class ChatClient:
         check_api_key(api_key)
         self.model = model
         self.retry = retry
-        self._secrets = (api_key, *url_secrets(self.base_url))
+        basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
+        self._secrets = (api_key, *url_secrets(self.base_url), *([basic] if basic else []))
         self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
         """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
         self.shown_url = mask_url(self.base_url)
@@ -712,7 +713,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         return
     body = response.text[:2000]
     if status < 400:
-        location = response.headers.get("location") or "(no Location given)"
+        location = redirect_target(response) or "(no Location given)"
         raise CallerError(
             f"HTTP {status}: the gateway redirects to {location} — set LLM_BASE_URL to the address it "
             "redirects to (without /chat/completions; not followed, not retried)",
@@ -736,6 +737,19 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     )
 
 
+def redirect_target(response: httpx.Response) -> str | None:
+    """Where a redirect points, as an absolute URL a learner can paste (credentials masked): a
+    `Location` is often relative (`/v2/chat/completions`, as most servers write it), and it is
+    resolved against the request's URL as a browser does. None when there is no `Location`."""
+    location = response.headers.get("location", "").strip()
+    if not location:
+        return None
+    try:
+        return mask_url(str(response.request.url.join(location)))
+    except (RuntimeError, httpx.InvalidURL, ValueError):  # no request to resolve against, or no URL at all
+        return mask_url(location)
+
+
 _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
 _TRANSIENT = frozenset({408, 409, 429})
@@ -753,8 +767,8 @@ _CALLER_HINTS = {
 def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
-    FastAPI's list of problems, `{"message": "…"}` DashScope); else the body itself (an HTML
-    page's line breaks and all)."""
+    FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
+    Cloudflare); else the body itself (an HTML page's line breaks and all)."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -771,19 +785,24 @@ def _said(data: dict[str, Any]) -> str:
     for value in (error, data.get("detail"), data.get("message")):
         if isinstance(value, str) and value.strip():
             return value
-    detail = data.get("detail")
-    if isinstance(detail, list):
-        return "; ".join(filter(None, map(_problem, detail)))
+    for problems in (data.get("detail"), data.get("errors")):  # FastAPI's list; Cloudflare's `errors` envelope
+        said = "; ".join(filter(None, map(_problem, problems))) if isinstance(problems, list) else ""
+        if said:
+            return said
     return ""
 
 
 def _problem(problem: Any) -> str:
-    """One entry of FastAPI's `detail` list: `body.messages: field required`."""
-    if not isinstance(problem, dict) or not isinstance(problem.get("msg"), str):
+    """One entry of FastAPI's `detail` list (`body.messages: field required`), or of Cloudflare's
+    `errors` (`{"code": 7003, "message": "No route for the URI"}`)."""
+    if not isinstance(problem, dict):
+        return ""
+    said = problem.get("msg", problem.get("message"))
+    if not isinstance(said, str):
         return ""
     where = problem.get("loc")
     at = ".".join(map(str, where)) if isinstance(where, list) else ""
-    return f"{at}: {problem['msg']}" if at else problem["msg"]
+    return f"{at}: {said}" if at else said
 
 
 def _one_line(text: str) -> str:
@@ -804,7 +823,10 @@ def parse_completion(text: str) -> ChatResponse:
     if said:  # OpenRouter and some proxies: 200 with an error body (an overload in it is transient)
         raise reported_error(said, "answered 200 with an error", text[:2000], status=200)
     if not isinstance(choices, list) or not choices:
-        raise BadResponseError("response has no choices", status=200, body=text[:2000])
+        said = _one_line(_said(data))[:200]  # a message in a shape of its own (`{"message": …}`, Cloudflare's `errors`)
+        raise BadResponseError(
+            "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]
+        )
     choice = choices[0]
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):

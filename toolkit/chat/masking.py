@@ -3,6 +3,9 @@
 `mask_url(url)` hides credentials embedded in a base URL (`https://user:pass@host/v1` →
 `https://user:***@host/v1`, and the values of query parameters such as `?api-key=…`);
 `mask_url_in(text, url)` does that to a text quoting the URL (an error), and masks its secrets there too.
+`basic_credential(url)` is what such credentials become on the wire: httpx sends a URL's user
+info as `Authorization: Basic <base64 of user:password>`, a secret in another spelling that the
+client and the cassette mask as well.
 `mask_key(text, key)` replaces every occurrence of the key in a text — a gateway's error body
 may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
 when the key is long enough to keep them unguessable (as OpenAI's own messages do).
@@ -13,6 +16,7 @@ sanitiser covers secrets inside message texts).
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -74,6 +78,21 @@ def url_secrets(url: str) -> list[str]:
         found.append(unquote(password) if has_password else unquote(user))
     found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_PARAM.search(k)]
     return [s for s in found if s]
+
+
+def basic_credential(url: str) -> str | None:
+    """The `Basic` credential httpx sends for the user info of `url` (base64 of `user:password`,
+    each percent-decoded, as `httpx.BasicAuth` builds it), or None when `url` has none. It holds
+    the password, readable by anyone who decodes it: an error's request, or a gateway that
+    echoes its `Authorization` header, must not show it."""
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:
+        return None
+    if "@" not in netloc:
+        return None
+    user, _, password = netloc.rsplit("@", 1)[0].partition(":")
+    return base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
 
 
 def mask_key(text: str, key: str | None) -> str:

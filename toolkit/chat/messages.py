@@ -399,7 +399,14 @@ def _plus(a: int | None, b: int | None) -> int | None:
 
 
 def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    """A token count: a whole number, 0 or more. JSON has one number type, so `12.0` is 12 (gateways
+    that count in JavaScript or by a float sum send one); `12.5`, a bool, NaN or a negative number
+    counts nothing (not reported)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    return None
 
 
 class ChatResponse(_Record):

@@ -34,7 +34,8 @@ deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
-leading byte-order mark is skipped; `"error": null` on a chunk (Foundry Local sends it on every
+leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
+the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read.
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
@@ -152,6 +153,8 @@ class StreamAssembler:
         if not self.pending:
             return []
         payload, self.pending = "\n".join(self.pending).strip(), []
+        if not payload:  # `data:` with nothing after it: a relay's keep-alive, no chunk
+            return []
         return self._feed_parsed(read_json(payload, "stream chunk"), payload)
 
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:

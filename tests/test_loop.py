@@ -373,7 +373,13 @@ def test_truth_table_through_the_loop(behaviors, expected, with_error):
 def test_duplicate_names_across_sources_are_a_configuration_error():
     from toolkit.errors import ConfigurationError
 
+    @tool("查询订单状态 v2", name="query_order")
+    def query_order_v2(order_id: Annotated[str, Param("订单号", name="orderId")]) -> str:
+        return ""
+
     with pytest.raises(ConfigurationError, match="tool name 'query_order' is defined twice"):
+        build_context([query_order], providers=[StaticProvider(tools_from(query_order_v2))])
+    with pytest.raises(ConfigurationError, match=r"tool 'query_order' \(@tool .*query_order\) is given twice"):
         build_context([query_order], providers=[StaticProvider(tools_from(query_order))])
 
 

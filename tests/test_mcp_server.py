@@ -151,5 +151,5 @@ def test_tools_server_takes_tool_functions_as_tools_from_does():
         assert client.call_tool("add", {"a": 2, "b": 3}).content[0].text == "5"
     with pytest.raises(ToolDefinitionError, match=r"^tools=test_mcp_server\..*add: tools= takes a list"):
         tools_server(add)  # type: ignore[arg-type]
-    with pytest.raises(ToolDefinitionError, match=r"the tool name 'add' is already used by @tool"):
+    with pytest.raises(ToolDefinitionError, match=r"add: it is given twice"):
         tools_server(tools_from(add) + tools_from(add))

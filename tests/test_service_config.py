@@ -100,7 +100,7 @@ def _plain(order_id):  # no annotation: the model would not be told what to send
         ({"tools": _plain}, "tools= takes a list"),
         ({"providers": _plain}, "providers= takes a list"),
         ({"tools": [_plain]}, "parameter 'order_id': it has no type annotation"),
-        ({"tools": [42]}, "int has no @tool methods"),
+        ({"tools": [42]}, r"42 \(an int\) is not a tool"),
     ],
 )
 def test_a_tool_the_loop_could_not_use_is_refused_at_creation_not_at_the_first_call(kw, message):

@@ -109,8 +109,9 @@ class _Returns:
         ),
         (
             ["add"],
-            "_Returns.provide() returned a str, which is not a tool (str has no @tool methods). Fix: return Tool "
-            "objects, @tool functions or objects with @tool methods",
+            "_Returns.provide() returned a str, which is not a tool ('add' is a str, not a tool: tools are given as "
+            "the functions themselves, not their names). Fix: return Tool objects, @tool functions or objects with "
+            "@tool methods",
         ),
         (
             [{"type": "function", "function": {"name": "add"}}],

@@ -223,7 +223,8 @@ class ArgumentProblem:
     expected: str
     """What would have been valid, e.g. `an integer` or `one of 'a', 'b'`."""
     kind: str = "invalid"
-    """`invalid`, `missing`, `unknown` (a field the tool does not have) or `not_json`."""
+    """`invalid`, `missing`, `unknown` (a field the tool does not have), `not_json`, or `refused`
+    (a validator of the tool's own said no: `expected` holds its reason)."""
 
     def __post_init__(self) -> None:  # a model can name a field of any length: the text stays short
         if len(self.field) > FIELD_SHOWN:
@@ -239,6 +240,8 @@ class ArgumentProblem:
             return f"- {self.field}: unknown field (got {self.received}), remove it"
         if self.kind == "not_json":
             return f"- arguments: got {self.received}, expected {self.expected}"
+        if self.kind == "refused":
+            return f"- {self.field}: got {self.received}, refused: {self.expected}"
         return f"- {self.field}: got {self.received}, expected {self.expected}"
 
 

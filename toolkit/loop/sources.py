@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import types
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -207,6 +207,12 @@ class ToolContext:
                 answered.add(tool.name)
                 if again and self._owners.get(tool.name) is owner:
                     continue
+                first = self.available[tool.name]
+                if tool.function is not None and tool.function is first.function:
+                    raise ConfigurationError(
+                        f"tool {tool.name!r} ({tool.source}) is given twice, by two sources (tools=, a provider or "
+                        "the registry); give it once (tool names must be unique in a call)"
+                    )
                 raise ConfigurationError(
                     f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
                     f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
@@ -266,9 +272,18 @@ def build_context(
 
 def check_collection(keyword: str, value: Any) -> None:
     """`tools=` and `providers=` take a list: one tool or provider given alone (`tools=query_order`)
-    would fail inside with "'function' object is not iterable", or (a string) be read letter by letter."""
+    would fail inside with "'function' object is not iterable", or (a string) be read letter by letter;
+    a generator would be used up by the first look at it (its tools silently gone)."""
     if type(value) in _LISTS or value is None:
         return
+    if isinstance(value, Iterator):  # a generator: read once, by the first look at it
+        kind = type(value).__name__
+        raise ToolDefinitionError(
+            f"{keyword}={kind} object",
+            f"{keyword}= takes a list, and got {a_or_an(kind)}, which can be read only once: the first look "
+            f"at it would use it up, and the {keyword} would be gone without a word",
+            f"make it a list: {keyword}=list(...) or {keyword}=[t for t in ...]",
+        )
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         kind = type(value).__name__
         raise ToolDefinitionError(

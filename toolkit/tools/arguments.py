@@ -20,7 +20,9 @@ call receives); a default that cannot be copied (a connection, a lock, a client)
 as it is, shared by every call.
 
 Every problem becomes an `ArgumentProblem` written for the model: field, what was received,
-what is expected (`got 27.5, expected an integer`). The field is the path the model wrote
+what is expected (`got 27.5, expected an integer`); a validator of the tool's own that says no
+(`ValueError`, `assert`, `PydanticCustomError`) gives its reason instead, on one line and sanitised
+as a raised exception's text (`got 3, refused: must be even`). The field is the path the model wrote
 (`pet.bark`, never pydantic's tag `pet.cat.bark`); a bad dict key reads `m.a (key)`; what was
 received is shown as JSON (a `Decimal` with its digits).
 
@@ -35,15 +37,17 @@ import enum
 import json
 import re
 import sys
+import typing
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import core_schema
 
 from toolkit.errors import ArgumentError, ArgumentProblem
-from toolkit.tools import json_repair
+from toolkit.tools import json_repair, redact
 from toolkit.tools.coercion import validator_for
 
 
@@ -281,6 +285,8 @@ def problems_from(exc: ValidationError, prefix: str, value: Any = None) -> list[
             out.append(ArgumentProblem(field, _short(err["input"]), "", kind="unknown"))
         elif err["type"] == "missing":
             out.append(ArgumentProblem(field, "", "a value", kind="missing"))
+        elif _is_the_tools_own(err):
+            out.append(ArgumentProblem(field, _short(err["input"]), _own_reason(err), kind="refused"))
         else:
             out.append(ArgumentProblem(field, _short(err["input"]), _expected(err)))
     return out
@@ -305,6 +311,34 @@ def _path(loc: tuple[Any, ...], value: Any) -> str:
             parts.append(f"[{p}]" if isinstance(p, int) else f".{p}")
             value = None
     return "".join(parts)
+
+
+_OWN_PREFIXES = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
+"""What pydantic puts before the message of a validator's `ValueError` / `AssertionError`."""
+_builtin_types: frozenset[str] = frozenset()
+
+
+def _is_the_tools_own(err: Any) -> bool:
+    """An error a validator of the tool's own raised (`ValueError`, `assert`, a `PydanticCustomError`
+    of a type neither pydantic nor this package raises): its message is the reason, not a type the
+    value should be. pydantic's Python-side types (`path_type`) are in `_EXPECTED`; this package's
+    own (`toolkit.tools.coercion`) say "Input should be ..."."""
+    global _builtin_types
+    kind = err["type"]
+    if kind in _OWN_PREFIXES:
+        return True
+    if kind in _EXPECTED or err["msg"].startswith("Input should be "):
+        return False
+    if not _builtin_types:  # read on the first such failure, not at import
+        _builtin_types = frozenset(typing.get_args(core_schema.ErrorType))
+    return kind not in _builtin_types
+
+
+def _own_reason(err: Any) -> str:
+    """A validator's message on one line, sanitised as a tool's raised exception is (it is the
+    learner's text, and may hold a connection string just the same)."""
+    reason = redact.sanitize(err["msg"].removeprefix(_OWN_PREFIXES.get(err["type"], "")))
+    return " ".join(reason.split()) or "the tool's own check of this value failed"  # one line per problem
 
 
 def _expected(err: Any) -> str:

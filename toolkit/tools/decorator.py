@@ -300,10 +300,12 @@ def check_name(where: str, name: str, fix: str = "pass a valid name, e.g. @tool(
 
 
 def is_callable_instance(obj: Any) -> bool:
-    """An object whose class defines `__call__` in Python (`Calc()`), not a function or a class."""
-    return not isinstance(obj, type) and isinstance(
-        inspect.getattr_static(type(obj), "__call__", None), types.FunctionType
-    )
+    """An object whose class defines `__call__` in Python (`Calc()`; a static or class method too),
+    not a function or a class."""
+    call = inspect.getattr_static(type(obj), "__call__", None) if not isinstance(obj, type) else None
+    if isinstance(call, _WRAPPED_METHODS):  # `@staticmethod def __call__(...)`: Python too
+        call = call.__func__
+    return isinstance(call, types.FunctionType)
 
 
 def _mark_instance(obj: Any, options: ToolOptions) -> Any:

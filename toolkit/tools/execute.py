@@ -899,15 +899,27 @@ def tools_from(*sources: Any, strict: bool = False) -> list[Tool]:
     seen: dict[str, Tool] = {}
     for t in tools:
         if t.name in seen:
-            raise ToolDefinitionError(
-                t.source or f"tool {t.name!r}",
-                f"the tool name {t.name!r} is already used by {seen[t.name].source or 'another tool'}",
-                "give one of them another name, e.g. @tool(name=...)",
-            )
+            raise _duplicate_error(t, seen[t.name])
         seen[t.name] = t
         if strict and t.spec.parameters is not None:
             _strict_check(t)
     return tools
+
+
+def _duplicate_error(tool: Tool, first: Tool) -> ToolDefinitionError:
+    """Two tools of one name: two functions (rename one), or one function given twice (give it once)."""
+    where = tool.source or f"tool {tool.name!r}"
+    if tool.function is not None and tool.function is first.function:
+        return ToolDefinitionError(
+            where,
+            f"it is given twice (a tool name, here {tool.name!r}, is used once in a call)",
+            "give it once (two instances of one class give the same tools: pass one of them)",
+        )
+    return ToolDefinitionError(
+        where,
+        f"the tool name {tool.name!r} is already used by {first.source or 'another tool'}",
+        "give one of them another name, e.g. @tool(name=...)",
+    )
 
 
 def _strict_check(t: Tool) -> None:
@@ -995,6 +1007,8 @@ def _methods(obj: Any) -> list[Tool]:
         raise builtin_error(f"tools_from({type(obj).__name__} object)", obj)
     if not found:
         kind = type(obj).__name__
+        if isinstance(obj, _VALUES):
+            raise _value_error(obj)
         if callable(getattr(obj, "list_tools", None)):  # an McpClient
             raise ToolDefinitionError(
                 f"tools_from({kind} object)",
@@ -1020,6 +1034,33 @@ def _methods(obj: Any) -> list[Tool]:
             "decorate its tool methods with @tool, or pass functions",
         )
     return [_call_tool(obj) if name == "__call__" else function_tool(getattr(obj, name)) for name in found]
+
+
+_VALUES = (type(None), str, bytes, int, float, complex)
+"""What a tool's name or a call's result is, never a tool (`tools=["query_order"]`, `tools=[query_order(...)]`)."""
+
+
+def _value_error(value: Any) -> ToolDefinitionError:
+    """A name or a value where a tool belongs: said so, with the function to pass instead."""
+    where = f"tools_from({'None' if value is None else type(value).__name__ + ' object'})"
+    if isinstance(value, str):
+        fix = f"tools=[{value}], not tools=[{value!r}]" if value.isidentifier() else "tools=[query_order]"
+        return ToolDefinitionError(
+            where,
+            f"{value!r:.60} is a str, not a tool: tools are given as the functions themselves, not their names",
+            f"pass the function: {fix}",
+        )
+    return ToolDefinitionError(
+        where,
+        f"{_repr_short(value)}{'' if value is None else f' ({a_kind_of(value)})'} is not a tool: tools are given "
+        "as the functions themselves, not what a call of one returned",
+        "pass the function, not a call of it: tools=[query_order], not tools=[query_order(...)]",
+    )
+
+
+def _repr_short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _call_tool(obj: Any) -> Tool:

@@ -178,6 +178,8 @@ def _split(
         )
     if isinstance(annotation, str):
         annotation = _resolve(fn, where, p.name, annotation)
+    elif not isinstance(annotation, type) and _has_forward_ref(annotation):  # list["Item"], Optional["Item"]
+        annotation = _resolve_refs(fn, where, p.name, annotation)
     written, extras = annotation, []
     origin = _origin(annotation)
     if origin is Annotated:  # what `typing.get_args` gives, read from the alias
@@ -287,20 +289,48 @@ def _plain(meta: Any) -> Any:
 
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
     """A string annotation (`from __future__ import annotations`) evaluated in fn's module."""
+    namespace = _namespace(fn)
     try:
-        namespace = getattr(fn, "__globals__", {})
         value = fast_schema.plain_name(text, namespace)
         if value is fast_schema.NOT_PLAIN:
             value = eval(fast_schema.compiled(text), namespace)
-        if _has_forward_ref(value):  # e.g. list["Node"]: typing resolves those
-            value = typing.get_type_hints(fn, include_extras=True)[name]
-        return value
     except Exception as exc:
-        raise ToolDefinitionError(
-            where,
-            f"its annotation {text!r} cannot be resolved ({type(exc).__name__}: {exc})",
-            _UNRESOLVED_FIX_NESTED if "<locals>" in getattr(fn, "__qualname__", "") else _UNRESOLVED_FIX,
-        ) from None
+        raise _unresolved(fn, where, repr(text), exc, text=True) from None
+    return _resolve_refs(fn, where, name, value, text) if _has_forward_ref(value) else value
+
+
+def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None = None) -> Any:
+    """A type holding quoted names (`list["Node"]`, `Optional["Node"]`: written so for a class
+    defined further down) with each name looked up in fn's module, as `typing.get_type_hints`
+    does (pydantic would look in the package's module, not the learner's, and fail)."""
+    holder = types.SimpleNamespace(__annotations__={name: value})  # this parameter's annotation alone
+    try:
+        return typing.get_type_hints(holder, globalns=_namespace(fn), include_extras=True)[name]
+    except Exception as exc:
+        shown = repr(text) if text is not None else type_name(value)
+        raise _unresolved(fn, where, shown, exc, text=text is not None) from None
+
+
+def _namespace(fn: Any) -> dict[str, Any]:
+    """The globals fn's annotations are read in: those of the function it wraps (a decorator's
+    `functools.wraps`, `functools.lru_cache`), as `typing.get_type_hints` reads them; the
+    wrapper's own are its decorator's module's, where the learner's classes are not."""
+    if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__:
+        return fn.__globals__
+    try:
+        fn = inspect.unwrap(fn)
+    except ValueError:  # a __wrapped__ cycle (the signature could not be read either)
+        pass
+    return getattr(fn, "__globals__", {})
+
+
+def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
+    nested = "<locals>" in getattr(fn, "__qualname__", "")
+    return ToolDefinitionError(
+        where,
+        f"its annotation {shown} cannot be resolved ({type(exc).__name__}: {exc})",
+        (_UNRESOLVED_FIX_NESTED if text else _UNRESOLVED_FIX_QUOTED) if nested else _UNRESOLVED_FIX,
+    )
 
 
 _UNRESOLVED_FIX = "import the type at module level (not under TYPE_CHECKING)"
@@ -308,15 +338,27 @@ _UNRESOLVED_FIX_NESTED = (
     "define or import the type at module level: the annotation is text (`from __future__ import "
     "annotations`), read in the module, where a class made inside the enclosing function is not found"
 )
+_UNRESOLVED_FIX_QUOTED = (
+    "define or import the type at module level: a quoted name in an annotation is read in the module, "
+    "where a class made inside the enclosing function is not found"
+)
 
 
 def _has_forward_ref(tp: Any) -> bool:
+    """`tp` holds a name still to look up (a `str` or `ForwardRef`), outside a `Literal`'s values.
+    Read from `__args__` (an `Annotated`'s holds its type alone, not its metadata): reflection asks
+    it of every parameter typed `list[...]`, `X | None` and the like."""
     if isinstance(tp, (str, typing.ForwardRef)):
         return True
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is Annotated:
-        return _has_forward_ref(args[0])
-    return origin is not Literal and any(_has_forward_ref(a) for a in args)
+    args = getattr(tp, "__args__", None)
+    if not args or isinstance(tp, type):
+        return False
+    if type(tp) is not types.UnionType and getattr(tp, "__origin__", None) is Literal:  # `X | Y` has no origin
+        return False
+    for arg in args:
+        if not isinstance(arg, type) and _has_forward_ref(arg):  # a class (most are) holds no name to look up
+            return True
+    return False
 
 
 _ALIASES = frozenset({types.GenericAlias, type(typing.Type[int])})  # noqa: UP006 (typing.Type's own alias class)
@@ -465,6 +507,7 @@ def type_name(annotation: Any) -> str:
     for module in sorted({"typing", *_modules(annotation)}, key=len, reverse=True):
         text = text.replace(f"{module}.", "")
     text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
+    text = re.sub(r"ForwardRef\(('[^']*')[^)]*\)", r"\1", text)  # a quoted name, as it was written
     text = re.sub(r"FieldInfo\(annotation=NoneType, required=True(?:, metadata=\[(.*?)\])?\)", r"Field(\1)", text)
     return re.sub(r"\b(?:Ge|Gt|Le|Lt|MinLen|MaxLen|MultipleOf)\((\w+=[^()]*)\)", r"\1", text)
 

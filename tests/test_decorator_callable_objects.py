@@ -1,0 +1,52 @@
+"""A callable object whose `__call__` is a static or class method: a tool made of `__call__`.
+
+Such an object was refused as "written in C, not Python: it has no type hints or docstring"
+(`tools_from`), and `@tool(name=...)` on it said "the tool name '' is not 1-64 letters": only a
+plain-function `__call__` counted as Python."""
+
+from __future__ import annotations
+
+from toolkit.chat.messages import ToolCall
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import FEED_BACK_ALL, execute, tools_from
+
+
+class Echo:
+    """Echo a number."""
+
+    @staticmethod
+    def __call__(x: int) -> int:
+        return x
+
+
+class Times:
+    factor = 3
+
+    @classmethod
+    def __call__(cls, x: int) -> int:
+        """Multiply by the class's factor."""
+        return x * cls.factor
+
+
+def _run(tools, arguments: str) -> str:
+    return execute(ToolCall(id="c1", name=tools[0].name, arguments=arguments), tools, None, FEED_BACK_ALL).content
+
+
+def test_a_static_call_is_a_tool_named_after_its_class():
+    tools = tools_from(Echo())
+    assert (tools[0].name, tools[0].spec.description) == ("Echo", "Echo a number.")
+    assert tools[0].spec.parameters["properties"] == {"x": {"type": "integer"}}
+    assert _run(tools, '{"x": "2"}') == "2"
+
+
+def test_a_class_method_call_leaves_cls_out_of_the_schema():
+    tools = tools_from(Times())
+    assert (tools[0].name, tools[0].spec.description) == ("Times", "Multiply by the class's factor.")
+    assert list(tools[0].spec.parameters["properties"]) == ["x"]
+    assert _run(tools, '{"x": 2}') == "6"
+
+
+def test_tool_options_on_such_an_object_are_kept():
+    tools = tools_from(tool(name="echo")(Echo()))
+    assert tools[0].name == "echo"
+    assert _run(tools, '{"x": 5}') == "5"

@@ -1,0 +1,140 @@
+"""Quoted names in annotations, read in the learner's module.
+
+A class defined below the tool is written as a quoted name: `items: list["Item"]`,
+`one: Optional["Item"]`. Only a wholly quoted annotation (`one: "Item"`) was looked up; a quoted
+name inside a type went to pydantic as it was, which looked for it in the package's module and
+failed, and the tool was refused with "use a JSON-friendly type" (pydantic-ai, LangChain and
+the OpenAI Agents SDK all read such a function). A text annotation of a function wrapped by a
+decorator from another module (`functools.wraps`) or by `functools.lru_cache` was read in the
+decorator's module, so a class of the learner's module "could not be resolved"; it is read
+where the wrapped function was written, as `typing.get_type_hints` reads it.
+
+No `from __future__ import annotations` here: the quoted names must stay inside real types."""
+
+import functools
+import json
+from typing import Annotated, Optional
+
+import pytest
+from pydantic import BaseModel
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ToolDefinitionError
+from toolkit.tools.decorator import Param
+from toolkit.tools.execute import FEED_BACK_ALL, execute, tools_from
+
+
+def many(items: list["Item"], one: Optional["Item"] = None) -> str:
+    """Count items."""
+    return f"{len(items)} {one!r}"
+
+
+def keyed(by_sku: dict[str, "Item"], described: Annotated[list["Item"], Param("the items")]) -> str:
+    """Key items."""
+    return f"{sorted(by_sku)} {len(described)}"
+
+
+def missing(one: Optional["NoSuchItem"] = None) -> str:  # noqa: F821 (the name found nowhere)
+    """Refers to a class that is nowhere."""
+    return "never"
+
+
+def text_annotation(item: "Item") -> str:
+    """A wholly quoted annotation, as `from __future__ import annotations` writes every one."""
+    return repr(item)
+
+
+class Item(BaseModel):
+    n: int
+
+
+ITEM_DEF = {
+    "properties": {"n": {"type": "integer"}},
+    "required": ["n"],
+    "type": "object",
+    "additionalProperties": False,
+}
+
+
+def _call(tools, name, arguments):
+    return execute(ToolCall(id="c1", name=name, arguments=json.dumps(arguments)), tools, policies=FEED_BACK_ALL)
+
+
+def test_a_quoted_name_inside_a_type_is_read_in_the_module_of_the_function():
+    [made] = tools_from(many)
+    assert made.spec.parameters == {
+        "type": "object",
+        "properties": {
+            "items": {"items": {"$ref": "#/$defs/Item"}, "type": "array"},
+            "one": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}], "default": None},
+        },
+        "required": ["items"],
+        "additionalProperties": False,
+        "$defs": {"Item": ITEM_DEF},
+    }
+    result = _call([made], "many", {"items": [{"n": 1}, {"n": "2"}], "one": {"n": 3}})
+    assert (result.is_error, result.content) == (False, "2 Item(n=3)")
+
+
+def test_quoted_names_in_a_dict_and_under_annotated_metadata():
+    [made] = tools_from(keyed)
+    properties = made.spec.parameters["properties"]
+    assert properties["by_sku"] == {"additionalProperties": {"$ref": "#/$defs/Item"}, "type": "object"}
+    assert properties["described"] == {"items": {"$ref": "#/$defs/Item"}, "type": "array", "description": "the items"}
+    result = _call([made], "keyed", {"by_sku": {"b": {"n": 1}, "a": {"n": 2}}, "described": [{"n": 1}]})
+    assert (result.is_error, result.content) == (False, "['a', 'b'] 1")
+
+
+def test_a_quoted_name_found_nowhere_is_one_developer_error_naming_it():
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(missing)
+    assert str(caught.value) == (
+        f"@tool {__name__}.missing, parameter 'one': its annotation Optional['NoSuchItem'] cannot be resolved "
+        "(NameError: name 'NoSuchItem' is not defined). Fix: import the type at module level (not under TYPE_CHECKING)"
+    )
+
+
+def test_a_quoted_name_of_a_class_local_to_the_enclosing_function_says_why():
+    class Local(BaseModel):
+        n: int
+
+    def add(items: list["Local"]) -> str:
+        """Add."""
+        return "never"
+
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(add)
+    assert str(caught.value) == (
+        f"@tool {__name__}.test_a_quoted_name_of_a_class_local_to_the_enclosing_function_says_why.<locals>.add, "
+        "parameter 'items': its annotation list['Local'] cannot be resolved (NameError: name 'Local' is not "
+        "defined). Fix: define or import the type at module level: a quoted name in an annotation is read in "
+        "the module, where a class made inside the enclosing function is not found"
+    )
+
+
+def _decorator_of_another_module():
+    """A logging decorator written in another module: its wrapper's globals are that module's."""
+    namespace: dict = {"functools": functools}
+    exec(  # noqa: S102 - a module of its own, as `from helpers import logged` would give
+        "def logged(fn):\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(*args, **kwargs):\n"
+        "        return fn(*args, **kwargs)\n"
+        "    return wrapper\n",
+        namespace,
+    )
+    return namespace["logged"]
+
+
+def test_a_text_annotation_under_a_decorator_of_another_module_is_read_where_the_function_was_written():
+    wrapped = _decorator_of_another_module()(text_annotation)
+    [made] = tools_from(wrapped)
+    assert made.spec.parameters["properties"]["item"] == {"$ref": "#/$defs/Item"}
+    result = _call([made], "text_annotation", {"item": {"n": 4}})
+    assert (result.is_error, result.content) == (False, "Item(n=4)")
+
+
+def test_a_text_annotation_under_lru_cache_is_read_where_the_function_was_written():
+    cached = functools.lru_cache(text_annotation)
+    [made] = tools_from(cached)
+    assert made.spec.parameters["$defs"] == {"Item": ITEM_DEF}

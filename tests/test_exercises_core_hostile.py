@@ -352,3 +352,26 @@ def test_a_set_in_an_answer_reads_the_same_in_every_kernel():
     }
     assert len(texts) == 1, texts
     assert "not {'alpha', 'beta', 'delta', 'gamma'}" in texts.pop()
+
+
+def test_a_function_that_changes_the_working_directory_leaves_the_kernel_where_it_was(tmp_path, monkeypatch):
+    """make_skill moving into the check's temporary folder (deleted when the check ends) must not leave
+    the kernel in a folder that no longer exists, where every relative path of the next cells fails."""
+    import os
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+
+    def make_skill(root):
+        os.chdir(root)
+        Path("gift-wrapping").mkdir()
+        Path("gift-wrapping/SKILL.md").write_text(
+            "---\nname: gift-wrapping\ndescription: Use when a customer asks to gift-wrap an order.\n---\n"
+            "Ask for the order id and the card text.\n",
+            encoding="utf-8",
+        )
+
+    assert check("w10.skill_folder", make_skill).status == "passed"
+    assert os.getcwd() == str(tmp_path)
+    assert check("w6.truth_table", lambda behaviors, any_error: os.chdir("/")).status == "failed"
+    assert os.getcwd() == str(tmp_path)

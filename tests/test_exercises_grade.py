@@ -250,7 +250,7 @@ def test_the_worker_saves_the_notebook_after_each_cell(tmp_path, monkeypatch):
     target = tmp_path / "out.ipynb"
     seen = []
 
-    def execute(notebook, path, timeout, on_cell_executed):
+    def execute(notebook, path, timeout, on_cell_executed, client=None):
         notebook.cells[0].execution_count = 1
         on_cell_executed(cell=notebook.cells[0], cell_index=0, execute_reply={})
         seen.append(nbformat.read(target, as_version=4).cells[0].execution_count)

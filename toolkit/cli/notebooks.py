@@ -75,16 +75,18 @@ def execute(
     path: Path,
     timeout: int = 120,
     on_cell_executed: Callable[..., Any] | None = None,
+    client: type[Any] | None = None,
 ) -> None:
     """Run every cell in a fresh kernel, in the notebook's folder, without the LLM_* variables.
 
     timeout: seconds each cell may run; on_cell_executed: nbclient's hook, called after each cell
-    that finished (keyword arguments cell, cell_index, execute_reply)."""
+    that finished (keyword arguments cell, cell_index, execute_reply); client: a subclass of
+    nbclient's `NotebookClient` to run it with (the grader's keeps a cell's output bounded)."""
     from nbclient import NotebookClient
 
     saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("LLM_")}
     try:
-        NotebookClient(
+        (client or NotebookClient)(
             notebook,
             timeout=timeout,
             kernel_name="python3",

@@ -38,6 +38,9 @@ prediction with what the package really does — never the text of the code.
 - feedback quotes a value by its repr, or by what it is ("a function named helper") when the
   repr holds a memory address: the same answer always reads the same, in the notebook and in
   the grade report;
+- the kernel's working directory is the same after a check as before it: a learner's function
+  that changes it (into the check's temporary folder, deleted at its end) does not break the
+  relative paths of the cells after it;
 - `solution(id)` shows the reference cell only when asked.
 
 Each result also carries a JSON line (`application/vnd.toolkit.exercise+json`) that
@@ -385,7 +388,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             raise Untrusted(
                 f"your answer holds {untrusted_text(cls)}; answer with plain values or the package's objects"
             )
-        with _quiet(), _time_limit(limit):
+        with _quiet(), _same_directory(), _time_limit(limit):
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
@@ -450,6 +453,27 @@ def _time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+@contextmanager
+def _same_directory() -> Iterator[None]:
+    """The kernel's working directory as it was before the check: a learner's function that changes
+    it (`os.chdir(root)` in make_skill) would otherwise leave the kernel in the check's temporary
+    folder — deleted when the check ends, so every relative path in the cells after it fails."""
+    import os
+
+    try:
+        before = os.getcwd()
+    except OSError:  # already gone before the check: nothing to go back to
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            os.chdir(before)
+        except OSError:  # the learner's code deleted it: stay where it left the kernel
+            pass
 
 
 @contextmanager

@@ -132,6 +132,12 @@ def check_truth_table(fn: Any) -> Verdict:
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
 
 
+def _message_classes() -> tuple[type, ...]:
+    from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, UserMessage
+
+    return (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
+
+
 def random_conversation(rng: random.Random) -> list[Any]:
     from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 
@@ -227,6 +233,8 @@ def check_window(fn: Any) -> Verdict:
             return wrong(f"keep() returned {show(got)}; return the list of messages it keeps")
         if len(got) > len(messages):
             return wrong(f"for n={n} your window keeps more messages than the conversation has ({len(messages)})")
+        if odd := [m for m in got if not isinstance(m, _message_classes())]:
+            return wrong(f"keep() returned a list holding {show(odd[0])}; keep messages of the list it was given")
         if got != want:
             orphans = pair_results(got)[1]
             roles = " ".join(m.role for m in messages)

@@ -93,8 +93,10 @@ TARGET = "refund_payment"
 def check_find_query(answer: Any) -> Verdict:
     from toolkit.search.keyword import KeywordSearch
 
-    if isinstance(answer, str) or not isinstance(answer, (list, tuple)) or not 1 <= len(answer) <= 2:
+    if not isinstance(answer, (list, tuple)) or not 1 <= len(answer) <= 2:
         return wrong("answer with a list of one or two terms")
+    if odd := [term for term in answer if not isinstance(term, str)]:
+        return wrong(f'a search term is a text, such as "order", not {show(odd[0])}')
     search = KeywordSearch()
     found = search.search(search.index(catalog().tools), list(answer))
     ranking = ", ".join(f"{m.name} ({m.score:g})" for m in found) or "nothing"

@@ -87,7 +87,13 @@ def check_chain(fn: Any) -> Verdict:
 
     shop = shop_provider()
     try:
-        tools = attempt(fn, shop).provide()
+        exposed = attempt(fn, shop)
+        if not callable(getattr(exposed, "provide", None)):
+            return wrong(
+                f"expose() returned {show(exposed)}, not a tool provider; return the provider that "
+                "filter_tools / rename_tools give"
+            )
+        tools = exposed.provide()
         names = [t.name for t in tools]
         if names != ["order_lookup"]:
             return wrong(f"the model sees {names}")

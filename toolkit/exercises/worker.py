@@ -7,7 +7,11 @@ execution count it was submitted with: only what this run produces can count; a 
 lost its `source` or `metadata` (a hand-edited file nbformat still reads) gets empty ones, so
 it does not stop the cells after it. Every code cell
 is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
-cell running longer than SECONDS stops the run. One cell is added at the end (`LAST_CELL`): it
+cell running longer than SECONDS stops the run. A cell keeps at most `CELL_OUTPUT_LIMIT`
+characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
+printing and displays are dropped (one line says so) — check records and errors are always kept —
+so a learner's endless `print` loop cannot fill the worker's memory, the file, then the grader's.
+One cell is added at the end (`LAST_CELL`): it
 displays the record of every exercise checked in the kernel (`core.LAST`), so a check whose
 result was printed, assigned or followed by another line — shown as text or not at all, so with
 no record of its own — still counts, and the last check() of each exercise is the one graded.
@@ -21,13 +25,17 @@ Leaves out: reading the results (`toolkit.exercises.grade`).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
+from nbclient import NotebookClient
 
 from toolkit.cli.notebooks import execute
+from toolkit.exercises.core import MIME
 from toolkit.exercises.notebook import cell_tags
 
 TOLERATE = "raises-exception"
@@ -46,7 +54,13 @@ def run(source: Path, target: Path, seconds: int) -> None:
     notebook = prepared(nbformat.read(source, as_version=4))
     notebook.cells.append(nbformat.v4.new_code_cell(LAST_CELL, metadata={"tags": [LAST_TAG, TOLERATE]}))
     try:
-        execute(notebook, source.resolve(), timeout=seconds, on_cell_executed=lambda **_: save(notebook, target))
+        execute(
+            notebook,
+            source.resolve(),
+            timeout=seconds,
+            on_cell_executed=lambda **_: save(notebook, target),
+            client=CappedClient,
+        )
     except Exception as error:  # a timeout or a dead kernel: keep what ran, say why
         first = (str(error).strip().splitlines() or [""])[0]
         notebook.metadata["grade_error"] = f"{type(error).__name__}: {first[:200]}"
@@ -66,6 +80,76 @@ def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             tags = cell_tags(cell)  # a hand-edited cell may hold a string or null there
             cell.setdefault("metadata", {})["tags"] = tags + [TOLERATE] * (TOLERATE not in tags)
     return notebook
+
+
+CELL_OUTPUT_LIMIT = 1_000_000
+"""Characters of output one cell keeps (the course's largest cell shows under 100 000)."""
+NOTEBOOK_OUTPUT_LIMIT = 20_000_000
+"""Characters of output the whole notebook keeps."""
+CUT_NOTE = "[toolkit grade: this cell's output went past {limit:,} characters; the rest was not kept]\n"
+
+
+class CappedClient(NotebookClient):
+    """nbclient's client, keeping each cell's output (and the notebook's) within the limits: the
+    output that would go past them, and every one after it in that cell, is dropped before it is
+    stored — unless the grade needs it (a check record, an error, a display it may update) — and
+    one stream line says the output was cut."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._kept: dict[int, int] = {}  # cell index → characters of output kept since its last clear
+        self._cut: set[int] = set()  # the cells past their limit
+        self._total = 0
+        self.clear_before_next_output = False  # nbclient sets it per cell; `output` reads it from the first
+
+    def output(self, outs: list[Any], msg: dict[str, Any], display_id: str | None, cell_index: int) -> Any:
+        content = msg.get("content") or {}
+        if self.clear_before_next_output:  # nbclient clears the cell's outputs before storing this one
+            self._cleared(cell_index)
+        needed = display_id is not None or _is_record(content) or msg.get("msg_type") == "error"
+        size = _size(content)
+        room = min(CELL_OUTPUT_LIMIT - self._kept.get(cell_index, 0), NOTEBOOK_OUTPUT_LIMIT - self._total)
+        if cell_index not in self._cut and size > room:
+            self._cut.add(cell_index)
+            outs.append(nbformat.v4.new_output("stream", name="stderr", text=_cut_note()))
+        if cell_index in self._cut:
+            if not needed:
+                return None  # dropped: never stored, never written to the file
+            if msg.get("msg_type") == "error":  # the grade reads its name and value, not its traceback
+                content["traceback"] = [str(line)[:1000] for line in (content.get("traceback") or [])[-20:]]
+                content["evalue"] = str(content.get("evalue", ""))[:1000]
+            size = min(size, 2000)  # a needed output counts, but never locks the other cells out
+        self._kept[cell_index] = self._kept.get(cell_index, 0) + size
+        self._total += size
+        return super().output(outs, msg, display_id, cell_index)
+
+    def clear_output(self, outs: list[Any], msg: dict[str, Any], cell_index: int) -> None:
+        super().clear_output(outs, msg, cell_index)
+        if not outs:  # cleared at once (a clear that waits for the next output is seen in `output`)
+            self._cleared(cell_index)
+
+    def _cleared(self, cell_index: int) -> None:
+        self._kept[cell_index] = 0
+        self._cut.discard(cell_index)
+
+
+def _cut_note() -> str:
+    return CUT_NOTE.format(limit=CELL_OUTPUT_LIMIT)
+
+
+def _size(content: dict[str, Any]) -> int:
+    """About how many characters an output message's content holds (its text, or its data)."""
+    if isinstance(content.get("text"), str):
+        return len(content["text"])
+    data = content.get("data")
+    if isinstance(data, dict):
+        return sum(len(v) if isinstance(v, str) else len(json.dumps(v, default=str)) for v in data.values())
+    return len(json.dumps(content, default=str))
+
+
+def _is_record(content: dict[str, Any]) -> bool:
+    data = content.get("data")
+    return isinstance(data, dict) and MIME in data
 
 
 def save(notebook: nbformat.NotebookNode, target: Path) -> None:

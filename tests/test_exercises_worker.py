@@ -1,0 +1,96 @@
+"""The grading worker keeps a cell's output bounded: a learner's endless `print` loop must not fill the
+worker's memory, the executed file, then the grader's — while check records and errors still count."""
+
+import nbformat
+
+from toolkit.exercises import worker
+from toolkit.exercises.core import MIME
+from toolkit.exercises.worker import CELL_OUTPUT_LIMIT, NOTEBOOK_OUTPUT_LIMIT, CappedClient
+
+
+def message(msg_type, **content):
+    return {
+        "msg_type": msg_type,
+        "content": content,
+        "parent_header": {"msg_id": "run"},
+        "header": {"msg_type": msg_type},
+    }
+
+
+def stream(text):
+    return message("stream", name="stdout", text=text)
+
+
+def record(exercise):
+    data = {MIME: {"exercise": exercise, "status": "passed", "passed": True, "feedback": ""}, "text/plain": "✓"}
+    return message("display_data", data=data, metadata={})
+
+
+def client():
+    return CappedClient(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x") for _ in range(3)]))
+
+
+def kept_text(outs):
+    return sum(len(o.get("text", "")) for o in outs if o.get("output_type") == "stream")
+
+
+def test_a_cell_printing_past_its_limit_keeps_the_limit_and_says_so_records_and_errors_still_kept():
+    runner, outs = client(), []
+    chunk = "x" * (CELL_OUTPUT_LIMIT // 4)
+    for _ in range(20):
+        runner.output(outs, stream(chunk), None, 0)
+    runner.output(outs, record("w6.round_trips"), None, 0)
+    error = message("error", ename="KeyboardInterrupt", evalue="", traceback=["line"] * 10_000)
+    runner.output(outs, error, None, 0)
+    notes = [o for o in outs if o.get("name") == "stderr"]
+    assert kept_text(outs) - len(notes[0]["text"]) <= CELL_OUTPUT_LIMIT
+    assert notes[0]["text"].startswith("[toolkit grade: this cell's output went past 1,000,000 characters")
+    assert len(notes) == 1  # said once
+    assert [o["data"][MIME]["exercise"] for o in outs if o.get("output_type") == "display_data"] == ["w6.round_trips"]
+    [kept_error] = [o for o in outs if o.get("output_type") == "error"]
+    assert kept_error["ename"] == "KeyboardInterrupt" and len(kept_error["traceback"]) == 20
+
+
+def test_one_cell_past_its_limit_leaves_the_next_cell_its_own():
+    runner, first, second = client(), [], []
+    runner.output(first, stream("x" * (CELL_OUTPUT_LIMIT + 1)), None, 0)
+    runner.output(second, stream("hello\n"), None, 1)
+    assert [o["text"] for o in second] == ["hello\n"]
+
+
+def test_a_cleared_cell_starts_counting_again():
+    runner, outs = client(), []
+    runner.output(outs, stream("x" * (CELL_OUTPUT_LIMIT - 10)), None, 0)
+    runner.clear_output(outs, message("clear_output", wait=False), 0)
+    runner.output(outs, stream("y" * 100), None, 0)
+    assert [o["text"] for o in outs] == ["y" * 100]
+
+
+def test_the_whole_notebook_is_bounded_too(monkeypatch):
+    monkeypatch.setattr(worker, "NOTEBOOK_OUTPUT_LIMIT", 3 * CELL_OUTPUT_LIMIT // 2)
+    runner, cells = client(), [[], [], []]
+    for index, outs in enumerate(cells):
+        runner.output(outs, stream("x" * (CELL_OUTPUT_LIMIT - 1)), None, index)
+    assert kept_text(cells[0]) == CELL_OUTPUT_LIMIT - 1
+    assert "x" not in "".join(o["text"] for o in cells[1] + cells[2])  # only the note that it was cut
+    assert NOTEBOOK_OUTPUT_LIMIT >= 10 * CELL_OUTPUT_LIMIT  # the real limit leaves room for many loud cells
+
+
+def test_an_endless_print_loop_leaves_a_small_executed_notebook_with_its_checks(tmp_path):
+    source = tmp_path / "06_week6_round_trip_loop.ipynb"
+    cells = [
+        nbformat.v4.new_code_cell(
+            "from toolkit.exercises import check\n"
+            "for _ in range(40):\n    print('x' * 100_000, flush=True)\n"
+            "check('w6.round_trips', 2)"
+        ),
+        nbformat.v4.new_code_cell("while True:\n    print('y' * 100_000)"),
+    ]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), source)
+    target = tmp_path / "out.ipynb"
+    worker.run(source, target, 5)
+    assert target.stat().st_size < 3 * CELL_OUTPUT_LIMIT
+    executed = nbformat.read(target, as_version=4)
+    assert executed.metadata["grade_error"].startswith("CellTimeoutError")
+    records = [o["data"][MIME] for o in executed.cells[0].outputs if MIME in o.get("data", {})]
+    assert [(r["exercise"], r["passed"]) for r in records] == [("w6.round_trips", True)]

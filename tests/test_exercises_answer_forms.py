@@ -198,3 +198,30 @@ def test_stream_kinds_given_as_the_event_classes_are_their_names():
 
     result = check("w4.stream_order", [ToolCallDelta, ToolStarted, ToolFinished, TextDelta])
     assert result.passed, result.feedback
+
+
+FUNCTION_EXERCISES = [
+    "w1.usage_build",
+    "w2.backoff",
+    "w3.normalize",
+    "w6.truth_table",
+    "w6.window",
+    "w8.score",
+    "w9.chain",
+    "w10.skill_folder",
+]
+
+
+@pytest.mark.parametrize("exercise", FUNCTION_EXERCISES)
+@pytest.mark.parametrize(("answer", "shown"), [(3, "3"), (None, "None"), ("keep", "'keep'"), ([1, 2], "[1, 2]")])
+def test_a_function_exercise_answered_with_something_else_says_what_to_answer_not_that_it_crashed(
+    exercise, answer, shown
+):
+    """Before: "running your answer failed with TypeError: expected a function, got int" — worded
+    like a crash of the learner's code, where the other checks say what to answer with."""
+    result = check(exercise, answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"answer with a function (its name, without calling it), not {shown}",
+    )
+    assert result.hint  # a failed try: the hint follows

@@ -14,6 +14,9 @@ prediction with what the package really does — never the text of the code.
   or `raise NotImplementedError` in their function;
 - `check(id)` without an answer, or `check(answer, id)` the other way round, is a one-line
   error saying how to call it;
+- a check that runs the learner's function, given anything else (a number, what a call of the
+  function returned), is a failed try that says so — "answer with a function …, not 3" — as a
+  wrong kind of answer is everywhere, not a crash;
 - a failed try shows the checker's feedback (specific to the mistake) and the hint; a wrong
   prediction is told which part is wrong and, where the checker knows it, the misconception —
   never the value it should have been (else any first try, then the value read off the
@@ -105,6 +108,10 @@ class AsyncAnswer(Exception):
 
 class Replaced(Exception):
     """A checker's reference is no longer the package's own: code in the kernel replaced it."""
+
+
+class NotAFunction(Exception):
+    """A check that runs the learner's function was given something else (a number, a call's result)."""
 
 
 @dataclass(frozen=True)
@@ -323,8 +330,8 @@ def reference(module: str, *path: str) -> Any:
 
 def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; whatever it raises (but Ctrl-C) becomes a `LearnerError`."""
-    if not callable(fn):
-        raise TypeError(f"expected a function, got {type(fn).__name__}")
+    if not callable(fn):  # the answer is the wrong kind of thing: say so as any check does, not as a crash
+        raise NotAFunction(f"answer with a function (its name, without calling it), not {show(fn)}")
     try:
         value = fn(*args, **kwargs)
     except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
@@ -392,7 +399,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except (Untrusted, Replaced, AsyncAnswer) as error:
+    except (Untrusted, Replaced, AsyncAnswer, NotAFunction) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")

@@ -28,3 +28,13 @@ def test_a_notebook_that_cannot_be_written_back_is_refused_before_it_runs(tmp_pa
     assert ran == []
     assert capsys.readouterr().err == f"error: {path} cannot be written (Operation not permitted); nothing was run\n"
     assert path.read_bytes() == WELCOME.read_bytes()
+
+
+def test_a_notebook_saved_with_a_utf8_byte_order_mark_is_read_and_written_back_without_it(tmp_path, capsys):
+    """Before: "error: … is not a notebook nbformat can read (NotJSONError)" for a file Notepad saved."""
+    path = tmp_path / "bom.ipynb"
+    path.write_bytes(b"\xef\xbb\xbf" + WELCOME.read_bytes())
+    assert main(["notebooks", "--no-execute", str(path)]) == 0
+    assert capsys.readouterr().out == f"cleaned: {path}\n"
+    assert not path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert notebooks_cli.read(path).cells[0].source == notebooks_cli.read(WELCOME).cells[0].source

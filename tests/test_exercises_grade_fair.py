@@ -282,3 +282,12 @@ def test_ctrl_c_half_way_keeps_the_rows_of_the_notebooks_graded_before(tmp_path,
     captured = capsys.readouterr()
     assert captured.err == f"\nstopped (Ctrl-C) after 2 of 3 notebooks: their 2 rows are in {out}\n"
     assert "total" in captured.out
+
+
+def test_a_notebook_saved_with_a_utf8_byte_order_mark_is_graded(tmp_path):
+    """Before: its one row read "not a notebook: cannot be read (NotJSONError)" — a passing notebook
+    that an editor on Windows saved with the mark got 0 marks. The worker reads its copy too."""
+    path = hand_edited(tmp_path / "bom.ipynb", [PASSING])
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows

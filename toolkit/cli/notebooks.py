@@ -32,6 +32,14 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOTEBOOK_METADATA = ("kernelspec", "language_info")
 
 
+def read(path: Path) -> nbformat.NotebookNode:
+    """The notebook at `path`, as version 4. A UTF-8 file that starts with a byte-order mark (as Notepad
+    and some Windows tools save one) is read too: the mark says nothing about the notebook, and
+    nbformat alone would call the file "not JSON"."""
+    with open(path, encoding="utf-8-sig") as f:
+        return nbformat.read(f, as_version=4)
+
+
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Strip metadata to the allow-list and drop widget-view outputs (in place, returned)."""
     notebook.metadata = {k: v for k, v in notebook.metadata.items() if k in NOTEBOOK_METADATA}
@@ -114,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {path} cannot be written ({problem}); nothing was run", file=sys.stderr)
             return 2
         try:
-            notebook = nbformat.read(path, as_version=4)
+            notebook = read(path)
         except Exception as exc:  # not JSON, not a notebook, an unknown nbformat version
             print(f"error: {path} is not a notebook nbformat can read ({type(exc).__name__})", file=sys.stderr)
             return 2

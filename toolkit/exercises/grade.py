@@ -53,6 +53,7 @@ from typing import Any
 
 import nbformat
 
+from toolkit.cli.notebooks import read
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
@@ -161,7 +162,7 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
             warnings.simplefilter("ignore")
-            submitted = nbformat.read(path, as_version=4)
+            submitted = read(path)
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)

@@ -34,7 +34,7 @@ from typing import Any
 import nbformat
 from nbclient import NotebookClient
 
-from toolkit.cli.notebooks import execute
+from toolkit.cli.notebooks import execute, read
 from toolkit.exercises.core import MIME
 from toolkit.exercises.notebook import cell_tags
 
@@ -51,7 +51,7 @@ for _toolkit_result in list(_toolkit_last.values()):
 
 
 def run(source: Path, target: Path, seconds: int) -> None:
-    notebook = prepared(nbformat.read(source, as_version=4))
+    notebook = prepared(read(source))
     notebook.cells.append(nbformat.v4.new_code_cell(LAST_CELL, metadata={"tags": [LAST_TAG, TOLERATE]}))
     try:
         execute(

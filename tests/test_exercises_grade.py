@@ -274,6 +274,24 @@ def test_each_submission_runs_in_a_fresh_folder_of_its_own(tmp_path):
     assert copies[0].parent != copies[1].parent and path.parent not in (copies[0].parent, copies[1].parent)
 
 
+def test_the_graders_own_files_are_beyond_the_submissions_folder_and_the_one_above(tmp_path, monkeypatch):
+    """Before: the executed notebook, the worker's log and the worker's working directory (on its
+    `sys.path`) were the parent of the kernel's folder: `..` to the learner's code."""
+    import toolkit.exercises.grade as grade
+
+    seen = {}
+
+    def run_worker(command, folder, log, limit, check_seconds):
+        seen.update(copy=Path(command[-3]), out=Path(command[-2]), log=log, cwd=folder)
+        return True
+
+    monkeypatch.setattr(grade, "_run_worker", run_worker)
+    grade._execute(write(tmp_path, "a.ipynb", [nbformat.v4.new_code_cell("x = 1")]), 5)
+    reach = seen["copy"].parent.parent  # what `..` reaches from the kernel's working directory
+    for own in (seen["out"].parent, seen["log"].parent, seen["cwd"]):
+        assert own != reach and reach not in own.parents, (own, reach)
+
+
 FAKE_WORKER = """
 import json, subprocess, sys, time
 out, pid_file = sys.argv[1], sys.argv[2]

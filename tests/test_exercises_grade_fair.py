@@ -291,3 +291,21 @@ def test_a_notebook_saved_with_a_utf8_byte_order_mark_is_graded(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     rows = grade_notebook(path, seconds=60)
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
+
+
+def test_a_notebook_that_deletes_the_folders_around_it_keeps_its_marks(tmp_path):
+    """Before: the grader's executed notebook and log lay next to the kernel's working folder, so
+    a cell deleting the files there or the folder itself deleted them: one row "could not be
+    executed: no output" and 0 marks, even for the checks that passed before that cell."""
+    siblings = "import os\nfor name in os.listdir('..'):\n    if os.path.isfile(os.path.join('..', name)):\n"
+    siblings += "        os.remove(os.path.join('..', name))"
+    after = dict(PASSING, metadata={"tags": ["exercise:w6.course_bound"]}, source="check('w6.course_bound', 5)")
+    cells = [
+        PASSING,
+        dict(PASSING, metadata={}, source=siblings),
+        dict(PASSING, metadata={}, source="import shutil\nshutil.rmtree(os.path.abspath('..'))"),
+        after,
+    ]
+    rows = grade_notebook(hand_edited(tmp_path / "wipes.ipynb", cells), seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True), ("w6.course_bound", True)], rows
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wipes.ipynb"]

@@ -1,5 +1,8 @@
 """The grading worker keeps a cell's output bounded: a learner's endless `print` loop must not fill the
-worker's memory, the executed file, then the grader's — while check records and errors still count."""
+worker's memory, the executed file, then the grader's — while check records and errors still count; and it
+saves what ran even after a cell deleted the folder it saves into."""
+
+import shutil
 
 import nbformat
 
@@ -94,3 +97,14 @@ def test_an_endless_print_loop_leaves_a_small_executed_notebook_with_its_checks(
     assert executed.metadata["grade_error"].startswith("CellTimeoutError")
     records = [o["data"][MIME] for o in executed.cells[0].outputs if MIME in o.get("data", {})]
     assert [(r["exercise"], r["passed"]) for r in records] == [("w6.round_trips", True)]
+
+
+def test_the_worker_still_saves_after_a_cell_deleted_its_folder(tmp_path):
+    """Before: FileNotFoundError, the worker crashed, and every result of the cells before was lost."""
+    target = tmp_path / "grader" / "executed.ipynb"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+    worker.save(notebook, target)
+    shutil.rmtree(target.parent)  # a learner's clean-up of the temporary folders
+    worker.save(notebook, target)
+    assert nbformat.read(target, as_version=4).cells[0].source == "x = 1"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["executed.ipynb"]

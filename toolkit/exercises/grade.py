@@ -8,7 +8,8 @@ Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no 
 variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
 `HF_TOKEN` is not the submissions' to read), on a copy in a
 fresh private folder (its kernel's working directory, so one submission cannot plant files
-another imports), with a time limit per cell: a cell longer than the limit is stopped and the
+another imports; the grader's own files are in another, so a notebook that deletes its folder or
+the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
 start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercises checked before
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
@@ -197,12 +198,18 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
     """Run the worker on a private copy; (executed notebook or None, problem or "").
 
     Each submission gets its own fresh folder: the kernel runs there, so nothing one notebook
-    writes in its working directory (which is on `sys.path`) reaches another."""
+    writes in its working directory (which is on `sys.path`) reaches another. The grader's own
+    files (the executed notebook, the worker's log) are in a second temporary folder, neither that
+    one nor its parent: a notebook that deletes its folder, the folder above or the files next to
+    it (`shutil.rmtree(os.path.abspath(".."))`) cannot take the results of the cells before with it."""
     limit = seconds + START_ALLOWANCE_S
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as name:
-        folder = Path(name)
+    with (
+        tempfile.TemporaryDirectory(prefix="toolkit-grade-", ignore_cleanup_errors=True) as own,
+        tempfile.TemporaryDirectory(prefix="toolkit-submission-", ignore_cleanup_errors=True) as sandbox,
+    ):
+        folder = Path(own)
         out, log = folder / "executed.ipynb", folder / "worker.log"
-        command = _worker_command(private_copy(path, folder), out, seconds)
+        command = _worker_command(private_copy(path, Path(sandbox)), out, seconds)
         finished = _run_worker(command, folder, log, limit, check_limit_s(seconds))
         executed = _read(out)
         if not finished:

@@ -153,7 +153,10 @@ def _is_record(content: dict[str, Any]) -> bool:
 
 
 def save(notebook: nbformat.NotebookNode, target: Path) -> None:
-    """Write `target` whole or not at all: a kill mid-write leaves the previous version."""
+    """Write `target` whole or not at all: a kill mid-write leaves the previous version. Its folder
+    is made again if a cell deleted it (a learner's clean-up of the temporary folders): the results
+    so far are then still written, not lost with a crash of the worker."""
+    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     nbformat.write(notebook, partial)
     os.replace(partial, target)

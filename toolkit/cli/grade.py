@@ -5,10 +5,13 @@ limit per cell (`--timeout`) and, a minute above it, one for the whole notebook,
 `notebook,exercise,passed,feedback` — one row per notebook and exercise — then prints a
 summary table. A file that is not a notebook, crashes or hangs gets a row saying so
 and grading goes on. An `--out` that names one of the submissions is refused before anything
-runs: the CSV would overwrite a learner's work. So is a path that does not exist (a typo) and a
-set of paths with no notebook in them: one line, exit status 2, and the CSV left as it was. Rows are written as each notebook is graded:
-Ctrl-C half-way keeps the rows of every notebook graded before, and says how far it got (exit
-130). See `toolkit.exercises.grade`.
+runs: the CSV would overwrite a learner's work (as would its partial file, below). So is a path that
+does not exist (a typo) and a set of paths with no notebook in them: one line, exit status 2, and
+the CSV left as it was. Rows are written as each notebook is graded, to `OUT.partial` next to the
+CSV, which replaces it when the run ends: Ctrl-C half-way keeps the rows of every notebook graded
+before, and says how far it got (exit 130); a run killed hard (SIGKILL, power loss) leaves the
+previous CSV as it was, and the partial file (the next run overwrites it). See
+`toolkit.exercises.grade`.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -27,7 +30,13 @@ MAX_TIMEOUT_S = 86_400
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, help="notebooks, or folders of notebooks")
-    parser.add_argument("--out", type=out_file, default="grades.csv", help="the CSV to write (default grades.csv)")
+    parser.add_argument(
+        "--out",
+        type=out_file,
+        default="grades.csv",
+        help="the CSV to write (default grades.csv); it is replaced when the run ends, Ctrl-C included, and a run "
+        "killed hard leaves it as it was",
+    )
     parser.add_argument(
         "--timeout",
         type=time_limit,
@@ -49,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from toolkit.errors import ConfigurationError
-    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, summary
+    from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, partial_path, summary
 
     _check_paths(args.paths, args.out)
     notebooks = find_notebooks(args.paths)
@@ -59,10 +68,16 @@ def run(args: argparse.Namespace) -> int:
             f"nothing was graded and {args.out} was left as it was"
         )
     out = os.path.realpath(args.out)
+    partial = str(partial_path(Path(out)))
     if any(os.path.realpath(path) == out for path in notebooks):
         raise ConfigurationError(
             f"grade --out {args.out}: that is one of the notebooks to grade, and the CSV would overwrite it; "
             "give another file, e.g. --out grades.csv"
+        )
+    if any(partial in (os.path.realpath(path), os.path.abspath(path)) for path in notebooks):
+        raise ConfigurationError(
+            f"grade --out {args.out}: the CSV is written first to {partial}, one of the files to grade, and "
+            "would overwrite it; give another file, e.g. --out grades.csv"
         )
     rows: list[Row] = []
     try:

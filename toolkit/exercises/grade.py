@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import nbformat
 
@@ -322,14 +322,61 @@ def grade_paths(paths: Sequence[Path], seconds: int = 120) -> list[Row]:
 HEADER = ["notebook", "exercise", "passed", "feedback"]
 
 
+def partial_path(out: Path) -> Path:
+    """The file the CSV is written to before it replaces `out`: next to it, so the rename is atomic."""
+    return out.with_name(out.name + ".partial")
+
+
 @contextmanager
 def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
-    """A CSV writer on `out` (its folder made), the header written, and the file."""
+    """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
+
+    They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
+    done, Ctrl-C or an error — with the rows written so far: a run killed hard (SIGKILL, power
+    loss) never gets there and leaves `out` as it was (last week's grades), plus the partial file
+    with the rows graded before, which the next run overwrites. A link is followed (the file it
+    names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
+    pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
+    to), the rows are written to `out` itself, as they come."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8", errors="backslashreplace") as f:
-        writer = csv.writer(f)
-        writer.writerow(HEADER)
-        yield writer, f
+    target = Path(os.path.realpath(out))
+    partial = None if out.exists() and not out.is_file() else _open_partial(partial_path(target))
+    try:
+        with partial or _open_csv(out) as f:
+            writer = csv.writer(f)
+            writer.writerow(HEADER)
+            try:
+                yield writer, f
+            finally:
+                if partial is not None:
+                    f.flush()
+                    os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the rows
+    finally:
+        if partial is not None:
+            _keep_mode(target, Path(partial.name))
+            os.replace(partial.name, target)
+
+
+def _open_csv(path: Path) -> TextIO:
+    return open(path, "w", newline="", encoding="utf-8", errors="backslashreplace")
+
+
+def _open_partial(path: Path) -> TextIO | None:
+    """`path` opened afresh (a stray one from a killed run is removed, never written through: it may be
+    a link), or None when this folder takes no new file."""
+    try:
+        path.unlink(missing_ok=True)
+        return _open_csv(path)
+    except OSError:
+        return None
+
+
+def _keep_mode(old: Path, new: Path) -> None:
+    """`new` with the permissions of `old`, the file it replaces (a teacher's 0600 grades stay private)."""
+    try:
+        shutil.copymode(old, new)
+    except OSError:  # no old file: the new one keeps this user's default
+        pass
 
 
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
@@ -341,9 +388,10 @@ def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
 
 
 def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, rows: list[Row]) -> Path:
-    """Grade each notebook and write its rows to the CSV at once, appending them to `rows` too: a
-    run stopped half-way (Ctrl-C after an hour, a crash) leaves every notebook graded before in
-    the file, and in `rows` for the caller's summary."""
+    """Grade each notebook and write its rows at once (to the partial file that replaces the CSV at
+    the end, `_csv_file`), appending them to `rows` too: a run stopped half-way (Ctrl-C after an
+    hour, a crash) leaves every notebook graded before in the CSV, and in `rows` for the caller's
+    summary; one killed hard leaves the CSV as it was before the run."""
     out = Path(out)
     with _csv_file(out) as (writer, f):
         for path in notebooks:

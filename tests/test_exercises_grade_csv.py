@@ -1,0 +1,154 @@
+"""The grades CSV: replaced whole when a run ends (Ctrl-C too), never emptied by a run that is killed.
+
+Grading itself is replaced by a stand-in (`grade_notebook` patched): these tests are about the file.
+"""
+
+import csv
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import toolkit.exercises.grade as grade
+from toolkit.cli.main import main
+from toolkit.exercises.grade import Row
+
+OLD = "notebook,exercise,passed,feedback\nlast-week.ipynb,w6.round_trips,1,passed\n"
+
+KILLED_RUN = """
+import sys
+from pathlib import Path
+
+import toolkit.exercises.grade as grade
+from toolkit.cli.main import main
+
+def grade_one(path, seconds=120):
+    if path.name == "b.ipynb":  # the first is graded: say so, then hang until killed
+        print("graded a", flush=True)
+        sys.stdin.read()
+    return [grade.Row(str(path), "w6.round_trips", True, "passed")]
+
+grade.grade_notebook = grade_one
+main(["grade", sys.argv[1], "--out", sys.argv[2]])
+"""
+
+
+def notebooks(folder: Path, *names: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        (folder / name).write_text("{}")
+    return folder
+
+
+def passing(path, seconds=120):
+    return [Row(str(path), "w6.round_trips", True, "passed")]
+
+
+def read_rows(path: Path) -> list[list[str]]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.reader(f))
+
+
+def test_a_run_killed_hard_leaves_the_old_csv_and_the_next_run_replaces_its_partial_file(tmp_path, monkeypatch):
+    """Before: the CSV was emptied when the run started, so a run killed with SIGKILL (or a power
+    cut) an hour in left a file holding only what it had graded: last week's grades were gone."""
+    submissions = notebooks(tmp_path / "sub", "a.ipynb", "b.ipynb")
+    out = tmp_path / "grades.csv"
+    out.write_text(OLD)
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_RUN, str(submissions), str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline() == "graded a\n"  # it is half-way, hanging on b
+        assert out.read_text() == OLD  # while it runs, too
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdin.close()
+        child.stdout.close()
+    assert out.read_text() == OLD
+    partial = tmp_path / "grades.csv.partial"
+    assert [row[0] for row in read_rows(partial)] == ["notebook", str(submissions / "a.ipynb")]
+
+    monkeypatch.setattr(grade, "grade_notebook", passing)
+    assert main(["grade", str(submissions), "--out", str(out)]) == 0
+    assert [row[0] for row in read_rows(out)][1:] == [str(submissions / "a.ipynb"), str(submissions / "b.ipynb")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+
+
+def test_ctrl_c_replaces_the_old_csv_with_the_rows_graded_so_far_and_leaves_no_partial_file(
+    tmp_path, monkeypatch, capsys
+):
+    submissions = notebooks(tmp_path / "sub", "a.ipynb", "b.ipynb")
+    out = tmp_path / "grades.csv"
+    out.write_text(OLD)
+
+    def grade_one(path, seconds=120):
+        if path.name == "b.ipynb":
+            raise KeyboardInterrupt
+        return passing(path)
+
+    monkeypatch.setattr(grade, "grade_notebook", grade_one)
+    assert main(["grade", str(submissions), "--out", str(out)]) == 130
+    assert read_rows(out) == [grade.HEADER, [str(submissions / "a.ipynb"), "w6.round_trips", "1", "passed"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+    assert "their 1 row are in" in capsys.readouterr().err
+
+
+def test_a_linked_csv_stays_a_link_and_the_file_it_names_keeps_its_permissions(tmp_path, monkeypatch):
+    submissions = notebooks(tmp_path / "sub", "a.ipynb")
+    (tmp_path / "private").mkdir()
+    real = tmp_path / "private" / "grades.csv"
+    real.write_text(OLD)
+    real.chmod(0o600)
+    link = tmp_path / "grades.csv"
+    link.symlink_to(real)
+    monkeypatch.setattr(grade, "grade_notebook", passing)
+    assert main(["grade", str(submissions), "--out", str(link)]) == 0
+    assert link.is_symlink() and read_rows(real)[1][0] == str(submissions / "a.ipynb")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+    assert sorted(p.name for p in real.parent.iterdir()) == ["grades.csv"]
+
+
+def test_a_csv_that_is_no_regular_file_is_written_as_the_rows_come(tmp_path):
+    """A pipe (as `--out /dev/stdout` is under `| tee`): nothing to replace, nothing to lose."""
+    fifo = tmp_path / "grades.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    grade.write_csv([Row("a.ipynb", "w6.round_trips", True, "passed")], fifo)
+    reader.join(timeout=30)  # a guard: it ends as soon as the writer closes the pipe
+    assert received == [b"notebook,exercise,passed,feedback\r\na.ipynb,w6.round_trips,1,passed\r\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(os.listdir(tmp_path)) == ["grades.fifo"]
+
+
+def test_an_out_whose_partial_file_is_a_submission_is_refused(tmp_path, capsys):
+    submissions = notebooks(tmp_path / "sub", "hw.ipynb.partial")
+    kept = (submissions / "hw.ipynb.partial").read_text()
+    out = submissions / "hw.ipynb"
+    assert main(["grade", str(submissions / "hw.ipynb.partial"), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: grade --out {out}: the CSV is written first to {out}.partial, one of the files to grade, and "
+        "would overwrite it; give another file, e.g. --out grades.csv\n"
+    )
+    assert (submissions / "hw.ipynb.partial").read_text() == kept and not out.exists()
+
+
+def test_where_no_partial_file_can_be_made_the_csv_is_still_written_in_place(tmp_path, monkeypatch):
+    """A folder this user may not add to has the same effect as this: the partial file cannot be made."""
+    submissions = notebooks(tmp_path / "sub", "a.ipynb")
+    out = tmp_path / "grades.csv"
+    out.write_text(OLD)
+    (tmp_path / "grades.csv.partial").mkdir()
+    (tmp_path / "grades.csv.partial" / "kept").write_text("someone's")
+    monkeypatch.setattr(grade, "grade_notebook", passing)
+    assert main(["grade", str(submissions), "--out", str(out)]) == 0
+    assert read_rows(out)[1][0] == str(submissions / "a.ipynb")
+    assert (tmp_path / "grades.csv.partial" / "kept").read_text() == "someone's"

@@ -26,3 +26,14 @@ def test_solutions_into_the_notebooks_folder_itself_are_refused_and_the_starters
         "would overwrite the course notebooks' starter code; give another folder, e.g. --solutions solutions\n"
     )
     assert {p.name: p.read_bytes() for p in notebooks.glob("*.ipynb")} == before
+
+
+def test_update_reads_a_notebook_saved_with_a_byte_order_mark(tmp_path, capsys):
+    """`exercises --update` read a UTF-8 notebook with a byte-order mark (Notepad's) as "not a notebook", as
+    `grade` did; both read it now (the file written back has no mark)."""
+    name = "06_week6_round_trip_loop.ipynb"
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + (COURSE / name).read_bytes())
+    assert main(["exercises", "--update", str(path)]) == 0
+    assert capsys.readouterr().out == f"{path}: Exercises section of week 6 written\n"
+    assert not path.read_bytes().startswith(b"\xef\xbb\xbf")

@@ -101,13 +101,12 @@ def update(paths: list[Path]) -> int:
 
 def read(path: Path) -> Any:
     """The notebook at `path`; one line naming the file when it is missing or not a notebook."""
-    import nbformat
-
+    from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
 
     if not path.is_file():
         raise FileNotFoundError(f"no such notebook: {path}")
     try:
-        return nbformat.read(path, as_version=4)
+        return notebooks.read(path)  # a byte-order mark too, as `grade` reads it
     except Exception as exc:  # not JSON, not UTF-8, not a notebook, an unknown nbformat version
         raise ConfigurationError(f"{path} is not a notebook nbformat can read ({type(exc).__name__})") from None

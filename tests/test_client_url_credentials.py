@@ -54,3 +54,58 @@ def test_a_basic_credential_the_gateway_echoes_is_masked_in_the_error_and_never_
         client.chat(QUESTION)
     assert str(caught.value).startswith(f"HTTP 401: Incorrect API key provided: ***{BASIC[-4:]}.")
     assert BASIC not in cassette.read_text() and BASIC not in repr(list(client.exchanges))
+
+
+class BearerOnly(httpx.BaseTransport):
+    """A gateway that takes only a Bearer key: a Basic credential is refused, as OpenAI refuses it."""
+
+    def __init__(self):
+        self.requests = []
+
+    def handle_request(self, request):
+        self.requests.append(request)
+        if request.headers["authorization"].startswith("Bearer "):
+            return httpx.Response(
+                200, json={"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}
+            )
+        return httpx.Response(401, json={"error": {"message": "You didn't provide an API key."}})
+
+
+KEY = "sk-proj-" + "K3y" * 8
+
+
+def test_a_401_to_the_urls_basic_auth_says_the_user_info_went_in_place_of_the_key(tmp_path):
+    """httpx sends a URL's user info as `Authorization: Basic …`, over the client's Bearer header:
+    LLM_API_KEY never reaches the gateway. The 401 says so, not "check LLM_API_KEY"; and neither
+    the password nor its Basic spelling is in the error, its chain, the exchanges or the cassette."""
+    from toolkit.course.live import explain
+
+    cassette, gateway = tmp_path / "c.jsonl", BearerOnly()
+    client = ChatClient(URL, KEY, "m", transport=RecordingTransport(cassette, gateway))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert gateway.requests[0].headers["authorization"] == f"Basic {BASIC}"  # what httpx does: the key is not sent
+    assert str(caught.value) == (
+        "HTTP 401: You didn't provide an API key. — LLM_BASE_URL carries user info (user:password@), which httpx "
+        "sends as Basic auth in place of LLM_API_KEY: check that user and password, or take them out of "
+        "LLM_BASE_URL to send LLM_API_KEY (not retried)"
+    )
+    assert explain(caught.value, client) == (
+        "The gateway at http://alice:***@gw.test/v1 refused the user and password in LLM_BASE_URL (HTTP 401; "
+        "httpx sends them as Basic auth in place of LLM_API_KEY). Check them, or take them out of LLM_BASE_URL "
+        "to send LLM_API_KEY."
+    )
+    shown = [*_reachable(caught.value), explain(caught.value, client), repr(list(client.exchanges))]
+    shown.append(cassette.read_text())
+    assert [text for text in shown if PASSWORD in text or BASIC in text] == []
+
+
+def test_without_user_info_the_key_goes_as_bearer_and_a_401_blames_the_key():
+    gateway = BearerOnly()
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=gateway)
+    assert client.chat(QUESTION).message.content == "hi"
+    assert gateway.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    refusing = ChatClient("http://gw.test/v1", KEY, "m", transport=EchoKey())
+    with pytest.raises(CallerError) as caught:
+        refusing.chat(QUESTION)
+    assert str(caught.value).endswith("— check LLM_API_KEY (not retried)")

@@ -12,6 +12,7 @@ What is left are failures talking to the gateway, triaged three ways. The whole 
     ├── ModelCallError                talking to the gateway failed
     │   ├── TransientError            timeout, connection drop, 429, 5xx (or a 200 naming one): retried, then raised
     │   ├── CallerError               any other 4xx: the request is wrong; never retried
+    │   │   └── OutOfCreditError      a 402, or a 429 saying the account has no credit or quota left
     │   └── BadResponseError          200 but the body is unusable (not JSON, no choices, an empty reply, ...)
     │       ├── TruncatedStreamError  the SSE stream ended before [DONE]
     │       └── NotAStreamError       a stream request was answered with plain JSON
@@ -134,11 +135,23 @@ class TransientError(ModelCallError):
 
 
 class CallerError(ModelCallError):
-    """A 4xx other than 429: the request itself is wrong; retrying cannot help."""
+    """A 4xx other than 429 (or a 429 that no wait will cure): the request itself is wrong, or
+    the account; retrying cannot help."""
 
     def refuses(self, field: str) -> bool:
         """Whether this is a 400 naming the request's `field` (a gateway that does not know it)."""
         return self.status == 400 and field in f"{self} {self.body}"
+
+
+class OutOfCreditError(CallerError):
+    """The account has no credit or quota left: a 402, or a 429 (or a 403, or an error inside a
+    200) that says so (`"code": "insufficient_quota"`, "余额不足"; `toolkit.chat.credit`). A rate
+    limit passes, this does not: raised at once, never retried."""
+
+    hint = (
+        "The account behind the key has no credit or quota left, and waiting will not change that: "
+        "add credit or raise the limit in the provider's billing settings, or use another key."
+    )
 
 
 class BadResponseError(ModelCallError):

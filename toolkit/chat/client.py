@@ -6,10 +6,13 @@ Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
                 408, 409, 429, 5xx                       honouring Retry-After, then raised
-    caller      any other 4xx                          → raised at once, never retried
+    caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
+                says the account is out of credit        (`OutOfCreditError`, a hint on billing)
 
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
-out) are retried as the official OpenAI SDKs retry them. The wait the server asks for is read
+out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
+credit or quota left (`"code": "insufficient_quota"`, "余额不足") is no rate limit: waiting cannot
+help, so it is not retried (`toolkit.chat.credit` tells them apart, by the error's fields first). The wait the server asks for is read
 from `retry-after-ms` (OpenAI-compatible gateways) or `Retry-After` (seconds, or an HTTP date,
 measured against the response's own `Date`). A wait longer than `RetryPolicy.max_retry_after_s`
 is not shortened: the error is raised at once, carrying `retry_after`, so the caller decides.
@@ -26,7 +29,10 @@ like that status — a stream only while nothing has been yielded yet —, anyth
 The API is synchronous (httpx.Client), so it also works inside Jupyter's running event loop.
 Every exchange is kept in `exchanges` so a notebook can show the raw HTTP (secrets and paths
 scrubbed by `toolkit.tools.redact.scrub`). The key goes in `Authorization: Bearer` (for an Azure
-host in `api-key` too: `auth_headers`). The API key (and
+host in `api-key` too: `auth_headers`) — unless the base URL carries user info
+(`https://alice:pw@proxy/v1`, a gateway behind a password): httpx then sends `Authorization:
+Basic <user:password>` in its place, as curl does, and the key is not sent (but in Azure's
+`api-key`); a 401 or 403 then says so (`URL_AUTH_HINT`) instead of blaming LLM_API_KEY. The API key (and
 any credentials in the base URL) never appear in an exchange, an error text or `describe()`,
 even when the gateway echoes the key back (`toolkit.chat.masking`); nor on an error's exception
 chain (the httpx exception kept as `__cause__` carries a copy of its request with the key
@@ -60,17 +66,28 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
 from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
 from toolkit.chat.model import ToolChoice
-from toolkit.chat.sse import StreamAssembler, StreamDone, StreamEvent, not_empty, read_json, reported_error
+from toolkit.chat.sse import (
+    StreamAssembler,
+    StreamDone,
+    StreamEvent,
+    choice_zero,
+    no_choice_zero,
+    not_empty,
+    read_json,
+    reported_error,
+)
 from toolkit.errors import (
     BadResponseError,
     CallerError,
     ConfigurationError,
     ModelCallError,
     NotAStreamError,
+    OutOfCreditError,
     TransientError,
 )
 from toolkit.tools import redact
@@ -722,11 +739,19 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
             attempts=attempt,
         )
     detail = error_message(body)
+    if status in _CREDIT_STATUSES:
+        credit = _out_of_credit(response)
+        if credit is not None:
+            raise OutOfCreditError(
+                f"HTTP {status}: {detail} — {credit_fix(credit)}", status=status, body=body, attempts=attempt
+            )
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
         raise error
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
+    if status in (401, 403) and sent_basic_auth(response):
+        hint = URL_AUTH_HINT
     if status == 404 and _DOUBLED in str(response.request.url):
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     raise CallerError(
@@ -735,6 +760,30 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         body=body,
         attempts=attempt,
     )
+
+
+def _out_of_credit(response: httpx.Response) -> str | None:
+    """How a 402, 403 or 429 says the account is out of credit (`toolkit.chat.credit`), or None.
+    A 402 (Payment Required) always does; a 403 only by its fields (its text may be about a
+    model's plan); a 429 by its fields, else by its text when it asks for no wait."""
+    status = response.status_code
+    try:
+        data = json.loads(response.text)
+    except (ValueError, RecursionError):
+        data = None
+    text = response.text[:2000] if status == 429 else ""
+    named = out_of_credit(data, text, waits=retry_after(response.headers) is not None)
+    return "" if named is None and status == 402 else named
+
+
+def sent_basic_auth(response: httpx.Response) -> bool:
+    """Whether the request went with `Authorization: Basic …`: httpx builds it from a base URL's
+    user info (`https://alice:pw@proxy/v1`), in place of the `Bearer` key the client set."""
+    try:
+        authorization = response.request.headers.get("authorization", "")
+    except RuntimeError:  # a response built without a request
+        return False
+    return authorization[:6].lower() == "basic "
 
 
 def redirect_target(response: httpx.Response) -> str | None:
@@ -752,9 +801,15 @@ def redirect_target(response: httpx.Response) -> str | None:
 
 _DOUBLED = "/chat/completions/chat/completions"
 """A base URL that already names the endpoint: the most common LLM_BASE_URL slip."""
+_CREDIT_STATUSES = frozenset({402, 403, 429})
+"""Statuses that may say the account is out of credit: never retried then (`_out_of_credit`)."""
 _TRANSIENT = frozenset({408, 409, 429})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
+URL_AUTH_HINT = (
+    "LLM_BASE_URL carries user info (user:password@), which httpx sends as Basic auth in place of LLM_API_KEY: "
+    "check that user and password, or take them out of LLM_BASE_URL to send LLM_API_KEY (not retried)"
+)
 _CALLER_HINTS = {
     400: "the gateway rejected the request body; fix it (not retried)",
     401: "check LLM_API_KEY (not retried)",
@@ -827,11 +882,14 @@ def parse_completion(text: str) -> ChatResponse:
         raise BadResponseError(
             "response has no choices" + (f"; the gateway says: {said}" if said else ""), status=200, body=text[:2000]
         )
-    choice = choices[0]
+    at = next((i for i, choice in enumerate(choices) if not isinstance(choice, dict) or choice_zero(choice)), None)
+    if at is None:  # read as stream() reads it: choice 0, never another
+        raise BadResponseError(no_choice_zero(repr(c.get("index"))[:20] for c in choices), status=200, body=text[:2000])
+    choice = choices[at]
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
-        raise BadResponseError("choices[0] has no message", status=200, body=text[:2000])
-    assistant = _assistant(message, text)
+        raise BadResponseError(f"choices[{at}] has no message", status=200, body=text[:2000])
+    assistant = _assistant(message, text, at)
     try:
         response = ChatResponse(
             message=assistant,
@@ -861,12 +919,12 @@ def _assembled(text: str) -> ChatResponse:
     return assembler.finish()
 
 
-def _assistant(message: dict[str, Any], text: str) -> AssistantMessage:
+def _assistant(message: dict[str, Any], text: str, at: int = 0) -> AssistantMessage:
     try:
         return AssistantMessage.from_openai(message)
     except (KeyError, TypeError, ValueError) as exc:
         problem = _problems(exc) if isinstance(exc, ValidationError) else _one_line(str(exc))
-        raise BadResponseError(f"choices[0].message is malformed: {problem}", status=200, body=text[:2000]) from exc
+        raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from exc
 
 
 def _problems(exc: ValidationError) -> str:

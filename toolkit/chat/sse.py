@@ -16,9 +16,13 @@ why it stopped (`finish_reason`, sent after its last delta) is whole — some se
 such a stream cut by a timeout or a dropped connection is still truncated. A chunk that is not JSON, or whose fields have the wrong type (`choices` not
 a list, `content` not a string, ...), is a `BadResponseError` naming the field. So is a stream
 that ends properly with an empty reply (no text, no tool calls, no refusal: `not_empty`, which
-names `finish_reason` and the likely fix). An `error` event is worded as `reported_error` words
+names `finish_reason` and the likely fix). An error event is worded as `reported_error` words
 an error in a 200 body: a `TransientError` when it names an overload or a rate limit (`"code":
-502`, `"rate_limit_exceeded"`), else a `BadResponseError` with the gateway's message.
+502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
+left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
+`error` (OpenAI's shape), a chunk whose `type` is "error" (`{"type": "error", "message": …}`, as
+Anthropic-style relays send it), or any data of an event named `error` (`event: error`, then
+`data: {"message": …}` or plain text): not a cut stream.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -42,7 +46,8 @@ Content sent as a list of parts (as some gateways send it) is read as its text p
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
 pieces) is read as the fragments of one tool call, as a whole reply's is.
 
-Leaves out: `logprobs`, audio deltas, and `n > 1` (only choice 0 is read). A `refusal` is
+Leaves out: `logprobs`, audio deltas, and `n > 1`: only choice 0 is read (`choice_zero`: its
+`index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's). A `refusal` is
 joined like text (into the message's `refusal`).
 """
 
@@ -54,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.balance import Balance
+from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
     AssistantMessage,
@@ -63,7 +69,7 @@ from toolkit.chat.messages import (
     arguments_text,
     text_of,
 )
-from toolkit.errors import BadResponseError, ModelCallError, TransientError, TruncatedStreamError
+from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,12 @@ class StreamAssembler:
     pending: list[str] = field(default_factory=list)
     """The `data:` lines of an event whose first line was not JSON on its own: the SSE spec joins
     an event's lines, so a chunk written over several lines is read when the event ends."""
+    others: set[str] = field(default_factory=set)
+    """The indexes of the choices skipped (not choice 0), as `repr` shows them: named when the
+    reply is empty for want of choice 0."""
+    event: str = ""
+    """The type of the event being read (its `event:` field; "" for the default, `message`):
+    `event: error` marks its data as the gateway's error, whatever shape that data has."""
 
     def feed_line(self, line: str) -> list[StreamEvent]:
         """Consume one line of the event stream; returns the events it produced."""
@@ -135,8 +147,14 @@ class StreamAssembler:
             line = line[1:]
         if self.done:
             return []  # after [DONE] nothing counts (as in OpenAI's SDK)
-        if not line.startswith("data:"):  # comments and `event:` lines carry nothing; a blank line ends an event
-            return self._feed_pending() if not line.strip() else []
+        if not line.startswith("data:"):  # comments carry nothing; a blank line ends an event
+            if line.startswith("event:"):
+                self.event = line[6:].strip()
+                return []
+            if line.strip():
+                return []
+            events, self.event = self._feed_pending(), ""  # the event type lasts until its event ends
+            return events
         payload = line[5:].strip()
         if payload == "[DONE]":
             events = self._feed_pending()
@@ -155,11 +173,20 @@ class StreamAssembler:
         payload, self.pending = "\n".join(self.pending).strip(), []
         if not payload:  # `data:` with nothing after it: a relay's keep-alive, no chunk
             return []
+        if self.event == "error" and _json_or_not(payload) is _NOT_JSON:  # `event: error` / `data: upstream timed out`
+            raise reported_error(payload, "sent an error mid-stream", payload[:2000])
         return self._feed_parsed(read_json(payload, "stream chunk"), payload)
 
     def _feed_parsed(self, chunk: Any, payload: str) -> list[StreamEvent]:
-        if isinstance(chunk, dict) and chunk.get("error"):  # `"error": null` is no error
-            raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
+        if isinstance(chunk, dict):
+            if chunk.get("error"):  # `"error": null` is no error
+                raise reported_error(chunk["error"], "sent an error mid-stream", payload[:2000])
+            if self.event == "error" or (chunk.get("type") == "error" and not chunk.get("choices")):
+                # an error without an `error` key: `event: error` with `data: {"message": …}`, or an
+                # Anthropic-style relay's `data: {"type": "error", "message": …}`: the chunk is the error
+                raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
+        elif self.event == "error":  # `event: error` with `data: "a JSON string"` (or a number)
+            raise reported_error(chunk, "sent an error mid-stream", payload[:2000])
         return self.feed_chunk(chunk)
 
     def feed_chunk(self, chunk: Any) -> list[StreamEvent]:
@@ -173,7 +200,8 @@ class StreamAssembler:
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
                 raise BadResponseError(f"stream chunk choice is not an object: {choice!r:.200}")
-            if choice.get("index", 0) != 0:
+            if not choice_zero(choice):  # n > 1 is left out: only choice 0 is read
+                self.others.add(repr(choice.get("index"))[:20])
                 continue
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
@@ -247,6 +275,8 @@ class StreamAssembler:
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
         if missing:  # a missing id is the loop's to fill in (`unique_call_ids`); a missing name is not
             raise BadResponseError(f"streamed tool call(s) at index {missing} have no name")
+        if self.others and not (self.text or self.calls or self.refusal):
+            raise BadResponseError(no_choice_zero(self.others), status=200)
         reasoning = paired("".join(self.reasoning))
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
@@ -259,6 +289,25 @@ class StreamAssembler:
                 message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
             )
         )
+
+
+def choice_zero(choice: dict[str, Any]) -> bool:
+    """Whether a choice is choice 0, the one reply a request without `n` asks for: its `index` is
+    0, or `"0"` (a relay that writes numbers as strings), or missing or null (a single choice needs
+    none). `chat()` and `stream()` both read the choice this says."""
+    index = choice.get("index")
+    if index is None:
+        return True
+    if isinstance(index, str):
+        return index.strip() == "0"
+    return index == 0 and not isinstance(index, bool)
+
+
+def no_choice_zero(indexes: Iterable[str]) -> str:
+    """The error text for a reply whose choices are all other than choice 0 (`choice_zero`);
+    `indexes` are theirs, as `repr` shows them."""
+    seen = sorted(set(indexes))
+    return f"the reply has no choice 0 (its choices have index {', '.join(seen[:5])}); only choice 0 is read"
 
 
 def _starts_another(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
@@ -394,9 +443,14 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     """The error a gateway reported inside a 200 (`where`: "answered 200 with an error", "sent an
     error mid-stream"), worded the same on both paths: a `TransientError` (retried like the status
     it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —,
-    else a `BadResponseError`."""
+    an `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
+    `"code": 402`, or a 429 that says so), else a `BadResponseError`."""
     detail = error_detail(error) or "(no message)"
     named = named_status(error)
+    said = named[1] if named is not None else None
+    credit = out_of_credit(error, body if said == 429 else "")  # the text decides only for a 429
+    if credit is not None or said == 402:
+        return OutOfCreditError(f"gateway {where}: {detail} — {credit_fix(credit)}", status=said, body=body)
     if named is not None and transient_status(named[1]):
         return TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)

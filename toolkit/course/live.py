@@ -27,8 +27,8 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.client import UNREACHABLE
-from toolkit.errors import CallerError, ModelCallError, TransientError
+from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT
+from toolkit.errors import CallerError, ModelCallError, OutOfCreditError, TransientError
 from toolkit.tools.redact import scrub
 from toolkit.unicode import unescaped
 
@@ -51,6 +51,14 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         if _too_slow(error):
             return SLOW.format(url=url or "the configured URL", reason=first)
         return UNREACHABLE.format(url=url or "the configured URL", reason=first)
+    if isinstance(error, OutOfCreditError):
+        return f"The gateway{where} says the account is out of credit or quota: {first}"
+    if isinstance(error, CallerError) and error.status in (401, 403) and URL_AUTH_HINT in first:
+        return (
+            f"The gateway{where} refused the user and password in LLM_BASE_URL (HTTP {error.status}; httpx sends "
+            "them as Basic auth in place of LLM_API_KEY). Check them, or take them out of LLM_BASE_URL to send "
+            "LLM_API_KEY."
+        )
     if isinstance(error, CallerError) and error.status in (401, 403):
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
     if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):

@@ -1,0 +1,184 @@
+"""An account out of credit is no rate limit: a 429 (or a 402, or an error inside a 200) that
+says so is raised at once as `OutOfCreditError`, with a hint on billing; every other 429 is still
+retried. The error's fields decide first; its text only when no field names the kind."""
+
+import json
+
+import httpx
+import pytest
+from test_client import Script
+
+from toolkit.chat.client import ChatClient
+from toolkit.chat.credit import out_of_credit
+from toolkit.chat.messages import UserMessage
+from toolkit.course.live import explain
+from toolkit.errors import CallerError, OutOfCreditError, TransientError
+
+QUESTION = [UserMessage(content="hi")]
+KEY = "sk-proj-" + "Cr3d1t" * 6
+ANSWER = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
+SSE = {"content-type": "text/event-stream"}
+FIX = (
+    "the account is out of credit or quota{named}: add credit or raise the limit in the provider's billing "
+    "settings, or use another key (not retried)"
+)
+HINT = (
+    "The account behind the key has no credit or quota left, and waiting will not change that: add credit or "
+    "raise the limit in the provider's billing settings, or use another key."
+)
+OPENAI_QUOTA = {
+    "error": {
+        "message": "You exceeded your current quota, please check your plan and billing details.",
+        "type": "insufficient_quota",
+        "param": None,
+        "code": "insufficient_quota",
+    }
+}
+OPENAI_RATE = {
+    "error": {
+        "message": "Rate limit reached for gpt-4o on requests per min (RPM): Limit 3. You can increase your rate "
+        "limit by adding a payment method to your account at https://platform.openai.com/account/billing.",
+        "type": "requests",
+        "code": "rate_limit_exceeded",
+    }
+}
+GEMINI_PER_MINUTE = [
+    {
+        "error": {
+            "code": 429,
+            "message": "You exceeded your current quota, please check your plan and billing details.",
+            "status": "RESOURCE_EXHAUSTED",
+            "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "38s"}],
+        }
+    }
+]
+
+
+def make(*replies):
+    sleeps, script = [], Script(*replies)
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(script), sleep=sleeps.append)
+    return client, script, sleeps
+
+
+def test_openais_insufficient_quota_429_is_raised_at_once_with_a_billing_hint():
+    client, script, sleeps = make(httpx.Response(429, json=OPENAI_QUOTA), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    error = caught.value
+    assert str(error) == (
+        "HTTP 429: You exceeded your current quota, please check your plan and billing details. — "
+        + FIX.format(named=" (insufficient_quota)")
+    )
+    assert (error.status, error.attempts, error.hint) == (429, 1, HINT)
+    assert isinstance(error, CallerError) and len(script.requests) == 1 and sleeps == []
+    assert explain(error, client).startswith(
+        "The gateway at http://gw.test/v1 says the account is out of credit or quota: HTTP 429: You exceeded"
+    )
+
+
+@pytest.mark.parametrize(
+    "status, body, named",
+    [
+        (
+            429,
+            {"error": {"message": "Your account is suspended", "type": "exceeded_current_quota_error"}},
+            " (exceeded_current_quota_error)",
+        ),
+        (
+            429,
+            {"code": "Arrearage", "message": "Access denied, please make sure your account is in good standing."},
+            " (Arrearage)",
+        ),
+        (429, {"error": {"code": "1113", "message": "余额不足或无可用资源包,请充值。"}}, ""),
+        (429, {"error": {"message": "Insufficient balance", "type": "invalid_request_error"}}, ""),
+        (429, {"detail": "Out of credits: top up your account"}, ""),
+        (402, {"error": {"message": "Insufficient Balance", "type": "unknown_error"}}, ""),
+        (402, {"error": {"code": 402, "message": "This request requires more credits"}}, ""),
+        (
+            403,
+            {"error": {"message": "用户额度不足", "type": "new_api_error", "code": "insufficient_user_quota"}},
+            " (insufficient_user_quota)",
+        ),
+    ],
+)
+def test_every_gateways_way_to_say_out_of_credit_is_not_retried(status, body, named):
+    client, script, sleeps = make(httpx.Response(status, json=body), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).endswith(" — " + FIX.format(named=named))
+    assert caught.value.status == status and len(script.requests) == 1 and sleeps == []
+
+
+@pytest.mark.parametrize(
+    "body, headers",
+    [
+        (OPENAI_RATE, {}),  # its text names billing and payment: its code decides
+        (GEMINI_PER_MINUTE, {}),  # OpenAI's words for an empty account, but a retryDelay and no code naming it
+        ({"error": {"message": "You exceeded your current quota"}}, {"retry-after": "1"}),  # a wait: it passes
+        ({"error": {"message": "quota exceeded: 60 requests per minute"}}, {}),
+        (
+            {
+                "code": "Throttling.AllocationQuota",
+                "message": "Allocated quota exceeded, please increase your quota limit.",
+            },
+            {},
+        ),
+        ({"error": {"message": "当前API请求过多，请稍后重试。", "code": "1305"}}, {}),
+        ({"error": {"message": "slow down"}}, {}),
+    ],
+)
+def test_every_other_429_is_still_retried(body, headers):
+    client, script, sleeps = make(httpx.Response(429, json=body, headers=headers), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped."
+    assert len(script.requests) == 2 and len(sleeps) == 1
+
+
+def test_a_429_that_keeps_coming_still_ends_as_a_transient_rate_limit():
+    client, script, _ = make(*[httpx.Response(429, json=OPENAI_RATE)] * 3)
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith("HTTP 429 (transient): Rate limit reached") and len(script.requests) == 3
+
+
+def test_out_of_credit_inside_a_200_or_a_stream_is_not_retried_either():
+    inside = {"error": {"code": 429, "message": f"Insufficient balance for key {KEY}"}}
+    client, script, sleeps = make(httpx.Response(200, json=inside), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        f"gateway answered 200 with an error: Insufficient balance for key ***{KEY[-4:]} — " + FIX.format(named="")
+    )
+    assert caught.value.status == 429 and len(script.requests) == 1 and sleeps == []
+
+    events = 'data: {"choices":[{"index":0,"delta":{"content":"Ship"}}]}\n\n' + f"data: {json.dumps(OPENAI_QUOTA)}\n\n"
+    client, script, sleeps = make(httpx.Response(200, text=events, headers=SSE), httpx.Response(200, json=ANSWER))
+    with pytest.raises(OutOfCreditError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "gateway sent an error mid-stream: You exceeded your current quota, please check your plan and billing "
+        "details. — " + FIX.format(named=" (insufficient_quota)")
+    )
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_an_overload_inside_a_200_is_still_retried():
+    overload = {"error": {"code": 429, "message": "Rate limit exceeded: free-models-per-min"}}
+    client, script, _ = make(httpx.Response(200, json=overload), httpx.Response(200, json=ANSWER))
+    assert client.chat(QUESTION).message.content == "Shipped." and len(script.requests) == 2
+
+
+@pytest.mark.parametrize(
+    "data, text, waits, said",
+    [
+        (OPENAI_QUOTA, "", False, "insufficient_quota"),
+        (OPENAI_QUOTA, "", True, "insufficient_quota"),  # a field decides, whatever the wait
+        (OPENAI_RATE, json.dumps(OPENAI_RATE), False, None),
+        ({"error": {"message": "Insufficient balance"}}, "Insufficient balance", False, ""),
+        ({"error": {"message": "Insufficient balance"}}, "Insufficient balance", True, None),
+        ({"error": {"message": "Insufficient balance"}}, "", False, None),  # no text to read: fields only
+        ({"error": {"type": "invalid_request_error"}}, "load balancer busy, try again in 2s", False, None),
+        ("not an object", "", False, None),
+    ],
+)
+def test_out_of_credit_reads_fields_first_then_the_text(data, text, waits, said):
+    assert out_of_credit(data, text, waits=waits) == said

@@ -1,0 +1,132 @@
+"""An error a gateway sends mid-stream without an `error` key is still the gateway's error, not a
+cut stream: `event: error` and its data (`{"message": …}`, or plain text), or an Anthropic-style
+relay's `data: {"type": "error", …}`. Its message is in the error's text, with the key masked; an
+overload it names is retried as before. And the choice both `chat()` and `stream()` read: choice 0,
+whose `index` is 0, `"0"`, null or missing."""
+
+import json
+
+import httpx
+import pytest
+from test_client import Script
+
+from toolkit.chat.client import ChatClient, parse_completion
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import StreamDone, TextDelta, assemble
+from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
+
+QUESTION = [UserMessage(content="hi")]
+KEY = "sk-proj-" + "Str3am" * 6
+SSE = {"content-type": "text/event-stream"}
+START = 'data: {"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"Ship"}}]}\n\n'
+ANSWER = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}]}
+
+
+def make(*replies):
+    sleeps, script = [], Script(*replies)
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(script), sleep=sleeps.append)
+    return client, script, sleeps
+
+
+def streamed(events):
+    return httpx.Response(200, text=events, headers=SSE)
+
+
+@pytest.mark.parametrize(
+    "error_event",
+    [
+        f'event: error\ndata: {{"message": "upstream refused the key {KEY}"}}\n\n',
+        f"event: error\ndata: upstream refused the key {KEY}\n\n",
+        f'data: {{"type": "error", "message": "upstream refused the key {KEY}"}}\n\n',
+        f'event: error\ndata: {{"type": "error",\ndata:  "message": "upstream refused the key {KEY}"}}\n\n',
+    ],
+)
+def test_an_error_sent_without_an_error_key_says_the_gateways_message_masked(error_event):
+    client, script, sleeps = make(streamed(START + error_event))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    error = caught.value
+    assert not isinstance(error, TruncatedStreamError)
+    assert str(error) == f"gateway sent an error mid-stream: upstream refused the key ***{KEY[-4:]}"
+    assert error.hint == "The gateway reported this error itself; the message says what went wrong."
+    assert KEY not in error.body and KEY not in repr(list(client.exchanges))
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_an_anthropic_style_overload_without_an_error_key_is_retried_before_anything_is_shown():
+    overload = 'event: error\ndata: {"type": "overloaded_error", "message": "Overloaded"}\n\n'
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(overload), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_an_event_type_lasts_only_until_its_event_ends():
+    """`event: error` names one event: the chunks after its blank line are ordinary ones, and an
+    `event:` of another name (some relays label every chunk `event: message`) changes nothing."""
+    lines = [
+        "event: message",
+        'data: {"choices":[{"index":0,"delta":{"content":"Shipped."},"finish_reason":"stop"}]}',
+        "",
+        "event: ping",
+        "",
+        "data: [DONE]",
+    ]
+    assert list(assemble(lines))[-1].response.message.content == "Shipped."
+
+
+def test_a_relay_that_always_streams_reports_the_same_error_on_chat():
+    body = START + 'event: error\ndata: {"message": "model is loading"}\n\n'
+    client, _, _ = make(httpx.Response(200, text=body, headers=SSE))
+    with pytest.raises(BadResponseError, match="^gateway sent an error mid-stream: model is loading$"):
+        client.chat(QUESTION)
+
+
+# --- choice 0, the same on both paths ------------------------------------------------------------
+
+
+def chunk(index, delta, finish=None):
+    return "data: " + json.dumps({"id": "c", "choices": [{"index": index, "delta": delta, "finish_reason": finish}]})
+
+
+@pytest.mark.parametrize("index", [0, None, "0"])
+def test_a_streamed_choice_whose_index_is_null_or_a_string_is_choice_0(index):
+    lines = [chunk(index, {"role": "assistant", "content": "Ship"}), chunk(index, {"content": "ped."}, "stop")]
+    client, _, _ = make(streamed("\n\n".join([*lines, "data: [DONE]"]) + "\n\n"))
+    events = list(client.stream(QUESTION))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["Ship", "ped."]
+    assert events[-1].response.message.content == "Shipped."
+
+
+def test_a_streamed_choice_without_index_is_choice_0():
+    done = list(assemble(['data: {"choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}]}', "data: [DONE]"]))
+    assert isinstance(done[-1], StreamDone) and done[-1].response.message.content == "hi"
+
+
+@pytest.mark.parametrize("index", [0, None, "0", "missing"])
+def test_chat_reads_the_choice_stream_reads(index):
+    choice = {"message": {"role": "assistant", "content": "Shipped."}, "finish_reason": "stop"}
+    if index != "missing":
+        choice["index"] = index
+    other = {"index": 1, "message": {"role": "assistant", "content": "Another."}, "finish_reason": "stop"}
+    assert parse_completion(json.dumps({"choices": [other, choice]})).message.content == "Shipped."
+
+
+def test_a_reply_without_choice_0_says_so_on_both_paths():
+    body = {"choices": [{"index": 1, "message": {"role": "assistant", "content": "Another."}}]}
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    said = "the reply has no choice 0 (its choices have index 1); only choice 0 is read"
+    assert str(caught.value) == said
+    lines = [chunk(1, {"content": "Another."}, "stop"), "data: [DONE]"]
+    with pytest.raises(BadResponseError) as caught:
+        list(assemble(lines))
+    assert str(caught.value) == said
+
+
+def test_a_transient_error_reported_as_an_event_keeps_its_status():
+    client, _, _ = make(*[streamed('event: error\ndata: {"code": 503, "message": "busy"}\n\n')] * 3)
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == "gateway sent an error mid-stream (code 503, transient): busy"
+    assert caught.value.status == 503

@@ -12,7 +12,9 @@ instance (`tool(name="add_one")(Calc())`) keeps the options on itself; its tool 
 `__call__`, named after its class unless given a name (`toolkit.tools.execute.tools_from`).
 Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`). What cannot be a
 tool is refused where it is written: a class (decorate its methods, or an instance), a built-in
-(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`).
+(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`), a
+property (read, never called: `@tool` over `@property` here, `@property` over `@tool` when the
+object's tools are collected).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -169,6 +171,8 @@ def tool(
     The description may be given positionally or as `description=`, not both. The function is
     returned unchanged (only marked), and typed so: a type checker still checks its calls.
     """
+    if isinstance(target, PROPERTIES):  # `@tool` over `@property`: no description was meant
+        raise property_error(target)
     if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())
     _check_option("@tool(...)", "the description", target, str)
@@ -231,6 +235,8 @@ def partial_error(where: str) -> ToolDefinitionError:
 
 
 def _mark(fn: Any, options: ToolOptions) -> Any:
+    if isinstance(fn, PROPERTIES):
+        raise property_error(fn)
     target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
     if not callable(target):
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
@@ -306,6 +312,30 @@ def is_callable_instance(obj: Any) -> bool:
     if isinstance(call, _WRAPPED_METHODS):  # `@staticmethod def __call__(...)`: Python too
         call = call.__func__
     return isinstance(call, types.FunctionType)
+
+
+PROPERTIES = (property, functools.cached_property)
+"""What is read as an attribute, never called: `@tool` with one of them on a method is refused."""
+
+
+def property_getter(attr: property | functools.cached_property[Any]) -> Any:
+    """The function a property reads through (`fget`; a `cached_property`'s `func`)."""
+    return attr.fget if isinstance(attr, property) else attr.func
+
+
+def property_error(attr: property | functools.cached_property[Any]) -> ToolDefinitionError:
+    """`@tool` and `@property` (or `functools.cached_property`) on one method, in either order: a
+    property is read (`shop.status`), never called, so the model could not call it, and a tool made
+    of its getter would not be what the class's users read. Refused where it is found."""
+    kind = type(attr).__name__
+    getter = property_getter(attr)
+    name = getattr(getter, "__name__", None) or "status"
+    return ToolDefinitionError(
+        f"@tool {function_label(getter)}",
+        f"it is also a {kind}: a {kind} is read as an attribute, never called, so the model could not call it",
+        f"drop @{'functools.' if kind != 'property' else ''}{kind} to make it a method the model calls "
+        f"(def {name}(self) -> ...), or keep the {kind} and add a @tool method that returns it",
+    )
 
 
 def _mark_instance(obj: Any, options: ToolOptions) -> Any:

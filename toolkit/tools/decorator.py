@@ -14,7 +14,9 @@ Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`). What
 tool is refused where it is written: a class (decorate its methods, or an instance), a built-in
 (`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`), a
 property (read, never called: `@tool` over `@property` here, `@property` over `@tool` when the
-object's tools are collected).
+object's tools are collected), a `functools.singledispatch` function or `singledispatchmethod`
+(it dispatches on a positional argument, and tools are called by keyword; under `@tool`, or
+with no `@tool`, it is refused when it is reflected).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -173,6 +175,8 @@ def tool(
     """
     if isinstance(target, PROPERTIES):  # `@tool` over `@property`: no description was meant
         raise property_error(target)
+    if isinstance(target, functools.singledispatchmethod):  # not callable itself: no description was meant
+        raise dispatch_error(target)
     if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())
     _check_option("@tool(...)", "the description", target, str)
@@ -237,6 +241,8 @@ def partial_error(where: str) -> ToolDefinitionError:
 def _mark(fn: Any, options: ToolOptions) -> Any:
     if isinstance(fn, PROPERTIES):
         raise property_error(fn)
+    if isinstance(fn, functools.singledispatchmethod) or is_single_dispatch(fn):
+        raise dispatch_error(fn)
     target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
     if not callable(target):
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
@@ -335,6 +341,40 @@ def property_error(attr: property | functools.cached_property[Any]) -> ToolDefin
         f"it is also a {kind}: a {kind} is read as an attribute, never called, so the model could not call it",
         f"drop @{'functools.' if kind != 'property' else ''}{kind} to make it a method the model calls "
         f"(def {name}(self) -> ...), or keep the {kind} and add a @tool method that returns it",
+    )
+
+
+def is_single_dispatch(fn: Any) -> bool:
+    """`fn` is what `functools.singledispatch` made: a wrapper with a `dispatch` and a `registry`."""
+    return isinstance(getattr(fn, "registry", None), types.MappingProxyType) and callable(getattr(fn, "dispatch", None))
+
+
+def dispatch_error(fn: Any) -> ToolDefinitionError:
+    """A `functools.singledispatch` function (or `singledispatchmethod`) as a tool: refused. It picks
+    an implementation by the class of its first positional argument, and the executor calls a tool
+    with keyword arguments (the model's JSON object): every call would fail ("requires at least 1
+    positional argument"), and the model would be told only the base implementation's parameters.
+    A def of the tool's own that calls it positionally is both described and called right."""
+    method = isinstance(fn, functools.singledispatchmethod)
+    base = fn.func if method else getattr(fn, "__wrapped__", fn)
+    kind = "singledispatchmethod" if method else "singledispatch function"
+    name = getattr(base, "__name__", None) or "describe"
+    try:
+        names = list(inspect.signature(base).parameters)
+    except (TypeError, ValueError):
+        names = []
+    method = method or names[:1] in (["self"], ["cls"])  # `@singledispatch` on a method: it dispatches on self
+    first = names[1:2] if method else names[:1]
+    call, arg = f"self.{name}" if method else name, first[0] if first else "value"
+    registry = getattr(getattr(fn, "dispatcher", fn), "registry", {})  # a singledispatchmethod's is its dispatcher's
+    kinds = " | ".join(sorted({getattr(k, "__name__", "...") for k in registry if k is not object})) or "str"
+    return ToolDefinitionError(
+        f"@tool {function_label(base)}",
+        f"it is a functools.{kind}: it picks an implementation by the class of its first positional argument, "
+        "but a tool is called with keyword arguments (the model's JSON object), so every call would fail; "
+        "and the model would be told only the base implementation's parameters",
+        f"make the tool a def with typed parameters that calls it positionally, e.g. @tool def {name}_tool("
+        f"{'self, ' if method else ''}{arg}: {kinds}) -> str: return {call}({arg})",
     )
 
 

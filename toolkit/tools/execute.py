@@ -96,6 +96,7 @@ from toolkit.tools.decorator import (
     builtin_error,
     builtin_label,
     check_name,
+    dispatch_error,
     function_label,
     is_builtin,
     is_callable_instance,
@@ -1007,6 +1008,8 @@ def _methods(obj: Any) -> list[Tool]:
     for _, attr in found:
         if isinstance(attr, PROPERTIES):  # `@property` over `@tool`: read, never called
             raise property_error(attr)
+        if isinstance(attr, functools.singledispatchmethod):  # over `@tool`: called by keyword, never dispatched
+            raise dispatch_error(attr)
     if not found and is_callable_instance(obj):
         return [_call_tool(obj)]
     if not found and callable(obj):  # a ufunc, an itemgetter: callable, but not written in Python
@@ -1099,7 +1102,9 @@ def _unwrap(attr: Any) -> Any:
     kind = type(attr)
     if kind not in _ATTRIBUTE_WRAPPERS:
         return attr
-    return attr.__func__ if kind is staticmethod or kind is classmethod else property_getter(attr)
+    if kind is staticmethod or kind is classmethod:
+        return attr.__func__
+    return attr.func if kind is functools.singledispatchmethod else property_getter(attr)
 
 
-_ATTRIBUTE_WRAPPERS = frozenset({staticmethod, classmethod, *PROPERTIES})
+_ATTRIBUTE_WRAPPERS = frozenset({staticmethod, classmethod, functools.singledispatchmethod, *PROPERTIES})

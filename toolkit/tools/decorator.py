@@ -27,6 +27,7 @@ Leaves out: reflection (`toolkit.tools.reflect`), calling the function (`toolkit
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import inspect
@@ -199,7 +200,7 @@ def _check_option(where: str, option: str, value: Any, kind: type) -> None:
         wanted = "dict" if kind is Mapping else kind.__name__
         raise ToolDefinitionError(
             where,
-            f"{option} is {a_or_an(type(value).__name__)} ({value!r:.60}), not {a_or_an(wanted)}",
+            f"{option} is {a_or_an(type(value).__name__)} ({value_text(value):.60}), not {a_or_an(wanted)}",
             f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else ""),
         )
 
@@ -227,6 +228,41 @@ def function_label(fn: Any) -> str:
         return f"functools.partial({function_label(fn.func)})"
     module = getattr(fn, "__module__", None) or "?"
     return f"{module}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"  # never a repr with an address
+
+
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+>")
+"""The memory address in a default repr (`<function f at 0x7f…>`): different in every process."""
+_FUNCTION = re.compile(r"<(?:function|built-in function|bound method) ([^\s<>]+)(?: of <[^<>]*>)?>")
+"""A function's or a method's repr, its address taken off: its qualified name is what is shown."""
+
+
+def without_addresses(text: str) -> str:
+    """A repr without memory addresses: a function or method as its qualified name (`<function f at
+    0x7f…>` → `f`), any other object as `<Shop object>`. A developer error reads the same every run."""
+    if " at 0x" not in text:
+        return text
+    return _FUNCTION.sub(r"\1", _ADDRESS.sub(lambda m: " object>" if m.group(0).startswith(" object") else ">", text))
+
+
+def value_text(value: Any) -> str:
+    """How a developer error shows a value inside a type (a validator, a default): its repr, or, when
+    that holds a memory address, the value as it was written: a function by its qualified name
+    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults."""
+    text = repr(value)
+    if " at 0x" not in text:
+        return text
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return str(getattr(value, "__qualname__", None) or without_addresses(text))
+    if isinstance(value, functools.partial):
+        return f"functools.partial({value_text(value.func)}, ...)"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        shown = [
+            f"{f.name}={value_text(getattr(value, f.name))}"
+            for f in dataclasses.fields(value)
+            if f.repr and (f.default is dataclasses.MISSING or getattr(value, f.name) is not f.default)
+        ]
+        return f"{type(value).__name__}({', '.join(shown)})"
+    return without_addresses(text)
 
 
 def partial_error(where: str) -> ToolDefinitionError:

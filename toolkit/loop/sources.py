@@ -105,6 +105,9 @@ def _static_tools(tools: Any) -> Any:
                 "give it the parameter (def tools_for(request): ...), or pass the list itself",
             )
         return tools
+    if isinstance(tools, _UNORDERED):
+        kind = type(tools).__name__
+        raise unordered_error(tools, f"StaticProvider({kind} object)", "StaticProvider", "StaticProvider([{}])")
     if alone or isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, Iterable):
         kind = type(tools).__name__
         raise ToolDefinitionError(
@@ -284,6 +287,8 @@ def check_collection(keyword: str, value: Any) -> None:
             f"at it would use it up, and the {keyword} would be gone without a word",
             f"make it a list: {keyword}=list(...) or {keyword}=[t for t in ...]",
         )
+    if isinstance(value, _UNORDERED):
+        raise unordered_error(value, f"{keyword}={type(value).__name__} object", f"{keyword}=", f"{keyword}=[{{}}]")
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         kind = type(value).__name__
         raise ToolDefinitionError(
@@ -295,6 +300,27 @@ def check_collection(keyword: str, value: Any) -> None:
 
 
 _LISTS = frozenset({list, tuple})
+_UNORDERED = (set, frozenset)
+"""Collections read in hash order: a function's hash is its id, a str's is salted per process, so the
+same code would send the model its tools in another order in each process. (A dict and its views keep
+the order the items were put in: they are read as they are.)"""
+
+
+def unordered_error(value: set[Any] | frozenset[Any], where: str, takes: str, example: str) -> ToolDefinitionError:
+    """A set where a list belongs (`tools={a, b}`): refused, not sorted. LangChain4j reads any
+    `Collection` in its iteration order (a `HashSet`'s is its hash order too) and pydantic-ai takes a
+    `Sequence`; sorting by name would quietly give an order nobody wrote, and the order is the
+    developer's to choose (the model reads the tools in it)."""
+    kind = type(value).__name__
+    names = sorted(getattr(v, "__name__", None) or "..." for v in value)  # sorted: the same text in every process
+    shown = ", ".join(names) if len(names) <= 3 and "..." not in names else "..."
+    return ToolDefinitionError(
+        where,
+        f"{takes} takes a list, and got {a_or_an(kind)}, which has no order: its items would be read in another "
+        "order in each process, and the model sent its tools in that order (its answers and a cassette's match "
+        "would change with it)",
+        f"give a list, in the order you want: {example.format(shown)}",
+    )
 
 
 def check_provider(provider: Any, where: str = "providers=[{}]") -> None:
@@ -357,6 +383,11 @@ def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
     if type(offered) is list and all(type(t) is Tool for t in offered):
         return offered
     label = f"{provider_label(provider)}.provide()"
+    if isinstance(offered, _UNORDERED):  # read in hash order: another order of tools in each process
+        raise ConfigurationError(
+            f"{label} returned {a_kind_of(offered)}, which has no order: the model would be sent its tools in a "
+            "different order in each process. Fix: return a list, in the order you want: return [tool, ...]"
+        )
     if offered is None or isinstance(offered, (str, bytes, Mapping, Tool)) or not isinstance(offered, Iterable):
         raise ConfigurationError(
             f"{label} returned {a_kind_of(offered)}; it must return a list of Tool objects "

@@ -12,7 +12,11 @@ instance (`tool(name="add_one")(Calc())`) keeps the options on itself; its tool 
 `__call__`, named after its class unless given a name (`toolkit.tools.execute.tools_from`).
 Every tool name, decorated or not, must follow OpenAI's rule (`TOOL_NAME`). What cannot be a
 tool is refused where it is written: a class (decorate its methods, or an instance), a built-in
-(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`).
+(`len`, `math.sqrt`: no type hints), an option of the wrong type (`@tool(3)`, `Param(name=5)`), a
+property (read, never called: `@tool` over `@property` here, `@property` over `@tool` when the
+object's tools are collected), a `functools.singledispatch` function or `singledispatchmethod`
+(it dispatches on a positional argument, and tools are called by keyword; under `@tool`, or
+with no `@tool`, it is refused when it is reflected).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
@@ -23,6 +27,7 @@ Leaves out: reflection (`toolkit.tools.reflect`), calling the function (`toolkit
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import inspect
@@ -169,6 +174,10 @@ def tool(
     The description may be given positionally or as `description=`, not both. The function is
     returned unchanged (only marked), and typed so: a type checker still checks its calls.
     """
+    if isinstance(target, PROPERTIES):  # `@tool` over `@property`: no description was meant
+        raise property_error(target)
+    if isinstance(target, functools.singledispatchmethod):  # not callable itself: no description was meant
+        raise dispatch_error(target)
     if callable(target) or isinstance(target, _WRAPPED_METHODS):  # bare @tool
         return _mark(target, ToolOptions())
     _check_option("@tool(...)", "the description", target, str)
@@ -191,7 +200,7 @@ def _check_option(where: str, option: str, value: Any, kind: type) -> None:
         wanted = "dict" if kind is Mapping else kind.__name__
         raise ToolDefinitionError(
             where,
-            f"{option} is {a_or_an(type(value).__name__)} ({value!r:.60}), not {a_or_an(wanted)}",
+            f"{option} is {a_or_an(type(value).__name__)} ({value_text(value):.60}), not {a_or_an(wanted)}",
             f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else ""),
         )
 
@@ -221,6 +230,41 @@ def function_label(fn: Any) -> str:
     return f"{module}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"  # never a repr with an address
 
 
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+>")
+"""The memory address in a default repr (`<function f at 0x7f…>`): different in every process."""
+_FUNCTION = re.compile(r"<(?:function|built-in function|bound method) ([^\s<>]+)(?: of <[^<>]*>)?>")
+"""A function's or a method's repr, its address taken off: its qualified name is what is shown."""
+
+
+def without_addresses(text: str) -> str:
+    """A repr without memory addresses: a function or method as its qualified name (`<function f at
+    0x7f…>` → `f`), any other object as `<Shop object>`. A developer error reads the same every run."""
+    if " at 0x" not in text:
+        return text
+    return _FUNCTION.sub(r"\1", _ADDRESS.sub(lambda m: " object>" if m.group(0).startswith(" object") else ">", text))
+
+
+def value_text(value: Any) -> str:
+    """How a developer error shows a value inside a type (a validator, a default): its repr, or, when
+    that holds a memory address, the value as it was written: a function by its qualified name
+    (`AfterValidator(func=check_sku)`), a dataclass by the fields that differ from their defaults."""
+    text = repr(value)
+    if " at 0x" not in text:
+        return text
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return str(getattr(value, "__qualname__", None) or without_addresses(text))
+    if isinstance(value, functools.partial):
+        return f"functools.partial({value_text(value.func)}, ...)"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        shown = [
+            f"{f.name}={value_text(getattr(value, f.name))}"
+            for f in dataclasses.fields(value)
+            if f.repr and (f.default is dataclasses.MISSING or getattr(value, f.name) is not f.default)
+        ]
+        return f"{type(value).__name__}({', '.join(shown)})"
+    return without_addresses(text)
+
+
 def partial_error(where: str) -> ToolDefinitionError:
     """A `functools.partial` as a tool: refused, with what to write instead."""
     return ToolDefinitionError(
@@ -231,6 +275,10 @@ def partial_error(where: str) -> ToolDefinitionError:
 
 
 def _mark(fn: Any, options: ToolOptions) -> Any:
+    if isinstance(fn, PROPERTIES):
+        raise property_error(fn)
+    if isinstance(fn, functools.singledispatchmethod) or is_single_dispatch(fn):
+        raise dispatch_error(fn)
     target = fn.__func__ if isinstance(fn, (staticmethod, classmethod)) else fn
     if not callable(target):
         raise TypeError(f"@tool decorates functions and methods, not {type(fn).__name__}")
@@ -306,6 +354,64 @@ def is_callable_instance(obj: Any) -> bool:
     if isinstance(call, _WRAPPED_METHODS):  # `@staticmethod def __call__(...)`: Python too
         call = call.__func__
     return isinstance(call, types.FunctionType)
+
+
+PROPERTIES = (property, functools.cached_property)
+"""What is read as an attribute, never called: `@tool` with one of them on a method is refused."""
+
+
+def property_getter(attr: property | functools.cached_property[Any]) -> Any:
+    """The function a property reads through (`fget`; a `cached_property`'s `func`)."""
+    return attr.fget if isinstance(attr, property) else attr.func
+
+
+def property_error(attr: property | functools.cached_property[Any]) -> ToolDefinitionError:
+    """`@tool` and `@property` (or `functools.cached_property`) on one method, in either order: a
+    property is read (`shop.status`), never called, so the model could not call it, and a tool made
+    of its getter would not be what the class's users read. Refused where it is found."""
+    kind = type(attr).__name__
+    getter = property_getter(attr)
+    name = getattr(getter, "__name__", None) or "status"
+    return ToolDefinitionError(
+        f"@tool {function_label(getter)}",
+        f"it is also a {kind}: a {kind} is read as an attribute, never called, so the model could not call it",
+        f"drop @{'functools.' if kind != 'property' else ''}{kind} to make it a method the model calls "
+        f"(def {name}(self) -> ...), or keep the {kind} and add a @tool method that returns it",
+    )
+
+
+def is_single_dispatch(fn: Any) -> bool:
+    """`fn` is what `functools.singledispatch` made: a wrapper with a `dispatch` and a `registry`."""
+    return isinstance(getattr(fn, "registry", None), types.MappingProxyType) and callable(getattr(fn, "dispatch", None))
+
+
+def dispatch_error(fn: Any) -> ToolDefinitionError:
+    """A `functools.singledispatch` function (or `singledispatchmethod`) as a tool: refused. It picks
+    an implementation by the class of its first positional argument, and the executor calls a tool
+    with keyword arguments (the model's JSON object): every call would fail ("requires at least 1
+    positional argument"), and the model would be told only the base implementation's parameters.
+    A def of the tool's own that calls it positionally is both described and called right."""
+    method = isinstance(fn, functools.singledispatchmethod)
+    base = fn.func if method else getattr(fn, "__wrapped__", fn)
+    kind = "singledispatchmethod" if method else "singledispatch function"
+    name = getattr(base, "__name__", None) or "describe"
+    try:
+        names = list(inspect.signature(base).parameters)
+    except (TypeError, ValueError):
+        names = []
+    method = method or names[:1] in (["self"], ["cls"])  # `@singledispatch` on a method: it dispatches on self
+    first = names[1:2] if method else names[:1]
+    call, arg = f"self.{name}" if method else name, first[0] if first else "value"
+    registry = getattr(getattr(fn, "dispatcher", fn), "registry", {})  # a singledispatchmethod's is its dispatcher's
+    kinds = " | ".join(sorted({getattr(k, "__name__", "...") for k in registry if k is not object})) or "str"
+    return ToolDefinitionError(
+        f"@tool {function_label(base)}",
+        f"it is a functools.{kind}: it picks an implementation by the class of its first positional argument, "
+        "but a tool is called with keyword arguments (the model's JSON object), so every call would fail; "
+        "and the model would be told only the base implementation's parameters",
+        f"make the tool a def with typed parameters that calls it positionally, e.g. @tool def {name}_tool("
+        f"{'self, ' if method else ''}{arg}: {kinds}) -> str: return {call}({arg})",
+    )
 
 
 def _mark_instance(obj: Any, options: ToolOptions) -> Any:

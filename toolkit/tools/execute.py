@@ -87,6 +87,7 @@ from toolkit.errors import (
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
     MARK,
+    PROPERTIES,
     InvocationContext,
     ReturnBehavior,
     ToolOptions,
@@ -95,10 +96,13 @@ from toolkit.tools.decorator import (
     builtin_error,
     builtin_label,
     check_name,
+    dispatch_error,
     function_label,
     is_builtin,
     is_callable_instance,
     partial_error,
+    property_error,
+    property_getter,
     tool_options,
 )
 from toolkit.tools.parameters import ParamInfo
@@ -1000,7 +1004,12 @@ def _function_tool_once(fn: types.FunctionType) -> Tool:
 
 
 def _methods(obj: Any) -> list[Tool]:
-    found = [name for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
+    found = [(name, attr) for name, attr in _class_attributes(type(obj)) if tool_options(_unwrap(attr))]
+    for _, attr in found:
+        if isinstance(attr, PROPERTIES):  # `@property` over `@tool`: read, never called
+            raise property_error(attr)
+        if isinstance(attr, functools.singledispatchmethod):  # over `@tool`: called by keyword, never dispatched
+            raise dispatch_error(attr)
     if not found and is_callable_instance(obj):
         return [_call_tool(obj)]
     if not found and callable(obj):  # a ufunc, an itemgetter: callable, but not written in Python
@@ -1033,7 +1042,7 @@ def _methods(obj: Any) -> list[Tool]:
             f"{kind} has no @tool methods",
             "decorate its tool methods with @tool, or pass functions",
         )
-    return [_call_tool(obj) if name == "__call__" else function_tool(getattr(obj, name)) for name in found]
+    return [_call_tool(obj) if name == "__call__" else function_tool(getattr(obj, name)) for name, _ in found]
 
 
 _VALUES = (type(None), str, bytes, int, float, complex)
@@ -1085,4 +1094,17 @@ def _class_attributes(cls: type) -> list[tuple[str, Any]]:
 
 
 def _unwrap(attr: Any) -> Any:
-    return attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
+    """The function a class attribute holds: a static or class method's, a property's getter (so
+    `@property` over `@tool` is found, and refused), or the attribute itself. Every attribute of the
+    class (`object`'s too) comes through here: one look-up of its exact type in a set (an `isinstance`
+    that fails reads the attribute's `__class__`, some 300 instructions a kind; `tool_options` reads a
+    subclass's `__func__` itself)."""
+    kind = type(attr)
+    if kind not in _ATTRIBUTE_WRAPPERS:
+        return attr
+    if kind is staticmethod or kind is classmethod:
+        return attr.__func__
+    return attr.func if kind is functools.singledispatchmethod else property_getter(attr)
+
+
+_ATTRIBUTE_WRAPPERS = frozenset({staticmethod, classmethod, functools.singledispatchmethod, *PROPERTIES})

@@ -52,7 +52,7 @@ from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
-from toolkit.tools.decorator import InvocationContext, MemoryId, Param
+from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
 from toolkit.tools.json_schema import UNION_TYPES
 
 __all__ = ["EMPTY", "Declared", "ParamInfo", "parameter", "type_name"]
@@ -258,7 +258,7 @@ def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> An
     if default is not _MISSING and default != from_field:
         raise ToolDefinitionError(
             where,
-            f"Field gives the default {from_field!r} and the signature gives {default!r}",
+            f"Field gives the default {value_text(from_field)} and the signature gives {value_text(default)}",
             "keep one of them",
         )
     return from_field
@@ -370,7 +370,7 @@ _MARKERS = (Param, MemoryId)
 def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> ToolDefinitionError:
     """`x: int = Param("...")` (FastAPI's way, where the default slot holds the metadata): here the
     marker would be the value, so it is refused with the `Annotated` form to write instead."""
-    shown = "MemoryId" if marker is MemoryId else repr(marker)
+    shown = "MemoryId" if marker is MemoryId else value_text(marker)
     declared = type_name(written)
     annotated = (
         f"{declared[:-1]}, {shown}]" if typing.get_origin(written) is Annotated else f"Annotated[{declared}, {shown}]"
@@ -456,7 +456,7 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
         hint = f" (e.g. `{type_name(base)} | None = None`)" if default is None else ""
         raise ToolDefinitionError(
             where,
-            f"the default {default!r} is not a valid {type_name(base)}: {exc.errors()[0]['msg']}",
+            f"the default {value_text(default)} is not a valid {type_name(base)}: {exc.errors()[0]['msg']}",
             f"give a default of that type, or change the type{hint}",
         ) from None
 
@@ -503,7 +503,7 @@ def type_name(annotation: Any) -> str:
     if typing.get_origin(annotation) is Annotated:
         base, *extras = typing.get_args(annotation)
         return f"Annotated[{type_name(base)}, {', '.join(_metadata_text(m) for m in extras)}]"
-    text = repr(annotation)
+    text = without_addresses(repr(annotation))  # `list[Annotated[int, AfterValidator(f)]]`: f's repr inside
     for module in sorted({"typing", *_modules(annotation)}, key=len, reverse=True):
         text = text.replace(f"{module}.", "")
     text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
@@ -515,10 +515,10 @@ def type_name(annotation: Any) -> str:
 def _metadata_text(meta: Any) -> str:
     """`Field(ge=1, description='...')` as it would be written, never pydantic's `FieldInfo(...)` repr."""
     if not isinstance(meta, FieldInfo):
-        return type_name(meta) if isinstance(meta, type) else repr(meta)
-    parts = [] if meta.default in (PydanticUndefined, Ellipsis) else [repr(meta.default)]
+        return type_name(meta) if isinstance(meta, type) else value_text(meta)
+    parts = [] if meta.default in (PydanticUndefined, Ellipsis) else [value_text(meta.default)]
     for m in meta.metadata:
-        text = repr(m)
+        text = value_text(m)
         inner = re.fullmatch(r"\w+\((\w+=.*)\)", text)
         parts.append(inner.group(1) if inner else text)
     for key in ("alias", "description"):

@@ -20,7 +20,8 @@ parameter, in `toolkit.tools.parameters`:
 5. the parameters object: `None` when nothing is left for the model — never `{}`.
 
 Every mistake found on the way is a `ToolDefinitionError` naming the function, the rule and
-the fix (e.g. an `async def`, also behind a `functools.wraps` wrapper; a tool name outside
+the fix (e.g. an `async def`, also behind a `functools.wraps` wrapper; a `functools.singledispatch`
+function, which the executor's keyword call could never dispatch; a tool name outside
 OpenAI's rule, decorated or not). Type → JSON Schema is `toolkit.tools.json_schema`
 (pydantic's; `toolkit.tools.fast_schema` gives the same result sooner); strict mode is
 `toolkit.tools.strict`.
@@ -43,7 +44,15 @@ from griffe import Docstring, DocstringSectionKind, Parser, infer_docstring_styl
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools import coercion, docstring_style, fast_schema, numpy_docstring, strict
-from toolkit.tools.decorator import ReturnBehavior, ToolOptions, check_name, function_label, tool_options
+from toolkit.tools.decorator import (
+    ReturnBehavior,
+    ToolOptions,
+    check_name,
+    dispatch_error,
+    function_label,
+    is_single_dispatch,
+    tool_options,
+)
 from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, parameter
 
 
@@ -175,8 +184,10 @@ _NO_OPTIONS = ToolOptions()
 def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
     options = tool_options(fn) or _NO_OPTIONS
     label = f"@tool {function_label(fn)}"
-    if not plainly_synchronous(fn):
+    if not plainly_synchronous(fn):  # a wrapper, among others
         _check_synchronous(fn, label)
+        if is_single_dispatch(fn):  # `@singledispatch` over `@tool`, or no `@tool` at all
+            raise dispatch_error(fn)
     summary, arg_docs = parse_docstring(fn.__doc__)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}

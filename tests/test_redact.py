@@ -8,7 +8,7 @@ import pytest
 
 from toolkit.errors import ToolkitError
 from toolkit.tools import redact
-from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub
+from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub, scrub_json
 
 R = REDACTED
 
@@ -326,6 +326,8 @@ _SCRUB_PIECES = [
     "xoxb-1234567890", "AIza", "rk_live_", "abcdefghijklmnopq", "hf_", "glpat-", "SG.", "gh", "_",
     "github_pat_ABCDEFGHIJKLMNOPQRSTUVWX", "sk_test_ABCDEFGHIJKLMNOPQR", "signing key was ", "access_key is ",
     "hunter2 ", "'Sup3r' ",
+    # password's short forms: as a label, in prose, as an option, and inside words
+    "pw", "PWD ", "pw is ", "Pwd was ", "--pwd ", "-PW ", "use-", "up", "ward", "n",
 ]  # fmt: skip
 
 
@@ -346,7 +348,8 @@ _ONE_STEP_EACH = [
     "IDENTIFIED BY 'x'", "PASSWORD('x')", "\u0130DENT\u0130F\u0130ED BY 'x'", "pa\u017f\u017fword('x')",
     "Cookie: a=b", "set-cookie=abc", "coo\u212aie: a=b",
     "secret is hunter2", "api key is hunter2", "refresh token was 'Sup3r'", "passphrase is hunter2",
-    "api \u212aey is hunter2", "\u017fecret is hunter2",
+    "api \u212aey is hunter2", "\u017fecret is hunter2", "pw is hunter2", "PWD was 'Sup3r'",
+    "--pwd hunter2", "-PW hunter2",
     "-----BEGIN RSA PRIVATE KEY-----abc-----END RSA PRIVATE KEY-----",
     "sk-" + "A" * 16, "SG.ABCDEFGHIJ.KLMNOPQRST", "ghp_" + "A" * 20, "github_pat_" + "A" * 20,
     "xoxb-" + "1" * 10, "AKIA" + "A" * 16, "ASIA" + "A" * 16, "AIza" + "A" * 30, "rk_live_" + "A" * 16,
@@ -488,3 +491,41 @@ def test_long_names_are_judged_but_not_remembered():
     assert redact.scrub_json({names[0]: "hunter2"}) == {names[0]: redact.REDACTED}
     after = (redact._secret_name_kept.cache_info().currsize, redact._secret_run_kept.cache_info().currsize)
     assert after == before
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        # as a label, whatever the case or the name around it
+        ("login failed: pw=hunter2", f"login failed: pw={R}"),
+        ("DB_PW: Tr0ub4dor&3", f"DB_PW: {R}"),
+        ("dbPw=x1234 rejected", f"dbPw={R} rejected"),
+        ('{"user": "shop", "pw": "hunter2"}', f'{{"user": "shop", "pw": "{R}"}}'),
+        ("jdbc:x://db/shop?user=app&pw=hunter2&ssl=1", f"jdbc:x://db/shop?user=app&pw={R}&ssl=1"),
+        # in prose, as password is
+        ("connect failed: pwd is hunter2", f"connect failed: pwd is {R}"),
+        ("the PW was 'Sup3r' for bob", f"the PW was '{R}' for bob"),
+        # as an option of its own (PuTTY's plink -pw), also in an argument list
+        ("plink -pw hunter2 shop@host", f"plink -pw {R} shop@host"),
+        ("Command '['plink', '-pw', 'hunter2', 'host']' failed", f"Command '['plink', '-pw', '{R}', 'host']' failed"),
+        ("backup --pwd hunter2 --db orders", f"backup --pwd {R} --db orders"),
+        # never inside a word, nor prose that only names it
+        ("upward: 5, npw=3, pwned: no", "upward: 5, npw=3, pwned: no"),
+        ("use-pw now", "use-pw now"),
+        ("the pw is weak", "the pw is weak"),
+        ("password reset failed for alice", "password reset failed for alice"),
+        ("pw reset for user=bob", "pw reset for user=bob"),
+    ],
+)
+def test_passwords_short_forms_are_read_as_password_is(text, clean):
+    """`pw=hunter2`, `pwd is hunter2`, `-pw hunter2` reached the model whole: `pw` was no secret
+    word, and `pwd` was one for labels only."""
+    assert scrub(text) == clean
+    assert sanitize(text) == clean
+    assert scrub(clean) == clean
+
+
+def test_a_secret_under_a_pw_name_is_masked_in_json_and_the_environment(monkeypatch):
+    assert scrub_json({"pw": "abc", "user_pw": "abc", "upw": "abc"}) == {"pw": R, "user_pw": R, "upw": "abc"}
+    monkeypatch.setenv("TOOLKIT_TEST_DB_PW", "Zq8-bare-41")
+    assert scrub("login as shop with Zq8-bare-41 failed") == f"login as shop with {R} failed"

@@ -19,13 +19,15 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 2. private-key blocks; credentials in URLs (`postgres://user:pw@host` → `postgres://[REDACTED]@host`);
    `Bearer` / `Basic` / `Token` credentials;
 3. passwords on command lines and in SQL: `mysql -p<pw>` (also inside a `CalledProcessError`'s
-   argument list), `--password <pw>`, `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
+   argument list), `--password <pw>` (`--pwd <pw>`, `-pw <pw>`), `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
 4. cookie values (`Cookie: a=…; b=…`, `cookie session=…`);
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
    `signing_key: `, `"client_secret": "…"`, `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
-   a plain lower-case word is kept: `password is incorrect` says what went wrong);
+   a plain lower-case word is kept: `password is incorrect` says what went wrong). Password's
+   short forms count as it does (`pw=`, `DB_PWD:`, `pwd is …`), as a name part or a word of their
+   own only: `upward:`, `npw=` and "password reset" are no labels;
 6. tokens in well-known formats (OpenAI `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`,
    Slack `xox?-`, AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face
    `hf_`, JWTs);
@@ -57,7 +59,7 @@ _READ_AT_MOST = 20_000
 """A message longer than this is cut (at a space) before it is sanitised."""
 
 _SECRET_WORDS = frozenset(
-    "pass password passwd pwd passphrase secret token key apikey auth authorization credential "
+    "pass password passwd pwd pw passphrase secret token key apikey auth authorization credential "
     "credentials cookie session sessionid sid signature sig privatekey jwt bearer otp dsn".split()
 )
 _NOT_SECRET_VARIABLES = frozenset({"PWD", "OLDPWD"})
@@ -76,9 +78,12 @@ _COMMAND = re.compile(r"\b(?:mysql\w*|mariadb\w*|sshpass|mysqldump|mysqladmin)\b
 _DASH_P = re.compile(r"(?<=[\s'\"\[,(])-p(?!\[REDACTED\])[^\s'\",\]()]+")
 _SSHPASS = re.compile(r"(\bsshpass\s+-p\s*)(?!\[REDACTED\])([^\s'\",\]()]+)")
 _LONG_OPTION = re.compile(
-    r"(--?(?:password|passwd|pass|token|secret|api-key|apikey|auth-token)(?:['\"]?,\s*['\"]?|\s+))(?!\[REDACTED\])(\"[^\"]*\"|'[^']*'|[^\s'\",\]()]+)",
+    r"(-(?:-?(?:password|passwd|pass|token|secret|api-key|apikey|auth-token)|(?<![\w-]-)-?pwd?)(?:['\"]?,\s*['\"]?|\s+))(?!\[REDACTED\])(\"[^\"]*\"|'[^']*'|[^\s'\",\]()]+)",
     re.IGNORECASE,
 )
+"""`--password <pw>`, also as items of an argument list (`'--token', 'x'`); password's short forms
+(`--pwd`, `-pw`, PuTTY's) only as an option of their own, never the end of a word (`use-pw`). The
+pattern starts with its `-` (the engine looks for it in C): what comes before is checked after it."""
 _SQL_PASSWORD = re.compile(
     r"\b(IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY\s+|PASSWORD\s*\(\s*|PASSWORD\s+)(\"[^\"]*\"|'[^']*'|(?<=BY )[^\s;,)]+)",
     re.IGNORECASE,
@@ -118,7 +123,7 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _DATA_URL = re.compile(r"\bdata:([\w.+-]+/[\w.+-]+)((?:;[\w.+-]+=[\w.+-]+)*);base64,([A-Za-z0-9+/]+={0,2})")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PROSE_SECRET = re.compile(
-    r"\b((?:password|passwd|passphrase|secret(?:[ _-]key)?|(?:api|access|private|signing)[ _-]?key"
+    r"\b((?:p(?:assword|asswd|assphrase|wd?)|secret(?:[ _-]key)?|(?:api|access|private|signing)[ _-]?key"
     r"|(?:api|auth|access|refresh|bearer)[ _-]?token)\s+(?:was set to|is set to|is|was)\s+)"
     r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s\"',;]+)",
     re.IGNORECASE,
@@ -173,17 +178,17 @@ for the starts costs 7,600 and the pattern 14,300)."""
 _AUTH_WORDS = ("bearer", "basic", "token")
 """What `_AUTH_HEADER` needs, one of them (lower-case, as `_may_hold` reads them)."""
 _SQL_WORDS = ("identified", "password")
-_COMMAND_WORDS = ("mysql", "mariadb", "sshpass", "-pass", "-token", "-secret", "-api", "-auth-token")
+_COMMAND_WORDS = ("mysql", "mariadb", "sshpass", "-pass", "-token", "-secret", "-api", "-auth-token", "-pw")
 """What `_command_lines`' patterns need, one of them: `_COMMAND`'s programs (`-p<pw>` is masked
 only on a line naming one; `_SSHPASS` needs `sshpass` as written), `_LONG_OPTION`'s options."""
 _COOKIE_WORDS = ("cookie",)
-_PROSE_WORDS = ("pass", "secret", "key", "token")
-"""`password`, `passwd`, `passphrase`; `secret`; `… key`; `… token`."""
+_PROSE_WORDS = ("pass", "secret", "key", "token", "pw")
+"""`password`, `passwd`, `passphrase`; `secret`; `… key`; `… token`; `pw`, `pwd` (last: the rarest)."""
 _FILE_WORDS = ("file://",)
 """What `_FILE_URL` needs."""
 _AUTH_NEAR = re.compile(r"(?:bearer|basic|token)\s")
 _SQL_NEAR = re.compile(r"identified|password\s*[(\"']")
-_PROSE_NEAR = re.compile(r"(?:password|passwd|passphrase|secret|key|token)\s+(?:is|was)\s")
+_PROSE_NEAR = re.compile(r"(?:password|passwd|passphrase|pwd?|secret|key|token)\s+(?:is|was)\s")
 """What a text's `_folded` form holds where `_AUTH_HEADER`, `_SQL_PASSWORD`, `_PROSE_SECRET`
 match, each read after its words are found (case-sensitive patterns that start with a letter:
 the engine looks for those in C): a word of the header and a blank; `IDENTIFIED`, or `PASSWORD`

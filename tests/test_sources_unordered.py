@@ -10,25 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.test_sources_given_wrong import cancel_order, query_order
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.loop.run import run_loop
 from toolkit.loop.sources import ProviderRequest, StaticProvider, build_context
-from toolkit.tools.decorator import tool
-
-
-@tool
-def query_order(order_id: str) -> str:
-    """Look up an order."""
-    return f"{order_id}: shipped"
-
-
-@tool
-def cancel_order(order_id: str) -> str:
-    """Cancel an order."""
-    return f"{order_id}: cancelled"
-
 
 _PROBLEM = (
     "takes a list, and got {}, which has no order: its items would be read in another order in each process, "

@@ -459,6 +459,13 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
             f"the default {value_text(default)} is not a valid {type_name(base)}: {exc.errors()[0]['msg']}",
             f"give a default of that type, or change the type{hint}",
         ) from None
+    except Exception as exc:  # a validator of the learner's raised what pydantic passes on (a TypeError ...)
+        raise ToolDefinitionError(
+            where,
+            f"checking the default {value_text(default)} against {type_name(base)} raised "
+            f"{type(exc).__name__}: {exc}",
+            "give a default the type's validators accept, or make them raise ValueError for a value they refuse",
+        ) from exc
 
 
 def _add_default(prop: dict[str, Any], default: Any) -> None:

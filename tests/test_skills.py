@@ -370,3 +370,33 @@ def test_active_skills_are_kept_for_a_bounded_number_of_conversations(monkeypatc
         )
     assert not skills.is_active("refund-escalation", "u1")  # the oldest was forgotten
     assert all(skills.is_active("refund-escalation", u) for u in ("u2", "u3", "u4"))
+
+
+def test_a_skills_tools_given_as_a_set_are_refused_as_everywhere_else():
+    """`load_skill(folder, tools={a, b})` took the set in hash order, another in each process (the model reads a
+    skill's tools in the order they join); `tools=` of the loop refuses it, and so does this."""
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.decorator import tool
+
+    @tool
+    def open_ticket(order_id: str) -> str:
+        """Open a ticket."""
+        return order_id
+
+    @tool
+    def close_ticket(order_id: str) -> str:
+        """Close a ticket."""
+        return order_id
+
+    folder = next(p for p in sorted(data.path("skills").iterdir()) if p.is_dir())
+    with pytest.raises(ToolDefinitionError) as caught:
+        load_skill(folder, tools={open_ticket, close_ticket})
+    assert str(caught.value) == (
+        "tools=set object: tools= takes a list, and got a set, which has no order: its items would be read in another "
+        "order in each process, and the model sent its tools in that order (its answers and a cassette's match would "
+        "change with it). Fix: give a list, in the order you want: tools=[close_ticket, open_ticket]"
+    )
+    assert [t.spec.name for t in load_skill(folder, tools=[open_ticket, close_ticket]).tools] == [
+        "open_ticket",
+        "close_ticket",
+    ]

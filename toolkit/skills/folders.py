@@ -51,6 +51,7 @@ from typing import Any
 import yaml
 
 from toolkit.errors import ConfigurationError, SkillError
+from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.unicode import is_utf8
 
@@ -146,6 +147,7 @@ def scan_skills(
 
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     """One skill folder: SKILL.md checked, every other readable text file loaded."""
+    check_collection("tools", tools)  # a set's order changes from process to process; a generator is read once
     folder = Path(folder)
     where = f"skill folder {str(folder)!r}"
     skill_file = folder / SKILL_FILE

@@ -462,8 +462,7 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
     except Exception as exc:  # a validator of the learner's raised what pydantic passes on (a TypeError ...)
         raise ToolDefinitionError(
             where,
-            f"checking the default {value_text(default)} against {type_name(base)} raised "
-            f"{type(exc).__name__}: {exc}",
+            f"checking the default {value_text(default)} against {type_name(base)} raised {type(exc).__name__}: {exc}",
             "give a default the type's validators accept, or make them raise ValueError for a value they refuse",
         ) from exc
 

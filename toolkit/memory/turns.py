@@ -146,7 +146,7 @@ class TurnRLock:
         self._owner, self._depth = me, 1
         return True
 
-    __enter__ = acquire  # every write to memory takes it: no extra call
+    __enter__ = acquire
 
     def release(self) -> None:
         if self._owner != _get_ident():
@@ -157,12 +157,7 @@ class TurnRLock:
             self._mutex.release()
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
-        if self._owner != _get_ident():  # `release`, written out: every write to memory ends here
-            raise RuntimeError("cannot release un-acquired lock")
-        self._depth -= 1
-        if not self._depth:
-            self._owner = None
-            self._mutex.release()
+        self.release()
 
     def adopt(self) -> None:
         """Make the calling thread the holder of a held lock (every hold moves with it). Only the
@@ -197,20 +192,20 @@ def file_turn_lock(database: Path, memory_id: str) -> TurnLock:
     return shared_lock(("sqlite", database, offset), make)
 
 
-class TurnLock:
+class TurnLock(TurnRLock):
     """A reentrant lock whose outermost hold also holds a byte of a lock file across processes.
 
     `with lock:`, or `acquire()` / `release()` from one thread, as with `threading.RLock`. With
-    `blocking=False` it never waits; with a `timeout`, it waits at most that long in all.
+    `blocking=False` it never waits; with a `timeout`, it waits at most that long in all. A turn
+    carries it from thread to thread as it carries a `TurnRLock` (`adopt`: the record lock is the
+    process's, so it stays held).
     """
 
-    __slots__ = ("_depth", "_file", "_memory_id", "_mutex", "_offset", "_owner", "__weakref__")
+    __slots__ = ("_file", "_memory_id", "_offset")
 
     def __init__(self, file: _LockFile, offset: int, memory_id: str) -> None:
+        super().__init__()
         self._file, self._offset, self._memory_id = file, offset, memory_id
-        self._mutex = threading.Lock()
-        self._owner: int | None = None
-        self._depth = 0
 
     def __repr__(self) -> str:
         state = "held" if self._depth else "free"
@@ -235,6 +230,8 @@ class TurnLock:
         self._owner, self._depth = me, 1
         return True
 
+    __enter__ = acquire  # `TurnRLock.__enter__` is `TurnRLock.acquire`, not this one
+
     def release(self) -> None:
         if self._owner != threading.get_ident():
             raise RuntimeError("cannot release un-acquired lock")
@@ -246,18 +243,6 @@ class TurnLock:
             self._file.unlock(self._offset)
         finally:
             self._mutex.release()
-
-    def __enter__(self) -> bool:
-        return self.acquire()
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
-        self.release()
-
-    def adopt(self) -> None:
-        """As `TurnRLock.adopt`: the calling thread becomes the holder (the record lock is the
-        process's, so it stays held)."""
-        if self._depth:
-            self._owner = threading.get_ident()
 
     def _forget(self) -> None:
         """In a forked child: free (the child holds no record locks, and only its forking thread runs)."""

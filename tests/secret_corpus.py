@@ -53,6 +53,17 @@ CORPUS: list[tuple[str, BaseException, str]] = [
     ("label", RuntimeError('apiKey="camelKey42" refused'), "camelKey42"),
     ("label", RuntimeError("private_key = 'MIIBVgIBADAN'"), "MIIBVgIBADAN"),
     ("label", RuntimeError("smtp_pass:MailPw_2026"), "MailPw_2026"),
+    # labelled in Chinese, Japanese and Korean: full-width separators, no spaces, "is" as a verb
+    ("label", RuntimeError("连接数据库失败：用户名：shop，密码：Zh-pw-8848"), "Zh-pw-8848"),
+    ("label", RuntimeError("登录失败，新密码=Tr0ub4dor&9。请重试"), "Tr0ub4dor&9"),
+    ("label", RuntimeError("接口调用失败（密钥＝ak_7f3e9c21）"), "ak_7f3e9c21"),
+    ("label", RuntimeError("管理员口令是 Adm1n!2026，请勿外传"), "Adm1n!2026"),
+    ("label", RuntimeError("令牌为tk-9c8b7a6d请求被拒绝"), "tk-9c8b7a6d"),
+    ("label", RuntimeError('{"账号": "ann", "登录密码": "Json-pw-77"}'), "Json-pw-77"),
+    ("label", RuntimeError("驗證碼：482913 已過期"), "482913"),
+    ("label", RuntimeError("API_KEY：cn-key-5521 无效"), "cn-key-5521"),
+    ("label", RuntimeError("パスワードは Jp-pw-4410 です"), "Jp-pw-4410"),
+    ("label", RuntimeError("비밀번호: Kr-pw-3301"), "Kr-pw-3301"),
     # passwords on command lines and in SQL
     ("command", _cpe(["mysql", "-uroot", "-pS3cret!", "shop"]), "S3cret!"),
     ("command", RuntimeError("mysqldump -u backup -pDumpPw77 shop > /tmp/x.sql failed"), "DumpPw77"),

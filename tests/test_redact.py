@@ -289,6 +289,31 @@ def _plain_paths(text: str) -> str:
     return _PLAIN_POSIX_PATH.sub(redact.PATH, text)
 
 
+_PLAIN_CJK_NAME = re.compile(
+    r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)"
+    f"({redact._CJK_CLOSING_QUOTE}[ \t\u3000]*(?:([\uff1a\uff1d])|{'|'.join(redact._CJK_VERBS)})[ \t\u3000]*)"
+    f"({redact._CJK_VALUE.pattern})"
+)
+
+
+def _plain_cjk_names(text: str) -> str:
+    """`redact._cjk_names` read forward: the pattern tried at every position, a match masked when
+    its name is a secret one (`API_KEY：x1`, `token为 x1`), the search going on after it."""
+    out, pos, at = [], 0, 0
+    while match := _PLAIN_CJK_NAME.search(text, at):
+        at = match.start() + 1
+        name, between, separator, value = match.groups()
+        quote = between[:1] if between[:1] in ("'", '"') else ""
+        if not redact._secret_run((quote, name[::-1])):
+            continue
+        masked = redact._cjk_masked(value, after_separator=separator is not None)
+        if masked is None:
+            continue
+        out += [text[pos : match.start(4)], masked]
+        pos = at = match.end()
+    return "".join(out) + text[pos:]
+
+
 def _plain_sanitize(text: str) -> str:
     """`sanitize` as it was, on `_plain_scrub`."""
     text = _plain_scrub(redact.drop_tracebacks_plainly(text))
@@ -308,6 +333,8 @@ def _plain_scrub(text: str) -> str:
     text = redact._SQL_PASSWORD.sub(lambda m: m.group(1) + redact._masked(m.group(2)), text)
     text = redact._COOKIE.sub(redact._cookie, text)
     text = _old_labelled(text)
+    text = redact._CJK_WORD_LABEL.sub(redact._cjk_word_labelled, text)
+    text = _plain_cjk_names(text)
     text = redact._PROSE_SECRET.sub(redact._prose_secret, text)
     text = redact._KNOWN_TOKENS.sub(redact.REDACTED, text)
     return _plain_paths(text)
@@ -328,6 +355,11 @@ _SCRUB_PIECES = [
     "hunter2 ", "'Sup3r' ",
     # password's short forms: as a label, in prose, as an option, and inside words
     "pw", "PWD ", "pw is ", "Pwd was ", "--pwd ", "-PW ", "use-", "up", "ward", "n",
+    # labels in Chinese, Japanese and Korean: the words, split too, full-width separators, verbs,
+    # their quotes and punctuation, values that start with their letters
+    "密码", "密", "码", "數據庫密碼", "口令", "令牌", "验证码", "パスワード", "비밀번호", "토큰", "\uff1a", "\uff1d",
+    "是", "为", "设置为", "は", "が", "는", "이", "\u3000", "\u201c", "\u201d", "\u300c", "\u300d", "，", "。",
+    "错误", "必填", "abc123", "DB_PASS", "password", "expired", "tokens", "x+", "'", '"', "-", "：",
 ]  # fmt: skip
 
 
@@ -529,3 +561,61 @@ def test_a_secret_under_a_pw_name_is_masked_in_json_and_the_environment(monkeypa
     assert scrub_json({"pw": "abc", "user_pw": "abc", "upw": "abc"}) == {"pw": R, "user_pw": R, "upw": "abc"}
     monkeypatch.setenv("TOOLKIT_TEST_DB_PW", "Zq8-bare-41")
     assert scrub("login as shop with Zq8-bare-41 failed") == f"login as shop with {R} failed"
+
+
+# --- labels in Chinese, Japanese and Korean ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        ("连接失败：用户名：shop，密码：Zh-pw-8848", "连接失败：用户名：shop，密码：[REDACTED]"),
+        ("数据库密码=Tr0ub4dor&3，请重试", "数据库密码=[REDACTED]，请重试"),
+        ("密钥＝ak_7f3e9c21）", "密钥＝[REDACTED]）"),
+        ("管理员口令是 Adm1n!2026，请勿外传", "管理员口令是 [REDACTED]，请勿外传"),
+        ("令牌为tk-9c8b7a6d请求被拒绝", "令牌为[REDACTED]请求被拒绝"),
+        ("密碼設為 'Tw pw 1'。", "密碼設為 '[REDACTED]'。"),
+        ("驗證碼：“482 913”", "驗證碼：“[REDACTED]”"),
+        ('{"登录密码": "Json-pw-77"}', '{"登录密码": "[REDACTED]"}'),
+        ("API_KEY：cn-key-5521 无效", "API_KEY：[REDACTED] 无效"),
+        ("token为 xyz987。", "token为 [REDACTED]。"),
+        ("パスワードは Jp-pw-4410 です", "パスワードは [REDACTED] です"),
+        ("비밀번호는 1234입니다", "비밀번호는 [REDACTED]입니다"),
+        # prose, not a secret: the label goes on, or the value is written in these scripts' letters
+        ("密码错误：密码长度不能少于8位", "密码错误：密码长度不能少于8位"),
+        ("密码是必填项，密码为空", "密码是必填项，密码为空"),
+        ("パスワードが違います", "パスワードが違います"),
+        ("토큰 이름: abc", "토큰 이름: abc"),
+        ("请求失败：状态码 503", "请求失败：状态码 503"),
+        ("token为expired", "token为expired"),  # a plain word after a verb, as `password is expired`
+        ("记账凭证号：A-123", "记账凭证号：A-123"),
+    ],
+)
+def test_secrets_labelled_in_chinese_japanese_and_korean_are_masked(text, clean):
+    assert scrub(text) == clean
+    assert sanitize(text) == clean
+    assert scrub(clean) == clean
+
+
+def test_a_name_ending_with_a_chinese_secret_word_is_a_secret_name():
+    assert [redact.is_secret_name(n) for n in ("数据库密码", "db密码", "API密钥", "密码错误", "密码长度", "用户名")] == [
+        True, True, True, False, False, False,
+    ]  # fmt: skip
+    body = {"登录密码": "Zh-pw", "密码提示": "你的生日", "messages": [{"content": "令牌：tk-123abc"}]}
+    assert redact.scrub_json(body) == {
+        "登录密码": "[REDACTED]",
+        "密码提示": "你的生日",
+        "messages": [{"content": "令牌：[REDACTED]"}],
+    }
+
+
+def test_the_chinese_step_is_skipped_only_where_it_cannot_match():
+    """`scrub` runs it only on a text outside ASCII holding a secret word, a full-width separator
+    or a verb of these scripts: what comes out is what every step gives, on texts of which many
+    hold such a label."""
+    masked = 0
+    for text in _texts(3000, _SCRUB_PIECES):
+        masked += redact._CJK_WORD_LABEL.sub(redact._cjk_word_labelled, _plain_cjk_names(text)) != text
+        assert redact._cjk_names(text) == _plain_cjk_names(text), text
+        assert redact.scrub(text) == _plain_scrub(text), text
+    assert masked > 100

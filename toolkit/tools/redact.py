@@ -27,7 +27,10 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
    a plain lower-case word is kept: `password is incorrect` says what went wrong). Password's
    short forms count as it does (`pw=`, `DB_PWD:`, `pwd is …`), as a name part or a word of their
-   own only: `upward:`, `npw=` and "password reset" are no labels;
+   own only: `upward:`, `npw=` and "password reset" are no labels; and in Chinese, Japanese and
+   Korean (`CJK_SECRET_WORDS`): `数据库密码：hunter2`, `密钥＝…`, `密码是 hunter2`, `パスワードは …`,
+   `비밀번호는 …`, `API_KEY：…` (a value that starts with a letter of these scripts is prose and
+   is kept: `密码错误：密码长度不能少于8位`);
 6. tokens in well-known formats (OpenAI `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`,
    Slack `xox?-`, AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face
    `hf_`, JWTs);
@@ -38,7 +41,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 they are usually ids the model needs). It errs towards removing too much.
 
 Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
-secrets with no label, no known format and no environment variable (a bare short password).
+secrets with no label, no known format and no environment variable (a bare short password);
+a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`).
 """
 
 from __future__ import annotations
@@ -130,6 +134,63 @@ _PROSE_SECRET = re.compile(
 )
 _PLAIN_WORD = re.compile(r"[a-z]+")
 
+CJK_SECRET_WORDS = (
+    *("验证码", "驗證碼", "授权码", "授權碼", "密码", "密碼", "口令", "密钥", "密鑰", "秘钥", "金鑰", "私钥", "私鑰"),
+    *(
+        "令牌",
+        "凭证",
+        "凭据",
+        "憑證",
+        "憑據",
+        "パスワード",
+        "暗証番号",
+        "秘密鍵",
+        "トークン",
+        "비밀번호",
+        "암호",
+        "토큰",
+    ),
+)
+"""Secret words of Chinese (simplified and traditional), Japanese and Korean: password, pass
+phrase, key, private key, token, credential, one-time and authorisation codes. These scripts put
+no space between words, so a label is secret when it *ends* with one (`数据库密码`, `新密码`),
+and one that goes on is not (`密码错误`, `密码长度`)."""
+_CJK_SEPARATORS = ("\uff1a", "\uff1d")  # full-width `：` and `＝`
+_CJK_VERBS = (
+    *("设置为", "設置為", "设为", "設為", "改为", "改為", "是", "为", "為"),
+    *("は", "が", "는", "은", "이", "가"),
+)
+"""What says "is" between a secret word and its value: Chinese 是 / 为 (設為, 改为 …), and the
+Japanese and Korean particles that mark a subject (`パスワードは`, `비밀번호는`)."""
+_CJK_LETTERS = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_QUOTES = {"\u201c": "\u201d", "\u300c": "\u300d", "\u300e": "\u300f"}  # “…” 「…」 『…』
+_CJK_CLOSING_QUOTE = "[\"'\u201d\u300d\u300f]?"
+_CJK_BLANKS = re.compile("[ \t\u3000]*")
+_CJK_VALUE = re.compile(
+    "\"[^\"\n]*\"|'[^'\n]*'|\u201c[^\u201d\n]*\u201d|\u300c[^\u300d\n]*\u300d|\u300e[^\u300f\n]*\u300f"
+    "|[^\\s\"'\u201c\u201d\u2018\u2019\u300c-\u300f\u3001\u3002\u300a\u300b\u3010\u3011\uff01\uff08\uff09\uff0c"
+    "\uff1a\uff1b\uff1d\uff1f" + _CJK_LETTERS + "]+"
+)
+"""A value after a label in these scripts: quoted (`"…"`, `'…'`, `“…”`, `「…」`, `『…』`), or a
+run up to a blank, a quote, a Chinese punctuation mark or a letter of these scripts (a value
+that starts with such a letter is prose, not a secret: `密码是必填项`, `パスワードが違います`)."""
+_CJK_WORD_LABEL = re.compile(
+    "(" + "|".join(CJK_SECRET_WORDS) + ")"
+    f"({_CJK_CLOSING_QUOTE}{_CJK_BLANKS.pattern}(?:([:=\uff1a\uff1d])|{'|'.join(_CJK_VERBS)}){_CJK_BLANKS.pattern})"
+    f"({_CJK_VALUE.pattern})"
+)
+"""A secret word of `CJK_SECRET_WORDS`, what says what it is, and its value (`_CJK_VALUE`): a
+separator (`:`, `=`, full-width `：`, `＝`; blanks around it, a closing quote before it) or a
+verb of `_CJK_VERBS` (`密码是 hunter2`)."""
+_CJK_NAME_BACK = re.compile(
+    "(" + "|".join(v[::-1] for v in (*_CJK_SEPARATORS, *_CJK_VERBS)) + ")"
+    f"{_CJK_BLANKS.pattern}({_CJK_CLOSING_QUOTE})([A-Za-z0-9_.-]+)"
+)
+"""A name in ASCII letters before a full-width separator or a verb (`API_KEY：…`, `token为 …`),
+read backward on the reversed text as `_SEP_BACK` reads `name=`: the separator or verb (the
+engine looks for its first character in C), the blanks and the closing quote before it, and
+the whole run of name characters before those."""
+
 
 def scrub(text: str) -> str:
     """`text` with secrets and file paths replaced, inline data shortened, nothing else changed.
@@ -157,6 +218,8 @@ def scrub(text: str) -> str:
         text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
+    if not text.isascii():
+        text = _cjk_labelled(text)
     if _may_hold(low, _PROSE_WORDS) and _PROSE_NEAR.search(low):
         text = _PROSE_SECRET.sub(_prose_secret, text)
     if len(text) < _SHORT or _may_hold(text, _TOKEN_STARTS):  # a short text: the pattern is quicker
@@ -348,7 +411,10 @@ def drop_tracebacks_plainly(text: str) -> str:
 
 
 def is_secret_name(name: str) -> bool:
-    """Whether a variable, field or header name labels a secret: its last part is a secret word."""
+    """Whether a variable, field or header name labels a secret: its last part is a secret word,
+    or it ends with one of `CJK_SECRET_WORDS`."""
+    if not name.isascii() and name.rstrip().endswith(CJK_SECRET_WORDS):
+        return True  # `数据库密码`, `db密码`: these scripts write no space before the last word
     parts = [p.lower() for p in _NAME_PARTS.findall(name)]
     if not parts:
         return False
@@ -496,6 +562,64 @@ def _judged_run(found: tuple[str, ...]) -> bool:
 
 
 _secret_run_kept = functools.lru_cache(maxsize=4096)(_judged_run)
+
+
+def _cjk_labelled(text: str) -> str:
+    """Mask the values labelled in Chinese, Japanese or Korean: after a secret word
+    (`_CJK_WORD_LABEL`), then after a secret name in ASCII letters and a full-width separator or
+    a verb (`_cjk_names`). (Each pattern starts with a character the engine looks for in C: that
+    costs less than looking for each word first.)"""
+    return _cjk_names(_CJK_WORD_LABEL.sub(_cjk_word_labelled, text))
+
+
+def _cjk_word_labelled(match: re.Match[str]) -> str:
+    """`密码：hunter2` → `密码：[REDACTED]`."""
+    word, between, separator, value = match.groups()
+    masked = _cjk_masked(value, after_separator=separator is not None)
+    return match.group(0) if masked is None else word + between + masked
+
+
+def _cjk_names(text: str) -> str:
+    """`API_KEY：x1` → `API_KEY：[REDACTED]`, `token为 x1` → `token为 [REDACTED]`: each full-width
+    separator or verb with a secret name before it (`_CJK_NAME_BACK`, `_secret_run`), read from the
+    left; a match that starts inside the one before is skipped, as a pattern tried from the left
+    would skip it (the plain definition, in the tests: the same pattern read forward)."""
+    backward, end = text[::-1], len(text)
+    if _CJK_NAME_BACK.search(backward) is None:  # the usual case, in C
+        return text
+    found = [m for m in _CJK_NAME_BACK.finditer(backward) if _secret_run(_quoted_run(m))]
+    out, pos = [], 0
+    for match in reversed(found):
+        if end - match.end() < pos:
+            continue
+        after = _CJK_BLANKS.match(text, end - match.start())
+        value = _CJK_VALUE.match(text, after.end()) if after else None
+        if value is None:
+            continue
+        separator = match.group(1) in _CJK_SEPARATORS
+        masked = _cjk_masked(value.group(0), after_separator=separator)
+        if masked is None:
+            continue
+        out += [text[pos : value.start()], masked]
+        pos = value.end()
+    return "".join(out) + text[pos:] if out else text
+
+
+def _quoted_run(match: re.Match[str]) -> tuple[str, str]:
+    """The closing quote (`'` or `"`, else "") and the reversed run, as `_secret_run` reads them."""
+    quote = match.group(2)
+    return (quote if quote in ("'", '"') else "", match.group(3))
+
+
+def _cjk_masked(value: str, *, after_separator: bool) -> str | None:
+    """`_mask_value`, with the quotes of these scripts kept as `'` and `"` are; after a verb, a
+    plain lower-case word is kept, as `_prose_secret` keeps it (`token为expired`)."""
+    if not after_separator and _PLAIN_WORD.fullmatch(value.rstrip(".")):
+        return None
+    closing = _CJK_QUOTES.get(value[:1])
+    if closing is not None and len(value) > 1 and value[-1] == closing:
+        return None if REDACTED in value else value[0] + REDACTED + closing
+    return _mask_value(value)
 
 
 def _prose_secret(match: re.Match[str]) -> str:

@@ -83,7 +83,15 @@ from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
-from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, ToolCall, ToolResultMessage
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Message,
+    TokenUsage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone
@@ -119,7 +127,7 @@ from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, Too
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import MESSAGE_TYPES, ChatMemory
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
@@ -150,7 +158,7 @@ log = logging.getLogger("toolkit.loop")
 
 def run_loop(
     model: ChatModel,
-    messages: Sequence[Message],
+    messages: Sequence[Message] | str,
     *,
     tools: Sequence[Any] = (),
     providers: Sequence[ToolProvider] = (),
@@ -162,6 +170,8 @@ def run_loop(
 ) -> LoopResult:
     """Run the tool loop for one user turn (see the module docstring for the steps).
 
+    `messages`: the conversation so far, its last message the user's question; a `str` alone is
+    read as that question (`run_loop(model, "…")` is `run_loop(model, [UserMessage(content="…")])`).
     The keyword arguments are those of `iter_loop`.
     """
     events = _turn(model, messages, tools, providers, registry, memory, options, parameters, context, events=False)
@@ -174,7 +184,7 @@ def run_loop(
 
 def iter_loop(
     model: ChatModel,
-    messages: Sequence[Message],
+    messages: Sequence[Message] | str,
     *,
     tools: Sequence[Any] = (),
     providers: Sequence[ToolProvider] = (),
@@ -197,7 +207,7 @@ def iter_loop(
 
 def _turn(
     model: ChatModel,
-    messages: Sequence[Message],
+    messages: Sequence[Message] | str,
     tools: Sequence[Any],
     providers: Sequence[ToolProvider],
     registry: ToolRegistry | None,
@@ -209,6 +219,8 @@ def _turn(
 ) -> Generator[LoopEvent, None, LoopResult]:
     """`iter_loop`; with `events=False` (`run_loop`, which drops them) no `ToolStarted` /
     `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
+    if type(messages) is not list and type(messages) is not tuple:
+        messages = given_messages(messages, "iter_loop" if events else "run_loop")
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else _OneTurn(memory):
@@ -363,6 +375,22 @@ class _Run:
         else:
             self.history += messages
 
+    def misfit(self) -> ConfigurationError | None:
+        """The error to raise when the caller's list holds something that is not a message (a
+        model fails on it: looked for only then, not on every call: a long history costs ~25 ns a
+        message to check). With memory, `ChatMemory` refused it on writing."""
+        if self.memory is not None:
+            return None
+        for index, message in enumerate(self.history):
+            if not isinstance(message, MESSAGE_TYPES):
+                where = "iter_loop" if self.events else "run_loop"
+                return ConfigurationError(
+                    f"{where}: message {index} ({type(message).__name__}) is not a message record; pass "
+                    "SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records (or the "
+                    "question alone as a str)"
+                )
+        return None
+
     def provider_request(self) -> ProviderRequest:
         return ProviderRequest(tuple(self.conversation()), self.memory_id, self.turn)
 
@@ -424,10 +452,16 @@ class _Run:
             tool_choice=self.options.tool_choice if payload else None,
             **self.options.request_extra,
         )
-        if self.options.stream:
-            response = yield from _streamed(self.model.stream(self.conversation(), **request))
-        else:
-            response = self.model.chat(self.conversation(), **request)
+        try:
+            if self.options.stream:
+                response = yield from _streamed(self.model.stream(self.conversation(), **request))
+            else:
+                response = self.model.chat(self.conversation(), **request)
+        except (AttributeError, TypeError, KeyError) as failure:  # a dict in the caller's list, say
+            misfit = self.misfit() if not self.rounds else None
+            if misfit is not None:
+                raise misfit from failure
+            raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
             len(self.rounds) + 1,
@@ -948,6 +982,20 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
         n += 1
     return n
+
+
+def given_messages(messages: object, where: str) -> Sequence[Message]:
+    """What `run_loop` / `iter_loop` were given that is not a list or a tuple: a `str` is the
+    user's question; another sequence is taken as it is; anything else (a dict: one message in
+    the OpenAI format, `None`, a number) is a `ConfigurationError` naming the fix."""
+    if isinstance(messages, str):
+        return [UserMessage(content=messages)]
+    if isinstance(messages, (bytes, bytearray, Mapping)) or not isinstance(messages, Sequence):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages (or the question as a str), got {type(messages).__name__}; "
+            "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
+        )
+    return messages
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:

@@ -5,7 +5,7 @@ validation error) was a raw exception at registration; it is a `ToolDefinitionEr
 from typing import Annotated
 
 import pytest
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, WrapValidator
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools.reflect import reflect
@@ -61,3 +61,51 @@ def test_a_default_the_validator_accepts_is_kept():
         return count
 
     assert reflect(fine).spec.parameters["properties"]["count"]["default"] == 3
+
+
+def three(a, b, c):
+    return a
+
+
+def no_handler(value):
+    return value
+
+
+SIGNATURE_FIX = (
+    "Fix: an after, before or plain validator takes (value) or (value, info); a wrap validator takes "
+    "(value, handler) or (value, handler, info)"
+)
+
+
+@pytest.mark.parametrize("with_default", [True, False], ids=["default", "required"])
+@pytest.mark.parametrize(
+    ("metadata", "said"),
+    [
+        (AfterValidator(three), "AfterValidator(func=three)] takes (a, b, c), which pydantic cannot call as an after"),
+        (
+            WrapValidator(no_handler),
+            "WrapValidator(func=no_handler)] takes (value), which pydantic cannot call as a wrap",
+        ),
+    ],
+)
+def test_a_validator_pydantic_cannot_call_is_a_definition_error_without_an_address(metadata, said, with_default):
+    """pydantic's own text held the function's memory address and a link, and without a default
+    the fix said to use a JSON-friendly type."""
+    if with_default:
+
+        def fn(x: int = 3) -> int:
+            """X."""
+            return x
+    else:
+
+        def fn(x: int) -> int:
+            """X."""
+            return x
+
+    fn.__annotations__["x"] = Annotated[int, metadata]
+    with pytest.raises(ToolDefinitionError) as caught:
+        reflect(fn)
+    name = fn.__qualname__
+    assert str(caught.value) == (
+        f"@tool {__name__}.{name}, parameter 'x': a validator in Annotated[int, {said} validator. {SIGNATURE_FIX}"
+    )

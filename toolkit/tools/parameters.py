@@ -138,6 +138,8 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError:
     """Why pydantic refused the type, in its own words when it says what to do."""
     name = type_name(base)
+    if isinstance(exc, PydanticUserError) and exc.code == "validator-signature":
+        return _validator_signature(where, name, exc)
     if isinstance(exc, PydanticUserError) and exc.code == "typed-dict-version":
         return ToolDefinitionError(
             where,
@@ -438,6 +440,25 @@ def _required(
     return False, None
 
 
+_SIGNATURE = re.compile(r"with `mode=(\w+)`: (\(.*\))")
+"""The mode and the signature in pydantic's "Unrecognized field validator function signature" text."""
+
+
+def _validator_signature(where: str, name: str, exc: PydanticUserError) -> ToolDefinitionError:
+    """A validator whose parameters pydantic cannot call it with (`lambda a, b, c: …`, a wrap
+    validator without its handler), said without pydantic's memory address and link."""
+    found = _SIGNATURE.search(str(exc))
+    mode = found.group(1) if found else ""
+    article = "an" if mode[:1] in ("a", "e", "i", "o", "u") else "a"
+    takes = f" takes {found.group(2)}, which pydantic cannot call as {article} {mode} validator" if found else ""
+    return ToolDefinitionError(
+        where,
+        f"a validator in {name}{takes or ' has a signature pydantic cannot call'}",
+        "an after, before or plain validator takes (value) or (value, info); a wrap validator takes "
+        "(value, handler) or (value, handler, info)",
+    )
+
+
 def _checked_default(where: str, base: Any, default: Any, nullable: bool, found: Any = fast_schema.UNREAD) -> Any:
     """The default, checked against the type (`found`: the `constraints` of an `Annotated` type's
     metadata, when `fast_schema.parts_schema` read them)."""
@@ -460,6 +481,8 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
             f"give a default of that type, or change the type{hint}",
         ) from None
     except Exception as exc:  # a validator of the learner's raised what pydantic passes on (a TypeError ...)
+        if isinstance(exc, PydanticUserError) and exc.code == "validator-signature":  # one pydantic cannot call
+            raise _validator_signature(where, type_name(base), exc) from exc
         raise ToolDefinitionError(
             where,
             f"checking the default {value_text(default)} against {type_name(base)} raised {type(exc).__name__}: {exc}",

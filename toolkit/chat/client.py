@@ -69,7 +69,16 @@ from pydantic import ValidationError
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
-from toolkit.chat.messages import AssistantMessage, ChatResponse, Message, TokenUsage, to_openai
+from toolkit.chat.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Message,
+    SystemMessage,
+    TokenUsage,
+    ToolResultMessage,
+    UserMessage,
+    to_openai,
+)
 from toolkit.chat.model import ToolChoice
 from toolkit.chat.sse import (
     StreamAssembler,
@@ -182,13 +191,55 @@ def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
 
 
 _AZURE_HOSTS = (".azure.com", ".azure-api.net")
+_MESSAGES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 
 
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
     """OpenAI `tools` array from dicts or objects with `to_openai()`."""
     if not tools:
         return None
-    return [t if isinstance(t, dict) else t.to_openai() for t in tools]
+    if type(tools) is not list and type(tools) is not tuple:
+        _check_tools(tools)
+    try:
+        return [t if isinstance(t, dict) else t.to_openai() for t in tools]
+    except AttributeError:
+        index, kind = next(((i, type(t).__name__) for i, t in enumerate(tools) if not _sendable(t)), (None, ""))
+        if index is None:  # a spec's own `to_openai` failed: not the caller's list
+            raise
+        raise ConfigurationError(
+            f"ChatClient.chat: tools[{index}] ({kind}) is neither an OpenAI tool dict nor a tool spec; send a tool's "
+            "schema with tools=[t.spec for t in tools_from(f)] (or give f to run_loop(tools=[f]), which runs it)"
+        ) from None
+
+
+def _sendable(tool: Any) -> bool:
+    return isinstance(tool, dict) or callable(getattr(tool, "to_openai", None))
+
+
+def _check_tools(tools: Any) -> None:
+    """`tools=` of `chat()` / `stream()` takes a list: a set would send the tools in hash order (another
+    order in each process), a dict or a str would be read key by key or letter by letter."""
+    kind = type(tools).__name__
+    if isinstance(tools, (set, frozenset)):
+        raise ConfigurationError(
+            f"ChatClient.chat: tools= takes a list, and got a {kind}, which has no order: the model would be sent "
+            "its tools in another order in each process; give a list, in the order you want"
+        )
+    if isinstance(tools, (str, bytes, dict)) or not isinstance(tools, Sequence):
+        raise ConfigurationError(f"ChatClient.chat: tools= takes a list, and got {kind}; put the tools in a list")
+
+
+def chat_messages(messages: Any) -> Sequence[Message]:
+    """What `chat()` / `stream()` were given as the conversation that is not a list or a tuple: a
+    `str` is the user's message; anything else that is no sequence is a `ConfigurationError`."""
+    if isinstance(messages, str):
+        return [UserMessage(content=messages)]
+    if isinstance(messages, (bytes, dict)) or not isinstance(messages, Sequence):
+        raise ConfigurationError(
+            f"ChatClient.chat: expected a list of messages (or one user message as a str), got "
+            f"{type(messages).__name__}; pass [UserMessage(content=...)]"
+        )
+    return messages
 
 
 class ChatClient:
@@ -244,7 +295,7 @@ class ChatClient:
     # -- requests -----------------------------------------------------------------------
     def build_request(
         self,
-        messages: Sequence[Message],
+        messages: Sequence[Message] | str,
         *,
         tools: Sequence[Any] | None = None,
         tool_choice: ToolChoice | None = None,
@@ -252,7 +303,19 @@ class ChatClient:
         **extra: Any,
     ) -> dict[str, Any]:
         """The JSON body that `chat()` / `stream()` would send."""
-        wire = to_openai(list(messages))
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = chat_messages(messages)
+        try:
+            wire = to_openai(list(messages))
+        except AttributeError:
+            misfits = ((i, type(m).__name__) for i, m in enumerate(messages) if not isinstance(m, _MESSAGES))
+            index, kind = next(misfits, (None, ""))
+            if index is None:  # a message subclass's own `to_openai` failed: not the caller's list
+                raise
+            raise ConfigurationError(
+                f"ChatClient.chat: message {index} ({kind}) is not a message record; pass SystemMessage, "
+                "UserMessage, AssistantMessage or ToolResultMessage records"
+            ) from None
         if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
             wire = mask_json(wire, self._unsaid)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
@@ -269,7 +332,7 @@ class ChatClient:
 
     def chat(
         self,
-        messages: Sequence[Message],
+        messages: Sequence[Message] | str,
         *,
         tools: Sequence[Any] | None = None,
         tool_choice: ToolChoice | None = None,
@@ -284,7 +347,7 @@ class ChatClient:
 
     def stream(
         self,
-        messages: Sequence[Message],
+        messages: Sequence[Message] | str,
         *,
         tools: Sequence[Any] | None = None,
         tool_choice: ToolChoice | None = None,

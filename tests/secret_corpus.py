@@ -64,6 +64,7 @@ CORPUS: list[tuple[str, BaseException, str]] = [
     ("label", RuntimeError("API_KEY：cn-key-5521 无效"), "cn-key-5521"),
     ("label", RuntimeError("パスワードは Jp-pw-4410 です"), "Jp-pw-4410"),
     ("label", RuntimeError("비밀번호: Kr-pw-3301"), "Kr-pw-3301"),
+    ("label", RuntimeError("短信发送失败：您的验证码为：Sms-6620，5分钟内有效"), "Sms-6620"),
     # passwords on command lines and in SQL
     ("command", _cpe(["mysql", "-uroot", "-pS3cret!", "shop"]), "S3cret!"),
     ("command", RuntimeError("mysqldump -u backup -pDumpPw77 shop > /tmp/x.sql failed"), "DumpPw77"),

@@ -291,7 +291,8 @@ def _plain_paths(text: str) -> str:
 
 _PLAIN_CJK_NAME = re.compile(
     r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)"
-    f"({redact._CJK_CLOSING_QUOTE}[ \t\u3000]*(?:([\uff1a\uff1d])|{'|'.join(redact._CJK_VERBS)})[ \t\u3000]*)"
+    f"({redact._CJK_CLOSING_QUOTE}[ \t\u3000]*"
+    f"(?:([\uff1a\uff1d])|(?:{'|'.join(redact._CJK_VERBS)})(?:[ \t\u3000]*([:=\uff1a\uff1d]))?)[ \t\u3000]*)"
     f"({redact._CJK_VALUE.pattern})"
 )
 
@@ -302,14 +303,14 @@ def _plain_cjk_names(text: str) -> str:
     out, pos, at = [], 0, 0
     while match := _PLAIN_CJK_NAME.search(text, at):
         at = match.start() + 1
-        name, between, separator, value = match.groups()
+        name, between, separator, separator_after_verb, value = match.groups()
         quote = between[:1] if between[:1] in ("'", '"') else ""
         if not redact._secret_run((quote, name[::-1])):
             continue
-        masked = redact._cjk_masked(value, after_separator=separator is not None)
+        masked = redact._cjk_masked(value, after_separator=(separator or separator_after_verb) is not None)
         if masked is None:
             continue
-        out += [text[pos : match.start(4)], masked]
+        out += [text[pos : match.start(5)], masked]
         pos = at = match.end()
     return "".join(out) + text[pos:]
 
@@ -359,7 +360,7 @@ _SCRUB_PIECES = [
     # their quotes and punctuation, values that start with their letters
     "密码", "密", "码", "數據庫密碼", "口令", "令牌", "验证码", "パスワード", "비밀번호", "토큰", "\uff1a", "\uff1d",
     "是", "为", "设置为", "は", "が", "는", "이", "\u3000", "\u201c", "\u201d", "\u300c", "\u300d", "，", "。",
-    "错误", "必填", "abc123", "DB_PASS", "password", "expired", "tokens", "x+", "'", '"', "-", "：",
+    "错误", "必填", "abc123", "DB_PASS", "password", "expired", "tokens", "x+", "'", '"', "-", "：", "为：", "是 :", "=", ":",
 ]  # fmt: skip
 
 
@@ -589,6 +590,11 @@ def test_a_secret_under_a_pw_name_is_masked_in_json_and_the_environment(monkeypa
         ("请求失败：状态码 503", "请求失败：状态码 503"),
         ("token为expired", "token为expired"),  # a plain word after a verb, as `password is expired`
         ("记账凭证号：A-123", "记账凭证号：A-123"),
+        # a verb and a separator both
+        ("您的验证码为：482913，5分钟内有效", "您的验证码为：[REDACTED]，5分钟内有效"),
+        ("密码是: hunter", "密码是: [REDACTED]"),
+        ("app_secret为：abcd1234", "app_secret为：[REDACTED]"),
+        ("password是 ： expired", "password是 ： [REDACTED]"),
     ],
 )
 def test_secrets_labelled_in_chinese_japanese_and_korean_are_masked(text, clean):

@@ -167,29 +167,32 @@ _CJK_QUOTES = {"\u201c": "\u201d", "\u300c": "\u300d", "\u300e": "\u300f"}  # �
 _CJK_CLOSING_QUOTE = "[\"'\u201d\u300d\u300f]?"
 _CJK_BLANKS = re.compile("[ \t\u3000]*")
 _CJK_VALUE = re.compile(
-    "\"[^\"\n]*\"|'[^'\n]*'|\u201c[^\u201d\n]*\u201d|\u300c[^\u300d\n]*\u300d|\u300e[^\u300f\n]*\u300f"
+    "(?![:=])(?:\"[^\"\n]*\"|'[^'\n]*'|\u201c[^\u201d\n]*\u201d|\u300c[^\u300d\n]*\u300d|\u300e[^\u300f\n]*\u300f"
     "|[^\\s\"'\u201c\u201d\u2018\u2019\u300c-\u300f\u3001\u3002\u300a\u300b\u3010\u3011\uff01\uff08\uff09\uff0c"
-    "\uff1a\uff1b\uff1d\uff1f" + _CJK_LETTERS + "]+"
+    "\uff1a\uff1b\uff1d\uff1f" + _CJK_LETTERS + "]+)"
 )
 """A value after a label in these scripts: quoted (`"…"`, `'…'`, `“…”`, `「…」`, `『…』`), or a
 run up to a blank, a quote, a Chinese punctuation mark or a letter of these scripts (a value
 that starts with such a letter is prose, not a secret: `密码是必填项`, `パスワードが違います`)."""
 _CJK_WORD_LABEL = re.compile(
     "(" + "|".join(CJK_SECRET_WORDS) + ")"
-    f"({_CJK_CLOSING_QUOTE}{_CJK_BLANKS.pattern}(?:([:=\uff1a\uff1d])|{'|'.join(_CJK_VERBS)}){_CJK_BLANKS.pattern})"
-    f"({_CJK_VALUE.pattern})"
+    f"({_CJK_CLOSING_QUOTE}{_CJK_BLANKS.pattern}"
+    f"(?:([:=\uff1a\uff1d])|(?:{'|'.join(_CJK_VERBS)})(?:{_CJK_BLANKS.pattern}([:=\uff1a\uff1d]))?)"
+    f"{_CJK_BLANKS.pattern})({_CJK_VALUE.pattern})"
 )
 """A secret word of `CJK_SECRET_WORDS`, what says what it is, and its value (`_CJK_VALUE`): a
 separator (`:`, `=`, full-width `：`, `＝`; blanks around it, a closing quote before it) or a
 verb of `_CJK_VERBS` (`密码是 hunter2`)."""
+_CJK_VERBS_BACK = "|".join(verb[::-1] for verb in _CJK_VERBS)
 _CJK_NAME_BACK = re.compile(
-    "(" + "|".join(v[::-1] for v in (*_CJK_SEPARATORS, *_CJK_VERBS)) + ")"
+    f"(:|=|\uff1a|\uff1d|{_CJK_VERBS_BACK})(?:{_CJK_BLANKS.pattern}({_CJK_VERBS_BACK}))?"
     f"{_CJK_BLANKS.pattern}({_CJK_CLOSING_QUOTE})([A-Za-z0-9_.-]+)"
 )
-"""A name in ASCII letters before a full-width separator or a verb (`API_KEY：…`, `token为 …`),
-read backward on the reversed text as `_SEP_BACK` reads `name=`: the separator or verb (the
-engine looks for its first character in C), the blanks and the closing quote before it, and
-the whole run of name characters before those."""
+"""A name in ASCII letters before a full-width separator or a verb (`API_KEY：…`, `token为 …`,
+`app_secret为：…`), read backward on the reversed text as `_SEP_BACK` reads `name=`: a separator
+or a verb (the engine looks for its first character in C; which of them say what the name is,
+`_said_so` decides), a verb before a separator, the blanks and the closing quote before them,
+and the whole run of name characters before those."""
 
 
 def scrub(text: str) -> str:
@@ -574,8 +577,8 @@ def _cjk_labelled(text: str) -> str:
 
 def _cjk_word_labelled(match: re.Match[str]) -> str:
     """`密码：hunter2` → `密码：[REDACTED]`."""
-    word, between, separator, value = match.groups()
-    masked = _cjk_masked(value, after_separator=separator is not None)
+    word, between, separator, separator_after_verb, value = match.groups()
+    masked = _cjk_masked(value, after_separator=separator is not None or separator_after_verb is not None)
     return match.group(0) if masked is None else word + between + masked
 
 
@@ -587,7 +590,7 @@ def _cjk_names(text: str) -> str:
     backward, end = text[::-1], len(text)
     if _CJK_NAME_BACK.search(backward) is None:  # the usual case, in C
         return text
-    found = [m for m in _CJK_NAME_BACK.finditer(backward) if _secret_run(_quoted_run(m))]
+    found = [m for m in _CJK_NAME_BACK.finditer(backward) if _said_so(m) and _secret_run(_quoted_run(m))]
     out, pos = [], 0
     for match in reversed(found):
         if end - match.end() < pos:
@@ -596,7 +599,7 @@ def _cjk_names(text: str) -> str:
         value = _CJK_VALUE.match(text, after.end()) if after else None
         if value is None:
             continue
-        separator = match.group(1) in _CJK_SEPARATORS
+        separator = match.group(1) in _ALL_SEPARATORS
         masked = _cjk_masked(value.group(0), after_separator=separator)
         if masked is None:
             continue
@@ -605,10 +608,23 @@ def _cjk_names(text: str) -> str:
     return "".join(out) + text[pos:] if out else text
 
 
+_ALL_SEPARATORS = frozenset((":", "=", *_CJK_SEPARATORS))
+
+
+def _said_so(match: re.Match[str]) -> bool:
+    """Whether a `_CJK_NAME_BACK` match says what the name is: a full-width separator (a verb
+    before it or not), an ASCII one after a verb (`token是: …`; right after the name it is
+    `_labelled`'s), or a verb alone (not two in a row)."""
+    first, verb = match.group(1), match.group(2)
+    if first in _CJK_SEPARATORS:
+        return True
+    return verb is not None if first in _ALL_SEPARATORS else verb is None
+
+
 def _quoted_run(match: re.Match[str]) -> tuple[str, str]:
     """The closing quote (`'` or `"`, else "") and the reversed run, as `_secret_run` reads them."""
-    quote = match.group(2)
-    return (quote if quote in ("'", '"') else "", match.group(3))
+    quote = match.group(3)
+    return (quote if quote in ("'", '"') else "", match.group(4))
 
 
 def _cjk_masked(value: str, *, after_separator: bool) -> str | None:

@@ -529,3 +529,22 @@ def test_resolving_a_schema_with_nothing_to_follow_is_one_step():
     filler.steps = generic._MAX_STEPS
     assert filler.resolve({"type": "string"}, 0) == {}
     assert filler.resolve("not a schema", 0) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "city"),
+    [
+        ("What's the weather in Paris?", "Paris"),
+        ("what's the weather in paris?", "paris"),  # typed in lower case, as people type
+        ("what is the weather like in san francisco", "san francisco"),
+        ("weather in new york right now", "new york"),
+        ("weather in 東京 in fahrenheit", "東京"),
+        ("北京天气怎么样", "北京"),
+        # a lower-case name is read only where it ends the question, and never an article
+        ("weather at the office", "weather at the office"),
+        ("weather in paris for my trip", "weather in paris for my trip"),
+    ],
+)
+def test_a_place_is_read_in_the_ways_people_write_it(text, city):
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert fill(schema, text) == {"city": city}

@@ -39,6 +39,34 @@ def test_the_slips_langchain4j_repairs_are_read(text, value):
     assert json_repair.loads(text) == value
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"sku": "PH-001", "quantity": 2}\n```',
+        '```\n{"sku": "PH-001", "quantity": 2}\n```',
+        '  ```JSON {"sku": "PH-001", "quantity": 2,} ```  ',
+        '```json\n{"sku": "PH-001", "quantity": 2}```',
+    ],
+)
+def test_arguments_in_a_code_fence_are_read(text):
+    """Some open models (and gateways in front of them) write tool arguments as Markdown."""
+    assert json_repair.loads(text) == {"sku": "PH-001", "quantity": 2}
+
+
+@pytest.mark.parametrize("text", ['```json\n{"a": 1}\n``` and more', 'x ```{"a": 1}```', "```", "``````"])
+def test_a_fence_around_part_of_the_text_is_no_json(text):
+    with pytest.raises(ValueError):
+        json_repair.loads(text)
+
+
+def test_a_long_fenced_text_is_read_in_linear_time():
+    """A regex reading the fence's body lazily before blanks and the closing fence took 142 s on this."""
+    text = "```json\n" + "`" * 300_000 + " " * 300_000 + "\n```"
+    with pytest.raises(ValueError):
+        json_repair.loads(text)
+    assert json_repair.loads("```json\n" + " " * 300_000 + '{"a": 1}' + " " * 300_000 + "\n```") == {"a": 1}
+
+
 def test_a_comma_inside_a_string_is_kept():
     assert json_repair.loads('{"a": "x,}", "b": 1,}') == {"a": "x,}", "b": 1}
 

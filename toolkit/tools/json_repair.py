@@ -14,6 +14,9 @@ the model sent                  read as                     why
                                                             the object (some gateways send it)
 ``{“a”: 1}``  ``{'a': 1}``      ``{"a": 1}``                curly quotes; single quotes when the
                                                             text has no double quote at all
+````json {"a": 1} ```` (fenced)  ``{"a": 1}``                the whole text in a Markdown code
+                                                            fence (a language tag or none), as
+                                                            some open models write arguments
 ==============================  ==========================  =====================================
 
 Strict out: whatever is read still goes through the same validation as clean JSON, so a repair
@@ -75,7 +78,7 @@ def loads(text: str, *, parse_float: Callable[[str], Any] | None = None) -> Any:
 
 def repair(text: str) -> str:
     """`text` with the slips of the table fixed (strings are left as they are)."""
-    out = text.strip().translate(_QUOTES)
+    out = _unfenced(text.strip()).translate(_QUOTES)
     if '"' not in out:
         out = out.replace("'", '"')
     if len(out) >= 2 and out[0] == '"' and out[-1] == '"' and out[1:2] in ("{", "["):
@@ -83,6 +86,24 @@ def repair(text: str) -> str:
         out = inner.replace('\\"', '"') if inner.startswith(('{\\"', '[\\"')) else inner
     out = _STRING_OR_TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), out)
     return _LEADING_COMMA.sub(r"\1\2", out)
+
+
+_FENCE_TAG = re.compile(r"[\w+-]*")
+"""A code fence's language tag (`json`, `JSON`, `json5`), read right after its opening backticks."""
+
+
+def _unfenced(text: str) -> str:
+    """`text` without a Markdown code fence around the whole of it (```` ```json … ``` ````): one
+    opening fence with its tag and one closing fence, nothing outside them, no fence inside.
+    (Not a regex over the whole text: `(.*?)` before blanks and a fence is quadratic on a long run
+    of blanks.)"""
+    if len(text) < 6 or not text.startswith("```") or not text.endswith("```"):
+        return text
+    body = text[3:-3]
+    if "```" in body:
+        return text
+    tag = _FENCE_TAG.match(body)
+    return body[tag.end() if tag else 0 :].strip()
 
 
 def _strict(text: str, parse_float: Callable[[str], Any] | None) -> Any:

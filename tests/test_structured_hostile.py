@@ -122,3 +122,11 @@ def test_a_service_given_too_deep_an_answer_repairs_then_raises_output_parsing_e
 )
 def test_the_fenced_block_or_text_that_holds_the_object_is_the_one_read(answer):
     assert OutputType(订单摘要).parse(answer) == 订单摘要(status=answer.split('"status": "')[1].split('"')[0])
+
+
+@pytest.mark.parametrize("body", ["a" * 100_000, "json" + " " * 100_000, "x." * 50_000])
+def test_a_fence_left_open_before_a_long_text_is_read_in_linear_time(body):
+    """The language tag was given back a letter at a time, the body searched to the end for each:
+    137 s on "```" and 100,000 letters."""
+    with pytest.raises(OutputParsingError):
+        OutputType(dict).parse("```" + body)

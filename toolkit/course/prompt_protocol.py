@@ -58,7 +58,10 @@ _TYPES = {
 }
 _NAME_KEYS = ("tool", "name", "tool_name", "function")
 _ARGS_KEYS = ("args", "arguments", "parameters", "input")
-_FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.S)
+_FENCE = re.compile(r"```[A-Za-z]*+[ \t]*+\n?+(.*?)```", re.S)
+"""A fenced block's text, after its language tag, blanks and line break, each read possessively
+(`*+`): given back a character at a time after a fence left open, the body was searched to the end
+again for each (a reply of "```" and 100,000 blanks took 69 s, letters 123 s)."""
 
 
 def tools_as_text(tools: Sequence[Any]) -> str:

@@ -251,6 +251,8 @@ def build_context(
     """Merge the three sources for one call (static providers are asked here, once)."""
     check_collection("tools", tools)
     check_collection("providers", providers)
+    if providers is None:  # as `tools=None` is no tools
+        providers = ()
     for provider in providers:
         check_provider(provider)
     if registry is not None and not isinstance(registry, ToolRegistry):

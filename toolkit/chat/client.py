@@ -229,17 +229,31 @@ def _check_tools(tools: Any) -> None:
         raise ConfigurationError(f"ChatClient.chat: tools= takes a list, and got {kind}; put the tools in a list")
 
 
-def chat_messages(messages: Any) -> Sequence[Message]:
+def chat_messages(messages: Any, where: str = "ChatClient.chat") -> Sequence[Message]:
     """What `chat()` / `stream()` were given as the conversation that is not a list or a tuple: a
     `str` is the user's message; anything else that is no sequence is a `ConfigurationError`."""
     if isinstance(messages, str):
         return [UserMessage(content=messages)]
     if isinstance(messages, (bytes, dict)) or not isinstance(messages, Sequence):
         raise ConfigurationError(
-            f"ChatClient.chat: expected a list of messages (or one user message as a str), got "
+            f"{where}: expected a list of messages (or one user message as a str), got "
             f"{type(messages).__name__}; pass [UserMessage(content=...)]"
         )
     return messages
+
+
+def misfit_error(messages: Sequence[Any], where: str) -> ConfigurationError | None:
+    """The error naming the first item of `messages` that is not a message record (a dict, a str,
+    the class `UserMessage` itself), or None when every one is: looked for only when writing the
+    messages failed, so a good conversation is never scanned."""
+    for index, message in enumerate(messages):
+        if isinstance(message, type) or not isinstance(message, _MESSAGES):
+            kind = f"the class {message.__name__}" if isinstance(message, type) else type(message).__name__
+            return ConfigurationError(
+                f"{where}: message {index} ({kind}) is not a message record; pass SystemMessage, UserMessage, "
+                "AssistantMessage or ToolResultMessage records"
+            )
+    return None
 
 
 class ChatClient:
@@ -307,15 +321,11 @@ class ChatClient:
             messages = chat_messages(messages)
         try:
             wire = to_openai(list(messages))
-        except AttributeError:
-            misfits = ((i, type(m).__name__) for i, m in enumerate(messages) if not isinstance(m, _MESSAGES))
-            index, kind = next(misfits, (None, ""))
-            if index is None:  # a message subclass's own `to_openai` failed: not the caller's list
+        except (AttributeError, TypeError):  # a dict in the list, or a class: `UserMessage.to_openai()`
+            misfit = misfit_error(messages, "ChatClient.chat")
+            if misfit is None:  # a message subclass's own `to_openai` failed: not the caller's list
                 raise
-            raise ConfigurationError(
-                f"ChatClient.chat: message {index} ({kind}) is not a message record; pass SystemMessage, "
-                "UserMessage, AssistantMessage or ToolResultMessage records"
-            ) from None
+            raise misfit from None
         if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
             wire = mask_json(wire, self._unsaid)
         body: dict[str, Any] = {"model": self.model, "messages": wire}

@@ -487,10 +487,10 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request))
             else:
                 response = self.model.chat(self.conversation(), **request)
-        except (AttributeError, TypeError, KeyError) as failure:  # a dict in the caller's list, say
+        except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
-            if misfit is not None:
-                raise misfit from failure
+            if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
+                raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(

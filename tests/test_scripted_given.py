@@ -75,3 +75,25 @@ def test_what_is_no_conversation_is_a_configuration_error(messages, said):
     with pytest.raises(ConfigurationError) as caught:
         ScriptedModel(["hello"]).chat(messages)
     assert str(caught.value) == f"ScriptedModel.chat: {said}"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (3, "the arguments are the JSON text the model sends (a str) or a dict of them, and got an int; pass "
+         "call('add', a=1) or call('add', {'a': 1})"),
+        (b'{"a": 1}', "the arguments are the JSON text the model sends (a str) or a dict of them, and got a bytes; "
+         "pass call('add', a=1) or call('add', {'a': 1})"),
+        ({"a": {1, 2}}, "the arguments cannot be written as JSON (Object of type set is not JSON serializable); give "
+         "JSON values (str, int, float, bool, None, and lists and dicts of them), or the model's raw text as a str"),
+    ],
+)  # fmt: skip
+def test_call_with_arguments_that_are_no_json_is_a_configuration_error(arguments, said):
+    with pytest.raises(ConfigurationError) as caught:  # a raw TypeError: "'int' object is not a mapping"
+        call("add", arguments)
+    assert str(caught.value) == f"call('add', ...): {said}"
+
+
+def test_call_still_takes_raw_text_a_dict_and_keywords():
+    assert call("add", "not json", id="c").arguments == "not json"
+    assert call("add", {"a": 1}, b=2, id="c").arguments == '{"a": 1, "b": 2}'

@@ -383,7 +383,18 @@ def call(name: str, arguments: str | dict[str, Any] | None = None, *, id: str | 
     if isinstance(arguments, str):
         text = arguments  # raw, possibly invalid JSON: exactly what a sloppy model might send
     else:
-        text = json.dumps({**(arguments or {}), **kwargs}, ensure_ascii=False, sort_keys=True)
+        if arguments is not None and not isinstance(arguments, Mapping):
+            raise ConfigurationError(
+                f"call({name!r}, ...): the arguments are the JSON text the model sends (a str) or a dict of them, "
+                f"and got {_a(type(arguments).__name__)}; pass call({name!r}, a=1) or call({name!r}, {{'a': 1}})"
+            )
+        try:
+            text = json.dumps({**(arguments or {}), **kwargs}, ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError) as failure:  # a set, an object, a circular list: no JSON for them
+            raise ConfigurationError(
+                f"call({name!r}, ...): the arguments cannot be written as JSON ({failure}); give JSON values (str, "
+                "int, float, bool, None, and lists and dicts of them), or the model's raw text as a str"
+            ) from None
     return ToolCall(id=id or _IDS(), name=name, arguments=text)
 
 

@@ -273,6 +273,7 @@ class ChatClient:
     ) -> None:
         self.base_url = check_base_url(base_url).rstrip("/")
         check_api_key(api_key)
+        _check_options(model, timeout, retry, sleep)
         self.model = model
         self.retry = retry
         basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
@@ -646,6 +647,32 @@ def check_base_url(url: str) -> str:
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
     return url
+
+
+def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
+    """`ChatClient`'s `model`, `timeout`, `retry` and `sleep`, each of its type, else a `ConfigurationError`
+    naming it and the fix: `model=None` went out as `"model": null` (a 400 from the gateway), `timeout="30"`
+    failed inside httpx at the first request, and `timeout=-1` / `0` timed every request out at once."""
+    if not isinstance(model, str) or not model.strip():
+        shown = repr(model) if model is None or isinstance(model, str) else type(model).__name__
+        raise ConfigurationError(
+            f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
+        )
+    if timeout is not None and not isinstance(timeout, httpx.Timeout):
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+            raise ConfigurationError(
+                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. "
+                f"timeout=30), or None to wait for ever; not {timeout!r:.40}"
+            )
+    if not isinstance(retry, RetryPolicy):
+        raise ConfigurationError(
+            f"ChatClient: retry must be a RetryPolicy, e.g. retry=RetryPolicy(max_retries=2), not "
+            f"{type(retry).__name__}"
+        )
+    if not callable(sleep):
+        raise ConfigurationError(
+            f"ChatClient: sleep must be a function of the seconds to wait (time.sleep), not {type(sleep).__name__}"
+        )
 
 
 def check_api_key(key: str) -> None:

@@ -87,6 +87,12 @@ class StaticProvider:
     dynamic: bool = False
 
     def __post_init__(self) -> None:
+        if type(self.dynamic) is not bool:  # `dynamic="no"` is truthy: it made the provider dynamic
+            raise ToolDefinitionError(
+                f"StaticProvider(..., dynamic={self.dynamic!r:.40})",
+                f"dynamic is True (asked before every model request) or False (once per call), not {a_kind_of(self.dynamic)}",
+                "pass dynamic=True or dynamic=False",
+            )
         self.tools = _static_tools(self.tools)
 
     def provide(self, request: ProviderRequest) -> Sequence[Tool]:

@@ -149,9 +149,10 @@ def compensates(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., 
     `@compensates` over a function, `@compensates(reserve)` with the tool itself, or `compensates("x")(3)`
     was a raw `AttributeError` or a name nothing matched, found only when a saga ran."""
     if not isinstance(tool_name, str) or not tool_name:
-        shown = f"the function {tool_name.__name__}" if callable(tool_name) else repr(tool_name)
-        options = tool_options(tool_name)  # the tool itself: its name is the fix; else a bare @compensates
-        name = (options.name or getattr(tool_name, "__name__", None)) if options is not None else None
+        given: Any = tool_name
+        shown = f"the function {getattr(given, '__name__', '?')}" if callable(given) else repr(given)
+        options = tool_options(given)  # the tool itself: its name is the fix; else a bare @compensates
+        name = (options.name or getattr(given, "__name__", None)) if options is not None else None
         fix = f"@compensates({name!r})" if name else "@compensates('reserve_stock') above def undo(execution): ..."
         raise ToolDefinitionError(
             f"@compensates({shown})",

@@ -65,3 +65,12 @@ def test_tools_that_cannot_be_sent_in_order_are_a_configuration_error(client, to
 def test_the_fix_the_error_names_works(client):
     body = client.build_request("hi", tools=[t.spec for t in tools_from(lookup)])
     assert [t["function"]["name"] for t in body["tools"]] == ["lookup"]
+
+
+def test_a_message_class_in_the_list_is_a_configuration_error(client):
+    with pytest.raises(ConfigurationError) as caught:  # `UserMessage.to_openai()`: a raw TypeError
+        client.build_request([UserMessage])
+    assert str(caught.value) == (
+        "ChatClient.chat: message 0 (the class UserMessage) is not a message record; pass SystemMessage, "
+        "UserMessage, AssistantMessage or ToolResultMessage records"
+    )

@@ -229,17 +229,31 @@ def _check_tools(tools: Any) -> None:
         raise ConfigurationError(f"ChatClient.chat: tools= takes a list, and got {kind}; put the tools in a list")
 
 
-def chat_messages(messages: Any) -> Sequence[Message]:
+def chat_messages(messages: Any, where: str = "ChatClient.chat") -> Sequence[Message]:
     """What `chat()` / `stream()` were given as the conversation that is not a list or a tuple: a
     `str` is the user's message; anything else that is no sequence is a `ConfigurationError`."""
     if isinstance(messages, str):
         return [UserMessage(content=messages)]
     if isinstance(messages, (bytes, dict)) or not isinstance(messages, Sequence):
         raise ConfigurationError(
-            f"ChatClient.chat: expected a list of messages (or one user message as a str), got "
+            f"{where}: expected a list of messages (or one user message as a str), got "
             f"{type(messages).__name__}; pass [UserMessage(content=...)]"
         )
     return messages
+
+
+def misfit_error(messages: Sequence[Any], where: str) -> ConfigurationError | None:
+    """The error naming the first item of `messages` that is not a message record (a dict, a str,
+    the class `UserMessage` itself), or None when every one is: looked for only when writing the
+    messages failed, so a good conversation is never scanned."""
+    for index, message in enumerate(messages):
+        if isinstance(message, type) or not isinstance(message, _MESSAGES):
+            kind = f"the class {message.__name__}" if isinstance(message, type) else type(message).__name__
+            return ConfigurationError(
+                f"{where}: message {index} ({kind}) is not a message record; pass SystemMessage, UserMessage, "
+                "AssistantMessage or ToolResultMessage records"
+            )
+    return None
 
 
 class ChatClient:
@@ -259,6 +273,7 @@ class ChatClient:
     ) -> None:
         self.base_url = check_base_url(base_url).rstrip("/")
         check_api_key(api_key)
+        _check_options(model, timeout, retry, sleep)
         self.model = model
         self.retry = retry
         basic = basic_credential(self.base_url)  # the URL's user info, as httpx sends it: `Basic <base64>`
@@ -307,15 +322,11 @@ class ChatClient:
             messages = chat_messages(messages)
         try:
             wire = to_openai(list(messages))
-        except AttributeError:
-            misfits = ((i, type(m).__name__) for i, m in enumerate(messages) if not isinstance(m, _MESSAGES))
-            index, kind = next(misfits, (None, ""))
-            if index is None:  # a message subclass's own `to_openai` failed: not the caller's list
+        except (AttributeError, TypeError):  # a dict in the list, or a class: `UserMessage.to_openai()`
+            misfit = misfit_error(messages, "ChatClient.chat")
+            if misfit is None:  # a message subclass's own `to_openai` failed: not the caller's list
                 raise
-            raise ConfigurationError(
-                f"ChatClient.chat: message {index} ({kind}) is not a message record; pass SystemMessage, "
-                "UserMessage, AssistantMessage or ToolResultMessage records"
-            ) from None
+            raise misfit from None
         if self._unsaid:  # a tool's result or the learner may quote the key: the model never reads it
             wire = mask_json(wire, self._unsaid)
         body: dict[str, Any] = {"model": self.model, "messages": wire}
@@ -636,6 +647,32 @@ def check_base_url(url: str) -> str:
             f"ChatClient: base_url {mask_url(url)!r} has port {parsed.port}; a port is 1-65535 (check LLM_BASE_URL)"
         )
     return url
+
+
+def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
+    """`ChatClient`'s `model`, `timeout`, `retry` and `sleep`, each of its type, else a `ConfigurationError`
+    naming it and the fix: `model=None` went out as `"model": null` (a 400 from the gateway), `timeout="30"`
+    failed inside httpx at the first request, and `timeout=-1` / `0` timed every request out at once."""
+    if not isinstance(model, str) or not model.strip():
+        shown = repr(model) if model is None or isinstance(model, str) else type(model).__name__
+        raise ConfigurationError(
+            f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
+        )
+    if timeout is not None and not isinstance(timeout, httpx.Timeout):
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+            raise ConfigurationError(
+                f"ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. "
+                f"timeout=30), or None to wait for ever; not {timeout!r:.40}"
+            )
+    if not isinstance(retry, RetryPolicy):
+        raise ConfigurationError(
+            f"ChatClient: retry must be a RetryPolicy, e.g. retry=RetryPolicy(max_retries=2), not "
+            f"{type(retry).__name__}"
+        )
+    if not callable(sleep):
+        raise ConfigurationError(
+            f"ChatClient: sleep must be a function of the seconds to wait (time.sleep), not {type(sleep).__name__}"
+        )
 
 
 def check_api_key(key: str) -> None:

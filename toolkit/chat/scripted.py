@@ -1,7 +1,7 @@
 """`ScriptedModel`: a chat model that plays back a script, for tests and notebooks.
 
 Each turn of the script is what the model "says" next: a string (text), a `ToolCall` or a list
-of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, an exception to raise, or a
+of them (tool calls), an `AssistantMessage`, a full `ChatResponse`, an exception to raise (or its class), or a
 function of the request (`Request -> any of those`) for replies that depend on what was sent.
 `stream()` plays the same turn as stream events. Every request is
 recorded (messages, tool names, tool_choice) so a test can check what the model saw. Usage is
@@ -24,13 +24,13 @@ raises `ScriptExhausted`, so a loop that asks once too often fails loudly.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
 
-from toolkit.chat.client import tool_payload
+from toolkit.chat.client import chat_messages, misfit_error, tool_payload
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import (
     AssistantMessage,
@@ -79,7 +79,7 @@ class ScriptedModel:
     """What each message and tools-array entry already sent adds to the input tokens."""
 
     def __post_init__(self) -> None:
-        self.script = list(self.script)
+        self.script = list(self.script) if type(self.script) is list else _script_list(self.script)
         for number, turn in enumerate(self.script, 1):
             if not _is_turn(turn):
                 raise ConfigurationError(f"ScriptedModel: turn {number} of the script is {_bad_turn(turn)}")
@@ -90,6 +90,8 @@ class ScriptedModel:
     def chat(
         self, messages: Sequence[Message], *, tools: Sequence[Any] | None = None, tool_choice: Any = None, **extra: Any
     ) -> ChatResponse:
+        if type(messages) is not list and type(messages) is not tuple:  # a str is the user's message, as for the client
+            messages = chat_messages(messages, "ScriptedModel.chat")
         payload = tool_payload(tools) or []
         request = Request(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
         self.requests.append(request)
@@ -97,12 +99,21 @@ class ScriptedModel:
             raise ScriptExhausted(f"the script has no turn left for request {len(self.requests)}")
         turn = self.script.pop(0)
         if callable(turn) and not isinstance(turn, (ToolCall, AssistantMessage, ChatResponse)):
+            if isinstance(turn, type):  # an exception class: raised as `raise ValueError` raises it
+                raise turn
             turn = turn(request)
         if isinstance(turn, BaseException):  # KeyboardInterrupt() too: what a test of Ctrl-C scripts
             raise turn
         if isinstance(turn, ChatResponse):  # as scripted, usage and all
             return not_empty(turn)
-        return _response(turn, self._counts.input_tokens(request.messages, payload), len(self.requests))
+        try:
+            input_tokens = self._counts.input_tokens(request.messages, payload)
+        except (AttributeError, TypeError) as failure:  # a dict in the list, say: looked for only now
+            misfit = misfit_error(request.messages, "ScriptedModel.chat")
+            if misfit is None:
+                raise
+            raise misfit from failure
+        return _response(turn, input_tokens, len(self.requests))
 
     def stream(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[StreamEvent]:
         """The next turn as a stream: text in 4-character deltas, then each call, then done."""
@@ -309,15 +320,43 @@ def _message(turn: Turn) -> tuple[AssistantMessage | dict[str, Any], str | None,
     raise ConfigurationError(f"ScriptedModel: a turn is {_bad_turn(turn)}")
 
 
+def _script_list(script: Any) -> list[Turn]:
+    """The script as a list when it is not one: a tuple, a generator or another ordered iterable is
+    read in order; one turn alone (`"hi"`, a `ToolCall`: a record is iterable, field by field), a set
+    (hash order: another order in each process), a dict, bytes or a number is a `ConfigurationError`
+    (a str was played letter by letter, a dict key by key)."""
+    fix = (
+        "give the turns in a list, one per request: ScriptedModel(['the answer']) or ScriptedModel([call(...), '...'])"
+    )
+    kind = type(script).__name__
+    if isinstance(script, (str, ToolCall, AssistantMessage, ChatResponse, BaseException)):
+        raise ConfigurationError(f"ScriptedModel: the script is one turn ({kind}), not a list of turns; {fix}")
+    if isinstance(script, (set, frozenset)):
+        raise ConfigurationError(
+            f"ScriptedModel: the script is a {kind}, which has no order (its turns would play in another order in "
+            f"each process); {fix}"
+        )
+    if isinstance(script, (bytes, bytearray, Mapping)) or not isinstance(script, Iterable):
+        raise ConfigurationError(f"ScriptedModel: the script is {_a(kind)}, not a list of turns; {fix}")
+    return list(script)
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[:1] in 'AEIOUaeiou' else 'a'} {kind}"
+
+
 def _is_turn(turn: Any) -> bool:
-    """Whether `turn` is one of the kinds a script holds (see the module docstring)."""
+    """Whether `turn` is one of the kinds a script holds (see the module docstring). A class is
+    one only when it is an exception's (raised when its turn comes)."""
+    if isinstance(turn, type):
+        return issubclass(turn, BaseException)
     if isinstance(turn, (str, ToolCall, AssistantMessage, ChatResponse, BaseException)) or callable(turn):
         return True
     return isinstance(turn, (list, tuple)) and all(isinstance(c, ToolCall) for c in turn)
 
 
 def _bad_turn(turn: Any) -> str:
-    shown = repr(turn)
+    shown = f"the class {turn.__name__}" if isinstance(turn, type) else repr(turn)
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
     return (
         f"{shown}; a turn is text, a ToolCall or a list of them, an AssistantMessage, a ChatResponse, an "
@@ -344,7 +383,18 @@ def call(name: str, arguments: str | dict[str, Any] | None = None, *, id: str | 
     if isinstance(arguments, str):
         text = arguments  # raw, possibly invalid JSON: exactly what a sloppy model might send
     else:
-        text = json.dumps({**(arguments or {}), **kwargs}, ensure_ascii=False, sort_keys=True)
+        if arguments is not None and not isinstance(arguments, Mapping):
+            raise ConfigurationError(
+                f"call({name!r}, ...): the arguments are the JSON text the model sends (a str) or a dict of them, "
+                f"and got {_a(type(arguments).__name__)}; pass call({name!r}, a=1) or call({name!r}, {{'a': 1}})"
+            )
+        try:
+            text = json.dumps({**(arguments or {}), **kwargs}, ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError) as failure:  # a set, an object, a circular list: no JSON for them
+            raise ConfigurationError(
+                f"call({name!r}, ...): the arguments cannot be written as JSON ({failure}); give JSON values (str, "
+                "int, float, bool, None, and lists and dicts of them), or the model's raw text as a str"
+            ) from None
     return ToolCall(id=id or _IDS(), name=name, arguments=text)
 
 

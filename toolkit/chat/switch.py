@@ -45,6 +45,7 @@ def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **
     `mode` (A–E) only applies to the fake gateway: the argument, else `LLM_FAKE_MODE`, else A.
     `client_options` (timeout, retry, sleep) are passed to `ChatClient` either way.
     """
+    check_client_options("connect", client_options)
     env = os.environ if env is None else env
     if env.get(REPLAY_VAR, "").strip():
         return replay_client(env[REPLAY_VAR].strip(), **client_options)
@@ -72,6 +73,31 @@ def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **
     return fake_client(mode=mode or fake_mode(env), record=record or None, **client_options)
 
 
+CLIENT_OPTIONS = ("timeout", "retry", "sleep")
+"""What `connect()` and `fake_client()` pass on to `ChatClient` (the gateway, key and model are theirs to choose)."""
+
+
+def check_client_options(where: str, options: Mapping[str, object]) -> None:
+    """`connect(base_url=...)` and the like failed inside with `ChatClient.__init__() got multiple
+    values for argument 'base_url'`: the gateway is chosen from the environment, and naming one in
+    code is what `ChatClient(...)` is for. An option `ChatClient` does not know is named too."""
+    for name in options:
+        if name in ("base_url", "api_key", "model"):
+            raise ConfigurationError(
+                f"{where}(): {name}= is not an option of {where}(), which reads the gateway from LLM_BASE_URL, "
+                "LLM_API_KEY and LLM_MODEL (or uses the embedded fake one); set those, or name the gateway in code: "
+                "ChatClient(base_url, api_key, model)"
+            )
+        if name not in CLIENT_OPTIONS:
+            raise ConfigurationError(
+                f"{where}(): {name}= is not an option; it takes mode=, env= and the client's "
+                f"{', '.join(n + '=' for n in CLIENT_OPTIONS)}"
+                if where == "connect"
+                else f"{where}(): {name}= is not an option; it takes mode=, gateway=, record= and the client's "
+                f"{', '.join(n + '=' for n in CLIENT_OPTIONS)}"
+            )
+
+
 def fake_mode(env: Mapping[str, str] | None = None) -> str:
     """The embedded gateway's mode from `LLM_FAKE_MODE` (A when unset); any other value is an error."""
     env = os.environ if env is None else env
@@ -89,6 +115,7 @@ def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **c
     from toolkit.gateway.server import Gateway
     from toolkit.gateway.transport import InProcessTransport
 
+    check_client_options("fake_client", client_options)
     gateway = gateway or Gateway(mode=mode)
     sleep = client_options.get("sleep")
     transport: httpx.BaseTransport = (

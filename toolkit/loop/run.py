@@ -78,6 +78,7 @@ import gc
 import itertools
 import logging
 import threading
+import types
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -221,6 +222,13 @@ def _turn(
     `ToolFinished` is made or yielded (a streamed reply's deltas still are)."""
     if type(messages) is not list and type(messages) is not tuple:
         messages = given_messages(messages, "iter_loop" if events else "run_loop")
+    if not (
+        (memory is None or type(memory) is ChatMemory)
+        and type(options) is LoopOptions
+        and (parameters is None or type(parameters) is dict)
+        and (context is None or type(context) is ToolContext)
+    ):  # the usual call passes in four type tests; anything else is looked at closely, once
+        options = given_keywords("iter_loop" if events else "run_loop", memory, options, parameters, context)
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else _OneTurn(memory):
@@ -391,6 +399,28 @@ class _Run:
                 )
         return None
 
+    def wrong_model(self) -> ConfigurationError | None:
+        """The error to raise when `model` is no chat model (a model name, `None`, the class
+        `ScriptedModel` itself): looked for only when asking it failed, as `misfit` is."""
+        model, method = self.model, "stream" if self.options.stream else "chat"
+        if not isinstance(model, type) and callable(getattr(model, method, None)):
+            return None
+        where = "iter_loop" if self.events else "run_loop"
+        if isinstance(model, type):
+            problem, fix = f"the class {model.__name__}", f"pass an instance, e.g. {model.__name__}(...)"
+        elif isinstance(model, str):
+            problem, fix = f"the str {model!r}", f"a model name goes to connect(model={model!r}): pass connect(...)"
+        elif callable(getattr(model, "chat", None)):  # LoopOptions(stream=True), a model that cannot stream
+            return ConfigurationError(
+                f"{where}: the model ({type(model).__name__}) has no stream(), which LoopOptions(stream=True) asks "
+                "for; leave stream out, or pass a model that streams (ChatClient, ScriptedModel)"
+            )
+        else:
+            problem, fix = _described(model), "pass e.g. connect(), fake_client() or ScriptedModel([...])"
+        return ConfigurationError(
+            f"{where}: the model must be a chat model (with chat(messages, ...)), and got {problem}; {fix}"
+        )
+
     def provider_request(self) -> ProviderRequest:
         return ProviderRequest(tuple(self.conversation()), self.memory_id, self.turn)
 
@@ -457,10 +487,10 @@ class _Run:
                 response = yield from _streamed(self.model.stream(self.conversation(), **request))
             else:
                 response = self.model.chat(self.conversation(), **request)
-        except (AttributeError, TypeError, KeyError) as failure:  # a dict in the caller's list, say
-            misfit = self.misfit() if not self.rounds else None
-            if misfit is not None:
-                raise misfit from failure
+        except (AttributeError, TypeError, KeyError, ConfigurationError) as failure:  # a dict in the caller's list, say
+            misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
+            if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
+                raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
@@ -996,6 +1026,68 @@ def given_messages(messages: object, where: str) -> Sequence[Message]:
             "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
         )
     return messages
+
+
+def given_keywords(where: str, memory: object, options: object, parameters: object, context: object) -> LoopOptions:
+    """`run_loop` / `iter_loop`'s `memory=`, `options=`, `parameters=` and `context=` when one is not
+    of its usual type: a subclass passes, `options=None` is the default options (as `tools=None` is
+    no tools), anything else is a `ConfigurationError` naming the keyword and the fix, raised before
+    anything is stored or sent (it was an `AttributeError` inside the turn, after the question was
+    stored: `'str' object has no attribute 'lock'`). Returns the options to use."""
+    if memory is not None and not isinstance(memory, ChatMemory):
+        raise ConfigurationError(
+            f"{where}: memory= takes a ChatMemory, and got {_described(memory)}; {_memory_fix(memory)}"
+        )
+    if options is None:
+        options = LoopOptions()
+    elif not isinstance(options, LoopOptions):
+        fix = (
+            "pass options=LoopOptions(**options)"
+            if isinstance(options, Mapping)
+            else "pass an instance: options=LoopOptions()"
+            if options is LoopOptions
+            else "pass options=LoopOptions(...), e.g. options=LoopOptions(max_round_trips=5)"
+        )
+        raise ConfigurationError(f"{where}: options= takes a LoopOptions, and got {_described(options)}; {fix}")
+    if parameters is not None and not isinstance(parameters, Mapping):
+        raise ConfigurationError(
+            f"{where}: parameters= takes a dict (the values a tool's InvocationContext.parameters holds), and got "
+            f"{_described(parameters)}; pass e.g. parameters={{'user_name': 'Ann'}}"
+        )
+    if context is not None and not isinstance(context, ToolContext):
+        raise ConfigurationError(
+            f"{where}: context= takes the ToolContext that build_context() made, and got {_described(context)}; "
+            "give the tools as tools=[...], providers=[...] or registry=..., and leave context out"
+        )
+    return options
+
+
+def _described(value: object) -> str:
+    """How an error names what it was given: the class itself, a function, or an instance's class."""
+    if value is None:
+        return "None"
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    if isinstance(value, (types.FunctionType, types.MethodType)):
+        return f"the function {value.__name__}"
+    kind = type(value).__name__
+    return f"{'an' if kind[:1] in 'AEIOUaeiou' else 'a'} {kind}"
+
+
+def _memory_fix(memory: object) -> str:
+    """What to pass as `memory=` instead of `memory`."""
+    if isinstance(memory, str) and memory:
+        return f"pass memory=ChatMemory({memory!r}) (the conversation of that memory id)"
+    if memory is ChatMemory:
+        return "pass an instance, one per conversation: memory=ChatMemory('user-1')"
+    if callable(getattr(memory, "weights", None)):  # a window
+        return "give the window to the memory: memory=ChatMemory('user-1', window=...)"
+    if callable(memory):  # memory_per_id(), say: a function of the id is what ai_service takes
+        return (
+            "a function of the memory id is what ai_service(memory=...) takes; pass one conversation's memory, "
+            "e.g. memory=ChatMemory('user-1') (or memory=memories('user-1') with memories = memory_per_id())"
+        )
+    return "pass memory=ChatMemory('user-1'), one per conversation (or leave memory out)"
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:

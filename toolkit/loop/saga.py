@@ -79,9 +79,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import redact
-from toolkit.tools.decorator import InvocationContext, function_label
+from toolkit.tools.decorator import InvocationContext, a_kind_of, function_label, tool_options
 from toolkit.tools.execute import Tool, function_tool
 
 _MARK = "__toolkit_compensates__"
@@ -143,9 +143,30 @@ class SagaEntry:
 
 
 def compensates(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a function as the compensating action of the tool named `tool_name`."""
+    """Mark a function as the compensating action of the tool named `tool_name`.
+
+    The name is checked here (a str, not empty), and so is what it marks (a function): bare
+    `@compensates` over a function, `@compensates(reserve)` with the tool itself, or `compensates("x")(3)`
+    was a raw `AttributeError` or a name nothing matched, found only when a saga ran."""
+    if not isinstance(tool_name, str) or not tool_name:
+        given: Any = tool_name
+        shown = f"the function {getattr(given, '__name__', '?')}" if callable(given) else repr(given)
+        options = tool_options(given)  # the tool itself: its name is the fix; else a bare @compensates
+        name = (options.name or getattr(given, "__name__", None)) if options is not None else None
+        fix = f"@compensates({name!r})" if name else "@compensates('reserve_stock') above def undo(execution): ..."
+        raise ToolDefinitionError(
+            f"@compensates({shown})",
+            "it takes the name of the tool whose action it undoes, as a str",
+            f"name the tool: {fix}",
+        )
 
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if not callable(fn) or isinstance(fn, type):
+            raise ToolDefinitionError(
+                f"@compensates({tool_name!r})",
+                f"it marks a function (the action that undoes {tool_name!r}), and got {a_kind_of(fn)}",
+                f"put it above a def: @compensates({tool_name!r}) then def undo(execution): ...",
+            )
         setattr(getattr(fn, "__func__", fn), _MARK, tool_name)
         return fn
 

@@ -87,6 +87,12 @@ class StaticProvider:
     dynamic: bool = False
 
     def __post_init__(self) -> None:
+        if type(self.dynamic) is not bool:  # `dynamic="no"` is truthy: it made the provider dynamic
+            raise ToolDefinitionError(
+                f"StaticProvider(..., dynamic={self.dynamic!r:.40})",
+                f"dynamic is True (asked before every model request) or False (once per call), not {a_kind_of(self.dynamic)}",
+                "pass dynamic=True or dynamic=False",
+            )
         self.tools = _static_tools(self.tools)
 
     def provide(self, request: ProviderRequest) -> Sequence[Tool]:
@@ -251,6 +257,8 @@ def build_context(
     """Merge the three sources for one call (static providers are asked here, once)."""
     check_collection("tools", tools)
     check_collection("providers", providers)
+    if providers is None:  # as `tools=None` is no tools
+        providers = ()
     for provider in providers:
         check_provider(provider)
     if registry is not None and not isinstance(registry, ToolRegistry):

@@ -579,6 +579,13 @@ def check_window(window: object, where: str = "ChatMemory") -> None:
     class of one's own with `weights(messages)` and `limit`."""
     if type(window) is MessageWindow or type(window) is TokenWindow:
         return
+    if isinstance(
+        window, type
+    ):  # `window=MessageWindow`: its `weights` wants an instance, and failed at the first write
+        raise ConfigurationError(
+            f"{where}: window {window.__name__} is the class, not a window; make one: "
+            f"window={window.__name__}({4000 if window.__name__ == 'TokenWindow' else 20})"
+        )
     if not callable(getattr(window, "weights", None)) or not hasattr(window, "limit"):
         raise ConfigurationError(
             f"{where}: window {shown(window)} is not a window ({type(window).__name__}); use MessageWindow(n), "
@@ -588,8 +595,14 @@ def check_window(window: object, where: str = "ChatMemory") -> None:
 
 def _listed(messages: object, where: str) -> list[Message]:
     """An iterable read once into a list (its items are checked after); `ConfigurationError` for
-    anything that is not iterable (`None`, a number, a single message)."""
-    if not isinstance(messages, Iterable):
+    anything that is not iterable (`None`, a number), one message (a record is iterable: it was
+    read field by field, "message 0 (tuple) is not a message record") or a set (read in hash order)."""
+    if isinstance(messages, (set, frozenset)):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages, got a {type(messages).__name__}, which has no order (its "
+            "messages would be stored in another order in each process); give a list, in the conversation's order"
+        )
+    if not isinstance(messages, Iterable) or isinstance(messages, MESSAGE_TYPES):
         raise ConfigurationError(
             f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
         )
@@ -665,6 +678,14 @@ class ChatMemory:
     ) -> None:
         self.id = check_memory_id(memory_id)
         if store is not None and type(store) is not InMemoryStore:
+            if isinstance(store, type):  # `store=SqliteStore`: a raw TypeError from its `turn_lock`
+                raise ConfigurationError(
+                    f"ChatMemory({shown(memory_id)}, store={store.__name__}): that is the class, not a store; make "
+                    f"one: store={store.__name__}('memory.db')"
+                    if store.__name__ == "SqliteStore"
+                    else f"ChatMemory({shown(memory_id)}, store={store.__name__}): that is the class, not a store; "
+                    f"make one: store={store.__name__}()"
+                )
             missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
             if missing:
                 raise ConfigurationError(
@@ -721,6 +742,11 @@ class ChatMemory:
 
     def update(self, change: Callable[[list[Message]], list[Message]]) -> None:
         """Apply `change(current) -> new` (then the window) in one step of the store."""
+        if not callable(change):
+            raise ConfigurationError(
+                f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "
+                f"{type(change).__name__}; to replace them all, use set(messages)"
+            )
         with self.lock:
 
             def windowed(current: list[Message]) -> list[Message]:

@@ -1,0 +1,112 @@
+"""`toolkit.loop.run`: what `run_loop` / `iter_loop` accept as `model`, `memory=`, `options=`,
+`parameters=`, `context=` and `providers=`. Each was a raw `AttributeError` or `TypeError` from
+inside the turn (`'str' object has no attribute 'lock'`, `'dict' object has no attribute 'texts'`,
+`'NoneType' object has no attribute 'chat'`), some after the question was stored; now a
+`ConfigurationError` naming the keyword and the fix, before anything is stored or sent.
+`options=None` and `providers=None` are the defaults, as `tools=None` is no tools."""
+
+import pytest
+
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.errors import ConfigurationError
+from toolkit.loop.records import LoopOptions
+from toolkit.loop.run import iter_loop, run_loop
+from toolkit.memory.windows import ChatMemory, MessageWindow
+from toolkit.services.service import memory_per_id
+
+
+def error_of(**keywords):
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ScriptedModel(["hello"]), "hi", **keywords)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("memory", "said"),
+    [
+        ("ann", "a str; pass memory=ChatMemory('ann') (the conversation of that memory id)"),
+        (ChatMemory, "the class ChatMemory; pass an instance, one per conversation: memory=ChatMemory('user-1')"),
+        (MessageWindow(4), "a MessageWindow; give the window to the memory: memory=ChatMemory('user-1', window=...)"),
+        (memory_per_id(), "the function provide; a function of the memory id is what ai_service(memory=...) takes; "
+         "pass one conversation's memory, e.g. memory=ChatMemory('user-1') (or memory=memories('user-1') with "
+         "memories = memory_per_id())"),
+        ({}, "a dict; pass memory=ChatMemory('user-1'), one per conversation (or leave memory out)"),
+    ],
+)  # fmt: skip
+def test_a_memory_that_is_no_chat_memory_is_a_configuration_error(memory, said):
+    assert error_of(memory=memory) == f"run_loop: memory= takes a ChatMemory, and got {said}"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"max_round_trips": 3}, "a dict; pass options=LoopOptions(**options)"),
+        (LoopOptions, "the class LoopOptions; pass an instance: options=LoopOptions()"),
+        ("fast", "a str; pass options=LoopOptions(...), e.g. options=LoopOptions(max_round_trips=5)"),
+    ],
+)
+def test_options_that_are_no_loop_options_are_a_configuration_error(options, said):
+    assert error_of(options=options) == f"run_loop: options= takes a LoopOptions, and got {said}"
+
+
+def test_parameters_and_context_of_the_wrong_type_are_configuration_errors():
+    assert error_of(parameters=[("user", "ann")]) == (
+        "run_loop: parameters= takes a dict (the values a tool's InvocationContext.parameters holds), and got a "
+        "list; pass e.g. parameters={'user_name': 'Ann'}"
+    )
+    assert error_of(context={"tools": []}) == (
+        "run_loop: context= takes the ToolContext that build_context() made, and got a dict; give the tools as "
+        "tools=[...], providers=[...] or registry=..., and leave context out"
+    )
+
+
+def test_iter_loop_names_itself_and_nothing_is_stored():
+    memory = ChatMemory("kept")
+    with pytest.raises(ConfigurationError, match=r"^iter_loop: options= takes a LoopOptions, and got a dict"):
+        next(iter_loop(ScriptedModel(["hello"]), "hi", memory=memory, options={}))
+    assert memory.messages() == []
+
+
+@pytest.mark.parametrize(
+    ("model", "said"),
+    [
+        ("gpt-4o", "the str 'gpt-4o'; a model name goes to connect(model='gpt-4o'): pass connect(...)"),
+        (None, "None; pass e.g. connect(), fake_client() or ScriptedModel([...])"),
+        (ScriptedModel, "the class ScriptedModel; pass an instance, e.g. ScriptedModel(...)"),
+    ],
+)
+def test_a_model_that_is_no_chat_model_is_a_configuration_error(model, said):
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(model, [UserMessage(content="hi")])
+    assert str(caught.value) == f"run_loop: the model must be a chat model (with chat(messages, ...)), and got {said}"
+
+
+def test_a_model_that_cannot_stream_is_named_when_streaming_is_asked_for():
+    class ChatOnly:
+        def chat(self, messages, **request):
+            return ScriptedModel(["hello"]).chat(messages, **request)
+
+    assert run_loop(ChatOnly(), "hi").answer == "hello"
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(ChatOnly(), "hi", options=LoopOptions(stream=True))
+    assert str(caught.value) == (
+        "run_loop: the model (ChatOnly) has no stream(), which LoopOptions(stream=True) asks for; leave stream out, "
+        "or pass a model that streams (ChatClient, ScriptedModel)"
+    )
+
+
+def test_none_is_the_default_for_options_and_providers():
+    assert run_loop(ScriptedModel(["hello"]), "hi", options=None, providers=None).answer == "hello"
+
+
+def test_a_subclass_of_memory_or_options_passes():
+    class MyMemory(ChatMemory):
+        pass
+
+    class MyOptions(LoopOptions):
+        pass
+
+    memory = MyMemory("sub")
+    assert run_loop(ScriptedModel(["hello"]), "hi", memory=memory, options=MyOptions()).answer == "hello"
+    assert len(memory.messages()) == 2

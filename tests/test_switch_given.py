@@ -1,0 +1,63 @@
+"""`toolkit.chat.switch` and `ChatClient`'s options: what `connect()`, `fake_client()` and
+`ChatClient(...)` accept. `connect(base_url=..., api_key=..., model=...)`, as the `openai` SDK's
+`OpenAI(base_url=..., api_key=...)` taught it, failed inside with `ChatClient.__init__() got multiple
+values for argument 'base_url'`, and an unknown option with `ChatClient`'s own `TypeError`; a model
+that is no name (`None`, `""`) went out as `"model": null`, and `timeout="30"` or `timeout=-1` was taken
+(failing, or timing every request out, at the first request). Each is a `ConfigurationError` naming
+the fix, raised where the client is made."""
+
+import pytest
+
+from toolkit.chat.client import ChatClient
+from toolkit.chat.switch import connect, fake_client
+from toolkit.errors import ConfigurationError
+
+URL = "http://127.0.0.1:9/v1"
+
+
+@pytest.mark.parametrize("name", ["base_url", "api_key", "model"])
+def test_connect_given_the_gateway_in_code_names_chat_client(name):
+    with pytest.raises(ConfigurationError) as caught:
+        connect(env={}, **{name: "x"})
+    assert str(caught.value) == (
+        f"connect(): {name}= is not an option of connect(), which reads the gateway from LLM_BASE_URL, LLM_API_KEY "
+        "and LLM_MODEL (or uses the embedded fake one); set those, or name the gateway in code: "
+        "ChatClient(base_url, api_key, model)"
+    )
+
+
+def test_an_unknown_option_is_named_with_the_options_there_are():
+    with pytest.raises(ConfigurationError) as caught:
+        connect(env={}, temperature=0)
+    assert str(caught.value) == (
+        "connect(): temperature= is not an option; it takes mode=, env= and the client's timeout=, retry=, sleep="
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        fake_client(model="gpt-4o")
+    assert str(caught.value).startswith("fake_client(): model= is not an option of fake_client()")
+
+
+@pytest.mark.parametrize(("model", "shown"), [(None, "None"), ("", "''"), (3, "int")])
+def test_a_model_that_is_no_name_is_a_configuration_error(model, shown):
+    with pytest.raises(ConfigurationError) as caught:
+        ChatClient(URL, "sk-test", model)
+    assert str(caught.value) == (
+        f"ChatClient: model must be the model's name as a str, e.g. 'gpt-4o-mini', not {shown} (check LLM_MODEL)"
+    )
+
+
+@pytest.mark.parametrize("timeout", ["30", -1, 0, float("nan"), True])
+def test_a_timeout_that_is_no_number_of_seconds_is_a_configuration_error(timeout):
+    with pytest.raises(ConfigurationError) as caught:
+        connect(env={}, timeout=timeout)
+    assert str(caught.value) == (
+        "ChatClient: timeout must be the seconds to wait for the gateway, a number above 0 (e.g. timeout=30), or "
+        f"None to wait for ever; not {timeout!r}"
+    )
+
+
+def test_good_options_still_pass():
+    assert connect(env={}, timeout=5).describe().startswith("embedded fake keyword gateway")
+    assert ChatClient(URL, "sk-test", "m", timeout=None).model == "m"
+    with pytest.raises(ConfigurationError, match=r"^ChatClient: retry must be a RetryPolicy"):
+        ChatClient(URL, "sk-test", "m", retry=3)

@@ -53,7 +53,7 @@ import math
 import shlex
 import tempfile
 import threading
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +67,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.masking import mask_url, mask_url_in
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.tools.decorator import a_or_an
 
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
@@ -99,6 +100,7 @@ class McpClient:
     ) -> None:
         check_seconds("McpClient", "connect_timeout", connect_timeout)
         check_seconds("McpClient", "request_timeout", request_timeout)
+        check_server(server)
         self.server = server
         """What `mcp.Client` connects to: `StdioServerParameters`, a URL or a server object."""
         self.name = name or _default_name(server)
@@ -137,13 +139,36 @@ class McpClient:
         **kwargs: Any,
     ) -> McpClient:
         """A server started as `command args...`, spoken to over its stdin/stdout."""
+        if isinstance(args, str | bytes) or not isinstance(args, Iterable):
+            shown = f"[{args!r}]" if isinstance(args, str) else "[...]"
+            read = ", which would be read letter by letter" if isinstance(args, str) else ""
+            raise ToolDefinitionError(
+                f"McpClient.stdio({command!r}, {type(args).__name__})",
+                f"args takes a list of arguments, and got {a_or_an(type(args).__name__)}{read}",
+                f"put it in a list: McpClient.stdio({command!r}, {shown}), or give the whole line to "
+                "McpClient.from_command_line(...)",
+            )
         params = mcp.StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
         return cls(params, name=kwargs.pop("name", None) or _command_name(command, args), **kwargs)
 
     @classmethod
     def from_command_line(cls, line: str, **kwargs: Any) -> McpClient:
         """`McpClient.stdio` from one shell-quoted string, e.g. `"python -m mcp_server_time"`."""
-        parts = shlex.split(line)
+        if not isinstance(line, str):  # shlex.split(None) would read the command from stdin
+            raise ToolDefinitionError(
+                f"McpClient.from_command_line({type(line).__name__} object)",
+                f"it takes the command line as one str, and got {a_or_an(type(line).__name__)}",
+                'write it as a shell would, e.g. McpClient.from_command_line("python -m mcp_server_time"); for a '
+                "list of words use McpClient.stdio(words[0], words[1:])",
+            )
+        try:
+            parts = shlex.split(line)
+        except ValueError as exc:  # "No closing quotation", "No escaped character"
+            raise ToolDefinitionError(
+                f"McpClient.from_command_line({line!r:.80})",
+                f"the line cannot be split as a shell would ({exc})",
+                "close the quote, or give the words as a list: McpClient.stdio(command, [arg, ...])",
+            ) from None
         if not parts:
             raise McpConnectionError("empty MCP server command line")
         return cls.stdio(parts[0], parts[1:], **kwargs)
@@ -359,6 +384,28 @@ class McpClient:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
         seconds = self.request_timeout if timeout is None else timeout
         return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+
+def check_server(server: Any) -> None:
+    """What `McpClient(server)` connects to, refused at construction when it cannot be one: None,
+    a number, bytes, a list of words, a class (each failed only on connecting, with the SDK's "does
+    not support the asynchronous context manager protocol"), or a str that is no http(s) URL."""
+    if isinstance(server, str):
+        if server.lower().startswith(("http://", "https://")):
+            return
+        raise ToolDefinitionError(
+            f"McpClient({_default_name(server)!r:.80})",
+            "a str is the URL of a streamable-HTTP server (http://…/mcp)",
+            "give the URL, or for a command to start: McpClient.from_command_line(...)",
+        )
+    if server is None or isinstance(server, type | bytes | bytearray | int | float | list | tuple | dict | set):
+        kind = f"the class {server.__name__}" if isinstance(server, type) else type(server).__name__
+        fix = (
+            "for a command: McpClient.stdio(words[0], words[1:])"
+            if isinstance(server, list | tuple)
+            else "give a URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"
+        )
+        raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
 
 
 def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False) -> None:

@@ -169,6 +169,12 @@ class McpToolProvider:
         for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
             check_seconds("McpToolProvider", keyword, seconds)
         check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)
+        if isinstance(clock, type) or not callable(clock):
+            raise ToolDefinitionError(
+                f"McpToolProvider(clock={clock!r:.40})",
+                "clock is a function of no arguments returning seconds",
+                "leave it out (time.monotonic), or give one, e.g. clock=time.monotonic",
+            )
         self.fail_if_one_server_fails = fail_if_one_server_fails
         """True: a server that cannot be reached raises instead of being skipped."""
         self.timeout = timeout
@@ -294,6 +300,13 @@ def _checked_clients(clients: Any) -> list[McpClient]:
     """`McpToolProvider`'s clients as a list, each one a client (it has `list_tools`): a
     client given alone, a command line or a server object fail here, not at the first call."""
     alone = callable(getattr(clients, "list_tools", None))
+    if isinstance(clients, set | frozenset):  # the servers' tools would be offered in another order per process
+        raise ToolDefinitionError(
+            f"McpToolProvider({type(clients).__name__} object)",
+            f"McpToolProvider takes a list of McpClient objects, and got a {type(clients).__name__}, which has no "
+            "order: the servers' tools would be offered in another order in each process",
+            "give a list, in the order you want",
+        )
     if alone or isinstance(clients, (str, bytes, Mapping)) or not isinstance(clients, Iterable):
         kind = type(clients).__name__
         raise ToolDefinitionError(
@@ -301,7 +314,14 @@ def _checked_clients(clients: Any) -> list[McpClient]:
             f"McpToolProvider takes a list of McpClient objects, and got {a_or_an(kind)}",
             "put it in a list: McpToolProvider([client])",
         )
+    clients = list(clients)  # a generator is read once, here
     for client in clients:
+        if isinstance(client, type):  # the class has list_tools too: it would fail at the first call
+            raise ToolDefinitionError(
+                f"McpToolProvider([{client.__name__}])",
+                "that is the class, not a client",
+                "make a client: McpClient(server), McpClient.stdio(...) or McpClient.http(url)",
+            )
         if not callable(getattr(client, "list_tools", None)):
             kind = type(client).__name__
             fix = (
@@ -310,7 +330,7 @@ def _checked_clients(clients: Any) -> list[McpClient]:
                 else "make a client of it: McpClient(server), McpClient.stdio(...) or McpClient.http(url)"
             )
             raise ToolDefinitionError(f"McpToolProvider([{kind} object])", f"{a_or_an(kind)} is not an MCP client", fix)
-    return list(clients)
+    return clients
 
 
 def tool_from_mcp(

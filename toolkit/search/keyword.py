@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 from typing import Any, ClassVar
@@ -83,8 +83,8 @@ def score_text(name: str, description: str | None, terms: Sequence[str]) -> int:
 def check_max_results(max_results: int, where: str) -> None:
     """A `ConfigurationError` unless `max_results` is a whole number from 0 up: Java's `Stream.limit`
     refuses a negative one, where a Python slice would quietly drop tools from the end (`[:-1]`) or
-    keep all (`[:None]`)."""
-    if not isinstance(max_results, int) or max_results < 0:
+    keep all (`[:None]`); `True` is no count (it would mean 1)."""
+    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 0:
         raise ConfigurationError(f"{where}: max_results={max_results!r}; use a whole number, 0 or more")
 
 
@@ -95,12 +95,81 @@ def check_min_score(min_score: float, where: str) -> None:
         raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
 
 
+def search_terms(terms: Iterable[str], where: str) -> list[str]:
+    """`clean_terms` of what a caller passed as the terms, or a `ConfigurationError` naming the fix:
+    a str would be searched letter by letter ("order" finds every tool with an o, r, d or e), a
+    dict by its keys, None or a number not at all. Any other iterable of str is taken (their order
+    changes no score). The items are checked only when cleaning fails on one (no scan per search)."""
+    if type(terms) is not list and (
+        isinstance(terms, (str, bytes, bytearray, Mapping)) or not isinstance(terms, Iterable)
+    ):
+        kind = type(terms).__name__
+        if isinstance(terms, str):
+            shown = repr(terms) if len(terms) <= 40 else repr(terms[:40]) + "…"
+            fix = f"pass a list: [{shown}] for one term, or {shown}.split() for one term per word"
+            raise ConfigurationError(
+                f"{where}: takes a list of terms, and got a str, which would be searched letter by letter; {fix}"
+            )
+        raise ConfigurationError(
+            f"{where}: takes a list of terms, and got {kind}; pass a list of str, e.g. ['refund', 'payment']"
+        )
+    if type(terms) is not list:
+        terms = list(terms)  # a generator is read once, here (the items may be looked at again below)
+    try:
+        return clean_terms(terms)
+    except (AttributeError, TypeError):  # an item that is not a str (`bytes.strip` takes no str)
+        index, odd = next((i, t) for i, t in enumerate(terms) if not isinstance(t, str))
+        raise ConfigurationError(
+            f"{where}: term {index} is {type(odd).__name__}, not a str; pass a list of str, e.g. ['refund', 'payment']"
+        ) from None
+
+
+def catalogue(specs: Iterable[ToolSpec], where: str) -> list[ToolSpec]:
+    """The tool specs an index is built from, as a list, or a `ConfigurationError` naming the fix:
+    one spec alone, a str, a dict (read by its keys), None; a set (hash order: ties are ranked in
+    catalogue order, so each process would rank them differently). Items are checked by
+    `catalogue_misfit` only when building fails on one (no second pass over 10,000 tools)."""
+    if type(specs) is list:
+        return specs
+    if isinstance(specs, (set, frozenset)):
+        raise ConfigurationError(
+            f"{where}: takes a list of tool specs, and got a {type(specs).__name__}, which has no order: tools that "
+            "tie would be ranked in another order in each process; give a list, in the order you want"
+        )
+    if isinstance(specs, (str, bytes, bytearray, Mapping, ToolSpec)) or not isinstance(specs, Iterable):
+        kind = type(specs).__name__
+        fix = "put it in a list: [spec]" if isinstance(specs, ToolSpec) else "e.g. [t.spec for t in tools_from(...)]"
+        fix += ", or list(specs.values()) for a dict" if isinstance(specs, Mapping) else ""
+        raise ConfigurationError(f"{where}: takes a list of tool specs, and got {kind}; {fix}")
+    return list(specs)
+
+
+def catalogue_misfit(specs: Sequence[Any], where: str) -> ConfigurationError | None:
+    """The error to raise when building an index failed on an item that is not a tool spec (a
+    function, a `Tool`, an OpenAI tool dict, a name); None when every item is one."""
+    for index, spec in enumerate(specs):
+        if isinstance(spec, ToolSpec):
+            continue
+        kind = f"the class {spec.__name__}" if isinstance(spec, type) else type(spec).__name__
+        if isinstance(spec, type):
+            fix = 'pass an instance (a ToolSpec), e.g. ToolSpec("name", "description")'
+        elif callable(getattr(spec, "spec", None)) or isinstance(getattr(spec, "spec", None), ToolSpec):
+            fix = "pass its spec: [t.spec for t in tools]"
+        elif callable(spec):
+            fix = "reflect it first: [t.spec for t in tools_from(f)]"
+        else:
+            fix = 'make one: ToolSpec("name", "description"), or [t.spec for t in tools_from(f)] for functions'
+        return ConfigurationError(f"{where}: item {index} ({kind}) is not a ToolSpec; {fix}")
+    return None
+
+
 def naive_search(
     terms: Iterable[str], specs: Sequence[ToolSpec], max_results: int = 5, min_score: int = 1
 ) -> list[Match]:
     """The reference: score every tool, keep those >= min_score, stable sort, cut."""
     check_max_results(max_results, "naive_search")
-    cleaned = clean_terms(terms)
+    check_min_score(min_score, "naive_search")
+    cleaned = search_terms(terms, "naive_search")
     scored = [(spec, score(spec, cleaned)) for spec in specs]
     kept = sorted((pair for pair in scored if pair[1] >= min_score), key=lambda pair: -pair[1])
     return [Match(s.name, s.description, n) for s, n in kept[:max_results]]
@@ -663,20 +732,27 @@ class KeywordIndex:
     """The catalogue, prepared once for many keyword searches (same results as `naive_search`)."""
 
     def __init__(self, specs: Sequence[ToolSpec]) -> None:
-        self.specs = list(specs)
+        self.specs = list(catalogue(specs, "KeywordIndex"))
         # one index over the names, then the descriptions: text i is tool i's name, text n + i its
         # description, so a term is looked up once for both (they share most of their words)
-        names = [s.name.lower() for s in self.specs]
-        self.texts = _Postings(names + [(s.description or "").lower() for s in self.specs])
+        try:
+            names = [s.name.lower() for s in self.specs]
+            texts = names + [(s.description or "").lower() for s in self.specs]
+        except AttributeError:
+            raise catalogue_misfit(self.specs, "KeywordIndex") or ConfigurationError(
+                "KeywordIndex: a tool spec's name or description is not a str; give each ToolSpec a str name "
+                "and a str description (or None)"
+            ) from None
+        self.texts = _Postings(texts)
 
     def __len__(self) -> int:
         return len(self.specs)
 
     def scores(self, terms: Iterable[str]) -> np.ndarray:
         """Every tool's score, in catalogue order (64-bit integers: safe to compute with)."""
-        return self._totals(terms).astype(np.int64)
+        return self._totals(terms, "KeywordIndex.scores").astype(np.int64)
 
-    def _totals(self, terms: Iterable[str]) -> np.ndarray:
+    def _totals(self, terms: Iterable[str], where: str) -> np.ndarray:
         """`scores`, in the narrowest type that holds them.
 
         A term adds at most 3, so up to 85 terms' scores fit in a byte: the hit masks (bytes of 0
@@ -684,7 +760,7 @@ class KeywordIndex:
         Words (terms of letters and digits, or of neither, longer than 3) are looked up together
         (`_Postings.words_held`); the other terms one by one.
         """
-        cleaned = clean_terms(terms)
+        cleaned = search_terms(terms, where)
         n = len(self.specs)
         totals: np.ndarray = np.zeros(n, dtype=np.uint8 if 3 * len(cleaned) <= 255 else np.int64)
         words, others = _split_off_words(cleaned)
@@ -724,7 +800,9 @@ class KeywordIndex:
     ) -> list[Match]:
         """The top tools, as `naive_search` ranks them; `allowed` limits the pool by name."""
         check_max_results(max_results, "KeywordIndex.search")
-        totals = self._totals(terms)
+        if type(min_score) is not int:  # None or a text would fail deep inside, NaN keep nothing
+            check_min_score(min_score, "KeywordIndex.search")
+        totals = self._totals(terms, "KeywordIndex.search")
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass
         while level >= min_score and len(best) < max_results:

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import SearchArgumentError
+from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.search.keyword import KeywordSearch, Match, RetryError
+from toolkit.search.keyword import KeywordSearch, Match, RetryError, catalogue, catalogue_misfit
 from toolkit.search.strategy import SearchStrategy
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
@@ -85,6 +85,8 @@ class ToolSearch:
     """Wraps a call's tools so that the model searches first (see the module docstring)."""
 
     def __init__(self, strategy: SearchStrategy | None = None) -> None:
+        if strategy is not None and (isinstance(strategy, type) or not _can_search(strategy)):
+            raise ConfigurationError(f"ToolSearch({_shown(strategy)}): {_not_a_strategy(strategy)}")
         self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""
@@ -119,7 +121,13 @@ class ToolSearch:
     def index(self, specs: Sequence[ToolSpec]) -> Any:
         """The strategy's index of `specs`, reused while the strategy (`self.strategy` may be
         replaced) and the names and descriptions stay the same."""
-        key = tuple((s.name, s.description) for s in specs)
+        specs = catalogue(specs, "ToolSearch.index")  # a generator read here would leave the strategy nothing
+        try:
+            key = tuple((s.name, s.description) for s in specs)
+        except AttributeError:
+            raise catalogue_misfit(specs, "ToolSearch.index") or ConfigurationError(
+                "ToolSearch.index: a tool spec has no name or description; pass ToolSpec objects"
+            ) from None
         prepared = self._prepared
         if prepared is None or prepared[0] is not self.strategy or prepared[1] != key:
             prepared = self._prepared = (self.strategy, key, self.strategy.index(specs))
@@ -139,6 +147,8 @@ class ToolSearch:
         """Run one search from the model's raw arguments; also usable without a loop. `called`:
         the name the model called the search tool by (a wrapper may have renamed it), which an
         argument mistake's text then names."""
+        if type(arguments) is not str and arguments is not None:  # the model always sends a str
+            raise ConfigurationError(_not_arguments(arguments, self.strategy))
         label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)
@@ -150,6 +160,39 @@ class ToolSearch:
             outcome = SearchOutcome(label, arguments, query, searched, matches)
         self.outcomes.append(outcome)
         return outcome
+
+
+def _can_search(strategy: Any) -> bool:
+    """Whether `strategy` has what the wrapper uses (`SearchStrategy` lists `takes` and `example`
+    too, which a learner's strategy may leave out: only the catalogue evaluation reads them)."""
+    return hasattr(strategy, "spec") and all(callable(getattr(strategy, m, None)) for m in ("parse", "index", "search"))
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message names it: short, never a memory address."""
+    if isinstance(value, type):
+        return value.__name__
+    shown = repr(value)
+    if type(value).__module__ != "builtins" or len(shown) > 40 or " at 0x" in shown:
+        return f"{type(value).__name__} object"
+    return shown
+
+
+def _not_a_strategy(strategy: Any) -> str:
+    """Why `strategy` cannot search, and the fix (a class given for its instance, most often)."""
+    if isinstance(strategy, type) and callable(getattr(strategy, "search", None)):
+        return f"that is the class; pass an instance: ToolSearch({strategy.__name__}())"
+    return (
+        "that is not a search strategy (it needs spec, parse, index and search); "
+        "pass KeywordSearch(), VectorSearch() or an object with those members"
+    )
+
+
+def _not_arguments(arguments: Any, strategy: SearchStrategy) -> str:
+    kind = type(arguments).__name__
+    example = getattr(strategy, "example", None)
+    fix = f"json.dumps({_shown(arguments)})" if isinstance(arguments, dict) else f"e.g. {example!r}"
+    return f"ToolSearch.search: arguments are the model's raw JSON text, and got {kind}; pass a str, {fix}"
 
 
 def _output(outcome: SearchOutcome) -> ToolOutput:

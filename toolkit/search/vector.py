@@ -34,6 +34,8 @@ from toolkit.search.keyword import (
     Match,
     argument_object,
     argument_problem,
+    catalogue,
+    catalogue_misfit,
     check_max_results,
     check_min_score,
 )
@@ -63,8 +65,15 @@ class VectorIndex:
 
     @classmethod
     def build(cls, specs: Sequence[ToolSpec], cache: ToolEmbeddingCache) -> VectorIndex:
-        specs = tuple(specs)
-        vectors = cache.tools([tool_text(s) for s in specs]) if specs else np.zeros((0, 1), np.float32)
+        specs = tuple(catalogue(specs, "VectorIndex.build"))
+        try:
+            texts = [tool_text(s) for s in specs]
+        except (AttributeError, TypeError):
+            raise catalogue_misfit(specs, "VectorIndex.build") or ConfigurationError(
+                "VectorIndex.build: a tool spec's name or description is not a str; give each ToolSpec a str name "
+                "and a str description (or None)"
+            ) from None
+        vectors = cache.tools(texts) if specs else np.zeros((0, 1), np.float32)
         return cls(specs, unit_rows(vectors.astype(np.float32)))
 
     def __len__(self) -> int:
@@ -136,6 +145,14 @@ class VectorSearch:
         check_max_results(self.max_results, "VectorSearch")
         if self.min_score is not None:
             check_min_score(self.min_score, "VectorSearch")
+        if self.model is not None and (
+            isinstance(self.model, type) or not callable(getattr(self.model, "embed", None))
+        ):
+            shown = f"the class {self.model.__name__}" if isinstance(self.model, type) else type(self.model).__name__
+            raise ConfigurationError(
+                f"VectorSearch: model={shown} is not an embedding model (an instance with embed(texts) -> array); "
+                "pass one, e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
+            )
         if self.cache is None:
             object.__setattr__(self, "cache", ToolEmbeddingCache(self.model or default_embeddings()))
 
@@ -170,4 +187,11 @@ class VectorSearch:
         return VectorIndex.build(specs, self.cache)
 
     def search(self, index: VectorIndex, query: str, allowed: Collection[str] | None = None) -> list[Match]:
+        if type(query) is not str:  # the embedding model would fail deep inside on anything else
+            kind = type(query).__name__
+            fix = f"' '.join({query!r:.60})" if isinstance(query, list | tuple) else "e.g. 'refund a card payment'"
+            raise ConfigurationError(
+                f"VectorSearch.search: the query is one text, and got {kind}; pass a str, {fix} "
+                "(a list of terms is what KeywordSearch takes)"
+            )
         return index.search(self.cache.query(query), self.max_results, self.min_score, allowed)

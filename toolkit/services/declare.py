@@ -98,6 +98,9 @@ class MethodPlan:
     """`text`, `none`, `result`, `stream` or `structured`."""
     output: OutputType | None
     """For `structured` and `result` of a non-str type: how to ask for and parse the answer."""
+    texts: tuple[tuple[str, Any], ...] = ()
+    """The parameters declared `str` that fill a message, with their default values: a call
+    giving one of them something else (None, a number, a list) is refused (`check_texts`)."""
 
 
 def plan_method(
@@ -108,8 +111,10 @@ def plan_method(
     _check_shape(where, fn)
     hints = _hints(where, owner, fn)
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
-    system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", None)
-    if user_template is not None and not isinstance(user_template, str):
+    system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
+    if user_template is _NO_TEMPLATE:
+        user_template = None
+    elif not isinstance(user_template, str):  # @user_message(None) too: it is no template, not a missing one
         raise ConfigurationError(
             f"{where}: @user_message takes the template text (a str), and got {type(user_template).__name__}; "
             "read a file first, e.g. @user_message(Path(...).read_text())"
@@ -139,9 +144,32 @@ def plan_method(
         )
     _check_templates(where, system, user_template, variables, {user_param, memory_param} - {None})
     kind, output = _output(where, hints.get("return", inspect.Signature.empty))
+    texts = tuple((p.name, p.default) for p in params if p.name != memory_param and _bare(hints.get(p.name)) is str)
     return MethodPlan(
-        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output
+        name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts
     )
+
+
+_NO_TEMPLATE = object()
+"""No `@user_message` at all (`@user_message(None)` is a template that is not text)."""
+
+
+def _bare(hint: Any) -> Any:
+    """An annotation without its `Annotated[...]` markers."""
+    return hint.__origin__ if typing.get_origin(hint) is Annotated else hint
+
+
+def check_texts(where: str, plan: MethodPlan, arguments: dict[str, Any]) -> None:
+    """Refuse a value that is not a str for a parameter declared `str` (it would reach the model
+    as JSON: `None` as "null", a list as its JSON text). Its own default value passes."""
+    for name, default in plan.texts:
+        value = arguments[name]
+        if not isinstance(value, str) and value is not default:
+            shown = repr(value) if len(repr(value)) <= 40 else f"<a {type(value).__name__}>"
+            raise ConfigurationError(
+                f"{where}({name}={shown}): the parameter is declared str, and got {type(value).__name__}; pass "
+                "the text itself (str(...) of a value you mean as text), or declare the parameter's real type"
+            )
 
 
 def _check_shape(where: str, fn: Any) -> None:
@@ -211,8 +239,14 @@ def _roles(
     where: str, params: list[inspect.Parameter], hints: dict[str, Any], user_template: str | None
 ) -> tuple[str | None, str | None, dict[str, str]]:
     marked = {p.name: _markers(hints.get(p.name)) for p in params}
-    users = [n for n, m in marked.items() if UserText in m]
-    memory = [n for n, m in marked.items() if MemoryId in m]
+    users = [n for n, m in marked.items() if _marks(m, UserText)]
+    memory = [n for n, m in marked.items() if _marks(m, MemoryId)]
+    unnamed = next((n for n, m in marked.items() if V in m), None)
+    if unnamed is not None:
+        raise ConfigurationError(
+            f"{where}: parameter {unnamed!r} is marked V without a name; V takes the placeholder's name: "
+            f"Annotated[..., V({unnamed!r})] fills {{{{{unnamed}}}}} (or leave V out: the parameter's own name is used)"
+        )
     if len(users) > 1:
         raise ConfigurationError(
             f"{where}: parameters {', '.join(users)} are all marked UserText; a method "
@@ -239,6 +273,11 @@ def _roles(
                 "use an identifier (letters of any script, digits, _; not starting with a digit), e.g. V('order_id')"
             )
     return (users[0] if users else None), (memory[0] if memory else None), variables
+
+
+def _marks(markers: list[Any], marker: type) -> bool:
+    """Whether `marker` is among `markers`, as the class or an instance (`UserText()` is read as `UserText`)."""
+    return any(m is marker or isinstance(m, marker) for m in markers)
 
 
 def _markers(hint: Any) -> list[Any]:

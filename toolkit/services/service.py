@@ -64,15 +64,15 @@ from typing import Any, TypeVar
 from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
 from toolkit.chat.model import ChatModel
-from toolkit.errors import CallerError, ConfigurationError, OutputParsingError
+from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, ToolDefinitionError
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
-from toolkit.loop.sources import check_collection
+from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
 from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id
-from toolkit.services.declare import MethodPlan, plan_method
+from toolkit.services.declare import MethodPlan, check_texts, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
 from toolkit.services.templates import Clock, as_text, fixed_clock, render
-from toolkit.tools.decorator import ReturnBehavior
+from toolkit.tools.decorator import ReturnBehavior, a_or_an
 from toolkit.tools.execute import VALUES, Tool, ToolOutput, callable_with, tools_from
 
 INTERRUPTED_TEXT = "(no reply: the answer failed with {error}; the user's message above is unanswered)"
@@ -141,6 +141,8 @@ def ai_service(
     """
     if shared_memory_id is not None:
         check_memory_id(shared_memory_id, "ai_service(shared_memory_id=...)")
+    # None is "no tools" / "no providers", as check_collection reads it (build_context iterates them)
+    tools, providers = (() if tools is None else tools), (() if providers is None else providers)
     cfg = ServiceConfig(model, tools, providers, registry, memory, options, clock, structured, shared_memory_id)
     _check_config(declaration, cfg)
     per_id = callable(cfg.memory) and not isinstance(cfg.memory, ChatMemory)
@@ -184,10 +186,20 @@ def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
             f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "
             "pass the class, as in ai_service(Assistant, model=...), not an instance or a function"
         )
+    if isinstance(cfg.model, type):
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, model={_shown(cfg.model)}): that is the class; pass a model "
+            f"instance, e.g. model=connect() or model={cfg.model.__name__}(...)"
+        )
     if not callable(getattr(cfg.model, "chat", None)):
         raise ConfigurationError(
             f"ai_service({declaration.__name__}, model={_shown(cfg.model)}): that is not a chat model (it has no "
             "chat() method); pass one, e.g. model=connect() or a ScriptedModel([...])"
+        )
+    if not isinstance(cfg.options, LoopOptions):
+        raise ConfigurationError(
+            f"ai_service({declaration.__name__}, options={_shown(cfg.options)}): options is a LoopOptions; "
+            "pass one, e.g. options=LoopOptions(max_round_trips=3), or leave it out for the defaults"
         )
     _check_memory(declaration, cfg.memory)
     _check_clock(declaration, cfg.clock)
@@ -318,6 +330,8 @@ def _close_failed_turn(memory: ChatMemory | None, exc: BaseException) -> None:
 def _messages(
     plan: MethodPlan, cfg: ServiceConfig, arguments: dict[str, Any]
 ) -> tuple[list[Message], ChatMemory | None]:
+    if plan.texts:
+        check_texts(plan.name, plan, arguments)
     own = (plan.user_param, plan.memory_param)  # usable in templates by their own names
     values = {name: arguments[name] for name in own if name is not None}
     values.update({var: arguments[param] for param, var in plan.variables.items()})
@@ -473,6 +487,15 @@ def _tools(cfg: ServiceConfig) -> list[Tool]:
     `ToolDefinitionError` from `ai_service`, not from the first call."""
     check_collection("tools", cfg.tools)
     check_collection("providers", cfg.providers)
+    for provider in cfg.providers:  # a tool given as a provider, an MCP client: refused now, not at the first call
+        check_provider(provider)
+    if cfg.registry is not None and not isinstance(cfg.registry, ToolRegistry):
+        kind = type(cfg.registry).__name__
+        raise ToolDefinitionError(
+            f"registry={kind} object",
+            f"registry= takes a ToolRegistry, and got {a_or_an(kind)}",
+            "pass tools as tools=[...] and providers as providers=[...]",
+        )
     return tools_from(*cfg.tools)
 
 

@@ -91,7 +91,15 @@ def _now(clock: Clock) -> dt.datetime:
     return now
 
 
-def fixed_clock(moment: str) -> Clock:
-    """A clock that always says `moment` (ISO format), for notebooks and tests."""
-    value = dt.datetime.fromisoformat(moment)
+def fixed_clock(moment: str | dt.datetime) -> Clock:
+    """A clock that always says `moment` (ISO format, or a datetime), for notebooks and tests."""
+    if isinstance(moment, dt.datetime):
+        return lambda: moment
+    try:
+        value = dt.datetime.fromisoformat(moment)
+    except (TypeError, ValueError):  # a date object, None, "yesterday", "20/10/2026"
+        raise ConfigurationError(
+            f"fixed_clock({moment!r:.60}): the moment is an ISO date and time; write e.g. "
+            "fixed_clock('2026-10-20T10:00:00') (or pass a datetime)"
+        ) from None
     return lambda: value

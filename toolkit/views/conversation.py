@@ -86,10 +86,12 @@ class Unreadable:
 
 def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message | Unreadable]:
     """Records as they are; OpenAI wire dicts parsed into records; anything else `Unreadable`."""
-    return [_as_message(m) for m in messages]
+    return [_as_message(m) for m in conversation_items(messages)]
 
 
 def _as_message(item: Any) -> Message | Unreadable:
+    if isinstance(item, Unreadable):
+        return item
     if isinstance(item, (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
         return item
     if not isinstance(item, dict):
@@ -104,6 +106,23 @@ def _as_message(item: Any) -> Message | Unreadable:
         return Unreadable(item, f"the {error.args[0]!r} field is missing")
     except (ValueError, TypeError, AttributeError) as error:
         return Unreadable(item, str(error) or type(error).__name__)
+
+
+def conversation_items(messages: Any) -> list[Any]:
+    """What a view was given as the conversation, as a list to show: a `LoopResult` (or anything
+    with a `messages` list) shows its messages; one message, one dict or a str is one item (a str
+    was shown letter by letter); None or a number is one `Unreadable` item saying what to pass."""
+    if type(messages) is list:
+        return messages
+    held = getattr(messages, "messages", None)
+    if isinstance(held, list):  # a LoopResult: its conversation
+        return held
+    if isinstance(messages, (str, bytes, dict, SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
+        return [messages]
+    if not isinstance(messages, Iterable):
+        reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"
+        return [Unreadable(messages, reason)]
+    return list(messages)
 
 
 def _raw(value: Any) -> str:
@@ -374,5 +393,5 @@ class ConversationView(HtmlView):
 
     def update(self, messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> None:
         """Show `messages` (and `usage`) instead of what was shown before."""
-        messages = list(messages)
+        messages = conversation_items(messages)
         self.show(render_conversation_html(messages, usage, self._title), render_conversation_text(messages, usage))

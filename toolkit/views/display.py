@@ -16,7 +16,7 @@ Leaves out: anything live (see `toolkit.views.conversation.HtmlView` for widgets
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -44,6 +44,13 @@ class Shown:
 def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> Shown:
     """Rows (dicts) as a table in the course's look. The columns are every key of every row, in
     the order they first appear (a key only some rows have is an empty cell in the others)."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        # a dict was read by its keys ("row 1 is a str"), None and a number were a raw TypeError
+        fix = "put it in a list: show_table([row])" if isinstance(rows, Mapping) else "pass a list of dicts"
+        raise ConfigurationError(
+            f"show_table(): takes a list of rows, and got {type(rows).__name__}. "
+            f'Fix: {fix}, e.g. show_table([{{"tool": "query_order", "tokens": 51}}])'
+        )
     rows = list(rows)
     for number, row in enumerate(rows, 1):
         if not isinstance(row, Mapping):
@@ -85,6 +92,12 @@ def render_exchange_text(exchange: Exchange) -> str:
 
 
 def show_exchange(exchange: Exchange) -> Shown:
+    if not isinstance(exchange, Exchange):  # a readable line, not "'NoneType' object has no attribute 'status'"
+        kind = f"the class {exchange.__name__}" if isinstance(exchange, type) else type(exchange).__name__
+        raise ConfigurationError(
+            f"show_exchange(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got "
+            f"{kind}; for a response use show_response(...), for a loop's result TraceView(result)"
+        )
     return Shown(render_exchange_html(exchange), render_exchange_text(exchange))
 
 

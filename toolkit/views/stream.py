@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.chat.sse import TextDelta, ToolCallDelta
+from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result
@@ -394,6 +395,12 @@ class StreamView(HtmlView):
     def __init__(self, title: str | None = None, events: Iterable[LoopEvent] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = title
+        if isinstance(events, str | bytes | type) or not isinstance(events, Iterable):
+            kind = f"the class {events.__name__}" if isinstance(events, type) else type(events).__name__
+            raise ConfigurationError(
+                f"StreamView(events=...): takes the events of a stream (a list, or the TokenStream itself), and got "
+                f"{kind}; pass StreamView(events=list(stream)), or call view.consume(stream)"
+            )
         self.events: list[LoopEvent] = list(events)
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None

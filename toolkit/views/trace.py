@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolkit.chat.messages import Message, TokenUsage, ToolResultMessage
+from toolkit.errors import ConfigurationError
 from toolkit.loop.run import LoopResult, RoundTrace
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
@@ -280,6 +281,12 @@ class TraceView(HtmlView):
         self.update(result, show_timing)
 
     def update(self, result: LoopResult, show_timing: bool = False) -> None:
+        if not isinstance(result, LoopResult):  # a readable line, not "'list' object has no attribute 'rounds'"
+            kind = f"the class {result.__name__}" if isinstance(result, type) else type(result).__name__
+            raise ConfigurationError(
+                f"TraceView: takes the LoopResult run_loop returns, and got {kind}; pass it: "
+                "TraceView(run_loop(...)) (a list of messages is for ConversationView)"
+            )
         self.show(render_trace_html(result, show_timing), render_trace_text(result, show_timing))
 
 

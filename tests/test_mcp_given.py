@@ -1,0 +1,86 @@
+"""`toolkit.mcp`: clients and providers given the wrong shapes, refused where they are made.
+
+`McpClient(None)` (a number, bytes, a list of words, a class) failed only on connecting, with the SDK's
+"does not support the asynchronous context manager protocol"; a str that is no URL (a command line)
+likewise. `McpClient.stdio("python", "server.py")` read the str letter by letter (`python s e r v e r . p y`);
+`from_command_line(None)` had `shlex` read the command from stdin, an unclosed quote was a raw
+`ValueError`. `McpToolProvider(c for c in clients)` used the generator up checking it and kept no
+client, silently; a set of clients, the `McpClient` class itself and a `clock` that is no function
+were accepted and failed (or varied) later. Each is now a `ToolDefinitionError` naming the fix."""
+
+import pytest
+
+from toolkit.errors import ToolDefinitionError
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+URL = "http://127.0.0.1:9/mcp"  # nothing is connected to
+
+
+def said(make) -> str:
+    with pytest.raises(ToolDefinitionError) as caught:
+        make()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("server", "text"),
+    [
+        (None, "McpClient(NoneType): NoneType is no MCP server to connect to. Fix: give a URL (McpClient.http(url)), "
+         "a command (McpClient.stdio(...)) or a server object"),
+        (["python", "server.py"], "McpClient(list): list is no MCP server to connect to. Fix: for a command: "
+         "McpClient.stdio(words[0], words[1:])"),
+        (McpClient, "McpClient(the class McpClient): the class McpClient is no MCP server to connect to. Fix: give a "
+         "URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"),
+        ("python server.py", "McpClient('python server.py'): a str is the URL of a streamable-HTTP server "
+         "(http://…/mcp). Fix: give the URL, or for a command to start: McpClient.from_command_line(...)"),
+    ],
+)  # fmt: skip
+def test_what_is_no_server_is_refused_at_construction(server, text):
+    assert said(lambda: McpClient(server)) == text
+
+
+def test_a_url_with_a_password_is_masked_in_the_refusal():
+    assert "hunter2" not in said(lambda: McpClient("ftp://me:hunter2@127.0.0.1/mcp"))
+
+
+def test_stdio_args_as_a_str_is_refused_not_read_letter_by_letter():
+    assert said(lambda: McpClient.stdio("python", "server.py")) == (
+        "McpClient.stdio('python', str): args takes a list of arguments, and got a str, which would be read letter "
+        "by letter. Fix: put it in a list: McpClient.stdio('python', ['server.py']), or give the whole line to "
+        "McpClient.from_command_line(...)"
+    )
+
+
+def test_from_command_line_takes_a_str_that_splits():
+    assert said(lambda: McpClient.from_command_line(None)) == (
+        "McpClient.from_command_line(NoneType object): it takes the command line as one str, and got a NoneType. "
+        'Fix: write it as a shell would, e.g. McpClient.from_command_line("python -m mcp_server_time"); for a list '
+        "of words use McpClient.stdio(words[0], words[1:])"
+    )
+    assert said(lambda: McpClient.from_command_line('python "server.py')) == (
+        "McpClient.from_command_line('python \"server.py'): the line cannot be split as a shell would (No closing "
+        "quotation). Fix: close the quote, or give the words as a list: McpClient.stdio(command, [arg, ...])"
+    )
+
+
+def test_a_generator_of_clients_keeps_its_clients():
+    client = McpClient(URL)
+    assert McpToolProvider(c for c in [client]).clients == [client]
+
+
+def test_a_set_a_class_and_a_clock_that_is_no_function_are_refused():
+    client = McpClient(URL)
+    assert said(lambda: McpToolProvider({client})) == (
+        "McpToolProvider(set object): McpToolProvider takes a list of McpClient objects, and got a set, which has "
+        "no order: the servers' tools would be offered in another order in each process. Fix: give a list, in the "
+        "order you want"
+    )
+    assert said(lambda: McpToolProvider([McpClient])) == (
+        "McpToolProvider([McpClient]): that is the class, not a client. Fix: make a client: McpClient(server), "
+        "McpClient.stdio(...) or McpClient.http(url)"
+    )
+    assert said(lambda: McpToolProvider([client], clock=5)) == (
+        "McpToolProvider(clock=5): clock is a function of no arguments returning seconds. Fix: leave it out "
+        "(time.monotonic), or give one, e.g. clock=time.monotonic"
+    )

@@ -1,0 +1,183 @@
+"""`toolkit.search`: what the indexes, strategies and `ToolSearch` accept when called directly.
+
+A str as the terms was searched letter by letter ("order" found every tool with an o, r, d or e,
+silently); None, a number, bytes or a non-str term failed deep inside with a raw `TypeError` /
+`AttributeError`; a catalogue of the wrong shape (a spec alone, a str, a dict, functions, a set in
+hash order) failed the same way or ranked ties in another order per process; `ToolSearch.index`
+of a generator left the strategy an empty index; `ToolSearch(KeywordSearch)` (the class) and
+`VectorSearch(model="...")` were accepted and failed at the first search. Each is now a
+`ConfigurationError` naming the fix, raised at the call or at construction."""
+
+import pytest
+
+from toolkit.errors import ConfigurationError
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, naive_search
+from toolkit.search.tool import ToolSearch
+from toolkit.search.vector import VectorSearch
+from toolkit.tools.decorator import tool
+from toolkit.tools.execute import tools_from
+from toolkit.tools.reflect import ToolSpec
+
+SPECS = [ToolSpec("query_order", "Look an order up"), ToolSpec("refund", "Refund a payment")]
+
+
+@tool
+def lookup(order_id: str) -> str:
+    """Look an order up."""
+    return "shipped"
+
+
+class Letters:
+    """An embedding model counting letters a-z: enough to rank, no download."""
+
+    def embed(self, texts):
+        import numpy as np
+
+        return np.array([[t.lower().count(c) for c in "abcdefghijklmnopqrstuvwxyz"] for t in texts], dtype=float)
+
+
+@pytest.mark.parametrize(
+    ("terms", "said"),
+    [
+        ("order", "takes a list of terms, and got a str, which would be searched letter by letter; pass a list: "
+         "['order'] for one term, or 'order'.split() for one term per word"),
+        (None, "takes a list of terms, and got NoneType; pass a list of str, e.g. ['refund', 'payment']"),
+        (5, "takes a list of terms, and got int; pass a list of str, e.g. ['refund', 'payment']"),
+        (b"order", "takes a list of terms, and got bytes; pass a list of str, e.g. ['refund', 'payment']"),
+        ({"terms": ["order"]}, "takes a list of terms, and got dict; pass a list of str, e.g. ['refund', 'payment']"),
+        (["order", None], "term 1 is NoneType, not a str; pass a list of str, e.g. ['refund', 'payment']"),
+    ],
+)  # fmt: skip
+def test_terms_that_are_no_list_of_str_are_a_configuration_error(terms, said):
+    for search, where in ((KeywordIndex(SPECS).search, "KeywordIndex.search"), (naive_search, "naive_search")):
+        args = (terms,) if where == "KeywordIndex.search" else (terms, SPECS)
+        with pytest.raises(ConfigurationError) as caught:
+            search(*args)
+        assert str(caught.value) == f"{where}: {said}"
+
+
+def test_terms_in_a_tuple_a_set_or_a_generator_are_searched():
+    index = KeywordIndex(SPECS)
+    for terms in (("order",), {"order"}, (t for t in ["order"])):
+        assert [m.name for m in index.search(terms)] == ["query_order"]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "said"),
+    [
+        ("min_score", None, "min_score=None; use a finite number"),
+        ("min_score", "1", "min_score='1'; use a finite number"),
+        ("min_score", float("nan"), "min_score=nan; use a finite number"),
+        ("max_results", True, "max_results=True; use a whole number, 0 or more"),
+    ],
+)
+def test_settings_of_a_search_that_are_no_number_are_a_configuration_error(keyword, value, said):
+    with pytest.raises(ConfigurationError) as caught:
+        KeywordIndex(SPECS).search(["order"], **{keyword: value})
+    assert str(caught.value) == f"KeywordIndex.search: {said}"
+
+
+def test_true_is_no_max_results_for_a_strategy():
+    with pytest.raises(ConfigurationError) as caught:
+        KeywordSearch(max_results=True)
+    assert str(caught.value) == "KeywordSearch: max_results=True; use a whole number, 0 or more"
+
+
+@pytest.mark.parametrize(
+    ("specs", "said"),
+    [
+        (None, "takes a list of tool specs, and got NoneType; e.g. [t.spec for t in tools_from(...)]"),
+        ("query_order", "takes a list of tool specs, and got str; e.g. [t.spec for t in tools_from(...)]"),
+        (SPECS[0], "takes a list of tool specs, and got ToolSpec; put it in a list: [spec]"),
+        ({"a": SPECS[0]}, "takes a list of tool specs, and got dict; e.g. [t.spec for t in tools_from(...)], "
+         "or list(specs.values()) for a dict"),
+        ({"query_order"}, "takes a list of tool specs, and got a set, which has no order: tools that tie would be "
+         "ranked in another order in each process; give a list, in the order you want"),
+        ([lookup], "item 0 (function) is not a ToolSpec; reflect it first: [t.spec for t in tools_from(f)]"),
+        (tools_from(lookup), "item 0 (Tool) is not a ToolSpec; pass its spec: [t.spec for t in tools]"),
+        ([SPECS[0], {"name": "x"}], 'item 1 (dict) is not a ToolSpec; make one: ToolSpec("name", "description"), '
+         "or [t.spec for t in tools_from(f)] for functions"),
+        ([ToolSpec], 'item 0 (the class ToolSpec) is not a ToolSpec; pass an instance (a ToolSpec), e.g. '
+         'ToolSpec("name", "description")'),
+    ],
+)  # fmt: skip
+def test_a_catalogue_of_the_wrong_shape_is_a_configuration_error(specs, said):
+    builds = [
+        (KeywordIndex, "KeywordIndex"),
+        (VectorSearch(model=Letters()).index, "VectorIndex.build"),
+        (ToolSearch().index, "ToolSearch.index"),
+    ]
+    for build, where in builds:
+        with pytest.raises(ConfigurationError) as caught:
+            build(specs)
+        assert str(caught.value) == f"{where}: {said}"
+
+
+def test_a_generator_of_specs_is_indexed_whole():
+    search = ToolSearch()
+    index = search.index(spec for spec in SPECS)
+    assert search.search('{"terms": ["refund"]}', index).found == ["refund"]
+
+
+@pytest.mark.parametrize(
+    ("query", "fix"),
+    [
+        (None, "e.g. 'refund a card payment'"),
+        (["refund", "card"], "' '.join(['refund', 'card'])"),
+        (b"refund", "e.g. 'refund a card payment'"),
+    ],
+)
+def test_a_vector_query_that_is_no_text_is_a_configuration_error(query, fix):
+    vector = VectorSearch(model=Letters())
+    with pytest.raises(ConfigurationError) as caught:
+        vector.search(vector.index(SPECS), query)
+    assert str(caught.value) == (
+        f"VectorSearch.search: the query is one text, and got {type(query).__name__}; pass a str, {fix} "
+        "(a list of terms is what KeywordSearch takes)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "shown"), [("all-MiniLM-L6-v2", "str"), (Letters, "the class Letters"), (object(), "object")]
+)
+def test_a_vector_model_that_cannot_embed_is_refused_at_construction(model, shown):
+    with pytest.raises(ConfigurationError) as caught:
+        VectorSearch(model=model)
+    assert str(caught.value) == (
+        f"VectorSearch: model={shown} is not an embedding model (an instance with embed(texts) -> array); pass one, "
+        "e.g. VectorSearch(model=StaticEmbeddings()), or leave it out for the course's model"
+    )
+
+
+@pytest.mark.parametrize(
+    ("strategy", "said"),
+    [
+        (KeywordSearch, "ToolSearch(KeywordSearch): that is the class; pass an instance: ToolSearch(KeywordSearch())"),
+        ("keyword", "ToolSearch('keyword'): that is not a search strategy (it needs spec, parse, index and search); "
+         "pass KeywordSearch(), VectorSearch() or an object with those members"),
+        (object(), "ToolSearch(object object): that is not a search strategy (it needs spec, parse, index and "
+         "search); pass KeywordSearch(), VectorSearch() or an object with those members"),
+    ],
+)  # fmt: skip
+def test_what_cannot_search_is_refused_by_tool_search(strategy, said):
+    with pytest.raises(ConfigurationError) as caught:
+        ToolSearch(strategy)
+    assert str(caught.value) == said
+
+
+@pytest.mark.parametrize(
+    ("arguments", "fix"),
+    [
+        ({"terms": ["refund"]}, "json.dumps({'terms': ['refund']})"),
+        (["refund"], 'e.g. \'{"terms": ["refund", "payment"]}\''),
+        (5, 'e.g. \'{"terms": ["refund", "payment"]}\''),
+    ],
+)
+def test_search_arguments_that_are_no_json_text_are_a_configuration_error(arguments, fix):
+    search = ToolSearch()
+    with pytest.raises(ConfigurationError) as caught:
+        search.search(arguments, search.index(SPECS))
+    assert str(caught.value) == (
+        f"ToolSearch.search: arguments are the model's raw JSON text, and got {type(arguments).__name__}; "
+        f"pass a str, {fix}"
+    )

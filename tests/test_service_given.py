@@ -1,0 +1,142 @@
+"""`toolkit.services`: a service given the wrong shapes, at creation and at call time.
+
+A model class (not an instance), `options=` that is no `LoopOptions`, a registry that is no
+`ToolRegistry`, a tool among the providers were accepted and failed at the first call (a raw
+`TypeError` for the first two); `tools=None` failed with a raw `TypeError`, `providers=None` at the
+first call. A method called with `None`, a number or a list for a parameter declared `str` sent it to
+the model as JSON (`"null"`) without a word. `@user_message(None)` was silently no template, and
+`UserText()` / `MemoryId()` (the markers as instances) were not recognised; `V` without a name
+pointed at the template; `fixed_clock("yesterday")` was a raw `ValueError`. Each is now accepted
+where the meaning is obvious (`None` is no tools, an instance marker is the marker) and otherwise
+a `ConfigurationError` naming the fix."""
+
+import datetime as dt
+from typing import Annotated, Protocol
+
+import pytest
+
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.services.declare import UserText, V, user_message
+from toolkit.services.service import ai_service, memory_per_id
+from toolkit.services.templates import fixed_clock
+from toolkit.tools.decorator import MemoryId, tool
+
+
+class Ask(Protocol):
+    def ask(self, question: str) -> str: ...
+
+
+@tool
+def lookup(order_id: str) -> str:
+    """Look an order up."""
+    return "shipped"
+
+
+def error_of(declaration=Ask, kind=ConfigurationError, **kw):
+    kw.setdefault("model", ScriptedModel([]))
+    with pytest.raises(kind) as info:
+        ai_service(declaration, **kw)
+    return str(info.value)
+
+
+def test_a_model_class_is_refused_at_creation():
+    assert error_of(model=ScriptedModel) == (
+        "ai_service(Ask, model=the class ScriptedModel): that is the class; pass a model instance, "
+        "e.g. model=connect() or model=ScriptedModel(...)"
+    )
+
+
+@pytest.mark.parametrize(("options", "shown"), [(None, "None"), ({"max_round_trips": 3}, "{'max_round_trips': 3}")])
+def test_options_that_are_no_loop_options_are_refused_at_creation(options, shown):
+    assert error_of(options=options) == (
+        f"ai_service(Ask, options={shown}): options is a LoopOptions; pass one, e.g. "
+        "options=LoopOptions(max_round_trips=3), or leave it out for the defaults"
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (dict(registry=[lookup]), "registry=list object: registry= takes a ToolRegistry, and got a list. "
+         "Fix: pass tools as tools=[...] and providers as providers=[...]"),
+        (dict(providers=[lookup]), "providers=[test_service_given.lookup]: it is a tool, not a provider. "
+         "Fix: pass it as tools=[lookup], or as StaticProvider([lookup])"),
+    ],
+)  # fmt: skip
+def test_tool_sources_of_the_wrong_kind_are_refused_at_creation(given, said):
+    assert error_of(kind=ToolDefinitionError, **given) == said
+
+
+def test_none_is_no_tools_and_no_providers():
+    service = ai_service(Ask, model=ScriptedModel(["Hello."]), tools=None, providers=None)
+    assert service.ask("hi") == "Hello."
+
+
+@pytest.mark.parametrize(("value", "shown"), [(None, "None"), (5, "5"), (["hi"], "['hi']"), (b"hi", "b'hi'")])
+def test_a_value_that_is_no_str_for_a_str_parameter_is_refused_before_anything_is_sent(value, shown):
+    model = ScriptedModel(["Hello."])
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(Ask, model=model).ask(value)
+    assert str(info.value) == (
+        f"ask(question={shown}): the parameter is declared str, and got {type(value).__name__}; pass the text "
+        "itself (str(...) of a value you mean as text), or declare the parameter's real type"
+    )
+    assert model.requests == []
+
+
+def test_a_template_variable_declared_str_is_checked_too_and_its_default_passes():
+    class Summary(Protocol):
+        @user_message("Summarize order {{order_id}} {{note}}")
+        def summarize(self, order_id: str, note: str = None) -> str: ...  # type: ignore[assignment]
+
+    service = ai_service(Summary, model=ScriptedModel(["Done."]))
+    assert service.summarize("SN1") == "Done."
+    with pytest.raises(ConfigurationError, match=r"^summarize\(order_id=None\): the parameter is declared str"):
+        service.summarize(None)
+
+
+def test_user_message_none_is_no_template_text():
+    class Odd(Protocol):
+        @user_message(None)  # type: ignore[arg-type]
+        def ask(self, question: str) -> str: ...
+
+    assert error_of(Odd) == (
+        "Odd.ask: @user_message takes the template text (a str), and got NoneType; read a file first, "
+        "e.g. @user_message(Path(...).read_text())"
+    )
+
+
+def test_markers_given_as_instances_are_the_markers():
+    class Chat(Protocol):
+        def chat(self, user: Annotated[str, MemoryId()], text: Annotated[str, UserText()]) -> str: ...
+
+    model = ScriptedModel(["Hello."])
+    assert ai_service(Chat, model=model, memory=memory_per_id()).chat("u1", "hi") == "Hello."
+    assert model.requests[0].messages[-1].content == "hi"
+
+
+def test_v_without_a_name_says_so():
+    class Summary(Protocol):
+        @user_message("Summarize order {{order_id}}")
+        def summarize(self, order_id: Annotated[str, V]) -> str: ...
+
+    assert error_of(Summary) == (
+        "Summary.summarize: parameter 'order_id' is marked V without a name; V takes the placeholder's name: "
+        "Annotated[..., V('order_id')] fills {{order_id}} (or leave V out: the parameter's own name is used)"
+    )
+
+
+@pytest.mark.parametrize("moment", ["yesterday", None, dt.date(2026, 10, 20)])
+def test_a_fixed_clock_of_no_iso_moment_is_a_configuration_error(moment):
+    with pytest.raises(ConfigurationError) as info:
+        fixed_clock(moment)  # type: ignore[arg-type]
+    assert str(info.value) == (
+        f"fixed_clock({moment!r}): the moment is an ISO date and time; write e.g. fixed_clock('2026-10-20T10:00:00') "
+        "(or pass a datetime)"
+    )
+
+
+def test_a_fixed_clock_of_a_datetime_says_that_moment():
+    moment = dt.datetime(2026, 10, 20, 10, 0)
+    assert fixed_clock(moment)() == moment

@@ -1,0 +1,77 @@
+"""`toolkit.views`: a view given the wrong object shows a readable line or a fallback, never a traceback.
+
+`TraceView(result.messages)`, `show_exchange(None)` and `StreamView(events=None)` were a raw
+`AttributeError` / `TypeError`; `ConversationView(None)` and `ConversationView(result)` (the
+`LoopResult` itself) a raw `TypeError`, `ConversationView("hi")` five unreadable items, one per
+letter; `show_table(None)` a raw `TypeError`, `show_table({...})` (one row, not in a list) "row 1 is
+a str". The views now take a `LoopResult`'s messages, one message or text as one item, and show
+None as one unreadable item; what cannot be shown is a `ConfigurationError` naming what to pass."""
+
+import pytest
+
+from toolkit.chat.scripted import ScriptedModel
+from toolkit.errors import ConfigurationError
+from toolkit.loop.run import run_loop
+from toolkit.views.conversation import ConversationView, render_conversation_text
+from toolkit.views.display import show_exchange, show_table
+from toolkit.views.stream import StreamView
+from toolkit.views.trace import TraceView
+
+
+@pytest.fixture
+def result():
+    return run_loop(ScriptedModel(["Hi there."]), "hello")
+
+
+def test_a_conversation_view_of_a_loop_result_shows_its_messages(result):
+    assert ConversationView(result)._text == ConversationView(result.messages)._text
+
+
+def test_a_str_is_one_item_and_none_says_what_to_pass():
+    assert render_conversation_text("hello").count("\n") == 0
+    assert ConversationView(None)._text == render_conversation_text(None)
+    assert "a NoneType, not a list of messages: pass ConversationView(result.messages)" in render_conversation_text(
+        None
+    )
+
+
+@pytest.mark.parametrize(("given", "kind"), [("messages", "list"), (None, "NoneType")])
+def test_a_trace_view_of_no_loop_result_is_a_configuration_error(result, given, kind):
+    with pytest.raises(ConfigurationError) as caught:
+        TraceView(result.messages if given == "messages" else given)
+    assert str(caught.value) == (
+        f"TraceView: takes the LoopResult run_loop returns, and got {kind}; pass it: TraceView(run_loop(...)) "
+        "(a list of messages is for ConversationView)"
+    )
+
+
+def test_show_exchange_of_no_exchange_is_a_configuration_error(result):
+    with pytest.raises(ConfigurationError) as caught:
+        show_exchange(result)
+    assert str(caught.value) == (
+        "show_exchange(): takes one Exchange (client.exchanges[-1], what the chat client recorded), and got "
+        "LoopResult; for a response use show_response(...), for a loop's result TraceView(result)"
+    )
+
+
+@pytest.mark.parametrize("events", [None, 5])
+def test_stream_view_of_no_events_is_a_configuration_error(events):
+    with pytest.raises(ConfigurationError) as caught:
+        StreamView(events=events)
+    assert str(caught.value) == (
+        f"StreamView(events=...): takes the events of a stream (a list, or the TokenStream itself), and got "
+        f"{type(events).__name__}; pass StreamView(events=list(stream)), or call view.consume(stream)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "fix"),
+    [(None, "pass a list of dicts"), ({"tool": "x"}, "put it in a list: show_table([row])")],
+)
+def test_show_table_of_no_list_of_rows_is_a_configuration_error(rows, fix):
+    with pytest.raises(ConfigurationError) as caught:
+        show_table(rows)
+    assert str(caught.value) == (
+        f"show_table(): takes a list of rows, and got {type(rows).__name__}. "
+        f'Fix: {fix}, e.g. show_table([{{"tool": "query_order", "tokens": 51}}])'
+    )

@@ -35,12 +35,19 @@ class Gateway:
     def __init__(
         self, mode: str | None = None, *, faults: Iterable[str | None] = (), config: GatewayConfig | None = None
     ) -> None:
+        """`faults=None` is no faults, as leaving it out is; anything but a list of fault names (or a
+        tuple, or a generator) is a `ConfigurationError` here, never a failure at the first request."""
+        if config is not None and not isinstance(config, GatewayConfig):
+            raise ConfigurationError(
+                f"Gateway(config={_shown(config)}): config takes a GatewayConfig, and got {_kind(config)}. "
+                "Fix: pass one, e.g. config=GatewayConfig(retry_after_s=2), or leave it out for the defaults"
+            )
         config = config or GatewayConfig()
         self.config = replace(config, mode=mode) if mode else config
         self._faults: deque[str | None] = deque()
         self._requests = 0
         self._lock = threading.Lock()
-        self.schedule(*faults)
+        self.schedule(*_fault_list(faults))
 
     @property
     def mode(self) -> str:
@@ -52,6 +59,13 @@ class Gateway:
 
     def schedule(self, *faults: str | None) -> None:
         """Queue faults for the next chat requests, one each; `None` means "answer normally"."""
+        listed = next((f for f in faults if isinstance(f, (list, tuple))), None)
+        if listed is not None:  # schedule(["slow"]): the list is one argument, not the faults
+            raise ConfigurationError(
+                f"Gateway.schedule({_shown(listed)}): schedule takes the faults one by one, and got a "
+                f"{type(listed).__name__} of them. Fix: unpack it, schedule(*faults), or "
+                f"schedule({', '.join(map(repr, listed)) or 'rate_limit'})"
+            )
         unknown = [f for f in faults if f is not None and f not in FAULTS]
         if unknown:
             raise ConfigurationError(
@@ -79,6 +93,69 @@ class Gateway:
             return fault, self._requests
 
 
+def _fault_list(faults: object) -> Iterable[str | None]:
+    """`Gateway(faults=...)` as a sequence of faults, in order: None is none; a str would be read letter
+    by letter, a set in hash order (another schedule in each process), anything else is no list."""
+    if faults is None:
+        return ()
+    if isinstance(faults, (str, bytes)):
+        raise ConfigurationError(
+            f"Gateway(faults={_shown(faults)}): faults takes a list of fault names, and got a "
+            f"{type(faults).__name__}, which would be read letter by letter. Fix: put it in a list: "
+            f"faults=[{_shown(faults)}]"
+        )
+    if isinstance(faults, (set, frozenset, Mapping)) or not isinstance(faults, Iterable):
+        why = (
+            ", which has no order: the faults would come in another order in each process"
+            if isinstance(faults, (set, frozenset))
+            else ""
+        )
+        raise ConfigurationError(
+            f"Gateway(faults={_shown(faults)}): faults takes a list of fault names, one per chat request in order "
+            f"(None: answer normally), and got {_kind(faults)}{why}. Fix: e.g. faults=['rate_limit', None], "
+            f"or leave it out for none; the faults are {', '.join(FAULTS)}"
+        )
+    return faults
+
+
+def check_gateway(gateway: object, where: str) -> None:
+    """What serves the requests must be a gateway (anything with `handle` and `config`, as a benchmark's
+    stand-in has); a class, a mode letter or a config is refused where it is given."""
+    if not isinstance(gateway, type) and callable(getattr(gateway, "handle", None)) and hasattr(gateway, "config"):
+        return
+    fix = (
+        f"Gateway({gateway!r})"
+        if isinstance(gateway, str)
+        else "Gateway(config=config)"
+        if isinstance(gateway, GatewayConfig)
+        else "Gateway()"
+        if gateway is Gateway
+        else "Gateway(), Gateway('B') or Gateway(faults=['rate_limit'])"
+    )
+    raise ConfigurationError(
+        f"{where}(gateway={_shown(gateway)}): that is {_kind(gateway)}, not a fake gateway. Fix: make one: {fix}"
+    )
+
+
+def _kind(value: object) -> str:
+    """`an int`, `the class X`: what a wrong value is, in an error text."""
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    name = type(value).__name__
+    return f"{'an' if name[:1] in 'aeiouAEIOU' else 'a'} {name}"
+
+
+def _shown(value: object) -> str:
+    """A wrong value, short: its repr up to 40 characters, or a class by its name."""
+    if isinstance(value, type):
+        return value.__name__
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    name = type(value).__name__
+    return f"{name}(...)" if text.startswith(name + "(") else text[:37] + "..."
+
+
 def create_app(gateway: Gateway) -> GatewayApp:
     """An ASGI app sending every HTTP request, any path and method, to `gateway`."""
     return GatewayApp(gateway)
@@ -90,6 +167,7 @@ class GatewayApp:
     (a Starlette router around it cost more per request than the gateway's own routing)."""
 
     def __init__(self, gateway: Gateway) -> None:
+        check_gateway(gateway, "create_app")  # here, once: not a 500 at every request
         self.gateway = gateway
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -152,7 +230,8 @@ def serve(
     host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, mode: str = "A", *, gateway: Gateway | None = None
 ) -> None:
     """Run the gateway over HTTP until interrupted; prints its base URL first."""
-    gateway = gateway or Gateway(mode)
+    gateway = Gateway(mode) if gateway is None else gateway
+    check_gateway(gateway, "serve")
     sock = _listen(host, port)
     url = f"http://{host}:{sock.getsockname()[1]}/v1"
     print(f"fake keyword gateway (mode {gateway.mode}) listening on {url}", flush=True)
@@ -170,7 +249,8 @@ def running_gateway(
 
     Pass `gateway` to keep a handle on it (its mode, its fault schedule); `mode` is then unused.
     `port=0` picks a free port."""
-    gateway = gateway or Gateway(mode)
+    gateway = Gateway(mode) if gateway is None else gateway
+    check_gateway(gateway, "running_gateway")
     sock = _listen(host, port)
     server = _server(create_app(gateway))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="fake-gateway")

@@ -54,6 +54,10 @@ class InProcessTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             from toolkit.gateway.server import Gateway
 
             gateway = Gateway()
+        elif isinstance(gateway, type) or not callable(getattr(gateway, "handle", None)):
+            from toolkit.gateway.server import check_gateway
+
+            check_gateway(gateway, "InProcessTransport")  # here, not as a raw AttributeError at the first request
         self.gateway = gateway
         self._sleep = sleep or time.sleep
         self._async_sleep = async_sleep or (_call_async(sleep) if sleep else asyncio.sleep)

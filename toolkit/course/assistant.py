@@ -22,10 +22,11 @@ from toolkit import data as course_data
 from toolkit.chat.messages import SystemMessage, ToolCall, UserMessage
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import CATEGORIES, validate
+from toolkit.errors import ConfigurationError
 from toolkit.loop.run import COURSE, LoopOptions, LoopResult, run_loop
 from toolkit.loop.sources import ToolRegistry
 from toolkit.services.templates import render
-from toolkit.tools.decorator import InvocationContext
+from toolkit.tools.decorator import InvocationContext, a_or_an, without_addresses
 
 ORDER_ID_DESCRIPTION = "订单号，SN 开头加 12 位数字，例如 SN202610200001。必须来自用户的原话，不要编造或补全。"
 
@@ -99,11 +100,24 @@ def system_prompt(today: datetime.date) -> str:
 
 def shop_registry(shop: Shop | None = None) -> ToolRegistry:
     """The three tools, each validating its raw arguments before `shop` runs them."""
-    shop = shop or load_shop()
+    shop = load_shop() if shop is None else checked_shop(shop, "shop_registry")
     registry = ToolRegistry()
     for spec in TOOL_SPECS:
         registry.register(spec, _executor(shop, spec["function"]["name"]))
     return registry
+
+
+def checked_shop(shop: object, where: str) -> Shop:
+    """`shop` if it is a `Shop`: anything else would be taken here and fail in every tool call."""
+    if isinstance(shop, Shop):
+        return shop
+    if shop is load_shop:
+        shown, kind, fix = "load_shop", "the function load_shop", f"call it: {where}(shop=load_shop())"
+    else:
+        shown = without_addresses(f"{shop!r:.40}")
+        kind = f"the class {shop.__name__}" if isinstance(shop, type) else a_or_an(type(shop).__name__)
+        fix = f"{where}(shop=load_shop()), or leave it out for the course's shop"
+    raise ConfigurationError(f"{where}(shop={shown}): shop takes a Shop, and got {kind}. Fix: {fix}")
 
 
 def _executor(shop: Shop, name: str):
@@ -121,5 +135,5 @@ def messages_for(question: str, today: datetime.date) -> list:
 
 def ask(model: Any, question: str, *, shop: Shop | None = None, options: LoopOptions = COURSE) -> LoopResult:
     """One question through the course loop: tools offered, calls validated and executed."""
-    shop = shop or load_shop()
+    shop = load_shop() if shop is None else checked_shop(shop, "ask")
     return run_loop(model, messages_for(question, shop.today), registry=shop_registry(shop), options=options)

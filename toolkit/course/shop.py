@@ -13,7 +13,7 @@ Results are plain Chinese text, not JSON: a model reads prose better and for few
 At every empty result the text tells the model what to do and not to invent anything — the
 tool is closer to "where it happens" than the system prompt. Each tool takes a `Validated`
 (from `toolkit.validation.validate`), never a raw string. Data lives in `data/*.json`; "today"
-is injected (`load_shop(today=...)`) so results and notebooks are deterministic.
+is injected (`load_shop(today=...)`: a date, or its ISO text) so results and notebooks are deterministic.
 
 Leaves out: writing anything (no refunds until a later week), tool specs and the loop
 (`toolkit.course.assistant`), argument checks (`toolkit.course.validation`).
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from toolkit import data as course_data
 from toolkit.chat.clock import session_today
 from toolkit.course.validation import CATEGORIES, ORDER_ID, Validated, to_half_width
 from toolkit.errors import ConfigurationError
+from toolkit.tools.decorator import a_or_an
 
 WAITING = ("待付款", "已付款，待发货")
 """Order states in which "not shipped yet" is normal: the user should simply wait."""
@@ -197,14 +199,58 @@ def _checked(v: Validated, tool: str) -> Mapping[str, str]:
     return v.values
 
 
-def load_shop(data_dir: Path | str | None = None, *, today: datetime.date | None = None) -> Shop:
-    """Read `orders.json`, `logistics.json` and `refund_policies.json`, checking them."""
-    data_dir = course_data.root() if data_dir is None else Path(data_dir)
+def load_shop(data_dir: Path | str | None = None, *, today: datetime.date | str | None = None) -> Shop:
+    """Read `orders.json`, `logistics.json` and `refund_policies.json`, checking them. `today` is a
+    `datetime.date` or its ISO text (`"2026-10-25"`; a `datetime` counts as its date)."""
+    today = _day(today)  # before any file is read: a wrong date is the caller's, not the data's
+    data_dir = course_data.root() if data_dir is None else _folder(data_dir)
     orders = {o["orderId"]: o for o in _read(data_dir / "orders.json")["orders"]}
     shipments = _read(data_dir / "logistics.json")["shipments"]
     policies = _read(data_dir / "refund_policies.json")["policies"]
     _check(data_dir, orders, shipments, policies)
     return Shop(orders, shipments, policies, today or session_today())
+
+
+def _folder(data_dir: object) -> Path:
+    """`load_shop`'s folder as a `Path`; what is no path is refused here, not by pathlib's raw `TypeError`."""
+    if isinstance(data_dir, (str, os.PathLike)) and not isinstance(os.fspath(data_dir), bytes):
+        return Path(data_dir)
+    kind = type(data_dir).__name__
+    fix = (
+        f"decode it: load_shop({data_dir!r:.40}.decode())"
+        if isinstance(data_dir, bytes)
+        else "give one folder, e.g. load_shop('data')"
+        if isinstance(data_dir, (list, tuple))
+        else "leave it out for the course's data, or pass the folder, e.g. load_shop('data')"
+    )
+    raise ConfigurationError(
+        f"load_shop({data_dir!r:.40}): data_dir is the folder that holds orders.json, logistics.json and "
+        f"refund_policies.json (a str or a Path), and got {a_or_an(kind)}. Fix: {fix}"
+    )
+
+
+def _day(today: object) -> datetime.date | None:
+    """`load_shop(today=...)` as a date: a date, a datetime's date, or ISO text; anything else refused here,
+    not when a tool first writes `today.isoformat()`."""
+    if today is None or type(today) is datetime.date:
+        return today
+    if isinstance(today, datetime.datetime):
+        return today.date()  # its time of day would end up in every asOf: '2026-10-25T09:30:00'
+    if isinstance(today, datetime.date):
+        return today
+    if isinstance(today, str):
+        try:
+            return datetime.date.fromisoformat(today.strip())
+        except ValueError:
+            raise ConfigurationError(
+                f"load_shop(today={today!r:.40}): that text is no ISO date (YYYY-MM-DD). Fix: e.g. "
+                "today='2026-10-25' or today=datetime.date(2026, 10, 25)"
+            ) from None
+    raise ConfigurationError(
+        f"load_shop(today={today!r:.40}): today is the shop's date, a datetime.date or its ISO text, and got "
+        f"{a_or_an(type(today).__name__)}. Fix: e.g. today=datetime.date(2026, 10, 25) or today='2026-10-25', "
+        "or leave it out for the session's date"
+    )
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -110,7 +110,13 @@ def scan_skills(
     root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None
 ) -> tuple[list[Skill], dict[str, str]]:
     """(the skills under `root`, {folder name: why it was rejected}) — one bad folder rejects itself only."""
-    root = Path(root)
+    root = folder_path(root, "load_skills", "root is the folder of skill folders", "load_skills('data/skills')")
+    if tools is not None and not isinstance(tools, Mapping):
+        raise ConfigurationError(
+            f"load_skills({str(root)!r}, tools={type(tools).__name__}): tools maps each skill's name to a list of "
+            f"its own tools, and got {_a(type(tools).__name__)}. Fix: e.g. "
+            "tools={'logistics-complaint': [open_logistics_ticket]}"
+        )
     if not root.is_dir():
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
@@ -148,7 +154,7 @@ def scan_skills(
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     """One skill folder: SKILL.md checked, every other readable text file loaded."""
     check_collection("tools", tools)  # a set's order changes from process to process; a generator is read once
-    folder = Path(folder)
+    folder = folder_path(folder, "load_skill", "folder is one skill's folder", "load_skill('data/skills/my-skill')")
     where = f"skill folder {str(folder)!r}"
     skill_file = folder / SKILL_FILE
     if not os.path.lexists(skill_file):
@@ -178,6 +184,21 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
+
+
+def folder_path(value: object, where: str, what: str, example: str) -> Path:
+    """`value` as a `Path`, if it is a str or a path; anything else a `ConfigurationError` naming `where`,
+    not pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object, not NoneType")."""
+    if isinstance(value, (str, os.PathLike)) and not isinstance(os.fspath(value), bytes):
+        return Path(value)
+    kind = "None" if value is None else _a(type(value).__name__)
+    if isinstance(value, bytes):
+        fix = f"decode it: {where}({value!r:.40}.decode())"
+    elif isinstance(value, (list, tuple)) and where == "load_skill":
+        fix = "load one folder at a time, or the folder that holds them all with load_skills(root)"
+    else:
+        fix = f"e.g. {example}"
+    raise ConfigurationError(f"{where}({value!r:.40}): {what} (a str or a Path), and got {kind}. Fix: {fix}")
 
 
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:

@@ -43,8 +43,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -52,8 +53,8 @@ from xml.sax.saxutils import escape
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, scan_skills
-from toolkit.tools.decorator import InvocationContext
+from toolkit.skills.folders import Skill, folder_path, scan_skills
+from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
 
@@ -74,6 +75,7 @@ class Skills:
     """Loaded skills and the tools that disclose them (see the module docstring)."""
 
     def __init__(self, skills: Sequence[Skill], rejected: Mapping[str, str] | None = None) -> None:
+        skills = _skill_list(skills)
         self.by_name = {s.name: s for s in skills}
         if len(self.by_name) != len(skills):
             names = [s.name for s in skills]
@@ -94,6 +96,9 @@ class Skills:
     @classmethod
     def from_directory(cls, root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> Skills:
         """The skills under `root`; a broken folder is left out and listed in `rejected`."""
+        folder_path(
+            root, "Skills.from_directory", "root is the folder of skill folders", "Skills.from_directory('data/skills')"
+        )
         return cls(*scan_skills(root, tools))
 
     def get(self, name: str) -> Skill:
@@ -216,6 +221,33 @@ class SkillsProvider:
     def possible_tools(self) -> list[Tool]:
         """Every tool this provider may ever offer (checked for name clashes when a call starts)."""
         return self.skills.management_tools() + [t for s in self.skills.by_name.values() for t in s.tools]
+
+
+def _skill_list(skills: object) -> list[Skill]:
+    """`Skills(...)`'s skills as a list, in their order; a folder, None or an item that is no
+    `Skill` is refused here, not as a raw `TypeError` / `AttributeError` from reading it."""
+    how = "Skills.from_directory('data/skills'), or Skills([load_skill(folder), ...])"
+    if isinstance(skills, (str, PathLike)):
+        raise ConfigurationError(
+            f"Skills({skills!r:.40}): Skills takes loaded skills, and got a folder. Fix: load the folder: "
+            f"Skills.from_directory({str(skills)!r:.40})"
+        )
+    if skills is None or isinstance(skills, (bytes, Mapping)) or not isinstance(skills, Iterable):
+        kind = "None" if skills is None else a_or_an(type(skills).__name__)
+        raise ConfigurationError(f"Skills({skills!r:.40}): Skills takes a list of skills, and got {kind}. Fix: {how}")
+    listed = list(skills)  # a generator is read once, here
+    for i, item in enumerate(listed):
+        if not isinstance(item, Skill):
+            shown = (
+                "None"
+                if item is None
+                else f"the class {item.__name__}"
+                if isinstance(item, type)
+                else a_or_an(type(item).__name__)
+            )
+            fix = f"load it: load_skill({str(item)!r:.40})" if isinstance(item, (str, PathLike)) else how
+            raise ConfigurationError(f"Skills([...]): item {i} is {shown}, not a Skill. Fix: {fix}")
+    return listed
 
 
 def _activations_key(memory_id: Any, turn: int) -> str | int:

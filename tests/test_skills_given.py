@@ -1,0 +1,87 @@
+"""`toolkit.skills`: loading and offering skills given the wrong shapes, refused where they are made.
+
+`load_skill(None)` (a number, bytes, a list of folders), `load_skills(None)` and
+`Skills.from_directory(None)` were pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object");
+`load_skills(root, tools=[...])` (a list, not a dict by skill name) a raw `AttributeError`; `Skills(None)`
+a raw `TypeError`, and `Skills("data/skills")` (a folder, where `from_directory` belongs) and
+`Skills([None])` a raw `AttributeError` ("'str' object has no attribute 'name'"). Each is now a
+`ConfigurationError` naming the fix; a generator of skills is read once, in order."""
+
+import pytest
+
+from toolkit import data
+from toolkit.errors import ConfigurationError
+from toolkit.skills.folders import load_skill, load_skills
+from toolkit.skills.offer import Skills
+
+ROOT = data.path("skills")
+
+
+def said(make) -> str:
+    with pytest.raises(ConfigurationError) as caught:
+        make()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("folder", "shown", "kind", "fix"),
+    [
+        (None, "None", "None", "e.g. load_skill('data/skills/my-skill')"),
+        (5, "5", "an int", "e.g. load_skill('data/skills/my-skill')"),
+        (b"x", "b'x'", "a bytes", "decode it: load_skill(b'x'.decode())"),
+        (["a", "b"], "['a', 'b']", "a list",
+         "load one folder at a time, or the folder that holds them all with load_skills(root)"),
+    ],
+)  # fmt: skip
+def test_load_skill_given_no_path_says_so(folder, shown, kind, fix):
+    assert said(lambda: load_skill(folder)) == (
+        f"load_skill({shown}): folder is one skill's folder (a str or a Path), and got {kind}. Fix: {fix}"
+    )
+
+
+@pytest.mark.parametrize(("root", "shown", "kind"), [(None, "None", "None"), (5, "5", "an int")])
+def test_a_folder_of_skills_that_is_no_path_is_refused(root, shown, kind):
+    assert said(lambda: Skills.from_directory(root)) == (
+        f"Skills.from_directory({shown}): root is the folder of skill folders (a str or a Path), and got {kind}. "
+        "Fix: e.g. Skills.from_directory('data/skills')"
+    )
+    assert said(lambda: load_skills(root)) == (
+        f"load_skills({shown}): root is the folder of skill folders (a str or a Path), and got {kind}. "
+        "Fix: e.g. load_skills('data/skills')"
+    )
+
+
+def test_tools_as_a_list_not_a_dict_by_skill_is_refused():
+    assert said(lambda: load_skills(ROOT, tools=[print])) == (
+        f"load_skills({str(ROOT)!r}, tools=list): tools maps each skill's name to a list of its own tools, and got "
+        "a list. Fix: e.g. tools={'logistics-complaint': [open_logistics_ticket]}"
+    )
+
+
+def test_skills_given_a_folder_points_at_from_directory():
+    assert said(lambda: Skills("skills")) == (
+        "Skills('skills'): Skills takes loaded skills, and got a folder. Fix: load the folder: "
+        "Skills.from_directory('skills')"
+    )
+
+
+HOW = "Skills.from_directory('data/skills'), or Skills([load_skill(folder), ...])"
+
+
+@pytest.mark.parametrize(
+    ("skills", "text"),
+    [
+        (None, f"Skills(None): Skills takes a list of skills, and got None. Fix: {HOW}"),
+        (5, f"Skills(5): Skills takes a list of skills, and got an int. Fix: {HOW}"),
+        ([None], f"Skills([...]): item 0 is None, not a Skill. Fix: {HOW}"),
+        ([Skills], f"Skills([...]): item 0 is the class Skills, not a Skill. Fix: {HOW}"),
+        (["skills/a"], "Skills([...]): item 0 is a str, not a Skill. Fix: load it: load_skill('skills/a')"),
+    ],
+)
+def test_skills_that_are_no_list_of_skills_are_refused(skills, text):
+    assert said(lambda: Skills(skills)) == text
+
+
+def test_a_generator_of_skills_keeps_them_in_order():
+    loaded = load_skills(ROOT)
+    assert list(Skills(s for s in loaded).by_name) == [s.name for s in loaded]

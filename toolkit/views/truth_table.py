@@ -13,13 +13,14 @@ Leaves out: rounds of three or more calls (the rules need nothing new to explain
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.errors import ConfigurationError
 from toolkit.loop.returns import TruthRow, rule_applied, should_return_immediately, truth_table
-from toolkit.tools.decorator import ReturnBehavior
+from toolkit.tools.decorator import ReturnBehavior, a_kind_of, value_text
 from toolkit.views.html import Html, badge, card, join, page, showable_bundle, small, table
 
 COLUMNS = ("calls in the round, in order", "a call fails", "decision", "rule")
@@ -37,9 +38,40 @@ def _behaviors(behaviors: Sequence[ReturnBehavior]) -> str:
     return ", ".join(b.name for b in behaviors)
 
 
+def table_rows(rows: object, where: str) -> list[TruthRow]:
+    """The rows to show: `truth_table()` for None, else a list of `TruthRow`s. Anything else is refused
+    here: a str was read letter by letter, a number was a raw `TypeError`, and a widget showed its
+    controls as if nothing were wrong."""
+    if rows is None:
+        return truth_table()
+    if isinstance(rows, int) and not isinstance(rows, bool) and rows > 0:  # the number of calls, most likely
+        fix = f"for rounds of up to {rows} calls: {where}(truth_table({rows}))"
+    elif isinstance(rows, TruthRow):
+        fix = f"put it in a list: {where}([row])"
+    else:
+        fix = f"leave it out for the whole table, or pass some of its rows, e.g. {where}(truth_table()[:3])"
+    if isinstance(rows, (str, bytes, TruthRow)) or not isinstance(rows, Iterable):
+        raise ConfigurationError(
+            f"{where}({_shown(rows)}): takes a list of TruthRow (truth_table() makes them), and got "
+            f"{a_kind_of(rows)}. Fix: {fix}"
+        )
+    listed = list(rows)
+    wrong = next((i for i, row in enumerate(listed) if not isinstance(row, TruthRow)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}([...]): row {wrong} is {a_kind_of(listed[wrong])}, not a TruthRow. Fix: {fix}"
+        )
+    return listed
+
+
+def _shown(value: object) -> str:
+    text = value_text(value)
+    return text if len(text) <= 40 else f"{type(value).__name__}(...)"
+
+
 def render_truth_table_html(rows: Sequence[TruthRow] | None = None) -> Html:
     """The whole table (default: `truth_table()`, 24 rows)."""
-    rows = truth_table() if rows is None else rows
+    rows = table_rows(rows, "render_truth_table_html")
     cells = [
         [_behaviors(r.behaviors), "yes" if r.any_error else "no", _decision_badge(r.returns), r.rule] for r in rows
     ]
@@ -49,7 +81,7 @@ def render_truth_table_html(rows: Sequence[TruthRow] | None = None) -> Html:
 
 def render_truth_table_text(rows: Sequence[TruthRow] | None = None) -> str:
     """One line per row: `TO_LLM, IMMEDIATE_IF_LAST | fails: no → return immediately (rule)`."""
-    rows = truth_table() if rows is None else rows
+    rows = table_rows(rows, "render_truth_table_text")
     return "\n".join(
         f"{_behaviors(r.behaviors)} | fails: {'yes' if r.any_error else 'no'} → {decision_text(r.returns)} ({r.rule})"
         for r in rows
@@ -83,7 +115,7 @@ class TruthTableWidget(widgets.VBox):
     current state; setting the controls from Python (`.first.value = "IMMEDIATE"`) works too."""
 
     def __init__(self, rows: Sequence[TruthRow] | None = None, **kwargs: Any) -> None:
-        self._rows = truth_table() if rows is None else list(rows)
+        self._rows = table_rows(rows, "TruthTableWidget")
         names = [b.name for b in ReturnBehavior]
         self.count = widgets.ToggleButtons(options=[1, 2], value=2, description="calls")
         self.first = widgets.Dropdown(options=names, value="TO_LLM", description="call 1")

@@ -181,3 +181,41 @@ def test_search_arguments_that_are_no_json_text_are_a_configuration_error(argume
         f"ToolSearch.search: arguments are the model's raw JSON text, and got {type(arguments).__name__}; "
         f"pass a str, {fix}"
     )
+
+
+@pytest.mark.parametrize("strategy", [KeywordSearch, VectorSearch])
+def test_a_search_tool_name_that_is_no_tool_name_is_refused_at_construction(strategy):
+    where = strategy.__name__
+    with pytest.raises(ConfigurationError) as caught:
+        strategy(name=None)
+    assert str(caught.value) == (
+        f"{where}(name=None): the tool name None is not 1-64 letters, digits, '_' or '-' (OpenAI's rule). Fix: "
+        f"pass a valid name, e.g. {where}(name='find_tools'), or leave it out for 'tool_search_tool'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (dict(argument=5), "KeywordSearch(argument=5): argument is the name of the search tool's one parameter, "
+         "a non-blank str, and got an int. Fix: pass a str, or leave it out for the default ('terms')"),
+        (dict(argument=" "), "KeywordSearch(argument=' '): argument is the name of the search tool's one "
+         "parameter, a non-blank str, and got a blank str. Fix: pass a str, or leave it out for the default "
+         "('terms')"),
+        (dict(description=None), "KeywordSearch(description=None): description is the search tool's description, "
+         "a str, and got None. Fix: pass a str, or leave it out for the default text"),
+        (dict(argument_description=5), "KeywordSearch(argument_description=5): argument_description is its "
+         "parameter's description, a str, and got an int. Fix: pass a str, or leave it out for the default text"),
+    ],
+)  # fmt: skip
+def test_search_tool_texts_that_are_no_str_are_refused_at_construction(given, said):
+    """`argument=5` went to the model as `"required": [5]` (no JSON Schema), and the model's `{"5": …}`
+    was then a missing argument; now refused where the strategy is made."""
+    with pytest.raises(ConfigurationError) as caught:
+        KeywordSearch(**given)
+    assert str(caught.value) == said
+
+
+def test_a_custom_search_tool_keeps_its_name_and_argument():
+    spec = KeywordSearch(name="find_tools", argument="words").spec
+    assert (spec.name, spec.parameters["required"]) == ("find_tools", ["words"])

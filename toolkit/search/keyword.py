@@ -44,8 +44,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from toolkit.errors import ConfigurationError, SearchArgumentError
+from toolkit.errors import ConfigurationError, SearchArgumentError, ToolDefinitionError
 from toolkit.search.runs import _RUNS, changes, read_runs
+from toolkit.tools.decorator import a_kind_of, check_name
 from toolkit.tools.reflect import ToolSpec
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
@@ -93,6 +94,32 @@ def check_min_score(min_score: float, where: str) -> None:
     or None fails only when the model first searches."""
     if isinstance(min_score, bool) or not isinstance(min_score, int | float) or not math.isfinite(min_score):
         raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
+
+
+def check_search_tool(strategy: Any, where: str) -> None:
+    """The search tool's own name and texts, checked when the strategy is made: a name that is no tool
+    name failed only when a call's tools were put together (its fix pointing at a `ToolSpec` nobody
+    wrote), and a parameter or description that is no str went to the model as it was (`"required":
+    [5]`, no JSON Schema)."""
+    check_name(
+        f"{where}(name={strategy.name!r:.40})",
+        strategy.name,
+        f"pass a valid name, e.g. {where}(name='find_tools'), or leave it out for {SEARCH_TOOL_NAME!r}",
+    )
+    for option, what in (
+        ("argument", "the name of the search tool's one parameter, a non-blank str"),
+        ("description", "the search tool's description, a str"),
+        ("argument_description", "its parameter's description, a str"),
+    ):
+        value = getattr(strategy, option)
+        if not isinstance(value, str) or (option == "argument" and not value.strip()):
+            raise ToolDefinitionError(
+                f"{where}({option}={value!r:.40})",
+                f"{option} is {what}, and got {'a blank str' if isinstance(value, str) else a_kind_of(value)}",
+                f"pass a str, or leave it out for the default ({getattr(type(strategy), option)!r})"
+                if option == "argument"
+                else "pass a str, or leave it out for the default text",
+            )
 
 
 def search_terms(terms: Iterable[str], where: str) -> list[str]:
@@ -876,6 +903,7 @@ class KeywordSearch:
         """Settings are checked when the strategy is made, not when the model first searches."""
         check_max_results(self.max_results, "KeywordSearch")
         check_min_score(self.min_score, "KeywordSearch")
+        check_search_tool(self, "KeywordSearch")
 
     @property
     def example(self) -> str:

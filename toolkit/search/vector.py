@@ -38,6 +38,7 @@ from toolkit.search.keyword import (
     catalogue_misfit,
     check_max_results,
     check_min_score,
+    check_search_tool,
 )
 from toolkit.tools.reflect import ToolSpec
 from toolkit.unicode import is_utf8
@@ -145,6 +146,7 @@ class VectorSearch:
         check_max_results(self.max_results, "VectorSearch")
         if self.min_score is not None:
             check_min_score(self.min_score, "VectorSearch")
+        check_search_tool(self, "VectorSearch")
         if self.model is not None and (
             isinstance(self.model, type) or not callable(getattr(self.model, "embed", None))
         ):

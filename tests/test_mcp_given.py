@@ -84,3 +84,15 @@ def test_a_set_a_class_and_a_clock_that_is_no_function_are_refused():
         "McpToolProvider(clock=5): clock is a function of no arguments returning seconds. Fix: leave it out "
         "(time.monotonic), or give one, e.g. clock=time.monotonic"
     )
+
+
+@pytest.mark.parametrize(("name", "kind"), [(5, "an int"), (["time"], "a list"), ("  ", "a blank str")])
+def test_a_name_that_is_no_str_is_refused_at_construction(name, kind):
+    """An int went into logs and tool metadata as it was; a list failed raw (unhashable) when a provider left
+    the server out; now refused where the client is made, for `stdio(...)` too."""
+    text = (
+        f"McpClient(name={name!r}): name is how logs, errors and tool metadata call the server, a str, and got "
+        f"{kind}. Fix: give a word, e.g. name='time', or leave it out for one made from the server"
+    )
+    assert said(lambda: McpClient(URL, name=name)) == text
+    assert said(lambda: McpClient.stdio("python", ["server.py"], name=name)) == text

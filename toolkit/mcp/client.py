@@ -101,6 +101,13 @@ class McpClient:
         check_seconds("McpClient", "connect_timeout", connect_timeout)
         check_seconds("McpClient", "request_timeout", request_timeout)
         check_server(server)
+        if name is not None and not (isinstance(name, str) and (name == "" or name.strip())):
+            raise ToolDefinitionError(  # an int, a list (unhashable: McpToolProvider's left_out failed raw), a blank
+                f"McpClient(name={name!r:.40})",
+                "name is how logs, errors and tool metadata call the server, a str, and got "
+                + ("a blank str" if isinstance(name, str) else a_or_an(type(name).__name__)),
+                "give a word, e.g. name='time', or leave it out for one made from the server",
+            )
         self.server = server
         """What `mcp.Client` connects to: `StdioServerParameters`, a URL or a server object."""
         self.name = name or _default_name(server)

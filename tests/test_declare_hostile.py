@@ -98,12 +98,14 @@ def test_an_annotation_that_cannot_be_resolved_is_a_configuration_error():
 
 
 @pytest.mark.parametrize("template", ["", "  \n"])
-def test_a_blank_user_message_template_is_refused_at_creation(template):
-    class A(Protocol):
-        @user_message(template)
-        def ask(self) -> str: ...
+def test_a_blank_user_message_template_is_refused_where_it_is_written(template):
+    with pytest.raises(ConfigurationError) as info:
 
-    assert error_of(A) == (
+        class A(Protocol):
+            @user_message(template)
+            def ask(self) -> str: ...
+
+    assert str(info.value) == (
         f"A.ask: @user_message({template!r}) has no text; write the user message's template, "
         "or remove the decorator and mark a parameter Annotated[str, UserText]"
     )
@@ -227,9 +229,22 @@ def test_the_user_text_and_the_memory_id_can_be_used_in_a_template_by_their_own_
         ),
     ],
 )
-def test_a_decorator_given_no_text_both_or_a_path_is_refused_at_creation(decorator, message):
+def test_a_decorator_given_no_text_both_or_a_path_is_refused_where_it_is_written(decorator, message):
+    with pytest.raises(ConfigurationError) as info:
+
+        class A(Protocol):
+            @decorator
+            def ask(self, question: str) -> str: ...
+
+    assert str(info.value) == f"A.ask: {message}"
+
+
+def test_a_template_set_by_hand_is_still_checked_at_creation():
     class A(Protocol):
-        @decorator
         def ask(self, question: str) -> str: ...
 
-    assert error_of(A) == f"A.ask: {message}"
+    A.ask.__toolkit_user__ = 3  # type: ignore[attr-defined]
+    assert error_of(A) == (
+        "A.ask: @user_message takes the template text (a str), and got int; read a file first, e.g. "
+        "@user_message(Path(...).read_text())"
+    )

@@ -97,11 +97,13 @@ def test_a_template_variable_declared_str_is_checked_too_and_its_default_passes(
 
 
 def test_user_message_none_is_no_template_text():
-    class Odd(Protocol):
-        @user_message(None)  # type: ignore[arg-type]
-        def ask(self, question: str) -> str: ...
+    with pytest.raises(ConfigurationError) as info:
 
-    assert error_of(Odd) == (
+        class Odd(Protocol):
+            @user_message(None)  # type: ignore[arg-type]
+            def ask(self, question: str) -> str: ...
+
+    assert str(info.value) == (
         "Odd.ask: @user_message takes the template text (a str), and got NoneType; read a file first, "
         "e.g. @user_message(Path(...).read_text())"
     )

@@ -7,7 +7,8 @@
         @user_message("用一句话总结订单 {{order_id}}")
         def summarize(self, order_id: str) -> OrderSummary: ...
 
-Rules, checked when the service is created (`plan_method`), never at call time:
+Rules, checked when the service is created (`plan_method`), never at call time (a template that
+is no text, or a decorator written without its parentheses, is refused earlier, where it is written):
 
 - exactly one user message: a parameter marked `UserText`, or an `@user_message` template, or —
   when there is neither — the method's only parameter;
@@ -62,9 +63,17 @@ class V:
 
 
 def system_message(text: str | None = None, *, file: str | None = None) -> Callable[[Any], Any]:
-    """The system message of a method: inline template text, or a file in `data/prompts/`."""
+    """The system message of a method: inline template text, or a file in `data/prompts/`. What
+    can be no system message (no text, both, a number, a bare `@system_message`) is refused where
+    it is written; the file itself is looked for when the service is created."""
+    if inspect.isfunction(text) and file is None:  # a bare @system_message: the method would become `mark`
+        raise ConfigurationError(
+            f'{_method_name(text)}: @system_message needs its text; write @system_message("…") or '
+            '@system_message(file="name.txt") (a file in data/prompts/)'
+        )
 
     def mark(fn: Any) -> Any:
+        check_system(_decorated(fn, "system_message"), text, file)
         fn.__toolkit_system__ = (text, file)
         return fn
 
@@ -72,13 +81,69 @@ def system_message(text: str | None = None, *, file: str | None = None) -> Calla
 
 
 def user_message(template: str) -> Callable[[Any], Any]:
-    """The user message as a template filled from the method's parameters."""
+    """The user message as a template filled from the method's parameters; a template that is no
+    text (None, a number, a blank, a bare `@user_message`) is refused where it is written."""
+    if inspect.isfunction(template):  # a bare @user_message: the method would become `mark`
+        raise ConfigurationError(
+            f"{_method_name(template)}: @user_message needs the template text; write "
+            '@user_message("… {{question}} …"), or remove it and mark a parameter Annotated[str, UserText]'
+        )
 
     def mark(fn: Any) -> Any:
+        check_user(_decorated(fn, "user_message"), template)
         fn.__toolkit_user__ = template
         return fn
 
     return mark
+
+
+def _method_name(fn: Any) -> str:
+    """`A.ask` for a method, as `plan_method` names it (the function it is declared in left out)."""
+    return str(getattr(fn, "__qualname__", None) or type(fn).__name__).rsplit(".<locals>.", 1)[-1]
+
+
+def _decorated(fn: Any, decorator: str) -> str:
+    """How errors name the method a decorator is put on; what is no function is refused."""
+    if not callable(fn) or isinstance(fn, type):
+        kind = f"the class {fn.__name__}" if isinstance(fn, type) else type(fn).__name__
+        raise ConfigurationError(
+            f"@{decorator}(...) decorates a method, and got {kind}; write it on the line above the method's def"
+        )
+    return _method_name(fn)
+
+
+def check_system(where: str, text: Any, file: Any) -> None:
+    """`@system_message`'s text or file, as given: exactly one of them, and a str."""
+    if (text is None) == (file is None):
+        raise ConfigurationError(
+            f"{where}: @system_message takes the text or file=..., {'not both' if file else 'and got neither'}; "
+            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)'
+        )
+    if file is None and not isinstance(text, str):
+        raise ConfigurationError(
+            f"{where}: @system_message takes the template text (a str), and got {type(text).__name__}; "
+            'for a file write @system_message(file="name.txt")'
+        )
+    if text is None and not isinstance(file, str):
+        raise ConfigurationError(
+            f"{where}: @system_message(file=...) takes the name of a file in data/prompts/ (a str), and got "
+            f'{type(file).__name__}; e.g. @system_message(file="ecom_support.txt")'
+        )
+
+
+def check_user(where: str, template: Any) -> str:
+    """`@user_message`'s template, as given: a str with text in it (returned)."""
+    if not isinstance(template, str):  # @user_message(None) too: it is no template, not a missing one
+        raise ConfigurationError(
+            f"{where}: @user_message takes the template text (a str), and got {type(template).__name__}; "
+            "read a file first, e.g. @user_message(Path(...).read_text())"
+        )
+    if not template.strip():
+        raise ConfigurationError(
+            f"{where}: @user_message({template!r}) has no text; write the user message's template, "
+            "or remove the decorator and mark a parameter Annotated[str, UserText]"
+        )
+    return template
 
 
 @dataclass(frozen=True)
@@ -111,19 +176,10 @@ def plan_method(
     _check_shape(where, fn)
     hints = _hints(where, owner, fn)
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
-    system, user_template = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
-    if user_template is _NO_TEMPLATE:
-        user_template = None
-    elif not isinstance(user_template, str):  # @user_message(None) too: it is no template, not a missing one
-        raise ConfigurationError(
-            f"{where}: @user_message takes the template text (a str), and got {type(user_template).__name__}; "
-            "read a file first, e.g. @user_message(Path(...).read_text())"
-        )
-    if user_template is not None and not user_template.strip():
-        raise ConfigurationError(
-            f"{where}: @user_message({user_template!r}) has no text; write the user message's template, "
-            "or remove the decorator and mark a parameter Annotated[str, UserText]"
-        )
+    system, given = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
+    user_template: str | None = None
+    if given is not _NO_TEMPLATE:  # checked again: the attribute may have been set by hand
+        user_template = check_user(where, given)
     user_param, memory_param, variables = _roles(where, params, hints, user_template)
     if memory_param and not has_memory_provider:
         raise ConfigurationError(
@@ -207,17 +263,8 @@ def _system_text(where: str, fn: Any) -> str | None:
     if not hasattr(fn, "__toolkit_system__"):
         return None
     text, file = fn.__toolkit_system__
-    if (text is None) == (file is None):
-        raise ConfigurationError(
-            f"{where}: @system_message takes the text or file=..., {'not both' if file else 'and got neither'}; "
-            'write @system_message("…") or @system_message(file="name.txt") (a file in data/prompts/)'
-        )
+    check_system(where, text, file)  # again: the attribute may have been set by hand
     if file is None:
-        if not isinstance(text, str):
-            raise ConfigurationError(
-                f"{where}: @system_message takes the template text (a str), and got {type(text).__name__}; "
-                'for a file write @system_message(file="name.txt")'
-            )
         return text
     prompts = course_data.path("prompts")
     path = prompts / file

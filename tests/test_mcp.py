@@ -638,6 +638,20 @@ def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
         assert _run(tools, "t", '{"x": "a"}').content == result.content  # still connected, still broken
 
 
+def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():
+    """`"result": [1, 2, 3]` for `initialize` was waited out: "no answer within 30 s". The handshake
+    waits inside the SDK, not among the requests a broken message fails; now it fails too, at once."""
+    client = McpClient.stdio(sys.executable, [HOSTILE, "list-init"], name="hostile", connect_timeout=30)
+    started = time.monotonic()
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    assert time.monotonic() - started < 10
+    assert str(caught.value) == (
+        "cannot reach MCP server 'hostile': it broke the protocol while connecting: it sent a message that is not "
+        "valid JSON-RPC 2.0 (a reply with a malformed result or error)"
+    )
+
+
 def test_the_tools_command_reports_an_unreadable_server_in_one_line_without_a_traceback():
     """Audit #14: the SDK's traceback reached stderr through logging's last-resort handler. A
     subprocess, because pytest's own log handlers would hide that handler."""

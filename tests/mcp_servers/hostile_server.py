@@ -3,6 +3,8 @@
 MODE `not-json`: answers `tools/list` with a line that is not JSON (a stray `print`).
 MODE `null-result`: lists one tool, `t`, and answers every call with `"result": null`, which
 is not JSON-RPC. In both modes the request never gets a reply the client can read.
+MODE `list-init`: answers `initialize` with `"result": [1, 2, 3]`, JSON-RPC in form but no
+result object, so the handshake never gets a reply the client can read.
 MODE `nan`: lists `t` and `n`, whose schema holds `NaN` — what Python's `json.dumps` writes
 for `float("nan")` by default.
 """
@@ -27,7 +29,9 @@ for line in sys.stdin:
     method, rid = request.get("method"), request.get("id")
     if rid is None:
         continue  # a notification
-    if method == "initialize":
+    if method == "initialize" and MODE == "list-init":
+        send({"id": rid, "result": [1, 2, 3]})
+    elif method == "initialize":
         info = {"name": "hostile", "version": "1"}
         version = request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})

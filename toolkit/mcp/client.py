@@ -32,7 +32,9 @@ the requests waiting on it fail at once instead of running into their deadline.
 
 A JSON message from the server that is not JSON-RPC (a reply with `"result": null`) fails
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
-which request it answered cannot be known, and waiting would only turn it into a timeout. A
+which request it answered cannot be known, and waiting would only turn it into a timeout; one
+that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
+connection at once, as an `McpConnectionError` saying so. A
 line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
 requests go on (their real answer may still come), and a timeout then says that the server
 wrote such a line. The SDK's own log record of either (with a traceback) goes only where the
@@ -129,6 +131,8 @@ class McpClient:
         """What the last line the server wrote that is not JSON said (for a timeout's message)."""
         self._gone = ""
         """Why the connection is known to be gone ("" while it is not): later requests are not sent."""
+        self._broken = ""
+        """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
         """Requests submitted to a loop and not finished: failed at once if their loop stops."""
         self._connecting: concurrent.futures.Future[mcp.Client] | None = None
@@ -212,7 +216,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = ""
+        self._gone = self._broken = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -264,7 +268,11 @@ class McpClient:
                     ready.set_result(client)
                     await anyio.sleep_forever()
             if not ready.done():
-                ready.set_exception(TimeoutError(f"no answer within {self.connect_timeout:g} s"))
+                ready.set_exception(
+                    _BrokenWhileConnecting(self._broken)
+                    if self._broken
+                    else TimeoutError(f"no answer within {self.connect_timeout:g} s")
+                )
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller
             if not ready.done():
                 ready.set_exception(exc)
@@ -278,6 +286,8 @@ class McpClient:
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
+        if isinstance(exc, _BrokenWhileConnecting):
+            reason = f"it broke the protocol while connecting: {exc}"
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(0)
@@ -295,6 +305,12 @@ class McpClient:
             self._stray = _unreadable(message)
             return
         problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
+        connecting = self._connecting
+        if connecting is not None and not connecting.done() and self._scope is not None:
+            # the answer to `initialize` (or a message before it): the handshake waits in the SDK,
+            # not among `_waiting`, and would run into the connect deadline ("no answer within 10 s")
+            self._broken = self._broken or _unreadable(message)
+            self._scope.cancel()
         for waiting in list(self._waiting):
             waiting.fail(problem)
 
@@ -425,6 +441,10 @@ def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False)
             f"{keyword} is a finite number of seconds {'at least 0' if zero else 'above 0'}",
             f"give a number, e.g. {keyword}=30",
         )
+
+
+class _BrokenWhileConnecting(Exception):
+    """The server sent a message that is not JSON-RPC before the handshake finished (its text: what was wrong)."""
 
 
 @dataclass(eq=False)

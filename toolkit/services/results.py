@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from toolkit.chat.messages import TokenUsage, ToolResultMessage
 from toolkit.chat.sse import TextDelta
+from toolkit.errors import ConfigurationError
 from toolkit.loop.run import LoopEvent, LoopResult
 from toolkit.loop.saga import ToolExecution
 
@@ -57,6 +58,8 @@ class TokenStream:
         finish: Callable[[LoopResult], Result[str]],
         failed: Callable[[BaseException], None] = lambda exc: None,
     ) -> None:
+        if not isinstance(events, Iterator) or not callable(finish) or not callable(failed):
+            _misfit(events, finish, failed)  # here: a raw TypeError from next(None) at the first read otherwise
         self._events, self._finish, self._failed = events, finish, failed
         self.result: Result[str] | None = None
         """Set once the stream is exhausted."""
@@ -87,3 +90,20 @@ class TokenStream:
     def text(self) -> Iterator[str]:
         """Only the text, as it arrives."""
         return (e.text for e in self if isinstance(e, TextDelta))
+
+
+def _misfit(events: object, finish: object, failed: object) -> None:
+    """A `TokenStream` built by hand from the wrong parts: which one, and what it takes."""
+    if not isinstance(events, Iterator):
+        kind = "None" if events is None else f"a {type(events).__name__}"
+        raise ConfigurationError(
+            f"TokenStream(events={kind}): events is the generator iter_loop(...) returns (an iterator of loop "
+            "events ending in the LoopResult). Fix: TokenStream(iter_loop(model, messages, ...), finish), or let "
+            "ai_service make it: declare a method returning TokenStream"
+        )
+    name, value = ("finish", finish) if not callable(finish) else ("failed", failed)
+    takes = "the LoopResult, returning the Result" if name == "finish" else "the exception that stopped the stream"
+    raise ConfigurationError(
+        f"TokenStream({name}={type(value).__name__}): {name} is a function of {takes}. Fix: pass a function"
+        + (", or leave it out" if name == "failed" else "")
+    )

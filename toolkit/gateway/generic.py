@@ -53,7 +53,10 @@ _ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
 _FIRST_CHINESE, _LAST_CHINESE = 0x4E00, 0x9FFF
 """The Chinese characters the generic picker pairs into search terms (CJK Unified Ideographs)."""
 _EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
-_LABELLED = re.compile(r"^[ \t]*([^:：\n]{1,24}?)[ \t]*[:：][ \t]*(\S[^\n]*)$", re.M)
+_LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t]*+(\S[^\n]*)$", re.M)
+"""A `label: value` line (`状态：已发货`). The label starts with what is not a blank, and the blanks
+around it are read possessively: a line of blanks made every start of a label be tried with every
+split of the blanks after it (two minutes on a 20,000-blank line of a tool result)."""
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _MAX_DEPTH = 8
 _MAX_STEPS = 10_000

@@ -70,7 +70,10 @@ _NOT_SECRET_VARIABLES = frozenset({"PWD", "OLDPWD"})
 _SECRET_ENDINGS = ("password", "passwd", "secret", "token", "apikey", "passphrase", "privatekey")
 
 _TRACEBACK = "Traceback (most recent call last)"
-_FILE_LINE = re.compile(r'^\s*File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
+_FILE_LINE = re.compile(r'^[^\S\n]*+File "[^"]*", line \d+.*\n?(?:^    .*\n?)?', re.MULTILINE)
+"""A traceback's `File "…", line N` line and its code line. Its leading blanks are read within the
+line (`\\s*` read on across blank lines: from each line start to the next text, a cost of the square
+of a run of blank lines, a second for 20,000 of them), and possessively."""
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S)
 _URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
 """`scheme://user:password@`; tried once per run of scheme characters (each start inside a long

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.chat.model import ToolChoice
+from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH, ConfigurationError
@@ -107,9 +107,6 @@ class LoopOptions:
     def __post_init__(self) -> None:
         _check_options(self)
 
-
-TOOL_CHOICES = ("auto", "required", "none")
-"""The `tool_choice` strings a request may carry (else a named function, see `LoopOptions.tool_choice`)."""
 
 _RESERVED_EXTRA = {
     "messages": "remove it (the loop sends the conversation itself)",
@@ -200,10 +197,7 @@ def _count(value: Any, name: str, least: int, meaning: str, example: str) -> Non
 
 
 def _check_tool_choice(choice: Any) -> None:
-    named = isinstance(choice, Mapping) and choice.get("type") == "function"
-    function = choice.get("function") if named else None
-    name = function.get("name") if isinstance(function, Mapping) else None
-    if not (isinstance(name, str) and name):
+    if not is_tool_choice(choice):
         raise _bad(
             "tool_choice",
             choice,

@@ -29,6 +29,7 @@ from toolkit.loop.texts import EN, ZH, LoopTexts
 from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
 from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
+from toolkit.tools.decorator import a_kind_of
 from toolkit.tools.execute import Policies
 
 FOUND_TOOLS = "found_tools"
@@ -223,6 +224,14 @@ def _check_extra(extra: Any) -> None:
     if not isinstance(extra, Mapping):
         raise _bad("request_extra", extra, "it must be a dict of request fields", "pass e.g. request_extra={'seed': 7}")
     for key in extra:
+        if not isinstance(key, str):  # it went into the request as a keyword: "keywords must be strings", mid-turn
+            raise _bad(
+                "request_extra",
+                dict(extra),
+                "its keys must be the request's field names, as str, not "
+                + (a_kind_of(key) if key is None else f"{a_kind_of(key)} ({key!r:.40})"),
+                "name each field with a str, e.g. request_extra={'seed': 7}",
+            )
         if key in _RESERVED_EXTRA:
             raise _bad("request_extra", dict(extra), f"the field {key!r} is the loop's own", _RESERVED_EXTRA[key])
 

@@ -2,13 +2,15 @@
 a list holding a non-message, tools in a set (hash order: another order in each process), a str or a
 generator, and a tool that is neither an OpenAI dict nor a spec (an `@tool` function) are each a
 `ConfigurationError` naming the fix, found before anything is sent. They were a raw `AttributeError`
-or `TypeError`, and a set of tools went out in hash order."""
+or `TypeError`, and a set of tools went out in hash order. A `tool_choice` that `LoopOptions` refuses (a
+number, a function without its name) went out as it was: the client refuses it by the same rule."""
 
 import pytest
 
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.errors import ConfigurationError
+from toolkit.loop.records import LoopOptions
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import tools_from
 
@@ -74,3 +76,24 @@ def test_a_message_class_in_the_list_is_a_configuration_error(client):
         "ChatClient.chat: message 0 (the class UserMessage) is not a message record; pass SystemMessage, "
         "UserMessage, AssistantMessage or ToolResultMessage records"
     )
+
+
+@pytest.mark.parametrize("choice", [3, {"type": "function"}, {"type": "function", "function": {"name": ""}}, ["auto"]])
+def test_a_tool_choice_loop_options_refuses_is_refused_by_the_client(client, choice):
+    """`LoopOptions(tool_choice=...)` refused these; the client sent them as they were (a gateway's 400)."""
+    with pytest.raises(ConfigurationError) as caught:
+        client.build_request("hi", tool_choice=choice)
+    assert str(caught.value) == (
+        f"ChatClient: tool_choice {choice!r} is neither one of ['auto', 'none', 'required'] nor a named function; "
+        'pass one of them, or {"type": "function", "function": {"name": "<tool name>"}} to force one tool'
+    )
+    with pytest.raises(ConfigurationError):
+        LoopOptions(tool_choice=choice)
+
+
+def test_the_tool_choices_both_take_go_out_as_given(client):
+    named = {"type": "function", "function": {"name": "lookup"}}
+    for choice in ("auto", "required", "none", named):
+        assert (
+            client.build_request("hi", tool_choice=choice)["tool_choice"] == LoopOptions(tool_choice=choice).tool_choice
+        )

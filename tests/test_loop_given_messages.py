@@ -2,7 +2,9 @@
 the user's question (as pydantic-ai's `run_sync("…")` and the Agents SDK's `Runner.run(agent, "…")`
 take it); a dict, `None` or a number is a `ConfigurationError` naming the fix; a list holding
 something that is not a message (an OpenAI-format dict) is one too, where it used to be the
-model's raw `AttributeError`."""
+model's raw `AttributeError`. An empty conversation (no messages, and no memory holding any) was sent to
+the model as `"messages": []`, a gateway's 400: it is a `ConfigurationError` before anything is sent; with
+messages in memory, an empty list goes on from them."""
 
 import pytest
 
@@ -75,3 +77,37 @@ def test_a_models_own_attribute_error_is_not_blamed_on_the_conversation():
 
     with pytest.raises(AttributeError, match="my model's own bug"):
         run_loop(Broken(["x"]), [UserMessage(content="hi")])
+
+
+@pytest.mark.parametrize("empty", [[], ()])
+def test_an_empty_conversation_is_a_configuration_error_before_anything_is_sent(empty):
+    model = ScriptedModel(["hello"])
+    with pytest.raises(ConfigurationError) as caught:
+        run_loop(model, empty, tools=[add])
+    assert str(caught.value) == (
+        "run_loop: the conversation is empty (no messages given): there is nothing to ask the model; pass the "
+        "question, run_loop(model, 'your question'), or the conversation so far ending with it, "
+        "run_loop(model, [UserMessage(content=...)])"
+    )
+    assert model.requests == []
+
+
+def test_an_empty_list_with_an_empty_memory_is_one_too():
+    model, memory = ScriptedModel(["hello"]), ChatMemory("ann")
+    with pytest.raises(ConfigurationError) as caught:
+        list(iter_loop(model, [], memory=memory))
+    assert str(caught.value) == (
+        "iter_loop: the conversation is empty (no messages given, and memory 'ann' holds none): there is nothing "
+        "to ask the model; pass the question, iter_loop(model, 'your question'), or the conversation so far ending "
+        "with it, iter_loop(model, [UserMessage(content=...)])"
+    )
+    assert model.requests == [] and memory.messages() == []
+    assert run_loop(model, "hi", memory=memory).answer == "hello"  # the memory's lock was let go
+
+
+def test_an_empty_list_goes_on_from_the_conversation_in_memory():
+    memory = ChatMemory("bob")
+    memory.add_all([UserMessage(content="what is 1 + 2?")])
+    model = ScriptedModel(["3"])
+    assert run_loop(model, [], memory=memory).answer == "3"
+    assert list(model.requests[0].messages) == [UserMessage(content="what is 1 + 2?")]

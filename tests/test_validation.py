@@ -16,7 +16,7 @@ from toolkit.course.validation import (
     to_half_width,
     validate,
 )
-from toolkit.errors import ArgError, ArgumentError, UnknownToolError
+from toolkit.errors import ArgError, ArgumentError, ConfigurationError, UnknownToolError
 
 TODAY = datetime.date(2026, 10, 25)
 ID = "SN202610200001"
@@ -196,7 +196,7 @@ def test_only_validate_makes_a_validated_and_it_is_read_only():
 def test_developer_mistakes_name_the_fix():
     with pytest.raises(UnknownToolError, match="Available tools: query_logistics, query_order"):
         validate("refund_order", "{}")
-    with pytest.raises(TypeError, match=r"raw must be the arguments \*string\*"):
+    with pytest.raises(ConfigurationError, match=r"raw must be the arguments \*string\*"):
         validate("query_order", {"orderId": ID})
 
 

@@ -75,3 +75,27 @@ def test_show_table_of_no_list_of_rows_is_a_configuration_error(rows, fix):
         f"show_table(): takes a list of rows, and got {type(rows).__name__}. "
         f'Fix: {fix}, e.g. show_table([{{"tool": "query_order", "tokens": 51}}])'
     )
+
+
+@pytest.mark.parametrize(
+    ("usage", "said"),
+    [
+        ("12 tokens", "a str; pass usage=result.usage (a TokenUsage), or leave it out"),
+        ({"prompt_tokens": 12, "completion_tokens": 3}, "a dict; pass usage=result.usage (a TokenUsage), or leave it "
+         "out; an OpenAI usage dict becomes one with TokenUsage.from_openai(usage)"),
+    ],
+)  # fmt: skip
+def test_a_usage_that_is_no_token_usage_is_a_configuration_error(result, usage, said):
+    """It was a raw `AttributeError` (`'dict' object has no attribute 'input_tokens'`) from inside the view."""
+    with pytest.raises(ConfigurationError) as caught:
+        ConversationView(result, usage=usage)
+    assert str(caught.value) == f"ConversationView: usage= takes a TokenUsage, and got {said}"
+    view = ConversationView(result)
+    with pytest.raises(ConfigurationError):
+        view.update(result.messages, usage)
+
+
+def test_a_token_usage_is_shown(result):
+    assert ConversationView(result, usage=result.usage)._text.endswith(
+        f"tokens: input {result.usage.input_tokens}, output {result.usage.output_tokens}, total {result.usage.total_tokens}"
+    )

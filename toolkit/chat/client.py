@@ -79,7 +79,7 @@ from toolkit.chat.messages import (
     UserMessage,
     to_openai,
 )
-from toolkit.chat.model import ToolChoice
+from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -101,8 +101,6 @@ from toolkit.errors import (
 )
 from toolkit.tools import redact
 from toolkit.unicode import well_formed
-
-_TOOL_CHOICES = {"auto", "required", "none"}
 
 
 @dataclass(frozen=True)
@@ -1035,10 +1033,20 @@ def _problems(exc: ValidationError) -> str:
 
 
 def _check_tool_choice(choice: ToolChoice) -> ToolChoice:
-    """`choice`, or a `ConfigurationError` (a developer's mistake, found before anything is sent)."""
-    if isinstance(choice, str) and choice not in _TOOL_CHOICES:
-        raise ConfigurationError(
-            f"ChatClient: tool_choice {choice[:60]!r} is not one of {sorted(_TOOL_CHOICES)}; pass one of them, "
-            'or {"type": "function", "function": {"name": "<tool name>"}} to force one tool'
-        )
-    return choice
+    """`choice`, or a `ConfigurationError` (a developer's mistake, found before anything is sent):
+    the rule `LoopOptions(tool_choice=...)` checks (`is_tool_choice`). The usual choice, a str,
+    passes on one test."""
+    if (type(choice) is str and choice in TOOL_CHOICES) or is_tool_choice(choice):
+        return choice
+    if isinstance(choice, str):
+        problem = f"{choice[:60]!r} is not one of {sorted(TOOL_CHOICES)}"
+    else:
+        problem = f"{_cut(repr(choice), 80)} is neither one of {sorted(TOOL_CHOICES)} nor a named function"
+    raise ConfigurationError(
+        f"ChatClient: tool_choice {problem}; pass one of them, "
+        'or {"type": "function", "function": {"name": "<tool name>"}} to force one tool'
+    )
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,8 +8,9 @@ memory but never sent to the model. `TokenUsage` adds up with `+`.
 A user message may carry images (`images`: `data:` or `http(s)://` URLs, see
 `toolkit.chat.images`). Without images its wire `content` is the plain string, as before;
 with images it is a list of content parts: one `text` part (left out when the text is empty),
-then one `image_url` part per image. A list `content` from the wire is read back the same way:
-its `text` parts joined by a newline, its `image_url` parts in order.
+then one `image_url` part per image, in the order given (a set of images, which has no order,
+is refused). A list `content` from the wire is read back the same way: its `text` parts joined
+by a newline, its `image_url` parts in order.
 
 Leaves out: audio, files and any content part other than `text` and `image_url` (refused with
 a `ValidationError`, not guessed at); list `content` on system, assistant and tool messages
@@ -27,7 +28,7 @@ import json
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from toolkit.chat.images import URL_PREFIXES
 
@@ -129,12 +130,27 @@ class SystemMessage(_Record):
         return {"role": "system", "content": self.content}
 
 
+def _ordered(images: Any) -> Any:
+    """A set of images is refused, as `tools=` refuses a set of tools (`check_collection`): it is
+    read in hash order, and a str's hash is salted per process, so the model would see the images
+    in another order in each run. Runs only when images are given (a tuple or a list passes on
+    a type test): a message without images pays nothing."""
+    if type(images) is tuple or type(images) is list or not isinstance(images, (set, frozenset)):
+        return images
+    raise ValueError(
+        f"UserMessage(images=...) takes a list, and got a {type(images).__name__}, which has no order: the "
+        "model would be sent the images in another order in each process; give a list, in the order you want"
+    )
+
+
 class UserMessage(TurnMessage, _Record):
     """What the user said, and the images that go with it."""
 
     role: Literal["user"] = "user"
     content: str
-    images: tuple[str, ...] = Field(default=(), exclude_if=lambda images: not images)
+    images: Annotated[tuple[str, ...], BeforeValidator(_ordered)] = Field(
+        default=(), exclude_if=lambda images: not images
+    )
     """Image URLs (`data:` or `http(s)://`), sent as `image_url` parts after the text."""
     from_tool_calls: tuple[str, ...] = Field(default=(), exclude_if=lambda ids: not ids)
     """Set when the loop wrote this message to carry images that these tool calls returned

@@ -10,7 +10,7 @@ Leaves out: async models (the course's loop is synchronous on purpose).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from toolkit.chat.messages import ChatResponse, Message
@@ -18,6 +18,23 @@ from toolkit.chat.sse import StreamEvent
 
 ToolChoice = str | dict[str, Any]
 """`"auto"`, `"none"`, `"required"`, or `{"type": "function", "function": {"name": ...}}`."""
+
+TOOL_CHOICES = ("auto", "required", "none")
+"""The `tool_choice` strings a request may carry (else a named function: `is_tool_choice`)."""
+
+
+def is_tool_choice(choice: object) -> bool:
+    """Whether `choice` is a `tool_choice` a request may carry: one of `TOOL_CHOICES`, or a named
+    function (`{"type": "function", "function": {"name": "query_order"}}`, the name a non-empty
+    str). The one rule `LoopOptions` and `ChatClient` both check (a number, a list, a function
+    without its name went out as they were, and came back as a gateway's 400)."""
+    if isinstance(choice, str):
+        return choice in TOOL_CHOICES
+    if not isinstance(choice, Mapping) or choice.get("type") != "function":
+        return False
+    function = choice.get("function")
+    name = function.get("name") if isinstance(function, Mapping) else None
+    return isinstance(name, str) and bool(name)
 
 
 @runtime_checkable

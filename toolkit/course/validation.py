@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from toolkit.chat.clock import session_today
-from toolkit.errors import ArgError, UnknownToolError
+from toolkit.errors import ArgError, ConfigurationError, UnknownToolError
 
 CATEGORIES = ("服装", "数码", "生鲜", "家居")
 """The product categories `query_refund_policy` knows."""
@@ -158,14 +158,14 @@ FIELDS: dict[str, dict[str, tuple[bool, Normaliser]]] = {
 
 
 def validate(tool: str, raw: str, *, today: datetime.date | None = None) -> Validated:
-    """Parse, check and normalise the model's arguments for `tool` (the first problem wins)."""
+    """Parse, check and normalise the model's arguments for `tool` (the first problem wins).
+
+    A `tool` the model named that is not one of the three is its mistake (`UnknownToolError`); a
+    `tool` or `raw` that is no str, or a `today` that is no date, is the caller's (`ConfigurationError`)."""
+    if type(tool) is not str or type(raw) is not str or today is not None:
+        today = _check_given(tool, raw, today)
     if tool not in FIELDS:
         raise UnknownToolError(tool, list(FIELDS))
-    if not isinstance(raw, str):
-        raise TypeError(
-            f"validate({tool!r}, raw): raw must be the arguments *string* the model "
-            f"sent (ToolCall.arguments), not {type(raw).__name__}"
-        )
     data = _parse_object(tool, raw)  # 1. JSON object
     fields = FIELDS[tool]
     for name in data:  # 2. no unknown fields
@@ -178,6 +178,38 @@ def validate(tool: str, raw: str, *, today: datetime.date | None = None) -> Vali
     if "asOf" in fields and values["asOf"] is None:  # 4. defaults
         values["asOf"] = (today or session_today()).isoformat()
     return Validated._seal(tool, {k: v for k, v in values.items() if v is not None}, raw)
+
+
+def _check_given(tool: Any, raw: Any, today: Any) -> datetime.date | None:
+    """`validate`'s arguments as the caller gave them: the tool's name and the model's arguments as
+    the call carries them (`ToolCall.name`, `ToolCall.arguments`: both str), `today` a date. Anything
+    else is the developer's mistake, not the model's: a `ConfigurationError` naming the fix (a number
+    was a raw `TypeError` from inside the error text meant for the model, a dict a plain `TypeError`).
+    Returns the day to use: a `datetime` is its date (its `isoformat()` would put a time in `asOf`)."""
+    if not isinstance(tool, str):
+        raise ConfigurationError(
+            f"validate({_given(tool)}, raw): tool must be the tool's name as a str (ToolCall.name), not "
+            f"{type(tool).__name__}; pass e.g. validate(call.name, call.arguments)"
+        )
+    if not isinstance(raw, str):
+        fix = "json.dumps(arguments, ensure_ascii=False)" if isinstance(raw, dict) else "call.arguments"
+        raise ConfigurationError(
+            f"validate({tool[:40]!r}, raw): raw must be the arguments *string* the model sent "
+            f"(ToolCall.arguments), not {type(raw).__name__}; pass e.g. validate({tool[:40]!r}, {fix})"
+        )
+    if today is not None and not isinstance(today, datetime.date):
+        raise ConfigurationError(
+            f"validate({tool[:40]!r}, raw, today={_given(today)}): today must be a datetime.date (the day an "
+            f"omitted asOf means), not {type(today).__name__}; pass e.g. today=datetime.date(2026, 10, 20), "
+            "or leave it out (the session's today)"
+        )
+    return today.date() if isinstance(today, datetime.datetime) else today
+
+
+def _given(value: Any) -> str:
+    """A value as an error text shows what the caller passed: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _parse_object(tool: str, raw: str) -> dict[str, Any]:

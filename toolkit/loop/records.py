@@ -19,16 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.chat.model import ToolChoice
+from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
-from toolkit.errors import REPAIR_ZH, ConfigurationError
+from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.loop.texts import EN, ZH, LoopTexts
 from toolkit.loop.texts import HANDOVER_ZH as HANDOVER_ZH
 from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
+from toolkit.tools.decorator import a_kind_of
 from toolkit.tools.execute import Policies
 
 FOUND_TOOLS = "found_tools"
@@ -75,6 +76,8 @@ class LoopOptions:
     back (with `repair_template`), per tool and per question; that tool's next argument error
     hands over with `repair_handover_text`. Another tool's first mistake still gets its repair."""
     repair_template: str = REPAIR_EN
+    """The text an argument error goes back in, formatted with `{error}`, `{tool}`, `{field}`,
+    `{received}` and `{expected}` (a brace meant as text is doubled: `{{`); checked when built."""
     repair_handover_text: str = REPAIR_HANDOVER_ZH
     """The answer when the argument repair failed (distinct from the round-limit hand-over)."""
     loop_guard: bool = False
@@ -107,9 +110,6 @@ class LoopOptions:
     def __post_init__(self) -> None:
         _check_options(self)
 
-
-TOOL_CHOICES = ("auto", "required", "none")
-"""The `tool_choice` strings a request may carry (else a named function, see `LoopOptions.tool_choice`)."""
 
 _RESERVED_EXTRA = {
     "messages": "remove it (the loop sends the conversation itself)",
@@ -144,6 +144,7 @@ def _check_options(o: LoopOptions) -> None:
         and type(o.strict_tools) is bool
         and type(o.handover_text) is str
         and type(o.repair_template) is str
+        and o.repair_template in _GOOD_TEMPLATES
         and type(o.repair_handover_text) is str
         and type(o.policies) is Policies
         and type(o.texts) is LoopTexts
@@ -185,6 +186,8 @@ def _check_each(o: LoopOptions) -> None:
         raise _bad("policies", o.policies, "it must be a Policies", "pass e.g. policies=Policies(...)")
     if not isinstance(o.texts, LoopTexts):
         raise _bad("texts", o.texts, "it must be a LoopTexts", "pass texts=EN or texts=ZH (toolkit.loop.texts)")
+    if o.repair_template not in _GOOD_TEMPLATES:
+        _check_template(o.repair_template)
     if o.compensations:
         _check_compensations(o.compensations)
     if o.request_extra:
@@ -200,16 +203,41 @@ def _count(value: Any, name: str, least: int, meaning: str, example: str) -> Non
 
 
 def _check_tool_choice(choice: Any) -> None:
-    named = isinstance(choice, Mapping) and choice.get("type") == "function"
-    function = choice.get("function") if named else None
-    name = function.get("name") if isinstance(function, Mapping) else None
-    if not (isinstance(name, str) and name):
+    if not is_tool_choice(choice):
         raise _bad(
             "tool_choice",
             choice,
             "it must be None, 'auto', 'required', 'none' or a named function",
             "pass e.g. tool_choice='required', or {'type': 'function', 'function': {'name': 'query_order'}}",
         )
+
+
+REPAIR_FIELDS = ("error", "tool", "field", "received", "expected")
+"""The names a `repair_template` may use (`{error}`, `{tool}`, ...: `toolkit.loop.run.repaired_policies`)."""
+
+_GOOD_TEMPLATES = {REPAIR_EN, REPAIR_ZH}
+"""Repair templates known to format (the two of the package, then each one checked): a changed copy of
+options (`dataclasses.replace`) does not format its template again."""
+
+
+def _check_template(template: str) -> None:
+    """A `repair_template` must format with `REPAIR_FIELDS`: `{orderId}` (a name it does not have) or a
+    literal brace (`{"orderId": "SN…"}`, a JSON example) was a raw `KeyError` / `ValueError` in the
+    middle of a turn, at the model's first wrong argument."""
+    sample = ArgumentError("query_order", [ArgumentProblem("orderId", '"SN1"', "SN and 12 digits")])
+    try:
+        template.format(error=sample, tool="query_order", field="orderId", received='"SN1"', expected="SN…")
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError) as exc:
+        problem = f"{type(exc).__name__}: {exc}" if not isinstance(exc, KeyError) else f"it has no field {exc}"
+        raise _bad(
+            "repair_template",
+            template,
+            f"it is formatted with {{{'}, {'.join(REPAIR_FIELDS)}}}, and this one cannot be ({problem})",
+            "use only those names in braces, and double a brace meant as text: {{ and }}",
+        ) from None
+    if len(_GOOD_TEMPLATES) >= 64:  # a program uses a few; one making templates on the fly stays bounded
+        _GOOD_TEMPLATES.intersection_update((REPAIR_EN, REPAIR_ZH))
+    _GOOD_TEMPLATES.add(template)
 
 
 def _check_compensations(compensations: Any) -> None:
@@ -229,6 +257,14 @@ def _check_extra(extra: Any) -> None:
     if not isinstance(extra, Mapping):
         raise _bad("request_extra", extra, "it must be a dict of request fields", "pass e.g. request_extra={'seed': 7}")
     for key in extra:
+        if not isinstance(key, str):  # it went into the request as a keyword: "keywords must be strings", mid-turn
+            raise _bad(
+                "request_extra",
+                dict(extra),
+                "its keys must be the request's field names, as str, not "
+                + (a_kind_of(key) if key is None else f"{a_kind_of(key)} ({key!r:.40})"),
+                "name each field with a str, e.g. request_extra={'seed': 7}",
+            )
         if key in _RESERVED_EXTRA:
             raise _bad("request_extra", dict(extra), f"the field {key!r} is the loop's own", _RESERVED_EXTRA[key])
 

@@ -173,7 +173,8 @@ def run_loop(
 
     `messages`: the conversation so far, its last message the user's question; a `str` alone is
     read as that question (`run_loop(model, "…")` is `run_loop(model, [UserMessage(content="…")])`).
-    The keyword arguments are those of `iter_loop`.
+    An empty list goes on from the conversation in `memory`; with none there, it is a
+    `ConfigurationError` (nothing to ask). The keyword arguments are those of `iter_loop`.
     """
     events = _turn(model, messages, tools, providers, registry, memory, options, parameters, context, events=False)
     while True:
@@ -232,6 +233,8 @@ def _turn(
     # the lock is taken before the question is stored: another process's whole turn cannot slip in
     # between this turn's question and its answer
     with nullcontext() if memory is None else _OneTurn(memory):
+        if not messages and (memory is None or not memory.messages()):  # one test on the usual way
+            raise nothing_to_ask("iter_loop" if events else "run_loop", memory)
         run = _Run(model, options, memory, messages, dict(parameters or {}), events)
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
@@ -1026,6 +1029,20 @@ def given_messages(messages: object, where: str) -> Sequence[Message]:
             "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
         )
     return messages
+
+
+def nothing_to_ask(where: str, memory: ChatMemory | None) -> ConfigurationError:
+    """The error for a turn whose conversation is empty: no messages given, and no memory holding
+    any. It went to the model as `"messages": []`, which a gateway answers with a 400 (OpenAI: "[] is
+    too short"), after the turn had begun; pydantic-ai refuses a run with neither a prompt nor a
+    history the same way, before sending. With messages in memory, an empty list is a turn that
+    goes on from them (nothing new to add)."""
+    held = "" if memory is None else f", and memory {memory.id!r} holds none"
+    return ConfigurationError(
+        f"{where}: the conversation is empty (no messages given{held}): there is nothing to ask the model; "
+        f"pass the question, {where}(model, 'your question'), or the conversation so far ending with it, "
+        f"{where}(model, [UserMessage(content=...)])"
+    )
 
 
 def given_keywords(where: str, memory: object, options: object, parameters: object, context: object) -> LoopOptions:

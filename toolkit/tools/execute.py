@@ -897,8 +897,15 @@ def tools_from(*sources: Any, strict: bool = False) -> list[Tool]:
     """Tools from functions, objects with `@tool` methods, modules and ready `Tool`s.
 
     Raises `ToolDefinitionError` on duplicate names — and, with `strict=True`, for any
-    schema OpenAI strict mode cannot express.
+    schema OpenAI strict mode cannot express (`strict="yes"` is refused: any non-empty str is true).
     """
+    if strict is not False and strict is not True:
+        raise ToolDefinitionError(
+            f"tools_from(..., strict={strict!r:.40})",
+            "strict is True (check every tool against OpenAI strict mode) or False (the default), "
+            f"not {a_kind_of(strict)}",
+            "pass strict=True or strict=False",
+        )
     tools = [t for source in sources for t in _collect(source)]
     seen: dict[str, Tool] = {}
     for t in tools:

@@ -48,6 +48,7 @@ from toolkit.chat.messages import (
     message_from_openai,
     tokens_text,
 )
+from toolkit.errors import ConfigurationError
 from toolkit.views.html import (
     Html,
     badge,
@@ -123,6 +124,20 @@ def conversation_items(messages: Any) -> list[Any]:
         reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"
         return [Unreadable(messages, reason)]
     return list(messages)
+
+
+def check_usage(usage: Any, where: str) -> None:
+    """`usage=` takes a `TokenUsage` (a subclass too): a str or a dict was a raw `AttributeError`
+    (`'dict' object has no attribute 'input_tokens'`) from inside the view."""
+    if isinstance(usage, TokenUsage):
+        return
+    fix = "pass usage=result.usage (a TokenUsage), or leave it out"
+    if isinstance(usage, dict):
+        fix += "; an OpenAI usage dict becomes one with TokenUsage.from_openai(usage)"
+    kind = type(usage).__name__
+    raise ConfigurationError(
+        f"{where}: usage= takes a TokenUsage, and got {'an' if kind[0] in 'AEIOUaeiou' else 'a'} {kind}; {fix}"
+    )
 
 
 def _raw(value: Any) -> str:
@@ -393,5 +408,7 @@ class ConversationView(HtmlView):
 
     def update(self, messages: Iterable[Message | dict[str, Any]], usage: TokenUsage | None = None) -> None:
         """Show `messages` (and `usage`) instead of what was shown before."""
+        if usage is not None and type(usage) is not TokenUsage:
+            check_usage(usage, "ConversationView")
         messages = conversation_items(messages)
         self.show(render_conversation_html(messages, usage, self._title), render_conversation_text(messages, usage))

@@ -363,10 +363,18 @@ class TokenUsage(_Record):
         return self.input_tokens is not None and self.output_tokens is not None
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
+        if type(other) is not TokenUsage and not isinstance(other, TokenUsage):
+            return NotImplemented  # `usage + 3`: Python's "unsupported operand" TypeError, not an AttributeError
         return TokenUsage(
             input_tokens=_plus(self.input_tokens, other.input_tokens),
             output_tokens=_plus(self.output_tokens, other.output_tokens),
         )
+
+    def __radd__(self, other: object) -> TokenUsage:
+        """`0 + usage`: so `sum(usages)` works without a start value, as it does for numbers."""
+        if type(other) is int and other == 0:
+            return self
+        return NotImplemented
 
     @classmethod
     def total(cls, usages: Iterable[TokenUsage]) -> TokenUsage:

@@ -565,6 +565,23 @@ SHOWN = 80
 anything: a whole conversation, a data frame)."""
 
 
+def check_store(store: object, opening: str) -> None:
+    """What `ChatMemory` asks of a store (get, set, delete), asked where the store is given; `opening`
+    is what the error writes before `store=` (`ChatMemory('ann', `, `memory_per_id(`). The class
+    itself (`store=SqliteStore`) was a raw TypeError from its `turn_lock` at the first write."""
+    if isinstance(store, type):
+        made = f"{store.__name__}('memory.db')" if store.__name__ == "SqliteStore" else f"{store.__name__}()"
+        raise ConfigurationError(
+            f"{opening}store={store.__name__}): that is the class, not a store; make one: store={made}"
+        )
+    missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
+    if missing:
+        raise ConfigurationError(
+            f"{opening}store={shown(store)}): not a store (no {', '.join(missing)}); use InMemoryStore(), "
+            "SqliteStore(path) or an object with get, set and delete"
+        )
+
+
 def shown(value: object) -> str:
     """`repr(value)`, cut to `SHOWN` characters."""
     try:
@@ -678,20 +695,7 @@ class ChatMemory:
     ) -> None:
         self.id = check_memory_id(memory_id)
         if store is not None and type(store) is not InMemoryStore:
-            if isinstance(store, type):  # `store=SqliteStore`: a raw TypeError from its `turn_lock`
-                raise ConfigurationError(
-                    f"ChatMemory({shown(memory_id)}, store={store.__name__}): that is the class, not a store; make "
-                    f"one: store={store.__name__}('memory.db')"
-                    if store.__name__ == "SqliteStore"
-                    else f"ChatMemory({shown(memory_id)}, store={store.__name__}): that is the class, not a store; "
-                    f"make one: store={store.__name__}()"
-                )
-            missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
-            if missing:
-                raise ConfigurationError(
-                    f"ChatMemory({shown(memory_id)}, store={shown(store)}): not a store (no {', '.join(missing)}); use "
-                    "InMemoryStore(), SqliteStore(path) or an object with get, set and delete"
-                )
+            check_store(store, f"ChatMemory({shown(memory_id)}, ")
         if window is not None:
             check_window(window, f"ChatMemory({shown(memory_id)})")
         self.store: ChatMemoryStore = store if store is not None else InMemoryStore()

@@ -67,7 +67,14 @@ from toolkit.chat.model import ChatModel
 from toolkit.errors import CallerError, ConfigurationError, OutputParsingError, ToolDefinitionError
 from toolkit.loop.run import LoopOptions, LoopResult, iter_loop, run_loop
 from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
-from toolkit.memory.windows import ChatMemory, ChatMemoryStore, Window, check_memory_id, check_window, shown
+from toolkit.memory.windows import (
+    ChatMemory,
+    ChatMemoryStore,
+    Window,
+    check_memory_id,
+    check_store,
+    check_window,
+)
 from toolkit.services.declare import MethodPlan, check_texts, plan_method
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType, repair_message
@@ -94,7 +101,7 @@ def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None
     if window is not None:
         check_window(window, "memory_per_id()")
     if store is not None:
-        _check_store(store)
+        check_store(store, "memory_per_id(")
     store = store if store is not None else InMemoryStore()
     memories: dict[str, ChatMemory] = {}
     lock = threading.Lock()
@@ -107,21 +114,6 @@ def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None
             return memories[memory_id]
 
     return provide
-
-
-def _check_store(store: object) -> None:
-    """What `ChatMemory` asks of a store (get, set, delete), asked when the provider is made."""
-    if isinstance(store, type):  # store=SqliteStore: the class, not a store
-        made = f"{store.__name__}('memory.db')" if store.__name__ == "SqliteStore" else f"{store.__name__}()"
-        raise ConfigurationError(
-            f"memory_per_id(store={store.__name__}): that is the class, not a store; make one: store={made}"
-        )
-    missing = [name for name in ("get", "set", "delete") if not callable(getattr(store, name, None))]
-    if missing:
-        raise ConfigurationError(
-            f"memory_per_id(store={shown(store)}): not a store (no {', '.join(missing)}); use InMemoryStore(), "
-            "SqliteStore(path) or an object with get, set and delete"
-        )
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 inside the turn (`'str' object has no attribute 'lock'`, `'dict' object has no attribute 'texts'`,
 `'NoneType' object has no attribute 'chat'`), some after the question was stored; now a
 `ConfigurationError` naming the keyword and the fix, before anything is stored or sent.
-`options=None` and `providers=None` are the defaults, as `tools=None` is no tools."""
+`options=None` and `providers=None` are the defaults, as `tools=None` is no tools. `parameters={1: 2}` (a
+key that is no str, which no tool can read by name) was taken silently: refused as `request_extra` is."""
 
 import pytest
 
@@ -110,3 +111,33 @@ def test_a_subclass_of_memory_or_options_passes():
     memory = MyMemory("sub")
     assert run_loop(ScriptedModel(["hello"]), "hi", memory=memory, options=MyOptions()).answer == "hello"
     assert len(memory.messages()) == 2
+
+
+@pytest.mark.parametrize(
+    ("parameters", "key"),
+    [({1: 2}, "an int (1)"), ({"user": "ann", None: 1}, "None"), ({("a", "b"): 1}, "a tuple (('a', 'b'))")],
+)
+def test_parameters_keyed_by_no_str_are_a_configuration_error(parameters, key):
+    memory = ChatMemory("kept")  # as LoopOptions(request_extra={1: 2}) is refused: a tool reads them by name
+    assert error_of(parameters=parameters, memory=memory) == (
+        "run_loop: parameters= names each value with a str (what a tool reads from InvocationContext.parameters), "
+        f"and got the key {key}; pass e.g. parameters={{'user_name': 'Ann'}}"
+    )
+    assert memory.messages() == []
+
+
+def test_parameters_keyed_by_str_reach_the_tool():
+    from toolkit.chat.scripted import call
+    from toolkit.tools.decorator import InvocationContext, tool
+
+    class Key(str):
+        pass
+
+    @tool
+    def whoami(ctx: InvocationContext) -> str:
+        """Who is asking."""
+        return ",".join(sorted(ctx.parameters))
+
+    for parameters in ({"user": "ann", "tenant": "t"}, {Key("user"): "ann"}):
+        result = run_loop(ScriptedModel([call("whoami", id="c1"), "done"]), "hi", tools=[whoami], parameters=parameters)
+        assert result.messages[2].content == ",".join(sorted(parameters))

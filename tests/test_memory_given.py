@@ -2,8 +2,8 @@
 (`window=MessageWindow`, `store=SqliteStore`) was taken, then a raw `TypeError` at the first write (the
 window) or at once (the store's `turn_lock`); `add_all(message)` read the record field by field
 ("message 0 (tuple) is not a message record"); `add_all({...})` stored a set in hash order (another
-order in each process); `update(3)` was a raw "'int' object is not callable". Each is a
-`ConfigurationError` naming the fix."""
+order in each process); `update(3)` was a raw "'int' object is not callable"; `set({...})` said "wrap a single
+message in a list". Each is a `ConfigurationError` naming the fix."""
 
 import pytest
 
@@ -50,3 +50,26 @@ def test_update_takes_a_function():
         "ChatMemory.update: change must be a function of the current messages returning the new ones, not list; "
         "to replace them all, use set(messages)"
     )
+
+
+@pytest.mark.parametrize("kind", [set, frozenset])
+@pytest.mark.parametrize("write", ["set", "update"])
+def test_a_set_given_to_set_or_returned_by_update_names_the_order(kind, write):
+    memory = ChatMemory("d")
+    memory.add(UserMessage(content="kept"))
+    given = kind({UserMessage(content="a"), UserMessage(content="b")})
+    with pytest.raises(ConfigurationError) as caught:  # it said "wrap a single message in a list"
+        memory.set(given) if write == "set" else memory.update(lambda current: given)
+    assert str(caught.value) == (
+        f"ChatMemory.{write}: expected a list of messages, got a {kind.__name__}, which has no order (its messages "
+        "would be stored in another order in each process); give a list, in the conversation's order"
+    )
+    assert memory.messages() == [UserMessage(content="kept")]
+
+
+def test_a_set_given_to_a_store_names_the_order(tmp_path):
+    from toolkit.memory.windows import InMemoryStore
+
+    for store, name in ((InMemoryStore(), "InMemoryStore"), (SqliteStore(str(tmp_path / "m.db")), "SqliteStore")):
+        with pytest.raises(ConfigurationError, match=rf"^{name}.set: expected a list of messages, got a set, which"):
+            store.set("a", {UserMessage(content="a")})

@@ -6,7 +6,9 @@ answered "h", then "e"…), a dict key by key, a set in hash order (another orde
 naming the fix; a tuple or a generator is read in order. An exception class is raised as `raise
 ValueError` raises it (it was called with the request); another class is refused at construction.
 `chat()` / `stream()` take what the client takes: a str is the user's message; `None`, a dict, or a
-list holding something that is not a message is a `ConfigurationError` (a raw `AttributeError`)."""
+list holding something that is not a message is a `ConfigurationError` (a raw `AttributeError`).
+`requests=None` was a raw `AttributeError` at the first request and `name=3` was taken: both are refused
+at construction."""
 
 import pytest
 
@@ -97,3 +99,26 @@ def test_call_with_arguments_that_are_no_json_is_a_configuration_error(arguments
 def test_call_still_takes_raw_text_a_dict_and_keywords():
     assert call("add", "not json", id="c").arguments == "not json"
     assert call("add", {"a": 1}, b=2, id="c").arguments == '{"a": 1, "b": 2}'
+
+
+@pytest.mark.parametrize(
+    ("keywords", "said"),
+    [
+        ({"requests": None}, "requests= is the list each request is recorded in, and got a NoneType; leave it out "
+         "(model.requests starts empty) or pass a list"),
+        ({"requests": ()}, "requests= is the list each request is recorded in, and got a tuple; leave it out "
+         "(model.requests starts empty) or pass a list"),
+        ({"name": 3}, "name= is the model's name, a str, and got an int; pass e.g. name='scripted'"),
+    ],
+)  # fmt: skip
+def test_requests_and_name_of_the_wrong_type_are_configuration_errors(keywords, said):
+    with pytest.raises(ConfigurationError) as caught:  # requests=None: a raw AttributeError at the first chat
+        ScriptedModel(["hello"], **keywords)
+    assert str(caught.value) == f"ScriptedModel: {said}"
+
+
+def test_a_list_of_ones_own_records_the_requests():
+    seen: list = []
+    model = ScriptedModel(["hello"], requests=seen, name="mine")
+    model.chat("hi")
+    assert model.requests is seen and len(seen) == 1

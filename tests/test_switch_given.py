@@ -3,8 +3,9 @@
 `OpenAI(base_url=..., api_key=...)` taught it, failed inside with `ChatClient.__init__() got multiple
 values for argument 'base_url'`, and an unknown option with `ChatClient`'s own `TypeError`; a model
 that is no name (`None`, `""`) went out as `"model": null`, and `timeout="30"` or `timeout=-1` was taken
-(failing, or timing every request out, at the first request). Each is a `ConfigurationError` naming
-the fix, raised where the client is made."""
+(failing, or timing every request out, at the first request). `fake_client(gateway=5)` named
+`InProcessTransport`, and `gateway=0` made a new gateway. Each is a `ConfigurationError` naming the fix, raised
+where the client is made."""
 
 import pytest
 
@@ -61,3 +62,35 @@ def test_good_options_still_pass():
     assert ChatClient(URL, "sk-test", "m", timeout=None).model == "m"
     with pytest.raises(ConfigurationError, match=r"^ChatClient: retry must be a RetryPolicy"):
         ChatClient(URL, "sk-test", "m", retry=3)
+
+
+@pytest.mark.parametrize(
+    ("gateway", "said"),
+    [
+        (5, "fake_client(gateway=5): that is an int, not a fake gateway. Fix: make one: Gateway(), Gateway('B') or "
+         "Gateway(faults=['rate_limit'])"),
+        ("B", "fake_client(gateway='B'): that is a str, not a fake gateway. Fix: make one: Gateway('B')"),
+        (0, "fake_client(gateway=0): that is an int, not a fake gateway. Fix: make one: Gateway(), Gateway('B') or "
+         "Gateway(faults=['rate_limit'])"),
+    ],
+)  # fmt: skip
+def test_a_gateway_that_is_no_gateway_names_fake_client(gateway, said):
+    with pytest.raises(ConfigurationError) as caught:  # it named InProcessTransport; 0 or "" made a new gateway
+        fake_client(gateway=gateway)
+    assert str(caught.value) == said
+
+
+def test_a_stand_in_gateway_without_a_mode_is_taken():
+    from toolkit.gateway.server import Gateway
+
+    class StandIn:  # what check_gateway takes: handle and config (it was an AttributeError: no 'mode')
+        def __init__(self):
+            self.inner = Gateway()
+            self.config = self.inner.config
+
+        def handle(self, *request):
+            return self.inner.handle(*request)
+
+    client = fake_client(gateway=StandIn())
+    assert client.describe() == "embedded fake keyword gateway (in-process)"
+    assert client.chat("你好").message.content

@@ -5,10 +5,13 @@
 `LoopResult` itself) a raw `TypeError`, `ConversationView("hi")` five unreadable items, one per
 letter; `show_table(None)` a raw `TypeError`, `show_table({...})` (one row, not in a list) "row 1 is
 a str". The views now take a `LoopResult`'s messages, one message or text as one item, and show
-None as one unreadable item; what cannot be shown is a `ConfigurationError` naming what to pass."""
+None as one unreadable item; what cannot be shown is a `ConfigurationError` naming what to pass.
+`ConversationView({m1, m2})` showed a set's messages in hash order (another in each process): it is one
+unreadable item saying to pass a list, in the conversation's order."""
 
 import pytest
 
+from toolkit.chat.messages import SystemMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError
 from toolkit.loop.run import run_loop
@@ -98,4 +101,16 @@ def test_a_usage_that_is_no_token_usage_is_a_configuration_error(result, usage, 
 def test_a_token_usage_is_shown(result):
     assert ConversationView(result, usage=result.usage)._text.endswith(
         f"tokens: input {result.usage.input_tokens}, output {result.usage.output_tokens}, total {result.usage.total_tokens}"
+    )
+
+
+@pytest.mark.parametrize("kind", [set, frozenset])
+def test_a_set_of_messages_is_one_item_saying_it_has_no_order(kind):
+    messages = kind([SystemMessage(content="Be brief."), UserMessage(content="hello")])  # shown in hash order: another
+    # order in each process
+    text = ConversationView(messages)._text
+    assert text.count("\n") == 0
+    assert text.startswith(
+        f"(not a message this view can read: a {kind.__name__}, which has no order, not a list of messages: pass them "
+        "in a list, in the conversation's order (e.g. ConversationView(result.messages))) "
     )

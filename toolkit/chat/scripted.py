@@ -80,6 +80,8 @@ class ScriptedModel:
 
     def __post_init__(self) -> None:
         self.script = list(self.script) if type(self.script) is list else _script_list(self.script)
+        if type(self.requests) is not list or type(self.name) is not str:  # two type tests, once per model
+            _check_keywords(self.requests, self.name)
         for number, turn in enumerate(self.script, 1):
             if not _is_turn(turn):
                 raise ConfigurationError(f"ScriptedModel: turn {number} of the script is {_bad_turn(turn)}")
@@ -339,6 +341,22 @@ def _script_list(script: Any) -> list[Turn]:
     if isinstance(script, (bytes, bytearray, Mapping)) or not isinstance(script, Iterable):
         raise ConfigurationError(f"ScriptedModel: the script is {_a(kind)}, not a list of turns; {fix}")
     return list(script)
+
+
+def _check_keywords(requests: Any, name: Any) -> None:
+    """`requests=` and `name=` when one is not of its usual type: a subclass passes; anything else
+    is a `ConfigurationError` here (`requests=None` was a raw `AttributeError` at the first request,
+    `name=3` was taken)."""
+    if not isinstance(requests, list):
+        raise ConfigurationError(
+            f"ScriptedModel: requests= is the list each request is recorded in, and got "
+            f"{_a(type(requests).__name__)}; leave it out (model.requests starts empty) or pass a list"
+        )
+    if not isinstance(name, str):
+        raise ConfigurationError(
+            f"ScriptedModel: name= is the model's name, a str, and got {_a(type(name).__name__)}; "
+            "pass e.g. name='scripted'"
+        )
 
 
 def _a(kind: str) -> str:

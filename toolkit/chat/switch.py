@@ -112,16 +112,20 @@ def fake_mode(env: Mapping[str, str] | None = None) -> str:
 
 def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **client_options) -> ChatClient:
     """A `ChatClient` wired to an in-process fake gateway (a new one unless `gateway` is given)."""
-    from toolkit.gateway.server import Gateway
+    from toolkit.gateway.server import Gateway, check_gateway
     from toolkit.gateway.transport import InProcessTransport
 
     check_client_options("fake_client", client_options)
-    gateway = gateway or Gateway(mode=mode)
+    if gateway is None:
+        gateway = Gateway(mode=mode)
+    else:  # named here (the transport named itself), and a falsy misfit (0, "") is no longer a new gateway
+        check_gateway(gateway, "fake_client")
     sleep = client_options.get("sleep")
     transport: httpx.BaseTransport = (
         InProcessTransport(gateway, sleep=sleep) if sleep is not None else InProcessTransport(gateway)
     )
-    label = f"embedded fake keyword gateway (in-process, mode {gateway.mode})"
+    shown = getattr(gateway, "mode", None)  # a stand-in (`handle` and `config`, what check_gateway takes) may have none
+    label = f"embedded fake keyword gateway (in-process{'' if shown is None else f', mode {shown}'})"
     if record:
         transport, label = RecordingTransport(record, transport), f"{label}, recording to {record}"
     return ChatClient(FAKE_BASE_URL, "not-needed", FAKE_MODEL, transport=transport, label=label, **client_options)

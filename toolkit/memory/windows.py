@@ -614,16 +614,26 @@ def _listed(messages: object, where: str) -> list[Message]:
     """An iterable read once into a list (its items are checked after); `ConfigurationError` for
     anything that is not iterable (`None`, a number), one message (a record is iterable: it was
     read field by field, "message 0 (tuple) is not a message record") or a set (read in hash order)."""
+    if (
+        isinstance(messages, (set, frozenset))
+        or not isinstance(messages, Iterable)
+        or isinstance(messages, MESSAGE_TYPES)
+    ):
+        raise _no_list(messages, where)
+    return list(messages)
+
+
+def _no_list(messages: object, where: str) -> ConfigurationError:
+    """The error for `messages` that are no list of them, naming the fix: a set has no order (its
+    messages would be stored in hash order), anything else (one message, `None`) goes in a list."""
     if isinstance(messages, (set, frozenset)):
-        raise ConfigurationError(
+        return ConfigurationError(
             f"{where}: expected a list of messages, got a {type(messages).__name__}, which has no order (its "
             "messages would be stored in another order in each process); give a list, in the conversation's order"
         )
-    if not isinstance(messages, Iterable) or isinstance(messages, MESSAGE_TYPES):
-        raise ConfigurationError(
-            f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
-        )
-    return list(messages)
+    return ConfigurationError(
+        f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
+    )
 
 
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
@@ -669,9 +679,7 @@ def check_messages(messages: object, where: str) -> list[Message]:
     the usual list, `isinstance` per message only when a subclass (or a misfit) is in it."""
     if type(messages) is not list and type(messages) is not tuple:
         if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
-            raise ConfigurationError(
-                f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
-            )
+            raise _no_list(messages, where)
     turns = turns_copy(messages)  # a long list of turns: one pass in pydantic-core
     if turns is not None:
         return messages if type(messages) is list else turns

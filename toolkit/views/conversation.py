@@ -112,7 +112,9 @@ def _as_message(item: Any) -> Message | Unreadable:
 def conversation_items(messages: Any) -> list[Any]:
     """What a view was given as the conversation, as a list to show: a `LoopResult` (or anything
     with a `messages` list) shows its messages; one message, one dict or a str is one item (a str
-    was shown letter by letter); None or a number is one `Unreadable` item saying what to pass."""
+    was shown letter by letter); None or a number is one `Unreadable` item saying what to pass, and
+    so is a set (it was shown in hash order, another in each process: a set of messages has no
+    order to show them in, and guessing one would show a conversation that never happened)."""
     if type(messages) is list:
         return messages
     held = getattr(messages, "messages", None)
@@ -122,6 +124,12 @@ def conversation_items(messages: Any) -> list[Any]:
         return [messages]
     if not isinstance(messages, Iterable):
         reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"
+        return [Unreadable(messages, reason)]
+    if isinstance(messages, (set, frozenset)):
+        reason = (
+            f"a {type(messages).__name__}, which has no order, not a list of messages: pass them in a list, "
+            "in the conversation's order (e.g. ConversationView(result.messages))"
+        )
         return [Unreadable(messages, reason)]
     return list(messages)
 

@@ -114,8 +114,8 @@ def test_add_all_copies_the_callers_list_and_checks_it_as_add_does():
     assert [m.content for m in memory.messages()] == ["u", "a"]
     with pytest.raises(ConfigurationError, match="message 1 .* not a message record"):
         memory.add_all([UserMessage(content="w"), "text"])  # type: ignore[list-item]
-    with pytest.raises(ConfigurationError, match="not a message record"):
-        memory.add_all("text")  # type: ignore[arg-type]  # read as add(*"text") reads it
+    with pytest.raises(ConfigurationError, match=r"got str; a text goes in a message record"):
+        memory.add_all("text")  # type: ignore[arg-type]  # no longer read letter by letter
     memory.add_all(m for m in [UserMessage(content="g")])  # any iterable, as unpacking takes
     assert [m.content for m in memory.messages()] == ["u", "a", "g"]
 

@@ -73,3 +73,18 @@ def test_a_set_given_to_a_store_names_the_order(tmp_path):
     for store, name in ((InMemoryStore(), "InMemoryStore"), (SqliteStore(str(tmp_path / "m.db")), "SqliteStore")):
         with pytest.raises(ConfigurationError, match=rf"^{name}.set: expected a list of messages, got a set, which"):
             store.set("a", {UserMessage(content="a")})
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("hi", "got str; a text goes in a message record: pass [UserMessage(content=...)]"),
+        ({"role": "user", "content": "hi"}, "got dict; a dict is no message record: pass records, e.g. "
+         "[UserMessage(content=...)]"),
+    ],
+)  # fmt: skip
+def test_a_text_or_a_dict_given_to_memory_names_the_record_to_make(given, said):
+    """Both said "wrap a single message in a list": a text or a dict in a list is no message either."""
+    with pytest.raises(ConfigurationError) as caught:
+        ChatMemory("ann").add_all(given)
+    assert str(caught.value) == f"ChatMemory.add: expected a list of messages, {said}"

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -613,9 +613,10 @@ def check_window(window: object, where: str = "ChatMemory") -> None:
 def _listed(messages: object, where: str) -> list[Message]:
     """An iterable read once into a list (its items are checked after); `ConfigurationError` for
     anything that is not iterable (`None`, a number), one message (a record is iterable: it was
-    read field by field, "message 0 (tuple) is not a message record") or a set (read in hash order)."""
+    read field by field, "message 0 (tuple) is not a message record"), a set (read in hash order),
+    a text or a dict (read letter by letter, key by key)."""
     if (
-        isinstance(messages, (set, frozenset))
+        isinstance(messages, (set, frozenset, str, bytes, Mapping))  # a str read letter by letter, a dict by its keys
         or not isinstance(messages, Iterable)
         or isinstance(messages, MESSAGE_TYPES)
     ):
@@ -631,9 +632,13 @@ def _no_list(messages: object, where: str) -> ConfigurationError:
             f"{where}: expected a list of messages, got a {type(messages).__name__}, which has no order (its "
             "messages would be stored in another order in each process); give a list, in the conversation's order"
         )
-    return ConfigurationError(
-        f"{where}: expected a list of messages, got {type(messages).__name__}; wrap a single message in a list"
-    )
+    if isinstance(messages, (str, bytes)):
+        fix = "a text goes in a message record: pass [UserMessage(content=...)]"
+    elif isinstance(messages, Mapping):  # an OpenAI-format message, say
+        fix = "a dict is no message record: pass records, e.g. [UserMessage(content=...)]"
+    else:
+        fix = "wrap a single message in a list"
+    return ConfigurationError(f"{where}: expected a list of messages, got {type(messages).__name__}; {fix}")
 
 
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)

@@ -30,16 +30,19 @@ def test_a_str_is_one_user_message(client):
     assert client.build_request("hi")["messages"] == [{"role": "user", "content": "hi"}]
 
 
-@pytest.mark.parametrize(
-    ("messages", "said"),
-    [
-        (None, "expected a list of messages (or one user message as a str), got NoneType; pass [UserMessage(content=...)]"),
-        ({"role": "user", "content": "hi"}, "expected a list of messages (or one user message as a str), got dict; "
-         "pass [UserMessage(content=...)]"),
-        ([UserMessage(content="a"), {"role": "user", "content": "hi"}], "message 1 (dict) is not a message record; "
-         "pass SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"),
-    ],
-)  # fmt: skip
+NO_CONVERSATION = [
+    (None, "expected a list of messages (or one user message as a str), got NoneType; pass [UserMessage(content=...)]"),
+    ({"role": "user", "content": "hi"}, "expected a list of messages (or one user message as a str), got dict; "
+     "pass [UserMessage(content=...)]"),
+    ([UserMessage(content="a"), {"role": "user", "content": "hi"}], "message 1 (dict) is not a message record; "
+     "pass SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"),
+    ([UserMessage], "message 0 (the class UserMessage) is not a message record; pass SystemMessage, UserMessage, "
+     "AssistantMessage or ToolResultMessage records"),
+]  # fmt: skip
+"""What is no conversation, and what the client (and `ScriptedModel`, `tests/test_scripted_given.py`) says of it."""
+
+
+@pytest.mark.parametrize(("messages", "said"), NO_CONVERSATION)
 def test_what_is_no_conversation_is_a_configuration_error(client, messages, said):
     with pytest.raises(ConfigurationError) as caught:
         client.build_request(messages)

@@ -11,6 +11,7 @@ list holding something that is not a message is a `ConfigurationError` (a raw `A
 at construction."""
 
 import pytest
+from test_client_given import NO_CONVERSATION
 
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
@@ -61,18 +62,7 @@ def test_a_str_is_the_users_message():
     assert [e.text for e in model.stream("hi") if hasattr(e, "text")] == ["agai", "n"]
 
 
-@pytest.mark.parametrize(
-    ("messages", "said"),
-    [
-        (None, "expected a list of messages (or one user message as a str), got NoneType; pass [UserMessage(content=...)]"),
-        ({"role": "user", "content": "hi"}, "expected a list of messages (or one user message as a str), got dict; "
-         "pass [UserMessage(content=...)]"),
-        ([UserMessage(content="a"), {"role": "user", "content": "hi"}], "message 1 (dict) is not a message record; "
-         "pass SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records"),
-        ([UserMessage], "message 0 (the class UserMessage) is not a message record; pass SystemMessage, UserMessage, "
-         "AssistantMessage or ToolResultMessage records"),
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize(("messages", "said"), NO_CONVERSATION)
 def test_what_is_no_conversation_is_a_configuration_error(messages, said):
     with pytest.raises(ConfigurationError) as caught:
         ScriptedModel(["hello"]).chat(messages)

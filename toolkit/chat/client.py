@@ -73,10 +73,9 @@ from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
     Message,
-    SystemMessage,
     TokenUsage,
-    ToolResultMessage,
     UserMessage,
+    misfit_error,
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
@@ -189,7 +188,6 @@ def auth_headers(base_url: str, api_key: str) -> dict[str, str]:
 
 
 _AZURE_HOSTS = (".azure.com", ".azure-api.net")
-_MESSAGES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 
 
 def tool_payload(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
@@ -238,20 +236,6 @@ def chat_messages(messages: Any, where: str = "ChatClient.chat") -> Sequence[Mes
             f"{type(messages).__name__}; pass [UserMessage(content=...)]"
         )
     return messages
-
-
-def misfit_error(messages: Sequence[Any], where: str) -> ConfigurationError | None:
-    """The error naming the first item of `messages` that is not a message record (a dict, a str,
-    the class `UserMessage` itself), or None when every one is: looked for only when writing the
-    messages failed, so a good conversation is never scanned."""
-    for index, message in enumerate(messages):
-        if isinstance(message, type) or not isinstance(message, _MESSAGES):
-            kind = f"the class {message.__name__}" if isinstance(message, type) else type(message).__name__
-            return ConfigurationError(
-                f"{where}: message {index} ({kind}) is not a message record; pass SystemMessage, UserMessage, "
-                "AssistantMessage or ToolResultMessage records"
-            )
-    return None
 
 
 class ChatClient:

@@ -25,12 +25,13 @@ never sent: the call goes back in `tool_calls`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from toolkit.chat.images import URL_PREFIXES
+from toolkit.errors import ConfigurationError
 
 FinishReason = str
 """Usually "stop", "tool_calls", "length" or "content_filter"; other values are kept as sent."""
@@ -449,3 +450,22 @@ _PLAIN_RECORDS = frozenset(
     (ToolCall, SystemMessage, UserMessage, AssistantMessage, ToolResultMessage, TokenUsage, ChatResponse)
 )
 """The records whose equality `_Record.__eq__` answers itself when they are equal (not subclasses)."""
+
+
+MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
+"""The message records (a subclass of one is one too)."""
+
+
+def misfit_error(messages: Sequence[Any], where: str, *, also: str = "") -> ConfigurationError | None:
+    """The error naming the first item of `messages` that is not a message record (a dict, a str,
+    the class `UserMessage` itself), or None when every one is: looked for only when writing the
+    messages failed, so a good conversation is never scanned. `also` ends the fix (the loop's:
+    " (or the question alone as a str)")."""
+    for index, message in enumerate(messages):
+        if isinstance(message, type) or not isinstance(message, MESSAGE_TYPES):
+            kind = f"the class {message.__name__}" if isinstance(message, type) else type(message).__name__
+            return ConfigurationError(
+                f"{where}: message {index} ({kind}) is not a message record; pass SystemMessage, UserMessage, "
+                f"AssistantMessage or ToolResultMessage records{also}"
+            )
+    return None

@@ -30,16 +30,16 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from toolkit.chat.client import chat_messages, misfit_error, tool_payload
+from toolkit.chat.client import chat_messages, tool_payload
 from toolkit.chat.images import IMAGE_TOKENS
 from toolkit.chat.messages import (
+    MESSAGE_TYPES,
     AssistantMessage,
     ChatResponse,
     Message,
-    SystemMessage,
     ToolCall,
-    ToolResultMessage,
     UserMessage,
+    misfit_error,
     to_openai,
 )
 from toolkit.chat.sent import tools_tokens
@@ -279,7 +279,7 @@ class Prefix(NamedTuple):
 _last = Prefix((), ((0, 0, 0),))
 """The last conversation a scripted model counted (`Prefix`)."""
 
-_OWN_MESSAGES = frozenset((SystemMessage, UserMessage, AssistantMessage, ToolResultMessage))
+_OWN_MESSAGES = frozenset(MESSAGE_TYPES)
 
 
 def _kind(message: Message) -> tuple[bool, bool]:

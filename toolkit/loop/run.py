@@ -92,6 +92,7 @@ from toolkit.chat.messages import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
+    misfit_error,
 )
 from toolkit.chat.model import ChatModel
 from toolkit.chat.sent import SentTool
@@ -128,7 +129,7 @@ from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, Too
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.windows import MESSAGE_TYPES, ChatMemory
+from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
@@ -397,15 +398,8 @@ class _Run:
         message to check). With memory, `ChatMemory` refused it on writing."""
         if self.memory is not None:
             return None
-        for index, message in enumerate(self.history):
-            if not isinstance(message, MESSAGE_TYPES):
-                where = "iter_loop" if self.events else "run_loop"
-                return ConfigurationError(
-                    f"{where}: message {index} ({type(message).__name__}) is not a message record; pass "
-                    "SystemMessage, UserMessage, AssistantMessage or ToolResultMessage records (or the "
-                    "question alone as a str)"
-                )
-        return None
+        where = "iter_loop" if self.events else "run_loop"
+        return misfit_error(self.history, where, also=" (or the question alone as a str)")
 
     def wrong_model(self) -> ConfigurationError | None:
         """The error to raise when `model` is no chat model (a model name, `None`, the class

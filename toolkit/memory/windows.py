@@ -49,7 +49,15 @@ from typing import Any, Protocol
 from pydantic_core import SchemaValidator, ValidationError, core_schema
 
 from toolkit.chat.images import IMAGE_TOKENS
-from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, ToolResultMessage, TurnMessage, UserMessage
+from toolkit.chat.messages import (
+    MESSAGE_TYPES,
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolResultMessage,
+    TurnMessage,
+    UserMessage,
+)
 from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
@@ -641,7 +649,6 @@ def _no_list(messages: object, where: str) -> ConfigurationError:
     return ConfigurationError(f"{where}: expected a list of messages, got {type(messages).__name__}; {fix}")
 
 
-MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
 _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}

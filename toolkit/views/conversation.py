@@ -37,10 +37,10 @@ from pydantic import ValidationError
 
 from toolkit.chat.images import image_marker
 from toolkit.chat.messages import (
+    MESSAGE_TYPES,
     AssistantMessage,
     ChatResponse,
     Message,
-    SystemMessage,
     TokenUsage,
     ToolCall,
     ToolResultMessage,
@@ -93,7 +93,7 @@ def _as_messages(messages: Iterable[Message | dict[str, Any]]) -> list[Message |
 def _as_message(item: Any) -> Message | Unreadable:
     if isinstance(item, Unreadable):
         return item
-    if isinstance(item, (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
+    if isinstance(item, MESSAGE_TYPES):
         return item
     if not isinstance(item, dict):
         return Unreadable(item, f"a {type(item).__name__}, not a message record or an OpenAI message dict")
@@ -120,7 +120,7 @@ def conversation_items(messages: Any) -> list[Any]:
     held = getattr(messages, "messages", None)
     if isinstance(held, list):  # a LoopResult: its conversation
         return held
-    if isinstance(messages, (str, bytes, dict, SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)):
+    if isinstance(messages, (str, bytes, dict, *MESSAGE_TYPES)):
         return [messages]
     if not isinstance(messages, Iterable):
         reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"

@@ -212,6 +212,16 @@ def shown_name(name: str) -> str:
     return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 3] + "..."
 
 
+def a_or_an(word: str) -> str:
+    """`an int`, `a str`: the article a type name takes in an error text."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def a_kind_of(value: Any) -> str:
+    """What `value` is, in an error text: `None`, or its type with its article (`a dict`)."""
+    return "None" if value is None else a_or_an(type(value).__name__)
+
+
 class UnknownToolError(ToolCallError):
     """The model called a tool name that does not exist."""
 

@@ -44,7 +44,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import StreamDone, StreamEvent, TextDelta, ToolCallDelta, not_empty
-from toolkit.errors import ConfigurationError, ScriptExhausted
+from toolkit.errors import ConfigurationError, ScriptExhausted, a_or_an
 from toolkit.tokens import (
     array_tokens,
     estimate_json_tokens,
@@ -339,7 +339,7 @@ def _script_list(script: Any) -> list[Turn]:
             f"each process); {fix}"
         )
     if isinstance(script, (bytes, bytearray, Mapping)) or not isinstance(script, Iterable):
-        raise ConfigurationError(f"ScriptedModel: the script is {_a(kind)}, not a list of turns; {fix}")
+        raise ConfigurationError(f"ScriptedModel: the script is {a_or_an(kind)}, not a list of turns; {fix}")
     return list(script)
 
 
@@ -350,17 +350,13 @@ def _check_keywords(requests: Any, name: Any) -> None:
     if not isinstance(requests, list):
         raise ConfigurationError(
             f"ScriptedModel: requests= is the list each request is recorded in, and got "
-            f"{_a(type(requests).__name__)}; leave it out (model.requests starts empty) or pass a list"
+            f"{a_or_an(type(requests).__name__)}; leave it out (model.requests starts empty) or pass a list"
         )
     if not isinstance(name, str):
         raise ConfigurationError(
-            f"ScriptedModel: name= is the model's name, a str, and got {_a(type(name).__name__)}; "
+            f"ScriptedModel: name= is the model's name, a str, and got {a_or_an(type(name).__name__)}; "
             "pass e.g. name='scripted'"
         )
-
-
-def _a(kind: str) -> str:
-    return f"{'an' if kind[:1] in 'AEIOUaeiou' else 'a'} {kind}"
 
 
 def _is_turn(turn: Any) -> bool:
@@ -404,7 +400,7 @@ def call(name: str, arguments: str | dict[str, Any] | None = None, *, id: str | 
         if arguments is not None and not isinstance(arguments, Mapping):
             raise ConfigurationError(
                 f"call({name!r}, ...): the arguments are the JSON text the model sends (a str) or a dict of them, "
-                f"and got {_a(type(arguments).__name__)}; pass call({name!r}, a=1) or call({name!r}, {{'a': 1}})"
+                f"and got {a_or_an(type(arguments).__name__)}; pass call({name!r}, a=1) or call({name!r}, {{'a': 1}})"
             )
         try:
             text = json.dumps({**(arguments or {}), **kwargs}, ensure_ascii=False, sort_keys=True)

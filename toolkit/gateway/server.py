@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
 from toolkit.gateway.wire import Reply
 
@@ -141,8 +141,7 @@ def _kind(value: object) -> str:
     """`an int`, `the class X`: what a wrong value is, in an error text."""
     if isinstance(value, type):
         return f"the class {value.__name__}"
-    name = type(value).__name__
-    return f"{'an' if name[:1] in 'aeiouAEIOU' else 'a'} {name}"
+    return a_or_an(type(value).__name__)
 
 
 def _shown(value: object) -> str:

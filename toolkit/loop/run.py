@@ -103,6 +103,7 @@ from toolkit.errors import (
     BadResponseError,
     ConfigurationError,
     MaxRoundTripsError,
+    a_or_an,
     shown_name,
 )
 from toolkit.loop.images import pass_on_images
@@ -1093,8 +1094,7 @@ def _described(value: object) -> str:
         return f"the class {value.__name__}"
     if isinstance(value, (types.FunctionType, types.MethodType)):
         return f"the function {value.__name__}"
-    kind = type(value).__name__
-    return f"{'an' if kind[:1] in 'AEIOUaeiou' else 'a'} {kind}"
+    return a_or_an(type(value).__name__)
 
 
 def _memory_fix(memory: object) -> str:

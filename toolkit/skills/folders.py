@@ -50,7 +50,7 @@ from typing import Any
 
 import yaml
 
-from toolkit.errors import ConfigurationError, SkillError
+from toolkit.errors import ConfigurationError, SkillError, a_kind_of, a_or_an
 from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.unicode import is_utf8
@@ -114,7 +114,7 @@ def scan_skills(
     if tools is not None and not isinstance(tools, Mapping):
         raise ConfigurationError(
             f"load_skills({str(root)!r}, tools={type(tools).__name__}): tools maps each skill's name to a list of "
-            f"its own tools, and got {_a(type(tools).__name__)}. Fix: e.g. "
+            f"its own tools, and got {a_or_an(type(tools).__name__)}. Fix: e.g. "
             "tools={'logistics-complaint': [open_logistics_ticket]}"
         )
     if not root.is_dir():
@@ -191,7 +191,7 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
     not pathlib's raw `TypeError` ("expected str, bytes or os.PathLike object, not NoneType")."""
     if isinstance(value, (str, os.PathLike)) and not isinstance(os.fspath(value), bytes):
         return Path(value)
-    kind = "None" if value is None else _a(type(value).__name__)
+    kind = a_kind_of(value)
     if isinstance(value, bytes):
         fix = f"decode it: {where}({value!r:.40}.decode())"
     elif isinstance(value, (list, tuple)) and where == "load_skill":
@@ -218,14 +218,14 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         ) from None
     if not isinstance(meta, dict):
         raise ConfigurationError(
-            f"{where}: its front matter is {_a(type(meta).__name__)}, not a mapping of keys to values. "
+            f"{where}: its front matter is {a_or_an(type(meta).__name__)}, not a mapping of keys to values. "
             "Fix: write 'name: …' and 'description: …' lines"
         )
     for key in ("name", "description"):
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
             raise ConfigurationError(
-                f"{where}: front matter '{key}' is read by YAML as {_a(type(value).__name__)} ({value}), not text. "
+                f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} ({value}), not text. "
                 f'Fix: quote it, {key}: "{value}"'
             )
         if not isinstance(value, str) or not value.strip():
@@ -235,10 +235,6 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             f"{where}: skill name {meta['name']!r} must be lowercase letters, digits and hyphens (at most 64)"
         )
     return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
-
-
-def _a(noun: str) -> str:
-    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

@@ -40,6 +40,8 @@ from typing import Any, TypeVar, overload
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError
+from toolkit.errors import a_kind_of as a_kind_of  # re-exported: the error-text helpers were defined here
+from toolkit.errors import a_or_an as a_or_an
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """What OpenAI accepts as a function name."""
@@ -203,16 +205,6 @@ def _check_option(where: str, option: str, value: Any, kind: type) -> None:
             f"{option} is {a_or_an(type(value).__name__)} ({value_text(value):.60}), not {a_or_an(wanted)}",
             f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else ""),
         )
-
-
-def a_or_an(word: str) -> str:
-    """`an int`, `a str`: the article a type name takes in an error text."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
-
-
-def a_kind_of(value: Any) -> str:
-    """What `value` is, in an error text: `None`, or its type with its article (`a dict`)."""
-    return "None" if value is None else a_or_an(type(value).__name__)
 
 
 def tool_options(fn: Any) -> ToolOptions | None:

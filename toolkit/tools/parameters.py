@@ -49,7 +49,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
 from toolkit.chat.finite import first_non_finite
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ToolDefinitionError, a_or_an
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
@@ -449,8 +449,7 @@ def _validator_signature(where: str, name: str, exc: PydanticUserError) -> ToolD
     validator without its handler), said without pydantic's memory address and link."""
     found = _SIGNATURE.search(str(exc))
     mode = found.group(1) if found else ""
-    article = "an" if mode[:1] in ("a", "e", "i", "o", "u") else "a"
-    takes = f" takes {found.group(2)}, which pydantic cannot call as {article} {mode} validator" if found else ""
+    takes = f" takes {found.group(2)}, which pydantic cannot call as {a_or_an(mode)} validator" if found else ""
     return ToolDefinitionError(
         where,
         f"a validator in {name}{takes or ' has a signature pydantic cannot call'}",

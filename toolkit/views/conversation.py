@@ -48,7 +48,7 @@ from toolkit.chat.messages import (
     message_from_openai,
     tokens_text,
 )
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.views.html import (
     Html,
     badge,
@@ -143,9 +143,7 @@ def check_usage(usage: Any, where: str) -> None:
     if isinstance(usage, dict):
         fix += "; an OpenAI usage dict becomes one with TokenUsage.from_openai(usage)"
     kind = type(usage).__name__
-    raise ConfigurationError(
-        f"{where}: usage= takes a TokenUsage, and got {'an' if kind[0] in 'AEIOUaeiou' else 'a'} {kind}; {fix}"
-    )
+    raise ConfigurationError(f"{where}: usage= takes a TokenUsage, and got {a_or_an(kind)}; {fix}")
 
 
 def _raw(value: Any) -> str:

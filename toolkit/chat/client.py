@@ -74,7 +74,7 @@ from toolkit.chat.messages import (
     ChatResponse,
     Message,
     TokenUsage,
-    UserMessage,
+    given_conversation,
     misfit_error,
     to_openai,
 )
@@ -228,14 +228,7 @@ def _check_tools(tools: Any) -> None:
 def chat_messages(messages: Any, where: str = "ChatClient.chat") -> Sequence[Message]:
     """What `chat()` / `stream()` were given as the conversation that is not a list or a tuple: a
     `str` is the user's message; anything else that is no sequence is a `ConfigurationError`."""
-    if isinstance(messages, str):
-        return [UserMessage(content=messages)]
-    if isinstance(messages, (bytes, dict)) or not isinstance(messages, Sequence):
-        raise ConfigurationError(
-            f"{where}: expected a list of messages (or one user message as a str), got "
-            f"{type(messages).__name__}; pass [UserMessage(content=...)]"
-        )
-    return messages
+    return given_conversation(messages, where, alone="one user message", fix="pass [UserMessage(content=...)]")
 
 
 class ChatClient:

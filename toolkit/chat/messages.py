@@ -25,7 +25,7 @@ never sent: the call goes back in `tool_calls`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
@@ -454,6 +454,20 @@ _PLAIN_RECORDS = frozenset(
 
 MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 """The message records (a subclass of one is one too)."""
+
+
+def given_conversation(messages: Any, where: str, *, alone: str, fix: str) -> Sequence[Message]:
+    """A conversation given as something other than a list or a tuple: a `str` is one user
+    message; another sequence is taken as it is; anything else (a dict: one message in the OpenAI
+    format, bytes, `None`, a number) is a `ConfigurationError` saying what a str is read as
+    (`alone`) and what to pass (`fix`)."""
+    if isinstance(messages, str):
+        return [UserMessage(content=messages)]
+    if isinstance(messages, (bytes, bytearray, Mapping)) or not isinstance(messages, Sequence):
+        raise ConfigurationError(
+            f"{where}: expected a list of messages (or {alone} as a str), got {type(messages).__name__}; {fix}"
+        )
+    return messages
 
 
 def misfit_error(messages: Sequence[Any], where: str, *, also: str = "") -> ConfigurationError | None:

@@ -91,7 +91,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     ToolResultMessage,
-    UserMessage,
+    given_conversation,
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
@@ -1021,14 +1021,8 @@ def given_messages(messages: object, where: str) -> Sequence[Message]:
     """What `run_loop` / `iter_loop` were given that is not a list or a tuple: a `str` is the
     user's question; another sequence is taken as it is; anything else (a dict: one message in
     the OpenAI format, `None`, a number) is a `ConfigurationError` naming the fix."""
-    if isinstance(messages, str):
-        return [UserMessage(content=messages)]
-    if isinstance(messages, (bytes, bytearray, Mapping)) or not isinstance(messages, Sequence):
-        raise ConfigurationError(
-            f"{where}: expected a list of messages (or the question as a str), got {type(messages).__name__}; "
-            "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
-        )
-    return messages
+    fix = "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
+    return given_conversation(messages, where, alone="the question", fix=fix)
 
 
 def nothing_to_ask(where: str, memory: ChatMemory | None) -> ConfigurationError:

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from toolkit.chat.messages import Message
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import reflect
-from toolkit.tools.decorator import a_kind_of, a_or_an, function_label, tool_options
+from toolkit.tools.decorator import a_kind_of, a_or_an, check_flag, function_label, tool_options
 from toolkit.tools.execute import Executor, Tool, callable_with, check_executor, tools_from
 from toolkit.tools.reflect import ToolSpec
 
@@ -87,12 +87,13 @@ class StaticProvider:
     dynamic: bool = False
 
     def __post_init__(self) -> None:
-        if type(self.dynamic) is not bool:  # `dynamic="no"` is truthy: it made the provider dynamic
-            raise ToolDefinitionError(
-                f"StaticProvider(..., dynamic={self.dynamic!r:.40})",
-                f"dynamic is True (asked before every model request) or False (once per call), not {a_kind_of(self.dynamic)}",
-                "pass dynamic=True or dynamic=False",
-            )
+        # `dynamic="no"` is truthy: it made the provider dynamic
+        check_flag(
+            "StaticProvider",
+            "dynamic",
+            self.dynamic,
+            "True (asked before every model request) or False (once per call)",
+        )
         self.tools = _static_tools(self.tools)
 
     def provide(self, request: ProviderRequest) -> Sequence[Tool]:

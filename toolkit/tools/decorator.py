@@ -195,6 +195,17 @@ def tool(
     return decorate
 
 
+def check_flag(call: str, option: str, value: Any, meaning: str) -> None:
+    """A flag is `True` or `False`, nothing else: a non-empty str is true (`strict="no"` turned strict
+    mode on). `meaning` says what each value does: `True (…) or False (…)`."""
+    if value is not True and value is not False:
+        raise ToolDefinitionError(
+            f"{call}(..., {option}={value!r:.40})",
+            f"{option} is {meaning}, not {a_kind_of(value)}",
+            f"pass {option}=True or {option}=False",
+        )
+
+
 def _check_option(where: str, option: str, value: Any, kind: type) -> None:
     """An option of `@tool` or `Param` is None or of its type: a description of 5 would reach the
     request (and the gateway would refuse it), a name of 5 would fail deep inside reflection."""

@@ -95,6 +95,7 @@ from toolkit.tools.decorator import (
     a_or_an,
     builtin_error,
     builtin_label,
+    check_flag,
     check_name,
     dispatch_error,
     function_label,
@@ -899,13 +900,9 @@ def tools_from(*sources: Any, strict: bool = False) -> list[Tool]:
     Raises `ToolDefinitionError` on duplicate names — and, with `strict=True`, for any
     schema OpenAI strict mode cannot express (`strict="yes"` is refused: any non-empty str is true).
     """
-    if strict is not False and strict is not True:
-        raise ToolDefinitionError(
-            f"tools_from(..., strict={strict!r:.40})",
-            "strict is True (check every tool against OpenAI strict mode) or False (the default), "
-            f"not {a_kind_of(strict)}",
-            "pass strict=True or strict=False",
-        )
+    check_flag(
+        "tools_from", "strict", strict, "True (check every tool against OpenAI strict mode) or False (the default)"
+    )
     tools = [t for source in sources for t in _collect(source)]
     seen: dict[str, Tool] = {}
     for t in tools:

@@ -503,21 +503,6 @@ def test_a_huge_unknown_tool_name_that_stops_the_turn_is_cut_in_the_not_run_text
     )
 
 
-def test_repeated_call_ids_are_renamed_in_turn_skipping_ids_already_taken():
-    """Each repeat of an id takes the next free suffix (the search goes on from the last one
-    given, not from `_2` again: quadratic over many repeats); ids the reply already has are skipped."""
-    from toolkit.chat.messages import AssistantMessage, ToolCall
-    from toolkit.loop.run import unique_call_ids
-
-    ids = ["a", "a", "a_2", "a", "b", "a", "a_4", "b", "a"]
-    reply = AssistantMessage(tool_calls=tuple(ToolCall(id=i, name="f") for i in ids))
-    fixed, notes = unique_call_ids(reply)
-    assert [c.id for c in fixed.tool_calls] == ["a", "a_3", "a_2", "a_5", "b", "a_6", "a_4", "b_2", "a_7"]
-    assert len(notes) == 5
-    many = AssistantMessage(tool_calls=tuple(ToolCall(id="x", name="f") for _ in range(2000)))
-    assert len({c.id for c in unique_call_ids(many)[0].tool_calls}) == 2000
-
-
 @pytest.mark.parametrize("concurrent", [False, True])
 def test_run_loop_records_what_iter_loop_records(concurrent: bool) -> None:
     """`run_loop` makes no `ToolStarted` / `ToolFinished` (it would drop them); the turn it records

@@ -10,8 +10,10 @@ import pytest
 
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import call
+from toolkit.chat.sent import SentTool
 from toolkit.errors import ToolDefinitionError
-from toolkit.loop.run import LoopOptions, SentTool, run_loop, tools_payload
+from toolkit.loop.payload import tools_payload
+from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.sources import ToolContext, build_context
 from toolkit.tools import reflect
 from toolkit.tools.decorator import tool

@@ -180,7 +180,7 @@ def test_a_tool_that_runs_a_concurrent_loop_inside_a_concurrent_round_finishes()
 def test_a_round_whose_further_threads_cannot_start_runs_its_calls_on_fewer(monkeypatch):
     """Only the first lane's thread starts (the system refuses more): every call still runs,
     on that one thread, instead of the round waiting for a lane that never began."""
-    from toolkit.loop import run as loop_run
+    from toolkit.loop import together
 
     started = []
 
@@ -190,7 +190,7 @@ def test_a_round_whose_further_threads_cannot_start_runs_its_calls_on_fewer(monk
         started.append(task)
         workers.start(task)
 
-    monkeypatch.setattr(loop_run, "start_thread", first_only)
+    monkeypatch.setattr(together, "start_thread", first_only)
     threads = []
 
     @tool("add two numbers, saying on which thread")

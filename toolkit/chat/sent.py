@@ -1,7 +1,7 @@
 """`SentTool`: one entry of a request's `tools` array, read-only because it is shared.
 
 The loop builds the `tools` array of a set of tools once and sends the same entries in every
-request (`toolkit.loop.run.tools_payload`), so an entry must not change under a later request:
+request (`toolkit.loop.payload.tools_payload`), so an entry must not change under a later request:
 it refuses every change, and what it is never changes, so what is worked out from it once holds
 (its `json_counts`, which `ScriptedModel` adds to a request's input tokens).
 

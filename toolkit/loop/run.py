@@ -78,7 +78,6 @@ import gc
 import itertools
 import logging
 import threading
-import types
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -91,11 +90,9 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     ToolResultMessage,
-    given_conversation,
     misfit_error,
 )
 from toolkit.chat.model import ChatModel
-from toolkit.chat.sent import SentTool
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import (
     REPAIR_ZH,
@@ -103,10 +100,12 @@ from toolkit.errors import (
     BadResponseError,
     ConfigurationError,
     MaxRoundTripsError,
-    a_or_an,
     shown_name,
 )
+from toolkit.loop.call_ids import unique_call_ids
+from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
+from toolkit.loop.payload import tools_payload
 from toolkit.loop.records import (
     ABANDONED_TEXT,
     COURSE,
@@ -127,8 +126,7 @@ from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.loop.workers import offer_now
-from toolkit.loop.workers import start as start_thread
+from toolkit.loop.together import run_together
 from toolkit.memory.handouts import Handouts
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
@@ -419,7 +417,7 @@ class _Run:
                 "for; leave stream out, or pass a model that streams (ChatClient, ScriptedModel)"
             )
         else:
-            problem, fix = _described(model), "pass e.g. connect(), fake_client() or ScriptedModel([...])"
+            problem, fix = described(model), "pass e.g. connect(), fake_client() or ScriptedModel([...])"
         return ConfigurationError(
             f"{where}: the model must be a chat model (with chat(messages, ...)), and got {problem}; {fix}"
         )
@@ -598,7 +596,7 @@ class _Run:
         if self.options.concurrent and len(calls) > 1:
             for c in calls if events else ():
                 yield ToolStarted(trace.index, c)
-            executions = _run_together(one, calls, self.options.max_workers, trace)
+            executions = run_together(one, calls, self.options.max_workers, trace)
             for execution in executions:
                 trace.executions.append(execution)
                 if events:
@@ -905,20 +903,6 @@ class _Run:
         )
 
 
-_SENT_KEPT = 16
-"""How many tool sets `tools_payload` remembers."""
-_sent: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]]] = {}
-_sent_lock = threading.Lock()
-_last_sent: tuple[bool, tuple[Tool, ...], tuple[str, ...], tuple[SentTool, ...]] = (False, (), (), ())
-"""The set `tools_payload` gave last: a loop asks for the same tools call after call, and comparing
-them is cheaper than the ids of the key."""
-
-
-def _sent_tool(tool: Tool, strict: bool) -> SentTool:
-    entry = tool.spec.to_openai(strict=strict)
-    return SentTool(entry, function=SentTool(entry["function"]))
-
-
 def repaired_policies(options: LoopOptions) -> Policies:
     """`options.policies` with `argument_repair`'s text for argument errors: made once per options
     object (they are frozen, so the same options give the same policies), as `Policies` checks
@@ -952,62 +936,6 @@ _REPAIRED_KEPT = 16
 """How many options objects `repaired_policies` remembers (a program uses a few, made once)."""
 
 
-def tools_payload(effective: Sequence[Tool], strict: bool = False) -> tuple[tuple[str, ...], tuple[SentTool, ...]]:
-    """The names and the `tools` array entries of `effective` (`ToolSpec.to_openai(strict)` each,
-    read-only), built once per set of tools: a `Tool` is frozen, so the same tools give the
-    same array. The entry holds its tools, so the ids in its key stay theirs while it is kept."""
-    global _last_sent
-    tools = tuple(effective)
-    last = _last_sent
-    if last[0] == strict and last[1] == tools:  # the last set asked for (equal tools give equal entries)
-        return last[2], last[3]
-    key = (strict, tuple(map(id, tools)))
-    entry = _sent.get(key)
-    if entry is None:
-        entry = (tools, tuple(t.name for t in tools), tuple(_sent_tool(t, strict) for t in tools))
-        with _sent_lock:
-            _sent.pop(key, None)
-            while len(_sent) >= _SENT_KEPT:
-                _sent.pop(next(iter(_sent)))
-            _sent[key] = entry
-    _last_sent = (strict, *entry)
-    return entry[1], entry[2]
-
-
-def unique_call_ids(reply: AssistantMessage, round_number: int = 1) -> tuple[AssistantMessage, list[str]]:
-    """The reply with every tool-call id present and unique, and a note per id given or renamed.
-
-    A call without an id (some OpenAI-compatible servers send none, `null` or `""`) gets
-    `call_r<round>_<position>`; a repeat gets `<id>_2`, `<id>_3`, …. Every call runs and gets its
-    own result, so a strict gateway accepts the next request; refusing the reply would throw away
-    work the model asked for."""
-    if not reply.tool_calls:
-        return reply, []
-    seen = {c.id for c in reply.tool_calls}
-    if len(seen) == len(reply.tool_calls) and "" not in seen:
-        return reply, []
-    used: set[str] = set()
-    tried: dict[str, int] = {}  # id -> the suffix its next repeat tries first (not from 2 again each time)
-    calls, notes = [], []
-    for position, c in enumerate(reply.tool_calls, 1):
-        if not c.id:
-            new = f"call_r{round_number}_{position}"
-            notes.append(f"tool call {position} ({c.name}) came without an id; it is {new!r}")
-            c = c.model_copy(update={"id": new})
-            seen.add(new)
-        if c.id in used:
-            n = tried.get(c.id, 2)
-            while f"{c.id}_{n}" in seen or f"{c.id}_{n}" in used:
-                n += 1
-            tried[c.id] = n + 1
-            new = f"{c.id}_{n}"
-            notes.append(f"repeated tool-call id {c.id!r} renamed {new!r}")
-            c = c.model_copy(update={"id": new})
-        used.add(c.id)
-        calls.append(c)
-    return reply.model_copy(update={"tool_calls": tuple(calls)}), notes
-
-
 def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     """How many messages `stored` ends with that `new` ends with too: this turn's messages in
     memory (the turn holds its lock, and a window drops the oldest first)."""
@@ -1015,96 +943,6 @@ def _common_tail(stored: Sequence[Message], new: Sequence[Message]) -> int:
     while n < len(stored) and n < len(new) and stored[-1 - n] == new[-1 - n]:
         n += 1
     return n
-
-
-def given_messages(messages: object, where: str) -> Sequence[Message]:
-    """What `run_loop` / `iter_loop` were given that is not a list or a tuple: a `str` is the
-    user's question; another sequence is taken as it is; anything else (a dict: one message in
-    the OpenAI format, `None`, a number) is a `ConfigurationError` naming the fix."""
-    fix = "pass [UserMessage(content=...)], the conversation so far ending with the user's question"
-    return given_conversation(messages, where, alone="the question", fix=fix)
-
-
-def nothing_to_ask(where: str, memory: ChatMemory | None) -> ConfigurationError:
-    """The error for a turn whose conversation is empty: no messages given, and no memory holding
-    any. It went to the model as `"messages": []`, which a gateway answers with a 400 (OpenAI: "[] is
-    too short"), after the turn had begun; pydantic-ai refuses a run with neither a prompt nor a
-    history the same way, before sending. With messages in memory, an empty list is a turn that
-    goes on from them (nothing new to add)."""
-    held = "" if memory is None else f", and memory {memory.id!r} holds none"
-    return ConfigurationError(
-        f"{where}: the conversation is empty (no messages given{held}): there is nothing to ask the model; "
-        f"pass the question, {where}(model, 'your question'), or the conversation so far ending with it, "
-        f"{where}(model, [UserMessage(content=...)])"
-    )
-
-
-def given_keywords(where: str, memory: object, options: object, parameters: object, context: object) -> LoopOptions:
-    """`run_loop` / `iter_loop`'s `memory=`, `options=`, `parameters=` and `context=` when one is not
-    of its usual type: a subclass passes, `options=None` is the default options (as `tools=None` is
-    no tools), anything else is a `ConfigurationError` naming the keyword and the fix, raised before
-    anything is stored or sent (it was an `AttributeError` inside the turn, after the question was
-    stored: `'str' object has no attribute 'lock'`). Returns the options to use."""
-    if memory is not None and not isinstance(memory, ChatMemory):
-        raise ConfigurationError(
-            f"{where}: memory= takes a ChatMemory, and got {_described(memory)}; {_memory_fix(memory)}"
-        )
-    if options is None:
-        options = LoopOptions()
-    elif not isinstance(options, LoopOptions):
-        fix = (
-            "pass options=LoopOptions(**options)"
-            if isinstance(options, Mapping)
-            else "pass an instance: options=LoopOptions()"
-            if options is LoopOptions
-            else "pass options=LoopOptions(...), e.g. options=LoopOptions(max_round_trips=5)"
-        )
-        raise ConfigurationError(f"{where}: options= takes a LoopOptions, and got {_described(options)}; {fix}")
-    if parameters is not None and not isinstance(parameters, Mapping):
-        raise ConfigurationError(
-            f"{where}: parameters= takes a dict (the values a tool's InvocationContext.parameters holds), and got "
-            f"{_described(parameters)}; pass e.g. parameters={{'user_name': 'Ann'}}"
-        )
-    for key in parameters or ():  # a tool reads them by name: another key was taken, and never found
-        if not isinstance(key, str):
-            shown = "None" if key is None else f"{_described(key)} ({key!r:.40})"
-            raise ConfigurationError(
-                f"{where}: parameters= names each value with a str (what a tool reads from "
-                f"InvocationContext.parameters), and got the key {shown}; pass e.g. parameters={{'user_name': 'Ann'}}"
-            )
-    if context is not None and not isinstance(context, ToolContext):
-        raise ConfigurationError(
-            f"{where}: context= takes the ToolContext that build_context() made, and got {_described(context)}; "
-            "give the tools as tools=[...], providers=[...] or registry=..., and leave context out"
-        )
-    return options
-
-
-def _described(value: object) -> str:
-    """How an error names what it was given: the class itself, a function, or an instance's class."""
-    if value is None:
-        return "None"
-    if isinstance(value, type):
-        return f"the class {value.__name__}"
-    if isinstance(value, (types.FunctionType, types.MethodType)):
-        return f"the function {value.__name__}"
-    return a_or_an(type(value).__name__)
-
-
-def _memory_fix(memory: object) -> str:
-    """What to pass as `memory=` instead of `memory`."""
-    if isinstance(memory, str) and memory:
-        return f"pass memory=ChatMemory({memory!r}) (the conversation of that memory id)"
-    if memory is ChatMemory:
-        return "pass an instance, one per conversation: memory=ChatMemory('user-1')"
-    if callable(getattr(memory, "weights", None)):  # a window
-        return "give the window to the memory: memory=ChatMemory('user-1', window=...)"
-    if callable(memory):  # memory_per_id(), say: a function of the id is what ai_service takes
-        return (
-            "a function of the memory id is what ai_service(memory=...) takes; pass one conversation's memory, "
-            "e.g. memory=ChatMemory('user-1') (or memory=memories('user-1') with memories = memory_per_id())"
-        )
-    return "pass memory=ChatMemory('user-1'), one per conversation (or leave memory out)"
 
 
 def _error_result(call: ToolCall, text: str) -> ToolResultMessage:
@@ -1118,101 +956,3 @@ def _streamed(events: Iterator[Any]) -> Generator[LoopEvent, None, ChatResponse]
             return event.response
         yield event
     raise BadResponseError("the stream ended without a final response")
-
-
-def _run_together(
-    one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
-) -> list[ToolExecution]:
-    """`one` for every call on up to `workers` kept threads (`toolkit.loop.workers`), in call
-    order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
-    started never start, and every call that finished is recorded in `trace` before the
-    interruption goes on: what ran keeps its result."""
-    together = _Together(one, calls, min(workers, len(calls)))
-    try:
-        start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
-        return together.results()
-    except BaseException:
-        try:
-            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
-        finally:  # ...and what finished by then is still recorded
-            trace.executions.extend(together.done())
-        raise
-
-
-class _Together:
-    """The calls of one concurrent round: which is next, which are running, what each finished
-    one gave (or raised). Each of the round's threads runs a lane: the next call not started,
-    until none is left or the round stopped. A lane that takes a call while others wait starts
-    another lane, up to `lanes`: a round takes threads as its calls need them (a quick call
-    leaves the next to the same thread, and the thread of a lane never needed is not held)."""
-
-    def __init__(self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int) -> None:
-        self.one, self.calls = one, calls
-        self.lanes, self.started = lanes, 1
-        self.finished: dict[int, ToolExecution] = {}
-        self.failed: dict[int, BaseException] = {}
-        """What `one` raised, by call (it returns its errors: only an interrupt or a bug gets here)."""
-        self.next = 0
-        self.running = 0
-        self.stopped = False
-        self.changed = threading.Condition()
-
-    def lane(self) -> None:
-        while True:
-            with self.changed:
-                if self.stopped or self.next == len(self.calls):
-                    return
-                index = self.next
-                self.next += 1
-                self.running += 1
-                another = self.next < len(self.calls) and self.started < self.lanes
-                self.started += another
-            if another:
-                self.another_lane()
-            try:
-                execution = self.one(self.calls[index])
-            except BaseException as exc:  # raised in the caller's thread by `results`, in call order
-                self._done(self.failed, index, exc)
-            else:
-                self._done(self.finished, index, execution)
-
-    def another_lane(self) -> None:
-        """Start one more lane; when no thread can be started, the lanes running take its calls."""
-        try:
-            start_thread(self.lane)
-        except RuntimeError:  # "can't start new thread": fewer lanes, the same calls
-            log.warning("a concurrent round could not start another thread; its calls run on fewer")
-
-    def _done(self, into: dict[int, Any], index: int, value: Any) -> None:
-        with self.changed:
-            into[index] = value
-            self.running -= 1
-            if self.stopped or self.next == len(self.calls):  # this lane ends: its thread is free
-                offer_now()  # before the caller wakes (a next round finds the thread idle)
-            self.changed.notify_all()
-
-    def _over(self, index: int) -> bool:
-        return index in self.finished or index in self.failed
-
-    def results(self) -> list[ToolExecution]:
-        """Every call's execution in call order, waiting for each; what a call raised is raised
-        when its turn comes (as `Future.result` would)."""
-        executions = []
-        with self.changed:
-            for index in range(len(self.calls)):
-                self.changed.wait_for(functools.partial(self._over, index))
-                if index in self.failed:
-                    raise self.failed.pop(index)
-                executions.append(self.finished[index])
-        return executions
-
-    def stop(self) -> None:
-        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
-        with self.changed:
-            self.stopped = True
-            self.changed.wait_for(lambda: self.running == 0)
-
-    def done(self) -> list[ToolExecution]:
-        """What finished so far, in call order."""
-        with self.changed:
-            return [self.finished[i] for i in sorted(self.finished)]

@@ -1,0 +1,34 @@
+"""`toolkit.loop.call_ids`: every call of a reply gets an id of its own."""
+
+from toolkit.chat.messages import AssistantMessage, ToolCall
+from toolkit.loop.call_ids import unique_call_ids
+
+
+def test_a_reply_whose_ids_are_unique_is_given_back_as_it_is():
+    reply = AssistantMessage(tool_calls=(ToolCall(id="a", name="f"), ToolCall(id="b", name="f")))
+    assert unique_call_ids(reply) == (reply, [])
+    assert unique_call_ids(reply)[0] is reply
+
+
+def test_calls_without_an_id_get_one_named_for_the_round_and_position():
+    reply = AssistantMessage(
+        tool_calls=(ToolCall(id="", name="f"), ToolCall(id="x", name="g"), ToolCall(id="", name="h"))
+    )
+    fixed, notes = unique_call_ids(reply, round_number=3)
+    assert [c.id for c in fixed.tool_calls] == ["call_r3_1", "x", "call_r3_3"]
+    assert notes == [
+        "tool call 1 (f) came without an id; it is 'call_r3_1'",
+        "tool call 3 (h) came without an id; it is 'call_r3_3'",
+    ]
+
+
+def test_repeated_call_ids_are_renamed_in_turn_skipping_ids_already_taken():
+    """Each repeat of an id takes the next free suffix (the search goes on from the last one
+    given, not from `_2` again: quadratic over many repeats); ids the reply already has are skipped."""
+    ids = ["a", "a", "a_2", "a", "b", "a", "a_4", "b", "a"]
+    reply = AssistantMessage(tool_calls=tuple(ToolCall(id=i, name="f") for i in ids))
+    fixed, notes = unique_call_ids(reply)
+    assert [c.id for c in fixed.tool_calls] == ["a", "a_3", "a_2", "a_5", "b", "a_6", "a_4", "b_2", "a_7"]
+    assert len(notes) == 5
+    many = AssistantMessage(tool_calls=tuple(ToolCall(id="x", name="f") for _ in range(2000)))
+    assert len({c.id for c in unique_call_ids(many)[0].tool_calls}) == 2000

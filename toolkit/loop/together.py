@@ -1,0 +1,124 @@
+"""One round's tool calls run at once (`LoopOptions(max_workers=N)`), on the loop's kept threads.
+
+`run_together(one, calls, workers, trace)` runs `one(call)` for every call on up to `workers`
+threads (`toolkit.loop.workers`), and gives the executions back in the model's order. A round takes
+threads as its calls need them: a quick call leaves the next to the same thread. Interrupted (Ctrl-C)
+at any point, the calls already running finish, those not started never start, and every call that
+finished is recorded in the round's trace before the interruption goes on.
+
+Leaves out: async tools, and a time limit per call (a call that never returns holds its thread).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toolkit.chat.messages import ToolCall
+from toolkit.loop.records import RoundTrace
+from toolkit.loop.saga import ToolExecution
+from toolkit.loop.workers import offer_now
+from toolkit.loop.workers import start as start_thread
+
+log = logging.getLogger("toolkit.loop")
+
+
+def run_together(
+    one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
+) -> list[ToolExecution]:
+    """`one` for every call on up to `workers` kept threads (`toolkit.loop.workers`), in call
+    order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
+    started never start, and every call that finished is recorded in `trace` before the
+    interruption goes on: what ran keeps its result."""
+    together = _Together(one, calls, min(workers, len(calls)))
+    try:
+        start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
+        return together.results()
+    except BaseException:
+        try:
+            together.stop()  # a second Ctrl-C while running calls finish ends the wait...
+        finally:  # ...and what finished by then is still recorded
+            trace.executions.extend(together.done())
+        raise
+
+
+class _Together:
+    """The calls of one concurrent round: which is next, which are running, what each finished
+    one gave (or raised). Each of the round's threads runs a lane: the next call not started,
+    until none is left or the round stopped. A lane that takes a call while others wait starts
+    another lane, up to `lanes`: a round takes threads as its calls need them (a quick call
+    leaves the next to the same thread, and the thread of a lane never needed is not held)."""
+
+    def __init__(self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int) -> None:
+        self.one, self.calls = one, calls
+        self.lanes, self.started = lanes, 1
+        self.finished: dict[int, ToolExecution] = {}
+        self.failed: dict[int, BaseException] = {}
+        """What `one` raised, by call (it returns its errors: only an interrupt or a bug gets here)."""
+        self.next = 0
+        self.running = 0
+        self.stopped = False
+        self.changed = threading.Condition()
+
+    def lane(self) -> None:
+        while True:
+            with self.changed:
+                if self.stopped or self.next == len(self.calls):
+                    return
+                index = self.next
+                self.next += 1
+                self.running += 1
+                another = self.next < len(self.calls) and self.started < self.lanes
+                self.started += another
+            if another:
+                self.another_lane()
+            try:
+                execution = self.one(self.calls[index])
+            except BaseException as exc:  # raised in the caller's thread by `results`, in call order
+                self._done(self.failed, index, exc)
+            else:
+                self._done(self.finished, index, execution)
+
+    def another_lane(self) -> None:
+        """Start one more lane; when no thread can be started, the lanes running take its calls."""
+        try:
+            start_thread(self.lane)
+        except RuntimeError:  # "can't start new thread": fewer lanes, the same calls
+            log.warning("a concurrent round could not start another thread; its calls run on fewer")
+
+    def _done(self, into: dict[int, Any], index: int, value: Any) -> None:
+        with self.changed:
+            into[index] = value
+            self.running -= 1
+            if self.stopped or self.next == len(self.calls):  # this lane ends: its thread is free
+                offer_now()  # before the caller wakes (a next round finds the thread idle)
+            self.changed.notify_all()
+
+    def _over(self, index: int) -> bool:
+        return index in self.finished or index in self.failed
+
+    def results(self) -> list[ToolExecution]:
+        """Every call's execution in call order, waiting for each; what a call raised is raised
+        when its turn comes (as `Future.result` would)."""
+        executions = []
+        with self.changed:
+            for index in range(len(self.calls)):
+                self.changed.wait_for(functools.partial(self._over, index))
+                if index in self.failed:
+                    raise self.failed.pop(index)
+                executions.append(self.finished[index])
+        return executions
+
+    def stop(self) -> None:
+        """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
+        with self.changed:
+            self.stopped = True
+            self.changed.wait_for(lambda: self.running == 0)
+
+    def done(self) -> list[ToolExecution]:
+        """What finished so far, in call order."""
+        with self.changed:
+            return [self.finished[i] for i in sorted(self.finished)]

@@ -15,7 +15,8 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ToolDefinitionError
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import FEED_BACK_ALL, ITEMS_READ, to_text, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, tools_from
+from toolkit.tools.result_text import ITEMS_READ, to_text
 
 KEY = "sk-proj-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 

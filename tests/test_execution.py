@@ -29,10 +29,10 @@ from toolkit.tools.execute import (
     report_argument_error,
     report_unknown_tool,
     run_call,
-    to_text,
     tools_from,
 )
 from toolkit.tools.reflect import ToolSpec
+from toolkit.tools.result_text import to_text
 
 HERE = __name__
 
@@ -487,7 +487,7 @@ def _outcome(write, value):
 @settings(max_examples=600, deadline=None)
 @given(st.one_of(st.lists(_values, max_size=4), st.dictionaries(_keys(), _values, max_size=4), _values))
 def test_the_json_native_shortcut_writes_what_the_full_path_writes(value):
-    from toolkit.tools.execute import _json_text, _marked_json_text
+    from toolkit.tools.result_text import _json_text, _marked_json_text
 
     assert _outcome(_json_text, value) == _outcome(_marked_json_text, value)
 
@@ -495,7 +495,7 @@ def test_the_json_native_shortcut_writes_what_the_full_path_writes(value):
 @settings(max_examples=300, deadline=None)
 @given(_values, st.lists(st.builds(_Line, sku=st.text(max_size=3), qty=_values), max_size=3), _values)
 def test_a_model_result_is_written_as_the_full_path_writes_it(total, lines, note):
-    from toolkit.tools.execute import _json_text, _marked_json_text
+    from toolkit.tools.result_text import _json_text, _marked_json_text
 
     order = _Order(total=total, lines=lines, extra={"a": note}, note=note)
     assert _outcome(_json_text, order) == _outcome(_marked_json_text, order)
@@ -507,7 +507,7 @@ def test_many_decimals_are_written_as_numbers_in_one_pass():
     import decimal
     import json
 
-    from toolkit.tools.execute import to_text
+    from toolkit.tools.result_text import to_text
 
     rows = [
         {"sku": f"A{i}", "price": decimal.Decimal(f"{i}.10"), "tags": [decimal.Decimal("1E+2")]} for i in range(300)

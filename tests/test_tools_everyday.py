@@ -23,8 +23,9 @@ from toolkit.chat.messages import ToolCall
 from toolkit.errors import ArgumentError, ToolDefinitionError
 from toolkit.tools.arguments import fresh, parse_arguments
 from toolkit.tools.decorator import Param, tool, tool_options
-from toolkit.tools.execute import FEED_BACK_ALL, to_text, tools_from
+from toolkit.tools.execute import FEED_BACK_ALL, tools_from
 from toolkit.tools.reflect import parse_docstring
+from toolkit.tools.result_text import to_text
 
 HERE = __name__
 

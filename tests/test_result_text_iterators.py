@@ -1,4 +1,4 @@
-"""Iterators nested in a tool's value (`toolkit.tools.execute.to_text`): read to the same bound as a
+"""Iterators nested in a tool's value (`toolkit.tools.result_text.to_text`): read to the same bound as a
 returned one, all of a value's iterators together, whatever holds them (a dict, list, tuple, set,
 dataclass or pydantic model). They were read whole: `{"rows": itertools.count()}` hung the loop."""
 
@@ -14,7 +14,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.loop.run import run_loop
 from toolkit.tools.decorator import tool
-from toolkit.tools.execute import ITEMS_READ, to_text
+from toolkit.tools.result_text import ITEMS_READ, to_text
 
 CUT = f"(only the first {ITEMS_READ} items were read: the iterator went on)"
 KEY = "sk-" + "a1B2c3D4e5" * 4

@@ -1,4 +1,4 @@
-"""The rules for one value hold wherever it is nested (`toolkit.tools.execute.to_text`): a finite
+"""The rules for one value hold wherever it is nested (`toolkit.tools.result_text.to_text`): a finite
 `Decimal` is a JSON number with all its digits in a dataclass, set or deque too (it was a
 string there), and an int too long to write costs only itself, not the whole value (the whole
 value became "<a list that cannot be shown as text>")."""
@@ -9,7 +9,7 @@ import decimal
 
 import pytest
 
-from toolkit.tools.execute import to_text
+from toolkit.tools.result_text import to_text
 
 PRICE = decimal.Decimal("19.90")
 HUGE = 10**5000

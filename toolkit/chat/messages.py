@@ -349,10 +349,12 @@ class TokenUsage(_Record):
 
     A count the gateway did not report is None, never 0 ("not reported" in every view): a
     sum with an unreported part is unreported too. `TokenUsage()` is zero tokens (the start
-    of a sum)."""
+    of a sum). A count is 0 or more: a negative one (`TokenUsage(input_tokens=-3)`) is a
+    `ValidationError` naming the field (checked in pydantic-core: a reply's usage costs no more),
+    as `from_openai` reads a gateway's negative count as not reported."""
 
-    input_tokens: int | None = 0
-    output_tokens: int | None = 0
+    input_tokens: int | None = Field(default=0, ge=0)
+    output_tokens: int | None = Field(default=0, ge=0)
 
     @property
     def total_tokens(self) -> int | None:

@@ -290,8 +290,8 @@ class StreamAssembler:
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
-            extra={"reasoning_content": reasoning} if reasoning else {},
             refusal=paired("".join(self.refusal)) or None,
+            **({"extra": {"reasoning_content": reasoning}} if reasoning else {}),  # `{}` left out: not checked
         )
         return not_empty(
             ChatResponse(

@@ -226,6 +226,11 @@ def generate(seed: int, directory) -> Generated:
         parts.append("\n\n" + _function_source(rng, i, names))
     module_name = f"gen_fast_schema_{seed}"
     (directory / f"{module_name}.py").write_text("".join(parts))
+    # importlib keeps a listing of each folder on sys.path, read again only when the folder's mtime
+    # changes; a filesystem that stamps times at the kernel's tick (ext4: some 4 ms) can give the
+    # folder the same mtime after the next module is written, and the import then failed now and
+    # then (ModuleNotFoundError). Forget the listings, as importlib's docs say to after writing one.
+    importlib.invalidate_caches()
     sys.modules.pop(module_name, None)
     module = importlib.import_module(module_name)
     return Generated(module, [getattr(module, n) for n in names], [getattr(module, f) for f in functions])
@@ -239,6 +244,24 @@ def generated(tmp_path_factory):
         yield [generate(seed, directory) for seed in range(SEEDS)]
     finally:
         sys.path.remove(str(directory))
+
+
+def test_generate_imports_a_module_written_within_one_clock_tick(tmp_path, monkeypatch):
+    """The next module is imported even when writing it leaves its folder's mtime as it was (a
+    coarse filesystem clock): `generate` does not rely on the folder's mtime changing."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # no __pycache__ to change the mtime itself
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert generate(0, tmp_path).classes
+    stamp = os.stat(tmp_path)
+    write_text = pathlib.Path.write_text
+
+    def within_one_tick(path, *args, **kwargs):
+        written = write_text(path, *args, **kwargs)
+        os.utime(path.parent, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        return written
+
+    monkeypatch.setattr(pathlib.Path, "write_text", within_one_tick)
+    assert generate(1, tmp_path).classes
 
 
 def _outcome(call):

@@ -283,6 +283,39 @@ def test_calls_without_index_or_id_stay_apart_by_their_names_and_whole_arguments
 
 
 @pytest.mark.parametrize(
+    ("chunks", "call_id"),
+    [
+        # the usual shape (name and empty arguments first, then the arguments), both calls under one id and index
+        (
+            [
+                _call(0, "call_0", "add", ""),
+                _call(0, arguments='{"a": 1}'),
+                _call(0, "call_0", "add", ""),
+                _call(0, arguments='{"a": 2}'),
+            ],
+            "call_0",
+        ),
+        # the id and the name on each call's one delta
+        ([_call(0, "call_0", "add", '{"a": 1}'), _call(0, "call_0", "add", '{"a": 2}')], "call_0"),
+        # the name on each call's first delta, no id, the index on both
+        (
+            [
+                _call(0, name="add", arguments=""),
+                _call(0, arguments='{"a": 1}'),
+                _call(0, name="add", arguments=""),
+                _call(0, arguments='{"a": 2}'),
+            ],
+            "",
+        ),
+    ],
+)
+def test_two_calls_of_one_tool_under_one_reused_id_and_index_stay_two(chunks, call_id):
+    """Both arguments were joined into one call (`{"a": 1}{"a": 2}`): the tool named again after
+    whole arguments, then new ones opened, is another call."""
+    assert _calls(*chunks) == [(call_id, "add", '{"a": 1}'), (call_id, "add", '{"a": 2}')]
+
+
+@pytest.mark.parametrize(
     "chunks",
     [
         # the id and the name repeated on every fragment

@@ -220,9 +220,21 @@ class AssistantMessage(TurnMessage, _Record):
     tool_calls: tuple[ToolCall, ...] = ()
     """The calls requested, in the model's order."""
     extra: dict[str, Any] = Field(default_factory=dict, exclude_if=lambda extra: not extra)
-    """The provider's fields that must go back with this message (`KEPT_ASSISTANT_FIELDS`)."""
+    """The provider's fields that must go back with this message (`KEPT_ASSISTANT_FIELDS`). A
+    field the message sends itself (`role`, `content`, `tool_calls`) or that belongs to another
+    message (`tool_call_id`, the legacy `function_call`) is refused (`_own_fields`): sent from
+    `extra`, it would replace the message's own."""
     refusal: str | None = Field(default=None, exclude_if=lambda refusal: refusal is None)
     """The model's refusal (OpenAI's `refusal`, sent instead of `content`), kept as it came."""
+
+    @field_validator("extra")
+    @classmethod
+    def _own_fields(cls, extra: dict[str, Any]) -> dict[str, Any]:
+        """Run only when `extra` is given (a reply with nothing to keep leaves it out, and pays
+        nothing); a reply's holds only `KEPT_ASSISTANT_FIELDS`, one set test."""
+        if extra and not _NOT_EXTRA.keys().isdisjoint(extra):
+            raise ValueError(_not_extra_text(extra))
+        return extra
 
     @property
     def has_tool_calls(self) -> bool:
@@ -256,7 +268,9 @@ class AssistantMessage(TurnMessage, _Record):
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
-        return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+        if extra:  # given only when it holds something: `{}` would be checked (`_own_fields`) for nothing
+            return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
+        return cls(content=text_of(data.get("content")), tool_calls=calls, refusal=refusal)
 
 
 def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:
@@ -265,6 +279,26 @@ def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:
     if not isinstance(function_call, dict):
         return ()
     return (ToolCall.from_openai({"function": function_call}),)
+
+
+_NOT_EXTRA = {
+    "role": "an AssistantMessage is always sent as role 'assistant'; for another role build a SystemMessage, "
+    "UserMessage or ToolResultMessage",
+    "content": "give the text as AssistantMessage(content=...)",
+    "tool_calls": "give the calls as AssistantMessage(tool_calls=(ToolCall(id=..., name=..., arguments=...), ...))",
+    "function_call": "give the call as AssistantMessage(tool_calls=(ToolCall(id=..., name=..., arguments=...),))",
+    "tool_call_id": "a tool's result answers a call: ToolResultMessage(tool_call_id=..., content=...)",
+}
+"""The wire fields an assistant message's `extra` may not hold, and what to write instead."""
+
+
+def _not_extra_text(extra: dict[str, Any]) -> str:
+    key = next(key for key in _NOT_EXTRA if key in extra)
+    return (
+        f"AssistantMessage(extra=...) holds {key!r}, a message's own wire field, which extra would set or replace "
+        f"when the message is sent; extra is for a provider's own fields (e.g. 'reasoning_content'). Fix: "
+        f"{_NOT_EXTRA[key]}"
+    )
 
 
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
@@ -349,10 +383,12 @@ class TokenUsage(_Record):
 
     A count the gateway did not report is None, never 0 ("not reported" in every view): a
     sum with an unreported part is unreported too. `TokenUsage()` is zero tokens (the start
-    of a sum)."""
+    of a sum). A count is 0 or more: a negative one (`TokenUsage(input_tokens=-3)`) is a
+    `ValidationError` naming the field (checked in pydantic-core: a reply's usage costs no more),
+    as `from_openai` reads a gateway's negative count as not reported."""
 
-    input_tokens: int | None = 0
-    output_tokens: int | None = 0
+    input_tokens: int | None = Field(default=0, ge=0)
+    output_tokens: int | None = Field(default=0, ge=0)
 
     @property
     def total_tokens(self) -> int | None:

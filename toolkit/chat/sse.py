@@ -29,10 +29,12 @@ delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every p
 `index: 0`. So a delta starts the next call, whatever its `index`, when its `id` differs from
 the one its call already has, when it names another tool than that call's once the call's JSON
 arguments are complete (some local servers also reuse one id, `call_0`, for every call), or,
-with no `id` anywhere, when it names a tool while the call it would continue already has a
-name and complete JSON arguments. Otherwise a delta without an
-`index` continues the latest call. A gateway that repeats the id (or the name) on every
-fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one call. A provider's own fields on a
+with the same `id` or none, when it opens new JSON arguments (`{`) while the call it would continue
+already has complete ones and the tool was named again (on that delta, or on one with empty
+arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
+delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
+on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
+call. A provider's own fields on a
 call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
 deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
 
@@ -107,6 +109,9 @@ class _PartialCall:
     extra: dict[str, Any] = field(default_factory=dict)
     balance: Balance = field(default_factory=Balance)
     """The fragments' braces, read once each (`_complete`)."""
+    renamed: bool = False
+    """A delta named this call again (its own name) after its arguments were whole, opening no new
+    ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
 
 
 @dataclass
@@ -230,6 +235,8 @@ class StreamAssembler:
             self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
             self.highest = max(self.highest, index)
+            if name is not None and partial.name and _complete(partial):  # named again: maybe the next call
+                partial.renamed = True
             partial.id = call_id or partial.id
             partial.name = name or partial.name
             partial.fragments.append(fragment)
@@ -253,6 +260,8 @@ class StreamAssembler:
         current = self.calls.get(slot)
         if current is not None and _starts_another(current, call_id, name, fragment):
             slot = self.highest + 1
+            if current.renamed and name is None:  # the call named on an earlier delta: its id and name
+                self.calls[slot] = _PartialCall(id=current.id, name=current.name)
         if index is not None:
             self.slots[index] = slot
         return slot
@@ -281,8 +290,8 @@ class StreamAssembler:
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
-            extra={"reasoning_content": reasoning} if reasoning else {},
             refusal=paired("".join(self.refusal)) or None,
+            **({"extra": {"reasoning_content": reasoning}} if reasoning else {}),  # `{}` left out: not checked
         )
         return not_empty(
             ChatResponse(
@@ -315,17 +324,20 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
 
     A different id does, once `current`'s arguments are complete JSON or the delta names a tool
     (a proxy that sends a fresh id with each fragment of unfinished arguments names none). With
-    no id on either, a delta that names a tool and opens new arguments does, once `current` has
-    a name and complete arguments (a repeated name on a continuation opens nothing new). A delta
-    naming another tool than `current`'s, once its arguments are complete, does whatever its id:
-    some local servers give every call of a reply the same id and `index: 0`."""
+    the same id or none, a delta that opens new arguments (`{`) does, once `current` has a name
+    and complete arguments, when it names the tool or an earlier delta named it again since those
+    arguments were whole (`renamed`: the usual first delta of a call, name and `arguments: ""`,
+    then the arguments): a repeated name on a continuation opens nothing new, and a name repeated
+    with empty arguments after the last fragment starts nothing by itself. A delta naming another
+    tool than `current`'s, once its arguments are complete, does whatever its id: some local
+    servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
     if name is not None and name != current.name and _complete(current):
         return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
         return name is not None or _complete(current)
-    if call_id or current.id or name is None or not fragment.lstrip().startswith("{"):
+    if (name is None and not current.renamed) or not fragment.lstrip().startswith("{"):
         return False
     return _complete(current)
 

@@ -8,12 +8,26 @@ next two requests get 429, then answer" — and a request counter, which makes e
 thread on a free loopback port for tests, notebooks and benchmarks. Everything binds to
 127.0.0.1 unless told otherwise.
 
-Leaves out: TLS, authentication, anything not on the loopback interface by default.
+Browsers (a learner's own web page, JupyterLite) call it too. As Ollama does by default, the app
+answers a CORS preflight (`OPTIONS`) from a page served on this machine — an `Origin` of `http://`
+or `https://` `localhost`, `127.0.0.1` or `[::1]`, any port (not `null`, which a sandboxed frame of
+any site sends: serve a page from a file over `python -m http.server`) — with 204 and the CORS
+headers (the methods, the headers the page asked for), and tags every answer to such a page with
+`Access-Control-Allow-Origin` (and exposes `x-request-id` and `retry-after`). A page from any other site gets a 403 to its preflight and no CORS header: the
+gateway listens on loopback so that only this machine uses it, and a site the learner happens to
+open must not drive it (consume its fault schedule, read its replies). vLLM and LiteLLM allow
+every origin by default; they are servers meant to be reached from elsewhere. A preflight never
+reaches `Gateway.handle`: no fault consumed, no request counted. An `OPTIONS` without an `Origin`
+is told what the gateway allows (`allow`), 204.
+
+Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
+credentials (the fake gateway takes no cookies), other origins (no setting for them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -174,6 +188,9 @@ class GatewayApp:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
             return
+        if scope["method"] == "OPTIONS":  # a preflight: one str test for every other request
+            await _preflight(scope, send)
+            return
         message = await receive()
         if message["type"] == "http.request" and not message.get("more_body") and type(message.get("body")) is bytes:
             body = message["body"]  # the common case: the whole body in one message
@@ -187,8 +204,67 @@ class GatewayApp:
         data = reply.encode()
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
         raw.append((b"content-length", b"%d" % len(data)))
+        if "origin" in headers and local_origin(headers["origin"]):  # a page on this machine may read it
+            raw += _cors(headers["origin"])
         await send({"type": "http.response.start", "status": reply.status, "headers": raw})
         await send({"type": "http.response.body", "body": data})
+
+
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+_METHODS = "GET, POST, OPTIONS"
+
+
+def local_origin(origin: str) -> bool:
+    """Whether a page from `origin` may call the gateway: an http(s) origin on this machine
+    (`http://localhost:8888`, `https://127.0.0.1`, `http://[::1]:3000`). Not `null`: a sandboxed
+    frame of any site sends that too."""
+    scheme, sep, rest = origin.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return False
+    host, port = rest, ""
+    if rest.startswith("["):  # an IPv6 address: its own colons are inside the brackets
+        inside, _, tail = rest.partition("]")
+        host = inside + "]"
+        if tail and not tail.startswith(":"):
+            return False
+        port = tail[1:]
+    elif ":" in rest:
+        host, _, port = rest.partition(":")
+    return host.lower() in _LOCAL_HOSTS and (port == "" or port.isdigit())
+
+
+def _cors(origin: str) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"access-control-allow-origin", origin.encode("latin-1")),
+        (b"access-control-expose-headers", b"x-request-id, retry-after"),
+        (b"vary", b"origin"),
+    ]
+
+
+async def _preflight(scope: dict, send: Callable) -> None:
+    """Answer an `OPTIONS` request (see the module docstring): 204 with the CORS headers for a page on
+    this machine, 403 with an OpenAI-shaped error for a page from another site."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    origin = headers.get("origin")
+    raw = [(b"allow", _METHODS.encode())]
+    status, body = 204, b""
+    if origin is not None and local_origin(origin):
+        raw += _cors(origin)
+        raw += [(b"access-control-allow-methods", _METHODS.encode()), (b"access-control-max-age", b"600")]
+        asked = headers.get("access-control-request-headers")
+        raw += [(b"access-control-allow-headers", asked.encode("latin-1"))] if asked else []
+    elif origin is not None:
+        status = 403
+        message = (
+            f"Origin {origin[:100]!r} may not call this gateway: it answers pages served on this machine "
+            "(http(s)://localhost, 127.0.0.1 or [::1], any port)."
+        )
+        error = {"message": message, "type": "invalid_request_error", "param": None, "code": "origin_not_allowed"}
+        body = json.dumps({"error": error}).encode()
+        raw.append((b"content-type", b"application/json"))
+    raw.append((b"content-length", b"%d" % len(body)))
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _read_body(receive: Callable, limit: int, message: dict) -> bytes:

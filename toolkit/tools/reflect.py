@@ -350,15 +350,21 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
     return out
 
 
-_SECTIONS_BODY = (
-    r"\s*+(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
-    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)"
+_SECTION_START = (
+    r"(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"Examples?|Notes?|Attributes|See Also|Warnings?|References)[^\S\n]*+:?\s*$|-{3,}\s*$|:\w[^:]*+:)"
 )
-"""A section header, a rule or a field, after a line's spaces (taken possessively: no alternative
+r"""A section header, a rule or a field: `(?:(?:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
+The blanks after a title stop at the line's end and are not given back (the two `\s*` around the
+colon could split a long run of blanks every way); the title matches either way when the rest of
+its line is blank. A field is a colon, a word character, then anything but a colon up to one."""
+_SECTIONS = re.compile(r"^\s*+" + _SECTION_START, re.M)
+"""A section at the text's start, after any blanks (spaces taken possessively: no alternative
 starts with a space)."""
-_SECTIONS = re.compile("^" + _SECTIONS_BODY, re.M)
-_SECTIONS_LINE = fast_schema.line_start_pattern(_SECTIONS_BODY)
-"""`_SECTIONS` searched for (`fast_schema.at_a_line_start`) from newline to newline."""
+_SECTIONS_LINE = fast_schema.line_start_pattern(r"[^\S\n]*+" + _SECTION_START)
+r"""`_SECTIONS` searched for (`fast_schema.at_a_line_start`) from newline to newline: a line's blanks
+only (`\s` ran on over the blank lines after it, from every line start: the time squared); a
+section after blank lines is found from its own line start."""
 _DESCRIBED = (DocstringSectionKind.text,)
 _PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters)
 

@@ -99,14 +99,44 @@ def _as_message(item: Any) -> Message | Unreadable:
         return Unreadable(item, f"a {type(item).__name__}, not a message record or an OpenAI message dict")
     try:
         return message_from_openai(item)
-    except ValidationError as error:
+    except (ValidationError, KeyError, ValueError, TypeError, AttributeError) as error:
+        return Unreadable(item, _set_reason(item) or _reason(error))
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        return Unreadable(item, f"{where}: {first['msg']}" if where else first["msg"])
-    except KeyError as error:
-        return Unreadable(item, f"the {error.args[0]!r} field is missing")
-    except (ValueError, TypeError, AttributeError) as error:
-        return Unreadable(item, str(error) or type(error).__name__)
+        return f"{where}: {first['msg']}" if where else first["msg"]
+    if isinstance(error, KeyError):
+        return f"the {error.args[0]!r} field is missing"
+    return str(error) or type(error).__name__
+
+
+def _set_reason(item: dict[str, Any]) -> str | None:
+    """The reason for a dict that holds a set, named as a set and not listed: the errors quote the
+    value as its repr, in hash order (another in each process, so the view's text changed from run
+    to run). Looked for only once the dict failed to read as a message."""
+    where = _set_in(item, "", 0)
+    if where is None:
+        return None
+    return f"{where} is a set, which has no order and no JSON form: a message holds text, lists and objects"
+
+
+def _set_in(value: Any, where: str, depth: int) -> str | None:
+    """Where the first set in `value` is (`tool_calls[0].function`), or None; dicts and lists are
+    looked into in their order, so the answer is the same in every process."""
+    if isinstance(value, (set, frozenset)):
+        return where or "the message"
+    if depth > 20:
+        return None
+    if isinstance(value, dict):
+        children = [(f"{where}.{key}" if where else str(key), child) for key, child in value.items()]
+    elif isinstance(value, (list, tuple)):
+        children = [(f"{where}[{i}]", child) for i, child in enumerate(value)]
+    else:
+        return None
+    return next((found for path, child in children if (found := _set_in(child, path, depth + 1)) is not None), None)
 
 
 def conversation_items(messages: Any) -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,3 +21,20 @@ def memory_dir(tmp_path: Path) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(dir=shm, prefix="toolkit-test-") as folder:
         yield Path(folder)
+
+
+@pytest.fixture
+def deadline(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A watchdog, not a measure: code that should return in milliseconds raises `TimeoutError` after
+    `seconds` (default 10; `@pytest.mark.parametrize("deadline", [30], indirect=True)` for another)
+    instead of hanging the test run. SIGALRM: the main thread, on POSIX."""
+    seconds = getattr(request, "param", 10)
+
+    def stop(*_: object) -> None:
+        raise TimeoutError(f"did not return within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)

@@ -11,7 +11,6 @@ import ast
 import pathlib
 import random
 import re
-import signal
 
 import pytest
 
@@ -98,21 +97,6 @@ def test_the_patterns_read_every_text_as_before(texts):
         assert _groups(json_schema._HEADER_LINE.fullmatch("class K" + text)) == _groups(
             OLD_HEADER_LINE.fullmatch("class K" + text)
         ), text
-
-
-@pytest.fixture
-def deadline():
-    """A watchdog, not a measure: the old patterns took minutes on these (the time squared of 200,000
-    characters), the new ones milliseconds; a run that hangs fails instead of holding the suite."""
-
-    def stop(*_):
-        raise TimeoutError("reading the docstring did not return within 10 s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(10)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 HOSTILE = 200_000

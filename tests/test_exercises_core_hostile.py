@@ -14,20 +14,6 @@ from toolkit.errors import ConfigurationError
 from toolkit.exercises import check
 
 
-@pytest.fixture
-def deadline():
-    """Fail (inside the check, as a failed try) instead of hanging the test run."""
-
-    def stop(*_):
-        raise TimeoutError("the check did not return")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(30)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
-
-
 @contextlib.contextmanager
 def watchdog(seconds):
     """Raise in the main thread after `seconds` through SIGUSR1 (SIGALRM is the limit's own)."""
@@ -57,6 +43,7 @@ class AlwaysEqual:
     __hash__ = object.__hash__
 
 
+@pytest.mark.parametrize("deadline", [30], indirect=True)
 def test_a_window_that_yields_forever_is_cut_and_fails(deadline):
     def keep(messages, n):
         while True:

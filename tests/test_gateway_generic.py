@@ -558,3 +558,23 @@ def test_a_long_line_of_blanks_in_a_tool_result_is_read_in_linear_time(line):
     line of 20,000 blanks, a fake gateway stuck on one request."""
     schema = {"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]}
     assert fill(schema, line)["status"] == ("shipped" if "status" in line else line[:1_000])
+
+
+def test_a_schema_that_refers_back_to_itself_ends_in_an_empty_array_or_null():
+    """A `$ref` back to the root (`#`, or the root's own `$ref`) is not filled again; it was, down to
+    the depth limit, where the values still to make were None (no string, no array)."""
+    name = {"type": "string"}
+    tree = {"type": "object", "properties": {"name": name, "kids": {"type": "array", "items": {"$ref": "#"}}}}
+    tree["required"] = ["name", "kids"]
+    assert fill(tree, "widget") == {"name": "widget", "kids": []}
+    nullable = {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "null"}]}
+    link = {"type": "object", "properties": {"v": {"type": "integer"}, "next": nullable}, "required": ["v", "next"]}
+    chain = {"$ref": "#/$defs/L", "$defs": {"L": link}}
+    assert fill(chain, "take 3") == {"v": 3, "next": None}
+
+
+def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
+    kids = {"type": "array", "items": {"$ref": "#"}, "minItems": 1}
+    tree = {"type": "object", "properties": {"name": {"type": "string"}, "kids": kids}, "required": ["name", "kids"]}
+    value = fill(tree, "widget")
+    assert value["name"] == "widget" and value["kids"][0]["name"] == "widget"

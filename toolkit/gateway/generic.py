@@ -15,7 +15,9 @@ word with the field's name (the glossary translates Chinese labels), else `const
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of strings), a number from the
 text within bounds, `false`. `$ref`, `anyOf` /
-`oneOf` / `allOf` and nested objects and arrays are followed.
+`oneOf` / `allOf` and nested objects and arrays are followed. A `$ref` back to a schema being filled
+(a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
+`minItems` asks), an `anyOf` takes another choice or null.
 
 Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Schemas are parsed
 JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
@@ -290,6 +292,8 @@ class _Filler:
         self._facts: dict[str, str | None] = {}
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
+        self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
+        """The `$ref`s being filled on the way down to the value being made (the root's first)."""
 
     def spent(self) -> bool:
         """One more step: whether the budget is used up (`_MAX_STEPS`)."""
@@ -355,17 +359,30 @@ class _Filler:
             return schema
         return {}
 
+    def recursive(self, schema: Any) -> bool:
+        """Whether `schema` is a `$ref` to a schema being filled further up: filling it would only
+        go round again, until the depth limit left a None where the schema wants a value."""
+        return isinstance(schema, dict) and schema.get("$ref") in self.open
+
     def value(self, schema: Any, name: str, depth: int) -> Any:
         if self.spent() or depth > _MAX_DEPTH:  # every value costs a step, even one too deep
             return None
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if type(ref) is not str:
+            return self._value(schema, name, depth)
+        self.open.append(ref)
+        try:
+            return self._value(schema, name, depth)
+        finally:
+            self.open.pop()
+
+    def _value(self, schema: Any, name: str, depth: int) -> Any:
         schema = self.resolve(schema, depth)
         if "const" in schema:
             return schema["const"]
         choices = schema.get("anyOf") or schema.get("oneOf")
         if isinstance(choices, list) and choices:
-            resolved = [self.resolve(c, depth + 1) for c in choices]
-            chosen = next((c for c in resolved if _kind(c) != "null"), resolved[0])
-            return self.value(chosen, name, depth + 1)
+            return self.value(self.choice(choices, depth), name, depth + 1)
         if isinstance(schema.get("enum"), list) and schema["enum"]:
             return pick_enum(schema["enum"], self.text, self.context, self.rules, self.terms())
         kind = _kind(schema)
@@ -381,9 +398,23 @@ class _Filler:
             return None
         return self.string(schema, name)
 
+    def choice(self, choices: list[Any], depth: int) -> Any:
+        """The `anyOf` / `oneOf` choice to fill: the first that is not null and does not go round
+        again (`recursive`), else null if it is one (a tree's optional child ends there), else the
+        first. A choice that is a `$ref` is given as it is, so that `value` knows it is open."""
+        resolved = [self.resolve(c, depth + 1) for c in choices]
+        usable = [c for c, r in zip(choices, resolved) if _kind(r) != "null" and not self.recursive(c)]
+        if usable:
+            return usable[0]
+        return next((r for r in resolved if _kind(r) == "null"), choices[0])
+
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
-        items = self.resolve(schema.get("items", {}), depth + 1)
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
+        raw = schema.get("items", {})
+        if low == 0 and self.recursive(raw):  # a tree's children: none, not a tree down to the depth limit
+            return []
+        items = self.resolve(raw, depth + 1)
+        each = raw if isinstance(raw, dict) and "$ref" in raw else items  # a `$ref` as it is: `value` opens it
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
         labelled = self.labelled(name)
         if _kind(items) == "string" and not items.get("enum") and labelled is not None:
@@ -391,9 +422,9 @@ class _Filler:
         elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
-            values = [self.value(items, name, depth + 1)]
+            values = [self.value(each, name, depth + 1)]
         while len(values) < low:
-            values.append(values[-1] if values else self.value(items, name, depth + 1))
+            values.append(values[-1] if values else self.value(each, name, depth + 1))
         return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:

@@ -494,17 +494,18 @@ def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
 
 
 def _plain_wants_fact(name, schema, rules):
-    """`_Filler.wants_fact` as first written: every word of `[generic.params]` looked for in turn."""
+    """`_Filler.wants_fact` as first written: every word of `[generic.params]` looked for in turn (a
+    string `format` the filler knows decides first)."""
     fmt = schema.get("format")
-    if fmt in ("date", "time"):
-        return str(fmt)
+    if fmt in generic._FORMATS:
+        return generic._FORMAT_FACTS.get(fmt)
     return next((fact for word, fact in rules.generic.params if word in name.lower()), None)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     name=st.text(alphabet="adtezy_.ITDA", max_size=10) | st.sampled_from(["startDate", "tz", "city_name", "order_id"]),
-    fmt=st.sampled_from([None, "date", "time", "email"]),
+    fmt=st.sampled_from([None, "date", "time", "email", "date-time", "int32"]),
     words=st.none()
     | st.lists(st.tuples(st.sampled_from(["date", "tz", "a.e", "", "Dy", "zz"]), st.sampled_from("xyz"))),
 )
@@ -578,3 +579,22 @@ def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
     tree = {"type": "object", "properties": {"name": {"type": "string"}, "kids": kids}, "required": ["name", "kids"]}
     value = fill(tree, "widget")
     assert value["name"] == "widget" and value["kids"][0]["name"] == "widget"
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "text", "expected"),
+    [
+        ("start_time", "date-time", "Meet at 14:30 please", "2026-01-01T00:00:00Z"),  # no date: not "14:30"
+        ("start_time", "date-time", "Meet on 2026-12-24 at 9:30", "2026-12-24T09:30:00Z"),
+        ("when", "date", "Book a room for Alice", "2026-01-01"),
+        ("at", "time", "Wake me at 7:05", "07:05"),
+        ("contact", "email", "Write to bob@example.org about it", "bob@example.org"),
+        ("contact", "email", "Write to Bob about it", "user@example.com"),
+        ("page", "uri", "Read https://example.org/a then", "https://example.org/a"),
+        ("ref", "uuid", "Cancel my booking", "00000000-0000-4000-8000-000000000000"),
+        ("wait", "duration", "Wait a while", "P1D"),
+    ],
+)
+def test_a_string_of_a_known_format_is_of_that_format_never_the_users_words(name, fmt, text, expected):
+    schema = {"type": "object", "properties": {name: {"type": "string", "format": fmt}}, "required": [name]}
+    assert fill(schema, text) == {name: expected}

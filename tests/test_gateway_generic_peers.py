@@ -2,11 +2,12 @@
 
 `peer_requests/structured_output.json` holds what openai-agents (`output_type=`), pydantic-ai
 (`output_type=` as a tool and as `NativeOutput`) and LangChain (`with_structured_output(...,
-method="json_schema")`) sent for two pydantic models: a tree (`Category.subcategories:
-list[Category]`) and a chain (`Step.next: Step | None`). Each library validates the gateway's answer
-with the model it asked for, so the answer must validate against the schema it sent: a tree filled
-to the depth limit ended in `{"name": null, ...}`. The libraries are not imported here (they are no
-dependencies): the bodies are replayed as they were recorded.
+method="json_schema")`) sent for three pydantic models: a tree (`Category.subcategories:
+list[Category]`), a chain (`Step.next: Step | None`) and a booking with `date`, `date-time`, `email`,
+`uuid` and `uri` fields. Each library validates the gateway's answer with the model it asked for, so
+the answer must validate against the schema it sent: a tree filled to the depth limit ended in
+`{"name": null, ...}`, and the user's words were no date. The libraries are not imported here (they
+are no dependencies): the bodies are replayed as they were recorded.
 """
 
 import datetime
@@ -92,3 +93,10 @@ def test_a_tree_gets_no_children_past_its_first_level_and_a_chain_ends_in_null()
     }
     step, _ = replay(by_case["pydantic_ai_native_route"])
     assert json.loads(step) == {"place": "Lyon", "next": None}
+
+
+def test_a_date_time_is_made_from_the_date_and_time_the_user_gave():
+    booking = json.loads(next(c for c in CASES if c["case"] == "pydantic_ai_native_booking")["body"])
+    booking["messages"][-1]["content"] = "Book a room for Alice, arriving 2026-12-24 at 9:30"
+    value = json.loads(replay({"content-type": "application/json", "body": json.dumps(booking)})[0])
+    assert (value["day"], value["arrival"]) == ("2026-12-24", "2026-12-24T09:30:00Z")

@@ -17,7 +17,9 @@ the user's own words (strings), the search terms (arrays of strings), a number f
 text within bounds, `false`. `$ref`, `anyOf` /
 `oneOf` / `allOf` and nested objects and arrays are followed. A `$ref` back to a schema being filled
 (a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
-`minItems` asks), an `anyOf` takes another choice or null.
+`minItems` asks), an `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
+mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
+text, else a fixed value of that format (`_FORMATS`): never the user's words, which no date is.
 
 Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Schemas are parsed
 JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
@@ -60,6 +62,24 @@ _LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t
 around it are read possessively: a line of blanks made every start of a label be tried with every
 split of the blanks after it (two minutes on a 20,000-blank line of a tool result)."""
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_FORMATS = {
+    "date": "2026-01-01",
+    "date-time": "2026-01-01T00:00:00Z",
+    "time": "00:00:00Z",
+    "duration": "P1D",
+    "email": "user@example.com",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "uri": "https://example.com/",
+}
+"""A value of each string `format` OpenAI's strict mode checks (and `uri`, a URL's), for a string of
+that format the text has no value for: the user's words are no date, and a client that validates
+the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's, not rules."""
+_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url"}
+"""The `[generic.facts]` fact a string of a `format` takes from the text (the format decides, not the
+name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made from the date and time."""
 _MAX_DEPTH = 8
 _MAX_STEPS = 10_000
 _MAX_CHARS = 10_000
@@ -449,7 +469,7 @@ class _Filler:
         wanted = self.wants_fact(name, schema)
         fact = self.fact(name, wanted)
         if fact is not None:
-            return fact
+            return fact.zfill(5) if wanted == "time" else fact  # "9:30" as HH:MM, as a time is written
         labelled = self.labelled(name)
         if labelled is not None and not _pattern(schema):
             return labelled
@@ -458,6 +478,8 @@ class _Filler:
         typed = wanted or _pattern(schema)
         if typed and (example := _example(schema)) is not None:
             return example
+        if schema.get("format") in _FORMATS:
+            return self.formatted(schema["format"])
         value = self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
         limit = schema.get("maxLength")
         if isinstance(limit, int) and limit >= 0:
@@ -466,6 +488,14 @@ class _Filler:
         if isinstance(low, int) and len(value) < low:
             value = value + "_" * (min(low, _MAX_CHARS) - len(value))
         return value[:_MAX_CHARS]
+
+    def formatted(self, fmt: str) -> str:
+        """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from
+        the text's date (and time), else the format's own value."""
+        day = self.generic_fact("date") if fmt == "date-time" else None
+        if day is None:
+            return _FORMATS[fmt]
+        return f"{day}T{(self.generic_fact('time') or '00:00').zfill(5)}:00Z"
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact
@@ -480,8 +510,8 @@ class _Filler:
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         lowered = name.lower()
         fmt = schema.get("format")
-        if fmt in ("date", "time"):
-            return str(fmt)
+        if fmt in _FORMATS:
+            return _FORMAT_FACTS.get(fmt)
         if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
             return None
         for word, fact in self.rules.generic.params:

@@ -598,3 +598,11 @@ def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
 def test_a_string_of_a_known_format_is_of_that_format_never_the_users_words(name, fmt, text, expected):
     schema = {"type": "object", "properties": {name: {"type": "string", "format": fmt}}, "required": [name]}
     assert fill(schema, text) == {name: expected}
+
+
+def test_a_tuple_fills_each_place_from_its_own_schema():
+    pair = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+    more = {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "boolean"}, "minItems": 3}
+    schema = {"type": "object", "properties": {"pair": pair, "more": more}, "required": ["pair", "more"]}
+    assert fill(schema, "page 7") == {"pair": [7, "page 7"], "more": [7, False, False]}
+    jsonschema.validate(fill(schema, "page 7"), schema)

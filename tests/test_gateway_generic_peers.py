@@ -4,9 +4,10 @@
 (`output_type=` as a tool and as `NativeOutput`) and LangChain (`with_structured_output(...,
 method="json_schema")`) sent for three pydantic models: a tree (`Category.subcategories:
 list[Category]`), a chain (`Step.next: Step | None`) and a booking with `date`, `date-time`, `email`,
-`uuid` and `uri` fields. Each library validates the gateway's answer with the model it asked for, so
-the answer must validate against the schema it sent: a tree filled to the depth limit ended in
-`{"name": null, ...}`, and the user's words were no date. The libraries are not imported here (they
+`uuid` and `uri` fields; and a tuple (`tuple[float, float]`, `prefixItems`) as a tool's argument and
+in an output. Each library validates the gateway's answer with the model it asked for, so the answer
+must validate against the schema it sent: a tree filled to the depth limit ended in `{"name": null,
+...}`, the user's words were no date, and a tuple of numbers was filled with words. The libraries are not imported here (they
 are no dependencies): the bodies are replayed as they were recorded.
 """
 

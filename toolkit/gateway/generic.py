@@ -14,8 +14,8 @@ from the text when one fits (the `[generic.facts]` regexes, chosen by the parame
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of strings), a number from the
-text within bounds, `false`. `$ref`, `anyOf` /
-`oneOf` / `allOf` and nested objects and arrays are followed. A `$ref` back to a schema being filled
+text within bounds, `false`. `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and
+tuples (`prefixItems`, each place its own schema) are followed. A `$ref` back to a schema being filled
 (a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
 `minItems` asks), an `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
 mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
@@ -431,6 +431,9 @@ class _Filler:
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
         raw = schema.get("items", {})
+        prefix = schema.get("prefixItems")
+        if isinstance(prefix, list) and prefix:
+            return self.places(prefix, raw, low, name, depth)
         if low == 0 and self.recursive(raw):  # a tree's children: none, not a tree down to the depth limit
             return []
         items = self.resolve(raw, depth + 1)
@@ -446,6 +449,14 @@ class _Filler:
         while len(values) < low:
             values.append(values[-1] if values else self.value(each, name, depth + 1))
         return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
+
+    def places(self, prefix: list[Any], items: Any, low: int, name: str, depth: int) -> list[Any]:
+        """A tuple (`prefixItems`, as pydantic writes `tuple[int, str]`): each place filled from its
+        own schema, then `items` for the places `minItems` asks beyond them."""
+        values = [self.value(place, name, depth + 1) for place in prefix[:_MAX_ITEMS]]
+        if len(values) < low and isinstance(items, dict):
+            values += [self.value(items, name, depth + 1)] * (low - len(values))
+        return values
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, self.wants_fact(name, schema))

@@ -606,3 +606,19 @@ def test_a_tuple_fills_each_place_from_its_own_schema():
     schema = {"type": "object", "properties": {"pair": pair, "more": more}, "required": ["pair", "more"]}
     assert fill(schema, "page 7") == {"pair": [7, "page 7"], "more": [7, False, False]}
     jsonschema.validate(fill(schema, "page 7"), schema)
+
+
+@pytest.mark.parametrize(
+    ("number", "text", "expected"),
+    [
+        ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, "rate it", 0.5),
+        ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5}, "rate it", 0.25),
+        ({"type": "integer", "minimum": 2.5}, "how many", 3),
+        ({"type": "integer", "multipleOf": 6, "minimum": 6}, "7 boxes", 6),
+        ({"type": "integer", "multipleOf": 6}, "12 boxes", 12),
+        ({"type": "number", "multipleOf": 0.25, "exclusiveMinimum": 1}, "more", 2),
+        ({"type": "number", "multipleOf": 0.25, "exclusiveMinimum": 1, "maximum": 1.5}, "more", 1.5),
+    ],
+)
+def test_a_number_meets_its_exclusive_bounds_and_multiple(number, text, expected):
+    assert fill({"type": "object", "properties": {"n": number}, "required": ["n"]}, text) == {"n": expected}

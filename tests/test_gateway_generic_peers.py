@@ -4,10 +4,11 @@
 (`output_type=` as a tool and as `NativeOutput`) and LangChain (`with_structured_output(...,
 method="json_schema")`) sent for three pydantic models: a tree (`Category.subcategories:
 list[Category]`), a chain (`Step.next: Step | None`) and a booking with `date`, `date-time`, `email`,
-`uuid` and `uri` fields; and a tuple (`tuple[float, float]`, `prefixItems`) as a tool's argument and
-in an output. Each library validates the gateway's answer with the model it asked for, so the answer
-must validate against the schema it sent: a tree filled to the depth limit ended in `{"name": null,
-...}`, the user's words were no date, and a tuple of numbers was filled with words. The libraries are not imported here (they
+`uuid` and `uri` fields; a tuple (`tuple[float, float]`, `prefixItems`) as a tool's argument and in
+an output; and numbers between exclusive bounds (`Field(gt=0, lt=1)`) or of a `multiple_of`. Each
+library validates the gateway's answer with the model it asked for, so the answer must validate
+against the schema it sent: a tree filled to the depth limit ended in `{"name": null, ...}`, the
+user's words were no date, a tuple of numbers was filled with words, and `gt=0, lt=1` got 1. The libraries are not imported here (they
 are no dependencies): the bodies are replayed as they were recorded.
 """
 

@@ -45,6 +45,7 @@ and a question that shares a word with an unrelated tool's description calls tha
 from __future__ import annotations
 
 import functools
+import math
 import re
 from itertools import filterfalse
 from typing import Any, NamedTuple
@@ -581,27 +582,44 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
 
 
 def _within(number: float, schema: dict[str, Any]) -> bool:
-    def bound(key: str) -> float | None:
-        value = schema.get(key)
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    low, high, x_low, x_high = bound("minimum"), bound("maximum"), bound("exclusiveMinimum"), bound("exclusiveMaximum")
+    low, high, x_low, x_high = (_bound(schema, key) for key in _BOUNDS)
+    step = _bound(schema, "multipleOf")
     return not (
         (low is not None and number < low)
         or (high is not None and number > high)
         or (x_low is not None and number <= x_low)
         or (x_high is not None and number >= x_high)
+        or (step is not None and step > 0 and abs(number / step - round(number / step)) > 1e-9)
     )
 
 
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _bound(schema: dict[str, Any], key: str) -> float | None:
+    value = schema.get(key)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _bounded(schema: dict[str, Any], kind: str) -> int | float:
-    """The smallest allowed value of at least 1 (or the largest allowed below it)."""
-    for candidate in (1, schema.get("minimum"), schema.get("maximum")):
-        if isinstance(candidate, (int, float)) and not isinstance(candidate, bool) and _within(candidate, schema):
-            return int(candidate) if kind == "integer" and float(candidate).is_integer() else candidate
-    x_low = schema.get("exclusiveMinimum")
-    if isinstance(x_low, (int, float)) and not isinstance(x_low, bool):
-        return int(x_low) + 1 if kind == "integer" else x_low + 1
+    """The smallest allowed value of at least 1 (or the largest allowed below it), else one just
+    inside an exclusive bound, else the middle of the two bounds (`gt=0, lt=1`: 0.5); a multiple of
+    `multipleOf` when the schema asks for one, an integer for an integer. 0 when none is allowed."""
+    low, high, x_low, x_high = (_bound(schema, key) for key in _BOUNDS)
+    floor = max((b for b in (low, x_low) if b is not None), default=None)
+    ceiling = min((b for b in (high, x_high) if b is not None), default=None)
+    tried = [1, low, high, None if x_low is None else x_low + 1, None if x_high is None else x_high - 1]
+    if floor is not None and ceiling is not None:
+        tried.append((floor + ceiling) / 2)
+    candidates = [c for c in tried if c is not None]
+    step = _bound(schema, "multipleOf")
+    if step is not None and step > 0:
+        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates] + [step]
+    for candidate in candidates:
+        if kind == "integer":
+            candidate = math.ceil(candidate)
+        if _within(candidate, schema):
+            return int(candidate) if kind == "integer" or float(candidate).is_integer() else candidate
     return 0
 
 

@@ -494,17 +494,18 @@ def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
 
 
 def _plain_wants_fact(name, schema, rules):
-    """`_Filler.wants_fact` as first written: every word of `[generic.params]` looked for in turn."""
+    """`_Filler.wants_fact` as first written: every word of `[generic.params]` looked for in turn (a
+    string `format` the filler knows decides first)."""
     fmt = schema.get("format")
-    if fmt in ("date", "time"):
-        return str(fmt)
+    if fmt in generic._FORMATS:
+        return generic._FORMAT_FACTS.get(fmt)
     return next((fact for word, fact in rules.generic.params if word in name.lower()), None)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     name=st.text(alphabet="adtezy_.ITDA", max_size=10) | st.sampled_from(["startDate", "tz", "city_name", "order_id"]),
-    fmt=st.sampled_from([None, "date", "time", "email"]),
+    fmt=st.sampled_from([None, "date", "time", "email", "date-time", "int32"]),
     words=st.none()
     | st.lists(st.tuples(st.sampled_from(["date", "tz", "a.e", "", "Dy", "zz"]), st.sampled_from("xyz"))),
 )
@@ -558,3 +559,66 @@ def test_a_long_line_of_blanks_in_a_tool_result_is_read_in_linear_time(line):
     line of 20,000 blanks, a fake gateway stuck on one request."""
     schema = {"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]}
     assert fill(schema, line)["status"] == ("shipped" if "status" in line else line[:1_000])
+
+
+def test_a_schema_that_refers_back_to_itself_ends_in_an_empty_array_or_null():
+    """A `$ref` back to the root (`#`, or the root's own `$ref`) is not filled again; it was, down to
+    the depth limit, where the values still to make were None (no string, no array)."""
+    name = {"type": "string"}
+    tree = {"type": "object", "properties": {"name": name, "kids": {"type": "array", "items": {"$ref": "#"}}}}
+    tree["required"] = ["name", "kids"]
+    assert fill(tree, "widget") == {"name": "widget", "kids": []}
+    nullable = {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "null"}]}
+    link = {"type": "object", "properties": {"v": {"type": "integer"}, "next": nullable}, "required": ["v", "next"]}
+    chain = {"$ref": "#/$defs/L", "$defs": {"L": link}}
+    assert fill(chain, "take 3") == {"v": 3, "next": None}
+
+
+def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
+    kids = {"type": "array", "items": {"$ref": "#"}, "minItems": 1}
+    tree = {"type": "object", "properties": {"name": {"type": "string"}, "kids": kids}, "required": ["name", "kids"]}
+    value = fill(tree, "widget")
+    assert value["name"] == "widget" and value["kids"][0]["name"] == "widget"
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "text", "expected"),
+    [
+        ("start_time", "date-time", "Meet at 14:30 please", "2026-01-01T00:00:00Z"),  # no date: not "14:30"
+        ("start_time", "date-time", "Meet on 2026-12-24 at 9:30", "2026-12-24T09:30:00Z"),
+        ("when", "date", "Book a room for Alice", "2026-01-01"),
+        ("at", "time", "Wake me at 7:05", "07:05"),
+        ("contact", "email", "Write to bob@example.org about it", "bob@example.org"),
+        ("contact", "email", "Write to Bob about it", "user@example.com"),
+        ("page", "uri", "Read https://example.org/a then", "https://example.org/a"),
+        ("ref", "uuid", "Cancel my booking", "00000000-0000-4000-8000-000000000000"),
+        ("wait", "duration", "Wait a while", "P1D"),
+    ],
+)
+def test_a_string_of_a_known_format_is_of_that_format_never_the_users_words(name, fmt, text, expected):
+    schema = {"type": "object", "properties": {name: {"type": "string", "format": fmt}}, "required": [name]}
+    assert fill(schema, text) == {name: expected}
+
+
+def test_a_tuple_fills_each_place_from_its_own_schema():
+    pair = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}
+    more = {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "boolean"}, "minItems": 3}
+    schema = {"type": "object", "properties": {"pair": pair, "more": more}, "required": ["pair", "more"]}
+    assert fill(schema, "page 7") == {"pair": [7, "page 7"], "more": [7, False, False]}
+    jsonschema.validate(fill(schema, "page 7"), schema)
+
+
+@pytest.mark.parametrize(
+    ("number", "text", "expected"),
+    [
+        ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, "rate it", 0.5),
+        ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5}, "rate it", 0.25),
+        ({"type": "integer", "minimum": 2.5}, "how many", 3),
+        ({"type": "integer", "multipleOf": 6, "minimum": 6}, "7 boxes", 6),
+        ({"type": "integer", "multipleOf": 6}, "12 boxes", 12),
+        ({"type": "number", "multipleOf": 0.25, "exclusiveMinimum": 1}, "more", 2),
+        ({"type": "number", "multipleOf": 0.25, "exclusiveMinimum": 1, "maximum": 1.5}, "more", 1.5),
+    ],
+)
+def test_a_number_meets_its_exclusive_bounds_and_multiple(number, text, expected):
+    assert fill({"type": "object", "properties": {"n": number}, "required": ["n"]}, text) == {"n": expected}

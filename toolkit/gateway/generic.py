@@ -14,8 +14,12 @@ from the text when one fits (the `[generic.facts]` regexes, chosen by the parame
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of strings), a number from the
-text within bounds, `false`. `$ref`, `anyOf` /
-`oneOf` / `allOf` and nested objects and arrays are followed.
+text within bounds, `false`. `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and
+tuples (`prefixItems`, each place its own schema) are followed. A `$ref` back to a schema being filled
+(a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
+`minItems` asks), an `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
+mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
+text, else a fixed value of that format (`_FORMATS`): never the user's words, which no date is.
 
 Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Schemas are parsed
 JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
@@ -41,6 +45,7 @@ and a question that shares a word with an unrelated tool's description calls tha
 from __future__ import annotations
 
 import functools
+import math
 import re
 from itertools import filterfalse
 from typing import Any, NamedTuple
@@ -58,6 +63,24 @@ _LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t
 around it are read possessively: a line of blanks made every start of a label be tried with every
 split of the blanks after it (two minutes on a 20,000-blank line of a tool result)."""
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_FORMATS = {
+    "date": "2026-01-01",
+    "date-time": "2026-01-01T00:00:00Z",
+    "time": "00:00:00Z",
+    "duration": "P1D",
+    "email": "user@example.com",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "uri": "https://example.com/",
+}
+"""A value of each string `format` OpenAI's strict mode checks (and `uri`, a URL's), for a string of
+that format the text has no value for: the user's words are no date, and a client that validates
+the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's, not rules."""
+_FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url"}
+"""The `[generic.facts]` fact a string of a `format` takes from the text (the format decides, not the
+name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made from the date and time."""
 _MAX_DEPTH = 8
 _MAX_STEPS = 10_000
 _MAX_CHARS = 10_000
@@ -290,6 +313,8 @@ class _Filler:
         self._facts: dict[str, str | None] = {}
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
+        self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
+        """The `$ref`s being filled on the way down to the value being made (the root's first)."""
 
     def spent(self) -> bool:
         """One more step: whether the budget is used up (`_MAX_STEPS`)."""
@@ -355,17 +380,30 @@ class _Filler:
             return schema
         return {}
 
+    def recursive(self, schema: Any) -> bool:
+        """Whether `schema` is a `$ref` to a schema being filled further up: filling it would only
+        go round again, until the depth limit left a None where the schema wants a value."""
+        return isinstance(schema, dict) and schema.get("$ref") in self.open
+
     def value(self, schema: Any, name: str, depth: int) -> Any:
         if self.spent() or depth > _MAX_DEPTH:  # every value costs a step, even one too deep
             return None
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if type(ref) is not str:
+            return self._value(schema, name, depth)
+        self.open.append(ref)
+        try:
+            return self._value(schema, name, depth)
+        finally:
+            self.open.pop()
+
+    def _value(self, schema: Any, name: str, depth: int) -> Any:
         schema = self.resolve(schema, depth)
         if "const" in schema:
             return schema["const"]
         choices = schema.get("anyOf") or schema.get("oneOf")
         if isinstance(choices, list) and choices:
-            resolved = [self.resolve(c, depth + 1) for c in choices]
-            chosen = next((c for c in resolved if _kind(c) != "null"), resolved[0])
-            return self.value(chosen, name, depth + 1)
+            return self.value(self.choice(choices, depth), name, depth + 1)
         if isinstance(schema.get("enum"), list) and schema["enum"]:
             return pick_enum(schema["enum"], self.text, self.context, self.rules, self.terms())
         kind = _kind(schema)
@@ -381,9 +419,26 @@ class _Filler:
             return None
         return self.string(schema, name)
 
+    def choice(self, choices: list[Any], depth: int) -> Any:
+        """The `anyOf` / `oneOf` choice to fill: the first that is not null and does not go round
+        again (`recursive`), else null if it is one (a tree's optional child ends there), else the
+        first. A choice that is a `$ref` is given as it is, so that `value` knows it is open."""
+        resolved = [self.resolve(c, depth + 1) for c in choices]
+        usable = [c for c, r in zip(choices, resolved) if _kind(r) != "null" and not self.recursive(c)]
+        if usable:
+            return usable[0]
+        return next((r for r in resolved if _kind(r) == "null"), choices[0])
+
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
-        items = self.resolve(schema.get("items", {}), depth + 1)
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
+        raw = schema.get("items", {})
+        prefix = schema.get("prefixItems")
+        if isinstance(prefix, list) and prefix:
+            return self.places(prefix, raw, low, name, depth)
+        if low == 0 and self.recursive(raw):  # a tree's children: none, not a tree down to the depth limit
+            return []
+        items = self.resolve(raw, depth + 1)
+        each = raw if isinstance(raw, dict) and "$ref" in raw else items  # a `$ref` as it is: `value` opens it
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
         labelled = self.labelled(name)
         if _kind(items) == "string" and not items.get("enum") and labelled is not None:
@@ -391,10 +446,18 @@ class _Filler:
         elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
-            values = [self.value(items, name, depth + 1)]
+            values = [self.value(each, name, depth + 1)]
         while len(values) < low:
-            values.append(values[-1] if values else self.value(items, name, depth + 1))
+            values.append(values[-1] if values else self.value(each, name, depth + 1))
         return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
+
+    def places(self, prefix: list[Any], items: Any, low: int, name: str, depth: int) -> list[Any]:
+        """A tuple (`prefixItems`, as pydantic writes `tuple[int, str]`): each place filled from its
+        own schema, then `items` for the places `minItems` asks beyond them."""
+        values = [self.value(place, name, depth + 1) for place in prefix[:_MAX_ITEMS]]
+        if len(values) < low and isinstance(items, dict):
+            values += [self.value(items, name, depth + 1)] * (low - len(values))
+        return values
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
         fact = self.fact(name, self.wants_fact(name, schema))
@@ -418,7 +481,7 @@ class _Filler:
         wanted = self.wants_fact(name, schema)
         fact = self.fact(name, wanted)
         if fact is not None:
-            return fact
+            return fact.zfill(5) if wanted == "time" else fact  # "9:30" as HH:MM, as a time is written
         labelled = self.labelled(name)
         if labelled is not None and not _pattern(schema):
             return labelled
@@ -427,6 +490,8 @@ class _Filler:
         typed = wanted or _pattern(schema)
         if typed and (example := _example(schema)) is not None:
             return example
+        if schema.get("format") in _FORMATS:
+            return self.formatted(schema["format"])
         value = self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
         limit = schema.get("maxLength")
         if isinstance(limit, int) and limit >= 0:
@@ -435,6 +500,14 @@ class _Filler:
         if isinstance(low, int) and len(value) < low:
             value = value + "_" * (min(low, _MAX_CHARS) - len(value))
         return value[:_MAX_CHARS]
+
+    def formatted(self, fmt: str) -> str:
+        """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from
+        the text's date (and time), else the format's own value."""
+        day = self.generic_fact("date") if fmt == "date-time" else None
+        if day is None:
+            return _FORMATS[fmt]
+        return f"{day}T{(self.generic_fact('time') or '00:00').zfill(5)}:00Z"
 
     def fact(self, name: str, wanted: str | None) -> str | None:
         """A fact from the text for a parameter: the shop's rules first, then the generic fact
@@ -449,8 +522,8 @@ class _Filler:
     def wants_fact(self, name: str, schema: dict[str, Any]) -> str | None:
         lowered = name.lower()
         fmt = schema.get("format")
-        if fmt in ("date", "time"):
-            return str(fmt)
+        if fmt in _FORMATS:
+            return _FORMAT_FACTS.get(fmt)
         if not self.rules.generic.param_words.search(lowered):  # no word in it: the loop finds none
             return None
         for word, fact in self.rules.generic.params:
@@ -509,27 +582,44 @@ def _as_number(raw: Any, kind: str) -> int | float | None:
 
 
 def _within(number: float, schema: dict[str, Any]) -> bool:
-    def bound(key: str) -> float | None:
-        value = schema.get(key)
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    low, high, x_low, x_high = bound("minimum"), bound("maximum"), bound("exclusiveMinimum"), bound("exclusiveMaximum")
+    low, high, x_low, x_high = (_bound(schema, key) for key in _BOUNDS)
+    step = _bound(schema, "multipleOf")
     return not (
         (low is not None and number < low)
         or (high is not None and number > high)
         or (x_low is not None and number <= x_low)
         or (x_high is not None and number >= x_high)
+        or (step is not None and step > 0 and abs(number / step - round(number / step)) > 1e-9)
     )
 
 
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _bound(schema: dict[str, Any], key: str) -> float | None:
+    value = schema.get(key)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _bounded(schema: dict[str, Any], kind: str) -> int | float:
-    """The smallest allowed value of at least 1 (or the largest allowed below it)."""
-    for candidate in (1, schema.get("minimum"), schema.get("maximum")):
-        if isinstance(candidate, (int, float)) and not isinstance(candidate, bool) and _within(candidate, schema):
-            return int(candidate) if kind == "integer" and float(candidate).is_integer() else candidate
-    x_low = schema.get("exclusiveMinimum")
-    if isinstance(x_low, (int, float)) and not isinstance(x_low, bool):
-        return int(x_low) + 1 if kind == "integer" else x_low + 1
+    """The smallest allowed value of at least 1 (or the largest allowed below it), else one just
+    inside an exclusive bound, else the middle of the two bounds (`gt=0, lt=1`: 0.5); a multiple of
+    `multipleOf` when the schema asks for one, an integer for an integer. 0 when none is allowed."""
+    low, high, x_low, x_high = (_bound(schema, key) for key in _BOUNDS)
+    floor = max((b for b in (low, x_low) if b is not None), default=None)
+    ceiling = min((b for b in (high, x_high) if b is not None), default=None)
+    tried = [1, low, high, None if x_low is None else x_low + 1, None if x_high is None else x_high - 1]
+    if floor is not None and ceiling is not None:
+        tried.append((floor + ceiling) / 2)
+    candidates = [c for c in tried if c is not None]
+    step = _bound(schema, "multipleOf")
+    if step is not None and step > 0:
+        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates] + [step]
+    for candidate in candidates:
+        if kind == "integer":
+            candidate = math.ceil(candidate)
+        if _within(candidate, schema):
+            return int(candidate) if kind == "integer" or float(candidate).is_integer() else candidate
     return 0
 
 

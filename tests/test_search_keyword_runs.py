@@ -146,3 +146,36 @@ def test_ordinary_texts_are_grouped_by_number_alone(monkeypatch):
     reading = read_runs(texts)
     assert not calls
     assert len(reading.runs) == len(set(reading.runs)) > 1_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(TRAPS), max_size=25).map("".join), max_size=12))
+def test_texts_grouped_by_the_hash_table_are_read_the_same(texts):
+    """The large catalogue's way (`_grouped_by_table`), taken for any number of runs."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(runs, "_TABLE_FROM", 0)
+        assert_same(texts)
+
+
+@pytest.mark.parametrize("key", [0, 1, 2**64 - 1, 0x9E3779B97F4A7C15])
+@pytest.mark.parametrize("base", [1, 2**63 + 1, runs._BASE])
+def test_the_hash_table_groups_alike_whatever_its_key_and_collisions_are_told_apart(monkeypatch, key, base):
+    """The key only mixes the numbers one-to-one: the reading is the plain one for any key, even
+    when a poor base makes distinct runs share numbers (they are compared and set apart)."""
+    monkeypatch.setattr(runs, "_TABLE_FROM", 0)
+    monkeypatch.setattr(runs, "_KEY", key)
+    monkeypatch.setattr(runs, "_BASE", base)
+    rng = random.Random(key % 89 + base % 97)
+    for _ in range(25):
+        assert_same(words_texts(rng, rng.randint(1, 30)))
+    assert_same(["ab ba", "ba ab aab aba baa", "ababab bababa", "", "订单 😀x\ud800"])
+
+
+def test_a_large_catalogue_takes_the_hash_table_and_reads_the_same(monkeypatch):
+    """Above `_TABLE_FROM` runs the table groups them (checked by a spy), and the reading is the plain one."""
+    taken = []
+    original = runs._grouped_by_table
+    monkeypatch.setattr(runs, "_grouped_by_table", lambda numbers: taken.append(len(numbers)) or original(numbers))
+    texts = words_texts(random.Random(5), 9_000, "abcdefg")
+    assert_same(texts)
+    assert taken and taken[0] >= runs._TABLE_FROM

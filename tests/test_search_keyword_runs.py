@@ -179,3 +179,12 @@ def test_a_large_catalogue_takes_the_hash_table_and_reads_the_same(monkeypatch):
     texts = words_texts(random.Random(5), 9_000, "abcdefg")
     assert_same(texts)
     assert taken and taken[0] >= runs._TABLE_FROM
+
+
+def test_every_ascii_character_is_classed_as_the_regular_expression_classes_it():
+    """The ASCII way (a `bytes.translate` table), on the bytes read and on a slice of them (a copy)."""
+    text = "".join(map(chr, range(128))) * 3
+    chars = runs._code_points(text)
+    assert chars.dtype == np.uint8
+    assert runs._letters(chars).tolist() == [char.isalnum() for char in text]
+    assert runs._letters(chars[5:300:2]).tolist() == [char.isalnum() for char in text[5:300:2]]

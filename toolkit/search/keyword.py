@@ -420,14 +420,17 @@ class _Postings:
         self.separator = len(self.runs)
         self.text_of = np.repeat(np.arange(-1, self.size, dtype=np.int32), np.append(1, counts + 1))
         """The text each place of the sequence is in (a separator: the text before it)."""
-        owner = np.repeat(np.arange(self.size, dtype=np.int64), counts)  # the text of each run read
-        self.sequence = np.full(len(run_ids) + self.size + 1, self.separator, dtype=np.int32)
-        self.sequence[np.arange(len(run_ids)) + owner + 1] = run_ids
+        gaps = np.zeros(self.size + 1, dtype=np.int64)  # the separators' places
+        np.cumsum(counts + 1, out=gaps[1:])
+        is_run = np.ones(len(self.text_of), dtype=bool)
+        is_run[gaps] = False
+        self.sequence = np.full(len(is_run), self.separator, dtype=np.int32)
+        self.sequence[is_run] = run_ids
         # sorted by run, then in reading order: each run's places, and its texts ascending
         sorted_runs, read = _sort_by(run_ids, len(self.runs))
-        owners = owner[read]
-        self.places = (read + owners + 1).astype(np.int32)
+        self.places = np.flatnonzero(is_run).astype(np.int32)[read]  # each run read's place, in that order
         """The places of run r in the sequence are places[at[r]:at[r + 1]]."""
+        owners = self.text_of[self.places]
         self.at = _offsets(run_ids, len(self.runs))
         self.occurs = np.diff(self.at)
         """How many places each run has."""
@@ -687,8 +690,13 @@ def _sort_by(keys: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     if max(1, n.bit_length()) + index_bits > 63:
         order = np.argsort(keys, kind="stable")
         return keys[order], order
-    packed = np.sort(keys.astype(np.int64) << index_bits | np.arange(len(keys)))
-    return packed >> index_bits, packed & ((1 << index_bits) - 1)
+    packed = keys.astype(np.int64)  # a copy, then changed in place (each a number a run: no temporaries)
+    packed <<= index_bits
+    packed |= np.arange(len(keys))
+    packed.sort()
+    order = packed & ((1 << index_bits) - 1)
+    packed >>= index_bits
+    return packed, order
 
 
 def _gather(values: np.ndarray, offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:

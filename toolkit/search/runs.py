@@ -43,6 +43,9 @@ _LETTER = re.compile(r"[^\W_]")
 """One character of a run of letters and digits (`_RUNS`'s first kind); any other is of the second kind."""
 _ASCII_LETTERS = np.array([_LETTER.fullmatch(chr(c)) is not None for c in range(128)])
 """For each ASCII character: whether it is a letter or digit."""
+_ASCII_TABLE = bytes(_ASCII_LETTERS.tolist() + [False] * 128)
+"""`_ASCII_LETTERS` as a `bytes.translate` table (1 for a letter or digit, else 0): a byte at a time in C,
+a third of what indexing the array with every character costs."""
 
 _BASE = 0x9E3779B97F4A7C15
 """The hash's base: odd, so it has an inverse modulo 2**64 (its powers can be undone)."""
@@ -116,8 +119,9 @@ def _code_points(text: str) -> np.ndarray:
 
 def _letters(chars: np.ndarray) -> np.ndarray:
     """Which characters are letters or digits (as `_RUNS` sees them): a mask."""
-    if chars.dtype == np.uint8:
-        return _ASCII_LETTERS[chars]
+    if chars.dtype == np.uint8:  # the bytes it was read from (`_code_points`), else a copy
+        data = chars.base if type(chars.base) is bytes and len(chars.base) == len(chars) else chars.tobytes()
+        return np.frombuffer(data.translate(_ASCII_TABLE), dtype=bool)
     table = np.zeros(int(chars.max(initial=0)) + 1, dtype=bool)
     table[chars] = True
     alphabet = np.flatnonzero(table)  # each character present, classed once

@@ -153,7 +153,7 @@ def test_ordinary_texts_are_grouped_by_number_alone(monkeypatch):
 def test_texts_grouped_by_the_hash_table_are_read_the_same(texts):
     """The large catalogue's way (`_grouped_by_table`), taken for any number of runs."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runs, "_TABLE_FROM", 0)
+        patch.setattr(runs, "_TABLE_ALONE_FROM", 0)
         assert_same(texts)
 
 
@@ -162,7 +162,7 @@ def test_texts_grouped_by_the_hash_table_are_read_the_same(texts):
 def test_the_hash_table_groups_alike_whatever_its_key_and_collisions_are_told_apart(monkeypatch, key, base):
     """The key only mixes the numbers one-to-one: the reading is the plain one for any key, even
     when a poor base makes distinct runs share numbers (they are compared and set apart)."""
-    monkeypatch.setattr(runs, "_TABLE_FROM", 0)
+    monkeypatch.setattr(runs, "_TABLE_ALONE_FROM", 0)
     monkeypatch.setattr(runs, "_KEY", key)
     monkeypatch.setattr(runs, "_BASE", base)
     rng = random.Random(key % 89 + base % 97)
@@ -171,20 +171,30 @@ def test_the_hash_table_groups_alike_whatever_its_key_and_collisions_are_told_ap
     assert_same(["ab ba", "ba ab aab aba baa", "ababab bababa", "", "订单 😀x\ud800"])
 
 
-def test_a_large_catalogue_takes_the_hash_table_and_reads_the_same(monkeypatch):
-    """Above `_TABLE_FROM` runs the table groups them (checked by a spy), and the reading is the plain one."""
+@pytest.mark.parametrize("loaded", [True, False])
+def test_a_large_catalogue_takes_the_hash_table_when_pandas_is_loaded_and_reads_the_same(monkeypatch, loaded):
+    """Above `_TABLE_FROM` runs the table groups them when pandas is loaded already, else the sort does
+    (below `_TABLE_ALONE_FROM` runs, importing pandas costs more than the sort): checked by a spy. The
+    reading is the plain one either way."""
     taken = []
     original = runs._grouped_by_table
     monkeypatch.setattr(runs, "_grouped_by_table", lambda numbers: taken.append(len(numbers)) or original(numbers))
+    monkeypatch.setattr(runs, "_pandas_loaded", lambda: loaded)
     texts = words_texts(random.Random(5), 9_000, "abcdefg")
     assert_same(texts)
-    assert taken and taken[0] >= runs._TABLE_FROM
+    assert bool(taken) is loaded
+    assert not taken or runs._TABLE_FROM <= taken[0] < runs._TABLE_ALONE_FROM
 
 
-def test_every_ascii_character_is_classed_as_the_regular_expression_classes_it():
-    """The ASCII way (a `bytes.translate` table), on the bytes read and on a slice of them (a copy)."""
-    text = "".join(map(chr, range(128))) * 3
-    chars = runs._code_points(text)
-    assert chars.dtype == np.uint8
-    assert runs._letters(chars).tolist() == [char.isalnum() for char in text]
-    assert runs._letters(chars[5:300:2]).tolist() == [char.isalnum() for char in text[5:300:2]]
+def test_pandas_is_loaded_only_for_a_catalogue_large_enough(monkeypatch):
+    """`_pandas_loaded` says what `sys.modules` says; the table is taken without it from `_TABLE_ALONE_FROM` runs."""
+    import sys
+
+    assert runs._pandas_loaded() is ("pandas" in sys.modules)
+    taken = []
+    monkeypatch.setattr(runs, "_grouped_by_table", lambda numbers: taken.append(len(numbers)) or (numbers, numbers))
+    monkeypatch.setattr(runs, "_pandas_loaded", lambda: False)
+    monkeypatch.setattr(runs, "_TABLE_ALONE_FROM", 1_000)
+    runs._grouped(np.arange(999, dtype=np.uint64))
+    runs._grouped(np.arange(1_000, dtype=np.uint64))
+    assert taken == [1_000]

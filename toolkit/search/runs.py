@@ -16,7 +16,7 @@ reading), every run read as its distinct run's number, and how many runs each te
   sums, brought back to its first place by the base's inverse;
 - the runs whose numbers agree are grouped, and the groups numbered in order of first reading: by
   one sort of (number, place) pairs for a small catalogue, by a hash table (pandas' `factorize`,
-  linear where the sort is not) from `_TABLE_FROM` runs on;
+  linear where the sort is not) for a large one (`_TABLE_FROM`, `_TABLE_ALONE_FROM`);
 - every run is compared, character by character, with its group's first run: agreeing numbers do
   not prove equal runs. A run that differs (rare: two distinct runs whose numbers agree in the
   bits sorted, or texts made to collide) is numbered with a dict, as `read_runs_plainly` does.
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from itertools import chain, count
 
@@ -54,9 +55,12 @@ _MIX = 0xBF58476D1CE4E5B9
 _CHUNK = 1 << 18
 """Characters hashed or compared at a time (the arrays of 64-bit numbers stay in the cache)."""
 _TABLE_FROM = 1 << 16
-"""From this many runs read on, they are grouped by a hash table (`_grouped_by_table`), not by a sort:
-at 5 million runs (10,000 long descriptions) 85–130 ms against 230–320 ms, and arrays half as many
-(fresh memory costs page faults). Below, the sort: pandas is imported only when a catalogue is large."""
+"""From this many runs read on, they are grouped by a hash table (`_grouped_by_table`), not by a sort,
+when pandas is loaded already (a notebook's tables load it): at 5 million runs (10,000 long
+descriptions) 85–130 ms against 230–320 ms, and fewer arrays (fresh memory costs page faults)."""
+_TABLE_ALONE_FROM = 1 << 22
+"""From this many runs on, by the hash table even when pandas must be loaded for it (some 0.2 s, about
+what the sort of this many runs costs more than the table)."""
 _KEY = int.from_bytes(os.urandom(8), "little")
 """A key the numbers are mixed with before they go into the hash table (`_grouped_by_table`): this
 process's own, so texts cannot be made to crowd the table's slots (pandas' hash is fixed). The mix is
@@ -186,7 +190,7 @@ def _grouped(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     One sort of (number, run) pairs packed into one 64-bit number: the run in the low bits, so
     each group's runs come out in reading order.
     """
-    if len(numbers) >= _TABLE_FROM:
+    if len(numbers) >= _TABLE_ALONE_FROM or (len(numbers) >= _TABLE_FROM and _pandas_loaded()):
         return _grouped_by_table(numbers)
     run_bits = np.uint64(max(1, len(numbers).bit_length()))
     packed = numbers >> run_bits << run_bits | np.arange(len(numbers), dtype=np.uint64)
@@ -201,6 +205,10 @@ def _grouped(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ids = np.empty(len(numbers), dtype=np.int64)
     ids[order] = number[np.cumsum(fresh) - 1]
     return ids, firsts[by_reading]
+
+
+def _pandas_loaded() -> bool:
+    return "pandas" in sys.modules
 
 
 def _grouped_by_table(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -41,7 +41,8 @@ previous layout (version 1: no checksums) is migrated in place on open, in one t
 any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
-lock, and other processes wait on SQLite's busy timeout. A forked child (multiprocessing's
+lock, and other processes wait on SQLite's busy timeout (`BUSY_TIMEOUT`; opening a new file too, see
+`_switch_to_wal`). A forked child (multiprocessing's
 default start on Linux) gets a connection and a lock of its own at the fork: SQLite forbids
 using the parent's connection there, and a lock a parent thread held at the fork would never be
 released in the child. That keeps each *write* whole; a *turn*
@@ -62,6 +63,7 @@ import math
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -123,6 +125,34 @@ _SYSTEM_ROW = -1
 """The seq the system message's checksum is computed with."""
 
 
+BUSY_TIMEOUT = 30.0
+"""Seconds a write (and opening the file) waits for another connection's write to end before it
+raises `MemoryStoreError` ("database is locked")."""
+WAL_RETRY_PAUSE = 0.005
+"""Seconds between two tries to switch a new file to WAL mode (see `_switch_to_wal`)."""
+
+
+def _switch_to_wal(db: sqlite3.Connection) -> None:
+    """Put the database in WAL mode, waiting up to `BUSY_TIMEOUT` for other connections. SQLite
+    answers the switch with "database is locked" at once, without its busy timeout, while another
+    connection holds the file's write lock in the old mode: two processes opening a new file
+    together (workers started at once) meet that. It is tried again after `WAL_RETRY_PAUSE`;
+    once the file is in WAL mode the switch is a no-op and never waits."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY") or time.monotonic() >= deadline:
+                raise
+        _pause(WAL_RETRY_PAUSE)
+
+
+_pause = time.sleep
+"""How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
+
+
 class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
@@ -151,8 +181,12 @@ class SqliteStore:
         _OPEN.add(self)
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
+        try:
+            _switch_to_wal(db)
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _after_fork(self) -> None:

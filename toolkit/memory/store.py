@@ -34,7 +34,8 @@ that is not a message (not text, not JSON) raises `MemoryStoreError` naming the 
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
 in the home folder, as in a shell. A file that is not an SQLite database raises
-`MemoryStoreError` on open. A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+`MemoryStoreError` on open and is left as it was (one that does not start with SQLite's header is
+refused before SQLite opens it: SQLite would take a 1-byte file for an empty database). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
 memory.db` is a common way to make one). A database of another program (tables, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
@@ -149,6 +150,25 @@ def _switch_to_wal(db: sqlite3.Connection) -> None:
         _pause(WAL_RETRY_PAUSE)
 
 
+_HEADER = b"SQLite format 3\x00"
+"""What every SQLite database file starts with."""
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that holds something but not an SQLite database, before SQLite opens it:
+    SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
+    stray character) for an empty database and writes over it. A 0-byte file is a new store."""
+    try:
+        if not path.is_file():  # missing (a new store), a folder, a pipe (opening it would wait): SQLite says
+            return
+        with open(path, "rb") as file:
+            head = file.read(len(_HEADER))
+    except OSError:  # not readable: SQLite says so
+        return
+    if head and head != _HEADER:
+        raise sqlite3.DatabaseError("file is not a database")
+
+
 _pause = time.sleep
 """How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
 
@@ -175,6 +195,8 @@ class SqliteStore:
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
         self._closed = False
         with self._guard("open"):
+            if self._resolved is not None:
+                _check_header(self.path)
             self._db = self._connect()
             with self._transaction():
                 self._prepare()

@@ -26,3 +26,13 @@ def test_an_empty_file_and_a_store_of_ours_still_open(tmp_path):
     path.touch()
     SqliteStore(path).append("u", [UserMessage(content="hi")])
     assert SqliteStore(path).get("u") == [UserMessage(content="hi")]
+
+
+def test_an_empty_path_is_named_as_such_not_as_the_current_folder():
+    """Before: "cannot open memory database .: unable to open database file (...)", a path never given."""
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore("")
+    assert str(caught.value) == (
+        "SqliteStore(''): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a store that lives "
+        "as long as this object)"
+    )

@@ -181,6 +181,11 @@ class SqliteStore:
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
+        if path == "":  # Path("") is ".", the current folder: the error would name a path never given
+            raise MemoryStoreError(
+                f"SqliteStore({path!r}): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a "
+                "store that lives as long as this object)"
+            )
         self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
         self._lock = threading.Lock()
         self._known: dict[str, _Known] = {}

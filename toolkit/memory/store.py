@@ -68,7 +68,7 @@ import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,6 +96,7 @@ from toolkit.memory.windows import (
     check_messages,
     check_window,
     front_drop,
+    running_change,
 )
 from toolkit.unicode import is_utf8
 
@@ -187,7 +188,7 @@ class SqliteStore:
                 "store that lives as long as this object)"
             )
         self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
-        self._lock = threading.Lock()
+        self._lock: AbstractContextManager[Any] = threading.Lock()
         self._known: dict[str, _Known] = {}
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
         self._row_tokens: dict[str, tuple[Callable[[Message], int] | None, dict[str, int]]] = {}
@@ -368,7 +369,9 @@ class SqliteStore:
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
-            changed = check_messages(change(list(current)), "SqliteStore.update")
+            with running_change(self, "SqliteStore.update", memory_id):
+                result = change(list(current))
+            changed = check_messages(result, "SqliteStore.update")
             encoded = _encoded(_answered(changed, "SqliteStore.update"), "SqliteStore.update")
             self._write_changes(memory_id, current, encoded)
 
@@ -462,6 +465,8 @@ class SqliteStore:
         kept is not what the file holds, so it is dropped."""
         try:
             yield
+        except ConfigurationError:  # refused before anything was written or kept
+            raise
         except BaseException:
             with self._lock:
                 self._forget(memory_id)

@@ -18,7 +18,9 @@ turn leave first. A window too small to hold one round is refused when it is cre
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
 users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
 are stored: anything else given to `add`, `set` or returned by an `update` raises
-`ConfigurationError` before the store is touched.
+`ConfigurationError` before the store is touched. `update(change)` holds the store's lock while
+`change` runs: a `change` that uses the store itself (reads the memory, adds to it) raises
+`ConfigurationError` at once (`running_change`) instead of waiting for that lock forever.
 
 `ChatMemory.lock` belongs to the conversation, not to the object: every `ChatMemory` on one
 store and id shares it (and a `SqliteStore`'s holds across processes: `toolkit.memory.turns`),
@@ -41,8 +43,9 @@ from __future__ import annotations
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -91,7 +94,7 @@ class InMemoryStore:
         self._system_first: set[str] = set()
         """Ids whose list holds no system message after its first message: a new one replaces or
         goes before that first message in O(1), as `with_system` would."""
-        self._lock = threading.Lock()
+        self._lock: AbstractContextManager[Any] = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
         self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
         """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
@@ -180,7 +183,9 @@ class InMemoryStore:
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.update")
         with self._lock:
-            changed = check_messages(change(list(self._data.get(memory_id, ()))), "InMemoryStore.update")
+            with running_change(self, "InMemoryStore.update", memory_id):
+                result = change(list(self._data.get(memory_id, ())))
+            changed = check_messages(result, "InMemoryStore.update")
             self._data[memory_id] = list(changed)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
@@ -245,6 +250,43 @@ class InMemoryStore:
             if count is not None:
                 self._totals[memory_id] = (count, total)
             return True
+
+
+class _ChangeGuard:
+    """A store's lock while `change` runs in its `update` (`running_change`): another thread
+    waits for the lock as before; the thread running `change` is refused at once instead of
+    waiting for itself forever."""
+
+    __slots__ = ("lock", "owner", "where", "memory_id")
+
+    def __init__(self, lock: AbstractContextManager[Any], where: str, memory_id: str) -> None:
+        self.lock, self.owner, self.where, self.memory_id = lock, threading.get_ident(), where, memory_id
+
+    def __enter__(self) -> None:
+        if threading.get_ident() == self.owner:
+            raise ConfigurationError(
+                f"{self.where}({self.memory_id!r}): change used the store while it runs (the store is locked until "
+                "change returns); change must only build the new messages from the list it is given: read what "
+                "else it needs before update, and return new messages instead of adding them"
+            )
+        self.lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.__exit__(None, None, None)
+
+
+@contextmanager
+def running_change(store: Any, where: str, memory_id: str) -> Iterator[None]:
+    """Around `change(current)` in `store.update` (which holds `store._lock`): a call of the
+    store from inside `change` (`memory.messages()`, `memory.add(...)`) raises
+    `ConfigurationError` instead of hanging on the lock its own thread holds. Costs nothing
+    outside `update`: the store's lock is stood in for only while `change` runs."""
+    lock = store._lock
+    store._lock = _ChangeGuard(lock, where, memory_id)
+    try:
+        yield
+    finally:
+        store._lock = lock
 
 
 def message_tokens(message: Message) -> int:
@@ -765,7 +807,8 @@ class ChatMemory:
         return window is not None and in_window is not None and bool(in_window(self.id, tuple(messages), window))
 
     def update(self, change: Callable[[list[Message]], list[Message]]) -> None:
-        """Apply `change(current) -> new` (then the window) in one step of the store."""
+        """Apply `change(current) -> new` (then the window) in one step of the store. `change` works
+        on the list it is given: one that uses the store (`messages()`, `add`) raises `ConfigurationError`."""
         if not callable(change):
             raise ConfigurationError(
                 f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "

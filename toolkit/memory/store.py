@@ -19,8 +19,11 @@ read (`CACHED_MESSAGES` in all) and reads again only after another connection or
 cannot follow changed the conversation; it reads in one snapshot. Each `get` is a new list of
 the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
-byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
-written with JSON `\\u` escapes, losslessly, before anything reaches the database.
+byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`, the two
+halves of an emoji that came in two chunks of a stream) is written with JSON `\\u` escapes,
+losslessly, before anything reaches the database: such a payload starts with a blank and is read
+back without joining two escapes into one character (`_UNJOINED`; the payloads before it are read
+as they always were).
 A tool result's `attributes` and an assistant message's `extra` fields are JSON too: a value
 JSON cannot hold as it is (an object of one's own, bytes that are not UTF-8, NaN or infinity,
 which would come back as None, a key with a lone surrogate) raises `ConfigurationError` naming
@@ -60,8 +63,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.scanner
 import math
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -993,7 +998,50 @@ def _parsed(payload: object) -> Message:
     """The message a stored payload holds; `TypeError` or `ValueError` when it holds none."""
     if not isinstance(payload, str):
         raise TypeError(f"the payload is {type(payload).__name__}, not text")
+    if payload[:1] == _UNJOINED:
+        return load_message(_UNJOINED_DECODER.decode(payload))
     return load_message(json.loads(payload))
+
+
+_UNJOINED = " "
+"""The first character of a payload written with each surrogate code point as an escape of its
+own and every other character as itself (`_encode`): JSON allows the blank before a value, so
+any reader takes it, and `_parsed` reads it without joining two escapes into one character."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_STRING_BODY = re.compile(r'([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
+"""A JSON string's text after its opening quote, up to its closing quote."""
+_STRING_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unjoined_string(text: str, end: int, strict: bool = True) -> tuple[str, int]:
+    """`json`'s string scanner, except that `\\ud83d\\ude00` is two code points, as written: the
+    standard one joins such a pair of escapes into one character (U+1F600)."""
+    found = _STRING_BODY.match(text, end)
+    if found is None:
+        raise json.JSONDecodeError("Unterminated string starting at", text, end - 1)
+    return _STRING_ESCAPE.sub(_unescaped, found[1]), found.end()
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    if escape[1] is not None:
+        return chr(int(escape[1], 16))
+    if escape[2] not in _SIMPLE_ESCAPES:
+        raise json.JSONDecodeError("Invalid \\escape", escape.string, escape.start())
+    return _SIMPLE_ESCAPES[escape[2]]
+
+
+class _UnjoinedDecoder(json.JSONDecoder):
+    """`json.JSONDecoder` reading strings with `_unjoined_string` (its pure-Python scanner: the C
+    one has no such choice). Keys are read as usual: no stored key holds a surrogate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parse_string = _unjoined_string
+        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # typeshed leaves it out
+
+
+_UNJOINED_DECODER = _UnjoinedDecoder()
 
 
 def _split_system(payloads: list[str], encoded: list[tuple[Message, str]]) -> tuple[str | None, list[str]]:
@@ -1031,8 +1079,8 @@ def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
-        return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    except UnicodeEncodeError:  # a surrogate code point: keep it, as an escape read back alone (`_UNJOINED`)
+        return _UNJOINED + _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
     return text
 
 

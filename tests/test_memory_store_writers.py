@@ -3,16 +3,19 @@ started with `spawn`, appending to one conversation id at once (the file new whe
 Every message is there once, each writer's in its own order, every tool result after its call;
 a writer that meets another's lock waits instead of failing."""
 
+import copy
 import multiprocessing
+import pickle
 import sqlite3
 import threading
 
 import pytest
 
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.errors import MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError
 from toolkit.memory import store as store_module
 from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow
 
 ROUNDS = 30
 
@@ -131,3 +134,53 @@ def test_opening_gives_up_after_the_busy_timeout_with_one_typed_line(tmp_path, m
     other.execute("COMMIT")
     other.close()
     assert SqliteStore(path).get("u") == []
+
+
+def _add_in_child(memory, store):
+    with memory.lock:
+        memory.add(UserMessage(content="from the child"))
+    store.append("other", [UserMessage(content="store too")])
+
+
+def test_a_store_and_a_memory_given_to_a_spawned_process_write_the_same_file(tmp_path):
+    """Before: `TypeError: cannot pickle '_thread.lock' object` when the worker started."""
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u", store=store, window=MessageWindow(6))
+    memory.add(UserMessage(content="from the parent"))
+    worker = multiprocessing.get_context("spawn").Process(target=_add_in_child, args=(memory, store))
+    worker.start()
+    worker.join(timeout=120)
+    assert worker.exitcode == 0
+    assert memory.messages() == [UserMessage(content="from the parent"), UserMessage(content="from the child")]
+    assert store.get("other") == [UserMessage(content="store too")]
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (
+            InMemoryStore,
+            "InMemoryStore cannot go to another process: a copy there would not see this process's "
+            "writes, nor this process the copy's",
+        ),
+        (lambda: ChatMemory("u"), "InMemoryStore cannot go to another process"),
+        (
+            lambda: SqliteStore(":memory:"),
+            "SqliteStore(':memory:') cannot go to another process: its database lives in this one",
+        ),
+    ],
+)
+def test_a_store_that_lives_in_this_process_says_so_when_sent_to_another(make, said):
+    with pytest.raises(ConfigurationError) as caught:
+        pickle.dumps(make())
+    assert str(caught.value).startswith(said)
+    assert str(caught.value).endswith("; give the processes a file to share, e.g. SqliteStore('memory.db')")
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_a_shallow_copy_is_still_the_same_store(make):
+    store = make()
+    store.append("u", [UserMessage(content="hi")])
+    copied = copy.copy(store)
+    copied.append("u", [UserMessage(content="again")])
+    assert store.get("u") == copied.get("u") == [UserMessage(content="hi"), UserMessage(content="again")]

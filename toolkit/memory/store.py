@@ -49,7 +49,9 @@ lock, and other processes wait on SQLite's busy timeout (`BUSY_TIMEOUT`; opening
 `_switch_to_wal`). A forked child (multiprocessing's
 default start on Linux) gets a connection and a lock of its own at the fork: SQLite forbids
 using the parent's connection there, and a lock a parent thread held at the fork would never be
-released in the child. That keeps each *write* whole; a *turn*
+released in the child. A store sent to a process started with `spawn` (a worker's argument,
+pickled) goes as its file and is opened there anew; a ":memory:" store cannot go
+(`ConfigurationError`). That keeps each *write* whole; a *turn*
 (several writes: the question, a tool call, its results, the answer) is kept whole by the turn
 lock `turn_lock(memory_id)` gives every `ChatMemory` on this file and id, in every process: a
 record lock on a sidecar file `<database>-turn-lock` (see `toolkit.memory.turns` for why). So
@@ -245,6 +247,22 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
+
+    def __reduce__(self) -> tuple[type[SqliteStore], tuple[str]]:
+        """Sent to another process (a `spawn` worker's argument) as its file: opened there anew,
+        with a connection of its own, as a forked child gets one. ":memory:" cannot go."""
+        if self._resolved is None:
+            raise ConfigurationError(
+                "SqliteStore(':memory:') cannot go to another process: its database lives in this one; give "
+                "the processes a file to share, e.g. SqliteStore('memory.db')"
+            )
+        return (SqliteStore, (str(self._resolved),))
+
+    def __copy__(self) -> SqliteStore:
+        """`copy.copy`, as before `__reduce__`: the same connection, lock and caches."""
+        clone = object.__new__(SqliteStore)
+        clone.__dict__.update(self.__dict__)
+        return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in

@@ -25,6 +25,9 @@ are stored: anything else given to `add`, `set` or returned by an `update` raise
 `ChatMemory.lock` belongs to the conversation, not to the object: every `ChatMemory` on one
 store and id shares it (and a `SqliteStore`'s holds across processes: `toolkit.memory.turns`),
 so two services or two workers on one id take turns instead of interleaving their messages.
+A `ChatMemory` on a `SqliteStore` can be sent to a process started with `spawn` (pickled: its id,
+store and window; its lock there is that process's); an `InMemoryStore` cannot go
+(`ConfigurationError`: a copy would silently part from the original).
 
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do).
 With one, both stores here append and drop whole groups from the front (`append_in_window`):
@@ -101,6 +104,18 @@ class InMemoryStore:
         dropped by every other write: the weight of a long conversation is not counted again."""
         self._handouts = Handouts()
         """The last list `get` gave out per id: given out again when nobody kept or changed it."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise ConfigurationError(
+            "InMemoryStore cannot go to another process: a copy there would not see this process's writes, nor "
+            "this process the copy's; give the processes a file to share, e.g. SqliteStore('memory.db')"
+        )
+
+    def __copy__(self) -> InMemoryStore:
+        """`copy.copy`, as before `__reduce__`: the same conversations and lock."""
+        clone = object.__new__(InMemoryStore)
+        clone.__dict__.update(self.__dict__)
+        return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
@@ -769,6 +784,11 @@ class ChatMemory:
     def __repr__(self) -> str:
         return f"ChatMemory({self.id!r}, window={self.window!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent to another process as its id, store and window (the store says whether it can go:
+        a `SqliteStore` can); its turn lock there is that process's, as one made there would get."""
+        return (_restored_memory, (self.id, self.store, self.window))
+
     def messages(self) -> list[Message]:
         return self.store.get(self.id)
 
@@ -833,6 +853,10 @@ class ChatMemory:
     def clear(self) -> None:
         with self.lock:
             self.store.delete(self.id)
+
+
+def _restored_memory(memory_id: str, store: ChatMemoryStore, window: Window | None) -> ChatMemory:
+    return ChatMemory(memory_id, store=store, window=window)
 
 
 def _merged(current: list[Message], messages: Sequence[Message]) -> list[Message]:

@@ -19,8 +19,11 @@ read (`CACHED_MESSAGES` in all) and reads again only after another connection or
 cannot follow changed the conversation; it reads in one snapshot. Each `get` is a new list of
 the same frozen message records, as `InMemoryStore` gives. Payloads are the
 message's full JSON (attributes included) with sorted keys, so a restart reads back
-byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`) is
-written with JSON `\\u` escapes, losslessly, before anything reaches the database.
+byte-identical data; text that UTF-8 cannot hold (a lone surrogate from `os.fsdecode`, the two
+halves of an emoji that came in two chunks of a stream) is written with JSON `\\u` escapes,
+losslessly, before anything reaches the database: such a payload starts with a blank and is read
+back without joining two escapes into one character (`_UNJOINED`; the payloads before it are read
+as they always were).
 A tool result's `attributes` and an assistant message's `extra` fields are JSON too: a value
 JSON cannot hold as it is (an object of one's own, bytes that are not UTF-8, NaN or infinity,
 which would come back as None, a key with a lone surrogate) raises `ConfigurationError` naming
@@ -34,17 +37,21 @@ that is not a message (not text, not JSON) raises `MemoryStoreError` naming the 
 and the row. An id SQLite cannot store (a lone surrogate) raises `MemoryIdError`, anything but
 messages `ConfigurationError`, both before the database is touched. A path starting with `~` is
 in the home folder, as in a shell. A file that is not an SQLite database raises
-`MemoryStoreError` on open. A 0-byte file is a new, empty store (SQLite treats it so, and `touch
+`MemoryStoreError` on open and is left as it was (one that does not start with SQLite's header is
+refused before SQLite opens it: SQLite would take a 1-byte file for an empty database). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
 memory.db` is a common way to make one). A database of another program (tables, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
 any other version is refused.
 
 The database runs in WAL mode; one connection is shared by the threads of a process behind a
-lock, and other processes wait on SQLite's busy timeout. A forked child (multiprocessing's
+lock, and other processes wait on SQLite's busy timeout (`BUSY_TIMEOUT`; opening a new file too, see
+`_switch_to_wal`). A forked child (multiprocessing's
 default start on Linux) gets a connection and a lock of its own at the fork: SQLite forbids
 using the parent's connection there, and a lock a parent thread held at the fork would never be
-released in the child. That keeps each *write* whole; a *turn*
+released in the child. A store sent to a process started with `spawn` (a worker's argument,
+pickled) goes as its file and is opened there anew; a ":memory:" store cannot go
+(`ConfigurationError`). That keeps each *write* whole; a *turn*
 (several writes: the question, a tool call, its results, the answer) is kept whole by the turn
 lock `turn_lock(memory_id)` gives every `ChatMemory` on this file and id, in every process: a
 record lock on a sidecar file `<database>-turn-lock` (see `toolkit.memory.turns` for why). So
@@ -58,14 +65,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.scanner
 import math
 import os
+import re
 import sqlite3
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,6 +103,7 @@ from toolkit.memory.windows import (
     check_messages,
     check_window,
     front_drop,
+    running_change,
 )
 from toolkit.unicode import is_utf8
 
@@ -123,6 +134,53 @@ _SYSTEM_ROW = -1
 """The seq the system message's checksum is computed with."""
 
 
+BUSY_TIMEOUT = 30.0
+"""Seconds a write (and opening the file) waits for another connection's write to end before it
+raises `MemoryStoreError` ("database is locked")."""
+WAL_RETRY_PAUSE = 0.005
+"""Seconds between two tries to switch a new file to WAL mode (see `_switch_to_wal`)."""
+
+
+def _switch_to_wal(db: sqlite3.Connection) -> None:
+    """Put the database in WAL mode, waiting up to `BUSY_TIMEOUT` for other connections. SQLite
+    answers the switch with "database is locked" at once, without its busy timeout, while another
+    connection holds the file's write lock in the old mode: two processes opening a new file
+    together (workers started at once) meet that. It is tried again after `WAL_RETRY_PAUSE`;
+    once the file is in WAL mode the switch is a no-op and never waits."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY") or time.monotonic() >= deadline:
+                raise
+        _pause(WAL_RETRY_PAUSE)
+
+
+_HEADER = b"SQLite format 3\x00"
+"""What every SQLite database file starts with."""
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that holds something but not an SQLite database, before SQLite opens it:
+    SQLite refuses most such files itself, but takes a 1-byte file (`echo > memory.db`, a
+    stray character) for an empty database and writes over it. A 0-byte file is a new store."""
+    try:
+        if not path.is_file():  # missing (a new store), a folder, a pipe (opening it would wait): SQLite says
+            return
+        with open(path, "rb") as file:
+            head = file.read(len(_HEADER))
+    except OSError:  # not readable: SQLite says so
+        return
+    if head and head != _HEADER:
+        raise sqlite3.DatabaseError("file is not a database")
+
+
+_pause = time.sleep
+"""How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
+
+
 class SqliteStore:
     """`ChatMemoryStore` on one SQLite file (see the module docstring for layout and guarantees)."""
 
@@ -131,8 +189,13 @@ class SqliteStore:
             raise MemoryStoreError(
                 f"SqliteStore({path!r}): the path must be a str or Path without NUL characters, e.g. 'memory.db'"
             )
+        if path == "":  # Path("") is ".", the current folder: the error would name a path never given
+            raise MemoryStoreError(
+                f"SqliteStore({path!r}): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a "
+                "store that lives as long as this object)"
+            )
         self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
-        self._lock = threading.Lock()
+        self._lock: AbstractContextManager[Any] = threading.Lock()
         self._known: dict[str, _Known] = {}
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""
         self._row_tokens: dict[str, tuple[Callable[[Message], int] | None, dict[str, int]]] = {}
@@ -145,14 +208,20 @@ class SqliteStore:
         self._resolved = None if str(path) == ":memory:" else self.path.resolve()
         self._closed = False
         with self._guard("open"):
+            if self._resolved is not None:
+                _check_header(self.path)
             self._db = self._connect()
             with self._transaction():
                 self._prepare()
         _OPEN.add(self)
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=BUSY_TIMEOUT, isolation_level=None)
+        try:
+            _switch_to_wal(db)
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _after_fork(self) -> None:
@@ -178,6 +247,22 @@ class SqliteStore:
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
+
+    def __reduce__(self) -> tuple[type[SqliteStore], tuple[str]]:
+        """Sent to another process (a `spawn` worker's argument) as its file: opened there anew,
+        with a connection of its own, as a forked child gets one. ":memory:" cannot go."""
+        if self._resolved is None:
+            raise ConfigurationError(
+                "SqliteStore(':memory:') cannot go to another process: its database lives in this one; give "
+                "the processes a file to share, e.g. SqliteStore('memory.db')"
+            )
+        return (SqliteStore, (str(self._resolved),))
+
+    def __copy__(self) -> SqliteStore:
+        """`copy.copy`, as before `__reduce__`: the same connection, lock and caches."""
+        clone = object.__new__(SqliteStore)
+        clone.__dict__.update(self.__dict__)
+        return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in
@@ -307,7 +392,9 @@ class SqliteStore:
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
-            changed = check_messages(change(list(current)), "SqliteStore.update")
+            with running_change(self, "SqliteStore.update", memory_id):
+                result = change(list(current))
+            changed = check_messages(result, "SqliteStore.update")
             encoded = _encoded(_answered(changed, "SqliteStore.update"), "SqliteStore.update")
             self._write_changes(memory_id, current, encoded)
 
@@ -401,6 +488,8 @@ class SqliteStore:
         kept is not what the file holds, so it is dropped."""
         try:
             yield
+        except ConfigurationError:  # refused before anything was written or kept
+            raise
         except BaseException:
             with self._lock:
                 self._forget(memory_id)
@@ -927,7 +1016,50 @@ def _parsed(payload: object) -> Message:
     """The message a stored payload holds; `TypeError` or `ValueError` when it holds none."""
     if not isinstance(payload, str):
         raise TypeError(f"the payload is {type(payload).__name__}, not text")
+    if payload[:1] == _UNJOINED:
+        return load_message(_UNJOINED_DECODER.decode(payload))
     return load_message(json.loads(payload))
+
+
+_UNJOINED = " "
+"""The first character of a payload written with each surrogate code point as an escape of its
+own and every other character as itself (`_encode`): JSON allows the blank before a value, so
+any reader takes it, and `_parsed` reads it without joining two escapes into one character."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_STRING_BODY = re.compile(r'([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
+"""A JSON string's text after its opening quote, up to its closing quote."""
+_STRING_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unjoined_string(text: str, end: int, strict: bool = True) -> tuple[str, int]:
+    """`json`'s string scanner, except that `\\ud83d\\ude00` is two code points, as written: the
+    standard one joins such a pair of escapes into one character (U+1F600)."""
+    found = _STRING_BODY.match(text, end)
+    if found is None:
+        raise json.JSONDecodeError("Unterminated string starting at", text, end - 1)
+    return _STRING_ESCAPE.sub(_unescaped, found[1]), found.end()
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    if escape[1] is not None:
+        return chr(int(escape[1], 16))
+    if escape[2] not in _SIMPLE_ESCAPES:
+        raise json.JSONDecodeError("Invalid \\escape", escape.string, escape.start())
+    return _SIMPLE_ESCAPES[escape[2]]
+
+
+class _UnjoinedDecoder(json.JSONDecoder):
+    """`json.JSONDecoder` reading strings with `_unjoined_string` (its pure-Python scanner: the C
+    one has no such choice). Keys are read as usual: no stored key holds a surrogate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parse_string = _unjoined_string
+        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # typeshed leaves it out
+
+
+_UNJOINED_DECODER = _UnjoinedDecoder()
 
 
 def _split_system(payloads: list[str], encoded: list[tuple[Message, str]]) -> tuple[str | None, list[str]]:
@@ -965,8 +1097,8 @@ def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: keep it, as a JSON escape
-        return json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    except UnicodeEncodeError:  # a surrogate code point: keep it, as an escape read back alone (`_UNJOINED`)
+        return _UNJOINED + _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
     return text
 
 

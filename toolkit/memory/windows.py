@@ -18,11 +18,16 @@ turn leave first. A window too small to hold one round is refused when it is cre
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
 users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
 are stored: anything else given to `add`, `set` or returned by an `update` raises
-`ConfigurationError` before the store is touched.
+`ConfigurationError` before the store is touched. `update(change)` holds the store's lock while
+`change` runs: a `change` that uses the store itself (reads the memory, adds to it) raises
+`ConfigurationError` at once (`running_change`) instead of waiting for that lock forever.
 
 `ChatMemory.lock` belongs to the conversation, not to the object: every `ChatMemory` on one
 store and id shares it (and a `SqliteStore`'s holds across processes: `toolkit.memory.turns`),
 so two services or two workers on one id take turns instead of interleaving their messages.
+A `ChatMemory` on a `SqliteStore` can be sent to a process started with `spawn` (pickled: its id,
+store and window; its lock there is that process's); an `InMemoryStore` cannot go
+(`ConfigurationError`: a copy would silently part from the original).
 
 Without a window, `add` appends (O(1) with a store that has `append`, as both stores here do).
 With one, both stores here append and drop whole groups from the front (`append_in_window`):
@@ -41,8 +46,9 @@ from __future__ import annotations
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -91,13 +97,25 @@ class InMemoryStore:
         self._system_first: set[str] = set()
         """Ids whose list holds no system message after its first message: a new one replaces or
         goes before that first message in O(1), as `with_system` would."""
-        self._lock = threading.Lock()
+        self._lock: AbstractContextManager[Any] = threading.Lock()
         self._turn_locks: dict[str, TurnLockLike] = {}
         self._totals: dict[str, tuple[Callable[[Message], int], int]] = {}
         """Id -> (a `TokenWindow`'s count, the tokens of its list), kept by `append_in_window` and
         dropped by every other write: the weight of a long conversation is not counted again."""
         self._handouts = Handouts()
         """The last list `get` gave out per id: given out again when nobody kept or changed it."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise ConfigurationError(
+            "InMemoryStore cannot go to another process: a copy there would not see this process's writes, nor "
+            "this process the copy's; give the processes a file to share, e.g. SqliteStore('memory.db')"
+        )
+
+    def __copy__(self) -> InMemoryStore:
+        """`copy.copy`, as before `__reduce__`: the same conversations and lock."""
+        clone = object.__new__(InMemoryStore)
+        clone.__dict__.update(self.__dict__)
+        return clone
 
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The turn lock of `memory_id` in this store, shared by every `ChatMemory` on it (one per
@@ -180,7 +198,9 @@ class InMemoryStore:
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.update")
         with self._lock:
-            changed = check_messages(change(list(self._data.get(memory_id, ()))), "InMemoryStore.update")
+            with running_change(self, "InMemoryStore.update", memory_id):
+                result = change(list(self._data.get(memory_id, ())))
+            changed = check_messages(result, "InMemoryStore.update")
             self._data[memory_id] = list(changed)
             self._system_first.discard(memory_id)
             self._totals.pop(memory_id, None)
@@ -245,6 +265,43 @@ class InMemoryStore:
             if count is not None:
                 self._totals[memory_id] = (count, total)
             return True
+
+
+class _ChangeGuard:
+    """A store's lock while `change` runs in its `update` (`running_change`): another thread
+    waits for the lock as before; the thread running `change` is refused at once instead of
+    waiting for itself forever."""
+
+    __slots__ = ("lock", "owner", "where", "memory_id")
+
+    def __init__(self, lock: AbstractContextManager[Any], where: str, memory_id: str) -> None:
+        self.lock, self.owner, self.where, self.memory_id = lock, threading.get_ident(), where, memory_id
+
+    def __enter__(self) -> None:
+        if threading.get_ident() == self.owner:
+            raise ConfigurationError(
+                f"{self.where}({self.memory_id!r}): change used the store while it runs (the store is locked until "
+                "change returns); change must only build the new messages from the list it is given: read what "
+                "else it needs before update, and return new messages instead of adding them"
+            )
+        self.lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.__exit__(None, None, None)
+
+
+@contextmanager
+def running_change(store: Any, where: str, memory_id: str) -> Iterator[None]:
+    """Around `change(current)` in `store.update` (which holds `store._lock`): a call of the
+    store from inside `change` (`memory.messages()`, `memory.add(...)`) raises
+    `ConfigurationError` instead of hanging on the lock its own thread holds. Costs nothing
+    outside `update`: the store's lock is stood in for only while `change` runs."""
+    lock = store._lock
+    store._lock = _ChangeGuard(lock, where, memory_id)
+    try:
+        yield
+    finally:
+        store._lock = lock
 
 
 def message_tokens(message: Message) -> int:
@@ -727,6 +784,11 @@ class ChatMemory:
     def __repr__(self) -> str:
         return f"ChatMemory({self.id!r}, window={self.window!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent to another process as its id, store and window (the store says whether it can go:
+        a `SqliteStore` can); its turn lock there is that process's, as one made there would get."""
+        return (_restored_memory, (self.id, self.store, self.window))
+
     def messages(self) -> list[Message]:
         return self.store.get(self.id)
 
@@ -765,7 +827,8 @@ class ChatMemory:
         return window is not None and in_window is not None and bool(in_window(self.id, tuple(messages), window))
 
     def update(self, change: Callable[[list[Message]], list[Message]]) -> None:
-        """Apply `change(current) -> new` (then the window) in one step of the store."""
+        """Apply `change(current) -> new` (then the window) in one step of the store. `change` works
+        on the list it is given: one that uses the store (`messages()`, `add`) raises `ConfigurationError`."""
         if not callable(change):
             raise ConfigurationError(
                 f"ChatMemory.update: change must be a function of the current messages returning the new ones, not "
@@ -790,6 +853,10 @@ class ChatMemory:
     def clear(self) -> None:
         with self.lock:
             self.store.delete(self.id)
+
+
+def _restored_memory(memory_id: str, store: ChatMemoryStore, window: Window | None) -> ChatMemory:
+    return ChatMemory(memory_id, store=store, window=window)
 
 
 def _merged(current: list[Message], messages: Sequence[Message]) -> list[Message]:

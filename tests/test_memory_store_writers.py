@@ -1,0 +1,186 @@
+"""`SqliteStore` with several writers on one file: two stores in two threads, and processes
+started with `spawn`, appending to one conversation id at once (the file new when they start).
+Every message is there once, each writer's in its own order, every tool result after its call;
+a writer that meets another's lock waits instead of failing."""
+
+import copy
+import multiprocessing
+import pickle
+import sqlite3
+import threading
+
+import pytest
+
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.memory import store as store_module
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow
+
+ROUNDS = 30
+
+
+def _write(path, name, start=None):
+    """One writer's messages: a question, a call and its result in two appends, a call and its
+    result in one, ROUNDS times over."""
+    if start is not None:
+        start.wait()
+    store = SqliteStore(path)
+    for i in range(ROUNDS):
+        call = f"{name}-{i}"
+        asked = AssistantMessage(tool_calls=(ToolCall(id=call, name="f"),))
+        answer = ToolResultMessage(tool_call_id=call, content=call)
+        store.append("shared", [UserMessage(content=call)])
+        store.append("shared", [asked])
+        store.append("shared", [answer])
+        store.append("shared", [asked.model_copy(update={"tool_calls": (ToolCall(id=call + "b", name="f"),)})])
+        store.append("shared", [ToolResultMessage(tool_call_id=call + "b", content=call + "b")])
+    store.close()
+
+
+def _expected(name):
+    for i in range(ROUNDS):
+        call = f"{name}-{i}"
+        yield ("user", call)
+        yield ("assistant", call)
+        yield ("tool", call)
+        yield ("assistant", call + "b")
+        yield ("tool", call + "b")
+
+
+def _key(message):
+    if isinstance(message, UserMessage):
+        return ("user", message.content)
+    if isinstance(message, AssistantMessage):
+        return ("assistant", message.tool_calls[0].id)
+    return ("tool", message.tool_call_id)
+
+
+def _check(path, names):
+    keys = [_key(m) for m in SqliteStore(path).get("shared")]
+    assert len(keys) == len(set(keys)) == 5 * ROUNDS * len(names)
+    for name in names:
+        assert [k for k in keys if k[1].split("-")[0] == name] == list(_expected(name))
+
+
+def test_two_stores_in_two_threads_on_a_new_file_lose_nothing(tmp_path):
+    path, start, errors = tmp_path / "m.db", threading.Barrier(2), []
+
+    def writer(name):
+        try:
+            _write(path, name, start)
+        except Exception as exc:  # surfaced below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    _check(path, ("a", "b"))
+
+
+def test_spawned_processes_opening_a_new_file_at_once_lose_nothing(tmp_path):
+    """Before: now and then one worker died at once with "cannot open memory database ...:
+    database is locked", its messages never written (SQLite's switch to WAL mode does not wait)."""
+    context = multiprocessing.get_context("spawn")
+    path, names = tmp_path / "m.db", ("a", "b", "c")
+    start = context.Barrier(len(names))
+    workers = [context.Process(target=_write, args=(path, name, start)) for name in names]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [worker.exitcode for worker in workers] == [0, 0, 0]
+    _check(path, names)
+
+
+def test_opening_waits_while_another_connection_holds_the_write_lock_of_a_new_file(tmp_path, monkeypatch):
+    """Before: "cannot open memory database ...: database is locked" at once, although the busy
+    timeout promises a wait: SQLite answers a switch to WAL mode that way without waiting."""
+    path = tmp_path / "m.db"
+    path.touch()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process, mid-way through making the file
+    waits = []
+
+    def pause(seconds):
+        waits.append(seconds)
+        if other.in_transaction:
+            other.execute("COMMIT")
+
+    monkeypatch.setattr(store_module, "_pause", pause, raising=False)
+    store = SqliteStore(path)
+    store.append("u", [UserMessage(content="hi")])
+    assert SqliteStore(path).get("u") == [UserMessage(content="hi")]
+    assert len(waits) == 1
+    other.close()
+
+
+def test_opening_gives_up_after_the_busy_timeout_with_one_typed_line(tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    path.touch()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.0, raising=False)
+    monkeypatch.setattr(store_module, "_pause", lambda seconds: None, raising=False)
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"cannot open memory database {path}: database is locked (check that the path names a file you may "
+        "write, in a folder that exists, on a disk with room, not locked)"
+    )
+    other.execute("COMMIT")
+    other.close()
+    assert SqliteStore(path).get("u") == []
+
+
+def _add_in_child(memory, store):
+    with memory.lock:
+        memory.add(UserMessage(content="from the child"))
+    store.append("other", [UserMessage(content="store too")])
+
+
+def test_a_store_and_a_memory_given_to_a_spawned_process_write_the_same_file(tmp_path):
+    """Before: `TypeError: cannot pickle '_thread.lock' object` when the worker started."""
+    store = SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u", store=store, window=MessageWindow(6))
+    memory.add(UserMessage(content="from the parent"))
+    worker = multiprocessing.get_context("spawn").Process(target=_add_in_child, args=(memory, store))
+    worker.start()
+    worker.join(timeout=120)
+    assert worker.exitcode == 0
+    assert memory.messages() == [UserMessage(content="from the parent"), UserMessage(content="from the child")]
+    assert store.get("other") == [UserMessage(content="store too")]
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (
+            InMemoryStore,
+            "InMemoryStore cannot go to another process: a copy there would not see this process's "
+            "writes, nor this process the copy's",
+        ),
+        (lambda: ChatMemory("u"), "InMemoryStore cannot go to another process"),
+        (
+            lambda: SqliteStore(":memory:"),
+            "SqliteStore(':memory:') cannot go to another process: its database lives in this one",
+        ),
+    ],
+)
+def test_a_store_that_lives_in_this_process_says_so_when_sent_to_another(make, said):
+    with pytest.raises(ConfigurationError) as caught:
+        pickle.dumps(make())
+    assert str(caught.value).startswith(said)
+    assert str(caught.value).endswith("; give the processes a file to share, e.g. SqliteStore('memory.db')")
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_a_shallow_copy_is_still_the_same_store(make):
+    store = make()
+    store.append("u", [UserMessage(content="hi")])
+    copied = copy.copy(store)
+    copied.append("u", [UserMessage(content="again")])
+    assert store.get("u") == copied.get("u") == [UserMessage(content="hi"), UserMessage(content="again")]

@@ -42,6 +42,7 @@ def fill(field: dict, text: str = TEXT):
         (r"^(?:\+?1[-. ]?)?\(?\d{3}\)?[-. ]?\d{3}[-. ]?\d{4}$", "0000000000"),
         (r"^[\u4e00-\u9fff]{2}$", "一一"),
         (r"^\S+\s\S+$", "a a"),
+        (r"^[\x00-\U0010ffff]{3}$", "AAA"),
     ],
 )
 def test_a_string_is_built_to_match_its_pattern(pattern, made):
@@ -163,6 +164,13 @@ def test_when_too_few_values_exist_the_last_is_repeated_to_reach_min_items():
 )
 def test_constrained_string_items_are_made_from_their_schema_not_the_search_terms(items, made):
     assert fill({"type": "array", "items": items, "minItems": 2}) == made
+
+
+def test_a_multiple_of_a_tiny_step_between_huge_bounds_is_no_crash():
+    # math.ceil(1e308 / 1e-300) raised OverflowError: the gateway answered 500
+    number = {"type": "number", "minimum": -1e308, "maximum": 1e308, "multipleOf": 1e-300}
+    assert fill(number) == 1
+    assert len(fill({"type": "array", "items": number, "minItems": 2, "uniqueItems": True})) == 2
 
 
 def test_without_unique_items_padding_still_repeats():

@@ -659,7 +659,12 @@ def _numbers(schema: dict[str, Any], kind: str, base: Any) -> Iterator[int | flo
     for i in range(1, _MAX_ITEMS + 1):
         for go, candidate in ((up, base + i * step), (down, base - i * step)):
             candidate = round(candidate, 12)
-            if go and _within(candidate, schema) and (kind == "number" or float(candidate).is_integer()):
+            if (
+                go
+                and math.isfinite(candidate)
+                and _within(candidate, schema)
+                and (kind == "number" or candidate % 1 == 0)
+            ):
                 yield int(candidate) if float(candidate).is_integer() else candidate
         up = up and _below_top(base + i * step, schema)
         down = down and _above_floor(base - i * step, schema)
@@ -783,8 +788,15 @@ def _within(number: float, schema: dict[str, Any]) -> bool:
         or (high is not None and number > high)
         or (x_low is not None and number <= x_low)
         or (x_high is not None and number >= x_high)
-        or (step is not None and step > 0 and abs(number / step - round(number / step)) > 1e-9)
+        or (step is not None and step > 0 and not _multiple(number, step))
     )
+
+
+def _multiple(number: float, step: float) -> bool:
+    """Whether `number` is a multiple of `step` (to a billionth of a step). Not when the quotient
+    overflows a double (`1e308` over `multipleOf: 1e-300`): no double says, and rounding it raised."""
+    quotient = number / step
+    return math.isfinite(quotient) and abs(quotient - round(quotient)) <= 1e-9
 
 
 _NOT_PLAIN = frozenset(("enum", "const", "anyOf", "oneOf", "pattern", "format", "minLength", "maxLength"))
@@ -811,7 +823,8 @@ def _bounded(schema: dict[str, Any], kind: str) -> int | float:
     candidates = [c for c in tried if c is not None]
     step = _bound(schema, "multipleOf")
     if step is not None and step > 0:
-        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates] + [step]
+        # a candidate whose quotient overflows (a bound of 1e308, a step of 1e-300) has no multiple to round to
+        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates if math.isfinite(c / step)] + [step]
     for candidate in candidates:
         if kind == "integer":
             candidate = math.ceil(candidate)

@@ -216,7 +216,8 @@ def _members(items: list[tuple[Any, Any]]) -> tuple[str, ...]:
     for op, av in items:
         if op is _c.LITERAL:
             found.append(chr(av))
-        elif op is _c.RANGE:
+        elif op is _c.RANGE:  # the pool's printable characters in it first (`[\x00-\x7f]`: not a NUL)
+            found += [ch for ch in _POOL if av[0] <= ord(ch) <= av[1]]
             found += [chr(code) for code in range(av[0], min(av[1], av[0] + _MAX_OPTIONS) + 1)]
         elif op is _c.CATEGORY and str(av) in _CATEGORIES:
             found += _CATEGORIES[str(av)]

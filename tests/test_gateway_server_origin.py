@@ -30,8 +30,8 @@ def origin_error(origin: str) -> dict:
 def host_error(host: str) -> dict:
     return {
         "message": f"Host {host!r} may not call this gateway: on this machine's loopback interface it answers "
-        "requests to localhost, 127.0.0.1 or [::1] (any port), so that a web page whose domain name points at "
-        "127.0.0.1 cannot reach it.",
+        "requests to localhost or an IP address such as 127.0.0.1 (any port), so that a web page whose domain name "
+        "points at 127.0.0.1 cannot reach it.",
         "type": "invalid_request_error",
         "param": None,
         "code": "host_not_allowed",
@@ -104,6 +104,7 @@ def test_a_request_that_arrived_on_another_address_may_name_any_host():
 def test_the_real_server_refuses_a_rebound_host_and_answers_its_own():
     with running_gateway() as url:
         assert httpx.get(url + "/models").status_code == 200
+        assert httpx.get(url.replace("127.0.0.1", "localhost") + "/models").status_code == 200
         response = httpx.get(url + "/models", headers={"host": "rebind.example:18083"})
         assert response.json() == {"error": host_error("rebind.example:18083")}
 
@@ -111,7 +112,8 @@ def test_the_real_server_refuses_a_rebound_host_and_answers_its_own():
 @pytest.mark.parametrize(
     ("host", "local"),
     [("localhost", True), ("127.9.9.9:1", True), ("[::1]:0", True), ("[::1]x", False), ("::1", False)]
-    + [("0.0.0.0:80", False), ("10.0.0.1", False), ("[::2]", False), ("localhost:", True), ("", False)],
+    + [("0.0.0.0:80", True), ("10.0.0.1", True), ("[::2]", True), ("localhost:", True), ("", False)]
+    + [("my.localhost", False), ("127.0.0.1.nip.io", False), ("localhost.", False), ("[::1", False)],
 )
 def test_local_host(host, local):
     assert server.local_host(host) is local

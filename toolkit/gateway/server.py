@@ -27,10 +27,11 @@ it; refusing its preflight is not enough, as a browser sends a "simple" cross-si
 the gateway reads `application/json` only, which every SDK sends (and which a page may send only
 after a preflight). Requests without an `Origin` (SDKs, curl) pass. Against DNS rebinding (a site
 whose name first points at its own server, then at 127.0.0.1, so that its page's requests are
-same-origin and carry its own name), a request that arrived on a loopback address must name this
-machine in its `Host` header — `localhost`, `127.0.0.1`, `[::1]` (any loopback address), any
-port — or gets a 403 (`host_not_allowed`), as Jupyter server does; a request that arrived on
-another address (a gateway served on 0.0.0.0 and reached from the network) may name any host.
+same-origin and carry its own name), a request that arrived on a loopback address must have
+`localhost` or an IP address (`127.0.0.1`, `[::1]`, `0.0.0.0`; no rebinding goes without a name)
+as its `Host`, any port, or gets a 403 (`host_not_allowed`), as Jupyter server checks; a request
+that arrived on another address (a gateway served on 0.0.0.0 and reached from the network) may
+name any host.
 Cost for an SDK's request: one lookup of `origin` and one of `Host` in a set of the hosts met.
 
 Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
@@ -255,8 +256,8 @@ class GatewayApp:
             return None
         message = (
             f"Host {host[:100]!r} may not call this gateway: on this machine's loopback interface it answers "
-            "requests to localhost, 127.0.0.1 or [::1] (any port), so that a web page whose domain name "
-            "points at 127.0.0.1 cannot reach it."
+            "requests to localhost or an IP address such as 127.0.0.1 (any port), so that a web page whose "
+            "domain name points at 127.0.0.1 cannot reach it."
         )
         return {"message": message, "type": "invalid_request_error", "param": None, "code": "host_not_allowed"}
 
@@ -278,33 +279,39 @@ def local_origin(origin: str) -> bool:
 
 
 def local_host(host: str) -> bool:
-    """Whether a `Host` header names this machine: `localhost` or a loopback address (`127.0.0.1`,
-    any of 127.0.0.0/8, `[::1]`), with or without a port."""
+    """Whether a `Host` header may reach the gateway on loopback: `localhost` or an IP address
+    (`127.0.0.1`, `[::1]`, `0.0.0.0`, which a client may connect to), with or without a port. DNS
+    rebinding needs a domain name, so an address is never one; any other name is refused."""
     name, port = _host_port(host)
     if not (port == "" or port.isdigit()):
         return False
     name = name.lower()
-    if name in _LOCAL_HOSTS:
-        return True
-    return _loopback_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+    return name == "localhost" or _address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
 
 
 def _host_port(rest: str) -> tuple[str, str]:
     """`host[:port]` as (host, port); an IPv6 host keeps its brackets (its own colons are inside
-    them). A bracket followed by anything but a colon is no host: ("", "")."""
+    them). A bracket not closed, or followed by anything but a colon, is no host: ("", "")."""
     if rest.startswith("["):
-        inside, _, tail = rest.partition("]")
-        if tail and not tail.startswith(":"):
+        inside, closed, tail = rest.partition("]")
+        if not closed or (tail and not tail.startswith(":")):
             return "", ""
         return inside + "]", tail[1:]
     host, _, port = rest.partition(":")
     return host, port
 
 
+def _address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=64)
 def _loopback_address(address: str) -> bool:
-    """Whether `address` is an IP address of the loopback interface (not a name: names are looked up
-    by nobody here)."""
+    """Whether `address` (a connection's own address) is on the loopback interface."""
     try:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:

@@ -121,7 +121,8 @@ def unique(items: dict, count: int, **more) -> list:
         ({"type": "string", "format": "date"}, 3, ["2026-01-01", "2026-01-02", "2026-01-03"]),
         ({"type": "string", "pattern": r"^[A-Z]{2}\d$"}, 3, ["AA0", "AA1", "AA2"]),
         ({"type": "string"}, 5, ["look", "order", "tomorrow", "tomorrow 2", "tomorrow 3"]),
-        ({"type": "string", "maxLength": 1}, 3, ["p", "a", "b"]),
+        ({"type": "string", "maxLength": 1}, 3, ["p", "2", "3"]),
+        ({"type": "string", "minLength": 2, "maxLength": 2}, 3, ["pl", "p2", "p3"]),
     ],
 )
 def test_padded_items_are_distinct(items, count, made):

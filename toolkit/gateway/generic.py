@@ -706,7 +706,7 @@ def _strings(schema: dict[str, Any], base: str) -> Iterator[str]:
         yield from (_format_variant(fmt, k) for k in range(1, _MAX_ITEMS))
         return
     for k in range(2, _MAX_ITEMS):
-        tail = f" {k}"
+        tail = f" {k}" if high is None or len(base) + len(str(k)) + 1 <= high else str(k)  # cut: "p2", not " 2"
         text = (base[: max(0, high - len(tail))] if high is not None else base) + tail
         if high is not None and len(text) > high:
             break

@@ -23,10 +23,11 @@ its last item repeated; with `uniqueItems` with other values instead (`_Filler.v
 other members, `true` after `false`, integers and numbers stepped by `multipleOf` or 1 within the
 bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
 string, a word with a number after it; an object with one property varied); when the schema has
-too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer is valid. `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and
-tuples (`prefixItems`, each place its own schema) are followed. A `$ref` back to a schema being filled
-(a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
-`minItems` asks), an `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
+too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
+`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, each
+place its own schema) are followed. A `$ref` back to a schema being filled (a tree's children, a
+chain's next link) is not filled again: an array of it is empty (unless `minItems` asks), an
+`anyOf` takes another choice or null. A string of a `format` OpenAI's strict
 mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
 text, else a fixed value of that format (`_FORMATS`): never the user's words, which no date is.
 

@@ -13,11 +13,21 @@ from the text when one fits (the `[generic.facts]` regexes, chosen by the parame
 `format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
-the user's own words (strings), the search terms (arrays of strings), a number from the
-text within bounds, `false`. `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and
-tuples (`prefixItems`, each place its own schema) are followed. A `$ref` back to a schema being filled
-(a tree's children, a chain's next link) is not filled again: an array of it is empty (unless
-`minItems` asks), an `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
+the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
+choice, pattern, format or length; other items are made from their schema), a number from the
+text within bounds, `false`. A string with a `pattern` keeps its value when `re.search` finds the
+pattern in it, else takes a short string built from the pattern (`toolkit.gateway.patterned`;
+the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
+does not compile or would build over 1,000 characters). An array is padded up to `minItems` with
+its last item repeated; with `uniqueItems` with other values instead (`_Filler.variants`: an enum's
+other members, `true` after `false`, integers and numbers stepped by `multipleOf` or 1 within the
+bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
+string, a word with a number after it; an object with one property varied); when the schema has
+too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
+`$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, each
+place its own schema) are followed. A `$ref` back to a schema being filled (a tree's children, a
+chain's next link) is not filled again: an array of it is empty (unless `minItems` asks), an
+`anyOf` takes another choice or null. A string of a `format` OpenAI's strict
 mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
 text, else a fixed value of that format (`_FORMATS`): never the user's words, which no date is.
 
@@ -47,9 +57,13 @@ from __future__ import annotations
 import functools
 import math
 import re
-from itertools import filterfalse
+from collections.abc import Iterator
+from datetime import date, timedelta
+from ipaddress import IPv4Address
+from itertools import chain, filterfalse, islice
 from typing import Any, NamedTuple
 
+from toolkit.gateway.patterned import compiled, pattern_string, risky
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.search.keyword import clean_terms, score_text
 
@@ -434,29 +448,81 @@ class _Filler:
         raw = schema.get("items", {})
         prefix = schema.get("prefixItems")
         if isinstance(prefix, list) and prefix:
-            return self.places(prefix, raw, low, name, depth)
+            return self.places(prefix, raw, low, name, depth, schema)
         if low == 0 and self.recursive(raw):  # a tree's children: none, not a tree down to the depth limit
             return []
         items = self.resolve(raw, depth + 1)
         each = raw if isinstance(raw, dict) and "$ref" in raw else items  # a `$ref` as it is: `value` opens it
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
-        labelled = self.labelled(name)
-        if _kind(items) == "string" and not items.get("enum") and labelled is not None:
+        # A plain string's items are the user's search terms; a constrained one (an enum, a pattern, a
+        # length, a choice) is made from its schema, as a lone string would be.
+        plain = _kind(items) == "string" and _NOT_PLAIN.isdisjoint(items)
+        labelled = self.labelled(name) if plain else None
+        if labelled is not None:
             values: list[Any] = [labelled]
-        elif _kind(items) == "string" and not items.get("enum") and not _pattern(items):
+        elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
             values = [self.value(each, name, depth + 1)]
-        while len(values) < low:
-            values.append(values[-1] if values else self.value(each, name, depth + 1))
+        if len(values) < low:
+            base = values[-1] if values else self.value(each, name, depth + 1)
+            values = self.padded(values, base, each, low, name, depth, schema)
         return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
 
-    def places(self, prefix: list[Any], items: Any, low: int, name: str, depth: int) -> list[Any]:
+    def padded(
+        self, values: list[Any], base: Any, each: Any, low: int, name: str, depth: int, schema: dict[str, Any]
+    ) -> list[Any]:
+        """`values` made `low` long with `base` (a value of the items' schema `each`) repeated, or, when
+        the array's `schema` has `uniqueItems`, with `base` and other values of `each` (`variants`) that
+        are not in `values` yet. When `each` has too few (an enum of 2, bounds 1 to 2, a const), `base`
+        is repeated to reach `minItems` anyway: no answer could be valid, and a short one fails too."""
+        values = list(values)
+        if schema.get("uniqueItems") is True:
+            seen = {_key(v) for v in values}
+            for other in islice(chain((base,), self.variants(each, base, name, depth + 1)), 2 * low + 64):
+                if len(values) >= low:
+                    break
+                if _key(other) not in seen:
+                    seen.add(_key(other))
+                    values.append(other)
+        while len(values) < low:
+            values.append(base)
+        return values
+
+    def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]:
+        """Values of `schema` besides `base`, in order (some may equal values made already: the caller
+        skips them): an enum's members, `false` and `true`, numbers near `base` within the bounds, strings
+        made from `base` or from the `pattern` or `format`, an object with one property varied.
+        Nothing for a `const`, a `null` or an array."""
+        if self.spent() or depth > _MAX_DEPTH:
+            return
+        schema = self.resolve(schema, depth)
+        choices = schema.get("anyOf") or schema.get("oneOf")
+        if "const" in schema:
+            return
+        if isinstance(choices, list) and choices:
+            yield from self.variants(self.choice(choices, depth), base, name, depth + 1)
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            yield from schema["enum"][:_MAX_ENUM_VALUES]
+        elif (kind := _kind(schema)) == "boolean":
+            yield from (False, True)
+        elif kind in ("integer", "number"):
+            yield from _numbers(schema, kind, base)
+        elif kind == "string":
+            yield from _strings(schema, base if isinstance(base, str) else name)
+        elif kind == "object" and isinstance(base, dict):
+            for key, sub in self.required(schema):
+                if key in base:
+                    yield from ({**base, key: other} for other in self.variants(sub, base[key], key, depth + 1))
+
+    def places(
+        self, prefix: list[Any], items: Any, low: int, name: str, depth: int, schema: dict[str, Any]
+    ) -> list[Any]:
         """A tuple (`prefixItems`, as pydantic writes `tuple[int, str]`): each place filled from its
         own schema, then `items` for the places `minItems` asks beyond them."""
         values = [self.value(place, name, depth + 1) for place in prefix[:_MAX_ITEMS]]
         if len(values) < low and isinstance(items, dict):
-            values += [self.value(items, name, depth + 1)] * (low - len(values))
+            values = self.padded(values, self.value(items, name, depth + 1), items, low, name, depth, schema)
         return values
 
     def number(self, schema: dict[str, Any], kind: str, name: str) -> int | float:
@@ -478,6 +544,14 @@ class _Filler:
         return _bounded(schema, kind)
 
     def string(self, schema: dict[str, Any], name: str) -> str:
+        value = self.made_string(schema, name)
+        if "pattern" in schema:  # else the common case: any string will do
+            value = _matching(schema, value)
+        return value
+
+    def made_string(self, schema: dict[str, Any], name: str) -> str:
+        """A string for `schema` from the text, its `default`, an example or its format, else the
+        user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
         fact = self.fact(name, wanted)
         if fact is not None:
@@ -540,6 +614,132 @@ class _Filler:
         return self._facts[fact]
 
 
+def _matching(schema: dict[str, Any], value: str) -> str:
+    """`value` if the schema's `pattern` is found in it (`re.search`, as JSON Schema reads it), else a
+    string built to match it and the schema's lengths (`toolkit.gateway.patterned`), else `value`
+    (a pattern that does not compile, or that the builder cannot build). A `risky` pattern is not
+    searched for in `value` (the user's words could make it backtrack for minutes): one is built."""
+    pattern = schema["pattern"]
+    checker = compiled(pattern) if isinstance(pattern, str) else None
+    if checker is None or (not risky(pattern) and checker.search(value)):
+        return value
+    low, high = _lengths(schema)
+    return pattern_string(pattern, 0, low, high) or value
+
+
+def _lengths(schema: dict[str, Any]) -> tuple[int, int | None]:
+    low, high = schema.get("minLength"), schema.get("maxLength")
+    return (
+        min(low, _MAX_CHARS) if type(low) is int and low > 0 else 0,
+        high if type(high) is int and high >= 0 else None,
+    )
+
+
+def _key(value: Any) -> Any:
+    """`value` as JSON Schema's `uniqueItems` compares it: `1` and `1.0` alike, `true` and `1` not."""
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, _key(v)) for k, v in value.items()))
+    return ("string", value) if isinstance(value, str) else ("other", repr(value))
+
+
+def _numbers(schema: dict[str, Any], kind: str, base: Any) -> Iterator[int | float]:
+    """Numbers `schema` allows besides `base`: `base` plus and minus steps of `multipleOf` (else 1),
+    nearest first, while within the bounds; then, for a `number` between two bounds closer than a
+    step (`gt=0, lt=1`), points dividing that range (halves, quarters, ...)."""
+    if not isinstance(base, (int, float)) or isinstance(base, bool):
+        base = _bounded(schema, kind)
+    step = _bound(schema, "multipleOf")
+    step = step if step is not None and step > 0 else 1
+    up = down = True
+    for i in range(1, _MAX_ITEMS + 1):
+        for go, candidate in ((up, base + i * step), (down, base - i * step)):
+            candidate = round(candidate, 12)
+            if (
+                go
+                and math.isfinite(candidate)
+                and _within(candidate, schema)
+                and (kind == "number" or candidate % 1 == 0)
+            ):
+                yield int(candidate) if float(candidate).is_integer() else candidate
+        up = up and _below_top(base + i * step, schema)
+        down = down and _above_floor(base - i * step, schema)
+        if not (up or down):
+            break
+    low, high, x_low, x_high = (_bound(schema, key) for key in _BOUNDS)
+    floor, ceiling = (low if x_low is None else x_low), (high if x_high is None else x_high)
+    if kind == "number" and _bound(schema, "multipleOf") is None and floor is not None and ceiling is not None:
+        for power in range(2, 21):
+            parts = 1 << power
+            for j in range(1, parts, 2):
+                candidate = floor + (ceiling - floor) * j / parts
+                if _within(candidate, schema):
+                    yield candidate
+
+
+def _below_top(number: float, schema: dict[str, Any]) -> bool:
+    high, x_high = _bound(schema, "maximum"), _bound(schema, "exclusiveMaximum")
+    return (high is None or number <= high) and (x_high is None or number < x_high)
+
+
+def _above_floor(number: float, schema: dict[str, Any]) -> bool:
+    low, x_low = _bound(schema, "minimum"), _bound(schema, "exclusiveMinimum")
+    return (low is None or number >= low) and (x_low is None or number > x_low)
+
+
+def _strings(schema: dict[str, Any], base: str) -> Iterator[str]:
+    """Strings `schema` allows besides `base`: the `pattern`'s strings in order, else the `format`'s
+    values (another day, another address), else `base` with a number after it (`order 2`, cut to
+    `maxLength`), then single characters, for a `maxLength` too short for that."""
+    low, high = _lengths(schema)
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and compiled(pattern) is not None:
+        made = (pattern_string(pattern, k, low, high) for k in range(_MAX_ITEMS))
+        yield from (text for text in made if text is not None)
+        return
+    fmt = schema.get("format")
+    if fmt in _FORMATS:
+        yield from (_format_variant(fmt, k) for k in range(1, _MAX_ITEMS))
+        return
+    for k in range(2, _MAX_ITEMS):
+        tail = f" {k}" if high is None or len(base) + len(str(k)) + 1 <= high else str(k)  # cut: "p2", not " 2"
+        text = (base[: max(0, high - len(tail))] if high is not None else base) + tail
+        if high is not None and len(text) > high:
+            break
+        yield text + "_" * (low - len(text))
+    if high is not None:
+        yield from (ch.ljust(min(low, high), "_") for ch in _ALNUM)
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _format_variant(fmt: str, k: int) -> str:
+    """The `k`-th other value of format `fmt` (k >= 1; `_FORMATS` has the first)."""
+    day = (_FIRST_DAY + timedelta(days=k)).isoformat()
+    made = {
+        "date": lambda: day,
+        "date-time": lambda: f"{day}T00:00:00Z",
+        "time": lambda: f"{k // 3600 % 24:02}:{k // 60 % 60:02}:{k % 60:02}Z",
+        "duration": lambda: f"P{k + 1}D",
+        "email": lambda: f"user{k}@example.com",
+        "hostname": lambda: f"host{k}.example.com",
+        "ipv4": lambda: str(IPv4Address(0xC0000201 + k)),
+        "ipv6": lambda: f"2001:db8::{k + 1:x}",
+        "uuid": lambda: f"00000000-0000-4000-8000-{k:012x}",
+        "uri": lambda: f"https://example.com/{k}",
+    }
+    return made[fmt]()
+
+
+_FIRST_DAY = date(2026, 1, 1)
+
+
 def _group(match: re.Match[str]) -> str:
     """The first group that matched (the whole match if the pattern has none)."""
     return next((g for g in match.groups() if g is not None), match.group(0))
@@ -589,9 +789,19 @@ def _within(number: float, schema: dict[str, Any]) -> bool:
         or (high is not None and number > high)
         or (x_low is not None and number <= x_low)
         or (x_high is not None and number >= x_high)
-        or (step is not None and step > 0 and abs(number / step - round(number / step)) > 1e-9)
+        or (step is not None and step > 0 and not _multiple(number, step))
     )
 
+
+def _multiple(number: float, step: float) -> bool:
+    """Whether `number` is a multiple of `step` (to a billionth of a step). Not when the quotient
+    overflows a double (`1e308` over `multipleOf: 1e-300`): no double says, and rounding it raised."""
+    quotient = number / step
+    return math.isfinite(quotient) and abs(quotient - round(quotient)) <= 1e-9
+
+
+_NOT_PLAIN = frozenset(("enum", "const", "anyOf", "oneOf", "pattern", "format", "minLength", "maxLength"))
+"""What makes a string's schema ask more than any string: its array's items are then made from it."""
 
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 
@@ -614,7 +824,8 @@ def _bounded(schema: dict[str, Any], kind: str) -> int | float:
     candidates = [c for c in tried if c is not None]
     step = _bound(schema, "multipleOf")
     if step is not None and step > 0:
-        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates] + [step]
+        # a candidate whose quotient overflows (a bound of 1e308, a step of 1e-300) has no multiple to round to
+        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates if math.isfinite(c / step)] + [step]
     for candidate in candidates:
         if kind == "integer":
             candidate = math.ceil(candidate)

@@ -13,20 +13,38 @@ answers a CORS preflight (`OPTIONS`) from a page served on this machine — an `
 or `https://` `localhost`, `127.0.0.1` or `[::1]`, any port (not `null`, which a sandboxed frame of
 any site sends: serve a page from a file over `python -m http.server`) — with 204 and the CORS
 headers (the methods, the headers the page asked for), and tags every answer to such a page with
-`Access-Control-Allow-Origin` (and exposes `x-request-id` and `retry-after`). A page from any other site gets a 403 to its preflight and no CORS header: the
-gateway listens on loopback so that only this machine uses it, and a site the learner happens to
-open must not drive it (consume its fault schedule, read its replies). vLLM and LiteLLM allow
+`Access-Control-Allow-Origin` (and exposes `x-request-id` and `retry-after`). vLLM and LiteLLM allow
 every origin by default; they are servers meant to be reached from elsewhere. A preflight never
 reaches `Gateway.handle`: no fault consumed, no request counted. An `OPTIONS` without an `Origin`
 is told what the gateway allows (`allow`), 204.
 
+Any request from a page of another site — an `Origin` header that is not one of those, whatever
+its method and content type — gets a 403 (`origin_not_allowed`, OpenAI's error shape) before it
+reaches the gateway: no fault consumed, no request counted, no CORS header. The gateway listens on
+loopback so that only this machine uses it, and a site the learner happens to open must not drive
+it; refusing its preflight is not enough, as a browser sends a "simple" cross-site POST
+(`Content-Type: text/plain` or a form type) without one. Such a body is a 415 anyway, JSON or not:
+the gateway reads `application/json` only, which every SDK sends (and which a page may send only
+after a preflight). Requests without an `Origin` (SDKs, curl) pass. Against DNS rebinding (a site
+whose name first points at its own server, then at 127.0.0.1, so that its page's requests are
+same-origin and carry its own name), a request that arrived on a loopback address must have
+`localhost` or an IP address (`127.0.0.1`, `[::1]`, `0.0.0.0`; no rebinding goes without a name)
+as its `Host`, any port, or gets a 403 (`host_not_allowed`), as Jupyter server checks; a request
+that arrived on another address (a gateway served on 0.0.0.0 and reached from the network) may
+name any host.
+Cost for an SDK's request: one lookup of `origin` and one of `Host` in a set of the hosts met.
+
 Leaves out: TLS, authentication, anything not on the loopback interface by default, CORS
-credentials (the fake gateway takes no cookies), other origins (no setting for them).
+credentials (the fake gateway takes no cookies), other origins and other host names on loopback (no
+setting for them: a port forwarder that keeps a public name in `Host`, such as a Codespaces URL, is
+refused).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import ipaddress
 import json
 import socket
 import threading
@@ -35,6 +53,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
@@ -182,21 +201,29 @@ class GatewayApp:
     def __init__(self, gateway: Gateway) -> None:
         check_gateway(gateway, "create_app")  # here, once: not a 500 at every request
         self.gateway = gateway
+        self._hosts: set[str | None] = {None}
+        """`Host` headers met that name this machine (None: no Host, as HTTP/1.0 may send)."""
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":  # lifespan is off; a websocket is refused
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
             return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        # The common case (an SDK, on 127.0.0.1): no Origin, and a Host met before: two lookups.
+        if "origin" in headers or headers.get("host") not in self._hosts:
+            refused = self._refused(scope, headers)
+            if refused is not None:
+                await _send_error(send, 403, refused)
+                return
         if scope["method"] == "OPTIONS":  # a preflight: one str test for every other request
-            await _preflight(scope, send)
+            await _preflight(headers, send)
             return
         message = await receive()
         if message["type"] == "http.request" and not message.get("more_body") and type(message.get("body")) is bytes:
             body = message["body"]  # the common case: the whole body in one message
         else:
             body = await _read_body(receive, self.gateway.config.max_body_bytes, message)
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
@@ -204,14 +231,40 @@ class GatewayApp:
         data = reply.encode()
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
         raw.append((b"content-length", b"%d" % len(data)))
-        if "origin" in headers and local_origin(headers["origin"]):  # a page on this machine may read it
+        if "origin" in headers:  # a page on this machine (any other was refused): it may read it
             raw += _cors(headers["origin"])
         await send({"type": "http.response.start", "status": reply.status, "headers": raw})
         await send({"type": "http.response.body", "body": data})
 
+    def _refused(self, scope: dict, headers: dict[str, str]) -> dict[str, Any] | None:
+        """The error to answer a request that must not reach the gateway, else None (a Host that
+        passes is remembered, so the next request with it pays one set lookup)."""
+        origin = headers.get("origin")
+        if origin is not None and not local_origin(origin):
+            message = (
+                f"Origin {origin[:100]!r} may not call this gateway: it answers pages served on this machine "
+                "(http(s)://localhost, 127.0.0.1 or [::1], any port)."
+            )
+            return {"message": message, "type": "invalid_request_error", "param": None, "code": "origin_not_allowed"}
+        host = headers.get("host")
+        if host is None or local_host(host):
+            if len(self._hosts) < _MAX_HOSTS_KEPT:
+                self._hosts.add(host)
+            return None
+        server = scope.get("server")
+        if not server or not _loopback_address(str(server[0])):  # reached from elsewhere: any name
+            return None
+        message = (
+            f"Host {host[:100]!r} may not call this gateway: on this machine's loopback interface it answers "
+            "requests to localhost or an IP address such as 127.0.0.1 (any port), so that a web page whose "
+            "domain name points at 127.0.0.1 cannot reach it."
+        )
+        return {"message": message, "type": "invalid_request_error", "param": None, "code": "host_not_allowed"}
+
 
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _METHODS = "GET, POST, OPTIONS"
+_MAX_HOSTS_KEPT = 64
 
 
 def local_origin(origin: str) -> bool:
@@ -221,16 +274,48 @@ def local_origin(origin: str) -> bool:
     scheme, sep, rest = origin.partition("://")
     if not sep or scheme.lower() not in ("http", "https"):
         return False
-    host, port = rest, ""
-    if rest.startswith("["):  # an IPv6 address: its own colons are inside the brackets
-        inside, _, tail = rest.partition("]")
-        host = inside + "]"
-        if tail and not tail.startswith(":"):
-            return False
-        port = tail[1:]
-    elif ":" in rest:
-        host, _, port = rest.partition(":")
+    host, port = _host_port(rest)
     return host.lower() in _LOCAL_HOSTS and (port == "" or port.isdigit())
+
+
+def local_host(host: str) -> bool:
+    """Whether a `Host` header may reach the gateway on loopback: `localhost` or an IP address
+    (`127.0.0.1`, `[::1]`, `0.0.0.0`, which a client may connect to), with or without a port. DNS
+    rebinding needs a domain name, so an address is never one; any other name is refused."""
+    name, port = _host_port(host)
+    if not (port == "" or port.isdigit()):
+        return False
+    name = name.lower()
+    return name == "localhost" or _address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+
+
+def _host_port(rest: str) -> tuple[str, str]:
+    """`host[:port]` as (host, port); an IPv6 host keeps its brackets (its own colons are inside
+    them). A bracket not closed, or followed by anything but a colon, is no host: ("", "")."""
+    if rest.startswith("["):
+        inside, closed, tail = rest.partition("]")
+        if not closed or (tail and not tail.startswith(":")):
+            return "", ""
+        return inside + "]", tail[1:]
+    host, _, port = rest.partition(":")
+    return host, port
+
+
+def _address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def _loopback_address(address: str) -> bool:
+    """Whether `address` (a connection's own address) is on the loopback interface."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def _cors(origin: str) -> list[tuple[bytes, bytes]]:
@@ -241,28 +326,25 @@ def _cors(origin: str) -> list[tuple[bytes, bytes]]:
     ]
 
 
-async def _preflight(scope: dict, send: Callable) -> None:
-    """Answer an `OPTIONS` request (see the module docstring): 204 with the CORS headers for a page on
-    this machine, 403 with an OpenAI-shaped error for a page from another site."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+async def _preflight(headers: dict[str, str], send: Callable) -> None:
+    """Answer an `OPTIONS` request (see the module docstring) that passed the origin check: 204, with
+    the CORS headers for a page on this machine."""
     origin = headers.get("origin")
     raw = [(b"allow", _METHODS.encode())]
-    status, body = 204, b""
-    if origin is not None and local_origin(origin):
+    if origin is not None:
         raw += _cors(origin)
         raw += [(b"access-control-allow-methods", _METHODS.encode()), (b"access-control-max-age", b"600")]
         asked = headers.get("access-control-request-headers")
         raw += [(b"access-control-allow-headers", asked.encode("latin-1"))] if asked else []
-    elif origin is not None:
-        status = 403
-        message = (
-            f"Origin {origin[:100]!r} may not call this gateway: it answers pages served on this machine "
-            "(http(s)://localhost, 127.0.0.1 or [::1], any port)."
-        )
-        error = {"message": message, "type": "invalid_request_error", "param": None, "code": "origin_not_allowed"}
-        body = json.dumps({"error": error}).encode()
-        raw.append((b"content-type", b"application/json"))
-    raw.append((b"content-length", b"%d" % len(body)))
+    raw.append((b"content-length", b"0"))
+    await send({"type": "http.response.start", "status": 204, "headers": raw})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _send_error(send: Callable, status: int, error: dict[str, Any]) -> None:
+    """An OpenAI-shaped error answered by the app itself (no CORS header: the page may not read it)."""
+    body = json.dumps({"error": error}).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
     await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body})
 

@@ -3,9 +3,9 @@
 Three options, in the order the OpenAI API applies them to generated text:
 
 1. `response_format` — `json_object`: the reply becomes `{"answer": text}`; `json_schema`: an
-   instance of the schema (required fields, typed; enums, string formats, number bounds and
-   tuples respected; a recursive schema filled once), filled from the conversation by
-   `toolkit.gateway.generic.fill_arguments`, so it parses and validates (a `pattern` aside);
+   instance of the schema (required fields, typed; enums, string formats and patterns, number
+   bounds, unique items and tuples respected; a recursive schema filled once), filled from the
+   conversation by `toolkit.gateway.generic.fill_arguments`, so it parses and validates;
 2. `stop` — the text ends before the first stop sequence it contains (finish_reason stays
    "stop"); a tool call is not text and is never cut by it;
 3. `max_completion_tokens` (or the older `max_tokens`) — a reply longer than that, in

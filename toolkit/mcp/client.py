@@ -9,6 +9,11 @@ server, as the SDK spells them:
     McpClient.http("http://127.0.0.1:8765/mcp")             # streamable HTTP
     McpClient(server)                                       # an `MCPServer` / low-level `Server`, in-process
 
+A stdio server is named after its command line, with the secrets it was given masked
+(`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
+secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
+one included.
+
 It connects on first use (or `connect()`), lists tools through a cache that only
 `evict_tool_list_cache()` empties, and calls a tool with a deadline: when it passes, the SDK
 sends the `notifications/cancelled` message so the server stops working. Errors::
@@ -67,9 +72,10 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from mcp_types import Tool as McpTool
 from pydantic import ValidationError
 
-from toolkit.chat.masking import mask_url, mask_url_in
+from toolkit.chat.masking import MASK, mask_url, mask_url_in, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.tools.decorator import a_or_an
+from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
 
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
@@ -112,7 +118,10 @@ class McpClient:
             )
         self.server = server
         """What `mcp.Client` connects to: `StdioServerParameters`, a URL or a server object."""
-        self.name = name or _default_name(server)
+        self._secrets = _server_secrets(server)
+        """What the server was given that is secret (a URL's password, `--token` values, `env`
+        values of secret-named variables), longest first: masked in its name and every error."""
+        self.name = name or self._hide(_default_name(server))
         """How logs, errors and tool metadata call this server."""
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout
@@ -160,7 +169,7 @@ class McpClient:
                 "McpClient.from_command_line(...)",
             )
         params = mcp.StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
-        return cls(params, name=kwargs.pop("name", None) or _command_name(command, args), **kwargs)
+        return cls(params, **kwargs)  # its name, made from the command, with its secrets masked
 
     @classmethod
     def from_command_line(cls, line: str, **kwargs: Any) -> McpClient:
@@ -293,7 +302,13 @@ class McpClient:
             self._stderr.seek(0)
             tail = self._stderr.read()[-400:].strip()
         text = f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
-        return _without_url_secrets(text, self.server)
+        return self._hide(_without_url_secrets(text, self.server))
+
+    def _hide(self, text: str) -> str:
+        """`text` with every secret the server was given masked (an error, its stderr, its name)."""
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
@@ -358,7 +373,7 @@ class McpClient:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
                 raise self._lost(_describe_mcp(exc)) from None
-            raise McpError(f"MCP server {self.name!r} answered with an error: {exc}") from None
+            raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
             raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
@@ -372,12 +387,12 @@ class McpClient:
 
     def _lost(self, reason: str) -> McpConnectionLost:
         """The connection went away while the request waited: it was sent, its outcome is unknown."""
-        self._gone = self._gone or reason
-        return McpConnectionLost(self.name, reason)
+        self._gone = self._gone or self._hide(reason)
+        return McpConnectionLost(self.name, self._hide(reason))
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
-        stray = f"; {self._stray}" if self._stray else ""
+        stray = f"; {self._hide(self._stray)}" if self._stray else ""
         return McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s{stray}")
 
     def list_tools(self, timeout: float | None = None) -> list[McpTool]:
@@ -591,6 +606,30 @@ def _default_name(server: Any) -> str:
     if isinstance(server, str):  # a URL: its credentials (user:password@, ?token=) never in a name
         return mask_url(server)
     return str(getattr(server, "name", None) or type(server).__name__)
+
+
+def _server_secrets(server: Any) -> list[str]:
+    """The secrets a server is started or reached with, longest first: a URL's credentials; for
+    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), an
+    argument `scrub` finds a secret in (`sk-…`, `DB_PASS=…`, `postgres://user:pw@…`), and the
+    `env` values of secret-named variables (`GITHUB_TOKEN`) and of URLs' credentials."""
+    if isinstance(server, str):
+        return sorted(set(url_secrets(server)), key=len, reverse=True)
+    if not isinstance(server, mcp.StdioServerParameters):
+        return []
+    found: list[str] = []
+    args = [str(a) for a in server.args]
+    for before, arg in zip(["", *args], args, strict=False):
+        option, equals, value = arg.partition("=")
+        if before.startswith("-") and "=" not in before and is_secret_name(before.lstrip("-")):
+            found.append(arg)
+        elif equals and option.startswith("-") and is_secret_name(option.lstrip("-")):
+            found.append(value)
+        elif REDACTED in scrub(arg):  # a URL's password alone, so the name still says which host
+            found += (url_secrets(value or arg) if "://" in arg else []) or [arg]
+    for key, value in (server.env or {}).items():
+        found += [value] if is_secret_variable(key) else url_secrets(value) if "://" in value else []
+    return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
 
 
 def _without_url_secrets(text: str, server: Any) -> str:

@@ -15,7 +15,8 @@ secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's std
 one included.
 
 It connects on first use (or `connect()`), lists tools through a cache that only
-`evict_tool_list_cache()` empties, and calls a tool with a deadline: when it passes, the SDK
+`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no `inputSchema`,
+costs that tool alone: it goes into `unreadable`, with the reason), and calls a tool with a deadline: when it passes, the SDK
 sends the `notifications/cancelled` message so the server stops working. Errors::
 
     McpError                  the server answered with an error, or broke the protocol
@@ -68,12 +69,21 @@ import anyio
 import mcp
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+from mcp_types import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    CallToolResult,
+    ListToolsRequest,
+    ListToolsResult,
+    PaginatedRequestParams,
+)
 from mcp_types import Tool as McpTool
+from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
 
@@ -127,6 +137,9 @@ class McpClient:
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self.unreadable: dict[str, str] = {}
+        """The tools the last listing could not read (a listing that is not valid MCP for them
+        alone): their names → why. The others are listed; `McpToolProvider` reports these."""
         self._client: mcp.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: concurrent.futures.Future[None] | None = None
@@ -403,15 +416,20 @@ class McpClient:
         """
         if self._tools is None:
             seconds = self.request_timeout if timeout is None else timeout
+            unreadable: dict[str, str] = {}
 
             async def within(client: mcp.Client) -> list[McpTool]:
                 try:
                     with anyio.fail_after(seconds):
-                        return await _list_all(client)
+                        return await _list_all(client, unreadable)
                 except TimeoutError:
                     raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
             self._tools = self._call(within, timeout=seconds)
+            self.unreadable = {
+                name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
+                for name, why in unreadable.items()
+            }
         return list(self._tools)
 
     def evict_tool_list_cache(self) -> None:
@@ -538,15 +556,16 @@ def _unreadable(exc: ValidationError) -> str:
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
 
 
-async def _list_all(client: mcp.Client) -> list[McpTool]:
-    """Every page of tools. A paginator that repeats a cursor or a page is stopped there: it would
-    repeat forever (at most 100 pages are read in any case)."""
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> list[McpTool]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`). A paginator that
+    repeats a cursor or a page is stopped there: it would repeat forever (at most 100 pages are
+    read in any case)."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor = None
     for _ in range(100):
-        page = await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+        page = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
             break
@@ -557,6 +576,70 @@ async def _list_all(client: mcp.Client) -> list[McpTool]:
             break
         cursors.add(cursor)
     return tools
+
+
+async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:
+    """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
+    `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
+    tool by tool, with the same checks: the tools that pass are listed, each other one goes into
+    `unreadable` with the reason. Reads the SDK's private session state (as `_transport_closed`);
+    without it, the page fails as the SDK failed it."""
+    try:
+        return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+    except ValidationError as refused:
+        session = client.session
+        try:
+            stamp, send, absorb = session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+        except AttributeError:  # another SDK version
+            raise refused from None
+        data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        )
+        options: Any = {}
+        stamp(data, options)
+        raw = await send(data["method"], data.get("params"), options)
+        listed, after = raw.get("tools"), raw.get("nextCursor")
+        if not isinstance(listed, list) or not isinstance(after, str | None):
+            raise refused from None  # the page itself is broken, not one tool on it
+        tools = []
+        for number, item in enumerate(listed, 1):
+            try:
+                tools.append(_listed_tool(client.protocol_version, item))
+            except ValidationError as exc:
+                unreadable[_listed_name(item, number)] = _why_unlisted(exc)
+        page = ListToolsResult(tools=tools, next_cursor=after)
+        result: ListToolsResult = absorb(page, complete=cursor is None and after is None)
+        return result
+
+
+def _listed_tool(version: str, item: Any) -> McpTool:
+    """One listed tool, checked as the SDK checks a page of them (for the negotiated version)."""
+    try:
+        page = parse_server_result("tools/list", version, {"tools": [item]})
+    except (KeyError, TypeError):  # a version the SDK has no checks for: the version-free model
+        page = ListToolsResult.model_validate({"tools": [item]}, by_name=False)
+    tool: McpTool = page.tools[0]  # type: ignore[attr-defined]
+    return tool
+
+
+def _listed_name(item: Any, number: int) -> str:
+    name = item.get("name") if isinstance(item, dict) else None
+    return name if isinstance(name, str) else f"tool #{number} (with no name)"
+
+
+def _why_unlisted(exc: ValidationError) -> str:
+    """What is wrong with one listed tool, and the fix, in a line."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    fix = (
+        'an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no arguments)'
+        if where.startswith("inputSchema")
+        else "see the MCP specification's Tool"
+    )
+    wrong = f"{where}: {first['msg']}"
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
+        wrong = f"{where} is {json_type(first['input'])}, not an object"
+    return f"its listing is not valid MCP ({wrong}); {fix}. Ask its author to fix it"
 
 
 def _stop(

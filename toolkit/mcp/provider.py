@@ -14,7 +14,8 @@ deadline, `list_timeout`) and, per tool:
    same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
 2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
-   (or whose translation fails in any other way) is left out, the others stay. What was left
+   (or whose translation fails in any other way), or that the SDK cannot read at all (no
+   `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees;
@@ -200,6 +201,8 @@ class McpToolProvider:
         self.left_out = {}
         for client, listed in zip(self.clients, self._list_all(), strict=True):
             if listed is not None:
+                for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
+                    self._leave_out(client, name, reason)
                 tools += self._translate(client, self._first_of_each_name(client, listed))
         return tools
 

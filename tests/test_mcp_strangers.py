@@ -60,3 +60,37 @@ def test_a_tool_the_sdk_cannot_read_is_left_out_alone_and_the_others_are_offered
         "ok with space",
         "ok " + "n" * 200,
     ]
+
+
+@pytest.fixture(scope="module")
+def contents():
+    """The stranger server's tools that answer with every kind of content, as toolkit tools."""
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
+        yield {t.name: t for t in McpToolProvider([client], timeout=5).provide()}
+
+
+def test_an_answer_that_is_not_utf_8_is_read_with_replacement_characters_and_the_server_stays(contents):
+    """A byte that is not UTF-8 on the server's stdout stopped the SDK's reader: that call and
+    every later one waited out its deadline ("no answer within 5 s"), the answer lost."""
+    assert _run(contents, "bad_utf8").content == "caf\ufffd \ufffd"
+    assert _run(contents, "structured").content == '{"total": 3}'
+
+
+def test_an_unpaired_surrogate_in_the_arguments_is_an_error_result_and_the_server_stays(contents):
+    """`"\\ud800"` is valid JSON a model may write; the SDK's writer task could not encode it and
+    the connection ended: "went away during the call", and every later call "was not sent"."""
+    result = _run(contents, "structured", '{"x": "\\ud800"}')
+    assert result.is_error and result.content == (
+        "Tool 'structured' failed: the call to 'structured' was not sent to MCP server 'contents': its arguments "
+        "hold '\\ud800', an unpaired surrogate, which is no character; send text"
+    )
+    assert _run(contents, "structured").content == '{"total": 3}'
+
+
+def test_a_result_that_is_not_valid_mcp_says_what_is_wrong_with_it(contents):
+    """A result without `content` read only "1 validation error for CallToolResult"."""
+    result = _run(contents, "no_content")
+    assert result.is_error and result.content == (
+        "Tool 'no_content' failed: MCP server 'contents' broke the protocol: ValidationError: 1 validation error "
+        "for CallToolResult (content: Field required)"
+    )

@@ -35,6 +35,7 @@ CONTENTS = {
     "structured": {"content": [], "structuredContent": {"total": 3}},
     "huge": {"content": [{"type": "text", "text": "x" * 10_000_000}]},
     "no_content": {},
+    "bad_utf8": None,
 }
 NAMES = [
     {"name": "twice", "description": "first", "inputSchema": TAKES_X},
@@ -101,6 +102,11 @@ def call(rid, params):
         for done in (1, 2):
             send({"method": "notifications/progress", "params": {"progressToken": token, "progress": done, "total": 2}})
             send({"method": "notifications/message", "params": {"level": "info", "data": f"step {done}"}})
+    if MODE == "contents" and name == "bad_utf8":  # a text cut inside a character, and a Latin-1 byte
+        text = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "caf@ é"}]}})
+        sys.stdout.buffer.write(text.encode().replace(b"@", b"\xe9").replace(b"\\u00e9", b"\xc3") + b"\n")
+        sys.stdout.flush()
+        return
     if MODE == "contents":
         send({"id": rid, "result": CONTENTS[name]})
         return

@@ -28,6 +28,11 @@ sends the `notifications/cancelled` message so the server stops working. Errors:
 the work before it went away. A connection the client already knew was gone sends nothing,
 so that request is a plain `McpConnectionError` ("the call was not sent").
 
+A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
+reading: every later request waited out its deadline). Arguments JSON cannot carry (an unpaired
+surrogate, NaN) are refused before a call is sent, as an `McpError`: the SDK would fail to
+write them after, in a task whose failure ends the connection.
+
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
 request, the request is cancelled first (the server receives `notifications/cancelled`, as on
@@ -56,6 +61,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import functools
+import json
 import logging
 import math
 import shlex
@@ -303,7 +309,10 @@ class McpClient:
         if isinstance(self.server, mcp.StdioServerParameters):
             if self._stderr is None:
                 self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-            return stdio_client(self.server, errlog=self._stderr)
+            server = self.server
+            if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
+                server = server.model_copy(update={"encoding_error_handler": "replace"})
+            return stdio_client(server, errlog=self._stderr)
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
@@ -388,7 +397,10 @@ class McpClient:
                 raise self._lost(_describe_mcp(exc)) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
-            raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
+            first = exc.errors()[0] if exc.error_count() else None
+            where = ".".join(str(part) for part in first["loc"]) if first else ""
+            wrong = f" ({where or 'the result'}: {first['msg']})" if first else ""  # what, not only where
+            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
         except BaseException as exc:
@@ -439,7 +451,26 @@ class McpClient:
     def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> CallToolResult:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
         seconds = self.request_timeout if timeout is None else timeout
+        if problem := _not_json(arguments):
+            raise McpError(f"the call to {name!r} was not sent to MCP server {self.name!r}: {problem}")
         return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+
+def _not_json(arguments: Any) -> str:
+    """What keeps `arguments` from being sent as JSON ("" when nothing does). The SDK serialises a
+    request in the transport's writer task, where a failure ends the connection: one argument
+    holding an unpaired surrogate (`"\\ud800"`, valid JSON a model may write) cost every later
+    call. A NaN would be sent as null."""
+    try:
+        json.dumps(arguments, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+        return f"its arguments hold {bad!r}, an unpaired surrogate, which is no character; send text"
+    except ValueError:  # NaN, Infinity; a value that contains itself
+        return "its arguments hold a number JSON cannot carry (NaN or Infinity) or contain themselves; send JSON"
+    except TypeError as exc:  # a set, bytes, an object (a direct caller's)
+        return f"its arguments are not JSON ({exc}); send JSON values"
+    return ""
 
 
 def check_server(server: Any) -> None:

@@ -11,7 +11,8 @@ comes back as a result with `isError: true` (the model can fix its call), a fail
 tool's sanitised exception alone (`ValueError: …`: a client names the tool itself); so does a tool that
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
-MCP specification asks.
+MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read).
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`).
@@ -31,6 +32,7 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
@@ -118,11 +120,54 @@ def shop_server(today: datetime.date | None = None) -> Server:
 
 
 async def serve_stdio(server: Server) -> None:
-    """Serve one client on this process's stdin/stdout until it closes them."""
+    """Serve one client on this process's stdin/stdout until it closes them. A line that is no
+    JSON-RPC message is answered with JSON-RPC's error (`_unreadable_answer`); the SDK dropped it
+    unanswered, so the client waited out its deadline."""
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+        async def answer_unreadable() -> None:
+            async with sender:
+                async for item in read:
+                    if isinstance(item, Exception):
+                        await write.send(SessionMessage(_unreadable_answer(item)))
+                    else:
+                        await sender.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(answer_unreadable)
+            await server.run(inbox, write, server.create_initialization_options())
+
+
+def _unreadable_answer(exc: Exception) -> types.JSONRPCError:
+    """JSON-RPC 2.0's answer to a line the SDK could not read: -32700 "Parse error" for a line
+    that is not JSON (or holds what no JSON parser here reads, an unpaired surrogate), -32600
+    "Invalid Request" for JSON that is no JSON-RPC message. Its `id` is the request's when it
+    can be read (so that request fails at once), else null, as the specification says."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    line = next((e.get("input") for e in errors if e["type"] == "json_invalid"), None)
+    if isinstance(line, str):
+        try:
+            message: Any = json.loads(line)  # Python reads an unpaired surrogate the SDK's parser refuses
+        except ValueError:
+            return _error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
+        what = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"
+        return _error(_request_id(message), types.PARSE_ERROR, what)
+    whole = next((e.get("input") for e in errors if len(e["loc"]) == 1 or e["type"] == "missing"), None)
+    what = "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc, id, method and params)"
+    return _error(_request_id(whole), types.INVALID_REQUEST, what)
+
+
+def _request_id(message: Any) -> str | int | None:
+    rid = message.get("id") if isinstance(message, dict) else None
+    return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+
+
+def _error(rid: str | int | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message))
 
 
 def serve_http(server: Server, port: int) -> None:

@@ -1,0 +1,50 @@
+"""`python -m toolkit mcp-server` read by a client that writes raw JSON-RPC lines on its stdin:
+every line gets JSON-RPC's answer, and the server goes on serving."""
+
+import json
+import subprocess
+import sys
+
+SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", "2026-10-25"]
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+}
+CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
+
+
+def _answers(lines: list[str]) -> list[dict]:
+    done = subprocess.run(
+        SERVER, input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: str(a.get("id")))
+
+
+def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_and_serving_goes_on():
+    """The SDK dropped such a line unanswered: a client whose request had an unpaired surrogate
+    (valid JSON that the SDK's parser refuses) waited out its deadline."""
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        "{not json",
+        '[{"jsonrpc": "2.0", "id": 2, "method": "ping"}]',
+        '{"id": 3, "method": "ping"}',
+        CALL,
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines)
+    assert answers[0]["id"] == 1 and answers[0]["result"]["serverInfo"]["name"] == "toolkit-shop"
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": INVALID}},
+        {"jsonrpc": "2.0", "id": 4, "error": {"code": -32700, "message": SURROGATE}},
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: the line is not JSON"}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": INVALID}},
+    ]
+
+
+INVALID = "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc, id, method and params)"
+SURROGATE = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"

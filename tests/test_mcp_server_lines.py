@@ -1,9 +1,14 @@
-"""`python -m toolkit mcp-server` read by a client that writes raw JSON-RPC lines on its stdin:
-every line gets JSON-RPC's answer, and the server goes on serving."""
+"""`toolkit.mcp.server` over stdio, driven by strangers: `python -m toolkit mcp-server` read by a
+client that writes raw JSON-RPC lines on its stdin (every line gets JSON-RPC's answer, and the
+server goes on serving), and served tools whose answers the SDK cannot write as they are."""
 
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import toolkit
+from toolkit.mcp.client import McpClient
 
 SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", "2026-10-25"]
 INITIALIZE = {
@@ -48,3 +53,17 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_an
 
 INVALID = "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc, id, method and params)"
 SURROGATE = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"
+
+
+SERVED = str(Path(__file__).parent / "mcp_servers" / "served_tools.py")
+UNDER_TEST = {"PYTHONPATH": str(Path(toolkit.__file__).parents[1])}
+"""The SDK starts a server with a few variables only: without this one, the server would import
+the installed toolkit, not the one under test."""
+
+
+def test_a_served_tool_s_text_with_an_unpaired_surrogate_reaches_the_client_and_the_server_stays():
+    """A tool returning a file name read with `surrogateescape` ended the whole stdio server: the
+    SDK's writer could not encode the answer, the call timed out and the next one found it gone."""
+    with McpClient.stdio(sys.executable, [SERVED], env=UNDER_TEST, name="served", request_timeout=5) as client:
+        assert [b.text for b in client.call_tool("file_name", {}).content] == ["caf\ufffd.txt"]
+        assert [b.text for b in client.call_tool("echo", {"text": "still here"}).content] == ["still here"]

@@ -12,7 +12,9 @@ tool's sanitised exception alone (`ValueError: …`: a client names the tool its
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
 MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
-(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read).
+(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read). A
+tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
+U+FFFD in its place: the SDK cannot write it.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`).
@@ -73,7 +75,7 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
-        return types.CallToolResult(content=[types.TextContent(text=text)], is_error=is_error)
+        return types.CallToolResult(content=[types.TextContent(text=_unicode(text))], is_error=is_error)
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -100,6 +102,16 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
     except (SystemExit, KeyboardInterrupt) as exc:
         return describe_exception(exc), True
     return result.content, result.is_error
+
+
+def _unicode(text: str) -> str:
+    """`text` with each unpaired surrogate (a file name read with `surrogateescape`, a cut emoji)
+    as U+FFFD: the SDK's writer cannot encode one, and its failure ended the whole stdio server."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:

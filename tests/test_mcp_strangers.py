@@ -94,3 +94,10 @@ def test_a_result_that_is_not_valid_mcp_says_what_is_wrong_with_it(contents):
         "Tool 'no_content' failed: MCP server 'contents' broke the protocol: ValidationError: 1 validation error "
         "for CallToolResult (content: Field required)"
     )
+
+
+def test_an_answer_with_an_escaped_unpaired_surrogate_is_read_with_a_replacement_character(contents):
+    """Python's `json.dumps` writes a file name read with `surrogateescape` as `"caf\\udce9.txt"`;
+    the SDK's parser refused the line as not JSON, so the answer was lost and the call waited out
+    its deadline, telling the model its outcome was unknown."""
+    assert _run(contents, "file_name").content == "caf\ufffd.txt"

@@ -36,6 +36,8 @@ CONTENTS = {
     "huge": {"content": [{"type": "text", "text": "x" * 10_000_000}]},
     "no_content": {},
     "bad_utf8": None,
+    # a file name read with `surrogateescape`: json.dumps writes it as "caf\\udce9.txt", a lone surrogate
+    "file_name": {"content": [{"type": "text", "text": b"caf\xe9.txt".decode("utf-8", "surrogateescape")}]},
 }
 NAMES = [
     {"name": "twice", "description": "first", "inputSchema": TAKES_X},

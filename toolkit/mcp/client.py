@@ -29,7 +29,8 @@ the work before it went away. A connection the client already knew was gone send
 so that request is a plain `McpConnectionError` ("the call was not sent").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
-reading: every later request waited out its deadline). Arguments JSON cannot carry (an unpaired
+reading: every later request waited out its deadline), and so is an unpaired surrogate it wrote
+as a JSON escape (`"\\udce9"`, which the SDK's parser refuses). Arguments JSON cannot carry (an unpaired
 surrogate, NaN) are refused before a call is sent, as an `McpError`: the SDK would fail to
 write them after, in a task whose failure ends the connection.
 
@@ -60,6 +61,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import functools
 import json
 import logging
@@ -67,7 +69,7 @@ import math
 import shlex
 import tempfile
 import threading
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +77,7 @@ import anyio
 import mcp
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 from mcp_types import (
     CONNECTION_CLOSED,
     REQUEST_TIMEOUT,
@@ -82,6 +85,7 @@ from mcp_types import (
     ListToolsRequest,
     ListToolsResult,
     PaginatedRequestParams,
+    jsonrpc_message_adapter,
 )
 from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
@@ -312,7 +316,7 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            return stdio_client(server, errlog=self._stderr)
+            return _surrogates_read(stdio_client(server, errlog=self._stderr))
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
@@ -550,6 +554,55 @@ def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[A
     """`future.cancel()`, unless the loop that would run the cancellation is already closed."""
     if not loop.is_closed():
         future.cancel()
+
+
+@contextlib.asynccontextmanager
+async def _surrogates_read(transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """`transport`'s streams, with each message that holds an unpaired surrogate read, the
+    surrogate as U+FFFD. Python's `json.dumps` writes one as `"\\udce9"` (a file name read with
+    `surrogateescape`); the SDK's parser refuses the line as "not JSON", so the answer was lost
+    and its request waited out its deadline."""
+    async with transport as (read, write):
+        sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+        async def forward() -> None:
+            async with sender:
+                async for item in read:
+                    await sender.send(_with_surrogates_read(item))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(forward)
+            try:
+                yield inbox, write
+            finally:
+                group.cancel_scope.cancel()
+
+
+def _with_surrogates_read(item: Any) -> Any:
+    """A message the SDK could not parse, parsed with its unpaired surrogates as U+FFFD; any other
+    item (a message, a line that is really not JSON) as it is."""
+    line = _stray_line(item) if isinstance(item, ValidationError) else None
+    if not line or "\\ud" not in line.lower():
+        return item
+    try:
+        message = json.loads(line, object_pairs_hook=lambda pairs: {k: unicode_text(v) for k, v in pairs})
+        return SessionMessage(jsonrpc_message_adapter.validate_python(message, by_name=False))
+    except ValueError:  # still no message (a ValidationError is a ValueError): as the SDK said
+        return item
+
+
+def unicode_text(value: Any) -> Any:
+    """`value` with each unpaired surrogate in a str as U+FFFD (lists' items too); other values as
+    they are. JSON escapes can carry one; no UTF-8 writer can."""
+    if isinstance(value, list):
+        return [unicode_text(v) for v in value]
+    if not isinstance(value, str):
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return value
 
 
 def _transport_closed(client: mcp.Client) -> str:

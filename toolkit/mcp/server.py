@@ -38,6 +38,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
+from toolkit.mcp.client import unicode_text
 from toolkit.tools.execute import (
     Policies,
     Tool,
@@ -75,7 +76,10 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
-        return types.CallToolResult(content=[types.TextContent(text=_unicode(text))], is_error=is_error)
+        return types.CallToolResult(
+            content=[types.TextContent(text=unicode_text(text))],  # the SDK cannot write a lone surrogate
+            is_error=is_error,
+        )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
@@ -102,16 +106,6 @@ def _execute(tool: Tool, call: ToolCall) -> tuple[str, bool]:
     except (SystemExit, KeyboardInterrupt) as exc:
         return describe_exception(exc), True
     return result.content, result.is_error
-
-
-def _unicode(text: str) -> str:
-    """`text` with each unpaired surrogate (a file name read with `surrogateescape`, a cut emoji)
-    as U+FFFD: the SDK's writer cannot encode one, and its failure ended the whole stdio server."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
 
 
 def _mcp_tool(tool: Tool, read_only: bool) -> types.Tool:

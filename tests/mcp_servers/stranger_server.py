@@ -2,7 +2,7 @@
 written: `python stranger_server.py MODE`.
 
 MODE `junk`: writes lines that are not JSON to stdout before the handshake, after it, and
-before each answer; its tool `t` answers "ok".
+before each answer; its tool `t` answers "ok t". MODE `json-logs`: the same, as JSON log records.
 MODE `exit-in-call`: a call to `t` writes half an answer and exits.
 MODE `silent`: never answers a call, and ignores `notifications/cancelled` and a closed stdin
 (it must be killed).
@@ -80,7 +80,9 @@ def send(message):
 def junk(text):
     if MODE == "junk":
         sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    elif MODE == "json-logs":  # a JSON logger writing to stdout (pino's default)
+        sys.stdout.write(json.dumps({"level": 30, "msg": text}) + "\n")
+    sys.stdout.flush()
 
 
 def tools():

@@ -49,7 +49,8 @@ that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`
 connection at once, as an `McpConnectionError` saying so. A
 line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
 requests go on (their real answer may still come), and a timeout then says that the server
-wrote such a line. The SDK's own log record of either (with a traceback) goes only where the
+wrote such a line. So does a JSON value that answers no request: one without an `id` (a JSON
+logger writing to stdout, `{"level": 30, "msg": "…"}`), or no object. The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting after the server died (make a new client), resources, prompts,
@@ -342,7 +343,8 @@ class McpClient:
         waiting would turn a broken reply into a timeout."""
         if not isinstance(message, ValidationError):
             return
-        if _stray_line(message) is not None:  # a stray print answers nothing: the real answer may follow
+        if _stray_line(message) is not None or _stray_json(message) is not None:
+            # a stray print (or JSON log record) answers nothing: the real answer may follow
             self._stray = _unreadable(message)
             return
         problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
@@ -628,13 +630,26 @@ def _stray_line(exc: ValidationError) -> str | None:
     return next((str(e.get("input", "")) for e in exc.errors() if e["type"] == "json_invalid"), None)
 
 
+def _stray_json(exc: ValidationError) -> str | None:
+    """The JSON, when the SDK could not read a message that is JSON but answers no request: it
+    has no `id` (a JSON log record, `{"level": 30, "msg": "…"}`), or is no object at all."""
+    for error in exc.errors():
+        if len(error["loc"]) == 1 or (error["type"] == "missing" and len(error["loc"]) == 2):
+            whole = error.get("input")  # the whole message: the union's branch refused it whole
+            return None if isinstance(whole, dict) and "id" in whole else json.dumps(whole, ensure_ascii=False)
+    return None
+
+
 def _unreadable(exc: ValidationError) -> str:
     """What was wrong with a message the SDK could not parse, in a few words."""
     line = _stray_line(exc)
-    if line is not None:
-        shown = line if len(line) <= 80 else line[:79] + "…"
+    stray = _stray_json(exc) if line is None else None
+    if line is not None or stray is not None:
+        shown = line if line is not None else stray or ""
+        shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        kind = "is not JSON" if line is not None else "is no JSON-RPC message"
         return (
-            f"it wrote a line that is not JSON ({shown!r}); a stdio server must write only MCP messages "
+            f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "
             "to stdout (logs go to stderr)"
         )
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"

@@ -112,3 +112,24 @@ def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(
     tools = {t.name: t for t in provider.provide()}
     assert (list(tools), provider.left_out) == (["t"], {})
     assert [_run(tools, "t").content for _ in range(2)] == ["ok t", "ok t"]
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("link", "[resource_link (b.txt, file:///b.txt, text/plain): a link to a resource, not read]"),
+        (
+            "signed_link",
+            "[resource_link (report, https://files.example/r.pdf?token=***): a link to a resource, not read]",
+        ),
+        ("resource", "[resource (file:///a.txt, text/plain) content not shown]"),
+        ("blob", "[resource (file:///a.bin) content not shown]"),
+        ("audio", "[audio (audio/wav) content not shown]"),
+        ("image", "[image (image/png) not passed on: this chat model does not accept images]"),
+    ],
+)
+def test_a_block_that_is_not_text_is_named_with_its_resource_s_uri(contents, name, text):
+    """A resource link read "[resource_link (text/plain) content not shown]": its name and URI, the
+    whole of what it says, were lost; an embedded resource did not say which one it was."""
+    result = _run(contents, name)
+    assert (result.is_error, result.content) == (False, text)

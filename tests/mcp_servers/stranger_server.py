@@ -32,6 +32,11 @@ CONTENTS = {
     },
     "blob": {"content": [{"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAAA"}}]},
     "link": {"content": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt", "mimeType": "text/plain"}]},
+    "signed_link": {
+        "content": [
+            {"type": "resource_link", "uri": "https://files.example/r.pdf?token=tok-abcdef-99", "name": "report"}
+        ]
+    },
     "structured": {"content": [], "structuredContent": {"total": 3}},
     "huge": {"content": [{"type": "text", "text": "x" * 10_000_000}]},
     "no_content": {},

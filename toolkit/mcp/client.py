@@ -472,8 +472,10 @@ def _not_json(arguments: Any) -> str:
     except UnicodeEncodeError as exc:
         bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
         return f"its arguments hold {bad!r}, an unpaired surrogate, which is no character; send text"
-    except ValueError:  # NaN, Infinity; a value that contains itself
-        return "its arguments hold a number JSON cannot carry (NaN or Infinity) or contain themselves; send JSON"
+    except ValueError as exc:  # NaN, Infinity; a value that contains itself (a direct caller's)
+        if "ircular" in str(exc):
+            return "its arguments contain themselves, which JSON cannot write; send JSON values"
+        return "its arguments hold a number JSON cannot carry (NaN or Infinity); send a finite number"
     except TypeError as exc:  # a set, bytes, an object (a direct caller's)
         return f"its arguments are not JSON ({exc}); send JSON values"
     return ""

@@ -7,8 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import toolkit
+from toolkit.errors import ToolDefinitionError
 from toolkit.mcp.client import McpClient
+from toolkit.mcp.server import tools_server
+from toolkit.tools.decorator import tool
 
 SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", "2026-10-25"]
 INITIALIZE = {
@@ -67,3 +72,39 @@ def test_a_served_tool_s_text_with_an_unpaired_surrogate_reaches_the_client_and_
     with McpClient.stdio(sys.executable, [SERVED], env=UNDER_TEST, name="served", request_timeout=5) as client:
         assert [b.text for b in client.call_tool("file_name", {}).content] == ["caf\ufffd.txt"]
         assert [b.text for b in client.call_tool("echo", {"text": "still here"}).content] == ["still here"]
+
+
+@tool
+def order() -> str:
+    """Place the order (it writes)."""
+    return "placed"
+
+
+@tool
+def query_order() -> str:
+    """Read the order."""
+    return "read"
+
+
+@pytest.mark.parametrize(
+    "read_only, text",
+    [
+        (
+            "query_order",
+            "tools_server(read_only='query_order'): read_only takes a list of tool names, and got a str, which would "
+            "be read as its substrings. Fix: put the names in a list, e.g. read_only=['query_order']",
+        ),
+        (
+            ["query_ordr"],
+            "tools_server(read_only=['query_ordr']): read_only names 'query_ordr', which it does not serve. Fix: name "
+            "served tools only: order, query_order",
+        ),
+    ],
+)
+def test_read_only_names_served_tools_in_a_list(read_only, text):
+    """`read_only="query_order"` was read as its substrings: the writing tool `order` was served
+    as read-only, so a client (toolkit's own) told the model calling it again after a timeout was
+    safe; a misspelt name left the tool it meant without its hint. Both passed silently."""
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server([order, query_order], read_only=read_only)
+    assert str(raised.value) == text

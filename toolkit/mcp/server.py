@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import anyio
@@ -37,8 +37,10 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import ToolDefinitionError
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
 from toolkit.mcp.client import unicode_text
+from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
     Policies,
     Tool,
@@ -54,16 +56,18 @@ SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 
 
 def tools_server(
-    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
+    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Iterable[str] = ()
 ) -> Server:
     """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
     objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
     server's tools can be served too); calls run each tool's executor (errors fed back). Two
-    tools of one name are a `ToolDefinitionError`, as in `tools_from`."""
+    tools of one name are a `ToolDefinitionError`, as in `tools_from`; so is a `read_only` that is
+    no list of served tools' names (a str, a misspelt name)."""
     check_collection("tools", tools)
     tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
-    listed = [_mcp_tool(t, t.name in read_only) for t in tools]
+    flagged = _read_only(read_only, by_name)
+    listed = [_mcp_tool(t, t.name in flagged) for t in tools]
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -82,6 +86,28 @@ def tools_server(
         )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _read_only(read_only: Any, served: dict[str, Tool]) -> set[str]:
+    """`read_only` as a set of served tools' names. A str was read as its substrings (`"query_order"`
+    flagged a tool `order` read-only, so a client could call it again after a timeout); a misspelt
+    name left the tool it meant without its `readOnlyHint`. Both are refused."""
+    if isinstance(read_only, str | bytes) or not isinstance(read_only, Iterable):
+        raise ToolDefinitionError(
+            f"tools_server(read_only={read_only!r:.60})",
+            f"read_only takes a list of tool names, and got {a_or_an(type(read_only).__name__)}"
+            + (", which would be read as its substrings" if isinstance(read_only, str) else ""),
+            f"put the names in a list, e.g. read_only=[{read_only if isinstance(read_only, str) else 'name'!r}]",
+        )
+    names = list(read_only)
+    unknown = [name for name in names if name not in served]
+    if unknown:
+        raise ToolDefinitionError(
+            f"tools_server(read_only={list(read_only)!r:.120})",
+            f"read_only names {', '.join(map(repr, unknown))}, which it does not serve",
+            f"name served tools only: {', '.join(served) or 'none'}",
+        )
+    return set(names)
 
 
 def _served(source: Any) -> list[Any]:

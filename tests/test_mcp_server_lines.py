@@ -25,12 +25,17 @@ INITIALIZE = {
 CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
 
 
-def _answers(lines: list[str]) -> list[dict]:
-    done = subprocess.run(
-        SERVER, input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return sorted((json.loads(line) for line in done.stdout.splitlines()), key=lambda a: str(a.get("id")))
+def _answers(lines: list[str], count: int) -> list[dict]:
+    """The server's first `count` answers to `lines`, sorted by id. Its stdin stays open until they
+    are read: a server whose stdin closes stops, and may drop an answer still on its way."""
+    with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(line + "\n" for line in lines))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(count)]
+        server.stdin.close()
+        assert server.wait(timeout=30) == 0
+    return sorted(answers, key=lambda a: str(a.get("id")))
 
 
 def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_and_serving_goes_on():
@@ -45,7 +50,7 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_an
         CALL,
         '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
     ]
-    answers = _answers(lines)
+    answers = _answers(lines, 6)
     assert answers[0]["id"] == 1 and answers[0]["result"]["serverInfo"]["name"] == "toolkit-shop"
     assert answers[1:] == [
         {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": INVALID}},

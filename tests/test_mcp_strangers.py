@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import McpConnectionError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -141,4 +142,17 @@ def test_a_number_json_cannot_carry_is_an_error_result_not_null(contents):
     assert result.is_error and result.content == (
         "Tool 'structured' failed: the call to 'structured' was not sent to MCP server 'contents': its arguments "
         "hold a number JSON cannot carry (NaN or Infinity); send a finite number"
+    )
+
+
+def test_a_server_that_cannot_start_and_says_why_on_stdout_is_quoted_in_the_error():
+    """A server started with wrong arguments that printed its usage on stdout and exited read only
+    "cannot reach MCP server 's': MCPError: Connection closed": its one clue was dropped."""
+    usage = "print('usage: server.py --port N'); import sys; sys.exit(2)"
+    client = McpClient.stdio(sys.executable, ["-c", usage], name="s", connect_timeout=5)
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': MCPError: Connection closed; it wrote a line that is not JSON ('usage: "
+        "server.py --port N'); a stdio server must write only MCP messages to stdout (logs go to stderr)"
     )

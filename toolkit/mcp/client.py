@@ -49,7 +49,7 @@ that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`
 connection at once, as an `McpConnectionError` saying so. A
 line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
 requests go on (their real answer may still come), and a timeout then says that the server
-wrote such a line. So does a JSON value that answers no request: one without an `id` (a JSON
+wrote such a line, as does a failure to connect (a server that printed its usage and exited). So does a JSON value that answers no request: one without an `id` (a JSON
 logger writing to stdout, `{"level": 30, "msg": "…"}`), or no object. The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
@@ -249,7 +249,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = ""
+        self._gone = self._broken = self._stray = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -326,9 +326,11 @@ class McpClient:
             reason = f"it broke the protocol while connecting: {exc}"
         if self._stderr is not None:
             self._stderr.flush()
-            self._stderr.seek(0)
+            self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
             tail = self._stderr.read()[-400:].strip()
-        text = f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
+        # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
+        stray = f"; {self._stray}" if self._stray else ""
+        text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
         return self._hide(_without_url_secrets(text, self.server))
 
     def _hide(self, text: str) -> str:

@@ -15,9 +15,10 @@ secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's std
 one included.
 
 It connects on first use (or `connect()`), lists tools through a cache that only
-`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no `inputSchema`,
-costs that tool alone: it goes into `unreadable`, with the reason), and calls a tool with a deadline: when it passes, the SDK
-sends the `notifications/cancelled` message so the server stops working. Errors::
+`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no
+`inputSchema`, costs that tool alone: it goes into `unreadable`, with the reason), and calls a
+tool with a deadline: when it passes, the SDK sends the `notifications/cancelled` message so
+the server stops working. Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -29,10 +30,10 @@ the work before it went away. A connection the client already knew was gone send
 so that request is a plain `McpConnectionError` ("the call was not sent").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
-reading: every later request waited out its deadline), and so is an unpaired surrogate it wrote
-as a JSON escape (`"\\udce9"`, which the SDK's parser refuses). Arguments JSON cannot carry (an unpaired
-surrogate, NaN) are refused before a call is sent, as an `McpError`: the SDK would fail to
-write them after, in a task whose failure ends the connection.
+reading: every later request waited out its deadline), and so is an unpaired surrogate it
+wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses). Arguments JSON cannot
+carry (an unpaired surrogate, NaN) are refused before a call is sent, as an `McpError`: the
+SDK would fail to write them after, in a task whose failure ends the connection.
 
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
@@ -42,15 +43,16 @@ served in-process whose handler raises `SystemExit` fails that request (`McpConn
 the loop goes on); should anything else on the connection's loop raise it, the loop stops and
 the requests waiting on it fail at once instead of running into their deadline.
 
-A JSON message from the server that is not JSON-RPC (a reply with `"result": null`) fails
+A JSON-RPC message from the server that is malformed (a reply with `"result": null`) fails
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. A
-line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
-requests go on (their real answer may still come), and a timeout then says that the server
-wrote such a line, as does a failure to connect (a server that printed its usage and exited). So does a JSON value that answers no request: one without an `id` (a JSON
-logger writing to stdout, `{"level": 30, "msg": "…"}`), or no object. The SDK's own log record of either (with a traceback) goes only where the
+connection at once, as an `McpConnectionError` saying so. A line that is not JSON at all (a
+stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
+without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`), answers
+nothing: the requests go on (their real answer may still come), and a timeout then says that
+the server wrote such a line, as does a failure to connect (a server that printed its usage
+and exited). The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting after the server died (make a new client), resources, prompts,

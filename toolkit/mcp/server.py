@@ -103,7 +103,7 @@ def _read_only(read_only: Any, served: dict[str, Tool]) -> set[str]:
     unknown = [name for name in names if name not in served]
     if unknown:
         raise ToolDefinitionError(
-            f"tools_server(read_only={list(read_only)!r:.120})",
+            f"tools_server(read_only={names!r:.120})",
             f"read_only names {', '.join(map(repr, unknown))}, which it does not serve",
             f"name served tools only: {', '.join(served) or 'none'}",
         )

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.chat.messages import ToolCall
+from toolkit.chat.messages import ToolCall, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import McpConnectionError
+from toolkit.loop.run import run_loop
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -156,3 +158,23 @@ def test_a_server_that_cannot_start_and_says_why_on_stdout_is_quoted_in_the_erro
         "cannot reach MCP server 's': MCPError: Connection closed; it wrote a line that is not JSON ('usage: "
         "server.py --port N'); a stdio server must write only MCP messages to stdout (logs go to stderr)"
     )
+
+
+def test_a_server_that_never_answers_times_out_the_loop_goes_on_and_close_kills_and_reaps_it(tmp_path, monkeypatch):
+    """The call is an error result after its deadline, the loop answers, and `close()` leaves no
+    process behind (not even a zombie), though the server ignores its closed stdin and SIGTERM."""
+    import mcp.client.stdio
+
+    for grace in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):  # the SDK's 2 s each: kept short here
+        monkeypatch.setattr(mcp.client.stdio, grace, 0.2)
+    pid_file = tmp_path / "pid"
+    client = McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(pid_file)}, name="silent")
+    model = ScriptedModel([call("t", x="a"), "The server did not answer."])
+    result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([client], timeout=0.3)])
+    assert result.answer == "The server did not answer."
+    assert result.new_messages[1].is_error and result.new_messages[1].content.startswith(
+        "Tool 't' failed: no answer within 0.3 s, so the call was cancelled."
+    )
+    pid = int(pid_file.read_text())
+    client.close()
+    assert not Path(f"/proc/{pid}").exists()  # killed and reaped: a zombie keeps its /proc entry

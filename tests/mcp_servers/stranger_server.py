@@ -4,8 +4,8 @@ written: `python stranger_server.py MODE`.
 MODE `junk`: writes lines that are not JSON to stdout before the handshake, after it, and
 before each answer; its tool `t` answers "ok t". MODE `json-logs`: the same, as JSON log records.
 MODE `exit-in-call`: a call to `t` writes half an answer and exits.
-MODE `silent`: never answers a call, and ignores `notifications/cancelled` and a closed stdin
-(it must be killed).
+MODE `silent`: never answers a call, and ignores `notifications/cancelled`, a closed stdin and
+SIGTERM (it must be killed); it writes its process id to the file `$PID_FILE` names, if any.
 MODE `names`: a tool list with every name and schema a stranger may write.
 MODE `contents`: one tool per kind of result content (`CONTENTS`).
 MODE `notify`: a call sends progress and log notifications before its answer.
@@ -13,6 +13,7 @@ MODE `notify`: a call sends progress and log notifications before its answer.
 
 import base64
 import json
+import os
 import signal
 import sys
 import time
@@ -125,6 +126,9 @@ def call(rid, params):
 
 if MODE == "silent":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if os.environ.get("PID_FILE"):  # for a test that checks the process is gone after close()
+        with open(os.environ["PID_FILE"], "w") as f:
+            f.write(str(os.getpid()))
 junk("starting the stranger server")
 for line in sys.stdin:
     request = json.loads(line)

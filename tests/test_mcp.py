@@ -234,7 +234,10 @@ def test_a_dead_server_is_logged_and_the_others_are_served(time_client, caplog):
         "MCP server 'broken' left out: cannot reach MCP server 'broken': MCPError: Connection closed; "
         "its stderr: config file missing"
     ) in caplog.text
-    assert "MCP server 'raw' left out: MCP server 'raw' broke the protocol: ValidationError: " in caplog.text
+    assert (
+        "MCP tool 'lookup' of server 'raw' left out: MCP tool 'lookup' of server 'raw': its listing is not "
+        in caplog.text
+    )
     raw.close()
 
 

@@ -1,11 +1,17 @@
-"""`toolkit.mcp.client`: the credentials of an MCP server's URL never show in its name or errors."""
+"""`toolkit.mcp.client`: the credentials of an MCP server's URL, and the secrets a stdio server is
+started with, never show in its name or errors."""
 
+import logging
+import os
 import socket
+import sys
+from pathlib import Path
 
 import pytest
 
 from toolkit.errors import McpConnectionError
 from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
 
 
 def _closed_port() -> int:
@@ -28,3 +34,28 @@ def test_an_unreachable_url_server_is_named_without_its_credentials():
 
 def test_a_name_given_explicitly_is_kept():
     assert McpClient("http://127.0.0.1:1/mcp", name="orders").name == "orders"
+
+
+# A server that cannot start and says why on stderr, quoting what it was given (as many do).
+SAYS_WHAT_IT_GOT = "import os, sys; print('bad config:', sys.argv[1:], os.environ['SERVICE_TOKEN'], file=sys.stderr)"
+STDIO_SECRETS = ("tok-abcdef-99", "pw-s3cret-42", "db-pa55word", "env-t0ken-77")
+
+
+def test_a_stdio_server_s_secret_args_and_env_never_show_in_its_name_errors_or_log(caplog):
+    """The name was the whole command line, `--token` value and all, in every error, log line and
+    `left_out` key; the stderr tail quoted the secrets the server was given in `env=`."""
+    secrets = ["--token", "tok-abcdef-99", "--password=pw-s3cret-42", "postgres://u:db-pa55word@db"]
+    args = ["-c", SAYS_WHAT_IT_GOT, *secrets]
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, args, env=env, connect_timeout=5)
+    shown = f"{Path(sys.executable).name} -c {SAYS_WHAT_IT_GOT} --token *** --password=*** postgres://u:***@db"
+    assert client.name == shown
+    with caplog.at_level(logging.WARNING, "toolkit.mcp"):
+        provider = McpToolProvider([client])
+        assert provider.provide() == []
+    assert provider.left_out == {
+        shown: f"cannot reach MCP server {shown!r}: MCPError: Connection closed; its stderr: bad config: ['--token', "
+        "'***', '--password=***', 'postgres://u:***@db'] *** (left out for 60 s, then tried again)"
+    }
+    for secret in STDIO_SECRETS:
+        assert secret not in caplog.text

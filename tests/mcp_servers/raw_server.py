@@ -1,9 +1,9 @@
 """A hand-written MCP server: plain JSON-RPC lines over stdio, no SDK, 2025 handshake only.
 
 Stands for the servers written in other languages or by hand, which send what no SDK server
-may: a root `inputSchema` without `"type"`. The official client refuses such a tool list (the
-protocol requires `"type": "object"` at the root), so a provider must leave this server out
-and go on with the others. Answers `server/discover` with "method not found", as servers from
+may: a root `inputSchema` without `"type"`. The official client refuses such a tool (the 2025
+protocol requires `"type": "object"` at the root), so a provider leaves each such tool out,
+saying why, and goes on with the others. Answers `server/discover` with "method not found", as servers from
 before the 2026 protocol do, so the client falls back to `initialize`.
 """
 

@@ -9,9 +9,16 @@ server, as the SDK spells them:
     McpClient.http("http://127.0.0.1:8765/mcp")             # streamable HTTP
     McpClient(server)                                       # an `MCPServer` / low-level `Server`, in-process
 
+A stdio server is named after its command line, with the secrets it was given masked
+(`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
+secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
+one included.
+
 It connects on first use (or `connect()`), lists tools through a cache that only
-`evict_tool_list_cache()` empties, and calls a tool with a deadline: when it passes, the SDK
-sends the `notifications/cancelled` message so the server stops working. Errors::
+`evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no
+`inputSchema`, costs that tool alone: it goes into `unreadable`, with the reason), and calls a
+tool with a deadline: when it passes, the SDK sends the `notifications/cancelled` message so
+the server stops working. Errors::
 
     McpError                  the server answered with an error, or broke the protocol
     ├── McpConnectionError    it cannot be reached, or went away (before the request was sent)
@@ -22,6 +29,12 @@ sends the `notifications/cancelled` message so the server stops working. Errors:
 the work before it went away. A connection the client already knew was gone sends nothing,
 so that request is a plain `McpConnectionError` ("the call was not sent").
 
+A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
+reading: every later request waited out its deadline), and so is an unpaired surrogate it
+wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses). Arguments JSON cannot
+carry (an unpaired surrogate, NaN) are refused before a call is sent, as an `McpError`: the
+SDK would fail to write them after, in a task whose failure ends the connection.
+
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
 request, the request is cancelled first (the server receives `notifications/cancelled`, as on
@@ -30,14 +43,16 @@ served in-process whose handler raises `SystemExit` fails that request (`McpConn
 the loop goes on); should anything else on the connection's loop raise it, the loop stops and
 the requests waiting on it fail at once instead of running into their deadline.
 
-A JSON message from the server that is not JSON-RPC (a reply with `"result": null`) fails
+A JSON-RPC message from the server that is malformed (a reply with `"result": null`) fails
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. A
-line that is not JSON at all (a stray `print` on a stdio server's stdout) answers nothing: the
-requests go on (their real answer may still come), and a timeout then says that the server
-wrote such a line. The SDK's own log record of either (with a traceback) goes only where the
+connection at once, as an `McpConnectionError` saying so. A line that is not JSON at all (a
+stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
+without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`), answers
+nothing: the requests go on (their real answer may still come), and a timeout then says that
+the server wrote such a line, as does a failure to connect (a server that printed its usage
+and exited). The SDK's own log record of either (with a traceback) goes only where the
 application configured logging, never to stderr through logging's last resort.
 
 Leaves out: reconnecting after the server died (make a new client), resources, prompts,
@@ -49,13 +64,15 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import functools
+import json
 import logging
 import math
 import shlex
 import tempfile
 import threading
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,13 +80,25 @@ import anyio
 import mcp
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    CallToolResult,
+    ListToolsRequest,
+    ListToolsResult,
+    PaginatedRequestParams,
+    jsonrpc_message_adapter,
+)
 from mcp_types import Tool as McpTool
+from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
-from toolkit.chat.masking import mask_url, mask_url_in
+from toolkit.chat.masking import MASK, mask_url, mask_url_in, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
+from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
 
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
@@ -112,12 +141,18 @@ class McpClient:
             )
         self.server = server
         """What `mcp.Client` connects to: `StdioServerParameters`, a URL or a server object."""
-        self.name = name or _default_name(server)
+        self._secrets = _server_secrets(server)
+        """What the server was given that is secret (a URL's password, `--token` values, `env`
+        values of secret-named variables), longest first: masked in its name and every error."""
+        self.name = name or self._hide(_default_name(server))
         """How logs, errors and tool metadata call this server."""
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout
         """Default deadline of one request (listing tools, or a call without its own)."""
         self._tools: list[McpTool] | None = None
+        self.unreadable: dict[str, str] = {}
+        """The tools the last listing could not read (a listing that is not valid MCP for them
+        alone): their names → why. The others are listed; `McpToolProvider` reports these."""
         self._client: mcp.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: concurrent.futures.Future[None] | None = None
@@ -160,7 +195,7 @@ class McpClient:
                 "McpClient.from_command_line(...)",
             )
         params = mcp.StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
-        return cls(params, name=kwargs.pop("name", None) or _command_name(command, args), **kwargs)
+        return cls(params, **kwargs)  # its name, made from the command, with its secrets masked
 
     @classmethod
     def from_command_line(cls, line: str, **kwargs: Any) -> McpClient:
@@ -216,7 +251,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = ""
+        self._gone = self._broken = self._stray = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -281,7 +316,10 @@ class McpClient:
         if isinstance(self.server, mcp.StdioServerParameters):
             if self._stderr is None:
                 self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-            return stdio_client(self.server, errlog=self._stderr)
+            server = self.server
+            if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
+                server = server.model_copy(update={"encoding_error_handler": "replace"})
+            return _surrogates_read(stdio_client(server, errlog=self._stderr))
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
@@ -290,10 +328,18 @@ class McpClient:
             reason = f"it broke the protocol while connecting: {exc}"
         if self._stderr is not None:
             self._stderr.flush()
-            self._stderr.seek(0)
+            self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
             tail = self._stderr.read()[-400:].strip()
-        text = f"cannot reach MCP server {self.name!r}: {reason}" + (f"; its stderr: {tail}" if tail else "")
-        return _without_url_secrets(text, self.server)
+        # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
+        stray = f"; {self._stray}" if self._stray else ""
+        text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
+        return self._hide(_without_url_secrets(text, self.server))
+
+    def _hide(self, text: str) -> str:
+        """`text` with every secret the server was given masked (an error, its stderr, its name)."""
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
 
     async def _on_message(self, message: Any) -> None:
         """The SDK's message handler. A message the server sent that cannot be read fails every
@@ -301,7 +347,8 @@ class McpClient:
         waiting would turn a broken reply into a timeout."""
         if not isinstance(message, ValidationError):
             return
-        if _stray_line(message) is not None:  # a stray print answers nothing: the real answer may follow
+        if _stray_line(message) is not None or _stray_json(message) is not None:
+            # a stray print (or JSON log record) answers nothing: the real answer may follow
             self._stray = _unreadable(message)
             return
         problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
@@ -358,9 +405,12 @@ class McpClient:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
                 raise self._lost(_describe_mcp(exc)) from None
-            raise McpError(f"MCP server {self.name!r} answered with an error: {exc}") from None
+            raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
-            raise McpError(f"MCP server {self.name!r} broke the protocol: {describe(exc)}") from None
+            first = exc.errors()[0] if exc.error_count() else None
+            where = ".".join(str(part) for part in first["loc"]) if first else ""
+            wrong = f" ({where or 'the result'}: {first['msg']})" if first else ""  # what, not only where
+            raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
         except BaseException as exc:
@@ -372,12 +422,12 @@ class McpClient:
 
     def _lost(self, reason: str) -> McpConnectionLost:
         """The connection went away while the request waited: it was sent, its outcome is unknown."""
-        self._gone = self._gone or reason
-        return McpConnectionLost(self.name, reason)
+        self._gone = self._gone or self._hide(reason)
+        return McpConnectionLost(self.name, self._hide(reason))
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
-        stray = f"; {self._stray}" if self._stray else ""
+        stray = f"; {self._hide(self._stray)}" if self._stray else ""
         return McpTimeout(f"MCP server {self.name!r} did not answer within {timeout:g} s{stray}")
 
     def list_tools(self, timeout: float | None = None) -> list[McpTool]:
@@ -388,15 +438,20 @@ class McpClient:
         """
         if self._tools is None:
             seconds = self.request_timeout if timeout is None else timeout
+            unreadable: dict[str, str] = {}
 
             async def within(client: mcp.Client) -> list[McpTool]:
                 try:
                     with anyio.fail_after(seconds):
-                        return await _list_all(client)
+                        return await _list_all(client, unreadable)
                 except TimeoutError:
                     raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
             self._tools = self._call(within, timeout=seconds)
+            self.unreadable = {
+                name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
+                for name, why in unreadable.items()
+            }
         return list(self._tools)
 
     def evict_tool_list_cache(self) -> None:
@@ -406,7 +461,28 @@ class McpClient:
     def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> CallToolResult:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
         seconds = self.request_timeout if timeout is None else timeout
+        if problem := _not_json(arguments):
+            raise McpError(f"the call to {name!r} was not sent to MCP server {self.name!r}: {problem}")
         return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+
+def _not_json(arguments: Any) -> str:
+    """What keeps `arguments` from being sent as JSON ("" when nothing does). The SDK serialises a
+    request in the transport's writer task, where a failure ends the connection: one argument
+    holding an unpaired surrogate (`"\\ud800"`, valid JSON a model may write) cost every later
+    call. A NaN would be sent as null."""
+    try:
+        json.dumps(arguments, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+        return f"its arguments hold {bad!r}, an unpaired surrogate, which is no character; send text"
+    except ValueError as exc:  # NaN, Infinity; a value that contains itself (a direct caller's)
+        if "ircular" in str(exc):
+            return "its arguments contain themselves, which JSON cannot write; send JSON values"
+        return "its arguments hold a number JSON cannot carry (NaN or Infinity); send a finite number"
+    except TypeError as exc:  # a set, bytes, an object (a direct caller's)
+        return f"its arguments are not JSON ({exc}); send JSON values"
+    return ""
 
 
 def check_server(server: Any) -> None:
@@ -488,6 +564,55 @@ def _cancel(loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[A
         future.cancel()
 
 
+@contextlib.asynccontextmanager
+async def _surrogates_read(transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """`transport`'s streams, with each message that holds an unpaired surrogate read, the
+    surrogate as U+FFFD. Python's `json.dumps` writes one as `"\\udce9"` (a file name read with
+    `surrogateescape`); the SDK's parser refuses the line as "not JSON", so the answer was lost
+    and its request waited out its deadline."""
+    async with transport as (read, write):
+        sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+        async def forward() -> None:
+            async with sender:
+                async for item in read:
+                    await sender.send(_with_surrogates_read(item))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(forward)
+            try:
+                yield inbox, write
+            finally:
+                group.cancel_scope.cancel()
+
+
+def _with_surrogates_read(item: Any) -> Any:
+    """A message the SDK could not parse, parsed with its unpaired surrogates as U+FFFD; any other
+    item (a message, a line that is really not JSON) as it is."""
+    line = _stray_line(item) if isinstance(item, ValidationError) else None
+    if not line or "\\ud" not in line.lower():
+        return item
+    try:
+        message = json.loads(line, object_pairs_hook=lambda pairs: {k: unicode_text(v) for k, v in pairs})
+        return SessionMessage(jsonrpc_message_adapter.validate_python(message, by_name=False))
+    except ValueError:  # still no message (a ValidationError is a ValueError): as the SDK said
+        return item
+
+
+def unicode_text(value: Any) -> Any:
+    """`value` with each unpaired surrogate in a str as U+FFFD (lists' items too); other values as
+    they are. JSON escapes can carry one; no UTF-8 writer can."""
+    if isinstance(value, list):
+        return [unicode_text(v) for v in value]
+    if not isinstance(value, str):
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return value
+
+
 def _transport_closed(client: mcp.Client) -> str:
     """Why the SDK already knows the connection is gone (`Connection closed`), so a request would
     not be sent; "" when it does not.
@@ -511,27 +636,41 @@ def _stray_line(exc: ValidationError) -> str | None:
     return next((str(e.get("input", "")) for e in exc.errors() if e["type"] == "json_invalid"), None)
 
 
+def _stray_json(exc: ValidationError) -> str | None:
+    """The JSON, when the SDK could not read a message that is JSON but answers no request: it
+    has no `id` (a JSON log record, `{"level": 30, "msg": "…"}`), or is no object at all."""
+    for error in exc.errors():
+        if len(error["loc"]) == 1 or (error["type"] == "missing" and len(error["loc"]) == 2):
+            whole = error.get("input")  # the whole message: the union's branch refused it whole
+            return None if isinstance(whole, dict) and "id" in whole else json.dumps(whole, ensure_ascii=False)
+    return None
+
+
 def _unreadable(exc: ValidationError) -> str:
     """What was wrong with a message the SDK could not parse, in a few words."""
     line = _stray_line(exc)
-    if line is not None:
-        shown = line if len(line) <= 80 else line[:79] + "…"
+    stray = _stray_json(exc) if line is None else None
+    if line is not None or stray is not None:
+        shown = line if line is not None else stray or ""
+        shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        kind = "is not JSON" if line is not None else "is no JSON-RPC message"
         return (
-            f"it wrote a line that is not JSON ({shown!r}); a stdio server must write only MCP messages "
+            f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "
             "to stdout (logs go to stderr)"
         )
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
 
 
-async def _list_all(client: mcp.Client) -> list[McpTool]:
-    """Every page of tools. A paginator that repeats a cursor or a page is stopped there: it would
-    repeat forever (at most 100 pages are read in any case)."""
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> list[McpTool]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`). A paginator that
+    repeats a cursor or a page is stopped there: it would repeat forever (at most 100 pages are
+    read in any case)."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor = None
     for _ in range(100):
-        page = await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+        page = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
             break
@@ -542,6 +681,70 @@ async def _list_all(client: mcp.Client) -> list[McpTool]:
             break
         cursors.add(cursor)
     return tools
+
+
+async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:
+    """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
+    `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
+    tool by tool, with the same checks: the tools that pass are listed, each other one goes into
+    `unreadable` with the reason. Reads the SDK's private session state (as `_transport_closed`);
+    without it, the page fails as the SDK failed it."""
+    try:
+        return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
+    except ValidationError as refused:
+        session = client.session
+        try:
+            stamp, send, absorb = session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+        except AttributeError:  # another SDK version
+            raise refused from None
+        data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        )
+        options: Any = {}
+        stamp(data, options)
+        raw = await send(data["method"], data.get("params"), options)
+        listed, after = raw.get("tools"), raw.get("nextCursor")
+        if not isinstance(listed, list) or not isinstance(after, str | None):
+            raise refused from None  # the page itself is broken, not one tool on it
+        tools = []
+        for number, item in enumerate(listed, 1):
+            try:
+                tools.append(_listed_tool(client.protocol_version, item))
+            except ValidationError as exc:
+                unreadable[_listed_name(item, number)] = _why_unlisted(exc)
+        page = ListToolsResult(tools=tools, next_cursor=after)
+        result: ListToolsResult = absorb(page, complete=cursor is None and after is None)
+        return result
+
+
+def _listed_tool(version: str, item: Any) -> McpTool:
+    """One listed tool, checked as the SDK checks a page of them (for the negotiated version)."""
+    try:
+        page = parse_server_result("tools/list", version, {"tools": [item]})
+    except (KeyError, TypeError):  # a version the SDK has no checks for: the version-free model
+        page = ListToolsResult.model_validate({"tools": [item]}, by_name=False)
+    tool: McpTool = page.tools[0]  # type: ignore[attr-defined]
+    return tool
+
+
+def _listed_name(item: Any, number: int) -> str:
+    name = item.get("name") if isinstance(item, dict) else None
+    return name if isinstance(name, str) else f"tool #{number} (with no name)"
+
+
+def _why_unlisted(exc: ValidationError) -> str:
+    """What is wrong with one listed tool, and the fix, in a line."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"  # past ("tools", 0)
+    fix = (
+        'an inputSchema is a JSON Schema object with "type": "object" ({"type": "object"} for no arguments)'
+        if where.startswith("inputSchema")
+        else "see the MCP specification's Tool"
+    )
+    wrong = f"{where}: {first['msg']}"
+    if first["type"] in ("dict_type", "model_type", "model_attributes_type"):  # "…a valid dictionary or instance of…"
+        wrong = f"{where} is {json_type(first['input'])}, not an object"
+    return f"its listing is not valid MCP ({wrong}); {fix}. Ask its author to fix it"
 
 
 def _stop(
@@ -591,6 +794,30 @@ def _default_name(server: Any) -> str:
     if isinstance(server, str):  # a URL: its credentials (user:password@, ?token=) never in a name
         return mask_url(server)
     return str(getattr(server, "name", None) or type(server).__name__)
+
+
+def _server_secrets(server: Any) -> list[str]:
+    """The secrets a server is started or reached with, longest first: a URL's credentials; for
+    a command, the value of an option named like a secret (`--token abc`, `--api-key=abc`), an
+    argument `scrub` finds a secret in (`sk-…`, `DB_PASS=…`, `postgres://user:pw@…`), and the
+    `env` values of secret-named variables (`GITHUB_TOKEN`) and of URLs' credentials."""
+    if isinstance(server, str):
+        return sorted(set(url_secrets(server)), key=len, reverse=True)
+    if not isinstance(server, mcp.StdioServerParameters):
+        return []
+    found: list[str] = []
+    args = [str(a) for a in server.args]
+    for before, arg in zip(["", *args], args, strict=False):
+        option, equals, value = arg.partition("=")
+        if before.startswith("-") and "=" not in before and is_secret_name(before.lstrip("-")):
+            found.append(arg)
+        elif equals and option.startswith("-") and is_secret_name(option.lstrip("-")):
+            found.append(value)
+        elif REDACTED in scrub(arg):  # a URL's password alone, so the name still says which host
+            found += (url_secrets(value or arg) if "://" in arg else []) or [arg]
+    for key, value in (server.env or {}).items():
+        found += [value] if is_secret_variable(key) else url_secrets(value) if "://" in value else []
+    return sorted({s for s in found if len(s) >= 4}, key=len, reverse=True)
 
 
 def _without_url_secrets(text: str, server: Any) -> str:

@@ -14,7 +14,8 @@ deadline, `list_timeout`) and, per tool:
    same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
 2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
-   (or whose translation fails in any other way) is left out, the others stay. What was left
+   (or whose translation fails in any other way), or that the SDK cannot read at all (no
+   `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees;
@@ -44,8 +45,9 @@ text only). Otherwise the result says the image was not passed on.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
-Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio and
-embedded resources in a result (each is named in the text, not passed on).
+Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio,
+embedded resources and resource links in a result (each is named in the text, a resource by
+its name and URI, a signed URL's secrets masked; none is read or passed on).
 """
 
 from __future__ import annotations
@@ -62,9 +64,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
 from mcp_types import Tool as McpTool
 
+from toolkit.chat.masking import mask_url
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import (
     McpConnectionError,
@@ -200,6 +203,8 @@ class McpToolProvider:
         self.left_out = {}
         for client, listed in zip(self.clients, self._list_all(), strict=True):
             if listed is not None:
+                for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
+                    self._leave_out(client, name, reason)
                 tools += self._translate(client, self._first_of_each_name(client, listed))
         return tools
 
@@ -448,11 +453,18 @@ def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
 
 
 def _describe_block(block: Any, accepts_images: bool) -> str:
+    """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
+    resource link says: without them its result was lost), its MIME type."""
     kind = getattr(block, "type", type(block).__name__)
-    mime = getattr(block, "mime_type", None) or getattr(getattr(block, "resource", None), "mime_type", None)
-    what = f"{kind}{f' ({mime})' if mime else ''}"
+    resource = getattr(block, "resource", None)
+    mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
+    uri = getattr(block, "uri", None) or getattr(resource, "uri", None)
+    named = [getattr(block, "name", None), mask_url(str(uri)) if uri else None, mime]  # no secret of a signed URL
+    what = f"{kind} ({', '.join(n for n in named if n)})" if any(named) else kind
     if isinstance(block, ImageContent):
         if accepts_images:
             return f"[{what} attached]"
         return f"[{what} not passed on: this chat model does not accept images]"
+    if isinstance(block, ResourceLink):
+        return f"[{what}: a link to a resource, not read]"
     return f"[{what} content not shown]"

@@ -130,13 +130,13 @@ def _definitions(root: dict[str, Any], key: str, where: str) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise SchemaTranslationError(
-            f"{where}: its schema's {key!r} is {_json_type(value)}, not an object of named schemas; "
+            f"{where}: its schema's {key!r} is {json_type(value)}, not an object of named schemas; "
             "ask its author to fix it"
         )
     return dict(value)
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     """A value's JSON type, with its article (for error texts)."""
     kinds = (
         (bool, "a boolean"),

@@ -11,7 +11,10 @@ comes back as a result with `isError: true` (the model can fix its call), a fail
 tool's sanitised exception alone (`ValueError: …`: a client names the tool itself); so does a tool that
 calls `sys.exit` (command-line code on bad input): `SystemExit` ends neither the server nor,
 served in-process, the client's event loop. An unknown tool name is a protocol error, as the
-MCP specification asks.
+MCP specification asks. Over stdio, a line that is no JSON-RPC message gets JSON-RPC's answer
+(-32700 "Parse error", -32600 "Invalid Request"; to the request's id when it can be read). A
+tool's text holding an unpaired surrogate (a file name read with `surrogateescape`) is sent with
+U+FFFD in its place: the SDK cannot write it.
 
 Tools flagged read-only travel with the MCP annotation `readOnlyHint`, which a client keeps in
 the spec's metadata (`toolkit.mcp.provider`).
@@ -24,16 +27,20 @@ from __future__ import annotations
 import datetime
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from toolkit.chat.messages import ToolCall
+from toolkit.errors import ToolDefinitionError
 from toolkit.loop.sources import ProviderRequest, check_collection, provided
+from toolkit.mcp.client import unicode_text
+from toolkit.tools.decorator import a_or_an
 from toolkit.tools.execute import (
     Policies,
     Tool,
@@ -49,16 +56,18 @@ SHOP_READ_ONLY = {"query_order", "query_logistics", "query_refund_policy"}
 
 
 def tools_server(
-    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Sequence[str] = ()
+    tools: Sequence[Any], *, name: str = "toolkit", version: str = "0.1.0", read_only: Iterable[str] = ()
 ) -> Server:
     """An MCP server offering `tools` (`Tool`s, or anything `tools_from` takes: `@tool` functions,
     objects with `@tool` methods, and providers, asked once here: a wrapped or another MCP
     server's tools can be served too); calls run each tool's executor (errors fed back). Two
-    tools of one name are a `ToolDefinitionError`, as in `tools_from`."""
+    tools of one name are a `ToolDefinitionError`, as in `tools_from`; so is a `read_only` that is
+    no list of served tools' names (a str, a misspelt name)."""
     check_collection("tools", tools)
     tools = tools_from(*[t for source in tools for t in _served(source)])
     by_name = {t.name: t for t in tools}
-    listed = [_mcp_tool(t, t.name in read_only) for t in tools]
+    flagged = _read_only(read_only, by_name)
+    listed = [_mcp_tool(t, t.name in flagged) for t in tools]
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -71,9 +80,34 @@ def tools_server(
             )
         call = ToolCall(id="mcp", name=params.name, arguments=json.dumps(params.arguments or {}, ensure_ascii=False))
         text, is_error = await anyio.to_thread.run_sync(_execute, tool, call)
-        return types.CallToolResult(content=[types.TextContent(text=text)], is_error=is_error)
+        return types.CallToolResult(
+            content=[types.TextContent(text=unicode_text(text))],  # the SDK cannot write a lone surrogate
+            is_error=is_error,
+        )
 
     return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _read_only(read_only: Any, served: dict[str, Tool]) -> set[str]:
+    """`read_only` as a set of served tools' names. A str was read as its substrings (`"query_order"`
+    flagged a tool `order` read-only, so a client could call it again after a timeout); a misspelt
+    name left the tool it meant without its `readOnlyHint`. Both are refused."""
+    if isinstance(read_only, str | bytes) or not isinstance(read_only, Iterable):
+        raise ToolDefinitionError(
+            f"tools_server(read_only={read_only!r:.60})",
+            f"read_only takes a list of tool names, and got {a_or_an(type(read_only).__name__)}"
+            + (", which would be read as its substrings" if isinstance(read_only, str) else ""),
+            f"put the names in a list, e.g. read_only=[{read_only if isinstance(read_only, str) else 'name'!r}]",
+        )
+    names = list(read_only)
+    unknown = [name for name in names if name not in served]
+    if unknown:
+        raise ToolDefinitionError(
+            f"tools_server(read_only={names!r:.120})",
+            f"read_only names {', '.join(map(repr, unknown))}, which it does not serve",
+            f"name served tools only: {', '.join(served) or 'none'}",
+        )
+    return set(names)
 
 
 def _served(source: Any) -> list[Any]:
@@ -118,11 +152,54 @@ def shop_server(today: datetime.date | None = None) -> Server:
 
 
 async def serve_stdio(server: Server) -> None:
-    """Serve one client on this process's stdin/stdout until it closes them."""
+    """Serve one client on this process's stdin/stdout until it closes them. A line that is no
+    JSON-RPC message is answered with JSON-RPC's error (`_unreadable_answer`); the SDK dropped it
+    unanswered, so the client waited out its deadline."""
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        sender, inbox = anyio.create_memory_object_stream[Any](0)
+
+        async def answer_unreadable() -> None:
+            async with sender:
+                async for item in read:
+                    if isinstance(item, Exception):
+                        await write.send(SessionMessage(_unreadable_answer(item)))
+                    else:
+                        await sender.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(answer_unreadable)
+            await server.run(inbox, write, server.create_initialization_options())
+
+
+def _unreadable_answer(exc: Exception) -> types.JSONRPCError:
+    """JSON-RPC 2.0's answer to a line the SDK could not read: -32700 "Parse error" for a line
+    that is not JSON (or holds what no JSON parser here reads, an unpaired surrogate), -32600
+    "Invalid Request" for JSON that is no JSON-RPC message. Its `id` is the request's when it
+    can be read (so that request fails at once), else null, as the specification says."""
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    line = next((e.get("input") for e in errors if e["type"] == "json_invalid"), None)
+    if isinstance(line, str):
+        try:
+            message: Any = json.loads(line)  # Python reads an unpaired surrogate the SDK's parser refuses
+        except ValueError:
+            return _error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
+        what = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"
+        return _error(_request_id(message), types.PARSE_ERROR, what)
+    whole = next((e.get("input") for e in errors if len(e["loc"]) == 1 or e["type"] == "missing"), None)
+    what = "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc, id, method and params)"
+    return _error(_request_id(whole), types.INVALID_REQUEST, what)
+
+
+def _request_id(message: Any) -> str | int | None:
+    rid = message.get("id") if isinstance(message, dict) else None
+    return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+
+
+def _error(rid: str | int | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message))
 
 
 def serve_http(server: Server, port: int) -> None:

@@ -1,0 +1,115 @@
+"""`toolkit.mcp.server` over stdio, driven by strangers: `python -m toolkit mcp-server` read by a
+client that writes raw JSON-RPC lines on its stdin (every line gets JSON-RPC's answer, and the
+server goes on serving), and served tools whose answers the SDK cannot write as they are."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolkit
+from toolkit.errors import ToolDefinitionError
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.server import tools_server
+from toolkit.tools.decorator import tool
+
+SERVER = [sys.executable, "-m", "toolkit", "mcp-server", "--today", "2026-10-25"]
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+}
+CALL = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": {"orderId": "\\ud800"}}}'
+
+
+def _answers(lines: list[str], count: int) -> list[dict]:
+    """The server's first `count` answers to `lines`, sorted by id. Its stdin stays open until they
+    are read: a server whose stdin closes stops, and may drop an answer still on its way."""
+    with subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(line + "\n" for line in lines))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(count)]
+        server.stdin.close()
+        assert server.wait(timeout=30) == 0
+    return sorted(answers, key=lambda a: str(a.get("id")))
+
+
+def test_a_line_that_is_no_json_rpc_message_is_answered_with_json_rpc_s_error_and_serving_goes_on():
+    """The SDK dropped such a line unanswered: a client whose request had an unpaired surrogate
+    (valid JSON that the SDK's parser refuses) waited out its deadline."""
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        "{not json",
+        '[{"jsonrpc": "2.0", "id": 2, "method": "ping"}]',
+        '{"id": 3, "method": "ping"}',
+        CALL,
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 6)
+    assert answers[0]["id"] == 1 and answers[0]["result"]["serverInfo"]["name"] == "toolkit-shop"
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 3, "error": {"code": -32600, "message": INVALID}},
+        {"jsonrpc": "2.0", "id": 4, "error": {"code": -32700, "message": SURROGATE}},
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: the line is not JSON"}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": INVALID}},
+    ]
+
+
+INVALID = "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc, id, method and params)"
+SURROGATE = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"
+
+
+SERVED = str(Path(__file__).parent / "mcp_servers" / "served_tools.py")
+UNDER_TEST = {"PYTHONPATH": str(Path(toolkit.__file__).parents[1])}
+"""The SDK starts a server with a few variables only: without this one, the server would import
+the installed toolkit, not the one under test."""
+
+
+def test_a_served_tool_s_text_with_an_unpaired_surrogate_reaches_the_client_and_the_server_stays():
+    """A tool returning a file name read with `surrogateescape` ended the whole stdio server: the
+    SDK's writer could not encode the answer, the call timed out and the next one found it gone."""
+    with McpClient.stdio(sys.executable, [SERVED], env=UNDER_TEST, name="served", request_timeout=5) as client:
+        assert [b.text for b in client.call_tool("file_name", {}).content] == ["caf\ufffd.txt"]
+        assert [b.text for b in client.call_tool("echo", {"text": "still here"}).content] == ["still here"]
+
+
+@tool
+def order() -> str:
+    """Place the order (it writes)."""
+    return "placed"
+
+
+@tool
+def query_order() -> str:
+    """Read the order."""
+    return "read"
+
+
+@pytest.mark.parametrize(
+    "read_only, text",
+    [
+        (
+            "query_order",
+            "tools_server(read_only='query_order'): read_only takes a list of tool names, and got a str, which would "
+            "be read as its substrings. Fix: put the names in a list, e.g. read_only=['query_order']",
+        ),
+        (
+            ["query_ordr"],
+            "tools_server(read_only=['query_ordr']): read_only names 'query_ordr', which it does not serve. Fix: name "
+            "served tools only: order, query_order",
+        ),
+    ],
+)
+def test_read_only_names_served_tools_in_a_list(read_only, text):
+    """`read_only="query_order"` was read as its substrings: the writing tool `order` was served
+    as read-only, so a client (toolkit's own) told the model calling it again after a timeout was
+    safe; a misspelt name left the tool it meant without its hint. Both passed silently."""
+    with pytest.raises(ToolDefinitionError) as raised:
+        tools_server([order, query_order], read_only=read_only)
+    assert str(raised.value) == text

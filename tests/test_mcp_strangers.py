@@ -1,0 +1,180 @@
+"""`toolkit.mcp` against stdio servers nobody here would write (`mcp_servers/stranger_server.py`):
+tool lists the SDK refuses, results of every kind, junk on stdout, servers that never answer."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.chat.messages import ToolCall, UserMessage
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.errors import McpConnectionError
+from toolkit.loop.run import run_loop
+from toolkit.mcp.client import McpClient
+from toolkit.mcp.provider import McpToolProvider
+
+STRANGER = str(Path(__file__).parent / "mcp_servers" / "stranger_server.py")
+
+
+@pytest.fixture
+def stranger(request):
+    """A client of the stranger server in the mode given by `@pytest.mark.parametrize("stranger", [MODE])`."""
+    with McpClient.stdio(sys.executable, [STRANGER, request.param], name=request.param, request_timeout=5) as client:
+        yield client
+
+
+def _run(tools: dict, name: str, arguments: str = '{"x": "a"}'):
+    return tools[name].execute(ToolCall(id="c1", name=name, arguments=arguments))
+
+
+def _fix(name: str, what: str) -> str:
+    return (
+        f"MCP tool {name!r} of server 'names': its listing is not valid MCP ({what}); an inputSchema is a JSON "
+        'Schema object with "type": "object" ({"type": "object"} for no arguments). Ask its author to fix it'
+    )
+
+
+@pytest.mark.parametrize("stranger", ["names"], indirect=True)
+def test_a_tool_the_sdk_cannot_read_is_left_out_alone_and_the_others_are_offered(stranger):
+    """One tool without an `inputSchema` made the SDK refuse the whole page: the server was left
+    out ("4 validation errors for ListToolsResult"), its good tools with it, and no tool named."""
+    provider = McpToolProvider([stranger])
+    tools = {t.name: t for t in provider.provide()}
+    assert list(tools) == [
+        "twice",
+        "with_space",
+        "a_b_c",
+        "u67e5u8be2u8ba2u5355",
+        "n" * 55 + "_4f6da822",
+        "refs",
+        "one_of",
+        "good",
+    ]
+    assert provider.left_out == {
+        "names: no_schema": _fix("no_schema", "inputSchema: Field required"),
+        "names: schema_list": _fix("schema_list", "inputSchema is an array, not an object"),
+        "names: schema_string": _fix("schema_string", "inputSchema is a string, not an object"),
+        "names: schema_array_type": _fix("schema_array_type", "inputSchema.type: Input should be 'object'"),
+        "names: twice (listed again)": "MCP server 'names' lists a tool named 'twice' 2 times; only the first is offered",
+    }
+    assert not provider.partial
+    assert [_run(tools, name).content for name in ("good", "with_space", "n" * 55 + "_4f6da822")] == [
+        "ok good",
+        "ok with space",
+        "ok " + "n" * 200,
+    ]
+
+
+@pytest.fixture(scope="module")
+def contents():
+    """The stranger server's tools that answer with every kind of content, as toolkit tools."""
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
+        yield {t.name: t for t in McpToolProvider([client], timeout=5).provide()}
+
+
+def test_an_answer_that_is_not_utf_8_is_read_with_replacement_characters_and_the_server_stays(contents):
+    """A byte that is not UTF-8 on the server's stdout stopped the SDK's reader: that call and
+    every later one waited out its deadline ("no answer within 5 s"), the answer lost."""
+    assert _run(contents, "bad_utf8").content == "caf\ufffd \ufffd"
+    assert _run(contents, "structured").content == '{"total": 3}'
+
+
+def test_an_unpaired_surrogate_in_the_arguments_is_an_error_result_and_the_server_stays(contents):
+    """`"\\ud800"` is valid JSON a model may write; the SDK's writer task could not encode it and
+    the connection ended: "went away during the call", and every later call "was not sent"."""
+    result = _run(contents, "structured", '{"x": "\\ud800"}')
+    assert result.is_error and result.content == (
+        "Tool 'structured' failed: the call to 'structured' was not sent to MCP server 'contents': its arguments "
+        "hold '\\ud800', an unpaired surrogate, which is no character; send text"
+    )
+    assert _run(contents, "structured").content == '{"total": 3}'
+
+
+def test_a_result_that_is_not_valid_mcp_says_what_is_wrong_with_it(contents):
+    """A result without `content` read only "1 validation error for CallToolResult"."""
+    result = _run(contents, "no_content")
+    assert result.is_error and result.content == (
+        "Tool 'no_content' failed: MCP server 'contents' broke the protocol: ValidationError: 1 validation error "
+        "for CallToolResult (content: Field required)"
+    )
+
+
+def test_an_answer_with_an_escaped_unpaired_surrogate_is_read_with_a_replacement_character(contents):
+    """Python's `json.dumps` writes a file name read with `surrogateescape` as `"caf\\udce9.txt"`;
+    the SDK's parser refused the line as not JSON, so the answer was lost and the call waited out
+    its deadline, telling the model its outcome was unknown."""
+    assert _run(contents, "file_name").content == "caf\ufffd.txt"
+
+
+@pytest.mark.parametrize("stranger", ["junk", "json-logs"], indirect=True)
+def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(stranger):
+    """A JSON log record on stdout (`{"level": 30, "msg": …}`, what pino writes by default) failed
+    the connection: "cannot reach MCP server: it broke the protocol while connecting … (a reply with
+    a malformed result or error)"; a plain-text line was already let through."""
+    provider = McpToolProvider([stranger])
+    tools = {t.name: t for t in provider.provide()}
+    assert (list(tools), provider.left_out) == (["t"], {})
+    assert [_run(tools, "t").content for _ in range(2)] == ["ok t", "ok t"]
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("link", "[resource_link (b.txt, file:///b.txt, text/plain): a link to a resource, not read]"),
+        (
+            "signed_link",
+            "[resource_link (report, https://files.example/r.pdf?token=***): a link to a resource, not read]",
+        ),
+        ("resource", "[resource (file:///a.txt, text/plain) content not shown]"),
+        ("blob", "[resource (file:///a.bin) content not shown]"),
+        ("audio", "[audio (audio/wav) content not shown]"),
+        ("image", "[image (image/png) not passed on: this chat model does not accept images]"),
+    ],
+)
+def test_a_block_that_is_not_text_is_named_with_its_resource_s_uri(contents, name, text):
+    """A resource link read "[resource_link (text/plain) content not shown]": its name and URI, the
+    whole of what it says, were lost; an embedded resource did not say which one it was."""
+    result = _run(contents, name)
+    assert (result.is_error, result.content) == (False, text)
+
+
+def test_a_number_json_cannot_carry_is_an_error_result_not_null(contents):
+    """`NaN` (which Python's JSON reader takes) was sent to the server as null."""
+    result = _run(contents, "structured", '{"x": NaN}')
+    assert result.is_error and result.content == (
+        "Tool 'structured' failed: the call to 'structured' was not sent to MCP server 'contents': its arguments "
+        "hold a number JSON cannot carry (NaN or Infinity); send a finite number"
+    )
+
+
+def test_a_server_that_cannot_start_and_says_why_on_stdout_is_quoted_in_the_error():
+    """A server started with wrong arguments that printed its usage on stdout and exited read only
+    "cannot reach MCP server 's': MCPError: Connection closed": its one clue was dropped."""
+    usage = "print('usage: server.py --port N'); import sys; sys.exit(2)"
+    client = McpClient.stdio(sys.executable, ["-c", usage], name="s", connect_timeout=5)
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': MCPError: Connection closed; it wrote a line that is not JSON ('usage: "
+        "server.py --port N'); a stdio server must write only MCP messages to stdout (logs go to stderr)"
+    )
+
+
+def test_a_server_that_never_answers_times_out_the_loop_goes_on_and_close_kills_and_reaps_it(tmp_path, monkeypatch):
+    """The call is an error result after its deadline, the loop answers, and `close()` leaves no
+    process behind (not even a zombie), though the server ignores its closed stdin and SIGTERM."""
+    import mcp.client.stdio
+
+    for grace in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):  # the SDK's 2 s each: kept short here
+        monkeypatch.setattr(mcp.client.stdio, grace, 0.2)
+    pid_file = tmp_path / "pid"
+    client = McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(pid_file)}, name="silent")
+    model = ScriptedModel([call("t", x="a"), "The server did not answer."])
+    result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([client], timeout=0.3)])
+    assert result.answer == "The server did not answer."
+    assert result.new_messages[1].is_error and result.new_messages[1].content.startswith(
+        "Tool 't' failed: no answer within 0.3 s, so the call was cancelled."
+    )
+    pid = int(pid_file.read_text())
+    client.close()
+    assert not Path(f"/proc/{pid}").exists()  # killed and reaped: a zombie keeps its /proc entry

@@ -45,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import ipaddress
-import json
 import socket
 import threading
 import time
@@ -53,11 +52,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
-from toolkit.gateway.wire import Reply
+from toolkit.gateway.wire import Reply, error_reply
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 18083
 
@@ -213,8 +211,8 @@ class GatewayApp:
         # The common case (an SDK, on 127.0.0.1): no Origin, and a Host met before: two lookups.
         if "origin" in headers or headers.get("host") not in self._hosts:
             refused = self._refused(scope, headers)
-            if refused is not None:
-                await _send_error(send, 403, refused)
+            if refused is not None:  # no CORS header: the page may not read it
+                await _send_reply(send, refused, [])
                 return
         if scope["method"] == "OPTIONS":  # a preflight: one str test for every other request
             await _preflight(headers, send)
@@ -227,16 +225,10 @@ class GatewayApp:
         reply = self.gateway.handle(scope["method"], scope["path"], headers, body)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
-        # A stream is ready in full at once, so it goes out in one piece: the same bytes.
-        data = reply.encode()
-        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
-        raw.append((b"content-length", b"%d" % len(data)))
-        if "origin" in headers:  # a page on this machine (any other was refused): it may read it
-            raw += _cors(headers["origin"])
-        await send({"type": "http.response.start", "status": reply.status, "headers": raw})
-        await send({"type": "http.response.body", "body": data})
+        # a page on this machine (any other was refused): it may read the answer
+        await _send_reply(send, reply, _cors(headers["origin"]) if "origin" in headers else [])
 
-    def _refused(self, scope: dict, headers: dict[str, str]) -> dict[str, Any] | None:
+    def _refused(self, scope: dict, headers: dict[str, str]) -> Reply | None:
         """The error to answer a request that must not reach the gateway, else None (a Host that
         passes is remembered, so the next request with it pays one set lookup)."""
         origin = headers.get("origin")
@@ -245,7 +237,7 @@ class GatewayApp:
                 f"Origin {origin[:100]!r} may not call this gateway: it answers pages served on this machine "
                 "(http(s)://localhost, 127.0.0.1 or [::1], any port)."
             )
-            return {"message": message, "type": "invalid_request_error", "param": None, "code": "origin_not_allowed"}
+            return error_reply(403, message, code="origin_not_allowed")
         host = headers.get("host")
         if host is None or local_host(host):
             if len(self._hosts) < _MAX_HOSTS_KEPT:
@@ -259,7 +251,7 @@ class GatewayApp:
             "requests to localhost or an IP address such as 127.0.0.1 (any port), so that a web page whose "
             "domain name points at 127.0.0.1 cannot reach it."
         )
-        return {"message": message, "type": "invalid_request_error", "param": None, "code": "host_not_allowed"}
+        return error_reply(403, message, code="host_not_allowed")
 
 
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
@@ -341,12 +333,14 @@ async def _preflight(headers: dict[str, str], send: Callable) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def _send_error(send: Callable, status: int, error: dict[str, Any]) -> None:
-    """An OpenAI-shaped error answered by the app itself (no CORS header: the page may not read it)."""
-    body = json.dumps({"error": error}).encode()
-    raw = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
+async def _send_reply(send: Callable, reply: Reply, extra: list[tuple[bytes, bytes]]) -> None:
+    """Send a reply whole (a stream is ready in full at once, so it goes out in one piece: the same
+    bytes), with `extra` headers (the CORS ones, for a page on this machine)."""
+    data = reply.encode()
+    raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers.items()]
+    raw.append((b"content-length", b"%d" % len(data)))
+    await send({"type": "http.response.start", "status": reply.status, "headers": raw + extra})
+    await send({"type": "http.response.body", "body": data})
 
 
 async def _read_body(receive: Callable, limit: int, message: dict) -> bytes:

@@ -418,10 +418,11 @@ class _Postings:
         self.pieces = _Pieces(self.runs)
         # the sequence: a separator, text 0's run ids, a separator, text 1's, …, a separator
         self.separator = len(self.runs)
-        self.text_of = np.repeat(np.arange(-1, self.size, dtype=np.int32), np.append(1, counts + 1))
+        spans = counts + 1  # each text's runs and the separator after them
+        self.text_of = np.repeat(np.arange(-1, self.size, dtype=np.int32), np.append(1, spans))
         """The text each place of the sequence is in (a separator: the text before it)."""
         gaps = np.zeros(self.size + 1, dtype=np.int64)  # the separators' places
-        np.cumsum(counts + 1, out=gaps[1:])
+        np.cumsum(spans, out=gaps[1:])
         is_run = np.ones(len(self.text_of), dtype=bool)
         is_run[gaps] = False
         self.sequence = np.full(len(is_run), self.separator, dtype=np.int32)

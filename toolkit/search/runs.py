@@ -184,8 +184,9 @@ def _hashes(
 
 def _grouped(numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The runs grouped by the top bits of their numbers: each run's group, and each group's first
-    run, groups numbered in order of first reading (from `_TABLE_FROM` runs on, by all their bits:
-    `_grouped_by_table`; runs of one group are still compared, `_differing`).
+    run, groups numbered in order of first reading (a large catalogue's by all their bits, with a
+    hash table: `_grouped_by_table`, when `_TABLE_FROM` / `_TABLE_ALONE_FROM` say; runs of one group
+    are still compared, `_differing`).
 
     One sort of (number, run) pairs packed into one 64-bit number: the run in the low bits, so
     each group's runs come out in reading order.

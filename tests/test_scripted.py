@@ -61,3 +61,22 @@ def test_a_scripted_keyboard_interrupt_is_raised_as_it_is():
     model = ScriptedModel([KeyboardInterrupt()])
     with pytest.raises(KeyboardInterrupt):
         model.chat([])
+
+
+def test_a_recorded_request_is_the_record_its_class_makes():
+    """`Request._of` (each request recorded without the frozen `__init__`'s setattr per field)
+    makes what `Request(...)` makes: equal, the same repr, still frozen."""
+    import dataclasses
+
+    from toolkit.chat.scripted import Request
+
+    message = UserMessage(content="hi")
+    fast = Request._of((message,), ("add",), "auto", {"temperature": 0})
+    plain = Request((message,), ("add",), "auto", {"temperature": 0})
+    assert (fast, repr(fast), hash(fast.messages)) == (plain, repr(plain), hash(plain.messages))
+    assert dataclasses.asdict(fast) == dataclasses.asdict(plain)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.tools = ()  # type: ignore[misc]
+    model = ScriptedModel(["ok"])
+    model.chat([message], tools=[{"type": "function", "function": {"name": "add"}}], tool_choice="auto", seed=1)
+    assert model.requests == [Request((message,), ("add",), "auto", {"seed": 1})]

@@ -508,3 +508,66 @@ def test_attribute_docstrings_follow_an_edited_file(tmp_path, monkeypatch):
         found.append({name: prop.get("description") for name, prop in schema.items()})
         assert attribute_docstrings(mod.Order) == reference_docstrings(mod.Order)
     assert found == [{"id": "The old id."}, {"id": "The new id, longer.", "note": "A note."}]
+
+
+def test_attribute_docstrings_at_the_compilers_line(tmp_path, monkeypatch):
+    """Python 3.13 gives each class its first line (`__firstlineno__`): a class defined twice in
+    one file, under decorators over several lines, is read from its own lines, without looking
+    through the file by name; every answer equals pydantic's reader, on every version."""
+    source = textwrap.dedent(
+        '''
+        import dataclasses
+        from typing_extensions import TypedDict
+
+        class Twice(TypedDict):
+            a: int
+            """The first."""
+
+        FIRST = Twice
+
+        @dataclasses.dataclass(
+            frozen=True,
+        )
+        # a comment between
+        class Twice:
+            b: int
+            """The second."""
+
+        class Inside:
+            class Twice(TypedDict):
+                c: int
+                "Nested."
+
+        class LoneDoc(TypedDict):
+            d: int
+            "D."
+        '''
+    )
+    (tmp_path / "twice_docs_mod.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("twice_docs_mod")
+    classes = (mod.FIRST, mod.Twice, mod.Inside.Twice, mod.LoneDoc)
+    for cls in classes:
+        fast = attribute_docstrings(cls)
+        assert fast is None or fast == reference_docstrings(cls), cls
+    found = [attribute_docstrings(cls) for cls in classes]
+    if sys.version_info >= (3, 13):  # each from its own line
+        assert found == [{"a": "The first."}, {"b": "The second."}, {"c": "Nested."}, {"d": "D."}]
+    else:  # a name stated twice is left to pydantic's reader
+        assert found == [None, None, None, {"d": "D."}]
+
+
+def test_a_line_that_is_not_the_class_s_is_not_taken(tmp_path, monkeypatch):
+    """A `__firstlineno__` that points elsewhere (the file edited since, `__module__` set to
+    another module) is not read: the search by name answers, as before."""
+    from toolkit.tools.json_schema import _block_at_first_line
+
+    lines = ["x = 1\n", "class Other:\n", "    pass\n", "@decorate\n", "class Box:\n", "    a: int\n"]
+    made = {name: type(name, (), {"__firstlineno__": line}) for name, line in (("Box", 1), ("Box2", 4))}
+    assert _block_at_first_line(made["Box"], lines, "Box") is None  # `x = 1`: no class there
+    assert _block_at_first_line(made["Box2"], lines, "Box") == ["class Box:\n", "    a: int\n"]
+    assert _block_at_first_line(type("Box", (), {"__firstlineno__": 2}), lines, "Box") is None  # `class Other`
+    assert _block_at_first_line(type("Box", (), {"__firstlineno__": 99}), lines, "Box") is None  # past the end
+    assert _block_at_first_line(type("Box", (), {}), lines, "Box") is None  # no line of its own

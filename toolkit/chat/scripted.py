@@ -64,6 +64,19 @@ class Request:
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other request fields (e.g. `response_format`)."""
 
+    @classmethod
+    def _of(
+        cls, messages: tuple[Message, ...], tools: tuple[str, ...], tool_choice: Any, extra: dict[str, Any]
+    ) -> Request:
+        """`Request(messages, tools, tool_choice, extra)`, written to the instance's `__dict__` at
+        once, as `ToolSpec._of` is: the generated `__init__` of a frozen dataclass sets each field
+        through `object.__setattr__`, and a scripted model records one per request."""
+        request = object.__new__(cls)
+        fields = request.__dict__
+        fields["messages"], fields["tools"] = messages, tools
+        fields["tool_choice"], fields["extra"] = tool_choice, extra
+        return request
+
 
 Turn = Any  # str | ToolCall | Sequence[ToolCall] | AssistantMessage | ChatResponse | Callable
 
@@ -95,7 +108,7 @@ class ScriptedModel:
         if type(messages) is not list and type(messages) is not tuple:  # a str is the user's message, as for the client
             messages = chat_messages(messages, "ScriptedModel.chat")
         payload = tool_payload(tools) or []
-        request = Request(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
+        request = Request._of(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
         self.requests.append(request)
         if not self.script:
             raise ScriptExhausted(f"the script has no turn left for request {len(self.requests)}")

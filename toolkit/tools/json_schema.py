@@ -139,11 +139,13 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     name = cls.__name__
     if not lines or not name.isidentifier():
         return None
-    text = _source_text(file, lines)
-    found = _class_starts(file, text, name)
-    if len(found) != 1:
-        return None
-    block = _class_block(text, found[0])
+    block = _block_at_first_line(cls, lines, name)
+    if block is None:
+        text = _source_text(file, lines)
+        found = _class_starts(file, text, name)
+        if len(found) != 1:
+            return None
+        block = _class_block(text, found[0])
     indent = len(block[0]) - len(block[0].lstrip())
     if (indent == 0) == ("." in cls.__qualname__):
         return None
@@ -165,6 +167,47 @@ def source_file(cls: type) -> str | None:
     if type(file) is str and file.endswith(".py") and getattr(module, "__loader__", None) is not None:
         return file
     return inspect.getsourcefile(cls)
+
+
+def _block_at_first_line(cls: type, lines: list[str], name: str) -> list[str] | None:
+    """The class's block (as `_class_block` cuts it) found from the line the compiler gave it
+    (`__firstlineno__`, Python 3.13 on: its first decorator's line, or its `class` line), without
+    joining the file or looking through it; None when the class has no line of its own (made by a
+    call, or an older Python) or the statement is not found where the line says (the file changed,
+    `__module__` was set to another module's): the search by name decides then.
+
+    The line given must start a decorator or a class statement, and the first class statement
+    from there on must be `class <name>` (what `_class_starts` matches): else the line was not
+    this class's."""
+    first = cls.__dict__.get("__firstlineno__")  # its own: an inherited one is another class's
+    if type(first) is not int or not 0 < first <= len(lines):
+        return None
+    decorated = lines[first - 1].lstrip().startswith("@")
+    for index in range(first - 1, min(len(lines), first - 1 + (_DECORATOR_LINES if decorated else 1))):
+        line = lines[index]
+        head = _CLASS_HEAD.match(line)
+        if head is not None:  # the first class statement from there on: this class's, or the line was not
+            after = line[head.end() + len(name) : head.end() + len(name) + 1]
+            ours = line.startswith(name, head.end()) and not (after.isalnum() or after == "_")
+            return _class_block_of_lines(lines, index) if ours else None
+    return None  # no class statement where the line says
+
+
+_DECORATOR_LINES = 64
+"""How far past `__firstlineno__` the `class` line is looked for (decorators spread over lines)."""
+
+
+def _class_block_of_lines(lines: list[str], index: int) -> list[str]:
+    """`_class_block` of the file's text at the start of `lines[index]`, read from the lines."""
+    block = [lines[index]]
+    indent = len(block[0]) - len(block[0].lstrip())
+    for at in range(index + 1, len(lines)):  # not a copy of the rest of the file
+        line = lines[at]
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+            break
+        block.append(line)
+    return block
 
 
 _CLASS_WORD = re.compile(r"class[ \t]+(\w+)")

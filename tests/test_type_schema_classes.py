@@ -571,3 +571,18 @@ def test_a_line_that_is_not_the_class_s_is_not_taken(tmp_path, monkeypatch):
     assert _block_at_first_line(type("Box", (), {"__firstlineno__": 2}), lines, "Box") is None  # `class Other`
     assert _block_at_first_line(type("Box", (), {"__firstlineno__": 99}), lines, "Box") is None  # past the end
     assert _block_at_first_line(type("Box", (), {}), lines, "Box") is None  # no line of its own
+
+
+def test_a_block_read_from_lines_is_the_block_read_from_the_text():
+    """`_class_block_of_lines` (3.13's path) cuts what `_class_block` cuts from the joined text,
+    at every line of real files (this one: classes in strings, nested, at the margin)."""
+    from toolkit.tools import json_schema
+    from toolkit.tools.json_schema import _class_block, _class_block_of_lines
+
+    for path in (__file__, json_schema.__file__):
+        lines = open(path, encoding="utf-8").readlines() + ["class Last:  # no newline at the end"]
+        text = "".join(lines)
+        start = 0
+        for index, line in enumerate(lines):
+            assert _class_block_of_lines(lines, index) == _class_block(text, start), (path, index)
+            start += len(line)

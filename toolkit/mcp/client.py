@@ -31,10 +31,11 @@ so that request is a plain `McpConnectionError` ("the call was not sent").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
 reading: every later request waited out its deadline), and so is an unpaired surrogate it
-wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses); over HTTP that escape is read as U+FFFD too (`toolkit.mcp.http`, which also
-words an answer the SDK cannot parse in one line). Arguments JSON cannot
-carry (an unpaired surrogate, NaN) are refused before a call is sent, as an `McpError`: the
-SDK would fail to write them after, in a task whose failure ends the connection.
+wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses); over HTTP that escape
+is read as U+FFFD too (`toolkit.mcp.http`, which also words an answer the SDK cannot parse in
+one line). Arguments JSON cannot carry (an unpaired surrogate, NaN) are refused before a call is
+sent, as an `McpError`: the SDK would fail to write them after, in a task whose failure ends the
+connection.
 
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a

@@ -31,9 +31,11 @@ so that request is a plain `McpConnectionError` ("the call was not sent").
 
 A stdio server's bytes that are not UTF-8 are read as U+FFFD (the SDK's strict default stopped
 reading: every later request waited out its deadline), and so is an unpaired surrogate it
-wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses). Arguments JSON cannot
-carry (an unpaired surrogate, NaN) are refused before a call is sent, as an `McpError`: the
-SDK would fail to write them after, in a task whose failure ends the connection.
+wrote as a JSON escape (`"\\udce9"`, which the SDK's parser refuses); over HTTP that escape
+is read as U+FFFD too (`toolkit.mcp.http`, which also words an answer the SDK cannot parse in
+one line). Arguments JSON cannot carry (an unpaired surrogate, NaN) are refused before a call is
+sent, as an `McpError`: the SDK would fail to write them after, in a task whose failure ends the
+connection.
 
 Ctrl-C (or any other exception that is not an `Exception`) is never turned into an `McpError`:
 while connecting, the half-open connection is stopped and the interrupt goes on; during a
@@ -96,6 +98,7 @@ from pydantic import ValidationError
 
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
+from toolkit.mcp.http import http_transport, unreadable_answer
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
@@ -320,6 +323,8 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             return _surrogates_read(stdio_client(server, errlog=self._stderr))
+        if isinstance(self.server, str):
+            return http_transport(self.server)
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
@@ -404,7 +409,9 @@ class McpClient:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
-                raise self._lost(_describe_mcp(exc)) from None
+                raise self._lost(_describe_mcp(exc), ended=self._ended(client)) from None
+            if unread := unreadable_answer(exc):
+                raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
             first = exc.errors()[0] if exc.error_count() else None
@@ -420,10 +427,19 @@ class McpClient:
         finally:
             self._pending.pop(future, None)
 
-    def _lost(self, reason: str) -> McpConnectionLost:
-        """The connection went away while the request waited: it was sent, its outcome is unknown."""
-        self._gone = self._gone or self._hide(reason)
+    def _lost(self, reason: str, *, ended: bool = True) -> McpConnectionLost:
+        """The connection went away while the request waited: it was sent, its outcome is unknown.
+        Later requests are not sent when the connection `ended` with it."""
+        if ended:
+            self._gone = self._gone or self._hide(reason)
         return McpConnectionLost(self.name, self._hide(reason))
+
+    def _ended(self, client: mcp.Client) -> bool:
+        """Whether a request's "Connection closed" ended the connection. Over HTTP it may be the
+        request's stream alone (an event stream that ended without an answer, or held an event
+        too large): the next request is a new POST, so the connection ends only when the SDK
+        says its transport closed; a stdio or in-process connection ends with any."""
+        return not isinstance(self.server, str) or bool(_transport_closed(client))
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""

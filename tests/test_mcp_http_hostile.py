@@ -1,0 +1,284 @@
+"""`toolkit.mcp` over streamable HTTP against servers that answer badly: the official SDK's server
+returning a file name read with `surrogateescape`, and a hand-written server (`Stranger`, on
+127.0.0.1, in this process) whose answers are not JSON, not JSON-RPC, empty, huge, of the wrong
+shape or type, as a JSON body or as an event stream. Also `toolkit.mcp.http`'s byte rewriting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from loopback import free_port, wait_for_port
+
+import toolkit.mcp.http
+from toolkit.errors import McpError
+from toolkit.mcp.client import McpClient, McpConnectionLost
+from toolkit.mcp.http import _SurrogatesRead, surrogates_replaced
+
+FILE_NAME = b"caf\xe9.txt".decode("utf-8", "surrogateescape")
+"""A file name read with `surrogateescape`: `json.dumps` writes it as `"caf\\udce9.txt"`."""
+HUGE = 5_000_000
+
+SDK_SERVER = f"""
+import sys, uvicorn
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[types.Tool(name="file_name", input_schema={{"type": "object"}})])
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[types.TextContent(text={FILE_NAME!r})])
+
+app = Server("files", version="1", on_list_tools=list_tools, on_call_tool=call_tool).streamable_http_app()
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+def _result(rid: object, result: object) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode()
+
+
+def _text(text: str) -> dict:
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def _event(body: bytes) -> bytes:
+    return b"event: message\ndata: " + body + b"\n\n"
+
+
+JSON, EVENTS = "application/json", "text/event-stream"
+ANSWERS = {  # tool name -> (Content-Type, body) for the call's id
+    "ok": lambda rid: (JSON, _result(rid, _text("ok"))),
+    "file_name": lambda rid: (JSON, _result(rid, _text(FILE_NAME))),
+    "file_name_events": lambda rid: (EVENTS, _event(_result(rid, _text(FILE_NAME)))),
+    "not_json": lambda rid: (JSON, b"<html>502 Bad Gateway</html>"),
+    "not_json_events": lambda rid: (EVENTS, _event(b"oops")),
+    "not_json_rpc": lambda rid: (JSON, b'{"hello": 1}'),
+    "null_result": lambda rid: (JSON, _result(rid, None)),
+    "empty": lambda rid: (JSON, b""),
+    "empty_events": lambda rid: (EVENTS, b""),
+    "html": lambda rid: ("text/html", b"<html>hello</html>"),
+    "no_type": lambda rid: ("", b"hello"),
+    "content_not_list": lambda rid: (JSON, _result(rid, {"content": "text"})),
+    "error_content_not_list": lambda rid: (JSON, _result(rid, {"content": "boom", "isError": True})),
+    "huge": lambda rid: (JSON, _result(rid, _text("x" * HUGE))),
+    "huge_events": lambda rid: (EVENTS, _event(_result(rid, _text("x" * HUGE)))),
+}
+
+
+class Stranger(BaseHTTPRequestHandler):
+    """A hand-written streamable-HTTP MCP server: `initialize`, `tools/list`, and `tools/call`
+    answered as `ANSWERS` says."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _reply(self, status: int, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        if kind:
+            self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Mcp-Session-Id", "s1")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        self._reply(405, "", b"")
+
+    def do_DELETE(self) -> None:
+        self._reply(200, "", b"")
+
+    def do_POST(self) -> None:
+        message = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        rid, method = message.get("id"), message.get("method")
+        if rid is None:  # a notification
+            self._reply(202, "", b"")
+        elif method == "initialize":
+            info = {"name": "stranger", "version": "1"}
+            version = message["params"]["protocolVersion"]
+            capabilities = {"tools": {}}
+            self._reply(
+                200, JSON, _result(rid, {"protocolVersion": version, "capabilities": capabilities, "serverInfo": info})
+            )
+        elif method == "tools/list":
+            tools = [{"name": name, "inputSchema": {"type": "object"}} for name in ANSWERS]
+            self._reply(200, JSON, _result(rid, {"tools": tools}))
+        elif method == "tools/call":
+            self._reply(200, *ANSWERS[message["params"]["name"]](rid))
+        else:
+            error = {"code": -32601, "message": f"Method not found: {method}"}
+            self._reply(200, JSON, json.dumps({"jsonrpc": "2.0", "id": rid, "error": error}).encode())
+
+
+@pytest.fixture(scope="module")
+def stranger_url():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Stranger)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def stranger(stranger_url):
+    with McpClient.http(stranger_url, name="stranger", request_timeout=10) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def sdk_server_url():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert wait_for_port(port, 15)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _text_of(client: McpClient, name: str) -> str:
+    return client.call_tool(name, {}).content[0].text
+
+
+# --- an escaped unpaired surrogate: read as U+FFFD, as over stdio ---------------------------
+
+
+def test_the_sdk_server_s_escaped_unpaired_surrogate_is_read_as_over_stdio(sdk_server_url):
+    """The SDK server writes the file name as `"caf\\udce9.txt"`; over stdio it read as "caf\ufffd.txt",
+    over HTTP the SDK's parser refused the body and the call failed: "MCP server 'files' answered with
+    an error: Failed to parse JSON response: 1 validation error … lone leading surrogate …"."""
+    with McpClient.http(sdk_server_url, name="files", request_timeout=10) as client:
+        assert _text_of(client, "file_name") == "caf\ufffd.txt"
+
+
+@pytest.mark.parametrize("name", ["file_name", "file_name_events"])
+def test_an_escaped_unpaired_surrogate_in_a_json_body_or_an_event_is_read_as_a_replacement_character(stranger, name):
+    assert _text_of(stranger, name) == "caf\ufffd.txt"
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        (rb'"caf\udce9.txt"', rb'"caf\ufffd.txt"'),
+        (rb'"\uD800 and \uDFFF"', rb'"\ufffd and \ufffd"'),
+        (rb'"\ud800\ud800"', rb'"\ufffd\ufffd"'),
+        (rb'"\ud83d\ude00"', rb'"\ud83d\ude00"'),  # a pair: one character, kept
+        (rb'"\\udce9"', rb'"\\udce9"'),  # an escaped backslash, then text
+        (rb'"\\\udce9"', rb'"\\\ufffd"'),  # an escaped backslash, then an escape
+        (rb'"\"\udce9"', rb'"\"\ufffd"'),
+        (rb'"\u00e9\ud7ff\ue000"', rb'"\u00e9\ud7ff\ue000"'),  # no surrogates
+        (b'"caf\xc3\xa9"', b'"caf\xc3\xa9"'),
+    ],
+)
+def test_surrogates_replaced_rewrites_only_unpaired_surrogate_escapes(text, read):
+    assert surrogates_replaced(text) == read
+    assert json.loads(read) == json.loads(text.decode()).encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _streamed(chunks: list[bytes]) -> bytes:
+    class Chunks:
+        async def __aiter__(self):
+            for chunk in chunks:
+                yield chunk
+
+        async def aclose(self) -> None:
+            pass
+
+    async def read() -> bytes:
+        return b"".join([part async for part in _SurrogatesRead(Chunks())])
+
+    return asyncio.run(read())
+
+
+def test_an_escape_cut_between_two_chunks_is_read_whole():
+    """Every cut of two events, a pair, an escaped backslash and a lone surrogate: the same bytes as
+    rewriting it whole (a cut inside an escape, or between `\\\\` and `udce9`, must not change it)."""
+    body = _event(rb'{"a": "\ud83d\ude00 \\udce9 x\udce9"}') + _event(b'{"b": "\\ud800"}\r\n')
+    whole = surrogates_replaced(body)
+    assert whole.count(rb"\ufffd") == 2
+    for cut in range(len(body) + 1):
+        for second in (cut, min(cut + 3, len(body))):
+            assert _streamed([body[:cut], body[cut:second], body[second:]]) == whole
+
+
+# --- answers that are not JSON-RPC: a short McpError, and the connection goes on -------------
+
+
+@pytest.mark.parametrize(
+    "name, problem",
+    [
+        ("not_json", "it answered with a body that is not JSON (expected value at line 1 column 1)"),
+        ("not_json_events", "it answered with a body that is not JSON (expected value at line 1 column 1)"),
+        ("not_json_rpc", "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"),
+        ("null_result", "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"),
+        ("empty", "it answered with an empty body, where a JSON-RPC message belongs"),
+        ("html", "it answered with a body of type 'text/html', where JSON or an event stream belongs"),
+        ("no_type", "it answered with a body with no Content-Type, where JSON or an event stream belongs"),
+        (
+            "content_not_list",
+            "ValidationError: 1 validation error for CallToolResult (content: Input should be a valid list)",
+        ),
+        (
+            "error_content_not_list",
+            "ValidationError: 1 validation error for CallToolResult (content: Input should be a valid list)",
+        ),
+    ],
+)
+def test_an_answer_that_is_no_json_rpc_message_is_a_short_error_and_the_next_call_is_answered(stranger, name, problem):
+    """These read "MCP server … answered with an error: Failed to parse JSON response: 11 validation
+    errors for union[JSONRPCRequest, …" (a dozen lines of pydantic, and the server had sent no error)."""
+    with pytest.raises(McpError) as raised:
+        stranger.call_tool(name, {})
+    assert type(raised.value) is McpError
+    assert str(raised.value) == f"MCP server 'stranger' broke the protocol: {problem}"
+    assert _text_of(stranger, "ok") == "ok"
+
+
+def test_an_event_stream_that_ends_without_an_answer_costs_that_call_alone(stranger_url):
+    """The call's outcome is unknown (`McpConnectionLost`), but the server is still there: every
+    later call read "went away before this call (SSE stream ended without a response); it was not
+    sent", though each is a new POST it would have answered."""
+    with McpClient.http(stranger_url, name="stranger", request_timeout=10) as client:
+        with pytest.raises(McpConnectionLost) as raised:
+            client.call_tool("empty_events", {})
+        assert str(raised.value) == (
+            "MCP server 'stranger' went away during the call: SSE stream ended without a response"
+        )
+        assert [_text_of(client, "ok") for _ in range(2)] == ["ok", "ok"]
+
+
+# --- a huge result: whole, or a clear error ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["huge", "huge_events"])
+def test_a_five_megabyte_text_arrives_whole_as_a_json_body_or_an_event(stranger, name):
+    """As an event it failed: "went away during the call: SSE stream failed: Server-sent event exceeded
+    the 1048576 byte limit", and every later call was not sent."""
+    assert _text_of(stranger, name) == "x" * HUGE
+
+
+def test_an_event_larger_than_the_limit_fails_that_call_clearly_and_the_next_is_answered(stranger_url, monkeypatch):
+    monkeypatch.setattr(toolkit.mcp.http, "MAX_EVENT_BYTES", 100_000)
+    with McpClient.http(stranger_url, name="stranger", request_timeout=10) as client:
+        with pytest.raises(McpConnectionLost) as raised:
+            client.call_tool("huge_events", {})
+        assert str(raised.value) == (
+            "MCP server 'stranger' went away during the call: SSE stream failed: Server-sent event exceeded "
+            "the 100000 byte limit."
+        )
+        assert _text_of(client, "ok") == "ok"

@@ -1,0 +1,117 @@
+"""The streamable-HTTP transport `McpClient.http` connects with: the SDK's, reading what its parser refuses.
+
+Python's `json.dumps` writes a file name read with `surrogateescape` as `"caf\\udce9.txt"`: an
+escaped unpaired surrogate, valid JSON that the SDK's parser refuses. Over stdio the client reads
+it as U+FFFD (`toolkit.mcp.client._surrogates_read`); over HTTP the SDK turned the answer into
+its own error ("Failed to parse JSON response"), so the result was lost. Here each such escape in
+a response body (a JSON body or a server-sent event stream) is rewritten as `\\ufffd` before the
+SDK parses it: the same text stdio gives. A pair of surrogates (one character) and an escaped
+backslash (`\\\\udce9`, which is text, not an escape) are left as they are.
+
+An answer the SDK cannot parse at all (a body that is not JSON, an empty one, JSON that is no
+JSON-RPC message, a body of another type) reaches the caller as the SDK's stand-in error, whose
+text is a pydantic dump of a dozen lines, or reads as if the server had answered with an error;
+`unreadable_answer` says in a few words what was wrong instead.
+
+The hook is the SDK's own: `streamable_http_client(url, http_client=...)` with an `httpx2`
+client whose response hook wraps the body's byte stream. Its timeouts are the SDK's defaults
+(`create_mcp_http_client`: 30 s, 300 s to read); an event may be as large as `MAX_EVENT_BYTES`.
+
+Leaves out: a compressed body (`Content-Encoding: gzip`: its bytes are rewritten only after
+httpx decodes them, which is past the hook), so there the SDK's error stands; headers and
+authentication (the SDK's client takes them; `McpClient` gives none).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx2
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_REQUEST, PARSE_ERROR
+
+TIMEOUT = httpx2.Timeout(30.0, read=300.0)
+"""The SDK's default timeouts for an MCP HTTP client (a server may hold a stream open)."""
+MAX_EVENT_BYTES = 64 * 1024 * 1024
+"""The largest server-sent event read. The SDK's default (1 MB) failed a 5 MB text result sent as an
+event, which arrives whole as a JSON body (the SDK puts no limit on those)."""
+
+_ESCAPES = re.compile(
+    rb"\\\\"  # an escaped backslash: what follows it is text
+    rb"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"  # a surrogate pair: one character
+    rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"  # an unpaired surrogate
+)
+_READ_AS_TEXT = ("application/json", "text/event-stream")
+_UNPARSED = re.compile(r"Failed to parse (?:JSON response|SSE message): ")
+"""How the SDK's stand-in error for an answer it could not parse begins."""
+_OTHER_TYPE = re.compile(r"Unexpected content type: (.*)", re.DOTALL)
+_NOT_JSON = re.compile(r"Invalid JSON: (.*?) \[type=json_invalid, input_value=(b?''|b?\"\")?")
+
+
+@contextlib.asynccontextmanager
+async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD."""
+    async with (
+        httpx2.AsyncClient(timeout=TIMEOUT, event_hooks={"response": [_read_surrogates]}) as client,
+        streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES) as streams,
+    ):
+        yield streams
+
+
+async def _read_surrogates(response: httpx2.Response) -> None:
+    """The response hook: a JSON or event-stream body, not compressed, read through `_SurrogatesRead`."""
+    kind = response.headers.get("content-type", "").lower()
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if kind.startswith(_READ_AS_TEXT) and encoding in ("", "identity"):
+        response.stream = _SurrogatesRead(response.stream)
+
+
+class _SurrogatesRead(httpx2.AsyncByteStream):
+    """A body's bytes, each escaped unpaired surrogate as `\\ufffd`. A line is rewritten once it
+    is whole (an escape never spans a line break, and an event ends with one), so a chunk that
+    ends inside an escape is not misread."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        held: list[bytes] = []
+        async for chunk in self._stream:
+            end = max(chunk.rfind(b"\n"), chunk.rfind(b"\r")) + 1
+            if not end:
+                held.append(chunk)
+                continue
+            yield surrogates_replaced(b"".join([*held, chunk[:end]]))
+            held = [chunk[end:]]
+        if rest := b"".join(held):
+            yield surrogates_replaced(rest)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+def surrogates_replaced(text: bytes) -> bytes:
+    """`text` (JSON, or lines of it) with each escaped unpaired surrogate as `\\ufffd`."""
+    if b"\\u" not in text:
+        return text
+    return _ESCAPES.sub(lambda m: m[0] if len(m[0]) != 6 else rb"\ufffd", text)
+
+
+def unreadable_answer(exc: MCPError) -> str:
+    """What was wrong with an answer, when `exc` is the SDK's stand-in for one it could not parse
+    ("Failed to parse JSON response: <pydantic's dump>", "Unexpected content type: text/html");
+    "" for any other error."""
+    if exc.code == INVALID_REQUEST and (other := _OTHER_TYPE.fullmatch(exc.message)):
+        kind = f"of type {other[1]!r}" if other[1] else "with no Content-Type"
+        return f"it answered with a body {kind}, where JSON or an event stream belongs"
+    if exc.code != PARSE_ERROR or not _UNPARSED.match(exc.message):
+        return ""
+    if not (found := _NOT_JSON.search(exc.message)):
+        return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
+    if found[2]:
+        return "it answered with an empty body, where a JSON-RPC message belongs"
+    return f"it answered with a body that is not JSON ({found[1]})"

@@ -16,7 +16,8 @@ value the text points at, `default`, `examples`, an example quoted in the descri
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
 choice, pattern, format or length; other items are made from their schema), a number from the
 text within bounds, `false`. A string with a `pattern` keeps its value when `re.search` finds the
-pattern in it, else takes a short string built from the pattern (`toolkit.gateway.patterned`;
+pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
+125 characters, `^[a-z ]+$` in any), else takes a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
 does not compile or would build over 1,000 characters). An array is padded up to `minItems` with
 its last item repeated; with `uniqueItems` with other values instead (`_Filler.variants`: an enum's
@@ -28,8 +29,9 @@ too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no ans
 place its own schema) are followed. A `$ref` back to a schema being filled (a tree's children, a
 chain's next link) is not filled again: an array of it is empty (unless `minItems` asks), an
 `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
-mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`) takes that format's fact from the
-text, else a fixed value of that format (`_FORMATS`): never the user's words, which no date is.
+mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`, and pydantic's `ipvanyaddress`,
+`ipvanyinterface`, `ipvanynetwork`, ...) takes that format's fact from the text, else a fixed value
+of that format (`_FORMATS`): never the user's words, which no date is.
 
 Every word list and pattern is data (`data/gateway_rules.toml`, section 6). Schemas are parsed
 JSON, so every object in them is a `dict` (checked with `isinstance(x, dict)`: an ABC check such
@@ -59,11 +61,11 @@ import math
 import re
 from collections.abc import Iterator
 from datetime import date, timedelta
-from ipaddress import IPv4Address
+from ipaddress import IPv4Address, IPv4Network
 from itertools import chain, filterfalse, islice
 from typing import Any, NamedTuple
 
-from toolkit.gateway.patterned import compiled, pattern_string, risky
+from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.search.keyword import clean_terms, score_text
 
@@ -88,10 +90,19 @@ _FORMATS = {
     "ipv6": "2001:db8::1",
     "uuid": "00000000-0000-4000-8000-000000000000",
     "uri": "https://example.com/",
+    "ipvanyaddress": "192.0.2.1",
+    "ipvanyinterface": "192.0.2.1/24",
+    "ipvanynetwork": "192.0.2.0/24",
+    "ipv4interface": "192.0.2.1/24",
+    "ipv4network": "192.0.2.0/24",
+    "ipv6interface": "2001:db8::1/64",
+    "ipv6network": "2001:db8::/64",
 }
-"""A value of each string `format` OpenAI's strict mode checks (and `uri`, a URL's), for a string of
-that format the text has no value for: the user's words are no date, and a client that validates
-the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's, not rules."""
+"""A value of each string `format` OpenAI's strict mode checks (and `uri`, a URL's, and the address,
+interface and network formats pydantic writes for `IPvAnyAddress`, `IPv4Network`, ...), for a string
+of that format the text has no value for: the user's words are no date, and a client that validates
+the reply (pydantic, for a `date` field) refuses them. Formats are the JSON Schema spec's and
+pydantic's, not rules."""
 _FORMAT_FACTS = {"date": "date", "time": "time", "email": "email", "uri": "url"}
 """The `[generic.facts]` fact a string of a `format` takes from the text (the format decides, not the
 name: a `start_time` in `date-time` format is no "14:30"); `date-time` is made from the date and time."""
@@ -617,14 +628,17 @@ class _Filler:
 def _matching(schema: dict[str, Any], value: str) -> str:
     """`value` if the schema's `pattern` is found in it (`re.search`, as JSON Schema reads it), else a
     string built to match it and the schema's lengths (`toolkit.gateway.patterned`), else `value`
-    (a pattern that does not compile, or that the builder cannot build). A `risky` pattern is not
-    searched for in `value` (the user's words could make it backtrack for minutes): one is built."""
+    (a pattern that does not compile, or that the builder cannot build). A value longer than the
+    pattern's `search_limit` is not searched (`.*a.*b` in the user's 1,000 characters took 0.3 s,
+    `^\\d*\\d*\\d*\\d*\\d*\\d*x$` in 100 digits 20 s; `(a+)+$` is never searched): one is built. A
+    built empty string (`^(a+)*$`) is given as built, not taken for no string."""
     pattern = schema["pattern"]
     checker = compiled(pattern) if isinstance(pattern, str) else None
-    if checker is None or (not risky(pattern) and checker.search(value)):
+    if checker is None or (len(value) <= search_limit(pattern) and checker.search(value)):
         return value
     low, high = _lengths(schema)
-    return pattern_string(pattern, 0, low, high) or value
+    built = pattern_string(pattern, 0, low, high)
+    return value if built is None else built
 
 
 def _lengths(schema: dict[str, Any]) -> tuple[int, int | None]:
@@ -733,6 +747,13 @@ def _format_variant(fmt: str, k: int) -> str:
         "ipv6": lambda: f"2001:db8::{k + 1:x}",
         "uuid": lambda: f"00000000-0000-4000-8000-{k:012x}",
         "uri": lambda: f"https://example.com/{k}",
+        "ipvanyaddress": lambda: str(IPv4Address(0xC0000201 + k)),
+        "ipvanyinterface": lambda: f"{IPv4Address(0xC0000201 + k)}/24",
+        "ipvanynetwork": lambda: str(IPv4Network((0xC0000200 + (k << 8), 24))),
+        "ipv4interface": lambda: f"{IPv4Address(0xC0000201 + k)}/24",
+        "ipv4network": lambda: str(IPv4Network((0xC0000200 + (k << 8), 24))),
+        "ipv6interface": lambda: f"2001:db8::{k + 1:x}/64",
+        "ipv6network": lambda: f"2001:db8:0:{k:x}::/64",
     }
     return made[fmt]()
 

@@ -129,6 +129,26 @@ def test_a_fact_longer_than_the_search_limit_is_not_searched():
     assert call(pattern, "lookup the record https://shop.com/x", "url") == {"url": "https://shop.com/x"}
 
 
+def test_the_values_of_one_request_are_searched_for_a_bounded_total():
+    """A schema of many slow patterns: each value within its limit, all of them together not (each
+    search costs `len / search_limit` of one at the limit): the first `_MAX_SEARCHES` searches' worth
+    keep the user's words, the rest are built; a second request starts afresh."""
+    from toolkit.gateway.generic import _MAX_SEARCHES
+
+    said = "lookup " + "a" * 90 + " b"  # `.*a.*b` is found in it; its limit is 125 characters
+    share = len(said) / search_limit(".*a.*b")
+    schema = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "pattern": ".*a.*b"} for i in range(200)},
+        "required": [f"p{i}" for i in range(200)],
+    }
+    for _ in range(2):
+        filled = fill_arguments(schema, said, read_text(said, RULES), RULES)
+        kept = [name for name, value in filled.items() if value == said]
+        assert kept == [f"p{i}" for i in range(int(_MAX_SEARCHES / share))]
+        assert all(value == pattern_string(".*a.*b", 0, 0) for name, value in filled.items() if name not in kept)
+
+
 def test_a_built_empty_string_is_given():
     assert fill({"type": "string", "pattern": "^(a+)*$"}, "please look up my order") == ""
 

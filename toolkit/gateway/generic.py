@@ -111,6 +111,9 @@ _MAX_STEPS = 10_000
 _MAX_CHARS = 10_000
 _MAX_WORDS_CHARS = 1_000
 _MAX_ITEMS = 1_000
+_MAX_SEARCHES = 20
+"""How many searches at a pattern's `search_limit` (about 10 ms each) the values of one request may
+cost in all (`_matching`)."""
 _MAX_TERMS = 512
 _MAX_ENUM_VALUES = 4_096
 _MAX_ENUM_TOTAL = 4_096
@@ -338,6 +341,9 @@ class _Filler:
         self._facts: dict[str, str | None] = {}
         self.steps = 0
         """Schemas resolved and values made so far (at most `_MAX_STEPS`)."""
+        self.searched = 0.0
+        """How many searches' worth of backtracking the values searched for patterns may have cost so
+        far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
         """The `$ref`s being filled on the way down to the value being made (the root's first)."""
 
@@ -557,7 +563,7 @@ class _Filler:
     def string(self, schema: dict[str, Any], name: str) -> str:
         value = self.made_string(schema, name)
         if "pattern" in schema:  # else the common case: any string will do
-            value = _matching(schema, value)
+            value = _matching(schema, value, self)
         return value
 
     def made_string(self, schema: dict[str, Any], name: str) -> str:
@@ -625,17 +631,30 @@ class _Filler:
         return self._facts[fact]
 
 
-def _matching(schema: dict[str, Any], value: str) -> str:
+def _matching(schema: dict[str, Any], value: str, filler: _Filler | None = None) -> str:
     """`value` if the schema's `pattern` is found in it (`re.search`, as JSON Schema reads it), else a
     string built to match it and the schema's lengths (`toolkit.gateway.patterned`), else `value`
     (a pattern that does not compile, or that the builder cannot build). A value longer than the
     pattern's `search_limit` is not searched (`.*a.*b` in the user's 1,000 characters took 0.3 s,
     `^\\d*\\d*\\d*\\d*\\d*\\d*x$` in 100 digits 20 s; `(a+)+$` is never searched): one is built. A
-    built empty string (`^(a+)*$`) is given as built, not taken for no string."""
+    built empty string (`^(a+)*$`) is given as built, not taken for no string.
+
+    A request's values are searched for at most `_MAX_SEARCHES` searches' worth of backtracking in
+    all (`filler.searched`): a value of `n` characters costs at most `n / search_limit` of one (the
+    estimate grows at least as fast as the length), so a schema of thousands of such patterns
+    costs a request what `_MAX_SEARCHES` searches at the limit cost; past that, strings are built."""
     pattern = schema["pattern"]
     checker = compiled(pattern) if isinstance(pattern, str) else None
-    if checker is None or (len(value) <= search_limit(pattern) and checker.search(value)):
+    if checker is None:
         return value
+    limit = search_limit(pattern)
+    share = len(value) / limit if limit else (math.inf if value else 0.0)  # "" is searched whatever the pattern
+    spent = filler.searched if filler is not None else 0.0
+    if share <= 1 and spent + share <= _MAX_SEARCHES:
+        if filler is not None:
+            filler.searched = spent + share
+        if checker.search(value):
+            return value
     low, high = _lengths(schema)
     built = pattern_string(pattern, 0, low, high)
     return value if built is None else built

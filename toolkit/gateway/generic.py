@@ -631,7 +631,7 @@ class _Filler:
         return self._facts[fact]
 
 
-def _matching(schema: dict[str, Any], value: str, filler: _Filler | None = None) -> str:
+def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
     """`value` if the schema's `pattern` is found in it (`re.search`, as JSON Schema reads it), else a
     string built to match it and the schema's lengths (`toolkit.gateway.patterned`), else `value`
     (a pattern that does not compile, or that the builder cannot build). A value longer than the
@@ -649,10 +649,8 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler | None = None)
         return value
     limit = search_limit(pattern)
     share = len(value) / limit if limit else (math.inf if value else 0.0)  # "" is searched whatever the pattern
-    spent = filler.searched if filler is not None else 0.0
-    if share <= 1 and spent + share <= _MAX_SEARCHES:
-        if filler is not None:
-            filler.searched = spent + share
+    if share <= 1 and filler.searched + share <= _MAX_SEARCHES:
+        filler.searched += share
         if checker.search(value):
             return value
     low, high = _lengths(schema)

@@ -18,8 +18,8 @@ give back each of the characters it took; and each later repeat that can take th
 (`\\d*\\d*x`, `.*a.*b`: nothing between them that one of the characters cannot be) multiplies that
 by its own width, so `a*a*a*a*a*b` costs n⁶ and is searched in at most 11 characters, `\\d+x` n²
 (1,413), `^[a-z ]+$` n. A repeat around another open repeat or an alternation (`(a+)+$`: exponential)
-gives 0. `risky(pattern)` says whether the limit is below `_WORDS` (1,000) characters, the user's
-words the filler would search: it then builds a string rather than searching them.
+gives 0. The filler (`toolkit.gateway.generic`) searches a value only within the limit, else builds a
+string.
 
 Bounded: a pattern longer than `_MAX_PATTERN` characters, one that does not compile, nests
 deeper than `_MAX_NESTING`, or would build more than `_MAX_LENGTH` characters (`a{100000}`) gives
@@ -52,8 +52,6 @@ _SEARCH_BUDGET = 2_000_000
 digits took 8 ms, `[a-z]+$` in 1,414 letters and a `!` 13 ms)."""
 _MAX_SEARCHED = 1 << 20
 """The longest text any pattern is searched in (a pattern of fixed width: a request's own size)."""
-_WORDS = 1_000
-"""The user's words the filler searches (`generic._MAX_WORDS_CHARS`): a pattern whose limit is below is `risky`."""
 _MAX_LINKS = 100_000
 """Pairs of places `_Shape.link` compares at most; past it the pattern is not searched."""
 _POOL = string.ascii_uppercase + string.digits + string.ascii_lowercase + "_-. :/@"
@@ -93,12 +91,6 @@ def pattern_string(pattern: str, variant: int = 0, low: int = 0, high: int | Non
     if text is None or len(text) < low or (high is not None and len(text) > high):
         return None
     return text if checker.search(text) else None
-
-
-def risky(pattern: str) -> bool:
-    """Whether searching the user's words (`_WORDS` characters) for `pattern` might backtrack for
-    long (see the module docstring); True for a pattern the walker cannot read."""
-    return search_limit(pattern) < _WORDS
 
 
 @functools.lru_cache(maxsize=256)
@@ -153,7 +145,7 @@ def _shape(pattern: str) -> _Shaped | None:
         return None
     try:
         tree = _parser.parse(pattern)
-        shape = _Shape(_alphabet(tree), checker.flags)
+        shape = _Shape(_alphabet(tree))
         shape.link(shape.atoms(tree, checker.flags))
     except (_Unbuildable, RecursionError):
         return None
@@ -190,7 +182,7 @@ def _alphabet(tree: Any) -> tuple[str, ...]:
 class _Shape:
     """Reads a parsed pattern into `_Atom`s and links its repeats (see `_cost`)."""
 
-    def __init__(self, alphabet: tuple[str, ...], flags: int) -> None:
+    def __init__(self, alphabet: tuple[str, ...]) -> None:
         self.alphabet = alphabet
         self.widest = 0
         self.links: list[int] = []
@@ -286,7 +278,8 @@ def _places(pattern: str, extra: int) -> tuple[tuple[str, ...], ...] | None:
 
 @functools.lru_cache(maxsize=256)
 def _walked(pattern: str, extra: int) -> tuple[tuple[tuple[str, ...], ...] | None, bool]:
-    """The places of `pattern` (None if it cannot be built), and whether it is `risky`."""
+    """The places of `pattern` (None if it cannot be built), and whether a search for it could
+    backtrack exponentially (a repeat around another open repeat or an alternation; True when unread)."""
     if _parser is None or compiled(pattern) is None:
         return None, True
     try:
@@ -330,8 +323,8 @@ class _Walker:
             raise _Unbuildable
 
     def walk(self, items: Any, depth: int) -> bool:
-        """Add the places of `items`; whether they hold an open repeat or an alternation (`risky`
-        inside another repeat)."""
+        """Add the places of `items`; whether they hold an open repeat or an alternation (exponential
+        backtracking inside another repeat)."""
         if depth > _MAX_NESTING:
             raise _Unbuildable
         loose = False

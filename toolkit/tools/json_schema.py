@@ -187,8 +187,7 @@ def _block_at_first_line(cls: type, lines: list[str], name: str) -> list[str] | 
         line = lines[index]
         head = _CLASS_HEAD.match(line)
         if head is not None:  # the first class statement from there on: this class's, or the line was not
-            after = line[head.end() + len(name) : head.end() + len(name) + 1]
-            ours = line.startswith(name, head.end()) and not (after.isalnum() or after == "_")
+            ours = line.startswith(name, head.end()) and _name_ends(line, head.end() + len(name))
             return _class_block_of_lines(lines, index) if ours else None
     return None  # no class statement where the line says
 
@@ -202,12 +201,22 @@ def _class_block_of_lines(lines: list[str], index: int) -> list[str]:
     block = [lines[index]]
     indent = len(block[0]) - len(block[0].lstrip())
     for at in range(index + 1, len(lines)):  # not a copy of the rest of the file
-        line = lines[at]
-        stripped = line.lstrip()
-        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+        if _ends_block(lines[at], indent):
             break
-        block.append(line)
+        block.append(lines[at])
     return block
+
+
+def _name_ends(text: str, end: int) -> bool:
+    """Whether a name that ends at `end` ends there (`\\b`): no letter, digit or `_` follows."""
+    after = text[end : end + 1]
+    return not (after.isalnum() or after == "_")
+
+
+def _ends_block(line: str, indent: int) -> bool:
+    """Whether `line` ends a block indented by `indent`: a statement line at or left of it."""
+    stripped = line.lstrip()
+    return bool(stripped) and not stripped.startswith("#") and len(line) - len(stripped) <= indent
 
 
 _CLASS_WORD = re.compile(r"class[ \t]+(\w+)")
@@ -239,8 +248,7 @@ def _class_starts(file: str, text: str, name: str) -> list[int]:
     at = text.find(name)
     while at >= 0:
         start = text.rfind("\n", 0, at) + 1
-        after = text[at + len(name) : at + len(name) + 1]
-        if _CLASS_HEAD.fullmatch(text, start, at) and not (after.isalnum() or after == "_"):
+        if _CLASS_HEAD.fullmatch(text, start, at) and _name_ends(text, at + len(name)):
             found.append(start)
         at = text.find(name, at + 1)
     return found
@@ -272,8 +280,7 @@ def _class_block(text: str, start: int) -> list[str]:
     while at < len(text):
         end = text.find("\n", at) + 1 or len(text)
         line = text[at:end]
-        stripped = line.lstrip()
-        if stripped and not stripped.startswith("#") and len(line) - len(stripped) <= indent:
+        if _ends_block(line, indent):
             break
         block.append(line)
         at = end

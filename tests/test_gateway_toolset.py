@@ -122,16 +122,18 @@ def test_replies_are_the_same_byte_for_byte_whether_the_list_was_seen_before():
     for request in _conversations(60):
         toolset.clear()
         first = respond(request, config).encode()
-        assert respond(copy.deepcopy(request), config).encode() == first  # the second is served from the store
+        assert respond(copy.deepcopy(request), config).encode() == first  # read again, and kept
+        assert respond(copy.deepcopy(request), config).encode() == first  # served from the store
 
 
 def test_the_same_list_is_read_once_and_a_different_one_again():
     tools = [TOOLS[0], TOOLS[1]]
-    first = prepare(tools)
-    assert prepare(copy.deepcopy(tools)) is first
+    first = prepare(tools)  # met once: read, not kept
+    kept = prepare(copy.deepcopy(tools))  # met again: read and kept
+    assert kept is not first and prepare(copy.deepcopy(tools)) is kept
     renamed = copy.deepcopy(tools)
     renamed[1]["function"]["description"] += "!"
-    assert prepare(renamed) is not first
+    assert prepare(renamed) is not kept and prepare(renamed) is not kept
     assert prepare(None) is None
 
 
@@ -191,18 +193,36 @@ def test_a_deep_list_gets_the_same_reply_as_without_the_store(depth, monkeypatch
 def test_the_store_is_bounded_in_lists_and_in_bytes(monkeypatch):
     monkeypatch.setattr(toolset, "MAX_ENTRIES", 5)
     for n in range(12):
-        prepare([{"type": "function", "function": {"name": f"t{n}"}}])
+        for _ in range(2):  # kept from the second sighting on
+            prepare([{"type": "function", "function": {"name": f"t{n}"}}])
     assert len(toolset._store) == 5
     assert [next(iter(p.offered)) for p in toolset._store.values()] == [f"t{n}" for n in range(7, 12)]
     toolset.clear()
     monkeypatch.setattr(toolset, "MAX_ENTRIES", 100)
     monkeypatch.setattr(toolset, "MAX_BYTES", 400)
     for n in range(12):
-        prepare([{"type": "function", "function": {"name": f"t{n}", "description": "x" * 100}}])
+        for _ in range(2):
+            prepare([{"type": "function", "function": {"name": f"t{n}", "description": "x" * 100}}])
     assert toolset._store_bytes <= 400 and sum(len(k) for k in toolset._store) == toolset._store_bytes
     monkeypatch.setattr(toolset, "MAX_LIST_BYTES", 50)
     big = [{"type": "function", "function": {"name": "big", "description": "y" * 100}}]
     assert isinstance(prepare(big), ToolSet) and prepare(big) is not prepare(big)
+
+
+def test_a_list_is_kept_from_its_second_sighting_and_those_met_once_are_bounded(monkeypatch):
+    """A new choice of tools in every request (a tool search's finds) is read and dropped with
+    its request: the store keeps none of it, only a hash of each list met once (`MAX_SEEN`)."""
+    monkeypatch.setattr(toolset, "MAX_SEEN", 3)
+    lists = [[{"type": "function", "function": {"name": f"t{n}"}}] for n in range(5)]
+    for tools in lists:
+        prepare(tools)
+    assert toolset._store == {} and len(toolset._seen) == 3
+    assert all(type(key) is int for key in toolset._seen)
+    prepare(copy.deepcopy(lists[0]))  # forgotten (the oldest of five): met once again, not kept
+    assert toolset._store == {}
+    again = prepare(copy.deepcopy(lists[4]))  # still remembered: kept now
+    assert list(toolset._store.values()) == [again] and prepare(lists[4]) is again
+    assert len(toolset._seen) <= 3
 
 
 def test_a_bad_list_is_not_kept_so_it_cannot_make_a_good_one_look_bad():

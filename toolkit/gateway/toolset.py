@@ -17,11 +17,16 @@ nothing to pick from, and the text is not read at all.
 The key is the list's compact JSON, so two lists are the same only when every byte is. The
 lists are values parsed from JSON (as `respond` gets them); a Python caller's tuple is read as
 the JSON array it writes. Only a list without problems is kept (a bad one is answered with a
-400 each time anyway), so no caller can make a good list look bad. The store is bounded (at
-most `MAX_ENTRIES` lists, `MAX_BYTES` of JSON in all; the oldest goes first; a list larger than
-`MAX_LIST_BYTES` is read but not kept), so a stream of ever new lists costs one lookup each and
-never grows memory. Nothing keyed by the rest of the request (the conversation, the user's
-text) is kept.
+400 each time anyway), so no caller can make a good list look bad. A list is kept from its
+second sighting on: one sent once (a client that sends a tool search's finds, a new choice of tools,
+with every request) is read, used and dropped with its request. Kept at once, a stream of new lists
+filled the store with parsed lists that lived just long enough to reach the garbage collector's
+oldest generation, whose full collections then walked them all (100 new tools a request: 1,600 µs
+in process, 650 without; `_met_before` remembers only a hash of each list met once, at most
+`MAX_SEEN` of them). The store is bounded (at most `MAX_ENTRIES` lists, `MAX_BYTES` of JSON in all;
+the oldest goes first; a list larger than `MAX_LIST_BYTES` is read but not kept), so a stream of
+ever new lists costs one lookup each and never grows memory. Nothing keyed by the rest of the
+request (the conversation, the user's text) is kept.
 
 Leaves out: sharing prepared lists between processes; telling apart two lists that differ only
 in key order (they are two lists).
@@ -44,6 +49,8 @@ from toolkit.tokens import estimate_tokens
 MAX_ENTRIES = 256
 MAX_BYTES = 8 << 20
 MAX_LIST_BYTES = 256 << 10
+MAX_SEEN = 4096
+"""How many lists met once (not yet kept) are remembered, by a hash each (`_met_before`)."""
 _CONTEXTS = 8
 """How many system texts a tool set keeps the `enum` windows of."""
 
@@ -191,6 +198,8 @@ def offered(tools: Any) -> dict[str, ToolInfo]:
 
 _store: dict[bytes, ToolSet] = {}
 _store_bytes = 0
+_seen: dict[int, bool] = {}
+"""The hashes of the good lists met once and not kept (`_met_before`), oldest first."""
 _store_lock = threading.Lock()
 
 
@@ -211,9 +220,24 @@ def prepare(tools: Any) -> ToolSet | None:
     if found is not None and (spliceable or not found.spliceable):  # else the bytes came from `dumps`' other path
         return found
     prepared = ToolSet(compact, tools, spliceable)
-    if prepared.problem is None and len(compact) <= MAX_LIST_BYTES:
+    if prepared.problem is None and len(compact) <= MAX_LIST_BYTES and _met_before(compact):
         _keep(prepared)
     return prepared
+
+
+def _met_before(compact: bytes) -> bool:
+    """Whether a good list written as `compact` was met before (and not kept then): its hash is
+    remembered at the first sighting and forgotten at the second, when the list is kept. Two
+    lists with the same hash only make the second kept at its first sighting (the store is keyed
+    by the whole bytes); at most `MAX_SEEN` are remembered, the oldest forgotten first."""
+    key = hash(compact)  # a bytes object keeps its hash: the store's lookup has made it already
+    with _store_lock:
+        if _seen.pop(key, False):
+            return True
+        _seen[key] = True
+        if len(_seen) > MAX_SEEN:
+            del _seen[next(iter(_seen))]
+    return False
 
 
 def is_kept(prepared: ToolSet) -> bool:
@@ -237,4 +261,5 @@ def clear() -> None:
     global _store_bytes
     with _store_lock:
         _store.clear()
+        _seen.clear()
         _store_bytes = 0

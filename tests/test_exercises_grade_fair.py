@@ -309,3 +309,18 @@ def test_a_notebook_that_deletes_the_folders_around_it_keeps_its_marks(tmp_path)
     rows = grade_notebook(hand_edited(tmp_path / "wipes.ipynb", cells), seconds=60)
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True), ("w6.course_bound", True)], rows
     assert sorted(p.name for p in tmp_path.iterdir()) == ["wipes.ipynb"]
+
+
+def test_a_file_name_holding_control_characters_is_written_with_them_escaped(tmp_path):
+    """Before: the name went raw to the summary: a learner's `\\x1b]0;…\\x07` retitled the teacher's
+    terminal (or `\\x1b[2J` cleared it), and a newline in it broke the table in two."""
+    import csv
+
+    name = "ann\x1b]0;all passed\x07\n\x1b[2J\x9b.ipynb"
+    (tmp_path / name).write_text("{}")
+    rows = grade.grade_paths([tmp_path])
+    shown = f"{tmp_path}/ann\\x1b]0;all passed\\x07\\n\\x1b[2J\\x9b.ipynb"
+    assert [r.notebook for r in rows] == [shown]
+    assert summary(rows).splitlines()[1].startswith(shown + "  ")
+    with open(grade.write_csv(rows, tmp_path / "grades.csv"), encoding="utf-8", newline="") as f:
+        assert list(csv.reader(f))[1][0] == shown

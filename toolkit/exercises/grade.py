@@ -28,6 +28,9 @@ given twice (a folder and a file in it) is graded once.
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
 
+A CSV cell that would start like a spreadsheet formula (`=`, `+`, `-`, `@`: a learner's file name
+or cell tag) is written with a `'` in front, so opening the grades runs nothing (`as_text`).
+
 Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
 and any defence against a learner who fakes a result: their code runs in the same kernel as
 `check()` (and `solution()` is one call away), so this grading is formative, not an exam. Nor
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -147,10 +151,16 @@ def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""A control character: in a file name, the summary would send it to the teacher's terminal to act on."""
+
+
 def path_text(path: Path) -> str:
     """The path as text a CSV and a terminal can hold: a byte of the name that is not UTF-8 (a
-    name from a zip made under another encoding) is written as its escape, `\\xff`, not lost."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+    name from a zip made under another encoding) is written as its escape, `\\xff`, not lost; so is a
+    control character (`\\x1b`, `\\n`), which a terminal would act on."""
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
@@ -403,7 +413,18 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, row
 
 
 def _csv_row(r: Row) -> list[Any]:
-    return [r.notebook, r.exercise, int(r.passed), r.feedback]
+    return [as_text(r.notebook), as_text(r.exercise), int(r.passed), as_text(r.feedback)]
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
+
+
+def as_text(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that starts like a formula (a learner's file named
+    `=HYPERLINK(…).ipynb`, a cell tagged with one) gets a `'` in front, so opening the grades never
+    runs it."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def summary(rows: Sequence[Row]) -> str:

@@ -140,6 +140,18 @@ def test_a_cell_without_source_does_not_stop_the_cells_after_it(tmp_path):
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
 
 
+def test_a_cell_whose_source_is_no_text_does_not_stop_the_cells_after_it(tmp_path):
+    """Before: a hand-edited `"source": null` (or a number) stopped the run at that cell ("execution
+    stopped early: AttributeError: 'NoneType' object has no attribute 'strip'"): every exercise after it
+    was "not run"."""
+    odd = [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": s} for s in (None, 5)
+    ]
+    path = hand_edited(tmp_path / "hand.ipynb", [*odd, PASSING])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
+
+
 def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
     import warnings
 

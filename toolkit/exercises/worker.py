@@ -4,8 +4,8 @@
 kernel's working directory is that copy's folder), so that a notebook that hangs past the
 limit can be killed with its kernel. Before running, every code cell loses the outputs and
 execution count it was submitted with: only what this run produces can count; a cell that
-lost its `source` or `metadata` (a hand-edited file nbformat still reads) gets empty ones, so
-it does not stop the cells after it. Every code cell
+lost its `source` or `metadata`, or holds something else there (a hand-edited file nbformat still
+reads: `"source": null`), gets empty ones, so it does not stop the cells after it. Every code cell
 is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
 cell running longer than SECONDS stops the run. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
@@ -69,9 +69,9 @@ def run(source: Path, target: Path, seconds: int) -> None:
 
 def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Every code cell without its submitted outputs and count, and tagged to tolerate an error; every
-    cell with a source and metadata (in place)."""
+    cell with a source (text) and metadata (in place)."""
     for cell in notebook.cells:
-        cell.setdefault("source", "")
+        cell["source"] = _text(cell.get("source"))
         if not isinstance(cell.get("metadata"), dict):
             cell["metadata"] = nbformat.NotebookNode()
         if cell.get("cell_type") == "code":
@@ -80,6 +80,14 @@ def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
             tags = cell_tags(cell)  # a hand-edited cell may hold a string or null there
             cell.setdefault("metadata", {})["tags"] = tags + [TOLERATE] * (TOLERATE not in tags)
     return notebook
+
+
+def _text(source: object) -> str:
+    """A cell's source as text: a list of lines joined; none, or anything else a hand edit left there
+    (null, a number), is empty."""
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    return source if isinstance(source, str) else ""
 
 
 CELL_OUTPUT_LIMIT = 1_000_000

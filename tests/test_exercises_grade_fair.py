@@ -152,6 +152,15 @@ def test_a_cell_whose_source_is_no_text_does_not_stop_the_cells_after_it(tmp_pat
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
 
 
+def test_a_cell_without_a_type_does_not_stop_the_notebook_from_running(tmp_path):
+    """Before: a hand-edited cell that lost its `cell_type` (nbformat still reads the file) made every save
+    of the run fail: "could not be executed: AttributeError: cell_type", and a passing exercise "not run".
+    Such a cell is now kept as a raw cell: nothing in it runs."""
+    path = hand_edited(tmp_path / "hand.ipynb", [{"metadata": {}, "source": "print('no type')"}, PASSING])
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
+
+
 def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
     import warnings
 

@@ -161,6 +161,19 @@ def test_a_cell_without_a_type_does_not_stop_the_notebook_from_running(tmp_path)
     assert [(r.exercise, r.passed) for r in rows] == [("w6.round_trips", True)], rows
 
 
+def test_a_grade_error_saved_in_the_submission_is_not_taken_for_this_runs(tmp_path):
+    """Before: a submission whose metadata held `grade_error` (where the worker says why a run stopped)
+    was reported as stopped by a time limit it never met, however its run went."""
+    import json
+
+    path = hand_edited(tmp_path / "hand.ipynb", [PASSING])
+    notebook = json.loads(path.read_text())
+    notebook["metadata"]["grade_error"] = "CellTimeoutError: A cell timed out while it was being executed"
+    path.write_text(json.dumps(notebook))
+    rows = grade_notebook(path, seconds=60)
+    assert [(r.exercise, r.passed, r.feedback[:6]) for r in rows] == [("w6.round_trips", True, "passed")], rows
+
+
 def test_reading_an_old_notebook_warns_no_one(tmp_path, monkeypatch):
     import warnings
 

@@ -3,11 +3,11 @@
 `toolkit grade` starts this in a new process group, on a private copy of the submission (the
 kernel's working directory is that copy's folder), so that a notebook that hangs past the
 limit can be killed with its kernel. Before running, every code cell loses the outputs and
-execution count it was submitted with: only what this run produces can count; a cell that
-lost its `source` or `metadata`, or holds something else there (a hand-edited file nbformat still
-reads: `"source": null`), gets empty ones, and one that lost its `cell_type` is kept as a raw cell
-(nothing in it runs), so it does not stop the cells after it. Every code cell
-is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
+execution count it was submitted with, and the notebook any `grade_error` (below): only what this
+run produces can count. A cell that lost its `source` or `metadata`, or holds something else there
+(a hand-edited file nbformat still reads: `"source": null`), gets empty ones, and one that lost its
+`cell_type` is kept as a raw cell (nothing in it runs), so it does not stop the cells after it. Every
+code cell is tagged `raises-exception`, so a broken cell is recorded and the cells after it still run; a
 cell running longer than SECONDS stops the run. A cell keeps at most `CELL_OUTPUT_LIMIT`
 characters of output, and the notebook `NOTEBOOK_OUTPUT_LIMIT` (`CappedClient`): past that, its
 printing and displays are dropped (one line says so) — check records and errors are always kept —
@@ -70,7 +70,9 @@ def run(source: Path, target: Path, seconds: int) -> None:
 
 def prepared(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Every code cell without its submitted outputs and count, and tagged to tolerate an error; every
-    cell with a type, a source (text) and metadata (in place)."""
+    cell with a type, a source (text) and metadata (in place); no `grade_error` but this run's."""
+    if isinstance(notebook.get("metadata"), dict):
+        notebook.metadata.pop("grade_error", None)
     for cell in notebook.cells:
         if not isinstance(cell.get("cell_type"), str):  # a cell of no kind runs as nothing: kept, as a raw one
             cell["cell_type"] = "raw"

@@ -187,7 +187,7 @@ def test_a_userlist_whose_data_is_equal_to_everything_is_a_failed_try():
     result = check("w6.round_trips", Answer())
     assert (result.status, result.feedback) == (
         "failed",
-        "your answer holds a Answer, a class of your own that can decide == by its own code; answer with plain "
+        "your answer holds an Answer, a class of your own that can decide == by its own code; answer with plain "
         "values or the package's objects",
     )
     assert not check("w3.unknown_order", type("Mapping", (UserDict,), {})()).passed

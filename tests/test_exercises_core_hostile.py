@@ -61,7 +61,7 @@ def test_a_window_that_yields_objects_equal_to_anything_fails():
 
     result = check("w6.window", lambda messages, n: (AlwaysEqual() for _ in evict(messages, MessageWindow(n))))
     assert result.status == "failed"
-    assert result.feedback.startswith("your function returned a AlwaysEqual, a class of your own")
+    assert result.feedback.startswith("your function returned an AlwaysEqual, a class of your own")
 
 
 def test_a_window_that_returns_no_list_says_so():

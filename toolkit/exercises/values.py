@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+from toolkit.errors import a_or_an
+
 
 def plain(value: Any) -> Any:
     """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
@@ -84,7 +86,7 @@ def _identity_equality(cls: type) -> bool:
 
 
 def untrusted_text(cls: type) -> str:
-    return f"a {cls.__name__}, a class of your own that can decide == by its own code"
+    return f"{a_or_an(cls.__name__)}, a class of your own that can decide == by its own code"
 
 
 def is_number(value: Any) -> bool:

@@ -28,6 +28,18 @@ def test_solutions_into_the_notebooks_folder_itself_are_refused_and_the_starters
     assert {p.name: p.read_bytes() for p in notebooks.glob("*.ipynb")} == before
 
 
+def test_solutions_into_a_file_are_refused_with_one_line_and_the_file_kept(tmp_path, capsys):
+    """Before: `error: [Errno 17] File exists: ...`, the OS's words, not what to do."""
+    target = tmp_path / "solutions.txt"
+    target.write_text("mine")
+    assert main(["exercises", "--notebooks", str(COURSE), "--solutions", str(target)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: exercises --solutions {target}: that is a file, and the solutions are a folder of notebooks; "
+        "give a folder (a new one is made), e.g. --solutions solutions\n"
+    )
+    assert target.read_text() == "mine"
+
+
 def test_update_reads_a_notebook_saved_with_a_byte_order_mark(tmp_path, capsys):
     """`exercises --update` read a UTF-8 notebook with a byte-order mark (Notepad's) as "not a notebook", as
     `grade` did; both read it now (the file written back has no mark)."""

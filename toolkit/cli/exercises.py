@@ -70,6 +70,11 @@ def write_solutions(source: Path, target: Path) -> int:
             f"exercises --solutions {target}: that is the notebooks folder itself, and the solutions would "
             "overwrite the course notebooks' starter code; give another folder, e.g. --solutions solutions"
         )
+    if target.exists() and not target.is_dir():
+        raise ConfigurationError(
+            f"exercises --solutions {target}: that is a file, and the solutions are a folder of notebooks; give a "
+            "folder (a new one is made), e.g. --solutions solutions"
+        )
     target.mkdir(parents=True, exist_ok=True)
     for name in NOTEBOOKS.values():
         path = source / name

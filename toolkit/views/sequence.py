@@ -19,7 +19,6 @@ short label; the trace view has the rest).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -27,7 +26,7 @@ from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import showable_bundle
+from toolkit.views.html import read_json, showable_bundle
 
 LABEL_LIMIT = 48
 
@@ -103,8 +102,8 @@ def _saga_round(result: LoopResult) -> int | None:
 def _arguments(arguments: str) -> str:
     """`{"orderId": "SN1"}` → `orderId=SN1`, short."""
     try:
-        data = json.loads(arguments or "{}")
-    except ValueError:
+        data = read_json(arguments or "{}")
+    except ValueError:  # not JSON, or too deep to read
         return _label(arguments, 36)
     if not isinstance(data, dict):
         return _label(arguments, 36)

@@ -34,7 +34,6 @@ notebook (its stored output is the end state).
 from __future__ import annotations
 
 import bisect
-import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,7 +46,20 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result
 from toolkit.tools import redact
 from toolkit.views.conversation import HtmlView, one_line
-from toolkit.views.html import Html, badge, card, code_block, element, join, kv_table, page, small, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    element,
+    join,
+    json_text,
+    kv_table,
+    page,
+    read_json,
+    small,
+    text_block,
+)
 from toolkit.views.trace import execution_status
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -207,8 +219,8 @@ def _arguments(text: str) -> str:
     """Arguments on one line (sorted keys when they are JSON), scrubbed."""
     text = redact.scrub(text)
     try:
-        return json.dumps(json.loads(text), ensure_ascii=False, sort_keys=True)
-    except ValueError:
+        return json_text(read_json(text))
+    except ValueError:  # not JSON, or too deep to read: as it came
         return text
 
 

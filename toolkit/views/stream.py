@@ -24,8 +24,9 @@ joins them when drawing) and redraws only the segments whose card changed, so a 
 events are folded once each instead of all again on every push.
 
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
-arguments and results are scrubbed as in the trace view (`toolkit.tools.redact.scrub`): a tool
-that returns a secret, or a model that repeats it, leaves none in the view.
+arguments, results and the text of the error that stopped the stream are scrubbed as in the
+trace view (`toolkit.tools.redact.scrub`): a tool that returns a secret, a model that repeats
+it, or a connection error that quotes it leaves none in the view.
 
 Leaves out: async streams, cancelling a stream from the view, token-by-token replay of a saved
 notebook (its stored output is the end state).
@@ -59,6 +60,7 @@ from toolkit.views.html import (
     read_json,
     small,
     text_block,
+    without_addresses,
 )
 from toolkit.views.trace import execution_status
 
@@ -235,8 +237,9 @@ def _over(result: Result[Any] | None, error: BaseException | None, done: bool | 
 
 def _status(result: Result[Any] | None, error: BaseException | None, over: bool) -> tuple[str, str, str]:
     """`(badge text, kind, detail)` of the status line."""
-    if error is not None:
-        return "stopped", "error", f"{type(error).__name__}: {error}".removesuffix(": ")
+    if error is not None:  # its text scrubbed as a result's is, and without memory addresses
+        detail = without_addresses(redact.scrub(f"{type(error).__name__}: {error}"))
+        return "stopped", "error", detail.removesuffix(": ")
     if result is not None:
         return "done", "ok", f"finish reason: {result.finish_reason} · tokens: {_tokens(result)}"
     return ("done", "ok", "") if over else ("streaming…", "info", "")

@@ -146,3 +146,34 @@ def test_json_columns_keep_their_lines_and_stay_short():
     assert all(len(line) <= 90 for line in code.splitlines() if '"description"' not in line)
     spec = tools_from(F.search_orders)[0].spec.to_openai()["function"]
     assert len(code.splitlines()) < 0.8 * len(json.dumps(spec, indent=2).splitlines())
+
+
+class Marker:
+    pass
+
+
+SENTINEL = Marker()
+
+
+def test_a_default_shows_no_memory_address():
+    """`y: Any = SENTINEL` showed `<…Marker object at 0x7f…>`: another text in every run (nbval)."""
+    from typing import Any
+
+    @tool("Echo")
+    def echo(y: Any = SENTINEL, callback: Any = print) -> str:
+        return ""
+
+    assert signature_text(echo).splitlines()[1:3] == [
+        "    y: Any = <test_schema_view.Marker object>,",
+        "    callback: Any = <built-in function print>,",
+    ]
+    assert " at 0x" not in render_schema_html(tools_from(echo))
+
+
+def test_a_description_that_reads_like_the_css_of_a_cell_is_shown_as_written():
+    """The columns' no-wrap style was put in by replacing the wrap style in the cells' markup,
+    so a description holding that text was shown changed."""
+    css = "white-space:pre-wrap;overflow-wrap:break-word"
+    spec = ToolSpec("styled", f"Sets {css} on the page", None)
+    columns = Tree(render_schema_html([spec])).find_all("tk-tool")[0].find_all("tk-td")
+    assert [f"Sets {css} on the page" in column.text() for column in columns] == [False, True, True]

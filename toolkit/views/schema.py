@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +29,19 @@ from toolkit.tools.execute import Tool
 from toolkit.tools.lint import LintWarning, lint_tools
 from toolkit.tools.parameters import type_name
 from toolkit.tools.reflect import ToolSpec
-from toolkit.views.html import Html, badge, card, code_block, join, page, showable_bundle, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    join,
+    page,
+    showable_bundle,
+    small,
+    table,
+    text_block,
+    without_addresses,
+)
 
 COLUMNS = ("Python signature", "JSON Schema", "strict mode")
 
@@ -126,13 +139,20 @@ def _tool_card(t: Tool | ToolSpec, mine: list[str]) -> Html:
 
 
 _WRAPPING = "white-space:pre-wrap;overflow-wrap:break-word"
+_STYLE = re.compile(r'style="([^"]*)"')
+"""A `style` attribute: text in the markup is escaped (`"` as `&quot;`), so only attributes match."""
+
+
+def _unwrapped(markup: Html) -> Html:
+    """`markup` whose elements keep their lines (a long line scrolls instead of breaking a word
+    in two); only their `style` attributes change, never the text they show."""
+    return Html(_STYLE.sub(lambda m: f'style="{m[1].replace(_WRAPPING, "white-space:pre;overflow-x:auto")}"', markup))
 
 
 def _side_by_side(cells: list[Html]) -> Html:
     """`toolkit.views.html.table`, but three equal columns that never squeeze one to a sliver;
-    code keeps its lines (a long line scrolls instead of breaking a word in two)."""
-    cells = [Html(c.replace(_WRAPPING, "white-space:pre;overflow-x:auto")) for c in cells]
-    markup = table(COLUMNS, [cells])
+    code keeps its lines (`_unwrapped`)."""
+    markup = table(COLUMNS, [[_unwrapped(c) for c in cells]])
     return Html(markup.replace("table-layout:auto", "table-layout:fixed;width:100%", 1))
 
 
@@ -159,14 +179,16 @@ def _json(value: Any, indent: str = "", width: int = 56) -> str:
 
 def _default_text(default: Any) -> str:
     """` = 10`; a `Field(10, ...)` default shows its value (its description and bounds are in
-    the schema column), a required `Field(...)` shows nothing."""
+    the schema column), a required `Field(...)` shows nothing; no repr shows a memory address."""
     if default is inspect.Parameter.empty:
         return ""
     if isinstance(default, FieldInfo):
         if default.default_factory is not None:
             return f" = {getattr(default.default_factory, '__name__', 'factory')}()"
-        return "" if default.default in (PydanticUndefined, Ellipsis) else f" = {default.default!r}"
-    return f" = {default!r}"
+        return (
+            "" if default.default in (PydanticUndefined, Ellipsis) else f" = {without_addresses(repr(default.default))}"
+        )
+    return f" = {without_addresses(repr(default))}"  # `<Marker object at 0x7f…>` differed in every run
 
 
 def signature_text(fn: Callable[..., Any]) -> str:

@@ -147,9 +147,11 @@ def _set_in(value: Any, where: str, depth: int) -> str | None:
 def conversation_items(messages: Any) -> list[Any]:
     """What a view was given as the conversation, as a list to show: a `LoopResult` (or anything
     with a `messages` list) shows its messages; one message, one dict or a str is one item (a str
-    was shown letter by letter); None or a number is one `Unreadable` item saying what to pass, and
-    so is a set (it was shown in hash order, another in each process: a set of messages has no
-    order to show them in, and guessing one would show a conversation that never happened)."""
+    was shown letter by letter); None, a number, a memory, a service's `Result` or a loop's
+    error is one `Unreadable` item saying what to pass (`memory.messages()`,
+    `result.loop.messages`, `error.loop_result.messages`), and so is a set (it was shown in
+    hash order, another in each process: a set of messages has no order to show them in, and
+    guessing one would show a conversation that never happened)."""
     if type(messages) is list:
         return messages
     held = getattr(messages, "messages", None)
@@ -158,7 +160,7 @@ def conversation_items(messages: Any) -> list[Any]:
     if isinstance(messages, (str, bytes, dict, *MESSAGE_TYPES)):
         return [messages]
     if not isinstance(messages, Iterable):
-        reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"
+        reason = f"a {type(messages).__name__}, not a list of messages: pass {_where_messages_are(messages)}"
         return [Unreadable(messages, reason)]
     if isinstance(messages, (set, frozenset)):
         reason = (
@@ -167,6 +169,19 @@ def conversation_items(messages: Any) -> list[Any]:
         )
         return [Unreadable(messages, reason)]
     return list(messages)
+
+
+def _where_messages_are(value: Any) -> str:
+    """The call that gives `value`'s conversation: a memory's `messages()`, a service's `Result`'s
+    `loop.messages`, a loop error's `loop_result.messages`, else a `LoopResult`'s `messages` (the
+    fix a learner is told)."""
+    if callable(getattr(value, "messages", None)):
+        return "ConversationView(memory.messages())"
+    if isinstance(getattr(getattr(value, "loop", None), "messages", None), list):
+        return "ConversationView(result.loop.messages)"
+    if isinstance(getattr(getattr(value, "loop_result", None), "messages", None), list):
+        return "ConversationView(error.loop_result.messages)"
+    return "ConversationView(result.messages)"
 
 
 def check_usage(usage: Any, where: str) -> None:

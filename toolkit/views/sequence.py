@@ -27,6 +27,7 @@ from toolkit.loop.records import LoopResult
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import read_json, showable_bundle
+from toolkit.views.trace import run_of
 
 LABEL_LIMIT = 48
 
@@ -129,7 +130,7 @@ class SequenceDiagram:
     """A loop run as a Mermaid sequence diagram; its text fallback is the Mermaid source."""
 
     def __init__(self, result: LoopResult, question: str | None = None) -> None:
-        self.source = sequence_source(result, question)
+        self.source = sequence_source(run_of(result, "SequenceDiagram"), question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})

@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import tool_fixtures as F
 from html_tree import Tree
 
+from toolkit.errors import ToolDefinitionError
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import Param, tool
 from toolkit.tools.execute import Tool, tools_from
@@ -177,3 +178,17 @@ def test_a_description_that_reads_like_the_css_of_a_cell_is_shown_as_written():
     spec = ToolSpec("styled", f"Sets {css} on the page", None)
     columns = Tree(render_schema_html([spec])).find_all("tk-tool")[0].find_all("tk-td")
     assert [f"Sets {css} on the page" in column.text() for column in columns] == [False, True, True]
+
+
+def test_a_tool_function_is_shown_as_its_tool_alone_or_in_a_list():
+    """`render_schema_html([query_order])` (the `@tool` function itself) was lint_tools' error "give it
+    ToolSpecs (tool.spec), Tools, or…", and `schema_explainer(query_order)` a raw TypeError."""
+    import pytest
+
+    tools = tools_from(F.query_order)
+    assert render_schema_html([F.query_order]) == render_schema_html(tools)
+    assert render_schema_text(F.query_order) == render_schema_text(tools)
+    assert schema_explainer(F.query_order)._repr_mimebundle_()["text/html"] == render_schema_html(tools)
+    with pytest.raises(ToolDefinitionError) as caught:  # the name, not the function: tools_from's readable line
+        render_schema_html(["query_order"])
+    assert str(caught.value).startswith("tools_from(str object): 'query_order' is a str, not a tool")

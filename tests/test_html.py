@@ -125,3 +125,37 @@ def test_output_is_deterministic():
 
     assert build() == build()
     assert not re.search(r"\bid=|0x[0-9a-f]{6,}", build())
+
+
+def test_json_nested_deeper_than_python_reads_is_too_deep_not_a_crash():
+    """`json.loads` of 100,000 nested brackets raised RecursionError out of every view."""
+    from toolkit.views.html import DEPTH, TooDeep, json_problem, read_json
+
+    deep = "[" * 100_000 + "]" * 100_000
+    assert pretty_json(deep) is None
+    assert code_block(deep).endswith(f">{deep}</pre>")  # shown as it came
+    with pytest.raises(TooDeep, match=f"nested deeper than {DEPTH} levels"):
+        read_json(deep)
+    assert json_problem(deep) == f"nested deeper than {DEPTH} levels"
+    assert json_problem("[" * DEPTH + "]" * DEPTH) is None  # as deep as a view lays out
+    assert json_problem("[" * (DEPTH + 1) + "]" * (DEPTH + 1)) == f"nested deeper than {DEPTH} levels"
+    assert json_problem('{"a": NaN}') == "invalid JSON"
+    assert json_problem('{"a": 1}') is None
+
+
+def test_a_value_nested_too_deep_or_holding_itself_is_written_with_a_marker():
+    """`json_text` recursed without a bound: a value holding itself, or 5,000 levels, raised RecursionError."""
+    from toolkit.views.html import CIRCULAR, DEEPER, DEPTH, json_text
+
+    loop: list[object] = [1]
+    loop.append(loop)
+    assert json_text({"a": loop}) == f'{{"a": [1, "{CIRCULAR}"]}}'
+    shared = [1]
+    assert json_text([shared, shared]) == "[[1], [1]]"  # the same list twice is not a cycle
+    deep: list[object] = []
+    node = deep
+    for _ in range(5_000):
+        node.append([])
+        node = node[0]  # type: ignore[assignment]
+    assert json_text(deep) == "[" * DEPTH + f'"{DEEPER}"' + "]" * DEPTH
+    assert DEEPER == f"…(nested deeper than {DEPTH} levels)"

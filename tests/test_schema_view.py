@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import tool_fixtures as F
 from html_tree import Tree
 
+from toolkit.errors import ToolDefinitionError
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import Param, tool
 from toolkit.tools.execute import Tool, tools_from
@@ -146,3 +147,48 @@ def test_json_columns_keep_their_lines_and_stay_short():
     assert all(len(line) <= 90 for line in code.splitlines() if '"description"' not in line)
     spec = tools_from(F.search_orders)[0].spec.to_openai()["function"]
     assert len(code.splitlines()) < 0.8 * len(json.dumps(spec, indent=2).splitlines())
+
+
+class Marker:
+    pass
+
+
+SENTINEL = Marker()
+
+
+def test_a_default_shows_no_memory_address():
+    """`y: Any = SENTINEL` showed `<…Marker object at 0x7f…>`: another text in every run (nbval)."""
+    from typing import Any
+
+    @tool("Echo")
+    def echo(y: Any = SENTINEL, callback: Any = print) -> str:
+        return ""
+
+    assert signature_text(echo).splitlines()[1:3] == [
+        "    y: Any = <test_schema_view.Marker object>,",
+        "    callback: Any = <built-in function print>,",
+    ]
+    assert " at 0x" not in render_schema_html(tools_from(echo))
+
+
+def test_a_description_that_reads_like_the_css_of_a_cell_is_shown_as_written():
+    """The columns' no-wrap style was put in by replacing the wrap style in the cells' markup,
+    so a description holding that text was shown changed."""
+    css = "white-space:pre-wrap;overflow-wrap:break-word"
+    spec = ToolSpec("styled", f"Sets {css} on the page", None)
+    columns = Tree(render_schema_html([spec])).find_all("tk-tool")[0].find_all("tk-td")
+    assert [f"Sets {css} on the page" in column.text() for column in columns] == [False, True, True]
+
+
+def test_a_tool_function_is_shown_as_its_tool_alone_or_in_a_list():
+    """`render_schema_html([query_order])` (the `@tool` function itself) was lint_tools' error "give it
+    ToolSpecs (tool.spec), Tools, or…", and `schema_explainer(query_order)` a raw TypeError."""
+    import pytest
+
+    tools = tools_from(F.query_order)
+    assert render_schema_html([F.query_order]) == render_schema_html(tools)
+    assert render_schema_text(F.query_order) == render_schema_text(tools)
+    assert schema_explainer(F.query_order)._repr_mimebundle_()["text/html"] == render_schema_html(tools)
+    with pytest.raises(ToolDefinitionError) as caught:  # the name, not the function: tools_from's readable line
+        render_schema_html(["query_order"])
+    assert str(caught.value).startswith("tools_from(str object): 'query_order' is a str, not a tool")

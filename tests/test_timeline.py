@@ -87,3 +87,23 @@ def test_lanes_name_each_call_by_its_number_not_its_random_id():
 def test_an_empty_timeline_says_so_in_text():
     assert Timeline([]).text() == "(no spans)"
     assert Timeline([], title="t").text() == "t"
+
+
+def test_the_unit_is_escaped_in_the_svg():
+    """The axis labels wrote `unit` into the SVG raw (a `<` made the whole image invalid XML)."""
+    from xml.etree import ElementTree
+
+    svg = Timeline([("run", [Span("a", 0.0, 1.0, "first")])], unit="<ms & more>").svg()
+    ElementTree.fromstring(svg)  # raised ParseError
+    assert "1.00 &lt;ms &amp; more&gt;</text>" in svg
+
+
+def test_a_span_that_is_not_a_finite_number_is_left_out_of_the_drawing_not_drawn_at_nan():
+    """An inf end made the axis end inf: every tick and span was drawn at x="nan"; the text keeps it."""
+    spans = [Span("a", 0.0, 2.0, "first"), Span("a", 1.0, float("inf"), "forever"), Span("b", float("nan"), 1.0, "?")]
+    view = Timeline([("run", spans)])
+    svg = view.svg()
+    assert "nan" not in svg and "inf" not in svg
+    assert [t.split(">")[1] for t in svg.split("<title")[1:]] == ["first</title"]
+    assert '<text x="730.0" y="86" text-anchor="middle">2.00 s</text>' in svg  # the axis ends at the finite end
+    assert "inf s  a                forever" in view.text() and "nan–" in view.text()

@@ -114,3 +114,69 @@ def test_a_set_of_messages_is_one_item_saying_it_has_no_order(kind):
         f"(not a message this view can read: a {kind.__name__}, which has no order, not a list of messages: pass them "
         "in a list, in the conversation's order (e.g. ConversationView(result.messages))) "
     )
+
+
+@pytest.fixture
+def service_result():
+    """What an AI service's call returns: a `Result`, the run in its `.loop`."""
+    from toolkit.chat.messages import TokenUsage
+    from toolkit.services.results import Result
+
+    return Result(content="Hi there.", usage=TokenUsage(), tool_executions=[], finish_reason="stop")
+
+
+@pytest.mark.parametrize("view", ["TraceView", "SagaView", "SequenceDiagram", "LoopStepper"])
+@pytest.mark.parametrize("given", ["messages", "none", "service", "error"])
+def test_every_view_of_a_run_given_no_loop_result_is_a_configuration_error(result, service_result, view, given):
+    """`SagaView`, `SequenceDiagram` and `LoopStepper` of a list, None, a service's `Result` or an error the loop
+    raised were a raw AttributeError (`'Result' object has no attribute 'executions'`); TraceView of a service's
+    `Result` or of the error said to pass `run_loop(...)`, where its `.loop` (`.loop_result`) is the run."""
+    from toolkit.views.sequence import SequenceDiagram
+    from toolkit.views.stepper import LoopStepper
+    from toolkit.views.trace import SagaView
+
+    views = {
+        "TraceView": TraceView,
+        "SagaView": SagaView,
+        "SequenceDiagram": SequenceDiagram,
+        "LoopStepper": LoopStepper,
+    }
+    service_result.loop = result
+    error = RuntimeError("tool exploded")
+    error.loop_result = result  # type: ignore[attr-defined]  # as the loop attaches it
+    value = {"messages": result.messages, "none": None, "service": service_result, "error": error}[given]
+    with pytest.raises(ConfigurationError) as caught:
+        views[view](value)
+    kind = {"messages": "list", "none": "NoneType", "service": "Result", "error": "RuntimeError"}[given]
+    fix = {
+        "service": f"pass its loop: {view}(result.loop) (a service's Result keeps the run there)",
+        "error": f"pass its loop_result: {view}(error.loop_result) (the turn up to the error)",
+    }.get(given, f"pass it: {view}(run_loop(...)) (a list of messages is for ConversationView)")
+    assert str(caught.value) == f"{view}: takes the LoopResult run_loop returns, and got {kind}; {fix}"
+    assert views[view](result)  # what the fix passes
+
+
+def test_a_conversation_view_of_a_memory_or_a_service_result_says_the_fix_that_works(result, service_result):
+    """All said "pass ConversationView(result.messages)": a memory's messages are a method, a service's
+    `Result` and a loop's error have none (they are in `.loop`, `.loop_result`)."""
+    from toolkit.memory.windows import ChatMemory
+
+    memory = ChatMemory("u1")
+    memory.add(UserMessage(content="hello"))
+    assert render_conversation_text(memory) == (
+        "(not a message this view can read: a ChatMemory, not a list of messages: pass "
+        "ConversationView(memory.messages())) \"ChatMemory('u1', window=None)\""
+    )
+    assert render_conversation_text(memory.messages()) == "user: hello"
+    service_result.loop = result
+    assert render_conversation_text(service_result).startswith(
+        "(not a message this view can read: a Result, not a list of messages: pass "
+        "ConversationView(result.loop.messages)) "
+    )
+    assert render_conversation_text(service_result.loop.messages) == render_conversation_text(result)
+    error = RuntimeError("tool exploded")
+    error.loop_result = result  # type: ignore[attr-defined]
+    assert render_conversation_text(error) == (
+        "(not a message this view can read: a RuntimeError, not a list of messages: pass "
+        'ConversationView(error.loop_result.messages)) "tool exploded"'
+    )

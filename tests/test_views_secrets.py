@@ -106,3 +106,14 @@ def test_the_stream_view_shows_no_secret():
     ]
     shown = [render_stream_text(events), render_stream_html(events), *map(event_line, events)]
     assert leaked(*shown) == []
+
+
+def test_the_stream_view_shows_no_secret_of_the_error_that_stopped_it():
+    """The status line printed the exception's text raw: a connection string, a key, an address."""
+    error = RuntimeError(f"could not reach postgres://admin:{PASSWORD}@db/prod with {KEY} for <Foo object at 0x7f3a9c>")
+    events = [TextDelta("hi")]
+    shown = [render_stream_text(events, error=error), render_stream_html(events, error=error)]
+    assert leaked(*shown) == []
+    assert shown[0].splitlines()[-1] == (
+        "stopped · RuntimeError: could not reach postgres://[REDACTED]@db/prod with [REDACTED] for <Foo object>"
+    )

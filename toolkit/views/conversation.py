@@ -3,10 +3,11 @@
 Pure renderers (unit-tested, stable under nbval):
 - `render_conversation_html(messages, usage, title)`: system / user / assistant cards; an
   assistant's tool calls as tool-call cards (arguments pretty-printed, or shown raw with an
-  "invalid JSON" badge); each tool result inside the card of the call it answers (by
-  `tool_call_id`, the most recent earlier call with that id); a result that answers no call gets
-  its own card and an "answers no tool call" badge; error results in red; a result's
-  `attributes` in small print, marked "not sent to the model"; token usage at the end. Images
+  "invalid JSON" or "nested deeper than 100 levels" badge); each tool result inside the card
+  of the call it answers (by `tool_call_id`, the most recent earlier call with that id); a
+  result that answers no call gets its own card and an "answers no tool call" badge; error
+  results in red; a result's `attributes` in small print, marked "not sent to the model";
+  token usage at the end. Images
   (a user message's, or data URLs in attributes) show as markers, `[image 1: image/png, 1.2 KB]`,
   never as base64; the user message the loop wrote to carry tool images is titled so.
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
@@ -27,7 +28,6 @@ Leaves out: streaming partial messages, editing, collapsing long conversations.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -56,10 +56,12 @@ from toolkit.views.html import (
     code_block,
     element,
     join,
+    json_problem,
     json_text,
     kv_table,
     page,
     pretty_json,
+    read_json,
     showable_bundle,
     small,
     table,
@@ -74,6 +76,7 @@ ORPHAN = "answers no tool call"
 
 
 UNREADABLE = "not a message this view can read"
+TOO_DEEP_TO_READ = "nested too deep to read"
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,8 @@ def _as_message(item: Any) -> Message | Unreadable:
         return message_from_openai(item)
     except (ValidationError, KeyError, ValueError, TypeError, AttributeError) as error:
         return Unreadable(item, _set_reason(item) or _reason(error))
+    except RecursionError:  # the reader walks (and quotes) what it was given, without a bound
+        return Unreadable(item, TOO_DEEP_TO_READ)
 
 
 def _reason(error: Exception) -> str:
@@ -142,9 +147,11 @@ def _set_in(value: Any, where: str, depth: int) -> str | None:
 def conversation_items(messages: Any) -> list[Any]:
     """What a view was given as the conversation, as a list to show: a `LoopResult` (or anything
     with a `messages` list) shows its messages; one message, one dict or a str is one item (a str
-    was shown letter by letter); None or a number is one `Unreadable` item saying what to pass, and
-    so is a set (it was shown in hash order, another in each process: a set of messages has no
-    order to show them in, and guessing one would show a conversation that never happened)."""
+    was shown letter by letter); None, a number, a memory, a service's `Result` or a loop's
+    error is one `Unreadable` item saying what to pass (`memory.messages()`,
+    `result.loop.messages`, `error.loop_result.messages`), and so is a set (it was shown in
+    hash order, another in each process: a set of messages has no order to show them in, and
+    guessing one would show a conversation that never happened)."""
     if type(messages) is list:
         return messages
     held = getattr(messages, "messages", None)
@@ -153,7 +160,7 @@ def conversation_items(messages: Any) -> list[Any]:
     if isinstance(messages, (str, bytes, dict, *MESSAGE_TYPES)):
         return [messages]
     if not isinstance(messages, Iterable):
-        reason = f"a {type(messages).__name__}, not a list of messages: pass ConversationView(result.messages)"
+        reason = f"a {type(messages).__name__}, not a list of messages: pass {_where_messages_are(messages)}"
         return [Unreadable(messages, reason)]
     if isinstance(messages, (set, frozenset)):
         reason = (
@@ -162,6 +169,19 @@ def conversation_items(messages: Any) -> list[Any]:
         )
         return [Unreadable(messages, reason)]
     return list(messages)
+
+
+def _where_messages_are(value: Any) -> str:
+    """The call that gives `value`'s conversation: a memory's `messages()`, a service's `Result`'s
+    `loop.messages`, a loop error's `loop_result.messages`, else a `LoopResult`'s `messages` (the
+    fix a learner is told)."""
+    if callable(getattr(value, "messages", None)):
+        return "ConversationView(memory.messages())"
+    if isinstance(getattr(getattr(value, "loop", None), "messages", None), list):
+        return "ConversationView(result.loop.messages)"
+    if isinstance(getattr(getattr(value, "loop_result", None), "messages", None), list):
+        return "ConversationView(error.loop_result.messages)"
+    return "ConversationView(result.messages)"
 
 
 def check_usage(usage: Any, where: str) -> None:
@@ -227,20 +247,17 @@ def image_markers(images: Iterable[str]) -> str:
     return " ".join(image_marker(url, n) for n, url in enumerate(images, 1))
 
 
-def _without_data_urls(value: Any, counter: list[int]) -> Any:
-    """`value` with every `data:` URL string replaced by its marker (numbered in order)."""
-    if isinstance(value, str) and value.startswith("data:"):
-        counter[0] += 1
-        return image_marker(value, counter[0])
-    if isinstance(value, dict):
-        return {k: _without_data_urls(v, counter) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_without_data_urls(v, counter) for v in value]
-    return value
-
-
 def _attribute_text(value: Any) -> str:
-    return json_text(_without_data_urls(value, [0]))
+    """An attribute's value as JSON, every `data:` URL string as its marker (numbered in order)."""
+    counter = [0]
+
+    def marked(text: str) -> str:
+        if not text.startswith("data:"):
+            return text
+        counter[0] += 1
+        return image_marker(text, counter[0])
+
+    return json_text(value, strings=marked)
 
 
 def _attributes_html(attributes: dict[str, Any]) -> Html:
@@ -265,9 +282,9 @@ def _result_html(result: ToolResultMessage, call_name: str = "?", orphan: bool =
 
 
 def _call_html(call: ToolCall, results: list[ToolResultMessage], show_missing: bool) -> Html:
-    valid = pretty_json(call.arguments) is not None
+    problem = json_problem(call.arguments)
     title = [f"tool call · {call.name}", badge(call.id, "info")]
-    title += [] if valid else [badge("invalid JSON", "error")]
+    title += [] if problem is None else [badge(problem, "error")]
     body = code_block(call.arguments) + join(_result_html(r, call.name) for r in results)
     if show_missing and not results:
         body += small("no result yet")
@@ -358,12 +375,12 @@ def one_line(text: str, limit: int = 200) -> str:
 
 
 def _call_text(call: ToolCall) -> str:
-    """`assistant → name({...})`; arguments that are not JSON (NaN and Infinity are not: the
-    HTML's "invalid JSON" badge says the same) are shown raw and marked."""
-    if pretty_json(call.arguments) is None:
-        return f"assistant → {call.name}({one_line(call.arguments)}) [invalid JSON]"
-    args = json.dumps(json.loads(call.arguments), ensure_ascii=False, sort_keys=True)
-    return f"assistant → {call.name}({one_line(args)})"
+    """`assistant → name({...})`; arguments that are not JSON (NaN and Infinity are not) or
+    nest too deep to read are shown raw and marked, as the HTML's badge marks them."""
+    problem = json_problem(call.arguments)
+    if problem is not None:
+        return f"assistant → {call.name}({one_line(call.arguments)}) [{problem}]"
+    return f"assistant → {call.name}({one_line(json_text(read_json(call.arguments)))})"
 
 
 def _call_name(message: Message | Unreadable, j: int) -> str:

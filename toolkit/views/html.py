@@ -16,6 +16,10 @@ the whole output. `escape` and `showable_bundle` (which every view's `_repr_mime
 returns through) write each one as U+FFFD, and a pair written as two code points as its
 character.
 
+JSON is laid out at most `DEPTH` (100) levels deep, so no view recurses without bound: JSON text
+nested deeper (a model's 100,000 brackets) is shown as it came, with `json_problem` saying so,
+and a value nested deeper or holding itself is cut there with a marker (`DEEPER`, `CIRCULAR`).
+
 Leaves out: interactivity (the ipywidgets wrappers live in `toolkit.views.conversation`), themes, icons.
 """
 
@@ -24,7 +28,7 @@ from __future__ import annotations
 import html as _html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from toolkit.unicode import well_formed
@@ -171,6 +175,54 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+DEPTH = 100
+"""Deepest nesting of arrays and objects a view lays out: JSON text nested deeper is shown as it
+came (`TooDeep`), a value's containers past it are written as `DEEPER`."""
+DEEPER = f"…(nested deeper than {DEPTH} levels)"
+"""What `json_text` writes for a container nested deeper than `DEPTH` levels."""
+CIRCULAR = "…(contains itself)"
+"""What `json_text` writes for a container found inside itself."""
+
+
+class TooDeep(ValueError):
+    """JSON text nested deeper than `DEPTH` levels (or than Python's recursion limit reads)."""
+
+
+def read_json(text: str) -> Any:
+    """`text` as JSON; `ValueError` if it is not JSON (NaN and Infinity are not), `TooDeep` if
+    it nests deeper than `DEPTH` levels (`json.loads` raised RecursionError past ~1,000)."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise TooDeep(f"nested deeper than {DEPTH} levels") from None
+    if text.count("[") + text.count("{") > DEPTH and _depth(value) > DEPTH:
+        raise TooDeep(f"nested deeper than {DEPTH} levels")
+    return value
+
+
+def json_problem(text: str) -> str | None:
+    """None when `text` is JSON a view lays out; else what is wrong with it, in a few words
+    (`invalid JSON`, or `nested deeper than 100 levels`: too deep to read, valid or not)."""
+    try:
+        read_json(text)
+    except TooDeep as error:
+        return str(error)
+    except ValueError:
+        return "invalid JSON"
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and dicts nest in `value`, counted up to `DEPTH + 1` (iterative)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack and deepest <= DEPTH:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
 _ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+")
 
 
@@ -180,35 +232,56 @@ def without_addresses(text: str) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """How `json_text` writes what JSON cannot: a set as a sorted list, anything else as its
-    `str()` without a memory address (`<Foo object at 0x7f…>` → `<Foo object>`)."""
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
+    """How `json_text` writes what JSON cannot: its `str()` without a memory address
+    (`<Foo object at 0x7f…>` → `<Foo object>`)."""
     return without_addresses(str(value))
 
 
-def _string_keys(value: Any) -> Any:
-    """`value` with every dict key a string, written as JSON writes it (`1` → `"1"`, `True` →
-    `"true"`): keys of mixed types can then be sorted."""
-    if isinstance(value, dict):
-        return {k if isinstance(k, str) else json.dumps(k, default=_plain): _string_keys(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_string_keys(v) for v in value]
-    return value
+def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str], str] | None) -> Any:
+    """`value` as `json.dumps` can write it for a view: every dict key a string, written as JSON
+    writes it (`1` → `"1"`, `True` → `"true"`: keys of mixed types can then be sorted), a set as a
+    sorted list, each string through `strings`; a container inside itself as `CIRCULAR`, one
+    `DEPTH` levels down as `DEEPER` (so neither this nor `json.dumps` recurses without bound).
+    `inside` holds the ids of the containers being written (a list met twice is no cycle)."""
+    if isinstance(value, str):
+        return strings(value) if strings is not None else value
+    if not isinstance(value, (dict, list, tuple, set, frozenset)):
+        return value
+    if id(value) in inside:
+        return CIRCULAR
+    if depth >= DEPTH:
+        return DEEPER
+    inside.add(id(value))
+    try:
+        if isinstance(value, dict):
+            return {
+                k if isinstance(k, str) else json.dumps(k, default=_plain): _viewable(v, depth + 1, inside, strings)
+                for k, v in value.items()
+            }
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [_viewable(v, depth + 1, inside, strings) for v in items]
+    finally:
+        inside.discard(id(value))
 
 
-def json_text(value: Any, indent: int | None = None, sort_keys: bool = True) -> str:
+def json_text(
+    value: Any, indent: int | None = None, sort_keys: bool = True, strings: Callable[[str], str] | None = None
+) -> str:
     """`value` as JSON for a view: deterministic (sorted keys of any type, no memory address,
-    sets sorted), whatever it holds; non-ASCII text kept as is."""
-    return json.dumps(_string_keys(value), indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+    sets sorted), whatever it holds (a value nested past `DEPTH` levels or holding itself is
+    cut there with a marker, `DEEPER` or `CIRCULAR`); non-ASCII text kept as is. `strings`, if
+    given, rewrites each string value (in the order they are met)."""
+    viewable = _viewable(value, 0, set(), strings)
+    return json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
 
 
 def pretty_json(value: Any) -> str | None:
     """`value` (a JSON string, or a Python value) as indented, key-sorted JSON (`json_text`);
-    `None` if a string is not valid JSON. Non-ASCII text (Chinese) is kept as is, not `\\u`-escaped."""
+    `None` if a string is not valid JSON or nests too deep to lay out (`read_json`). Non-ASCII
+    text (Chinese) is kept as is, not `\\u`-escaped."""
     if isinstance(value, str):
         try:
-            value = json.loads(value, parse_constant=_reject_constant)
+            value = read_json(value)
         except ValueError:
             return None
     return json_text(value, indent=2)

@@ -6,7 +6,8 @@ columns and its lint warnings (`toolkit.tools.lint`), and on top the size of the
 block in estimated tokens, normal and strict. A tool that cannot be strict shows the
 registration error in the strict column instead (the lint warnings are grouped by tool once, not
 searched per tool). `render_schema_text` is the plain-text twin.
-`schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool.
+`schema_explainer(tools)` is the thin ipywidgets wrapper: a dropdown picks the tool. Each takes
+`Tool`s, `ToolSpec`s and `@tool` functions, in a list or one alone (`given_tools`).
 
 Leaves out: editing specs, exact token counts (`toolkit.tokens` estimates).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,17 +26,38 @@ from pydantic_core import PydanticUndefined
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tokens import estimate_json_tokens
-from toolkit.tools.execute import Tool
+from toolkit.tools.execute import Tool, tools_from
 from toolkit.tools.lint import LintWarning, lint_tools
 from toolkit.tools.parameters import type_name
 from toolkit.tools.reflect import ToolSpec
-from toolkit.views.html import Html, badge, card, code_block, join, page, showable_bundle, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    join,
+    page,
+    showable_bundle,
+    small,
+    table,
+    text_block,
+    without_addresses,
+)
 
 COLUMNS = ("Python signature", "JSON Schema", "strict mode")
 
 
+def given_tools(tools: Any) -> list[Tool | ToolSpec]:
+    """The tools a schema view shows: `Tool`s and `ToolSpec`s as they are, anything else (a `@tool`
+    function, an object with `@tool` methods) through `tools_from`, which says what is wrong with
+    the rest; one alone is a list of one."""
+    items = list(tools) if isinstance(tools, (list, tuple)) else [tools]
+    return [t for item in items for t in ([item] if isinstance(item, (Tool, ToolSpec)) else tools_from(item))]
+
+
 def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None) -> Html:
     """HTML for `tools` (or just the one named `only`): columns, lint warnings, token counts."""
+    tools = given_tools(tools)
     specs = [_spec(t) for t in tools]
     warnings = _lint_by_tool(lint_tools(specs))
     cards = [_tool_card(t, warnings.get(_spec(t).name, [])) for t in tools if only is None or _spec(t).name == only]
@@ -43,7 +66,7 @@ def render_schema_html(tools: Sequence[Tool | ToolSpec], only: str | None = None
 
 def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
     """The same, as a few lines of text: the summary, then one line per tool."""
-    specs = [_spec(t) for t in tools]
+    specs = [_spec(t) for t in given_tools(tools)]
     warnings = _lint_by_tool(lint_tools(specs))
     lines = [summary(specs)]
     for spec in specs:
@@ -82,7 +105,7 @@ class SchemaExplainer(widgets.VBox):
     (`text/html`) and the text summary (`text/plain`) beside the live widget."""
 
     def __init__(self, tools: Sequence[Tool | ToolSpec], **kwargs: Any) -> None:
-        self._tools = list(tools)
+        self._tools = given_tools(tools)
         names = [_spec(t).name for t in self._tools]
         self._pick = widgets.Dropdown(options=names, description="tool")
         self._view = widgets.HTML(render_schema_html(self._tools, only=names[0] if names else None))
@@ -126,13 +149,20 @@ def _tool_card(t: Tool | ToolSpec, mine: list[str]) -> Html:
 
 
 _WRAPPING = "white-space:pre-wrap;overflow-wrap:break-word"
+_STYLE = re.compile(r'style="([^"]*)"')
+"""A `style` attribute: text in the markup is escaped (`"` as `&quot;`), so only attributes match."""
+
+
+def _unwrapped(markup: Html) -> Html:
+    """`markup` whose elements keep their lines (a long line scrolls instead of breaking a word
+    in two); only their `style` attributes change, never the text they show."""
+    return Html(_STYLE.sub(lambda m: f'style="{m[1].replace(_WRAPPING, "white-space:pre;overflow-x:auto")}"', markup))
 
 
 def _side_by_side(cells: list[Html]) -> Html:
     """`toolkit.views.html.table`, but three equal columns that never squeeze one to a sliver;
-    code keeps its lines (a long line scrolls instead of breaking a word in two)."""
-    cells = [Html(c.replace(_WRAPPING, "white-space:pre;overflow-x:auto")) for c in cells]
-    markup = table(COLUMNS, [cells])
+    code keeps its lines (`_unwrapped`)."""
+    markup = table(COLUMNS, [[_unwrapped(c) for c in cells]])
     return Html(markup.replace("table-layout:auto", "table-layout:fixed;width:100%", 1))
 
 
@@ -159,14 +189,16 @@ def _json(value: Any, indent: str = "", width: int = 56) -> str:
 
 def _default_text(default: Any) -> str:
     """` = 10`; a `Field(10, ...)` default shows its value (its description and bounds are in
-    the schema column), a required `Field(...)` shows nothing."""
+    the schema column), a required `Field(...)` shows nothing; no repr shows a memory address."""
     if default is inspect.Parameter.empty:
         return ""
     if isinstance(default, FieldInfo):
         if default.default_factory is not None:
             return f" = {getattr(default.default_factory, '__name__', 'factory')}()"
-        return "" if default.default in (PydanticUndefined, Ellipsis) else f" = {default.default!r}"
-    return f" = {default!r}"
+        return (
+            "" if default.default in (PydanticUndefined, Ellipsis) else f" = {without_addresses(repr(default.default))}"
+        )
+    return f" = {without_addresses(repr(default))}"  # `<Marker object at 0x7f…>` differed in every run
 
 
 def signature_text(fn: Callable[..., Any]) -> str:

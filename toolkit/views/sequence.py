@@ -19,7 +19,6 @@ short label; the trace view has the rest).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -27,7 +26,8 @@ from toolkit.chat.messages import UserMessage
 from toolkit.loop.records import LoopResult
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
-from toolkit.views.html import showable_bundle
+from toolkit.views.html import read_json, showable_bundle
+from toolkit.views.trace import run_of
 
 LABEL_LIMIT = 48
 
@@ -103,8 +103,8 @@ def _saga_round(result: LoopResult) -> int | None:
 def _arguments(arguments: str) -> str:
     """`{"orderId": "SN1"}` → `orderId=SN1`, short."""
     try:
-        data = json.loads(arguments or "{}")
-    except ValueError:
+        data = read_json(arguments or "{}")
+    except ValueError:  # not JSON, or too deep to read
         return _label(arguments, 36)
     if not isinstance(data, dict):
         return _label(arguments, 36)
@@ -130,7 +130,7 @@ class SequenceDiagram:
     """A loop run as a Mermaid sequence diagram; its text fallback is the Mermaid source."""
 
     def __init__(self, result: LoopResult, question: str | None = None) -> None:
-        self.source = sequence_source(result, question)
+        self.source = sequence_source(run_of(result, "SequenceDiagram"), question)
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return showable_bundle({"text/markdown": f"```mermaid\n{self.source}\n```", "text/plain": self.source})

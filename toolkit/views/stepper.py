@@ -30,6 +30,7 @@ from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import one_line
 from toolkit.views.html import escape, showable_bundle
+from toolkit.views.trace import run_of
 
 NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
 LOOP_STEPS = ("send", "record", "exit?", "bound", "execute", "repair", "saga", "append", "return?", "refresh")
@@ -123,7 +124,7 @@ class LoopStepper(widgets.VBox):
     """Previous / Next over a recorded run, the current loop step highlighted."""
 
     def __init__(self, result: LoopResult, **kwargs: Any) -> None:
-        self.steps = steps(result)
+        self.steps = steps(run_of(result, "LoopStepper"))
         self.index = 0
         self.previous = widgets.Button(description="◀ Previous")
         self.next = widgets.Button(description="Next ▶")

@@ -24,8 +24,9 @@ joins them when drawing) and redraws only the segments whose card changed, so a 
 events are folded once each instead of all again on every push.
 
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
-arguments and results are scrubbed as in the trace view (`toolkit.tools.redact.scrub`): a tool
-that returns a secret, or a model that repeats it, leaves none in the view.
+arguments, results and the text of the error that stopped the stream are scrubbed as in the
+trace view (`toolkit.tools.redact.scrub`): a tool that returns a secret, a model that repeats
+it, or a connection error that quotes it leaves none in the view.
 
 Leaves out: async streams, cancelling a stream from the view, token-by-token replay of a saved
 notebook (its stored output is the end state).
@@ -34,7 +35,6 @@ notebook (its stored output is the end state).
 from __future__ import annotations
 
 import bisect
-import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,7 +47,21 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result
 from toolkit.tools import redact
 from toolkit.views.conversation import HtmlView, one_line
-from toolkit.views.html import Html, badge, card, code_block, element, join, kv_table, page, small, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    element,
+    join,
+    json_text,
+    kv_table,
+    page,
+    read_json,
+    small,
+    text_block,
+    without_addresses,
+)
 from toolkit.views.trace import execution_status
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -207,8 +221,8 @@ def _arguments(text: str) -> str:
     """Arguments on one line (sorted keys when they are JSON), scrubbed."""
     text = redact.scrub(text)
     try:
-        return json.dumps(json.loads(text), ensure_ascii=False, sort_keys=True)
-    except ValueError:
+        return json_text(read_json(text))
+    except ValueError:  # not JSON, or too deep to read: as it came
         return text
 
 
@@ -223,8 +237,9 @@ def _over(result: Result[Any] | None, error: BaseException | None, done: bool | 
 
 def _status(result: Result[Any] | None, error: BaseException | None, over: bool) -> tuple[str, str, str]:
     """`(badge text, kind, detail)` of the status line."""
-    if error is not None:
-        return "stopped", "error", f"{type(error).__name__}: {error}".removesuffix(": ")
+    if error is not None:  # its text scrubbed as a result's is, and without memory addresses
+        detail = without_addresses(redact.scrub(f"{type(error).__name__}: {error}"))
+        return "stopped", "error", detail.removesuffix(": ")
     if result is not None:
         return "done", "ok", f"finish reason: {result.finish_reason} · tokens: {_tokens(result)}"
     return ("done", "ok", "") if over else ("streaming…", "info", "")

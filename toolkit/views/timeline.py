@@ -10,7 +10,9 @@ Two builders feed `Timeline`:
   by the tool and the call's number in the run (`slow_lookup #2`), never by its call id (a
   real gateway's are random, and a reused id must not merge two calls).
 
-`Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans.
+`Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans. A span
+whose start or end is not a finite number (NaN, inf) is left out of the drawing (the axis ends
+at the last finite end); the text lists it.
 
 Leaves out: zooming, hover details (the text table has every number).
 """
@@ -18,6 +20,7 @@ Leaves out: zooming, hover details (the text table has every number).
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -84,6 +87,11 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
             spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
 
 
+def _drawn(span: Span) -> bool:
+    """Whether `span` can be drawn: its start and end are finite numbers (the text lists it anyway)."""
+    return math.isfinite(span.start) and math.isfinite(span.end)
+
+
 class Timeline:
     """Spans in lanes on one time axis: SVG for people, a table as text."""
 
@@ -99,7 +107,7 @@ class Timeline:
         return "\n".join(lines) or "(no spans)"
 
     def svg(self) -> str:
-        spans = [s for _, row in self.rows for s in row]
+        spans = [s for _, row in self.rows for s in row if _drawn(s)]
         end = max((s.end for s in spans), default=1.0) or 1.0
         left, width, lane_h = 170, 560, 22
         lanes = [(name, lane) for name, row in self.rows for lane in dict.fromkeys(s.lane for s in row)]
@@ -115,7 +123,7 @@ class Timeline:
         for i, (name, lane) in enumerate(lanes):
             y = 24 + i * lane_h
             parts.append(f'<text x="4" y="{y + 14}">{html.escape(name)} · {html.escape(lane)}</text>')
-            for s in in_lane[name, lane]:
+            for s in filter(_drawn, in_lane[name, lane]):
                 w = max(2.0, x(s.end) - x(s.start))
                 parts.append(
                     f'<rect x="{x(s.start):.1f}" y="{y + 3}" width="{w:.1f}" height="{lane_h - 6}" '
@@ -130,7 +138,9 @@ class Timeline:
         parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#57606a"/>')
         for k in range(6):
             t = end * k / 5
-            parts.append(f'<text x="{x(t):.1f}" y="{axis_y + 14}" text-anchor="middle">{t:.2f} {self.unit}</text>')
+            parts.append(
+                f'<text x="{x(t):.1f}" y="{axis_y + 14}" text-anchor="middle">{t:.2f} {html.escape(self.unit)}</text>'
+            )
         parts.append("</svg>")
         return "".join(parts)
 

@@ -273,6 +273,22 @@ def render_saga_text(
 # 4. Widgets.
 
 
+def run_of(value: object, where: str) -> LoopResult:
+    """`value`, the `LoopResult` a view of a run takes; anything else is a `ConfigurationError`
+    naming the fix (a readable line, not "'list' object has no attribute 'rounds'"). A service's
+    `Result` keeps the run in `.loop`, an error the loop raised the turn so far in `.loop_result`."""
+    if isinstance(value, LoopResult):
+        return value
+    kind = f"the class {value.__name__}" if isinstance(value, type) else type(value).__name__
+    if isinstance(getattr(value, "loop", None), LoopResult):
+        fix = f"pass its loop: {where}(result.loop) (a service's Result keeps the run there)"
+    elif isinstance(getattr(value, "loop_result", None), LoopResult):
+        fix = f"pass its loop_result: {where}(error.loop_result) (the turn up to the error)"
+    else:
+        fix = f"pass it: {where}(run_loop(...)) (a list of messages is for ConversationView)"
+    raise ConfigurationError(f"{where}: takes the LoopResult run_loop returns, and got {kind}; {fix}")
+
+
 class TraceView(HtmlView):
     """`TraceView(result)`: the trace as a widget (HTML and text kept in the stored output)."""
 
@@ -281,12 +297,7 @@ class TraceView(HtmlView):
         self.update(result, show_timing)
 
     def update(self, result: LoopResult, show_timing: bool = False) -> None:
-        if not isinstance(result, LoopResult):  # a readable line, not "'list' object has no attribute 'rounds'"
-            kind = f"the class {result.__name__}" if isinstance(result, type) else type(result).__name__
-            raise ConfigurationError(
-                f"TraceView: takes the LoopResult run_loop returns, and got {kind}; pass it: "
-                "TraceView(run_loop(...)) (a list of messages is for ConversationView)"
-            )
+        result = run_of(result, "TraceView")
         self.show(render_trace_html(result, show_timing), render_trace_text(result, show_timing))
 
 
@@ -300,4 +311,5 @@ class SagaView(HtmlView):
         after: Sequence[Message] | None = None,
         **kwargs: Any,
     ) -> None:
+        result = run_of(result, "SagaView")
         super().__init__(render_saga_html(result, before, after), render_saga_text(result, before, after), **kwargs)

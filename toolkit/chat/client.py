@@ -79,6 +79,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.pages import page_text
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -407,8 +408,9 @@ class ChatClient:
 
     @contextmanager
     def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
-        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 is asked
-        again without it (usage then reads "not reported"), and from then on never asked for it."""
+        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 (or a
+        FastAPI server's 422) is asked again without it (usage then reads "not reported"), and
+        from then on never asked for it."""
         attempts = _Attempts(self, body, stream=True, first=first)
         try:
             opened = attempts.__enter__()
@@ -898,11 +900,12 @@ def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
     FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
-    Cloudflare); else the body itself (an HTML page's line breaks and all)."""
+    Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
+    body itself, on one line."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return _one_line(body[:200]) or "(empty body)"
+        return page_text(body) or _one_line(body[:200]) or "(empty body)"
     said = _one_line(_said(data)) if isinstance(data, dict) else ""
     return said or _one_line(body[:200])
 

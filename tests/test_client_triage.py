@@ -299,9 +299,11 @@ def raw_server(reply, stall=0.0):
             except (TimeoutError, OSError):
                 continue
             with conn:
-                conn.recv(65536)
+                read_request(conn)  # all of it: a close with unread bytes would reset the connection
                 conn.sendall(reply)
                 stop.wait(stall)
+                with contextlib.suppress(OSError):  # the client may have gone already
+                    conn.shutdown(socket.SHUT_WR)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -311,6 +313,25 @@ def raw_server(reply, stall=0.0):
         stop.set()
         thread.join()
         listener.close()
+
+
+def read_request(conn):
+    """One HTTP request off `conn`: its head, then as many bytes of body as its Content-Length says."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        piece = conn.recv(65536)
+        if not piece:  # the client went away
+            return
+        data += piece
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0
+    )
+    while len(body) < length:
+        piece = conn.recv(65536)
+        if not piece:
+            return
+        body += piece
 
 
 CUT_BODY = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"Ship'

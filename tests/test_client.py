@@ -624,7 +624,7 @@ def test_json_too_deep_or_too_long_to_read_is_a_bad_response(text, message):
     [
         (
             httpx.Response(502, text="<html>\n<body>\n<h1>502 Bad Gateway</h1>\n</body>\n</html>\n"),
-            "<html> <body> <h1>502 Bad Gateway</h1> </body> </html>",
+            "502 Bad Gateway (an HTML page)",  # its text, not its markup (toolkit.chat.pages)
         ),
         (httpx.Response(502, json={"error": {"message": "upstream\n  failed"}}), "upstream failed"),
         (httpx.Response(502, text="[" * 100_000), "[" * 200),
@@ -983,6 +983,27 @@ def test_a_gateway_that_refuses_stream_options_streams_without_them():
     list(client.stream(QUESTION))
     sent = [json.loads(r.content) for r in script.requests]
     assert ["stream_options" in body for body in sent] == [True, False, False]
+    assert client.usage_in_stream is False
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        [{"type": "extra_forbidden", "loc": ["body", "stream_options"], "msg": "Extra inputs are not permitted"}],
+        [{"loc": ["body", "stream_options"], "msg": "extra fields not permitted", "type": "value_error.extra"}],
+    ],
+    ids=["pydantic-2", "pydantic-1"],
+)
+def test_a_strict_fastapi_gateway_that_answers_422_to_stream_options_streams_without_them(detail):
+    """A FastAPI server whose request model forbids extra fields answers 422, not 400, naming
+    `stream_options`, which the client added itself: asked again without it, as after a 400."""
+    refused = httpx.Response(422, json={"detail": detail})
+    streamed = httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"})
+    script = Script(refused, streamed)
+    client, sleeps = make(script)
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "hi" and sleeps == []
+    assert ["stream_options" in json.loads(r.content) for r in script.requests] == [True, False]
     assert client.usage_in_stream is False
 
 

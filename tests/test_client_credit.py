@@ -99,6 +99,29 @@ def test_openais_insufficient_quota_429_is_raised_at_once_with_a_billing_hint():
             {"error": {"message": "用户额度不足", "type": "new_api_error", "code": "insufficient_user_quota"}},
             " (insufficient_user_quota)",
         ),
+        (  # Volcano Engine Ark (Doubao): an account with an overdue balance
+            403,
+            {
+                "error": {
+                    "code": "AccountOverdueError",
+                    "message": "The request failed because your account has an overdue balance. Request id: 0217",
+                    "param": "",
+                    "type": "Forbidden",
+                }
+            },
+            " (AccountOverdueError)",
+        ),
+        (
+            403,
+            {
+                "error": {
+                    "code": "OperationDenied.ServiceOverdue",
+                    "message": "Operation is denied because your account balance is overdue.",
+                    "type": "Forbidden",
+                }
+            },
+            " (OperationDenied.ServiceOverdue)",
+        ),
     ],
 )
 def test_every_gateways_way_to_say_out_of_credit_is_not_retried(status, body, named):

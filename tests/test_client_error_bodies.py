@@ -66,3 +66,60 @@ def test_the_probe_quotes_a_fastapi_422_by_its_problems():
         "C",
         "HTTP 422 naming the tools field: body.messages.0.role: field required; body.tools: extra fields not permitted",
     )
+
+
+# --- HTML error pages: a proxy or a CDN in front of the gateway -----------------------------------
+
+CLOUDFLARE_524 = """<!DOCTYPE html>
+<!--[if lt IE 7]> <html class="no-js ie6 oldie" lang="en-US"> <![endif]-->
+<!--[if IE 7]>    <html class="no-js ie7 oldie" lang="en-US"> <![endif]-->
+<!--[if IE 8]>    <html class="no-js ie8 oldie" lang="en-US"> <![endif]-->
+<!--[if gt IE 8]><!--> <html class="no-js" lang="en-US"> <!--<![endif]-->
+<head>
+<title>api.example.com | 524: A timeout occurred</title>
+<meta charset="UTF-8" />
+<meta http-equiv="Content-Type" content="text/html; charset=UTF-8" />
+<link rel="stylesheet" id="cf_styles-css" href="/cdn-cgi/styles/main.css" />
+</head>
+<body><div id="cf-wrapper"><h1>A timeout occurred</h1></div></body></html>
+"""
+NGINX_502 = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
+    "<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"
+)
+GOOGLE_502 = (
+    '<!DOCTYPE html>\n<html lang=en>\n  <meta charset=utf-8>\n  <meta name=viewport content="initial-scale=1, '
+    'minimum-scale=1, width=device-width">\n  <title>Error 502 (Server Error)!!1</title>\n  <style>\n    '
+    "*{margin:0;padding:0}html,code{font:15px/22px arial,sans-serif}html{background:#fff;color:#222;padding:15px}"
+    "\n  </style>\n  <p><b>502.</b> <ins>That’s an error.</ins>\n"
+)
+UNTITLED = "<html>\n<body>\n<!-- upstream: 10.0.0.7 -->\n<style>h1{color:red}</style><h1>502 Bad Gateway</h1>\n</body>\n</html>\n"
+
+
+@pytest.mark.parametrize(
+    "page, said",
+    [
+        (CLOUDFLARE_524, "api.example.com | 524: A timeout occurred (an HTML page)"),
+        (NGINX_502, "502 Bad Gateway (an HTML page)"),
+        (GOOGLE_502, "Error 502 (Server Error)!!1 (an HTML page)"),
+        (UNTITLED, "502 Bad Gateway (an HTML page)"),
+        ("<!doctype html><title>Tom &amp; Jerry&#39;s proxy</title>", "Tom & Jerry's proxy (an HTML page)"),
+        ("<html><body></body></html>", "an HTML page with no text"),
+    ],
+)
+def test_an_html_error_page_says_its_title_or_its_text_not_its_markup(page, said):
+    assert error_message(page) == said
+
+
+def test_a_cdns_timeout_page_reads_as_one_short_line():
+    transport = httpx.MockTransport(lambda request: httpx.Response(524, text=CLOUDFLARE_524))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
+    with pytest.raises(TransientError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == "HTTP 524 (transient): api.example.com | 524: A timeout occurred (an HTML page)"
+    assert caught.value.body == CLOUDFLARE_524  # the page as it came, for diagnosis
+
+
+@pytest.mark.parametrize("text", ["<b>bold</b> claims", "plain text < 3", "html is the word"])
+def test_text_that_is_not_an_html_page_is_quoted_as_it_is(text):
+    assert error_message(text) == text

@@ -4,7 +4,10 @@ relay's `data: {"type": "error", …}`. Its message is in the error's text, with
 overload it names is retried as before. And the choice both `chat()` and `stream()` read: choice 0,
 whose `index` is 0, `"0"`, null or missing."""
 
+import contextlib
+import http.server
 import json
+import threading
 
 import httpx
 import pytest
@@ -130,3 +133,82 @@ def test_a_transient_error_reported_as_an_event_keeps_its_status():
         list(client.stream(QUESTION))
     assert str(caught.value) == "gateway sent an error mid-stream (code 503, transient): busy"
     assert caught.value.status == 503
+
+
+# --- llama.cpp's `error:` field ------------------------------------------------------------------
+# llama.cpp's server (`server_sent_event(sink, "error", error_data)`) writes an error that comes
+# up while it streams as a field of its own, `error: {...}`, not `data:`, then `data: [DONE]`.
+
+LLAMA_CONTEXT = (
+    'error: {"code":400,"message":"the request exceeds the available context size, try increasing it",'
+    '"type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}\n\ndata: [DONE]\n\n'
+)
+CONTEXT_SAID = "gateway sent an error mid-stream: the request exceeds the available context size, try increasing it"
+
+
+@pytest.mark.parametrize("before", ["", START], ids=["first", "after-text"])
+def test_llama_cpps_error_field_is_the_gateways_error_not_an_empty_or_partial_reply(before):
+    client, script, sleeps = make(streamed(before + LLAMA_CONTEXT))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == CONTEXT_SAID
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_llama_cpps_error_field_naming_an_overload_is_retried_before_anything_is_shown():
+    loading = 'error: {"code":503,"message":"Loading model","type":"unavailable_error"}\n\ndata: [DONE]\n\n'
+    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
+    client, script, sleeps = make(streamed(loading), streamed(answer + "data: [DONE]\n\n"))
+    events = list(client.stream(QUESTION))
+    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
+
+
+def test_an_error_field_in_plain_text_is_said_as_it_is():
+    assert_said = "gateway sent an error mid-stream: slot unavailable"
+    with pytest.raises(BadResponseError, match=f"^{assert_said}$"):
+        list(assemble(["error: slot unavailable", "", "data: [DONE]"]))
+
+
+def test_llama_cpps_error_field_over_real_http():
+    """The bytes a llama.cpp server sends, over a socket, chunked: the learner reads its message."""
+    with llama_cpp_like_server(START + LLAMA_CONTEXT) as base_url:
+        client = ChatClient(base_url, KEY, "m")
+        with pytest.raises(BadResponseError) as caught:
+            list(client.stream(QUESTION))
+        client.close()
+    assert str(caught.value) == CONTEXT_SAID
+
+
+@contextlib.contextmanager
+def llama_cpp_like_server(body):
+    """A server on 127.0.0.1 that answers every POST with `body` as an event stream, chunked
+    and flushed event by event, as cpp-httplib's chunked content provider sends it."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for event in body.split("\n\n"):
+                if event:
+                    data = (event + "\n\n").encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

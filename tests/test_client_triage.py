@@ -1,7 +1,10 @@
 """The chat client's triage of what a 200 can hide (an empty reply, an overload inside it), of
 timeouts and broken streams, the hints that go with them, and the key kept off exception chains."""
 
+import contextlib
 import json
+import socket
+import threading
 
 import httpx
 import pytest
@@ -276,6 +279,94 @@ def test_a_connect_timeout_is_still_unreachable():
         "Cannot reach the gateway at http://gw.test/v1 (request timed out (ConnectTimeout) after 5s). "
         "Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway."
     )
+
+
+# --- an answer that broke off after it began is no unreachable gateway ---------------------------
+
+
+@contextlib.contextmanager
+def raw_server(reply, stall=0.0):
+    """A server on 127.0.0.1 that reads each request and writes `reply` (bytes, as they are), waits
+    `stall` seconds, then closes the connection: an answer cut short however its head promised it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except (TimeoutError, OSError):
+                continue
+            with conn:
+                read_request(conn)  # all of it: a close with unread bytes would reset the connection
+                conn.sendall(reply)
+                stop.wait(stall)
+                with contextlib.suppress(OSError):  # the client may have gone already
+                    conn.shutdown(socket.SHUT_WR)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+
+
+def read_request(conn):
+    """One HTTP request off `conn`: its head, then as many bytes of body as its Content-Length says."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        piece = conn.recv(65536)
+        if not piece:  # the client went away
+            return
+        data += piece
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0
+    )
+    while len(body) < length:
+        piece = conn.recv(65536)
+        if not piece:
+            return
+        body += piece
+
+
+CUT_BODY = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"Ship'
+CUT_ANSWERS = {
+    "content-length": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n" + CUT_BODY,
+    "chunked": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    + b"%x\r\n%s\r\n" % (len(CUT_BODY), CUT_BODY),
+}
+
+
+@pytest.mark.parametrize("framing", sorted(CUT_ANSWERS))
+def test_an_answer_that_broke_off_says_so_not_that_the_gateway_cannot_be_reached(framing):
+    sleeps = []
+    with raw_server(CUT_ANSWERS[framing]) as base_url:
+        client = ChatClient(base_url, KEY, "m", retry=RetryPolicy(max_retries=1), sleep=sleeps.append)
+        with pytest.raises(TransientError) as caught:
+            client.chat(QUESTION)
+        client.close()
+    said = (
+        f"The gateway at {base_url} answered, but its answer broke off before it was complete "
+        "(RemoteProtocolError); nothing from it was used."
+    )
+    assert str(caught.value) == said and explain(caught.value, client) == said
+    assert caught.value.attempts == 2 and sleeps == [0.5]  # retried, as any broken connection
+
+
+def test_an_answer_that_stalls_after_its_head_is_a_read_timeout():
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n" + CUT_BODY
+    with raw_server(head, stall=2.0) as base_url:
+        client = ChatClient(base_url, KEY, "m", timeout=0.3, retry=RetryPolicy(max_retries=0))
+        with pytest.raises(TransientError) as caught:
+            client.chat(QUESTION)
+        client.close()
+    assert str(caught.value) == "request timed out (ReadTimeout) after 0.3s"
+    assert explain(caught.value, client).startswith(f"The gateway at {base_url} was reached but did not answer in time")
 
 
 # --- a stream that stops arriving says why (failures #18) -----------------------------------------

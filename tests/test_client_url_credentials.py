@@ -109,3 +109,19 @@ def test_without_user_info_the_key_goes_as_bearer_and_a_401_blames_the_key():
     with pytest.raises(CallerError) as caught:
         refusing.chat(QUESTION)
     assert str(caught.value).endswith("— check LLM_API_KEY (not retried)")
+
+
+def test_a_url_secret_the_gateway_echoes_percent_encoded_is_masked_in_the_error():
+    """An Azure-style SAS signature (base64: `+`, `/`, `=`) sits in the base URL percent-encoded; a
+    gateway quoting the request's URL quotes it so, and the error the learner sees masks it."""
+    signature = "Sig" + "n4tur3" * 4 + "%2Bab%2Fcd%3D"
+    echo = httpx.MockTransport(
+        lambda r: httpx.Response(403, json={"error": {"message": f"signature refused: {r.url}"}})
+    )
+    client = ChatClient(f"http://gw.test/v1?sig={signature}", "sk-x", "m", transport=echo)
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value).startswith(
+        f"HTTP 403: signature refused: http://gw.test/v1/chat/completions?sig=***{signature[-4:]} — "
+    )
+    assert signature not in caught.value.body and signature not in repr(list(client.exchanges))

@@ -1,6 +1,6 @@
 """The API key and URL credentials are masked wherever they could be shown or saved."""
 
-from toolkit.chat.masking import bearer_key, mask_key, mask_url, url_secrets
+from toolkit.chat.masking import bearer_key, mask_key, mask_url, mask_url_in, url_secrets
 
 
 def test_mask_url_hides_passwords_lone_tokens_and_secret_query_values():
@@ -50,3 +50,15 @@ def test_mask_keys_masks_each_key_in_turn_and_skips_placeholders():
     text = f"keys {key} and {other}, x"
     assert mask_keys(text, [key, None, "x", other]) == mask_key(mask_key(text, key), other)
     assert key not in mask_keys(text, [key]) and other in mask_keys(text, [key])
+
+
+def test_url_secrets_lists_each_secret_as_written_in_the_url_and_as_decoded():
+    """A gateway that echoes the request's URL quotes a secret as the URL spells it (`%2B`, `+`),
+    not as it decodes: both spellings are secrets."""
+    sas = "https://gw/v1?sig=Ab%2BcD%2Fef%3D&x=1"
+    assert url_secrets(sas) == ["Ab+cD/ef=", "Ab%2BcD%2Fef%3D"]
+    assert url_secrets("https://gw/v1?key=Ab+cd") == ["Ab cd", "Ab+cd"]
+    assert url_secrets("https://al:p%40ss@gw/v1") == ["p@ss", "p%40ss"]
+    assert url_secrets("https://gw/v1?token=plain") == ["plain"]  # one spelling, listed once
+    echoed = "bad signature in https://gw/v1/chat/completions?sig=Ab%2BcD%2Fef%3D&x=1"
+    assert mask_url_in(echoed, sas) == "bad signature in https://gw/v1/chat/completions?sig=***&x=1"

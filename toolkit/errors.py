@@ -139,8 +139,11 @@ class CallerError(ModelCallError):
     the account; retrying cannot help."""
 
     def refuses(self, field: str) -> bool:
-        """Whether this is a 400 naming the request's `field` (a gateway that does not know it)."""
-        return self.status == 400 and field in f"{self} {self.body}"
+        """Whether this is a 400 naming the request's `field` (a gateway that does not know it), or
+        a 422: a FastAPI server whose request model forbids extra fields says it so
+        (`{"detail": [{"loc": ["body", "stream_options"], "msg": "Extra inputs are not permitted"}]}`),
+        as `toolkit.course.probe` reads a refused `tools` field."""
+        return self.status in (400, 422) and field in f"{self} {self.body}"
 
 
 class OutOfCreditError(CallerError):

@@ -40,7 +40,8 @@ masked); nor in the messages sent to the model, should a tool's result or the le
 (keys of 16 characters or more).
 
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
-to check `LLM_BASE_URL` or unset the `LLM_*` variables; a timeout names which timeout ran out
+to check `LLM_BASE_URL` or unset the `LLM_*` variables (an answer that broke off after it began
+says the gateway answered, instead); a timeout names which timeout ran out
 and after how long, mid-stream too ("stream ended before [DONE]: the read timed out
 (ReadTimeout) after 30.0s"); a gateway that answers a stream request with plain JSON says so
 (`NotAStreamError`), instead of looking like a cut stream — unless that JSON reports an error
@@ -79,6 +80,7 @@ from toolkit.chat.messages import (
     to_openai,
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.pages import page_text
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -407,8 +409,9 @@ class ChatClient:
 
     @contextmanager
     def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
-        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 is asked
-        again without it (usage then reads "not reported"), and from then on never asked for it."""
+        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 (or a
+        FastAPI server's 422) is asked again without it (usage then reads "not reported"), and
+        from then on never asked for it."""
         attempts = _Attempts(self, body, stream=True, first=first)
         try:
             opened = attempts.__enter__()
@@ -470,8 +473,8 @@ class ChatClient:
 
     def _attempt(self, body: dict[str, Any], stream: bool, attempt: int) -> httpx.Response:
         request = self._http.build_request("POST", self.endpoint, content=encode_body(body), headers=_JSON_HEADERS)
-        try:
-            response = self._http.send(request, stream=stream)
+        try:  # the body is read below, so that an answer that breaks off is told from no answer at all
+            response = self._http.send(request, stream=True)
         except httpx.TimeoutException as exc:
             self._record(body, None, f"<{type(exc).__name__}>", attempt)
             self._forget_key(exc)
@@ -493,21 +496,38 @@ class ChatClient:
                 self._record(body, response.status_code, f"<{type(exc).__name__}: {exc}>", attempt)
                 self._forget_key(exc)
                 raise _undecodable(exc, response.status_code) from exc
-            except httpx.TransportError as exc:  # the body of a stream request's error broke off
+            except httpx.TransportError as exc:  # the body broke off (or stopped arriving) after its head
                 self._record(body, response.status_code, f"<connection broke: {type(exc).__name__}>", attempt)
                 self._forget_key(exc)
-                raise TransientError(
-                    f"HTTP {response.status_code}, and the connection broke while the error was read "
-                    f"({type(exc).__name__})",
-                    status=response.status_code,
-                    attempts=attempt,
-                ) from exc
+                raise self._broke_off(response.status_code, exc, attempt) from exc
             finally:
                 response.close()
             self._record(body, response.status_code, self.scrub(response.text), attempt)
         with self._masked():
             triage_status(response, attempt)
         return response
+
+    def _broke_off(self, status: int, exc: httpx.TransportError, attempt: int) -> TransientError:
+        """The error for a body that broke off after the response's head came: an error's body
+        names its status; an answer's says the gateway answered (it was reached: `unreachable`
+        would send the learner to check LLM_BASE_URL), or that it stopped arriving (a read timeout,
+        worded as one before anything came)."""
+        kind = type(exc).__name__
+        if status >= 300:
+            return TransientError(
+                f"HTTP {status}, and the connection broke while the error was read ({kind})",
+                status=status,
+                attempts=attempt,
+            )
+        if isinstance(exc, httpx.TimeoutException):
+            return TransientError(
+                f"request timed out ({kind}) after {_limit(self._http.timeout, exc)}s", attempts=attempt
+            )
+        return TransientError(
+            f"The gateway at {self.shown_url} answered, but its answer broke off before it was complete ({kind}); "
+            "nothing from it was used.",
+            attempts=attempt,
+        )
 
     @contextmanager
     def _masked(self) -> Iterator[None]:
@@ -898,11 +918,12 @@ def error_message(body: str) -> str:
     """What an error response says, on one line: the message of OpenAI's `{"error": {"message":
     …}}`, or of the shapes other gateways send (`{"error": "…"}` Ollama, `{"detail": "…"}` and
     FastAPI's list of problems, `{"message": "…"}` DashScope, `{"errors": [{"message": "…"}]}`
-    Cloudflare); else the body itself (an HTML page's line breaks and all)."""
+    Cloudflare); an HTML page (a proxy's, a CDN's) by its title (`toolkit.chat.pages`); else the
+    body itself, on one line."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return _one_line(body[:200]) or "(empty body)"
+        return page_text(body) or _one_line(body[:200]) or "(empty body)"
     said = _one_line(_said(data)) if isinstance(data, dict) else ""
     return said or _one_line(body[:200])
 

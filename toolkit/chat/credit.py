@@ -3,13 +3,14 @@
 A rate limit passes, so a 429 is retried (`toolkit.chat.client`). An account with no credit or
 quota left does not recover by waiting: OpenAI's 429 `"code": "insufficient_quota"`, Moonshot's
 `"type": "exceeded_current_quota_error"`, a one-api relay's `insufficient_user_quota`, DashScope's
-`"code": "Arrearage"`, Zhipu's "余额不足", DeepSeek's 402 "Insufficient Balance". `out_of_credit`
-says which is which, for the client to raise `OutOfCreditError` at once with a hint about billing.
+`"code": "Arrearage"`, Zhipu's "余额不足", DeepSeek's 402 "Insufficient Balance", Volcano Engine
+Ark's 403 `"code": "AccountOverdueError"`. `out_of_credit` says which is which, for the client to
+raise `OutOfCreditError` at once with a hint about billing.
 
 The error's own fields decide first (`code`, `type`, `status`, on the error object or the body):
 one that names a rate limit or an overload (`rate_limit_exceeded`, `Throttling.AllocationQuota`)
-keeps the error retried; one that names quota, billing, balance, credit, arrears or payment makes
-it out of credit. Only when no field says either is the text read, and then only when the gateway
+keeps the error retried; one that names quota, billing, balance, credit, arrears, an overdue
+account or payment makes it out of credit. Only when no field says either is the text read, and then only when the gateway
 gave no wait (`Retry-After`, Google's `retryDelay`) and the text names no rate limit: Gemini words
 a per-minute limit as OpenAI words an empty account ("You exceeded your current quota, please
 check your plan and billing details"), but sends a wait and a link to its rate-limits page; OpenAI
@@ -27,8 +28,8 @@ from typing import Any
 
 _RATE = re.compile(r"rate.?limit|throttl|too.?many|concurren|overload", re.IGNORECASE)
 """A field value naming a rate limit or an overload: retried, whatever else it says."""
-_CREDIT = re.compile(r"quota|billing|balance|credit|arrear|payment", re.IGNORECASE)
-"""A field value naming an account without credit (`insufficient_quota`, `Arrearage`)."""
+_CREDIT = re.compile(r"quota|billing|balance|credit|arrear|overdue|payment", re.IGNORECASE)
+"""A field value naming an account without credit (`insufficient_quota`, `Arrearage`, `AccountOverdueError`)."""
 _RATE_TEXT = re.compile(
     r"rate.?limit|too many|throttl|concurren|try again in|per (?:second|minute|min|hour|day)\b|\b[rt]p[mds]\b"
     r"|请求过多|频率|限流|并发|稍后",
@@ -36,7 +37,7 @@ _RATE_TEXT = re.compile(
 )
 """Words of a rate limit in an error's text ("Please try again in 20s", "tokens per min (TPM)", "请稍后重试")."""
 _CREDIT_TEXT = re.compile(
-    r"quota|billing|\bbalance\b|\bcredits?\b|arrear|payment|recharge|top.?up|余额|欠费|充值|额度", re.IGNORECASE
+    r"quota|billing|\bbalance\b|\bcredits?\b|arrear|overdue|payment|recharge|top.?up|余额|欠费|充值|额度", re.IGNORECASE
 )
 """Words of an empty account in an error's text ("insufficient balance", "out of credit", "余额不足")."""
 _FIELDS = ("code", "type", "status")

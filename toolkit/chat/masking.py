@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
 MASK = "***"
 _SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|auth", re.I)
@@ -65,19 +65,29 @@ def _mask_unparsed(url: str) -> str:
 
 
 def url_secrets(url: str) -> list[str]:
-    """The secrets embedded in `url`: its password (or lone user token) and secret query values."""
+    """The secrets embedded in `url`: its password (or lone user token) and secret query values,
+    each decoded and, when the URL spells it otherwise (`%2B`, `+` for a space), as written too: a
+    gateway that quotes the request's URL quotes it so."""
     try:
         parts = urlsplit(url)
     except ValueError:
         unparsed = _USERINFO.search(url)
-        return [unquote(unparsed.group(1).partition(":")[2] or unparsed.group(1))] if unparsed else []
-    found = []
+        return _spellings([unparsed.group(1).partition(":")[2] or unparsed.group(1)], unquote) if unparsed else []
+    written = []
     if "@" in parts.netloc:
-        userinfo = parts.netloc.rsplit("@", 1)[0]
-        user, has_password, password = userinfo.partition(":")
-        found.append(unquote(password) if has_password else unquote(user))
-    found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_PARAM.search(k)]
-    return [s for s in found if s]
+        user, has_password, password = parts.netloc.rsplit("@", 1)[0].partition(":")
+        written.append(password if has_password else user)
+    found = _spellings(written, unquote)
+    pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
+    return found + _spellings([v for k, _, v in pairs if _SECRET_PARAM.search(unquote_plus(k))], unquote_plus)
+
+
+def _spellings(written: list[str], decode: Callable[[str], str]) -> list[str]:
+    """Each of `written` decoded, then as written when that differs; empty ones left out."""
+    found: list[str] = []
+    for raw in written:
+        found += [spelling for spelling in dict.fromkeys((decode(raw), raw)) if spelling]
+    return found
 
 
 def basic_credential(url: str) -> str | None:

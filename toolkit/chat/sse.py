@@ -21,8 +21,10 @@ an error in a 200 body: a `TransientError` when it names an overload or a rate l
 502`, `"rate_limit_exceeded"`), an `OutOfCreditError` when it says the account has no credit
 left, else a `BadResponseError` with the gateway's message. An error event is a chunk with an
 `error` (OpenAI's shape), a chunk whose `type` is "error" (`{"type": "error", "message": …}`, as
-Anthropic-style relays send it), or any data of an event named `error` (`event: error`, then
-`data: {"message": …}` or plain text): not a cut stream.
+Anthropic-style relays send it), any data of an event named `error` (`event: error`, then
+`data: {"message": …}` or plain text), or a line of llama.cpp's own `error:` field (its server
+writes an error that comes up mid-stream as `error: {"code": 400, "message": …}`, then `data:
+[DONE]`): not a cut stream, nor an empty or a partial reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -156,6 +158,10 @@ class StreamAssembler:
             if line.startswith("event:"):
                 self.event = line[6:].strip()
                 return []
+            if line.startswith("error:"):  # llama.cpp's server: `error: {...}`, a field of its own
+                payload = line[6:].strip()
+                said = _json_or_not(payload)
+                raise reported_error(payload if said is _NOT_JSON else said, "sent an error mid-stream", payload[:2000])
             if line.strip():
                 return []
             events, self.event = self._feed_pending(), ""  # the event type lasts until its event ends

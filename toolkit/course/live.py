@@ -90,7 +90,8 @@ def _shown_url(client: Any) -> str | None:
 
 def _says_unreachable(error: TransientError) -> bool:
     """True when the client raised `error` for a connection that failed (not a timeout): its
-    message is then `toolkit.chat.client.unreachable()`'s complete line."""
+    message is then a complete line, `toolkit.chat.client.unreachable()`'s (or the one saying that
+    an answer broke off)."""
     cause = error.__cause__
     return isinstance(cause, httpx.TransportError) and not isinstance(cause, httpx.TimeoutException)
 

@@ -45,7 +45,7 @@ after the tool ran: that `ConfigurationError` says so, and carries `loop_result`
 `tool_values` (the Python values the tools returned), so nothing is lost.
 
 Structured output goes as `response_format` (the gateway's JSON mode). A gateway that refuses
-that field with a 400 gets the same call again with the schema in the user message instead
+that field with a 400 (or a 422) gets the same call again with the schema in the user message instead
 (`structured="instructions"`), the question asked once in memory.
 
 Leaves out: async methods, and guardrails / moderation around the call.

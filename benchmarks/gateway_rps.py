@@ -31,8 +31,17 @@ full gateway. In a server a stage costs two to three times what it costs in a ti
 process (its code and data are no longer in the CPU caches when the next request arrives).
 Give it `--requests 16000` or more: the CPU clock ticks every 10 ms, too coarse for 4,000.
 
+`--instructions` counts instead of timing (valgrind's callgrind, which counts the same on a busy
+host as on a quiet one): each server runs under callgrind twice, serving `--requests` (500 are
+enough) and then three times as many requests of the workload over one keep-alive connection;
+the difference of the two totals, divided by the extra requests, is what one request costs
+inside that server (start-up drops out; runs differ by a few per cent). Kernel time (the socket
+work) is not counted, and an instruction of the core's may take longer than one of uvicorn's, so
+the ratio by instructions is what the gateway asks of the CPU, not its rate. Needs `valgrind`
+on the PATH; slow (several minutes).
+
     python benchmarks/gateway_rps.py [--requests 4000] [--threads 2] [--rounds 5] [--fixed | --fresh-tools K] [--long N]
-                                     [--plain | --stream] [--profile | --ablate]
+                                     [--plain | --stream] [--profile | --ablate | --instructions]
 
 Run on demand; not a test (timings depend on the machine).
 """
@@ -303,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="where the core's microseconds go, in process")
     parser.add_argument("--ablate", action="store_true", help="what each stage costs inside the server")
+    parser.add_argument(
+        "--instructions", action="store_true", help="instructions a request inside each server (callgrind)"
+    )
     parser.add_argument("--serve", choices=KINDS + tuple(STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.fresh_tools and (args.fresh_tools < 3 or args.fixed):
@@ -317,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     print(_environment())
     if args.ablate:
         return _ablate(args.stream, args)
+    if args.instructions:
+        return _instructions(args)
     kinds = [False] if args.plain else [True] if args.stream else [False, True]
     met = [_measure(stream, args) for stream in kinds]
     return 0 if all(met) else 1
@@ -384,6 +398,65 @@ def _ablate(stream: bool, args: argparse.Namespace) -> int:
     for name, what in STAGES.items():
         print(f"  {what:<44} {least['gateway'] - least[name]:6.1f} us  (gateway with it replayed: {least[name]:.1f})")
     return 0
+
+
+def _instructions(args: argparse.Namespace) -> int:
+    """Instructions a request inside each server, plain and streamed (module docstring)."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    for stream in [False] if args.plain else [True] if args.stream else [False, True]:
+        payloads = _payloads(stream, args.requests, args.fixed, args.fresh_tools, args.long)
+        counts = {kind: _server_instructions(kind, stream, payloads, args.requests) for kind in KINDS}
+        print(f"{'streamed' if stream else 'plain'} replies, instructions a request inside the server:")
+        for kind, count in counts.items():
+            print(f"{kind:>10}: {count / 1000:8.1f}k")
+        print(f"      core: {(counts['gateway'] - counts['glue']) / 1000:8.1f}k (the gateway minus the glue)")
+        ratio = counts["bare"] / counts["gateway"]
+        print(f"     ratio: {ratio:6.1%} of the bare endpoint's instructions (the target, >= {TARGET:.0%}, is by time)")
+    return 0
+
+
+def _server_instructions(kind: str, stream: bool, payloads: list[bytes], requests: int) -> float:
+    """The instructions one request costs inside a `kind` server: two runs under callgrind,
+    serving `requests` and `3 * requests` requests; the difference per extra request."""
+    first, second = (_callgrind_total(kind, stream, payloads, n) for n in (requests, 3 * requests))
+    return (second - first) / (2 * requests)
+
+
+def _callgrind_total(kind: str, stream: bool, payloads: list[bytes], count: int) -> int:
+    """All the instructions a `kind` server ran, start to stop, having served `count` requests."""
+    import glob
+    import signal
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "callgrind.out")
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", sys.executable, __file__]
+        command += ["--serve", kind] + (["--stream"] if stream else [])
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+        try:
+            url = process.stdout.readline().strip() if process.stdout else ""
+            requests = [_request_bytes(url, payload)[1] for payload in payloads]
+            with socket.create_connection(_request_bytes(url, payloads[0])[0]) as sock:
+                buffer = bytearray()
+                for i in range(count):
+                    status = _exchange(sock, requests[i % len(requests)], buffer)
+                    if status != 200:
+                        raise SystemExit(f"a request failed under callgrind: HTTP {status}")
+        finally:
+            process.send_signal(signal.SIGINT)  # uvicorn stops, callgrind writes its totals
+            process.wait(timeout=300)
+        totals = [_callgrind_summary(path) for path in glob.glob(out + ".*")]
+    return max(totals, default=0)
+
+
+def _callgrind_summary(path: str) -> int:
+    """The event total a callgrind output file ends with (`summary:` or `totals:`)."""
+    with open(path) as f:
+        return max((int(line.split()[1]) for line in f if line.startswith(("summary:", "totals:"))), default=0)
 
 
 def _rounds(

@@ -35,6 +35,7 @@ notebook (its stored output is the end state).
 from __future__ import annotations
 
 import bisect
+import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -219,7 +220,7 @@ def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
 
 def _arguments(text: str) -> str:
     """Arguments on one line (sorted keys when they are JSON), scrubbed."""
-    text = redact.scrub(text)
+    text = _scrubbed(text)
     try:
         return json_text(read_json(text))
     except ValueError:  # not JSON, or too deep to read: as it came
@@ -248,16 +249,21 @@ def _status(result: Result[Any] | None, error: BaseException | None, over: bool)
 # 3. HTML.
 
 
+_scrubbed = functools.lru_cache(maxsize=16)(redact.scrub)
+"""`redact.scrub`, each text once: a segment's card and its transcript line show the same text, and
+a live view draws both on every push (a long answer's text was scrubbed twice per delta)."""
+
+
 def _text_html(segment: TextSegment, cursor: bool) -> Html:
-    text = redact.scrub(segment.text) + CURSOR * cursor
+    text = _scrubbed(segment.text) + CURSOR * cursor
     return element("div", "stream-text", card("assistant", text_block(text), "assistant"))
 
 
 def _tool_html(segment: ToolSegment, over: bool) -> Html:
     title, label, kind = tool_status(segment, over)
-    body = code_block(redact.scrub(segment.arguments))
+    body = code_block(_scrubbed(segment.arguments))
     if segment.execution is not None:
-        result = redact.scrub(segment.execution.result.content)
+        result = _scrubbed(segment.execution.result.content)
         body += small("result" if kind == "ok" else "sent back as an error")
         body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     head = join([title, badge(label, kind)], " ")
@@ -308,10 +314,10 @@ def _page_html(
 
 def _segment_text(segment: Segment, over: bool) -> str:
     if isinstance(segment, TextSegment):
-        return f"assistant: {redact.scrub(segment.text)}"
+        return f"assistant: {_scrubbed(segment.text)}"
     _, label, _ = tool_status(segment, over)
     line = f"tool {segment.name}({_arguments(segment.arguments)}) [{label}]"
-    return line + (f" → {one_line(redact.scrub(segment.execution.result.content), 160)}" if segment.execution else "")
+    return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
 def render_stream_text(

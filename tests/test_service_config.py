@@ -10,7 +10,7 @@ import pytest
 
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore, MessageWindow
 from toolkit.services.declare import UserText, system_message
 from toolkit.services.service import ai_service, memory_per_id
 from toolkit.services.templates import fixed_clock
@@ -236,3 +236,43 @@ def test_a_clock_that_returns_no_datetime_is_a_configuration_error_before_anythi
         "e.g. fixed_clock('2026-10-20T10:00:00')"
     )
     assert model.requests == []
+
+
+FRESH_EVERY_CALL = (
+    "chat(user=...): the memory provider gave memory id 'u1' a new ChatMemory on a new InMemoryStore each time it "
+    "was called, so every call would start a new conversation and lose the ones before; keep one memory per id: "
+    "memory=memory_per_id(window=...), or make one store and share it: store = InMemoryStore(), then "
+    "memory=lambda memory_id: ChatMemory(memory_id, store=store, window=...)"
+)
+
+
+def test_a_provider_that_makes_a_new_in_memory_conversation_each_call_is_refused_before_anything_is_sent():
+    """LangChain4j's `chatMemoryProvider(id -> MessageWindowChatMemory...)` written as a lambda: the
+    service kept nothing of the first call (the second one asked without it)."""
+    model = ScriptedModel(["你好，Ann", "你叫 Ann"])
+    service = ai_service(Chat, model=model, memory=lambda memory_id: ChatMemory(memory_id, window=MessageWindow(10)))
+    with pytest.raises(ConfigurationError) as info:
+        service.chat("u1", "我叫 Ann")
+    assert str(info.value) == FRESH_EVERY_CALL
+    assert model.requests == []
+
+
+def test_providers_that_keep_the_conversation_are_called_as_before():
+    store = InMemoryStore()
+    calls: list[str] = []
+
+    def shared_store(memory_id: str) -> ChatMemory:
+        calls.append(memory_id)
+        return ChatMemory(memory_id, store=store)
+
+    model = ScriptedModel(["你好，Ann", "你叫 Ann"])
+    service = ai_service(Chat, model=model, memory=shared_store)
+    service.chat("u1", "我叫 Ann")
+    service.chat("u1", "我叫什么？")
+    assert [m.content for m in model.requests[-1].messages] == ["我叫 Ann", "你好，Ann", "我叫什么？"]
+    assert calls == ["u1", "u1", "u1"]  # asked once more on its first use only
+    memories = memory_per_id()
+    kept = ai_service(Chat, model=ScriptedModel(["好", "好"]), memory=memories)
+    kept.chat("u2", "一")
+    kept.chat("u2", "二")
+    assert len(memories("u2").messages()) == 4

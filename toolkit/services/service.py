@@ -16,7 +16,10 @@ subclass of the declaration whose methods each run `_invoke`:
 
 What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
 the argument and the fix): the declared class itself with at least one public method, a model
-with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`.
+with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`. A provider
+of one's own is asked once more on its first use (`_check_keeps`): one that makes a new
+in-memory conversation at each call, which would forget every call before, is a
+`ConfigurationError` before anything is sent.
 
 Memory ids are non-empty strings (`MemoryIdError` otherwise, before anything is sent). A turn
 that fails (a broken stream, a gateway error, Ctrl-C, a stream whose reader stops early with
@@ -57,6 +60,7 @@ import inspect
 import threading
 import types
 import typing
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -70,10 +74,12 @@ from toolkit.loop.sources import ToolRegistry, check_collection, check_provider
 from toolkit.memory.windows import (
     ChatMemory,
     ChatMemoryStore,
+    InMemoryStore,
     Window,
     check_memory_id,
     check_store,
     check_window,
+    shown,
 )
 from toolkit.services.declare import MethodPlan, check_texts, plan_method
 from toolkit.services.results import Result, TokenStream
@@ -96,8 +102,6 @@ def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None
     Ids are non-empty strings: `None`, `""` and non-strings (`1` is not `"1"`) raise `MemoryIdError`.
     A `store` or `window` that is none is refused here, not at the first id's first message.
     """
-    from toolkit.memory.windows import InMemoryStore
-
     if window is not None:
         check_window(window, "memory_per_id()")
     if store is not None:
@@ -113,7 +117,13 @@ def memory_per_id(*, store: ChatMemoryStore | None = None, window: Window | None
                 memories[memory_id] = ChatMemory(memory_id, store=store, window=window)
             return memories[memory_id]
 
+    _KEEPING.add(provide)  # one memory per id, kept: never asked twice (`_check_keeps`)
     return provide
+
+
+_KEEPING: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The memory providers known to keep an id's conversation between calls: `memory_per_id`'s,
+and each other one once `_check_keeps` has seen it do so."""
 
 
 @dataclass(frozen=True)
@@ -371,7 +381,42 @@ def _memory(plan: MethodPlan, cfg: ServiceConfig, memory_id: Any) -> ChatMemory 
             f"{where}: the memory provider returned {type(memory).__name__}, not a ChatMemory; "
             "make it return ChatMemory(memory_id, ...), or use memory=memory_per_id()"
         )
+    _check_keeps(cfg.memory, memory_id, memory, where)
     return memory
+
+
+def _check_keeps(provide: Callable[[Any], Any], memory_id: str, memory: ChatMemory, where: str) -> None:
+    """On a provider's first use: `ConfigurationError` if it makes a new in-memory conversation
+    at each call (`lambda memory_id: ChatMemory(memory_id, window=...)`, LangChain4j's
+    `chatMemoryProvider` written in Python: LangChain4j keeps what its provider gives per id,
+    this service asks the provider at every call), which would lose every earlier call's
+    messages. It is asked once more for the same id, before anything is sent: a new ChatMemory
+    on a new `InMemoryStore` is that mistake. A memory on a store that outlives it (a
+    `SqliteStore`, a store of one's own) is fine, as is one store shared by every memory."""
+    try:
+        if provide in _KEEPING:
+            return
+    except TypeError:  # a callable that is not hashable or weakly referable: asked at every call
+        pass
+    again = provide(memory_id)
+    if (
+        again is not memory
+        and isinstance(again, ChatMemory)
+        and isinstance(memory.store, InMemoryStore)
+        and isinstance(again.store, InMemoryStore)
+        and again.store is not memory.store
+    ):
+        raise ConfigurationError(
+            f"{where}: the memory provider gave memory id {shown(memory_id)} a new ChatMemory on a new "
+            "InMemoryStore each time it was called, so every call would start a new conversation and lose the "
+            "ones before; keep one memory per id: memory=memory_per_id(window=...), or make one store and share "
+            "it: store = InMemoryStore(), then memory=lambda memory_id: ChatMemory(memory_id, store=store, "
+            "window=...)"
+        )
+    try:
+        _KEEPING.add(provide)
+    except TypeError:
+        pass
 
 
 def _options(plan: MethodPlan, cfg: ServiceConfig) -> LoopOptions:

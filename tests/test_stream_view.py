@@ -533,3 +533,14 @@ def test_one_call_streamed_by_gateways_that_repeat_or_renew_the_id_is_one_card(g
     assert render_stream_text(events, done=True) == (
         'tool query_order({"orderId": "SN202610200001"}) [ok] → 已发货\ndone'
     )
+
+
+def test_a_pushed_text_is_scrubbed_once_for_its_card_and_its_line():
+    """A live view draws a changed text segment's card and its transcript line on every push: the
+    text is scrubbed once for both (a long answer's was scrubbed twice per delta)."""
+    stream_view._scrubbed.cache_clear()
+    view = stream_view.StreamView("q")
+    view.push(TextDelta("password is Tr0ub4dor&3, shipped"))
+    info = stream_view._scrubbed.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
+    assert "Tr0ub4dor" not in view._repr_mimebundle_()["text/plain"]

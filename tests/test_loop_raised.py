@@ -222,7 +222,7 @@ def test_a_repeated_tool_call_id_gets_its_own_id_and_result():
         ("c1", "done x"),
         ("c1_2", "done y"),
     ]
-    assert result.rounds[0].notes == ["repeated tool-call id 'c1' renamed 'c1_2'"]
+    assert result.rounds[0].notes == ["tool call 2 (ta) repeated the id of tool call 1; it got an id of its own"]
     assert valid_for_a_strict_gateway(model.requests[1].messages)
 
 

@@ -344,4 +344,4 @@ def test_a_message_nested_thousands_of_levels_deep_is_a_value_error_not_a_recurs
     for read in (message_from_openai, AssistantMessage.from_openai):
         with pytest.raises(ValueError) as caught:
             read(data)
-        assert str(caught.value) == "the assistant message nests too deeply to read (thousands of levels)"
+        assert str(caught.value) == "the message is nested too deep to read (past Python's recursion limit)"

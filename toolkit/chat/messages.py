@@ -360,7 +360,7 @@ Message = Annotated[
 _MESSAGE = TypeAdapter(Message)
 
 
-TOO_DEEP = "the assistant message nests too deeply to read (thousands of levels)"
+TOO_DEEP = "the message is nested too deep to read (past Python's recursion limit)"
 """`AssistantMessage.from_openai`'s error for a dict nested past Python's recursion limit."""
 
 

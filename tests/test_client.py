@@ -509,8 +509,8 @@ def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(mi
     assert [c["id"] for c in sent[1]["tool_calls"]] == ["call_r1_1", "call_r1_2"]
     assert [m["tool_call_id"] for m in sent[2:4]] == ["call_r1_1", "call_r1_2"]
     assert result.rounds[0].notes == [
-        "tool call 1 (query_order) came without an id; it is 'call_r1_1'",
-        "tool call 2 (query_order) came without an id; it is 'call_r1_2'",
+        "tool call 1 (query_order) came without an id; it got one of its own",
+        "tool call 2 (query_order) came without an id; it got one of its own",
     ]
 
 

@@ -196,6 +196,21 @@ def test_a_consumer_that_stops_iterating_mid_round_leaves_memory_valid():
     assert valid_for_a_strict_gateway(memory.messages())
 
 
+def test_a_consumer_that_stops_after_one_finish_of_a_concurrent_round_keeps_every_result():
+    """Issue 18, what ran is recorded as it ran: a concurrent round has run all its calls before it
+    announces the first finish. Before, a consumer that stopped there left the others' real results
+    out, and memory said "Interrupted … its outcome is unknown" for calls that had finished."""
+    memory = ChatMemory()
+    calls = [call("ta", label="ok1"), call("ta", label="ok2"), call("ta", label="ok3")]
+    options = LoopOptions(concurrent=True)
+    events = iter_loop(ScriptedModel([calls, "ok"]), Q, tools=[ta], memory=memory, options=options)
+    assert [type(next(events)).__name__ for _ in range(4)] == ["ToolStarted"] * 3 + ["ToolFinished"]
+    events.close()
+    contents = [m.content for m in memory.messages() if isinstance(m, ToolResultMessage)]
+    assert contents == ["done ok1", "done ok2", "done ok3"]
+    assert valid_for_a_strict_gateway(memory.messages())
+
+
 def test_under_course_the_not_run_text_is_chinese():
     options = LoopOptions(policies=Policies(execution_error=raise_error), texts=ZH)
     memory = ChatMemory()
@@ -222,7 +237,7 @@ def test_a_repeated_tool_call_id_gets_its_own_id_and_result():
         ("c1", "done x"),
         ("c1_2", "done y"),
     ]
-    assert result.rounds[0].notes == ["repeated tool-call id 'c1' renamed 'c1_2'"]
+    assert result.rounds[0].notes == ["tool call 2 (ta) repeated the id of tool call 1; it got an id of its own"]
     assert valid_for_a_strict_gateway(model.requests[1].messages)
 
 

@@ -80,7 +80,10 @@ def test_a_message_dict_nested_too_deep_to_read_is_shown_where_it_stood():
         },
     ]
     lines = render_conversation_text(items).splitlines()
-    reason = '(not a message this view can read: nested too deep to read) {"role": "assistant", "tool_calls": [{'
+    reason = (
+        "(not a message this view can read: the message is nested too deep to read (past Python's recursion limit)) "
+        '{"role": "assistant", "tool_calls": [{'
+    )
     assert [line[: len(reason)] for line in lines] == [reason] * 2
     assert render_conversation_html(items).count(DEEPER) == 2
 

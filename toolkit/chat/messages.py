@@ -260,7 +260,16 @@ class AssistantMessage(TurnMessage, _Record):
 
     @classmethod
     def from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
-        """A reply's `message` object; content given as parts keeps its text parts, joined."""
+        """A reply's `message` object; content given as parts keeps its text parts, joined. A dict
+        nested past Python's recursion limit (built in code: JSON's reader stops near 1,000 levels)
+        is a `ValueError` saying so, not the `RecursionError` of quoting or writing it."""
+        try:
+            return cls._from_openai(data)
+        except RecursionError:
+            raise ValueError(TOO_DEEP) from None
+
+    @classmethod
+    def _from_openai(cls, data: dict[str, Any]) -> AssistantMessage:
         listed = data.get("tool_calls") or ()
         if not isinstance(listed, (list, tuple)):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
@@ -351,8 +360,13 @@ Message = Annotated[
 _MESSAGE = TypeAdapter(Message)
 
 
+TOO_DEEP = "the message is nested too deep to read (past Python's recursion limit)"
+"""`AssistantMessage.from_openai`'s error for a dict nested past Python's recursion limit."""
+
+
 def message_from_openai(data: dict[str, Any]) -> Message:
-    """Parse one chat-completions message dict into its record."""
+    """Parse one chat-completions message dict into its record (a `ValueError`, pydantic's
+    `ValidationError` among them, when it is not one)."""
     role = data.get("role")
     if role == "assistant":
         return AssistantMessage.from_openai(data)

@@ -597,10 +597,11 @@ class _Run:
             for c in calls if events else ():
                 yield ToolStarted(trace.index, c)
             executions = run_together(one, calls, self.options.max_workers, trace)
-            for execution in executions:
-                trace.executions.append(execution)
-                if events:
-                    yield ToolFinished(execution)
+            # every call has run: all are recorded before the first finish is announced (a reader
+            # that stops there leaves the others' real results, not "outcome unknown")
+            trace.executions.extend(executions)
+            for execution in executions if events else ():
+                yield ToolFinished(execution)
         else:
             for c in calls:
                 if events and not stopper:

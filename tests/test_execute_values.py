@@ -194,3 +194,15 @@ def test_a_pydantic_model_holding_a_numpy_array_or_an_exception_is_json_too():
 
     value = Reading(values=np.arange(3), error=ValueError(f"key {KEY}"))
     assert to_text(value) == '{"values": [0, 1, 2], "error": "key [REDACTED]", "name": "x"}'
+
+
+class _Row:
+    """An ORM row, say: no JSON form, a default repr."""
+
+
+def test_a_value_json_cannot_write_is_its_text_without_a_memory_address():
+    """Before: `<test_execute_values._Row object at 0x7f…>`, a different text in every run (the model,
+    the memory and a notebook's stored output each got another one)."""
+    assert to_text(_Row()) == "<test_execute_values._Row object>"
+    assert to_text({"row": _Row(), "n": 1}) == "{'row': <test_execute_values._Row object>, 'n': 1}"
+    assert to_text(object()) == "<object object>"

@@ -10,7 +10,8 @@ its value into text never fails the call: `bytes` are decoded when they are UTF-
 `str()` cuts data to `...`); an iterator is read to at most `ITEMS_READ` items (those nested in a
 dict, list, deque, dataclass or model too, all of them together); an int past Python's 4300-digit
 limit is a note, in place (the rest of the value stays); and a value JSON cannot write (an ORM row,
-a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK.
+a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
+repr's memory address (`<Row object at 0x7f…>` → `<Row object>`: the same text every run).
 
 Leaves out: cutting a long result (a tool's value goes to the model whole, as in LangChain4j), and
 a `ToolOutput`'s flags (`toolkit.tools.execute` reads those).
@@ -34,6 +35,7 @@ from pydantic_core import to_jsonable_python
 
 from toolkit.errors import a_or_an
 from toolkit.tools import redact
+from toolkit.tools.decorator import without_addresses
 
 
 def to_text(value: Any) -> str:
@@ -328,7 +330,7 @@ def _pandas_plain(value: Any, kind: str) -> Any:
 
 def _str_text(value: Any) -> str:
     try:
-        return str(value)
+        return without_addresses(str(value))  # `<Row object at 0x7f…>` differs every run: `<Row object>`
     except Exception:  # a broken __str__, or an int past Python's 4300-digit limit
         return f"<{a_or_an(type(value).__name__)} that cannot be shown as text>"
 

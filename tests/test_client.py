@@ -962,6 +962,44 @@ def test_a_number_json_cannot_carry_is_a_configuration_error_naming_where(value,
     )
 
 
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _holding_itself() -> dict:
+    value: dict = {"a": 1}
+    value["self"] = value
+    return value
+
+
+@pytest.mark.parametrize(
+    "option, said",
+    [
+        (
+            _nested(50_000),
+            "is nested too deeply to write as JSON (past Python's recursion limit); look for a message "
+            "field, a tool schema or an option nested thousands of levels deep",
+        ),
+        (
+            _holding_itself(),
+            "holds a list or dict that contains itself, which JSON cannot write; look for a value put "
+            "inside itself in a message field, a tool schema or an option",
+        ),
+    ],
+)
+def test_a_request_json_cannot_write_is_a_configuration_error_not_a_recursion_error(option, said):
+    """Before: a raw RecursionError; and a value holding itself read "the request holds no NaN or infinity"."""
+    script = Script()
+    client, _ = make(script)
+    with pytest.raises(ConfigurationError) as caught:
+        client.chat(QUESTION, metadata=option)
+    assert str(caught.value) == f"ChatClient: the request {said}"
+    assert script.requests == []
+
+
 def test_a_port_beyond_65535_is_a_configuration_error():
     with pytest.raises(ConfigurationError) as caught:
         ChatClient("http://127.0.0.1:99999/v1", "k", "m")

@@ -694,7 +694,17 @@ def encode_body(body: dict[str, Any]) -> bytes:
     keeps is unchanged."""
     try:
         text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # NaN or an infinity: JSON has no such number, and a gateway would refuse it
+    except RecursionError:  # a learner's message field or tool schema thousands of levels deep
+        raise ConfigurationError(
+            "ChatClient: the request is nested too deeply to write as JSON (past Python's recursion limit); look "
+            "for a message field, a tool schema or an option nested thousands of levels deep"
+        ) from None
+    except ValueError as exc:  # NaN or an infinity (JSON has no such number), or a value inside itself
+        if "ircular" in str(exc):
+            raise ConfigurationError(
+                "ChatClient: the request holds a list or dict that contains itself, which JSON cannot write; look "
+                "for a value put inside itself in a message field, a tool schema or an option"
+            ) from None
         raise ConfigurationError(
             f"ChatClient: the request holds {_non_finite(body)}, which JSON cannot carry; fix where it comes "
             "from (a tool's schema, an option such as temperature) to a finite number"

@@ -486,7 +486,7 @@ def test_a_tool_list_reads_its_first_enum_values_in_the_tools_order():
         return {"type": "function", "function": {"name": name, "description": name, "parameters": schema}}
 
     tools = prepare([tool("a", 2000), tool("b", 2000), tool("c", 2000), tool("d", 5)])
-    assert {name: [len(g) for g in groups] for name, groups in tools._enums.items()} == {
+    assert {name: [len(g) for g in groups] for name, groups in tools.enums.items()} == {
         "a": [2000],
         "b": [2000],
         "c": [96],

@@ -243,3 +243,26 @@ def test_a_list_the_rules_cover_picks_nothing_and_reads_no_terms(monkeypatch):
     monkeypatch.setattr(toolset, "search_terms", lambda *_: pytest.fail("read the text for nothing"))
     assert prepared.pick("天气 weather 订单", CONTEXT, RULES) is None
     assert pick("天气 weather 订单", _unruled(SHOP), CONTEXT, RULES) is None
+
+
+def test_enum_values_are_read_only_when_the_picker_needs_them():
+    """A request the shop's rules answer never reads the list's `enum` values (most of a list sent
+    once is such a request's); the picker reads them once, and the pick is the plain one's."""
+    enum_tool = {
+        "type": "function",
+        "function": {
+            "name": "set_units",
+            "description": "Set the units",
+            "parameters": {
+                "type": "object",
+                "properties": {"unit": {"type": "string", "enum": ["metric", "imperial"]}},
+            },
+        },
+    }
+    tools = [*SHOP, enum_tool]
+    prepared = prepare(tools)
+    shop = {"model": "m", "tools": tools, "messages": [{"role": "user", "content": "订单 SN202610200001 到哪了？"}]}
+    assert decide(shop, RULES, prepared).calls and prepared._enums is None
+    text = "please use imperial units"
+    assert prepared.pick(text, CONTEXT, RULES) == pick(text, _unruled(tools), CONTEXT, RULES) == "set_units"
+    assert prepared._enums == {"set_units": [["metric", "imperial"]]}

@@ -91,7 +91,8 @@ class ToolSet:
             self.problem = (exc.message, exc.param, exc.code)
         else:
             self.offered = offered(tools)
-        self._enums = first_enum_groups(self.offered)
+        self._enums: dict[str, list[list[str]]] | None = None
+        """`first_enum_groups(offered)`, made when the picker first needs it (`enums`)."""
         self._ruled: frozenset[str] | None = None
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
@@ -115,7 +116,7 @@ class ToolSet:
         if not terms:
             return None
         totals = _keyword_totals(tools, terms, names, descriptions)
-        windows, joined = self._enum_windows(context) if self._enums else ({}, "")
+        windows, joined = self._enum_windows(context) if self.enums else ({}, "")
         hits = [t for t in terms if t in joined] if joined else []  # the terms any enum value or its window holds
         if hits:
             for i, tool in enumerate(tools):
@@ -124,6 +125,16 @@ class ToolSet:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
         return tools[totals.index(best)].name if best >= rules.generic.min_score else None
+
+    @property
+    def enums(self) -> dict[str, list[list[str]]]:
+        """Tool name → its parameters' `enum` values (`generic.first_enum_groups`), read when the
+        picker first needs them: a request the rules answer (a shop question, a tool's result)
+        never reads them, and a list sent once is mostly such a request's."""
+        enums = self._enums
+        if enums is None:  # two threads may both read them: the same value either way
+            enums = self._enums = first_enum_groups(self.offered)
+        return enums
 
     def picks_from(self, rules: Rules) -> bool:
         """Whether any tool is left to `pick` (else it answers None without reading the text)."""
@@ -148,7 +159,7 @@ class ToolSet:
                 name: [
                     (w.lower(), around.lower()) for words in groups for w, around in zip(words, windows(words, context))
                 ]
-                for name, groups in self._enums.items()
+                for name, groups in self.enums.items()
             }
             found = by_name, "\n".join([text for values in by_name.values() for pair in values for text in pair])
             with self._lock:

@@ -266,3 +266,14 @@ def test_enum_values_are_read_only_when_the_picker_needs_them():
     text = "please use imperial units"
     assert prepared.pick(text, CONTEXT, RULES) == pick(text, _unruled(tools), CONTEXT, RULES) == "set_units"
     assert prepared._enums == {"set_units": [["metric", "imperial"]]}
+
+
+def test_the_tools_tokens_are_counted_only_for_a_reply_that_reports_usage():
+    """A streamed request without `stream_options.include_usage` sends no token counts: its tool
+    list's tokens are never counted; a plain reply's usage counts them, as `estimate_tokens` does."""
+    request = {"model": "m", "tools": SHOP, "messages": [{"role": "user", "content": "hi"}]}
+    prepared = prepare(SHOP)
+    kept = prepare(copy.deepcopy(SHOP))  # the one the store keeps, which respond() gets
+    assert respond({**request, "stream": True}, GatewayConfig()).status == 200 and kept._tokens is None
+    assert respond(request, GatewayConfig()).status == 200
+    assert kept._tokens == estimate_tokens(kept.compact.decode()) == prepared.tokens

@@ -62,7 +62,7 @@ class ToolSet:
         "compact",
         "digest_state",
         "spliceable",
-        "tokens",
+        "_tokens",
         "problem",
         "offered",
         "_enums",
@@ -78,9 +78,8 @@ class ToolSet:
         """The hash state after the list: where `toolkit.gateway.digest` goes on from."""
         self.spliceable = spliceable
         """Whether `compact` is what orjson writes for the list inside a request (one level down)."""
-        text = compact.decode("utf-8")
-        self.tokens = estimate_tokens(text)
-        """`estimate_tokens` of the list's compact JSON: what the tools add to the prompt."""
+        self._tokens: int | None = None
+        """`estimate_tokens` of the list's compact JSON, counted when first asked for (`tokens`)."""
         self.problem: tuple[str, str | None, str | None] | None = None
         """`check_tools`' first problem with the list (message, param, code), or None."""
         self.offered: dict[str, ToolInfo] = {}
@@ -125,6 +124,15 @@ class ToolSet:
                     totals[i] += max([0, *(sum([2 * (t in w) + (t in around) for t in hits]) for w, around in values)])
         best = max(totals)  # the first tool with the best score, if it is enough
         return tools[totals.index(best)].name if best >= rules.generic.min_score else None
+
+    @property
+    def tokens(self) -> int:
+        """`estimate_tokens` of the list's compact JSON: what the tools add to the prompt. Counted
+        when first asked for: a streamed request that asks for no usage never counts them."""
+        tokens = self._tokens
+        if tokens is None:  # two threads may both count: the same number either way
+            tokens = self._tokens = estimate_tokens(self.compact.decode("utf-8"))
+        return tokens
 
     @property
     def enums(self) -> dict[str, list[list[str]]]:

@@ -60,6 +60,25 @@ def test_matching_choices_still_match(annotation, value, expected):
     assert got == expected and type(got) is type(expected)
 
 
+@pytest.mark.parametrize(
+    "annotation, value, expected",
+    [
+        (Literal[1, True], 1.0, 1),
+        (Literal[True, 1], 1.0, 1),
+        (Literal[1, "a", True, None], 1.0, 1),
+        (Literal[0, False], 0.0, 0),
+        (Literal[False, 0], 0.0, 0),
+        (Literal[True, 1], 1, 1),
+        (Literal[True, 1], True, True),
+    ],
+)
+def test_a_number_sent_for_mixed_choices_is_the_number_choice_never_the_boolean(annotation, value, expected):
+    """`1.0` is the number 1: with both `1` and `True` among the choices (`True == 1 == 1.0` in
+    Python), pydantic's lookup returned `True`, a different value of a different type."""
+    got = validate_value(annotation, value)
+    assert got == expected and type(got) is type(expected)
+
+
 def test_the_model_reads_what_was_wrong_and_the_choices():
     @tool
     def set_level(level: Level, urgent: Literal[True] = True) -> str:

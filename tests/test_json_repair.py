@@ -71,6 +71,26 @@ def test_a_comma_inside_a_string_is_kept():
     assert json_repair.loads('{"a": "x,}", "b": 1,}') == {"a": "x,}", "b": 1}
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ('{"note": "客户说“尽快”", "orderId": "SN1",}', {"note": "客户说“尽快”", "orderId": "SN1"}),
+        ('```json\n{"title": "„Faust“"}\n```', {"title": "„Faust“"}),
+        ('{"a": "it’s",}', {"a": "it’s"}),
+        ("{'a': 'it\\'s'}", {"a": "it's"}),
+        ("{'a': 'don’t'}", {"a": "don’t"}),
+        ("{'a': 'say \\\\'}", {"a": "say \\"}),
+        ("{“a”: “it's”}", {"a": "it's"}),
+        ("{‘a’: ‘x’}", {"a": "x"}),
+    ],
+)
+def test_a_repair_leaves_the_quotes_inside_strings_as_written(text, value):
+    """Curly quotes were translated everywhere once a repair was needed: a Chinese “…” inside a
+    value broke the string (a trailing comma made the call unreadable), an apostrophe ’ became ',
+    and a single-quoted `'it\\'s'` reached the tool as `it"s`."""
+    assert json_repair.loads(text) == value
+
+
 def test_clean_json_is_read_strictly_first():
     assert json_repair.loads('{"a": "it\'s"}') == {"a": "it's"}
 
@@ -307,3 +327,7 @@ def test_a_json_string_holding_an_object_is_read_as_the_object():
     assert json_repair.loads('"[1]"') == [1]
     assert json_repair.loads('["{}"]') == ["{}"]
     assert json_repair.loads('"{a"') == "{a"  # not JSON inside: the string as it is
+
+
+def test_curly_quotes_outside_the_strings_still_delimit_them():
+    assert json_repair.loads('{"a": “x”, "b": "“y”",}') == {"a": "x", "b": "“y”"}

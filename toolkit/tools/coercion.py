@@ -12,7 +12,8 @@ depth — nested models, lists and dicts included:
 2. integers, floats and decimals refuse booleans (lax would read `true` as 1), and strings
    with Python's digit separators (`"1_000"` is Python syntax, not a JSON number); so do
    number choices of an enum or `Literal` (`true` is not `Literal[1, 2]`'s 1), and boolean
-   choices refuse numbers (`1` is not `Literal[True]`);
+   choices refuse numbers (`1` is not `Literal[True]`), and a number is the number choice
+   (`1.0` is `Literal[1, True]`'s 1, not its `True`);
 3. floats refuse NaN and infinity (`"nan"` is not a price);
 4. enum and `Literal` strings match ASCII-case-insensitively when exactly one choice matches
    (`"SHIPPED"` → `"shipped"`; LangChain4j retries `valueOf` in upper case) — only A–Z/a–z fold,
@@ -204,7 +205,8 @@ def ascii_lower(text: str) -> str:
 def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
     """A string matching one choice up to ASCII case (or, for number choices, as digits) → that
     choice; a boolean matching a number choice, or a number a boolean choice, is refused (Python's
-    `True == 1` would let `true` through as 1, and `1` as `True`: rule 2 for enums and literals)."""
+    `True == 1` would let `true` through as 1, and `1` as `True`: rule 2 for enums and literals);
+    a number matching a number choice becomes that choice (pydantic's lookup gave `1.0` the `True`)."""
     folded: dict[str, list[Any]] = {}
     for choice in choices:
         if isinstance(choice, str):
@@ -218,7 +220,7 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
         members = choices
 
     bools = {choice for choice in choices if isinstance(choice, bool)}
-    numbers = {choice for choice in choices if isinstance(choice, (int, float)) and not isinstance(choice, bool)}
+    numbers = {c: c for c in choices if isinstance(c, (int, float)) and not isinstance(c, bool)}
 
     def match(value: Any) -> Any:
         if isinstance(value, str) and value not in members:
@@ -226,8 +228,11 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
             return hits[0] if len(hits) == 1 else value
         if isinstance(value, bool) and value not in bools and value in members:
             raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
-        if type(value) in (int, float) and value not in numbers and value in members:
-            raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
+        if type(value) in (int, float):
+            if value in numbers:  # the number choice itself: `1.0` is `Literal[1, True]`'s 1, never its True
+                return numbers[value]
+            if value in members:
+                raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
         return value
 
     return match

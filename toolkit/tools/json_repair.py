@@ -12,8 +12,10 @@ the model sent                  read as                     why
 ``"{"a": 1}"``                  ``{"a": 1}``                an object wrapped in quotes
 ``"{\\"a\\": 1}"``              ``{"a": 1}``                double-encoded: a JSON string holding
                                                             the object (some gateways send it)
-``{“a”: 1}``  ``{'a': 1}``      ``{"a": 1}``                curly quotes; single quotes when the
-                                                            text has no double quote at all
+``{“a”: 1}``  ``{'a': 1}``      ``{"a": 1}``                curly quotes outside strings; single
+                                                            quotes when the text has no double
+                                                            quote at all (quotes inside a string,
+                                                            ``"说“快”"``, ``'it\\'s'``, kept)
 ````json {"a": 1} ```` (fenced)  ``{"a": 1}``                the whole text in a Markdown code
                                                             fence (a language tag or none), as
                                                             some open models write arguments
@@ -46,7 +48,13 @@ MAX_CHARS = 1_000_000
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects read."""
 
-_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "＂": '"', "‘": "'", "’": "'"})
+_CURLY_DOUBLE = re.compile("[“”„＂]")
+_STRING_OR_CURLY = re.compile(r'("(?:\\.|[^"\\])*+(?:"|\\?\Z))|[“”„＂]', re.S)
+"""A string in straight double quotes (kept as it is), or a curly double quote outside one."""
+_SINGLE_QUOTES = str.maketrans({"‘": "'", "’": "'"})
+_SINGLE_QUOTED = re.compile(r"'((?:\\.|[^'\\])*+)(?:(')|\\?\Z)", re.S)
+"""A single-quoted string (one left open runs to the end, as `_STRING_OR_TRAILING_COMMA`'s do)."""
+_ESCAPE = re.compile(r"\\(.)", re.S)
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*+(?:"|\\?\Z)|,(\s*[}\]])', re.S)
 """A string (one left open runs to the end: tried again from each quote inside it, it made a
 cut-off text with many escaped quotes quadratic), or a trailing comma. An escape takes any
@@ -82,14 +90,30 @@ def loads(text: str, *, parse_float: Callable[[str], Any] | None = None) -> Any:
 
 def repair(text: str) -> str:
     """`text` with the slips of the table fixed (strings are left as they are)."""
-    out = _unfenced(text.strip()).translate(_QUOTES)
-    if '"' not in out:
-        out = out.replace("'", '"')
+    out = _double_quoted(_unfenced(text.strip()))
     if len(out) >= 2 and out[0] == '"' and out[-1] == '"' and out[1:2] in ("{", "["):
         inner = out[1:-1]
         out = inner.replace('\\"', '"') if inner.startswith(('{\\"', '[\\"')) else inner
     out = _STRING_OR_TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), out)
     return _LEADING_COMMA.sub(r"\1\2", out)
+
+
+def _double_quoted(text: str) -> str:
+    """`text` with its strings written in straight double quotes: curly double quotes (`“a”`)
+    outside the strings already so written, and single quotes (`'a'`, or `‘a’` when it has no
+    straight one) in a text with no double quote at all. A quote inside a string is kept as
+    written (`"客户说“尽快”"`, `“it's”`, `'don’t'`), and `\\'` is read as the apostrophe it escapes."""
+    if '"' in text or _CURLY_DOUBLE.search(text):
+        return _STRING_OR_CURLY.sub(lambda m: m.group(1) or '"', text)
+    if "'" not in text:
+        text = text.translate(_SINGLE_QUOTES)
+    return _SINGLE_QUOTED.sub(_single_to_double, text)
+
+
+def _single_to_double(found: re.Match[str]) -> str:
+    if found.group(2) is None:  # left open: no JSON either way
+        return found.group(0)
+    return '"' + _ESCAPE.sub(lambda m: m.group(1) if m.group(1) == "'" else m.group(0), found.group(1)) + '"'
 
 
 _FENCE_TAG = re.compile(r"[\w+-]*")

@@ -331,3 +331,28 @@ def test_a_json_string_holding_an_object_is_read_as_the_object():
 
 def test_curly_quotes_outside_the_strings_still_delimit_them():
     assert json_repair.loads('{"a": “x”, "b": "“y”",}') == {"a": "x", "b": "“y”"}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ('{"code": "def f():\n    return 1"}', {"code": "def f():\n    return 1"}),
+        ('{"a": "tab\there", "b": "cr\r\nlf"}', {"a": "tab\there", "b": "cr\r\nlf"}),
+        ('{"nul": "a\x00b"}', {"nul": "a\x00b"}),
+        ('{\n  "a": 1,\n  "b": "x"\n}', {"a": 1, "b": "x"}),  # breaks between the tokens: strict JSON already
+    ],
+)
+def test_a_control_character_written_raw_in_a_string_is_read_as_json_loads_strict_false_reads_it(text, value):
+    """A multi-line argument with its line breaks written raw was refused ("expected a JSON object");
+    LangChain reads tool arguments with `json.loads(strict=False)`, which takes them."""
+    assert json_repair.loads(text) == value == json.loads(text, strict=False)
+
+
+def test_a_backslash_before_a_raw_line_break_stays_no_json():
+    """Only raw control characters are escaped: `\\` and a line break is no escape JSON has, before
+    the repair or after it (as `json.loads(strict=False)` refuses it too)."""
+    text = '{"a": "x\\\ny"}'
+    with pytest.raises(ValueError):
+        json.loads(text, strict=False)
+    with pytest.raises(ValueError):
+        json_repair.loads(text)

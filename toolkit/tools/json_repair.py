@@ -19,6 +19,10 @@ the model sent                  read as                     why
 ````json {"a": 1} ```` (fenced)  ``{"a": 1}``                the whole text in a Markdown code
                                                             fence (a language tag or none), as
                                                             some open models write arguments
+``{"code": "a⏎b"}`` (a raw      ``{"code": "a\\nb"}``       a line break, tab or other control
+line break in a string)                                     character written raw in a string, as
+                                                            `json.loads(strict=False)` (LangChain)
+                                                            reads it
 ==============================  ==========================  =====================================
 
 Strict out: whatever is read still goes through the same validation as clean JSON, so a repair
@@ -94,8 +98,25 @@ def repair(text: str) -> str:
     if len(out) >= 2 and out[0] == '"' and out[-1] == '"' and out[1:2] in ("{", "["):
         inner = out[1:-1]
         out = inner.replace('\\"', '"') if inner.startswith(('{\\"', '[\\"')) else inner
-    out = _STRING_OR_TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), out)
+    out = _STRING_OR_TRAILING_COMMA.sub(_string_or_bracket, out)
     return _LEADING_COMMA.sub(r"\1\2", out)
+
+
+def _string_or_bracket(found: re.Match[str]) -> str:
+    """A trailing comma's bracket alone; a string with any control character written raw in it
+    (a line break in a multi-line argument) escaped, as JSON writes it."""
+    if found.group(1) is not None:
+        return found.group(1)
+    return _ESCAPE_OR_CONTROL.sub(_escaped, found.group(0))
+
+
+_ESCAPE_OR_CONTROL = re.compile(r"\\.|[\x00-\x1f]", re.S)
+"""An escape (kept as written: a backslash before a raw line break stays no JSON), or a control character."""
+
+
+def _escaped(found: re.Match[str]) -> str:
+    text = found.group(0)
+    return text if len(text) == 2 else json.dumps(text)[1:-1]  # `\n`, `\t`, `\u0000`
 
 
 def _double_quoted(text: str) -> str:

@@ -1,6 +1,7 @@
 """Argument types: a bad number is argparse's one-line usage error naming what is valid."""
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +166,26 @@ def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
 def test_an_option_that_would_do_nothing_is_one_line_and_exit_2(argv, line, capsys):
     assert main(argv) == 2
     assert capsys.readouterr().err.strip() == line
+
+
+def test_an_output_that_is_a_named_pipe_or_a_device_is_not_opened_by_the_check(tmp_path):
+    """Before: the check opened `--out FIFO` for writing, which waits for a reader (with none, the
+    command hung before it started, and Ctrl-C was a traceback) and then, closing it, ended the
+    reader's stream. A FIFO or device is left to the command, as an input pipe is."""
+    import os
+    import threading
+
+    from toolkit.cli.arguments import out_file
+
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    checked: list[object] = []
+    check = threading.Thread(target=lambda: checked.append(out_file(str(fifo))), daemon=True)
+    check.start()
+    check.join(timeout=5)
+    blocked = check.is_alive()
+    if blocked:  # let the check go: a writer's open returns once a reader opens
+        with open(fifo, "rb"):
+            check.join(timeout=5)
+    assert (blocked, checked) == (False, [fifo])
+    assert out_file(os.devnull) == Path(os.devnull)

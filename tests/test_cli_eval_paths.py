@@ -21,3 +21,65 @@ def test_an_out_that_names_the_cases_file_is_refused_before_anything_runs(tmp_pa
         "file, e.g. --out out/w3-tool-accuracy.csv\n",
     )
     assert mine.read_bytes() == CASES.read_bytes()
+
+
+def test_an_out_that_is_a_named_pipe_gets_the_whole_csv(tmp_path):
+    """Before: checking `--out` opened the FIFO for writing and closed it again, which is the end of
+    the stream for the reader already waiting on it (`mkfifo p; cat p > got & toolkit eval --out p`):
+    the reader got nothing and left, and the command then waited forever to write its CSV."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    fifo = tmp_path / "results.csv"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def reader() -> None:
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    waiting = threading.Thread(target=reader, daemon=True)
+    waiting.start()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", "eval", "--out", str(fifo)], capture_output=True, text=True, timeout=60
+        )
+    except subprocess.TimeoutExpired:
+        done = None
+    finally:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # a writer still waiting is let go
+    waiting.join(timeout=10)
+    assert done is not None and done.returncode == 0, done and done.stderr
+    assert got[0].decode().startswith("id,") and got[0].count(b"\n") == 26  # the header and 25 cases
+
+
+class _ReaderLeavesAfterOneLine:
+    """stdout of `toolkit eval | head -1`: the first line is read, every later write finds the pipe closed."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+
+    def write(self, text: str) -> int:
+        if self.lines:
+            raise BrokenPipeError(32, "Broken pipe")
+        self.lines += text.count("\n")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        import io
+
+        raise io.UnsupportedOperation("fileno")
+
+
+def test_the_csv_is_written_even_when_the_reader_of_stdout_has_left(tmp_path, monkeypatch):
+    """Before: `toolkit eval | head -1` ran every case, then failed printing the report and never
+    wrote the CSV (it was written after the report): a run of minutes against a real gateway, lost."""
+    out = tmp_path / "results.csv"
+    monkeypatch.setattr("sys.stdout", _ReaderLeavesAfterOneLine())
+    main(["eval", "--out", str(out)])
+    assert out.read_text(encoding="utf-8").count("\n") == 26  # the header and 25 cases

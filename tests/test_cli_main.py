@@ -1,5 +1,6 @@
 """`toolkit` / `python -m toolkit`: one argparse program; errors are one line, never a traceback."""
 
+import os
 import subprocess
 import sys
 
@@ -204,3 +205,69 @@ def test_a_server_on_a_busy_port_is_one_line_and_exit_status_2(command, capsys):
         port = busy.getsockname()[1]
         assert main([*command, "--port", str(port)]) == 2
     assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def _with_a_closed_reader(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`python -m toolkit ARGV | :` with Python's default buffering: the reader is gone before the
+    command writes a byte, so its short output meets the closed pipe only in the last flush."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "toolkit", *argv],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("argv", [["drill"], ["exercises"], ["--help"], ["--version"], ["eval", "--help"]])
+def test_a_short_output_to_a_closed_pipe_ends_quietly_with_141(argv):
+    """Before: exit 120 and 'Exception ignored in: <_io.TextIOWrapper name='<stdout>' ...>
+    BrokenPipeError' on stderr, from the interpreter's last flush, after `main` had returned."""
+    done = _with_a_closed_reader(*argv)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2():
+    """Before: `toolkit --help > /dev/full` exited 0 with the help lost and no word."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", "--help"], stdout=full, stderr=subprocess.PIPE, text=True, env=env
+        )
+    assert (done.returncode, done.stderr) == (2, "error: [Errno 28] No space left on device\n")
+
+
+def test_ctrl_c_while_the_arguments_are_checked_is_one_line_and_exit_130(monkeypatch, capsys):
+    """Before: Ctrl-C while an argument was checked (an `--out` FIFO nobody reads, a large cases file
+    read through) or a subcommand imported was a traceback through argparse."""
+
+    def interrupted(text):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("toolkit.cli.arguments.text_file", interrupted)
+    monkeypatch.setattr("toolkit.cli.drill.text_file", interrupted)
+    assert main(["drill", "--cases", "big.csv"]) == 130
+    assert capsys.readouterr().err == "interrupted (Ctrl-C): stopped\n"
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_subcommands_help_does_not_import_the_notebook_machinery(command):
+    """Before: `toolkit notebooks --help` imported nbformat (its JSON-schema validators) to build
+    the parser, some 2 s where every other subcommand's help takes a tenth of that."""
+    code = (
+        f"import sys; from toolkit.cli.main import build_parser; build_parser('toolkit', {command!r}); "
+        "print(sorted(m for m in ('nbformat', 'nbclient', 'jsonschema') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -163,3 +163,22 @@ def test_the_cli_reports_a_port_in_use(capsys):
         port = busy.getsockname()[1]
         assert cli(["--port", str(port)]) == 2
     assert capsys.readouterr().err == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
+def test_an_ipv6_host_gets_a_url_with_brackets_that_answers():
+    """Before: `toolkit gateway --host ::1` printed `http://::1:18083/v1` (and `running_gateway(host="::1")`
+    yielded it), a URL no client can parse: an IPv6 address goes in brackets."""
+    with running_gateway(host="::1") as url:
+        assert url.startswith("http://[::1]:") and url.endswith("/v1")
+        reply = httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": MESSAGES})
+    assert reply.status_code == 200

@@ -5,7 +5,7 @@ whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a na
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
 that exists and is UTF-8 text; a pipe such as `<(command)` is left for the command to read
 once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
-written: checked before a long run, not after it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+written: checked before a long run, not after it; a FIFO or device only for permission, unopened) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import errno
 import math
 import os
 import shlex
@@ -131,8 +132,13 @@ def out_file(text: str) -> Path:
 
 def _try_writing(path: Path) -> None:
     """Open an existing file for appending (its content untouched); else create the file and remove it
-    again, or — when its folder is still to be made — a temporary file in the nearest existing folder."""
-    if path.exists():
+    again, or — when its folder is still to be made — a temporary file in the nearest existing folder.
+    A FIFO or device (`/dev/stdout`) is only asked about, never opened: opening a FIFO for writing
+    waits for a reader, and closing it again ends the reader's stream before the command writes."""
+    if path.exists() and not path.is_file():
+        if not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    elif path.exists():
         open(path, "ab").close()
     elif path.parent.is_dir():
         open(path, "xb").close()

@@ -8,6 +8,8 @@ with its message; a gateway that rejects the `tools` field gets the advice `--pr
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
 finished ones, stderr names the others, and the exit status is 130.
+The CSV is written before the report is printed: a reader that leaves early (`| head -1`) loses
+no results.
 """
 
 from __future__ import annotations
@@ -74,12 +76,14 @@ def run(args: argparse.Namespace) -> int:
             progress=_progress(time.perf_counter()) if real else None,
         )
     except SuiteInterrupted as stopped:
+        written = write_csv(stopped.results, args.out)  # before any printing: stdout may be a closed pipe
         print("\n".join(report_lines(stopped.results)))
-        print(f"wrote {write_csv(stopped.results, args.out)}")
+        print(f"wrote {written}")
         print(interrupted_line(stopped), file=sys.stderr)
         return 130
+    written = write_csv(results, args.out)  # before the report: a reader that left (`| head`) loses no results
     print("\n".join(report_lines(results)))
-    print(f"wrote {write_csv(results, args.out)}")
+    print(f"wrote {written}")
     for line in failure_lines(results, args.protocol):
         print(line, file=sys.stderr)
     return 0 if summarize(results).meets_pass_line else 1

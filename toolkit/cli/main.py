@@ -65,15 +65,16 @@ def build_parser(prog: str = "toolkit", command: str | None = None) -> argparse.
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
-    """Parse, run, and answer any error with one readable line (exit 2)."""
+    """Parse, run, and answer any error with one readable line (exit 2). Parsing is inside too (an
+    argument check can wait on a FIFO or read a large file: Ctrl-C there is the same one line), and
+    so is the flush of stdout (`--help | :` meets the closed pipe there, not in the interpreter's
+    last flush, which would print its own "Exception ignored" and exit 120)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(prog or _prog(), next((a for a in argv if a in COMMANDS), None))
-    if not argv:
-        parser.print_help(sys.stderr)
-        return 2
-    args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        try:
+            return _parse_and_run(argv, prog or _prog())
+        finally:  # argparse's SystemExit (--help, --version, a usage error) flushes here too
+            _flush_stdout()
     except BrokenPipeError as exc:
         if not _stdout_is_a_pipe():
             print(f"error: {exc}", file=sys.stderr)
@@ -96,6 +97,15 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         return 2
 
 
+def _parse_and_run(argv: list[str], prog: str) -> int:
+    parser = build_parser(prog, next((a for a in argv if a in COMMANDS), None))
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
+    return int(args.run(args) or 0)
+
+
 DEBUG_VARIABLE = "TOOLKIT_DEBUG"
 
 
@@ -113,6 +123,20 @@ def _stdout_is_a_pipe() -> bool:
         return stat.S_ISFIFO(os.fstat(sys.stdout.fileno()).st_mode)
     except (OSError, ValueError):  # no real file behind stdout (a test's capture)
         return False
+
+
+def _flush_stdout() -> None:
+    """Flush stdout; output it cannot take (a full disk) is said once and then dropped, so the
+    interpreter's last flush does not fail on it again."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`): print() writes nothing
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError:
+        _silence_stdout()
+        raise
 
 
 def _silence_stdout() -> None:

@@ -2,13 +2,14 @@
 
 toolkit mcp-server [--http --port 8765] [--today yyyy-mm-dd]
 
+With `--port 0` it listens on any free port and prints the one it got.
+
 A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `gateway`).
 """
 
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 
 from toolkit.cli.arguments import cannot_listen, day, port
@@ -36,21 +37,10 @@ def run(args: argparse.Namespace) -> int:
     server = shop_server(args.today)
     if args.http:
         listen = 8765 if args.port is None else args.port
-        if problem := port_taken(listen):
-            return cannot_listen("127.0.0.1", listen, problem)
-        serve_http(server, listen)
+        try:
+            serve_http(server, listen)
+        except OSError as exc:  # the port is taken (found before the server starts: one line)
+            return cannot_listen("127.0.0.1", listen, exc)
     else:
         anyio.run(serve_stdio, server)
     return 0
-
-
-def port_taken(port: int) -> str:
-    """Why 127.0.0.1:`port` cannot be listened on ("" when it can): checked before the server
-    starts, so a busy port is one line rather than the server's banner and uvicorn's log."""
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError as exc:
-            return exc.strerror or str(exc)
-    return ""

@@ -24,9 +24,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import nbformat
+if TYPE_CHECKING:
+    import nbformat  # imported where used: building the parser for `--help` stays fast
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOTEBOOK_METADATA = ("kernelspec", "language_info")
@@ -36,6 +37,8 @@ def read(path: Path) -> nbformat.NotebookNode:
     """The notebook at `path`, as version 4. A UTF-8 file that starts with a byte-order mark (as Notepad
     and some Windows tools save one) is read too: the mark says nothing about the notebook, and
     nbformat alone would call the file "not JSON"."""
+    import nbformat
+
     with open(path, encoding="utf-8-sig") as f:
         return nbformat.read(f, as_version=4)
 
@@ -113,6 +116,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Each file in turn; the first that cannot be read, written back or run stops the command, and is
     left as it was (one that cannot be written back is found before it runs)."""
+    import nbformat
     from nbclient.exceptions import CellExecutionError
 
     for path in args.files:

@@ -359,6 +359,12 @@ async def _read_body(receive: Callable, limit: int, message: dict) -> bytes:
     return b"".join(chunks)
 
 
+def base_url(host: str, port: int) -> str:
+    """The gateway's base URL on `host:port`; an IPv6 address in brackets (`http://[::1]:18083/v1`),
+    as a URL must have it."""
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/v1"
+
+
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto=IPPROTO_TCP, or asyncio skips TCP_NODELAY and Nagle adds ~40 ms per response
@@ -384,7 +390,7 @@ def serve(
     gateway = Gateway(mode) if gateway is None else gateway
     check_gateway(gateway, "serve")
     sock = _listen(host, port)
-    url = f"http://{host}:{sock.getsockname()[1]}/v1"
+    url = base_url(host, sock.getsockname()[1])
     print(f"fake keyword gateway (mode {gateway.mode}) listening on {url}", flush=True)
     try:
         _server(create_app(gateway)).run(sockets=[sock])
@@ -411,7 +417,7 @@ def running_gateway(
             if not thread.is_alive():
                 raise RuntimeError("the fake gateway's server thread stopped during startup")
             time.sleep(0.005)
-        yield f"http://{host}:{sock.getsockname()[1]}/v1"
+        yield base_url(host, sock.getsockname()[1])
     finally:
         server.should_exit = True
         thread.join(timeout=10)

@@ -203,8 +203,20 @@ def _error(rid: str | int | None, code: int, message: str) -> types.JSONRPCError
 
 
 def serve_http(server: Server, port: int) -> None:
-    """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted."""
+    """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted; port 0 is any free
+    one. The socket is bound first, so the address printed is the one listened on (the real port,
+    not 0) and a port that is taken is an `OSError` here, before any banner or uvicorn's log."""
+    import socket
+
     import uvicorn
 
-    print(f"MCP server {server.name!r} on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
-    uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)  # before the banner: a client that reads it and connects at once is queued
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+        print(f"MCP server {server.name!r} on {url}", file=sys.stderr, flush=True)
+        uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()

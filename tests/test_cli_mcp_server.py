@@ -1,0 +1,30 @@
+"""`toolkit mcp-server --http`: the address it prints is the one it listens on."""
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+
+def test_port_0_prints_the_port_it_really_listens_on():
+    """Before: `--port 0` (any free port, as the `port` type says) printed `http://127.0.0.1:0/mcp`,
+    an address nobody can connect to, and the real port was never shown."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "mcp-server", "--http", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = process.stderr.readline()
+        found = re.fullmatch(r"MCP server 'toolkit-shop' on http://127\.0\.0\.1:(\d+)/mcp\n", banner)
+        assert found, banner
+        port = int(found[1])
+        assert port != 0
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)

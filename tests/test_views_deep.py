@@ -71,12 +71,13 @@ def test_the_conversation_writes_deep_or_circular_values_with_a_marker():
 
 
 def test_a_message_dict_nested_too_deep_to_read_is_shown_where_it_stood():
-    """Reading it as a message raised RecursionError (a repr or a `json.dumps` of the whole call)."""
+    """Reading it as a message raised RecursionError (a repr or a `json.dumps` of the whole call).
+    50,000 levels: past the recursion limit of every supported Python (3.13 writes 5,000 levels)."""
     items = [
-        {"role": "assistant", "tool_calls": [nested(5_000)]},
+        {"role": "assistant", "tool_calls": [nested(50_000)]},
         {
             "role": "assistant",
-            "tool_calls": [{"id": "a", "type": "function", "function": {"arguments": nested(5_000)}}],
+            "tool_calls": [{"id": "a", "type": "function", "function": {"arguments": nested(50_000)}}],
         },
     ]
     lines = render_conversation_text(items).splitlines()

@@ -17,8 +17,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import venv
 from pathlib import Path
 from typing import Any
@@ -147,13 +149,22 @@ def call(command: list[str], **options: Any) -> int:
     """Run `command` and wait for it to end, returning its exit status. Ctrl-C reaches it too (the
     terminal sends it to the whole foreground group): it decides how to stop (JupyterLab asks to
     confirm, pytest prints its summary) and this waits for it, where `subprocess.call` would kill
-    it a quarter of a second later (JupyterLab's kernels left running, pytest's summary cut)."""
-    child = subprocess.Popen(command, **options)
-    while True:
-        try:
-            return child.wait()
-        except KeyboardInterrupt:
-            continue
+    it a quarter of a second later (JupyterLab's kernels left running, pytest's summary cut).
+    Meanwhile Ctrl-C does nothing here: a handler that raises no KeyboardInterrupt is set before
+    the child starts (a Ctrl-C that came while `Popen` was still returning ended this with
+    "interrupted" and left the child running); the child starts with the default one (a handler
+    does not outlive `exec`, only an ignored signal would)."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        return subprocess.Popen(command, **options).wait()
+    previous = signal.signal(signal.SIGINT, _child_decides)
+    try:
+        return subprocess.Popen(command, **options).wait()  # a wait cut by the signal goes on (PEP 475)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _child_decides(signum: int, frame: object) -> None:
+    """Ctrl-C while a child runs: it got the signal too, and stops as it sees fit."""
 
 
 def main(argv: list[str]) -> int:

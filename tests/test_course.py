@@ -184,3 +184,23 @@ def test_ctrl_c_reaches_jupyter_or_pytest_and_course_py_waits_for_it(tmp_path):
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     assert (out, err, process.returncode) == ("summary\n", "", 7)
+
+
+def test_a_ctrl_c_that_comes_while_the_child_starts_is_left_to_the_child(monkeypatch):
+    """A Ctrl-C that reached course.py while `Popen` was still returning (the child already up and
+    sent the same signal) raised KeyboardInterrupt there: course.py said "interrupted" and left its
+    child running (the Ctrl-C test above failed so on a busy machine). The child's status is the answer."""
+    real = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        child = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # as if the terminal's Ctrl-C came just now
+        return child
+
+    monkeypatch.setattr(course.subprocess, "Popen", popen)
+    try:
+        status = course.call([sys.executable, "-c", "import sys; sys.exit(3)"])
+    except KeyboardInterrupt:
+        pytest.fail("a Ctrl-C while the child started ended course.py's wait")
+    assert status == 3
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

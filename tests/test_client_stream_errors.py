@@ -56,8 +56,15 @@ def test_an_error_sent_without_an_error_key_says_the_gateways_message_masked(err
     assert len(script.requests) == 1 and sleeps == []
 
 
-def test_an_anthropic_style_overload_without_an_error_key_is_retried_before_anything_is_shown():
-    overload = 'event: error\ndata: {"type": "overloaded_error", "message": "Overloaded"}\n\n'
+@pytest.mark.parametrize(
+    "overload",
+    [
+        'event: error\ndata: {"type": "overloaded_error", "message": "Overloaded"}\n\n',  # Anthropic's, no error key
+        'error: {"code":503,"message":"Loading model","type":"unavailable_error"}\n\ndata: [DONE]\n\n',  # llama.cpp's
+    ],
+    ids=["anthropic-style", "llama-cpp-error-field"],
+)
+def test_an_overload_said_mid_stream_is_retried_before_anything_is_shown(overload):
     answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
     client, script, sleeps = make(streamed(overload), streamed(answer + "data: [DONE]\n\n"))
     events = list(client.stream(QUESTION))
@@ -153,14 +160,6 @@ def test_llama_cpps_error_field_is_the_gateways_error_not_an_empty_or_partial_re
         list(client.stream(QUESTION))
     assert str(caught.value) == CONTEXT_SAID
     assert len(script.requests) == 1 and sleeps == []
-
-
-def test_llama_cpps_error_field_naming_an_overload_is_retried_before_anything_is_shown():
-    loading = 'error: {"code":503,"message":"Loading model","type":"unavailable_error"}\n\ndata: [DONE]\n\n'
-    answer = START + 'data: {"choices":[{"index":0,"delta":{"content":"ped."},"finish_reason":"stop"}]}\n\n'
-    client, script, sleeps = make(streamed(loading), streamed(answer + "data: [DONE]\n\n"))
-    events = list(client.stream(QUESTION))
-    assert events[-1].response.message.content == "Shipped." and sleeps == [0.5] and len(script.requests) == 2
 
 
 def test_an_error_field_in_plain_text_is_said_as_it_is():

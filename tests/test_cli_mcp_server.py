@@ -28,3 +28,18 @@ def test_port_0_prints_the_port_it_really_listens_on():
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
+
+
+def test_stdio_with_stdin_closed_is_one_line_and_exit_2():
+    """Before: `error: AttributeError: 'NoneType' object has no attribute 'buffer'` (started with `<&-`)."""
+    done = subprocess.run(
+        ["/bin/sh", "-c", f"exec {sys.executable} -m toolkit mcp-server <&-"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "error: mcp-server talks MCP over stdin and stdout, and one of them is closed; start it from an MCP client "
+        "(which gives it both), or serve HTTP with --http\n"
+    )

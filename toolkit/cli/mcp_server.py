@@ -41,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
             serve_http(server, listen)
         except OSError as exc:  # the port is taken (found before the server starts: one line)
             return cannot_listen("127.0.0.1", listen, exc)
+    elif sys.stdin is None or sys.stdout is None:  # started with `<&-` or `>&-`: no stream to talk on
+        print(
+            "error: mcp-server talks MCP over stdin and stdout, and one of them is closed; start it from an MCP "
+            "client (which gives it both), or serve HTTP with --http",
+            file=sys.stderr,
+        )
+        return 2
     else:
         anyio.run(serve_stdio, server)
     return 0

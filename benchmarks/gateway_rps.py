@@ -189,7 +189,7 @@ def _serve(kind: str, stream: bool) -> None:
     from starlette.responses import Response
     from starlette.routing import Route
 
-    from toolkit.gateway.server import Gateway, _listen, _server, create_app
+    from toolkit.gateway.server import Gateway, _server, create_app, listen
 
     gateway = Gateway()
     reply = gateway.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, _payload(stream))
@@ -208,7 +208,7 @@ def _serve(kind: str, stream: bool) -> None:
         app = Starlette(routes=[Route("/v1/chat/completions", bare, methods=["POST"])])
     else:  # "glue": the gateway's own ASGI glue around a gateway that only replays one reply
         app = create_app(SimpleNamespace(config=gateway.config, handle=lambda *_: reply))
-    sock = _listen("127.0.0.1", 0)
+    sock = listen("127.0.0.1", 0)
     print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)
     _server(app).run(sockets=[sock])
 

@@ -43,3 +43,22 @@ def test_stdio_with_stdin_closed_is_one_line_and_exit_2():
         "error: mcp-server talks MCP over stdin and stdout, and one of them is closed; start it from an MCP client "
         "(which gives it both), or serve HTTP with --http\n"
     )
+
+
+def test_the_http_socket_is_tcp_so_that_asyncio_turns_nagle_off(monkeypatch, capsys):
+    """The socket bound before the banner was made without `IPPROTO_TCP`: asyncio then leaves Nagle's
+    algorithm on for each connection (about 40 ms more per answer without uvloop). It is the
+    gateway's `listen` now, as every server of the package binds."""
+    import uvicorn
+
+    from toolkit.mcp.server import serve_http, shop_server
+
+    taken: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        uvicorn.Server,
+        "run",
+        lambda self, sockets=None: taken.extend((sock.proto, sock.getsockname()[1]) for sock in sockets),
+    )
+    serve_http(shop_server(), 0)
+    assert len(taken) == 1 and taken[0][0] == socket.IPPROTO_TCP and taken[0][1] != 0
+    assert capsys.readouterr().err == f"MCP server 'toolkit-shop' on http://127.0.0.1:{taken[0][1]}/mcp\n"

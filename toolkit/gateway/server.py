@@ -365,13 +365,20 @@ def base_url(host: str, port: int) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/v1"
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to `host:port` (port 0: any free one) and listening, for a uvicorn server
+    to take (`sockets=[...]`): the port is known, and a taken one is an `OSError`, before any banner.
+    Shared by the gateway and the MCP server."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto=IPPROTO_TCP, or asyncio skips TCP_NODELAY and Nagle adds ~40 ms per response
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
@@ -389,7 +396,7 @@ def serve(
     """Run the gateway over HTTP until interrupted; prints its base URL first."""
     gateway = Gateway(mode) if gateway is None else gateway
     check_gateway(gateway, "serve")
-    sock = _listen(host, port)
+    sock = listen(host, port)
     url = base_url(host, sock.getsockname()[1])
     print(f"fake keyword gateway (mode {gateway.mode}) listening on {url}", flush=True)
     try:
@@ -408,7 +415,7 @@ def running_gateway(
     `port=0` picks a free port."""
     gateway = Gateway(mode) if gateway is None else gateway
     check_gateway(gateway, "running_gateway")
-    sock = _listen(host, port)
+    sock = listen(host, port)
     server = _server(create_app(gateway))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="fake-gateway")
     thread.start()

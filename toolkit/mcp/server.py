@@ -206,15 +206,12 @@ def serve_http(server: Server, port: int) -> None:
     """Serve streamable HTTP on http://127.0.0.1:PORT/mcp until interrupted; port 0 is any free
     one. The socket is bound first, so the address printed is the one listened on (the real port,
     not 0) and a port that is taken is an `OSError` here, before any banner or uvicorn's log."""
-    import socket
-
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    from toolkit.gateway.server import listen  # the gateway's: TCP_NODELAY kept under asyncio too
+
+    sock = listen("127.0.0.1", port)  # before the banner: a client that reads it and connects at once is queued
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
-        sock.bind(("127.0.0.1", port))
-        sock.listen(128)  # before the banner: a client that reads it and connects at once is queued
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
         print(f"MCP server {server.name!r} on {url}", file=sys.stderr, flush=True)
         uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning")).run(sockets=[sock])

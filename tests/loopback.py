@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import socket
+import threading
 import time
+from collections.abc import Iterator
 
 
 def free_port() -> int:
@@ -23,3 +27,17 @@ def wait_for_port(port: int, seconds: float = 10.0) -> bool:
         except OSError:
             time.sleep(0.05)
     return False
+
+
+@contextlib.contextmanager
+def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[int]:
+    """A threading HTTP server with `handler` on 127.0.0.1 (a free port, yielded), stopped after."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)

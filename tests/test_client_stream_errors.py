@@ -7,10 +7,10 @@ whose `index` is 0, `"0"`, null or missing."""
 import contextlib
 import http.server
 import json
-import threading
 
 import httpx
 import pytest
+from loopback import serving
 from test_client import Script
 
 from toolkit.chat.client import ChatClient, parse_completion
@@ -202,12 +202,5 @@ def llama_cpp_like_server(body):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(Handler) as port:
+        yield f"http://127.0.0.1:{port}/v1"

@@ -9,11 +9,10 @@ import asyncio
 import json
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
-from loopback import free_port, wait_for_port
+from loopback import free_port, serving, wait_for_port
 
 import toolkit.mcp.http
 from toolkit.errors import McpError
@@ -120,15 +119,8 @@ class Stranger(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def stranger_url():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Stranger)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serving(Stranger) as port:
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 @pytest.fixture(scope="module")

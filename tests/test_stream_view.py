@@ -471,6 +471,8 @@ def test_the_live_view_folds_each_event_once_and_draws_only_what_changed(monkeyp
     add, draw = stream_view.EventFold.add, stream_view._segment_html
     monkeypatch.setattr(stream_view.EventFold, "add", lambda self, e: (folded.append(e), add(self, e))[1])
     monkeypatch.setattr(stream_view, "_segment_html", lambda *a: (drawn.append(a[0]), draw(*a))[1])
+    ticks = iter(range(0, 10**6))
+    monkeypatch.setattr(stream_view, "_clock", lambda: next(ticks) * 2 * stream_view.REDRAW_EVERY)  # each one drawn
     view = StreamView()
     view.consume([TextDelta(f"w{i} ") for i in range(200)])
     assert len(folded) == 200  # not 200 * 201 / 2
@@ -544,3 +546,51 @@ def test_a_pushed_text_is_scrubbed_once_for_its_card_and_its_line():
     info = stream_view._scrubbed.cache_info()
     assert (info.misses, info.hits) == (1, 1)
     assert "Tr0ub4dor" not in view._repr_mimebundle_()["text/plain"]
+
+
+def test_consume_draws_pieces_that_pour_in_together_and_always_the_first_tools_and_end(monkeypatch):
+    drawn = []
+    redraw = StreamView._redraw
+    monkeypatch.setattr(StreamView, "_redraw", lambda self: (drawn.append(len(self.events)), redraw(self))[1])
+    monkeypatch.setattr(stream_view, "_clock", lambda: 7.0)  # every event at the same instant
+    events = [TextDelta(f"w{i} ") for i in range(500)]
+    view = StreamView()
+    drawn.clear()
+    view.consume(events)
+    assert drawn == [1, 500]  # the first piece, then the end: not 500 drawings of a growing page
+    assert view.value == render_stream_html(events, done=True)
+    assert view._text == render_stream_text(events, done=True)
+    drawn.clear()
+    view = StreamView()
+    drawn.clear()
+    view.consume(mid_stream_events())
+    tools = [n for n, e in enumerate(mid_stream_events(), 1) if isinstance(e, ToolStarted | ToolFinished)]
+    assert tools and drawn == [1, *tools, len(mid_stream_events())]
+
+
+def test_consume_draws_again_once_redraw_every_has_passed(monkeypatch):
+    drawn = []
+    redraw = StreamView._redraw
+    monkeypatch.setattr(StreamView, "_redraw", lambda self: (drawn.append(len(self.events)), redraw(self))[1])
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(stream_view, "REDRAW_EVERY", 1.0)
+    monkeypatch.setattr(stream_view, "_clock", lambda: next(ticks) / 4)  # exact in binary: no rounding at the edge
+    view = StreamView()
+    drawn.clear()
+    view.consume([TextDelta("x") for _ in range(10)])
+    assert drawn == [1, 5, 9, 10]  # every fourth piece (a quarter of REDRAW_EVERY apart), then the end
+
+
+def test_consume_shows_every_event_that_came_before_an_error(monkeypatch):
+    monkeypatch.setattr(stream_view, "_clock", lambda: 7.0)
+
+    def broken():
+        yield from (TextDelta(f"w{i} ") for i in range(50))
+        raise TruncatedStreamError("stream ended before [DONE]")
+
+    view = StreamView()
+    with pytest.raises(TruncatedStreamError):
+        view.consume(broken())
+    events = [TextDelta(f"w{i} ") for i in range(50)]
+    error = view.error
+    assert view._text == render_stream_text(events, error=error, done=True)

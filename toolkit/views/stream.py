@@ -16,7 +16,8 @@ Pure renderers (unit-tested, stable under nbval):
   one line, for printing the raw event list.
 
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
-every event of a `TokenStream`, then shows the result — or the error, and re-raises it. After
+every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
+then shows the result — or the error, and re-raises it. After
 `.display()` the cell's stored output is refreshed when the stream ends, so a saved notebook
 shows the final state (text/html and text/plain), not the empty view the cell started with.
 A push folds in only the new event (`EventFold`, which collects text fragments in a list and
@@ -66,6 +67,11 @@ from toolkit.views.html import (
 from toolkit.views.trace import execution_status
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+REDRAW_EVERY = 0.05
+"""Seconds: `StreamView.consume` draws pieces of text that come sooner than this after the last
+drawing with the next one (twenty drawings a second look continuous)."""
+_clock = time.monotonic
+
 CURSOR = "▍"
 """Shown after the last text while the stream is still running."""
 
@@ -451,10 +457,20 @@ class StreamView(HtmlView):
     def consume(self, stream: Iterable[LoopEvent], pace: float = 0.0) -> Result[Any] | None:
         """Push every event of `stream`, then its `.result` (returned). An error from the stream
         is shown, then re-raised. `pace` waits that many seconds after each event, to watch a
-        stream that arrives faster than the eye (the embedded gateway's)."""
+        stream that arrives faster than the eye (the embedded gateway's).
+
+        Text and argument pieces that arrive within `REDRAW_EVERY` seconds of the last drawing
+        wait for the next one (a redraw writes the whole page, so drawing each of a long fast
+        stream's thousands of pieces cost time growing with the square of its length); the
+        first piece, a tool's start and finish, and the end are always drawn at once."""
+        drawn = -REDRAW_EVERY
         try:
             for event in stream:
-                self.push(event)
+                self.events.append(event)
+                now = _clock()
+                if now - drawn >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):
+                    self._redraw()
+                    drawn = now
                 if pace:
                     time.sleep(pace)
         except BaseException as error:  # KeyboardInterrupt too: the view says where it stopped

@@ -92,3 +92,58 @@ def test_no_queries_and_a_negative_size_are_refused(tmp_path):
     with pytest.raises(ConfigurationError) as info:
         scaled_catalog([], -1)
     assert str(info.value) == "scaled_catalog(..., size=-1): use a whole number, 0 or more"
+
+
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        (tool(5), 'tools[0] has the name 5; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        (
+            tool("get weather"),
+            'tools[0] has the name "get weather"; a tool name is a string of 1-64 letters, digits, "_" or "-"',
+        ),
+        (tool(""), 'tools[0] has the name ""; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        ({**tool("a"), "description": 5}, 'tools[0] ("a") has the description 5; it must be a string (or null)'),
+        (
+            {**tool("a"), "parameters": "x"},
+            'tools[0] ("a") has the parameters "x"; it must be a JSON Schema object (or null)',
+        ),
+        ({**tool("a"), "domain": ["o"]}, 'tools[0] ("a") has the domain ["o"]; it must be a string'),
+    ],
+)
+def test_a_tool_entry_of_the_wrong_kind_names_the_entry_the_rule_and_the_fix(tmp_path, entry, problem):
+    """Loaded before, each failed later (a search saying only that "a tool spec's name or description
+    is not a str", a model refusing the name) or never (a tool the model cannot call)."""
+    path = write(tmp_path, {"tools": [entry], "queries": []})
+    assert error_of(path) == f"load_catalog({str(path)!r}): {problem}; correct that entry in the file"
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        ({"terms": "a"}, 'queries[0] has the terms "a"; it must be a list of strings, one of them not blank'),
+        ({"terms": []}, "queries[0] has the terms []; it must be a list of strings, one of them not blank"),
+        (
+            {"terms": [" ", ""]},
+            'queries[0] has the terms [" ", ""]; it must be a list of strings, one of them not blank',
+        ),
+        ({"terms": ["a", 1]}, 'queries[0] has the terms ["a", 1]; it must be a list of strings, one of them not blank'),
+        ({"query": 5}, "queries[0] has the query 5; it must be a string, not blank"),
+        ({"query": "  "}, 'queries[0] has the query "  "; it must be a string, not blank'),
+        ({"expected": ["a"]}, 'queries[0] has the expected ["a"]; it must be a string'),
+    ],
+)
+def test_a_query_entry_of_the_wrong_kind_names_the_entry_the_rule_and_the_fix(tmp_path, change, problem):
+    """Terms given as one string were searched letter by letter ("a" -> every tool with an a), none
+    scored nothing (the query silently counted as a miss), an expected list crashed with `TypeError:
+    unhashable type: 'list'`."""
+    path = write(tmp_path, {"tools": [tool("a")], "queries": [{**query("a"), **change}]})
+    assert error_of(path) == f"load_catalog({str(path)!r}): {problem}; correct that entry in the file"
+
+
+def test_a_long_entry_is_shown_cut_short(tmp_path):
+    path = write(tmp_path, {"tools": [tool("x" * 200)], "queries": []})
+    assert error_of(path) == (
+        f'load_catalog({str(path)!r}): tools[0] has the name "{"x" * 40}…; a tool name is a string of 1-64 letters, '
+        'digits, "_" or "-"; correct that entry in the file'
+    )

@@ -31,8 +31,10 @@ from typing import Any
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
+from toolkit.search.keyword import clean_terms
 from toolkit.search.strategy import SearchStrategy
 from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
 
@@ -101,7 +103,7 @@ FORMAT = (
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """The catalogue in `path` (default: the course's); a file that cannot be one is a
-    `ConfigurationError` naming the file and what is wrong (never a `KeyError`)."""
+    `ConfigurationError` naming the file, the entry and what is wrong (never a `KeyError`)."""
     path = course_data.path("tool_catalog.json") if path is None else path
     where = f"load_catalog({str(path)!r})"
     try:
@@ -111,16 +113,60 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     except ValueError as exc:  # not JSON, or not UTF-8
         raise ConfigurationError(f"{where}: the file is not UTF-8 JSON ({exc}); it must be {FORMAT}") from None
     try:
-        tools = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in data["tools"])
-        queries = tuple(LabelledQuery(q["query"], tuple(q["terms"]), q["expected"]) for q in data["queries"])
-        domains = {t["name"]: t["domain"] for t in data["tools"]}
+        rows = [(t["name"], t["description"], t["parameters"], t["domain"]) for t in data["tools"]]
+        asked = [(q["query"], q["terms"], q["expected"]) for q in data["queries"]]
     except (KeyError, TypeError) as exc:
         missing = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ConfigurationError(
             f"{where}: the file does not have the catalogue's shape ({missing}); it must be {FORMAT}"
         ) from None
+    _check_entries(where, rows, asked)
+    tools = tuple(ToolSpec(name, description, parameters) for name, description, parameters, _ in rows)
+    queries = tuple(LabelledQuery(text, tuple(terms), expected) for text, terms, expected in asked)
     _check_catalog(where, tools, queries)
-    return Catalog(tools, queries, domains)
+    return Catalog(tools, queries, {row[0]: row[3] for row in rows})
+
+
+def _check_entries(where: str, tools: list[tuple[Any, ...]], queries: list[tuple[Any, ...]]) -> None:
+    """Each entry's values of the kind its field needs, checked before any is used: a name no model
+    can call, terms given as one string (searched letter by letter), an expected tool that is a list
+    (unhashable) would otherwise load, or fail later naming no file and no entry."""
+    for i, (name, description, parameters, domain) in enumerate(tools):
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            rule = 'a tool name is a string of 1-64 letters, digits, "_" or "-"'
+            raise _entry_error(where, f"tools[{i}] has the name {_json(name)}; {rule}")
+        for field, value, fits, rule in (
+            ("description", description, isinstance(description, str | None), "a string (or null)"),
+            ("parameters", parameters, isinstance(parameters, dict | None), "a JSON Schema object (or null)"),
+            ("domain", domain, isinstance(domain, str), "a string"),
+        ):
+            if not fits:
+                raise _entry_error(
+                    where, f"tools[{i}] ({_json(name)}) has the {field} {_json(value)}; it must be {rule}"
+                )
+    for i, (text, terms, expected) in enumerate(queries):
+        for field, value, fits, rule in (
+            ("query", text, isinstance(text, str) and bool(text.strip()), "a string, not blank"),
+            ("terms", terms, _are_terms(terms), "a list of strings, one of them not blank"),
+            ("expected", expected, isinstance(expected, str), "a string"),
+        ):
+            if not fits:
+                raise _entry_error(where, f"queries[{i}] has the {field} {_json(value)}; it must be {rule}")
+
+
+def _are_terms(terms: Any) -> bool:
+    """A list of str with a term the keyword search keeps (`clean_terms`: one not blank)."""
+    return isinstance(terms, list) and all(isinstance(t, str) for t in terms) and bool(clean_terms(terms))
+
+
+def _json(value: Any) -> str:
+    """A value read from the file, as JSON, cut short."""
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 41 else shown[:41] + "…"
+
+
+def _entry_error(where: str, problem: str) -> ConfigurationError:
+    return ConfigurationError(f"{where}: {problem}; correct that entry in the file")
 
 
 def _check_catalog(where: str, tools: Sequence[ToolSpec], queries: Sequence[LabelledQuery]) -> None:

@@ -147,3 +147,69 @@ def test_a_long_entry_is_shown_cut_short(tmp_path):
         f'load_catalog({str(path)!r}): tools[0] has the name "{"x" * 40}…; a tool name is a string of 1-64 letters, '
         'digits, "_" or "-"; correct that entry in the file'
     )
+
+
+@pytest.fixture
+def small(tmp_path):
+    return load_catalog(write(tmp_path, {"tools": [tool(n) for n in "abc"], "queries": [query("a")]}))
+
+
+@pytest.mark.parametrize("sizes", [50, [None], ["50"], [2.5], [True], [-1]])
+def test_sizes_that_are_not_whole_numbers_name_the_rule(small, sizes):
+    """Were `TypeError`s from inside the sampling (`'int' object is not iterable`, `unsupported operand
+    type(s) for -: 'str' and 'int'`), or ran as another size (True as 1, -1 as the smallest)."""
+    with pytest.raises(ConfigurationError) as info:
+        evaluate(small, sizes, {"keyword": KeywordSearch()})
+    assert str(info.value) == (
+        f"evaluate(..., sizes={sizes!r}): sizes is a list of whole numbers, 0 or more; e.g. [50, 100, 200]"
+    )
+
+
+class NoTakes:
+    spec = KeywordSearch().spec
+
+    def index(self, specs):
+        return specs
+
+    def search(self, index, query, allowed=None):
+        return []
+
+
+@pytest.mark.parametrize(
+    "strategies, problem",
+    [
+        (
+            {"bm25": KeywordSearch},
+            "strategies['bm25'] is the class KeywordSearch; pass an instance: {'bm25': KeywordSearch()}",
+        ),
+        (
+            {"bm25": None},
+            "strategies['bm25'] is NoneType, not a search strategy (it needs takes 'terms' or 'text', spec, index "
+            "and search); pass KeywordSearch(), VectorSearch() or an object with those members",
+        ),
+        (
+            {"bm25": NoTakes()},
+            "strategies['bm25'] is NoTakes, not a search strategy (it needs takes 'terms' or 'text', spec, index "
+            "and search); pass KeywordSearch(), VectorSearch() or an object with those members",
+        ),
+        (
+            [KeywordSearch()],
+            "strategies is a dict of names to strategies, and got list; e.g. {'keyword': KeywordSearch()}",
+        ),
+    ],
+)
+def test_strategies_that_cannot_search_name_the_entry_and_the_fix(small, strategies, problem):
+    """Were `TypeError: KeywordSearch.index() missing 1 required positional argument`, `AttributeError:
+    'NoneType' object has no attribute 'index'` (or `... 'takes'` after the index was built)."""
+    with pytest.raises(ConfigurationError) as info:
+        evaluate(small, [2], strategies)
+    assert str(info.value) == f"evaluate(...): {problem}"
+
+
+def test_sizes_may_be_any_whole_numbers_a_range_or_numpy_s(small):
+    import numpy as np
+
+    expected = [(n, s) for n in (2, 3) for s in ("all tools in the prompt", "keyword")]
+    for sizes in (range(2, 4), np.array([2, 3]), (2, np.int64(3))):
+        rows = evaluate(small, sizes, {"keyword": KeywordSearch()})
+        assert [(r.size, r.strategy) for r in rows] == expected

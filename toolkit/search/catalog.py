@@ -24,8 +24,9 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -248,11 +249,43 @@ def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, An
     if not catalog.queries:
         raise ConfigurationError("evaluate(...): the catalogue has no labelled queries, so there is nothing to measure")
     rows = []
-    for size in sizes:
+    for size in _check_settings(sizes, strategies):
         specs = subset(catalog, size, seed)
         rows.append(EvalRow(len(specs), ALL_TOOLS, 1.0, 1.0, float(tools_tokens(specs))))
         rows += [_evaluate_one(catalog, specs, name, strategy) for name, strategy in strategies.items()]
     return rows
+
+
+def _check_settings(sizes: Any, strategies: Any) -> list[int]:
+    """`evaluate`'s sizes (as ints) and strategies, checked before any is run (a class for its instance,
+    a strategy without `takes`, a size that is a str failed inside, some after an index was built)."""
+    given = list(sizes) if isinstance(sizes, Iterable) and not isinstance(sizes, str | bytes | Mapping) else None
+    if given is None or not all(isinstance(n, Integral) and not isinstance(n, bool) and int(n) >= 0 for n in given):
+        raise ConfigurationError(
+            f"evaluate(..., sizes={sizes!r:.60}): sizes is a list of whole numbers, 0 or more; e.g. [50, 100, 200]"
+        )
+    if not isinstance(strategies, Mapping):
+        raise ConfigurationError(
+            f"evaluate(...): strategies is a dict of names to strategies, and got {type(strategies).__name__}; "
+            "e.g. {'keyword': KeywordSearch()}"
+        )
+    for name, strategy in strategies.items():
+        if isinstance(strategy, type):
+            raise ConfigurationError(
+                f"evaluate(...): strategies[{name!r}] is the class {strategy.__name__}; "
+                f"pass an instance: {{{name!r}: {strategy.__name__}()}}"
+            )
+        if getattr(strategy, "takes", None) not in ("terms", "text") or not (
+            hasattr(strategy, "spec")
+            and callable(getattr(strategy, "index", None))
+            and callable(getattr(strategy, "search", None))
+        ):
+            raise ConfigurationError(
+                f"evaluate(...): strategies[{name!r}] is {type(strategy).__name__}, not a search strategy (it needs "
+                "takes 'terms' or 'text', spec, index and search); pass KeywordSearch(), VectorSearch() or an "
+                "object with those members"
+            )
+    return [int(n) for n in given]
 
 
 def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: SearchStrategy) -> EvalRow:

@@ -213,3 +213,42 @@ def test_sizes_may_be_any_whole_numbers_a_range_or_numpy_s(small):
     for sizes in (range(2, 4), np.array([2, 3]), (2, np.int64(3))):
         rows = evaluate(small, sizes, {"keyword": KeywordSearch()})
         assert [(r.size, r.strategy) for r in rows] == expected
+
+
+def test_a_scaled_catalogue_of_names_already_namespaced_keeps_them_unique():
+    """`jira_create_task` in the catalogue and the Jira copy of `create_task` were two tools of one name."""
+    from toolkit.tools.reflect import ToolSpec
+
+    specs = [ToolSpec("create_task", "Creates a task"), ToolSpec("jira_create_task", "Creates a Jira task")]
+    big = scaled_catalog(specs, 200)
+    names = [t.name for t in big]
+    assert len(big) == 200 and len(set(names)) == 200
+    assert names[:8] == [
+        "create_task",
+        "jira_create_task",
+        "shopify_create_task",
+        "shopify_jira_create_task",
+        "zendesk_create_task",
+        "zendesk_jira_create_task",
+        "jira_jira_create_task",  # jira's copy of create_task is taken: its other copy comes
+        "salesforce_create_task",
+    ]
+
+
+def test_a_scaled_catalogue_makes_no_name_longer_than_a_model_takes():
+    """A copy of a 60-character name was a 64+ character name, which no model accepts; now only the copies
+    that fit are made, and a size past them is a `ConfigurationError` saying how many can be."""
+    from toolkit.tools.decorator import TOOL_NAME
+    from toolkit.tools.reflect import ToolSpec
+
+    long = ToolSpec("x" * 60, "A tool with a long name")
+    assert [t.name for t in scaled_catalog([long], 3)] == ["x" * 60, "sap_" + "x" * 60, "box_" + "x" * 60]
+    many = scaled_catalog([long, ToolSpec("short", "A tool")], 90)
+    assert len(many) == 90 and all(TOOL_NAME.match(t.name) for t in many)
+    with pytest.raises(ConfigurationError) as info:
+        scaled_catalog([long], 100)
+    assert str(info.value) == (
+        "scaled_catalog(..., size=100): only 5 tools can be made of the 1 given: a copy is named '<system>_<name>', "
+        "and every further copy's name would be longer than 64 characters or taken; ask for 5 or fewer, or "
+        "shorten the tools' names"
+    )

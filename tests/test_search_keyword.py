@@ -394,3 +394,63 @@ def test_every_ascii_character_falls_on_the_same_side():
     assert _ASCII_RUNS.findall(every) == _RUNS.findall(every)
     for c in every:
         assert _ASCII_RUNS.fullmatch(c + c) and _ASCII_RUNS.findall(c + "a" + c) == _RUNS.findall(c + "a" + c)
+
+
+# --- strangers' text, from a fixed seed: any code point, joined sequences, controls, both directions ----
+
+STRANGER = [
+    *"aAsS Iıİi\u0307ßẞΣσςﬁﬀﬃ",  # casefolding traps (Turkish i, German sharp s, Greek final sigma, ligatures)
+    "\u1f88",  # Greek capital with prosgegrammeni: lower() keeps its length, upper() would not
+    "👨\u200d👩\u200d👧",  # one emoji of five code points, joined by zero-width joiners
+    "🏳\ufe0f\u200d🌈",
+    "\u202eabc\u202c",  # right-to-left override around Latin
+    "مرحبا بالعالم",  # Arabic, right to left
+    "\x00\t\n\r\x0b\x0c\x1f\x7f\x85\u2028",  # controls and line separators Java's trim does and does not remove
+    "ｓｅａｒｃｈ",  # full-width Latin (NFKC: "search")
+    "e\u0301é",  # combining accent and the precomposed letter
+    "查询订单状态",  # Chinese without spaces
+]
+
+
+def _stranger_text(rng, longest):
+    def one():
+        pick = rng.random()
+        if pick < 0.5:
+            return rng.choice(STRANGER)
+        if pick < 0.6:  # any code point at all, lone surrogates included
+            return chr(rng.randrange(0x110000))
+        return rng.choice(["order", "refund", "ship", "a", "_", "-", " ", "."])
+
+    return "".join(one() for _ in range(rng.randint(0, longest)))
+
+
+@pytest.mark.parametrize("seed, tools", [(1, 0), (2, 1), (3, 7), (4, 60), (5, 2500)])
+def test_strangers_text_agrees_with_naive(seed, tools):
+    """Random catalogues and queries from a fixed seed, over text strangers have; the terms are cut
+    from the texts (so they hit), made up, repeated, blank, or longer than any description."""
+    rng = random.Random(seed)
+    specs = [
+        ToolSpec(_stranger_text(rng, 4) + f"t{i}", rng.choice([None, "", _stranger_text(rng, 25)]))
+        for i in range(tools)
+    ]
+    texts = [s.name.lower() for s in specs] + [(s.description or "").lower() for s in specs] or ["x"]
+    index = KeywordIndex(specs)
+    for _ in range(40):
+        terms = []
+        for _ in range(rng.choice([1, 2, 3, 7])):
+            text = rng.choice(texts) or "a"
+            start = rng.randrange(len(text))
+            terms.append(
+                rng.choice(
+                    [
+                        text[start : start + rng.randint(1, 6)],
+                        _stranger_text(rng, 3) or " ",
+                        text.upper(),
+                        "\t" + text[start:] + "\x00 ",
+                        max(texts, key=len) * 2,
+                    ]
+                )
+            )
+        terms += terms[: rng.randint(0, 2)]  # repeated terms count once
+        n, minimum = rng.choice([0, 1, 5, 50]), rng.choice([0, 1, 2, 3])
+        assert index.search(terms, n, minimum) == naive_search(terms, specs, n, minimum), terms

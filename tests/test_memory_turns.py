@@ -92,6 +92,22 @@ def test_every_memory_on_one_store_and_id_shares_one_lock(tmp_path):
         lock.release()
 
 
+def test_one_file_under_two_spellings_has_one_lock_and_one_descriptor(tmp_path):
+    # a case-insensitive file system (macOS, Windows) opens "Memory.db" for "memory.db": here two
+    # names linked to the same files stand for the two spellings (resolve() cannot join them)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = SqliteStore(tmp_path / "a" / "memory.db")
+    lock = ChatMemory("u", store=first).lock
+    for file in (tmp_path / "a").iterdir():  # the database, its -wal and -shm, the lock file
+        os.link(file, tmp_path / "b" / file.name)
+    second = SqliteStore(tmp_path / "b" / "memory.db")
+    assert ChatMemory("u", store=second).lock is lock
+    assert ChatMemory("v", store=second).lock is ChatMemory("v", store=first).lock
+    assert ChatMemory("v", store=second).lock is not lock
+    assert lock._file.path == tmp_path / "a" / "memory.db-turn-lock"  # one descriptor: the first spelling's
+
+
 def test_the_registry_does_not_keep_a_lock_nobody_uses(tmp_path):
     import gc
     import weakref

@@ -7,8 +7,8 @@ until its generator finishes, `ai_service` around each call); `add`, `update`, `
 process gets the same lock. A store may hand it out (`store.turn_lock(memory_id)`): an
 `InMemoryStore` keeps one `TurnRLock` per id it has seen, for as long as the store lives
 (the cheapest: the loop benchmark builds a memory per call); a `SqliteStore` takes its locks from
-a process-wide registry keyed by its database file's resolved path and the id (two stores opened
-on one file share their locks). Any other store's locks come from that registry too, keyed by
+a process-wide registry keyed by its lock file's identity (device and inode) and the id (two stores
+opened on one file share their locks, whatever the spelling of its path). Any other store's locks come from that registry too, keyed by
 the store object's identity and the id. The registry holds its locks weakly: a lock goes when
 the last memory using it does.
 
@@ -37,8 +37,9 @@ a second thread does; turns on other ids run in parallel. Why this mechanism:
   and closing any other descriptor of that file would drop them.
 
 Two ids whose offsets coincide (a chance of about n² in 2⁶³ for n ids) share one lock: their
-turns wait for each other, nothing worse. Limits: the lock file must not be opened and closed
-by other code in the same process (closing any descriptor of a file drops the process's record
+turns wait for each other, nothing worse. Limits: a hard link to the database under another name
+has a lock file of its own (SQLite warns against such links: its journal's name differs too);
+the lock file must not be opened and closed by other code in the same process (closing any descriptor of a file drops the process's record
 locks on it), nor deleted while processes use the database (like `-wal` and `-shm`: a process
 that opened the old file and one that made a new one would not see each other); a file system without working record locks (some network shares) or a lock file
 that cannot be opened raises `MemoryStoreError` when the memory is created or the turn starts.
@@ -178,18 +179,36 @@ class StoreRLock(TurnRLock):
 
 
 def file_turn_lock(database: Path, memory_id: str) -> TurnLock:
-    """The turn lock of `memory_id` in the SQLite file `database` (an absolute, resolved path)."""
+    """The turn lock of `memory_id` in the SQLite file `database` (an absolute, resolved path).
+
+    Looked up by the lock file's identity (device and inode), not by its path: one file reached
+    under two spellings (`memory.db` and `Memory.db` on a case-insensitive file system, as macOS
+    and Windows have by default) gets one lock per id, and one descriptor in the process (a
+    second one, closed, would drop the first one's record locks)."""
     offset = int.from_bytes(hashlib.sha256(memory_id.encode("utf-8")).digest()[:8], "big") >> 2
-    lock_path = Path(f"{database}{LOCK_SUFFIX}")
+    with _REGISTRY_LOCK:
+        file = _lock_file(Path(f"{database}{LOCK_SUFFIX}"), memory_id)
+        key = ("sqlite", file.identity, offset)
+        lock = _REGISTRY.get(key)
+        if lock is None:
+            lock = TurnLock(file, offset, memory_id)
+            _REGISTRY[key] = lock
+        return lock
 
-    def make() -> TurnLock:
-        file = _REGISTRY.get(("lock file", lock_path))
-        if file is None:
-            file = _LockFile(lock_path, memory_id)
-            _REGISTRY[("lock file", lock_path)] = file
-        return TurnLock(file, offset, memory_id)
 
-    return shared_lock(("sqlite", database, offset), make)
+def _lock_file(path: Path, memory_id: str) -> _LockFile:
+    """The process's one open `_LockFile` of the file at `path` (opened, and so made, if none is):
+    found by the identity of the file the path names, when it exists. Called under `_REGISTRY_LOCK`."""
+    try:
+        found = os.stat(path)
+    except OSError:  # not made yet (or not reachable: opening it says why)
+        file = None
+    else:
+        file = _REGISTRY.get(("lock file", (found.st_dev, found.st_ino)))
+    if file is None:
+        file = _LockFile(path, memory_id)
+        _REGISTRY[("lock file", file.identity)] = file
+    return file
 
 
 class TurnLock(TurnRLock):
@@ -256,12 +275,16 @@ class _LockFile:
     def __init__(self, path: Path, memory_id: str) -> None:
         self.path = path
         self.fd = -1
+        self.identity: Hashable = ("path", str(path))
+        """(device, inode) of the open file; its path where none is opened."""
         if sys.platform == "win32":  # no fcntl: in-process only (see the module docstring)
             return
         try:
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            opened = os.fstat(self.fd)
         except OSError as exc:
             raise _failed(path, memory_id, "open", exc) from exc
+        self.identity = (opened.st_dev, opened.st_ino)
 
     def __del__(self) -> None:
         if self.fd >= 0:

@@ -111,6 +111,63 @@ def test_a_blank_user_message_template_is_refused_where_it_is_written(template):
     )
 
 
+def test_a_return_type_pydantic_cannot_write_as_a_schema_is_refused_at_creation():
+    import socket
+    from collections.abc import Callable
+
+    from toolkit.services.results import Result, TokenStream
+
+    def declared(returns):
+        def ask(self, question: str): ...
+
+        ask.__annotations__ = {"question": str, "return": returns}
+        return type("A", (), {"ask": ask})
+
+    rule = (
+        "a structured answer is read from JSON, so its type must be one pydantic can write as a JSON Schema and "
+        "validate. Fix: declare str, None, TokenStream, a pydantic model, or a type of JSON values (list[...], "
+        "dict[str, ...], an enum, int ...), or Result[...] of one"
+    )
+    assert error_of(declared(socket.socket)) == (
+        f"A.ask: returns socket, which pydantic cannot read from JSON (PydanticSchemaGenerationError); {rule}"
+    )
+    assert error_of(declared(Callable[[int], int])) == (
+        "A.ask: returns Callable[[int], int], which pydantic cannot read from JSON (PydanticInvalidForJsonSchema); "
+        f"{rule}"
+    )
+    assert error_of(declared(Result[TokenStream])) == (
+        "A.ask: returns Result[TokenStream], whose content TokenStream pydantic cannot read from JSON "
+        f"(PydanticSchemaGenerationError); {rule}"
+    )
+
+
+@pytest.mark.parametrize("returns", ["Iterator[str]", "Iterable[int]", "Generator[str, None, None]"])
+def test_an_iterator_return_type_is_refused_at_creation(returns):
+    from collections.abc import Generator, Iterable, Iterator  # noqa: F401  (read by eval)
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": eval(returns)}
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns {returns}, an iterator, which a call cannot return (its values would be checked only "
+        "as they are read, after the call). Fix: declare list[...] for the values at once, or TokenStream for "
+        "the text as it arrives"
+    )
+
+
+@pytest.mark.parametrize("returns", ["Awaitable[str]", "Coroutine[None, None, str]"])
+def test_an_awaitable_return_type_is_refused_at_creation(returns):
+    from collections.abc import Awaitable, Coroutine  # noqa: F401  (read by eval)
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": eval(returns)}
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns {returns}, but a service's methods run synchronously (async is left out). Fix: declare "
+        "the answer's type (-> str), and from async code call it as await asyncio.to_thread(service.ask, ...)"
+    )
+
+
 # --- what is not a declared method --------------------------------------------------------------
 
 

@@ -21,7 +21,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
   one shared conversation for the methods without one (`ai_service(..., shared_memory_id="…")`);
 - a return type must be declared: `str`, `None`, `Result[T]`, `TokenStream` or any type
-  pydantic can validate (structured output); every annotation must resolve (a name the module
+  pydantic can validate and write as a JSON Schema (structured output: a `socket`, a `Callable`
+  cannot be); an iterator (`Iterable[T]`, a generator) or an awaitable is refused, its values
+  being checked only after the call; every annotation must resolve (a name the module
   does not define is a `ConfigurationError`, not a `NameError`);
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
@@ -37,6 +39,7 @@ Leaves out: running anything (`toolkit.services.service`), async methods.
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import typing
 from collections.abc import Callable
@@ -49,6 +52,7 @@ from toolkit.services import templates
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
 from toolkit.tools.decorator import MemoryId
+from toolkit.tools.parameters import type_name
 
 
 class UserText:
@@ -370,7 +374,53 @@ def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
         return "stream", None
     if typing.get_origin(annotation) is Result:
         (inner,) = typing.get_args(annotation)
-        return "result", None if inner is str else OutputType(inner)
+        return "result", None if inner is str else _readable(where, inner, annotation)
     if annotation is Result:
         return "result", None
-    return "structured", OutputType(annotation)
+    return "structured", _readable(where, annotation, annotation)
+
+
+_ONE_SHOT = (
+    collections.abc.Iterator,
+    collections.abc.Iterable,
+    collections.abc.AsyncIterator,
+    collections.abc.AsyncIterable,
+)
+"""Return types whose values would be produced (and checked) only as they are read: a generator too."""
+_ASYNC = (collections.abc.Awaitable, collections.abc.Coroutine)
+
+
+def _readable(where: str, content: Any, declared: Any) -> OutputType:
+    """How a structured answer of type `content` is read, its JSON Schema made now: a type pydantic
+    cannot read from JSON is a `ConfigurationError` at creation, not a pydantic error at the first call."""
+    shown = _type_text(declared)
+    kind = typing.get_origin(content) or content
+    if kind in _ASYNC:
+        raise ConfigurationError(
+            f"{where}: returns {shown}, but a service's methods run synchronously (async is left out). Fix: declare "
+            f"the answer's type (-> str), and from async code call it as await asyncio.to_thread(service."
+            f"{where.rsplit('.', 1)[-1]}, ...)"
+        )
+    if kind in _ONE_SHOT or kind in (collections.abc.Generator, collections.abc.AsyncGenerator):
+        raise ConfigurationError(
+            f"{where}: returns {shown}, an iterator, which a call cannot return (its values would be checked only "
+            "as they are read, after the call). Fix: declare list[...] for the values at once, or TokenStream for "
+            "the text as it arrives"
+        )
+    output = OutputType(content)
+    try:
+        output.schema  # noqa: B018  (made once, here: the request sends it)
+    except Exception as exc:  # pydantic's schema errors, and whatever a type's own schema hook raises
+        which = "which" if content is declared else f"whose content {_type_text(content)}"
+        raise ConfigurationError(
+            f"{where}: returns {shown}, {which} pydantic cannot read from JSON "
+            f"({type(exc).__name__}); a structured answer is read from JSON, so its type must be one pydantic "
+            "can write as a JSON Schema and validate. Fix: declare str, None, TokenStream, a pydantic model, or a "
+            "type of JSON values (list[...], dict[str, ...], an enum, int ...), or Result[...] of one"
+        ) from None
+    return output
+
+
+def _type_text(annotation: Any) -> str:
+    """A return type as it is written in a declaration: `Iterator[str]`, `Result[Order]`."""
+    return type_name(annotation).replace("collections.abc.", "")

@@ -8,6 +8,10 @@ its body is the instructions, and every other file in the folder is a resource:
         playbook/stuck-parcel.md       resources, nested folders welcome
         references/carriers/sf-express.md
 
+The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
+not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
+with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out.
+
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
@@ -38,10 +42,13 @@ Leaves out: running scripts from a skill, reloading a changed folder (load again
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
+import json
 import logging
 import os
 import re
+import reprlib
 import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -209,8 +216,15 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             f"{where}: SKILL.md must start with front matter between '---' "
             "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
         )
+    front = match.group(1)
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
+        try:
+            node = loader.get_single_node()
+            pairs = _top_level(node, where)  # before constructing: a merge key (`<<`) rewrites the node
+            meta = (loader.construct_document(node) if node is not None else None) or {}
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         raise ConfigurationError(
             f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
@@ -224,17 +238,69 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     for key in ("name", "description"):
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
+            fix = (  # a YAML double-quoted text of what is written; a value merged in (`<<: *base`) is elsewhere
+                f"quote it, {key}: {json.dumps(_as_written(pairs[key], front), ensure_ascii=False)}"
+                if key in pairs
+                else "quote it where it is written (it is merged in by a '<<' key)"
+            )
             raise ConfigurationError(
-                f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} ({value}), not text. "
-                f'Fix: quote it, {key}: "{value}"'
+                f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} "
+                f"({_brief(value)}), not text. Fix: {fix}"
             )
         if not isinstance(value, str) or not value.strip():
-            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'")
+            other = next((k for k in meta if isinstance(k, str) and k != key and k.lower() == key), None)
+            case = f" (keys are lowercase: it has {other!r})" if other and value is None else ""
+            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}")
     if not NAME.fullmatch(meta["name"]) or len(meta["name"]) > 64:
         raise ConfigurationError(
             f"{where}: skill name {meta['name']!r} must be lowercase letters, digits and hyphens (at most 64)"
         )
     return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
+
+
+def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """The front matter's top-level keys (plain text keys) → (key, value) nodes; a key given twice is a
+    `ConfigurationError` (PyYAML keeps the last one silently, so a second `description:` would
+    replace the first)."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    found: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    lines: dict[str, int] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+            continue  # a merge key (`<<`), a number, a list: not a key of ours
+        if key.value in found:
+            raise ConfigurationError(
+                f"{where}: front matter gives {key.value!r} twice (SKILL.md lines {lines[key.value]} and "
+                f"{key.start_mark.line + 2}); YAML would keep only the last one. Fix: keep one {key.value!r} line"
+            )
+        found[key.value], lines[key.value] = (key, value), key.start_mark.line + 2
+    return found
+
+
+def _as_written(key_and_value: tuple[yaml.Node, yaml.Node], front: str) -> str:
+    """A value as SKILL.md writes it, on one line and short: `yes`, not the `True` YAML read it as."""
+    key, node = key_and_value
+    if node.start_mark.index < key.end_mark.index:  # an alias (`*big`): its node is where the anchor is
+        text = front[key.end_mark.index :].lstrip(" \t").removeprefix(":").split("\n", 1)[0].split(" #", 1)[0]
+    else:  # its tag too (`!!binary aGVsbG8=`)
+        text = front[node.start_mark.index : node.end_mark.index]
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _brief(value: Any) -> str:
+    """What YAML read, short: a list of lists nested by aliases (an alias bomb) is never written out whole."""
+    if isinstance(value, (int, float, dt.date)):
+        text = str(value)
+    else:
+        text = _REPR.repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdict = 4
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

@@ -305,3 +305,44 @@ def test_a_template_set_by_hand_is_still_checked_at_creation():
         "A.ask: @user_message takes the template text (a str), and got int; read a file first, e.g. "
         "@user_message(Path(...).read_text())"
     )
+
+
+# --- what a placeholder cannot do ------------------------------------------------------------------
+
+
+class Customer(BaseModel):
+    name: str
+
+
+@pytest.mark.parametrize("written", ["{{customer.name}}", "{{ customer.name }}", "{{customer['name']}}"])
+def test_a_placeholder_reading_an_attribute_of_a_parameter_is_refused_at_creation(written):
+    def ask(self, question: str, customer: Customer): ...
+
+    ask.__annotations__ = {"question": Annotated[str, UserText], "customer": Customer, "return": str}
+    # used whole elsewhere too: the attribute would otherwise reach the model as the raw text
+    A = type("A", (), {"ask": system_message("Customer: {{customer}}. Greet " + written)(ask)})
+    assert error_of(A) == (
+        f"A.ask: @system_message uses {written}, which reads into 'customer', but a placeholder is one name: "
+        "{{customer}} is the whole value (a model as its JSON); attributes, indexes and filters are not read. "
+        "Fix: pass the part as its own parameter and use it by its name, or write {{customer}}"
+    )
+
+
+def test_a_placeholder_reading_into_a_built_in_is_refused_at_creation():
+    class A(Protocol):
+        @user_message("{{q}} on {{current_date.year}}")
+        def ask(self, q: str) -> str: ...
+
+    assert error_of(A).startswith(
+        "A.ask: @user_message uses {{current_date.year}}, which reads into 'current_date', but a placeholder is one name"
+    )
+
+
+def test_dotted_words_naming_no_parameter_stay_text():
+    class A(Protocol):
+        @user_message("{{q}} (write {{os.path}} as it is)")
+        def ask(self, q: str) -> str: ...
+
+    assistant, model = create(A, ["ok"])
+    assistant.ask("x")
+    assert sent(model) == ["x (write {{os.path}} as it is)"]

@@ -26,6 +26,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   being checked only after the call; every annotation must resolve (a name the module
   does not define is a `ConfigurationError`, not a `NameError`);
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
+  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
+  refused: attributes are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def` and `*args` / `**kwargs` are refused
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import collections.abc
 import inspect
+import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -345,6 +348,15 @@ def _check_templates(
     known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
+        for match in templates.PLACEHOLDER.finditer(text or ""):
+            head = _HEAD.match(match.group(1))
+            if head and head.group(0) in known and not templates.is_name(match.group(1)):
+                raise ConfigurationError(
+                    f"{where}: {label} uses {match.group(0)}, which reads into {head.group(0)!r}, but a placeholder "
+                    f"is one name: {{{{{head.group(0)}}}}} is the whole value (a model as its JSON); attributes, "
+                    "indexes and filters are not read. Fix: pass the part as its own parameter and use it by its "
+                    f"name, or write {{{{{head.group(0)}}}}}"
+                )
         for name in templates.variables(text or ""):
             if name not in known:
                 raise ConfigurationError(
@@ -359,6 +371,10 @@ def _check_templates(
             f"{where}: parameter {unused[0]!r} is not used by any template; use it as "
             f"{{{{{variables[unused[0]]}}}}} in a template, or remove it"
         )
+
+
+_HEAD = re.compile(r"[^\W\d]\w*")
+"""The name a placeholder's word starts with (`customer` of `customer.name`)."""
 
 
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:

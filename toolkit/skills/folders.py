@@ -100,9 +100,9 @@ class Skill:
         known = ", ".join(sorted(self.resources)) or "(none)"
         if key in self.refused:
             raise SkillError(
-                f"Skill {self.name!r} does not serve {_shown(path)}: {self.refused[key]}. Available resources: {known}."
+                f"Skill {self.name!r} does not serve {shown(path)}: {self.refused[key]}. Available resources: {known}."
             )
-        raise SkillError(f"Skill {self.name!r} has no resource {_shown(path)}. Available resources: {known}.")
+        raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
 
 
 def load_skills(root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> list[Skill]:
@@ -428,6 +428,7 @@ def _check_stat(info: os.stat_result) -> None:
         raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
 
 
-def _shown(text: str, limit: int = 80) -> str:
+def shown(text: str, limit: int = 80) -> str:
+    """A name or path the model wrote, as an error repeats it: its repr, at most `limit` characters."""
     shown = repr(text)
     return shown if len(shown) <= limit else shown[: limit - 4] + "...'"

@@ -15,7 +15,8 @@ with the value quoted as it is written. An alias bomb costs nothing: the error n
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
-its text. A request for a resource is one dictionary lookup — no path joining, no resolving,
+its text. A request for a resource is one dictionary lookup (a name in another Unicode form, `é`
+decomposed as a Mac writes it, is looked for among the names) — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
 sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys.
 
@@ -50,6 +51,7 @@ import os
 import re
 import reprlib
 import stat
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,16 +95,31 @@ class Skill:
     """Relative POSIX path → why that file is not served (a link, a hard link, too big ...)."""
 
     def resource(self, path: str) -> str:
-        """A resource's text; an unknown path raises `SkillError` listing the known ones."""
+        """A resource's text; an unknown path raises `SkillError` listing the known ones.
+
+        A path in another Unicode form than the file's name (`é` as one character or as `e` and an
+        accent: a Mac writes names decomposed, a model writes them composed) names that file."""
         key = path[2:] if path.startswith("./") else path
-        if key in self.resources:
-            return self.resources[key]
+        found = _same_name(key, self.resources)
+        if found is not None:
+            return self.resources[found]
         known = ", ".join(sorted(self.resources)) or "(none)"
-        if key in self.refused:
+        refused = _same_name(key, self.refused)
+        if refused is not None:
             raise SkillError(
-                f"Skill {self.name!r} does not serve {shown(path)}: {self.refused[key]}. Available resources: {known}."
+                f"Skill {self.name!r} does not serve {shown(path)}: {self.refused[refused]}. "
+                f"Available resources: {known}."
             )
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def _same_name(key: str, names: Mapping[str, str]) -> str | None:
+    """`key` if it is one of `names`, else the one name that is the same text in another Unicode form."""
+    if key in names:
+        return key
+    composed = unicodedata.normalize("NFC", key)
+    same = [name for name in names if unicodedata.normalize("NFC", name) == composed]
+    return same[0] if len(same) == 1 else None
 
 
 def load_skills(root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> list[Skill]:

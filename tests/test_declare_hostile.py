@@ -168,6 +168,40 @@ def test_an_awaitable_return_type_is_refused_at_creation(returns):
     )
 
 
+@pytest.mark.parametrize("decorator, text", [(system_message, "Be brief."), (user_message, "Hi {{q}}")])
+def test_a_decorator_given_twice_is_refused_where_it_is_written(decorator, text):
+    with pytest.raises(ConfigurationError) as info:
+
+        class A(Protocol):
+            @decorator("one")
+            @decorator(text)
+            def ask(self, q: str) -> str: ...
+
+    name = decorator.__name__
+    assert str(info.value) == (
+        f"A.ask: has two @{name}(...); a method has one {name.replace('_', ' ')}, and the outer one would "
+        "silently replace the inner one. Fix: keep one, with all the text in it"
+    )
+
+
+def test_a_method_without_self_is_refused_at_creation():
+    class A:
+        def ask(question: str) -> str: ...  # type: ignore[misc]  # noqa: N805
+
+    assert error_of(A) == (
+        "A.ask: has no self parameter, so a call's first argument would be taken for the instance. "
+        "Fix: declare it as def ask(self, question: str) -> str: ..."
+    )
+
+
+def test_the_first_parameter_is_the_instance_whatever_its_name():
+    class A:
+        def ask(this, question: str) -> str: ...  # noqa: N805
+
+    assistant, model = create(A, ["ok"])
+    assert assistant.ask("hi") == "ok" and sent(model) == ["hi"]
+
+
 # --- what is not a declared method --------------------------------------------------------------
 
 

@@ -31,7 +31,10 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def` and `*args` / `**kwargs` are refused
-  (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable).
+  (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable);
+  the first parameter is the instance, whatever it is called, and a method without one
+  (`def ask(question: str)`) is refused;
+- `@system_message` and `@user_message` are given once each (refused where written the second time).
 
 Only the declaration's plain functions are declared methods: nested classes (an output model
 declared inside the interface), static and class methods, properties are left as they are.
@@ -80,7 +83,7 @@ def system_message(text: str | None = None, *, file: str | None = None) -> Calla
         )
 
     def mark(fn: Any) -> Any:
-        check_system(_decorated(fn, "system_message"), text, file)
+        check_system(_once(fn, "system_message", "__toolkit_system__"), text, file)
         fn.__toolkit_system__ = (text, file)
         return fn
 
@@ -97,7 +100,7 @@ def user_message(template: str) -> Callable[[Any], Any]:
         )
 
     def mark(fn: Any) -> Any:
-        check_user(_decorated(fn, "user_message"), template)
+        check_user(_once(fn, "user_message", "__toolkit_user__"), template)
         fn.__toolkit_user__ = template
         return fn
 
@@ -117,6 +120,18 @@ def _decorated(fn: Any, decorator: str) -> str:
             f"@{decorator}(...) decorates a method, and got {kind}; write it on the line above the method's def"
         )
     return _method_name(fn)
+
+
+def _once(fn: Any, decorator: str, attribute: str) -> str:
+    """`_decorated`, and a `ConfigurationError` when the method has that decorator already (the outer
+    one would replace the inner one's text without a word)."""
+    where = _decorated(fn, decorator)
+    if hasattr(fn, attribute):
+        raise ConfigurationError(
+            f"{where}: has two @{decorator}(...); a method has one {decorator.replace('_', ' ')}, and the outer one "
+            "would silently replace the inner one. Fix: keep one, with all the text in it"
+        )
+    return where
 
 
 def check_system(where: str, text: Any, file: Any) -> None:
@@ -182,7 +197,7 @@ def plan_method(
     where = f"{owner.__name__}.{name}"
     _check_shape(where, fn)
     hints = _hints(where, owner, fn)
-    params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
+    params = _without_self(where, owner, fn)
     system, given = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
     user_template: str | None = None
     if given is not _NO_TEMPLATE:  # checked again: the attribute may have been set by hand
@@ -249,6 +264,26 @@ def _check_shape(where: str, fn: Any) -> None:
                 f"{where}: parameter {catch_all[p.kind]}{p.name} takes any number of arguments, which can be "
                 "neither the one user message nor one template variable; declare each value as its own parameter"
             )
+
+
+def _without_self(where: str, owner: type, fn: Any) -> list[inspect.Parameter]:
+    """The method's parameters after the first, the instance (whatever it is called: `self`, `this`);
+    a method without one is a `ConfigurationError` (a call's first argument would be the instance).
+    A first parameter annotated with a type other than the class (`question: str`) is no instance."""
+    signature = inspect.signature(fn)
+    params = list(signature.parameters.values())
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    first = params[0] if params and params[0].kind in positional else None
+    instance = (inspect.Parameter.empty, owner, owner.__name__, typing.Self, "Self")
+    if first is not None and (
+        first.name == "self" or any(first.annotation is a or first.annotation == a for a in instance)
+    ):
+        return params[1:]
+    name, written = where.rsplit(".", 1)[-1], str(signature)
+    raise ConfigurationError(
+        f"{where}: has no self parameter, so a call's first argument would be taken for the instance. "
+        f"Fix: declare it as def {name}(self{', ' if params else ''}{written[1:]}: ..."
+    )
 
 
 def _hints(where: str, owner: type, fn: Any) -> dict[str, Any]:

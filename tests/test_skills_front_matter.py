@@ -153,3 +153,12 @@ def test_a_folder_whose_name_is_no_skill_name_is_what_to_rename(tmp_path, folder
         f"skill folder {str(folder)!r}: its SKILL.md is named 'refunds'; the name must equal the folder name. "
         "Fix: rename the folder to 'refunds' (a skill name is lowercase letters, digits and hyphens)"
     )
+
+
+def test_a_description_over_1024_characters_is_refused():
+    assert parse_skill_md(f"---\nname: s\ndescription: {'d' * 1024}\n---\n")[0]["description"] == "d" * 1024
+    assert error_of(f"---\nname: s\ndescription: {'d' * 1025}\n---\n") == (
+        "skill folder 's': front matter 'description' is 1025 characters, over 1024 (Agent Skills' limit: every "
+        "request carries every skill's description). Fix: say what the skill does and when to use it in a "
+        "sentence or two, and move the rest into the body of SKILL.md"
+    )

@@ -11,6 +11,7 @@ its body is the instructions, and every other file in the folder is a resource:
 The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
 with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out.
+A name is at most 64 characters and a description at most 1024 (Agent Skills' limits).
 
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
@@ -74,6 +75,8 @@ MAX_SKILL_BYTES = 8 * 1024 * 1024
 read whole into memory; the files past this are refused, each saying so."""
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
+MAX_DESCRIPTION = 1024
+"""Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 
 
@@ -272,7 +275,14 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         raise ConfigurationError(
             f"{where}: skill name {meta['name']!r} must be lowercase letters, digits and hyphens (at most 64)"
         )
-    return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
+    description = " ".join(meta["description"].split())
+    if len(description) > MAX_DESCRIPTION:
+        raise ConfigurationError(
+            f"{where}: front matter 'description' is {len(description)} characters, over {MAX_DESCRIPTION} "
+            "(Agent Skills' limit: every request carries every skill's description). Fix: say what the skill does "
+            "and when to use it in a sentence or two, and move the rest into the body of SKILL.md"
+        )
+    return {"name": meta["name"], "description": description}, match.group(2).strip()
 
 
 def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:

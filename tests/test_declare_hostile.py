@@ -111,6 +111,97 @@ def test_a_blank_user_message_template_is_refused_where_it_is_written(template):
     )
 
 
+def test_a_return_type_pydantic_cannot_write_as_a_schema_is_refused_at_creation():
+    import socket
+    from collections.abc import Callable
+
+    from toolkit.services.results import Result, TokenStream
+
+    def declared(returns):
+        def ask(self, question: str): ...
+
+        ask.__annotations__ = {"question": str, "return": returns}
+        return type("A", (), {"ask": ask})
+
+    rule = (
+        "a structured answer is read from JSON, so its type must be one pydantic can write as a JSON Schema and "
+        "validate. Fix: declare str, None, TokenStream, a pydantic model, or a type of JSON values (list[...], "
+        "dict[str, ...], an enum, int ...), or Result[...] of one"
+    )
+    assert error_of(declared(socket.socket)) == (
+        f"A.ask: returns socket, which pydantic cannot read from JSON (PydanticSchemaGenerationError); {rule}"
+    )
+    assert error_of(declared(Callable[[int], int])) == (
+        "A.ask: returns Callable[[int], int], which pydantic cannot read from JSON (PydanticInvalidForJsonSchema); "
+        f"{rule}"
+    )
+    assert error_of(declared(Result[TokenStream])) == (
+        "A.ask: returns Result[TokenStream], whose content TokenStream pydantic cannot read from JSON "
+        f"(PydanticSchemaGenerationError); {rule}"
+    )
+
+
+@pytest.mark.parametrize("returns", ["Iterator[str]", "Iterable[int]", "Generator[str, None, None]"])
+def test_an_iterator_return_type_is_refused_at_creation(returns):
+    from collections.abc import Generator, Iterable, Iterator  # noqa: F401  (read by eval)
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": eval(returns)}
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns {returns}, an iterator, which a call cannot return (its values would be checked only "
+        "as they are read, after the call). Fix: declare list[...] for the values at once, or TokenStream for "
+        "the text as it arrives"
+    )
+
+
+@pytest.mark.parametrize("returns", ["Awaitable[str]", "Coroutine[None, None, str]"])
+def test_an_awaitable_return_type_is_refused_at_creation(returns):
+    from collections.abc import Awaitable, Coroutine  # noqa: F401  (read by eval)
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": eval(returns)}
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns {returns}, but a service's methods run synchronously (async is left out). Fix: declare "
+        "the answer's type (-> str), and from async code call it as await asyncio.to_thread(service.ask, ...)"
+    )
+
+
+@pytest.mark.parametrize("decorator, text", [(system_message, "Be brief."), (user_message, "Hi {{q}}")])
+def test_a_decorator_given_twice_is_refused_where_it_is_written(decorator, text):
+    with pytest.raises(ConfigurationError) as info:
+
+        class A(Protocol):
+            @decorator("one")
+            @decorator(text)
+            def ask(self, q: str) -> str: ...
+
+    name = decorator.__name__
+    assert str(info.value) == (
+        f"A.ask: has two @{name}(...); a method has one {name.replace('_', ' ')}, and the outer one would "
+        "silently replace the inner one. Fix: keep one, with all the text in it"
+    )
+
+
+def test_a_method_without_self_is_refused_at_creation():
+    class A:
+        def ask(question: str) -> str: ...  # type: ignore[misc]  # noqa: N805
+
+    assert error_of(A) == (
+        "A.ask: has no self parameter, so a call's first argument would be taken for the instance. "
+        "Fix: declare it as def ask(self, question: str) -> str: ..."
+    )
+
+
+def test_the_first_parameter_is_the_instance_whatever_its_name():
+    class A:
+        def ask(this, question: str) -> str: ...  # noqa: N805
+
+    assistant, model = create(A, ["ok"])
+    assert assistant.ask("hi") == "ok" and sent(model) == ["hi"]
+
+
 # --- what is not a declared method --------------------------------------------------------------
 
 
@@ -248,3 +339,44 @@ def test_a_template_set_by_hand_is_still_checked_at_creation():
         "A.ask: @user_message takes the template text (a str), and got int; read a file first, e.g. "
         "@user_message(Path(...).read_text())"
     )
+
+
+# --- what a placeholder cannot do ------------------------------------------------------------------
+
+
+class Customer(BaseModel):
+    name: str
+
+
+@pytest.mark.parametrize("written", ["{{customer.name}}", "{{ customer.name }}", "{{customer['name']}}"])
+def test_a_placeholder_reading_an_attribute_of_a_parameter_is_refused_at_creation(written):
+    def ask(self, question: str, customer: Customer): ...
+
+    ask.__annotations__ = {"question": Annotated[str, UserText], "customer": Customer, "return": str}
+    # used whole elsewhere too: the attribute would otherwise reach the model as the raw text
+    A = type("A", (), {"ask": system_message("Customer: {{customer}}. Greet " + written)(ask)})
+    assert error_of(A) == (
+        f"A.ask: @system_message uses {written}, which reads into 'customer', but a placeholder is one name: "
+        "{{customer}} is the whole value (a model as its JSON); attributes, indexes and filters are not read. "
+        "Fix: pass the part as its own parameter and use it by its name, or write {{customer}}"
+    )
+
+
+def test_a_placeholder_reading_into_a_built_in_is_refused_at_creation():
+    class A(Protocol):
+        @user_message("{{q}} on {{current_date.year}}")
+        def ask(self, q: str) -> str: ...
+
+    assert error_of(A).startswith(
+        "A.ask: @user_message uses {{current_date.year}}, which reads into 'current_date', but a placeholder is one name"
+    )
+
+
+def test_dotted_words_naming_no_parameter_stay_text():
+    class A(Protocol):
+        @user_message("{{q}} (write {{os.path}} as it is)")
+        def ask(self, q: str) -> str: ...
+
+    assistant, model = create(A, ["ok"])
+    assistant.ask("x")
+    assert sent(model) == ["x (write {{os.path}} as it is)"]

@@ -14,7 +14,7 @@ from toolkit.chat.messages import SystemMessage, ToolCall, ToolResultMessage, Us
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.course.assistant import shop_registry
 from toolkit.course.shop import load_shop
-from toolkit.errors import ArgumentError, ConfigurationError
+from toolkit.errors import ArgumentError, ConfigurationError, SkillError
 from toolkit.loop.run import run_loop
 from toolkit.loop.sources import ProviderRequest
 from toolkit.memory.store import SqliteStore
@@ -400,3 +400,17 @@ def test_a_skills_tools_given_as_a_set_are_refused_as_everywhere_else():
         "open_ticket",
         "close_ticket",
     ]
+
+
+def test_a_resource_named_in_another_unicode_form_is_found(tmp_path):
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "templates/réponse.md")  # as a Mac's zip or HFS+ writes a name
+    folder = _skill(tmp_path, "replies", files={nfd: "R", unicodedata.normalize("NFD", "답장.md"): "K"})
+    (folder / "big").mkdir()
+    (folder / "big" / unicodedata.normalize("NFD", "é.md")).write_text("x" * 300_000)
+    skill = load_skill(folder)
+    assert skill.resource("templates/réponse.md") == "R" and skill.resource("답장.md") == "K"  # asked in NFC
+    assert skill.resource(nfd) == "R"
+    with pytest.raises(SkillError, match="does not serve 'big/é.md': it is over"):
+        skill.resource("big/é.md")

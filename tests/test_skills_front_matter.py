@@ -28,6 +28,7 @@ def error_of(text):
             "name: s\ndescription: !!python/object/apply:os.system ['id']",
             "could not determine a constructor for the tag",
         ),
+        ("name: s\ndescription: a\x00b", "unacceptable character #x0000: special characters are not allowed"),
     ],
 )
 def test_invalid_yaml_is_one_line_with_where_and_the_fix(front, problem):
@@ -38,20 +39,76 @@ def test_invalid_yaml_is_one_line_with_where_and_the_fix(front, problem):
 
 
 @pytest.mark.parametrize(
-    "front, key, read_as",
+    "front, key, read_as, quoted",
     [
-        ("name: 123\ndescription: d", "name", "an int (123)"),
-        ("name: s\ndescription: 2026-01-01", "description", "a date (2026-01-01)"),
-        ("name: s\ndescription: yes", "description", "a bool (True)"),
-        ("name: s\ndescription: 1.5", "description", "a float (1.5)"),
-        ("name: s\ndescription: [a, b]", "description", "a list (['a', 'b'])"),
+        ("name: 123\ndescription: d", "name", "an int (123)", '"123"'),
+        ("name: s\ndescription: 2026-01-01", "description", "a date (2026-01-01)", '"2026-01-01"'),
+        # the fix quotes the value as it was written, never as YAML read it ("True" is not what was meant)
+        ("name: s\ndescription: yes", "description", "a bool (True)", '"yes"'),
+        ("name: s\ndescription: Off", "description", "a bool (False)", '"Off"'),
+        ("name: s\ndescription: 1.5", "description", "a float (1.5)", '"1.5"'),
+        ("name: s\ndescription: .inf", "description", "a float (inf)", '".inf"'),
+        ("name: 0x1F\ndescription: d", "name", "an int (31)", '"0x1F"'),
+        ("name: s\ndescription: [a, b]", "description", "a list (['a', 'b'])", '"[a, b]"'),
+        ('name: s\ndescription: [say "hi"]', "description", "a list (['say \"hi\"'])", '"[say \\"hi\\"]"'),
     ],
 )
-def test_a_value_yaml_reads_as_something_else_than_text_says_so_and_how_to_quote_it(front, key, read_as):
-    value = read_as[read_as.index("(") + 1 : -1]
+def test_a_value_yaml_reads_as_something_else_than_text_says_so_and_how_to_quote_it(front, key, read_as, quoted):
     assert error_of(f"---\n{front}\n---\n") == (
-        f"skill folder 's': front matter '{key}' is read by YAML as {read_as}, not text. "
-        f'Fix: quote it, {key}: "{value}"'
+        f"skill folder 's': front matter '{key}' is read by YAML as {read_as}, not text. Fix: quote it, {key}: {quoted}"
+    )
+
+
+def test_the_quoted_fix_reads_back_as_the_text_that_was_written():
+    import yaml
+
+    message = error_of('---\nname: s\ndescription: [say "hi", 2]\n---\n')
+    fix = message.split("Fix: quote it, ")[1]
+    assert yaml.safe_load(fix) == {"description": '[say "hi", 2]'}
+
+
+def test_an_alias_bomb_in_the_front_matter_is_refused_at_once(tmp_path):
+    import time
+
+    levels = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10))
+    text = f"---\nl0: &l0 [x, x, x, x, x, x, x, x, x]\n{levels}name: s\ndescription: *l9\n---\n"
+    started = time.perf_counter()
+    message = error_of(text)
+    assert time.perf_counter() - started < 2  # 9**9 strings if written out: was 94 s to write the message
+    assert message.startswith("skill folder 's': front matter 'description' is read by YAML as a list ([[[")
+    assert len(message) < 400 and message.endswith('. Fix: quote it, description: "*l9"')
+
+
+@pytest.mark.parametrize(
+    "front, key, lines",
+    [
+        ("name: s\ndescription: first\ndescription: second", "description", "3 and 4"),
+        ("name: s\ndescription: d\nname: t", "name", "2 and 4"),
+        ("name: s\ndescription: d\nlicense: MIT\n'license': Apache-2.0", "license", "4 and 5"),
+    ],
+)
+def test_a_key_given_twice_is_refused_not_the_last_one_kept(front, key, lines):
+    assert error_of(f"---\n{front}\n---\n") == (
+        f"skill folder 's': front matter gives {key!r} twice (SKILL.md lines {lines}); YAML would keep only the "
+        f"last one. Fix: keep one {key!r} line"
+    )
+
+
+def test_a_merge_key_may_be_overridden():
+    meta, _ = parse_skill_md("---\nbase: &b {name: s, description: d}\n<<: *b\ndescription: mine\n---\n")
+    assert meta == {"name": "s", "description": "mine"}
+
+
+def test_a_merged_value_that_is_no_text_says_where_to_quote_it():
+    assert error_of("---\nbase: &b {name: s, description: yes}\n<<: *b\n---\n") == (
+        "skill folder 's': front matter 'description' is read by YAML as a bool (True), not text. "
+        "Fix: quote it where it is written (it is merged in by a '<<' key)"
+    )
+
+
+def test_a_key_in_another_case_is_named():
+    assert error_of("---\nName: s\nDescription: d\n---\n") == (
+        "skill folder 's': front matter needs a non-empty 'name' (keys are lowercase: it has 'Name')"
     )
 
 
@@ -95,4 +152,13 @@ def test_a_folder_whose_name_is_no_skill_name_is_what_to_rename(tmp_path, folder
     assert str(info.value) == (
         f"skill folder {str(folder)!r}: its SKILL.md is named 'refunds'; the name must equal the folder name. "
         "Fix: rename the folder to 'refunds' (a skill name is lowercase letters, digits and hyphens)"
+    )
+
+
+def test_a_description_over_1024_characters_is_refused():
+    assert parse_skill_md(f"---\nname: s\ndescription: {'d' * 1024}\n---\n")[0]["description"] == "d" * 1024
+    assert error_of(f"---\nname: s\ndescription: {'d' * 1025}\n---\n") == (
+        "skill folder 's': front matter 'description' is 1025 characters, over 1024 (Agent Skills' limit: every "
+        "request carries every skill's description). Fix: say what the skill does and when to use it in a "
+        "sentence or two, and move the rest into the body of SKILL.md"
     )

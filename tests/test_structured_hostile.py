@@ -130,3 +130,50 @@ def test_a_fence_left_open_before_a_long_text_is_read_in_linear_time(body):
     137 s on "```" and 100,000 letters."""
     with pytest.raises(OutputParsingError):
         OutputType(dict).parse("```" + body)
+
+
+# --- what the JSON holds ---------------------------------------------------------------------------
+
+
+class Price(BaseModel):
+    amount: float
+    history: list[float] = []
+
+
+@pytest.mark.parametrize(
+    "declared, answer, where, shown",
+    [
+        (Price, '{"amount": NaN}', "amount", "NaN"),
+        (Price, '{"amount": 1e999}', "amount", "Infinity"),
+        (Price, '```json\n{"amount": 1, "history": [2, -Infinity]}\n```', "history.1", "-Infinity"),
+        (float, '{"value": NaN}', "value", "NaN"),
+        (dict[str, float], '{"value": {"a": Infinity}}', "value.a", "Infinity"),
+    ],
+)
+def test_a_number_json_cannot_hold_is_refused_not_read_as_nan_or_infinity(declared, answer, where, shown):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(declared).parse(answer)
+    assert str(info.value) == f"the JSON does not match the schema ({where}: got {shown}, expected a finite number)"
+
+
+@pytest.mark.parametrize(
+    "answer, kind",
+    [
+        ('[{"status": "ok"}]', "an array"),
+        ('```json\n[{"status": "ok"}]\n```', "an array"),
+        ('[{"status": "a"}, {"status": "b"}]', "an array"),
+        ('"{\\"status\\": \\"ok\\"}"', "a string"),
+        ("42", "a number"),
+        ("null", "null"),
+    ],
+)
+def test_json_that_is_no_object_is_named_never_unwrapped(answer, kind):
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(订单摘要).parse(answer)
+    assert str(info.value) == f"the answer is {kind}, not a JSON object"
+
+
+def test_a_value_not_wrapped_in_value_is_named():
+    with pytest.raises(OutputParsingError) as info:
+        OutputType(list[str]).parse('["a", "b"]')
+    assert str(info.value) == 'the answer is an array, not a JSON object with a "value" field'

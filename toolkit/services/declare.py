@@ -21,13 +21,20 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - with per-id memory, every method needs a `MemoryId` parameter, unless the service opts in to
   one shared conversation for the methods without one (`ai_service(..., shared_memory_id="…")`);
 - a return type must be declared: `str`, `None`, `Result[T]`, `TokenStream` or any type
-  pydantic can validate (structured output); every annotation must resolve (a name the module
+  pydantic can validate and write as a JSON Schema (structured output: a `socket`, a `Callable`
+  cannot be); an iterator (`Iterable[T]`, a generator) or an awaitable is refused, its values
+  being checked only after the call; every annotation must resolve (a name the module
   does not define is a `ConfigurationError`, not a `NameError`);
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
+  one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
+  refused: attributes are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
 - methods are plain `def`s with named parameters: `async def` and `*args` / `**kwargs` are refused
-  (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable).
+  (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable);
+  the first parameter is the instance, whatever it is called, and a method without one
+  (`def ask(question: str)`) is refused;
+- `@system_message` and `@user_message` are given once each (refused where written the second time).
 
 Only the declaration's plain functions are declared methods: nested classes (an output model
 declared inside the interface), static and class methods, properties are left as they are.
@@ -37,7 +44,9 @@ Leaves out: running anything (`toolkit.services.service`), async methods.
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
+import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +58,7 @@ from toolkit.services import templates
 from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
 from toolkit.tools.decorator import MemoryId
+from toolkit.tools.parameters import type_name
 
 
 class UserText:
@@ -73,7 +83,7 @@ def system_message(text: str | None = None, *, file: str | None = None) -> Calla
         )
 
     def mark(fn: Any) -> Any:
-        check_system(_decorated(fn, "system_message"), text, file)
+        check_system(_once(fn, "system_message", "__toolkit_system__"), text, file)
         fn.__toolkit_system__ = (text, file)
         return fn
 
@@ -90,7 +100,7 @@ def user_message(template: str) -> Callable[[Any], Any]:
         )
 
     def mark(fn: Any) -> Any:
-        check_user(_decorated(fn, "user_message"), template)
+        check_user(_once(fn, "user_message", "__toolkit_user__"), template)
         fn.__toolkit_user__ = template
         return fn
 
@@ -110,6 +120,18 @@ def _decorated(fn: Any, decorator: str) -> str:
             f"@{decorator}(...) decorates a method, and got {kind}; write it on the line above the method's def"
         )
     return _method_name(fn)
+
+
+def _once(fn: Any, decorator: str, attribute: str) -> str:
+    """`_decorated`, and a `ConfigurationError` when the method has that decorator already (the outer
+    one would replace the inner one's text without a word)."""
+    where = _decorated(fn, decorator)
+    if hasattr(fn, attribute):
+        raise ConfigurationError(
+            f"{where}: has two @{decorator}(...); a method has one {decorator.replace('_', ' ')}, and the outer one "
+            "would silently replace the inner one. Fix: keep one, with all the text in it"
+        )
+    return where
 
 
 def check_system(where: str, text: Any, file: Any) -> None:
@@ -175,7 +197,7 @@ def plan_method(
     where = f"{owner.__name__}.{name}"
     _check_shape(where, fn)
     hints = _hints(where, owner, fn)
-    params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
+    params = _without_self(where, owner, fn)
     system, given = _system_text(where, fn), getattr(fn, "__toolkit_user__", _NO_TEMPLATE)
     user_template: str | None = None
     if given is not _NO_TEMPLATE:  # checked again: the attribute may have been set by hand
@@ -242,6 +264,26 @@ def _check_shape(where: str, fn: Any) -> None:
                 f"{where}: parameter {catch_all[p.kind]}{p.name} takes any number of arguments, which can be "
                 "neither the one user message nor one template variable; declare each value as its own parameter"
             )
+
+
+def _without_self(where: str, owner: type, fn: Any) -> list[inspect.Parameter]:
+    """The method's parameters after the first, the instance (whatever it is called: `self`, `this`);
+    a method without one is a `ConfigurationError` (a call's first argument would be the instance).
+    A first parameter annotated with a type other than the class (`question: str`) is no instance."""
+    signature = inspect.signature(fn)
+    params = list(signature.parameters.values())
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    first = params[0] if params and params[0].kind in positional else None
+    instance = (inspect.Parameter.empty, owner, owner.__name__, typing.Self, "Self")
+    if first is not None and (
+        first.name == "self" or any(first.annotation is a or first.annotation == a for a in instance)
+    ):
+        return params[1:]
+    name, written = where.rsplit(".", 1)[-1], str(signature)
+    raise ConfigurationError(
+        f"{where}: has no self parameter, so a call's first argument would be taken for the instance. "
+        f"Fix: declare it as def {name}(self{', ' if params else ''}{written[1:]}: ..."
+    )
 
 
 def _hints(where: str, owner: type, fn: Any) -> dict[str, Any]:
@@ -341,6 +383,15 @@ def _check_templates(
     known = set(variables.values()) | set(templates.BUILT_INS) | {name for name in also if name}
     used: set[str] = set()
     for label, text in (("@system_message", system), ("@user_message", user)):
+        for match in templates.PLACEHOLDER.finditer(text or ""):
+            head = _HEAD.match(match.group(1))
+            if head and head.group(0) in known and not templates.is_name(match.group(1)):
+                raise ConfigurationError(
+                    f"{where}: {label} uses {match.group(0)}, which reads into {head.group(0)!r}, but a placeholder "
+                    f"is one name: {{{{{head.group(0)}}}}} is the whole value (a model as its JSON); attributes, "
+                    "indexes and filters are not read. Fix: pass the part as its own parameter and use it by its "
+                    f"name, or write {{{{{head.group(0)}}}}}"
+                )
         for name in templates.variables(text or ""):
             if name not in known:
                 raise ConfigurationError(
@@ -357,6 +408,10 @@ def _check_templates(
         )
 
 
+_HEAD = re.compile(r"[^\W\d]\w*")
+"""The name a placeholder's word starts with (`customer` of `customer.name`)."""
+
+
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
     if annotation is inspect.Signature.empty:
         raise ConfigurationError(
@@ -370,7 +425,53 @@ def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
         return "stream", None
     if typing.get_origin(annotation) is Result:
         (inner,) = typing.get_args(annotation)
-        return "result", None if inner is str else OutputType(inner)
+        return "result", None if inner is str else _readable(where, inner, annotation)
     if annotation is Result:
         return "result", None
-    return "structured", OutputType(annotation)
+    return "structured", _readable(where, annotation, annotation)
+
+
+_ONE_SHOT = (
+    collections.abc.Iterator,
+    collections.abc.Iterable,
+    collections.abc.AsyncIterator,
+    collections.abc.AsyncIterable,
+)
+"""Return types whose values would be produced (and checked) only as they are read: a generator too."""
+_ASYNC = (collections.abc.Awaitable, collections.abc.Coroutine)
+
+
+def _readable(where: str, content: Any, declared: Any) -> OutputType:
+    """How a structured answer of type `content` is read, its JSON Schema made now: a type pydantic
+    cannot read from JSON is a `ConfigurationError` at creation, not a pydantic error at the first call."""
+    shown = _type_text(declared)
+    kind = typing.get_origin(content) or content
+    if kind in _ASYNC:
+        raise ConfigurationError(
+            f"{where}: returns {shown}, but a service's methods run synchronously (async is left out). Fix: declare "
+            f"the answer's type (-> str), and from async code call it as await asyncio.to_thread(service."
+            f"{where.rsplit('.', 1)[-1]}, ...)"
+        )
+    if kind in _ONE_SHOT or kind in (collections.abc.Generator, collections.abc.AsyncGenerator):
+        raise ConfigurationError(
+            f"{where}: returns {shown}, an iterator, which a call cannot return (its values would be checked only "
+            "as they are read, after the call). Fix: declare list[...] for the values at once, or TokenStream for "
+            "the text as it arrives"
+        )
+    output = OutputType(content)
+    try:
+        output.schema  # noqa: B018  (made once, here: the request sends it)
+    except Exception as exc:  # pydantic's schema errors, and whatever a type's own schema hook raises
+        which = "which" if content is declared else f"whose content {_type_text(content)}"
+        raise ConfigurationError(
+            f"{where}: returns {shown}, {which} pydantic cannot read from JSON "
+            f"({type(exc).__name__}); a structured answer is read from JSON, so its type must be one pydantic "
+            "can write as a JSON Schema and validate. Fix: declare str, None, TokenStream, a pydantic model, or a "
+            "type of JSON values (list[...], dict[str, ...], an enum, int ...), or Result[...] of one"
+        ) from None
+    return output
+
+
+def _type_text(annotation: Any) -> str:
+    """A return type as it is written in a declaration: `Iterator[str]`, `Result[Order]`."""
+    return type_name(annotation).replace("collections.abc.", "")

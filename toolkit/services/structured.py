@@ -16,6 +16,8 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
    a field the schema does not declare         rejected     never silently dropped
    `"2999"` (a string) for a number            rejected     no string-to-number coercion
    a required field missing, or a wrong type   rejected
+   `NaN`, `Infinity`, `1e999` anywhere         rejected     JSON has no such number
+   `[{…}]`, or `"{…}"` (JSON in a string)      rejected     not an object: never unwrapped
    ==========================================  ===========  ===============================
 
    (pydantic's JSON strict mode, plus a check that no object has undeclared fields);
@@ -37,6 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from toolkit.chat.finite import first_non_finite
 from toolkit.errors import OutputParsingError
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+.-]*+)(.*?)```", re.S)
@@ -96,6 +99,18 @@ class OutputType:
             raise OutputParsingError("the answer is not a JSON object", answer=text) from None
         except RecursionError:
             raise OutputParsingError(_TOO_DEEP, answer=text) from None
+        if not isinstance(data, dict):  # a list is never read as its first object, nor a string as the JSON in it
+            kind, wrapper = _KINDS.get(type(data), "a number"), ' with a "value" field' if self.wrapped else ""
+            raise OutputParsingError(f"the answer is {kind}, not a JSON object{wrapper}", answer=text)
+        # json.loads reads NaN, Infinity and 1e999 (as inf), numbers JSON does not have
+        non_finite = first_non_finite(data)
+        if non_finite is not None:
+            path, number = non_finite
+            where = ".".join(map(str, path))
+            raise OutputParsingError(
+                f"the JSON does not match the schema ({where}: got {_NON_FINITE[repr(number)]}, expected a finite number)",
+                answer=text,
+            )
         if self.wrapped:
             if not isinstance(data, dict) or "value" not in data:
                 raise OutputParsingError('the answer has no "value" field', answer=text)
@@ -117,6 +132,11 @@ class OutputType:
         if problems:
             raise OutputParsingError(f"the JSON does not match the schema ({'; '.join(problems)})", answer=text)
         return value
+
+
+_KINDS = {list: "an array", str: "a string", type(None): "null", bool: "a boolean"}
+"""What a JSON value that is no object is, in an error (the rest are numbers)."""
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
 def undeclared_fields(data: Any, schema: dict[str, Any], path: str = "") -> list[str]:
@@ -213,8 +233,11 @@ _FENCES_TRIED = 8
 
 
 def _object_in(text: str) -> str:
-    """The outermost `{…}` of `text` when it is JSON, else its one whole JSON object, else the outermost
+    """`text` when it is JSON whole (a list stays a list, never read as the object inside it), else the
+    outermost `{…}` of `text` when it is JSON, else its one whole JSON object, else the outermost
     `{…}` (or the text, when it has none)."""
+    if _is_json(text):
+        return text.strip()
     start, end = text.find("{"), text.rfind("}")
     if not 0 <= start < end:
         return text.strip()

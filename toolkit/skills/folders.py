@@ -8,10 +8,16 @@ its body is the instructions, and every other file in the folder is a resource:
         playbook/stuck-parcel.md       resources, nested folders welcome
         references/carriers/sf-express.md
 
+The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
+not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
+with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out.
+A name is at most 64 characters and a description at most 1024 (Agent Skills' limits).
+
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
 *here*, at construction, into an allow-list: `Skill.resources` maps each relative POSIX path to
-its text. A request for a resource is one dictionary lookup — no path joining, no resolving,
+its text. A request for a resource is one dictionary lookup (a name in another Unicode form, `é`
+decomposed as a Mac writes it, is looked for among the names) — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
 sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys.
 
@@ -38,11 +44,15 @@ Leaves out: running scripts from a skill, reloading a changed folder (load again
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
+import json
 import logging
 import os
 import re
+import reprlib
 import stat
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +75,8 @@ MAX_SKILL_BYTES = 8 * 1024 * 1024
 read whole into memory; the files past this are refused, each saying so."""
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
+MAX_DESCRIPTION = 1024
+"""Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 
 
@@ -86,16 +98,31 @@ class Skill:
     """Relative POSIX path → why that file is not served (a link, a hard link, too big ...)."""
 
     def resource(self, path: str) -> str:
-        """A resource's text; an unknown path raises `SkillError` listing the known ones."""
+        """A resource's text; an unknown path raises `SkillError` listing the known ones.
+
+        A path in another Unicode form than the file's name (`é` as one character or as `e` and an
+        accent: a Mac writes names decomposed, a model writes them composed) names that file."""
         key = path[2:] if path.startswith("./") else path
-        if key in self.resources:
-            return self.resources[key]
+        found = _same_name(key, self.resources)
+        if found is not None:
+            return self.resources[found]
         known = ", ".join(sorted(self.resources)) or "(none)"
-        if key in self.refused:
+        refused = _same_name(key, self.refused)
+        if refused is not None:
             raise SkillError(
-                f"Skill {self.name!r} does not serve {_shown(path)}: {self.refused[key]}. Available resources: {known}."
+                f"Skill {self.name!r} does not serve {shown(path)}: {self.refused[refused]}. "
+                f"Available resources: {known}."
             )
-        raise SkillError(f"Skill {self.name!r} has no resource {_shown(path)}. Available resources: {known}.")
+        raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def _same_name(key: str, names: Mapping[str, str]) -> str | None:
+    """`key` if it is one of `names`, else the one name that is the same text in another Unicode form."""
+    if key in names:
+        return key
+    composed = unicodedata.normalize("NFC", key)
+    same = [name for name in names if unicodedata.normalize("NFC", name) == composed]
+    return same[0] if len(same) == 1 else None
 
 
 def load_skills(root: Path | str, tools: Mapping[str, Sequence[Any]] | None = None) -> list[Skill]:
@@ -209,8 +236,15 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             f"{where}: SKILL.md must start with front matter between '---' "
             "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
         )
+    front = match.group(1)
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
+        try:
+            node = loader.get_single_node()
+            pairs = _top_level(node, where)  # before constructing: a merge key (`<<`) rewrites the node
+            meta = (loader.construct_document(node) if node is not None else None) or {}
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         raise ConfigurationError(
             f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
@@ -224,17 +258,76 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
     for key in ("name", "description"):
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
+            fix = (  # a YAML double-quoted text of what is written; a value merged in (`<<: *base`) is elsewhere
+                f"quote it, {key}: {json.dumps(_as_written(pairs[key], front), ensure_ascii=False)}"
+                if key in pairs
+                else "quote it where it is written (it is merged in by a '<<' key)"
+            )
             raise ConfigurationError(
-                f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} ({value}), not text. "
-                f'Fix: quote it, {key}: "{value}"'
+                f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} "
+                f"({_brief(value)}), not text. Fix: {fix}"
             )
         if not isinstance(value, str) or not value.strip():
-            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'")
+            other = next((k for k in meta if isinstance(k, str) and k != key and k.lower() == key), None)
+            case = f" (keys are lowercase: it has {other!r})" if other and value is None else ""
+            raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}")
     if not NAME.fullmatch(meta["name"]) or len(meta["name"]) > 64:
         raise ConfigurationError(
             f"{where}: skill name {meta['name']!r} must be lowercase letters, digits and hyphens (at most 64)"
         )
-    return {"name": meta["name"], "description": " ".join(meta["description"].split())}, match.group(2).strip()
+    description = " ".join(meta["description"].split())
+    if len(description) > MAX_DESCRIPTION:
+        raise ConfigurationError(
+            f"{where}: front matter 'description' is {len(description)} characters, over {MAX_DESCRIPTION} "
+            "(Agent Skills' limit: every request carries every skill's description). Fix: say what the skill does "
+            "and when to use it in a sentence or two, and move the rest into the body of SKILL.md"
+        )
+    return {"name": meta["name"], "description": description}, match.group(2).strip()
+
+
+def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """The front matter's top-level keys (plain text keys) → (key, value) nodes; a key given twice is a
+    `ConfigurationError` (PyYAML keeps the last one silently, so a second `description:` would
+    replace the first)."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    found: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    lines: dict[str, int] = {}
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+            continue  # a merge key (`<<`), a number, a list: not a key of ours
+        if key.value in found:
+            raise ConfigurationError(
+                f"{where}: front matter gives {key.value!r} twice (SKILL.md lines {lines[key.value]} and "
+                f"{key.start_mark.line + 2}); YAML would keep only the last one. Fix: keep one {key.value!r} line"
+            )
+        found[key.value], lines[key.value] = (key, value), key.start_mark.line + 2
+    return found
+
+
+def _as_written(key_and_value: tuple[yaml.Node, yaml.Node], front: str) -> str:
+    """A value as SKILL.md writes it, on one line and short: `yes`, not the `True` YAML read it as."""
+    key, node = key_and_value
+    if node.start_mark.index < key.end_mark.index:  # an alias (`*big`): its node is where the anchor is
+        text = front[key.end_mark.index :].lstrip(" \t").removeprefix(":").split("\n", 1)[0].split(" #", 1)[0]
+    else:  # its tag too (`!!binary aGVsbG8=`)
+        text = front[node.start_mark.index : node.end_mark.index]
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _brief(value: Any) -> str:
+    """What YAML read, short: a list of lists nested by aliases (an alias bomb) is never written out whole."""
+    if isinstance(value, (int, float, dt.date)):
+        text = str(value)
+    else:
+        text = _REPR.repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, 40, 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdict = 4
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
@@ -362,6 +455,7 @@ def _check_stat(info: os.stat_result) -> None:
         raise _Refused(f"is over {MAX_RESOURCE_BYTES} bytes", _SHORTER)
 
 
-def _shown(text: str, limit: int = 80) -> str:
+def shown(text: str, limit: int = 80) -> str:
+    """A name or path the model wrote, as an error repeats it: its repr, at most `limit` characters."""
     shown = repr(text)
     return shown if len(shown) <= limit else shown[: limit - 4] + "...'"

@@ -53,7 +53,7 @@ from xml.sax.saxutils import escape
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, folder_path, scan_skills
+from toolkit.skills.folders import Skill, folder_path, scan_skills, shown
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -106,7 +106,7 @@ class Skills:
         if name in self.by_name:
             return self.by_name[name]
         raise SkillError(
-            f"There is no skill named {name!r}. Available skills: {', '.join(sorted(self.by_name)) or '(none)'}."
+            f"There is no skill named {shown(name)}. Available skills: {', '.join(sorted(self.by_name)) or '(none)'}."
         )
 
     def system_prompt(self, intro: str = PROMPT) -> str:

@@ -177,3 +177,27 @@ def test_a_value_not_wrapped_in_value_is_named():
     with pytest.raises(OutputParsingError) as info:
         OutputType(list[str]).parse('["a", "b"]')
     assert str(info.value) == 'the answer is an array, not a JSON object with a "value" field'
+
+
+class Verdict(BaseModel):
+    ok: bool
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '<think>The user wants {"ok": false}? No: the order exists.</think>\n{"ok": true}',
+        'Checking {"ok": false} against the order.</think>```json\n{"ok": true}\n```',  # <think> was in the prompt
+        '<think>draft: {"ok": false}</think>Here it is: {"ok": true} <think>done</think>',
+    ],
+)
+def test_a_reasoning_models_thinking_in_the_answer_is_not_read_as_the_answer(answer):
+    assert OutputType(Verdict).parse(answer) == Verdict(ok=True)
+
+
+def test_an_answer_that_is_all_thinking_is_no_json_object_and_keeps_its_text():
+    answer = '<think>maybe {"ok": true}</think>'
+    with pytest.raises(OutputParsingError) as caught:
+        OutputType(Verdict).parse(answer)
+    assert caught.value.args[0] == "the answer is not a JSON object"
+    assert caught.value.answer == answer  # the repair message shows what the model said, thinking and all

@@ -5,7 +5,8 @@ For a method declared `-> OrderSummary` (or `list[str]`, an enum, `bool`, `int` 
 1. the type's JSON Schema (pydantic) goes to the model, as `response_format` when the gateway
    supports it, or as instructions appended to the user message when it does not;
    non-object types are wrapped as `{"value": …}` because `response_format` wants an object;
-2. the answer text is parsed tolerantly (code fences and chatter around one JSON object are
+2. the answer text is parsed tolerantly (a reasoning model's `<think>…</think>` blocks are left
+   out, `toolkit.chat.thinking`; code fences and chatter around one JSON object are
    stripped), then validated strictly — the same rule as tool arguments ("strict out"):
 
    ==========================================  ===========  ===============================
@@ -40,6 +41,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from toolkit.chat.finite import first_non_finite
+from toolkit.chat.thinking import split_thinking
 from toolkit.errors import OutputParsingError
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+.-]*+)(.*?)```", re.S)
@@ -94,7 +96,7 @@ class OutputType:
         """The validated value, or `OutputParsingError` saying what is wrong."""
         text = answer or ""
         try:
-            data = json.loads(extract_json(text))
+            data = json.loads(extract_json(split_thinking(text)[1]))  # a draft {…} in the thinking is no answer
         except ValueError:
             raise OutputParsingError("the answer is not a JSON object", answer=text) from None
         except RecursionError:

@@ -406,3 +406,35 @@ def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
     with pytest.raises(ConfigurationError) as raised:
         load_cases(path)
     assert str(raised.value) == f"accuracy cases {path}, {message}"
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (
+            404,
+            '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
+            "CallerError: HTTP 404: No endpoints found that support tool use. — check LLM_BASE_URL",
+        ),
+        (
+            500,
+            '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
+            "TransientError: HTTP 500 (transient): tools param requires --jinja flag",
+        ),
+    ],
+)
+def test_tools_refused_with_a_404_or_a_500_get_the_fallback_advice(tmp_path, status, body, said):
+    """OpenRouter (404) and llama.cpp without --jinja (500) refuse tools with other statuses than 400:
+    stderr named the failure but not the way out, and the probe (verdict C) knows it."""
+    from tests.loopback import refusing_tools, serving
+
+    cases = tmp_path / "cases.csv"
+    cases.write_text(f"{','.join(CASE_COLUMNS)}\nQ1,normal,SN202610200001 到哪了,query_logistics,SN202610200001\n")
+    with serving(refusing_tools(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        done = eval_cli("--cases", str(cases), "--base-url", url, "--api-key", "k", "--model", "m", cwd=tmp_path)
+    first, advice = done.stderr.splitlines()[-2:]
+    assert first.startswith(f"1 of 1 cases failed on the gateway: {said}")
+    assert (
+        advice == "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
+    )

@@ -1,6 +1,9 @@
 """The notebooks' live sections: a gateway failure is one readable line; the probe picks the route."""
 
+import json
+
 import httpx
+import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
@@ -162,3 +165,44 @@ def test_run_lines_print_no_secret_a_tool_returns_or_the_model_sends():
     lines = run_lines(result)
     assert not [line for line in lines if key in line]
     assert lines[1] == '→ settings({"section": "[REDACTED]"}) → api key [REDACTED]'
+
+
+OPENROUTER_404 = (
+    '{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, '
+    'visit: https://openrouter.ai/docs/provider-routing","code":404}}'
+)
+LLAMA_CPP_500 = '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}'
+
+
+@pytest.mark.parametrize("status, body", [(404, OPENROUTER_404), (500, LLAMA_CPP_500)])
+def test_a_gateway_refusing_tools_with_a_404_or_a_500_goes_to_the_fallback(status, body, capsys):
+    """OpenRouter refuses tools for a model without them with a 404, llama.cpp's server without
+    --jinja with a 500: the probe left them unclassified, the course stayed on native tools and
+    every tool cell failed with "check LLM_BASE_URL" (404) or a bare HTTP 500."""
+    from tests.loopback import refusing_tools, serving
+    from toolkit.course.assistant import ask
+    from toolkit.course.probe import PROBE_TOOLS
+
+    with serving(refusing_tools(status, body)) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "k", "m", retry=RetryPolicy(max_retries=0))
+        model, why = course_model(client)
+        assert isinstance(model, PromptProtocol) and why.startswith("Probe verdict C (rejects tools)")
+        result = ask(model, "帮我查一下订单 SN202610200001 的状态")
+        assert [e.call.name for e in result.executions] == ["query_order"]
+        with gateway_cell(client):
+            client.chat(HELLO, tools=PROBE_TOOLS)
+    message = json.loads(body)["error"]["message"]
+    assert capsys.readouterr().out == (
+        f"The gateway at http://127.0.0.1:{port}/v1 rejects the `tools` field (HTTP {status}: {message}). This cell "
+        "needs native tool calling; week 3's prompt-protocol fallback works on such a gateway.\n"
+    )
+
+
+def test_an_error_naming_only_the_model_is_not_read_as_refusing_tools():
+    client = ChatClient("http://gw.test/v1", "k", "xlam-tool-7b")
+    error = CallerError("HTTP 404: The model `xlam-tool-7b` does not exist — check LLM_BASE_URL", status=404)
+    for shown in (client, PromptProtocol(client)):
+        assert explain(error, shown) == (
+            "The gateway at http://gw.test/v1 failed this cell: CallerError: HTTP 404: The model `xlam-tool-7b` does "
+            "not exist — check LLM_BASE_URL"
+        )

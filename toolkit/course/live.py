@@ -27,7 +27,8 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT
+from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.course.probe import rejects_tools
 from toolkit.errors import CallerError, ModelCallError, OutOfCreditError, TransientError
 from toolkit.tools.redact import scrub
 from toolkit.unicode import unescaped
@@ -63,10 +64,11 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
     if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
         return HISTORY.format(where=where, reason=first)
-    if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
+    said = error_message(error.body) if error.body else first
+    if rejects_tools(error.status, said, _model_name(client)):
         return (
-            f"The gateway{where} rejects the `tools` field ({first}). This cell needs native tool calling; "
-            "week 3's prompt-protocol fallback works on such a gateway."
+            f"The gateway{where} rejects the `tools` field (HTTP {error.status}: {said}). This cell needs native "
+            "tool calling; week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
 
@@ -84,8 +86,20 @@ HISTORY = (
 
 
 def _shown_url(client: Any) -> str | None:
-    """The client's base URL as it may be printed (credentials masked, `ChatClient.shown_url`)."""
-    return getattr(client, "shown_url", None) or getattr(client, "base_url", None)
+    """The client's base URL as it may be printed (credentials masked, `ChatClient.shown_url`); a
+    `PromptProtocol`'s is its wrapped client's."""
+    for each in (client, getattr(client, "model", None)):
+        url = getattr(each, "shown_url", None) or getattr(each, "base_url", None)
+        if url:
+            return url
+    return None
+
+
+def _model_name(client: Any) -> str:
+    """The model `client` asks for (a `PromptProtocol`'s: its wrapped client's), or ""."""
+    model = getattr(client, "model", "")
+    model = model if isinstance(model, str) else getattr(model, "model", "")
+    return model if isinstance(model, str) else ""
 
 
 def _says_unreachable(error: TransientError) -> bool:

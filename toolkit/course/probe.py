@@ -7,7 +7,9 @@ tool — printed as it came back, then classified by `classify(status, body)`:
 
     A  real support   tool_calls whose arguments are a JSON object
     B  fake support   200, no tool_calls, a generic reply ("I'll look it up")
-    C  rejects tools  HTTP 400/422 that names the tools field
+    C  rejects tools  an error that names the tools field (`rejects_tools`): a 400/422, and as
+                      real gateways send it, a 404 (OpenRouter: "No endpoints found that support
+                      tool use") or a 500 (llama.cpp without --jinja: "tools param requires …")
     D  ignores tools  200, no tool_calls, and a concrete status for an order it cannot know
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
@@ -96,13 +98,14 @@ class ProbeResult:
     """The raw request and response (no API key)."""
 
 
-def classify(status: int | None, body: str) -> tuple[str | None, str]:
-    """(verdict, reason) from a status code and a raw response body."""
+def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | None, str]:
+    """(verdict, reason) from a status code and a raw response body; `model` is the model the
+    request named (its name may hold "tool": it is not read as naming the tools field)."""
     if status is None:
         return None, f"no HTTP response ({body[:120]})"
+    if status != 200 and rejects_tools(status, error_message(body), model):
+        return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
     if status in (400, 422):
-        if "tool" in body.lower():
-            return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
         return None, f"HTTP {status} without naming tools: {_error_message(body)}"
     if status != 200:
         return None, f"HTTP {status}: {_error_message(body)}"
@@ -118,6 +121,25 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
     if _INVENTED.search(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+
+
+NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429)
+"""Error statuses about the key, the account's credit, the load or time: never a refusal of `tools`,
+whatever the message says."""
+_NAMES_TOOLS = re.compile(r"tool|function[ _-]?call|工具|函数调用", re.IGNORECASE)
+
+
+def rejects_tools(status: int | None, message: str, model: str = "") -> bool:
+    """Whether an error answer refuses the request's tools: an error status (not one about the key,
+    credit, load or time: `NOT_ABOUT_TOOLS`) whose message names tools or function calling once the
+    model's own name is taken out of it. Real gateways refuse with a 400 or 422, with a 404
+    (OpenRouter: "No endpoints found that support tool use") or a 500 (llama.cpp: "tools param
+    requires --jinja flag")."""
+    if status is None or status < 400 or status in NOT_ABOUT_TOOLS:
+        return False
+    if model.strip():
+        message = re.sub(re.escape(model.strip()), "", message, flags=re.IGNORECASE)
+    return bool(_NAMES_TOOLS.search(message))
 
 
 def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:
@@ -147,7 +169,7 @@ def probe(client: ChatClient) -> ProbeResult:
         pass  # a 400 is an answer too: the exchange log has it
     exchange = client.exchanges[-1] if client.exchanges else None
     status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
-    verdict, reason = classify(status, text)
+    verdict, reason = classify(status, text, model=client.model)
     advice = VERDICTS[verdict][1] if verdict else ("Fix the connection first (URL, key, model), then probe again.")
     return ProbeResult(verdict, reason, advice, exchange)
 

@@ -93,3 +93,27 @@ def test_arguments_holding_nan_are_not_valid_json(constant):
         "E",
         f"tool_calls with invalid JSON arguments: {arguments!r}",
     )
+
+
+def test_the_probe_reads_the_choice_the_client_reads():
+    """With several choices, the client reads choice 0 by its `index`; the probe read the list's
+    first entry, so it called a gateway D (an invented status) whose reply the course reads as a
+    tool call."""
+    call = {"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId": "SN1"}'}}
+    body = json.dumps(
+        {
+            "choices": [
+                {"index": 1, "message": {"role": "assistant", "content": "您的订单已发货。"}},
+                {"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]}},
+            ]
+        }
+    )
+    assert classify(200, body) == ("A", "tool_calls with valid JSON arguments")
+    only_others = json.dumps({"choices": [{"index": 2, "message": {"role": "assistant", "content": "已发货"}}]})
+    assert classify(200, only_others) == (None, "HTTP 200 but the body is not a chat completion")
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, '{"choices": [{"index": 0, "message": ' + "[" * 100_000 + "}]}"])
+def test_a_body_nested_past_the_recursion_limit_is_no_chat_completion(body):
+    """It was a RecursionError out of `probe()` (the client's own reading of such a body says it is not JSON)."""
+    assert classify(200, body) == (None, "HTTP 200 but the body is not a chat completion")

@@ -35,6 +35,7 @@ from typing import Any
 
 from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import choice_zero
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.errors import ModelCallError
 
@@ -193,17 +194,21 @@ def report(result: ProbeResult) -> str:
 
 
 def _message(body: str) -> dict[str, Any] | None:
-    """The reply's message as it came; an event stream (a gateway that always streams) as the
-    client assembles it; None when the body is neither."""
+    """The reply's message as it came — choice 0, by its `index`, as the client reads it; an event
+    stream (a gateway that always streams) as the client assembles it; None when the body is neither."""
     if event_stream(body):
         try:
             return parse_completion(body).message.to_openai()
         except ModelCallError:
             return None
     try:
-        message = json.loads(body)["choices"][0]["message"]
-    except (ValueError, KeyError, IndexError, TypeError):
+        choices = json.loads(body)["choices"]
+    except (ValueError, KeyError, TypeError, RecursionError):
         return None
+    if not isinstance(choices, list):
+        return None
+    choice = next((c for c in choices if isinstance(c, dict) and choice_zero(c)), None)  # the one the client reads
+    message = choice.get("message") if choice else None
     return message if isinstance(message, dict) else None
 
 

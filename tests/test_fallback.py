@@ -245,3 +245,52 @@ def test_a_fence_left_open_before_a_long_reply_is_read_in_linear_time(body):
     """The fence's tag, blanks and line break were given back one at a time, the body searched to
     the end for each: 69 s on "```" and 100,000 blanks."""
     assert extract_call("```" + body) is None
+
+
+@pytest.mark.parametrize(
+    "reply, found",
+    [
+        (  # the reasoning quotes a call, the reply is a greeting: no call
+            '<think>用户只是打招呼。需要查订单时我才输出 {"tool":"query_order","args":{"orderId":"SN202610200001"}}'
+            "，这里不需要。</think>\n\n您好！请问有什么可以帮您？",
+            None,
+        ),
+        (  # the reasoning recites the format; the call is after it
+            '<think>格式是 {"tool":"工具名","args":{}}，应该查物流。</think>\n{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (  # the chat template opened the block: only its end is in the reply (DeepSeek-R1 distills)
+            '嗯，格式是 {"tool":"工具名","args":{}}。\n</think>\n\n{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (
+            '<THINKING>{"tool":"query_logistics","args":{}}</THINKING>{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (
+            '<think>我应该调用 {"tool":"query_order","args":{"orderId":"SN202610200001"}} 吗',
+            None,
+        ),  # cut off while thinking
+        (  # an opening tag inside a string, not at the start: text as it is
+            '{"tool":"query_order","args":{"orderId":"SN202610200001","note":"<think>"}}',
+            TextCall("query_order", '{"orderId": "SN202610200001", "note": "<think>"}'),
+        ),
+    ],
+)
+def test_a_call_in_the_models_reasoning_is_not_its_call(reply, found):
+    """Reasoning models served without a reasoning parser (DeepSeek-R1, QwQ, Qwen3 on Ollama or
+    vLLM) write their thinking into the reply inside <think>…</think>: a call quoted there was
+    taken as the call (a greeting became a lookup, the format's example `工具名` a call)."""
+    assert extract_call(reply) == found
+
+
+def test_a_reply_of_reasoning_tags_is_read_in_linear_time():
+    assert extract_call("<think>" * 50_000 + '{"tool":"query_order"}') is None
+    assert extract_call("</think>" * 50_000 + '{"tool":"query_order"}') == TextCall("query_order", "{}")
+
+
+def test_a_reasoning_model_that_needs_no_tool_makes_no_call():
+    model = ScriptedModel(['<think>打招呼，不用 {"tool":"query_order","args":{}}。</think>您好！'])
+    result = ask(PromptProtocol(model), "你好", shop=SHOP)
+    assert result.executions == () or list(result.executions) == []
+    assert result.answer.endswith("您好！")

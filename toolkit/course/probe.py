@@ -19,7 +19,9 @@ stream answering the plain request (a gateway that always streams) is read as th
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
 B and D look identical in code (no tool_calls); only the text tells them apart. The text is
-`content`, or its text parts when a gateway sends a list of parts. Raw HTTP, not
+`content`, or its text parts when a gateway sends a list of parts, without the model's reasoning
+(`<think>…</think>`: a status weighed there is not one stated). A call the model wrote as text
+(a server whose tool-call parser is off) is B too, and the reason says so. Raw HTTP, not
 the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
 vague error, and diagnosing needs the real response.
 
@@ -37,6 +39,7 @@ from toolkit.chat.client import ChatClient, Exchange, error_message, event_strea
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import choice_zero
 from toolkit.course.assistant import TOOL_SPECS
+from toolkit.course.prompt_protocol import extract_call, without_reasoning
 from toolkit.errors import ModelCallError
 
 QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -81,8 +84,9 @@ _INVENTED = re.compile(
 
 def invents_status(text: str) -> bool:
     """Whether `text` states a concrete delivery status ("已发货", "in transit", …): the probe's
-    rule for an answer that invented one. Judge a real model's answer by this, not by wording."""
-    return bool(_INVENTED.search(text))
+    rule for an answer that invented one. Judge a real model's answer by this, not by wording.
+    The model's reasoning (`<think>…</think>`) is not read: a status weighed there is not stated."""
+    return bool(_INVENTED.search(without_reasoning(text)))
 
 
 @dataclass(frozen=True)
@@ -118,9 +122,15 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
         return _calls_verdict([{"function": message["function_call"]}], "a legacy function_call (not tool_calls)")
     if calls:
         return _calls_verdict(calls, "tool_calls")
-    text = _text(message.get("content"))
-    if _INVENTED.search(text):
+    text = without_reasoning(_text(message.get("content"))).strip()
+    if invents_status(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
+    if extract_call(text) is not None:
+        return "B", (
+            f"tools accepted, no tool_calls: the model wrote its call as text in the reply ({text[:80]!r}), which "
+            "the gateway did not parse into tool_calls (its tool-call parser is off or does not fit the model); "
+            "the prompt-protocol fallback reads such calls"
+        )
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
 
 

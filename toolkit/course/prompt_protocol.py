@@ -13,7 +13,8 @@ as text in the system prompt and ask for one line of JSON, `{"tool": "...", "arg
 3. sends the request *without* `tools`;
 4. extracts one JSON call from the reply (`extract_call`) — tolerantly: prefix text, code
    fences, trailing comments, curly or single quotes, trailing commas, `name`/`arguments`
-   keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`.
+   keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`; the
+   model's reasoning (`<think>…</think>`, as reasoning models write it) is not read for calls.
 
 Parsing is lenient, execution is strict: the extracted arguments go through the same
 `validate()` as native calls, so a sloppy reply costs one repair round, never a wrong lookup.
@@ -130,7 +131,9 @@ class TextCall:
 
 
 def extract_call(reply: str | None) -> TextCall | None:
-    """The first `{"tool": …, "args": …}` object in a chatty reply, or None (a plain answer)."""
+    """The first `{"tool": …, "args": …}` object in a chatty reply, or None (a plain answer); the
+    model's reasoning (`<think>…</think>`) is not read (`without_reasoning`)."""
+    reply = without_reasoning(reply or "")
     if not reply:
         return None
     fenced = [m.group(1) for m in _FENCE.finditer(reply)]
@@ -140,6 +143,22 @@ def extract_call(reply: str | None) -> TextCall | None:
             if call is not None:
                 return call
     return None
+
+
+_CLOSE_REASONING = re.compile(r"</(?:think|thinking)>", re.IGNORECASE)
+_OPEN_REASONING = re.compile(r"\s*+<(?:think|thinking)>", re.IGNORECASE)
+
+
+def without_reasoning(reply: str) -> str:
+    """The reply without the model's reasoning: a reasoning model served without a reasoning
+    parser (DeepSeek-R1, QwQ, Qwen3 on Ollama or vLLM) writes its thinking into the reply, in
+    `<think>…</think>` (or `<thinking>`), and may quote a call there that it then decides against.
+    The reply is what follows the last closing tag (the chat template may have written the opening
+    one); a reply that opens a block and never closes it was cut off while thinking: nothing."""
+    closes = list(_CLOSE_REASONING.finditer(reply))
+    if closes:
+        return reply[closes[-1].end() :]
+    return "" if _OPEN_REASONING.match(reply) else reply
 
 
 def _objects(text: str) -> Iterator[Any]:

@@ -206,3 +206,61 @@ def test_an_error_naming_only_the_model_is_not_read_as_refusing_tools():
             "The gateway at http://gw.test/v1 failed this cell: CallerError: HTTP 404: The model `xlam-tool-7b` does "
             "not exist — check LLM_BASE_URL"
         )
+
+
+@pytest.mark.parametrize(
+    "name, value, said",
+    [
+        (
+            "LLM_BASE_URL",
+            "api.openai.com/v1",
+            "ChatClient: base_url 'api.openai.com/v1' is not an http(s) URL with a host; use one like "
+            "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)",
+        ),
+        (
+            "LLM_API_KEY",
+            "sk-secret-0123456789\nabcdef",
+            "ChatClient: the API key has a character that cannot go in an HTTP header (U+000A at position 21 of "
+            "27); API keys are printable ASCII: check LLM_API_KEY for a pasted quote, space or line break",
+        ),
+    ],
+)
+def test_course_client_names_a_misconfigured_gateway_and_goes_on_embedded(capsys, monkeypatch, name, value, said):
+    """A mistyped LLM_BASE_URL or a key with a line break was a traceback in the first cell of
+    every notebook, and each later cell a NameError: an unreachable gateway goes on embedded, so
+    does one the variables cannot describe."""
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    for var, default in (("LLM_BASE_URL", "http://127.0.0.1:9/v1"), ("LLM_API_KEY", "k"), ("LLM_MODEL", "m")):
+        monkeypatch.setenv(var, value if var == name else default)
+    client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"The LLM_* variables do not describe a gateway: {said} So that every cell still runs, this notebook "
+        "continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+
+
+def test_course_client_still_raises_for_its_own_options(monkeypatch):
+    """An option given in code is the code's mistake, with or without the variables."""
+    from toolkit.course.live import course_client
+    from toolkit.errors import ConfigurationError
+
+    monkeypatch.setenv("LLM_BASE_URL", "api.openai.com/v1")
+    with pytest.raises(ConfigurationError, match="timeout must be"):
+        course_client(timeout=-1)
+
+
+def test_course_client_names_a_cassette_it_cannot_replay_and_goes_on_embedded(capsys, monkeypatch, tmp_path):
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    missing = tmp_path / "session.jsonl"
+    monkeypatch.setenv("LLM_REPLAY", str(missing))
+    client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"The LLM_* variables do not describe a gateway: cassette {missing} cannot be read: No such file or "
+        "directory So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)

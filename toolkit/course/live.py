@@ -29,7 +29,14 @@ import httpx
 
 from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
 from toolkit.course.probe import rejects_tools
-from toolkit.errors import CallerError, ModelCallError, OutOfCreditError, TransientError
+from toolkit.errors import (
+    CallerError,
+    CassetteError,
+    ConfigurationError,
+    ModelCallError,
+    OutOfCreditError,
+    TransientError,
+)
 from toolkit.tools.redact import scrub
 from toolkit.unicode import unescaped
 
@@ -161,11 +168,22 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
 
 
 def course_client(**options: Any) -> Any:
-    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached is
-    named, with what to check, and the notebook goes on with the embedded gateway instead."""
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, or
+    that the `LLM_*` variables cannot describe (a URL without http://, a key with a line break,
+    one variable of three, a cassette that cannot be read), is named, with what to check, and the notebook goes on with the
+    embedded gateway instead. A mistake in `options` (the code's) is raised."""
     from toolkit.chat.switch import connect, fake_client
 
-    client = connect(**options)
+    try:
+        client = connect(**options)
+    except (ConfigurationError, CassetteError) as error:
+        client = connect(env={}, **options)  # the same options without the variables: raises if they are at fault
+        print(
+            f"The LLM_* variables do not describe a gateway: {error}",
+            "So that every cell still runs, this notebook continues on:",
+        )
+        print("gateway:", client.describe())
+        return client
     print("gateway:", client.describe())
     problem = unreachable(client)
     if problem is None:

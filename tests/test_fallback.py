@@ -294,3 +294,38 @@ def test_a_reasoning_model_that_needs_no_tool_makes_no_call():
     result = ask(PromptProtocol(model), "你好", shop=SHOP)
     assert result.executions == () or list(result.executions) == []
     assert result.answer.endswith("您好！")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{\n  "tool": "query_order",  // 查询订单\n  "args": {"orderId": "SN202610200001"}\n}',
+        '```json\n// 先查订单\n{"tool": "query_order", /* 订单工具 */ "args": {"orderId": "SN202610200001"}}\n```',
+        '{"tool": "query_order", // it\'s the order tool\n "args": {"orderId": "SN202610200001"}}',
+        '{"tool": "query_order", "args": {"orderId": "SN202610200001"} /* 不需要其它参数 */}',
+    ],
+)
+def test_comments_in_the_calls_json_are_read_past(reply):
+    """Models annotate JSON with // and /* */ comments: the call was not found, and the commented
+    JSON became the answer the user read (an apostrophe in a comment also broke the brace count)."""
+    assert extract_call(reply) == ORDER
+
+
+@pytest.mark.parametrize(
+    "reply, found",
+    [
+        (
+            '{"tool": "query_order", "args": {"orderId": "SN202610200001", "note": "see http://x/*y*/ // z"}}',
+            TextCall("query_order", '{"orderId": "SN202610200001", "note": "see http://x/*y*/ // z"}'),
+        ),
+        ('参考 {链接 http://a.com} 然后 {"tool": "query_order", "args": {"orderId": "SN202610200001"}}', ORDER),
+        ('{"tool": "query_order", /* never closed "args": {"orderId": "SN202610200001"}}', None),
+    ],
+)
+def test_comment_marks_inside_strings_are_text_and_an_unclosed_comment_hides_the_rest(reply, found):
+    assert extract_call(reply) == found
+
+
+def test_a_reply_of_comment_marks_is_read_in_linear_time():
+    assert extract_call("{" + "/*" * 50_000) is None
+    assert extract_call("{" * 20_000 + "//" + "a" * 50_000) is None

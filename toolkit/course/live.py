@@ -71,11 +71,11 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
     if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
         return HISTORY.format(where=where, reason=first)
-    said = error_message(error.body) if error.body else first
+    said = error_message(error.body) if error.body else first  # the gateway's words, without the client's hint
     if rejects_tools(error.status, said, _model_name(client)):
         return (
-            f"The gateway{where} rejects the `tools` field (HTTP {error.status}: {said}). This cell needs native "
-            "tool calling; week 3's prompt-protocol fallback works on such a gateway."
+            f"The gateway{where} rejects the `tools` field ({f'HTTP {error.status}: {said}' if error.body else first})."
+            " This cell needs native tool calling; week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import json
 import socket
 import threading
 import time
@@ -41,3 +42,34 @@ def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[int]:
         server.shutdown()
         server.server_close()
         thread.join(10)
+
+
+def refusing_tools(status: int, body: str) -> type[http.server.BaseHTTPRequestHandler]:
+    """A stranger gateway that refuses every request carrying `tools` with `status` and `body`, as
+    some do for a model without tool support, and answers the others as a model following week 3's
+    prompt protocol: one line of JSON calling `query_order`, then, once the last message is its
+    result, a short answer."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            code, text = status, body
+            if not request.get("tools"):
+                answered = "query_order" in str(request["messages"][-1].get("content"))
+                said = "订单 SN202610200001 已发货。" if answered else PROTOCOL_CALL
+                reply = {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": "stop"}
+                code, text = 200, json.dumps({"choices": [reply]}, ensure_ascii=False)
+            data = text.encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+PROTOCOL_CALL = '{"tool": "query_order", "args": {"orderId": "SN202610200001"}}'

@@ -406,3 +406,98 @@ def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
     with pytest.raises(ConfigurationError) as raised:
         load_cases(path)
     assert str(raised.value) == f"accuracy cases {path}, {message}"
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (
+            404,
+            '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
+            "CallerError: HTTP 404: No endpoints found that support tool use. — check LLM_BASE_URL",
+        ),
+        (
+            500,
+            '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
+            "TransientError: HTTP 500 (transient): tools param requires --jinja flag",
+        ),
+    ],
+)
+def test_tools_refused_with_a_404_or_a_500_get_the_fallback_advice(tmp_path, status, body, said):
+    """OpenRouter (404) and llama.cpp without --jinja (500) refuse tools with other statuses than 400:
+    stderr named the failure but not the way out, and the probe (verdict C) knows it."""
+    from tests.loopback import refusing_tools, serving
+
+    cases = tmp_path / "cases.csv"
+    cases.write_text(f"{','.join(CASE_COLUMNS)}\nQ1,normal,SN202610200001 到哪了,query_logistics,SN202610200001\n")
+    with serving(refusing_tools(status, body)) as port:
+        url = f"http://127.0.0.1:{port}/v1"
+        done = eval_cli("--cases", str(cases), "--base-url", url, "--api-key", "k", "--model", "m", cwd=tmp_path)
+    first, advice = done.stderr.splitlines()[-2:]
+    assert first.startswith(f"1 of 1 cases failed on the gateway: {said}")
+    assert (
+        advice == "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
+    )
+
+
+ARGS_HEADER = "id,group,question,expect_tool,expect_order_id,expect_args\n"
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        (
+            'Q1,normal,衣服能换吗,query_refund_policy,,"{""categroy"": ""服装""}"',
+            "line 2 (Q1): expect_args names categroy, which query_refund_policy does not take (it takes category, "
+            "asOf). Fix that row",
+        ),
+        (
+            'Q1,no_call,你好,,,"{""category"": ""服装""}"',
+            "line 2 (Q1): expect_args is set but expect_tool is empty: a question that needs no tool has no "
+            "arguments to check. Fix that row",
+        ),
+        (
+            'Q1,normal,衣服能换吗,query_refund_policy,,"{""category"": ""衣服""}"',
+            "line 2 (Q1): expect_args category '衣服' is a value query_refund_policy never accepts "
+            "(服装、数码、生鲜、家居 四个类别之一；判断不了商品属于哪一类时，请询问用户). Fix that row",
+        ),
+        (
+            'Q1,normal,衣服能换吗,query_refund_policy,,"{""category"": 5}"',
+            "line 2 (Q1): expect_args category 5 is a value query_refund_policy never accepts (a string). Fix that row",
+        ),
+        (
+            'Q1,normal,衣服能换吗,query_refund_policy,,"{""category"": NaN}"',
+            "line 2 (Q1): expect_args '{\"category\": NaN}' is not a JSON object. "
+            'Write it like {"category": "服装"}, or leave it empty',
+        ),
+    ],
+)
+def test_expect_args_that_no_call_could_match_name_the_row(tmp_path, row, message):
+    """An argument the tool does not take, a value validation never lets through, NaN (never equal
+    to itself), or arguments for a question with no expected tool: the case failed (or was
+    ignored) quietly on every run, counted as the model's mistake."""
+    path = tmp_path / "cases.csv"
+    path.write_text(f"{ARGS_HEADER}{row}\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == f"accuracy cases {path}, {message}"
+
+
+def test_a_cases_file_with_no_case_is_refused(tmp_path):
+    """It ran nothing and reported "0 / 0 = 0.0% (pass line 85%: NOT met)": an accuracy never measured."""
+    path = tmp_path / "cases.csv"
+    path.write_text(ARGS_HEADER, encoding="utf-8")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == (
+        f"accuracy cases {path}: no case, only the header row. Add one row per question, e.g. "
+        "N01,normal,帮我查一下订单 SN202610200001 现在到哪了？,query_logistics,SN202610200001"
+    )
+
+
+def test_a_report_with_no_finished_case_measures_nothing():
+    assert report_lines([])[-3:] == [
+        "tool-selection accuracy: no case finished, nothing measured",
+        "average model calls: 0.0 per case",
+        "invented arguments: 0",
+    ]

@@ -120,3 +120,15 @@ def test_a_cases_file_saved_by_excel_is_read(tmp_path):
     saved = tmp_path / "drill.csv"
     saved.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
     assert load(saved) == load()
+
+
+def test_a_cases_file_with_no_case_is_refused(tmp_path):
+    """It printed "0 passed, 0 failed" and exited 0: a drill that checked nothing passed."""
+    path = tmp_path / "cases.csv"
+    path.write_text("id,tool,arguments,expect,expect_field,expect_value\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as raised:
+        load_cases(path)
+    assert str(raised.value) == (
+        f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
+        'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
+    )

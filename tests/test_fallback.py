@@ -245,3 +245,87 @@ def test_a_fence_left_open_before_a_long_reply_is_read_in_linear_time(body):
     """The fence's tag, blanks and line break were given back one at a time, the body searched to
     the end for each: 69 s on "```" and 100,000 blanks."""
     assert extract_call("```" + body) is None
+
+
+@pytest.mark.parametrize(
+    "reply, found",
+    [
+        (  # the reasoning quotes a call, the reply is a greeting: no call
+            '<think>用户只是打招呼。需要查订单时我才输出 {"tool":"query_order","args":{"orderId":"SN202610200001"}}'
+            "，这里不需要。</think>\n\n您好！请问有什么可以帮您？",
+            None,
+        ),
+        (  # the reasoning recites the format; the call is after it
+            '<think>格式是 {"tool":"工具名","args":{}}，应该查物流。</think>\n{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (  # the chat template opened the block: only its end is in the reply (DeepSeek-R1 distills)
+            '嗯，格式是 {"tool":"工具名","args":{}}。\n</think>\n\n{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (
+            '<THINKING>{"tool":"query_logistics","args":{}}</THINKING>{"tool":"query_order","args":{"orderId":"SN202610200001"}}',
+            ORDER,
+        ),
+        (
+            '<think>我应该调用 {"tool":"query_order","args":{"orderId":"SN202610200001"}} 吗',
+            None,
+        ),  # cut off while thinking
+        (  # an opening tag inside a string, not at the start: text as it is
+            '{"tool":"query_order","args":{"orderId":"SN202610200001","note":"<think>"}}',
+            TextCall("query_order", '{"orderId": "SN202610200001", "note": "<think>"}'),
+        ),
+    ],
+)
+def test_a_call_in_the_models_reasoning_is_not_its_call(reply, found):
+    """Reasoning models served without a reasoning parser (DeepSeek-R1, QwQ, Qwen3 on Ollama or
+    vLLM) write their thinking into the reply inside <think>…</think>: a call quoted there was
+    taken as the call (a greeting became a lookup, the format's example `工具名` a call)."""
+    assert extract_call(reply) == found
+
+
+def test_a_reply_of_reasoning_tags_is_read_in_linear_time():
+    assert extract_call("<think>" * 50_000 + '{"tool":"query_order"}') is None
+    assert extract_call("</think>" * 50_000 + '{"tool":"query_order"}') == TextCall("query_order", "{}")
+
+
+def test_a_reasoning_model_that_needs_no_tool_makes_no_call():
+    model = ScriptedModel(['<think>打招呼，不用 {"tool":"query_order","args":{}}。</think>您好！'])
+    result = ask(PromptProtocol(model), "你好", shop=SHOP)
+    assert result.executions == () or list(result.executions) == []
+    assert result.answer.endswith("您好！")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{\n  "tool": "query_order",  // 查询订单\n  "args": {"orderId": "SN202610200001"}\n}',
+        '```json\n// 先查订单\n{"tool": "query_order", /* 订单工具 */ "args": {"orderId": "SN202610200001"}}\n```',
+        '{"tool": "query_order", // it\'s the order tool\n "args": {"orderId": "SN202610200001"}}',
+        '{"tool": "query_order", "args": {"orderId": "SN202610200001"} /* 不需要其它参数 */}',
+    ],
+)
+def test_comments_in_the_calls_json_are_read_past(reply):
+    """Models annotate JSON with // and /* */ comments: the call was not found, and the commented
+    JSON became the answer the user read (an apostrophe in a comment also broke the brace count)."""
+    assert extract_call(reply) == ORDER
+
+
+@pytest.mark.parametrize(
+    "reply, found",
+    [
+        (
+            '{"tool": "query_order", "args": {"orderId": "SN202610200001", "note": "see http://x/*y*/ // z"}}',
+            TextCall("query_order", '{"orderId": "SN202610200001", "note": "see http://x/*y*/ // z"}'),
+        ),
+        ('参考 {链接 http://a.com} 然后 {"tool": "query_order", "args": {"orderId": "SN202610200001"}}', ORDER),
+        ('{"tool": "query_order", /* never closed "args": {"orderId": "SN202610200001"}}', None),
+    ],
+)
+def test_comment_marks_inside_strings_are_text_and_an_unclosed_comment_hides_the_rest(reply, found):
+    assert extract_call(reply) == found
+
+
+def test_a_reply_of_comment_marks_is_read_in_linear_time():
+    assert extract_call("{" + "/*" * 50_000) is None
+    assert extract_call("{" * 20_000 + "//" + "a" * 50_000) is None

@@ -1,6 +1,9 @@
 """The notebooks' live sections: a gateway failure is one readable line; the probe picks the route."""
 
+import json
+
 import httpx
+import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
@@ -162,3 +165,102 @@ def test_run_lines_print_no_secret_a_tool_returns_or_the_model_sends():
     lines = run_lines(result)
     assert not [line for line in lines if key in line]
     assert lines[1] == '→ settings({"section": "[REDACTED]"}) → api key [REDACTED]'
+
+
+OPENROUTER_404 = (
+    '{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, '
+    'visit: https://openrouter.ai/docs/provider-routing","code":404}}'
+)
+LLAMA_CPP_500 = '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}'
+
+
+@pytest.mark.parametrize("status, body", [(404, OPENROUTER_404), (500, LLAMA_CPP_500)])
+def test_a_gateway_refusing_tools_with_a_404_or_a_500_goes_to_the_fallback(status, body, capsys):
+    """OpenRouter refuses tools for a model without them with a 404, llama.cpp's server without
+    --jinja with a 500: the probe left them unclassified, the course stayed on native tools and
+    every tool cell failed with "check LLM_BASE_URL" (404) or a bare HTTP 500."""
+    from tests.loopback import refusing_tools, serving
+    from toolkit.course.assistant import ask
+    from toolkit.course.probe import PROBE_TOOLS
+
+    with serving(refusing_tools(status, body)) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "k", "m", retry=RetryPolicy(max_retries=0))
+        model, why = course_model(client)
+        assert isinstance(model, PromptProtocol) and why.startswith("Probe verdict C (rejects tools)")
+        result = ask(model, "帮我查一下订单 SN202610200001 的状态")
+        assert [e.call.name for e in result.executions] == ["query_order"]
+        with gateway_cell(client):
+            client.chat(HELLO, tools=PROBE_TOOLS)
+    message = json.loads(body)["error"]["message"]
+    assert capsys.readouterr().out == (
+        f"The gateway at http://127.0.0.1:{port}/v1 rejects the `tools` field (HTTP {status}: {message}). This cell "
+        "needs native tool calling; week 3's prompt-protocol fallback works on such a gateway.\n"
+    )
+
+
+def test_an_error_naming_only_the_model_is_not_read_as_refusing_tools():
+    client = ChatClient("http://gw.test/v1", "k", "xlam-tool-7b")
+    error = CallerError("HTTP 404: The model `xlam-tool-7b` does not exist — check LLM_BASE_URL", status=404)
+    for shown in (client, PromptProtocol(client)):
+        assert explain(error, shown) == (
+            "The gateway at http://gw.test/v1 failed this cell: CallerError: HTTP 404: The model `xlam-tool-7b` does "
+            "not exist — check LLM_BASE_URL"
+        )
+
+
+@pytest.mark.parametrize(
+    "name, value, said",
+    [
+        (
+            "LLM_BASE_URL",
+            "api.openai.com/v1",
+            "ChatClient: base_url 'api.openai.com/v1' is not an http(s) URL with a host; use one like "
+            "http://127.0.0.1:8000/v1 or https://api.openai.com/v1 (check LLM_BASE_URL)",
+        ),
+        (
+            "LLM_API_KEY",
+            "sk-secret-0123456789\nabcdef",
+            "ChatClient: the API key has a character that cannot go in an HTTP header (U+000A at position 21 of "
+            "27); API keys are printable ASCII: check LLM_API_KEY for a pasted quote, space or line break",
+        ),
+    ],
+)
+def test_course_client_names_a_misconfigured_gateway_and_goes_on_embedded(capsys, monkeypatch, name, value, said):
+    """A mistyped LLM_BASE_URL or a key with a line break was a traceback in the first cell of
+    every notebook, and each later cell a NameError: an unreachable gateway goes on embedded, so
+    does one the variables cannot describe."""
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    for var, default in (("LLM_BASE_URL", "http://127.0.0.1:9/v1"), ("LLM_API_KEY", "k"), ("LLM_MODEL", "m")):
+        monkeypatch.setenv(var, value if var == name else default)
+    client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"The LLM_* variables do not describe a gateway: {said} So that every cell still runs, this notebook "
+        "continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)
+
+
+def test_course_client_still_raises_for_its_own_options(monkeypatch):
+    """An option given in code is the code's mistake, with or without the variables."""
+    from toolkit.course.live import course_client
+    from toolkit.errors import ConfigurationError
+
+    monkeypatch.setenv("LLM_BASE_URL", "api.openai.com/v1")
+    with pytest.raises(ConfigurationError, match="timeout must be"):
+        course_client(timeout=-1)
+
+
+def test_course_client_names_a_cassette_it_cannot_replay_and_goes_on_embedded(capsys, monkeypatch, tmp_path):
+    from toolkit.course.live import course_client, on_embedded_gateway
+
+    missing = tmp_path / "session.jsonl"
+    monkeypatch.setenv("LLM_REPLAY", str(missing))
+    client = course_client()
+    assert capsys.readouterr().out.splitlines() == [
+        f"The LLM_* variables do not describe a gateway: cassette {missing} cannot be read: No such file or "
+        "directory So that every cell still runs, this notebook continues on:",
+        "gateway: embedded fake keyword gateway (in-process, mode A)",
+    ]
+    assert on_embedded_gateway(client)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
@@ -173,3 +174,69 @@ def test_invents_status_is_the_probes_rule_for_an_invented_status(text, invented
     from toolkit.course.probe import invents_status
 
     assert invents_status(text) is invented
+
+
+OPENROUTER_NO_TOOLS = (
+    '{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, '
+    'visit: https://openrouter.ai/docs/provider-routing","code":404}}'
+)
+LLAMA_CPP_NO_JINJA = '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}'
+
+
+@pytest.mark.parametrize(
+    "status, body, reason",
+    [
+        (
+            404,
+            OPENROUTER_NO_TOOLS,
+            "HTTP 404 naming the tools field: No endpoints found that support tool use. To learn more about "
+            "provider routing, visit: https://openrouter.ai/docs/provider-routing",
+        ),
+        (500, LLAMA_CPP_NO_JINJA, "HTTP 500 naming the tools field: tools param requires --jinja flag"),
+        (
+            500,
+            '{"code":500,"message":"Unsupported param: tools","type":"server_error"}',
+            "HTTP 500 naming the tools field: Unsupported param: tools",
+        ),
+        (
+            400,
+            '{"error": {"message": "该模型不支持工具调用"}}',
+            "HTTP 400 naming the tools field: 该模型不支持工具调用",
+        ),
+    ],
+)
+def test_a_gateway_refusing_tools_with_another_status_rejects_tools(status, body, reason):
+    """OpenRouter answers a model without tool support with a 404, llama.cpp's server without
+    --jinja with a 500: both were "could not classify", and the course stayed on native tools
+    that every cell then failed with."""
+    assert classify(status, body) == ("C", reason)
+
+
+@pytest.mark.parametrize(
+    "status, body, model",
+    [
+        (
+            404,
+            '{"error": {"message": "The model `xlam-tool-7b` does not exist", "code": "model_not_found"}}',
+            "xlam-tool-7b",
+        ),
+        (400, '{"error": "model \\"llama3-tool:8b\\" not found, try pulling it first"}', "llama3-tool:8b"),
+        (404, "<html><head><title>404 Not Found</title></head><body class='tooltip'>no</body></html>", "m"),
+        (401, '{"error": {"message": "this key may not use tools"}}', "m"),
+        (429, '{"error": {"message": "too many tool calls, slow down"}}', "m"),
+        (503, '{"error": {"message": "overloaded"}}', "m"),
+    ],
+)
+def test_an_error_naming_only_the_model_or_about_the_key_or_the_load_is_not_c(status, body, model):
+    """The model's own name may hold "tool"; a 401 or a 429 is about the key or the load, whatever it says."""
+    assert classify(status, body, model=model)[0] is None
+
+
+def test_the_probe_reads_the_model_name_out_of_an_error_before_looking_for_tools():
+    body = '{"error": {"message": "The model `xlam-tool-7b` does not exist", "code": "model_not_found"}}'
+    transport = httpx.MockTransport(lambda request: httpx.Response(404, text=body))
+    client = ChatClient("http://gw.test/v1", "k", "xlam-tool-7b", transport=transport, retry=RetryPolicy(max_retries=0))
+    assert probe(client).verdict is None
+    refusing = httpx.MockTransport(lambda request: httpx.Response(404, text=OPENROUTER_NO_TOOLS))
+    client = ChatClient("http://gw.test/v1", "k", "xlam-tool-7b", transport=refusing, retry=RetryPolicy(max_retries=0))
+    assert probe(client).verdict == "C"

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from toolkit.chat.client import ChatClient, RetryPolicy
-from toolkit.course.probe import classify, probe
+from toolkit.course.probe import classify, invents_status, probe
 
 
 def reply(**message) -> str:
@@ -92,4 +92,62 @@ def test_arguments_holding_nan_are_not_valid_json(constant):
     assert classify(200, reply(tool_calls=[call])) == (
         "E",
         f"tool_calls with invalid JSON arguments: {arguments!r}",
+    )
+
+
+def test_the_probe_reads_the_choice_the_client_reads():
+    """With several choices, the client reads choice 0 by its `index`; the probe read the list's
+    first entry, so it called a gateway D (an invented status) whose reply the course reads as a
+    tool call."""
+    call = {"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": '{"orderId": "SN1"}'}}
+    body = json.dumps(
+        {
+            "choices": [
+                {"index": 1, "message": {"role": "assistant", "content": "您的订单已发货。"}},
+                {"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]}},
+            ]
+        }
+    )
+    assert classify(200, body) == ("A", "tool_calls with valid JSON arguments")
+    only_others = json.dumps({"choices": [{"index": 2, "message": {"role": "assistant", "content": "已发货"}}]})
+    assert classify(200, only_others) == (None, "HTTP 200 but the body is not a chat completion")
+
+
+@pytest.mark.parametrize("body", ["[" * 100_000, '{"choices": [{"index": 0, "message": ' + "[" * 100_000 + "}]}"])
+def test_a_body_nested_past_the_recursion_limit_is_no_chat_completion(body):
+    """It was a RecursionError out of `probe()` (the client's own reading of such a body says it is not JSON)."""
+    assert classify(200, body) == (None, "HTTP 200 but the body is not a chat completion")
+
+
+@pytest.mark.parametrize(
+    "content, verdict, reason",
+    [
+        (
+            "<think>订单可能已发货了，但我查不到。</think>\n我需要先查询系统才能告诉您，请稍等。",
+            "B",
+            "tools accepted, no tool call, a generic reply: '我需要先查询系统才能告诉您，请稍等。'",
+        ),
+        (
+            "嗯，用户在问物流。\n</think>\n您的订单已发货，预计明天送达。",
+            "D",
+            "no tool call, and a concrete status for a made-up order: '您的订单已发货，预计明天送达。'",
+        ),
+    ],
+)
+def test_the_probe_judges_the_reply_not_the_models_reasoning(content, verdict, reason):
+    """A reasoning model served without a reasoning parser writes its thinking into `content`:
+    a status it weighed there ("可能已发货") made the probe say D, an invented status."""
+    assert classify(200, reply(content=content)) == (verdict, reason)
+    assert invents_status(content) == (verdict == "D")
+
+
+def test_a_call_written_as_text_is_named_as_such_not_a_generic_reply():
+    """A server whose tool-call parser is off (or does not fit the model) leaves the model's call
+    as text in `content` (Qwen's `<tool_call>`): the probe called that "a generic reply"."""
+    text = '<tool_call>\n{"name": "query_order", "arguments": {"orderId": "SN202610200001"}}\n</tool_call>'
+    assert classify(200, reply(content=text)) == (
+        "B",
+        "tools accepted, no tool_calls: the model wrote its call as text in the reply "
+        f"({text[:80]!r}), which the gateway did not parse into tool_calls (its tool-call parser is off or does not "
+        "fit the model); the prompt-protocol fallback reads such calls",
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     written = write_csv(results, args.out)  # before the report: a reader that left (`| head`) loses no results
     print("\n".join(report_lines(results)))
     print(f"wrote {written}")
-    for line in failure_lines(results, args.protocol):
+    for line in failure_lines(results, args.protocol, client.model):
         print(line, file=sys.stderr)
     return 0 if summarize(results).meets_pass_line else 1
 
@@ -98,22 +99,31 @@ def interrupted_line(stopped: SuiteInterrupted) -> str:
     )
 
 
-def failure_lines(results: list[CaseResult], protocol: str) -> list[str]:
+def failure_lines(results: list[CaseResult], protocol: str, model: str = "") -> list[str]:
     """What stderr says when the gateway failed cases: how many, the first cause, what to try."""
     failed = [r for r in results if r.verdict == "error"]
     if not failed:
         return []
     lines = [f"{len(failed)} of {len(results)} cases failed on the gateway: {failed[0].error}"]
-    if protocol == "tools" and rejects_tools(failed[0].error):
+    if protocol == "tools" and rejects_tools(failed[0].error, model):
         lines.append(
             "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)"
         )
     return lines
 
 
-def rejects_tools(error: str) -> bool:
-    """A 400/422 whose message names the tools field (the probe's verdict C)."""
-    return error.startswith("CallerError") and "tool" in error.lower() and any(f"HTTP {s}" in error for s in (400, 422))
+def rejects_tools(error: str, model: str = "") -> bool:
+    """An error that refuses the tools field, by the probe's rule for verdict C
+    (`toolkit.course.probe.rejects_tools`: a 400, OpenRouter's 404, llama.cpp's 500, ...); `error`
+    is a case's `error` text, `ErrorType: HTTP 404: message — hint`."""
+    from toolkit.course.probe import rejects_tools as refusal
+
+    said = _HTTP_ERROR.match(error)
+    return said is not None and refusal(int(said["status"]), said["message"], model)
+
+
+_HTTP_ERROR = re.compile(r"\w+: HTTP (?P<status>\d{3})(?: \(transient\))?: (?P<message>.*?)(?: — .*)?$", re.S)
+"""A case's error text for an HTTP error: its status and the gateway's message (the client's hint left out)."""
 
 
 def _progress(start: float) -> Callable[[int, int, CaseResult], None]:

@@ -59,6 +59,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import (
+    FIELDS,
     Rejected,
     normalize_category,
     normalize_date,
@@ -141,8 +142,8 @@ class CaseResult:
 
 
 def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
-    """Read the cases file; a wrong header, group, expected tool or expected order id is a
-    `ConfigurationError` naming the row."""
+    """Read the cases file; a wrong header, group, expected tool, expected order id or `expect_args`
+    no call could match is a `ConfigurationError` naming the row; so is a file with no case."""
     path = course_data.path("accuracy_cases.csv") if path is None else path
     with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
         reader = csv.DictReader(f)
@@ -161,7 +162,14 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
                 f"{where}: group {values['group']!r} is not one of {', '.join(GROUPS)}. Fix that row"
             )
         _check_expectations(values, where)
-        cases.append(AccuracyCase(**values, expect_args=_expect_args((row.get("expect_args") or "").strip(), where)))
+        expect_args = _expect_args((row.get("expect_args") or "").strip(), where)
+        _check_expect_args(expect_args, values["expect_tool"], where)
+        cases.append(AccuracyCase(**values, expect_args=expect_args))
+    if not cases:
+        raise ConfigurationError(
+            f"accuracy cases {path}: no case, only the header row. Add one row per question, e.g. "
+            "N01,normal,帮我查一下订单 SN202610200001 现在到哪了？,query_logistics,SN202610200001"
+        )
     return cases
 
 
@@ -187,14 +195,51 @@ def _expect_args(text: str, where: str) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        value = json.loads(text)
-    except ValueError:
+        value = json.loads(text, parse_constant=_not_json)  # NaN is no JSON, and never equal to itself
+    except (ValueError, RecursionError):
         value = None
     if not isinstance(value, dict):
         raise ConfigurationError(
             f'{where}: expect_args {text!r} is not a JSON object. Write it like {{"category": "服装"}}, or leave it empty'
         )
     return value
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _check_expect_args(expect_args: dict[str, Any], tool: str, where: str) -> None:
+    """Arguments some call could match: the expected tool's own, each a value its validation accepts
+    (a call carrying anything else is refused before the tool runs). Otherwise the case would fail
+    on every run, as the model's mistake."""
+    if expect_args and not tool:
+        raise ConfigurationError(
+            f"{where}: expect_args is set but expect_tool is empty: a question that needs no tool has no "
+            "arguments to check. Fix that row"
+        )
+    fields = FIELDS.get(tool, {})
+    for name, value in expect_args.items():
+        if name not in fields:
+            raise ConfigurationError(
+                f"{where}: expect_args names {name}, which {tool} does not take (it takes {', '.join(fields)}). "
+                "Fix that row"
+            )
+        problem = "a string" if not isinstance(value, str) else _rejected(fields[name][1], value)
+        if problem:
+            shown = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            raise ConfigurationError(
+                f"{where}: expect_args {name} {shown} is a value {tool} never accepts ({problem}). Fix that row"
+            )
+
+
+def _rejected(normalise: Callable[[str], str], value: str) -> str:
+    """What the field expects when `normalise` rejects `value`, else ""."""
+    try:
+        normalise(value)
+    except Rejected as exc:
+        return exc.expected
+    return ""
 
 
 def judge(case: AccuracyCase, calls: Sequence[ToolCall]) -> tuple[str, str]:
@@ -509,8 +554,9 @@ def report_lines(results: Sequence[CaseResult]) -> list[str]:
     lines = [case_line(r) for r in results]
     lines += [f"{group:<8} {p} / {t}" for group, (p, t) in s.by_group.items()]
     verdict = "met" if s.meets_pass_line else "NOT met"
+    measured = f"{s.passed} / {s.total} = {s.accuracy:.1%} (pass line {PASS_LINE:.0%}: {verdict})"
     lines += [
-        f"tool-selection accuracy: {s.passed} / {s.total} = {s.accuracy:.1%} (pass line {PASS_LINE:.0%}: {verdict})",
+        f"tool-selection accuracy: {measured if s.total else 'no case finished, nothing measured'}",
         f"average model calls: {s.average_model_calls:.1f} per case",
         f"invented arguments: {s.invented_arguments}",
     ]

@@ -66,7 +66,8 @@ class DrillOutcome:
 
 
 def load_cases(path: Path | str | None = None) -> list[DrillCase]:
-    """Read and check the cases file; a malformed file is a `ConfigurationError` naming the row."""
+    """Read and check the cases file; a malformed file (or one with no case) is a `ConfigurationError`
+    naming the row."""
     path = course_data.path("drill_cases.csv") if path is None else path
     with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
         reader = csv.DictReader(f)
@@ -75,6 +76,11 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
                 f"drill cases {path}: columns are {reader.fieldnames}, expected {','.join(COLUMNS)}. Fix the header row"
             )
         cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in reader]
+    if not cases:
+        raise ConfigurationError(
+            f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "
+            'D01,query_order,"{""orderId"": ""SN202610200001""}",ok,orderId,SN202610200001'
+        )
     for number, case in enumerate(cases, start=2):
         if case.expect not in ("ok", "reject") or not case.expect_field:
             raise ConfigurationError(

@@ -27,8 +27,16 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT
-from toolkit.errors import CallerError, ModelCallError, OutOfCreditError, TransientError
+from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.course.probe import rejects_tools
+from toolkit.errors import (
+    CallerError,
+    CassetteError,
+    ConfigurationError,
+    ModelCallError,
+    OutOfCreditError,
+    TransientError,
+)
 from toolkit.tools.redact import scrub
 from toolkit.unicode import unescaped
 
@@ -63,10 +71,11 @@ def explain(error: ModelCallError, client: Any = None) -> str:
         return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
     if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
         return HISTORY.format(where=where, reason=first)
-    if isinstance(error, CallerError) and error.status in (400, 422) and "tool" in str(error).lower():
+    said = error_message(error.body) if error.body else first  # the gateway's words, without the client's hint
+    if rejects_tools(error.status, said, _model_name(client)):
         return (
-            f"The gateway{where} rejects the `tools` field ({first}). This cell needs native tool calling; "
-            "week 3's prompt-protocol fallback works on such a gateway."
+            f"The gateway{where} rejects the `tools` field ({f'HTTP {error.status}: {said}' if error.body else first})."
+            " This cell needs native tool calling; week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
 
@@ -84,8 +93,20 @@ HISTORY = (
 
 
 def _shown_url(client: Any) -> str | None:
-    """The client's base URL as it may be printed (credentials masked, `ChatClient.shown_url`)."""
-    return getattr(client, "shown_url", None) or getattr(client, "base_url", None)
+    """The client's base URL as it may be printed (credentials masked, `ChatClient.shown_url`); a
+    `PromptProtocol`'s is its wrapped client's."""
+    for each in (client, getattr(client, "model", None)):
+        url = getattr(each, "shown_url", None) or getattr(each, "base_url", None)
+        if url:
+            return url
+    return None
+
+
+def _model_name(client: Any) -> str:
+    """The model `client` asks for (a `PromptProtocol`'s: its wrapped client's), or ""."""
+    model = getattr(client, "model", "")
+    model = model if isinstance(model, str) else getattr(model, "model", "")
+    return model if isinstance(model, str) else ""
 
 
 def _says_unreachable(error: TransientError) -> bool:
@@ -147,11 +168,22 @@ def course_model(client: Any, result: Any = None) -> tuple[Any, str]:
 
 
 def course_client(**options: Any) -> Any:
-    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached is
-    named, with what to check, and the notebook goes on with the embedded gateway instead."""
+    """`connect()`, saying which gateway it is; a configured gateway that cannot be reached, or
+    that the `LLM_*` variables cannot describe (a URL without http://, a key with a line break,
+    one variable of three, a cassette that cannot be read), is named, with what to check, and the notebook goes on with the
+    embedded gateway instead. A mistake in `options` (the code's) is raised."""
     from toolkit.chat.switch import connect, fake_client
 
-    client = connect(**options)
+    try:
+        client = connect(**options)
+    except (ConfigurationError, CassetteError) as error:
+        client = connect(env={}, **options)  # the same options without the variables: raises if they are at fault
+        print(
+            f"The LLM_* variables do not describe a gateway: {error}",
+            "So that every cell still runs, this notebook continues on:",
+        )
+        print("gateway:", client.describe())
+        return client
     print("gateway:", client.describe())
     problem = unreachable(client)
     if problem is None:

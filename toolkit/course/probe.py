@@ -7,7 +7,9 @@ tool — printed as it came back, then classified by `classify(status, body)`:
 
     A  real support   tool_calls whose arguments are a JSON object
     B  fake support   200, no tool_calls, a generic reply ("I'll look it up")
-    C  rejects tools  HTTP 400/422 that names the tools field
+    C  rejects tools  an error that names the tools field (`rejects_tools`): a 400/422, and as
+                      real gateways send it, a 404 (OpenRouter: "No endpoints found that support
+                      tool use") or a 500 (llama.cpp without --jinja: "tools param requires …")
     D  ignores tools  200, no tool_calls, and a concrete status for an order it cannot know
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
@@ -17,7 +19,9 @@ stream answering the plain request (a gateway that always streams) is read as th
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
 B and D look identical in code (no tool_calls); only the text tells them apart. The text is
-`content`, or its text parts when a gateway sends a list of parts. Raw HTTP, not
+`content`, or its text parts when a gateway sends a list of parts, without the model's reasoning
+(`<think>…</think>`: a status weighed there is not one stated). A call the model wrote as text
+(a server whose tool-call parser is off) is B too, and the reason says so. Raw HTTP, not
 the chat client's parsed objects: a framework turns "the gateway does not know `tools`" into a
 vague error, and diagnosing needs the real response.
 
@@ -33,7 +37,9 @@ from typing import Any
 
 from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
+from toolkit.chat.sse import choice_zero
 from toolkit.course.assistant import TOOL_SPECS
+from toolkit.course.prompt_protocol import extract_call, without_reasoning
 from toolkit.errors import ModelCallError
 
 QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
@@ -78,8 +84,9 @@ _INVENTED = re.compile(
 
 def invents_status(text: str) -> bool:
     """Whether `text` states a concrete delivery status ("已发货", "in transit", …): the probe's
-    rule for an answer that invented one. Judge a real model's answer by this, not by wording."""
-    return bool(_INVENTED.search(text))
+    rule for an answer that invented one. Judge a real model's answer by this, not by wording.
+    The model's reasoning (`<think>…</think>`) is not read: a status weighed there is not stated."""
+    return bool(_INVENTED.search(without_reasoning(text)))
 
 
 @dataclass(frozen=True)
@@ -96,13 +103,14 @@ class ProbeResult:
     """The raw request and response (no API key)."""
 
 
-def classify(status: int | None, body: str) -> tuple[str | None, str]:
-    """(verdict, reason) from a status code and a raw response body."""
+def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | None, str]:
+    """(verdict, reason) from a status code and a raw response body; `model` is the model the
+    request named (its name may hold "tool": it is not read as naming the tools field)."""
     if status is None:
         return None, f"no HTTP response ({body[:120]})"
+    if status != 200 and rejects_tools(status, error_message(body), model):
+        return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
     if status in (400, 422):
-        if "tool" in body.lower():
-            return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
         return None, f"HTTP {status} without naming tools: {_error_message(body)}"
     if status != 200:
         return None, f"HTTP {status}: {_error_message(body)}"
@@ -114,10 +122,35 @@ def classify(status: int | None, body: str) -> tuple[str | None, str]:
         return _calls_verdict([{"function": message["function_call"]}], "a legacy function_call (not tool_calls)")
     if calls:
         return _calls_verdict(calls, "tool_calls")
-    text = _text(message.get("content"))
-    if _INVENTED.search(text):
+    text = without_reasoning(_text(message.get("content"))).strip()
+    if invents_status(text):
         return "D", f"no tool call, and a concrete status for a made-up order: {text[:80]!r}"
+    if extract_call(text) is not None:
+        return "B", (
+            f"tools accepted, no tool_calls: the model wrote its call as text in the reply ({text[:80]!r}), which "
+            "the gateway did not parse into tool_calls (its tool-call parser is off or does not fit the model); "
+            "the prompt-protocol fallback reads such calls"
+        )
     return "B", f"tools accepted, no tool call, a generic reply: {text[:80]!r}"
+
+
+NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429)
+"""Error statuses about the key, the account's credit, the load or time: never a refusal of `tools`,
+whatever the message says."""
+_NAMES_TOOLS = re.compile(r"tool|function[ _-]?call|工具|函数调用", re.IGNORECASE)
+
+
+def rejects_tools(status: int | None, message: str, model: str = "") -> bool:
+    """Whether an error answer refuses the request's tools: an error status (not one about the key,
+    credit, load or time: `NOT_ABOUT_TOOLS`) whose message names tools or function calling once the
+    model's own name is taken out of it. Real gateways refuse with a 400 or 422, with a 404
+    (OpenRouter: "No endpoints found that support tool use") or a 500 (llama.cpp: "tools param
+    requires --jinja flag")."""
+    if status is None or status < 400 or status in NOT_ABOUT_TOOLS:
+        return False
+    if model.strip():
+        message = re.sub(re.escape(model.strip()), "", message, flags=re.IGNORECASE)
+    return bool(_NAMES_TOOLS.search(message))
 
 
 def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:
@@ -147,7 +180,7 @@ def probe(client: ChatClient) -> ProbeResult:
         pass  # a 400 is an answer too: the exchange log has it
     exchange = client.exchanges[-1] if client.exchanges else None
     status, text = (exchange.status, exchange.response_text) if exchange else (None, "")
-    verdict, reason = classify(status, text)
+    verdict, reason = classify(status, text, model=client.model)
     advice = VERDICTS[verdict][1] if verdict else ("Fix the connection first (URL, key, model), then probe again.")
     return ProbeResult(verdict, reason, advice, exchange)
 
@@ -171,17 +204,21 @@ def report(result: ProbeResult) -> str:
 
 
 def _message(body: str) -> dict[str, Any] | None:
-    """The reply's message as it came; an event stream (a gateway that always streams) as the
-    client assembles it; None when the body is neither."""
+    """The reply's message as it came — choice 0, by its `index`, as the client reads it; an event
+    stream (a gateway that always streams) as the client assembles it; None when the body is neither."""
     if event_stream(body):
         try:
             return parse_completion(body).message.to_openai()
         except ModelCallError:
             return None
     try:
-        message = json.loads(body)["choices"][0]["message"]
-    except (ValueError, KeyError, IndexError, TypeError):
+        choices = json.loads(body)["choices"]
+    except (ValueError, KeyError, TypeError, RecursionError):
         return None
+    if not isinstance(choices, list):
+        return None
+    choice = next((c for c in choices if isinstance(c, dict) and choice_zero(c)), None)  # the one the client reads
+    message = choice.get("message") if choice else None
     return message if isinstance(message, dict) else None
 
 

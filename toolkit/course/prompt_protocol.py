@@ -12,8 +12,9 @@ as text in the system prompt and ask for one line of JSON, `{"tool": "...", "arg
    model wrote, a tool result becomes a user message that says whose result it is;
 3. sends the request *without* `tools`;
 4. extracts one JSON call from the reply (`extract_call`) — tolerantly: prefix text, code
-   fences, trailing comments, curly or single quotes, trailing commas, `name`/`arguments`
-   keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`.
+   fences, comments after or inside it, curly or single quotes, trailing commas, `name`/`arguments`
+   keys, arguments given as a JSON string — and returns it as an ordinary `ToolCall`; the
+   model's reasoning (`<think>…</think>`, as reasoning models write it) is not read for calls.
 
 Parsing is lenient, execution is strict: the extracted arguments go through the same
 `validate()` as native calls, so a sloppy reply costs one repair round, never a wrong lookup.
@@ -130,7 +131,9 @@ class TextCall:
 
 
 def extract_call(reply: str | None) -> TextCall | None:
-    """The first `{"tool": …, "args": …}` object in a chatty reply, or None (a plain answer)."""
+    """The first `{"tool": …, "args": …}` object in a chatty reply, or None (a plain answer); the
+    model's reasoning (`<think>…</think>`) is not read (`without_reasoning`)."""
+    reply = without_reasoning(reply or "")
     if not reply:
         return None
     fenced = [m.group(1) for m in _FENCE.finditer(reply)]
@@ -140,6 +143,22 @@ def extract_call(reply: str | None) -> TextCall | None:
             if call is not None:
                 return call
     return None
+
+
+_THOUGHT = re.compile(r".*</(?:think|thinking)>", re.IGNORECASE | re.DOTALL)
+_OPEN_REASONING = re.compile(r"\s*+<(?:think|thinking)>", re.IGNORECASE)
+
+
+def without_reasoning(reply: str) -> str:
+    """The reply without the model's reasoning: a reasoning model served without a reasoning
+    parser (DeepSeek-R1, QwQ, Qwen3 on Ollama or vLLM) writes its thinking into the reply, in
+    `<think>…</think>` (or `<thinking>`), and may quote a call there that it then decides against.
+    The reply is what follows the last closing tag (the chat template may have written the opening
+    one); a reply that opens a block and never closes it was cut off while thinking: nothing."""
+    thought = _THOUGHT.match(reply)  # greedy: up to the last closing tag, in one pass back from the end
+    if thought:
+        return reply[thought.end() :]
+    return "" if _OPEN_REASONING.match(reply) else reply
 
 
 def _objects(text: str) -> Iterator[Any]:
@@ -167,11 +186,13 @@ _SCAN_EXTRA = 65_536
 
 
 def _balanced(text: str, start: int, most: int | None = None) -> str | None:
-    """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected), reading
-    at most `most` characters (None: to the end)."""
+    """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected; `//` and
+    `/* */` comments outside strings skipped, so a brace or an apostrophe in one counts for
+    nothing), reading at most `most` characters (None: to the end)."""
     depth, quote, escaped = 0, "", False
     end = len(text) if most is None else min(len(text), start + most)
-    for i in range(start, end):
+    i = start
+    while i < end:
         c = text[i]
         if quote:  # inside a string: a backslash escapes the next character, quote or not
             if escaped:
@@ -188,14 +209,54 @@ def _balanced(text: str, start: int, most: int | None = None) -> str | None:
             depth -= 1
             if depth == 0:
                 return text[start : i + 1]
+        elif c == "/" and text.startswith(("//", "/*"), i):
+            i = _comment_end(text, i, end)
+            continue
+        i += 1
     return None
+
+
+def _comment_end(text: str, i: int, end: int) -> int:
+    """Where the `//` or `/*` comment at `i` ends: its line break (kept), the end of `*/`, or `end`
+    for one left open."""
+    close = "\n" if text.startswith("//", i) else "*/"
+    found = text.find(close, i + 2, end)
+    return end if found == -1 else found + (len(close) if close == "*/" else 0)
+
+
+def _without_comments(snippet: str) -> str:
+    """`snippet` with its `//` and `/* */` comments outside strings left out (`_balanced`'s reading)."""
+    kept, quote, escaped, i, since = [], "", False, 0, 0
+    while i < len(snippet):
+        c = snippet[i]
+        if quote:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c == "/" and snippet.startswith(("//", "/*"), i):
+            kept.append(snippet[since:i])
+            i = since = _comment_end(snippet, i, len(snippet))
+            continue
+        i += 1
+    return "".join([*kept, snippet[since:]])
 
 
 def _loads(snippet: str) -> Any:
     """The snippet as JSON, with the slips `toolkit.tools.json_repair` repairs (one repair for
-    this and for native tool-call arguments)."""
+    this and for native tool-call arguments), and, in a reply, comments (`//`, `/* */`): models
+    annotate the JSON they write."""
     try:
         return json_repair.loads(snippet)
+    except ValueError:
+        if "/" not in snippet:
+            return None
+    try:
+        return json_repair.loads(_without_comments(snippet))
     except ValueError:
         return None
 

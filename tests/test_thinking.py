@@ -1,5 +1,5 @@
-"""`split_thinking`: a reasoning model's `<think>` blocks apart from its answer, as pydantic-ai and
-vLLM's DeepSeek-R1 parser read them."""
+"""`split_thinking`: a reasoning model's `<think>` blocks apart from its answer, as pydantic-ai (balanced
+blocks) and vLLM's DeepSeek-R1 parser (a closing tag only) read them."""
 
 import random
 
@@ -13,19 +13,30 @@ from toolkit.chat.thinking import split_thinking
     [
         ("plain answer", "", "plain answer"),
         ("", "", ""),
+        ("a < b", "", "a < b"),
         ("<think>step 1</think>The answer.", "step 1", "The answer."),
         ('<think>\nI should call {x}\n</think>\n\n{"a": 1}', "\nI should call {x}\n", '\n\n{"a": 1}'),
         ("Before <think>a</think> middle <think>b</think> after", "a\nb", "Before  middle  after"),
         ('I considered it.</think>{"a": 1}', "I considered it.", '{"a": 1}'),  # the <think> was in the prompt
         ("thought</think>text <think>more</think>end", "thought\nmore", "text end"),
-        ("<think>cut off while thinking", "", "cut off while thinking"),  # never closed: the tag dropped
+        ("one</think>two</think>answer", "one\ntwo", "answer"),  # thinking the prompt began ends at the last tag
+        ("<think>cut off while thinking", "cut off while thinking", ""),  # no answer
+        ("  \n<think>cut off", "cut off", "  \n"),
+        ("<think>a</think><think>cut off", "a\ncut off", ""),
+        ('{"note": "<think>"}', "", '{"note": "<think>"}'),  # opened after an answer: text
+        ("Use the <think> tag.", "", "Use the <think> tag."),
         ("<think></think>", "", ""),
-        ("<THINK>upper</THINK> stays", "", "<THINK>upper</THINK> stays"),  # matched as written, as the peers do
-        ("a </think> b </think> c", "a ", " b </think> c"),  # only the first closing tag has no opening one
+        ("<THINK>upper</Think> and <thinking>long</thinking>.", "upper\nlong", " and ."),
+        ("<think>a <think> b</think>c", "a <think> b", "c"),  # a tag inside a block is thinking
     ],
 )
 def test_thinking_and_answer(text, thinking, answer):
     assert split_thinking(text) == (thinking, answer)
+
+
+def test_many_tags_are_read_in_linear_time():
+    assert split_thinking("<think>" * 50_000 + "x") == ("<think>" * 49_999 + "x", "")
+    assert split_thinking("</think>" * 50_000 + "x") == ("\n".join([""] * 50_000), "x")
 
 
 def pydantic_ai_split(content: str) -> tuple[str, str]:
@@ -50,12 +61,13 @@ def pydantic_ai_split(content: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_the_same_split_as_pydantic_ai_when_no_closing_tag_comes_first(seed):
+def test_balanced_blocks_split_as_pydantic_ai_splits_them(seed):
     rng = random.Random(seed)
-    pieces = ["<think>", "</think>", "a", "{", "}", " ", "思考", "<", ">"]
+    pieces = ["a", "{", "}", " ", "思考", "<", ">", "\n", "/"]
     for _ in range(200):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
-        closing, opening = text.find("</think>"), text.find("<think>")
-        if closing >= 0 and (opening < 0 or closing < opening):
-            continue  # DeepSeek-R1's case, where pydantic-ai keeps the text whole
+        parts = []
+        for _ in range(rng.randint(0, 6)):
+            body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+            parts.append(f"<think>{body}</think>" if rng.random() < 0.4 else body)
+        text = "".join(parts)
         assert split_thinking(text) == pydantic_ai_split(text), text

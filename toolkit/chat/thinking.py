@@ -1,53 +1,64 @@
 """Thinking written into the answer: the `<think>…</think>` blocks some models put in `content`.
 
-A reasoning model served without a reasoning parser (DeepSeek-R1 or Qwen3 on Ollama, vLLM or LM
-Studio) writes its thinking into the answer text, between `<think>` and `</think>`; a gateway with
-a parser sends it apart (`reasoning_content`), and then the text holds none. Code that *reads*
-the answer (structured output, `toolkit.services.structured`) must not read the thinking as the
-answer: a draft `{…}` in it is not the answer's JSON.
+A reasoning model served without a reasoning parser (DeepSeek-R1, QwQ or Qwen3 on Ollama, vLLM
+or LM Studio) writes its thinking into the answer text, between `<think>` and `</think>`; a
+gateway with a parser sends it apart (`reasoning_content`), and then the text holds none. Code
+that *reads* the answer must not read the thinking as the answer: a draft `{…}` or a call the
+model quoted there and then decided against is not what it answered. Structured output
+(`toolkit.services.structured`), the week-3 text protocol (`toolkit.course.prompt_protocol`) and
+the gateway probe (`toolkit.course.probe`) read the answer through `split_thinking`.
 
-`split_thinking(text) -> (thinking, answer)`:
+`split_thinking(text) -> (thinking, answer)`, reading the tags from left to right:
 
-- every `<think>…</think>` block is thinking, wherever it is (pydantic-ai's rule for the same tags,
-  `split_content_into_text_and_thinking`); the answer is the text around the blocks;
-- a `</think>` before any `<think>`: the text before it is thinking (DeepSeek-R1's chat template
-  writes the opening `<think>` into the prompt, so the answer holds only the closing one; vLLM's
-  DeepSeek-R1 reasoning parser reads it so);
-- a `<think>` never closed (the answer was cut off while thinking): the text after it is the
-  answer, the tag dropped (pydantic-ai's choice: nothing is lost).
+- a `<think>…</think>` block is thinking, wherever it is; the answer is the text around the
+  blocks (pydantic-ai's `split_content_into_text_and_thinking` reads balanced blocks the same
+  way, and a test holds the two equal on them);
+- a closing tag outside a block ends thinking that began before it: the text since the previous
+  tag (or the start) is thinking. DeepSeek-R1's chat template writes the opening `<think>` into
+  the prompt, so the answer holds only the closing one (vLLM's DeepSeek-R1 parser reads it so);
+- a block never closed, opened where nothing has been answered yet, was cut off while thinking
+  (a token limit): the rest is thinking and the answer is empty. Opened after an answer (a
+  `"<think>"` inside a JSON value, a sentence about the tag), the tag is text;
+- `<thinking>` is read as `<think>` (some models write it), in any case; a tag inside a block
+  (`<think>` again) is part of the thinking.
 
-The tags are matched exactly, as written (lower case), as the peers match them.
+Linear in the text's length, whatever the tags (one regex scan).
 
 Leaves out: the message itself, which keeps its text as the gateway sent it (the conversation,
-the views and the trace show what was said); other tag names (`<thinking>`, `<reasoning>`).
+the views and the trace show what was said); other tag names (`<reasoning>`, `<reflection>`).
 """
 
 from __future__ import annotations
 
-OPEN = "<think>"
-CLOSE = "</think>"
+import re
+
+_TAG = re.compile(r"<(/?)think(?:ing)?>", re.IGNORECASE)
 
 
 def split_thinking(text: str) -> tuple[str, str]:
-    """`(thinking, answer)` of an answer text: the `<think>` blocks' text (joined by newlines) and
-    the text around them (see the module docstring). A text without the tags is all answer."""
-    if CLOSE not in text and OPEN not in text:
+    """`(thinking, answer)` of an answer text: the thinking's pieces joined by newlines, and the
+    text around them (see the module docstring). A text without the tags is all answer."""
+    if "<" not in text:
         return "", text
     thoughts: list[str] = []
-    closing, opening = text.find(CLOSE), text.find(OPEN)
-    if closing >= 0 and (opening < 0 or closing < opening):  # the opening tag was in the prompt
-        thoughts.append(text[:closing])
-        text = text[closing + len(CLOSE) :]
     answer: list[str] = []
-    start = text.find(OPEN)
-    while start >= 0:
-        answer.append(text[:start])
-        end = text.find(CLOSE, start + len(OPEN))
-        if end < 0:  # never closed: the rest is the answer, the tag dropped
-            text = text[start + len(OPEN) :]
-            break
-        thoughts.append(text[start + len(OPEN) : end])
-        text = text[end + len(CLOSE) :]
-        start = text.find(OPEN)
-    answer.append(text)
+    at, opened = 0, None  # where unread text starts; where the open block's tag starts (None: none open)
+    for tag in _TAG.finditer(text):
+        closing = bool(tag.group(1))
+        if opened is None and not closing:  # a block opens: the text before it is answered
+            answer.append(text[at : tag.start()])
+            opened = tag.start()
+        elif closing:  # a block closes (or thinking the prompt began ends): the text since `at` is thought
+            thoughts.append(text[at : tag.start()])
+            opened = None
+        else:  # a tag inside a block: thinking
+            continue
+        at = tag.end()
+    if opened is not None:  # never closed
+        if "".join(answer).strip():  # opened after an answer: the tag is text
+            answer.append(text[opened:])
+        else:  # cut off while thinking: no answer
+            thoughts.append(text[at:])
+        return "\n".join(thoughts), "".join(answer)
+    answer.append(text[at:])
     return "\n".join(thoughts), "".join(answer)

@@ -40,6 +40,7 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.chat.sse import StreamDone, StreamEvent
+from toolkit.chat.thinking import split_thinking
 from toolkit.tools import json_repair
 from toolkit.tools.reflect import ToolSpec
 
@@ -145,20 +146,12 @@ def extract_call(reply: str | None) -> TextCall | None:
     return None
 
 
-_THOUGHT = re.compile(r".*</(?:think|thinking)>", re.IGNORECASE | re.DOTALL)
-_OPEN_REASONING = re.compile(r"\s*+<(?:think|thinking)>", re.IGNORECASE)
-
-
 def without_reasoning(reply: str) -> str:
     """The reply without the model's reasoning: a reasoning model served without a reasoning
     parser (DeepSeek-R1, QwQ, Qwen3 on Ollama or vLLM) writes its thinking into the reply, in
-    `<think>…</think>` (or `<thinking>`), and may quote a call there that it then decides against.
-    The reply is what follows the last closing tag (the chat template may have written the opening
-    one); a reply that opens a block and never closes it was cut off while thinking: nothing."""
-    thought = _THOUGHT.match(reply)  # greedy: up to the last closing tag, in one pass back from the end
-    if thought:
-        return reply[thought.end() :]
-    return "" if _OPEN_REASONING.match(reply) else reply
+    `<think>…</think>`, and may quote a call there that it then decides against; a reply cut off
+    while thinking has no answer (`toolkit.chat.thinking.split_thinking`)."""
+    return split_thinking(reply)[1]
 
 
 def _objects(text: str) -> Iterator[Any]:

@@ -414,7 +414,8 @@ def test_a_typo_in_an_expectation_names_the_row(tmp_path, row, message):
         (
             404,
             '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
-            "CallerError: HTTP 404: No endpoints found that support tool use. — check LLM_BASE_URL",
+            "CallerError: HTTP 404: No endpoints found that support tool use. — the model (or every provider serving it) "
+            "takes no tools",
         ),
         (
             500,

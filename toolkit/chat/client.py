@@ -91,6 +91,7 @@ from toolkit.chat.sse import (
     read_json,
     reported_error,
 )
+from toolkit.chat.tool_refusal import names_tools
 from toolkit.errors import (
     BadResponseError,
     CallerError,
@@ -859,12 +860,27 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         hint = URL_AUTH_HINT
     if status == 404 and _DOUBLED in str(response.request.url):
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
+    elif status == 404 and _refuses_tools(response, detail):
+        hint = TOOLS_REFUSED_HINT
     raise CallerError(
         f"HTTP {status}: {detail} — {hint}",
         status=status,
         body=body,
         attempts=attempt,
     )
+
+
+def _refuses_tools(response: httpx.Response, detail: str) -> bool:
+    """Whether a 404 is about the request's `tools`, not its URL or model: the request carried
+    tools and the answer names them (`toolkit.chat.tool_refusal`; OpenRouter: "No endpoints found
+    that support tool use")."""
+    try:
+        sent = json.loads(response.request.content)
+    except (RuntimeError, ValueError, RecursionError):  # no request kept, or a body that is no JSON
+        return False
+    if not isinstance(sent, dict) or not sent.get("tools"):
+        return False
+    return names_tools(detail, str(sent.get("model") or ""))
 
 
 def _out_of_credit(response: httpx.Response) -> str | None:
@@ -911,6 +927,10 @@ _CREDIT_STATUSES = frozenset({402, 403, 429})
 _TRANSIENT = frozenset({408, 409, 429})
 """Retried, like 5xx: request timeout, conflict (a lock that timed out), rate limit."""
 _DEFAULT_HINT = "the request was rejected; fix it (not retried)"
+TOOLS_REFUSED_HINT = (
+    "the model (or every provider serving it) takes no tools: choose a model with tool calling, or use the "
+    "prompt-protocol fallback, which sends none (not retried)"
+)
 URL_AUTH_HINT = (
     "LLM_BASE_URL carries user info (user:password@), which httpx sends as Basic auth in place of LLM_API_KEY: "
     "check that user and password, or take them out of LLM_BASE_URL to send LLM_API_KEY (not retried)"

@@ -38,6 +38,7 @@ from typing import Any
 from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import choice_zero
+from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
 from toolkit.errors import ModelCallError
@@ -137,7 +138,6 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
 NOT_ABOUT_TOOLS = (401, 402, 403, 407, 408, 409, 429)
 """Error statuses about the key, the account's credit, the load or time: never a refusal of `tools`,
 whatever the message says."""
-_NAMES_TOOLS = re.compile(r"tool|function[ _-]?call|工具|函数调用", re.IGNORECASE)
 
 
 def rejects_tools(status: int | None, message: str, model: str = "") -> bool:
@@ -148,9 +148,7 @@ def rejects_tools(status: int | None, message: str, model: str = "") -> bool:
     requires --jinja flag")."""
     if status is None or status < 400 or status in NOT_ABOUT_TOOLS:
         return False
-    if model.strip():
-        message = re.sub(re.escape(model.strip()), "", message, flags=re.IGNORECASE)
-    return bool(_NAMES_TOOLS.search(message))
+    return names_tools(message, model)
 
 
 def _calls_verdict(calls: Any, what: str) -> tuple[str, str]:

@@ -182,61 +182,55 @@ def _balanced(text: str, start: int, most: int | None = None) -> str | None:
     """`text[start:]` up to the `}` that closes the `{` at `start` (quotes respected; `//` and
     `/* */` comments outside strings skipped, so a brace or an apostrophe in one counts for
     nothing), reading at most `most` characters (None: to the end)."""
-    depth, quote, escaped = 0, "", False
-    end = len(text) if most is None else min(len(text), start + most)
-    i = start
-    while i < end:
-        c = text[i]
-        if quote:  # inside a string: a backslash escapes the next character, quote or not
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "{":
+    depth = 0
+    for i, c, _ in _unquoted(text, start, len(text) if most is None else min(len(text), start + most)):
+        if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
             if depth == 0:
                 return text[start : i + 1]
-        elif c == "/" and text.startswith(("//", "/*"), i):
-            i = _comment_end(text, i, end)
-            continue
-        i += 1
     return None
-
-
-def _comment_end(text: str, i: int, end: int) -> int:
-    """Where the `//` or `/*` comment at `i` ends: its line break (kept), the end of `*/`, or `end`
-    for one left open."""
-    close = "\n" if text.startswith("//", i) else "*/"
-    found = text.find(close, i + 2, end)
-    return end if found == -1 else found + (len(close) if close == "*/" else 0)
 
 
 def _without_comments(snippet: str) -> str:
     """`snippet` with its `//` and `/* */` comments outside strings left out (`_balanced`'s reading)."""
-    kept, quote, escaped, i, since = [], "", False, 0, 0
-    while i < len(snippet):
-        c = snippet[i]
-        if quote:
+    kept, since = [], 0
+    for i, c, after in _unquoted(snippet, 0, len(snippet)):
+        if c in ("//", "/*"):
+            kept.append(snippet[since:i])
+            since = after
+    return "".join([*kept, snippet[since:]])
+
+
+def _unquoted(text: str, start: int, end: int) -> Iterator[tuple[int, str, int]]:
+    """`(index, character, index after it)` of each character of `text[start:end]` outside a
+    string (a quote's own character included; a backslash in a string escapes the next one,
+    quote or not); a `//` or `/* */` comment outside strings is one item, `"//"` or `"/*"`,
+    whose end is its line break (kept), the end of its `*/`, or `end` for one left open."""
+    quote, escaped, i = "", False, start
+    while i < end:
+        c = text[i]
+        if quote:  # inside a string
             if escaped:
                 escaped = False
             elif c == "\\":
                 escaped = True
             elif c == quote:
                 quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "/" and snippet.startswith(("//", "/*"), i):
-            kept.append(snippet[since:i])
-            i = since = _comment_end(snippet, i, len(snippet))
+            i += 1
             continue
+        if c == "/" and text.startswith(("//", "/*"), i):
+            close = "\n" if text[i + 1] == "/" else "*/"
+            found = text.find(close, i + 2, end)
+            after = end if found == -1 else found + (len(close) if close == "*/" else 0)
+            yield i, text[i : i + 2], after
+            i = after
+            continue
+        if c in "\"'":
+            quote = c
+        yield i, c, i + 1
         i += 1
-    return "".join([*kept, snippet[since:]])
 
 
 def _loads(snippet: str) -> Any:

@@ -594,3 +594,15 @@ def test_consume_shows_every_event_that_came_before_an_error(monkeypatch):
     events = [TextDelta(f"w{i} ") for i in range(50)]
     error = view.error
     assert view._text == render_stream_text(events, error=error, done=True)
+
+
+def test_a_paced_stream_draws_every_event(monkeypatch):
+    drawn = []
+    redraw = StreamView._redraw
+    monkeypatch.setattr(StreamView, "_redraw", lambda self: (drawn.append(len(self.events)), redraw(self))[1])
+    monkeypatch.setattr(stream_view, "_clock", lambda: 7.0)  # a sleep that seems to take no time
+    monkeypatch.setattr(stream_view.time, "sleep", lambda seconds: None)
+    view = StreamView()
+    drawn.clear()
+    view.consume([TextDelta("x") for _ in range(5)], pace=0.01)
+    assert drawn == [1, 2, 3, 4, 5, 5]  # each piece, then the end

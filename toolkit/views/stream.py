@@ -462,13 +462,14 @@ class StreamView(HtmlView):
         Text and argument pieces that arrive within `REDRAW_EVERY` seconds of the last drawing
         wait for the next one (a redraw writes the whole page, so drawing each of a long fast
         stream's thousands of pieces cost time growing with the square of its length); the
-        first piece, a tool's start and finish, and the end are always drawn at once."""
+        first piece, a tool's start and finish, and the end are always drawn at once, and with
+        a `pace` every event is."""
         drawn = -REDRAW_EVERY
         try:
             for event in stream:
                 self.events.append(event)
                 now = _clock()
-                if now - drawn >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):
+                if pace or now - drawn >= REDRAW_EVERY or not isinstance(event, TextDelta | ToolCallDelta):
                     self._redraw()
                     drawn = now
                 if pace:

@@ -69,7 +69,15 @@ from pydantic import ValidationError
 
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
+from toolkit.chat.masking import (
+    basic_credential,
+    mask_json,
+    mask_key,
+    mask_keys,
+    mask_url,
+    mask_urls_in_logs,
+    url_secrets,
+)
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
@@ -102,6 +110,8 @@ from toolkit.errors import (
 )
 from toolkit.tools import redact
 from toolkit.unicode import well_formed
+
+mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
 
 
 @dataclass(frozen=True)

@@ -383,3 +383,20 @@ def test_recording_to_a_folder_or_a_missing_folder_is_refused_before_any_request
     with pytest.raises(CassetteError) as caught:
         RecordingTransport(path)
     assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): {problem}"
+
+
+def test_a_key_the_gateway_echoes_json_escaped_is_never_written(tmp_path):
+    """System.Text.Json escapes `+` (`\\u002B`) and PHP `/` (`\\/`): the raw body did not hold the key
+    as written, so it went into the cassette and the error's body, and read back as the key."""
+    cassette, key = tmp_path / "c.jsonl", "Ab3+Cd5/Ef7Gh9Ij1Kl3Mn5Op"
+    escaped = key.replace("+", "\\u002B").replace("/", "\\/")
+    body = '{"error":{"message":"Incorrect API key provided ' + escaped + '"}}'
+    echo = httpx.MockTransport(
+        lambda r: httpx.Response(401, content=body, headers={"content-type": "application/json"})
+    )
+    client = ChatClient("http://gw/v1", key, "m", transport=RecordingTransport(cassette, echo))
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION)
+    recorded = json.loads(cassette.read_text())["response"]["body"]
+    assert json.loads(recorded) == {"error": {"message": "Incorrect API key provided ***n5Op"}}
+    assert key not in json.dumps(json.loads(caught.value.body)) and escaped not in caught.value.body

@@ -761,7 +761,15 @@ def test_the_base_url_error_masks_credentials_even_when_the_url_cannot_be_parsed
 
 
 @pytest.mark.parametrize(
-    "key, where", [("sk-\u201cabc\u201d", "U+201C at position 4 of 8"), ("sk-ab\ncd", "U+000A at position 6 of 8")]
+    "key, where",
+    [
+        ("sk-\u201cabc\u201d", "U+201C at position 4 of 8"),
+        ("sk-ab\ncd", "U+000A at position 6 of 8"),
+        # a space pasted after the key (a .env line): h11 refused the header mid-request, which read as
+        # "Cannot reach the gateway ... Check LLM_BASE_URL", its error quoting the key down the chain
+        ("sk-abcd ", "U+0020 at position 8 of 8"),
+        (" sk-abcd", "U+0020 at position 1 of 8"),
+    ],
 )
 def test_an_api_key_that_cannot_go_in_a_header_is_named_by_position_never_shown(key, where):
     """A pasted smart quote or line break used to be a bare UnicodeEncodeError (or a header error)."""

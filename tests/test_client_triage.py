@@ -458,3 +458,21 @@ def test_a_real_transport_leaves_no_key_on_the_chain():
     assert isinstance(cause, httpx.ConnectError)  # %tb still shows what happened
     assert cause.request.headers["authorization"] == "Bearer ***cr3t"
     assert [text for text in _reachable(caught.value) if KEY in text] == []
+
+
+def test_no_exception_below_httpx_s_on_the_chain_holds_the_key():
+    """httpx wraps httpcore's error, which wraps h11's: each quotes what it refused (`Illegal header
+    value b'Bearer <key>'`). Only httpx's own text was masked; the ones below it kept the key."""
+
+    def refuse(request):
+        inner = ValueError(f"Illegal header value {request.headers['authorization'].encode()!r}")
+        try:
+            raise RuntimeError(inner) from inner
+        except RuntimeError as middle:
+            raise httpx.LocalProtocolError(str(inner), request=request) from middle
+
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(refuse), retry=RetryPolicy(0))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert len([text for text in _reachable(caught.value) if "Illegal header value" in text]) >= 4
+    assert [text for text in _reachable(caught.value) if KEY in text] == []

@@ -3,9 +3,13 @@
 on an error's exception chain, in an error text that echoes it and in a cassette."""
 
 import base64
+import json
+import logging
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
+from loopback import serving
 from test_cassette import EchoKey
 from test_client_triage import _reachable
 
@@ -125,3 +129,33 @@ def test_a_url_secret_the_gateway_echoes_percent_encoded_is_masked_in_the_error(
         f"HTTP 403: signature refused: http://gw.test/v1/chat/completions?sig=***{signature[-4:]} — "
     )
     assert signature not in caught.value.body and signature not in repr(list(client.exchanges))
+
+
+def test_httpx_s_own_log_line_never_holds_the_urls_password_or_secret_query_values(caplog):
+    """httpx logs every request at INFO (`HTTP Request: POST <url> "HTTP/1.1 200 OK"`), the URL as
+    it was sent: a learner's `logging.basicConfig(level=logging.INFO)` printed the base URL's
+    password and its `?api-key=` value. Shown as `mask_url` shows them, the rest of the line kept."""
+    answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}
+
+    class Answers(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["content-length"]))
+            body = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    with serving(Answers) as port, caplog.at_level(logging.DEBUG):
+        for url in (f"http://alice:{PASSWORD}@127.0.0.1:{port}/v1", f"http://127.0.0.1:{port}/v1?api-key={KEY}"):
+            assert ChatClient(url, KEY, "m").chat(QUESTION).message.content == "hi"
+    lines = [r.getMessage() for r in caplog.records if r.name == "httpx"]
+    assert lines == [
+        f'HTTP Request: POST http://alice:***@127.0.0.1:{port}/v1/chat/completions "HTTP/1.0 200 OK"',
+        f'HTTP Request: POST http://127.0.0.1:{port}/v1/chat/completions?api-key=*** "HTTP/1.0 200 OK"',
+    ]
+    assert [r.getMessage() for r in caplog.records if PASSWORD in r.getMessage() or KEY in r.getMessage()] == []

@@ -62,3 +62,18 @@ def test_url_secrets_lists_each_secret_as_written_in_the_url_and_as_decoded():
     assert url_secrets("https://gw/v1?token=plain") == ["plain"]  # one spelling, listed once
     echoed = "bad signature in https://gw/v1/chat/completions?sig=Ab%2BcD%2Fef%3D&x=1"
     assert mask_url_in(echoed, sas) == "bad signature in https://gw/v1/chat/completions?sig=***&x=1"
+
+
+def test_mask_key_masks_the_key_as_a_json_body_escapes_it():
+    """A gateway on .NET writes `+` as `\\u002B`, one on PHP `/` as `\\/`: a base64-style key
+    echoed in such a JSON body is the key all the same, once the body is read."""
+    key = "Ab3+Cd5/Ef7Gh9Ij1Kl3Mn5Op"
+    for spelling in (
+        "Ab3\\u002BCd5\\/Ef7Gh9Ij1Kl3Mn5Op",
+        "Ab3\\u002bCd5\\u002fEf7Gh9Ij1Kl3Mn5Op",
+        "\\u0041b3+Cd5/Ef7Gh9Ij1Kl3Mn5Op",
+    ):
+        body = '{"error":{"message":"Incorrect API key provided: ' + spelling + '."}}'
+        assert mask_key(body, key) == '{"error":{"message":"Incorrect API key provided: ***n5Op."}}'
+    unrelated = '{"message":"\\u4f60\\u597d Ab3 Cd5\\/Ef7"}'
+    assert mask_key(unrelated, key) == unrelated

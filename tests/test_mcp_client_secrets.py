@@ -4,14 +4,18 @@ started with, never show in its name or errors."""
 import logging
 import os
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from loopback import free_port, wait_for_port
 
 from toolkit.errors import McpConnectionError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
+
+QUIRKY = Path(__file__).parent / "mcp_servers" / "quirky_server.py"
 
 
 def _closed_port() -> int:
@@ -59,3 +63,34 @@ def test_a_stdio_server_s_secret_args_and_env_never_show_in_its_name_errors_or_l
     }
     for secret in STDIO_SECRETS:
         assert secret not in caplog.text
+
+
+def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secrets(caplog):
+    """The SDK logs the URL it connects to at DEBUG and httpx2 each request's URL at INFO, as given:
+    the user info's password and a `?token=` value were in a learner's log. Shown as `mask_url`
+    shows them (`learner:***@`, `token=***`)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(QUIRKY), "--http", "--port", str(port), "--cancel-file", os.devnull],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for_port(port, 15)
+        with caplog.at_level(logging.DEBUG):
+            client = McpClient(
+                f"http://learner:pw-s3cret-42@127.0.0.1:{port}/mcp?token=tok-abcdef-99", connect_timeout=10
+            )
+            assert client.list_tools()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    shown = f"http://learner:***@127.0.0.1:{port}/mcp?token=***"
+    said = {r.name: r.getMessage() for r in caplog.records if r.name in ("mcp.client.streamable_http", "httpx2")}
+    assert f"Connecting to StreamableHTTP endpoint: {shown}" in [
+        r.getMessage() for r in caplog.records if r.name == "mcp.client.streamable_http"
+    ]
+    assert said["httpx2"].startswith(f"HTTP Request: POST {shown} ")
+    assert [
+        r.getMessage() for r in caplog.records if "pw-s3cret-42" in r.getMessage() or "tok-abcdef-99" in r.getMessage()
+    ] == []

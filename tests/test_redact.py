@@ -52,6 +52,13 @@ R = REDACTED
         ("jwt eyJhbGciOi.eyJzdWIiOjF9.c2lnbmF0dXJl expired", f"jwt {R} expired"),
         ("session 9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddcc lost", f"session {R} lost"),
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", R),
+        # a GnuPG export and an SSH2 (RFC 4716) key: PRIVATE KEY is not the label's end
+        (
+            "gpg: -----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGd0\n-----END PGP PRIVATE KEY BLOCK----- bad",
+            f"gpg: {R} bad",
+        ),
+        ("---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nP2/56wAAA\n---- END SSH2 ENCRYPTED PRIVATE KEY ----", R),
+        ("-----BEGIN PGP PUBLIC KEY BLOCK-----", "-----BEGIN PGP PUBLIC KEY BLOCK-----"),
         # what must survive
         ("order SN202610200001 not found", "order SN202610200001 not found"),
         (

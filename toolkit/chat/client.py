@@ -69,7 +69,15 @@ from pydantic import ValidationError
 
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
-from toolkit.chat.masking import basic_credential, mask_json, mask_key, mask_keys, mask_url, url_secrets
+from toolkit.chat.masking import (
+    basic_credential,
+    mask_json,
+    mask_key,
+    mask_keys,
+    mask_url,
+    mask_urls_in_logs,
+    url_secrets,
+)
 from toolkit.chat.messages import (
     AssistantMessage,
     ChatResponse,
@@ -103,6 +111,8 @@ from toolkit.errors import (
 )
 from toolkit.tools import redact
 from toolkit.unicode import well_formed
+
+mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
 
 
 @dataclass(frozen=True)
@@ -544,8 +554,15 @@ class ChatClient:
     def _forget_key(self, exc: httpx.HTTPError) -> None:
         """`exc` (about to become an error's `__cause__`) without the key: its request is replaced
         by a copy with no body, its headers and URL masked (the original's `Authorization` header
-        holds the key in clear, and anything that walks an exception chain would find it)."""
-        exc.args = tuple(self.scrub(arg) if isinstance(arg, str) else arg for arg in exc.args)
+        holds the key in clear, and anything that walks an exception chain would find it); its
+        text, and that of every exception below it (httpcore's, h11's: `Illegal header value
+        b'Bearer …'`), masked."""
+        below: BaseException | None = exc
+        seen: set[int] = set()
+        while below is not None and id(below) not in seen:
+            seen.add(id(below))
+            below.args = tuple(self.scrub(arg) if isinstance(arg, str) else arg for arg in below.args)
+            below = below.__cause__ or below.__context__
         try:
             request = exc.request
         except RuntimeError:  # raised without a request
@@ -672,11 +689,12 @@ def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
 
 
 def check_api_key(key: str) -> None:
-    """A `ConfigurationError` if `key` cannot go in an HTTP header (a pasted quote, a line break);
-    the message names the position and the character, never the key."""
+    """A `ConfigurationError` if `key` cannot go in an HTTP header (a pasted quote, a line break) or
+    holds a blank (a space pasted after it: h11 refuses the header mid-request, which read as an
+    unreachable gateway); the message names the position and the character, never the key."""
     if not isinstance(key, str):
         raise ConfigurationError(f"ChatClient: api_key must be a string, not {type(key).__name__}")
-    bad = next(((i, ch) for i, ch in enumerate(key) if not (" " <= ch <= "~")), None)
+    bad = next(((i, ch) for i, ch in enumerate(key) if not ("!" <= ch <= "~")), None)  # no blank either
     if bad is not None:
         i, ch = bad
         raise ConfigurationError(

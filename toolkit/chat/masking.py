@@ -9,6 +9,8 @@ client and the cassette mask as well.
 `mask_key(text, key)` replaces every occurrence of the key in a text — a gateway's error body
 may echo it ("Incorrect API key provided: sk-…") — with `***` plus its last four characters
 when the key is long enough to keep them unguessable (as OpenAI's own messages do).
+`mask_urls_in_logs(*names)` does to the log records of the HTTP libraries the package drives
+what `mask_url` does to a URL: httpx logs every request's URL at INFO, password and query and all.
 
 Leaves out: secrets other than the key and the URL's credentials (the hardening work's
 sanitiser covers secrets inside message texts).
@@ -17,6 +19,9 @@ sanitiser covers secrets inside message texts).
 from __future__ import annotations
 
 import base64
+import functools
+import json
+import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -47,6 +52,33 @@ def mask_url(url: str) -> str:
         if any(_SECRET_PARAM.search(k) for k, _ in pairs):
             query = urlencode([(k, MASK if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_URL = re.compile(r"\b[A-Za-z][\w+.-]*://[^\s\"'<>]+")
+"""A URL in a text (a log line): a scheme, `://`, and everything up to a blank, a quote or a bracket."""
+
+
+class _MaskedUrls(logging.Filter):
+    """A log record with every URL in its message shown as `mask_url` shows it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = _URL.sub(lambda match: mask_url(match.group(0)), message) if "://" in message else message
+        if masked != message:
+            record.msg, record.args = masked, ()
+        return True
+
+
+_MASKED_URLS = _MaskedUrls()
+
+
+def mask_urls_in_logs(*names: str) -> None:
+    """Mask the URLs in every record the loggers `names` log (each given the filter once). A
+    logger's filter sees only the records logged on it, so each is named: `httpx`, `httpx2`, ..."""
+    for name in names:
+        logger = logging.getLogger(name)
+        if _MASKED_URLS not in logger.filters:
+            logger.addFilter(_MASKED_URLS)
 
 
 def mask_url_in(text: str, url: str) -> str:
@@ -106,10 +138,37 @@ def basic_credential(url: str) -> str | None:
 
 
 def mask_key(text: str, key: str | None) -> str:
-    """`text` with every occurrence of `key` masked (texts without it come back unchanged)."""
-    if not key or len(key) < _MIN_KEY or key not in text:
+    """`text` with every occurrence of `key` masked (texts without it come back unchanged), as
+    written and as a JSON body may escape it (`json_spellings`)."""
+    if not key or len(key) < _MIN_KEY:
         return text
-    return text.replace(key, masked_key(key))
+    if key in text:
+        text = text.replace(key, masked_key(key))
+    if "\\" in text:  # a JSON body may spell the key with escapes
+        shown = json.dumps(masked_key(key))[1:-1]
+        text = json_spellings(key).sub(lambda _: shown, text)
+    return text
+
+
+@functools.lru_cache(maxsize=64)
+def json_spellings(key: str) -> re.Pattern[str]:
+    """The ways a JSON string may spell `key`: each character as itself or as `\\uXXXX` (hex in
+    either case: .NET writes `+` as `\\u002B`), `/` also as `\\/` (PHP), `"` and `\\` escaped.
+    A gateway's error body may echo the key so; read, it is the key."""
+    parts = []
+    for char in key:
+        options = [re.escape(char)] if char not in '"\\' else []
+        options += [re.escape(json.dumps(char)[1:-1]), _unicode_escape(char)]
+        if char == "/":
+            options.append(re.escape("\\/"))
+        parts.append(f"(?:{'|'.join(dict.fromkeys(options))})")
+    return re.compile("".join(parts))
+
+
+def _unicode_escape(char: str) -> str:
+    """A pattern for `char` written as `\\uXXXX` (a surrogate pair beyond U+FFFF), hex in either case."""
+    written = f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else json.dumps(char)[1:-1]
+    return "".join(f"[{c}{c.upper()}]" if c in "abcdef" else re.escape(c) for c in written)
 
 
 def mask_keys(text: str, keys: Iterable[str | None]) -> str:

@@ -12,7 +12,8 @@ server, as the SDK spells them:
 A stdio server is named after its command line, with the secrets it was given masked
 (`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
 secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
-one included.
+one included. An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
+the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache that only
 `evict_tool_list_cache()` empties (a tool the SDK cannot read, say one with no
@@ -96,7 +97,7 @@ from mcp_types import Tool as McpTool
 from mcp_types.methods import parse_server_result
 from pydantic import ValidationError
 
-from toolkit.chat.masking import MASK, mask_url, mask_url_in, url_secrets
+from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import http_transport, unreadable_answer
 from toolkit.mcp.schema import json_type
@@ -110,6 +111,9 @@ logging.getLogger("mcp").addHandler(logging.NullHandler())
 """The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
 last resort would print it on stderr. This client reports the problem itself (`_on_message`),
 so the SDK's records go only where the application configured logging."""
+mask_urls_in_logs("httpx2", "mcp.client.streamable_http")
+"""httpx2 logs each request's URL (INFO), the SDK the URL it connects to (DEBUG): a server URL's
+password and `?token=` value are masked there as in this client's own errors."""
 
 
 class McpConnectionLost(McpConnectionError):

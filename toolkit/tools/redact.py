@@ -16,7 +16,7 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
 
 1. the values of secret-looking environment variables wherever they appear bare
    (`LLM_API_KEY`, `DB_PASS`, `…_TOKEN`, … with a value of 6+ characters);
-2. private-key blocks; credentials in URLs (`postgres://user:pw@host` → `postgres://[REDACTED]@host`);
+2. private-key blocks (PEM, GnuPG's, SSH2's); credentials in URLs (`postgres://user:pw@host` → `postgres://[REDACTED]@host`);
    `Bearer` / `Basic` / `Token` credentials;
 3. passwords on command lines and in SQL: `mysql -p<pw>` (also inside a `CalledProcessError`'s
    argument list), `--password <pw>` (`--pwd <pw>`, `-pw <pw>`), `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
@@ -74,7 +74,13 @@ _FILE_LINE = re.compile(r'^[^\S\n]*+File "[^"]*", line \d+.*\n?(?:^    .*\n?)?',
 """A traceback's `File "…", line N` line and its code line. Its leading blanks are read within the
 line (`\\s*` read on across blank lines: from each line start to the next text, a cost of the square
 of a run of blank lines, a second for 20,000 of them), and possessively."""
-_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S)
+_PEM = re.compile(
+    r"-{4,5} ?BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)? ?-{4,5}.*?(?:-{4,5} ?END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)? ?-{4,5}|\Z)",
+    re.S,
+)
+"""A private-key block, to its END line (or the text's end): PEM (`-----BEGIN RSA PRIVATE KEY-----`,
+`OPENSSH`, `ENCRYPTED`, …), GnuPG's `PGP PRIVATE KEY BLOCK` and SSH2's `---- BEGIN SSH2 ENCRYPTED
+PRIVATE KEY ----` (RFC 4716)."""
 _URL_CREDENTIALS = re.compile(r"(?<![\w+.-])([\w+.-]*://)[^/\s:@]*(?::[^/\s@]*)?@")
 """`scheme://user:password@`; tried once per run of scheme characters (each start inside a long
 run used to scan to its end: quadratic), the scheme checked by `_SCHEME` (`_url_credentials`)."""
@@ -203,14 +209,14 @@ def scrub(text: str) -> str:
 
     A step whose every pattern needs a character the text lacks is skipped (`@` for URL
     credentials, `-` for command lines, `=` or `:` for labels, `/` or `\\` for paths), and so
-    is a step whose patterns each need a word the text lacks (`_may_hold`: `-----BEGIN` for a
+    is a step whose patterns each need a word the text lacks (`_may_hold`: `BEGIN` for a
     private key; `bearer`, `basic` or `token` for an authorisation header, …): the same text,
     without the cost (every error text of a loop went through some fifteen patterns)."""
     if "base64," in text:
         text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
     low = _folded(text)  # for `_may_hold`: read once, good for every step
-    if "-----BEGIN" in text:
+    if "BEGIN" in text:
         text = _PEM.sub(REDACTED, text)
     if "@" in text:
         text = _URL_CREDENTIALS.sub(_url_credentials, text)

@@ -110,3 +110,15 @@ def test_a_turn_that_fails_after_its_tools_ran_keeps_them_in_memory(monkeypatch)
     assert playground.question.value == QUESTION and playground.status_text.startswith("TransientError: HTTP 503")
     assert len(playground.last.rounds) == 1 and "query_order" in playground.trace.value
     assert [m.role for m in playground.memory.messages()] == ["system", "user", "assistant", "tool"]
+
+
+def test_today_is_read_as_load_shop_reads_it():
+    """`today="2026-10-25"` (ISO text, as `load_shop` takes it) and `today=None` raised AttributeError
+    ('str' object has no attribute 'isoformat'), and a datetime put its time of day in the system prompt."""
+    import datetime
+
+    for today in ("2026-10-25", datetime.datetime(2026, 10, 25, 9, 30), datetime.date(2026, 10, 25)):
+        playground = AssistantPlayground(today=today, env={})
+        assert playground.today == datetime.date(2026, 10, 25) and playground.shop.today == playground.today
+        assert "今天是 2026-10-25。" in playground.memory.messages()[0].content
+    assert isinstance(AssistantPlayground(today=None, env={}).today, datetime.date)

@@ -50,9 +50,11 @@ AGAIN = "(your question is back in the box: Send asks again)"
 class AssistantPlayground(widgets.VBox):
     """Chat with the week-3 assistant; every control changes the next turn."""
 
-    def __init__(self, *, today: datetime.date = TODAY, env: dict[str, str] | None = None, **kwargs: Any) -> None:
-        self.today, self.env = today, env
-        self.shop = load_shop(today=today)
+    def __init__(
+        self, *, today: datetime.date | str | None = TODAY, env: dict[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        self.shop = load_shop(today=today)  # a date, a datetime's date, ISO text; None: the session's day
+        self.today, self.env = self.shop.today, env
         self.question = widgets.Text(placeholder="帮我查一下订单 SN202610200001 现在到哪了？", description="you")
         self.send = widgets.Button(description="Send", button_style="primary")
         self.reset_button = widgets.Button(description="Reset")

@@ -56,3 +56,69 @@ def test_reset_forgets_and_empty_input_is_refused():
     playground.question.value = "   "
     playground.send.click()
     assert playground.status_text == "type a question first"
+
+
+def _scripted(monkeypatch, *turns):
+    """The playground's model replaced by a script (`connect()` returns it)."""
+    from toolkit.chat.scripted import ScriptedModel
+
+    model = ScriptedModel(list(turns))
+    monkeypatch.setattr("toolkit.views.playground.connect", lambda **_: model)
+    return model
+
+
+def test_a_failed_turn_shows_its_own_trace_not_the_previous_turns():
+    """After a turn that answered, a failing one returned that earlier result from `ask`, and the
+    trace pane and the text kept showing it beside the failure's status line."""
+    playground = AssistantPlayground(env={})
+    assert playground.ask(QUESTION) is not None
+    playground.mode.value = "C"
+    assert playground.ask("再查一次 SN202610200001") is None
+    assert playground.last is not None and playground.last.rounds == [] and playground.last.finish == "stopped"
+    assert "0 model requests" in playground.text() and "query_logistics" not in playground.text().split("\n\n")[-1]
+
+
+def test_a_turn_that_got_no_reply_leaves_memory_as_it_was_and_the_question_in_the_box():
+    """The question was cleared from the box and left unanswered in memory: the learner retyped it,
+    and memory held two user messages in a row (a gateway whose chat template wants user and
+    assistant to alternate then refused every later turn)."""
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    before = playground.memory.messages()
+    playground.mode.value = "C"
+    playground.question.value = "  再查一次 SN202610200001 "
+    playground.send.click()
+    assert playground.memory.messages() == before
+    assert playground.question.value == "再查一次 SN202610200001"
+    assert playground.status_text.startswith("CallerError: HTTP 400")
+    assert playground.status_text.endswith(" (your question is back in the box: Send asks again)")
+    playground.mode.value = "A"
+    playground.send.click()
+    roles = [m.role for m in playground.memory.messages()]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant"]
+
+
+def test_a_turn_that_fails_after_its_tools_ran_keeps_them_in_memory(monkeypatch):
+    """A failure after a round ran tools: memory keeps the question, the call and its result
+    (the loop answers every call), and the question is in the box again."""
+    from toolkit.chat.scripted import call
+    from toolkit.errors import TransientError
+
+    _scripted(monkeypatch, call("query_order", orderId="SN202610200001"), TransientError("HTTP 503"))
+    playground = AssistantPlayground(env={})
+    assert playground.ask(QUESTION) is None
+    assert playground.question.value == QUESTION and playground.status_text.startswith("TransientError: HTTP 503")
+    assert len(playground.last.rounds) == 1 and "query_order" in playground.trace.value
+    assert [m.role for m in playground.memory.messages()] == ["system", "user", "assistant", "tool"]
+
+
+def test_today_is_read_as_load_shop_reads_it():
+    """`today="2026-10-25"` (ISO text, as `load_shop` takes it) and `today=None` raised AttributeError
+    ('str' object has no attribute 'isoformat'), and a datetime put its time of day in the system prompt."""
+    import datetime
+
+    for today in ("2026-10-25", datetime.datetime(2026, 10, 25, 9, 30), datetime.date(2026, 10, 25)):
+        playground = AssistantPlayground(today=today, env={})
+        assert playground.today == datetime.date(2026, 10, 25) and playground.shop.today == playground.today
+        assert "今天是 2026-10-25。" in playground.memory.messages()[0].content
+    assert isinstance(AssistantPlayground(today=None, env={}).today, datetime.date)

@@ -26,3 +26,9 @@ def test_a_blank_query_is_answered_as_the_model_would_be():
     box.query.value = "   "
     box.search()
     assert "must contain at least one non-blank search term" in box.text()
+
+
+def test_a_chinese_query_reads_as_chinese_in_the_text():
+    box = SearchBox()
+    box.query.value = "退款 订单"
+    assert 'KeywordSearch {"terms": ["退款", "订单"]}' in box.text() and "\\u" not in box.text()

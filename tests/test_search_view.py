@@ -127,3 +127,13 @@ def test_every_strategy_gets_a_line_and_a_legend_entry_inside_the_chart():
     legend = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("s")]
     assert [t.text for t in legend] == [f"s{i}" for i in range(7)]
     assert all(float(t.get("x")) + 60 <= width and float(t.get("y")) <= height for t in legend)
+
+
+def test_text_shows_escaped_arguments_as_the_characters_the_html_shows():
+    """`{"terms": ["\\u9000\\u6b3e"]}` (how many gateways, and `json.dumps`, write 退款) was shown
+    escaped in the text, while the HTML showed 退款: the search box's text of a Chinese query read
+    as code points."""
+    outcome = SearchOutcome("KeywordSearch", '{"terms": ["\\u9000\\u6b3e", "\\ud83d\\ude80", "a\\u0000b"]}', [], 3)
+    assert render_search_text(outcome).splitlines()[0] == (
+        'KeywordSearch {"terms": ["退款", "🚀", "a\\u0000b"]} → searched 3 tools'
+    )

@@ -52,3 +52,52 @@ def test_a_refused_default_object_is_shown_without_its_memory_address():
     assert error.startswith("ToolDefinitionError: @tool") and "the default <C object> is not a valid str" in error
     assert not re.search(r"0x[0-9a-fA-F]+", error)
     assert inspect_code("raise ValueError(object())")["error"] == "ValueError: <object object>"
+
+
+def test_what_the_code_imports_is_not_taken_for_a_tool():
+    """`from typing import Optional` above a tool made the editor reflect `Optional` itself
+    ("@tool typing._SpecialForm.__call__, parameter '*args' ..."), and `from os.path import join`
+    made `join` a tool: every callable the code imported was taken for one it defined."""
+    code = (
+        "from typing import Optional, List\nfrom os.path import join\nfrom dataclasses import dataclass\n"
+        "from toolkit.tools.decorator import tool as make_tool\n"
+        '@tool("Find orders by customer name.")\n'
+        "def find_orders(name: Optional[str] = None) -> List[str]:\n    return []\n"
+    )
+    report = inspect_code(code)
+    assert report["error"] == "" and [t["function"]["name"] for t in report["tools"]] == ["find_orders"]
+    assert inspect_code("from os.path import join")["error"] == "define a function (with @tool) to see its schema"
+
+
+def test_what_the_code_defines_is_still_a_tool_however_it_is_made():
+    """A lambda, a partial and a callable object made here are still reflected (or refused with the
+    package's own message); an underscore name is a helper unless it is decorated with @tool."""
+    assert inspect_code("f = lambda x: x")["error"].startswith("ToolDefinitionError: @tool ?.<lambda>, parameter 'x'")
+    partial = "import functools\ndef g(a: int, b: int) -> int:\n    return a\nh = functools.partial(g, 1)"
+    assert inspect_code(partial)["error"].startswith("ToolDefinitionError: tools_from(functools.partial(?.g))")
+    helper = (
+        'def _clean(s: str) -> str:\n    return s.strip()\n@tool("Echo.")\ndef echo(s: str) -> str:\n    return s\n'
+    )
+    assert [t["function"]["name"] for t in inspect_code(helper)["tools"]] == ["echo"]
+    private = '@tool("Look up one order.")\ndef _lookup(order_id: str) -> str:\n    return ""\n'
+    assert [t["function"]["name"] for t in inspect_code(private)["tools"]] == ["_lookup"]
+
+
+def test_any_failure_of_the_code_is_one_line_in_the_editor():
+    """An exception whose str() raises, a BaseException of the learner's own and GeneratorExit
+    escaped the widget's callback as a traceback; a NUL byte said "on line None"."""
+    raises = "class E(Exception):\n    def __str__(self):\n        raise ValueError('no')\nraise E()"
+    assert inspect_code(raises)["error"] == "E"
+    assert inspect_code("class Stop(BaseException):\n    pass\nraise Stop('boom')")["error"] == "Stop: boom"
+    assert inspect_code("raise GeneratorExit")["error"] == "GeneratorExit"
+    assert inspect_code("x = 1\x00")["error"] == "SyntaxError: source code string cannot contain null bytes"
+    editor = ToolEditor()
+    editor.code.value = "raise GeneratorExit"
+    assert editor.text() == "GeneratorExit"
+
+
+def test_ctrl_c_still_interrupts():
+    import pytest
+
+    with pytest.raises(KeyboardInterrupt):
+        inspect_code("raise KeyboardInterrupt")

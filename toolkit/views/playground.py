@@ -11,8 +11,11 @@ does nothing). The conversation is kept in a `ChatMemory` across turns; Reset st
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
 A failed turn (mode C rejects tools, a gateway is down) is shown as one line in the status; it
-never raises into the notebook. The widget's stored output is the conversation and the trace
-as HTML, and as text.
+never raises into the notebook. The trace is then that turn's, up to the failure, and the question
+is back in the box for Send to ask again; a turn that got no reply at all leaves memory as it was
+(no unanswered question left in it: a gateway that wants user and assistant to take turns would
+refuse every later turn). The widget's stored output is the conversation and the trace as HTML,
+and as text.
 
 Leaves out: streaming the answer's text (week 4's StreamView shows that).
 """
@@ -25,7 +28,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.chat.messages import SystemMessage, UserMessage
+from toolkit.chat.messages import Message, SystemMessage, UserMessage
 from toolkit.chat.switch import connect
 from toolkit.course.assistant import TOOL_SPECS, shop_registry, system_prompt
 from toolkit.course.shop import load_shop
@@ -41,14 +44,17 @@ TOOL_NAMES = tuple(spec["function"]["name"] for spec in TOOL_SPECS)
 CHOICES = ("auto", "required", "none")
 TODAY = datetime.date(2026, 10, 25)
 """The demo data lives in October 2026."""
+AGAIN = "(your question is back in the box: Send asks again)"
 
 
 class AssistantPlayground(widgets.VBox):
     """Chat with the week-3 assistant; every control changes the next turn."""
 
-    def __init__(self, *, today: datetime.date = TODAY, env: dict[str, str] | None = None, **kwargs: Any) -> None:
-        self.today, self.env = today, env
-        self.shop = load_shop(today=today)
+    def __init__(
+        self, *, today: datetime.date | str | None = TODAY, env: dict[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        self.shop = load_shop(today=today)  # a date, a datetime's date, ISO text; None: the session's day
+        self.today, self.env = self.shop.today, env
         self.question = widgets.Text(placeholder="帮我查一下订单 SN202610200001 现在到哪了？", description="you")
         self.send = widgets.Button(description="Send", button_style="primary")
         self.reset_button = widgets.Button(description="Reset")
@@ -86,6 +92,7 @@ class AssistantPlayground(widgets.VBox):
             self._set_status("type a question first")
             return None
         self.question.value = ""
+        before = self.memory.messages()
         offered = [t for t in shop_registry(self.shop).tools() if t.name in self.tools.value]
         choice = self.tool_choice.value if offered else None  # no tools: no tool_choice either
         options = replace(COURSE, max_round_trips=self.max_rounds.value, tool_choice=choice)
@@ -96,10 +103,21 @@ class AssistantPlayground(widgets.VBox):
             self.error = ""
             self._set_status(f"{self.last.finish} after {len(self.last.rounds)} model request(s)")
         except (ToolkitError, OSError) as error:
-            self.error = f"{type(error).__name__}: {error}"
-            self._set_status(self.error, kind="error")
+            self._failed(error, text, before)
+            self._redraw()
+            return None
         self._redraw()
         return self.last
+
+    def _failed(self, error: Exception, text: str, before: list[Message]) -> None:
+        """The failed turn's trace so far becomes the last; with no reply, memory goes back to `before`."""
+        run = getattr(error, "loop_result", None)
+        self.last = run if isinstance(run, LoopResult) else None
+        if self.last is None or not self.last.rounds:
+            self.memory.set(before)
+        self.question.value = text
+        self.error = f"{type(error).__name__}: {error}"
+        self._set_status(f"{self.error} {AGAIN}", kind="error")
 
     def _drain(self, events: Any) -> LoopResult:
         while True:

@@ -4,7 +4,8 @@ Pure renderers (unit-tested, deterministic, stable under nbval):
 - `render_search_html(outcome)`: the arguments the model sent, how many tools could be found,
   the ranked matches with scores, the `found_tools` attribute and the text the model reads;
   an argument mistake as a red card with the error text;
-- `render_search_text(outcome)`: the same in a few lines;
+- `render_search_text(outcome)`: the same in a few lines (the arguments' `\\u` escapes of printable
+  characters written as the characters, as the HTML shows them: `toolkit.unicode.unescaped`);
 - `render_selection_chart_svg(rows)`: two panels over catalogue size — the share of queries
   whose right tool reaches the model, and the tokens of the tools block (log scale) — one line per way of
   offering tools (all in the prompt, keyword search, vector search). Hand-written SVG: fixed
@@ -28,6 +29,7 @@ from typing import Any
 
 from toolkit.search.catalog import EvalRow
 from toolkit.search.tool import SearchOutcome
+from toolkit.unicode import unescaped
 from toolkit.views.conversation import HtmlView
 from toolkit.views.html import (
     Html,
@@ -79,7 +81,7 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
 
 
 def render_search_text(outcome: SearchOutcome) -> str:
-    head = f"{outcome.strategy} {outcome.arguments} → searched {outcome.searched} tools"
+    head = f"{outcome.strategy} {unescaped(outcome.arguments)} → searched {outcome.searched} tools"
     if outcome.error:
         return f"{head}\nerror: {outcome.error}"
     lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]

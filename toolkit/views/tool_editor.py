@@ -4,7 +4,9 @@
 
 On every change of the text the code runs in a fresh namespace that already holds `tool`,
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
-every function it defines becomes a tool (`tools_from`). The view shows:
+every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
+without `@tool`. What it imports (`from typing import Optional`, `from os.path import join`)
+is not a tool: an object its own module holds is imported, not defined here. The view shows:
 
 - the `tools` entry the model receives (`spec.to_openai()`),
 - the lint warnings (`toolkit.tools.lint`),
@@ -12,8 +14,9 @@ every function it defines becomes a tool (`tools_from`). The view shows:
 
 and for a definition the package refuses, its own developer-facing message
 (`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
-widget (an `exit()` included: it is reported, not obeyed; Ctrl-C still interrupts). The code is
-the learner's own, run in their own kernel, as any cell is.
+widget (an `exit()` or any exception included: it is reported, not obeyed; Ctrl-C still
+interrupts). The code is the learner's own, run in their own kernel, as any cell is, but at every
+keystroke and with no time limit: code that acts (deletes a file, loops for ever) belongs in a cell.
 
 Leaves out: running the tool (call it in a cell), strict mode.
 """
@@ -21,6 +24,7 @@ Leaves out: running the tool (call it in a cell), strict mode.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import ipywidgets as widgets
@@ -63,14 +67,7 @@ def inspect_code(code: str) -> dict[str, Any]:
     given = set(namespace)
     try:
         exec(compile(code, "<your tool>", "exec"), namespace)
-        functions = [
-            namespace[k]
-            for k in namespace
-            if k not in given
-            and callable(namespace[k])
-            and not isinstance(namespace[k], type)
-            and not k.startswith("_")
-        ]
+        functions = [v for k, v in namespace.items() if k not in given and _defined_tool(k, v)]
         if not functions:
             return {
                 "tools": [],
@@ -82,8 +79,11 @@ def inspect_code(code: str) -> dict[str, Any]:
     except ToolDefinitionError as error:  # its text may show a default's repr: no address (determinism)
         return {"tools": [], "warnings": [], "error": without_addresses(f"ToolDefinitionError: {error}"), "text": ""}
     except SyntaxError as error:
-        return {"tools": [], "warnings": [], "error": f"SyntaxError on line {error.lineno}: {error.msg}", "text": ""}
-    except (Exception, SystemExit) as error:  # the learner's code raised (or called exit()) while being defined
+        where = f" on line {error.lineno}" if error.lineno else ""
+        return {"tools": [], "warnings": [], "error": f"SyntaxError{where}: {error.msg}", "text": ""}
+    except KeyboardInterrupt:  # Ctrl-C: the learner stops the kernel's work, not just this code
+        raise
+    except BaseException as error:  # the learner's code raised (or called exit()) while being defined
         return {"tools": [], "warnings": [], "error": _raised(error), "text": ""}
     return {
         "tools": [t.spec.to_openai() for t in tools],
@@ -93,14 +93,35 @@ def inspect_code(code: str) -> dict[str, Any]:
     }
 
 
+def _defined_tool(name: str, value: Any) -> bool:
+    """`value`, bound to `name` by the code, is a function (or callable object) it defined to be a tool."""
+    from toolkit.tools.decorator import tool_options
+
+    if not callable(value) or isinstance(value, type) or _imported(value):
+        return False
+    return not name.startswith("_") or tool_options(value) is not None
+
+
+def _imported(value: Any) -> bool:
+    """`value` is an object of another module (the module it names holds it): imported, not defined here."""
+    home = sys.modules.get(getattr(value, "__module__", None) or "")
+    return home is not None and any(v is value for v in getattr(home, "__dict__", {}).values())
+
+
 def _raised(error: BaseException) -> str:
-    """One line for an exception the learner's code raised; `exit()` is named as such (it would
-    end the widget's callback, or the kernel, instead of showing anything)."""
+    """One line for an exception the learner's code raised, whatever its `__str__` does (its class
+    name alone when that fails or says nothing); `exit()` is named as such (it would end the
+    widget's callback, or the kernel, instead of showing anything)."""
     if isinstance(error, SystemExit):
         return (
             f"SystemExit: the code called exit() or sys.exit({error.code!r}); a tool definition must not end the kernel"
         )
-    return without_addresses(f"{type(error).__name__}: {error}")
+    try:
+        message = str(error)
+    except Exception:  # an exception class of the learner's whose __str__ raises
+        message = ""
+    name = type(error).__name__
+    return without_addresses(f"{name}: {message}" if message else name)
 
 
 class ToolEditor(widgets.VBox):

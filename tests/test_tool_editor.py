@@ -101,3 +101,8 @@ def test_ctrl_c_still_interrupts():
 
     with pytest.raises(KeyboardInterrupt):
         inspect_code("raise KeyboardInterrupt")
+
+
+def test_the_code_box_sends_its_text_when_left_not_at_each_keystroke():
+    """A half-typed statement (`shutil.rmtree("tmp/` on the way to `"tmp/cache")`) must never run."""
+    assert ToolEditor().code.continuous_update is False

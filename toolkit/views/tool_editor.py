@@ -2,7 +2,7 @@
 
     ToolEditor()                     # or ToolEditor(code) to start from your own text
 
-On every change of the text the code runs in a fresh namespace that already holds `tool`,
+When the box loses focus (a click outside it) after a change, the code runs in a fresh namespace that already holds `tool`,
 `Param`, `MemoryId`, `InvocationContext`, `ReturnBehavior`, `Annotated`, `Literal` and `Field`;
 every function it defines becomes a tool (`tools_from`), but for helpers named `_like_this`
 without `@tool`. What it imports (`from typing import Optional`, `from os.path import join`)
@@ -15,8 +15,10 @@ is not a tool: an object its own module holds is imported, not defined here. The
 and for a definition the package refuses, its own developer-facing message
 (`ToolDefinitionError`), or the line of a syntax error. Nothing the code does can break the
 widget (an `exit()` or any exception included: it is reported, not obeyed; Ctrl-C still
-interrupts). The code is the learner's own, run in their own kernel, as any cell is, but at every
-keystroke and with no time limit: code that acts (deletes a file, loops for ever) belongs in a cell.
+interrupts). The code is the learner's own, run in their own kernel, as any cell is, with no time
+limit; it runs when the learner leaves the box, never at each keystroke (a half-typed
+`shutil.rmtree("tmp/cache")` would have removed `tmp/` on the way). Code that acts (deletes a
+file, loops for ever) still belongs in a cell.
 
 Leaves out: running the tool (call it in a cell), strict mode.
 """
@@ -125,10 +127,12 @@ def _raised(error: BaseException) -> str:
 
 
 class ToolEditor(widgets.VBox):
-    """A code box and what the model would see, updated on every change."""
+    """A code box and what the model would see, updated when the box loses focus after a change."""
 
     def __init__(self, code: str = START, **kwargs: Any) -> None:
-        self.code = widgets.Textarea(value=code, layout=widgets.Layout(width="100%", height="140px"))
+        self.code = widgets.Textarea(  # sent when the box loses focus: half-typed code never runs
+            value=code, continuous_update=False, layout=widgets.Layout(width="100%", height="140px")
+        )
         self.view = widgets.HTML()
         self.code.observe(lambda change: self.refresh(), names="value")
         super().__init__([self.code, self.view], **kwargs)

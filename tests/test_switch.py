@@ -74,3 +74,35 @@ def test_an_unknown_fake_mode_is_a_clear_error():
     assert str(info.value) == (
         "connect(): LLM_FAKE_MODE='Z' is not a mode of the embedded gateway; use one of A, B, C, D, E, or unset it for A"
     )
+
+
+@pytest.mark.parametrize(
+    "env, said",
+    [
+        (
+            "LLM_MODEL=m",
+            "takes a mapping of environment variables to their values, like os.environ or "
+            "{'LLM_BASE_URL': 'https://host/v1', ...}, and got str",
+        ),
+        (
+            {"LLM_API_KEY": b"sk-secret-value-1234"},
+            "LLM_API_KEY is bytes, not text; environment values are strings: "
+            "write it as one (the value is not shown: it may be a key)",
+        ),
+        (
+            {"LLM_FAKE_MODE": 3},
+            "LLM_FAKE_MODE is int, not text; environment values are strings: write it as one "
+            "(the value is not shown: it may be a key)",
+        ),
+    ],
+)
+def test_an_env_that_is_no_environment_is_named_where_it_is_given(env, said):
+    from toolkit.views.playground import AssistantPlayground
+
+    with pytest.raises(ConfigurationError) as raised:
+        connect(env=env)
+    assert str(raised.value) == f"connect(env=...): {said}"
+    with pytest.raises(ConfigurationError) as raised:  # at construction, not at the first Send
+        AssistantPlayground(env=env)
+    assert str(raised.value) == f"AssistantPlayground(env=...): {said}"
+    assert "secret" not in str(raised.value)

@@ -46,7 +46,7 @@ def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **
     `client_options` (timeout, retry, sleep) are passed to `ChatClient` either way.
     """
     check_client_options("connect", client_options)
-    env = os.environ if env is None else env
+    env = os.environ if env is None else check_env("connect", env)
     if env.get(REPLAY_VAR, "").strip():
         return replay_client(env[REPLAY_VAR].strip(), **client_options)
     record = env.get(RECORD_VAR, "").strip()
@@ -71,6 +71,25 @@ def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **
             "embedded fake gateway."
         )
     return fake_client(mode=mode or fake_mode(env), record=record or None, **client_options)
+
+
+def check_env(where: str, env: object) -> Mapping[str, str]:
+    """`env` if it can stand for the environment: a mapping whose values for the variables read
+    here are strings (`os.environ`, or a dict of them); else a `ConfigurationError` naming `where`
+    (it was an `AttributeError` from inside, at the first request)."""
+    if not isinstance(env, Mapping):
+        raise ConfigurationError(
+            f"{where}(env=...): takes a mapping of environment variables to their values, like os.environ or "
+            f"{{'LLM_BASE_URL': 'https://host/v1', ...}}, and got {type(env).__name__}"
+        )
+    for name in (*ENV_VARS, REPLAY_VAR, RECORD_VAR, FAKE_MODE_VAR):
+        value = env.get(name)
+        if value is not None and not isinstance(value, str):
+            raise ConfigurationError(
+                f"{where}(env=...): {name} is {type(value).__name__}, not text; environment values are strings: "
+                f"write it as one (the value is not shown: it may be a key)"
+            )
+    return env
 
 
 CLIENT_OPTIONS = ("timeout", "retry", "sleep")

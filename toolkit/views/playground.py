@@ -29,7 +29,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.chat.messages import Message, SystemMessage, UserMessage
-from toolkit.chat.switch import connect
+from toolkit.chat.switch import check_env, connect
 from toolkit.course.assistant import TOOL_SPECS, shop_registry, system_prompt
 from toolkit.course.shop import load_shop
 from toolkit.errors import ToolkitError
@@ -54,7 +54,7 @@ class AssistantPlayground(widgets.VBox):
         self, *, today: datetime.date | str | None = TODAY, env: dict[str, str] | None = None, **kwargs: Any
     ) -> None:
         self.shop = load_shop(today=today)  # a date, a datetime's date, ISO text; None: the session's day
-        self.today, self.env = self.shop.today, env
+        self.today, self.env = self.shop.today, None if env is None else check_env("AssistantPlayground", env)
         self.question = widgets.Text(placeholder="帮我查一下订单 SN202610200001 现在到哪了？", description="you")
         self.send = widgets.Button(description="Send", button_style="primary")
         self.reset_button = widgets.Button(description="Reset")

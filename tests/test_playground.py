@@ -122,3 +122,19 @@ def test_today_is_read_as_load_shop_reads_it():
         assert playground.today == datetime.date(2026, 10, 25) and playground.shop.today == playground.today
         assert "今天是 2026-10-25。" in playground.memory.messages()[0].content
     assert isinstance(AssistantPlayground(today=None, env={}).today, datetime.date)
+
+
+def test_a_question_that_is_no_text_names_the_method():
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    playground = AssistantPlayground()
+    before = playground.memory.messages()
+    with pytest.raises(ConfigurationError) as raised:
+        playground.ask(123)
+    assert str(raised.value) == (
+        "AssistantPlayground.ask(text): takes the question as text, and got int; "
+        "e.g. playground.ask('帮我查一下订单 SN202610200001 现在到哪了？')"
+    )
+    assert playground.memory.messages() == before  # nothing asked, nothing stored

@@ -77,3 +77,19 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     assert stepper.text() == text and stepper.position.value == text
     assert stepper.previous.disabled and stepper.next.disabled
     assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"
+
+
+def test_a_step_number_that_is_no_whole_number_names_the_method():
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    _, result = place_order()
+    stepper = LoopStepper(result)
+    for wrong, kind in (("3", "str"), (2.0, "float"), (True, "bool")):
+        with pytest.raises(ConfigurationError) as raised:
+            stepper.go(wrong)
+        assert str(raised.value) == (
+            f"LoopStepper.go(index): takes a step's number, counted from 0, and got {kind}; e.g. stepper.go(2)"
+        )
+    assert stepper.index == 0  # nothing moved

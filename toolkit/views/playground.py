@@ -32,7 +32,7 @@ from toolkit.chat.messages import Message, SystemMessage, UserMessage
 from toolkit.chat.switch import check_env, connect
 from toolkit.course.assistant import TOOL_SPECS, shop_registry, system_prompt
 from toolkit.course.shop import load_shop
-from toolkit.errors import ToolkitError
+from toolkit.errors import ConfigurationError, ToolkitError
 from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
 from toolkit.memory.windows import ChatMemory
@@ -87,6 +87,11 @@ class AssistantPlayground(widgets.VBox):
 
     def ask(self, text: str) -> LoopResult | None:
         """One turn through the loop with the current controls (what Send does)."""
+        if text is not None and not isinstance(text, str):
+            raise ConfigurationError(
+                f"AssistantPlayground.ask(text): takes the question as text, and got {type(text).__name__}; "
+                "e.g. playground.ask('帮我查一下订单 SN202610200001 现在到哪了？')"
+            )
         text = (text or "").strip()
         if not text:
             self._set_status("type a question first")

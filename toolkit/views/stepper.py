@@ -24,6 +24,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult
 from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
@@ -140,6 +141,12 @@ class LoopStepper(widgets.VBox):
         return self.steps[self.index]
 
     def go(self, index: int) -> None:
+        """Show step `index` (counted from 0; one past either end shows that end)."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ConfigurationError(
+                f"LoopStepper.go(index): takes a step's number, counted from 0, and got {type(index).__name__}; "
+                "e.g. stepper.go(2)"
+            )
         self.index = max(0, min(index, len(self.steps) - 1))
         self.previous.disabled, self.next.disabled = self.index == 0, self.index >= len(self.steps) - 1
         self.position.value = f"step {self.index + 1} of {len(self.steps)}" if self.steps else NO_STEPS

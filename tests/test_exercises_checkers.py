@@ -60,6 +60,18 @@ def test_a_compensation_that_does_nothing_names_the_bookings_left():
     )
 
 
+def test_a_compensation_that_removes_every_equal_booking_fails():
+    def every_equal(guest, nights):  # Carol's earlier stay of the same nights goes with the trip's
+        BOOKINGS[:] = [b for b in BOOKINGS if b != (guest, nights)]
+
+    result = check("w7.compensation", compensation_of(every_equal))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "after the rollback carol's earlier booking of 4 nights is gone too: an undone call removes its own booking "
+        "— one, not every equal one",
+    )
+
+
 # --- w3.normalize: the reference solution is the package's rule ---------------------------------
 
 

@@ -227,6 +227,19 @@ def test_a_function_that_empties_its_inputs_cannot_change_the_expected_answer():
     assert check("w8.score", score).status == "failed"
 
 
+def test_a_usage_returned_as_a_dict_is_told_to_be_a_token_usage():
+    def usage_from_body(body):
+        usage = body.get("usage") or {}
+        return {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")}
+
+    result = check("w1.usage_build", usage_from_body)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for {} you returned {'input_tokens': None, 'output_tokens': None}, not a TokenUsage: return "
+        "TokenUsage(input_tokens=..., output_tokens=...)",
+    )
+
+
 def test_a_function_returning_nan_does_not_pass_a_numeric_check():
     result = check("w2.backoff", lambda attempt, retry_after: float("nan"))
     assert result.status == "failed"

@@ -169,6 +169,8 @@ def _there(walked: list[str], value: Any) -> str:
     'not send is None ("not reported"), never 0.',
 )
 def check_usage_build(fn: Any) -> Verdict:
+    from toolkit.chat.messages import TokenUsage
+
     from_openai = reference("toolkit.chat.messages", "TokenUsage", "from_openai")
     rng = random.Random(1)
     bodies: list[dict[str, Any]] = [{}, {"usage": None}, {"usage": {}}, {"usage": {"prompt_tokens": 7}}]
@@ -179,6 +181,11 @@ def check_usage_build(fn: Any) -> Verdict:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
             got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+        if not isinstance(got, TokenUsage):
+            return wrong(
+                f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "
+                "TokenUsage(input_tokens=..., output_tokens=...)"
+            )
         if got != want:
             if not body.get("usage"):
                 return wrong(

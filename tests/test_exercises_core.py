@@ -268,3 +268,26 @@ def test_a_learner_who_empties_the_imported_reference_data_cannot_pass_with_an_e
         week01.WIRE[:], week10.PATHS[:] = wire, paths
     for constant in (week01.QUESTIONS, week03.ORDER_ID_INPUTS, week03.NO_CALL_CHOICES):
         assert isinstance(constant, tuple)
+
+
+def test_keyword_score_feedback_on_whole_words_names_that_mistake_not_another():
+    import re
+
+    def whole_words(name, description, terms):
+        words, said = re.findall(r"[a-z0-9]+", name.lower()), re.findall(r"[a-z0-9]+", description.lower())
+        return sum(2 * (t in words) + (t in said) for t in terms)
+
+    def split_words(name, description, terms):  # the first miss gives what "a name hit worth 1" gives too
+        return sum(2 * (t in name.lower().split("_")) + (t in description.lower().split()) for t in terms)
+
+    result = check("w8.score", whole_words)
+    assert result.status == "failed"
+    assert result.feedback.endswith(
+        "a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')"
+    )
+    result = check("w8.score", split_words)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) gave 2, "
+        "LangChain4j's rule gives 3",
+    )

@@ -60,6 +60,18 @@ def test_a_compensation_that_does_nothing_names_the_bookings_left():
     )
 
 
+def test_a_compensation_that_removes_every_equal_booking_fails():
+    def every_equal(guest, nights):  # Carol's earlier stay of the same nights goes with the trip's
+        BOOKINGS[:] = [b for b in BOOKINGS if b != (guest, nights)]
+
+    result = check("w7.compensation", compensation_of(every_equal))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "after the rollback carol's earlier booking of 4 nights is gone too: an undone call removes its own booking "
+        "— one, not every equal one",
+    )
+
+
 # --- w3.normalize: the reference solution is the package's rule ---------------------------------
 
 
@@ -286,3 +298,55 @@ def test_show_describes_values_whose_repr_holds_an_address():
         show([Thing()])
         == "[<test_exercises_checkers.test_show_describes_values_whose_repr_holds_an_address.<locals>.Thing>]"
     )
+
+
+# --- w9.chain: the provider is called as the loop calls it ------------------------------------------
+
+
+def test_an_expose_returning_a_provider_class_of_the_learners_own_passes():
+    from toolkit.mcp.provider import filter_tools, rename_tools
+
+    class OrderLookupOnly:  # a provider as the loop takes it: provide(request)
+        def __init__(self, provider):
+            self.inner = rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "order_lookup"})
+
+        def provide(self, request):
+            return self.inner.provide(request)
+
+    result = check("w9.chain", OrderLookupOnly)
+    assert (result.status, result.feedback) == (
+        "passed",
+        "one tool, the new name, and the server still runs query_order.",
+    )
+
+
+def test_an_expose_whose_provider_cannot_take_the_request_is_told_how_the_loop_calls_it():
+    class NoRequest:
+        def __init__(self, provider):
+            self.provider = provider
+
+        def provide(self):
+            return []
+
+    result = check("w9.chain", NoRequest)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "providers=[NoRequest object]: its provide() cannot take the request: the loop calls "
+        "provider.provide(request) (a ProviderRequest: the messages so far). Fix: give it the parameter: "
+        "def provide(self, request): ...",
+    )
+
+
+def test_an_expose_whose_provider_returns_a_dict_is_told_to_return_a_list():
+    from toolkit.mcp.provider import filter_tools, rename_tools
+
+    class ByName:
+        def __init__(self, provider):
+            self.inner = rename_tools(filter_tools(provider, {"query_order"}), {"query_order": "order_lookup"})
+
+        def provide(self, request):
+            return {t.name: t for t in self.inner.provide(request)}
+
+    result = check("w9.chain", ByName)
+    assert result.status == "failed"
+    assert result.feedback.startswith("ByName.provide() returned a dict; it must return a list of Tool objects")

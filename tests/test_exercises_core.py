@@ -27,9 +27,10 @@ def test_failed_try_gives_specific_feedback_and_the_hint():
 
 
 def test_truth_table_feedback_names_the_broken_rule():
-    from toolkit.loop.returns import should_return_immediately
+    def ignores_errors(b, err):  # the rule without its first line: an error changes nothing
+        return b[-1].name == "IMMEDIATE_IF_LAST" or all(x.name != "TO_LLM" for x in b)
 
-    ignores_errors = check("w6.truth_table", lambda b, err: should_return_immediately(b, False))
+    ignores_errors = check("w6.truth_table", ignores_errors)
     assert "a failed call's error must reach the model" in ignores_errors.feedback
     first_not_last = check("w6.truth_table", lambda b, err: not err and b[0].name == "IMMEDIATE_IF_LAST")
     assert not first_not_last.passed
@@ -226,6 +227,19 @@ def test_a_function_that_empties_its_inputs_cannot_change_the_expected_answer():
     assert check("w8.score", score).status == "failed"
 
 
+def test_a_usage_returned_as_a_dict_is_told_to_be_a_token_usage():
+    def usage_from_body(body):
+        usage = body.get("usage") or {}
+        return {"input_tokens": usage.get("prompt_tokens"), "output_tokens": usage.get("completion_tokens")}
+
+    result = check("w1.usage_build", usage_from_body)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for {} you returned {'input_tokens': None, 'output_tokens': None}, not a TokenUsage: return "
+        "TokenUsage(input_tokens=..., output_tokens=...)",
+    )
+
+
 def test_a_function_returning_nan_does_not_pass_a_numeric_check():
     result = check("w2.backoff", lambda attempt, retry_after: float("nan"))
     assert result.status == "failed"
@@ -254,3 +268,26 @@ def test_a_learner_who_empties_the_imported_reference_data_cannot_pass_with_an_e
         week01.WIRE[:], week10.PATHS[:] = wire, paths
     for constant in (week01.QUESTIONS, week03.ORDER_ID_INPUTS, week03.NO_CALL_CHOICES):
         assert isinstance(constant, tuple)
+
+
+def test_keyword_score_feedback_on_whole_words_names_that_mistake_not_another():
+    import re
+
+    def whole_words(name, description, terms):
+        words, said = re.findall(r"[a-z0-9]+", name.lower()), re.findall(r"[a-z0-9]+", description.lower())
+        return sum(2 * (t in words) + (t in said) for t in terms)
+
+    def split_words(name, description, terms):  # the first miss gives what "a name hit worth 1" gives too
+        return sum(2 * (t in name.lower().split("_")) + (t in description.lower().split()) for t in terms)
+
+    result = check("w8.score", whole_words)
+    assert result.status == "failed"
+    assert result.feedback.endswith(
+        "a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')"
+    )
+    result = check("w8.score", split_words)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) gave 2, "
+        "LangChain4j's rule gives 3",
+    )

@@ -240,13 +240,13 @@ def test_check_with_its_arguments_the_other_way_round_says_so(args, text):
 
 
 def test_a_normalize_that_returns_the_one_id_it_was_shown_fails_on_ids_it_was_not():
-    from toolkit.course.validation import Rejected, normalize_order_id
+    from toolkit.exercises import get
+
+    solution: dict = {}  # the learner's own rule (the reference cell's), not the package's function
+    exec(get("w3.normalize").solution.replace('check("w3.normalize", normalize)', ""), solution)
 
     def accepts(raw):
-        try:
-            return normalize_order_id(raw) is not None
-        except Rejected:
-            return False
+        return solution["normalize"](raw) is not None
 
     result = check("w3.normalize", lambda raw: "SN202610200001" if accepts(raw) else None)
     assert (result.status, result.feedback) == (

@@ -35,6 +35,10 @@ prediction with what the package really does — never the text of the code.
 - numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
   returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
   `np.True_` is True, an array is a list, a Series the dict of its labels;
+- a build exercise's function that hands the work to the package's own implementation (the very
+  function the check compares with, reached by any path: an import, a method, a class that runs
+  it) is a failed try saying so (`own_work`): the exercise is to write the rule, and comparing the
+  package with itself proves nothing;
 - a build exercise's reference that code outside the package replaced in this kernel (a learner
   "installing" their `returns_now` as `toolkit.loop.returns.should_return_immediately`) is not
   compared with: the check says so, as the learner's code would only be compared with itself;
@@ -108,6 +112,10 @@ class AsyncAnswer(Exception):
 
 class Replaced(Exception):
     """A checker's reference is no longer the package's own: code in the kernel replaced it."""
+
+
+class Borrowed(Exception):
+    """The learner's function of a build exercise ran the package's own implementation of it."""
 
 
 class NotAFunction(Exception):
@@ -328,6 +336,51 @@ def reference(module: str, *path: str) -> Any:
     return value
 
 
+@contextmanager
+def own_work(implementation: Any, about: str = "") -> Iterator[None]:
+    """The learner's code run inside must not run `implementation` — the package's function (or
+    method) the check compares with, or a module: any function of it — else `Borrowed` at the end,
+    whatever the learner's code did with it (an exception it raised there, caught by the learner's
+    own `except`, is seen too). `about` says what that is, after its name.
+
+    Watched with a profile function (`sys.setprofile`) in the checking thread, and only where none is set
+    (a profiler or a debugger keeps its own, and the check then does not watch). A thread the
+    learner's code starts is not watched: the watch finds a learner who reuses the package's
+    function, not one set on hiding it."""
+    import sys
+    import types
+
+    if isinstance(implementation, types.ModuleType):
+        codes: frozenset[Any] = frozenset()
+        files = frozenset({str(getattr(implementation, "__file__", None))})
+        name = implementation.__name__
+    else:
+        function = getattr(implementation, "__func__", implementation)
+        codes, files = frozenset({function.__code__}), frozenset()
+        name = function.__qualname__
+    usable = sys.getprofile() is None
+    ran: list[bool] = []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and (frame.f_code in codes or frame.f_code.co_filename in files):
+            ran.append(True)
+            sys.setprofile(None)  # seen once is enough: the rest runs at full speed
+
+    if usable:
+        sys.setprofile(watch)
+    try:
+        yield
+    finally:
+        if usable:
+            sys.setprofile(None)
+    if ran:
+        label = f"{name} ({about})" if about else name
+        raise Borrowed(
+            f"your code ran the package's own {label}, which this check compares with: build it yourself "
+            "(write the rule in your function), then the check compares yours with it"
+        )
+
+
 def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; whatever it raises (but Ctrl-C) becomes a `LearnerError`."""
     if not callable(fn):  # the answer is the wrong kind of thing: say so as any check does, not as a crash
@@ -399,7 +452,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except (Untrusted, Replaced, AsyncAnswer, NotAFunction) as error:
+    except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
 
 WIRE = [
@@ -169,6 +169,8 @@ def _there(walked: list[str], value: Any) -> str:
     'not send is None ("not reported"), never 0.',
 )
 def check_usage_build(fn: Any) -> Verdict:
+    from toolkit.chat.messages import TokenUsage
+
     from_openai = reference("toolkit.chat.messages", "TokenUsage", "from_openai")
     rng = random.Random(1)
     bodies: list[dict[str, Any]] = [{}, {"usage": None}, {"usage": {}}, {"usage": {"prompt_tokens": 7}}]
@@ -177,7 +179,13 @@ def check_usage_build(fn: Any) -> Verdict:
         bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}})
     for body in bodies:
         want = from_openai(body.get("usage"))
-        got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+        with own_work(from_openai):
+            got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+        if not isinstance(got, TokenUsage):
+            return wrong(
+                f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "
+                "TokenUsage(input_tokens=..., output_tokens=...)"
+            )
         if got != want:
             if not body.get("usage"):
                 return wrong(

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, reference, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
 
 
@@ -56,11 +56,13 @@ from toolkit.exercises.values import is_number, show
 def check_backoff(fn: Any) -> Verdict:
     from toolkit.chat.client import RetryPolicy
 
-    reference("toolkit.chat.client", "RetryPolicy", "wait")
+    rule = reference("toolkit.chat.client", "RetryPolicy", "wait")
     policy = RetryPolicy()
     cases = [(n, r) for n in range(1, 10) for r in (None, 0.0, 0.2, 1.0, 3.0, 7.5, 29.0, 45.0, 120.0)]
     for n, r in cases:
-        got, want = attempt(fn, n, r), policy.wait(n, r)
+        want = policy.wait(n, r)
+        with own_work(rule):
+            got = attempt(fn, n, r)
         if not is_number(got):
             return wrong(f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float)")
         got = float(got)  # a Decimal or a Fraction as well

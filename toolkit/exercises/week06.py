@@ -10,7 +10,7 @@ from typing import Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, items_of, reference, right, wrong
+from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
 from toolkit.exercises.values import show
 
 QUESTION = "订单 SN202610200001 能退吗？"
@@ -116,7 +116,9 @@ def check_truth_table(fn: Any) -> Verdict:
 
     rows = [(combo, err) for err in (False, True) for n in range(1, 4) for combo in product(list(RB), repeat=n)]
     for combo, err in rows:
-        got, want = attempt(fn, list(combo), err), should_return_immediately(combo, err)
+        want = should_return_immediately(combo, err)
+        with own_work(should_return_immediately):
+            got = attempt(fn, list(combo), err)
         if bool(got) != want:
             names = "[" + ", ".join(b.name for b in combo) + "]"
             tip = ""
@@ -217,6 +219,8 @@ def random_conversation(rng: random.Random) -> list[Any]:
     "reply on) always stay, even when that is more than n.",
 )
 def check_window(fn: Any) -> Verdict:
+    import sys
+
     from toolkit.memory.windows import MessageWindow
 
     evict = reference("toolkit.memory.windows", "evict")
@@ -226,11 +230,13 @@ def check_window(fn: Any) -> Verdict:
     for _ in range(200):
         messages = random_conversation(rng)
         n = rng.randint(4, max(4, len(messages) + 1))  # MessageWindow needs room for one round
-        got, want = attempt(fn, list(messages), n), evict(messages, MessageWindow(n))
-        try:
-            got = items_of(got, len(messages))  # a generator that never ends is cut after one too many
-        except TypeError:
-            return wrong(f"keep() returned {show(got)}; return the list of messages it keeps")
+        want = evict(messages, MessageWindow(n))
+        with own_work(sys.modules[evict.__module__], "the memory's eviction"):
+            got = attempt(fn, list(messages), n)
+            try:
+                got = items_of(got, len(messages))  # a generator that never ends is cut after one too many
+            except TypeError:
+                return wrong(f"keep() returned {show(got)}; return the list of messages it keeps")
         if len(got) > len(messages):
             return wrong(f"for n={n} your window keeps more messages than the conversation has ({len(messages)})")
         if odd := [m for m in got if not isinstance(m, _message_classes())]:

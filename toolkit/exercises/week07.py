@@ -1,9 +1,9 @@
 """Week 7 exercises: rollback order, writing a compensation, what the model reads, when it runs.
 
 A compensation is checked on a trip that books twice (Alice, who already has another stay, and
-Carol), then registers a walk-in that has no compensation, then fails: each booking of the trip
-must go and nothing else — so a compensation that removes a fixed booking, the last one, or the
-guest's first one fails.
+Carol, who already has a stay of the same nights), then registers a walk-in that has no
+compensation, then fails: each booking of the trip must go and nothing else — so a compensation
+that removes a fixed booking, the last one, the guest's first one or every equal one fails.
 
 Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
@@ -152,8 +152,9 @@ def check_compensation(answer: Any) -> Verdict:
     return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
 
 
-EARLIER_BOOKINGS = [("alice", 3), ("someone else", 3)]
-"""In BOOKINGS before the trip: Alice's earlier stay (same guest, other nights) and another guest's."""
+EARLIER_BOOKINGS = [("alice", 3), ("someone else", 3), ("carol", 4)]
+"""In BOOKINGS before the trip: Alice's earlier stay (same guest, other nights), another guest's, and
+Carol's earlier stay of the very nights the trip books again (an equal booking: one of the two goes)."""
 TRIP_BOOKED = [
     ("book_hotel", {"guest": "alice", "nights": 2}),
     ("book_hotel", {"guest": "carol", "nights": 4}),
@@ -200,6 +201,14 @@ def _bookings_problem(expected: list[tuple[str, int]]) -> Verdict | None:
     from collections import Counter
 
     left, wanted = Counter(BOOKINGS), Counter(expected)
+    booked: Counter[Any] = Counter(
+        (arguments["guest"], arguments["nights"]) for name, arguments in TRIP_BOOKED if name == "book_hotel"
+    )
+    if again := sorted((wanted - left) & booked):  # an equal booking of the trip's went with it
+        return wrong(
+            f"after the rollback {_stays(again, 'earlier ')} {_is(again)} gone too: an undone call removes its own "
+            "booking — one, not every equal one"
+        )
     if lost := sorted(wanted - left):
         return wrong(
             f"after the rollback {_stays(lost)} {_is(lost)} gone, but no undone call booked {_it(lost)}: undo only this call's "
@@ -221,8 +230,10 @@ def _it(bookings: list[Any]) -> str:
     return "it" if len(bookings) == 1 else "them"
 
 
-def _stays(bookings: list[tuple[str, int]]) -> str:
-    return " and ".join(f"{guest}'s booking of {nights} night{'s' * (nights != 1)}" for guest, nights in bookings)
+def _stays(bookings: list[tuple[str, int]], which: str = "") -> str:
+    return " and ".join(
+        f"{guest}'s {which}booking of {nights} night{'s' * (nights != 1)}" for guest, nights in bookings
+    )
 
 
 @answer_exercise(

@@ -84,6 +84,8 @@ def check_rename(answer: Any) -> Verdict:
 )
 def check_chain(fn: Any) -> Verdict:
     from toolkit.chat.messages import ToolCall
+    from toolkit.errors import ConfigurationError, ToolDefinitionError
+    from toolkit.loop.sources import ProviderRequest, check_provider, provided
 
     shop = shop_provider()
     try:
@@ -93,7 +95,11 @@ def check_chain(fn: Any) -> Verdict:
                 f"expose() returned {show(exposed)}, not a tool provider; return the provider that "
                 "filter_tools / rename_tools give"
             )
-        tools = exposed.provide()
+        try:  # as the loop asks a provider: provide(request), its tools checked
+            check_provider(exposed)
+            tools = provided(exposed, ProviderRequest(()))
+        except (ToolDefinitionError, ConfigurationError) as error:
+            return wrong(str(error))
         names = [t.name for t in tools]
         if names != ["order_lookup"]:
             return wrong(f"the model sees {names}")

@@ -76,3 +76,28 @@ def test_both_tool_exercises_say_the_same_when_an_answer_declares_two_tools():
 
     for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
         assert check(exercise_id, Desk()).feedback == "answer with one function, not 2 tools"
+
+
+def test_a_fixed_tool_that_no_longer_takes_the_order_id_as_text_fails():
+    """Renaming and describing `arg0` is the fix; making it an int (or a list) passed the lint but
+    refuses every order id such as SN202610200001."""
+    from typing import Annotated
+
+    from toolkit import Param, tool
+
+    @tool("Look up one order by its id and return its status, items and total.")
+    def query_order(order_id: Annotated[int, Param("Order id, e.g. SN202610200001")]) -> str:
+        return f"order {order_id}: shipped"
+
+    result = check("w5.fix_arg0", query_order)
+    assert result.status == "failed"
+    assert result.feedback == (
+        "the parameter order_id now takes integer, but the tool takes an order id such as SN202610200001: "
+        "keep it a str, and say what it holds"
+    )
+
+    @tool("Look up one order by its id and return its status, items and total.")
+    def query_order_text(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
+        return f"order {order_id}: shipped"
+
+    assert check("w5.fix_arg0", query_order_text).feedback.startswith("the model now reads query_order_text(order_id)")

@@ -191,7 +191,14 @@ def check_fix_arg0(answer: Any) -> Verdict:
     warnings = lint_tools([spec])
     if warnings:
         return wrong("lint: " + "; ".join(w.message for w in warnings))
-    return right(f"the model now reads {spec.name}({next(iter(props))}): {spec.description}")
+    name, schema = next(iter(props.items()))
+    if schema.get("type") != "string":  # the fix is to say what the tool takes, not to change it
+        shown = schema.get("type") or json.dumps(schema, ensure_ascii=False, sort_keys=True)[:80]
+        return wrong(
+            f"the parameter {name} now takes {shown}, but the tool takes an order id such as SN202610200001: "
+            "keep it a str, and say what it holds"
+        )
+    return right(f"the model now reads {spec.name}({name}): {spec.description}")
 
 
 def _target_tool() -> Any:

@@ -362,3 +362,17 @@ def test_a_function_that_changes_the_working_directory_leaves_the_kernel_where_i
     assert os.getcwd() == str(tmp_path)
     assert check("w6.truth_table", lambda behaviors, any_error: os.chdir("/")).status == "failed"
     assert os.getcwd() == str(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (
+            lambda root: (root / "gift-wrapping").mkdir() or (root / "gift-wrapping" / "skill.md").write_text("x"),
+            "; your function made gift-wrapping/skill.md (a skill is <folder>/<name>/SKILL.md, in capitals)",
+        ),
+        (lambda root: None, "; your function made no file in the folder it was given"),
+    ],
+)
+def test_a_skill_folder_that_loads_nothing_shows_what_the_function_made(make, said):
+    assert check("w10.skill_folder", make).feedback == "no skill 'gift-wrapping' was loaded; found []" + said

@@ -73,7 +73,7 @@ def check_skill_folder(fn: Any) -> Verdict:
                 f"; {folder!r} was left out: {_without(root, reason)}"
                 for folder, reason in sorted(skills.rejected.items())
             )
-            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why}")
+            return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why or _made(root)}")
         skill = skills.get("gift-wrapping")
         if not skill.description.strip() or not skill.body.strip():
             return wrong("the skill needs a description (level 0) and instructions in its body (level 1)")
@@ -82,6 +82,16 @@ def check_skill_folder(fn: Any) -> Verdict:
         return right(f"level 0 shows: gift-wrapping — {skill.description}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _made(root: Path) -> str:
+    """What the learner's function made in `root` (at most 8 paths, relative, sorted), so a
+    misnamed `skill.md` or a folder one level too deep shows; "" when it made nothing."""
+    made = sorted(path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file())
+    if not made:
+        return "; your function made no file in the folder it was given"
+    shown = ", ".join(made[:8]) + (f" and {len(made) - 8} more" if len(made) > 8 else "")
+    return f"; your function made {shown} (a skill is <folder>/<name>/SKILL.md, in capitals)"
 
 
 def _without(root: Path, text: str) -> str:

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     """`--base-url --api-key --model` (default: the LLM_* variables) and `--fake-mode`."""
     parser.add_argument("--base-url", help="default: $LLM_BASE_URL")
-    parser.add_argument("--api-key", help="default: $LLM_API_KEY")
+    parser.add_argument(
+        "--api-key", help="default: $LLM_API_KEY (prefer it: a key given here shows in `ps` and the shell's history)"
+    )
     parser.add_argument("--model", help="default: $LLM_MODEL")
     parser.add_argument(
         "--fake-mode",

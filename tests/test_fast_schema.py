@@ -27,6 +27,7 @@ import random
 import re
 import sys
 import typing
+import warnings
 from inspect import Parameter
 
 import jsonschema
@@ -448,7 +449,10 @@ BODY_LINES = [
 
 def _reference_docs(block: list[str]) -> dict[str, str]:
     """pydantic's reader over a class block (what `extract_docstrings_from_cls` does)."""
-    stmt = ast.parse(_dedent_source_lines(block)).body[0]
+    with warnings.catch_warnings():  # a random block may hold "\d" outside a raw string, as the package's reader allows
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        stmt = ast.parse(_dedent_source_lines(block)).body[0]
     if isinstance(stmt, ast.FunctionDef) and stmt.name == "dedent_workaround":
         stmt = stmt.body[0]
     visitor = DocstringVisitor()

@@ -324,7 +324,8 @@ def _system_text(where: str, fn: Any) -> str | None:
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) not found in data/prompts/ "
-            f"(available: {available}); fix the name or add the file"
+            f"(available: {available}); fix the name, or pass your own prompt's text: "
+            '@system_message(Path("prompt.txt").read_text(encoding="utf-8"))'
         )
     return path.read_text(encoding="utf-8")
 

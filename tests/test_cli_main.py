@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -271,3 +272,31 @@ def test_a_subcommands_help_does_not_import_the_notebook_machinery(command):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+NOT_UTF8 = {
+    "C locale, UTF-8 mode off": {"LC_ALL": "C", "PYTHONUTF8": "0"},
+    "a latin-1 stream (a cp1252 console's redirect, say)": {"PYTHONIOENCODING": "latin-1"},
+}
+
+
+def _in(env_change: dict[str, str], *argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIOENCODING", "PYTHONUTF8", "LLM_"))}
+    env.update(env_change)
+    return subprocess.run([sys.executable, "-m", "toolkit", *argv], capture_output=True, env=env, timeout=120, cwd=cwd)
+
+
+@pytest.mark.parametrize("env_change", NOT_UTF8.values(), ids=NOT_UTF8)
+@pytest.mark.parametrize(
+    ("argv", "last_line"),
+    [(["drill"], b"32 passed, 0 failed"), (["exercises"], b"50 exercises")],
+    ids=["drill", "exercises"],
+)
+def test_a_terminal_that_cannot_show_chinese_gets_the_whole_output_escaped(env_change, argv, last_line):
+    """Before: in a locale whose encoding has no Chinese (`LC_ALL=C` with `PYTHONUTF8=0`, a latin-1
+    stream), every command printing Chinese stopped half way with exit 2 and
+    `error: UnicodeEncodeError: 'ascii' codec can't encode characters ...`."""
+    done = _in(env_change, *argv)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.rstrip().splitlines()[-1] == last_line
+    assert b"\\u" in done.stdout  # what the terminal cannot show is escaped, not lost

@@ -96,7 +96,10 @@ def test_missing_prompt_file_lists_what_exists():
 
     message = error_of(A)
     assert message.startswith("A.chat: @system_message(file='nope.txt') not found in data/prompts/ (available: ")
-    assert "ecom_support.txt" in message and message.endswith("; fix the name or add the file")
+    assert "ecom_support.txt" in message and message.endswith(
+        "; fix the name, or pass your own prompt's text: "
+        '@system_message(Path("prompt.txt").read_text(encoding="utf-8"))'
+    )  # before: "or add the file", into the installed package's own data folder (site-packages)
 
 
 def test_a_token_stream_method_is_planned_as_a_stream():

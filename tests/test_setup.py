@@ -165,3 +165,17 @@ def test_jupyterlab_is_a_course_extra_not_a_library_dependency():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "jupyterlab" not in {_name(r) for r in project["dependencies"]}
     assert "jupyterlab" in {_name(r) for r in project["optional-dependencies"]["course"]}
+
+
+def test_the_sdist_carries_every_tracked_top_level_entry():
+    """Before: the sdist shipped `tests/` without `.binder/`, `.ci/` and `docs/`, so three of its own tests failed
+    from an unpacked sdist (FileNotFoundError: .binder/postBuild), and README's `docs/teaching.md` was missing.
+    hatchling adds `pyproject.toml` and `.gitignore` itself."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout (an unpacked sdist): no tracked files to compare with")
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["sdist"][
+        "include"
+    ]
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    top = {name.split("/")[0] for name in files.split("\0") if name}
+    assert top - set(include) - {"pyproject.toml", ".gitignore"} == set()

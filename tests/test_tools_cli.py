@@ -1,6 +1,7 @@
 """`python -m toolkit tools FILE.py [--strict]`: JSON out and exit 0, or the message and exit 2."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -211,3 +212,26 @@ def test_an_mcp_url_that_cannot_be_reached_is_named_without_its_credentials(caps
     assert (code, out) == (2, "")
     assert err.startswith("error: cannot reach MCP server 'http://user:***@127.0.0.1:9/mcp?token=***': ")
     assert secret not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "env_change",
+    [{"LC_ALL": "C", "PYTHONUTF8": "0"}, {"PYTHONIOENCODING": "latin-1"}],
+    ids=["C locale, UTF-8 mode off", "a latin-1 stream"],
+)
+def test_the_json_stays_json_on_a_stream_that_cannot_take_chinese(tmp_path, env_change):
+    """Before: `error: UnicodeEncodeError: 'ascii' codec can't encode ...` and exit 2, nothing on stdout;
+    now the same specs, with what the stream cannot take written as JSON's own `\\u` escapes (an emoji,
+    outside the BMP, too: a `\\U0001f4e6` escape would not be JSON)."""
+    path = write(tmp_path, "shop_cn.py", SHOP.replace("Look up one order by its id.", "查询订单 📦 by id"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIOENCODING", "PYTHONUTF8"))}
+    utf8 = subprocess.run(
+        [sys.executable, "-m", "toolkit", "tools", str(path)], capture_output=True, env=env, timeout=60
+    )
+    env.update(env_change)
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "tools", str(path)], capture_output=True, env=env, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert json.loads(done.stdout.decode("ascii")) == json.loads(utf8.stdout.decode("utf-8"))
+    assert "查询订单 📦" in utf8.stdout.decode("utf-8")  # a UTF-8 stream still gets the characters themselves

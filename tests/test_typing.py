@@ -49,6 +49,43 @@ SNIPPETS = {
         plain("no")
         Shop.stock("A")
         """,
+    "learner_service.py": """
+        from typing import Annotated, Protocol
+
+        from toolkit import MemoryId, UserText, ai_service, compensates, connect, memory_per_id
+        from toolkit import system_message, user_message
+
+
+        class Desk(Protocol):
+            @system_message("你是电商客服。")
+            def chat(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+            @user_message("总结订单 {{order_id}}")
+            def summarize(self, user: Annotated[str, MemoryId], order_id: str) -> str: ...
+
+
+        desk = ai_service(Desk, model=connect(), memory=memory_per_id())
+        reveal_type(desk)
+        reveal_type(desk.chat)
+        reveal_type(desk.summarize)
+        desk.chat("ann")
+
+
+        @compensates("reserve_stock")
+        def release_stock(sku: str, quantity: int) -> None: ...
+
+
+        reveal_type(release_stock)
+        release_stock("A", "2")
+        """,
+    "learner_connect.py": """
+        from toolkit import Gateway, connect, fake_client
+
+        connect(timeout=5, sleep=lambda seconds: None)
+        connect(timeout="soon")
+        fake_client(gateway=Gateway(faults=["slow"]), mode="B", retry=3)
+        fake_client(gateway="B")
+        """,
 }
 
 
@@ -94,3 +131,27 @@ def test_a_decorated_tool_keeps_its_signature_for_the_type_checker(mypy_says):
     assert 'Too many arguments for "query_order"' in out
     assert 'Argument 1 to "plain" has incompatible type "str"; expected "int"' in out
     assert "Untyped decorator" not in out and "Shop" not in out
+
+
+def test_a_declared_protocol_becomes_a_typed_service(mypy_says):
+    """Before: `ai_service(Desk, ...)` with the course's `class Desk(Protocol)` was mypy's
+    `Only concrete class can be given where "type[Desk]" is expected`, and `@system_message`,
+    `@user_message` and `@compensates` made what they decorate `Any` (a wrong call went unseen)."""
+    out = mypy_says["learner_service.py"]
+    assert "type-abstract" not in out and "Only concrete class" not in out
+    assert 'Revealed type is "learner_service.Desk"' in out
+    assert 'Revealed type is "def (user: str, question: str) -> str"' in out
+    assert 'Revealed type is "def (user: str, order_id: str) -> str"' in out
+    assert 'Missing positional argument "question" in call to "chat" of "Desk"' in out
+    assert 'Revealed type is "def (sku: str, quantity: int)"' in out
+    assert 'Argument 2 to "release_stock" has incompatible type "str"; expected "int"' in out
+
+
+def test_the_client_options_of_connect_and_fake_client_are_typed(mypy_says):
+    """Before: `**client_options` and `gateway` had no type (pyright strict: "Type of "connect" is
+    partially unknown" on the import itself), so `connect(timeout="soon")` went unseen."""
+    out = mypy_says["learner_connect.py"]
+    assert ":4: error" not in out  # the first call is right
+    assert 'Argument "timeout" to "connect" has incompatible type "str"; expected "float"' in out
+    assert 'Argument "retry" to "fake_client" has incompatible type "int"; expected "RetryPolicy"' in out
+    assert 'Argument "gateway" to "fake_client" has incompatible type "str"; expected "Gateway | None"' in out

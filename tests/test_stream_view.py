@@ -389,6 +389,11 @@ def plain_tool(segments, call_id, name, states):
     for segment in reversed(segments):
         if isinstance(segment, ToolSegment) and segment.call_id == call_id and segment.state in states:
             return segment
+    unnamed = [s for s in segments if isinstance(s, ToolSegment) and s.call_id is None and s.state in states]
+    if unnamed:  # streamed without an id: the first such call (of this name if one is) takes the loop's id
+        segment = next((s for s in unnamed if s.name == name), unnamed[0])
+        segment.call_id = call_id
+        return segment
     segment = ToolSegment(name, "", call_id=call_id)
     segments.append(segment)
     return segment
@@ -534,6 +539,25 @@ def test_one_call_streamed_by_gateways_that_repeat_or_renew_the_id_is_one_card(g
     events = [*deltas, ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
     assert render_stream_text(events, done=True) == (
         'tool query_order({"orderId": "SN202610200001"}) [ok] → 已发货\ndone'
+    )
+
+
+def test_calls_streamed_without_ids_are_the_cards_the_loop_runs_under_its_own_ids():
+    """llama.cpp's server and others stream calls without an `id`; the loop names them
+    `call_r1_1`, `call_r1_2`. Before: the streamed cards were never matched to the runs, so each
+    call was drawn twice and the streamed one said "not executed" although it ran."""
+    a = ToolCall(id="call_r1_1", name="query_order", arguments='{"orderId":"SN1"}')
+    b = ToolCall(id="call_r1_2", name="query_logistics", arguments='{"orderId":"SN1"}')
+    events = [
+        ToolCallDelta(0, None, "query_order", '{"orderId"'),
+        ToolCallDelta(0, None, None, ':"SN1"}'),
+        ToolCallDelta(1, None, "query_logistics", '{"orderId":"SN1"}'),
+    ]
+    for call_ in (a, b):
+        result = ToolResultMessage(tool_call_id=call_.id, tool_name=call_.name, content="ok")
+        events += [ToolStarted(1, call_), ToolFinished(ToolExecution(1, call_, result))]
+    assert render_stream_text(events, done=True) == (
+        'tool query_order({"orderId": "SN1"}) [ok] → ok\ntool query_logistics({"orderId": "SN1"}) [ok] → ok\ndone'
     )
 
 

@@ -9,6 +9,10 @@ Failures are triaged three ways (see `toolkit.errors`):
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
                 says the account is out of credit        (`OutOfCreditError`, a hint on billing)
 
+A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
+asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
+is not sent to the gateway again (`_without_refused`).
+
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
 credit or quota left (`"code": "insufficient_quota"`, "余额不足") is no rate limit: waiting cannot
@@ -278,6 +282,10 @@ class ChatClient:
         self.usage_in_stream = True
         """Whether a stream request asks for usage (`stream_options`); set False by itself when the
         gateway refuses that field (older vLLM, TGI, some proxies), so streaming still works."""
+        self.auto_choice_sent = True
+        """Whether `tool_choice="auto"` goes into a request; set False by itself when the gateway
+        refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
+        tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
         self._sleep = sleep
         self._http = httpx.Client(transport=transport, timeout=timeout, headers=auth_headers(self.base_url, api_key))
 
@@ -320,7 +328,7 @@ class ChatClient:
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
-        if tool_choice is not None:
+        if tool_choice is not None and (tool_choice != "auto" or self.auto_choice_sent):
             body["tool_choice"] = _check_tool_choice(tool_choice)
         if stream:
             body["stream"] = True
@@ -420,23 +428,28 @@ class ChatClient:
 
     @contextmanager
     def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
-        """`_open(body, stream=True)`; a gateway that refuses `stream_options` with a 400 (or a
-        FastAPI server's 422) is asked again without it (usage then reads "not reported"), and
-        from then on never asked for it."""
+        """`_open(body, stream=True)` with its retries (`_Attempts`), the response closed after."""
         attempts = _Attempts(self, body, stream=True, first=first)
-        try:
-            opened = attempts.__enter__()
-        except CallerError as exc:
-            if "stream_options" not in body or not exc.refuses("stream_options"):
-                raise
-            self.usage_in_stream = False
-            del body["stream_options"]
-            attempts = _Attempts(self, body, stream=True, first=first)
-            opened = attempts.__enter__()
+        opened = attempts.__enter__()
         try:
             yield opened
         finally:
             attempts.__exit__(None, None, None)
+
+    def _without_refused(self, body: dict[str, Any], exc: CallerError) -> bool:
+        """Whether `body` lost a field the gateway refused (`exc`: a 400, or a FastAPI server's 422,
+        naming it) that the client may leave out without changing what is asked, so the request
+        can go again: `stream_options` (usage then reads "not reported") and `tool_choice: "auto"`
+        (the default of a request with tools). Remembered: neither is sent to this gateway again."""
+        if "stream_options" in body and exc.refuses("stream_options"):
+            self.usage_in_stream = False
+            del body["stream_options"]
+            return True
+        if body.get("tool_choice") == "auto" and exc.refuses("tool_choice"):
+            self.auto_choice_sent = False
+            del body["tool_choice"]
+            return True
+        return False
 
     def _whole_text(
         self, body: dict[str, Any], response: httpx.Response, attempt: int
@@ -777,6 +790,9 @@ class _Attempts:
                 if self.parse is not None:
                     self.parsed = self.parse(self.response.text)
                 return self.response, attempt
+            except CallerError as exc:  # asked again at once (no wait, the same attempt) without a field it refused
+                if not self.client._without_refused(self.body, exc):
+                    raise
             except TransientError as exc:
                 exc.attempts = attempt
                 if attempt > policy.max_retries:

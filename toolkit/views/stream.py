@@ -164,20 +164,32 @@ class EventFold:
         if current is None or _starts_another(current, delta):
             current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
         elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
-            before = self._calls[current.call_id]  # by identity: segments with equal fields are still two
-            del before[next(i for i, segment in enumerate(before) if segment is current)]
-            current.call_id = delta.id
-            known = self._calls.setdefault(delta.id, [])  # kept in the order the segments appeared
-            bisect.insort(known, current, key=lambda segment: self._position[id(segment)])
+            self._file_under(current, delta.id)
         current.name = delta.name or current.name
         self._append_fragment(current, delta.arguments)
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
-        """The latest segment of this call in one of `states`, or a new one (a non-streamed call)."""
+        """The latest segment of this call in one of `states`; else the first call streamed without
+        an id (llama.cpp's server and others send none; the loop names it `call_r<round>_<n>`) in
+        one of `states`, of this name if one is, which takes the id; else a new one (a non-streamed call)."""
         for segment in reversed(self._calls.get(call_id, [])):
             if segment.state in states:
                 return segment
+        unnamed = [segment for segment in self._calls.get(None, []) if segment.state in states]
+        if unnamed:
+            segment = next((s for s in unnamed if s.name == name), unnamed[0])
+            self._file_under(segment, call_id)
+            return segment
         return self._new_tool(name, call_id)
+
+    def _file_under(self, segment: ToolSegment, call_id: str | None) -> None:
+        """`segment` known by `call_id` from now on (the list of its old id loses it, by identity:
+        segments with equal fields are still two), kept in the order the segments appeared."""
+        before = self._calls[segment.call_id]
+        del before[next(i for i, s in enumerate(before) if s is segment)]
+        segment.call_id = call_id
+        known = self._calls.setdefault(call_id, [])
+        bisect.insort(known, segment, key=lambda s: self._position[id(s)])
 
     def _new_tool(self, name: str, call_id: str | None) -> ToolSegment:
         segment = ToolSegment(name, "", call_id=call_id)

@@ -1,0 +1,155 @@
+"""Real gateways' documented quirks, one at a time, on 127.0.0.1: the stranger gateway's answers
+(`tests.stranger_gateway`) changed the way one provider or local server changes them.
+
+`quirky(*names)` is a handler class for `tests.loopback.serving`; each name turns on one quirk:
+
+- `think`: no reasoning parser: every answer's text starts with `<think>…</think>` (every other
+  one with the closing `</think>` only, as DeepSeek-R1's template leaves it); calls stay in `tool_calls`;
+- `reasoning`: DeepSeek's thinking mode: every reply has `reasoning_content`, and a request whose
+  assistant turn with tool calls lacks it is a 400;
+- `no_tools_openrouter` / `no_tools_llamacpp` / `no_tools_ollama`: a request with `tools` is refused
+  (404 "No endpoints found that support tool use" / 500 "tools param requires --jinja flag" /
+  400 "does not support tools");
+- `refuse_options`: `tool_choice`, `parallel_tool_calls`, `response_format` or `stream_options`
+  in a request is a 422 naming the field (some local servers validate strictly);
+- `no_usage`: `usage` never sent; `object_args`: arguments sent as a JSON object; `no_ids`: calls
+  without `id`; `no_index`: streamed call deltas without `index`; `function_call`: the reply's
+  finish_reason is `"function_call"` when it calls;
+- `limited_once`: the first request is a 429 with `Retry-After: 1`;
+- `never_calls`: the model never calls a tool (tools accepted, answered with text).
+
+Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from typing import Any
+
+from tests.stranger_gateway import chunks, completion
+
+THINKING = "The user asks about an order. I should look it up, not guess."
+
+
+def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
+    quirks = set(names)
+    state = {"n": 0}
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        seen: list[dict[str, Any]] = []
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def send(self, code: int, body: Any, headers: dict[str, str] | None = None) -> None:
+            data = (body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self.send(200, {"object": "list", "data": [{"id": "quirky", "object": "model"}]})
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            Handler.seen.append(body)
+            with lock:
+                state["n"] += 1
+                n = state["n"]
+            refused = self.refusal(body, n)
+            if refused is not None:
+                self.send(*refused)
+                return
+            reply = completion(body, n)
+            if "never_calls" in quirks and reply["choices"][0]["message"].get("tool_calls"):
+                reply = completion({**body, "tools": []}, n)
+            self.change(reply, n, bool(body.get("stream")))
+            if not body.get("stream"):
+                self.send(200, reply)
+                return
+            include = bool((body.get("stream_options") or {}).get("include_usage")) and "no_usage" not in quirks
+            events = chunks(reply, include)
+            if "reasoning" in quirks:
+                events.insert(1, {**events[0], "choices": [{"index": 0, "delta": {"reasoning_content": THINKING}}]})
+            for event in events:
+                for choice in event["choices"]:
+                    for call in choice["delta"].get("tool_calls") or []:
+                        if "no_index" in quirks:
+                            call.pop("index", None)
+                        if "no_ids" in quirks:
+                            call.pop("id", None)
+            text = "".join(f"data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events) + "data: [DONE]\n\n"
+            data = text.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def refusal(self, body: dict[str, Any], n: int) -> tuple[int, Any] | tuple[int, Any, dict[str, str]] | None:
+            if "limited_once" in quirks and n == 1:
+                return 429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "1"}
+            if body.get("tools"):
+                if "no_tools_openrouter" in quirks:
+                    return 404, {"error": {"message": "No endpoints found that support tool use.", "code": 404}}
+                if "no_tools_llamacpp" in quirks:
+                    return 500, {
+                        "error": {"code": 500, "message": "tools param requires --jinja flag", "type": "server_error"}
+                    }
+                if "no_tools_ollama" in quirks:
+                    return 400, {
+                        "error": {
+                            "message": "registry.ollama.ai/library/gemma:2b does not support tools",
+                            "type": "api_error",
+                        }
+                    }
+            if "refuse_options" in quirks:
+                for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
+                    if field in body:
+                        return 422, {
+                            "detail": [
+                                {
+                                    "loc": ["body", field],
+                                    "msg": "extra fields not permitted",
+                                    "type": "value_error.extra",
+                                }
+                            ]
+                        }
+            if "reasoning" in quirks:
+                for message in body.get("messages") or []:
+                    if message.get("role") == "assistant" and message.get("tool_calls"):
+                        if not message.get("reasoning_content"):
+                            return 400, {
+                                "error": {
+                                    "message": "Missing `reasoning_content` field in the assistant "
+                                    "message at message index 2.",
+                                    "type": "invalid_request_error",
+                                }
+                            }
+            return None
+
+        def change(self, reply: dict[str, Any], n: int, stream: bool) -> None:
+            message = reply["choices"][0]["message"]
+            if "no_usage" in quirks:
+                reply.pop("usage", None)
+            if "think" in quirks:
+                opening = "<think>" if n % 2 else ""
+                message["content"] = f"{opening}{THINKING}</think>\n\n" + (message.get("content") or "")
+            if "reasoning" in quirks:
+                message["reasoning_content"] = THINKING
+            for call in message.get("tool_calls") or []:
+                if "object_args" in quirks and not stream:
+                    call["function"]["arguments"] = json.loads(call["function"]["arguments"] or "{}")
+                if "no_ids" in quirks and not stream:
+                    call.pop("id", None)
+            if "function_call" in quirks and message.get("tool_calls"):
+                reply["choices"][0]["finish_reason"] = "function_call"
+
+    return Handler

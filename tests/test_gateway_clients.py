@@ -715,3 +715,70 @@ def test_a_file_outside_a_user_message_is_refused():
     assert error(respond(request, GatewayConfig()))[1] == (
         "Invalid value for 'messages[1].content[0].type': only 'text' and 'refusal' content parts are supported."
     )
+
+
+# --- every function's parameters, strict or not (OpenAI checks them all) ------------------------
+
+
+def test_parallel_tool_calls_without_tools_is_400_as_openai_says():
+    reply = respond({"model": "m", "messages": HI, "parallel_tool_calls": False}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.",
+        "parallel_tool_calls",
+        "invalid_value",
+    )
+    assert respond({"model": "m", "messages": HI, "parallel_tool_calls": None}, GatewayConfig()).status == 200
+
+
+def loose_tool(parameters):
+    return {"type": "function", "function": {"name": "f", "parameters": parameters}}
+
+
+@pytest.mark.parametrize("kind", ["array", "string", "null"])
+def test_parameters_that_are_not_an_object_are_400_as_openai_says(kind):
+    reply = respond({"model": "m", "messages": HI, "tools": [ORDER_TOOL, loose_tool({"type": kind})]}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"""Invalid schema for function 'f': schema must be a JSON Schema of 'type: "object"', got 'type: "{kind}"'.""",
+        "tools[1].function.parameters",
+        "invalid_function_parameters",
+    )
+
+
+@pytest.mark.parametrize(
+    ("parameters", "context"),
+    [
+        ({"type": "object", "properties": {"paths": {"type": "array"}}}, "('properties', 'paths')"),
+        (
+            {"type": "object", "properties": {"x": {"anyOf": [{"type": "null"}, {"type": ["array", "null"]}]}}},
+            "('properties', 'x', 'anyOf', '1')",
+        ),
+        ({"type": "object", "$defs": {"L": {"type": "array"}}}, "('$defs', 'L')"),
+        (
+            {"type": "object", "properties": {"m": {"type": "array", "items": {"type": "array"}}}},
+            "('properties', 'm', 'items')",
+        ),
+    ],
+)
+def test_an_array_without_items_is_400_as_openai_says_strict_or_not(parameters, context):
+    reply = respond({"model": "m", "messages": HI, "tools": [loose_tool(parameters)]}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"Invalid schema for function 'f': In context={context}, array schema missing items.",
+        "tools[0].function.parameters",
+        "invalid_function_parameters",
+    )
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {},
+        {"type": "object", "properties": {"p": {"type": "array", "items": {}}}},
+        {"type": "object", "properties": {"t": {"type": "array", "prefixItems": [{"type": "integer"}]}}},
+        {"type": "object", "properties": {"a": {"type": "string", "description": "type: array"}}},
+    ],
+)
+def test_parameters_openai_takes_are_taken(parameters):
+    assert respond({"model": "m", "messages": HI, "tools": [loose_tool(parameters)]}, GatewayConfig()).status == 200

@@ -587,7 +587,8 @@ def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
         ("start_time", "date-time", "Meet at 14:30 please", "2026-01-01T00:00:00Z"),  # no date: not "14:30"
         ("start_time", "date-time", "Meet on 2026-12-24 at 9:30", "2026-12-24T09:30:00Z"),
         ("when", "date", "Book a room for Alice", "2026-01-01"),
-        ("at", "time", "Wake me at 7:05", "07:05"),
+        ("at", "time", "Wake me at 7:05", "07:05:00Z"),  # a `time` is RFC 3339's full-time: seconds, offset
+        ("at", "time", "Wake me early", "00:00:00Z"),
         ("contact", "email", "Write to bob@example.org about it", "bob@example.org"),
         ("contact", "email", "Write to Bob about it", "user@example.com"),
         ("page", "uri", "Read https://example.org/a then", "https://example.org/a"),
@@ -598,6 +599,14 @@ def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
 def test_a_string_of_a_known_format_is_of_that_format_never_the_users_words(name, fmt, text, expected):
     schema = {"type": "object", "properties": {name: {"type": "string", "format": fmt}}, "required": [name]}
     assert fill(schema, text) == {name: expected}
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    if fmt in checker.checkers:  # the formats its installed packages check
+        jsonschema.Draft202012Validator(schema, format_checker=checker).validate(fill(schema, text))
+
+
+def test_a_time_read_from_the_text_is_hh_mm_where_no_format_asks_more():
+    schema = {"type": "object", "properties": {"time": {"type": "string"}}, "required": ["time"]}
+    assert fill(schema, "convert 9:30 please") == {"time": "09:30"}
 
 
 def test_a_tuple_fills_each_place_from_its_own_schema():

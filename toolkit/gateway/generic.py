@@ -571,8 +571,10 @@ class _Filler:
         user's words (its `pattern` not looked at: `string` checks it)."""
         wanted = self.wants_fact(name, schema)
         fact = self.fact(name, wanted)
+        if fact is not None and wanted == "time":  # "9:30" as HH:MM, as a time is written; a `time`
+            return f"{fact.zfill(5)}:00Z" if schema.get("format") == "time" else fact.zfill(5)  # as RFC 3339's
         if fact is not None:
-            return fact.zfill(5) if wanted == "time" else fact  # "9:30" as HH:MM, as a time is written
+            return fact
         labelled = self.labelled(name)
         if labelled is not None and not _pattern(schema):
             return labelled

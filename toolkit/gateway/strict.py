@@ -18,6 +18,7 @@ checked where it is defined).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _ONE = ("items", "not", "additionalItems")
@@ -27,30 +28,39 @@ _NAMED = ("properties", "$defs", "definitions")
 
 def strict_problem(schema: Any) -> str | None:
     """OpenAI's text for the first strict-mode rule `schema` breaks (see the module docstring), or None."""
-    return _first(schema, ())
+    return first_problem(schema, _strict_problem)
 
 
-def _first(node: Any, context: tuple[str, ...]) -> str | None:
+def _strict_problem(node: dict) -> str | None:
+    return _object_problem(node) if _is_object(node) else None
+
+
+def first_problem(schema: Any, problem_of: Callable[[dict], str | None]) -> str | None:
+    """`In context=(...), <problem>` for the first schema in `schema` (itself and the schemas it holds,
+    where OpenAI looks, see the module docstring) that `problem_of` finds a problem with, or None."""
+    return _first(schema, (), problem_of)
+
+
+def _first(node: Any, context: tuple[str, ...], problem_of: Callable[[dict], str | None]) -> str | None:
     if not isinstance(node, dict):
         return None
-    if _is_object(node):
-        problem = _object_problem(node)
-        if problem:
-            return f"In context={context!r}, {problem}"
+    problem = problem_of(node)
+    if problem:
+        return f"In context={context!r}, {problem}"
     for key in _NAMED:
         children = node.get(key)
         if isinstance(children, dict):
             for name, child in children.items():
-                if found := _first(child, (*context, key, str(name))):
+                if found := _first(child, (*context, key, str(name)), problem_of):
                     return found
     for key in _ONE:
-        if found := _first(node.get(key), (*context, key)):
+        if found := _first(node.get(key), (*context, key), problem_of):
             return found
     for key in _MANY:
         children = node.get(key)
         if isinstance(children, list):
             for i, child in enumerate(children):
-                if found := _first(child, (*context, key, str(i))):
+                if found := _first(child, (*context, key, str(i)), problem_of):
                     return found
     return None
 

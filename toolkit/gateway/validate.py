@@ -10,9 +10,11 @@ Top-level fields OpenAI does not know are refused by name ("Unrecognized request
 supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
 `tools` (ignoring it would answer as if the model had no function); `max_tokens` /
 `max_completion_tokens`, `n` (at most 128), `stop` and `response_format` are checked for type and range
-(the gateway honours them, see `toolkit.gateway.shape`). A
-strict tool's or strict `json_schema`'s schema must keep strict mode's rules
-(`toolkit.gateway.strict`), or the 400 is OpenAI's "Invalid schema for function 'f': ...".
+(the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
+with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
+`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`), or the 400 is OpenAI's
+"Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
+are refused, as OpenAI refuses them.
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
@@ -34,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
+from toolkit.gateway.parameters import may_hold_arrays, parameters_problem
 from toolkit.gateway.strict import strict_problem
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -367,16 +370,20 @@ def check_tools(tools: Any) -> None:
             param="tools",
             code="empty_array",
         )
+    arrays = may_hold_arrays(tools)
     for i, tool in enumerate(tools):
         if not _plain_tool(tool):
             _check_tool(tool, f"tools[{i}]")
-        if tool["function"].get("strict") is True:
-            _check_strict(tool["function"], i)
+        _check_parameters(tool["function"], i, arrays)
 
 
-def _check_strict(function: dict, i: int) -> None:
-    """A strict tool's schema keeps strict mode's rules (`toolkit.gateway.strict`), as OpenAI checks."""
-    problem = strict_problem(function.get("parameters"))
+def _check_parameters(function: dict, i: int, arrays: bool) -> None:
+    """A tool's schema keeps the rules OpenAI checks in every schema (`toolkit.gateway.parameters`),
+    and a strict tool's strict mode's rules too (`toolkit.gateway.strict`)."""
+    parameters = function.get("parameters")
+    problem = parameters_problem(parameters, arrays=arrays)
+    if problem is None and function.get("strict") is True:
+        problem = strict_problem(parameters)
     if problem:
         raise RequestError(
             f"Invalid schema for function '{function['name']}': {problem}",
@@ -496,6 +503,12 @@ def _check_stream(request: dict) -> None:
     for key in ("stream", "parallel_tool_calls"):
         if request.get(key) is not None:
             _expect(request[key], bool, key)
+    if request.get("parallel_tool_calls") is not None and not request.get("tools"):
+        raise RequestError(
+            "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.",
+            param="parallel_tool_calls",
+            code="invalid_value",
+        )
     options = request.get("stream_options")
     if options is None:
         return

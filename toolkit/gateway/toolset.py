@@ -85,7 +85,7 @@ class ToolSet:
         self.offered: dict[str, ToolInfo] = {}
         """Tool name → description and parameter schema (empty when the list has a problem)."""
         try:
-            check_tools(tools)
+            check_tools(tools, compact)
         except RequestError as exc:
             self.problem = (exc.message, exc.param, exc.code)
         else:

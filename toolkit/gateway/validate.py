@@ -360,8 +360,10 @@ def _no_unanswered(pending: dict[str, int]) -> None:
 # --- tools, tool_choice, stream --------------------------------------------------------------
 
 
-def check_tools(tools: Any) -> None:
-    """Raise `RequestError` for the first thing wrong with a request's `tools` (None is fine)."""
+def check_tools(tools: Any, compact: bytes | None = None) -> None:
+    """Raise `RequestError` for the first thing wrong with a request's `tools` (None is fine);
+    `compact`, the list as compact JSON if the caller has it (`toolkit.gateway.toolset`), says at
+    once whether any schema in it may be an array's."""
     if tools is None:
         return
     if not _expect(tools, list, "tools"):
@@ -370,11 +372,17 @@ def check_tools(tools: Any) -> None:
             param="tools",
             code="empty_array",
         )
-    arrays = may_hold_arrays(tools)
+    arrays = b'"array"' in compact if compact is not None else may_hold_arrays(tools)
     for i, tool in enumerate(tools):
         if not _plain_tool(tool):
             _check_tool(tool, f"tools[{i}]")
-        _check_parameters(tool["function"], i, arrays)
+        function = tool["function"]
+        parameters = function.get("parameters")
+        if function.get("strict") is True or (
+            type(parameters) is dict  # the usual schema (an object's, no array) passes in a few lookups
+            and (parameters.get("type", "object") != "object" or (arrays and may_hold_arrays(parameters)))
+        ):
+            _check_parameters(function, i, arrays)
 
 
 def _check_parameters(function: dict, i: int, arrays: bool) -> None:

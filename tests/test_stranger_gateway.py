@@ -10,23 +10,18 @@ every notebook executed on the stranger gateway (one kernel, ~30 s).
 
 import json
 import re
-from pathlib import Path
 from typing import Annotated, Literal
 
-import nbformat
 import pytest
 
+from tests.notebook_runs import run_every_notebook
 from tests.stranger_gateway import StrangerGateway
-from tests.test_notebook_matrix import PREPARE  # the same set-up before each notebook as the matrix
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamAssembler, StreamDone
 from toolkit.course import live
 from toolkit.tools.decorator import Param, tool
 from toolkit.unicode import unescaped
-
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 WEATHER = {
     "type": "function",
@@ -213,47 +208,13 @@ def test_unescaped_writes_printable_escapes_only(raw, shown):
 # --- every notebook on the stranger gateway --------------------------------------------------
 
 
-def run_code(client, code: str) -> tuple[str, str]:
-    """(the text the cell printed or displayed, its error as `Name: value` or "")."""
-    out, errors = [], []
-
-    def hook(message):
-        kind, content = message["msg_type"], message["content"]
-        if kind == "stream":
-            out.append(content["text"])
-        elif kind in ("execute_result", "display_data"):
-            out.append(content["data"].get("text/plain", ""))
-        elif kind == "error":
-            errors.append(f"{content['ename']}: {content['evalue']}")
-
-    reply = client.execute_interactive(code, timeout=180, output_hook=hook)
-    failed = reply["content"]["status"] == "error"
-    return "".join(out), (errors[-1] if errors else reply["content"].get("ename", "error")) if failed else ""
-
-
 def test_every_notebook_runs_to_the_end_on_a_stranger_gateway():
-    import os
-
-    from jupyter_client.manager import start_new_kernel
-
-    base = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
-    base["PYTHONPATH"] = os.pathsep.join([str(ROOT), base.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    failures, printed = [], {}
     with StrangerGateway() as gateway:
-        manager, client = start_new_kernel(kernel_name="python3", env=base)
-        try:
-            for path in NOTEBOOKS:
-                gateway.policy.requests = 0  # each notebook meets the gateway's quirks in the same order
-                _, error = run_code(client, PREPARE.format(folder=str(path.parent), env=gateway.env))
-                for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
-                    if error or cell.cell_type != "code" or not cell.source.strip():
-                        continue
-                    printed[path.name, number], error = run_code(client, cell.source)
-                    if error:
-                        failures.append(f"{path.name}, cell {number}: {error}")
-        finally:
-            client.stop_channels()
-            manager.shutdown_kernel(now=True)
+
+        def same_order() -> None:  # each notebook meets the gateway's quirks in the same order
+            gateway.policy.requests = 0
+
+        failures, printed = run_every_notebook(gateway.env, same_order)
     assert failures == []
     table = next(text for (name, _), text in printed.items() if name.startswith("01") and "over two calls" in text)
     assert "null" not in table

@@ -68,6 +68,16 @@ ANSWERS = {  # tool name -> (Content-Type, body) for the call's id
     "error_content_not_list": lambda rid: (JSON, _result(rid, {"content": "boom", "isError": True})),
     "huge": lambda rid: (JSON, _result(rid, _text("x" * HUGE))),
     "huge_events": lambda rid: (EVENTS, _event(_result(rid, _text("x" * HUGE)))),
+    # an HTTP error status (status, Content-Type, body)
+    "unauthorized": lambda rid: (401, "text/html", b"<html>Please log in</html>"),
+    "forbidden_json": lambda rid: (403, JSON, b'{"error": "invalid_token", "error_description": "expired"}'),
+    "crashed": lambda rid: (500, "text/plain", b"Traceback (most recent call last): ..."),
+    "crashed_gzip": lambda rid: (502, "text/html", b"\x1f\x8bnot really gzip"),
+    "rpc_error_at_400": lambda rid: (
+        400,
+        JSON,
+        json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Invalid params: x"}}).encode(),
+    ),
 }
 
 
@@ -84,6 +94,9 @@ class Stranger(BaseHTTPRequestHandler):
         self.send_response(status)
         if kind:
             self.send_header("Content-Type", kind)
+        if encoding := getattr(self, "_encoding", None):
+            self.send_header("Content-Encoding", encoding)
+            self._encoding = None
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Mcp-Session-Id", "s1")
         self.end_headers()
@@ -111,7 +124,13 @@ class Stranger(BaseHTTPRequestHandler):
             tools = [{"name": name, "inputSchema": {"type": "object"}} for name in ANSWERS]
             self._reply(200, JSON, _result(rid, {"tools": tools}))
         elif method == "tools/call":
-            self._reply(200, *ANSWERS[message["params"]["name"]](rid))
+            name = message["params"]["name"]
+            answer = ANSWERS[name](rid)
+            if name == "crashed_gzip":
+                self._encoding = "gzip"
+            if len(answer) == 2:
+                answer = (200, *answer)
+            self._reply(*answer)
         else:
             error = {"code": -32601, "message": f"Method not found: {method}"}
             self._reply(200, JSON, json.dumps({"jsonrpc": "2.0", "id": rid, "error": error}).encode())
@@ -239,6 +258,58 @@ def test_an_answer_that_is_no_json_rpc_message_is_a_short_error_and_the_next_cal
     assert type(raised.value) is McpError
     assert str(raised.value) == f"MCP server 'stranger' broke the protocol: {problem}"
     assert _text_of(stranger, "ok") == "ok"
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("unauthorized", "HTTP 401 Unauthorized (it wants credentials, which McpClient.http does not send)"),
+        ("forbidden_json", "HTTP 403 Forbidden (it wants credentials, which McpClient.http does not send)"),
+        ("crashed", "HTTP 500 Internal Server Error"),
+        ("crashed_gzip", "HTTP 502 Bad Gateway"),
+        ("rpc_error_at_400", "Invalid params: x"),
+    ],
+)
+def test_an_http_error_status_is_named_and_the_next_call_is_answered(stranger, name, error):
+    """Every status but 404 read "Server returned an error response": a learner could not tell a
+    missing token from a crashed server. A JSON-RPC error sent with the status is the server's own."""
+    with pytest.raises(McpError) as raised:
+        stranger.call_tool(name, {})
+    assert str(raised.value) == f"MCP server 'stranger' answered with an error: {error}"
+    assert _text_of(stranger, "ok") == "ok"
+
+
+class Refusing(BaseHTTPRequestHandler):
+    """A gateway in front of an MCP server that wants a token: 401 with a login page, to everything."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _refuse(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b"<html>Sign in</html>"
+        self.send_response(401)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("WWW-Authenticate", "Bearer")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_DELETE = _refuse
+
+
+def test_a_server_that_wants_credentials_says_so_when_connecting_and_its_url_s_token_is_masked():
+    with serving(Refusing) as port:
+        client = McpClient.http(f"http://127.0.0.1:{port}/mcp?token=s3cret", connect_timeout=10)
+        with pytest.raises(McpError) as raised:
+            client.list_tools(timeout=10)
+        client.close()
+    assert str(raised.value) == (
+        f"cannot reach MCP server 'http://127.0.0.1:{port}/mcp?token=***': MCPError: HTTP 401 Unauthorized "
+        "(it wants credentials, which McpClient.http does not send)"
+    )
 
 
 def test_an_event_stream_that_ends_without_an_answer_costs_that_call_alone(stranger_url):

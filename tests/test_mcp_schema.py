@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 
 from toolkit.errors import SchemaTranslationError
+from toolkit.gateway.parameters import parameters_problem
 from toolkit.mcp.schema import translate_schema
 
 sys.path.insert(0, str(Path(__file__).parent / "mcp_servers"))
@@ -483,3 +484,51 @@ def test_null_and_untyped_properties_are_narrowed_as_langchain4j_does():
     assert untyped["properties"] == {"any": {"type": "object"}, "doc": {"type": "object", "description": "free"}}
     only_null = translate_schema({"type": "object", "properties": {"n": {"type": ["null"]}}})
     assert only_null["properties"]["n"] == {"type": "null"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [c[0] for c in CASES.values()] + list(QUIRKY.values())[:-1],
+    ids=list(CASES) + [f"quirky-{n}" for n in list(QUIRKY)[:-1]],
+)
+def test_every_translation_passes_the_checks_openai_makes_on_every_tool(schema):
+    """OpenAI refuses a request whose tool has an array without `items` (strict or not), so one
+    such stranger's tool would fail every request of the call (`toolkit.gateway.parameters`)."""
+    translated = translate_schema(schema)
+    assert translated is None or parameters_problem(translated) is None
+
+
+def test_an_array_without_items_gets_items_of_any_value_and_accepts_what_it_accepted():
+    """An array that says nothing of its items, alone, in a type list or nested: `items: {}`
+    (any value) is what leaving `items` out means, and OpenAI accepts it."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "description": "labels"},
+            "maybe": {"type": ["array", "null"]},
+            "either": {"type": ["array", "string"], "maxLength": 3},
+            "deep": {"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "array"}}}},
+            "pair": {"type": "array", "prefixItems": [{"type": "integer"}]},
+        },
+    }
+    translated = translate_schema(schema)
+    assert translated["properties"] == {
+        "tags": {"type": "array", "description": "labels", "items": {}},
+        "maybe": {"type": "array", "items": {}},
+        "either": {"anyOf": [{"type": "array", "items": {}}, {"type": "string"}], "maxLength": 3},
+        "deep": {"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "array", "items": {}}}}},
+        "pair": {"type": "array", "prefixItems": [{"type": "integer"}]},
+    }
+    assert parameters_problem(translated) is None
+    original, mended = Draft202012Validator(schema), Draft202012Validator(translated)
+    for instance in [
+        {"tags": [1, "a", None]},
+        {"either": "abc"},
+        {"either": "abcd"},
+        {"either": [1]},
+        {"tags": "x"},
+        {"deep": {"rows": [[1], "x"]}},
+        {"deep": {"rows": [[1, {}]]}},
+        {"pair": [1, "x"]},
+    ]:
+        assert mended.is_valid(instance) == original.is_valid(instance), instance

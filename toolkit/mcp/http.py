@@ -13,6 +13,14 @@ JSON-RPC message, a body of another type) reaches the caller as the SDK's stand-
 text is a pydantic dump of a dozen lines, or reads as if the server had answered with an error;
 `unreadable_answer` says in a few words what was wrong instead.
 
+An HTTP error status (a gateway's 401, a crashed server's 500) reached the caller as the SDK's
+"Server returned an error response", whatever the status: a learner could not tell a missing
+token from a crash. Such a body is read in the hook, and unless it is a JSON-RPC error (which
+the SDK passes on as the server's own), it is replaced by one saying the status
+(`HTTP 401 Unauthorized`, with a word on credentials for 401 and 403). The body itself is
+not quoted (a login page, a stack trace, perhaps a token). A 404 is left to the SDK (it
+means "Not Found" before a session and "Session terminated" in one).
+
 The hook is the SDK's own: `streamable_http_client(url, http_client=...)` with an `httpx2`
 client whose response hook wraps the body's byte stream. Its timeouts are the SDK's defaults
 (`create_mcp_http_client`: 30 s, 300 s to read); an event may be as large as `MAX_EVENT_BYTES`.
@@ -25,6 +33,7 @@ authentication (the SDK's client takes them; `McpClient` gives none).
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -32,7 +41,7 @@ from typing import Any
 import httpx2
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST, PARSE_ERROR
+from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 
 TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 """The SDK's default timeouts for an MCP HTTP client (a server may hold a stream open)."""
@@ -56,7 +65,7 @@ _NOT_JSON = re.compile(r"Invalid JSON: (.*?) \[type=json_invalid, input_value=(b
 async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
     """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD."""
     async with (
-        httpx2.AsyncClient(timeout=TIMEOUT, event_hooks={"response": [_read_surrogates]}) as client,
+        httpx2.AsyncClient(timeout=TIMEOUT, event_hooks={"response": [_read_surrogates, _status_said]}) as client,
         streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES) as streams,
     ):
         yield streams
@@ -68,6 +77,34 @@ async def _read_surrogates(response: httpx2.Response) -> None:
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     if kind.startswith(_READ_AS_TEXT) and encoding in ("", "identity"):
         response.stream = _SurrogatesRead(response.stream)
+
+
+async def _status_said(response: httpx2.Response) -> None:
+    """The response hook: an error status (404 aside) that is no JSON-RPC error becomes one naming it."""
+    status = response.status_code
+    if status < 400 or status == 404:
+        return
+    try:
+        body = await response.aread()
+    except httpx2.DecodingError:  # a body its Content-Encoding does not fit: no JSON-RPC error either
+        body = b""
+    if response.headers.get("content-type", "").lower().startswith("application/json") and _rpc_error(body):
+        return
+    words = f"HTTP {status} {response.reason_phrase}".strip()
+    if status in (401, 403):
+        words += " (it wants credentials, which McpClient.http does not send)"
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": INTERNAL_ERROR, "message": words}}
+    response.headers["content-type"] = "application/json"
+    response.headers.pop("content-encoding", None)
+    response._content = json.dumps(error).encode()  # read already: what `aread()` gives the SDK next
+
+
+def _rpc_error(body: bytes) -> bool:
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("jsonrpc") == "2.0" and isinstance(message.get("error"), dict)
 
 
 class _SurrogatesRead(httpx2.AsyncByteStream):

@@ -37,7 +37,10 @@ rewrites one, walking every subschema:
    checked against the 2020-12 metaschema before it is returned: a schema that still is not
    valid (`"minimum": "5"`) is a `SchemaTranslationError` saying where. So is a NaN or Infinity
    anywhere in the input (Python servers write `NaN` by default): JSON cannot carry it, so
-   every request offering the tool would fail.
+   every request offering the tool would fail;
+7. an array that says nothing of its items gets `items: {}` (any value: what leaving it out
+   means), alone or as a branch of a type array. OpenAI refuses, strict or not, every request
+   offering a tool with an array without `items` (`toolkit.gateway.parameters`).
 
 `translate_schema` never changes its input. Leaves out: `$anchor` / `$dynamicRef`, external
 references; tool *names* (see `toolkit.mcp.provider.wire_names`).
@@ -228,7 +231,15 @@ def _walk(node: Any, where: str, refs: dict[str, str], is_property: bool = False
         out = {"type": "object", **out}  # an untyped property, as LangChain4j maps it
     if isinstance(out.get("type"), list):
         out = _type_array(out)
-    return out
+    return _with_items(out)
+
+
+def _with_items(node: dict[str, Any]) -> dict[str, Any]:
+    """Step 7: an array without `items` (or `prefixItems`) gets `items: {}`, any value, which is
+    what leaving it out means; OpenAI refuses a tool whose array says nothing of its items."""
+    if node.get("type") == "array" and "items" not in node and "prefixItems" not in node:
+        return {**node, "items": {}}
+    return node
 
 
 def _older_drafts(node: dict[str, Any]) -> dict[str, Any]:
@@ -281,9 +292,10 @@ def _type_array(node: dict[str, Any]) -> dict[str, Any]:
     types = [t for t in types if t != "null"] or types
     if len(types) == 1:
         return {"type": types[0], **node}
+    branches = [_with_items({"type": t}) for t in types]  # `items` beside them still applies
     if "anyOf" in node:  # both: keep the meaning with allOf
-        return {**node, "allOf": [*node.get("allOf", []), {"anyOf": [{"type": t} for t in types]}]}
-    return {"anyOf": [{"type": t} for t in types], **node}
+        return {**node, "allOf": [*node.get("allOf", []), {"anyOf": branches}]}
+    return {"anyOf": branches, **node}
 
 
 def _inline_root_ref(root: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:

@@ -460,7 +460,8 @@ def test_non_ascii_names_get_unique_readable_wire_names_and_errors_name_the_orig
         twice.close()
     assert str(caught.value) == (
         "tool name 'u67e5u8be2u8ba2u5355' is defined twice: by MCP server 'names' (its tool '查询订单') and by "
-        "MCP server 'again' (its tool '查询订单'); rename one of them (tool names must be unique in a call)"
+        "MCP server 'again' (its tool '查询订单'); give one server a McpToolProvider of its own and rename its tools, "
+        "e.g. rename_tools(McpToolProvider([client]), lambda name: f'other_{name}') (tool names must be unique in a call)"
     )
 
 

@@ -223,10 +223,7 @@ class ToolContext:
                         f"tool {tool.name!r} ({tool.source}) is given twice, by two sources (tools=, a provider or "
                         "the registry); give it once (tool names must be unique in a call)"
                     )
-                raise ConfigurationError(
-                    f"tool name {tool.name!r} is defined twice: by {self.available[tool.name].source} "
-                    f"and by {tool.source}; rename one of them (tool names must be unique in a call)"
-                )
+                raise ConfigurationError(defined_twice(tool.name, self.available[tool.name].source, tool.source))
             self.available[tool.name] = tool
             answered.add(tool.name)
             if owner is not None:
@@ -383,6 +380,21 @@ def _has_tool_methods(obj: Any) -> bool:
     return not isinstance(obj, type) and any(tool_options(getattr(type(obj), a, None)) for a in dir(type(obj)))
 
 
+def defined_twice(name: str, first: str, second: str) -> str:
+    """The developer's error for two tools of one name (`first` and `second`: where each comes from).
+    Two MCP servers offering one name get the fix that works for them: renaming one server's tools
+    (`rename_tools` on a provider of both servers would rename both, and they would clash again)."""
+    fix = "rename one of them"
+    if first.startswith("MCP server ") and second.startswith("MCP server "):
+        fix = (
+            "give one server a McpToolProvider of its own and rename its tools, e.g. "
+            "rename_tools(McpToolProvider([client]), lambda name: f'other_{name}')"
+        )
+    return (
+        f"tool name {name!r} is defined twice: by {first} and by {second}; {fix} (tool names must be unique in a call)"
+    )
+
+
 def provided(provider: ToolProvider, request: ProviderRequest) -> list[Tool]:
     """What `provider.provide(request)` returns, checked: a list (or other iterable) of `Tool`s.
     Items `tools=` would take (`@tool` functions, objects with `@tool` methods) become their
@@ -469,7 +481,4 @@ def _check_later_tools(context: ToolContext) -> None:
         for tool in possible() if callable(possible) else ():
             known = context.available.get(tool.name)
             if known is not None and known != tool:
-                raise ConfigurationError(
-                    f"tool name {tool.name!r} is defined twice: by {known.source} and by {tool.source}; "
-                    "rename one of them (tool names must be unique in a call)"
-                )
+                raise ConfigurationError(defined_twice(tool.name, known.source, tool.source))

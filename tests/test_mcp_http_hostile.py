@@ -345,3 +345,36 @@ def test_an_event_larger_than_the_limit_fails_that_call_clearly_and_the_next_is_
             "the 100000 byte limit."
         )
         assert _text_of(client, "ok") == "ok"
+
+
+class Missing(BaseHTTPRequestHandler):
+    """A web server with no MCP endpoint at the path asked: 404 for everything."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _missing(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b"Not Found"
+        self.send_response(404)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_DELETE = _missing
+
+
+def test_a_404_while_connecting_says_to_check_the_path():
+    """It said only "MCPError: Not Found": a URL without the server's path (`/mcp`) is the usual slip."""
+    with serving(Missing) as port:
+        client = McpClient.http(f"http://127.0.0.1:{port}/", connect_timeout=10)
+        with pytest.raises(McpError) as raised:
+            client.list_tools(timeout=10)
+        client.close()
+    assert str(raised.value) == (
+        f"cannot reach MCP server 'http://127.0.0.1:{port}/': MCPError: Not Found; nothing answers MCP at that "
+        "path: check the URL's path (a server made with the MCP SDK answers at /mcp, e.g. http://127.0.0.1:8000/mcp)"
+    )

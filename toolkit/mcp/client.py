@@ -130,6 +130,13 @@ class McpConnectionLost(McpConnectionError):
         return (type(self), (self.server, self.reason))
 
 
+NOT_FOUND_HINT = (
+    "nothing answers MCP at that path: check the URL's path (a server made with the MCP SDK answers at /mcp, "
+    "e.g. http://127.0.0.1:8000/mcp)"
+)
+"""Said after a 404 while connecting over HTTP: a URL without the server's path is the usual slip."""
+
+
 class McpClient:
     """One MCP server, used synchronously (see the module docstring)."""
 
@@ -335,6 +342,8 @@ class McpClient:
         reason, tail = describe(exc), ""
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
+        elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session
+            reason += f"; {NOT_FOUND_HINT}"
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much

@@ -133,6 +133,22 @@ def test_run_lines_say_what_happened_without_assuming_a_call():
     assert run_lines(called)[1] == '→ echo({"word": "ab"}) → abab'
 
 
+def test_run_lines_leave_a_reasoning_models_thinking_out_of_the_answer():
+    """A reasoning model served without a parser writes `<think>…</think>` before its answer: the
+    live cell printed "answer: The user asks… </think> 你好！", thinking and all."""
+    from toolkit.chat.scripted import ScriptedModel
+    from toolkit.course.live import run_lines
+    from toolkit.loop.run import run_loop
+
+    answered = run_loop(ScriptedModel(["<think>\n用户在打招呼，不用查订单。\n</think>\n\n你好！"]), HELLO)
+    assert run_lines(answered)[-2:] == [
+        "thinking: 13 characters between <think> tags, left out of the answer",
+        "answer: 你好！",
+    ]
+    cut = run_loop(ScriptedModel(["<think>用户在问物流，我应该"]), HELLO)  # cut off while thinking
+    assert run_lines(cut)[-1] == "answer: (none)"
+
+
 def test_credentials_in_the_base_url_are_never_printed(capsys, monkeypatch):
     from toolkit.course.live import course_client
 

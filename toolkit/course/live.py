@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.chat.thinking import split_thinking
 from toolkit.course.probe import rejects_tools
 from toolkit.errors import (
     CallerError,
@@ -223,7 +224,8 @@ def unreachable(client: Any, timeout: float = 5.0) -> str | None:
 def run_lines(result: Any) -> list[str]:
     """What a loop run did on a live gateway, never assuming a call: each model request, each
     call with its arguments (escapes written as characters) and result (cut short), then how it
-    finished and the answer, with a note when the gateway cut the answer off; secrets and paths
+    finished and the answer (a reasoning model's `<think>` text counted, not shown as the answer:
+    `toolkit.chat.thinking`), with a note when the gateway cut the answer off; secrets and paths
     scrubbed as in the trace view (the output is saved in the learner's notebook)."""
     lines = [f"model requests: {len(result.rounds)} | finish: {result.finish}"]
     executions = [e for r in result.rounds for e in r.executions]
@@ -233,7 +235,10 @@ def run_lines(result: Any) -> list[str]:
         flag = " (error)" if e.result.is_error else ""
         text = " ".join(scrub(str(e.result.content)).split())
         lines.append(f"→ {e.call.name}({scrub(unescaped(e.call.arguments))}){flag} → {text[:100]}")
-    lines.append(f"answer: {' '.join(scrub(result.answer or '(none)').split())[:200]}")
+    thinking, answer = split_thinking(result.answer or "")  # a reasoning model without a parser writes both
+    if thinking.strip():
+        lines.append(f"thinking: {len(thinking.strip())} characters between <think> tags, left out of the answer")
+    lines.append(f"answer: {' '.join(scrub(answer.strip() or '(none)').split())[:200]}")
     if result.rounds and result.rounds[-1].finish_reason == "length":
         lines.append(CUT_OFF)
     return lines

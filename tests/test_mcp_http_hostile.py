@@ -279,25 +279,30 @@ def test_an_http_error_status_is_named_and_the_next_call_is_answered(stranger, n
     assert _text_of(stranger, "ok") == "ok"
 
 
-class Refusing(BaseHTTPRequestHandler):
-    """A gateway in front of an MCP server that wants a token: 401 with a login page, to everything."""
+def answering(status: int, body: bytes, headers: dict[str, str]) -> type[BaseHTTPRequestHandler]:
+    """A web server that answers every request with `status`, `body` and `headers`, whatever it was asked."""
 
-    protocol_version = "HTTP/1.1"
+    class Answering(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
 
-    def log_message(self, *args: object) -> None:
-        pass
+        def log_message(self, *args: object) -> None:
+            pass
 
-    def _refuse(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        body = b"<html>Sign in</html>"
-        self.send_response(401)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("WWW-Authenticate", "Bearer")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        def _answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(status)
+            for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
 
-    do_GET = do_POST = do_DELETE = _refuse
+        do_GET = do_POST = do_DELETE = _answer
+
+    return Answering
+
+
+Refusing = answering(401, b"<html>Sign in</html>", {"Content-Type": "text/html", "WWW-Authenticate": "Bearer"})
+"""A gateway in front of an MCP server that wants a token: 401 with a login page, to everything."""
 
 
 def test_a_server_that_wants_credentials_says_so_when_connecting_and_its_url_s_token_is_masked():
@@ -347,24 +352,8 @@ def test_an_event_larger_than_the_limit_fails_that_call_clearly_and_the_next_is_
         assert _text_of(client, "ok") == "ok"
 
 
-class Missing(BaseHTTPRequestHandler):
-    """A web server with no MCP endpoint at the path asked: 404 for everything."""
-
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def _missing(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        body = b"Not Found"
-        self.send_response(404)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST = do_DELETE = _missing
+Missing = answering(404, b"Not Found", {"Content-Type": "text/plain"})
+"""A web server with no MCP endpoint at the path asked: 404 for everything."""
 
 
 def test_a_404_while_connecting_says_to_check_the_path():

@@ -26,15 +26,17 @@ import orjson
 from toolkit.gateway.strict import _MANY, _NAMED, _ONE, first_problem
 
 
-def parameters_problem(schema: Any, *, arrays: bool = True) -> str | None:
+def parameters_problem(schema: Any, *, arrays: bool | None = None) -> str | None:
     """OpenAI's text for the first rule `schema` breaks (see the module docstring), or None.
-    `arrays=False`: the caller knows that no `"array"` is in it (`may_hold_arrays`)."""
+    `arrays`: whether the caller found `"array"` in it (`may_hold_arrays`); None: looked for here."""
     if not isinstance(schema, dict):
         return None
     kind = schema.get("type")
     if isinstance(kind, str) and kind != "object":
         return f"""schema must be a JSON Schema of 'type: "object"', got 'type: "{kind}"'."""
-    if not arrays or not may_hold_arrays(schema) or not _any_bare_array(schema):  # one schema's text: read in C
+    if arrays is None:
+        arrays = may_hold_arrays(schema)  # one schema's text: read in C
+    if not arrays or not _any_bare_array(schema):
         return None
     return first_problem(schema, _array_problem)
 
@@ -60,17 +62,15 @@ def _bare_array(node: dict) -> bool:
 
 def _any_bare_array(schema: dict) -> bool:
     """Whether `first_problem` would find an array without items, found with no context kept and no
-    call per schema (every tool of every new tool list is checked: the walk with its context cost a
-    100-tool list 4 ms, five times all the rest of the request). Of each schema only the keys that
+    recursion (the walk with its context cost a 100-tool list 4 ms, five times all the rest of the
+    request; it now runs only for a schema whose text holds an array). Of each schema only the keys that
     hold schemas are read (`_HOLDERS`, found in C): a parameter's `type` and `description` cost
     one set intersection, not a Python step each."""
     stack = [schema]
     while stack:
         node = stack.pop()
-        kind = node.get("type")
-        if (kind == "array" or (type(kind) is list and "array" in kind)) and "items" not in node:
-            if "prefixItems" not in node:
-                return True
+        if _bare_array(node):
+            return True
         for key in _HOLDERS.intersection(node):
             child = node[key]
             if key in _ONE:

@@ -378,11 +378,11 @@ def check_tools(tools: Any, compact: bytes | None = None) -> None:
             _check_tool(tool, f"tools[{i}]")
         function = tool["function"]
         parameters = function.get("parameters")
-        if function.get("strict") is True or (
-            type(parameters) is dict  # the usual schema (an object's, no array) passes in a few lookups
-            and (parameters.get("type", "object") != "object" or (arrays and may_hold_arrays(parameters)))
+        holds = type(parameters) is dict and arrays and may_hold_arrays(parameters)
+        if function.get("strict") is True or (  # the usual schema (an object's, no array) passes in a few lookups
+            type(parameters) is dict and (holds or parameters.get("type", "object") != "object")
         ):
-            _check_parameters(function, i, arrays)
+            _check_parameters(function, i, holds)
 
 
 def _check_parameters(function: dict, i: int, arrays: bool) -> None:

@@ -125,16 +125,21 @@ def test_text_that_is_not_an_html_page_is_quoted_as_it_is(text):
     assert error_message(text) == text
 
 
-def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
-    """OpenRouter answers a model no provider serves with tools by a 404: the usual 404 hint (check
-    LLM_BASE_URL and LLM_MODEL) sent a learner to the wrong fix."""
-    body = {"error": {"message": "No endpoints found that support tool use.", "code": 404}}
-    client = ChatClient(
+def _answering_404(message: str) -> ChatClient:
+    """A client of model `xlam-tool-7b` whose gateway answers every request with a 404 saying `message`."""
+    body = {"error": {"message": message, "code": 404}}
+    return ChatClient(
         "http://gw.test/v1",
         "k",
         "xlam-tool-7b",
         transport=httpx.MockTransport(lambda r: httpx.Response(404, json=body)),
     )
+
+
+def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
+    """OpenRouter answers a model no provider serves with tools by a 404: the usual 404 hint (check
+    LLM_BASE_URL and LLM_MODEL) sent a learner to the wrong fix."""
+    client = _answering_404("No endpoints found that support tool use.")
     tool = {"type": "function", "function": {"name": "query_order", "parameters": {"type": "object"}}}
     with pytest.raises(CallerError) as refused:
         client.chat([UserMessage(content="hi")], tools=[tool])
@@ -142,13 +147,7 @@ def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
     with pytest.raises(CallerError) as plain:  # the same answer to a request without tools: the URL or the model
         client.chat([UserMessage(content="hi")])
     assert str(plain.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
-    missing = {"error": {"message": "The model `xlam-tool-7b` does not exist", "code": 404}}
-    client = ChatClient(
-        "http://gw.test/v1",
-        "k",
-        "xlam-tool-7b",
-        transport=httpx.MockTransport(lambda r: httpx.Response(404, json=missing)),
-    )
+    client = _answering_404("The model `xlam-tool-7b` does not exist")
     with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools
         client.chat([UserMessage(content="hi")], tools=[tool])
     assert str(named.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")

@@ -305,13 +305,19 @@ Refusing = answering(401, b"<html>Sign in</html>", {"Content-Type": "text/html",
 """A gateway in front of an MCP server that wants a token: 401 with a login page, to everything."""
 
 
-def test_a_server_that_wants_credentials_says_so_when_connecting_and_its_url_s_token_is_masked():
-    with serving(Refusing) as port:
-        client = McpClient.http(f"http://127.0.0.1:{port}/mcp?token=s3cret", connect_timeout=10)
+def connecting_error(handler: type[BaseHTTPRequestHandler], path: str) -> tuple[int, str]:
+    """(the port, the error) of listing the tools of a server `handler` serves, at `path` on it."""
+    with serving(handler) as port:
+        client = McpClient.http(f"http://127.0.0.1:{port}{path}", connect_timeout=10)
         with pytest.raises(McpError) as raised:
             client.list_tools(timeout=10)
         client.close()
-    assert str(raised.value) == (
+    return port, str(raised.value)
+
+
+def test_a_server_that_wants_credentials_says_so_when_connecting_and_its_url_s_token_is_masked():
+    port, error = connecting_error(Refusing, "/mcp?token=s3cret")
+    assert error == (
         f"cannot reach MCP server 'http://127.0.0.1:{port}/mcp?token=***': MCPError: HTTP 401 Unauthorized "
         "(it wants credentials, which McpClient.http does not send)"
     )
@@ -358,12 +364,8 @@ Missing = answering(404, b"Not Found", {"Content-Type": "text/plain"})
 
 def test_a_404_while_connecting_says_to_check_the_path():
     """It said only "MCPError: Not Found": a URL without the server's path (`/mcp`) is the usual slip."""
-    with serving(Missing) as port:
-        client = McpClient.http(f"http://127.0.0.1:{port}/", connect_timeout=10)
-        with pytest.raises(McpError) as raised:
-            client.list_tools(timeout=10)
-        client.close()
-    assert str(raised.value) == (
+    port, error = connecting_error(Missing, "/")
+    assert error == (
         f"cannot reach MCP server 'http://127.0.0.1:{port}/': MCPError: Not Found; nothing answers MCP at that "
         "path: check the URL's path (a server made with the MCP SDK answers at /mcp, e.g. http://127.0.0.1:8000/mcp)"
     )

@@ -312,8 +312,7 @@ def _as_written(key_and_value: tuple[yaml.Node, yaml.Node], front: str) -> str:
         text = front[key.end_mark.index :].lstrip(" \t").removeprefix(":").split("\n", 1)[0].split(" #", 1)[0]
     else:  # its tag too (`!!binary aGVsbG8=`)
         text = front[node.start_mark.index : node.end_mark.index]
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
+    return _at_most_60(" ".join(text.split()))
 
 
 def _brief(value: Any) -> str:
@@ -322,6 +321,11 @@ def _brief(value: Any) -> str:
         text = str(value)
     else:
         text = _REPR.repr(value)
+    return _at_most_60(text)
+
+
+def _at_most_60(text: str) -> str:
+    """`text`, or its first 57 characters and "..." when it is longer than 60."""
     return text if len(text) <= 60 else text[:57] + "..."
 
 

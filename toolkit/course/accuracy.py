@@ -57,6 +57,7 @@ from typing import Any
 from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import TOOL_SPECS, ask
+from toolkit.course.csv_header import found_header
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.validation import (
     FIELDS,
@@ -149,7 +150,7 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
         reader = csv.DictReader(f)
         if reader.fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
             raise ConfigurationError(
-                f"accuracy cases {path}: columns are {reader.fieldnames}, "
+                f"accuracy cases {path}: {found_header(reader.fieldnames)}, "
                 f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). Fix the header row"
             )
         rows = list(reader)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolkit import data as course_data
+from toolkit.course.csv_header import found_header
 from toolkit.course.validation import validate
 from toolkit.errors import ArgumentError, ConfigurationError, UnknownToolError
 
@@ -73,7 +74,7 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
         reader = csv.DictReader(f)
         if reader.fieldnames != COLUMNS:
             raise ConfigurationError(
-                f"drill cases {path}: columns are {reader.fieldnames}, expected {','.join(COLUMNS)}. Fix the header row"
+                f"drill cases {path}: {found_header(reader.fieldnames)}, expected {','.join(COLUMNS)}. Fix the header row"
             )
         cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in reader]
     if not cases:

@@ -44,7 +44,9 @@ they are usually ids the model needs). It errs towards removing too much.
 
 Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
 secrets with no label, no known format and no environment variable (a bare short password);
-a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`).
+a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`); a label
+written in full-width letters (`ＤＢ＿ＰＡＳＳ＝…`: only tokens are also read folded). Text that
+arrives in pieces: `toolkit.tools.redact_stream`.
 """
 
 from __future__ import annotations

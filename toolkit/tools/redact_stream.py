@@ -9,15 +9,16 @@ still turn out to be a secret and shows the rest scrubbed:
         print(scrubber.feed(piece), end="")   # what can be shown now
     print(scrubber.flush())                   # the rest, at the end of the stream
 
-1. What is held back: the text's last *run* (up to a `_DELIMITER_BACK`): every secret `scrub` knows (a token, a
-   labelled value, a URL's password, a path, an environment variable's value) is a run of
-   characters without a blank, a double quote or a JSON bracket, and, outside a path, without a
-   Chinese, Japanese or Korean letter or punctuation mark. So a piece is shown up to its last blank or such letter; English streams
-   word by word, Chinese as it comes. A run is never cut, however long.
+1. What is held back: the text's last *run* (from its last `_DELIMITER_BACK` on): every secret
+   `scrub` knows (a token, a labelled value, a URL's password, a path, an environment variable's
+   value) is a run of characters without a blank, a closing double quote or a JSON bracket, and,
+   outside a path, without a Chinese, Japanese or Korean letter or punctuation mark. So a piece
+   is shown up to its last such character: English streams word by word, Chinese as it comes. A
+   run is never cut, however long.
 2. What is shown: the new text scrubbed *with what came before it* (`_CONTEXT` characters of it,
-   and a private key's whole block while it is open), so a label in one piece and its value in
-   the next are read together (`password is ` … `hunter2`). The text shown for the new part is
-   what `scrub` of context and part adds to `scrub` of the context alone.
+   or an open private key's `BEGIN` line), so a label in one piece and its value in the next are
+   read together (`password is ` … `hunter2`). The text shown for the new part is what `scrub` of
+   context and part adds to `scrub` of the context alone (after what the two start with alike).
 3. `flush()` shows what is still held, scrubbed with its context: everything that is not secret
    comes out, in the end, exactly once.
 
@@ -25,10 +26,10 @@ The text shown, joined, is `scrub` of the whole text wherever each secret ends i
 line break or a letter of those scripts (the tests hold this on random streams), but that a
 private key's `BEGIN` line shows its words (`-----BEGIN RSA PRIVATE [REDACTED]`: its blanks cut it).
 
-Leaves out: a secret with blanks in it after a label (`password: 'two words'`: its first word is
-shown before the second says it was quoted) and a value of a secret environment variable that
-holds a blank. Those are masked when the whole text is scrubbed (the trace view, the final state
-of `StreamView`), not while it streams.
+Leaves out: the first word of a secret with blanks in it after a label (`password: 'two words'`
+shows `'two [REDACTED]'`: the closing quote comes after the first word was shown) and the words of
+a secret environment variable's value that holds a blank. Those are masked when the whole text
+is scrubbed (the trace view, the final state of `StreamView`), not while it streams.
 """
 
 from __future__ import annotations

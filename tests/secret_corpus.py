@@ -102,6 +102,16 @@ CORPUS: list[tuple[str, BaseException, str]] = [
     ("format", RuntimeError("google AIzaSyA1234567890abcdefghijklmnopqrstuv"), "AIzaSyA1234567890"),
     ("format", RuntimeError("stripe sk_live_51HxYzAbCdEfGhIjKl rejected"), "sk_live_51HxYz"),
     ("format", RuntimeError("jwt eyJhbGciOi.eyJzdWIiOjF9.c2lnbmF0dXJl expired"), "eyJzdWIiOjF9"),
+    ("format", RuntimeError("npm publish: token npm_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5 revoked"), "npm_aB3dE5"),
+    (
+        "format",
+        RuntimeError("twine: pypi-AgEIcHlwaS5vcmcCJDAwMDAwMDAwLTExMTEtMjIyMi0zMzMzLTQ0NDQ0NDQ0NDQ0NAACKlsz"),
+        "AgEIcHlw",
+    ),
+    ("format", RuntimeError("slack xapp-1-A0123456789-1234567890123-abcdef0123456789 failed"), "A0123456789"),
+    ("format", RuntimeError("gitlab gldt-AbCdEfGhIj0123456789 expired"), "gldt-AbCd"),
+    ("format", RuntimeError("密钥ｓｋ－ｐｒｏｊ－ＦｕｌｌＷｉｄｔｈ０１２３４５６７已失效"), "ＦｕｌｌＷｉｄｔｈ"),
+    ("format", RuntimeError("key sk\u2011proj\u2011NbHyphen0123456789ab rejected"), "NbHyphen"),
     (
         "format",
         RuntimeError("-----BEGIN RSA PRIVATE KEY-----\nMIIEowSecretBody\n-----END RSA PRIVATE KEY-----"),

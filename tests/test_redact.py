@@ -9,6 +9,7 @@ import pytest
 from toolkit.errors import ToolkitError
 from toolkit.tools import redact
 from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub, scrub_json
+from toolkit.tools.token_formats import masked_in_view
 
 R = REDACTED
 
@@ -345,6 +346,7 @@ def _plain_scrub(text: str) -> str:
     text = _plain_cjk_names(text)
     text = redact._PROSE_SECRET.sub(redact._prose_secret, text)
     text = redact._KNOWN_TOKENS.sub(redact.REDACTED, text)
+    text = masked_in_view(text, redact.REDACTED)
     return _plain_paths(text)
 
 

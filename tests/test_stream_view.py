@@ -22,6 +22,7 @@ from toolkit.views.stream import (
     TextSegment,
     ToolSegment,
     event_line,
+    event_lines,
     fold_events,
     render_stream_html,
     render_stream_text,
@@ -152,17 +153,21 @@ def test_an_error_stops_the_stream_and_marks_unexecuted_calls():
 
 
 def test_event_lines():
-    assert [event_line(e) for e in mid_stream_events()] == [
-        "TextDelta     '我查'",
-        "TextDelta     '一下。'",
-        "ToolCallDelta #0 query_logistics ''",
-        "ToolCallDelta #0 '{\"orderId\"'",
-        "ToolCallDelta #0 ':\"SN1\"}'",
-        'ToolStarted   round 1: query_logistics({"orderId": "SN1"})',
-        "ToolFinished  round 1: query_logistics [ok] 运输中",
-        "TextDelta     '已发货'",
-        "TextDelta     '，在路上。'",
-    ]
+    assert (
+        list(event_lines(mid_stream_events()))
+        == [event_line(e) for e in mid_stream_events()]
+        == [
+            "TextDelta     '我查'",
+            "TextDelta     '一下。'",
+            "ToolCallDelta #0 query_logistics ''",
+            "ToolCallDelta #0 '{\"orderId\"'",
+            "ToolCallDelta #0 ':\"SN1\"}'",
+            'ToolStarted   round 1: query_logistics({"orderId": "SN1"})',
+            "ToolFinished  round 1: query_logistics [ok] 运输中",
+            "TextDelta     '已发货'",
+            "TextDelta     '，在路上。'",
+        ]
+    )
 
 
 # --- HTML -----------------------------------------------------------------------------------

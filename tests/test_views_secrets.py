@@ -10,9 +10,10 @@ from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.loop.run import LoopOptions, run_loop
 from toolkit.loop.saga import compensates
 from toolkit.tools.decorator import ReturnBehavior, tool
+from toolkit.tools.redact import scrub
 from toolkit.views.sequence import sequence_source
 from toolkit.views.stepper import LoopStepper
-from toolkit.views.stream import event_line, render_stream_html, render_stream_text
+from toolkit.views.stream import StreamView, event_line, event_lines, render_stream_html, render_stream_text
 from toolkit.views.trace import render_saga_html, render_saga_text, render_trace_html, render_trace_text
 
 KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"
@@ -117,3 +118,63 @@ def test_the_stream_view_shows_no_secret_of_the_error_that_stopped_it():
     assert shown[0].splitlines()[-1] == (
         "stopped · RuntimeError: could not reach postgres://[REDACTED]@db/prod with [REDACTED] for <Foo object>"
     )
+
+
+def split_everywhere(text: str) -> list[list[str]]:
+    """`text` cut in two at every place, and in pieces of 1 to 5 characters."""
+    return [[text[:at], text[at:]] for at in range(1, len(text))] + [
+        [text[i : i + n] for i in range(0, len(text), n)] for n in range(1, 6)
+    ]
+
+
+def parts_of(secret: str, text: str) -> list[str]:
+    """The runs of 5 characters of `secret` that `text` holds (a key printed in two halves)."""
+    return [secret[i : i + 5] for i in range(len(secret) - 4) if secret[i : i + 5] in text]
+
+
+def test_a_key_split_over_text_deltas_shows_in_no_printed_line_whole_or_in_part():
+    """`event_line` scrubbed each delta alone, so the notebook's "print every event" cell printed a
+    key cut over two deltas in its two halves; `event_lines` scrubs the run of deltas as one stream."""
+    text = f"您的密钥是 {KEY} ，请保管好。"
+    for pieces in split_everywhere(text):
+        events = [TextDelta(p) for p in pieces]
+        lines = list(event_lines(events))
+        printed = "\n".join(lines)
+        assert len(lines) == len(events)
+        assert parts_of(KEY, printed) == [], pieces
+        assert "".join(eval(line.removeprefix("TextDelta").strip()) for line in lines) == scrub(text)
+
+
+def test_a_key_split_over_argument_deltas_shows_in_no_printed_line():
+    arguments = f'{{"section": "{KEY}"}}'
+    for pieces in split_everywhere(arguments):
+        events = [
+            ToolCallDelta(index=0, id="c1", name="lookup", arguments=""),
+            *(ToolCallDelta(index=0, id=None, name=None, arguments=p) for p in pieces),
+            TextDelta("ok"),
+        ]
+        printed = "\n".join(event_lines(events))
+        assert parts_of(KEY, printed) == [], pieces
+        assert '"section": "[REDACTED]"' in printed.replace("'", "").replace("\nToolCallDelta #0 ", "")
+
+
+def test_the_live_view_never_shows_the_first_half_of_a_key_still_arriving():
+    """The view scrubbed the text so far: `sk-proj-abcdefghij` (too short to be a key yet) was on
+    screen until the rest arrived."""
+    half = 12  # `sk-proj-abcd`: too short to be a key yet
+    for events, rest in (
+        ([TextDelta("the key is "), TextDelta(KEY[:half])], TextDelta(KEY[half:] + " ok")),
+        (
+            [ToolCallDelta(index=0, id="c1", name="lookup", arguments=f'{{"section": "{KEY[:half]}')],
+            ToolCallDelta(index=0, id=None, name=None, arguments=f'{KEY[half:]}"}}'),
+        ),
+    ):
+        view = StreamView("live")
+        for event in events:
+            view.push(event)
+        shown = [view.value, view._repr_mimebundle_()["text/plain"], render_stream_text(events)]
+        assert parts_of(KEY, "".join(shown)) == []
+        view.push(rest)
+        view.finish()
+        assert parts_of(KEY, view.value + view._repr_mimebundle_()["text/plain"]) == []
+        assert "[REDACTED]" in view.value

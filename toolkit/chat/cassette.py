@@ -38,7 +38,8 @@ reused on replay, so a cassette recorded today replays tomorrow.
 Request and response bodies pass through `toolkit.tools.redact.scrub` before they are written
 (labelled secrets, known key formats, credentials in URLs, file paths); replay scrubs the request
 it is asked for the same way, so matching is unchanged. A JSON body (or stream line) is scrubbed
-string by string (`scrubbed_body`), so it stays JSON.
+string by string (`scrubbed_body`), so it stays JSON; a streamed reply's text is scrubbed across
+its chunks (`toolkit.chat.stream_scrub`), so a key written in pieces is recorded in none.
 
 Leaves out: secrets the sanitiser cannot recognise (don't record conversations with secrets).
 """
@@ -58,6 +59,7 @@ import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
 from toolkit.chat.masking import basic_credential, bearer_key, mask_json, mask_keys, url_secrets
+from toolkit.chat.stream_scrub import scrub_event_stream
 
 __all__ = [
     "RECORD_VAR",
@@ -244,7 +246,9 @@ def scrubbed_body(text: str) -> str:
     arguments with `\\u` escapes are escaped twice in the body (`\\\\u670d\\\\u88c5\\"}`), which reads
     as a Windows share path and was cut into `<path>"}`, so replay failed on "not JSON". A body
     (or `data:` line) that is JSON has its strings scrubbed one by one instead, and stays as it
-    came, byte for byte, when none of them changes."""
+    came, byte for byte, when none of them changes. An event stream's texts are first scrubbed
+    across its chunks (`scrub_event_stream`): a key the model wrote in two pieces is in neither."""
+    text = scrub_event_stream(text)
     scrubbed = redact.scrub(text)
     if scrubbed == text:
         return text

@@ -103,6 +103,7 @@ from toolkit.chat.sse import (
     read_json,
     reported_error,
 )
+from toolkit.chat.stream_scrub import scrub_event_stream
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.errors import (
     BadResponseError,
@@ -415,7 +416,7 @@ class ChatClient:
                 raise
             finally:
                 if not recorded:
-                    self._record(body, response.status_code, self.scrub("\n".join(lines)), attempt)
+                    self._record(body, response.status_code, scrub_event_stream(self.scrub("\n".join(lines))), attempt)
             if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
             yield StreamDone(assembler.finish(broke))

@@ -31,9 +31,11 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    Korean (`CJK_SECRET_WORDS`): `数据库密码：hunter2`, `密钥＝…`, `密码是 hunter2`, `パスワードは …`,
    `비밀번호는 …`, `API_KEY：…` (a value that starts with a letter of these scripts is prose and
    is kept: `密码错误：密码长度不能少于8位`);
-6. tokens in well-known formats (OpenAI `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`,
-   Slack `xox?-`, AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face
-   `hf_`, JWTs);
+6. tokens in well-known formats, the families of `toolkit.tools.token_formats` (OpenAI,
+   Anthropic and OpenRouter `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`, Slack `xox?-`,
+   AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face `hf_`, npm `npm_`,
+   PyPI `pypi-AgE…`, JWTs, …), in one pass; in a text outside ASCII also behind look-alike
+   characters (full-width `ｓｋ－…`, Unicode hyphens, zero-width characters inside);
 7. home-directory and absolute file paths, quoted or bare, POSIX and Windows, `file://` URLs,
    inside `File "…"` lines too: each becomes `<path>`.
 
@@ -42,7 +44,9 @@ they are usually ids the model needs). It errs towards removing too much.
 
 Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
 secrets with no label, no known format and no environment variable (a bare short password);
-a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`).
+a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`); a label
+written in full-width letters (`ＤＢ＿ＰＡＳＳ＝…`: only tokens are also read folded). Text that
+arrives in pieces: `toolkit.tools.redact_stream`.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.errors import ToolkitError
+from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
+from toolkit.tools.token_formats import TOKEN_START as _TOKEN_START
+from toolkit.tools.token_formats import mask_lookalikes
 
 REDACTED = "[REDACTED]"
 PATH = "<path>"
@@ -112,11 +119,6 @@ Each separator has at most one such name before it, and no two overlap, so every
 _BLANKS = re.compile(r"[ \t]*")
 _BEFORE_NAME = re.compile(r"[^A-Za-z_]*")
 _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
-_KNOWN_TOKENS = re.compile(
-    r"\bsk-[\w-]{16,}|\bSG\.[\w-]{8,}\.[\w-]{8,}|\bgh[pousr]_\w{20,}|\bgithub_pat_\w{20,}|\bxox[abprse]-[\w-]{10,}"
-    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[\w-]{30,}|\b[rsp]k_(?:live|test)_\w{16,}|\bglpat-[\w-]{20,}"
-    r"|\bhf_[A-Za-z0-9]{30,}|\beyJ[\w-]+\.[\w-]+\.[\w-]*"
-)
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
 _POSIX_PATH = re.compile(
@@ -234,20 +236,15 @@ def scrub(text: str) -> str:
         text = _cjk_labelled(text)
     if _may_hold(low, _PROSE_WORDS) and _PROSE_NEAR.search(low):
         text = _PROSE_SECRET.sub(_prose_secret, text)
-    if len(text) < _SHORT or _may_hold(text, _TOKEN_STARTS):  # a short text: the pattern is quicker
+    if len(text) < _SHORT or _TOKEN_START.search(text):  # a short text: the pattern is quicker
         text = _KNOWN_TOKENS.sub(REDACTED, text)
+    if not text.isascii():  # `ｓｋ－…`, `sk‑…`: a token behind look-alike characters
+        text = mask_lookalikes(text, REDACTED)
     return _paths(text, low) if "/" in text or "\\" in text else text
 
 
-_TOKEN_STARTS = (
-    *("sk-", "SG.", "gh", "github_pat_", "xox", "AKIA", "ASIA"),
-    *("AIza", "k_live_", "k_test_", "glpat-", "hf_", "eyJ"),
-)
-"""What each of `_KNOWN_TOKENS`' formats holds, as written (the pattern is case-sensitive): a
-text with none of them holds no such token (`gh` stands for `ghp_`, `gho_`, …). `scrub` looks
-for them in the text itself, not in its folded form."""
 _SHORT = 20
-"""Below this many characters, `_KNOWN_TOKENS` is tried without looking for `_TOKEN_STARTS` first
+"""Below this many characters, `_KNOWN_TOKENS` is tried without looking for `_TOKEN_START` first
 (callgrind: at 16 characters the two cost about the same, 6,000 instructions; at 48 the look
 for the starts costs 7,600 and the pattern 14,300)."""
 _AUTH_WORDS = ("bearer", "basic", "token")
@@ -680,7 +677,29 @@ def _elided(match: re.Match[str]) -> str:
 def _paths(text: str, low: str) -> str:
     """File paths → `<path>`: `file://` URLs, quoted paths, Windows paths, POSIX paths, in turn,
     each skipped on a text without what it needs (`file://` as `_may_hold` reads `low`, a
-    quote, a backslash, a slash)."""
+    quote, a backslash, a slash). Base64 data (`_BASE64_BLOB`) is no path: only the text around
+    it is read."""
+    if len(text) >= len(_RUN_OF_BLOB) and _RUN_OF_BLOB in text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES):
+        blobs = [m for m in _BASE64_BLOB.finditer(text) if len(m.group(0)) % 4 == 0]
+        if blobs:
+            starts, ends = [0, *(m.end() for m in blobs)], [*(m.start() for m in blobs), len(text)]
+            kept = [m.group(0) for m in blobs] + [""]
+            return "".join(_paths_in(text[a:b], low) + blob for a, b, blob in zip(starts, ends, kept, strict=True))
+    return _paths_in(text, low)
+
+
+_BASE64_BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{200,}+={0,2}(?![A-Za-z0-9+/=])")
+"""Base64 data a tool returned bare (an image in a JSON result, no `data:` URL), 200 characters
+or more; `_paths` also asks that its length be a multiple of 4, as base64's always is. Its `/`
+made paths of it (`"/9j/4AAQ…"`, a JPEG, became `"<path>"`; `…+/cHw…` cut the rest away). A
+path that long of these letters alone (no `.`, `-`, `_` or blank) is not one a person writes."""
+_RUN_OF_BLOB = b"x" * 200
+"""What a `_BASE64_BLOB` leaves in the text's bytes written through `_RUN_BYTES` (whose letters
+hold base64's): looked for in C before the pattern is tried."""
+
+
+def _paths_in(text: str, low: str) -> str:
+    """`_paths` on a text with no base64 data in it."""
     if _may_hold(low, _FILE_WORDS):
         text = _FILE_URL.sub(PATH, text)
     if '"' in text or "'" in text:

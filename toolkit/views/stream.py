@@ -12,8 +12,8 @@ Pure renderers (unit-tested, stable under nbval):
 - `render_stream_html(events, result, error)`: the segments as cards, then a status line:
   streaming…, done (finish reason, tokens) or stopped (the exception, and every call it left
   unexecuted marked "not executed").
-- `render_stream_text(...)`: the same as a short transcript; `event_line(event)`: one event as
-  one line, for printing the raw event list.
+- `render_stream_text(...)`: the same as a short transcript; `event_lines(events)`: each event as
+  one line, for printing the raw event list (`event_line(event)`: one event alone).
 
 `StreamView` (an `HtmlView`): `.push(event)` redraws the live widget; `.consume(stream)` pushes
 every event of a `TokenStream` (drawing at most every `REDRAW_EVERY` seconds while text pours in),
@@ -27,7 +27,10 @@ events are folded once each instead of all again on every push.
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
 arguments, results and the text of the error that stopped the stream are scrubbed as in the
 trace view (`toolkit.tools.redact.scrub`): a tool that returns a secret, a model that repeats
-it, or a connection error that quotes it leaves none in the view.
+it, or a connection error that quotes it leaves none in the view. While text (or a call's
+arguments) still arrives, its last run is not shown (`toolkit.tools.redact_stream.settled`): the
+first half of a key split over two deltas never appears, not even for a moment; `event_lines`
+scrubs each run of deltas as one stream (`StreamScrubber`).
 
 Leaves out: async streams, cancelling a stream from the view, token-by-token replay of a saved
 notebook (its stored output is the end state).
@@ -38,7 +41,7 @@ from __future__ import annotations
 import bisect
 import functools
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +51,7 @@ from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
 from toolkit.services.results import Result
 from toolkit.tools import redact
+from toolkit.tools.redact_stream import StreamScrubber, settled
 from toolkit.views.conversation import HtmlView, one_line
 from toolkit.views.html import (
     Html,
@@ -272,20 +276,31 @@ _scrubbed = functools.lru_cache(maxsize=16)(redact.scrub)
 a live view draws both on every push (a long answer's text was scrubbed twice per delta)."""
 
 
+def _live(text: str, arriving: bool) -> str:
+    """`text` scrubbed; while it is still `arriving`, only its `settled` part (its last run may
+    be the first half of a key: shown now, it would stay on screen until the rest arrived)."""
+    return _scrubbed(settled(text) if arriving else text)
+
+
 def _text_html(segment: TextSegment, cursor: bool) -> Html:
-    text = _scrubbed(segment.text) + CURSOR * cursor
+    text = _live(segment.text, cursor) + CURSOR * cursor
     return element("div", "stream-text", card("assistant", text_block(text), "assistant"))
 
 
 def _tool_html(segment: ToolSegment, over: bool) -> Html:
     title, label, kind = tool_status(segment, over)
-    body = code_block(_scrubbed(segment.arguments))
+    body = code_block(_live(segment.arguments, _arriving(segment, over)))
     if segment.execution is not None:
         result = _scrubbed(segment.execution.result.content)
         body += small("result" if kind == "ok" else "sent back as an error")
         body += code_block(result) if result.lstrip()[:1] in "{[" else text_block(result)
     head = join([title, badge(label, kind)], " ")
     return element("div", "stream-tool", card(head, body, "error" if kind == "error" else "tool"))
+
+
+def _arriving(segment: ToolSegment, over: bool) -> bool:
+    """Whether a call's arguments may still grow: the model is writing them, the stream runs."""
+    return segment.state == "asked" and not over
 
 
 def _segment_html(segment: Segment, cursor: bool, over: bool) -> Html:
@@ -330,11 +345,12 @@ def _page_html(
 # 4. Text.
 
 
-def _segment_text(segment: Segment, over: bool) -> str:
+def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
     if isinstance(segment, TextSegment):
-        return f"assistant: {_scrubbed(segment.text)}"
+        return f"assistant: {_live(segment.text, cursor)}"
     _, label, _ = tool_status(segment, over)
-    line = f"tool {segment.name}({_arguments(segment.arguments)}) [{label}]"
+    arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
+    line = f"tool {segment.name}({_arguments(arguments)}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
@@ -347,7 +363,9 @@ def render_stream_text(
 ) -> str:
     """The stream as a transcript: one line per text run or tool call, then the status."""
     over = _over(result, error, done)
-    return _transcript([_segment_text(s, over) for s in fold_events(events)], result, error, over)
+    segments = fold_events(events)
+    lines = [_segment_text(s, _cursor(i, segments, over), over) for i, s in enumerate(segments)]
+    return _transcript(lines, result, error, over)
 
 
 def _transcript(lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool) -> str:
@@ -357,12 +375,10 @@ def _transcript(lines: list[str], result: Result[Any] | None, error: BaseExcepti
 
 
 def event_line(event: LoopEvent) -> str:
-    """One event as one line (no call ids): for printing what a stream yielded, in order."""
-    if isinstance(event, TextDelta):
-        return f"TextDelta     {redact.scrub(event.text)!r}"
-    if isinstance(event, ToolCallDelta):
-        name = f" {event.name}" if event.name else ""
-        return f"ToolCallDelta #{event.index}{name} {redact.scrub(event.arguments)!r}"
+    """One event as one line (no call ids), its text scrubbed alone: a key split over two deltas
+    shows in their two lines. To print what a stream yielded, in order, use `event_lines`."""
+    if isinstance(event, TextDelta | ToolCallDelta):
+        return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
         return f"ToolStarted   round {event.round}: {event.call.name}({_arguments(event.call.arguments)})"
     if isinstance(event, ToolFinished):
@@ -370,6 +386,49 @@ def event_line(event: LoopEvent) -> str:
         status = execution_status(e)[0]
         return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
     return type(event).__name__
+
+
+def event_lines(events: Iterable[LoopEvent]) -> Iterator[str]:
+    """`event_line` of each event, in order, but with each run of text deltas (and each call's
+    argument deltas) scrubbed as one stream (`StreamScrubber`): a key split over two deltas shows
+    in neither line. A delta's line shows what of its run can be shown by then (maybe `''`); the
+    run's last delta also shows what was held back. A line is given when the next event has come."""
+    scrubber, run, waiting = StreamScrubber(), None, None  # waiting: the last delta's head and text
+    for event in events:
+        this = _run_of(event)
+        if waiting is not None:
+            head, shown = waiting
+            yield head + repr(shown + (scrubber.flush() if this != run else ""))
+            waiting = None
+        if not isinstance(event, TextDelta | ToolCallDelta):
+            run = None
+            yield event_line(event)
+            continue
+        if this != run:
+            scrubber, run = StreamScrubber(), this
+        waiting = (_delta_head(event), scrubber.feed(_piece(event)))
+    if waiting is not None:
+        yield waiting[0] + repr(waiting[1] + scrubber.flush())
+
+
+def _run_of(event: LoopEvent) -> tuple[str, int] | None:
+    """Which run of deltas an event continues: the text, a call's arguments (by index), or none."""
+    if isinstance(event, TextDelta):
+        return ("text", 0)
+    if isinstance(event, ToolCallDelta):
+        return ("call", event.index)
+    return None
+
+
+def _delta_head(event: TextDelta | ToolCallDelta) -> str:
+    if isinstance(event, TextDelta):
+        return "TextDelta     "
+    name = f" {event.name}" if event.name else ""
+    return f"ToolCallDelta #{event.index}{name} "
+
+
+def _piece(event: TextDelta | ToolCallDelta) -> str:
+    return event.text if isinstance(event, TextDelta) else event.arguments
 
 
 # 5. Drawing a live view again: only the segments that changed.
@@ -412,7 +471,7 @@ class _Drawings:
             if kept is not None and kept.segment is segment and kept.execution is execution and kept.shown == shown:
                 continue
             drawing = _Drawing(
-                segment, shown, execution, _segment_html(segment, cursor, over), _segment_text(segment, over)
+                segment, shown, execution, _segment_html(segment, cursor, over), _segment_text(segment, cursor, over)
             )
             if kept is not None:
                 self._kept[i] = drawing

@@ -1,0 +1,78 @@
+"""A streamed reply's texts are scrubbed across its chunks before a cassette or `client.exchanges`
+keeps them (`toolkit.chat.stream_scrub`): a key the model writes in pieces is recorded in none."""
+
+import json
+
+from toolkit.chat.cassette import RecordingTransport, ReplayTransport
+from toolkit.chat.client import ChatClient
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble
+from toolkit.chat.stream_scrub import scrub_event_stream
+from toolkit.gateway.transport import InProcessTransport
+from toolkit.tools.redact import REDACTED, scrub
+
+KEY = "sk-proj-AbCdEf0123456789xyzQwErTy"
+
+
+def parts_of(secret: str, text: str) -> list[str]:
+    return [secret[i : i + 5] for i in range(len(secret) - 4) if secret[i : i + 5] in text]
+
+
+def event_stream(*deltas: dict) -> str:
+    chunks = [{"choices": [{"index": 0, "delta": delta}]} for delta in deltas]
+    lines = [f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks]
+    return "".join(lines) + 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+
+
+def streamed_text(body: str) -> str:
+    return "".join(e.text for e in assemble(body.splitlines()) if isinstance(e, TextDelta))
+
+
+def test_a_key_in_two_content_pieces_is_recorded_in_neither():
+    text = f"您的密钥是 {KEY} ，请保管好。"
+    for at in range(1, len(text)):
+        body = event_stream({"content": text[:at]}, {"content": text[at:]})
+        scrubbed = scrub_event_stream(body)
+        assert parts_of(KEY, scrubbed) == [], at
+        assert streamed_text(scrubbed) == f"您的密钥是 {REDACTED} ，请保管好。", at
+
+
+def test_a_key_in_a_calls_argument_pieces_and_in_reasoning_is_recorded_in_neither():
+    arguments = json.dumps({"token": KEY, "note": "x"})
+    body = event_stream(
+        {"reasoning_content": f"the user gave {KEY[:10]}"},
+        {"reasoning_content": f"{KEY[10:]} so"},
+        {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "save", "arguments": arguments[:20]}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": arguments[20:]}}]},
+    )
+    scrubbed = scrub_event_stream(body)
+    assert parts_of(KEY, scrubbed) == []
+    calls = [e for e in assemble(scrubbed.splitlines()) if isinstance(e, ToolCallDelta)]
+    assert json.loads("".join(c.arguments for c in calls)) == {"token": REDACTED, "note": "x"}
+
+
+def test_a_stream_without_secrets_is_kept_byte_for_byte():
+    body = event_stream({"content": "订单 SN2026"}, {"content": "10200001 已发货"}, {"content": ", ok"})
+    assert scrub_event_stream(body) == body
+    assert scrub_event_stream("not an event stream") == "not an event stream"
+
+
+def test_a_recorded_stream_that_echoes_a_key_keeps_no_part_of_it_and_replays_scrubbed(tmp_path):
+    """The fake gateway reads the tool result back in its streamed answer, four characters a chunk:
+    the cassette and `client.exchanges` kept the key in those pieces."""
+    messages = [
+        UserMessage(content="查一下订单 SN202610200001"),
+        AssistantMessage(tool_calls=(ToolCall(id="c1", name="lookup", arguments="{}"),)),
+        ToolResultMessage(tool_call_id="c1", tool_name="lookup", content=f"订单 SN202610200001 的密钥 {KEY} 运输中"),
+    ]
+    cassette = tmp_path / "stream.jsonl"
+    client = ChatClient(
+        "http://gateway/v1", "k", "fake-keyword", transport=RecordingTransport(cassette, InProcessTransport())
+    )
+    answer = "".join(e.text for e in client.stream(messages) if isinstance(e, TextDelta))
+    assert KEY in answer  # what the learner's own code receives is the model's text, as it came
+    stored = cassette.read_text(encoding="utf-8") + repr(list(client.exchanges))
+    assert parts_of(KEY, stored) == []
+    replay = ChatClient("http://gateway/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
+    replayed = "".join(e.text for e in replay.stream(messages) if isinstance(e, TextDelta))
+    assert replayed == scrub(answer)

@@ -1,0 +1,108 @@
+"""An event stream's texts scrubbed across its chunks, for what records a streamed response.
+
+A streamed reply carries its text in pieces, one per `data:` chunk (`"sk-proj-AbCd"`, then
+`"Ef0123…"`). Scrubbing each line alone, as the cassette and `client.exchanges` did, kept a key the
+model repeated in its pieces: neither piece is a key, and the recording holds both.
+`scrub_event_stream(text)` reads the stream's chunks in order and puts each streamed text through
+its own `toolkit.tools.redact_stream.StreamScrubber`: a choice's `content`, `reasoning_content` and
+`refusal`, and each tool call's `arguments` (and a legacy `function_call`'s). A chunk's piece
+becomes what its scrubber shows by then; what is still held at the end goes into the last chunk
+that carried that text. The text assembled from the recording is then the reply's text scrubbed.
+
+A stream none of whose texts holds a secret is kept byte for byte, its pieces as they came; in
+one that does, a chunk whose pieces changed is written again as compact JSON. Every other line (comments, `event:` lines, `[DONE]`, data that is not a JSON
+object) is kept as it is, for the caller's line-by-line scrubbing.
+
+Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
+written over several `data:` lines of one event (each line is read alone, as it came).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from toolkit.tools.redact_stream import StreamScrubber
+
+_TEXT_FIELDS = ("content", "reasoning_content", "refusal")
+
+Place = tuple[dict[str, Any], str]
+"""Where a streamed piece sits: the object holding it and the field's name."""
+
+
+def scrub_event_stream(text: str) -> str:
+    """`text` (an event stream's body) with each streamed text scrubbed across its chunks; `text`
+    itself, chunks and all, when no text holds a secret."""
+    if "data:" not in text:
+        return text
+    lines = text.splitlines(keepends=True)
+    scrubbers: dict[tuple[Any, ...], StreamScrubber] = {}
+    came: dict[tuple[Any, ...], list[str]] = {}  # each text's pieces as they came, and as shown
+    shown: dict[tuple[Any, ...], list[str]] = {}
+    last: dict[tuple[Any, ...], Place] = {}
+    chunks: list[tuple[int, str, dict[str, Any], str]] = []
+    for number, line in enumerate(lines):
+        read = _chunk(line)
+        if read is None:
+            continue
+        head, chunk, end = read
+        places = list(_streamed(chunk))
+        for key, (holder, field) in places:
+            came.setdefault(key, []).append(holder[field])
+            holder[field] = scrubbers.setdefault(key, StreamScrubber()).feed(holder[field])
+            shown.setdefault(key, []).append(holder[field])
+            last[key] = (holder, field)
+        if places:
+            chunks.append((number, head, chunk, end))
+    for key, (holder, field) in last.items():
+        rest = scrubbers[key].flush()
+        holder[field] += rest
+        shown[key].append(rest)
+    if all("".join(came[key]) == "".join(shown[key]) for key in came):
+        return text  # no secret: the stream as it came, its pieces as they were
+    for number, head, chunk, end in chunks:
+        if json.loads(lines[number][len(head) :].rstrip("\r\n")) != chunk:
+            lines[number] = head + json.dumps(chunk, ensure_ascii=False, separators=(",", ":")) + end
+    return "".join(lines)
+
+
+def _chunk(line: str) -> tuple[str, dict[str, Any], str] | None:
+    """A `data:` line's head (`data: `), its chunk (a JSON object) and its line end; else None."""
+    body = line.rstrip("\r\n")
+    if not body.startswith("data:"):
+        return None
+    payload = body[5:].lstrip(" ")
+    try:
+        chunk = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(chunk, dict):
+        return None
+    return body[: len(body) - len(payload)], chunk, line[len(body) :]
+
+
+def _streamed(chunk: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], Place]]:
+    """Each streamed text piece of a chunk, with the key of the text it belongs to."""
+    choices = chunk.get("choices")
+    for position, choice in enumerate(choices if isinstance(choices, list) else []):
+        delta = choice.get("delta") if isinstance(choice, dict) else None
+        if not isinstance(delta, dict):
+            continue
+        index = _hashable(choice.get("index", position))
+        for field in _TEXT_FIELDS:
+            if isinstance(delta.get(field), str):
+                yield (index, field), (delta, field)
+        calls = delta.get("tool_calls")
+        for order, call in enumerate(calls if isinstance(calls, list) else []):
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and isinstance(function.get("arguments"), str):
+                yield (index, "call", _hashable(call.get("index", order))), (function, "arguments")
+        legacy = delta.get("function_call")
+        if isinstance(legacy, dict) and isinstance(legacy.get("arguments"), str):
+            yield (index, "function_call"), (legacy, "arguments")
+
+
+def _hashable(value: Any) -> Any:
+    """An index as a key: as it came when it can be one (`0`, `"0"`, None), else its JSON text."""
+    return value if isinstance(value, str | int | float | bool) or value is None else json.dumps(value)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -66,6 +67,11 @@ ANSWERS = {  # tool name -> (Content-Type, body) for the call's id
     "no_type": lambda rid: ("", b"hello"),
     "content_not_list": lambda rid: (JSON, _result(rid, {"content": "text"})),
     "error_content_not_list": lambda rid: (JSON, _result(rid, {"content": "boom", "isError": True})),
+    "wrong_id": lambda rid: (JSON, _result(424242, _text("ok"))),
+    "null_id_error": lambda rid: (
+        JSON,
+        json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}).encode(),
+    ),
     "huge": lambda rid: (JSON, _result(rid, _text("x" * HUGE))),
     "huge_events": lambda rid: (EVENTS, _event(_result(rid, _text("x" * HUGE)))),
     # an HTTP error status (status, Content-Type, body)
@@ -258,6 +264,26 @@ def test_an_answer_that_is_no_json_rpc_message_is_a_short_error_and_the_next_cal
     assert type(raised.value) is McpError
     assert str(raised.value) == f"MCP server 'stranger' broke the protocol: {problem}"
     assert _text_of(stranger, "ok") == "ok"
+
+
+@pytest.mark.parametrize(
+    "name, what", [("wrong_id", "an answer with id 424242"), ("null_id_error", "an error with id null ('Parse error')")]
+)
+def test_a_json_body_with_another_request_s_id_fails_the_call_at_once_and_the_next_is_answered(
+    stranger_url, name, what
+):
+    """The SDK reads a JSON body's id as it is, and drops an answer whose id no request waits for:
+    the call waited out its whole deadline, though the server had answered at once."""
+    with McpClient.http(stranger_url, name="stranger", request_timeout=20) as client:
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool(name, {})
+        assert time.monotonic() - started < 5
+        assert str(raised.value) == (
+            f"MCP server 'stranger' broke the protocol: it sent {what}, the id of no request waiting for an answer; "
+            "a server answers each request with that request's id"
+        )
+        assert _text_of(client, "ok") == "ok"
 
 
 @pytest.mark.parametrize(

@@ -1,14 +1,16 @@
 """`toolkit.mcp` against stdio servers nobody here would write (`mcp_servers/stranger_server.py`):
 tool lists the SDK refuses, results of every kind, junk on stdout, servers that never answer."""
 
+import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import McpConnectionError
+from toolkit.errors import McpConnectionError, McpError, McpTimeout
 from toolkit.loop.run import run_loop
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
@@ -178,3 +180,64 @@ def test_a_server_that_never_answers_times_out_the_loop_goes_on_and_close_kills_
     pid = int(pid_file.read_text())
     client.close()
     assert not Path(f"/proc/{pid}").exists()  # killed and reaped: a zombie keeps its /proc entry
+
+
+WRONG_ID = "MCP server 'ids' broke the protocol: it sent {what}, the id of no request waiting for an answer; a server answers each request with that request's id"
+
+
+@pytest.mark.parametrize(
+    "name, what",
+    [
+        ("never_sent", "an answer with id 424242"),
+        ("null", "an error with id null ('Parse error')"),
+        ("answered", "an answer with id {initialize}"),
+    ],
+)
+def test_an_answer_with_another_request_s_id_fails_the_call_at_once_and_the_server_stays(name, what):
+    """The SDK drops an answer whose id no request waits for: the call waited out its whole deadline
+    ("did not answer within 20 s") though the server had answered at once, with the wrong id (one
+    it answered already, one never sent, or `null`, as JSON-RPC has it for a request it could not read)."""
+    with McpClient.stdio(sys.executable, [STRANGER, "ids"], name="ids", request_timeout=20) as client:
+        client.list_tools()
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool(name, {})
+        assert time.monotonic() - started < 5
+        assert type(raised.value) is McpError
+        initialize = re.search(r"id (\d+)", str(raised.value))[1] if name == "answered" else ""
+        assert str(raised.value) == WRONG_ID.format(what=what.format(initialize=initialize))
+        assert client.call_tool("t", {}).content[0].text == "ok t"
+
+
+def test_a_late_answer_to_a_call_given_up_on_is_no_mistake(tmp_path):
+    """A call past its deadline is cancelled (`notifications/cancelled`); the server's answer may
+    still come, during the next call, and fails nothing."""
+    with McpClient.stdio(sys.executable, [STRANGER, "ids"], name="ids", request_timeout=20) as client:
+        client.list_tools()
+        with pytest.raises(McpTimeout):
+            client.call_tool("slow", {}, timeout=0.3)
+        assert client.call_tool("t", {}).content[0].text == "ok t"
+        assert client.call_tool("slow", {}).content[0].text == "ok slow"
+
+
+def test_a_handshake_answered_with_another_id_fails_the_connection_at_once():
+    """The answer to `initialize` with an id never sent: connecting waited out its 20 s."""
+    server = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request.get('method') == 'initialize':\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': 'x7', 'result': {}}), flush=True)\n"
+        "    elif 'id' in request:\n"
+        "        error = {'code': -32601, 'message': 'Method not found'}\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'error': error}), flush=True)\n"
+    )
+    client = McpClient.stdio(sys.executable, ["-c", server], name="s", connect_timeout=20)
+    started = time.monotonic()
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert time.monotonic() - started < 10
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': it broke the protocol while connecting: it sent an answer with id \"x7\", "
+        "the id of no request waiting for an answer; a server answers each request with that request's id"
+    )

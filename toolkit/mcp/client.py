@@ -50,7 +50,9 @@ A JSON-RPC message from the server that is malformed (a reply with `"result": nu
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. A line that is not JSON at all (a
+connection at once, as an `McpConnectionError` saying so. So does an answer whose id no request
+waits for (one answered already, one never sent, `null`: `toolkit.mcp.ids`), which the SDK
+drops, leaving the request it was meant for to wait out its deadline. A line that is not JSON at all (a
 stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
 without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`), answers
 nothing: the requests go on (their real answer may still come), and a timeout then says that
@@ -100,6 +102,7 @@ from pydantic import ValidationError
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import http_transport, unreadable_answer
+from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
@@ -333,9 +336,9 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            return _surrogates_read(stdio_client(server, errlog=self._stderr))
+            return ids_checked(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._broke_protocol)
         if isinstance(self.server, str):
-            return http_transport(self.server)
+            return ids_checked(http_transport(self.server), self._broke_protocol)
         return self.server
 
     def _unreachable(self, exc: BaseException) -> str:
@@ -369,15 +372,20 @@ class McpClient:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
             self._stray = _unreadable(message)
             return
-        problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
+        self._broke_protocol(_unreadable(message))
+
+    def _broke_protocol(self, what: str) -> None:
+        """The server sent a message that answers no request it can be matched with (`what` it
+        did): every request waiting for an answer fails at once, and so does a handshake."""
+        what = self._hide(what)
         connecting = self._connecting
         if connecting is not None and not connecting.done() and self._scope is not None:
             # the answer to `initialize` (or a message before it): the handshake waits in the SDK,
             # not among `_waiting`, and would run into the connect deadline ("no answer within 10 s")
-            self._broken = self._broken or _unreadable(message)
+            self._broken = self._broken or what
             self._scope.cancel()
         for waiting in list(self._waiting):
-            waiting.fail(problem)
+            waiting.fail(f"MCP server {self.name!r} broke the protocol: {what}")
 
     async def _guarded(
         self,

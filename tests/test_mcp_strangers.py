@@ -241,3 +241,23 @@ def test_a_handshake_answered_with_another_id_fails_the_connection_at_once():
         "cannot reach MCP server 's': it broke the protocol while connecting: it sent an answer with id \"x7\", "
         "the id of no request waiting for an answer; a server answers each request with that request's id"
     )
+
+
+CUT = (
+    "\n[cut here: the result has {total:,} characters, and only the first {kept:,} are shown; "
+    "if you need the rest, call the tool again for less at a time]"
+)
+
+
+def test_a_huge_result_is_cut_to_max_result_chars_and_the_model_is_told(contents):
+    """A server's 10 MB text went whole to the model: a request no gateway takes (or pays for)."""
+    result = _run(contents, "huge")
+    assert (result.is_error, result.content) == (False, "x" * 100_000 + CUT.format(total=10_000_000, kept=100_000))
+
+
+@pytest.mark.parametrize("limit", [None, 10])
+def test_max_result_chars_is_a_setting_and_none_keeps_the_whole_result(limit):
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
+        tools = {t.name: t for t in McpToolProvider([client], max_result_chars=limit).provide()}
+        text = _run(tools, "huge").content
+    assert text == ("x" * 10_000_000 if limit is None else "x" * 10 + CUT.format(total=10_000_000, kept=10))

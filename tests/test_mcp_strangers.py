@@ -67,6 +67,22 @@ def test_a_tool_the_sdk_cannot_read_is_left_out_alone_and_the_others_are_offered
     ]
 
 
+def test_without_the_sdk_s_private_listing_pieces_the_page_fails_as_the_sdk_failed_it(monkeypatch):
+    """`_raw_listing` reads the SDK's private session state (there is no public way to ask for a page
+    the SDK would not check): in an SDK version without it, the server is left out with the SDK's error."""
+    import toolkit.mcp.client
+
+    assert toolkit.mcp.client._raw_listing(object()) is None  # what another SDK version gives
+    monkeypatch.setattr(toolkit.mcp.client, "_raw_listing", lambda session: None)
+    with McpClient.stdio(sys.executable, [STRANGER, "names"], name="names", request_timeout=5) as client:
+        provider = McpToolProvider([client])
+        assert provider.provide() == []
+    assert provider.left_out == {
+        "names": "MCP server 'names' broke the protocol: ValidationError: 4 validation errors for ListToolsResult "
+        "(tools.6.inputSchema: Field required) (left out for 60 s, then tried again)"
+    }
+
+
 @pytest.fixture(scope="module")
 def contents():
     """The stranger server's tools that answer with every kind of content, as toolkit tools."""

@@ -183,6 +183,9 @@ class McpClient:
         """What the last line the server wrote that is not JSON said (for a timeout's message)."""
         self._gone = ""
         """Why the connection is known to be gone ("" while it is not): later requests are not sent."""
+        self._closed = ""
+        """"Connection closed" once the transport's read stream ended (`toolkit.mcp.ids`), "" before
+        (and always for a server object served in-process: a request finds out, as lost)."""
         self._broken = ""
         """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
@@ -268,7 +271,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = self._stray = ""
+        self._gone = self._broken = self._stray = self._closed = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -336,10 +339,14 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            return ids_checked(_surrogates_read(stdio_client(server, errlog=self._stderr)), self._broke_protocol)
+            transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
+            return ids_checked(transport, self._broke_protocol, self._transport_ended)
         if isinstance(self.server, str):
-            return ids_checked(http_transport(self.server), self._broke_protocol)
+            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended)
         return self.server
+
+    def _transport_ended(self) -> None:
+        self._closed = "Connection closed"
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
@@ -415,7 +422,7 @@ class McpClient:
         client, loop = self._client, self._loop
         if client is None or loop is None:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        if gone := self._gone or _transport_closed(client) or ("" if loop.is_running() else "its event loop stopped"):
+        if gone := self._gone or self._closed or ("" if loop.is_running() else "its event loop stopped"):
             self._gone = gone
             raise McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
         interrupt = _Waiting(None)
@@ -430,7 +437,7 @@ class McpClient:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
-                raise self._lost(_describe_mcp(exc), ended=self._ended(client)) from None
+                raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
@@ -455,12 +462,12 @@ class McpClient:
             self._gone = self._gone or self._hide(reason)
         return McpConnectionLost(self.name, self._hide(reason))
 
-    def _ended(self, client: mcp.Client) -> bool:
+    def _ended(self) -> bool:
         """Whether a request's "Connection closed" ended the connection. Over HTTP it may be the
         request's stream alone (an event stream that ended without an answer, or held an event
-        too large): the next request is a new POST, so the connection ends only when the SDK
-        says its transport closed; a stdio or in-process connection ends with any."""
-        return not isinstance(self.server, str) or bool(_transport_closed(client))
+        too large): the next request is a new POST, so the connection ends only when its
+        transport's read stream ended; a stdio or in-process connection ends with any."""
+        return not isinstance(self.server, str) or bool(self._closed)
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
@@ -650,19 +657,6 @@ def unicode_text(value: Any) -> Any:
     return value
 
 
-def _transport_closed(client: mcp.Client) -> str:
-    """Why the SDK already knows the connection is gone (`Connection closed`), so a request would
-    not be sent; "" when it does not.
-
-    Reads the SDK's (private) dispatcher state; without it, a connection found gone during a
-    request counts as lost during it: the careful reading (outcome unknown)."""
-    try:
-        closed = getattr(client.session._dispatcher, "_closed", False) is True
-    except Exception:  # noqa: BLE001 - another SDK version: not known to be closed
-        return ""
-    return "Connection closed" if closed else ""
-
-
 def _describe_mcp(exc: MCPError) -> str:
     """The SDK's error in a few words ("Connection closed")."""
     return str(exc).strip() or type(exc).__name__
@@ -724,16 +718,15 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
     """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
     `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
     tool by tool, with the same checks: the tools that pass are listed, each other one goes into
-    `unreadable` with the reason. Reads the SDK's private session state (as `_transport_closed`);
-    without it, the page fails as the SDK failed it."""
+    `unreadable` with the reason. Reads the SDK's private session state (`_raw_listing`: the SDK
+    has no public way to ask for a page it would not check); without it, the page fails as the SDK
+    failed it."""
     try:
         return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
     except ValidationError as refused:
-        session = client.session
-        try:
-            stamp, send, absorb = session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
-        except AttributeError:  # another SDK version
+        if (private := _raw_listing(client.session)) is None:  # another SDK version
             raise refused from None
+        stamp, send, absorb = private
         data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
             by_alias=True, mode="json", exclude_none=True
         )
@@ -752,6 +745,16 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         page = ListToolsResult(tools=tools, next_cursor=after)
         result: ListToolsResult = absorb(page, complete=cursor is None and after is None)
         return result
+
+
+def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
+    """The SDK's private pieces `_readable_page` asks for a page with and hands it back with: how a
+    request is stamped, sent unchecked, and a listing absorbed (x-mcp-header filtering, output
+    schemas kept for checking results). None in an SDK version without them."""
+    try:
+        return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+    except AttributeError:
+        return None
 
 
 def _listed_tool(version: str, item: Any) -> McpTool:

@@ -1,4 +1,5 @@
-"""Answers matched to requests: an answer whose id no request waits for is said at once.
+"""Answers matched to requests: an answer whose id no request waits for is said at once, and
+the end of the answers (the connection is gone) is noted.
 
 JSON-RPC pairs an answer with its request by id. The SDK drops an answer whose id matches no
 request it waits for (a debug log line, nothing more), so a server that answers with another
@@ -11,7 +12,9 @@ are noted (and forgotten once answered), as are those the client gave up on (it 
 `notifications/cancelled`: a late answer to one is no mistake); an answer with any other id calls
 `said(problem)`, a few words on what came, and is passed on as it came. Which request it was meant
 for cannot be known: `McpClient` fails every request then waiting, at once. A second answer to one
-request counts too (the id is no longer waited for).
+request counts too (the id is no longer waited for). When the read stream ends (the server
+exited, the transport closed), `ended()` is called: later requests are not sent (`McpClient` knew
+this by reading the SDK's private dispatcher state before).
 
 Leaves out: correcting the id (over HTTP the SDK gives an event stream's answer the id of the
 request it was posted for; a JSON body it reads as it is), and batches (MCP has none since 2025-06-18).
@@ -24,6 +27,7 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.jsonrpc_dispatcher import cancelled_request_id_from_params
 from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
@@ -33,11 +37,14 @@ GIVEN_UP_KEPT = 1000
 
 
 @contextlib.asynccontextmanager
-async def ids_checked(transport: Any, said: Callable[[str], None]) -> AsyncIterator[tuple[Any, Any]]:
-    """`transport`'s streams, calling `said(problem)` for each answer no request waits for."""
+async def ids_checked(
+    transport: Any, said: Callable[[str], None], ended: Callable[[], None]
+) -> AsyncIterator[tuple[Any, Any]]:
+    """`transport`'s streams, calling `said(problem)` for each answer no request waits for, and
+    `ended()` when the read stream ends."""
     async with transport as (read, write):
         book = _Book()
-        yield _Inbox(read, book, said), _Outbox(write, book)
+        yield _Inbox(read, book, said, ended), _Outbox(write, book)
 
 
 class _Book:
@@ -81,8 +88,8 @@ class _Book:
 class _Inbox:
     """The transport's read stream, each answer checked against the book."""
 
-    def __init__(self, stream: Any, book: _Book, said: Callable[[str], None]) -> None:
-        self._stream, self._book, self._said = stream, book, said
+    def __init__(self, stream: Any, book: _Book, said: Callable[[str], None], ended: Callable[[], None]) -> None:
+        self._stream, self._book, self._said, self._ended = stream, book, said, ended
 
     def _checked(self, item: Any) -> Any:
         if problem := self._book.unmatched(item):
@@ -90,13 +97,21 @@ class _Inbox:
         return item
 
     async def receive(self) -> Any:
-        return self._checked(await self._stream.receive())
+        try:
+            return self._checked(await self._stream.receive())
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            self._ended()
+            raise
 
     def __aiter__(self) -> _Inbox:
         return self
 
     async def __anext__(self) -> Any:
-        return self._checked(await self._stream.__anext__())
+        try:
+            return self._checked(await self._stream.__anext__())
+        except (StopAsyncIteration, anyio.ClosedResourceError):
+            self._ended()
+            raise
 
     async def __aenter__(self) -> _Inbox:
         await self._stream.__aenter__()

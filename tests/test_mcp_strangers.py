@@ -277,3 +277,53 @@ def test_max_result_chars_is_a_setting_and_none_keeps_the_whole_result(limit):
         tools = {t.name: t for t in McpToolProvider([client], max_result_chars=limit).provide()}
         text = _run(tools, "huge").content
     assert text == ("x" * 10_000_000 if limit is None else "x" * 10 + CUT.format(total=10_000_000, kept=10))
+
+
+SLOW_TO_CLOSE = (
+    "MCP server '{name}' was slow to close: a stdio server is asked to stop by closing its stdin, and it did not "
+    "exit within the MCP SDK's 0.4 s grace, so it was sent SIGTERM (and SIGKILL 0.4 s later, if still running); "
+    "a server should exit when its stdin closes"
+)
+
+
+@pytest.fixture
+def short_grace(monkeypatch):
+    """The SDK's grace periods (2 s each) kept short: how long a stubborn server takes to stop."""
+    import mcp.client.stdio
+
+    for grace in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
+        monkeypatch.setattr(mcp.client.stdio, grace, 0.4)
+
+
+def test_closing_a_server_that_ignores_its_closed_stdin_says_why_it_was_slow(tmp_path, short_grace, caplog):
+    """Closing took the SDK's grace periods (4 s) and said nothing: it looked like toolkit hanging."""
+    pid_file = tmp_path / "pid"
+    client = McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(pid_file)}, name="silent")
+    client.list_tools()
+    with caplog.at_level("WARNING", logger="toolkit.mcp"):
+        client.close()
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [SLOW_TO_CLOSE.format(name="silent")]
+    assert not Path(f"/proc/{pid_file.read_text()}").exists()
+
+
+def test_closing_a_server_that_exits_on_its_closed_stdin_says_nothing(caplog):
+    with McpClient.stdio(sys.executable, [STRANGER, "junk"], name="junk") as client:
+        client.list_tools()
+        with caplog.at_level("WARNING", logger="toolkit.mcp"):
+            client.close()
+    assert [r for r in caplog.records if r.name == "toolkit.mcp"] == []
+
+
+def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace):
+    """Three servers that ignore their closed stdin and SIGTERM were closed one after the other: three
+    times the SDK's grace periods (12 s by default)."""
+    clients = [
+        McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(tmp_path / str(n))}, name=f"s{n}")
+        for n in range(3)
+    ]
+    provider = McpToolProvider(clients)
+    provider.provide()
+    started = time.monotonic()
+    provider.close()
+    assert time.monotonic() - started < 2 * 0.8  # one server's grace periods (0.8 s), not three
+    assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))

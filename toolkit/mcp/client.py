@@ -77,12 +77,14 @@ import math
 import shlex
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
 import mcp
+import mcp.client.stdio
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -110,6 +112,7 @@ from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, s
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
+log = logging.getLogger("toolkit.mcp")
 logging.getLogger("mcp").addHandler(logging.NullHandler())
 """The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
 last resort would print it on stderr. This client reports the problem itself (`_on_message`),
@@ -253,7 +256,11 @@ class McpClient:
         return self
 
     def close(self) -> None:
-        """Close the connection and stop the server process, if this client started one."""
+        """Close the connection and stop the server process, if this client started one.
+
+        A stdio server is asked to stop by closing its stdin (the MCP specification's shutdown);
+        one that does not exit costs the SDK's grace periods (`mcp.client.stdio`: 2 s, then
+        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so."""
         with self._lock:
             loop, owner, scope = self._loop, self._owner, self._scope
             self._client = self._loop = self._owner = self._scope = None
@@ -261,7 +268,21 @@ class McpClient:
         if loop is None:
             return
         atexit.unregister(self.close)
+        started = time.monotonic()
         _stop(loop, owner, scope)
+        grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
+        stdio = isinstance(self.server, mcp.StdioServerParameters)
+        if stdio and isinstance(grace, int | float) and time.monotonic() - started >= grace:
+            log.warning("%s", self._slow_to_close(grace))
+
+    def _slow_to_close(self, grace: float) -> str:
+        kill = getattr(mcp.client.stdio, "FORCE_KILL_TIMEOUT", None)
+        later = f" {kill:g} s later" if isinstance(kill, int | float) else ""
+        return (
+            f"MCP server {self.name!r} was slow to close: a stdio server is asked to stop by closing its stdin, and "
+            f"it did not exit within the MCP SDK's {grace:g} s grace, so it was sent SIGTERM (and SIGKILL{later}, "
+            "if still running); a server should exit when its stdin closes"
+        )
 
     def __enter__(self) -> McpClient:
         return self.connect()

@@ -7,14 +7,14 @@ request's id (one it answered already, one never sent, or `null`, as for an erro
 it could not read) left the request it meant to answer waiting out its whole deadline: "did not
 answer within 30 s", though it had answered at once.
 
-`ids_checked(transport, said)` wraps a transport's two streams: the ids of the requests written
+`ids_checked(transport, said, ended)` wraps a transport's two streams: the ids of the requests written
 are noted (and forgotten once answered), as are those the client gave up on (it sent
 `notifications/cancelled`: a late answer to one is no mistake); an answer with any other id calls
 `said(problem)`, a few words on what came, and is passed on as it came. Which request it was meant
 for cannot be known: `McpClient` fails every request then waiting, at once. A second answer to one
 request counts too (the id is no longer waited for). When the read stream ends (the server
-exited, the transport closed), `ended()` is called: later requests are not sent (`McpClient` knew
-this by reading the SDK's private dispatcher state before).
+exited, the transport closed), `ended()` is called: `McpClient` sends no later request (the SDK
+says this only in its private dispatcher state).
 
 Leaves out: correcting the id (over HTTP the SDK gives an event stream's answer the id of the
 request it was posted for; a JSON body it reads as it is), and batches (MCP has none since 2025-06-18).

@@ -57,6 +57,17 @@ def test_a_provider_s_seconds_must_be_a_finite_number(keyword, seconds):
     )
 
 
+@pytest.mark.parametrize("limit", [0, -5, 1.5, "100", True, math.inf])
+def test_max_result_chars_must_be_a_whole_number_above_zero_or_none(limit):
+    with pytest.raises(ToolDefinitionError) as caught:
+        McpToolProvider([_client()], max_result_chars=limit)
+    assert str(caught.value) == (
+        f"McpToolProvider(max_result_chars={limit!r}): max_result_chars is how many characters of a tool's result "
+        "the model reads at most, a whole number above 0, or None for all of them. Fix: give one, e.g. "
+        "max_result_chars=100_000"
+    )
+
+
 @pytest.mark.parametrize("keyword", ["connect_timeout", "request_timeout"])
 @pytest.mark.parametrize("seconds", [0, -2.5, math.inf, "10"])
 def test_a_client_s_seconds_must_be_a_finite_number_above_zero(keyword, seconds):

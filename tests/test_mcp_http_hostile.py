@@ -6,9 +6,12 @@ shape or type, as a JSON body or as an event stream. Also `toolkit.mcp.http`'s b
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import subprocess
 import sys
+import time
+import zlib
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -66,6 +69,11 @@ ANSWERS = {  # tool name -> (Content-Type, body) for the call's id
     "no_type": lambda rid: ("", b"hello"),
     "content_not_list": lambda rid: (JSON, _result(rid, {"content": "text"})),
     "error_content_not_list": lambda rid: (JSON, _result(rid, {"content": "boom", "isError": True})),
+    "wrong_id": lambda rid: (JSON, _result(424242, _text("ok"))),
+    "null_id_error": lambda rid: (
+        JSON,
+        json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}).encode(),
+    ),
     "huge": lambda rid: (JSON, _result(rid, _text("x" * HUGE))),
     "huge_events": lambda rid: (EVENTS, _event(_result(rid, _text("x" * HUGE)))),
     # an HTTP error status (status, Content-Type, body)
@@ -261,6 +269,26 @@ def test_an_answer_that_is_no_json_rpc_message_is_a_short_error_and_the_next_cal
 
 
 @pytest.mark.parametrize(
+    "name, what", [("wrong_id", "an answer with id 424242"), ("null_id_error", "an error with id null ('Parse error')")]
+)
+def test_a_json_body_with_another_request_s_id_fails_the_call_at_once_and_the_next_is_answered(
+    stranger_url, name, what
+):
+    """The SDK reads a JSON body's id as it is, and drops an answer whose id no request waits for:
+    the call waited out its whole deadline, though the server had answered at once."""
+    with McpClient.http(stranger_url, name="stranger", request_timeout=20) as client:
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool(name, {})
+        assert time.monotonic() - started < 5
+        assert str(raised.value) == (
+            f"MCP server 'stranger' broke the protocol: it sent {what}, the id of no request waiting for an answer; "
+            "a server answers each request with that request's id"
+        )
+        assert _text_of(client, "ok") == "ok"
+
+
+@pytest.mark.parametrize(
     ("name", "error"),
     [
         ("unauthorized", "HTTP 401 Unauthorized (it wants credentials, which McpClient.http does not send)"),
@@ -334,6 +362,55 @@ def test_an_event_stream_that_ends_without_an_answer_costs_that_call_alone(stran
             "MCP server 'stranger' went away during the call: SSE stream ended without a response"
         )
         assert [_text_of(client, "ok") for _ in range(2)] == ["ok", "ok"]
+
+
+# --- a compressed body (a reverse proxy's gzip): read as a plain one -----------------------------
+
+
+class Compressing(Stranger):
+    """The stranger server behind a proxy that compresses every body the client accepts compressed."""
+
+    coding = "gzip"
+
+    def _reply(self, status: int, kind: str, body: bytes) -> None:
+        if body and self.coding in self.headers.get("Accept-Encoding", "") and not getattr(self, "_encoding", None):
+            body = gzip.compress(body) if self.coding == "gzip" else zlib.compress(body)
+            self._encoding = self.coding
+        super()._reply(status, kind, body)
+
+
+@pytest.fixture(scope="module", params=["gzip", "deflate"])
+def compressing(request):
+    handler = type("Compressing", (Compressing,), {"coding": request.param})
+    with serving(handler) as port:
+        with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="stranger", request_timeout=10) as client:
+            yield client
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [("ok", "ok"), ("file_name", "caf\ufffd.txt"), ("file_name_events", "caf\ufffd.txt"), ("huge_events", "x" * HUGE)],
+)
+def test_a_compressed_answer_is_read_as_a_plain_one(compressing, name, text):
+    """An escaped unpaired surrogate in a compressed body was left to the SDK (the hook rewrote only
+    plain bodies): "broke the protocol: it answered with a body that is not JSON (lone leading surrogate
+    in hex escape …)", where the same body sent plain read "caf\ufffd.txt"."""
+    assert _text_of(compressing, name) == text
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("unauthorized", "HTTP 401 Unauthorized (it wants credentials, which McpClient.http does not send)"),
+        ("crashed", "HTTP 500 Internal Server Error"),
+        ("rpc_error_at_400", "Invalid params: x"),
+    ],
+)
+def test_a_compressed_error_status_is_named_as_a_plain_one(compressing, name, error):
+    with pytest.raises(McpError) as raised:
+        compressing.call_tool(name, {})
+    assert str(raised.value) == f"MCP server 'stranger' answered with an error: {error}"
+    assert _text_of(compressing, "ok") == "ok"
 
 
 # --- a huge result: whole, or a clear error ----------------------------------------------------

@@ -106,6 +106,28 @@ def test_a_server_that_died_between_calls_is_a_plain_failure(tmp_path):
     )
 
 
+def test_a_server_seen_gone_between_calls_is_not_sent_the_next_one(tmp_path):
+    """Once the transport's read stream ended (noted by `toolkit.mcp.ids`, not read from the SDK's
+    private dispatcher state), the very next call is not sent: "went away before this call"."""
+    pid_file = tmp_path / "pid"
+    launcher = (
+        "import os, runpy, sys; "
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
+        f"sys.argv = [{QUIRKY!r}]; runpy.run_path({QUIRKY!r}, run_name='__main__')"
+    )
+    with McpClient.stdio(sys.executable, ["-c", launcher], name="quirky") as client:
+        tools = _tools(McpToolProvider([client]))
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        deadline = time.monotonic() + 5
+        while not client._closed and time.monotonic() < deadline:
+            time.sleep(0.02)
+        result = _run(tools, "echo")
+    assert result.is_error
+    assert result.content == (
+        "Tool 'echo' failed: MCP server 'quirky' went away before this call (Connection closed); it was not sent"
+    )
+
+
 def test_the_lost_connection_text_follows_the_annotations():
     from toolkit.mcp.provider import lost_text
 

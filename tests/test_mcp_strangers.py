@@ -1,14 +1,16 @@
 """`toolkit.mcp` against stdio servers nobody here would write (`mcp_servers/stranger_server.py`):
 tool lists the SDK refuses, results of every kind, junk on stdout, servers that never answer."""
 
+import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from toolkit.chat.messages import ToolCall, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
-from toolkit.errors import McpConnectionError
+from toolkit.errors import McpConnectionError, McpError, McpTimeout
 from toolkit.loop.run import run_loop
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
@@ -63,6 +65,22 @@ def test_a_tool_the_sdk_cannot_read_is_left_out_alone_and_the_others_are_offered
         "ok with space",
         "ok " + "n" * 200,
     ]
+
+
+def test_without_the_sdk_s_private_listing_pieces_the_page_fails_as_the_sdk_failed_it(monkeypatch):
+    """`_raw_listing` reads the SDK's private session state (there is no public way to ask for a page
+    the SDK would not check): in an SDK version without it, the server is left out with the SDK's error."""
+    import toolkit.mcp.client
+
+    assert toolkit.mcp.client._raw_listing(object()) is None  # what another SDK version gives
+    monkeypatch.setattr(toolkit.mcp.client, "_raw_listing", lambda session: None)
+    with McpClient.stdio(sys.executable, [STRANGER, "names"], name="names", request_timeout=5) as client:
+        provider = McpToolProvider([client])
+        assert provider.provide() == []
+    assert provider.left_out == {
+        "names": "MCP server 'names' broke the protocol: ValidationError: 4 validation errors for ListToolsResult "
+        "(tools.6.inputSchema: Field required) (left out for 60 s, then tried again)"
+    }
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +196,134 @@ def test_a_server_that_never_answers_times_out_the_loop_goes_on_and_close_kills_
     pid = int(pid_file.read_text())
     client.close()
     assert not Path(f"/proc/{pid}").exists()  # killed and reaped: a zombie keeps its /proc entry
+
+
+WRONG_ID = "MCP server 'ids' broke the protocol: it sent {what}, the id of no request waiting for an answer; a server answers each request with that request's id"
+
+
+@pytest.mark.parametrize(
+    "name, what",
+    [
+        ("never_sent", "an answer with id 424242"),
+        ("null", "an error with id null ('Parse error')"),
+        ("answered", "an answer with id {initialize}"),
+    ],
+)
+def test_an_answer_with_another_request_s_id_fails_the_call_at_once_and_the_server_stays(name, what):
+    """The SDK drops an answer whose id no request waits for: the call waited out its whole deadline
+    ("did not answer within 20 s") though the server had answered at once, with the wrong id (one
+    it answered already, one never sent, or `null`, as JSON-RPC has it for a request it could not read)."""
+    with McpClient.stdio(sys.executable, [STRANGER, "ids"], name="ids", request_timeout=20) as client:
+        client.list_tools()
+        started = time.monotonic()
+        with pytest.raises(McpError) as raised:
+            client.call_tool(name, {})
+        assert time.monotonic() - started < 5
+        assert type(raised.value) is McpError
+        initialize = re.search(r"id (\d+)", str(raised.value))[1] if name == "answered" else ""
+        assert str(raised.value) == WRONG_ID.format(what=what.format(initialize=initialize))
+        assert client.call_tool("t", {}).content[0].text == "ok t"
+
+
+def test_a_late_answer_to_a_call_given_up_on_is_no_mistake(tmp_path):
+    """A call past its deadline is cancelled (`notifications/cancelled`); the server's answer may
+    still come, during the next call, and fails nothing."""
+    with McpClient.stdio(sys.executable, [STRANGER, "ids"], name="ids", request_timeout=20) as client:
+        client.list_tools()
+        with pytest.raises(McpTimeout):
+            client.call_tool("slow", {}, timeout=0.3)
+        assert client.call_tool("t", {}).content[0].text == "ok t"
+        assert client.call_tool("slow", {}).content[0].text == "ok slow"
+
+
+def test_a_handshake_answered_with_another_id_fails_the_connection_at_once():
+    """The answer to `initialize` with an id never sent: connecting waited out its 20 s."""
+    server = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request.get('method') == 'initialize':\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': 'x7', 'result': {}}), flush=True)\n"
+        "    elif 'id' in request:\n"
+        "        error = {'code': -32601, 'message': 'Method not found'}\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'error': error}), flush=True)\n"
+    )
+    client = McpClient.stdio(sys.executable, ["-c", server], name="s", connect_timeout=20)
+    started = time.monotonic()
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert time.monotonic() - started < 10
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': it broke the protocol while connecting: it sent an answer with id \"x7\", "
+        "the id of no request waiting for an answer; a server answers each request with that request's id"
+    )
+
+
+CUT = (
+    "\n[cut here: the result has {total:,} characters, and only the first {kept:,} are shown; "
+    "if you need the rest, call the tool again for less at a time]"
+)
+
+
+def test_a_huge_result_is_cut_to_max_result_chars_and_the_model_is_told(contents):
+    """A server's 10 MB text went whole to the model: a request no gateway takes (or pays for)."""
+    result = _run(contents, "huge")
+    assert (result.is_error, result.content) == (False, "x" * 100_000 + CUT.format(total=10_000_000, kept=100_000))
+
+
+@pytest.mark.parametrize("limit", [None, 10])
+def test_max_result_chars_is_a_setting_and_none_keeps_the_whole_result(limit):
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
+        tools = {t.name: t for t in McpToolProvider([client], max_result_chars=limit).provide()}
+        text = _run(tools, "huge").content
+    assert text == ("x" * 10_000_000 if limit is None else "x" * 10 + CUT.format(total=10_000_000, kept=10))
+
+
+SLOW_TO_CLOSE = (
+    "MCP server '{name}' was slow to close: a stdio server is asked to stop by closing its stdin, and it did not "
+    "exit within the MCP SDK's 0.4 s grace, so it was sent SIGTERM (and SIGKILL 0.4 s later, if still running); "
+    "a server should exit when its stdin closes"
+)
+
+
+@pytest.fixture
+def short_grace(monkeypatch):
+    """The SDK's grace periods (2 s each) kept short: how long a stubborn server takes to stop."""
+    import mcp.client.stdio
+
+    for grace in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
+        monkeypatch.setattr(mcp.client.stdio, grace, 0.4)
+
+
+def test_closing_a_server_that_ignores_its_closed_stdin_says_why_it_was_slow(tmp_path, short_grace, caplog):
+    """Closing took the SDK's grace periods (4 s) and said nothing: it looked like toolkit hanging."""
+    pid_file = tmp_path / "pid"
+    client = McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(pid_file)}, name="silent")
+    client.list_tools()
+    with caplog.at_level("WARNING", logger="toolkit.mcp"):
+        client.close()
+    assert [r.getMessage() for r in caplog.records if r.name == "toolkit.mcp"] == [SLOW_TO_CLOSE.format(name="silent")]
+    assert not Path(f"/proc/{pid_file.read_text()}").exists()
+
+
+def test_closing_a_server_that_exits_on_its_closed_stdin_says_nothing(caplog):
+    with McpClient.stdio(sys.executable, [STRANGER, "junk"], name="junk") as client:
+        client.list_tools()
+        with caplog.at_level("WARNING", logger="toolkit.mcp"):
+            client.close()
+    assert [r for r in caplog.records if r.name == "toolkit.mcp"] == []
+
+
+def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace):
+    """Three servers that ignore their closed stdin and SIGTERM were closed one after the other: three
+    times the SDK's grace periods (12 s by default)."""
+    clients = [
+        McpClient.stdio(sys.executable, [STRANGER, "silent"], env={"PID_FILE": str(tmp_path / str(n))}, name=f"s{n}")
+        for n in range(3)
+    ]
+    provider = McpToolProvider(clients)
+    provider.provide()
+    started = time.monotonic()
+    provider.close()
+    assert time.monotonic() - started < 2 * 0.8  # one server's grace periods (0.8 s), not three
+    assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))

@@ -9,6 +9,9 @@ SIGTERM (it must be killed); it writes its process id to the file `$PID_FILE` na
 MODE `names`: a tool list with every name and schema a stranger may write.
 MODE `contents`: one tool per kind of result content (`CONTENTS`).
 MODE `notify`: a call sends progress and log notifications before its answer.
+MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
+with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
+"ok slow" after 1 s, whatever was cancelled meanwhile.
 """
 
 import base64
@@ -45,6 +48,8 @@ CONTENTS = {
     # a file name read with `surrogateescape`: json.dumps writes it as "caf\\udce9.txt", a lone surrogate
     "file_name": {"content": [{"type": "text", "text": b"caf\xe9.txt".decode("utf-8", "surrogateescape")}]},
 }
+WRONG_IDS = {"answered": 0, "never_sent": 424242, "null": None}
+"""MODE `ids`: the id each of these tools answers with (`answered`: that of `initialize`)."""
 NAMES = [
     {"name": "twice", "description": "first", "inputSchema": TAKES_X},
     {"name": "twice", "description": "second", "inputSchema": TAKES_X},
@@ -96,6 +101,8 @@ def tools():
         return NAMES
     if MODE == "contents":
         return [{"name": name, "inputSchema": TAKES_X} for name in CONTENTS]
+    if MODE == "ids":
+        return [{"name": name, "inputSchema": TAKES_X} for name in ["t", "slow", *WRONG_IDS]]
     return [{"name": "t", "inputSchema": TAKES_X}]
 
 
@@ -120,6 +127,16 @@ def call(rid, params):
     if MODE == "contents":
         send({"id": rid, "result": CONTENTS[name]})
         return
+    if MODE == "ids" and name in WRONG_IDS:
+        wrong = WRONG_IDS[name]
+        send(
+            {"id": wrong, "error": {"code": -32700, "message": "Parse error"}}
+            if wrong is None
+            else {"id": wrong, "result": {"content": []}}
+        )
+        return
+    if MODE == "ids" and name == "slow":
+        time.sleep(1)
     junk("answering now")
     send({"id": rid, "result": {"content": [{"type": "text", "text": f"ok {name}"}]}})
 
@@ -137,6 +154,7 @@ for line in sys.stdin:
         junk(f"got {method}")
         continue  # a notification
     if method == "initialize":
+        WRONG_IDS["answered"] = rid
         info = {"name": "stranger", "version": "1"}
         version = request["params"]["protocolVersion"]
         send({"id": rid, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})

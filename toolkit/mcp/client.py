@@ -50,7 +50,9 @@ A JSON-RPC message from the server that is malformed (a reply with `"result": nu
 every request then waiting for an answer at once, as an `McpError` saying what was wrong:
 which request it answered cannot be known, and waiting would only turn it into a timeout; one
 that comes while connecting (an `initialize` answered with `"result": [1, 2, 3]`) fails the
-connection at once, as an `McpConnectionError` saying so. A line that is not JSON at all (a
+connection at once, as an `McpConnectionError` saying so. So does an answer whose id no request
+waits for (one answered already, one never sent, `null`: `toolkit.mcp.ids`), which the SDK
+drops, leaving the request it was meant for to wait out its deadline. A line that is not JSON at all (a
 stray `print` on a stdio server's stdout), or JSON that answers no request (no object, or one
 without an `id`: a JSON logger writing to stdout, `{"level": 30, "msg": "…"}`), answers
 nothing: the requests go on (their real answer may still come), and a timeout then says that
@@ -75,12 +77,14 @@ import math
 import shlex
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
 import mcp
+import mcp.client.stdio
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
@@ -100,6 +104,7 @@ from pydantic import ValidationError
 from toolkit.chat.masking import MASK, mask_url, mask_url_in, mask_urls_in_logs, url_secrets
 from toolkit.errors import McpConnectionError, McpError, McpTimeout, ToolDefinitionError
 from toolkit.mcp.http import http_transport, unreadable_answer
+from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
@@ -107,6 +112,7 @@ from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, s
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
+log = logging.getLogger("toolkit.mcp")
 logging.getLogger("mcp").addHandler(logging.NullHandler())
 """The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
 last resort would print it on stderr. This client reports the problem itself (`_on_message`),
@@ -180,6 +186,9 @@ class McpClient:
         """What the last line the server wrote that is not JSON said (for a timeout's message)."""
         self._gone = ""
         """Why the connection is known to be gone ("" while it is not): later requests are not sent."""
+        self._closed = ""
+        """"Connection closed" once the transport's read stream ended (`toolkit.mcp.ids`), "" before
+        (and always for a server object served in-process: a request finds out, as lost)."""
         self._broken = ""
         """What was wrong with a message that broke the protocol while connecting ("" if none did)."""
         self._pending: dict[concurrent.futures.Future[Any], asyncio.AbstractEventLoop] = {}
@@ -247,7 +256,11 @@ class McpClient:
         return self
 
     def close(self) -> None:
-        """Close the connection and stop the server process, if this client started one."""
+        """Close the connection and stop the server process, if this client started one.
+
+        A stdio server is asked to stop by closing its stdin (the MCP specification's shutdown);
+        one that does not exit costs the SDK's grace periods (`mcp.client.stdio`: 2 s, then
+        SIGTERM, 2 s more, then SIGKILL), and a warning on the `toolkit.mcp` logger says so."""
         with self._lock:
             loop, owner, scope = self._loop, self._owner, self._scope
             self._client = self._loop = self._owner = self._scope = None
@@ -255,7 +268,21 @@ class McpClient:
         if loop is None:
             return
         atexit.unregister(self.close)
+        started = time.monotonic()
         _stop(loop, owner, scope)
+        grace = getattr(mcp.client.stdio, "PROCESS_TERMINATION_TIMEOUT", None)
+        stdio = isinstance(self.server, mcp.StdioServerParameters)
+        if stdio and isinstance(grace, int | float) and time.monotonic() - started >= grace:
+            log.warning("%s", self._slow_to_close(grace))
+
+    def _slow_to_close(self, grace: float) -> str:
+        kill = getattr(mcp.client.stdio, "FORCE_KILL_TIMEOUT", None)
+        later = f" {kill:g} s later" if isinstance(kill, int | float) else ""
+        return (
+            f"MCP server {self.name!r} was slow to close: a stdio server is asked to stop by closing its stdin, and "
+            f"it did not exit within the MCP SDK's {grace:g} s grace, so it was sent SIGTERM (and SIGKILL{later}, "
+            "if still running); a server should exit when its stdin closes"
+        )
 
     def __enter__(self) -> McpClient:
         return self.connect()
@@ -265,7 +292,7 @@ class McpClient:
 
     def _start(self) -> None:
         loop = asyncio.new_event_loop()
-        self._gone = self._broken = self._stray = ""
+        self._gone = self._broken = self._stray = self._closed = ""
         ended = functools.partial(self._loop_ended, loop)
         threading.Thread(target=_run_forever, args=(loop, ended), name=f"mcp-{self.name}", daemon=True).start()
         ready: concurrent.futures.Future[mcp.Client] = concurrent.futures.Future()
@@ -333,10 +360,14 @@ class McpClient:
             server = self.server
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
-            return _surrogates_read(stdio_client(server, errlog=self._stderr))
+            transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
+            return ids_checked(transport, self._broke_protocol, self._transport_ended)
         if isinstance(self.server, str):
-            return http_transport(self.server)
+            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended)
         return self.server
+
+    def _transport_ended(self) -> None:
+        self._closed = "Connection closed"
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
@@ -369,15 +400,20 @@ class McpClient:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
             self._stray = _unreadable(message)
             return
-        problem = f"MCP server {self.name!r} broke the protocol: {_unreadable(message)}"
+        self._broke_protocol(_unreadable(message))
+
+    def _broke_protocol(self, what: str) -> None:
+        """The server sent a message that answers no request it can be matched with (`what` it
+        did): every request waiting for an answer fails at once, and so does a handshake."""
+        what = self._hide(what)
         connecting = self._connecting
         if connecting is not None and not connecting.done() and self._scope is not None:
             # the answer to `initialize` (or a message before it): the handshake waits in the SDK,
             # not among `_waiting`, and would run into the connect deadline ("no answer within 10 s")
-            self._broken = self._broken or _unreadable(message)
+            self._broken = self._broken or what
             self._scope.cancel()
         for waiting in list(self._waiting):
-            waiting.fail(problem)
+            waiting.fail(f"MCP server {self.name!r} broke the protocol: {what}")
 
     async def _guarded(
         self,
@@ -407,7 +443,7 @@ class McpClient:
         client, loop = self._client, self._loop
         if client is None or loop is None:
             raise McpConnectionError(f"MCP server {self.name!r}: the client is closed")
-        if gone := self._gone or _transport_closed(client) or ("" if loop.is_running() else "its event loop stopped"):
+        if gone := self._gone or self._closed or ("" if loop.is_running() else "its event loop stopped"):
             self._gone = gone
             raise McpConnectionError(f"MCP server {self.name!r} went away before this call ({gone}); it was not sent")
         interrupt = _Waiting(None)
@@ -422,7 +458,7 @@ class McpClient:
             if exc.code == REQUEST_TIMEOUT:
                 raise self._timed_out(timeout) from None
             if exc.code == CONNECTION_CLOSED:
-                raise self._lost(_describe_mcp(exc), ended=self._ended(client)) from None
+                raise self._lost(_describe_mcp(exc), ended=self._ended()) from None
             if unread := unreadable_answer(exc):
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
@@ -447,12 +483,12 @@ class McpClient:
             self._gone = self._gone or self._hide(reason)
         return McpConnectionLost(self.name, self._hide(reason))
 
-    def _ended(self, client: mcp.Client) -> bool:
+    def _ended(self) -> bool:
         """Whether a request's "Connection closed" ended the connection. Over HTTP it may be the
         request's stream alone (an event stream that ended without an answer, or held an event
-        too large): the next request is a new POST, so the connection ends only when the SDK
-        says its transport closed; a stdio or in-process connection ends with any."""
-        return not isinstance(self.server, str) or bool(_transport_closed(client))
+        too large): the next request is a new POST, so the connection ends only when its
+        transport's read stream ended; a stdio or in-process connection ends with any."""
+        return not isinstance(self.server, str) or bool(self._closed)
 
     def _timed_out(self, timeout: float) -> McpTimeout:
         """The timeout, and the stray line the server wrote meanwhile, if it wrote one."""
@@ -642,19 +678,6 @@ def unicode_text(value: Any) -> Any:
     return value
 
 
-def _transport_closed(client: mcp.Client) -> str:
-    """Why the SDK already knows the connection is gone (`Connection closed`), so a request would
-    not be sent; "" when it does not.
-
-    Reads the SDK's (private) dispatcher state; without it, a connection found gone during a
-    request counts as lost during it: the careful reading (outcome unknown)."""
-    try:
-        closed = getattr(client.session._dispatcher, "_closed", False) is True
-    except Exception:  # noqa: BLE001 - another SDK version: not known to be closed
-        return ""
-    return "Connection closed" if closed else ""
-
-
 def _describe_mcp(exc: MCPError) -> str:
     """The SDK's error in a few words ("Connection closed")."""
     return str(exc).strip() or type(exc).__name__
@@ -716,16 +739,15 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
     """One page of tools. The SDK refuses a whole page for one tool that is not valid MCP (no
     `inputSchema`, a name that is no string); that page is asked for again as plain JSON and read
     tool by tool, with the same checks: the tools that pass are listed, each other one goes into
-    `unreadable` with the reason. Reads the SDK's private session state (as `_transport_closed`);
-    without it, the page fails as the SDK failed it."""
+    `unreadable` with the reason. Reads the SDK's private session state (`_raw_listing`: the SDK
+    has no public way to ask for a page it would not check); without it, the page fails as the SDK
+    failed it."""
     try:
         return await client.list_tools(cursor=cursor, cache_mode="bypass")  # our cache, not the SDK's
     except ValidationError as refused:
-        session = client.session
-        try:
-            stamp, send, absorb = session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
-        except AttributeError:  # another SDK version
+        if (private := _raw_listing(client.session)) is None:  # another SDK version
             raise refused from None
+        stamp, send, absorb = private
         data = ListToolsRequest(params=PaginatedRequestParams(cursor=cursor)).model_dump(
             by_alias=True, mode="json", exclude_none=True
         )
@@ -744,6 +766,16 @@ async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dic
         page = ListToolsResult(tools=tools, next_cursor=after)
         result: ListToolsResult = absorb(page, complete=cursor is None and after is None)
         return result
+
+
+def _raw_listing(session: Any) -> tuple[Any, Any, Any] | None:
+    """The SDK's private pieces `_readable_page` asks for a page with and hands it back with: how a
+    request is stamped, sent unchecked, and a listing absorbed (x-mcp-header filtering, output
+    schemas kept for checking results). None in an SDK version without them."""
+    try:
+        return session._stamp, session._dispatcher.send_raw_request, session._absorb_tool_listing
+    except AttributeError:
+        return None
 
 
 def _listed_tool(version: str, item: Any) -> McpTool:

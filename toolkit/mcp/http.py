@@ -15,19 +15,23 @@ text is a pydantic dump of a dozen lines, or reads as if the server had answered
 
 An HTTP error status (a gateway's 401, a crashed server's 500) reached the caller as the SDK's
 "Server returned an error response", whatever the status: a learner could not tell a missing
-token from a crash. Such a body is read in the hook, and unless it is a JSON-RPC error (which
-the SDK passes on as the server's own), it is replaced by one saying the status
+token from a crash. Such a body is read whole when the SDK reads it, and unless it is a JSON-RPC
+error (which the SDK passes on as the server's own), it is replaced by one saying the status
 (`HTTP 401 Unauthorized`, with a word on credentials for 401 and 403). The body itself is
 not quoted (a login page, a stack trace, perhaps a token). A 404 is left to the SDK (it
 means "Not Found" before a session and "Session terminated" in one).
 
+A compressed body (`Content-Encoding: gzip`, as a reverse proxy sends it) is read the same way:
+the hook has it decoded by httpx2 itself first (a `Response` of its own over the body's bytes,
+with whatever decoders httpx2 has), then drops the header, so the SDK reads plain bytes. Before,
+an escaped surrogate in a compressed body was left to the SDK's error, where a plain one read.
+
 The hook is the SDK's own: `streamable_http_client(url, http_client=...)` with an `httpx2`
-client whose response hook wraps the body's byte stream. Its timeouts are the SDK's defaults
+client whose response hook replaces the body's byte stream, through public attributes only
+(`response.stream`, `response.headers`). Its timeouts are the SDK's defaults
 (`create_mcp_http_client`: 30 s, 300 s to read); an event may be as large as `MAX_EVENT_BYTES`.
 
-Leaves out: a compressed body (`Content-Encoding: gzip`: its bytes are rewritten only after
-httpx decodes them, which is past the hook), so there the SDK's error stands; headers and
-authentication (the SDK's client takes them; `McpClient` gives none).
+Leaves out: headers and authentication (the SDK's client takes them; `McpClient` gives none).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx2
@@ -72,11 +76,9 @@ async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
 
 
 async def _read_surrogates(response: httpx2.Response) -> None:
-    """The response hook: a JSON or event-stream body, not compressed, read through `_SurrogatesRead`."""
-    kind = response.headers.get("content-type", "").lower()
-    encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    if kind.startswith(_READ_AS_TEXT) and encoding in ("", "identity"):
-        response.stream = _SurrogatesRead(response.stream)
+    """The response hook: a JSON or event-stream body, decoded, read through `_SurrogatesRead`."""
+    if response.headers.get("content-type", "").lower().startswith(_READ_AS_TEXT):
+        response.stream = _SurrogatesRead(_decoded(response))
 
 
 async def _status_said(response: httpx2.Response) -> None:
@@ -84,19 +86,59 @@ async def _status_said(response: httpx2.Response) -> None:
     status = response.status_code
     if status < 400 or status == 404:
         return
-    try:
-        body = await response.aread()
-    except httpx2.DecodingError:  # a body its Content-Encoding does not fit: no JSON-RPC error either
-        body = b""
-    if response.headers.get("content-type", "").lower().startswith("application/json") and _rpc_error(body):
-        return
     words = f"HTTP {status} {response.reason_phrase}".strip()
     if status in (401, 403):
         words += " (it wants credentials, which McpClient.http does not send)"
     error = {"jsonrpc": "2.0", "id": None, "error": {"code": INTERNAL_ERROR, "message": words}}
-    response.headers["content-type"] = "application/json"
-    response.headers.pop("content-encoding", None)
-    response._content = json.dumps(error).encode()  # read already: what `aread()` gives the SDK next
+    said = json.dumps(error).encode()
+    if not response.headers.get("content-type", "").lower().startswith("application/json"):
+        response.headers["content-type"] = "application/json"  # the SDK reads a JSON body only
+        response.stream = _Replaced(_decoded(response), lambda body: said)
+    else:
+        response.stream = _Replaced(_decoded(response), lambda body: body if _rpc_error(body) else said)
+
+
+def _decoded(response: httpx2.Response) -> Any:
+    """`response`'s body stream, decoded from its Content-Encoding by httpx2 itself (a fresh
+    `Response` over the same bytes); the header is removed, so the body reads as plain bytes."""
+    if response.headers.get("content-encoding", "identity").strip().lower() in ("", "identity"):
+        return response.stream
+    raw = httpx2.Response(
+        response.status_code, headers=response.headers.copy(), stream=response.stream, request=response.request
+    )
+    del response.headers["content-encoding"]
+    return _Decoded(raw)
+
+
+class _Decoded(httpx2.AsyncByteStream):
+    """A compressed body's bytes as they arrive, decoded (`_decoded`)."""
+
+    def __init__(self, raw: httpx2.Response) -> None:
+        self._raw = raw
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._raw.aiter_bytes():
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._raw.aclose()
+
+
+class _Replaced(httpx2.AsyncByteStream):
+    """A body read whole and given as `replace(body)` (a body that cannot be decoded: `b""`)."""
+
+    def __init__(self, stream: Any, replace: Callable[[bytes], bytes]) -> None:
+        self._stream, self._replace = stream, replace
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            body = b"".join([chunk async for chunk in self._stream])
+        except httpx2.DecodingError:  # a body its Content-Encoding does not fit: no JSON-RPC error either
+            body = b""
+        yield self._replace(body)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
 
 
 def _rpc_error(body: bytes) -> bool:

@@ -42,6 +42,12 @@ the result's `images` attribute holds it as data URLs, and the loop sends them t
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
 text only). Otherwise the result says the image was not passed on.
 
+A result's text is cut to `max_result_chars` characters (`MAX_RESULT_CHARS`,
+100,000, by default; None keeps it whole), and a line after the cut tells the model how long it was
+and to ask for less: a server answering with 10 MB of text sent it all to the model, a request no
+gateway takes (or one that is paid for). LangChain4j cuts nothing; Claude Code cuts an MCP result
+at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
+
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
@@ -90,9 +96,11 @@ from toolkit.tools.reflect import ToolSpec
 
 __all__ = [
     "IMAGES_ATTRIBUTE",
+    "MAX_RESULT_CHARS",
     "McpExecutor",
     "McpToolProvider",
     "always_visible",
+    "cut_text",
     "filter_tools",
     "map_tools",
     "openai_name",
@@ -107,6 +115,8 @@ __all__ = [
 
 log = logging.getLogger("toolkit.mcp")
 
+MAX_RESULT_CHARS = 100_000
+"""How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""
 IMAGES_ATTRIBUTE = IMAGES
 """Result attribute holding a tool's images as data URLs, when the chat model accepts images."""
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -166,12 +176,14 @@ class McpToolProvider:
         list_timeout: float = 10.0,
         retry_after_s: float = 60.0,
         accepts_images: bool = False,
+        max_result_chars: int | None = MAX_RESULT_CHARS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clients = _checked_clients(clients)
         for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
             check_seconds("McpToolProvider", keyword, seconds)
         check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)
+        _check_max_result_chars(max_result_chars)
         if isinstance(clock, type) or not callable(clock):
             raise ToolDefinitionError(
                 f"McpToolProvider(clock={clock!r:.40})",
@@ -188,6 +200,8 @@ class McpToolProvider:
         """Seconds a server that failed is left out before it is asked again."""
         self.accepts_images = accepts_images
         """True when the chat model accepts images: image content is passed on, not described."""
+        self.max_result_chars = max_result_chars
+        """How many characters of a result the model reads at most (None: all); a line says what was cut."""
         self.left_out: dict[str, str] = {}
         """What the last `provide()` left out: `"server"` or `"server: tool"` → why."""
         self._clock = clock
@@ -227,7 +241,9 @@ class McpToolProvider:
         wires = wire_names([t.name for t in listed])
         for mcp_tool in listed:
             try:
-                tools.append(tool_from_mcp(client, mcp_tool, self.timeout, wires[mcp_tool.name], self.accepts_images))
+                wire = wires[mcp_tool.name]
+                tool = tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images, self.max_result_chars)
+                tools.append(tool)
             except SchemaTranslationError as exc:
                 self._leave_out(client, mcp_tool.name, str(exc))
             except Exception as exc:  # noqa: BLE001 - a defect on one stranger's tool must not cost the others
@@ -297,8 +313,14 @@ class McpToolProvider:
             client.evict_tool_list_cache()
 
     def close(self) -> None:
-        for client in self.clients:
-            client.close()
+        """Close every client, all at once: a stdio server that does not exit when its stdin
+        closes costs the SDK's grace periods (up to 4 s) once, not once per server."""
+        if len(self.clients) < 2:
+            for client in self.clients:
+                client.close()
+            return
+        with concurrent.futures.ThreadPoolExecutor(len(self.clients), thread_name_prefix="mcp-close") as pool:
+            list(pool.map(lambda client: client.close(), self.clients))
 
 
 def _checked_clients(clients: Any) -> list[McpClient]:
@@ -339,7 +361,12 @@ def _checked_clients(clients: Any) -> list[McpClient]:
 
 
 def tool_from_mcp(
-    client: McpClient, mcp_tool: McpTool, timeout: float = 30.0, name: str | None = None, accepts_images: bool = False
+    client: McpClient,
+    mcp_tool: McpTool,
+    timeout: float = 30.0,
+    name: str | None = None,
+    accepts_images: bool = False,
+    max_result_chars: int | None = MAX_RESULT_CHARS,
 ) -> Tool:
     """One MCP tool as a toolkit `Tool` (steps 1–4 of the module docstring)."""
     where = f"MCP tool {mcp_tool.name!r} of server {client.name!r}"
@@ -354,7 +381,8 @@ def tool_from_mcp(
         parameters=translate_schema(mcp_tool.input_schema, where),
         metadata=metadata,
     )
-    executor = McpExecutor(client, mcp_tool.name, timeout, metadata.get("annotations", {}), accepts_images)
+    annotations = metadata.get("annotations", {})
+    executor = McpExecutor(client, mcp_tool.name, timeout, annotations, accepts_images, max_result_chars)
     source = f"MCP server {client.name!r}"
     if spec.name != mcp_tool.name:
         source += f" (its tool {mcp_tool.name!r})"
@@ -407,6 +435,8 @@ class McpExecutor:
     annotations: Mapping[str, Any] = field(default_factory=dict)
     """The tool's MCP annotations (say whether calling again after a timeout is safe)."""
     accepts_images: bool = False
+    max_result_chars: int | None = MAX_RESULT_CHARS
+    """How many characters of a result the model reads at most (None: all)."""
 
     def __call__(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         text = call.arguments.strip()
@@ -425,11 +455,33 @@ class McpExecutor:
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
-            text = result_text(result) or "the server reported an error without a message"
+            text = result_text(result) or "the server reported an error without a message"  # the loop cuts an error
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
         attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
-        return ToolOutput(result_text(result, self.accepts_images), attributes)
+        return ToolOutput(cut_text(result_text(result, self.accepts_images), self.max_result_chars), attributes)
+
+
+def cut_text(text: str, limit: int | None) -> str:
+    """`text`'s first `limit` characters and a line telling the model what was cut (`text` when it is not longer)."""
+    if limit is None or len(text) <= limit:
+        return text
+    return (
+        f"{text[:limit]}\n[cut here: the result has {len(text):,} characters, and only the first {limit:,} are "
+        "shown; if you need the rest, call the tool again for less at a time]"
+    )
+
+
+def _check_max_result_chars(limit: Any) -> None:
+    """A whole number above 0, or None; anything else refused where it is given."""
+    if limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
+        return
+    raise ToolDefinitionError(
+        f"McpToolProvider(max_result_chars={limit!r})",
+        "max_result_chars is how many characters of a tool's result the model reads at most, a whole number "
+        "above 0, or None for all of them",
+        "give one, e.g. max_result_chars=100_000",
+    )
 
 
 def _server_name_note(text: str, server_name: str, called: str) -> str:

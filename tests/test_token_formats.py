@@ -8,7 +8,14 @@ import unicodedata
 import pytest
 
 from toolkit.tools.redact import REDACTED, sanitize, scrub
-from toolkit.tools.token_formats import KNOWN_TOKENS, TOKEN_FAMILIES, TOKEN_STARTS, mask_lookalikes
+from toolkit.tools.token_formats import (
+    KNOWN_TOKENS,
+    TOKEN_FAMILIES,
+    TOKEN_HINTS,
+    TOKEN_STARTS,
+    mask_lookalikes,
+    may_hold_token,
+)
 
 R = REDACTED
 _RUN = "AbCdEf0123456789"
@@ -57,6 +64,16 @@ def test_each_sample_holds_one_of_its_familys_starts(family, token):
     starts = next(s for f, s, _ in TOKEN_FAMILIES if f == family)
     assert any(start in token for start in starts)
     assert set(starts) <= set(TOKEN_STARTS)
+
+
+def test_every_start_holds_a_hint_so_may_hold_token_never_skips_a_token():
+    """`scrub` and `mask_lookalikes` skip the pattern on a text for which `may_hold_token` is False."""
+    assert [start for start in TOKEN_STARTS if not any(hint in start for hint in TOKEN_HINTS)] == []
+    for _, token in _ALL:
+        assert may_hold_token(f"key {token} was revoked")
+        assert may_hold_token(f"订单查询失败，密钥{token}已失效。")
+    assert not may_hold_token("HTTPSConnectionPool(host='api.example.com', port=443): Max retries exceeded")
+    assert not may_hold_token("订单 SN202610200001 不存在")
 
 
 def _full_width(text: str) -> str:

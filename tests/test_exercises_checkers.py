@@ -350,3 +350,30 @@ def test_an_expose_whose_provider_returns_a_dict_is_told_to_return_a_list():
     result = check("w9.chain", ByName)
     assert result.status == "failed"
     assert result.feedback.startswith("ByName.provide() returned a dict; it must return a list of Tool objects")
+
+
+# --- hints that agree with the course: following one never leads to a ✗ -------------------------
+
+
+def test_the_no_call_hint_does_not_send_a_policy_question_without_an_order_id_to_no_call():
+    from toolkit.course.accuracy import load_cases
+    from toolkit.exercises import hint
+    from toolkit.exercises.week03 import NO_CALL_CHOICES
+
+    n11 = next(c for c in load_cases() if c.id == "N11")  # 退货的运费谁出: no order id, yet a lookup
+    assert n11.id in NO_CALL_CHOICES and n11.expect_tool == "query_refund_policy" and "SN" not in n11.question
+    assert hint("w3.no_call") == (
+        "the tools can only look things up: a complaint, an address change or a refund is an action none of them "
+        "can do, and an order or parcel question without an order id has nothing to look up yet (a question about "
+        "the refund rules needs no order id)."
+    )
+    assert "N11" in check("w3.no_call", {"B03", "A03", "A04", "A05", "N11"}).feedback
+
+
+def test_the_chain_hint_names_the_current_name_rule_week_9_teaches():
+    from toolkit.exercises import hint
+
+    assert hint("w9.chain") == (
+        "filter_tools and rename_tools take a tool's current name, the one the provider they wrap gives it "
+        "(here the server's own, query_order); filter first, then rename."
+    )

@@ -1,5 +1,6 @@
 """Committed notebooks are executed, clean and offline-friendly (nbval then checks their outputs)."""
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -90,3 +91,58 @@ def test_the_course_map_cites_sources_a_learner_can_open():
     readme = NOTEBOOKS[0].parent / "README.md"
     found = _seed_citations(readme.read_text(encoding="utf-8"))
     assert not found, f"cite the LangChain4j class or page, the OpenAI/MCP spec, or the course's section: {found}"
+
+
+ROOT = NOTEBOOKS[0].parents[1]
+COURSE_TEXTS = [ROOT / "README.md", ROOT / "notebooks" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOTTED = re.compile(r"(?<![\w./-])toolkit(?:\.[A-Za-z_]\w*)++(?![{\w])")
+"""A name in the package, such as `toolkit.course.validation.validate` (not a MIME type's `vnd.toolkit.x`, nor
+an f-string's template `toolkit.exercises.week{week:02d}`)."""
+SOURCE_PATH = re.compile(r"(?<![\w./-])toolkit/[\w/]+\.py\b")
+"""A file of the package, such as `toolkit/loop/run.py`; `NN` stands for digits (`toolkit/exercises/weekNN.py`)."""
+
+
+def _resolves(dotted):
+    """Whether a dotted name is a module of the package, or an attribute reached from one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            value = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            if not hasattr(value, part):
+                return False
+            value = getattr(value, part)
+        return True
+    return False
+
+
+def _names_that_do_not_exist(text):
+    missing = [name for name in DOTTED.findall(text) if not _resolves(name)]
+    for path in SOURCE_PATH.findall(text):
+        if not list(ROOT.glob(path.replace("NN", "[0-9][0-9]"))):
+            missing.append(path)
+    return missing
+
+
+def _notebook_text(path):
+    """Every cell's source and every stored output: an error message shown there is course text too."""
+    cells = _cells(path)
+    return "\n".join(["".join(c["source"]) for c in cells] + [json.dumps(c.get("outputs", [])) for c in cells])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + COURSE_TEXTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_package_names_the_course_mentions_exist(path):
+    text = _notebook_text(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
+    missing = _names_that_do_not_exist(text)
+    assert not missing, f"a module, name or file of toolkit that is not there (renamed, moved?): {missing}"
+
+
+def test_the_package_names_its_own_texts_mention_exist():
+    found = {
+        str(path.relative_to(ROOT)): missing
+        for path in sorted((ROOT / "toolkit").rglob("*.py"))
+        if (missing := _names_that_do_not_exist(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"error messages and docstrings name what is not there: {found}"

@@ -183,8 +183,12 @@ def test_categories_are_never_guessed(category):
 
 
 def test_only_validate_makes_a_validated_and_it_is_read_only():
-    with pytest.raises(TypeError, match=r"only toolkit\.validation\.validate"):
+    with pytest.raises(TypeError) as info:
         Validated("query_order", {"orderId": ID}, "{}")
+    assert str(info.value) == (  # the function it names is one a learner can import
+        "Validated(...) cannot be built by hand: only toolkit.course.validation.validate(tool, raw_arguments) "
+        "makes one, so that no unchecked argument reaches a tool. Call validate() instead."
+    )
     v = validate("query_order", order(ID))
     with pytest.raises(AttributeError):
         v.tool = "query_logistics"

@@ -12,7 +12,7 @@
 Results are plain Chinese text, not JSON: a model reads prose better and for fewer tokens.
 At every empty result the text tells the model what to do and not to invent anything — the
 tool is closer to "where it happens" than the system prompt. Each tool takes a `Validated`
-(from `toolkit.validation.validate`), never a raw string. Data lives in `data/*.json`; "today"
+(from `toolkit.course.validation.validate`), never a raw string. Data lives in `data/*.json`; "today"
 is injected (`load_shop(today=...)`: a date, or its ISO text) so results and notebooks are deterministic.
 
 Leaves out: writing anything (no refunds until a later week), tool specs and the loop

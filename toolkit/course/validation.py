@@ -77,7 +77,7 @@ class Validated:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError(
             "Validated(...) cannot be built by hand: only "
-            "toolkit.validation.validate(tool, raw_arguments) makes one, so that no "
+            "toolkit.course.validation.validate(tool, raw_arguments) makes one, so that no "
             "unchecked argument reaches a tool. Call validate() instead."
         )
 

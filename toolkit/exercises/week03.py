@@ -240,7 +240,8 @@ NO_CALL_CHOICES = ("N05", "B03", "A03", "A04", "N11", "A05")
         check("w3.no_call", answer)
         """,
     hint="the tools can only look things up: a complaint, an address change or a refund is an action "
-    "none of them can do, and a question without an order id has nothing to look up.",
+    "none of them can do, and an order or parcel question without an order id has nothing to look up yet "
+    "(a question about the refund rules needs no order id).",
 )
 def check_no_call(answer: Any) -> Verdict:
     from toolkit.course.accuracy import load_cases

@@ -80,7 +80,8 @@ def check_rename(answer: Any) -> Verdict:
 
         check("w9.chain", expose)
         """,
-    hint="filter by the server's own names, then rename.",
+    hint="filter_tools and rename_tools take a tool's current name, the one the provider they wrap gives it "
+    "(here the server's own, query_order); filter first, then rename.",
 )
 def check_chain(fn: Any) -> Verdict:
     from toolkit.chat.messages import ToolCall

@@ -16,9 +16,11 @@ the latest answer) stay, even when they alone exceed the window — earlier roun
 turn leave first. A window too small to hold one round is refused when it is created.
 
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
-users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
-are stored: anything else given to `add`, `set` or returned by an `update` raises
-`ConfigurationError` before the store is touched. `update(change)` holds the store's lock while
+users never share a conversation by accident (and `1` and `"1"` are never merged); so does an id
+with a lone surrogate, in every store (SQLite cannot store one). Only messages are stored:
+anything else given to `add`, `set` or returned by an `update` raises `ConfigurationError` before
+the store is touched, and so does a tool result that answers no earlier call
+(`toolkit.memory.answers`), in every store. `update(change)` holds the store's lock while
 `change` runs: a `change` that uses the store itself (reads the memory, adds to it) raises
 `ConfigurationError` at once (`running_change`) instead of waiting for that lock forever.
 
@@ -65,9 +67,12 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.errors import ConfigurationError, MemoryIdError
+from toolkit.memory.answers import CallIndex, answered
 from toolkit.memory.handouts import LONG, Handouts
+from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
 from toolkit.tokens import estimate_tokens
+from toolkit.unicode import is_utf8
 
 
 class ChatMemoryStore(Protocol):
@@ -104,6 +109,9 @@ class InMemoryStore:
         dropped by every other write: the weight of a long conversation is not counted again."""
         self._handouts = Handouts()
         """The last list `get` gave out per id: given out again when nobody kept or changed it."""
+        self._calls: dict[str, CallIndex] = {}
+        """Id -> its calls and results counted (`toolkit.memory.answers`), made when a tool result
+        is first appended to it, kept up to date by appends, dropped by every other write."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         raise ConfigurationError(
@@ -141,20 +149,24 @@ class InMemoryStore:
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.set")
-        messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
+        messages = answered(check_messages(messages, "InMemoryStore.set"), "InMemoryStore.set")  # as `SqliteStore`,
+        check_storable(messages, "InMemoryStore.set")  # in that order
         with self._lock:
             self._data[memory_id] = list(messages)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
 
     def delete(self, memory_id: str) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.delete")
         with self._lock:
             self._data.pop(memory_id, None)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
+
+    def _forget(self, memory_id: str) -> None:
+        """Drop what this store keeps beside `memory_id`'s list (a write that replaced it)."""
+        self._system_first.discard(memory_id)
+        self._totals.pop(memory_id, None)
+        self._calls.pop(memory_id, None)
+        self._handouts.forget(memory_id)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.append")
@@ -169,6 +181,9 @@ class InMemoryStore:
         """`append`, `kinds` being the set of the messages' classes and `turns` the copy
         `turns_copy` made, if it did (`ChatMemory.add` has both)."""
         with self._lock:
+            calls = self._checked_calls(memory_id, messages, kinds)
+            if calls is not None:
+                calls.count(messages, 1)  # nothing below fails
             self._totals.pop(memory_id, None)
             current = self._data.get(memory_id)
             if current is None:
@@ -200,11 +215,28 @@ class InMemoryStore:
         with self._lock:
             with running_change(self, "InMemoryStore.update", memory_id):
                 result = change(list(self._data.get(memory_id, ())))
-            changed = check_messages(result, "InMemoryStore.update")
+            changed = answered(check_messages(result, "InMemoryStore.update"), "InMemoryStore.update")
+            check_storable(changed, "InMemoryStore.update")
             self._data[memory_id] = list(changed)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
+
+    def _checked_calls(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> CallIndex | None:
+        """Before `messages` (their classes `kinds`) are appended: `ConfigurationError` for a value
+        a store cannot keep (`check_storable`), then for a tool result among them that answers no
+        call (`answered`), asked of the id's `CallIndex` (made from its list when the first result
+        comes), as `SqliteStore.append` checks. The index to count them in once they are stored,
+        if there is one and they hold calls or results: messages with neither (the usual user
+        message) cost one set test."""
+        if kinds <= _NO_CALLS:
+            return None
+        check_storable(messages, "InMemoryStore.append")
+        calls = self._calls.get(memory_id)
+        if calls is None:
+            if kinds.isdisjoint(_RESULTS) and kinds <= _EXACT_TYPES:  # no result: nothing to check yet
+                return None
+            calls = self._calls[memory_id] = CallIndex.of(self._data.get(memory_id, ()))
+        answered(messages, "InMemoryStore.append", calls.asks)
+        return calls
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` and drop from the front what `evict` would: the list's weight is its
@@ -225,9 +257,11 @@ class InMemoryStore:
         system = None
         if kinds is None or not kinds <= _NOT_SYSTEM:
             system = next((m for m in reversed(messages) if isinstance(m, SystemMessage)), None)
+        given = messages
         if system is not None:
             messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
+            self._checked_calls(memory_id, given, kinds if kinds is not None else set(map(type, given)))
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
             count = window.count if type(window) is TokenWindow else None
@@ -249,6 +283,8 @@ class InMemoryStore:
             if dropped is None:
                 return False
             leaving, total = dropped
+            if not self._counted_in_window(memory_id, current, skip, leaving, messages):
+                return False
             if memory_id not in self._data:
                 self._data[memory_id] = current
                 self._system_first.add(memory_id)
@@ -265,6 +301,26 @@ class InMemoryStore:
             if count is not None:
                 self._totals[memory_id] = (count, total)
             return True
+
+    def _counted_in_window(
+        self, memory_id: str, current: list[Message], skip: int, leaving: int, messages: Sequence[Message]
+    ) -> bool:
+        """Count the `leaving` messages after `skip` out of the id's `CallIndex` and `messages` in
+        (an index is made when a call leaves: the first time, from the whole list); `False`, with
+        nothing counted, when a kept or new result would lose its call (`update` decides)."""
+        gone = current[skip : skip + leaving]
+        calls = self._calls.get(memory_id)
+        if calls is None:
+            if not any(_calls_tools(m) for m in gone):
+                return True
+            calls = self._calls[memory_id] = CallIndex.of(current)
+        calls.count(gone, -1)
+        calls.count(messages, 1)
+        if calls.orphans(gone, Joined(current, skip + leaving, messages)):
+            calls.count(gone, 1)
+            calls.count(messages, -1)
+            return False
+        return True
 
 
 class _ChangeGuard:
@@ -437,7 +493,8 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     """The messages that remain once the window is satisfied (oldest leave first, in groups).
 
     The current turn's user message and its current round never leave (see the module docstring).
-    Each message is weighed once, so a long history is cut in linear time.
+    A call's results leave with it wherever they stand (one stored apart from it too). Each message
+    is weighed once, so a long history is cut in linear time.
     """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
@@ -456,7 +513,31 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
     protected_head = [rest[user]] if user is not None else []
     kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
-    return system + _without_leading_results(kept_rest)
+    gone = _call_ids(rest[:start]) | _call_ids(rest[middle:middle_start])
+    return system + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
+
+
+def _call_ids(messages: Sequence[Message]) -> set[str]:
+    return {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
+
+
+def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
+    """`kept` without the results (and their images' user message) of the calls in `gone`, which
+    left: a result stored apart from its call (a second one, after the next question) leaves with
+    it too, unless a kept assistant message before it asks for that id again (a reused id)."""
+    asked: set[str] = set()
+    out: list[Message] = []
+    for message in kept:
+        if isinstance(message, AssistantMessage):
+            asked.update(c.id for c in message.tool_calls)
+        elif isinstance(message, ToolResultMessage):
+            if message.tool_call_id in gone and message.tool_call_id not in asked:
+                continue
+        elif isinstance(message, UserMessage) and message.from_tool_calls:
+            if all(i in gone and i not in asked for i in message.from_tool_calls):
+                continue
+        out.append(message)
+    return out
 
 
 def _drop_oldest(
@@ -599,7 +680,8 @@ def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[
 
 
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
-    """`memory_id` if it is a non-empty string; else `MemoryIdError` saying why and what to do."""
+    """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
+    saying why and what to do."""
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
             f"{where}: memory id {memory_id!r} is missing; every conversation needs its own id (e.g. the "
@@ -608,6 +690,11 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     if not isinstance(memory_id, str):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
+        )
+    if not is_utf8(memory_id):  # every store alike: code written on `InMemoryStore` works on `SqliteStore`
+        raise MemoryIdError(
+            f"{where}: memory id {shown(memory_id)} is not valid Unicode text (it holds a lone surrogate, e.g. from "
+            "os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
         )
     return memory_id
 
@@ -709,6 +796,9 @@ def _no_list(messages: object, where: str) -> ConfigurationError:
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
 _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
+_NO_CALLS = frozenset({SystemMessage, UserMessage})
+"""Messages that neither ask for a call nor answer one (`InMemoryStore._checked_calls`)."""
+_RESULTS = frozenset({ToolResultMessage})
 
 LONG_LIST = 64
 """From this many messages on, `turns_copy` checks them in pydantic-core (below it, `set(map(type, …))`
@@ -815,7 +905,12 @@ class ChatMemory:
             append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
             return
         if not self._appended_in_window(messages, kinds):
-            self.update(lambda current: _merged(current, messages))
+            where = f"{type(self.store).__name__}.append"  # refused as the store's own append refuses
+
+            def appended(current: list[Message]) -> list[Message]:
+                return _merged(current, answered(messages, where, CallIndex.of(current).asks))
+
+            self.update(appended)
 
     def _appended_in_window(self, messages: Sequence[Message], kinds: AbstractSet[type]) -> bool:
         """Whether the store appended `messages` within the window (`append_in_window`); `False`

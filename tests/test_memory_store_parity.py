@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -51,7 +51,21 @@ messages = st.one_of(
     ),
 )
 batches = st.lists(messages, max_size=4)
-windows = st.sampled_from([None, MessageWindow(4), MessageWindow(7), TokenWindow(40), TokenWindow(100_000)])
+
+
+class LetterWindow:
+    """A window of one's own: at most `limit` letters of text, each message weighing 1 at least."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def weights(self, messages: Sequence[Message]) -> list[int]:
+        return [max(1, len(m.content or "")) for m in messages]
+
+
+windows = st.sampled_from(
+    [None, MessageWindow(4), MessageWindow(7), TokenWindow(40), TokenWindow(100_000), LetterWindow(30)]
+)
 
 
 def _outcome(write: Callable[[], object]) -> tuple[str, str] | None:
@@ -71,14 +85,21 @@ class StoresAgree(RuleBasedStateMachine):
         self.path = self.folder / "m.db"
         self.memory = InMemoryStore()
         self.sqlite = SqliteStore(self.path)
+        self.other = SqliteStore(self.path)
+        """A second connection to the file, as another process has: what the first keeps of a
+        conversation must give way to what this one writes."""
         self.touched = "a"
 
     def teardown(self) -> None:
         self.sqlite.close()
+        self.other.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def both(self, memory_id: str, write: Callable[[InMemoryStore | SqliteStore], object]) -> None:
-        outcomes = [_outcome(lambda store=store: write(store)) for store in (self.memory, self.sqlite)]
+    def both(
+        self, memory_id: str, write: Callable[[InMemoryStore | SqliteStore], object], *, elsewhere: bool = False
+    ) -> None:
+        sqlite = self.other if elsewhere else self.sqlite
+        outcomes = [_outcome(lambda store=store: write(store)) for store in (self.memory, sqlite)]
         assert outcomes[0] == outcomes[1]
         if memory_id in VALID_IDS:
             self.touched = memory_id
@@ -86,6 +107,12 @@ class StoresAgree(RuleBasedStateMachine):
     @rule(memory_id=st.sampled_from(IDS), batch=batches)
     def append(self, memory_id: str, batch: list[Message]) -> None:
         self.both(memory_id, lambda store: store.append(memory_id, batch))
+
+    @rule(memory_id=st.sampled_from(IDS), batch=batches, window=windows)
+    def add_elsewhere(self, memory_id: str, batch: list[Message], window: MessageWindow | TokenWindow | None) -> None:
+        self.both(
+            memory_id, lambda store: ChatMemory(memory_id, store=store, window=window).add(*batch), elsewhere=True
+        )
 
     @rule(memory_id=st.sampled_from(IDS), batch=batches, window=windows)
     def add(self, memory_id: str, batch: list[Message], window: MessageWindow | TokenWindow | None) -> None:
@@ -100,9 +127,26 @@ class StoresAgree(RuleBasedStateMachine):
     def update(self, memory_id: str, drop: int, batch: list[Message]) -> None:
         self.both(memory_id, lambda store: store.update(memory_id, lambda current: current[drop:] + batch))
 
+    @rule(memory_id=st.sampled_from(IDS), drop=st.integers(0, 3), batch=batches, window=windows)
+    def update_in_window(
+        self, memory_id: str, drop: int, batch: list[Message], window: MessageWindow | TokenWindow | None
+    ) -> None:
+        def change(current: list[Message]) -> list[Message]:
+            return current[drop:] + batch
+
+        self.both(memory_id, lambda store: ChatMemory(memory_id, store=store, window=window).update(change))
+
     @rule(memory_id=st.sampled_from(IDS))
     def delete(self, memory_id: str) -> None:
         self.both(memory_id, lambda store: store.delete(memory_id))
+
+    @rule(memory_id=st.sampled_from(VALID_IDS))
+    def change_what_was_read(self, memory_id: str) -> None:
+        """What `get` gave is the caller's own: changing it changes no store."""
+        for store in (self.memory, self.sqlite):
+            got = store.get(memory_id)
+            got.append(UserMessage(content="mine"))
+            got.reverse()
 
     @rule()
     def reopen(self) -> None:

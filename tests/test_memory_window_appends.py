@@ -33,7 +33,8 @@ SEEDS = int(os.environ.get("WINDOW_APPEND_SEEDS", "0")) or None
 
 def _batch(rng: random.Random, counter: list[int]) -> list:
     """One `add` of a random kind: a question, a tool round (some results missing, ids reused
-    across rounds), an answer, a system message, an orphan result, images for tool results."""
+    across rounds), an answer, a system message, an orphan result, images for tool results (with
+    their round, or later)."""
     roll = rng.random()
     out: list = []
     if roll < 0.3:
@@ -55,8 +56,10 @@ def _batch(rng: random.Random, counter: list[int]) -> list:
         out.append(AssistantMessage(content="a" * rng.randint(1, 80)))
     elif roll < 0.9:
         out.append(SystemMessage(content="s" * rng.randint(1, 30)))
-    else:
+    elif roll < 0.95:
         out.append(ToolResultMessage(tool_call_id=f"c{rng.randint(0, 5)}", tool_name="f", content="orphan"))
+    else:  # images for a call made long ago (or never): a user message, valid alone
+        out.append(UserMessage(content="late images", from_tool_calls=(f"c{rng.randint(0, 5)}",)))
     if rng.random() < 0.2:
         out = out[: rng.randint(0, len(out))]
     return out

@@ -522,19 +522,17 @@ def _call_ids(messages: Sequence[Message]) -> set[str]:
 
 
 def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
-    """`kept` without the results (and their images' user message) of the calls in `gone`, which
-    left: a result stored apart from its call (a second one, after the next question) leaves with
-    it too, unless a kept assistant message before it asks for that id again (a reused id)."""
+    """`kept` without the results of the calls in `gone`, which left: a result stored apart from
+    its call (a second one, after the next question) leaves with it too, unless a kept assistant
+    message before it asks for that id again (a reused id). A user message carrying a call's
+    images is a user message, valid without its call: it stays, as the stores' appends keep it."""
     asked: set[str] = set()
     out: list[Message] = []
     for message in kept:
         if isinstance(message, AssistantMessage):
             asked.update(c.id for c in message.tool_calls)
-        elif isinstance(message, ToolResultMessage):
-            if message.tool_call_id in gone and message.tool_call_id not in asked:
-                continue
-        elif isinstance(message, UserMessage) and message.from_tool_calls:
-            if all(i in gone and i not in asked for i in message.from_tool_calls):
+        elif isinstance(message, ToolResultMessage) and message.tool_call_id in gone:
+            if message.tool_call_id not in asked:
                 continue
         out.append(message)
     return out

@@ -106,6 +106,7 @@ from toolkit.memory.windows import (
     front_drop,
     running_change,
 )
+from toolkit.unicode import is_utf8
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -553,13 +554,26 @@ class SqliteStore:
 
     def _results(self, memory_id: str, first: int) -> dict[str, int]:
         """How many stored tool results answer each call id (a row that is not JSON counts as none;
-        reading it back will say what is wrong with it)."""
+        reading it back will say what is wrong with it). A payload holding a surrogate code point
+        (`_UNJOINED`) is read in Python: SQLite's JSON functions would give its id as text that
+        is not UTF-8 (a lone surrogate) or as other text (two escaped halves joined into one)."""
+        tool = "AND json_valid(payload) AND json_extract(payload, '$.role') = 'tool'"
         rows = self._db.execute(
             "SELECT json_extract(payload, '$.tool_call_id'), COUNT(*) FROM messages WHERE memory_id = ? "
-            "AND seq >= ? AND json_valid(payload) AND json_extract(payload, '$.role') = 'tool' GROUP BY 1",
-            (memory_id, first),
+            f"AND seq >= ? AND substr(payload, 1, 1) != ? {tool} GROUP BY 1",
+            (memory_id, first, _UNJOINED),
         )
-        return {call_id: n for call_id, n in rows if isinstance(call_id, str)}
+        results = Counter({call_id: n for call_id, n in rows if isinstance(call_id, str)})
+        unjoined = self._db.execute(
+            f"SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? AND substr(payload, 1, 1) = ? "
+            f"{tool}",
+            (memory_id, first, _UNJOINED),
+        )
+        for seq, payload, checksum in unjoined:
+            message = self._load(memory_id, f"row {seq}", seq, payload, checksum)
+            if isinstance(message, ToolResultMessage):
+                results[message.tool_call_id] += 1
+        return dict(results)
 
     def _tokens(self, memory_id: str, first: int, system: str | None, window: TokenWindow) -> int:
         """The stored conversation's tokens under `window.count` (through `window.weights`, which
@@ -599,7 +613,7 @@ class SqliteStore:
         for call_id in {c.id for m in leaving if isinstance(m, AssistantMessage) for c in m.tool_calls}:
             first: Message | None = None
             if results.get(call_id, 0) > gone[call_id]:
-                names = (json.dumps(call_id, ensure_ascii=False), json.dumps(call_id, ensure_ascii=True))
+                names = (_as_written(json.dumps(call_id, ensure_ascii=False)), json.dumps(call_id, ensure_ascii=True))
                 row = self._db.execute(
                     "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? "
                     "AND (instr(payload, ?) > 0 OR instr(payload, ?) > 0) ORDER BY seq LIMIT 1",
@@ -1048,11 +1062,16 @@ def _encoded(messages: Sequence[Message], where: str = "SqliteStore") -> list[tu
 def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str:
     data = dumped(message, where, index)
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a surrogate code point: keep it, as an escape read back alone (`_UNJOINED`)
-        return _UNJOINED + _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
-    return text
+    written = _as_written(text)
+    return text if written is text else _UNJOINED + written  # a surrogate: read back alone (`_UNJOINED`)
+
+
+def _as_written(text: str) -> str:
+    """JSON `text` as a payload holds it: `text` itself, or (a surrogate code point in it, which
+    UTF-8 cannot hold) with each surrogate as an escape of its own."""
+    if is_utf8(text):
+        return text
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
 
 
 def _dropped(old: list[str], new: list[str]) -> int:

@@ -903,9 +903,11 @@ class ChatMemory:
             append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
             return
         if not self._appended_in_window(messages, kinds):
-            where = f"{type(self.store).__name__}.append"  # refused as the store's own append refuses
+            # refused as the store's own append refuses (a store of one's own without one: as `add`)
+            where = f"{type(self.store).__name__}.append" if hasattr(self.store, "append") else "ChatMemory.add"
 
             def appended(current: list[Message]) -> list[Message]:
+                check_storable(messages, where)  # in the order `append` checks
                 return _merged(current, answered(messages, where, CallIndex.of(current).asks))
 
             self.update(appended)

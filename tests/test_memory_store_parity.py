@@ -28,7 +28,7 @@ texts = st.one_of(
     st.text(max_size=12),
     st.just(30_000).map(lambda n: "长" * n),
 )
-call_ids = st.sampled_from(["c0", "c1", "c2", "call_0", "", "\udcff"])
+call_ids = st.sampled_from(["c0", "c1", "c2", "call_0", "", "\udcff", "c\ud83d\ude00"])
 messages = st.one_of(
     st.builds(SystemMessage, content=texts),
     st.builds(UserMessage, content=texts),

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage
+from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError
 
 
@@ -90,9 +90,28 @@ class CallIndex:
         return False
 
 
+def last_round_asks(messages: Sequence[Message], call_id: str) -> bool:
+    """Whether the last assistant message of `messages`, behind the results (and their images'
+    user message) that end them, asks for the call `call_id`: what a loop's results answer, read
+    from the end in as many steps as the round has results. `False` says nothing of earlier
+    messages (a `CallIndex` does)."""
+    for message in reversed(messages):
+        kind = type(message)
+        if kind is AssistantMessage:  # the usual first step back: the round's own message
+            return asks_for(message, call_id)
+        if isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and message.from_tool_calls):
+            continue
+        return asks_for(message, call_id)
+    return False
+
+
 def asks_for(message: Message, call_id: str) -> bool:
     """`message` is an assistant message asking for the call `call_id`."""
-    return isinstance(message, AssistantMessage) and any(c.id == call_id for c in message.tool_calls)
+    if isinstance(message, AssistantMessage):
+        for call in message.tool_calls:
+            if call.id == call_id:
+                return True
+    return False
 
 
 def names_call(message: Message, call_id: str) -> bool:

@@ -40,12 +40,22 @@ def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
 
 
 def check_storable(messages: Sequence[Message], where: str) -> None:
-    """`dumped` on each of `messages` that holds a free-form value."""
+    """`dumped` on each of `messages` that holds a free-form value (a loop writes none: for its
+    messages this is a few attribute reads each)."""
     for index, message in enumerate(messages):
-        if (isinstance(message, ToolResultMessage) and message.attributes) or (
-            isinstance(message, AssistantMessage) and (message.extra or any(c.extra for c in message.tool_calls))
-        ):
+        if isinstance(message, ToolResultMessage):
+            if message.attributes:
+                dumped(message, where, index)
+        elif isinstance(message, AssistantMessage) and (message.extra or _calls_extra(message)):
             dumped(message, where, index)
+
+
+def _calls_extra(message: AssistantMessage) -> bool:
+    """Whether a call of `message` holds a provider's own fields."""
+    for call in message.tool_calls:
+        if call.extra:
+            return True
+    return False
 
 
 def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:

@@ -67,7 +67,7 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.errors import ConfigurationError, MemoryIdError
-from toolkit.memory.answers import CallIndex, answered
+from toolkit.memory.answers import CallIndex, answered, asks_for, last_round_asks
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
@@ -181,9 +181,12 @@ class InMemoryStore:
         """`append`, `kinds` being the set of the messages' classes and `turns` the copy
         `turns_copy` made, if it did (`ChatMemory.add` has both)."""
         with self._lock:
-            calls = self._checked_calls(memory_id, messages, kinds)
-            if calls is not None:
-                calls.count(messages, 1)  # nothing below fails
+            if not kinds <= _NO_CALLS:  # a user message (the usual one) has no call or result to check
+                calls = self._calls.get(memory_id)
+                if not (kinds <= _LOOP_KINDS and _loop_messages_answered(messages, calls, self._data.get(memory_id))):
+                    calls = self._checked_calls(memory_id, messages, kinds)  # says what is wrong, or makes the index
+                if calls is not None:
+                    calls.count(messages, 1)  # nothing below fails
             self._totals.pop(memory_id, None)
             current = self._data.get(memory_id)
             if current is None:
@@ -223,20 +226,34 @@ class InMemoryStore:
     def _checked_calls(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> CallIndex | None:
         """Before `messages` (their classes `kinds`) are appended: `ConfigurationError` for a value
         a store cannot keep (`check_storable`), then for a tool result among them that answers no
-        call (`answered`), asked of the id's `CallIndex` (made from its list when the first result
-        comes), as `SqliteStore.append` checks. The index to count them in once they are stored,
-        if there is one and they hold calls or results: messages with neither (the usual user
-        message) cost one set test."""
-        if kinds <= _NO_CALLS:
-            return None
+        call (`answered`), as `SqliteStore.append` checks. A result is asked of the stored list's
+        last round first (`last_round_asks`: a loop's results answer its last assistant message, a
+        few steps from the end), then of the id's `CallIndex`, made from the whole list the first
+        time a result answers an earlier call and kept up to date by every append from then on
+        (so a conversation of late results is read once, not once per append). Returns the index
+        to count the messages in once they are stored, if there is one. (`_append` asks
+        `_loop_messages_answered` first: a loop's own appends pass the same checks in one pass.)"""
         check_storable(messages, "InMemoryStore.append")
         calls = self._calls.get(memory_id)
-        if calls is None:
-            if kinds.isdisjoint(_RESULTS) and kinds <= _EXACT_TYPES:  # no result: nothing to check yet
-                return None
-            calls = self._calls[memory_id] = CallIndex.of(self._data.get(memory_id, ()))
-        answered(messages, "InMemoryStore.append", calls.asks)
-        return calls
+        if calls is None and kinds.isdisjoint(_RESULTS) and kinds <= _EXACT_TYPES:  # no result: nothing to check
+            return None
+        answered(messages, "InMemoryStore.append", calls.asks if calls is not None else self._asks_of(memory_id))
+        return self._calls.get(memory_id)
+
+    def _asks_of(self, memory_id: str) -> Callable[[str], bool]:
+        """Whether the stored list of `memory_id` asks for a call: its last round, else its
+        `CallIndex` (made now, and kept)."""
+        current = self._data.get(memory_id, [])
+
+        def asks(call_id: str) -> bool:
+            if last_round_asks(current, call_id):
+                return True
+            calls = self._calls.get(memory_id)
+            if calls is None:
+                calls = self._calls[memory_id] = CallIndex.of(current)
+            return calls.asks(call_id)
+
+        return asks
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` and drop from the front what `evict` would: the list's weight is its
@@ -689,7 +706,9 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
         )
-    if not is_utf8(memory_id):  # every store alike: code written on `InMemoryStore` works on `SqliteStore`
+    if not memory_id.isascii() and not is_utf8(
+        memory_id
+    ):  # every store alike: code written on `InMemoryStore` works on `SqliteStore`
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is not valid Unicode text (it holds a lone surrogate, e.g. from "
             "os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
@@ -797,6 +816,41 @@ _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
 _NO_CALLS = frozenset({SystemMessage, UserMessage})
 """Messages that neither ask for a call nor answer one (`InMemoryStore._checked_calls`)."""
 _RESULTS = frozenset({ToolResultMessage})
+_LOOP_KINDS = frozenset({AssistantMessage, ToolResultMessage})
+"""What a loop appends after the question: the records themselves (`_loop_messages_answered`)."""
+
+
+def _loop_messages_answered(messages: Sequence[Message], calls: CallIndex | None, stored: list[Message] | None) -> bool:
+    """`check_storable` and `answered` of messages that are `AssistantMessage`s and
+    `ToolResultMessage`s themselves (what a loop appends), in one pass, asking the id's index
+    `calls` if it has one, else its `stored` list's last round (`last_round_asks`): True when no
+    message holds a free-form value and every result answers a call; else False, having raised
+    nothing, for `InMemoryStore._checked_calls` to decide (and say what is wrong)."""
+    asked: set[str] | None = None
+    for message in messages:
+        if type(message) is AssistantMessage:
+            if message.extra:
+                return False
+            for call in message.tool_calls:
+                if call.extra:
+                    return False
+                if asked is None:
+                    asked = set()
+                asked.add(call.id)
+        else:
+            result: ToolResultMessage = message  # type: ignore[assignment]  # the kinds say so
+            call_id = result.tool_call_id
+            if result.attributes:
+                return False
+            if asked is not None and call_id in asked:
+                continue
+            if calls is not None:
+                if not calls.asks(call_id):
+                    return False
+            elif not stored or not asks_for(stored[-1], call_id) and not last_round_asks(stored, call_id):
+                return False  # (the last message first: a loop's results follow their call at once)
+    return True
+
 
 LONG_LIST = 64
 """From this many messages on, `turns_copy` checks them in pydantic-core (below it, `set(map(type, …))`

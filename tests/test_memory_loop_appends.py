@@ -1,4 +1,4 @@
-"""`InMemoryStore`'s one-pass check of a loop's appends (`_loop_messages_answered`) is the plain
+"""`InMemoryStore`'s one-pass check of a short write (a loop's appends, a learner's adds) (`_loop_messages_answered`) is the plain
 checks (`check_storable`, then `answered`) made quicker: whenever it says a batch passes, the
 plain checks pass it too, and a batch it does not pass is left to them (a store then says what
 they say). Generated batches of assistant messages and tool results, against generated stored lists."""
@@ -49,7 +49,7 @@ def _plain_passes(batch, stored) -> bool:
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(
     stored=st.lists(st.one_of(assistants, results, images), max_size=6),
-    batch=st.lists(st.one_of(assistants, results), min_size=1, max_size=3),
+    batch=st.lists(st.one_of(assistants, results, images), min_size=1, max_size=3),
     indexed=st.booleans(),
 )
 def test_the_one_pass_check_passes_nothing_the_plain_checks_refuse(stored, batch, indexed):
@@ -59,7 +59,7 @@ def test_the_one_pass_check_passes_nothing_the_plain_checks_refuse(stored, batch
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(batch=st.lists(st.one_of(assistants, results), min_size=1, max_size=3))
+@given(batch=st.lists(st.one_of(assistants, results, images), min_size=1, max_size=3))
 def test_a_store_refuses_what_the_plain_checks_refuse_and_keeps_what_they_pass(batch):
     store = InMemoryStore()
     store.append("x", [UserMessage(content="q"), AssistantMessage(tool_calls=(ToolCall(id="c1", name="f"),))])

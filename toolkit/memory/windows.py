@@ -95,7 +95,14 @@ class ChatMemoryStore(Protocol):
 
 
 class InMemoryStore:
-    """A dict of lists; fine for notebooks and tests, gone when the process ends."""
+    """A dict of lists; fine for notebooks and tests, gone when the process ends.
+
+    A write refuses what `SqliteStore` refuses (a tool result that answers no call, a value JSON
+    cannot hold: `toolkit.memory.answers`, `toolkit.memory.storable`), with the same errors; but a
+    list of `LONG_LIST` (64) messages or more appended at once (a history passed in whole) is
+    checked for its types only, in pydantic-core, as it always was: reading the fields of 5,000
+    records in Python costs three times a loop's whole turn. (`SqliteStore` writes each message
+    as JSON, so it reads them all anyway.)"""
 
     def __init__(self) -> None:
         self._data: dict[str, list[Message]] = {}
@@ -111,7 +118,8 @@ class InMemoryStore:
         """The last list `get` gave out per id: given out again when nobody kept or changed it."""
         self._calls: dict[str, CallIndex] = {}
         """Id -> its calls and results counted (`toolkit.memory.answers`), made when a tool result
-        is first appended to it, kept up to date by appends, dropped by every other write."""
+        answers a call before the last round (or a window drops a call), kept up to date by appends,
+        dropped by every other write."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         raise ConfigurationError(
@@ -183,7 +191,9 @@ class InMemoryStore:
         with self._lock:
             if not kinds <= _NO_CALLS:  # a user message (the usual one) has no call or result to check
                 calls = self._calls.get(memory_id)
-                if not (kinds <= _LOOP_KINDS and _loop_messages_answered(messages, calls, self._data.get(memory_id))):
+                short = len(messages) < LONG_LIST  # a long list given whole: its types only (the class docstring)
+                stored = self._data.get(memory_id)
+                if short and not (kinds <= _EXACT_TYPES and _loop_messages_answered(messages, calls, stored)):
                     calls = self._checked_calls(memory_id, messages, kinds)  # says what is wrong, or makes the index
                 if calls is not None:
                     calls.count(messages, 1)  # nothing below fails
@@ -278,7 +288,8 @@ class InMemoryStore:
         if system is not None:
             messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
-            self._checked_calls(memory_id, given, kinds if kinds is not None else set(map(type, given)))
+            if len(given) < LONG_LIST:  # a long list given whole: its types only (the class docstring)
+                self._checked_calls(memory_id, given, kinds if kinds is not None else set(map(type, given)))
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
             count = window.count if type(window) is TokenWindow else None
@@ -816,16 +827,14 @@ _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
 _NO_CALLS = frozenset({SystemMessage, UserMessage})
 """Messages that neither ask for a call nor answer one (`InMemoryStore._checked_calls`)."""
 _RESULTS = frozenset({ToolResultMessage})
-_LOOP_KINDS = frozenset({AssistantMessage, ToolResultMessage})
-"""What a loop appends after the question: the records themselves (`_loop_messages_answered`)."""
 
 
 def _loop_messages_answered(messages: Sequence[Message], calls: CallIndex | None, stored: list[Message] | None) -> bool:
-    """`check_storable` and `answered` of messages that are `AssistantMessage`s and
-    `ToolResultMessage`s themselves (what a loop appends), in one pass, asking the id's index
-    `calls` if it has one, else its `stored` list's last round (`last_round_asks`): True when no
-    message holds a free-form value and every result answers a call; else False, having raised
-    nothing, for `InMemoryStore._checked_calls` to decide (and say what is wrong)."""
+    """`check_storable` and `answered` of messages of the four records themselves (what a loop
+    appends, and what a learner adds), in one pass, asking the id's index `calls` if it has one,
+    else its `stored` list's last round (`last_round_asks`): True when no message holds a
+    free-form value and every result answers a call; else False, having raised nothing, for
+    `InMemoryStore._checked_calls` to decide (and say what is wrong)."""
     asked: set[str] | None = None
     for message in messages:
         if type(message) is AssistantMessage:
@@ -837,8 +846,8 @@ def _loop_messages_answered(messages: Sequence[Message], calls: CallIndex | None
                 if asked is None:
                     asked = set()
                 asked.add(call.id)
-        else:
-            result: ToolResultMessage = message  # type: ignore[assignment]  # the kinds say so
+        elif type(message) is ToolResultMessage:  # (a user or system message asks for no call, answers none)
+            result = message
             call_id = result.tool_call_id
             if result.attributes:
                 return False

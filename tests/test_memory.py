@@ -307,3 +307,33 @@ def test_a_batch_with_system_messages_merges_as_one_message_at_a_time_would(seed
     while rest and _round_part(rest[0]):
         rest = rest[1:]
     assert _without_leading_results(plain) == rest
+
+
+LATE = [  # a second result for c1, stored after the next question (the stores accept it: c1 was asked)
+    UserMessage(content="u1"),
+    AssistantMessage(tool_calls=(ToolCall(id="c1", name="f", arguments="{}"),)),
+    ToolResultMessage(tool_call_id="c1", tool_name="f", content="r1"),
+    UserMessage(content="u2"),
+    ToolResultMessage(tool_call_id="c1", tool_name="f", content="late"),
+]
+
+
+def test_a_result_apart_from_its_call_leaves_when_the_call_does():
+    """`evict` dropped only the results that lead what is kept: one further down stayed without its call."""
+    kept = evict([*LATE, UserMessage(content="u3"), UserMessage(content="u4")], MessageWindow(5))
+    assert [m.content for m in kept] == ["u2", "u3", "u4"] and orphan_free(kept)
+
+
+@pytest.mark.parametrize("kind", ["InMemoryStore", "SqliteStore"])
+def test_a_windowed_memory_goes_on_after_a_late_results_call_leaves(tmp_path, kind):
+    """The window dropped c1's call and kept its late result: every later add was refused
+    ("….update: message 1 is a tool result for call 'c1', which no earlier assistant message
+    asked for"), the conversation stuck for good."""
+    from toolkit.memory.store import SqliteStore
+
+    store = InMemoryStore() if kind == "InMemoryStore" else SqliteStore(tmp_path / "m.db")
+    memory = ChatMemory("u", store=store, window=MessageWindow(6))
+    memory.add(*LATE)
+    for k in range(3, 6):
+        memory.add(UserMessage(content=f"u{k}"))
+    assert [m.content for m in memory.messages()] == ["u2", "u3", "u4", "u5"]

@@ -46,23 +46,38 @@ operations = st.lists(
 )
 
 
+def plain_orphan(messages: list) -> bool:
+    """Whether a tool result in `messages` answers no call of an earlier message (refused)."""
+    asked: set = set()
+    for m in messages:
+        asked |= {c.id for c in getattr(m, "tool_calls", ())}
+        if isinstance(m, ToolResultMessage) and m.tool_call_id not in asked:
+            return True
+    return False
+
+
 @settings(max_examples=400, deadline=None)
 @given(operations)
 def test_the_store_holds_what_the_plain_append_gives(ops):
+    """The plain append's list, or a `ConfigurationError` (nothing changed) exactly when it
+    would hold a tool result that answers no earlier call."""
     store, expected = InMemoryStore(), []
     for op, messages in ops:
         if op == "append":
-            store.append("id", messages)
-            expected = plain_append(expected, messages)
+            write, new = (lambda m=messages: store.append("id", m)), plain_append(expected, messages)
         elif op == "set":
-            store.set("id", messages)
-            expected = list(messages)
+            write, new = (lambda m=messages: store.set("id", m)), list(messages)
         elif op == "update":
-            store.update("id", lambda current, extra=messages: current[::-1] + extra)
-            expected = expected[::-1] + list(messages)
+            write = lambda extra=messages: store.update("id", lambda current: current[::-1] + extra)  # noqa: E731
+            new = expected[::-1] + list(messages)
         else:
-            store.delete("id")
-            expected = []
+            write, new = (lambda: store.delete("id")), []
+        if plain_orphan(new):
+            with pytest.raises(ConfigurationError, match="which no earlier assistant message asked for"):
+                write()
+        else:
+            write()
+            expected = new
         got = store.get("id")
         assert got == expected and [type(m) for m in got] == [type(m) for m in expected]
 
@@ -99,9 +114,18 @@ def test_append_takes_any_sequence():
 def test_add_all_keeps_what_add_gives(batches):
     by_add, by_list, by_tuple = ChatMemory("a"), ChatMemory("b"), ChatMemory("c")
     for batch in batches:
-        by_add.add(*batch)
-        by_list.add_all(list(batch))
-        by_tuple.add_all(tuple(batch))
+        refusals = []
+        for add in (
+            lambda b=batch: by_add.add(*b),
+            lambda b=batch: by_list.add_all(list(b)),
+            lambda b=batch: by_tuple.add_all(tuple(b)),
+        ):
+            try:
+                add()
+                refusals.append(None)
+            except ConfigurationError as exc:  # a tool result that answers no call
+                refusals.append(str(exc))
+        assert refusals[0] == refusals[1] == refusals[2]
     assert by_list.messages() == by_add.messages() == by_tuple.messages()
 
 

@@ -68,6 +68,13 @@ def _change(rng: random.Random, got: list) -> None:
         got.clear()
 
 
+def _cut(messages: list, start: int) -> list:
+    """`messages` from `start` on, without the tool results that would lead (their call is cut off)."""
+    while start < len(messages) and isinstance(messages[start], ToolResultMessage):
+        start += 1
+    return messages[start:]
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_every_read_equals_the_store_and_nothing_held_changes(seed: int) -> None:
     rng = random.Random(seed)
@@ -95,7 +102,7 @@ def test_every_read_equals_the_store_and_nothing_held_changes(seed: int) -> None
         elif roll < 0.88:
             store.delete("a")
         elif roll < 0.92:
-            store.update("a", lambda current: current[rng.randrange(len(current) + 1) :])
+            store.update("a", lambda current: _cut(current, rng.randrange(len(current) + 1)))
         else:
             batch = _messages(rng, 2, made)  # a system message among them replaces the stored one
             store.append_in_window("a", batch, rng.choice([MessageWindow(40), TokenWindow(300)]))

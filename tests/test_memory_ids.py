@@ -41,3 +41,24 @@ def test_a_huge_window_or_store_is_shown_cut_short():
     with pytest.raises(ConfigurationError) as caught:
         ChatMemory("u" * 10_000, store=huge)
     assert len(str(caught.value)) < 400 and "not a store (no get, set, delete)" in str(caught.value)
+
+
+@pytest.mark.parametrize("make", [InMemoryStore, lambda: SqliteStore(":memory:")])
+def test_an_id_with_a_lone_surrogate_is_refused_by_every_store_alike(make):
+    """Before: `InMemoryStore` kept it, and the same code moved to `SqliteStore` failed at its first write."""
+    store = make()
+    name = type(store).__name__
+    for write in (
+        lambda: store.append("user-\udcff", [UserMessage(content="hi")]),
+        lambda: store.set("user-\udcff", [UserMessage(content="hi")]),
+        lambda: store.get("user-\udcff"),
+    ):
+        with pytest.raises(MemoryIdError) as caught:
+            write()
+        assert str(caught.value).endswith(
+            "memory id 'user-\\udcff' is not valid Unicode text (it holds a lone surrogate, e.g. from os.fsdecode), "
+            "which SqliteStore cannot store; decode the bytes it came from properly"
+        )
+        assert str(caught.value).startswith(name)
+    with pytest.raises(MemoryIdError, match=r"^ChatMemory: memory id '\\ud800' is not valid Unicode text"):
+        ChatMemory("\ud800")

@@ -414,7 +414,7 @@ def test_a_memory_id_sqlite_cannot_store_is_a_memory_id_error(tmp_path):
         store.append("user-\udcff", [UserMessage(content="hi")])
     assert str(info.value) == (
         "SqliteStore.append: memory id 'user-\\udcff' is not valid Unicode text (it holds a lone surrogate, e.g. "
-        "from os.fsdecode), so SQLite cannot store it; decode the bytes it came from properly"
+        "from os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
     )
     for odd in ("a/b", "../x", "a\x00b", "é中🙂", "x" * 100_000):
         store.append(odd, [UserMessage(content=odd[:10])])
@@ -486,8 +486,7 @@ def test_a_tool_result_that_answers_no_call_is_refused_before_it_is_written(tmp_
     orphan = ToolResultMessage(tool_call_id="zz", tool_name="t", content="r")
     expected = (
         "message 1 is a tool result for call 'zz', which no earlier assistant message asked for; store the "
-        "assistant message with that call first (a strict gateway refuses such a conversation, and this store "
-        "would refuse to read it)"
+        "assistant message with that call first (a strict gateway refuses a conversation with such a result)"
     )
     for where, write in [
         ("SqliteStore.append", lambda: store.append("o", [UserMessage(content="q"), orphan])),

@@ -59,3 +59,24 @@ def test_such_a_payload_is_json_any_reader_takes_and_older_payloads_read_as_befo
     db.execute("UPDATE messages SET payload = ?, checksum = ?", (old, _checksum("u", 0, old)))  # as written before
     db.commit()
     assert SqliteStore(path).get("u") == [UserMessage(content="é\udc80")]
+
+
+@pytest.mark.parametrize("call_id", ["\udcff", "é\udc80", "c" + HALVES])
+def test_a_call_id_with_a_surrogate_does_not_stop_a_windowed_memory(tmp_path, call_id):
+    """Before: SQLite's JSON functions read such an id as text that is not UTF-8, and every windowed
+    add raised "Could not decode to UTF-8 … an edit made outside toolkit" (a late result for the
+    call: UnicodeEncodeError out of the store)."""
+    call = AssistantMessage(tool_calls=(ToolCall(id=call_id, name="f", arguments="{}"),))
+    result = ToolResultMessage(tool_call_id=call_id, tool_name="f", content="r")
+    late = ToolResultMessage(tool_call_id=call_id, tool_name="f", content="late")
+    memories = [
+        ChatMemory("u", store=s, window=MessageWindow(5)) for s in (SqliteStore(tmp_path / "m.db"), InMemoryStore())
+    ]
+    for memory in memories:
+        memory.add(UserMessage(content="q"), call, result, UserMessage(content="q2"), late)
+    memories[0] = ChatMemory("u", store=SqliteStore(tmp_path / "m.db"), window=MessageWindow(5))  # a restart
+    for memory in memories:
+        for k in range(4):
+            memory.add(UserMessage(content=f"u{k}"))
+    assert [m.content for m in memories[0].messages()] == ["q2", "u0", "u1", "u2", "u3"]
+    assert memories[0].messages() == memories[1].messages() == SqliteStore(tmp_path / "m.db").get("u")

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from toolkit.chat.messages import ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
 from toolkit.loop.run import COURSE, FOUND_TOOLS, LoopOptions, run_loop
@@ -183,6 +183,7 @@ def test_found_tools_of_a_removed_tool_are_ignored():
     memory = ChatMemory("m")
     memory.add(
         UserMessage(content="q"),
+        AssistantMessage(tool_calls=(ToolCall(id="c", name="tool_search_tool", arguments="{}"),)),
         ToolResultMessage(
             tool_call_id="c", tool_name="tool_search_tool", content="…", attributes={FOUND_TOOLS: ["gone"]}
         ),

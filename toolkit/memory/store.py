@@ -27,8 +27,9 @@ as they always were).
 A tool result's `attributes` and an assistant message's `extra` fields are JSON too: a value
 JSON cannot hold as it is (an object of one's own, bytes that are not UTF-8, NaN or infinity,
 which would come back as None, a key with a lone surrogate) raises `ConfigurationError` naming
-the message and the key, before anything is written; other values come back in their JSON
-form (a tuple or a set as a list, a date as its ISO text).
+the message and the key, before anything is written (`toolkit.memory.storable`: `InMemoryStore`
+refuses the same), as does a tool result that answers no earlier call (`toolkit.memory.answers`);
+other values come back in their JSON form (a tuple or a set as a list, a date as its ISO text).
 
 Each row's checksum (SHA-256 of id, seq and payload) is verified on load. A changed row, a
 missing row (the seqs must run from `first_seq` to `next_seq - 1`), a conversation row whose
@@ -66,7 +67,6 @@ from __future__ import annotations
 import hashlib
 import json
 import json.scanner
-import math
 import os
 import re
 import sqlite3
@@ -81,23 +81,24 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import (
     AssistantMessage,
     Message,
     SystemMessage,
     ToolResultMessage,
-    dump_message,
     load_message,
 )
-from toolkit.errors import ConfigurationError, MemoryIdError, MemoryStoreError
+from toolkit.errors import ConfigurationError, MemoryStoreError
+from toolkit.memory.answers import answered, asks_for, names_call
+from toolkit.memory.storable import dumped
 from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
 from toolkit.memory.windows import (
     Joined,
     MessageWindow,
     TokenWindow,
     Window,
+    _listed,
     _merged,
     check_memory_id,
     check_messages,
@@ -267,27 +268,29 @@ class SqliteStore:
     def turn_lock(self, memory_id: str) -> TurnLockLike:
         """The lock a turn on `memory_id` holds: shared by every `ChatMemory` on this file and id, in
         this process and (a record lock on `<database>-turn-lock`) in every other one."""
-        memory_id = _checked_id(memory_id, "SqliteStore.turn_lock")
+        memory_id = check_memory_id(memory_id, "SqliteStore.turn_lock")
         if self._resolved is None:  # ":memory:": this connection's own database
             return shared_lock(("store", id(self), memory_id), lambda: StoreRLock(self))
         return file_turn_lock(self._resolved, memory_id)
 
     # -- ChatMemoryStore ---------------------------------------------------------------
     def get(self, memory_id: str) -> list[Message]:
-        memory_id = _checked_id(memory_id, "SqliteStore.get")
+        memory_id = check_memory_id(memory_id, "SqliteStore.get")
         with self._guard(f"read {memory_id!r} from"), self._lock, self._reading():
             return list(self._current(memory_id))
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
-        memory_id = _checked_id(memory_id, "SqliteStore.set")
-        encoded = _encoded(_answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
+        memory_id = check_memory_id(memory_id, "SqliteStore.set")
+        encoded = _encoded(answered(check_messages(messages, "SqliteStore.set"), "SqliteStore.set"), "SqliteStore.set")
         with self._guard(f"write {memory_id!r} to"), self._lock, self._transaction():
             self._forget(memory_id)
             self._write_all(memory_id, encoded)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         """Add `messages` at the end (a system message replaces the stored one): one transaction."""
-        memory_id = _checked_id(memory_id, "SqliteStore.append")
+        memory_id = check_memory_id(memory_id, "SqliteStore.append")
+        if type(messages) is not list and type(messages) is not tuple:
+            messages = _listed(messages, "SqliteStore.append")  # any iterable, read once, as `InMemoryStore` reads it
         encoded = _encoded(check_messages(messages, "SqliteStore.append"), "SqliteStore.append")
         with self._forgotten_on_failure(memory_id), self._guard(f"append to {memory_id!r} in"), self._lock:
             with self._transaction():
@@ -296,7 +299,7 @@ class SqliteStore:
                 first, next_seq, system = self._conversation(memory_id)
                 before = (first, next_seq, system)
                 asked = self._stored_calls(memory_id, next_seq)
-                _answered([m for m, _ in encoded], "SqliteStore.append", asked.asks(self, memory_id, first))
+                answered([m for m, _ in encoded], "SqliteStore.append", asked.asks(self, memory_id, first))
                 if _system(encoded) is not None and self._holds_system_rows(memory_id, first):
                     self._forget(memory_id)  # the new system message replaces those too, as `with_system` does
                     merged = _merged(self._read(memory_id), [m for m, _ in encoded])
@@ -321,13 +324,14 @@ class SqliteStore:
         What it knows of a conversation (its tokens, its tool results per call) is kept between
         calls while no other connection has written (`PRAGMA data_version`). `False`, with nothing
         written, when `front_drop` cannot say, when a tool result would lose its call, or when a
-        row cannot be read: then `update` decides (and says why), as it always did."""
-        memory_id = _checked_id(memory_id, "SqliteStore.append_in_window")
+        row cannot be read: then `update` decides (and says why), as it always did. A new tool
+        result that answers no call raises `ConfigurationError`, as `append` does."""
+        memory_id = check_memory_id(memory_id, "SqliteStore.append_in_window")
         new = check_messages(messages, "SqliteStore.append_in_window")
         check_window(window, "SqliteStore.append_in_window")
         if type(window) not in (MessageWindow, TokenWindow):
             return False  # a window class of one's own: `update` weighs the whole conversation
-        encoded = _encoded(new, "SqliteStore.append_in_window")
+        encoded = _encoded(new, "SqliteStore.append")  # as `append` says it, for `ChatMemory.add`
         with self._forgotten_on_failure(memory_id):
             return self._append_in_window(memory_id, new, encoded, window)
 
@@ -337,11 +341,11 @@ class SqliteStore:
         with self._guard(f"append to {memory_id!r} in"), self._lock, self._transaction():
             known = self._known.pop(memory_id, None)
             read = self._lists.take(memory_id)
+            state = (self._version(), *self._conversation(memory_id))
+            _, first, next_seq, system = state
+            asked = self._stored_calls(memory_id, next_seq)
+            answered(new, "SqliteStore.append", asked.asks(self, memory_id, first))  # refused as `append` refuses
             try:
-                state = (self._version(), *self._conversation(memory_id))
-                _, first, next_seq, system = state
-                asked = self._stored_calls(memory_id, next_seq)
-                _answered(new, "SqliteStore.append", asked.asks(self, memory_id, first))
                 known, stored = self._knowledge(known, memory_id, state, window)
                 rows: Sequence[Message] = (  # the rows `get` read, if nothing changed since
                     Joined(read.messages, 1 if system is not None else 0, ())
@@ -388,18 +392,18 @@ class SqliteStore:
 
     def update(self, memory_id: str, change: Callable[[list[Message]], list[Message]]) -> None:
         """Read, `change`, write back, in one transaction: evicted rows are deleted, new rows appended."""
-        memory_id = _checked_id(memory_id, "SqliteStore.update")
+        memory_id = check_memory_id(memory_id, "SqliteStore.update")
         with self._guard(f"update {memory_id!r} in"), self._lock, self._transaction():
             self._forget(memory_id)
             current = self._read(memory_id)
             with running_change(self, "SqliteStore.update", memory_id):
                 result = change(list(current))
             changed = check_messages(result, "SqliteStore.update")
-            encoded = _encoded(_answered(changed, "SqliteStore.update"), "SqliteStore.update")
+            encoded = _encoded(answered(changed, "SqliteStore.update"), "SqliteStore.update")
             self._write_changes(memory_id, current, encoded)
 
     def delete(self, memory_id: str) -> None:
-        memory_id = _checked_id(memory_id, "SqliteStore.delete")
+        memory_id = check_memory_id(memory_id, "SqliteStore.delete")
         with self._guard(f"delete {memory_id!r} from"), self._lock, self._transaction():
             self._forget(memory_id)
             self._db.execute("DELETE FROM messages WHERE memory_id = ?", (memory_id,))
@@ -550,13 +554,26 @@ class SqliteStore:
 
     def _results(self, memory_id: str, first: int) -> dict[str, int]:
         """How many stored tool results answer each call id (a row that is not JSON counts as none;
-        reading it back will say what is wrong with it)."""
+        reading it back will say what is wrong with it). A payload holding a surrogate code point
+        (`_UNJOINED`) is read in Python: SQLite's JSON functions would give its id as text that
+        is not UTF-8 (a lone surrogate) or as other text (two escaped halves joined into one)."""
+        tool = "AND json_valid(payload) AND json_extract(payload, '$.role') = 'tool'"
         rows = self._db.execute(
             "SELECT json_extract(payload, '$.tool_call_id'), COUNT(*) FROM messages WHERE memory_id = ? "
-            "AND seq >= ? AND json_valid(payload) AND json_extract(payload, '$.role') = 'tool' GROUP BY 1",
-            (memory_id, first),
+            f"AND seq >= ? AND substr(payload, 1, 1) != ? {tool} GROUP BY 1",
+            (memory_id, first, _UNJOINED),
         )
-        return {call_id: n for call_id, n in rows if isinstance(call_id, str)}
+        results = Counter({call_id: n for call_id, n in rows if isinstance(call_id, str)})
+        unjoined = self._db.execute(
+            f"SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? AND substr(payload, 1, 1) = ? "
+            f"{tool}",
+            (memory_id, first, _UNJOINED),
+        )
+        for seq, payload, checksum in unjoined:
+            message = self._load(memory_id, f"row {seq}", seq, payload, checksum)
+            if isinstance(message, ToolResultMessage):
+                results[message.tool_call_id] += 1
+        return dict(results)
 
     def _tokens(self, memory_id: str, first: int, system: str | None, window: TokenWindow) -> int:
         """The stored conversation's tokens under `window.count` (through `window.weights`, which
@@ -596,7 +613,7 @@ class SqliteStore:
         for call_id in {c.id for m in leaving if isinstance(m, AssistantMessage) for c in m.tool_calls}:
             first: Message | None = None
             if results.get(call_id, 0) > gone[call_id]:
-                names = (json.dumps(call_id, ensure_ascii=False), json.dumps(call_id, ensure_ascii=True))
+                names = (_as_written(json.dumps(call_id, ensure_ascii=False)), json.dumps(call_id, ensure_ascii=True))
                 row = self._db.execute(
                     "SELECT seq, payload, checksum FROM messages WHERE memory_id = ? AND seq >= ? "
                     "AND (instr(payload, ?) > 0 OR instr(payload, ?) > 0) ORDER BY seq LIMIT 1",
@@ -606,8 +623,8 @@ class SqliteStore:
                     return True  # the count and the rows disagree: let `update` read them
                 first = self._load(memory_id, f"row {row[0]}", *row)
             else:
-                first = next((m for m in new if _names_call(m, call_id)), None)
-            if first is not None and not _asks(first, call_id):
+                first = next((m for m in new if names_call(m, call_id)), None)
+            if first is not None and not asks_for(first, call_id):
                 return True
         return False
 
@@ -809,26 +826,6 @@ def _check_results(path: Path, memory_id: str, messages: Sequence[Message], firs
             )
 
 
-def _answered(
-    messages: list[Message], where: str, stored_asks: Callable[[str], bool] = lambda _: False
-) -> list[Message]:
-    """`messages` if every tool result in them answers a call: of an earlier message of theirs, or
-    of a stored message (`stored_asks(call_id)`). Else a `ConfigurationError` before anything is
-    written: the store would refuse to read it back."""
-    asked: set[str] = set()
-    for index, message in enumerate(messages):
-        if isinstance(message, AssistantMessage):
-            asked |= {c.id for c in message.tool_calls}
-        elif isinstance(message, ToolResultMessage) and message.tool_call_id not in asked:
-            if not stored_asks(message.tool_call_id):
-                raise ConfigurationError(
-                    f"{where}: message {index} is a tool result for call {message.tool_call_id!r}, which no "
-                    "earlier assistant message asked for; store the assistant message with that call first "
-                    "(a strict gateway refuses such a conversation, and this store would refuse to read it)"
-                )
-    return messages
-
-
 @dataclass
 class _Known:
     """What `append_in_window` knows of one stored conversation, true while the conversation is
@@ -956,17 +953,6 @@ def _remember(cache: dict[str, Any], memory_id: str, value: Any) -> None:
         del cache[next(iter(cache))]
 
 
-def _asks(message: Message, call_id: str) -> bool:
-    return isinstance(message, AssistantMessage) and any(c.id == call_id for c in message.tool_calls)
-
-
-def _names_call(message: Message, call_id: str) -> bool:
-    """`message` asks for the call `call_id` or answers it."""
-    if isinstance(message, ToolResultMessage):
-        return message.tool_call_id == call_id
-    return _asks(message, call_id)
-
-
 class _Rows(Sequence[Message]):
     """The stored rows of one conversation, by index from `first_seq`, read 4 at a time as asked
     (each verified as `_read` verifies it). A missing row raises `MemoryStoreError` when read."""
@@ -997,19 +983,6 @@ class _Rows(Sequence[Message]):
                     "delete that id or restore the file"
                 )
         return self.read[index]
-
-
-def _checked_id(memory_id: object, where: str) -> str:
-    """A memory id `check_memory_id` accepts and SQLite can store (UTF-8 text: no lone surrogate)."""
-    checked = check_memory_id(memory_id, where)
-    try:
-        checked.encode("utf-8")
-    except UnicodeEncodeError:
-        raise MemoryIdError(
-            f"{where}: memory id {checked!r} is not valid Unicode text (it holds a lone surrogate, e.g. from "
-            "os.fsdecode), so SQLite cannot store it; decode the bytes it came from properly"
-        ) from None
-    return checked
 
 
 def _parsed(payload: object) -> Message:
@@ -1087,70 +1060,18 @@ def _encoded(messages: Sequence[Message], where: str = "SqliteStore") -> list[tu
 
 
 def _encode(message: Message, where: str = "SqliteStore", index: int = 0) -> str:
-    try:
-        data = dump_message(message)
-    except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError) as exc:
-        raise _unstorable(message, where, index, _unserializable(message, exc)) from None
-    problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
-    if problem is not None:
-        raise _unstorable(message, where, index, problem)
+    data = dumped(message, where, index)
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a surrogate code point: keep it, as an escape read back alone (`_UNJOINED`)
-        return _UNJOINED + _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
-    return text
+    written = _as_written(text)
+    return text if written is text else _UNJOINED + written  # a surrogate: read back alone (`_UNJOINED`)
 
 
-def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
-    """The fields of `message` that hold any value (the rest are text, flags and lists of text):
-    a tool result's `attributes`, an assistant message's `extra` and its calls' `extra`."""
-    if isinstance(message, ToolResultMessage):
-        return [("attributes", message.attributes)] if message.attributes else []
-    if isinstance(message, AssistantMessage):
-        calls = [(f"tool_calls[{i}].extra", c.extra) for i, c in enumerate(message.tool_calls) if c.extra]
-        return ([("extra", message.extra)] if message.extra else []) + calls
-    return []
-
-
-def _changed_by_json(value: object, path: str) -> str | None:
-    """What in `value` JSON would give back as another value (a non-finite number comes back as
-    None, a key with a lone surrogate as other text), or None when nothing would."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str) and not is_utf8(key):
-                return f"{path} has the key {key!r}, which holds a lone surrogate (it would come back as other text)"
-            found = _changed_by_json(item, f"{path}[{key!r}]")
-            if found is not None:
-                return found
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        for position, item in enumerate(value):
-            found = _changed_by_json(item, f"{path}[{position}]")
-            if found is not None:
-                return found
-    return None
-
-
-def _unserializable(message: Message, error: Exception) -> str:
-    """Which free-form value JSON cannot hold (named by its key when one alone fails), and why."""
-    why = (str(error).strip().splitlines() or [""])[0][:200]
-    for name, values in _free_form(message):
-        for key, value in values.items():
-            try:
-                to_jsonable_python(value)
-            except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError):
-                return f"{name}[{key!r}] cannot be written as JSON ({type(error).__name__}: {why})"
-    return f"it cannot be written as JSON ({type(error).__name__}: {why})"
-
-
-def _unstorable(message: Message, where: str, index: int, problem: str) -> ConfigurationError:
-    return ConfigurationError(
-        f"{where}: message {index} ({type(message).__name__}): {problem}; nothing was written. Keep attributes "
-        "and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts "
-        "with text keys"
-    )
+def _as_written(text: str) -> str:
+    """JSON `text` as a payload holds it: `text` itself, or (a surrogate code point in it, which
+    UTF-8 cannot hold) with each surrogate as an escape of its own."""
+    if is_utf8(text):
+        return text
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
 
 
 def _dropped(old: list[str], new: list[str]) -> int:

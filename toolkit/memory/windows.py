@@ -16,9 +16,11 @@ the latest answer) stay, even when they alone exceed the window — earlier roun
 turn leave first. A window too small to hold one round is refused when it is created.
 
 Memory ids are non-empty strings: `None`, `""` and non-strings raise `MemoryIdError`, so two
-users never share a conversation by accident (and `1` and `"1"` are never merged). Only messages
-are stored: anything else given to `add`, `set` or returned by an `update` raises
-`ConfigurationError` before the store is touched. `update(change)` holds the store's lock while
+users never share a conversation by accident (and `1` and `"1"` are never merged); so does an id
+with a lone surrogate, in every store (SQLite cannot store one). Only messages are stored:
+anything else given to `add`, `set` or returned by an `update` raises `ConfigurationError` before
+the store is touched, and so does a tool result that answers no earlier call
+(`toolkit.memory.answers`), in every store. `update(change)` holds the store's lock while
 `change` runs: a `change` that uses the store itself (reads the memory, adds to it) raises
 `ConfigurationError` at once (`running_change`) instead of waiting for that lock forever.
 
@@ -65,9 +67,12 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.errors import ConfigurationError, MemoryIdError
+from toolkit.memory.answers import CallIndex, answered, asks_for, last_round_asks
 from toolkit.memory.handouts import LONG, Handouts
+from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
 from toolkit.tokens import estimate_tokens
+from toolkit.unicode import is_utf8
 
 
 class ChatMemoryStore(Protocol):
@@ -90,7 +95,14 @@ class ChatMemoryStore(Protocol):
 
 
 class InMemoryStore:
-    """A dict of lists; fine for notebooks and tests, gone when the process ends."""
+    """A dict of lists; fine for notebooks and tests, gone when the process ends.
+
+    A write refuses what `SqliteStore` refuses (a tool result that answers no call, a value JSON
+    cannot hold: `toolkit.memory.answers`, `toolkit.memory.storable`), with the same errors; but a
+    list of `LONG_LIST` (64) messages or more appended at once (a history passed in whole) is
+    checked for its types only, in pydantic-core, as it always was: reading the fields of 5,000
+    records in Python costs three times a loop's whole turn. (`SqliteStore` writes each message
+    as JSON, so it reads them all anyway.)"""
 
     def __init__(self) -> None:
         self._data: dict[str, list[Message]] = {}
@@ -104,6 +116,10 @@ class InMemoryStore:
         dropped by every other write: the weight of a long conversation is not counted again."""
         self._handouts = Handouts()
         """The last list `get` gave out per id: given out again when nobody kept or changed it."""
+        self._calls: dict[str, CallIndex] = {}
+        """Id -> its calls and results counted (`toolkit.memory.answers`), made when a tool result
+        answers a call before the last round (or a window drops a call), kept up to date by appends,
+        dropped by every other write."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         raise ConfigurationError(
@@ -141,20 +157,24 @@ class InMemoryStore:
 
     def set(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.set")
-        messages = check_messages(messages, "InMemoryStore.set")  # as `SqliteStore` checks
+        messages = answered(check_messages(messages, "InMemoryStore.set"), "InMemoryStore.set")  # as `SqliteStore`,
+        check_storable(messages, "InMemoryStore.set")  # in that order
         with self._lock:
             self._data[memory_id] = list(messages)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
 
     def delete(self, memory_id: str) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.delete")
         with self._lock:
             self._data.pop(memory_id, None)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
+
+    def _forget(self, memory_id: str) -> None:
+        """Drop what this store keeps beside `memory_id`'s list (a write that replaced it)."""
+        self._system_first.discard(memory_id)
+        self._totals.pop(memory_id, None)
+        self._calls.pop(memory_id, None)
+        self._handouts.forget(memory_id)
 
     def append(self, memory_id: str, messages: Sequence[Message]) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.append")
@@ -169,6 +189,14 @@ class InMemoryStore:
         """`append`, `kinds` being the set of the messages' classes and `turns` the copy
         `turns_copy` made, if it did (`ChatMemory.add` has both)."""
         with self._lock:
+            if not kinds <= _NO_CALLS:  # a user message (the usual one) has no call or result to check
+                calls = self._calls.get(memory_id)
+                short = len(messages) < LONG_LIST  # a long list given whole: its types only (the class docstring)
+                stored = self._data.get(memory_id)
+                if short and not (kinds <= _EXACT_TYPES and _loop_messages_answered(messages, calls, stored)):
+                    calls = self._checked_calls(memory_id, messages, kinds)  # says what is wrong, or makes the index
+                if calls is not None:
+                    calls.count(messages, 1)  # nothing below fails
             self._totals.pop(memory_id, None)
             current = self._data.get(memory_id)
             if current is None:
@@ -200,11 +228,42 @@ class InMemoryStore:
         with self._lock:
             with running_change(self, "InMemoryStore.update", memory_id):
                 result = change(list(self._data.get(memory_id, ())))
-            changed = check_messages(result, "InMemoryStore.update")
+            changed = answered(check_messages(result, "InMemoryStore.update"), "InMemoryStore.update")
+            check_storable(changed, "InMemoryStore.update")
             self._data[memory_id] = list(changed)
-            self._system_first.discard(memory_id)
-            self._totals.pop(memory_id, None)
-            self._handouts.forget(memory_id)
+            self._forget(memory_id)
+
+    def _checked_calls(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> CallIndex | None:
+        """Before `messages` (their classes `kinds`) are appended: `ConfigurationError` for a value
+        a store cannot keep (`check_storable`), then for a tool result among them that answers no
+        call (`answered`), as `SqliteStore.append` checks. A result is asked of the stored list's
+        last round first (`last_round_asks`: a loop's results answer its last assistant message, a
+        few steps from the end), then of the id's `CallIndex`, made from the whole list the first
+        time a result answers an earlier call and kept up to date by every append from then on
+        (so a conversation of late results is read once, not once per append). Returns the index
+        to count the messages in once they are stored, if there is one. (`_append` asks
+        `_loop_messages_answered` first: a loop's own appends pass the same checks in one pass.)"""
+        check_storable(messages, "InMemoryStore.append")
+        calls = self._calls.get(memory_id)
+        if calls is None and kinds.isdisjoint(_RESULTS) and kinds <= _EXACT_TYPES:  # no result: nothing to check
+            return None
+        answered(messages, "InMemoryStore.append", calls.asks if calls is not None else self._asks_of(memory_id))
+        return self._calls.get(memory_id)
+
+    def _asks_of(self, memory_id: str) -> Callable[[str], bool]:
+        """Whether the stored list of `memory_id` asks for a call: its last round, else its
+        `CallIndex` (made now, and kept)."""
+        current = self._data.get(memory_id, [])
+
+        def asks(call_id: str) -> bool:
+            if last_round_asks(current, call_id):
+                return True
+            calls = self._calls.get(memory_id)
+            if calls is None:
+                calls = self._calls[memory_id] = CallIndex.of(current)
+            return calls.asks(call_id)
+
+        return asks
 
     def append_in_window(self, memory_id: str, messages: Sequence[Message], window: Window) -> bool:
         """Append `messages` and drop from the front what `evict` would: the list's weight is its
@@ -225,9 +284,12 @@ class InMemoryStore:
         system = None
         if kinds is None or not kinds <= _NOT_SYSTEM:
             system = next((m for m in reversed(messages) if isinstance(m, SystemMessage)), None)
+        given = messages
         if system is not None:
             messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
+            if len(given) < LONG_LIST:  # a long list given whole: its types only (the class docstring)
+                self._checked_calls(memory_id, given, kinds if kinds is not None else set(map(type, given)))
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
             count = window.count if type(window) is TokenWindow else None
@@ -249,6 +311,8 @@ class InMemoryStore:
             if dropped is None:
                 return False
             leaving, total = dropped
+            if not self._counted_in_window(memory_id, current, skip, leaving, messages):
+                return False
             if memory_id not in self._data:
                 self._data[memory_id] = current
                 self._system_first.add(memory_id)
@@ -265,6 +329,26 @@ class InMemoryStore:
             if count is not None:
                 self._totals[memory_id] = (count, total)
             return True
+
+    def _counted_in_window(
+        self, memory_id: str, current: list[Message], skip: int, leaving: int, messages: Sequence[Message]
+    ) -> bool:
+        """Count the `leaving` messages after `skip` out of the id's `CallIndex` and `messages` in
+        (an index is made when a call leaves: the first time, from the whole list); `False`, with
+        nothing counted, when a kept or new result would lose its call (`update` decides)."""
+        gone = current[skip : skip + leaving]
+        calls = self._calls.get(memory_id)
+        if calls is None:
+            if not any(_calls_tools(m) for m in gone):
+                return True
+            calls = self._calls[memory_id] = CallIndex.of(current)
+        calls.count(gone, -1)
+        calls.count(messages, 1)
+        if calls.orphans(gone, Joined(current, skip + leaving, messages)):
+            calls.count(gone, 1)
+            calls.count(messages, -1)
+            return False
+        return True
 
 
 class _ChangeGuard:
@@ -437,7 +521,8 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     """The messages that remain once the window is satisfied (oldest leave first, in groups).
 
     The current turn's user message and its current round never leave (see the module docstring).
-    Each message is weighed once, so a long history is cut in linear time.
+    A call's results leave with it wherever they stand (one stored apart from it too). Each message
+    is weighed once, so a long history is cut in linear time.
     """
     kept = list(messages)
     system = [m for m in kept[:1] if isinstance(m, SystemMessage)]
@@ -456,7 +541,29 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
     protected_head = [rest[user]] if user is not None else []
     kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
-    return system + _without_leading_results(kept_rest)
+    gone = _call_ids(rest[:start]) | _call_ids(rest[middle:middle_start])
+    return system + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
+
+
+def _call_ids(messages: Sequence[Message]) -> set[str]:
+    return {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
+
+
+def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:
+    """`kept` without the results of the calls in `gone`, which left: a result stored apart from
+    its call (a second one, after the next question) leaves with it too, unless a kept assistant
+    message before it asks for that id again (a reused id). A user message carrying a call's
+    images is a user message, valid without its call: it stays, as the stores' appends keep it."""
+    asked: set[str] = set()
+    out: list[Message] = []
+    for message in kept:
+        if isinstance(message, AssistantMessage):
+            asked.update(c.id for c in message.tool_calls)
+        elif isinstance(message, ToolResultMessage) and message.tool_call_id in gone:
+            if message.tool_call_id not in asked:
+                continue
+        out.append(message)
+    return out
 
 
 def _drop_oldest(
@@ -599,7 +706,8 @@ def joined(head: list[Message], skip: int, tail: Sequence[Message]) -> Sequence[
 
 
 def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
-    """`memory_id` if it is a non-empty string; else `MemoryIdError` saying why and what to do."""
+    """`memory_id` if it is a non-empty string that is valid Unicode text; else `MemoryIdError`
+    saying why and what to do."""
     if memory_id is None or (isinstance(memory_id, str) and not memory_id.strip()):
         raise MemoryIdError(
             f"{where}: memory id {memory_id!r} is missing; every conversation needs its own id (e.g. the "
@@ -608,6 +716,13 @@ def check_memory_id(memory_id: object, where: str = "ChatMemory") -> str:
     if not isinstance(memory_id, str):
         raise MemoryIdError(
             f"{where}: memory id {shown(memory_id)} is not a string ({type(memory_id).__name__}); {_id_fix(memory_id)}"
+        )
+    if not memory_id.isascii() and not is_utf8(
+        memory_id
+    ):  # every store alike: code written on `InMemoryStore` works on `SqliteStore`
+        raise MemoryIdError(
+            f"{where}: memory id {shown(memory_id)} is not valid Unicode text (it holds a lone surrogate, e.g. from "
+            "os.fsdecode), which SqliteStore cannot store; decode the bytes it came from properly"
         )
     return memory_id
 
@@ -709,6 +824,42 @@ def _no_list(messages: object, where: str) -> ConfigurationError:
 _EXACT_TYPES = frozenset(MESSAGE_TYPES)
 """The classes themselves: a set lookup answers for nearly every message before `isinstance`."""
 _NOT_SYSTEM = _EXACT_TYPES - {SystemMessage}
+_NO_CALLS = frozenset({SystemMessage, UserMessage})
+"""Messages that neither ask for a call nor answer one (`InMemoryStore._checked_calls`)."""
+_RESULTS = frozenset({ToolResultMessage})
+
+
+def _loop_messages_answered(messages: Sequence[Message], calls: CallIndex | None, stored: list[Message] | None) -> bool:
+    """`check_storable` and `answered` of messages of the four records themselves (what a loop
+    appends, and what a learner adds), in one pass, asking the id's index `calls` if it has one,
+    else its `stored` list's last round (`last_round_asks`): True when no message holds a
+    free-form value and every result answers a call; else False, having raised nothing, for
+    `InMemoryStore._checked_calls` to decide (and say what is wrong)."""
+    asked: set[str] | None = None
+    for message in messages:
+        if type(message) is AssistantMessage:
+            if message.extra:
+                return False
+            for call in message.tool_calls:
+                if call.extra:
+                    return False
+                if asked is None:
+                    asked = set()
+                asked.add(call.id)
+        elif type(message) is ToolResultMessage:  # (a user or system message asks for no call, answers none)
+            result = message
+            call_id = result.tool_call_id
+            if result.attributes:
+                return False
+            if asked is not None and call_id in asked:
+                continue
+            if calls is not None:
+                if not calls.asks(call_id):
+                    return False
+            elif not stored or not asks_for(stored[-1], call_id) and not last_round_asks(stored, call_id):
+                return False  # (the last message first: a loop's results follow their call at once)
+    return True
+
 
 LONG_LIST = 64
 """From this many messages on, `turns_copy` checks them in pydantic-core (below it, `set(map(type, …))`
@@ -815,7 +966,14 @@ class ChatMemory:
             append(self.id, tuple(messages))  # as `add` gives it: never the caller's list itself
             return
         if not self._appended_in_window(messages, kinds):
-            self.update(lambda current: _merged(current, messages))
+            # refused as the store's own append refuses (a store of one's own without one: as `add`)
+            where = f"{type(self.store).__name__}.append" if hasattr(self.store, "append") else "ChatMemory.add"
+
+            def appended(current: list[Message]) -> list[Message]:
+                check_storable(messages, where)  # in the order `append` checks
+                return _merged(current, answered(messages, where, CallIndex.of(current).asks))
+
+            self.update(appended)
 
     def _appended_in_window(self, messages: Sequence[Message], kinds: AbstractSet[type]) -> bool:
         """Whether the store appended `messages` within the window (`append_in_window`); `False`

@@ -1,0 +1,109 @@
+"""What a store can keep: the free-form values of a message (a tool result's `attributes`, an
+assistant message's `extra`) must be JSON values as they are, in every store.
+
+`SqliteStore` writes each message as JSON; a value JSON cannot hold (an object of one's own,
+bytes that are not UTF-8, NaN or infinity, which would come back as None, a key with a lone
+surrogate) would be lost or changed there. `InMemoryStore` refuses the same values with the same
+`ConfigurationError` (naming the message and the key, nothing written), so code written on it
+keeps working when its memory moves to a file, instead of failing at the loop's write after a
+tool has run. `dumped` is the one check (and the message's JSON-ready dict); `check_storable`
+runs it on the messages of a write that have free-form values (the others cannot fail it).
+
+Leaves out: values JSON holds in another form (a tuple or a set as a list, a date as its ISO
+text): `SqliteStore` gives those back in that form, `InMemoryStore` as they were given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, dump_message
+from toolkit.errors import ConfigurationError
+from toolkit.unicode import is_utf8
+
+
+def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
+    """`message` as its JSON-ready dict; `ConfigurationError` naming `where`, the message (its
+    `index` in the write) and the key, when a free-form value JSON cannot hold as it is."""
+    try:
+        data = dump_message(message)
+    except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError) as exc:
+        raise _unstorable(message, where, index, _unserializable(message, exc)) from None
+    problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
+    if problem is not None:
+        raise _unstorable(message, where, index, problem)
+    return data
+
+
+def check_storable(messages: Sequence[Message], where: str) -> None:
+    """`dumped` on each of `messages` that holds a free-form value (a loop writes none: for its
+    messages this is a few attribute reads each)."""
+    for index, message in enumerate(messages):
+        if isinstance(message, ToolResultMessage):
+            if message.attributes:
+                dumped(message, where, index)
+        elif isinstance(message, AssistantMessage) and (message.extra or _calls_extra(message)):
+            dumped(message, where, index)
+
+
+def _calls_extra(message: AssistantMessage) -> bool:
+    """Whether a call of `message` holds a provider's own fields."""
+    for call in message.tool_calls:
+        if call.extra:
+            return True
+    return False
+
+
+def _free_form(message: Message) -> list[tuple[str, dict[str, Any]]]:
+    """The fields of `message` that hold any value (the rest are text, flags and lists of text):
+    a tool result's `attributes`, an assistant message's `extra` and its calls' `extra`."""
+    if isinstance(message, ToolResultMessage):
+        return [("attributes", message.attributes)] if message.attributes else []
+    if isinstance(message, AssistantMessage):
+        calls = [(f"tool_calls[{i}].extra", c.extra) for i, c in enumerate(message.tool_calls) if c.extra]
+        return ([("extra", message.extra)] if message.extra else []) + calls
+    return []
+
+
+def _changed_by_json(value: object, path: str) -> str | None:
+    """What in `value` JSON would give back as another value (a non-finite number comes back as
+    None, a key with a lone surrogate as other text), or None when nothing would."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{path} is {value!r}, which JSON cannot hold (it would come back as None)"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and not is_utf8(key):
+                return f"{path} has the key {key!r}, which holds a lone surrogate (it would come back as other text)"
+            found = _changed_by_json(item, f"{path}[{key!r}]")
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for position, item in enumerate(value):
+            found = _changed_by_json(item, f"{path}[{position}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _unserializable(message: Message, error: Exception) -> str:
+    """Which free-form value JSON cannot hold (named by its key when one alone fails), and why."""
+    why = (str(error).strip().splitlines() or [""])[0][:200]
+    for name, values in _free_form(message):
+        for key, value in values.items():
+            try:
+                to_jsonable_python(value)
+            except (PydanticSerializationError, ValueError, TypeError, UnicodeError, RecursionError):
+                return f"{name}[{key!r}] cannot be written as JSON ({type(error).__name__}: {why})"
+    return f"it cannot be written as JSON ({type(error).__name__}: {why})"
+
+
+def _unstorable(message: Message, where: str, index: int, problem: str) -> ConfigurationError:
+    return ConfigurationError(
+        f"{where}: message {index} ({type(message).__name__}): {problem}; nothing was written. Keep attributes "
+        "and extra fields to JSON values: text, whole or finite numbers, True/False, None, lists, and dicts "
+        "with text keys"
+    )

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from toolkit.gateway import judge
 from toolkit.gateway.core import GatewayConfig, respond
 from toolkit.gateway.generic import fill_arguments
 from toolkit.gateway.rules import load_rules, read_text
@@ -387,3 +388,32 @@ def test_a_pattern_that_could_backtrack_is_not_searched_by_the_judge():
     schema = {"type": "object", "properties": {"x": field}, "required": ["x"]}
     said = "a" * 40 + "!"
     assert fill_root(schema, said) == {"x": said}
+
+
+@pytest.fixture
+def judgements(monkeypatch):
+    """How many values reach jsonschema (each judgement asks for the root's validator once)."""
+    calls = []
+    ask = judge.Judge._root_validator
+
+    def counted(self):
+        calls.append(1)
+        return ask(self)
+
+    monkeypatch.setattr(judge.Judge, "_root_validator", counted)
+    return calls
+
+
+def test_a_schema_jsonschema_cannot_judge_is_judged_once(judgements):
+    # a oneOf of itself: each judgement took 27 ms to reach RecursionError, 2,000 of them a minute
+    itself = {"oneOf": [{"$ref": "#/properties/x"}, {"$ref": "#/properties/x"}]}
+    fill_root({"type": "object", "properties": {"x": itself}, "required": ["x"]})
+    assert len(judgements) == 1
+
+
+def test_judging_is_bounded_by_the_size_of_the_values_judged(judgements):
+    # 50 choices of 50 properties, each with a `not`: 3 ms a judgement, 2,000 judgements took 2.3 s
+    shape = {f"p{i}": {"type": "integer", "not": {"const": i}} for i in range(50)}
+    choice = {"type": "object", "properties": shape, "required": list(shape)}
+    fill_root({"type": "object", "properties": {"x": {"oneOf": [choice] * 50}}, "required": ["x"]})
+    assert len(judgements) <= 100  # an object counts as its 51 values: not 2,000 judgements of them

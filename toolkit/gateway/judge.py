@@ -21,8 +21,9 @@ meet the keywords beside it), and `joined` (a choice with what the schema asks b
 Leaves out: building what `not` forbids (the other values are tried, at most `_MAX_TRIES` of them);
 a value that only a choice's far values (past `_MAX_TRIES`) escape another choice with, such as a
 string longer than another choice's `maxLength`; `maxContains`, `if` / `then` / `else`,
-`dependentRequired`, `propertyNames`; judging more than `_MAX_JUDGED` times in one call of
-`fill_arguments` (past it, every value fits).
+`dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
+of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
+RecursionError); past that, every value fits.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ from toolkit.gateway.patterned import compiled, search_limit
 
 _MAX_TRIES = 64
 """Values of a schema tried, at most, for one that fits."""
-_MAX_JUDGED = 2_000
-"""Judgements in one call of `fill_arguments`, at most (each costs 10 to 50 µs, more for a large value)."""
+_MAX_JUDGED = 2_048
+"""The values judged in one call of `fill_arguments`, counted by their size (`_size`: a number, a string,
+a `null` each 1, an array or an object 1 and its items or values), at most: jsonschema's cost grows with
+the value (an object of 50 properties, each with a `not`, took 3 ms), about 30 to 60 µs a value."""
 
 
 class Judge:
@@ -48,16 +51,19 @@ class Judge:
         self.root = root
         self._validator: Any = None
         self.judged = 0
-        """Judgements so far (at most `_MAX_JUDGED`)."""
+        """The size of the values judged so far (at most `_MAX_JUDGED`; at least 1 each)."""
+        self.broken = False
+        """Whether a judgement raised: the root is not judged again (every value fits)."""
 
     def fits(self, schema: Any, value: Any) -> bool:
         """Whether `value` is valid under `schema` (a sub-schema of the root, or one merged from it)."""
-        self.judged += 1
-        if self.judged > _MAX_JUDGED:
+        if self.judged >= _MAX_JUDGED or self.broken:
             return True
+        self.judged += _size(value, _MAX_JUDGED)
         try:
             return bool(self._root_validator().evolve(schema=schema).is_valid(value))
         except Exception:  # a schema jsonschema cannot read: no verdict, the value stays as made
+            self.broken = True  # nor later: a `oneOf` of itself took 27 ms to reach RecursionError, each time
             return True
 
     def _root_validator(self) -> Any:
@@ -96,11 +102,16 @@ class _Filler(Protocol):
     ) -> list[Any]: ...
 
 
-_ANNOTATIONS = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-     "discriminator", "$schema", "$id", "$anchor", "$defs", "definitions"}
+_ASKS = frozenset(
+    {"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+     "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems", "maxContains",
+     "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "allOf", "anyOf", "oneOf",
+     "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "additionalItems", "contains",
+     "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems",
+     "unevaluatedProperties", "$ref", "$dynamicRef", "dependencies"}
 )  # fmt: skip
-"""Keywords that ask nothing of a value."""
+"""The keywords that ask something of a value (JSON Schema 2020-12's, and draft 7's `dependencies` and
+`additionalItems`); the others (`title`, `description`, `default`, `x-order`, ...) ask nothing."""
 
 
 def fitting(filler: _Filler, schema: dict[str, Any], made: Any, name: str, depth: int) -> Any:
@@ -116,8 +127,9 @@ def joined(schema: dict[str, Any], choice: Any, keyword: str) -> Any:
     """The `anyOf` / `oneOf` `choice` with what `schema` asks beside its `keyword` (`"type": "object",
     "properties": ...` beside `"oneOf": [{"required": ["a"]}, ...]`), as an `allOf`; the choice as it is
     when nothing is asked beside it (so that a `$ref` choice is still known as one)."""
-    rest = {k: v for k, v in schema.items() if k != keyword and k not in _ANNOTATIONS}
-    return {"allOf": [rest, choice]} if rest else choice
+    if not any(k in _ASKS and k != keyword for k in schema):
+        return choice
+    return {"allOf": [{k: v for k, v in schema.items() if k != keyword}, choice]}
 
 
 def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
@@ -145,7 +157,8 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
         made = filler.value(branch, name, depth + 1)
         first = first or [made]
         for value in islice(chain((made,), filler.variants(branch, made, name, depth + 1)), _MAX_TRIES):
-            if sum(filler.judge.fits(c, value) for c in choices) == 1 and filler.judge.fits(choices[i], value):
+            fits = filler.judge.fits
+            if fits(choices[i], value) and not any(fits(c, value) for j, c in enumerate(choices) if j != i):
                 return value
     return first[0]
 
@@ -178,10 +191,24 @@ def allowed(filler: _Filler, schema: dict[str, Any]) -> list[Any]:
         values = [v for v in values if isinstance(v, str)] or values
     elif kind is not None:
         values = [v for v in values if _of_type(v, kind)] or values
-    rest = {k: v for k, v in schema.items() if k not in ("enum", "type") and k not in _ANNOTATIONS}
-    if rest:
+    if any(k in _ASKS and k not in ("enum", "type") for k in schema):
+        rest = {k: v for k, v in schema.items() if k != "enum"}
         values = [v for v in values if filler.judge.fits(rest, v)] or values
     return values
+
+
+def _size(value: Any, limit: int) -> int:
+    """How many values `value` is made of (itself, and its items or values, all the way down), counted
+    up to `limit`."""
+    count, stack = 0, [value]
+    while stack and count < limit:
+        count += 1
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return count
 
 
 def _of_type(value: Any, kind: Any) -> bool:

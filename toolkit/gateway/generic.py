@@ -367,6 +367,10 @@ class _Filler:
             self._judge = Judge(self.root)
         return self._judge
 
+    def judged(self) -> int:
+        """How much has been judged so far (`Judge.judged`; 0 before the first judgement)."""
+        return 0 if self._judge is None else self._judge.judged
+
     def spent(self) -> bool:
         """One more step: whether the budget is used up (`_MAX_STEPS`)."""
         self.steps += 1
@@ -531,7 +535,8 @@ class _Filler:
         the rest)."""
         resolved = [self.resolve(c, depth + 1) for c in choices]
         null = [i for i, r in enumerate(resolved) if _kind(r) == "null"]
-        usable = [i for i, c in enumerate(choices) if i not in null and not self.recursive(c)]
+        nulls = set(null)
+        usable = [i for i, c in enumerate(choices) if i not in nulls and not self.recursive(c)]
         return list(dict.fromkeys(usable + null + list(range(len(choices)))))
 
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
@@ -556,9 +561,9 @@ class _Filler:
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
-            before = self.judge.judged
+            before = self.judged()
             values = [self.value(each, name, depth + 1)]
-            if low == 0 and self.judge.judged != before and not self.judge.fits(each, values[0]):
+            if low == 0 and self.judged() != before and not self.judge.fits(each, values[0]):
                 values = []  # an item no value tried fits (a `not`, a `oneOf`): none is asked for
         if len(values) < low:
             base = values[-1] if values else self.value(each, name, depth + 1)

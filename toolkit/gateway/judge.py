@@ -94,6 +94,7 @@ class _Filler(Protocol):
     @property
     def judge(self) -> Judge: ...
 
+    def judged(self) -> int: ...
     def value(self, schema: Any, name: str, depth: int) -> Any: ...
     def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]: ...
     def choice_order(self, choices: list[Any], depth: int) -> list[int]: ...
@@ -139,9 +140,9 @@ def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: s
     first: list[Any] = []
     for i in filler.choice_order(choices, depth):
         branch = joined(schema, choices[i], "anyOf")
-        before = filler.judge.judged
+        before = filler.judged()
         made = filler.value(branch, name, depth + 1)
-        if filler.judge.judged == before or filler.judge.fits(branch, made):
+        if filler.judged() == before or filler.judge.fits(branch, made):
             return made
         first = first or [made]
     return first[0] if first else None

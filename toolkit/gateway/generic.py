@@ -8,25 +8,35 @@ and the system-prompt text around it (a skill's description, say). The best tool
 least `[generic] min_score` is called; ties go to the tool listed first.
 
 `fill_arguments(schema, text, facts, rules)` builds arguments from the tool's JSON schema:
-required fields only (everything, for a strict schema), each typed as the schema says: a fact
+required fields only (everything, for a strict schema; a required name `properties` lacks takes
+`additionalProperties`' schema; optional ones, then `name1`, `name2`, ... only up to
+`minProperties`), each typed as the schema says: a fact
 from the text when one fits (the `[generic.facts]` regexes, chosen by the parameter's name or
 `format`), or from a labelled line ("状态：已发货", "Status: shipped") whose label shares a
 word with the field's name (the glossary translates Chinese labels), else `const`, an `enum`
 value the text points at, `default`, `examples`, an example quoted in the description, else
 the user's own words (strings), the search terms (arrays of plain strings: no enum, const,
 choice, pattern, format or length; other items are made from their schema), a number from the
-text within bounds, `false`. A string with a `pattern` keeps its value when `re.search` finds the
+text within bounds, `false`. A string is cut to `maxLength` or padded with `_` to `minLength`,
+whatever it came from. A date fact is a day of the calendar, written `2026-12-04` or `2026年12月4日`
+(`2026-02-30` is none; `12月4日` has no year, `明天` is no date). A string with a `pattern` keeps its value when `re.search` finds the
 pattern in it (searched only in a value no longer than the pattern's `search_limit`: `.*a.*b` in
 125 characters, `^[a-z ]+$` in any), else takes a short string built from the pattern (`toolkit.gateway.patterned`;
 the value as it was when the pattern cannot be built: lookarounds, backreferences, a pattern that
-does not compile or would build over 1,000 characters). An array is padded up to `minItems` with
+does not compile or would build over 1,000 characters; the first of its first strings that meets
+the lengths). An array is padded up to `minItems` with
 its last item repeated; with `uniqueItems` with other values instead (`_Filler.variants`: an enum's
 other members, `true` after `false`, integers and numbers stepped by `multipleOf` or 1 within the
 bounds, or halving a narrow range; another day, address or uuid of a format, the pattern's next
 string, a word with a number after it; an object with one property varied); when the schema has
 too few (an enum of 2 for `minItems: 3`, a const), the first is repeated: no answer could be valid.
 `$ref`, `anyOf` / `oneOf` / `allOf`, nested objects and arrays, and tuples (`prefixItems`, each
-place its own schema) are followed. A `$ref` back to a schema being filled (a tree's children, a
+place its own schema; `items: false`, no more) are followed; a choice is filled with what the schema
+asks beside it (`"oneOf": [{"required": ["a"]}, ...]` beside `properties`). What a schema forbids or
+asks of several choices or items at once is judged, not built (`toolkit.gateway.judge`, with
+`jsonschema`): a value `not` refuses, or that more than one `oneOf` choice accepts, is replaced by
+the first of the schema's other values that fits; `contains` puts matching items first; an `enum`
+offers only the values that meet the keywords beside it. A `$ref` back to a schema being filled (a tree's children, a
 chain's next link) is not filled again: an array of it is empty (unless `minItems` asks), an
 `anyOf` takes another choice or null. A string of a `format` OpenAI's strict
 mode checks (`date`, `date-time`, `email`, `uuid`, ... and `uri`, and pydantic's `ipvanyaddress`,
@@ -65,6 +75,7 @@ from ipaddress import IPv4Address, IPv4Network
 from itertools import chain, filterfalse, islice
 from typing import Any, NamedTuple
 
+from toolkit.gateway.judge import Judge, allowed, any_one, containing, fitting, joined, only_one
 from toolkit.gateway.patterned import compiled, pattern_string, search_limit
 from toolkit.gateway.rules import Facts, Rules
 from toolkit.search.keyword import clean_terms, score_text
@@ -120,6 +131,10 @@ _MAX_ENUM_TOTAL = 4_096
 _MAX_CONTEXT = 65_536
 _MAX_NAMED = 256
 _WINDOW = 300
+
+
+_NO_CHOICE = object()
+"""`_Filler.chosen`'s answer for a schema whose `anyOf` / `oneOf` is no list: filled as if it had none."""
 
 
 class ToolInfo(NamedTuple):
@@ -326,11 +341,7 @@ def fill_arguments(
     """Arguments for a tool with parameter `schema`: `known` values first (kept as they are),
     then every other required field filled from the text or the schema."""
     filler = _Filler(schema if isinstance(schema, dict) else {}, text, facts, rules, context)
-    arguments = dict(known or {})
-    for name, sub in filler.required(filler.root):
-        if name not in arguments:
-            arguments[name] = filler.value(sub, name, 0)
-    return arguments
+    return filler.object(filler.resolve(filler.root, 0), "", 0, known)
 
 
 class _Filler:
@@ -346,6 +357,19 @@ class _Filler:
         far (`_matching`; at most `_MAX_SEARCHES`)."""
         self.open: list[str] = ["#", root["$ref"]] if type(root.get("$ref")) is str else ["#"]
         """The `$ref`s being filled on the way down to the value being made (the root's first)."""
+        self._judge: Judge | None = None
+
+    @property
+    def judge(self) -> Judge:
+        """Whether a value fits a keyword the filler does not build (`not`, `oneOf`, `contains`), made
+        when first asked: most schemas have none of them."""
+        if self._judge is None:
+            self._judge = Judge(self.root)
+        return self._judge
+
+    def judged(self) -> int:
+        """How much has been judged so far (`Judge.judged`; 0 before the first judgement)."""
+        return 0 if self._judge is None else self._judge.judged
 
     def spent(self) -> bool:
         """One more step: whether the budget is used up (`_MAX_STEPS`)."""
@@ -375,14 +399,48 @@ class _Filler:
         return next((value for terms, value in self._labels if words & terms), None)
 
     def required(self, schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """(name, schema) of each required property (all of them when the schema is strict-like)."""
-        schema = self.resolve(schema, 0)
-        properties = schema.get("properties")
-        if not isinstance(properties, dict):
-            return []
+        """(name, schema) of each required property of the resolved `schema`: a name `properties` lacks
+        takes the schema of `additionalProperties` (any value when it has none)."""
         required = schema.get("required")
-        names = [n for n in required if n in properties] if isinstance(required, list) else []
-        return [(n, properties[n] if isinstance(properties[n], dict) else {}) for n in dict.fromkeys(names)]
+        if not isinstance(required, list) or not required:
+            return []
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        extra = schema.get("additionalProperties")
+        other = extra if isinstance(extra, dict) else {}
+        found = []
+        for n in dict.fromkeys([n for n in required if type(n) is str]):
+            sub = properties.get(n, other)
+            found.append((n, sub if type(sub) is dict else {}))
+        return found
+
+    def object(self, schema: dict[str, Any], name: str, depth: int, known: dict[str, Any] | None = None) -> dict:
+        """`known` values, then each required property made (at `depth`), then optional ones in their
+        order and additional ones (`name1`, `name2`, ...) until there are `minProperties`."""
+        made = dict(known or {})
+        for key, sub in self.required(schema):
+            if key not in made:
+                made[key] = self.value(sub, key, depth)
+        low = schema.get("minProperties")
+        if type(low) is int and len(made) < low:
+            self.more_properties(made, schema, min(low, _MAX_ITEMS), name or "key", depth)
+        return made
+
+    def more_properties(self, made: dict[str, Any], schema: dict[str, Any], low: int, name: str, depth: int) -> None:
+        properties = schema.get("properties")
+        for key, sub in properties.items() if isinstance(properties, dict) else ():
+            if len(made) >= low:
+                return
+            if key not in made:
+                made[key] = self.value(_sub(sub), key, depth)
+        extra = schema.get("additionalProperties")
+        if extra is False:  # no other name is allowed: no answer could be valid
+            return
+        for k in range(1, _MAX_ITEMS + 1):
+            if len(made) >= low or self.steps > _MAX_STEPS:
+                return
+            if (key := f"{name}{k}") not in made:
+                made[key] = self.value(extra if isinstance(extra, dict) else {}, key, depth)
 
     def resolve(self, schema: Any, depth: int) -> dict[str, Any]:
         """`schema` with `$ref` followed and a single `allOf` merged (depth-limited, on the budget)."""
@@ -430,16 +488,20 @@ class _Filler:
 
     def _value(self, schema: Any, name: str, depth: int) -> Any:
         schema = self.resolve(schema, depth)
+        if "not" in schema:  # made as if it were not there, then judged (`fitting`)
+            made = self._value({k: v for k, v in schema.items() if k != "not"}, name, depth)
+            return fitting(self, schema, made, name, depth)
         if "const" in schema:
             return schema["const"]
-        choices = schema.get("anyOf") or schema.get("oneOf")
-        if isinstance(choices, list) and choices:
-            return self.value(self.choice(choices, depth), name, depth + 1)
+        if "anyOf" in schema or "oneOf" in schema:
+            chosen = self.chosen(schema, name, depth)
+            if chosen is not _NO_CHOICE:
+                return chosen
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return pick_enum(schema["enum"], self.text, self.context, self.rules, self.terms())
+            return pick_enum(allowed(self, schema), self.text, self.context, self.rules, self.terms())
         kind = _kind(schema)
         if kind == "object":
-            return {n: self.value(s, n, depth + 1) for n, s in self.required(schema)}
+            return self.object(schema, name, depth + 1)
         if kind == "array":
             return self.array(schema, name, depth)
         if kind in ("integer", "number"):
@@ -450,15 +512,32 @@ class _Filler:
             return None
         return self.string(schema, name)
 
+    def chosen(self, schema: dict[str, Any], name: str, depth: int) -> Any:
+        """A value for an `anyOf` (`any_one`) or a `oneOf` (`only_one`, or its one choice), each choice
+        filled with what the schema asks beside it (`joined`); `_NO_CHOICE` if neither is a list."""
+        any_of, one_of = schema.get("anyOf"), schema.get("oneOf")
+        if isinstance(any_of, list) and any_of:
+            return any_one(self, schema, any_of, name, depth)
+        if isinstance(one_of, list) and len(one_of) > 1:
+            return only_one(self, schema, one_of, name, depth)
+        if isinstance(one_of, list) and one_of:
+            return self.value(joined(schema, one_of[0], "oneOf"), name, depth + 1)
+        return _NO_CHOICE
+
     def choice(self, choices: list[Any], depth: int) -> Any:
         """The `anyOf` / `oneOf` choice to fill: the first that is not null and does not go round
         again (`recursive`), else null if it is one (a tree's optional child ends there), else the
         first. A choice that is a `$ref` is given as it is, so that `value` knows it is open."""
+        return choices[self.choice_order(choices, depth)[0]]
+
+    def choice_order(self, choices: list[Any], depth: int) -> list[int]:
+        """The choices' places, in the order `choice` prefers them (the usable ones, the null ones,
+        the rest)."""
         resolved = [self.resolve(c, depth + 1) for c in choices]
-        usable = [c for c, r in zip(choices, resolved) if _kind(r) != "null" and not self.recursive(c)]
-        if usable:
-            return usable[0]
-        return next((r for r in resolved if _kind(r) == "null"), choices[0])
+        null = [i for i, r in enumerate(resolved) if _kind(r) == "null"]
+        nulls = set(null)
+        usable = [i for i, c in enumerate(choices) if i not in nulls and not self.recursive(c)]
+        return list(dict.fromkeys(usable + null + list(range(len(choices)))))
 
     def array(self, schema: dict[str, Any], name: str, depth: int) -> list[Any]:
         low: int = min(schema["minItems"], _MAX_ITEMS) if isinstance(schema.get("minItems"), int) else 0
@@ -466,8 +545,10 @@ class _Filler:
         prefix = schema.get("prefixItems")
         if isinstance(prefix, list) and prefix:
             return self.places(prefix, raw, low, name, depth, schema)
-        if low == 0 and self.recursive(raw):  # a tree's children: none, not a tree down to the depth limit
+        if raw is False:  # no item is allowed
             return []
+        if low == 0 and self.recursive(raw) and "contains" not in schema:
+            return []  # a tree's children: none, not a tree down to the depth limit
         items = self.resolve(raw, depth + 1)
         each = raw if isinstance(raw, dict) and "$ref" in raw else items  # a `$ref` as it is: `value` opens it
         high: int | None = schema["maxItems"] if isinstance(schema.get("maxItems"), int) else None
@@ -480,10 +561,15 @@ class _Filler:
         elif plain:
             values = [*self.terms()] or ([self.text[:_MAX_WORDS_CHARS]] if self.text else [])
         else:
+            before = self.judged()
             values = [self.value(each, name, depth + 1)]
+            if low == 0 and self.judged() != before and not self.judge.fits(each, values[0]):
+                values = []  # an item no value tried fits (a `not`, a `oneOf`): none is asked for
         if len(values) < low:
             base = values[-1] if values else self.value(each, name, depth + 1)
             values = self.padded(values, base, each, low, name, depth, schema)
+        if "contains" in schema:
+            values = containing(self, schema, values, each, name, depth)
         return values[: _MAX_ITEMS if high is None else max(0, min(high, _MAX_ITEMS))]
 
     def padded(
@@ -509,16 +595,20 @@ class _Filler:
     def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]:
         """Values of `schema` besides `base`, in order (some may equal values made already: the caller
         skips them): an enum's members, `false` and `true`, numbers near `base` within the bounds, strings
-        made from `base` or from the `pattern` or `format`, an object with one property varied.
-        Nothing for a `const`, a `null` or an array."""
+        made from `base` or from the `pattern` or `format`, an object with one property varied or one
+        more of its optional properties; for a choice (`anyOf`, `oneOf`), the preferred choice's values
+        and each other choice's value and values, one of each in turn. Nothing for a `const`, a `null` or an array."""
         if self.spent() or depth > _MAX_DEPTH:
             return
         schema = self.resolve(schema, depth)
         choices = schema.get("anyOf") or schema.get("oneOf")
         if "const" in schema:
             return
-        if isinstance(choices, list) and choices:
-            yield from self.variants(self.choice(choices, depth), base, name, depth + 1)
+        if isinstance(choices, list) and choices:  # each choice's in turn (one may have no end of them)
+            keyword = "anyOf" if choices is schema.get("anyOf") else "oneOf"
+            order = self.choice_order(choices, depth)
+            branches = [joined(schema, choices[i], keyword) for i in order]
+            yield from _in_turn([self.choice_values(b, base, name, depth + 1, n > 0) for n, b in enumerate(branches)])
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
             yield from schema["enum"][:_MAX_ENUM_VALUES]
         elif (kind := _kind(schema)) == "boolean":
@@ -531,6 +621,17 @@ class _Filler:
             for key, sub in self.required(schema):
                 if key in base:
                     yield from ({**base, key: other} for other in self.variants(sub, base[key], key, depth + 1))
+            properties = schema.get("properties")
+            for key, sub in properties.items() if isinstance(properties, dict) else ():
+                if key not in base:  # one more of its optional properties
+                    yield {**base, key: self.value(_sub(sub), key, depth + 1)}
+
+    def choice_values(self, branch: Any, base: Any, name: str, depth: int, made: bool) -> Iterator[Any]:
+        """The values of one choice of a `variants`' `anyOf` / `oneOf`: its own value first if `made`
+        (not the choice `base` was made from), then its values besides `base`."""
+        if made:
+            yield self.value(branch, name, depth)
+        yield from self.variants(branch, base, name, depth)
 
     def places(
         self, prefix: list[Any], items: Any, low: int, name: str, depth: int, schema: dict[str, Any]
@@ -561,7 +662,13 @@ class _Filler:
         return _bounded(schema, kind)
 
     def string(self, schema: dict[str, Any], name: str) -> str:
+        """`made_string`, cut to `maxLength` or padded with `_` to `minLength` (a fact too: a `date`
+        of `maxLength` 8 is no date either way), then made to match its `pattern`."""
         value = self.made_string(schema, name)
+        if "maxLength" in schema or "minLength" in schema:
+            low, high = _lengths(schema)
+            value = value[:high] if high is not None else value
+            value = (value + "_" * (low - len(value)) if len(value) < low else value)[:_MAX_CHARS]
         if "pattern" in schema:  # else the common case: any string will do
             value = _matching(schema, value, self)
         return value
@@ -585,14 +692,7 @@ class _Filler:
             return example
         if schema.get("format") in _FORMATS:
             return self.formatted(schema["format"])
-        value = self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
-        limit = schema.get("maxLength")
-        if isinstance(limit, int) and limit >= 0:
-            value = value[:limit]
-        low = schema.get("minLength")
-        if isinstance(low, int) and len(value) < low:
-            value = value + "_" * (min(low, _MAX_CHARS) - len(value))
-        return value[:_MAX_CHARS]
+        return self.generic_fact("quoted") or self.text[:_MAX_WORDS_CHARS] or _example(schema) or name
 
     def formatted(self, fmt: str) -> str:
         """A string of format `fmt` (one of `_FORMATS`) the text has no fact for: a `date-time` from
@@ -628,8 +728,13 @@ class _Filler:
         """The first match in the text of the `[generic.facts]` pattern `fact` (looked for once)."""
         if fact not in self._facts:
             pattern = self.rules.generic.facts.get(fact)
-            match = pattern.search(self.text) if pattern is not None else None
-            self._facts[fact] = _group(match) if match else None
+            if pattern is None:
+                self._facts[fact] = None
+            elif fact == "date":  # the first that is a day of the calendar
+                self._facts[fact] = next(filter(None, map(_day, pattern.finditer(self.text))), None)
+            else:
+                match = pattern.search(self.text)
+                self._facts[fact] = _group(match) if match else None
         return self._facts[fact]
 
 
@@ -656,8 +761,13 @@ def _matching(schema: dict[str, Any], value: str, filler: _Filler) -> str:
         if checker.search(value):
             return value
     low, high = _lengths(schema)
-    built = pattern_string(pattern, 0, low, high)
+    made = (pattern_string(pattern, k, low, high) for k in range(_MAX_BUILT))  # the first of the lengths
+    built = next((text for text in made if text is not None), None)  # (`^(red|green)$` of 4: "green")
     return value if built is None else built
+
+
+_MAX_BUILT = 16
+"""The pattern's strings `_matching` builds, at most, for one of the schema's lengths."""
 
 
 def _lengths(schema: dict[str, Any]) -> tuple[int, int | None]:
@@ -690,8 +800,12 @@ def _numbers(schema: dict[str, Any], kind: str, base: Any) -> Iterator[int | flo
     step = _bound(schema, "multipleOf")
     step = step if step is not None and step > 0 else 1
     up = down = True
+    half = kind == "number" and _bound(schema, "multipleOf") is None
     for i in range(1, _MAX_ITEMS + 1):
-        for go, candidate in ((up, base + i * step), (down, base - i * step)):
+        tried: tuple[tuple[bool, Any], ...] = ((up, base + i * step), (down, base - i * step))
+        if half:  # a number between the steps too (`oneOf` an integer or a number asks for one)
+            tried += ((up, base + (i - 0.5) * step), (down, base - (i - 0.5) * step))
+        for go, candidate in tried:
             candidate = round(candidate, 12)
             if (
                 go
@@ -713,6 +827,16 @@ def _numbers(schema: dict[str, Any], kind: str, base: Any) -> Iterator[int | flo
                 candidate = floor + (ceiling - floor) * j / parts
                 if _within(candidate, schema):
                     yield candidate
+
+
+def _in_turn(streams: list[Iterator[Any]]) -> Iterator[Any]:
+    """One value of each stream in turn, until all are spent."""
+    while streams:
+        for stream in list(streams):
+            try:
+                yield next(stream)
+            except StopIteration:
+                streams.remove(stream)
 
 
 def _below_top(number: float, schema: dict[str, Any]) -> bool:
@@ -783,6 +907,23 @@ _FIRST_DAY = date(2026, 1, 1)
 def _group(match: re.Match[str]) -> str:
     """The first group that matched (the whole match if the pattern has none)."""
     return next((g for g in match.groups() if g is not None), match.group(0))
+
+
+def _day(match: re.Match[str]) -> str | None:
+    """A `date` fact as ISO 8601 if it is a day of the calendar, else None (`2026-02-30`): three
+    groups that matched are its year, month and day (`2026年12月4日`), else its group is ISO text."""
+    parts = [g for g in match.groups() if g is not None]
+    try:
+        if len(parts) == 3:
+            return date(int(parts[0]), int(parts[1]), int(parts[2])).isoformat()
+        return date.fromisoformat(_group(match)).isoformat()
+    except ValueError:
+        return None
+
+
+def _sub(schema: Any) -> dict[str, Any]:
+    """A property's schema as a dict (`true`, or anything else that is none, allows any value)."""
+    return schema if isinstance(schema, dict) else {}
 
 
 def _kind(schema: dict[str, Any]) -> str:
@@ -865,7 +1006,13 @@ def _bounded(schema: dict[str, Any], kind: str) -> int | float:
     step = _bound(schema, "multipleOf")
     if step is not None and step > 0:
         # a candidate whose quotient overflows (a bound of 1e308, a step of 1e-300) has no multiple to round to
-        candidates = [round(math.ceil(c / step) * step, 12) for c in candidates if math.isfinite(c / step)] + [step]
+        # each rounded up to a multiple, then (a `maximum` below the first multiple up) each rounded down
+        finite = [c for c in candidates if math.isfinite(c / step)]
+        candidates = [
+            *(round(math.ceil(c / step) * step, 12) for c in finite),
+            step,
+            *(round(math.floor(c / step) * step, 12) for c in finite),
+        ]
     for candidate in candidates:
         if kind == "integer":
             candidate = math.ceil(candidate)

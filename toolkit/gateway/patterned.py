@@ -5,7 +5,9 @@ pattern in (JSON Schema's `pattern` is unanchored), `low` to `high` characters l
 The pattern is read with Python's own parser (`re._parser`, Python 3.11+) into places, each the
 strings it may take: a literal one, a class its members (`[A-Z]`, `\\d`, `\\w`, `[^a-z]` as some
 printable ASCII characters outside it), `.` a letter, an alternation its branches (each built
-shortest); a repeat is its minimum count of places (more, up to its maximum, only to reach `low`);
+shortest); a repeat is its minimum count of places (more, up to its maximum, only to reach `low`;
+still short, the string is padded with `_` after it, else before it, where the pattern lets it: `o` in
+2 to 5 characters is `o_`);
 groups are followed; anchors and `\\b` add nothing. Variant 0 takes the first string of every
 place (the shortest, the first branch); variant k counts k in the places' sizes from the last
 place, so `[A-Z]{3}-\\d{4}` gives `AAA-0000`, `AAA-0001`, ... (`uniqueItems` padding asks for
@@ -84,10 +86,11 @@ def pattern_string(pattern: str, variant: int = 0, low: int = 0, high: int | Non
         return None
     shortest = sum(len(options[0]) for options in places)
     if shortest < low:  # longer repeats, if the pattern has room for them
-        places = _places(pattern, min(low, _MAX_LENGTH) - shortest)
-        if places is None:
-            return None
+        places = _places(pattern, min(low, _MAX_LENGTH) - shortest) or places
     text = _nth(places, variant)
+    if text is not None and len(text) < low:  # an unanchored end takes more: `_` after it, else before it
+        pad = "_" * (min(low, _MAX_LENGTH) - len(text))
+        text = next((t for t in (text + pad, pad + text) if checker.search(t)), None)
     if text is None or len(text) < low or (high is not None and len(text) > high):
         return None
     return text if checker.search(text) else None

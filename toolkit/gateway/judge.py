@@ -1,0 +1,230 @@
+"""Whether a value the schema filler made fits its schema, for the keywords it does not build.
+
+The filler (`toolkit.gateway.generic`) builds a value from what a schema asks (a type, bounds, a
+length, a pattern, a format); what a schema forbids (`not`), or asks of several branches at once
+(`oneOf`: exactly one), or of some items (`contains`), it cannot build, only check: it makes a
+value, asks `Judge.fits`, and tries the schema's other values (`_Filler.variants`) until one fits.
+
+`Judge(root)` judges sub-schemas of one tool's parameters, `$ref`s resolved against `root`, with
+`jsonschema` (Draft 2020-12, formats checked: `date` is a day of the calendar; a `pattern` searched
+only within its `search_limit`, as the filler searches): the validator of the root is built once,
+each sub-schema judged with `evolve`. `jsonschema` is imported on the first judgement (about 2 s on
+a slow machine): a schema without these keywords, the course's own tools', never pays for it. A
+schema `jsonschema` cannot read (a `$ref` to nowhere) is judged to fit: the value stays as made.
+
+The steps that judge, each given the filler: `fitting` (a `not`: the first of the schema's values
+that fits), `any_one` (an `anyOf`: the next choice when building one needed a judgement and its
+value does not fit it), `only_one` (a `oneOf` of several: a value exactly one choice accepts),
+`containing` (`contains` / `minContains`: matching items first), `allowed` (the `enum` values that
+meet the keywords beside it), and `joined` (a choice with what the schema asks beside it).
+
+Leaves out: building what `not` forbids (the other values are tried, at most `_MAX_TRIES` of them);
+a value that only a choice's far values (past `_MAX_TRIES`) escape another choice with, such as a
+string longer than another choice's `maxLength`; `maxContains`, `if` / `then` / `else`,
+`dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
+of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
+RecursionError); past that, every value fits.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+from itertools import chain, islice
+from typing import Any, Protocol
+
+from toolkit.gateway.patterned import compiled, search_limit
+
+_MAX_TRIES = 64
+"""Values of a schema tried, at most, for one that fits."""
+_MAX_JUDGED = 2_048
+"""The values judged in one call of `fill_arguments`, counted by their size (`_size`: a number, a string,
+a `null` each 1, an array or an object 1 and its items or values), at most: jsonschema's cost grows with
+the value (an object of 50 properties, each with a `not`, took 3 ms), about 30 to 60 µs a value."""
+
+
+class Judge:
+    """`jsonschema`'s verdict on values for sub-schemas of one root schema."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self._validator: Any = None
+        self.judged = 0
+        """The size of the values judged so far (at most `_MAX_JUDGED`; at least 1 each)."""
+        self.broken = False
+        """Whether a judgement raised: the root is not judged again (every value fits)."""
+
+    def fits(self, schema: Any, value: Any) -> bool:
+        """Whether `value` is valid under `schema` (a sub-schema of the root, or one merged from it)."""
+        if self.judged >= _MAX_JUDGED or self.broken:
+            return True
+        self.judged += _size(value, _MAX_JUDGED)
+        try:
+            return bool(self._root_validator().evolve(schema=schema).is_valid(value))
+        except Exception:  # a schema jsonschema cannot read: no verdict, the value stays as made
+            self.broken = True  # nor later: a `oneOf` of itself took 27 ms to reach RecursionError, each time
+            return True
+
+    def _root_validator(self) -> Any:
+        if self._validator is None:
+            self._validator = _validator_class()(self.root, format_checker=_validator_class().FORMAT_CHECKER)
+        return self._validator
+
+
+@functools.cache
+def _validator_class() -> Any:
+    """Draft 2020-12's validator whose `pattern` searches a string only within the pattern's
+    `search_limit` (`toolkit.gateway.patterned`), as the filler does: `^(a+)+$` in the user's 1,000
+    words would take hours. A pattern it does not search, or that does not compile, gives no verdict."""
+    from jsonschema import Draft202012Validator, validators  # here, not at import: it costs seconds
+    from jsonschema.exceptions import ValidationError
+
+    def pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        checker = compiled(pattern) if isinstance(pattern, str) and isinstance(instance, str) else None
+        if checker is not None and len(instance) <= search_limit(pattern) and not checker.search(instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+    return validators.extend(Draft202012Validator, {"pattern": pattern})
+
+
+class _Filler(Protocol):
+    """What these steps use of `toolkit.gateway.generic._Filler`."""
+
+    @property
+    def judge(self) -> Judge: ...
+
+    def judged(self) -> int: ...
+    def value(self, schema: Any, name: str, depth: int) -> Any: ...
+    def variants(self, schema: Any, base: Any, name: str, depth: int) -> Iterator[Any]: ...
+    def choice_order(self, choices: list[Any], depth: int) -> list[int]: ...
+    def padded(
+        self, values: list[Any], base: Any, each: Any, low: int, name: str, depth: int, schema: dict[str, Any]
+    ) -> list[Any]: ...
+
+
+_ASKS = frozenset(
+    {"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+     "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems", "maxContains",
+     "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "allOf", "anyOf", "oneOf",
+     "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items", "additionalItems", "contains",
+     "properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems",
+     "unevaluatedProperties", "$ref", "$dynamicRef", "dependencies"}
+)  # fmt: skip
+"""The keywords that ask something of a value (JSON Schema 2020-12's, and draft 7's `dependencies` and
+`additionalItems`); the others (`title`, `description`, `default`, `x-order`, ...) ask nothing."""
+
+
+def fitting(filler: _Filler, schema: dict[str, Any], made: Any, name: str, depth: int) -> Any:
+    """`made` if it fits `schema` (its `not`, say), else the first of the schema's other values that
+    does (`variants`, at most `_MAX_TRIES`), else `made`: no value tried could be valid."""
+    if filler.judge.fits(schema, made):
+        return made
+    others = islice(filler.variants(schema, made, name, depth), _MAX_TRIES)
+    return next((other for other in others if filler.judge.fits(schema, other)), made)
+
+
+def joined(schema: dict[str, Any], choice: Any, keyword: str) -> Any:
+    """The `anyOf` / `oneOf` `choice` with what `schema` asks beside its `keyword` (`"type": "object",
+    "properties": ...` beside `"oneOf": [{"required": ["a"]}, ...]`), as an `allOf`; the choice as it is
+    when nothing is asked beside it (so that a `$ref` choice is still known as one)."""
+    if not any(k in _ASKS and k != keyword for k in schema):
+        return choice
+    return {"allOf": [{k: v for k, v in schema.items() if k != keyword}, choice]}
+
+
+def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
+    """A value for an `anyOf`: the value of the choice `choice` prefers, built as it asks; only when
+    building it needed a judgement (a `oneOf` or a `not` inside) is it judged, and if it does not fit
+    that choice, the next choice's value is tried, and so on (else the first value made)."""
+    first: list[Any] = []
+    for i in filler.choice_order(choices, depth):
+        branch = joined(schema, choices[i], "anyOf")
+        before = filler.judged()
+        made = filler.value(branch, name, depth + 1)
+        if filler.judged() == before or filler.judge.fits(branch, made):
+            return made
+        first = first or [made]
+    return first[0] if first else None
+
+
+def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
+    """A value for a `oneOf` of several `choices` that only one of them accepts: each choice in the order
+    `choice` prefers, its value and then its other values (`variants`, at most `_MAX_TRIES` each), the
+    first that the other choices refuse; else the first value made (no value tried could be valid)."""
+    first: list[Any] = []
+    for i in filler.choice_order(choices, depth):
+        branch = joined(schema, choices[i], "oneOf")
+        made = filler.value(branch, name, depth + 1)
+        first = first or [made]
+        for value in islice(chain((made,), filler.variants(branch, made, name, depth + 1)), _MAX_TRIES):
+            fits = filler.judge.fits
+            if fits(choices[i], value) and not any(fits(c, value) for j, c in enumerate(choices) if j != i):
+                return value
+    return first[0]
+
+
+def containing(
+    filler: _Filler, schema: dict[str, Any], values: list[Any], items: Any, name: str, depth: int
+) -> list[Any]:
+    """`values` with items that match `contains` first, as many as `minContains` (1 unless given) asks
+    and the values lack: each made for the items' schema and `contains` together."""
+    contains = schema["contains"]
+    low = schema.get("minContains", 1)
+    need = (min(low, _MAX_TRIES) if type(low) is int else 1) - sum(filler.judge.fits(contains, v) for v in values)
+    if need <= 0:
+        return values
+    both = {"allOf": [items, contains]} if isinstance(items, dict) and items else contains
+    base = filler.value(both, name, depth + 1)
+    matching = filler.padded([base], base, both, need, name, depth, schema)[:need]
+    if schema.get("uniqueItems") is True:
+        seen = {json.dumps(v, sort_keys=True) for v in matching}
+        values = [v for v in values if json.dumps(v, sort_keys=True) not in seen]
+    return matching + values
+
+
+def allowed(filler: _Filler, schema: dict[str, Any]) -> list[Any]:
+    """The `enum` values that meet what the schema asks beside the enum (its `type`, a `pattern`, a
+    bound), all of them when none does."""
+    values = schema["enum"]
+    kind = schema.get("type")
+    if kind == "string":  # pydantic's `Literal` of strings: the common case, read in C
+        values = [v for v in values if isinstance(v, str)] or values
+    elif kind is not None:
+        values = [v for v in values if _of_type(v, kind)] or values
+    if any(k in _ASKS and k not in ("enum", "type") for k in schema):
+        rest = {k: v for k, v in schema.items() if k != "enum"}
+        values = [v for v in values if filler.judge.fits(rest, v)] or values
+    return values
+
+
+def _size(value: Any, limit: int) -> int:
+    """How many values `value` is made of (itself, and its items or values, all the way down), counted
+    up to `limit`."""
+    count, stack = 0, [value]
+    while stack and count < limit:
+        count += 1
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return count
+
+
+def _of_type(value: Any, kind: Any) -> bool:
+    """Whether `value` is of the JSON Schema `type` `kind` (a name or a list of names)."""
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(_is(value, k) for k in kinds)
+
+
+def _is(value: Any, kind: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return kind == ("boolean" if isinstance(value, bool) else "null")
+    if kind == "integer":
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    types = _TYPES.get(kind) if isinstance(kind, str) else None
+    return types is not None and isinstance(value, types)
+
+
+_TYPES: dict[str, type | tuple[type, ...]] = {"number": (int, float), "string": str, "array": list, "object": dict}

@@ -16,6 +16,7 @@ Each failing example hypothesis found is kept below as a fixed test.
 
 from __future__ import annotations
 
+import builtins
 import collections.abc
 import contextlib
 import dataclasses
@@ -737,3 +738,48 @@ def test_a_google_docstring_griffe_reads_otherwise_is_read_as_griffe_does(doc, e
 
 _DRAWN.__dict__.update({k: v for k, v in globals().items() if not k.startswith("__")})
 sys.modules[_DRAWN.__name__] = _DRAWN
+
+
+# --- 4. the annotation cache ---------------------------------------------------------------------
+
+NAME_TEXTS = ["str", "int", "Point", "None", "True", "class", "match", "type", "_", "ﬁle", "Ｓtr", "x.y", " str"]
+NAME_TEXTS += ["list[int]", "Missing", "print", "Optional"]
+BUILTINS = {"module": builtins, "dict": dict(vars(builtins)), "own dict": {"str": bytes}, "None": None}
+
+
+@SETTINGS
+@given(
+    st.sampled_from(NAME_TEXTS),
+    st.sampled_from([*BUILTINS, "absent"]),
+    st.dictionaries(st.sampled_from(NAME_TEXTS), st.sampled_from([int, str, None, 1, Point]), max_size=3),
+)
+def test_a_plain_name_is_what_eval_finds(text, given_builtins, names):
+    """`plain_name(text, namespace)` is `eval(text, namespace)` or `NOT_PLAIN` (then eval decides)."""
+    namespace = dict(names)
+    if given_builtins != "absent":
+        namespace["__builtins__"] = BUILTINS[given_builtins]
+    found = fast_schema.plain_name(text, namespace)
+    if found is not fast_schema.NOT_PLAIN:
+        assert found is eval(text, dict(namespace)), (text, namespace)
+
+
+def test_a_keyword_or_odd_builtins_are_left_to_eval():
+    """`x: "None"` in a module that holds a global named `None` (`globals()["None"] = ...`) gave that
+    global, not None; a `__builtins__` neither a dict nor a module raised a TypeError of its own."""
+    assert fast_schema.plain_name("None", {"None": int}) is fast_schema.NOT_PLAIN
+    assert fast_schema.plain_name("class", {"class": int}) is fast_schema.NOT_PLAIN
+    assert fast_schema.plain_name("str", {"__builtins__": None}) is fast_schema.NOT_PLAIN
+    assert fast_schema.plain_name("match", {"match": int}) is int  # a soft keyword is a name
+
+
+def test_a_keyword_in_a_class_annotation_is_left_to_typing(monkeypatch):
+    """`evaluated_hints` looked `"None"` up among the module's globals like a class name."""
+    module = types.ModuleType("odd_globals")
+    module.__dict__.update({"None": int, "True": str})
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    for annotation, typed in [("None", type(None)), ("list[True]", list[True]), ("dict[str, None]", dict[str, None])]:
+        cls = types.new_class("Odd")
+        cls.__module__ = module.__name__
+        cls.__annotations__ = {"a": annotation}
+        assert typing.get_type_hints(cls) == {"a": typed}
+        assert fast_schema.evaluated_hints(cls) is None

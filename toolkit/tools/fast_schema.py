@@ -715,14 +715,14 @@ def _subscript(text: str, forward_module: str | None, base: type) -> Any:
     """`list[Node]`, `dict[str, Node]`: a builtin collection of plain class names, as typing's
     `eval` builds it (`list[Node]`, each name looked up as `_name_lookup` does), or `NOT_PLAIN`."""
     match = _SUBSCRIPT.fullmatch(text)
-    if match is None or keyword.iskeyword(match[1]):
+    if match is None:
         return NOT_PLAIN
-    origin = _name_lookup(match[1], forward_module, base)
+    origin = _name_lookup(match[1], forward_module, base)  # a keyword: `NOT_PLAIN`
     if not any(origin is generic for generic in _BUILTIN_GENERICS):
         return NOT_PLAIN
     args = []
     for name in match[2].split(", "):
-        found = _plain_class(NOT_PLAIN if keyword.iskeyword(name) else _name_lookup(name, forward_module, base))
+        found = _plain_class(_name_lookup(name, forward_module, base))
         if found is NOT_PLAIN:
             return NOT_PLAIN
         args.append(found)
@@ -738,8 +738,8 @@ def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:
     """What typing's `eval(text, globals, locals)` finds for a plain name: `locals` is the module
     of `base`, `globals` the module of a `ForwardRef` that names one (a TypedDict's), else
     a copy of `base`'s namespace, then the builtins `eval` gives `globals`."""
-    if not (text.isascii() and text.isidentifier()):  # `eval` reads a non-ASCII name NFKC-normalised
-        return NOT_PLAIN
+    if not (text.isascii() and text.isidentifier()) or keyword.iskeyword(text):
+        return NOT_PLAIN  # `eval` reads a non-ASCII name NFKC-normalised, and `None` as None
     module = sys.modules.get(base.__module__, None)
     local_names: dict[str, Any] = getattr(module, "__dict__", {})
     global_names: Any = vars(base)
@@ -992,13 +992,17 @@ NOT_PLAIN: Any = object()
 def plain_name(text: str, namespace: dict[str, Any]) -> Any:
     """What `eval(text, namespace)` gives for a plain name (its module globals, then builtins),
     without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included; a
-    non-ASCII name too: `eval` reads it NFKC-normalised)."""
-    if not (text.isascii() and text.isidentifier()):
+    non-ASCII name too: `eval` reads it NFKC-normalised; a keyword, `None` or `True`, whatever the
+    namespace holds under it; builtins that are neither a dict nor a module)."""
+    if not (text.isascii() and text.isidentifier()) or keyword.iskeyword(text):
         return NOT_PLAIN
     if text in namespace:
         return namespace[text]
     found = namespace.get("__builtins__", builtins)
-    found = found if isinstance(found, dict) else vars(found)
+    if type(found) is not dict:
+        if not isinstance(found, types.ModuleType):
+            return NOT_PLAIN
+        found = vars(found)
     return found.get(text, NOT_PLAIN)
 
 

@@ -12,7 +12,9 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    `multiple_of` on `int`/`float`/`Decimal`, `max_digits`/`decimal_places` on `Decimal`,
    `min_length`/`max_length` on strings, bytes, arrays and mappings, a `pattern`
    pydantic-core compiles, `description`, `title`, `examples` of scalars; `annotated_types`
-   groups such as `Len` and `Interval` read as their members) are
+   groups such as `Len` and `Interval` read as their members; not an infinite bound, a
+   `multiple_of` of 0 or less, a length outside 64 unsigned bits, which pydantic leaves out or
+   refuses, nor a title in a union pydantic compares members of) are
    written out directly, keys in pydantic's order, without building a pydantic validator;
    anything else falls back to `json_schema.pydantic_schema`. Results are cached per type. A
    class's fields and attribute docstrings are read once per class: its type hints without
@@ -24,18 +26,23 @@ This module only makes reflection cheap (the reflection benchmark's target), fou
    build one just to check `10` is an `int`; `obviously_within` and `parts_schema` answer for
    `Annotated[T, Field(...)]` from its parts, reading each `Field` as if its default and alias
    (`TAKEN_OFF`) were not given, so a parameter's type need not be built to be described;
-   `parts_schema` hands the constraints it read for the schema to the default check;
+   `parts_schema` hands the constraints it read for the schema to the default check; a default
+   the validator could refuse or stumble on (`()` for `tuple[int, str]`, `None` under metadata,
+   a union with a member whose metadata may raise) is the validator's;
 3. **the annotation cache** — string annotations (`from __future__ import annotations`): a
    plain name (`"str"`, `"Address"`) is looked up as `eval` would find it (`plain_name`), and
    anything else is compiled once per distinct text (`compiled`);
 4. **plain Google and Sphinx docstrings** — `google_docstring(text)` reads the commonest
    docstring (a summary, `Args:` entries, the usual sections) in a few lines instead of
    griffe's full parser; anything it is not sure of (NumPy, Sphinx, an unknown section, a
-   section without a blank line before it, only a `Returns:`) is `None`, and griffe decides.
+   section without a blank line before it or a line under its title, only a `Returns:`, an
+   indented summary line griffe may read as an admonition, a code fence) is `None`, and
+   griffe decides.
    A docstring griffe reads as Sphinx style (`:param x: ...`) is read by `sphinx_docstring`
    from griffe's own lines, as griffe's Sphinx parser reads them, when every parameter field
    is the plain `:param name: text`. The tests compare both with griffe over tables of
-   docstrings and generated reST ones. (NumPy-style docstrings have their own reader,
+   docstrings and generated reST ones (`tests/test_fast_schema_properties.py` draws all three
+   promises' input with hypothesis). (NumPy-style docstrings have their own reader,
    `toolkit.tools.numpy_docstring`.)
 
 `clear_cache()` forgets all of it (type schemas, class parts, patterns, source texts and the
@@ -55,6 +62,7 @@ import decimal
 import enum
 import inspect
 import keyword
+import math
 import operator
 import pathlib
 import re
@@ -422,25 +430,37 @@ def _constrained(
 
 def _constraint(meta: Any, kind: str | None, base: Any) -> tuple[str, Any]:
     """One constraint's schema key and value; `_Slow` for one pydantic writes otherwise (or refuses)."""
-    if type(meta) in _BOUNDS and kind == "number":
+    if type(meta) in _BOUNDS and (kind == "number" or kind == "decimal"):
         attr, key = _BOUNDS[type(meta)]
         value = getattr(meta, attr)
-        if type(value) is int or (base is float and type(value) is float):
-            return key, value  # a Decimal, a bool, 1.5 for an int: pydantic decides
-    elif type(meta) in _BOUNDS and kind == "decimal":
-        attr, key = _BOUNDS[type(meta)]
-        value = getattr(meta, attr)
-        if type(value) is int or type(value) is float:
-            return key, float(value)  # as pydantic writes a Decimal's bounds
+        if type(value) is float and (base is int or not math.isfinite(value)):
+            raise _Slow  # 1.5 for an int; an infinity pydantic leaves out, a NaN: pydantic decides
+        if type(value) is not int and type(value) is not float:
+            raise _Slow  # a Decimal, a bool: pydantic decides
+        if key == "multipleOf" and not value > 0:
+            raise _Slow  # pydantic-core refuses it, with its own message
+        if base is not int and not _fits_a_float(value):
+            raise _Slow  # 10**400 for a float: pydantic-core refuses it
+        return key, float(value) if kind == "decimal" else value  # as pydantic writes a Decimal's bounds
     elif type(meta) in _LENGTHS and kind in _LENGTH_KEYS:
         value = getattr(meta, _LENGTHS[type(meta)])
-        if type(value) is int:
+        if type(value) is int and 0 <= value < _LENGTH_LIMIT:  # else pydantic-core refuses it
             return _LENGTH_KEYS[kind][type(meta) is at.MaxLen], value
     elif _is_pattern(meta) and kind == "string" and type(meta.pattern) is str and _compiles(meta.pattern):
         return "pattern", meta.pattern
     raise _Slow
 
 
+def _fits_a_float(value: int | float) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
+_LENGTH_LIMIT = 2**64
+"""pydantic-core holds a length in 64 unsigned bits: a negative or larger one it refuses."""
 _PATTERNS: dict[str, SchemaValidator | None] = {}
 
 
@@ -477,10 +497,17 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
     `anyOf` spread, repeats dropped, one member left alone."""
     rest = tuple(a for a in args if a is not type(None) and a is not None)
     members: list[Schema] = []
+    spread = False
     for a in rest:
         schema = fast_schema(a, defs, owners)
-        members += schema["anyOf"] if len(schema) == 1 and "anyOf" in schema else [schema]
+        if len(schema) == 1 and "anyOf" in schema:
+            members += schema["anyOf"]
+            spread = True
+        else:
+            members.append(schema)
     unique = _unique(members)
+    if (spread or len(unique) < len(members)) and any(_titled(a) for a in rest):
+        raise _Slow  # pydantic spreads and drops repeats before it drops titles: a title keeps them
     inner = unique[0] if len(unique) == 1 else {"anyOf": unique}
     if len(rest) == len(args):
         return inner
@@ -489,6 +516,14 @@ def _union(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
     if len(unique) == 1:  # `_union_of` finds no repeat: only `{"type": "null"}` is `_hashable` as it is
         return {"anyOf": [inner, {"type": "null"}]}
     return _union_of([*unique, {"type": "null"}])
+
+
+def _titled(tp: Any) -> bool:
+    """A `Field(title=...)` anywhere in `tp` (the fast path writes no title: pydantic's are cleaned off)."""
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is Annotated:
+        return any(isinstance(m, FieldInfo) and m.title is not None for m in args[1:]) or _titled(args[0])
+    return any(_titled(a) for a in args)
 
 
 def _union_of(members: list[Schema]) -> Schema:
@@ -540,12 +575,14 @@ def _tuple(args: tuple[Any, ...], defs: Defs, owners: dict[str, Any]) -> Schema:
 
 
 def _enum(cls: type[enum.Enum], defs: Defs, owners: dict[str, Any]) -> Schema:
-    values = [m.value for m in cls]
+    """As pydantic writes an enum: every name's value (`__members__`: an alias repeats its value,
+    a flag's named combination is there), the docstring cleaned (a blank one as `""`)."""
+    values = [m.value for m in cls.__members__.values()]
     kinds = {type(v) for v in values}
     if kinds not in ({str}, {int}):
         raise _Slow
     doc = inspect.cleandoc(cls.__doc__) if cls.__doc__ else None
-    body: Schema = {"description": doc} if doc and doc != "An enumeration." else {}
+    body: Schema = {"description": doc} if doc is not None and doc != "An enumeration." else {}
     body |= {"enum": values, "type": "string" if kinds == {str} else "integer"}
     name = schema_name(cls)
     if owners.setdefault(name, cls) is not cls:
@@ -678,14 +715,14 @@ def _subscript(text: str, forward_module: str | None, base: type) -> Any:
     """`list[Node]`, `dict[str, Node]`: a builtin collection of plain class names, as typing's
     `eval` builds it (`list[Node]`, each name looked up as `_name_lookup` does), or `NOT_PLAIN`."""
     match = _SUBSCRIPT.fullmatch(text)
-    if match is None or keyword.iskeyword(match[1]):
+    if match is None:
         return NOT_PLAIN
-    origin = _name_lookup(match[1], forward_module, base)
+    origin = _name_lookup(match[1], forward_module, base)  # a keyword: `NOT_PLAIN`
     if not any(origin is generic for generic in _BUILTIN_GENERICS):
         return NOT_PLAIN
     args = []
     for name in match[2].split(", "):
-        found = _plain_class(NOT_PLAIN if keyword.iskeyword(name) else _name_lookup(name, forward_module, base))
+        found = _plain_class(_name_lookup(name, forward_module, base))
         if found is NOT_PLAIN:
             return NOT_PLAIN
         args.append(found)
@@ -701,8 +738,8 @@ def _name_lookup(text: str, forward_module: str | None, base: type) -> Any:
     """What typing's `eval(text, globals, locals)` finds for a plain name: `locals` is the module
     of `base`, `globals` the module of a `ForwardRef` that names one (a TypedDict's), else
     a copy of `base`'s namespace, then the builtins `eval` gives `globals`."""
-    if not (text.isascii() and text.isidentifier()):  # `eval` reads a non-ASCII name NFKC-normalised
-        return NOT_PLAIN
+    if not (text.isascii() and text.isidentifier()) or keyword.iskeyword(text):
+        return NOT_PLAIN  # `eval` reads a non-ASCII name NFKC-normalised, and `None` as None
     module = sys.modules.get(base.__module__, None)
     local_names: dict[str, Any] = getattr(module, "__dict__", {})
     global_names: Any = vars(base)
@@ -839,23 +876,54 @@ def obviously_valid(base: Any, default: Any, nullable: bool) -> bool:
     if type(default) is base and base in _PLAIN_DEFAULTS:
         return True  # `limit: int = 10` (what the last line says, asked first)
     origin, args = typing.get_origin(base), typing.get_args(base)
+    if origin is Annotated:  # `None` too: its metadata may be run on it
+        return obviously_within(args[0], args[1:], default, nullable)
     if default is None:
         return nullable
-    if origin is Annotated:
-        return obviously_within(args[0], args[1:], default, nullable)
     if origin is Literal:
+        if type(default) is int and not _I64[0] <= default <= _I64[1]:
+            return False  # pydantic-core may compare a Literal's ints in 64 bits: the validator decides
         return any(type(default) is type(v) and default == v for v in args)
-    if origin in UNION_TYPES:
-        return any(obviously_valid(a, default, nullable) for a in args)
+    if origin in UNION_TYPES:  # each member is tried: one that may raise (not refuse) stops them all
+        return any(obviously_valid(a, default, nullable) for a in args) and all(_vouched(a) for a in args)
     if origin in (list, set, frozenset, tuple) and type(default) is origin and default:
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
             return len(args) == len(default) and all(obviously_valid(a, v, False) for a, v in zip(args, default))
         return len(args) in (1, 2) and all(obviously_valid(args[0], v, False) for v in default)
+    if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+        return False  # `()` for `tuple[int, str]`: too short, the validator says so
     if origin in (list, set, frozenset, dict, tuple):
         return type(default) is origin and not default
     if type(default) is decimal.Decimal:
         return base is decimal.Decimal and default.is_finite()
     return type(default) is base and (base in _PLAIN_DEFAULTS or issubclass(base, enum.Enum))
+
+
+_I64 = (-(2**63), 2**63 - 1)
+
+
+def _vouched(tp: Any) -> bool:
+    """No metadata anywhere in `tp` that its validator runs as a plain function (a validator, a
+    bound its base does not take: `Annotated[str, Ge(1)]` raises a `TypeError` for `"a"`)."""
+    origin = typing.get_origin(tp)
+    if origin is None or origin is Literal:
+        return True
+    args = typing.get_args(tp)
+    if origin is not Annotated:
+        return all(_vouched(a) for a in args)
+    found, kind = constraints(args[1:]), _constraint_kind(args[0])
+    return found is not None and all(_applies(m, kind, args[0]) for m in found) and _vouched(args[0])
+
+
+def _applies(meta: Any, kind: str | None, base: Any) -> bool:
+    """Whether the fast path writes `meta` as a keyword of `base`'s schema (pydantic's own check)."""
+    if kind == "decimal" and _is_digits(meta):
+        return True
+    try:
+        _constraint(meta, kind, base)
+    except _Slow:
+        return False
+    return True
 
 
 def obviously_within(
@@ -868,9 +936,9 @@ def obviously_within(
 ) -> bool:
     """`obviously_valid(Annotated[annotation, *metadata], default, nullable)` (`taken_off`: as
     `constraints` says; `found`: `constraints(metadata, taken_off)` when already read)."""
-    if default is None:
-        return nullable
     bounds = constraints(metadata, taken_off) if found is UNREAD else found
+    if default is None:  # a bound or a validator on a type that takes `None` may be run on it
+        return nullable and bounds == []
     if bounds is None or not obviously_valid(annotation, default, nullable):
         return False
     for bound in bounds:  # a loop, not `all(generator)`: no frame of its own
@@ -924,13 +992,17 @@ NOT_PLAIN: Any = object()
 def plain_name(text: str, namespace: dict[str, Any]) -> Any:
     """What `eval(text, namespace)` gives for a plain name (its module globals, then builtins),
     without compiling; `NOT_PLAIN` for anything else (then `eval` decides, errors included; a
-    non-ASCII name too: `eval` reads it NFKC-normalised)."""
-    if not (text.isascii() and text.isidentifier()):
+    non-ASCII name too: `eval` reads it NFKC-normalised; a keyword, `None` or `True`, whatever the
+    namespace holds under it; builtins that are neither a dict nor a module)."""
+    if not (text.isascii() and text.isidentifier()) or keyword.iskeyword(text):
         return NOT_PLAIN
     if text in namespace:
         return namespace[text]
     found = namespace.get("__builtins__", builtins)
-    found = found if isinstance(found, dict) else vars(found)
+    if type(found) is not dict:
+        if not isinstance(found, types.ModuleType):
+            return NOT_PLAIN
+        found = vars(found)
     return found.get(text, NOT_PLAIN)
 
 
@@ -977,38 +1049,64 @@ tried anyway. A field is a colon, a word character, then anything but a colon up
 
 def google_docstring(text: str) -> tuple[str, dict[str, str]] | None:
     """(summary, {parameter: description}) of a plain Google docstring (already `cleandoc`ed),
-    or `None` when griffe must read it (see the module docstring)."""
-    if at_a_line_start(_NOT_GOOGLE, text):
+    or `None` when griffe must read it (see the module docstring).
+
+    As griffe reads a section: its title over an indented line (no blank line between), its
+    items at the indent of the first, a deeper line continuing an item, a shallower one ending
+    the section (then griffe's call); an entry `name: text` or `name (type): text` split at its
+    first colon, the text's blanks as one space. A summary line after the first indented, or a
+    code fence, is griffe's call: `Note: text` over an indented line is an admonition to griffe."""
+    if at_a_line_start(_NOT_GOOGLE, text) or "```" in text:
         return None
     summary: list[str] = []
     args: dict[str, str] = {}
-    section, current, previous = None, None, ""
-    for line in text.splitlines():
+    section, current, previous, items = None, None, "", 0  # items: the indent of a section's items
+    for line in text.split("\n"):  # griffe's lines: not `splitlines`, which also ends one at \r, \f, \u2028...
         header = _HEADER.match(line) if ":" in line else None  # no colon, no header: the regex not asked
         if header:
             name = header.group(1)
             if name not in _ARGS_SECTIONS and name not in _OTHER_SECTIONS:
                 return None
-            if previous.strip() or (section is None and not summary):
-                return None  # griffe wants a blank line before a section (and none on line 1)
-            section, current = name, None
+            if previous.strip() or (section is None and not summary) or (section is not None and not items):
+                return None  # griffe wants a blank line before a section (and none on line 1), lines under one
+            section, current, items = name, None, 0
         elif section is None:
+            if summary and line.startswith(" "):
+                return None  # (the first line griffe takes with its indent stripped)
             summary.append(line)
-        elif section in _ARGS_SECTIONS and line.strip():
-            indent = len(line) - len(line.lstrip())
-            entry = _ENTRY.match(line.strip()) if indent <= 4 else None
-            if entry and entry.group(2):
-                current = entry.group(1).lstrip("*")
-                args[current] = entry.group(2).strip()
-            elif current and indent > 4:
-                args[current] = f"{args[current]} {line.strip()}"
-            else:
-                return None
-        elif line.strip() and not line.startswith(" "):
-            return None  # text after a section, at the margin: griffe's call
+        elif not line.strip():
+            if not items:
+                return None  # a blank line under a section's title: griffe skips the section
+        else:
+            indent = len(line) - len(line.lstrip(" "))
+            if indent == 0 or indent < items or line[indent].isspace():
+                return None  # a title over text, a section ended by a shallower line, odd blanks: griffe's call
+            items = items or indent
+            if section in _ARGS_SECTIONS:
+                if indent == items:
+                    current = _entry(line[indent:])
+                    if current is None:
+                        return None
+                    args[current] = line[indent:].partition(":")[2]
+                elif current is not None:  # always: a section's first line is an item
+                    args[current] = f"{args[current]} {line}"
         previous = line
     text_summary = "\n".join(summary).strip()
-    return (text_summary, args) if text_summary else None
+    if not text_summary or (section is not None and not items):
+        return None  # no summary; a title with nothing under it (griffe reads it as text)
+    return text_summary, {name: " ".join(words.split()) for name, words in args.items()}
+
+
+def _entry(line: str) -> str | None:
+    """The parameter an `Args:` item names (no stars), split as griffe splits it: at the first
+    colon, a name, then maybe a type in parentheses; `None` when griffe would name it otherwise
+    (`x : text`, `x (a:b): text`) or give it no description."""
+    entry = _ENTRY.match(line)
+    if entry is None or not entry.group(2).strip():
+        return None
+    head = line.partition(":")[0]
+    name = head.partition("(")[0].strip() if "(" in head and head.endswith(")") else head
+    return name.lstrip("*") if name == entry.group(1) else None
 
 
 _SPHINX_TYPE = (":type",)

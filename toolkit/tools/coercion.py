@@ -189,9 +189,20 @@ def _no_bool(kind: str, word: str) -> Callable[[dict], Any]:
     def rule(node: dict) -> Any:
         if kind == "float":
             node = node | {"allow_inf_nan": False}
-        return core_schema.no_info_before_validator_function(refuse, node)
+        return _before(refuse, node)
 
     return rule
+
+
+def _before(fn: Callable[[Any], Any], node: dict) -> Any:
+    """`fn` run before `node`'s own validation: a function-before schema around `node`. A node
+    that is a definition (it has a `ref`, e.g. an enum pydantic defines once and refers to) gives
+    its `ref` to the wrapper, which takes its place among the definitions (a `ref` left inside made
+    pydantic-core fail to build: `KeyError: 'ref'`)."""
+    if "ref" not in node:
+        return core_schema.no_info_before_validator_function(fn, node)
+    inner = {k: v for k, v in node.items() if k != "ref"}
+    return core_schema.no_info_before_validator_function(fn, inner, ref=node["ref"])
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -245,12 +256,11 @@ def _choices_text(choices: list[Any]) -> str:
 
 
 def _enum(node: dict) -> Any:
-    fn = _casefold([m.value for m in node["members"]], "enum")
-    return core_schema.no_info_before_validator_function(fn, node)
+    return _before(_casefold([m.value for m in node["members"]], "enum"), node)
 
 
 def _literal(node: dict) -> Any:
-    return core_schema.no_info_before_validator_function(_casefold(list(node["expected"]), "literal_error"), node)
+    return _before(_casefold(list(node["expected"]), "literal_error"), node)
 
 
 def _model(node: dict) -> dict:
@@ -274,9 +284,7 @@ def _typed_dict(node: dict) -> Any:
     ]
     if not optional:
         return node
-    ref = {"ref": node["ref"]} if "ref" in node else {}  # references must reach the wrapper
-    inner = {k: v for k, v in node.items() if k != "ref"}
-    return core_schema.no_info_before_validator_function(_nulls_dropped(optional), inner, **ref)
+    return _before(_nulls_dropped(optional), node)
 
 
 def _takes_none(schema: dict) -> bool:
@@ -306,7 +314,7 @@ def _null_means_default(value: Any) -> Any:
 def _default(node: dict) -> Any:
     if node["schema"].get("type") == "nullable":
         return node
-    return node | {"schema": core_schema.no_info_before_validator_function(_null_means_default, node["schema"])}
+    return node | {"schema": _before(_null_means_default, node["schema"])}
 
 
 _NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
@@ -322,7 +330,7 @@ def _iso_only(kind: str, word: str) -> Callable[[dict], Any]:
         return value
 
     def rule(node: dict) -> Any:
-        return core_schema.no_info_before_validator_function(refuse, node)
+        return _before(refuse, node)
 
     return rule
 

@@ -819,3 +819,19 @@ def test_a_non_ascii_name_is_left_to_typing(tmp_path, monkeypatch):
     assert fast_schema.evaluated_hints(mod.C) is None
     assert fast_schema.plain_name("\u210c", vars(mod)) is fast_schema.NOT_PLAIN
     assert eval(fast_schema.compiled("\u210c"), vars(mod)) is int
+
+
+def test_the_reference_reader_keeps_docstrings_when_the_source_has_an_invalid_escape(tmp_path, monkeypatch):
+    """Before: pydantic's reader parsed the class's source again, and Python warned of its `"\\d"`
+    once more (a DeprecationWarning in the test run); under `-W error` the warning was an error and
+    the docstrings came back empty."""
+    (tmp_path / "escaped_shop.py").write_text(
+        'class Shop:\n    pattern: str = "a"\n    """An id like "\\d+" written in prose."""\n', encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module = importlib.import_module("escaped_shop")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert reference_docstrings(module.Shop) == {"pattern": 'An id like "\\d+" written in prose.'}

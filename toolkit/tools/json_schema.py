@@ -111,7 +111,10 @@ def reference_docstrings(cls: type) -> dict[str, str]:
     try:
         from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 
-        return extract_docstrings_from_cls(cls, use_inspect=True)
+        with warnings.catch_warnings():  # Python warned once of the source's own "\d", when it compiled it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)  # its category before Python 3.12
+            return extract_docstrings_from_cls(cls, use_inspect=True)
     except Exception:  # no source (e.g. defined in a REPL), or pydantic moved the helper
         return {}
 

@@ -500,7 +500,13 @@ def test_an_enum_is_written_with_every_name_and_its_blank_docstring():
     for cls, body in [
         (Aliased, {"description": "Two names for one value.", "enum": ["s", "s", "l"], "type": "string"}),
         (Access, {"enum": [1, 2, 3], "type": "integer"}),
-        (Blank, {"description": "", "enum": ["only"], "type": "string"}),
+        # Python 3.13 strips a docstring's blanks when it compiles it: `""" """` is `""`, no description then
+        (
+            Blank,
+            {"description": "", "enum": ["only"], "type": "string"}
+            if Blank.__doc__
+            else {"enum": ["only"], "type": "string"},
+        ),
     ]:
         fast_schema.clear_cache()
         assert fast_schema.type_schema(cls) == ({"$ref": f"#/$defs/{cls.__name__}"}, {cls.__name__: body})

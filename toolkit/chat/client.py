@@ -43,6 +43,10 @@ chain (the httpx exception kept as `__cause__` carries a copy of its request wit
 masked); nor in the messages sent to the model, should a tool's result or the learner quote it
 (keys of 16 characters or more).
 
+A gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly, whatever
+`HTTP_PROXY` / `ALL_PROXY` say (`toolkit.chat.proxies`): a company proxy would get the key in clear
+and could not reach it; any other host follows httpx's proxy rules.
+
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
 to check `LLM_BASE_URL` or unset the `LLM_*` variables (an answer that broke off after it began
 says the gateway answered, instead); a timeout names which timeout ran out
@@ -93,6 +97,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.pages import page_text
+from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -288,7 +293,12 @@ class ChatClient:
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
         self._sleep = sleep
-        self._http = httpx.Client(transport=transport, timeout=timeout, headers=auth_headers(self.base_url, api_key))
+        self._http = httpx.Client(
+            transport=transport,
+            mounts=None if transport else direct_mounts(self.base_url),  # a loopback gateway: no proxy
+            timeout=timeout,
+            headers=auth_headers(self.base_url, api_key),
+        )
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"

@@ -140,7 +140,12 @@ def test_connection_refused_is_transient():
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("<html>oops</html>", "response body is not JSON: '<html>oops</html>'"),
+        (
+            "<html>oops</html>",
+            "response body is not JSON but oops (an HTML page); check LLM_BASE_URL: it should be the API's base URL "
+            "(often ending in /v1), not a web page such as a proxy's sign-in page",
+        ),
+        ("<b>bold</b> claims", "response body is not JSON: '<b>bold</b> claims'"),
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         (
@@ -855,7 +860,7 @@ def test_a_web_page_answering_a_stream_request_is_not_a_cut_stream():
         list(client.stream(QUESTION))
     assert not isinstance(caught.value, TruncatedStreamError)
     assert str(caught.value).startswith(
-        "the gateway answered a stream request with no server-sent events ('<!doctype html> <title>Open WebUI</title>'); "
+        "the gateway answered a stream request with no server-sent events (Open WebUI (an HTML page)); "
         "check LLM_BASE_URL"
     )
 

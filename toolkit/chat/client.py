@@ -24,7 +24,9 @@ is not shortened: the error is raised at once, carrying `retry_after`, so the ca
                 (not JSON, no choices, an empty reply:
                 no text, no tool calls, no refusal)
 
-An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200
+An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200 that
+is a web page (a proxy's sign-in page, a web UI) is named by its title (`toolkit.chat.pages`), to
+`chat()` and `stream()` alike, with what to check (`PAGE_HINT`). A 200
 that reports an error instead of a completion (OpenRouter and other proxies: a JSON body, or a
 `data: {"error": …}` event mid-stream) is triaged by what the error names: an overload or a rate
 limit (`"code": 502`, `"rate_limit_exceeded"`, `"type": "server_error"`) is transient and retried
@@ -642,13 +644,19 @@ def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], st
     text = "\n".join(lines).lstrip("\ufeff")
     if not text.strip() or any(line.lstrip("\ufeff").startswith(_SSE_LINES) for line in lines):
         return
+    said = page_text(text) or repr(_one_line(text)[:200])  # a page by its title: its markup says nothing
     raise BadResponseError(
-        "the gateway answered a stream request with no server-sent events "
-        f"({_one_line(scrub(text))[:200]!r}); check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), "
-        "not a web page",
+        f"the gateway answered a stream request with no server-sent events ({scrub(said)}); {PAGE_HINT}",
         status=status,
         body=scrub(text)[:2000],
     )
+
+
+PAGE_HINT = (
+    "check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), not a web page such as a proxy's "
+    "sign-in page"
+)
+"""What to check when a 200 answer is a web page (or other text), not the API's JSON or events."""
 
 
 _SSE_LINES = ("data:", "event:", "id:", "retry:", ":")
@@ -1045,6 +1053,9 @@ def parse_completion(text: str) -> ChatResponse:
     assembled as `stream()` would assemble it."""
     if event_stream(text):
         return _assembled(text)
+    page = page_text(text)
+    if page is not None:  # a proxy's sign-in page, a web UI's home page: its title, not its markup
+        raise BadResponseError(f"response body is not JSON but {page}; {PAGE_HINT}", status=200, body=text[:2000])
     data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])

@@ -384,14 +384,17 @@ class ChatClient:
                 yield from self._stream_once(body, state)
                 return
             except TransientError as exc:
+                if exc.waited is None:  # raised before the retry loop's own waits were counted
+                    exc.waited = state.waited
                 if not state.opened or state.yielded or state.attempt > self.retry.max_retries:
                     raise
-                self._sleep(self.retry.wait(state.attempt, exc.retry_after))
-                state = _StreamState(first=state.attempt + 1)
+                wait = self.retry.wait(state.attempt, exc.retry_after)
+                self._sleep(wait)
+                state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
 
     def _stream_once(self, body: dict[str, Any], state: _StreamState) -> Iterator[StreamEvent]:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
-        with self._masked(), self._stream_response(body, state.first) as (response, attempt):
+        with self._masked(), self._stream_response(body, state) as (response, attempt):
             state.attempt, state.opened = attempt, True
             whole, cut = None, None
             if _plain_json(response.headers.get("content-type")):
@@ -440,10 +443,11 @@ class ChatClient:
         return f"the connection broke ({type(exc).__name__})"
 
     @contextmanager
-    def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
+    def _stream_response(self, body: dict[str, Any], state: _StreamState) -> Iterator[tuple[httpx.Response, int]]:
         """`_open(body, stream=True)` with its retries (`_Attempts`), the response closed after."""
-        attempts = _Attempts(self, body, stream=True, first=first)
+        attempts = _Attempts(self, body, stream=True, first=state.first, waited=state.waited)
         opened = attempts.__enter__()
+        state.waited = attempts.waited
         try:
             yield opened
         finally:
@@ -617,6 +621,8 @@ class _StreamState:
     attempt: int = 1
     opened: bool = False
     yielded: bool = False
+    waited: float = 0.0
+    """Seconds slept between this request's attempts so far."""
 
 
 def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:
@@ -785,7 +791,8 @@ class _Attempts:
 
     With `parse`, each 200 body is parsed inside the loop (into `parsed`), so an overload that a
     gateway reports inside a 200 (`TransientError` from `parse_completion`) is retried too.
-    `first` numbers the first attempt (a stream retried after an in-stream overload goes on counting).
+    `first` numbers the first attempt and `waited` is the time already slept (a stream retried after an
+    in-stream overload goes on counting both).
     """
 
     def __init__(
@@ -796,8 +803,11 @@ class _Attempts:
         *,
         parse: Callable[[str], ChatResponse] | None = None,
         first: int = 1,
+        waited: float = 0.0,
     ) -> None:
         self.client, self.body, self.stream, self.parse, self.first = client, body, stream, parse, first
+        self.waited = waited
+        """Seconds slept between attempts so far (`TransientError.waited` when retries run out)."""
         self.response: httpx.Response | None = None
         self.parsed: ChatResponse | None = None
 
@@ -813,7 +823,7 @@ class _Attempts:
                 if not self.client._without_refused(self.body, exc):
                     raise
             except TransientError as exc:
-                exc.attempts = attempt
+                exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
                 if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
@@ -823,7 +833,9 @@ class _Attempts:
                         "try again later (the wait is in .retry_after)",
                     )
                     raise
-                self.client._sleep(policy.wait(attempt, exc.retry_after))
+                wait = policy.wait(attempt, exc.retry_after)
+                self.client._sleep(wait)
+                self.waited += wait
                 attempt += 1
 
     def __exit__(self, *exc_info: object) -> None:

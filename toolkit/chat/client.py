@@ -49,6 +49,10 @@ A gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly,
 `HTTP_PROXY` / `ALL_PROXY` say (`toolkit.chat.proxies`): a company proxy would get the key in clear
 and could not reach it; any other host follows httpx's proxy rules.
 
+A body is read in the encoding its bytes show before the `charset` its label claims
+(`toolkit.chat.charset`): a relay that labels UTF-8 JSON `iso-8859-1` or `gbk` is read right, and
+an event stream is always UTF-8.
+
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
 to check `LLM_BASE_URL` or unset the `LLM_*` variables (an answer that broke off after it began
 says the gateway answered, instead); a timeout names which timeout ran out
@@ -64,6 +68,7 @@ that breaks is truncated, and a truncated stream is never executed).
 
 from __future__ import annotations
 
+import codecs
 import email.utils
 import json
 import math
@@ -77,6 +82,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.charset import body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -543,7 +549,10 @@ class ChatClient:
                 raise self._broke_off(response.status_code, exc, attempt) from exc
             finally:
                 response.close()
+            _read_as(response, body_encoding(response.content, response.charset_encoding))  # the bytes first
             self._record(body, response.status_code, self.scrub(response.text), attempt)
+        else:  # server-sent events are UTF-8 whatever the label says (and so is the JSON some send instead)
+            _read_as(response, "utf-8")
         with self._masked():
             triage_status(response, attempt)
         return response
@@ -623,6 +632,17 @@ class _StreamState:
     yielded: bool = False
     waited: float = 0.0
     """Seconds slept between this request's attempts so far."""
+
+
+def _read_as(response: httpx.Response, encoding: str | None) -> None:
+    """`response`'s text to be decoded with `encoding` (None: as httpx would), unless it is that
+    already, or its text was decoded before (a response object a test's transport hands out twice)."""
+    if encoding is None or codecs.lookup(encoding).name == codecs.lookup(response.encoding or "utf-8").name:
+        return
+    try:
+        response.encoding = encoding
+    except ValueError:  # httpx keeps the text it decoded first
+        pass
 
 
 def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:

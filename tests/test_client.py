@@ -555,6 +555,22 @@ def test_a_base_url_that_already_names_the_endpoint_gets_a_precise_hint():
     )
 
 
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [(405, {"detail": "Method Not Allowed"}), (404, {"detail": "Not Found"})],
+)
+def test_a_doubled_endpoint_gets_the_hint_whichever_routing_status_says_no(status, said):
+    """Starlette and nginx answer a POST to a path they route no POST for with 405, not 404."""
+    script = Script(httpx.Response(status, json=said))
+    client = ChatClient("http://gw.test/v1/chat/completions/", "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == (
+        f"HTTP {status}: {said['detail']} — LLM_BASE_URL ends in /chat/completions: set it to the part before, "
+        "e.g. https://host/v1 (not retried)"
+    )
+
+
 def test_a_413_names_both_things_that_make_a_request_too_large():
     script = Script(httpx.Response(413, json={"error": {"message": "The request body is larger than 1048576 bytes."}}))
     client, _ = make(script)

@@ -947,7 +947,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
     if status in (401, 403) and sent_basic_auth(response):
         hint = URL_AUTH_HINT
-    if status == 404 and _DOUBLED in str(response.request.url):
+    if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT

@@ -140,7 +140,12 @@ def test_connection_refused_is_transient():
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("<html>oops</html>", "response body is not JSON: '<html>oops</html>'"),
+        (
+            "<html>oops</html>",
+            "response body is not JSON but oops (an HTML page); check LLM_BASE_URL: it should be the API's base URL "
+            "(often ending in /v1), not a web page such as a proxy's sign-in page",
+        ),
+        ("<b>bold</b> claims", "response body is not JSON: '<b>bold</b> claims'"),
         ("[]", "response body is not a JSON object"),
         ('{"choices": []}', "response has no choices"),
         (
@@ -550,6 +555,22 @@ def test_a_base_url_that_already_names_the_endpoint_gets_a_precise_hint():
     )
 
 
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [(405, {"detail": "Method Not Allowed"}), (404, {"detail": "Not Found"})],
+)
+def test_a_doubled_endpoint_gets_the_hint_whichever_routing_status_says_no(status, said):
+    """Starlette and nginx answer a POST to a path they route no POST for with 405, not 404."""
+    script = Script(httpx.Response(status, json=said))
+    client = ChatClient("http://gw.test/v1/chat/completions/", "sk-secret", "m", transport=httpx.MockTransport(script))
+    with pytest.raises(CallerError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == (
+        f"HTTP {status}: {said['detail']} — LLM_BASE_URL ends in /chat/completions: set it to the part before, "
+        "e.g. https://host/v1 (not retried)"
+    )
+
+
 def test_a_413_names_both_things_that_make_a_request_too_large():
     script = Script(httpx.Response(413, json={"error": {"message": "The request body is larger than 1048576 bytes."}}))
     client, _ = make(script)
@@ -855,7 +876,7 @@ def test_a_web_page_answering_a_stream_request_is_not_a_cut_stream():
         list(client.stream(QUESTION))
     assert not isinstance(caught.value, TruncatedStreamError)
     assert str(caught.value).startswith(
-        "the gateway answered a stream request with no server-sent events ('<!doctype html> <title>Open WebUI</title>'); "
+        "the gateway answered a stream request with no server-sent events (Open WebUI (an HTML page)); "
         "check LLM_BASE_URL"
     )
 

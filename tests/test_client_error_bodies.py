@@ -10,7 +10,7 @@ import pytest
 from toolkit.chat.client import TOOLS_REFUSED_HINT, ChatClient, RetryPolicy, error_message
 from toolkit.chat.messages import UserMessage
 from toolkit.course.probe import classify
-from toolkit.errors import CallerError, TransientError
+from toolkit.errors import BadResponseError, CallerError, TransientError
 
 FASTAPI_422 = {
     "detail": [
@@ -151,3 +151,32 @@ def test_a_404_refusing_the_requests_tools_does_not_blame_the_url():
     with pytest.raises(CallerError) as named:  # "tool" only in the model's name: not about tools
         client.chat([UserMessage(content="hi")], tools=[tool])
     assert str(named.value).endswith("— check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)")
+
+
+# --- a 200 that is a web page: a proxy's sign-in page, a gateway's home page ----------------------
+SSO_LOGIN = (
+    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+    '<link rel="stylesheet" href="/static/sso.css"><script src="/static/sso.js"></script>'
+    "<title>Sign in &ndash; Acme Corp SSO</title></head><body><form method=post>user password</form></body></html>"
+)
+PAGE_HINT = (
+    "check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), not a web page such as a proxy's "
+    "sign-in page"
+)
+
+
+def test_a_200_web_page_says_its_title_and_what_to_check_not_its_markup():
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(200, text=SSO_LOGIN, headers={"content-type": "text/html; charset=utf-8"})
+    )
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport, retry=RetryPolicy(max_retries=0))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == f"response body is not JSON but Sign in – Acme Corp SSO (an HTML page); {PAGE_HINT}"
+    assert caught.value.body == SSO_LOGIN
+    with pytest.raises(BadResponseError) as streamed:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(streamed.value) == (
+        "the gateway answered a stream request with no server-sent events (Sign in – Acme Corp SSO (an HTML page)); "
+        f"{PAGE_HINT}"
+    )

@@ -147,8 +147,33 @@ def test_a_retried_failure_says_how_many_requests_were_sent():
     with pytest.raises(TransientError) as caught:
         client.chat(QUESTION)
     assert caught.value.hint == (
-        "It was sent 3 times, with backoff between them, before giving up; running the cell again later may work."
+        "It was sent 3 times, waiting 1.5 s in all between them, before giving up; running the cell again later "
+        "may work."
     )
+    assert caught.value.waited == 1.5
+
+
+def test_a_429_on_every_attempt_says_the_whole_wait_which_the_policy_bounds():
+    limited = httpx.Response(429, headers={"retry-after": "30"}, json={"error": {"message": "rate limited"}})
+    client, sleeps = make(Script(*[limited] * 3))
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert sleeps == [30.0, 30.0] and caught.value.waited == 60.0
+    assert caught.value._render_traceback_() == [
+        "TransientError: HTTP 429 (transient): rate limited",
+        "Hint: It was sent 3 times, waiting 60 s in all between them, before giving up; running the cell again "
+        "later may work. (%tb shows the full traceback)",
+    ]
+
+
+def test_a_stream_retried_after_an_overload_it_reported_counts_every_wait():
+    overload = "data: " + json.dumps({"error": {"code": 502, "message": "overloaded"}}) + "\n\n"
+    busy = httpx.Response(503, text="busy")
+    streamed = httpx.Response(200, text=overload, headers={"content-type": "text/event-stream"})
+    client, sleeps = make(Script(busy, streamed, streamed))
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert sleeps == [0.5, 1.0] and caught.value.attempts == 3 and caught.value.waited == 1.5
 
 
 # --- an overload reported inside a 200 (failures #16) -------------------------------------------

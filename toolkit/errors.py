@@ -114,6 +114,9 @@ class TransientError(ModelCallError):
     retry_after: float | None = None
     """Seconds the gateway asked us to wait (its `Retry-After` header), when it said."""
 
+    waited: float | None = None
+    """Seconds slept between the attempts before giving up (the retry loop sets it), when known."""
+
     _hint: str | None = None
 
     @property
@@ -122,6 +125,11 @@ class TransientError(ModelCallError):
         beyond the retry policy's cap, `max_retries=0`) does not read as retried."""
         if self._hint is not None:
             return self._hint
+        if self.attempts > 1 and self.waited is not None:
+            return (
+                f"It was sent {self.attempts} times, waiting {round(self.waited, 1):g} s in all between them, "
+                "before giving up; running the cell again later may work."
+            )
         if self.attempts > 1:
             return (
                 f"It was sent {self.attempts} times, with backoff between them, before giving up; "

@@ -24,7 +24,9 @@ is not shortened: the error is raised at once, carrying `retry_after`, so the ca
                 (not JSON, no choices, an empty reply:
                 no text, no tool calls, no refusal)
 
-An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200
+An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200 that
+is a web page (a proxy's sign-in page, a web UI) is named by its title (`toolkit.chat.pages`), to
+`chat()` and `stream()` alike, with what to check (`PAGE_HINT`). A 200
 that reports an error instead of a completion (OpenRouter and other proxies: a JSON body, or a
 `data: {"error": …}` event mid-stream) is triaged by what the error names: an overload or a rate
 limit (`"code": 502`, `"rate_limit_exceeded"`, `"type": "server_error"`) is transient and retried
@@ -43,6 +45,14 @@ chain (the httpx exception kept as `__cause__` carries a copy of its request wit
 masked); nor in the messages sent to the model, should a tool's result or the learner quote it
 (keys of 16 characters or more).
 
+A gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly, whatever
+`HTTP_PROXY` / `ALL_PROXY` say (`toolkit.chat.proxies`): a company proxy would get the key in clear
+and could not reach it; any other host follows httpx's proxy rules.
+
+A body is read in the encoding its bytes show before the `charset` its label claims
+(`toolkit.chat.charset`): a relay that labels UTF-8 JSON `iso-8859-1` or `gbk` is read right, and
+an event stream is always UTF-8.
+
 Errors read as one line a learner can act on: an unreachable gateway names its URL and says
 to check `LLM_BASE_URL` or unset the `LLM_*` variables (an answer that broke off after it began
 says the gateway answered, instead); a timeout names which timeout ran out
@@ -58,6 +68,7 @@ that breaks is truncated, and a truncated stream is never executed).
 
 from __future__ import annotations
 
+import codecs
 import email.utils
 import json
 import math
@@ -71,6 +82,7 @@ from typing import Any, NoReturn
 import httpx
 from pydantic import ValidationError
 
+from toolkit.chat.charset import body_encoding
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.finite import first_non_finite
 from toolkit.chat.masking import (
@@ -93,6 +105,7 @@ from toolkit.chat.messages import (
 )
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.pages import page_text
+from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -288,7 +301,12 @@ class ChatClient:
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
         self._sleep = sleep
-        self._http = httpx.Client(transport=transport, timeout=timeout, headers=auth_headers(self.base_url, api_key))
+        self._http = httpx.Client(
+            transport=transport,
+            mounts=None if transport else direct_mounts(self.base_url),  # a loopback gateway: no proxy
+            timeout=timeout,
+            headers=auth_headers(self.base_url, api_key),
+        )
 
     def __repr__(self) -> str:
         return f"ChatClient({self.label})"
@@ -372,14 +390,17 @@ class ChatClient:
                 yield from self._stream_once(body, state)
                 return
             except TransientError as exc:
+                if exc.waited is None:  # raised before the retry loop's own waits were counted
+                    exc.waited = state.waited
                 if not state.opened or state.yielded or state.attempt > self.retry.max_retries:
                     raise
-                self._sleep(self.retry.wait(state.attempt, exc.retry_after))
-                state = _StreamState(first=state.attempt + 1)
+                wait = self.retry.wait(state.attempt, exc.retry_after)
+                self._sleep(wait)
+                state = _StreamState(first=state.attempt + 1, waited=exc.waited + wait)
 
     def _stream_once(self, body: dict[str, Any], state: _StreamState) -> Iterator[StreamEvent]:
         """One streamed request (its HTTP-level retries included); `state` says how far it got."""
-        with self._masked(), self._stream_response(body, state.first) as (response, attempt):
+        with self._masked(), self._stream_response(body, state) as (response, attempt):
             state.attempt, state.opened = attempt, True
             whole, cut = None, None
             if _plain_json(response.headers.get("content-type")):
@@ -428,10 +449,11 @@ class ChatClient:
         return f"the connection broke ({type(exc).__name__})"
 
     @contextmanager
-    def _stream_response(self, body: dict[str, Any], first: int = 1) -> Iterator[tuple[httpx.Response, int]]:
+    def _stream_response(self, body: dict[str, Any], state: _StreamState) -> Iterator[tuple[httpx.Response, int]]:
         """`_open(body, stream=True)` with its retries (`_Attempts`), the response closed after."""
-        attempts = _Attempts(self, body, stream=True, first=first)
+        attempts = _Attempts(self, body, stream=True, first=state.first, waited=state.waited)
         opened = attempts.__enter__()
+        state.waited = attempts.waited
         try:
             yield opened
         finally:
@@ -527,7 +549,10 @@ class ChatClient:
                 raise self._broke_off(response.status_code, exc, attempt) from exc
             finally:
                 response.close()
+            _read_as(response, body_encoding(response.content, response.charset_encoding))  # the bytes first
             self._record(body, response.status_code, self.scrub(response.text), attempt)
+        else:  # server-sent events are UTF-8 whatever the label says (and so is the JSON some send instead)
+            _read_as(response, "utf-8")
         with self._masked():
             triage_status(response, attempt)
         return response
@@ -605,6 +630,19 @@ class _StreamState:
     attempt: int = 1
     opened: bool = False
     yielded: bool = False
+    waited: float = 0.0
+    """Seconds slept between this request's attempts so far."""
+
+
+def _read_as(response: httpx.Response, encoding: str | None) -> None:
+    """`response`'s text to be decoded with `encoding` (None: as httpx would), unless it is that
+    already, or its text was decoded before (a response object a test's transport hands out twice)."""
+    if encoding is None or codecs.lookup(encoding).name == codecs.lookup(response.encoding or "utf-8").name:
+        return
+    try:
+        response.encoding = encoding
+    except ValueError:  # httpx keeps the text it decoded first
+        pass
 
 
 def _limit(timeout: httpx.Timeout, exc: httpx.TimeoutException) -> float | None:
@@ -632,13 +670,19 @@ def _check_event_stream(lines: list[str], status: int, scrub: Callable[[str], st
     text = "\n".join(lines).lstrip("\ufeff")
     if not text.strip() or any(line.lstrip("\ufeff").startswith(_SSE_LINES) for line in lines):
         return
+    said = page_text(text) or repr(_one_line(text)[:200])  # a page by its title: its markup says nothing
     raise BadResponseError(
-        "the gateway answered a stream request with no server-sent events "
-        f"({_one_line(scrub(text))[:200]!r}); check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), "
-        "not a web page",
+        f"the gateway answered a stream request with no server-sent events ({scrub(said)}); {PAGE_HINT}",
         status=status,
         body=scrub(text)[:2000],
     )
+
+
+PAGE_HINT = (
+    "check LLM_BASE_URL: it should be the API's base URL (often ending in /v1), not a web page such as a proxy's "
+    "sign-in page"
+)
+"""What to check when a 200 answer is a web page (or other text), not the API's JSON or events."""
 
 
 _SSE_LINES = ("data:", "event:", "id:", "retry:", ":")
@@ -767,7 +811,8 @@ class _Attempts:
 
     With `parse`, each 200 body is parsed inside the loop (into `parsed`), so an overload that a
     gateway reports inside a 200 (`TransientError` from `parse_completion`) is retried too.
-    `first` numbers the first attempt (a stream retried after an in-stream overload goes on counting).
+    `first` numbers the first attempt and `waited` is the time already slept (a stream retried after an
+    in-stream overload goes on counting both).
     """
 
     def __init__(
@@ -778,8 +823,11 @@ class _Attempts:
         *,
         parse: Callable[[str], ChatResponse] | None = None,
         first: int = 1,
+        waited: float = 0.0,
     ) -> None:
         self.client, self.body, self.stream, self.parse, self.first = client, body, stream, parse, first
+        self.waited = waited
+        """Seconds slept between attempts so far (`TransientError.waited` when retries run out)."""
         self.response: httpx.Response | None = None
         self.parsed: ChatResponse | None = None
 
@@ -795,7 +843,7 @@ class _Attempts:
                 if not self.client._without_refused(self.body, exc):
                     raise
             except TransientError as exc:
-                exc.attempts = attempt
+                exc.attempts, exc.waited = attempt, self.waited
                 if attempt > policy.max_retries:
                     raise
                 if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
@@ -805,7 +853,9 @@ class _Attempts:
                         "try again later (the wait is in .retry_after)",
                     )
                     raise
-                self.client._sleep(policy.wait(attempt, exc.retry_after))
+                wait = policy.wait(attempt, exc.retry_after)
+                self.client._sleep(wait)
+                self.waited += wait
                 attempt += 1
 
     def __exit__(self, *exc_info: object) -> None:
@@ -897,7 +947,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
     if status in (401, 403) and sent_basic_auth(response):
         hint = URL_AUTH_HINT
-    if status == 404 and _DOUBLED in str(response.request.url):
+    if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
         hint = TOOLS_REFUSED_HINT
@@ -1035,6 +1085,9 @@ def parse_completion(text: str) -> ChatResponse:
     assembled as `stream()` would assemble it."""
     if event_stream(text):
         return _assembled(text)
+    page = page_text(text)
+    if page is not None:  # a proxy's sign-in page, a web UI's home page: its title, not its markup
+        raise BadResponseError(f"response body is not JSON but {page}; {PAGE_HINT}", status=200, body=text[:2000])
     data = read_json(text, "response body", status=200)
     if not isinstance(data, dict):
         raise BadResponseError("response body is not a JSON object", status=200, body=text[:2000])

@@ -1,0 +1,108 @@
+"""A learner's proxy settings (`HTTP_PROXY`, `ALL_PROXY`, as a company network sets them) are for
+the outside: a gateway on this machine (`127.0.0.1`, `localhost`, `[::1]`) is asked directly, so
+its key never goes, in clear, to the proxy (which could not reach this machine's loopback anyway);
+any other host still goes through the proxy, as httpx does."""
+
+import http.server
+import json
+import socket
+import threading
+
+import pytest
+from loopback import serving
+
+from toolkit.chat.client import ChatClient
+from toolkit.chat.messages import UserMessage
+from toolkit.chat.proxies import on_this_machine
+
+KEY = "sk-proxy-test-" + "k3y" * 6
+REPLY = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+
+
+def _recording(tag: str, seen: list[tuple[str, str, str | None]]) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append((tag, self.path, self.headers.get("Authorization")))
+            data = json.dumps(REPLY).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+@pytest.fixture
+def proxy_and_gateway(monkeypatch):
+    """A proxy named by every proxy variable, and a gateway: both on loopback, recording into one list."""
+    seen: list[tuple[str, str, str | None]] = []
+    with serving(_recording("proxy", seen)) as proxy, serving(_recording("gateway", seen)) as gateway:
+        for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, f"http://127.0.0.1:{proxy}")
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        yield gateway, seen
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "LocalHost", "0.0.0.0"])
+def test_a_loopback_gateway_is_asked_directly_whatever_the_proxy_variables_say(proxy_and_gateway, host):
+    gateway, seen = proxy_and_gateway
+    client = ChatClient(f"http://{host}:{gateway}/v1", KEY, "m")
+    assert client.chat([UserMessage(content="q")]).message.content == "hi"
+    assert seen == [("gateway", "/v1/chat/completions", f"Bearer {KEY}")]
+
+
+def test_a_gateway_elsewhere_still_goes_through_the_proxy(proxy_and_gateway):
+    _, seen = proxy_and_gateway
+    client = ChatClient("http://gateway.invalid/v1", KEY, "m")
+    assert client.chat([UserMessage(content="q")]).message.content == "hi"
+    assert seen == [("proxy", "http://gateway.invalid/v1/chat/completions", f"Bearer {KEY}")]
+
+
+class _V6Server(http.server.ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+def test_an_ipv6_loopback_gateway_is_asked_directly(proxy_and_gateway):
+    _, seen = proxy_and_gateway
+    try:
+        server = _V6Server(("::1", 0), _recording("gateway6", seen))
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = ChatClient(f"http://[::1]:{server.server_address[1]}/v1", KEY, "m")
+        assert client.chat([UserMessage(content="q")]).message.content == "hi"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+    assert seen == [("gateway6", "/v1/chat/completions", f"Bearer {KEY}")]
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.3.2.1", True),
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("localhost", True),
+        ("LOCALHOST.", True),
+        ("ollama.localhost", True),
+        ("localhost.example.com", False),
+        ("10.0.0.1", False),
+        ("[::1]", True),
+        ("0.0.0.0", True),
+        ("::", True),
+        ("api.openai.com", False),
+    ],
+)
+def test_on_this_machine(host, local):
+    assert on_this_machine(host) is local

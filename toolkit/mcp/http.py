@@ -47,6 +47,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 
+from toolkit.chat.proxies import direct_mounts
+
 TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 """The SDK's default timeouts for an MCP HTTP client (a server may hold a stream open)."""
 MAX_EVENT_BYTES = 64 * 1024 * 1024
@@ -67,9 +69,13 @@ _NOT_JSON = re.compile(r"Invalid JSON: (.*?) \[type=json_invalid, input_value=(b
 
 @contextlib.asynccontextmanager
 async def http_transport(url: str) -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD."""
+    """The SDK's streamable-HTTP transport to `url`, reading unpaired surrogates as U+FFFD; a server
+    on this machine is asked directly, whatever a learner's proxy variables say
+    (`toolkit.chat.proxies.direct_mounts`, as the chat client asks a loopback gateway)."""
     async with (
-        httpx2.AsyncClient(timeout=TIMEOUT, event_hooks={"response": [_read_surrogates, _status_said]}) as client,
+        httpx2.AsyncClient(
+            timeout=TIMEOUT, event_hooks={"response": [_read_surrogates, _status_said]}, mounts=direct_mounts(url)
+        ) as client,
         streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES) as streams,
     ):
         yield streams

@@ -280,3 +280,30 @@ def test_course_client_names_a_cassette_it_cannot_replay_and_goes_on_embedded(ca
         "gateway: embedded fake keyword gateway (in-process, mode A)",
     ]
     assert on_embedded_gateway(client)
+
+
+def test_a_dead_loopback_gateway_is_unreachable_whatever_the_proxy_variables_say(monkeypatch):
+    """Before: `unreachable()` asked the learner's `HTTP_PROXY` for a loopback URL; a proxy that answered
+    anything (a 502 of its own) made a dead local gateway look reachable."""
+    import http.server
+
+    from loopback import free_port, serving
+
+    from toolkit.course.live import unreachable
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(502)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    with serving(Proxy) as proxy:
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, f"http://127.0.0.1:{proxy}")
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        dead = ChatClient(f"http://127.0.0.1:{free_port()}/v1", "sk-test", "m")
+        assert (unreachable(dead) or "").startswith("ConnectError")

@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.thinking import split_thinking
 from toolkit.course.probe import rejects_tools
 from toolkit.errors import (
@@ -215,7 +216,8 @@ def unreachable(client: Any, timeout: float = 5.0) -> str | None:
     if not base or base in (FAKE_BASE_URL, REPLAY_BASE_URL):
         return None
     try:
-        httpx.get(f"{base}/models", timeout=timeout)
+        with httpx.Client(timeout=timeout, mounts=direct_mounts(base)) as http:  # a loopback one: not via a proxy
+            http.get(f"{base}/models")
     except httpx.TransportError as error:
         return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     return None

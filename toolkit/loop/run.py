@@ -13,6 +13,7 @@ One round trip, step by step (each step is one method of `_Run` below):
                   `toolkit.loop.workers`; one call never spawns a worker); the loop guard
                   answers repeated calls without running them;
                   a call whose policy raises stops the round: later calls are not started
+                  (a reply cut off by its length limit inside its last call: `toolkit.loop.cut_off`)
     6. repair     a tool's argument errors go back with a hint for `argument_repair` rounds
                   per question; that tool's next argument error → hand over
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
@@ -105,6 +106,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
+from toolkit.loop.cut_off import cut_off
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.payload import tools_payload
@@ -599,6 +601,7 @@ class _Run:
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
+        cut = trace.finish_reason == "length"
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -610,6 +613,8 @@ class _Run:
             own = InvocationContext(memory_id, self.parameters, call, turn)
             guarded = self.guard(call, succeeded)
             outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
+            if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit
+                outcome = cut_off(call, calls, outcome, policies)
             if outcome.raised is not None:
                 with lock:
                     stopper.append((call, outcome.raised))

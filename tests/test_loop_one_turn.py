@@ -7,6 +7,7 @@ after the second turn when the generator was closed. A strict gateway refuses th
 """
 
 import gc
+import threading
 
 import pytest
 
@@ -14,7 +15,7 @@ from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.validate import check_request
-from toolkit.loop.run import iter_loop, run_loop
+from toolkit.loop.run import LoopOptions, iter_loop, run_loop
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
@@ -81,4 +82,85 @@ def test_turns_one_after_another_and_other_memory_ids_are_not_refused():
     assert run_loop(ScriptedModel(["hello"]), [UserMessage(content="hi")], memory=other).answer == "hello"
     assert list(events)  # the first turn goes on to its end
     assert run_loop(ScriptedModel(["again"]), [UserMessage(content="hi")], memory=memory).answer == "again"
+    assert valid(memory.messages())
+
+
+NESTED = (
+    "memory id 'chat': a turn on it is still in progress in this thread (a tool of that turn, or code it calls, "
+    "started this one); a turn inside a tool needs its own memory: pass e.g. memory=ChatMemory('chat-inner'), "
+    "or none"
+)
+
+
+def test_a_tool_that_starts_a_turn_on_its_own_memory_is_told_so_not_to_close_a_generator():
+    memory = ChatMemory("chat")
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    model = ScriptedModel([[call("helper", question="why?")], "done"])
+    result = run_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory)
+    assert seen == [NESTED]
+    assert result.answer == "done"
+    assert valid(memory.messages())
+    inner = ChatMemory("chat-inner")
+    assert run_loop(ScriptedModel(["inner answer"]), "why?", memory=inner).answer == "inner answer"  # the fix works
+
+
+def test_a_tool_of_an_iter_loop_turn_that_starts_a_turn_on_its_memory_is_told_so_too():
+    memory = ChatMemory("chat")
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    model = ScriptedModel([[call("helper", question="why?")], "done"])
+    events = iter_loop(model, [UserMessage(content="q")], tools=[helper], memory=memory)
+    assert [type(e).__name__ for e in events] == ["ToolStarted", "ToolFinished"]
+    assert seen == [NESTED]
+    assert valid(memory.messages())
+
+
+def test_a_tool_of_a_concurrent_round_that_starts_a_turn_on_its_memory_is_refused_not_deadlocked():
+    memory = ChatMemory("chat")
+    seen = []
+
+    @tool("ask a helper")
+    def helper(question: str) -> str:
+        try:
+            return run_loop(ScriptedModel(["inner answer"]), question, memory=memory).answer
+        except ConfigurationError as exc:
+            seen.append(str(exc))
+            raise
+
+    model = ScriptedModel([[call("helper", question="a?"), call("helper", question="b?")], "done"])
+    outcome = []
+    turn = threading.Thread(
+        target=lambda: outcome.append(
+            run_loop(
+                model,
+                [UserMessage(content="q")],
+                tools=[helper],
+                memory=memory,
+                options=LoopOptions(concurrent=True, max_workers=2),
+            )
+        ),
+        daemon=True,
+    )
+    turn.start()
+    turn.join(10)
+    assert not turn.is_alive(), "the round waited for its own tools: a deadlock"
+    assert seen == [NESTED, NESTED]
+    assert outcome[0].answer == "done"
     assert valid(memory.messages())

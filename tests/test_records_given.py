@@ -5,6 +5,9 @@ when the options are built. A `repair_template` that cannot be formatted with it
 not have, a literal brace of a JSON example) was a raw `KeyError` / `ValueError` in the middle of a turn, at
 the model's first wrong argument; it is one too, when the options are built."""
 
+import dataclasses
+import pickle
+
 import pytest
 
 from toolkit.chat.scripted import ScriptedModel, call
@@ -68,3 +71,59 @@ def test_a_repair_template_that_formats_is_the_models_text():
     run_loop(model, "q", tools=[lookup], options=LoopOptions(argument_repair=1, repair_template=template))
     (result,) = [m for m in model.requests[1].messages if m.role == "tool"]
     assert result.content == 'lookup: order_id got 3. Write it as {"orderId": "SN…"}. (order_id)'
+
+
+READ_ONLY = (
+    "LoopOptions.request_extra is read-only: the options are frozen, and every turn given them sends it; "
+    "make new options instead: dataclasses.replace(options, request_extra={...})"
+)
+
+
+def test_request_extra_changed_after_the_options_were_built_changes_nothing_they_send():
+    extra = {"seed": 7}
+    options = LoopOptions(request_extra=extra)
+    extra["seed"], extra["tools"] = 8, []  # the caller's dict, reused: the options keep what they checked
+    model = ScriptedModel(["hi"])
+    run_loop(model, "q", options=options)
+    assert model.requests[0].extra == {"seed": 7}
+    assert options.request_extra == {"seed": 7}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda e: e.__setitem__("tools", []),
+        lambda e: e.update(seed=8),
+        lambda e: e.pop("seed"),
+        lambda e: e.clear(),
+        lambda e: e.setdefault("tool_choice", "none"),
+    ],
+)
+def test_the_options_request_extra_refuses_changes_as_the_options_do(change):
+    options = LoopOptions(request_extra={"seed": 7})
+    with pytest.raises(TypeError) as caught:
+        change(options.request_extra)
+    assert str(caught.value) == READ_ONLY
+    assert options.request_extra == {"seed": 7}
+    copied = dict(options.request_extra)
+    copied["seed"] = 8  # a copy is the caller's own
+    assert dataclasses.replace(options, request_extra=copied).request_extra == {"seed": 8}
+    assert pickle.loads(pickle.dumps(options)) == options
+
+
+@pytest.mark.parametrize("extra", [None, [], ()])
+def test_request_extra_that_is_no_dict_is_refused_when_the_options_are_built(extra):
+    with pytest.raises(ConfigurationError) as caught:
+        LoopOptions(request_extra=extra)
+    assert str(caught.value) == (
+        f"LoopOptions(request_extra={extra!r}): it must be a dict of request fields; pass e.g. request_extra={{'seed': 7}}"
+    )
+
+
+def test_an_empty_request_extra_given_and_filled_later_changes_nothing_either():
+    extra = {}
+    options = LoopOptions(request_extra=extra)
+    extra["tools"] = []
+    model = ScriptedModel(["hi"])
+    run_loop(model, "q", options=options)
+    assert model.requests[0].extra == {}

@@ -13,6 +13,7 @@ Leaves out: the loop's behaviour (`toolkit.loop.run`).
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,36 @@ FOUND_TOOLS = "found_tools"
 GUARD_TEXT = EN.guard
 NOT_RUN_TEXT = EN.not_run_limit
 ABANDONED_TEXT = EN.interrupted
+
+
+class RequestExtra(dict[str, Any]):
+    """`LoopOptions.request_extra` as the options keep it: a copy of the caller's, checked once and
+    read-only, as the options are frozen (the caller's dict changed later, with a `tools` key say,
+    changed every later turn's requests and skipped the check: a raw `TypeError` mid-turn). Equal
+    to the plain dict; a copy (`dict(extra)`, `copy.copy`, pickling) is a plain, mutable dict."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            "LoopOptions.request_extra is read-only: the options are frozen, and every turn given them sends it; "
+            "make new options instead: dataclasses.replace(options, request_extra={...})"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
 
 
 @dataclass(frozen=True)
@@ -95,7 +126,7 @@ class LoopOptions:
     clock: Callable[[], float] = time.perf_counter
     stream: bool = False
     """Ask the model with `stream()` and yield text deltas as they arrive (see `iter_loop`)."""
-    request_extra: Mapping[str, Any] = field(default_factory=dict)
+    request_extra: Mapping[str, Any] = field(default_factory=RequestExtra)
     """More request fields for every model call, e.g. `response_format`."""
     strict_tools: bool = False
     """Send every tool in OpenAI strict mode: `"strict": true` and the strict parameters schema
@@ -149,7 +180,7 @@ def _check_options(o: LoopOptions) -> None:
         and type(o.policies) is Policies
         and type(o.texts) is LoopTexts
         and not o.compensations
-        and not o.request_extra
+        and type(o.request_extra) is RequestExtra  # checked when made (the default, or a copy of these options')
         and (o.clock is time.perf_counter or callable(o.clock))
     ):
         return
@@ -190,8 +221,9 @@ def _check_each(o: LoopOptions) -> None:
         _check_template(o.repair_template)
     if o.compensations:
         _check_compensations(o.compensations)
-    if o.request_extra:
+    if type(o.request_extra) is not RequestExtra:  # the options keep what they checked, not the caller's dict
         _check_extra(o.request_extra)
+        object.__setattr__(o, "request_extra", RequestExtra(o.request_extra))
     if not callable(o.clock):
         raise _bad("clock", o.clock, "it must be a function returning seconds", "pass e.g. clock=time.perf_counter")
 

@@ -13,6 +13,7 @@ One round trip, step by step (each step is one method of `_Run` below):
                   `toolkit.loop.workers`; one call never spawns a worker); the loop guard
                   answers repeated calls without running them;
                   a call whose policy raises stops the round: later calls are not started
+                  (a reply cut off by its length limit inside its last call: `toolkit.loop.cut_off`)
     6. repair     a tool's argument errors go back with a hint for `argument_repair` rounds
                   per question; that tool's next argument error → hand over
     7. saga       a failure that compensates (see `toolkit.loop.saga`) → roll back, rewrite
@@ -77,10 +78,12 @@ import functools
 import gc
 import itertools
 import logging
+import sys
 import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
+from types import FrameType
 from typing import Any
 
 from toolkit.chat.messages import (
@@ -103,6 +106,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
+from toolkit.loop.cut_off import cut_off
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.payload import tools_payload
@@ -126,7 +130,7 @@ from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
-from toolkit.loop.together import run_together
+from toolkit.loop.together import run_together, serving
 from toolkit.memory.handouts import Handouts
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
@@ -203,6 +207,8 @@ def iter_loop(
     run). The memory id's lock is held until the generator finishes, so two turns on one
     conversation never interleave: another thread's turn waits, and a turn of this thread started
     while the generator is suspended raises `ConfigurationError` (read it to the end or `close()` it).
+    So does a turn on that memory started by one of the turn's own tools (on a concurrent round's
+    thread too, which would otherwise wait for the turn that waits for it).
     """
     return (yield from _turn(model, messages, tools, providers, registry, memory, options, parameters, context))
 
@@ -305,17 +311,44 @@ class _OneTurn:
 
     def __enter__(self) -> None:
         lock = self.lock
-        lock.__enter__()
+        if not lock.acquire(False):  # held: by another turn, or by the turn whose tool this is (it waits for us)
+            if id(lock) in _IN_TURN and getattr(lock, "_owner", None) in serving():
+                raise self.nested()
+            lock.acquire()
         if id(lock) in _IN_TURN:
+            if self.running(lock):
+                lock.release()
+                raise self.nested()
             gc.collect()  # a generator dropped in a reference cycle is closed (and its turn ended) only by this
             if id(lock) in _IN_TURN:
-                lock.__exit__(None, None, None)
+                lock.release()
                 raise ConfigurationError(
                     f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (an "
                     "iter_loop generator, or a streamed answer, not read to its end); read it to the end or "
                     "call its close() before starting another turn on this memory"
                 )
         _IN_TURN[id(lock)] = lock
+
+    @staticmethod
+    def running(lock: Any) -> bool:
+        """Whether a turn holding `lock` is running below this one in the stack (a tool of it, or
+        code that tool calls, started this turn), not suspended. Looked at only when refusing."""
+        frame: FrameType | None = sys._getframe(3)  # past this method, `__enter__` and the new turn's `_turn`
+        while frame is not None:
+            if frame.f_code is _turn.__code__:
+                memory = frame.f_locals.get("memory")
+                if memory is not None and memory.lock is lock:
+                    return True
+            frame = frame.f_back
+        return False
+
+    def nested(self) -> ConfigurationError:
+        inner = f"{self.memory.id}-inner" if isinstance(self.memory.id, str) else "inner"
+        return ConfigurationError(
+            f"memory id {self.memory.id!r}: a turn on it is still in progress in this thread (a tool of that turn, "
+            f"or code it calls, started this one); a turn inside a tool needs its own memory: pass e.g. "
+            f"memory=ChatMemory({inner!r}), or none"
+        )
 
     def __exit__(self, *exc: Any) -> None:
         lock = self.lock
@@ -568,6 +601,7 @@ class _Run:
         lock = threading.Lock()
         succeeded = self.succeeded_before() if self.options.loop_guard else None
         offered = trace.tools_sent if self.tools.hidden else None  # an unknown name's error lists what the model saw
+        cut = trace.finish_reason == "length"
 
         def one(call: ToolCall) -> ToolExecution:
             with lock:
@@ -579,6 +613,8 @@ class _Run:
             own = InvocationContext(memory_id, self.parameters, call, turn)
             guarded = self.guard(call, succeeded)
             outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
+            if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit
+                outcome = cut_off(call, calls, outcome, policies)
             if outcome.raised is not None:
                 with lock:
                     stopper.append((call, outcome.raised))

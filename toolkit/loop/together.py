@@ -4,7 +4,9 @@
 threads (`toolkit.loop.workers`), and gives the executions back in the model's order. A round takes
 threads as its calls need them: a quick call leaves the next to the same thread. Interrupted (Ctrl-C)
 at any point, the calls already running finish, those not started never start, and every call that
-finished is recorded in the round's trace before the interruption goes on.
+finished is recorded in the round's trace before the interruption goes on. A round's threads know
+whose round they run a call for (`serving()`): a turn a tool starts there on the memory its own
+turn holds is refused (`toolkit.loop.run`), where it would wait for that turn forever.
 
 Leaves out: async tools, and a time limit per call (a call that never returns holds its thread).
 """
@@ -25,6 +27,16 @@ from toolkit.loop.workers import start as start_thread
 
 log = logging.getLogger("toolkit.loop")
 
+_serving = threading.local()
+"""`owners`: the threads whose concurrent rounds this (kept) thread runs a call for, innermost first."""
+
+
+def serving() -> tuple[int, ...]:
+    """The threads waiting for the call this thread runs (a lane's), innermost first; () elsewhere.
+    A turn started by such a call on a memory one of them holds would wait for it forever."""
+    owners: tuple[int, ...] = getattr(_serving, "owners", ())
+    return owners
+
 
 def run_together(
     one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], workers: int, trace: RoundTrace
@@ -33,7 +45,7 @@ def run_together(
     order. Interrupted (Ctrl-C) at any point, the calls already running finish, those not
     started never start, and every call that finished is recorded in `trace` before the
     interruption goes on: what ran keeps its result."""
-    together = _Together(one, calls, min(workers, len(calls)))
+    together = _Together(one, calls, min(workers, len(calls)), (threading.get_ident(), *serving()))
     try:
         start_thread(together.lane)  # the first lane; each lane starts the next while calls wait
         return together.results()
@@ -52,8 +64,10 @@ class _Together:
     another lane, up to `lanes`: a round takes threads as its calls need them (a quick call
     leaves the next to the same thread, and the thread of a lane never needed is not held)."""
 
-    def __init__(self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int) -> None:
-        self.one, self.calls = one, calls
+    def __init__(
+        self, one: Callable[[ToolCall], ToolExecution], calls: Sequence[ToolCall], lanes: int, owners: tuple[int, ...]
+    ) -> None:
+        self.one, self.calls, self.owners = one, calls, owners
         self.lanes, self.started = lanes, 1
         self.finished: dict[int, ToolExecution] = {}
         self.failed: dict[int, BaseException] = {}
@@ -64,6 +78,13 @@ class _Together:
         self.changed = threading.Condition()
 
     def lane(self) -> None:
+        _serving.owners = self.owners  # once a lane, not once a call (a kept thread serves many rounds)
+        try:
+            self.lanes_calls()
+        finally:
+            _serving.owners = ()
+
+    def lanes_calls(self) -> None:
         while True:
             with self.changed:
                 if self.stopped or self.next == len(self.calls):

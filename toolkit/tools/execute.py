@@ -309,6 +309,12 @@ def run_call(
     return found.run(call, context, policies)
 
 
+def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) -> Outcome:
+    """The outcome of `call` failing with `error`, an argument error found outside the executor
+    (`toolkit.loop.cut_off`), through the argument policy as the executor's own are."""
+    return _failed(call, "argument", _as_called(error, call), policies.argument_error)
+
+
 def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outcome:
     try:
         text = policy(error, call)

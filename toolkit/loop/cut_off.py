@@ -1,0 +1,51 @@
+"""A reply cut off by its length limit inside its last call: the call's error says so.
+
+A model that reaches `max_tokens` while writing a call ends its reply with `finish_reason:
+"length"` and that call's arguments incomplete (`{"item": "Alice Smi`). The calls before it are
+whole and run as usual. The cut one fails as any arguments that are not JSON do (its argument
+error, through the argument policy), but its text names the cut, so the model sends a shorter
+call, and its `hint` names the fix for the learner (`max_tokens`), who would otherwise look for a
+wrong schema. `cut_off` is called only for an argument error of a reply cut off so.
+
+Leaves out: a reply cut off in its text (no call to answer), and guessing the rest of a cut call
+(it never runs: `toolkit.tools.json_repair` does not close what was cut).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from toolkit.chat.messages import ToolCall
+from toolkit.errors import ArgumentError
+from toolkit.tools.arguments import parse_arguments
+from toolkit.tools.execute import Outcome, Policies, argument_failed
+
+CUT_EXPECTED = (
+    'a complete JSON object: the reply was cut off here by its length limit (finish_reason "length"), '
+    "so send shorter arguments"
+)
+"""What the model reads its cut call should have been."""
+
+CUT_HINT = (
+    "The model's reply reached its token limit (finish_reason \"length\") inside this call's arguments, and the "
+    "call did not run: raise max_tokens (or max_completion_tokens), or leave it unset."
+)
+"""The learner's hint on the raised error."""
+
+
+def cut_off(call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policies: Policies) -> Outcome:
+    """`outcome` (an argument error of a reply whose `finish_reason` is "length"), told as a cut
+    when `call` is the reply's last and its arguments are not JSON; else as it is."""
+    if call is not calls[-1]:  # only the last call of a reply can be cut
+        return outcome
+    try:
+        parse_arguments(call.name, call.arguments)
+    except ArgumentError as error:
+        problem = error.problems[0]
+        if problem.kind != "not_json":
+            return outcome
+        cut = ArgumentError(call.name, [replace(problem, expected=CUT_EXPECTED)])
+        cut.hint = CUT_HINT
+        return argument_failed(call, cut, policies)
+    return outcome  # whole JSON that did not fit the tool: the usual error

@@ -43,10 +43,18 @@ def wait_until(condition, timeout=WAIT):
         time.sleep(0.005)
 
 
+def idle_again(inboxes):
+    """Wait until the kept thread whose inbox the task saw is the next one `start` takes (the last
+    idle): an idle thread left by an earlier test made `idle_count() >= 1` hold before it, and the
+    next task went to that one (a test failed once so on a loaded host)."""
+    wait_until(lambda: workers._idle[-1:] == inboxes)
+
+
 def test_a_task_runs_on_another_thread_and_the_thread_is_reused():
-    first = run(lambda: None)
+    inboxes = []
+    first = run(lambda: inboxes.append(workers._current.inbox))
     assert first is not threading.current_thread()
-    wait_until(lambda: workers.idle_count() >= 1)
+    idle_again(inboxes)
     assert run(lambda: None) is first  # the idle thread took it: no new thread
 
 
@@ -64,8 +72,9 @@ def test_tasks_that_wait_for_tasks_they_start_never_deadlock():
 def test_each_task_starts_with_an_empty_context():
     flag = contextvars.ContextVar("flag", default="unset")
     seen = []
-    thread = run(lambda: flag.set("set by the first task"))
-    wait_until(lambda: workers.idle_count() >= 1)
+    inboxes = []
+    thread = run(lambda: (flag.set("set by the first task"), inboxes.append(workers._current.inbox)))
+    idle_again(inboxes)
     assert run(lambda: seen.append(flag.get())) is thread
     assert seen == ["unset"]
 

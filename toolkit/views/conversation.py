@@ -62,6 +62,7 @@ from toolkit.views.html import (
     page,
     pretty_json,
     read_json,
+    showable,
     showable_bundle,
     small,
     table,
@@ -369,8 +370,9 @@ def render_response_html(response: ChatResponse) -> str:
 
 def one_line(text: str, limit: int = 200) -> str:
     """`text` on one line (whitespace collapsed), cut to `limit` characters with "…"; shared by
-    every view's text/plain transcript."""
-    flat = " ".join(text.split())
+    every view's text/plain transcript. A character that acts instead of being seen is written
+    as its code point (`toolkit.views.html.showable`)."""
+    flat = showable(" ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -420,7 +422,7 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "
             f"total {tokens_text(usage.total_tokens)}"
         )
-    return "\n".join(lines) or "(no messages)"
+    return showable("\n".join(lines)) or "(no messages)"
 
 
 # 5. The ipywidgets wrappers.

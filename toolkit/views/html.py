@@ -14,7 +14,9 @@ Every text a view shows can be sent to the notebook: a lone surrogate (a reply c
 escaped emoji, `json.loads('"\\ud83d"')`) cannot be written as UTF-8, so the kernel failed to send
 the whole output. `escape` and `showable_bundle` (which every view's `_repr_mimebundle_`
 returns through) write each one as U+FFFD, and a pair written as two code points as its
-character.
+character. They also write each character that acts instead of being seen (`ACTING`: a
+terminal control, a bidi override, a zero-width space) as its code point, `⟨U+202E⟩`, so a
+tool's output cannot clear a terminal or fake a line, and a name reads as it was sent.
 
 JSON is laid out at most `DEPTH` (100) levels deep, so no view recurses without bound: JSON text
 nested deeper (a model's 100,000 brackets) is shown as it came, with `json_problem` saying so,
@@ -95,8 +97,26 @@ class Html(str):
         return Html(str.__add__(escape(other), self))
 
 
-showable = well_formed
-"""`text` as UTF-8 can carry it (`toolkit.unicode.well_formed`)."""
+ACTING = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
+)
+"""Characters that act instead of being seen: control characters (`\\x1b[2J` clears a terminal, a
+lone `\\r` writes over a line), bidi embeddings, overrides and isolates (U+202E reads a name
+backwards) and invisible ones (a zero-width space makes `ec\\u200bho` look like `echo`; tag
+characters hide text). Kept: line ends, tabs, joiners and variation selectors (emoji)."""
+
+
+def code_point(char: str) -> str:
+    """`char` as a view names it: `⟨U+202E⟩`."""
+    return f"⟨U+{ord(char):04X}⟩"
+
+
+def showable(text: str) -> str:
+    """`text` as UTF-8 can carry it (`toolkit.unicode.well_formed`) and as a reader sees it: each
+    `ACTING` character written as its `code_point` (any other text is the same object)."""
+    text = well_formed(text)
+    return ACTING.sub(lambda found: code_point(found.group(0)), text) if ACTING.search(text) else text
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:

@@ -38,7 +38,19 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import HtmlView, image_markers, one_line
-from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    join,
+    kv_table,
+    page,
+    showable,
+    small,
+    table,
+    text_block,
+)
 
 ERROR_LABELS = {
     "unknown_tool": "unknown tool",
@@ -208,7 +220,7 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     if result.answer is not None:
         lines.append(f"answer: {one_line(_shown(result.answer), 160)}")
     lines += [f"caller receives: {m.tool_name}: {one_line(_shown(m.content), 160)}" for m in result.immediate_results]
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 # 3. The saga log.
@@ -267,7 +279,7 @@ def render_saga_text(
             f"rewritten {t}: {one_line(_shown(b.content), 160)} → {one_line(_shown(a.content), 160)}"
             for t, b, a in changed
         ]
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 # 4. Widgets.

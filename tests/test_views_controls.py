@@ -8,6 +8,7 @@ look like `echo`. Chinese and emoji cells pushed `show_table`'s text columns out
 
 import pytest
 
+from toolkit.chat.client import Exchange
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
 from toolkit.loop.records import LoopOptions
@@ -15,8 +16,8 @@ from toolkit.loop.run import run_loop
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import FEED_BACK_ALL
 from toolkit.views.conversation import ConversationView, render_conversation_text
-from toolkit.views.display import show_table
-from toolkit.views.html import escape, showable
+from toolkit.views.display import show_exchange, show_table
+from toolkit.views.html import SHOWN_CHARS, escape, showable
 from toolkit.views.trace import TraceView
 
 HOSTILE = "ok\x1b[2J\x1b[1A\rFAKE\x07 \u202eredro\u202c"
@@ -83,3 +84,37 @@ def test_showable_marks_what_acts_instead_of_showing(given, shown):
 def test_the_table_text_keeps_wide_characters_in_their_columns():
     shown = show_table([{"name": "查询订单", "n": 1}, {"name": "ab", "n": 22}, {"name": "😀😀", "n": 3}])
     assert shown._repr_mimebundle_()["text/plain"] == "    name  n\n查询订单  1\n      ab 22\n    😀😀  3"
+
+
+BIG = "x" * 10_000_000
+
+
+@tool("Return a big text")
+def big() -> str:
+    return BIG
+
+
+def test_a_ten_megabyte_result_is_cut_in_the_view_and_says_so():
+    reset_call_ids()
+    result = run_loop(ScriptedModel([call("big"), "done"]), "hi", tools=[big])
+    html = TraceView(result)._repr_mimebundle_()["text/html"]
+    assert len(html) < 2 * SHOWN_CHARS
+    assert "x" * SHOWN_CHARS + f"…({10_000_000 - SHOWN_CHARS:,} more characters not shown)" in html
+    assert result.executions[0].result.content == BIG  # the record keeps every character
+
+
+def test_escape_cuts_a_long_text_with_a_marker_and_leaves_a_short_one():
+    assert escape("<" * (SHOWN_CHARS + 2)) == "&lt;" * SHOWN_CHARS + "…(2 more characters not shown)"
+    assert escape("a" * SHOWN_CHARS) == "a" * SHOWN_CHARS
+
+
+def test_a_ten_megabyte_exchange_or_table_cell_is_cut_in_the_text_too():
+    exchange = Exchange("http://x/v1/chat/completions", {"model": "m", "note": BIG}, 200, BIG, 1)
+    shown = show_exchange(exchange)
+    lines = shown.text.splitlines()
+    left_out = f"…({10_000_000 - SHOWN_CHARS:,} more characters not shown)"
+    assert lines[2] == "response: " + "x" * SHOWN_CHARS + left_out
+    assert lines[1].endswith("…(9,750,026 more characters not shown)") and len(shown.text) < 3 * SHOWN_CHARS
+    assert len(shown.html) < 3 * SHOWN_CHARS
+    table_text = show_table([{"result": BIG}]).text
+    assert left_out in table_text and len(table_text) < 3 * SHOWN_CHARS  # the header is padded as wide

@@ -34,6 +34,7 @@ from toolkit.views.html import (
     json_text,
     kv_table,
     page,
+    shortened,
     showable,
     showable_bundle,
     table,
@@ -79,7 +80,7 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
 def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
     """The aligned plain table: a wide character (Chinese, an emoji) counts as two columns, and a
     character that acts instead of being seen is written out before the columns are measured."""
-    shown = [[showable(cell) for cell in row] for row in cells]
+    shown = [[showable(shortened(cell)) for cell in row] for row in cells]
     with pd.option_context("display.unicode.east_asian_width", True):
         return pd.DataFrame(shown, columns=[showable(str(c)) for c in columns]).to_string(index=False)
 
@@ -106,8 +107,8 @@ def render_exchange_text(exchange: Exchange) -> str:
     status = "no answer" if exchange.status is None else exchange.status
     return showable(
         f"POST {exchange.url} (attempt {exchange.attempt}) -> {status}\n"
-        f"request: {json.dumps(exchange.request, ensure_ascii=False, sort_keys=True)}\n"
-        f"response: {exchange.response_text}"
+        f"request: {shortened(json.dumps(exchange.request, ensure_ascii=False, sort_keys=True))}\n"
+        f"response: {shortened(exchange.response_text)}"
     )
 
 

@@ -18,6 +18,9 @@ character. They also write each character that acts instead of being seen (`ACTI
 terminal control, a bidi override, a zero-width space) as its code point, `⟨U+202E⟩`, so a
 tool's output cannot clear a terminal or fake a line, and a name reads as it was sent.
 
+A text longer than `SHOWN_CHARS` (250,000) characters is cut there with a marker saying how
+many are left out (`shortened`): a tool's 10 MB result makes a view of about 250 KB, not 10 MB.
+
 JSON is laid out at most `DEPTH` (100) levels deep, so no view recurses without bound: JSON text
 nested deeper (a model's 100,000 brackets) is shown as it came, with `json_problem` saying so,
 and a value nested deeper or holding itself is cut there with a marker (`DEEPER`, `CIRCULAR`).
@@ -124,11 +127,23 @@ def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
     return {mime: showable(value) if isinstance(value, str) else value for mime, value in bundle.items()}
 
 
+SHOWN_CHARS = 250_000
+"""Most characters of one text a view shows: a longer one (a tool's 10 MB result) is cut there,
+with a marker saying how much is left out, so a view stays small enough to store and draw."""
+
+
+def shortened(text: str) -> str:
+    """`text`, or its first `SHOWN_CHARS` characters and `…(9,750,000 more characters not shown)`."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+
+
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text (and `showable`); an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(showable(str(value)), quote=True))
+    return Html(_html.escape(showable(shortened(str(value))), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:

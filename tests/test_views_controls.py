@@ -9,15 +9,15 @@ look like `echo`. Chinese and emoji cells pushed `show_table`'s text columns out
 import pytest
 
 from toolkit.chat.client import Exchange
-from toolkit.chat.messages import UserMessage
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
 from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import FEED_BACK_ALL
-from toolkit.views.conversation import ConversationView, render_conversation_text
+from toolkit.views.conversation import ORPHAN, ConversationView, render_conversation_html, render_conversation_text
 from toolkit.views.display import show_exchange, show_table
-from toolkit.views.html import SHOWN_CHARS, escape, showable
+from toolkit.views.html import SHOWN_CHARS, SHOWN_ITEMS, escape, showable
 from toolkit.views.trace import TraceView
 
 HOSTILE = "ok\x1b[2J\x1b[1A\rFAKE\x07 \u202eredro\u202c"
@@ -118,3 +118,43 @@ def test_a_ten_megabyte_exchange_or_table_cell_is_cut_in_the_text_too():
     assert len(shown.html) < 3 * SHOWN_CHARS
     table_text = show_table([{"result": BIG}]).text
     assert left_out in table_text and len(table_text) < 3 * SHOWN_CHARS  # the header is padded as wide
+
+
+def test_a_run_of_ten_thousand_rounds_shows_its_first_and_last_rounds_and_says_what_it_left_out():
+    reset_call_ids()
+    rounds = SHOWN_ITEMS + 100
+    model = ScriptedModel([call("echo", word="a")] * (rounds - 1) + ["done"])
+    result = run_loop(model, "hi", tools=[echo], options=LoopOptions(max_round_trips=rounds))
+    note = f"… 100 rounds not shown: rounds {SHOWN_ITEMS // 2 + 1:,} to {SHOWN_ITEMS // 2 + 100:,}"
+    view = TraceView(result)._repr_mimebundle_()
+    heads = [line for line in view["text/plain"].splitlines() if line.startswith(("round ", "…"))]
+    assert heads[SHOWN_ITEMS // 2 - 1].startswith(f"round {SHOWN_ITEMS // 2:,} ·")
+    assert heads[SHOWN_ITEMS // 2] == note
+    assert heads[SHOWN_ITEMS // 2 + 1].startswith(f"round {SHOWN_ITEMS // 2 + 101:,} ·")
+    assert len(heads) == SHOWN_ITEMS + 1 and view["text/html"].count(note) == 1
+    assert view["text/html"].count(">round ") == SHOWN_ITEMS
+
+
+def test_a_long_conversation_shows_its_first_and_last_messages_and_says_what_it_left_out():
+    messages = [UserMessage(content=f"q{i}") for i in range(SHOWN_ITEMS + 10)]
+    note = f"… 10 messages not shown: messages {SHOWN_ITEMS // 2 + 1:,} to {SHOWN_ITEMS // 2 + 10:,}"
+    lines = render_conversation_text(messages).splitlines()
+    assert lines[SHOWN_ITEMS // 2 - 1 : SHOWN_ITEMS // 2 + 2] == [
+        f"user: q{SHOWN_ITEMS // 2 - 1}",
+        note,
+        f"user: q{SHOWN_ITEMS // 2 + 10}",
+    ]
+    assert len(lines) == SHOWN_ITEMS + 1
+    html = ConversationView(messages)._repr_mimebundle_()["text/html"]
+    assert html.count(note) == 1 and f">q{SHOWN_ITEMS // 2 + 9}<" not in html and f">q{SHOWN_ITEMS + 9}<" in html
+
+
+def test_a_result_whose_call_is_left_out_is_still_shown():
+    half = SHOWN_ITEMS // 2
+    messages = [UserMessage(content=f"q{i}") for i in range(half + 9)]
+    messages.append(AssistantMessage(tool_calls=(ToolCall(id="c1", name="query_order", arguments="{}"),)))
+    messages.append(ToolResultMessage(tool_call_id="c1", content="shipped on day one"))
+    messages += [UserMessage(content=f"r{i}") for i in range(half - 1)]
+    html = render_conversation_html(messages)
+    assert "tool call · query_order" not in html and "tool result · query_order" in html
+    assert ">shipped on day one<" in html and ORPHAN not in html

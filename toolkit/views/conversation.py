@@ -58,6 +58,7 @@ from toolkit.views.html import (
     join,
     json_problem,
     json_text,
+    kept,
     kv_table,
     page,
     pretty_json,
@@ -331,9 +332,18 @@ def render_conversation_html(
     items = _as_messages(messages)
     answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
+    shown = kept(len(items), "messages")
+    drawn = {i for i in shown if isinstance(i, int)}
+    call_of = {k: (i, j) for (i, j), results in answers.items() for k in results}
     parts: list[Html] = []
-    for i, message in enumerate(items):
-        if isinstance(message, AssistantMessage):
+    for i in shown:
+        if isinstance(i, str):
+            parts.append(small(i))
+            continue
+        message = items[i]
+        if isinstance(message, ToolResultMessage) and i in call_of and call_of[i][0] not in drawn:
+            parts.append(_result_html(message, _call_name(items[call_of[i][0]], call_of[i][1])))  # its call is left out
+        elif isinstance(message, AssistantMessage):
             results = [
                 [m for k in answers.get((i, j), []) if isinstance(m := items[k], ToolResultMessage)]
                 for j in range(len(message.tool_calls))
@@ -416,7 +426,11 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
     answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
     names = {k: _call_name(items[i], j) for (i, j), results in answers.items() for k in results}
-    lines = [line for i, m in enumerate(items) for line in _message_text(m, names.get(i, "?"), i in orphans)]
+    lines = [
+        line
+        for i in kept(len(items), "messages")
+        for line in ([i] if isinstance(i, str) else _message_text(items[i], names.get(i, "?"), i in orphans))
+    ]
     if usage is not None:
         lines.append(
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "

@@ -18,6 +18,8 @@ character. They also write each character that acts instead of being seen (`ACTI
 terminal control, a bidi override, a zero-width space) as its code point, `⟨U+202E⟩`, so a
 tool's output cannot clear a terminal or fake a line, and a name reads as it was sent.
 
+A run of more than `SHOWN_ITEMS` (1,000) rounds or messages is drawn as its first and last 500,
+with a note saying which are left out (`kept`): 10,000 rounds made a 29 MB trace.
 A text longer than `SHOWN_CHARS` (250,000) characters is cut there with a marker saying how
 many are left out (`shortened`): a tool's 10 MB result makes a view of about 250 KB, not 10 MB.
 
@@ -137,6 +139,22 @@ def shortened(text: str) -> str:
     if len(text) <= SHOWN_CHARS:
         return text
     return f"{text[:SHOWN_CHARS]}…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+
+
+SHOWN_ITEMS = 1_000
+"""Most rounds (or messages) a view draws: of a longer run, the first and the last
+`SHOWN_ITEMS // 2`, with a note between them saying which it left out (`kept`)."""
+
+
+def kept(count: int, what: str) -> list[int | str]:
+    """The positions a view draws of `count` rounds or messages (`what`, a plural): all of them,
+    or the first and last `SHOWN_ITEMS // 2` with, between them, the note saying which are left
+    out, numbered from 1: `… 9,000 rounds not shown: rounds 501 to 9,500`."""
+    if count <= SHOWN_ITEMS:
+        return list(range(count))
+    half = SHOWN_ITEMS // 2
+    note = f"… {count - 2 * half:,} {what} not shown: {what} {half + 1:,} to {count - half:,}"
+    return [*range(half), note, *range(count - half, count)]
 
 
 def escape(value: Any) -> Html:

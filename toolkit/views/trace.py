@@ -44,6 +44,7 @@ from toolkit.views.html import (
     card,
     code_block,
     join,
+    kept,
     kv_table,
     page,
     showable,
@@ -180,9 +181,14 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
     return rows
 
 
+def _kept(result: LoopResult) -> list[int | str]:
+    """The rounds a trace draws (`toolkit.views.html.kept`): all, or the first and last 500."""
+    return kept(len(result.rounds), "rounds")
+
+
 def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
     """The whole run: one card per round, then the summary."""
-    rounds = [_round_html(t, show_timing) for t in result.rounds]
+    rounds = [small(k) if isinstance(k, str) else _round_html(result.rounds[k], show_timing) for k in _kept(result)]
     return page(join([*rounds, card("summary", kv_table(_summary_rows(result)), "info")]), title="Loop trace")
 
 
@@ -215,7 +221,11 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
 
 def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     """A short text trace: a few lines per round, then the summary line (and the answer)."""
-    lines = [line for t in result.rounds for line in _round_text(t, show_timing)]
+    lines = [
+        line
+        for k in _kept(result)
+        for line in ([k] if isinstance(k, str) else _round_text(result.rounds[k], show_timing))
+    ]
     lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
         lines.append(f"answer: {one_line(_shown(result.answer), 160)}")

@@ -146,15 +146,21 @@ SHOWN_ITEMS = 1_000
 `SHOWN_ITEMS // 2`, with a note between them saying which it left out (`kept`)."""
 
 
-def kept(count: int, what: str) -> list[int | str]:
-    """The positions a view draws of `count` rounds or messages (`what`, a plural): all of them,
-    or the first and last `SHOWN_ITEMS // 2` with, between them, the note saying which are left
-    out, numbered from 1: `… 9,000 rounds not shown: rounds 501 to 9,500`."""
+def kept(count: int, what: str, also: int | None = None) -> list[int | str]:
+    """The positions a view draws of `count` rounds, messages or steps (`what`, a plural): all of
+    them, or the first and last `SHOWN_ITEMS // 2` and the position `also` (a stepper's current
+    step), with, where some are left out, the note saying which, numbered from 1:
+    `… 9,000 rounds not shown: rounds 501 to 9,500`."""
     if count <= SHOWN_ITEMS:
         return list(range(count))
     half = SHOWN_ITEMS // 2
-    note = f"… {count - 2 * half:,} {what} not shown: {what} {half + 1:,} to {count - half:,}"
-    return [*range(half), note, *range(count - half, count)]
+    shown = sorted({*range(half), *range(count - half, count), *([also] if also is not None else [])})
+    out: list[int | str] = []
+    for before, position in zip([-1, *shown], shown, strict=False):  # each position after the one before it
+        if position > before + 1:
+            out.append(f"… {position - before - 1:,} {what} not shown: {what} {before + 2:,} to {position:,}")
+        out.append(position)
+    return out
 
 
 def escape(value: Any) -> Html:

@@ -23,6 +23,9 @@ the HTML as `text/html` and a transcript as `text/plain`, so a saved notebook st
 without a widget manager and nbval compares only deterministic text), and `ConversationView`,
 with `.update(messages, usage)` for live updates.
 
+More than 1,000 messages show as the first and last 500 and a note naming the rest
+(`toolkit.views.html.kept`); a result whose call is left out is shown on its own.
+
 Leaves out: streaming partial messages, editing, collapsing long conversations.
 """
 

@@ -22,6 +22,9 @@ the caller, the saga's details and rewritten results) passes through `toolkit.to
 in the HTML and in the text alike: a tool that returns a secret, or a model that repeats it,
 leaves none in a trace.
 
+A run of more than 1,000 rounds shows its first and last 500 and a note naming the rest
+(`toolkit.views.html.kept`).
+
 Leaves out: the truth table (`toolkit.views.truth_table`), timelines, live updates mid-run.
 """
 

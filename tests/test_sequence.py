@@ -4,8 +4,9 @@ from toolkit.chat.messages import UserMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
 from toolkit.exercises.week06 import _order_tools
 from toolkit.exercises.week07 import place_order
+from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import COURSE, run_loop
-from toolkit.views.sequence import SequenceDiagram, sequence_source
+from toolkit.views.sequence import MERMAID_MAX_TEXT, SequenceDiagram, sequence_source
 
 
 def test_lanes_and_one_arrow_per_request_reply_call_and_result():
@@ -88,3 +89,27 @@ def test_tools_whose_names_read_the_same_as_lane_ids_get_lanes_of_their_own():
     assert "    T_get_order-->>L: dash" in lines
     assert "    T_get_order_2-->>L: underscore" in lines
     assert "    T_get_order_2_2-->>L: two" in lines
+
+
+def test_a_run_too_long_for_mermaid_keeps_its_first_and_last_rounds_and_says_what_it_left_out():
+    reset_call_ids()
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020{i:04d}") for i in range(999)] + ["已发货。"])
+    options = LoopOptions(max_round_trips=1_000)
+    result = run_loop(model, [UserMessage(content="SN202610200001 发货了吗？")], tools=_order_tools(), options=options)
+    lines = sequence_source(result).splitlines()
+    assert len("\n".join(lines)) <= MERMAID_MAX_TEXT
+    notes = [i for i, line in enumerate(lines) if "not shown" in line]
+    assert len(notes) == 1
+    before, after = lines[notes[0] - 4], lines[notes[0] + 1]
+    first, last = int(before.split()[2]), int(after.split()[2])
+    assert before == f"    L->>M: request {first} (2 tools)" and after == f"    L->>M: request {last} (2 tools)"
+    assert (
+        lines[notes[0]]
+        == f"    Note over L: … {last - first - 1:,} rounds not shown (rounds {first + 1:,} to {last - 1:,})"
+    )
+    assert lines[6] == "    L->>M: request 1 (2 tools)" and lines[-3:] == [
+        "    L->>M: request 1000 (2 tools)",
+        "    M-->>L: 已发货。",
+        "    L-->>U: 已发货。",
+    ]
+    assert 1_000 - (last - first - 1) > 300  # most of the room is used

@@ -5,6 +5,7 @@ from toolkit.chat.scripted import ScriptedModel, call
 from toolkit.exercises.week06 import _order_tools
 from toolkit.exercises.week07 import place_order
 from toolkit.loop.run import COURSE, LoopOptions, run_loop
+from toolkit.views.html import SHOWN_ITEMS
 from toolkit.views.stepper import LoopStepper, steps
 
 
@@ -93,3 +94,17 @@ def test_a_step_number_that_is_no_whole_number_names_the_method():
             f"LoopStepper.go(index): takes a step's number, counted from 0, and got {kind}; e.g. stepper.go(2)"
         )
     assert stepper.index == 0  # nothing moved
+
+
+def test_a_long_run_lists_its_first_and_last_steps_and_the_current_one_and_says_what_it_left_out():
+    model = ScriptedModel([call("query_order", orderId=f"SN20261020{i:04d}") for i in range(149)] + ["ok"])
+    result = run_loop(model, "q", tools=_order_tools(), options=LoopOptions(max_round_trips=150))
+    stepper = LoopStepper(result)
+    count, half = len(stepper.steps), SHOWN_ITEMS // 2
+    assert count > SHOWN_ITEMS
+    stepper.go(600)
+    lines = stepper.text().splitlines()
+    assert lines[half] == "… 100 steps not shown: steps 501 to 600"
+    assert lines[half + 1] == "▶ " + stepper.steps[600].line()
+    assert lines[half + 2] == f"… {count - half - 601:,} steps not shown: steps 602 to {count - half:,}"
+    assert len(lines) == SHOWN_ITEMS + 3 and lines[-1] == "  " + stepper.steps[-1].line()

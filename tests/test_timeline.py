@@ -107,3 +107,12 @@ def test_a_span_that_is_not_a_finite_number_is_left_out_of_the_drawing_not_drawn
     assert [t.split(">")[1] for t in svg.split("<title")[1:]] == ["first</title"]
     assert '<text x="730.0" y="86" text-anchor="middle">2.00 s</text>' in svg  # the axis ends at the finite end
     assert "inf s  a                forever" in view.text() and "nan–" in view.text()
+
+
+def test_the_text_keeps_labels_in_one_column_after_a_chinese_lane():
+    view = Timeline([("run", [Span("查询订单", 0.0, 1.0, "looked up"), Span("ab", 1.0, 2.0, "then")])])
+    assert view.text().splitlines() == [
+        "run:",
+        "    0.00–  1.00 s  查询订单         looked up",
+        "    1.00–  2.00 s  ab               then",
+    ]

@@ -9,6 +9,9 @@ free of them; each caller decides what to do (refuse with its own error, or show
 arguments as the characters (many gateways send `{"category": "\\u670d\\u88c5"}`), for the
 lines and views that show a call.
 
+`columns(text)` and `padded(text, width)` lay text out in a terminal's columns, where a wide
+character (学, Ｓ, an emoji) takes two.
+
 `well_formed(text)` is the repair, for text that must leave whatever it holds: a surrogate pair
 given as two code points joined into its character, a lone surrogate replaced by U+FFFD (what a
 browser's `toWellFormed()` does). The chat client sends a request so, and the views show text so.
@@ -20,6 +23,7 @@ caller decides.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def is_utf8(text: str) -> bool:
@@ -65,3 +69,13 @@ def _character(found: re.Match[str]) -> str:
     char = chr(code)
     keep = 0xD800 <= code <= 0xDFFF or not char.isprintable() or char in '"\\'
     return found.group(0) if keep else found["lead"] + char
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide character (学, Ｓ, an emoji) takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def padded(text: str, width: int) -> str:
+    """`text` with spaces after it up to `width` columns (`columns`); longer text as it is."""
+    return text + " " * max(0, width - columns(text))

@@ -48,7 +48,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -63,6 +62,7 @@ from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
 from toolkit.tools.redact import is_secret_variable
+from toolkit.unicode import columns, padded
 
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
@@ -432,22 +432,13 @@ def summary(rows: Sequence[Row]) -> str:
     by_notebook: dict[str, list[Row]] = {}
     for r in rows:
         by_notebook.setdefault(r.notebook, []).append(r)
-    width = max((_columns(n) for n in by_notebook), default=8)
-    lines = [f"{_padded('notebook', width)}  passed  note"]
+    width = max((columns(n) for n in by_notebook), default=8)
+    lines = [f"{padded('notebook', width)}  passed  note"]
     for notebook, group in by_notebook.items():
         graded = [r for r in group if r.exercise != NOTEBOOK_ROW]
         note = next((r.feedback for r in group if r.exercise == NOTEBOOK_ROW), "")
         score = f"{sum(r.passed for r in graded)}/{len(graded)}" if graded else "—"
-        lines.append(f"{_padded(notebook, width)}  {score:>6}  {note}")
+        lines.append(f"{padded(notebook, width)}  {score:>6}  {note}")
     graded = [r for r in rows if r.exercise != NOTEBOOK_ROW]
-    lines.append(f"{_padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
+    lines.append(f"{padded('total', width)}  {sum(r.passed for r in graded):>3}/{len(graded)}")
     return "\n".join(lines)
-
-
-def _columns(text: str) -> int:
-    """How many terminal columns `text` takes: a wide character (学, Ｓ) takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _padded(text: str, width: int) -> str:
-    return text + " " * max(0, width - _columns(text))

@@ -23,6 +23,9 @@ the HTML as `text/html` and a transcript as `text/plain`, so a saved notebook st
 without a widget manager and nbval compares only deterministic text), and `ConversationView`,
 with `.update(messages, usage)` for live updates.
 
+More than 1,000 messages show as the first and last 500 and a note naming the rest
+(`toolkit.views.html.kept`); a result whose call is left out is shown on its own.
+
 Leaves out: streaming partial messages, editing, collapsing long conversations.
 """
 
@@ -58,10 +61,12 @@ from toolkit.views.html import (
     join,
     json_problem,
     json_text,
+    kept,
     kv_table,
     page,
     pretty_json,
     read_json,
+    showable,
     showable_bundle,
     small,
     table,
@@ -330,9 +335,18 @@ def render_conversation_html(
     items = _as_messages(messages)
     answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
+    shown = kept(len(items), "messages")
+    drawn = {i for i in shown if isinstance(i, int)}
+    call_of = {k: (i, j) for (i, j), results in answers.items() for k in results}
     parts: list[Html] = []
-    for i, message in enumerate(items):
-        if isinstance(message, AssistantMessage):
+    for i in shown:
+        if isinstance(i, str):
+            parts.append(small(i))
+            continue
+        message = items[i]
+        if isinstance(message, ToolResultMessage) and i in call_of and call_of[i][0] not in drawn:
+            parts.append(_result_html(message, _call_name(items[call_of[i][0]], call_of[i][1])))  # its call is left out
+        elif isinstance(message, AssistantMessage):
             results = [
                 [m for k in answers.get((i, j), []) if isinstance(m := items[k], ToolResultMessage)]
                 for j in range(len(message.tool_calls))
@@ -369,8 +383,9 @@ def render_response_html(response: ChatResponse) -> str:
 
 def one_line(text: str, limit: int = 200) -> str:
     """`text` on one line (whitespace collapsed), cut to `limit` characters with "…"; shared by
-    every view's text/plain transcript."""
-    flat = " ".join(text.split())
+    every view's text/plain transcript. A character that acts instead of being seen is written
+    as its code point (`toolkit.views.html.showable`)."""
+    flat = showable(" ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -414,13 +429,17 @@ def render_conversation_text(messages: Iterable[Message | dict[str, Any]], usage
     answers, orphan_list = pair_results(items)
     orphans = set(orphan_list)
     names = {k: _call_name(items[i], j) for (i, j), results in answers.items() for k in results}
-    lines = [line for i, m in enumerate(items) for line in _message_text(m, names.get(i, "?"), i in orphans)]
+    lines = [
+        line
+        for i in kept(len(items), "messages")
+        for line in ([i] if isinstance(i, str) else _message_text(items[i], names.get(i, "?"), i in orphans))
+    ]
     if usage is not None:
         lines.append(
             f"tokens: input {tokens_text(usage.input_tokens)}, output {tokens_text(usage.output_tokens)}, "
             f"total {tokens_text(usage.total_tokens)}"
         )
-    return "\n".join(lines) or "(no messages)"
+    return showable("\n".join(lines)) or "(no messages)"
 
 
 # 5. The ipywidgets wrappers.

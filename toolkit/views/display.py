@@ -25,7 +25,20 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
 from toolkit.views.conversation import render_conversation_text, render_response_html
-from toolkit.views.html import Html, badge, card, code_block, join, json_text, kv_table, page, showable_bundle, table
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    join,
+    json_text,
+    kv_table,
+    page,
+    shortened,
+    showable,
+    showable_bundle,
+    table,
+)
 
 
 class Shown:
@@ -60,8 +73,16 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
             )
     columns = list(dict.fromkeys(key for row in rows for key in row))
     cells = [[_cell(row.get(c, "")) for c in columns] for row in rows]
-    text = pd.DataFrame(cells, columns=columns).to_string(index=False) if rows else "(no rows)"
+    text = _text_table(columns, cells) if rows else "(no rows)"
     return Shown(page(table(columns, cells), title), f"{title}\n{text}" if title else text)
+
+
+def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
+    """The aligned plain table: a wide character (Chinese, an emoji) counts as two columns, and a
+    character that acts instead of being seen is written out before the columns are measured."""
+    shown = [[showable(shortened(cell)) for cell in row] for row in cells]
+    with pd.option_context("display.unicode.east_asian_width", True):
+        return pd.DataFrame(shown, columns=[showable(str(c)) for c in columns]).to_string(index=False)
 
 
 def _cell(value: Any) -> str:
@@ -84,10 +105,10 @@ def render_exchange_html(exchange: Exchange) -> Html:
 
 def render_exchange_text(exchange: Exchange) -> str:
     status = "no answer" if exchange.status is None else exchange.status
-    return (
+    return showable(
         f"POST {exchange.url} (attempt {exchange.attempt}) -> {status}\n"
-        f"request: {json.dumps(exchange.request, ensure_ascii=False, sort_keys=True)}\n"
-        f"response: {exchange.response_text}"
+        f"request: {shortened(json.dumps(exchange.request, ensure_ascii=False, sort_keys=True))}\n"
+        f"response: {shortened(exchange.response_text)}"
     )
 
 

@@ -14,7 +14,14 @@ Every text a view shows can be sent to the notebook: a lone surrogate (a reply c
 escaped emoji, `json.loads('"\\ud83d"')`) cannot be written as UTF-8, so the kernel failed to send
 the whole output. `escape` and `showable_bundle` (which every view's `_repr_mimebundle_`
 returns through) write each one as U+FFFD, and a pair written as two code points as its
-character.
+character. They also write each character that acts instead of being seen (`ACTING`: a
+terminal control, a bidi override, a zero-width space) as its code point, `⟨U+202E⟩`, so a
+tool's output cannot clear a terminal or fake a line, and a name reads as it was sent.
+
+A run of more than `SHOWN_ITEMS` (1,000) rounds or messages is drawn as its first and last 500,
+with a note saying which are left out (`kept`): 10,000 rounds made a 29 MB trace.
+A text longer than `SHOWN_CHARS` (250,000) characters is cut there with a marker saying how
+many are left out (`shortened`): a tool's 10 MB result makes a view of about 250 KB, not 10 MB.
 
 JSON is laid out at most `DEPTH` (100) levels deep, so no view recurses without bound: JSON text
 nested deeper (a model's 100,000 brackets) is shown as it came, with `json_problem` saying so,
@@ -95,8 +102,26 @@ class Html(str):
         return Html(str.__add__(escape(other), self))
 
 
-showable = well_formed
-"""`text` as UTF-8 can carry it (`toolkit.unicode.well_formed`)."""
+ACTING = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
+)
+"""Characters that act instead of being seen: control characters (`\\x1b[2J` clears a terminal, a
+lone `\\r` writes over a line), bidi embeddings, overrides and isolates (U+202E reads a name
+backwards) and invisible ones (a zero-width space makes `ec\\u200bho` look like `echo`; tag
+characters hide text). Kept: line ends, tabs, joiners and variation selectors (emoji)."""
+
+
+def code_point(char: str) -> str:
+    """`char` as a view names it: `⟨U+202E⟩`."""
+    return f"⟨U+{ord(char):04X}⟩"
+
+
+def showable(text: str) -> str:
+    """`text` as UTF-8 can carry it (`toolkit.unicode.well_formed`) and as a reader sees it: each
+    `ACTING` character written as its `code_point` (any other text is the same object)."""
+    text = well_formed(text)
+    return ACTING.sub(lambda found: code_point(found.group(0)), text) if ACTING.search(text) else text
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
@@ -104,11 +129,45 @@ def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
     return {mime: showable(value) if isinstance(value, str) else value for mime, value in bundle.items()}
 
 
+SHOWN_CHARS = 250_000
+"""Most characters of one text a view shows: a longer one (a tool's 10 MB result) is cut there,
+with a marker saying how much is left out, so a view stays small enough to store and draw."""
+
+
+def shortened(text: str) -> str:
+    """`text`, or its first `SHOWN_CHARS` characters and `…(9,750,000 more characters not shown)`."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+
+
+SHOWN_ITEMS = 1_000
+"""Most rounds (or messages) a view draws: of a longer run, the first and the last
+`SHOWN_ITEMS // 2`, with a note between them saying which it left out (`kept`)."""
+
+
+def kept(count: int, what: str, also: int | None = None) -> list[int | str]:
+    """The positions a view draws of `count` rounds, messages or steps (`what`, a plural): all of
+    them, or the first and last `SHOWN_ITEMS // 2` and the position `also` (a stepper's current
+    step), with, where some are left out, the note saying which, numbered from 1:
+    `… 9,000 rounds not shown: rounds 501 to 9,500`."""
+    if count <= SHOWN_ITEMS:
+        return list(range(count))
+    half = SHOWN_ITEMS // 2
+    shown = sorted({*range(half), *range(count - half, count), *([also] if also is not None else [])})
+    out: list[int | str] = []
+    for before, position in zip([-1, *shown], shown, strict=False):  # each position after the one before it
+        if position > before + 1:
+            out.append(f"… {position - before - 1:,} {what} not shown: {what} {before + 2:,} to {position:,}")
+        out.append(position)
+    return out
+
+
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text (and `showable`); an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(showable(str(value)), quote=True))
+    return Html(_html.escape(showable(shortened(str(value))), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:

@@ -37,6 +37,7 @@ from toolkit.views.html import (
     code_block,
     join,
     page,
+    showable,
     showable_bundle,
     small,
     table,
@@ -77,7 +78,7 @@ def render_schema_text(tools: Sequence[Tool | ToolSpec]) -> str:
             f"- {spec.name}: {len(props)} parameters ({required} required), "
             f"{count} lint warning{'s' if count != 1 else ''}"
         )
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 def _lint_by_tool(warnings: list[LintWarning]) -> dict[str, list[str]]:

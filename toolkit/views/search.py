@@ -40,6 +40,7 @@ from toolkit.views.html import (
     join,
     kv_table,
     page,
+    showable,
     showable_bundle,
     small,
     table,
@@ -83,9 +84,9 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
 def render_search_text(outcome: SearchOutcome) -> str:
     head = f"{outcome.strategy} {unescaped(outcome.arguments)} → searched {outcome.searched} tools"
     if outcome.error:
-        return f"{head}\nerror: {outcome.error}"
+        return showable(f"{head}\nerror: {outcome.error}")
     lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]
-    return "\n".join([head, *lines, f"found_tools: {outcome.found}"])
+    return showable("\n".join([head, *lines, f"found_tools: {outcome.found}"]))
 
 
 class SearchView(HtmlView):

@@ -23,13 +23,18 @@ import re
 from typing import Any
 
 from toolkit.chat.messages import UserMessage
-from toolkit.loop.records import LoopResult
+from toolkit.loop.records import LoopResult, RoundTrace
 from toolkit.tools import redact
 from toolkit.views.conversation import one_line
 from toolkit.views.html import read_json, showable_bundle
 from toolkit.views.trace import run_of
 
 LABEL_LIMIT = 48
+MERMAID_MAX_TEXT = 50_000
+"""Mermaid's default `maxTextSize`: it refuses a longer source ("Maximum text size in diagram
+exceeded"), so a diagram keeps its first and last rounds within it and notes the rest."""
+_NOTE_ROOM = 100
+"""Room kept for the note naming the rounds left out."""
 
 
 def _label(text: str | None, limit: int = LABEL_LIMIT) -> str:
@@ -64,31 +69,58 @@ def sequence_source(result: LoopResult, question: str | None = None) -> str:
     ask = question if question is not None else _last_user_text(result)
     lines.append(f"    U->>L: {_label(ask)}")
     saga_round = _saga_round(result)
-    for trace in result.rounds:
-        lines.append(f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)")
-        calls = trace.reply.tool_calls
-        if calls:
-            names = ", ".join(c.name for c in calls)
-            lines.append(f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}")
-        else:
-            lines.append(f"    M-->>L: {_label(trace.reply.content)}")
-        for execution in trace.executions:
-            tool = lane[execution.call.name]
-            lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
-            mark = "✗ " if execution.error_kind else ""
-            lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
-        if trace.index == saga_round:
-            lines.append("    Note over L: saga — undo in reverse order")
-            for entry in result.saga:
-                tool = lane[entry.tool]
-                lines.append(f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})")
-                lines.append(
-                    f"    Note over {tool}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
-                )
-        if trace.decision and trace.decision not in ("answer", "continue", ""):
-            lines.append(f"    Note over L: {_label(trace.decision)}")
-    lines.append(f"    L-->>U: {_ending(result)}")
+    rounds = [_round_lines(trace, result, lane, saga_round) for trace in result.rounds]
+    ending = f"    L-->>U: {_ending(result)}"
+    room = MERMAID_MAX_TEXT - len("\n".join([*lines, ending])) - 1
+    lines += [line for block in _fitted(rounds, result, room) for line in block]
+    lines.append(ending)
     return "\n".join(lines)
+
+
+def _fitted(rounds: list[list[str]], result: LoopResult, room: int) -> list[list[str]]:
+    """The rounds' lines in at most `room` characters: all of them, or as many first and last
+    rounds as fit (taken from both ends in turn), with a note between saying which are left out."""
+    sizes = [sum(len(line) + 1 for line in block) for block in rounds]
+    if sum(sizes) <= room:
+        return rounds
+    room -= _NOTE_ROOM
+    front, back, used = 0, len(rounds), 0
+    while front < back:
+        k = front if front <= len(rounds) - back else back - 1  # the end with fewer rounds kept grows
+        if used + sizes[k] > room:
+            break
+        used += sizes[k]
+        front, back = (front + 1, back) if k == front else (front, back - 1)
+    first, last = result.rounds[front].index, result.rounds[back - 1].index
+    note = f"    Note over L: … {back - front:,} rounds not shown (rounds {first:,} to {last:,})"
+    return [*rounds[:front], [note], *rounds[back:]]
+
+
+def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], saga_round: int | None) -> list[str]:
+    """One round's arrows: the request, the reply, each call and result, the saga, a decision."""
+    lines = [f"    L->>M: request {trace.index} ({len(trace.tools_sent)} tools)"]
+    calls = trace.reply.tool_calls
+    if calls:
+        names = ", ".join(c.name for c in calls)
+        lines.append(f"    M-->>L: {len(calls)} tool call{'s' if len(calls) > 1 else ''}: {_label(names)}")
+    else:
+        lines.append(f"    M-->>L: {_label(trace.reply.content)}")
+    for execution in trace.executions:
+        tool = lane[execution.call.name]
+        lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
+        mark = "✗ " if execution.error_kind else ""
+        lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
+    if trace.index == saga_round:
+        lines.append("    Note over L: saga — undo in reverse order")
+        for entry in result.saga:
+            tool = lane[entry.tool]
+            lines.append(f"    L->>{tool}: compensate ({'ok' if entry.ok else 'failed'})")
+            lines.append(
+                f"    Note over {tool}: {'rolled back' if entry.ok else 'NOT rolled back: ' + _label(entry.detail, 30)}"
+            )
+    if trace.decision and trace.decision not in ("answer", "continue", ""):
+        lines.append(f"    Note over L: {_label(trace.decision)}")
+    return lines
 
 
 def _saga_round(result: LoopResult) -> int | None:

@@ -30,7 +30,7 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import one_line
-from toolkit.views.html import escape, showable_bundle
+from toolkit.views.html import escape, kept, showable_bundle
 from toolkit.views.trace import run_of
 
 NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
@@ -166,7 +166,8 @@ class LoopStepper(widgets.VBox):
         )
 
     def text(self) -> str:
-        lines = [("▶ " if i == self.index else "  ") + s.line() for i, s in enumerate(self.steps)]
+        shown = kept(len(self.steps), "steps", also=self.index)
+        lines = [i if isinstance(i, str) else ("▶ " if i == self.index else "  ") + self.steps[i].line() for i in shown]
         return "\n".join(lines) or NO_STEPS
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:

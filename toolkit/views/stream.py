@@ -64,6 +64,7 @@ from toolkit.views.html import (
     kv_table,
     page,
     read_json,
+    showable,
     small,
     text_block,
     without_addresses,
@@ -371,7 +372,7 @@ def render_stream_text(
 def _transcript(lines: list[str], result: Result[Any] | None, error: BaseException | None, over: bool) -> str:
     """The segments' lines, then the status."""
     label, _, detail = _status(result, error, over)
-    return "\n".join([*lines, f"{label} · {detail}" if detail else label])
+    return showable("\n".join([*lines, f"{label} · {detail}" if detail else label]))
 
 
 def event_line(event: LoopEvent) -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
+from toolkit.unicode import padded
 from toolkit.views.html import showable_bundle
 
 
@@ -103,7 +104,7 @@ class Timeline:
         lines = [self.title] if self.title else []
         for name, spans in self.rows:
             lines.append(f"{name}:")
-            lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {s.lane:16} {s.label}" for s in spans]
+            lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {padded(s.lane, 16)} {s.label}" for s in spans]
         return "\n".join(lines) or "(no spans)"
 
     def svg(self) -> str:

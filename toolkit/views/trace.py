@@ -22,6 +22,9 @@ the caller, the saga's details and rewritten results) passes through `toolkit.to
 in the HTML and in the text alike: a tool that returns a secret, or a model that repeats it,
 leaves none in a trace.
 
+A run of more than 1,000 rounds shows its first and last 500 and a note naming the rest
+(`toolkit.views.html.kept`).
+
 Leaves out: the truth table (`toolkit.views.truth_table`), timelines, live updates mid-run.
 """
 
@@ -38,7 +41,20 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import HtmlView, image_markers, one_line
-from toolkit.views.html import Html, badge, card, code_block, join, kv_table, page, small, table, text_block
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    join,
+    kept,
+    kv_table,
+    page,
+    showable,
+    small,
+    table,
+    text_block,
+)
 
 ERROR_LABELS = {
     "unknown_tool": "unknown tool",
@@ -168,9 +184,14 @@ def _summary_rows(result: LoopResult) -> list[tuple[Any, Any]]:
     return rows
 
 
+def _kept(result: LoopResult) -> list[int | str]:
+    """The rounds a trace draws (`toolkit.views.html.kept`): all, or the first and last 500."""
+    return kept(len(result.rounds), "rounds")
+
+
 def render_trace_html(result: LoopResult, show_timing: bool = False) -> Html:
     """The whole run: one card per round, then the summary."""
-    rounds = [_round_html(t, show_timing) for t in result.rounds]
+    rounds = [small(k) if isinstance(k, str) else _round_html(result.rounds[k], show_timing) for k in _kept(result)]
     return page(join([*rounds, card("summary", kv_table(_summary_rows(result)), "info")]), title="Loop trace")
 
 
@@ -203,12 +224,16 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
 
 def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     """A short text trace: a few lines per round, then the summary line (and the answer)."""
-    lines = [line for t in result.rounds for line in _round_text(t, show_timing)]
+    lines = [
+        line
+        for k in _kept(result)
+        for line in ([k] if isinstance(k, str) else _round_text(result.rounds[k], show_timing))
+    ]
     lines.append(f"finish: {result.finish} · {counts(result)} · tokens: {_tokens(result.usage)}")
     if result.answer is not None:
         lines.append(f"answer: {one_line(_shown(result.answer), 160)}")
     lines += [f"caller receives: {m.tool_name}: {one_line(_shown(m.content), 160)}" for m in result.immediate_results]
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 # 3. The saga log.
@@ -267,7 +292,7 @@ def render_saga_text(
             f"rewritten {t}: {one_line(_shown(b.content), 160)} → {one_line(_shown(a.content), 160)}"
             for t, b, a in changed
         ]
-    return "\n".join(lines)
+    return showable("\n".join(lines))
 
 
 # 4. Widgets.

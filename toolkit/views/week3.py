@@ -25,7 +25,20 @@ from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
 from toolkit.views.conversation import HtmlView
-from toolkit.views.html import Html, badge, card, code_block, details, escape, join, kv_table, page, small, table
+from toolkit.views.html import (
+    Html,
+    badge,
+    card,
+    code_block,
+    code_point,
+    details,
+    escape,
+    join,
+    kv_table,
+    page,
+    small,
+    table,
+)
 
 VERDICT_KINDS = {
     "pass": "ok",
@@ -53,15 +66,11 @@ def visible_whitespace(text: str) -> str:
     """`text` with every space, full-width space, tab and newline drawn as a visible mark, and
     any other character that cannot be seen (another space or line break, a no-break or
     zero-width space, a format character) as its code point, `⟨U+00A0⟩`."""
-    return "".join(VISIBLE_WHITESPACE.get(ch) or (_code_point(ch) if _invisible(ch) else ch) for ch in text)
+    return "".join(VISIBLE_WHITESPACE.get(ch) or (code_point(ch) if _invisible(ch) else ch) for ch in text)
 
 
 def _invisible(ch: str) -> bool:
     return ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp")
-
-
-def _code_point(ch: str) -> str:
-    return f"⟨U+{ord(ch):04X}⟩"
 
 
 def one_line(text: str) -> Html:

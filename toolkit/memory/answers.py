@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
@@ -103,6 +104,34 @@ def last_round_asks(messages: Sequence[Message], call_id: str) -> bool:
             continue
         return asks_for(message, call_id)
     return False
+
+
+def has_late_results(messages: Sequence[Message], round_ids: AbstractSet[str] = frozenset()) -> bool:
+    """Whether a tool result in `messages` answers anything but its own round: the last assistant
+    message before it, behind that round's results (and their images' user message). `round_ids`:
+    the calls of the round the messages go on from (`last_round_ids` of what is stored before them)."""
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            round_ids = {c.id for c in message.tool_calls}
+        elif isinstance(message, ToolResultMessage):
+            if message.tool_call_id not in round_ids:
+                return True
+        elif not (isinstance(message, UserMessage) and message.from_tool_calls):
+            round_ids = frozenset()
+    return False
+
+
+def last_round_ids(messages: Sequence[Message]) -> AbstractSet[str]:
+    """The calls of the round `messages` end in: their last assistant message's, when only its results
+    (and their images' user message) follow it; else none."""
+    for message in reversed(messages):
+        if isinstance(message, AssistantMessage):
+            return {c.id for c in message.tool_calls}
+        if not (
+            isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and message.from_tool_calls)
+        ):
+            return frozenset()
+    return frozenset()
 
 
 def asks_for(message: Message, call_id: str) -> bool:

@@ -67,7 +67,14 @@ from toolkit.chat.messages import (
     UserMessage,
 )
 from toolkit.errors import ConfigurationError, MemoryIdError
-from toolkit.memory.answers import CallIndex, answered, asks_for, last_round_asks
+from toolkit.memory.answers import (
+    CallIndex,
+    answered,
+    asks_for,
+    has_late_results,
+    last_round_asks,
+    last_round_ids,
+)
 from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
@@ -162,12 +169,20 @@ class InMemoryStore:
         with self._lock:
             self._data[memory_id] = list(messages)
             self._forget(memory_id)
+            self._index_if_late(memory_id)
 
     def delete(self, memory_id: str) -> None:
         memory_id = check_memory_id(memory_id, "InMemoryStore.delete")
         with self._lock:
             self._data.pop(memory_id, None)
             self._forget(memory_id)
+
+    def _index_if_late(self, memory_id: str) -> None:
+        """After a write of a whole list: the id's `CallIndex`, if a result in it answers a call
+        before its own round (a window's appends then count what leaves, `_counted_in_window`)."""
+        current = self._data[memory_id]
+        if has_late_results(current):
+            self._calls[memory_id] = CallIndex.of(current)
 
     def _forget(self, memory_id: str) -> None:
         """Drop what this store keeps beside `memory_id`'s list (a write that replaced it)."""
@@ -232,6 +247,7 @@ class InMemoryStore:
             check_storable(changed, "InMemoryStore.update")
             self._data[memory_id] = list(changed)
             self._forget(memory_id)
+            self._index_if_late(memory_id)
 
     def _checked_calls(self, memory_id: str, messages: Sequence[Message], kinds: AbstractSet[type]) -> CallIndex | None:
         """Before `messages` (their classes `kinds`) are appended: `ConfigurationError` for a value
@@ -248,6 +264,10 @@ class InMemoryStore:
         if calls is None and kinds.isdisjoint(_RESULTS) and kinds <= _EXACT_TYPES:  # no result: nothing to check
             return None
         answered(messages, "InMemoryStore.append", calls.asks if calls is not None else self._asks_of(memory_id))
+        if memory_id not in self._calls:  # a result apart from its round in the batch: counted from now on
+            stored = self._data.get(memory_id, [])
+            if has_late_results(messages, last_round_ids(stored)):
+                self._calls[memory_id] = CallIndex.of(stored)
         return self._calls.get(memory_id)
 
     def _asks_of(self, memory_id: str) -> Callable[[str], bool]:
@@ -289,7 +309,10 @@ class InMemoryStore:
             messages = [m for m in messages if not isinstance(m, SystemMessage)]
         with self._lock:
             if len(given) < LONG_LIST:  # a long list given whole: its types only (the class docstring)
-                self._checked_calls(memory_id, given, kinds if kinds is not None else set(map(type, given)))
+                given_kinds = kinds if kinds is not None else set(map(type, given))
+                index, kept = self._calls.get(memory_id), self._data.get(memory_id)
+                if not (given_kinds <= _EXACT_TYPES and _loop_messages_answered(given, index, kept)):
+                    self._checked_calls(memory_id, given, given_kinds)
             current = self._data.get(memory_id, [])
             skip = 1 if current and isinstance(current[0], SystemMessage) else 0
             count = window.count if type(window) is TokenWindow else None
@@ -333,15 +356,15 @@ class InMemoryStore:
     def _counted_in_window(
         self, memory_id: str, current: list[Message], skip: int, leaving: int, messages: Sequence[Message]
     ) -> bool:
-        """Count the `leaving` messages after `skip` out of the id's `CallIndex` and `messages` in
-        (an index is made when a call leaves: the first time, from the whole list); `False`, with
-        nothing counted, when a kept or new result would lose its call (`update` decides)."""
-        gone = current[skip : skip + leaving]
+        """Count the `leaving` messages after `skip` out of the id's `CallIndex` and `messages` in;
+        `False`, with nothing counted, when a kept or new result would lose its call (`update`
+        decides). An id without an index has no late result (each result follows its own round:
+        the index is made when one does not, `_asks_of`, or a `set` / `update` writes one), so a
+        front drop, which takes a round whole, leaves none behind: nothing to count."""
         calls = self._calls.get(memory_id)
         if calls is None:
-            if not any(_calls_tools(m) for m in gone):
-                return True
-            calls = self._calls[memory_id] = CallIndex.of(current)
+            return True
+        gone = current[skip : skip + leaving]
         calls.count(gone, -1)
         calls.count(messages, 1)
         if calls.orphans(gone, Joined(current, skip + leaving, messages)):
@@ -831,33 +854,34 @@ _RESULTS = frozenset({ToolResultMessage})
 
 def _loop_messages_answered(messages: Sequence[Message], calls: CallIndex | None, stored: list[Message] | None) -> bool:
     """`check_storable` and `answered` of messages of the four records themselves (what a loop
-    appends, and what a learner adds), in one pass, asking the id's index `calls` if it has one,
-    else its `stored` list's last round (`last_round_asks`): True when no message holds a
-    free-form value and every result answers a call; else False, having raised nothing, for
-    `InMemoryStore._checked_calls` to decide (and say what is wrong)."""
-    asked: set[str] | None = None
+    appends, and what a learner adds), in one pass, for an id without a `CallIndex` (`calls`
+    None: no result of its `stored` list is apart from its round): True when no message holds a
+    free-form value and every result answers its own round (of these messages, or the stored
+    list's last, `last_round_asks`); else False, having raised nothing, for
+    `InMemoryStore._checked_calls` to decide (and say what is wrong, or start the index)."""
+    if calls is not None:
+        return False
+    round_ids: set[str] | None = None  # None: the stored list's last round goes on
     for message in messages:
         if type(message) is AssistantMessage:
             if message.extra:
                 return False
+            round_ids = set()
             for call in message.tool_calls:
                 if call.extra:
                     return False
-                if asked is None:
-                    asked = set()
-                asked.add(call.id)
-        elif type(message) is ToolResultMessage:  # (a user or system message asks for no call, answers none)
-            result = message
-            call_id = result.tool_call_id
-            if result.attributes:
+                round_ids.add(call.id)
+        elif type(message) is ToolResultMessage:
+            call_id = message.tool_call_id
+            if message.attributes:
                 return False
-            if asked is not None and call_id in asked:
-                continue
-            if calls is not None:
-                if not calls.asks(call_id):
+            if round_ids is not None:
+                if call_id not in round_ids:
                     return False
             elif not stored or not asks_for(stored[-1], call_id) and not last_round_asks(stored, call_id):
                 return False  # (the last message first: a loop's results follow their call at once)
+        elif type(message) is not UserMessage or not message.from_tool_calls:  # a question ends the round
+            round_ids = set()
     return True
 
 

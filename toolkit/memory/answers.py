@@ -96,14 +96,21 @@ def last_round_asks(messages: Sequence[Message], call_id: str) -> bool:
     user message) that end them, asks for the call `call_id`: what a loop's results answer, read
     from the end in as many steps as the round has results. `False` says nothing of earlier
     messages (a `CallIndex` does)."""
+    message = _last_round_message(messages)
+    return message is not None and asks_for(message, call_id)
+
+
+def _last_round_message(messages: Sequence[Message]) -> AssistantMessage | None:
+    """The assistant message whose round `messages` end in (only its results, and their images'
+    user message, follow it), or None when they end in anything else."""
     for message in reversed(messages):
-        kind = type(message)
-        if kind is AssistantMessage:  # the usual first step back: the round's own message
-            return asks_for(message, call_id)
-        if isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and message.from_tool_calls):
-            continue
-        return asks_for(message, call_id)
-    return False
+        if type(message) is AssistantMessage or isinstance(message, AssistantMessage):  # usually the first step back
+            return message
+        if not (
+            isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and message.from_tool_calls)
+        ):
+            return None
+    return None
 
 
 def has_late_results(messages: Sequence[Message], round_ids: AbstractSet[str] = frozenset()) -> bool:
@@ -124,14 +131,8 @@ def has_late_results(messages: Sequence[Message], round_ids: AbstractSet[str] = 
 def last_round_ids(messages: Sequence[Message]) -> AbstractSet[str]:
     """The calls of the round `messages` end in: their last assistant message's, when only its results
     (and their images' user message) follow it; else none."""
-    for message in reversed(messages):
-        if isinstance(message, AssistantMessage):
-            return {c.id for c in message.tool_calls}
-        if not (
-            isinstance(message, ToolResultMessage) or (isinstance(message, UserMessage) and message.from_tool_calls)
-        ):
-            return frozenset()
-    return frozenset()
+    message = _last_round_message(messages)
+    return frozenset() if message is None else {c.id for c in message.tool_calls}
 
 
 def asks_for(message: Message, call_id: str) -> bool:

@@ -11,20 +11,25 @@ enforced.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
+from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.tokens import array_tokens, json_counts
 
 
-class SentTool(dict[str, Any]):
+class SentTool(ReadOnlyDict):
     """One entry of a request's `tools` array (or its `function` part), shared by every request
     that sends the same tool: read-only, so no model or caller changes what later requests
     send. Equal to the plain dict, serialised like it; a copy (`dict(entry)`, `copy.copy`,
     `copy.deepcopy`, pickling) is a plain, mutable dict."""
 
     __slots__ = ("_counts",)
+
+    READ_ONLY = (
+        "this tools-array entry is shared by every request that sends the tool, so it is "
+        "read-only; change a copy instead (dict(entry))"
+    )
 
     def json_counts(self) -> tuple[int, int]:
         """`toolkit.tokens.json_counts` of this entry, worked out once (it never changes)."""
@@ -33,27 +38,6 @@ class SentTool(dict[str, Any]):
         except AttributeError:
             self._counts: tuple[int, int] = json_counts(self)
             return self._counts
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            "this tools-array entry is shared by every request that sends the tool, so it is "
-            "read-only; change a copy instead (dict(entry))"
-        )
-
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def copy(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return copy.deepcopy(dict(self), memo)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (dict(self),))
 
 
 def tools_tokens(entries: Sequence[Any]) -> int:

@@ -13,7 +13,6 @@ Leaves out: the loop's behaviour (`toolkit.loop.run`).
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 from toolkit.chat.messages import AssistantMessage, Message, TokenUsage, ToolCall, ToolResultMessage, UserMessage
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
+from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError
@@ -41,7 +41,7 @@ NOT_RUN_TEXT = EN.not_run_limit
 ABANDONED_TEXT = EN.interrupted
 
 
-class RequestExtra(dict[str, Any]):
+class RequestExtra(ReadOnlyDict):
     """`LoopOptions.request_extra` as the options keep it: a copy of the caller's, checked once and
     read-only, as the options are frozen (the caller's dict changed later, with a `tools` key say,
     changed every later turn's requests and skipped the check: a raw `TypeError` mid-turn). Equal
@@ -49,26 +49,10 @@ class RequestExtra(dict[str, Any]):
 
     __slots__ = ()
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            "LoopOptions.request_extra is read-only: the options are frozen, and every turn given them sends it; "
-            "make new options instead: dataclasses.replace(options, request_extra={...})"
-        )
-
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def copy(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return copy.deepcopy(dict(self), memo)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (dict(self),))
+    READ_ONLY = (
+        "LoopOptions.request_extra is read-only: the options are frozen, and every turn given them sends it; "
+        "make new options instead: dataclasses.replace(options, request_extra={...})"
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,41 @@
+"""`ReadOnlyDict`: a dict that refuses every change, for a value shared by everything that reads it.
+
+A subclass says why in `READ_ONLY` (the `TypeError` every change raises). It is equal to the plain
+dict and serialised like it; a copy (`dict(d)`, `d.copy()`, `copy.copy`, `copy.deepcopy`, pickling)
+is a plain, mutable dict. Used by a request's shared tools-array entries (`toolkit.chat.sent.SentTool`)
+and the loop options' `request_extra` (`toolkit.loop.records.RequestExtra`).
+
+Leaves out: the values inside (a nested dict stays a plain one, read-only by contract only).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+class ReadOnlyDict(dict[str, Any]):
+    """A dict whose every change raises `TypeError(READ_ONLY)`; its copies are plain dicts."""
+
+    __slots__ = ()
+
+    READ_ONLY = "this dict is read-only; change a copy instead (dict(d))"
+    """What a change is told (a subclass says why it is shared and what to do instead)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(self.READ_ONLY)
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))

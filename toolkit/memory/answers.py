@@ -83,12 +83,17 @@ class CallIndex:
         result without its call: a call of theirs still has results, and the first of `after`
         (the kept and new messages) naming it is not an assistant message asking for it again.
         Reads `after` only for a call that still has results (a reused id), up to its first mention."""
-        for call_id in {c.id for m in leaving if isinstance(m, AssistantMessage) for c in m.tool_calls}:
+        for call_id in asked_ids(leaving):
             if self.results[call_id] > 0:
                 first = next((m for m in after if names_call(m, call_id)), None)
                 if first is None or not asks_for(first, call_id):
                     return True
         return False
+
+
+def asked_ids(messages: Iterable[Message]) -> set[str]:
+    """The ids of every call the assistant messages among `messages` ask for."""
+    return {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
 
 
 def last_round_asks(messages: Sequence[Message], call_id: str) -> bool:

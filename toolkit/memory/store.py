@@ -90,7 +90,7 @@ from toolkit.chat.messages import (
     load_message,
 )
 from toolkit.errors import ConfigurationError, MemoryStoreError
-from toolkit.memory.answers import answered, asks_for, names_call
+from toolkit.memory.answers import answered, asked_ids, asks_for, names_call
 from toolkit.memory.storable import dumped
 from toolkit.memory.turns import StoreRLock, TurnLockLike, file_turn_lock, shared_lock
 from toolkit.memory.windows import (
@@ -610,7 +610,7 @@ class SqliteStore:
         naming the call must be an assistant message asking for it again (a row that only
         mentions it, or a result, means no: then `update` decides)."""
         gone = Counter(m.tool_call_id for m in leaving if isinstance(m, ToolResultMessage))
-        for call_id in {c.id for m in leaving if isinstance(m, AssistantMessage) for c in m.tool_calls}:
+        for call_id in asked_ids(leaving):
             first: Message | None = None
             if results.get(call_id, 0) > gone[call_id]:
                 names = (_as_written(json.dumps(call_id, ensure_ascii=False)), json.dumps(call_id, ensure_ascii=True))

@@ -70,6 +70,7 @@ from toolkit.errors import ConfigurationError, MemoryIdError
 from toolkit.memory.answers import (
     CallIndex,
     answered,
+    asked_ids,
     asks_for,
     has_late_results,
     last_round_asks,
@@ -564,12 +565,8 @@ def evict(messages: Sequence[Message], window: Window | None) -> list[Message]:
     middle_start, _ = _drop_oldest(rest, weights, middle, current, total, window.limit)
     protected_head = [rest[user]] if user is not None else []
     kept_rest = rest[start:before_end] + protected_head + rest[middle_start:current] + rest[current:]
-    gone = _call_ids(rest[:start]) | _call_ids(rest[middle:middle_start])
+    gone = asked_ids(rest[:start]) | asked_ids(rest[middle:middle_start])
     return system + _without_leading_results(_without_results_of(kept_rest, gone) if gone else kept_rest)
-
-
-def _call_ids(messages: Sequence[Message]) -> set[str]:
-    return {c.id for m in messages if isinstance(m, AssistantMessage) for c in m.tool_calls}
 
 
 def _without_results_of(kept: list[Message], gone: set[str]) -> list[Message]:

@@ -90,6 +90,30 @@ def test_a_value_the_not_schema_accepts_is_replaced(field, made):
         ({"oneOf": [{"type": "integer"}, {"type": "number"}]}, 1.5),
         ({"oneOf": [{"type": "string"}, {"type": "string", "format": "date"}]}, TEXT),
         ({"oneOf": [{"type": "string", "maxLength": 5}, {"type": "string", "minLength": 3}]}, TEXT),
+        # values another choice refuses: one its `not` names, one just past its bounds (CI's hypothesis run)
+        ({"oneOf": [{"type": "number"}, {"type": "number", "not": {"enum": [0, "a", None]}}]}, 0),
+        (
+            {
+                "oneOf": [
+                    {"type": "string", "not": {"const": "b"}},
+                    {"allOf": [{"type": "string", "not": {"enum": ["a"]}}]},
+                ]
+            },
+            "a",
+        ),
+        ({"oneOf": [{"type": "string"}, {"type": "string", "minLength": 1}]}, ""),
+        ({"oneOf": [{"type": "number"}, {"type": "number", "maximum": 400}]}, 401),
+        ({"oneOf": [{"type": "integer"}, {"allOf": [{"type": "integer", "exclusiveMaximum": 50}]}]}, 50),
+        (
+            {
+                "oneOf": [
+                    {"type": "array", "items": {"type": "integer"}},
+                    {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+                ]
+            },
+            [],
+        ),
+        ({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 40}]}, (TEXT * 2)[:41]),
         (
             {
                 "oneOf": [

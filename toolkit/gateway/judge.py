@@ -19,8 +19,9 @@ value does not fit it), `only_one` (a `oneOf` of several: a value exactly one ch
 meet the keywords beside it), and `joined` (a choice with what the schema asks beside it).
 
 Leaves out: building what `not` forbids (the other values are tried, at most `_MAX_TRIES` of them);
-a value that only a choice's far values (past `_MAX_TRIES`) escape another choice with, such as a
-string longer than another choice's `maxLength`; `maxContains`, `if` / `then` / `else`,
+a value that only a choice's far values (past `_MAX_TRIES`) escape another choice with, other than
+those `refused_by` tries (the values a `not` names, one past a length's or a number's bound): a
+`pattern`, a `multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
 `dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
 of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
 RecursionError); past that, every value fits.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Iterator
 from itertools import chain, islice
 from typing import Any, Protocol
@@ -38,6 +40,10 @@ from toolkit.gateway.patterned import compiled, search_limit
 
 _MAX_TRIES = 64
 """Values of a schema tried, at most, for one that fits."""
+_MAX_NAMED = 16
+"""Values the other `oneOf` choices refuse (`refused_by`) tried, at most, for each choice."""
+_MAX_GROWN = 10_000
+"""The longest string or array `refused_by` grows past another choice's `maxLength` / `maxItems`."""
 _MAX_JUDGED = 2_048
 """The values judged in one call of `fill_arguments`, counted by their size (`_size`: a number, a string,
 a `null` each 1, an array or an object 1 and its items or values), at most: jsonschema's cost grows with
@@ -151,17 +157,71 @@ def any_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: s
 def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: str, depth: int) -> Any:
     """A value for a `oneOf` of several `choices` that only one of them accepts: each choice in the order
     `choice` prefers, its value and then its other values (`variants`, at most `_MAX_TRIES` each), the
-    first that the other choices refuse; else the first value made (no value tried could be valid)."""
-    first: list[Any] = []
+    first that the other choices refuse; then, choice by choice again, the values the other choices
+    refuse (`refused_by`: named by a `not`, past a bound) that it accepts; else the first value made (no
+    value tried could be valid)."""
+    made: dict[int, Any] = {}
     for i in filler.choice_order(choices, depth):
         branch = joined(schema, choices[i], "oneOf")
-        made = filler.value(branch, name, depth + 1)
-        first = first or [made]
-        for value in islice(chain((made,), filler.variants(branch, made, name, depth + 1)), _MAX_TRIES):
-            fits = filler.judge.fits
-            if fits(choices[i], value) and not any(fits(c, value) for j, c in enumerate(choices) if j != i):
+        made[i] = filler.value(branch, name, depth + 1)
+        tried = chain((made[i],), filler.variants(branch, made[i], name, depth + 1))
+        for value in islice(tried, _MAX_TRIES):
+            if _only(filler.judge, choices, i, value):
                 return value
-    return first[0]
+    for i, value in made.items():
+        for refused in refused_by([c for j, c in enumerate(choices) if j != i], value):
+            if _only(filler.judge, choices, i, refused):
+                return refused
+    return next(iter(made.values()))
+
+
+def _only(judge: Judge, choices: list[Any], i: int, value: Any) -> bool:
+    """Whether choice `i` of `choices` accepts `value` and every other choice refuses it."""
+    return judge.fits(choices[i], value) and not any(judge.fits(c, value) for j, c in enumerate(choices) if j != i)
+
+
+def refused_by(choices: list[Any], made: Any) -> Iterator[Any]:
+    """Values the `choices` refuse (also for what an `allOf` inside them asks): those a `not` names
+    (its `const`, its `enum`), and `made` taken just past a bound (`minLength`, `maxLength`, `minItems`,
+    `maxItems`, `minimum`, `maximum` and their exclusive forms); at most `_MAX_NAMED`. The one `oneOf`
+    choice that accepts such a value is the only one: `{"type": "number"}` beside `{"type": "number",
+    "not": {"enum": [0]}}` takes 0, `{"type": "string"}` beside `{"type": "string", "minLength": 1}` ""."""
+    found: list[Any] = []
+    for choice in choices:
+        more = choice.get("allOf") if isinstance(choice, dict) else None
+        for part in [choice, *(more if isinstance(more, list) else ())]:
+            if isinstance(part, dict):
+                found.extend(_named(part.get("not")))
+                found.extend(_past_bounds(part, made))
+    return islice(iter(found), _MAX_NAMED)
+
+
+def _named(refused: Any) -> list[Any]:
+    """The values a `not` schema names: its `const`, its `enum`."""
+    if not isinstance(refused, dict):
+        return []
+    enum = refused.get("enum")
+    return ([refused["const"]] if "const" in refused else []) + (enum if isinstance(enum, list) else [])
+
+
+def _past_bounds(schema: dict[str, Any], made: Any) -> Iterator[Any]:
+    """`made` cut or grown one past the length `schema` bounds it to (a string, an array), or the
+    number one past (or on) its bounds: values `schema` refuses, the other keywords aside."""
+    if isinstance(made, (str, list)):
+        low, high = (
+            schema.get("minLength" if isinstance(made, str) else "minItems"),
+            schema.get("maxLength" if isinstance(made, str) else "maxItems"),
+        )
+        if type(low) is int and 0 < low <= len(made) + 1:
+            yield made[: low - 1]
+        if type(high) is int and 0 <= high < _MAX_GROWN and made:
+            grown = made * (high // len(made) + 1)
+            yield grown[: high + 1]
+    elif isinstance(made, (int, float)) and not isinstance(made, bool):
+        for key, past in (("minimum", -1), ("maximum", 1), ("exclusiveMinimum", 0), ("exclusiveMaximum", 0)):
+            bound = schema.get(key)
+            if isinstance(bound, (int, float)) and not isinstance(bound, bool) and math.isfinite(bound):
+                yield bound + past
 
 
 def containing(

@@ -2,6 +2,7 @@ import asyncio
 import datetime
 import email.utils
 import json
+import math
 
 import httpx
 import pytest
@@ -256,7 +257,20 @@ def test_sync_api_works_inside_a_running_event_loop():
 
 @pytest.mark.parametrize(
     "value, seconds",
-    [("2", 2.0), ("0.5", 0.5), ("-1", 0.0), ("soon", None), (None, None), ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0)],
+    [
+        ("2", 2.0),
+        ("0.5", 0.5),
+        ("-1", 0.0),
+        ("soon", None),
+        (None, None),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0),
+        ("9" * 400, math.inf),  # more digits than a float holds: the longest wait, not an unreadable one
+        (" 99999" + "9" * 400 + ".5 ", math.inf),
+        ("inf", None),  # no HTTP wait: neither a number of ASCII digits nor a date
+        ("1e400", None),
+        ("nan", None),
+        ("\u0661\u0662", None),  # Arabic-Indic digits: Python's float reads 12, HTTP does not
+    ],
 )
 def test_parse_retry_after(value, seconds):
     assert parse_retry_after(value) == seconds
@@ -305,6 +319,22 @@ def test_retry_after_ms_and_http_dates_are_read(headers, wait):
     client, sleeps = make(script)
     client.chat(QUESTION)
     assert sleeps == [wait]
+
+
+@pytest.mark.parametrize("headers", [{"Retry-After": "9" * 400}, {"retry-after-ms": "9" * 400, "Retry-After": "1"}])
+def test_a_wait_too_long_to_count_raises_at_once_and_says_so(headers):
+    """Before: `Retry-After: 999…` (more digits than a float) was unreadable, so the client retried it
+    after its own backoff, as if the gateway had asked for no wait at all."""
+    script = Script(httpx.Response(429, headers=headers, json={"error": {"message": "slow down"}}))
+    client, sleeps = make(script)
+    with pytest.raises(TransientError) as info:
+        client.chat(QUESTION)
+    assert sleeps == [] and len(script.requests) == 1 and info.value.retry_after == math.inf
+    assert str(info.value) == (
+        "HTTP 429 (transient): slow down — the gateway asks to wait longer than can be counted (a huge "
+        "Retry-After), more than RetryPolicy.max_retry_after_s=30; not retried, try again later (the wait is in "
+        ".retry_after)"
+    )
 
 
 def test_retry_after_date_in_the_future_counts_from_now():

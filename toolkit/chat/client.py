@@ -72,6 +72,7 @@ import codecs
 import email.utils
 import json
 import math
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -173,17 +174,31 @@ def parse_retry_after(value: str | None, date: str | None = None) -> float | Non
     """
     if not value:
         return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = math.nan
-    if math.isfinite(seconds):
-        return max(0.0, seconds)
+    seconds = _number(value)
+    if seconds is not None:
+        return seconds
     when = _http_date(value)
     if when is None:
         return None  # unreadable: fall back to our own backoff
     now = _http_date(date) if date else None
     return max(0.0, when - (time.time() if now is None else now))
+
+
+def _number(value: str) -> float | None:
+    """A wait written as a number (`12`, `1.5`; below zero is no wait), or `None`. HTTP's digits are
+    ASCII (RFC 9110's `delay-seconds`): "١٢" is no number, nor "inf" or "1e400"; more digits than a
+    float holds are a wait past any limit (infinity), not an unreadable one."""
+    try:
+        seconds = float(value) if value.isascii() else math.nan
+    except ValueError:
+        return None
+    if math.isfinite(seconds):
+        return max(0.0, seconds)
+    return math.inf if _WAIT_DIGITS.fullmatch(value) else None
+
+
+_WAIT_DIGITS = re.compile(r"\s*[0-9]+(?:\.[0-9]*)?\s*")
+"""A `Retry-After` of seconds (ASCII digits, a decimal part allowed as some gateways send one)."""
 
 
 def _http_date(value: str) -> float | None:
@@ -193,16 +208,17 @@ def _http_date(value: str) -> float | None:
         return None
 
 
+def _wait_text(seconds: float) -> str:
+    """A wait a gateway asked for, as said in an error: `3600 s`, or for one too long to count a
+    phrase instead of `inf s`."""
+    return f"{seconds:g} s" if math.isfinite(seconds) else "longer than can be counted (a huge Retry-After)"
+
+
 def retry_after(headers: httpx.Headers) -> float | None:
     """The wait a response asks for: `retry-after-ms` (milliseconds) first, then `Retry-After`."""
-    millis = headers.get("retry-after-ms")
-    if millis:
-        try:
-            value = float(millis)
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value):
-            return max(0.0, value / 1000)
+    millis = _number(headers.get("retry-after-ms") or "")
+    if millis is not None:
+        return millis / 1000
     return parse_retry_after(headers.get("retry-after"), headers.get("date"))
 
 
@@ -848,7 +864,7 @@ class _Attempts:
                     raise
                 if exc.retry_after is not None and exc.retry_after > policy.max_retry_after_s:
                     exc.args = (
-                        f"{exc} — the gateway asks to wait {exc.retry_after:g} s, more than "
+                        f"{exc} — the gateway asks to wait {_wait_text(exc.retry_after)}, more than "
                         f"RetryPolicy.max_retry_after_s={policy.max_retry_after_s:g}; not retried, "
                         "try again later (the wait is in .retry_after)",
                     )

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from toolkit.errors import ToolkitError
-from toolkit.tools import redact
+from toolkit.tools import redact, token_formats
 from toolkit.tools.redact import LIMIT, REDACTED, describe_exception, sanitize, scrub, scrub_json
 from toolkit.tools.token_formats import masked_in_view
 
@@ -344,6 +344,7 @@ def _plain_scrub(text: str) -> str:
     text = _old_labelled(text)
     text = redact._CJK_WORD_LABEL.sub(redact._cjk_word_labelled, text)
     text = _plain_cjk_names(text)
+    text = redact._labelled_lookalikes(text)  # held to the label steps on the folded view below
     text = redact._PROSE_SECRET.sub(redact._prose_secret, text)
     text = redact._KNOWN_TOKENS.sub(redact.REDACTED, text)
     text = masked_in_view(text, redact.REDACTED)
@@ -641,3 +642,56 @@ def test_blank_lines_before_a_file_line_are_read_in_linear_time():
     text = 'boom File "x"\n' + "\n" * 20_000 + 'File "/srv/a.py", line 3, in f\n    g()\nValueError: bad'
     kept = 'boom File "x"\n' + "\n" * 20_000 + "ValueError: bad"
     assert redact._drop_tracebacks(text) == redact.drop_tracebacks_plainly(text) == kept
+
+
+def _full_width(text: str) -> str:
+    """ASCII letters, digits and `_` written full-width (`api_key` → `ａｐｉ＿ｋｅｙ`)."""
+    return "".join(chr(ord(c) + 0xFEE0) if c.isalnum() or c == "_" else c for c in text)
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        ("ａｐｉ＿ｋｅｙ＝hunter2secret", "ａｐｉ＿ｋｅｙ＝[REDACTED]"),
+        ("连接失败：ＤＢ＿ＰＡＳＳ＝ｓ３ｃｒｅｔ！ 请检查", "连接失败：ＤＢ＿ＰＡＳＳ＝[REDACTED]！ 请检查"),
+        ("ＡＰＩ＿ＫＥＹ: hunter2secret next", "ＡＰＩ＿ＫＥＹ: [REDACTED] next"),
+        ('"ａｐｉ＿ｋｅｙ": "ｓｅｃｒｅｔ"', '"ａｐｉ＿ｋｅｙ": "[REDACTED]"'),
+        ("pass\u200bword=hunter2secret ok", "pass\u200bword=[REDACTED] ok"),  # a zero-width space inside
+        ("ｔｏｋｅｎ为 abc123x", "ｔｏｋｅｎ为 [REDACTED]"),
+        ("db_pass\u2011word=x9y8z7", "db_pass\u2011word=[REDACTED]"),  # a non-breaking hyphen read as `-`
+        # what the label steps keep, they keep behind look-alikes too
+        ("ＰＡＳＳＷＯＲＤ：密码长度不能少于8位", "ＰＡＳＳＷＯＲＤ：密码长度不能少于8位"),
+        ("用户名：ａｄｍｉｎ", "用户名：ａｄｍｉｎ"),
+        ("ｈｅｌｌｏ ｗｏｒｌｄ: fine", "ｈｅｌｌｏ ｗｏｒｌｄ: fine"),
+        ("ｕｐｗａｒｄ: 12", "ｕｐｗａｒｄ: 12"),
+    ],
+)
+def test_a_label_written_in_look_alike_characters_is_read(text, clean):
+    """Before: only tokens were read folded; `ＤＢ＿ＰＡＳＳ＝…` and `pass\\u200bword=…` kept their values."""
+    assert scrub(text) == clean
+    assert sanitize(text) == clean
+    assert scrub(clean) == clean
+
+
+def test_look_alike_labels_mask_what_the_label_steps_mask_in_the_folded_text():
+    """The step's definition, on texts where each look-alike is one folded character: the result,
+    folded, is what the plain label steps give on the folded text (so nothing outside a value
+    changes, and every value they find is masked)."""
+    pieces = [*_STEP_PIECES, *(_full_width(p) for p in _STEP_PIECES), "：", "＝", "为", "是 ", "，", "ｓ", "ｋ"]
+    one = token_formats._FOLDABLE
+
+    def folded(text: str) -> str:
+        return "".join(token_formats._folded_char(c) if one.fullmatch(c) else c for c in text)
+
+    masked = 0
+    for text in _texts(3000, pieces):
+        if any(len(token_formats._folded_char(c)) != 1 for c in one.findall(text)):
+            continue
+        view = folded(text)
+        if view == text:  # nothing folds: the label steps on the text itself are all there is
+            assert redact._labelled_lookalikes(text) == text
+            continue
+        expected = _plain_cjk_names(_old_labelled(view))
+        assert folded(redact._labelled_lookalikes(text)) == expected, text
+        masked += expected != view
+    assert masked > 300

@@ -30,7 +30,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    own only: `upward:`, `npw=` and "password reset" are no labels; and in Chinese, Japanese and
    Korean (`CJK_SECRET_WORDS`): `数据库密码：hunter2`, `密钥＝…`, `密码是 hunter2`, `パスワードは …`,
    `비밀번호는 …`, `API_KEY：…` (a value that starts with a letter of these scripts is prose and
-   is kept: `密码错误：密码长度不能少于8位`);
+   is kept: `密码错误：密码长度不能少于8位`); and behind look-alike characters (`ＤＢ＿ＰＡＳＳ＝…`,
+   `ａｐｉ＿ｋｅｙ：…`, `pass\u200bword=…`: the label read folded, the value masked where it stands);
 6. tokens in well-known formats, the families of `toolkit.tools.token_formats` (OpenAI,
    Anthropic and OpenRouter `sk-`, SendGrid `SG.x.y`, GitHub `ghp_`/`github_pat_`, Slack `xox?-`,
    AWS `AKIA`, Google `AIza`, Stripe `sk_live_`, GitLab `glpat-`, Hugging Face `hf_`, npm `npm_`,
@@ -44,8 +45,7 @@ they are usually ids the model needs). It errs towards removing too much.
 
 Leaves out: personal data (names, phone numbers) — mask those where the data is produced; and
 secrets with no label, no known format and no environment variable (a bare short password);
-a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`); a label
-written in full-width letters (`ＤＢ＿ＰＡＳＳ＝…`: only tokens are also read folded). Text that
+a secret written in Chinese, Japanese or Korean letters after a label (`密码：密码甲`). Text that
 arrives in pieces: `toolkit.tools.redact_stream`.
 """
 
@@ -60,7 +60,7 @@ from typing import Any
 
 from toolkit.errors import ToolkitError
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
-from toolkit.tools.token_formats import mask_lookalikes, may_hold_token
+from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
 
 REDACTED = "[REDACTED]"
 PATH = "<path>"
@@ -231,13 +231,16 @@ def scrub(text: str) -> str:
         text = _COOKIE.sub(_cookie, text)
     if "=" in text or ":" in text:
         text = _labelled(text)
+    folds = not text.isascii() and may_fold(text)  # look-alikes (`ｓｋ－`, `ＤＢ＿ＰＡＳＳ`): masks add none
     if not text.isascii():
         text = _cjk_labelled(text)
+    if folds:
+        text = _labelled_lookalikes(text)
     if _may_hold(low, _PROSE_WORDS) and _PROSE_NEAR.search(low):
         text = _PROSE_SECRET.sub(_prose_secret, text)
     if len(text) < _SHORT or may_hold_token(text):  # a short text: the pattern is quicker
         text = _KNOWN_TOKENS.sub(REDACTED, text)
-    if not text.isascii():  # `ｓｋ－…`, `sk‑…`: a token behind look-alike characters
+    if folds:  # `ｓｋ－…`, `sk‑…`: a token behind look-alike characters
         text = mask_lookalikes(text, REDACTED)
     return _paths(text, low) if "/" in text or "\\" in text else text
 
@@ -523,14 +526,47 @@ def _url_credentials(match: re.Match[str]) -> str:
 
 
 def _labelled(text: str) -> str:
-    """Mask the value after every `name=` / `name:` whose name labels a secret. A name starts
-    with a letter or `_`: in a run such as `123abc=`, it is `abc`; a quoted one (`"name":`, the
-    same quote on both sides) must start so. The separators are found from the right
-    (`_SEP_BACK` on the reversed text), those after a secret name kept, and read from the left."""
+    """Mask the value after every `name=` / `name:` whose name labels a secret (`_label_spans`)."""
+    out, pos = [], 0
+    for start, end, masked in _label_spans(text):
+        out += [text[pos:start], masked]
+        pos = end
+    return "".join(out) + text[pos:] if out else text
+
+
+def _labelled_lookalikes(text: str) -> str:
+    """Mask the values `_labelled`, then `_cjk_names`, find only once look-alike characters are
+    folded (`folded_view`: `ａｐｉ＿ｋｅｙ＝…`, `ＤＢ＿ＰＡＳＳ：…`, `pass\u200bword=…`): each value found in the
+    folded view is replaced in the text, where its characters came from. A text where nothing folds
+    is returned at once."""
+    folded = folded_view(text)
+    for spans_of in (_label_spans, _cjk_name_spans):
+        if folded is None:
+            return text
+        view, origin = folded
+        out, pos = [], 0
+        for start, end, masked in spans_of(view):
+            first, after = origin[start], origin[end - 1] + 1
+            if first >= pos:
+                out += [text[pos:first], masked]
+                pos = after
+        if out:  # the text changed: its view is read again for the next step
+            text = "".join(out) + text[pos:]
+            folded = folded_view(text)
+    return text
+
+
+def _label_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where `_labelled` masks `text`: `(start, end, masked value)` of each value after a `name=` /
+    `name:` whose name labels a secret, left to right. A name starts with a letter or `_`: in a run
+    such as `123abc=`, it is `abc`; a quoted one (`"name":`, the same quote on both sides) must
+    start so. The separators are found from the right (`_SEP_BACK` on the reversed text), those
+    after a secret name kept, and read from the left."""
     backward = text[::-1]
     if not any(map(_secret_run, _SEP_BACK.findall(backward))):  # in C, the usual case: no secret name
-        return text
-    end, out, pos = len(text), [], 0
+        return []
+    end, pos = len(text), 0
+    spans: list[tuple[int, int, str]] = []
     for match in reversed([m for m in _SEP_BACK.finditer(backward) if _secret_run(m.groups())]):
         quote, start = match.group(1), end - match.end()
         if quote:
@@ -547,9 +583,9 @@ def _labelled(text: str) -> str:
         masked = _mask_value(value.group(0))
         if masked is None:
             continue
-        out += [text[pos:after], masked]
+        spans.append((after, value.end(), masked))
         pos = value.end()
-    return "".join(out) + text[pos:] if out else text
+    return spans
 
 
 def _secret_run(found: tuple[str, ...]) -> bool:
@@ -588,15 +624,25 @@ def _cjk_word_labelled(match: re.Match[str]) -> str:
 
 
 def _cjk_names(text: str) -> str:
-    """`API_KEY：x1` → `API_KEY：[REDACTED]`, `token为 x1` → `token为 [REDACTED]`: each full-width
+    """`API_KEY：x1` → `API_KEY：[REDACTED]`, `token为 x1` → `token为 [REDACTED]` (`_cjk_name_spans`)."""
+    out, pos = [], 0
+    for start, end, masked in _cjk_name_spans(text):
+        out += [text[pos:start], masked]
+        pos = end
+    return "".join(out) + text[pos:] if out else text
+
+
+def _cjk_name_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where `_cjk_names` masks `text`, as `(start, end, masked value)`: after each full-width
     separator or verb with a secret name before it (`_CJK_NAME_BACK`, `_secret_run`), read from the
     left; a match that starts inside the one before is skipped, as a pattern tried from the left
     would skip it (the plain definition, in the tests: the same pattern read forward)."""
     backward, end = text[::-1], len(text)
     if _CJK_NAME_BACK.search(backward) is None:  # the usual case, in C
-        return text
+        return []
     found = [m for m in _CJK_NAME_BACK.finditer(backward) if _said_so(m) and _secret_run(_quoted_run(m))]
-    out, pos = [], 0
+    spans: list[tuple[int, int, str]] = []
+    pos = 0
     for match in reversed(found):
         if end - match.end() < pos:
             continue
@@ -608,9 +654,9 @@ def _cjk_names(text: str) -> str:
         masked = _cjk_masked(value.group(0), after_separator=separator)
         if masked is None:
             continue
-        out += [text[pos : value.start()], masked]
+        spans.append((value.start(), value.end(), masked))
         pos = value.end()
-    return "".join(out) + text[pos:] if out else text
+    return spans
 
 
 _ALL_SEPARATORS = frozenset((":", "=", *_CJK_SEPARATORS))

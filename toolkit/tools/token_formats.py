@@ -142,6 +142,33 @@ def mask_lookalikes(text: str, mask: str | Callable[[re.Match[str]], str]) -> st
     return masked_in_view(text, mask)
 
 
+def may_fold(text: str) -> bool:
+    """Whether any character of `text` is a look-alike that folds (`_FOLDABLE`; one search in C)."""
+    return _FOLDABLE.search(text) is not None
+
+
+def folded_view(text: str) -> tuple[str, list[int]] | None:
+    """`text` with each look-alike character (`_FOLDABLE`) folded as a token's letters read it
+    (`_folded_char`: `ＤＢ＿ＰＡＳＳ` → `DB_PASS`, `pass\u200bword` → `password`), every other character
+    kept (`：`, `＝`, `，` stay full-width, as Chinese prose writes them); and, for each character of
+    that view, the index of the character of `text` it came from. `None` when nothing in `text`
+    folds (every ASCII text, most Chinese prose)."""
+    if text.isascii() or _FOLDABLE.search(text) is None:
+        return None
+    pieces: list[str] = []
+    origin: list[int] = []
+    pos = 0
+    for match in _FOLDABLE.finditer(text):
+        i = match.start()
+        folded = _folded_char(text[i])
+        pieces += [text[pos:i], folded]
+        origin += [*range(pos, i), *[i] * len(folded)]
+        pos = i + 1
+    pieces.append(text[pos:])
+    origin += range(pos, len(text))
+    return "".join(pieces), origin
+
+
 def masked_in_view(text: str, mask: str | Callable[[re.Match[str]], str]) -> str:
     """`mask_lookalikes` without its shortcuts (the plain definition): the text folded character by
     character, each token found in that view replaced in the text, where its characters came from."""

@@ -26,10 +26,13 @@ The text shown, joined, is `scrub` of the whole text wherever each secret ends i
 line break or a letter of those scripts (the tests hold this on random streams), but that a
 private key's `BEGIN` line shows its words (`-----BEGIN RSA PRIVATE [REDACTED]`: its blanks cut it).
 
-Leaves out: the first word of a secret with blanks in it after a label (`password: 'two words'`
-shows `'two [REDACTED]'`: the closing quote comes after the first word was shown) and the words of
-a secret environment variable's value that holds a blank. Those are masked when the whole text
-is scrubbed (the trace view, the final state of `StreamView`), not while it streams.
+A quoted value with blanks in it after a label (`password: 'two words'`) is held from its opening
+quote until the closing one comes (`_open_quote`: at most `_OPEN_AT_MOST` characters; `scrub`
+decides whether the value closed would be masked), so none of its words shows on the way.
+
+Leaves out: the words of a secret environment variable's value that holds a blank, and a quoted
+value still open after `_OPEN_AT_MOST` characters. Those are masked when the whole text is
+scrubbed (the trace view, the final state of `StreamView`), not while it streams.
 """
 
 from __future__ import annotations
@@ -69,6 +72,10 @@ class StreamScrubber:
         """The end of the text already shown, as it came (not scrubbed)."""
         self._last = ""
         """The last character received (is a quote at a piece's start an opening one?)."""
+        self._start = 0
+        """Where `_context` starts in the whole text (counted in characters)."""
+        self._judged: dict[int, bool] = {}
+        """Opening quotes already judged by `_open_quote` (where in the whole text → opens a secret)."""
 
     def feed(self, piece: str) -> str:
         """Take one more piece; return what of the text so far can be shown (maybe "")."""
@@ -79,8 +86,13 @@ class StreamScrubber:
                 self._held.append(piece)
             return ""
         shown = "".join(self._held) + piece[:end]
-        self._held = [piece[end:]] if end < len(piece) else []
-        return self._show(shown)
+        rest = [piece[end:]] if end < len(piece) else []
+        opened = _open_quote(self._context + shown, self._start, self._judged)
+        if opened is not None:  # a quoted secret still open: held from its opening quote on
+            at = max(0, opened - len(self._context))
+            shown, rest = shown[:at], [shown[at:], *rest]
+        self._held = rest
+        return self._show(shown) if shown else ""
 
     def flush(self) -> str:
         """The text still held back, scrubbed: call it once the stream has ended."""
@@ -91,7 +103,10 @@ class StreamScrubber:
         """`part` scrubbed as the text shown before it reads it, and the context moved on."""
         before = scrub(self._context) if self._context else ""
         after = scrub(self._context + part)
-        self._context = _kept(self._context + part)
+        whole = self._context + part
+        self._context = _kept(whole)
+        self._start += len(whole) - len(self._context)
+        self._judged = {at: secret for at, secret in self._judged.items() if at >= self._start}
         same = len(os.path.commonprefix([before, after]))
         return after[same:]  # what was shown already may read otherwise now: what follows the same start
 
@@ -116,7 +131,43 @@ def settled(text: str) -> str:
     """What of a text still arriving can be shown scrubbed whole: all of it up to its last
     `_DELIMITER_BACK` (the last run may still grow into a secret). A live view shows `scrub` of this
     while the text streams, and `scrub` of all of it once it has ended."""
-    return text[: _last_end(text, "")]
+    end = _last_end(text, "")
+    opened = _open_quote(text[:end])
+    return text[: end if opened is None else opened]
+
+
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "\u300c": "\u300d", "\u300e": "\u300f"}
+"""Opening quotes and their closing ones: ASCII, “…”, ‘…’, 「…」, 『…』."""
+_OPEN_AT_MOST = 256
+"""Characters after an opening quote, at most, while its value is held for the closing one."""
+_LABEL_REACH = 64
+"""Characters before an opening quote read with it (a label is close before its value)."""
+
+
+def _open_quote(text: str, start: int = 0, judged: dict[int, bool] | None = None) -> int | None:
+    """Where the value of a quoted secret still open at the end of `text` starts (the index after
+    its opening quote), or `None`: the last opening quote of each kind with no closing one after it
+    (within `_OPEN_AT_MOST`), whose value `scrub` masks once the quote is closed (`password: 'two `
+    closed is `password: '[REDACTED]'`). `scrub`'s own rules decide, so every label it reads
+    (`DB_PASS="`, `password is "`, `密码是「`) holds its value, and an apostrophe does not.
+
+    `judged` keeps, by where each quote stands in the whole text (`text` starts at `start`), the
+    quotes found to open no secret: a stream judges each once (an apostrophe, a JSON string's quote),
+    not at every piece; one that opens a secret is judged again until its value closes."""
+    found = None
+    for opening, closing in _QUOTES.items():
+        at = text.rfind(opening)
+        if at < 0 or len(text) - at > _OPEN_AT_MOST or (closing != opening and closing in text[at:]):
+            continue
+        if judged is not None and judged.get(start + at) is False:
+            continue
+        window = text[max(0, at - _LABEL_REACH) :]
+        secret = scrub(window + closing) != scrub(window) + closing
+        if judged is not None:
+            judged[start + at] = secret
+        if secret:
+            found = at + 1 if found is None else min(found, at + 1)
+    return found
 
 
 def _last_end(text: str, before: str) -> int:

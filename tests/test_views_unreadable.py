@@ -8,6 +8,7 @@ without `tool_call_id` (KeyError), `content: null` for a user, a plain string in
 from html_tree import Tree
 
 from toolkit.views.conversation import ConversationView, render_conversation_html, render_conversation_text
+from toolkit.views.html import pretty_json
 
 GOOD_BEFORE = {"role": "user", "content": "where is SN1?"}
 GOOD_AFTER = {"role": "assistant", "content": "on its way"}
@@ -91,3 +92,16 @@ def test_no_memory_address_reaches_a_view():
     ]
     assert [s for s in shown if re.search(r"0x[0-9a-fA-F]{4,}", s)] == []
     assert "Foo object&gt;" in shown[0] and "&quot;tags&quot;: [\n    &quot;a&quot;" in shown[3]
+
+
+def test_a_number_past_a_float_is_shown_as_the_model_wrote_it():
+    """Before: `{"a": 1e400}` (valid JSON) was shown as `{"a": Infinity}` (not JSON), and an integer
+    of 5,000 digits as "invalid JSON" (Python converts at most 4,300)."""
+    big = "7" * 5000
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": f'{{"z": {big}, "b": -1E+400}}'}}
+    messages = [{"role": "assistant", "content": None, "tool_calls": [call]}]
+    assert render_conversation_text(messages).startswith('assistant → f({"b": -1E+400, "z": 7777777')
+    assert "Infinity" not in render_conversation_html(messages) and "invalid JSON" not in render_conversation_html(
+        messages
+    )
+    assert pretty_json('[1e400, 0.5, "\\u0000"]') == '[\n  1e400,\n  0.5,\n  "\\u0000"\n]'

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import html as _html
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -234,6 +235,24 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+class JsonNumber(str):
+    """A JSON number kept as it was written, where Python's number would show it otherwise:
+    `1e400` (a float would be infinity, written `Infinity`, which is not JSON), an integer of more
+    digits than Python converts (4,300). `json_text` writes it bare, as it came."""
+
+
+def _float(text: str) -> float | JsonNumber:
+    value = float(text)
+    return value if math.isfinite(value) else JsonNumber(text)
+
+
+def _int(text: str) -> int | JsonNumber:
+    try:
+        return int(text)
+    except ValueError:  # past `sys.get_int_max_str_digits()`
+        return JsonNumber(text)
+
+
 DEPTH = 100
 """Deepest nesting of arrays and objects a view lays out: JSON text nested deeper is shown as it
 came (`TooDeep`), a value's containers past it are written as `DEEPER`."""
@@ -251,7 +270,7 @@ def read_json(text: str) -> Any:
     """`text` as JSON; `ValueError` if it is not JSON (NaN and Infinity are not), `TooDeep` if
     it nests deeper than `DEPTH` levels (`json.loads` raised RecursionError past ~1,000)."""
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_float, parse_int=_int)
     except RecursionError:
         raise TooDeep(f"nested deeper than {DEPTH} levels") from None
     if text.count("[") + text.count("{") > DEPTH and _depth(value) > DEPTH:
@@ -302,6 +321,8 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     sorted list, each string through `strings`; a container inside itself as `CIRCULAR`, one
     `DEPTH` levels down as `DEEPER` (so neither this nor `json.dumps` recurses without bound).
     `inside` holds the ids of the containers being written (a list met twice is no cycle)."""
+    if isinstance(value, JsonNumber):
+        return _BARE + value + _BARE  # written bare by `json_text`
     if isinstance(value, str):
         return strings(value) if strings is not None else value
     if not isinstance(value, (dict, list, tuple, set, frozenset)):
@@ -331,7 +352,14 @@ def json_text(
     cut there with a marker, `DEEPER` or `CIRCULAR`); non-ASCII text kept as is. `strings`, if
     given, rewrites each string value (in the order they are met)."""
     viewable = _viewable(value, 0, set(), strings)
-    return json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+    text = json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+    return _BARE_NUMBER.sub(r"\1", text) if _BARE_JSON in text else text
+
+
+_BARE = "\x00\ue000"
+"""Around a `JsonNumber` while `json.dumps` writes it (as a string), taken off with its quotes after."""
+_BARE_JSON = json.dumps(_BARE, ensure_ascii=False)[1:-1]
+_BARE_NUMBER = re.compile('"' + re.escape(_BARE_JSON) + r"(-?[0-9][0-9.eE+-]*)" + re.escape(_BARE_JSON) + '"')
 
 
 def pretty_json(value: Any) -> str | None:

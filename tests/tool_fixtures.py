@@ -65,7 +65,7 @@ def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001", 
 @tool("Where is the parcel of an order now; address and phone are masked.")
 def query_logistics(
     order_id: Annotated[str, Param("Order id, e.g. SN202610200001", name="orderId")],
-    memory_id: Annotated[str, MemoryId] = "",
+    memory_id: Annotated[str | None, MemoryId] = None,
 ) -> dict[str, Any]:
     return {"orderId": order_id, "status": "in transit", "asked_by": memory_id}
 

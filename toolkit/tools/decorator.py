@@ -20,7 +20,9 @@ with no `@tool`, it is refused when it is reflected).
 
 Two kinds of parameter are never shown to the model; the loop fills them per call:
 `Annotated[str, MemoryId]` receives the conversation's memory id, and a parameter typed
-`InvocationContext` receives the whole context of the call.
+`InvocationContext` receives the whole context of the call. As in LangChain4j, such a parameter
+takes no default (the loop's value always wins, so one would never be used), except `= None`,
+which lets the function be called directly.
 
 Leaves out: reflection (`toolkit.tools.reflect`), calling the function (`toolkit.tools.execute`).
 """

@@ -17,7 +17,9 @@ property (what the model reads), checking as it goes:
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
   (`Annotated[float, Field(default=5.0)]`) gives the default and constraints, exactly as
   `x: Annotated[int, Field(ge=0)] = 5` does;
-- injected parameters (`Annotated[..., MemoryId]`, `InvocationContext`) are marked, not shown;
+- injected parameters (`Annotated[..., MemoryId]`, `InvocationContext`) are marked, not shown,
+  and take no default but `None` (the loop fills them); a marker written as the type
+  (`m: MemoryId`) is refused with the `Annotated` form to write;
 - the required rules: no default → required; a default → optional, and it must be valid for
   the type (checked now, not at the first call); `Param(required=False)` → optional with `None`,
   so the type must accept `None`.
@@ -81,6 +83,8 @@ def parameter(
     base, param, field_info, notes, inject, declared, inner, metadata = _split(fn, where, p)
     unbuilt = base if isinstance(base, _Unbuilt) else None
     if inject:
+        if declared is not _MISSING and declared is not None:
+            raise _injected_default(where, p.name, inject, declared)
         built = unbuilt.build() if unbuilt else base
         return ParamInfo(p.name, p.name, built, required=False, nullable=True, inject=inject), {}, {}
     wire, description = _naming(where, p.name, param, field_info, notes, doc)
@@ -137,6 +141,9 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError:
     """Why pydantic refused the type, in its own words when it says what to do."""
+    marker = _marker_in(base)
+    if marker is not None:
+        return _marker_as_type(where, marker)
     name = type_name(base)
     if isinstance(exc, PydanticUserError) and exc.code == "validator-signature":
         return _validator_signature(where, name, exc)
@@ -381,6 +388,39 @@ def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> Tool
         where,
         f"{shown} is given as its default value, so it would be passed as the value (it is not read)",
         f"put it in the annotation: `{name}: {annotated}`",
+    )
+
+
+def _injected_default(where: str, name: str, inject: str, default: Any) -> ToolDefinitionError:
+    """`memory: Annotated[str, MemoryId] = "guest"`: the loop fills the parameter (None without a
+    memory), so the default is never used (LangChain4j refuses a default on its framework
+    parameters at startup). `= None` stays allowed: the function can then be called directly."""
+    filled = "the memory id, None without a memory" if inject == "memory_id" else "the invocation context"
+    return ToolDefinitionError(
+        where,
+        f"the loop fills it ({filled}), so its default {value_text(default)} is never used",
+        "remove the default, or write `= None` to call the function directly",
+    )
+
+
+def _marker_in(annotation: Any) -> Any:
+    """The marker (`MemoryId`, a `Param`) written as the type itself or a member of its union, or None."""
+    members = typing.get_args(annotation) if _origin(annotation) in UNION_TYPES else (annotation,)
+    for member in members:
+        if member is MemoryId or member is Param or isinstance(member, _MARKERS):
+            return member
+    return None
+
+
+def _marker_as_type(where: str, marker: Any) -> ToolDefinitionError:
+    """`memory: MemoryId` or `city: Param("...")`: a marker where the type goes (pydantic's own
+    complaint pointed at "a JSON-friendly type")."""
+    shown = marker.__name__ if isinstance(marker, type) else value_text(marker)
+    name = where.rsplit("parameter ", 1)[1].strip("'")
+    return ToolDefinitionError(
+        where,
+        f"{shown} is a marker, not a type, so the model would be asked for it",
+        f"write the type and the marker in Annotated: `{name}: Annotated[str, {shown}]`",
     )
 
 

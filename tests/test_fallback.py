@@ -191,6 +191,42 @@ def test_the_manual_keeps_the_types_and_values_of_optional_and_strict_parameters
     assert "参数 n（整数或 null，可选，取值：1 / null）" in tools_as_text([{"type": "function", "function": listed}])
 
 
+def test_the_manual_reads_a_parameter_whose_type_is_a_reference():
+    """Week 3, section 7: the manual gives each parameter's type ("参数：orderId（字符串，必填，…）").
+    An Enum or a model parameter is a `$ref` into `$defs` (as pydantic writes it): the manual said
+    任意值 and dropped the Enum's values, and an optional one said "null" (as if null were the only
+    value to send); the referenced definition is now read (`#/$defs/…` and `#/definitions/…`)."""
+    import enum
+    from typing import Optional
+
+    from pydantic import BaseModel
+
+    from toolkit.tools.decorator import tool
+    from toolkit.tools.execute import tools_from
+
+    class Category(enum.Enum):
+        CLOTHES = "服装"
+        DIGITAL = "数码"
+
+    class Address(BaseModel):
+        city: str
+
+    @tool("按类别查政策")
+    def policy(category: Category, previous: Optional[Category] = None, address: Address | None = None) -> str:
+        return ""
+
+    text = tools_as_text(tools_from(policy))
+    assert text.splitlines()[-3:] == [
+        "参数 category（字符串，必填，取值：服装 / 数码）",
+        "参数 previous（字符串或 null，可选，取值：服装 / 数码）",
+        "参数 address（对象或 null，可选）",
+    ]
+    old = {"properties": {"c": {"$ref": "#/definitions/C"}}, "definitions": {"C": {"type": "integer", "enum": [1, 2]}}}
+    assert "参数 c（整数，可选，取值：1 / 2）" in tools_as_text(
+        [{"type": "function", "function": {"name": "x", "parameters": old}}]
+    )
+
+
 def test_an_escaped_quote_inside_a_string_does_not_end_it():
     """`"q": "say \\"hi\\" }"` ended the string at the escaped quote: the brace inside it closed
     the object early, and the call was not found (the reply became the answer, raw JSON and all)."""

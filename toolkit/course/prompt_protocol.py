@@ -71,7 +71,8 @@ def tools_as_text(tools: Sequence[Any]) -> str:
 
     `tools` are OpenAI tool dicts, `ToolSpec`s or `Tool`s. A parameter's type may be a list
     (`["string", "null"]`) or variants (`anyOf`, as an optional or strict parameter has): the
-    manual names each type and keeps every variant's allowed values."""
+    manual names each type and keeps every variant's allowed values; a `$ref` (an Enum, a model)
+    is read in the schema's `$defs`."""
     specs = [_spec(t) for t in tools]
     blocks = [PROTOCOL] + [_tool_text(i, spec) for i, spec in enumerate(specs, 1)]
     return "\n\n".join(blocks)
@@ -89,9 +90,10 @@ def _tool_text(number: int, spec: ToolSpec) -> str:
     lines = [f"{number}) {spec.name}", f"用途：{spec.description or '（无说明）'}"]
     schema = spec.parameters or {}
     required = set(schema.get("required", ()))
+    defs = {**_mapping(schema.get("definitions")), **_mapping(schema.get("$defs"))}
     for name, prop in (schema.get("properties") or {}).items():
         prop = prop if isinstance(prop, dict) else {}  # `true` is a schema too: anything goes
-        kind, values = _kind(prop)
+        kind, values = _kind(prop, defs)
         need = "必填" if name in required else "可选"
         choices = "，取值：" + " / ".join(values) if values else ""
         lines.append(f"参数 {name}（{kind}，{need}{choices}）：{prop.get('description', '')}".rstrip("："))
@@ -100,10 +102,27 @@ def _tool_text(number: int, spec: ToolSpec) -> str:
     return "\n".join(lines)
 
 
-def _kind(prop: dict[str, Any]) -> tuple[str, list[str]]:
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _resolved(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """`{"$ref": "#/$defs/Category"}` (an Enum, a model: pydantic files them under `$defs`) as the
+    definition it names (`#/definitions/…` too); any other schema as it is."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(("#/$defs/", "#/definitions/")):
+        target = defs.get(ref.rsplit("/", 1)[1])
+        if isinstance(target, dict):
+            return target
+    return schema
+
+
+def _kind(prop: dict[str, Any], defs: dict[str, Any] | None = None) -> tuple[str, list[str]]:
     """`("字符串或 null", ["paid", "shipped"])`: a property's types (its own, or its `anyOf` /
-    `oneOf` variants'; a list of types too) and its allowed values, in order."""
-    variants = [v for v in prop.get("anyOf") or prop.get("oneOf") or [prop] if isinstance(v, dict)]
+    `oneOf` variants'; a list of types too; a `$ref` read in `defs`) and its allowed values, in order."""
+    defs = defs or {}
+    prop = _resolved(prop, defs)
+    variants = [_resolved(v, defs) for v in prop.get("anyOf") or prop.get("oneOf") or [prop] if isinstance(v, dict)]
     kinds: list[str] = []
     values: list[str] = []
     for variant in variants:

@@ -118,3 +118,19 @@ def test_the_instance_and_its_call_method_still_take_the_options():
         ("get_weather", "Weather lookup."),
         ("forecast", "Tomorrow's weather."),
     ]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: tool(["Look up an order.", "Use it for status questions."]), lambda: tool(description=("a", "b"))],
+)
+def test_a_description_given_as_lines_says_how_to_join_them(make):
+    """Seed 000 (LangChain4j tool internals), section 3.1: `@Tool`'s `value()` is an array of lines "joined
+    with \\n". Here a description is one str, a deliberate difference; the refusal said only "pass the
+    description as a str", not how a LangChain4j habit (one string per line) becomes one."""
+    with pytest.raises(ToolDefinitionError) as caught:
+        make()
+    assert str(caught.value).endswith(
+        'Fix: join the lines into one str, "\\n".join([...]), as LangChain4j joins @Tool\'s lines '
+        "(or write them in one triple-quoted str)"
+    )

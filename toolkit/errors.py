@@ -332,7 +332,9 @@ REPAIR_ZH = (
     "参数校验失败。字段={field}，收到={received}。期望：{expected}。请修正参数后重新调用 {tool}；"
     "如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
 )
-"""The course's (week 3) model-facing text for one invalid argument, as the week-3 course words it."""
+"""The course's (week 3) model-facing text for one invalid argument, as the week-3 course words it but
+for one label: the course puts its hint, a whole sentence ("订单号格式必须为 …。"), straight after 收到=…;
+here the expected format is a phrase (the same `expected` the English text reads), so it follows 期望：."""
 
 
 class ArgError(ArgumentError):

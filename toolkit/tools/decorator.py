@@ -213,11 +213,22 @@ def _check_option(where: str, option: str, value: Any, kind: type) -> None:
     request (and the gateway would refuse it), a name of 5 would fail deep inside reflection."""
     if value is not None and not isinstance(value, kind):
         wanted = "dict" if kind is Mapping else kind.__name__
+        fix = f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else "")
+        if "description" in option and isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            fix = _LINES_FIX  # LangChain4j's `@Tool({"line 1", "line 2"})`
         raise ToolDefinitionError(
             where,
             f"{option} is {a_or_an(type(value).__name__)} ({value_text(value):.60}), not {a_or_an(wanted)}",
-            f"pass {option} as {a_or_an(wanted)}" + (" (True or False)" if kind is bool else ""),
+            fix,
         )
+
+
+_LINES_FIX = (
+    'join the lines into one str, "\\n".join([...]), as LangChain4j joins @Tool\'s lines '
+    "(or write them in one triple-quoted str)"
+)
+"""A description given as lines: LangChain4j's `@Tool` takes an array of them and joins them with
+a line break; here a description is one str (a deliberate difference: Python has multi-line strings)."""
 
 
 def tool_options(fn: Any) -> ToolOptions | None:

@@ -58,4 +58,4 @@ def test_the_written_out_constructors_take_every_field_in_order():
     init = list(inspect.signature(Reflection.__init__).parameters)[1:]
     assert init == [f.name for f in dataclasses.fields(Reflection)]
     spec = ToolSpec._of("t", "d", None, {}, ReturnBehavior.TO_LLM)
-    assert spec == ToolSpec("t", "d") and spec.strict_parameters is None
+    assert spec == ToolSpec("t", "d") and spec.parameters is None

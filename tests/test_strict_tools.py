@@ -106,3 +106,37 @@ def test_additional_properties_false_stays_what_strict_mode_wants():
     parameters = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
     spec = ToolSpec("t", "Look things up.", {**parameters, "additionalProperties": False})
     assert spec.strict_parameters == {**parameters, "additionalProperties": False}
+
+
+def test_a_tool_without_parameters_sends_an_empty_strict_object():
+    """OpenAI refuses `"strict": true` with no `parameters` ("In context=(), 'additionalProperties' is
+    required to be supplied and to be false.", quoted in github.com/inngest/agent-kit/pull/66); the
+    OpenAI Agents SDK sends an empty object for a function without arguments. Without strict mode the
+    tool keeps having no parameters object at all."""
+    from toolkit.gateway.core import GatewayConfig, respond
+    from toolkit.tools.reflect import ToolSpec
+
+    spec = ToolSpec("now", "The time now.")
+    empty = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    assert spec.to_openai(strict=True)["function"] == {
+        "name": "now",
+        "description": "The time now.",
+        "parameters": empty,
+        "strict": True,
+    }
+    assert "parameters" not in spec.to_openai()["function"]
+    assert ToolSpec("later", "").strict_parameters is not spec.strict_parameters  # each spec its own
+
+    def ask(function: dict):
+        request = {
+            "model": "m",
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "function", "function": function}],
+        }
+        return respond(request, GatewayConfig())
+
+    refused = ask({"name": "now", "strict": True})
+    assert refused.status == 400 and refused.body["error"]["message"] == (
+        "Invalid schema for function 'now': In context=(), 'additionalProperties' is required to be supplied and to be false."
+    )
+    assert ask(spec.to_openai(strict=True)["function"]).status == 200

@@ -390,14 +390,19 @@ def _check_parameters(function: dict, i: int, arrays: bool) -> None:
     and a strict tool's strict mode's rules too (`toolkit.gateway.strict`)."""
     parameters = function.get("parameters")
     problem = parameters_problem(parameters, arrays=arrays)
-    if problem is None and function.get("strict") is True:
-        problem = strict_problem(parameters)
+    if problem is None and function.get("strict") is True:  # none at all is an object without its rules
+        problem = strict_problem(parameters if parameters is not None else _NO_PARAMETERS)
     if problem:
         raise RequestError(
             f"Invalid schema for function '{function['name']}': {problem}",
             param=f"tools[{i}].function.parameters",
             code="invalid_function_parameters",
         )
+
+
+_NO_PARAMETERS = {"type": "object", "properties": {}}
+"""What OpenAI reads a strict tool without `parameters` as: it answers "In context=(), 'additionalProperties'
+is required to be supplied and to be false." (github.com/inngest/agent-kit/pull/66 quotes the 400)."""
 
 
 def _plain_tool(tool: Any) -> bool:

@@ -102,10 +102,13 @@ class ToolSpec:
         return {"type": "function", "function": fn}
 
     @cached_property
-    def strict_parameters(self) -> dict[str, Any] | None:
-        """The OpenAI strict-mode form of `parameters` (see `toolkit.tools.strict`)."""
+    def strict_parameters(self) -> dict[str, Any]:
+        """The OpenAI strict-mode form of `parameters` (see `toolkit.tools.strict`). A tool with no
+        parameters gets an empty object's schema: OpenAI refuses `"strict": true` without one (`In
+        context=(), 'additionalProperties' is required to be supplied and to be false.`), and the
+        OpenAI Agents SDK sends the same empty object for a function without arguments."""
         if self.parameters is None:
-            return None
+            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
         return strict.strict_schema(self.parameters, f"tool {self.name!r}")
 
     @classmethod

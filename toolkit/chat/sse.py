@@ -24,7 +24,8 @@ left, else a `BadResponseError` with the gateway's message. An error event is a 
 Anthropic-style relays send it), any data of an event named `error` (`event: error`, then
 `data: {"message": …}` or plain text), or a line of llama.cpp's own `error:` field (its server
 writes an error that comes up mid-stream as `error: {"code": 400, "message": …}`, then `data:
-[DONE]`): not a cut stream, nor an empty or a partial reply.
+[DONE]`), or choice 0's own `error` (OpenRouter's `StreamingChoice.error`, beside `finish_reason:
+"error"`): not a cut stream, nor an empty or a partial reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -36,9 +37,12 @@ already has complete ones and the tool was named again (on that delta, or on one
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
 delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
 on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
-call. A provider's own fields on a
-call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
-deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
+call. A provider that sends a call's arguments so far on every delta instead of the new
+fragment (DeepSeek and Baidu Qianfan in a cumulative mode) gets the last of them, once joining
+them gives no JSON object and each starts with the one before (`_arguments`). A provider's own
+fields on a call (Gemini's `extra_content`) are kept, to be sent back with it; so are
+`reasoning_content` deltas (DeepSeek's thinking mode), joined, and `reasoning_details` pieces
+(OpenRouter's), merged per block (`merge_details`), for the reply to carry back.
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
@@ -62,7 +66,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.chat.balance import Balance
+from toolkit.chat.balance import Balance, whole_object
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
@@ -134,6 +138,8 @@ class StreamAssembler:
     """The index of the call the latest tool-call delta went to."""
     refusal: list[str] = field(default_factory=list)
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    details: list[dict[str, Any]] = field(default_factory=list)
+    """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
@@ -214,6 +220,8 @@ class StreamAssembler:
             if not choice_zero(choice):  # n > 1 is left out: only choice 0 is read
                 self.others.add(repr(choice.get("index"))[:20])
                 continue
+            if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
+                raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
         return events
@@ -228,6 +236,8 @@ class StreamAssembler:
             self.reasoning.append(delta["reasoning_content"])
         if isinstance(delta.get("refusal"), str):
             self.refusal.append(delta["refusal"])
+        if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
+            merge_details(self.details, delta["reasoning_details"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
@@ -284,7 +294,7 @@ class StreamAssembler:
             why = f": {broke}" if broke else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}{why}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments=paired("".join(c.fragments)), extra=c.extra)
+            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)), extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
@@ -293,11 +303,14 @@ class StreamAssembler:
         if self.others and not (self.text or self.calls or self.refusal):
             raise BadResponseError(no_choice_zero(self.others), status=200)
         reasoning = paired("".join(self.reasoning))
+        kept: dict[str, Any] = {"reasoning_content": reasoning} if reasoning else {}
+        if self.details:
+            kept["reasoning_details"] = self.details
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
             refusal=paired("".join(self.refusal)) or None,
-            **({"extra": {"reasoning_content": reasoning}} if reasoning else {}),  # `{}` left out: not checked
+            **({"extra": kept} if kept else {}),  # `{}` left out: not checked
         )
         return not_empty(
             ChatResponse(
@@ -348,6 +361,49 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     return _complete(current)
 
 
+def _arguments(call: _PartialCall) -> str:
+    """A call's arguments: its fragments joined, unless that is no JSON object and the fragments
+    were sent cumulatively (each one the arguments so far, as DeepSeek and Baidu Qianfan do in a
+    cumulative mode): each non-blank fragment starts with the one before, and the last is a whole
+    JSON object. Then the last is the arguments. Joined fragments that make a JSON object are
+    read joined, whatever they repeat."""
+    joined = "".join(call.fragments)
+    if len(call.fragments) < 2 or _complete(call):
+        return joined
+    sent = [fragment for fragment in call.fragments if fragment.strip()]
+    if len(sent) < 2 or not all(later.startswith(earlier) for earlier, later in zip(sent, sent[1:])):
+        return joined
+    return sent[-1] if whole_object(sent[-1]) else joined
+
+
+_DETAIL_TEXTS = ("text", "summary", "data")
+"""The fields of a `reasoning_details` block that arrive in pieces, to be joined."""
+
+
+def merge_details(details: list[dict[str, Any]], pieces: list[Any]) -> None:
+    """Fold a delta's `reasoning_details` into `details`. OpenRouter streams each block in pieces
+    that share its `index` and `type`: their text fields (`text`, `summary`, `data`) are joined,
+    any other field takes its latest value that is not null (the signature comes last, alone). A
+    piece with another `index` or `type`, or with none, starts a block; one that is not an object
+    is left out."""
+    for piece in pieces:
+        if not isinstance(piece, dict):
+            continue
+        index = piece.get("index")
+        block = None
+        if isinstance(index, int) and not isinstance(index, bool):
+            block = next((b for b in reversed(details) if b.get("index") == index), None)
+            block = block if block is not None and block.get("type") == piece.get("type") else None
+        if block is None:
+            details.append({key: value for key, value in piece.items() if value is not None})
+            continue
+        for key, value in piece.items():
+            if key in _DETAIL_TEXTS and isinstance(value, str) and isinstance(block.get(key), str):
+                block[key] += value
+            elif value is not None:
+                block[key] = value
+
+
 def _complete(call: _PartialCall) -> bool:
     """Whether the call's arguments so far are a whole JSON object (`whole_object` of them
     joined; their braces read once each, so a call sent in thousands of fragments, each with a
@@ -356,6 +412,11 @@ def _complete(call: _PartialCall) -> bool:
 
 
 _NOT_JSON = object()
+
+
+def _dumped(chunk: Any) -> str:
+    """A chunk as JSON text (the first 2,000 characters), for an error's body."""
+    return json.dumps(chunk, ensure_ascii=False, default=str)[:2000]
 
 
 def _json_or_not(payload: str) -> Any:

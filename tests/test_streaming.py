@@ -544,6 +544,8 @@ def test_streamed_reasoning_details_pieces_of_one_block_keep_its_later_fields():
         delta({"reasoning_details": [{"type": "reasoning.text", "text": "check.", "index": 0}]}),
         delta({"reasoning_details": [{"type": "reasoning.text", "signature": "EqQB", "index": 0, "format": None}]}),
         delta({"reasoning_details": [{"type": "reasoning.text", "text": "no index"}]}),
+        delta({"reasoning_details": [{"type": "x", "text": 5, "index": 2}]}),
+        delta({"reasoning_details": [{"type": "x", "text": "five", "index": 2}]}),
         delta({"content": "done"}),
         delta({}, "stop"),
     )
@@ -556,6 +558,7 @@ def test_streamed_reasoning_details_pieces_of_one_block_keep_its_later_fields():
             "signature": "EqQB",
         },
         {"type": "reasoning.text", "text": "no index"},
+        {"type": "x", "text": "five", "index": 2},
     ]
 
 

@@ -305,7 +305,7 @@ class StreamAssembler:
         reasoning = paired("".join(self.reasoning))
         kept: dict[str, Any] = {"reasoning_content": reasoning} if reasoning else {}
         if self.details:
-            kept["reasoning_details"] = self.details
+            kept["reasoning_details"] = joined_details(self.details)
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
@@ -380,12 +380,17 @@ _DETAIL_TEXTS = ("text", "summary", "data")
 """The fields of a `reasoning_details` block that arrive in pieces, to be joined."""
 
 
+class _Pieces(list[str]):
+    """A text field of a `reasoning_details` block, in the pieces it came in."""
+
+
 def merge_details(details: list[dict[str, Any]], pieces: list[Any]) -> None:
     """Fold a delta's `reasoning_details` into `details`. OpenRouter streams each block in pieces
     that share its `index` and `type`: their text fields (`text`, `summary`, `data`) are joined,
     any other field takes its latest value that is not null (the signature comes last, alone). A
     piece with another `index` or `type`, or with none, starts a block; one that is not an object
-    is left out."""
+    is left out. A text field is held in its pieces until `joined_details` (a long reasoning comes
+    in thousands of pieces: joined once, not once per piece)."""
     for piece in pieces:
         if not isinstance(piece, dict):
             continue
@@ -395,13 +400,21 @@ def merge_details(details: list[dict[str, Any]], pieces: list[Any]) -> None:
             block = next((b for b in reversed(details) if b.get("index") == index), None)
             block = block if block is not None and block.get("type") == piece.get("type") else None
         if block is None:
-            details.append({key: value for key, value in piece.items() if value is not None})
-            continue
+            block = {}
+            details.append(block)
         for key, value in piece.items():
-            if key in _DETAIL_TEXTS and isinstance(value, str) and isinstance(block.get(key), str):
-                block[key] += value
+            if key in _DETAIL_TEXTS and isinstance(value, str):
+                held = block.get(key)
+                if not isinstance(held, _Pieces):  # none yet (or not text: a gateway's own shape, replaced)
+                    held = block[key] = _Pieces()
+                held.append(value)
             elif value is not None:
                 block[key] = value
+
+
+def joined_details(details: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`details` as `merge_details` holds them, each text field's pieces joined."""
+    return [{k: "".join(v) if isinstance(v, _Pieces) else v for k, v in block.items()} for block in details]
 
 
 def _complete(call: _PartialCall) -> bool:

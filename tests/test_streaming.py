@@ -574,3 +574,34 @@ def test_an_error_on_choice_zero_is_raised_as_the_gateways_error():
     other = {"index": 1, "delta": {}, "error": {"message": "only choice 1 failed"}}
     ok = sse(delta({"content": "Hi"}), {"choices": [other]}, delta({}, "stop"))
     assert final(list(assemble(ok))).message.content == "Hi"
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the whole call on every delta: id, name and the whole arguments, three times
+        [_call(0, "call_a", "f", '{"a": 1}')] * 3,
+        # no ids: the name and the whole arguments, twice
+        [_call(0, name="f", arguments='{"a": 1}')] * 2,
+        # cumulative arguments whose last, whole, is sent again with the id and name
+        [_call(0, "call_a", "f", '{"a"'), _call(0, "call_a", "f", '{"a": 1}'), _call(0, "call_a", "f", '{"a": 1}')],
+    ],
+)
+def test_a_call_resent_whole_on_every_delta_is_one_call(chunks):
+    """Some providers resend the whole call on every delta (NousResearch/hermes-agent#6841:
+    `{"a":1}{"a":1}{"a":1}` under a name repeated each time; #35718 collapses such "identical
+    resends"). Each resend was read as another call of the tool: it ran three times. A delta that
+    repeats a call's whole arguments verbatim, under its id (or none) and its name (or none), is
+    that call again."""
+    assert [(name, arguments) for _, name, arguments in _calls(*chunks)] == [("f", '{"a": 1}')]
+
+
+def test_a_second_call_announced_with_empty_arguments_stays_a_call_of_its_own_even_when_it_repeats():
+    """The usual first delta of a call (its name, `arguments: ""`), after whole arguments, starts a
+    call: the same arguments after it are that call's, not a resend."""
+    assert _calls(
+        _call(0, "call_0", "roll", ""),
+        _call(0, arguments="{}"),
+        _call(0, "call_0", "roll", ""),
+        _call(0, arguments="{}"),
+    ) == [("call_0", "roll", "{}"), ("call_0", "roll", "{}")]

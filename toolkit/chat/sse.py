@@ -37,7 +37,9 @@ already has complete ones and the tool was named again (on that delta, or on one
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
 delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
 on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
-call. A provider that sends a call's arguments so far on every delta instead of the new
+call; so does one that resends the whole call (its id or none, its name or none, and its whole
+arguments, verbatim) on every delta (`_resent`): two calls of one tool with the same arguments
+under one reused id and `index`, each sent on one delta, are read as one. A provider that sends a call's arguments so far on every delta instead of the new
 fragment (DeepSeek and Baidu Qianfan in a cumulative mode) gets the last of them, once joining
 them gives no JSON object and each starts with the one before (`_arguments`). A provider's own
 fields on a call (Gemini's `extra_content`) are kept, to be sent back with it; so are
@@ -352,6 +354,8 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
+    if _resent(current, call_id, name, fragment):
+        return False  # the whole call again (a provider that resends it on every delta)
     if name is not None and name != current.name and _complete(current):
         return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
@@ -359,6 +363,22 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     if (name is None and not current.renamed) or not fragment.lstrip().startswith("{"):
         return False
     return _complete(current)
+
+
+def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
+    """Whether a delta repeats `current` whole: its id (or none) and its name (or none), and, as
+    its fragment, the call's whole arguments so far, verbatim (as `_arguments` reads them), after
+    no delta that named the call again with empty arguments (`renamed`: the first delta of another
+    call). Two calls of one tool with the same arguments under one reused id read so are one call:
+    its arguments are the same, and a provider's resent call run twice would be worse."""
+    if current.renamed or (name is not None and name != current.name):
+        return False
+    if call_id and current.id and call_id != current.id:
+        return False
+    last = next((f for f in reversed(current.fragments) if f.strip()), None)
+    if last != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
+        return False
+    return _arguments(current) == fragment
 
 
 def _arguments(call: _PartialCall) -> str:

@@ -43,7 +43,8 @@ under one reused id and `index`, each sent on one delta, are read as one. A prov
 fragment (DeepSeek and Baidu Qianfan in a cumulative mode) gets the last of them, once joining
 them gives no JSON object and each starts with the one before (`_arguments`). A provider's own
 fields on a call (Gemini's `extra_content`) are kept, to be sent back with it; so are
-`reasoning_content` deltas (DeepSeek's thinking mode), joined, and `reasoning_details` pieces
+`reasoning_content` deltas (DeepSeek's thinking mode), joined (a tool-call reply's even when
+empty: `empty_reasoning`), and `reasoning_details` pieces
 (OpenRouter's), merged per block (`merge_details`), for the reply to carry back.
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
@@ -77,6 +78,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     arguments_text,
+    empty_reasoning,
     text_of,
 )
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
@@ -128,7 +130,8 @@ class StreamAssembler:
 
     text: list[str] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
-    """`reasoning_content` deltas (DeepSeek's thinking mode): kept, to go back with the reply."""
+    """`reasoning_content` deltas (DeepSeek's thinking mode): kept, to go back with the reply (a
+    tool-call reply's even empty: `empty_reasoning`; a null delta counts as an empty one)."""
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
     usage: TokenUsage = field(default_factory=lambda: TokenUsage(input_tokens=None, output_tokens=None))
@@ -236,6 +239,8 @@ class StreamAssembler:
             events.append(TextDelta(content))
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
+        elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
+            self.reasoning.append("")
         if isinstance(delta.get("refusal"), str):
             self.refusal.append(delta["refusal"])
         if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
@@ -306,6 +311,8 @@ class StreamAssembler:
             raise BadResponseError(no_choice_zero(self.others), status=200)
         reasoning = paired("".join(self.reasoning))
         kept: dict[str, Any] = {"reasoning_content": reasoning} if reasoning else {}
+        if not reasoning and self.reasoning and calls:
+            kept.update(empty_reasoning(reasoning))
         if self.details:
             kept["reasoning_details"] = joined_details(self.details)
         message = AssistantMessage(

@@ -39,13 +39,14 @@ delta without an `index` continues the latest call. A gateway that repeats the i
 on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
 arguments, verbatim) on every delta (`_resent`): two calls of one tool with the same arguments
-under one reused id and `index`, each sent on one delta, are read as one. A provider that sends a call's arguments so far on every delta instead of the new
-fragment (DeepSeek and Baidu Qianfan in a cumulative mode) gets the last of them, once joining
-them gives no JSON object and each starts with the one before (`_arguments`). A provider's own
-fields on a call (Gemini's `extra_content`) are kept, to be sent back with it; so are
-`reasoning_content` deltas (DeepSeek's thinking mode), joined (a tool-call reply's even when
-empty: `empty_reasoning`), and `reasoning_details` pieces
-(OpenRouter's), merged per block (`merge_details`), for the reply to carry back.
+under one reused id and `index`, each sent on one delta, are read as one. A provider that sends
+a call's arguments so far on every delta instead of the new fragment (DeepSeek and Baidu Qianfan
+in a cumulative mode) gets the last of them, once joining them gives no JSON object and each
+starts with the one before (`_arguments`). A provider's own fields on a call (Gemini's
+`extra_content`) are kept, to be sent back with it; so are `reasoning_content` deltas (DeepSeek's
+thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
+`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
+carry back.
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
@@ -456,7 +457,10 @@ _NOT_JSON = object()
 
 def _dumped(chunk: Any) -> str:
     """A chunk as JSON text (the first 2,000 characters), for an error's body."""
-    return json.dumps(chunk, ensure_ascii=False, default=str)[:2000]
+    try:
+        return json.dumps(chunk, ensure_ascii=False, default=str)[:2000]
+    except (ValueError, RecursionError):  # nested past the writer's limit: the error says enough
+        return ""
 
 
 def _json_or_not(payload: str) -> Any:

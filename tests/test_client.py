@@ -1170,3 +1170,39 @@ def test_a_400_about_something_else_is_not_retried_without_stream_options():
     with pytest.raises(CallerError):
         list(client.stream(QUESTION))
     assert client.usage_in_stream is True
+
+
+def _choice_error(code, message, text):
+    """OpenRouter's reply when the provider fails after it began: 200, the choice's text so far,
+    `finish_reason: "error"` and the error on the choice (`NonStreamingChoice.error`, in
+    openrouter.ai/docs/api-reference/overview's response schema)."""
+    choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "error"}
+    return {"id": "gen-1", "model": "m", "choices": [{**choice, "error": {"code": code, "message": message}}]}
+
+
+def test_an_error_on_the_choice_is_the_gateways_error_not_a_partial_answer():
+    """Before, the text so far ("The parcel is") was the answer, or, with no text, the reply was
+    "empty: the model said nothing", the gateway's own words lost and its 502 never retried."""
+    client, sleeps = make(
+        Script(
+            httpx.Response(200, json=_choice_error(502, "Upstream provider disconnected", "The parcel is")),
+            httpx.Response(200, json=OK_BODY),
+        )
+    )
+    assert client.chat(QUESTION).message.tool_calls[0].name == "query_order"
+    assert len(sleeps) == 1
+    client, sleeps = make(Script(httpx.Response(200, json=_choice_error(400, "Provider returned error", ""))))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == "gateway answered 200 with an error: Provider returned error"
+    assert sleeps == []
+
+
+def test_an_error_on_a_streamed_choice_is_the_gateways_error_not_a_partial_answer():
+    """OpenRouter's `StreamingChoice` carries `error` too (with `finish_reason: "error"`)."""
+    cut = {"index": 0, "delta": {"content": ""}, "finish_reason": "error", "error": {"code": 400, "message": "Bad"}}
+    body = sse_body({"choices": [{"index": 0, "delta": {"content": "The parcel is"}}]}, {"choices": [cut]})
+    client, _ = make(Script(httpx.Response(200, text=body, headers={"content-type": "text/event-stream"})))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == "gateway sent an error mid-stream: Bad"

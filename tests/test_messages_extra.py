@@ -54,3 +54,39 @@ def test_a_streamed_reply_keeps_its_reasoning():
     assembler.feed_chunk({"choices": [{"index": 0, "delta": {"reasoning_content": "hm", "content": "ok"}}]})
     assembler.feed_chunk({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
     assert assembler.finish().message.extra == {"reasoning_content": "hm"}
+
+
+CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize("sent", ["", None])
+def test_a_tool_call_reply_with_empty_reasoning_content_sends_it_back_empty(sent):
+    """DeepSeek's thinking mode wants the `reasoning_content` of every tool-call turn back, "must be
+    passed back to the API" (api-docs.deepseek.com/guides/thinking_mode), even when the model
+    reasoned nothing on that turn: without the field the next request is a 400
+    (deepseek-ai/deepseek-harness#739, vercel/ai#13203, which send `""`). The empty field was dropped."""
+    reply = {"role": "assistant", "content": None, "reasoning_content": sent, "tool_calls": [CALL]}
+    message = AssistantMessage.from_openai(reply)
+    assert message.extra == {"reasoning_content": ""}
+    assert message.to_openai() == {**reply, "reasoning_content": ""}
+    assert load_message(dump_message(message)) == message
+
+
+def test_empty_reasoning_content_is_not_kept_without_tool_calls_or_without_the_field():
+    """A turn without tool calls needs none back (DeepSeek ignores it), and a provider that sends no
+    `reasoning_content` field gets none."""
+    assert AssistantMessage.from_openai({"role": "assistant", "content": "hi", "reasoning_content": ""}).extra == {}
+    assert AssistantMessage.from_openai({"role": "assistant", "content": None, "tool_calls": [CALL]}).extra == {}
+
+
+@pytest.mark.parametrize("sent", ["", None])
+def test_a_streamed_tool_call_turn_with_empty_reasoning_content_keeps_it_empty(sent):
+    assembler = StreamAssembler()
+    assembler.feed_chunk({"choices": [{"index": 0, "delta": {"role": "assistant", "reasoning_content": sent}}]})
+    assembler.feed_chunk({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, **CALL}]}}]})
+    assembler.feed_chunk({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    assert assembler.finish().message.extra == {"reasoning_content": ""}
+    plain = StreamAssembler()
+    plain.feed_chunk({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, **CALL}]}}]})
+    plain.feed_chunk({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    assert plain.finish().message.extra == {}

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from toolkit.chat.sse import StreamAssembler, StreamDone, TextDelta, ToolCallDelta, assemble
-from toolkit.errors import BadResponseError, TruncatedStreamError
+from toolkit.errors import BadResponseError, TransientError, TruncatedStreamError
 
 
 def sse(*chunks, done=True):
@@ -451,3 +451,157 @@ def test_a_multi_line_error_event_is_worded_like_any_error_event():
     lines = pretty({"error": {"message": "context length exceeded"}}) + ["data: [DONE]"]
     with pytest.raises(BadResponseError, match="^gateway sent an error mid-stream: context length exceeded$"):
         list(assemble(lines))
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the arguments so far on every delta, the id and name on the first
+        [
+            _call(0, "call_a", "f", '{"city"'),
+            _call(0, arguments='{"city": "Par'),
+            _call(0, arguments='{"city": "Paris"}'),
+        ],
+        # the id and name repeated on every delta, after a first delta with empty arguments
+        [
+            _call(0, "call_a", "f", ""),
+            _call(0, "call_a", "f", '{"city": '),
+            _call(0, "call_a", "f", '{"city": "Paris"}'),
+            _call(0, "call_a", "f", '{"city": "Paris"}'),
+        ],
+        # the whole arguments on every delta (the name on the first only)
+        [_call(0, "call_a", "f", '{"city": "Paris"}'), _call(0, arguments='{"city": "Paris"}')],
+    ],
+)
+def test_arguments_resent_whole_so_far_on_every_delta_are_read_once(chunks):
+    """Some OpenAI-compatible providers (DeepSeek and Baidu Qianfan in a cumulative mode:
+    NousResearch/hermes-agent#35718; langchain-ai/langgraphjs#2697) send a call's arguments so far
+    on every delta instead of the new fragment. Joined, they were `{"city"{"city": "Par…`, never
+    JSON: the loop told the model its arguments were invalid. When the joined text is no JSON
+    object and each fragment starts with the one before, the last fragment, whole, is the arguments."""
+    assert [(c_id, name, json.loads(arguments)) for c_id, name, arguments in _calls(*chunks)] == [
+        ("call_a", "f", {"city": "Paris"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "arguments"),
+    [
+        # incremental fragments that happen to repeat what came before: joined, they are the JSON object
+        ([_call(0, "call_a", "f", '{"a": '), _call(0, arguments='{"a": 1}}')], '{"a": {"a": 1}}'),
+        # invalid arguments whose fragments are no chain stay as the model wrote them
+        ([_call(0, "call_a", "f", '{"a": 1'), _call(0, arguments="}}")], '{"a": 1}}'),
+        # a chain whose last fragment is no JSON object either: as written
+        ([_call(0, "call_a", "f", '{"a'), _call(0, arguments='{"a": ')], '{"a{"a": '),
+    ],
+)
+def test_fragments_are_read_as_resent_only_when_joining_them_gives_no_json_object(chunks, arguments):
+    assert _calls(*chunks) == [("call_a", "f", arguments)]
+
+
+def test_streamed_reasoning_details_are_merged_per_block_for_the_reply_to_carry_back():
+    """OpenRouter streams `reasoning_details` a block at a time, in pieces sharing the block's `index`
+    (text in pieces, the signature in a last piece without text: agno-agi/agno#8794; its format:
+    openrouter.ai/docs/guides/best-practices/reasoning-tokens#preserving-reasoning-blocks). `chat()`
+    kept a whole reply's `reasoning_details` to send back; `stream()` dropped them, so Gemini 3 and
+    Claude behind OpenRouter lost their reasoning (and Gemini's thought signature) after a tool call."""
+    summary = {"type": "reasoning.summary", "format": "openai-responses-v1", "index": 0}
+    stream = sse(
+        delta(
+            {
+                "role": "assistant",
+                "content": "",
+                "reasoning": "Look",
+                "reasoning_details": [{**summary, "summary": "Look"}],
+            }
+        ),
+        delta({"reasoning_details": [{**summary, "summary": " it up"}]}),
+        delta({"reasoning_details": [{"type": "reasoning.text", "text": "", "signature": "sig==", "index": 0}]}),
+        delta({"reasoning_details": [{"type": "reasoning.encrypted", "data": "abc", "index": 1}, "not a detail"]}),
+        delta({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{}"}}]}),
+        delta({}, "tool_calls"),
+    )
+    message = final(list(assemble(stream))).message
+    assert message.extra == {
+        "reasoning_details": [
+            {**summary, "summary": "Look it up"},
+            {"type": "reasoning.text", "text": "", "signature": "sig==", "index": 0},
+            {"type": "reasoning.encrypted", "data": "abc", "index": 1},
+        ]
+    }
+    assert message.to_openai()["reasoning_details"] == message.extra["reasoning_details"]
+
+
+def test_streamed_reasoning_details_pieces_of_one_block_keep_its_later_fields():
+    stream = sse(
+        delta(
+            {
+                "reasoning_details": [
+                    {"type": "reasoning.text", "text": "Let me ", "index": 0, "format": "anthropic-claude-v1"}
+                ]
+            }
+        ),
+        delta({"reasoning_details": [{"type": "reasoning.text", "text": "check.", "index": 0}]}),
+        delta({"reasoning_details": [{"type": "reasoning.text", "signature": "EqQB", "index": 0, "format": None}]}),
+        delta({"reasoning_details": [{"type": "reasoning.text", "text": "no index"}]}),
+        delta({"reasoning_details": [{"type": "x", "text": 5, "index": 2}]}),
+        delta({"reasoning_details": [{"type": "x", "text": "five", "index": 2}]}),
+        delta({"content": "done"}),
+        delta({}, "stop"),
+    )
+    assert final(list(assemble(stream))).message.extra["reasoning_details"] == [
+        {
+            "type": "reasoning.text",
+            "text": "Let me check.",
+            "index": 0,
+            "format": "anthropic-claude-v1",
+            "signature": "EqQB",
+        },
+        {"type": "reasoning.text", "text": "no index"},
+        {"type": "x", "text": "five", "index": 2},
+    ]
+
+
+def test_an_error_on_choice_zero_is_raised_as_the_gateways_error():
+    """OpenRouter's `StreamingChoice.error` (finish_reason "error"): before, the text so far was the reply."""
+    stream = sse(
+        delta({"content": "The parcel is"}),
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "error", "error": {"code": 502, "message": "Gone"}}]},
+    )
+    with pytest.raises(TransientError) as caught:
+        list(assemble(stream))
+    assert str(caught.value) == "gateway sent an error mid-stream (code 502, transient): Gone"
+    other = {"index": 1, "delta": {}, "error": {"message": "only choice 1 failed"}}
+    ok = sse(delta({"content": "Hi"}), {"choices": [other]}, delta({}, "stop"))
+    assert final(list(assemble(ok))).message.content == "Hi"
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the whole call on every delta: id, name and the whole arguments, three times
+        [_call(0, "call_a", "f", '{"a": 1}')] * 3,
+        # no ids: the name and the whole arguments, twice
+        [_call(0, name="f", arguments='{"a": 1}')] * 2,
+        # cumulative arguments whose last, whole, is sent again with the id and name
+        [_call(0, "call_a", "f", '{"a"'), _call(0, "call_a", "f", '{"a": 1}'), _call(0, "call_a", "f", '{"a": 1}')],
+    ],
+)
+def test_a_call_resent_whole_on_every_delta_is_one_call(chunks):
+    """Some providers resend the whole call on every delta (NousResearch/hermes-agent#6841:
+    `{"a":1}{"a":1}{"a":1}` under a name repeated each time; #35718 collapses such "identical
+    resends"). Each resend was read as another call of the tool: it ran three times. A delta that
+    repeats a call's whole arguments verbatim, under its id (or none) and its name (or none), is
+    that call again."""
+    assert [(name, arguments) for _, name, arguments in _calls(*chunks)] == [("f", '{"a": 1}')]
+
+
+def test_a_second_call_announced_with_empty_arguments_stays_a_call_of_its_own_even_when_it_repeats():
+    """The usual first delta of a call (its name, `arguments: ""`), after whole arguments, starts a
+    call: the same arguments after it are that call's, not a resend."""
+    assert _calls(
+        _call(0, "call_0", "roll", ""),
+        _call(0, arguments="{}"),
+        _call(0, "call_0", "roll", ""),
+        _call(0, arguments="{}"),
+    ) == [("call_0", "roll", "{}"), ("call_0", "roll", "{}")]

@@ -27,8 +27,9 @@ is not shortened: the error is raised at once, carrying `retry_after`, so the ca
 An empty reply names its `finish_reason` and the likely fix ("length": raise max_tokens). A 200 that
 is a web page (a proxy's sign-in page, a web UI) is named by its title (`toolkit.chat.pages`), to
 `chat()` and `stream()` alike, with what to check (`PAGE_HINT`). A 200
-that reports an error instead of a completion (OpenRouter and other proxies: a JSON body, or a
-`data: {"error": …}` event mid-stream) is triaged by what the error names: an overload or a rate
+that reports an error instead of a completion (OpenRouter and other proxies: a JSON body, an
+`error` on the choice beside `finish_reason: "error"` and the text so far, or a `data: {"error": …}`
+event mid-stream) is triaged by what the error names: an overload or a rate
 limit (`"code": 502`, `"rate_limit_exceeded"`, `"type": "server_error"`) is transient and retried
 like that status — a stream only while nothing has been yielded yet —, anything else is a bad body.
 
@@ -1120,6 +1121,8 @@ def parse_completion(text: str) -> ChatResponse:
     if at is None:  # read as stream() reads it: choice 0, never another
         raise BadResponseError(no_choice_zero(repr(c.get("index"))[:20] for c in choices), status=200, body=text[:2000])
     choice = choices[at]
+    if isinstance(choice, dict) and choice.get("error"):  # OpenRouter's `NonStreamingChoice.error`: no answer
+        raise reported_error(choice["error"], "answered 200 with an error", text[:2000], status=200)
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise BadResponseError(f"choices[{at}] has no message", status=200, body=text[:2000])

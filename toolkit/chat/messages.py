@@ -275,11 +275,21 @@ class AssistantMessage(TurnMessage, _Record):
             raise ValueError(f"tool_calls is not a list: {listed!r:.100}")
         calls = tuple(ToolCall.from_openai(c) for c in listed) or legacy_call(data.get("function_call"))
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
+        if calls and "reasoning_content" in data and "reasoning_content" not in extra:
+            extra = {**extra, **empty_reasoning(data["reasoning_content"])}
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
         if extra:  # given only when it holds something: `{}` would be checked (`_own_fields`) for nothing
             return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
         return cls(content=text_of(data.get("content")), tool_calls=calls, refusal=refusal)
+
+
+def empty_reasoning(sent: Any) -> dict[str, Any]:
+    """`{"reasoning_content": ""}` for a tool-call reply whose provider sent the field empty (`""`
+    or null), else nothing. DeepSeek's thinking mode refuses (a 400) a history whose tool-call turn
+    lacks `reasoning_content`, even one on which the model reasoned nothing: the field goes back
+    empty. A reply without tool calls, or whose provider sends no such field, keeps none."""
+    return {"reasoning_content": ""} if sent is None or sent == "" else {}
 
 
 def legacy_call(function_call: Any) -> tuple[ToolCall, ...]:
@@ -313,7 +323,8 @@ def _not_extra_text(extra: dict[str, Any]) -> str:
 KEPT_ASSISTANT_FIELDS = ("reasoning_content", "reasoning_details")
 """Fields of an assistant message that providers want back on the next request: DeepSeek's (and
 Moonshot's Kimi) `reasoning_content` in thinking mode with tool calls — without it the next
-request is a 400 — and OpenRouter's `reasoning_details`. Others are dropped: Groq, for one,
+request is a 400, so a tool-call reply keeps it even empty (`empty_reasoning`) — and OpenRouter's
+`reasoning_details`. Others are dropped: Groq, for one,
 refuses its own `reasoning` field when it is sent back."""
 
 

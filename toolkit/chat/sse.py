@@ -24,7 +24,8 @@ left, else a `BadResponseError` with the gateway's message. An error event is a 
 Anthropic-style relays send it), any data of an event named `error` (`event: error`, then
 `data: {"message": …}` or plain text), or a line of llama.cpp's own `error:` field (its server
 writes an error that comes up mid-stream as `error: {"code": 400, "message": …}`, then `data:
-[DONE]`): not a cut stream, nor an empty or a partial reply.
+[DONE]`), or choice 0's own `error` (OpenRouter's `StreamingChoice.error`, beside `finish_reason:
+"error"`): not a cut stream, nor an empty or a partial reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -36,9 +37,16 @@ already has complete ones and the tool was named again (on that delta, or on one
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
 delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
 on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
-call. A provider's own fields on a
-call (Gemini's `extra_content`) are kept, to be sent back with it; so are `reasoning_content`
-deltas (DeepSeek's thinking mode), joined, for the reply to carry back.
+call; so does one that resends the whole call (its id or none, its name or none, and its whole
+arguments, verbatim) on every delta (`_resent`): two calls of one tool with the same arguments
+under one reused id and `index`, each sent on one delta, are read as one. A provider that sends
+a call's arguments so far on every delta instead of the new fragment (DeepSeek and Baidu Qianfan
+in a cumulative mode) gets the last of them, once joining them gives no JSON object and each
+starts with the one before (`_arguments`). A provider's own fields on a call (Gemini's
+`extra_content`) are kept, to be sent back with it; so are `reasoning_content` deltas (DeepSeek's
+thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`), and
+`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
+carry back.
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
@@ -62,7 +70,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.chat.balance import Balance
+from toolkit.chat.balance import Balance, whole_object
 from toolkit.chat.credit import credit_fix, out_of_credit
 from toolkit.chat.messages import (
     OPENAI_CALL_KEYS,
@@ -71,6 +79,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     arguments_text,
+    empty_reasoning,
     text_of,
 )
 from toolkit.errors import BadResponseError, ModelCallError, OutOfCreditError, TransientError, TruncatedStreamError
@@ -122,7 +131,8 @@ class StreamAssembler:
 
     text: list[str] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
-    """`reasoning_content` deltas (DeepSeek's thinking mode): kept, to go back with the reply."""
+    """`reasoning_content` deltas (DeepSeek's thinking mode): kept, to go back with the reply (a
+    tool-call reply's even empty: `empty_reasoning`; a null delta counts as an empty one)."""
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
     usage: TokenUsage = field(default_factory=lambda: TokenUsage(input_tokens=None, output_tokens=None))
@@ -134,6 +144,8 @@ class StreamAssembler:
     """The index of the call the latest tool-call delta went to."""
     refusal: list[str] = field(default_factory=list)
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    details: list[dict[str, Any]] = field(default_factory=list)
+    """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
     """A delta's `index` -> the call it now goes to (they differ once a gateway reuses an index)."""
     highest: int = -1
@@ -214,6 +226,8 @@ class StreamAssembler:
             if not choice_zero(choice):  # n > 1 is left out: only choice 0 is read
                 self.others.add(repr(choice.get("index"))[:20])
                 continue
+            if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
+                raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
         return events
@@ -226,8 +240,12 @@ class StreamAssembler:
             events.append(TextDelta(content))
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
+        elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
+            self.reasoning.append("")
         if isinstance(delta.get("refusal"), str):
             self.refusal.append(delta["refusal"])
+        if delta.get("reasoning_details") and isinstance(delta["reasoning_details"], list):
+            merge_details(self.details, delta["reasoning_details"])
         pieces = _listed(delta.get("tool_calls"), "streamed tool_calls")
         if not pieces and isinstance(delta.get("function_call"), dict):  # the legacy field: one call
             pieces = [{"function": delta["function_call"]}]
@@ -284,7 +302,7 @@ class StreamAssembler:
             why = f": {broke}" if broke else ""
             raise TruncatedStreamError(f"stream ended before [DONE]{what}{why}; nothing from it will be executed")
         calls = tuple(
-            ToolCall(id=c.id, name=c.name, arguments=paired("".join(c.fragments)), extra=c.extra)
+            ToolCall(id=c.id, name=c.name, arguments=paired(_arguments(c)), extra=c.extra)
             for _, c in sorted(self.calls.items())
         )
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
@@ -293,11 +311,16 @@ class StreamAssembler:
         if self.others and not (self.text or self.calls or self.refusal):
             raise BadResponseError(no_choice_zero(self.others), status=200)
         reasoning = paired("".join(self.reasoning))
+        kept: dict[str, Any] = {"reasoning_content": reasoning} if reasoning else {}
+        if not reasoning and self.reasoning and calls:
+            kept.update(empty_reasoning(reasoning))
+        if self.details:
+            kept["reasoning_details"] = joined_details(self.details)
         message = AssistantMessage(
             content=paired("".join(self.text)) if self.text else None,
             tool_calls=calls,
             refusal=paired("".join(self.refusal)) or None,
-            **({"extra": {"reasoning_content": reasoning}} if reasoning else {}),  # `{}` left out: not checked
+            **({"extra": kept} if kept else {}),  # `{}` left out: not checked
         )
         return not_empty(
             ChatResponse(
@@ -339,6 +362,8 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
+    if _resent(current, call_id, name, fragment):
+        return False  # the whole call again (a provider that resends it on every delta)
     if name is not None and name != current.name and _complete(current):
         return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
@@ -346,6 +371,78 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     if (name is None and not current.renamed) or not fragment.lstrip().startswith("{"):
         return False
     return _complete(current)
+
+
+def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
+    """Whether a delta repeats `current` whole: its id (or none) and its name (or none), and, as
+    its fragment, the call's whole arguments so far, verbatim (as `_arguments` reads them), after
+    no delta that named the call again with empty arguments (`renamed`: the first delta of another
+    call). Two calls of one tool with the same arguments under one reused id read so are one call:
+    its arguments are the same, and a provider's resent call run twice would be worse."""
+    if current.renamed or (name is not None and name != current.name):
+        return False
+    if call_id and current.id and call_id != current.id:
+        return False
+    last = next((f for f in reversed(current.fragments) if f.strip()), None)
+    if last != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
+        return False
+    return _arguments(current) == fragment
+
+
+def _arguments(call: _PartialCall) -> str:
+    """A call's arguments: its fragments joined, unless that is no JSON object and the fragments
+    were sent cumulatively (each one the arguments so far, as DeepSeek and Baidu Qianfan do in a
+    cumulative mode): each non-blank fragment starts with the one before, and the last is a whole
+    JSON object. Then the last is the arguments. Joined fragments that make a JSON object are
+    read joined, whatever they repeat."""
+    joined = "".join(call.fragments)
+    if len(call.fragments) < 2 or _complete(call):
+        return joined
+    sent = [fragment for fragment in call.fragments if fragment.strip()]
+    if len(sent) < 2 or not all(later.startswith(earlier) for earlier, later in zip(sent, sent[1:])):
+        return joined
+    return sent[-1] if whole_object(sent[-1]) else joined
+
+
+_DETAIL_TEXTS = ("text", "summary", "data")
+"""The fields of a `reasoning_details` block that arrive in pieces, to be joined."""
+
+
+class _Pieces(list[str]):
+    """A text field of a `reasoning_details` block, in the pieces it came in."""
+
+
+def merge_details(details: list[dict[str, Any]], pieces: list[Any]) -> None:
+    """Fold a delta's `reasoning_details` into `details`. OpenRouter streams each block in pieces
+    that share its `index` and `type`: their text fields (`text`, `summary`, `data`) are joined,
+    any other field takes its latest value that is not null (the signature comes last, alone). A
+    piece with another `index` or `type`, or with none, starts a block; one that is not an object
+    is left out. A text field is held in its pieces until `joined_details` (a long reasoning comes
+    in thousands of pieces: joined once, not once per piece)."""
+    for piece in pieces:
+        if not isinstance(piece, dict):
+            continue
+        index = piece.get("index")
+        block = None
+        if isinstance(index, int) and not isinstance(index, bool):
+            block = next((b for b in reversed(details) if b.get("index") == index), None)
+            block = block if block is not None and block.get("type") == piece.get("type") else None
+        if block is None:
+            block = {}
+            details.append(block)
+        for key, value in piece.items():
+            if key in _DETAIL_TEXTS and isinstance(value, str):
+                held = block.get(key)
+                if not isinstance(held, _Pieces):  # none yet (or not text: a gateway's own shape, replaced)
+                    held = block[key] = _Pieces()
+                held.append(value)
+            elif value is not None:
+                block[key] = value
+
+
+def joined_details(details: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`details` as `merge_details` holds them, each text field's pieces joined."""
+    return [{k: "".join(v) if isinstance(v, _Pieces) else v for k, v in block.items()} for block in details]
 
 
 def _complete(call: _PartialCall) -> bool:
@@ -356,6 +453,14 @@ def _complete(call: _PartialCall) -> bool:
 
 
 _NOT_JSON = object()
+
+
+def _dumped(chunk: Any) -> str:
+    """A chunk as JSON text (the first 2,000 characters), for an error's body."""
+    try:
+        return json.dumps(chunk, ensure_ascii=False, default=str)[:2000]
+    except (ValueError, RecursionError):  # nested past the writer's limit: the error says enough
+        return ""
 
 
 def _json_or_not(payload: str) -> Any:

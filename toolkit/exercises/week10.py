@@ -118,7 +118,7 @@ def check_level0(answer: Any) -> Verdict:
         "SKILL.md body": skill.body.strip()[:80] in prompt,
         "resources": any(text.strip()[:80] in prompt for text in skill.resources.values()),
     }
-    if problem := dict_answer_problem(answer, actual):
+    if problem := dict_answer_problem(answer, actual, (True, False)):
         return problem
     found = misses(answer, actual, lambda key, said, seen: f"{key}: {'in' if seen else 'not in'} the level-0 prompt")
     return verdict_of(found, "names and descriptions only; the rest is loaded on demand.")

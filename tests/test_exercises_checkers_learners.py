@@ -204,3 +204,24 @@ def test_yes_no_predictions_given_as_text_are_told_true_or_false():
     assert (level0.status, level0.feedback) == ("failed", "answer True or False for 'name', not 'True'")
     reads = check("w7.model_reads", {"reserve_stock": "yes", "charge_payment": True, "create_shipment": True})
     assert (reads.status, reads.feedback) == ("failed", "answer True or False for 'reserve_stock', not 'yes'")
+
+
+def test_a_tool_answered_inside_a_list_is_told_to_answer_the_function():
+    result = run_cell(
+        """
+        from typing import Annotated
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+
+        @tool("Search the user's orders by words in item names; returns at most `limit` order ids.")
+        def search_orders(query: Annotated[str, Param("Words to look for in item names")],
+                          limit: Annotated[int, Param("At most this many results")] = 10) -> list[str]:
+            return []
+
+        result = check("w5.schema_target", [search_orders])
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer with the @tool function itself, not [<function search_orders>]",
+    )

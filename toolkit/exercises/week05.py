@@ -133,6 +133,8 @@ def _one_tool(answer: Any) -> Any:
     from toolkit.errors import ToolDefinitionError
     from toolkit.tools.execute import tools_from
 
+    if isinstance(answer, (list, tuple, set, frozenset, dict)):  # tools_from's own words would name tools_from
+        return wrong(f"answer with the @tool function itself, not {show(answer)}")
     try:
         tools = tools_from(answer)
     except ToolDefinitionError as error:

@@ -225,3 +225,26 @@ def test_a_tool_answered_inside_a_list_is_told_to_answer_the_function():
         "failed",
         "answer with the @tool function itself, not [<function search_orders>]",
     )
+
+
+def test_a_skill_written_straight_into_the_root_is_told_where_skills_go():
+    """The loader's words named a call the learner never made and the temporary folder's parent
+    (`load_skills('/tmp')`, another path under another TMPDIR)."""
+    result = run_cell(
+        """
+        from pathlib import Path
+        from toolkit.exercises import check
+
+        def make_skill(root):
+            (Path(root) / "SKILL.md").write_text(
+                "---\\nname: gift-wrapping\\ndescription: Gift wrap an order.\\n---\\nAsk for the card text.\\n"
+            )
+
+        result = check("w10.skill_folder", make_skill)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, each in a "
+        "folder of its own (a skill is <folder>/<name>/SKILL.md)",
+    )

@@ -64,6 +64,11 @@ def check_skill_folder(fn: Any) -> Verdict:
         returned = call_learner(fn, root)  # what it returns does not matter: the folder does
         if has_placeholder(returned) and not any(root.iterdir()):
             raise NotAttempted
+        if (root / "SKILL.md").is_file():  # the loader's own words would say which call to make, and name /tmp
+            return wrong(
+                "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, "
+                "each in a folder of its own (a skill is <folder>/<name>/SKILL.md)"
+            )
         try:
             skills = Skills.from_directory(root)
         except Exception as error:

@@ -41,7 +41,7 @@ def what_connect_does(env: dict[str, str]) -> str:
     hint="connect() never falls back quietly: half a configuration is a mistake, not a reason to use the fake.",
 )
 def check_switch(answer: Any) -> Verdict:
-    if problem := dict_answer_problem(answer, CASES):
+    if problem := dict_answer_problem(answer, CASES, ("fake", "real", "error")):
         return problem
     actual = {case: what_connect_does(env) for case, env in CASES.items()}
     found = misses(answer, actual, lambda case, said, real: f"{case}: connect() does not give {show(said)}")

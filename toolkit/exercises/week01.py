@@ -177,6 +177,14 @@ def check_usage_build(fn: Any) -> Verdict:
     for _ in range(40):
         p, c = rng.randint(0, 5000), rng.randint(0, 900)
         bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}})
+    for _ in range(2):  # a reported zero is a count (a reply cut at once); a null count was not reported
+        p = rng.randint(1, 5000)
+        bodies += [
+            {"usage": {"prompt_tokens": p, "completion_tokens": 0, "total_tokens": p}},
+            {"usage": {"prompt_tokens": 0, "completion_tokens": p, "total_tokens": p}},
+            {"usage": {"prompt_tokens": p, "completion_tokens": None, "total_tokens": None}},
+            {"usage": {"prompt_tokens": None, "completion_tokens": p, "total_tokens": None}},
+        ]
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
@@ -192,8 +200,11 @@ def check_usage_build(fn: Any) -> Verdict:
                     f"for {json.dumps(body)} you returned {show(got)}: with no usage reported, each count is None "
                     '("not reported"), not 0 — a zero would claim the request was free'
                 )
-            return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}")
-    return right(f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage.")
+            zero = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
+            return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{zero}")
+    return right(
+        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero and null counts."
+    )
 
 
 QUESTIONS = ("SN202610200004 发货了吗？", "数码产品能不能退？", "你好", "订单 SN202610200001 付了多少钱？")

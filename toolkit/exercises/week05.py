@@ -6,6 +6,7 @@ Leaves out: strict mode (week 5's notebook shows which types cannot be strict).
 from __future__ import annotations
 
 import json
+import random
 from typing import Annotated, Any
 
 from toolkit.exercises.answers import dict_answer_problem, misses, verdict_of
@@ -132,6 +133,8 @@ def _one_tool(answer: Any) -> Any:
     from toolkit.errors import ToolDefinitionError
     from toolkit.tools.execute import tools_from
 
+    if isinstance(answer, (list, tuple, set, frozenset, dict)):  # tools_from's own words would name tools_from
+        return wrong(f"answer with the @tool function itself, not {show(answer)}")
     try:
         tools = tools_from(answer)
     except ToolDefinitionError as error:
@@ -198,7 +201,28 @@ def check_fix_arg0(answer: Any) -> Verdict:
             f"the parameter {name} now takes {shown}, but the tool takes an order id such as SN202610200001: "
             "keep it a str, and say what it holds"
         )
+    if problem := _still_works(tool, name):
+        return problem
     return right(f"the model now reads {spec.name}({name}): {spec.description}")
+
+
+def _still_works(tool: Any, name: str) -> Verdict | None:
+    """✗ when the fixed tool, called as the model calls it with order ids it has not seen, fails or
+    answers without the id (a body still reading `arg0`, or one that ignores its parameter): the fix
+    renames and describes, the tool still looks up the order it is given. None when it does."""
+    from toolkit.chat.messages import ToolCall
+
+    rng = random.Random(5)
+    for order_id in [f"SN2026{rng.randrange(10**8):08d}" for _ in range(3)]:
+        call = ToolCall(id="c1", name=tool.spec.name, arguments=json.dumps({name: order_id}))
+        result = tool.execute(call)
+        if result.is_error or order_id not in result.content:
+            return wrong(
+                f"called as the model calls it, {tool.spec.name}({name}={order_id!r}) answered "
+                f"{result.content[:120]!r}; the original answered 'order {order_id}: shipped' — a fix renames and "
+                "describes, the tool still answers for the order it is given"
+            )
+    return None
 
 
 def _target_tool() -> Any:
@@ -308,7 +332,7 @@ def check_channels(answer: Any) -> Verdict:
         "argument error": ToolCall(id="2", name="read_order", arguments='{"order_id": 1}'),
         "execution error": ToolCall(id="3", name="read_order", arguments='{"order_id": "SN1"}'),
     }
-    if problem := dict_answer_problem(answer, calls):
+    if problem := dict_answer_problem(answer, calls, ("raise", "feed back")):
         return problem
 
     def channel(c: ToolCall) -> str:

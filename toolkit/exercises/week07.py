@@ -9,6 +9,7 @@ Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
 
 import json
+import random
 from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, one_of, verdict_of
@@ -138,15 +139,17 @@ def check_rollback_order(answer: Any) -> Verdict:
 def check_compensation(answer: Any) -> Verdict:
     from toolkit.errors import ConfigurationError
 
-    try:
-        result = _hotel_trip(answer, TRIP_BOOKED + [("pay_deposit", {"guest": "alice"})])
-    except ConfigurationError as error:
-        return wrong(f"the loop refused the compensation: {error}")
-    if failed := next((entry for entry in result.saga if not entry.ok), None):
-        return wrong(f"your compensation failed: {failed.detail}")
-    if problem := _bookings_problem(EARLIER_BOOKINGS + [WALK_IN]):
-        return problem
-    _hotel_trip(answer, [("book_hotel", {"guest": "bob", "nights": 5})])
+    for earlier, trip in [(EARLIER_BOOKINGS, TRIP_BOOKED), *_other_trips()]:
+        try:
+            result = _hotel_trip(answer, trip + [("pay_deposit", {"guest": trip[0][1]["guest"]})], earlier)
+        except ConfigurationError as error:
+            return wrong(f"the loop refused the compensation: {error}")
+        if failed := next((entry for entry in result.saga if not entry.ok), None):
+            return wrong(f"your compensation failed: {failed.detail}")
+        walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
+        if problem := _bookings_problem(earlier + walk_ins, trip):
+            return problem
+    _hotel_trip(answer, [("book_hotel", {"guest": "bob", "nights": 5})], EARLIER_BOOKINGS)
     if ("bob", 5) not in BOOKINGS:
         return wrong("with no failure nothing may be undone, yet Bob's booking is gone")
     return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
@@ -155,6 +158,7 @@ def check_compensation(answer: Any) -> Verdict:
 EARLIER_BOOKINGS = [("alice", 3), ("someone else", 3), ("carol", 4)]
 """In BOOKINGS before the trip: Alice's earlier stay (same guest, other nights), another guest's, and
 Carol's earlier stay of the very nights the trip books again (an equal booking: one of the two goes)."""
+
 TRIP_BOOKED = [
     ("book_hotel", {"guest": "alice", "nights": 2}),
     ("book_hotel", {"guest": "carol", "nights": 4}),
@@ -162,11 +166,34 @@ TRIP_BOOKED = [
 ]
 """The failed trip's calls before the failing deposit: two bookings to undo, then one made after them
 that has no compensation and must stay."""
-WALK_IN = ("erin", 1)
+
+Trip = list[tuple[str, dict[str, Any]]]
 
 
-def _hotel_trip(answer: Any, calls: list[tuple[str, dict[str, Any]]]) -> Any:
-    """Run `calls` (one a round) with `answer` as book_hotel's compensation, BOOKINGS reset first."""
+def _other_trips() -> list[tuple[list[tuple[str, int]], Trip]]:
+    """More failed trips (seeded, other guests and nights), each with bookings that match the undone
+    ones in one field only: the guest's own later walk-in, another guest's stay of the same nights,
+    before the trip and after its bookings. Only the booking with both the guest and the nights is
+    the call's own; a compensation that finds it by one field removes the wrong one here."""
+    rng = random.Random(7)
+    trips = []
+    for _ in range(3):
+        a, b, c, d = rng.sample(["dave", "frank", "grace", "heidi", "ivan", "judy"], 4)
+        n, m, k = rng.sample(range(1, 10), 3)
+        earlier = [(c, n), (a, k)]  # another guest, the same nights; the same guest, other nights
+        trip: Trip = [
+            ("book_hotel", {"guest": a, "nights": n}),
+            ("book_hotel", {"guest": b, "nights": m}),
+            ("walk_in", {"guest": a, "nights": m}),
+            ("walk_in", {"guest": d, "nights": n}),
+            ("walk_in", {"guest": b, "nights": k}),
+        ]
+        trips.append((earlier, trip))
+    return trips
+
+
+def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any:
+    """Run `calls` (one a round) with `answer` as book_hotel's compensation, BOOKINGS reset to `earlier` first."""
     from toolkit.chat.messages import UserMessage
     from toolkit.chat.scripted import ScriptedModel, call
     from toolkit.loop.run import LoopOptions, run_loop
@@ -186,7 +213,7 @@ def _hotel_trip(answer: Any, calls: list[tuple[str, dict[str, Any]]]) -> Any:
     def pay_deposit(guest: str) -> str:
         raise ConnectionError("payment gateway down")
 
-    BOOKINGS[:] = EARLIER_BOOKINGS
+    BOOKINGS[:] = earlier
     model = ScriptedModel([*(call(name, **arguments) for name, arguments in calls), "好的"])
     return run_loop(
         model,
@@ -196,13 +223,13 @@ def _hotel_trip(answer: Any, calls: list[tuple[str, dict[str, Any]]]) -> Any:
     )
 
 
-def _bookings_problem(expected: list[tuple[str, int]]) -> Verdict | None:
+def _bookings_problem(expected: list[tuple[str, int]], trip: Trip) -> Verdict | None:
     """✗ naming a booking the rollback removed wrongly, or one of the trip it left; None when BOOKINGS is right."""
     from collections import Counter
 
     left, wanted = Counter(BOOKINGS), Counter(expected)
     booked: Counter[Any] = Counter(
-        (arguments["guest"], arguments["nights"]) for name, arguments in TRIP_BOOKED if name == "book_hotel"
+        (arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "book_hotel"
     )
     if again := sorted((wanted - left) & booked):  # an equal booking of the trip's went with it
         return wrong(
@@ -248,7 +275,7 @@ def check_model_reads(answer: Any) -> Verdict:
 
     model, _ = place_order()
     read = {m.tool_name: m for m in model.requests[2].messages if isinstance(m, ToolResultMessage)}
-    if problem := dict_answer_problem(answer, read):
+    if problem := dict_answer_problem(answer, read, (True, False)):
         return problem
     found = misses(
         answer,

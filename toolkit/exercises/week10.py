@@ -64,6 +64,11 @@ def check_skill_folder(fn: Any) -> Verdict:
         returned = call_learner(fn, root)  # what it returns does not matter: the folder does
         if has_placeholder(returned) and not any(root.iterdir()):
             raise NotAttempted
+        if (root / "SKILL.md").is_file():  # the loader's own words would say which call to make, and name /tmp
+            return wrong(
+                "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, "
+                "each in a folder of its own (a skill is <folder>/<name>/SKILL.md)"
+            )
         try:
             skills = Skills.from_directory(root)
         except Exception as error:
@@ -118,7 +123,7 @@ def check_level0(answer: Any) -> Verdict:
         "SKILL.md body": skill.body.strip()[:80] in prompt,
         "resources": any(text.strip()[:80] in prompt for text in skill.resources.values()),
     }
-    if problem := dict_answer_problem(answer, actual):
+    if problem := dict_answer_problem(answer, actual, (True, False)):
         return problem
     found = misses(answer, actual, lambda key, said, seen: f"{key}: {'in' if seen else 'not in'} the level-0 prompt")
     return verdict_of(found, "names and descriptions only; the rest is loaded on demand.")

@@ -232,7 +232,7 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             f"{label}: its parameter {untyped!r} has no type annotation; take the parameters of tool "
             f"{tool.name!r} with their types, {_shape(tool.spec.parameters)}, or one parameter typed ToolExecution"
         )
-    same = function_tool(fn)
+    same = function_tool(fn, name=tool.name)  # the model never sees it: its own name need not be a tool name
     if _shape(same.spec.parameters) != _shape(tool.spec.parameters):
         raise ConfigurationError(
             f"{label}: its parameters {_shape(same.spec.parameters)} differ from those of tool "

@@ -505,10 +505,11 @@ def _is_async(fn: Any) -> bool:
     return inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call)
 
 
-def function_tool(fn: Callable[..., Any]) -> Tool:
-    """A `Tool` for one function or bound method (decorated or not); reflection is cached."""
+def function_tool(fn: Callable[..., Any], *, name: str | None = None) -> Tool:
+    """A `Tool` for one function or bound method (decorated or not); reflection is cached. `name`
+    stands for the function's own name (see `reflect`)."""
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
-    reflection = reflect(target, skip_first=bound_to is not None)
+    reflection = reflect(target, skip_first=bound_to is not None, name=name)
     return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
 
 

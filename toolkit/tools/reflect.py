@@ -151,15 +151,18 @@ class Reflection:
         fields["function"], fields["spec"], fields["params"] = function, spec, params
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, dict[bool, Reflection]] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None], Reflection]] = weakref.WeakKeyDictionary()
 
 
-def reflect(fn: Callable[..., Any], *, skip_first: bool = False) -> Reflection:
-    """Reflect `fn` once; `skip_first` drops `self`/`cls` of a method. Raises `ToolDefinitionError`."""
+def reflect(fn: Callable[..., Any], *, skip_first: bool = False, name: str | None = None) -> Reflection:
+    """Reflect `fn` once; `skip_first` drops `self`/`cls` of a method; `name` (a valid tool name)
+    stands for the function's own, for a function no model sees by its name (a compensation,
+    reflected to read its parameters as its tool's). Raises `ToolDefinitionError`."""
     per_fn = _CACHE.setdefault(fn, {})
-    if skip_first not in per_fn:
-        per_fn[skip_first] = _reflect(fn, skip_first)
-    return per_fn[skip_first]
+    key = (skip_first, name)
+    if key not in per_fn:
+        per_fn[key] = _reflect(fn, skip_first, name)
+    return per_fn[key]
 
 
 _generation = 0
@@ -184,7 +187,7 @@ _NO_OPTIONS = ToolOptions()
 """An undecorated function's options (read, never changed: one made per function cost some 6k instructions)."""
 
 
-def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
+def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None) -> Reflection:
     options = tool_options(fn) or _NO_OPTIONS
     label = f"@tool {function_label(fn)}"
     if not plainly_synchronous(fn):  # a wrapper, among others
@@ -206,7 +209,7 @@ def _reflect(fn: Callable[..., Any], skip_first: bool) -> Reflection:
                 required.append(info.wire_name)
             if prop_defs:  # most parameters have none
                 _merge_defs(label, defs, prop_defs)
-    name = options.name or fn.__name__
+    name = name or options.name or fn.__name__
     check_name(label, name)
     spec = ToolSpec._of(
         name=name,

@@ -1,0 +1,250 @@
+"""Learners' cells the checkers must judge right: wrong-but-plausible solutions that passed before
+(a count of 0 read as missing, a fixed tool whose body still reads `arg0`, a compensation that
+finds its booking by one field), and correct ones written unlike the reference. Each is the
+text a learner types in the exercise cell, run as the notebook runs it."""
+
+import textwrap
+
+from toolkit.exercises import check
+
+
+def run_cell(code: str):
+    """Run a learner's cell (it ends `result = check(...)`) and give its CheckResult."""
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(textwrap.dedent(code), "<cell>", "exec"), namespace)
+    return namespace["result"]
+
+
+# --- w1.usage_build: a reported zero is a count ---------------------------------------------------
+
+
+def test_a_usage_that_turns_a_reported_zero_into_none_fails():
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {}
+            return TokenUsage(input_tokens=usage.get("prompt_tokens") or None,
+                              output_tokens=usage.get("completion_tokens") or None)
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        'for usage {"prompt_tokens": 1418, "completion_tokens": 0, "total_tokens": 1418} you returned '
+        "TokenUsage(input_tokens=1418, output_tokens=None), expected TokenUsage(input_tokens=1418, output_tokens=0)"
+        " — 0 is a count the gateway reported, not a missing one",
+    )
+
+
+def test_a_usage_written_with_match_and_no_helper_passes():
+    result = run_cell(
+        """
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body: dict) -> TokenUsage:
+            match body:
+                case {"usage": {**usage}}:
+                    pass
+                case _:
+                    usage = {}
+            ok = lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+            return TokenUsage(input_tokens=ok(usage.get("prompt_tokens")), output_tokens=ok(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "same as TokenUsage.from_openai on 52 bodies, including missing and null usage, zero and null counts.",
+    )
+
+
+# --- w5.fix_arg0: the fixed tool still answers for the order it is given --------------------------
+
+FIXED_TOOL = """
+    from typing import Annotated
+    from toolkit import Param, tool
+    from toolkit.exercises import check
+
+    @tool("Look up one order by its id and return its status.")
+    def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
+        return {body}
+
+    result = check("w5.fix_arg0", query_order)
+    """
+
+
+def test_a_fixed_tool_whose_body_still_reads_arg0_fails():
+    result = run_cell(FIXED_TOOL.format(body='f"order {arg0}: shipped"'))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "called as the model calls it, query_order(order_id='SN202683604450') answered \"Tool 'query_order' failed: "
+        "NameError: name 'arg0' is not defined\"; the original answered 'order SN202683604450: shipped' — a fix "
+        "renames and describes, the tool still answers for the order it is given",
+    )
+
+
+def test_a_fixed_tool_that_ignores_its_parameter_fails():
+    result = run_cell(FIXED_TOOL.format(body='"order: shipped"'))
+    assert result.status == "failed"
+    assert result.feedback.startswith("called as the model calls it, query_order(order_id='SN202683604450') answered")
+
+
+def test_a_fixed_tool_with_a_chinese_parameter_and_a_helper_passes():
+    result = run_cell(
+        """
+        from typing import Annotated
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+
+        def _text(order_id):
+            return "order %s: shipped" % order_id
+
+        @tool
+        def order_status(订单号: Annotated[str, Param("The order id to look up, such as SN202610200001")]) -> str:
+            '''Return the shipping status of one order, given its order id.'''
+            print("looking up", 订单号)
+            return _text(订单号)
+
+        result = check("w5.fix_arg0", order_status)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "the model now reads order_status(订单号): Return the shipping status of one order, given its order id.",
+    )
+
+
+# --- w7.compensation: the booking with both its guest and its nights ------------------------------
+
+COMPENSATION = """
+    from toolkit import compensates
+    from toolkit.exercises import check
+    from toolkit.exercises.week07 import BOOKINGS
+
+    @compensates("book_hotel")
+    def cancel_hotel(guest: str, nights: int) -> None:
+        {body}
+
+    result = check("w7.compensation", cancel_hotel)
+    """
+
+
+def test_a_compensation_that_finds_the_booking_by_its_nights_alone_fails():
+    result = run_cell(
+        COMPENSATION.format(body="BOOKINGS.remove(next(b for b in reversed(BOOKINGS) if b[1] == nights))")
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "after the rollback grace's booking of 2 nights and judy's booking of 1 night are gone, but no undone call "
+        "booked them: undo only this call's effect — the booking with its own guest and nights",
+    )
+
+
+def test_a_compensation_that_removes_the_guests_latest_booking_fails():
+    result = run_cell(COMPENSATION.format(body="del BOOKINGS[max(i for i, b in enumerate(BOOKINGS) if b[0] == guest)]"))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "after the rollback frank's booking of 7 nights and grace's booking of 2 nights are gone, but no undone "
+        "call booked them: undo only this call's effect — the booking with its own guest and nights",
+    )
+
+
+def test_a_compensation_with_a_chinese_name_passes():
+    """A compensation is never shown to the model: its name need not be a tool name."""
+    result = run_cell(
+        """
+        from toolkit import compensates
+        from toolkit.exercises import check
+        from toolkit.exercises.week07 import BOOKINGS
+
+        @compensates("book_hotel")
+        def 取消酒店(guest: str, nights: int) -> None:
+            位置 = len(BOOKINGS) - 1 - BOOKINGS[::-1].index((guest, nights))
+            del BOOKINGS[位置]
+
+        result = check("w7.compensation", 取消酒店)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "passed",
+        "each call's own booking undone on failure, kept on success, nobody else's touched.",
+    )
+
+
+# --- predictions outside the choices are told the choices, not that the prediction is wrong -------
+
+
+def test_a_channel_spelled_raises_is_told_the_two_choices():
+    result = check("w5.channels", {"unknown tool": "raises", "argument error": "raise", "execution error": "feed back"})
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer 'raise' or 'feed back' for 'unknown tool', not 'raises'",
+    )
+
+
+def test_a_switch_outcome_outside_the_three_is_told_them():
+    answer = {"no variables": "fake", "all three": "real", "only LLM_BASE_URL": "raises an error"}
+    result = check("w0.switch", answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer 'fake', 'real' or 'error' for 'only LLM_BASE_URL', not 'raises an error'",
+    )
+
+
+def test_yes_no_predictions_given_as_text_are_told_true_or_false():
+    level0 = check(
+        "w10.level0", {"name": "True", "description": "True", "SKILL.md body": "False", "resources": "False"}
+    )
+    assert (level0.status, level0.feedback) == ("failed", "answer True or False for 'name', not 'True'")
+    reads = check("w7.model_reads", {"reserve_stock": "yes", "charge_payment": True, "create_shipment": True})
+    assert (reads.status, reads.feedback) == ("failed", "answer True or False for 'reserve_stock', not 'yes'")
+
+
+def test_a_tool_answered_inside_a_list_is_told_to_answer_the_function():
+    result = run_cell(
+        """
+        from typing import Annotated
+        from toolkit import Param, tool
+        from toolkit.exercises import check
+
+        @tool("Search the user's orders by words in item names; returns at most `limit` order ids.")
+        def search_orders(query: Annotated[str, Param("Words to look for in item names")],
+                          limit: Annotated[int, Param("At most this many results")] = 10) -> list[str]:
+            return []
+
+        result = check("w5.schema_target", [search_orders])
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer with the @tool function itself, not [<function search_orders>]",
+    )
+
+
+def test_a_skill_written_straight_into_the_root_is_told_where_skills_go():
+    """The loader's words named a call the learner never made and the temporary folder's parent
+    (`load_skills('/tmp')`, another path under another TMPDIR)."""
+    result = run_cell(
+        """
+        from pathlib import Path
+        from toolkit.exercises import check
+
+        def make_skill(root):
+            (Path(root) / "SKILL.md").write_text(
+                "---\\nname: gift-wrapping\\ndescription: Gift wrap an order.\\n---\\nAsk for the card text.\\n"
+            )
+
+        result = check("w10.skill_folder", make_skill)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, each in a "
+        "folder of its own (a skill is <folder>/<name>/SKILL.md)",
+    )

@@ -16,21 +16,47 @@
   without `id`; `no_index`: streamed call deltas without `index`; `function_call`: the reply's
   finish_reason is `"function_call"` when it calls;
 - `limited_once`: the first request is a 429 with `Retry-After: 1`;
-- `never_calls`: the model never calls a tool (tools accepted, answered with text).
+- `never_calls`: the model never calls a tool (tools accepted, answered with text);
+- `mistral_ids`: Mistral's rule on call ids: its own are 9 letters and digits, and a request with
+  an assistant call id or a tool message's `tool_call_id` of any other shape is a 400 "Tool call
+  id was … but must be a-z, A-Z, 0-9, with a length of 9." (the text and body as Mistral's API
+  sends them: langchain-ai/langchain#24668, jackmpcollins/magentic#276, nearai/ironclaw#1241).
+  With `no_ids` it is a local server running a Mistral chat template that sends calls without
+  ids yet refuses any other shape when the history comes back (ml-explore/mlx-lm#1375).
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import json
+import re
 import threading
 from typing import Any
 
 from tests.stranger_gateway import chunks, completion
 
 THINKING = "The user asks about an order. I should look it up, not guess."
+MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+
+
+def mistral_refusal(body: dict[str, Any]) -> dict[str, Any] | None:
+    """Mistral's 400 for the first call id in `body` that is not 9 letters and digits, or None."""
+    for message in body.get("messages") or []:
+        ids = [c.get("id") for c in message.get("tool_calls") or []] + [message.get("tool_call_id")]
+        for given in ids:
+            if given is not None and not MISTRAL_ID.fullmatch(str(given)):
+                text = f"Tool call id was {given} but must be a-z, A-Z, 0-9, with a length of 9."
+                return {
+                    "object": "error",
+                    "message": text,
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": None,
+                }
+    return None
 
 
 def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
@@ -110,6 +136,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             "type": "api_error",
                         }
                     }
+            if "mistral_ids" in quirks and (refused := mistral_refusal(body)) is not None:
+                return 400, refused
             if "refuse_options" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:
@@ -144,7 +172,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                 message["content"] = f"{opening}{THINKING}</think>\n\n" + (message.get("content") or "")
             if "reasoning" in quirks:
                 message["reasoning_content"] = THINKING
-            for call in message.get("tool_calls") or []:
+            for k, call in enumerate(message.get("tool_calls") or []):
+                if "mistral_ids" in quirks:
+                    call["id"] = hashlib.sha1(f"{n}:{k}".encode()).hexdigest()[:9]
                 if "object_args" in quirks and not stream:
                     call["function"]["arguments"] = json.loads(call["function"]["arguments"] or "{}")
                 if "no_ids" in quirks and not stream:

@@ -537,12 +537,12 @@ def test_a_gemini_shaped_gateway_gets_its_thought_signature_back_in_the_loop():
 @pytest.mark.parametrize("missing", [{}, {"id": None}, {"id": ""}])
 def test_a_server_that_gives_tool_calls_no_id_still_gets_a_valid_next_request(missing):
     """llama.cpp's server, StepFun and some proxies send tool calls without an id (or null, or ""):
-    the loop names each `call_r<round>_<position>`, says so in the round's notes, and pairs the results."""
+    the loop names each `r<round>c<position>`, says so in the round's notes, and pairs the results."""
     call = {"type": "function", "function": {"name": "query_order", "arguments": '{"orderId":"SN1"}'}, **missing}
     result, sent = loop_on_mock_gateway({"role": "assistant", "tool_calls": [call, call]})
     assert result.answer == "Shipped."
-    assert [c["id"] for c in sent[1]["tool_calls"]] == ["call_r1_1", "call_r1_2"]
-    assert [m["tool_call_id"] for m in sent[2:4]] == ["call_r1_1", "call_r1_2"]
+    assert [c["id"] for c in sent[1]["tool_calls"]] == ["r000001c1", "r000001c2"]
+    assert [m["tool_call_id"] for m in sent[2:4]] == ["r000001c1", "r000001c2"]
     assert result.rounds[0].notes == [
         "tool call 1 (query_order) came without an id; it got one of its own",
         "tool call 2 (query_order) came without an id; it got one of its own",

@@ -549,10 +549,10 @@ def test_one_call_streamed_by_gateways_that_repeat_or_renew_the_id_is_one_card(g
 
 def test_calls_streamed_without_ids_are_the_cards_the_loop_runs_under_its_own_ids():
     """llama.cpp's server and others stream calls without an `id`; the loop names them
-    `call_r1_1`, `call_r1_2`. Before: the streamed cards were never matched to the runs, so each
+    `r000001c1`, `r000001c2`. Before: the streamed cards were never matched to the runs, so each
     call was drawn twice and the streamed one said "not executed" although it ran."""
-    a = ToolCall(id="call_r1_1", name="query_order", arguments='{"orderId":"SN1"}')
-    b = ToolCall(id="call_r1_2", name="query_logistics", arguments='{"orderId":"SN1"}')
+    a = ToolCall(id="r000001c1", name="query_order", arguments='{"orderId":"SN1"}')
+    b = ToolCall(id="r000001c2", name="query_logistics", arguments='{"orderId":"SN1"}')
     events = [
         ToolCallDelta(0, None, "query_order", '{"orderId"'),
         ToolCallDelta(0, None, None, ':"SN1"}'),

@@ -356,7 +356,7 @@ def rewrite(
     """`messages` with every undone execution's result replaced by the rolled-back text.
 
     A model may reuse a call id in later rounds and turns (and a call sent without an id gets
-    `call_r<round>_<position>`, the same every turn), so an id alone does not name one result.
+    `r<round>c<position>`, the same every turn), so an id alone does not name one result.
     `rounds` gives the round of each message (None: not of this turn); with it, only the result
     of the undone call's own round is rewritten. Without it every result with an undone id is."""
     ids: dict[tuple[int | None, str], str] = {(e.round, e.call.id): e.call.name for e in undone}

@@ -175,7 +175,7 @@ class EventFold:
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
         """The latest segment of this call in one of `states`; else the first call streamed without
-        an id (llama.cpp's server and others send none; the loop names it `call_r<round>_<n>`) in
+        an id (llama.cpp's server and others send none; the loop names it `r<round>c<n>`) in
         one of `states`, of this name if one is, which takes the id; else a new one (a non-streamed call)."""
         for segment in reversed(self._calls.get(call_id, [])):
             if segment.state in states:

@@ -22,7 +22,11 @@
   id was … but must be a-z, A-Z, 0-9, with a length of 9." (the text and body as Mistral's API
   sends them: langchain-ai/langchain#24668, jackmpcollins/magentic#276, nearai/ironclaw#1241).
   With `no_ids` it is a local server running a Mistral chat template that sends calls without
-  ids yet refuses any other shape when the history comes back (ml-explore/mlx-lm#1375).
+  ids yet refuses any other shape when the history comes back (ml-explore/mlx-lm#1375);
+- `no_done`: a stream ends after the chunk with `finish_reason` (and usage), without `data: [DONE]`
+  (TGI before 2.2, llama-box, ik_llama.cpp; `tests/test_client_stream_endings.py`);
+- `hallucinate`: every third reply that calls a tool calls `get_order_status` instead of its first
+  call's tool, a name the request never offered (the SPEC's "unknown (hallucinated) tool name").
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
@@ -111,7 +115,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             call.pop("index", None)
                         if "no_ids" in quirks:
                             call.pop("id", None)
-            text = "".join(f"data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events) + "data: [DONE]\n\n"
+            text = "".join(f"data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events)
+            text += "" if "no_done" in quirks else "data: [DONE]\n\n"
             data = text.encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -179,6 +184,8 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     call["function"]["arguments"] = json.loads(call["function"]["arguments"] or "{}")
                 if "no_ids" in quirks and not stream:
                     call.pop("id", None)
+            if "hallucinate" in quirks and message.get("tool_calls") and n % 3 == 1:
+                message["tool_calls"][0]["function"]["name"] = "get_order_status"
             if "function_call" in quirks and message.get("tool_calls"):
                 reply["choices"][0]["finish_reason"] = "function_call"
 

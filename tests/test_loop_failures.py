@@ -605,3 +605,37 @@ def test_the_repair_policies_are_made_once_per_options_and_follow_new_options():
     error = ArgumentError("add", [ArgumentProblem("a", "'x'", "integer")])
     text = repaired_policies(other).argument_error(error, call("add", a="x"))
     assert text == "add: a got 'x', wants " + COURSE.texts.expected("integer")
+
+
+def test_a_model_that_calls_a_tool_it_was_not_offered_on_a_real_gateway():
+    """`tests/quirk_gateway.py`'s `hallucinate`: the reply calls `get_order_status`, which the request
+    never offered. By default the loop raises `UnknownToolError` naming the tools that exist, and no
+    tool runs; with the course's options the same name goes back to the model as an error result
+    listing them, and the model answers."""
+    from tests.loopback import serving
+    from tests.quirk_gateway import quirky
+    from toolkit.chat.client import ChatClient
+    from toolkit.errors import UnknownToolError
+
+    @tool("Look up an order")
+    def query_order(orderId: str) -> str:
+        DONE.append(orderId)
+        return f"{orderId}: shipped"
+
+    DONE.clear()
+    with serving(quirky("hallucinate")) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        with pytest.raises(UnknownToolError) as raised:
+            run_loop(client, "query order SN202610200001", tools=[query_order])
+    assert str(raised.value) == "There is no tool named 'get_order_status'. Available tools: query_order."
+    assert DONE == []
+    handler = quirky("hallucinate")
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        result = run_loop(client, "query order SN202610200001", tools=[query_order], options=COURSE)
+    fed = handler.seen[1]["messages"][-1]
+    assert (
+        fed["role"] == "tool"
+        and fed["content"] == "没有名为 get_order_status 的工具。可用的工具：query_order。请只调用这些工具。"
+    )
+    assert DONE == [] and result.answer.startswith("Here is what the tools said:")

@@ -88,3 +88,21 @@ def test_streamed_reasoning_details_go_back_with_the_call():
         {**piece, "text": "Look up the weather."},
         {"type": "reasoning.encrypted", "data": "c2ln", "index": 1},
     ]
+
+
+def test_a_streamed_loop_on_a_server_that_never_sends_done_runs_its_calls_once():
+    """`tests/quirk_gateway.py`'s `no_done` (TGI before 2.2, llama-box): each stream ends after its
+    `finish_reason` without `data: [DONE]`. The loop takes each reply as whole: the call runs once,
+    its result goes back under the call's id, and the answer arrives."""
+    from tests.loopback import serving
+    from tests.quirk_gateway import quirky
+
+    handler = quirky("no_done")
+    RAN.clear()
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        result = run_loop(client, "weather in Paris?", tools=[get_weather], options=LoopOptions(stream=True))
+    assert RAN == ["City"]  # the stand-in's arguments: an example of the schema, not the question's city
+    second = handler.seen[1]["messages"]
+    assert second[-1]["role"] == "tool" and second[-1]["tool_call_id"] == second[-2]["tool_calls"][0]["id"]
+    assert result.answer == "Here is what the tools said: sunny in City."

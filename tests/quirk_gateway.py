@@ -25,6 +25,11 @@
   ids yet refuses any other shape when the history comes back (ml-explore/mlx-lm#1375);
 - `no_done`: a stream ends after the chunk with `finish_reason` (and usage), without `data: [DONE]`
   (TGI before 2.2, llama-box, ik_llama.cpp; `tests/test_client_stream_endings.py`);
+- `gemini_schema`: a relay that turns the request into Gemini's native one (one-api and its forks):
+  a tool schema holding `additionalProperties` is a 400 "Invalid JSON payload received. Unknown
+  name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find
+  field." (Laisky/one-api#60, chataize/generative-cs#1: Gemini's function declarations take an
+  OpenAPI subset without it);
 - `hallucinate`: every third reply that calls a tool calls `get_order_status` instead of its first
   call's tool, a name the request never offered (the SPEC's "unknown (hallucinated) tool name").
 
@@ -143,6 +148,14 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     }
             if "mistral_ids" in quirks and (refused := mistral_refusal(body)) is not None:
                 return 400, refused
+            if "gemini_schema" in quirks:
+                for i, spec in enumerate(body.get("tools") or []):
+                    if '"additionalProperties"' in json.dumps(spec):
+                        where = f"tools[0].function_declarations[{i}].parameters"
+                        text = f'Invalid JSON payload received. Unknown name "additionalProperties" at {where!r}: '
+                        return 400, {
+                            "error": {"code": 400, "message": text + "Cannot find field.", "status": "INVALID_ARGUMENT"}
+                        }
             if "refuse_options" in quirks:
                 for field in ("tool_choice", "parallel_tool_calls", "response_format", "stream_options"):
                     if field in body:

@@ -3,7 +3,8 @@ reasoning model's `<think>` text, DeepSeek's `reasoning_content` that must come 
 refused as Ollama / OpenRouter / llama.cpp refuse them, a strict server refusing `tool_choice`
 and the other optional fields, no usage, arguments as an object, calls without ids or stream
 `index`, `finish_reason: "function_call"`, a 429 on the first request, a model that never calls; Mistral's
-9-character call ids, streams without `[DONE]`, a call to a tool that was not offered.
+9-character call ids, streams without `[DONE]`, a call to a tool that was not offered, a relay to
+Gemini refusing `additionalProperties`.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -24,7 +25,7 @@ QUIRKS = [
     "no_tools_openrouter,limited_once",
     "no_tools_llamacpp,never_calls",
     "object_args,no_ids,no_index,function_call",
-    "mistral_ids,no_done,hallucinate",
+    "mistral_ids,no_done,hallucinate,gemini_schema",
 ]
 
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,8 @@ Failures are triaged three ways (see `toolkit.errors`):
 
 A 400 (or a FastAPI server's 422) naming a field the client may leave out without changing what is
 asked — `stream_options`, `tool_choice: "auto"` — is asked again at once without it, and that field
-is not sent to the gateway again (`_without_refused`).
+is not sent to the gateway again (`_without_refused`); so is a tool-schema keyword a relay refuses
+(`additionalProperties`, which the package checks itself: `toolkit.chat.schema_keywords`).
 
 408 (the gateway timed out waiting) and 409 (a conflict; OpenAI uses it for a lock that timed
 out) are retried as the official OpenAI SDKs retry them. A 429 that says the account has no
@@ -108,6 +109,7 @@ from toolkit.chat.messages import (
 from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.pages import page_text
 from toolkit.chat.proxies import direct_mounts
+from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
     StreamAssembler,
     StreamDone,
@@ -317,6 +319,9 @@ class ChatClient:
         """Whether `tool_choice="auto"` goes into a request; set False by itself when the gateway
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""
+        self.schema_keywords_refused: list[str] = []
+        """Tool-schema keywords this gateway refused (a relay to Gemini refuses
+        `additionalProperties`); left out of every later request (`toolkit.chat.schema_keywords`)."""
         self._sleep = sleep
         self._http = httpx.Client(
             transport=transport,
@@ -364,6 +369,8 @@ class ChatClient:
         body: dict[str, Any] = {"model": self.model, "messages": wire}
         if tools:
             body["tools"] = tool_payload(tools)
+            if self.schema_keywords_refused:
+                body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
         if tool_choice is not None and (tool_choice != "auto" or self.auto_choice_sent):
             body["tool_choice"] = _check_tool_choice(tool_choice)
         if stream:
@@ -480,7 +487,8 @@ class ChatClient:
         """Whether `body` lost a field the gateway refused (`exc`: a 400, or a FastAPI server's 422,
         naming it) that the client may leave out without changing what is asked, so the request
         can go again: `stream_options` (usage then reads "not reported") and `tool_choice: "auto"`
-        (the default of a request with tools). Remembered: neither is sent to this gateway again."""
+        (the default of a request with tools), and a tool-schema keyword a relay refuses
+        (`toolkit.chat.schema_keywords`). Remembered: none is sent to this gateway again."""
         if "stream_options" in body and exc.refuses("stream_options"):
             self.usage_in_stream = False
             del body["stream_options"]
@@ -488,6 +496,11 @@ class ChatClient:
         if body.get("tool_choice") == "auto" and exc.refuses("tool_choice"):
             self.auto_choice_sent = False
             del body["tool_choice"]
+            return True
+        keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
+        if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
+            self.schema_keywords_refused.append(keyword)
+            body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
             return True
         return False
 

@@ -1,0 +1,90 @@
+"""`toolkit.chat.schema_keywords`: a gateway that refuses a keyword of the tools' JSON Schema (a
+relay to Gemini's native API refuses `additionalProperties`) is asked again without it, once per
+keyword, and never sent it again; what the keyword said is still checked by the package."""
+
+import json
+
+import httpx
+import pytest
+
+from tests.loopback import serving
+from tests.quirk_gateway import quirky
+from toolkit import ChatClient, LoopOptions, run_loop, tool
+from toolkit.chat.schema_keywords import without_keywords
+from toolkit.course.assistant import TOOL_SPECS
+from toolkit.course.validation import validate
+from toolkit.errors import ArgError, CallerError
+
+
+@tool("Look up an order")
+def query_order(orderId: str) -> str:
+    return f"{orderId}: shipped"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_relay_to_gemini_that_refuses_additional_properties_gets_the_tools_without_it(stream):
+    """Before: the loop's first request was a 400 "Unknown name "additionalProperties" at
+    'tools[0].function_declarations[0].parameters'", raised as a CallerError, on every request.
+    Now the request goes again at once without the keyword, and later ones leave it out."""
+    handler = quirky("gemini_schema")
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        result = run_loop(client, "query order SN202610200001", tools=[query_order], options=LoopOptions(stream=stream))
+    assert result.answer == "Here is what the tools said: SN202610200001: shipped."
+    assert len(handler.seen) == 3  # the refused one, then the two of the loop
+    assert ['"additionalProperties"' in str(b["tools"]).replace("'", '"') for b in handler.seen] == [True, False, False]
+
+
+def test_the_course_tools_on_such_a_relay_and_an_unknown_field_is_still_an_argument_error():
+    """Week 3's hand-written specs say `additionalProperties: false`; without it the model is no
+    longer told, but `validate` still refuses a stray field (intent drift) before any tool runs."""
+    handler = quirky("gemini_schema")
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-quirky-key", "quirky")
+        first = client.chat("query order SN202610200001", tools=TOOL_SPECS)
+        again = client.chat("query order SN202610200002", tools=TOOL_SPECS)
+    assert first.message.tool_calls and again.message.tool_calls
+    assert len(handler.seen) == 3 and "additionalProperties" not in json.dumps(handler.seen[2]["tools"])
+    with pytest.raises(ArgError) as refused:
+        validate("query_order", '{"orderId": "SN202610200001", "refundAmount": 5}')
+    assert "refundAmount" in str(refused.value)
+
+
+def test_a_refusal_of_a_keyword_the_tools_do_not_hold_is_raised_as_it_was():
+    """A 400 naming `additionalProperties` when no tool schema has it: nothing to leave out, so
+    the caller error is raised at once, after one request."""
+    sent = []
+
+    def gateway(request):
+        sent.append(request)
+        text = 'Invalid JSON payload received. Unknown name "additionalProperties": Cannot find field.'
+        return httpx.Response(400, json={"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}})
+
+    client = ChatClient("http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(gateway))
+    spec = {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}
+    with pytest.raises(CallerError, match="^HTTP 400: Invalid JSON payload received"):
+        client.chat("hi", tools=[spec])
+    assert len(sent) == 1
+
+
+def test_without_keywords_leaves_a_property_named_like_a_keyword():
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "additionalProperties": {"type": "string"},
+            "items": {"type": "array", "items": {"type": "object", "additionalProperties": False}},
+        },
+        "$defs": {"additionalProperties": {"type": "object", "additionalProperties": False}},
+    }
+    tools = [{"type": "function", "function": {"name": "f", "parameters": schema}}]
+    lean = without_keywords(tools, {"additionalProperties"})
+    assert lean[0]["function"]["parameters"] == {
+        "type": "object",
+        "properties": {
+            "additionalProperties": {"type": "string"},
+            "items": {"type": "array", "items": {"type": "object"}},
+        },
+        "$defs": {"additionalProperties": {"type": "object"}},
+    }
+    assert schema["additionalProperties"] is False  # the caller's tools are not changed

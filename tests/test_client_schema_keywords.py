@@ -76,6 +76,7 @@ def test_without_keywords_leaves_a_property_named_like_a_keyword():
             "items": {"type": "array", "items": {"type": "object", "additionalProperties": False}},
         },
         "$defs": {"additionalProperties": {"type": "object", "additionalProperties": False}},
+        "default": {"additionalProperties": 1},
     }
     tools = [{"type": "function", "function": {"name": "f", "parameters": schema}}]
     lean = without_keywords(tools, {"additionalProperties"})
@@ -86,5 +87,6 @@ def test_without_keywords_leaves_a_property_named_like_a_keyword():
             "items": {"type": "array", "items": {"type": "object"}},
         },
         "$defs": {"additionalProperties": {"type": "object"}},
+        "default": {"additionalProperties": 1},
     }
     assert schema["additionalProperties"] is False  # the caller's tools are not changed

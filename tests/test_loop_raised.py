@@ -232,10 +232,10 @@ def test_a_repeated_tool_call_id_gets_its_own_id_and_result():
     memory = ChatMemory()
     model = ScriptedModel([reply, "ok"])
     result = run_loop(model, Q, tools=[ta], memory=memory)
-    assert [c.id for c in memory.messages()[1].tool_calls] == ["c1", "c1_2"]
+    assert [c.id for c in memory.messages()[1].tool_calls] == ["c1", "r000001c2"]
     assert [(m.tool_call_id, m.content) for m in memory.messages() if isinstance(m, ToolResultMessage)] == [
         ("c1", "done x"),
-        ("c1_2", "done y"),
+        ("r000001c2", "done y"),
     ]
     assert result.rounds[0].notes == ["tool call 2 (ta) repeated the id of tool call 1; it got an id of its own"]
     assert valid_for_a_strict_gateway(model.requests[1].messages)
@@ -243,10 +243,14 @@ def test_a_repeated_tool_call_id_gets_its_own_id_and_result():
 
 def test_renamed_ids_never_collide_with_ids_the_model_sent():
     reply = AssistantMessage(
-        tool_calls=(call("ta", label="x", id="c1"), call("ta", label="y", id="c1_2"), call("ta", label="z", id="c1"))
+        tool_calls=(
+            call("ta", label="x", id="c1"),
+            call("ta", label="y", id="r000001c3"),
+            call("ta", label="z", id="c1"),
+        )
     )
     result = run_loop(ScriptedModel([reply, "ok"]), Q, tools=[ta])
-    assert [c.id for c in result.messages[1].tool_calls] == ["c1", "c1_2", "c1_3"]
+    assert [c.id for c in result.messages[1].tool_calls] == ["c1", "r000001c3", "r0001c3v1"]
     assert valid_for_a_strict_gateway(result.messages)
 
 

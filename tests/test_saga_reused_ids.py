@@ -1,7 +1,7 @@
 """`toolkit.loop.run`'s saga when the model reuses a call id in later rounds and turns.
 
 Some gateways number calls per reply (`call_0` every round), and a call sent without an id gets
-`call_r<round>_<position>`, the same in every turn. The saga must undo and rewrite exactly the
+`r<round>c<position>`, the same in every turn. The saga must undo and rewrite exactly the
 calls it compensated: not an earlier turn's result with the same id, not the failing tool's own
 result, and not skip a later call because an earlier one with its id was already undone.
 """

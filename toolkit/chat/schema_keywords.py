@@ -27,6 +27,9 @@ DROPPABLE = ("additionalProperties", "title", "$schema", "$comment", "examples")
 _MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 """Keys whose value maps names to schemas: a name there is a field or a definition, never a keyword."""
 
+_DATA = frozenset({"enum", "const", "default", "examples"})
+"""Keys whose value is data, not a schema: kept as it is, whatever keys it has."""
+
 
 def refused_keyword(error_text: str, tools: list[dict[str, Any]] | None) -> str | None:
     """The `DROPPABLE` keyword a gateway's error names as unknown, if the tools hold it; else None."""
@@ -63,6 +66,8 @@ def _schema(node: Any, dropped: frozenset[str]) -> Any:
             continue
         if key in _MAPS and isinstance(value, dict):
             kept[key] = {name: _schema(sub, dropped) for name, sub in value.items()}
+        elif key in _DATA:
+            kept[key] = value
         else:
             kept[key] = _schema(value, dropped)
     return kept

@@ -17,15 +17,17 @@ import warnings
 import pytest
 from freed import Raised, without_the_collector
 
-from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
 from toolkit.loop.sources import ToolRegistry
-from toolkit.loop.texts import EN
+from toolkit.loop.texts import EN, ZH
+from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import Policies, Tool, raise_error
@@ -321,6 +323,42 @@ def test_a_store_failing_at_the_round_trip_limit_still_answers_the_refused_calls
     assert tool_results(memory.messages()) == [("c1", EN.not_run_limit.format(limit=0))]
     assert raised.value.loop_result.rounds[0].decision == "stopped: MemoryStoreError"
     assert DONE == []
+
+
+UNFINISHED = (
+    "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
+    "unknown (it may have done its work). Check before calling it again."
+)
+
+
+def test_the_next_turn_answers_the_calls_a_failed_store_left_unanswered():
+    memory = ChatMemory("u1", store=FlakyStore(fail_appends=2))
+    with pytest.raises(MemoryStoreError):
+        run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge], memory=memory)
+    model = ScriptedModel(["hello"])  # the store works again: the learner goes on with the same id
+    result = run_loop(model, [UserMessage(content="hi")], tools=[charge], memory=memory)
+    assert result.answer == "hello"
+    sent = model.requests[0].messages
+    assert valid_for_a_strict_gateway(sent)
+    assert tool_results(sent) == [("c1", UNFINISHED)]
+    assert [m.role for m in memory.messages()] == ["user", "assistant", "tool", "user", "assistant"]
+    assert DONE == ["charge A"]  # answered, never run again
+
+
+def test_a_turn_killed_while_its_tool_ran_does_not_lock_the_learner_out_of_a_sqlite_memory(tmp_path):
+    path = tmp_path / "memory.db"
+    left = ChatMemory("u1", store=SqliteStore(path))  # what a kernel restart mid-tool leaves behind
+    asked = ToolCall(id="c9", name="query_order", arguments='{"orderId": "SN202610200001"}')
+    left.add(UserMessage(content="查询订单 SN202610200001"), AssistantMessage(tool_calls=(asked,)))
+    memory = ChatMemory("u1", store=SqliteStore(path))  # the new process
+    result = run_loop(fake_client(), "你好", memory=memory, options=COURSE)
+    assert result.finish == "answer"
+    assert tool_results(memory.messages()) == [("c9", ZH.unfinished)]
+    assert (
+        ZH.unfinished
+        == "未完成：发起这个调用的那一轮在记录结果之前就结束了，结果未知（可能已经执行）。再次调用前请先确认。"
+    )
+    assert valid_for_a_strict_gateway(memory.messages())
 
 
 # -- 4. Ctrl-C inside a compensation ----------------------------------------------------------------

@@ -10,6 +10,7 @@
 """
 
 import dataclasses
+import datetime
 import gc
 import sys
 import warnings
@@ -569,13 +570,34 @@ def test_an_interrupt_tells_the_call_that_was_running_from_the_calls_never_start
             {"texts": "zh"},
             "LoopOptions(texts='zh'): it must be a LoopTexts; pass texts=EN or texts=ZH (toolkit.loop.texts)",
         ),
+        (  # an AI service's date clock given to the loop: each call's tool ran, then its result was lost
+            {"clock": datetime.datetime.now},
+            "LoopOptions(clock=<built-in method now of type object at ...): it must be a function returning "
+            "seconds as a number, and it returned a datetime; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: None},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it returned None; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: float("nan")},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it returned nan; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: 1 / 0},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it raised ZeroDivisionError: division by zero; pass e.g. "
+            "clock=time.perf_counter",
+        ),
     ],
 )
 def test_loop_options_refuses_a_wrong_field_when_built(fields, message):
     with pytest.raises(ConfigurationError) as raised:
         LoopOptions(**fields)
     text = str(raised.value)
-    if "<function" in message:
+    if "at ..." in message:  # a function's address differs every run
         head, tail = message.split("...", 1)
         assert text.startswith(head) and text.endswith(tail)
     else:
@@ -595,6 +617,17 @@ def test_a_changed_copy_is_checked_too_and_nothing_reaches_memory():
             options=LoopOptions(tool_choice="any"),
         )
     assert memory.messages() == [] and DONE == []
+
+
+def test_a_clock_of_ones_own_that_returns_seconds_times_the_calls():
+    ticks = iter(range(100))
+    memory = ChatMemory()
+    options = LoopOptions(clock=lambda: float(next(ticks)))
+    result = run_loop(
+        ScriptedModel([call("charge", sku="A"), "done"]), Q, tools=[charge], memory=memory, options=options
+    )
+    assert result.executions[0].duration_s == 1.0
+    assert tool_results(memory.messages())[0][1] == "charged 99, receipt R-778"
 
 
 def test_loop_options_accepts_every_documented_form():

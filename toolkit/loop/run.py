@@ -139,7 +139,7 @@ from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools import redact
-from toolkit.tools.decorator import InvocationContext, ReturnBehavior
+from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
 
 __all__ = [
@@ -251,7 +251,9 @@ def _turn(
     with nullcontext() if memory is None else _OneTurn(memory):
         if not messages and (memory is None or not memory.messages()):  # one test on the usual way
             raise nothing_to_ask("iter_loop" if events else "run_loop", memory)
-        run = _Run(model, options, memory, messages, {**parameters} if parameters else {}, events)
+        run = _Run(
+            model, options, memory, messages, TurnParameters(parameters) if parameters else _NO_PARAMETERS, events
+        )
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
             context = build_context(tools, providers, registry, request)
@@ -293,6 +295,9 @@ def _carried(
         except StopIteration as done:
             return done.value
 
+
+_NO_PARAMETERS = TurnParameters()
+"""The parameters of a turn given none (read-only: one for every such turn)."""
 
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""
@@ -372,7 +377,7 @@ class _Run:
         options: LoopOptions,
         memory: ChatMemory | None,
         messages: Sequence[Message],
-        parameters: dict[str, Any],
+        parameters: TurnParameters,
         events: bool = True,
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters

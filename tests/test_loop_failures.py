@@ -362,6 +362,17 @@ def test_a_turn_killed_while_its_tool_ran_does_not_lock_the_learner_out_of_a_sql
     assert valid_for_a_strict_gateway(memory.messages())
 
 
+def test_calls_left_open_in_a_plain_memory_are_answered_once_and_answered_calls_are_left_alone():
+    memory = ChatMemory("u1")
+    asked = (ToolCall(id="c1", name="charge", arguments="{}"), ToolCall(id="c2", name="charge", arguments="{}"))
+    memory.add(UserMessage(content="buy"), AssistantMessage(tool_calls=asked))
+    memory.add(ToolResultMessage(tool_call_id="c1", content="charged"))  # c2's result never came
+    run_loop(ScriptedModel(["hello"]), "hi", memory=memory)
+    run_loop(ScriptedModel(["hello again"]), "hi", memory=memory)
+    assert tool_results(memory.messages()) == [("c1", "charged"), ("c2", EN.unfinished)]
+    assert valid_for_a_strict_gateway(memory.messages())
+
+
 # -- 4. Ctrl-C inside a compensation ----------------------------------------------------------------
 
 

@@ -137,7 +137,7 @@ from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, Too
 from toolkit.loop.together import run_together, serving
 from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools import redact
 from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
@@ -425,8 +425,10 @@ class _Run:
         """Calls an earlier turn left without results (its process was killed while a tool ran,
         its store refused the results twice) are answered "not completed" before this turn's
         question: else a strict gateway refuses every later request on this id. The turn lock
-        is held, so no turn in progress is waiting for them. One read of memory per turn."""
-        left = open_calls(memory.messages())
+        is held, so no turn in progress is waiting for them. One read of memory per turn (an
+        `InMemoryStore`'s list is read in place, not copied: the lock keeps other turns out)."""
+        store = memory.store
+        left = open_calls(store._data.get(memory.id, ()) if type(store) is InMemoryStore else memory.messages())
         if left:
             log.warning(
                 "memory id %r: answering calls an earlier turn left unanswered: %s",

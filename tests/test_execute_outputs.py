@@ -43,3 +43,41 @@ def test_a_loop_whose_tool_makes_a_bad_output_goes_on():
 
     result = run_loop(ScriptedModel([call("rows"), "done"]), [UserMessage(content="?")], tools=[rows])
     assert result.answer == "done" and result.new_messages[1].is_error
+
+
+def test_attributes_are_recorded_as_they_were_when_the_tool_returned():
+    """A tool that handed back its own dict as attributes and changed it later (a cache, a
+    running list) changed the result already recorded in the trace and in memory; a store on
+    disk kept what was written, so the two stores disagreed."""
+    from toolkit.memory.windows import ChatMemory
+
+    seen = {"hits": ["SN1"], "by": {"source": "cache"}}
+
+    @tool
+    def lookup(order: str) -> ToolOutput:
+        """Look an order up."""
+        return ToolOutput("found", attributes=seen)
+
+    memory = ChatMemory("u1")
+    result = run_loop(ScriptedModel([call("lookup", order="SN1"), "done"]), "q", tools=[lookup], memory=memory)
+    seen["hits"].append("SN2")
+    seen["by"]["source"] = "db"
+    recorded = {"hits": ["SN1"], "by": {"source": "cache"}}
+    assert result.executions[0].result.attributes == recorded
+    assert [m.attributes for m in memory.messages() if m.role == "tool"] == [recorded]
+
+
+def test_attributes_that_hold_themselves_are_copied_without_recursing_forever():
+    loop = {"name": "loop"}
+    loop["self"] = loop
+    shared = [1]
+
+    @tool
+    def lookup(order: str) -> ToolOutput:
+        """Look an order up."""
+        return ToolOutput("found", attributes={"loop": loop, "a": shared, "b": shared})
+
+    result = run_loop(ScriptedModel([call("lookup", order="SN1"), "done"]), "q", tools=[lookup])
+    attributes = result.executions[0].result.attributes
+    assert attributes["loop"]["self"] is attributes["loop"] and attributes["loop"] is not loop
+    assert attributes["a"] is attributes["b"] == [1] and attributes["a"] is not shared

@@ -10,6 +10,7 @@
 """
 
 import dataclasses
+import datetime
 import gc
 import sys
 import warnings
@@ -17,15 +18,17 @@ import warnings
 import pytest
 from freed import Raised, without_the_collector
 
-from toolkit.chat.messages import ToolResultMessage, UserMessage, to_openai
+from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_openai
 from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError, MemoryStoreError, ToolDefinitionError
 from toolkit.gateway.validate import check_request
 from toolkit.loop.records import COURSE, LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.loop.saga import SagaEntry, ToolExecution, compensates
 from toolkit.loop.sources import ToolRegistry
-from toolkit.loop.texts import EN
+from toolkit.loop.texts import EN, ZH
+from toolkit.memory.store import SqliteStore
 from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import Policies, Tool, raise_error
@@ -323,6 +326,53 @@ def test_a_store_failing_at_the_round_trip_limit_still_answers_the_refused_calls
     assert DONE == []
 
 
+UNFINISHED = (
+    "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
+    "unknown (it may have done its work). Check before calling it again."
+)
+
+
+def test_the_next_turn_answers_the_calls_a_failed_store_left_unanswered():
+    memory = ChatMemory("u1", store=FlakyStore(fail_appends=2))
+    with pytest.raises(MemoryStoreError):
+        run_loop(ScriptedModel([call("charge", sku="A", id="c1"), "done"]), Q, tools=[charge], memory=memory)
+    model = ScriptedModel(["hello"])  # the store works again: the learner goes on with the same id
+    result = run_loop(model, [UserMessage(content="hi")], tools=[charge], memory=memory)
+    assert result.answer == "hello"
+    sent = model.requests[0].messages
+    assert valid_for_a_strict_gateway(sent)
+    assert tool_results(sent) == [("c1", UNFINISHED)]
+    assert [m.role for m in memory.messages()] == ["user", "assistant", "tool", "user", "assistant"]
+    assert DONE == ["charge A"]  # answered, never run again
+
+
+def test_a_turn_killed_while_its_tool_ran_does_not_lock_the_learner_out_of_a_sqlite_memory(tmp_path):
+    path = tmp_path / "memory.db"
+    left = ChatMemory("u1", store=SqliteStore(path))  # what a kernel restart mid-tool leaves behind
+    asked = ToolCall(id="c9", name="query_order", arguments='{"orderId": "SN202610200001"}')
+    left.add(UserMessage(content="查询订单 SN202610200001"), AssistantMessage(tool_calls=(asked,)))
+    memory = ChatMemory("u1", store=SqliteStore(path))  # the new process
+    result = run_loop(fake_client(), "你好", memory=memory, options=COURSE)
+    assert result.finish == "answer"
+    assert tool_results(memory.messages()) == [("c9", ZH.unfinished)]
+    assert (
+        ZH.unfinished
+        == "未完成：发起这个调用的那一轮在记录结果之前就结束了，结果未知（可能已经执行）。再次调用前请先确认。"
+    )
+    assert valid_for_a_strict_gateway(memory.messages())
+
+
+def test_calls_left_open_in_a_plain_memory_are_answered_once_and_answered_calls_are_left_alone():
+    memory = ChatMemory("u1")
+    asked = (ToolCall(id="c1", name="charge", arguments="{}"), ToolCall(id="c2", name="charge", arguments="{}"))
+    memory.add(UserMessage(content="buy"), AssistantMessage(tool_calls=asked))
+    memory.add(ToolResultMessage(tool_call_id="c1", content="charged"))  # c2's result never came
+    run_loop(ScriptedModel(["hello"]), "hi", memory=memory)
+    run_loop(ScriptedModel(["hello again"]), "hi", memory=memory)
+    assert tool_results(memory.messages()) == [("c1", "charged"), ("c2", EN.unfinished)]
+    assert valid_for_a_strict_gateway(memory.messages())
+
+
 # -- 4. Ctrl-C inside a compensation ----------------------------------------------------------------
 
 
@@ -531,13 +581,34 @@ def test_an_interrupt_tells_the_call_that_was_running_from_the_calls_never_start
             {"texts": "zh"},
             "LoopOptions(texts='zh'): it must be a LoopTexts; pass texts=EN or texts=ZH (toolkit.loop.texts)",
         ),
+        (  # an AI service's date clock given to the loop: each call's tool ran, then its result was lost
+            {"clock": datetime.datetime.now},
+            "LoopOptions(clock=<built-in method now of type object at ...): it must be a function returning "
+            "seconds as a number, and it returned a datetime; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: None},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it returned None; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: float("nan")},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it returned nan; pass e.g. clock=time.perf_counter",
+        ),
+        (
+            {"clock": lambda: 1 / 0},
+            "LoopOptions(clock=<function <lambda> at ...): it must be a function returning "
+            "seconds as a number, and it raised ZeroDivisionError: division by zero; pass e.g. "
+            "clock=time.perf_counter",
+        ),
     ],
 )
 def test_loop_options_refuses_a_wrong_field_when_built(fields, message):
     with pytest.raises(ConfigurationError) as raised:
         LoopOptions(**fields)
     text = str(raised.value)
-    if "<function" in message:
+    if "at ..." in message:  # a function's address differs every run
         head, tail = message.split("...", 1)
         assert text.startswith(head) and text.endswith(tail)
     else:
@@ -557,6 +628,17 @@ def test_a_changed_copy_is_checked_too_and_nothing_reaches_memory():
             options=LoopOptions(tool_choice="any"),
         )
     assert memory.messages() == [] and DONE == []
+
+
+def test_a_clock_of_ones_own_that_returns_seconds_times_the_calls():
+    ticks = iter(range(100))
+    memory = ChatMemory()
+    options = LoopOptions(clock=lambda: float(next(ticks)))
+    result = run_loop(
+        ScriptedModel([call("charge", sku="A"), "done"]), Q, tools=[charge], memory=memory, options=options
+    )
+    assert result.executions[0].duration_s == 1.0
+    assert tool_results(memory.messages())[0][1] == "charged 99, receipt R-778"
 
 
 def test_loop_options_accepts_every_documented_form():

@@ -141,3 +141,36 @@ def test_parameters_keyed_by_str_reach_the_tool():
     for parameters in ({"user": "ann", "tenant": "t"}, {Key("user"): "ann"}):
         result = run_loop(ScriptedModel([call("whoami", id="c1"), "done"]), "hi", tools=[whoami], parameters=parameters)
         assert result.messages[2].content == ",".join(sorted(parameters))
+
+
+def test_a_tool_cannot_change_the_parameters_every_call_of_the_turn_shares():
+    """A tool that wrote `ctx.parameters["user"]` changed who the later calls (and, in a concurrent
+    round, the ones running beside it) acted for, and what the trace said the earlier calls ran with."""
+    from toolkit.chat.scripted import call
+    from toolkit.tools.decorator import InvocationContext, tool
+
+    @tool
+    def switch_user(ctx: InvocationContext) -> str:
+        """Act for someone else."""
+        ctx.parameters["user"] = "mallory"  # type: ignore[index]
+        return "switched"
+
+    @tool
+    def whoami(ctx: InvocationContext) -> str:
+        """Who is asking."""
+        return ctx.parameters["user"]
+
+    given = {"user": "ann"}
+    script = ScriptedModel([[call("whoami", id="c1"), call("switch_user", id="c2"), call("whoami", id="c3")], "done"])
+    result = run_loop(script, "hi", tools=[whoami, switch_user], parameters=given)
+    assert [(e.call.id, e.result.content) for e in result.executions] == [
+        ("c1", "ann"),
+        (
+            "c2",
+            "Tool 'switch_user' failed: TypeError: InvocationContext.parameters is shared by every call of the turn "
+            "and read-only; keep a tool's own state elsewhere (e.g. on its object, keyed by context.turn)",
+        ),
+        ("c3", "ann"),
+    ]
+    assert [e.context.parameters for e in result.executions] == [given] * 3
+    assert given == {"user": "ann"}

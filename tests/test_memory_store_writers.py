@@ -184,3 +184,55 @@ def test_a_shallow_copy_is_still_the_same_store(make):
     copied = copy.copy(store)
     copied.append("u", [UserMessage(content="again")])
     assert store.get("u") == copied.get("u") == [UserMessage(content="hi"), UserMessage(content="again")]
+
+
+_CLOSE_DURING_TURNS = r"""
+import sys, threading, time
+from toolkit.chat.scripted import ScriptedModel, call
+from toolkit.loop.run import run_loop
+from toolkit.memory.store import SqliteStore
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import tool
+
+@tool("charge an order")
+def charge(order: str) -> str:
+    return "charged " + order
+
+said = set()
+for trial in range(4):
+    store = SqliteStore(f"{sys.argv[1]}/{trial}.db")
+    turns = []
+
+    def work():
+        memory = ChatMemory("ann", store=store)
+        try:
+            while True:
+                run_loop(ScriptedModel([call("charge", order="SN1"), "done"]), "buy", tools=[charge], memory=memory)
+                turns.append(1)
+        except Exception as exc:
+            said.add(f"{type(exc).__name__}: {str(exc).rsplit(': ', 1)[-1]}")
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while len(turns) < 20 + 15 * trial:
+        time.sleep(0.001)
+    store.close()
+    worker.join()
+for text in sorted(said):
+    print(text)
+"""
+
+
+def test_closing_the_store_while_another_thread_runs_turns_is_an_error_there_not_a_crash(tmp_path):
+    """`close()` did not take the connection's lock: closing it under a read or write of another
+    thread's turn crashed the process (a segmentation fault: the kernel died, nothing said why)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _CLOSE_DURING_TURNS, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [
+        "MemoryStoreError: Cannot operate on a closed database. (this store was closed; open a new SqliteStore)"
+    ]

@@ -13,6 +13,7 @@ Leaves out: the loop's behaviour (`toolkit.loop.run`).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from toolkit.chat.model import TOOL_CHOICES, ToolChoice, is_tool_choice
 from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.chat.sent import tools_tokens
 from toolkit.chat.sse import TextDelta, ToolCallDelta
-from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError
+from toolkit.errors import REPAIR_ZH, ArgumentError, ArgumentProblem, ConfigurationError, a_or_an
 from toolkit.loop.images import MAX_IMAGE_BYTES, MAX_IMAGES
 from toolkit.loop.saga import SagaEntry, ToolExecution
 from toolkit.loop.texts import EN, ZH, LoopTexts
@@ -32,6 +33,7 @@ from toolkit.loop.texts import REPAIR_EN as REPAIR_EN
 from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
 from toolkit.tools.decorator import a_kind_of
 from toolkit.tools.execute import Policies
+from toolkit.tools.redact import describe_exception
 
 FOUND_TOOLS = "found_tools"
 """Result attribute naming tools that a search found; they join the effective set."""
@@ -108,6 +110,8 @@ class LoopOptions:
     compensate: bool = False
     compensations: tuple[Callable[..., Any], ...] = ()
     clock: Callable[[], float] = time.perf_counter
+    """Seconds as a number, read before and after each call (`ToolExecution.duration_s`); one of
+    one's own is called once when the options are made (it must return a finite int or float)."""
     stream: bool = False
     """Ask the model with `stream()` and yield text deltas as they arrive (see `iter_loop`)."""
     request_extra: Mapping[str, Any] = field(default_factory=RequestExtra)
@@ -165,7 +169,7 @@ def _check_options(o: LoopOptions) -> None:
         and type(o.texts) is LoopTexts
         and not o.compensations
         and type(o.request_extra) is RequestExtra  # checked when made (the default, or a copy of these options')
-        and (o.clock is time.perf_counter or callable(o.clock))
+        and o.clock is time.perf_counter  # one of one's own is tried once (`_check_clock`)
     ):
         return
     _check_each(o)
@@ -208,8 +212,26 @@ def _check_each(o: LoopOptions) -> None:
     if type(o.request_extra) is not RequestExtra:  # the options keep what they checked, not the caller's dict
         _check_extra(o.request_extra)
         object.__setattr__(o, "request_extra", RequestExtra(o.request_extra))
-    if not callable(o.clock):
-        raise _bad("clock", o.clock, "it must be a function returning seconds", "pass e.g. clock=time.perf_counter")
+    if o.clock is not time.perf_counter:
+        _check_clock(o.clock)
+
+
+def _check_clock(clock: Any) -> None:
+    """A clock of one's own is called once: one that returns no number of seconds (a service's
+    date clock, `datetime.now`) or raises would fail only after a call's tool ran, and the
+    call's result would be lost ("outcome unknown")."""
+    if not callable(clock):
+        raise _bad("clock", clock, "it must be a function returning seconds", "pass e.g. clock=time.perf_counter")
+    rule = "it must be a function returning seconds as a number, and it "
+    try:
+        now = clock()
+    except Exception as exc:
+        raise _bad(
+            "clock", clock, f"{rule}raised {describe_exception(exc)}", "pass e.g. clock=time.perf_counter"
+        ) from exc
+    if type(now) not in (int, float) or not math.isfinite(now):
+        got = repr(now) if type(now) in (int, float) or now is None else a_or_an(type(now).__name__)
+        raise _bad("clock", clock, f"{rule}returned {got}", "pass e.g. clock=time.perf_counter")
 
 
 def _count(value: Any, name: str, least: int, meaning: str, example: str) -> None:

@@ -62,6 +62,10 @@ A memory store that fails after the tools ran (writing the results, the saga's r
 round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
 `new_messages`. The round's results are written once more, so memory ends with no call left
 unanswered unless the store refuses again (a note on the error then says so).
+Calls a turn left unanswered that way, or because its process died while a tool ran (a
+kernel restart), are answered "not completed" (`LoopTexts.unfinished`) when the next turn on
+that memory starts, before its question: the id stays usable with a strict gateway, and the
+call is not run again.
 
 Speed: the `tools` array of a request is built once per set of effective tools (and
 `strict_tools`) and kept for later rounds and calls, its entries read-only dicts (`SentTool`:
@@ -131,10 +135,11 @@ from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.loop.together import run_together, serving
+from toolkit.memory.answers import open_calls
 from toolkit.memory.handouts import Handouts
-from toolkit.memory.windows import ChatMemory
+from toolkit.memory.windows import ChatMemory, InMemoryStore
 from toolkit.tools import redact
-from toolkit.tools.decorator import InvocationContext, ReturnBehavior
+from toolkit.tools.decorator import InvocationContext, ReturnBehavior, TurnParameters
 from toolkit.tools.execute import Outcome, Policies, Tool, run_call
 
 __all__ = [
@@ -246,7 +251,9 @@ def _turn(
     with nullcontext() if memory is None else _OneTurn(memory):
         if not messages and (memory is None or not memory.messages()):  # one test on the usual way
             raise nothing_to_ask("iter_loop" if events else "run_loop", memory)
-        run = _Run(model, options, memory, messages, {**parameters} if parameters else {}, events)
+        run = _Run(
+            model, options, memory, messages, TurnParameters(parameters) if parameters else _NO_PARAMETERS, events
+        )
         if context is None:  # only providers read the request (it copies the conversation)
             request = run.provider_request() if providers else ProviderRequest((), run.memory_id, run.turn)
             context = build_context(tools, providers, registry, request)
@@ -288,6 +295,9 @@ def _carried(
         except StopIteration as done:
             return done.value
 
+
+_NO_PARAMETERS = TurnParameters()
+"""The parameters of a turn given none (read-only: one for every such turn)."""
 
 _turns = itertools.count(1)
 """The turn numbers (`next` on it is atomic: two threads never get one number)."""
@@ -367,7 +377,7 @@ class _Run:
         options: LoopOptions,
         memory: ChatMemory | None,
         messages: Sequence[Message],
-        parameters: dict[str, Any],
+        parameters: TurnParameters,
         events: bool = True,
     ) -> None:
         self.model, self.options, self.memory, self.parameters = model, options, memory, parameters
@@ -408,7 +418,24 @@ class _Run:
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
         if memory is not None:
+            self.answer_open_calls(memory)
             self.write(messages)  # the caller's list as it is: a long history is not unpacked
+
+    def answer_open_calls(self, memory: ChatMemory) -> None:
+        """Calls an earlier turn left without results (its process was killed while a tool ran,
+        its store refused the results twice) are answered "not completed" before this turn's
+        question: else a strict gateway refuses every later request on this id. The turn lock
+        is held, so no turn in progress is waiting for them. One read of memory per turn (an
+        `InMemoryStore`'s list is read in place, not copied: the lock keeps other turns out)."""
+        store = memory.store
+        left = open_calls(store._data.get(memory.id, ()) if type(store) is InMemoryStore else memory.messages())
+        if left:
+            log.warning(
+                "memory id %r: answering calls an earlier turn left unanswered: %s",
+                memory.id,
+                ", ".join(c.id for c in left),
+            )
+            self.write([_error_result(c, self.texts.unfinished) for c in left])
 
     # -- conversation ------------------------------------------------------------------
     def conversation(self) -> list[Message]:

@@ -15,6 +15,9 @@ interrupted     the turn was interrupted before the call     error
                 started
 interrupted_    the turn was interrupted while the call ran  error
 running         (its outcome is unknown)
+unfinished      an earlier turn ended (its process killed,   (none)
+                its store failing) before recording the
+                result: answered when the next turn starts
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
 rolled_back     a saga undid the call                        tool, failed
 images_line     one line of the message carrying images      id, tool, count
@@ -81,6 +84,10 @@ class LoopTexts:
         "Check before calling it again."
     )
     """How an argument error's "expected …" phrase is written in the repair text."""
+    unfinished: str = (
+        "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
+        "unknown (it may have done its work). Check before calling it again."
+    )
 
     def report_unknown_tool(self, error: Exception, call: ToolCall) -> str:
         """A policy for the unknown-tool channel in this language (feeds the name back)."""
@@ -170,6 +177,7 @@ ZH = LoopTexts(
     not_run="未执行：本轮的另一个调用 {tool} 出错（{error}），这一轮已停止。",
     interrupted="未完成：这一轮被 {error} 中断。",
     interrupted_running="执行中被 {error} 中断：结果未知（可能已经执行）。再次调用前请先确认。",
+    unfinished="未完成：发起这个调用的那一轮在记录结果之前就结束了，结果未知（可能已经执行）。再次调用前请先确认。",
     unknown_tool="没有名为 {tool} 的工具。可用的工具：{available}。请只调用这些工具。",
     rolled_back="工具 {tool} 已执行成功，但因为工具 {failed} 失败，已被回滚（撤销）。",
     images_line="工具调用 {id}（{tool}）返回的图片：{count} 张",

@@ -9,8 +9,15 @@ whole conversation: `SqliteStore` reads back from the end only as far as needed,
 keeps a `CallIndex` per conversation, kept up to date by each append (its cost is the appended
 messages', not the conversation's).
 
-Leaves out: whether every call is answered (a call without its results is a turn in progress),
-and a call answered twice (both stores keep the second result).
+`open_calls(messages)` names the calls of the conversation's last tool-calling message that no
+result answers yet: a turn in progress, or one that ended without recording them (its process was
+killed while a tool ran, or the store refused its results twice). The loop answers them when the
+next turn starts, holding the turn lock (`toolkit.loop.run`), so one such turn does not leave the
+id refused by a strict gateway for good.
+
+Leaves out: whether every call is answered when a write is made (a call without its results is a
+turn in progress), calls left unanswered before a later user message (the loop never writes
+that), and a call answered twice (both stores keep the second result).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from toolkit.chat.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from toolkit.errors import ConfigurationError
 
 
@@ -38,6 +45,21 @@ def answered(
             if not stored_asks(message.tool_call_id):
                 raise unanswered(where, index, message.tool_call_id)
     return messages
+
+
+def open_calls(messages: Sequence[Message]) -> list[ToolCall]:
+    """The calls of the last assistant message that no tool result after it answers, when only
+    tool results follow it (else none: that message's turn went on). Reads from the end back to
+    that message: two steps for the usual conversation, which ends with an answer."""
+    results: set[str] = set()
+    for message in reversed(messages):
+        if isinstance(message, ToolResultMessage):
+            results.add(message.tool_call_id)
+        elif isinstance(message, AssistantMessage):
+            return [c for c in message.tool_calls if c.id not in results]
+        else:
+            return []
+    return []
 
 
 def unanswered(where: str, index: int, call_id: str) -> ConfigurationError:

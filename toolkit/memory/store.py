@@ -414,8 +414,11 @@ class SqliteStore:
             return [r[0] for r in self._db.execute("SELECT memory_id FROM conversations ORDER BY 1")]
 
     def close(self) -> None:
-        self._closed = True
-        self._db.close()
+        """Close the connection once the read or write of any other thread in progress ends (one
+        closed under it crashed the process); that thread's next use raises `MemoryStoreError`."""
+        with self._lock:
+            self._closed = True
+            self._db.close()
 
     # -- reading -----------------------------------------------------------------------
     def _read(self, memory_id: str) -> list[Message]:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
 from toolkit.chat.messages import ToolCall
+from toolkit.chat.read_only import ReadOnlyDict
 from toolkit.errors import ToolDefinitionError
 from toolkit.errors import a_kind_of as a_kind_of  # re-exported: the error-text helpers were defined here
 from toolkit.errors import a_or_an as a_or_an
@@ -96,6 +97,19 @@ _NEW_DICT: Mapping[str, Any] = types.MappingProxyType({})
 """`InvocationContext`'s `parameters` left out: a new dict is made (never this one)."""
 
 
+class TurnParameters(ReadOnlyDict):
+    """A turn's `parameters`, shared by all its calls and kept in its trace: a tool that changed
+    them would change who the later calls (or those running beside it) act for, and what the trace
+    says the earlier ones ran with. The values inside are the caller's own (not copied)."""
+
+    __slots__ = ()
+
+    READ_ONLY = (
+        "InvocationContext.parameters is shared by every call of the turn and read-only; keep a tool's own "
+        "state elsewhere (e.g. on its object, keyed by context.turn)"
+    )
+
+
 @dataclass(frozen=True)
 class InvocationContext:
     """Everything the loop knows about one call; a parameter of this type receives it."""
@@ -103,7 +117,8 @@ class InvocationContext:
     memory_id: Any = None
     """The conversation's memory id (also what `Annotated[..., MemoryId]` parameters get)."""
     parameters: Mapping[str, Any] = field(default_factory=dict)
-    """Per-invocation values the caller passed (user id, tenant, request id ...)."""
+    """Per-invocation values the caller passed (user id, tenant, request id ...); in the loop a
+    read-only copy (`TurnParameters`) that every call of the turn shares."""
     tool_call: ToolCall | None = None
     """The call being executed; the executor sets it before calling the tool."""
     turn: int = 0

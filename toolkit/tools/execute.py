@@ -248,11 +248,35 @@ class Tool:
             sink[call.id] = value
         # a plain value keeps the defaults (not an error, no attributes): fewer fields for pydantic to check
         told = (
-            {"is_error": output.is_error, "attributes": dict(output.attributes)}
+            {"is_error": output.is_error, "attributes": _as_returned(output.attributes)}
             if isinstance(output, ToolOutput)
             else {}
         )
         return Outcome(ToolResultMessage(tool_call_id=call.id, tool_name=call.name, content=content, **told))
+
+
+def _as_returned(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a `ToolOutput`'s attributes down to their lists and dicts (the JSON a store keeps),
+    so a tool that changes its own dict later does not change the result already recorded. A
+    container met twice (or inside itself) is copied once, as `copy.deepcopy` does."""
+    copies: dict[int, Any] = {}
+    return {key: _containers_copied(value, copies) for key, value in attributes.items()}
+
+
+def _containers_copied(value: Any, copies: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return value  # a leaf, a tuple, or an object of one's own: as it is
+    done = copies.get(id(value))
+    if done is not None:
+        return done
+    copied: Any = {} if kind is dict else []
+    copies[id(value)] = copied
+    if kind is dict:
+        copied.update((key, _containers_copied(item, copies)) for key, item in value.items())
+    else:
+        copied.extend(_containers_copied(item, copies) for item in value)
+    return copied
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 A successful value becomes text: `None` → "Success", `str` as is, anything else JSON (pydantic
 models through `model_dump(mode="json")`); a finite `Decimal` is written as a JSON number with all
 its digits (`4`, not `"4"`), NaN and infinities as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`,
-wherever they are nested (a dataclass, a set, a deque too). A tool that returned has run, so turning
+wherever they are nested (a dataclass, a set, a deque too); a set is a list of its items sorted,
+the same every run (`toolkit.tools.set_order`). A tool that returned has run, so turning
 its value into text never fails the call: `bytes` are decoded when they are UTF-8, else read
 `<binary data, N bytes>`; a returned exception is its message, sanitised as a raised one's
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
@@ -36,6 +37,7 @@ from pydantic_core import to_jsonable_python
 from toolkit.errors import a_or_an
 from toolkit.tools import redact
 from toolkit.tools.decorator import without_addresses
+from toolkit.tools.set_order import is_set, sets_sorted
 
 
 def to_text(value: Any) -> str:
@@ -100,6 +102,8 @@ def _marked_json_text(value: Any) -> str:
     kinds = _kinds_in(value)
     if any(map(_is_iterator, kinds)):  # read here, to the bound: JSON would read each to its end
         value = _iterators_read(value, [ITEMS_READ])
+    if any(map(is_set, kinds)):  # a set iterates in its hashes' order, which changes every run
+        value = sets_sorted(value)
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)))
     if isinstance(value, BaseModel):

@@ -1,0 +1,58 @@
+"""A set's items in one order every run: `sets_sorted(value)`, for `toolkit.tools.result_text`.
+
+A set of strings iterates in the order of their hashes, and Python draws a new hash seed for
+each process (`PYTHONHASHSEED`), so JSON written from a set read differently from run to run:
+a tool's result changed between two runs of one notebook, and a cassette or a cached prompt no
+longer matched. Each set (or frozenset) in a value becomes a list of its items sorted: as they
+compare (`sorted`), or, when they do not (`1` and `"a"`), by their type's name (a tuple's is "list" by then) and then by
+value (a number, a str, a bool) or by JSON text (anything else). Sets nested in a dict, list,
+tuple, deque, dataclass or pydantic model are sorted too; the value is read, never changed.
+
+Leaves out: sets used as dict keys (a frozenset key is not JSON: the value is its `str()`), and
+sets inside a value JSON cannot write (its `str()` keeps the set's own order).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+_SETS = (set, frozenset)
+_COMPARED_AS_THEMSELVES = (int, float, str)  # bool is an int
+
+
+def is_set(kind: type) -> bool:
+    return issubclass(kind, _SETS)
+
+
+def sets_sorted(value: Any) -> Any:
+    """`value` with each set in it a sorted list (a container holding one: its plain JSON shape)."""
+    if isinstance(value, _SETS):
+        items = [sets_sorted(item) for item in value]
+        try:
+            return sorted(items)
+        except TypeError:  # items that do not compare with each other
+            return sorted(items, key=_order_key)
+    if isinstance(value, dict):
+        return {key: sets_sorted(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, collections.deque)):
+        return [sets_sorted(item) for item in value]
+    if isinstance(value, BaseModel):
+        return sets_sorted(value.model_dump())  # python mode: its sets stay sets, sorted here
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: sets_sorted(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _order_key(item: Any) -> tuple[str, Any]:
+    if isinstance(item, _COMPARED_AS_THEMSELVES):
+        return type(item).__name__, item
+    try:
+        return type(item).__name__, json.dumps(to_jsonable_python(item), sort_keys=True, ensure_ascii=False)
+    except Exception:  # not JSON: the order of the whole value's str() does not matter
+        return type(item).__name__, ""

@@ -236,3 +236,32 @@ def test_closing_the_store_while_another_thread_runs_turns_is_an_error_there_not
     assert done.stdout.splitlines() == [
         "MemoryStoreError: Cannot operate on a closed database. (this store was closed; open a new SqliteStore)"
     ]
+
+
+def test_a_set_in_stored_attributes_is_written_in_one_order_every_run(tmp_path):
+    """Before: `SqliteStore` wrote a set's items in the order of their hashes, so a stored conversation read back
+    differently in each process (Python draws a new hash seed per process)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        f"""
+        from toolkit import AssistantMessage, UserMessage
+        from toolkit.chat.messages import ToolCall, ToolResultMessage
+        from toolkit.memory.store import SqliteStore
+        store = SqliteStore({str(tmp_path / "m.db")!r})
+        result = ToolResultMessage(tool_call_id="c1", tool_name="t", content="x",
+                                   attributes={{"tags": {{"delta", "alpha", "charlie", "bravo"}}, "mixed": [{{3, "a", 1}}]}})
+        store.append("u", [UserMessage(content="q"), AssistantMessage(tool_calls=(ToolCall(id="c1", name="t", arguments="{{}}"),)), result])
+        print(store.get("u")[-1].attributes)
+        store.close()
+        """
+    )
+    seen = set()
+    for seed in ("0", "1", "2", "3"):
+        (tmp_path / "m.db").unlink(missing_ok=True)
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+        seen.add(out.stdout.strip())
+    assert seen == {"{'mixed': [[1, 3, 'a']], 'tags': ['alpha', 'bravo', 'charlie', 'delta']}"}

@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Annotated, Protocol
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, PydanticUserError, TypeAdapter
 
 from toolkit.chat.messages import SystemMessage, UserMessage
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError
 from toolkit.services.declare import UserText, V, system_message, user_message
+from toolkit.services.results import Result, TokenStream
 from toolkit.services.service import ai_service
 from toolkit.services.templates import fixed_clock
 
@@ -114,8 +115,6 @@ def test_a_blank_user_message_template_is_refused_where_it_is_written(template):
 def test_a_return_type_pydantic_cannot_write_as_a_schema_is_refused_at_creation():
     import socket
     from collections.abc import Callable
-
-    from toolkit.services.results import Result, TokenStream
 
     def declared(returns):
         def ask(self, question: str): ...
@@ -380,3 +379,71 @@ def test_dotted_words_naming_no_parameter_stay_text():
     assistant, model = create(A, ["ok"])
     assistant.ask("x")
     assert sent(model) == ["x (write {{os.path}} as it is)"]
+
+
+def test_a_method_declared_only_with_overload_is_refused_naming_overload_not_args():
+    from typing import overload
+
+    class A(Protocol):
+        @overload
+        def ask(self, question: str) -> str: ...
+        @overload
+        def ask(self, question: int) -> int: ...
+
+    assert error_of(A) == (
+        "A.ask: is declared only with @overload, so it has no signature of its own (Python keeps a placeholder "
+        "taking *args, **kwargs); a declared method has one signature and one return type. Fix: declare it once, "
+        "without @overload, or as methods of different names"
+    )
+
+
+def test_a_typed_dict_pydantic_refuses_gets_pydantics_own_fix_in_the_error():
+    from typing import TypedDict
+
+    class Reply(TypedDict):  # typing.TypedDict: pydantic wants typing_extensions' on Python < 3.12
+        status: str
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": Reply}
+    try:
+        TypeAdapter(Reply).json_schema()
+    except PydanticUserError as exc:
+        said = str(exc).splitlines()[0]
+    else:
+        pytest.skip("this Python's typing.TypedDict is one pydantic reads")
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns Reply, which pydantic cannot read from JSON (PydanticUserError: {said}); a structured "
+        "answer is read from JSON, so its type must be one pydantic can write as a JSON Schema and validate. "
+        "Fix: declare str, None, TokenStream, a pydantic model, or a type of JSON values (list[...], "
+        "dict[str, ...], an enum, int ...), or Result[...] of one"
+    )
+
+
+class Reply(BaseModel):
+    status: str
+
+
+def test_an_annotated_str_return_is_a_text_method_not_structured_output():
+    class A(Protocol):
+        def ask(self, question: str) -> Annotated[str, "the reply"]: ...
+
+        def result(self, question: str) -> Result[Annotated[str, "the reply"]]: ...
+
+    service, model = create(A, ["你好", "再见"])
+    assert service.ask("hi") == "你好" and service.result("hi").content == "再见"
+    assert [r.extra for r in model.requests] == [{}, {}]  # no response_format: no JSON mode asked for
+
+
+def test_an_annotated_result_or_stream_return_is_read_as_the_type_inside():
+    class A(Protocol):
+        def ask(self, question: str) -> Annotated[Result[Reply], "doc"]: ...
+
+        def stream(self, question: str) -> Annotated[TokenStream, "doc"]: ...
+
+        def tell(self, question: str) -> Annotated[None, "doc"]: ...
+
+    service, _ = create(A, ['{"status": "ok"}', "流", "x"])
+    assert service.ask("hi").content == Reply(status="ok")
+    assert "".join(service.stream("hi").text()) == "流"
+    assert service.tell("hi") is None

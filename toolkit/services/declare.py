@@ -24,13 +24,17 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   pydantic can validate and write as a JSON Schema (structured output: a `socket`, a `Callable`
   cannot be); an iterator (`Iterable[T]`, a generator) or an awaitable is refused, its values
   being checked only after the call; every annotation must resolve (a name the module
-  does not define is a `ConfigurationError`, not a `NameError`);
+  does not define is a `ConfigurationError`, not a `NameError`); `Annotated[str, ...]` (and of
+  `None`, `Result[...]`, `TokenStream`) is read as the type inside, while `Annotated[int, Field(gt=0)]`
+  keeps its constraints in the schema; a type pydantic refuses with a rule of its own (a
+  `typing.TypedDict` on Python < 3.12) gets pydantic's sentence in the error;
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
   one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
   refused: attributes are not read, and the text would reach the model as written;
 - a template, when given, has text in it; an omitted argument of a parameter with a default value
   fills the templates with that default;
-- methods are plain `def`s with named parameters: `async def` and `*args` / `**kwargs` are refused
+- methods are plain `def`s with named parameters: `async def`, a name declared only with
+  `@overload` (one signature, one return type per method), and `*args` / `**kwargs` are refused
   (a method runs the loop synchronously; a catch-all parameter is neither one message nor one variable);
   the first parameter is the instance, whatever it is called, and a method without one
   (`def ask(question: str)`) is refused;
@@ -51,6 +55,8 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
+
+from pydantic import PydanticUserError
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
@@ -256,7 +262,13 @@ def check_texts(where: str, plan: MethodPlan, arguments: dict[str, Any]) -> None
 
 
 def _check_shape(where: str, fn: Any) -> None:
-    """Refuse what a declared method cannot be: async, or with a catch-all parameter."""
+    """Refuse what a declared method cannot be: async, only `@overload`s, or with a catch-all parameter."""
+    if _is_overload_placeholder(fn):  # what a name declared only with @overload holds
+        raise ConfigurationError(
+            f"{where}: is declared only with @overload, so it has no signature of its own (Python keeps a "
+            "placeholder taking *args, **kwargs); a declared method has one signature and one return type. Fix: "
+            "declare it once, without @overload, or as methods of different names"
+        )
     if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
         raise ConfigurationError(
             f"{where}: is declared with async def, but a service's methods run synchronously (async is left out); "
@@ -269,6 +281,13 @@ def _check_shape(where: str, fn: Any) -> None:
                 f"{where}: parameter {catch_all[p.kind]}{p.name} takes any number of arguments, which can be "
                 "neither the one user message nor one template variable; declare each value as its own parameter"
             )
+
+
+def _is_overload_placeholder(fn: Any) -> bool:
+    """Whether `fn` is the function `@typing.overload` leaves in a class body (one for every overload)."""
+    return getattr(fn, "__module__", None) in ("typing", "typing_extensions") and (
+        getattr(fn, "__name__", None) == "_overload_dummy"
+    )
 
 
 def _without_self(where: str, owner: type, fn: Any) -> list[inspect.Parameter]:
@@ -419,6 +438,11 @@ _HEAD = re.compile(r"[^\W\d]\w*")
 
 
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
+    if (
+        _bare(annotation) in (str, None, type(None), TokenStream, Result)
+        or typing.get_origin(_bare(annotation)) is Result
+    ):
+        annotation = _bare(annotation)  # `Annotated[str, "doc"]` is a str: its markers say nothing to the service
     if annotation is inspect.Signature.empty:
         raise ConfigurationError(
             f"{where}: has no return annotation; declare one: str, None, Result[T], TokenStream or a pydantic model"
@@ -431,7 +455,7 @@ def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
         return "stream", None
     if typing.get_origin(annotation) is Result:
         (inner,) = typing.get_args(annotation)
-        return "result", None if inner is str else _readable(where, inner, annotation)
+        return "result", None if _bare(inner) is str else _readable(where, inner, annotation)
     if annotation is Result:
         return "result", None
     return "structured", _readable(where, annotation, annotation)
@@ -469,13 +493,24 @@ def _readable(where: str, content: Any, declared: Any) -> OutputType:
         output.schema  # noqa: B018  (made once, here: the request sends it)
     except Exception as exc:  # pydantic's schema errors, and whatever a type's own schema hook raises
         which = "which" if content is declared else f"whose content {_type_text(content)}"
+        said = _pydantic_fix(exc)
         raise ConfigurationError(
             f"{where}: returns {shown}, {which} pydantic cannot read from JSON "
-            f"({type(exc).__name__}); a structured answer is read from JSON, so its type must be one pydantic "
+            f"({type(exc).__name__}{said}); a structured answer is read from JSON, so its type must be one pydantic "
             "can write as a JSON Schema and validate. Fix: declare str, None, TokenStream, a pydantic model, or a "
             "type of JSON values (list[...], dict[str, ...], an enum, int ...), or Result[...] of one"
         ) from None
     return output
+
+
+def _pydantic_fix(exc: Exception) -> str:
+    """`: ` and the first line of pydantic's own message when it is a rule with its fix (a
+    `typing.TypedDict` on Python < 3.12, a model not fully defined), else nothing: a type pydantic
+    has no schema for gets its `arbitrary_types_allowed` advice, which is no fix here."""
+    if type(exc) is not PydanticUserError:
+        return ""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f": {first}" if first else ""
 
 
 def _type_text(annotation: Any) -> str:

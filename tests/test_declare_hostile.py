@@ -232,6 +232,55 @@ def test_a_model_nested_in_the_declaration_static_and_class_methods_stay_as_they
     assert assistant.ask_later("q") == A.Answer(status="later")
 
 
+def test_a_static_or_class_method_with_a_template_is_refused_not_left_to_return_none():
+    class A(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @classmethod
+        @user_message("翻译 {{text}}")
+        def translate(cls, text: str) -> str: ...
+
+    class B(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @staticmethod
+        @system_message("Be brief.")
+        def brief(question: str) -> str: ...
+
+    class C(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @property
+        @system_message("Be brief.")
+        def brief(self) -> str: ...
+
+    def rule(method, decorator, kind, fix):
+        return (
+            f"{method}: has @{decorator}(...), but is a {kind}, which ai_service leaves as it is (only plain "
+            "methods taking self are declared), so a call would return the declaration's own body without asking "
+            f"the model. Fix: {fix}"
+        )
+
+    plain = "remove @{} and declare it def {}(self, ...)"
+    assert error_of(A) == rule("A.translate", "user_message", "classmethod", plain.format("classmethod", "translate"))
+    assert error_of(B) == rule("B.brief", "system_message", "staticmethod", plain.format("staticmethod", "brief"))
+    assert error_of(C) == rule("C.brief", "system_message", "property", plain.format("property", "brief"))
+
+
+def test_a_private_method_with_a_template_is_refused_not_left_to_return_none():
+    class A(Protocol):
+        def chat(self, question: str) -> str: ...
+
+        @user_message("总结 {{text}}")
+        def _summarize(self, text: str) -> str: ...
+
+    assert error_of(A) == (
+        "A._summarize: has @user_message(...), but its name starts with _, and ai_service declares public methods "
+        "only, so a call would return the declaration's own body without asking the model. Fix: rename it "
+        "without the leading _ (e.g. summarize)"
+    )
+
+
 # --- placeholder names ---------------------------------------------------------------------------
 
 

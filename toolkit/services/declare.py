@@ -41,7 +41,9 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
 - `@system_message` and `@user_message` are given once each (refused where written the second time).
 
 Only the declaration's plain functions are declared methods: nested classes (an output model
-declared inside the interface), static and class methods, properties are left as they are.
+declared inside the interface), static and class methods, properties are left as they are; one
+of them (or a method named `_…`) carrying `@user_message` / `@system_message` is refused by
+`ai_service`, since a call would run the declaration's body (None) without asking the model.
 
 Leaves out: running anything (`toolkit.services.service`), async methods.
 """

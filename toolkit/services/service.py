@@ -208,6 +208,7 @@ def ai_service(
         name: plan_method(declaration, name, fn, has_memory_provider=per_id, shared_memory_id=shared_memory_id)
         for name, fn in _declared(declaration)
     }
+    _check_left_out(declaration, plans)
     if not plans:
         raise ConfigurationError(
             f"ai_service({declaration.__name__}): the class declares no public method, so the service could do "
@@ -317,6 +318,42 @@ def _declared(declaration: type) -> list[tuple[str, Any]]:
     }
     # plain functions only: a nested class (an output model), a static or class method, a property stay as they are
     return [(n, getattr(declaration, n)) for n in sorted(names) if inspect.isfunction(_static(declaration, n))]
+
+
+def _check_left_out(declaration: type, plans: dict[str, MethodPlan]) -> None:
+    """Refuse `@user_message` / `@system_message` on what is not a declared method (a static or
+    class method, a property, a name starting with `_`): it is left as it is, so a call would run
+    the declaration's own body (`...`, None) without a word to the model."""
+    for klass in declaration.__mro__:
+        if klass is object or klass.__module__ == "typing":
+            continue
+        for name, attribute in vars(klass).items():
+            if name in plans:
+                continue
+            kind = {staticmethod: "staticmethod", classmethod: "classmethod", property: "property"}.get(
+                type(attribute), ""
+            )
+            fn = attribute.fget if isinstance(attribute, property) else getattr(attribute, "__func__", attribute)
+            marked = [d for d, a in _MARKS if inspect.isfunction(fn) and a in vars(fn)]
+            if not marked:
+                continue
+            where, leaves = (
+                f"{declaration.__name__}.{name}: has @{marked[0]}(...), but",
+                ("so a call would return the declaration's own body without asking the model. Fix: "),
+            )
+            if kind:
+                raise ConfigurationError(
+                    f"{where} is a {kind}, which ai_service leaves as it is (only plain methods taking self are "
+                    f"declared), {leaves}remove @{kind} and declare it def {name}(self, ...)"
+                )
+            raise ConfigurationError(
+                f"{where} its name starts with _, and ai_service declares public methods only, {leaves}rename it "
+                f"without the leading _ (e.g. {name.lstrip('_') or 'ask'})"
+            )
+
+
+_MARKS = (("user_message", "__toolkit_user__"), ("system_message", "__toolkit_system__"))
+"""The decorators that make a function a declared method's, and the attribute each one sets."""
 
 
 def _static(declaration: type, name: str) -> Any:

@@ -496,3 +496,22 @@ def test_an_annotated_result_or_stream_return_is_read_as_the_type_inside():
     assert service.ask("hi").content == Reply(status="ok")
     assert "".join(service.stream("hi").text()) == "流"
     assert service.tell("hi") is None
+
+
+@pytest.mark.parametrize(
+    "returns, shown",
+    [("T", "T"), ("list[T]", "list[T]"), ("Result[T]", "Result[T]"), ("dict[str, T | None]", "dict[str, Optional[T]]")],
+)
+def test_a_return_type_holding_a_type_variable_is_refused_not_read_as_any_json(returns, shown):
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+    def ask(self, question: str): ...
+
+    ask.__annotations__ = {"question": str, "return": eval(returns, {"T": T, "Result": Result})}
+    assert error_of(type("A", (), {"ask": ask})) == (
+        f"A.ask: returns {shown}, which holds the type variable T; a structured answer is checked against the "
+        "declared type, and a type variable would let any JSON through (ai_service does not fill in a generic "
+        "class's type arguments). Fix: declare the concrete type, e.g. -> Order"
+    )

@@ -4,9 +4,10 @@ Each mistake is a `ConfigurationError` naming the argument and the fix, never an
 `AttributeError` or a `TypeError` at the first call, nor a setting silently ignored."""
 
 import datetime as dt
-from typing import Annotated, Protocol
+from typing import Annotated, Protocol, TypeVar
 
 import pytest
+from pydantic import BaseModel
 
 from toolkit.chat.scripted import ScriptedModel
 from toolkit.errors import ConfigurationError
@@ -276,3 +277,22 @@ def test_providers_that_keep_the_conversation_are_called_as_before():
     kept.chat("u2", "一")
     kept.chat("u2", "二")
     assert len(memories("u2").messages()) == 4
+
+
+T = TypeVar("T")
+
+
+class Extractor(Protocol[T]):
+    def extract(self, text: str) -> T: ...
+
+
+class Order(BaseModel):
+    order_id: str
+
+
+def test_a_generic_class_with_type_arguments_is_refused_as_such_not_as_a_function():
+    assert error_of(Extractor[Order]) == (
+        "ai_service(...) takes the declared class itself, and got Extractor[Order], a generic class with type "
+        "arguments, which ai_service does not fill in; declare a class whose methods name the concrete types "
+        "(-> Order, not -> T)"
+    )

@@ -27,7 +27,8 @@ is no text, or a decorator written without its parentheses, is refused earlier, 
   does not define is a `ConfigurationError`, not a `NameError`); `Annotated[str, ...]` (and of
   `None`, `Result[...]`, `TokenStream`) is read as the type inside, while `Annotated[int, Field(gt=0)]`
   keeps its constraints in the schema; a type pydantic refuses with a rule of its own (a
-  `typing.TypedDict` on Python < 3.12) gets pydantic's sentence in the error;
+  `typing.TypedDict` on Python < 3.12) gets pydantic's sentence in the error; a return type holding a
+  type variable (`-> T` in a generic `Protocol[T]`) is refused, pydantic reading it as any JSON;
 - a placeholder's name is an identifier in any script (`{{订单号}}`), and so must a `V("…")` name be;
   one that reads into a parameter or a built-in (`{{customer.name}}`, `{{current_date.year}}`) is
   refused: attributes are not read, and the text would reach the model as written;
@@ -490,6 +491,13 @@ def _readable(where: str, content: Any, declared: Any) -> OutputType:
             "as they are read, after the call). Fix: declare list[...] for the values at once, or TokenStream for "
             "the text as it arrives"
         )
+    variable = _type_variable(content)
+    if variable is not None:
+        raise ConfigurationError(
+            f"{where}: returns {shown}, which holds the type variable {variable.__name__}; a structured answer is "
+            "checked against the declared type, and a type variable would let any JSON through (ai_service does not "
+            "fill in a generic class's type arguments). Fix: declare the concrete type, e.g. -> Order"
+        )
     output = OutputType(content)
     try:
         output.schema  # noqa: B018  (made once, here: the request sends it)
@@ -505,6 +513,13 @@ def _readable(where: str, content: Any, declared: Any) -> OutputType:
     return output
 
 
+def _type_variable(annotation: Any) -> Any:
+    """The first type variable in `annotation` (`T`, `list[T]`), else None (pydantic would read it as Any)."""
+    if isinstance(annotation, TypeVar):
+        return annotation
+    return next((v for v in map(_type_variable, typing.get_args(annotation)) if v is not None), None)
+
+
 def _pydantic_fix(exc: Exception) -> str:
     """`: ` and the first line of pydantic's own message when it is a rule with its fix (a
     `typing.TypedDict` on Python < 3.12, a model not fully defined), else nothing: a type pydantic
@@ -517,4 +532,4 @@ def _pydantic_fix(exc: Exception) -> str:
 
 def _type_text(annotation: Any) -> str:
     """A return type as it is written in a declaration: `Iterator[str]`, `Result[Order]`."""
-    return type_name(annotation).replace("collections.abc.", "")
+    return type_name(annotation).replace("collections.abc.", "").replace("~", "")  # a type variable: `T`, not `~T`

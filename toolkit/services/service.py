@@ -15,7 +15,8 @@ subclass of the declaration whose methods each run `_invoke`:
        structured output), or a `Result` carrying everything
 
 What `ai_service` is given is checked when the service is created (`ConfigurationError` naming
-the argument and the fix): the declared class itself with at least one public method, a model
+the argument and the fix): the declared class itself (not `Extractor[Order]`: type arguments are
+not filled in) with at least one public method, a model
 with `chat()`, a `ChatMemory` or a provider of them, `structured` one of `STRUCTURED`. A provider
 of one's own is asked once more on its first use (`_check_keeps`): one that makes a new
 in-memory conversation at each call, which would forget every call before, is a
@@ -240,6 +241,16 @@ STRUCTURED = ("response_format", "instructions")
 def _check_config(declaration: Any, cfg: ServiceConfig) -> None:
     """What `ai_service` was given, checked before any method is read: the class, the model,
     the memory and `structured`; a `ConfigurationError` naming the argument and the fix."""
+    origin: Any = typing.get_origin(declaration)
+    variables: tuple[Any, ...] = getattr(origin, "__parameters__", ()) if isinstance(origin, type) else ()
+    if variables:  # Extractor[Order]
+        given = ", ".join(_type_name(a) for a in typing.get_args(declaration))
+        raise ConfigurationError(
+            f"ai_service(...) takes the declared class itself, and got {origin.__name__}[{given}], a generic class "
+            "with type arguments, which ai_service does not fill in; declare a class whose methods name the "
+            f"concrete types (-> {_type_name(typing.get_args(declaration)[0])}, not -> "
+            f"{variables[0].__name__})"
+        )
     if not isinstance(declaration, type):
         raise ConfigurationError(
             f"ai_service(...) takes the declared class itself, and got {_shown(declaration)}; "

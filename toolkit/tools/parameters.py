@@ -598,6 +598,8 @@ def _metadata_text(meta: Any) -> str:
 def _modules(tp: Any) -> set[str]:
     """Modules of the classes inside a type, so their prefixes can be dropped."""
     found = {getattr(tp, "__module__", "")} if isinstance(tp, type) else set()
+    if isinstance(typing.get_origin(tp), type):  # a generic class of one's own: `Result[T]`, not `pkg.Result[T]`
+        found.add(typing.get_origin(tp).__module__)
     if typing.get_origin(tp) is Annotated:
         base, *extras = typing.get_args(tp)
         return (

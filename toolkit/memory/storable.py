@@ -26,7 +26,7 @@ from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from toolkit.chat.messages import AssistantMessage, Message, ToolResultMessage, dump_message
 from toolkit.errors import ConfigurationError
-from toolkit.tools.set_order import sets_sorted
+from toolkit.tools.set_order import holds_set, sets_sorted
 from toolkit.unicode import is_utf8
 
 
@@ -40,20 +40,9 @@ def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
     problem = next(filter(None, (_changed_by_json(value, name) for name, value in _free_form(message))), None)
     if problem is not None:
         raise _unstorable(message, where, index, problem)
-    if isinstance(message, ToolResultMessage) and message.attributes and _holds_set(message.attributes):
+    if isinstance(message, ToolResultMessage) and message.attributes and holds_set(message.attributes):
         data["attributes"] = to_jsonable_python(sets_sorted(message.attributes))  # one order every run
     return data
-
-
-def _holds_set(value: object) -> bool:
-    """Whether a set (or frozenset) is anywhere in `value`'s dicts, lists and tuples."""
-    if isinstance(value, (set, frozenset)):
-        return True
-    if isinstance(value, dict):
-        return any(_holds_set(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_set(v) for v in value)
-    return False
 
 
 def check_storable(messages: Sequence[Message], where: str) -> None:

@@ -55,6 +55,7 @@ import functools
 import hashlib
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -527,10 +528,17 @@ def _url_credentials(match: re.Match[str]) -> str:
 
 def _labelled(text: str) -> str:
     """Mask the value after every `name=` / `name:` whose name labels a secret (`_label_spans`)."""
+    return _replaced(text, _label_spans(text))
+
+
+def _replaced(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
+    """`text` with each `(start, end, replacement)` of `spans` (left to right) put in its place; a
+    span that starts inside the one before is skipped. No span: `text` itself."""
     out, pos = [], 0
-    for start, end, masked in _label_spans(text):
-        out += [text[pos:start], masked]
-        pos = end
+    for start, end, replacement in spans:
+        if start >= pos:
+            out += [text[pos:start], replacement]
+            pos = end
     return "".join(out) + text[pos:] if out else text
 
 
@@ -544,14 +552,9 @@ def _labelled_lookalikes(text: str) -> str:
         if folded is None:
             return text
         view, origin = folded
-        out, pos = [], 0
-        for start, end, masked in spans_of(view):
-            first, after = origin[start], origin[end - 1] + 1
-            if first >= pos:
-                out += [text[pos:first], masked]
-                pos = after
-        if out:  # the text changed: its view is read again for the next step
-            text = "".join(out) + text[pos:]
+        spans = [(origin[start], origin[end - 1] + 1, masked) for start, end, masked in spans_of(view)]
+        if spans:  # the text changes: its view is read again for the next step
+            text = _replaced(text, spans)
             folded = folded_view(text)
     return text
 
@@ -625,11 +628,7 @@ def _cjk_word_labelled(match: re.Match[str]) -> str:
 
 def _cjk_names(text: str) -> str:
     """`API_KEY：x1` → `API_KEY：[REDACTED]`, `token为 x1` → `token为 [REDACTED]` (`_cjk_name_spans`)."""
-    out, pos = [], 0
-    for start, end, masked in _cjk_name_spans(text):
-        out += [text[pos:start], masked]
-        pos = end
-    return "".join(out) + text[pos:] if out else text
+    return _replaced(text, _cjk_name_spans(text))
 
 
 def _cjk_name_spans(text: str) -> list[tuple[int, int, str]]:

@@ -41,7 +41,7 @@ import os
 import re
 from collections import deque
 
-from toolkit.tools.redact import _CJK_LETTERS, scrub
+from toolkit.tools.redact import _CJK_LETTERS, _CJK_QUOTES, scrub
 
 _DELIMITER_BACK = re.compile(
     "[\\s{}\\[\\]"
@@ -136,8 +136,8 @@ def settled(text: str) -> str:
     return text[: end if opened is None else opened]
 
 
-_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "\u300c": "\u300d", "\u300e": "\u300f"}
-"""Opening quotes and their closing ones: ASCII, “…”, ‘…’, 「…」, 『…』."""
+_QUOTES = {'"': '"', "'": "'", "\u2018": "\u2019", **_CJK_QUOTES}
+"""Opening quotes and their closing ones: ASCII, ‘…’, and those `scrub` reads around a Chinese value (“…”, 「…」, 『…』)."""
 _OPEN_AT_MOST = 256
 """Characters after an opening quote, at most, while its value is held for the closing one."""
 _LABEL_REACH = 64

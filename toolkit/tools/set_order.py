@@ -1,4 +1,5 @@
-"""A set's items in one order every run: `sets_sorted(value)`, for `toolkit.tools.result_text`.
+"""A set's items in one order every run: `sets_sorted(value)`, for `toolkit.tools.result_text` and
+`toolkit.memory.storable` (which asks `holds_set` first).
 
 A set of strings iterates in the order of their hashes, and Python draws a new hash seed for
 each process (`PYTHONHASHSEED`), so JSON written from a set read differently from run to run:
@@ -28,6 +29,18 @@ _COMPARED_AS_THEMSELVES = (int, float, str)  # bool is an int
 
 def is_set(kind: type) -> bool:
     return issubclass(kind, _SETS)
+
+
+def holds_set(value: object) -> bool:
+    """Whether a set (or frozenset) is anywhere in `value`'s dicts, lists and tuples (a JSON-like
+    value: what `sets_sorted` would change there)."""
+    if isinstance(value, _SETS):
+        return True
+    if isinstance(value, dict):
+        return any(holds_set(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(holds_set(v) for v in value)
+    return False
 
 
 def sets_sorted(value: Any) -> Any:

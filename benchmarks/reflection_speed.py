@@ -392,6 +392,12 @@ class TreeNode(TypedDict):
     children: list[TreeNode]
 
 
+Contact = TypedDict("Contact", {"name": str, "email": str, "phone": NotRequired[str]})  # noqa: UP013 (made by a call, on purpose)
+Parcel2 = dataclasses.make_dataclass(
+    "Parcel2", [("weight_kg", float), ("fragile", bool, dataclasses.field(default=False))]
+)
+
+
 @dataclasses.dataclass
 class Dimensions:
     """Outer size of a parcel."""
@@ -698,6 +704,11 @@ def recursive_typed_dict(tree: TreeNode, max_depth: int = 5) -> str:
     return ""
 
 
+def made_by_a_call(contact: Contact, parcel: Parcel2 | None = None) -> str:
+    """Classes made by a call: `TypedDict("Contact", {...})`, `make_dataclass`."""
+    return ""
+
+
 def old_typing_generics(
     names: List[str],  # noqa: UP006 (as older code writes it)
     counts: Dict[str, int],  # noqa: UP006 (as older code writes it)
@@ -759,6 +770,7 @@ STRANGERS = [
     numpy_docstring,
     any_params,
     recursive_typed_dict,
+    made_by_a_call,
     old_typing_generics,
     abc_collections,
     non_string_keys,
@@ -796,6 +808,7 @@ STRANGER_CALLS: dict[str, dict[str, Any]] = {
     "numpy_docstring": {"text": "t"},
     "any_params": {"payload": [1, "x"], "meta": {"k": {"v": 1}}},
     "recursive_typed_dict": {"tree": {"label": "root", "children": [{"label": "leaf", "children": []}]}},
+    "made_by_a_call": {"contact": {"name": "n", "email": "e@example.com"}},
     "old_typing_generics": {"names": ["a"], "counts": {"a": 1}, "pair": [1, 2.5], "unique": ["x"]},
     "abc_collections": {"ids": [1, 2], "lookup": {"a": "b"}},
     "non_string_keys": {"by_id": {"1": "one"}},

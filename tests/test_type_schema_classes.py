@@ -364,9 +364,9 @@ def test_reading_a_docstring_with_an_invalid_escape_warns_nothing_more(tmp_path,
     assert (docs, [str(w.message) for w in caught]) == ({"code": "like \\d+"}, [])
 
 
-def test_no_source_is_left_to_pydantic():
-    cls = types.new_class("Nowhere", (dict,))
-    assert attribute_docstrings(cls) is None
+def test_a_class_with_no_statement_has_no_docstrings():
+    cls = types.new_class("Nowhere", (dict,))  # made in `types`, whose source has no `class Nowhere`
+    assert attribute_docstrings(cls) == reference_docstrings(cls) == {}
 
 
 def test_clear_cache_forgets_class_schemas():
@@ -586,3 +586,77 @@ def test_a_block_read_from_lines_is_the_block_read_from_the_text():
         for index, line in enumerate(lines):
             assert _class_block_of_lines(lines, index) == _class_block(text, start), (path, index)
             start += len(line)
+
+
+def test_classes_made_by_a_call_are_read_without_parsing_the_module(tmp_path, monkeypatch):
+    """A class made by a call (`TypedDict("Name", {...})`, `make_dataclass`, `type()`) has no
+    class statement: `inspect` parsed the whole module to learn that, each time (90 ms a
+    reflection in a 6,000-line file). The reader answers `{}` itself, as pydantic's reader does,
+    unless a class statement may name it; then it leaves the class to pydantic's reader."""
+    source = textwrap.dedent(
+        '''
+        import dataclasses
+        from typing_extensions import TypedDict
+
+        Made = TypedDict("Made", {"a": int})
+        Built = dataclasses.make_dataclass("Built", [("b", int)])
+        Typed = type("Typed", (dict,), {})
+        Mentioned = TypedDict("Mentioned", {"m": int})  # not the class Mentioned of a statement
+        Stated = TypedDict("Stated", {"s": int})
+
+        if False:
+            class\\
+                Stated(TypedDict):
+                s: int
+                "A statement over a line join."
+
+        class Ｗide(TypedDict):
+            w: int
+            """Wide."""
+        '''
+    )
+    (tmp_path / "made_docs_mod.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("made_docs_mod")
+    made = (mod.Made, mod.Built, mod.Typed)
+    for cls in (*made, mod.Mentioned, mod.Stated, mod.Wide):
+        fast = attribute_docstrings(cls)
+        assert fast is None or fast == reference_docstrings(cls), cls
+    assert [attribute_docstrings(cls) for cls in made] == [{}, {}, {}]
+    # the compiler's NFKC name, `Wide`: not found by name, so not judged "made by a call"
+    assert (attribute_docstrings(mod.Wide), reference_docstrings(mod.Wide)) == (None, {"w": "Wide."})
+    if sys.version_info < (3, 13):  # a statement may name them: pydantic's reader decides
+        assert [attribute_docstrings(mod.Mentioned), attribute_docstrings(mod.Stated)] == [None, None]
+
+
+def test_a_class_statement_is_seen_however_it_is_written():
+    """`_never_defined` says "no statement" only when none can name the class: blanks, tabs,
+    form feeds and backslash joins after `class`, and a name the compiler normalises, all count
+    (`subclass Name` too: a superset does no harm); `className` and a name that only begins with
+    it do not."""
+    from toolkit.tools.json_schema import _never_defined
+
+    def never(text: str, cls: type) -> bool:
+        return _never_defined(f"<text {text!r}>", text, cls)
+
+    cls = type("Name", (), {})
+    for text in (
+        "class Name: pass",
+        "x = 1\nclass\tName(dict): pass",
+        "class \f Name: pass",
+        "class\\\nName: pass",
+        "class \\\r\n  Name: pass",
+        "class \\\rName: pass",
+        "x = 1\nclass \\\n\\\n Name: pass",
+        "class Ｎａｍｅ: pass",
+        "class Name[T]: pass",
+        "# class Name",
+        "subclass Name",
+    ):
+        assert not never(text, cls), text
+    for text in ("className = 1", "class Names: pass", "Name = type('Name', (), {})", ""):
+        assert never(text, cls), text
+    renamed = type("Name", (), {"__qualname__": "Outer.Other"})
+    assert not never("", renamed)  # a __name__ unlike its qualname: not judged

@@ -34,6 +34,7 @@ import re
 import sys
 import types
 import typing
+import unicodedata
 import warnings
 from collections.abc import Callable
 from typing import Any, Union
@@ -123,8 +124,9 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
     """`reference_docstrings(cls)` without parsing the module: `None` when unsure.
 
     The class statement is the only line of its file matching `class <Name>` (a name defined
-    twice in one file, or a class made by a call, is left to `inspect`; `_class_starts` finds
-    them), at the margin exactly when the class is at module level. Its body runs to the first
+    twice in one file is left to `inspect`; `_class_starts` finds them; a class made by a call,
+    which no class statement can name, has no docstrings: `_never_defined`), at the margin
+    exactly when the class is at module level. Its body runs to the first
     statement line at or left of that indentation. A body without quotes has no docstrings
     (checked only when no comment, backslash or open bracket can hide a continuation); a body
     of one-line fields and strings is read line by line (`_read_simple_block`); else the body
@@ -144,10 +146,12 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         return None
     block = _block_at_first_line(cls, lines, name)
     if block is None:
+        if _NO_LINE_NO_SOURCE and "__firstlineno__" not in cls.__dict__:
+            return {}  # made by a call: `inspect` (3.13 on) finds a class by its own line only
         text = _source_text(file, lines)
         found = _class_starts(file, text, name)
         if len(found) != 1:
-            return None
+            return {} if not found and _never_defined(file, text, cls) else None
         block = _class_block(text, found[0])
     indent = len(block[0]) - len(block[0].lstrip())
     if (indent == 0) == ("." in cls.__qualname__):
@@ -208,6 +212,77 @@ def _class_block_of_lines(lines: list[str], index: int) -> list[str]:
             break
         block.append(lines[at])
     return block
+
+
+_NO_LINE_NO_SOURCE = sys.version_info >= (3, 13)
+"""Whether `inspect` finds a class's source by its `__firstlineno__` alone (Python 3.13 on): a
+class without one (made by `type()`, `TypedDict("Name", {...})`, `make_dataclass`) has none."""
+
+
+def _never_defined(file: str, text: str, cls: type) -> bool:
+    """Whether no class statement of the file's text can define `cls`, so `inspect` finds no
+    source for it (a class made by a call: `TypedDict("Name", {...})`, `type()`,
+    `make_dataclass`), which it learns only by parsing the whole module, each time.
+
+    `inspect` (before Python 3.13) looks for a class statement named as the last part of the
+    class's `__qualname__`: the word `class`, blanks or backslash line joins, then the name, in
+    the form the compiler reads it in (NFKC: `class Ｐerson` defines `Person`). None can be
+    there when the name, where it stands in the text (in code, a string or a comment alike),
+    never follows `class` so, and no other spelling of it can be there: the text is ASCII, or
+    NFKC already, or no name after a word `class` is it in that form (`_class_words`). A class
+    whose `__name__` is not that part is not judged."""
+    name = cls.__qualname__.rpartition(".")[2]
+    if name != cls.__name__:
+        return False
+    at = text.find(name)
+    while at >= 0:
+        if _name_ends(text, at + len(name)) and _after_class_word(text, at):
+            return False
+        at = text.find(name, at + 1)
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return True
+    return name not in _class_words(file, text)
+
+
+def _after_class_word(text: str, at: int) -> bool:
+    """Whether the letters `class` end where the blanks and backslash line joins before `at` begin."""
+    start = at
+    while start > 0:
+        if text[start - 1] in " \t\f":
+            start -= 1
+        elif text.endswith(_JOINS, 0, start):
+            start -= 2 if text.endswith(("\\\n", "\\\r"), 0, start) else 3
+        else:
+            break
+    return start < at and text.endswith("class", 0, start)
+
+
+_JOINS = ("\\\n", "\\\r\n", "\\\r")
+"""A backslash line join."""
+
+
+def _class_words(file: str, text: str) -> frozenset[str]:
+    """The names beyond ASCII that follow the letters `class` in the text (in code, a string or
+    a comment alike; `subclass` too), then blanks or backslash line joins (`_CLASS_TAIL`), in
+    their NFKC form. Read once per text (`clear_source_cache` forgets them)."""
+    cached = _WORDS.get(file)
+    if cached is not None and cached[0] is text:
+        return cached[1]
+    found: set[str] = set()
+    at = text.find("class")
+    while at >= 0:
+        tail = _CLASS_TAIL.match(text, at + 5)
+        if tail is not None and not tail.group(1).isascii():
+            found.add(unicodedata.normalize("NFKC", tail.group(1)))
+        at = text.find("class", at + 5)
+    _WORDS[file] = (text, frozenset(found))
+    return _WORDS[file][1]
+
+
+_CLASS_TAIL = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+"""Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
+digits and `_`, and anything beyond ASCII."""
+_WORDS: dict[str, tuple[str, frozenset[str]]] = {}
 
 
 def _name_ends(text: str, end: int) -> bool:
@@ -294,6 +369,7 @@ def clear_source_cache() -> None:
     """Forget the source texts and the class statements found in them."""
     _TEXTS.clear()
     _SOURCES.clear()
+    _WORDS.clear()
 
 
 _BRACKETS = re.compile(r"[][(){}]")

@@ -537,7 +537,8 @@ def function_tool(fn: Callable[..., Any], *, name: str | None = None) -> Tool:
         if isinstance(fn, functools.partial):
             raise partial_error(f"function_tool({function_label(fn)})")
         if is_callable_instance(fn):
-            return _call_tool(fn) if name is None else function_tool(fn.__call__, name=name)
+            instance: Any = fn
+            return _call_tool(instance) if name is None else function_tool(instance.__call__, name=name)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
     reflection = reflect(target, skip_first=bound_to is not None, name=name)
     return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)

@@ -50,3 +50,34 @@ def test_tool_options_on_such_an_object_are_kept():
     tools = tools_from(tool(name="echo")(Echo()))
     assert tools[0].name == "echo"
     assert _run(tools, '{"x": 5}') == "5"
+
+
+def test_function_tool_takes_a_callable_instance_and_refuses_a_partial_as_tools_from_does():
+    """`function_tool(Shop())` and `function_tool(functools.partial(f, 1))` (week 5's function) raised
+    `AttributeError: ... has no attribute '__name__'`."""
+    import functools
+
+    import pytest
+
+    from toolkit.errors import ToolDefinitionError
+    from toolkit.tools.execute import function_tool
+
+    class Shop:
+        def __call__(self, q: str) -> str:
+            """Find products."""
+            return q
+
+    assert function_tool(Shop()).spec == tools_from(Shop())[0].spec
+    assert function_tool(Shop(), name="find").spec.name == "find"
+
+    def base(a: int, b: str) -> str:
+        return b
+
+    with pytest.raises(ToolDefinitionError) as info:
+        function_tool(functools.partial(base, 1))
+    assert str(info.value) == (
+        f"function_tool(functools.partial({__name__}.test_function_tool_takes_a_callable_instance_and_refuses_a_"
+        "partial_as_tools_from_does.<locals>.base)): a functools.partial cannot be reflected (its name, docstring and "
+        "type hints are partial's own, not the function's). Fix: write a small def with the remaining parameters that "
+        "calls the function, and decorate that"
+    )

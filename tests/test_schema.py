@@ -788,7 +788,7 @@ def test_bare_string_and_param_that_disagree_are_a_developer_error():
         reflect(f)
     assert str(info.value).endswith(
         "parameter 'x': its declaration gives two different descriptions ('one' and 'two'). "
-        "Fix: keep one of them (Param, Field or a bare string in Annotated)"
+        "Fix: keep one of them (Param, Field, Doc or a bare string in Annotated)"
     )
 
 

@@ -531,7 +531,14 @@ def _is_async(fn: Any) -> bool:
 
 def function_tool(fn: Callable[..., Any], *, name: str | None = None) -> Tool:
     """A `Tool` for one function or bound method (decorated or not); reflection is cached. `name`
-    stands for the function's own name (see `reflect`)."""
+    stands for the function's own name (see `reflect`). A callable instance is its `__call__`, as
+    `tools_from` takes it; a `functools.partial` is refused, as there."""
+    if not isinstance(fn, (types.FunctionType, types.MethodType)):
+        if isinstance(fn, functools.partial):
+            raise partial_error(f"function_tool({function_label(fn)})")
+        if is_callable_instance(fn):
+            instance: Any = fn
+            return _call_tool(instance) if name is None else function_tool(instance.__call__, name=name)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
     reflection = reflect(target, skip_first=bound_to is not None, name=name)
     return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)

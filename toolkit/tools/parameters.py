@@ -5,15 +5,17 @@
 property (what the model reads), checking as it goes:
 
 - the type annotation exists and resolves (string annotations are evaluated once);
-- `Param` / `Field` metadata and a bare string in `Annotated` (outermost: a `Param` inside
-  `Optional[...]` is refused, pydantic would drop it), and no two declarations that disagree.
+- `Param` / `Field` metadata and a bare string (or PEP 727's `typing_extensions.Doc("...")`, read
+  as one) in `Annotated`, outermost: a `Param` or `MemoryId` inside the type (`Optional[...]`,
+  `list[...]`) is refused, pydantic would drop it; and no two declarations that disagree.
   The wire name comes from `Param(name=...)`, `Field(alias=...)` or a string
   `Field(validation_alias=...)`. A description comes from the first of: `Param("...")`,
   `Field(description=...)` (in `Annotated` or as the default, `x: int = Field(...,
   description=...)`), the docstring's entry for the parameter, a bare string
   `Annotated[int, "..."]` (the openai-agents order: its test
   `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param, Field and
-  bare string that give different descriptions are a developer error;
+  bare string (or Doc) that give different descriptions are a developer error, and so are two
+  different `Param`s, or `Field`s with different descriptions or names, in one declaration;
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`
   (`Annotated[float, Field(default=5.0)]`) gives the default and constraints, exactly as
   `x: Annotated[int, Field(ge=0)] = 5` does;
@@ -37,6 +39,7 @@ Leaves out: the parameters object and the tool as a whole (`toolkit.tools.reflec
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import math
 import operator
@@ -98,8 +101,9 @@ def parameter(
     fast, found = None, fast_schema.UNREAD
     if metadata:  # `Annotated`: its constraints are read once, for the schema and the default check
         fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
-    required, default = _required(where, base, param, declared, nullable, found)
+    # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
+    required, default = _required(where, base, param, declared, nullable, found)
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
         prop["description"] = description
@@ -194,8 +198,8 @@ def _split(
     if origin is Annotated:  # what `typing.get_args` gives, read from the alias
         annotation, extras = annotation.__origin__, list(annotation.__metadata__)
         origin = _origin(annotation)
-    if origin in UNION_TYPES:
-        _no_param_inside(where, annotation)
+    if origin is not None:  # `X | None`, `list[X]`, ...: no marker inside
+        _no_marker_inside(where, annotation)
     default = p.default
     if default is MemoryId or isinstance(default, _MARKERS):
         raise _marker_as_default(where, p.name, written, default)
@@ -215,10 +219,16 @@ def _split(
             notes.append(m)
         elif m is MemoryId or isinstance(m, MemoryId):  # the marker, or one made (`MemoryId()`)
             memory_id = True
+        elif type(m).__name__ == "Doc" and type(m).__module__ in _DOC_MODULES and isinstance(m.documentation, str):
+            notes.append(m.documentation)  # PEP 727's `Doc("...")`: a bare string's twin
         else:
             rest.append(m)
             if isinstance(m, FieldInfo):
                 fields.append(m)
+    if len(params) > 1:
+        _one_param(where, params)
+    if len(fields) > 1:
+        _fields_agree(where, fields)
     field_info = (fields[0] if len(fields) == 1 else FieldInfo.merge_field_infos(*fields)) if fields else None
     default = _field_default(where, field_info, default)
     inject = "memory_id" if memory_id else ("context" if _is_context(annotation) else None)
@@ -228,6 +238,43 @@ def _split(
     else:
         base = _rebuilt(written, annotation, rest)
     return base, params[0] if params else None, field_info, notes, inject, default, annotation, metadata
+
+
+def _one_param(where: str, params: list[Param]) -> None:
+    """Several `Param`s in one `Annotated`: only the first would be read, so they must be one."""
+    different = list(dict.fromkeys(params))
+    if len(different) == 1:
+        return
+    descriptions = {p.description for p in params if p.description is not None}
+    names = {p.name for p in params if p.name is not None}
+    fix = "keep one of them"
+    if len(descriptions) < 2 and len(names) < 2:
+        merged = Param(next(iter(descriptions), None), all(p.required for p in params), next(iter(names), None))
+        fix = f"write one Param with every option: {merged!r}"
+    raise ToolDefinitionError(
+        where, f"it has two different Params ({different[0]!r} and {different[1]!r}), and only one is read", fix
+    )
+
+
+def _fields_agree(where: str, fields: list[FieldInfo]) -> None:
+    """Several `Field`s (in `Annotated`, or one as the default): pydantic merges them, the last
+    description and alias winning, so two that differ are a mistake."""
+    descriptions = list(dict.fromkeys(f.description for f in fields if f.description is not None))
+    if len(descriptions) > 1:
+        raise ToolDefinitionError(
+            where,
+            f"its Fields give two different descriptions ({descriptions[0]!r} and {descriptions[1]!r})",
+            "keep one of them",
+        )
+    names = list(dict.fromkeys(name for name in map(_alias, fields) if name is not None))
+    if len(names) > 1:
+        raise ToolDefinitionError(
+            where, f"its Fields give it two different names ({names[0]!r} and {names[1]!r})", "keep one of them"
+        )
+
+
+_DOC_MODULES = ("typing_extensions", "typing")
+"""Where PEP 727's `Doc("...")` is defined (`typing_extensions`; `typing`, should it join it)."""
 
 
 def _rebuilt(written: Any, annotation: Any, rest: list[Any]) -> Any:
@@ -241,17 +288,75 @@ def _rebuilt(written: Any, annotation: Any, rest: list[Any]) -> Any:
     return Annotated[tuple([annotation, *rest])]
 
 
-def _no_param_inside(where: str, union: Any) -> None:
-    """`Optional[Annotated[int, Param(...)]]`: pydantic would drop the Param without a word."""
-    members = typing.get_args(union)
-    if any(typing.get_origin(a) is Annotated and any(isinstance(m, Param) for m in a.__metadata__) for a in members):
-        bare = [typing.get_args(a)[0] if typing.get_origin(a) is Annotated else a for a in members]
-        text = " | ".join("None" if a is type(None) else type_name(a) for a in bare)
+def _no_marker_inside(where: str, annotation: Any) -> None:
+    """`Optional[Annotated[int, Param(...)]]`, `Annotated[str, MemoryId] | None`,
+    `list[Annotated[str, Param(...)]]`: pydantic drops metadata it does not know without a word,
+    so the Param's description would be lost, and the MemoryId's parameter shown to the model."""
+    marker = _nested_marker(annotation)
+    if marker is None:
+        return
+    memory = marker is MemoryId or isinstance(marker, MemoryId)
+    shown, written = ("MemoryId", "MemoryId") if memory else ("Param", "Param(...)")
+    bare = _without_markers(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in UNION_TYPES:
+        text = " | ".join("None" if a is type(None) else type_name(a) for a in typing.get_args(bare))
         raise ToolDefinitionError(
             where,
-            "its Param is inside a union (Optional[...] or X | None), where it is not seen",
-            f"put Param outermost: `Annotated[{text}, Param(...)]`",
+            f"its {shown} is inside a union (Optional[...] or X | None), where it is not seen"
+            + (" (the model would be asked for it)" if memory else ""),
+            f"put {shown} outermost: `Annotated[{text}, {written}]`",
         )
+    raise ToolDefinitionError(
+        where,
+        f"its {shown} is inside {getattr(origin, '__name__', None) or type_name(origin)}[...], where it is not seen"
+        + (" (the model would be asked for it)" if memory else ""),
+        f"put {shown} outermost, on the parameter's whole type: `Annotated[{type_name(bare)}, {written}]`",
+    )
+
+
+_ANNOTATED: Any = type(Annotated[int, 0])
+"""The class of an `Annotated[...]` alias (asked with `type(...) is`: `get_origin` costs some 1k instructions)."""
+
+
+def _is_marker(meta: Any) -> bool:
+    return meta is MemoryId or isinstance(meta, _MARKERS)
+
+
+def _nested_marker(tp: Any) -> Any:
+    """The first `Param` or `MemoryId` in an `Annotated` inside `tp`'s arguments, or None (a
+    `Literal`'s arguments are values, not types)."""
+    if getattr(tp, "__origin__", None) is Literal:
+        return None
+    for arg in getattr(tp, "__args__", ()):  # an `Annotated`'s holds its type alone, not its metadata
+        if isinstance(arg, type):  # a class (most are) holds no metadata
+            continue
+        if type(arg) is _ANNOTATED:
+            found = next(filter(_is_marker, arg.__metadata__), None)
+            if found is not None:
+                return found
+        found = _nested_marker(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _without_markers(tp: Any) -> Any:
+    """`tp` with every `Param` and `MemoryId` taken out of the `Annotated`s inside it (for the
+    fix a refusal shows); `tp` itself when it cannot be rebuilt."""
+    if type(tp) is _ANNOTATED:
+        base, rest = _without_markers(tp.__origin__), [m for m in tp.__metadata__ if not _is_marker(m)]
+        return Annotated[tuple([base, *rest])] if rest else base
+    args = getattr(tp, "__args__", None)
+    if not args or isinstance(tp, type) or getattr(tp, "__origin__", None) is Literal:
+        return tp
+    bare = tuple(_without_markers(a) for a in args)
+    if type(tp) is types.UnionType:
+        return functools.reduce(operator.or_, bare)
+    try:
+        return tp.copy_with(bare) if hasattr(tp, "copy_with") else types.GenericAlias(tp.__origin__, bare)
+    except Exception:
+        return tp
 
 
 def _field_default(where: str, field_info: FieldInfo | None, default: Any) -> Any:
@@ -323,14 +428,19 @@ def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None =
 def _namespace(fn: Any) -> dict[str, Any]:
     """The globals fn's annotations are read in: those of the function it wraps (a decorator's
     `functools.wraps`, `functools.lru_cache`), as `typing.get_type_hints` reads them; the
-    wrapper's own are its decorator's module's, where the learner's classes are not."""
-    if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__:
-        return fn.__globals__
-    try:
-        fn = inspect.unwrap(fn)
-    except ValueError:  # a __wrapped__ cycle (the signature could not be read either)
-        pass
-    return getattr(fn, "__globals__", {})
+    wrapper's own are its decorator's module's, where the learner's classes are not. A generic
+    function's type parameters (PEP 695, `def f[T: int](x: T)`) are added over them: `T` lives in
+    the function's own scope, and hides a module-level `T` there, as in its body."""
+    if type(fn) is not types.FunctionType or "__wrapped__" in fn.__dict__:
+        try:
+            fn = inspect.unwrap(fn)
+        except ValueError:  # a __wrapped__ cycle (the signature could not be read either)
+            pass
+    namespace = getattr(fn, "__globals__", {})
+    type_params = getattr(fn, "__type_params__", None)  # () on Python 3.12+ for most functions
+    if type_params:
+        namespace = {**namespace, **{p.__name__: p for p in type_params}}
+    return namespace
 
 
 def _unresolved(fn: Any, where: str, shown: str, exc: Exception, *, text: bool) -> ToolDefinitionError:
@@ -446,7 +556,7 @@ def _naming(
             where,
             f"its declaration gives two different descriptions ({declared[0]!r} and "
             f"{next(d for d in declared if d != declared[0])!r})",
-            "keep one of them (Param, Field or a bare string in Annotated)",
+            "keep one of them (Param, Field, Doc or a bare string in Annotated)",
         )
     if p_name and f_name and p_name != f_name:
         raise ToolDefinitionError(

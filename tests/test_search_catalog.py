@@ -9,6 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolkit import data
+from toolkit.errors import ConfigurationError
 from toolkit.search.catalog import ALL_TOOLS, evaluate, load_catalog, scaled_catalog, subset, tools_tokens
 from toolkit.search.keyword import KeywordSearch
 from toolkit.search.vector import VectorSearch
@@ -89,3 +90,12 @@ def test_scaled_catalogue_numbers_further_instances_past_one_copy_per_system(cat
     second = big[len(catalog.tools) * 32]
     assert second.name == f"shopify2_{catalog.tools[0].name}"
     assert second.description.endswith("(Shopify 2)")
+
+
+def test_a_numpy_size_scales_the_catalogue_as_an_int_does(catalog):
+    """A size from `np.arange` (what `evaluate` takes) was refused as "use a whole number"."""
+    import numpy as np
+
+    assert scaled_catalog(catalog.tools, np.int64(700)) == scaled_catalog(catalog.tools, 700)
+    with pytest.raises(ConfigurationError, match=r"^scaled_catalog\(\.\.\., size=np\.int64\(-1\)\): use a whole"):
+        scaled_catalog(catalog.tools, np.int64(-1))

@@ -219,3 +219,37 @@ def test_search_tool_texts_that_are_no_str_are_refused_at_construction(given, sa
 def test_a_custom_search_tool_keeps_its_name_and_argument():
     spec = KeywordSearch(name="find_tools", argument="words").spec
     assert (spec.name, spec.parameters["required"]) == ("find_tools", ["words"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        (ToolSpec("refund", b"Refund a payment"), "item 1 ('refund') has a description of bytes, not a str"),
+        (ToolSpec(b"refund", "Refund a payment"), "item 1 (b'refund') has a name of bytes, not a str"),
+        (ToolSpec("refund", 5), "item 1 ('refund') has a description of int, not a str"),
+        (ToolSpec(None, "Refund a payment"), "item 1 (None) has a name of NoneType, not a str"),
+    ],
+)
+def test_a_spec_whose_name_or_description_is_no_str_is_named_by_the_index(spec, said):
+    """bytes (a file read in "rb" mode, an undecoded HTTP body) were taken by `lower()` and failed
+    with a raw TypeError from inside the index's build; other kinds got one line naming no tool."""
+    fix = "give each ToolSpec a str name and a str description (or None)"
+    for build in (KeywordIndex, ToolSearch().index):
+        with pytest.raises(ConfigurationError) as caught:
+            build([SPECS[0], spec])
+        assert str(caught.value) == f"KeywordIndex: {said}; {fix}"
+
+
+@pytest.mark.parametrize("allowed", ["query_order", b"query_order"])
+def test_allowed_names_as_one_str_are_a_configuration_error(allowed):
+    """A str is a collection of str: `name in "query_order"` kept every tool whose name is a piece
+    of it ("order", "query", "e"), silently."""
+    index = KeywordIndex([*SPECS, ToolSpec("order", "Look an order up")])
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(["order"], allowed=allowed)
+    kind = type(allowed).__name__
+    assert str(caught.value) == (
+        f"KeywordIndex.search: allowed is the names a search may return, and got a {kind}, whose pieces "
+        f"would pass as names; pass a set or list of names, e.g. {{{allowed!r}}}"
+    )
+    assert [m.name for m in index.search(["order"], allowed={"query_order"})] == ["query_order"]

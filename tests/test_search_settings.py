@@ -127,3 +127,21 @@ def test_a_learner_s_strategy_whose_index_has_no_length_searches():
     shelf = search.index([ToolSpec("refund", "refund money"), ToolSpec("track", "track a parcel")])
     outcome = search.search('{"q": "refund"}', shelf)
     assert outcome.found == ["refund"] and outcome.searched == 2
+
+
+@pytest.mark.parametrize("whole", [np.int64, np.int32, np.uint8])
+def test_numpy_whole_numbers_are_settings_as_ints_are(whole):
+    """A size from `np.arange` or a results table (what `evaluate` takes as a size) was refused as
+    "use a whole number" (max_results) or "use a finite number" (min_score); it is kept as an int."""
+    specs = [ToolSpec(f"t{i}", "parcel" * (i % 3)) for i in range(9)]
+    strategy = KeywordSearch(max_results=whole(2), min_score=whole(1))
+    assert strategy == KeywordSearch(max_results=2, min_score=1)
+    assert type(strategy.max_results) is int and type(strategy.min_score) is int
+    expected = naive_search(["parcel", "t"], specs, 2, 1)
+    assert KeywordIndex(specs).search(["parcel", "t"], whole(2), whole(1)) == expected
+    assert strategy.search(strategy.index(specs), ["parcel", "t"]) == expected
+    assert naive_search(["parcel", "t"], specs, whole(2), whole(1)) == expected
+    vector = VectorSearch(model=Letters(), max_results=whole(3), min_score=np.float32(0.5))
+    assert type(vector.max_results) is int and vector.min_score == 0.5 and type(vector.min_score) is float
+    plain = VectorSearch(model=Letters(), max_results=3, min_score=0.5)
+    assert vector.search(vector.index(specs), "parcel") == plain.search(plain.index(specs), "parcel") != []

@@ -210,8 +210,9 @@ def scaled_catalog(specs: Sequence[ToolSpec], size: int) -> list[ToolSpec]:
     A copy whose name is taken (a catalogue may hold `jira_create_task` already) or longer than a
     model takes (64 characters) is left out; a `ConfigurationError` when too few can be made.
     """
-    if not isinstance(size, int) or size < 0:
+    if isinstance(size, bool) or not isinstance(size, Integral) or size < 0:  # np.int64 is one (evaluate's sizes)
         raise ConfigurationError(f"scaled_catalog(..., size={size!r}): use a whole number, 0 or more")
+    size = int(size)
     out = list(specs[:size])
     taken = {s.name for s in specs}
     instance = 1

@@ -40,6 +40,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
+from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
@@ -81,19 +82,22 @@ def score_text(name: str, description: str | None, terms: Sequence[str]) -> int:
     return sum(2 * (t in name) + (t in description) for t in terms)
 
 
-def check_max_results(max_results: int, where: str) -> None:
-    """A `ConfigurationError` unless `max_results` is a whole number from 0 up: Java's `Stream.limit`
-    refuses a negative one, where a Python slice would quietly drop tools from the end (`[:-1]`) or
-    keep all (`[:None]`); `True` is no count (it would mean 1)."""
-    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 0:
+def check_max_results(max_results: int, where: str) -> int:
+    """`max_results` as an int, or a `ConfigurationError` unless it is a whole number from 0 up: Java's
+    `Stream.limit` refuses a negative one, where a Python slice would quietly drop tools from the end
+    (`[:-1]`) or keep all (`[:None]`); `True` is no count (it would mean 1). A NumPy whole number (a size
+    from `np.arange` or a results table) is one."""
+    if isinstance(max_results, bool) or not isinstance(max_results, Integral) or max_results < 0:
         raise ConfigurationError(f"{where}: max_results={max_results!r}; use a whole number, 0 or more")
+    return int(max_results)
 
 
-def check_min_score(min_score: float, where: str) -> None:
-    """A `ConfigurationError` unless `min_score` is a finite number: NaN keeps no tool, and a text
-    or None fails only when the model first searches."""
-    if isinstance(min_score, bool) or not isinstance(min_score, int | float) or not math.isfinite(min_score):
+def check_min_score(min_score: float, where: str) -> float:
+    """`min_score` as an int or a float, or a `ConfigurationError` unless it is a finite number: NaN keeps
+    no tool, and a text or None fails only when the model first searches. NumPy numbers are numbers."""
+    if isinstance(min_score, bool) or not isinstance(min_score, Real) or not math.isfinite(min_score):
         raise ConfigurationError(f"{where}: min_score={min_score!r}; use a finite number")
+    return int(min_score) if isinstance(min_score, Integral) else float(min_score)
 
 
 def check_search_tool(strategy: Any, where: str) -> None:
@@ -188,6 +192,20 @@ def catalogue_misfit(specs: Sequence[Any], where: str) -> ConfigurationError | N
             fix = 'make one: ToolSpec("name", "description"), or [t.spec for t in tools_from(f)] for functions'
         return ConfigurationError(f"{where}: item {index} ({kind}) is not a ToolSpec; {fix}")
     return None
+
+
+def _text_misfit(specs: Sequence[ToolSpec], where: str) -> ConfigurationError:
+    """The error to raise when a tool spec's name or description is no str (bytes, a number, None
+    for a name): the first such spec, by its place and name."""
+    fix = "give each ToolSpec a str name and a str description (or None)"
+    for index, spec in enumerate(specs):
+        for field, value in (("name", spec.name), ("description", spec.description or "")):
+            if not isinstance(value, str):
+                kind = type(value).__name__
+                return ConfigurationError(
+                    f"{where}: item {index} ({spec.name!r:.40}) has a {field} of {kind}, not a str; {fix}"
+                )
+    return ConfigurationError(f"{where}: a tool spec's name or description is not a str; {fix}")
 
 
 def naive_search(
@@ -768,17 +786,15 @@ class KeywordIndex:
     """The catalogue, prepared once for many keyword searches (same results as `naive_search`)."""
 
     def __init__(self, specs: Sequence[ToolSpec]) -> None:
-        self.specs = list(catalogue(specs, "KeywordIndex"))
+        self.specs = tuple(catalogue(specs, "KeywordIndex"))
+        """The tools as built (a tuple: appended tools would not be in the index)."""
         # one index over the names, then the descriptions: text i is tool i's name, text n + i its
         # description, so a term is looked up once for both (they share most of their words)
-        try:
-            names = [s.name.lower() for s in self.specs]
-            texts = names + [(s.description or "").lower() for s in self.specs]
-        except AttributeError:
-            raise catalogue_misfit(self.specs, "KeywordIndex") or ConfigurationError(
-                "KeywordIndex: a tool spec's name or description is not a str; give each ToolSpec a str name "
-                "and a str description (or None)"
-            ) from None
+        try:  # str.lower: bytes, which have a lower() of their own, are refused here too
+            names = list(map(str.lower, [s.name for s in self.specs]))
+            texts = names + list(map(str.lower, [s.description or "" for s in self.specs]))
+        except (AttributeError, TypeError):
+            raise catalogue_misfit(self.specs, "KeywordIndex") or _text_misfit(self.specs, "KeywordIndex") from None
         self.texts = _Postings(texts)
 
     def __len__(self) -> int:
@@ -832,12 +848,18 @@ class KeywordIndex:
             totals[hits[split:] - n] += 1
 
     def search(
-        self, terms: Iterable[str], max_results: int = 5, min_score: int = 1, allowed: Collection[str] | None = None
+        self, terms: Iterable[str], max_results: int = 5, min_score: float = 1, allowed: Collection[str] | None = None
     ) -> list[Match]:
         """The top tools, as `naive_search` ranks them; `allowed` limits the pool by name."""
-        check_max_results(max_results, "KeywordIndex.search")
+        if type(max_results) is not int or max_results < 0:  # a NumPy whole number is taken as an int
+            max_results = check_max_results(max_results, "KeywordIndex.search")
         if type(min_score) is not int:  # None or a text would fail deep inside, NaN keep nothing
-            check_min_score(min_score, "KeywordIndex.search")
+            min_score = check_min_score(min_score, "KeywordIndex.search")
+        if isinstance(allowed, (str, bytes)):  # a str is a collection of its pieces: "order" would pass
+            raise ConfigurationError(
+                f"KeywordIndex.search: allowed is the names a search may return, and got a {type(allowed).__name__}, "
+                f"whose pieces would pass as names; pass a set or list of names, e.g. {{{allowed!r:.40}}}"
+            )
         totals = self._totals(terms, "KeywordIndex.search")
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass
@@ -910,8 +932,8 @@ class KeywordSearch:
 
     def __post_init__(self) -> None:
         """Settings are checked when the strategy is made, not when the model first searches."""
-        check_max_results(self.max_results, "KeywordSearch")
-        check_min_score(self.min_score, "KeywordSearch")
+        object.__setattr__(self, "max_results", check_max_results(self.max_results, "KeywordSearch"))
+        object.__setattr__(self, "min_score", check_min_score(self.min_score, "KeywordSearch"))
         check_search_tool(self, "KeywordSearch")
 
     @property

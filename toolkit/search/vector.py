@@ -103,7 +103,7 @@ class VectorIndex:
         sims = self.similarities(query_vector)
         if min_score is not None:
             sims = np.where(sims >= min_score, sims, -np.inf)
-        check_max_results(max_results, "VectorIndex.search")
+        max_results = check_max_results(max_results, "VectorIndex.search")
         best: list[Match] = []
         k = max_results
         while max_results and len(self.specs):
@@ -143,9 +143,9 @@ class VectorSearch:
     takes: ClassVar[str] = "text"
 
     def __post_init__(self) -> None:
-        check_max_results(self.max_results, "VectorSearch")
+        object.__setattr__(self, "max_results", check_max_results(self.max_results, "VectorSearch"))
         if self.min_score is not None:
-            check_min_score(self.min_score, "VectorSearch")
+            object.__setattr__(self, "min_score", check_min_score(self.min_score, "VectorSearch"))
         check_search_tool(self, "VectorSearch")
         if self.model is not None and (
             isinstance(self.model, type) or not callable(getattr(self.model, "embed", None))

@@ -149,9 +149,10 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         if _NO_LINE_NO_SOURCE and "__firstlineno__" not in cls.__dict__:
             return {}  # made by a call: `inspect` (3.13 on) finds a class by its own line only
         text = _source_text(file, lines)
-        found = _class_starts(file, text, name)
+        mentions = _mentions(text, name)  # one search of the file for both questions
+        found = _class_starts(file, text, name, mentions)
         if len(found) != 1:
-            return {} if not found and _never_defined(file, text, cls) else None
+            return {} if not found and _never_defined(file, text, cls, mentions) else None
         block = _class_block(text, found[0])
     indent = len(block[0]) - len(block[0].lstrip())
     if (indent == 0) == ("." in cls.__qualname__):
@@ -219,7 +220,7 @@ _NO_LINE_NO_SOURCE = sys.version_info >= (3, 13)
 class without one (made by `type()`, `TypedDict("Name", {...})`, `make_dataclass`) has none."""
 
 
-def _never_defined(file: str, text: str, cls: type) -> bool:
+def _never_defined(file: str, text: str, cls: type, mentions: list[int] | None = None) -> bool:
     """Whether no class statement of the file's text can define `cls`, so `inspect` finds no
     source for it (a class made by a call: `TypedDict("Name", {...})`, `type()`,
     `make_dataclass`), which it learns only by parsing the whole module, each time.
@@ -230,15 +231,13 @@ def _never_defined(file: str, text: str, cls: type) -> bool:
     there when the name, where it stands in the text (in code, a string or a comment alike),
     never follows `class` so, and no other spelling of it can be there: the text is ASCII, or
     NFKC already, or no name after a word `class` is it in that form (`_class_words`). A class
-    whose `__name__` is not that part is not judged."""
+    whose `__name__` is not that part is not judged. `mentions`: `_mentions(text, cls.__name__)`,
+    if already known."""
     name = cls.__qualname__.rpartition(".")[2]
     if name != cls.__name__:
         return False
-    at = text.find(name)
-    while at >= 0:
-        if _name_ends(text, at + len(name)) and _after_class_word(text, at):
-            return False
-        at = text.find(name, at + 1)
+    if any(_after_class_word(text, at) for at in (_mentions(text, name) if mentions is None else mentions)):
+        return False
     if text.isascii() or unicodedata.is_normalized("NFKC", text):
         return True
     return name not in _class_words(file, text)
@@ -269,12 +268,14 @@ def _class_words(file: str, text: str) -> frozenset[str]:
     if cached is not None and cached[0] is text:
         return cached[1]
     found: set[str] = set()
-    at = text.find("class")
+    find, match = text.find, _CLASS_TAIL.match
+    at = find("class")
     while at >= 0:
-        tail = _CLASS_TAIL.match(text, at + 5)
-        if tail is not None and not tail.group(1).isascii():
-            found.add(unicodedata.normalize("NFKC", tail.group(1)))
-        at = text.find("class", at + 5)
+        if text[at + 5 : at + 6] in _BLANKS_AND_JOIN:  # else `classes`, `class_`, `class(`: no name follows
+            tail = match(text, at + 5)
+            if tail is not None and not tail.group(1).isascii():
+                found.add(unicodedata.normalize("NFKC", tail.group(1)))
+        at = find("class", at + 5)
     _WORDS[file] = (text, frozenset(found))
     return _WORDS[file][1]
 
@@ -282,6 +283,8 @@ def _class_words(file: str, text: str) -> frozenset[str]:
 _CLASS_TAIL = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
 """Blanks or backslash line joins, then a run of characters that may make a name: ASCII letters,
 digits and `_`, and anything beyond ASCII."""
+_BLANKS_AND_JOIN = frozenset(" \t\f\\")
+"""What may follow the letters `class` when a name comes after them (a blank, or a line join's backslash)."""
 _WORDS: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -315,19 +318,28 @@ def _source_text(file: str, lines: list[str]) -> str:
     return text
 
 
-def _class_starts(file: str, text: str, name: str) -> list[int]:
+def _class_starts(file: str, text: str, name: str, mentions: list[int] | None = None) -> list[int]:
     """Where the lines of a file's text start that the multiline regex
-    `^[ \t]*class[ \t]+<name>\\b` matches: each place the name stands (one string search) is
-    checked, its line up to there and the character after it. A name of other characters than
+    `^[ \t]*class[ \t]+<name>\\b` matches: each place the name stands (`mentions`, one string
+    search, if not given) is checked, its line up to there. A name of other characters than
     `\\w` is looked up in the index of every class statement (`_class_statements`)."""
     if not _WORD.fullmatch(name):
         return _class_statements(file, text).get(name, [])
     found: list[int] = []
+    for at in _mentions(text, name) if mentions is None else mentions:
+        start = text.rfind("\n", 0, at) + 1
+        if _CLASS_HEAD.fullmatch(text, start, at):
+            found.append(start)
+    return found
+
+
+def _mentions(text: str, name: str) -> list[int]:
+    """Where `name` stands in the text with no letter, digit or `_` right after it (`\\b`)."""
+    found: list[int] = []
     at = text.find(name)
     while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        if _CLASS_HEAD.fullmatch(text, start, at) and _name_ends(text, at + len(name)):
-            found.append(start)
+        if _name_ends(text, at + len(name)):
+            found.append(at)
         at = text.find(name, at + 1)
     return found
 

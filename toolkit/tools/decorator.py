@@ -38,7 +38,7 @@ import re
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import Annotated, Any, Literal, TypeVar, overload
 
 from toolkit.chat.messages import ToolCall
 from toolkit.chat.read_only import ReadOnlyDict
@@ -91,6 +91,42 @@ class Param:
 
 class MemoryId:
     """Marker: `Annotated[str, MemoryId]` receives the memory id of the current conversation."""
+
+
+ANNOTATED: Any = type(Annotated[int, 0])
+"""The class of an `Annotated[...]` alias (asked with `type(...) is`: `get_origin` costs some 1k instructions)."""
+
+
+def is_marker(meta: Any) -> bool:
+    """Whether `meta` (an `Annotated` metadata item) is a `Param` or a `MemoryId` (the class or one made)."""
+    return meta is MemoryId or isinstance(meta, (Param, MemoryId))
+
+
+def nested_marker(tp: Any) -> Any:
+    """The first `Param` or `MemoryId` in an `Annotated` inside `tp`'s arguments, or None (a
+    `Literal`'s arguments are values, not types)."""
+    if getattr(tp, "__origin__", None) is Literal:
+        return None
+    for arg in getattr(tp, "__args__", ()):  # an `Annotated`'s holds its type alone, not its metadata
+        if isinstance(arg, type):  # a class (most are) holds no metadata
+            continue
+        if type(arg) is ANNOTATED:
+            found = next(filter(is_marker, arg.__metadata__), None)
+            if found is not None:
+                return found
+        found = nested_marker(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def marker_in(tp: Any) -> Any:
+    """The first `Param` or `MemoryId` in `tp`'s own `Annotated` metadata or inside its arguments, or None."""
+    if type(tp) is ANNOTATED:
+        found = next(filter(is_marker, tp.__metadata__), None)
+        if found is not None:
+            return found
+    return None if isinstance(tp, type) else nested_marker(tp)
 
 
 _NEW_DICT: Mapping[str, Any] = types.MappingProxyType({})

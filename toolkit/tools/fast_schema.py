@@ -80,6 +80,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import SchemaValidator, core_schema
 
+from toolkit.tools.decorator import is_marker, marker_in
 from toolkit.tools.json_schema import (
     UNION_TYPES,
     Defs,
@@ -120,6 +121,55 @@ class _Slow(Exception):
     """Raised inside the fast path: this type is pydantic's job."""
 
 
+class MarkedField(Exception):
+    """A field of a class a parameter is typed with (a TypedDict, dataclass or pydantic model)
+    is marked with `Param` or `MemoryId`, which only a tool's own parameters read: pydantic drops
+    both without a word (the description lost, the memory id asked of the model). The caller
+    (`toolkit.tools.parameters`) says so as a developer error."""
+
+    def __init__(self, owner: type, field: str, marker: Any) -> None:
+        super().__init__(owner, field, marker)
+        self.owner, self.field, self.marker = owner, field, marker
+
+
+def marked_field(annotation: Any, seen: set[int] | None = None) -> MarkedField | None:
+    """`MarkedField` for the first marked field of a class in `annotation` (a pydantic model,
+    TypedDict or dataclass: the class, or one inside its arguments or its fields' types), or
+    None: what the fast path's own check (`_parts`) does not see, on pydantic's path. pydantic
+    keeps the markers it does not know in a model field's `metadata`."""
+    seen = set() if seen is None else seen
+    if id(annotation) in seen:
+        return None
+    seen.add(id(annotation))
+    if isinstance(annotation, type):
+        for name, tp, metadata in _class_fields(annotation):
+            marker = next(filter(is_marker, metadata), None) or marker_in(tp)
+            if marker is not None:
+                return MarkedField(annotation, name, marker)
+            found = marked_field(tp, seen)
+            if found is not None:
+                return found
+        return None
+    for arg in typing.get_args(annotation):
+        found = marked_field(arg, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _class_fields(cls: type) -> list[tuple[str, Any, list[Any]]]:
+    """A model's, TypedDict's or dataclass's fields as (name, type, metadata kept apart); none
+    for any other class, or when its annotations cannot be read (pydantic says so then)."""
+    if issubclass(cls, BaseModel):
+        return [(name, info.annotation, info.metadata) for name, info in cls.model_fields.items()]
+    if not (_is_typeddict(cls) or dataclasses.is_dataclass(cls)):
+        return []
+    try:
+        return [(name, tp, []) for name, tp in typing.get_type_hints(cls, include_extras=True).items()]
+    except Exception:
+        return []
+
+
 def type_schema(annotation: Any) -> tuple[Schema, Defs]:
     """`json_schema.type_schema(annotation)`, the same result, faster; cached, do not mutate."""
     try:
@@ -143,16 +193,24 @@ def clear_cache() -> None:
 
 def _compute(annotation: Any) -> tuple[Schema, Defs]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return pydantic_schema(annotation)
+        return _pydantic_schema(annotation)
     defs: Defs = {}
     owners: dict[str, Any] = {}
     try:
         schema = fast_schema(annotation, defs, owners)
     except (_Slow, NameClash):  # NameClash: pydantic gives two same-named types two names
-        return pydantic_schema(annotation)
+        return _pydantic_schema(annotation)
     if _only_ref(schema) and typing.get_origin(annotation) is Annotated:
         return pydantic_schema(annotation)  # `Annotated[Enum, Field()]`: pydantic writes the enum in place
     return schema, _ordered(defs, annotation, owners.get(_RECURSIVE, ()))
+
+
+def _pydantic_schema(annotation: Any) -> tuple[Schema, Defs]:
+    """`pydantic_schema(annotation)`, refused (`MarkedField`) when a model in it has a marked field."""
+    marked = marked_field(annotation)
+    if marked is not None:
+        raise marked
+    return pydantic_schema(annotation)
 
 
 def _only_ref(schema: Schema) -> bool:
@@ -643,7 +701,12 @@ def _parts(cls: type, fields: Callable[[type], list[_Field]]) -> tuple[list[_Fie
     very class's (its `id`), not one a metaclass `__eq__` calls equal."""
     found = _PARTS.get(cls)
     if found is None or found[0] != id(cls):
-        found = _PARTS[cls] = (id(cls), fields(cls), _docstrings(cls))
+        declared = fields(cls)
+        for field, tp, _, _ in declared:
+            marker = marker_in(tp)
+            if marker is not None:
+                raise MarkedField(cls, field, marker)
+        found = _PARTS[cls] = (id(cls), declared, _docstrings(cls))
     return found[1], found[2]
 
 

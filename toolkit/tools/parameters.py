@@ -57,7 +57,10 @@ from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ToolDefinitionError, a_or_an
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
+from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
+from toolkit.tools.decorator import is_marker as _is_marker
+from toolkit.tools.decorator import nested_marker as _nested_marker
 from toolkit.tools.json_schema import UNION_TYPES
 
 __all__ = ["EMPTY", "Declared", "ParamInfo", "parameter", "type_name"]
@@ -100,7 +103,10 @@ def parameter(
     nullable = _accepts_none(inner)
     fast, found = None, fast_schema.UNREAD
     if metadata:  # `Annotated`: its constraints are read once, for the schema and the default check
-        fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
+        try:
+            fast, found = fast_schema.parts_schema(inner, metadata, None if unbuilt else base)
+        except fast_schema.MarkedField as marked:
+            raise _marked_field(where, marked) from None
     # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
     required, default = _required(where, base, param, declared, nullable, found)
@@ -139,8 +145,35 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     built = base.build() if isinstance(base, _Unbuilt) else base
     try:
         return fast_schema.type_schema(built)
+    except fast_schema.MarkedField as marked:
+        raise _marked_field(where, marked) from None
     except Exception as exc:  # pydantic cannot describe this type
         raise _undescribable(where, built, exc) from None
+
+
+def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:
+    """A field of the parameter's type marked with `Param` or `MemoryId` (only a tool's own
+    parameters read them; pydantic drops both without a word): LangChain4j's `@P` is for a
+    method's parameters too, a field is described with `@Description`, here `Field(description=...)`
+    or a docstring under the field."""
+    field = f"{marked.owner.__name__}.{marked.field}"
+    marker = marked.marker
+    if marker is MemoryId or isinstance(marker, MemoryId):
+        return ToolDefinitionError(
+            where,
+            f"its type's field {field} is marked with MemoryId, which only a tool's own parameters read "
+            "(the model would be asked for the memory id)",
+            f"take the memory id as a parameter of the tool itself, e.g. `memory_id: Annotated[str, MemoryId]`, "
+            f"and leave it out of {marked.owner.__name__}",
+        )
+    described = f"Field(description={marker.description!r})" if marker.description else "Field(...)"
+    return ToolDefinitionError(
+        where,
+        f"its type's field {field} is marked with {marker!r}, which only a tool's own parameters read "
+        "(pydantic drops it: the model would not see it)",
+        f"describe the field with `Annotated[..., {described}]` or a docstring under it "
+        "(a wire name is Field(alias=...), an optional field a default or NotRequired)",
+    )
 
 
 def _undescribable(where: str, base: Any, exc: Exception) -> ToolDefinitionError:
@@ -313,32 +346,6 @@ def _no_marker_inside(where: str, annotation: Any) -> None:
         + (" (the model would be asked for it)" if memory else ""),
         f"put {shown} outermost, on the parameter's whole type: `Annotated[{type_name(bare)}, {written}]`",
     )
-
-
-_ANNOTATED: Any = type(Annotated[int, 0])
-"""The class of an `Annotated[...]` alias (asked with `type(...) is`: `get_origin` costs some 1k instructions)."""
-
-
-def _is_marker(meta: Any) -> bool:
-    return meta is MemoryId or isinstance(meta, _MARKERS)
-
-
-def _nested_marker(tp: Any) -> Any:
-    """The first `Param` or `MemoryId` in an `Annotated` inside `tp`'s arguments, or None (a
-    `Literal`'s arguments are values, not types)."""
-    if getattr(tp, "__origin__", None) is Literal:
-        return None
-    for arg in getattr(tp, "__args__", ()):  # an `Annotated`'s holds its type alone, not its metadata
-        if isinstance(arg, type):  # a class (most are) holds no metadata
-            continue
-        if type(arg) is _ANNOTATED:
-            found = next(filter(_is_marker, arg.__metadata__), None)
-            if found is not None:
-                return found
-        found = _nested_marker(arg)
-        if found is not None:
-            return found
-    return None
 
 
 def _without_markers(tp: Any) -> Any:

@@ -121,6 +121,42 @@ def test_a_bad_refusal_is_400_saying_what_is_wrong(request_, expected):
     assert (status, message, param) == (400, *expected)
 
 
+# --- an audio turn sent back (https://platform.openai.com/docs/guides/audio: the next turn sends
+# {"role": "assistant", "audio": {"id": ...}} with no content; the API reference's assistant message
+# has an optional audio {id}) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("turn", [{"content": None, "audio": {"id": "audio_abc123"}}, {"audio": {"id": "audio_abc"}}])
+def test_an_assistant_audio_turn_sent_back_is_accepted(turn, sdk):
+    reply = sdk.chat.completions.create(model="m", messages=refused(turn)["messages"])
+    assert reply.choices[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "turn, expected",
+    [
+        ({"audio": {}}, ("Missing required parameter: 'messages[1].audio.id'.", "messages[1].audio.id")),
+        (
+            {"audio": "audio_abc"},
+            (
+                "Invalid type for 'messages[1].audio': expected an object, but got a string instead.",
+                "messages[1].audio",
+            ),
+        ),
+        (
+            {"audio": {"id": 7}},
+            (
+                "Invalid type for 'messages[1].audio.id': expected a string, but got a number instead.",
+                "messages[1].audio.id",
+            ),
+        ),
+    ],
+)
+def test_a_bad_audio_turn_is_400_saying_what_is_wrong(turn, expected):
+    status, message, param, _ = error(respond(refused(turn), GatewayConfig()))
+    assert (status, message, param) == (400, *expected)
+
+
 # --- compressed request bodies ------------------------------------------------------------------
 
 
@@ -446,6 +482,88 @@ def test_the_sdks_strict_helpers_pass(sdk):
             {"logit_bias": [1]},
             ("Invalid type for 'logit_bias': expected an object, but got an array instead.", "invalid_type"),
         ),
+        # https://platform.openai.com/docs/api-reference/chat/create#chat-create-top_logprobs: "logprobs
+        # must be set to true if this parameter is used"
+        (
+            {"top_logprobs": 3},
+            (
+                "Invalid value for 'top_logprobs': 'top_logprobs' is only allowed when 'logprobs' is true.",
+                "invalid_value",
+            ),
+        ),
+        (
+            {"logprobs": False, "top_logprobs": 0},
+            (
+                "Invalid value for 'top_logprobs': 'top_logprobs' is only allowed when 'logprobs' is true.",
+                "invalid_value",
+            ),
+        ),
+        # #chat-create-logit_bias: a map of integers, "an associated bias value from -100 to 100"
+        (
+            {"logit_bias": {"50256": "-100"}},
+            ("Invalid type for 'logit_bias.50256': expected an integer, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"logit_bias": {"50256": 101}},
+            (
+                "Invalid 'logit_bias.50256': integer above maximum value. Expected a value <= 100, but got 101 "
+                "instead.",
+                "integer_above_max_value",
+            ),
+        ),
+        (
+            {"logit_bias": {"50256": -100.5}},
+            ("Invalid type for 'logit_bias.50256': expected an integer, but got a number instead.", "invalid_type"),
+        ),
+        # the other fields the reference types: strings, objects, an array
+        (
+            {"prompt_cache_key": 42},
+            ("Invalid type for 'prompt_cache_key': expected a string, but got a number instead.", "invalid_type"),
+        ),
+        (
+            {"safety_identifier": ["u1"]},
+            ("Invalid type for 'safety_identifier': expected a string, but got an array instead.", "invalid_type"),
+        ),
+        (
+            {"service_tier": True},
+            ("Invalid type for 'service_tier': expected a string, but got a boolean instead.", "invalid_type"),
+        ),
+        (
+            {"reasoning_effort": 2},
+            ("Invalid type for 'reasoning_effort': expected a string, but got a number instead.", "invalid_type"),
+        ),
+        (
+            {"verbosity": {"level": "low"}},
+            ("Invalid type for 'verbosity': expected a string, but got an object instead.", "invalid_type"),
+        ),
+        (
+            {"web_search_options": "low"},
+            ("Invalid type for 'web_search_options': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"audio": "alloy"},
+            ("Invalid type for 'audio': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"modalities": "text"},
+            ("Invalid type for 'modalities': expected an array, but got a string instead.", "invalid_type"),
+        ),
+        # #chat-create-prediction: {"type": "content", "content": a string or text parts}
+        (
+            {"prediction": "the old file"},
+            ("Invalid type for 'prediction': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"prediction": {"type": "content"}},
+            ("Missing required parameter: 'prediction.content'.", "missing_required_parameter"),
+        ),
+        (
+            {"prediction": {"type": "content", "content": [{"type": "image_url"}]}},
+            (
+                "Invalid value for 'prediction.content[0].type': only 'text' content parts are supported.",
+                "invalid_value",
+            ),
+        ),
     ],
 )
 def test_an_ignored_field_of_the_wrong_type_or_range_is_400_as_openai_says(field, expected):
@@ -469,6 +587,49 @@ def test_ignored_fields_in_range_are_accepted(sdk):
         metadata={"run": "3"},
         logit_bias={"50256": -100},
     )
+    assert reply.choices[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        # https://platform.openai.com/docs/api-reference/chat/create#chat-create-modalities: "text", "audio"
+        (
+            {"modalities": ["text", "video"]},
+            ("Invalid value: 'video'. Supported values are: 'text' and 'audio'.", "modalities[1]"),
+        ),
+        # #chat-create-prediction: {"type": "content", ...}
+        (
+            {"prediction": {"type": "text", "content": "the old file"}},
+            ("Invalid value: 'text'. Supported values are: 'content'.", "prediction.type"),
+        ),
+    ],
+)
+def test_a_closed_choice_of_an_ignored_field_is_400_naming_the_values(field, expected):
+    status, message, param, code = error(respond({"model": "m", "messages": HI, **field}, GatewayConfig()))
+    assert (status, message, param, code) == (400, *expected, "invalid_value")
+
+
+def test_the_other_fields_of_the_reference_are_accepted_in_their_documented_forms(sdk):
+    reply = sdk.chat.completions.create(
+        model="m",
+        messages=HI,
+        logprobs=True,
+        top_logprobs=5,
+        logit_bias={"50256": 100, "1": -50},
+        prompt_cache_key="course-week-1",
+        safety_identifier="hashed-learner",
+        service_tier="flex",
+        reasoning_effort="minimal",
+        verbosity="low",
+        modalities=["text", "audio"],
+        audio={"voice": "alloy", "format": "wav"},
+        prediction={"type": "content", "content": [{"type": "text", "text": "你好"}]},
+        web_search_options={"search_context_size": "low"},
+        prompt_cache_retention="in_memory",
+    )
+    assert reply.choices[0].finish_reason == "stop"
+    reply = sdk.chat.completions.create(model="m", messages=HI, prediction={"type": "content", "content": "你好"})
     assert reply.choices[0].finish_reason == "stop"
 
 
@@ -624,6 +785,16 @@ def test_a_json_schema_name_outside_openais_pattern_is_400(name):
         "the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
         "response_format.json_schema.name",
         "invalid_value",
+    )
+
+
+def test_a_json_schema_strict_that_is_not_a_boolean_is_400():
+    fmt = {"type": "json_schema", "json_schema": {"name": "x", "strict": "true", "schema": {"type": "object"}}}
+    assert error(respond({"model": "m", "messages": HI, "response_format": fmt}, GatewayConfig())) == (
+        400,
+        "Invalid type for 'response_format.json_schema.strict': expected a boolean, but got a string instead.",
+        "response_format.json_schema.strict",
+        "invalid_type",
     )
 
 

@@ -5,6 +5,7 @@ import base64
 import gzip
 import json
 import zlib
+from typing import Literal
 
 import httpx
 import openai
@@ -420,6 +421,24 @@ def test_the_sdks_strict_helpers_pass(sdk):
     assert parsed.choices[0].message.parsed.order_id == "SN202610200001"
     tools = [openai.pydantic_function_tool(Order)]
     assert sdk.chat.completions.parse(model="m", messages=HI, tools=tools).choices[0].finish_reason == "stop"
+
+
+def test_a_strict_tool_named_as_a_shop_tool_gets_every_required_argument(sdk):
+    # strict mode's promise: "function calls ... will exactly match the supplied schema"
+    # (https://platform.openai.com/docs/guides/function-calling#strict-mode); the SDK's parse
+    # validates the arguments with the model, so a missing field was a ValidationError raised by parse
+    class Order(pydantic.BaseModel):
+        order_id: str
+        status: Literal["shipped", "pending"]
+        items: list[str]
+
+    said_ = [{"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}]
+    tools = [openai.pydantic_function_tool(Order, name="query_order")]
+    [call] = sdk.chat.completions.parse(model="m", messages=said_, tools=tools).choices[0].message.tool_calls
+    assert call.function.name == "query_order" and call.function.parsed_arguments.order_id == "SN202610200001"
+    loose = {**tools[0], "function": {**tools[0]["function"], "strict": False}}  # a model may leave fields out
+    [call] = sdk.chat.completions.create(model="m", messages=said_, tools=[loose]).choices[0].message.tool_calls
+    assert json.loads(call.function.arguments) == {"order_id": "SN202610200001"}
 
 
 # --- ignored fields are still checked -----------------------------------------------------------

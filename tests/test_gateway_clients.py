@@ -716,6 +716,12 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
     assert calls_for(allowed("required", "get_weather"), sdk) == [("get_weather", {"city": "Paris"})]
 
 
+CUSTOM_REFUSED = (
+    "'custom' tools (free-form input, which OpenAI takes) are not supported by this gateway: send 'function' tools, "
+    'each as {"type": "function", "function": {...}}.'
+)
+
+
 @pytest.mark.parametrize(
     "choice, message, param",
     [
@@ -742,7 +748,7 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
         ),
         (
             {"type": "custom", "custom": {"name": "get_time"}},
-            "Invalid value: 'custom'. Supported values are: 'function' and 'allowed_tools'.",
+            CUSTOM_REFUSED,
             "tool_choice.type",
         ),
     ],
@@ -750,6 +756,34 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
 def test_a_bad_allowed_tools_choice_is_400_saying_what_is_wrong(choice, message, param):
     request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, "tool_choice": choice}
     assert error(respond(request, GatewayConfig()))[1:3] == (message, param)
+
+
+CUSTOM_TOOL = {"type": "custom", "custom": {"name": "run_sql", "description": "Run one SQL query."}}
+CUSTOM_CALL = {"id": "call_1", "type": "custom", "custom": {"name": "run_sql", "input": "SELECT 1"}}
+
+
+@pytest.mark.parametrize(
+    "fields, param",
+    [
+        ({"tools": [*CITY_TOOLS, CUSTOM_TOOL]}, "tools[2].type"),
+        (
+            {
+                "messages": [
+                    *TIME_IN_PARIS,
+                    {"role": "assistant", "content": None, "tool_calls": [CUSTOM_CALL]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": "1"},
+                ]
+            },
+            "messages[1].tool_calls[0].type",
+        ),
+    ],
+)
+def test_a_custom_tool_is_refused_without_saying_openai_refuses_it(fields, param):
+    # custom tools are part of OpenAI's chat completions
+    # (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools): an error here
+    # saying "Supported values are: 'function'" read as OpenAI's rule
+    request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, **fields}
+    assert error(respond(request, GatewayConfig())) == (400, CUSTOM_REFUSED, param, "unsupported_value")
 
 
 # --- a message's name ---------------------------------------------------------------------------

@@ -32,11 +32,12 @@ nowhere, so not here either. So are the rules the API reference states between o
 `logprobs: true`, a logit bias an integer from -100 to 100, modalities of "text" and "audio", a
 prediction of type "content" holding a string or text parts.
 
-Leaves out: what the ignored fields would change; metadata's and logit_bias's size limits and
-logit_bias's keys; the values of service_tier, reasoning_effort, verbosity and
-prompt_cache_retention (only their type: OpenAI adds values, such as reasoning_effort "xhigh",
-faster than a list here would follow, and which it takes depends on the model); the insides of
-audio and web_search_options; audio parts, refused; whether an image URL really holds an image.
+Leaves out: custom tools (free-form input), refused as this gateway's limit; what the ignored
+fields would change; metadata's and logit_bias's size limits and logit_bias's keys; the values
+of service_tier, reasoning_effort, verbosity and prompt_cache_retention (only their type: OpenAI
+adds values, such as reasoning_effort "xhigh", faster than a list here would follow, and which it
+takes depends on the model); the insides of audio and web_search_options; audio parts, refused;
+whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -254,6 +255,7 @@ def _check_call(call: Any, where: str) -> None:
     _expect(call, dict, where)
     _required(call, "id", str, where)
     if _required(call, "type", str, where) != "function":
+        _no_custom(call["type"], f"{where}.type")
         raise RequestError(
             f"Invalid value: {call['type']!r}. Supported values are: 'function'.",
             param=f"{where}.type",
@@ -435,6 +437,7 @@ def _plain_tool(tool: Any) -> bool:
 def _check_tool(tool: Any, where: str) -> None:
     _expect(tool, dict, where)
     if _required(tool, "type", str, where) != "function":
+        _no_custom(tool["type"], f"{where}.type")
         raise RequestError(
             f"Invalid value: {tool['type']!r}. Supported values are: 'function'.",
             param=f"{where}.type",
@@ -477,6 +480,7 @@ def _check_tool_choice(request: dict) -> None:
     if kind == "allowed_tools":
         return _check_allowed_tools(choice, request["tools"])
     if kind != "function":
+        _no_custom(kind, "tool_choice.type")
         raise RequestError(
             f"Invalid value: {choice['type']!r}. Supported values are: 'function' and 'allowed_tools'.",
             param="tool_choice.type",
@@ -523,6 +527,19 @@ def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
                 code="invalid_value",
             )
         _check_named(entry, where, tools)
+
+
+def _no_custom(kind: str, param: str) -> None:
+    """A `custom` tool, call or choice (free-form input, which OpenAI's chat completions take:
+    https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools) is refused as this
+    gateway's limit, not as an unknown value: "Supported values are: 'function'" read as OpenAI's rule."""
+    if kind == "custom":
+        raise RequestError(
+            "'custom' tools (free-form input, which OpenAI takes) are not supported by this gateway: send "
+            '\'function\' tools, each as {"type": "function", "function": {...}}.',
+            param=param,
+            code="unsupported_value",
+        )
 
 
 def _check_stream(request: dict) -> None:

@@ -240,6 +240,23 @@ def test_a_named_tool_keeps_the_json_after_it_and_a_shop_tool_keeps_the_facts():
     assert called(ask("调用 query_logistics", tools=ALL_TOOLS)) == [("query_logistics", "{}")]
 
 
+def test_a_strict_shop_tool_named_without_json_gets_every_required_argument_too():
+    # strict mode promises calls that match the schema (platform.openai.com/docs/guides/function-calling#strict-mode),
+    # so the lenient call above is for tools without strict only; the facts' values are kept
+    def strict(name, **properties):
+        spec = tool(name, **properties)["function"]
+        parameters = {**spec["parameters"], "required": list(properties), "additionalProperties": False}
+        return {"type": "function", "function": {**spec, "parameters": parameters, "strict": True}}
+
+    logistics = strict("query_logistics", orderId=1, carrier=1)
+    assert called(ask("调用 query_logistics", tools=[logistics])) == [
+        ("query_logistics", '{"orderId":"调用 query_logistics","carrier":"调用 query_logistics"}')
+    ]
+    assert called(ask(PROBE, tools=[strict("query_order", orderId=1, note=1)])) == [
+        ("query_order", '{"orderId":"SN202610200001","note":"' + PROBE + '"}')
+    ]
+
+
 # --- tool_choice and parallel_tool_calls -------------------------------------------------------
 
 

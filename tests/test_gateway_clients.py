@@ -5,6 +5,7 @@ import base64
 import gzip
 import json
 import zlib
+from typing import Literal
 
 import httpx
 import openai
@@ -118,6 +119,42 @@ def test_the_sdks_own_refused_message_goes_back_as_it_is(sdk):
 )
 def test_a_bad_refusal_is_400_saying_what_is_wrong(request_, expected):
     status, message, param, _ = error(respond(request_, GatewayConfig()))
+    assert (status, message, param) == (400, *expected)
+
+
+# --- an audio turn sent back (https://platform.openai.com/docs/guides/audio: the next turn sends
+# {"role": "assistant", "audio": {"id": ...}} with no content; the API reference's assistant message
+# has an optional audio {id}) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("turn", [{"content": None, "audio": {"id": "audio_abc123"}}, {"audio": {"id": "audio_abc"}}])
+def test_an_assistant_audio_turn_sent_back_is_accepted(turn, sdk):
+    reply = sdk.chat.completions.create(model="m", messages=refused(turn)["messages"])
+    assert reply.choices[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "turn, expected",
+    [
+        ({"audio": {}}, ("Missing required parameter: 'messages[1].audio.id'.", "messages[1].audio.id")),
+        (
+            {"audio": "audio_abc"},
+            (
+                "Invalid type for 'messages[1].audio': expected an object, but got a string instead.",
+                "messages[1].audio",
+            ),
+        ),
+        (
+            {"audio": {"id": 7}},
+            (
+                "Invalid type for 'messages[1].audio.id': expected a string, but got a number instead.",
+                "messages[1].audio.id",
+            ),
+        ),
+    ],
+)
+def test_a_bad_audio_turn_is_400_saying_what_is_wrong(turn, expected):
+    status, message, param, _ = error(respond(refused(turn), GatewayConfig()))
     assert (status, message, param) == (400, *expected)
 
 
@@ -386,6 +423,24 @@ def test_the_sdks_strict_helpers_pass(sdk):
     assert sdk.chat.completions.parse(model="m", messages=HI, tools=tools).choices[0].finish_reason == "stop"
 
 
+def test_a_strict_tool_named_as_a_shop_tool_gets_every_required_argument(sdk):
+    # strict mode's promise: "function calls ... will exactly match the supplied schema"
+    # (https://platform.openai.com/docs/guides/function-calling#strict-mode); the SDK's parse
+    # validates the arguments with the model, so a missing field was a ValidationError raised by parse
+    class Order(pydantic.BaseModel):
+        order_id: str
+        status: Literal["shipped", "pending"]
+        items: list[str]
+
+    said_ = [{"role": "user", "content": "帮我查一下订单 SN202610200001 现在到哪了？"}]
+    tools = [openai.pydantic_function_tool(Order, name="query_order")]
+    [call] = sdk.chat.completions.parse(model="m", messages=said_, tools=tools).choices[0].message.tool_calls
+    assert call.function.name == "query_order" and call.function.parsed_arguments.order_id == "SN202610200001"
+    loose = {**tools[0], "function": {**tools[0]["function"], "strict": False}}  # a model may leave fields out
+    [call] = sdk.chat.completions.create(model="m", messages=said_, tools=[loose]).choices[0].message.tool_calls
+    assert json.loads(call.function.arguments) == {"order_id": "SN202610200001"}
+
+
 # --- ignored fields are still checked -----------------------------------------------------------
 
 
@@ -446,6 +501,88 @@ def test_the_sdks_strict_helpers_pass(sdk):
             {"logit_bias": [1]},
             ("Invalid type for 'logit_bias': expected an object, but got an array instead.", "invalid_type"),
         ),
+        # https://platform.openai.com/docs/api-reference/chat/create#chat-create-top_logprobs: "logprobs
+        # must be set to true if this parameter is used"
+        (
+            {"top_logprobs": 3},
+            (
+                "Invalid value for 'top_logprobs': 'top_logprobs' is only allowed when 'logprobs' is true.",
+                "invalid_value",
+            ),
+        ),
+        (
+            {"logprobs": False, "top_logprobs": 0},
+            (
+                "Invalid value for 'top_logprobs': 'top_logprobs' is only allowed when 'logprobs' is true.",
+                "invalid_value",
+            ),
+        ),
+        # #chat-create-logit_bias: a map of integers, "an associated bias value from -100 to 100"
+        (
+            {"logit_bias": {"50256": "-100"}},
+            ("Invalid type for 'logit_bias.50256': expected an integer, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"logit_bias": {"50256": 101}},
+            (
+                "Invalid 'logit_bias.50256': integer above maximum value. Expected a value <= 100, but got 101 "
+                "instead.",
+                "integer_above_max_value",
+            ),
+        ),
+        (
+            {"logit_bias": {"50256": -100.5}},
+            ("Invalid type for 'logit_bias.50256': expected an integer, but got a number instead.", "invalid_type"),
+        ),
+        # the other fields the reference types: strings, objects, an array
+        (
+            {"prompt_cache_key": 42},
+            ("Invalid type for 'prompt_cache_key': expected a string, but got a number instead.", "invalid_type"),
+        ),
+        (
+            {"safety_identifier": ["u1"]},
+            ("Invalid type for 'safety_identifier': expected a string, but got an array instead.", "invalid_type"),
+        ),
+        (
+            {"service_tier": True},
+            ("Invalid type for 'service_tier': expected a string, but got a boolean instead.", "invalid_type"),
+        ),
+        (
+            {"reasoning_effort": 2},
+            ("Invalid type for 'reasoning_effort': expected a string, but got a number instead.", "invalid_type"),
+        ),
+        (
+            {"verbosity": {"level": "low"}},
+            ("Invalid type for 'verbosity': expected a string, but got an object instead.", "invalid_type"),
+        ),
+        (
+            {"web_search_options": "low"},
+            ("Invalid type for 'web_search_options': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"audio": "alloy"},
+            ("Invalid type for 'audio': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"modalities": "text"},
+            ("Invalid type for 'modalities': expected an array, but got a string instead.", "invalid_type"),
+        ),
+        # #chat-create-prediction: {"type": "content", "content": a string or text parts}
+        (
+            {"prediction": "the old file"},
+            ("Invalid type for 'prediction': expected an object, but got a string instead.", "invalid_type"),
+        ),
+        (
+            {"prediction": {"type": "content"}},
+            ("Missing required parameter: 'prediction.content'.", "missing_required_parameter"),
+        ),
+        (
+            {"prediction": {"type": "content", "content": [{"type": "image_url"}]}},
+            (
+                "Invalid value for 'prediction.content[0].type': only 'text' content parts are supported.",
+                "invalid_value",
+            ),
+        ),
     ],
 )
 def test_an_ignored_field_of_the_wrong_type_or_range_is_400_as_openai_says(field, expected):
@@ -469,6 +606,49 @@ def test_ignored_fields_in_range_are_accepted(sdk):
         metadata={"run": "3"},
         logit_bias={"50256": -100},
     )
+    assert reply.choices[0].finish_reason == "stop"
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        # https://platform.openai.com/docs/api-reference/chat/create#chat-create-modalities: "text", "audio"
+        (
+            {"modalities": ["text", "video"]},
+            ("Invalid value: 'video'. Supported values are: 'text' and 'audio'.", "modalities[1]"),
+        ),
+        # #chat-create-prediction: {"type": "content", ...}
+        (
+            {"prediction": {"type": "text", "content": "the old file"}},
+            ("Invalid value: 'text'. Supported values are: 'content'.", "prediction.type"),
+        ),
+    ],
+)
+def test_a_closed_choice_of_an_ignored_field_is_400_naming_the_values(field, expected):
+    status, message, param, code = error(respond({"model": "m", "messages": HI, **field}, GatewayConfig()))
+    assert (status, message, param, code) == (400, *expected, "invalid_value")
+
+
+def test_the_other_fields_of_the_reference_are_accepted_in_their_documented_forms(sdk):
+    reply = sdk.chat.completions.create(
+        model="m",
+        messages=HI,
+        logprobs=True,
+        top_logprobs=5,
+        logit_bias={"50256": 100, "1": -50},
+        prompt_cache_key="course-week-1",
+        safety_identifier="hashed-learner",
+        service_tier="flex",
+        reasoning_effort="minimal",
+        verbosity="low",
+        modalities=["text", "audio"],
+        audio={"voice": "alloy", "format": "wav"},
+        prediction={"type": "content", "content": [{"type": "text", "text": "你好"}]},
+        web_search_options={"search_context_size": "low"},
+        prompt_cache_retention="in_memory",
+    )
+    assert reply.choices[0].finish_reason == "stop"
+    reply = sdk.chat.completions.create(model="m", messages=HI, prediction={"type": "content", "content": "你好"})
     assert reply.choices[0].finish_reason == "stop"
 
 
@@ -536,6 +716,12 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
     assert calls_for(allowed("required", "get_weather"), sdk) == [("get_weather", {"city": "Paris"})]
 
 
+CUSTOM_REFUSED = (
+    "'custom' tools (free-form input, which OpenAI takes) are not supported by this gateway: send 'function' tools, "
+    'each as {"type": "function", "function": {...}}.'
+)
+
+
 @pytest.mark.parametrize(
     "choice, message, param",
     [
@@ -562,7 +748,7 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
         ),
         (
             {"type": "custom", "custom": {"name": "get_time"}},
-            "Invalid value: 'custom'. Supported values are: 'function' and 'allowed_tools'.",
+            CUSTOM_REFUSED,
             "tool_choice.type",
         ),
     ],
@@ -570,6 +756,34 @@ def test_allowed_tools_offers_only_its_tools_with_its_mode(sdk):
 def test_a_bad_allowed_tools_choice_is_400_saying_what_is_wrong(choice, message, param):
     request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, "tool_choice": choice}
     assert error(respond(request, GatewayConfig()))[1:3] == (message, param)
+
+
+CUSTOM_TOOL = {"type": "custom", "custom": {"name": "run_sql", "description": "Run one SQL query."}}
+CUSTOM_CALL = {"id": "call_1", "type": "custom", "custom": {"name": "run_sql", "input": "SELECT 1"}}
+
+
+@pytest.mark.parametrize(
+    "fields, param",
+    [
+        ({"tools": [*CITY_TOOLS, CUSTOM_TOOL]}, "tools[2].type"),
+        (
+            {
+                "messages": [
+                    *TIME_IN_PARIS,
+                    {"role": "assistant", "content": None, "tool_calls": [CUSTOM_CALL]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": "1"},
+                ]
+            },
+            "messages[1].tool_calls[0].type",
+        ),
+    ],
+)
+def test_a_custom_tool_is_refused_without_saying_openai_refuses_it(fields, param):
+    # custom tools are part of OpenAI's chat completions
+    # (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools): an error here
+    # saying "Supported values are: 'function'" read as OpenAI's rule
+    request = {"model": "m", "messages": TIME_IN_PARIS, "tools": CITY_TOOLS, **fields}
+    assert error(respond(request, GatewayConfig())) == (400, CUSTOM_REFUSED, param, "unsupported_value")
 
 
 # --- a message's name ---------------------------------------------------------------------------
@@ -624,6 +838,16 @@ def test_a_json_schema_name_outside_openais_pattern_is_400(name):
         "the pattern '^[a-zA-Z0-9_-]{1,64}$'.",
         "response_format.json_schema.name",
         "invalid_value",
+    )
+
+
+def test_a_json_schema_strict_that_is_not_a_boolean_is_400():
+    fmt = {"type": "json_schema", "json_schema": {"name": "x", "strict": "true", "schema": {"type": "object"}}}
+    assert error(respond({"model": "m", "messages": HI, "response_format": fmt}, GatewayConfig())) == (
+        400,
+        "Invalid type for 'response_format.json_schema.strict': expected a boolean, but got a string instead.",
+        "response_format.json_schema.strict",
+        "invalid_type",
     )
 
 

@@ -12,7 +12,10 @@
    which also wins over a "should not call" rule (a complaint skill may handle a complaint);
 4. `tool_choice` ("none" / "required" / one function / `allowed_tools`, which offers only
    its tools, with its mode) and `parallel_tool_calls` overrule; a
-   forced call always carries every required argument (filled from the schema if need be);
+   forced call always carries every required argument (filled from the schema if need be), and
+   so does a call of a strict tool (`"strict": true`: OpenAI promises such calls match the schema,
+   https://platform.openai.com/docs/guides/function-calling#strict-mode), where a shop tool is
+   otherwise called with the facts alone;
 5. nothing to call → ask for the order id, say it cannot look it up, a soft decline
    (greeting, thanks), or the default reply.
 
@@ -79,9 +82,20 @@ def decide(request: dict[str, Any], rules: Rules, tools: ToolSet | None = None) 
     decision = _auto(facts, text, offered, rules, messages, prepared)
     if choice != "auto":
         decision = _apply_choice(choice, decision, facts, offered, rules, messages)
+    elif decision.calls and (strict := _strict_names(request, prepared)):
+        context = _system_text(messages)
+        calls = [_complete(c, offered, facts, rules, context) if c.name in strict else c for c in decision.calls]
+        decision = decision._replace(calls=tuple(calls))
     if request.get("parallel_tool_calls") is False:
         decision = decision._replace(calls=decision.calls[:1])
     return decision
+
+
+def _strict_names(request: dict[str, Any], prepared: ToolSet | None) -> frozenset[str]:
+    """The names of the request's strict tools (a prepared list found them once: `ToolSet.strict`)."""
+    if prepared is not None:
+        return prepared.strict
+    return frozenset(t["function"]["name"] for t in request.get("tools") or () if t["function"].get("strict") is True)
 
 
 def _allowed(allowed: dict[str, Any], offered: dict[str, ToolInfo]) -> tuple[str, dict[str, ToolInfo]]:

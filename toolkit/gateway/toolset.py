@@ -70,6 +70,7 @@ class ToolSet:
         "_pickable",
         "_windows",
         "_lock",
+        "strict",
     )
 
     def __init__(self, compact: bytes, tools: Any, spliceable: bool = False) -> None:
@@ -96,6 +97,11 @@ class ToolSet:
         self._pickable: tuple[list[_Pickable], str, str] = ([], "", "")
         self._windows: dict[str, tuple[dict[str, list[tuple[str, str]]], str]] = {}
         self._lock = threading.Lock()
+        self.strict: frozenset[str] = frozenset()
+        """The names of the list's strict tools (`"strict": true`), found once per list (none when
+        its compact JSON does not hold `"strict":true`)."""
+        if b'"strict":true' in compact and self.problem is None:
+            self.strict = frozenset(t["function"]["name"] for t in tools if t["function"].get("strict") is True)
 
     def raise_problem(self) -> None:
         """Raise the list's problem as a fresh `RequestError` (no-op when it has none)."""

@@ -24,11 +24,20 @@ is sent). The gateway checks an image's or a file's shape, never its bytes, and 
 the text alone.
 
 The sampling and bookkeeping fields (temperature, top_p, the penalties, seed, logprobs,
-top_logprobs, user, store, metadata, logit_bias) are ignored, but checked for type and range
-first, as OpenAI does: `"temperature": "0.7"` works nowhere, so not here either.
+top_logprobs, user, store, metadata, logit_bias, service_tier, reasoning_effort, verbosity,
+prompt_cache_key, safety_identifier, modalities, audio, prediction, web_search_options, ...) are
+ignored, but checked for type and range first, as OpenAI does: `"temperature": "0.7"` works
+nowhere, so not here either. So are the rules the API reference states between or inside them
+(https://platform.openai.com/docs/api-reference/chat/create): `top_logprobs` only with
+`logprobs: true`, a logit bias an integer from -100 to 100, modalities of "text" and "audio", a
+prediction of type "content" holding a string or text parts.
 
-Leaves out: what the ignored fields would change; metadata's and logit_bias's size limits and
-logit_bias's keys; audio parts, refused; whether an image URL really holds an image.
+Leaves out: custom tools (free-form input), refused as this gateway's limit; what the ignored
+fields would change; metadata's and logit_bias's size limits and logit_bias's keys; the values
+of service_tier, reasoning_effort, verbosity and prompt_cache_retention (only their type: OpenAI
+adds values, such as reasoning_effort "xhigh", faster than a list here would follow, and which it
+takes depends on the model); the insides of audio and web_search_options; audio parts, refused;
+whether an image URL really holds an image.
 """
 
 from __future__ import annotations
@@ -212,7 +221,9 @@ def _check_name(name: Any, where: str) -> None:
 
 
 def _check_assistant(message: dict, where: str) -> None:
-    """Text, tool calls or a refusal (as the SDK sends back a refused turn: content null)."""
+    """Text, tool calls, a refusal (as the SDK sends back a refused turn: content null) or an
+    earlier audio answer, `audio: {"id": ...}` with no content, as OpenAI's audio guide sends it
+    back (https://platform.openai.com/docs/guides/audio)."""
     content, calls, refusal = message.get("content"), message.get("tool_calls"), message.get("refusal")
     if calls is not None:
         _expect(calls, list, f"{where}.tool_calls")
@@ -220,7 +231,10 @@ def _check_assistant(message: dict, where: str) -> None:
             _check_call(call, f"{where}.tool_calls[{i}]")
     if refusal is not None:
         _expect(refusal, str, f"{where}.refusal")
-    if content is None and not calls and refusal is None:
+    audio = message.get("audio")
+    if audio is not None:
+        _required(_expect(audio, dict, f"{where}.audio"), "id", str, f"{where}.audio")
+    if content is None and not calls and refusal is None and audio is None:
         if message.get("function_call") is not None:
             raise RequestError(
                 f"'{where}.function_call' (the deprecated function-calling form) is not supported by this "
@@ -241,6 +255,7 @@ def _check_call(call: Any, where: str) -> None:
     _expect(call, dict, where)
     _required(call, "id", str, where)
     if _required(call, "type", str, where) != "function":
+        _no_custom(call["type"], f"{where}.type")
         raise RequestError(
             f"Invalid value: {call['type']!r}. Supported values are: 'function'.",
             param=f"{where}.type",
@@ -422,6 +437,7 @@ def _plain_tool(tool: Any) -> bool:
 def _check_tool(tool: Any, where: str) -> None:
     _expect(tool, dict, where)
     if _required(tool, "type", str, where) != "function":
+        _no_custom(tool["type"], f"{where}.type")
         raise RequestError(
             f"Invalid value: {tool['type']!r}. Supported values are: 'function'.",
             param=f"{where}.type",
@@ -464,6 +480,7 @@ def _check_tool_choice(request: dict) -> None:
     if kind == "allowed_tools":
         return _check_allowed_tools(choice, request["tools"])
     if kind != "function":
+        _no_custom(kind, "tool_choice.type")
         raise RequestError(
             f"Invalid value: {choice['type']!r}. Supported values are: 'function' and 'allowed_tools'.",
             param="tool_choice.type",
@@ -510,6 +527,19 @@ def _check_allowed_tools(choice: dict, tools: list[dict]) -> None:
                 code="invalid_value",
             )
         _check_named(entry, where, tools)
+
+
+def _no_custom(kind: str, param: str) -> None:
+    """A `custom` tool, call or choice (free-form input, which OpenAI's chat completions take:
+    https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools) is refused as this
+    gateway's limit, not as an unknown value: "Supported values are: 'function'" read as OpenAI's rule."""
+    if kind == "custom":
+        raise RequestError(
+            "'custom' tools (free-form input, which OpenAI takes) are not supported by this gateway: send "
+            '\'function\' tools, each as {"type": "function", "function": {...}}.',
+            param=param,
+            code="unsupported_value",
+        )
 
 
 def _check_stream(request: dict) -> None:
@@ -592,6 +622,8 @@ def _check_response_format(request: dict) -> None:
             )
         if spec.get("schema") is not None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
+        if spec.get("strict") is not None:
+            _expect(spec["strict"], bool, "response_format.json_schema.strict")
         problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
         if problem:
             raise RequestError(
@@ -629,32 +661,90 @@ _SAMPLING: dict[str, tuple[type | tuple[type, ...], float | None, float | None]]
     "store": (bool, None, None),
     "metadata": (dict, None, None),
     "logit_bias": (dict, None, None),
+    "service_tier": (str, None, None),
+    "reasoning_effort": (str, None, None),
+    "verbosity": (str, None, None),
+    "prompt_cache_key": (str, None, None),
+    "prompt_cache_retention": (str, None, None),
+    "safety_identifier": (str, None, None),
+    "modalities": (list, None, None),
+    "audio": (dict, None, None),
+    "prediction": (dict, None, None),
+    "web_search_options": (dict, None, None),
 }
 """Field → (JSON type, least, most), as OpenAI checks them (None: no bound); null is always fine."""
 _SAMPLING_FIELDS = frozenset(_SAMPLING)
 _COMMON_FIELDS = KNOWN_FIELDS - _SAMPLING_FIELDS
 """The known fields but the sampling ones: a request within them needs neither check (`_known_fields`)."""
-_TYPE_NAMES = {int: "an integer", bool: "a boolean", str: "a string", dict: "an object", _NUMBER: "a number"}
+_TYPE_NAMES = {
+    int: "an integer", bool: "a boolean", str: "a string", dict: "an object", list: "an array", _NUMBER: "a number"
+}  # fmt: skip
+_LOGIT_BIAS = (int, -100, 100)
+MODALITIES = ("text", "audio")
 
 
 def _check_sampling(request: dict) -> None:
-    for key, (kind, least, most) in _SAMPLING.items():
-        value = request.get(key)
-        if value is None:
-            continue
-        if not _is_a(value, kind):
-            raise RequestError(
-                f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
-                param=key,
-                code="invalid_type",
-            )
-        if least is not None and value < least:
-            _out_of_range(key, value, kind, "below minimum", f">= {least}")
-        if most is not None and value > most:
-            _out_of_range(key, value, kind, "above maximum", f"<= {most}")
+    """The fields of `_SAMPLING` the request holds, in its order, then the rules between and inside them."""
+    for key, value in request.items():
+        spec = _SAMPLING.get(key)
+        if spec is not None and value is not None:
+            _check_number_or_kind(key, value, spec)
+    if request.get("top_logprobs") is not None and request.get("logprobs") is not True:
+        raise RequestError(  # https://platform.openai.com/docs/api-reference/chat/create#chat-create-top_logprobs
+            "Invalid value for 'top_logprobs': 'top_logprobs' is only allowed when 'logprobs' is true.",
+            param="top_logprobs",
+            code="invalid_value",
+        )
     for key, item in (request.get("metadata") or {}).items():
         if not isinstance(item, str):
             _expect(item, str, f"metadata.{key}")
+    for key, bias in (request.get("logit_bias") or {}).items():  # #chat-create-logit_bias: integers, -100 to 100
+        _check_number_or_kind(f"logit_bias.{key}", bias, _LOGIT_BIAS)
+    for i, modality in enumerate(request.get("modalities") or ()):
+        if modality not in MODALITIES:
+            raise RequestError(
+                f"Invalid value: {modality!r}. Supported values are: 'text' and 'audio'.",
+                param=f"modalities[{i}]",
+                code="invalid_value",
+            )
+    if request.get("prediction") is not None:
+        _check_prediction(request["prediction"])
+
+
+def _check_number_or_kind(
+    key: str, value: Any, spec: tuple[type | tuple[type, ...], float | None, float | None]
+) -> None:
+    kind, least, most = spec
+    if not _is_a(value, kind):
+        raise RequestError(
+            f"Invalid type for '{key}': expected {_TYPE_NAMES[kind]}, but got {_kind(value)} instead.",
+            param=key,
+            code="invalid_type",
+        )
+    if least is not None and value < least:
+        _out_of_range(key, value, kind, "below minimum", f">= {least}")
+    if most is not None and value > most:
+        _out_of_range(key, value, kind, "above maximum", f"<= {most}")
+
+
+def _check_prediction(prediction: dict) -> None:
+    """`{"type": "content", "content": a string or text parts}`, the one kind of predicted output
+    (https://platform.openai.com/docs/api-reference/chat/create#chat-create-prediction)."""
+    kind = _required(prediction, "type", str, "prediction")
+    if kind != "content":
+        raise RequestError(
+            f"Invalid value: {kind!r}. Supported values are: 'content'.", param="prediction.type", code="invalid_value"
+        )
+    content = _required(prediction, "content", (str, list), "prediction")
+    for i, part in enumerate(content if isinstance(content, list) else ()):
+        where = f"prediction.content[{i}]"
+        if _expect(part, dict, where).get("type") != "text":
+            raise RequestError(
+                f"Invalid value for '{where}.type': only {_TEXT_ONLY} supported.",
+                param=f"{where}.type",
+                code="invalid_value",
+            )
+        _required(part, "text", str, where)
 
 
 def _is_a(value: Any, kind: type | tuple[type, ...]) -> bool:

@@ -253,3 +253,33 @@ def test_allowed_names_as_one_str_are_a_configuration_error(allowed):
         f"would pass as names; pass a set or list of names, e.g. {{{allowed!r}}}"
     )
     assert [m.name for m in index.search(["order"], allowed={"query_order"})] == ["query_order"]
+
+
+@pytest.mark.parametrize(
+    ("specs", "said"),
+    [
+        ([ToolSpec("refund", b"Refund a payment")], "item 0 ('refund') has a description of bytes, not a str; "),
+        ([ToolSpec("refund", 5)], "item 0 ('refund') has a description of int, not a str; "),
+        ([ToolSpec(None, "Refund a payment")], "item 0 (None) has a name of NoneType, not a str; "),
+    ],
+)
+def test_the_naive_scorer_names_a_spec_whose_text_is_no_str(specs, said):
+    """The reference scorer said `AttributeError: 'int' object has no attribute 'lower'` (or a
+    TypeError for bytes); it names the spec as the index does."""
+    with pytest.raises(ConfigurationError) as caught:
+        naive_search(["refund"], specs)
+    assert str(caught.value) == (f"naive_search: {said}give each ToolSpec a str name and a str description (or None)")
+
+
+def test_the_naive_scorer_names_what_is_not_a_list_of_specs():
+    with pytest.raises(ConfigurationError) as caught:
+        naive_search(["refund"], "refund")
+    assert str(caught.value) == (
+        "naive_search: takes a list of tool specs, and got str; e.g. [t.spec for t in tools_from(...)]"
+    )
+    with pytest.raises(ConfigurationError) as caught:
+        naive_search(["refund"], [{"name": "refund"}])
+    assert str(caught.value) == (
+        'naive_search: item 0 (dict) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
+        "[t.spec for t in tools_from(f)] for functions"
+    )

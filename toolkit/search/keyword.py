@@ -215,7 +215,11 @@ def naive_search(
     check_max_results(max_results, "naive_search")
     check_min_score(min_score, "naive_search")
     cleaned = search_terms(terms, "naive_search")
-    scored = [(spec, score(spec, cleaned)) for spec in specs]
+    specs = catalogue(specs, "naive_search")  # a list (a str, a dict or one spec alone is refused)
+    try:
+        scored = [(spec, score(spec, cleaned)) for spec in specs]
+    except (AttributeError, TypeError):  # not a spec, or a text that is no str: named, not a raw error
+        raise catalogue_misfit(specs, "naive_search") or _text_misfit(specs, "naive_search") from None
     kept = sorted((pair for pair in scored if pair[1] >= min_score), key=lambda pair: -pair[1])
     return [Match(s.name, s.description, n) for s, n in kept[:max_results]]
 

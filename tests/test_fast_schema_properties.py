@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import builtins
 import collections.abc
-import contextlib
 import dataclasses
 import datetime
 import decimal
@@ -38,10 +37,11 @@ import annotated_types as at
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from plain_reflection import without_shortcuts
 from pydantic import BaseModel, Field, Strict  # noqa: F401 (Strict: a drawn annotation names it)
 from typing_extensions import TypedDict
 
-from toolkit.tools import coercion, fast_schema, json_schema, parameters, reflect
+from toolkit.tools import coercion, fast_schema, parameters, reflect
 from toolkit.tools.json_schema import pydantic_schema
 
 pytestmark = pytest.mark.filterwarnings("ignore::pydantic.warnings.UnsupportedFieldAttributeWarning")
@@ -586,17 +586,6 @@ def test_an_obviously_valid_default_is_one_the_validator_takes_as_it_is(data):
     assert not taken or _same_value(value, default), (annotation, default, value)
 
 
-def _without_shortcuts() -> contextlib.ExitStack:
-    """Reflection as if the fast path were not there: pydantic writes every schema, the validator
-    checks every default."""
-    stack = contextlib.ExitStack()
-    stack.enter_context(mock.patch.object(fast_schema, "type_schema", json_schema.pydantic_schema))
-    stack.enter_context(mock.patch.object(fast_schema, "parts_schema", lambda *a: (None, fast_schema.UNREAD)))
-    stack.enter_context(mock.patch.object(fast_schema, "obviously_valid", lambda *a, **k: False))
-    stack.enter_context(mock.patch.object(fast_schema, "obviously_within", lambda *a, **k: False))
-    return stack
-
-
 @SETTINGS
 @given(st.data(), st.sampled_from(["x: T = d", "x: T = Field(d, ...)", "x: Annotated[T, Field(default=d)]"]))
 def test_drawn_parameters_reflect_as_without_the_fast_path(data, form):
@@ -614,7 +603,7 @@ def test_drawn_parameters_reflect_as_without_the_fast_path(data, form):
     else:
         fn = _tool(Annotated[annotation, Field(default=default)])
     fast = _spec(fn)
-    with _without_shortcuts():
+    with without_shortcuts():
         plain = _spec(fn)
     if "KeyError: 'ref'" in plain:
         return  # coercion's validator of an enum under Annotated metadata (not this module's)
@@ -658,7 +647,7 @@ def test_a_default_the_validator_refuses_is_never_obviously_valid(annotation, de
     `None` for a type whose metadata is run on `None`."""
     assert not fast_schema.obviously_valid(annotation, default, parameters._accepts_none(annotation))
     spec = _spec(_tool(annotation, default))
-    with _without_shortcuts():
+    with without_shortcuts():
         assert _spec(_tool(annotation, default)) == spec
     where = "raised ToolDefinitionError: @tool test_fast_schema_properties._tool.<locals>.tool, parameter 'x': "
     assert spec.startswith(where + said + ". Fix: "), spec

@@ -3,34 +3,21 @@
 error naming the function, the rule and the fix, or read as what it says; the fast path and the
 plain pydantic path give the same answer."""
 
-import contextlib
 import json
 import sys
 import typing
 from typing import Annotated
-from unittest import mock
 
 import pytest
 import typing_extensions
+from plain_reflection import without_shortcuts
 from pydantic import Field
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools import fast_schema, json_schema
 from toolkit.tools.decorator import MemoryId, Param
 from toolkit.tools.reflect import clear_cache, reflect
 
 HERE = __name__
-
-
-def _without_shortcuts() -> contextlib.ExitStack:
-    """Reflection as if the fast path were not there: pydantic writes every schema, the validator
-    checks every default."""
-    stack = contextlib.ExitStack()
-    stack.enter_context(mock.patch.object(fast_schema, "type_schema", json_schema.pydantic_schema))
-    stack.enter_context(mock.patch.object(fast_schema, "parts_schema", lambda *a: (None, fast_schema.UNREAD)))
-    stack.enter_context(mock.patch.object(fast_schema, "obviously_valid", lambda *a, **k: False))
-    stack.enter_context(mock.patch.object(fast_schema, "obviously_within", lambda *a, **k: False))
-    return stack
 
 
 def _spec(fn: typing.Any) -> str:
@@ -44,7 +31,7 @@ def _spec(fn: typing.Any) -> str:
 def _both(fn: typing.Any) -> str:
     """The spec (or the refusal), the same with and without the fast path."""
     fast = _spec(fn)
-    with _without_shortcuts():
+    with without_shortcuts():
         assert _spec(fn) == fast
     return fast
 

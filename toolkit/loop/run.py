@@ -110,7 +110,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
-from toolkit.loop.cut_off import cut_off
+from toolkit.loop.cut_off import cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.payload import tools_payload
@@ -638,8 +638,11 @@ class _Run:
             self.started.add(call.id)
             start = self.options.clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
-            guarded = self.guard(call, succeeded)
-            outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
+            outcome = (
+                self.guard(call, succeeded)
+                or (cut_short(call, calls, self.tools.available, policies) if cut else None)
+                or run_call(call, self.tools.available, own, policies, offered)
+            )
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit
                 outcome = cut_off(call, calls, outcome, policies)
             if outcome.raised is not None:

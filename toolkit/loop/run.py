@@ -56,7 +56,8 @@ with "not completed", keeps the real results of the calls that ran (rolled back 
 undid them), and carries `loop_result` and `saga` the same way. Either way memory stays valid
 for a strict gateway on the next turn. A request to the model that fails (a 503, a cut stream)
 after earlier rounds ran tools raises with `loop_result` too: without memory, its
-`new_messages` are where those calls and their results are kept.
+`new_messages` are where those calls and their results are kept, and its hint says how to go on from
+them without running them again (`toolkit.loop.resume`).
 
 A memory store that fails after the tools ran (writing the results, the saga's rewrite, the
 round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
@@ -107,6 +108,7 @@ from toolkit.errors import (
     BadResponseError,
     ConfigurationError,
     MaxRoundTripsError,
+    ModelCallError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
@@ -130,6 +132,7 @@ from toolkit.loop.records import (
     ToolFinished,
     ToolStarted,
 )
+from toolkit.loop.resume import tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.same_call import CallKey, same_call_key
@@ -552,6 +555,9 @@ class _Run:
             misfit = (self.wrong_model() or self.misfit()) if not self.rounds else None
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
+            raise
+        except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
+            tools_ran(failure, self.rounds, self.memory is not None)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(

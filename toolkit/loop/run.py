@@ -603,13 +603,15 @@ class _Run:
         log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
         return self.stop_at_limit(
             f"the model still asked for tools after {limit} model requests; "
-            "something is wrong (raise max_model_requests if this is expected)"
+            "something is wrong (raise max_model_requests if this is expected)",
+            "max_model_requests",
         )
 
-    def stop_at_limit(self, error: str) -> LoopResult:
-        """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`."""
+    def stop_at_limit(self, error: str, option: str = "max_round_trips") -> LoopResult:
+        """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`
+        (its hint names `option`, the limit reached)."""
         if self.options.on_limit != "handover":
-            raise MaxRoundTripsError(error)
+            raise MaxRoundTripsError(error, option=option)
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:

@@ -97,3 +97,148 @@ def test_in_a_cut_off_reply_only_the_last_call_can_be_cut():
     with pytest.raises(ArgumentError) as caught:
         run_loop(model, "book", tools=[booking_tool([])])
     assert str(caught.value) == NOT_JSON
+
+
+# -- over the wire: the limit reached just after the last call's name (no argument arrived) ------------
+
+BLANK_CUT = (
+    "Invalid arguments for tool '{tool}':\n"
+    '- arguments: got "", expected a complete JSON object: the reply was cut off here by its length limit '
+    '(finish_reason "length"), so send shorter arguments\n'
+    "Fix the arguments and call {tool} again."
+)
+
+
+def _streaming(first_events):
+    """A loopback gateway that streams `first_events` to the first request and "done" after."""
+    import http.server
+    import json
+
+    sent: list[dict] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            sent.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            later = [{"choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": "stop"}]}]
+            events = first_events if len(sent) == 1 else later
+            data = ("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler, sent
+
+
+def _named_then_cut(*calls):
+    """A streamed reply: each call's name (and any arguments given), then finish_reason "length"."""
+    deltas = [
+        {"index": k, "id": f"call_{k}", "type": "function", "function": {"name": name, "arguments": arguments}}
+        for k, (name, arguments) in enumerate(calls)
+    ]
+    events = [{"choices": [{"index": 0, "delta": {"tool_calls": [d]}}]} for d in deltas]
+    return events + [{"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}]
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_last_call_cut_off_before_its_arguments_began_does_not_run_with_its_defaults(stream):
+    """Before: arguments "" read as {} (a call without parameters), so the cut call ran with every
+    default (listed 10 orders the model never finished asking for)."""
+    from tests.loopback import serving
+    from toolkit.chat.client import ChatClient
+
+    listed, booked = [], []
+
+    @tool("list the user's orders")
+    def list_orders(limit: int = 10) -> str:
+        listed.append(limit)
+        return "SN1, SN2"
+
+    events = _named_then_cut(("book", '{"item": "A"}'), ("list_orders", ""))
+    if not stream:  # the same reply, whole
+        events = [_whole(events)]
+    handler, sent = _streaming(events) if stream else _plain(events[0])
+    options = LoopOptions(stream=stream, policies=Policies(argument_error=report_argument_error))
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-test", "m", sleep=lambda s: None)
+        result = run_loop(client, "book A, list my orders", tools=[booking_tool(booked), list_orders], options=options)
+    assert listed == [] and booked == ["A"]
+    assert results(result.messages) == ["booked A", BLANK_CUT.format(tool="list_orders")]
+    assert result.answer == "done"
+    check_request({"model": "m", "messages": sent[-1]["messages"]})
+
+
+def test_a_cut_off_call_without_arguments_is_blamed_on_the_limit_not_on_a_missing_argument():
+    from tests.loopback import serving
+    from toolkit.chat.client import ChatClient
+
+    booked, memory = [], ChatMemory()
+    handler, _ = _streaming(_named_then_cut(("book", "")))
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-test", "m", sleep=lambda s: None)
+        with pytest.raises(ArgumentError) as caught:
+            run_loop(client, "book", tools=[booking_tool(booked)], memory=memory, options=LoopOptions(stream=True))
+    assert str(caught.value) == BLANK_CUT.format(tool="book")
+    assert caught.value.hint == HINT
+    assert booked == []
+    assert results(memory.messages()) == [BLANK_CUT.format(tool="book")]
+
+
+def _whole(events):
+    """The streamed `events` as one chat.completion body's choice."""
+    calls = [e["choices"][0]["delta"]["tool_calls"][0] for e in events if e["choices"][0]["delta"].get("tool_calls")]
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{k: v for k, v in c.items() if k != "index"} for c in calls],
+    }
+    return {"choices": [{"index": 0, "message": message, "finish_reason": "length"}]}
+
+
+def _plain(body):
+    """A loopback gateway answering `body` (JSON) to the first request and "done" after."""
+    import http.server
+    import json
+
+    sent: list[dict] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            sent.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            later = {
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "done"}, "finish_reason": "stop"}]
+            }
+            data = json.dumps(body if len(sent) == 1 else later).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler, sent
+
+
+def test_a_cut_off_call_of_a_tool_without_parameters_runs_nothing_of_it_can_be_missing():
+    from tests.loopback import serving
+    from toolkit.chat.client import ChatClient
+
+    asked = []
+
+    @tool("the time now")
+    def now() -> str:
+        asked.append(1)
+        return "12:00"
+
+    handler, _ = _streaming(_named_then_cut(("now", "")))
+    with serving(handler) as port:
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "sk-test", "m", sleep=lambda s: None)
+        result = run_loop(client, "time?", tools=[now], options=LoopOptions(stream=True))
+    assert asked == [1]
+    assert results(result.messages) == ["12:00"]

@@ -721,3 +721,34 @@ def test_a_model_that_calls_a_tool_it_was_not_offered_on_a_real_gateway():
         and fed["content"] == "没有名为 get_order_status 的工具。可用的工具：query_order。请只调用这些工具。"
     )
     assert DONE == [] and result.answer.startswith("Here is what the tools said:")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_model_request_limit_s_hint_names_max_model_requests_not_max_round_trips(stream):
+    """Before: the hint of `max_model_requests` reached said to raise `max_round_trips`, which would
+    not have changed anything. Over the embedded gateway, streamed and not."""
+    from toolkit.chat.switch import fake_client
+    from toolkit.errors import MaxRoundTripsError
+    from toolkit.loop.run import LoopOptions, run_loop
+    from toolkit.tools.decorator import tool
+
+    @tool("查询订单的状态、金额、商品")
+    def query_order(orderId: str) -> str:
+        return f"订单 {orderId}：已发货"
+
+    options = LoopOptions(max_model_requests=1, stream=stream)
+    with pytest.raises(MaxRoundTripsError) as caught:
+        run_loop(fake_client(), "帮我查一下订单 SN202610200001", tools=[query_order], options=options)
+    assert str(caught.value) == (
+        "the model still asked for tools after 1 model requests; something is wrong (raise max_model_requests if "
+        "this is expected)"
+    )
+    assert caught.value.hint == (
+        "Look at the calls it repeated (the loop's trace); raise LoopOptions(max_model_requests=...), or end with a "
+        'hand-over instead: LoopOptions(on_limit="handover").'
+    )
+    with pytest.raises(MaxRoundTripsError) as caught:
+        run_loop(
+            fake_client(), "帮我查一下订单 SN202610200001", tools=[query_order], options=LoopOptions(max_round_trips=0)
+        )
+    assert "raise LoopOptions(max_round_trips=...)" in caught.value.hint

@@ -350,13 +350,21 @@ class ArgError(ArgumentError):
 # --- The loop, services, search, skills ---
 
 
-class MaxRoundTripsError(ToolkitError):
-    """The model kept asking for tools beyond `max_round_trips`."""
+_LIMIT_HINT = (
+    "Look at the calls it repeated (the loop's trace); raise LoopOptions({option}=...), or end with a "
+    'hand-over instead: LoopOptions(on_limit="handover").'
+)
 
-    hint = (
-        "Look at the calls it repeated (the loop's trace); raise LoopOptions(max_round_trips=...), or end with a "
-        'hand-over instead: LoopOptions(on_limit="handover").'
-    )
+
+class MaxRoundTripsError(ToolkitError):
+    """The model kept asking for tools beyond `max_round_trips` (or `max_model_requests`: `option`)."""
+
+    hint = _LIMIT_HINT.format(option="max_round_trips")
+
+    def __init__(self, message: str, *, option: str = "max_round_trips") -> None:
+        super().__init__(message)
+        self.hint = _LIMIT_HINT.format(option=option)
+        """What to do, naming the limit that was reached."""
 
 
 class OutputParsingError(ToolkitError):

@@ -7,19 +7,24 @@ error, through the argument policy), but its text names the cut, so the model se
 call, and its `hint` names the fix for the learner (`max_tokens`), who would otherwise look for a
 wrong schema. `cut_off` is called only for an argument error of a reply cut off so.
 
+A cut may come before any of the last call's arguments arrived (its name, then the limit): its
+arguments are blank, which a call without parameters may also be sent as, so they would read as
+`{}` and the call would run with its defaults, or fail as a missing argument. `cut_short` tells it
+as the cut before it runs, unless its tool takes no parameters (then nothing of the call is missing).
+
 Leaves out: a reply cut off in its text (no call to answer), and guessing the rest of a cut call
 (it never runs: `toolkit.tools.json_repair` does not close what was cut).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import ArgumentError
+from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools.arguments import parse_arguments
-from toolkit.tools.execute import Outcome, Policies, argument_failed
+from toolkit.tools.execute import Outcome, Policies, Tool, argument_failed
 
 CUT_EXPECTED = (
     'a complete JSON object: the reply was cut off here by its length limit (finish_reason "length"), '
@@ -49,3 +54,18 @@ def cut_off(call: ToolCall, calls: Sequence[ToolCall], outcome: Outcome, policie
         cut.hint = CUT_HINT
         return argument_failed(call, cut, policies)
     return outcome  # whole JSON that did not fit the tool: the usual error
+
+
+def cut_short(
+    call: ToolCall, calls: Sequence[ToolCall], available: Mapping[str, Tool], policies: Policies
+) -> Outcome | None:
+    """The outcome of `call`, the last of a reply cut off by its length limit, when none of its
+    arguments arrived (blank) and its tool takes some: told as the cut, not run; else None (run it)."""
+    if call is not calls[-1] or call.arguments.strip():
+        return None
+    tool = available.get(call.name)
+    if tool is None or tool.spec.parameters is None:  # an unknown name's own error; nothing to miss
+        return None
+    cut = ArgumentError(call.name, [ArgumentProblem("", '""', CUT_EXPECTED, kind="not_json")])
+    cut.hint = CUT_HINT
+    return argument_failed(call, cut, policies)

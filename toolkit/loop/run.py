@@ -56,7 +56,8 @@ with "not completed", keeps the real results of the calls that ran (rolled back 
 undid them), and carries `loop_result` and `saga` the same way. Either way memory stays valid
 for a strict gateway on the next turn. A request to the model that fails (a 503, a cut stream)
 after earlier rounds ran tools raises with `loop_result` too: without memory, its
-`new_messages` are where those calls and their results are kept.
+`new_messages` are where those calls and their results are kept, and its hint says how to go on from
+them without running them again (`toolkit.loop.resume`).
 
 A memory store that fails after the tools ran (writing the results, the saga's rewrite, the
 round-trip limit's answers) raises its own error, with `loop_result`: the results are in its
@@ -107,10 +108,11 @@ from toolkit.errors import (
     BadResponseError,
     ConfigurationError,
     MaxRoundTripsError,
+    ModelCallError,
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
-from toolkit.loop.cut_off import cut_off
+from toolkit.loop.cut_off import cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
 from toolkit.loop.payload import tools_payload
@@ -130,6 +132,7 @@ from toolkit.loop.records import (
     ToolFinished,
     ToolStarted,
 )
+from toolkit.loop.resume import tools_ran
 from toolkit.loop.returns import should_return_immediately
 from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
 from toolkit.loop.same_call import CallKey, same_call_key
@@ -553,6 +556,9 @@ class _Run:
             if misfit is not None:  # named as the loop names it, whether the model named it (the client does) or not
                 raise misfit from (failure.__cause__ or failure if isinstance(failure, ConfigurationError) else failure)
             raise
+        except ModelCallError as failure:  # after tools ran, running the turn again may run them again: say so
+            tools_ran(failure, self.rounds, self.memory is not None)
+            raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
         trace = RoundTrace(
             len(self.rounds) + 1,
@@ -597,13 +603,15 @@ class _Run:
         log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
         return self.stop_at_limit(
             f"the model still asked for tools after {limit} model requests; "
-            "something is wrong (raise max_model_requests if this is expected)"
+            "something is wrong (raise max_model_requests if this is expected)",
+            "max_model_requests",
         )
 
-    def stop_at_limit(self, error: str) -> LoopResult:
-        """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`."""
+    def stop_at_limit(self, error: str, option: str = "max_round_trips") -> LoopResult:
+        """A limit was reached: hand over (`on_limit="handover"`) or raise `MaxRoundTripsError(error)`
+        (its hint names `option`, the limit reached)."""
         if self.options.on_limit != "handover":
-            raise MaxRoundTripsError(error)
+            raise MaxRoundTripsError(error, option=option)
         return self.handover(self.options.handover_text)
 
     def guard_exhausted(self, trace: RoundTrace) -> bool:
@@ -638,8 +646,11 @@ class _Run:
             self.started.add(call.id)
             start = self.options.clock()
             own = InvocationContext(memory_id, self.parameters, call, turn)
-            guarded = self.guard(call, succeeded)
-            outcome = guarded or run_call(call, self.tools.available, own, policies, offered)
+            outcome = (
+                self.guard(call, succeeded)
+                or (cut_short(call, calls, self.tools.available, policies) if cut else None)
+                or run_call(call, self.tools.available, own, policies, offered)
+            )
             if cut and outcome.error_kind == "argument":  # a reply cut off by its length limit
                 outcome = cut_off(call, calls, outcome, policies)
             if outcome.raised is not None:

@@ -1,0 +1,90 @@
+"""`toolkit.loop.resume`: a request to the model that fails after this turn's tools ran (a 5xx or a 429
+whose retries are spent, a stream cut off) says so in its hint, and how to go on from their results
+without running them again. Before, the hint said only "running the cell again may work": running it
+again asks the question again, and the embedded gateway (as a real model would) calls the tool again.
+Driven by the package's own client over the embedded gateway and its scheduled faults."""
+
+import pytest
+
+from toolkit.chat.switch import fake_client
+from toolkit.errors import TransientError, TruncatedStreamError
+from toolkit.gateway.server import Gateway
+from toolkit.loop.run import LoopOptions, run_loop
+from toolkit.memory.windows import ChatMemory
+from toolkit.tools.decorator import tool
+
+QUESTION = "帮我查一下订单 SN202610200001"
+SPENT = ["server_error"] * 3  # the first try and the client's two retries
+RETRIED = (
+    "It was sent 3 times, waiting 1.5 s in all between them, before giving up; running the cell again later may work."
+)
+WITH_MEMORY = (
+    "But this turn's tools already ran (query_order), and running it again asks the question again, which may run "
+    "them again: to go on from their results, which memory holds, call run_loop(model, [], memory=...) with the "
+    "same memory."
+)
+WITHOUT_MEMORY = (
+    "But this turn's tools already ran (query_order), and running it again asks the question again, which may run "
+    "them again: to go on from their results, call run_loop(model, error.loop_result.messages, ...)."
+)
+
+
+@pytest.fixture
+def ran():
+    return []
+
+
+@pytest.fixture
+def query_order(ran):
+    @tool("查询订单的状态、金额、商品")
+    def query_order(orderId: str) -> str:
+        ran.append(orderId)
+        return f"订单 {orderId}：已发货"
+
+    return query_order
+
+
+def client_failing(*faults):
+    return fake_client(gateway=Gateway(faults=[None, *faults]), sleep=lambda s: None)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_request_failing_after_the_tools_ran_says_how_to_go_on_without_running_them_again(stream, ran, query_order):
+    client, memory = client_failing(*SPENT), ChatMemory("ann")
+    with pytest.raises(TransientError) as caught:
+        run_loop(client, QUESTION, tools=[query_order], memory=memory, options=LoopOptions(stream=stream))
+    assert caught.value.hint == f"{RETRIED} {WITH_MEMORY}"
+    assert caught.value.__notes__ == [WITH_MEMORY]
+    assert ran == ["SN202610200001"]
+    result = run_loop(client, [], tools=[query_order], memory=memory, options=LoopOptions(stream=stream))
+    assert result.answer == "为您查到：订单 SN202610200001：已发货。"
+    assert ran == ["SN202610200001"]  # gone on from the result: not run again
+
+
+def test_without_memory_the_hint_points_at_the_error_s_messages_and_they_go_on(ran, query_order):
+    client = client_failing(*SPENT)
+    with pytest.raises(TransientError) as caught:
+        run_loop(client, QUESTION, tools=[query_order])
+    assert caught.value.hint == f"{RETRIED} {WITHOUT_MEMORY}"
+    result = run_loop(client, caught.value.loop_result.messages, tools=[query_order])
+    assert result.answer == "为您查到：订单 SN202610200001：已发货。"
+    assert ran == ["SN202610200001"]
+
+
+def test_a_stream_cut_off_after_the_tools_ran_says_so_too(ran, query_order):
+    client, memory = client_failing("truncate"), ChatMemory("bob")
+    with pytest.raises(TruncatedStreamError) as caught:
+        run_loop(client, QUESTION, tools=[query_order], memory=memory, options=LoopOptions(stream=True))
+    assert (
+        caught.value.hint == f"Nothing from the cut stream was executed; running the cell again may work. {WITH_MEMORY}"
+    )
+    assert ran == ["SN202610200001"]
+
+
+def test_a_request_failing_before_any_tool_ran_keeps_its_own_hint(ran, query_order):
+    client = fake_client(gateway=Gateway(faults=SPENT), sleep=lambda s: None)
+    with pytest.raises(TransientError) as caught:
+        run_loop(client, QUESTION, tools=[query_order], memory=ChatMemory("cy"))
+    assert caught.value.hint == RETRIED
+    assert not hasattr(caught.value, "__notes__")
+    assert ran == []

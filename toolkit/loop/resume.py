@@ -1,0 +1,39 @@
+"""What the learner is told when a request to the model fails after this turn's tools ran.
+
+A 5xx or a 429 whose retries are spent, or a stream cut off, in a round after tools ran: the
+error's hint said "running the cell again may work", but running the cell again asks the question
+again, and the model may call the same tools again (a side effect done twice). `tools_ran` adds,
+to the hint and as a note (for a plain traceback), which tools ran and how to go on from their
+results instead: with memory, `run_loop(model, [], memory=...)`; without, the error's
+`loop_result.messages`, which hold them.
+
+Leaves out: retrying the request (the client did), and going on for the learner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolkit.errors import ModelCallError
+from toolkit.loop.records import RoundTrace
+
+RAN = (
+    "But this turn's tools already ran ({tools}), and running it again asks the question again, which may run "
+    "them again: to go on from their results, {how}."
+)
+"""Added to the failed request's hint: `tools` the names of the tools that ran, `how` one of the two below."""
+FROM_MEMORY = "which memory holds, call run_loop(model, [], memory=...) with the same memory"
+FROM_ERROR = "call run_loop(model, error.loop_result.messages, ...)"
+
+_RAN = (None, "execution")
+"""The `error_kind`s of a call whose tool ran (it succeeded, reported a failure, or raised)."""
+
+
+def tools_ran(error: ModelCallError, rounds: Sequence[RoundTrace], memory: bool) -> None:
+    """Say on `error` which tools of `rounds` ran, and how to go on from their results; nothing if none ran."""
+    names = dict.fromkeys(e.call.name for r in rounds for e in r.executions if e.error_kind in _RAN)
+    if not names:
+        return
+    text = RAN.format(tools=", ".join(names), how=FROM_MEMORY if memory else FROM_ERROR)
+    error.add_note(text)
+    error.hint = f"{error.hint} {text}" if error.hint else text

@@ -29,7 +29,7 @@ A file that is not a notebook, cannot be read, crashes its kernel or hangs gets 
 (exercise `(notebook)`), and grading goes on with the next file.
 
 A CSV cell that would start like a spreadsheet formula (`=`, `+`, `-`, `@`: a learner's file name
-or cell tag) is written with a `'` in front, so opening the grades runs nothing (`as_text`).
+or cell tag) is written with a `'` in front, so opening the grades runs nothing (`toolkit.course.spreadsheet`).
 
 Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
 and any defence against a learner who fakes a result: their code runs in the same kernel as
@@ -58,6 +58,7 @@ from typing import Any, TextIO
 import nbformat
 
 from toolkit.cli.notebooks import read
+from toolkit.course.spreadsheet import as_text
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
@@ -414,17 +415,6 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, row
 
 def _csv_row(r: Row) -> list[Any]:
     return [as_text(r.notebook), as_text(r.exercise), int(r.passed), as_text(r.feedback)]
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
-
-
-def as_text(text: str) -> str:
-    """A CSV cell a spreadsheet shows as text: one that starts like a formula (a learner's file named
-    `=HYPERLINK(…).ipynb`, a cell tagged with one) gets a `'` in front, so opening the grades never
-    runs it."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def summary(rows: Sequence[Row]) -> str:

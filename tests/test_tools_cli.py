@@ -235,3 +235,34 @@ def test_the_json_stays_json_on_a_stream_that_cannot_take_chinese(tmp_path, env_
     assert (done.returncode, done.stderr) == (0, b"")
     assert json.loads(done.stdout.decode("ascii")) == json.loads(utf8.stdout.decode("utf-8"))
     assert "查询订单 📦" in utf8.stdout.decode("utf-8")  # a UTF-8 stream still gets the characters themselves
+
+
+def test_strict_renders_an_mcp_servers_tools_in_strict_mode_too(capsys):
+    """Before: `--strict` (its help: "render OpenAI strict mode") was ignored with --mcp-stdio/--mcp-http:
+    the plain rendering came out, exit 0, as if the tools had passed the strict check."""
+    server = f"{sys.executable} -m toolkit mcp-server --today 2026-10-25"
+    code, out, err = run(capsys, "--mcp-stdio", server, "--strict")
+    assert (code, err) == (0, "")
+    functions = [spec["function"] for spec in json.loads(out)]
+    assert [f["name"] for f in functions] == ["query_logistics", "query_order", "query_refund_policy"]
+    assert all(f["strict"] is True for f in functions)
+    for f in functions:
+        parameters = f["parameters"]
+        assert parameters["additionalProperties"] is False
+        assert sorted(parameters["required"]) == sorted(parameters["properties"])
+
+
+def test_strict_refuses_an_mcp_tool_strict_mode_cannot_express_in_one_line(tmp_path, capsys):
+    source = SHOP.split("@tool\ndef a_filter")[0].replace("from typing", "import anyio\nfrom typing") + (
+        "\n\n@tool\ndef a_filter(filters: dict[str, str]) -> str:\n    return ''\n\n\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n\n"
+        "anyio.run(serve_stdio, tools_server([query_order, a_filter]))\n"
+    )
+    server = write(tmp_path, "free_form_server.py", source)
+    code, out, err = run(capsys, "--mcp-stdio", f"{sys.executable} {server}", "--strict")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: tool 'a_filter', parameter 'filters': OpenAI strict mode needs every object to list its "
+        "properties, but this is a free-form dict. Fix: use a pydantic model with named fields, or register "
+        "the tool without strict mode\n"
+    )

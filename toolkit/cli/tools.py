@@ -10,8 +10,9 @@ function defined in it and prints a JSON list of their OpenAI renderings, sorted
 (`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
 one line and exits 2.
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
-the same JSON; here every server must answer (it is a check), else one line and exit 2, with the
-credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`).
+the same JSON (`--strict` too: a schema strict mode cannot express is one line and exit 2); here every server must answer (it is a check), else one line and exit 2, with the
+credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`). `--timeout` is for MCP
+servers only (with a FILE.py it is one line and exit 2).
 
 Leaves out: `@tool` methods (they need an instance; register the object in code instead);
 calling MCP tools (use the provider in code).
@@ -49,7 +50,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
     )
-    parser.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each MCP server")
+    parser.add_argument(
+        "--timeout", type=seconds, default=None, help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})"
+    )
+
+
+MCP_TIMEOUT_S = 10.0
+"""How long each MCP server may take to start, list its tools and answer, unless --timeout says."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         return _print_mcp_tools(args)
     if args.file is None:
         raise ConfigurationError("give FILE.py, or --mcp-stdio CMD / --mcp-http URL")
+    if args.timeout is not None:
+        raise ConfigurationError("--timeout is for MCP servers (--mcp-stdio, --mcp-http); a FILE.py is read at once")
     return _print_file_tools(args.file, args.strict)
 
 
@@ -101,20 +110,19 @@ def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
 
+    timeout = MCP_TIMEOUT_S if args.timeout is None else args.timeout
     clients: list[McpClient] = []
     try:
         clients += [
-            McpClient.from_command_line(line, connect_timeout=args.timeout, request_timeout=args.timeout)
+            McpClient.from_command_line(line, connect_timeout=timeout, request_timeout=timeout)
             for line in args.mcp_stdio
         ]
-        clients += [
-            McpClient.http(url, connect_timeout=args.timeout, request_timeout=args.timeout) for url in args.mcp_http
-        ]
-        tools = McpToolProvider(clients, fail_if_one_server_fails=True, list_timeout=args.timeout).provide()
+        clients += [McpClient.http(url, connect_timeout=timeout, request_timeout=timeout) for url in args.mcp_http]
+        tools = McpToolProvider(clients, fail_if_one_server_fails=True, list_timeout=timeout).provide()
     finally:
         for client in clients:
             client.close()
-    specs = [t.spec.to_openai() for t in sorted(tools, key=lambda t: t.name)]
+    specs = [t.spec.to_openai(strict=args.strict) for t in sorted(tools, key=lambda t: t.name)]
     print(json_text(specs, indent=2))
     return 0
 

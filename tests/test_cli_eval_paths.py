@@ -1,5 +1,6 @@
-"""`toolkit eval --out` never writes over the `--cases` file it reads."""
+"""`toolkit eval`: `--out` never writes over the `--cases` file it reads; what its exit status says."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -83,3 +84,19 @@ def test_the_csv_is_written_even_when_the_reader_of_stdout_has_left(tmp_path, mo
     monkeypatch.setattr("sys.stdout", _ReaderLeavesAfterOneLine())
     main(["eval", "--out", str(out)])
     assert out.read_text(encoding="utf-8").count("\n") == 26  # the header and 25 cases
+
+
+def test_a_gateway_that_failed_every_case_is_exit_2_not_a_missed_pass_line(tmp_path, monkeypatch, capsys):
+    """Before: exit 1, the status of a model below the 85% pass line, when nothing was measured: every
+    case failed on the gateway (here mode C refuses `tools`; a wrong URL, key or model does the same).
+    A script could not tell a poor model from a broken configuration; now exit 2, as `probe` has it."""
+    for name in [k for k in os.environ if k.startswith("LLM_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "--fake-mode", "C", "--out", "c.csv", "--today", "2026-10-25"]) == 2
+    assert capsys.readouterr().err == (
+        "25 of 25 cases failed on the gateway: CallerError: HTTP 400: unknown field: tools — the gateway rejected "
+        "the request body; fix it (not retried)\n"
+        "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)\n"
+    )
+    assert (tmp_path / "c.csv").read_text(encoding="utf-8").count("\n") == 26  # the CSV still holds every case

@@ -2,7 +2,8 @@
 
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
 
-Exit 0 when the pass line is met, 1 when not. An `--out` that names the `--cases` file is refused
+Exit 0 when the pass line is met, 1 when not, 2 when every case failed on the gateway (nothing was
+measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out` that names the `--cases` file is refused
 before anything runs (the results would overwrite the cases), one line and exit 2. Cases the gateway failed are named on stderr
 with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {written}")
     for line in failure_lines(results, args.protocol, client.model):
         print(line, file=sys.stderr)
+    if all(r.verdict == "error" for r in results):  # nothing measured: the gateway, not the model, failed
+        return 2
     return 0 if summarize(results).meets_pass_line else 1
 
 

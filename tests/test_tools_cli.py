@@ -266,3 +266,38 @@ def test_strict_refuses_an_mcp_tool_strict_mode_cannot_express_in_one_line(tmp_p
         "properties, but this is a free-form dict. Fix: use a pydantic model with named fields, or register "
         "the tool without strict mode\n"
     )
+
+
+def test_a_notebook_is_named_as_a_notebook(tmp_path, capsys):
+    """Before: 'cannot import NB.ipynb (is it a .py file?)', a question where the answer was known."""
+    notebook = write(tmp_path, "my_tools.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    assert run(capsys, notebook) == (
+        2,
+        "",
+        f"error: {notebook} is a notebook: toolkit tools imports a .py file; save the tools' cells as one "
+        f"(jupyter nbconvert --to script {notebook})\n",
+    )
+
+
+def test_a_module_name_is_answered_with_its_file(capsys):
+    """Before: 'no such file: toolkit.course.shop', and no word of what to give instead."""
+    shop = ROOT / "toolkit" / "course" / "shop.py"
+    assert run(capsys, "toolkit.course.shop") == (
+        2,
+        "",
+        f"error: no such file: toolkit.course.shop (a module's name: give its file, {shop})\n",
+    )
+    assert run(capsys, "no_such_module_here.tools") == (2, "", "error: no such file: no_such_module_here.tools\n")
+
+
+def test_an_import_error_of_several_lines_is_one_line(tmp_path, capsys):
+    """Before: the exception's text as it came, over several lines (a pydantic error takes a dozen); now
+    its lines joined by ' / ' on one line, and a text past 300 characters cut with '…'."""
+    raising = write(tmp_path, "many_lines_tools.py", "raise ValueError('first line\\n  second line\\n\\nthird')\n")
+    assert run(capsys, raising) == (
+        2,
+        "",
+        f"error: cannot import {raising}: ValueError: first line / second line / third\n",
+    )
+    long = write(tmp_path, "long_error_tools.py", "raise ValueError('x' * 400)\n")
+    assert run(capsys, long) == (2, "", f"error: cannot import {long}: ValueError: {'x' * 299}…\n")

@@ -162,6 +162,14 @@ def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
         (["exercises", "--week", "99"], "error: no exercises in week 99: the weeks are 0 to 10"),
         (["mcp-server", "--port", "8765"], "error: --port needs --http (stdio has no port)"),
         (
+            ["gateway", "--port", "0", "--retry-after", "5"],
+            "error: --retry-after is the Retry-After of a rate_limit fault; add --fault rate_limit",
+        ),
+        (
+            ["gateway", "--port", "0", "--fault", "rate_limit", "--slow-delay", "2"],
+            "error: --slow-delay is the delay of a slow fault; add --fault slow",
+        ),
+        (
             ["tools", "no_such_tools.py", "--timeout", "5"],
             "error: --timeout is for MCP servers (--mcp-stdio, --mcp-http); a FILE.py is read at once",
         ),

@@ -1,8 +1,13 @@
 """`toolkit eval`: `--out` never writes over the `--cases` file it reads; what its exit status says."""
 
+import csv
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from toolkit.cli.main import main
 
@@ -100,3 +105,40 @@ def test_a_gateway_that_failed_every_case_is_exit_2_not_a_missed_pass_line(tmp_p
         "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)\n"
     )
     assert (tmp_path / "c.csv").read_text(encoding="utf-8").count("\n") == 26  # the CSV still holds every case
+
+
+def _eval_into(stdout_file: Path, *argv: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    with open(stdout_file, "wb") as out:
+        return subprocess.run(
+            [sys.executable, "-m", "toolkit", "eval", "--today", "2026-10-25", *argv],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=stdout_file.parent,
+            timeout=120,
+        )
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_an_out_that_is_stdout_gets_the_csv_alone_and_the_report_goes_to_stderr(tmp_path, out):
+    """Before: `--out /dev/stdout > results.csv` opened the file a second time, emptied it and wrote
+    the CSV over the report's first lines (results.csv: a CSV header glued to '[PASS] N01 …', lines
+    lost); `--out -` wrote a file named '-'. Now both put the CSV alone on stdout, the report on stderr."""
+    results = tmp_path / "results.csv"
+    done = _eval_into(results, "--out", out)
+    assert done.returncode == 0, done.stderr
+    with open(results, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:3] == ["id", "group", "question"] and len(rows) == 26
+    assert [row[0] for row in rows[1:]] == [row[0] for row in _course_cases()]
+    report = done.stderr.splitlines()
+    assert report[0] == "running 25 cases against embedded fake keyword gateway (in-process, mode A)"
+    assert report[-1] == "wrote the CSV to stdout"
+    assert not (tmp_path / "-").exists()
+
+
+def _course_cases() -> list[list[str]]:
+    with open(CASES, encoding="utf-8-sig", newline="") as f:
+        return list(csv.reader(f))[1:]

@@ -45,6 +45,7 @@ Leaves out: scoring answer text, retries of failed cases.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import queue
 import re
@@ -566,13 +567,20 @@ def report_lines(results: Sequence[CaseResult]) -> list[str]:
 
 
 def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
-    """One row per case, columns `CSV_COLUMNS`; parent folders are created. A cell that starts like
-    a spreadsheet formula (a model's order id, a gateway's message) is written as text
-    (`toolkit.course.spreadsheet.as_text`): a teacher opens this file."""
+    """One row per case, columns `CSV_COLUMNS` (`csv_text`); parent folders are created."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows({k: as_text(v) for k, v in r.row().items()} for r in results)
+        f.write(csv_text(results))
     return path
+
+
+def csv_text(results: Sequence[CaseResult]) -> str:
+    """The CSV of `write_csv` as text. A cell that starts like a spreadsheet formula (a model's order
+    id, a gateway's message) is written as text (`toolkit.course.spreadsheet.as_text`): a teacher
+    opens this file."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: as_text(v) for k, v in r.row().items()} for r in results)
+    return text.getvalue()

@@ -339,7 +339,7 @@ def partial_path(out: Path) -> Path:
 
 
 @contextmanager
-def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
+def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
 
     They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
@@ -348,7 +348,13 @@ def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
     with the rows graded before, which the next run overwrites. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
     pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
-    to), the rows are written to `out` itself, as they come."""
+    to), the rows are written to `out` itself, as they come; so they are to an open stream (stdout:
+    the command's `--out -`)."""
+    if not isinstance(out, Path):
+        writer = csv.writer(out)
+        writer.writerow(HEADER)
+        yield writer, out
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
     partial = None if out.exists() and not out.is_file() else _open_partial(partial_path(target))
@@ -398,12 +404,13 @@ def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
     return out
 
 
-def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, rows: list[Row]) -> Path:
+def grade_into_csv(notebooks: Sequence[Path], out: Path | str | TextIO, seconds: int, rows: list[Row]) -> Path | TextIO:
     """Grade each notebook and write its rows at once (to the partial file that replaces the CSV at
     the end, `_csv_file`), appending them to `rows` too: a run stopped half-way (Ctrl-C after an
     hour, a crash) leaves every notebook graded before in the CSV, and in `rows` for the caller's
-    summary; one killed hard leaves the CSV as it was before the run."""
-    out = Path(out)
+    summary; one killed hard leaves the CSV as it was before the run. `out` may be an open stream too
+    (stdout), written as the rows come."""
+    out = Path(out) if isinstance(out, (str, os.PathLike)) else out
     with _csv_file(out) as (writer, f):
         for path in notebooks:
             graded = grade_notebook(path, seconds)

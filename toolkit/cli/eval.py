@@ -3,9 +3,10 @@
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
 
 Exit 0 when the pass line is met, 1 when not, 2 when every case failed on the gateway (nothing was
-measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out` that names the `--cases` file is refused
-before anything runs (the results would overwrite the cases), one line and exit 2. Cases the gateway failed are named on stderr
-with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
+measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out`
+that names the `--cases` file is refused before anything runs (the results would overwrite the
+cases), one line and exit 2. Cases the gateway failed are named on stderr with its message; a
+gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
 finished ones, stderr names the others, and the exit status is 130.

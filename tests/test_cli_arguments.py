@@ -161,9 +161,35 @@ def test_a_day_is_yyyy_mm_dd_and_a_bad_one_says_so(capsys):
     [
         (["exercises", "--week", "99"], "error: no exercises in week 99: the weeks are 0 to 10"),
         (["mcp-server", "--port", "8765"], "error: --port needs --http (stdio has no port)"),
+        (
+            ["gateway", "--port", "0", "--retry-after", "5"],
+            "error: --retry-after is the Retry-After of a rate_limit fault; add --fault rate_limit",
+        ),
+        (
+            ["gateway", "--port", "0", "--fault", "rate_limit", "--slow-delay", "2"],
+            "error: --slow-delay is the delay of a slow fault; add --fault slow",
+        ),
+        (
+            ["tools", "no_such_tools.py", "--timeout", "5"],
+            "error: --timeout is for MCP servers (--mcp-stdio, --mcp-http); a FILE.py is read at once",
+        ),
+        (
+            ["exercises", "--week", "3", "--solutions", "no-such-dir"],
+            "error: --week lists one week's exercises; --solutions and --update write every exercise of the "
+            "notebooks they are given: leave --week out",
+        ),
+        (
+            ["exercises", "--notebooks", "no-such-dir"],
+            "error: --notebooks says where --solutions reads the course notebooks from; give --solutions DIR too",
+        ),
+        (
+            ["exercises", "--solutions", "no-such-dir", "--update", "no-such.ipynb"],
+            "error: give --solutions DIR or --update NOTEBOOK..., not both",
+        ),
     ],
 )
-def test_an_option_that_would_do_nothing_is_one_line_and_exit_2(argv, line, capsys):
+def test_an_option_that_would_do_nothing_is_one_line_and_exit_2(argv, line, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # were an option ignored, nothing is written in the checkout
     assert main(argv) == 2
     assert capsys.readouterr().err.strip() == line
 

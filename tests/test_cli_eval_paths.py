@@ -1,7 +1,13 @@
-"""`toolkit eval --out` never writes over the `--cases` file it reads."""
+"""`toolkit eval`: `--out` never writes over the `--cases` file it reads; what its exit status says."""
 
+import csv
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from toolkit.cli.main import main
 
@@ -83,3 +89,56 @@ def test_the_csv_is_written_even_when_the_reader_of_stdout_has_left(tmp_path, mo
     monkeypatch.setattr("sys.stdout", _ReaderLeavesAfterOneLine())
     main(["eval", "--out", str(out)])
     assert out.read_text(encoding="utf-8").count("\n") == 26  # the header and 25 cases
+
+
+def test_a_gateway_that_failed_every_case_is_exit_2_not_a_missed_pass_line(tmp_path, monkeypatch, capsys):
+    """Before: exit 1, the status of a model below the 85% pass line, when nothing was measured: every
+    case failed on the gateway (here mode C refuses `tools`; a wrong URL, key or model does the same).
+    A script could not tell a poor model from a broken configuration; now exit 2, as `probe` has it."""
+    for name in [k for k in os.environ if k.startswith("LLM_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "--fake-mode", "C", "--out", "c.csv", "--today", "2026-10-25"]) == 2
+    assert capsys.readouterr().err == (
+        "25 of 25 cases failed on the gateway: CallerError: HTTP 400: unknown field: tools — the gateway rejected "
+        "the request body; fix it (not retried)\n"
+        "the gateway rejects the `tools` field: rerun with --protocol prompt (the prompt-protocol fallback)\n"
+    )
+    assert (tmp_path / "c.csv").read_text(encoding="utf-8").count("\n") == 26  # the CSV still holds every case
+
+
+def _eval_into(stdout_file: Path, *argv: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
+    with open(stdout_file, "wb") as out:
+        return subprocess.run(
+            [sys.executable, "-m", "toolkit", "eval", "--today", "2026-10-25", *argv],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=stdout_file.parent,
+            timeout=120,
+        )
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_an_out_that_is_stdout_gets_the_csv_alone_and_the_report_goes_to_stderr(tmp_path, out):
+    """Before: `--out /dev/stdout > results.csv` opened the file a second time, emptied it and wrote
+    the CSV over the report's first lines (results.csv: a CSV header glued to '[PASS] N01 …', lines
+    lost); `--out -` wrote a file named '-'. Now both put the CSV alone on stdout, the report on stderr."""
+    results = tmp_path / "results.csv"
+    done = _eval_into(results, "--out", out)
+    assert done.returncode == 0, done.stderr
+    with open(results, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:3] == ["id", "group", "question"] and len(rows) == 26
+    assert [row[0] for row in rows[1:]] == [row[0] for row in _course_cases()]
+    report = done.stderr.splitlines()
+    assert report[0] == "running 25 cases against embedded fake keyword gateway (in-process, mode A)"
+    assert report[-1] == "wrote the CSV to stdout"
+    assert not (tmp_path / "-").exists()
+
+
+def _course_cases() -> list[list[str]]:
+    with open(CASES, encoding="utf-8-sig", newline="") as f:
+        return list(csv.reader(f))[1:]

@@ -35,3 +35,60 @@ def test_a_dangling_link_is_still_a_submission_with_its_row(tmp_path, capsys):
     out = tmp_path / "grades.csv"
     assert main(["grade", str(link), "--out", str(out)]) == 0
     assert "no such file" in out.read_text()
+
+
+def _one_submission(tmp_path, monkeypatch):
+    """A notebook with one exercise cell, graded without a kernel (its run is given)."""
+    import nbformat
+
+    from toolkit.exercises import grade
+
+    monkeypatch.chdir(tmp_path)
+    cell = nbformat.v4.new_code_cell("1", metadata={"tags": ["exercise:w6.round_trips"]}, execution_count=1)
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), "learner.ipynb")
+    monkeypatch.setattr(grade, "_execute", lambda path, seconds: (nbformat.v4.new_notebook(cells=[cell]), ""))
+    return f'learner.ipynb,w6.round_trips,0,"{grade.NO_CHECK}"'  # the text holds a comma: quoted
+
+
+def test_an_out_of_dash_writes_the_csv_alone_on_stdout(tmp_path, monkeypatch, capsys):
+    """Before: `--out -` wrote a file named '-'. Now the CSV goes to stdout alone (`| csvlook` gets
+    only CSV), the summary and the count to stderr."""
+    row = _one_submission(tmp_path, monkeypatch)
+    assert main(["grade", "learner.ipynb", "--out", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert out == f"notebook,exercise,passed,feedback\r\n{row}\r\n"
+    assert err.endswith("\n1 row written to stdout\n") and "learner.ipynb" in err
+    assert not (tmp_path / "-").exists()
+
+
+def test_an_out_that_is_where_stdout_goes_gets_the_csv_alone(tmp_path, monkeypatch, capsys):
+    """`toolkit grade … --out grades.csv > grades.csv` (or `--out /dev/stdout > grades.csv`). Before: the
+    rows went to a partial file that then replaced grades.csv, and the summary printed after it went
+    to the replaced file, lost; written through a pipe, the summary was mixed into the CSV."""
+    row = _one_submission(tmp_path, monkeypatch)
+    with open(tmp_path / "grades.csv", "w", encoding="utf-8") as stdout:
+        monkeypatch.setattr("sys.stdout", stdout)
+        assert main(["grade", "learner.ipynb", "--out", "grades.csv"]) == 0
+    assert (tmp_path / "grades.csv").read_text(encoding="utf-8") == f"notebook,exercise,passed,feedback\n{row}\n"
+    assert capsys.readouterr().err.endswith("\n1 row written to stdout\n")
+
+
+def test_an_out_of_dev_stdout_into_a_pipe_gets_the_csv_alone(tmp_path):
+    """Before: `toolkit grade … --out /dev/stdout | csvlook`: the summary table came after the rows,
+    down the same pipe, and the reader got it as more CSV."""
+    import csv
+    import subprocess
+    import sys
+
+    (tmp_path / "broken.ipynb").write_text("not a notebook", encoding="utf-8")  # graded with no kernel
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "grade", "broken.ipynb", "--out", "/dev/stdout"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.reader(done.stdout.splitlines()))
+    assert [row[:3] for row in rows] == [["notebook", "exercise", "passed"], ["broken.ipynb", "(notebook)", "0"]]
+    assert done.stderr.endswith("\n1 row written to stdout\n")

@@ -235,3 +235,69 @@ def test_the_json_stays_json_on_a_stream_that_cannot_take_chinese(tmp_path, env_
     assert (done.returncode, done.stderr) == (0, b"")
     assert json.loads(done.stdout.decode("ascii")) == json.loads(utf8.stdout.decode("utf-8"))
     assert "查询订单 📦" in utf8.stdout.decode("utf-8")  # a UTF-8 stream still gets the characters themselves
+
+
+def test_strict_renders_an_mcp_servers_tools_in_strict_mode_too(capsys):
+    """Before: `--strict` (its help: "render OpenAI strict mode") was ignored with --mcp-stdio/--mcp-http:
+    the plain rendering came out, exit 0, as if the tools had passed the strict check."""
+    server = f"{sys.executable} -m toolkit mcp-server --today 2026-10-25"
+    code, out, err = run(capsys, "--mcp-stdio", server, "--strict")
+    assert (code, err) == (0, "")
+    functions = [spec["function"] for spec in json.loads(out)]
+    assert [f["name"] for f in functions] == ["query_logistics", "query_order", "query_refund_policy"]
+    assert all(f["strict"] is True for f in functions)
+    for f in functions:
+        parameters = f["parameters"]
+        assert parameters["additionalProperties"] is False
+        assert sorted(parameters["required"]) == sorted(parameters["properties"])
+
+
+def test_strict_refuses_an_mcp_tool_strict_mode_cannot_express_in_one_line(tmp_path, capsys):
+    source = SHOP.split("@tool\ndef a_filter")[0].replace("from typing", "import anyio\nfrom typing") + (
+        "\n\n@tool\ndef a_filter(filters: dict[str, str]) -> str:\n    return ''\n\n\n"
+        "from toolkit.mcp.server import serve_stdio, tools_server\n\n"
+        "anyio.run(serve_stdio, tools_server([query_order, a_filter]))\n"
+    )
+    server = write(tmp_path, "free_form_server.py", source)
+    code, out, err = run(capsys, "--mcp-stdio", f"{sys.executable} {server}", "--strict")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: tool 'a_filter', parameter 'filters': OpenAI strict mode needs every object to list its "
+        "properties, but this is a free-form dict. Fix: use a pydantic model with named fields, or register "
+        "the tool without strict mode\n"
+    )
+
+
+def test_a_notebook_is_named_as_a_notebook(tmp_path, capsys):
+    """Before: 'cannot import NB.ipynb (is it a .py file?)', a question where the answer was known."""
+    notebook = write(tmp_path, "my_tools.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    assert run(capsys, notebook) == (
+        2,
+        "",
+        f"error: {notebook} is a notebook: toolkit tools imports a .py file; save the tools' cells as one "
+        f"(jupyter nbconvert --to script {notebook})\n",
+    )
+
+
+def test_a_module_name_is_answered_with_its_file(capsys):
+    """Before: 'no such file: toolkit.course.shop', and no word of what to give instead."""
+    shop = ROOT / "toolkit" / "course" / "shop.py"
+    assert run(capsys, "toolkit.course.shop") == (
+        2,
+        "",
+        f"error: no such file: toolkit.course.shop (a module's name: give its file, {shop})\n",
+    )
+    assert run(capsys, "no_such_module_here.tools") == (2, "", "error: no such file: no_such_module_here.tools\n")
+
+
+def test_an_import_error_of_several_lines_is_one_line(tmp_path, capsys):
+    """Before: the exception's text as it came, over several lines (a pydantic error takes a dozen); now
+    its lines joined by ' / ' on one line, and a text past 300 characters cut with '…'."""
+    raising = write(tmp_path, "many_lines_tools.py", "raise ValueError('first line\\n  second line\\n\\nthird')\n")
+    assert run(capsys, raising) == (
+        2,
+        "",
+        f"error: cannot import {raising}: ValueError: first line / second line / third\n",
+    )
+    long = write(tmp_path, "long_error_tools.py", "raise ValueError('x' * 400)\n")
+    assert run(capsys, long) == (2, "", f"error: cannot import {long}: ValueError: {'x' * 299}…\n")

@@ -5,7 +5,8 @@ whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a na
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
 that exists and is UTF-8 text; a pipe such as `<(command)` is left for the command to read
 once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
-written: checked before a long run, not after it; a FIFO or device only for permission, unopened) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
+written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
+`-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
 raises `argparse.ArgumentTypeError` with what is valid.
 
 `cannot_listen` is the one line every server command (`gateway`, `mcp-server`) prints when its
@@ -112,9 +113,16 @@ def text_file(text: str) -> str:
     return text
 
 
+STDOUT = Path("-")
+"""`--out -`: the command's standard output (`is_stdout`)."""
+
+
 def out_file(text: str) -> Path:
     """A file to write: not blank, not a folder, no file standing where a folder on its way must be,
-    and one this user can really create (or open for writing) — tried here, leaving nothing behind."""
+    and one this user can really create (or open for writing) — tried here, leaving nothing behind.
+    `-` is standard output (`STDOUT`), as for most command-line tools."""
+    if text == "-":
+        return STDOUT
     path = Path(text)
     if not text.strip() or path.is_dir():
         raise argparse.ArgumentTypeError(
@@ -128,6 +136,19 @@ def out_file(text: str) -> Path:
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {exc.strerror or exc}") from None
     return path
+
+
+def is_stdout(path: Path) -> bool:
+    """Whether writing `path` writes this process's standard output: `-`, or the file stdout is
+    (`/dev/stdout`, `/dev/fd/1`, or the very file stdout was redirected to). Opened a second time,
+    such a file is emptied and written over from its start, under what stdout writes: a command
+    writes it through stdout instead, and says the rest on stderr."""
+    if path == STDOUT:
+        return True
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file yet, or no real file behind stdout
+        return False
 
 
 def _try_writing(path: Path) -> None:

@@ -2,14 +2,17 @@
 
     toolkit eval [--cases FILE] [--out FILE.csv] [--concurrency N] [--protocol tools|prompt]
 
-Exit 0 when the pass line is met, 1 when not. An `--out` that names the `--cases` file is refused
-before anything runs (the results would overwrite the cases), one line and exit 2. Cases the gateway failed are named on stderr
-with its message; a gateway that rejects the `tools` field gets the advice `--protocol prompt`.
+Exit 0 when the pass line is met, 1 when not, 2 when every case failed on the gateway (nothing was
+measured: a wrong URL, key or model, a gateway that refuses `tools`), as `probe` has it. An `--out`
+that names the `--cases` file is refused before anything runs (the results would overwrite the
+cases), one line and exit 2. Cases the gateway failed are named on stderr with its message; a
+gateway that rejects the `tools` field gets the advice `--protocol prompt`.
 Ctrl-C stops at once (a request still waiting is abandoned) and keeps what finished: the CSV
 holds every case, those not finished with the verdict `not_run`; the report covers the
 finished ones, stderr names the others, and the exit status is 130.
 The CSV is written before the report is printed: a reader that leaves early (`| head -1`) loses
-no results.
+no results. `--out -` (or `/dev/stdout`, or the file stdout goes to) puts the CSV alone on stdout and
+the report on stderr: `toolkit eval --out - > results.csv` holds only CSV.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.cli.arguments import day, out_file, positive, text_file
+from toolkit.cli.arguments import day, is_stdout, out_file, positive, text_file
 from toolkit.cli.probe import add_gateway_arguments, client_from_args
 from toolkit.errors import ConfigurationError
 
@@ -52,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from toolkit.chat.client import RetryPolicy
     from toolkit.chat.switch import FAKE_BASE_URL, REPLAY_BASE_URL
-    from toolkit.course.accuracy import SuiteInterrupted, load_cases, report_lines, run_suite, summarize, write_csv
+    from toolkit.course.accuracy import SuiteInterrupted, load_cases, report_lines, run_suite, summarize
     from toolkit.course.shop import load_shop
 
     if args.cases is not None and os.path.realpath(args.cases) == os.path.realpath(args.out):
@@ -66,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         from toolkit.course.prompt_protocol import PromptProtocol
 
         model = PromptProtocol(client)
-    print(f"running {len(cases)} cases against {model.describe()}")
+    report = sys.stderr if is_stdout(args.out) else sys.stdout  # stdout may be the CSV's: it gets the CSV alone
+    print(f"running {len(cases)} cases against {model.describe()}", file=report)
     real = client.base_url not in (FAKE_BASE_URL, REPLAY_BASE_URL)
     try:
         results = run_suite(
@@ -77,17 +82,30 @@ def run(args: argparse.Namespace) -> int:
             progress=_progress(time.perf_counter()) if real else None,
         )
     except SuiteInterrupted as stopped:
-        written = write_csv(stopped.results, args.out)  # before any printing: stdout may be a closed pipe
-        print("\n".join(report_lines(stopped.results)))
-        print(f"wrote {written}")
+        written = _write(stopped.results, args.out)  # before any printing: stdout may be a closed pipe
+        print("\n".join(report_lines(stopped.results)), file=report)
+        print(f"wrote {written}", file=report)
         print(interrupted_line(stopped), file=sys.stderr)
         return 130
-    written = write_csv(results, args.out)  # before the report: a reader that left (`| head`) loses no results
-    print("\n".join(report_lines(results)))
-    print(f"wrote {written}")
+    written = _write(results, args.out)  # before the report: a reader that left (`| head`) loses no results
+    print("\n".join(report_lines(results)), file=report)
+    print(f"wrote {written}", file=report)
     for line in failure_lines(results, args.protocol, client.model):
         print(line, file=sys.stderr)
+    if all(r.verdict == "error" for r in results):  # nothing measured: the gateway, not the model, failed
+        return 2
     return 0 if summarize(results).meets_pass_line else 1
+
+
+def _write(results: list[CaseResult], out: Path) -> str:
+    """Write the CSV to `out`, or through stdout when `out` is it (`is_stdout`); what was written, for the report."""
+    from toolkit.course.accuracy import csv_text, write_csv
+
+    if is_stdout(out):
+        sys.stdout.write(csv_text(results))
+        sys.stdout.flush()
+        return "the CSV to stdout"
+    return str(write_csv(results, out))
 
 
 def interrupted_line(stopped: SuiteInterrupted) -> str:

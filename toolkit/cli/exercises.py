@@ -4,7 +4,9 @@ Without options: one line per exercise — id, week, kind, task. `--solutions DI
 course notebook (from `--notebooks`, default `notebooks`) into DIR with each exercise cell's
 starter code replaced by its solution (not executed: run `toolkit notebooks` or `toolkit grade`
 on them); DIR must not be the notebooks folder itself (refused: it would overwrite the starters). `--update` rewrites the Exercises section at the end of the given course notebooks
-from the registry, leaving every other cell as it is (then run `toolkit notebooks` on them).
+from the registry, leaving every other cell as it is (then run `toolkit notebooks` on them). An
+option that would do nothing here (`--week` with `--solutions` or `--update`, `--notebooks`
+without `--solutions`, both `--solutions` and `--update`) is one line and exit 2.
 
 Leaves out: executing anything.
 """
@@ -23,9 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--notebooks",
         type=Path,
-        default=Path("notebooks"),
+        default=None,
         metavar="DIR",
-        help="where the course notebooks are (default: notebooks)",
+        help="where --solutions reads the course notebooks (default: notebooks)",
     )
     parser.add_argument(
         "--update",
@@ -39,8 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from toolkit.exercises.core import all_exercises
 
-    if args.solutions:
-        return write_solutions(args.notebooks, args.solutions)
+    if problem := _unused_option(args):
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    if args.solutions is not None:
+        return write_solutions(args.notebooks or Path("notebooks"), args.solutions)
     if args.update:
         return update(args.update)
     rows = [e for e in all_exercises() if args.week is None or e.week == args.week]
@@ -54,6 +59,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"{e.id:{width}}  {e.week:>4}  {e.kind:8}  {e.task}")
     print(f"\n{len(rows)} exercises")
     return 0
+
+
+def _unused_option(args: argparse.Namespace) -> str:
+    """What is wrong when an option given would do nothing ("" when none): each would be ignored
+    without a word, and `--week 3 --solutions DIR` would write every week's notebooks."""
+    if args.solutions is not None and args.update:
+        return "give --solutions DIR or --update NOTEBOOK..., not both"
+    if args.week is not None and (args.solutions is not None or args.update):
+        return (
+            "--week lists one week's exercises; --solutions and --update write every exercise of the notebooks "
+            "they are given: leave --week out"
+        )
+    if args.notebooks is not None and args.solutions is None:
+        return "--notebooks says where --solutions reads the course notebooks from; give --solutions DIR too"
+    return ""
 
 
 def write_solutions(source: Path, target: Path) -> int:

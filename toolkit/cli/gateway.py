@@ -2,7 +2,8 @@
 
 toolkit gateway [--host 127.0.0.1] [--port 18083] [--mode A-E] [--fault F ...]
 
-A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `mcp-server`).
+A port that is taken is one line on stderr and exit status 2 (`cannot_listen`, as `mcp-server`); so
+is `--retry-after` or `--slow-delay` without the fault it sets.
 """
 
 from __future__ import annotations
@@ -23,15 +24,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fault", action="append", default=[], choices=FAULTS, help="a fault for the next request (repeatable)"
     )
-    parser.add_argument("--retry-after", type=count, default=1, help="rate_limit's Retry-After, seconds")
-    parser.add_argument("--slow-delay", type=seconds, default=5.0, help="slow's delay, seconds")
+    parser.add_argument(
+        "--retry-after", type=count, default=None, help="rate_limit's Retry-After, seconds (default 1), with --fault"
+    )
+    parser.add_argument(
+        "--slow-delay", type=seconds, default=None, help="slow's delay, seconds (default 5), with --fault"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from toolkit.gateway.core import GatewayConfig
     from toolkit.gateway.server import Gateway, serve
 
-    config = GatewayConfig(mode=args.mode, retry_after_s=args.retry_after, slow_delay_s=args.slow_delay)
+    if problem := _unused_option(args):
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    tuned = {"retry_after_s": args.retry_after, "slow_delay_s": args.slow_delay}
+    config = GatewayConfig(mode=args.mode, **{k: v for k, v in tuned.items() if v is not None})
     try:
         serve(args.host, args.port, gateway=Gateway(config=config, faults=args.fault))
     except OSError as exc:  # the port is taken, or the address is not this machine's
@@ -39,3 +50,13 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _unused_option(args: argparse.Namespace) -> str:
+    """What is wrong when a fault's setting is given without the fault ("" when nothing is): it would
+    change nothing, without a word."""
+    if args.retry_after is not None and "rate_limit" not in args.fault:
+        return "--retry-after is the Retry-After of a rate_limit fault; add --fault rate_limit"
+    if args.slow_delay is not None and "slow" not in args.fault:
+        return "--slow-delay is the delay of a slow fault; add --fault slow"
+    return ""

@@ -11,7 +11,8 @@ the CSV left as it was. Rows are written as each notebook is graded, to `OUT.par
 CSV, which replaces it when the run ends: Ctrl-C half-way keeps the rows of every notebook graded
 before, and says how far it got (exit 130); a run killed hard (SIGKILL, power loss) leaves the
 previous CSV as it was, and the partial file (the next run overwrites it). See
-`toolkit.exercises.grade`.
+`toolkit.exercises.grade`. `--out -` (or `/dev/stdout`, or the file stdout goes to) writes the CSV
+alone on stdout, as the rows come, and the summary on stderr.
 
 Leaves out: uploading grades anywhere (the CSV is the interface).
 """
@@ -22,7 +23,7 @@ import argparse
 from collections.abc import Sized
 from pathlib import Path
 
-from toolkit.cli.arguments import out_file, whole
+from toolkit.cli.arguments import is_stdout, out_file, whole
 
 MAX_TIMEOUT_S = 86_400
 """One day: a longer limit is a slip (and overflows the clocks that wait on the kernel)."""
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.exercises.grade import Row, find_notebooks, grade_into_csv, partial_path, summary
 
     _check_paths(args.paths, args.out)
+    to_stdout = is_stdout(args.out)  # the CSV alone on stdout; the summary and the count on stderr
+    say, where = (sys.stderr, "stdout") if to_stdout else (sys.stdout, str(args.out))
     notebooks = find_notebooks(args.paths)
     if not notebooks:
         raise ConfigurationError(
@@ -69,29 +72,29 @@ def run(args: argparse.Namespace) -> int:
         )
     out = os.path.realpath(args.out)
     partial = str(partial_path(Path(out)))
-    if any(os.path.realpath(path) == out for path in notebooks):
+    if not to_stdout and any(os.path.realpath(path) == out for path in notebooks):
         raise ConfigurationError(
             f"grade --out {args.out}: that is one of the notebooks to grade, and the CSV would overwrite it; "
             "give another file, e.g. --out grades.csv"
         )
-    if any(partial in (os.path.realpath(path), os.path.abspath(path)) for path in notebooks):
+    if not to_stdout and any(partial in (os.path.realpath(path), os.path.abspath(path)) for path in notebooks):
         raise ConfigurationError(
             f"grade --out {args.out}: the CSV is written first to {partial}, one of the files to grade, and "
             "would overwrite it; give another file, e.g. --out grades.csv"
         )
     rows: list[Row] = []
     try:
-        grade_into_csv(notebooks, args.out, args.timeout, rows)
+        grade_into_csv(notebooks, sys.stdout if to_stdout else args.out, args.timeout, rows)
     except KeyboardInterrupt:
         done = len(dict.fromkeys(r.notebook for r in rows))
-        print(summary(rows))
+        print(summary(rows), file=say)
         print(
-            f"\nstopped (Ctrl-C) after {done} of {len(notebooks)} notebooks: their {_rows(rows)} are in {args.out}",
+            f"\nstopped (Ctrl-C) after {done} of {len(notebooks)} notebooks: their {_rows(rows)} are in {where}",
             file=sys.stderr,
         )
         return 130
-    print(summary(rows))
-    print(f"\n{_rows(rows)} written to {args.out}")
+    print(summary(rows), file=say)
+    print(f"\n{_rows(rows)} written to {where}", file=say)
     return 0
 
 

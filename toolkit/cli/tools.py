@@ -8,10 +8,12 @@ FILE.py` has it, so it can import the modules beside it), reflects every module-
 function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
 0); whatever the file prints while it is imported goes to stderr, so stdout is that JSON alone
 (`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
-one line and exits 2.
+one line and exits 2 (an error of several lines joined on it); so do a notebook (named as one) and a
+module's name where the file was meant (its file named, found without importing anything).
 For MCP servers: connects, translates their tools exactly as `McpToolProvider` does, and prints
-the same JSON; here every server must answer (it is a check), else one line and exit 2, with the
-credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`).
+the same JSON (`--strict` too: a schema strict mode cannot express is one line and exit 2); here every server must answer (it is a check), else one line and exit 2, with the
+credentials of an `--mcp-http` URL masked (`user:***@`, `?token=***`). `--timeout` is for MCP
+servers only (with a FILE.py it is one line and exit 2).
 
 Leaves out: `@tool` methods (they need an instance; register the object in code instead);
 calling MCP tools (use the provider in code).
@@ -49,7 +51,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="a streamable-HTTP MCP endpoint, e.g. http://127.0.0.1:8765/mcp (repeatable)",
     )
-    parser.add_argument("--timeout", type=seconds, default=10.0, help="seconds to wait for each MCP server")
+    parser.add_argument(
+        "--timeout", type=seconds, default=None, help=f"seconds to wait for each MCP server (default {MCP_TIMEOUT_S:g})"
+    )
+
+
+MCP_TIMEOUT_S = 10.0
+"""How long each MCP server may take to start, list its tools and answer, unless --timeout says."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return _print_mcp_tools(args)
     if args.file is None:
         raise ConfigurationError("give FILE.py, or --mcp-stdio CMD / --mcp-http URL")
+    if args.timeout is not None:
+        raise ConfigurationError("--timeout is for MCP servers (--mcp-stdio, --mcp-http); a FILE.py is read at once")
     return _print_file_tools(args.file, args.strict)
 
 
@@ -101,20 +111,19 @@ def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
     from toolkit.mcp.client import McpClient
     from toolkit.mcp.provider import McpToolProvider
 
+    timeout = MCP_TIMEOUT_S if args.timeout is None else args.timeout
     clients: list[McpClient] = []
     try:
         clients += [
-            McpClient.from_command_line(line, connect_timeout=args.timeout, request_timeout=args.timeout)
+            McpClient.from_command_line(line, connect_timeout=timeout, request_timeout=timeout)
             for line in args.mcp_stdio
         ]
-        clients += [
-            McpClient.http(url, connect_timeout=args.timeout, request_timeout=args.timeout) for url in args.mcp_http
-        ]
-        tools = McpToolProvider(clients, fail_if_one_server_fails=True, list_timeout=args.timeout).provide()
+        clients += [McpClient.http(url, connect_timeout=timeout, request_timeout=timeout) for url in args.mcp_http]
+        tools = McpToolProvider(clients, fail_if_one_server_fails=True, list_timeout=timeout).provide()
     finally:
         for client in clients:
             client.close()
-    specs = [t.spec.to_openai() for t in sorted(tools, key=lambda t: t.name)]
+    specs = [t.spec.to_openai(strict=args.strict) for t in sorted(tools, key=lambda t: t.name)]
     print(json_text(specs, indent=2))
     return 0
 
@@ -123,7 +132,15 @@ def _load(path: Path, name: str) -> ModuleType:
     if path.is_dir():
         raise ConfigurationError(f"{path} is a folder: give one .py file in it")
     if not path.is_file():
-        raise ConfigurationError(f"no such file: {path}")
+        module_file = _module_file(str(path))
+        raise ConfigurationError(
+            f"no such file: {path}" + (f" (a module's name: give its file, {module_file})" if module_file else "")
+        )
+    if path.suffix.lower() == ".ipynb":
+        raise ConfigurationError(
+            f"{path} is a notebook: toolkit tools imports a .py file; save the tools' cells as one "
+            f"(jupyter nbconvert --to script {path})"
+        )
     folder = str(path.resolve().parent)
     sys.path.insert(0, folder)  # as `python FILE.py` does: the file may import its neighbours
     try:
@@ -144,7 +161,7 @@ def _executed(path: Path, name: str) -> ModuleType:
     except ConfigurationError:
         raise
     except Exception as exc:
-        raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {exc}") from None
+        raise ConfigurationError(f"cannot import {path}: {type(exc).__name__}: {_one_line(exc)}") from None
     except SystemExit as exc:  # exit() at import would end the command without a word
         raise ConfigurationError(f"cannot import {path}: it calls exit({exc.code!r}) when imported") from None
     except KeyboardInterrupt:
@@ -152,3 +169,26 @@ def _executed(path: Path, name: str) -> ModuleType:
     except BaseException as exc:  # GeneratorExit, or a class of its own: still one line, not a traceback
         raise ConfigurationError(f"cannot import {path}: it raises {type(exc).__name__} when imported") from None
     return module
+
+
+def _one_line(error: BaseException, most: int = 300) -> str:
+    """The error's text on one line: its lines joined by ' / ', cut at `most` characters with '…'."""
+    text = " / ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _module_file(name: str) -> str:
+    """The file of the module `name` (`pkg.sub.mod`) when it is one Python can find, else "": found as
+    `import` finds it, but nothing is imported (a package's `__init__` could do anything)."""
+    from importlib.machinery import PathFinder
+
+    parts = name.split(".")
+    if name.endswith(".py") or not all(part.isidentifier() for part in parts):
+        return ""
+    spec, search = None, None
+    for part in parts:
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return ""
+        search = spec.submodule_search_locations
+    return spec.origin if spec is not None and spec.has_location and spec.origin else ""

@@ -27,9 +27,10 @@ not `1`), strings through the field's normaliser.
 Extra calls of other tools are allowed (a question may need two tools) as long as they invent
 nothing. (`error`: the gateway failed on that case, e.g. a timeout or a 400 — its message is in
 the CSV.) An order id counts once it passed validation — what a tool really received. Results
-go to a CSV; the report gives the table by group, tool-selection accuracy against the 85% pass
-line, average model calls per case and the number of calls with invented arguments (every such
-call, in every case, whatever its verdict). Real
+go to a CSV (a cell that starts like a spreadsheet formula written as text:
+`toolkit.course.spreadsheet`); the report gives the table by group, tool-selection accuracy
+against the 85% pass line, average model calls per case and the number of calls with invented
+arguments (every such call, in every case, whatever its verdict). Real
 gateways are asked concurrently (bounded threads) with progress on stderr; the fake one's
 output is deterministic. Its keyword rules are NOT tuned to this suite: a case it fails stays
 failed (measure real accuracy on a real gateway).
@@ -45,6 +46,7 @@ Leaves out: scoring answer text, retries of failed cases.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import queue
 import re
@@ -59,6 +61,7 @@ from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import TOOL_SPECS, ask
 from toolkit.course.csv_header import found_header
 from toolkit.course.shop import Shop, load_shop
+from toolkit.course.spreadsheet import as_text
 from toolkit.course.validation import (
     FIELDS,
     Rejected,
@@ -565,11 +568,20 @@ def report_lines(results: Sequence[CaseResult]) -> list[str]:
 
 
 def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
-    """One row per case, columns `CSV_COLUMNS`; parent folders are created."""
+    """One row per case, columns `CSV_COLUMNS` (`csv_text`); parent folders are created."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(r.row() for r in results)
+        f.write(csv_text(results))
     return path
+
+
+def csv_text(results: Sequence[CaseResult]) -> str:
+    """The CSV of `write_csv` as text. A cell that starts like a spreadsheet formula (a model's order
+    id, a gateway's message) is written as text (`toolkit.course.spreadsheet.as_text`): a teacher
+    opens this file."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: as_text(v) for k, v in r.row().items()} for r in results)
+    return text.getvalue()

@@ -29,7 +29,7 @@ A file that is not a notebook, cannot be read, crashes its kernel or hangs gets 
 (exercise `(notebook)`), and grading goes on with the next file.
 
 A CSV cell that would start like a spreadsheet formula (`=`, `+`, `-`, `@`: a learner's file name
-or cell tag) is written with a `'` in front, so opening the grades runs nothing (`as_text`).
+or cell tag) is written with a `'` in front, so opening the grades runs nothing (`toolkit.course.spreadsheet`).
 
 Leaves out: partial credit inside one exercise (an exercise passes or not), plagiarism checks,
 and any defence against a learner who fakes a result: their code runs in the same kernel as
@@ -58,6 +58,7 @@ from typing import Any, TextIO
 import nbformat
 
 from toolkit.cli.notebooks import read
+from toolkit.course.spreadsheet import as_text
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
@@ -338,7 +339,7 @@ def partial_path(out: Path) -> Path:
 
 
 @contextmanager
-def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
+def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
 
     They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
@@ -347,7 +348,13 @@ def _csv_file(out: Path) -> Iterator[tuple[Any, Any]]:
     with the rows graded before, which the next run overwrites. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
     pipe: nothing there to lose) or no file can be put next to it (a folder this user may not add
-    to), the rows are written to `out` itself, as they come."""
+    to), the rows are written to `out` itself, as they come; so they are to an open stream (stdout:
+    the command's `--out -`)."""
+    if not isinstance(out, Path):
+        writer = csv.writer(out)
+        writer.writerow(HEADER)
+        yield writer, out
+        return
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
     partial = None if out.exists() and not out.is_file() else _open_partial(partial_path(target))
@@ -397,12 +404,13 @@ def write_csv(rows: Sequence[Row], out: Path | str) -> Path:
     return out
 
 
-def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, rows: list[Row]) -> Path:
+def grade_into_csv(notebooks: Sequence[Path], out: Path | str | TextIO, seconds: int, rows: list[Row]) -> Path | TextIO:
     """Grade each notebook and write its rows at once (to the partial file that replaces the CSV at
     the end, `_csv_file`), appending them to `rows` too: a run stopped half-way (Ctrl-C after an
     hour, a crash) leaves every notebook graded before in the CSV, and in `rows` for the caller's
-    summary; one killed hard leaves the CSV as it was before the run."""
-    out = Path(out)
+    summary; one killed hard leaves the CSV as it was before the run. `out` may be an open stream too
+    (stdout), written as the rows come."""
+    out = Path(out) if isinstance(out, (str, os.PathLike)) else out
     with _csv_file(out) as (writer, f):
         for path in notebooks:
             graded = grade_notebook(path, seconds)
@@ -414,17 +422,6 @@ def grade_into_csv(notebooks: Sequence[Path], out: Path | str, seconds: int, row
 
 def _csv_row(r: Row) -> list[Any]:
     return [as_text(r.notebook), as_text(r.exercise), int(r.passed), as_text(r.feedback)]
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
-
-
-def as_text(text: str) -> str:
-    """A CSV cell a spreadsheet shows as text: one that starts like a formula (a learner's file named
-    `=HYPERLINK(…).ipynb`, a cell tagged with one) gets a `'` in front, so opening the grades never
-    runs it."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def summary(rows: Sequence[Row]) -> str:

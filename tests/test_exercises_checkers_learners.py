@@ -248,3 +248,20 @@ def test_a_skill_written_straight_into_the_root_is_told_where_skills_go():
         "your function wrote SKILL.md straight into the folder it was given: that folder holds skills, each in a "
         "folder of its own (a skill is <folder>/<name>/SKILL.md)",
     )
+
+
+# --- w6.window: a kept message is judged by what it says, not by which object it is -------------------
+
+
+def test_a_window_that_keeps_copies_of_the_messages_is_not_told_the_system_message_was_dropped():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def keep(messages, n):
+            return [m.model_copy() for m in messages]   # keeps everything, as copies
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", "for n=17 your window keeps 18 messages")

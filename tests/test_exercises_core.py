@@ -149,12 +149,35 @@ def test_exit_inside_the_learners_function_is_a_failed_try_not_the_end_of_the_ke
 
 
 def test_feedback_quoting_a_huge_answer_is_cut():
-    from toolkit.exercises.core import FEEDBACK_LIMIT
+    from toolkit.exercises.values import SHOW_LIMIT
 
     answer = {"no variables": "x" * 5000, "all three": "real", "only LLM_BASE_URL": "error"}
     result = check("w0.switch", answer)
     assert result.status == "failed"
-    assert len(result.feedback) == FEEDBACK_LIMIT and result.feedback.endswith("…")
+    assert (
+        result.feedback == "answer 'fake', 'real' or 'error' for 'no variables', not '" + "x" * (SHOW_LIMIT - 2) + "…"
+    )
+
+
+def test_huge_feedback_is_cut_at_the_limit():
+    from toolkit.exercises.core import FEEDBACK_LIMIT
+
+    def learner(*args, **kwargs):
+        raise ValueError("x" * 5000)
+
+    result = check("w6.truth_table", learner)
+    assert result.status == "failed"
+    assert (
+        result.feedback
+        == "your code raised ValueError: " + "x" * (FEEDBACK_LIMIT - 1 - len("your code raised ValueError: ")) + "…"
+    )
+
+
+def test_a_long_value_quoted_mid_sentence_leaves_the_rest_of_the_sentence_readable():
+    result = check("w9.chain", lambda provider: list(provider.provide()))
+    assert result.status == "failed"
+    assert result.feedback.startswith("expose() returned [Tool(spec=ToolSpec(name='query_order', ")
+    assert result.feedback.endswith("…, not a tool provider; return the provider that filter_tools / rename_tools give")
 
 
 class Liar:

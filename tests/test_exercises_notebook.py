@@ -104,3 +104,28 @@ def test_cli_update_names_a_file_it_cannot_read(tmp_path, capsys, content, probl
     assert capsys.readouterr().err == f"error: {expected}\n"
     if content is not None:
         assert path.read_bytes() == content
+
+
+def test_a_task_that_starts_with_a_name_keeps_the_names_spelling():
+    from toolkit.exercises.notebook import TASK_TAG, section_cells
+
+    tasks = {
+        c.source.split("`")[1]: c.source for c in section_cells(6) + section_cells(7) if TASK_TAG in c.metadata.tags
+    }
+    assert tasks["w6.if_last"] == (
+        "**5. `w6.if_last`** — *predict, then run*. query_order is TO_LLM, notify_user IMMEDIATE_IF_LAST: "
+        "finish for [query, notify] and for [notify, query]?"
+    )
+    assert tasks["w7.rollback_order"].startswith(
+        "**1. `w7.rollback_order`** — *predict, then run*. reserve_stock (round 1)"
+    )
+    assert tasks["w6.round_trips"].startswith("**1. `w6.round_trips`** — *predict, then run*. The model asks")
+
+
+@pytest.mark.parametrize("week", sorted(NOTEBOOKS))
+def test_committed_notebook_shows_each_task_as_the_registry_writes_it(week):
+    from toolkit.exercises.notebook import TASK_TAG, section_cells
+
+    notebook = nbformat.read(COURSE / NOTEBOOKS[week], as_version=4)
+    committed = [c.source for c in notebook.cells if TASK_TAG in c.metadata.get("tags", [])]
+    assert committed == [c.source for c in section_cells(week) if TASK_TAG in c.metadata.tags]

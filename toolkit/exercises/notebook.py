@@ -90,14 +90,22 @@ def section_cells(week: int, *, solved: bool = False) -> list[nbformat.NotebookN
             )
         )
     for n, ex in enumerate(exercises, 1):
-        text = f"{ex.task[0].upper()}{ex.task[1:]}"
-        text += "" if text.endswith((".", "?", "!", ")")) else "."
+        text = sentence(ex.task)
         task = f"**{n}. `{ex.id}`** — *{ex.kind_text}*. {text}"
         cells.append(nbformat.v4.new_markdown_cell(task, metadata={"tags": [TASK_TAG]}))
         source = (ex.solution if solved else ex.starter).rstrip("\n")
         cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": [CODE_PREFIX + ex.id]}))
     cells.append(nbformat.v4.new_markdown_cell(closing(week), metadata={"tags": [NEXT_TAG]}))
     return cells
+
+
+def sentence(task: str) -> str:
+    """A task as the start of a sentence: a first plain word capitalised ("write" → "Write"), a first
+    name kept as the code spells it (`query_order`, never "Query_order": that names nothing); a full stop
+    added unless it ends in one."""
+    first = task.split(maxsplit=1)[0] if task.strip() else ""
+    text = f"{task[0].upper()}{task[1:]}" if first.isalpha() else task
+    return text + ("" if text.endswith((".", "?", "!", ")")) else ".")
 
 
 def closing(week: int) -> str:

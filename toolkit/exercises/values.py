@@ -103,6 +103,16 @@ def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
     address — what it is: "a function named helper". Either way the same answer reads the same on
     every run (a set's order, like an address, changes from one kernel to the next)."""
+    text = _quoted(value)
+    return text if len(text) <= SHOW_LIMIT else text[: SHOW_LIMIT - 1] + "…"
+
+
+SHOW_LIMIT = 160
+"""Characters of a quoted value: a long one (a list of tools, a huge text) is cut here, so the words of the
+feedback around it — what is wrong, what to do — are still read, not cut off with the feedback's tail."""
+
+
+def _quoted(value: Any) -> str:
     try:
         text = _stable_repr(value)
     except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep

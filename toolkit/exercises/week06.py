@@ -246,7 +246,7 @@ def check_window(fn: Any) -> Verdict:
             roles = " ".join(m.role for m in messages)
             if orphans:
                 return wrong(f"for n={n} and [{roles}] your window keeps a tool result whose call is gone")
-            if messages and messages[0].role == "system" and (not got or got[0] is not messages[0]):
+            if messages and messages[0].role == "system" and (not got or got[0] != messages[0]):
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {len(got)} messages")

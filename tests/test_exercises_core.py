@@ -314,3 +314,23 @@ def test_keyword_score_feedback_on_whole_words_names_that_mistake_not_another():
         "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) gave 2, "
         "LangChain4j's rule gives 3",
     )
+
+
+def test_records_feedback_names_the_record_classes_with_their_article():
+    """It read "that is a AssistantMessage, you wrote a UserMessage"."""
+    from toolkit import AssistantMessage, SystemMessage, UserMessage
+    from toolkit.exercises.week01 import WIRE
+
+    texts = [m["content"] for m in WIRE]
+    swapped = [SystemMessage(content=texts[0]), UserMessage(content=texts[1]), UserMessage(content=texts[2])]
+    assert check("w1.records", [*swapped, UserMessage(content=texts[3])]).feedback == (
+        "message 3 has role 'assistant': that is an AssistantMessage, you wrote a UserMessage"
+    )
+    flipped = [UserMessage(content=texts[0])]
+    assert check("w1.records", [*flipped, *swapped[1:], UserMessage(content=texts[3])]).feedback == (
+        "message 1 has role 'system': that is a SystemMessage, you wrote a UserMessage"
+    )
+    answer = [SystemMessage(content=texts[0]), AssistantMessage(content=texts[1])]
+    assert check(
+        "w1.records", [*answer, AssistantMessage(content=texts[2]), UserMessage(content=texts[3])]
+    ).feedback == ("message 2 has role 'user': that is a UserMessage, you wrote an AssistantMessage")

@@ -376,3 +376,28 @@ def test_a_function_that_changes_the_working_directory_leaves_the_kernel_where_i
 )
 def test_a_skill_folder_that_loads_nothing_shows_what_the_function_made(make, said):
     assert check("w10.skill_folder", make).feedback == "no skill 'gift-wrapping' was loaded; found []" + said
+
+
+def test_a_validation_error_in_the_learners_code_is_told_in_one_line():
+    """It was pydantic's whole text: four lines, the last a link to errors.pydantic.dev."""
+    from toolkit import TokenUsage
+
+    def usage_from_body(body):
+        usage = body.get("usage") or {}
+        return TokenUsage(
+            input_tokens=usage.get("prompt_tokens"),
+            output_tokens=usage.get("completion_tokens"),
+            total_tokens=usage.get("total_tokens"),
+        )
+
+    assert check("w1.usage_build", usage_from_body).feedback == (
+        "your code raised ValidationError: TokenUsage: total_tokens: Extra inputs are not permitted"
+    )
+
+    def two_wrong(body):
+        return TokenUsage(input_tokens="many", output_tokens=-1)
+
+    assert check("w1.usage_build", two_wrong).feedback == (
+        "your code raised ValidationError: TokenUsage: input_tokens: Input should be a valid integer, unable to "
+        "parse string as an integer; output_tokens: Input should be greater than or equal to 0"
+    )

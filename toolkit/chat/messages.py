@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
@@ -40,6 +40,20 @@ FinishReason = str
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    if not TYPE_CHECKING:  # type checkers keep pydantic's signature, which refuses positions too
+
+        def __init__(self, /, *args: Any, **data: Any) -> None:
+            """pydantic's `__init__` (the same one call), and a field given by position (LangChain's
+            `HumanMessage("hi")`) a `TypeError` saying how to write it (`by_name`), not pydantic's
+            "takes 1 positional argument but 2 were given"."""
+            if args:
+                raise TypeError(by_name(type(self), args, data))
+            self.__pydantic_validator__.validate_python(data, self_instance=self)
+
+        __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+        """pydantic's own `__init__` in all but the message: a record inside another one (a reply's
+        message, its usage) is still made in pydantic-core, not through this Python call."""
+
     def __eq__(self, other: object) -> bool:
         """pydantic's equality, its common case first: two records of one of this module's own
         classes (not a subclass) with equal fields. Such a record has no private attributes and
@@ -49,6 +63,18 @@ class _Record(BaseModel):
         if type(other) is type(self) and type(self) in _PLAIN_RECORDS and self.__dict__ == other.__dict__:
             return True
         return super().__eq__(other)
+
+
+def by_name(cls: type[BaseModel], args: tuple[Any, ...], data: dict[str, Any]) -> str:
+    """What to write instead of `cls(*args, **data)`: one value alone for a record with a `content`
+    (not also given by name) is that content; otherwise the fields it needs, by name."""
+    if len(args) == 1 and "content" in cls.model_fields and "content" not in data:
+        shown = repr(args[0])
+        fix = "content=" + (shown if len(shown) <= 40 else shown[:40] + "…")
+    else:
+        needed = [name for name, field in cls.model_fields.items() if field.is_required()]
+        fix = ", ".join(f"{name}=..." for name in needed or cls.model_fields)
+    return f"{cls.__name__} takes its fields by name, not by position: write {cls.__name__}({fix})"
 
 
 class TurnMessage:

@@ -566,14 +566,25 @@ def _shortened(text: str) -> str:
 
 
 def describe(error: BaseException) -> str:
-    """`Type: message` of an exception, even one whose message itself fails or is huge."""
+    """`Type: message` of an exception, even one whose message itself fails or is huge; a pydantic
+    `ValidationError` in one line (`Model: field: what is wrong; …`), without its input echoes and link."""
     try:
-        message = str(error)
+        message = _validation_line(error) or str(error)
     except KeyboardInterrupt:
         raise
     except BaseException:
         message = "(its message could not be shown)"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def _validation_line(error: BaseException) -> str | None:
+    """A pydantic `ValidationError` as one line, or None for any other exception."""
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    problems = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else e["msg"] for e in error.errors()]
+    return f"{error.title}: " + "; ".join(problems)
 
 
 def hint(exercise_id: str) -> str:

@@ -62,8 +62,8 @@ def check_records(answer: Any) -> Verdict:
         expected = message_from_openai(wire)
         if type(record) is not type(expected):
             return wrong(
-                f"message {i} has role {wire['role']!r}: that is a {type(expected).__name__}, "
-                f"you wrote a {type(record).__name__}"
+                f"message {i} has role {wire['role']!r}: that is {_a(type(expected).__name__)}, "
+                f"you wrote {_a(type(record).__name__)}"
             )
         if record != expected:
             return wrong(
@@ -71,6 +71,11 @@ def check_records(answer: Any) -> Verdict:
                 f" not {json.dumps(wire, ensure_ascii=False)}"
             )
     return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
+
+
+def _a(name: str) -> str:
+    """A class name with its article, as said aloud: an AssistantMessage, an int, a UserMessage."""
+    return f"{'an' if name[:1].upper() in 'AEIO' else 'a'} {name}"
 
 
 @answer_exercise(

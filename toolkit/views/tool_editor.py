@@ -40,6 +40,10 @@ def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]
 """
 
 
+EDITOR_MODULE = "your_tool"
+"""The module the editor's code is run as (no such module is imported: `_imported` holds it defined here)."""
+
+
 def _namespace() -> dict[str, Any]:
     from typing import Annotated, Literal
 
@@ -48,6 +52,7 @@ def _namespace() -> dict[str, Any]:
     from toolkit.tools.decorator import InvocationContext, MemoryId, Param, ReturnBehavior, tool
 
     return {
+        "__name__": EDITOR_MODULE,  # what a refusal names the function by (`@tool your_tool.f`), not `?.f`
         "tool": tool,
         "Param": Param,
         "MemoryId": MemoryId,

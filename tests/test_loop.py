@@ -539,3 +539,17 @@ def test_run_loop_records_what_iter_loop_records(concurrent: bool) -> None:
     assert ran.new_messages == iterated.new_messages and ran.answer == iterated.answer == "10"
     first = [ToolStarted] * 3 + [ToolFinished] * 3 if concurrent else [ToolStarted, ToolFinished] * 3
     assert [type(e) for e in seen] == first + [ToolStarted, ToolFinished]
+
+
+def test_a_turn_without_memory_is_named_so_in_its_log_lines(caplog):
+    """A limit reached by a turn without memory was logged as `memory id None: …`."""
+    with caplog.at_level("WARNING", logger="toolkit"), pytest.raises(MaxRoundTripsError):
+        run_loop(
+            ScriptedModel([call("query_order", orderId="SN1")] * 2),
+            Q,
+            tools=[query_order],
+            options=LoopOptions(max_round_trips=1),
+        )
+    assert [r.getMessage() for r in caplog.records] == [
+        "a turn without memory: the limit of 1 tool round trips was reached"
+    ]

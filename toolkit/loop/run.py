@@ -492,6 +492,11 @@ class _Run:
     def memory_id(self) -> Any:
         return self.memory.id if self.memory is not None else None
 
+    @property
+    def subject(self) -> str:
+        """Whose turn a log line is about: `memory id 'u7'`, or a turn without memory (not "memory id None")."""
+        return f"memory id {self.memory.id!r}" if self.memory is not None else "a turn without memory"
+
     # -- the loop ----------------------------------------------------------------------
     def __enter__(self) -> _Run:
         return self
@@ -586,7 +591,7 @@ class _Run:
         text = self.texts.not_run_limit.format(limit=limit)
         self.answer(trace, [_error_result(c, text) for c in trace.reply.tool_calls])  # no dangling call
         trace.decision = f"limit of {limit} tool round trips reached"
-        log.warning("memory id %r: the limit of %d tool round trips was reached", self.memory_id, limit)
+        log.warning("%s: the limit of %d tool round trips was reached", self.subject, limit)
         return self.stop_at_limit(
             f"the model asked for tools in more than {limit} round trips; "
             "something is wrong (raise max_round_trips if this is expected)"
@@ -600,7 +605,7 @@ class _Run:
         """Step 10: the week-3 course's `while (round < MAX_ROUNDS)` ended with the model still calling tools."""
         limit = self.options.max_model_requests
         trace.decision = f"limit of {limit} model requests reached"
-        log.warning("memory id %r: the limit of %s model requests was reached", self.memory_id, limit)
+        log.warning("%s: the limit of %s model requests was reached", self.subject, limit)
         return self.stop_at_limit(
             f"the model still asked for tools after {limit} model requests; "
             "something is wrong (raise max_model_requests if this is expected)",
@@ -765,13 +770,13 @@ class _Run:
                 failure = again
         ids = ", ".join(m.tool_call_id for m in self.unsaved if isinstance(m, ToolResultMessage))
         if not ids:  # the results are in memory; only the images' message is not (memory stays valid)
-            log.warning("memory id %r: %s", self.memory_id, redact.describe_exception(failure))
+            log.warning("%s: %s", self.subject, redact.describe_exception(failure))
             return
         note = (
             f"memory could not record the results of calls {ids} ({redact.describe_exception(failure)}); "
             "they are in this error's loop_result.new_messages, and memory ends with those calls unanswered"
         )
-        log.warning("memory id %r: %s", self.memory_id, note)
+        log.warning("%s: %s", self.subject, note)
         exc.add_note(note)
 
     def append_results(self, trace: RoundTrace, results: list[ToolResultMessage]) -> None:
@@ -894,7 +899,7 @@ class _Run:
                 f"the saga rolled back calls {names}, but memory could not be rewritten to say so "
                 f"({redact.describe_exception(failure)}); memory still shows their results as successful"
             )
-            log.warning("memory id %r: %s", self.memory_id, note)
+            log.warning("%s: %s", self.subject, note)
             if interrupted is None:
                 failure.add_note(note)
                 raise

@@ -515,3 +515,33 @@ def test_a_return_type_holding_a_type_variable_is_refused_not_read_as_any_json(r
         "declared type, and a type variable would let any JSON through (ai_service does not fill in a generic "
         "class's type arguments). Fix: declare the concrete type, e.g. -> Order"
     )
+
+
+def test_the_fix_for_a_method_without_self_writes_its_markers_as_they_are_typed():
+    from toolkit.tools.decorator import MemoryId
+
+    class A:
+        def chat(user_id: Annotated[str, MemoryId], question: Annotated[str, UserText()]) -> str: ...  # type: ignore[misc]  # noqa: N805
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(A, model=ScriptedModel([]), memory=lambda memory_id: None)
+    assert str(info.value) == (
+        "A.chat: has no self parameter, so a call's first argument would be taken for the instance. "
+        "Fix: declare it as def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) "
+        "-> str: ..."
+    )
+
+
+@pytest.mark.parametrize(("declared", "name"), [(int, "int"), (bytes, "bytes")])
+def test_a_memory_id_declared_other_than_str_is_refused_at_creation(declared, name):
+    from toolkit.tools.decorator import MemoryId
+
+    class A(Protocol):
+        def chat(self, user_id: Annotated[declared, MemoryId], question: Annotated[str, UserText]) -> str: ...  # type: ignore[valid-type]
+
+    with pytest.raises(ConfigurationError) as info:
+        ai_service(A, model=ScriptedModel([]), memory=lambda memory_id: None)
+    assert str(info.value) == (
+        f"A.chat: the MemoryId parameter 'user_id' is declared {name}, but a memory id is a str (a {name} is "
+        "refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
+    )

@@ -265,3 +265,124 @@ def test_a_window_that_keeps_copies_of_the_messages_is_not_told_the_system_messa
         """
     )
     assert (result.status, result.feedback) == ("failed", "for n=17 your window keeps 18 messages")
+
+
+# --- weeks 3 and 4: feedback that names the learner's real mistake ------------------------------
+
+
+def test_a_normalize_that_answers_a_rejected_id_with_an_empty_text_is_told_to_return_none():
+    result = run_cell(
+        """
+        import re
+        from toolkit.exercises import check
+
+        def normalize(raw):
+            text = raw.translate({0x3000: 0x20, **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}})
+            text = re.sub(r"[\\s\\-\\u2010-\\u2015\\u2212]", "", text).upper()
+            text = re.sub(r"^订单号?[:：是为]?", "", text)
+            return text if re.fullmatch(r"SN[0-9]{12}", text) else ""
+
+        result = check("w3.normalize", normalize)
+        """
+    )
+    assert result.feedback == (
+        "normalize('ＳＮ２０２６１０２０００１') returned '', but validation rejects it: "
+        "return None for an id that is rejected, not ''"
+    )
+
+
+def test_a_normalize_reading_arabic_indic_digits_is_not_told_nfkc_reads_them():
+    result = run_cell(
+        """
+        import re
+        import unicodedata
+        from toolkit.exercises import check
+
+        def normalize(raw):
+            text = re.sub(r"^订单号?\\s*[:：是为]?\\s*", "", unicodedata.normalize("NFKC", raw).strip())
+            text = re.sub(r"[\\s\\-\\u2010-\\u2015\\u2212]", "", text.upper())
+            return text if re.fullmatch(r"SN\\d{12}", text) else None
+
+        result = check("w3.normalize", normalize)
+        """
+    )
+    assert result.feedback.endswith(
+        "but validation rejects it: '٢' is a digit to \\d (NFKC leaves it as it is), but neither an ASCII nor a "
+        "full-width one"
+    )
+
+
+def test_a_normalize_written_with_loops_and_str_methods_passes():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def normalize(raw):
+            chars = []
+            for ch in raw:
+                if ch == "\\u3000":
+                    chars.append(" ")
+                elif 0xFF01 <= ord(ch) <= 0xFF5E:
+                    chars.append(chr(ord(ch) - 0xFEE0))
+                else:
+                    chars.append(ch)
+            text = "".join(chars).strip()
+            for label in ("订单号", "订单"):
+                if text.startswith(label):
+                    text = text[len(label):].lstrip()
+                    if text[:1] in (":", "：", "是", "为"):
+                        text = text[1:]
+                    break
+            text = "".join(c for c in text if not c.isspace() and c not in "-‐‑‒–—―−").upper()
+            if len(text) == 14 and text.startswith("SN") and all(c in "0123456789" for c in text[2:]):
+                return text
+            return None
+
+        result = check("w3.normalize", normalize)
+        """
+    )
+    assert result.passed, result.feedback
+
+
+def test_csv_rows_given_as_texts_are_told_to_be_numbers():
+    result = check("w3.csv_rows", {"normal": "15", "edge": "5", "no_call": "5"})
+    assert result.feedback == "answer each group's rows with a number, not '15' for 'normal'"
+
+
+def test_csv_rows_given_as_floats_are_added_up():
+    result = check("w3.csv_rows", {"normal": 16.0, "edge": 5.0, "no_call": 5.0})
+    assert result.feedback == "the CSV written by write_csv has 25 rows; yours add up to 26 — check each group"
+
+
+def test_a_declared_chat_returning_a_result_is_told_so_in_one_line():
+    result = run_cell(
+        """
+        from typing import Annotated, Protocol
+        from toolkit import MemoryId, Result, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> Result[str]: ...
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert result.feedback == (
+        "chat() should return the answer as a str, it returned a Result; declare the method -> str"
+    )
+
+
+def test_a_declaration_with_a_plain_class_and_an_unmarked_question_passes():
+    result = run_cell(
+        """
+        from typing import Annotated
+        from toolkit import MemoryId
+        from toolkit.exercises import check
+
+        class Assistant:
+            def chat(self, uid: Annotated[str, MemoryId], text: str) -> str: ...
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert result.passed, result.feedback

@@ -127,8 +127,10 @@ def check_normalize(fn: Any) -> Verdict:
         if got != want:
             if want is None:
                 why = "guessing an id (adding SN, cutting a digit) is how a wrong order gets looked up"
-                if isinstance(got, str) and (odd := _other_digit(raw)):
-                    why = f"{odd!r} is a digit to \\d and to NFKC, but neither an ASCII nor a full-width one"
+                if not got and not is_number(got):  # '' or False: a "no", but not the None asked for
+                    why = f"return None for an id that is rejected, not {show(got)}"
+                elif isinstance(got, str) and (odd := _other_digit(raw)):
+                    why = f"{odd!r} is a digit to \\d{_nfkc_says(odd)}, but neither an ASCII nor a full-width one"
                 return wrong(f"normalize({raw!r}) returned {show(got)}, but validation rejects it: {why}")
             return wrong(f"normalize({raw!r}) returned {show(got)}, validation accepts it as {want!r}")
     return right(f"agrees with validation on all {len(inputs)} inputs: lenient in, strict out.")
@@ -148,6 +150,12 @@ def _shifted(raw: str, by: int) -> str:
         d = unicodedata.decimal(c, -1)
         out.append(chr(ord(c) - d + (d + by) % 10) if d >= 0 else c)
     return "".join(out)
+
+
+def _nfkc_says(digit: str) -> str:
+    """What NFKC does to a digit that is neither ASCII nor full-width: makes it ASCII (𝟐 → 2), or
+    leaves it (٢): said, as a learner who normalised with NFKC reads the feedback for their bug."""
+    return " and to NFKC" if unicodedata.normalize("NFKC", digit) != digit else " (NFKC leaves it as it is)"
 
 
 def _other_digit(raw: str) -> str:
@@ -289,7 +297,7 @@ def check_csv_rows(answer: Any) -> Verdict:
         return wrong(f"the CSV has no group {extra[0]!r}; answer for {', '.join(counts)} only")
     if all(matches(answer.get(k), count) for k, count in counts.items()):
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
-    return wrong(
-        f"the CSV written by write_csv has {len(rows)} rows; yours add up to "
-        f"{sum(v for v in answer.values() if isinstance(v, int) and not isinstance(v, bool))} — check each group"
-    )
+    if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
+        return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
+    total = sum(float(v) for v in answer.values())  # a Decimal and a float add up too
+    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours add up to {total:g} — check each group")

@@ -9,6 +9,7 @@ from typing import Any, cast
 from toolkit.exercises.answers import as_list, number_problem, one_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, exercise, right, wrong
+from toolkit.exercises.values import show
 
 ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
 
@@ -72,7 +73,8 @@ def check_declare(answer: Any) -> Verdict:
     service.chat("bob", "我叫 Bob")
     service.chat("alice", "我叫什么？")
     if reply != "好的 1":
-        return wrong(f"chat() should return the answer as a str, it returned {reply!r}")
+        what = f"a {type(reply).__name__}" if not isinstance(reply, (str, type(None))) else show(reply)
+        return wrong(f"chat() should return the answer as a str, it returned {what}; declare the method -> str")
     if memory_ids[:1] == ["我叫 Alice"]:
         return wrong(
             "chat() takes the user id first, then the question; yours has them the other way round "

@@ -228,6 +228,7 @@ def plan_method(
             f"{where}: the MemoryId parameter {memory_param!r} has a default value ({default!r}); a memory id "
             "must come from each caller, never from a default: remove the default"
         )
+    _check_memory_type(where, memory_param, hints)
     if has_memory_provider and not memory_param and shared_memory_id is None:
         raise ConfigurationError(
             f"{where}: the service has per-id memory, but this method has no MemoryId parameter, so every "
@@ -240,6 +241,18 @@ def plan_method(
     return MethodPlan(
         name, inspect.signature(fn), system, user_template, user_param, memory_param, variables, kind, output, texts
     )
+
+
+def _check_memory_type(where: str, memory_param: str | None, hints: dict[str, Any]) -> None:
+    """A `MemoryId` declared a class other than str (`Annotated[int, MemoryId]`): every call would be
+    refused (`check_memory_id` takes strings only), so the declaration is refused at creation."""
+    declared = _bare(hints.get(memory_param)) if memory_param else None
+    if isinstance(declared, type) and declared is not object and not issubclass(declared, str):
+        name = type_name(declared)
+        raise ConfigurationError(
+            f"{where}: the MemoryId parameter {memory_param!r} is declared {name}, but a memory id is a str "
+            f"(a {name} is refused at every call); declare Annotated[str, MemoryId] and pass str(...) of your id"
+        )
 
 
 _NO_TEMPLATE = object()
@@ -306,11 +319,35 @@ def _without_self(where: str, owner: type, fn: Any) -> list[inspect.Parameter]:
         first.name == "self" or any(first.annotation is a or first.annotation == a for a in instance)
     ):
         return params[1:]
-    name, written = where.rsplit(".", 1)[-1], str(signature)
+    name, written = where.rsplit(".", 1)[-1], str(_as_typed(signature))
     raise ConfigurationError(
         f"{where}: has no self parameter, so a call's first argument would be taken for the instance. "
         f"Fix: declare it as def {name}(self{', ' if params else ''}{written[1:]}: ..."
     )
+
+
+class _Typed(str):
+    """An annotation's text as a developer types it; `inspect.Signature` shows it by its repr."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _as_typed(signature: inspect.Signature) -> inspect.Signature:
+    """`signature` with its annotations as typed (`Annotated[str, MemoryId]`), not as their reprs
+    (`typing.Annotated[str, <class 'toolkit.tools.decorator.MemoryId'>]`): for the fix a message shows."""
+
+    def typed(annotation: Any) -> Any:
+        if annotation is inspect.Signature.empty:
+            return annotation
+        if typing.get_origin(annotation) is Annotated:  # a marker written `UserText()` is shown as its class
+            base, *extras = typing.get_args(annotation)
+            markers = [type(m) if isinstance(m, (UserText, MemoryId)) else m for m in extras]
+            annotation = Annotated[(base, *markers)]
+        return _Typed(type_name(annotation))
+
+    params = [p.replace(annotation=typed(p.annotation)) for p in signature.parameters.values()]
+    return signature.replace(parameters=params, return_annotation=typed(signature.return_annotation))
 
 
 def _hints(where: str, owner: type, fn: Any) -> dict[str, Any]:

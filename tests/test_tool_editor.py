@@ -49,7 +49,10 @@ def test_a_refused_default_object_is_shown_without_its_memory_address():
 
     code = 'class C:\n    pass\n@tool("d")\ndef f(x: str = C()) -> str:\n    return x\n'
     error = inspect_code(code)["error"]
-    assert error.startswith("ToolDefinitionError: @tool") and "the default <your_tool.C object> is not a valid str" in error
+    assert (
+        error.startswith("ToolDefinitionError: @tool")
+        and "the default <your_tool.C object> is not a valid str" in error
+    )
     assert not re.search(r"0x[0-9a-fA-F]+", error)
     assert inspect_code("raise ValueError(object())")["error"] == "ValueError: <object object>"
 
@@ -72,7 +75,9 @@ def test_what_the_code_imports_is_not_taken_for_a_tool():
 def test_what_the_code_defines_is_still_a_tool_however_it_is_made():
     """A lambda, a partial and a callable object made here are still reflected (or refused with the
     package's own message); an underscore name is a helper unless it is decorated with @tool."""
-    assert inspect_code("f = lambda x: x")["error"].startswith("ToolDefinitionError: @tool your_tool.<lambda>, parameter 'x'")
+    assert inspect_code("f = lambda x: x")["error"].startswith(
+        "ToolDefinitionError: @tool your_tool.<lambda>, parameter 'x'"
+    )
     partial = "import functools\ndef g(a: int, b: int) -> int:\n    return a\nh = functools.partial(g, 1)"
     assert inspect_code(partial)["error"].startswith("ToolDefinitionError: tools_from(functools.partial(your_tool.g))")
     helper = (

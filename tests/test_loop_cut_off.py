@@ -109,8 +109,9 @@ BLANK_CUT = (
 )
 
 
-def _streaming(first_events):
-    """A loopback gateway that streams `first_events` to the first request and "done" after."""
+def _answering(first, later, encode, content_type):
+    """A loopback gateway answering `first` to the first request and `later` after, each written by
+    `encode`; returns the handler class and the list of requests it was sent."""
     import http.server
     import json
 
@@ -122,16 +123,26 @@ def _streaming(first_events):
 
         def do_POST(self):
             sent.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            later = [{"choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": "stop"}]}]
-            events = first_events if len(sent) == 1 else later
-            data = ("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode()
+            data = encode(first if len(sent) == 1 else later)
             self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 
     return Handler, sent
+
+
+def _streaming(first_events):
+    """A loopback gateway that streams `first_events` to the first request and "done" after."""
+    import json
+
+    later = [{"choices": [{"index": 0, "delta": {"content": "done"}, "finish_reason": "stop"}]}]
+
+    def sse(events):
+        return ("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode()
+
+    return _answering(first_events, later, sse, "text/event-stream")
 
 
 def _named_then_cut(*calls):
@@ -201,28 +212,10 @@ def _whole(events):
 
 def _plain(body):
     """A loopback gateway answering `body` (JSON) to the first request and "done" after."""
-    import http.server
     import json
 
-    sent: list[dict] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_POST(self):
-            sent.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            later = {
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": "done"}, "finish_reason": "stop"}]
-            }
-            data = json.dumps(body if len(sent) == 1 else later).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler, sent
+    later = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "done"}, "finish_reason": "stop"}]}
+    return _answering(body, later, lambda value: json.dumps(value).encode(), "application/json")
 
 
 def test_a_cut_off_call_of_a_tool_without_parameters_runs_nothing_of_it_can_be_missing():

@@ -32,8 +32,9 @@ def test_the_notebook_shows_the_line_and_the_hint_not_a_traceback():
     error = errors.ScriptExhausted("the script has no turn left for request 3")
     assert error._render_traceback_() == [
         "ScriptExhausted: the script has no turn left for request 3",
-        "Hint: Add a turn to the script (text for an answer, call(...) for a tool call); model.requests shows "
-        f"each request. {errors.TB_NOTE}",
+        "Hint: Each turn answers one request: if you ran a cell again, run the cell that makes the model again; "
+        f"else add a turn (text for an answer, call(...) for a tool call). model.requests shows each request. "
+        f"{errors.TB_NOTE}",
     ]
 
 

@@ -112,6 +112,43 @@ def test_a_turn_that_fails_after_its_tools_ran_keeps_them_in_memory(monkeypatch)
     assert [m.role for m in playground.memory.messages()] == ["system", "user", "assistant", "tool"]
 
 
+def test_ctrl_c_on_the_first_request_leaves_memory_the_box_and_the_panes_consistent(monkeypatch):
+    """Ctrl-C while the model was asked left the question out of the box, the status reading the
+    turn before's "answer after 2 model request(s)" and the panes drawn before the interrupted turn."""
+    import pytest
+
+    playground = AssistantPlayground(env={})
+    playground.ask(QUESTION)
+    before, shown = playground.memory.messages(), playground.conversation.value
+    _scripted(monkeypatch, KeyboardInterrupt())
+    playground.question.value = "再查一次 SN202610200001"
+    with pytest.raises(KeyboardInterrupt):  # Ctrl-C still stops the cell
+        playground.send.click()
+    assert playground.memory.messages() == before and playground.conversation.value == shown
+    assert playground.question.value == "再查一次 SN202610200001"
+    assert playground.status_text == (
+        "KeyboardInterrupt: the turn was stopped (your question is back in the box: Send asks again)"
+    )
+    assert playground.last is not None and playground.last.rounds == []
+
+
+def test_ctrl_c_after_a_tool_ran_shows_the_turn_so_far(monkeypatch):
+    """Ctrl-C in round 2: memory held the call and its result, but the conversation pane and the
+    trace still showed the previous turn, so the widget and `playground.memory` disagreed."""
+    import pytest
+
+    from toolkit.chat.scripted import call
+
+    _scripted(monkeypatch, call("query_order", orderId="SN202610200001"), KeyboardInterrupt())
+    playground = AssistantPlayground(env={})
+    with pytest.raises(KeyboardInterrupt):
+        playground.ask(QUESTION)
+    assert [m.role for m in playground.memory.messages()] == ["system", "user", "assistant", "tool"]
+    assert "query_order" in playground.conversation.value and "query_order" in playground.trace.value
+    assert len(playground.last.rounds) == 1 and playground.question.value == QUESTION
+    assert playground.status_text.startswith("KeyboardInterrupt: the turn was stopped")
+
+
 def test_today_is_read_as_load_shop_reads_it():
     """`today="2026-10-25"` (ISO text, as `load_shop` takes it) and `today=None` raised AttributeError
     ('str' object has no attribute 'isoformat'), and a datetime put its time of day in the system prompt."""

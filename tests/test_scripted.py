@@ -42,6 +42,29 @@ def test_running_out_of_script_is_loud():
         model.chat([])
 
 
+def test_a_script_used_up_by_an_earlier_run_says_to_make_the_model_again():
+    """A cell run twice asks a model made in an earlier cell again: the error only said there was
+    no turn left, and its hint said to add a turn, not to run the cell that makes the model."""
+    model = ScriptedModel(["one", "two"])
+    model.chat([])
+    model.chat([])
+    with pytest.raises(ScriptExhausted) as raised:
+        model.chat([])
+    assert str(raised.value) == "the script has no turn left for request 3: its 2 turns were used by requests 1 to 2"
+    assert raised.value.hint == (
+        "Each turn answers one request: if you ran a cell again, run the cell that makes the model again; "
+        "else add a turn (text for an answer, call(...) for a tool call). model.requests shows each request."
+    )
+    with pytest.raises(ScriptExhausted, match=r"^the script has no turn left for request 1: it is empty$"):
+        ScriptedModel([]).chat([])
+    once = ScriptedModel(["one"])
+    once.chat([])
+    with pytest.raises(
+        ScriptExhausted, match=r"^the script has no turn left for request 2: its 1 turn was used by request 1$"
+    ):
+        once.chat([])
+
+
 def test_a_bad_turn_is_refused_when_the_script_is_made():
     from toolkit.errors import ConfigurationError
 

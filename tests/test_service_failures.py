@@ -163,6 +163,57 @@ def test_ctrl_c_while_a_stream_is_read_is_raised_on_and_memory_stays_valid():
     assert [m.role for m in model.requests[-1].messages] == ["user", "assistant", "user"]
 
 
+def test_a_stream_read_again_says_it_is_read_once():
+    """A notebook cell `for event in stream: ...` run twice: the second read raised a raw
+    `AttributeError: 'NoneType' object has no attribute 'answer'` (the finished loop has no result)."""
+    model = ScriptedModel(["第一个回答"])
+    chat = ai_service(Chat, model=model, memory=memory_per_id())
+    stream = chat.stream("u1", "第一个问题")
+    assert "".join(stream.text()) == "第一个回答"
+    with pytest.raises(ConfigurationError) as again:
+        list(stream)
+    assert str(again.value) == (
+        "TokenStream: this stream was already read to its end (its answer is in .result); a stream is read "
+        "once. Fix: call the method that made it again for a new stream"
+    )
+    assert stream.result is not None and stream.result.content == "第一个回答" and len(model.requests) == 1
+
+
+def test_a_stopped_stream_read_again_says_it_was_stopped():
+    """A stream stopped by a `break` (or Ctrl-C) and read again raised the same raw AttributeError."""
+    model = ScriptedModel(["一个很长的回答 " * 20])
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=model, memory=memories)
+    stream = chat.stream("u1", "第一个问题")
+    for _piece in stream.text():
+        break
+    kept = memories("u1").messages()
+    with pytest.raises(ConfigurationError) as again:
+        list(stream)
+    assert str(again.value) == (
+        "TokenStream: this stream was stopped (close(), a break or Ctrl-C) and its call has ended. "
+        "Fix: call the method that made it again for a new stream"
+    )
+    stream.close()
+    assert memories("u1").messages() == kept and stream.result is None
+
+
+def test_a_stream_read_by_two_readers_at_once_is_refused():
+    """A second `for` over a stream that another reader holds took over its loop's events."""
+    chat = ai_service(Chat, model=ScriptedModel(["一个很长的回答 " * 20]), memory=memory_per_id())
+    stream = chat.stream("u1", "第一个问题")
+    first = iter(stream)
+    opening = next(first).text
+    with pytest.raises(ConfigurationError) as again:
+        next(iter(stream))
+    assert str(again.value) == (
+        "TokenStream: this stream is already being read (another loop holds it); a stream is read once. "
+        "Fix: read it in one place, or call the method that made it again for a new stream"
+    )
+    rest = "".join(e.text for e in first if hasattr(e, "text"))  # the first reader reads on, undisturbed
+    assert stream.result is not None and opening + rest == stream.result.content == "一个很长的回答 " * 20
+
+
 # --- finding 15 (b): an IMMEDIATE tool whose value cannot be the return type --------------------
 
 

@@ -454,5 +454,6 @@ class ScriptExhausted(ToolkitError):
     """The model was asked for more turns than its script has."""
 
     hint = (
-        "Add a turn to the script (text for an answer, call(...) for a tool call); model.requests shows each request."
+        "Each turn answers one request: if you ran a cell again, run the cell that makes the model again; "
+        "else add a turn (text for an answer, call(...) for a tool call). model.requests shows each request."
     )

@@ -111,7 +111,7 @@ class ScriptedModel:
         request = Request._of(tuple(messages), tuple([t["function"]["name"] for t in payload]), tool_choice, extra)
         self.requests.append(request)
         if not self.script:
-            raise ScriptExhausted(f"the script has no turn left for request {len(self.requests)}")
+            raise ScriptExhausted(_exhausted(len(self.requests)))
         turn = self.script.pop(0)
         if callable(turn) and not isinstance(turn, (ToolCall, AssistantMessage, ChatResponse)):
             if isinstance(turn, type):  # an exception class: raised as `raise ValueError` raises it
@@ -380,6 +380,15 @@ def _is_turn(turn: Any) -> bool:
     if isinstance(turn, (str, ToolCall, AssistantMessage, ChatResponse, BaseException)) or callable(turn):
         return True
     return isinstance(turn, (list, tuple)) and all(isinstance(c, ToolCall) for c in turn)
+
+
+def _exhausted(request: int) -> str:
+    """Why request `request` finds the script empty: every earlier request used one turn."""
+    used = request - 1
+    why = {0: "it is empty", 1: "its 1 turn was used by request 1"}.get(
+        used, f"its {used} turns were used by requests 1 to {used}"
+    )
+    return f"the script has no turn left for request {request}: {why}"
 
 
 def _bad_turn(turn: Any) -> str:

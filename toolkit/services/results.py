@@ -50,6 +50,8 @@ class TokenStream:
 
     A reader that stops early (`break`, `close()`, Ctrl-C) stops the loop too: the loop's
     generator is closed (it answers the calls it did not finish), then `failed` keeps memory valid.
+    A stream is read once: reading it again (a notebook cell run twice) is a `ConfigurationError`
+    saying whether it ended, was stopped or is being read elsewhere.
     """
 
     def __init__(
@@ -63,12 +65,18 @@ class TokenStream:
         self._events, self._finish, self._failed = events, finish, failed
         self.result: Result[str] | None = None
         """Set once the stream is exhausted."""
+        self._read = ""
+        """"" (not read yet), "reading", "ended" or "stopped"."""
 
     def __iter__(self) -> Iterator[LoopEvent]:
+        if self._read:
+            raise ConfigurationError(READ_AGAIN[self._read])
+        self._read = "reading"
         try:
             while True:
                 yield next(self._events)
         except StopIteration as done:
+            self._read = "ended"
             self.result = self._finish(done.value)
         except BaseException as exc:  # GeneratorExit (the reader stopped) and Ctrl-C too
             self._stop(exc)
@@ -76,10 +84,13 @@ class TokenStream:
 
     def close(self) -> None:
         """Stop the call here (a "stop" button): the loop ends, memory stays valid."""
-        if self.result is None:
+        if self._read in ("", "reading"):
             self._stop(GeneratorExit())
 
     def _stop(self, exc: BaseException) -> None:
+        if self._read in ("ended", "stopped"):  # closed already: a reader dropped after close() ends here
+            return
+        self._read = "stopped"
         close = getattr(self._events, "close", None)
         try:
             if close is not None:
@@ -90,6 +101,17 @@ class TokenStream:
     def text(self) -> Iterator[str]:
         """Only the text, as it arrives."""
         return (e.text for e in self if isinstance(e, TextDelta))
+
+
+FIX = "call the method that made it again for a new stream"
+READ_AGAIN = {
+    "reading": "TokenStream: this stream is already being read (another loop holds it); a stream is read once. "
+    f"Fix: read it in one place, or {FIX}",
+    "ended": "TokenStream: this stream was already read to its end (its answer is in .result); a stream is read "
+    f"once. Fix: {FIX}",
+    "stopped": f"TokenStream: this stream was stopped (close(), a break or Ctrl-C) and its call has ended. Fix: {FIX}",
+}
+"""Why a stream cannot be read again, by its state."""
 
 
 def _misfit(events: object, finish: object, failed: object) -> None:

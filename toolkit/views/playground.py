@@ -11,7 +11,8 @@ does nothing). The conversation is kept in a `ChatMemory` across turns; Reset st
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
 
 A failed turn (mode C rejects tools, a gateway is down) is shown as one line in the status; it
-never raises into the notebook. The trace is then that turn's, up to the failure, and the question
+never raises into the notebook. Ctrl-C (`KeyboardInterrupt`) still stops the cell, after the
+widget is left as for a failed turn. The trace is then that turn's, up to the failure, and the question
 is back in the box for Send to ask again; a turn that got no reply at all leaves memory as it was
 (no unanswered question left in it: a gateway that wants user and assistant to take turns would
 refuse every later turn). The widget's stored output is the conversation and the trace as HTML,
@@ -111,17 +112,21 @@ class AssistantPlayground(widgets.VBox):
             self._failed(error, text, before)
             self._redraw()
             return None
+        except KeyboardInterrupt as error:  # Ctrl-C stops the cell, and the widget shows where it stopped
+            self._failed(error, text, before)
+            self._redraw()
+            raise
         self._redraw()
         return self.last
 
-    def _failed(self, error: Exception, text: str, before: list[Message]) -> None:
+    def _failed(self, error: BaseException, text: str, before: list[Message]) -> None:
         """The failed turn's trace so far becomes the last; with no reply, memory goes back to `before`."""
         run = getattr(error, "loop_result", None)
         self.last = run if isinstance(run, LoopResult) else None
         if self.last is None or not self.last.rounds:
             self.memory.set(before)
         self.question.value = text
-        self.error = f"{type(error).__name__}: {error}"
+        self.error = f"{type(error).__name__}: {str(error) or 'the turn was stopped'}"
         self._set_status(f"{self.error} {AGAIN}", kind="error")
 
     def _drain(self, events: Any) -> LoopResult:

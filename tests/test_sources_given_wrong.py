@@ -105,6 +105,29 @@ def test_two_functions_of_one_name_still_say_to_rename_one():
         tools_from(query_order, legacy)
 
 
+def test_one_function_defined_again_says_to_pass_the_newest_definition():
+    """A notebook cell defining a tool run again while a list kept the old definition: the error
+    read "the tool name 'query_order' is already used by @tool m.query_order" (its own name) and said
+    to rename one of them."""
+
+    def define():
+        @tool("Look up an order.")
+        def query_order(order_id: str) -> str:
+            return ""
+
+        return query_order
+
+    old, new = define(), define()
+    with pytest.raises(ToolDefinitionError) as caught:
+        run_loop(ScriptedModel(["hi"]), [UserMessage(content="hi")], tools=[old, new])
+    label = f"@tool {__name__}.test_one_function_defined_again_says_to_pass_the_newest_definition.<locals>.define"
+    assert str(caught.value) == (
+        f"{label}.<locals>.query_order: it is defined twice (its definition ran again, e.g. its cell, while the old "
+        "one was kept); a tool name, here 'query_order', is used once in a call. Fix: pass only the newest "
+        "definition (run the cell that lists the tools again)"
+    )
+
+
 def test_one_function_in_tools_and_in_a_provider_says_to_give_it_once():
     with pytest.raises(ConfigurationError) as caught:
         build_context([query_order], providers=[StaticProvider([query_order])])

@@ -592,13 +592,21 @@ def tools_from(*sources: Any, strict: bool = False) -> list[Tool]:
 
 
 def _duplicate_error(tool: Tool, first: Tool) -> ToolDefinitionError:
-    """Two tools of one name: two functions (rename one), or one function given twice (give it once)."""
+    """Two tools of one name: two functions (rename one), one function given twice (give it once), or
+    one definition run twice (pass the newest)."""
     where = tool.source or f"tool {tool.name!r}"
     if tool.function is not None and tool.function is first.function:
         return ToolDefinitionError(
             where,
             f"it is given twice (a tool name, here {tool.name!r}, is used once in a call)",
             "give it once (two instances of one class give the same tools: pass one of them)",
+        )
+    if tool.function is not None and first.function is not None and tool.source == first.source:  # a `def` run twice
+        return ToolDefinitionError(
+            where,
+            "it is defined twice (its definition ran again, e.g. its cell, while the old one was kept); "
+            f"a tool name, here {tool.name!r}, is used once in a call",
+            "pass only the newest definition (run the cell that lists the tools again)",
         )
     return ToolDefinitionError(
         where,

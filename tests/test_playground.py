@@ -175,3 +175,22 @@ def test_a_question_that_is_no_text_names_the_method():
         "e.g. playground.ask('帮我查一下订单 SN202610200001 现在到哪了？')"
     )
     assert playground.memory.messages() == before  # nothing asked, nothing stored
+
+
+def test_the_bound_control_starts_at_the_courses_bound_and_every_value_changes_the_turn(monkeypatch):
+    """The slider started at 10 (COURSE's max_round_trips of 100, clamped) and set max_round_trips,
+    while COURSE's 5 model requests ended the turn first: 10, 6 and 5 all gave the same 5 requests."""
+    from toolkit.chat.scripted import call
+    from toolkit.loop.records import COURSE
+
+    playground = AssistantPlayground(env={})
+    assert playground.max_rounds.value == COURSE.max_model_requests == 5
+    assert playground.max_rounds.description == "max requests"
+    requests = {}
+    for bound in (1, 3, 5, 7):
+        _scripted(monkeypatch, *[call("query_order", orderId=f"SN20261020000{i}") for i in range(1, 9)], "好的。")
+        playground = AssistantPlayground(env={})
+        playground.max_rounds.value = bound
+        result = playground.ask("把我的订单都查一遍")
+        requests[bound] = (len(result.rounds), result.finish)
+    assert requests == {1: (1, "handover"), 3: (3, "handover"), 5: (5, "handover"), 7: (7, "handover")}

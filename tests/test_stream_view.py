@@ -11,7 +11,7 @@ from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.chat.scripted import ScriptedModel, call, reset_call_ids
 from toolkit.chat.sse import TextDelta, ToolCallDelta
 from toolkit.chat.switch import fake_client
-from toolkit.errors import TruncatedStreamError
+from toolkit.errors import ConfigurationError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
@@ -635,3 +635,30 @@ def test_a_paced_stream_draws_every_event(monkeypatch):
     drawn.clear()
     view.consume([TextDelta("x") for _ in range(5)], pace=0.01)
     assert drawn == [1, 2, 3, 4, 5, 5]  # each piece, then the end
+
+
+@pytest.mark.parametrize("pace", [-1, "0.1", True, float("inf"), float("nan")])
+def test_a_bad_pace_is_refused_before_the_stream_is_read(pace):
+    """pace=-1 read the first event, then stopped the stream with a raw `ValueError: sleep length must
+    be non-negative` (pace="0.1": a TypeError), leaving the loop behind it half run."""
+    read = []
+
+    def events():
+        for event in mid_stream_events():
+            read.append(event)
+            yield event
+
+    view = StreamView()
+    with pytest.raises(ConfigurationError) as caught:
+        view.consume(events(), pace=pace)
+    assert str(caught.value) == (
+        f"StreamView.consume(pace={pace!r}): pace is the seconds to wait after each event, a finite number "
+        "of 0 or more; e.g. view.consume(stream, pace=0.03), or leave it out to show the stream as it arrives"
+    )
+    assert read == [] and view.events == []
+
+
+def test_no_pace_is_none_or_zero():
+    for pace in (None, 0, 0.0):
+        view = StreamView()
+        assert view.consume(mid_stream_events(), pace=pace) is None and view._text.endswith("\ndone")

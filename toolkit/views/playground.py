@@ -5,7 +5,8 @@
 A question box and a Send button; beside the conversation, the trace of the last turn (each
 round: tools sent, calls, results, tokens, decision) and a status line that follows the loop
 live ("calling query_order…"). Controls: which of the three tools are offered, `tool_choice`,
-the round-trip bound, and the fake gateway's mode A–E. The model is `connect()`: the embedded
+the bound on model requests per turn (`COURSE`'s `max_model_requests`, the week-3 course's
+`MAX_ROUNDS = 5`), and the fake gateway's mode A–E. The model is `connect()`: the embedded
 fake gateway, or the learner's own gateway when the `LLM_*` variables are set (the mode then
 does nothing). The conversation is kept in a `ChatMemory` across turns; Reset starts again.
 Every turn uses `COURSE` (one argument repair, an honest hand-over at the bound).
@@ -61,7 +62,9 @@ class AssistantPlayground(widgets.VBox):
         self.reset_button = widgets.Button(description="Reset")
         self.tools = widgets.SelectMultiple(options=TOOL_NAMES, value=TOOL_NAMES, description="tools", rows=3)
         self.tool_choice = widgets.Dropdown(options=CHOICES, value="auto", description="tool_choice")
-        self.max_rounds = widgets.IntSlider(value=COURSE.max_round_trips, min=1, max=10, description="max rounds")
+        self.max_rounds = widgets.IntSlider(  # COURSE's own bound: model requests per turn, not tool round trips
+            value=COURSE.max_model_requests, min=1, max=10, description="max requests"
+        )
         self.mode = widgets.Dropdown(options=tuple("ABCDE"), value="A", description="fake mode")
         self.status = widgets.HTML()
         self.conversation = widgets.HTML()
@@ -101,7 +104,7 @@ class AssistantPlayground(widgets.VBox):
         before = self.memory.messages()
         offered = [t for t in shop_registry(self.shop).tools() if t.name in self.tools.value]
         choice = self.tool_choice.value if offered else None  # no tools: no tool_choice either
-        options = replace(COURSE, max_round_trips=self.max_rounds.value, tool_choice=choice)
+        options = replace(COURSE, max_model_requests=self.max_rounds.value, tool_choice=choice)
         try:
             client = connect(mode=self.mode.value, env=self.env)
             events = iter_loop(client, [UserMessage(content=text)], tools=offered, memory=self.memory, options=options)

@@ -526,7 +526,7 @@ class StreamView(HtmlView):
             self._handle = None
             display(self)
 
-    def consume(self, stream: Iterable[LoopEvent], pace: float = 0.0) -> Result[Any] | None:
+    def consume(self, stream: Iterable[LoopEvent], pace: float | None = 0.0) -> Result[Any] | None:
         """Push every event of `stream`, then its `.result` (returned). An error from the stream
         is shown, then re-raised. `pace` waits that many seconds after each event, to watch a
         stream that arrives faster than the eye (the embedded gateway's).
@@ -535,7 +535,15 @@ class StreamView(HtmlView):
         wait for the next one (a redraw writes the whole page, so drawing each of a long fast
         stream's thousands of pieces cost time growing with the square of its length); the
         first piece, a tool's start and finish, and the end are always drawn at once, and with
-        a `pace` every event is."""
+        a `pace` every event is. A `pace` that is not a finite number of 0 or more is refused before
+        anything is read (it stopped the stream after its first event); None is no pace."""
+        pace = 0.0 if pace is None else pace
+        if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0 <= pace < float("inf"):
+            raise ConfigurationError(
+                f"StreamView.consume(pace={pace!r:.40}): pace is the seconds to wait after each event, a finite "
+                "number of 0 or more; e.g. view.consume(stream, pace=0.03), or leave it out to show the stream "
+                "as it arrives"
+            )
         drawn = -REDRAW_EVERY
         try:
             for event in stream:

@@ -124,3 +124,22 @@ def test_an_empty_catalogue_finds_nothing():
     outcome = search.search('{"query": "refund my payment"}', search.index([]))
     assert outcome.found == [] and outcome.error is None and outcome.searched == 0
     assert outcome.text() == "No matching tools found. Search again with other words."
+
+
+def test_a_query_with_no_known_word_finds_nothing():
+    """Learner QA (week 8's search box): a query in words the embedding model does not know (the
+    default model knows few Chinese characters: "退款" embeds to zeros) has no direction, so every
+    tool scored a cosine of 0 and the catalogue's first five were "found" for it."""
+    search = ToolSearch(VectorSearch(BagOfWords()))
+    index = search.index(SPECS)
+    outcome = search.search('{"query": "退款 请帮我"}', index)
+    assert outcome.found == [] and outcome.error is None and outcome.searched == 5
+    assert outcome.text() == "No matching tools found. Search again with other words."
+    assert VectorIndex(index.specs, index.matrix).search(np.zeros(len(WORDS), np.float32), 3) == []
+
+
+def test_the_default_model_s_unknown_words_find_nothing_known_words_still_do():
+    search = VectorSearch()
+    index = search.index(SPECS)
+    assert search.search(index, "退款") == search.search(index, "包裹") == []
+    assert [m.name for m in search.search(index, "where is my parcel 包裹")][:1] == ["track_shipment"]

@@ -99,8 +99,12 @@ class VectorIndex:
         min_score: float | None = None,
         allowed: Collection[str] | None = None,
     ) -> list[Match]:
-        """The most similar tools, best first (ties: catalogue order); `allowed` limits the pool."""
+        """The most similar tools, best first (ties: catalogue order); `allowed` limits the pool.
+        A zero query vector (no word of the query is known to the embedding model) points nowhere:
+        it is similar to no tool, so nothing is found, rather than the catalogue's first tools at 0."""
         sims = self.similarities(query_vector)
+        if not np.any(query_vector):
+            sims = np.full_like(sims, -np.inf)
         if min_score is not None:
             sims = np.where(sims >= min_score, sims, -np.inf)
         max_results = check_max_results(max_results, "VectorIndex.search")

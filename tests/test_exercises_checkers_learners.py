@@ -386,3 +386,17 @@ def test_a_declaration_with_a_plain_class_and_an_unmarked_question_passes():
         """
     )
     assert result.passed, result.feedback
+
+
+def test_course_bound_says_why_a_count_off_by_one_is_wrong():
+    """An answer of 6 reached a branch written for a 6th request COURSE never sends: it got the
+    generic "count the tools" line; 4 got it too."""
+    six = run_cell("from toolkit.exercises import check\nresult = check('w6.course_bound', 6)")
+    four = run_cell("from toolkit.exercises import check\nresult = check('w6.course_bound', 4)")
+    assert (six.passed, six.feedback, four.passed, four.feedback) == (
+        False,
+        "not 6: COURSE asks the model 5 times at most (max_model_requests), so no reply after that brings a call "
+        "to run",
+        False,
+        "not 4: the last allowed reply's call runs too, before the hand-over",
+    )

@@ -273,13 +273,15 @@ def check_course_bound(answer: Any) -> Verdict:
     result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools(), options=COURSE)
     if problem := number_problem(answer):
         return problem
-    if answer == len(result.executions):
-        return right(f"{len(result.executions)} tools ran, then finish={result.finish!r}: {result.answer}")
-    if answer == len(model.requests):
+    ran, requests = len(result.executions), len(model.requests)
+    if answer == ran:
+        return right(f"{ran} tools ran, then finish={result.finish!r}: {result.answer}")
+    if answer > ran:
         return wrong(
-            f"the 6th tool-calling response is over the bound: it is not executed, so {len(result.executions)}"
+            f"not {answer}: COURSE asks the model {requests} times at most (max_model_requests), so no reply "
+            "after that brings a call to run"
         )
-    return wrong(f"not {answer}: count the tools that ran before the hand-over")
+    return wrong(f"not {answer}: the last allowed reply's call runs too, before the hand-over")
 
 
 IF_LAST_ORDERS = ("query_order, notify_user", "notify_user, query_order")

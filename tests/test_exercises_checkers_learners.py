@@ -395,8 +395,7 @@ def test_course_bound_says_why_a_count_off_by_one_is_wrong():
     four = run_cell("from toolkit.exercises import check\nresult = check('w6.course_bound', 4)")
     assert (six.passed, six.feedback, four.passed, four.feedback) == (
         False,
-        "not 6: COURSE asks the model 5 times at most (max_model_requests), so no reply after that brings a call "
-        "to run",
+        "not 6: COURSE stops asking the model at its max_model_requests, so no reply after that brings a call to run",
         False,
         "not 4: the last allowed reply's call runs too, before the hand-over",
     )

@@ -273,13 +273,13 @@ def check_course_bound(answer: Any) -> Verdict:
     result = run_loop(model, [UserMessage(content=QUESTION)], tools=_order_tools(), options=COURSE)
     if problem := number_problem(answer):
         return problem
-    ran, requests = len(result.executions), len(model.requests)
+    ran = len(result.executions)
     if answer == ran:
         return right(f"{ran} tools ran, then finish={result.finish!r}: {result.answer}")
     if answer > ran:
         return wrong(
-            f"not {answer}: COURSE asks the model {requests} times at most (max_model_requests), so no reply "
-            "after that brings a call to run"
+            f"not {answer}: COURSE stops asking the model at its max_model_requests, so no reply after that brings "
+            "a call to run"
         )
     return wrong(f"not {answer}: the last allowed reply's call runs too, before the hand-over")
 

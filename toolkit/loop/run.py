@@ -434,9 +434,7 @@ class _Run:
         left = open_calls(store._data.get(memory.id, ()) if type(store) is InMemoryStore else memory.messages())
         if left:
             log.warning(
-                "memory id %r: answering calls an earlier turn left unanswered: %s",
-                memory.id,
-                ", ".join(c.id for c in left),
+                "%s: answering calls an earlier turn left unanswered: %s", self.subject, ", ".join(c.id for c in left)
             )
             self.write([_error_result(c, self.texts.unfinished) for c in left])
 

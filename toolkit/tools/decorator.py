@@ -97,9 +97,13 @@ ANNOTATED: Any = type(Annotated[int, 0])
 """The class of an `Annotated[...]` alias (asked with `type(...) is`: `get_origin` costs some 1k instructions)."""
 
 
+MARKERS = (Param, MemoryId)
+"""The classes of the parameter markers (`MemoryId` is used as the class itself too)."""
+
+
 def is_marker(meta: Any) -> bool:
     """Whether `meta` (an `Annotated` metadata item) is a `Param` or a `MemoryId` (the class or one made)."""
-    return meta is MemoryId or isinstance(meta, (Param, MemoryId))
+    return meta is MemoryId or isinstance(meta, MARKERS)
 
 
 def nested_marker(tp: Any) -> Any:

@@ -276,8 +276,9 @@ def _class_words(file: str, text: str) -> frozenset[str]:
             if tail is not None and not tail.group(1).isascii():
                 found.add(unicodedata.normalize("NFKC", tail.group(1)))
         at = find("class", at + 5)
-    _WORDS[file] = (text, frozenset(found))
-    return _WORDS[file][1]
+    words = frozenset(found)
+    _WORDS[file] = (text, words)
+    return words
 
 
 _CLASS_TAIL = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")

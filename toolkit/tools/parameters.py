@@ -58,6 +58,7 @@ from toolkit.errors import ToolDefinitionError, a_or_an
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
 from toolkit.tools.decorator import ANNOTATED as _ANNOTATED
+from toolkit.tools.decorator import MARKERS as _MARKERS
 from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_text, without_addresses
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker
@@ -234,7 +235,7 @@ def _split(
     if origin is not None:  # `X | None`, `list[X]`, ...: no marker inside
         _no_marker_inside(where, annotation)
     default = p.default
-    if default is MemoryId or isinstance(default, _MARKERS):
+    if _is_marker(default):
         raise _marker_as_default(where, p.name, written, default)
     if isinstance(default, FieldInfo):
         extras, default = [*extras, default], _MISSING
@@ -489,8 +490,6 @@ def _has_forward_ref(tp: Any) -> bool:
 
 _ALIASES = frozenset({types.GenericAlias, type(typing.Type[int])})  # noqa: UP006 (typing.Type's own alias class)
 """`type[int]` and `typing.Type[int]` (an attribute lookup that fails raises inside: too slow for every parameter)."""
-_MARKERS = (Param, MemoryId)
-"""What belongs in `Annotated`, never in a parameter's default."""
 
 
 def _marker_as_default(where: str, name: str, written: Any, marker: Any) -> ToolDefinitionError:

@@ -478,11 +478,9 @@ _HEAD = re.compile(r"[^\W\d]\w*")
 
 
 def _output(where: str, annotation: Any) -> tuple[str, OutputType | None]:
-    if (
-        _bare(annotation) in (str, None, type(None), TokenStream, Result)
-        or typing.get_origin(_bare(annotation)) is Result
-    ):
-        annotation = _bare(annotation)  # `Annotated[str, "doc"]` is a str: its markers say nothing to the service
+    bare = _bare(annotation)
+    if bare in (str, None, type(None), TokenStream, Result) or typing.get_origin(bare) is Result:
+        annotation = bare  # `Annotated[str, "doc"]` is a str: its markers say nothing to the service
     if annotation is inspect.Signature.empty:
         raise ConfigurationError(
             f"{where}: has no return annotation; declare one: str, None, Result[T], TokenStream or a pydantic model"

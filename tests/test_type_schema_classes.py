@@ -14,6 +14,8 @@ from typing import Annotated, Any, ClassVar, Literal, NotRequired, Optional, Req
 
 import annotated_types as at
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 from test_type_schema import Level
 from typing_extensions import ReadOnly, TypedDict
@@ -660,3 +662,44 @@ def test_a_class_statement_is_seen_however_it_is_written():
         assert never(text, cls), text
     renamed = type("Name", (), {"__qualname__": "Outer.Other"})
     assert not never("", renamed)  # a __name__ unlike its qualname: not judged
+
+
+def _class_words_plainly(text: str) -> frozenset[str]:
+    """`_class_words` written plainly: every `class` of the text visited, its name read if one follows."""
+    import re
+    import unicodedata
+
+    tail = re.compile(r"(?:[ \t\f]|\\(?:\r\n?|\n))+([^\x00-/:-@\[-^`{-\x7f]+)")
+    found = set()
+    at = text.find("class")
+    while at >= 0:
+        if text[at + 5 : at + 6] in (" ", "\t", "\f", "\\"):
+            run = tail.match(text, at + 5)
+            if run is not None and not run.group(1).isascii():
+                found.add(unicodedata.normalize("NFKC", run.group(1)))
+        at = text.find("class", at + 5)
+    return frozenset(found)
+
+
+_CLASS_TEXT_PIECES = (
+    "class", "class ", "class\t", "class\f", "class\\\n", "class\\\r\n", "class\\\r", "class\\", "sub",
+    "Name", "Ｎａｍｅ", "é", "e\u0301", "ﬁle", "x", "_", "1", " ", "\n", "\r", ":", "(", "#", "。", "\u3000",
+    "𝐍ame", "ⓐ", "classé", "xclass", "\\",
+)  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_CLASS_TEXT_PIECES) | st.text(max_size=3), max_size=30).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_class_words_are_those_a_plain_loop_finds(text: str) -> None:
+    """`_class_words` visits only where a name beyond ASCII follows `class`; it finds exactly what
+    visiting every `class` finds (overlaps such as `class éclass Ｙ` included)."""
+    from toolkit.tools.json_schema import _class_words
+
+    assert _class_words(f"<text {text!r}>", text) == _class_words_plainly(text)
+
+
+def test_class_words_after_a_name_that_ends_in_class() -> None:
+    from toolkit.tools.json_schema import _class_words
+
+    text = "class éclass Ｙ: pass\nclass myclass Ｚ\nclass\\\n\tＡb: pass\nclass_ Ｃ\nclass ok\nclass _9é\fclass\fｘ"
+    assert _class_words("<overlaps>", text) == _class_words_plainly(text) == {"éclass", "Y", "Z", "Ab", "_9é", "x"}

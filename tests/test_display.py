@@ -69,3 +69,21 @@ def test_a_row_that_is_not_a_dict_is_refused_with_the_fix():
         'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
     )
     assert show_table(iter([{"tool": "a"}])).text == "tool\n   a"  # any iterable of dicts
+
+
+def test_the_text_table_keeps_accents_emoji_and_indic_text_in_line():
+    """The text was laid out by pandas, which counts every code point a column (or two): a
+    combining accent, a skin tone or a Devanagari vowel sign pushed its row's columns left."""
+    shown = show_table(
+        [{"name": "cafe\u0301", "n": 1}, {"name": "👍🏽", "n": 2}, {"name": "नमस्ते", "n": 3}, {"name": "查询", "n": 4}]
+    )
+    assert shown.text.splitlines() == ["name n", "cafe\u0301 1", "  👍🏽 2", "नमस्ते 3", "查询 4"]
+
+
+def test_the_text_table_writes_line_breaks_and_tabs_out_and_a_row_without_keys_says_so():
+    assert show_table([{"a": "x\ny\tz", "b": None}, {"a": "", "b": 1.5}]).text.splitlines() == [
+        "      a    b",
+        "x\\ny\\tz null",
+        "         1.5",
+    ]
+    assert show_table([{}]).text == "(no columns)"

@@ -144,6 +144,27 @@ def test_parse_docstring_google_style():
     assert parse_docstring(None) == ("", {})
 
 
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "查询天气。\n\nArgs:\n    城市：城市名，如 上海\n    days (int)： 天数，1 到 7",
+        "查询天气。\n\nArgs：\n    城市：城市名，如 上海\n    days (int)： 天数，1 到 7",
+        "查询天气。\n\nArgs：\n    城市: 城市名，如 上海\n    days (int): 天数，1 到 7",
+    ],
+    ids=["entries", "title and entries", "title"],
+)
+def test_a_google_docstring_written_with_full_width_colons_keeps_its_parameters(doc):
+    """A Chinese input method types `：` (U+FF1A): under `Args:` the entries `城市：…` were not
+    entries to griffe, and the section, descriptions and all, went nowhere (not in the schema, not
+    in the description); `Args：` was no section at all."""
+    assert parse_docstring(doc) == ("查询天气。", {"城市": "城市名，如 上海", "days": "天数，1 到 7"})
+
+
+def test_full_width_colons_in_a_docstring_s_text_stay_as_written():
+    doc = "查询天气：按城市。\n\n注意：只查国内。\n\nArgs:\n    city: 城市名：中文或拼音"
+    assert parse_docstring(doc) == ("查询天气：按城市。\n\n注意：只查国内。", {"city": "城市名：中文或拼音"})
+
+
 def test_param_wins_over_docstring_and_renames():
     def f(order_id: Annotated[str, Param("From Param", name="orderId")]) -> None:
         """Look up.

@@ -3,7 +3,9 @@
 import json
 import os
 
-from toolkit.unicode import is_utf8
+import pytest
+
+from toolkit.unicode import columns, is_utf8, padded
 
 
 def test_text_with_a_lone_surrogate_is_not_utf8():
@@ -22,3 +24,37 @@ def test_well_formed_text_is_utf8_pairs_joined_lone_halves_replaced():
     assert well_formed("\ud83d\ude00") == "😀"
     assert well_formed("a\ud83d b\ude00 \udce9") == "a\ufffd b\ufffd \ufffd"
     assert is_utf8(well_formed("".join(map(chr, range(0xD7F0, 0xE010)))))
+
+
+# What a terminal draws, as `wcwidth.wcswidth` (the reference terminals' libraries use) counts it.
+DRAWN = [
+    ("查询天气", 8),
+    ("ｗｅａｔｈｅｒ", 14),  # full-width Latin
+    ("ｱｲｳ", 3),  # half-width katakana
+    ("cafe\u0301", 4),  # a combining accent is drawn onto the e
+    ("A\u0300\u0301", 1),
+    ("नमस्ते", 4),  # Devanagari: a virama and vowel signs take no column
+    ("שָׁלוֹם", 4),  # Hebrew with points
+    ("مرحبا", 5),
+    ("\u1100\u1161\u11a8", 2),  # a Hangul syllable written as three jamo
+    ("👍🏽", 2),  # a skin tone on the emoji before it
+    ("🏽", 2),  # a skin tone alone
+    ("👨\u200d👩\u200d👧", 2),  # one family emoji: three joined by zero-width joiners
+    ("👩🏽\u200d💻", 2),
+    ("🏳\ufe0f\u200d🌈", 2),
+    ("🇨🇳", 2),  # a flag: two regional indicators
+    ("☃\ufe0f", 2),  # U+FE0F asks for the emoji look
+    ("1\ufe0f\u20e3", 2),
+    ("a\ufe0f", 1),  # a letter has no emoji look
+    ("a\u200b", 1),  # a zero-width space
+    ("\u200e", 0),
+    ("", 0),
+]
+
+
+@pytest.mark.parametrize("text, drawn", DRAWN)
+def test_columns_counts_what_a_terminal_draws(text, drawn):
+    """A combining accent, a joined emoji, a skin tone counted a column each: `show_table`'s text
+    and the timeline's lanes were pushed out of line by every one of them."""
+    assert columns(text) == drawn
+    assert columns(padded(text, 10)) == max(10, drawn)

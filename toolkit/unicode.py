@@ -10,7 +10,7 @@ arguments as the characters (many gateways send `{"category": "\\u670d\\u88c5"}`
 lines and views that show a call.
 
 `columns(text)` and `padded(text, width)` lay text out in a terminal's columns, where a wide
-character (学, Ｓ, an emoji) takes two.
+character (学, Ｓ, an emoji) takes two and a combining accent none.
 
 `well_formed(text)` is the repair, for text that must leave whatever it holds: a surrogate pair
 given as two code points joined into its character, a lone surrogate replaced by U+FFFD (what a
@@ -72,8 +72,29 @@ def _character(found: re.Match[str]) -> str:
 
 
 def columns(text: str) -> int:
-    """How many terminal columns `text` takes: a wide character (学, Ｓ, an emoji) takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """How many terminal columns `text` takes, as `wcwidth.wcswidth` counts them: a wide character
+    (学, Ｓ, an emoji) takes two; a character drawn onto the one before it takes none (a combining
+    accent, a joiner and what it joins, a skin tone, a Hangul vowel or final consonant, an invisible
+    format character); U+FE0F asks for the emoji look of the narrow symbol before it (☃️: two).
+    A control character takes one (views write them out as code points first)."""
+    total, last, before = 0, 0, ""  # the columns the character before took (0: none), and it
+    for char in text:
+        width = 0 if before == "\u200d" and last else _width(char, last)
+        if char == "\ufe0f" and last == 1 and unicodedata.category(before)[0] in "SPN":
+            width, last = 1, 2  # a symbol, a mark or a digit has an emoji look (©️ ‼️ 1️⃣), a letter none
+        elif width:
+            last = width
+        total, before = total + width, char
+    return total
+
+
+def _width(char: str, last: int) -> int:
+    """The columns one character takes, after one that took `last` (see `columns`)."""
+    if unicodedata.category(char) in ("Mn", "Me", "Cf") or "\u1160" <= char <= "\u11ff":
+        return 0
+    if last and "\U0001f3fb" <= char <= "\U0001f3ff":  # a skin tone, on the emoji before it
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
 def padded(text: str, width: int) -> str:

@@ -386,10 +386,14 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     (the common case, answered without a parser); plain Google, Sphinx and NumPy docstrings are
     read without griffe's parsers, as they read them (`fast_schema.google_docstring`,
     `fast_schema.sphinx_docstring`, `toolkit.tools.numpy_docstring`), their style told as
-    griffe tells it (`toolkit.tools.docstring_style`)."""
+    griffe tells it (`toolkit.tools.docstring_style`). Full-width colons where Google style has its
+    colon (`Args：`, `城市：城市名`) are read as that colon (`_ascii_colons`); section titles are
+    Google's English ones (`参数:` is text, kept in the description)."""
     if not doc:
         return "", {}
     text = inspect.cleandoc(doc)
+    if "\uff1a" in text:
+        text = _ascii_colons(text)
     if not fast_schema.at_a_line_start(_SECTIONS_LINE, text):
         return text.strip(), {}
     text = _sections_apart(_first_section_indented(text))
@@ -414,6 +418,31 @@ _GOOGLE_HEADER = re.compile(
 
 _GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
 """`_GOOGLE_HEADER` on any line (`fast_schema.at_a_line_start`)."""
+
+
+_WIDE_TITLE = re.compile(_GOOGLE_HEADER.pattern.replace(r"\s*:\s*$", r"[^\S\n]*\uff1a\s*$"))
+"""A Google section title written with a full-width colon (`Args：`, as a Chinese input method types it)."""
+_WIDE_ENTRY = re.compile(r"([^\S\n]+\*{0,2}\w+(?:[^\S\n]*\([^()\n]*\))?[^\S\n]*)\uff1a")
+"""An indented entry `name：text` or `name (type)：text`: its name, then a full-width colon."""
+_ARGS_TITLE = re.compile(r"(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments)\s*:")
+
+
+def _ascii_colons(text: str) -> str:
+    """The full-width colons (U+FF1A) a Chinese input method types where Google style has its colon
+    written as `:`: after a section title (`Args：`), and after an entry's name under a parameters
+    section (`城市：城市名`). griffe reads neither, and dropped the entries with their descriptions.
+    A full-width colon anywhere else (the summary, inside a description) stays as it was written."""
+    lines, under = text.split("\n"), False  # under: inside a parameters section
+    for i, line in enumerate(lines):
+        if _WIDE_TITLE.match(line):
+            lines[i] = line = line.replace("\uff1a", ":", 1)
+        if _GOOGLE_HEADER.match(line):
+            under = bool(_ARGS_TITLE.match(line))
+        elif line[:1] not in ("", " ", "\t"):
+            under = False  # text at the margin ends a section
+        elif under and (entry := _WIDE_ENTRY.match(line)):
+            lines[i] = entry.group(1) + ":" + line[entry.end() :]
+    return "\n".join(lines)
 
 
 def _first_section_indented(text: str) -> str:

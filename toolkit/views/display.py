@@ -19,8 +19,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import pandas as pd
-
+from toolkit import unicode
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
@@ -78,11 +77,19 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
 
 
 def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
-    """The aligned plain table: a wide character (Chinese, an emoji) counts as two columns, and a
-    character that acts instead of being seen is written out before the columns are measured."""
-    shown = [[showable(shortened(cell)) for cell in row] for row in cells]
-    with pd.option_context("display.unicode.east_asian_width", True):
-        return pd.DataFrame(shown, columns=[showable(str(c)) for c in columns]).to_string(index=False)
+    """The aligned plain table, each column as wide as its widest cell and each cell set to its
+    right, as pandas' `to_string` sets them: widths measured as a terminal draws them
+    (`toolkit.unicode.columns`: Chinese and emoji take two, a combining accent none), a character
+    that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`."""
+    if not columns:
+        return "(no columns)"
+    lines = [[_flat(str(c)) for c in columns], *([_flat(shortened(cell)) for cell in row] for row in cells)]
+    widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
+    return "\n".join(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
+
+
+def _flat(text: str) -> str:
+    return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def _cell(value: Any) -> str:

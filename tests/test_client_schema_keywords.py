@@ -90,3 +90,36 @@ def test_without_keywords_leaves_a_property_named_like_a_keyword():
         "default": {"additionalProperties": 1},
     }
     assert schema["additionalProperties"] is False  # the caller's tools are not changed
+
+
+def test_two_threads_refused_the_same_keyword_at_once_remember_it_once():
+    """One client shared by threads: both requests went out with the keyword before either was
+    refused, and each refusal appended it again (`["additionalProperties", "additionalProperties"]`).
+    Now it is remembered once; both requests are asked again without it and answered."""
+    import threading
+
+    both_sent = threading.Barrier(2, timeout=10)
+
+    def gateway(request):
+        body = json.loads(request.content)
+        if "additionalProperties" in json.dumps(body["tools"]):
+            both_sent.wait()  # each thread's first request waits here for the other's
+            text = 'Invalid JSON payload received. Unknown name "additionalProperties": Cannot find field.'
+            return httpx.Response(400, json={"error": {"code": 400, "message": text, "status": "INVALID_ARGUMENT"}})
+        message = {"role": "assistant", "content": "ok"}
+        return httpx.Response(200, json={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+
+    client = ChatClient("http://gw.test/v1", "sk-quirky-key", "m", transport=httpx.MockTransport(gateway))
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    spec = {"type": "function", "function": {"name": "f", "parameters": schema}}
+    answers: list[str | None] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(client.chat("hi", tools=[spec]).message.content))
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert answers == ["ok", "ok"]
+    assert client.schema_keywords_refused == ["additionalProperties"]

@@ -499,7 +499,8 @@ class ChatClient:
             return True
         keyword = refused_keyword(f"{exc} {exc.body}", body.get("tools")) if exc.status == 400 else None
         if keyword is not None:  # a relay to Gemini refuses `additionalProperties`: the package checks it itself
-            self.schema_keywords_refused.append(keyword)
+            if keyword not in self.schema_keywords_refused:  # another thread's request, sent with it too, may have
+                self.schema_keywords_refused.append(keyword)  # been refused first (one client, many threads)
             body["tools"] = without_keywords(body["tools"], self.schema_keywords_refused)
             return True
         return False

@@ -9,6 +9,7 @@ Leaves out: building them (that is `toolkit.services.service`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -52,6 +53,13 @@ class TokenStream:
     generator is closed (it answers the calls it did not finish), then `failed` keeps memory valid.
     A stream is read once: reading it again (a notebook cell run twice) is a `ConfigurationError`
     saying whether it ended, was stopped or is being read elsewhere.
+
+    `close()` is the stop button, and may be pressed anywhere: in the reader's own `for` loop, from
+    another thread (a web server's stop handler), or by a tool of the turn. The reader's loop then
+    ends quietly (no more events, `result` stays None). While a step runs (the model's reply, a
+    tool), `close()` does not wait for it: it returns at once; the reader is still given the event
+    that step makes (a tool that ran says how it ended, and keeps its result), then its thread
+    stops the loop. Never sooner: a generator cannot be closed from outside while it runs.
     """
 
     def __init__(
@@ -67,30 +75,67 @@ class TokenStream:
         """Set once the stream is exhausted."""
         self._read = ""
         """"" (not read yet), "reading", "ended" or "stopped"."""
+        self._stepping = False
+        """Whether the reader is inside a step of the loop (`next` on its events) right now."""
+        self._stop_asked = False
+        """`close()` was called during a step: the reader stops before the next one."""
+        self._state = threading.Lock()
+        """Guards the three above: a reader and a `close()` in another thread see one state."""
 
     def __iter__(self) -> Iterator[LoopEvent]:
-        if self._read:
-            raise ConfigurationError(READ_AGAIN[self._read])
-        self._read = "reading"
+        with self._state:
+            if self._read:
+                raise ConfigurationError(READ_AGAIN[self._read])
+            self._read = "reading"
         try:
             while True:
-                yield next(self._events)
+                with self._state:
+                    if self._read == "stopped":  # closed between two steps: the loop is closed already
+                        return
+                    stop, self._stepping = self._stop_asked, not self._stop_asked
+                if stop:  # closed while the last step ran (from another thread, or by a tool of this turn)
+                    self._stop(GeneratorExit())
+                    return
+                try:
+                    event = next(self._events)
+                finally:
+                    with self._state:
+                        self._stepping = False
+                yield event  # what that step made is still given: a tool that ran says how it ended
         except StopIteration as done:
-            self._read = "ended"
+            with self._state:
+                self._read = "ended"
             self.result = self._finish(done.value)
         except BaseException as exc:  # GeneratorExit (the reader stopped) and Ctrl-C too
             self._stop(exc)
             raise
 
     def close(self) -> None:
-        """Stop the call here (a "stop" button): the loop ends, memory stays valid."""
-        if self._read in ("", "reading"):
-            self._stop(GeneratorExit())
+        """Stop the call here (a "stop" button): the loop ends, memory stays valid. During a step
+        (from another thread, or from a tool), the reader stops when that step ends."""
+        with self._state:  # one decision: a reader cannot start a step between it and the closing
+            if self._stepping:
+                self._stop_asked = True
+                return
+            if not self._claim_stop():
+                return
+        self._shut(GeneratorExit())
 
     def _stop(self, exc: BaseException) -> None:
-        if self._read in ("ended", "stopped"):  # closed already: a reader dropped after close() ends here
-            return
+        with self._state:
+            if not self._claim_stop():
+                return
+        self._shut(exc)
+
+    def _claim_stop(self) -> bool:
+        """Mark the stream stopped (the lock held); False if it ended or was stopped already (a
+        reader dropped after close() ends here)."""
+        if self._read in ("ended", "stopped"):
+            return False
         self._read = "stopped"
+        return True
+
+    def _shut(self, exc: BaseException) -> None:
         close = getattr(self._events, "close", None)
         try:
             if close is not None:

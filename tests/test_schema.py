@@ -801,6 +801,30 @@ def test_docstring_wins_over_a_bare_string_and_param_wins_over_both():
     assert props["c"]["description"] == "Param for c"
 
 
+def test_field_description_wins_over_the_docstring():
+    """A `Field(description=...)`, in `Annotated` or as the default, wins over the docstring's entry:
+    pydantic-ai 2.68.0's order. The OpenAI Agents SDK 0.24.0 differs (its `function_schema` takes
+    `field_description or field_info.description`, the docstring's entry first), and so does
+    langchain-core 1.8.3's `tool(parse_docstring=True)`; the README names each peer for the part
+    of the order it shares."""
+
+    def weather(
+        city: Annotated[str, Field(description="Field says city")],
+        days: int = Field(3, description="Field says days"),  # noqa: B008
+    ) -> str:
+        """Weather.
+
+        Args:
+            city: Docstring says city.
+            days: Docstring says days.
+        """
+        return ""
+
+    props = params(weather)["properties"]
+    assert props["city"] == {"description": "Field says city", "type": "string"}
+    assert props["days"] == {"default": 3, "description": "Field says days", "type": "integer"}
+
+
 def test_bare_string_and_param_that_disagree_are_a_developer_error():
     def f(x: Annotated[int, Param("one"), "two"]) -> str:
         return ""

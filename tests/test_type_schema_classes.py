@@ -703,3 +703,78 @@ def test_class_words_after_a_name_that_ends_in_class() -> None:
 
     text = "class éclass Ｙ: pass\nclass myclass Ｚ\nclass\\\n\tＡb: pass\nclass_ Ｃ\nclass ok\nclass _9é\fclass\fｘ"
     assert _class_words("<overlaps>", text) == _class_words_plainly(text) == {"éclass", "Y", "Z", "Ab", "_9é", "x"}
+
+
+def test_a_class_with_its_own_pydantic_config_keeps_its_attribute_docstrings_rule():
+    """A pydantic dataclass or a `with_config` TypedDict carries its own config, and pydantic reads
+    its attribute docstrings by that config alone: with `use_attribute_docstrings` off or unset,
+    none; on, each. Checked against pydantic-ai 2.68.0, whose tool schemas read a plain
+    TypedDict's or dataclass's docstrings and leave these out. A plain class in its fields is read
+    as everywhere else (pydantic-ai leaves it out here: one class, one body in `$defs`)."""
+    import pydantic
+    from pydantic import ConfigDict, with_config
+
+    @dataclasses.dataclass
+    class Inner:
+        depth: int
+        """how deep"""
+
+    @pydantic.dataclasses.dataclass(config=ConfigDict(use_attribute_docstrings=False))
+    class Off:
+        w: float
+        """off w"""
+        inner: Inner
+
+    @pydantic.dataclasses.dataclass
+    class Unset:
+        w: float
+        """unset w"""
+
+    @pydantic.dataclasses.dataclass(config=ConfigDict(use_attribute_docstrings=True))
+    class On:
+        w: float
+        """on w"""
+
+    @with_config(ConfigDict(extra="forbid"))
+    class Closed(TypedDict):
+        x: int
+        """closed x"""
+
+    def described(cls: type) -> dict[str, Any]:
+        schema, defs = type_schema(cls)
+        return {name: {k: v.get("description") for k, v in body["properties"].items()} for name, body in defs.items()}
+
+    assert described(Off) == {"Off": {"w": None, "inner": None}, "Inner": {"depth": "how deep"}}
+    assert described(Unset) == {"Unset": {"w": None}}
+    assert described(On) == {"On": {"w": "on w"}}
+    assert described(Closed) == {"Closed": {"x": None}}
+    assert described(Inner) == {"Inner": {"depth": "how deep"}}
+
+
+@dataclasses.dataclass
+class Cupboard:
+    width: float
+    """width in cm"""
+
+
+class Room(BaseModel):
+    cupboard: Cupboard
+
+
+def test_a_documented_dataclass_in_a_model_and_on_its_own_is_one_type():
+    """A plain dataclass with attribute docstrings, a parameter of its own and a field of a model
+    parameter, is one type with one body in `$defs`, in either order (it was two bodies, one
+    read inside the model without the docstrings, refused as two types named 'Cupboard'). pydantic-ai
+    2.68.0 gives the body of whichever comes first."""
+    from toolkit.tools.reflect import reflect
+
+    def place(room: Room, cupboard: Cupboard) -> str:
+        return ""
+
+    def place_first(cupboard: Cupboard, room: Room) -> str:
+        return ""
+
+    for fn in (place, place_first):
+        defs = reflect(fn).spec.parameters["$defs"]
+        assert defs["Cupboard"]["properties"]["width"] == {"description": "width in cm", "type": "number"}
+        assert defs["Room"]["properties"]["cupboard"] == {"$ref": "#/$defs/Cupboard"}

@@ -10,7 +10,10 @@ It is pydantic's own `TypeAdapter(T).json_schema()`, cleaned:
 - every object with `properties` gets `additionalProperties: false` unless it says otherwise —
   the validator rejects unknown fields at every depth, so the schema says so;
 - attribute docstrings of a `TypedDict` or dataclass become field descriptions, as pydantic's
-  `use_attribute_docstrings` does for a model that sets it (and as pydantic-ai does);
+  `use_attribute_docstrings` does for a model that sets it (and as pydantic-ai does), wherever
+  the class is, a model's field too (pydantic-ai reads it there by the model's config: one class
+  would get two bodies in one schema); a class with a pydantic config of its own (a pydantic
+  dataclass, `@with_config`) is read by that config alone, as pydantic reads it;
 - a named type (model, enum, TypedDict) is filed under `$defs` and referred to.
 
 This is the whole rule. `toolkit.tools.fast_schema` gives the same result faster for the
@@ -39,7 +42,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any, Union
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 Schema = dict[str, Any]
 Defs = dict[str, Schema]
@@ -66,7 +69,8 @@ def _attribute_docs(annotation: Any, schema: Schema, defs: Defs) -> None:
     """Fill missing property descriptions of TypedDicts and dataclasses from attribute docstrings.
 
     pydantic does this for a model that sets `use_attribute_docstrings=True`; a TypedDict or a
-    plain dataclass cannot say so, so reflection reads them as pydantic-ai does."""
+    plain dataclass cannot say so, so reflection reads them as pydantic-ai does. A class that
+    can say so (its own `__pydantic_config__`) is left to pydantic, which reads its config."""
     for cls in _documented_classes(annotation):
         body = defs.get(schema_name(cls)) or (schema if annotation is cls else None)
         properties = (body or {}).get("properties") or {}
@@ -87,8 +91,11 @@ def _documented_classes(annotation: Any, seen: set[int] | None = None) -> list[t
         return []
     seen.add(id(annotation))
     found: list[type] = []
-    if isinstance(annotation, type) and (_is_typeddict(annotation) or dataclasses.is_dataclass(annotation)):
-        found.append(annotation)
+    if isinstance(annotation, type) and (
+        _is_typeddict(annotation) or dataclasses.is_dataclass(annotation) or issubclass(annotation, BaseModel)
+    ):
+        if getattr(annotation, "__pydantic_config__", None) is None and not issubclass(annotation, BaseModel):
+            found.append(annotation)  # a class with a config of its own is read by it (pydantic does that)
         try:
             hints = typing.get_type_hints(annotation)
         except Exception:

@@ -12,8 +12,9 @@ property (what the model reads), checking as it goes:
   `Field(validation_alias=...)`. A description comes from the first of: `Param("...")`,
   `Field(description=...)` (in `Annotated` or as the default, `x: int = Field(...,
   description=...)`), the docstring's entry for the parameter, a bare string
-  `Annotated[int, "..."]` (the openai-agents order: its test
-  `test_function_prefers_docstring_descriptions_over_annotated_metadata`). Param, Field and
+  `Annotated[int, "..."]` (docstring before bare string is the openai-agents order: its test
+  `test_function_prefers_docstring_descriptions_over_annotated_metadata`; Field before docstring
+  is pydantic-ai's, where openai-agents puts the docstring first). Param, Field and
   bare string (or Doc) that give different descriptions are a developer error, and so are two
   different `Param`s, or `Field`s with different descriptions or names, in one declaration;
 - `Field` as the default (`x: int = Field(5, ge=0)`) or inside `Annotated`

@@ -55,3 +55,33 @@ def test_one_source_given_alone_is_a_developer_error(sources, text):
 )
 def test_lists_and_tuples_still_work(sources):
     assert loop(**sources).new_messages[1].content == "pong"
+
+
+@pytest.mark.parametrize("keyword", ["tools", "providers"])
+def test_a_registry_given_alone_is_pointed_at_registry(keyword):
+    """`tools=shop_registry()` was told to put it in a list, and the list was then refused with
+    "pass it as registry=": the first answer now gives the fix that works."""
+    from toolkit.course.assistant import shop_registry
+
+    registry = shop_registry()
+    with pytest.raises(ToolDefinitionError) as caught:
+        loop(**{keyword: registry})
+    assert str(caught.value) == (
+        f"{keyword}=ToolRegistry object: {keyword}= takes a list, and got a tool registry. Fix: pass it as "
+        "registry=..., e.g. run_loop(..., registry=registry), or its tools: tools=registry.tools()"
+    )
+    fixed = run_loop(ScriptedModel(["done"]), [UserMessage(content="hi")], registry=registry)
+    assert fixed.answer == "done"  # the fix works
+
+
+@pytest.mark.parametrize("keyword", ["tools", "providers"])
+def test_an_mcp_client_given_alone_is_pointed_at_a_provider(keyword):
+    from toolkit.mcp.client import McpClient
+
+    client = McpClient.__new__(McpClient)  # never started: only its kind is looked at
+    with pytest.raises(ToolDefinitionError) as caught:
+        loop(**{keyword: client})
+    assert str(caught.value) == (
+        f"{keyword}=McpClient object: {keyword}= takes a list, and got an MCP client. "
+        "Fix: wrap it in a provider: providers=[McpToolProvider([client])]"
+    )

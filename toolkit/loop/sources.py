@@ -295,6 +295,18 @@ def check_collection(keyword: str, value: Any) -> None:
         )
     if isinstance(value, _UNORDERED):
         raise unordered_error(value, f"{keyword}={type(value).__name__} object", f"{keyword}=", f"{keyword}=[{{}}]")
+    if isinstance(value, ToolRegistry):  # "put it in a list" would lead to the next refusal, not the fix
+        raise ToolDefinitionError(
+            f"{keyword}=ToolRegistry object",
+            f"{keyword}= takes a list, and got a tool registry",
+            "pass it as registry=..., e.g. run_loop(..., registry=registry), or its tools: tools=registry.tools()",
+        )
+    if callable(getattr(value, "list_tools", None)) and not callable(getattr(value, "provide", None)):  # an McpClient
+        raise ToolDefinitionError(
+            f"{keyword}={type(value).__name__} object",
+            f"{keyword}= takes a list, and got an MCP client",
+            "wrap it in a provider: providers=[McpToolProvider([client])]",
+        )
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         kind = type(value).__name__
         raise ToolDefinitionError(

@@ -1,7 +1,7 @@
 """The course's tool catalogue (`data/tool_catalog.json`) and how well each search strategy does on it.
 
     catalog = load_catalog()                 # 329 hand-written tools, 70 labelled queries
-    rows = evaluate(catalog, sizes=[50, 100, 200, 329], strategies={"keyword": ..., "vector": ...})
+    rows = evaluate(catalog, sizes=[70, 100, 200, 329], strategies={"keyword": ..., "vector": ...})
 
 A labelled query is what a user typed, the terms a model would send to a keyword search, and
 the one tool that should answer it. `evaluate` measures, per catalogue size:
@@ -12,7 +12,8 @@ the one tool that should answer it. `evaluate` measures, per catalogue size:
 - **tokens**: the estimated size of the `tools` block the model reads when it picks: the whole
   catalogue, or the search tool plus the tools found (averaged over the queries).
 
-Smaller catalogues keep every expected tool and a seeded random sample of the others.
+Smaller catalogues keep every expected tool and a seeded random sample of the others, so none
+is smaller than the number of expected tools (70 in the course's): a row's `size` is the size measured.
 `scaled_catalog(n)` grows the catalogue to n tools for benchmarks, the way many connected
 systems would: `jira_create_task`, `zendesk_create_task`, ….
 

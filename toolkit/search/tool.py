@@ -1,7 +1,8 @@
 """Tool search: the model first sees one tool that finds the others (LangChain4j's `ToolSearchStrategy`).
 
+    tools = catalog_tools(load_catalog().tools)   # week 8's 329 tools (`toolkit.search.catalog`)
     search = ToolSearch(KeywordSearch())          # or VectorSearch()
-    result = run_loop(model, messages, context=search.context(catalog_tools), memory=memory)
+    result = run_loop(model, messages, context=search.context(tools), memory=memory)
 
 `ToolSearch` wraps the tools of one call (a `ToolContext`), it adds no flag to the loop:
 

@@ -1,6 +1,7 @@
 """Vector tool search: embed "name: description" per tool once, embed each query, rank by cosine.
 
-    index = VectorIndex.build(specs, ToolEmbeddingCache(StaticEmbeddings()))
+    cache = ToolEmbeddingCache(StaticEmbeddings())
+    index = VectorIndex.build(specs, cache)
     index.search(cache.query("where is my parcel"), max_results=5)
 
 As in LangChain4j's `VectorToolSearchStrategy`, a tool's text is `name: description` (just the

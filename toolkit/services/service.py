@@ -1,6 +1,6 @@
 """The declarative AI service: a class of declared methods becomes a working assistant.
 
-    assistant = ai_service(Assistant, model=connect(), tools=[shop], memory=memory_per_id())
+    assistant = ai_service(Assistant, model=connect(), registry=shop_registry(), memory=memory_per_id())
     assistant.chat("u1", "我的订单 SN202610200001 到哪了？")
 
 Python's counterpart of LangChain4j's dynamic proxy is a class built at run time:

@@ -1,0 +1,153 @@
+"""The examples in the package's module docstrings (what `help(module)` shows a stranger) run.
+
+Each indented block of a module docstring that is Python and calls something is run in the module's
+own namespace plus `toolkit`'s public names, after a few lines of setup that stand in for what the
+sketch leaves to the reader (`model`, `messages`, `result` …), in an empty folder. A module whose
+example cannot run here says why in `NOT_RUN`; a new example is in neither table, and the first
+test names it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import toolkit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+A_TURN = 'result = run_loop(connect(), "帮我查一下订单 SN202610200001", registry=shop_registry())\n'
+ASSISTANT = """
+from typing import Annotated, Protocol
+from pydantic import BaseModel
+
+class OrderSummary(BaseModel):
+    order_id: str
+    status: str
+"""
+
+SETUP: dict[str, str] = {
+    "toolkit.course.assistant": "",
+    "toolkit.course.prompt_protocol": "from toolkit.course.assistant import ask\n",
+    "toolkit.course.shop": "import datetime\n",
+    "toolkit.exercises": "answer = {}\n",
+    "toolkit.exercises.cells": "",
+    "toolkit.exercises.grade": "Path('submissions').mkdir()\nPath('submissions/broken.ipynb').write_text('{')\n",
+    "toolkit.loop.run": "model = connect()\n",
+    "toolkit.loop.wrappers": (
+        "from dataclasses import replace\nfrom toolkit.mcp.server import shop_server\ntime = McpClient(shop_server())\n"
+    ),
+    "toolkit.mcp.client": "from toolkit.mcp.server import shop_server\nserver = shop_server()\n",
+    "toolkit.search.catalog": "",
+    "toolkit.search.embeddings": "",
+    "toolkit.search.tool": "from toolkit.search.catalog import catalog_tools, load_catalog\n"
+    "model, messages, memory = connect(), 'refund my order', ChatMemory('u1')\n",
+    "toolkit.search.vector": "from toolkit.search.catalog import load_catalog\n"
+    "from toolkit.search.embeddings import StaticEmbeddings, ToolEmbeddingCache\n"
+    "specs = load_catalog().tools\n",
+    "toolkit.services.declare": ASSISTANT,
+    # the two service modules' examples are read together: the declaration, then the service
+    "toolkit.services.service": ASSISTANT + "DECLARED\n",
+    "toolkit.skills.course": "",
+    "toolkit.skills.offer": (
+        "from toolkit import data\n"
+        "from toolkit.skills.course import open_logistics_ticket\n"
+        "model, PROMPT = connect(), '你是电商客服。'\n"
+        "Path('data').mkdir()\n"
+        "Path('data/skills').symlink_to(data.path('skills'))\n"
+    ),
+    "toolkit.tools.decorator": "",
+    "toolkit.tools.redact_stream": "pieces = ['my key is sk-proj-', 'abcdefghijklmnopqrstuvwxyz0123', ' ok']\n",
+    "toolkit.views.playground": "",
+    "toolkit.views.search_box": "",
+    "toolkit.views.sequence": A_TURN,
+    "toolkit.views.stepper": A_TURN,
+    "toolkit.views.stream": ASSISTANT + "class Assistant(Protocol):\n"
+    "    def stream(self, user: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> TokenStream: ...\n"
+    "assistant = ai_service(Assistant, model=connect(), registry=shop_registry(), memory=memory_per_id())\n",
+    "toolkit.views.tool_editor": "",
+}
+
+NOT_RUN = {
+    "toolkit.mcp.provider": "it starts `python -m mcp_server_time`: tests/test_mcp.py runs providers on servers",
+}
+
+# The `...` a sketch leaves to the reader, filled in: (as written, as run).
+FILLED = {
+    "toolkit.loop.run": [
+        ("[UserMessage(...)]", "[UserMessage(content='你好')]"),
+        ("tools=[...], memory=...", "tools=[]"),
+    ],
+    "toolkit.search.catalog": [
+        ('{"keyword": ..., "vector": ...}', '{"keyword": KeywordSearch(), "vector": VectorSearch()}')
+    ],
+    "toolkit.skills.offer": [
+        ("UserMessage(...)", "UserMessage(content='订单 SN202610200001 三天没有物流更新，我要投诉')")
+    ],
+}
+
+# What an example says it gives, checked after it ran.
+CHECKS = {
+    "toolkit.search.catalog": "assert (len(catalog.tools), len(catalog.queries)) == (329, 70)\n"
+    "assert [row.size for row in rows][::3] == [70, 100, 200, 329]\n",
+    "toolkit.search.embeddings": "assert (vectors.shape, str(vectors.dtype)) == ((2, 64), 'float32')\n",
+}
+
+
+def _blocks(doc: str) -> list[str]:
+    """The indented blocks of `doc`, dedented, each that is Python and calls something."""
+    found, current = [], []
+    for line in [*doc.splitlines(), ""]:
+        if line.startswith("    ") or (current and not line.strip()):
+            current.append(line)
+            continue
+        block = textwrap.dedent("\n".join(current)).strip("\n")
+        current = []
+        try:
+            compile(block, "<docstring>", "exec")
+        except SyntaxError:
+            continue
+        if "(" in block:
+            found.append(block)
+    return found
+
+
+def _examples() -> dict[str, list[str]]:
+    """Module name → its docstring's runnable-looking blocks, for every module of the package."""
+    found = {}
+    for path in sorted((ROOT / "toolkit").rglob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        if doc and (blocks := _blocks(doc)):
+            found[name] = blocks
+    return found
+
+
+EXAMPLES = _examples()
+
+
+def test_every_module_example_is_run_or_says_why_not():
+    assert sorted(set(EXAMPLES) - set(SETUP) - set(NOT_RUN)) == []
+    assert sorted((set(SETUP) | set(NOT_RUN)) - set(EXAMPLES)) == []
+
+
+@pytest.mark.parametrize("name", sorted(SETUP))
+def test_a_module_docstring_example_runs(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for variable in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_RECORD", "LLM_REPLAY", "LLM_FAKE_MODE"):
+        monkeypatch.delenv(variable, raising=False)
+    module = importlib.import_module(name)
+    namespace = {public: getattr(toolkit, public) for public in toolkit.__all__} | vars(module)
+    namespace = {"Path": Path, **namespace, "__name__": "__docs__"}
+    setup = SETUP[name].replace("DECLARED", "\n".join(EXAMPLES.get("toolkit.services.declare", [])))
+    exec(compile(setup, f"<setup of {name}>", "exec"), namespace)
+    for block in EXAMPLES[name]:
+        for written, run in FILLED.get(name, []):
+            assert written in block, f"{name}: the docstring no longer has {written!r}; update FILLED"
+            block = block.replace(written, run)
+        exec(compile(block, f"<docstring of {name}>", "exec"), namespace)
+    exec(CHECKS.get(name, ""), namespace)

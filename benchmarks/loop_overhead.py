@@ -838,10 +838,19 @@ def more(names: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    if sys.argv[1:2] == ["--more"]:
-        more(sys.argv[2:])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--more",
+        nargs="*",
+        choices=list(MORE),
+        metavar="NAME",
+        help=f"run only these further workloads (all of them if none is named): {', '.join(MORE)}",
+    )
+    args = parser.parse_args()
+    if args.more is not None:
+        more(args.more)
     else:
         main()
         more()

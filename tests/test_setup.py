@@ -181,3 +181,13 @@ def test_the_sdist_carries_every_tracked_top_level_entry():
     files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     top = {name.split("/")[0] for name in files.split("\0") if name}
     assert top - set(include) - {"pyproject.toml", ".gitignore"} == set()
+
+
+def test_the_retry_policy_the_errors_suggest_is_public():
+    """`ChatClient(retry=3)` says "e.g. retry=RetryPolicy(max_retries=2)": the name it suggests comes
+    from `toolkit`, as `connect` and `ChatClient` do (it was only in `toolkit.chat.client`)."""
+    import toolkit
+    from toolkit.chat.client import RetryPolicy
+
+    assert toolkit.RetryPolicy is RetryPolicy
+    assert "RetryPolicy" in toolkit.__all__

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolkit.chat.client import ChatClient as ChatClient
+    from toolkit.chat.client import RetryPolicy as RetryPolicy
     from toolkit.chat.messages import AssistantMessage as AssistantMessage
     from toolkit.chat.messages import ChatResponse as ChatResponse
     from toolkit.chat.messages import SystemMessage as SystemMessage
@@ -135,6 +136,7 @@ __all__ = [
     "Param",
     "Policies",
     "Result",
+    "RetryPolicy",
     "ReturnBehavior",
     "ScriptedModel",
     "SearchStrategy",
@@ -193,6 +195,7 @@ _EXPORTS: dict[str, str] = {
     "COURSE": "toolkit.loop.run",
     "CallerError": "toolkit.errors",
     "ChatClient": "toolkit.chat.client",
+    "RetryPolicy": "toolkit.chat.client",
     "ChatMemory": "toolkit.memory.windows",
     "ChatModel": "toolkit.chat.model",
     "ChatResponse": "toolkit.chat.messages",

@@ -86,6 +86,39 @@ SNIPPETS = {
         fake_client(gateway=Gateway(faults=["slow"]), mode="B", retry=3)
         fake_client(gateway="B")
         """,
+    "learner_search.py": """
+        from collections.abc import Collection, Sequence
+
+        from toolkit import KeywordSearch, SearchStrategy, ToolSearch, ToolSpec, VectorSearch
+        from toolkit.search.keyword import Match
+
+
+        class Mine:
+            takes = "text"
+
+            @property
+            def spec(self) -> ToolSpec:
+                return ToolSpec(name="find_tools")
+
+            @property
+            def example(self) -> str:
+                return '{"q": "refund"}'
+
+            def parse(self, text: str) -> str:
+                return text
+
+            def index(self, tools: Sequence[ToolSpec]) -> list[ToolSpec]:
+                return list(tools)
+
+            def search(self, found: list[ToolSpec], q: str, names: Collection[str] | None = None) -> list[Match]:
+                return []
+
+
+        strategies: list[SearchStrategy] = [KeywordSearch(), VectorSearch(), Mine()]
+        ToolSearch(KeywordSearch())
+        ToolSearch(Mine())
+        ToolSearch("terms")
+        """,
 }
 
 
@@ -155,3 +188,35 @@ def test_the_client_options_of_connect_and_fake_client_are_typed(mypy_says):
     assert 'Argument "timeout" to "connect" has incompatible type "str"; expected "float"' in out
     assert 'Argument "retry" to "fake_client" has incompatible type "int"; expected "RetryPolicy"' in out
     assert 'Argument "gateway" to "fake_client" has incompatible type "str"; expected "Gateway | None"' in out
+
+
+def test_the_search_strategies_and_a_learners_own_meet_the_protocol(mypy_says):
+    out = mypy_says["learner_search.py"]
+    errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
+    assert errors == [
+        'Argument 1 to "ToolSearch" has incompatible type "str"; expected "SearchStrategy | None"  [arg-type]'
+    ]
+
+
+def test_the_search_protocol_is_met_as_pyright_reads_it():
+    """Before: pyright (VS Code's Pylance) refused `ToolSearch(KeywordSearch())`, the notebook's own
+    line: `KeywordSearch.takes` was a `ClassVar`, which pyright takes for no read-only property, and
+    `search(index, terms, ...)` named its parameter other than the protocol's `query` (mypy, which
+    checks neither, said nothing). The protocol's parameters are now positional-only (the callers
+    pass them so), so any names fit, and no strategy declares a protocol property as a ClassVar."""
+    import inspect
+    from typing import get_type_hints
+
+    from toolkit.search.keyword import KeywordSearch
+    from toolkit.search.strategy import SearchStrategy
+    from toolkit.search.vector import VectorSearch
+
+    for method in ("parse", "index", "search"):
+        parameters = list(inspect.signature(getattr(SearchStrategy, method)).parameters.values())[1:]
+        assert {p.kind for p in parameters} == {inspect.Parameter.POSITIONAL_ONLY}, method
+    properties = [name for name, value in vars(SearchStrategy).items() if isinstance(value, property)]
+    assert sorted(properties) == ["example", "spec", "takes"]
+    for strategy in (KeywordSearch, VectorSearch):
+        hints = get_type_hints(strategy, include_extras=True)
+        assert not {name for name in properties if "ClassVar" in str(hints.get(name, ""))}, strategy
+        assert strategy.takes in ("terms", "text")

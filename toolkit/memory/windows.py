@@ -943,7 +943,7 @@ class ChatMemory:
     def __init__(
         self, memory_id: str = "default", *, store: ChatMemoryStore | None = None, window: Window | None = None
     ) -> None:
-        self.id = check_memory_id(memory_id)
+        self.id: str = check_memory_id(memory_id)
         if store is not None and type(store) is not InMemoryStore:
             check_store(store, f"ChatMemory({shown(memory_id)}, ")
         if window is not None:

@@ -176,6 +176,28 @@ SNIPPETS = {
         VectorSearch(model=Hashing())
         run_loop(connect(), "hi", providers=[Notes()])
         """,
+    "learner_policies.py": """
+        from toolkit import ArgumentError, LoopOptions, Policies, ToolCall, UnknownToolError
+        from toolkit.errors import ToolExecutionError
+        from toolkit.tools.execute import report_argument_error
+
+
+        def fields_only(error: ArgumentError, call: ToolCall) -> str:
+            return call.name + ": " + ", ".join(str(problem) for problem in error.problems)
+
+
+        def list_tools(error: UnknownToolError, call: ToolCall) -> str:
+            return str(error)
+
+
+        def name_the_tool(error: ToolExecutionError, call: ToolCall) -> str:
+            return f"{error.tool_name} failed"
+
+
+        LoopOptions(policies=Policies(unknown_tool=list_tools, argument_error=fields_only, execution_error=name_the_tool))
+        Policies(argument_error=report_argument_error)
+        Policies(argument_error=list_tools)
+        """,
 }
 
 
@@ -263,6 +285,19 @@ def test_a_learners_providers_stores_and_embeddings_meet_the_protocols(mypy_says
     out = mypy_says["learner_sources.py"]
     errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
     assert errors == ['List item 0 has incompatible type "Notes"; expected "ToolProvider"  [list-item]']
+
+
+def test_a_policy_may_take_the_error_type_its_channel_gives(mypy_says):
+    """Before: every channel's policy was typed `(Exception, ToolCall) -> str`, so mypy and pyright
+    refused a learner's policy written for what the channel gives (`error: ArgumentError`, to read
+    `error.problems`). Each channel now names its type; a policy for another channel's error is
+    still refused."""
+    out = mypy_says["learner_policies.py"]
+    errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
+    assert errors == [
+        'Argument "argument_error" to "Policies" has incompatible type "Callable[[UnknownToolError, ToolCall], str]"; '
+        'expected "Callable[[ArgumentError, ToolCall], str]"  [arg-type]'
+    ]
 
 
 PROTOCOLS = {  # what toolkit calls on a learner's object, positionally, and the attributes it only reads

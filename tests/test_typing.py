@@ -3,6 +3,7 @@ misspelt import is an error (the lazy exports are hidden from checkers)."""
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from pathlib import Path
 
@@ -86,6 +87,117 @@ SNIPPETS = {
         fake_client(gateway=Gateway(faults=["slow"]), mode="B", retry=3)
         fake_client(gateway="B")
         """,
+    "learner_search.py": """
+        from collections.abc import Collection, Sequence
+
+        from toolkit import KeywordSearch, SearchStrategy, ToolSearch, ToolSpec, VectorSearch
+        from toolkit.search.keyword import Match
+
+
+        class Mine:
+            takes = "text"
+
+            @property
+            def spec(self) -> ToolSpec:
+                return ToolSpec(name="find_tools")
+
+            @property
+            def example(self) -> str:
+                return '{"q": "refund"}'
+
+            def parse(self, text: str) -> str:
+                return text
+
+            def index(self, tools: Sequence[ToolSpec]) -> list[ToolSpec]:
+                return list(tools)
+
+            def search(self, found: list[ToolSpec], q: str, names: Collection[str] | None = None) -> list[Match]:
+                return []
+
+
+        strategies: list[SearchStrategy] = [KeywordSearch(), VectorSearch(), Mine()]
+        ToolSearch(KeywordSearch())
+        ToolSearch(Mine())
+        ToolSearch("terms")
+        """,
+    "learner_sources.py": """
+        from collections.abc import Sequence
+        from dataclasses import dataclass
+
+        import numpy as np
+
+        from toolkit import ChatMemory, Tool, VectorSearch, connect, run_loop
+        from toolkit.chat.messages import Message
+        from toolkit.loop.sources import ProviderRequest
+        from toolkit.skills.course import course_skills
+
+
+        @dataclass(frozen=True)
+        class Flags:
+            dynamic: bool = False
+
+            def provide(self, req: ProviderRequest) -> Sequence[Tool]:
+                return []
+
+
+        class Always:
+            @property
+            def dynamic(self) -> bool:
+                return True
+
+            def provide(self, req: ProviderRequest) -> list[Tool]:
+                return []
+
+
+        class Notes:
+            def __init__(self) -> None:
+                self.saved: dict[str, list[Message]] = {}
+
+            def get(self, key: str) -> list[Message]:
+                return self.saved.get(key, [])
+
+            def set(self, key: str, history: Sequence[Message]) -> None:
+                self.saved[key] = list(history)
+
+            def delete(self, key: str) -> None:
+                self.saved.pop(key, None)
+
+
+        @dataclass(frozen=True)
+        class Hashing:
+            name: str = "hashing"
+
+            def embed(self, batch: Sequence[str]) -> np.ndarray:
+                return np.zeros((len(batch), 8), dtype=np.float32)
+
+
+        run_loop(connect(), "hi", providers=[course_skills().provider(), Flags(), Always()])
+        ChatMemory("ann", store=Notes())
+        VectorSearch(model=Hashing())
+        run_loop(connect(), "hi", providers=[Notes()])
+        """,
+    "learner_policies.py": """
+        from toolkit import ArgumentError, LoopOptions, Policies, ToolCall, UnknownToolError
+        from toolkit.errors import ToolExecutionError
+        from toolkit.tools.execute import report_argument_error
+
+
+        def fields_only(error: ArgumentError, call: ToolCall) -> str:
+            return call.name + ": " + ", ".join(str(problem) for problem in error.problems)
+
+
+        def list_tools(error: UnknownToolError, call: ToolCall) -> str:
+            return str(error)
+
+
+        def name_the_tool(error: ToolExecutionError, call: ToolCall) -> str:
+            return f"{error.tool_name} failed"
+
+
+        LoopOptions(policies=Policies(unknown_tool=list_tools, argument_error=fields_only, execution_error=name_the_tool))
+        Policies(argument_error=report_argument_error)
+        Policies(argument_error=list_tools)
+        """,
 }
 
 
@@ -155,3 +267,75 @@ def test_the_client_options_of_connect_and_fake_client_are_typed(mypy_says):
     assert 'Argument "timeout" to "connect" has incompatible type "str"; expected "float"' in out
     assert 'Argument "retry" to "fake_client" has incompatible type "int"; expected "RetryPolicy"' in out
     assert 'Argument "gateway" to "fake_client" has incompatible type "str"; expected "Gateway | None"' in out
+
+
+def test_the_search_strategies_and_a_learners_own_meet_the_protocol(mypy_says):
+    out = mypy_says["learner_search.py"]
+    errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
+    assert errors == [
+        'Argument 1 to "ToolSearch" has incompatible type "str"; expected "SearchStrategy | None"  [arg-type]'
+    ]
+
+
+def test_a_learners_providers_stores_and_embeddings_meet_the_protocols(mypy_says):
+    """Before: the week-10 notebook's `providers=[skills.provider()]` was refused by mypy and pyright
+    ("ToolProvider.dynamic expected settable variable, got read-only attribute": its `dynamic` is a
+    property), and so was a provider written as a frozen dataclass, or an embedding model whose `name`
+    is a frozen field. The loop only reads them: the protocols now say so."""
+    out = mypy_says["learner_sources.py"]
+    errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
+    assert errors == ['List item 0 has incompatible type "Notes"; expected "ToolProvider"  [list-item]']
+
+
+def test_a_policy_may_take_the_error_type_its_channel_gives(mypy_says):
+    """Before: every channel's policy was typed `(Exception, ToolCall) -> str`, so mypy and pyright
+    refused a learner's policy written for what the channel gives (`error: ArgumentError`, to read
+    `error.problems`). Each channel now names its type; a policy for another channel's error is
+    still refused."""
+    out = mypy_says["learner_policies.py"]
+    errors = [line.split(": error: ")[1] for line in out.splitlines() if ": error: " in line]
+    assert errors == [
+        'Argument "argument_error" to "Policies" has incompatible type "Callable[[UnknownToolError, ToolCall], str]"; '
+        'expected "Callable[[ArgumentError, ToolCall], str]"  [arg-type]'
+    ]
+
+
+PROTOCOLS = {  # what toolkit calls on a learner's object, positionally, and the attributes it only reads
+    "toolkit.search.strategy.SearchStrategy": (("parse", "index", "search"), ["example", "spec", "takes"]),
+    "toolkit.loop.sources.ToolProvider": (("provide",), ["dynamic"]),
+    "toolkit.memory.windows.ChatMemoryStore": (("get", "set", "delete"), []),
+    "toolkit.search.embeddings.EmbeddingModel": (("embed",), ["name"]),
+}
+
+
+@pytest.mark.parametrize("dotted", PROTOCOLS)
+def test_a_protocol_a_learner_implements_takes_any_parameter_names_and_read_only_attributes(dotted):
+    """Pyright (VS Code's Pylance) refuses an implementation whose parameter is named otherwise than
+    the protocol's (mypy does not check names), and both refuse a property or a frozen field for a
+    protocol's plain attribute. toolkit passes these arguments by position and only reads these
+    attributes, so the protocols take the arguments positional-only and declare read-only properties."""
+    import importlib
+    import inspect
+
+    module, name = dotted.rsplit(".", 1)
+    protocol = getattr(importlib.import_module(module), name)
+    methods, attributes = PROTOCOLS[dotted]
+    for method in methods:
+        parameters = list(inspect.signature(getattr(protocol, method)).parameters.values())[1:]
+        assert {p.kind for p in parameters} == {inspect.Parameter.POSITIONAL_ONLY}, method
+    assert sorted(n for n, v in vars(protocol).items() if isinstance(v, property)) == attributes
+    assert not getattr(protocol, "__annotations__", {})  # no settable attribute
+
+
+def test_the_search_strategies_declare_takes_as_pyright_reads_it():
+    """Before: pyright (VS Code's Pylance) refused `ToolSearch(KeywordSearch())`, the notebook's own
+    line: `KeywordSearch.takes` was a `ClassVar`, which pyright takes for no read-only property (and
+    `search` named its parameter `terms`, not the protocol's `query`: the test above)."""
+    from typing import get_type_hints
+
+    from toolkit.search.keyword import KeywordSearch
+    from toolkit.search.vector import VectorSearch
+
+    for strategy, takes in ((KeywordSearch, "terms"), (VectorSearch, "text")):
+        assert "takes" not in get_type_hints(strategy), strategy  # a class attribute, no ClassVar
+        assert strategy.takes == takes and "takes" not in {f.name for f in dataclasses.fields(strategy)}

@@ -300,7 +300,7 @@ class ArgumentError(ToolCallError):
             f"Invalid arguments for tool {tool_name!r}:\n{lines}\nFix the arguments and call {tool_name} again.",
             tool_name=tool_name,
         )
-        self.problems = list(problems)
+        self.problems: list[ArgumentProblem] = list(problems)
         """Every problem found: unknown fields first, then parameter by parameter."""
 
     @property
@@ -374,7 +374,7 @@ class OutputParsingError(ToolkitError):
         super().__init__(message)
         self.answer = answer
         """The text that failed to parse (the last one tried)."""
-        self.answers = answers or (answer,)
+        self.answers: tuple[str, ...] = answers or (answer,)
         """Every answer tried, first to last (the first answer, then the repair round's)."""
 
     hint = (

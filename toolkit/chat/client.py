@@ -296,7 +296,7 @@ class ChatClient:
         sleep: Callable[[float], None] = time.sleep,
         label: str | None = None,
     ) -> None:
-        self.base_url = check_base_url(base_url).rstrip("/")
+        self.base_url: str = check_base_url(base_url).rstrip("/")
         check_api_key(api_key)
         _check_options(model, timeout, retry, sleep)
         self.model = model
@@ -305,17 +305,17 @@ class ChatClient:
         self._secrets = (api_key, *url_secrets(self.base_url), *([basic] if basic else []))
         self._unsaid = [secret for secret in self._secrets if len(secret) >= _UNSAID_LENGTH]
         """The secrets masked in what the model is sent (a placeholder key such as "not-needed" is not)."""
-        self.shown_url = mask_url(self.base_url)
+        self.shown_url: str = mask_url(self.base_url)
         """The base URL as it may be shown: credentials in it masked."""
-        self.endpoint = _endpoint(self.base_url)
+        self.endpoint: str = _endpoint(self.base_url)
         """Where requests go: the base URL's path + `/chat/completions`, its query kept (Azure's
         `?api-version=…`)."""
-        self.label = self.scrub(label or f"gateway {self.shown_url}, model {model}")
+        self.label: str = self.scrub(label or f"gateway {self.shown_url}, model {model}")
         self.exchanges: deque[Exchange] = deque(maxlen=100)
-        self.usage_in_stream = True
+        self.usage_in_stream: bool = True
         """Whether a stream request asks for usage (`stream_options`); set False by itself when the
         gateway refuses that field (older vLLM, TGI, some proxies), so streaming still works."""
-        self.auto_choice_sent = True
+        self.auto_choice_sent: bool = True
         """Whether `tool_choice="auto"` goes into a request; set False by itself when the gateway
         refuses the field (a strict server's 400 or 422 naming it): "auto" is what a request with
         tools means when it names no choice (OpenAI's default), so leaving it out changes nothing."""

@@ -74,7 +74,7 @@ class Gateway:
                 "Fix: pass one, e.g. config=GatewayConfig(retry_after_s=2), or leave it out for the defaults"
             )
         config = config or GatewayConfig()
-        self.config = replace(config, mode=mode) if mode else config
+        self.config: GatewayConfig = replace(config, mode=mode) if mode else config
         self._faults: deque[str | None] = deque()
         self._requests = 0
         self._lock = threading.Lock()

@@ -68,11 +68,17 @@ class ProviderRequest:
 
 
 class ToolProvider(Protocol):
-    """A source of tools decided at call time (MCP servers, skills, feature flags ...)."""
+    """A source of tools decided at call time (MCP servers, skills, feature flags ...).
 
-    dynamic: bool
+    Read-only and positional, as the loop uses it: `dynamic` may be a class attribute, a field of a
+    frozen dataclass or a property, and `provide`'s parameter may have any name."""
 
-    def provide(self, request: ProviderRequest) -> Sequence[Tool]: ...
+    @property
+    def dynamic(self) -> bool:
+        """True: asked before every model request; False: once per call."""
+        ...
+
+    def provide(self, request: ProviderRequest, /) -> Sequence[Tool]: ...
 
 
 @dataclass

@@ -164,7 +164,7 @@ class McpClient:
         self._secrets = _server_secrets(server)
         """What the server was given that is secret (a URL's password, `--token` values, `env`
         values of secret-named variables), longest first: masked in its name and every error."""
-        self.name = name or self._hide(_default_name(server))
+        self.name: str = name or self._hide(_default_name(server))
         """How logs, errors and tool metadata call this server."""
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout

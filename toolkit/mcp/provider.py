@@ -179,7 +179,7 @@ class McpToolProvider:
         max_result_chars: int | None = MAX_RESULT_CHARS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.clients = _checked_clients(clients)
+        self.clients: list[McpClient] = _checked_clients(clients)
         for keyword, seconds in (("timeout", timeout), ("list_timeout", list_timeout)):
             check_seconds("McpToolProvider", keyword, seconds)
         check_seconds("McpToolProvider", "retry_after_s", retry_after_s, zero=True)

@@ -195,7 +195,7 @@ class SqliteStore:
                 f"SqliteStore({path!r}): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a "
                 "store that lives as long as this object)"
             )
-        self.path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
+        self.path: Path = Path(path).expanduser()  # "~/memory.db" means the home folder, as in a shell
         self._lock: AbstractContextManager[Any] = threading.Lock()
         self._known: dict[str, _Known] = {}
         """Id -> what `append_in_window` knows of its conversation (see `_Known`)."""

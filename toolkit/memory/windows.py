@@ -97,9 +97,10 @@ class ChatMemoryStore(Protocol):
     without it, the lock is shared in this process only, by every `ChatMemory` on the store.
     """
 
-    def get(self, memory_id: str) -> list[Message]: ...
-    def set(self, memory_id: str, messages: Sequence[Message]) -> None: ...
-    def delete(self, memory_id: str) -> None: ...
+    # positional, as `ChatMemory` calls them: a store's own parameter names are its business
+    def get(self, memory_id: str, /) -> list[Message]: ...
+    def set(self, memory_id: str, messages: Sequence[Message], /) -> None: ...
+    def delete(self, memory_id: str, /) -> None: ...
 
 
 class InMemoryStore:
@@ -942,7 +943,7 @@ class ChatMemory:
     def __init__(
         self, memory_id: str = "default", *, store: ChatMemoryStore | None = None, window: Window | None = None
     ) -> None:
-        self.id = check_memory_id(memory_id)
+        self.id: str = check_memory_id(memory_id)
         if store is not None and type(store) is not InMemoryStore:
             check_store(store, f"ChatMemory({shown(memory_id)}, ")
         if window is not None:

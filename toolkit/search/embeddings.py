@@ -53,11 +53,17 @@ def default_model_path() -> Path:
 
 
 class EmbeddingModel(Protocol):
-    """Text in, vectors out: `embed(texts)` returns an array of shape (len(texts), dimensions)."""
+    """Text in, vectors out: `embed(texts)` returns an array of shape (len(texts), dimensions).
 
-    name: str
+    Read-only and positional, as the cache uses it: `name` may be an attribute or a property, and
+    `embed`'s parameter may have any name."""
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+    @property
+    def name(self) -> str:
+        """What the model is called, in errors."""
+        ...
+
+    def embed(self, texts: Sequence[str], /) -> np.ndarray: ...
 
 
 class StaticEmbeddings:

@@ -41,7 +41,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 from numbers import Integral, Real
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -931,7 +931,8 @@ class KeywordSearch:
     description: str = "Finds available tools whose name or description contains given search terms"
     argument: str = "terms"
     argument_description: str = "A list of search terms used to find relevant tools"
-    takes: ClassVar[str] = "terms"
+    takes = "terms"  # a class attribute (a dataclass field needs an annotation); no ClassVar: pyright then
+    # refused it for `SearchStrategy.takes`, a read-only property
     """The query is a list of terms (a vector search takes a text)."""
 
     def __post_init__(self) -> None:

@@ -37,14 +37,14 @@ class SearchStrategy(Protocol):
         """A valid arguments string, shown to the model when its own arguments are unusable."""
         ...
 
-    def parse(self, raw: str) -> Any:
+    def parse(self, raw: str, /) -> Any:
         """The model's raw arguments → a query; a `SearchArgumentError` when unusable."""
         ...
 
-    def index(self, specs: Sequence[ToolSpec]) -> Any:
+    def index(self, specs: Sequence[ToolSpec], /) -> Any:
         """Whatever this strategy needs to search `specs` quickly; built once per tool set."""
         ...
 
-    def search(self, index: Any, query: Any, allowed: Collection[str] | None = None) -> list[Match]:
+    def search(self, index: Any, query: Any, allowed: Collection[str] | None = None, /) -> list[Match]:
         """The best matches among `allowed` names (all, when None), best first."""
         ...

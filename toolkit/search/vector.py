@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 import numpy as np
 
@@ -145,7 +144,8 @@ class VectorSearch:
     argument: str = "query"
     argument_description: str = "Natural language query describing desired tool"
     cache: ToolEmbeddingCache = field(default=None, compare=False)  # type: ignore[assignment]
-    takes: ClassVar[str] = "text"
+    takes = "text"  # a class attribute (a dataclass field needs an annotation); no ClassVar: pyright then
+    # refused it for `SearchStrategy.takes`, a read-only property
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "max_results", check_max_results(self.max_results, "VectorSearch"))

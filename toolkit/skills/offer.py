@@ -76,7 +76,7 @@ class Skills:
 
     def __init__(self, skills: Sequence[Skill], rejected: Mapping[str, str] | None = None) -> None:
         skills = _skill_list(skills)
-        self.by_name = {s.name: s for s in skills}
+        self.by_name: dict[str, Skill] = {s.name: s for s in skills}
         if len(self.by_name) != len(skills):
             names = [s.name for s in skills]
             twice = sorted({n for n in names if names.count(n) > 1})
@@ -84,7 +84,7 @@ class Skills:
                 f"Skills(...): two skills share the name {', '.join(map(repr, twice))}; skill names must be unique. "
                 "Fix: rename one skill's folder and its SKILL.md name, or leave one of them out"
             )
-        self.rejected = dict(rejected or {})
+        self.rejected: dict[str, str] = dict(rejected or {})
         """Skill folders that were left out, and why (`from_directory` fills it)."""
         _check_tool_names(skills)
         self._active: OrderedDict[str | int, set[str]] = OrderedDict()

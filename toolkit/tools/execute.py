@@ -52,7 +52,7 @@ import types
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import (
@@ -94,7 +94,10 @@ Executor = Callable[[ToolCall, InvocationContext], Any]
 VALUES = "_toolkit_values"
 """An `InvocationContext.parameters` key: a dict there receives each call's raw return value by call
 id (an AI service reads it for an immediate return into a typed method)."""
-Policy = Callable[[Exception, ToolCall], str]
+E = TypeVar("E", bound=Exception)
+Policy = Callable[[E, ToolCall], str]
+"""A policy for errors of type `E`: `Policies` says which type each channel gives its policy, so a
+learner's policy may take that type (`def explain(error: ArgumentError, call) -> str`)."""
 
 
 def raise_error(error: Exception, call: ToolCall) -> str:
@@ -121,11 +124,11 @@ def report_execution_error(error: Exception, call: ToolCall) -> str:
 class Policies:
     """One policy per error channel; the defaults are LangChain4j's."""
 
-    unknown_tool: Policy = raise_error
+    unknown_tool: Policy[UnknownToolError] = raise_error
     """The model called a name no tool has."""
-    argument_error: Policy = raise_error
+    argument_error: Policy[ArgumentError] = raise_error
     """The arguments are not valid JSON or do not fit the schema."""
-    execution_error: Policy = report_execution_error
+    execution_error: Policy[ToolExecutionError] = report_execution_error
     """The tool raised while running."""
 
     def __post_init__(self) -> None:
@@ -339,7 +342,7 @@ def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) ->
     return _failed(call, "argument", _as_called(error, call), policies.argument_error)
 
 
-def _failed(call: ToolCall, kind: str, error: Exception, policy: Policy) -> Outcome:
+def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
     try:
         text = policy(error, call)
         if not isinstance(text, str):
@@ -370,7 +373,7 @@ def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
     return renamed
 
 
-def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy) -> Outcome:
+def _execution_failed(call: ToolCall, exc: BaseException, policy: Policy[ToolExecutionError]) -> Outcome:
     """A tool's exception as a `ToolExecutionError` (caused by it) given to `policy`.
 
     Made here, not in `Tool.run`: `exc`'s traceback holds the frame of `Tool.run`, so a local of

@@ -44,7 +44,8 @@ class Shown:
     """HTML for people, text for everything else."""
 
     def __init__(self, html: str, text: str) -> None:
-        self.html, self.text = html, text
+        self.html: str = html
+        self.text: str = text
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return showable_bundle({"text/html": self.html, "text/plain": self.text})

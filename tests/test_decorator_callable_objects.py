@@ -1,7 +1,7 @@
 """A callable object whose `__call__` is a static or class method: a tool made of `__call__`.
 
 Such an object was refused as "written in C, not Python: it has no type hints or docstring"
-(`tools_from`), and `@tool(name=...)` on it said "the tool name '' is not 1-64 letters": only a
+(`tools_from`), and `@tool(name=...)` on it said "the tool name '' is not 1-64 ASCII letters": only a
 plain-function `__call__` counted as Python."""
 
 from __future__ import annotations

@@ -15,9 +15,7 @@ def answer(call, context):
     return "ok"
 
 
-NAME_RULE = (
-    "is not 1-64 letters, digits, '_' or '-' (OpenAI's rule). Fix: give the ToolSpec a valid name, e.g. 'query_order'"
-)
+NAME_RULE = "is not 1-64 ASCII letters, digits, '_' or '-' (OpenAI's rule). Fix: give the ToolSpec a valid name, e.g. 'query_order'"
 
 
 @pytest.mark.parametrize(

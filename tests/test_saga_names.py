@@ -34,5 +34,5 @@ def test_a_compensation_with_a_chinese_name_is_run_with_its_calls_arguments():
 
 
 def test_the_compensations_name_is_still_checked_when_it_is_made_a_tool():
-    with pytest.raises(ToolDefinitionError, match="the tool name '取消酒店' is not 1-64 letters"):
+    with pytest.raises(ToolDefinitionError, match="the tool name '取消酒店' is not 1-64 ASCII letters"):
         function_tool(取消酒店)

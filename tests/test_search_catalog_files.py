@@ -97,12 +97,12 @@ def test_no_queries_and_a_negative_size_are_refused(tmp_path):
 @pytest.mark.parametrize(
     "entry, problem",
     [
-        (tool(5), 'tools[0] has the name 5; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        (tool(5), 'tools[0] has the name 5; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"'),
         (
             tool("get weather"),
-            'tools[0] has the name "get weather"; a tool name is a string of 1-64 letters, digits, "_" or "-"',
+            'tools[0] has the name "get weather"; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"',
         ),
-        (tool(""), 'tools[0] has the name ""; a tool name is a string of 1-64 letters, digits, "_" or "-"'),
+        (tool(""), 'tools[0] has the name ""; a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"'),
         ({**tool("a"), "description": 5}, 'tools[0] ("a") has the description 5; it must be a string (or null)'),
         (
             {**tool("a"), "parameters": "x"},
@@ -144,7 +144,7 @@ def test_a_query_entry_of_the_wrong_kind_names_the_entry_the_rule_and_the_fix(tm
 def test_a_long_entry_is_shown_cut_short(tmp_path):
     path = write(tmp_path, {"tools": [tool("x" * 200)], "queries": []})
     assert error_of(path) == (
-        f'load_catalog({str(path)!r}): tools[0] has the name "{"x" * 40}…; a tool name is a string of 1-64 letters, '
+        f'load_catalog({str(path)!r}): tools[0] has the name "{"x" * 40}…; a tool name is a string of 1-64 ASCII letters, '
         'digits, "_" or "-"; correct that entry in the file'
     )
 

@@ -189,7 +189,7 @@ def test_a_search_tool_name_that_is_no_tool_name_is_refused_at_construction(stra
     with pytest.raises(ConfigurationError) as caught:
         strategy(name=None)
     assert str(caught.value) == (
-        f"{where}(name=None): the tool name None is not 1-64 letters, digits, '_' or '-' (OpenAI's rule). Fix: "
+        f"{where}(name=None): the tool name None is not 1-64 ASCII letters, digits, '_' or '-' (OpenAI's rule). Fix: "
         f"pass a valid name, e.g. {where}(name='find_tools'), or leave it out for 'tool_search_tool'"
     )
 

@@ -111,7 +111,7 @@ def target() -> None: ...
 
 def test_invalid_tool_name():
     assert _error(lambda: tool(name="query order")(target)) == (
-        f"@tool {HERE}.target: the tool name 'query order' is not 1-64 letters, digits, '_' or '-' "
+        f"@tool {HERE}.target: the tool name 'query order' is not 1-64 ASCII letters, digits, '_' or '-' "
         "(OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')"
     )
     assert "'" + "x" * 65 + "'" in _error(lambda: tool(name="x" * 65)(target))
@@ -121,7 +121,7 @@ def test_lambda_needs_a_name():
     anonymous = lambda: None  # noqa: E731
     assert _error(lambda: tool(anonymous)) == (
         f"@tool {HERE}.test_lambda_needs_a_name.<locals>.<lambda>: the tool name '<lambda>' is not "
-        "1-64 letters, digits, '_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. "
+        "1-64 ASCII letters, digits, '_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. "
         "@tool(name='query_order')"
     )
 

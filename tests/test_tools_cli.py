@@ -89,7 +89,7 @@ def test_registration_error_at_import_exits_2(tmp_path, capsys):
     code, out, err = run(capsys, write(tmp_path, "bad_name.py", source))
     assert (code, out) == (2, "")
     assert err == (
-        "error: @tool bad_name.q: the tool name 'query order' is not 1-64 letters, digits, "
+        "error: @tool bad_name.q: the tool name 'query order' is not 1-64 ASCII letters, digits, "
         "'_' or '-' (OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')\n"
     )
 

@@ -280,7 +280,7 @@ def look_up_the_current_status_of_an_order_by_its_identifier_in_the_shop(order_i
 @pytest.mark.parametrize("fn", [查询订单, look_up_the_current_status_of_an_order_by_its_identifier_in_the_shop])
 def test_undecorated_names_follow_openais_rule_with_the_decorators_message(fn):
     message = (
-        f"@tool {HERE}.{fn.__name__}: the tool name {fn.__name__!r} is not 1-64 letters, digits, '_' or '-' "
+        f"@tool {HERE}.{fn.__name__}: the tool name {fn.__name__!r} is not 1-64 ASCII letters, digits, '_' or '-' "
         "(OpenAI's rule). Fix: pass a valid name, e.g. @tool(name='query_order')"
     )
     assert definition_error(fn) == message

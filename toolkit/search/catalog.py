@@ -135,7 +135,7 @@ def _check_entries(where: str, tools: list[tuple[Any, ...]], queries: list[tuple
     (unhashable) would otherwise load, or fail later naming no file and no entry."""
     for i, (name, description, parameters, domain) in enumerate(tools):
         if not isinstance(name, str) or not TOOL_NAME.match(name):
-            rule = 'a tool name is a string of 1-64 letters, digits, "_" or "-"'
+            rule = 'a tool name is a string of 1-64 ASCII letters, digits, "_" or "-"'
             raise _entry_error(where, f"tools[{i}] has the name {_json(name)}; {rule}")
         for field, value, fits, rule in (
             ("description", description, isinstance(description, str | None), "a string (or null)"),

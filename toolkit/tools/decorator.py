@@ -414,7 +414,7 @@ def check_name(where: str, name: str, fix: str = "pass a valid name, e.g. @tool(
     hand-written specs alike."""
     if not isinstance(name, str) or not TOOL_NAME.match(name):
         raise ToolDefinitionError(
-            where, f"the tool name {name!r} is not 1-64 letters, digits, '_' or '-' (OpenAI's rule)", fix
+            where, f"the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-' (OpenAI's rule)", fix
         )
 
 

@@ -120,6 +120,25 @@ def test_a_timezone_written_right_against_chinese_is_read(text, zone):
     assert valid(ask(text, TIME), TIME) == [("get_current_time", {"timezone": zone})]
 
 
+@pytest.mark.parametrize(
+    "description",
+    [
+        "城市名，例如“上海”",
+        "城市名，例如「上海」",
+        "城市名，比如『上海』",
+        "城市名，例如：「上海」",
+        "City, e.g. '上海'",
+    ],
+)
+def test_an_example_quoted_in_chinese_is_the_fallback_of_a_typed_field(description):
+    """The example reader knew 例如 and 比如 and the curly quotes, but not the corner brackets
+    Chinese also quotes with (and the `quoted` fact reads): `例如「上海」` was no example, and a
+    city field with no place in the text took the user's whole sentence."""
+    schema = {"type": "object", "properties": {"city": {"type": "string", "description": description}}}
+    schema["required"] = ["city"]
+    assert fill(schema, "明天会下雨吗") == {"city": "上海"}
+
+
 def test_calendar_picks_by_words_and_fills_date_and_bounded_integer():
     calls = valid(ask('Schedule a meeting "Team sync" on 2026-12-01 for 30 minutes', CALENDAR), CALENDAR)
     assert calls == [("create_event", {"title": "Team sync", "date": "2026-12-01", "duration_minutes": 30})]

@@ -105,6 +105,40 @@ def test_weather_in_english_and_chinese():
     assert valid(ask("北京明天天气怎么样？", [WEATHER]), [WEATHER]) == [("get_weather", {"city": "北京"})]
 
 
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("现在UTC几点？", "UTC"),
+        ("Asia/Tokyo现在几点？", "Asia/Tokyo"),
+        ("帮我看看Europe/Berlin的时间", "Europe/Berlin"),
+    ],
+)
+def test_a_timezone_written_right_against_chinese_is_read(text, zone):
+    """Chinese is written without blanks, and `\\b` counts a Chinese character as a word character:
+    the timezone fact found no boundary beside `UTC` in "现在UTC几点", and the call took the
+    description's example (America/New_York) instead of the timezone the user named."""
+    assert valid(ask(text, TIME), TIME) == [("get_current_time", {"timezone": zone})]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "城市名，例如“上海”",
+        "城市名，例如「上海」",
+        "城市名，比如『上海』",
+        "城市名，例如：「上海」",
+        "City, e.g. '上海'",
+    ],
+)
+def test_an_example_quoted_in_chinese_is_the_fallback_of_a_typed_field(description):
+    """The example reader knew 例如 and 比如 and the curly quotes, but not the corner brackets
+    Chinese also quotes with (and the `quoted` fact reads): `例如「上海」` was no example, and a
+    city field with no place in the text took the user's whole sentence."""
+    schema = {"type": "object", "properties": {"city": {"type": "string", "description": description}}}
+    schema["required"] = ["city"]
+    assert fill(schema, "明天会下雨吗") == {"city": "上海"}
+
+
 def test_calendar_picks_by_words_and_fills_date_and_bounded_integer():
     calls = valid(ask('Schedule a meeting "Team sync" on 2026-12-01 for 30 minutes', CALENDAR), CALENDAR)
     assert calls == [("create_event", {"title": "Team sync", "date": "2026-12-01", "duration_minutes": 30})]
@@ -592,6 +626,9 @@ def test_a_child_minitems_asks_for_is_made_even_when_it_refers_back():
         ("contact", "email", "Write to bob@example.org about it", "bob@example.org"),
         ("contact", "email", "Write to Bob about it", "user@example.com"),
         ("page", "uri", "Read https://example.org/a then", "https://example.org/a"),
+        ("page", "uri", "打开 https://example.org/a。", "https://example.org/a"),  # a URI ends where Chinese starts
+        ("page", "uri", "网址是https://example.org/docs，请总结一下", "https://example.org/docs"),
+        ("page", "uri", "https://例子.example/a", "https://example.com/"),  # no ASCII host: no URI in the text
         ("ref", "uuid", "Cancel my booking", "00000000-0000-4000-8000-000000000000"),
         ("wait", "duration", "Wait a while", "P1D"),
     ],
@@ -602,6 +639,26 @@ def test_a_string_of_a_known_format_is_of_that_format_never_the_users_words(name
     checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
     if fmt in checker.checkers:  # the formats its installed packages check
         jsonschema.Draft202012Validator(schema, format_checker=checker).validate(fill(schema, text))
+
+
+@pytest.mark.parametrize(
+    ("text", "url"),
+    [
+        ("Open https://example.org/a.", "https://example.org/a"),
+        ("See (https://example.org/a), then answer", "https://example.org/a"),
+        ("See https://en.wikipedia.org/wiki/Rust_(language).", "https://en.wikipedia.org/wiki/Rust_(language)"),
+        ("Is 'https://example.org/a?q=1&b=2' up?", "https://example.org/a?q=1&b=2"),
+        ("打开https://example.org/a看看", "https://example.org/a"),
+        ("链接（https://example.org/a）里写了什么？", "https://example.org/a"),
+        ("总结一下 https://example.org/a#part-2！", "https://example.org/a#part-2"),
+    ],
+)
+def test_a_url_is_read_without_the_sentence_around_it(text, url):
+    """The URL fact took every character up to a blank: Chinese has none, so the words and the
+    punctuation after a link (`…/docs，请总结一下`) were part of it, and a `format: uri` string
+    was no URI at all; an English sentence's full stop or closing bracket was part of it too."""
+    schema = {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}
+    assert fill(schema, text) == {"url": url}
 
 
 def test_a_time_read_from_the_text_is_hh_mm_where_no_format_asks_more():

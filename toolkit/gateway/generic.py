@@ -84,7 +84,10 @@ _WORD_START, _WORD_REST = "[A-Za-z]", "[A-Za-z0-9_'-]"
 _ENGLISH = re.compile(f"{_WORD_START}{_WORD_REST}*")
 _FIRST_CHINESE, _LAST_CHINESE = 0x4E00, 0x9FFF
 """The Chinese characters the generic picker pairs into search terms (CJK Unified Ideographs)."""
-_EXAMPLE = re.compile(r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“]([^'"’”]{1,80})['"’”]""", re.I)
+_EXAMPLE = re.compile(
+    r"""(?:e\.g\.|for example|such as|例如|比如)[,:：]?\s*['"‘“「『]([^'"’”」』]{1,80})['"’”」』]""", re.I
+)
+"""An example quoted in a description: `e.g. 'Paris'`, `例如“上海”`, `比如「上海」` (the quotes the `quoted` fact reads)."""
 _LABELLED = re.compile(r"^[ \t]*+([^:：\n \t][^:：\n]{0,23}?)[ \t]*+[:：][ \t]*+(\S[^\n]*)$", re.M)
 """A `label: value` line (`状态：已发货`). The label starts with what is not a blank, and the blanks
 around it are read possessively: a line of blanks made every start of a label be tried with every

@@ -327,3 +327,21 @@ def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace):
     provider.close()
     assert time.monotonic() - started < 2 * 0.8  # one server's grace periods (0.8 s), not three
     assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))
+
+
+@pytest.mark.parametrize("stranger", ["tasks"], indirect=True)
+def test_a_tool_that_must_run_as_a_task_is_left_out_and_the_others_are_offered(stranger):
+    """@modelcontextprotocol/server-everything 2026.8.31 lists `simulate-research-query` with
+    `"execution": {"taskSupport": "required"}`: it answers a plain `tools/call` (which is all this
+    client sends) with -32601 "requires task augmentation". It was offered to the model all the
+    same, and every call of it failed; "optional" and "forbidden" tools run as any other."""
+    provider = McpToolProvider([stranger])
+    tools = {t.name: t for t in provider.provide()}
+    assert list(tools) == ["summarize", "add"]
+    assert provider.left_out == {
+        "tasks: research": "MCP tool 'research' of server 'tasks' runs only as a task (its execution.taskSupport "
+        'is "required"), and this client calls tools directly, so every call would fail; it is not offered'
+    }
+    model = ScriptedModel([call("summarize", x="a"), call("add", x="b"), "Done."])
+    result = run_loop(model, [UserMessage(content="go")], providers=[provider])
+    assert [m.content for m in result.new_messages if m.role == "tool"] == ["ok summarize", "ok add"]

@@ -9,6 +9,9 @@ SIGTERM (it must be killed); it writes its process id to the file `$PID_FILE` na
 MODE `names`: a tool list with every name and schema a stranger may write.
 MODE `contents`: one tool per kind of result content (`CONTENTS`).
 MODE `notify`: a call sends progress and log notifications before its answer.
+MODE `tasks`: tools whose `execution.taskSupport` is "required", "optional" and "forbidden"; a call
+to the first without a task is refused with -32601, as @modelcontextprotocol/server-everything
+2026.8.31 refuses `simulate-research-query` (the others answer "ok NAME").
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -48,6 +51,7 @@ CONTENTS = {
     # a file name read with `surrogateescape`: json.dumps writes it as "caf\\udce9.txt", a lone surrogate
     "file_name": {"content": [{"type": "text", "text": b"caf\xe9.txt".decode("utf-8", "surrogateescape")}]},
 }
+TASK_SUPPORT = {"research": "required", "summarize": "optional", "add": "forbidden"}
 WRONG_IDS = {"answered": 0, "never_sent": 424242, "null": None}
 """MODE `ids`: the id each of these tools answers with (`answered`: that of `initialize`)."""
 NAMES = [
@@ -101,6 +105,11 @@ def tools():
         return NAMES
     if MODE == "contents":
         return [{"name": name, "inputSchema": TAKES_X} for name in CONTENTS]
+    if MODE == "tasks":
+        return [
+            {"name": name, "inputSchema": TAKES_X, "execution": {"taskSupport": support}}
+            for name, support in TASK_SUPPORT.items()
+        ]
     if MODE == "ids":
         return [{"name": name, "inputSchema": TAKES_X} for name in ["t", "slow", *WRONG_IDS]]
     return [{"name": "t", "inputSchema": TAKES_X}]
@@ -126,6 +135,10 @@ def call(rid, params):
         return
     if MODE == "contents":
         send({"id": rid, "result": CONTENTS[name]})
+        return
+    if MODE == "tasks" and TASK_SUPPORT.get(name) == "required":
+        message = f"Tool {name} requires task augmentation (taskSupport: 'required')"
+        send({"id": rid, "error": {"code": -32601, "message": message}})
         return
     if MODE == "ids" and name in WRONG_IDS:
         wrong = WRONG_IDS[name]

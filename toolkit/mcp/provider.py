@@ -13,7 +13,9 @@ deadline, `list_timeout`) and, per tool:
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
    same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
-2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
+2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
+   here, and such a server refuses a plain call (-32601), so the model could never use it;
+   translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
@@ -240,6 +242,14 @@ class McpToolProvider:
         tools: list[Tool] = []
         wires = wire_names([t.name for t in listed])
         for mcp_tool in listed:
+            if _task_support(mcp_tool) == "required":  # answered with -32601 unless called as a task
+                reason = (
+                    f"MCP tool {mcp_tool.name!r} of server {client.name!r} runs only as a task (its "
+                    'execution.taskSupport is "required"), and this client calls tools directly, so every call '
+                    "would fail; it is not offered"
+                )
+                self._leave_out(client, mcp_tool.name, reason)
+                continue
             try:
                 wire = wires[mcp_tool.name]
                 tool = tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images, self.max_result_chars)
@@ -321,6 +331,12 @@ class McpToolProvider:
             return
         with concurrent.futures.ThreadPoolExecutor(len(self.clients), thread_name_prefix="mcp-close") as pool:
             list(pool.map(lambda client: client.close(), self.clients))
+
+
+def _task_support(mcp_tool: McpTool) -> str | None:
+    """The tool's `execution.taskSupport` ("forbidden", "optional", "required"; None when not said)."""
+    support = getattr(getattr(mcp_tool, "execution", None), "task_support", None)
+    return support if isinstance(support, str) else None
 
 
 def _checked_clients(clients: Any) -> list[McpClient]:

@@ -143,7 +143,6 @@ def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(
             "signed_link",
             "[resource_link (report, https://files.example/r.pdf?token=***): a link to a resource, not read]",
         ),
-        ("resource", "[resource (file:///a.txt, text/plain) content not shown]"),
         ("blob", "[resource (file:///a.bin) content not shown]"),
         ("audio", "[audio (audio/wav) content not shown]"),
         ("image", "[image (image/png) not passed on: this chat model does not accept images]"),
@@ -345,3 +344,12 @@ def test_a_tool_that_must_run_as_a_task_is_left_out_and_the_others_are_offered(s
     model = ScriptedModel([call("summarize", x="a"), call("add", x="b"), "Done."])
     result = run_loop(model, [UserMessage(content="go")], providers=[provider])
     assert [m.content for m in result.new_messages if m.role == "tool"] == ["ok summarize", "ok add"]
+
+
+def test_an_embedded_text_resource_s_text_is_passed_on_after_its_name(contents):
+    """@modelcontextprotocol/server-everything 2026.8.31's `get-resource-reference` answers with an
+    embedded resource holding text (`{"type": "resource", "resource": {"uri": …, "mimeType":
+    "text/plain", "text": …}}`): the model read "[resource (…, text/plain) content not shown]", and
+    the text the server sent in its result was lost. A blob is still only named (above)."""
+    result = _run(contents, "resource")
+    assert (result.is_error, result.content) == (False, "[resource (file:///a.txt, text/plain)]\ninside")

@@ -53,9 +53,13 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
+An embedded resource that holds text (server-everything's `get-resource-reference`) is passed
+on: a line naming it (its URI and MIME type), then its text, which counts towards
+`max_result_chars` as any other.
+
 Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio,
-embedded resources and resource links in a result (each is named in the text, a resource by
-its name and URI, a signed URL's secrets masked; none is read or passed on).
+embedded binary resources (blobs) and resource links in a result (each is named in the text, a
+resource by its name and URI, a signed URL's secrets masked; none is read or passed on).
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
+from mcp_types import CallToolResult, EmbeddedResource, ImageContent, ResourceLink, TextContent, TextResourceContents
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.masking import mask_url
@@ -522,7 +526,8 @@ def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
 
 def _describe_block(block: Any, accepts_images: bool) -> str:
     """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
-    resource link says: without them its result was lost), its MIME type."""
+    resource link says: without them its result was lost), its MIME type; an embedded text
+    resource's text follows its name."""
     kind = getattr(block, "type", type(block).__name__)
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
@@ -535,4 +540,6 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
         return f"[{what} not passed on: this chat model does not accept images]"
     if isinstance(block, ResourceLink):
         return f"[{what}: a link to a resource, not read]"
+    if isinstance(block, EmbeddedResource) and isinstance(resource, TextResourceContents):
+        return f"[{what}]\n{resource.text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"

@@ -353,3 +353,22 @@ def test_an_embedded_text_resource_s_text_is_passed_on_after_its_name(contents):
     the text the server sent in its result was lost. A blob is still only named (above)."""
     result = _run(contents, "resource")
     assert (result.is_error, result.content) == (False, "[resource (file:///a.txt, text/plain)]\ninside")
+
+
+def test_a_secret_the_server_was_given_is_masked_in_what_its_tools_answer():
+    """@modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with its environment:
+    the `GITHUB_TOKEN` a learner gave it (`env=`) went to the model as it was, though every error
+    of the client masks it. A result now masks each secret the server was given, as the client's
+    errors do; the rest of the answer is kept. (An error result's labelled secret was already
+    redacted, as every tool error is.)"""
+    env = {"SHOP_API_KEY": "q7Zr-secret-value-42", "SHOP_REGION": "eu-west-1"}
+    client = McpClient.stdio(sys.executable, [STRANGER, "env"], env=env, name="env", request_timeout=5)
+    model = ScriptedModel([call("env", x="a"), call("env_error", x="a"), "Done."])
+    with client:
+        result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([client])])
+    shown = '{\n  "SHOP_API_KEY": "***",\n  "SHOP_REGION": "eu-west-1"\n}'
+    tool_messages = [m for m in result.new_messages if m.role == "tool"]
+    assert [(m.is_error, m.content) for m in tool_messages] == [
+        (False, shown),
+        (True, "Tool 'env_error' failed: " + shown.replace("***", "[REDACTED]")),
+    ]

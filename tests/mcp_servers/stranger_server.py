@@ -12,6 +12,9 @@ MODE `notify`: a call sends progress and log notifications before its answer.
 MODE `tasks`: tools whose `execution.taskSupport` is "required", "optional" and "forbidden"; a call
 to the first without a task is refused with -32601, as @modelcontextprotocol/server-everything
 2026.8.31 refuses `simulate-research-query` (the others answer "ok NAME").
+MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as indented JSON, as
+@modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
+the same as an error result).
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -110,6 +113,8 @@ def tools():
             {"name": name, "inputSchema": TAKES_X, "execution": {"taskSupport": support}}
             for name, support in TASK_SUPPORT.items()
         ]
+    if MODE == "env":
+        return [{"name": name, "inputSchema": TAKES_X} for name in ("env", "env_error")]
     if MODE == "ids":
         return [{"name": name, "inputSchema": TAKES_X} for name in ["t", "slow", *WRONG_IDS]]
     return [{"name": "t", "inputSchema": TAKES_X}]
@@ -135,6 +140,10 @@ def call(rid, params):
         return
     if MODE == "contents":
         send({"id": rid, "result": CONTENTS[name]})
+        return
+    if MODE == "env":
+        shown = json.dumps({k: v for k, v in sorted(os.environ.items()) if k.startswith("SHOP_")}, indent=2)
+        send({"id": rid, "result": {"content": [{"type": "text", "text": shown}], "isError": name == "env_error"}})
         return
     if MODE == "tasks" and TASK_SUPPORT.get(name) == "required":
         message = f"Tool {name} requires task augmentation (taskSupport: 'required')"

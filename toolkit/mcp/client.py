@@ -12,7 +12,8 @@ server, as the SDK spells them:
 A stdio server is named after its command line, with the secrets it was given masked
 (`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
 secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
-one included. An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
+one included; `mask(text)` masks them in any other text (`McpToolProvider` masks what a tool
+answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache that only
@@ -382,6 +383,11 @@ class McpClient:
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
+        return self._hide(_without_url_secrets(text, self.server))
+
+    def mask(self, text: str) -> str:
+        """`text` with every secret the server was given masked: what its tools answer goes to the
+        model, and a server may echo its environment or arguments (`get-env`)."""
         return self._hide(_without_url_secrets(text, self.server))
 
     def _hide(self, text: str) -> str:

@@ -44,6 +44,10 @@ the result's `images` attribute holds it as data URLs, and the loop sends them t
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
 text only). Otherwise the result says the image was not passed on.
 
+A secret the server was given (`env={"GITHUB_TOKEN": …}`, `--token …`, a URL's password) is
+masked in what its tools answer (`McpClient.mask`): a server may echo them (server-everything's
+`get-env` answers with its whole environment), and the model reads the result.
+
 A result's text is cut to `max_result_chars` characters (`MAX_RESULT_CHARS`,
 100,000, by default; None keeps it whole), and a line after the cut tells the model how long it was
 and to ask for less: a server answering with 10 MB of text sent it all to the model, a request no
@@ -475,11 +479,17 @@ class McpExecutor:
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
-            text = result_text(result) or "the server reported an error without a message"  # the loop cuts an error
+            text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
         attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
-        return ToolOutput(cut_text(result_text(result, self.accepts_images), self.max_result_chars), attributes)
+        text = self._masked(result_text(result, self.accepts_images))
+        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+
+    def _masked(self, text: str) -> str:
+        """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""
+        mask = getattr(self.client, "mask", None)
+        return mask(text) if callable(mask) else text
 
 
 def cut_text(text: str, limit: int | None) -> str:

@@ -41,6 +41,23 @@ CONTENTS = {
         ]
     },
     "blob": {"content": [{"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAAA"}}]},
+    "text_blob": {  # server-everything's text resources "as a blob": text, base64-encoded, with a text/* type
+        "content": [
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "demo://blob/2",
+                    "mimeType": "text/plain",
+                    "blob": base64.b64encode(b"caf\xc3\xa9").decode(),
+                },
+            }
+        ]
+    },
+    "latin1_blob": {  # a text/* type whose bytes are not UTF-8: not shown
+        "content": [
+            {"type": "resource", "resource": {"uri": "demo://blob/3", "mimeType": "text/plain", "blob": "6Q=="}}
+        ]
+    },
     "link": {"content": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt", "mimeType": "text/plain"}]},
     "signed_link": {
         "content": [

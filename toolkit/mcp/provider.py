@@ -57,17 +57,18 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
-An embedded resource that holds text (server-everything's `get-resource-reference`) is passed
-on: a line naming it (its URI and MIME type), then its text, which counts towards
-`max_result_chars` as any other.
+An embedded resource that holds text (server-everything's `get-resource-reference`), or a blob
+of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
+URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
 
 Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio,
-embedded binary resources (blobs) and resource links in a result (each is named in the text, a
+embedded binary resources (other blobs) and resource links in a result (each is named in the text, a
 resource by its name and URI, a signed URL's secrets masked; none is read or passed on).
 """
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import json
 import logging
@@ -80,7 +81,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_types import CallToolResult, EmbeddedResource, ImageContent, ResourceLink, TextContent, TextResourceContents
+from mcp_types import (
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+)
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.masking import mask_url
@@ -550,6 +559,25 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
         return f"[{what} not passed on: this chat model does not accept images]"
     if isinstance(block, ResourceLink):
         return f"[{what}: a link to a resource, not read]"
-    if isinstance(block, EmbeddedResource) and isinstance(resource, TextResourceContents):
-        return f"[{what}]\n{resource.text}"  # the result itself, sent inline: nothing to read
+    if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
+        return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"
+
+
+_TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|csv)(;.*)?")
+
+
+def _resource_text(resource: Any, mime: str | None) -> str | None:
+    """An embedded resource's text: its `text`, or a `blob` of a text type (`text/plain`,
+    `application/json`, `…+xml`) that is UTF-8; None for any other blob (bytes are not shown)."""
+    if isinstance(resource, TextResourceContents):
+        return resource.text
+    kind = (mime or "").strip().lower()
+    if not isinstance(resource, BlobResourceContents) or not (
+        kind.startswith("text/") or _TEXT_APPLICATIONS.fullmatch(kind)
+    ):
+        return None
+    try:
+        return base64.b64decode(resource.blob, validate=True).decode("utf-8")
+    except ValueError:  # not base64, or not UTF-8 (a UnicodeDecodeError is a ValueError)
+        return None

@@ -2,6 +2,7 @@
 tool lists the SDK refuses, results of every kind, junk on stdout, servers that never answer."""
 
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -388,3 +389,19 @@ def test_an_embedded_blob_of_text_is_passed_on_as_text(contents, name, text):
     passed on as the text it is; other blobs are still only named."""
     result = _run(contents, name)
     assert (result.is_error, result.content) == (False, text)
+
+
+def test_a_notification_that_is_not_valid_mcp_costs_no_traceback_on_stderr():
+    """A log notification at a level MCP does not have (`"verbose"`, a winston level a Node server
+    may pass on) left the call alone, but the SDK logged "Failed to validate notification" with a
+    traceback under its logger `client`, which reached stderr through logging's last resort (a
+    red block in a notebook). Its records now go only where the application configured logging.
+    A subprocess, because pytest's own log handlers would hide the last-resort handler."""
+    script = (
+        "import sys\n"
+        "from toolkit.mcp.client import McpClient\n"
+        f"with McpClient.stdio(sys.executable, [{STRANGER!r}, 'bad-notify'], request_timeout=5) as client:\n"
+        "    print(client.call_tool('t', {'x': 'a'}).content[0].text)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok t\n", "")

@@ -9,6 +9,8 @@ SIGTERM (it must be killed); it writes its process id to the file `$PID_FILE` na
 MODE `names`: a tool list with every name and schema a stranger may write.
 MODE `contents`: one tool per kind of result content (`CONTENTS`).
 MODE `notify`: a call sends progress and log notifications before its answer.
+MODE `bad-notify`: a call sends a log notification MCP has no level for (winston's "verbose")
+before its answer.
 MODE `tasks`: tools whose `execution.taskSupport` is "required", "optional" and "forbidden"; a call
 to the first without a task is refused with -32601, as @modelcontextprotocol/server-everything
 2026.8.31 refuses `simulate-research-query` (the others answer "ok NAME").
@@ -150,6 +152,8 @@ def call(rid, params):
         for done in (1, 2):
             send({"method": "notifications/progress", "params": {"progressToken": token, "progress": done, "total": 2}})
             send({"method": "notifications/message", "params": {"level": "info", "data": f"step {done}"}})
+    if MODE == "bad-notify":
+        send({"method": "notifications/message", "params": {"level": "verbose", "data": "cache warmed"}})
     if MODE == "contents" and name == "bad_utf8":  # a text cut inside a character, and a Latin-1 byte
         text = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "caf@ é"}]}})
         sys.stdout.buffer.write(text.encode().replace(b"@", b"\xe9").replace(b"\\u00e9", b"\xc3") + b"\n")

@@ -114,10 +114,13 @@ CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
 log = logging.getLogger("toolkit.mcp")
-logging.getLogger("mcp").addHandler(logging.NullHandler())
-"""The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
-last resort would print it on stderr. This client reports the problem itself (`_on_message`),
-so the SDK's records go only where the application configured logging."""
+for _sdk_logger in ("mcp", "client"):  # the SDK's client session logs under the bare name "client"
+    logging.getLogger(_sdk_logger).addHandler(logging.NullHandler())
+"""The SDK logs a line it cannot parse, or a notification that is not valid MCP (a log level
+MCP does not have), with a traceback; with no handler anywhere, logging's last resort would
+print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
+notification changes no call), so the SDK's records go only where the application configured
+logging."""
 mask_urls_in_logs("httpx2", "mcp.client.streamable_http")
 """httpx2 logs each request's URL (INFO), the SDK the URL it connects to (DEBUG): a server URL's
 password and `?token=` value are masked there as in this client's own errors."""

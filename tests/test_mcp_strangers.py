@@ -2,6 +2,7 @@
 tool lists the SDK refuses, results of every kind, junk on stdout, servers that never answer."""
 
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -143,7 +144,6 @@ def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(
             "signed_link",
             "[resource_link (report, https://files.example/r.pdf?token=***): a link to a resource, not read]",
         ),
-        ("resource", "[resource (file:///a.txt, text/plain) content not shown]"),
         ("blob", "[resource (file:///a.bin) content not shown]"),
         ("audio", "[audio (audio/wav) content not shown]"),
         ("image", "[image (image/png) not passed on: this chat model does not accept images]"),
@@ -327,3 +327,81 @@ def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace):
     provider.close()
     assert time.monotonic() - started < 2 * 0.8  # one server's grace periods (0.8 s), not three
     assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))
+
+
+@pytest.mark.parametrize("stranger", ["tasks"], indirect=True)
+def test_a_tool_that_must_run_as_a_task_is_left_out_and_the_others_are_offered(stranger):
+    """@modelcontextprotocol/server-everything 2026.8.31 lists `simulate-research-query` with
+    `"execution": {"taskSupport": "required"}`: it answers a plain `tools/call` (which is all this
+    client sends) with -32601 "requires task augmentation". It was offered to the model all the
+    same, and every call of it failed; "optional" and "forbidden" tools run as any other."""
+    provider = McpToolProvider([stranger])
+    tools = {t.name: t for t in provider.provide()}
+    assert list(tools) == ["summarize", "add"]
+    assert provider.left_out == {
+        "tasks: research": "MCP tool 'research' of server 'tasks' runs only as a task (its execution.taskSupport "
+        'is "required"), and this client calls tools directly, so every call would fail; it is not offered'
+    }
+    model = ScriptedModel([call("summarize", x="a"), call("add", x="b"), "Done."])
+    result = run_loop(model, [UserMessage(content="go")], providers=[provider])
+    assert [m.content for m in result.new_messages if m.role == "tool"] == ["ok summarize", "ok add"]
+
+
+def test_an_embedded_text_resource_s_text_is_passed_on_after_its_name(contents):
+    """@modelcontextprotocol/server-everything 2026.8.31's `get-resource-reference` answers with an
+    embedded resource holding text (`{"type": "resource", "resource": {"uri": …, "mimeType":
+    "text/plain", "text": …}}`): the model read "[resource (…, text/plain) content not shown]", and
+    the text the server sent in its result was lost. A blob is still only named (above)."""
+    result = _run(contents, "resource")
+    assert (result.is_error, result.content) == (False, "[resource (file:///a.txt, text/plain)]\ninside")
+
+
+def test_a_secret_the_server_was_given_is_masked_in_what_its_tools_answer():
+    """@modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with its environment:
+    the `GITHUB_TOKEN` a learner gave it (`env=`) went to the model as it was, though every error
+    of the client masks it. A result now masks each secret the server was given, as the client's
+    errors do; the rest of the answer is kept. (An error result's labelled secret was already
+    redacted, as every tool error is.)"""
+    env = {"SHOP_API_KEY": "q7Zr-secret-value-42", "SHOP_REGION": "eu-west-1"}
+    client = McpClient.stdio(sys.executable, [STRANGER, "env"], env=env, name="env", request_timeout=5)
+    model = ScriptedModel([call("env", x="a"), call("env_error", x="a"), "Done."])
+    with client:
+        result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([client])])
+    shown = '{\n  "SHOP_API_KEY": "***",\n  "SHOP_REGION": "eu-west-1"\n}'
+    tool_messages = [m for m in result.new_messages if m.role == "tool"]
+    assert [(m.is_error, m.content) for m in tool_messages] == [
+        (False, shown),
+        (True, "Tool 'env_error' failed: " + shown.replace("***", "[REDACTED]")),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("text_blob", "[resource (demo://blob/2, text/plain)]\ncafé"),
+        ("latin1_blob", "[resource (demo://blob/3, text/plain) content not shown]"),
+    ],
+)
+def test_an_embedded_blob_of_text_is_passed_on_as_text(contents, name, text):
+    """@modelcontextprotocol/server-everything 2026.8.31's `get-resource-reference` with
+    `resourceType: "Blob"` embeds a resource whose `mimeType` is text/plain, its text base64-encoded
+    in `blob`: it read "[resource (…) content not shown]". A blob of a text type that is UTF-8 is
+    passed on as the text it is; other blobs are still only named."""
+    result = _run(contents, name)
+    assert (result.is_error, result.content) == (False, text)
+
+
+def test_a_notification_that_is_not_valid_mcp_costs_no_traceback_on_stderr():
+    """A log notification at a level MCP does not have (`"verbose"`, a winston level a Node server
+    may pass on) left the call alone, but the SDK logged "Failed to validate notification" with a
+    traceback under its logger `client`, which reached stderr through logging's last resort (a
+    red block in a notebook). Its records now go only where the application configured logging.
+    A subprocess, because pytest's own log handlers would hide the last-resort handler."""
+    script = (
+        "import sys\n"
+        "from toolkit.mcp.client import McpClient\n"
+        f"with McpClient.stdio(sys.executable, [{STRANGER!r}, 'bad-notify'], request_timeout=5) as client:\n"
+        "    print(client.call_tool('t', {'x': 'a'}).content[0].text)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok t\n", "")

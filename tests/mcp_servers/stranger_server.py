@@ -9,6 +9,14 @@ SIGTERM (it must be killed); it writes its process id to the file `$PID_FILE` na
 MODE `names`: a tool list with every name and schema a stranger may write.
 MODE `contents`: one tool per kind of result content (`CONTENTS`).
 MODE `notify`: a call sends progress and log notifications before its answer.
+MODE `bad-notify`: a call sends a log notification MCP has no level for (winston's "verbose")
+before its answer.
+MODE `tasks`: tools whose `execution.taskSupport` is "required", "optional" and "forbidden"; a call
+to the first without a task is refused with -32601, as @modelcontextprotocol/server-everything
+2026.8.31 refuses `simulate-research-query` (the others answer "ok NAME").
+MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as indented JSON, as
+@modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
+the same as an error result).
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -35,6 +43,23 @@ CONTENTS = {
         ]
     },
     "blob": {"content": [{"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAAA"}}]},
+    "text_blob": {  # server-everything's text resources "as a blob": text, base64-encoded, with a text/* type
+        "content": [
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "demo://blob/2",
+                    "mimeType": "text/plain",
+                    "blob": base64.b64encode(b"caf\xc3\xa9").decode(),
+                },
+            }
+        ]
+    },
+    "latin1_blob": {  # a text/* type whose bytes are not UTF-8: not shown
+        "content": [
+            {"type": "resource", "resource": {"uri": "demo://blob/3", "mimeType": "text/plain", "blob": "6Q=="}}
+        ]
+    },
     "link": {"content": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt", "mimeType": "text/plain"}]},
     "signed_link": {
         "content": [
@@ -48,6 +73,7 @@ CONTENTS = {
     # a file name read with `surrogateescape`: json.dumps writes it as "caf\\udce9.txt", a lone surrogate
     "file_name": {"content": [{"type": "text", "text": b"caf\xe9.txt".decode("utf-8", "surrogateescape")}]},
 }
+TASK_SUPPORT = {"research": "required", "summarize": "optional", "add": "forbidden"}
 WRONG_IDS = {"answered": 0, "never_sent": 424242, "null": None}
 """MODE `ids`: the id each of these tools answers with (`answered`: that of `initialize`)."""
 NAMES = [
@@ -101,6 +127,13 @@ def tools():
         return NAMES
     if MODE == "contents":
         return [{"name": name, "inputSchema": TAKES_X} for name in CONTENTS]
+    if MODE == "tasks":
+        return [
+            {"name": name, "inputSchema": TAKES_X, "execution": {"taskSupport": support}}
+            for name, support in TASK_SUPPORT.items()
+        ]
+    if MODE == "env":
+        return [{"name": name, "inputSchema": TAKES_X} for name in ("env", "env_error")]
     if MODE == "ids":
         return [{"name": name, "inputSchema": TAKES_X} for name in ["t", "slow", *WRONG_IDS]]
     return [{"name": "t", "inputSchema": TAKES_X}]
@@ -119,6 +152,8 @@ def call(rid, params):
         for done in (1, 2):
             send({"method": "notifications/progress", "params": {"progressToken": token, "progress": done, "total": 2}})
             send({"method": "notifications/message", "params": {"level": "info", "data": f"step {done}"}})
+    if MODE == "bad-notify":
+        send({"method": "notifications/message", "params": {"level": "verbose", "data": "cache warmed"}})
     if MODE == "contents" and name == "bad_utf8":  # a text cut inside a character, and a Latin-1 byte
         text = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "caf@ é"}]}})
         sys.stdout.buffer.write(text.encode().replace(b"@", b"\xe9").replace(b"\\u00e9", b"\xc3") + b"\n")
@@ -126,6 +161,14 @@ def call(rid, params):
         return
     if MODE == "contents":
         send({"id": rid, "result": CONTENTS[name]})
+        return
+    if MODE == "env":
+        shown = json.dumps({k: v for k, v in sorted(os.environ.items()) if k.startswith("SHOP_")}, indent=2)
+        send({"id": rid, "result": {"content": [{"type": "text", "text": shown}], "isError": name == "env_error"}})
+        return
+    if MODE == "tasks" and TASK_SUPPORT.get(name) == "required":
+        message = f"Tool {name} requires task augmentation (taskSupport: 'required')"
+        send({"id": rid, "error": {"code": -32601, "message": message}})
         return
     if MODE == "ids" and name in WRONG_IDS:
         wrong = WRONG_IDS[name]

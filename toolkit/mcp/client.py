@@ -12,7 +12,8 @@ server, as the SDK spells them:
 A stdio server is named after its command line, with the secrets it was given masked
 (`--token ***`, `--api-key=***`, a URL's password); neither those nor the values of its
 secret-named `env` variables (`GITHUB_TOKEN`) show in an error, the server's stderr quoted in
-one included. An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
+one included; `mask(text)` masks them in any other text (`McpToolProvider` masks what a tool
+answers with it). An HTTP server's URL is shown masked (`http://me:***@host/mcp?token=***`), in
 the log lines of the SDK and of httpx2 as well.
 
 It connects on first use (or `connect()`), lists tools through a cache that only
@@ -113,10 +114,13 @@ CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
 log = logging.getLogger("toolkit.mcp")
-logging.getLogger("mcp").addHandler(logging.NullHandler())
-"""The SDK logs a line it cannot parse with a traceback; with no handler anywhere, logging's
-last resort would print it on stderr. This client reports the problem itself (`_on_message`),
-so the SDK's records go only where the application configured logging."""
+for _sdk_logger in ("mcp", "client"):  # the SDK's client session logs under the bare name "client"
+    logging.getLogger(_sdk_logger).addHandler(logging.NullHandler())
+"""The SDK logs a line it cannot parse, or a notification that is not valid MCP (a log level
+MCP does not have), with a traceback; with no handler anywhere, logging's last resort would
+print it on stderr. This client reports the problems that matter itself (`_on_message`; a bad
+notification changes no call), so the SDK's records go only where the application configured
+logging."""
 mask_urls_in_logs("httpx2", "mcp.client.streamable_http")
 """httpx2 logs each request's URL (INFO), the SDK the URL it connects to (DEBUG): a server URL's
 password and `?token=` value are masked there as in this client's own errors."""
@@ -382,6 +386,11 @@ class McpClient:
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
+        return self._hide(_without_url_secrets(text, self.server))
+
+    def mask(self, text: str) -> str:
+        """`text` with every secret the server was given masked: what its tools answer goes to the
+        model, and a server may echo its environment or arguments (`get-env`)."""
         return self._hide(_without_url_secrets(text, self.server))
 
     def _hide(self, text: str) -> str:

@@ -13,7 +13,9 @@ deadline, `list_timeout`) and, per tool:
    their code point (`查询订单` → `u67e5u8be2u8ba2u5355`); a name that is still taken in the
    same server gets `_2`, `_3`. Errors about a tool name both the wire name and the original.
    A server listing one name twice is offered its first tool of that name only;
-2. translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
+2. leaves out a tool whose `execution.taskSupport` is "required": MCP tasks are not supported
+   here, and such a server refuses a plain call (-32601), so the model could never use it;
+   translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
    out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
@@ -42,6 +44,10 @@ the result's `images` attribute holds it as data URLs, and the loop sends them t
 a user message after the round's tool results (`toolkit.loop.images`: a tool message carries
 text only). Otherwise the result says the image was not passed on.
 
+A secret the server was given (`env={"GITHUB_TOKEN": …}`, `--token …`, a URL's password) is
+masked in what its tools answer (`McpClient.mask`): a server may echo them (server-everything's
+`get-env` answers with its whole environment), and the model reads the result.
+
 A result's text is cut to `max_result_chars` characters (`MAX_RESULT_CHARS`,
 100,000, by default; None keeps it whole), and a line after the cut tells the model how long it was
 and to ask for less: a server answering with 10 MB of text sent it all to the model, a request no
@@ -51,13 +57,18 @@ at 25,000 tokens (`MAX_MCP_OUTPUT_TOKENS`), which is about as much.
 Filtering, renaming, redescribing and always-visible marking are wrappers over any provider,
 not options of this one: `toolkit.loop.wrappers`.
 
+An embedded resource that holds text (server-everything's `get-resource-reference`), or a blob
+of a text type (`text/*`, JSON, XML, YAML…) that is UTF-8, is passed on: a line naming it (its
+URI and MIME type), then its text, which counts towards `max_result_chars` as any other.
+
 Leaves out: resources, prompts and sampling; reconnecting to a server that died; audio,
-embedded resources and resource links in a result (each is named in the text, a resource by
-its name and URI, a signed URL's secrets masked; none is read or passed on).
+embedded binary resources (other blobs) and resource links in a result (each is named in the text, a
+resource by its name and URI, a signed URL's secrets masked; none is read or passed on).
 """
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import json
 import logging
@@ -70,7 +81,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent
+from mcp_types import (
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+)
 from mcp_types import Tool as McpTool
 
 from toolkit.chat.masking import mask_url
@@ -240,6 +259,14 @@ class McpToolProvider:
         tools: list[Tool] = []
         wires = wire_names([t.name for t in listed])
         for mcp_tool in listed:
+            if _task_support(mcp_tool) == "required":  # answered with -32601 unless called as a task
+                reason = (
+                    f"MCP tool {mcp_tool.name!r} of server {client.name!r} runs only as a task (its "
+                    'execution.taskSupport is "required"), and this client calls tools directly, so every call '
+                    "would fail; it is not offered"
+                )
+                self._leave_out(client, mcp_tool.name, reason)
+                continue
             try:
                 wire = wires[mcp_tool.name]
                 tool = tool_from_mcp(client, mcp_tool, self.timeout, wire, self.accepts_images, self.max_result_chars)
@@ -321,6 +348,12 @@ class McpToolProvider:
             return
         with concurrent.futures.ThreadPoolExecutor(len(self.clients), thread_name_prefix="mcp-close") as pool:
             list(pool.map(lambda client: client.close(), self.clients))
+
+
+def _task_support(mcp_tool: McpTool) -> str | None:
+    """The tool's `execution.taskSupport` ("forbidden", "optional", "required"; None when not said)."""
+    support = getattr(getattr(mcp_tool, "execution", None), "task_support", None)
+    return support if isinstance(support, str) else None
 
 
 def _checked_clients(clients: Any) -> list[McpClient]:
@@ -455,11 +488,17 @@ class McpExecutor:
             text = describe_exception(exc)
             raise McpToolError(text + _server_name_note(text, self.name, call.name)) from exc
         if result.is_error:
-            text = result_text(result) or "the server reported an error without a message"  # the loop cuts an error
+            text = self._masked(result_text(result)) or "the server reported an error without a message"  # cut later
             raise McpToolError(text + _server_name_note(text, self.name, call.name))
         images = [b for b in result.content if isinstance(b, ImageContent)] if self.accepts_images else []
         attributes = {IMAGES_ATTRIBUTE: [f"data:{b.mime_type};base64,{b.data}" for b in images]} if images else {}
-        return ToolOutput(cut_text(result_text(result, self.accepts_images), self.max_result_chars), attributes)
+        text = self._masked(result_text(result, self.accepts_images))
+        return ToolOutput(cut_text(text, self.max_result_chars), attributes)
+
+    def _masked(self, text: str) -> str:
+        """`text` with the secrets the server was given masked (`McpClient.mask`; a client without it: as is)."""
+        mask = getattr(self.client, "mask", None)
+        return mask(text) if callable(mask) else text
 
 
 def cut_text(text: str, limit: int | None) -> str:
@@ -506,7 +545,8 @@ def result_text(result: CallToolResult, accepts_images: bool = False) -> str:
 
 def _describe_block(block: Any, accepts_images: bool) -> str:
     """A block that is not text, named: its kind, a resource's name and URI (the whole of what a
-    resource link says: without them its result was lost), its MIME type."""
+    resource link says: without them its result was lost), its MIME type; an embedded text
+    resource's text follows its name."""
     kind = getattr(block, "type", type(block).__name__)
     resource = getattr(block, "resource", None)
     mime = getattr(block, "mime_type", None) or getattr(resource, "mime_type", None)
@@ -519,4 +559,25 @@ def _describe_block(block: Any, accepts_images: bool) -> str:
         return f"[{what} not passed on: this chat model does not accept images]"
     if isinstance(block, ResourceLink):
         return f"[{what}: a link to a resource, not read]"
+    if isinstance(block, EmbeddedResource) and (text := _resource_text(resource, mime)) is not None:
+        return f"[{what}]\n{text}"  # the result itself, sent inline: nothing to read
     return f"[{what} content not shown]"
+
+
+_TEXT_APPLICATIONS = re.compile(r"application/([\w.+-]*\+)?(json|xml|yaml|x-yaml|javascript|x-sh|sql|csv)(;.*)?")
+
+
+def _resource_text(resource: Any, mime: str | None) -> str | None:
+    """An embedded resource's text: its `text`, or a `blob` of a text type (`text/plain`,
+    `application/json`, `…+xml`) that is UTF-8; None for any other blob (bytes are not shown)."""
+    if isinstance(resource, TextResourceContents):
+        return resource.text
+    kind = (mime or "").strip().lower()
+    if not isinstance(resource, BlobResourceContents) or not (
+        kind.startswith("text/") or _TEXT_APPLICATIONS.fullmatch(kind)
+    ):
+        return None
+    try:
+        return base64.b64decode(resource.blob, validate=True).decode("utf-8")
+    except ValueError:  # not base64, or not UTF-8 (a UnicodeDecodeError is a ValueError)
+        return None

@@ -377,3 +377,51 @@ def test_the_chain_hint_names_the_current_name_rule_week_9_teaches():
         "filter_tools and rename_tools take a tool's current name, the one the provider they wrap gives it "
         "(here the server's own, query_order); filter first, then rename."
     )
+
+
+# --- w6.window: conversations cut mid-turn, long turns, and none with a user message -------------
+
+
+def window_mutant(old, new):
+    source = get("w6.window").solution.replace('check("w6.window", keep)', "")
+    assert old in source
+    namespace: dict = {}
+    exec(source.replace(old, new), namespace)
+    return namespace["keep"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (  # assumes a user message: the memory holds only the system message before the first question
+            "user = users[-1] if users else None",
+            "user = users[-1]",
+            "your code raised IndexError: list index out of range",
+        ),
+        (  # trims tool results at the end: the current round's results, stored before the next request
+            "while kept and isinstance(kept[0], ToolResultMessage)",
+            "while kept and isinstance(kept[-1], ToolResultMessage)",
+            "for n=4 and [system user assistant tool tool] you keep [system], the memory keeps "
+            "[system user assistant tool tool]",
+        ),
+        (  # drops one message too many from the current turn's earlier rounds (seen with three or more)
+            "middle = middle[group(middle):]",
+            "middle = middle[group(middle) + 1:]",
+            "for n=9 and [user assistant tool tool assistant tool assistant tool tool tool] your window keeps a tool "
+            "result whose call is gone",
+        ),
+    ],
+)
+def test_a_window_wrong_only_mid_turn_or_in_a_long_turn_fails(old, new, said):
+    """Before: each passed — the check compared on finished conversations only (the model's answer last,
+    at most two rounds a turn), while the memory evicts on every add."""
+    result = check("w6.window", window_mutant(old, new))
+    assert (result.status, result.feedback) == ("failed", said)
+
+
+def test_the_reference_window_passes_on_finished_and_mid_turn_conversations():
+    result = check("w6.window", window_mutant("", ""))
+    assert (result.status, result.feedback) == (
+        "passed",
+        "same as the memory's eviction on 302 conversations, finished and mid-turn: never an orphan tool result.",
+    )

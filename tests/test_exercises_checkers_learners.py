@@ -5,6 +5,8 @@ text a learner types in the exercise cell, run as the notebook runs it."""
 
 import textwrap
 
+import pytest
+
 from toolkit.exercises import check
 
 
@@ -60,8 +62,47 @@ def test_a_usage_written_with_match_and_no_helper_passes():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "same as TokenUsage.from_openai on 52 bodies, including missing and null usage, zero and null counts.",
+        "same as TokenUsage.from_openai on 58 bodies, including missing and null usage, zero, null and broken counts.",
     )
+
+
+@pytest.mark.parametrize(
+    ("count", "said"),
+    [
+        (  # every count trusted: a gateway's -1 crashes it
+            "value",
+            'for usage {"prompt_tokens": 4496, "completion_tokens": -1, "total_tokens": 4495} your code raised '
+            "ValidationError: TokenUsage: output_tokens: Input should be greater than or equal to 0 — "
+            "completion_tokens is not a count (a whole number, 0 or more): a broken count is not reported (None), "
+            "as from_openai reads it",
+        ),
+        (  # a negative count read as not reported, but a count sent as text taken as one
+            "value if value is None or int(value) >= 0 else None",
+            'for usage {"prompt_tokens": "4496", "completion_tokens": 720, "total_tokens": 5216} you returned '
+            "TokenUsage(input_tokens=4496, output_tokens=720), expected TokenUsage(input_tokens=None, "
+            "output_tokens=720) — prompt_tokens is not a count (a whole number, 0 or more): a broken count is not "
+            "reported (None), as from_openai reads it",
+        ),
+    ],
+)
+def test_a_usage_that_trusts_a_broken_count_fails(count, said):
+    """Before: both passed — the check sent only whole counts of 0 or more, or null; TokenUsage.from_openai
+    reads a negative or non-integer count as not reported."""
+    result = run_cell(
+        f"""
+        from toolkit import TokenUsage
+        from toolkit.exercises import check
+
+        def usage_from_body(body):
+            usage = body.get("usage") or {{}}
+            count = lambda value: {count}
+            return TokenUsage(input_tokens=count(usage.get("prompt_tokens")),
+                              output_tokens=count(usage.get("completion_tokens")))
+
+        result = check("w1.usage_build", usage_from_body)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", said)
 
 
 # --- w5.fix_arg0: the fixed tool still answers for the order it is given --------------------------
@@ -93,6 +134,21 @@ def test_a_fixed_tool_that_ignores_its_parameter_fails():
     result = run_cell(FIXED_TOOL.format(body='"order: shipped"'))
     assert result.status == "failed"
     assert result.feedback.startswith("called as the model calls it, query_order(order_id='SN202683604450') answered")
+
+
+@pytest.mark.parametrize("default", ['""', '"SN202610200001"'])
+def test_a_fixed_tool_whose_order_id_got_a_default_fails(default):
+    """Before: passed — the parameter was renamed and described, but a default made it optional, so the
+    model may call the tool without the order id it needs (arg0 was required)."""
+    cell = FIXED_TOOL.format(body='f"order {order_id}: shipped"')
+    cell = cell.replace('SN202610200001")]) -> str', f'SN202610200001")] = {default}) -> str')
+    assert f"= {default}) -> str" in cell
+    result = run_cell(cell)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "the parameter order_id is now optional (it has a default), but the tool needs an order id to look up: "
+        "keep it required, as arg0 was, and say what it holds",
+    )
 
 
 def test_a_fixed_tool_with_a_chinese_parameter_and_a_helper_passes():

@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
+from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
 
 WIRE = [
@@ -171,7 +171,7 @@ def _there(walked: list[str], value: Any) -> str:
         check("w1.usage_build", usage_from_body)
         """,
     hint="a gateway may send no `usage`, `usage: null`, or a usage without completion_tokens: a count it did "
-    'not send is None ("not reported"), never 0.',
+    'not send is None ("not reported"), never 0 — and so is one it sent broken (negative, or not a whole number).',
 )
 def check_usage_build(fn: Any) -> Verdict:
     from toolkit.chat.messages import TokenUsage
@@ -190,10 +190,22 @@ def check_usage_build(fn: Any) -> Verdict:
             {"usage": {"prompt_tokens": p, "completion_tokens": None, "total_tokens": None}},
             {"usage": {"prompt_tokens": None, "completion_tokens": p, "total_tokens": None}},
         ]
+    for _ in range(2):  # a broken count (negative, or not a whole number) is not reported either: it is not a count
+        p, c = rng.randint(1, 5000), rng.randint(1, 900)
+        bodies += [
+            {"usage": {"prompt_tokens": p, "completion_tokens": -1, "total_tokens": p - 1}},
+            {"usage": {"prompt_tokens": str(p), "completion_tokens": c, "total_tokens": p + c}},
+            {"usage": {"prompt_tokens": p, "completion_tokens": c + 0.5, "total_tokens": p + c + 0.5}},
+        ]
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
-            got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+            try:
+                got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
+            except LearnerError as error:
+                if broken := _broken_counts(body):
+                    return wrong(f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken)}")
+                raise
         if not isinstance(got, TokenUsage):
             return wrong(
                 f"for {json.dumps(body)} you returned {show(got)}, not a TokenUsage: return "
@@ -205,10 +217,32 @@ def check_usage_build(fn: Any) -> Verdict:
                     f"for {json.dumps(body)} you returned {show(got)}: with no usage reported, each count is None "
                     '("not reported"), not 0 — a zero would claim the request was free'
                 )
-            zero = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
-            return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{zero}")
+            tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
+            if broken := _broken_counts(body):
+                tip = _broken_tip(broken)
+            return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
-        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero and null counts."
+        f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null and "
+        "broken counts."
+    )
+
+
+def _broken_counts(body: dict[str, Any]) -> list[str]:
+    """The counts of `body`'s usage that a gateway sent broken: neither None nor a whole number of 0 or more."""
+    usage = body.get("usage") or {}
+    return [
+        key
+        for key in ("prompt_tokens", "completion_tokens")
+        if usage.get(key) is not None
+        and not (isinstance(usage[key], int) and not isinstance(usage[key], bool) and usage[key] >= 0)
+    ]
+
+
+def _broken_tip(keys: list[str]) -> str:
+    said = " and ".join(keys)
+    return (
+        f" — {said} is not a count (a whole number, 0 or more): a broken count is not reported (None), as "
+        "from_openai reads it"
     )
 
 

@@ -201,6 +201,11 @@ def check_fix_arg0(answer: Any) -> Verdict:
             f"the parameter {name} now takes {shown}, but the tool takes an order id such as SN202610200001: "
             "keep it a str, and say what it holds"
         )
+    if name not in (spec.parameters or {}).get("required", []):  # a default lets the model call it without an id
+        return wrong(
+            f"the parameter {name} is now optional (it has a default), but the tool needs an order id to look up: "
+            "keep it required, as arg0 was, and say what it holds"
+        )
     if problem := _still_works(tool, name):
         return problem
     return right(f"the model now reads {spec.name}({name}): {spec.description}")

@@ -5,6 +5,7 @@ Leaves out: concurrency (the week-6 timeline shows it).
 """
 
 import random
+from collections.abc import Iterator
 from itertools import product
 from typing import Any
 
@@ -140,20 +141,45 @@ def _message_classes() -> tuple[type, ...]:
     return (SystemMessage, UserMessage, AssistantMessage, ToolResultMessage)
 
 
-def random_conversation(rng: random.Random) -> list[Any]:
+def random_conversation(rng: random.Random, rounds: int = 2) -> list[Any]:
+    """A conversation of 1–4 turns, each with up to `rounds` rounds of tool calls, then the answer."""
     from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolCall, ToolResultMessage, UserMessage
 
     messages: list[Any] = [SystemMessage(content="sys")] if rng.random() < 0.7 else []
     n = 0
     for turn in range(rng.randint(1, 4)):
         messages.append(UserMessage(content=f"q{turn}"))
-        for _ in range(rng.randint(0, 2)):
+        for _ in range(rng.randint(0, rounds)):
             calls = tuple(ToolCall(id=f"c{n + i}", name="t", arguments="{}") for i in range(rng.randint(1, 3)))
             n += len(calls)
             messages.append(AssistantMessage(tool_calls=calls))
             messages += [ToolResultMessage(tool_call_id=c.id, tool_name="t", content="r") for c in calls]
         messages.append(AssistantMessage(content=f"a{turn}"))
     return messages
+
+
+WINDOW_CASES = 302
+"""How many conversations `w6.window` compares on: 200 finished, 100 cut mid-turn, and two without a user message."""
+
+
+def window_conversations(rng: random.Random) -> Iterator[list[Any]]:
+    """The conversations `w6.window` compares on: 200 that end with the model's answer (drawn from
+    `rng` one by one, as the check draws each one's n from it too); then 100 with up to four rounds
+    of tool calls in a turn (earlier rounds of the current turn leave one by one), cut at a random
+    message — the memory evicts on every `add`, so it is also given a conversation that ends with the
+    user's question, a reply that asks for tools, or a tool result (the current round, which never
+    leaves); then one holding only the system message, and the empty one: a keep() that assumes a
+    user message is caught."""
+    from toolkit.chat.messages import SystemMessage
+
+    for _ in range(200):
+        yield random_conversation(rng)
+    cuts = random.Random(66)
+    for _ in range(100):
+        messages = random_conversation(cuts, rounds=4)
+        yield messages[: cuts.randint(1, len(messages))]
+    yield [SystemMessage(content="sys")]
+    yield []
 
 
 @exercise(
@@ -227,8 +253,7 @@ def check_window(fn: Any) -> Verdict:
     from toolkit.views.conversation import pair_results
 
     rng = random.Random(6)
-    for _ in range(200):
-        messages = random_conversation(rng)
+    for messages in window_conversations(rng):
         n = rng.randint(4, max(4, len(messages) + 1))  # MessageWindow needs room for one round
         want = evict(messages, MessageWindow(n))
         with own_work(sys.modules[evict.__module__], "the memory's eviction"):
@@ -254,7 +279,10 @@ def check_window(fn: Any) -> Verdict:
                 f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
                 f"[{' '.join(m.role for m in want)}]"
             )
-    return right("same as the memory's eviction on 200 random conversations: never an orphan tool result.")
+    return right(
+        f"same as the memory's eviction on {WINDOW_CASES} conversations, finished and mid-turn: never an orphan "
+        "tool result."
+    )
 
 
 @answer_exercise(

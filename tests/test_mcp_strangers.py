@@ -327,3 +327,10 @@ def test_a_provider_closes_its_servers_at_once(tmp_path, short_grace):
     provider.close()
     assert time.monotonic() - started < 2 * 0.8  # one server's grace periods (0.8 s), not three
     assert not any(Path(f"/proc/{(tmp_path / str(n)).read_text()}").exists() for n in range(3))
+
+
+def test_a_result_cut_for_the_model_keeps_an_emoji_whole_and_counts_what_it_kept():
+    from toolkit.mcp.provider import cut_text
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # five code points
+    assert cut_text("ab" + family * 3, 9) == "ab" + family + CUT.format(total=17, kept=7)

@@ -158,3 +158,11 @@ def test_a_result_whose_call_is_left_out_is_still_shown():
     html = render_conversation_html(messages)
     assert "tool call · query_order" not in html and "tool result · query_order" in html
     assert ">shipped on day one<" in html and ORPHAN not in html
+
+
+def test_a_long_text_is_cut_where_a_character_a_reader_sees_ends():
+    """The cut at SHOWN_CHARS was by code point: a flag at the edge showed as one lone letter."""
+    from toolkit.views.html import shortened
+
+    text = "x" * (SHOWN_CHARS - 1) + "🇯🇵" + "y" * 9
+    assert shortened(text) == "x" * (SHOWN_CHARS - 1) + "…(11 more characters not shown)"

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from toolkit.unicode import well_formed
+from toolkit.unicode import boundary, well_formed
 
 KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
 """The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
@@ -139,7 +139,8 @@ def shortened(text: str) -> str:
     """`text`, or its first `SHOWN_CHARS` characters and `…(9,750,000 more characters not shown)`."""
     if len(text) <= SHOWN_CHARS:
         return text
-    return f"{text[:SHOWN_CHARS]}…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+    shown = boundary(text, SHOWN_CHARS)  # where a character a reader sees ends
+    return f"{text[:shown]}…({len(text) - shown:,} more characters not shown)"
 
 
 SHOWN_ITEMS = 1_000

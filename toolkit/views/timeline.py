@@ -28,7 +28,7 @@ from typing import Any
 
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
-from toolkit.unicode import padded
+from toolkit.unicode import cut, padded
 from toolkit.views.html import showable_bundle
 
 
@@ -133,7 +133,7 @@ class Timeline:
                 )
                 if w > 40:
                     parts.append(
-                        f'<text x="{x(s.start) + 3:.1f}" y="{y + 15}" fill="#fff">{html.escape(s.label[: int(w // 6)])}</text>'
+                        f'<text x="{x(s.start) + 3:.1f}" y="{y + 15}" fill="#fff">{html.escape(cut(s.label, int(w // 6)))}</text>'
                     )
         axis_y = 24 + lane_h * len(lanes) + 4
         parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#57606a"/>')

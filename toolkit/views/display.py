@@ -33,6 +33,7 @@ from toolkit.views.html import (
     json_text,
     kv_table,
     page,
+    plain,
     shortened,
     showable,
     showable_bundle,
@@ -84,7 +85,7 @@ def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
     that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`."""
     if not columns:
         return "(no columns)"
-    lines = [[_flat(str(c)) for c in columns], *([_flat(shortened(cell)) for cell in row] for row in cells)]
+    lines = [[_flat(plain(c)) for c in columns], *([_flat(shortened(cell)) for cell in row] for row in cells)]
     widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
     return "\n".join(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
 

@@ -166,10 +166,11 @@ def kept(count: int, what: str, also: int | None = None) -> list[int | str]:
 
 
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged.
+    A value that is not text is shown as its `str()` without a memory address (`plain`)."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(showable(shortened(str(value))), quote=True))
+    return Html(_html.escape(showable(shortened(plain(value))), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:
@@ -310,10 +311,11 @@ def without_addresses(text: str) -> str:
     return _ADDRESS.sub("", text)
 
 
-def _plain(value: Any) -> Any:
-    """How `json_text` writes what JSON cannot: its `str()` without a memory address
-    (`<Foo object at 0x7f…>` → `<Foo object>`)."""
-    return without_addresses(str(value))
+def plain(value: Any) -> str:
+    """`value` as a view writes it: text as it is, anything else its `str()` without a memory
+    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
+    what JSON cannot so."""
+    return value if isinstance(value, str) else without_addresses(str(value))
 
 
 def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str], str] | None) -> Any:
@@ -336,7 +338,7 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     try:
         if isinstance(value, dict):
             return {
-                k if isinstance(k, str) else json.dumps(k, default=_plain): _viewable(v, depth + 1, inside, strings)
+                k if isinstance(k, str) else json.dumps(k, default=plain): _viewable(v, depth + 1, inside, strings)
                 for k, v in value.items()
             }
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
@@ -353,7 +355,7 @@ def json_text(
     cut there with a marker, `DEEPER` or `CIRCULAR`); non-ASCII text kept as is. `strings`, if
     given, rewrites each string value (in the order they are met)."""
     viewable = _viewable(value, 0, set(), strings)
-    text = json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+    text = json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=plain)
     return _BARE_NUMBER.sub(r"\1", text) if _BARE_JSON in text else text
 
 
@@ -378,7 +380,7 @@ def pretty_json(value: Any) -> str | None:
 def code_block(text: Any, lang: str = "json") -> Html:
     """A monospaced block; for `lang="json"` valid JSON is pretty-printed, anything else shown raw."""
     pretty = pretty_json(text) if lang == "json" else None
-    shown = pretty if pretty is not None else str(text)
+    shown = pretty if pretty is not None else plain(text)
     return element("pre", "code", shown, extra_class=f"tk-lang-{lang}")
 
 

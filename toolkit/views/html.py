@@ -105,10 +105,10 @@ class Html(str):
 
 ACTING = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
+    "\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
 )
 """Characters that act instead of being seen: control characters (`\\x1b[2J` clears a terminal, a
-lone `\\r` writes over a line), bidi embeddings, overrides and isolates (U+202E reads a name
+lone `\\r` writes over a line, U+2028 breaks one where a reader sees none), bidi embeddings, overrides and isolates (U+202E reads a name
 backwards) and invisible ones (a zero-width space makes `ec\\u200bho` look like `echo`; tag
 characters hide text). Kept: line ends, tabs, joiners and variation selectors (emoji)."""
 
@@ -123,6 +123,13 @@ def showable(text: str) -> str:
     `ACTING` character written as its `code_point` (any other text is the same object)."""
     text = well_formed(text)
     return ACTING.sub(lambda found: code_point(found.group(0)), text) if ACTING.search(text) else text
+
+
+def flat(text: str) -> str:
+    """`text` on one line, as a text view writes a name or a table cell: `showable`, with its line
+    breaks and tabs written as `\\n`, `\\r`, `\\t` (a model's tool name with a line break in it
+    made a line of its own in a transcript: a fake round in a trace)."""
+    return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from typing import Any
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
 from toolkit.unicode import cut, padded
-from toolkit.views.html import kept, showable_bundle
+from toolkit.views.html import flat, kept, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -134,11 +134,11 @@ class Timeline:
     def text(self) -> str:
         lines = [self.title] if self.title else []
         for name, items in self._kept():
-            lines.append(f"{name}:")
+            lines.append(f"{flat(name)}:")
             lines += [
                 f"  {s}"
                 if isinstance(s, str)
-                else f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {padded(s.lane, 16)} {s.label}"
+                else f"  {s.start:6.2f}–{s.end:6.2f} {flat(self.unit)}  {padded(flat(s.lane), 16)} {flat(s.label)}"
                 for s in items
             ]
         return "\n".join(lines) or "(no spans)"

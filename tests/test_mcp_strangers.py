@@ -405,3 +405,10 @@ def test_a_notification_that_is_not_valid_mcp_costs_no_traceback_on_stderr():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "ok t\n", "")
+
+
+def test_a_result_cut_for_the_model_keeps_an_emoji_whole_and_counts_what_it_kept():
+    from toolkit.mcp.provider import cut_text
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # five code points
+    assert cut_text("ab" + family * 3, 9) == "ab" + family + CUT.format(total=17, kept=7)

@@ -662,3 +662,45 @@ def test_no_pace_is_none_or_zero():
     for pace in (None, 0, 0.0):
         view = StreamView()
         assert view.consume(mid_stream_events(), pace=pace) is None and view._text.endswith("\ndone")
+
+
+def many_calls_events(n):
+    """`n` rounds of a call, its run and its result, then a line of text: `2 * n` parts."""
+    events = []
+    for i in range(1, n + 1):
+        call_ = ToolCall(id=f"c{i}", name="query_logistics", arguments=f'{{"orderId":"SN{i}"}}')
+        result = ToolResultMessage(tool_call_id=f"c{i}", tool_name="query_logistics", content=f"r{i}")
+        events += [ToolStarted(i, call_), ToolFinished(ToolExecution(i, call_, result)), TextDelta(f"t{i}")]
+    return events
+
+
+def test_a_stream_of_thousands_of_parts_is_drawn_as_its_first_and_last_500():
+    """3,000 calls drew 6,000 cards (a 3 MB page, drawn again on every event: 100 s to consume);
+    now the first and last 500 parts and a note, as the trace and the conversation do."""
+    events = many_calls_events(3000)
+    note = "… 5,000 parts not shown: parts 501 to 5,500"
+    text = render_stream_text(events, done=True)
+    lines = text.splitlines()
+    assert lines[499:502] == ["assistant: t250", note, 'tool query_logistics({"orderId": "SN2751"}) [ok] → r2751']
+    assert len(lines) == 1002 and lines[-2:] == ["assistant: t3000", "done"]
+    html = render_stream_html(events, done=True)
+    assert html.count('class="tk-card') == 1000 and note in html
+    assert "SN250&" in html and "SN251&" not in html and "SN2750&" not in html and "SN2751&" in html
+
+
+def test_a_live_stream_view_draws_the_same_first_and_last_parts_as_the_renderers(monkeypatch):
+    """Pushed one event at a time, the live view slides its last parts along and ends as the
+    renderers draw the whole stream (SHOWN_ITEMS made small, so thousands of redraws are not needed)."""
+    import toolkit.views.html
+
+    monkeypatch.setattr(toolkit.views.html, "SHOWN_ITEMS", 20)
+    events = many_calls_events(30)
+    view = StreamView()
+    for event in events:
+        view.push(event)
+        assert view._text.count("\n") <= 22
+    view.finish()
+    bundle = view._repr_mimebundle_()
+    text = render_stream_text(events, done=True)
+    assert "… 40 parts not shown: parts 11 to 50" in text
+    assert (bundle["text/html"], bundle["text/plain"]) == (render_stream_html(events, done=True), text)

@@ -116,3 +116,22 @@ def test_the_text_keeps_labels_in_one_column_after_a_chinese_lane():
         "    0.00–  1.00 s  查询订单         looked up",
         "    1.00–  2.00 s  ab               then",
     ]
+
+
+def test_a_timeline_of_thousands_of_calls_draws_the_first_and_last_500():
+    """3,000 calls (one lane each) drew 3,000 lanes, a picture 66,000 px high, and listed them all;
+    now the first and last 500 spans of all rows and a note, in the text and the picture."""
+    spans = [Span(f"echo #{i}", i, i + 1, f"echo {i}") for i in range(1, 3001)]
+    view = Timeline([("run", spans), ("other", [Span("x", 0.0, 1.0, "left out")]), ("empty", [])])
+    note = "… 2,001 spans not shown: spans 501 to 2,501"
+    lines = view.text().splitlines()
+    assert len(lines) == 1004 and lines[:2] == ["run:", "    1.00–  2.00 s  echo #1          echo 1"]
+    assert lines[500:503] == [
+        "  500.00–501.00 s  echo #500        echo 500",
+        f"  {note}",
+        "  2502.00–2503.00 s  echo #2502       echo 2502",
+    ]
+    assert lines[-3:] == ["other:", "    0.00–  1.00 s  x                left out", "empty:"]
+    svg = view.svg()
+    assert svg.count("<rect") == 1000 and svg.endswith(f'<text x="4" y="22058">{note}</text></svg>')
+    assert "<title>echo 500</title>" in svg and "<title>echo 501</title>" not in svg

@@ -58,3 +58,71 @@ def test_columns_counts_what_a_terminal_draws(text, drawn):
     and the timeline's lanes were pushed out of line by every one of them."""
     assert columns(text) == drawn
     assert columns(padded(text, 10)) == max(10, drawn)
+
+
+# Cuts: what a reader sees as one character stays whole (or goes whole).
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # 👨‍👩‍👧
+CUTS = [
+    ("ab" + FAMILY + "cd", 6, "ab…"),  # not a man and a dangling joiner
+    ("x🇯🇵🇫🇷", 4, "x🇯🇵…"),  # not Japan's flag and a lone F
+    ("x🇯🇵🇫🇷", 3, "x…"),
+    ("Cafe\u0301 bar", 5, "Caf…"),  # not a bare e for é
+    ("key 1\ufe0f\u20e3 ok", 7, "key …"),  # not a plain 1 for the keycap
+    ("ok 👍🏽 yes", 5, "ok …"),  # not a yellow thumb
+    ("\u1100\u1161\u11a8 x", 3, "…"),  # not 가 for 각
+    ("A" * 10, 5, "AAAA…"),
+    ("short", 5, "short"),
+    ("line\r\nnext", 6, "line…"),
+]
+
+
+@pytest.mark.parametrize(("text", "limit", "expected"), CUTS)
+def test_a_cut_ends_where_a_character_a_reader_sees_ends(text, limit, expected):
+    from toolkit.unicode import cut
+
+    assert cut(text, limit) == expected
+
+
+PIECES = [
+    "a",
+    "é",
+    "e\u0301",
+    FAMILY,
+    "🇯🇵",
+    "🇫🇷",
+    "1\ufe0f\u20e3",
+    "👍🏽",
+    "\u1100\u1161\u11a8",
+    "한",
+    "\r\n",
+    "\n",
+    " ",
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    "ก\u0e33",
+    "क्ष",
+    "\u0301",
+]
+
+
+def test_cuts_agree_with_wcwidth_graphemes():
+    """Against `wcwidth.iter_graphemes` (UAX #29): the kept start is whole graphemes, as many as fit."""
+    import random
+
+    from wcwidth import iter_graphemes
+
+    from toolkit.unicode import cut
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 12)))
+        limit = rng.randrange(1, len(text) + 2)
+        shown = cut(text, limit)
+        if len(text) <= limit:
+            assert shown == text
+            continue
+        kept, fits = shown[:-1], ""
+        for grapheme in iter_graphemes(text):
+            if len(fits) + len(grapheme) > limit - 1:
+                break
+            fits += grapheme
+        assert kept == fits, (text, limit)

@@ -158,3 +158,50 @@ def test_a_result_whose_call_is_left_out_is_still_shown():
     html = render_conversation_html(messages)
     assert "tool call · query_order" not in html and "tool result · query_order" in html
     assert ">shipped on day one<" in html and ORPHAN not in html
+
+
+def test_a_long_text_is_cut_where_a_character_a_reader_sees_ends():
+    """The cut at SHOWN_CHARS was by code point: a flag at the edge showed as one lone letter."""
+    from toolkit.views.html import shortened
+
+    text = "x" * (SHOWN_CHARS - 1) + "🇯🇵" + "y" * 9
+    assert shortened(text) == "x" * (SHOWN_CHARS - 1) + "…(11 more characters not shown)"
+
+
+FAKE_NAME = "echo\nround 9 · FAKE\n  decision: answer"
+
+
+def test_a_tool_name_with_line_breaks_stays_on_its_line_in_every_transcript():
+    """A model's tool name is one field: its line breaks made lines of their own in the trace, the
+    transcript, the stream, the stepper and the timeline (a fake `round 9` with a fake decision)."""
+    from toolkit.loop.run import iter_loop
+    from toolkit.views.stepper import LoopStepper
+    from toolkit.views.stream import event_line, render_stream_text
+    from toolkit.views.timeline import Timeline, timed_loop
+    from toolkit.views.trace import render_trace_text
+
+    def model():
+        reset_call_ids()
+        return ScriptedModel([AssistantMessage(tool_calls=(ToolCall(id="c1", name=FAKE_NAME, arguments="{}"),)), "ok"])
+
+    options = LoopOptions(policies=FEED_BACK_ALL)
+    result = run_loop(model(), "hi", tools=[echo], options=options)
+    shown = r"echo\nround 9 · FAKE\n  decision: answer"
+    error = "There is no tool named 'echo\\nround 9 · FAKE\\n decision: answer'. Available tools: echo."
+    trace = render_trace_text(result).splitlines()
+    assert trace[1:3] == [f"  model → {shown}({{}})", f"  {shown} [unknown tool]: {error}"]
+    assert render_conversation_text(result.messages).splitlines()[1:3] == [
+        f"assistant → {shown}({{}})",
+        f"tool[{shown}] error: {error}",
+    ]
+    events = list(iter_loop(model(), "hi", tools=[echo], options=options))
+    assert render_stream_text(events, done=True).splitlines()[0] == f"tool {shown}({{}}) [unknown tool] → {error}"
+    assert event_line(events[0]) == f"ToolStarted   round 1: {shown}({{}})"
+    assert LoopStepper(result).text().splitlines()[1] == f"  round 1 · step 2 record: asks for {shown}"
+    _, spans = timed_loop(iter(events), clock=lambda: 0.0)
+    assert Timeline([("run", spans)]).text().splitlines()[1] == f"    0.00–  0.00 s  {shown} #1 {shown} 0.00 s"
+
+
+def test_a_line_separator_is_written_out():
+    """U+2028 and U+2029 break a line where a reader sees no line break (`str.splitlines` splits there)."""
+    assert showable("a\u2028b\u2029c") == "a⟨U+2028⟩b⟨U+2029⟩c"

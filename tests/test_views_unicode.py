@@ -92,3 +92,32 @@ def test_the_trace_and_the_stepper_show_escaped_arguments_as_their_characters():
     assert "\\u670d" not in text
     stepped = LoopStepper(result)._repr_mimebundle_()["text/plain"]
     assert '{"category": "服装"}' in stepped and "\\u670d" not in stepped
+
+
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+
+
+def test_a_transcript_cut_does_not_split_a_joined_emoji_or_a_flag():
+    """One-line previews were cut by code point: a family became a man and a dangling joiner, a
+    flag a lone letter, é a bare e. Now the cut ends where a character a reader sees ends."""
+    from toolkit.views.conversation import one_line, render_conversation_text
+
+    text = render_conversation_text([UserMessage(content="a" * 198 + FAMILY)])
+    assert text == "user: " + "a" * 198 + "…"
+    assert one_line("x" * 8 + "🇯🇵🇫🇷", 10) == "x" * 8 + "…"
+    assert one_line("Cafe\u0301 au lait", 5) == "Caf…"
+
+
+def test_a_transcript_cut_does_not_leave_half_a_code_point_marker():
+    from toolkit.views.conversation import one_line
+
+    assert one_line("abc\u202edef", 8) == "abc…"
+    assert one_line("abc\u202edef", 13) == "abc⟨U+202E⟩d…"
+
+
+def test_a_timeline_label_cut_to_its_bar_is_whole_characters_and_marked():
+    """A bar 560 px wide holds 93 characters: the label was cut at the 93rd code point, inside a
+    family, with nothing saying it was cut."""
+    svg = Timeline([("run", [Span("lane", 0.0, 1.0, "lookup " + FAMILY * 20)])]).svg()
+    drawn = svg.split('fill="#fff">')[1].split("</text>")[0]
+    assert drawn == "lookup " + FAMILY * 17 + "…"

@@ -105,3 +105,21 @@ def test_a_number_past_a_float_is_shown_as_the_model_wrote_it():
         messages
     )
     assert pretty_json('[1e400, 0.5, "\\u0000"]') == '[\n  1e400,\n  0.5,\n  "\\u0000"\n]'
+
+
+def test_no_memory_address_reaches_a_view_from_a_key_or_a_value_given_to_a_helper():
+    """A row's key that is an object became a column header with its address, `<Foo object at
+    0x7f…>` (another on every run), in the text and the HTML; so did any object given to a helper."""
+    from toolkit.views.display import show_table
+    from toolkit.views.html import badge, escape
+
+    class Foo:
+        pass
+
+    name = f"<{Foo.__module__}.{Foo.__qualname__} object>"
+    shown = show_table([{Foo(): 1, 2: "b"}])
+    assert shown.text == f"{name} 2\n" + " " * (len(name) - 1) + "1 b"
+    assert f"{escape(name)}</th>" in shown.html
+    assert escape(Foo()) == escape(name)
+    assert f"{escape(name)}</span>" in badge(Foo())
+    assert escape("a crash at 0x7f3a") == "a crash at 0x7f3a"  # text says what it says

@@ -16,8 +16,14 @@ character (学, Ｓ, an emoji) takes two and a combining accent none.
 given as two code points joined into its character, a lone surrogate replaced by U+FFFD (what a
 browser's `toWellFormed()` does). The chat client sends a request so, and the views show text so.
 
+`cut(text, limit)` shortens a text to `limit` characters with "…", at the end of a character
+as a reader sees it (a grapheme): never between a letter and its accent, inside a joined emoji
+(👨‍👩‍👧), between a flag's two letters (🇯🇵) or inside a keycap (1️⃣). Every preview and one-line
+summary in the package cuts through it.
+
 Leaves out: repairing where a refusal is the better answer (a memory id, a file name): each
-caller decides.
+caller decides. The full Unicode grapheme rules (UAX #29): `cut` keeps what a reader sees as
+one character whole by a few rules that cover letters, emoji and Hangul, without a dependency.
 """
 
 from __future__ import annotations
@@ -100,3 +106,64 @@ def _width(char: str, last: int) -> int:
 def padded(text: str, width: int) -> str:
     """`text` with spaces after it up to `width` columns (`columns`); longer text as it is."""
     return text + " " * max(0, width - columns(text))
+
+
+def cut(text: str, limit: int, mark: str = "…") -> str:
+    """`text`, or its start and `mark` in `limit` characters in all, cut where one character a
+    reader sees ends (`boundary`): `cut("family 👨‍👩‍👧", 9)` is `"family …"`, never a man alone."""
+    if len(text) <= limit:
+        return text
+    return text[: boundary(text, max(0, limit - len(mark)))] + mark
+
+
+def boundary(text: str, end: int) -> int:
+    """The last place at or before `end` where `text` can be cut without splitting what a reader
+    sees as one character: not before an accent or after a virama (क्ष), a variation selector, a skin tone, a keycap or
+    emoji tag, nor after a joiner (U+200D), nor between a flag's two regional indicators or the
+    jamo of one Hangul syllable, nor inside a surrogate pair. 0 when the first character alone
+    is longer (a letter under hundreds of accents): none of it rather than another character."""
+    at = max(0, min(end, len(text)))
+    while 0 < at < len(text) and _joined(text, at):
+        at -= 1
+    return at
+
+
+_LINKERS = "\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d"  # Indic viramas that join consonants (UAX #29 GB9c)
+_L = ("ᄀ", "ᅟ"), ("ꥠ", "꥿")  # Hangul leading consonants
+_VT = ("ᅠ", "ᇿ"), ("ힰ", "퟿")  # Hangul vowels and final consonants
+
+
+def _joined(text: str, at: int) -> bool:
+    """Whether `text[at - 1]` and `text[at]` belong to one character a reader sees."""
+    before, char = text[at - 1], text[at]
+    if before == "\r" and char == "\n":
+        return True
+    if unicodedata.category(before) == "Cc":
+        return False  # after a control character (a line end) a new one starts, accent or not
+    if before in _LINKERS and unicodedata.category(char) == "Lo":
+        return True  # a virama joins two consonants into one conjunct (क्ष)
+    if before == "\u200d" or ("\ud800" <= before <= "\udbff" and "\udc00" <= char <= "\udfff"):
+        return True
+    if unicodedata.category(char) in ("Mn", "Me", "Mc") or char in "\u200c\u200d\u0e33\u0eb3\uff9e\uff9f":
+        return True
+    if "\U0001f3fb" <= char <= "\U0001f3ff" or "\U000e0020" <= char <= "\U000e007f":
+        return True  # a skin tone; an emoji tag (🏴 and gbsct: Scotland's flag)
+    if _among(char, _VT) or (_among(before, _L) and (_among(char, _L) or "\uac00" <= char <= "\ud7a3")):
+        return True
+    return _regional(char) and _regional(before) and _regional_run(text, at) % 2 == 1
+
+
+def _among(char: str, ranges: tuple[tuple[str, str], ...]) -> bool:
+    return any(low <= char <= high for low, high in ranges)
+
+
+def _regional(char: str) -> bool:
+    return "\U0001f1e6" <= char <= "\U0001f1ff"
+
+
+def _regional_run(text: str, at: int) -> int:
+    """How many regional indicators stand right before `at` (an odd count: `at` splits a flag)."""
+    start = at
+    while start > 0 and _regional(text[start - 1]):
+        start -= 1
+    return at - start

@@ -132,7 +132,7 @@ from toolkit.errors import (
     TransientError,
 )
 from toolkit.tools import redact
-from toolkit.unicode import well_formed
+from toolkit.unicode import cut, well_formed
 
 mask_urls_in_logs("httpx")  # httpx logs each request's URL at INFO: the base URL's password and `?api-key=` too
 
@@ -1202,4 +1202,4 @@ def _check_tool_choice(choice: ToolChoice) -> ToolChoice:
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return cut(text, limit, "...")

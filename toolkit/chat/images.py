@@ -25,6 +25,8 @@ import binascii
 import re
 from dataclasses import dataclass
 
+from toolkit.unicode import cut
+
 ACCEPTED_FORMATS = ("image/png", "image/jpeg", "image/gif", "image/webp")
 """The media types chat models take as image input (OpenAI: PNG, JPEG, WebP, non-animated GIF)."""
 URL_PREFIXES = ("data:", "http://", "https://")
@@ -83,7 +85,7 @@ def image_marker(url: object, number: int) -> str:
     """`[image 1: image/png, 1.2 KB]` — an image as a view shows it (never its base64)."""
     info = inspect_image(url)
     if info.kind == "http":
-        shown = info.url if len(info.url) <= _MARKER_URL else info.url[: _MARKER_URL - 1] + "…"
+        shown = cut(info.url, _MARKER_URL)
         return f"[image {number}: {shown}]"
     if info.size is not None:
         return f"[image {number}: {info.mime}, {human_size(info.size)}]"

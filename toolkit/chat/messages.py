@@ -32,6 +32,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 
 from toolkit.chat.images import URL_PREFIXES
 from toolkit.errors import ConfigurationError
+from toolkit.unicode import cut
 
 FinishReason = str
 """Usually "stop", "tool_calls", "length" or "content_filter"; other values are kept as sent."""
@@ -71,7 +72,7 @@ def by_name(cls: type[BaseModel], args: tuple[Any, ...], data: dict[str, Any]) -
     (not also given by name) is that content; otherwise the fields it needs, by name."""
     if len(args) == 1 and "content" in cls.model_fields and "content" not in data:
         shown = repr(args[0])
-        fix = "content=" + (shown if len(shown) <= 40 else shown[:40] + "…")
+        fix = "content=" + cut(shown, 41)
     else:
         needed = [name for name, field in cls.model_fields.items() if field.is_required()]
         fix = ", ".join(f"{name}=..." for name in needed or cls.model_fields)

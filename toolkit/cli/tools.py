@@ -31,6 +31,7 @@ from types import ModuleType
 from toolkit.cli.arguments import command_line, seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
+from toolkit.unicode import cut
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -174,7 +175,7 @@ def _executed(path: Path, name: str) -> ModuleType:
 def _one_line(error: BaseException, most: int = 300) -> str:
     """The error's text on one line: its lines joined by ' / ', cut at `most` characters with '…'."""
     text = " / ".join(line.strip() for line in str(error).splitlines() if line.strip())
-    return text if len(text) <= most else text[: most - 1] + "…"
+    return cut(text, most)
 
 
 def _module_file(name: str) -> str:

@@ -31,6 +31,7 @@ from typing import Any
 
 from toolkit.chat.clock import session_today
 from toolkit.errors import ArgError, ConfigurationError, UnknownToolError
+from toolkit.unicode import cut
 
 CATEGORIES = ("服装", "数码", "生鲜", "家居")
 """The product categories `query_refund_policy` knows."""
@@ -259,7 +260,7 @@ def _unknown_hint(tool: str, name: str) -> str:
 def shown(value: Any, *, raw: bool = False, limit: int = 60) -> str:
     """What the model sent, as the error shows it: JSON (so spaces show), cut to `limit`."""
     text = value if raw else json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut(text, limit)
 
 
 class _Duplicate(ValueError):

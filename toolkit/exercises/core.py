@@ -75,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.exercises.values import ADDRESS, plain, show, untrusted_class, untrusted_text
+from toolkit.unicode import cut
 
 MIME = "application/vnd.toolkit.exercise+json"
 KINDS = {
@@ -560,9 +561,7 @@ def _shortened(text: str) -> str:
     """Feedback without memory addresses (the grade report must not change between runs), with any
     character the kernel cannot send or a terminal would act on written as its escape, cut to the limit."""
     text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), ADDRESS.sub("", text))
-    if len(text) <= FEEDBACK_LIMIT:
-        return text
-    return text[: FEEDBACK_LIMIT - 1] + "…"
+    return cut(text, FEEDBACK_LIMIT)
 
 
 def describe(error: BaseException) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.errors import a_or_an
+from toolkit.unicode import cut
 
 
 def plain(value: Any) -> Any:
@@ -104,7 +105,7 @@ def show(value: Any) -> str:
     address — what it is: "a function named helper". Either way the same answer reads the same on
     every run (a set's order, like an address, changes from one kernel to the next)."""
     text = _quoted(value)
-    return text if len(text) <= SHOW_LIMIT else text[: SHOW_LIMIT - 1] + "…"
+    return cut(text, SHOW_LIMIT)
 
 
 SHOW_LIMIT = 160

@@ -109,6 +109,7 @@ from toolkit.mcp.ids import ids_checked
 from toolkit.mcp.schema import json_type
 from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
+from toolkit.unicode import cut
 
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
@@ -713,7 +714,7 @@ def _unreadable(exc: ValidationError) -> str:
     stray = _stray_json(exc) if line is None else None
     if line is not None or stray is not None:
         shown = line if line is not None else stray or ""
-        shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        shown = cut(shown, 80)
         kind = "is not JSON" if line is not None else "is no JSON-RPC message"
         return (
             f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "

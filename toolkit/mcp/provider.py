@@ -112,6 +112,7 @@ from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
+from toolkit.unicode import boundary
 
 __all__ = [
     "IMAGES_ATTRIBUTE",
@@ -505,8 +506,9 @@ def cut_text(text: str, limit: int | None) -> str:
     """`text`'s first `limit` characters and a line telling the model what was cut (`text` when it is not longer)."""
     if limit is None or len(text) <= limit:
         return text
+    shown = boundary(text, limit)  # where a character a reader sees ends (not inside an emoji)
     return (
-        f"{text[:limit]}\n[cut here: the result has {len(text):,} characters, and only the first {limit:,} are "
+        f"{text[:shown]}\n[cut here: the result has {len(text):,} characters, and only the first {shown:,} are "
         "shown; if you need the rest, call the tool again for less at a time]"
     )
 

@@ -80,7 +80,7 @@ from toolkit.memory.handouts import LONG, Handouts
 from toolkit.memory.storable import check_storable
 from toolkit.memory.turns import TurnLockLike, TurnRLock, store_turn_lock
 from toolkit.tokens import estimate_tokens
-from toolkit.unicode import is_utf8
+from toolkit.unicode import cut, is_utf8
 
 
 class ChatMemoryStore(Protocol):
@@ -789,7 +789,7 @@ def shown(value: object) -> str:
         text = repr(value)
     except Exception:  # a repr that fails: the type still says what it is
         text = f"<{type(value).__name__} object>"
-    return text if len(text) <= SHOWN else f"{text[: SHOWN - 1]}…"
+    return cut(text, SHOWN)
 
 
 def check_window(window: object, where: str = "ChatMemory") -> None:

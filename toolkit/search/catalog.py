@@ -39,6 +39,7 @@ from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
 from toolkit.tools.reflect import ToolSpec
+from toolkit.unicode import cut
 
 SYSTEMS = (
     "shopify",
@@ -164,7 +165,7 @@ def _are_terms(terms: Any) -> bool:
 def _json(value: Any) -> str:
     """A value read from the file, as JSON, cut short."""
     shown = json.dumps(value, ensure_ascii=False)
-    return shown if len(shown) <= 41 else shown[:41] + "…"
+    return cut(shown, 42)
 
 
 def _entry_error(where: str, problem: str) -> ConfigurationError:

@@ -42,6 +42,7 @@ import numpy as np
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
+from toolkit.unicode import cut
 
 DEFAULT_MODEL_NAME = "minilm-l6-m2v-64"
 """The static model the course ships, under `data/models/`."""
@@ -126,7 +127,7 @@ def _loaded(path: Path) -> Any:
         return StaticModel.from_pretrained(path)
     except Exception as exc:  # the library's many kinds (ValueError, SafetensorError, a tokenizer's)
         lines = str(exc).strip().splitlines() or [""]
-        reason = lines[0] if len(lines[0]) <= 200 else lines[0][:199] + "…"
+        reason = cut(lines[0], 200)
         raise ConfigurationError(
             f"StaticEmbeddings({str(path)!r}): cannot load a model2vec model from there ({type(exc).__name__}: "
             f"{reason}); pass the folder of a saved model2vec model (model.safetensors, tokenizer.json, config.json)"

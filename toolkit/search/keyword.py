@@ -49,6 +49,7 @@ from toolkit.errors import ConfigurationError, SearchArgumentError, ToolDefiniti
 from toolkit.search.runs import _RUNS, changes, read_runs
 from toolkit.tools.decorator import a_kind_of, check_name
 from toolkit.tools.reflect import ToolSpec
+from toolkit.unicode import cut
 
 _JAVA_TRIM = "".join(chr(c) for c in range(33))
 """What Java's `String.trim()` removes: every character up to and including the space."""
@@ -898,7 +899,7 @@ def argument_object(raw: str, tool: str, example: str) -> dict[str, Any]:
     except ValueError:
         value = None
     if not isinstance(value, dict):
-        shown = raw if len(raw) <= 200 else raw[:199] + "…"
+        shown = cut(raw, 200)
         problem = f"Failed to parse tool search arguments as a JSON object: {shown!r}"
         raise argument_problem(problem, tool, example)
     return value

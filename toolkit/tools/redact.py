@@ -62,6 +62,7 @@ from typing import Any
 from toolkit.errors import ToolkitError
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
 from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
+from toolkit.unicode import cut
 
 REDACTED = "[REDACTED]"
 PATH = "<path>"
@@ -326,7 +327,7 @@ def sanitize(text: str) -> str:
     if _may_hold_long_run(text):
         text = _LONG_RUN.sub(_long_run, text)
     text = text.strip()
-    return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
+    return cut(text, LIMIT, "...")
 
 
 def _may_hold_long_run(text: str) -> bool:
@@ -361,7 +362,7 @@ def _summary_text(type_name: str, message: str, written_for_the_model: bool) -> 
     if written_for_the_model and message:
         return message
     text = f"{type_name}: {message}" if message else type_name
-    return text if len(text) <= LIMIT else text[: LIMIT - 3] + "..."
+    return cut(text, LIMIT, "...")
 
 
 def summarize_exception(exc: BaseException) -> ExceptionSummary:

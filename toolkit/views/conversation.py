@@ -31,6 +31,7 @@ Leaves out: streaming partial messages, editing, collapsing long conversations.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -52,12 +53,14 @@ from toolkit.chat.messages import (
     tokens_text,
 )
 from toolkit.errors import ConfigurationError, a_or_an
+from toolkit.unicode import cut
 from toolkit.views.html import (
     Html,
     badge,
     card,
     code_block,
     element,
+    flat,
     join,
     json_problem,
     json_text,
@@ -384,9 +387,17 @@ def render_response_html(response: ChatResponse) -> str:
 def one_line(text: str, limit: int = 200) -> str:
     """`text` on one line (whitespace collapsed), cut to `limit` characters with "…"; shared by
     every view's text/plain transcript. A character that acts instead of being seen is written
-    as its code point (`toolkit.views.html.showable`)."""
+    as its code point (`toolkit.views.html.showable`). The cut ends where a character a reader
+    sees ends (`toolkit.unicode.cut`), and never inside a written code point (`⟨U+2…`)."""
     flat = showable(" ".join(text.split()))
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    kept = cut(flat, limit)[:-1]
+    return _PARTIAL_CODE_POINT.sub("", kept) + "…"
+
+
+_PARTIAL_CODE_POINT = re.compile(r"⟨(?:U(?:\+[0-9A-F]{0,6})?)?$")
+"""The start of a `⟨U+202E⟩` a cut left at the end of a text."""
 
 
 def _call_text(call: ToolCall) -> str:
@@ -394,8 +405,8 @@ def _call_text(call: ToolCall) -> str:
     nest too deep to read are shown raw and marked, as the HTML's badge marks them."""
     problem = json_problem(call.arguments)
     if problem is not None:
-        return f"assistant → {call.name}({one_line(call.arguments)}) [{problem}]"
-    return f"assistant → {call.name}({one_line(json_text(read_json(call.arguments)))})"
+        return f"assistant → {flat(call.name)}({one_line(call.arguments)}) [{problem}]"
+    return f"assistant → {flat(call.name)}({one_line(json_text(read_json(call.arguments)))})"
 
 
 def _call_name(message: Message | Unreadable, j: int) -> str:
@@ -413,7 +424,7 @@ def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
-        name = message.tool_name or call_name
+        name = flat(message.tool_name or call_name)
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
     if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown

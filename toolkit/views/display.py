@@ -29,10 +29,12 @@ from toolkit.views.html import (
     badge,
     card,
     code_block,
+    flat,
     join,
     json_text,
     kv_table,
     page,
+    plain,
     shortened,
     showable,
     showable_bundle,
@@ -84,13 +86,9 @@ def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
     that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`."""
     if not columns:
         return "(no columns)"
-    lines = [[_flat(str(c)) for c in columns], *([_flat(shortened(cell)) for cell in row] for row in cells)]
+    lines = [[flat(plain(c)) for c in columns], *([flat(shortened(cell)) for cell in row] for row in cells)]
     widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
     return "\n".join(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
-
-
-def _flat(text: str) -> str:
-    return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def _cell(value: Any) -> str:

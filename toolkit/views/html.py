@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from toolkit.unicode import well_formed
+from toolkit.unicode import boundary, well_formed
 
 KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
 """The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
@@ -105,10 +105,10 @@ class Html(str):
 
 ACTING = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
+    "\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]|\r(?!\n)"
 )
 """Characters that act instead of being seen: control characters (`\\x1b[2J` clears a terminal, a
-lone `\\r` writes over a line), bidi embeddings, overrides and isolates (U+202E reads a name
+lone `\\r` writes over a line, U+2028 breaks one where a reader sees none), bidi embeddings, overrides and isolates (U+202E reads a name
 backwards) and invisible ones (a zero-width space makes `ec\\u200bho` look like `echo`; tag
 characters hide text). Kept: line ends, tabs, joiners and variation selectors (emoji)."""
 
@@ -125,6 +125,13 @@ def showable(text: str) -> str:
     return ACTING.sub(lambda found: code_point(found.group(0)), text) if ACTING.search(text) else text
 
 
+def flat(text: str) -> str:
+    """`text` on one line, as a text view writes a name or a table cell: `showable`, with its line
+    breaks and tabs written as `\\n`, `\\r`, `\\t` (a model's tool name with a line break in it
+    made a line of its own in a transcript: a fake round in a trace)."""
+    return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
     """A mime bundle with every text value `showable` (a widget's JSON entry as it is)."""
     return {mime: showable(value) if isinstance(value, str) else value for mime, value in bundle.items()}
@@ -139,7 +146,8 @@ def shortened(text: str) -> str:
     """`text`, or its first `SHOWN_CHARS` characters and `…(9,750,000 more characters not shown)`."""
     if len(text) <= SHOWN_CHARS:
         return text
-    return f"{text[:SHOWN_CHARS]}…({len(text) - SHOWN_CHARS:,} more characters not shown)"
+    shown = boundary(text, SHOWN_CHARS)  # where a character a reader sees ends
+    return f"{text[:shown]}…({len(text) - shown:,} more characters not shown)"
 
 
 SHOWN_ITEMS = 1_000
@@ -165,10 +173,11 @@ def kept(count: int, what: str, also: int | None = None) -> list[int | str]:
 
 
 def escape(value: Any) -> Html:
-    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged."""
+    """`value` as safe HTML text (`shortened`, and `showable`); an `Html` value is returned unchanged.
+    A value that is not text is shown as its `str()` without a memory address (`plain`)."""
     if isinstance(value, Html):
         return value
-    return Html(_html.escape(showable(shortened(str(value))), quote=True))
+    return Html(_html.escape(showable(shortened(plain(value))), quote=True))
 
 
 def join(parts: Iterable[Any], sep: str = "") -> Html:
@@ -309,10 +318,11 @@ def without_addresses(text: str) -> str:
     return _ADDRESS.sub("", text)
 
 
-def _plain(value: Any) -> Any:
-    """How `json_text` writes what JSON cannot: its `str()` without a memory address
-    (`<Foo object at 0x7f…>` → `<Foo object>`)."""
-    return without_addresses(str(value))
+def plain(value: Any) -> str:
+    """`value` as a view writes it: text as it is, anything else its `str()` without a memory
+    address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
+    what JSON cannot so."""
+    return value if isinstance(value, str) else without_addresses(str(value))
 
 
 def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str], str] | None) -> Any:
@@ -335,7 +345,7 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     try:
         if isinstance(value, dict):
             return {
-                k if isinstance(k, str) else json.dumps(k, default=_plain): _viewable(v, depth + 1, inside, strings)
+                k if isinstance(k, str) else json.dumps(k, default=plain): _viewable(v, depth + 1, inside, strings)
                 for k, v in value.items()
             }
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
@@ -352,7 +362,7 @@ def json_text(
     cut there with a marker, `DEEPER` or `CIRCULAR`); non-ASCII text kept as is. `strings`, if
     given, rewrites each string value (in the order they are met)."""
     viewable = _viewable(value, 0, set(), strings)
-    text = json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=_plain)
+    text = json.dumps(viewable, indent=indent, sort_keys=sort_keys, ensure_ascii=False, default=plain)
     return _BARE_NUMBER.sub(r"\1", text) if _BARE_JSON in text else text
 
 
@@ -377,7 +387,7 @@ def pretty_json(value: Any) -> str | None:
 def code_block(text: Any, lang: str = "json") -> Html:
     """A monospaced block; for `lang="json"` valid JSON is pretty-printed, anything else shown raw."""
     pretty = pretty_json(text) if lang == "json" else None
-    shown = pretty if pretty is not None else str(text)
+    shown = pretty if pretty is not None else plain(text)
     return element("pre", "code", shown, extra_class=f"tk-lang-{lang}")
 
 

@@ -24,6 +24,10 @@ A push folds in only the new event (`EventFold`, which collects text fragments i
 joins them when drawing) and redraws only the segments whose card changed, so a stream's
 events are folded once each instead of all again on every push.
 
+More than 1,000 parts (text runs and tool calls) show as the first and last 500 and a note naming
+the rest (`toolkit.views.html.kept`), in the renderers and the live view alike: a stream of
+thousands of calls made a page of megabytes, drawn again on every event.
+
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
 arguments, results and the text of the error that stopped the stream are scrubbed as in the
 trace view (`toolkit.tools.redact.scrub`): a tool that returns a secret, a model that repeats
@@ -59,8 +63,10 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
+    flat,
     join,
     json_text,
+    kept,
     kv_table,
     page,
     read_json,
@@ -308,6 +314,11 @@ def _segment_html(segment: Segment, cursor: bool, over: bool) -> Html:
     return _text_html(segment, cursor) if isinstance(segment, TextSegment) else _tool_html(segment, over)
 
 
+def _kept(segments: list[Segment]) -> list[int | str]:
+    """The segments a view draws (`toolkit.views.html.kept`): all, or the first and last 500."""
+    return kept(len(segments), "parts")
+
+
 def _cursor(index: int, segments: list[Segment], over: bool) -> bool:
     """The cursor follows the last segment (when it is text) while the stream runs."""
     return index == len(segments) - 1 and not over
@@ -326,7 +337,10 @@ def render_stream_html(
     `done` (default: a `result` or an `error` was given) says the stream has ended."""
     over = _over(result, error, done)
     segments = fold_events(events)
-    cards = [_segment_html(s, _cursor(i, segments, over), over) for i, s in enumerate(segments)]
+    cards = [
+        small(i) if isinstance(i, str) else _segment_html(segments[i], _cursor(i, segments, over), over)
+        for i in _kept(segments)
+    ]
     return _page_html(cards, result, error, over, title)
 
 
@@ -351,7 +365,7 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
         return f"assistant: {_live(segment.text, cursor)}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {segment.name}({_arguments(arguments)}) [{label}]"
+    line = f"tool {flat(segment.name)}({_arguments(arguments)}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
@@ -365,7 +379,10 @@ def render_stream_text(
     """The stream as a transcript: one line per text run or tool call, then the status."""
     over = _over(result, error, done)
     segments = fold_events(events)
-    lines = [_segment_text(s, _cursor(i, segments, over), over) for i, s in enumerate(segments)]
+    lines = [
+        i if isinstance(i, str) else _segment_text(segments[i], _cursor(i, segments, over), over)
+        for i in _kept(segments)
+    ]
     return _transcript(lines, result, error, over)
 
 
@@ -381,11 +398,11 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, TextDelta | ToolCallDelta):
         return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
-        return f"ToolStarted   round {event.round}: {event.call.name}({_arguments(event.call.arguments)})"
+        return f"ToolStarted   round {event.round}: {flat(event.call.name)}({_arguments(event.call.arguments)})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {e.call.name} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
+        return f"ToolFinished  round {e.round}: {flat(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
     return type(event).__name__
 
 
@@ -424,7 +441,7 @@ def _run_of(event: LoopEvent) -> tuple[str, int] | None:
 def _delta_head(event: TextDelta | ToolCallDelta) -> str:
     if isinstance(event, TextDelta):
         return "TextDelta     "
-    name = f" {event.name}" if event.name else ""
+    name = f" {flat(event.name)}" if event.name else ""
     return f"ToolCallDelta #{event.index}{name} "
 
 
@@ -460,25 +477,37 @@ class _Drawings:
     segment. The same cards and lines as `render_stream_html` and `render_stream_text` draw."""
 
     def __init__(self) -> None:
-        self._kept: list[_Drawing] = []
+        self._kept: dict[int, _Drawing] = {}  # a drawn segment's position → its drawing
 
     def draw(self, segments: list[Segment], over: bool) -> tuple[list[Html], list[str]]:
-        """`(cards, lines)` of `segments`."""
-        del self._kept[len(segments) :]
-        for i, segment in enumerate(segments):
-            cursor = _cursor(i, segments, over)
-            shown, execution = _shown(segment, cursor, over), _execution(segment)
-            kept = self._kept[i] if i < len(self._kept) else None
-            if kept is not None and kept.segment is segment and kept.execution is execution and kept.shown == shown:
+        """`(cards, lines)` of the segments a view draws (`_kept`), with the note for those left out."""
+        positions = _kept(segments)
+        drawn = {i for i in positions if isinstance(i, int)}
+        self._kept = {i: d for i, d in self._kept.items() if i in drawn}
+        cards: list[Html] = []
+        lines: list[str] = []
+        for i in positions:
+            if isinstance(i, str):
+                cards.append(small(i))
+                lines.append(i)
                 continue
-            drawing = _Drawing(
-                segment, shown, execution, _segment_html(segment, cursor, over), _segment_text(segment, cursor, over)
-            )
-            if kept is not None:
-                self._kept[i] = drawing
-            else:
-                self._kept.append(drawing)
-        return [d.card for d in self._kept], [d.line for d in self._kept]
+            drawing = self._drawing(i, segments, over)
+            cards.append(drawing.card)
+            lines.append(drawing.line)
+        return cards, lines
+
+    def _drawing(self, i: int, segments: list[Segment], over: bool) -> _Drawing:
+        """The drawing of `segments[i]`: the kept one if what it shows has not changed."""
+        segment, cursor = segments[i], _cursor(i, segments, over)
+        shown, execution = _shown(segment, cursor, over), _execution(segment)
+        kept = self._kept.get(i)
+        if kept is not None and kept.segment is segment and kept.execution is execution and kept.shown == shown:
+            return kept
+        drawing = _Drawing(
+            segment, shown, execution, _segment_html(segment, cursor, over), _segment_text(segment, cursor, over)
+        )
+        self._kept[i] = drawing
+        return drawing
 
 
 def _execution(segment: Segment) -> ToolExecution | None:

@@ -12,7 +12,8 @@ Two builders feed `Timeline`:
 
 `Timeline.svg()` groups the spans by lane in one pass, so drawing is linear in the spans. A span
 whose start or end is not a finite number (NaN, inf) is left out of the drawing (the axis ends
-at the last finite end); the text lists it.
+at the last finite end); the text lists it. Past 1,000 spans in all, both show the first and last
+500 and a note naming the rest (`toolkit.views.html.kept`): 10,000 calls drew 10,000 lanes.
 
 Leaves out: zooming, hover details (the text table has every number).
 """
@@ -28,8 +29,8 @@ from typing import Any
 
 from toolkit.chat.client import Exchange
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
-from toolkit.unicode import padded
-from toolkit.views.html import showable_bundle
+from toolkit.unicode import cut, padded
+from toolkit.views.html import flat, kept, showable_bundle
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,15 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
             spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
 
 
+def _spans_by_lane(rows: list[tuple[str, list[Span]]]) -> dict[tuple[str, str], list[Span]]:
+    """`(row name, lane)` → its spans, in row order (rows may share a name); one pass."""
+    in_lane: dict[tuple[str, str], list[Span]] = {}
+    for name, row in rows:
+        for s in row:
+            in_lane.setdefault((name, s.lane), []).append(s)
+    return in_lane
+
+
 def _drawn(span: Span) -> bool:
     """Whether `span` can be drawn: its start and end are finite numbers (the text lists it anyway)."""
     return math.isfinite(span.start) and math.isfinite(span.end)
@@ -100,20 +110,49 @@ class Timeline:
         self.rows = [(name, list(spans)) for name, spans in rows]
         self.title, self.unit = title, unit
 
+    def _kept(self) -> list[tuple[str, list[Span | str]]]:
+        """The rows as a view shows them: all their spans, or, past `SHOWN_ITEMS` spans in all,
+        the first and last 500 (`toolkit.views.html.kept`) and, where some are left out, the note
+        saying which; a row none of whose spans is shown is left out with them."""
+        positions = kept(sum(len(row) for _, row in self.rows), "spans")
+        notes = {int(before) + 1: k for before, k in zip([-1, *positions], positions) if isinstance(k, str)}
+        if not notes:
+            return [(name, list(row)) for name, row in self.rows]
+        shown = {k for k in positions if isinstance(k, int)}
+        rows: list[tuple[str, list[Span | str]]] = []
+        first = 0
+        for name, row in self.rows:
+            items: list[Span | str] = []
+            for i, span in enumerate(row, first):
+                items += [notes[i]] if i in notes else []
+                items += [span] if i in shown else []
+            if items or not row:
+                rows.append((name, items))
+            first += len(row)
+        return rows
+
     def text(self) -> str:
         lines = [self.title] if self.title else []
-        for name, spans in self.rows:
-            lines.append(f"{name}:")
-            lines += [f"  {s.start:6.2f}–{s.end:6.2f} {self.unit}  {padded(s.lane, 16)} {s.label}" for s in spans]
+        for name, items in self._kept():
+            lines.append(f"{flat(name)}:")
+            lines += [
+                f"  {s}"
+                if isinstance(s, str)
+                else f"  {s.start:6.2f}–{s.end:6.2f} {flat(self.unit)}  {padded(flat(s.lane), 16)} {flat(s.label)}"
+                for s in items
+            ]
         return "\n".join(lines) or "(no spans)"
 
     def svg(self) -> str:
-        spans = [s for _, row in self.rows for s in row if _drawn(s)]
+        shown = self._kept()
+        notes = [s for _, items in shown for s in items if isinstance(s, str)]
+        rows = [(name, [s for s in items if isinstance(s, Span)]) for name, items in shown]
+        spans = [s for _, row in rows for s in row if _drawn(s)]
         end = max((s.end for s in spans), default=1.0) or 1.0
         left, width, lane_h = 170, 560, 22
-        lanes = [(name, lane) for name, row in self.rows for lane in dict.fromkeys(s.lane for s in row)]
-        in_lane = self._spans_by_lane()
-        height = 30 + lane_h * len(lanes) + 30
+        lanes = [(name, lane) for name, row in rows for lane in dict.fromkeys(s.lane for s in row)]
+        in_lane = _spans_by_lane(rows)
+        height = 30 + lane_h * len(lanes) + 30 + 16 * len(notes)
         x = lambda t: left + width * t / end  # noqa: E731
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
@@ -133,7 +172,7 @@ class Timeline:
                 )
                 if w > 40:
                     parts.append(
-                        f'<text x="{x(s.start) + 3:.1f}" y="{y + 15}" fill="#fff">{html.escape(s.label[: int(w // 6)])}</text>'
+                        f'<text x="{x(s.start) + 3:.1f}" y="{y + 15}" fill="#fff">{html.escape(cut(s.label, int(w // 6)))}</text>'
                     )
         axis_y = 24 + lane_h * len(lanes) + 4
         parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#57606a"/>')
@@ -142,16 +181,10 @@ class Timeline:
             parts.append(
                 f'<text x="{x(t):.1f}" y="{axis_y + 14}" text-anchor="middle">{t:.2f} {html.escape(self.unit)}</text>'
             )
+        for n, note in enumerate(notes, 1):
+            parts.append(f'<text x="4" y="{axis_y + 14 + 16 * n}">{html.escape(note)}</text>')
         parts.append("</svg>")
         return "".join(parts)
-
-    def _spans_by_lane(self) -> dict[tuple[str, str], list[Span]]:
-        """`(row name, lane)` → its spans, in row order (rows may share a name); one pass."""
-        in_lane: dict[tuple[str, str], list[Span]] = {}
-        for name, row in self.rows:
-            for s in row:
-                in_lane.setdefault((name, s.lane), []).append(s)
-        return in_lane
 
     def _repr_mimebundle_(self, **_: Any) -> dict[str, str]:
         return showable_bundle({"text/html": self.svg(), "text/plain": self.text()})

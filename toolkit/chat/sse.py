@@ -120,6 +120,9 @@ class _PartialCall:
     extra: dict[str, Any] = field(default_factory=dict)
     balance: Balance = field(default_factory=Balance)
     """The fragments' braces, read once each (`_complete`)."""
+    last_sent: str | None = None
+    """The last fragment that is not blank (`_resent` compares a delta's with it): kept as they come,
+    so a call streamed in 100,000 empty or blank fragments is not searched back through for each."""
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
@@ -264,6 +267,8 @@ class StreamAssembler:
             partial.id = call_id or partial.id
             partial.name = name or partial.name
             partial.fragments.append(fragment)
+            if fragment.strip():
+                partial.last_sent = fragment
             partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
             events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
@@ -383,8 +388,7 @@ def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragme
         return False
     if call_id and current.id and call_id != current.id:
         return False
-    last = next((f for f in reversed(current.fragments) if f.strip()), None)
-    if last != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
+    if current.last_sent != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
         return False
     return _arguments(current) == fragment
 

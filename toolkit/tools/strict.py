@@ -42,8 +42,18 @@ _NULL = {"type": "null"}
 
 
 def strict_schema(schema: dict[str, Any], where: str) -> dict[str, Any]:
-    """The strict form of a parameters schema; `where` names the tool in errors."""
-    return _walk(schema, "", where)
+    """The strict form of a parameters schema; `where` names the tool in errors. A schema nested
+    past Python's recursion limit (a hand-written spec, an MCP server's) is refused as such: strict
+    mode itself allows only a few levels of nesting."""
+    try:
+        return _walk(schema, "", where)
+    except RecursionError:
+        raise ToolDefinitionError(
+            where,
+            "its parameters schema nests too deeply to make strict (past Python's recursion limit; OpenAI "
+            "strict mode allows only a few levels of nesting)",
+            "flatten the schema, or register the tool without strict mode",
+        ) from None
 
 
 def _walk(node: Any, path: str, where: str) -> Any:

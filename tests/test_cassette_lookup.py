@@ -120,3 +120,36 @@ def test_the_recording_served_is_the_plain_scans(tmp_path, seed):
         except CassetteMismatch:
             served.append("mismatch")
     assert served == _plain_replay(bodies, asked)
+
+
+def test_the_nearest_recording_is_found_by_lines_not_characters(monkeypatch, tmp_path):
+    """A request no recording matches is answered with the nearest recording's diff; the nearest was
+    found by comparing whole bodies character by character (difflib: seconds for long conversations,
+    quadratic in a body's length). It is found by lines, as the diff shows them, then by the
+    characters of the differing lines only (at most `_NEAR_CHARS`): never whole texts."""
+    import difflib
+
+    from toolkit.chat import cassette
+
+    texts: list[int] = []
+    line_lists = 0
+    real = difflib.SequenceMatcher
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, isjunk=None, a="", b="", autojunk=True):
+            nonlocal line_lists
+            if isinstance(a, str):
+                texts.extend([len(a), len(b)])
+            else:
+                line_lists += 1
+            super().__init__(isjunk, a, b, autojunk)
+
+    history = [{"role": "user", "content": f"earlier message {i} about an order"} for i in range(300)]
+    bodies = [{"messages": [*history, {"role": "user", "content": f"question {i}"}]} for i in range(3)]
+    transport = ReplayTransport(_cassette(tmp_path / "c.jsonl", bodies))
+    monkeypatch.setattr(cassette.difflib, "SequenceMatcher", Counting)
+    with pytest.raises(CassetteMismatch) as caught:
+        _served(transport, {"messages": [*history, {"role": "user", "content": "question 1!"}]})
+    assert line_lists >= 3 and texts and max(texts) <= cassette._NEAR_CHARS < len(json.dumps(history))
+    assert '-    "content": "question 1",' in str(caught.value)  # the nearest: question 1, not 0 or 2
+    assert '+    "content": "question 1!",' in str(caught.value)

@@ -365,13 +365,30 @@ class ReplayTransport(httpx.BaseTransport):
                 f"cassette {self.path.name}: all {len(self.exchanges)} recorded exchanges are used; "
                 "this run sends more requests than the recording did"
             )
-        nearest = max(unused, key=lambda r: difflib.SequenceMatcher(None, _dump(r), _dump(wanted)).ratio())
+        lines = _dump(wanted).splitlines()
+        nearest = max(unused, key=lambda r: _nearness(_dump(r).splitlines(), lines))
         diff = "\n".join(
-            difflib.unified_diff(
-                _dump(nearest).splitlines(), _dump(wanted).splitlines(), "recorded", "this request", lineterm="", n=2
-            )
+            difflib.unified_diff(_dump(nearest).splitlines(), lines, "recorded", "this request", lineterm="", n=2)
         )
         return f"cassette {self.path.name}: no recording matches this request; nearest differs:\n{diff}"
+
+
+def _nearness(recorded: list[str], wanted: list[str]) -> tuple[float, float]:
+    """How near a recorded body is to the request, as the diff shows them: the share of lines alike,
+    then (to tell apart recordings that differ in as many lines) how alike the differing lines are,
+    by characters, at most `_NEAR_CHARS` of them. Comparing whole bodies by characters took seconds
+    on long conversations (difflib is quadratic in a text's length)."""
+    matcher = difflib.SequenceMatcher(None, recorded, wanted, autojunk=False)
+    ours, theirs = [], []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            ours += recorded[i1:i2]
+            theirs += wanted[j1:j2]
+    alike = difflib.SequenceMatcher(None, "\n".join(ours)[:_NEAR_CHARS], "\n".join(theirs)[:_NEAR_CHARS])
+    return matcher.ratio(), alike.ratio()
+
+
+_NEAR_CHARS = 2_000
 
 
 _KEY_DEPTH = 32

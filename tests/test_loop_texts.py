@@ -36,7 +36,16 @@ def test_every_phrase_the_checker_writes_has_a_chinese_form():
 
 
 def test_the_two_bundles_have_the_same_fields_in_every_template():
-    for name in ("guard", "not_run_limit", "not_run", "interrupted", "unknown_tool", "rolled_back"):
+    for name in (
+        "guard",
+        "not_run_limit",
+        "not_run",
+        "interrupted",
+        "unknown_tool",
+        "rolled_back",
+        "unknown_field",
+        "no_such_field",
+    ):
         fields = lambda t: sorted(part.split("}")[0].split("!")[0] for part in t.split("{")[1:])  # noqa: E731
         assert fields(getattr(EN, name)) == fields(getattr(ZH, name)), name
 

@@ -36,7 +36,16 @@ def test_every_phrase_the_checker_writes_has_a_chinese_form():
 
 
 def test_the_two_bundles_have_the_same_fields_in_every_template():
-    for name in ("guard", "not_run_limit", "not_run", "interrupted", "unknown_tool", "rolled_back"):
+    for name in (
+        "guard",
+        "not_run_limit",
+        "not_run",
+        "interrupted",
+        "unknown_tool",
+        "rolled_back",
+        "unknown_field",
+        "no_such_field",
+    ):
         fields = lambda t: sorted(part.split("}")[0].split("!")[0] for part in t.split("{")[1:])  # noqa: E731
         assert fields(getattr(EN, name)) == fields(getattr(ZH, name)), name
 
@@ -48,3 +57,54 @@ def test_the_image_texts_have_the_same_fields_in_both_bundles():
     assert EN.image_why.keys() == ZH.image_why.keys() == {"url", "data", "format", "size", "count"}
     for key in EN.image_why:
         assert fields(EN.image_why[key]) == fields(ZH.image_why[key]), key
+
+
+# SPEC §5: "one argument-repair round (a validation error is fed back once with field / got / hint and
+# 'if you cannot get a valid value, ask the user')". Under `COURSE` a `@tool` function's missing argument
+# read "字段=x，收到=。期望：整数" (got: nothing at all), and an argument it does not have read
+# "字段=y，收到=2。期望：x" — the list of valid fields standing where a value's format stands, so the
+# model reads "y should be x". The shop's own validator words both kinds ("（未提供）", "只接受字段 …；
+# … 不是它的参数"); the repair text now words them by the problem's kind, in either language.
+def _repair_text(arguments, options):
+    from toolkit import ScriptedModel, ToolCall, ToolResultMessage, run_loop, tool
+
+    @tool("a")
+    def a(x: int) -> str:
+        return "A"
+
+    model = ScriptedModel([[ToolCall(id="c1", name="a", arguments=arguments)], "done"])
+    result = run_loop(model, "q", tools=[a], options=options)
+    (text,) = [m.content for m in result.messages if isinstance(m, ToolResultMessage)]
+    return text
+
+
+_ASK = "请修正参数后重新调用 a；如果无法得到合法参数，请直接告诉用户需要他提供什么，不要再调用工具。"
+
+
+@pytest.mark.parametrize(
+    "arguments, text",
+    [
+        ("{}", "参数校验失败。字段=x，收到=（未提供）。期望：整数。" + _ASK),
+        (
+            '{"x": 1, "y": 2}',
+            "参数校验失败。字段=y，收到=2。期望：a 只接受字段 x；y 不是它的参数，请删除这个字段。" + _ASK,
+        ),
+        ('{"x": "q"}', '参数校验失败。字段=x，收到="q"。期望：整数。' + _ASK),
+    ],
+)
+def test_the_course_repair_text_words_a_missing_and_an_unknown_field_by_their_kind(arguments, text):
+    from toolkit import COURSE
+
+    assert _repair_text(arguments, COURSE) == text
+
+
+def test_a_template_of_ones_own_reads_the_same_words_in_english():
+    from dataclasses import replace
+
+    from toolkit import COURSE
+
+    options = replace(COURSE, texts=EN, repair_template="{field}: got {received}, expected {expected}")
+    assert _repair_text("{}", options) == "x: got (not given), expected an integer"
+    assert _repair_text('{"x": 1, "y": 2}', options) == (
+        "y: got 2, expected a takes only the fields x; y is not one of its parameters: remove it"
+    )

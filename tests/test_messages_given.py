@@ -93,3 +93,52 @@ def test_a_record_inside_another_is_still_made_in_pydantic_core():
         assert cls.__pydantic_custom_init__ is False, cls
     made = messages.ChatResponse.model_validate({"message": {"content": "x"}, "usage": {"input_tokens": 1}})
     assert (made.message.content, made.usage.input_tokens) == ("x", 1)
+
+
+# SPEC §1: "Chat messages as pydantic models that round-trip losslessly to and from the OpenAI
+# chat-completions wire format". `message_from_openai` promises "a `ValueError`, pydantic's
+# `ValidationError` among them, when it is not one": a tool message without its `tool_call_id` or
+# `content` was a bare `KeyError('tool_call_id')`, and a list or a str an `AttributeError` (`'list'
+# object has no attribute 'get'`), so a learner's `except ValueError` (week 1's exercise points at
+# this converter) missed them.
+@pytest.mark.parametrize(
+    ("wire", "loc", "msg"),
+    [
+        ({"role": "tool", "content": "ok"}, ("tool_call_id",), "Field required"),
+        ({"role": "tool", "tool_call_id": "c1"}, ("content",), "Field required"),
+        (
+            {"role": "tool", "tool_call_id": "c1", "content": "ok", "name": None},
+            ("tool_name",),
+            "Input should be a valid string",
+        ),
+    ],
+)
+def test_a_tool_message_missing_a_field_is_a_validation_error_naming_it(wire, loc, msg):
+    from toolkit.chat.messages import message_from_openai
+
+    with pytest.raises(ValidationError) as caught:
+        message_from_openai(wire)
+    (problem,) = caught.value.errors()
+    assert (problem["loc"], problem["msg"]) == (loc, msg)
+
+
+@pytest.mark.parametrize(
+    ("wire", "kind"), [([{"role": "user", "content": "hi"}], "a list"), ("hi", "a str"), (None, "None")]
+)
+def test_what_is_no_message_dict_is_a_value_error_saying_what_it_takes(wire, kind):
+    from toolkit.chat.messages import message_from_openai
+
+    with pytest.raises(ValueError) as caught:
+        message_from_openai(wire)
+    assert str(caught.value) == (
+        "message_from_openai() reads one chat-completions message, a dict such as "
+        f"{{'role': 'user', 'content': 'hi'}}; it was given {kind}"
+    )
+
+
+def test_a_tool_message_read_from_the_wire_is_as_before():
+    from toolkit.chat.messages import message_from_openai
+
+    wire = {"role": "tool", "tool_call_id": "c1", "content": "ok", "name": "query_order"}
+    assert message_from_openai(wire) == ToolResultMessage(tool_call_id="c1", content="ok", tool_name="query_order")
+    assert message_from_openai(wire).to_openai() == wire

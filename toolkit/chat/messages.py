@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from toolkit.chat.images import URL_PREFIXES
-from toolkit.errors import ConfigurationError
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.unicode import cut
 
 FinishReason = str
@@ -406,14 +406,21 @@ TOO_DEEP = "the message is nested too deep to read (past Python's recursion limi
 def message_from_openai(data: dict[str, Any]) -> Message:
     """Parse one chat-completions message dict into its record (a `ValueError`, pydantic's
     `ValidationError` among them, when it is not one)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(
+            "message_from_openai() reads one chat-completions message, a dict such as "
+            f"{{'role': 'user', 'content': 'hi'}}; it was given {a_kind_of(data)}"
+        )
     role = data.get("role")
     if role == "assistant":
         return AssistantMessage.from_openai(data)
-    if role == "tool":
-        return ToolResultMessage(
-            tool_call_id=data["tool_call_id"], content=data["content"], tool_name=data.get("name", "")
-        )
+    if role == "tool":  # only the fields given: one missing is pydantic's "Field required", named
+        return ToolResultMessage.model_validate({ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data})
     return _MESSAGE.validate_python({"role": role, "content": data.get("content")})
+
+
+_TOOL_FIELDS = (("tool_call_id", "tool_call_id"), ("content", "content"), ("name", "tool_name"))
+"""A tool message's wire fields and the `ToolResultMessage` fields they fill."""
 
 
 def to_openai(messages: list[Message]) -> list[dict[str, Any]]:

@@ -104,6 +104,7 @@ from toolkit.chat.model import ChatModel
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import (
     REPAIR_ZH,
+    ArgError,
     ArgumentError,
     BadResponseError,
     ConfigurationError,
@@ -993,12 +994,12 @@ def repaired_policies(options: LoopOptions) -> Policies:
     def repair_text(error: Exception, call: ToolCall) -> str:
         if not isinstance(error, ArgumentError) or not getattr(error, "problems", None):
             return str(error)  # an application's own ArgumentError may list no problems: its text
+        if isinstance(error, ArgError):  # the course's validator: its fields are worded for the model already
+            received, wanted = error.received, expected(error.expected)
+        else:
+            received, wanted = options.texts.repair_phrases(call.name, error.problems[0])
         return template.format(
-            error=error,
-            tool=call.name,
-            field=error.field or "arguments",
-            received=error.received,
-            expected=expected(error.expected),
+            error=error, tool=call.name, field=error.field or "arguments", received=received, expected=wanted
         )
 
     policies = replace(options.policies, argument_error=repair_text)

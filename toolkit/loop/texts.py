@@ -19,6 +19,10 @@ unfinished      an earlier turn ended (its process killed,   (none)
                 its store failing) before recording the
                 result: answered when the next turn starts
 unknown_tool    a name no tool has (`report_unknown_tool`)   tool, available
+not_given       the repair text's "got" for an argument      (none)
+                left out (`repair_phrases`)
+unknown_field   its "expected" for an argument the tool      tool, fields, field
+                does not have (`no_such_field`: no list)
 rolled_back     a saga undid the call                        tool, failed
 images_line     one line of the message carrying images      id, tool, count
 images_pointer  added to a result whose images were passed   count
@@ -48,7 +52,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from toolkit.chat.messages import ToolCall
-from toolkit.errors import UnknownToolError, shown_name
+from toolkit.errors import ArgumentProblem, UnknownToolError, shown_name
 from toolkit.loop.saga import ROLLED_BACK_EN
 
 HANDOVER_ZH = "这个问题我暂时无法自动处理完，已经为你转接人工客服，请稍候。"
@@ -88,6 +92,22 @@ class LoopTexts:
         "Not completed: the turn that asked for this call ended before its result was recorded; its outcome is "
         "unknown (it may have done its work). Check before calling it again."
     )
+    not_given: str = "(not given)"
+    """The repair text's "got" for an argument the model left out."""
+    unknown_field: str = "{tool} takes only the fields {fields}; {field} is not one of its parameters: remove it"
+    """The repair text's "expected" for an argument the tool does not have."""
+    no_such_field: str = "{field} is not one of {tool}'s parameters: remove it"
+    """The same, where the checker names no valid fields (a field inside a nested object)."""
+
+    def repair_phrases(self, tool: str, problem: ArgumentProblem) -> tuple[str, str]:
+        """The repair text's `received` and `expected` for `problem`, worded by its kind: an
+        argument left out was "got" nothing, and an argument the tool does not have is told to
+        go (the checker's `expected` for it is the list of valid fields, not a format)."""
+        if problem.kind == "unknown":
+            text = self.unknown_field if problem.expected else self.no_such_field
+            return problem.received, text.format(tool=tool, field=problem.field, fields=problem.expected)
+        received = self.not_given if problem.kind == "missing" and not problem.received else problem.received
+        return received, self.expected(problem.expected)
 
     def report_unknown_tool(self, error: Exception, call: ToolCall) -> str:
         """A policy for the unknown-tool channel in this language (feeds the name back)."""
@@ -193,5 +213,8 @@ ZH = LoopTexts(
     },
     image_separator="，",
     expected=expected_zh,
+    not_given="（未提供）",
+    unknown_field="{tool} 只接受字段 {fields}；{field} 不是它的参数，请删除这个字段",
+    no_such_field="{field} 不是 {tool} 的参数，请删除这个字段",
 )
 """Chinese, for the course (`COURSE`) and any Chinese conversation."""

@@ -120,6 +120,8 @@ def _reason(error: Exception) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
+        if first["type"] == "missing" and where:
+            return f"the {where!r} field is missing"
         return f"{where}: {first['msg']}" if where else first["msg"]
     if isinstance(error, KeyError):
         return f"the {error.args[0]!r} field is missing"

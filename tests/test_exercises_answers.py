@@ -11,9 +11,14 @@ def test_the_right_shape_is_no_problem():
 
 
 def test_a_wrong_shape_names_the_keys_or_what_the_checker_expects():
-    want = Verdict(False, "answer with a dict with exactly these keys: a, b")
-    for answer in (None, [("a", 1), ("b", 2)], {"a": 1}, {"a": 1, "b": 2, "c": 3}, {"a": 1, "B": 2}):
-        assert dict_answer_problem(answer, ["a", "b"]) == want
+    want = "answer with a dict with exactly these keys: 'a', 'b'"
+    for answer in (None, [("a", 1), ("b", 2)]):
+        assert dict_answer_problem(answer, ["a", "b"]) == Verdict(False, want)
+    assert dict_answer_problem({"a": 1}, ["a", "b"]) == Verdict(False, want + "; the key 'b' is missing")
+    assert dict_answer_problem({"a": 1, "b": 2, "c": 3}, ["a", "b"]) == Verdict(
+        False, want + "; 'c' is not an expected key"
+    )
+    assert dict_answer_problem({"a": 1, "B": 2}, ["a", "b"]) == Verdict(False, want + "; 'B' is not an expected key")
     assert dict_answer_problem("x", ["a"], expected="the starter's dict") == Verdict(
         False, "answer with the starter's dict"
     )
@@ -46,11 +51,13 @@ def test_model_calls_refuses_questions_that_are_not_the_starters():
     # before: any two questions without an order id passed (each costs one model call)
     result = check("w3.model_calls", {"what is 1+1": 1, "hi": 1})
     assert not result.passed
-    assert result.feedback == "answer with the dict of the starter, two numbers filled in"
+    assert result.feedback == (
+        "answer with the dict of the starter, two numbers filled in; 'what is 1+1' is not an expected key"
+    )
 
 
 def test_unified_texts_of_a_wrong_shape_and_a_wrong_choice():
-    assert check("w3.probe", None).feedback == "answer with a dict with exactly these keys: A, B, C, D, E"
+    assert check("w3.probe", None).feedback == ("answer with a dict with exactly these keys: 'A', 'B', 'C', 'D', 'E'")
     triage = {
         "HTTP 429 (rate limited)": "retried",
         "HTTP 500 (server error)": "retry",
@@ -101,3 +108,13 @@ def test_a_fixed_tool_that_no_longer_takes_the_order_id_as_text_fails():
         return f"order {order_id}: shipped"
 
     assert check("w5.fix_arg0", query_order_text).feedback.startswith("the model now reads query_order_text(order_id)")
+
+
+def test_keys_that_hold_commas_are_quoted_and_a_mistyped_key_is_named():
+    """w7.when's keys hold commas: joined unquoted, "all succeed, shipment fails, shipment fails,
+    compensate=False" read as four keys, and a key with one typo got only that list back."""
+    said = {"all succeed": 0, "shipment fails": 2, "shipment fails, compensate = False": 0}
+    assert check("w7.when", said).feedback == (
+        "answer with a dict with exactly these keys: 'all succeed', 'shipment fails', "
+        "'shipment fails, compensate=False'; 'shipment fails, compensate = False' is not an expected key"
+    )

@@ -28,9 +28,7 @@ def test_the_reference_compensation_passes():
 
 def test_a_compensation_that_removes_a_fixed_booking_fails():
     result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.remove(("alice", 2))))
-    assert result.feedback == (
-        "your compensation failed: compensation failed: ValueError: list.remove(x): x not in list"
-    )
+    assert result.feedback == "your compensation failed: ValueError: list.remove(x): x not in list"  # said once
 
 
 def test_a_compensation_that_removes_the_last_booking_fails():
@@ -231,7 +229,8 @@ def test_required_answered_with_numbers_asks_for_true_or_false():
 
 def test_if_last_with_other_keys_names_the_starters_keys():
     assert check("w6.if_last", {"a": "answer", "b": "answer"}).feedback == (
-        "answer with the starter's dict: its keys ['query_order, notify_user', 'notify_user, query_order']"
+        "answer with the starter's dict: its keys ['query_order, notify_user', 'notify_user, query_order']; "
+        "'a' is not an expected key"
     )
 
 
@@ -269,6 +268,40 @@ def test_a_skill_folder_made_by_a_function_that_keeps_the_starters_return_is_che
 
     assert check("w10.skill_folder", make_skill).passed
     assert check("w10.skill_folder", lambda root: ...).status == "not attempted"
+
+
+def test_a_rollback_order_with_a_name_that_is_no_tool_names_it():
+    """A typo, or the compensations' names instead of the tools', read "the saga log does not list
+    [...]", as if the order were wrong."""
+    tools = "(reserve_stock, charge_payment, create_shipment)"
+    assert check("w7.rollback_order", ["charge_payment", "reserve_stok"]).feedback == (
+        f"'reserve_stok' is not a tool of this order: answer with tool names {tools}"
+    )
+    assert check("w7.rollback_order", ["refund_payment", "release_stock"]).feedback == (
+        f"'refund_payment' is not a tool of this order: answer with tool names {tools}"
+    )
+    assert check("w7.rollback_order", ["Charge_Payment", " reserve_stock"]).passed
+
+
+def test_a_skill_without_instructions_is_told_only_that():
+    """A SKILL.md with a description but an empty body read "the skill needs a description (level 0)
+    and instructions in its body (level 1)": the description was there."""
+
+    def make_skill(root):
+        folder = root / "gift-wrapping"
+        folder.mkdir()
+        (folder / "SKILL.md").write_text("---\nname: gift-wrapping\ndescription: Wrap gifts.\n---\n  \n")
+
+    assert check("w10.skill_folder", make_skill).feedback == (
+        "the skill has no instructions: write them in SKILL.md after the front matter's closing `---` "
+        "(its body, level 1)"
+    )
+
+
+def test_an_escape_answer_of_empty_braces_is_told_it_is_a_dict():
+    """`{}` — "none can be read" — is an empty dict; it read "answer with a set of paths"."""
+    assert check("w10.escape", {}).feedback == "{} is an empty dict, not a set: an empty set is written set()"
+    assert check("w10.escape", set()).feedback == "1 more of the paths can be read"
 
 
 # --- no memory addresses: the same answer reads the same on every run ---------------------------

@@ -455,3 +455,13 @@ def test_course_bound_says_why_a_count_off_by_one_is_wrong():
         False,
         "not 4: the last allowed reply's call runs too, before the hand-over",
     )
+
+
+def test_course_bound_far_too_low_is_not_told_about_the_last_reply():
+    """3, 1 or 0 got "the last allowed reply's call runs too", a hint meant for 4 only."""
+    for said in (0, 1, 3):
+        result = check("w6.course_bound", said)
+        assert (result.passed, result.feedback) == (
+            False,
+            f"not {said}: COURSE does not hand over that early; count the replies it allows to ask for tools",
+        )

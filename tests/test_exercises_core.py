@@ -60,6 +60,24 @@ def test_keyword_score_feedback_on_counting_occurrences():
     assert not result.passed and "once per field, not once per occurrence" in result.feedback
 
 
+def test_keyword_score_feedback_on_a_name_hit_that_skips_the_description():
+    """`if … in name: +2 elif … in description: +1` got no tip: only the case and the score."""
+
+    def name_or_description(name, description, terms):
+        total = 0
+        for term in terms:
+            if term in name.lower():
+                total += 2
+            elif term in description.lower():
+                total += 1
+        return total
+
+    assert check("w8.score", name_or_description).feedback == (
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) gave 2, "
+        "LangChain4j's rule gives 3 — a term in both the name and the description scores in both: 2 + 1"
+    )
+
+
 def test_learner_exception_is_a_failed_try_not_a_traceback():
     result = check("w6.truth_table", lambda b, e: 1 / 0)
     assert result.status == "failed" and result.feedback == "your code raised ZeroDivisionError: division by zero"

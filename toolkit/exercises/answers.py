@@ -32,13 +32,24 @@ def dict_answer_problem(
     """
     keys = list(keys)
     if not isinstance(answer, dict) or set(answer) != set(keys):
-        return wrong(f"answer with {expected or 'a dict with exactly these keys: ' + ', '.join(map(str, keys))}")
+        shape = expected or "a dict with exactly these keys: " + ", ".join(map(repr, keys))
+        return wrong(f"answer with {shape}{_key_problem(answer, keys)}")
     if choices is not None:
         options = list(choices)
         for key, value in answer.items():
             if not any(matches(value, option) for option in options):
                 return wrong(f"answer {either(options)} for {key!r}, not {show(value)}")
     return None
+
+
+def _key_problem(answer: Any, keys: list[Any]) -> str:
+    """What is wrong with a dict answer's keys — the first one that is not a key (a typo), else the first
+    key it lacks — after "; "; "" when the answer is not a dict."""
+    if not isinstance(answer, dict):
+        return ""
+    if odd := [key for key in answer if key not in keys]:
+        return f"; {show(odd[0])} is not an expected key"
+    return f"; the key {next(key for key in keys if key not in answer)!r} is missing"
 
 
 def misses(answer: Mapping[Any, Any], actual: Mapping[Any, Any], say: Callable[[Any, Any, Any], str]) -> list[str]:

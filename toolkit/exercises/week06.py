@@ -309,7 +309,9 @@ def check_course_bound(answer: Any) -> Verdict:
             f"not {answer}: COURSE stops asking the model at its max_model_requests, so no reply after that brings "
             "a call to run"
         )
-    return wrong(f"not {answer}: the last allowed reply's call runs too, before the hand-over")
+    if answer == ran - 1:
+        return wrong(f"not {answer}: the last allowed reply's call runs too, before the hand-over")
+    return wrong(f"not {answer}: COURSE does not hand over that early; count the replies it allows to ask for tools")
 
 
 IF_LAST_ORDERS = ("query_order, notify_user", "notify_user, query_order")

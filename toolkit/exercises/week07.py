@@ -95,7 +95,9 @@ def check_rollback_order(answer: Any) -> Verdict:
     names = as_list(answer)
     if names is None or not all(isinstance(name, str) for name in names):
         return wrong("answer with a list of tool names")
-    answer = [one_of(name, TOOL_NAMES) or name for name in names]
+    if unknown := next((name for name in names if one_of(name, TOOL_NAMES) is None), None):
+        return wrong(f"{show(unknown)} is not a tool of this order: answer with tool names ({', '.join(TOOL_NAMES)})")
+    answer = [one_of(name, TOOL_NAMES) for name in names]
     if answer == actual:
         return right(f"rolled back {' then '.join(actual)}: reverse order of execution, across rounds.")
     if sorted(answer) == sorted(actual):
@@ -145,7 +147,7 @@ def check_compensation(answer: Any) -> Verdict:
         except ConfigurationError as error:
             return wrong(f"the loop refused the compensation: {error}")
         if failed := next((entry for entry in result.saga if not entry.ok), None):
-            return wrong(f"your compensation failed: {failed.detail}")
+            return wrong(f"your compensation failed: {failed.detail.removeprefix('compensation failed: ')}")
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
         if problem := _bookings_problem(earlier + walk_ins, trip):
             return problem

@@ -92,6 +92,9 @@ MISTAKES: dict[str, Callable[[str, str, list[str]], int]] = {
     " — a term counts wherever it occurs in a field, inside a word too ('rain' is in 'book_train')": lambda name, desc, terms: (
         sum(2 * (t in _words(name)) + (t in _words(desc)) for t in terms)
     ),
+    " — a term in both the name and the description scores in both: 2 + 1": lambda name, desc, terms: sum(
+        2 if t in name.lower() else int(t in desc.lower()) for t in terms
+    ),
 }
 """The usual wrong rules, each as the score it gives."""
 

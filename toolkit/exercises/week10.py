@@ -80,8 +80,11 @@ def check_skill_folder(fn: Any) -> Verdict:
             )
             return wrong(f"no skill 'gift-wrapping' was loaded; found {list(skills.by_name)}{why or _made(root)}")
         skill = skills.get("gift-wrapping")
-        if not skill.description.strip() or not skill.body.strip():
-            return wrong("the skill needs a description (level 0) and instructions in its body (level 1)")
+        if not skill.body.strip():  # the loader already refuses an empty description, saying so
+            return wrong(
+                "the skill has no instructions: write them in SKILL.md after the front matter's closing `---` "
+                "(its body, level 1)"
+            )
         if skill.description not in skills.system_prompt():
             return wrong("the description does not reach the level-0 prompt")
         return right(f"level 0 shows: gift-wrapping — {skill.description}")
@@ -181,6 +184,8 @@ def check_escape(answer: Any) -> Verdict:
     finally:
         shutil.rmtree(world, ignore_errors=True)
     said = as_set(answer)
+    if answer == {}:  # a learner's "none of them": `{}` is an empty dict, not a set
+        return wrong("{} is an empty dict, not a set: an empty set is written set()")
     if said is None:
         return wrong("answer with a set of paths")
     if said == readable:

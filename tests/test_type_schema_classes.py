@@ -614,6 +614,21 @@ def test_a_class_defined_twice_in_a_file_is_read_from_its_own_lines_on_every_pyt
         class Same(TypedDict):
             a: int
             """After."""
+
+        class Base(TypedDict):
+            a: int
+
+        class Kid(Base):
+            b: int
+            """Old b."""
+
+        OLD_KID = Kid
+
+        class Kid(Base):
+            b: int
+            """New b."""
+            c: int
+            """C."""
         '''
     ).replace("import dataclasses\n", "import dataclasses\nfrom typing_extensions import TypedDict\n", 1)
     (tmp_path / "defined_twice_mod.py").write_text(source)
@@ -628,13 +643,15 @@ def test_a_class_defined_twice_in_a_file_is_read_from_its_own_lines_on_every_pyt
         "sku": {"type": "string", "description": "The product code."},
         "qty": {"default": 1, "type": "integer", "description": "How many."},
     }
-    docs = [attribute_docstrings(c) for c in (mod.FIRST, mod.Item, mod.OLD_NOTE, mod.Note, mod.Same)]
-    assert docs == [
+    classes = (mod.FIRST, mod.Item, mod.OLD_NOTE, mod.Note, mod.Same, mod.OLD_KID, mod.Kid)
+    assert [attribute_docstrings(c) for c in classes] == [
         {"sku": "Old: the stock-keeping unit."},
         {"sku": "The product code.", "qty": "How many."},
         {"text": "Old text."},
         {"text": "The note's text."},
         {"a": "After."},
+        {"b": "Old b."},
+        {"b": "New b.", "c": "C."},
     ]
 
 

@@ -4,12 +4,12 @@ Python 3.13 gives each class the line of its statement (`__firstlineno__`); befo
 takes the first statement of the name, so a class written twice in one file (reworded, a field
 added) was read from the first one's lines on 3.11 and 3.12 and from its own on 3.13: the model
 read another class's field descriptions, on some Pythons only. `own_statements` narrows the
-statements, each step only while several are left: to those at the class's depth (the margin for
-a module-level class, indented for a nested one); to those whose lines hold one of the class's own
-functions (its code's first line); to those that declare the class's own annotated fields, last
-and in order (a TypedDict's list starts with its bases'); at module level, when the module's name
-is bound to the class, to the last one (the top level runs top to bottom, and the last `class`
-statement to run bound the name).
+statements, each step only while several are left: for a nested class, to the indented ones; to
+those whose lines hold one of the class's own functions (its code's first line); to those that
+declare the class's own annotated fields, last and in order (a TypedDict's list starts with its
+bases'); for a module-level class the module's name is bound to, to the file's last statement of
+the name when it is at the margin and still left (the top level runs top to bottom, and no
+statement of the name ran after that one).
 
 Leaves out: telling apart two statements alike in all of that inside one function or class, and
 a module that binds the name again afterwards to an earlier class by assignment (the caller
@@ -28,13 +28,14 @@ def own_statements(cls: type, file: str, text: str, starts: list[int], block: Ca
     """The offsets in `starts` (each a `class <Name>` line of the file's `text`) that can have made
     `cls`, narrowed as the module docstring says; `block(start)` is the statement's lines."""
     nested = "." in cls.__qualname__
-    left = [s for s in starts if (text[s] in " \t") == nested]
+    left = [s for s in starts if text[s] in " \t"] if nested else starts
     for narrow in (_by_functions, _by_fields):
         if len(left) > 1:
             left = narrow(cls, file, text, left, block)
     module = sys.modules.get(cls.__module__)
-    if len(left) > 1 and not nested and getattr(module, cls.__name__, None) is cls:
-        left = left[-1:]
+    last = starts[-1]
+    if len(left) > 1 and last in left and text[last] not in " \t" and getattr(module, cls.__name__, None) is cls:
+        left = [last]
     return left
 
 
@@ -44,7 +45,8 @@ def _by_functions(cls: type, file: str, text: str, starts: list[int], block: Cal
     if not lines:
         return starts
     spans = [(s, text.count("\n", 0, s) + 1) for s in starts]
-    return [s for s, first in spans if any(first <= line < first + len(block(s)) for line in lines)]
+    holding = [s for s, first in spans if any(first <= line < first + len(block(s)) for line in lines)]
+    return holding or starts  # functions defined elsewhere in the file, assigned in the body: no telling
 
 
 def _first_line(value: Any, file: str) -> int | None:

@@ -515,7 +515,8 @@ def test_attribute_docstrings_follow_an_edited_file(tmp_path, monkeypatch):
 def test_attribute_docstrings_at_the_compilers_line(tmp_path, monkeypatch):
     """Python 3.13 gives each class its first line (`__firstlineno__`): a class defined twice in
     one file, under decorators over several lines, is read from its own lines, without looking
-    through the file by name; every answer equals pydantic's reader, on every version."""
+    through the file by name, and equals pydantic's reader; before 3.13 that reader takes the first
+    statement of the name (`inspect`), and each class is read from its own lines all the same."""
     source = textwrap.dedent(
         '''
         import dataclasses
@@ -551,14 +552,107 @@ def test_attribute_docstrings_at_the_compilers_line(tmp_path, monkeypatch):
 
     mod = importlib.import_module("twice_docs_mod")
     classes = (mod.FIRST, mod.Twice, mod.Inside.Twice, mod.LoneDoc)
-    for cls in classes:
-        fast = attribute_docstrings(cls)
-        assert fast is None or fast == reference_docstrings(cls), cls
     found = [attribute_docstrings(cls) for cls in classes]
-    if sys.version_info >= (3, 13):  # each from its own line
-        assert found == [{"a": "The first."}, {"b": "The second."}, {"c": "Nested."}, {"d": "D."}]
-    else:  # a name stated twice is left to pydantic's reader
-        assert found == [None, None, None, {"d": "D."}]
+    assert found == [{"a": "The first."}, {"b": "The second."}, {"c": "Nested."}, {"d": "D."}]
+    if sys.version_info >= (3, 13):  # pydantic's reader finds each class by its own line too
+        assert found == [reference_docstrings(cls) for cls in classes]
+    else:
+        assert reference_docstrings(mod.Twice) == {"a": "The first."}  # the first `class Twice`
+
+
+def test_a_class_defined_twice_in_a_file_is_read_from_its_own_lines_on_every_python(tmp_path, monkeypatch):
+    """Before Python 3.13 `inspect` finds a class by name, the first statement of that name: a
+    dataclass written again lower in its file (a field added, its texts reworded) gave the model the
+    first one's field descriptions on 3.11 and 3.12, and its own on 3.13. Its own lines are found on
+    every version now: by a method's line, else by the fields it declares, else (at module level)
+    by the statement that ran last."""
+    source = textwrap.dedent(
+        '''
+        import dataclasses
+        from toolkit import tool
+
+        @dataclasses.dataclass
+        class Item:
+            sku: str
+            """Old: the stock-keeping unit."""
+
+        FIRST = Item
+
+        @dataclasses.dataclass
+        class Item:
+            sku: str
+            """The product code."""
+            qty: int = 1
+            """How many."""
+
+        @tool("buy")
+        def buy(item: Item) -> str:
+            return "ok"
+
+        class Note:
+            """First."""
+
+            text: str
+            """Old text."""
+
+            def show(self) -> str:
+                return self.text
+
+        OLD_NOTE = Note
+
+        class Note:
+            text: str
+            """The note's text."""
+
+            def show(self) -> str:
+                return self.text.upper()
+
+        class Same(TypedDict):
+            a: int
+            """Before."""
+
+        class Same(TypedDict):
+            a: int
+            """After."""
+
+        class Base(TypedDict):
+            a: int
+
+        class Kid(Base):
+            b: int
+            """Old b."""
+
+        OLD_KID = Kid
+
+        class Kid(Base):
+            b: int
+            """New b."""
+            c: int
+            """C."""
+        '''
+    ).replace("import dataclasses\n", "import dataclasses\nfrom typing_extensions import TypedDict\n", 1)
+    (tmp_path / "defined_twice_mod.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("defined_twice_mod")
+    from toolkit.tools.execute import tools_from
+
+    [buy] = tools_from(mod.buy)
+    assert buy.spec.to_openai()["function"]["parameters"]["$defs"]["Item"]["properties"] == {
+        "sku": {"type": "string", "description": "The product code."},
+        "qty": {"default": 1, "type": "integer", "description": "How many."},
+    }
+    classes = (mod.FIRST, mod.Item, mod.OLD_NOTE, mod.Note, mod.Same, mod.OLD_KID, mod.Kid)
+    assert [attribute_docstrings(c) for c in classes] == [
+        {"sku": "Old: the stock-keeping unit."},
+        {"sku": "The product code.", "qty": "How many."},
+        {"text": "Old text."},
+        {"text": "The note's text."},
+        {"a": "After."},
+        {"b": "Old b."},
+        {"b": "New b.", "c": "C."},
+    ]
 
 
 def test_a_line_that_is_not_the_class_s_is_not_taken(tmp_path, monkeypatch):

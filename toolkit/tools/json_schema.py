@@ -44,6 +44,8 @@ from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter
 
+from toolkit.tools.class_lines import own_statements
+
 Schema = dict[str, Any]
 Defs = dict[str, Schema]
 UNION_TYPES = (Union, types.UnionType)
@@ -158,6 +160,8 @@ def attribute_docstrings(cls: type) -> dict[str, str] | None:
         text = _source_text(file, lines)
         mentions = _mentions(text, name)  # one search of the file for both questions
         found = _class_starts(file, text, name, mentions)
+        if len(found) > 1:  # a name stated twice: the statement that made this class, if it can be told
+            found = own_statements(cls, file, text, found, lambda start: _class_block(text, start))
         if len(found) != 1:
             return {} if not found and _never_defined(file, text, cls, mentions) else None
         block = _class_block(text, found[0])

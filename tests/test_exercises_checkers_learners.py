@@ -455,3 +455,95 @@ def test_course_bound_says_why_a_count_off_by_one_is_wrong():
         False,
         "not 4: the last allowed reply's call runs too, before the hand-over",
     )
+
+
+# --- weeks 1 to 5: feedback that is true of what the learner wrote --------------------------------
+
+COERCION = {
+    ("int", "27"): True,
+    ("int", 27.5): False,
+    ("int", "27.5"): False,
+    ("bool", "true"): False,
+    ("bool", 1): False,
+    ("str", 202610200001): False,
+}
+
+
+@pytest.mark.parametrize("said", ["argument error", "False", "accepted", 0])
+def test_a_coercion_row_answered_other_than_true_or_false_is_told_the_two_choices(said):
+    """A row answered "argument error" (the right outcome, in words) was told "not accepted"."""
+    result = check("w5.coercion", {**COERCION, ("str", 202610200001): said})
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"answer True or False for ('str', 202610200001), not {said!r}",
+    )
+
+
+def test_a_stream_with_a_kind_in_two_runs_is_not_told_to_merge_its_runs():
+    """No run of a kind is written twice here: the learner expects a second tool call after the answer."""
+    result = check("w4.stream_order", ["ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta", "ToolCallDelta"])
+    assert (result.status, result.feedback) == (
+        "failed",
+        "ToolCallDelta arrives in 1 run here, not 2: the model calls query_order once, then writes its answer",
+    )
+    repeated = check("w4.stream_order", ["ToolCallDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta"])
+    assert repeated.feedback == "write each run of a kind once"
+
+
+@pytest.mark.parametrize("ids", [{"B3", "A03", "A04", "A05"}, {"X99"}])
+def test_a_no_call_id_that_is_not_one_of_the_six_is_named(ids):
+    """An id with a typo was dropped without a word ("4 more of the six should call no tool")."""
+    result = check("w3.no_call", ids)
+    unknown = sorted(ids - {"A03", "A04", "A05"})[0]
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"{unknown!r} is not one of the six cases; use their ids: N05, B03, A03, A04, N11, A05",
+    )
+
+
+def test_csv_rows_with_a_group_left_out_are_told_which():
+    result = check("w3.csv_rows", {"normal": 15, "edge": 5})
+    assert (result.status, result.feedback) == ("failed", "answer for every group: 'no_call' is missing")
+
+
+def test_a_keyword_rule_naming_no_offered_tool_is_told_the_choices():
+    """A misspelt tool was told "the fake model does not call 'refund_policy'", as if the prediction were wrong."""
+    answer = {
+        "SN202610200004 发货了吗？": "query_logistics",
+        "数码产品能不能退？": "refund_policy",
+        "你好": None,
+        "订单 SN202610200001 付了多少钱？": "query_order",
+    }
+    result = check("w1.keyword_rules", answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer 'query_order', 'query_logistics', 'query_refund_policy' or None for '数码产品能不能退？', "
+        "not 'refund_policy'",
+    )
+    assert check("w1.keyword_rules", {**answer, "数码产品能不能退？": "query_refund_policy", "你好": "none"}).passed
+
+
+def test_a_timeout_outcome_named_by_the_base_class_is_told_so():
+    result = check("w2.timeout", {"requests sent": 2, "outcome": "ModelCallError"})
+    assert (result.status, result.feedback) == (
+        "failed",
+        "chat() did not end with 'ModelCallError' — that is the base class of the client's three kinds; "
+        "name the kind chat() raises (type(error).__name__)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "feedback"),
+    [
+        ("query_order", "answer with the @tool function itself (its name, without quotes), not 'query_order'"),
+        (None, "answer with the @tool function itself (its name, without a call), not None"),
+        (3, "answer with the @tool function itself (its name, without a call), not 3"),
+        (int, "answer with the @tool function itself, not the class int (a class's @tool methods: answer int())"),
+    ],
+)
+def test_a_tool_answer_that_is_no_tool_is_not_told_about_tools_from(answer, feedback):
+    """The words were tools_from's ("Fix: pass an instance, e.g. tools_from(int())", "tools=[...]"): a call
+    the learner never wrote."""
+    for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
+        result = check(exercise_id, answer)
+        assert (result.status, result.feedback) == ("failed", feedback)

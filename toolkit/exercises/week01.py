@@ -268,7 +268,10 @@ def check_keyword_rules(answer: Any) -> Verdict:
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import TOOL_SPECS
 
-    if problem := dict_answer_problem(answer, QUESTIONS, expected="a dict with the four questions as keys"):
+    offered = [spec["function"]["name"] for spec in TOOL_SPECS]
+    if problem := dict_answer_problem(
+        answer, QUESTIONS, (*offered, None), expected="a dict with the four questions as keys"
+    ):
         return problem
     client = fake_client()
 

@@ -291,6 +291,8 @@ def check_timeout(answer: Any) -> Verdict:
             why = " — httpx's timeout is caught and raised as one of the client's own three kinds, once the retries run out"
         elif said == "answer":
             why = " — the second answer is slow too, and there is no third try"
+        elif said == "ModelCallError":
+            why = " — that is the base class of the client's three kinds; name the kind chat() raises (type(error).__name__)"
         elif said in ("CallerError", "BadResponseError"):
             why = " — nothing was wrong with the request or a response: the gateway was only slow"
         elif said not in TIMEOUT_OUTCOMES:

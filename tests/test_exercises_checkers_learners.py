@@ -547,3 +547,20 @@ def test_a_tool_answer_that_is_no_tool_is_not_told_about_tools_from(answer, feed
     for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
         result = check(exercise_id, answer)
         assert (result.status, result.feedback) == ("failed", feedback)
+
+
+def test_the_usage_path_hint_quotes_code_that_runs_in_a_fresh_kernel(capsys, monkeypatch):
+    """It said "print json.loads(client.exchanges[-1].response_text)": where the exercise stands in week 1
+    the client's last exchange is a stream (SSE lines), so that raised JSONDecodeError, and after a kernel
+    restart there is no `client` at all. The code it quotes now runs on its own and prints a JSON body."""
+    import re
+
+    from toolkit.exercises import hint
+
+    for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    code = re.findall(r"`([^`]+)`", hint("w1.usage_path"))
+    assert code, hint("w1.usage_path")
+    exec(code[-1], {"__name__": "__main__"})
+    shown = capsys.readouterr().out
+    assert shown.startswith("{") and "'usage'" in shown and "'prompt_tokens'" in shown

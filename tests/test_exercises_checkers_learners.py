@@ -564,3 +564,42 @@ def test_the_usage_path_hint_quotes_code_that_runs_in_a_fresh_kernel(capsys, mon
     exec(code[-1], {"__name__": "__main__"})
     shown = capsys.readouterr().out
     assert shown.startswith("{") and "'usage'" in shown and "'prompt_tokens'" in shown
+
+
+# --- w2.backoff: a Retry-After beyond the cap, as the week's text tells it ---------------------------
+
+BEYOND = (
+    " — a Retry-After beyond 30.0 s is capped at it: the retry loop raises before it asks, and wait() answers "
+    "for callers that plan their own waits"
+)
+
+
+@pytest.mark.parametrize(
+    ("beyond_the_cap", "feedback"),
+    [
+        ("raise ValueError('Retry-After too long')", "wait(1, 45.0) raised ValueError: Retry-After too long"),
+        ("return None", "wait(1, 45.0) returned None; return the seconds as a number (an int or a float)"),
+        ("return 0", "wait(1, 45.0) returned 0.0, RetryPolicy().wait gives 30.0"),
+    ],
+)
+def test_a_wait_that_refuses_a_retry_after_beyond_the_cap_is_told_wait_caps_it(beyond_the_cap, feedback):
+    """Week 2 says a gateway asking for more than 30 s "is not retried at all: the error is raised at once";
+    a wait() written from that was told only "your code raised ValueError: …", or the number, with no why."""
+    result = run_cell(
+        f"""
+        from toolkit.exercises import check
+
+        BACKOFF_S, MAX_BACKOFF_S, MAX_RETRY_AFTER_S = 0.5, 8.0, 30.0
+
+        def wait(attempt, retry_after):
+            backoff = min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
+            if retry_after is None:
+                return backoff
+            if retry_after > MAX_RETRY_AFTER_S:
+                {beyond_the_cap}
+            return max(backoff, retry_after)
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", feedback + BEYOND)

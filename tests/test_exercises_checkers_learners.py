@@ -465,3 +465,151 @@ def test_course_bound_far_too_low_is_not_told_about_the_last_reply():
             False,
             f"not {said}: COURSE does not hand over that early; count the replies it allows to ask for tools",
         )
+
+
+# --- weeks 1 to 5: feedback that is true of what the learner wrote --------------------------------
+
+COERCION = {
+    ("int", "27"): True,
+    ("int", 27.5): False,
+    ("int", "27.5"): False,
+    ("bool", "true"): False,
+    ("bool", 1): False,
+    ("str", 202610200001): False,
+}
+
+
+@pytest.mark.parametrize("said", ["argument error", "False", "accepted", 0])
+def test_a_coercion_row_answered_other_than_true_or_false_is_told_the_two_choices(said):
+    """A row answered "argument error" (the right outcome, in words) was told "not accepted"."""
+    result = check("w5.coercion", {**COERCION, ("str", 202610200001): said})
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"answer True or False for ('str', 202610200001), not {said!r}",
+    )
+
+
+def test_a_stream_with_a_kind_in_two_runs_is_not_told_to_merge_its_runs():
+    """No run of a kind is written twice here: the learner expects a second tool call after the answer."""
+    result = check("w4.stream_order", ["ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta", "ToolCallDelta"])
+    assert (result.status, result.feedback) == (
+        "failed",
+        "ToolCallDelta arrives in 1 run here, not 2: the model calls query_order once, then writes its answer",
+    )
+    repeated = check("w4.stream_order", ["ToolCallDelta", "ToolCallDelta", "ToolStarted", "ToolFinished", "TextDelta"])
+    assert repeated.feedback == "write each run of a kind once"
+
+
+@pytest.mark.parametrize("ids", [{"B3", "A03", "A04", "A05"}, {"X99"}])
+def test_a_no_call_id_that_is_not_one_of_the_six_is_named(ids):
+    """An id with a typo was dropped without a word ("4 more of the six should call no tool")."""
+    result = check("w3.no_call", ids)
+    unknown = sorted(ids - {"A03", "A04", "A05"})[0]
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"{unknown!r} is not one of the six cases; use their ids: N05, B03, A03, A04, N11, A05",
+    )
+
+
+def test_csv_rows_with_a_group_left_out_are_told_which():
+    result = check("w3.csv_rows", {"normal": 15, "edge": 5})
+    assert (result.status, result.feedback) == ("failed", "answer for every group: 'no_call' is missing")
+
+
+def test_a_keyword_rule_naming_no_offered_tool_is_told_the_choices():
+    """A misspelt tool was told "the fake model does not call 'refund_policy'", as if the prediction were wrong."""
+    answer = {
+        "SN202610200004 发货了吗？": "query_logistics",
+        "数码产品能不能退？": "refund_policy",
+        "你好": None,
+        "订单 SN202610200001 付了多少钱？": "query_order",
+    }
+    result = check("w1.keyword_rules", answer)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "answer 'query_order', 'query_logistics', 'query_refund_policy' or None for '数码产品能不能退？', "
+        "not 'refund_policy'",
+    )
+    assert check("w1.keyword_rules", {**answer, "数码产品能不能退？": "query_refund_policy", "你好": "none"}).passed
+
+
+def test_a_timeout_outcome_named_by_the_base_class_is_told_so():
+    result = check("w2.timeout", {"requests sent": 2, "outcome": "ModelCallError"})
+    assert (result.status, result.feedback) == (
+        "failed",
+        "chat() did not end with 'ModelCallError' — that is the base class of the client's three kinds; "
+        "name the kind chat() raises (type(error).__name__)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "feedback"),
+    [
+        ("query_order", "answer with the @tool function itself (its name, without quotes), not 'query_order'"),
+        (None, "answer with the @tool function itself (its name, without a call), not None"),
+        (3, "answer with the @tool function itself (its name, without a call), not 3"),
+        (int, "answer with the @tool function itself, not the class int (a class's @tool methods: answer int())"),
+    ],
+)
+def test_a_tool_answer_that_is_no_tool_is_not_told_about_tools_from(answer, feedback):
+    """The words were tools_from's ("Fix: pass an instance, e.g. tools_from(int())", "tools=[...]"): a call
+    the learner never wrote."""
+    for exercise_id in ("w5.fix_arg0", "w5.schema_target"):
+        result = check(exercise_id, answer)
+        assert (result.status, result.feedback) == ("failed", feedback)
+
+
+def test_the_usage_path_hint_quotes_code_that_runs_in_a_fresh_kernel(capsys, monkeypatch):
+    """It said "print json.loads(client.exchanges[-1].response_text)": where the exercise stands in week 1
+    the client's last exchange is a stream (SSE lines), so that raised JSONDecodeError, and after a kernel
+    restart there is no `client` at all. The code it quotes now runs on its own and prints a JSON body."""
+    import re
+
+    from toolkit.exercises import hint
+
+    for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    code = re.findall(r"`([^`]+)`", hint("w1.usage_path"))
+    assert code, hint("w1.usage_path")
+    exec(code[-1], {"__name__": "__main__"})
+    shown = capsys.readouterr().out
+    assert shown.startswith("{") and "'usage'" in shown and "'prompt_tokens'" in shown
+
+
+# --- w2.backoff: a Retry-After beyond the cap, as the week's text tells it ---------------------------
+
+BEYOND = (
+    " — a Retry-After beyond 30.0 s is capped at it: the retry loop raises before it asks, and wait() answers "
+    "for callers that plan their own waits"
+)
+
+
+@pytest.mark.parametrize(
+    ("beyond_the_cap", "feedback"),
+    [
+        ("raise ValueError('Retry-After too long')", "wait(1, 45.0) raised ValueError: Retry-After too long"),
+        ("return None", "wait(1, 45.0) returned None; return the seconds as a number (an int or a float)"),
+        ("return 0", "wait(1, 45.0) returned 0.0, RetryPolicy().wait gives 30.0"),
+    ],
+)
+def test_a_wait_that_refuses_a_retry_after_beyond_the_cap_is_told_wait_caps_it(beyond_the_cap, feedback):
+    """Week 2 says a gateway asking for more than 30 s "is not retried at all: the error is raised at once";
+    a wait() written from that was told only "your code raised ValueError: …", or the number, with no why."""
+    result = run_cell(
+        f"""
+        from toolkit.exercises import check
+
+        BACKOFF_S, MAX_BACKOFF_S, MAX_RETRY_AFTER_S = 0.5, 8.0, 30.0
+
+        def wait(attempt, retry_after):
+            backoff = min(MAX_BACKOFF_S, BACKOFF_S * 2 ** (attempt - 1))
+            if retry_after is None:
+                return backoff
+            if retry_after > MAX_RETRY_AFTER_S:
+                {beyond_the_cap}
+            return max(backoff, retry_after)
+
+        result = check("w2.backoff", wait)
+        """
+    )
+    assert (result.status, result.feedback) == ("failed", feedback + BEYOND)

@@ -129,3 +129,30 @@ def test_committed_notebook_shows_each_task_as_the_registry_writes_it(week):
     notebook = nbformat.read(COURSE / NOTEBOOKS[week], as_version=4)
     committed = [c.source for c in notebook.cells if TASK_TAG in c.metadata.get("tags", [])]
     assert committed == [c.source for c in section_cells(week) if TASK_TAG in c.metadata.tags]
+
+
+def test_the_keyword_rules_questions_are_not_answered_in_the_cells_above_them():
+    """w1.keyword_rules asks to predict what the fake model calls for four questions when week 3's tools are
+    offered; three of them were rows of section 5's table "the fake model at work" (its column "with week 3's
+    tools"), tool calls and all, a few cells above: nothing left to predict. The section shows the rules on
+    other questions."""
+    from toolkit.course.assistant import TOOL_SPECS
+    from toolkit.exercises.week01 import QUESTIONS
+
+    tools = [spec["function"]["name"] for spec in TOOL_SPECS]
+    notebook = nbformat.read(COURSE / NOTEBOOKS[1], as_version=4)
+    outputs = [
+        str(output.get("text", "")) + str(output.get("data", {}).get("text/plain", ""))
+        for cell in notebook.cells
+        if cell.cell_type == "code" and not exercise_id(cell)
+        for output in cell.outputs
+    ]
+    with_tools = [q for q in QUESTIONS for text in outputs if "with week 3's tools" in text and q in text]
+    calls = [
+        q
+        for q in QUESTIONS
+        for text in outputs
+        for line in text.splitlines()
+        if q in line and any(t in line for t in tools)
+    ]
+    assert (with_tools, calls) == ([], [])

@@ -83,7 +83,9 @@ def _a(name: str) -> str:
     "where in the raw response body are the input tokens? answer a dotted path such as 'a.b'",
     answer="usage.prompt_tokens",
     comment='e.g. "choices.0.message" — the path to the number of input tokens',
-    hint="print json.loads(client.exchanges[-1].response_text) and look at the bottom.",
+    hint="read the body of one plain call (a stream's body is SSE lines, not JSON), at its end: `import json; "
+    "from toolkit import UserMessage, fake_client; c = fake_client(); c.chat([UserMessage(content='你好')]); "
+    "print(json.loads(c.exchanges[-1].response_text))`",
 )
 def check_usage_path(answer: Any) -> Verdict:
     from toolkit.chat.messages import UserMessage
@@ -268,7 +270,10 @@ def check_keyword_rules(answer: Any) -> Verdict:
     from toolkit.chat.switch import fake_client
     from toolkit.course.assistant import TOOL_SPECS
 
-    if problem := dict_answer_problem(answer, QUESTIONS, expected="a dict with the four questions as keys"):
+    offered = [spec["function"]["name"] for spec in TOOL_SPECS]
+    if problem := dict_answer_problem(
+        answer, QUESTIONS, (*offered, None), expected="a dict with the four questions as keys"
+    ):
         return problem
     client = fake_client()
 

@@ -260,13 +260,15 @@ def check_no_call(answer: Any) -> Verdict:
     if texts is None:
         return wrong("answer with a set of case ids")
     said = {one_of(i, NO_CALL_CHOICES) or i for i in texts}
+    if unknown := sorted(said - set(NO_CALL_CHOICES)):
+        return wrong(f"{unknown[0]!r} is not one of the six cases; use their ids: {', '.join(NO_CALL_CHOICES)}")
     extra, missing = said - truth, truth - said
     if not extra and not missing:
         return right("a tool call here would do nothing useful or the wrong thing: the answer is words.")
     parts = [f"{i} ({cases[i].question}) should call {cases[i].expect_tool}" for i in sorted(extra) if i in cases]
     if missing:
         parts.append(f"{len(missing)} more of the six should call no tool")
-    return wrong("; ".join(parts) or f"use ids from {list(NO_CALL_CHOICES)}")
+    return wrong("; ".join(parts))
 
 
 @answer_exercise(
@@ -295,6 +297,8 @@ def check_csv_rows(answer: Any) -> Verdict:
         return wrong("answer with the dict of the starter")
     if extra := sorted(map(str, set(answer) - set(counts))):
         return wrong(f"the CSV has no group {extra[0]!r}; answer for {', '.join(counts)} only")
+    if missing := [k for k in counts if k not in answer]:
+        return wrong(f"answer for every group: {missing[0]!r} is missing")
     if all(matches(answer.get(k), count) for k, count in counts.items()):
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):

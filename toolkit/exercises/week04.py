@@ -283,6 +283,12 @@ def check_stream_order(answer: Any) -> Verdict:
             "no TextDelta comes before ToolFinished here: the answer is a second reply, written only after "
             "the tool's result went back to the model"
         )
-    if len(answer) != len(set(answer)):
+    if any(a == b for a, b in zip(answer, answer[1:])):
         return wrong("write each run of a kind once")
+    for kind in dict.fromkeys(answer):  # a kind in more runs than arrive: one call, one answer
+        if (said := answer.count(kind)) > (runs := actual.count(kind)):
+            return wrong(
+                f"{kind} arrives in {runs} run{'s' * (runs != 1)} here, not {said}: the model calls query_order "
+                "once, then writes its answer"
+            )
     return wrong(f"the stream is not {' → '.join(answer)}")

@@ -102,7 +102,9 @@ def check_coercion(answer: Any) -> Verdict:
     from toolkit.errors import ArgumentError
     from toolkit.tools.arguments import coerce_one
 
-    if problem := dict_answer_problem(answer, COERCION_ROWS, expected="the starter's dict, True or False per row"):
+    if problem := dict_answer_problem(
+        answer, COERCION_ROWS, (True, False), expected="the starter's dict, True or False per row"
+    ):
         return problem
 
     def accepted(type_name: str, sent: Any) -> bool:
@@ -133,8 +135,18 @@ def _one_tool(answer: Any) -> Any:
     from toolkit.errors import ToolDefinitionError
     from toolkit.tools.execute import tools_from
 
-    if isinstance(answer, (list, tuple, set, frozenset, dict)):  # tools_from's own words would name tools_from
+    # tools_from's own words would name a call the learner never wrote (`tools_from(int())`, `tools=[...]`)
+    if isinstance(answer, (list, tuple, set, frozenset, dict)):
         return wrong(f"answer with the @tool function itself, not {show(answer)}")
+    if isinstance(answer, type):
+        name = answer.__name__
+        return wrong(
+            f"answer with the @tool function itself, not the class {name} (a class's @tool methods: answer {name}())"
+        )
+    if isinstance(answer, (str, bytes)):
+        return wrong(f"answer with the @tool function itself (its name, without quotes), not {show(answer)}")
+    if answer is None or isinstance(answer, (int, float, complex)):  # what a call of the function returned
+        return wrong(f"answer with the @tool function itself (its name, without a call), not {show(answer)}")
     try:
         tools = tools_from(answer)
     except ToolDefinitionError as error:

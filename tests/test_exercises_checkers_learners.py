@@ -613,3 +613,20 @@ def test_a_wait_that_refuses_a_retry_after_beyond_the_cap_is_told_wait_caps_it(b
         """
     )
     assert (result.status, result.feedback) == ("failed", feedback + BEYOND)
+
+
+def test_counts_of_one_are_written_in_the_singular():
+    """A count of one reads in the singular ("your list has 1 waits", "did not receive 1 requests" were not)."""
+    assert check("w2.waits", [2.0]).feedback.startswith("your list has 1 wait; the client waits once")
+    assert check("w4.repair_requests", 1).feedback == "the model did not receive 1 request"
+    assert check("w4.repair_requests", 7).feedback == "the model did not receive 7 requests"
+
+
+def test_the_records_hint_says_where_message_from_openai_comes_from():
+    """The hint named `message_from_openai()`, which `toolkit` does not export: in a fresh kernel a
+    learner could not find it."""
+    from toolkit.exercises.catalog import load
+    from toolkit.exercises.core import get
+
+    load()
+    assert "message_from_openai() (from toolkit.chat.messages)" in get("w1.records").hint.replace("`", "")

@@ -108,7 +108,9 @@ def test_registration_error_at_reflection_exits_2(tmp_path, capsys):
 
 
 def test_a_file_without_tools_prints_an_empty_list(tmp_path, capsys):
-    assert run(capsys, write(tmp_path, "empty_tools.py", "X = 1\n")) == (0, "[]\n", "")
+    code, out, err = run(capsys, write(tmp_path, "empty_tools.py", "X = 1\n"))
+    assert (code, out) == (0, "[]\n")  # stdout stays the JSON; the note is on stderr (below)
+    assert err.startswith("note: empty_tools.py defines no module-level @tool function")
 
 
 def test_missing_file_and_broken_file(tmp_path, capsys):
@@ -301,3 +303,14 @@ def test_an_import_error_of_several_lines_is_one_line(tmp_path, capsys):
     )
     long = write(tmp_path, "long_error_tools.py", "raise ValueError('x' * 400)\n")
     assert run(capsys, long) == (2, "", f"error: cannot import {long}: ValueError: {'x' * 299}…\n")
+
+
+def test_a_file_without_tools_prints_an_empty_list_and_says_why(tmp_path, capsys):
+    """A file whose functions are not decorated printed `[]` and nothing else: a learner who forgot
+    `@tool` got no hint. stdout stays the JSON; stderr says what is missing."""
+    code, out, err = run(capsys, write(tmp_path, "plain.py", "def f(x: int) -> int:\n    return x\n"))
+    assert (code, out.strip()) == (0, "[]")
+    assert err == (
+        "note: plain.py defines no module-level @tool function; decorate one with @tool "
+        "(an @tool method needs an instance: register the object in code)\n"
+    )

@@ -6,7 +6,7 @@
 For a file: imports it as a module (its folder first on `sys.path` meanwhile, as `python
 FILE.py` has it, so it can import the modules beside it), reflects every module-level `@tool`
 function defined in it and prints a JSON list of their OpenAI renderings, sorted by name (exit
-0); whatever the file prints while it is imported goes to stderr, so stdout is that JSON alone
+0; none found: `[]`, and a note on stderr saying so); whatever the file prints while it is imported goes to stderr, so stdout is that JSON alone
 (`toolkit tools FILE.py | jq` works). A registration error (at import or at reflection) or a file that cannot be imported prints
 one line and exits 2 (an error of several lines joined on it); so do a notebook (named as one) and a
 module's name where the file was meant (its file named, found without importing anything).
@@ -84,6 +84,12 @@ def _print_file_tools(path: Path, strict: bool) -> int:
     finally:
         sys.modules.pop(name, None)
     print(json_text(specs, indent=2))
+    if not specs:  # stdout stays the JSON (`[]`); the learner is told why it is empty
+        print(
+            f"note: {path.name} defines no module-level @tool function; decorate one with @tool "
+            "(an @tool method needs an instance: register the object in code)",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -48,7 +48,7 @@ _WIRE = copy.deepcopy(WIRE)
                   AssistantMessage(content=WIRE[2]["content"]), UserMessage(content=WIRE[3]["content"])]
         check("w1.records", answer)
         """,
-    hint="the `role` of each dict names the record class; `message_from_openai()` is the package's own converter.",
+    hint="the `role` of each dict names the record class; `message_from_openai()` (from toolkit.chat.messages) is the package's own converter.",
 )
 def check_records(answer: Any) -> Verdict:
     message_from_openai = reference("toolkit.chat.messages", "message_from_openai")

@@ -175,7 +175,8 @@ def check_waits(answer: Any) -> Verdict:
     if [float(x) for x in answer] == [0.5, 1.0]:
         return wrong("that is the backoff alone; the 429s carried Retry-After: 2, and the client honours it")
     if len(answer) != len(waits):
-        return wrong(f"your list has {len(answer)} waits; the client waits once before each retry: how many are there?")
+        count = f"{len(answer)} wait{'' if len(answer) == 1 else 's'}"
+        return wrong(f"your list has {count}; the client waits once before each retry: how many are there?")
     return wrong(f"the client did not wait {answer}")
 
 

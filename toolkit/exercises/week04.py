@@ -168,7 +168,7 @@ def check_repair_requests(answer: Any) -> Verdict:
         return right(f"{n} requests: the last one is the repair round.")
     if answer == n - 1:
         return wrong("you left out the repair round: prose does not parse, so the service asks again")
-    return wrong(f"the model did not receive {answer} requests")
+    return wrong(f"the model did not receive {answer} request{'' if answer == 1 else 's'}")
 
 
 @answer_exercise(

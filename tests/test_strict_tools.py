@@ -145,14 +145,21 @@ def test_a_tool_without_parameters_sends_an_empty_strict_object():
 def test_a_schema_nested_past_the_recursion_limit_is_refused_as_too_deep_for_strict_mode():
     """A hand-written spec (or an MCP server's schema) nested 2,000 levels deep raised a raw
     RecursionError when made strict; strict mode allows only a few levels: a developer error."""
+    import sys
+
     from toolkit.tools.reflect import ToolSpec
 
     node: dict = {"type": "string"}
     for _ in range(2_000):
         node = {"type": "object", "properties": {"a": node}, "required": ["a"]}
     spec = ToolSpec(name="deep", description="Deep.", parameters=node)
-    with pytest.raises(ToolDefinitionError) as caught:
-        spec.strict_parameters
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000)  # Python's default: a library may have raised it in this worker (Hypothesis does)
+    try:
+        with pytest.raises(ToolDefinitionError) as caught:
+            spec.strict_parameters
+    finally:
+        sys.setrecursionlimit(limit)
     assert str(caught.value) == (
         "tool 'deep': its parameters schema nests too deeply to make strict (past Python's recursion limit; "
         "OpenAI strict mode allows only a few levels of nesting). Fix: flatten the schema, or register the tool "

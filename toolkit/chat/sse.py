@@ -585,7 +585,8 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     """The error a gateway reported inside a 200 (`where`: "answered 200 with an error", "sent an
     error mid-stream"), worded the same on both paths: a `TransientError` (retried like the status
     it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —
-    or the model's failed generation (`failed_generation`: Groq's refused tool call), an `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
+    or the model's failed generation (`failed_generation`: Groq's refused tool call), an
+    `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
     `"code": 402`, or a 429 that says so), else a `BadResponseError`."""
     detail = error_detail(error) or "(no message)"
     named = named_status(error)

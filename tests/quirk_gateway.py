@@ -30,6 +30,13 @@
   name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find
   field." (Laisky/one-api#60, chataize/generative-cs#1: Gemini's function declarations take an
   OpenAPI subset without it);
+- `openrouter_comments`: OpenRouter's stream: an SSE comment `: OPENROUTER PROCESSING` before the
+  first chunk and between chunks ("OpenRouter occasionally sends comments to prevent connection
+  timeouts", openrouter.ai/docs/api-reference/streaming), chunks naming their `provider` and each
+  choice's `native_finish_reason`;
+- `tool_use_failed`: every third request with `tools` (the first, the fourth, …) is Groq's 400 for
+  a tool call the model wrote malformed (`failed_generation`, `"code": "tool_use_failed"`:
+  console.groq.com/docs/tool-use, "Error Handling", whose retry strategy sends the request again);
 - `hallucinate`: every third reply that calls a tool calls `get_order_status` instead of its first
   call's tool, a name the request never offered (the SPEC's "unknown (hallucinated) tool name").
 
@@ -70,7 +77,7 @@ def mistral_refusal(body: dict[str, Any]) -> dict[str, Any] | None:
 
 def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
     quirks = set(names)
-    state = {"n": 0}
+    state = {"n": 0, "with_tools": 0}
     lock = threading.Lock()
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -120,7 +127,13 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                             call.pop("index", None)
                         if "no_ids" in quirks:
                             call.pop("id", None)
-            text = "".join(f"data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events)
+            if "openrouter_comments" in quirks:
+                for event in events:
+                    event["provider"] = "Quirky"
+                    for choice in event["choices"]:
+                        choice["native_finish_reason"] = choice.get("finish_reason")
+            comment = ": OPENROUTER PROCESSING\n\n" if "openrouter_comments" in quirks else ""
+            text = "".join(f"{comment}data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events)
             text += "" if "no_done" in quirks else "data: [DONE]\n\n"
             data = text.encode()
             self.send_response(200)
@@ -133,6 +146,19 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
             if "limited_once" in quirks and n == 1:
                 return 429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "1"}
             if body.get("tools"):
+                with lock:
+                    state["with_tools"] += 1
+                    fails = state["with_tools"] % 3 == 1
+                if "tool_use_failed" in quirks and fails:
+                    return 400, {
+                        "error": {
+                            "message": "Failed to call a function. Please adjust your prompt. "
+                            "See 'failed_generation' for more details.",
+                            "type": "invalid_request_error",
+                            "code": "tool_use_failed",
+                            "failed_generation": '<function=query_order{"order_id": "SN1"}</function>',
+                        }
+                    }
                 if "no_tools_openrouter" in quirks:
                     return 404, {"error": {"message": "No endpoints found that support tool use.", "code": 404}}
                 if "no_tools_llamacpp" in quirks:

@@ -4,7 +4,7 @@ refused as Ollama / OpenRouter / llama.cpp refuse them, a strict server refusing
 and the other optional fields, no usage, arguments as an object, calls without ids or stream
 `index`, `finish_reason: "function_call"`, a 429 on the first request, a model that never calls; Mistral's
 9-character call ids, streams without `[DONE]`, a call to a tool that was not offered, a relay to
-Gemini refusing `additionalProperties`.
+Gemini refusing `additionalProperties`; OpenRouter's SSE comments, Groq's 400 for a malformed call.
 
 Each quirk set runs all eleven notebooks in one kernel (~25 s each), so the test is opt-in like
 the matrix: `TOOLKIT_MATRIX_TEST=1`. Covers: every code cell ends without an error, and no live
@@ -26,6 +26,7 @@ QUIRKS = [
     "no_tools_llamacpp,never_calls",
     "object_args,no_ids,no_index,function_call",
     "mistral_ids,no_done,hallucinate,gemini_schema",
+    "openrouter_comments,tool_use_failed",
 ]
 
 pytestmark = pytest.mark.skipif(

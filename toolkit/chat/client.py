@@ -5,7 +5,9 @@
 Failures are triaged three ways (see `toolkit.errors`):
 
     transient   timeout, dropped connection,           → retried with exponential backoff,
-                408, 409, 429, 5xx                       honouring Retry-After, then raised
+                408, 409, 429, 5xx; a 4xx refusing      honouring Retry-After, then raised
+                the tool call the model wrote
+                (Groq's `failed_generation`)
     caller      any other 4xx; a 402, or a 429 that    → raised at once, never retried
                 says the account is out of credit        (`OutOfCreditError`, a hint on billing)
 
@@ -111,10 +113,12 @@ from toolkit.chat.pages import page_text
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.schema_keywords import refused_keyword, without_keywords
 from toolkit.chat.sse import (
+    MALFORMED_CALL,
     StreamAssembler,
     StreamDone,
     StreamEvent,
     choice_zero,
+    failed_generation,
     no_choice_zero,
     not_empty,
     read_json,
@@ -971,6 +975,8 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
             raise OutOfCreditError(
                 f"HTTP {status}: {detail} — {credit_fix(credit)}", status=status, body=body, attempts=attempt
             )
+    if status < 500 and failed_generation(error_object(response.text)):  # the model's call was refused, not the request
+        raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
         error.retry_after = retry_after(response.headers)
@@ -988,6 +994,15 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
         body=body,
         attempts=attempt,
     )
+
+
+def error_object(body: str) -> Any:
+    """The `error` of an error response's JSON body, or None (no JSON object, or none in it)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return data.get("error") if isinstance(data, dict) else None
 
 
 def _refuses_tools(response: httpx.Response, detail: str) -> bool:

@@ -555,6 +555,21 @@ def named_status(error: Any) -> tuple[str, int] | None:
     return None
 
 
+def failed_generation(error: Any) -> bool:
+    """Whether an error object reports the model's own failed generation, not a bad request: the
+    gateway checked the tool call the model wrote and refused it. Groq does so with a 400 whose
+    error holds `failed_generation` (what the model wrote) and `"code": "tool_use_failed"`; its
+    tool-use guide sends the same request again, and a new generation usually passes. Retried then,
+    as transient, on every path (`toolkit.chat.client.triage_status`, `reported_error`)."""
+    if not isinstance(error, dict):
+        return False
+    return error.get("failed_generation") not in (None, "") or error.get("code") == "tool_use_failed"
+
+
+MALFORMED_CALL = "the model wrote a malformed tool call, transient"
+"""How a `failed_generation` error is named in its message, where a status would be."""
+
+
 def error_detail(error: Any) -> str:
     """What an error object says, on one line: its `message`, a string as it is, else its JSON."""
     if isinstance(error, dict) and error.get("message"):
@@ -569,8 +584,9 @@ def error_detail(error: Any) -> str:
 def reported_error(error: Any, where: str, body: str, status: int | None = None) -> ModelCallError:
     """The error a gateway reported inside a 200 (`where`: "answered 200 with an error", "sent an
     error mid-stream"), worded the same on both paths: a `TransientError` (retried like the status
-    it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —,
-    an `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
+    it names) when it names a rate limit or an overload — OpenRouter reports `{"code": 502, …}` so —
+    or the model's failed generation (`failed_generation`: Groq's refused tool call), an
+    `OutOfCreditError` when it says the account has no credit left (`toolkit.chat.credit`; a
     `"code": 402`, or a 429 that says so), else a `BadResponseError`."""
     detail = error_detail(error) or "(no message)"
     named = named_status(error)
@@ -578,6 +594,8 @@ def reported_error(error: Any, where: str, body: str, status: int | None = None)
     credit = out_of_credit(error, body if said == 429 else "")  # the text decides only for a 429
     if credit is not None or said == 402:
         return OutOfCreditError(f"gateway {where}: {detail} — {credit_fix(credit)}", status=said, body=body)
+    if failed_generation(error):
+        return TransientError(f"gateway {where} ({MALFORMED_CALL}): {detail}", status=status, body=body)
     if named is not None and transient_status(named[1]):
         return TransientError(f"gateway {where} ({named[0]}, transient): {detail}", status=named[1], body=body)
     bad = BadResponseError(f"gateway {where}: {detail}", status=status, body=body)

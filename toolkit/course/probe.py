@@ -14,7 +14,9 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
 
-A reply's legacy `function_call` counts as its one call (the client reads it as one); an event
+An error for the tool call the model wrote (Groq's `failed_generation`: the gateway checked the
+call and refused it) is no refusal of `tools`: it is left unclassified, and the reason says to run
+the probe again. A reply's legacy `function_call` counts as its one call (the client reads it as one); an event
 stream answering the plain request (a gateway that always streams) is read as the client assembles it.
 
 The question's order id is made up, so a concrete status without a tool call is invented (D).
@@ -35,9 +37,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, parse_completion
+from toolkit.chat.client import ChatClient, Exchange, error_message, error_object, event_stream, parse_completion
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.sse import choice_zero
+from toolkit.chat.sse import choice_zero, failed_generation
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
@@ -109,6 +111,11 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
     request named (its name may hold "tool": it is not read as naming the tools field)."""
     if status is None:
         return None, f"no HTTP response ({body[:120]})"
+    if status != 200 and failed_generation(error_object(body)):  # tools taken; the model's call was not
+        return None, (
+            f"HTTP {status}: the gateway takes tools, but refused the tool call the model wrote (failed_generation); "
+            f"run the probe again: {_error_message(body)}"
+        )
     if status != 200 and rejects_tools(status, error_message(body), model):
         return "C", f"HTTP {status} naming the tools field: {_error_message(body)}"
     if status in (400, 422):

@@ -84,18 +84,25 @@ class Row:
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a path
+    """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
+    (`HW.IPYNB`, saved on Windows) (checkpoints left out); a path
     reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+            found += sorted(p for p in path.rglob("*") if is_notebook_name(p) and ".ipynb_checkpoints" not in p.parts)
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
     for path in found:
         unique.setdefault(_same_file(path), path)
     return list(unique.values())
+
+
+def is_notebook_name(path: Path) -> bool:
+    """Whether the name ends in `.ipynb`, in any letter case: Windows, whose folders ignore case, may keep
+    a notebook as `HW.IPYNB`."""
+    return path.suffix.lower() == ".ipynb"
 
 
 def _same_file(path: Path) -> Path:
@@ -169,7 +176,7 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     name = path_text(path)
     if not path.is_file():
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
-    if path.suffix != ".ipynb":
+    if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about

@@ -376,3 +376,20 @@ def test_a_notebook_whose_suffix_is_in_capitals_is_found_and_graded(tmp_path, mo
 def test_a_course_notebooks_name_in_other_letter_case_is_that_weeks():
     assert week_of_notebook("Copy of 06_Week6_Round_Trip_Loop.IPYNB") == 6
     assert week_of_notebook("alice-06_WEEK6_ROUND_TRIP_LOOP.ipynb") == 6
+
+
+def test_an_exercise_whose_cell_lost_its_tag_and_did_not_run_still_gets_its_row(tmp_path, monkeypatch):
+    """An editor that drops cell tags (JupyterLab's real-time collaboration, cells pasted into a new notebook)
+    and a file renamed to `homework.ipynb`: an exercise whose cell never ran (the run stopped at the time limit
+    before it) had no row, so one pass out of two read 1/1. Now an exercise whose check() a code cell names
+    (the starter's own `check("w6.window", …)`) is expected too."""
+    cells = [
+        cell('check("w6.round_trips", 2)', outputs=[record("w6.round_trips", True)]),
+        cell('answer = ...\ncheck( "w6.window", answer)', ran=False),
+        cell('# check("w99.made_up", 1) names no exercise'),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
+    ]

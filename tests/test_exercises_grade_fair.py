@@ -358,3 +358,38 @@ def test_a_file_name_holding_control_characters_is_written_with_them_escaped(tmp
     assert summary(rows).splitlines()[1].startswith(shown + "  ")
     with open(grade.write_csv(rows, tmp_path / "grades.csv"), encoding="utf-8", newline="") as f:
         assert list(csv.reader(f))[1][0] == shown
+
+
+def test_a_notebook_whose_suffix_is_in_capitals_is_found_and_graded(tmp_path, monkeypatch):
+    """A notebook saved or renamed on Windows as `HW.IPYNB` (its folders ignore letter case) was left out of a
+    folder's grading without a word, and given by name was "not a notebook: a .IPYNB". Now a suffix is one
+    whatever its letter case."""
+    cells = [cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)])]
+    path = submit(tmp_path / "alice", "HW.IPYNB", cells, monkeypatch)
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "bob" / "notes.IPYNB.txt").write_text("{}")
+    (tmp_path / "bob" / "hw.Ipynb").write_text("{}")
+    assert find_notebooks([tmp_path]) == [path, tmp_path / "bob" / "hw.Ipynb"]
+    assert grade_notebook(path) == [Row(str(path), "w6.round_trips", True, "passed")]
+
+
+def test_a_course_notebooks_name_in_other_letter_case_is_that_weeks():
+    assert week_of_notebook("Copy of 06_Week6_Round_Trip_Loop.IPYNB") == 6
+    assert week_of_notebook("alice-06_WEEK6_ROUND_TRIP_LOOP.ipynb") == 6
+
+
+def test_an_exercise_whose_cell_lost_its_tag_and_did_not_run_still_gets_its_row(tmp_path, monkeypatch):
+    """An editor that drops cell tags (JupyterLab's real-time collaboration, cells pasted into a new notebook)
+    and a file renamed to `homework.ipynb`: an exercise whose cell never ran (the run stopped at the time limit
+    before it) had no row, so one pass out of two read 1/1. Now an exercise whose check() a code cell names
+    (the starter's own `check("w6.window", …)`) is expected too."""
+    cells = [
+        cell('check("w6.round_trips", 2)', outputs=[record("w6.round_trips", True)]),
+        cell('answer = ...\ncheck( "w6.window", answer)', ran=False),
+        cell('# check("w99.made_up", 1) names no exercise'),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
+    ]

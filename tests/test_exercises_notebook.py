@@ -156,3 +156,47 @@ def test_the_keyword_rules_questions_are_not_answered_in_the_cells_above_them():
         if q in line and any(t in line for t in tools)
     ]
     assert (with_tools, calls) == ([], [])
+
+
+def _saved_by(minor: int, *, ids: bool) -> nbformat.NotebookNode:
+    """A week-6 notebook as an editor saves it: nbformat 4.<minor>, its cells with ids or without."""
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# My notes"), nbformat.v4.new_code_cell("x = 1")]
+    )
+    notebook.nbformat_minor = minor
+    for n, cell in enumerate(notebook.cells):
+        cell.pop("id", None)
+        if ids:
+            cell["id"] = f"mine-{n}"
+    return notebook
+
+
+@pytest.mark.parametrize("minor", [0, 2, 4])
+def test_update_of_a_notebook_saved_before_cell_ids_writes_a_valid_notebook(tmp_path, capsys, minor):
+    """`exercises --update` gave the section's new cells ids in a notebook of nbformat 4.0–4.4 (classic Jupyter,
+    JupyterLab 3, Colab, the course's own files), whose schema has no cell ids: the file failed
+    `nbformat.validate`. Now the cells keep to the notebook's version."""
+    path = tmp_path / "06_week6_round_trip_loop.ipynb"
+    nbformat.write(_saved_by(minor, ids=False), path)
+    assert main(["exercises", "--update", str(path)]) == 0
+    written = nbformat.read(path, as_version=4)
+    nbformat.validate(written)
+    assert written.nbformat_minor == minor
+    assert all("id" not in cell for cell in written.cells)
+
+
+def test_update_of_a_notebook_with_cell_ids_gives_the_sections_cells_the_same_ids_every_time(tmp_path, capsys):
+    """In a 4.5 notebook (JupyterLab 4, VS Code) each new cell had a random id: rewriting the section changed
+    the file on every run. Now an own cell's id is written from its tag; the learner's cells keep theirs."""
+    path = tmp_path / "06_week6_round_trip_loop.ipynb"
+    nbformat.write(_saved_by(5, ids=True), path)
+    assert main(["exercises", "--update", str(path)]) == 0
+    first = path.read_bytes()
+    assert main(["exercises", "--update", str(path)]) == 0
+    assert path.read_bytes() == first
+    written = nbformat.read(path, as_version=4)
+    nbformat.validate(written)
+    ids = [cell["id"] for cell in written.cells]
+    assert ids[:5] == ["mine-0", "mine-1", "exercises-section", "exercises-section-2", "exercise-task-w6-round_trips"]
+    assert ids[5] == "exercise-w6-round_trips" and ids[-1] == "next-notebook"
+    assert len(set(ids)) == len(ids)

@@ -37,7 +37,9 @@ def load() -> None:
 
 def week_of_notebook(name: str) -> int | None:
     """The week of a notebook file name: `06_…`, or a copy whose name holds a course notebook's
-    (`Copy of 06_week6_round_trip_loop.ipynb`, `alice-06_week6_round_trip_loop.ipynb`)."""
+    (`Copy of 06_week6_round_trip_loop.ipynb`, `alice-06_week6_round_trip_loop.ipynb`), in any letter
+    case (`06_Week6_Round_Trip_Loop.IPYNB`: a rename on Windows)."""
+    name = name.lower()
     for week, notebook in NOTEBOOKS.items():
         if name == notebook or name.startswith(notebook[:3]) or notebook.removesuffix(".ipynb") in name:
             return week

@@ -19,8 +19,9 @@ the run. The result of each exercise is the last `check()` that this run made (i
 `application/vnd.toolkit.exercise+json` record, displayed by the cell or, for a result that was
 printed or not shown, by the cell the worker adds at the end; outputs saved in the submitted file
 are cleared before it runs, and cells that did not run are ignored); which exercises a notebook should
-have comes from its tagged cells and, for a file named like a course notebook (`06_…`, or a
-name holding one, `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted
+have comes from its tagged cells, the exercise ids its code cells pass to check() (a cell whose tag an
+editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
+`Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
 exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
 that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook
 given twice (a folder and a file in it) is graded once.
@@ -84,12 +85,13 @@ class Row:
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
-    """The files to grade: each file as given, each folder's *.ipynb (checkpoints left out); a path
+    """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
+    (`HW.IPYNB`, saved on Windows) (checkpoints left out); a path
     reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+            found += sorted(p for p in path.rglob("*") if is_notebook_name(p) and ".ipynb_checkpoints" not in p.parts)
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
@@ -98,18 +100,35 @@ def find_notebooks(paths: Iterable[Path]) -> list[Path]:
     return list(unique.values())
 
 
+def is_notebook_name(path: Path) -> bool:
+    """Whether the name ends in `.ipynb`, in any letter case: Windows, whose folders ignore case, may keep
+    a notebook as `HW.IPYNB`."""
+    return path.suffix.lower() == ".ipynb"
+
+
 def _same_file(path: Path) -> Path:
     """The path that names this file whatever the spelling (`./a.ipynb`, `a/../a/b.ipynb`); a link
     keeps a path of its own — it may be another learner's submission, whose row must not vanish."""
     return Path(os.path.abspath(path))
 
 
+CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](w\d+\.\w+)["']""")
+"""A code cell's call of check() with an exercise id, as every starter cell writes it: `check("w6.window", answer)`."""
+
+
 def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]:
-    """Tagged exercise cells, plus the registry's exercises for a course notebook's week."""
+    """Tagged exercise cells, the registry's exercises for a course notebook's week, and the exercises
+    whose check() a code cell names (a cell whose tag an editor dropped, in a renamed file: if it never
+    runs, after a time limit or a dead kernel, it still gets its row)."""
     ids = [i for i in (exercise_id(c) for c in notebook.cells) if i]
     week = week_of_notebook(path.name)
     if week is not None:
         ids += [e.id for e in all_exercises() if e.week == week]
+    known = {e.id for e in all_exercises()}
+    for cell in notebook.cells:
+        source = cell.get("source")
+        if cell.get("cell_type") == "code" and isinstance(source, str):
+            ids += [i for i in CHECK_CALL.findall(source) if i in known]
     return list(dict.fromkeys(ids))
 
 
@@ -169,7 +188,7 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     name = path_text(path)
     if not path.is_file():
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
-    if path.suffix != ".ipynb":
+    if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about

@@ -8,10 +8,17 @@ any other cell, and a grader can find the exercises in a submission:
     exercise:<id>         the exercise's code cell (starter code, or the solution)
     next-notebook         the closing links: the next notebook and the week's checklist
 
+The cells keep to the notebook's nbformat version: in one saved before cell ids (4.0–4.4: classic
+Jupyter, JupyterLab 3, Colab, the course's own files) no cell has an id, as its schema wants; in a
+4.5 one (JupyterLab 4, VS Code) each cell this module writes has an id made from its tag
+(`exercise-w6-round_trips`), so rewriting the section gives the same file every time.
+
 Leaves out: executing the notebook (`toolkit notebooks` does that).
 """
 
 from __future__ import annotations
+
+import re
 
 import nbformat
 
@@ -83,20 +90,44 @@ def section_cells(week: int, *, solved: bool = False) -> list[nbformat.NotebookN
     cells = []
     if exercises:
         intro = INTRO.replace("{first}", exercises[0].id)
-        cells.append(nbformat.v4.new_markdown_cell(intro, metadata={"tags": [SECTION_TAG]}))
+        cells.append(nbformat.v4.new_markdown_cell(intro, metadata={"tags": [SECTION_TAG]}, id=SECTION_TAG))
         cells.append(
             nbformat.v4.new_code_cell(
-                "from toolkit.exercises import check, hint, solution", metadata={"tags": [SECTION_TAG]}
+                "from toolkit.exercises import check, hint, solution", metadata={"tags": [SECTION_TAG]}, id=SECTION_TAG
             )
         )
     for n, ex in enumerate(exercises, 1):
         text = sentence(ex.task)
         task = f"**{n}. `{ex.id}`** — *{ex.kind_text}*. {text}"
-        cells.append(nbformat.v4.new_markdown_cell(task, metadata={"tags": [TASK_TAG]}))
+        cells.append(nbformat.v4.new_markdown_cell(task, metadata={"tags": [TASK_TAG]}, id=cell_id(TASK_TAG, ex.id)))
         source = (ex.solution if solved else ex.starter).rstrip("\n")
-        cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": [CODE_PREFIX + ex.id]}))
-    cells.append(nbformat.v4.new_markdown_cell(closing(week), metadata={"tags": [NEXT_TAG]}))
+        code_id = cell_id("exercise", ex.id)
+        cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": [CODE_PREFIX + ex.id]}, id=code_id))
+    cells.append(nbformat.v4.new_markdown_cell(closing(week), metadata={"tags": [NEXT_TAG]}, id=NEXT_TAG))
     return cells
+
+
+def cell_id(*parts: str) -> str:
+    """A cell id from words: what the schema allows (letters, digits, `-`, `_`; at most 64), `.` as `-`."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", "-".join(parts))[:64]
+
+
+def fit_ids(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The cells' ids as the notebook's version wants them (in place, returned): none before 4.5; from 4.5
+    on, each own cell's id unique (a second `exercises-section` is `exercises-section-2`), the others' kept."""
+    if (notebook.get("nbformat", 4), notebook.get("nbformat_minor", 0)) < (4, 5):
+        for cell in notebook.cells:
+            cell.pop("id", None)
+        return notebook
+    taken = {c.get("id") for c in notebook.cells if not is_own(c)}
+    for cell in notebook.cells:
+        if is_own(cell):
+            base, n = str(cell.get("id") or "cell"), 2
+            while cell.get("id") in taken:
+                cell["id"] = f"{base[:60]}-{n}"
+                n += 1
+            taken.add(cell["id"])
+    return notebook
 
 
 def sentence(task: str) -> str:
@@ -118,9 +149,10 @@ def closing(week: int) -> str:
 
 
 def with_exercises(notebook: nbformat.NotebookNode, week: int, *, solved: bool = False) -> nbformat.NotebookNode:
-    """The notebook with its Exercises section (re)written at the end; other cells untouched."""
+    """The notebook with its Exercises section (re)written at the end; other cells untouched (but for
+    their ids in a notebook saved before cell ids, which its schema has no place for: `fit_ids`)."""
     notebook.cells = [c for c in notebook.cells if not is_own(c)] + section_cells(week, solved=solved)
-    return notebook
+    return fit_ids(notebook)
 
 
 def fill_solutions(notebook: nbformat.NotebookNode) -> int:

@@ -415,7 +415,9 @@ def read_cassette(path: Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
         raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
-    return [_checked_line(path, number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    # Lines end at "\n" only (JSON Lines): `splitlines` would also cut at U+2028, U+2029 and U+0085,
+    # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
+    return [_checked_line(path, number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
 
 
 def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 problem is a `ConfigurationError` naming the file (and the line), never a raw `OSError`,
 `UnicodeDecodeError` or `csv.Error`.
 
-- a missing file, a folder, a pipe or a device (reading a FIFO waits for a writer forever);
+- a missing file or a folder (a pipe is read: `--cases <(...)` is how a shell hands one over);
 - a file that is not UTF-8 (Excel on a Chinese Windows saves "CSV" as GBK): says how to save it;
 - a field over `csv.field_size_limit()` (128 KiB): names the line;
 - a row with more fields than the header (an unquoted comma in a question): names the line,
@@ -16,8 +16,6 @@ Leaves out: the columns and their values (each reader checks its own, see `found
 from __future__ import annotations
 
 import csv
-import os
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -33,10 +31,6 @@ def read_rows(
     not the reader's, before any row is read. `what` names the file in errors ("drill cases")."""
     where = f"{what} {path}"
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ConfigurationError(
-                f"{where}: not a regular file (a folder, a pipe or a device). Fix: name a .csv file"
-            )
         with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
             try:

@@ -1,6 +1,8 @@
 import json
+import os
 import socket
 import threading
+from pathlib import Path
 
 import httpx
 import pytest
@@ -331,6 +333,16 @@ def test_a_cassette_that_cannot_be_read_is_a_typed_error_naming_it(tmp_path, con
     reason = "it is not UTF-8 text" if content else "No such file or directory"
     with pytest.raises(CassetteError, match=f"^cassette {cassette} cannot be read: {reason}$"):
         ReplayTransport(cassette)
+
+
+def test_a_cassette_that_is_a_pipe_a_device_or_a_folder_is_refused_unread(tmp_path):
+    os.mkfifo(tmp_path / "pipe.jsonl")  # reading it would wait for a writer forever, /dev/zero never ends
+    for cassette in tmp_path / "pipe.jsonl", Path("/dev/zero"), tmp_path:
+        with pytest.raises(CassetteError) as caught:
+            ReplayTransport(cassette)
+        assert str(caught.value) == (
+            f"cassette {cassette} cannot be read: it is not a regular file (a folder, a pipe or a device)"
+        )
 
 
 def test_a_cassette_whose_first_request_body_is_not_an_object_still_replays(tmp_path):

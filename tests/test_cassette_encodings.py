@@ -12,6 +12,7 @@ import pytest
 from toolkit.chat import cassette as cassettes
 from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient, RetryPolicy
+from toolkit.chat.clock import read_clock
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.sse import StreamDone
 from toolkit.errors import BadResponseError, CassetteError, TransientError, TruncatedStreamError
@@ -48,7 +49,7 @@ def record_and_replay(tmp_path, inner, ask, **options):
             outcomes.append(ask(client))
         except Exception as exc:  # the error itself is what must replay the same
             outcomes.append((type(exc), str(exc)))
-    return outcomes, json.loads(cassette.read_text(encoding="utf-8").splitlines()[0])
+    return outcomes, json.loads(cassette.read_text(encoding="utf-8").split("\n")[0])
 
 
 def streamed(client):
@@ -216,3 +217,15 @@ def test_the_text_of_a_failure_keeps_no_key(tmp_path):
     assert "0123456789abcdef" not in (tmp_path / "c.jsonl").read_text(encoding="utf-8")
     assert line["why"] == "proxy refused Bearer ***cdef"
     assert replayed == recorded
+
+
+def test_line_and_paragraph_separators_in_a_body_replay(tmp_path):
+    # JSON Lines end at "\n" only; U+2028, U+2029 and U+0085 are written as they are (ensure_ascii=False).
+    odd = "ligne\u2028paragraphe\u2029suivant\x85fin"
+    answer = {**ANSWER, "choices": [{"index": 0, "message": {"role": "assistant", "content": odd}}]}
+    inner = gateway(200, json.dumps(answer).encode(), content_type="application/json")
+    (recorded, replayed), line = record_and_replay(
+        tmp_path, inner, lambda client: client.chat([UserMessage(content=f"the clock says {odd}")])
+    )
+    assert recorded.message.content == replayed.message.content == odd
+    assert read_clock(tmp_path / "c.jsonl") is None  # the body names the clock, and holds no reading

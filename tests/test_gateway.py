@@ -1,6 +1,7 @@
 """The fake gateway's core: `respond()` and `handle_http()`, checked against the openai SDK's types."""
 
 import json
+import os
 
 import pytest
 from openai.types import Model
@@ -625,6 +626,19 @@ def test_a_broken_rules_file_names_itself(tmp_path):
     path.write_text("[facts\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match=r"gateway rules .*rules.toml: TOMLDecodeError"):
         load_rules(path)
+
+
+def test_a_rules_file_nested_too_deep_or_a_pipe_is_one_error(tmp_path):
+    deep, pipe = tmp_path / "deep.toml", tmp_path / "pipe.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    os.mkfifo(pipe)  # opening it to read would wait for a writer forever
+    with pytest.raises(ConfigurationError) as caught:
+        load_rules(deep)
+    assert str(caught.value) == f"gateway rules {deep}: the file nests deeper than TOML can be read here"
+    for path in pipe, tmp_path:
+        with pytest.raises(ConfigurationError) as caught:
+            load_rules(path)
+        assert str(caught.value) == f"gateway rules {path}: not a regular file (a folder, a pipe or a device)"
 
 
 def test_a_template_with_an_unknown_placeholder_is_refused(tmp_path):

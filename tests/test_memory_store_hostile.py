@@ -164,3 +164,34 @@ def test_a_path_in_the_home_folder_written_with_a_tilde_is_there(tmp_path, monke
     SqliteStore("~/memory.db").append("u", [UserMessage(content="hi")])
     assert SqliteStore(tmp_path / "home" / "memory.db").get("u") == [UserMessage(content="hi")]
     assert not (tmp_path / "~").exists()
+
+
+@pytest.mark.parametrize(
+    ("schema", "listed"),
+    [
+        (["CREATE VIEW report AS SELECT 1 AS total"], "views: report"),
+        (["CREATE VIEW messages AS SELECT 1 AS memory_id"], "views: messages"),
+        (
+            ["CREATE TABLE notes (body TEXT)", "CREATE VIEW messages AS SELECT body FROM notes"],
+            "tables and views: messages, notes",
+        ),
+    ],
+)
+def test_another_programs_views_are_refused_and_left_untouched(tmp_path, schema, listed):
+    """Before: a database of views only got the store's tables added; a view named `messages` failed
+    with advice about write permissions."""
+    path = tmp_path / "app.db"
+    with sqlite3.connect(path) as other:
+        for statement in schema:
+            other.execute(statement)
+        before = other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    other.close()
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"{path}: an SQLite database of another program ({listed}), not a memory store; it was left "
+        "as it is. Give the memory a file of its own, e.g. 'memory.db'"
+    )
+    with sqlite3.connect(path) as other:
+        assert other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == before
+    other.close()

@@ -4,10 +4,12 @@ does not have, no queries; and sizes past the catalogue or below zero. Each is a
 `ZeroDivisionError` or random's "Sample larger than population"."""
 
 import json
+import os
 
 import pytest
 
 from toolkit.errors import ConfigurationError
+from toolkit.search import catalog as catalogs
 from toolkit.search.catalog import FORMAT, evaluate, load_catalog, scaled_catalog, subset
 from toolkit.search.keyword import KeywordSearch
 
@@ -251,4 +253,49 @@ def test_a_scaled_catalogue_makes_no_name_longer_than_a_model_takes():
         "scaled_catalog(..., size=100): only 5 tools can be made of the 1 given: a copy is named '<system>_<name>', "
         "and every further copy's name would be longer than 64 characters or taken; ask for 5 or fewer, or "
         "shorten the tools' names"
+    )
+
+
+def test_a_file_with_a_byte_order_mark_or_in_utf16_is_read(tmp_path):
+    content = json.dumps({"tools": [tool("track_parcel")], "queries": [query("track_parcel")]})
+    for raw in ("\ufeff" + content).encode("utf-8"), content.encode("utf-16"):
+        (tmp_path / "catalog.json").write_bytes(raw)
+        assert [t.name for t in load_catalog(tmp_path / "catalog.json").tools] == ["track_parcel"]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"tools": [], "queries": [], "tools": []}', "an object gives the key 'tools' more than once"),
+        (b'{"tools": [{"parameters": {"maximum": NaN}}], "queries": []}', "NaN is not a JSON value"),
+        (b'{"tools": [], "queries": [Infinity]}', "Infinity is not a JSON value"),
+    ],
+)
+def test_a_key_given_twice_or_nan_is_refused_not_read(tmp_path, content, problem):
+    path = write(tmp_path, content)
+    assert error_of(path) == f"load_catalog({str(path)!r}): the file is not UTF-8 JSON ({problem}); it must be {FORMAT}"
+
+
+def test_a_file_nested_100000_deep_is_one_error_not_a_recursion_error(tmp_path):
+    path = write(tmp_path, b'{"tools": ' + b"[" * 100_000 + b"]" * 100_000 + b', "queries": []}')
+    assert error_of(path) == (
+        f"load_catalog({str(path)!r}): the file nests deeper than JSON can be read here; it must be {FORMAT}"
+    )
+
+
+def test_a_device_or_a_pipe_is_refused_unread(tmp_path):
+    fifo = tmp_path / "catalog.json"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    for path in fifo, "/dev/zero":  # and reading /dev/zero never ends
+        assert error_of(path) == (
+            f"load_catalog({str(path)!r}): not a regular file (a folder, a pipe or a device); name a .json file"
+        )
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogs, "MAX_CATALOG_BYTES", 100)
+    path = write(tmp_path, {"tools": [tool("track_parcel")] * 3, "queries": []})
+    assert error_of(path) == (
+        f"load_catalog({str(path)!r}): the file is over 100 bytes; a catalogue that size is not read. "
+        "Fix: pass a smaller catalogue, or grow one in memory with scaled_catalog(specs, size)"
     )

@@ -4,7 +4,7 @@ SKILL.md too big, two skills of one name. Each error is one line that says what 
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.skills.folders import MAX_RESOURCE_BYTES, SKILL_FILE, Skill, load_skill, parse_skill_md
+from toolkit.skills.folders import MAX_RESOURCE_BYTES, SKILL_FILE, Skill, load_skill, parse_skill_md, scan_skills
 from toolkit.skills.offer import Skills
 
 QUOTE_FIX = "Fix: put quotes around a value that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
@@ -162,3 +162,16 @@ def test_a_description_over_1024_characters_is_refused():
         "request carries every skill's description). Fix: say what the skill does and when to use it in a "
         "sentence or two, and move the rest into the body of SKILL.md"
     )
+
+
+@pytest.mark.parametrize("nested", ["z: " + "[" * 5000 + "]" * 5000, "? " + "{a: " * 5000 + "}" * 5000 + "\n: 1"])
+def test_front_matter_nested_too_deep_rejects_its_skill_only(tmp_path, nested):
+    for name, front in ("deep", f"name: deep\ndescription: d\n{nested}"), ("fine", "name: fine\ndescription: d"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / SKILL_FILE).write_text(f"---\n{front}\n---\nbody\n", encoding="utf-8")
+    skills, rejected = scan_skills(tmp_path)
+    assert [s.name for s in skills] == ["fine"]
+    assert rejected == {
+        "deep": f"skill folder {str(tmp_path / 'deep')!r}: its front matter nests deeper than YAML can be read "
+        "here. Fix: front matter holds 'name: …' and 'description: …' lines, not nested lists or mappings"
+    }

@@ -49,6 +49,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -411,11 +412,17 @@ def read_cassette(path: Path) -> list[dict[str, Any]]:
     """The cassette's lines, each an exchange or a clock reading (other objects are kept, unread);
     a file or line that is neither is a `CassetteError` naming it (the file is not touched)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a pipe would wait for a writer, /dev/zero never end
+            raise CassetteError(
+                f"cassette {path} cannot be read: it is not a regular file (a folder, a pipe or a device)"
+            )
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
         raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
-    return [_checked_line(path, number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    # Lines end at "\n" only (JSON Lines): `splitlines` would also cut at U+2028, U+2029 and U+0085,
+    # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
+    return [_checked_line(path, number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
 
 
 def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:

@@ -59,6 +59,7 @@ from typing import Any
 from toolkit import data as course_data
 from toolkit.chat.messages import ToolCall
 from toolkit.course.assistant import TOOL_SPECS, ask
+from toolkit.course.case_rows import read_rows
 from toolkit.course.csv_header import found_header
 from toolkit.course.shop import Shop, load_shop
 from toolkit.course.spreadsheet import as_text
@@ -149,14 +150,15 @@ def load_cases(path: Path | str | None = None) -> list[AccuracyCase]:
     """Read the cases file; a wrong header, group, expected tool, expected order id or `expect_args`
     no call could match is a `ConfigurationError` naming the row; so is a file with no case."""
     path = course_data.path("accuracy_cases.csv") if path is None else path
-    with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
-        reader = csv.DictReader(f)
-        if reader.fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
+
+    def check_header(fieldnames: Sequence[str] | None) -> None:
+        if fieldnames not in (CASE_COLUMNS, CASE_COLUMNS + OPTIONAL_COLUMNS):
             raise ConfigurationError(
-                f"accuracy cases {path}: {found_header(reader.fieldnames)}, "
+                f"accuracy cases {path}: {found_header(fieldnames)}, "
                 f"expected {','.join(CASE_COLUMNS)} (optionally followed by expect_args). Fix the header row"
             )
-        rows = list(reader)
+
+    rows = read_rows(path, "accuracy cases", check_header)
     cases = []
     for number, row in enumerate(rows, start=2):
         values = {k: (row[k] or "").strip() for k in CASE_COLUMNS}

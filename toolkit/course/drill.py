@@ -14,12 +14,13 @@ Leaves out: running the tools (the drill checks validation only, so it needs no 
 
 from __future__ import annotations
 
-import csv
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolkit import data as course_data
+from toolkit.course.case_rows import read_rows
 from toolkit.course.csv_header import found_header
 from toolkit.course.validation import validate
 from toolkit.errors import ArgumentError, ConfigurationError, UnknownToolError
@@ -70,13 +71,14 @@ def load_cases(path: Path | str | None = None) -> list[DrillCase]:
     """Read and check the cases file; a malformed file (or one with no case) is a `ConfigurationError`
     naming the row."""
     path = course_data.path("drill_cases.csv") if path is None else path
-    with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: a file saved by Excel starts with a BOM
-        reader = csv.DictReader(f)
-        if reader.fieldnames != COLUMNS:
+
+    def check_header(fieldnames: Sequence[str] | None) -> None:
+        if fieldnames != COLUMNS:
             raise ConfigurationError(
-                f"drill cases {path}: {found_header(reader.fieldnames)}, expected {','.join(COLUMNS)}. Fix the header row"
+                f"drill cases {path}: {found_header(fieldnames)}, expected {','.join(COLUMNS)}. Fix the header row"
             )
-        cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in reader]
+
+    cases = [DrillCase(**{k: row[k] or "" for k in COLUMNS}) for row in read_rows(path, "drill cases", check_header)]
     if not cases:
         raise ConfigurationError(
             f"drill cases {path}: no case, only the header row. Add one row per raw argument string, e.g. "

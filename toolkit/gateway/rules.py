@@ -14,7 +14,9 @@ a keyword list does not. That is the point: the rules are not tuned to pass test
 from __future__ import annotations
 
 import functools
+import os
 import re
+import stat
 import string
 import tomllib
 from dataclasses import dataclass
@@ -267,6 +269,8 @@ def load_rules(path: Path | str | None = None) -> Rules:
     """Load and compile a rules file; a broken file is a `ConfigurationError` naming it."""
     path = course_data.path("gateway_rules.toml") if path is None else path
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe would wait for a writer, /dev/zero never end
+            raise ConfigurationError(f"gateway rules {path}: not a regular file (a folder, a pipe or a device)")
         with open(path, "rb") as f:
             data = tomllib.load(f)
         rules = _compile(data)
@@ -274,6 +278,8 @@ def load_rules(path: Path | str | None = None) -> Rules:
         return rules
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, re.error) as exc:
         raise ConfigurationError(f"gateway rules {path}: {type(exc).__name__}: {exc}") from exc
+    except RecursionError:  # tomllib reads nested arrays by recursion, without a bound
+        raise ConfigurationError(f"gateway rules {path}: the file nests deeper than TOML can be read here") from None
 
 
 def _compile(data: dict[str, Any]) -> Rules:

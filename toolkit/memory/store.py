@@ -40,7 +40,7 @@ messages `ConfigurationError`, both before the database is touched. A path start
 in the home folder, as in a shell. A file that is not an SQLite database raises
 `MemoryStoreError` on open and is left as it was (one that does not start with SQLite's header is
 refused before SQLite opens it: SQLite would take a 1-byte file for an empty database). A 0-byte file is a new, empty store (SQLite treats it so, and `touch
-memory.db` is a common way to make one). A database of another program (tables, but no toolkit
+memory.db` is a common way to make one). A database of another program (tables or views, but no toolkit
 schema version) raises `MemoryStoreError` on open and is left untouched. A store written by the
 previous layout (version 1: no checksums) is migrated in place on open, in one transaction;
 any other version is refused.
@@ -703,14 +703,18 @@ class SqliteStore:
 
     # -- schema ------------------------------------------------------------------------
     def _prepare(self) -> None:
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        kinds = dict(self._db.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')"))
+        tables = {name for name, kind in kinds.items() if kind == "table"}
         version = None
         if "meta" in tables:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             version = None if row is None or row[0] is None else str(row[0])
-        if version is None and tables - {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}:
+        if version is None and set(kinds) - {"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"}:
+            # a view is another program's too: one named `messages` made the store fail on a write with
+            # advice about permissions; any other let the store add its tables to that program's file
+            what = " and ".join(f"{kind}s" for kind in ("table", "view") if kind in kinds.values())
             raise MemoryStoreError(
-                f"{self.path}: an SQLite database of another program (tables: {', '.join(sorted(tables))}), not "
+                f"{self.path}: an SQLite database of another program ({what}: {', '.join(sorted(kinds))}), not "
                 "a memory store; it was left as it is. Give the memory a file of its own, e.g. 'memory.db'"
             )
         if version == "1" and "conversations" not in tables:

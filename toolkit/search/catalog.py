@@ -17,13 +17,18 @@ is smaller than the number of expected tools (70 in the course's): a row's `size
 `scaled_catalog(n)` grows the catalogue to n tools for benchmarks, the way many connected
 systems would: `jira_create_task`, `zendesk_create_task`, ….
 
+A catalogue file is read only if it is a regular file of at most `MAX_CATALOG_BYTES`; it is UTF-8
+(a byte order mark is fine) or UTF-16, and JSON proper: NaN, Infinity and a key given twice are refused.
+
 Leaves out: asking a real model to pick (see the accuracy week for that).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -110,11 +115,17 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     path = course_data.path("tool_catalog.json") if path is None else path
     where = f"load_catalog({str(path)!r})"
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = _read_bounded(Path(path), where)
     except OSError as exc:
         raise ConfigurationError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
+    try:  # bytes: a UTF-8 byte order mark, or UTF-16 written by Windows tools, is read as the text it is
+        data = json.loads(raw, object_pairs_hook=_once_each, parse_constant=_no_constant)
     except ValueError as exc:  # not JSON, or not UTF-8
         raise ConfigurationError(f"{where}: the file is not UTF-8 JSON ({exc}); it must be {FORMAT}") from None
+    except RecursionError:
+        raise ConfigurationError(
+            f"{where}: the file nests deeper than JSON can be read here; it must be {FORMAT}"
+        ) from None
     try:
         rows = [(t["name"], t["description"], t["parameters"], t["domain"]) for t in data["tools"]]
         asked = [(q["query"], q["terms"], q["expected"]) for q in data["queries"]]
@@ -128,6 +139,41 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     queries = tuple(LabelledQuery(text, tuple(terms), expected) for text, terms, expected in asked)
     _check_catalog(where, tools, queries)
     return Catalog(tools, queries, {row[0]: row[3] for row in rows})
+
+
+MAX_CATALOG_BYTES = 32 * 1024 * 1024
+"""A catalogue file larger than this is refused unread (the course's is 166 KB; a file of 100,000
+tools is about 50 MB of JSON, more than any tools block a model reads)."""
+
+
+def _read_bounded(path: Path, where: str) -> bytes:
+    """The file's bytes, if it is a regular file of at most `MAX_CATALOG_BYTES`: a pipe, a device
+    (`/dev/zero` never ends) or a huge file is a `ConfigurationError`, not a hang or a `MemoryError`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ConfigurationError(f"{where}: not a regular file (a folder, a pipe or a device); name a .json file")
+        raw = f.read(MAX_CATALOG_BYTES + 1)
+    if len(raw) > MAX_CATALOG_BYTES:
+        raise ConfigurationError(
+            f"{where}: the file is over {MAX_CATALOG_BYTES} bytes; a catalogue that size is not read. "
+            "Fix: pass a smaller catalogue, or grow one in memory with scaled_catalog(specs, size)"
+        )
+    return raw
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (`json` keeps the last of two silently)."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        twice = sorted({key for key, _ in pairs if sum(1 for k, _ in pairs if k == key) > 1})
+        raise ValueError(f"an object gives the key {', '.join(map(repr, twice))} more than once")
+    return found
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are no JSON (a model's API refuses a tools block holding one)."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _check_entries(where: str, tools: list[tuple[Any, ...]], queries: list[tuple[Any, ...]]) -> None:

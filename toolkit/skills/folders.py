@@ -10,7 +10,8 @@ its body is the instructions, and every other file in the folder is a resource:
 
 The front matter is YAML read safely (no tags that build objects); a key given twice is refused,
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
-with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out.
+with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out;
+nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
 A name is at most 64 characters and a description at most 1024 (Agent Skills' limits).
 
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
@@ -249,6 +250,11 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
         raise ConfigurationError(
             f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
             "that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+        ) from None
+    except RecursionError:  # PyYAML composes and builds nested values by recursion, without a bound
+        raise ConfigurationError(
+            f"{where}: its front matter nests deeper than YAML can be read here. Fix: front matter holds "
+            "'name: …' and 'description: …' lines, not nested lists or mappings"
         ) from None
     if not isinstance(meta, dict):
         raise ConfigurationError(

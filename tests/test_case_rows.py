@@ -1,0 +1,58 @@
+"""A cases CSV a stranger hands over, read by the drill and by the accuracy suite: a file that
+cannot be read, is not UTF-8, holds a huge field or a row longer than its header is one
+`ConfigurationError` naming the file (and the line), never a raw error or fields silently dropped."""
+
+import pytest
+
+from toolkit.course import accuracy, drill
+from toolkit.errors import ConfigurationError
+
+READERS = {
+    "drill cases": (drill, "id,tool,arguments,expect,expect_field,expect_value", "D01,query_order,{},ok,orderId,订单"),
+    "accuracy cases": (accuracy, "id,group,question,expect_tool,expect_order_id", "N01,normal,你好,,"),
+}
+
+
+def error_of(what, path):
+    with pytest.raises(ConfigurationError) as info:
+        READERS[what][0].load_cases(path)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_file_saved_in_another_encoding_says_how_to_save_it(tmp_path, what):
+    _, header, row = READERS[what]
+    path = tmp_path / "cases.csv"
+    path.write_bytes(f"{header}\n{row}\n".encode("gbk"))  # Excel's "CSV" on a Chinese Windows
+    assert (
+        error_of(what, path)
+        == f"{what} {path}: the file is not UTF-8 text. Fix: save it as 'CSV UTF-8 (Comma delimited)'"
+    )
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_row_longer_than_the_header_names_its_line(tmp_path, what):
+    _, header, row = READERS[what]
+    path = tmp_path / "cases.csv"
+    path.write_text(f"{header}\n{row}\n{row},one,two\n", encoding="utf-8")
+    columns = header.count(",") + 1
+    assert error_of(what, path) == (
+        f"{what} {path}, line 3: {columns + 2} fields, the header has {columns}. Fix: put double quotes around a "
+        "value that holds a comma"
+    )
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_field_over_the_csv_limit_names_its_line(tmp_path, what):
+    _, header, row = READERS[what]
+    path = tmp_path / "cases.csv"
+    path.write_text(f'{header}\n{row}\n{row},"{"x" * 200_000}"\n', encoding="utf-8")
+    assert error_of(what, path) == f"{what} {path}, line 3: field larger than field limit (131072). Fix that row"
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_missing_file_or_a_folder_names_the_file(tmp_path, what):
+    assert error_of(what, tmp_path / "nope.csv") == (
+        f"{what} {tmp_path / 'nope.csv'}: cannot read the file (No such file or directory)"
+    )
+    assert error_of(what, tmp_path) == f"{what} {tmp_path}: cannot read the file (Is a directory)"

@@ -4,6 +4,7 @@ not run and exits 130."""
 
 import csv
 import datetime
+import inspect
 import os
 import re
 import signal
@@ -16,6 +17,7 @@ import pytest
 from ctrl_c import ctrl_c_after
 from loopback import free_port, wait_for_port
 
+from toolkit.chat.client import ChatClient
 from toolkit.chat.switch import fake_client
 from toolkit.course.accuracy import CSV_COLUMNS, SuiteInterrupted, load_cases, report_lines, run_suite
 from toolkit.course.shop import load_shop
@@ -74,10 +76,15 @@ def test_ctrl_c_keeps_the_finished_cases_and_does_not_wait_for_a_hanging_request
     assert lines[-3].startswith("tool-selection accuracy: ") and f"/ {len(stopped.finished)} = " in lines[-3]
 
 
+SLOW_FIRST_REQUEST = ["--fault", "slow", "--slow-delay", str(HANG_S)]
+CLIENT_TIMEOUT_S = inspect.signature(ChatClient).parameters["timeout"].default
+"""What the eval command waits for the slow request, if it waits: its client gives up on it first."""
+
+
 def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_path):
     port = free_port()
     gateway = subprocess.Popen(
-        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port), "--fault", "slow", "--slow-delay", "60"],
+        [sys.executable, "-m", "toolkit", "gateway", "--port", str(port), *SLOW_FIRST_REQUEST],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -85,6 +92,7 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
         assert wait_for_port(port, 15)
         env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
         env.update(LLM_BASE_URL=f"http://127.0.0.1:{port}/v1", LLM_API_KEY="sk-test", LLM_MODEL="fake")
+        spawned = time.monotonic()  # the slow request is sent after this
         run = subprocess.Popen(
             [sys.executable, "-m", "toolkit", "eval", "--out", "acc.csv", "--today", "2026-10-25"],
             cwd=tmp_path,
@@ -101,8 +109,9 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
                     break
             pressed = time.monotonic()
             run.send_signal(signal.SIGINT)
-            stdout, stderr = run.communicate(timeout=20)
-            assert time.monotonic() - pressed < 5  # not the 60 s the slow request takes
+            stdout, stderr = run.communicate(timeout=HANG_S / 2)
+            waiting_would_take = CLIENT_TIMEOUT_S - (pressed - spawned)  # at least: the timeout, from its start
+            assert time.monotonic() - pressed < waiting_would_take / 2  # it did not wait for the slow request
         finally:
             if run.poll() is None:
                 run.kill()

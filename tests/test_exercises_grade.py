@@ -298,7 +298,7 @@ out, pid_file = sys.argv[1], sys.argv[2]
 cell = {"cell_type": "code", "execution_count": 1, "metadata": {"tags": ["exercise:w6.round_trips"]},
         "outputs": [{"output_type": "display_data", "metadata": {}, "data": %r}], "source": ""}
 notebook = {"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [cell]}
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(240)"], start_new_session=True)
 open(pid_file, "w").write(str(child.pid))   # a detached child holding the worker's stderr
 json.dump(notebook, open(out, "w"))
 time.sleep(%d)
@@ -340,7 +340,7 @@ def test_a_detached_child_holding_the_workers_stderr_does_not_hold_the_grader(tm
         executed, problem = _execute(path, 5)
     finally:
         stop_child(pid_file)
-    assert time.monotonic() - started < 10  # not the child's 30 s
+    assert time.monotonic() - started < 30  # not the child's 240 s, nor the 65 s limit of `_execute(path, 5)`
     assert problem == "" and list(results(executed)[0]) == ["w6.round_trips"]
 
 

@@ -5,7 +5,6 @@ memory and in the trace the interruption carries); the call still running reads 
 
 import signal
 import threading
-import time
 
 import pytest
 
@@ -17,10 +16,22 @@ from toolkit.loop.texts import EN
 from toolkit.memory.windows import ChatMemory
 from toolkit.tools.decorator import tool
 
+WAIT_S = 60
+"""The most a call here waits for the step before it, which comes at once when the loop is right."""
+
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs signal.pthread_kill (POSIX)")
-def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results():
-    quick_done, release = threading.Event(), threading.Event()
+def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results(monkeypatch):
+    import toolkit.loop.together as together
+
+    quick_done, release, stopping = threading.Event(), threading.Event(), threading.Event()
+    stop = together._Together.stop
+
+    def waits_for_the_running_calls(self):  # the round's own stop, telling the test it has begun
+        stopping.set()
+        return stop(self)
+
+    monkeypatch.setattr(together._Together, "stop", waits_for_the_running_calls)
     main = threading.main_thread().ident  # a signal sent to the process may land on a busy thread
     presses = []
 
@@ -35,14 +46,11 @@ def test_a_second_ctrl_c_while_running_calls_finish_keeps_the_finished_results()
 
     @tool("a call that hangs")
     def hang(item: str) -> str:
-        quick_done.wait(5)
+        quick_done.wait(WAIT_S)
         signal.pthread_kill(main, signal.SIGINT)  # the learner presses Ctrl-C: the loop waits for this call
-        deadline = time.monotonic() + 5
-        while not presses and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.3)  # the loop is now waiting for this call
+        stopping.wait(WAIT_S)  # the loop is now waiting for this call (no sleep: a loaded machine may be slower)
         signal.pthread_kill(main, signal.SIGINT)  # and again: the wait ends
-        release.wait(5)
+        release.wait(WAIT_S)
         return "too late"
 
     previous = signal.signal(signal.SIGINT, handler)

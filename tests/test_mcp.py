@@ -29,11 +29,17 @@ QUIRKY = str(SERVERS / "quirky_server.py")
 sys.path.insert(0, str(SERVERS))
 from quirky_server import SCHEMAS, make_server  # noqa: E402
 
+HANG_S = 120
+"""How long a test here lets a request, connection or child process hang when the code under test
+does not stop waiting for it: far beyond what stopping takes on a loaded machine. A bound on a
+stop is half of it (no speed is measured, only "waited or not")."""
+
 TIME_ARGS = ["-m", "mcp_server_time", "--local-timezone", "UTC"]
 CRASH_AT_START = ["-c", "import sys; print('config file missing', file=sys.stderr); sys.exit(3)"]
 
 
-def _wait_for(path: Path, seconds: float = 5.0) -> bool:
+def _wait_for(path: Path, seconds: float = 30.0) -> bool:
+    """True once `path` exists (at once when things are right); False after `seconds`."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if path.exists():
@@ -74,12 +80,14 @@ def quirky(request, tmp_path_factory):
     """(client, cancel file) for the quirky server over each transport."""
     cancel_file = tmp_path_factory.mktemp(request.param) / "cancelled"
     if request.param == "stdio":
-        client = McpClient.stdio(sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky")
+        client = McpClient.stdio(
+            sys.executable, [QUIRKY, "--cancel-file", str(cancel_file)], name="quirky", request_timeout=HANG_S
+        )
     elif request.param == "http":
-        client = McpClient.http(request.getfixturevalue("http_url"), name="quirky")
+        client = McpClient.http(request.getfixturevalue("http_url"), name="quirky", request_timeout=HANG_S)
         cancel_file = request.getfixturevalue("http_cancel_file")
     else:
-        client = McpClient(make_server(str(cancel_file)), name="quirky")
+        client = McpClient(make_server(str(cancel_file)), name="quirky", request_timeout=HANG_S)
     with client:
         yield client, cancel_file
 
@@ -199,7 +207,7 @@ def test_a_hanging_tool_times_out_and_the_server_is_told_to_cancel(quirky):
     tools = _tools(McpToolProvider([client], timeout=0.3))
     started = time.monotonic()
     result = _run(tools, "hang")
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < HANG_S / 2  # not the client's request timeout (or the server's hang)
     assert result.is_error  # issue 19.7: a timeout is not a success; the outcome is unknown
     assert result.content == (
         "Tool 'hang' failed: no answer within 0.3 s, so the call was cancelled. Its outcome is unknown: the "
@@ -336,7 +344,7 @@ def _server(tools, on_call=None, hang_listing=False, lists=None):
         if lists is not None:
             lists.append(1)
         if hang_listing:
-            await anyio.sleep(60)
+            await anyio.sleep(2 * HANG_S)
         return types.ListToolsResult(tools=[types.Tool(name=n, input_schema=s, annotations=a) for n, s, a in tools])
 
     async def call_tool(ctx, params):
@@ -425,11 +433,11 @@ def test_listing_has_a_timeout():
     """Issue 19.8: a server that hangs on tools/list added 30 s to every call."""
     lists = []
     tools = [("a", {"type": "object", "properties": {}}, None)]
-    with McpClient(_server(tools, hang_listing=True, lists=lists), name="hung", request_timeout=30) as client:
+    with McpClient(_server(tools, hang_listing=True, lists=lists), name="hung", request_timeout=HANG_S) as client:
         provider = McpToolProvider([client], list_timeout=0.3)
         started = time.monotonic()
         assert provider.provide() == [] and provider.provide() == []
-        assert time.monotonic() - started < 5 and len(lists) == 1
+        assert time.monotonic() - started < HANG_S / 2 and len(lists) == 1  # not the request timeout
         assert provider.left_out["hung"].startswith("MCP server 'hung' did not answer within 0.3 s")
 
 
@@ -631,10 +639,10 @@ def test_a_line_that_is_not_json_answers_nothing_and_the_timeout_says_it_was_wri
 def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
     """Audit #14: `"result": null` was waited out and told the model the outcome was unknown."""
     with McpClient.stdio(sys.executable, [HOSTILE, "null-result"], name="hostile") as client:
-        tools = _tools(McpToolProvider([client], timeout=30))
+        tools = _tools(McpToolProvider([client], timeout=HANG_S))
         started = time.monotonic()
         result = _run(tools, "t", '{"x": "a"}')
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < HANG_S / 2  # not the call's timeout
         assert result.is_error and result.content == (
             "Tool 't' failed: MCP server 'hostile' broke the protocol: it sent a message that is not valid "
             "JSON-RPC 2.0 (a reply with a malformed result or error)"
@@ -645,11 +653,11 @@ def test_a_reply_that_is_not_json_rpc_fails_the_call_at_once():
 def test_an_answer_to_initialize_that_is_not_json_rpc_fails_the_connection_at_once():
     """`"result": [1, 2, 3]` for `initialize` was waited out: "no answer within 30 s". The handshake
     waits inside the SDK, not among the requests a broken message fails; now it fails too, at once."""
-    client = McpClient.stdio(sys.executable, [HOSTILE, "list-init"], name="hostile", connect_timeout=30)
+    client = McpClient.stdio(sys.executable, [HOSTILE, "list-init"], name="hostile", connect_timeout=HANG_S)
     started = time.monotonic()
     with pytest.raises(McpConnectionError) as caught:
         client.connect()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < HANG_S / 2  # not the connect timeout
     assert str(caught.value) == (
         "cannot reach MCP server 'hostile': it broke the protocol while connecting: it sent a message that is not "
         "valid JSON-RPC 2.0 (a reply with a malformed result or error)"

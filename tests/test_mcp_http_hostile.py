@@ -276,11 +276,11 @@ def test_a_json_body_with_another_request_s_id_fails_the_call_at_once_and_the_ne
 ):
     """The SDK reads a JSON body's id as it is, and drops an answer whose id no request waits for:
     the call waited out its whole deadline, though the server had answered at once."""
-    with McpClient.http(stranger_url, name="stranger", request_timeout=20) as client:
+    with McpClient.http(stranger_url, name="stranger", request_timeout=120) as client:
         started = time.monotonic()
         with pytest.raises(McpError) as raised:
             client.call_tool(name, {})
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 60  # not the 120 s request timeout
         assert str(raised.value) == (
             f"MCP server 'stranger' broke the protocol: it sent {what}, the id of no request waiting for an answer; "
             "a server answers each request with that request's id"

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -89,8 +90,9 @@ ANNOTATIONS = {"echo": types.ToolAnnotations(read_only_hint=True, destructive_hi
 META = {"echo": {"team": "course", "cost": 0}}
 
 
-def make_server(cancel_file: str | None = None) -> Server:
-    """The quirky server; `cancel_file` is written when a `hang` call gets cancelled."""
+def make_server(cancel_file: str | None = None, hanging: Any = None) -> Server:
+    """The quirky server; `cancel_file` is written when a `hang` call gets cancelled, and `hanging`
+    (a `threading.Event`, in process only) is set when a `hang` call has arrived."""
     lists = [0]
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
@@ -113,8 +115,10 @@ def make_server(cancel_file: str | None = None) -> Server:
         if name == "fail":
             return _text("the warehouse is closed today", error=True)
         if name == "hang":
+            if hanging is not None:
+                hanging.set()
             try:
-                await anyio.sleep(60)
+                await anyio.sleep(600)  # past any timeout a test sets: ends only when cancelled
             except anyio.get_cancelled_exc_class():
                 if cancel_file:
                     with open(cancel_file, "w") as f:

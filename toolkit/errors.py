@@ -50,6 +50,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.unicode import cut
+
 TB_NOTE = "(%tb shows the full traceback)"
 
 
@@ -220,7 +222,7 @@ write a name of any length, and the text it reads back stays short."""
 
 def shown_name(name: str) -> str:
     """`name` as an error text shows it: at most `NAME_SHOWN` characters, `...` marking a cut."""
-    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 3] + "..."
+    return cut(name, NAME_SHOWN, "...")
 
 
 def a_or_an(word: str) -> str:
@@ -262,7 +264,7 @@ class ArgumentProblem:
 
     def __post_init__(self) -> None:  # a model can name a field of any length: the text stays short
         if len(self.field) > FIELD_SHOWN:
-            object.__setattr__(self, "field", self.field[: FIELD_SHOWN - 3] + "...")
+            object.__setattr__(self, "field", cut(self.field, FIELD_SHOWN, "..."))
 
     def line(self) -> str:
         """The problem as one line of the model-facing message."""

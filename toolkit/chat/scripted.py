@@ -52,6 +52,7 @@ from toolkit.tokens import (
     json_counts,
     text_counts,
 )
+from toolkit.unicode import cut
 
 
 @dataclass(frozen=True)
@@ -393,7 +394,7 @@ def _exhausted(request: int) -> str:
 
 def _bad_turn(turn: Any) -> str:
     shown = f"the class {turn.__name__}" if isinstance(turn, type) else repr(turn)
-    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    shown = cut(shown, 80, "...")
     return (
         f"{shown}; a turn is text, a ToolCall or a list of them, an AssistantMessage, a ChatResponse, an "
         "exception to raise, or a function of the request returning one of those"

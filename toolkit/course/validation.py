@@ -210,7 +210,7 @@ def _check_given(tool: Any, raw: Any, today: Any) -> datetime.date | None:
 def _given(value: Any) -> str:
     """A value as an error text shows what the caller passed: its repr, cut short."""
     text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return cut(text, 40, "...")
 
 
 def _parse_object(tool: str, raw: str) -> dict[str, Any]:

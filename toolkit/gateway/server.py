@@ -56,6 +56,7 @@ from dataclasses import replace
 from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
 from toolkit.gateway.wire import Reply, error_reply
+from toolkit.unicode import cut
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 18083
 
@@ -183,7 +184,7 @@ def _shown(value: object) -> str:
     if len(text) <= 40:
         return text
     name = type(value).__name__
-    return f"{name}(...)" if text.startswith(name + "(") else text[:37] + "..."
+    return f"{name}(...)" if text.startswith(name + "(") else cut(text, 40, "...")
 
 
 def create_app(gateway: Gateway) -> GatewayApp:

@@ -34,6 +34,7 @@ from toolkit.loop.texts import REPAIR_HANDOVER_ZH as REPAIR_HANDOVER_ZH
 from toolkit.tools.decorator import a_kind_of
 from toolkit.tools.execute import Policies
 from toolkit.tools.redact import describe_exception
+from toolkit.unicode import cut
 
 FOUND_TOOLS = "found_tools"
 """Result attribute naming tools that a search found; they join the effective set."""
@@ -309,7 +310,7 @@ def _check_extra(extra: Any) -> None:
 
 def _bad(name: str, value: Any, rule: str, fix: str) -> ConfigurationError:
     shown = repr(value)
-    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    shown = cut(shown, 80, "...")
     return ConfigurationError(f"LoopOptions({name}={shown}): {rule}; {fix}")
 
 

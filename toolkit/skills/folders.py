@@ -64,7 +64,7 @@ import yaml
 from toolkit.errors import ConfigurationError, SkillError, a_kind_of, a_or_an
 from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
-from toolkit.unicode import is_utf8
+from toolkit.unicode import cut, is_utf8
 
 log = logging.getLogger("toolkit.skills.folders")
 
@@ -332,7 +332,7 @@ def _brief(value: Any) -> str:
 
 def _at_most_60(text: str) -> str:
     """`text`, or its first 57 characters and "..." when it is longer than 60."""
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(text, 60, "...")
 
 
 _REPR = reprlib.Repr()
@@ -468,4 +468,4 @@ def _check_stat(info: os.stat_result) -> None:
 def shown(text: str, limit: int = 80) -> str:
     """A name or path the model wrote, as an error repeats it: its repr, at most `limit` characters."""
     shown = repr(text)
-    return shown if len(shown) <= limit else shown[: limit - 4] + "...'"
+    return cut(shown, limit, "...'")

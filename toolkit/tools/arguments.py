@@ -49,6 +49,7 @@ from pydantic_core import core_schema
 from toolkit.errors import ArgumentError, ArgumentProblem
 from toolkit.tools import json_repair, redact
 from toolkit.tools.coercion import validator_for
+from toolkit.unicode import cut
 
 
 @dataclass(frozen=True)
@@ -360,7 +361,7 @@ def _expected(err: Any) -> str:
 
 def _short(value: Any, raw: bool = False, limit: int = 60) -> str:
     text = value if raw else _as_json(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return cut(text, limit, "...")
 
 
 def _as_json(value: Any) -> str:

@@ -88,6 +88,7 @@ from toolkit.tools.decorator import (
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, parse_docstring, reflect
 from toolkit.tools.result_text import to_text
+from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
 
@@ -761,7 +762,7 @@ def _value_error(value: Any) -> ToolDefinitionError:
 
 def _repr_short(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return cut(text, 40, "...")
 
 
 def _call_tool(obj: Any) -> Tool:

@@ -111,3 +111,15 @@ def test_the_probe_does_not_read_the_models_malformed_call_as_a_gateway_refusing
         "HTTP 400: the gateway takes tools, but refused the tool call the model wrote (failed_generation); "
         f"run the probe again: {said}",
     )
+
+
+def test_the_body_is_parsed_only_when_it_can_report_a_failed_generation():
+    """Every 4xx is asked whether the model's call was refused; the body is parsed only when it holds
+    one of the two names or a `\\u` escape that could spell one (then it is read as JSON reads it)."""
+    from toolkit.chat.client import model_call_refused
+
+    assert model_call_refused('{"error": {"code": "tool_use_failed"}}')
+    assert model_call_refused('{"error": {"failed\\u005fgeneration": "<function=x>"}}')
+    assert not model_call_refused('{"error": {"message": "model not found"}}')
+    assert not model_call_refused('{"error": {"failed_generation": ""}}')
+    assert not model_call_refused("failed_generation, not JSON")

@@ -975,7 +975,7 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
             raise OutOfCreditError(
                 f"HTTP {status}: {detail} — {credit_fix(credit)}", status=status, body=body, attempts=attempt
             )
-    if status < 500 and failed_generation(error_object(response.text)):  # the model's call was refused, not the request
+    if status < 500 and model_call_refused(response.text):  # the model's call was refused, not the request
         raise TransientError(f"HTTP {status} ({MALFORMED_CALL}): {detail}", status=status, body=body, attempts=attempt)
     if status in _TRANSIENT or status >= 500:
         error = TransientError(f"HTTP {status} (transient): {detail}", status=status, body=body, attempts=attempt)
@@ -996,13 +996,17 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     )
 
 
-def error_object(body: str) -> Any:
-    """The `error` of an error response's JSON body, or None (no JSON object, or none in it)."""
+def model_call_refused(body: str) -> bool:
+    """Whether an error response's whole body reports the model's failed generation
+    (`toolkit.chat.sse.failed_generation`). The body is parsed only when it can say so: it holds
+    one of the two names, or a `\\u` escape that could spell one (every 4xx comes here)."""
+    if "failed_generation" not in body and "tool_use_failed" not in body and "\\u" not in body:
+        return False
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
-        return None
-    return data.get("error") if isinstance(data, dict) else None
+        return False
+    return isinstance(data, dict) and failed_generation(data.get("error"))
 
 
 def _refuses_tools(response: httpx.Response, detail: str) -> bool:

@@ -37,9 +37,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, error_message, error_object, event_stream, parse_completion
+from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, model_call_refused, parse_completion
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.sse import choice_zero, failed_generation
+from toolkit.chat.sse import choice_zero
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
@@ -111,7 +111,7 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
     request named (its name may hold "tool": it is not read as naming the tools field)."""
     if status is None:
         return None, f"no HTTP response ({body[:120]})"
-    if status != 200 and failed_generation(error_object(body)):  # tools taken; the model's call was not
+    if status != 200 and model_call_refused(body):  # tools taken; the model's call was not
         return None, (
             f"HTTP {status}: the gateway takes tools, but refused the tool call the model wrote (failed_generation); "
             f"run the probe again: {_error_message(body)}"

@@ -9,12 +9,15 @@ import copy
 import json
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import show
+
+if TYPE_CHECKING:
+    from toolkit.chat.messages import TokenUsage
 
 WIRE = [
     {"role": "system", "content": "你是一个电商售后助手，回答简短。"},
@@ -205,7 +208,7 @@ def check_usage_build(fn: Any) -> Verdict:
             try:
                 got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
             except LearnerError as error:
-                if broken := _broken_counts(body):
+                if broken := _broken_counts(body, want):
                     return wrong(f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken)}")
                 raise
         if not isinstance(got, TokenUsage):
@@ -220,7 +223,7 @@ def check_usage_build(fn: Any) -> Verdict:
                     '("not reported"), not 0 — a zero would claim the request was free'
                 )
             tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
-            if broken := _broken_counts(body):
+            if broken := _broken_counts(body, want):
                 tip = _broken_tip(broken)
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
@@ -229,15 +232,12 @@ def check_usage_build(fn: Any) -> Verdict:
     )
 
 
-def _broken_counts(body: dict[str, Any]) -> list[str]:
-    """The counts of `body`'s usage that a gateway sent broken: neither None nor a whole number of 0 or more."""
+def _broken_counts(body: dict[str, Any], read: TokenUsage) -> list[str]:
+    """The counts of `body`'s usage that a gateway sent broken: given (not None) but `read` (what
+    `TokenUsage.from_openai` made of them) says not reported (a count is a whole number, 0 or more)."""
     usage = body.get("usage") or {}
-    return [
-        key
-        for key in ("prompt_tokens", "completion_tokens")
-        if usage.get(key) is not None
-        and not (isinstance(usage[key], int) and not isinstance(usage[key], bool) and usage[key] >= 0)
-    ]
+    fields = (("prompt_tokens", read.input_tokens), ("completion_tokens", read.output_tokens))
+    return [key for key, value in fields if usage.get(key) is not None and value is None]
 
 
 def _broken_tip(keys: list[str]) -> str:

@@ -166,7 +166,7 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are each given once (`json` keeps the last of two silently)."""
     found = dict(pairs)
     if len(found) < len(pairs):
-        twice = sorted({key for key, _ in pairs if sum(1 for k, _ in pairs if k == key) > 1})
+        twice = sorted(key for key, n in Counter(key for key, _ in pairs).items() if n > 1)
         raise ValueError(f"an object gives the key {', '.join(map(repr, twice))} more than once")
     return found
 

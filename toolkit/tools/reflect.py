@@ -411,9 +411,11 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     return _griffe_sections(Docstring(given), style) if plain is None else plain
 
 
+_PARAMETER_TITLES = "Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments"
+"""The Google section titles whose entries are parameters."""
 _GOOGLE_HEADER = re.compile(
-    r"^(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments|Returns?|Raises|"
-    r"Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)\s*:\s*$"
+    rf"^(?:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
+    r"\s*:\s*$"
 )
 
 _GOOGLE_HEADER_LINE = fast_schema.line_start_pattern(_GOOGLE_HEADER.pattern.removeprefix("^"))
@@ -424,7 +426,7 @@ _WIDE_TITLE = re.compile(_GOOGLE_HEADER.pattern.replace(r"\s*:\s*$", r"[^\S\n]*\
 """A Google section title written with a full-width colon (`Args：`, as a Chinese input method types it)."""
 _WIDE_ENTRY = re.compile(r"([^\S\n]+\*{0,2}\w+(?:[^\S\n]*\([^()\n]*\))?[^\S\n]*)\uff1a")
 """An indented entry `name：text` or `name (type)：text`: its name, then a full-width colon."""
-_ARGS_TITLE = re.compile(r"(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments)\s*:")
+_ARGS_TITLE = re.compile(rf"(?:{_PARAMETER_TITLES})\s*:")
 
 
 def _ascii_colons(text: str) -> str:

@@ -25,6 +25,16 @@ def _result(**attributes):
     return ToolResultMessage(tool_call_id="c1", content="r", attributes=attributes)
 
 
+def assert_refused_as_another_programs(path, listed):
+    """`SqliteStore(path)` refuses another program's database, naming what it holds (`listed`)."""
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(path)
+    assert str(caught.value) == (
+        f"{path}: an SQLite database of another program ({listed}), not a memory store; it was left "
+        "as it is. Give the memory a file of its own, e.g. 'memory.db'"
+    )
+
+
 def test_a_nan_attribute_is_refused_with_its_key_instead_of_coming_back_as_none(tmp_path):
     store = SqliteStore(tmp_path / "m.db")
     store.append("u", [UserMessage(content="hi")])
@@ -87,12 +97,7 @@ def test_another_programs_database_is_refused_and_left_untouched(tmp_path):
         other.execute("CREATE TABLE messages (author TEXT, body TEXT)")
         other.execute("INSERT INTO messages VALUES ('ann', 'hello')")
     other.close()
-    with pytest.raises(MemoryStoreError) as caught:
-        SqliteStore(path)
-    assert str(caught.value) == (
-        f"{path}: an SQLite database of another program (tables: messages), not a memory store; it was left "
-        "as it is. Give the memory a file of its own, e.g. 'memory.db'"
-    )
+    assert_refused_as_another_programs(path, "tables: messages")
     with sqlite3.connect(path) as other:
         assert other.execute("SELECT name FROM sqlite_master").fetchall() == [("messages",)]
         assert other.execute("SELECT * FROM messages").fetchall() == [("ann", "hello")]
@@ -186,12 +191,7 @@ def test_another_programs_views_are_refused_and_left_untouched(tmp_path, schema,
             other.execute(statement)
         before = other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
     other.close()
-    with pytest.raises(MemoryStoreError) as caught:
-        SqliteStore(path)
-    assert str(caught.value) == (
-        f"{path}: an SQLite database of another program ({listed}), not a memory store; it was left "
-        "as it is. Give the memory a file of its own, e.g. 'memory.db'"
-    )
+    assert_refused_as_another_programs(path, listed)
     with sqlite3.connect(path) as other:
         assert other.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == before
     other.close()

@@ -40,6 +40,14 @@ def next_turn_is_valid(chat, model):
     check_request({"model": "m", "messages": to_openai(model.requests[-1].messages)})
 
 
+def first_turn(query_order):
+    """A service whose model asks for `query_order` once, then answers; its stream of a first question."""
+    model = ScriptedModel([call("query_order", orderId="SN1"), "第二个回答"])
+    memories = memory_per_id()
+    chat = ai_service(Chat, model=model, tools=[query_order], memory=memories)
+    return model, memories, chat, chat.stream("u1", "第一个问题")
+
+
 def test_close_inside_the_reading_loop_ends_the_loop_quietly():
     ran = []
 
@@ -48,10 +56,7 @@ def test_close_inside_the_reading_loop_ends_the_loop_quietly():
         ran.append(orderId)
         return "状态：已发货"
 
-    model = ScriptedModel([call("query_order", orderId="SN1"), "第二个回答"])
-    memories = memory_per_id()
-    chat = ai_service(Chat, model=model, tools=[query_order], memory=memories)
-    stream = chat.stream("u1", "第一个问题")
+    model, memories, chat, stream = first_turn(query_order)
     seen = []
     for event in stream:
         seen.append(type(event).__name__)
@@ -91,10 +96,7 @@ def test_close_from_another_thread_while_a_tool_runs_stops_after_that_step():
         release.wait(LIMIT)
         return "状态：已发货"
 
-    model = ScriptedModel([call("query_order", orderId="SN1"), "第二个回答"])
-    memories = memory_per_id()
-    chat = ai_service(Chat, model=model, tools=[query_order], memory=memories)
-    stream = chat.stream("u1", "第一个问题")
+    model, memories, chat, stream = first_turn(query_order)
     reader, out = read_in_thread(stream)
     assert running.wait(LIMIT), "the tool never started"
     closer_out: dict = {}

@@ -630,3 +630,16 @@ def test_the_records_hint_says_where_message_from_openai_comes_from():
 
     load()
     assert "message_from_openai() (from toolkit.chat.messages)" in get("w1.records").hint.replace("`", "")
+
+
+def test_the_keyword_rules_hint_teaches_the_reading_without_giving_predictions():
+    """The hint shown after a wrong try said "发货 is a logistics word; an order id with no other intent asks
+    query_order": two of the four predictions. It points at where to read instead."""
+    from toolkit.exercises import hint
+
+    text = hint("w1.keyword_rules")
+    assert text == (
+        "look for each question's words among the `keywords` of the [[intent]] tables in gateway_rules.toml "
+        "(a match calls that intent's `tool`); for an order id that no intent's words match, read [fallback]."
+    )
+    assert not any(word in text for word in ("发货", "退", "你好", "query_logistics", "query_order"))

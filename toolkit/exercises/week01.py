@@ -263,7 +263,8 @@ QUESTIONS = ("SN202610200004 发货了吗？", "数码产品能不能退？", "�
     comment='"query_order", "query_logistics", "query_refund_policy" or None',
     column=42,
     imports=["from toolkit.exercises.week01 import QUESTIONS"],
-    hint="read the [[intent]] keywords table: 发货 is a logistics word; an order id with no other intent asks query_order.",
+    hint="look for each question's words among the `keywords` of the [[intent]] tables in gateway_rules.toml "
+    "(a match calls that intent's `tool`); for an order id that no intent's words match, read [fallback].",
 )
 def check_keyword_rules(answer: Any) -> Verdict:
     from toolkit.chat.messages import UserMessage

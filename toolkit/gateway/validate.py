@@ -32,12 +32,16 @@ nowhere, so not here either. So are the rules the API reference states between o
 `logprobs: true`, a logit bias an integer from -100 to 100, modalities of "text" and "audio", a
 prediction of type "content" holding a string or text parts.
 
-Leaves out: custom tools (free-form input), refused as this gateway's limit; what the ignored
+The stream options `include_usage` and `include_obfuscation` are booleans (the gateway never
+obfuscates: its chunks carry no `obfuscation` field, as OpenAI's do not when it is false).
+
+Leaves out: custom tools (free-form input), `input_audio` parts and the deprecated `function`
+role, each refused as this gateway's limit (saying so, not as OpenAI's rule); what the ignored
 fields would change; metadata's and logit_bias's size limits and logit_bias's keys; the values
 of service_tier, reasoning_effort, verbosity and prompt_cache_retention (only their type: OpenAI
 adds values, such as reasoning_effort "xhigh", faster than a list here would follow, and which it
-takes depends on the model); the insides of audio and web_search_options; audio parts, refused;
-whether an image URL really holds an image.
+takes depends on the model); the insides of audio and web_search_options; whether an image URL
+really holds an image.
 """
 
 from __future__ import annotations
@@ -187,6 +191,13 @@ def _plain_call(call: Any) -> bool:
 def _check_message(message: Any, where: str) -> None:
     _expect(message, dict, where)
     role = _required(message, "role", str, where)
+    if role == "function":  # OpenAI's deprecated form, which it still takes: this gateway's limit, said so
+        raise RequestError(
+            f"'{where}.role' 'function' (the deprecated function-calling form) is not supported by this gateway: "
+            "send the result as a message with role 'tool' and the 'tool_call_id' of the call it answers.",
+            param=f"{where}.role",
+            code="unsupported_value",
+        )
     if role not in ROLES:
         raise RequestError(
             f"Invalid value: {role!r}. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
@@ -281,6 +292,13 @@ def _check_content(content: str | list, where: str, role: str) -> None:
         if kind == "refusal" and role == "assistant":
             _required(part, "refusal", str, f"{where}[{i}]")
             continue
+        if kind == "input_audio" and role == "user":  # OpenAI takes it (its audio models): this gateway's limit
+            raise RequestError(
+                "'input_audio' content parts (spoken input, which OpenAI takes) are not supported by this gateway: "
+                "send what was said as a 'text' part.",
+                param=f"{where}[{i}].type",
+                code="unsupported_value",
+            )
         if kind != "text":
             raise RequestError(
                 f"Invalid value for '{where}[{i}].type': only {_PARTS.get(role, _TEXT_ONLY)} supported.",
@@ -561,8 +579,9 @@ def _check_stream(request: dict) -> None:
             param="stream_options",
             code="invalid_value",
         )
-    if _expect(options, dict, "stream_options").get("include_usage") is not None:
-        _expect(options["include_usage"], bool, "stream_options.include_usage")
+    for key in ("include_usage", "include_obfuscation"):
+        if _expect(options, dict, "stream_options").get(key) is not None:
+            _expect(options[key], bool, f"stream_options.{key}")
 
 
 # --- what the reply may look like: length, count, stop sequences, format ----------------------

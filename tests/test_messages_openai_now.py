@@ -10,6 +10,8 @@ from openai.types.chat import ChatCompletion
 
 from toolkit.chat.client import parse_completion
 from toolkit.chat.messages import AssistantMessage, SystemMessage, ToolResultMessage, message_from_openai
+from toolkit.chat.sse import assemble
+from toolkit.errors import BadResponseError
 
 PARTS = [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Answer in English."}]
 
@@ -90,3 +92,44 @@ def test_a_reply_in_audio_is_read_as_its_transcript_not_as_an_empty_reply():
     response = parse_completion(json.dumps(AUDIO_REPLY))
     assert response.message == AssistantMessage(content="Your order shipped.")
     assert response.message.to_openai() == {"role": "assistant", "content": "Your order shipped."}
+
+
+CUSTOM_CALL = {"id": "call_1", "type": "custom", "custom": {"name": "run_sql", "input": "SELECT 1"}}
+CUSTOM_SAID = (
+    "the model called 'run_sql', a custom tool (free-form input, which OpenAI offers): this toolkit runs "
+    "function tools only; send tools of type 'function'"
+)
+
+
+def test_a_custom_tool_call_in_a_reply_is_named_not_called_malformed():
+    """A learner who passes OpenAI a `{"type": "custom"}` tool dict through `chat(tools=[...])` gets a
+    custom call back: it was "malformed: a tool call has no function name"."""
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-5",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "refusal": None, "tool_calls": [CUSTOM_CALL]},
+            }
+        ],
+    }
+    ChatCompletion.model_validate(body)
+    with pytest.raises(BadResponseError) as raised:
+        parse_completion(json.dumps(body))
+    assert str(raised.value).splitlines()[0] == f"choices[0].message: {CUSTOM_SAID}"
+
+
+def test_a_streamed_custom_tool_call_is_named_too():
+    piece = {"index": 0, "id": "call_1", "type": "custom", "custom": {"name": "run_sql", "input": ""}}
+    chunk = {
+        "id": "c",
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"tool_calls": [piece]}, "finish_reason": None}],
+    }
+    with pytest.raises(BadResponseError) as raised:
+        list(assemble([f"data: {json.dumps(chunk)}", ""]))
+    assert str(raised.value).splitlines()[0] == CUSTOM_SAID

@@ -21,10 +21,12 @@ its text.
 
 Leaves out: audio and file parts, and any other part but `text` and `image_url` (refused with
 a `ValueError`, not guessed at); tool results carry text only, which is why the loop sends a
-tool's images in a user message of their own (`toolkit.loop.images`); an image part's `detail` (read, then dropped: the provider's
-default applies); where text parts stood between image parts (the text comes first); `name`
-on user messages. The legacy `function_call` of a reply (older gateways answer `tools` with it)
-is read as one tool call without an id, which the loop gives (as LangChain4j reads it); it is
+tool's images in a user message of their own (`toolkit.loop.images`); an image part's `detail`
+(read, then dropped: the provider's default applies); where text parts stood between image parts
+(the text comes first); `name` on messages; a `custom` tool's call (free-form input), an
+`UnsupportedCallError` naming the tool (this toolkit runs function tools). The legacy
+`function_call` of a reply (older gateways answer `tools` with it) is read as one tool call
+without an id, which the loop gives (as LangChain4j reads it); it is
 never sent: the call goes back in `tool_calls`.
 """
 
@@ -137,12 +139,29 @@ class ToolCall(_Record):
         if not isinstance(fn, dict):
             raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
         if fn.get("name") is None:
-            raise ValueError(f"a tool call has no function name: {data!r:.100}")
+            raise custom_call_error(data) or ValueError(f"a tool call has no function name: {data!r:.100}")
         raw = fn.get("arguments")
         arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
         # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
         return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
+
+
+class UnsupportedCallError(ValueError):
+    """A tool call of a kind OpenAI defines but this toolkit does not run (a `custom` tool's): not a malformed one."""
+
+
+def custom_call_error(data: Any) -> UnsupportedCallError | None:
+    """The error for a call of a `custom` tool (free-form input: `{"type": "custom", "custom": {"name",
+    "input"}}`, which OpenAI sends when it was offered one), naming it; None for any other call."""
+    if not isinstance(data, dict) or data.get("type") != "custom":
+        return None
+    custom = data.get("custom")
+    name = custom.get("name") if isinstance(custom, dict) else None
+    return UnsupportedCallError(
+        f"the model called {name!r}, a custom tool (free-form input, which OpenAI offers): this toolkit runs "
+        "function tools only; send tools of type 'function'"
+    )
 
 
 OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})

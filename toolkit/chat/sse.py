@@ -62,7 +62,8 @@ Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: 
 read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
 A `refusal` is joined like text (into the message's `refusal`). An answer in audio streams its
 words as `audio.transcript` pieces: each is a `TextDelta`, and joined they are the message's text
-when no `content` came (as a whole reply's `audio.transcript` is).
+when no `content` came (as a whole reply's `audio.transcript` is). A `custom` tool's call delta is a
+`BadResponseError` naming the tool (`custom_call_error`), as in a whole reply.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     arguments_text,
+    custom_call_error,
     empty_reasoning,
     text_of,
 )
@@ -266,6 +268,8 @@ class StreamAssembler:
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             fn = _object(piece.get("function"), "streamed tool call function")
             call_id, name = _text(piece.get("id"), "streamed tool call id"), _text(fn.get("name"), "streamed tool name")
+            if name is None and piece.get("type") == "custom":
+                raise BadResponseError(str(custom_call_error(piece)))
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
             index = self._index_of(piece, call_id, name, fragment)
             self.latest = index

@@ -830,6 +830,24 @@ def test_include_obfuscation_is_a_boolean_as_openai_checks_it(sdk):
     )
 
 
+def test_max_tokens_and_max_completion_tokens_together_are_refused_as_openai_refuses_them(sdk):
+    """OpenAI's 400 (quoted in github.com/langchain-ai/langgraph/issues/5943); the gateway took the
+    pair and silently used one. Either alone, or one of them null, is fine."""
+    request = {"model": "m", "messages": HI, "max_tokens": 50, "max_completion_tokens": 100}
+    assert error(respond(request, GatewayConfig())) == (
+        400,
+        "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+        "max_tokens",
+        "invalid_parameter_combination",
+    )
+    for limits in (
+        {"max_tokens": 500},
+        {"max_completion_tokens": 500},
+        {"max_tokens": None, "max_completion_tokens": 500},
+    ):
+        assert sdk.chat.completions.create(model="m", messages=HI, **limits).choices[0].finish_reason == "stop"
+
+
 # --- a message's name ---------------------------------------------------------------------------
 
 

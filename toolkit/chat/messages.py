@@ -23,7 +23,7 @@ Leaves out: audio and file parts, and any other part but `text` and `image_url` 
 a `ValueError`, not guessed at); tool results carry text only, which is why the loop sends a
 tool's images in a user message of their own (`toolkit.loop.images`); an image part's `detail`
 (read, then dropped: the provider's default applies); where text parts stood between image parts
-(the text comes first); `name` on messages; a `custom` tool's call (free-form input), an
+(the text comes first); `name` (but a tool result's); a `custom` tool's call (free-form input), an
 `UnsupportedCallError` naming the tool (this toolkit runs function tools). The legacy
 `function_call` of a reply (older gateways answer `tools` with it) is read as one tool call
 without an id, which the loop gives (as LangChain4j reads it); it is

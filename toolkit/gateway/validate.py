@@ -9,7 +9,8 @@ tool call left without a result. It only reads; it never repairs.
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
 supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
 `tools` (ignoring it would answer as if the model had no function); `max_tokens` /
-`max_completion_tokens`, `n` (at most 128), `stop` and `response_format` are checked for type and range
+`max_completion_tokens` (not both: OpenAI refuses the pair), `n` (at most 128), `stop` and
+`response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
 `json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`), or the 400 is OpenAI's
@@ -598,6 +599,12 @@ def _check_output_options(request: dict) -> None:
                 param=key,
                 code="invalid_value",
             )
+    if request.get("max_tokens") is not None and request.get("max_completion_tokens") is not None:
+        raise RequestError(  # OpenAI's own 400 (its newer name and the deprecated one: say one limit)
+            "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+            param="max_tokens",
+            code="invalid_parameter_combination",
+        )
     if (request.get("n") or 1) > MAX_N:
         _out_of_range("n", request["n"], int, "above maximum", f"<= {MAX_N}")
     _check_stop(request.get("stop"))

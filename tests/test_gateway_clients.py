@@ -786,6 +786,68 @@ def test_a_custom_tool_is_refused_without_saying_openai_refuses_it(fields, param
     assert error(respond(request, GatewayConfig())) == (400, CUSTOM_REFUSED, param, "unsupported_value")
 
 
+AUDIO_PART = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+
+
+@pytest.mark.parametrize(
+    "messages, message, param, code",
+    [
+        (
+            [{"role": "user", "content": [{"type": "text", "text": "what does it say?"}, AUDIO_PART]}],
+            "'input_audio' content parts (spoken input, which OpenAI takes) are not supported by this gateway: send "
+            "what was said as a 'text' part.",
+            "messages[0].content[1].type",
+            "unsupported_value",
+        ),
+        (
+            [*HI, {"role": "function", "name": "get_time", "content": "12:00"}],
+            "'messages[1].role' 'function' (the deprecated function-calling form) is not supported by this gateway: "
+            "send the result as a message with role 'tool' and the 'tool_call_id' of the call it answers.",
+            "messages[1].role",
+            "unsupported_value",
+        ),
+    ],
+)
+def test_an_audio_part_or_a_function_message_is_refused_without_saying_openai_refuses_it(
+    messages, message, param, code
+):
+    """OpenAI takes both (`input_audio` for its audio models, the `function` role as a deprecated
+    form): "only 'text', 'image_url' and 'file' content parts are supported" or "Supported values
+    are: 'system', 'developer', ..." read as OpenAI's rule."""
+    assert error(respond({"model": "m", "messages": messages}, GatewayConfig())) == (400, message, param, code)
+
+
+def test_include_obfuscation_is_a_boolean_as_openai_checks_it(sdk):
+    options = {"include_usage": True, "include_obfuscation": False}
+    stream = sdk.chat.completions.create(model="m", messages=HI, stream=True, stream_options=options)
+    assert [chunk for chunk in stream][-1].usage is not None
+    request = {"model": "m", "messages": HI, "stream": True, "stream_options": {"include_obfuscation": "no"}}
+    assert error(respond(request, GatewayConfig())) == (
+        400,
+        "Invalid type for 'stream_options.include_obfuscation': expected a boolean, but got a string instead.",
+        "stream_options.include_obfuscation",
+        "invalid_type",
+    )
+
+
+def test_max_tokens_and_max_completion_tokens_together_are_refused_as_openai_refuses_them(sdk):
+    """OpenAI's 400 (quoted in github.com/langchain-ai/langgraph/issues/5943); the gateway took the
+    pair and silently used one. Either alone, or one of them null, is fine."""
+    request = {"model": "m", "messages": HI, "max_tokens": 50, "max_completion_tokens": 100}
+    assert error(respond(request, GatewayConfig())) == (
+        400,
+        "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+        "max_tokens",
+        "invalid_parameter_combination",
+    )
+    for limits in (
+        {"max_tokens": 500},
+        {"max_completion_tokens": 500},
+        {"max_tokens": None, "max_completion_tokens": 500},
+    ):
+        assert sdk.chat.completions.create(model="m", messages=HI, **limits).choices[0].finish_reason == "stop"
+
+
 # --- a message's name ---------------------------------------------------------------------------
 
 

@@ -76,7 +76,7 @@ def test_a_user_message_with_an_image_is_accepted_and_its_text_still_decides():
             "messages[0].content[1].image_url",
         ),
         (
-            {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}},
+            {"type": "video_url", "video_url": {"url": "https://example.com/a.mp4"}},  # input_audio: OpenAI's
             "Invalid value for 'messages[0].content[1].type': only 'text', 'image_url' and 'file' content parts are supported.",
             "messages[0].content[1].type",
         ),

@@ -141,8 +141,9 @@ def test_other_content_parts_are_refused_not_guessed(parts, error):
 
 
 def test_list_content_on_other_roles_is_still_refused():
-    with pytest.raises(ValidationError):
-        message_from_openai({"role": "system", "content": [{"type": "text", "text": "hi"}]})
+    """Text parts on a system message are read (`test_messages_openai_now`); any other part is refused."""
+    with pytest.raises(ValueError, match="a system message's content parts may only be"):
+        message_from_openai({"role": "system", "content": [{"type": "image_url", "image_url": {"url": PNG}}]})
     with pytest.raises(ValidationError, match="not both"):
         UserMessage.model_validate({"content": [{"type": "text", "text": "x"}], "images": [PNG]})
 

@@ -649,3 +649,21 @@ def test_a_second_call_announced_with_empty_arguments_stays_a_call_of_its_own_ev
         _call(0, "call_0", "roll", ""),
         _call(0, arguments="{}"),
     ) == [("call_0", "roll", "{}"), ("call_0", "roll", "{}")]
+
+
+def test_a_streamed_answer_in_audio_is_read_as_its_transcript():
+    """`modalities=["text", "audio"]` with `stream: true`: OpenAI streams the words as
+    `delta.audio.transcript` pieces (beside the audio's base64 `data`), never as `content`; the
+    stream was read as an empty reply ("the model said nothing")."""
+    events = list(
+        assemble(
+            sse(
+                delta({"role": "assistant", "audio": {"id": "audio_1", "transcript": "Your order "}}),
+                delta({"audio": {"data": "UklGRg==", "transcript": "shipped."}}),
+                delta({"audio": {"data": "AAAA"}}),
+                delta({"audio": {"expires_at": 1, "id": "audio_1"}}, "stop"),
+            )
+        )
+    )
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["Your order ", "shipped."]
+    assert final(events).message.content == "Your order shipped."

@@ -1,8 +1,8 @@
 """The conversation view given items it cannot read as messages: each is shown where it stood,
 with the reason, and the rest of the conversation as usual — never a pydantic traceback.
 
-Found as a stranger feeding the view OpenAI wire dicts from elsewhere: a `developer` message
-(a valid OpenAI role), a tool result whose content is a list of text parts, a tool result
+Found as a stranger feeding the view OpenAI wire dicts from elsewhere: a message of the deprecated
+`function` role, a tool result whose content holds an image part, a tool result
 without `tool_call_id` (KeyError), `content: null` for a user, a plain string in the list."""
 
 from html_tree import Tree
@@ -13,9 +13,12 @@ from toolkit.views.html import pretty_json
 GOOD_BEFORE = {"role": "user", "content": "where is SN1?"}
 GOOD_AFTER = {"role": "assistant", "content": "on its way"}
 ODD = [
-    ({"role": "developer", "content": "be brief"}, "Input tag 'developer' found using 'role' does not match"),
+    ({"role": "function", "name": "f", "content": "r"}, "Input tag 'function' found using 'role' does not match"),
     ({"role": "tool", "content": "r"}, "the 'tool_call_id' field is missing"),
-    ({"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "r"}]}, "content: Input should be"),
+    (
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]},
+        "content[0] is a part of type 'image_url'",
+    ),
     ({"role": "user", "content": None}, "user.content: Input should be a valid string"),
     ("just a string", "a str, not a message record or an OpenAI message dict"),
 ]
@@ -36,9 +39,9 @@ def test_each_unreadable_item_is_one_transcript_line_with_its_raw_value():
         lines = render_conversation_text([GOOD_BEFORE, item, GOOD_AFTER]).splitlines()
         assert lines[0] == "user: where is SN1?" and lines[2] == "assistant: on its way"
         assert lines[1].startswith(f"(not a message this view can read: {reason}"), item
-    line = render_conversation_text([{"role": "developer", "content": "be <brief>"}])
-    assert line.endswith(') {"content": "be <brief>", "role": "developer"}')
-    assert "&lt;brief&gt;" in render_conversation_html([{"role": "developer", "content": "be <brief>"}])
+    line = render_conversation_text([{"role": "function", "content": "be <brief>"}])
+    assert line.endswith(') {"content": "be <brief>", "role": "function"}')
+    assert "&lt;brief&gt;" in render_conversation_html([{"role": "function", "content": "be <brief>"}])
 
 
 def test_the_widget_shows_them_too():

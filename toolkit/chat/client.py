@@ -104,6 +104,7 @@ from toolkit.chat.messages import (
     ChatResponse,
     Message,
     TokenUsage,
+    UnsupportedCallError,
     given_conversation,
     misfit_error,
     to_openai,
@@ -1192,6 +1193,8 @@ def _assembled(text: str) -> ChatResponse:
 def _assistant(message: dict[str, Any], text: str, at: int = 0) -> AssistantMessage:
     try:
         return AssistantMessage.from_openai(message)
+    except UnsupportedCallError as exc:  # a call OpenAI defines (a custom tool's): named, not "malformed"
+        raise BadResponseError(f"choices[{at}].message: {exc}", status=200, body=text[:2000]) from exc
     except (KeyError, TypeError, ValueError) as exc:
         problem = _problems(exc) if isinstance(exc, ValidationError) else _one_line(str(exc))
         raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from exc

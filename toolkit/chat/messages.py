@@ -12,13 +12,21 @@ then one `image_url` part per image, in the order given (a set of images, which 
 is refused). A list `content` from the wire is read back the same way: its `text` parts joined
 by a newline, its `image_url` parts in order.
 
-Leaves out: audio, files and any content part other than `text` and `image_url` (refused with
-a `ValidationError`, not guessed at); list `content` on system, assistant and tool messages
-(tool results carry text only, which is why the loop sends a tool's images in a user message of
-their own: `toolkit.loop.images`); an image part's `detail` (read, then dropped: the provider's
-default applies); where text parts stood between image parts (the text comes first); `name`
-on user messages. The legacy `function_call` of a reply (older gateways answer `tools` with it)
-is read as one tool call without an id, which the loop gives (as LangChain4j reads it); it is
+OpenAI's `developer` role (which replaces `system` for its newer models) is read as a
+`SystemMessage`, and sent back as `system`, which every OpenAI-compatible gateway takes. A system,
+developer or tool message's content may be a list of `text` parts (the only parts the API allows
+there): their texts are joined by a newline. A reply's refusal sent as a `refusal` content part
+is its `refusal`; a reply that answered in audio (`content: null`) has its `audio.transcript` as
+its text.
+
+Leaves out: audio and file parts, and any other part but `text` and `image_url` (refused with
+a `ValueError`, not guessed at); tool results carry text only, which is why the loop sends a
+tool's images in a user message of their own (`toolkit.loop.images`); an image part's `detail`
+(read, then dropped: the provider's default applies); where text parts stood between image parts
+(the text comes first); `name` (but a tool result's); a `custom` tool's call (free-form input), an
+`UnsupportedCallError` naming the tool (this toolkit runs function tools). The legacy
+`function_call` of a reply (older gateways answer `tools` with it) is read as one tool call
+without an id, which the loop gives (as LangChain4j reads it); it is
 never sent: the call goes back in `tool_calls`.
 """
 
@@ -131,12 +139,29 @@ class ToolCall(_Record):
         if not isinstance(fn, dict):
             raise ValueError(f"a tool call's function is not an object: {fn!r:.100}")
         if fn.get("name") is None:
-            raise ValueError(f"a tool call has no function name: {data!r:.100}")
+            raise custom_call_error(data) or ValueError(f"a tool call has no function name: {data!r:.100}")
         raw = fn.get("arguments")
         arguments = "{}" if raw is None else arguments_text(raw)  # null means none, as a missing key does
         extra = {key: value for key, value in data.items() if key not in OPENAI_CALL_KEYS}
         # some OpenAI-compatible servers send no id (or null, or ""): the loop gives one
         return cls(id=data.get("id") or "", name=fn["name"], arguments=arguments, extra=extra)
+
+
+class UnsupportedCallError(ValueError):
+    """A tool call of a kind OpenAI defines but this toolkit does not run (a `custom` tool's): not a malformed one."""
+
+
+def custom_call_error(data: Any) -> UnsupportedCallError | None:
+    """The error for a call of a `custom` tool (free-form input: `{"type": "custom", "custom": {"name",
+    "input"}}`, which OpenAI sends when it was offered one), naming it; None for any other call."""
+    if not isinstance(data, dict) or data.get("type") != "custom":
+        return None
+    custom = data.get("custom")
+    name = custom.get("name") if isinstance(custom, dict) else None
+    return UnsupportedCallError(
+        f"the model called {name!r}, a custom tool (free-form input, which OpenAI offers): this toolkit runs "
+        "function tools only; send tools of type 'function'"
+    )
 
 
 OPENAI_CALL_KEYS = frozenset({"id", "type", "function", "index"})
@@ -305,11 +330,29 @@ class AssistantMessage(TurnMessage, _Record):
         extra = {key: data[key] for key in KEPT_ASSISTANT_FIELDS if data.get(key) not in (None, "", [])}
         if calls and "reasoning_content" in data and "reasoning_content" not in extra:
             extra = {**extra, **empty_reasoning(data["reasoning_content"])}
+        raw = data.get("content")
         refusal = data.get("refusal")
         refusal = refusal if isinstance(refusal, str) and refusal else None
+        if refusal is None and isinstance(raw, list):  # the refusal sent as a content part
+            refusal = "".join(p["refusal"] for p in raw if _is_part(p, "refusal")) or None
+        content = text_of(raw)
+        if content is None and isinstance(data.get("audio"), dict):  # an answer in audio: its words
+            content = _transcript(data["audio"])
         if extra:  # given only when it holds something: `{}` would be checked (`_own_fields`) for nothing
-            return cls(content=text_of(data.get("content")), tool_calls=calls, extra=extra, refusal=refusal)
-        return cls(content=text_of(data.get("content")), tool_calls=calls, refusal=refusal)
+            return cls(content=content, tool_calls=calls, extra=extra, refusal=refusal)
+        return cls(content=content, tool_calls=calls, refusal=refusal)
+
+
+def _is_part(part: Any, kind: str) -> bool:
+    """Whether `part` is a content part of type `kind` holding its string (`{"type": "refusal", "refusal": "..."}`)."""
+    return isinstance(part, dict) and part.get("type") == kind and isinstance(part.get(kind), str)
+
+
+def _transcript(audio: dict[str, Any]) -> str | None:
+    """What a reply answered in audio (`modalities: ["text", "audio"]`) said: OpenAI sends
+    `content: null` and the words in `audio.transcript` (None when there are none)."""
+    transcript = audio.get("transcript")
+    return transcript if isinstance(transcript, str) and transcript else None
 
 
 def empty_reasoning(sent: Any) -> dict[str, Any]:
@@ -415,8 +458,34 @@ def message_from_openai(data: dict[str, Any]) -> Message:
     if role == "assistant":
         return AssistantMessage.from_openai(data)
     if role == "tool":  # only the fields given: one missing is pydantic's "Field required", named
-        return ToolResultMessage.model_validate({ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data})
-    return _MESSAGE.validate_python({"role": role, "content": data.get("content")})
+        fields = {ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data}
+        if isinstance(fields.get("content"), list):
+            fields["content"] = _joined_text_parts(fields["content"], "tool")
+        return ToolResultMessage.model_validate(fields)
+    content = data.get("content")
+    if role in _INSTRUCTION_ROLES:
+        role, content = "system", _joined_text_parts(content, role) if isinstance(content, list) else content
+    return _MESSAGE.validate_python({"role": role, "content": content})
+
+
+_INSTRUCTION_ROLES = ("system", "developer")
+"""The roles read as a `SystemMessage`: OpenAI's `developer` replaces `system` for its newer models."""
+
+
+def _joined_text_parts(parts: list[Any], role: str) -> str:
+    """A system, developer or tool message's content parts, which OpenAI allows to be `text` parts
+    only, as their texts joined by a newline (as a user message's are); any other part is a `ValueError`."""
+    texts: list[str] = []
+    for i, part in enumerate(parts):
+        if not _is_part(part, "text"):
+            kind = part.get("type") if isinstance(part, dict) else "text"
+            raise ValueError(
+                f"content[{i}] is {_describe_part(part) if kind == 'text' else f'a part of type {kind!r}'}: a {role} "
+                "message's content parts may only be "
+                "{'type': 'text', 'text': ...}"
+            )
+        texts.append(part["text"])
+    return "\n".join(texts)
 
 
 _TOOL_FIELDS = (("tool_call_id", "tool_call_id"), ("content", "content"), ("name", "tool_name"))

@@ -58,9 +58,12 @@ Content sent as a list of parts (as some gateways send it) is read as its text p
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
 pieces) is read as the fragments of one tool call, as a whole reply's is.
 
-Leaves out: `logprobs`, audio deltas, and `n > 1`: only choice 0 is read (`choice_zero`: its
-`index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's). A `refusal` is
-joined like text (into the message's `refusal`).
+Leaves out: `logprobs`, the audio itself (a delta's `audio.data`), and `n > 1`: only choice 0 is
+read (`choice_zero`: its `index` is 0, `"0"`, null or missing, as `chat()` reads a whole reply's).
+A `refusal` is joined like text (into the message's `refusal`). An answer in audio streams its
+words as `audio.transcript` pieces: each is a `TextDelta`, and joined they are the message's text
+when no `content` came (as a whole reply's `audio.transcript` is). A `custom` tool's call delta is a
+`BadResponseError` naming the tool (`custom_call_error`), as in a whole reply.
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ from toolkit.chat.messages import (
     TokenUsage,
     ToolCall,
     arguments_text,
+    custom_call_error,
     empty_reasoning,
     text_of,
 )
@@ -147,6 +151,9 @@ class StreamAssembler:
     """The index of the call the latest tool-call delta went to."""
     refusal: list[str] = field(default_factory=list)
     """`refusal` deltas (OpenAI's structured refusals): joined into the message's `refusal`."""
+    transcript: list[str] = field(default_factory=list)
+    """`audio.transcript` deltas (an answer in audio, `modalities: ["text", "audio"]`): the message's
+    text when no `content` came, as a whole reply's `audio.transcript` is (`AssistantMessage.from_openai`)."""
     details: list[dict[str, Any]] = field(default_factory=list)
     """`reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`): kept, to go back."""
     slots: dict[int, int] = field(default_factory=dict)
@@ -241,6 +248,10 @@ class StreamAssembler:
         if content:
             self.text.append(content)
             events.append(TextDelta(content))
+        audio = delta.get("audio")
+        if type(audio) is dict and isinstance(audio.get("transcript"), str) and audio["transcript"]:
+            self.transcript.append(audio["transcript"])  # an answer in audio: its words, shown as they come
+            events.append(TextDelta(audio["transcript"]))
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
         elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
@@ -257,6 +268,8 @@ class StreamAssembler:
                 raise BadResponseError(f"streamed tool call delta is not an object: {piece!r:.200}")
             fn = _object(piece.get("function"), "streamed tool call function")
             call_id, name = _text(piece.get("id"), "streamed tool call id"), _text(fn.get("name"), "streamed tool name")
+            if name is None and piece.get("type") == "custom":
+                raise BadResponseError(str(custom_call_error(piece)))
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
             index = self._index_of(piece, call_id, name, fragment)
             self.latest = index
@@ -313,7 +326,7 @@ class StreamAssembler:
         missing = [i for i, c in sorted(self.calls.items()) if not c.name]
         if missing:  # a missing id is the loop's to fill in (`unique_call_ids`); a missing name is not
             raise BadResponseError(f"streamed tool call(s) at index {missing} have no name")
-        if self.others and not (self.text or self.calls or self.refusal):
+        if self.others and not (self.text or self.transcript or self.calls or self.refusal):
             raise BadResponseError(no_choice_zero(self.others), status=200)
         reasoning = paired("".join(self.reasoning))
         kept: dict[str, Any] = {"reasoning_content": reasoning} if reasoning else {}
@@ -321,8 +334,9 @@ class StreamAssembler:
             kept.update(empty_reasoning(reasoning))
         if self.details:
             kept["reasoning_details"] = joined_details(self.details)
+        said = self.text or self.transcript
         message = AssistantMessage(
-            content=paired("".join(self.text)) if self.text else None,
+            content=paired("".join(said)) if said else None,
             tool_calls=calls,
             refusal=paired("".join(self.refusal)) or None,
             **({"extra": kept} if kept else {}),  # `{}` left out: not checked

@@ -9,7 +9,8 @@ tool call left without a result. It only reads; it never repairs.
 Top-level fields OpenAI does not know are refused by name ("Unrecognized request argument
 supplied: foo"), and so is the deprecated `functions` / `function_call` form, saying to send
 `tools` (ignoring it would answer as if the model had no function); `max_tokens` /
-`max_completion_tokens`, `n` (at most 128), `stop` and `response_format` are checked for type and range
+`max_completion_tokens` (not both: OpenAI refuses the pair), `n` (at most 128), `stop` and
+`response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
 `json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`), or the 400 is OpenAI's
@@ -32,12 +33,16 @@ nowhere, so not here either. So are the rules the API reference states between o
 `logprobs: true`, a logit bias an integer from -100 to 100, modalities of "text" and "audio", a
 prediction of type "content" holding a string or text parts.
 
-Leaves out: custom tools (free-form input), refused as this gateway's limit; what the ignored
+The stream options `include_usage` and `include_obfuscation` are booleans (the gateway never
+obfuscates: its chunks carry no `obfuscation` field, as OpenAI's do not when it is false).
+
+Leaves out: custom tools (free-form input), `input_audio` parts and the deprecated `function`
+role, each refused as this gateway's limit (saying so, not as OpenAI's rule); what the ignored
 fields would change; metadata's and logit_bias's size limits and logit_bias's keys; the values
 of service_tier, reasoning_effort, verbosity and prompt_cache_retention (only their type: OpenAI
 adds values, such as reasoning_effort "xhigh", faster than a list here would follow, and which it
-takes depends on the model); the insides of audio and web_search_options; audio parts, refused;
-whether an image URL really holds an image.
+takes depends on the model); the insides of audio and web_search_options; whether an image URL
+really holds an image.
 """
 
 from __future__ import annotations
@@ -187,6 +192,13 @@ def _plain_call(call: Any) -> bool:
 def _check_message(message: Any, where: str) -> None:
     _expect(message, dict, where)
     role = _required(message, "role", str, where)
+    if role == "function":  # OpenAI's deprecated form, which it still takes: this gateway's limit, said so
+        raise RequestError(
+            f"'{where}.role' 'function' (the deprecated function-calling form) is not supported by this gateway: "
+            "send the result as a message with role 'tool' and the 'tool_call_id' of the call it answers.",
+            param=f"{where}.role",
+            code="unsupported_value",
+        )
     if role not in ROLES:
         raise RequestError(
             f"Invalid value: {role!r}. Supported values are: 'system', 'developer', 'user', 'assistant', and 'tool'.",
@@ -281,6 +293,13 @@ def _check_content(content: str | list, where: str, role: str) -> None:
         if kind == "refusal" and role == "assistant":
             _required(part, "refusal", str, f"{where}[{i}]")
             continue
+        if kind == "input_audio" and role == "user":  # OpenAI takes it (its audio models): this gateway's limit
+            raise RequestError(
+                "'input_audio' content parts (spoken input, which OpenAI takes) are not supported by this gateway: "
+                "send what was said as a 'text' part.",
+                param=f"{where}[{i}].type",
+                code="unsupported_value",
+            )
         if kind != "text":
             raise RequestError(
                 f"Invalid value for '{where}[{i}].type': only {_PARTS.get(role, _TEXT_ONLY)} supported.",
@@ -561,8 +580,9 @@ def _check_stream(request: dict) -> None:
             param="stream_options",
             code="invalid_value",
         )
-    if _expect(options, dict, "stream_options").get("include_usage") is not None:
-        _expect(options["include_usage"], bool, "stream_options.include_usage")
+    for key in ("include_usage", "include_obfuscation"):
+        if _expect(options, dict, "stream_options").get(key) is not None:
+            _expect(options[key], bool, f"stream_options.{key}")
 
 
 # --- what the reply may look like: length, count, stop sequences, format ----------------------
@@ -579,6 +599,12 @@ def _check_output_options(request: dict) -> None:
                 param=key,
                 code="invalid_value",
             )
+    if request.get("max_tokens") is not None and request.get("max_completion_tokens") is not None:
+        raise RequestError(  # OpenAI's own 400 (its newer name and the deprecated one: say one limit)
+            "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+            param="max_tokens",
+            code="invalid_parameter_combination",
+        )
     if (request.get("n") or 1) > MAX_N:
         _out_of_range("n", request["n"], int, "above maximum", f"<= {MAX_N}")
     _check_stop(request.get("stop"))

@@ -13,7 +13,7 @@ Pure renderers (unit-tested, stable under nbval):
 - `render_conversation_text(messages, usage)`: the same conversation as a short transcript.
 
 Messages are records or OpenAI wire dicts. A dict the toolkit cannot read as a message (a
-`developer` role, a tool result without `tool_call_id`, content that is not text) and anything
+deprecated `function` role, a tool result without `tool_call_id`, content that is not text) and anything
 else that is not a message is shown where it stood, as a warning card with the reason and the
 raw value (a transcript line in text) — never dropped, never raised.
 - `render_response_html(response)`: one model response (finish reason, usage, the message).

@@ -11,6 +11,15 @@ from pathlib import Path
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal gives it, whoever started the suite: a shell without job control starts a
+    background job (`pytest ... &` in a CI script) with SIGINT ignored, and its children inherit that.
+    The tests that press Ctrl-C (in this process, or in a `toolkit` child) then saw nothing happen
+    (no KeyboardInterrupt; the child ran to its 30 s timeout)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.fixture
 def memory_dir(tmp_path: Path) -> Iterator[Path]:
     """A folder in RAM where there is one (/dev/shm): a test's thousands of SQLite commits then

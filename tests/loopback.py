@@ -18,8 +18,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, seconds: float = 10.0) -> bool:
-    """True once something accepts connections on `port`, False if `seconds` pass first."""
+def wait_for_port(port: int, seconds: float = 60.0) -> bool:
+    """True once something accepts connections on `port` (at once when things are right), False if
+    `seconds` pass first: a server starting on a loaded machine can take many seconds to listen."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:

@@ -89,7 +89,7 @@ def test_the_eval_command_writes_the_finished_cases_and_exits_130_on_ctrl_c(tmp_
         stderr=subprocess.DEVNULL,
     )
     try:
-        assert wait_for_port(port, 15)
+        assert wait_for_port(port)
         env = {k: v for k, v in os.environ.items() if not k.startswith("LLM_")}
         env.update(LLM_BASE_URL=f"http://127.0.0.1:{port}/v1", LLM_API_KEY="sk-test", LLM_MODEL="fake")
         spawned = time.monotonic()  # the slow request is sent after this

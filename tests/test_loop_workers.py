@@ -18,7 +18,7 @@ from toolkit.loop.records import LoopOptions
 from toolkit.loop.run import run_loop
 from toolkit.tools.decorator import tool
 
-WAIT = 10  # seconds: a deadlock fails the test instead of hanging it
+WAIT = 60  # seconds: a deadlock fails the test instead of hanging it (at once when things are right)
 
 
 def run(task, timeout=WAIT):

@@ -163,7 +163,7 @@ def sdk_server_url():
         [sys.executable, "-c", SDK_SERVER, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        assert wait_for_port(port, 15)
+        assert wait_for_port(port)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()

@@ -181,7 +181,7 @@ def test_an_in_process_handler_that_calls_sys_exit_fails_only_its_call():
         return types.CallToolResult(content=[types.TextContent(text="b ran")])
 
     server = Server("x", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
-    with McpClient(server, name="srv", request_timeout=5) as client:
+    with McpClient(server, name="srv", request_timeout=30) as client:
         with pytest.raises(McpConnectionLost) as caught:
             client.call_tool("a", {})
         assert str(caught.value) == "MCP server 'srv' went away during the call: its code raised SystemExit: 3"

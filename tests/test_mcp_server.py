@@ -50,7 +50,7 @@ def shop_client(request):
     process = subprocess.Popen(SERVER + ["--http", "--port", str(port)], stderr=subprocess.PIPE, text=True)
     try:
         assert "on http://127.0.0.1:" in process.stderr.readline()
-        wait_for_port(port, 10)
+        assert wait_for_port(port)
         with McpClient.http(f"http://127.0.0.1:{port}/mcp", name="shop") as client:
             yield client
     finally:

@@ -74,7 +74,7 @@ the installed toolkit, not the one under test."""
 def test_a_served_tool_s_text_with_an_unpaired_surrogate_reaches_the_client_and_the_server_stays():
     """A tool returning a file name read with `surrogateescape` ended the whole stdio server: the
     SDK's writer could not encode the answer, the call timed out and the next one found it gone."""
-    with McpClient.stdio(sys.executable, [SERVED], env=UNDER_TEST, name="served", request_timeout=5) as client:
+    with McpClient.stdio(sys.executable, [SERVED], env=UNDER_TEST, name="served", request_timeout=30) as client:
         assert [b.text for b in client.call_tool("file_name", {}).content] == ["caf\ufffd.txt"]
         assert [b.text for b in client.call_tool("echo", {"text": "still here"}).content] == ["still here"]
 

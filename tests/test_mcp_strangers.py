@@ -23,7 +23,7 @@ STRANGER = str(Path(__file__).parent / "mcp_servers" / "stranger_server.py")
 @pytest.fixture
 def stranger(request):
     """A client of the stranger server in the mode given by `@pytest.mark.parametrize("stranger", [MODE])`."""
-    with McpClient.stdio(sys.executable, [STRANGER, request.param], name=request.param, request_timeout=5) as client:
+    with McpClient.stdio(sys.executable, [STRANGER, request.param], name=request.param, request_timeout=30) as client:
         yield client
 
 
@@ -76,7 +76,7 @@ def test_without_the_sdk_s_private_listing_pieces_the_page_fails_as_the_sdk_fail
 
     assert toolkit.mcp.client._raw_listing(object()) is None  # what another SDK version gives
     monkeypatch.setattr(toolkit.mcp.client, "_raw_listing", lambda session: None)
-    with McpClient.stdio(sys.executable, [STRANGER, "names"], name="names", request_timeout=5) as client:
+    with McpClient.stdio(sys.executable, [STRANGER, "names"], name="names", request_timeout=30) as client:
         provider = McpToolProvider([client])
         assert provider.provide() == []
     assert provider.left_out == {
@@ -88,8 +88,8 @@ def test_without_the_sdk_s_private_listing_pieces_the_page_fails_as_the_sdk_fail
 @pytest.fixture(scope="module")
 def contents():
     """The stranger server's tools that answer with every kind of content, as toolkit tools."""
-    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
-        yield {t.name: t for t in McpToolProvider([client], timeout=5).provide()}
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=30) as client:
+        yield {t.name: t for t in McpToolProvider([client], timeout=30).provide()}
 
 
 def test_an_answer_that_is_not_utf_8_is_read_with_replacement_characters_and_the_server_stays(contents):
@@ -170,7 +170,7 @@ def test_a_server_that_cannot_start_and_says_why_on_stdout_is_quoted_in_the_erro
     """A server started with wrong arguments that printed its usage on stdout and exited read only
     "cannot reach MCP server 's': MCPError: Connection closed": its one clue was dropped."""
     usage = "print('usage: server.py --port N'); import sys; sys.exit(2)"
-    client = McpClient.stdio(sys.executable, ["-c", usage], name="s", connect_timeout=5)
+    client = McpClient.stdio(sys.executable, ["-c", usage], name="s", connect_timeout=30)
     with pytest.raises(McpConnectionError) as raised:
         client.connect()
     assert str(raised.value) == (
@@ -274,7 +274,7 @@ def test_a_huge_result_is_cut_to_max_result_chars_and_the_model_is_told(contents
 
 @pytest.mark.parametrize("limit", [None, 10])
 def test_max_result_chars_is_a_setting_and_none_keeps_the_whole_result(limit):
-    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=5) as client:
+    with McpClient.stdio(sys.executable, [STRANGER, "contents"], name="contents", request_timeout=30) as client:
         tools = {t.name: t for t in McpToolProvider([client], max_result_chars=limit).provide()}
         text = _run(tools, "huge").content
     assert text == ("x" * 10_000_000 if limit is None else "x" * 10 + CUT.format(total=10_000_000, kept=10))
@@ -380,7 +380,7 @@ def test_a_secret_the_server_was_given_is_masked_in_what_its_tools_answer():
     errors do; the rest of the answer is kept. (An error result's labelled secret was already
     redacted, as every tool error is.)"""
     env = {"SHOP_API_KEY": "q7Zr-secret-value-42", "SHOP_REGION": "eu-west-1"}
-    client = McpClient.stdio(sys.executable, [STRANGER, "env"], env=env, name="env", request_timeout=5)
+    client = McpClient.stdio(sys.executable, [STRANGER, "env"], env=env, name="env", request_timeout=30)
     model = ScriptedModel([call("env", x="a"), call("env_error", x="a"), "Done."])
     with client:
         result = run_loop(model, [UserMessage(content="go")], providers=[McpToolProvider([client])])
@@ -417,7 +417,7 @@ def test_a_notification_that_is_not_valid_mcp_costs_no_traceback_on_stderr():
     script = (
         "import sys\n"
         "from toolkit.mcp.client import McpClient\n"
-        f"with McpClient.stdio(sys.executable, [{STRANGER!r}, 'bad-notify'], request_timeout=5) as client:\n"
+        f"with McpClient.stdio(sys.executable, [{STRANGER!r}, 'bad-notify'], request_timeout=30) as client:\n"
         "    print(client.call_tool('t', {'x': 'a'}).content[0].text)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

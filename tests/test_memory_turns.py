@@ -137,7 +137,7 @@ def test_two_memory_objects_on_one_id_take_turns_in_one_process(tmp_path, kind):
         @tool("query an order")
         def query_order(orderId: str) -> str:
             running.set()
-            finish.wait(5)
+            finish.wait(60)
             return "shipped"
 
         model = ScriptedModel([call("query_order", orderId="SN1", id="call_a"), "it shipped"])
@@ -145,13 +145,13 @@ def test_two_memory_objects_on_one_id_take_turns_in_one_process(tmp_path, kind):
 
     a = threading.Thread(target=slow_turn)
     a.start()
-    assert running.wait(5)
+    assert running.wait(60)
     b = threading.Thread(target=one_turn, args=(second, "and SN2?", "call_b"))
     b.start()
     b.join(0.3)  # the second turn waits for the first, however long its tool runs
     finish.set()
-    a.join(5)
-    b.join(5)
+    a.join(60)
+    b.join(60)
     assert shape(second.messages()) == [
         "user:where is SN1?",
         "call:call_a",
@@ -180,7 +180,7 @@ db, started, go = sys.argv[1:4]
 @tool("query an order")
 def query_order(orderId: str) -> str:
     open(started, "w").close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while not os.path.exists(go) and time.monotonic() < deadline:
         time.sleep(0.01)
     return "shipped"
@@ -190,7 +190,7 @@ run_loop(model, [UserMessage(content="where is SN1?")], tools=[query_order], mem
 """
 
 
-def wait_for(path, seconds: float = 10.0) -> None:
+def wait_for(path, seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not os.path.exists(path):
         assert time.monotonic() < deadline, f"{path} never appeared"
@@ -211,8 +211,8 @@ def test_two_processes_on_one_sqlite_file_take_turns(tmp_path):
         ours.start()
         ours.join(0.3)  # waits for the child's turn
         go.touch()
-        assert child.wait(10) == 0
-        ours.join(10)
+        assert child.wait(60) == 0
+        ours.join(60)
     finally:
         child.kill()
         child.wait()
@@ -255,8 +255,8 @@ def test_a_killed_process_leaves_no_id_locked(tmp_path):
         with other.lock:  # other ids are free
             pass
         child.send_signal(signal.SIGKILL)  # a crash: no cleanup runs
-        child.wait(10)
-        assert memory.lock.acquire(timeout=5) is True
+        child.wait(60)
+        assert memory.lock.acquire(timeout=60) is True
         memory.lock.release()
     finally:
         child.kill()
@@ -280,12 +280,12 @@ def test_a_forked_child_waits_for_its_parents_turn(tmp_path):
     with memory.lock:  # a turn in progress while the child starts
         child = context.Process(target=_try_in_child, args=(memory, answer))
         child.start()
-        held_by_parent = answer.get(timeout=10)
-        child.join(10)
+        held_by_parent = answer.get(timeout=60)
+        child.join(60)
     child = context.Process(target=_try_in_child, args=(memory, answer))
     child.start()
-    free_after = answer.get(timeout=10)
-    child.join(10)
+    free_after = answer.get(timeout=60)
+    child.join(60)
     assert (held_by_parent, free_after) == (False, True)
 
 

@@ -19,7 +19,8 @@ def _store(kind, tmp_path):
 
 
 def _in_thread(action):
-    """`action()`'s error in a thread of its own, or "hung" after 10 s (before: it waited forever)."""
+    """`action()`'s error in a thread of its own (at once when things are right), or "hung" after 30 s
+    (before: it waited forever)."""
     outcome = ["hung"]
 
     def run():
@@ -31,7 +32,7 @@ def _in_thread(action):
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    thread.join(timeout=10)
+    thread.join(timeout=30)
     return outcome[0]
 
 

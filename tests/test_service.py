@@ -151,17 +151,26 @@ def test_memory_ids_are_isolated():
 
 
 def test_same_id_concurrent_calls_are_serialised():
+    """All six calls are on their way before the first answer comes (on a loaded machine a thread
+    can start late, and calls one after the other would prove nothing)."""
+    all_started = threading.Barrier(6, timeout=60)
+
     def slow(request):
-        time.sleep(0.05)
+        time.sleep(0.05)  # the first turn is still running while the other five arrive
         return f"answer to {request.messages[-1].content}"
+
+    def ask(question):
+        all_started.wait()
+        assistant.chat("same", question)
 
     memory = memory_per_id()
     assistant, _ = service([slow] * 6, memory=memory)
-    threads = [threading.Thread(target=assistant.chat, args=("same", f"q{i}")) for i in range(6)]
+    threads = [threading.Thread(target=ask, args=(f"q{i}",)) for i in range(6)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
+    assert not any(t.is_alive() for t in threads)
     history = memory("same").messages()
     pairs = [(history[i].content, history[i + 1].content) for i in range(1, len(history), 2)]
     assert len(pairs) == 6 and all(a == f"answer to {q}" for q, a in pairs)

@@ -131,7 +131,7 @@ def test_gateway_answers_models_and_stops_on_sigterm(installed):
         text=True,
     )
     try:
-        assert wait_for_port(port, 30)
+        assert wait_for_port(port)
         response = httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=10)
         assert response.status_code == 200 and response.json()["object"] == "list"
     finally:

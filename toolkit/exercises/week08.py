@@ -66,7 +66,7 @@ def check_score(fn: Any) -> Verdict:
         for _ in range(4):
             terms = clean_terms(rng.sample(words, rng.randint(1, 4)) + ([spec.name.split("_")[-1].upper()]))
             want = score(spec, terms)
-            with own_work(sys.modules[score.__module__], "the keyword search"):
+            with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
                 got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
             cases += 1
             if got != want:

@@ -225,3 +225,44 @@ def test_a_function_exercise_answered_with_something_else_says_what_to_answer_no
         f"answer with a function (its name, without calling it), not {shown}",
     )
     assert result.hint  # a failed try: the hint follows
+
+
+def test_an_outcome_given_as_the_exception_chat_raised_is_its_class():
+    """`except ModelCallError as error: outcome = error` read "chat() did not end with TransientError(...)"."""
+    from toolkit.errors import TransientError
+
+    assert check("w2.timeout", {"requests sent": 2, "outcome": TransientError("timed out")}).passed
+    result = check("w2.timeout", {"requests sent": 2, "outcome": ValueError("boom")})
+    assert result.feedback == (
+        "chat() did not end with 'ValueError' — use 'answer' or the class name of the exception chat() raises "
+        "(type(error).__name__)"
+    )
+
+
+def test_search_terms_given_as_a_set_are_the_terms():
+    """A set of terms (their order never changes a score) read "answer with a list of one or two terms"."""
+    assert check("w8.find_query", {"refund", "payment"}).passed
+    assert check("w8.find_query", frozenset({"payment"})).feedback.startswith("keyword search returns ")
+    assert check("w8.find_query", {"refund", "payment", "order"}).feedback == ("answer with a list of one or two terms")
+
+
+def test_a_dict_answer_given_as_a_simple_namespace_is_told_to_be_a_dict():
+    """types.SimpleNamespace read "a class of your own that can decide == by its own code": it is the
+    standard library's, and the answer wanted is a dict."""
+    import types
+
+    answer = types.SimpleNamespace(**{"requests sent": 2, "outcome": "TransientError"})
+    assert check("w2.timeout", answer).feedback == (
+        "answer with a dict with exactly these keys: 'requests sent', 'outcome'"
+    )
+
+
+def test_readable_paths_given_as_path_objects_are_their_texts():
+    """A set of pathlib paths read "answer with a set of paths": it was one."""
+    from pathlib import Path, PurePosixPath, PureWindowsPath
+
+    assert check("w10.escape", {Path("notes/todo.md")}).passed
+    assert check("w10.escape", [PureWindowsPath("notes\\todo.md")]).passed
+    assert check("w10.escape", {PurePosixPath("notes/todo.md"), Path("../../secret.txt")}).feedback == (
+        "refused: ['../../secret.txt']"
+    )

@@ -643,3 +643,50 @@ def test_the_keyword_rules_hint_teaches_the_reading_without_giving_predictions()
         "(a match calls that intent's `tool`); for an order id that no intent's words match, read [fallback]."
     )
     assert not any(word in text for word in ("发货", "退", "你好", "query_logistics", "query_order"))
+
+
+@pytest.mark.parametrize(("returns", "shown"), [("str | None", "str | None"), ("Optional[str]", "Optional[str]")])
+def test_a_declared_chat_returning_another_type_than_str_is_told_it_asked_for_json(returns, shown):
+    """`-> str | None` made the service ask for JSON (structured output) and fail to read the plain
+    answer: the feedback read "running your answer failed with OutputParsingError: the answer is not a
+    JSON object", which names neither the return type nor the fix."""
+    result = run_cell(
+        f"""
+        from typing import Annotated, Optional, Protocol
+        from toolkit import MemoryId, UserText
+        from toolkit.exercises import check
+
+        class Assistant(Protocol):
+            def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> {returns}: ...
+
+        result = check("w4.declare", Assistant)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"chat() is declared -> {shown}, not -> str: for any other type ai_service asks the model for JSON "
+        "(structured output), and a plain answer is refused; declare the method -> str",
+    )
+
+
+def test_a_skill_folder_function_written_as_a_generator_is_told_its_body_never_ran():
+    """A make_skill holding `yield` read "your function made no file in the folder it was given",
+    true but not why: calling it only made the generator."""
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def make_skill(root):
+            folder = root / "gift-wrapping"
+            folder.mkdir()
+            (folder / "SKILL.md").write_text("---\\nname: gift-wrapping\\ndescription: Wrap gifts.\\n---\\nAsk.\\n")
+            yield folder
+
+        result = check("w10.skill_folder", make_skill)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your function is a generator (it holds `yield`): calling it only made the generator, and its body "
+        "never ran, so it made nothing; write it without `yield`",
+    )

@@ -106,3 +106,26 @@ def test_a_learner_who_swallows_every_exception_is_still_seen_running_the_refere
             return False
 
     assert check("w6.truth_table", returns_now).feedback.startswith("your code ran the package's own")
+
+
+def test_cleaning_the_terms_with_the_packages_helper_is_not_running_its_score():
+    """A score that runs `clean_terms` (a defensive step: the terms come cleaned) read "your code ran the
+    package's own toolkit.search.keyword (the keyword search), which this check compares with": the
+    cleaning is not the rule the check compares; the score written with it is the learner's."""
+
+    def score(name, description, terms):
+        from toolkit.search.keyword import clean_terms
+
+        name, description = name.lower(), description.lower()
+        return sum(2 * (t in name) + (t in description) for t in clean_terms(terms))
+
+    assert check("w8.score", score).status == "passed"
+
+    def borrowed(name, description, terms):
+        from toolkit.search.keyword import clean_terms, score_text
+
+        return score_text(name, description, clean_terms(terms))
+
+    assert check("w8.score", borrowed).feedback.startswith(
+        "your code ran the package's own toolkit.search.keyword (the keyword search)"
+    )

@@ -338,11 +338,13 @@ def reference(module: str, *path: str) -> Any:
 
 
 @contextmanager
-def own_work(implementation: Any, about: str = "") -> Iterator[None]:
+def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] = ()) -> Iterator[None]:
     """The learner's code run inside must not run `implementation` — the package's function (or
     method) the check compares with, or a module: any function of it — else `Borrowed` at the end,
     whatever the learner's code did with it (an exception it raised there, caught by the learner's
-    own `except`, is seen too). `about` says what that is, after its name.
+    own `except`, is seen too). `about` says what that is, after its name. `helpers` are functions of
+    such a module that compute none of what the check compares (`clean_terms`, which the keyword score
+    takes for granted): a learner may call them, and what runs inside them is not counted.
 
     Watched with a profile function (`sys.setprofile`) in the checking thread, and only where none is set
     (a profiler or a debugger keeps its own, and the check then does not watch). A thread the
@@ -361,9 +363,18 @@ def own_work(implementation: Any, about: str = "") -> Iterator[None]:
         name = function.__qualname__
     usable = sys.getprofile() is None
     ran: list[bool] = []
+    allowed = frozenset(getattr(helper, "__func__", helper).__code__ for helper in helpers)
+
+    def entered(frame: Any) -> Any:
+        """The code by which the learner's code entered the module: the outermost of the frames in it."""
+        while frame.f_back is not None and frame.f_back.f_code.co_filename in files:
+            frame = frame.f_back
+        return frame.f_code
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "call" and (frame.f_code in codes or frame.f_code.co_filename in files):
+            if allowed and entered(frame) in allowed:
+                return
             ran.append(True)
             sys.setprofile(None)  # seen once is enough: the rest runs at full speed
 

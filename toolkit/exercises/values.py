@@ -56,9 +56,22 @@ def _standard_container(value: Any) -> Any:
 
 
 TRUSTED_MODULES = frozenset(
-    {"builtins", "collections", "datetime", "decimal", "enum", "fractions", "numpy", "pathlib", "pydantic", "toolkit"}
+    {
+        "builtins",
+        "collections",
+        "datetime",
+        "decimal",
+        "enum",
+        "fractions",
+        "numpy",
+        "pathlib",
+        "pydantic",
+        "toolkit",
+        "types",
+    }
 )
-"""Packages whose classes compare honestly; a class of any other module (the learner's) is checked."""
+"""Packages whose classes compare honestly (`types`: a `SimpleNamespace`, by its attributes); a class of
+any other module (the learner's) is checked."""
 
 
 def untrusted_class(value: Any) -> type | None:

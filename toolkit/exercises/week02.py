@@ -217,9 +217,12 @@ def check_truncated(answer: Any) -> Verdict:
 
 def outcome_name(said: Any) -> Any:
     """An outcome named another way, as its class name: the exception class itself
-    (`TransientError`, imported) or its dotted name (`toolkit.errors.TransientError`)."""
+    (`TransientError`, imported), the exception chat() raised (`except ModelCallError as error`),
+    or its dotted name (`toolkit.errors.TransientError`)."""
     if isinstance(said, type) and issubclass(said, BaseException):
         return said.__name__
+    if isinstance(said, BaseException):
+        return type(said).__name__
     if isinstance(said, str) and "." in said.strip():
         return said.strip().rsplit(".", 1)[-1]
     return said

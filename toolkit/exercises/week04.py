@@ -47,7 +47,7 @@ ORDER_QUESTION = "帮我查一下订单 SN202610200001 现在到哪了？"
 def check_declare(answer: Any) -> Verdict:
     from toolkit import ai_service, memory_per_id
     from toolkit.chat.scripted import ScriptedModel
-    from toolkit.errors import ConfigurationError
+    from toolkit.errors import ConfigurationError, OutputParsingError
 
     if not isinstance(answer, type):
         return wrong(f"answer with the class itself, not {type(answer).__name__}")
@@ -70,6 +70,11 @@ def check_declare(answer: Any) -> Verdict:
         return wrong(
             f'chat("alice", "我叫 Alice") failed: {error}; declare chat(self, user_id, question), both positional'
         )
+    except OutputParsingError:  # `-> str | None`, `-> dict`: structured output, and the answer is prose
+        return wrong(
+            f"chat() is declared -> {_return_type(answer)}, not -> str: for any other type ai_service asks the "
+            "model for JSON (structured output), and a plain answer is refused; declare the method -> str"
+        )
     service.chat("bob", "我叫 Bob")
     service.chat("alice", "我叫什么？")
     if reply != "好的 1":
@@ -86,6 +91,20 @@ def check_declare(answer: Any) -> Verdict:
     if "我叫 Alice" not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
     return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
+
+
+def _return_type(declaration: Any) -> str:
+    """The return type `chat` declares, as written (`str | None`, `Optional[str]`, `dict`)."""
+    import inspect
+    import typing
+
+    try:
+        declared = typing.get_type_hints(declaration.chat).get("return")
+    except Exception:  # a name only ai_service's own reading resolves: show the annotation as written
+        declared = inspect.signature(declaration.chat).return_annotation
+    if isinstance(declared, type):
+        return declared.__name__
+    return repr(declared).replace("typing.", "")
 
 
 @answer_exercise(

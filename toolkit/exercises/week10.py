@@ -2,16 +2,18 @@
 
 For the skill folder only the folder counts: what make_skill returns is ignored (a starter's
 `return ...` left below working code is fine); it is "not attempted" only while it returns `...`
-and creates nothing.
+and creates nothing. A make_skill holding `yield` is told its body never ran (calling it only
+made the generator), not only that the folder is empty.
 
 Leaves out: the token costs per level (the week-10 notebook prints them).
 """
 
+import inspect
 import json
 import os
 import shutil
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, cast
 
 from toolkit.exercises.answers import as_set, dict_answer_problem, misses, number_problem, verdict_of
@@ -62,6 +64,12 @@ def check_skill_folder(fn: Any) -> Verdict:
     root = Path(tempfile.mkdtemp())
     try:
         returned = call_learner(fn, root)  # what it returns does not matter: the folder does
+        if inspect.isgenerator(returned) and not any(root.iterdir()):  # its body waits for a next() never made
+            returned.close()
+            return wrong(
+                "your function is a generator (it holds `yield`): calling it only made the generator, and its "
+                "body never ran, so it made nothing; write it without `yield`"
+            )
         if has_placeholder(returned) and not any(root.iterdir()):
             raise NotAttempted
         if (root / "SKILL.md").is_file():  # the loader's own words would say which call to make, and name /tmp
@@ -183,6 +191,8 @@ def check_escape(answer: Any) -> Verdict:
                 readable.add(path)
     finally:
         shutil.rmtree(world, ignore_errors=True)
+    if isinstance(answer, (set, frozenset, list, tuple)):  # a pathlib path is the text of its path, `/` between parts
+        answer = type(answer)(p.as_posix() if isinstance(p, PurePath) else p for p in answer)
     said = as_set(answer)
     if answer == {}:  # a learner's "none of them": `{}` is an empty dict, not a set
         return wrong("{} is an empty dict, not a set: an empty set is written set()")

@@ -39,12 +39,13 @@ def naive_scores(specs, terms):
 @pytest.fixture(params=["defaults", "cross and set aside early"])
 def thresholds(request, monkeypatch):
     """The defaults, and thresholds low enough that small catalogues cross lists in several rounds and
-    set words aside as held by many texts."""
+    set words aside as held by many texts, and mixed terms weigh reading their texts with `in`."""
     monkeypatch.setattr(keyword, "_BATCHED_FROM", 1)
     if request.param != "defaults":
         monkeypatch.setattr(keyword, "_CROSSED_FROM", 2)
         monkeypatch.setattr(keyword, "_FEW", 1)
         monkeypatch.setattr(keyword, "_ALONE_FROM", 3)
+        monkeypatch.setattr(keyword, "_READ_FROM", 0)
 
 
 def syllable_catalogue(rng, n):

@@ -21,7 +21,8 @@ ids, version numbers, Chinese written without spaces). Runs that one text in 32 
 ("the", "order", a word inside many compounds) keep a bit set, OR-ed rather than listed text by
 text, and so does a short piece that many hold ("a"), once asked for. A mixed term ("e.g.",
 "create task") is found by its places in the sequence: runs side by side, checked with array
-look-ups rather than `in` on each tool. A long query's words (6 or more terms longer than 3, of
+look-ups rather than `in` on each tool (unless its runs times its places would pass the characters
+of the texts holding them: "a-a-a-…" over texts that repeat it; those texts are then read with `in`). A long query's words (6 or more terms longer than 3, of
 one kind of character) are looked up together, each step one set of array operations for all of
 them: their pieces, the crossing of their lists, the counting of the texts that hold them.
 Scores add up in a NumPy array (of bytes, for up to 85 terms); only the best score levels are read.
@@ -246,6 +247,11 @@ _CROSSED_FROM = 4 * _FEW
 """Many words' candidate runs are narrowed together (`_Postings.containing`): a round of crosses costs some
 20 NumPy calls whatever the words, about as much as checking this many runs with `in`, so a round is taken
 only while the words with more than a few candidates have this many between them."""
+
+
+_READ_FROM = 4096
+"""A mixed term whose places left times runs left to check pass this is weighed against reading its
+candidate texts with `in` (`_Postings._mixed`); below it, the places are checked whatever the texts."""
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
@@ -478,7 +484,7 @@ class _Postings:
         runs = _RUNS.findall(term)
         if len(runs) == 1:
             return self._single(term)
-        return self._mixed(runs)
+        return self._mixed(term, runs)
 
     def _single(self, term: str) -> np.ndarray:
         """`hits` for a term of one kind of character."""
@@ -593,8 +599,13 @@ class _Postings:
         which = np.repeat(np.arange(len(words)), sizes)
         return which, np.fromiter(chain.from_iterable(kept), dtype=np.int32, count=sum(sizes))
 
-    def _mixed(self, term_runs: list[str]) -> np.ndarray:
-        """`hits` for a term of several runs: its places in the sequence, as texts."""
+    def _mixed(self, term: str, term_runs: list[str]) -> np.ndarray:
+        """`hits` for a term of several runs: its places in the sequence, as texts.
+
+        Each run of the term narrows the places left, so a term of many runs whose places stay
+        many ("a-a-a-…" over texts that repeat it) would cost its runs times those places: when
+        that is more than the characters of the texts holding them, those texts are read with `in`.
+        """
         first, *inner, last = term_runs
         inner_ids = [self.ids.get(run, -1) for run in inner]
         if -1 in inner_ids:
@@ -607,7 +618,14 @@ class _Postings:
         if not sizes[order[0]]:
             return _NONE
         starts = self._places(parts[order[0]]) - order[0]  # where the term would begin
-        for offset in order[1:]:
+        weighed = False
+        for step, offset in enumerate(order[1:], 1):
+            if not weighed and len(starts) * (len(order) - step) > _READ_FROM:
+                weighed = True
+                candidates = _distinct(self.text_of[starts + order[0]])  # the texts of the rarest part's places
+                texts = self.texts
+                if sum(map(len, map(texts.__getitem__, candidates.tolist()))) < len(starts) * (len(order) - step):
+                    return np.array([t for t in candidates.tolist() if term in texts[t]], dtype=np.int32)
             neighbours = self.sequence.take(starts + offset, mode="clip")  # past either end: a separator
             starts = starts[_isin(neighbours, parts[offset], self.separator + 1)]
             if not len(starts):

@@ -510,3 +510,21 @@ def test_terms_cut_from_repetitive_texts_agree_with_naive(units, repeats, cuts, 
         for term in terms:
             assert index.search([term], 10, 1) == naive_search([term], specs, 10, 1), term
         assert index.search(terms, 10, 0) == naive_search(terms, specs, 10, 0)
+
+
+def test_a_term_repeating_its_pieces_crosses_each_piece_s_list_once(monkeypatch):
+    """A long term of one kind ("abcdefghij" * 100,000: 1,000,000 pieces of 3 characters, 10 distinct)
+    crossed the runs' lists piece by piece, the same lists again and again (1.9 s on 10,000 tools; the
+    naive scorer 0.03 s). Each distinct piece's list is crossed once now, and a term longer than every
+    run of the catalogue is in none."""
+    import toolkit.search.keyword as keyword
+
+    crossed = []
+    both = keyword._both
+    monkeypatch.setattr(keyword, "_both", lambda *args: crossed.append(1) or both(*args))
+    specs = [ToolSpec(f"t{i}", f"abcdefghij{'abcdefghij' * (i % 3)}{i} x{i}") for i in range(120)]
+    index = KeywordIndex(specs)
+    for term in ("abcdefghij" * 2, "bcdefghija" * 3 + "bc", "abcdefghij" * 4, "abcdefghij" * 100_000):
+        crossed.clear()
+        assert index.search([term], 200) == naive_search([term], specs, 200), term[:40]
+        assert len(crossed) <= 9 if len(term) <= 40 else not crossed, (term[:40], len(crossed))

@@ -319,6 +319,8 @@ class _Pieces:
         ranks[alphabet] = np.arange(len(alphabet))
         chars = ranks[joined]  # each character's rank: one look-up (a binary search is slower)
         lengths = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
+        self.longest = int(lengths.max(initial=0))
+        """The longest run's length: a longer part of a term is inside none."""
         owner = np.repeat(np.arange(len(runs), dtype=np.int64), lengths)  # the run of each character
         first = np.cumsum(lengths) - lengths  # where each run begins in the joined text
         run_bits = max(1, len(runs).bit_length())
@@ -352,17 +354,20 @@ class _Pieces:
         return self.inside[len(piece) - 1].get(self.code(piece))
 
     def triples(self, part: str) -> list[np.ndarray]:
-        """The runs holding each 3-character piece of `part` (3 or more characters), shortest list first.
+        """The runs holding each distinct 3-character piece of `part` (3 or more characters), shortest list first.
 
         All the pieces are looked up at once (one `searchsorted`); a piece the catalogue does not
-        have gives a single empty list.
+        have, or a part longer than every run, gives a single empty list.
         """
         table = self.inside[2]
+        if len(part) > self.longest:
+            return [_NONE]
         ranks = [self.rank.get(char, -1) for char in part]
         if -1 in ranks or not len(table.keys):
             return [_NONE]
         bits = self.bits
-        codes = [(a << bits | b) << bits | c for a, b, c in zip(ranks, ranks[1:], ranks[2:])]
+        # each distinct piece once: a term repeating its pieces ("abcabc…") would cross the same lists again
+        codes = list(dict.fromkeys([(a << bits | b) << bits | c for a, b, c in zip(ranks, ranks[1:], ranks[2:])]))
         found = np.minimum(table.keys.searchsorted(codes), len(table.keys) - 1)
         if table.keys[found].tolist() != codes:
             return [_NONE]
@@ -375,7 +380,8 @@ class _Pieces:
         All the words' pieces are looked up together: one array of characters, one `searchsorted`
         for their ranks, one for their pieces. For each piece, where its list starts and how long it
         is (0 for a piece the catalogue does not have), word after word, each word's shortest list
-        first; and how many pieces each word has. The catalogue must have a piece of 3 characters.
+        first; and how many distinct pieces each word has (a word repeating its pieces, "abcabc…",
+        would cross the same lists again). The catalogue must have a piece of 3 characters.
         """
         table = self.inside[2]
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
@@ -390,8 +396,12 @@ class _Pieces:
         found = np.minimum(table.keys.searchsorted(codes), len(table.keys) - 1)
         starts = table.starts[found]
         sizes = (table.starts[found + 1] - starts) * (table.keys[found] == codes)
-        order = np.lexsort((sizes, word))
-        return starts[order], sizes[order], lengths - 2
+        order = np.lexsort((codes, sizes, word))  # a word's same pieces side by side
+        word, codes = word[order], codes[order]
+        fresh = changes(codes)
+        fresh[1:] |= word[1:] != word[:-1]
+        order = order[fresh]
+        return starts[order], sizes[order], np.bincount(word[fresh], minlength=len(words))
 
     def beginning(self, start: str) -> np.ndarray:
         """The runs beginning with `start` (1 to 3 characters; more: a superset)."""

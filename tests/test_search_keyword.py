@@ -244,7 +244,13 @@ def test_adversarial_alphabet_agrees_with_naive(names, descriptions, terms, n, m
     ]
     with pytest.MonkeyPatch.context() as patch:
         if low_thresholds:
-            for threshold, value in (("_BATCHED_FROM", 1), ("_CROSSED_FROM", 2), ("_FEW", 1), ("_READ_FROM", 0)):
+            for threshold, value in (
+                ("_BATCHED_FROM", 1),
+                ("_CROSSED_FROM", 2),
+                ("_FEW", 1),
+                ("_READ_FROM", 0),
+                ("_READ_RUNS", 1),
+            ):
                 patch.setattr(keyword, threshold, value)
         assert KeywordIndex(specs).search(terms, n, minimum) == naive_search(terms, specs, n, minimum)
 
@@ -494,8 +500,9 @@ def test_a_long_repetitive_mixed_term_costs_no_more_than_reading_its_texts(monke
     repeats=st.lists(st.integers(1, 40), min_size=1, max_size=6),
     cuts=st.lists(st.tuples(st.integers(0, 400), st.integers(1, 120)), min_size=1, max_size=4),
     read_from=st.sampled_from([0, 4096]),
+    read_runs=st.sampled_from([1, 8]),
 )
-def test_terms_cut_from_repetitive_texts_agree_with_naive(units, repeats, cuts, read_from):
+def test_terms_cut_from_repetitive_texts_agree_with_naive(units, repeats, cuts, read_from, read_runs):
     """Texts that repeat a unit ("a-a-a-…", "订单-订单-…"), and terms cut from them, found by their places in
     the sequence or by reading their texts with `in` (a term of many runs over many places)."""
     import toolkit.search.keyword as keyword
@@ -506,6 +513,7 @@ def test_terms_cut_from_repetitive_texts_agree_with_naive(units, repeats, cuts, 
     terms = [longest[start % len(longest) : start % len(longest) + size] for start, size in cuts]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(keyword, "_READ_FROM", read_from)
+        patch.setattr(keyword, "_READ_RUNS", read_runs)
         index = KeywordIndex(specs)
         for term in terms:
             assert index.search([term], 10, 1) == naive_search([term], specs, 10, 1), term

@@ -46,6 +46,7 @@ def thresholds(request, monkeypatch):
         monkeypatch.setattr(keyword, "_FEW", 1)
         monkeypatch.setattr(keyword, "_ALONE_FROM", 3)
         monkeypatch.setattr(keyword, "_READ_FROM", 0)
+        monkeypatch.setattr(keyword, "_READ_RUNS", 1)
 
 
 def syllable_catalogue(rng, n):

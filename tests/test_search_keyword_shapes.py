@@ -59,6 +59,7 @@ def test_small_vocabularies_rank_every_tool_as_the_naive_scorer(kinds, copies, q
             patch.setattr(keyword, "_FEW", 1)
             patch.setattr(keyword, "_ALONE_FROM", 3)
             patch.setattr(keyword, "_READ_FROM", 0)
+            patch.setattr(keyword, "_READ_RUNS", 1)
         index = KeywordIndex(specs)
         for terms in queries:
             full_ranking(index, specs, terms + [t.upper() for t in terms[:1]], minimum)

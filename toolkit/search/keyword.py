@@ -250,8 +250,10 @@ only while the words with more than a few candidates have this many between them
 
 
 _READ_FROM = 4096
-"""A mixed term whose places left times runs left to check pass this is weighed against reading its
-candidate texts with `in` (`_Postings._mixed`); below it, the places are checked whatever the texts."""
+_READ_RUNS = 8
+"""A mixed term of `_READ_RUNS` runs or more whose places times runs pass `_READ_FROM` is weighed against
+reading its candidate texts with `in` (`_Postings._mixed`); a term of fewer runs costs a few passes over
+its places at most, and weighing (a sort of the places' texts) would cost about as much."""
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
@@ -628,14 +630,13 @@ class _Postings:
         if not sizes[order[0]]:
             return _NONE
         starts = self._places(parts[order[0]]) - order[0]  # where the term would begin
-        weighed = False
-        for step, offset in enumerate(order[1:], 1):
-            if not weighed and len(starts) * (len(order) - step) > _READ_FROM:
-                weighed = True
-                candidates = _distinct(self.text_of[starts + order[0]])  # the texts of the rarest part's places
-                texts = self.texts
-                if sum(map(len, map(texts.__getitem__, candidates.tolist()))) < len(starts) * (len(order) - step):
-                    return np.array([t for t in candidates.tolist() if term in texts[t]], dtype=np.int32)
+        checks = len(order) - 1  # the runs to check at each place
+        if checks >= _READ_RUNS and len(starts) * checks > _READ_FROM:
+            candidates = _distinct(self.text_of[starts + order[0]])  # the texts of the rarest part's places
+            texts = self.texts
+            if sum(map(len, map(texts.__getitem__, candidates.tolist()))) < len(starts) * checks:
+                return np.array([t for t in candidates.tolist() if term in texts[t]], dtype=np.int32)
+        for offset in order[1:]:
             neighbours = self.sequence.take(starts + offset, mode="clip")  # past either end: a separator
             starts = starts[_isin(neighbours, parts[offset], self.separator + 1)]
             if not len(starts):

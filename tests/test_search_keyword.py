@@ -214,6 +214,11 @@ TRAPS = [
     *"１Ａ",  # fullwidth
     *"\xa0\u3000\t\n",
     *"09",
+    *"*+?[]^$|\\{}",  # regular expression metacharacters
+    *"ႠⴀᎠꭰᲐა",  # Georgian and Cherokee: lower() maps some capitals, others have no lower case
+    "\U00010400",  # Deseret capital: a lower case outside the Basic Multilingual Plane
+    "👨\u200d👩",  # emoji joined by a zero-width joiner
+    *"\ufe0f\ud800\udfff",  # a variation selector, lone surrogates (a JSON catalogue can hold them)
 ]
 trap_text = st.lists(st.sampled_from(TRAPS), max_size=30).map("".join)
 trap_term = st.lists(st.sampled_from(TRAPS), min_size=1, max_size=6).map("".join)
@@ -226,13 +231,28 @@ trap_term = st.lists(st.sampled_from(TRAPS), min_size=1, max_size=6).map("".join
     terms=st.lists(trap_term, min_size=1, max_size=4),
     n=st.integers(1, 8),
     minimum=st.integers(0, 3),
+    low_thresholds=st.booleans(),
 )
-def test_adversarial_alphabet_agrees_with_naive(names, descriptions, terms, n, minimum):
-    """Case traps (İ ß ẞ Σ ς), combining accents, fullwidth, CJK, NBSP, punctuation, digits."""
+def test_adversarial_alphabet_agrees_with_naive(names, descriptions, terms, n, minimum, low_thresholds):
+    """Case traps (İ ß ẞ Σ ς, Georgian, Cherokee, Deseret), combining accents, fullwidth, CJK, NBSP,
+    punctuation and regex metacharacters, digits, emoji, lone surrogates; with thresholds low enough
+    that a small catalogue takes every path (lists crossed, words together, texts read with `in`)."""
+    import toolkit.search.keyword as keyword
+
     specs = [
         ToolSpec(name or f"t{i}", descriptions.draw(st.one_of(st.none(), trap_text))) for i, name in enumerate(names)
     ]
-    assert KeywordIndex(specs).search(terms, n, minimum) == naive_search(terms, specs, n, minimum)
+    with pytest.MonkeyPatch.context() as patch:
+        if low_thresholds:
+            for threshold, value in (
+                ("_BATCHED_FROM", 1),
+                ("_CROSSED_FROM", 2),
+                ("_FEW", 1),
+                ("_READ_FROM", 0),
+                ("_READ_RUNS", 1),
+            ):
+                patch.setattr(keyword, threshold, value)
+        assert KeywordIndex(specs).search(terms, n, minimum) == naive_search(terms, specs, n, minimum)
 
 
 @settings(max_examples=100, deadline=None)
@@ -454,3 +474,65 @@ def test_strangers_text_agrees_with_naive(seed, tools):
         terms += terms[: rng.randint(0, 2)]  # repeated terms count once
         n, minimum = rng.choice([0, 1, 5, 50]), rng.choice([0, 1, 2, 3])
         assert index.search(terms, n, minimum) == naive_search(terms, specs, n, minimum), terms
+
+
+def test_a_long_repetitive_mixed_term_costs_no_more_than_reading_its_texts(monkeypatch):
+    """A term of many runs ("a-a-a-…") over texts that repeat it everywhere: each of its runs kept
+    every place found so far, so the look-up cost its runs times the places (2,000 tools: 0.7 s, the
+    naive scorer 0.01 s). Now the places compared stay below the texts' characters, and the answer is the naive one."""
+    import toolkit.search.keyword as keyword
+
+    compared = []
+    isin = keyword._isin
+    monkeypatch.setattr(keyword, "_isin", lambda values, *rest: compared.append(len(values)) or isin(values, *rest))
+    specs = [ToolSpec(f"t{i}", "a-" * 500 if i % 3 else "a-" * 50 + "b") for i in range(200)]
+    index = KeywordIndex(specs)
+    characters = sum(len(s.name) + len(s.description) for s in specs)
+    for term in ("a-" * 100, "-a" * 100 + "-", "A-" * 40 + "b", "a-" * 501):
+        compared.clear()
+        assert index.search([term], 300) == naive_search([term], specs, 300), term
+        assert sum(compared) <= characters, term
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    units=st.lists(trap_term, min_size=1, max_size=3),
+    repeats=st.lists(st.integers(1, 40), min_size=1, max_size=6),
+    cuts=st.lists(st.tuples(st.integers(0, 400), st.integers(1, 120)), min_size=1, max_size=4),
+    read_from=st.sampled_from([0, 4096]),
+    read_runs=st.sampled_from([1, 8]),
+)
+def test_terms_cut_from_repetitive_texts_agree_with_naive(units, repeats, cuts, read_from, read_runs):
+    """Texts that repeat a unit ("a-a-a-…", "订单-订单-…"), and terms cut from them, found by their places in
+    the sequence or by reading their texts with `in` (a term of many runs over many places)."""
+    import toolkit.search.keyword as keyword
+
+    texts = [units[i % len(units)] * r for i, r in enumerate(repeats)]
+    specs = [ToolSpec(f"t{i}", text) for i, text in enumerate(texts)] + [ToolSpec(texts[0][:40] or "x", None)]
+    longest = max(texts, key=len) or "x"
+    terms = [longest[start % len(longest) : start % len(longest) + size] for start, size in cuts]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keyword, "_READ_FROM", read_from)
+        patch.setattr(keyword, "_READ_RUNS", read_runs)
+        index = KeywordIndex(specs)
+        for term in terms:
+            assert index.search([term], 10, 1) == naive_search([term], specs, 10, 1), term
+        assert index.search(terms, 10, 0) == naive_search(terms, specs, 10, 0)
+
+
+def test_a_term_repeating_its_pieces_crosses_each_piece_s_list_once(monkeypatch):
+    """A long term of one kind ("abcdefghij" * 100,000: 1,000,000 pieces of 3 characters, 10 distinct)
+    crossed the runs' lists piece by piece, the same lists again and again (1.9 s on 10,000 tools; the
+    naive scorer 0.03 s). Each distinct piece's list is crossed once now, and a term longer than every
+    run of the catalogue is in none."""
+    import toolkit.search.keyword as keyword
+
+    crossed = []
+    both = keyword._both
+    monkeypatch.setattr(keyword, "_both", lambda *args: crossed.append(1) or both(*args))
+    specs = [ToolSpec(f"t{i}", f"abcdefghij{'abcdefghij' * (i % 3)}{i} x{i}") for i in range(120)]
+    index = KeywordIndex(specs)
+    for term in ("abcdefghij" * 2, "bcdefghija" * 3 + "bc", "abcdefghij" * 4, "abcdefghij" * 100_000):
+        crossed.clear()
+        assert index.search([term], 200) == naive_search([term], specs, 200), term[:40]
+        assert len(crossed) <= 9 if len(term) <= 40 else not crossed, (term[:40], len(crossed))

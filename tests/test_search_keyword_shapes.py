@@ -47,7 +47,8 @@ def full_ranking(index, specs, terms, minimum):
 def test_small_vocabularies_rank_every_tool_as_the_naive_scorer(kinds, copies, queries, minimum, low_thresholds):
     """A few kinds of tool, each copied up to 120 times (names alike or numbered): runs held by many
     texts get bit sets, short pieces many texts hold are cached, long queries' words go together;
-    with thresholds low enough that a small catalogue crosses lists in several rounds as well."""
+    with thresholds low enough that a small catalogue crosses lists in several rounds, and weighs reading
+    a mixed term's texts with `in`, as well."""
     specs = [
         ToolSpec(name + (f"_{i}" if i % 3 else ""), description) for i in range(copies) for name, description in kinds
     ]
@@ -57,6 +58,8 @@ def test_small_vocabularies_rank_every_tool_as_the_naive_scorer(kinds, copies, q
             patch.setattr(keyword, "_CROSSED_FROM", 2)
             patch.setattr(keyword, "_FEW", 1)
             patch.setattr(keyword, "_ALONE_FROM", 3)
+            patch.setattr(keyword, "_READ_FROM", 0)
+            patch.setattr(keyword, "_READ_RUNS", 1)
         index = KeywordIndex(specs)
         for terms in queries:
             full_ranking(index, specs, terms + [t.upper() for t in terms[:1]], minimum)

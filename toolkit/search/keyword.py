@@ -21,7 +21,8 @@ ids, version numbers, Chinese written without spaces). Runs that one text in 32 
 ("the", "order", a word inside many compounds) keep a bit set, OR-ed rather than listed text by
 text, and so does a short piece that many hold ("a"), once asked for. A mixed term ("e.g.",
 "create task") is found by its places in the sequence: runs side by side, checked with array
-look-ups rather than `in` on each tool. A long query's words (6 or more terms longer than 3, of
+look-ups rather than `in` on each tool (unless its runs times its places would pass the characters
+of the texts holding them: "a-a-a-…" over texts that repeat it; those texts are then read with `in`). A long query's words (6 or more terms longer than 3, of
 one kind of character) are looked up together, each step one set of array operations for all of
 them: their pieces, the crossing of their lists, the counting of the texts that hold them.
 Scores add up in a NumPy array (of bytes, for up to 85 terms); only the best score levels are read.
@@ -248,6 +249,13 @@ _CROSSED_FROM = 4 * _FEW
 only while the words with more than a few candidates have this many between them."""
 
 
+_READ_FROM = 4096
+_READ_RUNS = 8
+"""A mixed term of `_READ_RUNS` runs or more whose places times runs pass `_READ_FROM` is weighed against
+reading its candidate texts with `in` (`_Postings._mixed`); a term of fewer runs costs a few passes over
+its places at most, and weighing (a sort of the places' texts) would cost about as much."""
+
+
 def _distinct(values: np.ndarray) -> np.ndarray:
     """The values sorted, each once (`np.unique` without its slower hashing)."""
     values = np.sort(values)
@@ -313,6 +321,8 @@ class _Pieces:
         ranks[alphabet] = np.arange(len(alphabet))
         chars = ranks[joined]  # each character's rank: one look-up (a binary search is slower)
         lengths = np.fromiter(map(len, runs), dtype=np.int64, count=len(runs))
+        self.longest = int(lengths.max(initial=0))
+        """The longest run's length: a longer part of a term is inside none."""
         owner = np.repeat(np.arange(len(runs), dtype=np.int64), lengths)  # the run of each character
         first = np.cumsum(lengths) - lengths  # where each run begins in the joined text
         run_bits = max(1, len(runs).bit_length())
@@ -346,17 +356,20 @@ class _Pieces:
         return self.inside[len(piece) - 1].get(self.code(piece))
 
     def triples(self, part: str) -> list[np.ndarray]:
-        """The runs holding each 3-character piece of `part` (3 or more characters), shortest list first.
+        """The runs holding each distinct 3-character piece of `part` (3 or more characters), shortest list first.
 
         All the pieces are looked up at once (one `searchsorted`); a piece the catalogue does not
-        have gives a single empty list.
+        have, or a part longer than every run, gives a single empty list.
         """
         table = self.inside[2]
+        if len(part) > self.longest:
+            return [_NONE]
         ranks = [self.rank.get(char, -1) for char in part]
         if -1 in ranks or not len(table.keys):
             return [_NONE]
         bits = self.bits
-        codes = [(a << bits | b) << bits | c for a, b, c in zip(ranks, ranks[1:], ranks[2:])]
+        # each distinct piece once: a term repeating its pieces ("abcabc…") would cross the same lists again
+        codes = list(dict.fromkeys([(a << bits | b) << bits | c for a, b, c in zip(ranks, ranks[1:], ranks[2:])]))
         found = np.minimum(table.keys.searchsorted(codes), len(table.keys) - 1)
         if table.keys[found].tolist() != codes:
             return [_NONE]
@@ -369,7 +382,8 @@ class _Pieces:
         All the words' pieces are looked up together: one array of characters, one `searchsorted`
         for their ranks, one for their pieces. For each piece, where its list starts and how long it
         is (0 for a piece the catalogue does not have), word after word, each word's shortest list
-        first; and how many pieces each word has. The catalogue must have a piece of 3 characters.
+        first; and how many distinct pieces each word has (a word repeating its pieces, "abcabc…",
+        would cross the same lists again). The catalogue must have a piece of 3 characters.
         """
         table = self.inside[2]
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
@@ -384,8 +398,12 @@ class _Pieces:
         found = np.minimum(table.keys.searchsorted(codes), len(table.keys) - 1)
         starts = table.starts[found]
         sizes = (table.starts[found + 1] - starts) * (table.keys[found] == codes)
-        order = np.lexsort((sizes, word))
-        return starts[order], sizes[order], lengths - 2
+        order = np.lexsort((codes, sizes, word))  # a word's same pieces side by side
+        word, codes = word[order], codes[order]
+        fresh = changes(codes)
+        fresh[1:] |= word[1:] != word[:-1]
+        order = order[fresh]
+        return starts[order], sizes[order], np.bincount(word[fresh], minlength=len(words))
 
     def beginning(self, start: str) -> np.ndarray:
         """The runs beginning with `start` (1 to 3 characters; more: a superset)."""
@@ -478,7 +496,7 @@ class _Postings:
         runs = _RUNS.findall(term)
         if len(runs) == 1:
             return self._single(term)
-        return self._mixed(runs)
+        return self._mixed(term, runs)
 
     def _single(self, term: str) -> np.ndarray:
         """`hits` for a term of one kind of character."""
@@ -593,8 +611,13 @@ class _Postings:
         which = np.repeat(np.arange(len(words)), sizes)
         return which, np.fromiter(chain.from_iterable(kept), dtype=np.int32, count=sum(sizes))
 
-    def _mixed(self, term_runs: list[str]) -> np.ndarray:
-        """`hits` for a term of several runs: its places in the sequence, as texts."""
+    def _mixed(self, term: str, term_runs: list[str]) -> np.ndarray:
+        """`hits` for a term of several runs: its places in the sequence, as texts.
+
+        Each run of the term narrows the places left, so a term of many runs whose places stay
+        many ("a-a-a-…" over texts that repeat it) would cost its runs times those places: when
+        that is more than the characters of the texts holding them, those texts are read with `in`.
+        """
         first, *inner, last = term_runs
         inner_ids = [self.ids.get(run, -1) for run in inner]
         if -1 in inner_ids:
@@ -607,6 +630,12 @@ class _Postings:
         if not sizes[order[0]]:
             return _NONE
         starts = self._places(parts[order[0]]) - order[0]  # where the term would begin
+        checks = len(order) - 1  # the runs to check at each place
+        if checks >= _READ_RUNS and len(starts) * checks > _READ_FROM:
+            candidates = _distinct(self.text_of[starts + order[0]])  # the texts of the rarest part's places
+            texts = self.texts
+            if sum(map(len, map(texts.__getitem__, candidates.tolist()))) < len(starts) * checks:
+                return np.array([t for t in candidates.tolist() if term in texts[t]], dtype=np.int32)
         for offset in order[1:]:
             neighbours = self.sequence.take(starts + offset, mode="clip")  # past either end: a separator
             starts = starts[_isin(neighbours, parts[offset], self.separator + 1)]

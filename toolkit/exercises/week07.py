@@ -226,22 +226,24 @@ def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any
 
 
 def _bookings_problem(expected: list[tuple[str, int]], trip: Trip) -> Verdict | None:
-    """✗ naming a booking the rollback removed wrongly, or one of the trip it left; None when BOOKINGS is right."""
+    """✗ naming the bookings the rollback removed that no undone call made, else an earlier one equal to an
+    undone call's that went with it, else one of the trip it left; None when BOOKINGS is right."""
     from collections import Counter
 
     left, wanted = Counter(BOOKINGS), Counter(expected)
     booked: Counter[Any] = Counter(
         (arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "book_hotel"
     )
-    if again := sorted((wanted - left) & booked):  # an equal booking of the trip's went with it
-        return wrong(
-            f"after the rollback {_stays(again, 'earlier ')} {_is(again)} gone too: an undone call removes its own "
-            "booking — one, not every equal one"
-        )
-    if lost := sorted(wanted - left):
+    gone = wanted - left
+    if lost := sorted(gone - booked):  # first: bookings no undone call made (BOOKINGS.clear() took them all)
         return wrong(
             f"after the rollback {_stays(lost)} {_is(lost)} gone, but no undone call booked {_it(lost)}: undo only this call's "
             "effect — the booking with its own guest and nights"
+        )
+    if again := sorted(gone & booked):  # only an equal booking of the trip's went with it
+        return wrong(
+            f"after the rollback {_stays(again, 'earlier ')} {_is(again)} gone too: an undone call removes its own "
+            "booking — one, not every equal one"
         )
     if kept := sorted(left - wanted):
         return wrong(

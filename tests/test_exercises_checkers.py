@@ -153,6 +153,14 @@ def test_false_is_not_a_number_of_tool_calls():
     assert check("w2.truncated", 0).passed
 
 
+def test_csv_rows_that_no_float_can_add_up_are_told_the_rows_differ():
+    """A count beyond a float was "running your answer failed with OverflowError: int too large to convert
+    to float": the sum shown in the feedback could not be written."""
+    assert check("w3.csv_rows", {"normal": 15, "edge": 5, "no_call": 10**400}).feedback == (
+        "the CSV written by write_csv has 25 rows; yours do not add up to it — check each group"
+    )
+
+
 def test_waits_must_be_numbers():
     assert check("w2.waits", ["2", "2"]).feedback == "answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]"
     assert check("w2.waits", [2, 2.0]).passed

@@ -306,5 +306,8 @@ def check_csv_rows(answer: Any) -> Verdict:
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
         return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
-    total = sum(float(v) for v in answer.values())  # a Decimal and a float add up too
-    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours add up to {total:g} — check each group")
+    try:
+        total = f"add up to {sum(float(v) for v in answer.values()):g}"  # a Decimal and a float add up too
+    except OverflowError:  # 10**400: no float holds it
+        total = "do not add up to it"
+    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours {total} — check each group")

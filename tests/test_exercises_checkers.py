@@ -70,6 +70,17 @@ def test_a_compensation_that_removes_every_equal_booking_fails():
     )
 
 
+def test_a_compensation_that_empties_the_bookings_is_told_what_else_went_not_equal_ones():
+    """BOOKINGS.clear() took everyone's stays: it was told only that Carol's earlier stay of the same nights
+    went too, "one, not every equal one" — a diagnosis of another mistake."""
+    result = check("w7.compensation", compensation_of(lambda guest, nights: BOOKINGS.clear()))
+    assert result.feedback == (
+        "after the rollback alice's booking of 3 nights and erin's booking of 1 night and someone else's booking "
+        "of 3 nights are gone, but no undone call booked them: undo only this call's effect — the booking with "
+        "its own guest and nights"
+    )
+
+
 # --- w3.normalize: the reference solution is the package's rule ---------------------------------
 
 
@@ -107,9 +118,14 @@ def test_the_reference_normalize_agrees_with_validation_on_every_input():
             "SN\\d{12}",
             "normalize('SN٢٠٢٦١٠٢٠٠٠٠١') returned 'SN٢٠٢٦١٠٢٠٠٠٠١', but validation rejects it",
         ),
+        (  # full-width digits only: the full-width letters ＳＮ stay, and the id is rejected
+            '"\\uff01" <= c <= "\\uff5e"',
+            '"\\uff10" <= c <= "\\uff19"',
+            "normalize('ＳＮ２０２６１０２００００１') returned None, validation accepts it as 'SN202610200001'",
+        ),
     ],
 )
-def test_the_old_reference_and_a_unicode_digit_rule_fail(old, new, said):
+def test_the_old_reference_a_unicode_digit_rule_and_half_a_full_width_rule_fail(old, new, said):
     source = get("w3.normalize").solution.replace('check("w3.normalize", normalize)', "")
     assert old in source
     namespace: dict = {}
@@ -135,6 +151,14 @@ def test_a_backoff_returning_strings_or_none_is_told_to_return_a_number():
 def test_false_is_not_a_number_of_tool_calls():
     assert check("w2.truncated", False).feedback == "answer with a number of tool calls, e.g. 3, not False"
     assert check("w2.truncated", 0).passed
+
+
+def test_csv_rows_that_no_float_can_add_up_are_told_the_rows_differ():
+    """A count beyond a float was "running your answer failed with OverflowError: int too large to convert
+    to float": the sum shown in the feedback could not be written."""
+    assert check("w3.csv_rows", {"normal": 15, "edge": 5, "no_call": 10**400}).feedback == (
+        "the CSV written by write_csv has 25 rows; yours do not add up to it — check each group"
+    )
 
 
 def test_waits_must_be_numbers():
@@ -302,6 +326,13 @@ def test_an_escape_answer_of_empty_braces_is_told_it_is_a_dict():
     """`{}` — "none can be read" — is an empty dict; it read "answer with a set of paths"."""
     assert check("w10.escape", {}).feedback == "{} is an empty dict, not a set: an empty set is written set()"
     assert check("w10.escape", set()).feedback == "1 more of the paths can be read"
+
+
+def test_a_no_call_answer_of_empty_braces_is_told_it_is_a_dict_too():
+    """The same `{}` for week 3's "which call no tool" read "answer with a set of case ids": week 10's
+    rule was its checker's own."""
+    assert check("w3.no_call", {}).feedback == "{} is an empty dict, not a set: an empty set is written set()"
+    assert check("w3.no_call", set()).feedback == "4 more of the six should call no tool"
 
 
 # --- no memory addresses: the same answer reads the same on every run ---------------------------

@@ -211,6 +211,33 @@ def test_a_compensation_that_removes_the_guests_latest_booking_fails():
     )
 
 
+REBOUND = (
+    "BOOKINGS in your code is no longer the list book_hotel appends to: something assigned BOOKINGS = ...; "
+    "run from toolkit.exercises.week07 import BOOKINGS again, then change that list in place (BOOKINGS.remove), "
+    "never assign it"
+)
+
+
+@pytest.mark.parametrize(
+    "before, body",
+    [
+        ("BOOKINGS = []   # a learner's reset, in a cell before", "BOOKINGS.remove((guest, nights))"),
+        (
+            "",
+            "global BOOKINGS\n        BOOKINGS = [b for b in BOOKINGS if b != (guest, nights)]",
+        ),
+    ],
+    ids=["a-cell-before", "the-compensation-itself"],
+)
+def test_a_compensation_whose_bookings_were_assigned_is_told_so(before, body):
+    """A right remove() on a BOOKINGS a cell had reassigned read "your compensation failed: ValueError:
+    list.remove(x): x not in list", or that the trip's bookings were still there: true of the package's
+    list, but the learner's own code looked right and the cause was elsewhere."""
+    code = COMPENSATION.replace("@compensates", before + "\n\n    @compensates").format(body=body)
+    result = run_cell(code)
+    assert (result.status, result.feedback) == ("failed", REBOUND)
+
+
 def test_a_compensation_with_a_chinese_name_passes():
     """A compensation is never shown to the model: its name need not be a tool name."""
     result = run_cell(

@@ -401,3 +401,41 @@ def test_a_validation_error_in_the_learners_code_is_told_in_one_line():
         "your code raised ValidationError: TokenUsage: input_tokens: Input should be a valid integer, unable to "
         "parse string as an integer; output_tokens: Input should be greater than or equal to 0"
     )
+
+
+@pytest.mark.parametrize(
+    "endless",
+    [
+        "def f(raw):\n    while True:\n        try:\n            time.sleep(0.05)\n        except:\n            pass",
+        "def f(raw):\n    while True:\n        try:\n            pass\n        except BaseException:\n            continue",
+        "def f(raw):\n    try:\n        time.sleep(3600)\n    except:\n        time.sleep(3600)",
+        "def f(raw):\n    try:\n        time.sleep(3600)\n    finally:\n        while True:\n            pass",
+    ],
+    ids=["bare-except-retry", "except-baseexception", "sleep-again-in-the-handler", "loop-in-finally"],
+)
+def test_code_that_swallows_the_limit_is_stopped_too(endless):
+    """A beginner's retry loop with a bare `except:` caught the limit's TooSlow (and the watchdog's error,
+    hence a process with a timeout here) and looped on: the kernel hung for good."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import os, sys, time
+        os.environ["TOOLKIT_CHECK_LIMIT_S"] = "1"
+        from toolkit.exercises import check
+        {endless}
+        started = time.monotonic()
+        result = check("w3.normalize", f)
+        print(time.monotonic() - started < 10, result.status, result.feedback, sep=" | ")
+        del os.environ["TOOLKIT_CHECK_LIMIT_S"]  # the next check's first imports may take a second
+        print(check("w6.round_trips", 2).status, sys.gettrace(), sep=" | ")
+        """
+    ).format(endless=textwrap.indent(endless, " " * 8).strip())
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert done.stdout.splitlines() == [
+        "True | failed | the check was stopped after 1 s: does your code loop forever, or wait for something that "
+        "never comes?",
+        "passed | None",
+    ], done.stderr

@@ -223,3 +223,51 @@ def test_an_argument_error_of_the_application_s_own_making_goes_back_as_it_is():
 
     provider = rename_tools(_registry(executor), {"order": "get_order"})
     assert _result(provider, [call("get_order", "{}"), "done"]) == "the order id must start with SN"
+
+
+@pytest.mark.parametrize(
+    "wrap, text",
+    [
+        (
+            lambda p: rename_tools(p, "plus"),
+            "rename_tools: pass a mapping of current name → new name (or a function of the name), not one string "
+            "('plus'). Fix: e.g. {'current_name': 'plus'}",
+        ),
+        (
+            lambda p: rename_tools(p, {"add"}),
+            "rename_tools: pass a mapping of current name → new name (or a function of the name), not a set. "
+            "Fix: e.g. {'add': 'new_name'}",
+        ),
+    ],
+    ids=["one-string", "a-set"],
+)
+def test_new_names_that_are_not_a_mapping_are_refused_when_the_wrapper_is_made(wrap, text):
+    """A learner's rename_tools(p, "order_lookup") was a bare ValueError from dict(): "dictionary update
+    sequence element #0 has length 1; 2 is required"."""
+    with pytest.raises(ConfigurationError) as caught:
+        wrap(StaticProvider(tools_from(add, sub)))
+    assert str(caught.value) == text
+
+
+def test_new_names_as_pairs_still_work():
+    assert [t.name for t in rename_tools(StaticProvider(tools_from(add)), [("add", "plus")]).provide()] == ["plus"]
+
+
+@pytest.mark.parametrize(
+    "wrap, name",
+    [
+        (lambda p: rename_tools({"add": "plus"}, p), "rename_tools"),
+        (lambda p: filter_tools({"add"}, p), "filter_tools"),
+        (lambda p: always_visible(["add"], p), "always_visible"),
+        (lambda p: map_tools(lambda spec: spec, p), "map_tools"),
+    ],
+    ids=["rename", "filter", "always_visible", "map"],
+)
+def test_a_wrapper_given_the_provider_second_says_it_comes_first(wrap, name):
+    """rename_tools(names, provider) was a bare TypeError: 'StaticProvider' object is not iterable."""
+    with pytest.raises(ConfigurationError) as caught:
+        wrap(StaticProvider(tools_from(add, sub)))
+    assert str(caught.value) == (
+        f"{name}: the provider comes first, then what to do with its tools: {name}(provider, ...). "
+        "Fix: swap the two arguments"
+    )

@@ -103,6 +103,14 @@ def as_set(answer: Any) -> set[Any] | None:
     return {x.strip() for x in answer}
 
 
+def set_problem(answer: Any, what: str) -> Verdict | None:
+    """✗ when `answer` is not a set of texts (`as_set`), saying "answer with a set of {what}" — and of
+    `{}`, a learner's "none of them", that it is an empty dict; else None."""
+    if isinstance(answer, dict) and not answer:
+        return wrong("{} is an empty dict, not a set: an empty set is written set()")
+    return None if as_set(answer) is not None else wrong(f"answer with a set of {what}")
+
+
 def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
     """✗ when the answer is not a number (True is not 1, "2" is not 2), else None."""
     return None if is_number(answer) else wrong(f"answer with {what}, not {show(answer)}")

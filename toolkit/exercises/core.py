@@ -27,7 +27,9 @@ prediction with what the package really does — never the text of the code.
 - a check still running after `CHECK_LIMIT_S` seconds (or the fewer that `toolkit grade` sets in
   `TOOLKIT_CHECK_LIMIT_S`, to stop it before the cell's own limit) is
   stopped and is a failed try saying so: the notebook does not hang, and the cells after it run
-  when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it);
+  when a teacher grades it (a SIGALRM timer, in the main thread, unless something else uses it),
+  even when the learner's code catches the stop (a bare `except:` in a retry loop): each line of
+  theirs raises it again after the limit;
 - an answer (or a value the learner's function returns) holding an instance of a learner's class
   whose `==` is not object's identity (its own `__eq__`, or one inherited from str, int, list,
   `UserList`, …) is a failed try: the checks compare with `==`, and such an object could claim
@@ -502,10 +504,22 @@ def check_limit() -> float:
     return min(CHECK_LIMIT_S, wanted) if math.isfinite(wanted) and wanted > 0 else CHECK_LIMIT_S
 
 
+AGAIN_S = 0.2
+"""After the limit, how often the timer fires again while the learner's code still runs."""
+
+
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise `TooSlow` in the main thread after `seconds`: a SIGALRM timer, set only where it can
-    be (a Unix main thread) and where nothing else has a handler for that signal."""
+    be (a Unix main thread) and where nothing else has a handler for that signal.
+
+    Code that catches it (a bare `except:` in a retry loop) is stopped too: from then on every
+    line of the learner's code (below the check, outside the package, the standard library and the
+    installed packages) raises it again (a trace function), and the timer fires again every
+    `AGAIN_S` while such code is running; the package's own code, cleaning up after the learner's,
+    is left to finish."""
+    import sys
+
     usable = (
         hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
@@ -514,17 +528,56 @@ def _time_limit(seconds: float) -> Iterator[None]:
     if not usable:
         yield
         return
+    fired: list[bool] = []
+    tracing = sys.gettrace()
+
+    def again(frame: Any, event: str, arg: Any) -> Any:
+        if not _is_learners(frame):
+            return None
+        if event in ("call", "line"):
+            raise TooSlow
+        return again
 
     def stop(signum: int, frame: Any) -> None:
-        raise TooSlow
+        first, learners = not fired, []
+        fired.append(True)
+        while frame is not None and frame.f_code is not _check.__code__:  # the frames below the check
+            if _is_learners(frame):
+                learners.append(frame)
+            frame = frame.f_back
+        if learners:
+            sys.settrace(again)
+            for each in learners:
+                each.f_trace = again
+        if first or learners:
+            raise TooSlow
 
     signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, AGAIN_S)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        if fired:
+            sys.settrace(tracing)
+
+
+def _not_learners() -> tuple[str, ...]:
+    import os
+    import sysconfig
+
+    folders = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}  # …/toolkit
+    folders |= {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return (*sorted(os.path.join(f, "") for f in folders if f), "<frozen ")
+
+
+_NOT_LEARNERS = _not_learners()
+"""Where code is not the learner's: the package, the standard library, installed packages."""
+
+
+def _is_learners(frame: Any) -> bool:
+    return not str(frame.f_code.co_filename).startswith(_NOT_LEARNERS)
 
 
 @contextmanager

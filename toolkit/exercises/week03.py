@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
-from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, verdict_of
+from toolkit.exercises.answers import as_set, dict_answer_problem, matches, misses, one_of, set_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -45,6 +45,8 @@ ORDER_ID_INPUTS = (
     "SN202610200001",
     "sn202610200001",
     " SN202610200001 ",
+    "ＳＮ２０２６１０２００００１",
+    "ｓｎ２０２６１０２００００１",
     "ＳＮ２０２６１０２０００１",
     "SN2026-1020-0001",
     "订单号：SN202610200001",
@@ -70,7 +72,8 @@ ORDER_ID_INPUTS = (
     "SN𝟐𝟎𝟐𝟔𝟏𝟎𝟐𝟎𝟎𝟎𝟎𝟏",
 )
 """The inputs `w3.normalize` is compared on: every label form validation accepts (订单 / 订单号, then
-：: 是 为), and digits that are digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold)."""
+：: 是 为), full-width ids (its letters too: ＳＮ, ｓｎ; and one a digit short), and digits that are
+digits to `\\d` but not ASCII (Arabic-Indic, mathematical bold)."""
 
 
 @exercise(
@@ -256,9 +259,9 @@ def check_no_call(answer: Any) -> Verdict:
 
     cases = {c.id: c for c in load_cases() if c.id in NO_CALL_CHOICES}
     truth = {i for i, c in cases.items() if not c.expect_tool}
-    texts = as_set(answer)
-    if texts is None:
-        return wrong("answer with a set of case ids")
+    if problem := set_problem(answer, "case ids"):
+        return problem
+    texts = as_set(answer) or set()
     said = {one_of(i, NO_CALL_CHOICES) or i for i in texts}
     if unknown := sorted(said - set(NO_CALL_CHOICES)):
         return wrong(f"{unknown[0]!r} is not one of the six cases; use their ids: {', '.join(NO_CALL_CHOICES)}")
@@ -303,5 +306,8 @@ def check_csv_rows(answer: Any) -> Verdict:
         return right(f"{len(rows)} rows: {json.dumps(counts)}.")
     if text := next((k for k in counts if k in answer and not is_number(answer[k])), None):
         return wrong(f"answer each group's rows with a number, not {show(answer[text])} for {text!r}")
-    total = sum(float(v) for v in answer.values())  # a Decimal and a float add up too
-    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours add up to {total:g} — check each group")
+    try:
+        total = f"add up to {sum(float(v) for v in answer.values()):g}"  # a Decimal and a float add up too
+    except OverflowError:  # 10**400: no float holds it
+        total = "do not add up to it"
+    return wrong(f"the CSV written by write_csv has {len(rows)} rows; yours {total} — check each group")

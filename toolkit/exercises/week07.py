@@ -3,7 +3,9 @@
 A compensation is checked on a trip that books twice (Alice, who already has another stay, and
 Carol, who already has a stay of the same nights), then registers a walk-in that has no
 compensation, then fails: each booking of the trip must go and nothing else — so a compensation
-that removes a fixed booking, the last one, the guest's first one or every equal one fails.
+that removes a fixed booking, the last one, the guest's first one or every equal one fails. A
+compensation whose module's `BOOKINGS` is another list (a cell, or the compensation itself, assigned
+it) is told so before its remove() is judged.
 
 Leaves out: a compensation that fails (the week-7 notebook shows it).
 """
@@ -141,11 +143,15 @@ def check_rollback_order(answer: Any) -> Verdict:
 def check_compensation(answer: Any) -> Verdict:
     from toolkit.errors import ConfigurationError
 
+    if problem := _rebound(answer):
+        return problem
     for earlier, trip in [(EARLIER_BOOKINGS, TRIP_BOOKED), *_other_trips()]:
         try:
             result = _hotel_trip(answer, trip + [("pay_deposit", {"guest": trip[0][1]["guest"]})], earlier)
         except ConfigurationError as error:
             return wrong(f"the loop refused the compensation: {error}")
+        if problem := _rebound(answer):
+            return problem
         if failed := next((entry for entry in result.saga if not entry.ok), None):
             return wrong(f"your compensation failed: {failed.detail.removeprefix('compensation failed: ')}")
         walk_ins = [(arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "walk_in"]
@@ -155,6 +161,25 @@ def check_compensation(answer: Any) -> Verdict:
     if ("bob", 5) not in BOOKINGS:
         return wrong("with no failure nothing may be undone, yet Bob's booking is gone")
     return right("each call's own booking undone on failure, kept on success, nobody else's touched.")
+
+
+def _rebound(answer: Any) -> Verdict | None:
+    """✗ when the name BOOKINGS in the compensation's module is another list than this module's (a cell
+    or the compensation assigned it): its remove() then fails or changes nothing, and the code looks right."""
+    import inspect
+
+    try:
+        function = inspect.unwrap(answer)
+    except ValueError:  # a __wrapped__ chain that loops: nothing to read
+        return None
+    names = getattr(function, "__globals__", None)
+    if not isinstance(names, dict) or names.get("BOOKINGS", BOOKINGS) is BOOKINGS:
+        return None
+    return wrong(
+        "BOOKINGS in your code is no longer the list book_hotel appends to: something assigned BOOKINGS = ...; "
+        "run from toolkit.exercises.week07 import BOOKINGS again, then change that list in place (BOOKINGS.remove), "
+        "never assign it"
+    )
 
 
 EARLIER_BOOKINGS = [("alice", 3), ("someone else", 3), ("carol", 4)]
@@ -226,22 +251,24 @@ def _hotel_trip(answer: Any, calls: Trip, earlier: list[tuple[str, int]]) -> Any
 
 
 def _bookings_problem(expected: list[tuple[str, int]], trip: Trip) -> Verdict | None:
-    """✗ naming a booking the rollback removed wrongly, or one of the trip it left; None when BOOKINGS is right."""
+    """✗ naming the bookings the rollback removed that no undone call made, else an earlier one equal to an
+    undone call's that went with it, else one of the trip it left; None when BOOKINGS is right."""
     from collections import Counter
 
     left, wanted = Counter(BOOKINGS), Counter(expected)
     booked: Counter[Any] = Counter(
         (arguments["guest"], arguments["nights"]) for name, arguments in trip if name == "book_hotel"
     )
-    if again := sorted((wanted - left) & booked):  # an equal booking of the trip's went with it
-        return wrong(
-            f"after the rollback {_stays(again, 'earlier ')} {_is(again)} gone too: an undone call removes its own "
-            "booking — one, not every equal one"
-        )
-    if lost := sorted(wanted - left):
+    gone = wanted - left
+    if lost := sorted(gone - booked):  # first: bookings no undone call made (BOOKINGS.clear() took them all)
         return wrong(
             f"after the rollback {_stays(lost)} {_is(lost)} gone, but no undone call booked {_it(lost)}: undo only this call's "
             "effect — the booking with its own guest and nights"
+        )
+    if again := sorted(gone & booked):  # only an equal booking of the trip's went with it
+        return wrong(
+            f"after the rollback {_stays(again, 'earlier ')} {_is(again)} gone too: an undone call removes its own "
+            "booking — one, not every equal one"
         )
     if kept := sorted(left - wanted):
         return wrong(

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path, PurePath
 from typing import Any, cast
 
-from toolkit.exercises.answers import as_set, dict_answer_problem, misses, number_problem, verdict_of
+from toolkit.exercises.answers import as_set, dict_answer_problem, misses, number_problem, set_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import NotAttempted, Verdict, call_learner, exercise, has_placeholder, right, wrong
 
@@ -193,11 +193,9 @@ def check_escape(answer: Any) -> Verdict:
         shutil.rmtree(world, ignore_errors=True)
     if isinstance(answer, (set, frozenset, list, tuple)):  # a pathlib path is the text of its path, `/` between parts
         answer = type(answer)(p.as_posix() if isinstance(p, PurePath) else p for p in answer)
-    said = as_set(answer)
-    if answer == {}:  # a learner's "none of them": `{}` is an empty dict, not a set
-        return wrong("{} is an empty dict, not a set: an empty set is written set()")
-    if said is None:
-        return wrong("answer with a set of paths")
+    if problem := set_problem(answer, "paths"):
+        return problem
+    said = as_set(answer) or set()
     if said == readable:
         return right(f"only {sorted(readable)}: nothing escapes the skill.")
     leaks = sorted(said - readable)

@@ -24,7 +24,9 @@ unmatched key logged (once) instead. New names are checked against the chat API'
 `^[A-Za-z0-9_-]{1,64}$`, so a bad name fails here and not as a 400 from the gateway. A
 rename (`rename_tools`, `map_tools`) that gives a tool a name another tool has is refused by
 that wrapper, naming both; names are strings (a set of functions is refused when the wrapper is
-made). A wrapper wraps a provider: a tool or a list given instead is refused when it is made.
+made), and `rename_tools` takes a mapping (or pairs, or a function): one string or a set is refused
+when it is made. A wrapper wraps a provider: a tool or a list given instead is refused when it is
+made, and the provider given second (`rename_tools(names, provider)`) is told it comes first.
 
 Leaves out: changing a tool's parameters or executor (write a provider for that).
 """
@@ -83,6 +85,7 @@ class _Wrapped:
 
 def filter_tools(provider: ToolProvider, keep: Collection[str] | Callable[[Tool], bool]) -> ToolProvider:
     """Only the tools `keep` accepts: a set of current names, or a predicate on the `Tool`."""
+    _provider_first("filter_tools", provider, keep)
     if callable(keep):
         predicate = keep
 
@@ -105,6 +108,7 @@ def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[st
     A mapping (current name → new name) renames the names it lists; a function gets every
     current name and returns the new one. Every new name must fit `^[A-Za-z0-9_-]{1,64}$`.
     """
+    _provider_first("rename_tools", provider, names)
     if callable(names):
         rename = names
 
@@ -113,7 +117,7 @@ def rename_tools(provider: ToolProvider, names: Mapping[str, str] | Callable[[st
             return _unique("rename_tools", tools, new)
 
         return _Wrapped(provider, each, "rename_tools")
-    mapping, warned = dict(names), set[str]()
+    mapping, warned = _mapping(names), set[str]()
     _names("rename_tools", mapping)
     for old, new in mapping.items():
         _check_name("rename_tools", new, f"the new name for {old!r}")
@@ -131,6 +135,7 @@ def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) ->
     LangChain4j's `McpToolProvider.toolSpecificationMapper` does the same. The parameters must
     stay as they are (the server validates against its own schema); a new name is checked.
     """
+    _provider_first("map_tools", provider, mapper)
 
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
         out = []
@@ -156,6 +161,7 @@ def map_tools(provider: ToolProvider, mapper: Callable[[ToolSpec], ToolSpec]) ->
 
 def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvider:
     """Mark tools (by current name) `always_visible`, so tool search always shows them."""
+    _provider_first("always_visible", provider, names)
     chosen, warned = _names("always_visible", names), set[str]()
 
     def change(tools: list[Tool], partial: bool) -> list[Tool]:
@@ -166,6 +172,41 @@ def always_visible(provider: ToolProvider, names: Collection[str]) -> ToolProvid
 
 
 # --- checks --------------------------------------------------------------------------------
+
+
+def _provider_first(wrapper: str, provider: Any, second: Any) -> None:
+    """The arguments the other way round (`rename_tools(names, provider)`): said so, before the
+    names are read (a provider read as names was a bare TypeError)."""
+    if not callable(getattr(provider, "provide", None)) and callable(getattr(second, "provide", None)):
+        raise ConfigurationError(
+            f"{wrapper}: the provider comes first, then what to do with its tools: {wrapper}(provider, ...). "
+            "Fix: swap the two arguments"
+        )
+
+
+def _mapping(names: Any) -> dict[str, str]:
+    """`rename_tools`' mapping as a dict (pairs are one too); anything else refused, saying what it takes."""
+    if isinstance(names, str):
+        given, example = f"one string ({names!r})", f"{{'current_name': {names!r}}}"
+    else:
+        try:
+            return dict(names)
+        except (TypeError, ValueError):
+            pass
+        first = next((n for n in sorted(names, key=str) if isinstance(n, str)), None) if _iterable(names) else None
+        given, example = a_or_an(type(names).__name__), f"{{{first or 'current_name'!r}: 'new_name'}}"
+    raise ConfigurationError(
+        f"rename_tools: pass a mapping of current name → new name (or a function of the name), not {given}. "
+        f"Fix: e.g. {example}"
+    )
+
+
+def _iterable(value: Any) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _names(wrapper: str, names: Collection[str]) -> frozenset[str]:

@@ -23,8 +23,10 @@ have comes from its tagged cells, the exercise ids its code cells pass to check(
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
 exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
-that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook
-given twice (a folder and a file in it) is graded once.
+that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
+rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
+in it) is graded once. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
+metadata a zip made on a Mac holds; an empty file is said to be one.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
@@ -86,18 +88,36 @@ class Row:
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
-    (`HW.IPYNB`, saved on Windows) (checkpoints left out); a path
-    reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
+    (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
+    `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
+    once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if is_notebook_name(p) and ".ipynb_checkpoints" not in p.parts)
+            found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
     for path in found:
         unique.setdefault(_same_file(path), path)
     return list(unique.values())
+
+
+NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
+"""Folders a search leaves out: Jupyter's checkpoints, and the metadata a zip made on a Mac unpacks to."""
+
+
+def _is_submission(inside: Path, path: Path) -> bool:
+    """Whether a file a folder's search met (`path`; `inside`, its path from that folder) is one to grade:
+    named like a notebook, no folder (a folder `alice.ipynb` is searched, not graded), in none of
+    `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
+    file on a disk or in a zip that holds no such data."""
+    return (
+        is_notebook_name(path)
+        and not path.name.startswith("._")
+        and not path.is_dir()
+        and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
+    )
 
 
 def is_notebook_name(path: Path) -> bool:
@@ -129,7 +149,15 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
         source = cell.get("source")
         if cell.get("cell_type") == "code" and isinstance(source, str):
             ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return list(dict.fromkeys(ids))
+    return in_course_order(ids)
+
+
+def in_course_order(ids: Iterable[str]) -> list[str]:
+    """Exercise ids once each, in the course's order (the registry's), whatever order a learner's cells
+    are in; an id the course does not know (a tag from an older copy, a typo) after them, as first met."""
+    order = {e.id: n for n, e in enumerate(all_exercises())}
+    unique = list(dict.fromkeys(ids))
+    return sorted(unique, key=lambda i: (order.get(i, len(order)), unique.index(i)))
 
 
 def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
@@ -190,6 +218,8 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
     if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
+    if _is_empty(path):
+        return [Row(name, NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
             warnings.simplefilter("ignore")
@@ -206,12 +236,19 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
     known = {e.id for e in all_exercises()}
-    checked = [i for i in records if i not in expected and i in known]  # a cell that lost its tag, another week's
+    checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
         rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def _is_empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:  # unreadable: reading it says why
+        return False
 
 
 def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:

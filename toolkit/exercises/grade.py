@@ -6,8 +6,9 @@
 
 Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
 variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
-`HF_TOKEN` is not the submissions' to read), on a copy in a
-fresh private folder (its kernel's working directory, so one submission cannot plant files
+`HF_TOKEN` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
+has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
+runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
 another imports; the grader's own files are in another, so a notebook that deletes its folder or
 the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
@@ -149,15 +150,16 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
         source = cell.get("source")
         if cell.get("cell_type") == "code" and isinstance(source, str):
             ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return in_course_order(ids)
+    return in_course_order(ids, week)
 
 
-def in_course_order(ids: Iterable[str]) -> list[str]:
+def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:
     """Exercise ids once each, in the course's order (the registry's), whatever order a learner's cells
-    are in; an id the course does not know (a tag from an older copy, a typo) after them, as first met."""
-    order = {e.id: n for n, e in enumerate(all_exercises())}
+    are in: `week`'s (the notebook's own) first, then other weeks'; an id the course does not know (a tag
+    from an older copy, a typo) after them, as first met."""
+    order = {e.id: (e.week != week, n) for n, e in enumerate(all_exercises())}
     unique = list(dict.fromkeys(ids))
-    return sorted(unique, key=lambda i: (order.get(i, len(order)), unique.index(i)))
+    return sorted(unique, key=lambda i: (*order.get(i, (True, len(order))), unique.index(i)))
 
 
 def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
@@ -277,7 +279,8 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         folder = Path(own)
         out, log = folder / "executed.ipynb", folder / "worker.log"
         command = _worker_command(private_copy(path, Path(sandbox)), out, seconds)
-        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds))
+        ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
+        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython)
         executed = _read(out)
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
@@ -305,8 +308,20 @@ def check_limit_s(seconds: int) -> int:
     return max(1, seconds * 2 // 3)
 
 
-def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_seconds: int = CHECK_LIMIT_S) -> bool:
+def _run_worker(
+    command: list[str],
+    folder: Path,
+    log: Path,
+    limit: int,
+    check_seconds: int = CHECK_LIMIT_S,
+    *,
+    ipython_dir: Path | None = None,
+) -> bool:
     """Run the worker in its own process group; True when it exited within `limit` seconds.
+
+    Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
+    grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
+    (setting `LLM_API_KEY`: online again, with the key) or one a notebook graded before wrote.
 
     Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
     started (and detached) holds a copy, and reading it would wait for that process. On the
@@ -319,7 +334,11 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_s
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
-            env={**submission_environment(os.environ), LIMIT_VARIABLE: str(check_seconds)},
+            env={
+                **submission_environment(os.environ),
+                LIMIT_VARIABLE: str(check_seconds),
+                **({"IPYTHONDIR": str(ipython_dir)} if ipython_dir is not None else {}),
+            },
         )
     try:
         process.wait(timeout=limit)

@@ -281,7 +281,7 @@ def test_the_graders_own_files_are_beyond_the_submissions_folder_and_the_one_abo
 
     seen = {}
 
-    def run_worker(command, folder, log, limit, check_seconds):
+    def run_worker(command, folder, log, limit, check_seconds, **_):
         seen.update(copy=Path(command[-3]), out=Path(command[-2]), log=log, cwd=folder)
         return True
 
@@ -398,3 +398,27 @@ def test_the_timeout_help_says_it_is_per_cell(capsys):
     assert (
         "seconds each cell may run (default 120); a notebook still running a minute after that is stopped" in help_text
     )
+
+
+def test_no_ipython_startup_file_reaches_a_submission(tmp_path, monkeypatch):
+    """Every kernel ran the grading user's IPython profile (`~/.ipython/profile_default/startup/*.py`): a teacher's
+    own startup file setting `LLM_API_KEY` put the key back into every submission, and a learner's notebook that
+    wrote such a file ran its code in every notebook graded after it (and changed their grades). Now each
+    submission's kernel has a fresh IPython folder of its own."""
+    monkeypatch.delenv("IPYTHONDIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    startup = tmp_path / "home" / ".ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-keys.py").write_text("import os\nos.environ['LLM_API_KEY'] = 'sk-teacher'\n")
+    plant = (
+        "import os\n"
+        "folder = os.path.expanduser('~/.ipython/profile_default/startup')\n"
+        "os.makedirs(folder, exist_ok=True)\n"
+        "open(os.path.join(folder, '01-planted.py'), 'w').write('import os\\nos.environ[\"PLANTED\"] = \"by a\"')\n"
+    )
+    seen = "import os\nraise RuntimeError(os.environ.get('LLM_API_KEY', 'no key') + ', ' + os.environ.get('PLANTED', 'none'))"
+    write(tmp_path / "sub", "a.ipynb", [nbformat.v4.new_code_cell(plant)])
+    write(tmp_path / "sub", "b.ipynb", [nbformat.v4.new_code_cell(seen, metadata={"tags": ["exercise:w0.switch"]})])
+    rows = grade_paths([tmp_path / "sub"], seconds=30)
+    [b] = [r for r in rows if r.notebook.endswith("b.ipynb")]
+    assert b.feedback == "the cell raised RuntimeError: no key, none"

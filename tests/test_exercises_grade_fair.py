@@ -228,14 +228,14 @@ def test_an_exercise_that_loops_forever_fails_alone_and_the_next_cells_run(tmp_p
     )
     path = hand_edited(tmp_path / "loops.ipynb", [endless, PASSING])
     rows = grade_notebook(path, seconds=6)
-    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [
+    assert [(r.exercise, r.passed, r.feedback) for r in rows] == [  # in the course's order (round trips first)
+        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
         (
             "w6.truth_table",
             False,
             "failed: the check was stopped after 4 s: does your code loop forever, or wait for something that never "
             "comes?",
         ),
-        ("w6.round_trips", True, "passed: 2 round trips, 4 tool calls, 3 model requests."),
     ]
 
 
@@ -260,10 +260,10 @@ def test_a_check_printed_assigned_or_followed_by_another_line_still_counts(tmp_p
     rows = grade_notebook(hand_edited(tmp_path / "printed.ipynb", cells), seconds=60)
     assert [(r.exercise, r.passed, r.feedback.split(":")[0]) for r in rows] == [
         ("w6.round_trips", True, "passed"),
+        ("w6.window", False, "not attempted"),  # the last check() of an exercise is the one graded
         ("w6.course_bound", True, "passed"),
         ("w6.if_last", False, "failed"),
-        ("w6.window", False, "not attempted"),  # the last check() of an exercise is the one graded
-    ]
+    ]  # in the course's order, whatever the cells' order
 
 
 def test_a_keyboardinterrupt_the_learners_code_raised_is_not_called_a_time_limit():
@@ -393,3 +393,60 @@ def test_an_exercise_whose_cell_lost_its_tag_and_did_not_run_still_gets_its_row(
         Row(str(path), "w6.round_trips", True, "passed"),
         Row(str(path), "w6.window", False, "not run: no check() result for this exercise"),
     ]
+
+
+def test_rows_follow_the_courses_order_wherever_a_learner_moved_a_cell(tmp_path, monkeypatch):
+    """A learner who moved an exercise cell to the end of the notebook (or worked the exercises out of
+    order) got its row last, so one learner's rows came in another order than the class's. Now every
+    notebook lists its exercises in the course's order; a tag the course does not know comes after."""
+    cells = [
+        cell('check("w6.window", 1)', "w6.window", outputs=[record("w6.window", True)]),
+        cell("pass", "w6.old_name"),
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert [r.exercise for r in grade_notebook(path)] == ["w6.round_trips", "w6.window", "w6.old_name"]
+    course = submit(tmp_path, "06_week6_round_trip_loop.ipynb", cells, monkeypatch)
+    assert [r.exercise for r in grade_notebook(course)] == [
+        "w6.round_trips",
+        "w6.truth_table",
+        "w6.window",
+        "w6.course_bound",
+        "w6.if_last",
+        "w6.old_name",
+    ]
+
+
+def test_a_folder_named_like_a_notebook_is_searched_not_graded_as_a_missing_file(tmp_path):
+    """A folder called `alice.ipynb` (an upload unpacked into a folder of the file's name) was listed as a
+    notebook and got a row saying "no such file", beside the rows of the notebook inside it. Now a folder
+    found in a search is searched, never graded; a dangling link is still a submission with its row."""
+    inner = tmp_path / "alice.ipynb" / "01_week1_first_call.ipynb"
+    inner.parent.mkdir()
+    inner.write_text("{}")
+    (tmp_path / "bob.ipynb").symlink_to(tmp_path / "gone.ipynb")
+    assert find_notebooks([tmp_path]) == [inner, tmp_path / "bob.ipynb"]
+
+
+def test_a_zips_macos_metadata_is_not_taken_for_submissions(tmp_path):
+    """A class's zip made on a Mac, unpacked with `unzip`, holds `__MACOSX/…/._hw.ipynb` beside each notebook:
+    the Finder's metadata, in a binary format. Each got a row of its own, "not a notebook: cannot be read",
+    under a name like the learner's own. Now a folder's search leaves them out, as it does checkpoints; a file
+    given by name is still graded."""
+    real = tmp_path / "Submissions" / "alice" / "hw.ipynb"
+    real.parent.mkdir(parents=True)
+    real.write_text("{}")
+    fork = tmp_path / "__MACOSX" / "Submissions" / "alice" / "._hw.ipynb"
+    fork.parent.mkdir(parents=True)
+    fork.write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    (real.parent / "._hw.ipynb").write_bytes(fork.read_bytes())
+    assert find_notebooks([tmp_path]) == [real]
+    assert find_notebooks([fork]) == [fork]
+
+
+def test_an_empty_file_is_said_to_be_empty(tmp_path):
+    """An upload that failed half-way leaves a file of no bytes: its row said "cannot be read (NotJSONError)",
+    which reads like a broken notebook. Now it says the file is empty."""
+    path = tmp_path / "01_week1_first_call.ipynb"
+    path.write_bytes(b"")
+    assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, "not a notebook: the file is empty")]

@@ -6,8 +6,9 @@
 
 Each notebook runs in its own process (`toolkit.exercises.worker`), offline (no `LLM_*`
 variables, and no variable whose name labels a secret: a teacher's `OPENAI_API_KEY` or
-`HF_TOKEN` is not the submissions' to read), on a copy in a
-fresh private folder (its kernel's working directory, so one submission cannot plant files
+`HF_TOKEN` is not the submissions' to read; nor is a key an IPython startup file sets: each kernel
+has an IPython folder of its own, so no startup file of the teacher's or of an earlier submission
+runs in it), on a copy in a fresh private folder (its kernel's working directory, so one submission cannot plant files
 another imports; the grader's own files are in another, so a notebook that deletes its folder or
 the one above keeps what it checked before), with a time limit per cell: a cell longer than the limit is stopped and the
 exercises after it are "not run". A notebook whose process is still alive at the limit plus a
@@ -23,8 +24,10 @@ have comes from its tagged cells, the exercise ids its code cells pass to check(
 editor dropped), and, for a file named like a course notebook (`06_…`, or a name holding one,
 `Copy of 06_week6_round_trip_loop.ipynb`), from the registry — so a deleted or skipped
 exercise cell still gets a row. An exercise checked in the run but expected from neither (a cell
-that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook
-given twice (a folder and a file in it) is graded once.
+that lost its tag, another week's exercise) gets a row too: a pass is never dropped. A notebook's
+rows are in the course's order, wherever its cells are. A notebook given twice (a folder and a file
+in it) is graded once. A folder's search leaves out checkpoints and the `__MACOSX/`, `._hw.ipynb`
+metadata a zip made on a Mac holds; an empty file is said to be one.
 
 A file that is not a notebook, cannot be read, crashes its kernel or hangs gets a row saying so
 (exercise `(notebook)`), and grading goes on with the next file.
@@ -86,18 +89,36 @@ class Row:
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:
     """The files to grade: each file as given, each folder's *.ipynb, whatever the suffix's letter case
-    (`HW.IPYNB`, saved on Windows) (checkpoints left out); a path
-    reached twice (given twice, or as a file and inside a folder) is listed once, where first met."""
+    (`HW.IPYNB`, saved on Windows) (checkpoints, a Mac's zip metadata and folders left out:
+    `_is_submission`); a path reached twice (given twice, or as a file and inside a folder) is listed
+    once, where first met."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if is_notebook_name(p) and ".ipynb_checkpoints" not in p.parts)
+            found += sorted(p for p in path.rglob("*") if _is_submission(p.relative_to(path), p))
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
     for path in found:
         unique.setdefault(_same_file(path), path)
     return list(unique.values())
+
+
+NOT_SUBMISSIONS = (".ipynb_checkpoints", "__MACOSX")
+"""Folders a search leaves out: Jupyter's checkpoints, and the metadata a zip made on a Mac unpacks to."""
+
+
+def _is_submission(inside: Path, path: Path) -> bool:
+    """Whether a file a folder's search met (`path`; `inside`, its path from that folder) is one to grade:
+    named like a notebook, no folder (a folder `alice.ipynb` is searched, not graded), in none of
+    `NOT_SUBMISSIONS`, and no `._hw.ipynb`, the binary metadata (AppleDouble) a Mac writes beside a
+    file on a disk or in a zip that holds no such data."""
+    return (
+        is_notebook_name(path)
+        and not path.name.startswith("._")
+        and not path.is_dir()
+        and not any(folder in inside.parts for folder in NOT_SUBMISSIONS)
+    )
 
 
 def is_notebook_name(path: Path) -> bool:
@@ -129,7 +150,16 @@ def expected_exercises(path: Path, notebook: nbformat.NotebookNode) -> list[str]
         source = cell.get("source")
         if cell.get("cell_type") == "code" and isinstance(source, str):
             ids += [i for i in CHECK_CALL.findall(source) if i in known]
-    return list(dict.fromkeys(ids))
+    return in_course_order(ids, week)
+
+
+def in_course_order(ids: Iterable[str], week: int | None = None) -> list[str]:
+    """Exercise ids once each, in the course's order (the registry's), whatever order a learner's cells
+    are in: `week`'s (the notebook's own) first, then other weeks'; an id the course does not know (a tag
+    from an older copy, a typo) after them, as first met."""
+    order = {e.id: (e.week != week, n) for n, e in enumerate(all_exercises())}
+    unique = list(dict.fromkeys(ids))
+    return sorted(unique, key=lambda i: (*order.get(i, (True, len(order))), unique.index(i)))
 
 
 def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
@@ -190,6 +220,8 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
         return [Row(name, NOTEBOOK_ROW, False, "no such file")]
     if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
+    if _is_empty(path):
+        return [Row(name, NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
     try:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
             warnings.simplefilter("ignore")
@@ -206,12 +238,19 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
     known = {e.id for e in all_exercises()}
-    checked = [i for i in records if i not in expected and i in known]  # a cell that lost its tag, another week's
+    checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
         rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def _is_empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:  # unreadable: reading it says why
+        return False
 
 
 def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:
@@ -240,7 +279,8 @@ def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, st
         folder = Path(own)
         out, log = folder / "executed.ipynb", folder / "worker.log"
         command = _worker_command(private_copy(path, Path(sandbox)), out, seconds)
-        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds))
+        ipython = Path(sandbox) / "ipython"  # no startup file of the teacher's, or of a notebook graded before
+        finished = _run_worker(command, folder, log, limit, check_limit_s(seconds), ipython_dir=ipython)
         executed = _read(out)
         if not finished:
             kept = "; results checked before that are kept" if executed is not None else ""
@@ -268,8 +308,20 @@ def check_limit_s(seconds: int) -> int:
     return max(1, seconds * 2 // 3)
 
 
-def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_seconds: int = CHECK_LIMIT_S) -> bool:
+def _run_worker(
+    command: list[str],
+    folder: Path,
+    log: Path,
+    limit: int,
+    check_seconds: int = CHECK_LIMIT_S,
+    *,
+    ipython_dir: Path | None = None,
+) -> bool:
     """Run the worker in its own process group; True when it exited within `limit` seconds.
+
+    Its kernel reads its IPython profile from `ipython_dir` (`IPYTHONDIR`), a fresh folder, never the
+    grading user's `~/.ipython`: a startup file there runs in every kernel, whether the teacher's
+    (setting `LLM_API_KEY`: online again, with the key) or one a notebook graded before wrote.
 
     Its output goes to a file, not a pipe: a pipe stays open while any process the notebook
     started (and detached) holds a copy, and reading it would wait for that process. On the
@@ -282,7 +334,11 @@ def _run_worker(command: list[str], folder: Path, log: Path, limit: int, check_s
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             start_new_session=True,
-            env={**submission_environment(os.environ), LIMIT_VARIABLE: str(check_seconds)},
+            env={
+                **submission_environment(os.environ),
+                LIMIT_VARIABLE: str(check_seconds),
+                **({"IPYTHONDIR": str(ipython_dir)} if ipython_dir is not None else {}),
+            },
         )
     try:
         process.wait(timeout=limit)

@@ -56,3 +56,43 @@ def test_a_missing_file_or_a_folder_names_the_file(tmp_path, what):
         f"{what} {tmp_path / 'nope.csv'}: cannot read the file (No such file or directory)"
     )
     assert error_of(what, tmp_path) == f"{what} {tmp_path}: cannot read the file (Is a directory)"
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_file_over_the_cap_is_refused_unread_and_one_at_the_cap_is_read(tmp_path, monkeypatch, what):
+    from toolkit.course import case_rows
+
+    _, header, row = READERS[what]
+    path = tmp_path / "cases.csv"
+    path.write_text(f"{header}\n{row}\n", encoding="utf-8")
+    size = path.stat().st_size
+    monkeypatch.setattr(case_rows, "MAX_CASES_BYTES", size - 1)
+    assert error_of(what, path) == (
+        f"{what} {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.course.case_rows.MAX_CASES_BYTES). Fix: split the cases into several files"
+    )
+    monkeypatch.setattr(case_rows, "MAX_CASES_BYTES", size)
+    assert len(READERS[what][0].load_cases(path)) == 1
+
+
+@pytest.mark.parametrize("what", READERS)
+def test_a_pipe_is_read_only_up_to_the_cap(monkeypatch, what):
+    import os
+    import threading
+
+    from toolkit.course import case_rows
+
+    _, header, row = READERS[what]
+    sent = f"{header}\n{row}\n".encode()
+    monkeypatch.setattr(case_rows, "MAX_CASES_BYTES", len(sent) - 1)
+    read_end, write_end = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write_end, sent), os.close(write_end)))
+    writer.start()
+    try:
+        assert error_of(what, f"/dev/fd/{read_end}") == (
+            f"{what} /dev/fd/{read_end}: the file holds more than the cap of {len(sent) - 1} bytes "
+            "(toolkit.course.case_rows.MAX_CASES_BYTES). Fix: split the cases into several files"
+        )
+    finally:
+        writer.join()
+        os.close(read_end)

@@ -341,7 +341,7 @@ def test_a_cassette_that_is_a_pipe_a_device_or_a_folder_is_refused_unread(tmp_pa
         with pytest.raises(CassetteError) as caught:
             ReplayTransport(cassette)
         assert str(caught.value) == (
-            f"cassette {cassette} cannot be read: it is not a regular file (a folder, a pipe or a device)"
+            f"cassette {cassette} cannot be read: not a regular file (a folder, a pipe or a device)"
         )
 
 
@@ -412,3 +412,34 @@ def test_a_key_the_gateway_echoes_json_escaped_is_never_written(tmp_path):
     recorded = json.loads(cassette.read_text())["response"]["body"]
     assert json.loads(recorded) == {"error": {"message": "Incorrect API key provided ***n5Op"}}
     assert key not in json.dumps(json.loads(caught.value.body)) and escaped not in caught.value.body
+
+
+def test_a_cassette_over_its_cap_is_refused_unread_and_one_at_the_cap_replays(tmp_path, monkeypatch):
+    from toolkit.chat import cassette as cassettes
+
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text(json.dumps(with_("request", body="not json")) + "\n", encoding="utf-8")
+    size = cassette.stat().st_size
+    monkeypatch.setattr(cassettes, "MAX_CASSETTE_BYTES", size - 1)
+    with pytest.raises(CassetteError) as caught:
+        ReplayTransport(cassette)
+    assert str(caught.value) == (
+        f"cassette {cassette} cannot be read: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.chat.cassette.MAX_CASSETTE_BYTES). Fix: record shorter sessions, one cassette each "
+        "(LLM_RECORD=another file)"
+    )
+    monkeypatch.setattr(cassettes, "MAX_CASSETTE_BYTES", size)
+    ReplayTransport(cassette)
+
+
+def test_the_clock_of_a_replayed_pipe_or_device_is_not_read(tmp_path):
+    from toolkit.chat.clock import read_clock, session_now
+
+    os.mkfifo(tmp_path / "pipe.jsonl")  # before: the clock read it whole, waiting for a writer forever
+    for cassette in tmp_path / "pipe.jsonl", Path("/dev/zero"):
+        with pytest.raises(CassetteError) as caught:
+            read_clock(cassette)
+        assert str(caught.value) == (
+            f"cassette {cassette} cannot be read: not a regular file (a folder, a pipe or a device)"
+        )
+        assert session_now({"LLM_REPLAY": str(cassette)}).year >= 2026  # no recorded clock: today's

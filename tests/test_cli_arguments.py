@@ -215,3 +215,20 @@ def test_an_output_that_is_a_named_pipe_or_a_device_is_not_opened_by_the_check(t
             check.join(timeout=5)
     assert (blocked, checked) == (False, [fifo])
     assert out_file(os.devnull) == Path(os.devnull)
+
+
+@pytest.mark.parametrize("command", ["drill", "eval"])
+def test_a_cases_file_over_the_cap_is_a_usage_error_before_it_is_read(command, tmp_path, monkeypatch, capsys):
+    """Before: the check read the whole file to see whether it was UTF-8 (a 200 MB file, whole)."""
+    from toolkit.course import case_rows
+
+    cases = tmp_path / "cases.csv"
+    cases.write_text("id,tool\n", encoding="utf-8")
+    monkeypatch.setattr(case_rows, "MAX_CASES_BYTES", 7)
+    with pytest.raises(SystemExit) as info:
+        main([command, "--cases", str(cases)], prog="toolkit")
+    assert info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"toolkit {command}: error: argument --cases: {str(cases)!r}: the file is 8 bytes, over the cap of 7 bytes "
+        "(toolkit.course.case_rows.MAX_CASES_BYTES). Fix: split the cases into several files"
+    )

@@ -38,3 +38,35 @@ def test_a_notebook_saved_with_a_utf8_byte_order_mark_is_read_and_written_back_w
     assert capsys.readouterr().out == f"cleaned: {path}\n"
     assert not path.read_bytes().startswith(b"\xef\xbb\xbf")
     assert notebooks_cli.read(path).cells[0].source == notebooks_cli.read(WELCOME).cells[0].source
+
+
+def test_a_notebook_over_its_cap_is_one_line_and_one_at_the_cap_is_read(tmp_path, monkeypatch, capsys):
+    """Before: a notebook of any size was read whole (a 200 MB .ipynb, then parsed as JSON)."""
+    path = tmp_path / "big.ipynb"
+    shutil.copy(WELCOME, path)
+    size = path.stat().st_size
+    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    assert main(["notebooks", "--no-execute", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: notebook {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). Fix: clear the outputs (Edit > Clear Outputs of All Cells "
+        "in JupyterLab) and save it again\n"
+    )
+    assert path.read_bytes() == WELCOME.read_bytes()
+    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size)
+    assert notebooks_cli.read(path).cells
+
+
+def test_a_submission_over_the_cap_is_graded_as_a_row_saying_so(tmp_path, monkeypatch):
+    from toolkit.exercises.grade import grade_notebook
+
+    path = tmp_path / "03_week3_tool_calling.ipynb"
+    shutil.copy(WELCOME, path)
+    size = path.stat().st_size
+    monkeypatch.setattr(notebooks_cli, "MAX_NOTEBOOK_BYTES", size - 1)
+    [row] = grade_notebook(path)
+    assert (row.passed, row.feedback) == (
+        False,
+        f"the file is {size} bytes, over the cap of {size - 1} bytes (toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). "
+        "Fix: clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab) and save it again",
+    )

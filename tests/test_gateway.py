@@ -771,3 +771,22 @@ def test_a_result_that_only_mentions_errors_is_still_a_finding():
     result = "错误码说明：E01 表示地址错误；E02 表示电话错误。"
     answer = message(respond(after_tool(result), GatewayConfig()))
     assert answer.content == "为您查到：错误码说明：E01 表示地址错误；E02 表示电话错误。"
+
+
+def test_a_rules_file_over_its_cap_is_refused_unread_and_one_at_the_cap_is_read(tmp_path, monkeypatch):
+    from toolkit import data
+    from toolkit.gateway import rules
+
+    path = tmp_path / "capped_rules.toml"
+    path.write_bytes(data.path("gateway_rules.toml").read_bytes())
+    size = path.stat().st_size
+    monkeypatch.setattr(rules, "MAX_RULES_BYTES", size - 1)
+    with pytest.raises(ConfigurationError) as caught:
+        load_rules(path)
+    assert str(caught.value) == (
+        f"gateway rules {path}: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.gateway.rules.MAX_RULES_BYTES). Fix: keep a rules file to its patterns and templates "
+        "(the course's is about 15 KB)"
+    )
+    monkeypatch.setattr(rules, "MAX_RULES_BYTES", size)
+    assert load_rules(path).order_id.pattern

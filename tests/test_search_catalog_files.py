@@ -287,15 +287,20 @@ def test_a_device_or_a_pipe_is_refused_unread(tmp_path):
     fifo = tmp_path / "catalog.json"
     os.mkfifo(fifo)  # opening it to read would wait for a writer forever
     for path in fifo, "/dev/zero":  # and reading /dev/zero never ends
-        assert error_of(path) == (
-            f"load_catalog({str(path)!r}): not a regular file (a folder, a pipe or a device); name a .json file"
-        )
+        assert error_of(path) == (f"load_catalog({str(path)!r}): not a regular file (a folder, a pipe or a device)")
 
 
 def test_a_file_over_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
     monkeypatch.setattr(catalogs, "MAX_CATALOG_BYTES", 100)
     path = write(tmp_path, {"tools": [tool("track_parcel")] * 3, "queries": []})
     assert error_of(path) == (
-        f"load_catalog({str(path)!r}): the file is over 100 bytes; a catalogue that size is not read. "
+        f"load_catalog({str(path)!r}): the file is {path.stat().st_size} bytes, over the cap of 100 bytes "
+        "(toolkit.search.catalog.MAX_CATALOG_BYTES). "
         "Fix: pass a smaller catalogue, or grow one in memory with scaled_catalog(specs, size)"
     )
+
+
+def test_a_file_of_exactly_the_size_limit_is_read(tmp_path, monkeypatch):
+    path = write(tmp_path, {"tools": [tool("track_parcel")], "queries": []})
+    monkeypatch.setattr(catalogs, "MAX_CATALOG_BYTES", path.stat().st_size)
+    assert [spec.name for spec in load_catalog(path).tools] == ["track_parcel"]

@@ -99,8 +99,8 @@ def test_no_public_name_is_shadowed_by_a_submodule():
 
 def test_top_level_holds_only_the_core_modules():
     """Every mechanism lives in its subpackage; the top level keeps only these (the errors, and the
-    two text utilities every layer uses: the token estimate and Unicode checks)."""
-    core = {"__init__.py", "__main__.py", "errors.py", "tokens.py", "unicode.py"}
+    utilities every layer uses: the token estimate, Unicode checks and the bounded file reader)."""
+    core = {"__init__.py", "__main__.py", "errors.py", "files.py", "tokens.py", "unicode.py"}
     assert {p.name for p in (ROOT / "toolkit").glob("*.py")} == core
 
 

@@ -210,3 +210,22 @@ def test_tools_refuse_unvalidated_values(shop):
         shop.run({"orderId": "SN202610200001"})
     with pytest.raises(TypeError, match="got a Validated for query_order"):
         shop.query_logistics(validate("query_order", '{"orderId": "SN202610200001"}'))
+
+
+def test_a_data_file_over_its_cap_is_refused_unread_and_one_at_the_cap_is_read(tmp_path, monkeypatch):
+    from toolkit.course import shop as shops
+
+    for name in ("orders.json", "logistics.json", "refund_policies.json"):
+        shutil.copy(data.root() / name, tmp_path / name)
+    largest = max(tmp_path.glob("*.json"), key=lambda p: p.stat().st_size)
+    size = largest.stat().st_size
+    monkeypatch.setattr(shops, "MAX_DATA_BYTES", size - 1)
+    with pytest.raises(ConfigurationError) as caught:
+        load_shop(tmp_path)
+    assert str(caught.value) == (
+        f"load_shop(): cannot read {largest}: the file is {size} bytes, over the cap of {size - 1} bytes "
+        "(toolkit.course.shop.MAX_DATA_BYTES). Fix: keep the shop's data to what its questions need, or pass a "
+        "folder of smaller files"
+    )
+    monkeypatch.setattr(shops, "MAX_DATA_BYTES", size)
+    assert load_shop(tmp_path, today="2026-10-25").orders

@@ -49,7 +49,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -71,6 +70,7 @@ __all__ = [
     "session_now",
     "session_today",
 ]
+from toolkit import files
 from toolkit.errors import CassetteError, CassetteMismatch
 from toolkit.tools import redact
 
@@ -411,18 +411,32 @@ def _request_key(value: Any, depth: int = _KEY_DEPTH) -> Any:
 def read_cassette(path: Path) -> list[dict[str, Any]]:
     """The cassette's lines, each an exchange or a clock reading (other objects are kept, unread);
     a file or line that is neither is a `CassetteError` naming it (the file is not touched)."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a pipe would wait for a writer, /dev/zero never end
-            raise CassetteError(
-                f"cassette {path} cannot be read: it is not a regular file (a folder, a pipe or a device)"
-            )
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
-        raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
+    text = cassette_text(path)
     # Lines end at "\n" only (JSON Lines): `splitlines` would also cut at U+2028, U+2029 and U+0085,
     # which a body recorded with `ensure_ascii=False` holds as they are (a reply quoting a PDF, say).
     return [_checked_line(path, number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+
+
+MAX_CASSETTE_BYTES = 64 * 1024 * 1024
+"""A cassette larger than this is refused unread (a long course session with streamed replies is a few
+MB; a whole term of one class's runs, tens of MB)."""
+
+
+def cassette_text(path: Path) -> str:
+    """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8, else a
+    `CassetteError` naming it."""
+    try:
+        return files.read_text(
+            path,
+            MAX_CASSETTE_BYTES,
+            where=f"cassette {path} cannot be read",
+            cap_name="toolkit.chat.cassette.MAX_CASSETTE_BYTES",
+            fix="record shorter sessions, one cassette each (LLM_RECORD=another file)",
+            error=CassetteError,
+        )
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
+        raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
 
 
 def _checked_line(path: Path, number: int, text: str) -> dict[str, Any]:

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolkit.errors import CassetteError
+
 RECORD_VAR, REPLAY_VAR = "LLM_RECORD", "LLM_REPLAY"
 
 _LOCK = threading.Lock()
@@ -55,8 +57,11 @@ def parse_clock(value: Any) -> dt.datetime:
 
 
 def read_clock(path: Path) -> dt.datetime | None:
-    """The clock reading a cassette holds (None if it holds none)."""
-    for line in path.read_text(encoding="utf-8").split("\n"):  # not `splitlines`: a body may hold U+2028
+    """The clock reading a cassette holds (None if it holds none); a cassette that cannot be read (a
+    folder, a pipe, over its cap: `toolkit.chat.cassette.cassette_text`) is a `CassetteError`."""
+    from toolkit.chat.cassette import cassette_text  # imported here: the cassette module imports this one
+
+    for line in cassette_text(path).split("\n"):  # not `splitlines`: a body may hold U+2028
         if '"clock"' in line:
             entry = json.loads(line)
             if isinstance(entry, dict) and "clock" in entry:
@@ -73,7 +78,7 @@ def _replay_clock(path: Path) -> dt.datetime | None:
         if key not in _replayed:
             try:
                 _replayed[key] = read_clock(path)
-            except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            except (CassetteError, OSError, ValueError, KeyError, TypeError, RecursionError):
                 _replayed[key] = None
         return _replayed[key]
 

@@ -3,7 +3,7 @@
 `port` (0 to 65535; 0 = any free port), `count` (a whole number, at least 0), `positive` (a
 whole number, at least 1), `seconds` (a finite number, at least 0), `host` (a name or address
 to listen on, never blank: an empty host listens on every interface), `text_file` (an input file
-that exists and is UTF-8 text; a pipe such as `<(command)` is left for the command to read
+that exists and is UTF-8 text of at most the cases' cap; a pipe such as `<(command)` is left for the command to read
 once), `command_line` (a shell-quoted command whose quotes close), `out_file` (a file that can be
 written: checked before a long run, not after it; a FIFO or device only for permission, unopened;
 `-` for standard output, and `is_stdout` says whether a file is it) and `whole` (a whole number within given bounds, for a subcommand's own type). Each
@@ -92,7 +92,8 @@ def host(text: str) -> str:
 
 
 def text_file(text: str) -> str:
-    """An existing file of UTF-8 text (read once to check). A pipe (`<(command)`, `/dev/stdin` fed
+    """An existing cases file of UTF-8 text, at most `toolkit.course.case_rows.MAX_CASES_BYTES` (read
+    once to check). A pipe (`<(command)`, `/dev/stdin` fed
     by `|`) is not read here: it can be read only once, by the command."""
     try:
         mode = os.stat(text).st_mode
@@ -102,8 +103,18 @@ def text_file(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be read: Is a directory")
     if not stat.S_ISREG(mode):
         return text
+    from toolkit import files  # imported here: building the parser for `--help` stays fast
+    from toolkit.course import case_rows
+
     try:
-        Path(text).read_text(encoding="utf-8")
+        files.read_text(
+            text,
+            case_rows.MAX_CASES_BYTES,
+            where=repr(text),
+            cap_name="toolkit.course.case_rows.MAX_CASES_BYTES",
+            fix="split the cases into several files",
+            error=argparse.ArgumentTypeError,
+        )
     except UnicodeDecodeError as exc:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at position {exc.start}); save it as UTF-8"

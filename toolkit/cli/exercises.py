@@ -133,5 +133,7 @@ def read(path: Path) -> Any:
         raise FileNotFoundError(f"no such notebook: {path}")
     try:
         return notebooks.read(path)  # a byte-order mark too, as `grade` reads it
+    except ConfigurationError:  # too large (it names the file and the cap)
+        raise
     except Exception as exc:  # not JSON, not UTF-8, not a notebook, an unknown nbformat version
         raise ConfigurationError(f"{path} is not a notebook nbformat can read ({type(exc).__name__})") from None

@@ -33,14 +33,31 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOTEBOOK_METADATA = ("kernelspec", "language_info")
 
 
+MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
+"""A notebook larger than this is refused unread, by this command, `toolkit grade` and `toolkit exercises`
+(the course's are under 1 MB; a learner's with a few plots and images, a few MB)."""
+
+
 def read(path: Path) -> nbformat.NotebookNode:
     """The notebook at `path`, as version 4. A UTF-8 file that starts with a byte-order mark (as Notepad
     and some Windows tools save one) is read too: the mark says nothing about the notebook, and
-    nbformat alone would call the file "not JSON"."""
+    nbformat alone would call the file "not JSON". A folder, a pipe or a device, or a file over
+    `MAX_NOTEBOOK_BYTES`, is a `ConfigurationError` naming it."""
     import nbformat
 
-    with open(path, encoding="utf-8-sig") as f:
-        return nbformat.read(f, as_version=4)
+    from toolkit import files
+    from toolkit.errors import ConfigurationError
+
+    text = files.read_text(
+        path,
+        MAX_NOTEBOOK_BYTES,
+        where=f"notebook {path}",
+        cap_name="toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES",
+        fix="clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab) and save it again",
+        error=ConfigurationError,
+        encoding="utf-8-sig",
+    )
+    return nbformat.reads(text, as_version=4)
 
 
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -119,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
     import nbformat
     from nbclient.exceptions import CellExecutionError
 
+    from toolkit.errors import ConfigurationError
+
     for path in args.files:
         if not path.is_file():
             raise FileNotFoundError(f"no such notebook: {path}")
@@ -127,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         try:
             notebook = read(path)
+        except ConfigurationError as exc:  # too large, or no regular file
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except Exception as exc:  # not JSON, not a notebook, an unknown nbformat version
             print(f"error: {path} is not a notebook nbformat can read ({type(exc).__name__})", file=sys.stderr)
             return 2

@@ -3,6 +3,7 @@ problem is a `ConfigurationError` naming the file (and the line), never a raw `O
 `UnicodeDecodeError` or `csv.Error`.
 
 - a missing file or a folder (a pipe is read: `--cases <(...)` is how a shell hands one over);
+- a file (or a pipe) of more than `MAX_CASES_BYTES`: refused, read no further (`toolkit.files`);
 - a file that is not UTF-8 (Excel on a Chinese Windows saves "CSV" as GBK): says how to save it;
 - a field over `csv.field_size_limit()` (128 KiB): names the line;
 - a row with more fields than the header (an unquoted comma in a question): names the line,
@@ -16,10 +17,16 @@ Leaves out: the columns and their values (each reader checks its own, see `found
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from toolkit import files
 from toolkit.errors import ConfigurationError
+
+MAX_CASES_BYTES = 8 * 1024 * 1024
+"""A cases file larger than this is refused unread (the course's 25 cases are about 2 KB; 10,000 cases of a
+teacher's own, about 2 MB)."""
 
 SAVE_AS = "save it as 'CSV UTF-8 (Comma delimited)'"
 
@@ -31,7 +38,17 @@ def read_rows(
     not the reader's, before any row is read. `what` names the file in errors ("drill cases")."""
     where = f"{what} {path}"
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
+        text = files.read_text(
+            path,
+            MAX_CASES_BYTES,
+            where=where,
+            cap_name="toolkit.course.case_rows.MAX_CASES_BYTES",
+            fix="split the cases into several files",
+            error=ConfigurationError,
+            streams=True,
+            encoding="utf-8-sig",
+        )
+        with io.StringIO(text, newline="") as f:
             reader = csv.DictReader(f)
             try:
                 check_header(reader.fieldnames)

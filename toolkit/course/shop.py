@@ -14,6 +14,7 @@ At every empty result the text tells the model what to do and not to invent anyt
 tool is closer to "where it happens" than the system prompt. Each tool takes a `Validated`
 (from `toolkit.course.validation.validate`), never a raw string. Data lives in `data/*.json`; "today"
 is injected (`load_shop(today=...)`: a date, or its ISO text) so results and notebooks are deterministic.
+`load_shop(data_dir)` reads another folder's files, each a regular file of at most `MAX_DATA_BYTES`.
 
 Leaves out: writing anything (no refunds until a later week), tool specs and the loop
 (`toolkit.course.assistant`), argument checks (`toolkit.course.validation`).
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
+from toolkit import files
 from toolkit.chat.clock import session_today
 from toolkit.course.validation import CATEGORIES, ORDER_ID, Validated, to_half_width
 from toolkit.errors import ConfigurationError
@@ -253,9 +255,23 @@ def _day(today: object) -> datetime.date | None:
     )
 
 
+MAX_DATA_BYTES = 16 * 1024 * 1024
+"""A shop data file (orders, logistics, refund policies) larger than this is refused unread (the
+course's are a few KB; 10,000 orders are about 5 MB)."""
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(
+            files.read_text(
+                path,
+                MAX_DATA_BYTES,
+                where=f"load_shop(): cannot read {path}",
+                cap_name="toolkit.course.shop.MAX_DATA_BYTES",
+                fix="keep the shop's data to what its questions need, or pass a folder of smaller files",
+                error=ConfigurationError,
+            )
+        )
     except (OSError, ValueError) as exc:
         raise ConfigurationError(
             f"load_shop(): cannot read {path}: {exc}. Fix: restore the file from git, or pass the folder that holds it"

@@ -63,6 +63,7 @@ import nbformat
 
 from toolkit.cli.notebooks import read
 from toolkit.course.spreadsheet import as_text
+from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
@@ -226,6 +227,8 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
         with warnings.catch_warnings():  # an old notebook's cells without ids: not the teacher's to read about
             warnings.simplefilter("ignore")
             submitted = read(path)
+    except ConfigurationError as error:  # too large: the text says the size, the cap and what to do
+        return [Row(name, NOTEBOOK_ROW, False, str(error).removeprefix(f"notebook {path}: "))]
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)

@@ -5,7 +5,8 @@
 and product category) it mentions, the intents and "should not call" rules it matches (an
 ASCII text only with the keywords and patterns that can match one: `toolkit.gateway.ascii_match`).
 Nothing is decided here — which tool gets called, given a request's `tools` and
-`tool_choice`, is the job of `toolkit.gateway.decide`.
+`tool_choice`, is the job of `toolkit.gateway.decide`. A rules file is read only if it is a regular
+file of at most `MAX_RULES_BYTES` (`toolkit.files`).
 
 Leaves out: Chinese numerals, synonyms, typos — anything a real model would understand and
 a keyword list does not. That is the point: the rules are not tuned to pass tests.
@@ -14,9 +15,7 @@ a keyword list does not. That is the point: the rules are not tuned to pass test
 from __future__ import annotations
 
 import functools
-import os
 import re
-import stat
 import string
 import tomllib
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from toolkit import data as course_data
+from toolkit import files
 from toolkit.errors import ConfigurationError
 from toolkit.gateway.ascii_match import ascii_parts, ascii_screen
 from toolkit.gateway.branches import LONG_TEXT, AnyOf, split
@@ -264,15 +264,26 @@ def _first(pattern: re.Pattern[str], text: str) -> str | None:
     return match.group(0) if match else None
 
 
+MAX_RULES_BYTES = 1024 * 1024
+"""A rules file larger than this is refused unread (the course's is about 15 KB of patterns and
+answer templates)."""
+
+
 @functools.lru_cache(maxsize=8)
 def load_rules(path: Path | str | None = None) -> Rules:
     """Load and compile a rules file; a broken file is a `ConfigurationError` naming it."""
     path = course_data.path("gateway_rules.toml") if path is None else path
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe would wait for a writer, /dev/zero never end
-            raise ConfigurationError(f"gateway rules {path}: not a regular file (a folder, a pipe or a device)")
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(
+            files.read_text(
+                path,
+                MAX_RULES_BYTES,
+                where=f"gateway rules {path}",
+                cap_name="toolkit.gateway.rules.MAX_RULES_BYTES",
+                fix="keep a rules file to its patterns and templates (the course's is about 15 KB)",
+                error=ConfigurationError,
+            )
+        )
         rules = _compile(data)
         _check_templates(rules)
         return rules

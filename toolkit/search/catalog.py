@@ -26,9 +26,7 @@ Leaves out: asking a real model to pick (see the accuracy week for that).
 from __future__ import annotations
 
 import json
-import os
 import random
-import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit import data as course_data
+from toolkit import files
 from toolkit.errors import ConfigurationError
 from toolkit.search.keyword import clean_terms
 from toolkit.search.strategy import SearchStrategy
@@ -149,17 +148,14 @@ tools is about 50 MB of JSON, more than any tools block a model reads)."""
 def _read_bounded(path: Path, where: str) -> bytes:
     """The file's bytes, if it is a regular file of at most `MAX_CATALOG_BYTES`: a pipe, a device
     (`/dev/zero` never ends) or a huge file is a `ConfigurationError`, not a hang or a `MemoryError`."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise ConfigurationError(f"{where}: not a regular file (a folder, a pipe or a device); name a .json file")
-        raw = f.read(MAX_CATALOG_BYTES + 1)
-    if len(raw) > MAX_CATALOG_BYTES:
-        raise ConfigurationError(
-            f"{where}: the file is over {MAX_CATALOG_BYTES} bytes; a catalogue that size is not read. "
-            "Fix: pass a smaller catalogue, or grow one in memory with scaled_catalog(specs, size)"
-        )
-    return raw
+    return files.read_bytes(
+        path,
+        MAX_CATALOG_BYTES,
+        where=where,
+        cap_name="toolkit.search.catalog.MAX_CATALOG_BYTES",
+        fix="pass a smaller catalogue, or grow one in memory with scaled_catalog(specs, size)",
+        error=ConfigurationError,
+    )
 
 
 def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

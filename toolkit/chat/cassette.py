@@ -52,6 +52,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,11 @@ def _transport_error(name: Any) -> type[httpx.TransportError] | None:
 
 class RecordingTransport(httpx.BaseTransport):
     """Forwards to `inner` and appends every exchange to the cassette at `path`."""
+
+    path: Path
+    """The cassette file every exchange is appended to."""
+    inner: httpx.BaseTransport
+    """The transport that really sends (an `httpx.HTTPTransport` unless given)."""
 
     def __init__(self, path: str | Path, inner: httpx.BaseTransport | None = None) -> None:
         self.path = _writable(Path(path))
@@ -301,6 +307,13 @@ def served_content_type(content_type: str) -> str:
 class ReplayTransport(httpx.BaseTransport):
     """Serves the recorded responses of a cassette; never touches the network."""
 
+    path: Path
+    """The cassette file read."""
+    exchanges: list[dict[str, Any]]
+    """The recorded exchanges (the cassette's lines that have a `request`), in order."""
+    clock: datetime | None
+    """What the recorded run read from the clock (None if it did not)."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         lines = read_cassette(self.path)
@@ -312,7 +325,6 @@ class ReplayTransport(httpx.BaseTransport):
             except RecursionError:
                 raise CassetteError(f"cassette {self.path}: a request body nests too deeply to read") from None
         self.clock = next((parse_clock(line["clock"]) for line in lines if "clock" in line), None)
-        """What the recorded run read from the clock (None if it did not)."""
         self._used: set[int] = set()
         self._unused: dict[Any, list[int]] = {}
         """The unused recordings, in order, by `_request_key` of their request: a request is looked for

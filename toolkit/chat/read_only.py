@@ -11,7 +11,7 @@ Leaves out: the values inside (a nested dict stays a plain one, read-only by con
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, NoReturn
 
 
 class ReadOnlyDict(dict[str, Any]):
@@ -22,11 +22,33 @@ class ReadOnlyDict(dict[str, Any]):
     READ_ONLY = "this dict is read-only; change a copy instead (dict(d))"
     """What a change is told (a subclass says why it is shared and what to do instead)."""
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+    # Each change is its own `def` (not `__setitem__ = _refuse`) so that type checkers see a declared
+    # signature rather than infer one from an assignment.
+    def __setitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError(self.READ_ONLY)
 
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
+    def __delitem__(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
+
+    # mypy holds `|=` to `dict.__or__`'s generic overloads, which a method that never returns cannot
+    # meet; a type checker reading this class still sees the declared signature.
+    def __ior__(self, *args: Any, **kwargs: Any) -> NoReturn:  # type: ignore[misc]
+        raise TypeError(self.READ_ONLY)
+
+    def clear(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
+
+    def pop(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
+
+    def popitem(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
+
+    def setdefault(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(self.READ_ONLY)
 
     def copy(self) -> dict[str, Any]:
         return dict(self)

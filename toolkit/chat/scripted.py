@@ -404,6 +404,11 @@ def _bad_turn(turn: Any) -> str:
 class CallIds:
     """Counter-based tool-call ids: `call_1`, `call_2`, …"""
 
+    prefix: str
+    """What every id starts with."""
+    count: int
+    """How many ids were handed out (the last one's number)."""
+
     def __init__(self, prefix: str = "call_") -> None:
         self.prefix, self.count = prefix, 0
 

@@ -21,7 +21,7 @@ def has_image(content: Any) -> bool:
     return isinstance(content, list) and any(isinstance(p, dict) and p.get("type") == "image_url" for p in content)
 
 
-def without_tool_images(messages: list[dict]) -> list[dict]:
+def without_tool_images(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`messages` without the user messages that carry tool images (see the module docstring)."""
     for m in messages:  # a plain loop: most conversations have no list content at all
         if isinstance(m.get("content"), list) and m.get("role") == "user" and has_image(m.get("content")):

@@ -109,7 +109,7 @@ def _auto(
     text: str,
     offered: dict[str, ToolInfo],
     rules: Rules,
-    messages: list[dict] | None = None,
+    messages: list[dict[str, Any]] | None = None,
     prepared: ToolSet | None = None,
 ) -> Decision:
     hard = next((d for d in facts.declines if not d.only_if_nothing_to_call), None) if facts.declines else None

@@ -53,13 +53,18 @@ the value (an object of 50 properties, each with a `not`, took 3 ms), about 30 t
 class Judge:
     """`jsonschema`'s verdict on values for sub-schemas of one root schema."""
 
+    root: dict[str, Any]
+    """The root schema the sub-schemas belong to (their `$ref`s point into it)."""
+    judged: int
+    """The size of the values judged so far (at most `_MAX_JUDGED`; at least 1 each)."""
+    broken: bool
+    """Whether a judgement raised: the root is not judged again (every value fits)."""
+
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self._validator: Any = None
         self.judged = 0
-        """The size of the values judged so far (at most `_MAX_JUDGED`; at least 1 each)."""
         self.broken = False
-        """Whether a judgement raised: the root is not judged again (every value fits)."""
 
     def fits(self, schema: Any, value: Any) -> bool:
         """Whether `value` is valid under `schema` (a sub-schema of the root, or one merged from it)."""

@@ -52,6 +52,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 from toolkit.errors import ConfigurationError, a_or_an
 from toolkit.gateway.core import CHAT_PATH, FAULTS, GatewayConfig, handle_http
@@ -203,7 +204,7 @@ class GatewayApp:
         self._hosts: set[str | None] = {None}
         """`Host` headers met that name this machine (None: no Host, as HTTP/1.0 may send)."""
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":  # lifespan is off; a websocket is refused
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
@@ -229,7 +230,7 @@ class GatewayApp:
         # a page on this machine (any other was refused): it may read the answer
         await _send_reply(send, reply, _cors(headers["origin"]) if "origin" in headers else [])
 
-    def _refused(self, scope: dict, headers: dict[str, str]) -> Reply | None:
+    def _refused(self, scope: dict[str, Any], headers: dict[str, str]) -> Reply | None:
         """The error to answer a request that must not reach the gateway, else None (a Host that
         passes is remembered, so the next request with it pays one set lookup)."""
         origin = headers.get("origin")

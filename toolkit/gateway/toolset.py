@@ -73,12 +73,17 @@ class ToolSet:
         "strict",
     )
 
+    compact: bytes
+    """The list's compact JSON (`dumps` of it)."""
+    digest_state: Any
+    """The hash state after the list: where `toolkit.gateway.digest` goes on from."""
+    spliceable: bool
+    """Whether `compact` is what orjson writes for the list inside a request (one level down)."""
+
     def __init__(self, compact: bytes, tools: Any, spliceable: bool = False) -> None:
         self.compact = compact
         self.digest_state = tools_state(compact)
-        """The hash state after the list: where `toolkit.gateway.digest` goes on from."""
         self.spliceable = spliceable
-        """Whether `compact` is what orjson writes for the list inside a request (one level down)."""
         self._tokens: int | None = None
         """`estimate_tokens` of the list's compact JSON, counted when first asked for (`tokens`)."""
         self.problem: tuple[str, str | None, str | None] | None = None

@@ -80,6 +80,15 @@ MAX_N = 128
 class RequestError(Exception):
     """One problem with a request, in the shape of an OpenAI error body."""
 
+    message: str
+    """What is wrong (the error body's `message`)."""
+    param: str | None
+    """The request field at fault (`param`), or None."""
+    code: str | None
+    """OpenAI's error code (`code`), or None."""
+    status: int
+    """The HTTP status of the answer (400 unless told)."""
+
     def __init__(self, message: str, *, param: str | None = None, code: str | None = None, status: int = 400) -> None:
         super().__init__(message)
         self.message, self.param, self.code, self.status = message, param, code, status

@@ -237,6 +237,13 @@ class ChunkStream(Sequence[dict[str, Any]]):
     encoding; where orjson refuses a value (a lone surrogate), it falls back to that plain path.
     """
 
+    turn: Turn
+    """The turn streamed."""
+    include_usage: bool
+    """Whether a last chunk carries the usage (`stream_options.include_usage`)."""
+    piece: int
+    """How many characters of text (content or arguments) each delta carries at most."""
+
     def __init__(self, turn: Turn, *, include_usage: bool, piece: int) -> None:
         self.turn, self.include_usage, self.piece = turn, include_usage, piece
         self._events: list[dict[str, Any]] | None = None

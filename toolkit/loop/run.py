@@ -167,7 +167,7 @@ __all__ = [
     "ABANDONED_TEXT",
 ]
 
-log = logging.getLogger("toolkit.loop")
+log: logging.Logger = logging.getLogger("toolkit.loop")
 
 
 def run_loop(

@@ -25,7 +25,7 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.loop.workers import offer_now
 from toolkit.loop.workers import start as start_thread
 
-log = logging.getLogger("toolkit.loop")
+log: logging.Logger = logging.getLogger("toolkit.loop")
 
 _serving = threading.local()
 """`owners`: the threads whose concurrent rounds this (kept) thread runs a call for, innermost first."""

@@ -46,7 +46,7 @@ from toolkit.tools.execute import Tool
 from toolkit.tools.redact import describe_exception
 from toolkit.tools.reflect import ToolSpec
 
-log = logging.getLogger("toolkit.loop.wrappers")
+log: logging.Logger = logging.getLogger("toolkit.loop.wrappers")
 
 
 @dataclass

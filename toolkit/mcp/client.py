@@ -114,7 +114,7 @@ from toolkit.unicode import cut
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
-log = logging.getLogger("toolkit.mcp")
+log: logging.Logger = logging.getLogger("toolkit.mcp")
 for _sdk_logger in ("mcp", "client"):  # the SDK's client session logs under the bare name "client"
     logging.getLogger(_sdk_logger).addHandler(logging.NullHandler())
 """The SDK logs a line it cannot parse, or a notification that is not valid MCP (a log level

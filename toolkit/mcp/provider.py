@@ -133,7 +133,7 @@ __all__ = [
     "wire_names",
 ]
 
-log = logging.getLogger("toolkit.mcp")
+log: logging.Logger = logging.getLogger("toolkit.mcp")
 
 MAX_RESULT_CHARS = 100_000
 """How many characters of a tool's result the model reads by default (`McpToolProvider(max_result_chars=...)`)."""

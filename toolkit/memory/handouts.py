@@ -73,15 +73,18 @@ def _equal(handed: list[Any], stored: list[Any]) -> bool:
 class Handouts:
     """The last list given out per id, and its length then; used under the store's lock."""
 
+    copies: int
+    """Long lists copied (given out for the first time, or the last one was kept or changed)."""
+    reused: int
+    """Long lists given out again instead of copied."""
+
     def __init__(self) -> None:
         self._lists: dict[str, list[Any]] = {}
         self._sizes: dict[str, int] = {}
         self._edits: dict[str, _Edits] = {}
         """Key -> the front changes made to the stored list since its list was given out."""
         self.copies = 0
-        """Long lists copied (given out for the first time, or the last one was kept or changed)."""
         self.reused = 0
-        """Long lists given out again instead of copied."""
 
     def hand_out(self, key: str, stored: list[Any]) -> list[Any]:
         """A list equal to `stored` that nobody else holds: the last one given out for `key`

@@ -173,6 +173,9 @@ class StoreRLock(TurnRLock):
 
     __slots__ = ("store",)
 
+    store: object
+    """The store this lock belongs to (held only to keep it, and so its `id()`, alive)."""
+
     def __init__(self, store: object) -> None:
         super().__init__()
         self.store = store
@@ -272,11 +275,17 @@ class _LockFile:
     """One open descriptor of a lock file per process, shared by its `TurnLock`s: closing a second
     descriptor of the file would drop every record lock the process holds on it."""
 
+    path: Path
+    """The lock file."""
+    fd: int
+    """Its open descriptor (-1 where none is opened: Windows)."""
+    identity: Hashable
+    """(device, inode) of the open file; its path where none is opened."""
+
     def __init__(self, path: Path, memory_id: str) -> None:
         self.path = path
         self.fd = -1
-        self.identity: Hashable = ("path", str(path))
-        """(device, inode) of the open file; its path where none is opened."""
+        self.identity = ("path", str(path))
         if sys.platform == "win32":  # no fcntl: in-process only (see the module docstring)
             return
         try:

@@ -701,6 +701,17 @@ class Joined(Sequence[Message]):
 
     __slots__ = ("head", "length", "skip", "split", "tail")
 
+    head: Sequence[Message]
+    """The first part (its first `skip` messages left out)."""
+    skip: int
+    """How many of `head`'s first messages are left out."""
+    tail: Sequence[Message]
+    """The second part, read after `head[skip:]`."""
+    split: int
+    """The index of `tail`'s first message (`len(head) - skip`)."""
+    length: int
+    """The number of messages (taken once)."""
+
     def __init__(self, head: Sequence[Message], skip: int, tail: Sequence[Message]) -> None:
         self.head, self.skip, self.tail = head, skip, tail
         self.split = len(head) - skip

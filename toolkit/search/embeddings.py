@@ -70,6 +70,9 @@ class EmbeddingModel(Protocol):
 class StaticEmbeddings:
     """A model2vec static model from a local folder (default: the course's distilled MiniLM)."""
 
+    name: str
+    """The model folder's name."""
+
     def __init__(self, path: str | Path | None = None) -> None:
         path = default_model_path() if path is None else path
         if not isinstance(path, str | os.PathLike):

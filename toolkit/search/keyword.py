@@ -819,9 +819,11 @@ def _split_off_words(terms: list[str]) -> tuple[list[str], list[str]]:
 class KeywordIndex:
     """The catalogue, prepared once for many keyword searches (same results as `naive_search`)."""
 
+    specs: tuple[ToolSpec, ...]
+    """The tools as built (a tuple: appended tools would not be in the index)."""
+
     def __init__(self, specs: Sequence[ToolSpec]) -> None:
         self.specs = tuple(catalogue(specs, "KeywordIndex"))
-        """The tools as built (a tuple: appended tools would not be in the index)."""
         # one index over the names, then the descriptions: text i is tool i's name, text n + i its
         # description, so a term is looked up once for both (they share most of their words)
         try:  # str.lower: bytes, which have a lower() of their own, are refused here too
@@ -829,7 +831,8 @@ class KeywordIndex:
             texts = names + list(map(str.lower, [s.description or "" for s in self.specs]))
         except (AttributeError, TypeError):
             raise catalogue_misfit(self.specs, "KeywordIndex") or _text_misfit(self.specs, "KeywordIndex") from None
-        self.texts = _Postings(texts)
+        self._texts = _Postings(texts)
+        """The names, then the descriptions, prepared for lookups."""
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -853,12 +856,12 @@ class KeywordIndex:
         if words:
             self._add_words(totals, words)
         for term in others:
-            self._add(totals, self.texts.hits(term))
+            self._add(totals, self._texts.hits(term))
         return totals
 
     def _add_words(self, totals: np.ndarray, words: list[str]) -> None:
         """Adds the scores of words looked up together (`_Postings.words_held`) to `totals`."""
-        alone, texts, counts = self.texts.words_held(words)
+        alone, texts, counts = self._texts.words_held(words)
         for hits in alone:
             self._add(totals, hits)
         if len(texts):
@@ -941,6 +944,13 @@ def argument_problem(problem: str, tool: str, example: str) -> SearchArgumentErr
 class RetryError(SearchArgumentError):
     """A search argument mistake in the `RETRY_TEXT` form, its parts kept so that the text can
     name the tool as the model called it (`addressed`), when a wrapper renamed the search tool."""
+
+    problem: str
+    """What was wrong with the argument."""
+    tool: str
+    """The search tool's name, as the text gives it."""
+    example: str
+    """A valid call to copy."""
 
     def __init__(self, problem: str, tool: str, example: str) -> None:
         super().__init__(RETRY_TEXT.format(problem=problem, tool=tool, example=example))

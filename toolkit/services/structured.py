@@ -64,7 +64,7 @@ class OutputType:
         return not (isinstance(self.type, type) and issubclass(self.type, BaseModel))
 
     @cached_property
-    def adapter(self) -> TypeAdapter:
+    def adapter(self) -> TypeAdapter[Any]:
         return TypeAdapter(self.type)
 
     @cached_property

@@ -66,7 +66,7 @@ from toolkit.loop.sources import check_collection
 from toolkit.tools.execute import Tool, tools_from
 from toolkit.unicode import cut, is_utf8
 
-log = logging.getLogger("toolkit.skills.folders")
+log: logging.Logger = logging.getLogger("toolkit.skills.folders")
 
 SKILL_FILE = "SKILL.md"
 MAX_RESOURCE_BYTES = 256 * 1024

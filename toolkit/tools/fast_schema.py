@@ -127,6 +127,13 @@ class MarkedField(Exception):
     both without a word (the description lost, the memory id asked of the model). The caller
     (`toolkit.tools.parameters`) says so as a developer error."""
 
+    owner: type
+    """The class whose field is marked."""
+    field: str
+    """The marked field's name."""
+    marker: Any
+    """The marker found (a `Param` or `MemoryId`)."""
+
     def __init__(self, owner: type, field: str, marker: Any) -> None:
         super().__init__(owner, field, marker)
         self.owner, self.field, self.marker = owner, field, marker

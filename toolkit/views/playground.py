@@ -25,6 +25,7 @@ Leaves out: streaming the answer's text (week 4's StreamView shows that).
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -33,7 +34,7 @@ import ipywidgets as widgets
 from toolkit.chat.messages import Message, SystemMessage, UserMessage
 from toolkit.chat.switch import check_env, connect
 from toolkit.course.assistant import TOOL_SPECS, shop_registry, system_prompt
-from toolkit.course.shop import load_shop
+from toolkit.course.shop import Shop, load_shop
 from toolkit.errors import ConfigurationError, ToolkitError
 from toolkit.loop.records import COURSE, LoopResult, ToolFinished, ToolStarted
 from toolkit.loop.run import iter_loop
@@ -52,6 +53,35 @@ AGAIN = "(your question is back in the box: Send asks again)"
 class AssistantPlayground(widgets.VBox):
     """Chat with the week-3 assistant; every control changes the next turn."""
 
+    shop: Shop
+    """The shop the tools read and change."""
+    today: datetime.date
+    """The shop's day."""
+    env: Mapping[str, str] | None
+    """The environment `connect` reads (None: the process's)."""
+    question: widgets.Text
+    send: widgets.Button
+    reset_button: widgets.Button
+    tools: widgets.SelectMultiple
+    """The tools offered."""
+    tool_choice: widgets.Dropdown
+    max_rounds: widgets.IntSlider
+    """Model requests per turn at most."""
+    mode: widgets.Dropdown
+    """The fake gateway's mode."""
+    status: widgets.HTML
+    conversation: widgets.HTML
+    trace: widgets.HTML
+    """The last turn's trace."""
+    last: LoopResult | None
+    """The last turn, or its trace so far if it failed (None: no turn yet, or a failure left none)."""
+    error: str
+    """The last turn's error ("" if none)."""
+    memory: ChatMemory
+    """The conversation."""
+    status_text: str
+    """What the status line says, as text."""
+
     def __init__(
         self, *, today: datetime.date | str | None = TODAY, env: dict[str, str] | None = None, **kwargs: Any
     ) -> None:
@@ -69,7 +99,7 @@ class AssistantPlayground(widgets.VBox):
         self.status = widgets.HTML()
         self.conversation = widgets.HTML()
         self.trace = widgets.HTML()
-        self.last: LoopResult | None = None
+        self.last = None
         self.error = ""
         self.send.on_click(lambda _: self.ask(self.question.value))
         self.reset_button.on_click(lambda _: self.reset())

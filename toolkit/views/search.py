@@ -234,6 +234,9 @@ def render_selection_table(rows: Sequence[EvalRow]) -> str:
 class SelectionChart:
     """The chart as an SVG image in the notebook, with the table as text fallback."""
 
+    rows: list[EvalRow]
+    """The rows charted."""
+
     def __init__(self, rows: Sequence[EvalRow]) -> None:
         self.rows = list(rows)
 

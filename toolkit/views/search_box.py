@@ -17,15 +17,34 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.search.keyword import KeywordSearch
+from toolkit.search.keyword import KeywordIndex, KeywordSearch
 from toolkit.search.tool import SearchOutcome, ToolSearch
-from toolkit.search.vector import VectorSearch
+from toolkit.search.vector import VectorIndex, VectorSearch
 from toolkit.views.html import escape, showable_bundle
 from toolkit.views.search import render_search_html, render_search_text
 
 
 class SearchBox(widgets.VBox):
     """Keyword and vector search over one catalogue, for one query at a time."""
+
+    keyword: ToolSearch
+    """The keyword search tool."""
+    vector: ToolSearch
+    """The vector search tool."""
+    keyword_index: KeywordIndex
+    """The catalogue, indexed for `keyword`."""
+    vector_index: VectorIndex
+    """The catalogue, indexed for `vector`."""
+    query: widgets.Text
+    """The query box (Enter, or leaving it, searches)."""
+    button: widgets.Button
+    """Search."""
+    left: widgets.HTML
+    """The keyword outcome."""
+    right: widgets.HTML
+    """The vector outcome."""
+    outcomes: tuple[SearchOutcome, SearchOutcome]
+    """The last search's outcomes: keyword, then vector."""
 
     def __init__(self, specs: Any = None, query: str = "where is my parcel", **kwargs: Any) -> None:
         if specs is None:

@@ -161,6 +161,9 @@ def _ending(result: LoopResult) -> str:
 class SequenceDiagram:
     """A loop run as a Mermaid sequence diagram; its text fallback is the Mermaid source."""
 
+    source: str
+    """The Mermaid source."""
+
     def __init__(self, result: LoopResult, question: str | None = None) -> None:
         self.source = sequence_source(run_of(result, "SequenceDiagram"), question)
 

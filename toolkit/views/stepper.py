@@ -124,6 +124,17 @@ def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[Too
 class LoopStepper(widgets.VBox):
     """Previous / Next over a recorded run, the current loop step highlighted."""
 
+    steps: list[Step]
+    """The run's loop steps, in order."""
+    index: int
+    """The step shown (counted from 0)."""
+    previous: widgets.Button
+    next: widgets.Button
+    position: widgets.Label
+    """"step i of n"."""
+    view: widgets.HTML
+    """The current step, as `html()`."""
+
     def __init__(self, result: LoopResult, **kwargs: Any) -> None:
         self.steps = steps(run_of(result, "LoopStepper"))
         self.index = 0

@@ -532,7 +532,7 @@ class StreamView(HtmlView):
         self.events: list[LoopEvent] = list(events)
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None
-        self.done = False
+        self.done: bool = False
         self._handle: Any = None
         self._fold = EventFold()
         self._folded: tuple[list[LoopEvent], int] = (self.events, 0)  # the list folded in, and how much of it

@@ -106,6 +106,13 @@ def _drawn(span: Span) -> bool:
 class Timeline:
     """Spans in lanes on one time axis: SVG for people, a table as text."""
 
+    rows: list[tuple[str, list[Span]]]
+    """Each lane's name and its spans."""
+    title: str
+    """The heading ("" for none)."""
+    unit: str
+    """The time axis' unit."""
+
     def __init__(self, rows: Sequence[tuple[str, Sequence[Span]]], title: str = "", unit: str = "s") -> None:
         self.rows = [(name, list(spans)) for name, spans in rows]
         self.title, self.unit = title, unit

@@ -134,6 +134,13 @@ def _raised(error: BaseException) -> str:
 class ToolEditor(widgets.VBox):
     """A code box and what the model would see, updated when the box loses focus after a change."""
 
+    code: widgets.Textarea
+    """The code box."""
+    view: widgets.HTML
+    """What the model would see, as `html()`."""
+    report: dict[str, Any]
+    """`inspect_code` of the box's code, as last refreshed."""
+
     def __init__(self, code: str = START, **kwargs: Any) -> None:
         self.code = widgets.Textarea(  # sent when the box loses focus: half-typed code never runs
             value=code, continuous_update=False, layout=widgets.Layout(width="100%", height="140px")

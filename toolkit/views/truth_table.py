@@ -114,6 +114,17 @@ class TruthTableWidget(widgets.VBox):
     """Pick a round, see what the loop decides. `behaviors`, `any_error` and `decision` read the
     current state; setting the controls from Python (`.first.value = "IMMEDIATE"`) works too."""
 
+    count: widgets.ToggleButtons
+    """How many calls the round makes (1 or 2)."""
+    first: widgets.Dropdown
+    """The first call's `ReturnBehavior` name."""
+    second: widgets.Dropdown
+    """The second call's `ReturnBehavior` name."""
+    fails: widgets.Checkbox
+    """Whether a call fails."""
+    output: widgets.HTML
+    """What the loop decides."""
+
     def __init__(self, rows: Sequence[TruthRow] | None = None, **kwargs: Any) -> None:
         self._rows = table_rows(rows, "TruthTableWidget")
         names = [b.name for b in ReturnBehavior]

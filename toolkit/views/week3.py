@@ -52,7 +52,7 @@ VERDICT_KINDS = {
     NOT_RUN: "info",
 }
 """Colour of each accuracy verdict (and of `not_run`: a case an interrupted suite did not finish)."""
-PROBE_KINDS = {"A": "ok", "B": "warn", "C": "error", "D": "error", "E": "warn", None: "info"}
+PROBE_KINDS: dict[str | None, str] = {"A": "ok", "B": "warn", "C": "error", "D": "error", "E": "warn", None: "info"}
 NO_CALL = "(no call)"
 VISIBLE_WHITESPACE = {" ": "␣", "\u3000": "□", "\t": "⇥", "\n": "↵"}
 """How the drill shows whitespace: `"SN 2026 1020 0005"` must not look like `"sn202610200005"`."""

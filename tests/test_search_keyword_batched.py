@@ -14,8 +14,8 @@ from toolkit.tools.reflect import ToolSpec
 
 def counted_together(index, words):
     """How many of `words` each text holds, from the batched look-up (`words_held`)."""
-    alone, texts, counts = index.texts.words_held(words)
-    held = np.zeros(index.texts.size, dtype=np.int64)
+    alone, texts, counts = index._texts.words_held(words)
+    held = np.zeros(index._texts.size, dtype=np.int64)
     held[texts] += counts
     for hits in alone:
         held[np.flatnonzero(hits) if hits.dtype == bool else hits] += 1
@@ -24,9 +24,9 @@ def counted_together(index, words):
 
 def counted_one_by_one(index, words):
     """The same from the per-term path (`hits`, one word at a time)."""
-    held = np.zeros(index.texts.size, dtype=np.int64)
+    held = np.zeros(index._texts.size, dtype=np.int64)
     for word in words:
-        hits = index.texts.hits(word)
+        hits = index._texts.hits(word)
         held[np.flatnonzero(hits) if hits.dtype == bool else hits] += 1
     return held
 
@@ -83,7 +83,7 @@ def test_pieces_and_runs_of_many_words_are_those_of_each_word(thresholds):
     specs, vocabulary = syllable_catalogue(rng, 500)
     specs.append(ToolSpec("snowman_☃", "é ı 订单"))
     index = KeywordIndex(specs)
-    pieces, listed = index.texts.pieces, index.texts.pieces.inside[2].runs
+    pieces, listed = index._texts.pieces, index._texts.pieces.inside[2].runs
     for _ in range(40):
         words = rng.sample(vocabulary, rng.randint(1, 10))
         words += ["".join(rng.sample(vocabulary, 2)), "kato☃", "☃☃☃☃", "ka\u2603to", "zzqzz", "订单查询", "ıkaı"]
@@ -105,9 +105,9 @@ def test_pieces_and_runs_of_many_words_are_those_of_each_word(thresholds):
                 assert found[0] == [], word
             else:
                 assert sorted(found) == sorted(e.tolist() for e in expected), word
-        which, runs = index.texts.containing(words)
+        which, runs = index._texts.containing(words)
         for i, word in enumerate(words):
-            assert runs[which == i].tolist() == index.texts._runs_containing(word).tolist(), word
+            assert runs[which == i].tolist() == index._texts._runs_containing(word).tolist(), word
 
 
 def test_long_queries_of_mixed_terms_agree_with_naive(thresholds):
@@ -128,8 +128,8 @@ def test_the_batched_path_is_taken_from_enough_words_and_agrees_either_way(monke
     index = KeywordIndex(specs)
     words = vocabulary[:20]
     calls = []
-    real = index.texts.words_held
-    monkeypatch.setattr(index.texts, "words_held", lambda words: calls.append(words) or real(words))
+    real = index._texts.words_held
+    monkeypatch.setattr(index._texts, "words_held", lambda words: calls.append(words) or real(words))
     index.scores(words[: keyword._BATCHED_FROM - 1])
     index.scores(words[: keyword._BATCHED_FROM - 1] + ["ka", "e.g.", "a b"])  # enough terms, too few words
     assert calls == []  # too few: one by one
@@ -141,7 +141,7 @@ def test_the_batched_path_is_taken_from_enough_words_and_agrees_either_way(monke
 def test_a_catalogue_without_pieces_of_three_characters():
     specs = [ToolSpec("ab", "c d"), ToolSpec("e", None)]
     index = KeywordIndex(specs)
-    assert index.texts.words_held(["abcd", "efgh"])[1].tolist() == []
+    assert index._texts.words_held(["abcd", "efgh"])[1].tolist() == []
     assert index.search(["abcd", "efgh"] * 4) == []
 
 

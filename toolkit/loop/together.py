@@ -4,7 +4,10 @@
 threads (`toolkit.loop.workers`), and gives the executions back in the model's order. A round takes
 threads as its calls need them: a quick call leaves the next to the same thread. Interrupted (Ctrl-C)
 at any point, the calls already running finish, those not started never start, and every call that
-finished is recorded in the round's trace before the interruption goes on. A round's threads know
+finished is recorded in the round's trace before the interruption goes on. The caller waits in
+slices of `SIGNAL_CHECK_S` (`_wait`): a Ctrl-C that lands just before a wait begins (or on another
+thread) is only acted on when the wait returns, and a wait for a call that hangs never would.
+A round's threads know
 whose round they run a call for (`serving()`): a turn a tool starts there on the memory its own
 turn holds is refused (`toolkit.loop.run`), where it would wait for that turn forever.
 
@@ -29,6 +32,18 @@ log: logging.Logger = logging.getLogger("toolkit.loop")
 
 _serving = threading.local()
 """`owners`: the threads whose concurrent rounds this (kept) thread runs a call for, innermost first."""
+
+
+SIGNAL_CHECK_S = 0.1
+"""How long the caller waits at most before Python runs a signal handler that is pending."""
+
+
+def _wait(changed: threading.Condition, predicate: Callable[[], bool]) -> None:
+    """`changed.wait_for(predicate)`, returning to Python every `SIGNAL_CHECK_S`: a blocked wait
+    is woken by a signal only when the signal comes after the wait began, on this thread; a
+    second Ctrl-C sent just as `stop` starts to wait was held until the running calls ended."""
+    while not changed.wait_for(predicate, SIGNAL_CHECK_S):
+        pass
 
 
 def serving() -> tuple[int, ...]:
@@ -127,7 +142,7 @@ class _Together:
         executions = []
         with self.changed:
             for index in range(len(self.calls)):
-                self.changed.wait_for(functools.partial(self._over, index))
+                _wait(self.changed, functools.partial(self._over, index))
                 if index in self.failed:
                     raise self.failed.pop(index)
                 executions.append(self.finished[index])
@@ -137,7 +152,7 @@ class _Together:
         """Start no more calls, wait for the running ones (an interrupt ends the wait)."""
         with self.changed:
             self.stopped = True
-            self.changed.wait_for(lambda: self.running == 0)
+            _wait(self.changed, lambda: self.running == 0)
 
     def done(self) -> list[ToolExecution]:
         """What finished so far, in call order."""

@@ -23,7 +23,7 @@ import json
 import sys
 from typing import Any
 
-ESCAPE = "toolkit.escape"
+ESCAPE = "toolkit-escape"
 """The error handler `tolerant_stdout` sets: a byte read as a surrogate goes back as that byte, any
 other character the encoding has not is a backslash escape."""
 

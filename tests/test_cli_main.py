@@ -299,3 +299,31 @@ def test_a_terminal_that_cannot_show_chinese_gets_the_whole_output_escaped(env_c
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.rstrip().splitlines()[-1] == last_line
     assert b"\\u" in done.stdout  # what the terminal cannot show is escaped, not lost
+
+
+def test_a_path_given_in_a_c_locale_is_written_back_as_it_was_given(tmp_path):
+    """Before: with `LC_ALL=C PYTHONUTF8=0` Python reads a non-ASCII argument's bytes as lone surrogates
+    (`surrogateescape`), and stdout (escaping what ASCII cannot write) and stderr wrote them as
+    `\\udce8\\udcaf...`: the folder a learner named (`课程 sol`) came back unreadable, where Python's own
+    stdout there writes the bytes back. Now they are the bytes that came in; other characters are still escaped."""
+    folder = tmp_path / "课程 sol"
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0"}
+    done = _in(c_locale, "exercises", "--solutions", str(folder), "--notebooks", str(notebooks))
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[0] == os.fsencode(folder / "00_welcome.ipynb") + b": 1 exercises solved"
+    missing = tmp_path / "工具.py"
+    done = _in(c_locale, "tools", str(missing))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2,
+        b"",
+        b"error: no such file: " + os.fsencode(missing) + b"\n",
+    )
+
+
+def test_the_escape_handler_gives_bytes_back_and_escapes_the_rest():
+    from toolkit.cli.streams import ESCAPE
+
+    text = "a\udce8\udcaf订b\ud800é"  # two bytes surrogateescape read, a character, a lone surrogate, é
+    assert text.encode("ascii", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\\xe9"
+    assert text.encode("latin-1", ESCAPE) == b"a\xe8\xaf\\u8ba2b\\ud800\xe9"

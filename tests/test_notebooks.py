@@ -2,7 +2,10 @@
 
 import importlib
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +149,14 @@ def test_the_package_names_its_own_texts_mention_exist():
         if (missing := _names_that_do_not_exist(path.read_text(encoding="utf-8")))
     }
     assert not found, f"error messages and docstrings name what is not there: {found}"
+
+
+def test_the_sanitize_file_reads_in_a_c_locale():
+    """nbval opens `--nbval-sanitize-with` in the locale's encoding: one non-ASCII character and, under
+    `LC_ALL=C`, every notebook errored at setup with a UnicodeDecodeError before running a cell."""
+    sanitize = NOTEBOOKS[0].parent / "sanitize.cfg"
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": "ascii"}
+    read = "import sys; from nbval.plugin import get_sanitize_patterns; print(len(get_sanitize_patterns(open(sys.argv[1]).read())))"
+    done = subprocess.run([sys.executable, "-c", read, str(sanitize)], env=env, capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert int(done.stdout) == len(re.findall(r"^regex:", sanitize.read_text(encoding="utf-8"), re.MULTILINE))

@@ -3,10 +3,13 @@
 The commands print Chinese (the course's cases, tools and answers), `…` and `✓`. A terminal whose
 encoding has none of them (`LC_ALL=C` with `PYTHONUTF8=0`, a latin-1 or cp1252 stream: a Windows
 console's output redirected to a file) made `print` raise `UnicodeEncodeError` half way through.
-`tolerant_stdout()` has stdout write such a character as a backslash escape (`\\u8ba2`) instead, as
-Python's own stderr always does; a UTF-8 stdout is left as it is. `json_text()` is JSON that such a
-stdout can carry unchanged: the characters themselves where it can take them, else JSON's own
-`\\u` escapes (a backslash escape of a character outside the BMP, `\\U0001f4e6`, is no JSON).
+`tolerant_stdout()` has stdout and stderr write such a character as a backslash escape (`\\u8ba2`)
+instead; a UTF-8 stream is left as it is. A lone surrogate from U+DC80 to U+DCFF is no character but a
+byte Python could not decode (`surrogateescape`: a non-ASCII argument or file name in such a locale,
+`课程` read as `\\udce8\\udcaf...`): it is written back as that byte, as Python's own stdout does there,
+so a path comes back as it was given. `json_text()` is JSON that such a stdout can carry unchanged:
+the characters themselves where it can take them, else JSON's own `\\u` escapes (a backslash escape of a
+character outside the BMP, `\\U0001f4e6`, is no JSON).
 
 Leaves out: changing the stream's encoding (the terminal decodes what it is sent with its own).
 """
@@ -15,16 +18,43 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import json
 import sys
 from typing import Any
 
+ESCAPE = "toolkit-escape"
+"""The error handler `tolerant_stdout` sets: a byte read as a surrogate goes back as that byte, any
+other character the encoding has not is a backslash escape."""
+
+
+def _escape(error: UnicodeError) -> tuple[str | bytes, int]:
+    """A run of bytes read as surrogates back as those bytes, else a run of other characters as backslash
+    escapes (in text, which the stream's codec then encodes): the codec asks again for the rest."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    raw = [ord(c) - 0xDC00 for c in itertools.takewhile(_is_byte, chunk)]
+    if raw:
+        return bytes(raw), error.start + len(raw)
+    other = "".join(itertools.takewhile(lambda c: not _is_byte(c), chunk))
+    return other.encode("ascii", "backslashreplace").decode("ascii"), error.start + len(other)
+
+
+def _is_byte(char: str) -> bool:
+    """Whether `char` is a byte `surrogateescape` read (U+DC80 to U+DCFF)."""
+    return 0xDC80 <= ord(char) <= 0xDCFF
+
+
+codecs.register_error(ESCAPE, _escape)
+
 
 def tolerant_stdout() -> None:
-    """Have `sys.stdout` escape what its encoding cannot write, unless it is UTF-8 (which writes all)."""
-    stream = sys.stdout
-    if isinstance(stream, io.TextIOWrapper) and not _is_utf8(stream.encoding):
-        stream.reconfigure(errors="backslashreplace")
+    """Have `sys.stdout` and `sys.stderr` escape what their encoding cannot write (a byte read as a
+    surrogate written back as itself), unless it is UTF-8 (which writes all)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and not _is_utf8(stream.encoding):
+            stream.reconfigure(errors=ESCAPE)
 
 
 def json_text(value: Any, *, indent: int | None = None) -> str:

@@ -64,6 +64,7 @@ from toolkit.tools.decorator import InvocationContext, MemoryId, Param, value_te
 from toolkit.tools.decorator import is_marker as _is_marker
 from toolkit.tools.decorator import nested_marker as _nested_marker
 from toolkit.tools.json_schema import UNION_TYPES
+from toolkit.tools.set_order import holds_set, sets_sorted
 
 __all__ = ["EMPTY", "Declared", "ParamInfo", "parameter", "type_name"]
 
@@ -649,9 +650,10 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
 def _add_default(prop: dict[str, Any], default: Any) -> None:
     """The default the model reads, written into `prop`; a default JSON cannot show (an object,
     NaN, an infinity: `"default": NaN` would make the gateway refuse the whole request) stays out
-    of the schema, and is still what the tool gets when the model leaves the argument out."""
+    of the schema, and is still what the tool gets when the model leaves the argument out. A set in
+    it is written sorted: its own order follows the hash seed, and the spec would differ from run to run."""
     try:
-        value = to_jsonable_python(default)
+        value = to_jsonable_python(sets_sorted(default) if holds_set(default) else default)
     except Exception:
         return
     if type(value) is float and not math.isfinite(value):

@@ -1,5 +1,5 @@
-"""A set's items in one order every run: `sets_sorted(value)`, for `toolkit.tools.result_text` and
-`toolkit.memory.storable` (which asks `holds_set` first).
+"""A set's items in one order every run: `sets_sorted(value)`, for `toolkit.tools.result_text`,
+`toolkit.memory.storable` and a parameter's default in `toolkit.tools.parameters` (which ask `holds_set` first).
 
 A set of strings iterates in the order of their hashes, and Python draws a new hash seed for
 each process (`PYTHONHASHSEED`), so JSON written from a set read differently from run to run:

@@ -412,3 +412,19 @@ def test_a_key_the_gateway_echoes_json_escaped_is_never_written(tmp_path):
     recorded = json.loads(cassette.read_text())["response"]["body"]
     assert json.loads(recorded) == {"error": {"message": "Incorrect API key provided ***n5Op"}}
     assert key not in json.dumps(json.loads(caught.value.body)) and escaped not in caught.value.body
+
+
+def test_a_secret_in_a_models_json_answer_is_kept_out_of_the_exchanges_and_the_cassette(tmp_path):
+    """A JSON answer is a string inside the body, its quotes escaped; nothing else in this body is
+    a secret, so the cassette's raw scrub is the only one it gets."""
+    answer = json.dumps({"db_password": "Zq8Wm3Lp0Xv7", "order": "A1024"})
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}
+    cassette = tmp_path / "c.jsonl"
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json=reply))
+    client = ChatClient("http://gw/v1", "sk-x", "m", transport=RecordingTransport(cassette, inner))
+    assert client.chat(QUESTION).message.content == answer  # the learner's own reply is theirs to read
+    assert "Zq8Wm3Lp0Xv7" not in cassette.read_text()
+    assert client.exchanges[-1].response_text == (
+        '{"choices":[{"index":0,"message":{"role":"assistant","content":"{\\"db_password\\": \\"[REDACTED]\\", '
+        '\\"order\\": \\"A1024\\"}"},"finish_reason":"stop"}]}'
+    )

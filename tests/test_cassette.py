@@ -443,3 +443,19 @@ def test_the_clock_of_a_replayed_pipe_or_device_is_not_read(tmp_path):
             f"cassette {cassette} cannot be read: not a regular file (a folder, a pipe or a device)"
         )
         assert session_now({"LLM_REPLAY": str(cassette)}).year >= 2026  # no recorded clock: today's
+
+
+def test_a_secret_in_a_models_json_answer_is_kept_out_of_the_exchanges_and_the_cassette(tmp_path):
+    """A JSON answer is a string inside the body, its quotes escaped; nothing else in this body is
+    a secret, so the cassette's raw scrub is the only one it gets."""
+    answer = json.dumps({"db_password": "Zq8Wm3Lp0Xv7", "order": "A1024"})
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}
+    cassette = tmp_path / "c.jsonl"
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json=reply))
+    client = ChatClient("http://gw/v1", "sk-x", "m", transport=RecordingTransport(cassette, inner))
+    assert client.chat(QUESTION).message.content == answer  # the learner's own reply is theirs to read
+    assert "Zq8Wm3Lp0Xv7" not in cassette.read_text()
+    assert client.exchanges[-1].response_text == (
+        '{"choices":[{"index":0,"message":{"role":"assistant","content":"{\\"db_password\\": \\"[REDACTED]\\", '
+        '\\"order\\": \\"A1024\\"}"},"finish_reason":"stop"}]}'
+    )

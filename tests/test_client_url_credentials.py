@@ -159,3 +159,24 @@ def test_httpx_s_own_log_line_never_holds_the_urls_password_or_secret_query_valu
         f'HTTP Request: POST http://127.0.0.1:{port}/v1/chat/completions?api-key=*** "HTTP/1.0 200 OK"',
     ]
     assert [r.getMessage() for r in caplog.records if PASSWORD in r.getMessage() or KEY in r.getMessage()] == []
+
+
+def test_an_azure_function_key_in_the_base_url_is_never_shown():
+    """Azure Functions takes its key as `?code=`: describe(), an unreachable gateway's error and the
+    exchanges show the URL with it masked."""
+    code = "FnK3yQS3" + "aBcD" * 8 + "=="
+    url = f"https://fn.azurewebsites.net/api/v1?code={code}"
+
+    def refuse(request):
+        raise httpx.ConnectError(f"connection refused: {request.url}", request=request)
+
+    client = ChatClient(url, "sk-x", "m", transport=httpx.MockTransport(refuse), retry=RetryPolicy(max_retries=0))
+    assert client.describe() == "gateway https://fn.azurewebsites.net/api/v1?code=***, model m"
+    with pytest.raises(TransientError) as caught:
+        client.chat(QUESTION)
+    assert str(caught.value) == (
+        "Cannot reach the gateway at https://fn.azurewebsites.net/api/v1?code=*** (connection refused). "
+        "Check LLM_BASE_URL, or unset the LLM_* variables to use the embedded gateway."
+    )
+    assert [text for text in _reachable(caught.value) if code in text] == []
+    assert code not in repr(list(client.exchanges))

@@ -352,3 +352,28 @@ def test_records_feedback_names_the_record_classes_with_their_article():
     assert check(
         "w1.records", [*answer, AssistantMessage(content=texts[2]), UserMessage(content=texts[3])]
     ).feedback == ("message 2 has role 'user': that is a UserMessage, you wrote an AssistantMessage")
+
+
+LEARNER_KEY = "sk-proj-" + "Q3learnerKEY" * 3
+
+
+def test_feedback_never_quotes_a_secret_the_learner_answered_with_or_raised():
+    def window(messages, limit):
+        raise ValueError(f"DB_PASS=hunter2xyz and {LEARNER_KEY}")
+
+    assert check("w8.vector_k", LEARNER_KEY).feedback == "answer with a number, not '[REDACTED]'"
+    switch = {"no variables": LEARNER_KEY, "all three": "real", "only LLM_BASE_URL": "error"}
+    assert (
+        check("w0.switch", switch).feedback == "answer 'fake', 'real' or 'error' for 'no variables', not '[REDACTED]'"
+    )
+    raised = check("w6.window", window)
+    assert raised.feedback == "your code raised ValueError: DB_PASS=[REDACTED] and [REDACTED]"
+    bundle = str(raised._repr_mimebundle_())
+    assert "Q3learnerKEY" not in bundle and "hunter2" not in bundle
+
+
+def test_feedback_keeps_ordinary_values_as_they_are():
+    assert check("w8.vector_k", "3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f").feedback == (
+        "answer with a number, not '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f'"
+    )
+    assert check("w8.vector_k", "订单 A1024 的物流").feedback == "answer with a number, not '订单 A1024 的物流'"

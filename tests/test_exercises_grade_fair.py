@@ -450,3 +450,18 @@ def test_an_empty_file_is_said_to_be_empty(tmp_path):
     path = tmp_path / "01_week1_first_call.ipynb"
     path.write_bytes(b"")
     assert grade_notebook(path) == [Row(str(path), NOTEBOOK_ROW, False, "not a notebook: the file is empty")]
+
+
+def test_a_secret_in_what_a_cell_raised_never_reaches_the_grades(tmp_path, monkeypatch):
+    key = "sk-proj-" + "Q3learnerKEY" * 3
+    raised = cell("client = connect()", "w6.window")
+    raised.outputs = [nbformat.v4.new_output("error", ename="ValueError", evalue=f"bad key {key}", traceback=[])]
+    path = submit(tmp_path, "06_week6_round_trip_loop.ipynb", [raised], monkeypatch)
+    monkeypatch.setattr(
+        grade, "_execute", lambda p, seconds: (nbformat.v4.new_notebook(cells=[raised]), f"DB_PASS={key}")
+    )
+    rows = grade_notebook(path)
+    assert rows[0] == Row(str(path), NOTEBOOK_ROW, False, "DB_PASS=[REDACTED]")
+    assert Row(str(path), "w6.window", False, "the cell raised ValueError: bad key [REDACTED]") in rows
+    out = grade.write_csv(rows, tmp_path / "grades.csv")
+    assert "Q3learnerKEY" not in out.read_text() + summary(rows)

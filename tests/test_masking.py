@@ -77,3 +77,19 @@ def test_mask_key_masks_the_key_as_a_json_body_escapes_it():
         assert mask_key(body, key) == '{"error":{"message":"Incorrect API key provided: ***n5Op."}}'
     unrelated = '{"message":"\\u4f60\\u597d Ab3 Cd5\\/Ef7"}'
     assert mask_key(unrelated, key) == unrelated
+
+
+def test_every_query_parameter_that_names_a_credential_is_masked():
+    """Azure Functions takes its function key as `?code=`; a password may go as `?pwd=` or `?pass=`,
+    a session as `?sid=`, a signed URL's `X-Amz-Signature` too: each value is a secret."""
+    fn = "https://fn.azurewebsites.net/api/v1?code=FnK3yQS3aaaaBBBBcccc==&model=m"
+    assert mask_url(fn) == "https://fn.azurewebsites.net/api/v1?code=***&model=m"
+    assert url_secrets(fn) == ["FnK3yQS3aaaaBBBBcccc=="]
+    for name in ("pwd", "pass", "sid", "jwt", "X-Amz-Signature", "subscription-key", "access_token"):
+        assert mask_url(f"https://gw.example/v1?{name}=Pw9q8r7s6t&x=1") == f"https://gw.example/v1?{name}=***&x=1"
+
+
+def test_query_parameters_that_name_no_credential_are_kept():
+    for query in ("api-version=2024-06-01", "model=gpt-4o&deployment=chat", "region=eu&passes=3", "monkey=1&author=a"):
+        assert mask_url(f"https://gw.example/v1?{query}") == f"https://gw.example/v1?{query}"
+        assert url_secrets(f"https://gw.example/v1?{query}") == []

@@ -1,5 +1,6 @@
 """Sanitising exception text: no stack traces, no secrets, exact outputs."""
 
+import json
 import os
 import random
 import re
@@ -695,3 +696,18 @@ def test_look_alike_labels_mask_what_the_label_steps_mask_in_the_folded_text():
         assert folded(redact._labelled_lookalikes(text)) == expected, text
         masked += expected != view
     assert masked > 300
+
+
+def test_a_labelled_secret_inside_a_json_string_is_masked_as_its_escaped_quotes_show():
+    """A model's JSON answer sits in the raw response body as a JSON string, its quotes escaped:
+    `"content": "{\\"api_key\\": \\"…\\"}"`; the label is read through the escapes."""
+    body = json.dumps({"content": json.dumps({"api_key": "Zq8Wm3Lp0Xv7", "order": "A1024", "password": ""})})
+    assert (
+        scrub(body)
+        == '{"content": "{\\"api_key\\": \\"[REDACTED]\\", \\"order\\": \\"A1024\\", \\"password\\": \\"[REDACTED]\\"}"}'
+    )
+    assert scrub(scrub(body)) == scrub(body)
+    kept = json.dumps(
+        {"content": json.dumps({"keyword": "发货", "id": "3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f"}, ensure_ascii=False)}
+    )
+    assert scrub(kept) == kept

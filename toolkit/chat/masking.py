@@ -1,7 +1,8 @@
 """Keeping the API key out of everything a learner sees or saves: URLs, logs, errors, cassettes.
 
 `mask_url(url)` hides credentials embedded in a base URL (`https://user:pass@host/v1` →
-`https://user:***@host/v1`, and the values of query parameters such as `?api-key=…`);
+`https://user:***@host/v1`, and the values of query parameters that name a credential, such as
+`?api-key=…`, `?key=…` (Google's endpoint) or `?code=…` (an Azure Function): `secret_param`);
 `mask_url_in(text, url)` does that to a text quoting the URL (an error), and masks its secrets there too.
 `basic_credential(url)` is what such credentials become on the wire: httpx sends a URL's user
 info as `Authorization: Basic <base64 of user:password>`, a secret in another spelling that the
@@ -27,8 +28,22 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
+from toolkit.tools.redact import is_secret_name
+
 MASK = "***"
-_SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|auth", re.I)
+_CREDENTIAL_PARAMS = frozenset({"code"})
+"""Query names that carry a credential with no secret word in them: Azure Functions' function key
+(`?code=`), which is also OAuth's authorization code."""
+
+
+def secret_param(name: str) -> bool:
+    """Whether a query parameter's (decoded) name labels a secret: one that `redact.is_secret_name`
+    says so of (`key`, `api-key`, `access_token`, `pwd`, `sid`, `X-Amz-Signature`, …; digits at the
+    end aside: `key2`), or one of `_CREDENTIAL_PARAMS`. Words that merely hold one (`monkey`,
+    `author`, `passes`) are no labels."""
+    return is_secret_name(name.rstrip("0123456789")) or name.lower() in _CREDENTIAL_PARAMS
+
+
 _USERINFO = re.compile(r"(?<=://)([^/?#]*)@")
 """The user info of a URL that `urlsplit` refuses (a bad port, an unclosed `[`)."""
 _MIN_KEY = 4
@@ -49,8 +64,8 @@ def mask_url(url: str) -> str:
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
-        if any(_SECRET_PARAM.search(k) for k, _ in pairs):
-            query = urlencode([(k, MASK if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*")
+        if any(secret_param(k) for k, _ in pairs):
+            query = urlencode([(k, MASK if secret_param(k) else v) for k, v in pairs], safe="*")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
@@ -111,7 +126,7 @@ def url_secrets(url: str) -> list[str]:
         written.append(password if has_password else user)
     found = _spellings(written, unquote)
     pairs = [pair.partition("=") for pair in parts.query.split("&")] if parts.query else []
-    return found + _spellings([v for k, _, v in pairs if _SECRET_PARAM.search(unquote_plus(k))], unquote_plus)
+    return found + _spellings([v for k, _, v in pairs if secret_param(unquote_plus(k))], unquote_plus)
 
 
 def _spellings(written: list[str], decode: Callable[[str], str]) -> list[str]:

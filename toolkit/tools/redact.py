@@ -22,7 +22,8 @@ into pieces by the rules below, and a secret hidden in it is gone), then removes
    argument list), `--password <pw>` (`--pwd <pw>`, `-pw <pw>`), `IDENTIFIED BY '<pw>'`, `PASSWORD '<pw>'`;
 4. cookie values (`Cookie: a=…; b=…`, `cookie session=…`);
 5. values of labelled secrets: a name whose last part is a secret word (`DB_PASS=`, `SESSION_KEY=`,
-   `signing_key: `, `"client_secret": "…"`, `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
+   `signing_key: `, `"client_secret": "…"`, and so in a JSON string, `\\"api_key\\": \\"…\\"`, as a raw
+   body holds a model's JSON answer; `…?key=…&q=`, `X-Api-Key:` …). An unquoted value runs
    to the next space (to the next `&` inside a URL query), so `DB_PASS=Tr0ub4dor&3` goes whole;
    and in prose: `password is hunter2`, `secret key was 'Sup3r'`, `api token is …` (a value that is
    a plain lower-case word is kept: `password is incorrect` says what went wrong). Password's
@@ -111,15 +112,16 @@ _SQL_PASSWORD = re.compile(
 )
 _COOKIE = re.compile(r"\b((?:set-)?cookies?\b[ \t]*[:=]?[ \t]*)([^\n]*)", re.IGNORECASE)
 _COOKIE_PAIR = re.compile(r"(?<![\w.$-])([\w.$-]+=)([^;,\s]+)")
-_SEP_BACK = re.compile(r"[=:][ \t]*([\"']?)([\w.-]+)")
+_SEP_BACK = re.compile(r"[=:][ \t]*([\"']?)(?:(?<=[\"'])\\)?([\w.-]+)")
 """`name=` / `"name":` read backward, on the reversed text: a separator (`=` or `:`), the blanks
-before it, a closing quote or none, and the run of name characters before that, whole (the
+before it, a closing quote or none (escaped or not: `\\"name\\":` is how a JSON string holds a JSON
+text, a model's JSON answer in a raw response body), and the run of name characters before that, whole (the
 engine looks for a separator in C, instead of trying a pattern at every position of the text).
 Each separator has at most one such name before it, and no two overlap, so every one is found;
 `_labelled` checks the opening quote and reads the name from the run's first letter or `_`."""
 _BLANKS = re.compile(r"[ \t]*")
 _BEFORE_NAME = re.compile(r"[^A-Za-z_]*")
-_VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
+_VALUE = re.compile(r"\\\"[^\"\n]*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]*)*")
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
 _POSIX_PATH = re.compile(
@@ -705,6 +707,8 @@ def _mask_value(value: str) -> str | None:
         return None
     if value[:1] in ("'", '"'):
         return _masked(value)
+    if value[:2] == '\\"':  # quoted inside a JSON string: `\\"…\\"`
+        return f'\\"{REDACTED}\\"'
     end = len(value)
     while end > 0 and value[end - 1] in ".,;:)]}":
         end -= 1

@@ -377,3 +377,15 @@ def test_feedback_keeps_ordinary_values_as_they_are():
         "answer with a number, not '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f'"
     )
     assert check("w8.vector_k", "订单 A1024 的物流").feedback == "answer with a number, not '订单 A1024 的物流'"
+
+
+def test_feedback_keeps_the_paths_it_quotes_and_masks_only_the_secrets():
+    """Exercise feedback went through the full `scrub`, which also turns every absolute path into
+    `<path>`: a learner answering paths (week 10's skill escape) or whose code raised about a file
+    was told about `<path>`. Only the secret goes."""
+    assert check("w8.vector_k", "/etc/passwd").feedback == "answer with a number, not '/etc/passwd'"
+    assert check("w8.vector_k", "C:\\Users\\ana\\notes.md").feedback == (
+        "answer with a number, not 'C:\\\\Users\\\\ana\\\\notes.md'"
+    )
+    key = "sk-proj-" + "Q3learnerKEY" * 3
+    assert check("w8.vector_k", f"/home/ana/{key}").feedback == "answer with a number, not '/home/ana/[REDACTED]'"

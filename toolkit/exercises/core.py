@@ -47,7 +47,8 @@ prediction with what the package really does — never the text of the code.
 - feedback quotes a value by its repr, or by what it is ("a function named helper") when the
   repr holds a memory address: the same answer always reads the same, in the notebook and in
   the grade report; a secret in it (a key pasted as the answer, or in what the learner's code
-  raised) is masked first (`toolkit.tools.redact.scrub`), so neither shows or saves it;
+  raised) is masked first (`toolkit.tools.redact.scrub_secrets`: paths stay, a path may be the
+  answer), so neither shows or saves it;
 - the kernel's working directory is the same after a check as before it: a learner's function
   that changes it (into the check's temporary folder, deleted at its end) does not break the
   relative paths of the cells after it;
@@ -78,7 +79,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.exercises.values import ADDRESS, plain, show, untrusted_class, untrusted_text
-from toolkit.tools.redact import scrub
+from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
 
 MIME = "application/vnd.toolkit.exercise+json"
@@ -483,7 +484,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
         raise
     except BaseException as error:  # the answer made the package (or the check) fail: say so, no traceback
         verdict = wrong(f"running your answer failed with {describe(error)}")
-    feedback = _shortened(scrub(verdict.feedback))  # it may quote a key the learner answered with, or raised
+    feedback = _shortened(scrub_secrets(verdict.feedback))  # it may quote a key the learner answered with, or raised
     if verdict.passed:
         return CheckResult(ex.id, "passed", feedback)
     return CheckResult(ex.id, "failed", feedback, ex.hint)

@@ -67,7 +67,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
-from toolkit.tools.redact import is_secret_variable, scrub
+from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, padded
 
 NOTEBOOK_ROW = "(notebook)"
@@ -86,11 +86,11 @@ class Row:
     exercise: str
     passed: bool
     feedback: str
-    """What happened, with any secret in it masked (`redact.scrub`): it may quote what a learner's
+    """What happened, with any secret in it masked (`redact.scrub_secrets`; its paths kept): it may quote what a learner's
     cell raised or answered (a pasted key), and goes to a CSV and a terminal."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "feedback", scrub(self.feedback))
+        object.__setattr__(self, "feedback", scrub_secrets(self.feedback))
 
 
 def find_notebooks(paths: Iterable[Path]) -> list[Path]:

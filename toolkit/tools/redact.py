@@ -6,7 +6,8 @@ connection string and all. Two functions:
 - `scrub(text)` removes secrets and file paths and changes nothing else (used for the trace
   view, cassettes and `client.exchanges`; `scrub(scrub(t)) == scrub(t)`, so a recorded request
   and the same request scrubbed at replay still match); `scrub_json` does it to every string
-  of a request or response body;
+  of a request or response body; `scrub_secrets(text)` removes the secrets only (exercise
+  feedback and grade rows, which name the learner's own paths);
 - `sanitize(text)` also drops stack traces and long random-looking runs and cuts the text to
   `LIMIT` characters (used for what a failing tool tells the model).
 
@@ -217,6 +218,20 @@ def scrub(text: str) -> str:
     is a step whose patterns each need a word the text lacks (`_may_hold`: `BEGIN` for a
     private key; `bearer`, `basic` or `token` for an authorisation header, …): the same text,
     without the cost (every error text of a loop went through some fifteen patterns)."""
+    text, low = _without_secrets(text)
+    return _paths(text, low) if "/" in text or "\\" in text else text
+
+
+def scrub_secrets(text: str) -> str:
+    """`scrub(text)` with its file paths kept: for a text shown to the person who wrote what it
+    quotes (an exercise's feedback naming the paths a learner answered, a grade row), where a path
+    is the point and only a secret must not show."""
+    return _without_secrets(text)[0]
+
+
+def _without_secrets(text: str) -> tuple[str, str]:
+    """`scrub`'s steps before the paths: the text without its secrets, and its `_folded` form
+    read before them (which `_paths` reads too)."""
     if "base64," in text:
         text = _DATA_URL.sub(_elided, text)
     text = _environment_values(text)
@@ -246,7 +261,7 @@ def scrub(text: str) -> str:
         text = _KNOWN_TOKENS.sub(REDACTED, text)
     if folds:  # `ｓｋ－…`, `sk‑…`: a token behind look-alike characters
         text = mask_lookalikes(text, REDACTED)
-    return _paths(text, low) if "/" in text or "\\" in text else text
+    return text, low
 
 
 _SHORT = 20

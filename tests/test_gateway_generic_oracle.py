@@ -441,3 +441,19 @@ def test_judging_is_bounded_by_the_size_of_the_values_judged(judgements):
     choice = {"type": "object", "properties": shape, "required": list(shape)}
     fill_root({"type": "object", "properties": {"x": {"oneOf": [choice] * 50}}, "required": ["x"]})
     assert len(judgements) <= 100  # an object counts as its 51 values: not 2,000 judgements of them
+
+
+def test_a_one_of_met_only_by_a_value_a_nested_choice_makes_is_filled():
+    """Found by `test_filled_arguments_validate_against_any_schema_that_can_be_met`: a string beside a
+    `oneOf` of a date and a string takes only a date (the nested `oneOf` refuses one, both its
+    choices accept it). The filler tried its own values and the values a `not` or a bound names,
+    then gave up with the user's words, which both outer choices accept."""
+    nested = {"oneOf": [{"type": "string", "format": "date"}, {"type": "string"}]}
+    schema = {
+        "type": "object",
+        "properties": {"city": {"oneOf": [{"type": "string"}, nested]}},
+        "required": ["city"],
+    }
+    filled = fill_root(schema, "please look up my order for tomorrow")
+    assert errors(filled, schema) == []
+    assert errors({"city": "please look up my order for tomorrow"}, schema) != []

@@ -20,8 +20,9 @@ meet the keywords beside it), and `joined` (a choice with what the schema asks b
 
 Leaves out: building what `not` forbids (the other values are tried, at most `_MAX_TRIES` of them);
 a value that only a choice's far values (past `_MAX_TRIES`) escape another choice with, other than
-those `refused_by` tries (the values a `not` names, one past a length's or a number's bound): a
-`pattern`, a `multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
+those `refused_by` tries (the values a `not` names, one past a length's or a number's bound) and
+those made for the choices nested in another choice (`nested_values`, one level): a `pattern`, a
+`multipleOf`, a `format` of another choice is not escaped on purpose; `maxContains`, `if` / `then` / `else`,
 `dependentRequired`, `propertyNames`; judging values of more than `_MAX_JUDGED` parts in all in one call
 of `fill_arguments`, or again after a judgement raised (a `$ref` to nowhere, a `oneOf` of itself: a
 RecursionError); past that, every value fits.
@@ -163,8 +164,9 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
     """A value for a `oneOf` of several `choices` that only one of them accepts: each choice in the order
     `choice` prefers, its value and then its other values (`variants`, at most `_MAX_TRIES` each), the
     first that the other choices refuse; then, choice by choice again, the values the other choices
-    refuse (`refused_by`: named by a `not`, past a bound) that it accepts; else the first value made (no
-    value tried could be valid)."""
+    refuse (`refused_by`: named by a `not`, past a bound) that it accepts; then the values made for the
+    choices nested in the other choices (`nested_values`); else the first value made (no value tried
+    could be valid)."""
     made: dict[int, Any] = {}
     for i in filler.choice_order(choices, depth):
         branch = joined(schema, choices[i], "oneOf")
@@ -177,7 +179,26 @@ def only_one(filler: _Filler, schema: dict[str, Any], choices: list[Any], name: 
         for refused in refused_by([c for j, c in enumerate(choices) if j != i], value):
             if _only(filler.judge, choices, i, refused):
                 return refused
+    for i in made:
+        others = [c for j, c in enumerate(choices) if j != i]
+        for nested in islice(nested_values(filler, others, name, depth), _MAX_NAMED):
+            if _only(filler.judge, choices, i, nested):
+                return nested
     return next(iter(made.values()))
+
+
+def nested_values(filler: _Filler, choices: list[Any], name: str, depth: int) -> Iterator[Any]:
+    """Values made for the choices nested one level inside `choices` (their own `oneOf` / `anyOf`): one
+    that two of a nested `oneOf`'s choices accept, that `oneOf` refuses. `{"type": "string"}` beside
+    `{"oneOf": [{"format": "date"}, {"type": "string"}]}` takes only a date, which the nested date
+    choice makes (from "tomorrow" in the user's words, say)."""
+    for choice in choices:
+        if not isinstance(choice, dict):
+            continue
+        for keyword in ("oneOf", "anyOf"):
+            nested = choice.get(keyword)
+            for branch in nested if isinstance(nested, list) else ():
+                yield filler.value(joined(choice, branch, keyword), name, depth + 1)
 
 
 def _only(judge: Judge, choices: list[Any], i: int, value: Any) -> bool:

@@ -4,11 +4,9 @@ order, which changes with each process (PYTHONHASHSEED), so the tool spec sent t
 differently from run to run (a cassette, a stored notebook output, a cached prompt no longer matched)."""
 
 import json
-import os
 import string
-import subprocess
-import sys
-from pathlib import Path
+
+from hash_seeds import printed_under_seeds
 
 from toolkit import tool
 from toolkit.tools.reflect import clear_cache, reflect
@@ -46,15 +44,5 @@ def test_a_set_default_reads_the_same_in_processes_with_other_hash_seeds():
         "@tool('t')\ndef t(tags: frozenset[str] = frozenset('qwertyuiop')) -> str: return ''\n"
         "print(json.dumps(reflect(t).spec.to_openai()['function']['parameters']['properties']['tags']['default']))"
     )
-    root = Path(__file__).resolve().parents[1]
-    texts = {
-        subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)},
-        ).stdout
-        for seed in (1, 2, 3, 12345)
-    }
+    texts = printed_under_seeds(code, (1, 2, 3, 12345))
     assert texts == {json.dumps(sorted("qwertyuiop")) + "\n"}

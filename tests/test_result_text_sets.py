@@ -4,12 +4,9 @@ so the same result read differently from run to run (a cassette, a stored notebo
 cached prompt no longer matched)."""
 
 import dataclasses
-import os
 import string
-import subprocess
-import sys
-from pathlib import Path
 
+from hash_seeds import printed_under_seeds
 from pydantic import BaseModel
 
 from toolkit.tools.result_text import to_text
@@ -46,15 +43,5 @@ def test_a_set_of_items_that_do_not_compare_is_ordered_by_type_name_then_value()
 
 def test_a_set_reads_the_same_in_processes_with_other_hash_seeds():
     code = "from toolkit.tools.result_text import to_text; print(to_text({'x': set('qwertyuiop'), 'y': {1, 'a', 'b'}}))"
-    root = Path(__file__).resolve().parents[1]
-    texts = {
-        subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)},
-        ).stdout
-        for seed in range(4)
-    }
+    texts = printed_under_seeds(code, range(4))
     assert texts == {'{"x": ["e", "i", "o", "p", "q", "r", "t", "u", "w", "y"], "y": [1, "a", "b"]}\n'}

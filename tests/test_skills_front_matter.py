@@ -1,6 +1,8 @@
 """A SKILL.md a stranger writes: YAML that is broken, or reads as something other than text, a
 SKILL.md too big, two skills of one name. Each error is one line that says what to fix."""
 
+import unicodedata
+
 import pytest
 
 from toolkit.errors import ConfigurationError
@@ -142,7 +144,7 @@ def test_two_skills_of_one_name_are_named():
     )
 
 
-@pytest.mark.parametrize("folder_name", ["My-Skill", "refund escalation", "退款"])
+@pytest.mark.parametrize("folder_name", ["My-Skill", "refund escalation", "退款 流程"])
 def test_a_folder_whose_name_is_no_skill_name_is_what_to_rename(tmp_path, folder_name):
     folder = tmp_path / folder_name
     folder.mkdir()
@@ -175,3 +177,94 @@ def test_front_matter_nested_too_deep_rejects_its_skill_only(tmp_path, nested):
         "deep": f"skill folder {str(tmp_path / 'deep')!r}: its front matter nests deeper than YAML can be read "
         "here. Fix: front matter holds 'name: …' and 'description: …' lines, not nested lists or mappings"
     }
+
+
+# --- against the published Agent Skills specification (agentskills.io/specification) -----------
+
+
+@pytest.mark.parametrize("name", ["café", "技能", "物流-投诉", "schritt-2"])
+def test_a_name_of_unicode_lowercase_letters_and_digits_loads(tmp_path, name):
+    """The spec: `name` "may only contain unicode lowercase alphanumeric characters and hyphens";
+    its reference validator (skills-ref) takes any letter that has no upper case (`技能`, `café`)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: d\n---\nbody\n", encoding="utf-8")
+    assert load_skill(folder).name == name
+
+
+def test_a_name_and_folder_in_other_unicode_forms_are_the_same_name(tmp_path):
+    """A Mac writes a folder's name decomposed (`e` and an accent), an editor writes SKILL.md composed:
+    the spec's reference validator compares them in NFKC form; tools given by that name join the skill."""
+    folder = tmp_path / unicodedata.normalize("NFD", "café")
+    folder.mkdir()
+    (folder / SKILL_FILE).write_text("---\nname: café\ndescription: d\n---\nbody\n", encoding="utf-8")
+
+    def brew() -> str:
+        """Brew a coffee."""
+        return "ok"
+
+    skills, rejected = scan_skills(tmp_path, tools={"café": [brew]})
+    assert rejected == {}
+    assert [(s.name, [t.name for t in s.tools]) for s in skills] == [("café", ["brew"])]
+
+
+@pytest.mark.parametrize(
+    "name, problem",
+    [
+        ("a" * 65, "is 65 characters, over 64 (Agent Skills' limit). Fix: shorten it, and the folder's name with it"),
+        ("-pdf", "must not start or end with a hyphen. Fix: name it 'pdf'"),
+        ("pdf-", "must not start or end with a hyphen. Fix: name it 'pdf'"),
+        ("pdf--processing", "must not hold two hyphens in a row. Fix: name it 'pdf-processing'"),
+        ("PDF-Processing", "must be lowercase letters, digits and hyphens. Fix: name it 'pdf-processing'"),
+        ("my_skill v2", "must be lowercase letters, digits and hyphens. Fix: name it 'my-skill-v2'"),
+    ],
+)
+def test_a_name_that_breaks_a_rule_of_the_spec_says_which_rule(name, problem):
+    """The spec's `name` rules, one each: 1-64 characters; lowercase letters, digits and hyphens;
+    not starting or ending with `-`; no `--`. The error names the rule broken, not all of them."""
+    assert error_of(f"---\nname: {name}\ndescription: d\n---\n") == f"skill folder 's': skill name {name!r} {problem}"
+
+
+def test_a_description_is_measured_as_written_not_as_shown():
+    """The spec: `description` "must be 1-1024 characters". Its blank lines count: the limit is on the
+    field, not on the one line the system prompt shows it as."""
+    text = "".join(f"{'w' * 9}\n\n" for _ in range(95)).strip()  # 1043 characters, 949 on one line
+    front = "---\nname: s\ndescription: |\n" + "".join(f"  {line}\n" for line in text.split("\n")) + "---\n"
+    assert error_of(front).startswith("skill folder 's': front matter 'description' is 1043 characters, over 1024")
+
+
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        (
+            "x" * 501,
+            "is 501 characters, over 500 (Agent Skills' limit). Fix: name only what the skill needs (a product, "
+            "system packages, network access) in a sentence",
+        ),
+        ('""', "is empty; when given it holds 1 to 500 characters. Fix: say what the skill needs, or leave it out"),
+        ("", "is empty; when given it holds 1 to 500 characters. Fix: say what the skill needs, or leave it out"),
+        (
+            "[git, docker]",
+            "is read by YAML as a list (['git', 'docker']), not text. Fix: quote it, compatibility: \"[git, docker]\"",
+        ),
+    ],
+)
+def test_compatibility_over_500_characters_or_empty_is_refused(value, problem):
+    """The spec: `compatibility` "must be 1-500 characters if provided" (a MUST, like the 1024 of a
+    description); 500 loads."""
+    assert parse_skill_md(f"---\nname: s\ndescription: d\ncompatibility: {'x' * 500}\n---\n")[0]["name"] == "s"
+    assert error_of(f"---\nname: s\ndescription: d\ncompatibility: {value}\n---\n") == (
+        f"skill folder 's': front matter 'compatibility' {problem}"
+    )
+
+
+def test_the_optional_fields_of_the_spec_load():
+    """The spec's example front matter, with every optional field: `license`, `compatibility`,
+    `metadata` (a map), `allowed-tools` (experimental). None is refused."""
+    meta, body = parse_skill_md(
+        "---\nname: pdf-processing\ndescription: Extract text and tables from PDF files.\nlicense: Apache-2.0\n"
+        "compatibility: Requires git, docker, jq, and access to the internet\n"
+        'metadata:\n  author: example-org\n  version: "1.0"\nallowed-tools: Bash(git:*) Bash(jq:*) Read\n---\n# PDF\n'
+    )
+    assert meta == {"name": "pdf-processing", "description": "Extract text and tables from PDF files."}
+    assert body == "# PDF"

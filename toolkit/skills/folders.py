@@ -12,7 +12,11 @@ The front matter is YAML read safely (no tags that build objects); a key given t
 not the last one kept, and a value YAML reads as no text (`description: yes` is a bool) is refused
 with the value quoted as it is written. An alias bomb costs nothing: the error never writes it out;
 nesting 100,000 deep is a `ConfigurationError` too, not a `RecursionError` that stops every skill.
-A name is at most 64 characters and a description at most 1024 (Agent Skills' limits).
+The rules are the Agent Skills specification's (agentskills.io/specification): a name is 1-64
+Unicode lowercase letters, digits and hyphens (`pdf-processing`, `café`, `技能`), no hyphen at
+either end nor two in a row, equal to the folder's name in NFKC form (a Mac writes `é` decomposed);
+a description is at most 1024 characters as written, and an optional `compatibility` 1 to 500.
+The other optional keys (`license`, `metadata`, `allowed-tools`) are read past, not checked.
 
 `load_skills(root)` loads every sub-folder of `root` that has a `SKILL.md` (a `root` that has
 one itself is a skill's folder, not the folder of skills: a `ConfigurationError`, not no skills). Everything is read
@@ -74,10 +78,12 @@ MAX_RESOURCE_BYTES = 256 * 1024
 MAX_SKILL_BYTES = 8 * 1024 * 1024
 """All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
 read whole into memory; the files past this are refused, each saying so."""
-NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-"""Agent Skills names: lowercase letters, digits and single hyphens, as the folder is called."""
+MAX_NAME = 64
+"""Agent Skills' limit on a name, in characters."""
 MAX_DESCRIPTION = 1024
 """Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
+MAX_COMPATIBILITY = 500
+"""Agent Skills' limit on the optional `compatibility` (what the skill needs to run), in characters."""
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 
 
@@ -86,7 +92,7 @@ class Skill:
     """One skill, fully in memory."""
 
     name: str
-    """What the model activates it by; equals the folder name."""
+    """What the model activates it by; equals the folder name (NFKC: the same text in any Unicode form)."""
     description: str
     """When to use it: the only part the model sees before activation (level 0)."""
     body: str
@@ -165,11 +171,12 @@ def scan_skills(
             log.warning("skill left out: %s", rejected[folder.name])
             continue
         try:
-            skills.append(load_skill(folder, (tools or {}).get(folder.name, ())))
+            skills.append(load_skill(folder, _tools_of(tools or {}, folder.name)))
         except ConfigurationError as exc:
             rejected[folder.name] = str(exc)
             log.warning("skill left out: %s", exc)
-    unknown = set(tools or {}) - {s.name for s in skills}
+    names = {s.name for s in skills}
+    unknown = {k for k in tools or {} if not (isinstance(k, str) and unicodedata.normalize("NFKC", k) in names)}
     if unknown:
         why = "".join(f"; {name!r} was rejected: {rejected[name]}" for name in sorted(unknown) if name in rejected)
         raise ConfigurationError(
@@ -177,6 +184,13 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
+
+
+def _tools_of(tools: Mapping[str, Sequence[Any]], folder: str) -> Sequence[Any]:
+    """The tools given for the skill in `folder`, by its name in any Unicode form (a Mac writes
+    `café` decomposed, a notebook composed)."""
+    same = unicodedata.normalize("NFKC", folder)
+    return next((v for k, v in tools.items() if isinstance(k, str) and unicodedata.normalize("NFKC", k) == same), ())
 
 
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
@@ -196,10 +210,10 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     except UnicodeDecodeError:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
     meta, body = parse_skill_md(text, where)
-    if meta["name"] != folder.name:
+    if meta["name"] != unicodedata.normalize("NFKC", folder.name):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
             f"name it {folder.name!r}"
-            if NAME.fullmatch(folder.name) and len(folder.name) <= 64
+            if name_problem(unicodedata.normalize("NFKC", folder.name)) is None
             else f"rename the folder to {meta['name']!r} (a skill name is lowercase letters, digits and hyphens)"
         )
         raise ConfigurationError(
@@ -261,7 +275,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             f"{where}: its front matter is {a_or_an(type(meta).__name__)}, not a mapping of keys to values. "
             "Fix: write 'name: …' and 'description: …' lines"
         )
-    for key in ("name", "description"):
+    for key in ("name", "description", "compatibility"):
         value = meta.get(key)
         if value is not None and not isinstance(value, str):
             fix = (  # a YAML double-quoted text of what is written; a value merged in (`<<: *base`) is elsewhere
@@ -273,22 +287,59 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
                 f"{where}: front matter '{key}' is read by YAML as {a_or_an(type(value).__name__)} "
                 f"({_brief(value)}), not text. Fix: {fix}"
             )
+        if key == "compatibility":
+            continue  # optional: checked below
         if not isinstance(value, str) or not value.strip():
             other = next((k for k in meta if isinstance(k, str) and k != key and k.lower() == key), None)
             case = f" (keys are lowercase: it has {other!r})" if other and value is None else ""
             raise ConfigurationError(f"{where}: front matter needs a non-empty '{key}'{case}")
-    if not NAME.fullmatch(meta["name"]) or len(meta["name"]) > 64:
+    name = unicodedata.normalize("NFKC", meta["name"])  # as the spec's reference validator compares names
+    problem = name_problem(name)
+    if problem is not None:
+        raise ConfigurationError(f"{where}: skill name {meta['name']!r} {problem}")
+    written = meta["description"].strip()  # the limit is on the field as written, blank lines and all
+    if len(written) > MAX_DESCRIPTION:
         raise ConfigurationError(
-            f"{where}: skill name {meta['name']!r} must be lowercase letters, digits and hyphens (at most 64)"
-        )
-    description = " ".join(meta["description"].split())
-    if len(description) > MAX_DESCRIPTION:
-        raise ConfigurationError(
-            f"{where}: front matter 'description' is {len(description)} characters, over {MAX_DESCRIPTION} "
+            f"{where}: front matter 'description' is {len(written)} characters, over {MAX_DESCRIPTION} "
             "(Agent Skills' limit: every request carries every skill's description). Fix: say what the skill does "
             "and when to use it in a sentence or two, and move the rest into the body of SKILL.md"
         )
-    return {"name": meta["name"], "description": description}, match.group(2).strip()
+    compatibility = meta.get("compatibility", "")
+    if "compatibility" in meta and not (compatibility or "").strip():
+        raise ConfigurationError(
+            f"{where}: front matter 'compatibility' is empty; when given it holds 1 to {MAX_COMPATIBILITY} "
+            "characters. Fix: say what the skill needs, or leave it out"
+        )
+    if len(compatibility) > MAX_COMPATIBILITY:
+        raise ConfigurationError(
+            f"{where}: front matter 'compatibility' is {len(compatibility)} characters, over {MAX_COMPATIBILITY} "
+            "(Agent Skills' limit). Fix: name only what the skill needs (a product, system packages, network "
+            "access) in a sentence"
+        )
+    return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with `name` as an Agent Skills name and how to fix it; None when it is one.
+
+    The spec's rules: 1-64 characters, Unicode lowercase letters and digits and hyphens (`café`,
+    `技能`), not starting or ending with a hyphen, no two hyphens in a row."""
+    hyphens = "-".join(re.split(r"-+", name.strip("-")))
+    if not all(c.isalnum() or c == "-" for c in name) or name != name.lower():
+        better = "-".join(re.split(r"[^\w]+|_+", name.lower())).strip("-")
+        better = "-".join(re.split(r"-+", better))
+        fix = f"name it {better!r}" if better and name_problem(better) is None else "e.g. name it 'my-skill'"
+        return f"must be lowercase letters, digits and hyphens. Fix: {fix}"
+    if name.startswith("-") or name.endswith("-"):
+        return f"must not start or end with a hyphen. Fix: name it {hyphens!r}"
+    if "--" in name:
+        return f"must not hold two hyphens in a row. Fix: name it {hyphens!r}"
+    if len(name) > MAX_NAME:
+        return (
+            f"is {len(name)} characters, over {MAX_NAME} (Agent Skills' limit). "
+            "Fix: shorten it, and the folder's name with it"
+        )
+    return None
 
 
 def _top_level(node: yaml.Node | None, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:

@@ -202,6 +202,8 @@ def check_usage_build(fn: Any) -> Verdict:
             {"usage": {"prompt_tokens": str(p), "completion_tokens": c, "total_tokens": p + c}},
             {"usage": {"prompt_tokens": p, "completion_tokens": c + 0.5, "total_tokens": p + c + 0.5}},
         ]
+    p = rng.randint(1, 5000)  # JSON's true is no count, though Python's bool is an int
+    bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": True, "total_tokens": p + 1}})
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
@@ -209,7 +211,9 @@ def check_usage_build(fn: Any) -> Verdict:
                 got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
             except LearnerError as error:
                 if broken := _broken_counts(body, want):
-                    return wrong(f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken)}")
+                    return wrong(
+                        f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken, body['usage'])}"
+                    )
                 raise
         if not isinstance(got, TokenUsage):
             return wrong(
@@ -224,7 +228,7 @@ def check_usage_build(fn: Any) -> Verdict:
                 )
             tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
             if broken := _broken_counts(body, want):
-                tip = _broken_tip(broken)
+                tip = _broken_tip(broken, body["usage"])
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
         f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null and "
@@ -240,11 +244,17 @@ def _broken_counts(body: dict[str, Any], read: TokenUsage) -> list[str]:
     return [key for key, value in fields if usage.get(key) is not None and value is None]
 
 
-def _broken_tip(keys: list[str]) -> str:
+def _broken_tip(keys: list[str], usage: dict[str, Any]) -> str:
     said = " and ".join(keys)
+    bools = [json.dumps(usage[key]) for key in keys if isinstance(usage[key], bool)]
     return (
         f" — {said} is not a count (a whole number, 0 or more): a broken count is not reported (None), as "
         "from_openai reads it"
+        + (
+            f"; {' and '.join(dict.fromkeys(bools))} is a bool, which Python's isinstance(…, int) accepts"
+            if bools
+            else ""
+        )
     )
 
 

@@ -280,6 +280,23 @@ def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
     )
 
 
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (
+            "usage",
+            "'usage' is an object, not the input token count; its keys are ['completion_tokens', "
+            "'completion_tokens_details', 'prompt_tokens', 'prompt_tokens_details', 'total_tokens']",
+        ),
+        ("choices", "'choices' is a list of 1, not the input token count; go on with an index from 0 to 0"),
+    ],
+)
+def test_a_usage_path_that_stops_at_an_object_or_a_list_says_to_go_on_without_its_values(path, said):
+    """Before: 'that path holds {'prompt_tokens': 2, ...}, not the input token count (2)': every value of
+    usage (or the whole reply) in one long line, the input count beside its key — the answer read off it."""
+    assert check("w1.usage_path", path).feedback == said
+
+
 def test_a_skill_folder_made_by_a_function_that_keeps_the_starters_return_is_checked():
     def make_skill(root):
         folder = root / "gift-wrapping"

@@ -115,6 +115,13 @@ def check_usage_path(answer: Any) -> Verdict:
         return wrong("completion_tokens are the tokens the model wrote (output), not the ones it read")
     if answer.endswith("total_tokens"):
         return wrong("total_tokens is input + output; the input alone has its own key")
+    if isinstance(value, dict):  # not its values: the input count beside its key would be the answer
+        return wrong(f"{answer!r} is an object, not the input token count; its keys are {sorted(value)}")
+    if isinstance(value, list):
+        return wrong(
+            f"{answer!r} is a list of {len(value)}, not the input token count; go on with an index from 0 to "
+            f"{len(value) - 1}"
+        )
     return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
 
 

@@ -281,6 +281,31 @@ def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
 
 
 @pytest.mark.parametrize(
+    ("fourth", "said"),
+    [
+        ("None", "message 4 has role 'user': that is a UserMessage, you wrote None"),
+        (
+            "UserMessage",
+            "message 4 has role 'user': that is a UserMessage, you wrote the class UserMessage itself, not a record made with it",
+        ),
+        (
+            "SystemMessage",
+            "message 4 has role 'user': that is a UserMessage, you wrote the class SystemMessage itself, not a record made with it",
+        ),
+    ],
+)
+def test_records_with_none_or_a_class_where_a_record_goes_say_what_was_written(fourth, said):
+    """Before: 'you wrote a NoneType', 'you wrote a ModelMetaclass' (a class left uncalled)."""
+    from toolkit import AssistantMessage, SystemMessage, UserMessage
+    from toolkit.exercises.week01 import WIRE
+
+    first = [SystemMessage(content=WIRE[0]["content"]), UserMessage(content=WIRE[1]["content"])]
+    last = {"None": None, "UserMessage": UserMessage, "SystemMessage": SystemMessage}[fourth]
+    answer = [*first, AssistantMessage(content=WIRE[2]["content"]), last]
+    assert check("w1.records", answer).feedback == said
+
+
+@pytest.mark.parametrize(
     ("path", "said"),
     [
         (

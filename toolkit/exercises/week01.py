@@ -66,7 +66,7 @@ def check_records(answer: Any) -> Verdict:
         if type(record) is not type(expected):
             return wrong(
                 f"message {i} has role {wire['role']!r}: that is {_a(type(expected).__name__)}, "
-                f"you wrote {_a(type(record).__name__)}"
+                f"you wrote {_written(record)}"
             )
         if record != expected:
             return wrong(
@@ -74,6 +74,16 @@ def check_records(answer: Any) -> Verdict:
                 f" not {json.dumps(wire, ensure_ascii=False)}"
             )
     return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
+
+
+def _written(value: Any) -> str:
+    """What a learner put where a record goes, as said aloud: None, a class left uncalled (not its
+    metaclass's name), or an instance by its class: a dict, a UserMessage."""
+    if value is None:
+        return "None"
+    if isinstance(value, type):
+        return f"the class {value.__name__} itself, not a record made with it"
+    return _a(type(value).__name__)
 
 
 def _a(name: str) -> str:

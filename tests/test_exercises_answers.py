@@ -99,7 +99,7 @@ def test_a_fixed_tool_that_no_longer_takes_the_order_id_as_text_fails():
     result = check("w5.fix_arg0", query_order)
     assert result.status == "failed"
     assert result.feedback == (
-        "the parameter order_id now takes integer, but the tool takes an order id such as SN202610200001: "
+        "the parameter order_id now takes an integer, but the tool takes an order id such as SN202610200001: "
         "keep it a str, and say what it holds"
     )
 

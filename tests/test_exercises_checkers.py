@@ -280,6 +280,48 @@ def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
     )
 
 
+@pytest.mark.parametrize(
+    ("fourth", "said"),
+    [
+        ("None", "message 4 has role 'user': that is a UserMessage, you wrote None"),
+        (
+            "UserMessage",
+            "message 4 has role 'user': that is a UserMessage, you wrote the class UserMessage itself, not a record made with it",
+        ),
+        (
+            "SystemMessage",
+            "message 4 has role 'user': that is a UserMessage, you wrote the class SystemMessage itself, not a record made with it",
+        ),
+    ],
+)
+def test_records_with_none_or_a_class_where_a_record_goes_say_what_was_written(fourth, said):
+    """Before: 'you wrote a NoneType', 'you wrote a ModelMetaclass' (a class left uncalled)."""
+    from toolkit import AssistantMessage, SystemMessage, UserMessage
+    from toolkit.exercises.week01 import WIRE
+
+    first = [SystemMessage(content=WIRE[0]["content"]), UserMessage(content=WIRE[1]["content"])]
+    last = {"None": None, "UserMessage": UserMessage, "SystemMessage": SystemMessage}[fourth]
+    answer = [*first, AssistantMessage(content=WIRE[2]["content"]), last]
+    assert check("w1.records", answer).feedback == said
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (
+            "usage",
+            "'usage' is an object, not the input token count; its keys are ['completion_tokens', "
+            "'completion_tokens_details', 'prompt_tokens', 'prompt_tokens_details', 'total_tokens']",
+        ),
+        ("choices", "'choices' is a list of 1, not the input token count; go on with an index from 0 to 0"),
+    ],
+)
+def test_a_usage_path_that_stops_at_an_object_or_a_list_says_to_go_on_without_its_values(path, said):
+    """Before: 'that path holds {'prompt_tokens': 2, ...}, not the input token count (2)': every value of
+    usage (or the whole reply) in one long line, the input count beside its key — the answer read off it."""
+    assert check("w1.usage_path", path).feedback == said
+
+
 def test_a_skill_folder_made_by_a_function_that_keeps_the_starters_return_is_checked():
     def make_skill(root):
         folder = root / "gift-wrapping"

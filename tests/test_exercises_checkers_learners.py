@@ -62,7 +62,7 @@ def test_a_usage_written_with_match_and_no_helper_passes():
     )
     assert (result.status, result.feedback) == (
         "passed",
-        "same as TokenUsage.from_openai on 58 bodies, including missing and null usage, zero, null and broken counts.",
+        "same as TokenUsage.from_openai on 59 bodies, including missing and null usage, zero, null and broken counts.",
     )
 
 
@@ -82,6 +82,14 @@ def test_a_usage_written_with_match_and_no_helper_passes():
             "TokenUsage(input_tokens=4496, output_tokens=720), expected TokenUsage(input_tokens=None, "
             "output_tokens=720) — prompt_tokens is not a count (a whole number, 0 or more): a broken count is not "
             "reported (None), as from_openai reads it",
+        ),
+        (  # a whole number of 0 or more, by isinstance: JSON's true passes it (Python's bool is an int)
+            "value if isinstance(value, int) and value >= 0 else None",
+            'for usage {"prompt_tokens": 3596, "completion_tokens": true, "total_tokens": 3597} you returned '
+            "TokenUsage(input_tokens=3596, output_tokens=1), expected TokenUsage(input_tokens=3596, "
+            "output_tokens=None) — completion_tokens is not a count (a whole number, 0 or more): a broken count is "
+            "not reported (None), as from_openai reads it; true is a bool, which Python's isinstance(…, int) "
+            "accepts",
         ),
     ],
 )
@@ -148,6 +156,52 @@ def test_a_fixed_tool_whose_order_id_got_a_default_fails(default):
         "failed",
         "the parameter order_id is now optional (it has a default), but the tool needs an order id to look up: "
         "keep it required, as arg0 was, and say what it holds",
+    )
+
+
+@pytest.mark.parametrize(
+    ("annotation", "said"),
+    [
+        ("Optional[str]", "a string or null"),
+        ("str | None", "a string or null"),
+        ("int", "an integer"),
+        ("OrderQuery", "an object (OrderQuery)"),
+    ],
+)
+def test_a_fixed_tool_whose_order_id_changed_type_is_told_what_it_takes_in_words(annotation, said):
+    """Before: the parameter's schema was quoted as JSON cut at 80 characters, mid-string
+    ('... "description": "Order id, e.g., but the tool takes ...'): a nullable order id read as nonsense."""
+    cell = FIXED_TOOL.format(body='f"order {order_id}: shipped"').replace("Annotated[str,", f"Annotated[{annotation},")
+    cell = cell.replace(
+        "from toolkit import Param, tool",
+        "from typing import Optional\n    from pydantic import BaseModel\n    from toolkit import Param, tool\n\n"
+        "    class OrderQuery(BaseModel):\n        order_id: str",
+    )
+    result = run_cell(cell)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"the parameter order_id now takes {said}, but the tool takes an order id such as SN202610200001: "
+        "keep it a str, and say what it holds",
+    )
+
+
+def test_a_fixed_tool_that_refuses_other_order_ids_is_told_in_one_line():
+    """Before: a pattern narrower than the ids the tool took (a digit miscounted) failed with
+    'running your answer failed with ArgumentError: Invalid arguments ...' over three lines."""
+    cell = FIXED_TOOL.format(body='f"order {order_id}: shipped"').replace(
+        'Annotated[str, Param("Order id, e.g. SN202610200001")]',
+        'Annotated[str, Field(description="Order id, e.g. SN202610200001", pattern=r"^SN\\d{14}$")]',
+    )
+    cell = cell.replace(
+        "from toolkit import Param, tool", "from pydantic import Field\n    from toolkit import Param, tool"
+    )
+    assert "pattern=" in cell
+    result = run_cell(cell)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "called as the model calls it, query_order(order_id='SN202683604450') was refused (order_id: got "
+        '"SN202683604450", expected a string matching ^SN\\d{14}$); the original took any order id — a fix '
+        "renames and describes, the tool still answers for the order it is given",
     )
 
 

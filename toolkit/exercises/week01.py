@@ -66,7 +66,7 @@ def check_records(answer: Any) -> Verdict:
         if type(record) is not type(expected):
             return wrong(
                 f"message {i} has role {wire['role']!r}: that is {_a(type(expected).__name__)}, "
-                f"you wrote {_a(type(record).__name__)}"
+                f"you wrote {_written(record)}"
             )
         if record != expected:
             return wrong(
@@ -74,6 +74,16 @@ def check_records(answer: Any) -> Verdict:
                 f" not {json.dumps(wire, ensure_ascii=False)}"
             )
     return right("each record's to_openai() is exactly the wire dict, and message_from_openai() goes back.")
+
+
+def _written(value: Any) -> str:
+    """What a learner put where a record goes, as said aloud: None, a class left uncalled (not its
+    metaclass's name), or an instance by its class: a dict, a UserMessage."""
+    if value is None:
+        return "None"
+    if isinstance(value, type):
+        return f"the class {value.__name__} itself, not a record made with it"
+    return _a(type(value).__name__)
 
 
 def _a(name: str) -> str:
@@ -115,6 +125,13 @@ def check_usage_path(answer: Any) -> Verdict:
         return wrong("completion_tokens are the tokens the model wrote (output), not the ones it read")
     if answer.endswith("total_tokens"):
         return wrong("total_tokens is input + output; the input alone has its own key")
+    if isinstance(value, dict):  # not its values: the input count beside its key would be the answer
+        return wrong(f"{answer!r} is an object, not the input token count; its keys are {sorted(value)}")
+    if isinstance(value, list):
+        return wrong(
+            f"{answer!r} is a list of {len(value)}, not the input token count; go on with an index from 0 to "
+            f"{len(value) - 1}"
+        )
     return wrong(f"that path holds {value!r}, not the input token count ({reply.usage.input_tokens})")
 
 
@@ -202,6 +219,8 @@ def check_usage_build(fn: Any) -> Verdict:
             {"usage": {"prompt_tokens": str(p), "completion_tokens": c, "total_tokens": p + c}},
             {"usage": {"prompt_tokens": p, "completion_tokens": c + 0.5, "total_tokens": p + c + 0.5}},
         ]
+    p = rng.randint(1, 5000)  # JSON's true is no count, though Python's bool is an int
+    bodies.append({"usage": {"prompt_tokens": p, "completion_tokens": True, "total_tokens": p + 1}})
     for body in bodies:
         want = from_openai(body.get("usage"))
         with own_work(from_openai):
@@ -209,7 +228,9 @@ def check_usage_build(fn: Any) -> Verdict:
                 got = attempt(fn, copy.deepcopy(body))  # a copy: emptying it must not change the expected answer
             except LearnerError as error:
                 if broken := _broken_counts(body, want):
-                    return wrong(f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken)}")
+                    return wrong(
+                        f"for usage {json.dumps(body['usage'])} your code raised {error}{_broken_tip(broken, body['usage'])}"
+                    )
                 raise
         if not isinstance(got, TokenUsage):
             return wrong(
@@ -224,7 +245,7 @@ def check_usage_build(fn: Any) -> Verdict:
                 )
             tip = " — 0 is a count the gateway reported, not a missing one" if 0 in body["usage"].values() else ""
             if broken := _broken_counts(body, want):
-                tip = _broken_tip(broken)
+                tip = _broken_tip(broken, body["usage"])
             return wrong(f"for usage {json.dumps(body['usage'])} you returned {show(got)}, expected {want!r}{tip}")
     return right(
         f"same as TokenUsage.from_openai on {len(bodies)} bodies, including missing and null usage, zero, null and "
@@ -240,11 +261,17 @@ def _broken_counts(body: dict[str, Any], read: TokenUsage) -> list[str]:
     return [key for key, value in fields if usage.get(key) is not None and value is None]
 
 
-def _broken_tip(keys: list[str]) -> str:
+def _broken_tip(keys: list[str], usage: dict[str, Any]) -> str:
     said = " and ".join(keys)
+    bools = [json.dumps(usage[key]) for key in keys if isinstance(usage[key], bool)]
     return (
         f" — {said} is not a count (a whole number, 0 or more): a broken count is not reported (None), as "
         "from_openai reads it"
+        + (
+            f"; {' and '.join(dict.fromkeys(bools))} is a bool, which Python's isinstance(…, int) accepts"
+            if bools
+            else ""
+        )
     )
 
 

@@ -208,10 +208,9 @@ def check_fix_arg0(answer: Any) -> Verdict:
         return wrong("lint: " + "; ".join(w.message for w in warnings))
     name, schema = next(iter(props.items()))
     if schema.get("type") != "string":  # the fix is to say what the tool takes, not to change it
-        shown = schema.get("type") or json.dumps(schema, ensure_ascii=False, sort_keys=True)[:80]
         return wrong(
-            f"the parameter {name} now takes {shown}, but the tool takes an order id such as SN202610200001: "
-            "keep it a str, and say what it holds"
+            f"the parameter {name} now takes {_takes(schema)}, but the tool takes an order id such as "
+            "SN202610200001: keep it a str, and say what it holds"
         )
     if name not in (spec.parameters or {}).get("required", []):  # a default lets the model call it without an id
         return wrong(
@@ -223,16 +222,51 @@ def check_fix_arg0(answer: Any) -> Verdict:
     return right(f"the model now reads {spec.name}({name}): {spec.description}")
 
 
+def _takes(schema: dict[str, Any]) -> str:
+    """What a parameter's schema lets the model send, in words: `a string or null` (for `str | None`),
+    `an integer`, `an object (OrderQuery)` — never the schema's JSON cut mid-string."""
+    words: list[str] = []
+    for branch in schema.get("anyOf") or schema.get("oneOf") or [schema]:
+        kinds = branch.get("type") if isinstance(branch, dict) else None
+        if isinstance(branch, dict) and "$ref" in branch:
+            words.append(f"an object ({str(branch['$ref']).rsplit('/', 1)[-1]})")
+        elif isinstance(kinds, (str, list)):
+            words += [_KINDS.get(kind, str(kind)) for kind in ([kinds] if isinstance(kinds, str) else kinds)]
+        else:
+            words.append("any value")
+    return " or ".join(dict.fromkeys(words))
+
+
+_KINDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+"""A JSON Schema type, as said in feedback."""
+
+
 def _still_works(tool: Any, name: str) -> Verdict | None:
     """✗ when the fixed tool, called as the model calls it with order ids it has not seen, fails or
     answers without the id (a body still reading `arg0`, or one that ignores its parameter): the fix
     renames and describes, the tool still looks up the order it is given. None when it does."""
     from toolkit.chat.messages import ToolCall
+    from toolkit.errors import ArgumentError
 
     rng = random.Random(5)
     for order_id in [f"SN2026{rng.randrange(10**8):08d}" for _ in range(3)]:
         call = ToolCall(id="c1", name=tool.spec.name, arguments=json.dumps({name: order_id}))
-        result = tool.execute(call)
+        try:
+            result = tool.execute(call)
+        except ArgumentError as error:  # a pattern, length or choice narrower than an order id
+            return wrong(
+                f"called as the model calls it, {tool.spec.name}({name}={order_id!r}) was refused "
+                f"({error.problems[0].line().removeprefix('- ')}); the original took any order id — a fix renames "
+                "and describes, the tool still answers for the order it is given"
+            )
         if result.is_error or order_id not in result.content:
             return wrong(
                 f"called as the model calls it, {tool.spec.name}({name}={order_id!r}) answered "

@@ -154,3 +154,19 @@ def _flawed_value(text: str, keep: str) -> str:
 @pytest.mark.parametrize("left_out", ["first line at the margin", "no tab", "a line at the margin"])
 def test_a_flawed_value_check_is_caught(left_out):
     assert [doc for doc in DOCS if _flawed_value(doc, left_out) != Docstring(doc).value]
+
+
+def test_a_sphinx_docstring_whose_one_field_is_its_last_line_is_read_as_sphinx():
+    """griffe's Sphinx expression wants a line end after a field, and a cleaned docstring has none after
+    its last line: a one-parameter tool documented `:param order_id: ...` (PyCharm's default style) was
+    read as Google, the field left in the tool's description and the parameter undescribed (pydantic-ai
+    reads it so; the OpenAI Agents SDK reads it as Sphinx). The style is told with the last line ended."""
+    from toolkit.tools.reflect import griffe_docstring, parse_docstring
+
+    doc = """Look up an order.
+
+    :param order_id: Order id, e.g. SN202610200001"""
+    expected = ("Look up an order.", {"order_id": "Order id, e.g. SN202610200001"})
+    assert parse_docstring(doc) == expected
+    assert griffe_docstring(doc) == expected
+    assert parse_docstring(doc + "\n    ") == expected

@@ -402,7 +402,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
         return plain
     given = _griffe_text(text)
     value = docstring_style.griffe_value(given)  # what griffe's `Docstring(given)` holds
-    style = docstring_style.docstring_style(value)  # what griffe's `infer_docstring_style` infers
+    style = docstring_style.docstring_style(value + "\n")  # griffe's inference, the last line ended (`_griffe_read`)
     plain = None
     if style is Parser.sphinx:
         plain = fast_schema.sphinx_docstring(value.split("\n"))
@@ -477,9 +477,15 @@ def griffe_docstring(text: str) -> tuple[str, dict[str, str]]:
 
 
 def _griffe_read(text: str) -> tuple[Docstring, Parser | None]:
-    """The docstring as griffe holds it, and the style griffe infers for it."""
+    """The docstring as griffe holds it, and the style griffe infers for its text with the last
+    line ended: griffe's Sphinx expression wants a line end after a field, and its cleaned text has
+    none after its last line, so a docstring whose one field is its last line (a one-parameter
+    tool's `:param order_id: ...`) was read as Google style, the field left in the description
+    (pydantic-ai reads it so; the OpenAI Agents SDK reads it as Sphinx, as its writer meant)."""
     docstring = Docstring(_griffe_text(text))
-    style, _ = infer_docstring_style(docstring)
+    ended = Docstring("")
+    ended.value = docstring.value + "\n"  # `Docstring(...)` would strip the line end again
+    style, _ = infer_docstring_style(ended)
     return docstring, style
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from full_disk import fill_disk_after
@@ -68,3 +72,29 @@ def test_a_file_that_is_no_regular_file_is_written_in_place(tmp_path):
     finally:
         os.close(reader)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+KILLED_WRITE = """
+import os, sys, time
+from toolkit import files
+
+def stalled(fd):  # the new content is written, not yet renamed: the moment a kill does most harm
+    print("written", flush=True)
+    time.sleep(60)
+
+os.fsync = stalled
+files.write_whole(sys.argv[1], "new content " * 100_000)
+"""
+
+
+def test_a_process_killed_mid_write_leaves_the_old_file_whole(tmp_path):
+    path = tmp_path / "notebook.ipynb"
+    path.write_text('{"cells": []}\n')
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    child = subprocess.Popen([sys.executable, "-c", KILLED_WRITE, str(path)], stdout=subprocess.PIPE, env=env)
+    assert child.stdout is not None and child.stdout.readline() == b"written\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    assert path.read_text() == '{"cells": []}\n'
+    assert [p.name for p in tmp_path.iterdir() if p.name != "notebook.ipynb"][0].endswith(".partial")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from full_disk import fill_disk_after
 
 from toolkit import data
 from toolkit.chat.scripted import ScriptedModel, call
@@ -139,6 +140,20 @@ def test_csv_columns_exactly(tmp_path):
         "",
     ]
     assert len(rows) == 6
+
+
+def test_a_disk_that_fills_part_way_leaves_the_earlier_csv_whole(tmp_path, monkeypatch):
+    """Before: `write_csv` (and `toolkit eval --out`) wrote over last run's CSV in place, so a full disk
+    (or a kill) part way left it truncated; now it is replaced whole or not at all."""
+    results = run_suite(ScriptedModel(list(SCRIPT)), CASES, SHOP)
+    path = tmp_path / "out.csv"
+    path.write_text("id,verdict\nlast-run,pass\n")
+    fill_disk_after(monkeypatch, 100)
+    with pytest.raises(OSError, match="No space left on device"):
+        write_csv(results, path)
+    monkeypatch.undo()
+    assert path.read_text() == "id,verdict\nlast-run,pass\n"
+    assert os.listdir(tmp_path) == ["out.csv"]
 
 
 def test_the_report_by_group_and_the_pass_line():

@@ -361,6 +361,21 @@ def test_recording_after_a_line_cut_short_starts_a_new_line(tmp_path):
     assert lines[1] == json.dumps(EXCHANGE)[:40] and json.loads(lines[2])["request"]["body"] == {"model": "m"}
 
 
+def test_the_clock_recorded_after_a_line_cut_short_starts_a_new_line(tmp_path):
+    """Before: the clock line was appended to the half line a killed run left, glued to it: the
+    reading was lost with that line (deleted, as its error says), and a replay read today's date."""
+    from toolkit.chat.clock import read_clock, session_now
+
+    cassette = tmp_path / "killed.jsonl"
+    cassette.write_text(json.dumps(EXCHANGE) + "\n" + json.dumps(EXCHANGE)[:40], encoding="utf-8")
+    now = session_now({"LLM_RECORD": str(cassette)})
+    lines = cassette.read_text(encoding="utf-8").split("\n")
+    assert lines[1] == json.dumps(EXCHANGE)[:40] and lines[3] == ""
+    assert json.loads(lines[2]) == {"clock": {"now": now.isoformat()}}
+    cassette.write_text("\n".join(lines[:1] + lines[2:]), encoding="utf-8")  # the half line deleted
+    assert read_clock(cassette) == now
+
+
 def test_a_lone_surrogate_in_a_request_is_recorded_escaped_and_replays(tmp_path):
     cassette = tmp_path / "session.jsonl"
     transport = RecordingTransport(cassette, httpx.MockTransport(lambda request: httpx.Response(200, json={})))

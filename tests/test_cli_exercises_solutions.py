@@ -1,9 +1,11 @@
 """`toolkit exercises --solutions DIR` never writes over the course notebooks it reads."""
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from full_disk import fill_disk_after
 
 from toolkit.cli.main import main
 
@@ -49,3 +51,32 @@ def test_update_reads_a_notebook_saved_with_a_byte_order_mark(tmp_path, capsys):
     assert main(["exercises", "--update", str(path)]) == 0
     assert capsys.readouterr().out == f"{path}: Exercises section of week 6 written\n"
     assert not path.read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+def test_update_on_a_disk_that_fills_part_way_leaves_the_learners_notebook_whole(tmp_path, monkeypatch, capsys):
+    """Before: `exercises --update` rewrote the notebook in place, so a full disk (or a kill) part way
+    left the learner's notebook truncated, no longer JSON; now it is replaced whole or not at all."""
+    name = "06_week6_round_trip_loop.ipynb"
+    path = tmp_path / name
+    shutil.copy(COURSE / name, path)
+    before = path.read_bytes()
+    fill_disk_after(monkeypatch, 1000)
+    assert main(["exercises", "--update", str(path)]) == 2
+    monkeypatch.undo()
+    assert capsys.readouterr().err == f"error: [Errno 28] No space left on device: '{path}'\n"
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == [name]
+
+
+def test_solutions_on_a_disk_that_fills_part_way_leave_an_earlier_solution_whole(tmp_path, monkeypatch):
+    """Before: a full disk part way through `--solutions DIR` left the earlier solution notebook there
+    truncated; now each is replaced whole or not at all."""
+    target = tmp_path / "solutions"
+    target.mkdir()
+    earlier = target / "00_welcome.ipynb"
+    shutil.copy(COURSE / "00_welcome.ipynb", earlier)
+    before = earlier.read_bytes()
+    fill_disk_after(monkeypatch, 1000)
+    assert main(["exercises", "--notebooks", str(COURSE), "--solutions", str(target)]) != 0
+    monkeypatch.undo()
+    assert earlier.read_bytes() == before

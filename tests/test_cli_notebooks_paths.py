@@ -1,10 +1,12 @@
 """`toolkit notebooks` finds a notebook it cannot write back before it runs it, not after."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from full_disk import fill_disk_after
 
 import toolkit.cli.notebooks as notebooks_cli
 from toolkit.cli.main import main
@@ -70,3 +72,16 @@ def test_a_submission_over_the_cap_is_graded_as_a_row_saying_so(tmp_path, monkey
         f"the file is {size} bytes, over the cap of {size - 1} bytes (toolkit.cli.notebooks.MAX_NOTEBOOK_BYTES). "
         "Fix: clear the outputs (Edit > Clear Outputs of All Cells in JupyterLab) and save it again",
     )
+
+
+def test_a_disk_that_fills_part_way_through_the_write_back_leaves_the_notebook_whole(tmp_path, monkeypatch, capsys):
+    """Before: the cleaned notebook was written over the learner's in place, so a full disk (or a kill)
+    part way left it truncated, no longer JSON, their work lost; now it is replaced whole or not at all."""
+    path = tmp_path / "mine.ipynb"
+    shutil.copy(WELCOME, path)
+    before = path.read_bytes()
+    fill_disk_after(monkeypatch, 1000)
+    assert main(["notebooks", "--no-execute", str(path)]) != 0
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["mine.ipynb"]

@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+from full_disk import fill_disk_after
+
 import toolkit.exercises.grade as grade
 from toolkit.cli.main import main
 from toolkit.exercises.grade import Row
@@ -99,6 +101,22 @@ def test_ctrl_c_replaces_the_old_csv_with_the_rows_graded_so_far_and_leaves_no_p
     assert read_rows(out) == [grade.HEADER, [str(submissions / "a.ipynb"), "w6.round_trips", "1", "passed"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
     assert "their 1 row are in" in capsys.readouterr().err
+
+
+def test_a_disk_that_fills_part_way_leaves_the_old_csv_whole_and_no_partial_file(tmp_path, monkeypatch, capsys):
+    """Before: the partial file, cut off mid-row by the full disk, still replaced last week's grades
+    (a half row at its end, the rest lost); now a run whose rows could not all be written leaves
+    the old CSV as it was and removes the partial file."""
+    submissions = notebooks(tmp_path / "sub", "a.ipynb", "b.ipynb")
+    out = tmp_path / "grades.csv"
+    out.write_text(OLD)
+    monkeypatch.setattr(grade, "grade_notebook", passing)
+    fill_disk_after(monkeypatch, len(",".join(grade.HEADER)) + 20)
+    assert main(["grade", str(submissions), "--out", str(out)]) == 2
+    monkeypatch.undo()
+    assert out.read_text() == OLD
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv", "sub"]
+    assert capsys.readouterr().err == f"error: [Errno 28] No space left on device: '{out}'\n"
 
 
 def test_a_linked_csv_stays_a_link_and_the_file_it_names_keeps_its_permissions(tmp_path, monkeypatch):

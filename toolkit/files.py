@@ -1,4 +1,5 @@
-"""Reading a file a user or a stranger names, boundedly: a regular file of at most `cap` bytes.
+"""Reading a file a user or a stranger names, boundedly: a regular file of at most `cap` bytes;
+and rewriting a file the user has, whole or not at all (`write_whole`, at the end).
 
 Every reader of such a file (a cassette, a gateway rules file, a tool catalogue, a cases CSV, a
 notebook, a shop's data) goes through `read_bytes` / `read_text`, each with its own cap (a module
@@ -17,16 +18,38 @@ The texts, for a reader that names its file `where` and passes `fix`:
     {where}: the file is {size} bytes, over the cap of {cap} bytes ({cap_name}). Fix: {fix}
     {where}: the file holds more than the cap of {cap} bytes ({cap_name}). Fix: {fix}   (a stream, or grown)
 
+Writing, whole or not at all: a command that rewrites a file the user already has (a learner's
+notebook, `toolkit notebooks` and `toolkit exercises --update`; last week's results CSV, `toolkit
+eval --out`) must never leave
+it truncated, empty or half-written when the process dies part way (SIGKILL, Ctrl-C, a full disk,
+an exception between two writes). `write_whole` writes the new content to a temporary file next
+to the target (same folder, so the rename is atomic), flushes and fsyncs it, gives it the target's
+permissions, and only then `os.replace`s the target with it. Any failure before the rename
+removes the temporary file and leaves the target untouched; a process killed hard leaves at most
+a stray `.<name>.*.partial` file beside it, never a damaged target. An `OSError` (a full
+disk) names the file it did not replace.
+
+A link is followed (the file it names is replaced; the link stays). Where the target is no
+regular file (`/dev/stdout`, a pipe: nothing there to lose), or its folder takes no new file (a
+folder this user may not add to, while the file itself may be written), the content is written
+to the target itself, as before.
+
 Leaves out: what the bytes mean (decoding errors are the reader's: `UnicodeDecodeError` passes
 through `read_text`), a missing or unreadable file (the `OSError` passes through, for the reader
 to word), and the Agent Skills loader, which has stricter rules of its own (`O_NOFOLLOW`, one link;
-see `toolkit.skills.folders`).
+see `toolkit.skills.folders`); and, in writing, appending (a cassette, a clock line: each line
+goes at the end, and a line cut short is the reader's to report), writers that stream to a partial
+file and replace their file themselves (`toolkit grade`'s CSV, the grading worker's notebook), and
+the SQLite memory store (its own transactions).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import secrets
+import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -86,3 +109,58 @@ def read_text(
 def _kind(fd: int) -> tuple[int, int]:
     info = os.fstat(fd)
     return info.st_mode, info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+def write_whole(path: Path | str, text: str, *, encoding: str = "utf-8", newline: str | None = None) -> Path:
+    """Replace the file at `path` with `text`, whole or not at all (see the module docstring); `path`."""
+    path = Path(path)
+    target = Path(os.path.realpath(path))
+    if not _replaceable(target):
+        with open(target, "w", encoding=encoding, newline=newline) as f:
+            f.write(text)
+        return path
+    try:
+        fd, partial = _new_partial(target)
+    except PermissionError:  # the folder takes no new file; the file itself may still be written
+        with open(target, "w", encoding=encoding, newline=newline) as f:
+            f.write(text)
+        return path
+    try:
+        with open(fd, "w", encoding=encoding, newline=newline) as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the new content
+        _keep_mode(target, Path(partial))
+        os.replace(partial, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        if isinstance(exc, OSError) and exc.filename is None:  # a full disk: say which file was not written
+            exc.filename = str(path)
+        raise
+    return path
+
+
+def _replaceable(target: Path) -> bool:
+    """Whether `target` is a regular file, or nothing yet (a new file)."""
+    try:
+        return stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def _new_partial(target: Path) -> tuple[int, str]:
+    """A new file beside `target`, opened for writing (created with this user's default permissions,
+    the umask applied; never an existing file or link), and its path."""
+    while True:
+        partial = str(target.with_name(f".{target.name}.{secrets.token_hex(6)}.partial"))
+        try:
+            return os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), partial
+        except FileExistsError:
+            continue
+
+
+def _keep_mode(old: Path, new: Path) -> None:
+    """`new` with the permissions of `old`, the file it replaces (a private 0600 file stays private)."""
+    with contextlib.suppress(FileNotFoundError):  # no old file: the new one keeps this user's default
+        shutil.copymode(old, new)

@@ -58,7 +58,7 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, parse_clock, session_now, session_today
+from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, ends_mid_line, parse_clock, session_now, session_today
 from toolkit.chat.masking import basic_credential, bearer_key, mask_json, mask_keys, url_secrets
 from toolkit.chat.stream_scrub import scrub_event_stream
 
@@ -517,15 +517,6 @@ def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:
     except UnicodeEncodeError:  # a lone surrogate (see `toolkit.chat.client.encode_body`): kept escaped
         text = json.dumps(line, sort_keys=True)
     with lock:
-        start = "\n" if _ends_mid_line(path) else ""
+        start = "\n" if ends_mid_line(path) else ""
         with path.open("a", encoding="utf-8") as out:
             out.write(start + text + "\n")
-
-
-def _ends_mid_line(path: Path) -> bool:
-    try:
-        with path.open("rb") as existing:
-            existing.seek(-1, os.SEEK_END)
-            return existing.read(1) != b"\n"
-    except OSError:  # no file yet, or an empty one
-        return False

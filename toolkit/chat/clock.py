@@ -89,6 +89,18 @@ def _record_clock(path: Path) -> dt.datetime:
         if key not in _recorded:
             _recorded[key] = dt.datetime.now()
             line = json.dumps({"clock": {"now": _recorded[key].isoformat()}})
+            start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own
             with path.open("a", encoding="utf-8") as out:
-                out.write(line + "\n")
+                out.write(start + line + "\n")
         return _recorded[key]
+
+
+def ends_mid_line(path: Path) -> bool:
+    """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
+    False for no file or an empty one."""
+    try:
+        with path.open("rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            return existing.read(1) != b"\n"
+    except OSError:  # no file yet, or an empty one
+        return False

@@ -77,8 +77,7 @@ def _unused_option(args: argparse.Namespace) -> str:
 
 
 def write_solutions(source: Path, target: Path) -> int:
-    import nbformat
-
+    from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
     from toolkit.exercises.catalog import NOTEBOOKS
     from toolkit.exercises.notebook import fill_solutions
@@ -102,14 +101,13 @@ def write_solutions(source: Path, target: Path) -> int:
             raise FileNotFoundError(f"no course notebook {path}")
         notebook = read(path)
         filled = fill_solutions(notebook)
-        nbformat.write(notebook, target / name)
+        notebooks.write(notebook, target / name)
         print(f"{target / name}: {filled} exercises solved")
     return 0
 
 
 def update(paths: list[Path]) -> int:
-    import nbformat
-
+    from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
     from toolkit.exercises.catalog import week_of_notebook
     from toolkit.exercises.notebook import with_exercises
@@ -119,7 +117,7 @@ def update(paths: list[Path]) -> int:
         if week is None:
             raise ConfigurationError(f"{path.name} is not a course notebook: its name starts with no week number")
         notebook = read(path)
-        nbformat.write(with_exercises(notebook, week), path)
+        notebooks.write(with_exercises(notebook, week), path)
         print(f"{path}: Exercises section of week {week} written")
     return 0
 

@@ -13,6 +13,8 @@ commits notebooks:
 Teachers adding a notebook run this once and commit the result; `pytest --nbval` then checks
 that the stored outputs still come out the same.
 
+The file is replaced whole or not at all: a run killed while writing leaves the notebook as it was.
+
 Leaves out: choosing a kernel (the notebook's own kernelspec, else python3).
 """
 
@@ -58,6 +60,17 @@ def read(path: Path) -> nbformat.NotebookNode:
         encoding="utf-8-sig",
     )
     return nbformat.reads(text, as_version=4)
+
+
+def write(notebook: nbformat.NotebookNode, path: Path) -> None:
+    """`notebook` written to `path` as nbformat writes it, whole or not at all
+    (`toolkit.files.write_whole`): a kill or a full disk part way leaves the notebook that was there."""
+    import nbformat
+
+    from toolkit.files import write_whole
+
+    text = nbformat.writes(notebook)
+    write_whole(path, text if text.endswith("\n") else text + "\n")
 
 
 def clean(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -133,7 +146,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Each file in turn; the first that cannot be read, written back or run stops the command, and is
     left as it was (one that cannot be written back is found before it runs)."""
-    import nbformat
     from nbclient.exceptions import CellExecutionError
 
     from toolkit.errors import ConfigurationError
@@ -163,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
             except Exception as exc:  # the kernel died, or Ctrl-C reached it (nbclient then fails in its cleanup)
                 print(f"error: {path}: execution stopped ({_why(exc)}); the file is unchanged", file=sys.stderr)
                 return 2
-        nbformat.write(clean(notebook), path)
+        write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
 

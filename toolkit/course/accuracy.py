@@ -72,6 +72,7 @@ from toolkit.course.validation import (
     to_half_width,
 )
 from toolkit.errors import ConfigurationError, ModelCallError
+from toolkit.files import write_whole
 
 CASE_COLUMNS = ["id", "group", "question", "expect_tool", "expect_order_id"]
 OPTIONAL_COLUMNS = ["expect_args"]
@@ -570,12 +571,12 @@ def report_lines(results: Sequence[CaseResult]) -> list[str]:
 
 
 def write_csv(results: Sequence[CaseResult], path: Path | str) -> Path:
-    """One row per case, columns `CSV_COLUMNS` (`csv_text`); parent folders are created."""
+    """One row per case, columns `CSV_COLUMNS` (`csv_text`); parent folders are created. The file is
+    replaced whole or not at all (`toolkit.files.write_whole`): a kill or a full disk part way leaves the
+    previous CSV as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        f.write(csv_text(results))
-    return path
+    return write_whole(path, csv_text(results), newline="")
 
 
 def csv_text(results: Sequence[CaseResult]) -> str:

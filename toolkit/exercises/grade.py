@@ -44,6 +44,7 @@ separate user or container is the teacher's to set up), and a process it detache
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import re
@@ -426,7 +427,8 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     """A CSV writer (the header written) and its file, for the rows of `out` (its folder made).
 
     They go to `partial_path(out)`, which replaces `out` when the block ends, however it ends —
-    done, Ctrl-C or an error — with the rows written so far: a run killed hard (SIGKILL, power
+    done, Ctrl-C or an error — with the rows written so far, unless writing them failed (a full
+    disk: the partial file is then removed and `out` kept as it was); a run killed hard (SIGKILL, power
     loss) never gets there and leaves `out` as it was (last week's grades), plus the partial file
     with the rows graded before, which the next run overwrites. A link is followed (the file it
     names is replaced, keeping its permissions). Where `out` is no regular file (`/dev/stdout`, a
@@ -441,20 +443,58 @@ def _csv_file(out: Path | TextIO) -> Iterator[tuple[Any, Any]]:
     out.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(out))
     partial = None if out.exists() and not out.is_file() else _open_partial(partial_path(target))
+    sink = _Watched(partial) if partial is not None else None
     try:
         with partial or _open_csv(out) as f:
-            writer = csv.writer(f)
+            writer = csv.writer(sink or f)
             writer.writerow(HEADER)
             try:
-                yield writer, f
+                yield writer, sink or f
             finally:
-                if partial is not None:
-                    f.flush()
+                if sink is not None:
+                    sink.flush()
                     os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the rows
+    except OSError as exc:
+        if sink is not None and sink.failed and exc.filename is None:  # say which file was not written
+            exc.filename = str(out)
+        raise
     finally:
         if partial is not None:
-            _keep_mode(target, Path(partial.name))
-            os.replace(partial.name, target)
+            _replace_or_drop(target, partial.name, whole=sink is not None and not sink.failed)
+
+
+class _Watched:
+    """The partial file, noting whether a write or a flush to it failed (a full disk): its rows are
+    then not whole, and it must not replace the CSV."""
+
+    def __init__(self, file: TextIO) -> None:
+        self.file = file
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.file.write(text)
+        except OSError:
+            self.failed = True
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.file.flush()
+        except OSError:
+            self.failed = True
+            raise
+
+
+def _replace_or_drop(target: Path, partial: str, *, whole: bool) -> None:
+    """`partial` in place of `target` when its rows are whole; else removed, `target` left as it was
+    (a full disk cut a row in half: last week's grades are kept, not replaced by part of a run)."""
+    if not whole:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        return
+    _keep_mode(target, Path(partial))
+    os.replace(partial, target)
 
 
 def _open_csv(path: Path) -> TextIO:

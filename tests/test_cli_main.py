@@ -311,7 +311,8 @@ def test_a_path_given_in_a_c_locale_is_written_back_as_it_was_given(tmp_path):
     c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0"}
     done = _in(c_locale, "exercises", "--solutions", str(folder), "--notebooks", str(notebooks))
     assert (done.returncode, done.stderr) == (0, b"")
-    assert done.stdout.splitlines()[0] == os.fsencode(folder / "00_welcome.ipynb") + b": 1 exercises solved"
+    assert done.stdout.splitlines()[0] == os.fsencode(folder / "00_welcome.ipynb") + b": 1 exercise solved"
+    assert done.stdout.splitlines()[1].endswith(b" exercises solved")  # more than one: the plural
     missing = tmp_path / "工具.py"
     done = _in(c_locale, "tools", str(missing))
     assert (done.returncode, done.stdout, done.stderr) == (

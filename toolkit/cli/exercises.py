@@ -102,7 +102,7 @@ def write_solutions(source: Path, target: Path) -> int:
         notebook = read(path)
         filled = fill_solutions(notebook)
         notebooks.write(notebook, target / name)
-        print(f"{target / name}: {filled} exercises solved")
+        print(f"{target / name}: {filled} exercise{'' if filled == 1 else 's'} solved")
     return 0
 
 

@@ -237,29 +237,37 @@ class UserMessage(TurnMessage, _Record):
         return {"role": "user", "content": parts}
 
 
-def _split_parts(parts: list[Any]) -> tuple[str, list[str]]:
-    """`(text, image URLs)` of a wire content list; any other part raises `ValueError`."""
+def _split_parts(parts: list[Any], role: str = "user") -> tuple[str, list[str]]:
+    """`(text, image URLs)` of a wire content list, its texts joined by a newline: a user message's
+    `text` and `image_url` parts; a system, developer or tool message's `text` parts only (all OpenAI
+    allows there). Any other part raises `ValueError`."""
+    kinds = _USER_PART_KINDS if role == "user" else ("text",)
     texts: list[str] = []
     images: list[str] = []
     for i, part in enumerate(parts):
         kind = part.get("type") if isinstance(part, dict) else None
         if kind == "text" and isinstance(part.get("text"), str):
             texts.append(part["text"])
-        elif kind == "image_url" and isinstance(part.get("image_url"), dict):
+        elif kind == "image_url" and kind in kinds and isinstance(part.get("image_url"), dict):
             images.append(part["image_url"].get("url"))
         else:
+            allowed = _USER_PARTS if role == "user" else "{'type': 'text', 'text': ...}"
             raise ValueError(
-                f"content[{i}] is {_describe_part(part)}: a user message's content parts may only be "
-                "{'type': 'text', 'text': ...} or {'type': 'image_url', 'image_url': {'url': ...}}"
+                f"content[{i}] is {_describe_part(part, kinds)}: a {role} message's content parts may only be {allowed}"
             )
     return "\n".join(texts), images
 
 
-def _describe_part(part: Any) -> str:
+_USER_PART_KINDS = ("text", "image_url")
+_USER_PARTS = "{'type': 'text', 'text': ...} or {'type': 'image_url', 'image_url': {'url': ...}}"
+
+
+def _describe_part(part: Any, kinds: tuple[str, ...]) -> str:
+    """What a refused part is: not an object, a part of an allowed kind in the wrong shape, or another kind."""
     if not isinstance(part, dict):
         return f"not an object ({type(part).__name__})"
     kind = part.get("type")
-    if kind in ("text", "image_url"):
+    if kind in kinds:
         return f"a {kind!r} part without its {kind!r} field in the right shape"
     return f"a part of type {kind!r}"
 
@@ -460,32 +468,16 @@ def message_from_openai(data: dict[str, Any]) -> Message:
     if role == "tool":  # only the fields given: one missing is pydantic's "Field required", named
         fields = {ours: data[wire] for wire, ours in _TOOL_FIELDS if wire in data}
         if isinstance(fields.get("content"), list):
-            fields["content"] = _joined_text_parts(fields["content"], "tool")
+            fields["content"] = _split_parts(fields["content"], "tool")[0]
         return ToolResultMessage.model_validate(fields)
     content = data.get("content")
     if role in _INSTRUCTION_ROLES:
-        role, content = "system", _joined_text_parts(content, role) if isinstance(content, list) else content
+        role, content = "system", _split_parts(content, role)[0] if isinstance(content, list) else content
     return _MESSAGE.validate_python({"role": role, "content": content})
 
 
 _INSTRUCTION_ROLES = ("system", "developer")
 """The roles read as a `SystemMessage`: OpenAI's `developer` replaces `system` for its newer models."""
-
-
-def _joined_text_parts(parts: list[Any], role: str) -> str:
-    """A system, developer or tool message's content parts, which OpenAI allows to be `text` parts
-    only, as their texts joined by a newline (as a user message's are); any other part is a `ValueError`."""
-    texts: list[str] = []
-    for i, part in enumerate(parts):
-        if not _is_part(part, "text"):
-            kind = part.get("type") if isinstance(part, dict) else "text"
-            raise ValueError(
-                f"content[{i}] is {_describe_part(part) if kind == 'text' else f'a part of type {kind!r}'}: a {role} "
-                "message's content parts may only be "
-                "{'type': 'text', 'text': ...}"
-            )
-        texts.append(part["text"])
-    return "\n".join(texts)
 
 
 _TOOL_FIELDS = (("tool_call_id", "tool_call_id"), ("content", "content"), ("name", "tool_name"))

@@ -162,6 +162,13 @@ def scan_skills(
         )
     skills: list[Skill] = []
     rejected: dict[str, str] = {}
+    # Each name `tools` gives, in NFKC form: the same text in any Unicode form (a Mac writes `café`
+    # decomposed, a notebook composed); a name given twice so keeps its first tools.
+    asked = tools or {}
+    named = {k: unicodedata.normalize("NFKC", k) for k in asked if isinstance(k, str)}
+    given: dict[str, Sequence[Any]] = {}
+    for key, name in named.items():
+        given.setdefault(name, asked[key])
     for folder in sorted(root.iterdir()):
         has_skill_md = os.path.lexists(folder / SKILL_FILE)  # through a linked folder too
         if folder.name.startswith(".") or not has_skill_md:
@@ -171,12 +178,12 @@ def scan_skills(
             log.warning("skill left out: %s", rejected[folder.name])
             continue
         try:
-            skills.append(load_skill(folder, _tools_of(tools or {}, folder.name)))
+            skills.append(load_skill(folder, given.get(unicodedata.normalize("NFKC", folder.name), ())))
         except ConfigurationError as exc:
             rejected[folder.name] = str(exc)
             log.warning("skill left out: %s", exc)
     names = {s.name for s in skills}
-    unknown = {k for k in tools or {} if not (isinstance(k, str) and unicodedata.normalize("NFKC", k) in names)}
+    unknown = {k for k in asked if named.get(k) not in names}
     if unknown:
         why = "".join(f"; {name!r} was rejected: {rejected[name]}" for name in sorted(unknown) if name in rejected)
         raise ConfigurationError(
@@ -184,13 +191,6 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
-
-
-def _tools_of(tools: Mapping[str, Sequence[Any]], folder: str) -> Sequence[Any]:
-    """The tools given for the skill in `folder`, by its name in any Unicode form (a Mac writes
-    `café` decomposed, a notebook composed)."""
-    same = unicodedata.normalize("NFKC", folder)
-    return next((v for k, v in tools.items() if isinstance(k, str) and unicodedata.normalize("NFKC", k) == same), ())
 
 
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:

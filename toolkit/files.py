@@ -130,7 +130,7 @@ def write_whole(path: Path | str, text: str, *, encoding: str = "utf-8", newline
             f.write(text)
             f.flush()
             os.fsync(f.fileno())  # on disk before the rename: power lost after it leaves the new content
-        _keep_mode(target, Path(partial))
+        keep_mode(target, Path(partial))
         os.replace(partial, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -160,7 +160,7 @@ def _new_partial(target: Path) -> tuple[int, str]:
             continue
 
 
-def _keep_mode(old: Path, new: Path) -> None:
+def keep_mode(old: Path, new: Path) -> None:
     """`new` with the permissions of `old`, the file it replaces (a private 0600 file stays private)."""
     with contextlib.suppress(FileNotFoundError):  # no old file: the new one keeps this user's default
         shutil.copymode(old, new)

@@ -68,6 +68,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
+from toolkit.files import keep_mode
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, padded
 
@@ -493,7 +494,8 @@ def _replace_or_drop(target: Path, partial: str, *, whole: bool) -> None:
         with contextlib.suppress(OSError):
             os.unlink(partial)
         return
-    _keep_mode(target, Path(partial))
+    with contextlib.suppress(OSError):  # the permissions of the file replaced (a teacher's 0600 grades stay private)
+        keep_mode(target, Path(partial))
     os.replace(partial, target)
 
 
@@ -509,14 +511,6 @@ def _open_partial(path: Path) -> TextIO | None:
         return _open_csv(path)
     except OSError:
         return None
-
-
-def _keep_mode(old: Path, new: Path) -> None:
-    """`new` with the permissions of `old`, the file it replaces (a teacher's 0600 grades stay private)."""
-    try:
-        shutil.copymode(old, new)
-    except OSError:  # no old file: the new one keeps this user's default
-        pass
 
 
 def write_csv(rows: Sequence[Row], out: Path | str) -> Path:

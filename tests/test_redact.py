@@ -745,7 +745,7 @@ def test_a_labelled_secret_inside_a_json_string_is_masked_as_its_escaped_quotes_
 def test_the_labels_of_a_text_without_a_backslash_are_found_as_the_escaped_patterns_find_them(text):
     """`_label_spans` reads a text without a backslash with `_SEP_BACK` / `_VALUE`, quicker than the
     patterns that also read escaped quotes (`_SEP_BACK_ESCAPED`, `_VALUE_ESCAPED`): the same spans."""
-    escaped = redact.label_spans_with(text, redact._SEP_BACK_ESCAPED, redact._VALUE_ESCAPED)
+    escaped = redact._label_spans_with(text, redact._SEP_BACK_ESCAPED, redact._VALUE_ESCAPED)
     assert redact._label_spans(text) == escaped
     if "\\" not in text:
-        assert redact.label_spans_with(text, redact._SEP_BACK, redact._VALUE) == escaped
+        assert redact._label_spans_with(text, redact._SEP_BACK, redact._VALUE) == escaped

@@ -589,11 +589,11 @@ def _label_spans(text: str) -> list[tuple[int, int, str]]:
     start so. The separators are found from the right (`_SEP_BACK` on the reversed text), those
     after a secret name kept, and read from the left."""
     if "\\" in text:  # an escaped quote, as a JSON text inside a JSON string has: `\\"name\\": \\"…\\"`
-        return label_spans_with(text, _SEP_BACK_ESCAPED, _VALUE_ESCAPED)
-    return label_spans_with(text, _SEP_BACK, _VALUE)
+        return _label_spans_with(text, _SEP_BACK_ESCAPED, _VALUE_ESCAPED)
+    return _label_spans_with(text, _SEP_BACK, _VALUE)
 
 
-def label_spans_with(text: str, separators: re.Pattern[str], values: re.Pattern[str]) -> list[tuple[int, int, str]]:
+def _label_spans_with(text: str, separators: re.Pattern[str], values: re.Pattern[str]) -> list[tuple[int, int, str]]:
     """`_label_spans(text)`, the separators read backward with `separators`, the values with `values`."""
     backward = text[::-1]
     if not any(map(_secret_run, separators.findall(backward))):  # in C, the usual case: no secret name

@@ -45,3 +45,35 @@ def test_an_unknown_tool_raised_to_the_learner_says_how_to_feed_it_back_instead(
     assert "report_unknown_tool" in error.hint and "report_argument_error" in error.hint
     assert callable(execute.report_unknown_tool) and callable(execute.report_argument_error)
     assert callable(execute.report_execution_error)
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("int", "an int"),
+        ("str", "a str"),
+        ("object", "an object"),
+        ("ImportError", "an ImportError"),
+        ("UserMessage", "a UserMessage"),  # said "you": was "an UserMessage"
+        ("Union", "a Union"),
+        ("UnicodeDecodeError", "a UnicodeDecodeError"),
+        ("Usage", "a Usage"),
+        ("uint8", "a uint8"),
+        ("UUID", "a UUID"),
+        ("URL", "a URL"),
+        ("Unprintable", "an Unprintable"),
+        ("UnboundLocalError", "an UnboundLocalError"),
+        ("HTTPError", "an HTTPError"),  # an acronym, by its first letter's name
+        ("SSLError", "an SSLError"),
+        ("OSError", "an OSError"),
+        ("IPv4Address", "an IPv4Address"),
+        ("MCPServer", "an MCPServer"),
+        ("NDArray", "an NDArray"),
+        ("JSONDecodeError", "a JSONDecodeError"),
+        ("NaN", "a NaN"),
+        ("NoneType", "a NoneType"),
+        ("", "a "),
+    ],
+)
+def test_a_type_name_takes_the_article_it_is_said_with(word, expected):
+    assert errors.a_or_an(word) == expected

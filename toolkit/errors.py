@@ -226,8 +226,28 @@ def shown_name(name: str) -> str:
 
 
 def a_or_an(word: str) -> str:
-    """`an int`, `a str`: the article a type name takes in an error text."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+    """`an int`, `a str`, `a UserMessage`, `an HTTPError`: the article a type name takes in an
+    error text, by how the name is said (`article`)."""
+    return f"{article(word)} {word}"
+
+
+_SAID_LIKE_YOU = ("uni", "use", "usa", "usu", "uti", "uri", "uint", "ufunc", "eu", "one", "once")
+"""Beginnings of words whose vowel is said as a consonant ("a Union", "a UserDict", "a one-off")."""
+_LETTERS_SAID_FROM_A_VOWEL = "AEFHILMNORSX"
+"""Capital letters whose name starts with a vowel sound: "an HTTPError", "an SSLError", "an MCPServer"."""
+
+
+def article(word: str) -> str:
+    """`a` or `an` for `word`: an acronym (two capitals first, as `HTTPError` or `UUID`) by the
+    name of its first letter; another word by its first sound, its vowel letters read as vowels
+    except for the beginnings said like "you" or "won" (`Union`, `UserMessage`, `one`). Leaves out
+    a silent "h" (`hour`) and other words English spells against its sound."""
+    if len(word) >= 2 and word[0].isascii() and word[:2].isupper() and word[:2].isalpha():
+        return "an" if word[0] in _LETTERS_SAID_FROM_A_VOWEL else "a"
+    lower = word.lower()
+    if lower.startswith(_SAID_LIKE_YOU):
+        return "a"
+    return "an" if lower[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 def a_kind_of(value: Any) -> str:

@@ -46,3 +46,22 @@ def test_a_set_default_reads_the_same_in_processes_with_other_hash_seeds():
     )
     texts = printed_under_seeds(code, (1, 2, 3, 12345))
     assert texts == {json.dumps(sorted("qwertyuiop")) + "\n"}
+
+
+def test_a_set_inside_a_model_or_dataclass_default_is_written_sorted_in_the_parameter_and_in_defs():
+    code = (
+        "import dataclasses, json\nfrom pydantic import BaseModel, Field\n"
+        "from toolkit import tool\nfrom toolkit.tools.reflect import reflect\n"
+        "class Opts(BaseModel):\n    tags: frozenset[str] = Field(frozenset('qwertyuiop'), alias='tagSet')\n"
+        "class Outer(BaseModel):\n    inner: Opts = Opts()\n"
+        "@dataclasses.dataclass\nclass Box:\n    items: frozenset[str] = frozenset('asdfghjkl')\n"
+        "@tool('t')\ndef t(o: Outer = Outer(), b: Box = Box()) -> str: return ''\n"
+        "print(json.dumps(reflect(t).spec.to_openai()['function']['parameters'], sort_keys=True))"
+    )
+    texts = printed_under_seeds(code, (1, 2, 3, 12345))
+    assert len(texts) == 1
+    parameters = json.loads(texts.pop())
+    word = sorted("qwertyuiop")
+    assert parameters["properties"]["o"]["default"] == {"inner": {"tagSet": word}}  # by alias, as pydantic writes it
+    assert parameters["$defs"]["Outer"]["properties"]["inner"]["default"] == {"tagSet": word}
+    assert parameters["properties"]["b"]["default"] == {"items": sorted("asdfghjkl")}

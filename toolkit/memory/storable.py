@@ -41,7 +41,7 @@ def dumped(message: Message, where: str, index: int = 0) -> dict[str, Any]:
     if problem is not None:
         raise _unstorable(message, where, index, problem)
     if isinstance(message, ToolResultMessage) and message.attributes and holds_set(message.attributes):
-        data["attributes"] = to_jsonable_python(sets_sorted(message.attributes))  # one order every run
+        data["attributes"] = to_jsonable_python(sets_sorted(message.attributes, by_alias=True))  # one order every run
     return data
 
 

@@ -43,8 +43,10 @@ from collections.abc import Callable
 from typing import Any, Union
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema
 
 from toolkit.tools.class_lines import own_statements
+from toolkit.tools.set_order import holds_set, sets_sorted
 
 Schema = dict[str, Any]
 Defs = dict[str, Schema]
@@ -58,13 +60,27 @@ def type_schema(annotation: Any) -> tuple[Schema, Defs]:
 
 def pydantic_schema(annotation: Any) -> tuple[Schema, Defs]:
     """The schema pydantic generates for `annotation`, cleaned, named types filed in `$defs`."""
-    schema = clean(TypeAdapter(annotation).json_schema())
+    schema = clean(TypeAdapter(annotation).json_schema(schema_generator=_SetsSorted))
     defs = schema.pop("$defs", {})
     if isinstance(annotation, type) and ("properties" in schema or "enum" in schema):
         defs[schema_name(annotation)] = schema
         schema = {"$ref": f"#/$defs/{schema_name(annotation)}"}
     _attribute_docs(annotation, schema, defs)
     return schema, defs
+
+
+class _SetsSorted(GenerateJsonSchema):
+    """pydantic's schema writer, a default holding a set (a model's field default that is a model
+    with a set field, say) written with each set sorted: pydantic sorts only a default that is a
+    set itself, and a set of strings iterates in another order in each process."""
+
+    def encode_default(self, dft: Any) -> Any:
+        try:
+            if holds_set(dft):
+                dft = sets_sorted(dft, by_alias=bool(self.by_alias))
+        except RecursionError:  # a default that holds itself: pydantic's own answer
+            pass
+        return super().encode_default(dft)
 
 
 def _attribute_docs(annotation: Any, schema: Schema, defs: Defs) -> None:

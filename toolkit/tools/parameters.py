@@ -653,7 +653,7 @@ def _add_default(prop: dict[str, Any], default: Any) -> None:
     of the schema, and is still what the tool gets when the model leaves the argument out. A set in
     it is written sorted: its own order follows the hash seed, and the spec would differ from run to run."""
     try:
-        value = to_jsonable_python(sets_sorted(default) if holds_set(default) else default)
+        value = to_jsonable_python(sets_sorted(default, by_alias=True) if holds_set(default) else default)
     except Exception:
         return
     if type(value) is float and not math.isfinite(value):

@@ -40,25 +40,30 @@ def holds_set(value: object) -> bool:
         return any(holds_set(v) for v in value.values())
     if isinstance(value, (list, tuple)):
         return any(holds_set(v) for v in value)
+    if isinstance(value, BaseModel):  # a model or dataclass given as a default: its fields
+        return any(holds_set(v) for _, v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(holds_set(getattr(value, f.name)) for f in dataclasses.fields(value))
     return False
 
 
-def sets_sorted(value: Any) -> Any:
-    """`value` with each set in it a sorted list (a container holding one: its plain JSON shape)."""
+def sets_sorted(value: Any, *, by_alias: bool = False) -> Any:
+    """`value` with each set in it a sorted list (a container holding one: its plain JSON shape); a
+    model's fields by their aliases when `by_alias` (as pydantic writes a default in a schema)."""
     if isinstance(value, _SETS):
-        items = [sets_sorted(item) for item in value]
+        items = [sets_sorted(item, by_alias=by_alias) for item in value]
         try:
             return sorted(items)
         except TypeError:  # items that do not compare with each other
             return sorted(items, key=_order_key)
     if isinstance(value, dict):
-        return {key: sets_sorted(item) for key, item in value.items()}
+        return {key: sets_sorted(item, by_alias=by_alias) for key, item in value.items()}
     if isinstance(value, (list, tuple, collections.deque)):
-        return [sets_sorted(item) for item in value]
-    if isinstance(value, BaseModel):
-        return sets_sorted(value.model_dump())  # python mode: its sets stay sets, sorted here
+        return [sets_sorted(item, by_alias=by_alias) for item in value]
+    if isinstance(value, BaseModel):  # python mode: its sets stay sets, sorted here
+        return sets_sorted(value.model_dump(by_alias=by_alias), by_alias=by_alias)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: sets_sorted(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: sets_sorted(getattr(value, f.name), by_alias=by_alias) for f in dataclasses.fields(value)}
     return value
 
 

@@ -48,6 +48,11 @@ thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`),
 `reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
 carry back.
 
+The lines are the stream's own (`event_lines`): only CR, LF and CRLF end one, as the SSE spec
+says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
+JSON string (`ensure_ascii=False`) is text, not a line break (as `str.splitlines` and httpx's
+`iter_lines` would read it, cutting the chunk in two).
+
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
 (`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
@@ -69,6 +74,7 @@ when no `content` came (as a whole reply's `audio.transcript` is). A `custom` to
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -658,6 +664,35 @@ def _object(value: Any, what: str) -> dict[str, Any]:
     if isinstance(value, dict):
         return value
     raise BadResponseError(f"{what} is not an object: {value!r:.200}")
+
+
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+"""What ends a line of an event stream (the SSE spec's end-of-line): nothing else does."""
+
+
+def event_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The lines of an event stream that arrives as `pieces` of text, in any sizes (a CRLF may be
+    split between two): each line as soon as its end has come, without its line break. Only CR,
+    LF and CRLF end a line (`_LINE_BREAK`), not the other breaks `str.splitlines` knows. A long
+    line in many pieces is held as its pieces and joined once."""
+    held: list[str] = []
+    after_cr = False  # the last piece ended with CR: an LF that begins the next one is its CRLF
+    for piece in pieces:
+        if after_cr and piece.startswith("\n"):
+            piece, after_cr = piece[1:], False
+        if not piece:
+            continue
+        after_cr = piece.endswith("\r")
+        parts = _LINE_BREAK.split(piece)
+        if len(parts) == 1:
+            held.append(piece)
+            continue
+        held.append(parts[0])
+        yield "".join(held)
+        yield from parts[1:-1]
+        held = [parts[-1]] if parts[-1] else []
+    if held:
+        yield "".join(held)
 
 
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:

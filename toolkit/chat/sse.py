@@ -695,6 +695,15 @@ def event_lines(pieces: Iterable[str]) -> Iterator[str]:
         yield "".join(held)
 
 
+_KEPT_LINE = re.compile("[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def kept_lines(text: str) -> list[str]:
+    """The lines of a whole event stream, each with its line break (the last may have none), as
+    `event_lines` reads them: joined, they are `text` again."""
+    return _KEPT_LINE.findall(text)
+
+
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:
     """Events for every line, then `StreamDone` (or `TruncatedStreamError`)."""
     assembler = StreamAssembler()

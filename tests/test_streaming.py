@@ -640,6 +640,54 @@ def test_a_call_resent_whole_on_every_delta_is_one_call(chunks):
     assert [(name, arguments) for _, name, arguments in _calls(*chunks)] == [("f", '{"a": 1}')]
 
 
+_STREAMED = [_call(0, "tool_1", "shell", ""), _call(0, arguments='{"command":'), _call(0, arguments=' "ls -l"}')]
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        _call(0, arguments='{"command": "ls -l"}'),
+        _call(0, "tool_1", arguments='{"command": "ls -l"}'),
+        _call(0, "tool_1", "shell", '{"command": "ls -l"}'),
+        _call(0, "tool_1", "shell", '{"command":"ls -l"}'),  # re-serialized: compact
+        _call(name="shell", arguments='{ "command" : "ls -l" }'),
+    ],
+    ids=["bare", "its id", "its id and name", "re-serialized", "no index"],
+)
+def test_arguments_streamed_in_fragments_then_sent_whole_again_are_one_call(again):
+    """Relays that stream a call's argument fragments, then send the consolidated call with its
+    whole arguments again (lidge-jun/opencodex#361, elizaOS/eliza#16973, Soju06/codex-lb#284).
+    Joined, they were `{"command": "ls -l"}{"command": "ls -l"}` (the loop told the model its
+    arguments were invalid); with the id and name repeated, the call ran twice under one id. A
+    delta whose arguments are the call's whole arguments so far, as JSON (white space aside), is
+    that call again: nothing is added, and its event carries no arguments."""
+    events = list(assemble(sse(*_STREAMED, again, delta({}, finish="tool_calls"))))
+    calls = [(c.id, c.name, json.loads(c.arguments)) for c in final(events).message.tool_calls]
+    assert calls == [("tool_1", "shell", {"command": "ls -l"})]
+    assert [e.arguments for e in events if isinstance(e, ToolCallDelta)][-1] == ""
+
+
+def test_a_second_call_after_streamed_fragments_with_other_arguments_stays_its_own():
+    assert _calls(*_STREAMED, _call(0, "tool_1", "shell", '{"command": "pwd"}')) == [
+        ("tool_1", "shell", '{"command": "ls -l"}'),
+        ("tool_1", "shell", '{"command": "pwd"}'),
+    ]
+
+
+def test_arguments_resent_whole_are_compared_a_bounded_number_of_times(monkeypatch):
+    """Each resend is parsed once; the call's own arguments once, however often they are resent."""
+    import toolkit.chat.sse as sse_module
+
+    parsed = []
+    monkeypatch.setattr(
+        sse_module, "_canonical", lambda text, seen=sse_module._canonical: parsed.append(text) or seen(text)
+    )
+    for n in (10, 40):
+        parsed.clear()
+        assert len(_calls(*_STREAMED, *[_call(0, arguments='{"command": "ls -l"}')] * n)) == 1
+        assert len(parsed) <= n + 1, (n, len(parsed))
+
+
 def test_a_second_call_announced_with_empty_arguments_stays_a_call_of_its_own_even_when_it_repeats():
     """The usual first delta of a call (its name, `arguments: ""`), after whole arguments, starts a
     call: the same arguments after it are that call's, not a resend."""

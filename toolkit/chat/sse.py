@@ -38,7 +38,9 @@ arguments just before it: two calls of one tool under one reused id and `index`)
 delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
 on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
-arguments, verbatim) on every delta (`_resent`): two calls of one tool with the same arguments
+arguments, verbatim) on every delta, or streams the fragments and then sends the consolidated
+call again (its whole arguments as the same JSON object, in any layout: `_same_arguments`) — such a
+delta adds nothing (`_resent`): two calls of one tool with the same arguments
 under one reused id and `index`, each sent on one delta, are read as one. A provider that sends
 a call's arguments so far on every delta instead of the new fragment (DeepSeek and Baidu Qianfan
 in a cumulative mode) gets the last of them, once joining them gives no JSON object and each
@@ -133,6 +135,9 @@ class _PartialCall:
     last_sent: str | None = None
     """The last fragment that is not blank (`_resent` compares a delta's with it): kept as they come,
     so a call streamed in 100,000 empty or blank fragments is not searched back through for each."""
+    canonical: tuple[int, str | None] | None = None
+    """The call's arguments as `_canonical` JSON, and how many fragments they were joined from then
+    (`_same_arguments` compares a resend with them: joined and parsed once, however often resent)."""
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
@@ -277,10 +282,14 @@ class StreamAssembler:
             if name is None and piece.get("type") == "custom":
                 raise BadResponseError(str(custom_call_error(piece)))
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
-            index = self._index_of(piece, call_id, name, fragment)
+            index, resent = self._index_of(piece, call_id, name, fragment)
             self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
             self.highest = max(self.highest, index)
+            if resent:  # the call again, whole (`_resent`): nothing new, its arguments not added twice
+                partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
+                events.append(ToolCallDelta(index, call_id, name, ""))
+                continue
             if name is not None and partial.name and _complete(partial):  # named again: maybe the next call
                 partial.renamed = True
             partial.id = call_id or partial.id
@@ -292,9 +301,12 @@ class StreamAssembler:
             events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
 
-    def _index_of(self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str) -> int:
+    def _index_of(
+        self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str
+    ) -> tuple[int, bool]:
         """The call this delta goes to: the one its `index` names (the latest without one),
-        unless the delta plainly starts another call (`_starts_another`): then the next one."""
+        unless the delta plainly starts another call (`_starts_another`): then the next one. And
+        whether the delta only sends that call again, whole (`_resent`): then it adds nothing."""
         given = piece.get("index")
         index = given if isinstance(given, int) and not isinstance(given, bool) else None
         slot: int
@@ -302,17 +314,21 @@ class StreamAssembler:
             known = self.slots.get(index)
             slot = known if known is not None else index if index not in self.calls else self.highest + 1
         elif self.latest is None:
-            return 0
+            return 0, False
         else:
             slot = self.latest
         current = self.calls.get(slot)
+        if current is not None and current.name and _resent(current, call_id, name, fragment):
+            if index is not None:
+                self.slots[index] = slot
+            return slot, True
         if current is not None and _starts_another(current, call_id, name, fragment):
             slot = self.highest + 1
             if current.renamed and name is None:  # the call named on an earlier delta: its id and name
                 self.calls[slot] = _PartialCall(id=current.id, name=current.name)
         if index is not None:
             self.slots[index] = slot
-        return slot
+        return slot, False
 
     def finish(self, broke: str | None = None) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
@@ -387,8 +403,6 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
-    if _resent(current, call_id, name, fragment):
-        return False  # the whole call again (a provider that resends it on every delta)
     if name is not None and name != current.name and _complete(current):
         return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
@@ -400,17 +414,44 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
 
 def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
     """Whether a delta repeats `current` whole: its id (or none) and its name (or none), and, as
-    its fragment, the call's whole arguments so far, verbatim (as `_arguments` reads them), after
-    no delta that named the call again with empty arguments (`renamed`: the first delta of another
-    call). Two calls of one tool with the same arguments under one reused id read so are one call:
-    its arguments are the same, and a provider's resent call run twice would be worse."""
+    its fragment, the call's whole arguments so far — verbatim (as `_arguments` reads them: a
+    provider that resends the call, or its arguments so far, on every delta), or the same JSON
+    object as the fragments joined (`_same_arguments`: a relay that streams the fragments, then
+    sends the consolidated call again) — after no delta that named the call again with empty
+    arguments (`renamed`: the first delta of another call). Two calls of one tool with the same
+    arguments under one reused id read so are one call: its arguments are the same, and a
+    provider's resent call run twice would be worse."""
     if current.renamed or (name is not None and name != current.name):
         return False
     if call_id and current.id and call_id != current.id:
         return False
-    if current.last_sent != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
+    if current.last_sent == fragment and whole_object(fragment) and _arguments(current) == fragment:
+        return True
+    return _same_arguments(current, fragment)
+
+
+def _same_arguments(current: _PartialCall, fragment: str) -> bool:
+    """Whether `fragment` is a JSON object equal to `current`'s whole arguments (white space and
+    the order of keys aside: a relay may write the consolidated call again in its own layout).
+    Only a fragment that looks like a whole object (`{…}`) sent after whole arguments is parsed."""
+    text = fragment.strip()
+    if not (text.startswith("{") and text.endswith("}")) or not _complete(current):
         return False
-    return _arguments(current) == fragment
+    if current.canonical is None or current.canonical[0] != len(current.fragments):
+        current.canonical = (len(current.fragments), _canonical("".join(current.fragments)))
+    return current.canonical[1] is not None and _canonical(text) == current.canonical[1]
+
+
+def _canonical(text: str) -> str | None:
+    """A JSON object's text, written one way (keys sorted, no white space), or None for text
+    that is no JSON object."""
+    try:
+        value = json.loads(text)
+        if not isinstance(value, dict):
+            return None
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _arguments(call: _PartialCall) -> str:

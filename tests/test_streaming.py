@@ -352,6 +352,23 @@ def test_a_surrogate_pair_split_across_chunks_is_one_character_again():
     assert json.loads(message.tool_calls[0].arguments) == {"e": "😀"}
 
 
+def test_text_events_never_carry_half_of_a_split_surrogate_pair():
+    """The message was paired again, but the `TextDelta`s carried the halves: `print(event.text)`
+    raised UnicodeEncodeError ("surrogates not allowed"), and the pieces joined were two code
+    points, not the emoji. A piece that ends with a high surrogate keeps it for the next piece."""
+    lines = [
+        'data: {"choices":[{"index":0,"delta":{"content":"ok \\ud83d"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"content":"\\ude00 done \\ud83d"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"content":"\\ude03"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"audio":{"transcript":"\\ud83d"}}}]}',
+        'data: {"choices":[{"index":0,"delta":{"audio":{"transcript":"\\ude00!"}},"finish_reason":"stop"}]}',
+        "data: [DONE]",
+    ]
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["ok ", "😀 done ", "😃", "😀!"]
+    assert final(events).message.content == "ok 😀 done 😃"
+
+
 def test_a_lone_surrogate_stays_as_it_came():
     lines = ['data: {"choices":[{"index":0,"delta":{"content":"a\\ud83d b"}}]}', "data: [DONE]"]
     assert final(list(assemble(lines))).message.content == "a\ud83d b"

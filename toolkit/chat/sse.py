@@ -56,7 +56,8 @@ JSON string (`ensure_ascii=False`) is text, not a line break (as `str.splitlines
 `iter_lines` would read it, cutting the chunk in two).
 
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
-(`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
+(`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again, in the
+message and in the `TextDelta`s (the half that ends a piece is shown with the next: `_shown`); a
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
 the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
 one) is no error; a later `usage` with counts left out or null keeps the counts already read.
@@ -177,6 +178,9 @@ class StreamAssembler:
     others: set[str] = field(default_factory=set)
     """The indexes of the choices skipped (not choice 0), as `repr` shows them: named when the
     reply is empty for want of choice 0."""
+    held: dict[str, str] = field(default_factory=dict)
+    """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
+    next piece (`_shown`)."""
     event: str = ""
     """The type of the event being read (its `event:` field; "" for the default, `message`):
     `event: error` marks its data as the gateway's error, whatever shape that data has."""
@@ -258,11 +262,11 @@ class StreamAssembler:
         content = _text(text_of(delta.get("content")), "streamed content")  # a list of parts: its text
         if content:
             self.text.append(content)
-            events.append(TextDelta(content))
+            events += self._shown("content", content)
         audio = delta.get("audio")
         if type(audio) is dict and isinstance(audio.get("transcript"), str) and audio["transcript"]:
             self.transcript.append(audio["transcript"])  # an answer in audio: its words, shown as they come
-            events.append(TextDelta(audio["transcript"]))
+            events += self._shown("transcript", audio["transcript"])
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
         elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
@@ -300,6 +304,15 @@ class StreamAssembler:
             partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
             events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
+
+    def _shown(self, field: str, piece: str) -> list[StreamEvent]:
+        """The `TextDelta` for a piece of `field`'s text: a high surrogate that ended the piece
+        before comes first, and one that ends this piece waits for the next (a pair split across
+        chunks is shown as its character: a lone half cannot be printed, nor sent as UTF-8)."""
+        text = self.held.pop(field, "") + piece
+        if "\ud800" <= text[-1] <= "\udbff":
+            text, self.held[field] = text[:-1], text[-1]
+        return [TextDelta(paired(text))] if text else []
 
     def _index_of(
         self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str

@@ -25,7 +25,10 @@ Anthropic-style relays send it), any data of an event named `error` (`event: err
 `data: {"message": …}` or plain text), or a line of llama.cpp's own `error:` field (its server
 writes an error that comes up mid-stream as `error: {"code": 400, "message": …}`, then `data:
 [DONE]`), or choice 0's own `error` (OpenRouter's `StreamingChoice.error`, beside `finish_reason:
-"error"`): not a cut stream, nor an empty or a partial reply.
+"error"`): not a cut stream, nor an empty or a partial reply. A stream that brings no reply but
+a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
+or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
+`{"code": 429, "msg": …}`) reports that chunk the same way, instead of an empty or a cut reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -178,6 +181,9 @@ class StreamAssembler:
     others: set[str] = field(default_factory=set)
     """The indexes of the choices skipped (not choice 0), as `repr` shows them: named when the
     reply is empty for want of choice 0."""
+    instead: dict[str, Any] | None = None
+    """The first chunk without choices that says something in an error's words (`said_instead`):
+    the gateway's error, when the stream brings no reply."""
     held: dict[str, str] = field(default_factory=dict)
     """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
     next piece (`_shown`)."""
@@ -244,6 +250,8 @@ class StreamAssembler:
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
         if chunk.get("usage"):
             self.usage = _updated(self.usage, TokenUsage.from_openai(chunk["usage"]))
+        if self.instead is None and said_instead(chunk) is not None:
+            self.instead = chunk
         events: list[StreamEvent] = []
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
@@ -349,6 +357,9 @@ class StreamAssembler:
         `finish_reason`, or if the reply is empty."""
         if self.pending and broke is None:  # the last event, with no blank line after it
             self._feed_pending()
+        if self.instead is not None and not (self.text or self.transcript or self.calls or self.refusal):
+            said = said_instead(self.instead)  # no reply, but the gateway said why: that is the error
+            raise reported_error(said, "sent an error mid-stream", _dumped(self.instead))
         if not self.done and (broke is not None or self.finish_reason is None):
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
@@ -381,6 +392,23 @@ class StreamAssembler:
                 message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
             )
         )
+
+
+def said_instead(chunk: dict[str, Any]) -> Any:
+    """What a chunk without choices (nor usage) says in an error's words, or None: its `detail`
+    (FastAPI's), else the chunk itself when it is an `ErrorResponse` (`"object": "error"`), has a
+    `message` or `msg` text, `errors`, or a non-zero `error_code` (FastChat's worker error)."""
+    if chunk.get("choices") or chunk.get("usage"):
+        return None
+    detail = chunk.get("detail")
+    if (isinstance(detail, str) and detail.strip()) or (isinstance(detail, list) and detail):
+        return detail
+    texts = [chunk.get(key) for key in ("message", "msg")]
+    if chunk.get("object") == "error" or any(isinstance(text, str) and text.strip() for text in texts):
+        return chunk
+    if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
+        return chunk
+    return None
 
 
 def choice_zero(choice: dict[str, Any]) -> bool:

@@ -374,6 +374,18 @@ def test_a_lone_surrogate_stays_as_it_came():
     assert final(list(assemble(lines))).message.content == "a\ud83d b"
 
 
+def test_usage_sent_on_choice_zero_is_read():
+    """Moonshot (Kimi) sends a stream's usage in its last chunk's `choices[0].usage`, not beside the
+    choices (earendil-works/pi#2017): it was "not reported"."""
+    usage = {"prompt_tokens": 19, "completion_tokens": 13, "total_tokens": 32}
+    last = {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop", "usage": usage}]}
+    response = final(list(assemble(sse(delta({"content": "Hi"}), last))))
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (19, 13)
+    other = {"id": "c", "choices": [{"index": 1, "delta": {}, "usage": {"prompt_tokens": 5, "completion_tokens": 5}}]}
+    both = {**last, "usage": {"prompt_tokens": 20, "completion_tokens": 14}}
+    assert final(list(assemble(sse(delta({"content": "Hi"}), other, both)))).usage.total_tokens == 34
+
+
 def test_a_later_usage_with_counts_left_out_keeps_the_counts_already_read():
     usage = final(
         list(

@@ -63,7 +63,8 @@ Text is joined as it came, except that a UTF-16 surrogate pair split across two 
 message and in the `TextDelta`s (the half that ends a piece is shown with the next: `_shown`); a
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
 the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
-one) is no error; a later `usage` with counts left out or null keeps the counts already read.
+one) is no error; a later `usage` with counts left out or null keeps the counts already read; a
+`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it.
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
@@ -261,6 +262,8 @@ class StreamAssembler:
                 continue
             if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
                 raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
+            if choice.get("usage") and not chunk.get("usage"):  # Moonshot's (Kimi's): on choice 0
+                self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
         return events

@@ -256,3 +256,12 @@ def test_a_choiceless_chunk_beside_a_reply_is_no_error():
     events = 'data: {"id": "c", "model": "m", "message": "queued"}\n\n' + START + "data: [DONE]\n\n"
     client, _, _ = make(streamed(events))
     assert list(client.stream(QUESTION))[-1].response.message.content == "Ship"
+
+
+def test_a_rate_limit_said_in_a_choiceless_chunk_that_never_clears_counts_every_attempt():
+    limited = 'data: {"code": 429, "message": "too many"}\n\ndata: [DONE]\n\n'
+    client, script, sleeps = make(*[streamed(limited) for _ in range(3)])
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == "gateway sent an error mid-stream (code 429, transient): too many"
+    assert (caught.value.attempts, len(script.requests), len(sleeps)) == (3, 3, 2)

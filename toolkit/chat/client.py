@@ -470,7 +470,12 @@ class ChatClient:
                     self._record(body, response.status_code, scrub_event_stream(self.scrub("\n".join(lines))), attempt)
             if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
-            yield StreamDone(assembler.finish(broke))
+            try:
+                done = assembler.finish(broke)
+            except TransientError as exc:  # an overload the stream said instead of a reply (`said_instead`)
+                exc.attempts = attempt
+                raise
+            yield StreamDone(done)
 
     def _broke(self, exc: httpx.TransportError) -> str:
         """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""

@@ -11,7 +11,7 @@ import pytest
 
 from toolkit.chat.client import ChatClient, parse_completion
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.sse import event_lines
+from toolkit.chat.sse import sse_lines
 
 QUESTION = [UserMessage(content="where is SN1?")]
 TEXT = "line\u2028sep\u2029para\x85next\x0bvt\x0cff\x1cfs 好😀"
@@ -55,4 +55,4 @@ def test_a_relay_that_always_streams_keeps_them_too():
     ],
 )
 def test_event_lines_split_on_cr_lf_and_crlf_only(pieces, lines):
-    assert list(event_lines(pieces)) == lines
+    assert list(sse_lines(pieces)) == lines

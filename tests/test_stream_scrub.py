@@ -9,7 +9,7 @@ import pytest
 from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble, event_lines
+from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble, sse_lines
 from toolkit.chat.stream_scrub import scrub_event_stream
 from toolkit.errors import BadResponseError
 from toolkit.gateway.transport import InProcessTransport
@@ -29,7 +29,7 @@ def event_stream(*deltas: dict) -> str:
 
 
 def streamed_text(body: str) -> str:
-    return "".join(e.text for e in assemble(event_lines([body])) if isinstance(e, TextDelta))
+    return "".join(e.text for e in assemble(sse_lines([body])) if isinstance(e, TextDelta))
 
 
 def test_a_key_in_two_content_pieces_is_recorded_in_neither():
@@ -97,7 +97,7 @@ def test_a_chunk_nested_past_the_parsers_depth_is_kept_as_it_came():
 
 
 def test_a_key_in_a_piece_that_holds_a_unicode_line_separator_is_recorded_in_no_part():
-    """Only CR, LF and CRLF end an event stream's line (`toolkit.chat.sse.event_lines`): a chunk
+    """Only CR, LF and CRLF end an event stream's line (`toolkit.chat.sse.sse_lines`): a chunk
     whose text holds U+2028 is one chunk, and its piece of a key is scrubbed with the rest."""
     text = f"第一行\u2028密钥 {KEY} 第二行\x85完"
     at = text.index(KEY) + 7

@@ -119,12 +119,12 @@ from toolkit.chat.sse import (
     StreamDone,
     StreamEvent,
     choice_zero,
-    event_lines,
     failed_generation,
     no_choice_zero,
     not_empty,
     read_json,
     reported_error,
+    sse_lines,
 )
 from toolkit.chat.stream_scrub import scrub_event_stream
 from toolkit.chat.tool_refusal import names_tools
@@ -438,11 +438,11 @@ class ChatClient:
                 if not event_stream(text):  # events labelled JSON (some proxies) are still events
                     broke_off = f"<connection broke: {type(cut).__name__}>" if cut else ""
                     self._plain_instead_of_stream(body, response, attempt, text + broke_off)
-                whole = list(event_lines([text]))
+                whole = list(sse_lines([text]))
             assembler, recorded, broke = StreamAssembler(), False, None
             lines: list[str] = []
             try:
-                received = iter(whole) if whole is not None else event_lines(response.iter_text())
+                received = iter(whole) if whole is not None else sse_lines(response.iter_text())
                 for line in received:
                     if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
                         recorded = True  # the rest is read from the same lines: the body streams only once
@@ -1191,7 +1191,7 @@ def reported_instead(data: Any) -> Any:
 def _assembled(text: str) -> ChatResponse:
     """An event stream's reply, with the stream's rules (a cut stream is `TruncatedStreamError`)."""
     assembler = StreamAssembler()
-    for line in event_lines([text]):
+    for line in sse_lines([text]):
         assembler.feed_line(line)
     return assembler.finish()
 

@@ -53,7 +53,7 @@ thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`),
 `reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
 carry back.
 
-The lines are the stream's own (`event_lines`): only CR, LF and CRLF end one, as the SSE spec
+The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
 says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
 JSON string (`ensure_ascii=False`) is text, not a line break (as `str.splitlines` and httpx's
 `iter_lines` would read it, cutting the chunk in two).
@@ -755,7 +755,7 @@ _LINE_BREAK = re.compile("\r\n|\r|\n")
 """What ends a line of an event stream (the SSE spec's end-of-line): nothing else does."""
 
 
-def event_lines(pieces: Iterable[str]) -> Iterator[str]:
+def sse_lines(pieces: Iterable[str]) -> Iterator[str]:
     """The lines of an event stream that arrives as `pieces` of text, in any sizes (a CRLF may be
     split between two): each line as soon as its end has come, without its line break. Only CR,
     LF and CRLF end a line (`_LINE_BREAK`), not the other breaks `str.splitlines` knows. A long
@@ -785,7 +785,7 @@ _KEPT_LINE = re.compile("[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 def kept_lines(text: str) -> list[str]:
     """The lines of a whole event stream, each with its line break (the last may have none), as
-    `event_lines` reads them: joined, they are `text` again."""
+    `sse_lines` reads them: joined, they are `text` again."""
     return _KEPT_LINE.findall(text)
 
 

@@ -13,7 +13,7 @@ A stream none of whose texts holds a secret is kept byte for byte, its pieces as
 one that does, a chunk whose pieces changed is written again as compact JSON. Every other line (comments, `event:` lines, `[DONE]`, data that is not a JSON
 object, or JSON nested past the parser's depth) is kept as it is, for the caller's line-by-line
 scrubbing. A line ends at CR, LF or CRLF only, as the client reads the stream
-(`toolkit.chat.sse.event_lines`): a U+2028 inside a chunk's text does not cut the chunk.
+(`toolkit.chat.sse.sse_lines`): a U+2028 inside a chunk's text does not cut the chunk.
 
 Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
 written over several `data:` lines of one event (each line is read alone, as it came).

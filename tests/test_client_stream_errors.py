@@ -265,3 +265,23 @@ def test_a_rate_limit_said_in_a_choiceless_chunk_that_never_clears_counts_every_
         list(client.stream(QUESTION))
     assert str(caught.value) == "gateway sent an error mid-stream (code 429, transient): too many"
     assert (caught.value.attempts, len(script.requests), len(sleeps)) == (3, 3, 2)
+
+
+class _Broken(httpx.SyncByteStream):
+    def __init__(self, text):
+        self.text = text
+
+    def __iter__(self):
+        yield self.text.encode()
+        raise httpx.ReadTimeout("timed out")
+
+
+def test_a_choiceless_chunk_before_a_stream_that_times_out_leaves_it_a_cut_stream():
+    """What ended the stream is certain, a choiceless chunk's words are not: a timeout stays the error."""
+    answer = httpx.Response(200, headers=SSE, stream=_Broken('data: {"message": "processing"}\n\n'))
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(lambda request: answer))
+    with pytest.raises(TruncatedStreamError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "stream ended before [DONE]: the read timed out (ReadTimeout) after 30.0s; nothing from it will be executed"
+    )

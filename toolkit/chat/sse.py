@@ -28,7 +28,8 @@ writes an error that comes up mid-stream as `error: {"code": 400, "message": …
 "error"`): not a cut stream, nor an empty or a partial reply. A stream that brings no reply but
 a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
 or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
-`{"code": 429, "msg": …}`) reports that chunk the same way, instead of an empty or a cut reply.
+`{"code": 429, "msg": …}`) and then ends (not cut by a timeout or a broken connection: that
+stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -360,7 +361,11 @@ class StreamAssembler:
         `finish_reason`, or if the reply is empty."""
         if self.pending and broke is None:  # the last event, with no blank line after it
             self._feed_pending()
-        if self.instead is not None and not (self.text or self.transcript or self.calls or self.refusal):
+        if (
+            broke is None
+            and self.instead is not None
+            and not (self.text or self.transcript or self.calls or self.refusal)
+        ):
             said = said_instead(self.instead)  # no reply, but the gateway said why: that is the error
             raise reported_error(said, "sent an error mid-stream", _dumped(self.instead))
         if not self.done and (broke is not None or self.finish_reason is None):

@@ -256,6 +256,34 @@ def _calls(*chunks):
     return [(c.id, c.name, c.arguments) for c in response.message.tool_calls]
 
 
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the name in pieces, as the arguments (OpenAI's SDK joins a name's pieces: "get_" then "weather")
+        [
+            _call(0, "call_a", "get_wea", ""),
+            _call(0, name="ther", arguments='{"city": '),
+            _call(0, arguments='"Paris"}'),
+        ],
+        # the name in pieces, then restated whole on every later delta
+        [
+            _call(0, "call_a", "get_", ""),
+            _call(0, "call_a", "weather", '{"city": '),
+            _call(0, "call_a", "get_weather", '"Paris"}'),
+        ],
+        # the whole name restated on every delta (MiniMax behind NVIDIA NIM)
+        [_call(0, "call_a", "get_weather", '{"city": '), _call(0, "call_a", "get_weather", '"Paris"}')],
+    ],
+    ids=["in pieces", "pieces then restated", "restated"],
+)
+def test_a_name_streamed_in_pieces_is_joined_and_a_restated_name_kept(chunks):
+    """A server that streams a call's name in pieces (continuedev/continue#5849: Gemini's `edit_ex`,
+    `isting_file`; ankit373/hydra#958: a local server's `get_wea`, `ther`): the last piece replaced
+    the name, so the call named `ther` was an unknown tool. A piece that is not the name so far
+    continues it; the same name again keeps it."""
+    assert _calls(*chunks) == [("call_a", "get_weather", '{"city": "Paris"}')]
+
+
 def test_parallel_calls_that_all_say_index_0_stay_apart_by_their_ids():
     """Ollama behind LiteLLM and some vLLM versions give every parallel call `index: 0`."""
     assert _calls(

@@ -39,8 +39,9 @@ arguments are complete (some local servers also reuse one id, `call_0`, for ever
 with the same `id` or none, when it opens new JSON arguments (`{`) while the call it would continue
 already has complete ones and the tool was named again (on that delta, or on one with empty
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
-delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
-on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
+delta without an `index` continues the latest call. A call's name sent in pieces (`get_wea`, then `ther`) is
+joined, as OpenAI's SDK joins it, and the same name again is kept (`_named`). A gateway that
+repeats the id (or the name) on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
 arguments, verbatim) on every delta, or streams the fragments and then sends the consolidated
 call again (its whole arguments as the same JSON object, in any layout: `_same_arguments`) — such a
@@ -309,7 +310,7 @@ class StreamAssembler:
             if name is not None and partial.name and _complete(partial):  # named again: maybe the next call
                 partial.renamed = True
             partial.id = call_id or partial.id
-            partial.name = name or partial.name
+            partial.name = _named(partial.name, name)
             partial.fragments.append(fragment)
             if fragment.strip():
                 partial.last_sent = fragment
@@ -459,6 +460,17 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     if (name is None and not current.renamed) or not fragment.lstrip().startswith("{"):
         return False
     return _complete(current)
+
+
+def _named(held: str, name: str | None) -> str:
+    """A call's name once a delta that continues it says `name`: the same name again keeps it (a
+    server that restates it on every delta), another piece continues it (a server that streams
+    the name in pieces, `get_wea` then `ther`, as OpenAI's SDK joins them). A delta that names
+    another tool after whole arguments starts a call of its own (`_starts_another`), so it is not
+    read here."""
+    if not name or name == held:
+        return held
+    return held + name
 
 
 def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:

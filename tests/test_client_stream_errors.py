@@ -204,3 +204,84 @@ def llama_cpp_like_server(body):
 
     with serving(Handler) as port:
         yield f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.mark.parametrize(
+    "said, done, error",
+    [
+        (  # an ErrorResponse written as a chunk (FastAPI servers' own shape)
+            '{"object": "error", "message": "maximum context length is 4096 tokens", "type": "BadRequestError", '
+            '"code": 400}',
+            True,
+            "gateway sent an error mid-stream: maximum context length is 4096 tokens",
+        ),
+        (  # FastChat's worker error, then [DONE]
+            '{"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**", "error_code": 50001}',
+            True,
+            'gateway sent an error mid-stream: {"text": "**NETWORK ERROR DUE TO HIGH TRAFFIC.**", "error_code": 50001}',
+        ),
+        ('{"detail": "Not authenticated"}', False, "gateway sent an error mid-stream: Not authenticated"),
+        (
+            '{"code": 1001, "msg": "token invalid"}',
+            False,
+            'gateway sent an error mid-stream: {"code": 1001, "msg": "token invalid"}',
+        ),
+    ],
+    ids=["object-error", "fastchat", "detail", "msg"],
+)
+def test_a_stream_whose_only_chunk_says_an_error_reports_it_not_an_empty_or_cut_reply(said, done, error):
+    """A gateway that writes its error as a chunk without `choices` (and without an `error` key):
+    the stream was "the model's reply is empty … the model said nothing" or "stream ended before
+    [DONE]", and what the gateway said was lost. When no reply came, that chunk is the error."""
+    client, script, sleeps = make(streamed(f"data: {said}\n\n" + ("data: [DONE]\n\n" if done else "")))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream(QUESTION))
+    assert not isinstance(caught.value, TruncatedStreamError)
+    assert str(caught.value) == error
+    assert caught.value.hint == "The gateway reported this error itself; the message says what went wrong."
+    assert len(script.requests) == 1 and sleeps == []
+
+
+def test_a_rate_limit_said_in_a_choiceless_chunk_is_retried():
+    limited = streamed('data: {"code": 429, "message": "请求过于频繁", "success": false}\n\ndata: [DONE]\n\n')
+    client, script, sleeps = make(
+        limited, streamed(START + 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n')
+    )
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Ship"
+    assert len(script.requests) == 2 and len(sleeps) == 1
+
+
+def test_a_choiceless_chunk_beside_a_reply_is_no_error():
+    """Metadata chunks without choices (a relay's first chunk, a usage chunk) are not errors when a reply came."""
+    events = 'data: {"id": "c", "model": "m", "message": "queued"}\n\n' + START + "data: [DONE]\n\n"
+    client, _, _ = make(streamed(events))
+    assert list(client.stream(QUESTION))[-1].response.message.content == "Ship"
+
+
+def test_a_rate_limit_said_in_a_choiceless_chunk_that_never_clears_counts_every_attempt():
+    limited = 'data: {"code": 429, "message": "too many"}\n\ndata: [DONE]\n\n'
+    client, script, sleeps = make(*[streamed(limited) for _ in range(3)])
+    with pytest.raises(TransientError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == "gateway sent an error mid-stream (code 429, transient): too many"
+    assert (caught.value.attempts, len(script.requests), len(sleeps)) == (3, 3, 2)
+
+
+class _Broken(httpx.SyncByteStream):
+    def __init__(self, text):
+        self.text = text
+
+    def __iter__(self):
+        yield self.text.encode()
+        raise httpx.ReadTimeout("timed out")
+
+
+def test_a_choiceless_chunk_before_a_stream_that_times_out_leaves_it_a_cut_stream():
+    """What ended the stream is certain, a choiceless chunk's words are not: a timeout stays the error."""
+    answer = httpx.Response(200, headers=SSE, stream=_Broken('data: {"message": "processing"}\n\n'))
+    client = ChatClient("http://gw.test/v1", KEY, "m", transport=httpx.MockTransport(lambda request: answer))
+    with pytest.raises(TruncatedStreamError) as caught:
+        list(client.stream(QUESTION))
+    assert str(caught.value) == (
+        "stream ended before [DONE]: the read timed out (ReadTimeout) after 30.0s; nothing from it will be executed"
+    )

@@ -106,3 +106,22 @@ def test_a_streamed_loop_on_a_server_that_never_sends_done_runs_its_calls_once()
     second = handler.seen[1]["messages"]
     assert second[-1]["role"] == "tool" and second[-1]["tool_call_id"] == second[-2]["tool_calls"][0]["id"]
     assert result.answer == "Here is what the tools said: sunny in City."
+
+
+def test_fragments_then_the_consolidated_call_run_the_call_once():
+    """A relay that streams the argument fragments, then sends the consolidated call (its id, name
+    and whole arguments) again (lidge-jun/opencodex#361): before, the tool ran twice under one id."""
+    RAN.clear()
+    client, sent = _serve(
+        _events(
+            _call(""),
+            {"tool_calls": [{"index": 0, "function": {"arguments": '{"city": '}}]},
+            {"tool_calls": [{"index": 0, "function": {"arguments": '"Paris"}'}}]},
+            _call('{"city":"Paris"}'),
+            finish="tool_calls",
+        )
+    )
+    result = run_loop(client, "Weather in Paris?", tools=[get_weather], options=LoopOptions(stream=True))
+    assert RAN == ["Paris"] and result.answer == "It is sunny in Paris."
+    assistant = sent[1]["messages"][-2]
+    assert [c["function"]["arguments"] for c in assistant["tool_calls"]] == ['{"city": "Paris"}']

@@ -3,11 +3,15 @@ keeps them (`toolkit.chat.stream_scrub`): a key the model writes in pieces is re
 
 import json
 
+import httpx
+import pytest
+
 from toolkit.chat.cassette import RecordingTransport, ReplayTransport
 from toolkit.chat.client import ChatClient
 from toolkit.chat.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble
+from toolkit.chat.sse import TextDelta, ToolCallDelta, assemble, sse_lines
 from toolkit.chat.stream_scrub import scrub_event_stream
+from toolkit.errors import BadResponseError
 from toolkit.gateway.transport import InProcessTransport
 from toolkit.tools.redact import REDACTED, scrub
 
@@ -25,7 +29,7 @@ def event_stream(*deltas: dict) -> str:
 
 
 def streamed_text(body: str) -> str:
-    return "".join(e.text for e in assemble(body.splitlines()) if isinstance(e, TextDelta))
+    return "".join(e.text for e in assemble(sse_lines([body])) if isinstance(e, TextDelta))
 
 
 def test_a_key_in_two_content_pieces_is_recorded_in_neither():
@@ -76,3 +80,28 @@ def test_a_recorded_stream_that_echoes_a_key_keeps_no_part_of_it_and_replays_scr
     replay = ChatClient("http://gateway/v1", "k", "fake-keyword", transport=ReplayTransport(cassette))
     replayed = "".join(e.text for e in replay.stream(messages) if isinstance(e, TextDelta))
     assert replayed == scrub(answer)
+
+
+def test_a_chunk_nested_past_the_parsers_depth_is_kept_as_it_came():
+    """`json.loads` raises RecursionError, not ValueError, on such a line: the recording kept it
+    raising out of `stream()`'s `finally`, in place of the assembler's own error."""
+    deep = "data: " + "[" * 100_000 + "]" * 100_000 + "\n\n"
+    assert scrub_event_stream(deep) == deep
+    body = deep + "data: [DONE]\n\n"
+    answer = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body.encode())
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=httpx.MockTransport(lambda request: answer))
+    with pytest.raises(BadResponseError) as caught:
+        list(client.stream([UserMessage(content="hi")]))
+    assert str(caught.value).startswith("stream chunk cannot be read as JSON (it nests too deeply): '[[[[")
+    assert client.exchanges[-1].response_text.startswith("data: [[[[")
+
+
+def test_a_key_in_a_piece_that_holds_a_unicode_line_separator_is_recorded_in_no_part():
+    """Only CR, LF and CRLF end an event stream's line (`toolkit.chat.sse.sse_lines`): a chunk
+    whose text holds U+2028 is one chunk, and its piece of a key is scrubbed with the rest."""
+    text = f"第一行\u2028密钥 {KEY} 第二行\x85完"
+    at = text.index(KEY) + 7
+    body = event_stream({"content": text[:at]}, {"content": text[at:]})
+    scrubbed = scrub_event_stream(body)
+    assert parts_of(KEY, scrubbed) == []
+    assert streamed_text(scrubbed) == f"第一行\u2028密钥 {REDACTED} 第二行\x85完"

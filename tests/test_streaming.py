@@ -256,6 +256,34 @@ def _calls(*chunks):
     return [(c.id, c.name, c.arguments) for c in response.message.tool_calls]
 
 
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        # the name in pieces, as the arguments (OpenAI's SDK joins a name's pieces: "get_" then "weather")
+        [
+            _call(0, "call_a", "get_wea", ""),
+            _call(0, name="ther", arguments='{"city": '),
+            _call(0, arguments='"Paris"}'),
+        ],
+        # the name in pieces, then restated whole on every later delta
+        [
+            _call(0, "call_a", "get_", ""),
+            _call(0, "call_a", "weather", '{"city": '),
+            _call(0, "call_a", "get_weather", '"Paris"}'),
+        ],
+        # the whole name restated on every delta (MiniMax behind NVIDIA NIM)
+        [_call(0, "call_a", "get_weather", '{"city": '), _call(0, "call_a", "get_weather", '"Paris"}')],
+    ],
+    ids=["in pieces", "pieces then restated", "restated"],
+)
+def test_a_name_streamed_in_pieces_is_joined_and_a_restated_name_kept(chunks):
+    """A server that streams a call's name in pieces (continuedev/continue#5849: Gemini's `edit_ex`,
+    `isting_file`; ankit373/hydra#958: a local server's `get_wea`, `ther`): the last piece replaced
+    the name, so the call named `ther` was an unknown tool. A piece that is not the name so far
+    continues it; the same name again keeps it."""
+    assert _calls(*chunks) == [("call_a", "get_weather", '{"city": "Paris"}')]
+
+
 def test_parallel_calls_that_all_say_index_0_stay_apart_by_their_ids():
     """Ollama behind LiteLLM and some vLLM versions give every parallel call `index: 0`."""
     assert _calls(
@@ -352,9 +380,38 @@ def test_a_surrogate_pair_split_across_chunks_is_one_character_again():
     assert json.loads(message.tool_calls[0].arguments) == {"e": "😀"}
 
 
+def test_text_events_never_carry_half_of_a_split_surrogate_pair():
+    """The message was paired again, but the `TextDelta`s carried the halves: `print(event.text)`
+    raised UnicodeEncodeError ("surrogates not allowed"), and the pieces joined were two code
+    points, not the emoji. A piece that ends with a high surrogate keeps it for the next piece."""
+    lines = [
+        'data: {"choices":[{"index":0,"delta":{"content":"ok \\ud83d"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"content":"\\ude00 done \\ud83d"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"content":"\\ude03"}}]}',
+        'data: {"choices":[{"index":0,"delta":{"audio":{"transcript":"\\ud83d"}}}]}',
+        'data: {"choices":[{"index":0,"delta":{"audio":{"transcript":"\\ude00!"}},"finish_reason":"stop"}]}',
+        "data: [DONE]",
+    ]
+    events = list(assemble(lines))
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["ok ", "😀 done ", "😃", "😀!"]
+    assert final(events).message.content == "ok 😀 done 😃"
+
+
 def test_a_lone_surrogate_stays_as_it_came():
     lines = ['data: {"choices":[{"index":0,"delta":{"content":"a\\ud83d b"}}]}', "data: [DONE]"]
     assert final(list(assemble(lines))).message.content == "a\ud83d b"
+
+
+def test_usage_sent_on_choice_zero_is_read():
+    """Moonshot (Kimi) sends a stream's usage in its last chunk's `choices[0].usage`, not beside the
+    choices (earendil-works/pi#2017): it was "not reported"."""
+    usage = {"prompt_tokens": 19, "completion_tokens": 13, "total_tokens": 32}
+    last = {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop", "usage": usage}]}
+    response = final(list(assemble(sse(delta({"content": "Hi"}), last))))
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (19, 13)
+    other = {"id": "c", "choices": [{"index": 1, "delta": {}, "usage": {"prompt_tokens": 5, "completion_tokens": 5}}]}
+    both = {**last, "usage": {"prompt_tokens": 20, "completion_tokens": 14}}
+    assert final(list(assemble(sse(delta({"content": "Hi"}), other, both)))).usage.total_tokens == 34
 
 
 def test_a_later_usage_with_counts_left_out_keeps_the_counts_already_read():
@@ -638,6 +695,54 @@ def test_a_call_resent_whole_on_every_delta_is_one_call(chunks):
     repeats a call's whole arguments verbatim, under its id (or none) and its name (or none), is
     that call again."""
     assert [(name, arguments) for _, name, arguments in _calls(*chunks)] == [("f", '{"a": 1}')]
+
+
+_STREAMED = [_call(0, "tool_1", "shell", ""), _call(0, arguments='{"command":'), _call(0, arguments=' "ls -l"}')]
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        _call(0, arguments='{"command": "ls -l"}'),
+        _call(0, "tool_1", arguments='{"command": "ls -l"}'),
+        _call(0, "tool_1", "shell", '{"command": "ls -l"}'),
+        _call(0, "tool_1", "shell", '{"command":"ls -l"}'),  # re-serialized: compact
+        _call(name="shell", arguments='{ "command" : "ls -l" }'),
+    ],
+    ids=["bare", "its id", "its id and name", "re-serialized", "no index"],
+)
+def test_arguments_streamed_in_fragments_then_sent_whole_again_are_one_call(again):
+    """Relays that stream a call's argument fragments, then send the consolidated call with its
+    whole arguments again (lidge-jun/opencodex#361, elizaOS/eliza#16973, Soju06/codex-lb#284).
+    Joined, they were `{"command": "ls -l"}{"command": "ls -l"}` (the loop told the model its
+    arguments were invalid); with the id and name repeated, the call ran twice under one id. A
+    delta whose arguments are the call's whole arguments so far, as JSON (white space aside), is
+    that call again: nothing is added, and its event carries no arguments."""
+    events = list(assemble(sse(*_STREAMED, again, delta({}, finish="tool_calls"))))
+    calls = [(c.id, c.name, json.loads(c.arguments)) for c in final(events).message.tool_calls]
+    assert calls == [("tool_1", "shell", {"command": "ls -l"})]
+    assert [e.arguments for e in events if isinstance(e, ToolCallDelta)][-1] == ""
+
+
+def test_a_second_call_after_streamed_fragments_with_other_arguments_stays_its_own():
+    assert _calls(*_STREAMED, _call(0, "tool_1", "shell", '{"command": "pwd"}')) == [
+        ("tool_1", "shell", '{"command": "ls -l"}'),
+        ("tool_1", "shell", '{"command": "pwd"}'),
+    ]
+
+
+def test_arguments_resent_whole_are_compared_a_bounded_number_of_times(monkeypatch):
+    """Each resend is parsed once; the call's own arguments once, however often they are resent."""
+    import toolkit.chat.sse as sse_module
+
+    parsed = []
+    monkeypatch.setattr(
+        sse_module, "_canonical", lambda text, seen=sse_module._canonical: parsed.append(text) or seen(text)
+    )
+    for n in (10, 40):
+        parsed.clear()
+        assert len(_calls(*_STREAMED, *[_call(0, arguments='{"command": "ls -l"}')] * n)) == 1
+        assert len(parsed) <= n + 1, (n, len(parsed))
 
 
 def test_a_second_call_announced_with_empty_arguments_stays_a_call_of_its_own_even_when_it_repeats():

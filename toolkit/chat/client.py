@@ -124,6 +124,7 @@ from toolkit.chat.sse import (
     not_empty,
     read_json,
     reported_error,
+    sse_lines,
 )
 from toolkit.chat.stream_scrub import scrub_event_stream
 from toolkit.chat.tool_refusal import names_tools
@@ -437,11 +438,11 @@ class ChatClient:
                 if not event_stream(text):  # events labelled JSON (some proxies) are still events
                     broke_off = f"<connection broke: {type(cut).__name__}>" if cut else ""
                     self._plain_instead_of_stream(body, response, attempt, text + broke_off)
-                whole = text.splitlines()
+                whole = list(sse_lines([text]))
             assembler, recorded, broke = StreamAssembler(), False, None
             lines: list[str] = []
             try:
-                received = iter(whole) if whole is not None else response.iter_lines()
+                received = iter(whole) if whole is not None else sse_lines(response.iter_text())
                 for line in received:
                     if not any(lines) and line.lstrip().startswith("{"):  # no content type, but JSON
                         recorded = True  # the rest is read from the same lines: the body streams only once
@@ -469,7 +470,12 @@ class ChatClient:
                     self._record(body, response.status_code, scrub_event_stream(self.scrub("\n".join(lines))), attempt)
             if broke is None and not assembler.done:
                 _check_event_stream(lines, response.status_code, self.scrub)
-            yield StreamDone(assembler.finish(broke))
+            try:
+                done = assembler.finish(broke)
+            except TransientError as exc:  # an overload the stream said instead of a reply (`said_instead`)
+                exc.attempts = attempt
+                raise
+            yield StreamDone(done)
 
     def _broke(self, exc: httpx.TransportError) -> str:
         """Why a stream stopped arriving, for `TruncatedStreamError`'s text."""
@@ -1185,7 +1191,7 @@ def reported_instead(data: Any) -> Any:
 def _assembled(text: str) -> ChatResponse:
     """An event stream's reply, with the stream's rules (a cut stream is `TruncatedStreamError`)."""
     assembler = StreamAssembler()
-    for line in text.splitlines():
+    for line in sse_lines([text]):
         assembler.feed_line(line)
     return assembler.finish()
 

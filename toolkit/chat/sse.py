@@ -25,7 +25,11 @@ Anthropic-style relays send it), any data of an event named `error` (`event: err
 `data: {"message": …}` or plain text), or a line of llama.cpp's own `error:` field (its server
 writes an error that comes up mid-stream as `error: {"code": 400, "message": …}`, then `data:
 [DONE]`), or choice 0's own `error` (OpenRouter's `StreamingChoice.error`, beside `finish_reason:
-"error"`): not a cut stream, nor an empty or a partial reply.
+"error"`): not a cut stream, nor an empty or a partial reply. A stream that brings no reply but
+a chunk without choices in an error's words (`said_instead`: a FastAPI server's `{"detail": …}`
+or `{"object": "error", "message": …}`, FastChat's `{"text": …, "error_code": 50001}`, a relay's
+`{"code": 429, "msg": …}`) and then ends (not cut by a timeout or a broken connection: that
+stays a cut stream) reports that chunk the same way, instead of an empty or a cut reply.
 
 Some OpenAI-compatible gateways (Gemini's, and proxies in front of it) leave out a tool-call
 delta's `index`; others (Ollama behind LiteLLM, some vLLM versions) give every parallel call
@@ -35,10 +39,13 @@ arguments are complete (some local servers also reuse one id, `call_0`, for ever
 with the same `id` or none, when it opens new JSON arguments (`{`) while the call it would continue
 already has complete ones and the tool was named again (on that delta, or on one with empty
 arguments just before it: two calls of one tool under one reused id and `index`). Otherwise a
-delta without an `index` continues the latest call. A gateway that repeats the id (or the name)
-on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
+delta without an `index` continues the latest call. A call's name sent in pieces (`get_wea`, then `ther`) is
+joined, as OpenAI's SDK joins it, and the same name again is kept (`_named`). A gateway that
+repeats the id (or the name) on every fragment, or sends a fresh id with each fragment of unfinished arguments, still gets one
 call; so does one that resends the whole call (its id or none, its name or none, and its whole
-arguments, verbatim) on every delta (`_resent`): two calls of one tool with the same arguments
+arguments, verbatim) on every delta, or streams the fragments and then sends the consolidated
+call again (its whole arguments as the same JSON object, in any layout: `_same_arguments`) — such a
+delta adds nothing (`_resent`): two calls of one tool with the same arguments
 under one reused id and `index`, each sent on one delta, are read as one. A provider that sends
 a call's arguments so far on every delta instead of the new fragment (DeepSeek and Baidu Qianfan
 in a cumulative mode) gets the last of them, once joining them gives no JSON object and each
@@ -48,11 +55,18 @@ thinking mode), joined (a tool-call reply's even when empty: `empty_reasoning`),
 `reasoning_details` pieces (OpenRouter's), merged per block (`merge_details`), for the reply to
 carry back.
 
+The lines are the stream's own (`sse_lines`): only CR, LF and CRLF end one, as the SSE spec
+says and OpenAI's SDK reads them; a U+2028 or U+0085 a gateway writes unescaped inside a chunk's
+JSON string (`ensure_ascii=False`) is text, not a line break (as `str.splitlines` and httpx's
+`iter_lines` would read it, cutting the chunk in two).
+
 Text is joined as it came, except that a UTF-16 surrogate pair split across two chunks
-(`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again; a
+(`"\\ud83d"`, then `"\\ude00"`: a JavaScript proxy cutting a string) is paired again, in the
+message and in the `TextDelta`s (the half that ends a piece is shown with the next: `_shown`); a
 leading byte-order mark is skipped; an event whose data is empty (`data:` alone, or with blanks:
 the keep-alive some relays send during a long answer) is skipped like a `: ping` comment; `"error": null` on a chunk (Foundry Local sends it on every
-one) is no error; a later `usage` with counts left out or null keeps the counts already read.
+one) is no error; a later `usage` with counts left out or null keeps the counts already read; a
+`usage` on choice 0 (Moonshot's Kimi sends it there, in the last chunk) is read as one beside it.
 
 Content sent as a list of parts (as some gateways send it) is read as its text parts, joined,
 as in a whole reply. A legacy `function_call` delta (`{"name"}` first, then `{"arguments"}`
@@ -69,6 +83,7 @@ when no `content` came (as a whole reply's `audio.transcript` is). A `custom` to
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +142,9 @@ class _PartialCall:
     last_sent: str | None = None
     """The last fragment that is not blank (`_resent` compares a delta's with it): kept as they come,
     so a call streamed in 100,000 empty or blank fragments is not searched back through for each."""
+    canonical: tuple[int, str | None] | None = None
+    """The call's arguments as `_canonical` JSON, and how many fragments they were joined from then
+    (`_same_arguments` compares a resend with them: joined and parsed once, however often resent)."""
     renamed: bool = False
     """A delta named this call again (its own name) after its arguments were whole, opening no new
     ones (`arguments: ""`): the next delta that opens a JSON object is another call of that name."""
@@ -166,6 +184,12 @@ class StreamAssembler:
     others: set[str] = field(default_factory=set)
     """The indexes of the choices skipped (not choice 0), as `repr` shows them: named when the
     reply is empty for want of choice 0."""
+    instead: dict[str, Any] | None = None
+    """The first chunk without choices that says something in an error's words (`said_instead`):
+    the gateway's error, when the stream brings no reply."""
+    held: dict[str, str] = field(default_factory=dict)
+    """A text field's high surrogate that ended its last piece, kept from its `TextDelta` for the
+    next piece (`_shown`)."""
     event: str = ""
     """The type of the event being read (its `event:` field; "" for the default, `message`):
     `event: error` marks its data as the gateway's error, whatever shape that data has."""
@@ -229,6 +253,8 @@ class StreamAssembler:
         self.model = _text(chunk.get("model"), "stream chunk model") or self.model
         if chunk.get("usage"):
             self.usage = _updated(self.usage, TokenUsage.from_openai(chunk["usage"]))
+        if self.instead is None and said_instead(chunk) is not None:
+            self.instead = chunk
         events: list[StreamEvent] = []
         for choice in _listed(chunk.get("choices"), "stream chunk choices"):
             if not isinstance(choice, dict):
@@ -238,6 +264,8 @@ class StreamAssembler:
                 continue
             if choice.get("error"):  # OpenRouter's `StreamingChoice.error` (finish_reason "error"): no reply
                 raise reported_error(choice["error"], "sent an error mid-stream", _dumped(chunk))
+            if choice.get("usage") and not chunk.get("usage"):  # Moonshot's (Kimi's): on choice 0
+                self.usage = _updated(self.usage, TokenUsage.from_openai(choice["usage"]))
             events += self._feed_delta(_object(choice.get("delta"), "stream chunk delta"))
             self.finish_reason = _text(choice.get("finish_reason"), "finish_reason") or self.finish_reason
         return events
@@ -247,11 +275,11 @@ class StreamAssembler:
         content = _text(text_of(delta.get("content")), "streamed content")  # a list of parts: its text
         if content:
             self.text.append(content)
-            events.append(TextDelta(content))
+            events += self._shown("content", content)
         audio = delta.get("audio")
         if type(audio) is dict and isinstance(audio.get("transcript"), str) and audio["transcript"]:
             self.transcript.append(audio["transcript"])  # an answer in audio: its words, shown as they come
-            events.append(TextDelta(audio["transcript"]))
+            events += self._shown("transcript", audio["transcript"])
         if isinstance(delta.get("reasoning_content"), str):
             self.reasoning.append(delta["reasoning_content"])
         elif "reasoning_content" in delta and not self.reasoning:  # null: the provider sends the field
@@ -271,14 +299,18 @@ class StreamAssembler:
             if name is None and piece.get("type") == "custom":
                 raise BadResponseError(str(custom_call_error(piece)))
             fragment = "" if fn.get("arguments") is None else arguments_text(fn["arguments"])
-            index = self._index_of(piece, call_id, name, fragment)
+            index, resent = self._index_of(piece, call_id, name, fragment)
             self.latest = index
             partial = self.calls.setdefault(index, _PartialCall())
             self.highest = max(self.highest, index)
+            if resent:  # the call again, whole (`_resent`): nothing new, its arguments not added twice
+                partial.extra.update((k, v) for k, v in piece.items() if k not in OPENAI_CALL_KEYS)
+                events.append(ToolCallDelta(index, call_id, name, ""))
+                continue
             if name is not None and partial.name and _complete(partial):  # named again: maybe the next call
                 partial.renamed = True
             partial.id = call_id or partial.id
-            partial.name = name or partial.name
+            partial.name = _named(partial.name, name)
             partial.fragments.append(fragment)
             if fragment.strip():
                 partial.last_sent = fragment
@@ -286,9 +318,21 @@ class StreamAssembler:
             events.append(ToolCallDelta(index, call_id, name, fragment))
         return events
 
-    def _index_of(self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str) -> int:
+    def _shown(self, field: str, piece: str) -> list[StreamEvent]:
+        """The `TextDelta` for a piece of `field`'s text: a high surrogate that ended the piece
+        before comes first, and one that ends this piece waits for the next (a pair split across
+        chunks is shown as its character: a lone half cannot be printed, nor sent as UTF-8)."""
+        text = self.held.pop(field, "") + piece
+        if "\ud800" <= text[-1] <= "\udbff":
+            text, self.held[field] = text[:-1], text[-1]
+        return [TextDelta(paired(text))] if text else []
+
+    def _index_of(
+        self, piece: dict[str, Any], call_id: str | None, name: str | None, fragment: str
+    ) -> tuple[int, bool]:
         """The call this delta goes to: the one its `index` names (the latest without one),
-        unless the delta plainly starts another call (`_starts_another`): then the next one."""
+        unless the delta plainly starts another call (`_starts_another`): then the next one. And
+        whether the delta only sends that call again, whole (`_resent`): then it adds nothing."""
         given = piece.get("index")
         index = given if isinstance(given, int) and not isinstance(given, bool) else None
         slot: int
@@ -296,17 +340,21 @@ class StreamAssembler:
             known = self.slots.get(index)
             slot = known if known is not None else index if index not in self.calls else self.highest + 1
         elif self.latest is None:
-            return 0
+            return 0, False
         else:
             slot = self.latest
         current = self.calls.get(slot)
+        if current is not None and current.name and _resent(current, call_id, name, fragment):
+            if index is not None:
+                self.slots[index] = slot
+            return slot, True
         if current is not None and _starts_another(current, call_id, name, fragment):
             slot = self.highest + 1
             if current.renamed and name is None:  # the call named on an earlier delta: its id and name
                 self.calls[slot] = _PartialCall(id=current.id, name=current.name)
         if index is not None:
             self.slots[index] = slot
-        return slot
+        return slot, False
 
     def finish(self, broke: str | None = None) -> ChatResponse:
         """The assembled response; raises if the stream never said `[DONE]` (`broke` says why it
@@ -314,6 +362,13 @@ class StreamAssembler:
         `finish_reason`, or if the reply is empty."""
         if self.pending and broke is None:  # the last event, with no blank line after it
             self._feed_pending()
+        if (
+            broke is None
+            and self.instead is not None
+            and not (self.text or self.transcript or self.calls or self.refusal)
+        ):
+            said = said_instead(self.instead)  # no reply, but the gateway said why: that is the error
+            raise reported_error(said, "sent an error mid-stream", _dumped(self.instead))
         if not self.done and (broke is not None or self.finish_reason is None):
             pending = ", ".join(c.name or "?" for c in self.calls.values())
             what = f" with tool call(s) {pending} unfinished" if pending else ""
@@ -346,6 +401,23 @@ class StreamAssembler:
                 message=message, finish_reason=self.finish_reason, usage=self.usage, model=self.model, id=self.id
             )
         )
+
+
+def said_instead(chunk: dict[str, Any]) -> Any:
+    """What a chunk without choices (nor usage) says in an error's words, or None: its `detail`
+    (FastAPI's), else the chunk itself when it is an `ErrorResponse` (`"object": "error"`), has a
+    `message` or `msg` text, `errors`, or a non-zero `error_code` (FastChat's worker error)."""
+    if chunk.get("choices") or chunk.get("usage"):
+        return None
+    detail = chunk.get("detail")
+    if (isinstance(detail, str) and detail.strip()) or (isinstance(detail, list) and detail):
+        return detail
+    texts = [chunk.get(key) for key in ("message", "msg")]
+    if chunk.get("object") == "error" or any(isinstance(text, str) and text.strip() for text in texts):
+        return chunk
+    if (isinstance(chunk.get("errors"), list) and chunk["errors"]) or chunk.get("error_code") not in (None, 0, "0", ""):
+        return chunk
+    return None
 
 
 def choice_zero(choice: dict[str, Any]) -> bool:
@@ -381,8 +453,6 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     servers give every call of a reply the same id and `index: 0`."""
     if not current.name:
         return False
-    if _resent(current, call_id, name, fragment):
-        return False  # the whole call again (a provider that resends it on every delta)
     if name is not None and name != current.name and _complete(current):
         return True  # another tool, after whole arguments: even under the same id (`call_0` for every call)
     if call_id and current.id and call_id != current.id:
@@ -392,19 +462,57 @@ def _starts_another(current: _PartialCall, call_id: str | None, name: str | None
     return _complete(current)
 
 
+def _named(held: str, name: str | None) -> str:
+    """A call's name once a delta that continues it says `name`: the same name again keeps it (a
+    server that restates it on every delta), another piece continues it (a server that streams
+    the name in pieces, `get_wea` then `ther`, as OpenAI's SDK joins them). A delta that names
+    another tool after whole arguments starts a call of its own (`_starts_another`), so it is not
+    read here."""
+    if not name or name == held:
+        return held
+    return held + name
+
+
 def _resent(current: _PartialCall, call_id: str | None, name: str | None, fragment: str) -> bool:
     """Whether a delta repeats `current` whole: its id (or none) and its name (or none), and, as
-    its fragment, the call's whole arguments so far, verbatim (as `_arguments` reads them), after
-    no delta that named the call again with empty arguments (`renamed`: the first delta of another
-    call). Two calls of one tool with the same arguments under one reused id read so are one call:
-    its arguments are the same, and a provider's resent call run twice would be worse."""
+    its fragment, the call's whole arguments so far — verbatim (as `_arguments` reads them: a
+    provider that resends the call, or its arguments so far, on every delta), or the same JSON
+    object as the fragments joined (`_same_arguments`: a relay that streams the fragments, then
+    sends the consolidated call again) — after no delta that named the call again with empty
+    arguments (`renamed`: the first delta of another call). Two calls of one tool with the same
+    arguments under one reused id read so are one call: its arguments are the same, and a
+    provider's resent call run twice would be worse."""
     if current.renamed or (name is not None and name != current.name):
         return False
     if call_id and current.id and call_id != current.id:
         return False
-    if current.last_sent != fragment or not whole_object(fragment):  # the usual delta ends here, on one comparison
+    if current.last_sent == fragment and whole_object(fragment) and _arguments(current) == fragment:
+        return True
+    return _same_arguments(current, fragment)
+
+
+def _same_arguments(current: _PartialCall, fragment: str) -> bool:
+    """Whether `fragment` is a JSON object equal to `current`'s whole arguments (white space and
+    the order of keys aside: a relay may write the consolidated call again in its own layout).
+    Only a fragment that looks like a whole object (`{…}`) sent after whole arguments is parsed."""
+    text = fragment.strip()
+    if not (text.startswith("{") and text.endswith("}")) or not _complete(current):
         return False
-    return _arguments(current) == fragment
+    if current.canonical is None or current.canonical[0] != len(current.fragments):
+        current.canonical = (len(current.fragments), _canonical("".join(current.fragments)))
+    return current.canonical[1] is not None and _canonical(text) == current.canonical[1]
+
+
+def _canonical(text: str) -> str | None:
+    """A JSON object's text, written one way (keys sorted, no white space), or None for text
+    that is no JSON object."""
+    try:
+        value = json.loads(text)
+        if not isinstance(value, dict):
+            return None
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _arguments(call: _PartialCall) -> str:
@@ -658,6 +766,44 @@ def _object(value: Any, what: str) -> dict[str, Any]:
     if isinstance(value, dict):
         return value
     raise BadResponseError(f"{what} is not an object: {value!r:.200}")
+
+
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+"""What ends a line of an event stream (the SSE spec's end-of-line): nothing else does."""
+
+
+def sse_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The lines of an event stream that arrives as `pieces` of text, in any sizes (a CRLF may be
+    split between two): each line as soon as its end has come, without its line break. Only CR,
+    LF and CRLF end a line (`_LINE_BREAK`), not the other breaks `str.splitlines` knows. A long
+    line in many pieces is held as its pieces and joined once."""
+    held: list[str] = []
+    after_cr = False  # the last piece ended with CR: an LF that begins the next one is its CRLF
+    for piece in pieces:
+        if after_cr and piece.startswith("\n"):
+            piece, after_cr = piece[1:], False
+        if not piece:
+            continue
+        after_cr = piece.endswith("\r")
+        parts = _LINE_BREAK.split(piece)
+        if len(parts) == 1:
+            held.append(piece)
+            continue
+        held.append(parts[0])
+        yield "".join(held)
+        yield from parts[1:-1]
+        held = [parts[-1]] if parts[-1] else []
+    if held:
+        yield "".join(held)
+
+
+_KEPT_LINE = re.compile("[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def kept_lines(text: str) -> list[str]:
+    """The lines of a whole event stream, each with its line break (the last may have none), as
+    `sse_lines` reads them: joined, they are `text` again."""
+    return _KEPT_LINE.findall(text)
 
 
 def assemble(lines: Iterable[str]) -> Iterator[StreamEvent]:

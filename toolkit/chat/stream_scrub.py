@@ -11,7 +11,9 @@ that carried that text. The text assembled from the recording is then the reply'
 
 A stream none of whose texts holds a secret is kept byte for byte, its pieces as they came; in
 one that does, a chunk whose pieces changed is written again as compact JSON. Every other line (comments, `event:` lines, `[DONE]`, data that is not a JSON
-object) is kept as it is, for the caller's line-by-line scrubbing.
+object, or JSON nested past the parser's depth) is kept as it is, for the caller's line-by-line
+scrubbing. A line ends at CR, LF or CRLF only, as the client reads the stream
+(`toolkit.chat.sse.sse_lines`): a U+2028 inside a chunk's text does not cut the chunk.
 
 Leaves out: content sent as a list of parts (left to the line-by-line scrubbing) and a chunk
 written over several `data:` lines of one event (each line is read alone, as it came).
@@ -23,6 +25,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from toolkit.chat.sse import kept_lines
 from toolkit.tools.redact_stream import StreamScrubber
 
 _TEXT_FIELDS = ("content", "reasoning_content", "refusal")
@@ -36,7 +39,7 @@ def scrub_event_stream(text: str) -> str:
     itself, chunks and all, when no text holds a secret."""
     if "data:" not in text:
         return text
-    lines = text.splitlines(keepends=True)
+    lines = kept_lines(text)
     scrubbers: dict[tuple[Any, ...], StreamScrubber] = {}
     came: dict[tuple[Any, ...], list[str]] = {}  # each text's pieces as they came, and as shown
     shown: dict[tuple[Any, ...], list[str]] = {}
@@ -75,7 +78,7 @@ def _chunk(line: str) -> tuple[str, dict[str, Any], str] | None:
     payload = body[5:].lstrip(" ")
     try:
         chunk = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     if not isinstance(chunk, dict):
         return None

@@ -749,3 +749,79 @@ def test_without_accepts_images_the_result_says_so_and_no_image_is_sent(charts):
     assert second[2]["content"] == "[image (image/png) not passed on: this chat model does not accept images]"
     assert "image_url" not in json.dumps(second)
     assert result.rounds[0].images is None
+
+
+# --- results the SDK refuses: structuredContent against outputSchema, input asked for forever -------
+
+OUTPUT_N = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+def _answering_server(output_schema, result):
+    """An in-process server with one tool `o` (its `outputSchema` given) answering every call with `result`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="o", input_schema=TAKES_X, output_schema=output_schema)])
+
+    async def call_tool(ctx, params):
+        return result
+
+    return Server("answers", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _refused_cases():
+    import mcp_types as types
+
+    hi = [types.TextContent(text="hi")]
+    ran = "; the call ran, but its result cannot be used"
+    return [
+        (
+            OUTPUT_N,
+            types.CallToolResult(content=hi, structured_content={"n": "seven"}),
+            "tool 'o' answered with structured content that does not match its outputSchema ('seven' is not of "
+            f"type 'integer', at n){ran}",
+        ),
+        (
+            OUTPUT_N,
+            types.CallToolResult(content=hi),
+            f"tool 'o' has an outputSchema but answered without structured content{ran}",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"type": "integr"}}},
+            types.CallToolResult(content=hi, structured_content={"n": 1}),
+            "tool 'o' lists an outputSchema that is not valid JSON Schema ('integr' is not valid under any of the "
+            "given schemas, at properties/n/type), so no answer of it can be checked; ask its author to fix it",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}},
+            types.CallToolResult(content=hi, structured_content={"n": 1}),
+            "tool 'o' lists an outputSchema that refers to '#/$defs/N', which it does not define, so no answer of "
+            "it can be checked; ask its author to fix it",
+        ),
+        (
+            None,
+            types.InputRequiredResult(request_state="again"),
+            "tool 'o' answered that it needs more input (InputRequiredResult) more than 10 times in a row; "
+            "this client stopped asking",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "output_schema, result, problem", _refused_cases(), ids=["mismatch", "missing", "invalid", "dangling", "input"]
+)
+def test_an_answer_the_sdk_refuses_is_one_readable_line_on_both_channels(output_schema, result, problem):
+    """The SDK refuses a result whose structuredContent does not match the tool's outputSchema (or an
+    outputSchema it cannot use) with a RuntimeError: `call_tool` raised it raw, and the model read
+    "Tool 'o' failed: RuntimeError: …" with jsonschema's many-line report (paths mangled as <path>)."""
+    with McpClient(_answering_server(output_schema, result), name="answers") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("o", {"x": "a"})
+        assert str(caught.value) == f"MCP server 'answers' broke the protocol: {problem}"
+        tools = _tools(McpToolProvider([client]))
+        seen = problem.replace("'#/$defs/N'", "'#<path>'")  # the model channel's redaction reads a pointer as a path
+        assert (
+            _run(tools, "o", '{"x": "a"}').content
+            == f"Tool 'o' failed: MCP server 'answers' broke the protocol: {seen}"
+        )

@@ -27,6 +27,10 @@ the server stops working. Errors::
     │   └── McpConnectionLost it went away while a request waited for its answer
     └── McpTimeout            a request outlived its deadline (and was cancelled)
 
+An answer the SDK refuses (`structuredContent` that does not match the tool's `outputSchema`, or
+is missing; an `outputSchema` that is not valid JSON Schema; `InputRequiredResult` round after
+round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `RuntimeError`.
+
 `McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
 the work before it went away. A connection the client already knew was gone sends nothing,
 so that request is a plain `McpConnectionError` ("the call was not sent").
@@ -538,7 +542,51 @@ class McpClient:
         seconds = self.request_timeout if timeout is None else timeout
         if problem := _not_json(arguments):
             raise McpError(f"the call to {name!r} was not sent to MCP server {self.name!r}: {problem}")
-        return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+        async def call(client: mcp.Client) -> CallToolResult:
+            try:
+                return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+            except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
+                raise McpError(
+                    self._hide(f"MCP server {self.name!r} broke the protocol: {refused_answer(name, exc)}")
+                ) from None
+
+        result: CallToolResult = self._call(call, seconds)
+        return result
+
+
+def refused_answer(tool: str, exc: RuntimeError) -> str:
+    """Why the SDK refused a tool's answer, in one line. It raises `RuntimeError` when the answer's
+    `structuredContent` does not match the tool's listed `outputSchema` (or is missing), when that
+    schema is not valid JSON Schema (then no answer of the tool can be checked), and when the server
+    kept answering `InputRequiredResult`; its text holds jsonschema's many-line report."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.exceptions import ValidationError as InstanceError
+    from referencing.exceptions import Unresolvable
+
+    cause, ran = exc.__cause__ or exc.__context__, "; the call ran, but its result cannot be used"
+    unusable = "so no answer of it can be checked; ask its author to fix it"
+    if isinstance(cause, InstanceError):
+        at = "/".join(str(part) for part in cause.absolute_path) or "the root"
+        return (
+            f"tool {tool!r} answered with structured content that does not match its outputSchema "
+            f"({cut(cause.message, 200)}, at {at}){ran}"
+        )
+    if isinstance(cause, SchemaError):
+        at = "/".join(str(part) for part in cause.absolute_path) or "the root"
+        wrong = f"{cut(cause.message, 200)}, at {at}"
+        return f"tool {tool!r} lists an outputSchema that is not valid JSON Schema ({wrong}), {unusable}"
+    if isinstance(cause, Unresolvable):
+        ref = "#" + cause.ref if cause.ref.startswith("/") else cause.ref
+        return f"tool {tool!r} lists an outputSchema that refers to {ref!r}, which it does not define, {unusable}"
+    if isinstance(rounds := getattr(exc, "max_rounds", None), int):  # InputRequiredRoundsExceededError
+        return (
+            f"tool {tool!r} answered that it needs more input (InputRequiredResult) more than {rounds} times in a "
+            "row; this client stopped asking"
+        )
+    if "did not return structured content" in str(exc):
+        return f"tool {tool!r} has an outputSchema but answered without structured content{ran}"
+    return cut((str(exc).strip().splitlines() or [type(exc).__name__])[0], 300)
 
 
 def _not_json(arguments: Any) -> str:

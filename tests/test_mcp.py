@@ -825,3 +825,36 @@ def test_an_answer_the_sdk_refuses_is_one_readable_line_on_both_channels(output_
             _run(tools, "o", '{"x": "a"}').content
             == f"Tool 'o' failed: MCP server 'answers' broke the protocol: {seen}"
         )
+
+
+def test_a_listing_cut_at_the_page_limit_says_so(monkeypatch):
+    """A paginator that never ends (a new cursor and new tools on every page) is read up to
+    `MAX_PAGES` pages: the tools after them were dropped without a word, and a server with many
+    small pages lost tools the same way, `left_out` empty."""
+    import toolkit.mcp.client
+
+    monkeypatch.setattr(toolkit.mcp.client, "MAX_PAGES", 3)
+    pages = {None if n == 0 else str(n): ([f"t{n}"], str(n + 1)) for n in range(10)}
+    seen = []
+    with McpClient(_paged_server(pages, seen), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["t0", "t1", "t2"]
+        assert client.listing_cut == (
+            "MCP server 'paged' lists its tools on more than 3 pages; only the first 3 pages (3 tools) were read, "
+            "and the tools on later pages are not offered"
+        )
+    assert seen == [None, "1", "2"]
+    assert provider.left_out == {"paged: (later pages)": client.listing_cut}
+    assert not provider.partial
+
+
+def test_a_listing_within_the_page_limit_is_not_cut(monkeypatch):
+    import toolkit.mcp.client
+
+    monkeypatch.setattr(toolkit.mcp.client, "MAX_PAGES", 3)
+    pages = {None: (["a"], "1"), "1": (["b"], "2"), "2": (["c"], None)}
+    with McpClient(_paged_server(pages, []), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["a", "b", "c"]
+        assert client.listing_cut == ""
+    assert provider.left_out == {}

@@ -115,6 +115,9 @@ from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
 from toolkit.unicode import cut
 
+MAX_PAGES = 100
+"""How many pages of tools a listing reads at most: a paginator that never ends (a new cursor
+and new tools on every page) stops here, and `McpClient.listing_cut` says so."""
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
@@ -182,6 +185,9 @@ class McpClient:
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
         alone): their names → why. The others are listed; `McpToolProvider` reports these."""
+        self.listing_cut = ""
+        """Why the last listing is not whole ("" when it is): the server had more than `MAX_PAGES`
+        pages of tools. `McpToolProvider` reports it."""
         self._client: mcp.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: concurrent.futures.Future[None] | None = None
@@ -519,14 +525,21 @@ class McpClient:
             seconds = self.request_timeout if timeout is None else timeout
             unreadable: dict[str, str] = {}
 
-            async def within(client: mcp.Client) -> list[McpTool]:
+            async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
                 try:
                     with anyio.fail_after(seconds):
                         return await _list_all(client, unreadable)
                 except TimeoutError:
                     raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
-            self._tools = self._call(within, timeout=seconds)
+            tools, cut_short = self._call(within, timeout=seconds)
+            self._tools = tools
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+                if cut_short
+                else ""
+            )
             self.unreadable = {
                 name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
                 for name, why in unreadable.items()
@@ -771,26 +784,26 @@ def _unreadable(exc: ValidationError) -> str:
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
 
 
-async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> list[McpTool]:
-    """Every page of tools (the tools a page cannot give go into `unreadable`). A paginator that
-    repeats a cursor or a page is stopped there: it would repeat forever (at most 100 pages are
-    read in any case)."""
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`), and whether the
+    listing was cut at `MAX_PAGES` pages with more to come. A paginator that repeats a cursor or a
+    page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor = None
-    for _ in range(100):
+    for _ in range(MAX_PAGES):
         page = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
-            break
+            return tools, False
         pages.add(names)
         tools += page.tools
         cursor = page.next_cursor
         if cursor is None or cursor in cursors:
-            break
+            return tools, False
         cursors.add(cursor)
-    return tools
+    return tools, True
 
 
 async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:

@@ -96,3 +96,42 @@ def test_a_name_that_is_no_str_is_refused_at_construction(name, kind):
     )
     assert said(lambda: McpClient(URL, name=name)) == text
     assert said(lambda: McpClient.stdio("python", ["server.py"], name=name)) == text
+
+
+def test_stdio_takes_paths_as_subprocess_does():
+    """`McpClient.stdio(Path(...))` was a raw pydantic ValidationError ("Input should be a valid string");
+    `subprocess` takes a path for the command and for each argument."""
+    from pathlib import Path
+
+    client = McpClient.stdio(Path("/usr/bin/python3"), [Path("server.py"), "--port", "8080"], cwd=Path("/tmp"))
+    assert (client.server.command, client.server.args, client.name) == (
+        "/usr/bin/python3",
+        ["server.py", "--port", "8080"],
+        "python3 server.py --port 8080",
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "text"),
+    [
+        (lambda: McpClient.stdio("", []), "McpClient.stdio(''): command is the program to start, and got a blank "
+         "str. Fix: name it, e.g. McpClient.stdio('python', ['server.py'])"),
+        (lambda: McpClient.stdio(None), "McpClient.stdio(None): command is the program to start, a str or a path, "
+         "and got a NoneType. Fix: name it, e.g. McpClient.stdio('python', ['server.py'])"),
+        (lambda: McpClient.stdio("python", ["server.py", "--port", 8080]), "McpClient.stdio('python', [...]): "
+         "each argument is a str (or a path), and args[2] is an int (8080). Fix: write it as a str, e.g. '8080'"),
+        (lambda: McpClient.stdio("python", [None]), "McpClient.stdio('python', [...]): each argument is a str (or a "
+         "path), and args[0] is a NoneType. Fix: write it as a str, e.g. 'None'"),
+        (lambda: McpClient.stdio("python", env={"DEBUG": 1, "API_KEY": 12345678}), "McpClient.stdio('python', "
+         "env={...}): env maps variable names to str values, and env['DEBUG'] is an int. Fix: write each value as a "
+         "str, e.g. env={'DEBUG': '1'}"),
+        (lambda: McpClient.stdio("python", env=["A=1"]), "McpClient.stdio('python', env=list): env maps variable "
+         "names to str values, and got a list. Fix: give a dict, e.g. env={'DEBUG': '1'}"),
+    ],
+    ids=["blank", "none", "int-arg", "none-arg", "int-env", "env-list"],
+)  # fmt: skip
+def test_a_stdio_command_that_is_no_command_line_is_refused_in_words(make, text):
+    """Each was a raw pydantic ValidationError from `StdioServerParameters` ("Input should be a valid
+    string", a link to pydantic's site), or, for a blank command, "Permission denied: ''" on connecting."""
+    assert said(make) == text
+    assert "12345678" not in text  # an env value may be a secret: never shown

@@ -79,11 +79,12 @@ import functools
 import json
 import logging
 import math
+import os
 import shlex
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,14 +216,16 @@ class McpClient:
     @classmethod
     def stdio(
         cls,
-        command: str,
-        args: Sequence[str] = (),
+        command: str | os.PathLike[str],
+        args: Sequence[str | os.PathLike[str]] = (),
         *,
-        env: dict[str, str] | None = None,
-        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
         **kwargs: Any,
     ) -> McpClient:
-        """A server started as `command args...`, spoken to over its stdin/stdout."""
+        """A server started as `command args...`, spoken to over its stdin/stdout. The command
+        and each argument is a str or a path (as `subprocess` takes them); `env` maps names to strs."""
+        command = _stdio_command(command)
         if isinstance(args, str | bytes) or not isinstance(args, Iterable):
             shown = f"[{args!r}]" if isinstance(args, str) else "[...]"
             read = ", which would be read letter by letter" if isinstance(args, str) else ""
@@ -232,7 +235,11 @@ class McpClient:
                 f"put it in a list: McpClient.stdio({command!r}, {shown}), or give the whole line to "
                 "McpClient.from_command_line(...)",
             )
-        params = mcp.StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
+        words = _stdio_args(command, list(args))
+        _check_env(command, env)
+        params = mcp.StdioServerParameters(
+            command=command, args=words, env=dict(env) if env is not None else None, cwd=cwd
+        )
         return cls(params, **kwargs)  # its name, made from the command, with its secrets masked
 
     @classmethod
@@ -641,6 +648,66 @@ def check_server(server: Any) -> None:
             else "give a URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"
         )
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
+
+
+_STDIO_EXAMPLE = "name it, e.g. McpClient.stdio('python', ['server.py'])"
+
+
+def _stdio_command(command: Any) -> str:
+    """`McpClient.stdio`'s command as a str: a path is taken as `subprocess` takes it; anything
+    else, or a blank str, is refused here (it was pydantic's "Input should be a valid string", or
+    "Permission denied: ''" on connecting)."""
+    if isinstance(command, os.PathLike) and isinstance(os.fspath(command), str):
+        command = os.fspath(command)
+    if isinstance(command, str) and command.strip():
+        return command
+    if isinstance(command, str):
+        raise ToolDefinitionError(
+            f"McpClient.stdio({command!r})", "command is the program to start, and got a blank str", _STDIO_EXAMPLE
+        )
+    raise ToolDefinitionError(
+        f"McpClient.stdio({command!r:.60})",
+        f"command is the program to start, a str or a path, and got {a_or_an(type(command).__name__)}",
+        _STDIO_EXAMPLE,
+    )
+
+
+def _stdio_args(command: str, args: list[Any]) -> list[str]:
+    """Each argument as a str (a path as `subprocess` takes it); one that is neither is refused, a
+    number with its value (`8080`), anything else by its type alone (an argument may be a secret)."""
+    words = [os.fspath(arg) if isinstance(arg, os.PathLike) else arg for arg in args]
+    for index, word in enumerate(words):
+        if not isinstance(word, str):
+            number = isinstance(word, int | float) and not isinstance(word, bool)
+            shown = f" ({word!r})" if number else ""
+            raise ToolDefinitionError(
+                f"McpClient.stdio({command!r}, [...])",
+                f"each argument is a str (or a path), and args[{index}] is {a_or_an(type(word).__name__)}{shown}",
+                f"write it as a str, e.g. {str(word)!r:.40}",
+            )
+    return words
+
+
+def _check_env(command: str, env: Any) -> None:
+    """`env` is None or a dict of str → str; a value is never shown (it may be a secret)."""
+    if env is None:
+        return
+    example = "env={'DEBUG': '1'}"
+    if not isinstance(env, Mapping):
+        raise ToolDefinitionError(
+            f"McpClient.stdio({command!r}, env={type(env).__name__})",
+            f"env maps variable names to str values, and got {a_or_an(type(env).__name__)}",
+            f"give a dict, e.g. {example}",
+        )
+    for key, value in env.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            wrong = f"the name {key!r:.40} is" if not isinstance(key, str) else f"env[{key!r:.40}] is"
+            kind = key if not isinstance(key, str) else value
+            raise ToolDefinitionError(
+                f"McpClient.stdio({command!r}, env={{...}})",
+                f"env maps variable names to str values, and {wrong} {a_or_an(type(kind).__name__)}",
+                f"write each value as a str, e.g. {example}",
+            )
 
 
 def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False) -> None:

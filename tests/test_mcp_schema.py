@@ -262,6 +262,42 @@ CASES = {
         [{"a": "x", "b": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 1}],
         True,
     ),
+    "root_allOf_of_references": (  # the root said it took no arguments: its properties are in the definition
+        {
+            "allOf": [{"$ref": "#/definitions/Base"}, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}],
+            "definitions": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+            "$defs": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+        },
+        [{"a": "x", "b": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 1}],
+        True,
+    ),
+    "root_oneOf_of_references": (  # a union of models: each form is a definition
+        {
+            "oneOf": [{"$ref": "#/$defs/ById"}, {"$ref": "#/$defs/ByPhone"}],
+            "$defs": {
+                "ById": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                "ByPhone": {"$ref": "#/$defs/Phone"},
+                "Phone": {"type": "object", "properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}, "phone": {"type": "string"}},
+            "description": "Arguments: exactly one of these forms (oneOf): 1) order_id (required); 2) phone (required).",
+            "$defs": {
+                "ById": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                "ByPhone": {"$ref": "#/$defs/Phone"},
+                "Phone": {"type": "object", "properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+            },
+        },
+        [{"order_id": "a"}, {"phone": "1"}, {"order_id": 5}],
+        False,
+    ),
     "zod_style_property_references": (
         {
             "type": "object",

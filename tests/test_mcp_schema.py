@@ -509,6 +509,26 @@ def test_data_that_looks_like_a_reference_is_left_alone():
     assert translate_schema(schema) == schema
 
 
+def test_a_property_named_like_a_data_keyword_is_a_schema_like_any_other():
+    """A parameter named `default`, `enum`, `const` or `examples` was read as data: its reference
+    into the document was not copied into `$defs` (as a parameter named otherwise has), and one that
+    led nowhere passed, to fail at the model's gateway."""
+    text = {"type": "string", "minLength": 1}
+    for name in ("default", "enum", "const", "examples"):
+        schema = {"type": "object", "properties": {"value": text, name: {"$ref": "#/properties/value"}}}
+        assert translate_schema(schema) == {
+            "type": "object",
+            "properties": {"value": text, name: {"$ref": "#/$defs/properties_value"}},
+            "$defs": {"properties_value": text},
+        }
+        with pytest.raises(SchemaTranslationError) as caught:
+            translate_schema({"type": "object", "properties": {name: {"$ref": "#/$defs/Missing"}}}, "T")
+        assert str(caught.value) == (
+            "T: its schema refers to '#/$defs/Missing', which is not one of its definitions (none); "
+            "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"
+        )
+
+
 def test_null_and_untyped_properties_are_narrowed_as_langchain4j_does():
     """Issue 15.10: `null` leaves type arrays and an untyped `{}` property becomes an object, as
     LangChain4j's MCP schema mapping does; the server accepted these instances, the model may not send them."""

@@ -76,6 +76,8 @@ _TYPE_WORDS = ("type", "$ref", *_COMPOSITION, "enum", "const", "not", "if", "ite
 """A subschema with any of these says what type its value has (step 2 for properties)."""
 _DATA_KEYS = ("enum", "const", "default", "examples")
 """Values that are data, not schemas: a `$ref` inside them is left alone."""
+_NAMED_SCHEMAS = (*_SCHEMA_MAPS, "$defs", "definitions")
+"""Keywords whose value maps names to schemas: a name there is no keyword."""
 
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
@@ -200,7 +202,20 @@ def _all_refs(node: Any) -> list[str]:
     if not isinstance(node, dict):
         return []
     found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
-    return found + [r for key, value in node.items() if key not in _DATA_KEYS for r in _all_refs(value)]
+    return found + [r for sub in _subschemas(node) for r in _all_refs(sub)]
+
+
+def _subschemas(node: dict[str, Any]) -> list[Any]:
+    """What in `node` may hold schemas: each keyword's value but data (`enum`, `default`…); under
+    a map of named schemas (`properties`, `$defs`), each schema, whatever its name (a parameter
+    may be called `default`)."""
+    found: list[Any] = []
+    for key, value in node.items():
+        if key in _NAMED_SCHEMAS and isinstance(value, dict):
+            found += value.values()
+        elif key not in _DATA_KEYS:
+            found.append(value)
+    return found
 
 
 def _def_name(ref: str, defs: dict[str, Any]) -> str | None:
@@ -376,9 +391,8 @@ def _check_refs(node: Any, names: set[str], where: str) -> None:
                 f"{where}: its schema refers to {ref!r}, which is not one of its definitions "
                 f"({known}); only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"
             )
-    for key, value in node.items():
-        if key not in _DATA_KEYS:
-            _check_refs(value, names, where)
+    for sub in _subschemas(node):
+        _check_refs(sub, names, where)
 
 
 def _unescape(token: str) -> str:

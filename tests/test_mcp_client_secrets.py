@@ -94,3 +94,29 @@ def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secret
     assert [
         r.getMessage() for r in caplog.records if "pw-s3cret-42" in r.getMessage() or "tok-abcdef-99" in r.getMessage()
     ] == []
+
+
+def test_a_stdio_server_s_stderr_is_masked_before_it_is_cut_and_shown_on_one_line():
+    """The stderr tail was cut to its last 400 characters before the secrets were masked: a secret
+    the cut went through was no longer found, and its end showed ("0ken-77…"). Its lines were
+    quoted as they were, a traceback and all, in an error meant to be one line."""
+    crash = (
+        "import os, sys; sys.stderr.write(os.environ['SERVICE_TOKEN'] + ' ' + 'x' * 393 + '\\n'); "
+        'sys.stderr.write(\'Traceback (most recent call last):\\n  File "server.py", line 3, in <module>\\n'
+        "ModuleNotFoundError: No module named \\'shop\\'\\n'); sys.exit(1)"
+    )
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", crash], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    assert str(caught.value) == (
+        "cannot reach MCP server 'shop': MCPError: Connection closed; its stderr: Traceback (most recent call last): "
+        "/ File \"server.py\", line 3, in <module> / ModuleNotFoundError: No module named 'shop'"
+    )
+    short = "import os, sys; sys.stderr.write(os.environ['SERVICE_TOKEN'] + ' ' + 'x' * 393); sys.exit(1)"
+    client = McpClient.stdio(sys.executable, ["-c", short], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    assert (
+        str(caught.value) == "cannot reach MCP server 'shop': MCPError: Connection closed; its stderr: *** " + "x" * 393
+    )

@@ -400,7 +400,7 @@ class McpClient:
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
-            tail = self._stderr.read()[-400:].strip()
+            tail = stderr_tail(self._hide(self._stderr.read()))  # masked before it is cut: no half secret shows
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
@@ -814,6 +814,21 @@ def unicode_text(value: Any) -> Any:
     except UnicodeEncodeError:
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return value
+
+
+def stderr_tail(text: str, most: int = 400) -> str:
+    """The end of a server's stderr on one line: its last lines that are not blank, as many as fit
+    in `most` characters, joined by " / " (a traceback's last frame and its error, say); a last
+    line longer than that alone is cut from its start, after "…"."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed([line.strip() for line in text.splitlines() if line.strip()]):
+        if kept and size + 3 + len(line) > most:
+            break
+        kept.append(line)
+        size += len(line) + (3 if len(kept) > 1 else 0)
+    shown = " / ".join(reversed(kept))
+    return shown if len(shown) <= most else "…" + shown[len(shown) - most + 1 :]
 
 
 def _describe_mcp(exc: MCPError) -> str:

@@ -120,3 +120,39 @@ def test_a_stdio_server_s_stderr_is_masked_before_it_is_cut_and_shown_on_one_lin
     assert (
         str(caught.value) == "cannot reach MCP server 'shop': MCPError: Connection closed; its stderr: *** " + "x" * 393
     )
+
+
+def test_a_stray_stdout_line_is_masked_before_it_is_cut():
+    """A line a stdio server wrote on stdout that is not JSON is quoted in an error, cut to 80
+    characters, and it was cut before the secrets were masked: a secret the cut went through was no
+    longer found, and its start showed ("env-t…")."""
+    says = "import os; print('config: ' + 'x' * 66 + os.environ['SERVICE_TOKEN'] + ' more', flush=True)"
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", says], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    line = "config: " + "x" * 66 + "*** m…"
+    assert str(caught.value) == (
+        f"cannot reach MCP server 'shop': MCPError: Connection closed; it wrote a line that is not JSON ({line!r}); "
+        "a stdio server must write only MCP messages to stdout (logs go to stderr)"
+    )
+
+
+def test_an_error_with_no_request_s_id_is_masked_before_it_is_cut():
+    """The message of an error answering no request is quoted, cut to 200 characters, and it was cut
+    before the secrets were masked: a secret the cut went through showed its start."""
+    server = (
+        "import json, os, sys\n"
+        "for line in sys.stdin:\n"
+        "    words = 'bad config: ' + 'x' * 180 + os.environ['SERVICE_TOKEN']\n"
+        "    print(json.dumps({'jsonrpc': '2.0', 'id': None, 'error': {'code': -32600, 'message': words}}), flush=True)\n"
+    )
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", server], env=env, name="s", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    words = "bad config: " + "x" * 180 + "***"
+    assert str(caught.value) == (
+        f"cannot reach MCP server 's': it broke the protocol while connecting: it sent an error with id null "
+        f"({words!r}), the id of no request waiting for an answer; a server answers each request with that request's id"
+    )

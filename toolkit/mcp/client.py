@@ -383,9 +383,9 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
-            return ids_checked(transport, self._broke_protocol, self._transport_ended)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         if isinstance(self.server, str):
-            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended)
+            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended, self._hide)
         return self.server
 
     def _transport_ended(self) -> None:
@@ -425,9 +425,9 @@ class McpClient:
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
-            self._stray = _unreadable(message)
+            self._stray = _unreadable(message, self._hide)
             return
-        self._broke_protocol(_unreadable(message))
+        self._broke_protocol(_unreadable(message, self._hide))
 
     def _broke_protocol(self, what: str) -> None:
         """The server sent a message that answers no request it can be matched with (`what` it
@@ -851,13 +851,14 @@ def _stray_json(exc: ValidationError) -> str | None:
     return None
 
 
-def _unreadable(exc: ValidationError) -> str:
-    """What was wrong with a message the SDK could not parse, in a few words."""
+def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:
+    """What was wrong with a message the SDK could not parse, in a few words; the line it quotes
+    has its secrets masked (`hide`) before it is cut, so a secret the cut goes through is still found."""
     line = _stray_line(exc)
     stray = _stray_json(exc) if line is None else None
     if line is not None or stray is not None:
         shown = line if line is not None else stray or ""
-        shown = cut(shown, 80)
+        shown = cut(hide(shown), 80)
         kind = "is not JSON" if line is not None else "is no JSON-RPC message"
         return (
             f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "

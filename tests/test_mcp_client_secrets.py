@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from loopback import free_port, wait_for_port
 
-from toolkit.errors import McpConnectionError
+from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -155,4 +155,41 @@ def test_an_error_with_no_request_s_id_is_masked_before_it_is_cut():
     assert str(caught.value) == (
         f"cannot reach MCP server 's': it broke the protocol while connecting: it sent an error with id null "
         f"({words!r}), the id of no request waiting for an answer; a server answers each request with that request's id"
+    )
+
+
+OUTPUT_MISMATCH_SERVER = """
+import os, anyio, mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+async def list_tools(ctx, params):
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    return types.ListToolsResult(tools=[types.Tool(name="o", input_schema={"type": "object"}, output_schema=schema)])
+
+async def call_tool(ctx, params):
+    value = "x" * 190 + os.environ["SERVICE_TOKEN"]
+    return types.CallToolResult(content=[types.TextContent(text="hi")], structured_content={"n": value})
+
+async def main():
+    server = Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+
+def test_a_refused_structured_answer_is_masked_before_it_is_cut():
+    """The SDK's words for structured content its outputSchema refuses quote the value, cut to 200
+    characters: masked first, so a secret the cut goes through is still found."""
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    with McpClient.stdio(sys.executable, ["-c", OUTPUT_MISMATCH_SERVER], env=env, name="s", connect_timeout=30) as c:
+        c.list_tools()
+        with pytest.raises(McpError) as caught:
+            c.call_tool("o", {})
+    quoted = ("'" + "x" * 190 + "***' is not of type 'integer'")[:199] + "…"
+    assert str(caught.value) == (
+        f"MCP server 's' broke the protocol: tool 'o' answered with structured content that does not match its "
+        f"outputSchema ({quoted}, at n); the call ran, but its result cannot be used"
     )

@@ -567,19 +567,19 @@ class McpClient:
             try:
                 return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
             except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
-                raise McpError(
-                    self._hide(f"MCP server {self.name!r} broke the protocol: {refused_answer(name, exc)}")
-                ) from None
+                refused = refused_answer(name, exc, self._hide)
+                raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
 
         result: CallToolResult = self._call(call, seconds)
         return result
 
 
-def refused_answer(tool: str, exc: RuntimeError) -> str:
+def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = str) -> str:
     """Why the SDK refused a tool's answer, in one line. It raises `RuntimeError` when the answer's
     `structuredContent` does not match the tool's listed `outputSchema` (or is missing), when that
     schema is not valid JSON Schema (then no answer of the tool can be checked), and when the server
-    kept answering `InputRequiredResult`; its text holds jsonschema's many-line report."""
+    kept answering `InputRequiredResult`; its text holds jsonschema's many-line report. What it
+    quotes has its secrets masked (`hide`) before it is cut."""
     from jsonschema.exceptions import SchemaError
     from jsonschema.exceptions import ValidationError as InstanceError
     from referencing.exceptions import Unresolvable
@@ -590,11 +590,11 @@ def refused_answer(tool: str, exc: RuntimeError) -> str:
         at = "/".join(str(part) for part in cause.absolute_path) or "the root"
         return (
             f"tool {tool!r} answered with structured content that does not match its outputSchema "
-            f"({cut(cause.message, 200)}, at {at}){ran}"
+            f"({cut(hide(cause.message), 200)}, at {at}){ran}"
         )
     if isinstance(cause, SchemaError):
         at = "/".join(str(part) for part in cause.absolute_path) or "the root"
-        wrong = f"{cut(cause.message, 200)}, at {at}"
+        wrong = f"{cut(hide(cause.message), 200)}, at {at}"
         return f"tool {tool!r} lists an outputSchema that is not valid JSON Schema ({wrong}), {unusable}"
     if isinstance(cause, Unresolvable):
         ref = "#" + cause.ref if cause.ref.startswith("/") else cause.ref
@@ -606,7 +606,7 @@ def refused_answer(tool: str, exc: RuntimeError) -> str:
         )
     if "did not return structured content" in str(exc):
         return f"tool {tool!r} has an outputSchema but answered without structured content{ran}"
-    return cut((str(exc).strip().splitlines() or [type(exc).__name__])[0], 300)
+    return cut(hide((str(exc).strip().splitlines() or [type(exc).__name__])[0]), 300)
 
 
 def _not_json(arguments: Any) -> str:

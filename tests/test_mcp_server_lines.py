@@ -130,5 +130,9 @@ def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
     answers = _answers(lines, 3)
     assert answers[1:] == [
         {"jsonrpc": "2.0", "id": 5, "result": {}},
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error: the line nests too deep to be read"}},
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32700, "message": "Parse error: the line nests too deep to be read"},
+        },
     ]

@@ -126,11 +126,13 @@ def test_an_answer_with_an_escaped_unpaired_surrogate_is_read_with_a_replacement
     assert _run(contents, "file_name").content == "caf\ufffd.txt"
 
 
-@pytest.mark.parametrize("stranger", ["junk", "json-logs"], indirect=True)
+@pytest.mark.parametrize("stranger", ["junk", "json-logs", "deep"], indirect=True)
 def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(stranger):
     """A JSON log record on stdout (`{"level": 30, "msg": …}`, what pino writes by default) failed
     the connection: "cannot reach MCP server: it broke the protocol while connecting … (a reply with
-    a malformed result or error)"; a plain-text line was already let through."""
+    a malformed result or error)"; a plain-text line was already let through. A line nested deeper
+    than Python's JSON parser goes, holding an escaped lone surrogate, ended the connection: reading
+    it again for that surrogate raised RecursionError in the task reading the server's stdout."""
     provider = McpToolProvider([stranger])
     tools = {t.name: t for t in provider.provide()}
     assert (list(tools), provider.left_out) == (["t"], {})

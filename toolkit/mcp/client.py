@@ -798,8 +798,8 @@ def _with_surrogates_read(item: Any) -> Any:
     try:
         message = json.loads(line, object_pairs_hook=lambda pairs: {k: unicode_text(v) for k, v in pairs})
         return SessionMessage(jsonrpc_message_adapter.validate_python(message, by_name=False))
-    except ValueError:  # still no message (a ValidationError is a ValueError): as the SDK said
-        return item
+    except (ValueError, RecursionError):  # still no message (a ValidationError is a ValueError), or one
+        return item  # nested deeper than Python's parser goes (it ended the connection): as the SDK said
 
 
 def unicode_text(value: Any) -> Any:

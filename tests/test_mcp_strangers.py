@@ -431,3 +431,23 @@ def test_a_result_cut_for_the_model_keeps_an_emoji_whole_and_counts_what_it_kept
 
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # five code points
     assert cut_text("ab" + family * 3, 9) == "ab" + family + CUT.format(total=17, kept=7)
+
+
+def test_a_handshake_answer_that_is_not_valid_mcp_says_what_is_wrong():
+    """An `initialize` answered without `capabilities` and `serverInfo` failed the connection as
+    "ValidationError: 2 validation errors for InitializeResult", naming no field."""
+    server = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if 'id' in request:\n"
+        "        result = {'protocolVersion': '2025-06-18'}\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'result': result}), flush=True)\n"
+    )
+    client = McpClient.stdio(sys.executable, ["-c", server], name="s", connect_timeout=120)
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': ValidationError: 2 validation errors for InitializeResult "
+        "(capabilities: Field required)"
+    )

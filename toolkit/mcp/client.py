@@ -393,6 +393,8 @@ class McpClient:
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
+        if isinstance(leaf := _leaf(exc), ValidationError):  # an answer to `initialize` that is not valid MCP
+            reason += _first_error(leaf, "the answer")
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session
@@ -490,9 +492,7 @@ class McpClient:
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
-            first = exc.errors()[0] if exc.error_count() else None
-            where = ".".join(str(part) for part in first["loc"]) if first else ""
-            wrong = f" ({where or 'the result'}: {first['msg']})" if first else ""  # what, not only where
+            wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
@@ -979,10 +979,26 @@ def _stop(
         pass
 
 
-def describe(exc: BaseException) -> str:
-    """One line for an exception, looking inside the exception groups anyio wraps errors in."""
+def _leaf(exc: BaseException) -> BaseException:
+    """The exception inside the exception groups anyio wraps errors in (the first of each)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    return exc
+
+
+def _first_error(exc: ValidationError, whole: str) -> str:
+    """What pydantic's first error says, and where (`whole` when it is about the whole message):
+    " (capabilities: Field required)"; "" when it has none."""
+    if not exc.error_count():
+        return ""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f" ({where or whole}: {first['msg']})"
+
+
+def describe(exc: BaseException) -> str:
+    """One line for an exception, looking inside the exception groups anyio wraps errors in."""
+    exc = _leaf(exc)
     if isinstance(exc, FileNotFoundError):
         return f"command not found ({exc.filename or exc})"
     text = (str(exc).strip().splitlines() or [""])[0]

@@ -135,3 +135,30 @@ def test_a_stdio_command_that_is_no_command_line_is_refused_in_words(make, text)
     string", a link to pydantic's site), or, for a blank command, "Permission denied: ''" on connecting."""
     assert said(make) == text
     assert "12345678" not in text  # an env value may be a secret: never shown
+
+
+@pytest.mark.parametrize(
+    ("make", "text"),
+    [
+        (lambda c: c.call_tool("t", '{"city": "Paris"}'), "McpClient.call_tool('t', str): arguments is a dict of "
+         "the tool's arguments, and got a str. Fix: parse JSON text first: client.call_tool('t', json.loads(text))"),
+        (lambda c: c.call_tool("t", ["Paris"]), "McpClient.call_tool('t', list): arguments is a dict of the tool's "
+         "arguments, and got a list. Fix: give a dict of names to values, e.g. client.call_tool('t', {'city': "
+         "'Paris'}), or {} for none"),
+        (lambda c: c.call_tool(123, {}), "McpClient.call_tool(123): name is the tool's name as the server lists "
+         "it, a str, and got an int. Fix: give the name, e.g. client.call_tool('get_current_time', {})"),
+        (lambda c: c.call_tool("t", {}, timeout="5"), "McpClient.call_tool(timeout='5'): timeout is a finite "
+         "number of seconds above 0. Fix: give a number, e.g. timeout=30"),
+        (lambda c: c.call_tool("t", {}, timeout=-1), "McpClient.call_tool(timeout=-1): timeout is a finite number "
+         "of seconds above 0. Fix: give a number, e.g. timeout=30"),
+        (lambda c: c.list_tools(timeout=0), "McpClient.list_tools(timeout=0): timeout is a finite number of "
+         "seconds above 0. Fix: give a number, e.g. timeout=30"),
+    ],
+    ids=["json-text", "list", "name-int", "timeout-str", "timeout-negative", "list-timeout-zero"],
+)  # fmt: skip
+def test_a_call_given_the_wrong_shapes_is_refused_before_anything_is_sent(make, text):
+    """Arguments given as the model's JSON text, or a name that is no str, were sent and refused by
+    the SDK as "MCP server 'time' broke the protocol: ValidationError …", blaming the server for the
+    caller's slip; `timeout="5"` was a raw TypeError, `timeout=-1` "did not answer within -1 s"."""
+    client = McpClient(URL)  # nothing listens there: no connection is tried
+    assert said(lambda: make(client)) == text

@@ -528,6 +528,8 @@ class McpClient:
         Listing every page must finish within `timeout` s (default `request_timeout`), else
         `McpTimeout`; a failed listing is not cached, so the next call asks again.
         """
+        if timeout is not None:
+            check_seconds("McpClient.list_tools", "timeout", timeout)
         if self._tools is None:
             seconds = self.request_timeout if timeout is None else timeout
             unreadable: dict[str, str] = {}
@@ -559,7 +561,11 @@ class McpClient:
 
     def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> CallToolResult:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
+        _check_call(name, arguments)
+        if timeout is not None:
+            check_seconds("McpClient.call_tool", "timeout", timeout)
         seconds = self.request_timeout if timeout is None else timeout
+        arguments = dict(arguments) if isinstance(arguments, Mapping) else arguments
         if problem := _not_json(arguments):
             raise McpError(f"the call to {name!r} was not sent to MCP server {self.name!r}: {problem}")
 
@@ -572,6 +578,30 @@ class McpClient:
 
         result: CallToolResult = self._call(call, seconds)
         return result
+
+
+def _check_call(name: Any, arguments: Any) -> None:
+    """A name that is a str and arguments that are a dict (or None), else refused before anything is
+    sent: the SDK refused them as the server's fault ("broke the protocol: ValidationError …")."""
+    if not isinstance(name, str):
+        raise ToolDefinitionError(
+            f"McpClient.call_tool({name!r:.40})",
+            f"name is the tool's name as the server lists it, a str, and got {a_or_an(type(name).__name__)}",
+            "give the name, e.g. client.call_tool('get_current_time', {})",
+        )
+    if arguments is None or isinstance(arguments, Mapping):
+        return
+    kind = type(arguments).__name__
+    fix = (
+        f"parse JSON text first: client.call_tool({name!r}, json.loads(text))"
+        if isinstance(arguments, str | bytes)
+        else f"give a dict of names to values, e.g. client.call_tool({name!r}, {{'city': 'Paris'}}), or {{}} for none"
+    )
+    raise ToolDefinitionError(
+        f"McpClient.call_tool({name!r:.40}, {kind})",
+        f"arguments is a dict of the tool's arguments, and got {a_or_an(kind)}",
+        fix,
+    )
 
 
 def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = str) -> str:

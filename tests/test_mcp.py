@@ -858,3 +858,21 @@ def test_a_listing_within_the_page_limit_is_not_cut(monkeypatch):
         assert list(_tools(provider)) == ["a", "b", "c"]
         assert client.listing_cut == ""
     assert provider.left_out == {}
+
+
+def test_a_server_that_went_away_is_left_out_of_the_next_listing_not_offered_from_the_cache():
+    """After a stdio server died, `list_tools()` still answered from its cache: the provider offered
+    the dead server's tools in every later run (each call "went away before this call; it was not
+    sent"), and `left_out` / `partial` said nothing. A client closed and used again reconnects."""
+    with McpClient.stdio(sys.executable, [QUIRKY], name="quirky") as client:
+        provider = McpToolProvider([client])
+        assert _run(_tools(provider), "crash").is_error
+        assert _tools(provider) == {}
+        assert provider.partial and provider.left_out == {
+            "quirky": "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to "
+            "reconnect, call its client's close() and use it again, or make a new client (left out for 60 s, then "
+            "tried again)"
+        }
+        client.close()
+        provider.evict_tool_list_cache()
+        assert "echo" in _tools(provider) and not provider.partial

@@ -526,10 +526,17 @@ class McpClient:
         """The server's tools (every page), from the cache when it holds them.
 
         Listing every page must finish within `timeout` s (default `request_timeout`), else
-        `McpTimeout`; a failed listing is not cached, so the next call asks again.
+        `McpTimeout`; a failed listing is not cached, so the next call asks again. Once the
+        connection is known to be gone, it is `McpConnectionError`, not the cache: no call
+        could reach the tools it holds.
         """
         if timeout is not None:
             check_seconds("McpClient.list_tools", "timeout", timeout)
+        if self._client is not None and (gone := self._gone or self._closed):  # the cache: tools no call reaches
+            raise McpConnectionError(
+                f"MCP server {self.name!r} went away ({gone}), and its tools cannot be listed; to reconnect, call "
+                "its client's close() and use it again, or make a new client"
+            )
         if self._tools is None:
             seconds = self.request_timeout if timeout is None else timeout
             unreadable: dict[str, str] = {}

@@ -395,6 +395,8 @@ class McpClient:
         reason, tail = describe(exc), ""
         if isinstance(leaf := _leaf(exc), ValidationError):  # an answer to `initialize` that is not valid MCP
             reason += _first_error(leaf, "the answer")
+        elif isinstance(leaf, MCPError) and (unread := unreadable_answer(leaf)):  # a web page, say
+            reason = unread
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session

@@ -621,7 +621,6 @@ def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = st
     quotes has its secrets masked (`hide`) before it is cut."""
     from jsonschema.exceptions import SchemaError
     from jsonschema.exceptions import ValidationError as InstanceError
-    from referencing.exceptions import Unresolvable
 
     cause, ran = exc.__cause__ or exc.__context__, "; the call ran, but its result cannot be used"
     unusable = "so no answer of it can be checked; ask its author to fix it"
@@ -635,8 +634,8 @@ def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = st
         at = "/".join(str(part) for part in cause.absolute_path) or "the root"
         wrong = f"{cut(hide(cause.message), 200)}, at {at}"
         return f"tool {tool!r} lists an outputSchema that is not valid JSON Schema ({wrong}), {unusable}"
-    if isinstance(cause, Unresolvable):
-        ref = "#" + cause.ref if cause.ref.startswith("/") else cause.ref
+    if isinstance(ref := getattr(cause, "ref", None), str):  # referencing's Unresolvable (jsonschema's dependency)
+        ref = "#" + ref if ref.startswith("/") else ref
         return f"tool {tool!r} lists an outputSchema that refers to {ref!r}, which it does not define, {unusable}"
     if isinstance(rounds := getattr(exc, "max_rounds", None), int):  # InputRequiredRoundsExceededError
         return (

@@ -277,6 +277,14 @@ def test_an_unknown_command_is_a_connection_error():
     assert str(caught.value) == "cannot reach MCP server 'mcp-server': command not found (/no/such/mcp-server)"
 
 
+def test_a_working_folder_that_does_not_exist_is_said_as_such_not_as_a_missing_command(tmp_path):
+    """`cwd=` naming no folder failed as "command not found (/…/gone)": the command was there."""
+    gone = tmp_path / "gone"
+    with pytest.raises(McpConnectionError) as caught:
+        McpClient.stdio(sys.executable, TIME_ARGS, cwd=gone, name="time").connect()
+    assert str(caught.value) == f"cannot reach MCP server 'time': its working folder does not exist (cwd={str(gone)!r})"
+
+
 def test_two_servers_with_the_same_tool_name_must_be_renamed(time_client):
     other = McpClient.stdio(sys.executable, TIME_ARGS, name="time2")
     try:

@@ -393,6 +393,8 @@ class McpClient:
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
+        if folder := _missing_cwd(self.server, _leaf(exc)):  # not "command not found": the command may be there
+            reason = f"its working folder does not exist (cwd={folder!r})"
         if isinstance(leaf := _leaf(exc), ValidationError):  # an answer to `initialize` that is not valid MCP
             reason += _first_error(leaf, "the answer")
         elif isinstance(leaf, MCPError) and (unread := unreadable_answer(leaf)):  # a web page, say
@@ -1015,6 +1017,15 @@ def _stop(
         loop.call_soon_threadsafe(loop.stop)
     except RuntimeError:  # "Event loop is closed"
         pass
+
+
+def _missing_cwd(server: Any, exc: BaseException) -> str:
+    """The stdio server's `cwd` when `exc` says it is missing (the process cannot start there), else ""."""
+    if not isinstance(server, mcp.StdioServerParameters) or server.cwd is None:
+        return ""
+    folder = os.fspath(server.cwd)
+    named = exc.filename if isinstance(exc, FileNotFoundError) else None
+    return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -162,3 +162,12 @@ def test_a_call_given_the_wrong_shapes_is_refused_before_anything_is_sent(make, 
     caller's slip; `timeout="5"` was a raw TypeError, `timeout=-1` "did not answer within -1 s"."""
     client = McpClient(URL)  # nothing listens there: no connection is tried
     assert said(lambda: make(client)) == text
+
+
+def test_a_blank_command_line_is_refused_where_it_is_given():
+    """`from_command_line("  ")` raised `McpConnectionError("empty MCP server command line")`: no
+    server was tried, the slip is the caller's, and the error said neither where nor the fix."""
+    assert said(lambda: McpClient.from_command_line("  ")) == (
+        "McpClient.from_command_line('  '): the line holds no command. Fix: write the command line, e.g. "
+        'McpClient.from_command_line("python -m mcp_server_time")'
+    )

@@ -261,7 +261,11 @@ class McpClient:
                 "close the quote, or give the words as a list: McpClient.stdio(command, [arg, ...])",
             ) from None
         if not parts:
-            raise McpConnectionError("empty MCP server command line")
+            raise ToolDefinitionError(
+                f"McpClient.from_command_line({line!r:.80})",
+                "the line holds no command",
+                'write the command line, e.g. McpClient.from_command_line("python -m mcp_server_time")',
+            )
         return cls.stdio(parts[0], parts[1:], **kwargs)
 
     @classmethod

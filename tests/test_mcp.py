@@ -277,6 +277,14 @@ def test_an_unknown_command_is_a_connection_error():
     assert str(caught.value) == "cannot reach MCP server 'mcp-server': command not found (/no/such/mcp-server)"
 
 
+def test_a_working_folder_that_does_not_exist_is_said_as_such_not_as_a_missing_command(tmp_path):
+    """`cwd=` naming no folder failed as "command not found (/…/gone)": the command was there."""
+    gone = tmp_path / "gone"
+    with pytest.raises(McpConnectionError) as caught:
+        McpClient.stdio(sys.executable, TIME_ARGS, cwd=gone, name="time").connect()
+    assert str(caught.value) == f"cannot reach MCP server 'time': its working folder does not exist (cwd={str(gone)!r})"
+
+
 def test_two_servers_with_the_same_tool_name_must_be_renamed(time_client):
     other = McpClient.stdio(sys.executable, TIME_ARGS, name="time2")
     try:
@@ -749,3 +757,130 @@ def test_without_accepts_images_the_result_says_so_and_no_image_is_sent(charts):
     assert second[2]["content"] == "[image (image/png) not passed on: this chat model does not accept images]"
     assert "image_url" not in json.dumps(second)
     assert result.rounds[0].images is None
+
+
+# --- results the SDK refuses: structuredContent against outputSchema, input asked for forever -------
+
+OUTPUT_N = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+def _answering_server(output_schema, result):
+    """An in-process server with one tool `o` (its `outputSchema` given) answering every call with `result`."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult(tools=[types.Tool(name="o", input_schema=TAKES_X, output_schema=output_schema)])
+
+    async def call_tool(ctx, params):
+        return result
+
+    return Server("answers", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _refused_cases():
+    import mcp_types as types
+
+    hi = [types.TextContent(text="hi")]
+    ran = "; the call ran, but its result cannot be used"
+    return [
+        (
+            OUTPUT_N,
+            types.CallToolResult(content=hi, structured_content={"n": "seven"}),
+            "tool 'o' answered with structured content that does not match its outputSchema ('seven' is not of "
+            f"type 'integer', at n){ran}",
+        ),
+        (
+            OUTPUT_N,
+            types.CallToolResult(content=hi),
+            f"tool 'o' has an outputSchema but answered without structured content{ran}",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"type": "integr"}}},
+            types.CallToolResult(content=hi, structured_content={"n": 1}),
+            "tool 'o' lists an outputSchema that is not valid JSON Schema ('integr' is not valid under any of the "
+            "given schemas, at properties/n/type), so no answer of it can be checked; ask its author to fix it",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}},
+            types.CallToolResult(content=hi, structured_content={"n": 1}),
+            "tool 'o' lists an outputSchema that refers to '#/$defs/N', which it does not define, so no answer of "
+            "it can be checked; ask its author to fix it",
+        ),
+        (
+            None,
+            types.InputRequiredResult(request_state="again"),
+            "tool 'o' answered that it needs more input (InputRequiredResult) more than 10 times in a row; "
+            "this client stopped asking",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "output_schema, result, problem", _refused_cases(), ids=["mismatch", "missing", "invalid", "dangling", "input"]
+)
+def test_an_answer_the_sdk_refuses_is_one_readable_line_on_both_channels(output_schema, result, problem):
+    """The SDK refuses a result whose structuredContent does not match the tool's outputSchema (or an
+    outputSchema it cannot use) with a RuntimeError: `call_tool` raised it raw, and the model read
+    "Tool 'o' failed: RuntimeError: …" with jsonschema's many-line report (paths mangled as <path>)."""
+    with McpClient(_answering_server(output_schema, result), name="answers") as client:
+        with pytest.raises(McpError) as caught:
+            client.call_tool("o", {"x": "a"})
+        assert str(caught.value) == f"MCP server 'answers' broke the protocol: {problem}"
+        tools = _tools(McpToolProvider([client]))
+        seen = problem.replace("'#/$defs/N'", "'#<path>'")  # the model channel's redaction reads a pointer as a path
+        assert (
+            _run(tools, "o", '{"x": "a"}').content
+            == f"Tool 'o' failed: MCP server 'answers' broke the protocol: {seen}"
+        )
+
+
+def test_a_listing_cut_at_the_page_limit_says_so(monkeypatch):
+    """A paginator that never ends (a new cursor and new tools on every page) is read up to
+    `MAX_PAGES` pages: the tools after them were dropped without a word, and a server with many
+    small pages lost tools the same way, `left_out` empty."""
+    import toolkit.mcp.client
+
+    monkeypatch.setattr(toolkit.mcp.client, "MAX_PAGES", 3)
+    pages = {None if n == 0 else str(n): ([f"t{n}"], str(n + 1)) for n in range(10)}
+    seen = []
+    with McpClient(_paged_server(pages, seen), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["t0", "t1", "t2"]
+        assert client.listing_cut == (
+            "MCP server 'paged' lists its tools on more than 3 pages; only the first 3 pages (3 tools) were read, "
+            "and the tools on later pages are not offered"
+        )
+    assert seen == [None, "1", "2"]
+    assert provider.left_out == {"paged: (later pages)": client.listing_cut}
+    assert not provider.partial
+
+
+def test_a_listing_within_the_page_limit_is_not_cut(monkeypatch):
+    import toolkit.mcp.client
+
+    monkeypatch.setattr(toolkit.mcp.client, "MAX_PAGES", 3)
+    pages = {None: (["a"], "1"), "1": (["b"], "2"), "2": (["c"], None)}
+    with McpClient(_paged_server(pages, []), name="paged") as client:
+        provider = McpToolProvider([client])
+        assert list(_tools(provider)) == ["a", "b", "c"]
+        assert client.listing_cut == ""
+    assert provider.left_out == {}
+
+
+def test_a_server_that_went_away_is_left_out_of_the_next_listing_not_offered_from_the_cache():
+    """After a stdio server died, `list_tools()` still answered from its cache: the provider offered
+    the dead server's tools in every later run (each call "went away before this call; it was not
+    sent"), and `left_out` / `partial` said nothing. A client closed and used again reconnects."""
+    with McpClient.stdio(sys.executable, [QUIRKY], name="quirky") as client:
+        provider = McpToolProvider([client])
+        assert _run(_tools(provider), "crash").is_error
+        assert _tools(provider) == {}
+        assert provider.partial and provider.left_out == {
+            "quirky": "MCP server 'quirky' went away (Connection closed), and its tools cannot be listed; to "
+            "reconnect, call its client's close() and use it again, or make a new client (left out for 60 s, then "
+            "tried again)"
+        }
+        client.close()
+        provider.evict_tool_list_cache()
+        assert "echo" in _tools(provider) and not provider.partial

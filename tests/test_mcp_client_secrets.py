@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from loopback import free_port, wait_for_port
 
-from toolkit.errors import McpConnectionError
+from toolkit.errors import McpConnectionError, McpError
 from toolkit.mcp.client import McpClient
 from toolkit.mcp.provider import McpToolProvider
 
@@ -94,3 +94,102 @@ def test_the_sdk_s_and_httpx2_s_log_lines_never_hold_an_http_server_s_url_secret
     assert [
         r.getMessage() for r in caplog.records if "pw-s3cret-42" in r.getMessage() or "tok-abcdef-99" in r.getMessage()
     ] == []
+
+
+def test_a_stdio_server_s_stderr_is_masked_before_it_is_cut_and_shown_on_one_line():
+    """The stderr tail was cut to its last 400 characters before the secrets were masked: a secret
+    the cut went through was no longer found, and its end showed ("0ken-77…"). Its lines were
+    quoted as they were, a traceback and all, in an error meant to be one line."""
+    crash = (
+        "import os, sys; sys.stderr.write(os.environ['SERVICE_TOKEN'] + ' ' + 'x' * 393 + '\\n'); "
+        'sys.stderr.write(\'Traceback (most recent call last):\\n  File "server.py", line 3, in <module>\\n'
+        "ModuleNotFoundError: No module named \\'shop\\'\\n'); sys.exit(1)"
+    )
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", crash], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    assert str(caught.value) == (
+        "cannot reach MCP server 'shop': MCPError: Connection closed; its stderr: Traceback (most recent call last): "
+        "/ File \"server.py\", line 3, in <module> / ModuleNotFoundError: No module named 'shop'"
+    )
+    short = "import os, sys; sys.stderr.write(os.environ['SERVICE_TOKEN'] + ' ' + 'x' * 393); sys.exit(1)"
+    client = McpClient.stdio(sys.executable, ["-c", short], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    assert (
+        str(caught.value) == "cannot reach MCP server 'shop': MCPError: Connection closed; its stderr: *** " + "x" * 393
+    )
+
+
+def test_a_stray_stdout_line_is_masked_before_it_is_cut():
+    """A line a stdio server wrote on stdout that is not JSON is quoted in an error, cut to 80
+    characters, and it was cut before the secrets were masked: a secret the cut went through was no
+    longer found, and its start showed ("env-t…")."""
+    says = "import os; print('config: ' + 'x' * 66 + os.environ['SERVICE_TOKEN'] + ' more', flush=True)"
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", says], env=env, name="shop", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.list_tools()
+    line = "config: " + "x" * 66 + "*** m…"
+    assert str(caught.value) == (
+        f"cannot reach MCP server 'shop': MCPError: Connection closed; it wrote a line that is not JSON ({line!r}); "
+        "a stdio server must write only MCP messages to stdout (logs go to stderr)"
+    )
+
+
+def test_an_error_with_no_request_s_id_is_masked_before_it_is_cut():
+    """The message of an error answering no request is quoted, cut to 200 characters, and it was cut
+    before the secrets were masked: a secret the cut went through showed its start."""
+    server = (
+        "import json, os, sys\n"
+        "for line in sys.stdin:\n"
+        "    words = 'bad config: ' + 'x' * 180 + os.environ['SERVICE_TOKEN']\n"
+        "    print(json.dumps({'jsonrpc': '2.0', 'id': None, 'error': {'code': -32600, 'message': words}}), flush=True)\n"
+    )
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    client = McpClient.stdio(sys.executable, ["-c", server], env=env, name="s", connect_timeout=30)
+    with pytest.raises(McpConnectionError) as caught:
+        client.connect()
+    words = "bad config: " + "x" * 180 + "***"
+    assert str(caught.value) == (
+        f"cannot reach MCP server 's': it broke the protocol while connecting: it sent an error with id null "
+        f"({words!r}), the id of no request waiting for an answer; a server answers each request with that request's id"
+    )
+
+
+OUTPUT_MISMATCH_SERVER = """
+import os, anyio, mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+async def list_tools(ctx, params):
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    return types.ListToolsResult(tools=[types.Tool(name="o", input_schema={"type": "object"}, output_schema=schema)])
+
+async def call_tool(ctx, params):
+    value = "x" * 190 + os.environ["SERVICE_TOKEN"]
+    return types.CallToolResult(content=[types.TextContent(text="hi")], structured_content={"n": value})
+
+async def main():
+    server = Server("s", version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+
+def test_a_refused_structured_answer_is_masked_before_it_is_cut():
+    """The SDK's words for structured content its outputSchema refuses quote the value, cut to 200
+    characters: masked first, so a secret the cut goes through is still found."""
+    env = {"SERVICE_TOKEN": "env-t0ken-77", "PATH": os.environ.get("PATH", "")}
+    with McpClient.stdio(sys.executable, ["-c", OUTPUT_MISMATCH_SERVER], env=env, name="s", connect_timeout=30) as c:
+        c.list_tools()
+        with pytest.raises(McpError) as caught:
+            c.call_tool("o", {})
+    quoted = ("'" + "x" * 190 + "***' is not of type 'integer'")[:199] + "…"
+    assert str(caught.value) == (
+        f"MCP server 's' broke the protocol: tool 'o' answered with structured content that does not match its "
+        f"outputSchema ({quoted}, at n); the call ran, but its result cannot be used"
+    )

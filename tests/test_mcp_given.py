@@ -96,3 +96,78 @@ def test_a_name_that_is_no_str_is_refused_at_construction(name, kind):
     )
     assert said(lambda: McpClient(URL, name=name)) == text
     assert said(lambda: McpClient.stdio("python", ["server.py"], name=name)) == text
+
+
+def test_stdio_takes_paths_as_subprocess_does():
+    """`McpClient.stdio(Path(...))` was a raw pydantic ValidationError ("Input should be a valid string");
+    `subprocess` takes a path for the command and for each argument."""
+    from pathlib import Path
+
+    client = McpClient.stdio(Path("/usr/bin/python3"), [Path("server.py"), "--port", "8080"], cwd=Path("/tmp"))
+    assert (client.server.command, client.server.args, client.name) == (
+        "/usr/bin/python3",
+        ["server.py", "--port", "8080"],
+        "python3 server.py --port 8080",
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "text"),
+    [
+        (lambda: McpClient.stdio("", []), "McpClient.stdio(''): command is the program to start, and got a blank "
+         "str. Fix: name it, e.g. McpClient.stdio('python', ['server.py'])"),
+        (lambda: McpClient.stdio(None), "McpClient.stdio(None): command is the program to start, a str or a path, "
+         "and got a NoneType. Fix: name it, e.g. McpClient.stdio('python', ['server.py'])"),
+        (lambda: McpClient.stdio("python", ["server.py", "--port", 8080]), "McpClient.stdio('python', [...]): "
+         "each argument is a str (or a path), and args[2] is an int (8080). Fix: write it as a str, e.g. '8080'"),
+        (lambda: McpClient.stdio("python", [None]), "McpClient.stdio('python', [...]): each argument is a str (or a "
+         "path), and args[0] is a NoneType. Fix: write it as a str, e.g. 'None'"),
+        (lambda: McpClient.stdio("python", env={"DEBUG": 1, "API_KEY": 12345678}), "McpClient.stdio('python', "
+         "env={...}): env maps variable names to str values, and env['DEBUG'] is an int. Fix: write each value as a "
+         "str, e.g. env={'DEBUG': '1'}"),
+        (lambda: McpClient.stdio("python", env=["A=1"]), "McpClient.stdio('python', env=list): env maps variable "
+         "names to str values, and got a list. Fix: give a dict, e.g. env={'DEBUG': '1'}"),
+    ],
+    ids=["blank", "none", "int-arg", "none-arg", "int-env", "env-list"],
+)  # fmt: skip
+def test_a_stdio_command_that_is_no_command_line_is_refused_in_words(make, text):
+    """Each was a raw pydantic ValidationError from `StdioServerParameters` ("Input should be a valid
+    string", a link to pydantic's site), or, for a blank command, "Permission denied: ''" on connecting."""
+    assert said(make) == text
+    assert "12345678" not in text  # an env value may be a secret: never shown
+
+
+@pytest.mark.parametrize(
+    ("make", "text"),
+    [
+        (lambda c: c.call_tool("t", '{"city": "Paris"}'), "McpClient.call_tool('t', str): arguments is a dict of "
+         "the tool's arguments, and got a str. Fix: parse JSON text first: client.call_tool('t', json.loads(text))"),
+        (lambda c: c.call_tool("t", ["Paris"]), "McpClient.call_tool('t', list): arguments is a dict of the tool's "
+         "arguments, and got a list. Fix: give a dict of names to values, e.g. client.call_tool('t', {'city': "
+         "'Paris'}), or {} for none"),
+        (lambda c: c.call_tool(123, {}), "McpClient.call_tool(123): name is the tool's name as the server lists "
+         "it, a str, and got an int. Fix: give the name, e.g. client.call_tool('get_current_time', {})"),
+        (lambda c: c.call_tool("t", {}, timeout="5"), "McpClient.call_tool(timeout='5'): timeout is a finite "
+         "number of seconds above 0. Fix: give a number, e.g. timeout=30"),
+        (lambda c: c.call_tool("t", {}, timeout=-1), "McpClient.call_tool(timeout=-1): timeout is a finite number "
+         "of seconds above 0. Fix: give a number, e.g. timeout=30"),
+        (lambda c: c.list_tools(timeout=0), "McpClient.list_tools(timeout=0): timeout is a finite number of "
+         "seconds above 0. Fix: give a number, e.g. timeout=30"),
+    ],
+    ids=["json-text", "list", "name-int", "timeout-str", "timeout-negative", "list-timeout-zero"],
+)  # fmt: skip
+def test_a_call_given_the_wrong_shapes_is_refused_before_anything_is_sent(make, text):
+    """Arguments given as the model's JSON text, or a name that is no str, were sent and refused by
+    the SDK as "MCP server 'time' broke the protocol: ValidationError …", blaming the server for the
+    caller's slip; `timeout="5"` was a raw TypeError, `timeout=-1` "did not answer within -1 s"."""
+    client = McpClient(URL)  # nothing listens there: no connection is tried
+    assert said(lambda: make(client)) == text
+
+
+def test_a_blank_command_line_is_refused_where_it_is_given():
+    """`from_command_line("  ")` raised `McpConnectionError("empty MCP server command line")`: no
+    server was tried, the slip is the caller's, and the error said neither where nor the fix."""
+    assert said(lambda: McpClient.from_command_line("  ")) == (
+        "McpClient.from_command_line('  '): the line holds no command. Fix: write the command line, e.g. "
+        'McpClient.from_command_line("python -m mcp_server_time")'
+    )

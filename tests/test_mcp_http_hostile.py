@@ -446,3 +446,40 @@ def test_a_404_while_connecting_says_to_check_the_path():
         f"cannot reach MCP server 'http://127.0.0.1:{port}/': MCPError: Not Found; nothing answers MCP at that "
         "path: check the URL's path (a server made with the MCP SDK answers at /mcp, e.g. http://127.0.0.1:8000/mcp)"
     )
+
+
+class WebPage(BaseHTTPRequestHandler):
+    """A web page where an MCP endpoint was expected: every request answered with HTML (or nothing)."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = b"<html>welcome</html>" if self.path.startswith("/page") else b""
+        self.send_response(200)
+        if body:
+            self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_DELETE = do_POST
+
+
+@pytest.mark.parametrize(
+    ("path", "what"),
+    [
+        ("/page", "it answered with a body of type 'text/html', where JSON or an event stream belongs"),
+        ("/empty", "it answered with a body with no Content-Type, where JSON or an event stream belongs"),
+    ],
+)
+def test_a_url_that_answers_no_mcp_while_connecting_is_said_as_for_a_request(path, what):
+    """A URL that answers with a web page (the site's root, not its /mcp) failed the connection
+    as the SDK words it, "MCPError: Unexpected content type: text/html"; a request's answer of the
+    same kind was already said in words."""
+    from toolkit.errors import McpConnectionError
+
+    with serving(WebPage) as port:
+        with pytest.raises(McpConnectionError) as caught:
+            McpClient.http(f"http://127.0.0.1:{port}{path}", name="site", connect_timeout=30).connect()
+    assert str(caught.value) == f"cannot reach MCP server 'site': {what}"

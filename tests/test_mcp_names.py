@@ -127,11 +127,14 @@ def _checked_output_server():
 
 
 def test_the_sdk_s_own_error_naming_the_server_s_name_gets_the_note_and_words_do_not():
-    """The SDK checks structured content against the output schema and names the tool as the
-    server does ("Invalid structured content returned by tool s"); a name inside a word is no mention."""
+    """The SDK checks structured content against the output schema; the error names the tool as the
+    server does ("tool 's' answered with…"); a name inside a word is no mention."""
     with McpClient(_checked_output_server(), name="checked") as client:
         provider = rename_tools(McpToolProvider([client]), {"s": "stock", "t": "tally"})
         text = _tool_text(provider, "stock")
-        assert text.startswith("Tool 'stock' failed: RuntimeError: Invalid structured content returned by tool s: ")
-        assert text.endswith("\n(The server calls this tool 's'; call it as 'stock'.)")
+        assert text == (
+            "Tool 'stock' failed: MCP server 'checked' broke the protocol: tool 's' answered with structured content "
+            "that does not match its outputSchema ('many' is not of type 'integer', at n); the call ran, but its "
+            "result cannot be used\n(The server calls this tool 's'; call it as 'stock'.)"
+        )
         assert _tool_text(provider, "tally") == "Tool 'tally' failed: the stock tally is out"

@@ -262,6 +262,42 @@ CASES = {
         [{"a": "x", "b": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 1}],
         True,
     ),
+    "root_allOf_of_references": (  # the root said it took no arguments: its properties are in the definition
+        {
+            "allOf": [{"$ref": "#/definitions/Base"}, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}],
+            "definitions": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+            "$defs": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}},
+        },
+        [{"a": "x", "b": 1}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 1}],
+        True,
+    ),
+    "root_oneOf_of_references": (  # a union of models: each form is a definition
+        {
+            "oneOf": [{"$ref": "#/$defs/ById"}, {"$ref": "#/$defs/ByPhone"}],
+            "$defs": {
+                "ById": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                "ByPhone": {"$ref": "#/$defs/Phone"},
+                "Phone": {"type": "object", "properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}, "phone": {"type": "string"}},
+            "description": "Arguments: exactly one of these forms (oneOf): 1) order_id (required); 2) phone (required).",
+            "$defs": {
+                "ById": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]},
+                "ByPhone": {"$ref": "#/$defs/Phone"},
+                "Phone": {"type": "object", "properties": {"phone": {"type": "string"}}, "required": ["phone"]},
+            },
+        },
+        [{"order_id": "a"}, {"phone": "1"}, {"order_id": 5}],
+        False,
+    ),
     "zod_style_property_references": (
         {
             "type": "object",
@@ -471,6 +507,26 @@ def test_data_that_looks_like_a_reference_is_left_alone():
         "properties": {"x": {"type": "object", "default": {"$ref": "#/nowhere"}, "enum": [{"$ref": "#/nowhere"}]}},
     }
     assert translate_schema(schema) == schema
+
+
+def test_a_property_named_like_a_data_keyword_is_a_schema_like_any_other():
+    """A parameter named `default`, `enum`, `const` or `examples` was read as data: its reference
+    into the document was not copied into `$defs` (as a parameter named otherwise has), and one that
+    led nowhere passed, to fail at the model's gateway."""
+    text = {"type": "string", "minLength": 1}
+    for name in ("default", "enum", "const", "examples"):
+        schema = {"type": "object", "properties": {"value": text, name: {"$ref": "#/properties/value"}}}
+        assert translate_schema(schema) == {
+            "type": "object",
+            "properties": {"value": text, name: {"$ref": "#/$defs/properties_value"}},
+            "$defs": {"properties_value": text},
+        }
+        with pytest.raises(SchemaTranslationError) as caught:
+            translate_schema({"type": "object", "properties": {name: {"$ref": "#/$defs/Missing"}}}, "T")
+        assert str(caught.value) == (
+            "T: its schema refers to '#/$defs/Missing', which is not one of its definitions (none); "
+            "only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"
+        )
 
 
 def test_null_and_untyped_properties_are_narrowed_as_langchain4j_does():

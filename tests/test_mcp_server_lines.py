@@ -113,3 +113,26 @@ def test_read_only_names_served_tools_in_a_list(read_only, text):
     with pytest.raises(ToolDefinitionError) as raised:
         tools_server([order, query_order], read_only=read_only)
     assert str(raised.value) == text
+
+
+def test_a_line_nested_too_deep_to_read_is_answered_and_serving_goes_on():
+    """A request whose arguments nest 50,000 levels deep: the SDK's parser refuses it, and the
+    server's own reading of the line (for its id) raised RecursionError, which ended the server
+    (exit status 2, "ExceptionGroup: unhandled errors in a TaskGroup")."""
+    deep = '{"a": ' * 50_000 + "1" + "}" * 50_000
+    call = '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "query_order", "arguments": '
+    lines = [
+        json.dumps(INITIALIZE),
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+        call + deep + "}}",
+        '{"jsonrpc": "2.0", "id": 5, "method": "ping"}',
+    ]
+    answers = _answers(lines, 3)
+    assert answers[1:] == [
+        {"jsonrpc": "2.0", "id": 5, "result": {}},
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32700, "message": "Parse error: the line nests too deep to be read"},
+        },
+    ]

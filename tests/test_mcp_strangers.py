@@ -126,11 +126,13 @@ def test_an_answer_with_an_escaped_unpaired_surrogate_is_read_with_a_replacement
     assert _run(contents, "file_name").content == "caf\ufffd.txt"
 
 
-@pytest.mark.parametrize("stranger", ["junk", "json-logs"], indirect=True)
+@pytest.mark.parametrize("stranger", ["junk", "json-logs", "deep"], indirect=True)
 def test_log_lines_on_stdout_answer_nothing_and_the_server_is_used_as_any_other(stranger):
     """A JSON log record on stdout (`{"level": 30, "msg": …}`, what pino writes by default) failed
     the connection: "cannot reach MCP server: it broke the protocol while connecting … (a reply with
-    a malformed result or error)"; a plain-text line was already let through."""
+    a malformed result or error)"; a plain-text line was already let through. A line nested deeper
+    than Python's JSON parser goes, holding an escaped lone surrogate, ended the connection: reading
+    it again for that surrogate raised RecursionError in the task reading the server's stdout."""
     provider = McpToolProvider([stranger])
     tools = {t.name: t for t in provider.provide()}
     assert (list(tools), provider.left_out) == (["t"], {})
@@ -429,3 +431,23 @@ def test_a_result_cut_for_the_model_keeps_an_emoji_whole_and_counts_what_it_kept
 
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # five code points
     assert cut_text("ab" + family * 3, 9) == "ab" + family + CUT.format(total=17, kept=7)
+
+
+def test_a_handshake_answer_that_is_not_valid_mcp_says_what_is_wrong():
+    """An `initialize` answered without `capabilities` and `serverInfo` failed the connection as
+    "ValidationError: 2 validation errors for InitializeResult", naming no field."""
+    server = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if 'id' in request:\n"
+        "        result = {'protocolVersion': '2025-06-18'}\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'result': result}), flush=True)\n"
+    )
+    client = McpClient.stdio(sys.executable, ["-c", server], name="s", connect_timeout=120)
+    with pytest.raises(McpConnectionError) as raised:
+        client.connect()
+    assert str(raised.value) == (
+        "cannot reach MCP server 's': ValidationError: 2 validation errors for InitializeResult "
+        "(capabilities: Field required)"
+    )

@@ -17,6 +17,7 @@ to the first without a task is refused with -32601, as @modelcontextprotocol/ser
 MODE `env`: its tool `env` answers with its `SHOP_*` environment variables as indented JSON, as
 @modelcontextprotocol/server-everything 2026.8.31's `get-env` answers with all of them (`env_error`:
 the same as an error result).
+MODE `deep`: the same, as a line of JSON nested 50,000 levels deep that holds `"\\ud800"`.
 MODE `ids`: its tool `t` answers "ok t"; `answered` answers with the id of `initialize`, `never_sent`
 with an id the client never sent, `null` with a parse error whose id is `null`; `slow` answers
 "ok slow" after 1 s, whatever was cancelled meanwhile.
@@ -119,6 +120,8 @@ def junk(text):
         sys.stdout.write(text + "\n")
     elif MODE == "json-logs":  # a JSON logger writing to stdout (pino's default)
         sys.stdout.write(json.dumps({"level": 30, "msg": text}) + "\n")
+    elif MODE == "deep":  # JSON nested deeper than Python's parser goes, with an escaped lone surrogate
+        sys.stdout.write('{"a": ' * 50_000 + '"\\ud800"' + "}" * 50_000 + "\n")
     sys.stdout.flush()
 
 

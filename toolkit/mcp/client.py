@@ -27,6 +27,10 @@ the server stops working. Errors::
     │   └── McpConnectionLost it went away while a request waited for its answer
     └── McpTimeout            a request outlived its deadline (and was cancelled)
 
+An answer the SDK refuses (`structuredContent` that does not match the tool's `outputSchema`, or
+is missing; an `outputSchema` that is not valid JSON Schema; `InputRequiredResult` round after
+round) is an `McpError` too, in one line (`refused_answer`), not the SDK's `RuntimeError`.
+
 `McpConnectionLost`, like `McpTimeout`, leaves the outcome unknown: the server may have done
 the work before it went away. A connection the client already knew was gone sends nothing,
 so that request is a plain `McpConnectionError` ("the call was not sent").
@@ -75,11 +79,12 @@ import functools
 import json
 import logging
 import math
+import os
 import shlex
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +116,9 @@ from toolkit.tools.decorator import a_or_an
 from toolkit.tools.redact import REDACTED, is_secret_name, is_secret_variable, scrub
 from toolkit.unicode import cut
 
+MAX_PAGES = 100
+"""How many pages of tools a listing reads at most: a paginator that never ends (a new cursor
+and new tools on every page) stops here, and `McpClient.listing_cut` says so."""
 CANCEL_GRACE_S = 2.0
 """How long an interrupted request may take to tell the server it is cancelled."""
 
@@ -178,6 +186,9 @@ class McpClient:
         self.unreadable: dict[str, str] = {}
         """The tools the last listing could not read (a listing that is not valid MCP for them
         alone): their names → why. The others are listed; `McpToolProvider` reports these."""
+        self.listing_cut = ""
+        """Why the last listing is not whole ("" when it is): the server had more than `MAX_PAGES`
+        pages of tools. `McpToolProvider` reports it."""
         self._client: mcp.Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: concurrent.futures.Future[None] | None = None
@@ -205,14 +216,16 @@ class McpClient:
     @classmethod
     def stdio(
         cls,
-        command: str,
-        args: Sequence[str] = (),
+        command: str | os.PathLike[str],
+        args: Sequence[str | os.PathLike[str]] = (),
         *,
-        env: dict[str, str] | None = None,
-        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
         **kwargs: Any,
     ) -> McpClient:
-        """A server started as `command args...`, spoken to over its stdin/stdout."""
+        """A server started as `command args...`, spoken to over its stdin/stdout. The command
+        and each argument is a str or a path (as `subprocess` takes them); `env` maps names to strs."""
+        command = _stdio_command(command)
         if isinstance(args, str | bytes) or not isinstance(args, Iterable):
             shown = f"[{args!r}]" if isinstance(args, str) else "[...]"
             read = ", which would be read letter by letter" if isinstance(args, str) else ""
@@ -222,7 +235,11 @@ class McpClient:
                 f"put it in a list: McpClient.stdio({command!r}, {shown}), or give the whole line to "
                 "McpClient.from_command_line(...)",
             )
-        params = mcp.StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
+        words = _stdio_args(command, list(args))
+        _check_env(command, env)
+        params = mcp.StdioServerParameters(
+            command=command, args=words, env=dict(env) if env is not None else None, cwd=cwd
+        )
         return cls(params, **kwargs)  # its name, made from the command, with its secrets masked
 
     @classmethod
@@ -244,7 +261,11 @@ class McpClient:
                 "close the quote, or give the words as a list: McpClient.stdio(command, [arg, ...])",
             ) from None
         if not parts:
-            raise McpConnectionError("empty MCP server command line")
+            raise ToolDefinitionError(
+                f"McpClient.from_command_line({line!r:.80})",
+                "the line holds no command",
+                'write the command line, e.g. McpClient.from_command_line("python -m mcp_server_time")',
+            )
         return cls.stdio(parts[0], parts[1:], **kwargs)
 
     @classmethod
@@ -366,9 +387,9 @@ class McpClient:
             if server.encoding_error_handler == "strict":  # a byte that is not UTF-8 stopped reading: every call hung
                 server = server.model_copy(update={"encoding_error_handler": "replace"})
             transport = _surrogates_read(stdio_client(server, errlog=self._stderr))
-            return ids_checked(transport, self._broke_protocol, self._transport_ended)
+            return ids_checked(transport, self._broke_protocol, self._transport_ended, self._hide)
         if isinstance(self.server, str):
-            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended)
+            return ids_checked(http_transport(self.server), self._broke_protocol, self._transport_ended, self._hide)
         return self.server
 
     def _transport_ended(self) -> None:
@@ -376,6 +397,12 @@ class McpClient:
 
     def _unreachable(self, exc: BaseException) -> str:
         reason, tail = describe(exc), ""
+        if folder := _missing_cwd(self.server, _leaf(exc)):  # not "command not found": the command may be there
+            reason = f"its working folder does not exist (cwd={folder!r})"
+        if isinstance(leaf := _leaf(exc), ValidationError):  # an answer to `initialize` that is not valid MCP
+            reason += _first_error(leaf, "the answer")
+        elif isinstance(leaf, MCPError) and (unread := unreadable_answer(leaf)):  # a web page, say
+            reason = unread
         if isinstance(exc, _BrokenWhileConnecting):
             reason = f"it broke the protocol while connecting: {exc}"
         elif isinstance(self.server, str) and reason.endswith("Not Found"):  # an HTTP 404 before any session
@@ -383,7 +410,7 @@ class McpClient:
         if self._stderr is not None:
             self._stderr.flush()
             self._stderr.seek(max(0, self._stderr.seek(0, 2) - 2000))  # the tail only: a chatty server logs much
-            tail = self._stderr.read()[-400:].strip()
+            tail = stderr_tail(self._hide(self._stderr.read()))  # masked before it is cut: no half secret shows
         # a line it wrote on stdout is often the only clue ("usage: server --port N"), as on a request's timeout
         stray = f"; {self._stray}" if self._stray else ""
         text = f"cannot reach MCP server {self.name!r}: {reason}{stray}" + (f"; its stderr: {tail}" if tail else "")
@@ -408,9 +435,9 @@ class McpClient:
             return
         if _stray_line(message) is not None or _stray_json(message) is not None:
             # a stray print (or JSON log record) answers nothing: the real answer may follow
-            self._stray = _unreadable(message)
+            self._stray = _unreadable(message, self._hide)
             return
-        self._broke_protocol(_unreadable(message))
+        self._broke_protocol(_unreadable(message, self._hide))
 
     def _broke_protocol(self, what: str) -> None:
         """The server sent a message that answers no request it can be matched with (`what` it
@@ -473,9 +500,7 @@ class McpClient:
                 raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {unread}")) from None
             raise McpError(self._hide(f"MCP server {self.name!r} answered with an error: {exc}")) from None
         except ValidationError as exc:
-            first = exc.errors()[0] if exc.error_count() else None
-            where = ".".join(str(part) for part in first["loc"]) if first else ""
-            wrong = f" ({where or 'the result'}: {first['msg']})" if first else ""  # what, not only where
+            wrong = _first_error(exc, "the result")  # what, not only where
             raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {describe(exc)}{wrong}")) from None
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BaseExceptionGroup) as exc:
             raise self._lost(describe(exc)) from None
@@ -509,20 +534,36 @@ class McpClient:
         """The server's tools (every page), from the cache when it holds them.
 
         Listing every page must finish within `timeout` s (default `request_timeout`), else
-        `McpTimeout`; a failed listing is not cached, so the next call asks again.
+        `McpTimeout`; a failed listing is not cached, so the next call asks again. Once the
+        connection is known to be gone, it is `McpConnectionError`, not the cache: no call
+        could reach the tools it holds.
         """
+        if timeout is not None:
+            check_seconds("McpClient.list_tools", "timeout", timeout)
+        if self._client is not None and (gone := self._gone or self._closed):  # the cache: tools no call reaches
+            raise McpConnectionError(
+                f"MCP server {self.name!r} went away ({gone}), and its tools cannot be listed; to reconnect, call "
+                "its client's close() and use it again, or make a new client"
+            )
         if self._tools is None:
             seconds = self.request_timeout if timeout is None else timeout
             unreadable: dict[str, str] = {}
 
-            async def within(client: mcp.Client) -> list[McpTool]:
+            async def within(client: mcp.Client) -> tuple[list[McpTool], bool]:
                 try:
                     with anyio.fail_after(seconds):
                         return await _list_all(client, unreadable)
                 except TimeoutError:
                     raise MCPError(REQUEST_TIMEOUT, "listing tools timed out") from None
 
-            self._tools = self._call(within, timeout=seconds)
+            tools, cut_short = self._call(within, timeout=seconds)
+            self._tools = tools
+            self.listing_cut = (
+                f"MCP server {self.name!r} lists its tools on more than {MAX_PAGES} pages; only the first "
+                f"{MAX_PAGES} pages ({len(tools)} tools) were read, and the tools on later pages are not offered"
+                if cut_short
+                else ""
+            )
             self.unreadable = {
                 name: self._hide(f"MCP tool {name!r} of server {self.name!r}: {why}")
                 for name, why in unreadable.items()
@@ -535,10 +576,81 @@ class McpClient:
 
     def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> CallToolResult:
         """Call `name` with `arguments` (send `{}` for none); `McpTimeout` after `timeout` s."""
+        _check_call(name, arguments)
+        if timeout is not None:
+            check_seconds("McpClient.call_tool", "timeout", timeout)
         seconds = self.request_timeout if timeout is None else timeout
+        arguments = dict(arguments) if isinstance(arguments, Mapping) else arguments
         if problem := _not_json(arguments):
             raise McpError(f"the call to {name!r} was not sent to MCP server {self.name!r}: {problem}")
-        return self._call(lambda c: c.call_tool(name, arguments, read_timeout_seconds=seconds), seconds)
+
+        async def call(client: mcp.Client) -> CallToolResult:
+            try:
+                return await client.call_tool(name, arguments, read_timeout_seconds=seconds)
+            except RuntimeError as exc:  # the SDK refused the answer (`refused_answer`)
+                refused = refused_answer(name, exc, self._hide)
+                raise McpError(self._hide(f"MCP server {self.name!r} broke the protocol: {refused}")) from None
+
+        result: CallToolResult = self._call(call, seconds)
+        return result
+
+
+def _check_call(name: Any, arguments: Any) -> None:
+    """A name that is a str and arguments that are a dict (or None), else refused before anything is
+    sent: the SDK refused them as the server's fault ("broke the protocol: ValidationError …")."""
+    if not isinstance(name, str):
+        raise ToolDefinitionError(
+            f"McpClient.call_tool({name!r:.40})",
+            f"name is the tool's name as the server lists it, a str, and got {a_or_an(type(name).__name__)}",
+            "give the name, e.g. client.call_tool('get_current_time', {})",
+        )
+    if arguments is None or isinstance(arguments, Mapping):
+        return
+    kind = type(arguments).__name__
+    fix = (
+        f"parse JSON text first: client.call_tool({name!r}, json.loads(text))"
+        if isinstance(arguments, str | bytes)
+        else f"give a dict of names to values, e.g. client.call_tool({name!r}, {{'city': 'Paris'}}), or {{}} for none"
+    )
+    raise ToolDefinitionError(
+        f"McpClient.call_tool({name!r:.40}, {kind})",
+        f"arguments is a dict of the tool's arguments, and got {a_or_an(kind)}",
+        fix,
+    )
+
+
+def refused_answer(tool: str, exc: RuntimeError, hide: Callable[[str], str] = str) -> str:
+    """Why the SDK refused a tool's answer, in one line. It raises `RuntimeError` when the answer's
+    `structuredContent` does not match the tool's listed `outputSchema` (or is missing), when that
+    schema is not valid JSON Schema (then no answer of the tool can be checked), and when the server
+    kept answering `InputRequiredResult`; its text holds jsonschema's many-line report. What it
+    quotes has its secrets masked (`hide`) before it is cut."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.exceptions import ValidationError as InstanceError
+
+    cause, ran = exc.__cause__ or exc.__context__, "; the call ran, but its result cannot be used"
+    unusable = "so no answer of it can be checked; ask its author to fix it"
+    if isinstance(cause, InstanceError):
+        at = "/".join(str(part) for part in cause.absolute_path) or "the root"
+        return (
+            f"tool {tool!r} answered with structured content that does not match its outputSchema "
+            f"({cut(hide(cause.message), 200)}, at {at}){ran}"
+        )
+    if isinstance(cause, SchemaError):
+        at = "/".join(str(part) for part in cause.absolute_path) or "the root"
+        wrong = f"{cut(hide(cause.message), 200)}, at {at}"
+        return f"tool {tool!r} lists an outputSchema that is not valid JSON Schema ({wrong}), {unusable}"
+    if isinstance(ref := getattr(cause, "ref", None), str):  # referencing's Unresolvable (jsonschema's dependency)
+        ref = "#" + ref if ref.startswith("/") else ref
+        return f"tool {tool!r} lists an outputSchema that refers to {ref!r}, which it does not define, {unusable}"
+    if isinstance(rounds := getattr(exc, "max_rounds", None), int):  # InputRequiredRoundsExceededError
+        return (
+            f"tool {tool!r} answered that it needs more input (InputRequiredResult) more than {rounds} times in a "
+            "row; this client stopped asking"
+        )
+    if "did not return structured content" in str(exc):
+        return f"tool {tool!r} has an outputSchema but answered without structured content{ran}"
+    return cut(hide((str(exc).strip().splitlines() or [type(exc).__name__])[0]), 300)
 
 
 def _not_json(arguments: Any) -> str:
@@ -580,6 +692,66 @@ def check_server(server: Any) -> None:
             else "give a URL (McpClient.http(url)), a command (McpClient.stdio(...)) or a server object"
         )
         raise ToolDefinitionError(f"McpClient({kind})", f"{kind} is no MCP server to connect to", fix)
+
+
+_STDIO_EXAMPLE = "name it, e.g. McpClient.stdio('python', ['server.py'])"
+
+
+def _stdio_command(command: Any) -> str:
+    """`McpClient.stdio`'s command as a str: a path is taken as `subprocess` takes it; anything
+    else, or a blank str, is refused here (it was pydantic's "Input should be a valid string", or
+    "Permission denied: ''" on connecting)."""
+    if isinstance(command, os.PathLike) and isinstance(os.fspath(command), str):
+        command = os.fspath(command)
+    if isinstance(command, str) and command.strip():
+        return command
+    if isinstance(command, str):
+        raise ToolDefinitionError(
+            f"McpClient.stdio({command!r})", "command is the program to start, and got a blank str", _STDIO_EXAMPLE
+        )
+    raise ToolDefinitionError(
+        f"McpClient.stdio({command!r:.60})",
+        f"command is the program to start, a str or a path, and got {a_or_an(type(command).__name__)}",
+        _STDIO_EXAMPLE,
+    )
+
+
+def _stdio_args(command: str, args: list[Any]) -> list[str]:
+    """Each argument as a str (a path as `subprocess` takes it); one that is neither is refused, a
+    number with its value (`8080`), anything else by its type alone (an argument may be a secret)."""
+    words = [os.fspath(arg) if isinstance(arg, os.PathLike) else arg for arg in args]
+    for index, word in enumerate(words):
+        if not isinstance(word, str):
+            number = isinstance(word, int | float) and not isinstance(word, bool)
+            shown = f" ({word!r})" if number else ""
+            raise ToolDefinitionError(
+                f"McpClient.stdio({command!r}, [...])",
+                f"each argument is a str (or a path), and args[{index}] is {a_or_an(type(word).__name__)}{shown}",
+                f"write it as a str, e.g. {str(word)!r:.40}",
+            )
+    return words
+
+
+def _check_env(command: str, env: Any) -> None:
+    """`env` is None or a dict of str → str; a value is never shown (it may be a secret)."""
+    if env is None:
+        return
+    example = "env={'DEBUG': '1'}"
+    if not isinstance(env, Mapping):
+        raise ToolDefinitionError(
+            f"McpClient.stdio({command!r}, env={type(env).__name__})",
+            f"env maps variable names to str values, and got {a_or_an(type(env).__name__)}",
+            f"give a dict, e.g. {example}",
+        )
+    for key, value in env.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            wrong = f"the name {key!r:.40} is" if not isinstance(key, str) else f"env[{key!r:.40}] is"
+            kind = key if not isinstance(key, str) else value
+            raise ToolDefinitionError(
+                f"McpClient.stdio({command!r}, env={{...}})",
+                f"env maps variable names to str values, and {wrong} {a_or_an(type(kind).__name__)}",
+                f"write each value as a str, e.g. {example}",
+            )
 
 
 def check_seconds(where: str, keyword: str, seconds: Any, *, zero: bool = False) -> None:
@@ -670,8 +842,8 @@ def _with_surrogates_read(item: Any) -> Any:
     try:
         message = json.loads(line, object_pairs_hook=lambda pairs: {k: unicode_text(v) for k, v in pairs})
         return SessionMessage(jsonrpc_message_adapter.validate_python(message, by_name=False))
-    except ValueError:  # still no message (a ValidationError is a ValueError): as the SDK said
-        return item
+    except (ValueError, RecursionError):  # still no message (a ValidationError is a ValueError), or one
+        return item  # nested deeper than Python's parser goes (it ended the connection): as the SDK said
 
 
 def unicode_text(value: Any) -> Any:
@@ -686,6 +858,21 @@ def unicode_text(value: Any) -> Any:
     except UnicodeEncodeError:
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return value
+
+
+def stderr_tail(text: str, most: int = 400) -> str:
+    """The end of a server's stderr on one line: its last lines that are not blank, as many as fit
+    in `most` characters, joined by " / " (a traceback's last frame and its error, say); a last
+    line longer than that alone is cut from its start, after "…"."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed([line.strip() for line in text.splitlines() if line.strip()]):
+        if kept and size + 3 + len(line) > most:
+            break
+        kept.append(line)
+        size += len(line) + (3 if len(kept) > 1 else 0)
+    shown = " / ".join(reversed(kept))
+    return shown if len(shown) <= most else "…" + shown[len(shown) - most + 1 :]
 
 
 def _describe_mcp(exc: MCPError) -> str:
@@ -708,13 +895,14 @@ def _stray_json(exc: ValidationError) -> str | None:
     return None
 
 
-def _unreadable(exc: ValidationError) -> str:
-    """What was wrong with a message the SDK could not parse, in a few words."""
+def _unreadable(exc: ValidationError, hide: Callable[[str], str]) -> str:
+    """What was wrong with a message the SDK could not parse, in a few words; the line it quotes
+    has its secrets masked (`hide`) before it is cut, so a secret the cut goes through is still found."""
     line = _stray_line(exc)
     stray = _stray_json(exc) if line is None else None
     if line is not None or stray is not None:
         shown = line if line is not None else stray or ""
-        shown = cut(shown, 80)
+        shown = cut(hide(shown), 80)
         kind = "is not JSON" if line is not None else "is no JSON-RPC message"
         return (
             f"it wrote a line that {kind} ({shown!r}); a stdio server must write only MCP messages "
@@ -723,26 +911,26 @@ def _unreadable(exc: ValidationError) -> str:
     return "it sent a message that is not valid JSON-RPC 2.0 (a reply with a malformed result or error)"
 
 
-async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> list[McpTool]:
-    """Every page of tools (the tools a page cannot give go into `unreadable`). A paginator that
-    repeats a cursor or a page is stopped there: it would repeat forever (at most 100 pages are
-    read in any case)."""
+async def _list_all(client: mcp.Client, unreadable: dict[str, str]) -> tuple[list[McpTool], bool]:
+    """Every page of tools (the tools a page cannot give go into `unreadable`), and whether the
+    listing was cut at `MAX_PAGES` pages with more to come. A paginator that repeats a cursor or a
+    page is stopped there: it would repeat forever, and it lists nothing new."""
     tools: list[McpTool] = []
     cursors: set[str] = set()
     pages: set[tuple[str, ...]] = set()
     cursor = None
-    for _ in range(100):
+    for _ in range(MAX_PAGES):
         page = await _readable_page(client, cursor, unreadable)
         names = tuple(t.name for t in page.tools)
         if names and names in pages:
-            break
+            return tools, False
         pages.add(names)
         tools += page.tools
         cursor = page.next_cursor
         if cursor is None or cursor in cursors:
-            break
+            return tools, False
         cursors.add(cursor)
-    return tools
+    return tools, True
 
 
 async def _readable_page(client: mcp.Client, cursor: str | None, unreadable: dict[str, str]) -> ListToolsResult:
@@ -835,10 +1023,35 @@ def _stop(
         pass
 
 
-def describe(exc: BaseException) -> str:
-    """One line for an exception, looking inside the exception groups anyio wraps errors in."""
+def _missing_cwd(server: Any, exc: BaseException) -> str:
+    """The stdio server's `cwd` when `exc` says it is missing (the process cannot start there), else ""."""
+    if not isinstance(server, mcp.StdioServerParameters) or server.cwd is None:
+        return ""
+    folder = os.fspath(server.cwd)
+    named = exc.filename if isinstance(exc, FileNotFoundError) else None
+    return folder if isinstance(named, str | os.PathLike) and os.fspath(named) == folder else ""
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The exception inside the exception groups anyio wraps errors in (the first of each)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    return exc
+
+
+def _first_error(exc: ValidationError, whole: str) -> str:
+    """What pydantic's first error says, and where (`whole` when it is about the whole message):
+    " (capabilities: Field required)"; "" when it has none."""
+    if not exc.error_count():
+        return ""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f" ({where or whole}: {first['msg']})"
+
+
+def describe(exc: BaseException) -> str:
+    """One line for an exception, looking inside the exception groups anyio wraps errors in."""
+    exc = _leaf(exc)
     if isinstance(exc, FileNotFoundError):
         return f"command not found ({exc.filename or exc})"
     text = (str(exc).strip().splitlines() or [""])[0]

@@ -38,19 +38,21 @@ GIVEN_UP_KEPT = 1000
 
 @contextlib.asynccontextmanager
 async def ids_checked(
-    transport: Any, said: Callable[[str], None], ended: Callable[[], None]
+    transport: Any, said: Callable[[str], None], ended: Callable[[], None], hide: Callable[[str], str] = str
 ) -> AsyncIterator[tuple[Any, Any]]:
     """`transport`'s streams, calling `said(problem)` for each answer no request waits for, and
-    `ended()` when the read stream ends."""
+    `ended()` when the read stream ends. An error's words quoted in a problem have their secrets
+    masked by `hide` before they are cut (a secret the cut went through was no longer found)."""
     async with transport as (read, write):
-        book = _Book()
+        book = _Book(hide)
         yield _Inbox(read, book, said, ended), _Outbox(write, book)
 
 
 class _Book:
     """The ids of the requests waiting for an answer, and of the last ones given up on."""
 
-    def __init__(self) -> None:
+    def __init__(self, hide: Callable[[str], str] = str) -> None:
+        self.hide = hide
         self.waiting: set[Any] = set()
         self.given_up: dict[Any, None] = {}  # insertion-ordered: the oldest is forgotten first
 
@@ -77,7 +79,7 @@ class _Book:
             return ""
         what = f"an answer with id {json.dumps(message.id)}"
         if isinstance(message, JSONRPCError):
-            words = (message.error.message.strip().splitlines() or [""])[0][:200]
+            words = self.hide((message.error.message.strip().splitlines() or [""])[0])[:200]
             what = f"an error with id {json.dumps(message.id)}" + (f" ({words!r})" if words else "")
         return (
             f"it sent {what}, the id of no request waiting for an answer; a server answers each request "

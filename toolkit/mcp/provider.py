@@ -18,7 +18,8 @@ deadline, `list_timeout`) and, per tool:
    translates `inputSchema` (`toolkit.mcp.schema`); a tool whose schema cannot be translated
    (or whose translation fails in any other way), or that the SDK cannot read at all (no
    `inputSchema`, one that is no object: `McpClient.unreadable`), is left out, the others stay. What was left
-   out, and why, is in `provider.left_out` (and the log), so a notebook can show it;
+   out, and why, is in `provider.left_out` (and the log), so a notebook can show it; so is a
+   listing cut at `MAX_PAGES` pages (`McpClient.listing_cut`, under `"server: (later pages)"`);
 3. keeps MCP's `annotations` and `_meta` — plus which server and which original name — in the
    spec's `metadata`, which the model never sees;
 4. binds an executor to the server and the tool's *original* name, so a renamed tool still
@@ -239,6 +240,8 @@ class McpToolProvider:
             if listed is not None:
                 for name, reason in getattr(client, "unreadable", {}).items():  # the SDK could not read them
                     self._leave_out(client, name, reason)
+                if cut := getattr(client, "listing_cut", ""):  # more pages than a listing reads
+                    self._leave_out(client, "(later pages)", cut)
                 tools += self._translate(client, self._first_of_each_name(client, listed))
         return tools
 

@@ -30,7 +30,8 @@ rewrites one, walking every subschema:
    `anyOf` / `oneOf` branches lend the root their properties, a property required by every
    branch stays required, and the alternatives are written into the root's `description`
    ("exactly one of these forms: 1) …; 2) …"), so the model still reads the rule the schema
-   can no longer enforce. The server still validates;
+   can no longer enforce. A branch that refers to a definition (`{"$ref": "#/$defs/ById"}`, a
+   union of models) is read as that definition. The server still validates;
 6. the result is JSON Schema 2020-12 (draft-07's tuple `items` becomes `prefixItems`), root
    `$schema` / `$id` dropped; `None` when the tool takes no arguments (toolkit never sends `{}`;
    an empty `properties` with no declared `additionalProperties` means none). Every result is
@@ -75,6 +76,8 @@ _TYPE_WORDS = ("type", "$ref", *_COMPOSITION, "enum", "const", "not", "if", "ite
 """A subschema with any of these says what type its value has (step 2 for properties)."""
 _DATA_KEYS = ("enum", "const", "default", "examples")
 """Values that are data, not schemas: a `$ref` inside them is left alone."""
+_NAMED_SCHEMAS = (*_SCHEMA_MAPS, "$defs", "definitions")
+"""Keywords whose value maps names to schemas: a name there is no keyword."""
 
 
 def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> dict[str, Any] | None:
@@ -85,7 +88,7 @@ def translate_schema(schema: dict[str, Any] | None, where: str = "MCP tool") -> 
     raw_defs = _collect_defs(root, where)
     refs = _hoist_pointers(original, raw_defs)
     defs = {name: _walk(body, where, refs) for name, body in raw_defs.items()}
-    root = _flatten_root(_inline_root_ref(_walk(root, where, refs), defs))
+    root = _flatten_root(_resolved(_walk(root, where, refs), defs), defs)
     for key in ("$schema", "$id"):
         root.pop(key, None)
     root["type"] = "object"
@@ -199,7 +202,20 @@ def _all_refs(node: Any) -> list[str]:
     if not isinstance(node, dict):
         return []
     found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
-    return found + [r for key, value in node.items() if key not in _DATA_KEYS for r in _all_refs(value)]
+    return found + [r for sub in _subschemas(node) for r in _all_refs(sub)]
+
+
+def _subschemas(node: dict[str, Any]) -> list[Any]:
+    """What in `node` may hold schemas: each keyword's value but data (`enum`, `default`…); under
+    a map of named schemas (`properties`, `$defs`), each schema, whatever its name (a parameter
+    may be called `default`)."""
+    found: list[Any] = []
+    for key, value in node.items():
+        if key in _NAMED_SCHEMAS and isinstance(value, dict):
+            found += value.values()
+        elif key not in _DATA_KEYS:
+            found.append(value)
+    return found
 
 
 def _def_name(ref: str, defs: dict[str, Any]) -> str | None:
@@ -298,31 +314,36 @@ def _type_array(node: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": branches, **node}
 
 
-def _inline_root_ref(root: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """A root that is only `{"$ref": "#/$defs/Args"}` takes the body of `Args` (kept in `$defs`)."""
-    ref = root.get("$ref")
-    name = (
-        _unescape(ref[len(_DEFS_PREFIXES[0]) :]) if isinstance(ref, str) and ref.startswith(_DEFS_PREFIXES[0]) else None
-    )
-    if name not in defs or not isinstance(defs[name], dict):
-        return root
-    rest = {k: v for k, v in root.items() if k != "$ref"}
-    return {**copy.deepcopy(defs[name]), **rest}
+def _resolved(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A subschema that refers to a root definition (`{"$ref": "#/$defs/Args"}`) with the body of
+    `Args` in its place (the definition is kept in `$defs`), through a chain of such references;
+    any other subschema as it is. For the root and its composition branches: their properties are
+    what the model must see."""
+    seen: set[str] = set()
+    while isinstance(ref := node.get("$ref"), str) and ref.startswith(_DEFS_PREFIXES[0]):
+        name = _unescape(ref[len(_DEFS_PREFIXES[0]) :])
+        if name in seen or not isinstance(defs.get(name), dict):
+            break
+        seen.add(name)
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        node = {**copy.deepcopy(defs[name]), **rest}
+    return node
 
 
-def _flatten_root(root: dict[str, Any]) -> dict[str, Any]:
-    """Step 5: a plain object at the root; the alternatives it cannot keep go into its description."""
+def _flatten_root(root: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Step 5: a plain object at the root; the alternatives it cannot keep go into its description.
+    A branch that refers to a definition is read as that definition (a union of models)."""
     root.pop("not", None)
     if root.get("type") != "object":
         root.pop("type", None)
-    for branch in [b for b in root.pop("allOf", []) or [] if isinstance(b, dict)]:
+    for branch in [_resolved(b, defs) for b in root.pop("allOf", []) or [] if isinstance(b, dict)]:
         _borrow_properties(root, [branch])
         required = [*root.get("required", []), *branch.get("required", [])]
         if required:
             root["required"] = list(dict.fromkeys(required))
     notes = []
     for key, rule in (("oneOf", "exactly one of these forms"), ("anyOf", "at least one of these forms")):
-        branches = [b for b in root.pop(key, []) or [] if isinstance(b, dict)]
+        branches = [_resolved(b, defs) for b in root.pop(key, []) or [] if isinstance(b, dict)]
         if not branches:
             continue
         _borrow_properties(root, branches)
@@ -370,9 +391,8 @@ def _check_refs(node: Any, names: set[str], where: str) -> None:
                 f"{where}: its schema refers to {ref!r}, which is not one of its definitions "
                 f"({known}); only '#', '#/$defs/NAME' and '#/definitions/NAME' can be sent on"
             )
-    for key, value in node.items():
-        if key not in _DATA_KEYS:
-            _check_refs(value, names, where)
+    for sub in _subschemas(node):
+        _check_refs(sub, names, where)
 
 
 def _unescape(token: str) -> str:

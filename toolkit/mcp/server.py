@@ -176,7 +176,8 @@ async def serve_stdio(server: Server) -> None:
 
 def _unreadable_answer(exc: Exception) -> types.JSONRPCError:
     """JSON-RPC 2.0's answer to a line the SDK could not read: -32700 "Parse error" for a line
-    that is not JSON (or holds what no JSON parser here reads, an unpaired surrogate), -32600
+    that is not JSON (or holds what no JSON parser here reads, an unpaired surrogate, or nests
+    deeper than Python's parser goes), -32600
     "Invalid Request" for JSON that is no JSON-RPC message. Its `id` is the request's when it
     can be read (so that request fails at once), else null, as the specification says."""
     errors = exc.errors() if isinstance(exc, ValidationError) else []
@@ -186,6 +187,8 @@ def _unreadable_answer(exc: Exception) -> types.JSONRPCError:
             message: Any = json.loads(line)  # Python reads an unpaired surrogate the SDK's parser refuses
         except ValueError:
             return _error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
+        except RecursionError:  # nested deeper than Python's parser goes: it ended the server
+            return _error(None, types.PARSE_ERROR, "Parse error: the line nests too deep to be read")
         what = "Parse error: it holds an unpaired surrogate or other text that is not Unicode"
         return _error(_request_id(message), types.PARSE_ERROR, what)
     whole = next((e.get("input") for e in errors if len(e["loc"]) == 1 or e["type"] == "missing"), None)

@@ -749,3 +749,18 @@ def test_the_labels_of_a_text_without_a_backslash_are_found_as_the_escaped_patte
     assert redact._label_spans(text) == escaped
     if "\\" not in text:
         assert redact._label_spans_with(text, redact._SEP_BACK, redact._VALUE) == escaped
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "'#/$defs/N' is not a valid reference",
+        "see #/properties/order_id",
+        "https://docs.example.com/guide#/section/tools",
+        "anchor: #~/notes/",
+    ],
+)
+def test_a_json_pointer_or_url_fragment_after_hash_is_no_path(text):
+    """`#/$defs/N` (a JSON Schema reference the model must fix) became `#<path>`: a path never starts
+    right after `#`, which opens a JSON pointer or a URL's fragment."""
+    assert redact.scrub(text) == text

@@ -131,10 +131,11 @@ _VALUE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'&]+(?:&(?![\w.-]+=)[^\s\"'&]
 _QUOTED_PATH = re.compile(r"([\"'])(?:~(?:[A-Za-z_][\w.-]*)?/|[A-Za-z]:[/\\]|\\\\|/(?=[^\"'\s/]))[^\"'\n]*\1")
 _FILE_URL = re.compile(r"\bfile://[^\s\"'<>]*", re.IGNORECASE)
 _POSIX_PATH = re.compile(
-    r"(?:/(?<![\w/\\:.~<>-]/)|~(?<![\w/\\:.~<>-]~)(?:[A-Za-z_][\w.-]*)?/)"
+    r"(?:/(?<![\w/\\:.~<>#-]/)|~(?<![\w/\\:.~<>#-]~)(?:[A-Za-z_][\w.-]*)?/)"
     r"[^\s/\\\"'<>|,;()\[\]]+(?:/[^\s/\\\"'<>|,;()\[\]]*)*"
 )
-"""A path at a `/` or `~` that follows no name or path character. The check of what comes before
+"""A path at a `/` or `~` that follows no name or path character, nor `#` (a JSON pointer, `#/$defs/N`, or a
+URL's fragment). The check of what comes before
 is made after the `/` or `~` is read (`(?<!X/)` there is `(?<![X])` before it), so the pattern
 starts with one of two characters and the engine looks for them in C instead of trying the
 pattern at every position."""

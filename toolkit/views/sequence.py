@@ -108,7 +108,7 @@ def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], sa
     for execution in trace.executions:
         tool = lane[execution.call.name]
         lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
-        mark = "✗ " if execution.error_kind else ""
+        mark = "✗ " if execution.failure else ""
         lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
     if trace.index == saga_round:
         lines.append("    Note over L: saga — undo in reverse order")
@@ -128,7 +128,7 @@ def _saga_round(result: LoopResult) -> int | None:
     if not result.saga:
         return None
     causes = {e.rolled_back_by for e in result.executions if e.rolled_back_by}
-    failed = [e.round for e in result.executions if e.error_kind and e.call.name in causes]
+    failed = [e.round for e in result.executions if e.failure and e.call.name in causes]
     return max(failed) if failed else result.rounds[-1].index
 
 

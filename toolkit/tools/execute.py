@@ -28,7 +28,8 @@ A tool that ends with `SystemExit` (code written for the command line: argparse 
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
 and the loop goes on. `KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they
 propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
-has not run: its coroutine is closed, never awaited, and the call is an execution error.
+has not run: its coroutine is closed, never awaited, and the call is an execution error. So is one
+that returns an async iterator (an async generator): nothing of it can be read.
 
 `run_call` does the same but returns an `Outcome`: the result, the channel a failure went
 through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
@@ -50,7 +51,7 @@ import functools
 import inspect
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -246,6 +247,8 @@ class Tool:
         value = output.value if isinstance(output, ToolOutput) else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
+        if type(value) not in _PLAIN and isinstance(value, AsyncIterator):  # an async generator's body: never run
+            return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
         content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
@@ -428,6 +431,26 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
         f"its executor {function_label(tool.executor)} returned a {type(output).__name__} (an awaitable), "
         "which the loop cannot await, so the call did not run",
         "make the executor a plain function that returns the result (async tools are left out for now)",
+    )
+    return failure
+
+
+NOT_READ_TEXT = (
+    "Tool {tool!r} returned an async iterator, which tools cannot read (they run synchronously): "
+    "none of its items were read."
+)
+"""What the model reads when an executor returned an async iterator (an async generator's body never ran)."""
+
+
+def _not_read(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
+    """The error for an executor that returned an async iterator: JSON cannot read it, so its
+    text was its repr (`<async_generator object …>`) and the call read as a success."""
+    failure = ToolExecutionError(NOT_READ_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(
+        tool.source or f"Tool({tool.name!r}, ...)",
+        f"its executor returned {a_kind_of(output)} (an async iterator), which the loop cannot read, "
+        "so none of its items reached the model",
+        "return a list of the items (async tools are left out for now)",
     )
     return failure
 

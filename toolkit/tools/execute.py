@@ -22,7 +22,9 @@ for a tool that raised is not LangChain4j's. LangChain4j sends the exception's m
 (`error.getMessage()`, or the class name when it is blank); this package sends
 `Tool 'x' failed: ClassName: message`, sanitised (`toolkit.tools.redact`), e.g.
 `Tool 'boom' failed: RuntimeError: bad`. The tool's name and the class tell the model which
-call failed and how; the secrets a message may hold never reach it.
+call failed and how; the secrets a message may hold never reach it. An execution policy of one's
+own gets that error, whose `__cause__` is the tool's own exception: the text it returns is
+cleaned the same way (`redact.cleaned`: no secret, path or stack trace; not cut).
 
 A tool that ends with `SystemExit` (code written for the command line: argparse or click on a
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
@@ -347,6 +349,10 @@ def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) ->
 
 
 def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
+    """The policy's text as the call's error result, or, when it raises, what the model would have
+    read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
+    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was."""
+    stop: Exception | None = None
     try:
         text = policy(error, call)
         if not isinstance(text, str):
@@ -354,10 +360,12 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
                 f"the {kind} policy {function_label(policy)} returned {a_kind_of(text)}; a policy returns the text "
                 "the model reads (a str), or raises to stop the loop. Fix: return str(error), or raise"
             )
-        return Outcome(_error(call, text), kind)
-    except Exception as stop:  # the policy stops the loop: record what the model would have read
-        text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
-        return Outcome(_error(call, text), kind, stop)
+    except Exception as raised:  # the policy stops the loop: record what the model would have read
+        text = str(raised) if isinstance(raised, ToolCallError) else redact.describe_exception(raised)
+        stop = raised
+    if kind == "execution" and policy not in _KNOWN_POLICIES:
+        text = redact.cleaned(text)
+    return Outcome(_error(call, text), kind, stop)
 
 
 def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:

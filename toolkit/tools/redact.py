@@ -345,11 +345,16 @@ def scrub_json(value: Any) -> Any:
 
 def sanitize(text: str) -> str:
     """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters."""
+    return cut(cleaned(text), LIMIT, "...")
+
+
+def cleaned(text: str) -> str:
+    """`sanitize(text)` at its full length: for a text of one's own making that quotes an error
+    (an error policy's), which is not cut, only cleaned."""
     text = scrub(_drop_tracebacks(text))
     if _may_hold_long_run(text):
         text = _LONG_RUN.sub(_long_run, text)
-    text = text.strip()
-    return cut(text, LIMIT, "...")
+    return text.strip()
 
 
 def _may_hold_long_run(text: str) -> bool:

@@ -749,3 +749,29 @@ def test_the_labels_of_a_text_without_a_backslash_are_found_as_the_escaped_patte
     assert redact._label_spans(text) == escaped
     if "\\" not in text:
         assert redact._label_spans_with(text, redact._SEP_BACK, redact._VALUE) == escaped
+
+
+@pytest.mark.parametrize(
+    "exc, text",
+    [
+        (
+            ExceptionGroup("unhandled errors in a TaskGroup", [ConnectionError("All connection attempts failed")]),
+            "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception): "
+            "ConnectionError: All connection attempts failed",
+        ),
+        (
+            ExceptionGroup("many", [ValueError("password=x"), ExceptionGroup("inner", [KeyError("SN1")])]),
+            f"ExceptionGroup: many (2 sub-exceptions): ValueError: password={R}; "
+            "ExceptionGroup: inner (1 sub-exception): KeyError: 'SN1'",
+        ),
+        (
+            ExceptionGroup("lots", [ValueError(str(i)) for i in range(5)]),
+            "ExceptionGroup: lots (5 sub-exceptions): ValueError: 0; ValueError: 1; ValueError: 2; and 2 more",
+        ),
+    ],
+)
+def test_an_exception_group_says_what_its_exceptions_were(exc, text):
+    """Was `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`: anyio's and asyncio's
+    TaskGroup wrap every failure so (an httpx or MCP client inside a tool), and the model learnt nothing."""
+    assert describe_exception(exc) == text
+    assert redact.summarize_exception(exc).text() == text

@@ -4,7 +4,8 @@
     sequence_source(result)          # the Mermaid text, which is also the text fallback
 
 Lanes: the user, the loop, the model, and one lane per tool that was called. One arrow per
-model request and reply, per tool call and result. Failed results are marked ✗, calls a saga
+model request and reply, per tool call and result; a call the loop answered itself (the loop
+guard, a call not run) is an arrow from the loop to itself, never one to the tool. Failed results are marked ✗, calls a saga
 rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
 are marked on the last arrow back to the user.
 
@@ -33,6 +34,9 @@ LABEL_LIMIT = 48
 MERMAID_MAX_TEXT = 50_000
 """Mermaid's default `maxTextSize`: it refuses a longer source ("Maximum text size in diagram
 exceeded"), so a diagram keeps its first and last rounds within it and notes the rest."""
+LOOP_ANSWERED = ("guard", "not_run")
+"""The `error_kind`s of a call the loop answered itself, without running its tool (the loop guard,
+a call left when another call's policy stopped the round): drawn as the loop's own arrow."""
 _NOTE_ROOM = 100
 """Room kept for the note naming the rounds left out."""
 
@@ -61,7 +65,7 @@ def _lanes(tools: list[str]) -> dict[str, str]:
 
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
     """The Mermaid `sequenceDiagram` text for `result`."""
-    tools = list(dict.fromkeys(e.call.name for e in result.executions))
+    tools = list(dict.fromkeys(e.call.name for e in result.executions if e.error_kind not in LOOP_ANSWERED))
     tools += [s.tool for s in result.saga if s.tool not in tools]
     lines = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
     lane = _lanes(tools)
@@ -106,6 +110,10 @@ def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], sa
     else:
         lines.append(f"    M-->>L: {_label(trace.reply.content)}")
     for execution in trace.executions:
+        if execution.error_kind in LOOP_ANSWERED:  # the tool never saw it
+            name = _label(execution.call.name, 40)
+            lines.append(f"    L->>L: ✗ {name} not run — {_label(execution.result.content, 40)}")
+            continue
         tool = lane[execution.call.name]
         lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
         mark = "✗ " if execution.failure else ""

@@ -146,3 +146,23 @@ def test_a_call_the_loop_answered_itself_draws_no_arrow_to_the_tool():
     lines = sequence_source(raised.value.loop_result).splitlines()
     assert "participant T_look as look" not in "\n".join(lines)
     assert "    L->>L: ✗ look not run — Not run another call of this round (no…" in lines
+
+
+def test_a_hallucinated_tool_name_of_any_length_gets_a_short_lane_id():
+    """The lane id was the whole name: a model that called a 20,000-character name filled the
+    diagram with it (three times), and the rounds were left out to fit Mermaid's limit."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    names = ["x" * 20_000, "x" * 20_001]
+    model = ScriptedModel([[ToolCall(id=f"c{i}", name=n, arguments="{}") for i, n in enumerate(names)], "done"])
+    result = run_loop(
+        model, [UserMessage(content="q")], tools=_order_tools(), options=LoopOptions(policies=FEED_BACK_ALL)
+    )
+    lines = sequence_source(result).splitlines()
+    lane = "T_" + "x" * 40
+    assert [line for line in lines if line.startswith("    participant T_")] == [
+        f"    participant {lane} as {'x' * 39}…",
+        f"    participant {lane}_2 as {'x' * 39}…",
+    ]
+    assert f"    L->>{lane}_2: (no arguments)" in lines and not any("not shown" in line for line in lines)

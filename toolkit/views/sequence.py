@@ -9,8 +9,8 @@ guard, a call not run) is an arrow from the loop to itself, never one to the too
 rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
 are marked on the last arrow back to the user.
 
-Each tool's lane id is its name with every non-word character made `_` (`T_get_order`); two
-names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
+Each tool's lane id is its name (its first `LANE_ID_CHARS` characters) with every non-word
+character made `_` (`T_get_order`); two names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
 lane. Labels are scrubbed like the trace view (`toolkit.tools.redact.scrub`): no secret or path
 from a tool or the model reaches the diagram.
 
@@ -34,6 +34,8 @@ LABEL_LIMIT = 48
 MERMAID_MAX_TEXT = 50_000
 """Mermaid's default `maxTextSize`: it refuses a longer source ("Maximum text size in diagram
 exceeded"), so a diagram keeps its first and last rounds within it and notes the rest."""
+LANE_ID_CHARS = 40
+"""Characters of a tool's name its lane id keeps (a model may call a name of any length)."""
 LOOP_ANSWERED = ("guard", "not_run")
 """The `error_kind`s of a call the loop answered itself, without running its tool (the loop guard,
 a call left when another call's policy stopped the round): drawn as the loop's own arrow."""
@@ -53,7 +55,7 @@ def _lanes(tools: list[str]) -> dict[str, str]:
     lanes: dict[str, str] = {}
     taken: set[str] = set()
     for name in tools:
-        base = lane = "T_" + re.sub(r"\W", "_", name)
+        base = lane = "T_" + re.sub(r"\W", "_", name[:LANE_ID_CHARS])
         n = 1
         while lane in taken:
             n += 1

@@ -786,3 +786,30 @@ def test_a_tool_that_returns_an_async_iterator_is_an_execution_error_not_its_rep
         "which the loop cannot read, so none of its items reached the model. Fix: return a list of the items "
         "(async tools are left out for now)"
     )
+
+
+async def _status_later(order: str) -> str:
+    DONE.append(f"status of {order}")
+    return "shipped"
+
+
+@tool("look an order up")
+def look_up(order: str) -> dict:
+    return {"order": order, "status": _status_later(order)}  # an async client's call, never awaited
+
+
+def test_a_coroutine_nested_in_a_tools_value_is_an_execution_error_not_a_success():
+    """Was a success whose text held `<coroutine object _status_later>` (and a "never awaited"
+    warning later): the part of the work it stood for never ran."""
+    model = ScriptedModel([call("look_up", order="SN1", id="c1"), "done"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run_loop(model, Q, tools=[look_up])
+        assert no_never_awaited_warning(caught)
+    execution = result.executions[0]
+    assert (execution.error_kind, execution.result.is_error) == ("execution", True)
+    assert execution.result.content == (
+        "Tool 'look_up' returned a value holding an async call that was never awaited (tools run "
+        "synchronously): that part of its work did not run."
+    )
+    assert DONE == []

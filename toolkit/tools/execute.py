@@ -31,7 +31,8 @@ bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its err
 and the loop goes on. `KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they
 propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
 has not run: its coroutine is closed, never awaited, and the call is an execution error. So is one
-that returns an async iterator (an async generator): nothing of it can be read.
+that returns an async iterator (an async generator): nothing of it can be read; and one whose value
+holds a coroutine (`{"status": client.status(id)}` with an async client): that part never ran.
 
 `run_call` does the same but returns an `Outcome`: the result, the channel a failure went
 through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
@@ -53,7 +54,7 @@ import functools
 import inspect
 import types
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -90,7 +91,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, parse_docstring, reflect
-from toolkit.tools.result_text import to_text
+from toolkit.tools.result_text import awaitables_in, to_text
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -249,8 +250,11 @@ class Tool:
         value = output.value if isinstance(output, ToolOutput) else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
-        if type(value) not in _PLAIN and isinstance(value, AsyncIterator):  # an async generator's body: never run
+        if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
             return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
+        held = awaitables_in(value)
+        if held:  # `{"status": client.status(id)}` with an async client
+            return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
         content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
@@ -424,15 +428,41 @@ _PLAIN = frozenset({str, dict, list, int, float, bool, type(None)})
 """Return types that are never awaitable: the check for a coroutine skips them."""
 
 
-def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
-    """The error for an executor that returned an awaitable: it is closed (no "never awaited"
-    warning) and the call is an execution error; the cause says what to fix."""
-    close = getattr(output, "close", None)
+def _closed(awaitable: Any) -> None:
+    """Close an awaitable that will never be awaited (no "never awaited" warning)."""
+    close = getattr(awaitable, "close", None)
     if callable(close):
         try:
             close()
         except Exception:  # an awaitable whose close misbehaves: it still never ran
             pass
+
+
+HOLDS_NOT_AWAITED_TEXT = (
+    "Tool {tool!r} returned a value holding an async call that was never awaited (tools run synchronously): "
+    "that part of its work did not run."
+)
+"""What the model reads when an executor's value holds an awaitable (closed, never awaited)."""
+
+
+def _holds_not_awaited(tool: Tool, call: ToolCall, output: Any, held: list[Any]) -> ToolExecutionError:
+    """The error for a value holding awaitables: each is closed and the call is an execution error."""
+    for awaitable in held:
+        _closed(awaitable)
+    failure = ToolExecutionError(HOLDS_NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(
+        tool.source or f"Tool({tool.name!r}, ...)",
+        f"its executor returned {a_kind_of(output)} holding {a_kind_of(held[0])} (an awaitable), which the loop "
+        "cannot await, so that part did not run",
+        "await it in an async helper run with asyncio.run(...) inside the tool, or use a sync client",
+    )
+    return failure
+
+
+def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
+    """The error for an executor that returned an awaitable: it is closed (no "never awaited"
+    warning) and the call is an execution error; the cause says what to fix."""
+    _closed(output)
     failure = ToolExecutionError(NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
     failure.__cause__ = ToolDefinitionError(
         tool.source or f"Tool({tool.name!r}, ...)",
@@ -441,6 +471,11 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
         "make the executor a plain function that returns the result (async tools are left out for now)",
     )
     return failure
+
+
+def _only_async_iterable(value: Any) -> bool:
+    """An async iterator that cannot be read synchronously (one that can, `to_text` reads)."""
+    return isinstance(value, AsyncIterator) and not isinstance(value, Iterator)
 
 
 NOT_READ_TEXT = (

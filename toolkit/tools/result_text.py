@@ -29,7 +29,7 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -211,6 +211,32 @@ def _holds_iterator(value: Any) -> bool:
 
 def _is_iterator(kind: type) -> bool:
     return issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES)
+
+
+def awaitables_in(value: Any) -> list[Any]:
+    """The awaitables nested in a tool's value (`{"status": client.status(id)}` with an async
+    client: a coroutine that never ran), found as `_kinds_in` looks; [] for the usual value (a
+    plain JSON value is one look at its types)."""
+    if _json_native(value) or not _holds(value, _is_awaitable):
+        return []
+    found: list[Any] = []
+    level = [value]
+    for _ in range(_DEPTH):
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if _is_awaitable(kind):
+                found.append(item)
+            elif _may_hold(kind) and not _is_iterator(kind):
+                deeper += _nested(item) or ()
+        if not deeper:
+            break
+        level = deeper
+    return found
+
+
+def _is_awaitable(kind: type) -> bool:
+    return issubclass(kind, Awaitable)
 
 
 def _is_missing_date(kind: type) -> bool:

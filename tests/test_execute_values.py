@@ -206,3 +206,15 @@ def test_a_value_json_cannot_write_is_its_text_without_a_memory_address():
     assert to_text(_Row()) == "<test_execute_values._Row object>"
     assert to_text({"row": _Row(), "n": 1}) == "{'row': <test_execute_values._Row object>, 'n': 1}"
     assert to_text(object()) == "<object object>"
+
+
+def test_rows_of_a_dataframe_with_a_missing_date_are_json_with_null_not_their_repr():
+    """`df.to_dict("records")` and `df.iloc[i].to_dict()` hold `pd.NaT` for a missing date, which
+    pydantic fails on (it is a datetime): the whole result became Python's repr of the rows
+    (`[{'shipped': Timestamp('2024-01-02 00:00:00'), ...}]`), not JSON."""
+    frame = pd.DataFrame({"order": ["SN1", "SN2"], "shipped": pd.to_datetime(["2024-01-02", None])})
+    rows = '[{"order": "SN1", "shipped": "2024-01-02T00:00:00"}, {"order": "SN2", "shipped": null}]'
+    assert to_text(frame.to_dict(orient="records")) == rows
+    assert to_text(frame.iloc[1].to_dict()) == '{"order": "SN2", "shipped": null}'
+    assert to_text(pd.NaT) == "null"
+    assert to_text((pd.NaT, {pd.NaT})) == "[null, [null]]"

@@ -516,3 +516,33 @@ def test_many_decimals_are_written_as_numbers_in_one_pass():
         {"sku": f"A{i}", "price": decimal.Decimal(f"{i}.10"), "tags": [100]} for i in range(300)
     ]
     assert '"price": 7.10' in to_text(rows)
+
+
+@pytest.mark.parametrize(
+    "problems, text",
+    [
+        (
+            "sku is required, e.g. PH-1",
+            "Invalid arguments for tool 'query_stock':\n- arguments: refused: sku is required, e.g. PH-1\n"
+            "Fix the arguments and call query_stock again.",
+        ),
+        (
+            [],
+            "Invalid arguments for tool 'query_stock':\n- arguments: refused (the tool gave no reason)\n"
+            "Fix the arguments and call query_stock again.",
+        ),
+    ],
+    ids=["reason-as-text", "no-problems"],
+)
+def test_a_hand_written_executors_argument_error_tells_the_model_what_was_wrong(problems, text):
+    """`ArgumentError(name, "reason")` (LangChain4j's `ToolArgumentsException(message)`) failed in
+    its own constructor, so the model read "Tool 'query_stock' failed: AttributeError: 'str' object
+    has no attribute 'line'"; with no problems it read an empty list of them."""
+
+    def executor(c: ToolCall, context: InvocationContext) -> Any:
+        raise ArgumentError(c.name, problems)
+
+    result = Tool(SPEC, executor).execute(call("query_stock", {}), policies=FEED_BACK_ALL)
+    assert (result.content, result.is_error) == (text, True)
+    error = ArgumentError("query_stock", problems)
+    assert (error.field, error.received) == ("arguments", "")

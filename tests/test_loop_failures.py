@@ -752,3 +752,64 @@ def test_the_model_request_limit_s_hint_names_max_model_requests_not_max_round_t
             fake_client(), "帮我查一下订单 SN202610200001", tools=[query_order], options=LoopOptions(max_round_trips=0)
         )
     assert "raise LoopOptions(max_round_trips=...)" in caught.value.hint
+
+
+@tool("stream the refunds of an order")
+def stream_refunds(order: str) -> object:
+    async def refunds():
+        DONE.append(f"read refunds of {order}")
+        yield "R-1"
+
+    return refunds()
+
+
+def test_a_tool_that_returns_an_async_iterator_is_an_execution_error_not_its_repr():
+    """Was a success whose text was `<async_generator object refunds>`: none of its items read."""
+    model = ScriptedModel([call("stream_refunds", order="SN1", id="c1"), "done"])
+    result = run_loop(model, Q, tools=[stream_refunds])
+    execution = result.executions[0]
+    assert (execution.error_kind, execution.result.is_error) == ("execution", True)
+    assert execution.result.content == (
+        "Tool 'stream_refunds' returned an async iterator, which tools cannot read (they run synchronously): "
+        "none of its items were read."
+    )
+    assert DONE == []
+    with pytest.raises(Exception) as raised:
+        run_loop(
+            model.__class__([call("stream_refunds", order="SN1", id="c2")]),
+            Q,
+            tools=[stream_refunds],
+            options=LoopOptions(policies=Policies(execution_error=raise_error)),
+        )
+    assert str(raised.value.__cause__) == (
+        "@tool test_loop_failures.stream_refunds: its executor returned an async_generator (an async iterator), "
+        "which the loop cannot read, so none of its items reached the model. Fix: return a list of the items "
+        "(async tools are left out for now)"
+    )
+
+
+async def _status_later(order: str) -> str:
+    DONE.append(f"status of {order}")
+    return "shipped"
+
+
+@tool("look an order up")
+def look_up(order: str) -> dict:
+    return {"order": order, "status": _status_later(order)}  # an async client's call, never awaited
+
+
+def test_a_coroutine_nested_in_a_tools_value_is_an_execution_error_not_a_success():
+    """Was a success whose text held `<coroutine object _status_later>` (and a "never awaited"
+    warning later): the part of the work it stood for never ran."""
+    model = ScriptedModel([call("look_up", order="SN1", id="c1"), "done"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run_loop(model, Q, tools=[look_up])
+        assert no_never_awaited_warning(caught)
+    execution = result.executions[0]
+    assert (execution.error_kind, execution.result.is_error) == ("execution", True)
+    assert execution.result.content == (
+        "Tool 'look_up' returned a value holding an async call that was never awaited (tools run "
+        "synchronously): that part of its work did not run."
+    )
+    assert DONE == []

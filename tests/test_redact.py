@@ -764,3 +764,29 @@ def test_a_json_pointer_or_url_fragment_after_hash_is_no_path(text):
     """`#/$defs/N` (a JSON Schema reference the model must fix) became `#<path>`: a path never starts
     right after `#`, which opens a JSON pointer or a URL's fragment."""
     assert redact.scrub(text) == text
+
+
+@pytest.mark.parametrize(
+    "exc, text",
+    [
+        (
+            ExceptionGroup("unhandled errors in a TaskGroup", [ConnectionError("All connection attempts failed")]),
+            "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception): "
+            "ConnectionError: All connection attempts failed",
+        ),
+        (
+            ExceptionGroup("many", [ValueError("password=x"), ExceptionGroup("inner", [KeyError("SN1")])]),
+            f"ExceptionGroup: many (2 sub-exceptions): ValueError: password={R}; "
+            "ExceptionGroup: inner (1 sub-exception): KeyError: 'SN1'",
+        ),
+        (
+            ExceptionGroup("lots", [ValueError(str(i)) for i in range(5)]),
+            "ExceptionGroup: lots (5 sub-exceptions): ValueError: 0; ValueError: 1; ValueError: 2; and 2 more",
+        ),
+    ],
+)
+def test_an_exception_group_says_what_its_exceptions_were(exc, text):
+    """Was `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`: anyio's and asyncio's
+    TaskGroup wrap every failure so (an httpx or MCP client inside a tool), and the model learnt nothing."""
+    assert describe_exception(exc) == text
+    assert redact.summarize_exception(exc).text() == text

@@ -113,3 +113,56 @@ def test_a_run_too_long_for_mermaid_keeps_its_first_and_last_rounds_and_says_wha
         "    L-->>U: 已发货。",
     ]
     assert 1_000 - (last - first - 1) > 300  # most of the room is used
+
+
+def test_a_call_the_loop_answered_itself_draws_no_arrow_to_the_tool():
+    """A guarded call and a call not run (another call's policy stopped the round) never reached
+    their tool, but were drawn as a call to its lane and the tool's own ✗ reply."""
+    import pytest
+
+    from toolkit.tools.decorator import tool
+
+    @tool("look an order up")
+    def look(order: str) -> str:
+        return f"order {order}: shipped"
+
+    reset_call_ids()
+    guarded = run_loop(
+        ScriptedModel([call("look", order="SN1"), call("look", order="SN1"), "shipped"]),
+        [UserMessage(content="SN1?")],
+        tools=[look],
+        options=LoopOptions(loop_guard=True),
+    )
+    lines = sequence_source(guarded).splitlines()
+    assert lines.count("    L->>T_look: order=SN1") == 1
+    assert "    L->>L: ✗ look not run — You already called look with these argu…" in lines
+    reset_call_ids()
+    with pytest.raises(Exception) as raised:
+        run_loop(
+            ScriptedModel([[call("nope"), call("look", order="SN2")], "done"]),
+            [UserMessage(content="SN2?")],
+            tools=[look],
+        )
+    lines = sequence_source(raised.value.loop_result).splitlines()
+    assert "participant T_look as look" not in "\n".join(lines)
+    assert "    L->>L: ✗ look not run — Not run another call of this round (no…" in lines
+
+
+def test_a_hallucinated_tool_name_of_any_length_gets_a_short_lane_id():
+    """The lane id was the whole name: a model that called a 20,000-character name filled the
+    diagram with it (three times), and the rounds were left out to fit Mermaid's limit."""
+    from toolkit.chat.messages import ToolCall
+    from toolkit.tools.execute import FEED_BACK_ALL
+
+    names = ["x" * 20_000, "x" * 20_001]
+    model = ScriptedModel([[ToolCall(id=f"c{i}", name=n, arguments="{}") for i, n in enumerate(names)], "done"])
+    result = run_loop(
+        model, [UserMessage(content="q")], tools=_order_tools(), options=LoopOptions(policies=FEED_BACK_ALL)
+    )
+    lines = sequence_source(result).splitlines()
+    lane = "T_" + "x" * 40
+    assert [line for line in lines if line.startswith("    participant T_")] == [
+        f"    participant {lane} as {'x' * 39}…",
+        f"    participant {lane}_2 as {'x' * 39}…",
+    ]
+    assert f"    L->>{lane}_2: (no arguments)" in lines and not any("not shown" in line for line in lines)

@@ -296,6 +296,12 @@ class ArgumentProblem:
             return f"- {self.field}: unknown field (got {self.received}), remove it"
         if self.kind == "not_json":
             return f"- arguments: got {self.received}, expected {self.expected}"
+        if self.kind == "refused" and not self.received:  # a reason given as text, for no one value
+            return (
+                f"- {self.field}: refused {self.expected}"
+                if self.expected == NO_REASON
+                else (f"- {self.field}: refused: {self.expected}")
+            )
         if self.kind == "refused":
             return f"- {self.field}: got {self.received}, refused: {self.expected}"
         return f"- {self.field}: got {self.received}, expected {self.expected}"
@@ -307,12 +313,27 @@ PROBLEMS_SHOWN = 10
 """Problems an argument error lists; the rest are counted ("... and 3 more problems")."""
 
 
+NO_REASON = "(the tool gave no reason)"
+
+
+def _as_problems(problems: list[ArgumentProblem] | str) -> list[ArgumentProblem]:
+    """An `ArgumentError`'s problems, a reason given as text (or none at all) as one problem: the
+    model always reads a line saying what was refused."""
+    if isinstance(problems, str) or not problems:
+        reason = problems if isinstance(problems, str) and problems.strip() else NO_REASON
+        return [ArgumentProblem("arguments", "", reason, "refused")]
+    return list(problems)
+
+
 class ArgumentError(ToolCallError):
     """The model's arguments cannot be turned into valid Python values. The message lists the
     first `PROBLEMS_SHOWN` problems and counts the rest: the model reads it back, and 20,000
     unknown keys must not come back as 20,000 lines."""
 
-    def __init__(self, tool_name: str, problems: list[ArgumentProblem]) -> None:
+    def __init__(self, tool_name: str, problems: list[ArgumentProblem] | str) -> None:
+        """`problems` may be one reason as text (`ArgumentError("query_stock", "sku is required")`,
+        as LangChain4j's `ToolArgumentsException(message)`), or [] when the tool gives none."""
+        problems = _as_problems(problems)
         shown = [p.line() for p in problems[:PROBLEMS_SHOWN]]
         if len(problems) > PROBLEMS_SHOWN:
             more = len(problems) - PROBLEMS_SHOWN

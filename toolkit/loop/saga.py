@@ -130,6 +130,15 @@ class ToolExecution:
         compensated (there is nothing to undo) and it triggers a saga like a raised error."""
         return self.error_kind is None and not self.result.is_error
 
+    @property
+    def failure(self) -> str | None:
+        """How the call itself failed, for the views: its `error_kind`, or `"reported"` when the
+        tool reported its own failure (`ToolOutput(..., is_error=True)`); None when it did not
+        fail (a call a saga rolled back had succeeded: its rollback is shown apart)."""
+        if self.error_kind is not None:
+            return self.error_kind
+        return "reported" if self.result.is_error and self.rolled_back_by is None else None
+
 
 @dataclass(frozen=True)
 class SagaEntry:

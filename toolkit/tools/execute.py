@@ -22,13 +22,17 @@ for a tool that raised is not LangChain4j's. LangChain4j sends the exception's m
 (`error.getMessage()`, or the class name when it is blank); this package sends
 `Tool 'x' failed: ClassName: message`, sanitised (`toolkit.tools.redact`), e.g.
 `Tool 'boom' failed: RuntimeError: bad`. The tool's name and the class tell the model which
-call failed and how; the secrets a message may hold never reach it.
+call failed and how; the secrets a message may hold never reach it. An execution policy of one's
+own gets that error, whose `__cause__` is the tool's own exception: the text it returns is
+cleaned the same way (`redact.cleaned`: no secret, path or stack trace; not cut).
 
 A tool that ends with `SystemExit` (code written for the command line: argparse or click on a
 bad flag, `sys.exit(2)`) has failed like one that raised an `Exception`: its error is fed back
 and the loop goes on. `KeyboardInterrupt` and `GeneratorExit` are not a tool's failure: they
 propagate. An executor that returns a coroutine (an `async def` that slipped past registration)
-has not run: its coroutine is closed, never awaited, and the call is an execution error.
+has not run: its coroutine is closed, never awaited, and the call is an execution error. So is one
+that returns an async iterator (an async generator): nothing of it can be read; and one whose value
+holds a coroutine (`{"status": client.status(id)}` with an async client): that part never ran.
 
 `run_call` does the same but returns an `Outcome`: the result, the channel a failure went
 through (`error_kind`), and the exception a policy raised (not raised yet). The loop reads each
@@ -50,7 +54,7 @@ import functools
 import inspect
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -87,7 +91,7 @@ from toolkit.tools.decorator import (
 )
 from toolkit.tools.parameters import ParamInfo
 from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, parse_docstring, reflect
-from toolkit.tools.result_text import to_text
+from toolkit.tools.result_text import awaitables_in, to_text
 from toolkit.unicode import cut
 
 Executor = Callable[[ToolCall, InvocationContext], Any]
@@ -246,6 +250,11 @@ class Tool:
         value = output.value if isinstance(output, ToolOutput) else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
+        if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
+            return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
+        held = awaitables_in(value)
+        if held:  # `{"status": client.status(id)}` with an async client
+            return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
         content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
@@ -344,6 +353,10 @@ def argument_failed(call: ToolCall, error: ArgumentError, policies: Policies) ->
 
 
 def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
+    """The policy's text as the call's error result, or, when it raises, what the model would have
+    read (memory keeps it, and sends it with the next turn). An execution policy of one's own may
+    quote `error.__cause__`, the tool's own exception: its text is cleaned as that error's was."""
+    stop: Exception | None = None
     try:
         text = policy(error, call)
         if not isinstance(text, str):
@@ -351,10 +364,12 @@ def _failed(call: ToolCall, kind: str, error: E, policy: Policy[E]) -> Outcome:
                 f"the {kind} policy {function_label(policy)} returned {a_kind_of(text)}; a policy returns the text "
                 "the model reads (a str), or raises to stop the loop. Fix: return str(error), or raise"
             )
-        return Outcome(_error(call, text), kind)
-    except Exception as stop:  # the policy stops the loop: record what the model would have read
-        text = str(stop) if isinstance(stop, ToolCallError) else redact.describe_exception(stop)
-        return Outcome(_error(call, text), kind, stop)
+    except Exception as raised:  # the policy stops the loop: record what the model would have read
+        text = str(raised) if isinstance(raised, ToolCallError) else redact.describe_exception(raised)
+        stop = raised
+    if kind == "execution" and policy not in _KNOWN_POLICIES:
+        text = redact.cleaned(text)
+    return Outcome(_error(call, text), kind, stop)
 
 
 def _as_called(error: ArgumentError, call: ToolCall) -> ArgumentError:
@@ -413,21 +428,72 @@ _PLAIN = frozenset({str, dict, list, int, float, bool, type(None)})
 """Return types that are never awaitable: the check for a coroutine skips them."""
 
 
-def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
-    """The error for an executor that returned an awaitable: it is closed (no "never awaited"
-    warning) and the call is an execution error; the cause says what to fix."""
-    close = getattr(output, "close", None)
+def _closed(awaitable: Any) -> None:
+    """Close an awaitable that will never be awaited (no "never awaited" warning)."""
+    close = getattr(awaitable, "close", None)
     if callable(close):
         try:
             close()
         except Exception:  # an awaitable whose close misbehaves: it still never ran
             pass
+
+
+HOLDS_NOT_AWAITED_TEXT = (
+    "Tool {tool!r} returned a value holding an async call that was never awaited (tools run synchronously): "
+    "that part of its work did not run."
+)
+"""What the model reads when an executor's value holds an awaitable (closed, never awaited)."""
+
+
+def _holds_not_awaited(tool: Tool, call: ToolCall, output: Any, held: list[Any]) -> ToolExecutionError:
+    """The error for a value holding awaitables: each is closed and the call is an execution error."""
+    for awaitable in held:
+        _closed(awaitable)
+    failure = ToolExecutionError(HOLDS_NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(
+        tool.source or f"Tool({tool.name!r}, ...)",
+        f"its executor returned {a_kind_of(output)} holding {a_kind_of(held[0])} (an awaitable), which the loop "
+        "cannot await, so that part did not run",
+        "await it in an async helper run with asyncio.run(...) inside the tool, or use a sync client",
+    )
+    return failure
+
+
+def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
+    """The error for an executor that returned an awaitable: it is closed (no "never awaited"
+    warning) and the call is an execution error; the cause says what to fix."""
+    _closed(output)
     failure = ToolExecutionError(NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
     failure.__cause__ = ToolDefinitionError(
         tool.source or f"Tool({tool.name!r}, ...)",
         f"its executor {function_label(tool.executor)} returned a {type(output).__name__} (an awaitable), "
         "which the loop cannot await, so the call did not run",
         "make the executor a plain function that returns the result (async tools are left out for now)",
+    )
+    return failure
+
+
+def _only_async_iterable(value: Any) -> bool:
+    """An async iterator that cannot be read synchronously (one that can, `to_text` reads)."""
+    return isinstance(value, AsyncIterator) and not isinstance(value, Iterator)
+
+
+NOT_READ_TEXT = (
+    "Tool {tool!r} returned an async iterator, which tools cannot read (they run synchronously): "
+    "none of its items were read."
+)
+"""What the model reads when an executor returned an async iterator (an async generator's body never ran)."""
+
+
+def _not_read(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
+    """The error for an executor that returned an async iterator: JSON cannot read it, so its
+    text was its repr (`<async_generator object …>`) and the call read as a success."""
+    failure = ToolExecutionError(NOT_READ_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(
+        tool.source or f"Tool({tool.name!r}, ...)",
+        f"its executor returned {a_kind_of(output)} (an async iterator), which the loop cannot read, "
+        "so none of its items reached the model",
+        "return a list of the items (async tools are left out for now)",
     )
     return failure
 

@@ -61,7 +61,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import ToolkitError, a_or_an
 from toolkit.tools.token_formats import KNOWN_TOKENS as _KNOWN_TOKENS
 from toolkit.tools.token_formats import folded_view, mask_lookalikes, may_fold, may_hold_token
 from toolkit.unicode import cut
@@ -346,11 +346,16 @@ def scrub_json(value: Any) -> Any:
 
 def sanitize(text: str) -> str:
     """`text` without stack traces, secrets, paths and long random runs, at most `LIMIT` characters."""
+    return cut(cleaned(text), LIMIT, "...")
+
+
+def cleaned(text: str) -> str:
+    """`sanitize(text)` at its full length: for a text of one's own making that quotes an error
+    (an error policy's), which is not cut, only cleaned."""
     text = scrub(_drop_tracebacks(text))
     if _may_hold_long_run(text):
         text = _LONG_RUN.sub(_long_run, text)
-    text = text.strip()
-    return cut(text, LIMIT, "...")
+    return text.strip()
 
 
 def _may_hold_long_run(text: str) -> bool:
@@ -407,18 +412,54 @@ def _type_name(exc: BaseException) -> str:
     return name if isinstance(name, str) and name.isidentifier() else "Exception"
 
 
-def _message(exc: BaseException) -> str:
-    """`str(exc)`, or "" if it raises, recurses or returns something that is not text."""
+def _message(exc: BaseException, depth: int = 0) -> str:
+    """`str(exc)`, or "" if it raises, recurses or returns something that is not text. An
+    exception group's text names its first exceptions too (`_with_members`)."""
     try:
         message = exc.__str__()
     except Exception:  # RecursionError included
         return ""
     if type(message) is not str:
         return ""
-    if len(message) > _READ_AT_MOST:
-        cut = message[:_READ_AT_MOST]
-        message = cut[: cut.rfind(" ")] if " " in cut else ""
-    return message.strip()
+    message = _read_part(message).strip()
+    if isinstance(exc, BaseExceptionGroup) and depth < _GROUP_DEPTH:
+        message = _read_part(_with_members(message, exc, depth))
+    return message
+
+
+def _read_part(message: str) -> str:
+    """`message`, or its first `_READ_AT_MOST` characters cut at a space."""
+    if len(message) <= _READ_AT_MOST:
+        return message
+    cut = message[:_READ_AT_MOST]
+    return cut[: cut.rfind(" ")] if " " in cut else ""
+
+
+_GROUP_SHOWN = 3
+"""The exceptions of a group named in its text; the rest are counted."""
+_GROUP_DEPTH = 3
+"""How deep groups inside groups are named."""
+
+
+def _with_members(message: str, group: BaseExceptionGroup[BaseException], depth: int) -> str:
+    """`unhandled errors in a TaskGroup (1 sub-exception): ConnectError: …`: a group's own text
+    says only how many it holds (anyio's and asyncio's TaskGroup wrap every failure so)."""
+    members = group.exceptions
+    if not isinstance(members, tuple):
+        return message
+    parts = [_member_text(member, depth + 1) for member in members[:_GROUP_SHOWN]]
+    if len(members) > _GROUP_SHOWN:
+        parts.append(f"and {len(members) - _GROUP_SHOWN} more")
+    if not parts:
+        return message
+    return f"{message}: {'; '.join(parts)}" if message else "; ".join(parts)
+
+
+def _member_text(exc: object, depth: int) -> str:
+    if not isinstance(exc, BaseException):
+        return a_or_an(type(exc).__name__)
+    message = _message(exc, depth)
+    return f"{_type_name(exc)}: {message}" if message else _type_name(exc)
 
 
 def _drop_tracebacks(text: str) -> str:

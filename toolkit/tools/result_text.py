@@ -8,7 +8,8 @@ the same every run (`toolkit.tools.set_order`). A tool that returned has run, so
 its value into text never fails the call: `bytes` are decoded when they are UTF-8, else read
 `<binary data, N bytes>`; a returned exception is its message, sanitised as a raised one's
 (`toolkit.tools.redact`); numpy and pandas values are JSON (`tolist()`, one object per row: their
-`str()` cuts data to `...`); an iterator is read to at most `ITEMS_READ` items (those nested in a
+`str()` cuts data to `...`), pandas' missing date `NaT` null wherever it is (a row of
+`df.to_dict("records")` too); an iterator is read to at most `ITEMS_READ` items (those nested in a
 dict, list, deque, dataclass or model too, all of them together); an int past Python's 4300-digit
 limit is a note, in place (the rest of the value stays); and a value JSON cannot write (an ORM row,
 a class, a cycle) is its `str()`, as in LangChain and the OpenAI Agents SDK, without a default
@@ -28,7 +29,7 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -104,6 +105,8 @@ def _marked_json_text(value: Any) -> str:
         value = _iterators_read(value, [ITEMS_READ])
     if any(map(is_set, kinds)):  # a set iterates in its hashes' order, which changes every run
         value = sets_sorted(value)
+    if any(map(_is_missing_date, kinds)):  # pydantic fails on it (it is a datetime): the whole value was its str()
+        value = _missing_dates_null(value)
     numbers: dict[str, str] = {}
     value = _decimals_marked(value, numbers, any(map(_is_decimal, kinds)))
     if isinstance(value, BaseModel):
@@ -208,6 +211,53 @@ def _holds_iterator(value: Any) -> bool:
 
 def _is_iterator(kind: type) -> bool:
     return issubclass(kind, Iterator) and not issubclass(kind, _PLAIN_TYPES)
+
+
+def awaitables_in(value: Any) -> list[Any]:
+    """The awaitables nested in a tool's value (`{"status": client.status(id)}` with an async
+    client: a coroutine that never ran), found as `_kinds_in` looks; [] for the usual value (a
+    plain JSON value is one look at its types)."""
+    if _json_native(value) or not _holds(value, _is_awaitable):
+        return []
+    found: list[Any] = []
+    level = [value]
+    for _ in range(_DEPTH):
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if _is_awaitable(kind):
+                found.append(item)
+            elif _may_hold(kind) and not _is_iterator(kind):
+                deeper += _nested(item) or ()
+        if not deeper:
+            break
+        level = deeper
+    return found
+
+
+def _is_awaitable(kind: type) -> bool:
+    return issubclass(kind, Awaitable)
+
+
+def _is_missing_date(kind: type) -> bool:
+    """pandas' `NaT` (a missing date or time, as `df.to_dict("records")` holds it)."""
+    return kind.__name__ == "NaTType" and (kind.__module__ or "").partition(".")[0] == "pandas"
+
+
+def _missing_dates_null(value: Any) -> Any:
+    """`value` with each `NaT` in it None (null, as a DataFrame's missing values are written): a
+    container, dataclass or model holding one becomes its plain JSON shape."""
+    if _is_missing_date(type(value)):
+        return None
+    if isinstance(value, dict):
+        return {key: _missing_dates_null(item) for key, item in value.items()}
+    if isinstance(value, _SEQUENCES):
+        return [_missing_dates_null(item) for item in value]
+    if isinstance(value, BaseModel):
+        return _missing_dates_null(value.model_dump())
+    if _is_dataclass_object(value):
+        return {f.name: _missing_dates_null(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
 
 
 def _is_decimal(kind: type) -> bool:

@@ -4,12 +4,13 @@
     sequence_source(result)          # the Mermaid text, which is also the text fallback
 
 Lanes: the user, the loop, the model, and one lane per tool that was called. One arrow per
-model request and reply, per tool call and result. Failed results are marked ✗, calls a saga
+model request and reply, per tool call and result; a call the loop answered itself (the loop
+guard, a call not run) is an arrow from the loop to itself, never one to the tool. Failed results are marked ✗, calls a saga
 rolled back get a note (and each compensation an arrow), an immediate return and a hand-over
 are marked on the last arrow back to the user.
 
-Each tool's lane id is its name with every non-word character made `_` (`T_get_order`); two
-names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
+Each tool's lane id is its name (its first `LANE_ID_CHARS` characters) with every non-word
+character made `_` (`T_get_order`); two names that come out the same (`get-order` and `get_order`) get `_2`, `_3`… so they never share a
 lane. Labels are scrubbed like the trace view (`toolkit.tools.redact.scrub`): no secret or path
 from a tool or the model reaches the diagram.
 
@@ -33,6 +34,11 @@ LABEL_LIMIT = 48
 MERMAID_MAX_TEXT = 50_000
 """Mermaid's default `maxTextSize`: it refuses a longer source ("Maximum text size in diagram
 exceeded"), so a diagram keeps its first and last rounds within it and notes the rest."""
+LANE_ID_CHARS = 40
+"""Characters of a tool's name its lane id keeps (a model may call a name of any length)."""
+LOOP_ANSWERED = ("guard", "not_run")
+"""The `error_kind`s of a call the loop answered itself, without running its tool (the loop guard,
+a call left when another call's policy stopped the round): drawn as the loop's own arrow."""
 _NOTE_ROOM = 100
 """Room kept for the note naming the rounds left out."""
 
@@ -49,7 +55,7 @@ def _lanes(tools: list[str]) -> dict[str, str]:
     lanes: dict[str, str] = {}
     taken: set[str] = set()
     for name in tools:
-        base = lane = "T_" + re.sub(r"\W", "_", name)
+        base = lane = "T_" + re.sub(r"\W", "_", name[:LANE_ID_CHARS])
         n = 1
         while lane in taken:
             n += 1
@@ -61,7 +67,7 @@ def _lanes(tools: list[str]) -> dict[str, str]:
 
 def sequence_source(result: LoopResult, question: str | None = None) -> str:
     """The Mermaid `sequenceDiagram` text for `result`."""
-    tools = list(dict.fromkeys(e.call.name for e in result.executions))
+    tools = list(dict.fromkeys(e.call.name for e in result.executions if e.error_kind not in LOOP_ANSWERED))
     tools += [s.tool for s in result.saga if s.tool not in tools]
     lines = ["sequenceDiagram", "    participant U as user", "    participant L as loop", "    participant M as model"]
     lane = _lanes(tools)
@@ -106,9 +112,13 @@ def _round_lines(trace: RoundTrace, result: LoopResult, lane: dict[str, str], sa
     else:
         lines.append(f"    M-->>L: {_label(trace.reply.content)}")
     for execution in trace.executions:
+        if execution.error_kind in LOOP_ANSWERED:  # the tool never saw it
+            name = _label(execution.call.name, 40)
+            lines.append(f"    L->>L: ✗ {name} not run — {_label(execution.result.content, 40)}")
+            continue
         tool = lane[execution.call.name]
         lines.append(f"    L->>{tool}: {_arguments(execution.call.arguments)}")
-        mark = "✗ " if execution.error_kind else ""
+        mark = "✗ " if execution.failure else ""
         lines.append(f"    {tool}-->>L: {mark}{_label(execution.result.content, 40)}")
     if trace.index == saga_round:
         lines.append("    Note over L: saga — undo in reverse order")
@@ -128,7 +138,7 @@ def _saga_round(result: LoopResult) -> int | None:
     if not result.saga:
         return None
     causes = {e.rolled_back_by for e in result.executions if e.rolled_back_by}
-    failed = [e.round for e in result.executions if e.error_kind and e.call.name in causes]
+    failed = [e.round for e in result.executions if e.failure and e.call.name in causes]
     return max(failed) if failed else result.rounds[-1].index
 
 

@@ -78,7 +78,7 @@ def steps(result: LoopResult) -> list[Step]:
             continue
         add(4, f"round trip {trips}: within the bound")
         for e in trace.executions:
-            mark = f" ✗ ({e.error_kind})" if e.error_kind else ""
+            mark = f" ✗ ({e.failure})" if e.failure else ""
             arguments, content = (
                 one_line(redact.scrub(unescaped(e.call.arguments)), 50),
                 one_line(redact.scrub(e.result.content), 60),
@@ -111,7 +111,7 @@ def _rolled_back_by_round(executions: list[ToolExecution]) -> dict[int, list[Too
     which the tool whose failure caused the rollback failed. One pass over the executions."""
     last_failure: dict[str, int] = {}
     for e in executions:
-        if e.error_kind:
+        if e.failure:
             last_failure[e.call.name] = max(e.round, last_failure.get(e.call.name, e.round))
     by_round: dict[int, list[ToolExecution]] = {}
     for e in executions:

@@ -84,7 +84,7 @@ def timed_loop(events: Iterator[Any], clock: Callable[[], float] = time.perf_cou
             else:  # finished without being announced: numbered now, drawn from 0
                 count += 1
                 number, start = count, 0.0
-            kind = "error" if e.error_kind else "ok"
+            kind = "error" if e.failure else "ok"
             lane = f"{e.call.name} #{number}"
             spans.append(Span(lane, start, start + e.duration_s, f"{e.call.name} {e.duration_s:.2f} s", kind))
 

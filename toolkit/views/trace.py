@@ -63,8 +63,10 @@ ERROR_LABELS = {
     "execution": "execution error",
     "guard": "loop guard",
     "not_run": "not run",
+    "reported": "reported error",
 }
-"""`ToolExecution.error_kind` → the badge text (the three error channels, the guard, the limit)."""
+"""`ToolExecution.failure` → the badge text (the three error channels, the guard, the limit, a
+failure the tool reported itself)."""
 ROLLED_BACK = "rolled back"
 
 
@@ -86,8 +88,9 @@ def execution_status(execution: ToolExecution) -> tuple[str, str]:
     """`(badge text, kind)`: ok, rolled back (a saga rewrote it), or the error channel."""
     if execution.rolled_back_by:
         return ROLLED_BACK, "warn"
-    if execution.error_kind:
-        return ERROR_LABELS.get(execution.error_kind, execution.error_kind), "error"
+    failure = execution.failure
+    if failure:
+        return ERROR_LABELS.get(failure, failure), "error"
     return "ok", "ok"
 
 

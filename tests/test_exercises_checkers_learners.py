@@ -771,3 +771,65 @@ def test_a_skill_folder_function_written_as_a_generator_is_told_its_body_never_r
         "your function is a generator (it holds `yield`): calling it only made the generator, and its body "
         "never ran, so it made nothing; write it without `yield`",
     )
+
+
+# --- w6.truth_table: an answer that is not a bool is told so, not "gave 'False', the loop says False" ---
+
+
+def test_a_returns_now_that_returns_the_words_true_and_false_is_told_they_are_not_bools():
+    result = run_cell(
+        """
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            if any_error or not behaviors:
+                return "False"
+            if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:
+                return "True"
+            return str(all(b != ReturnBehavior.TO_LLM for b in behaviors))
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) gave 'False', the loop says False — a text is not a bool, and any "
+        "text but '' counts as True: return True or False",
+    )
+
+
+def test_a_returns_now_that_prints_its_answer_is_asked_whether_it_prints_instead_of_returning():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            print(not any_error and all(b.name != "TO_LLM" for b in behaviors))
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([IMMEDIATE], any_error=False) gave None, the loop says True — does your function print its "
+        "answer instead of returning it? return True or False",
+    )
+
+
+def test_a_returns_now_that_returns_a_one_item_list_is_told_it_is_not_a_bool():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            return [not any_error and all(b.name != "TO_LLM" for b in behaviors)]
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) gave [False], the loop says False — a list is not a bool, and a "
+        "list that is not empty counts as True: return True or False",
+    )

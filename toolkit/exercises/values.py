@@ -14,6 +14,7 @@ from __future__ import annotations
 import decimal
 import numbers
 import re
+from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -53,6 +54,44 @@ def _standard_container(value: Any) -> Any:
     if isinstance(value, Sequence):
         return [plain(item) for item in value]
     return value
+
+
+VALUES_LIMIT = 100_000
+"""Values an answer (or what a learner's function returns) may hold, counted by `oversized`: no exercise's
+answer needs a thousand, and reading a bigger one (`plain`, the look for `...`, for a class of the learner's
+own) took longer than the check's time limit, which then asked whether the learner's code loops forever."""
+
+
+def oversized(value: Any, limit: int = VALUES_LIMIT) -> bool:
+    """True when `value` holds more than `limit` values, counted through what `plain` reads (lists,
+    tuples, sets, mappings, a deque; numpy's arrays by their size, a pandas Series by its length) from
+    their lengths: a container's items are only read when they fit, so this takes at most `limit` steps.
+    A container met again is counted again but not read again (a list that holds itself ends)."""
+    count, stack, read = 1, [value], set()
+    while stack:
+        item = stack.pop()
+        size, items = _size_of(item)
+        count += size
+        if count > limit:
+            return True
+        if items is not None and id(item) not in read:
+            read.add(id(item))
+            stack.extend(items())
+    return False
+
+
+def _size_of(value: Any) -> tuple[int, Any]:
+    """How many values `value` holds directly, and how to get them (None: not read further)."""
+    package = str(getattr(type(value), "__module__", "")).split(".")[0]
+    if package == "numpy" and hasattr(value, "size"):
+        return int(value.size), None
+    if package == "pandas" and type(value).__name__ == "Series":
+        return len(value), None
+    if isinstance(value, Mapping):
+        return 2 * len(value), lambda: [*value.keys(), *value.values()]
+    if isinstance(value, (list, tuple, set, frozenset, deque)):
+        return len(value), lambda: value
+    return 0, None
 
 
 TRUSTED_MODULES = frozenset(

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from itertools import product
 from typing import Any
 
+from toolkit.errors import a_or_an
 from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
-from toolkit.errors import a_or_an
 from toolkit.exercises.values import is_number, show
 
 QUESTION = "订单 SN202610200001 能退吗？"

@@ -833,3 +833,44 @@ def test_a_returns_now_that_returns_a_one_item_list_is_told_it_is_not_a_bool():
         "returns_now([TO_LLM], any_error=False) gave [False], the loop says False — a list is not a bool, and a "
         "list that is not empty counts as True: return True or False",
     )
+
+
+# --- w8.score: a score that is not a number is told so, not "gave '3', LangChain4j's rule gives 3" ----
+
+
+def test_a_score_returned_as_text_is_told_to_be_a_number():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower(), description.lower()
+            return str(sum(2 * (t in name) + (t in description) for t in terms))
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) returned '3'; "
+        "return the score as a number (an int)",
+    )
+
+
+def test_a_score_that_prints_is_asked_whether_it_prints_instead_of_returning(capsys):
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower(), description.lower()
+            print(sum(2 * (t in name) + (t in description) for t in terms))
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) returned None — does "
+        "your function print its answer instead of returning it? return the score as a number (an int)",
+    )

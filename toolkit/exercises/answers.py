@@ -120,3 +120,12 @@ def either(options: list[Any]) -> str:
     """`'a', 'b' or 'c'` — True and False as themselves."""
     texts = [repr(option) for option in options]
     return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+PRINTED = " — does your function print its answer instead of returning it?"
+"""Said after a learner's function returned None where a value is due: a print() at its end is the usual cause."""
+
+
+def printed(value: Any) -> str:
+    """`PRINTED` when the learner's function returned None, else ""."""
+    return PRINTED if value is None else ""

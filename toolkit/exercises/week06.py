@@ -10,7 +10,7 @@ from itertools import product
 from typing import Any
 
 from toolkit.errors import a_or_an
-from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
+from toolkit.exercises.answers import PRINTED, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -150,7 +150,7 @@ def _not_a_bool(got: Any) -> str:
     if isinstance(got, bool):
         return ""
     if got is None:
-        return " — does your function print its answer instead of returning it? return True or False"
+        return f"{PRINTED} return True or False"
     if isinstance(got, str):
         why = "a text is not a bool, and any text but '' counts as True"
     elif is_number(got):

@@ -874,3 +874,23 @@ def test_a_score_that_prints_is_asked_whether_it_prints_instead_of_returning(cap
         "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) returned None — does "
         "your function print its answer instead of returning it? return the score as a number (an int)",
     )
+
+
+# --- w10.skill_folder: an error naming the check's temporary folder reads the same on every run ------
+
+
+def test_a_make_skill_that_writes_before_it_makes_the_folder_is_told_without_the_temporary_path():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def make_skill(root):
+            (root / "gift-wrapping" / "SKILL.md").write_text("---\\nname: gift-wrapping\\n---\\n")
+
+        result = check("w10.skill_folder", make_skill)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code raised FileNotFoundError: [Errno 2] No such file or directory: 'root/gift-wrapping/SKILL.md'",
+    )

@@ -236,6 +236,8 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
             submitted = read(path)
     except ConfigurationError as error:  # too large: the text says the size, the cap and what to do
         return [Row(name, NOTEBOOK_ROW, False, str(error).removeprefix(f"notebook {path}: "))]
+    except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
+        return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
@@ -254,6 +256,22 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def not_utf8_text(path: Path) -> str:
+    """What a notebook file whose text is not UTF-8 is told, naming UTF-16 (a byte-order mark, or a NUL in
+    its first two bytes, as `{` is in UTF-16), which Windows tools save."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(2)
+    except OSError:
+        start = b""
+    utf16 = start in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in start
+    which = " (it is UTF-16)" if utf16 else ""
+    return (
+        f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved it "
+        "and save it as UTF-8"
+    )
 
 
 def _is_empty(path: Path) -> bool:

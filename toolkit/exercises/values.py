@@ -168,8 +168,10 @@ feedback around it — what is wrong, what to do — are still read, not cut off
 def _quoted(value: Any) -> str:
     try:
         text = _stable_repr(value)
-    except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
-        return f"a {type(value).__name__} object"
+    except Exception:  # a learner's __repr__ that raises, an answer nested thousands deep, a huge int
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"an int of {_digits(value)} digits"
+        return f"{a_or_an(type(value).__name__)} object"
     if not ADDRESS.search(text):
         return text
     if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
@@ -179,6 +181,13 @@ def _quoted(value: Any) -> str:
     if type(value) in (list, tuple, dict, set, frozenset):
         return ADDRESS.sub("", text)
     return f"a {type(value).__name__} object"
+
+
+def _digits(number: int) -> int:
+    """How many decimal digits `number` has, without writing it out (past 4300 digits Python refuses to)."""
+    number = abs(number)
+    guess = max(1, int(number.bit_length() * 0.30102999566398120))  # log10(2): the digits, or one fewer
+    return guess + 1 if number >= 10**guess else guess
 
 
 def _stable_repr(value: Any, depth: int = 0) -> str:

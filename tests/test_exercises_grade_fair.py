@@ -465,3 +465,24 @@ def test_a_secret_in_what_a_cell_raised_never_reaches_the_grades(tmp_path, monke
     assert Row(str(path), "w6.window", False, "the cell raised ValueError: bad key [REDACTED]") in rows
     out = grade.write_csv(rows, tmp_path / "grades.csv")
     assert "Q3learnerKEY" not in out.read_text() + summary(rows)
+
+
+def not_attempted(exercise: str) -> dict:
+    return {MIME: {"exercise": exercise, "status": "not attempted", "passed": False, "feedback": "task: …"}}
+
+
+def test_a_starter_cell_left_below_the_solved_copy_does_not_undo_its_pass(tmp_path, monkeypatch):
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell('check("w6.round_trips", ...)', "w6.round_trips", outputs=[not_attempted("w6.round_trips")]),
+        cell('check("w6.course_bound", 4)', "w6.course_bound", outputs=[record("w6.course_bound", False)]),
+        cell('check("w6.course_bound", ...)', "w6.course_bound", outputs=[not_attempted("w6.course_bound")]),
+        cell('check("w6.window", ...)', "w6.window", outputs=[not_attempted("w6.window")]),
+        cell("# the worker's last cell", outputs=[not_attempted("w6.round_trips"), not_attempted("w6.course_bound")]),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.window", False, "not attempted: task: …"),
+        Row(str(path), "w6.course_bound", False, "failed"),
+    ]

@@ -244,7 +244,8 @@ class SolutionText:
 
 _REGISTRY: dict[str, Exercise] = {}
 LAST: dict[str, CheckResult] = {}
-"""The latest result of each exercise checked in this process (tests read it)."""
+"""The latest result of each exercise checked in this process (tests read it; `toolkit grade`'s last cell
+shows them): a "not attempted" one (the starter cell left below a solved copy) does not replace a tried answer's."""
 
 
 def register(exercise: Exercise) -> Exercise:
@@ -473,7 +474,8 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     if answer is _MISSING:
         raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
     result = _check(ex, answer)
-    LAST[ex.id] = result
+    if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
+        LAST[ex.id] = result
     return result
 
 

@@ -16,7 +16,8 @@ start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercise
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
-the run. The result of each exercise is the last `check()` that this run made (its
+the run. The result of each exercise is the last `check()` that this run made (a "not attempted" one —
+a starter cell left below the copy the learner solved — only where no answer was tried before it) (its
 `application/vnd.toolkit.exercise+json` record, displayed by the cell or, for a result that was
 printed or not shown, by the cell the worker adds at the end; outputs saved in the submitted file
 are cleared before it runs, and cells that did not run are ignored); which exercises a notebook should
@@ -66,7 +67,7 @@ from toolkit.cli.notebooks import read
 from toolkit.course.spreadsheet import as_text
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
-from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
+from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
 from toolkit.files import keep_mode
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
@@ -192,12 +193,19 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
         stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
-            if record:
+            if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
                 records[str(record["exercise"])] = record
             ex_id = exercise_id(cell)
             if output.get("output_type") == "error" and ex_id:
                 errors[ex_id] = _error_text(output, stopped)
     return records, errors
+
+
+def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bool:
+    """Whether an exercise's `earlier` record stands against a later one: a "not attempted" after a tried
+    answer (the starter cell left below a copy the learner solved, and the worker's last cell repeating
+    it) says nothing of the answer, so it does not undo the pass or the failed try before it."""
+    return earlier is not None and earlier.get("status") != NOT_ATTEMPTED and record.get("status") == NOT_ATTEMPTED
 
 
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:

@@ -77,3 +77,15 @@ def test_a_class_with_identity_equality_is_trusted_wherever_it_sits():
         pass
 
     assert untrusted_class([Plain(), {"a": (1, 2.0, None)}]) is None
+
+
+def test_a_decimal_nan_is_read_as_the_float_nan_which_compares_without_raising():
+    import decimal
+    import math
+
+    from toolkit.exercises import check
+
+    assert all(math.isnan(plain(decimal.Decimal(text))) for text in ("NaN", "sNaN", "-NaN"))
+    assert plain([decimal.Decimal("2.5")]) == [decimal.Decimal("2.5")]
+    result = check("w6.round_trips", decimal.Decimal("sNaN"))
+    assert (result.status, result.feedback) == ("failed", "result.round_trips is not nan")

@@ -27,14 +27,16 @@ def plain(value: Any) -> Any:
     """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
     hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
     and the standard library's other containers as the plain one they stand for (a deque → a list,
-    a Counter → a dict), through lists, tuples, sets and dicts of exactly those types; anything
-    else — a learner's own class above all — as it is."""
+    a Counter → a dict; a Decimal NaN, on which == raises, the float NaN), through lists, tuples, sets
+    and dicts of exactly those types; anything else — a learner's own class above all — as it is."""
     kind = type(value)
     package = str(getattr(kind, "__module__", "")).split(".")[0]
     if package == "numpy" and hasattr(value, "tolist"):
         return plain(value.tolist())
     if package == "pandas" and kind.__name__ == "Series":
         return plain(value.to_dict())
+    if isinstance(value, decimal.Decimal) and value.is_nan():  # ==, < and > raise on it (a signalling one, any)
+        return float("nan")
     if kind in (list, tuple, set, frozenset):
         return kind(plain(item) for item in value)
     if kind is dict:

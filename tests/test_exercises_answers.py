@@ -153,3 +153,15 @@ def test_waits_too_large_for_a_float_are_told_so(huge):
         "failed",
         "a wait in your list is larger than any float: answer with the seconds waited, e.g. [0.5, 1.0]",
     )
+
+
+@pytest.mark.parametrize("huge", [10**400, 10**5000], ids=["401 digits", "5001 digits"])
+def test_a_backoff_that_returns_more_seconds_than_a_float_holds_is_told_so(huge):
+    from toolkit.exercises.values import show
+
+    result = check("w2.backoff", lambda attempt, retry_after: huge)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"wait(1, None) returned {show(huge)}, more than a float holds; return the seconds as a number (an int or a "
+        "float)",
+    )

@@ -79,7 +79,13 @@ def check_backoff(fn: Any) -> Verdict:
             return wrong(
                 f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float){beyond}"
             )
-        got = float(got)  # a Decimal or a Fraction as well
+        try:
+            got = float(got)  # a Decimal or a Fraction as well
+        except OverflowError:
+            return wrong(
+                f"wait({n}, {r}) returned {show(got)}, more than a float holds; return the seconds as a number "
+                "(an int or a float)"
+            )
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:

@@ -486,3 +486,10 @@ def test_a_starter_cell_left_below_the_solved_copy_does_not_undo_its_pass(tmp_pa
         Row(str(path), "w6.window", False, "not attempted: task: …"),
         Row(str(path), "w6.course_bound", False, "failed"),
     ]
+
+
+def test_a_secret_at_the_end_of_a_long_error_is_masked_before_the_error_is_cut():
+    key = "sk-proj-" + "Q3learnerKEY" * 3
+    text = grade._error_text({"ename": "ValueError", "evalue": "x" * 105 + " " + key})
+    assert text == "the cell raised ValueError: " + "x" * 105 + " [REDACTED]"[:15]
+    assert "Q3" not in text and "sk-" not in text

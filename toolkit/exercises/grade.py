@@ -71,7 +71,7 @@ from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTE
 from toolkit.exercises.notebook import exercise_id
 from toolkit.files import keep_mode
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
-from toolkit.unicode import columns, padded
+from toolkit.unicode import columns, cut, padded
 
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
@@ -211,10 +211,11 @@ def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bo
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
     the time limit stopped says so; any other is the learner's code raising it."""
-    name, value = output.get("ename"), str(output.get("evalue", "")).strip()
+    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show
+    name, value = output.get("ename"), scrub_secrets(str(output.get("evalue", "")).strip())
     if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
-    return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
+    return f"the cell raised {name}: {cut(value, 120, mark='')}" if value else f"the cell raised {name}"
 
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

@@ -20,6 +20,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.errors import a_or_an
+from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
 
 
@@ -157,11 +158,15 @@ ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
     address — what it is: "a function named helper". Either way the same answer reads the same on
-    every run (a set's order, like an address, changes from one kernel to the next)."""
-    text = _quoted(value)
-    return cut(text, SHOW_LIMIT)
+    every run (a set's order, like an address, changes from one kernel to the next). A secret in it is
+    masked before it is cut at `SHOW_LIMIT`, so no head of a key shows."""
+    text = _quoted(value)[: SHOW_LIMIT + SECRET_ROOM]  # what could show, and room for a key across the cut
+    return cut(scrub_secrets(text), SHOW_LIMIT)  # masked whole, then cut: a key cut in two would not read as one
 
 
+SECRET_ROOM = 1000
+"""Characters past `SHOW_LIMIT` that `show` masks secrets in before it cuts: a key that starts before the cut
+and ends in them is masked whole (keys are far shorter), and a huge value is not scanned to its end."""
 SHOW_LIMIT = 160
 """Characters of a quoted value: a long one (a list of tools, a huge text) is cut here, so the words of the
 feedback around it — what is wrong, what to do — are still read, not cut off with the feedback's tail."""

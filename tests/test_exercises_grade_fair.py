@@ -493,3 +493,18 @@ def test_a_secret_at_the_end_of_a_long_error_is_masked_before_the_error_is_cut()
     text = grade._error_text({"ename": "ValueError", "evalue": "x" * 105 + " " + key})
     assert text == "the cell raised ValueError: " + "x" * 105 + " [REDACTED]"[:15]
     assert "Q3" not in text and "sk-" not in text
+
+
+def test_an_exercise_cell_whose_check_call_gave_no_result_says_a_check_of_its_own_may_have_replaced_it(
+    tmp_path, monkeypatch
+):
+    cells = [
+        cell("def check(exercise, answer):\n    return True"),
+        cell('answer = 2\ncheck("w6.round_trips", answer)', "w6.round_trips"),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [Row(str(path), "w6.round_trips", False, grade.CHECK_REPLACED)]
+    assert grade.CHECK_REPLACED == (
+        "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
+        "(did a check of the notebook's own replace it?)"
+    )

@@ -77,6 +77,10 @@ NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
+CHECK_REPLACED = (
+    "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
+    "(did a check of the notebook's own replace it?)"
+)
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -180,6 +184,18 @@ def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
     }
 
 
+def called_check(notebook: nbformat.NotebookNode) -> set[str]:
+    """The ids of the tagged exercise cells this run executed whose code calls check() with their id."""
+    return {
+        ex_id
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        and cell.get("execution_count") is not None
+        and (ex_id := exercise_id(cell))
+        and ex_id in CHECK_CALL.findall(str(cell.get("source", "")))
+    }
+
+
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The last check record of each exercise, and the error of each exercise cell that raised.
 
@@ -258,10 +274,12 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
+    calls = called_check(executed) if executed is not None else set()
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
-        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
+        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
@@ -290,14 +308,14 @@ def _is_empty(path: Path) -> bool:
         return False
 
 
-def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:
-    """One exercise's row: its last check record, else the error of its cell, else why there is none."""
+def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, why: str) -> Row:
+    """One exercise's row: its last check record, else the error of its cell, else `why` there is none."""
     if record is not None:
         text = str(record.get("feedback", ""))
         return Row(name, ex_id, record.get("passed") is True, str(record["status"]) + (f": {text}" if text else ""))
     if error is not None:
         return Row(name, ex_id, False, error)
-    return Row(name, ex_id, False, NO_CHECK if ran else NOT_RUN)
+    return Row(name, ex_id, False, why)
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:

@@ -894,3 +894,55 @@ def test_a_make_skill_that_writes_before_it_makes_the_folder_is_told_without_the
         "failed",
         "your code raised FileNotFoundError: [Errno 2] No such file or directory: 'root/gift-wrapping/SKILL.md'",
     )
+
+
+# --- w6.window: a window of the memory's roles but other messages says which, not "[user …], [user …]" ---
+
+
+def test_a_window_that_keeps_older_messages_of_the_same_roles_is_told_which_message_differs():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.exercises.core import get
+
+        reference = {}
+        exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), reference)
+
+        def keep(messages, n):
+            want = reference["keep"](messages, n)
+            front = messages[: len(want)]
+            return front if [m.role for m in front] == [m.role for m in want] else want
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=6 and [user assistant tool tool assistant tool tool assistant] you keep the roles the memory keeps, "
+        "but your message 2 (assistant) is the conversation's message 2, where the memory keeps its message 5",
+    )
+
+
+def test_a_window_that_rewrites_a_message_is_told_to_keep_them_unchanged():
+    result = run_cell(
+        """
+        from toolkit import UserMessage
+        from toolkit.exercises import check
+        from toolkit.exercises.core import get
+
+        reference = {}
+        exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), reference)
+
+        def keep(messages, n):
+            kept = reference["keep"](messages, n)
+            return [m.model_copy(update={"content": m.content.strip() + "?"}) if isinstance(m, UserMessage) else m
+                    for m in kept]
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 and [user assistant tool tool assistant] you keep the roles the memory keeps, but your message 1 "
+        "(user) is none of the conversation's messages: keep them as they are, unchanged",
+    )

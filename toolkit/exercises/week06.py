@@ -128,6 +128,19 @@ def check_truth_table(fn: Any) -> Verdict:
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
 
 
+def _other_message(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """Where a window that keeps the memory's roles keeps another message: the first that differs, said by
+    its place in the conversation (or as none of its messages: one the learner's code rewrote)."""
+    i = next(i for i, (mine, kept) in enumerate(zip(got, want, strict=True)) if mine != kept)
+    head = f"you keep the roles the memory keeps, but your message {i + 1} ({got[i].role})"
+    if got[i] not in messages:
+        return f"{head} is none of the conversation's messages: keep them as they are, unchanged"
+    return (
+        f"{head} is the conversation's message {messages.index(got[i]) + 1}, where the memory keeps its message "
+        f"{messages.index(want[i]) + 1}"
+    )
+
+
 def _rule_tip(combo: tuple[Any, ...], err: bool, got: bool) -> str:
     """Which of the three rules a wrong `returns_now` answer broke, or "" when it is none of the usual ones."""
     from toolkit.tools.decorator import ReturnBehavior as RB
@@ -303,6 +316,8 @@ def check_window(fn: Any) -> Verdict:
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {len(got)} messages")
+            if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
+                return wrong(f"for n={n} and [{roles}] {_other_message(messages, got, want)}")
             return wrong(
                 f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
                 f"[{' '.join(m.role for m in want)}]"

@@ -1,5 +1,7 @@
 """dict_answer_problem / misses / verdict_of: the shape of a dict answer and its misses, by exact text."""
 
+import pytest
+
 from toolkit.exercises import check
 from toolkit.exercises.answers import dict_answer_problem, either, matches, misses, verdict_of
 from toolkit.exercises.core import Verdict
@@ -117,4 +119,49 @@ def test_keys_that_hold_commas_are_quoted_and_a_mistyped_key_is_named():
     assert check("w7.when", said).feedback == (
         "answer with a dict with exactly these keys: 'all succeed', 'shipment fails', "
         "'shipment fails, compensate=False'; 'shipment fails, compensate = False' is not an expected key"
+    )
+
+
+# --- a number too long to write out: told so, not "Exceeds the limit (4300 digits)" -----------------
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "feedback"),
+    [
+        ("w6.round_trips", "answer with a number of a few digits, not an int of 5001 digits"),
+        ("w8.vector_k", "answer with a number of a few digits, not an int of 5001 digits"),
+        ("w10.owned_tool", "answer with a request number of a few digits, not an int of 5001 digits"),
+    ],
+)
+def test_a_number_too_long_to_write_out_is_told_so(exercise_id, feedback):
+    result = check(exercise_id, 10**5000)
+    assert (result.status, result.feedback) == ("failed", feedback)
+
+
+def test_a_function_that_returns_a_number_too_long_to_write_out_is_told_its_size():
+    result = check("w8.score", lambda name, description, terms: -(10**5000))
+    assert result.feedback == (
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) gave an int of 5001 "
+        "digits, LangChain4j's rule gives 3"
+    )
+
+
+@pytest.mark.parametrize("huge", [10**400, 10**5000], ids=["401 digits", "5001 digits"])
+def test_waits_too_large_for_a_float_are_told_so(huge):
+    result = check("w2.waits", [huge, 2])
+    assert (result.status, result.feedback) == (
+        "failed",
+        "a wait in your list is larger than any float: answer with the seconds waited, e.g. [0.5, 1.0]",
+    )
+
+
+@pytest.mark.parametrize("huge", [10**400, 10**5000], ids=["401 digits", "5001 digits"])
+def test_a_backoff_that_returns_more_seconds_than_a_float_holds_is_told_so(huge):
+    from toolkit.exercises.values import show
+
+    result = check("w2.backoff", lambda attempt, retry_after: huge)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"wait(1, None) returned {show(huge)}, more than a float holds; return the seconds as a number (an int or a "
+        "float)",
     )

@@ -771,3 +771,178 @@ def test_a_skill_folder_function_written_as_a_generator_is_told_its_body_never_r
         "your function is a generator (it holds `yield`): calling it only made the generator, and its body "
         "never ran, so it made nothing; write it without `yield`",
     )
+
+
+# --- w6.truth_table: an answer that is not a bool is told so, not "gave 'False', the loop says False" ---
+
+
+def test_a_returns_now_that_returns_the_words_true_and_false_is_told_they_are_not_bools():
+    result = run_cell(
+        """
+        from toolkit import ReturnBehavior
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            if any_error or not behaviors:
+                return "False"
+            if behaviors[-1] == ReturnBehavior.IMMEDIATE_IF_LAST:
+                return "True"
+            return str(all(b != ReturnBehavior.TO_LLM for b in behaviors))
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) gave 'False', the loop says False — a text is not a bool, and any "
+        "text but '' counts as True: return True or False",
+    )
+
+
+def test_a_returns_now_that_prints_its_answer_is_asked_whether_it_prints_instead_of_returning():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            print(not any_error and all(b.name != "TO_LLM" for b in behaviors))
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([IMMEDIATE], any_error=False) gave None, the loop says True — does your function print its "
+        "answer instead of returning it? return True or False",
+    )
+
+
+def test_a_returns_now_that_returns_a_one_item_list_is_told_it_is_not_a_bool():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def returns_now(behaviors, any_error):
+            return [not any_error and all(b.name != "TO_LLM" for b in behaviors)]
+
+        result = check("w6.truth_table", returns_now)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "returns_now([TO_LLM], any_error=False) gave [False], the loop says False — a list is not a bool, and a "
+        "list that is not empty counts as True: return True or False",
+    )
+
+
+# --- w8.score: a score that is not a number is told so, not "gave '3', LangChain4j's rule gives 3" ----
+
+
+def test_a_score_returned_as_text_is_told_to_be_a_number():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower(), description.lower()
+            return str(sum(2 * (t in name) + (t in description) for t in terms))
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) returned '3'; "
+        "return the score as a number (an int)",
+    )
+
+
+def test_a_score_that_prints_is_asked_whether_it_prints_instead_of_returning(capsys):
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def score(name, description, terms):
+            name, description = name.lower(), description.lower()
+            print(sum(2 * (t in name) + (t in description) for t in terms))
+
+        result = check("w8.score", score)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "score('respond_to_invitation', …, ['rain', 'tax', 'zzz', 'cancel', 'invitation']) returned None — does "
+        "your function print its answer instead of returning it? return the score as a number (an int)",
+    )
+
+
+# --- w10.skill_folder: an error naming the check's temporary folder reads the same on every run ------
+
+
+def test_a_make_skill_that_writes_before_it_makes_the_folder_is_told_without_the_temporary_path():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+
+        def make_skill(root):
+            (root / "gift-wrapping" / "SKILL.md").write_text("---\\nname: gift-wrapping\\n---\\n")
+
+        result = check("w10.skill_folder", make_skill)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code raised FileNotFoundError: [Errno 2] No such file or directory: 'root/gift-wrapping/SKILL.md'",
+    )
+
+
+# --- w6.window: a window of the memory's roles but other messages says which, not "[user …], [user …]" ---
+
+
+def test_a_window_that_keeps_older_messages_of_the_same_roles_is_told_which_message_differs():
+    result = run_cell(
+        """
+        from toolkit.exercises import check
+        from toolkit.exercises.core import get
+
+        reference = {}
+        exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), reference)
+
+        def keep(messages, n):
+            want = reference["keep"](messages, n)
+            front = messages[: len(want)]
+            return front if [m.role for m in front] == [m.role for m in want] else want
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=6 and [user assistant tool tool assistant tool tool assistant] you keep the roles the memory keeps, "
+        "but your message 2 (assistant) is the conversation's message 2, where the memory keeps its message 5",
+    )
+
+
+def test_a_window_that_rewrites_a_message_is_told_to_keep_them_unchanged():
+    result = run_cell(
+        """
+        from toolkit import UserMessage
+        from toolkit.exercises import check
+        from toolkit.exercises.core import get
+
+        reference = {}
+        exec(get("w6.window").solution.replace('check("w6.window", keep)', ""), reference)
+
+        def keep(messages, n):
+            kept = reference["keep"](messages, n)
+            return [m.model_copy(update={"content": m.content.strip() + "?"}) if isinstance(m, UserMessage) else m
+                    for m in kept]
+
+        result = check("w6.window", keep)
+        """
+    )
+    assert (result.status, result.feedback) == (
+        "failed",
+        "for n=4 and [user assistant tool tool assistant] you keep the roles the memory keeps, but your message 1 "
+        "(user) is none of the conversation's messages: keep them as they are, unchanged",
+    )

@@ -389,3 +389,16 @@ def test_feedback_keeps_the_paths_it_quotes_and_masks_only_the_secrets():
     )
     key = "sk-proj-" + "Q3learnerKEY" * 3
     assert check("w8.vector_k", f"/home/ana/{key}").feedback == "answer with a number, not '/home/ana/[REDACTED]'"
+
+
+def test_a_not_attempted_check_after_a_tried_answer_keeps_that_answer_as_the_exercises_last_result():
+    from toolkit.exercises.core import LAST
+
+    LAST.pop("w6.round_trips", None)
+    assert check("w6.round_trips", ...).status == "not attempted"
+    assert LAST["w6.round_trips"].status == "not attempted"
+    check("w6.round_trips", 2)
+    assert check("w6.round_trips", ...).status == "not attempted"  # a copy of the starter cell, left below
+    assert LAST["w6.round_trips"].status == "passed"
+    check("w6.round_trips", 3)
+    assert LAST["w6.round_trips"].status == "failed"  # a tried answer is the latest, right or wrong

@@ -439,3 +439,57 @@ def test_code_that_swallows_the_limit_is_stopped_too(endless):
         "never comes?",
         "passed | None",
     ], done.stderr
+
+
+# --- a huge value: told its size at once, not read for longer than the limit and blamed on a loop ------
+
+
+def test_a_function_that_returns_a_huge_list_is_told_so_at_once():
+    from toolkit.exercises.values import VALUES_LIMIT
+
+    huge = list(range(VALUES_LIMIT + 1))
+    result = check("w8.score", lambda name, description, terms: huge)
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"your function returned a list holding more than {VALUES_LIMIT:,} values; no answer here needs that many: "
+        "return only what the task asks",
+    )
+
+
+def test_an_answer_that_holds_a_huge_array_is_told_so_at_once():
+    import numpy as np
+
+    from toolkit.exercises.values import VALUES_LIMIT
+
+    result = check("w10.escape", {"notes/todo.md": np.zeros(VALUES_LIMIT)})
+    assert (result.status, result.feedback) == (
+        "failed",
+        f"your answer holds more than {VALUES_LIMIT:,} values; no answer here needs that many: "
+        "answer with only what the task asks",
+    )
+
+
+class CountedList(list):
+    """A list that counts how many of its items were read."""
+
+    reads = 0
+
+    def __iter__(self):
+        for item in super().__iter__():
+            CountedList.reads += 1
+            yield item
+
+
+def test_a_huge_value_is_measured_without_reading_its_items():
+    from toolkit.exercises.values import VALUES_LIMIT, oversized
+
+    CountedList.reads = 0
+    assert oversized([[1, 2], CountedList(range(VALUES_LIMIT))])
+    assert CountedList.reads == 0
+    assert not oversized([CountedList(range(10)), {"a": (1, 2)}])
+    assert CountedList.reads == 10
+    itself: list = [1]
+    itself.append(itself)  # a list that holds itself is counted once: check() says it contains itself
+    assert not oversized(itself)
+    row = list(range(1000))
+    assert oversized([row] * (VALUES_LIMIT // 1000 + 1))  # one list many times is read as many times

@@ -422,3 +422,22 @@ def test_no_ipython_startup_file_reaches_a_submission(tmp_path, monkeypatch):
     rows = grade_paths([tmp_path / "sub"], seconds=30)
     [b] = [r for r in rows if r.notebook.endswith("b.ipynb")]
     assert b.feedback == "the cell raised RuntimeError: no key, none"
+
+
+NOTEBOOK_JSON = '{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "订单"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+
+
+@pytest.mark.parametrize(
+    ("encoding", "which"),
+    [("gbk", ""), ("utf-16", " (it is UTF-16)"), ("utf-16-be", " (it is UTF-16)"), ("utf-16-le", " (it is UTF-16)")],
+)
+def test_a_notebook_saved_in_another_encoding_is_told_to_be_saved_as_utf8(tmp_path, encoding, which):
+    path = tmp_path / "hw.ipynb"
+    path.write_bytes(NOTEBOOK_JSON.encode(encoding))
+    [row] = grade_notebook(path, 10)
+    assert (row.exercise, row.passed, row.feedback) == (
+        NOTEBOOK_ROW,
+        False,
+        f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved "
+        "it and save it as UTF-8",
+    )

@@ -465,3 +465,46 @@ def test_a_secret_in_what_a_cell_raised_never_reaches_the_grades(tmp_path, monke
     assert Row(str(path), "w6.window", False, "the cell raised ValueError: bad key [REDACTED]") in rows
     out = grade.write_csv(rows, tmp_path / "grades.csv")
     assert "Q3learnerKEY" not in out.read_text() + summary(rows)
+
+
+def not_attempted(exercise: str) -> dict:
+    return {MIME: {"exercise": exercise, "status": "not attempted", "passed": False, "feedback": "task: …"}}
+
+
+def test_a_starter_cell_left_below_the_solved_copy_does_not_undo_its_pass(tmp_path, monkeypatch):
+    cells = [
+        cell('check("w6.round_trips", 2)', "w6.round_trips", outputs=[record("w6.round_trips", True)]),
+        cell('check("w6.round_trips", ...)', "w6.round_trips", outputs=[not_attempted("w6.round_trips")]),
+        cell('check("w6.course_bound", 4)', "w6.course_bound", outputs=[record("w6.course_bound", False)]),
+        cell('check("w6.course_bound", ...)', "w6.course_bound", outputs=[not_attempted("w6.course_bound")]),
+        cell('check("w6.window", ...)', "w6.window", outputs=[not_attempted("w6.window")]),
+        cell("# the worker's last cell", outputs=[not_attempted("w6.round_trips"), not_attempted("w6.course_bound")]),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [
+        Row(str(path), "w6.round_trips", True, "passed"),
+        Row(str(path), "w6.window", False, "not attempted: task: …"),
+        Row(str(path), "w6.course_bound", False, "failed"),
+    ]
+
+
+def test_a_secret_at_the_end_of_a_long_error_is_masked_before_the_error_is_cut():
+    key = "sk-proj-" + "Q3learnerKEY" * 3
+    text = grade._error_text({"ename": "ValueError", "evalue": "x" * 105 + " " + key})
+    assert text == "the cell raised ValueError: " + "x" * 105 + " [REDACTED]"[:15]
+    assert "Q3" not in text and "sk-" not in text
+
+
+def test_an_exercise_cell_whose_check_call_gave_no_result_says_a_check_of_its_own_may_have_replaced_it(
+    tmp_path, monkeypatch
+):
+    cells = [
+        cell("def check(exercise, answer):\n    return True"),
+        cell('answer = 2\ncheck("w6.round_trips", answer)', "w6.round_trips"),
+    ]
+    path = submit(tmp_path, "homework.ipynb", cells, monkeypatch)
+    assert grade_notebook(path) == [Row(str(path), "w6.round_trips", False, grade.CHECK_REPLACED)]
+    assert grade.CHECK_REPLACED == (
+        "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
+        "(did a check of the notebook's own replace it?)"
+    )

@@ -77,3 +77,25 @@ def test_a_class_with_identity_equality_is_trusted_wherever_it_sits():
         pass
 
     assert untrusted_class([Plain(), {"a": (1, 2.0, None)}]) is None
+
+
+def test_a_decimal_nan_is_read_as_the_float_nan_which_compares_without_raising():
+    import decimal
+    import math
+
+    from toolkit.exercises import check
+
+    assert all(math.isnan(plain(decimal.Decimal(text))) for text in ("NaN", "sNaN", "-NaN"))
+    assert plain([decimal.Decimal("2.5")]) == [decimal.Decimal("2.5")]
+    result = check("w6.round_trips", decimal.Decimal("sNaN"))
+    assert (result.status, result.feedback) == ("failed", "result.round_trips is not nan")
+
+
+def test_a_quoted_value_is_masked_whole_before_it_is_cut():
+    from toolkit.exercises import check
+
+    key = "sk-proj-" + "Q3learnerKEY" * 3
+    quoted = show("x" * 145 + " " + key)
+    assert quoted == "'" + "x" * 145 + " [REDACTED]'"  # the mask is shorter than the key: now it fits whole
+    result = check("w9.dotted_name", "x" * 145 + " " + key)
+    assert "Q3" not in result.feedback and "sk-" not in result.feedback

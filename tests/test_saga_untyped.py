@@ -4,10 +4,12 @@ A compensation is never offered to the model, so "the model is not told what to 
 function_tool says of an unannotated tool parameter) sent a learner looking in the wrong place.
 """
 
+import functools
+
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.loop.saga import compensates, compensations_from
+from toolkit.loop.saga import ToolExecution, compensates, compensations_from
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import tools_from
 
@@ -37,3 +39,38 @@ def test_an_unannotated_compensation_parameter_names_the_types_to_take(fn, name)
         "take the parameters of tool 'book_hotel' with their types, "
         "{'guest': {'type': 'string'}, 'nights': {'type': 'integer'}}, or one parameter typed ToolExecution"
     )
+
+
+class CancelHotel:
+    """A compensation written as a callable object, as a learner who likes classes writes it."""
+
+    def __init__(self) -> None:
+        self.undone: list[tuple[str, int]] = []
+
+    def __call__(self, guest: str, nights: int) -> None:
+        self.undone.append((guest, nights))
+
+
+def cancel_by_execution(execution: ToolExecution) -> str:
+    return execution.call.name
+
+
+def cancel(guest: str, nights: int, note: str) -> None:
+    pass
+
+
+def test_a_callable_object_or_a_partial_is_checked_as_its_signature_reads_not_refused_by_typing():
+    from toolkit.chat.messages import ToolCall, ToolResultMessage
+
+    instance = CancelHotel()
+    found = compensations_from([compensates("book_hotel")(instance)], TOOLS)
+    call = ToolCall(id="c1", name="book_hotel", arguments='{"guest": "alice", "nights": 2}')
+    result = ToolResultMessage(tool_call_id="c1", tool_name="book_hotel", content="ok")
+    execution = ToolExecution(round=1, call=call, result=result)
+    found["book_hotel"].run(execution)
+    assert instance.undone == [("alice", 2)]
+    by_execution = compensations_from([compensates("book_hotel")(functools.partial(cancel_by_execution))], TOOLS)
+    assert by_execution["book_hotel"].run(execution) == "book_hotel"
+    with pytest.raises(ConfigurationError) as info:  # reflected as a tool is: a partial is refused, saying why
+        compensations_from([compensates("book_hotel")(functools.partial(cancel, note="x"))], TOOLS)
+    assert "a functools.partial cannot be reflected" in str(info.value)

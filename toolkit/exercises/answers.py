@@ -112,11 +112,27 @@ def set_problem(answer: Any, what: str) -> Verdict | None:
 
 
 def number_problem(answer: Any, what: str = "a number") -> Verdict | None:
-    """✗ when the answer is not a number (True is not 1, "2" is not 2), else None."""
-    return None if is_number(answer) else wrong(f"answer with {what}, not {show(answer)}")
+    """✗ when the answer is not a number (True is not 1, "2" is not 2), or one too long to write out (an
+    int past Python's 4300 digits: every feedback that quotes it would fail), else None."""
+    if not is_number(answer):
+        return wrong(f"answer with {what}, not {show(answer)}")
+    try:
+        str(answer)
+    except ValueError:
+        return wrong(f"answer with {what} of a few digits, not {show(answer)}")
+    return None
 
 
 def either(options: list[Any]) -> str:
     """`'a', 'b' or 'c'` — True and False as themselves."""
     texts = [repr(option) for option in options]
     return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+PRINTED = " — does your function print its answer instead of returning it?"
+"""Said after a learner's function returned None where a value is due: a print() at its end is the usual cause."""
+
+
+def printed(value: Any) -> str:
+    """`PRINTED` when the learner's function returned None, else ""."""
+    return PRINTED if value is None else ""

@@ -37,6 +37,9 @@ prediction with what the package really does — never the text of the code.
 - numpy's scalars and arrays and a pandas Series in an answer (or in what the learner's function
   returns) are read as the plain values they hold (`plain`): `np.int64(2)` is the number 2,
   `np.True_` is True, an array is a list, a Series the dict of its labels;
+- an answer (or what the learner's function returns) holding more than `VALUES_LIMIT` values is a
+  failed try saying so at once (`oversized` counts by lengths): reading it all would outlast the time
+  limit, and the feedback would then blame a loop in code that ran in a blink;
 - a build exercise's function that hands the work to the package's own implementation (the very
   function the check compares with, reached by any path: an import, a method, a class that runs
   it) is a failed try saying so (`own_work`): the exercise is to write the rule, and comparing the
@@ -78,7 +81,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.exercises.values import ADDRESS, plain, show, untrusted_class, untrusted_text
+from toolkit.errors import a_or_an
+from toolkit.exercises.values import (
+    ADDRESS,
+    VALUES_LIMIT,
+    oversized,
+    plain,
+    show,
+    untrusted_class,
+    untrusted_text,
+)
 from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
 
@@ -122,6 +134,10 @@ class Replaced(Exception):
 
 class Borrowed(Exception):
     """The learner's function of a build exercise ran the package's own implementation of it."""
+
+
+class TooBig(Exception):
+    """The answer (or what the learner's function returned) holds more values than any answer needs."""
 
 
 class NotAFunction(Exception):
@@ -228,7 +244,8 @@ class SolutionText:
 
 _REGISTRY: dict[str, Exercise] = {}
 LAST: dict[str, CheckResult] = {}
-"""The latest result of each exercise checked in this process (tests read it)."""
+"""The latest result of each exercise checked in this process (tests read it; `toolkit grade`'s last cell
+shows them): a "not attempted" one (the starter cell left below a solved copy) does not replace a tried answer's."""
 
 
 def register(exercise: Exercise) -> Exercise:
@@ -315,7 +332,13 @@ def has_placeholder(value: Any) -> bool:
 
 def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; a `...` it returns means "not attempted yet"."""
-    value = plain(call_learner(fn, *args, **kwargs))
+    value = call_learner(fn, *args, **kwargs)
+    if oversized(value):
+        raise TooBig(
+            f"your function returned {a_or_an(type(value).__name__)} holding more than {VALUES_LIMIT:,} values; "
+            "no answer here needs that many: return only what the task asks"
+        )
+    value = plain(value)
     if has_placeholder(value):
         raise NotAttempted
     if (cls := untrusted_class(value)) is not None:
@@ -451,13 +474,19 @@ def check(exercise_id: str, answer: Any = _MISSING) -> CheckResult:
     if answer is _MISSING:
         raise ConfigurationError(f"check({ex.id!r}) needs your answer too: check({ex.id!r}, answer)")
     result = _check(ex, answer)
-    LAST[ex.id] = result
+    if result.status != NOT_ATTEMPTED or ex.id not in LAST or LAST[ex.id].status == NOT_ATTEMPTED:
+        LAST[ex.id] = result
     return result
 
 
 def _check(ex: Exercise, answer: Any) -> CheckResult:
     limit = check_limit()
     try:
+        if oversized(answer):
+            raise TooBig(
+                f"your answer holds more than {VALUES_LIMIT:,} values; no answer here needs that many: "
+                "answer with only what the task asks"
+            )
         answer = plain(answer)
         if has_placeholder(answer):
             return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
@@ -469,7 +498,7 @@ def _check(ex: Exercise, answer: Any) -> CheckResult:
             verdict = ex.checker(answer)
     except NotAttempted:
         return CheckResult(ex.id, NOT_ATTEMPTED, f"task: {ex.task}")
-    except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed) as error:
+    except (Untrusted, Replaced, AsyncAnswer, NotAFunction, Borrowed, TooBig) as error:
         verdict = wrong(str(error))
     except LearnerError as error:  # the learner's code raised: a failed try, never a traceback
         verdict = wrong(f"your code raised {error}")

@@ -16,7 +16,8 @@ start-up allowance (`START_ALLOWANCE_S`) is killed with its kernel; the exercise
 that still count. One check() may run two thirds of a cell's limit (`check_limit_s`), so an
 exercise that loops forever fails alone and the cells after it still run. The grader never waits on a pipe a notebook's detached child could hold, so
 it returns within about that deadline whatever the notebook does. A broken cell does not stop
-the run. The result of each exercise is the last `check()` that this run made (its
+the run. The result of each exercise is the last `check()` that this run made (a "not attempted" one —
+a starter cell left below the copy the learner solved — only where no answer was tried before it) (its
 `application/vnd.toolkit.exercise+json` record, displayed by the cell or, for a result that was
 printed or not shown, by the cell the worker adds at the end; outputs saved in the submitted file
 are cleared before it runs, and cells that did not run are ignored); which exercises a notebook should
@@ -66,16 +67,20 @@ from toolkit.cli.notebooks import read
 from toolkit.course.spreadsheet import as_text
 from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
-from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, all_exercises, parse_record
+from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
 from toolkit.files import keep_mode
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
-from toolkit.unicode import columns, padded
+from toolkit.unicode import columns, cut, padded
 
 NOTEBOOK_ROW = "(notebook)"
 NO_EXERCISES = "no exercises found (no tagged exercise cells, not a course notebook)"
 NOT_RUN = "not run: no check() result for this exercise"
 NO_CHECK = "no check() result: the exercise cell ran, but did not call check()"
+CHECK_REPLACED = (
+    "no check() result: the exercise cell called check(), but no result of toolkit's check() came of it "
+    "(did a check of the notebook's own replace it?)"
+)
 START_ALLOWANCE_S = 60
 """Seconds allowed on top of the limit for the process and the kernel to start and stop."""
 KILL_WAIT_S = 10
@@ -179,6 +184,18 @@ def ran_exercise_cells(notebook: nbformat.NotebookNode) -> set[str]:
     }
 
 
+def called_check(notebook: nbformat.NotebookNode) -> set[str]:
+    """The ids of the tagged exercise cells this run executed whose code calls check() with their id."""
+    return {
+        ex_id
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        and cell.get("execution_count") is not None
+        and (ex_id := exercise_id(cell))
+        and ex_id in CHECK_CALL.findall(str(cell.get("source", "")))
+    }
+
+
 def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The last check record of each exercise, and the error of each exercise cell that raised.
 
@@ -192,7 +209,7 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
         stopped = timed_out and cell is ran[-1]  # the cell the time limit interrupted is the last that ran
         for output in cell.get("outputs", []):
             record = parse_record(output.get("data", {}).get(MIME))
-            if record:
+            if record and not _keeps_earlier(records.get(str(record["exercise"])), record):
                 records[str(record["exercise"])] = record
             ex_id = exercise_id(cell)
             if output.get("output_type") == "error" and ex_id:
@@ -200,13 +217,21 @@ def results(notebook: nbformat.NotebookNode) -> tuple[dict[str, dict[str, Any]],
     return records, errors
 
 
+def _keeps_earlier(earlier: dict[str, Any] | None, record: dict[str, Any]) -> bool:
+    """Whether an exercise's `earlier` record stands against a later one: a "not attempted" after a tried
+    answer (the starter cell left below a copy the learner solved, and the worker's last cell repeating
+    it) says nothing of the answer, so it does not undo the pass or the failed try before it."""
+    return earlier is not None and earlier.get("status") != NOT_ATTEMPTED and record.get("status") == NOT_ATTEMPTED
+
+
 def _error_text(output: dict[str, Any], stopped: bool = False) -> str:
     """What an exercise cell's error output says, for the learner: the KeyboardInterrupt of the cell
     the time limit stopped says so; any other is the learner's code raising it."""
-    name, value = output.get("ename"), str(output.get("evalue", "")).strip()
+    # masked whole, then cut: a key cut in two no longer reads as one, and its head would show
+    name, value = output.get("ename"), scrub_secrets(str(output.get("evalue", "")).strip())
     if name == "KeyboardInterrupt" and stopped:  # how the grader stops a cell at the time limit
         return "stopped: the cell ran longer than the time limit"
-    return f"the cell raised {name}: {value[:120]}" if value else f"the cell raised {name}"
+    return f"the cell raised {name}: {cut(value, 120, mark='')}" if value else f"the cell raised {name}"
 
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -236,6 +261,8 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
             submitted = read(path)
     except ConfigurationError as error:  # too large: the text says the size, the cap and what to do
         return [Row(name, NOTEBOOK_ROW, False, str(error).removeprefix(f"notebook {path}: "))]
+    except UnicodeDecodeError:  # a notebook saved by an editor as GBK, cp1252 or UTF-16: not "not a notebook"
+        return [Row(name, NOTEBOOK_ROW, False, not_utf8_text(path))]
     except Exception as error:
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: cannot be read ({type(error).__name__})")]
     expected = expected_exercises(path, submitted)
@@ -247,13 +274,31 @@ def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     rows = [Row(name, NOTEBOOK_ROW, False, problem)] if problem else []
     records, errors = results(executed) if executed is not None else ({}, {})
     ran = ran_exercise_cells(executed) if executed is not None else set()
+    calls = called_check(executed) if executed is not None else set()
     known = {e.id for e in all_exercises()}
     checked = in_course_order(i for i in records if i not in expected and i in known)  # lost its tag, another week's
     for ex_id in expected + checked:
-        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), ex_id in ran))
+        why = (CHECK_REPLACED if ex_id in calls else NO_CHECK) if ex_id in ran else NOT_RUN
+        rows.append(_row(name, ex_id, records.get(ex_id), errors.get(ex_id), why))
     if not expected and not checked and not problem:
         rows.append(Row(name, NOTEBOOK_ROW, False, NO_EXERCISES))
     return rows
+
+
+def not_utf8_text(path: Path) -> str:
+    """What a notebook file whose text is not UTF-8 is told, naming UTF-16 (a byte-order mark, or a NUL in
+    its first two bytes, as `{` is in UTF-16), which Windows tools save."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(2)
+    except OSError:
+        start = b""
+    utf16 = start in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in start
+    which = " (it is UTF-16)" if utf16 else ""
+    return (
+        f"cannot be read: its text is not UTF-8, as a notebook's must be{which}; open it in the editor that saved it "
+        "and save it as UTF-8"
+    )
 
 
 def _is_empty(path: Path) -> bool:
@@ -263,14 +308,14 @@ def _is_empty(path: Path) -> bool:
         return False
 
 
-def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, ran: bool) -> Row:
-    """One exercise's row: its last check record, else the error of its cell, else why there is none."""
+def _row(name: str, ex_id: str, record: dict[str, Any] | None, error: str | None, why: str) -> Row:
+    """One exercise's row: its last check record, else the error of its cell, else `why` there is none."""
     if record is not None:
         text = str(record.get("feedback", ""))
         return Row(name, ex_id, record.get("passed") is True, str(record["status"]) + (f": {text}" if text else ""))
     if error is not None:
         return Row(name, ex_id, False, error)
-    return Row(name, ex_id, False, NO_CHECK if ran else NOT_RUN)
+    return Row(name, ex_id, False, why)
 
 
 def _execute(path: Path, seconds: int) -> tuple[nbformat.NotebookNode | None, str]:

@@ -14,11 +14,13 @@ from __future__ import annotations
 import decimal
 import numbers
 import re
+from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.errors import a_or_an
+from toolkit.tools.redact import scrub_secrets
 from toolkit.unicode import cut
 
 
@@ -26,14 +28,16 @@ def plain(value: Any) -> Any:
     """The value with numpy's scalars and arrays and pandas' Series read as the plain values they
     hold (`np.float32(0.5)` → 0.5, `np.True_` → True, an array → a list, a Series → {label: value}),
     and the standard library's other containers as the plain one they stand for (a deque → a list,
-    a Counter → a dict), through lists, tuples, sets and dicts of exactly those types; anything
-    else — a learner's own class above all — as it is."""
+    a Counter → a dict; a Decimal NaN, on which == raises, the float NaN), through lists, tuples, sets
+    and dicts of exactly those types; anything else — a learner's own class above all — as it is."""
     kind = type(value)
     package = str(getattr(kind, "__module__", "")).split(".")[0]
     if package == "numpy" and hasattr(value, "tolist"):
         return plain(value.tolist())
     if package == "pandas" and kind.__name__ == "Series":
         return plain(value.to_dict())
+    if isinstance(value, decimal.Decimal) and value.is_nan():  # ==, < and > raise on it (a signalling one, any)
+        return float("nan")
     if kind in (list, tuple, set, frozenset):
         return kind(plain(item) for item in value)
     if kind is dict:
@@ -53,6 +57,44 @@ def _standard_container(value: Any) -> Any:
     if isinstance(value, Sequence):
         return [plain(item) for item in value]
     return value
+
+
+VALUES_LIMIT = 100_000
+"""Values an answer (or what a learner's function returns) may hold, counted by `oversized`: no exercise's
+answer needs a thousand, and reading a bigger one (`plain`, the look for `...`, for a class of the learner's
+own) took longer than the check's time limit, which then asked whether the learner's code loops forever."""
+
+
+def oversized(value: Any, limit: int = VALUES_LIMIT) -> bool:
+    """True when `value` holds more than `limit` values, counted through what `plain` reads (lists,
+    tuples, sets, mappings, a deque; numpy's arrays by their size, a pandas Series by its length) from
+    their lengths: a container's items are only read when they fit, so this takes at most `limit` steps.
+    A container met again is counted again but not read again (a list that holds itself ends)."""
+    count, stack, read = 1, [value], set()
+    while stack:
+        item = stack.pop()
+        size, items = _size_of(item)
+        count += size
+        if count > limit:
+            return True
+        if items is not None and id(item) not in read:
+            read.add(id(item))
+            stack.extend(items())
+    return False
+
+
+def _size_of(value: Any) -> tuple[int, Any]:
+    """How many values `value` holds directly, and how to get them (None: not read further)."""
+    package = str(getattr(type(value), "__module__", "")).split(".")[0]
+    if package == "numpy" and hasattr(value, "size"):
+        return int(value.size), None
+    if package == "pandas" and type(value).__name__ == "Series":
+        return len(value), None
+    if isinstance(value, Mapping):
+        return 2 * len(value), lambda: [*value.keys(), *value.values()]
+    if isinstance(value, (list, tuple, set, frozenset, deque)):
+        return len(value), lambda: value
+    return 0, None
 
 
 TRUSTED_MODULES = frozenset(
@@ -116,11 +158,15 @@ ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
     address — what it is: "a function named helper". Either way the same answer reads the same on
-    every run (a set's order, like an address, changes from one kernel to the next)."""
-    text = _quoted(value)
-    return cut(text, SHOW_LIMIT)
+    every run (a set's order, like an address, changes from one kernel to the next). A secret in it is
+    masked before it is cut at `SHOW_LIMIT`, so no head of a key shows."""
+    text = _quoted(value)[: SHOW_LIMIT + SECRET_ROOM]  # what could show, and room for a key across the cut
+    return cut(scrub_secrets(text), SHOW_LIMIT)  # masked whole, then cut: a key cut in two would not read as one
 
 
+SECRET_ROOM = 1000
+"""Characters past `SHOW_LIMIT` that `show` masks secrets in before it cuts: a key that starts before the cut
+and ends in them is masked whole (keys are far shorter), and a huge value is not scanned to its end."""
 SHOW_LIMIT = 160
 """Characters of a quoted value: a long one (a list of tools, a huge text) is cut here, so the words of the
 feedback around it — what is wrong, what to do — are still read, not cut off with the feedback's tail."""
@@ -129,8 +175,10 @@ feedback around it — what is wrong, what to do — are still read, not cut off
 def _quoted(value: Any) -> str:
     try:
         text = _stable_repr(value)
-    except Exception:  # a learner's __repr__ that raises, or an answer nested thousands deep
-        return f"a {type(value).__name__} object"
+    except Exception:  # a learner's __repr__ that raises, an answer nested thousands deep, a huge int
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"an int of {_digits(value)} digits"
+        return f"{a_or_an(type(value).__name__)} object"
     if not ADDRESS.search(text):
         return text
     if callable(value) and not isinstance(value, type) and hasattr(value, "__name__"):
@@ -140,6 +188,13 @@ def _quoted(value: Any) -> str:
     if type(value) in (list, tuple, dict, set, frozenset):
         return ADDRESS.sub("", text)
     return f"a {type(value).__name__} object"
+
+
+def _digits(number: int) -> int:
+    """How many decimal digits `number` has, without writing it out (past 4300 digits Python refuses to)."""
+    number = abs(number)
+    guess = max(1, int(number.bit_length() * 0.30102999566398120))  # log10(2): the digits, or one fewer
+    return guess + 1 if number >= 10**guess else guess
 
 
 def _stable_repr(value: Any, depth: int = 0) -> str:

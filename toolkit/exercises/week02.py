@@ -79,7 +79,13 @@ def check_backoff(fn: Any) -> Verdict:
             return wrong(
                 f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float){beyond}"
             )
-        got = float(got)  # a Decimal or a Fraction as well
+        try:
+            got = float(got)  # a Decimal or a Fraction as well
+        except OverflowError:
+            return wrong(
+                f"wait({n}, {r}) returned {show(got)}, more than a float holds; return the seconds as a number "
+                "(an int or a float)"
+            )
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
             why = ""
             if r is None and n == 1 and abs(got - 1.0) < 1e-9:
@@ -170,14 +176,24 @@ def check_waits(answer: Any) -> Verdict:
     answer = as_list(answer)
     if answer is None or not all(is_number(x) for x in answer):
         return wrong("answer with a list of numbers (ints or floats), e.g. [0.5, 1.0]")
-    if [float(x) for x in answer] == waits:
+    if (seconds := _floats(answer)) is None:
+        return wrong("a wait in your list is larger than any float: answer with the seconds waited, e.g. [0.5, 1.0]")
+    if seconds == waits:
         return right(f"waited {waits}: Retry-After (2 s) is longer than the backoff, so it wins both times.")
-    if [float(x) for x in answer] == [0.5, 1.0]:
+    if seconds == [0.5, 1.0]:
         return wrong("that is the backoff alone; the 429s carried Retry-After: 2, and the client honours it")
     if len(answer) != len(waits):
         count = f"{len(answer)} wait{'' if len(answer) == 1 else 's'}"
         return wrong(f"your list has {count}; the client waits once before each retry: how many are there?")
-    return wrong(f"the client did not wait {answer}")
+    return wrong(f"the client did not wait {show(answer)}")
+
+
+def _floats(numbers: list[Any]) -> list[float] | None:
+    """The numbers as floats, or None when one is too large for a float (10**400 seconds)."""
+    try:
+        return [float(x) for x in numbers]
+    except OverflowError:
+        return None
 
 
 @answer_exercise(

@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from itertools import product
 from typing import Any
 
-from toolkit.exercises.answers import dict_answer_problem, misses, number_problem, verdict_of
+from toolkit.errors import a_or_an
+from toolkit.exercises.answers import PRINTED, dict_answer_problem, misses, number_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, items_of, own_work, reference, right, wrong
-from toolkit.exercises.values import show
+from toolkit.exercises.values import is_number, show
 
 QUESTION = "订单 SN202610200001 能退吗？"
 
@@ -122,17 +123,57 @@ def check_truth_table(fn: Any) -> Verdict:
             got = attempt(fn, list(combo), err)
         if bool(got) != want:
             names = "[" + ", ".join(b.name for b in combo) + "]"
-            tip = ""
-            if err and got:
-                tip = " — a failed call's error must reach the model, whatever the behaviours"
-            elif not err and combo[0] == RB.IMMEDIATE_IF_LAST and combo[-1] != RB.IMMEDIATE_IF_LAST and got:
-                tip = " — IMMEDIATE_IF_LAST counts only when it is the LAST call"
-            elif not err and combo[-1] == RB.IMMEDIATE_IF_LAST and not got:
-                tip = " — the last call is IMMEDIATE_IF_LAST: that alone returns"
-            elif not err and RB.TO_LLM in combo and got:
-                tip = " — a TO_LLM call's result must go back to the model"
+            tip = _not_a_bool(got) or _rule_tip(combo, err, bool(got))
             return wrong(f"returns_now({names}, any_error={err}) gave {show(got)}, the loop says {want}{tip}")
     return right(f"identical to toolkit.loop.returns on all {len(rows)} rounds of 1–3 calls, with and without errors.")
+
+
+def _other_message(messages: list[Any], got: list[Any], want: list[Any]) -> str:
+    """Where a window that keeps the memory's roles keeps another message: the first that differs, said by
+    its place in the conversation (or as none of its messages: one the learner's code rewrote)."""
+    i = next(i for i, (mine, kept) in enumerate(zip(got, want, strict=True)) if mine != kept)
+    head = f"you keep the roles the memory keeps, but your message {i + 1} ({got[i].role})"
+    if got[i] not in messages:
+        return f"{head} is none of the conversation's messages: keep them as they are, unchanged"
+    return (
+        f"{head} is the conversation's message {messages.index(got[i]) + 1}, where the memory keeps its message "
+        f"{messages.index(want[i]) + 1}"
+    )
+
+
+def _rule_tip(combo: tuple[Any, ...], err: bool, got: bool) -> str:
+    """Which of the three rules a wrong `returns_now` answer broke, or "" when it is none of the usual ones."""
+    from toolkit.tools.decorator import ReturnBehavior as RB
+
+    if err and got:
+        return " — a failed call's error must reach the model, whatever the behaviours"
+    if not err and combo[0] == RB.IMMEDIATE_IF_LAST and combo[-1] != RB.IMMEDIATE_IF_LAST and got:
+        return " — IMMEDIATE_IF_LAST counts only when it is the LAST call"
+    if not err and combo[-1] == RB.IMMEDIATE_IF_LAST and not got:
+        return " — the last call is IMMEDIATE_IF_LAST: that alone returns"
+    if not err and RB.TO_LLM in combo and got:
+        return " — a TO_LLM call's result must go back to the model"
+    return ""
+
+
+def _not_a_bool(got: Any) -> str:
+    """Why a `returns_now` answer that is not a bool read as the other one ("" for a bool): the check
+    reads it as the loop would (its truth), so "False" is True — said so, or "gave 'False', the loop says
+    False" reads as a wrong ✗; None asks whether the function prints its answer."""
+    if isinstance(got, bool):
+        return ""
+    if got is None:
+        return f"{PRINTED} return True or False"
+    if isinstance(got, str):
+        why = "a text is not a bool, and any text but '' counts as True"
+    elif is_number(got):
+        why = "a number is not a bool, and any number but 0 counts as True"
+    elif isinstance(got, (list, tuple, set, frozenset, dict)):
+        kind = type(got).__name__
+        why = f"{a_or_an(kind)} is not a bool, and {a_or_an(kind)} that is not empty counts as True"
+    else:
+        why = f"{a_or_an(type(got).__name__)} is not a bool, and it counts as {bool(got)}"
+    return f" — {why}: return True or False"
 
 
 def _message_classes() -> tuple[type, ...]:
@@ -275,6 +316,8 @@ def check_window(fn: Any) -> Verdict:
                 return wrong(f"for n={n} and [{roles}] the system message was dropped; it always stays")
             if len(got) > max(n, len(want)):
                 return wrong(f"for n={n} your window keeps {len(got)} messages")
+            if [m.role for m in got] == [m.role for m in want]:  # "you keep [user …], the memory keeps [user …]"
+                return wrong(f"for n={n} and [{roles}] {_other_message(messages, got, want)}")
             return wrong(
                 f"for n={n} and [{roles}] you keep [{' '.join(m.role for m in got)}], the memory keeps "
                 f"[{' '.join(m.role for m in want)}]"

@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from toolkit.exercises.answers import number_problem, one_of
+from toolkit.exercises.answers import number_problem, one_of, printed
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import Verdict, attempt, exercise, own_work, reference, right, wrong
-from toolkit.exercises.values import show
+from toolkit.exercises.values import is_number, show
 
 
 @functools.lru_cache(maxsize=1)
@@ -69,6 +69,11 @@ def check_score(fn: Any) -> Verdict:
             with own_work(sys.modules[score.__module__], "the keyword search", helpers=(clean_terms,)):
                 got = attempt(fn, spec.name, spec.description, list(terms))  # a copy: emptying it changes nothing
             cases += 1
+            if not is_number(got) and not isinstance(got, bool):  # a bool is a count of 0 or 1, as sum() of bools
+                return wrong(
+                    f"score({spec.name!r}, …, {terms}) returned {show(got)}{printed(got) or ';'} return the score "
+                    "as a number (an int)"
+                )
             if got != want:
                 misses.append((spec, terms, got, want))
     if misses:

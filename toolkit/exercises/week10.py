@@ -18,7 +18,16 @@ from typing import Any, cast
 
 from toolkit.exercises.answers import as_set, dict_answer_problem, misses, number_problem, set_problem, verdict_of
 from toolkit.exercises.cells import answer_exercise
-from toolkit.exercises.core import NotAttempted, Verdict, call_learner, exercise, has_placeholder, right, wrong
+from toolkit.exercises.core import (
+    LearnerError,
+    NotAttempted,
+    Verdict,
+    call_learner,
+    exercise,
+    has_placeholder,
+    right,
+    wrong,
+)
 
 
 @exercise(
@@ -63,7 +72,10 @@ def check_skill_folder(fn: Any) -> Verdict:
 
     root = Path(tempfile.mkdtemp())
     try:
-        returned = call_learner(fn, root)  # what it returns does not matter: the folder does
+        try:
+            returned = call_learner(fn, root)  # what it returns does not matter: the folder does
+        except LearnerError as error:  # it may name the folder, a new temporary one on every run
+            return wrong(f"your code raised {_named_root(root, str(error))}")
         if inspect.isgenerator(returned) and not any(root.iterdir()):  # its body waits for a next() never made
             returned.close()
             return wrong(
@@ -108,6 +120,14 @@ def _made(root: Path) -> str:
         return "; your function made no file in the folder it was given"
     shown = ", ".join(made[:8]) + (f" and {len(made) - 8} more" if len(made) > 8 else "")
     return f"; your function made {shown} (a skill is <folder>/<name>/SKILL.md, in capitals)"
+
+
+def _named_root(root: Path, text: str) -> str:
+    """`text` with the temporary folder's path (as given, or resolved through a symlink) written `root`, the
+    parameter's name: what the learner's code raised then reads the same on every run."""
+    for path in sorted({str(root), str(root.resolve())}, key=len, reverse=True):
+        text = text.replace(path, "root")
+    return text
 
 
 def _without(root: Path, text: str) -> str:

@@ -73,7 +73,6 @@ an earlier turn's work), and retries of failed compensations.
 from __future__ import annotations
 
 import inspect
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -274,9 +273,10 @@ def _kind(fn: Any) -> str:
 
 
 def _takes_execution(fn: Callable[..., Any]) -> bool:
-    params = list(inspect.signature(fn).parameters.values())
-    hints = typing.get_type_hints(getattr(fn, "__func__", fn))
-    return len(params) == 1 and hints.get(params[0].name) is ToolExecution
+    """One parameter, typed ToolExecution (a string annotation read too), as the signature reads it: a
+    callable object's `__call__` or a `functools.partial` has one, not the `__annotations__` typing wants."""
+    params = list(inspect.signature(fn, eval_str=True).parameters.values())
+    return len(params) == 1 and params[0].annotation is ToolExecution
 
 
 def _untyped(fn: Callable[..., Any]) -> str:

@@ -138,6 +138,54 @@ def test_connection_refused_is_transient():
     )
 
 
+COMPLETE = '{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}'
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("", "response body is empty"),
+        (" \r\n", "response body is empty"),
+        (
+            COMPLETE[:40],
+            "response body is not JSON: it breaks off after 40 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'{"choices": [{"index": 0, "message": {"r\'',
+        ),
+        (
+            COMPLETE[:45] + "\n",
+            "response body is not JSON: it breaks off after 46 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'ces": [{"index": 0, "message": {"role":\\n\'',
+        ),
+        (
+            '{"choices": [], "done": tr',
+            "response body is not JSON: it breaks off after 26 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'{"choices": [], "done": tr\'',
+        ),
+        (
+            COMPLETE + "\n\x00garbage",
+            "response body is not JSON: more follows its JSON value, from character 80 of 87: '\\x00garbage'",
+        ),
+        (
+            COMPLETE + COMPLETE,
+            "response body is not JSON: more follows its JSON value, from character 79 of 156: "
+            '\'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}\'',
+        ),
+        (
+            '{"choices": [{"index": 0 "message": {}}]}',
+            "response body is not JSON (expecting ',' delimiter at character 26): "
+            '\'{"choices": [{"index": 0 "message": {}}]}\'',
+        ),
+    ],
+)
+def test_a_body_that_is_not_json_says_where_it_goes_wrong(body, message):
+    """Before, each quoted the body's first 200 characters, which for a body cut off, or followed by
+    more, look like good JSON ("response body is not JSON: '{\"id\": …"), and for an empty one was ''."""
+    client, sleeps = make(Script(httpx.Response(200, text=body)))
+    with pytest.raises(BadResponseError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == message and sleeps == []
+
+
 @pytest.mark.parametrize(
     "body, message",
     [

@@ -624,13 +624,47 @@ def read_json(text: str, what: str, status: int | None = None) -> Any:
         text = text[1:]
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
-        raise BadResponseError(f"{what} is not JSON: {text[:200]!r}", status=status, body=text[:2000]) from None
+    except json.JSONDecodeError as exc:
+        raise BadResponseError(json_fault(text, exc, what), status=status, body=text[:2000]) from None
     except (ValueError, RecursionError) as exc:  # a number beyond Python's digit limit; nesting beyond the stack
         reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
         raise BadResponseError(
             f"{what} cannot be read as JSON ({reason}): {text[:200]!r}", status=status, body=text[:2000]
         ) from None
+
+
+def json_fault(text: str, exc: json.JSONDecodeError, what: str) -> str:
+    """What is wrong with `text` as JSON, on one line, quoting the part that says so: an empty body;
+    one that breaks off before its JSON is complete (a body cut on the way: its end is quoted, as its
+    beginning looks like good JSON); more after a complete value (its rest is quoted); any other
+    fault with its place; a body that is no JSON from its first character by that beginning."""
+    if not text.strip():
+        return f"{what} is empty"
+    if exc.msg == "Extra data":
+        return f"{what} is not JSON: more follows its JSON value, from character {exc.pos + 1} of {len(text)}: " + repr(
+            text[exc.pos :][:80]
+        )
+    if exc.pos > 0 and _breaks_off(text, exc):
+        return (
+            f"{what} is not JSON: it breaks off after {len(text)} characters, before its JSON is complete (cut off "
+            f"on the way?); it ends with {text[-40:]!r}"
+        )
+    if exc.pos == 0:
+        return f"{what} is not JSON: {text[:200]!r}"
+    return f"{what} is not JSON ({exc.msg[:1].lower()}{exc.msg[1:]} at character {exc.pos + 1}): " + repr(
+        text[max(0, exc.pos - 60) : exc.pos + 60]
+    )
+
+
+def _breaks_off(text: str, exc: json.JSONDecodeError) -> bool:
+    """Whether `text` ends before its JSON does: a string never closed, a value or `,` / `]` still
+    due where the text ends, or a `true` / `false` / `null` cut short (`tru`)."""
+    rest = text[exc.pos :].rstrip()
+    return exc.msg.startswith("Unterminated string") or not rest or rest in _WORD_STARTS
+
+
+_WORD_STARTS = frozenset(word[:n] for word in ("true", "false", "null") for n in range(1, len(word)))
+"""The beginnings of JSON's words, short of the whole word."""
 
 
 def _text(value: Any, what: str) -> str | None:

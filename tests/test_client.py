@@ -14,6 +14,7 @@ from toolkit.errors import (
     BadResponseError,
     CallerError,
     ConfigurationError,
+    ModelCallError,
     NotAStreamError,
     TransientError,
     TruncatedStreamError,
@@ -525,6 +526,26 @@ def test_the_api_key_never_appears_in_errors_or_exchanges_even_when_echoed():
     assert "Incorrect API key provided: ***cdef" in str(caught.value)
     assert key not in repr(list(client.exchanges))
     assert key not in "\n".join(caught.value._render_traceback_())
+
+
+UPSTREAM = "sk-proj-" + "Upstr3amChannelKey" * 2
+
+
+@pytest.mark.parametrize("status", [401, 429, 500, 200])
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_relays_error_quoting_its_own_upstream_key_masks_it_in_the_error(status, stream):
+    """A relay (one-api, new-api, a LiteLLM proxy) passes its upstream provider's error on, and that
+    error may quote the relay's own key for the provider: not the learner's key, so `scrub` did not
+    know it, and the error showed it whole (the exchange and the cassette masked it, by its format).
+    Masked by its format in the error's text and body too, as `toolkit.tools.redact` masks it."""
+    said = {"error": {"message": f"upstream said: Incorrect API key provided: {UPSTREAM} (request id 7)"}}
+    script = Script(*[httpx.Response(status, json=said)] * 3)
+    client, _ = make(script)
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert "upstream said: Incorrect API key provided: [REDACTED] (request id 7)" in str(caught.value)
+    assert UPSTREAM not in str(caught.value) and UPSTREAM not in caught.value.body
+    assert UPSTREAM not in repr(list(client.exchanges))
 
 
 def test_credentials_in_the_base_url_are_masked_everywhere():

@@ -95,6 +95,7 @@ from toolkit.chat.masking import (
     mask_json,
     mask_key,
     mask_keys,
+    mask_tokens,
     mask_url,
     mask_urls_in_logs,
     url_secrets,
@@ -618,12 +619,13 @@ class ChatClient:
     @contextmanager
     def _masked(self) -> Iterator[None]:
         """Any `ModelCallError` raised inside, with the key masked in its text and its body:
-        a gateway may echo the key in an error, with any status, or in a stream chunk."""
+        a gateway may echo the key in an error, with any status, or in a stream chunk; and any
+        token of a well-known format (`mask_tokens`): a relay may quote its own upstream key."""
         try:
             yield
         except ModelCallError as exc:
-            exc.args = (self.scrub(str(exc)),)
-            exc.body = self.scrub(exc.body or "")
+            exc.args = (mask_tokens(self.scrub(str(exc))),)
+            exc.body = mask_tokens(self.scrub(exc.body or ""))
             raise
 
     def _forget_key(self, exc: httpx.HTTPError) -> None:

@@ -913,6 +913,9 @@ def unreachable(url: str, exc: httpx.TransportError) -> str:
 
 
 def _reason(exc: httpx.TransportError) -> str:
+    if isinstance(exc, httpx.ProxyError):  # the proxy answered the tunnel's CONNECT with an error (a 407, a 403)
+        said = _one_line(str(exc))[:120] or type(exc).__name__
+        return f"the proxy refused to connect to it: {said}; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY"
     text = str(exc).lower()
     for needle, reason in _REASONS:
         if needle in text:

@@ -1219,9 +1219,9 @@ def _assistant(message: dict[str, Any], text: str, at: int = 0) -> AssistantMess
         return AssistantMessage.from_openai(message)
     except UnsupportedCallError as exc:  # a call OpenAI defines (a custom tool's): named, not "malformed"
         raise BadResponseError(f"choices[{at}].message: {exc}", status=200, body=text[:2000]) from exc
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:  # not chained: pydantic's text quotes the input, key and all
         problem = _problems(exc) if isinstance(exc, ValidationError) else _one_line(str(exc))
-        raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from exc
+        raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from None
 
 
 def _problems(exc: ValidationError) -> str:

@@ -1275,3 +1275,16 @@ def test_an_error_on_a_streamed_choice_is_the_gateways_error_not_a_partial_answe
     with pytest.raises(BadResponseError) as caught:
         list(client.stream(QUESTION))
     assert str(caught.value) == "gateway sent an error mid-stream: Bad"
+
+
+def test_a_body_cut_off_on_the_way_does_not_send_the_learner_to_llm_base_url():
+    """Its hint was BadResponseError's own, "Check that LLM_BASE_URL points at an OpenAI-compatible
+    /v1 endpoint.", for an answer that is the API's JSON, only cut short."""
+    client, _ = make(Script(httpx.Response(200, text=json.dumps(OK_BODY)[:60])))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert caught.value.hint == (
+        "The answer arrived cut short (the gateway, or a proxy on the way, stopped writing it); nothing from it "
+        "was used, and running the cell again may work."
+    )
+    assert "Hint: The answer arrived cut short" in "".join(caught.value._render_traceback_())

@@ -625,12 +625,21 @@ def read_json(text: str, what: str, status: int | None = None) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadResponseError(json_fault(text, exc, what), status=status, body=text[:2000]) from None
+        bad = BadResponseError(json_fault(text, exc, what), status=status, body=text[:2000])
+        if exc.pos > 0 and _breaks_off(text, exc):  # the API's JSON, only cut short: not a wrong LLM_BASE_URL
+            bad.hint = CUT_SHORT_HINT
+        raise bad from None
     except (ValueError, RecursionError) as exc:  # a number beyond Python's digit limit; nesting beyond the stack
         reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
         raise BadResponseError(
             f"{what} cannot be read as JSON ({reason}): {text[:200]!r}", status=status, body=text[:2000]
         ) from None
+
+
+CUT_SHORT_HINT = (
+    "The answer arrived cut short (the gateway, or a proxy on the way, stopped writing it); nothing from it was "
+    "used, and running the cell again may work."
+)
 
 
 def json_fault(text: str, exc: json.JSONDecodeError, what: str) -> str:

@@ -98,6 +98,20 @@ def test_reasoning_alone_is_still_an_empty_reply():
     assert str(caught.value) == EMPTY["length"]
 
 
+@pytest.mark.parametrize("finish", ["stop", None])
+def test_reasoning_alone_that_stopped_does_not_read_as_a_model_that_said_nothing(finish):
+    """It read "the model said nothing" for a reply whose model reasoned at length (DeepSeek's
+    `reasoning_content`), then stopped without an answer."""
+    body = completion({"content": "", "reasoning_content": "Let me think about SN1. " * 10}, finish)
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    named = 'finish_reason "stop"' if finish else "no finish_reason"
+    assert str(caught.value) == (
+        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): the model only reasoned (240 "
+        "characters of reasoning_content) and gave no answer; run the cell again, or try another model"
+    )
+
+
 def test_a_refusal_or_a_tool_call_without_text_is_not_empty():
     refused = parse_completion(json.dumps(completion({"content": None, "refusal": "I can't help."}, "stop")))
     assert refused.message.refusal == "I can't help."

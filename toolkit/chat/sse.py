@@ -516,7 +516,7 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
     finish = response.finish_reason
     named = f'finish_reason "{" ".join(finish.split())[:40]}"' if finish else "no finish_reason"
     error = BadResponseError(
-        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): {_EMPTY_FIX.get(finish or '', _EMPTY_ELSE)}",
+        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): {_empty_fix(message, finish)}",
         status=200,
         body=body,
     )
@@ -524,6 +524,20 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
         "The gateway answered, but with nothing to use; nothing was executed. The message names the likely fix."
     )
     raise error
+
+
+def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
+    """Why a reply is empty and what to do: by its `finish_reason`; else, when the model reasoned
+    (DeepSeek's `reasoning_content`) but answered nothing, that; else that it said nothing."""
+    if finish in _EMPTY_FIX:
+        return _EMPTY_FIX[finish]
+    reasoning = message.extra.get("reasoning_content")
+    if isinstance(reasoning, str) and reasoning.strip():
+        return (
+            f"the model only reasoned ({len(reasoning)} characters of reasoning_content) and gave no answer; run "
+            "the cell again, or try another model"
+        )
+    return _EMPTY_ELSE
 
 
 _EMPTY_FIX = {

@@ -39,12 +39,19 @@
   console.groq.com/docs/tool-use, "Error Handling", whose retry strategy sends the request again);
 - `hallucinate`: every third reply that calls a tool calls `get_order_status` instead of its first
   call's tool, a name the request never offered (the SPEC's "unknown (hallucinated) tool name").
+- `functions_prefix`: every other reply's calls name their tool `functions.<name>` (models
+  post-trained on OpenAI's own format do: tontinton/maki#505), and carry no `type`;
+- `said_with_calls`: a reply that calls a tool says a sentence first, in `content`;
+- `other_model`: every reply names a model other than the one asked (a relay's routing: `quirky` →
+  `quirky-2026-01-01`); `usage_strings`: usage counts sent as strings (`"12"`);
+- `gzip`: every plain answer gzip-encoded (`Content-Encoding: gzip`), and starting with a UTF-8 BOM.
 
 Requests are kept in `handler.seen` (the bodies, in order). Leaves out: authentication, slow answers.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import http.server
 import json
@@ -88,6 +95,9 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
 
         def send(self, code: int, body: Any, headers: dict[str, str] | None = None) -> None:
             data = (body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)).encode()
+            if "gzip" in quirks:
+                data = gzip.compress("\ufeff".encode() + data, mtime=0)
+                headers = {**(headers or {}), "Content-Encoding": "gzip"}
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
             for key, value in (headers or {}).items():
@@ -225,6 +235,16 @@ def quirky(*names: str) -> type[http.server.BaseHTTPRequestHandler]:
                     call.pop("id", None)
             if "hallucinate" in quirks and message.get("tool_calls") and n % 3 == 1:
                 message["tool_calls"][0]["function"]["name"] = "get_order_status"
+            if "functions_prefix" in quirks and n % 2 == 0:
+                for call in message.get("tool_calls") or []:
+                    call["function"]["name"] = "functions." + call["function"]["name"]
+                    call.pop("type", None)
+            if "said_with_calls" in quirks and message.get("tool_calls"):
+                message["content"] = "Let me look that up."
+            if "other_model" in quirks:
+                reply["model"] = f"{reply.get('model') or 'quirky'}-2026-01-01"
+            if "usage_strings" in quirks and isinstance(reply.get("usage"), dict):
+                reply["usage"] = {k: str(v) if isinstance(v, int) else v for k, v in reply["usage"].items()}
             if "function_call" in quirks and message.get("tool_calls"):
                 reply["choices"][0]["finish_reason"] = "function_call"
 

@@ -14,6 +14,7 @@ from toolkit.errors import (
     BadResponseError,
     CallerError,
     ConfigurationError,
+    ModelCallError,
     NotAStreamError,
     TransientError,
     TruncatedStreamError,
@@ -136,6 +137,54 @@ def test_connection_refused_is_transient():
         "Cannot reach the gateway at http://gw.test/v1 (connection refused). Check LLM_BASE_URL, "
         "or unset the LLM_* variables to use the embedded gateway."
     )
+
+
+COMPLETE = '{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}'
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("", "response body is empty"),
+        (" \r\n", "response body is empty"),
+        (
+            COMPLETE[:40],
+            "response body is not JSON: it breaks off after 40 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'{"choices": [{"index": 0, "message": {"r\'',
+        ),
+        (
+            COMPLETE[:45] + "\n",
+            "response body is not JSON: it breaks off after 46 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'ces": [{"index": 0, "message": {"role":\\n\'',
+        ),
+        (
+            '{"choices": [], "done": tr',
+            "response body is not JSON: it breaks off after 26 characters, before its JSON is complete (cut off on "
+            'the way?); it ends with \'{"choices": [], "done": tr\'',
+        ),
+        (
+            COMPLETE + "\n\x00garbage",
+            "response body is not JSON: more follows its JSON value, from character 80 of 87: '\\x00garbage'",
+        ),
+        (
+            COMPLETE + COMPLETE,
+            "response body is not JSON: more follows its JSON value, from character 79 of 156: "
+            '\'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}]}\'',
+        ),
+        (
+            '{"choices": [{"index": 0 "message": {}}]}',
+            "response body is not JSON (expecting ',' delimiter at character 26): "
+            '\'{"choices": [{"index": 0 "message": {}}]}\'',
+        ),
+    ],
+)
+def test_a_body_that_is_not_json_says_where_it_goes_wrong(body, message):
+    """Before, each quoted the body's first 200 characters, which for a body cut off, or followed by
+    more, look like good JSON ("response body is not JSON: '{\"id\": …"), and for an empty one was ''."""
+    client, sleeps = make(Script(httpx.Response(200, text=body)))
+    with pytest.raises(BadResponseError) as info:
+        client.chat(QUESTION)
+    assert str(info.value) == message and sleeps == []
 
 
 @pytest.mark.parametrize(
@@ -477,6 +526,26 @@ def test_the_api_key_never_appears_in_errors_or_exchanges_even_when_echoed():
     assert "Incorrect API key provided: ***cdef" in str(caught.value)
     assert key not in repr(list(client.exchanges))
     assert key not in "\n".join(caught.value._render_traceback_())
+
+
+UPSTREAM = "sk-proj-" + "Upstr3amChannelKey" * 2
+
+
+@pytest.mark.parametrize("status", [401, 429, 500, 200])
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_relays_error_quoting_its_own_upstream_key_masks_it_in_the_error(status, stream):
+    """A relay (one-api, new-api, a LiteLLM proxy) passes its upstream provider's error on, and that
+    error may quote the relay's own key for the provider: not the learner's key, so `scrub` did not
+    know it, and the error showed it whole (the exchange and the cassette masked it, by its format).
+    Masked by its format in the error's text and body too, as `toolkit.tools.redact` masks it."""
+    said = {"error": {"message": f"upstream said: Incorrect API key provided: {UPSTREAM} (request id 7)"}}
+    script = Script(*[httpx.Response(status, json=said)] * 3)
+    client, _ = make(script)
+    with pytest.raises(ModelCallError) as caught:
+        list(client.stream(QUESTION)) if stream else client.chat(QUESTION)
+    assert "upstream said: Incorrect API key provided: [REDACTED] (request id 7)" in str(caught.value)
+    assert UPSTREAM not in str(caught.value) and UPSTREAM not in caught.value.body
+    assert UPSTREAM not in repr(list(client.exchanges))
 
 
 def test_credentials_in_the_base_url_are_masked_everywhere():
@@ -1206,3 +1275,16 @@ def test_an_error_on_a_streamed_choice_is_the_gateways_error_not_a_partial_answe
     with pytest.raises(BadResponseError) as caught:
         list(client.stream(QUESTION))
     assert str(caught.value) == "gateway sent an error mid-stream: Bad"
+
+
+def test_a_body_cut_off_on_the_way_does_not_send_the_learner_to_llm_base_url():
+    """Its hint was BadResponseError's own, "Check that LLM_BASE_URL points at an OpenAI-compatible
+    /v1 endpoint.", for an answer that is the API's JSON, only cut short."""
+    client, _ = make(Script(httpx.Response(200, text=json.dumps(OK_BODY)[:60])))
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert caught.value.hint == (
+        "The answer arrived cut short (the gateway, or a proxy on the way, stopped writing it); nothing from it "
+        "was used, and running the cell again may work."
+    )
+    assert "Hint: The answer arrived cut short" in "".join(caught.value._render_traceback_())

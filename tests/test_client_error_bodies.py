@@ -180,3 +180,68 @@ def test_a_200_web_page_says_its_title_and_what_to_check_not_its_markup():
         "the gateway answered a stream request with no server-sent events (Sign in – Acme Corp SSO (an HTML page)); "
         f"{PAGE_HINT}"
     )
+
+
+CLOUDFLARE_BLOCK = (
+    "<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head>"
+    "<body><h1>Sorry, you have been blocked</h1></body></html>"
+)
+NGINX_401 = "<html><head><title>401 Authorization Required</title></head><body><h1>401</h1>nginx</body></html>"
+REGION = {
+    "error": {
+        "message": "Country, region, or territory not supported",
+        "type": "request_forbidden",
+        "code": "unsupported_country_region_territory",
+    }
+}
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (
+            403,
+            CLOUDFLARE_BLOCK,
+            "HTTP 403: Attention Required! | Cloudflare (an HTML page) — a web page, not the API's answer: a proxy, "
+            "firewall or sign-in page in front of the gateway refused the request, not the gateway's key check; "
+            "check LLM_BASE_URL, and whether this network may reach the gateway (not retried)",
+        ),
+        (
+            401,
+            NGINX_401,
+            "HTTP 401: 401 Authorization Required (an HTML page) — a web page, not the API's answer: a proxy, "
+            "firewall or sign-in page in front of the gateway refused the request, not the gateway's key check; "
+            "check LLM_BASE_URL, and whether this network may reach the gateway (not retried)",
+        ),
+        (
+            403,
+            json.dumps(REGION),
+            "HTTP 403: Country, region, or territory not supported — the gateway refuses this request: the key may "
+            "not use this model, or the account, region or network is not allowed; check LLM_MODEL and what the "
+            "key may do (not retried)",
+        ),
+        (
+            405,
+            "<html><head><title>405 Not Allowed</title></head></html>",
+            "HTTP 405: 405 Not Allowed (an HTML page) — the address takes no POST request, so it is not the API's "
+            "chat endpoint: check LLM_BASE_URL (it usually ends in /v1) (not retried)",
+        ),
+        (
+            407,
+            "<html><head><title>Proxy Authentication Required</title></head></html>",
+            "HTTP 407: Proxy Authentication Required (an HTML page) — the HTTP proxy between this machine and the "
+            "gateway asks for its own credentials: check HTTP_PROXY / HTTPS_PROXY (http://user:password@host:port), "
+            "or unset them if the gateway needs no proxy (not retried)",
+        ),
+    ],
+)
+def test_a_refusal_by_something_in_front_of_the_gateway_is_not_blamed_on_the_key(status, body, said):
+    """A 403 said "the key is not allowed to use this model" for a CDN's block page and for OpenAI's
+    region refusal; a 401 sign-in page of a proxy said to check LLM_API_KEY; a 405 and a proxy's 407
+    got the generic "the request was rejected; fix it"."""
+    kind = "text/html" if body.startswith("<") else "application/json"
+    transport = httpx.MockTransport(lambda r: httpx.Response(status, text=body, headers={"content-type": kind}))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=transport)
+    with pytest.raises(CallerError) as caught:
+        client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == said

@@ -11,9 +11,10 @@ import threading
 import pytest
 from loopback import serving
 
-from toolkit.chat.client import ChatClient
+from toolkit.chat.client import ChatClient, RetryPolicy
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.proxies import on_this_machine
+from toolkit.errors import TransientError
 
 KEY = "sk-proxy-test-" + "k3y" * 6
 REPLY = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
@@ -106,3 +107,30 @@ def test_an_ipv6_loopback_gateway_is_asked_directly(proxy_and_gateway):
 )
 def test_on_this_machine(host, local):
     assert on_this_machine(host) is local
+
+
+class _AskingForCredentials(http.server.BaseHTTPRequestHandler):
+    """A company proxy that wants credentials: every `CONNECT` (an https gateway's tunnel) is a 407."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_CONNECT(self) -> None:
+        self.send_response(407, "Proxy Authentication Required")
+        self.send_header("Proxy-Authenticate", 'Basic realm="corp"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_a_proxy_refusing_the_tunnel_is_named_as_the_proxy(monkeypatch):
+    """It read "(the connection failed: ProxyError)", which sent the learner to LLM_BASE_URL only."""
+    with serving(_AskingForCredentials) as proxy:
+        monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{proxy}")
+        client = ChatClient("https://gw.example.com/v1", KEY, "m", retry=RetryPolicy(max_retries=0))
+        with pytest.raises(TransientError) as caught:
+            client.chat([UserMessage(content="hi")])
+    assert str(caught.value) == (
+        "Cannot reach the gateway at https://gw.example.com/v1 (the proxy refused to connect to it: 407 Proxy "
+        "Authentication Required; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY). Check LLM_BASE_URL, or unset the "
+        "LLM_* variables to use the embedded gateway."
+    )

@@ -98,6 +98,20 @@ def test_reasoning_alone_is_still_an_empty_reply():
     assert str(caught.value) == EMPTY["length"]
 
 
+@pytest.mark.parametrize("finish", ["stop", None])
+def test_reasoning_alone_that_stopped_does_not_read_as_a_model_that_said_nothing(finish):
+    """It read "the model said nothing" for a reply whose model reasoned at length (DeepSeek's
+    `reasoning_content`), then stopped without an answer."""
+    body = completion({"content": "", "reasoning_content": "Let me think about SN1. " * 10}, finish)
+    with pytest.raises(BadResponseError) as caught:
+        parse_completion(json.dumps(body))
+    named = 'finish_reason "stop"' if finish else "no finish_reason"
+    assert str(caught.value) == (
+        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): the model only reasoned (240 "
+        "characters of reasoning_content) and gave no answer; run the cell again, or try another model"
+    )
+
+
 def test_a_refusal_or_a_tool_call_without_text_is_not_empty():
     refused = parse_completion(json.dumps(completion({"content": None, "refusal": "I can't help."}, "stop")))
     assert refused.message.refusal == "I can't help."
@@ -501,3 +515,27 @@ def test_no_exception_below_httpx_s_on_the_chain_holds_the_key():
         client.chat(QUESTION)
     assert len([text for text in _reachable(caught.value) if "Illegal header value" in text]) >= 4
     assert [text for text in _reachable(caught.value) if KEY in text] == []
+
+
+SHORT_KEY = "sk-" + "0123456789abcdef" * 2
+"""A DeepSeek-shaped key (`sk-` and 32 hex digits): short enough that pydantic quotes it whole."""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": {"t": SHORT_KEY}},
+        {"role": "assistant", "tool_calls": [{"id": {"k": SHORT_KEY}, "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": [SHORT_KEY], "arguments": "{}"}}]},
+    ],
+    ids=["content-object", "call-id", "call-name"],
+)
+def test_a_malformed_reply_quoting_the_key_leaves_it_on_no_exception_of_the_chain(message):
+    """The error's text masked it, but its __cause__ (pydantic's ValidationError, quoting the input)
+    kept it: a traceback, a log's `exc_info`, printed the key."""
+    body = {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+    answer = httpx.MockTransport(lambda request: httpx.Response(200, json=body))
+    client = ChatClient("http://gw.test/v1", SHORT_KEY, "m", transport=answer)
+    with pytest.raises(BadResponseError) as caught:
+        client.chat(QUESTION)
+    assert [text for text in _reachable(caught.value) if SHORT_KEY in text] == []

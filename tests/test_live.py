@@ -307,3 +307,44 @@ def test_a_dead_loopback_gateway_is_unreachable_whatever_the_proxy_variables_say
             monkeypatch.delenv(name, raising=False)
         dead = ChatClient(f"http://127.0.0.1:{free_port()}/v1", "sk-test", "m")
         assert (unreachable(dead) or "").startswith("ConnectError")
+
+
+BLOCK_PAGE = "<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body></body></html>"
+REGION = {
+    "error": {"message": "Country, region, or territory not supported", "code": "unsupported_country_region_territory"}
+}
+
+
+@pytest.mark.parametrize(
+    "status, body, said",
+    [
+        (
+            403,
+            BLOCK_PAGE,
+            "The gateway at http://gw.test/v1 did not answer: a web page came back (HTTP 403: Attention Required! | "
+            "Cloudflare (an HTML page)), from a proxy, firewall or sign-in page in front of it, not its key check. "
+            "Check LLM_BASE_URL, and whether this network may reach the gateway.",
+        ),
+        (
+            403,
+            json.dumps(REGION),
+            "The gateway at http://gw.test/v1 refused the request (HTTP 403: Country, region, or territory not "
+            "supported). The key may not use this model, or the account, region or network is not allowed: check "
+            "LLM_MODEL and what the key may do.",
+        ),
+        (
+            401,
+            json.dumps({"error": {"message": "Invalid API key"}}),
+            "The gateway at http://gw.test/v1 refused the key (HTTP 401). Check LLM_API_KEY.",
+        ),
+    ],
+)
+def test_a_401_or_403_says_who_refused_and_blames_the_key_only_for_a_401(capsys, status, body, said):
+    """Every 401 and 403 read "refused the key … Check LLM_API_KEY": a CDN's block page too, and
+    OpenAI's refusal of a region, where the key is fine."""
+    kind = "text/html" if body.startswith("<") else "application/json"
+    answer = httpx.MockTransport(lambda r: httpx.Response(status, text=body, headers={"content-type": kind}))
+    client = ChatClient("http://gw.test/v1", "k", "m", transport=answer)
+    with gateway_cell(client):
+        client.chat(HELLO)
+    assert capsys.readouterr().out == said + "\n"

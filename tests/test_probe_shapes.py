@@ -151,3 +151,46 @@ def test_a_call_written_as_text_is_named_as_such_not_a_generic_reply():
         f"({text[:80]!r}), which the gateway did not parse into tool_calls (its tool-call parser is off or does not "
         "fit the model); the prompt-protocol fallback reads such calls",
     )
+
+
+ANSWER = reply(tool_calls=[{"id": "c1", "type": "function", "function": {"name": "query_order", "arguments": "{}"}}])
+
+
+@pytest.mark.parametrize(
+    "body, verdict, reason",
+    [
+        ("\ufeff" + ANSWER, "A", "tool_calls with valid JSON arguments"),
+        (
+            json.dumps({"error": {"message": "No endpoints found that support tool use.", "code": 404}}),
+            "C",
+            "HTTP 200 with an error naming the tools field: No endpoints found that support tool use.",
+        ),
+        (
+            json.dumps({"error": {"message": "Provider returned error", "code": 502}}),
+            None,
+            "HTTP 200 with an error instead of a reply; run the probe again: Provider returned error",
+        ),
+        (
+            json.dumps(
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "error": {"message": "upstream overloaded", "code": 502},
+                            "finish_reason": "error",
+                            "message": {"role": "assistant", "content": ""},
+                        }
+                    ]
+                }
+            ),
+            None,
+            "HTTP 200 with an error instead of a reply; run the probe again: upstream overloaded",
+        ),
+    ],
+    ids=["bom", "error-body-tools", "error-body", "choice-error"],
+)
+def test_a_200_is_read_as_the_client_reads_it(body, verdict, reason):
+    """A body the client reads (one with a byte-order mark) was "not a chat completion" to the probe,
+    and course_model then called the gateway unclassifiable; an error a 200 reports (OpenRouter's,
+    on the body or on the choice) was "not a chat completion", or a fake support (B) of an empty reply."""
+    assert classify(200, body, model="m") == (verdict, reason)

@@ -95,6 +95,7 @@ from toolkit.chat.masking import (
     mask_json,
     mask_key,
     mask_keys,
+    mask_tokens,
     mask_url,
     mask_urls_in_logs,
     url_secrets,
@@ -624,12 +625,13 @@ class ChatClient:
     @contextmanager
     def _masked(self) -> Iterator[None]:
         """Any `ModelCallError` raised inside, with the key masked in its text and its body:
-        a gateway may echo the key in an error, with any status, or in a stream chunk."""
+        a gateway may echo the key in an error, with any status, or in a stream chunk; and any
+        token of a well-known format (`mask_tokens`): a relay may quote its own upstream key."""
         try:
             yield
         except ModelCallError as exc:
-            exc.args = (self.scrub(str(exc)),)
-            exc.body = self.scrub(exc.body or "")
+            exc.args = (mask_tokens(self.scrub(str(exc))),)
+            exc.body = mask_tokens(self.scrub(exc.body or ""))
             raise
 
     def _forget_key(self, exc: httpx.HTTPError) -> None:
@@ -917,6 +919,9 @@ def unreachable(url: str, exc: httpx.TransportError) -> str:
 
 
 def _reason(exc: httpx.TransportError) -> str:
+    if isinstance(exc, httpx.ProxyError):  # the proxy answered the tunnel's CONNECT with an error (a 407, a 403)
+        said = _one_line(str(exc))[:120] or type(exc).__name__
+        return f"the proxy refused to connect to it: {said}; check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY"
     text = str(exc).lower()
     for needle, reason in _REASONS:
         if needle in text:
@@ -991,6 +996,8 @@ def triage_status(response: httpx.Response, attempt: int = 1) -> None:
     hint = _CALLER_HINTS.get(status, _DEFAULT_HINT)
     if status in (401, 403) and sent_basic_auth(response):
         hint = URL_AUTH_HINT
+    elif status in (401, 403) and page_text(response.text) is not None:  # a CDN's block page, a proxy's sign-in
+        hint = PAGE_REFUSAL_HINT
     if status in (404, 405) and _DOUBLED in str(response.request.url):  # no such route, or none taking a POST
         hint = "LLM_BASE_URL ends in /chat/completions: set it to the part before, e.g. https://host/v1 (not retried)"
     elif status == 404 and _refuses_tools(response, detail):
@@ -1081,11 +1088,28 @@ URL_AUTH_HINT = (
     "LLM_BASE_URL carries user info (user:password@), which httpx sends as Basic auth in place of LLM_API_KEY: "
     "check that user and password, or take them out of LLM_BASE_URL to send LLM_API_KEY (not retried)"
 )
+PAGE_REFUSAL_HINT = (
+    "a web page, not the API's answer: a proxy, firewall or sign-in page in front of the gateway refused the "
+    "request, not the gateway's key check; check LLM_BASE_URL, and whether this network may reach the gateway "
+    "(not retried)"
+)
+"""A 401 or 403 that is an HTML page: the API answers in JSON, so something in front of it refused."""
 _CALLER_HINTS = {
     400: "the gateway rejected the request body; fix it (not retried)",
     401: "check LLM_API_KEY (not retried)",
-    403: "the key is not allowed to use this model (not retried)",
+    403: (
+        "the gateway refuses this request: the key may not use this model, or the account, region or network is "
+        "not allowed; check LLM_MODEL and what the key may do (not retried)"
+    ),
     404: "check LLM_BASE_URL (it usually ends in /v1) and LLM_MODEL (not retried)",
+    405: (
+        "the address takes no POST request, so it is not the API's chat endpoint: check LLM_BASE_URL (it usually "
+        "ends in /v1) (not retried)"
+    ),
+    407: (
+        "the HTTP proxy between this machine and the gateway asks for its own credentials: check HTTP_PROXY / "
+        "HTTPS_PROXY (http://user:password@host:port), or unset them if the gateway needs no proxy (not retried)"
+    ),
     413: "the request is too large; shorten the conversation, or send fewer or smaller images (not retried)",
 }
 
@@ -1201,9 +1225,9 @@ def _assistant(message: dict[str, Any], text: str, at: int = 0) -> AssistantMess
         return AssistantMessage.from_openai(message)
     except UnsupportedCallError as exc:  # a call OpenAI defines (a custom tool's): named, not "malformed"
         raise BadResponseError(f"choices[{at}].message: {exc}", status=200, body=text[:2000]) from exc
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:  # not chained: pydantic's text quotes the input, key and all
         problem = _problems(exc) if isinstance(exc, ValidationError) else _one_line(str(exc))
-        raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from exc
+        raise BadResponseError(f"choices[{at}].message is malformed: {problem}", status=200, body=text[:2000]) from None
 
 
 def _problems(exc: ValidationError) -> str:

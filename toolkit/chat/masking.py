@@ -13,7 +13,11 @@ when the key is long enough to keep them unguessable (as OpenAI's own messages d
 `mask_urls_in_logs(*names)` does to the log records of the HTTP libraries the package drives
 what `mask_url` does to a URL: httpx logs every request's URL at INFO, password and query and all.
 
-Leaves out: secrets other than the key and the URL's credentials (the hardening work's
+`mask_tokens(text)` hides the tokens of a well-known format (`toolkit.tools.token_formats`) in an
+error's text: a relay passing its provider's error on may quote its own key for the provider,
+which is not the learner's key, so `mask_key` does not know it.
+
+Leaves out: other secrets that are not the key or the URL's credentials (the hardening work's
 sanitiser covers secrets inside message texts).
 """
 
@@ -28,7 +32,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl, unquote, unquote_plus, urlencode, urlsplit, urlunsplit
 
-from toolkit.tools.redact import is_secret_name
+from toolkit.tools.redact import REDACTED, is_secret_name
+from toolkit.tools.token_formats import KNOWN_TOKENS, may_hold_token
 
 MASK = "***"
 _CREDENTIAL_PARAMS = frozenset({"code"})
@@ -221,3 +226,10 @@ def bearer_key(authorization: str | None) -> str | None:
         return None
     scheme, _, key = authorization.partition(" ")
     return key.strip() or None if scheme.lower() == "bearer" else None
+
+
+def mask_tokens(text: str) -> str:
+    """`text` with every token of a well-known format (`sk-…`, `ghp_…`, `AIza…`) replaced by
+    `[REDACTED]`, as `toolkit.tools.redact` masks them; a masked form a gateway already wrote
+    (`sk-proj-****abcd`) is no token, and stays."""
+    return KNOWN_TOKENS.sub(REDACTED, text) if may_hold_token(text) else text

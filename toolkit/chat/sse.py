@@ -624,7 +624,7 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
     finish = response.finish_reason
     named = f'finish_reason "{" ".join(finish.split())[:40]}"' if finish else "no finish_reason"
     error = BadResponseError(
-        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): {_EMPTY_FIX.get(finish or '', _EMPTY_ELSE)}",
+        f"the model's reply is empty (no text, no tool calls, no refusal; {named}): {_empty_fix(message, finish)}",
         status=200,
         body=body,
     )
@@ -632,6 +632,20 @@ def not_empty(response: ChatResponse, body: str = "") -> ChatResponse:
         "The gateway answered, but with nothing to use; nothing was executed. The message names the likely fix."
     )
     raise error
+
+
+def _empty_fix(message: AssistantMessage, finish: str | None) -> str:
+    """Why a reply is empty and what to do: by its `finish_reason`; else, when the model reasoned
+    (DeepSeek's `reasoning_content`) but answered nothing, that; else that it said nothing."""
+    if finish in _EMPTY_FIX:
+        return _EMPTY_FIX[finish]
+    reasoning = message.extra.get("reasoning_content")
+    if isinstance(reasoning, str) and reasoning.strip():
+        return (
+            f"the model only reasoned ({len(reasoning)} characters of reasoning_content) and gave no answer; run "
+            "the cell again, or try another model"
+        )
+    return _EMPTY_ELSE
 
 
 _EMPTY_FIX = {
@@ -732,13 +746,56 @@ def read_json(text: str, what: str, status: int | None = None) -> Any:
         text = text[1:]
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
-        raise BadResponseError(f"{what} is not JSON: {text[:200]!r}", status=status, body=text[:2000]) from None
+    except json.JSONDecodeError as exc:
+        bad = BadResponseError(json_fault(text, exc, what), status=status, body=text[:2000])
+        if exc.pos > 0 and _breaks_off(text, exc):  # the API's JSON, only cut short: not a wrong LLM_BASE_URL
+            bad.hint = CUT_SHORT_HINT
+        raise bad from None
     except (ValueError, RecursionError) as exc:  # a number beyond Python's digit limit; nesting beyond the stack
         reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
         raise BadResponseError(
             f"{what} cannot be read as JSON ({reason}): {text[:200]!r}", status=status, body=text[:2000]
         ) from None
+
+
+CUT_SHORT_HINT = (
+    "The answer arrived cut short (the gateway, or a proxy on the way, stopped writing it); nothing from it was "
+    "used, and running the cell again may work."
+)
+
+
+def json_fault(text: str, exc: json.JSONDecodeError, what: str) -> str:
+    """What is wrong with `text` as JSON, on one line, quoting the part that says so: an empty body;
+    one that breaks off before its JSON is complete (a body cut on the way: its end is quoted, as its
+    beginning looks like good JSON); more after a complete value (its rest is quoted); any other
+    fault with its place; a body that is no JSON from its first character by that beginning."""
+    if not text.strip():
+        return f"{what} is empty"
+    if exc.msg == "Extra data":
+        return f"{what} is not JSON: more follows its JSON value, from character {exc.pos + 1} of {len(text)}: " + repr(
+            text[exc.pos :][:80]
+        )
+    if exc.pos > 0 and _breaks_off(text, exc):
+        return (
+            f"{what} is not JSON: it breaks off after {len(text)} characters, before its JSON is complete (cut off "
+            f"on the way?); it ends with {text[-40:]!r}"
+        )
+    if exc.pos == 0:
+        return f"{what} is not JSON: {text[:200]!r}"
+    return f"{what} is not JSON ({exc.msg[:1].lower()}{exc.msg[1:]} at character {exc.pos + 1}): " + repr(
+        text[max(0, exc.pos - 60) : exc.pos + 60]
+    )
+
+
+def _breaks_off(text: str, exc: json.JSONDecodeError) -> bool:
+    """Whether `text` ends before its JSON does: a string never closed, a value or `,` / `]` still
+    due where the text ends, or a `true` / `false` / `null` cut short (`tru`)."""
+    rest = text[exc.pos :].rstrip()
+    return exc.msg.startswith("Unterminated string") or not rest or rest in _WORD_STARTS
+
+
+_WORD_STARTS = frozenset(word[:n] for word in ("true", "false", "null") for n in range(1, len(word)))
+"""The beginnings of JSON's words, short of the whole word."""
 
 
 def _text(value: Any, what: str) -> str | None:

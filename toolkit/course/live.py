@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from toolkit.chat.client import UNREACHABLE, URL_AUTH_HINT, error_message
+from toolkit.chat.client import PAGE_REFUSAL_HINT, UNREACHABLE, URL_AUTH_HINT, error_message
 from toolkit.chat.proxies import direct_mounts
 from toolkit.chat.thinking import split_thinking
 from toolkit.course.probe import rejects_tools
@@ -70,7 +70,7 @@ def explain(error: ModelCallError, client: Any = None) -> str:
             "LLM_API_KEY."
         )
     if isinstance(error, CallerError) and error.status in (401, 403):
-        return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
+        return _refused(error, where, first)
     if isinstance(error, CallerError) and error.status in (400, 422) and _HISTORY.search(str(error)):
         return HISTORY.format(where=where, reason=first)
     said = error_message(error.body) if error.body else first  # the gateway's words, without the client's hint
@@ -80,6 +80,25 @@ def explain(error: ModelCallError, client: Any = None) -> str:
             " This cell needs native tool calling; week 3's prompt-protocol fallback works on such a gateway."
         )
     return f"The gateway{where} failed this cell: {type(error).__name__}: {first}"
+
+
+def _refused(error: CallerError, where: str, first: str) -> str:
+    """A 401 or 403 in one line, saying who refused: a web page in front of the gateway (a CDN's block
+    page, a proxy's sign-in: `PAGE_REFUSAL_HINT`), the gateway refusing the key (401), or refusing
+    the request for what the key, account, region or network may do (403)."""
+    said = error_message(error.body) if error.body else ""
+    if PAGE_REFUSAL_HINT in first:
+        return (
+            f"The gateway{where} did not answer: a web page came back (HTTP {error.status}: {said}), from a proxy, "
+            "firewall or sign-in page in front of it, not its key check. Check LLM_BASE_URL, and whether this "
+            "network may reach the gateway."
+        )
+    if error.status == 403:
+        return (
+            f"The gateway{where} refused the request (HTTP 403{f': {said}' if said else ''}). The key may not use "
+            "this model, or the account, region or network is not allowed: check LLM_MODEL and what the key may do."
+        )
+    return f"The gateway{where} refused the key (HTTP {error.status}). Check LLM_API_KEY."
 
 
 _HISTORY = re.compile(

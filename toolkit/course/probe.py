@@ -14,6 +14,8 @@ tool — printed as it came back, then classified by `classify(status, body)`:
     E  half support   tool_calls whose arguments are not a JSON object
                       (or calls not in OpenAI's shape: no name, not objects)
 
+A 200 that reports an error instead of a reply (OpenRouter's, on the body or on the choice, as
+the client reads it) is C when it names the tools field, else unclassified (run the probe again).
 An error for the tool call the model wrote (Groq's `failed_generation`: the gateway checked the
 call and refused it) is no refusal of `tools`: it is left unclassified, and the reason says to run
 the probe again. A reply's legacy `function_call` counts as its one call (the client reads it as one); an event
@@ -37,9 +39,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.client import ChatClient, Exchange, error_message, event_stream, model_call_refused, parse_completion
+from toolkit.chat.client import (
+    ChatClient,
+    Exchange,
+    error_message,
+    event_stream,
+    model_call_refused,
+    parse_completion,
+    reported_instead,
+)
 from toolkit.chat.messages import UserMessage
-from toolkit.chat.sse import choice_zero
+from toolkit.chat.sse import choice_zero, error_detail
 from toolkit.chat.tool_refusal import names_tools
 from toolkit.course.assistant import TOOL_SPECS
 from toolkit.course.prompt_protocol import extract_call, without_reasoning
@@ -122,6 +132,12 @@ def classify(status: int | None, body: str, *, model: str = "") -> tuple[str | N
         return None, f"HTTP {status} without naming tools: {_error_message(body)}"
     if status != 200:
         return None, f"HTTP {status}: {_error_message(body)}"
+    said = _reported(body)
+    if said is not None:  # OpenRouter and other proxies: an error in a 200, on the body or on the choice
+        detail = error_detail(said)[:160]
+        if names_tools(detail, model):
+            return "C", f"HTTP 200 with an error naming the tools field: {detail}"
+        return None, f"HTTP 200 with an error instead of a reply; run the probe again: {detail}"
     message = _message(body)
     if message is None:
         return None, "HTTP 200 but the body is not a chat completion"
@@ -216,15 +232,35 @@ def _message(body: str) -> dict[str, Any] | None:
             return parse_completion(body).message.to_openai()
         except ModelCallError:
             return None
-    try:
-        choices = json.loads(body)["choices"]
-    except (ValueError, KeyError, TypeError, RecursionError):
-        return None
-    if not isinstance(choices, list):
-        return None
-    choice = next((c for c in choices if isinstance(c, dict) and choice_zero(c)), None)  # the one the client reads
+    choice = _choice_zero(_loaded(body))
     message = choice.get("message") if choice else None
     return message if isinstance(message, dict) else None
+
+
+def _loaded(body: str) -> Any:
+    """The body's JSON, a leading byte-order mark skipped as the client skips it; None when it is no JSON."""
+    try:
+        return json.loads(body[1:] if body.startswith("\ufeff") else body)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _choice_zero(data: Any) -> dict[str, Any] | None:
+    """The choice the client reads (choice 0, by its `index`), or None."""
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list):
+        return None
+    return next((c for c in choices if isinstance(c, dict) and choice_zero(c)), None)
+
+
+def _reported(body: str) -> Any:
+    """The error a 200 reports instead of a reply, as the client reads it (`reported_instead`: on the
+    body; OpenRouter's `error` on the choice), or None."""
+    if event_stream(body):
+        return None
+    data = _loaded(body)
+    choice = _choice_zero(data)
+    return reported_instead(data) or (choice.get("error") if choice else None)
 
 
 def _call_problem(call: Any) -> str | None:

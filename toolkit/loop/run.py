@@ -113,6 +113,7 @@ from toolkit.errors import (
     shown_name,
 )
 from toolkit.loop.call_ids import unique_call_ids
+from toolkit.loop.call_names import bare_call_names
 from toolkit.loop.cut_off import cut_off, cut_short
 from toolkit.loop.given import described, given_keywords, given_messages, nothing_to_ask
 from toolkit.loop.images import pass_on_images
@@ -564,6 +565,8 @@ class _Run:
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
+        reply, named = bare_call_names(reply, self.tools.available)
+        notes += named
         trace = RoundTrace(
             len(self.rounds) + 1,
             list(names),

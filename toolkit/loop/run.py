@@ -135,7 +135,16 @@ from toolkit.loop.records import (
 )
 from toolkit.loop.resume import tools_ran
 from toolkit.loop.returns import should_return_immediately
-from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
+from toolkit.loop.saga import (
+    Compensation,
+    SagaEntry,
+    ToolExecution,
+    compensate,
+    compensations_from,
+    compensations_in,
+    merged,
+    rewrite,
+)
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.loop.together import run_together, serving
@@ -263,7 +272,8 @@ def _turn(
             context = build_context(tools, providers, registry, request)
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
-            run.compensations = compensations_from(options.compensations, run.tools.available)
+            given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
+            run.compensations = compensations_from(given, run.tools.available)
         with run:  # `run` attaches the turn to an error
             adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
             return (yield from run.go() if adopt is None else _carried(run.go(), adopt))

@@ -5,6 +5,10 @@ either the *same parameters* as that tool (it receives the very arguments the mo
 the original call's context: its memory id, its parameters) or exactly one parameter typed
 `ToolExecution` (it receives the recorded execution, `execution.context` included). The target
 may come from any source with an executor — `@tool` function, registry entry, provider.
+Compensations are found where LangChain4j finds `@CompensateFor`, beside the tools: the marked
+methods of an object given as `tools=` (bound to it) and the marked functions of a module given
+as one; others are passed as `LoopOptions(compensations=(...))`. A compensation given as a tool
+itself is refused (`tools_from`): the model must never be offered the undo action.
 
 When a round has a failure that compensates (the table) and there are successful compensable
 calls in this turn (this round or earlier ones, not already rolled back), the loop runs their
@@ -73,6 +77,7 @@ an earlier turn's work), and retries of failed compensations.
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -81,10 +86,10 @@ from typing import Any, TypeVar
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import redact
-from toolkit.tools.decorator import InvocationContext, a_kind_of, function_label, tool_options
+from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
 from toolkit.tools.execute import Tool, function_tool
 
-_MARK = "__toolkit_compensates__"
+_MARK = COMPENSATES
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,37 @@ class Compensation:
     tool: str
     label: str
     run: Callable[[ToolExecution], Any]
+
+
+def compensations_in(sources: Sequence[Any]) -> tuple[Callable[..., Any], ...]:
+    """The `@compensates` functions declared beside the tools, where LangChain4j finds `@CompensateFor`:
+    the methods of each object given as a tool source (bound to that object), and the functions of
+    each module given as one. A function or a `Tool` given alone has none."""
+    found: list[Callable[..., Any]] = []
+    for source in sources:
+        if isinstance(source, types.ModuleType):
+            found += [
+                fn
+                for fn in vars(source).values()
+                if inspect.isfunction(fn) and hasattr(fn, _MARK) and fn.__module__ == source.__name__
+            ]
+        elif not (isinstance(source, (type, Tool, types.FunctionType, types.MethodType)) or inspect.isbuiltin(source)):
+            found += [getattr(source, name) for name in _marked_attributes(type(source))]
+    return tuple(found)
+
+
+def _marked_attributes(cls: type) -> list[str]:
+    """Names of the class's methods (static and class methods too) marked `@compensates`; the
+    attributes are read from the class, so no property of the instance is run."""
+    seen: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        seen.update(vars(klass))
+    return [name for name, attr in seen.items() if hasattr(getattr(attr, "__func__", attr), _MARK)]
+
+
+def merged(given: Sequence[Callable[..., Any]], found: Sequence[Callable[..., Any]]) -> tuple[Callable[..., Any], ...]:
+    """`given` then the `found` ones not among them (a bound method given in both is one compensation)."""
+    return (*given, *(fn for fn in found if fn not in given))
 
 
 def compensations_from(functions: Sequence[Callable[..., Any]], tools: Mapping[str, Tool]) -> dict[str, Compensation]:

@@ -142,6 +142,7 @@ from toolkit.loop.saga import (
     compensate,
     compensations_from,
     compensations_in,
+    joining_later,
     merged,
     rewrite,
 )
@@ -273,7 +274,9 @@ def _turn(
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
             given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
-            run.compensations = compensations_from(given, run.tools.available)
+            run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
+            ready = [fn for fn in given if fn not in run.later_compensations]
+            run.compensations = compensations_from(ready, run.tools.available)
         with run:  # `run` attaches the turn to an error
             adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
             return (yield from run.go() if adopt is None else _carried(run.go(), adopt))
@@ -431,6 +434,8 @@ class _Run:
         """Results recorded in `new` that memory refused (its store failed)."""
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
+        self.later_compensations: list[Callable[..., Any]] = []
+        """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         if memory is not None:
             self.answer_open_calls(memory)
             self.write(messages)  # the caller's list as it is: a long history is not unpacked
@@ -965,7 +970,16 @@ class _Run:
     def refresh(self, results: list[ToolResultMessage]) -> None:
         if self.tools.dynamic:  # a request copies the conversation: only when someone will read it
             self.tools.refresh(self.provider_request())
+            if self.later_compensations:  # their tools may have joined: checked now, before they can run
+                self.join_compensations()
         self.reveal_found(results)
+
+    def join_compensations(self) -> None:
+        """Check and keep the compensations whose tool a dynamic provider has just added."""
+        waiting = joining_later(self.later_compensations, self.tools)
+        joined = [fn for fn in self.later_compensations if fn not in waiting]
+        self.compensations.update(compensations_from(joined, self.tools.available))
+        self.later_compensations = waiting
 
     def reveal_found(self, messages: Sequence[Message]) -> None:
         """Show the held-back tools that a tool search in `messages` found."""

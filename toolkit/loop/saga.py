@@ -63,7 +63,8 @@ reads what really happened.
 
 Misconfigured compensations (unknown tool, mismatched parameters, an `async def` or a
 generator in either form) are only an error when compensation is switched on — and then at the
-start of the call, before any tool runs. A compensation runs synchronously: one that returns an
+start of the call, before any tool runs (the compensation of a tool a dynamic provider adds later
+in the turn, a skill's own tool, when that tool joins, before it can run). A compensation runs synchronously: one that returns an
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
 coroutine is closed and the attempt is logged as failed, never as "rolled back". A compensation
 that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
@@ -223,6 +224,18 @@ def _marked_attributes(cls: type) -> list[str]:
     for klass in reversed(cls.__mro__):
         seen.update(vars(klass))
     return [name for name, attr in seen.items() if hasattr(getattr(attr, "__func__", attr), _MARK)]
+
+
+def joining_later(functions: Sequence[Callable[..., Any]], tools: Any) -> list[Callable[..., Any]]:
+    """The compensations whose tool is not in `tools.available` yet (a dynamic provider may add it
+    later in the turn: it is checked when it joins). One not marked `@compensates` is not among
+    them: `compensations_from` refuses it at the start."""
+    return [fn for fn in functions if (target := _target(fn)) is not None and target not in tools.available]
+
+
+def _target(fn: Any) -> str | None:
+    target = getattr(getattr(fn, "__func__", fn), _MARK, None)
+    return target if isinstance(target, str) else None
 
 
 def merged(given: Sequence[Callable[..., Any]], found: Sequence[Callable[..., Any]]) -> tuple[Callable[..., Any], ...]:

@@ -869,12 +869,26 @@ class _Run:
         try:
             compensate(candidates, self.compensations, undone=undone, log=entries)
         except BaseException as exc:  # interrupted mid-saga: what was undone still reads so
-            self.saga += entries
+            self.record_saga(entries)
             self.roll_back(undone, failed_tool, interrupted=exc)
             raise
-        self.saga += entries
+        self.record_saga(entries)
         self.roll_back(undone, failed_tool)
         return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
+
+    def record_saga(self, entries: list[SagaEntry]) -> None:
+        """Keep the attempts in the saga log; each one that did not undo its call is also a warning
+        (as LangChain4j logs it): a method returning str gives its caller no saga log to read."""
+        self.saga += entries
+        for e in entries:
+            if not e.ok:
+                log.warning(
+                    "%s: the compensation of tool %r did not undo call %s, whose effect still holds: %s",
+                    self.subject,
+                    e.tool,
+                    e.call_id,
+                    e.detail,
+                )
 
     def roll_back(
         self, undone: list[ToolExecution], failed_tool: str, interrupted: BaseException | None = None

@@ -78,6 +78,7 @@ an earlier turn's work), and retries of failed compensations.
 from __future__ import annotations
 
 import inspect
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -267,6 +268,14 @@ def compensations_from(functions: Sequence[Callable[..., Any]], tools: Mapping[s
 
 
 def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExecution], Any]:
+    if owner := _class_of_unbound(fn):
+        instance = re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
+        raise ConfigurationError(
+            f"{label}: it is a method taken from the class, so the saga would pass the call's first argument as "
+            f"self; pass it bound to the object whose tool it undoes ({instance}.{fn.__name__}, with {instance} = "
+            f"{owner}()), or leave it out and give the object as tools=[{instance}]: the compensations of an "
+            "object given as a tool source are found there"
+        )
     kind = _unrunnable(fn)
     if kind:
         raise ConfigurationError(
@@ -289,6 +298,19 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "parameter typed ToolExecution"
         )
     return lambda execution: same.executor(execution.call, execution.context or InvocationContext())
+
+
+def _class_of_unbound(fn: Callable[..., Any]) -> str:
+    """The class name of a method taken from its class (`Hotel.cancel`: a function defined in a
+    class body whose first parameter is `self`), else ""."""
+    if not inspect.isfunction(fn):
+        return ""
+    path = fn.__qualname__.rsplit(".<locals>.", 1)[-1].split(".")
+    try:
+        first = next(iter(inspect.signature(fn).parameters), "")
+    except (TypeError, ValueError):
+        return ""
+    return path[-2] if len(path) >= 2 and first == "self" else ""
 
 
 def _unrunnable(fn: Callable[..., Any]) -> str:

@@ -178,7 +178,18 @@ def compensates(tool_name: str) -> Callable[[Undo], Undo]:
                 f"it marks a function (the action that undoes {tool_name!r}), and got {a_kind_of(fn)}",
                 f"put it above a def: @compensates({tool_name!r}) then def undo(execution): ...",
             )
-        setattr(getattr(fn, "__func__", fn), _MARK, tool_name)
+        target = getattr(fn, "__func__", fn)
+        earlier = getattr(target, _MARK, None)
+        if isinstance(earlier, str) and earlier != tool_name:
+            name = getattr(target, "__name__", "undo")
+            raise ToolDefinitionError(
+                f"@compensates({tool_name!r}) {name}",
+                f"it already compensates {earlier!r}, and a function compensates one tool (the second mark "
+                "would silently replace the first)",
+                f"write one function per tool, e.g. @compensates({tool_name!r}) def {name}_{tool_name}(execution): "
+                f"return {name}(execution)",
+            )
+        setattr(target, _MARK, tool_name)
         return fn
 
     return mark

@@ -271,7 +271,7 @@ def test_a_declaration_with_keyword_only_parameters_is_told_how_chat_is_called()
         def chat(self, *, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
 
     assert check("w4.declare", Assistant).feedback == (
-        'chat("alice", "我叫 Alice") failed: too many positional arguments; '
+        'chat("alice", "我叫 Alice") failed: chat() too many positional arguments; '
         "declare chat(self, user_id, question), both positional"
     )
 

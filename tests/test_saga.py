@@ -117,6 +117,21 @@ def test_a_failing_compensation_is_reported_not_raised_and_its_result_stays_true
     assert entry.detail == "compensation failed: RuntimeError: warehouse api token=[REDACTED] refused"
 
 
+def test_a_failing_compensation_is_logged_as_a_warning_as_langchain4j_does(caplog):
+    """LangChain4j: `log.warn("Compensating action failed for tool ...")`; a method returning str
+    gives its caller no saga log, so the log is where a failed undo shows."""
+    options = LoopOptions(compensate=True, compensations=(release_broken,))
+    with caplog.at_level("WARNING", logger="toolkit.loop"):
+        run_loop(ScriptedModel(list(SCRIPT)), Q, tools=[reserve_stock, charge, ship], options=options)
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if "compensat" in r.getMessage()] == [
+        (
+            "WARNING",
+            "a turn without memory: the compensation of tool 'reserve_stock' did not undo call c1, whose effect "
+            "still holds: compensation failed: RuntimeError: warehouse api token=[REDACTED] refused",
+        )
+    ]
+
+
 def test_nothing_is_compensated_when_compensation_is_off():
     run_loop(ScriptedModel(list(SCRIPT)), Q, tools=[reserve_stock, charge, ship])
     assert [e[0] for e in LOG] == ["reserve", "charge"]

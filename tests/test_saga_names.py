@@ -36,3 +36,19 @@ def test_a_compensation_with_a_chinese_name_is_run_with_its_calls_arguments():
 def test_the_compensations_name_is_still_checked_when_it_is_made_a_tool():
     with pytest.raises(ToolDefinitionError, match="the tool name '取消酒店' is not 1-64 ASCII letters"):
         function_tool(取消酒店)
+
+
+def test_one_function_marked_for_two_tools_is_refused_where_it_is_written():
+    """`@compensates("a")` over `@compensates("b")`: the outer mark replaced the inner one, and tool
+    'b' was silently left without its compensation."""
+    with pytest.raises(ToolDefinitionError) as info:
+
+        @compensates("charge")
+        @compensates("book_hotel")
+        def undo(execution: ToolExecution) -> None: ...
+
+    assert str(info.value) == (
+        "@compensates('charge') undo: it already compensates 'book_hotel', and a function compensates one tool "
+        "(the second mark would silently replace the first). Fix: write one function per tool, e.g. "
+        "@compensates('charge') def undo_charge(execution): return undo(execution)"
+    )

@@ -74,3 +74,26 @@ def test_a_callable_object_or_a_partial_is_checked_as_its_signature_reads_not_re
     with pytest.raises(ConfigurationError) as info:  # reflected as a tool is: a partial is refused, saying why
         compensations_from([compensates("book_hotel")(functools.partial(cancel, note="x"))], TOOLS)
     assert "a functools.partial cannot be reflected" in str(info.value)
+
+
+class Hotel:
+    @tool("预订酒店。")
+    def book_hotel(self, guest: str, nights: int) -> str:
+        return f"{guest} {nights}"
+
+    @compensates("book_hotel")
+    def cancel(self, guest: str, nights: int) -> None: ...
+
+
+def test_a_method_taken_from_the_class_is_told_to_be_bound_not_to_type_self():
+    """`compensations=(Hotel.cancel,)`: its `self` is no parameter to annotate; the fix is the bound
+    method, or nothing at all (an object given as tools= gives its compensations)."""
+    tools = {t.name: t for t in tools_from(Hotel())}
+    with pytest.raises(ConfigurationError) as info:
+        compensations_from([Hotel.cancel], tools)
+    assert str(info.value) == (
+        "@compensates('book_hotel') test_saga_untyped.Hotel.cancel: it is a method taken from the class, so the "
+        "saga would pass the call's first argument as self; pass it bound to the object whose tool it undoes "
+        "(hotel.cancel, with hotel = Hotel()), or leave it out and give the object as tools=[hotel]: the "
+        "compensations of an object given as a tool source are found there"
+    )

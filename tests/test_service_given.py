@@ -142,3 +142,26 @@ def test_a_fixed_clock_of_no_iso_moment_is_a_configuration_error(moment):
 def test_a_fixed_clock_of_a_datetime_says_that_moment():
     moment = dt.datetime(2026, 10, 20, 10, 0)
     assert fixed_clock(moment)() == moment
+
+
+class Labelled(Protocol):
+    @user_message("{{question}} for {{name}}")
+    def ask(self, question: str, name: str) -> str: ...
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "said"),
+    [
+        ((), {"question": "x"}, "ask() missing a required argument: 'name'"),
+        (("a", "b", "c"), {}, "ask() too many positional arguments"),
+        ((), {"question": "x", "name": "y", "extra": 1}, "ask() got an unexpected keyword argument 'extra'"),
+        (("x",), {"question": "y", "name": "z"}, "ask() multiple values for argument 'question'"),
+    ],
+)
+def test_a_call_that_does_not_fit_the_declared_method_names_the_method(args, kwargs, said):
+    """As Python says it of a plain function (`ask() missing 1 required ...`); the bare text of
+    `Signature.bind` ("missing a required argument: 'name'") did not say which method."""
+    service = ai_service(Labelled, model=ScriptedModel(["ok"]))
+    with pytest.raises(TypeError) as info:
+        service.ask(*args, **kwargs)
+    assert str(info.value) == said

@@ -110,6 +110,8 @@ class LoopOptions:
     max_workers: int = 4
     compensate: bool = False
     compensations: tuple[Callable[..., Any], ...] = ()
+    """`@compensates` functions (`toolkit.loop.saga`); those declared beside the tools, on an object or
+    a module given as `tools=`, are found there without being listed here."""
     clock: Callable[[], float] = time.perf_counter
     """Seconds as a number, read before and after each call (`ToolExecution.duration_s`); one of
     one's own is called once when the options are made (it must return a finite int or float)."""

@@ -136,7 +136,17 @@ from toolkit.loop.records import (
 )
 from toolkit.loop.resume import tools_ran
 from toolkit.loop.returns import should_return_immediately
-from toolkit.loop.saga import Compensation, SagaEntry, ToolExecution, compensate, compensations_from, rewrite
+from toolkit.loop.saga import (
+    Compensation,
+    SagaEntry,
+    ToolExecution,
+    compensate,
+    compensations_from,
+    compensations_in,
+    joining_later,
+    merged,
+    rewrite,
+)
 from toolkit.loop.same_call import CallKey, same_call_key
 from toolkit.loop.sources import ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.loop.together import run_together, serving
@@ -264,7 +274,10 @@ def _turn(
             context = build_context(tools, providers, registry, request)
         run.tools = context
         if options.compensate:  # misconfiguration shows at the start of the call, before any tool runs
-            run.compensations = compensations_from(options.compensations, run.tools.available)
+            given = merged(options.compensations, compensations_in(tools))  # and those beside the tools
+            run.later_compensations = joining_later(given, run.tools) if run.tools.dynamic else []
+            ready = [fn for fn in given if fn not in run.later_compensations]
+            run.compensations = compensations_from(ready, run.tools.available)
         with run:  # `run` attaches the turn to an error
             adopt = getattr(memory.lock, "adopt", None) if events and memory is not None else None
             return (yield from run.go() if adopt is None else _carried(run.go(), adopt))
@@ -422,6 +435,8 @@ class _Run:
         """Results recorded in `new` that memory refused (its store failed)."""
         self.tools: ToolContext
         self.compensations: dict[str, Compensation] = {}
+        self.later_compensations: list[Callable[..., Any]] = []
+        """Compensations of tools a dynamic provider has not added yet: checked when the tool joins."""
         if memory is not None:
             self.answer_open_calls(memory)
             self.write(messages)  # the caller's list as it is: a long history is not unpacked
@@ -857,12 +872,26 @@ class _Run:
         try:
             compensate(candidates, self.compensations, undone=undone, log=entries)
         except BaseException as exc:  # interrupted mid-saga: what was undone still reads so
-            self.saga += entries
+            self.record_saga(entries)
             self.roll_back(undone, failed_tool, interrupted=exc)
             raise
-        self.saga += entries
+        self.record_saga(entries)
         self.roll_back(undone, failed_tool)
         return rewrite(results, undone, failed_tool, self.texts.rolled_back, [trace.index] * len(results))
+
+    def record_saga(self, entries: list[SagaEntry]) -> None:
+        """Keep the attempts in the saga log; each one that did not undo its call is also a warning
+        (as LangChain4j logs it): a method returning str gives its caller no saga log to read."""
+        self.saga += entries
+        for e in entries:
+            if not e.ok:
+                log.warning(
+                    "%s: the compensation of tool %r did not undo call %s, whose effect still holds: %s",
+                    self.subject,
+                    e.tool,
+                    e.call_id,
+                    e.detail,
+                )
 
     def roll_back(
         self, undone: list[ToolExecution], failed_tool: str, interrupted: BaseException | None = None
@@ -958,7 +987,16 @@ class _Run:
     def refresh(self, results: list[ToolResultMessage]) -> None:
         if self.tools.dynamic:  # a request copies the conversation: only when someone will read it
             self.tools.refresh(self.provider_request())
+            if self.later_compensations:  # their tools may have joined: checked now, before they can run
+                self.join_compensations()
         self.reveal_found(results)
+
+    def join_compensations(self) -> None:
+        """Check and keep the compensations whose tool a dynamic provider has just added."""
+        waiting = joining_later(self.later_compensations, self.tools)
+        joined = [fn for fn in self.later_compensations if fn not in waiting]
+        self.compensations.update(compensations_from(joined, self.tools.available))
+        self.later_compensations = waiting
 
     def reveal_found(self, messages: Sequence[Message]) -> None:
         """Show the held-back tools that a tool search in `messages` found."""

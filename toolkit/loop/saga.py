@@ -5,6 +5,10 @@ either the *same parameters* as that tool (it receives the very arguments the mo
 the original call's context: its memory id, its parameters) or exactly one parameter typed
 `ToolExecution` (it receives the recorded execution, `execution.context` included). The target
 may come from any source with an executor — `@tool` function, registry entry, provider.
+Compensations are found where LangChain4j finds `@CompensateFor`, beside the tools: the marked
+methods of an object given as `tools=` (bound to it) and the marked functions of a module given
+as one; others are passed as `LoopOptions(compensations=(...))`. A compensation given as a tool
+itself is refused (`tools_from`): the model must never be offered the undo action.
 
 When a round has a failure that compensates (the table) and there are successful compensable
 calls in this turn (this round or earlier ones, not already rolled back), the loop runs their
@@ -59,7 +63,8 @@ reads what really happened.
 
 Misconfigured compensations (unknown tool, mismatched parameters, an `async def` or a
 generator in either form) are only an error when compensation is switched on — and then at the
-start of the call, before any tool runs. A compensation runs synchronously: one that returns an
+start of the call, before any tool runs (the compensation of a tool a dynamic provider adds later
+in the turn, a skill's own tool, when that tool joins, before it can run). A compensation runs synchronously: one that returns an
 awaitable anyway (a plain function handing back a coroutine) has not undone anything, so its
 coroutine is closed and the attempt is logged as failed, never as "rolled back". A compensation
 that ends with `SystemExit` is a failed one like any other; one interrupted (`KeyboardInterrupt`)
@@ -73,6 +78,8 @@ an earlier turn's work), and retries of failed compensations.
 from __future__ import annotations
 
 import inspect
+import re
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -80,10 +87,10 @@ from typing import Any, TypeVar
 from toolkit.chat.messages import ToolCall, ToolResultMessage
 from toolkit.errors import ConfigurationError, ToolDefinitionError
 from toolkit.tools import redact
-from toolkit.tools.decorator import InvocationContext, a_kind_of, function_label, tool_options
+from toolkit.tools.decorator import COMPENSATES, InvocationContext, a_kind_of, function_label, tool_options
 from toolkit.tools.execute import Tool, function_tool
 
-_MARK = "__toolkit_compensates__"
+_MARK = COMPENSATES
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,18 @@ def compensates(tool_name: str) -> Callable[[Undo], Undo]:
                 f"it marks a function (the action that undoes {tool_name!r}), and got {a_kind_of(fn)}",
                 f"put it above a def: @compensates({tool_name!r}) then def undo(execution): ...",
             )
-        setattr(getattr(fn, "__func__", fn), _MARK, tool_name)
+        target = getattr(fn, "__func__", fn)
+        earlier = getattr(target, _MARK, None)
+        if isinstance(earlier, str) and earlier != tool_name:
+            name = getattr(target, "__name__", "undo")
+            raise ToolDefinitionError(
+                f"@compensates({tool_name!r}) {name}",
+                f"it already compensates {earlier!r}, and a function compensates one tool (the second mark "
+                "would silently replace the first)",
+                f"write one function per tool, e.g. @compensates({tool_name!r}) def {name}_{tool_name}(execution): "
+                f"return {name}(execution)",
+            )
+        setattr(target, _MARK, tool_name)
         return fn
 
     return mark
@@ -200,6 +218,49 @@ class Compensation:
     tool: str
     label: str
     run: Callable[[ToolExecution], Any]
+
+
+def compensations_in(sources: Sequence[Any]) -> tuple[Callable[..., Any], ...]:
+    """The `@compensates` functions declared beside the tools, where LangChain4j finds `@CompensateFor`:
+    the methods of each object given as a tool source (bound to that object), and the functions of
+    each module given as one. A function or a `Tool` given alone has none."""
+    found: list[Callable[..., Any]] = []
+    for source in sources:
+        if isinstance(source, types.ModuleType):
+            found += [
+                fn
+                for fn in vars(source).values()
+                if inspect.isfunction(fn) and hasattr(fn, _MARK) and fn.__module__ == source.__name__
+            ]
+        elif not (isinstance(source, (type, Tool, types.FunctionType, types.MethodType)) or inspect.isbuiltin(source)):
+            found += [getattr(source, name) for name in _marked_attributes(type(source))]
+    return tuple(found)
+
+
+def _marked_attributes(cls: type) -> list[str]:
+    """Names of the class's methods (static and class methods too) marked `@compensates`; the
+    attributes are read from the class, so no property of the instance is run."""
+    seen: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        seen.update(vars(klass))
+    return [name for name, attr in seen.items() if hasattr(getattr(attr, "__func__", attr), _MARK)]
+
+
+def joining_later(functions: Sequence[Callable[..., Any]], tools: Any) -> list[Callable[..., Any]]:
+    """The compensations whose tool is not in `tools.available` yet (a dynamic provider may add it
+    later in the turn: it is checked when it joins). One not marked `@compensates` is not among
+    them: `compensations_from` refuses it at the start."""
+    return [fn for fn in functions if (target := _target(fn)) is not None and target not in tools.available]
+
+
+def _target(fn: Any) -> str | None:
+    target = getattr(getattr(fn, "__func__", fn), _MARK, None)
+    return target if isinstance(target, str) else None
+
+
+def merged(given: Sequence[Callable[..., Any]], found: Sequence[Callable[..., Any]]) -> tuple[Callable[..., Any], ...]:
+    """`given` then the `found` ones not among them (a bound method given in both is one compensation)."""
+    return (*given, *(fn for fn in found if fn not in given))
 
 
 def compensations_from(functions: Sequence[Callable[..., Any]], tools: Mapping[str, Tool]) -> dict[str, Compensation]:
@@ -226,6 +287,14 @@ def compensations_from(functions: Sequence[Callable[..., Any]], tools: Mapping[s
 
 
 def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExecution], Any]:
+    if owner := _class_of_unbound(fn):
+        instance = re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
+        raise ConfigurationError(
+            f"{label}: it is a method taken from the class, so the saga would pass the call's first argument as "
+            f"self; pass it bound to the object whose tool it undoes ({instance}.{fn.__name__}, with {instance} = "
+            f"{owner}()), or leave it out and give the object as tools=[{instance}]: the compensations of an "
+            "object given as a tool source are found there"
+        )
     kind = _unrunnable(fn)
     if kind:
         raise ConfigurationError(
@@ -248,6 +317,19 @@ def _runner(fn: Callable[..., Any], tool: Tool, label: str) -> Callable[[ToolExe
             "parameter typed ToolExecution"
         )
     return lambda execution: same.executor(execution.call, execution.context or InvocationContext())
+
+
+def _class_of_unbound(fn: Callable[..., Any]) -> str:
+    """The class name of a method taken from its class (`Hotel.cancel`: a function defined in a
+    class body whose first parameter is `self`), else ""."""
+    if not inspect.isfunction(fn):
+        return ""
+    path = fn.__qualname__.rsplit(".<locals>.", 1)[-1].split(".")
+    try:
+        first = next(iter(inspect.signature(fn).parameters), "")
+    except (TypeError, ValueError):
+        return ""
+    return path[-2] if len(path) >= 2 and first == "self" else ""
 
 
 def _unrunnable(fn: Callable[..., Any]) -> str:

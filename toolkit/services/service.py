@@ -374,7 +374,10 @@ def _static(declaration: type, name: str) -> Any:
 
 def _method(plan: MethodPlan, cfg: ServiceConfig) -> Callable[..., Any]:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        bound = plan.signature.bind(self, *args, **kwargs)
+        try:
+            bound = plan.signature.bind(self, *args, **kwargs)
+        except TypeError as exc:  # as Python says it of a plain function: which one
+            raise TypeError(f"{plan.name}() {exc}") from None
         bound.apply_defaults()  # an omitted argument fills its template variable with the default
         return _invoke(plan, cfg, bound.arguments)
 

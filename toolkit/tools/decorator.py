@@ -195,6 +195,8 @@ class ToolOptions:
 
 MARK = "__toolkit_tool__"
 """The attribute `@tool` sets on a function."""
+COMPENSATES = "__toolkit_compensates__"
+"""The attribute `@compensates` (`toolkit.loop.saga`) sets on a function: the name of the tool it undoes."""
 _WRAPPED_METHODS = (classmethod, staticmethod)
 """What bare `@tool` may sit above besides a callable (a `classmethod` object is not callable)."""
 

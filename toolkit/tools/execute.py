@@ -70,6 +70,7 @@ from toolkit.errors import (
 )
 from toolkit.tools import arguments, coercion, redact
 from toolkit.tools.decorator import (
+    COMPENSATES,
     MARK,
     PROPERTIES,
     InvocationContext,
@@ -710,6 +711,7 @@ def _collect(source: Any) -> list[Tool]:
         )
     if isinstance(source, functools.partial):
         raise partial_error(f"tools_from({function_label(source)})")
+    _refuse_compensation(source)
     if isinstance(source, types.FunctionType):
         return [_function_tool_once(source)]
     if isinstance(source, types.MethodType):
@@ -726,6 +728,20 @@ def _collect(source: Any) -> list[Tool]:
             "unpack it: tools_from(*tools)" + (", or tools_from(*tools.values())" if isinstance(source, dict) else ""),
         )
     return _methods(source)
+
+
+def _refuse_compensation(source: Any) -> None:
+    """A `@compensates` function (not also a `@tool`) given as a tool: the model would be offered the
+    undo action, with no description, and the saga would not know it."""
+    target = getattr(getattr(source, "__func__", source), COMPENSATES, None)
+    if not isinstance(target, str) or tool_options(source):
+        return
+    name = getattr(source, "__name__", type(source).__name__)
+    raise ToolDefinitionError(
+        f"tools_from({name})",
+        f"it is the compensation of tool {target!r} (@compensates), which the model must never call",
+        f"pass it as LoopOptions(compensate=True, compensations=({name},))",
+    )
 
 
 def _wraps_function(obj: Any) -> bool:

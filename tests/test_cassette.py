@@ -474,3 +474,38 @@ def test_a_secret_in_a_models_json_answer_is_kept_out_of_the_exchanges_and_the_c
         '{"choices":[{"index":0,"message":{"role":"assistant","content":"{\\"db_password\\": \\"[REDACTED]\\", '
         '\\"order\\": \\"A1024\\"}"},"finish_reason":"stop"}]}'
     )
+
+
+class EchoHeader(httpx.BaseTransport):
+    """A gateway that rejects the key in `header` and echoes it, as OpenAI's 401 does."""
+
+    def __init__(self, header):
+        self.header = header
+
+    def handle_request(self, request):
+        key = request.headers[self.header]
+        body = {"error": {"message": f"Incorrect API key provided: {key}. You can find your API key at ..."}}
+        return httpx.Response(401, json=body)
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "key"),
+    [
+        ("api-key", "azure0123456789abcdefKEY9", "azure0123456789abcdefKEY9"),  # AzureOpenAI's only header
+        ("x-api-key", "anthropic-private-key-5678", "anthropic-private-key-5678"),
+        ("x-goog-api-key", "AIzaFAKEgooglekey00001234", "AIzaFAKEgooglekey00001234"),
+        ("authorization", "Token tokenvalue00000004321", "tokenvalue00000004321"),
+    ],
+)
+def test_a_key_in_any_credential_header_is_never_written_when_echoed(tmp_path, header, value, key):
+    cassette = tmp_path / "c.jsonl"
+    client = httpx.Client(transport=RecordingTransport(cassette, EchoHeader(header)), headers={header: value})
+    request = {"model": "m", "messages": [{"role": "user", "content": f"my key is {key}"}]}
+    assert client.post("http://gw/v1/chat/completions", json=request).status_code == 401
+    text = cassette.read_text()
+    assert (
+        key not in text and f"Incorrect API key provided: {'Token ' * (header == 'authorization')}***{key[-4:]}" in text
+    )
+    assert json.loads(text)["request"]["body"]["messages"][0]["content"] == f"my key is ***{key[-4:]}"
+    replay = httpx.Client(transport=ReplayTransport(cassette), headers={header: value})
+    assert replay.post("http://elsewhere/v1/chat/completions", json=request).status_code == 401

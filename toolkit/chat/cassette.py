@@ -18,7 +18,8 @@ by its charset; replay serves it as UTF-8. A body that does not fit its `Content
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
 
 Only the request *body* and path are kept — never headers, so never the API key; and should
-the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
+the gateway echo the key back (from any credential header: `Authorization`, Azure's `api-key`,
+`x-api-key`, ...) ("Incorrect API key provided: sk-…"), it is masked before the
 body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
 base URL's own path: `/v1`, `/api/v1`, …), so a cassette replays under any base URL. Streamed
 responses are recorded chunk for chunk as they pass through (the learner still sees them
@@ -59,7 +60,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, ends_mid_line, parse_clock, session_now, session_today
-from toolkit.chat.masking import basic_credential, bearer_key, mask_json, mask_keys, url_secrets
+from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.stream_scrub import scrub_event_stream
 
 __all__ = [
@@ -98,10 +99,11 @@ def _canonical(body: bytes, secrets: list[str | None]) -> Any:
 
 
 def _secrets(request: httpx.Request) -> list[str | None]:
-    """The keys a request carries: its bearer key and any credentials in its URL (as they are, and
-    as the `Basic` credential httpx sends for them)."""
+    """The keys a request carries: the credentials of its headers (`header_secrets`: a bearer key,
+    Azure's `api-key`, an `x-api-key`, ...) and any in its URL (as they are, and as the `Basic`
+    credential httpx sends for them)."""
     url = str(request.url)
-    return [bearer_key(request.headers.get("authorization")), *url_secrets(url), basic_credential(url)]
+    return [*header_secrets(request.headers.multi_items()), *url_secrets(url), basic_credential(url)]
 
 
 def _dump(value: Any) -> str:

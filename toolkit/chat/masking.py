@@ -221,3 +221,21 @@ def bearer_key(authorization: str | None) -> str | None:
         return None
     scheme, _, key = authorization.partition(" ")
     return key.strip() or None if scheme.lower() == "bearer" else None
+
+
+_AUTHORIZATION_HEADERS = frozenset({"authorization", "proxy-authorization"})
+
+
+def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
+    """The secrets a request's headers carry: the credentials of an `Authorization` (or
+    `Proxy-Authorization`) header, whatever its scheme (`Bearer`, `Token`, `Basic`, ...), and the
+    value of every header whose name labels a secret (`redact.is_secret_name`: Azure's `api-key`,
+    `x-api-key`, `x-goog-api-key`, `Ocp-Apim-Subscription-Key`, ...). A gateway may echo any of them."""
+    found: list[str] = []
+    for name, value in headers:
+        if name.lower() in _AUTHORIZATION_HEADERS:
+            scheme, _, credentials = value.strip().partition(" ")
+            found.append(credentials.strip() or scheme)
+        elif is_secret_name(name):
+            found.append(value.strip())
+    return [secret for secret in dict.fromkeys(found) if secret]

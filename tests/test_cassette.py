@@ -284,6 +284,22 @@ def with_(part, **changes):
         (json.dumps(with_("response", status="200")), "line 2: response needs status (a number)"),
         (json.dumps(with_("response", body=None)), "line 2: response needs status (a number), content_type and body"),
         (json.dumps(with_("response", retry_after=5)), "line 2: response retry_after is not a string"),
+        (
+            json.dumps(with_("response", status=-1)),
+            "line 2: response status -1 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=99)),
+            "line 2: response status 99 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=2000)),
+            "line 2: response status 2000 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=10**30)),
+            f"line 2: response status {10**30} is no HTTP status (three digits",
+        ),
         (json.dumps({"clock": {"now": "yesterday"}}), 'line 2: the clock is not {"now": "<ISO date and time>"}'),
         (json.dumps(with_("response", body="a\ud83d")), "line 2: response body holds a lone surrogate"),
     ],

@@ -482,6 +482,8 @@ def _line_problem(line: Any) -> str:
         return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
+    if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
+        return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
     if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
         return "response retry_after is not a string"
     try:

@@ -315,6 +315,18 @@ def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as
     assert cassette.read_bytes() == before
 
 
+def test_a_cassette_saved_with_a_byte_order_mark_replays(tmp_path):
+    """Notepad and other Windows editors save UTF-8 with a BOM: a cassette edited there still replays."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text("\ufeff" + json.dumps(EXCHANGE) + "\n", encoding="utf-8")
+    replay = ReplayTransport(cassette)
+    assert replay.exchanges[0]["response"]["status"] == 200
+    response = replay.handle_request(
+        httpx.Request("POST", "http://x/v1/chat/completions", json={"model": "m", "messages": []})
+    )
+    assert response.read() == b"{}"
+
+
 def _readable_but_too_deep() -> str:
     """JSON nested so deep that `json.loads` reads it but a recursive walk of it cannot. Where that
     lies differs between Pythons (3.12 inlined comprehensions, and its json counts C frames)."""

@@ -437,8 +437,8 @@ MB; a whole term of one class's runs, tens of MB)."""
 
 
 def cassette_text(path: Path) -> str:
-    """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8, else a
-    `CassetteError` naming it."""
+    """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8 (a
+    byte-order mark before it left out), else a `CassetteError` naming it."""
     try:
         return files.read_text(
             path,
@@ -447,7 +447,7 @@ def cassette_text(path: Path) -> str:
             cap_name="toolkit.chat.cassette.MAX_CASSETTE_BYTES",
             fix="record shorter sessions, one cassette each (LLM_RECORD=another file)",
             error=CassetteError,
-        )
+        ).removeprefix("\ufeff")  # a byte-order mark: saved by an editor on Windows
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
         raise CassetteError(f"cassette {path} cannot be read: {reason}") from None

@@ -106,6 +106,27 @@ def read_text(
     return data.decode(encoding)
 
 
+def not_a_file(path: Path | str) -> str:
+    """Why `path` names no regular file, for a command to say before it opens it ("" when it is
+    one): "no such file" (with "(a link to a missing file)" for a dangling link), "a folder",
+    `NOT_A_FILE` for a pipe or a device, else the system's reason ("Too many levels of symbolic
+    links", "Permission denied", "File name too long"). A FIFO or a loop is thus not called missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return "no such file" + (" (a link to a missing file)" if os.path.islink(path) else "")
+        return exc.strerror or str(exc)
+    except ValueError as exc:  # a NUL in the path
+        return str(exc)
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "" if stat.S_ISREG(mode) else NOT_A_FILE
+
+
+NOT_A_FILE = "not a regular file (a pipe or a device)"
+
+
 def _kind(fd: int) -> tuple[int, int]:
     info = os.fstat(fd)
     return info.st_mode, info.st_size if stat.S_ISREG(info.st_mode) else 0

@@ -537,3 +537,22 @@ def test_a_key_in_any_credential_header_is_never_written_when_echoed(tmp_path, h
     assert json.loads(text)["request"]["body"]["messages"][0]["content"] == f"my key is ***{key[-4:]}"
     replay = httpx.Client(transport=ReplayTransport(cassette), headers={header: value})
     assert replay.post("http://elsewhere/v1/chat/completions", json=request).status_code == 401
+
+
+def test_recording_where_no_file_can_be_made_is_refused_before_any_request(tmp_path):
+    """Before: a link loop, or a folder that takes no new file (/proc), passed the check and the
+    recording failed with a bare OSError after the (perhaps paid) request was sent."""
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for path, problem in [
+        (loop, "Too many levels of symbolic links"),
+        (Path("/proc/session.jsonl"), "No such file or directory"),
+    ]:
+        with pytest.raises(CassetteError) as caught:
+            RecordingTransport(path)
+        assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({problem})"
+    later = tmp_path / "later.jsonl"
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(later)
+    RecordingTransport(link)  # a link to a file still to be made: recording makes it
+    assert not later.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["latest.jsonl", "loop.jsonl"]

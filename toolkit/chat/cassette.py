@@ -507,9 +507,21 @@ def _writable(path: Path) -> Path:
         problem = f"the folder {path.parent} does not exist; create it, or name a file in a folder that exists"
     elif not os.access(path if path.exists() else path.parent, os.W_OK):
         problem = "it may not be written (permissions); name a file you may write"
+    else:
+        problem = _unwritable(path)
     if problem:
         raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
     return path
+
+
+def _unwritable(path: Path) -> str:
+    """Why no cassette can be written at `path` that the checks above let pass (a link loop, a folder
+    that takes no new file), tried as `files.try_writing` tries it; "" when it can."""
+    try:
+        files.try_writing(path)
+    except OSError as exc:
+        return f"it cannot be written ({exc.strerror or exc})"
+    return ""
 
 
 def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:

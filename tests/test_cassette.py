@@ -556,3 +556,24 @@ def test_recording_where_no_file_can_be_made_is_refused_before_any_request(tmp_p
     link.symlink_to(later)
     RecordingTransport(link)  # a link to a file still to be made: recording makes it
     assert not later.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["latest.jsonl", "loop.jsonl"]
+
+
+def test_a_key_in_the_request_path_is_never_written_and_the_request_still_replays(tmp_path):
+    """Before: the path was written as sent: a gateway that takes its key in the URL's path
+    (`/u/<key>/v1/…`) had it in the cassette, and so had a token of a known format."""
+    cassette, key = tmp_path / "c.jsonl", "gwkey-abcdefghijklmnop1234"
+    token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    headers = {"Authorization": f"Bearer {key}"}
+    urls = [f"http://gw/u/{key}/v1/responses", f"http://gw/t/{token}/v1/responses"]
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json={"ok": 1}))
+    client = httpx.Client(transport=RecordingTransport(cassette, inner), headers=headers)
+    for url in urls:
+        client.post(url, json={"a": 1}).read()
+    text = cassette.read_text()
+    assert key not in text and token not in text
+    assert [json.loads(line)["request"]["path"] for line in text.splitlines()] == [
+        "/u/***1234/v1/responses",
+        "/t/[REDACTED]/v1/responses",
+    ]
+    replay = httpx.Client(transport=ReplayTransport(cassette), headers=headers)
+    assert [replay.post(url, json={"a": 1}).json() for url in urls] == [{"ok": 1}, {"ok": 1}]

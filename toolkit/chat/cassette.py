@@ -18,10 +18,11 @@ by its charset; replay serves it as UTF-8. A body that does not fit its `Content
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
 
 Only the request *body* and path are kept — never headers, so never the API key; and should
-the gateway echo the key back (from any credential header: `Authorization`, Azure's `api-key`,
-`x-api-key`, ...) ("Incorrect API key provided: sk-…"), it is masked before the
-body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
-base URL's own path: `/v1`, `/api/v1`, …), so a cassette replays under any base URL. Streamed
+the gateway echo the key back ("Incorrect API key provided: sk-…") from any credential header
+(`Authorization`, Azure's `api-key`, `x-api-key`, ...), it is masked before the body is written,
+in the response and in any later request that quotes it. Paths are kept relative to the API root
+(`/chat/completions`, whatever the base URL's own path: `/v1`, `/api/v1`, …), so a cassette
+replays under any base URL, with the request's keys masked and keys of known formats scrubbed. Streamed
 responses are recorded chunk for chunk as they pass through (the learner still sees them
 stream) and written when the stream is finished.
 
@@ -223,7 +224,14 @@ class RecordingTransport(httpx.BaseTransport):
 
 
 def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:
-    return {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body, secrets)}
+    return {"method": request.method, "path": _recorded_path(request, secrets), "body": _canonical(body, secrets)}
+
+
+def _recorded_path(request: httpx.Request, secrets: list[str | None]) -> str:
+    """The request's path relative to the API root, with the request's own keys masked and keys of
+    known formats scrubbed (a gateway may take its key in the path: `/u/<key>/v1/…`); its other
+    segments kept as they are (a model's or a deployment's name: `redact.scrub_secrets`)."""
+    return redact.scrub_secrets(mask_keys(relative_path(request.url.path), secrets))
 
 
 _KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
@@ -321,7 +329,8 @@ class ReplayTransport(httpx.BaseTransport):
         lines = read_cassette(self.path)
         self.exchanges = [line for line in lines if "request" in line]
         for exchange in self.exchanges:
-            exchange["request"] = {**exchange["request"], "path": relative_path(exchange["request"]["path"])}
+            path = redact.scrub_secrets(relative_path(exchange["request"]["path"]))  # as new recordings
+            exchange["request"] = {**exchange["request"], "path": path}
             try:
                 exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
             except RecursionError:
@@ -341,8 +350,9 @@ class ReplayTransport(httpx.BaseTransport):
         return len(self.exchanges) - len(self._used)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        body = _canonical(request.read(), _secrets(request))
-        wanted = {"method": request.method, "path": relative_path(request.url.path), "body": body}
+        secrets = _secrets(request)
+        body = _canonical(request.read(), secrets)
+        wanted = {"method": request.method, "path": _recorded_path(request, secrets), "body": body}
         with self._lock:
             alike = self._unused.get(_request_key(wanted), [])
             index = next((i for i in alike if self.exchanges[i]["request"] == wanted), None)

@@ -98,3 +98,16 @@ def test_solutions_into_a_folder_that_cannot_be_made_are_one_line_saying_why(tmp
             f"error: exercises --solutions {target}: cannot make that folder ({why}); give a folder you may "
             "write, e.g. --solutions solutions\n",
         )
+
+
+def test_update_of_a_path_that_is_there_but_no_notebook_file_says_what_it_is(tmp_path, capsys):
+    """Before: 'no such notebook: …' for a folder and a FIFO named like a course notebook."""
+    folder = tmp_path / "01_tools.ipynb"
+    folder.mkdir()
+    fifo = tmp_path / "02_loop.ipynb"
+    os.mkfifo(fifo)
+    for path, problem in [(folder, "a folder"), (fifo, "not a regular file (a pipe or a device)")]:
+        assert main(["exercises", "--update", str(path)]) == 2
+        assert capsys.readouterr() == ("", f"error: cannot read {path}: {problem}; give an .ipynb file\n")
+    assert main(["exercises", "--update", str(tmp_path / "03_gone.ipynb")]) == 2
+    assert capsys.readouterr().err == f"error: no such notebook: {tmp_path / '03_gone.ipynb'}\n"

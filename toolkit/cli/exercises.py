@@ -142,8 +142,7 @@ def read(path: Path) -> Any:
     from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
 
-    if not path.is_file():
-        raise FileNotFoundError(f"no such notebook: {path}")
+    notebooks.check_file(path)
     try:
         return notebooks.read(path)  # a byte-order mark too, as `grade` reads it
     except ConfigurationError:  # too large (it names the file and the cap)

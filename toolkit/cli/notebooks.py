@@ -152,11 +152,7 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.errors import ConfigurationError
 
     for path in args.files:
-        problem = files.not_a_file(path)
-        if problem.startswith("no such file"):
-            raise FileNotFoundError(f"no such notebook: {path}")
-        if problem:
-            raise ConfigurationError(f"cannot read {path}: {problem}; give an .ipynb file")
+        check_file(path)
         if problem := _cannot_write(path):
             print(f"error: {path} cannot be written ({problem}); nothing was run", file=sys.stderr)
             return 2
@@ -182,6 +178,18 @@ def run(args: argparse.Namespace) -> int:
         write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
+
+
+def check_file(path: Path) -> None:
+    """Raise, in one line, when `path` names no notebook file: "no such notebook" when nothing is
+    there, else what is (a folder, a pipe, a link loop: `files.not_a_file`)."""
+    from toolkit.errors import ConfigurationError
+
+    problem = files.not_a_file(path)
+    if problem.startswith("no such file"):
+        raise FileNotFoundError(f"no such notebook: {path}")
+    if problem:
+        raise ConfigurationError(f"cannot read {path}: {problem}; give an .ipynb file")
 
 
 def _cannot_write(path: Path) -> str:

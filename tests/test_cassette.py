@@ -577,3 +577,22 @@ def test_a_key_in_the_request_path_is_never_written_and_the_request_still_replay
     ]
     replay = httpx.Client(transport=ReplayTransport(cassette), headers=headers)
     assert [replay.post(url, json={"a": 1}).json() for url in urls] == [{"ok": 1}, {"ok": 1}]
+
+
+def test_recording_into_a_named_pipe_does_not_wait_for_a_writer(tmp_path):
+    """Before: before each line the recorder opened the cassette to read its last byte, which for a
+    FIFO (`mkfifo rec; cat rec & LLM_RECORD=rec …`) waits for a writer that never comes: the run hung."""
+    fifo = tmp_path / "rec"
+    os.mkfifo(fifo)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(fifo.read_text().splitlines()), daemon=True)
+    reader.start()
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json={"ok": 1}))
+    recorded = threading.Thread(
+        target=lambda: httpx.Client(transport=RecordingTransport(fifo, inner)).post("http://gw/v1/models").read(),
+        daemon=True,
+    )
+    recorded.start()
+    recorded.join(30)  # a guard against a hang, not a measure: it ends at once when the defect is gone
+    reader.join(30)
+    assert not recorded.is_alive() and len(lines) == 1 and json.loads(lines[0])["response"]["status"] == 200

@@ -97,7 +97,10 @@ def _record_clock(path: Path) -> dt.datetime:
 
 def ends_mid_line(path: Path) -> bool:
     """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
-    False for no file or an empty one."""
+    False for no file, an empty one, or a pipe or device (`mkfifo`: opened to be read, it would wait
+    for a writer that never comes; nothing written there can be read back anyway)."""
+    if not path.is_file():
+        return False
     try:
         with path.open("rb") as existing:
             existing.seek(-1, os.SEEK_END)

@@ -224,6 +224,9 @@ def bearer_key(authorization: str | None) -> str | None:
 
 
 _AUTHORIZATION_HEADERS = frozenset({"authorization", "proxy-authorization"})
+_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "negotiate", "apikey"})
+"""Authorization schemes: a header holding only one of them carries no key (masking the word would
+change every text that says it)."""
 
 
 def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
@@ -235,7 +238,8 @@ def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
     for name, value in headers:
         if name.lower() in _AUTHORIZATION_HEADERS:
             scheme, _, credentials = value.strip().partition(" ")
-            found.append(credentials.strip() or scheme)
+            if credentials.strip() or scheme.lower() not in _SCHEMES:  # a scheme alone is no secret
+                found.append(credentials.strip() or scheme)
         elif is_secret_name(name):
             found.append(value.strip())
     return [secret for secret in dict.fromkeys(found) if secret]

@@ -596,3 +596,17 @@ def test_recording_into_a_named_pipe_does_not_wait_for_a_writer(tmp_path):
     recorded.join(30)  # a guard against a hang, not a measure: it ends at once when the defect is gone
     reader.join(30)
     assert not recorded.is_alive() and len(lines) == 1 and json.loads(lines[0])["response"]["status"] == 200
+
+
+def test_the_clock_of_a_cassette_that_cannot_be_recorded_or_read_is_a_typed_error_or_the_real_clock(tmp_path):
+    """Before: `session_today()` raised a bare `RuntimeError: Symlink loop from …` for a link loop in
+    LLM_RECORD or LLM_REPLAY, and `IsADirectoryError` for a folder in LLM_RECORD."""
+    from toolkit.chat.clock import session_today
+
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for path, why in [(loop, "Too many levels of symbolic links"), (tmp_path, "Is a directory")]:
+        with pytest.raises(CassetteError) as caught:
+            session_today(env={"LLM_RECORD": str(path)})
+        assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({why})"
+    assert session_today(env={"LLM_REPLAY": str(loop)}) == session_today(env={})  # connect() says why

@@ -284,6 +284,22 @@ def with_(part, **changes):
         (json.dumps(with_("response", status="200")), "line 2: response needs status (a number)"),
         (json.dumps(with_("response", body=None)), "line 2: response needs status (a number), content_type and body"),
         (json.dumps(with_("response", retry_after=5)), "line 2: response retry_after is not a string"),
+        (
+            json.dumps(with_("response", status=-1)),
+            "line 2: response status -1 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=99)),
+            "line 2: response status 99 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=2000)),
+            "line 2: response status 2000 is no HTTP status (three digits, 100 to 999)",
+        ),
+        (
+            json.dumps(with_("response", status=10**30)),
+            f"line 2: response status {10**30} is no HTTP status (three digits",
+        ),
         (json.dumps({"clock": {"now": "yesterday"}}), 'line 2: the clock is not {"now": "<ISO date and time>"}'),
         (json.dumps(with_("response", body="a\ud83d")), "line 2: response body holds a lone surrogate"),
     ],
@@ -297,6 +313,18 @@ def test_a_corrupt_cassette_is_a_typed_error_naming_file_and_line_and_is_left_as
     assert str(info.value).startswith(f"cassette {cassette}, {problem}")
     assert "\n" not in str(info.value)
     assert cassette.read_bytes() == before
+
+
+def test_a_cassette_saved_with_a_byte_order_mark_replays(tmp_path):
+    """Notepad and other Windows editors save UTF-8 with a BOM: a cassette edited there still replays."""
+    cassette = tmp_path / "session.jsonl"
+    cassette.write_text("\ufeff" + json.dumps(EXCHANGE) + "\n", encoding="utf-8")
+    replay = ReplayTransport(cassette)
+    assert replay.exchanges[0]["response"]["status"] == 200
+    response = replay.handle_request(
+        httpx.Request("POST", "http://x/v1/chat/completions", json={"model": "m", "messages": []})
+    )
+    assert response.read() == b"{}"
 
 
 def _readable_but_too_deep() -> str:
@@ -474,3 +502,111 @@ def test_a_secret_in_a_models_json_answer_is_kept_out_of_the_exchanges_and_the_c
         '{"choices":[{"index":0,"message":{"role":"assistant","content":"{\\"db_password\\": \\"[REDACTED]\\", '
         '\\"order\\": \\"A1024\\"}"},"finish_reason":"stop"}]}'
     )
+
+
+class EchoHeader(httpx.BaseTransport):
+    """A gateway that rejects the key in `header` and echoes it, as OpenAI's 401 does."""
+
+    def __init__(self, header):
+        self.header = header
+
+    def handle_request(self, request):
+        key = request.headers[self.header]
+        body = {"error": {"message": f"Incorrect API key provided: {key}. You can find your API key at ..."}}
+        return httpx.Response(401, json=body)
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "key"),
+    [
+        ("api-key", "azure0123456789abcdefKEY9", "azure0123456789abcdefKEY9"),  # AzureOpenAI's only header
+        ("x-api-key", "anthropic-private-key-5678", "anthropic-private-key-5678"),
+        ("x-goog-api-key", "AIzaFAKEgooglekey00001234", "AIzaFAKEgooglekey00001234"),
+        ("authorization", "Token tokenvalue00000004321", "tokenvalue00000004321"),
+    ],
+)
+def test_a_key_in_any_credential_header_is_never_written_when_echoed(tmp_path, header, value, key):
+    cassette = tmp_path / "c.jsonl"
+    client = httpx.Client(transport=RecordingTransport(cassette, EchoHeader(header)), headers={header: value})
+    request = {"model": "m", "messages": [{"role": "user", "content": f"my key is {key}"}]}
+    assert client.post("http://gw/v1/chat/completions", json=request).status_code == 401
+    text = cassette.read_text()
+    assert (
+        key not in text and f"Incorrect API key provided: {'Token ' * (header == 'authorization')}***{key[-4:]}" in text
+    )
+    assert json.loads(text)["request"]["body"]["messages"][0]["content"] == f"my key is ***{key[-4:]}"
+    replay = httpx.Client(transport=ReplayTransport(cassette), headers={header: value})
+    assert replay.post("http://elsewhere/v1/chat/completions", json=request).status_code == 401
+
+
+def test_recording_where_no_file_can_be_made_is_refused_before_any_request(tmp_path):
+    """Before: a link loop, or a folder that takes no new file (/proc), passed the check and the
+    recording failed with a bare OSError after the (perhaps paid) request was sent."""
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for path, problem in [
+        (loop, "Too many levels of symbolic links"),
+        (Path("/proc/session.jsonl"), "No such file or directory"),
+    ]:
+        with pytest.raises(CassetteError) as caught:
+            RecordingTransport(path)
+        assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({problem})"
+    later = tmp_path / "later.jsonl"
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(later)
+    RecordingTransport(link)  # a link to a file still to be made: recording makes it
+    assert not later.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["latest.jsonl", "loop.jsonl"]
+
+
+def test_a_key_in_the_request_path_is_never_written_and_the_request_still_replays(tmp_path):
+    """Before: the path was written as sent: a gateway that takes its key in the URL's path
+    (`/u/<key>/v1/…`) had it in the cassette, and so had a token of a known format."""
+    cassette, key = tmp_path / "c.jsonl", "gwkey-abcdefghijklmnop1234"
+    token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    headers = {"Authorization": f"Bearer {key}"}
+    urls = [f"http://gw/u/{key}/v1/responses", f"http://gw/t/{token}/v1/responses"]
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json={"ok": 1}))
+    client = httpx.Client(transport=RecordingTransport(cassette, inner), headers=headers)
+    for url in urls:
+        client.post(url, json={"a": 1}).read()
+    text = cassette.read_text()
+    assert key not in text and token not in text
+    assert [json.loads(line)["request"]["path"] for line in text.splitlines()] == [
+        "/u/***1234/v1/responses",
+        "/t/[REDACTED]/v1/responses",
+    ]
+    replay = httpx.Client(transport=ReplayTransport(cassette), headers=headers)
+    assert [replay.post(url, json={"a": 1}).json() for url in urls] == [{"ok": 1}, {"ok": 1}]
+
+
+def test_recording_into_a_named_pipe_does_not_wait_for_a_writer(tmp_path):
+    """Before: before each line the recorder opened the cassette to read its last byte, which for a
+    FIFO (`mkfifo rec; cat rec & LLM_RECORD=rec …`) waits for a writer that never comes: the run hung."""
+    fifo = tmp_path / "rec"
+    os.mkfifo(fifo)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(fifo.read_text().splitlines()), daemon=True)
+    reader.start()
+    inner = httpx.MockTransport(lambda request: httpx.Response(200, json={"ok": 1}))
+    recorded = threading.Thread(
+        target=lambda: httpx.Client(transport=RecordingTransport(fifo, inner)).post("http://gw/v1/models").read(),
+        daemon=True,
+    )
+    recorded.start()
+    recorded.join(30)  # a guard against a hang, not a measure: it ends at once when the defect is gone
+    reader.join(30)
+    assert not recorded.is_alive() and len(lines) == 1 and json.loads(lines[0])["response"]["status"] == 200
+
+
+def test_the_clock_of_a_cassette_that_cannot_be_recorded_or_read_is_a_typed_error_or_the_real_clock(tmp_path):
+    """Before: `session_today()` raised a bare `RuntimeError: Symlink loop from …` for a link loop in
+    LLM_RECORD or LLM_REPLAY, and `IsADirectoryError` for a folder in LLM_RECORD."""
+    from toolkit.chat.clock import session_today
+
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for path, why in [(loop, "Too many levels of symbolic links"), (tmp_path, "Is a directory")]:
+        with pytest.raises(CassetteError) as caught:
+            session_today(env={"LLM_RECORD": str(path)})
+        assert str(caught.value) == f"cannot record to {path} (LLM_RECORD): it cannot be written ({why})"
+    assert session_today(env={"LLM_REPLAY": str(loop)}) == session_today(env={})  # connect() says why

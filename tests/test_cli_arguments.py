@@ -232,3 +232,32 @@ def test_a_cases_file_over_the_cap_is_a_usage_error_before_it_is_read(command, t
         f"toolkit {command}: error: argument --cases: {str(cases)!r}: the file is 8 bytes, over the cap of 7 bytes "
         "(toolkit.course.case_rows.MAX_CASES_BYTES). Fix: split the cases into several files"
     )
+
+
+def test_an_output_that_is_a_link_is_checked_at_the_file_it_names(tmp_path, capsys):
+    """Before: a link to a file still to be made (`latest.csv -> runs/monday.csv`, the file moved away)
+    and a link loop were both refused with 'cannot be written: File exists'; the first can be written
+    (the writers follow the link and make the file), the second is a loop."""
+    from toolkit.cli.arguments import out_file
+
+    (tmp_path / "runs").mkdir()
+    latest = tmp_path / "latest.csv"
+    latest.symlink_to(tmp_path / "runs" / "monday.csv")
+    assert out_file(str(latest)) == latest
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == []
+    assert main(["eval", "--out", str(latest), "--fake-mode", "A", "--today", "2026-10-25"]) == 0
+    assert latest.is_symlink() and (tmp_path / "runs" / "monday.csv").read_text().startswith("id,")
+    loop = tmp_path / "loop.csv"
+    loop.symlink_to(loop)
+    nowhere = tmp_path / "nowhere.csv"
+    nowhere.symlink_to(tmp_path / "gone" / "monday.csv")
+    for text, message in [
+        (str(loop), f"{str(loop)!r} cannot be written: Too many levels of symbolic links"),
+        (
+            str(nowhere),
+            f"{str(nowhere)!r} cannot be written: it links to {tmp_path / 'gone' / 'monday.csv'}, in a folder that does not exist",
+        ),
+    ]:
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            out_file(text)
+        assert str(info.value) == message

@@ -80,3 +80,34 @@ def test_solutions_on_a_disk_that_fills_part_way_leave_an_earlier_solution_whole
     assert main(["exercises", "--notebooks", str(COURSE), "--solutions", str(target)]) != 0
     monkeypatch.undo()
     assert earlier.read_bytes() == before
+
+
+def test_solutions_into_a_folder_that_cannot_be_made_are_one_line_saying_why(tmp_path, capsys):
+    """Before: `error: [Errno 17] File exists: '…/loop'` for a link loop (nothing exists there to
+    write into) and `error: [Errno 2] No such file or directory: '/proc/solutions'`: the OS's words,
+    no hint."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for target, why in [
+        (loop, "Too many levels of symbolic links"),
+        (Path("/proc/solutions"), "No such file or directory"),
+    ]:
+        assert main(["exercises", "--notebooks", str(COURSE), "--solutions", str(target)]) == 2
+        assert capsys.readouterr() == (
+            "",
+            f"error: exercises --solutions {target}: cannot make that folder ({why}); give a folder you may "
+            "write, e.g. --solutions solutions\n",
+        )
+
+
+def test_update_of_a_path_that_is_there_but_no_notebook_file_says_what_it_is(tmp_path, capsys):
+    """Before: 'no such notebook: …' for a folder and a FIFO named like a course notebook."""
+    folder = tmp_path / "01_tools.ipynb"
+    folder.mkdir()
+    fifo = tmp_path / "02_loop.ipynb"
+    os.mkfifo(fifo)
+    for path, problem in [(folder, "a folder"), (fifo, "not a regular file (a pipe or a device)")]:
+        assert main(["exercises", "--update", str(path)]) == 2
+        assert capsys.readouterr() == ("", f"error: cannot read {path}: {problem}; give an .ipynb file\n")
+    assert main(["exercises", "--update", str(tmp_path / "03_gone.ipynb")]) == 2
+    assert capsys.readouterr().err == f"error: no such notebook: {tmp_path / '03_gone.ipynb'}\n"

@@ -1,5 +1,7 @@
 """`toolkit grade` given paths with nothing to grade: one line, exit status 2, the CSV untouched."""
 
+import os
+
 from toolkit.cli.main import main
 
 
@@ -92,3 +94,21 @@ def test_an_out_of_dev_stdout_into_a_pipe_gets_the_csv_alone(tmp_path):
     rows = list(csv.reader(done.stdout.splitlines()))
     assert [row[:3] for row in rows] == [["notebook", "exercise", "passed"], ["broken.ipynb", "(notebook)", "0"]]
     assert done.stderr.endswith("\n1 row written to stdout\n")
+
+
+def test_a_submission_that_is_there_but_no_file_gets_a_row_saying_what_it_is(tmp_path):
+    """Before: a FIFO and a link loop in a class's folder were each graded 'no such file', though
+    both are there: the teacher looked for a missing upload that was not missing."""
+    from toolkit.exercises.grade import grade_notebook
+
+    fifo = tmp_path / "ann.ipynb"
+    os.mkfifo(fifo)
+    loop = tmp_path / "bob.ipynb"
+    loop.symlink_to(loop)
+    dangling = tmp_path / "cy.ipynb"
+    dangling.symlink_to(tmp_path / "gone.ipynb")
+    assert [row.feedback for path in (fifo, loop, dangling) for row in grade_notebook(path)] == [
+        "not a regular file (a pipe or a device)",
+        "Too many levels of symbolic links",
+        "no such file (a link to a missing file)",
+    ]

@@ -85,3 +85,22 @@ def test_a_disk_that_fills_part_way_through_the_write_back_leaves_the_notebook_w
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["mine.ipynb"]
+
+
+def test_a_path_that_is_there_but_no_notebook_file_is_named_for_what_it_is(tmp_path, capsys):
+    """Before: 'no such notebook: …' for a folder, a FIFO and a symbolic link loop, all of which exist."""
+    folder = tmp_path / "week1.ipynb"
+    folder.mkdir()
+    fifo = tmp_path / "pipe.ipynb"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop.ipynb"
+    loop.symlink_to(loop)
+    for path, problem in [
+        (folder, "a folder"),
+        (fifo, "not a regular file (a pipe or a device)"),
+        (loop, "Too many levels of symbolic links"),
+    ]:
+        assert main(["notebooks", "--no-execute", str(path)]) == 2
+        assert capsys.readouterr() == ("", f"error: cannot read {path}: {problem}; give an .ipynb file\n")
+    assert main(["notebooks", "--no-execute", str(tmp_path / "missing.ipynb")]) == 2
+    assert capsys.readouterr().err == f"error: no such notebook: {tmp_path / 'missing.ipynb'}\n"

@@ -99,7 +99,9 @@ def test_cli_update_names_a_file_it_cannot_read(tmp_path, capsys, content, probl
         path.write_bytes(content)
     assert main(["exercises", "--update", str(path)]) == 2
     expected = (
-        f"no such notebook: {path}" if content is None else f"{path} is not a notebook nbformat can read ({problem})"
+        f"cannot read {path}: a folder; give an .ipynb file"  # there, but no file: not "no such notebook"
+        if content is None
+        else f"{path} is not a notebook nbformat can read ({problem})"
     )
     assert capsys.readouterr().err == f"error: {expected}\n"
     if content is not None:

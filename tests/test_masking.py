@@ -93,3 +93,18 @@ def test_query_parameters_that_name_no_credential_are_kept():
     for query in ("api-version=2024-06-01", "model=gpt-4o&deployment=chat", "region=eu&passes=3", "monkey=1&author=a"):
         assert mask_url(f"https://gw.example/v1?{query}") == f"https://gw.example/v1?{query}"
         assert url_secrets(f"https://gw.example/v1?{query}") == []
+
+
+def test_header_secrets_are_the_credentials_of_every_credential_header():
+    from toolkit.chat.masking import header_secrets
+
+    headers = [
+        ("Authorization", "Bearer sk-bearer-1234"),
+        ("authorization", "Bearer"),  # a scheme without a key: the word "Bearer" is no secret
+        ("Proxy-Authorization", "Basic dXNlcjpwdw=="),
+        ("Authorization", "sk-raw-key-5678"),  # a key without a scheme, as some gateways take it
+        ("api-key", " azure-key-9012 "),
+        ("x-api-key", ""),
+        ("Content-Type", "application/json"),
+    ]
+    assert header_secrets(headers) == ["sk-bearer-1234", "dXNlcjpwdw==", "sk-raw-key-5678", "azure-key-9012"]

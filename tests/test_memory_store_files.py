@@ -36,3 +36,16 @@ def test_an_empty_path_is_named_as_such_not_as_the_current_folder():
         "SqliteStore(''): the path is empty; name a file, e.g. 'memory.db' (or ':memory:' for a store that lives "
         "as long as this object)"
     )
+
+
+def test_a_link_loop_is_a_typed_line_naming_the_path(tmp_path):
+    """Before: `RuntimeError: Symlink loop from '…'` (Path.resolve), no MemoryStoreError and no hint."""
+    loop = tmp_path / "memory.db"
+    loop.symlink_to(loop)
+    with pytest.raises(MemoryStoreError) as caught:
+        SqliteStore(loop)
+    assert str(caught.value) == (
+        f"cannot open memory database {loop}: a symbolic link loop (a link that names itself, at the end "
+        "or on the way); point the link at a file, or give the file's own path"
+    )
+    assert loop.is_symlink()

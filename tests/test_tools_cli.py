@@ -314,3 +314,21 @@ def test_a_file_without_tools_prints_an_empty_list_and_says_why(tmp_path, capsys
         "note: plain.py defines no module-level @tool function; decorate one with @tool "
         "(an @tool method needs an instance: register the object in code)\n"
     )
+
+
+def test_a_path_that_is_there_but_no_file_is_named_for_what_it_is(tmp_path, capsys):
+    """Before: 'no such file: …' for a FIFO, `/dev/null` and a symbolic link loop, all of which exist."""
+    fifo = tmp_path / "tools.py"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop.py"
+    loop.symlink_to(loop)
+    dangling = tmp_path / "gone.py"
+    dangling.symlink_to(tmp_path / "moved.py")
+    assert run(capsys, fifo) == (2, "", f"error: cannot read {fifo}: not a regular file (a pipe or a device)\n")
+    assert run(capsys, "/dev/null") == (
+        2,
+        "",
+        "error: cannot read /dev/null: not a regular file (a pipe or a device)\n",
+    )
+    assert run(capsys, loop) == (2, "", f"error: cannot read {loop}: Too many levels of symbolic links\n")
+    assert run(capsys, dangling) == (2, "", f"error: no such file: {dangling} (a link to a missing file)\n")

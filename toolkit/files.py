@@ -34,6 +34,9 @@ regular file (`/dev/stdout`, a pipe: nothing there to lose), or its folder takes
 folder this user may not add to, while the file itself may be written), the content is written
 to the target itself, as before.
 
+`try_writing(path)` checks, before a long run (or a paid request), that a file can be written at
+`path`: an `OSError` saying why not, and nothing left behind.
+
 Leaves out: what the bytes mean (decoding errors are the reader's: `UnicodeDecodeError` passes
 through `read_text`), a missing or unreadable file (the `OSError` passes through, for the reader
 to word), and the Agent Skills loader, which has stricter rules of its own (`O_NOFOLLOW`, one link;
@@ -51,6 +54,7 @@ import os
 import secrets
 import shutil
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -106,9 +110,67 @@ def read_text(
     return data.decode(encoding)
 
 
+def not_a_file(path: Path | str) -> str:
+    """Why `path` names no regular file, for a command to say before it opens it ("" when it is
+    one): "no such file" (with "(a link to a missing file)" for a dangling link), "a folder",
+    `NOT_A_FILE` for a pipe or a device, else the system's reason ("Too many levels of symbolic
+    links", "Permission denied", "File name too long"). A FIFO or a loop is thus not called missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            return "no such file" + (" (a link to a missing file)" if os.path.islink(path) else "")
+        return exc.strerror or str(exc)
+    except ValueError as exc:  # a NUL in the path
+        return str(exc)
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "" if stat.S_ISREG(mode) else NOT_A_FILE
+
+
+NOT_A_FILE = "not a regular file (a pipe or a device)"
+
+
 def _kind(fd: int) -> tuple[int, int]:
     info = os.fstat(fd)
     return info.st_mode, info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+def try_writing(path: Path) -> None:
+    """Whether a file can be written at `path`, found before a long run rather than after it: an
+    `OSError` saying why not, and nothing left behind. Opens an existing file for appending (its
+    content untouched); else creates the file and removes it again, or — when its folder is still to
+    be made — a temporary file in the nearest existing folder.
+    A FIFO or device (`/dev/stdout`) is only asked about, never opened: opening a FIFO for writing
+    waits for a reader, and closing it again ends the reader's stream before the command writes.
+    A link is checked at the file it names (the writers follow it): a link to a file still to be made is
+    checked as that file, and a link loop is an `OSError` ("Too many levels of symbolic links")."""
+    if path.is_symlink():
+        path = _linked(path)
+    if path.exists() and not path.is_file():
+        if not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    elif path.exists():
+        open(path, "ab").close()
+    elif path.parent.is_dir():
+        open(path, "xb").close()
+        path.unlink()
+    else:
+        existing = next((p for p in path.parents if p.is_dir()), Path("."))
+        tempfile.TemporaryFile(dir=existing).close()
+
+
+def _linked(link: Path) -> Path:
+    """The file `link` names when it names none yet (else `link`): where the write will make it, which
+    must be in a folder that exists (the writers make the link's folders, not the target's)."""
+    try:
+        os.stat(link)
+        return link
+    except FileNotFoundError:
+        target = Path(os.path.realpath(link))
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"it links to {target}, in a folder that does not exist")
+    return target
 
 
 def write_whole(path: Path | str, text: str, *, encoding: str = "utf-8", newline: str | None = None) -> Path:

@@ -18,9 +18,11 @@ by its charset; replay serves it as UTF-8. A body that does not fit its `Content
 is kept as it came, with `content_encoding`, so replay fails on it as the recorded run did.
 
 Only the request *body* and path are kept — never headers, so never the API key; and should
-the gateway echo the key back ("Incorrect API key provided: sk-…"), it is masked before the
-body is written, in the response and in any later request that quotes it. Paths are kept relative to the API root (`/chat/completions`, whatever the
-base URL's own path: `/v1`, `/api/v1`, …), so a cassette replays under any base URL. Streamed
+the gateway echo the key back ("Incorrect API key provided: sk-…") from any credential header
+(`Authorization`, Azure's `api-key`, `x-api-key`, ...), it is masked before the body is written,
+in the response and in any later request that quotes it. Paths are kept relative to the API root
+(`/chat/completions`, whatever the base URL's own path: `/v1`, `/api/v1`, …), so a cassette
+replays under any base URL, with the request's keys masked and keys of known formats scrubbed. Streamed
 responses are recorded chunk for chunk as they pass through (the learner still sees them
 stream) and written when the stream is finished.
 
@@ -59,7 +61,7 @@ from typing import Any
 import httpx
 
 from toolkit.chat.clock import RECORD_VAR, REPLAY_VAR, ends_mid_line, parse_clock, session_now, session_today
-from toolkit.chat.masking import basic_credential, bearer_key, mask_json, mask_keys, url_secrets
+from toolkit.chat.masking import basic_credential, header_secrets, mask_json, mask_keys, url_secrets
 from toolkit.chat.stream_scrub import scrub_event_stream
 
 __all__ = [
@@ -98,10 +100,11 @@ def _canonical(body: bytes, secrets: list[str | None]) -> Any:
 
 
 def _secrets(request: httpx.Request) -> list[str | None]:
-    """The keys a request carries: its bearer key and any credentials in its URL (as they are, and
-    as the `Basic` credential httpx sends for them)."""
+    """The keys a request carries: the credentials of its headers (`header_secrets`: a bearer key,
+    Azure's `api-key`, an `x-api-key`, ...) and any in its URL (as they are, and as the `Basic`
+    credential httpx sends for them)."""
     url = str(request.url)
-    return [bearer_key(request.headers.get("authorization")), *url_secrets(url), basic_credential(url)]
+    return [*header_secrets(request.headers.multi_items()), *url_secrets(url), basic_credential(url)]
 
 
 def _dump(value: Any) -> str:
@@ -221,7 +224,14 @@ class RecordingTransport(httpx.BaseTransport):
 
 
 def _recorded_request(request: httpx.Request, body: bytes, secrets: list[str | None]) -> dict[str, Any]:
-    return {"method": request.method, "path": relative_path(request.url.path), "body": _canonical(body, secrets)}
+    return {"method": request.method, "path": _recorded_path(request, secrets), "body": _canonical(body, secrets)}
+
+
+def _recorded_path(request: httpx.Request, secrets: list[str | None]) -> str:
+    """The request's path relative to the API root, with the request's own keys masked and keys of
+    known formats scrubbed (a gateway may take its key in the path: `/u/<key>/v1/…`); its other
+    segments kept as they are (a model's or a deployment's name: `redact.scrub_secrets`)."""
+    return redact.scrub_secrets(mask_keys(relative_path(request.url.path), secrets))
 
 
 _KEPT_HEADERS = ("retry-after-ms", "date", "content-encoding")
@@ -319,7 +329,8 @@ class ReplayTransport(httpx.BaseTransport):
         lines = read_cassette(self.path)
         self.exchanges = [line for line in lines if "request" in line]
         for exchange in self.exchanges:
-            exchange["request"] = {**exchange["request"], "path": relative_path(exchange["request"]["path"])}
+            path = redact.scrub_secrets(relative_path(exchange["request"]["path"]))  # as new recordings
+            exchange["request"] = {**exchange["request"], "path": path}
             try:
                 exchange["request"]["body"] = redact.scrub_json(exchange["request"]["body"])  # as new recordings
             except RecursionError:
@@ -339,8 +350,9 @@ class ReplayTransport(httpx.BaseTransport):
         return len(self.exchanges) - len(self._used)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        body = _canonical(request.read(), _secrets(request))
-        wanted = {"method": request.method, "path": relative_path(request.url.path), "body": body}
+        secrets = _secrets(request)
+        body = _canonical(request.read(), secrets)
+        wanted = {"method": request.method, "path": _recorded_path(request, secrets), "body": body}
         with self._lock:
             alike = self._unused.get(_request_key(wanted), [])
             index = next((i for i in alike if self.exchanges[i]["request"] == wanted), None)
@@ -435,8 +447,8 @@ MB; a whole term of one class's runs, tens of MB)."""
 
 
 def cassette_text(path: Path) -> str:
-    """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8, else a
-    `CassetteError` naming it."""
+    """The cassette file's text: a regular file of at most `MAX_CASSETTE_BYTES` of UTF-8 (a
+    byte-order mark before it left out), else a `CassetteError` naming it."""
     try:
         return files.read_text(
             path,
@@ -445,7 +457,7 @@ def cassette_text(path: Path) -> str:
             cap_name="toolkit.chat.cassette.MAX_CASSETTE_BYTES",
             fix="record shorter sessions, one cassette each (LLM_RECORD=another file)",
             error=CassetteError,
-        )
+        ).removeprefix("\ufeff")  # a byte-order mark: saved by an editor on Windows
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is not UTF-8 text"
         raise CassetteError(f"cassette {path} cannot be read: {reason}") from None
@@ -480,6 +492,8 @@ def _line_problem(line: Any) -> str:
         return "" if isinstance(line["failed"], str) else "failed is not a string (the name of httpx's error)"
     if not (isinstance(response, dict) and _typed(response, status=int, content_type=str, body=str)):
         return "response needs status (a number), content_type and body (strings)"
+    if not 100 <= response["status"] <= 999:  # hand-edited: -1 would replay as a success
+        return f"response status {response['status']} is no HTTP status (three digits, 100 to 999)"
     if response.get("retry_after") is not None and not isinstance(response["retry_after"], str):
         return "response retry_after is not a string"
     try:
@@ -503,9 +517,21 @@ def _writable(path: Path) -> Path:
         problem = f"the folder {path.parent} does not exist; create it, or name a file in a folder that exists"
     elif not os.access(path if path.exists() else path.parent, os.W_OK):
         problem = "it may not be written (permissions); name a file you may write"
+    else:
+        problem = _unwritable(path)
     if problem:
         raise CassetteError(f"cannot record to {path} ({RECORD_VAR}): {problem}")
     return path
+
+
+def _unwritable(path: Path) -> str:
+    """Why no cassette can be written at `path` that the checks above let pass (a link loop, a folder
+    that takes no new file), tried as `files.try_writing` tries it; "" when it can."""
+    try:
+        files.try_writing(path)
+    except OSError as exc:
+        return f"it cannot be written ({exc.strerror or exc})"
+    return ""
 
 
 def _append(path: Path, line: dict[str, Any], lock: threading.Lock) -> None:

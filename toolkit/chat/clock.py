@@ -16,6 +16,7 @@ advance during a recorded run (a recorded run sees one "now").
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import os
 import threading
@@ -72,7 +73,7 @@ def read_clock(path: Path) -> dt.datetime | None:
 def _replay_clock(path: Path) -> dt.datetime | None:
     try:
         key = (path.resolve(), path.stat().st_mtime)
-    except OSError:
+    except (OSError, RuntimeError):  # no such file, or a link loop (`RuntimeError` before Python 3.13)
         return None
     with _LOCK:
         if key not in _replayed:
@@ -84,20 +85,36 @@ def _replay_clock(path: Path) -> dt.datetime | None:
 
 
 def _record_clock(path: Path) -> dt.datetime:
-    key = path.resolve()
+    """The first reading of this run, written to the cassette at `path` (frozen once written); a
+    cassette that cannot be written (a folder, a link loop) is a `CassetteError`, as for the exchanges."""
+    try:
+        key = path.resolve()
+    except (OSError, RuntimeError):  # a link loop (`RuntimeError` before Python 3.13)
+        raise _unrecordable(path, os.strerror(errno.ELOOP)) from None
     with _LOCK:
         if key not in _recorded:
-            _recorded[key] = dt.datetime.now()
-            line = json.dumps({"clock": {"now": _recorded[key].isoformat()}})
+            now = dt.datetime.now()
+            line = json.dumps({"clock": {"now": now.isoformat()}})
             start = "\n" if ends_mid_line(path) else ""  # after a line a killed run cut short: a line of its own
-            with path.open("a", encoding="utf-8") as out:
-                out.write(start + line + "\n")
+            try:
+                with path.open("a", encoding="utf-8") as out:
+                    out.write(start + line + "\n")
+            except OSError as exc:
+                raise _unrecordable(path, exc.strerror or str(exc)) from None
+            _recorded[key] = now
         return _recorded[key]
+
+
+def _unrecordable(path: Path, why: str) -> CassetteError:
+    return CassetteError(f"cannot record to {path} ({RECORD_VAR}): it cannot be written ({why})")
 
 
 def ends_mid_line(path: Path) -> bool:
     """Whether the file at `path` ends without a newline (a line cut short by a run killed mid-write);
-    False for no file or an empty one."""
+    False for no file, an empty one, or a pipe or device (`mkfifo`: opened to be read, it would wait
+    for a writer that never comes; nothing written there can be read back anyway)."""
+    if not path.is_file():
+        return False
     try:
         with path.open("rb") as existing:
             existing.seek(-1, os.SEEK_END)

@@ -233,3 +233,25 @@ def mask_tokens(text: str) -> str:
     `[REDACTED]`, as `toolkit.tools.redact` masks them; a masked form a gateway already wrote
     (`sk-proj-****abcd`) is no token, and stays."""
     return KNOWN_TOKENS.sub(REDACTED, text) if may_hold_token(text) else text
+
+
+_AUTHORIZATION_HEADERS = frozenset({"authorization", "proxy-authorization"})
+_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "negotiate", "apikey"})
+"""Authorization schemes: a header holding only one of them carries no key (masking the word would
+change every text that says it)."""
+
+
+def header_secrets(headers: Iterable[tuple[str, str]]) -> list[str]:
+    """The secrets a request's headers carry: the credentials of an `Authorization` (or
+    `Proxy-Authorization`) header, whatever its scheme (`Bearer`, `Token`, `Basic`, ...), and the
+    value of every header whose name labels a secret (`redact.is_secret_name`: Azure's `api-key`,
+    `x-api-key`, `x-goog-api-key`, `Ocp-Apim-Subscription-Key`, ...). A gateway may echo any of them."""
+    found: list[str] = []
+    for name, value in headers:
+        if name.lower() in _AUTHORIZATION_HEADERS:
+            scheme, _, credentials = value.strip().partition(" ")
+            if credentials.strip() or scheme.lower() not in _SCHEMES:  # a scheme alone is no secret
+                found.append(credentials.strip() or scheme)
+        elif is_secret_name(name):
+            found.append(value.strip())
+    return [secret for secret in dict.fromkeys(found) if secret]

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import errno
 import math
 import os
 import shlex
 import stat
 import sys
-import tempfile
 from pathlib import Path
+
+from toolkit.files import try_writing
 
 
 def cannot_listen(host: str, port: int, reason: OSError | str) -> int:
@@ -143,7 +143,7 @@ def out_file(text: str) -> Path:
     if blocking is not None:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {blocking} is a file, not a folder")
     try:
-        _try_writing(path)
+        try_writing(path)
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} cannot be written: {exc.strerror or exc}") from None
     return path
@@ -160,24 +160,6 @@ def is_stdout(path: Path) -> bool:
         return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
     except (OSError, ValueError, AttributeError):  # no such file yet, or no real file behind stdout
         return False
-
-
-def _try_writing(path: Path) -> None:
-    """Open an existing file for appending (its content untouched); else create the file and remove it
-    again, or — when its folder is still to be made — a temporary file in the nearest existing folder.
-    A FIFO or device (`/dev/stdout`) is only asked about, never opened: opening a FIFO for writing
-    waits for a reader, and closing it again ends the reader's stream before the command writes."""
-    if path.exists() and not path.is_file():
-        if not os.access(path, os.W_OK):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-    elif path.exists():
-        open(path, "ab").close()
-    elif path.parent.is_dir():
-        open(path, "xb").close()
-        path.unlink()
-    else:
-        existing = next((p for p in path.parents if p.is_dir()), Path("."))
-        tempfile.TemporaryFile(dir=existing).close()
 
 
 def command_line(text: str) -> str:

@@ -94,7 +94,7 @@ def write_solutions(source: Path, target: Path) -> int:
             f"exercises --solutions {target}: that is a file, and the solutions are a folder of notebooks; give a "
             "folder (a new one is made), e.g. --solutions solutions"
         )
-    target.mkdir(parents=True, exist_ok=True)
+    _make_folder(target)
     for name in NOTEBOOKS.values():
         path = source / name
         if not path.is_file():
@@ -104,6 +104,21 @@ def write_solutions(source: Path, target: Path) -> int:
         notebooks.write(notebook, target / name)
         print(f"{target / name}: {filled} exercise{'' if filled == 1 else 's'} solved")
     return 0
+
+
+def _make_folder(target: Path) -> None:
+    """Make the `--solutions` folder (and its parents); one line saying why when it cannot be made."""
+    from toolkit import files
+    from toolkit.errors import ConfigurationError
+
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a link loop says "File exists" here: the link itself is what exists
+        why = files.not_a_file(target) if target.is_symlink() else (exc.strerror or str(exc))
+        raise ConfigurationError(
+            f"exercises --solutions {target}: cannot make that folder ({why}); give a folder you may write, "
+            "e.g. --solutions solutions"
+        ) from None
 
 
 def update(paths: list[Path]) -> int:
@@ -127,8 +142,7 @@ def read(path: Path) -> Any:
     from toolkit.cli import notebooks
     from toolkit.errors import ConfigurationError
 
-    if not path.is_file():
-        raise FileNotFoundError(f"no such notebook: {path}")
+    notebooks.check_file(path)
     try:
         return notebooks.read(path)  # a byte-order mark too, as `grade` reads it
     except ConfigurationError:  # too large (it names the file and the cap)

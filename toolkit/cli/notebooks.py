@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit import files
+
 if TYPE_CHECKING:
     import nbformat  # imported where used: building the parser for `--help` stays fast
 
@@ -47,7 +49,6 @@ def read(path: Path) -> nbformat.NotebookNode:
     `MAX_NOTEBOOK_BYTES`, is a `ConfigurationError` naming it."""
     import nbformat
 
-    from toolkit import files
     from toolkit.errors import ConfigurationError
 
     text = files.read_text(
@@ -151,8 +152,7 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.errors import ConfigurationError
 
     for path in args.files:
-        if not path.is_file():
-            raise FileNotFoundError(f"no such notebook: {path}")
+        check_file(path)
         if problem := _cannot_write(path):
             print(f"error: {path} cannot be written ({problem}); nothing was run", file=sys.stderr)
             return 2
@@ -178,6 +178,18 @@ def run(args: argparse.Namespace) -> int:
         write(clean(notebook), path)
         print(f"{'cleaned' if args.no_execute else 'executed and cleaned'}: {path}")
     return 0
+
+
+def check_file(path: Path) -> None:
+    """Raise, in one line, when `path` names no notebook file: "no such notebook" when nothing is
+    there, else what is (a folder, a pipe, a link loop: `files.not_a_file`)."""
+    from toolkit.errors import ConfigurationError
+
+    problem = files.not_a_file(path)
+    if problem.startswith("no such file"):
+        raise FileNotFoundError(f"no such notebook: {path}")
+    if problem:
+        raise ConfigurationError(f"cannot read {path}: {problem}; give an .ipynb file")
 
 
 def _cannot_write(path: Path) -> str:

@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from toolkit import files
 from toolkit.cli.arguments import command_line, seconds
 from toolkit.cli.streams import json_text
 from toolkit.errors import ConfigurationError
@@ -136,13 +137,18 @@ def _print_mcp_tools_unmasked(args: argparse.Namespace) -> int:
 
 
 def _load(path: Path, name: str) -> ModuleType:
-    if path.is_dir():
+    problem = files.not_a_file(path)
+    if problem == "a folder":
         raise ConfigurationError(f"{path} is a folder: give one .py file in it")
-    if not path.is_file():
+    if problem == "no such file":
         module_file = _module_file(str(path))
         raise ConfigurationError(
             f"no such file: {path}" + (f" (a module's name: give its file, {module_file})" if module_file else "")
         )
+    if problem.startswith("no such file"):
+        raise ConfigurationError(f"no such file: {path}{problem.removeprefix('no such file')}")
+    if problem:
+        raise ConfigurationError(f"cannot read {path}: {problem}")
     if path.suffix.lower() == ".ipynb":
         raise ConfigurationError(
             f"{path} is a notebook: toolkit tools imports a .py file; save the tools' cells as one "

@@ -69,7 +69,7 @@ from toolkit.errors import ConfigurationError
 from toolkit.exercises.catalog import week_of_notebook
 from toolkit.exercises.core import CHECK_LIMIT_S, LIMIT_VARIABLE, MIME, NOT_ATTEMPTED, all_exercises, parse_record
 from toolkit.exercises.notebook import exercise_id
-from toolkit.files import keep_mode
+from toolkit.files import keep_mode, not_a_file
 from toolkit.tools.redact import is_secret_variable, scrub_secrets
 from toolkit.unicode import columns, cut, padded
 
@@ -249,8 +249,8 @@ def path_text(path: Path) -> str:
 def grade_notebook(path: Path, seconds: int = 120) -> list[Row]:
     """Rows for one submission (never raises for a bad submission)."""
     name = path_text(path)
-    if not path.is_file():
-        return [Row(name, NOTEBOOK_ROW, False, "no such file")]
+    if problem := not_a_file(path):  # "no such file", or what is there instead (a pipe, a link loop)
+        return [Row(name, NOTEBOOK_ROW, False, problem)]
     if not is_notebook_name(path):
         return [Row(name, NOTEBOOK_ROW, False, f"not a notebook: a {path.suffix or 'file without suffix'}")]
     if _is_empty(path):

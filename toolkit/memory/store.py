@@ -178,6 +178,18 @@ def _check_header(path: Path) -> None:
         raise sqlite3.DatabaseError("file is not a database")
 
 
+def _resolved(path: Path) -> Path:
+    """`path` with its links followed; `MemoryStoreError` for a link loop (`Path.resolve` raises
+    `RuntimeError` there before Python 3.13, `OSError` after)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        raise MemoryStoreError(
+            f"cannot open memory database {path}: a symbolic link loop (a link that names itself, at the end or "
+            "on the way); point the link at a file, or give the file's own path"
+        ) from exc
+
+
 _pause = time.sleep
 """How `_switch_to_wal` waits (a test replaces it to release the lock it holds)."""
 
@@ -206,7 +218,7 @@ class SqliteStore:
         self._lists = _ReadCache()
         """The conversations `get` read (or a write of this store extended), not read again while
         nothing changed them (see `_ReadCache`)."""
-        self._resolved = None if str(path) == ":memory:" else self.path.resolve()
+        self._resolved = None if str(path) == ":memory:" else _resolved(self.path)
         self._closed = False
         with self._guard("open"):
             if self._resolved is not None:

@@ -42,6 +42,7 @@ Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its
 from __future__ import annotations
 
 import decimal
+import enum
 import re
 import threading
 from collections.abc import Callable, Collection
@@ -220,10 +221,11 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
     a number matching a number choice becomes that choice (pydantic's lookup gave `1.0` the `True`)."""
     folded: dict[str, list[Any]] = {}
     for choice in choices:
-        if isinstance(choice, str):
-            folded.setdefault(ascii_lower(choice), []).append(choice)
-        elif isinstance(choice, int) and not isinstance(choice, bool):
-            folded.setdefault(str(choice), []).append(choice)
+        wire = _wire(choice)
+        if isinstance(wire, str):
+            folded.setdefault(ascii_lower(wire), []).append(choice)
+        elif isinstance(wire, int) and not isinstance(wire, bool):
+            folded.setdefault(str(wire), []).append(choice)
 
     try:
         members: Collection[Any] = frozenset(choices)  # looked up, not compared with each in turn
@@ -231,27 +233,49 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
         members = choices
 
     bools = {choice for choice in choices if isinstance(choice, bool)}
-    numbers = {c: c for c in choices if isinstance(c, (int, float)) and not isinstance(c, bool)}
+    numbers = {_wire(c): c for c in choices if isinstance(_wire(c), (int, float)) and not isinstance(_wire(c), bool)}
+    by_value = any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
+    """A `Literal` of plain enum members: the model knows them by their values only."""
+
+    def refuse() -> Any:
+        raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
 
     def match(value: Any) -> Any:
         if isinstance(value, str) and value not in members:
             hits = folded.get(ascii_lower(value), [])
-            return hits[0] if len(hits) == 1 else value
-        if isinstance(value, bool) and value not in bools and value in members:
-            raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
-        if type(value) in (int, float):
+            value = hits[0] if len(hits) == 1 else value
+        elif isinstance(value, bool) and value not in bools and value in members:
+            refuse()
+        elif type(value) in (int, float):
             if value in numbers:  # the number choice itself: `1.0` is `Literal[1, True]`'s 1, never its True
                 return numbers[value]
             if value in members:
-                raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
+                refuse()
+        if by_value and not _among(value, members):  # pydantic's own error would show the members' reprs
+            refuse()
         return value
 
     return match
 
 
+def _among(value: Any, members: Collection[Any]) -> bool:
+    """`value in members`, False for a value that cannot be hashed (an object for a `Literal`)."""
+    try:
+        return value in members
+    except TypeError:
+        return False
+
+
+def _wire(choice: Any) -> Any:
+    """A choice as JSON holds it: an enum member (a `Literal` may list `Color.RED`) as its value,
+    which its schema tells the model (`{"const": "red"}`); any other choice as it is."""
+    return choice.value if isinstance(choice, enum.Enum) else choice
+
+
 def _choices_text(choices: list[Any]) -> str:
-    """The choices as pydantic words them in its own error (`1, 2 or 'a'`)."""
-    texts = [repr(choice) for choice in choices]
+    """The choices as pydantic words them in its own error (`1, 2 or 'a'`), an enum member as
+    its value (what the schema showed the model)."""
+    texts = [repr(_wire(choice)) for choice in choices]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 

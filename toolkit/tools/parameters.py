@@ -47,7 +47,7 @@ import operator
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import PydanticUserError, ValidationError
@@ -412,15 +412,50 @@ def _plain(meta: Any) -> Any:
 
 
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
-    """A string annotation (`from __future__ import annotations`) evaluated in fn's module."""
-    namespace = _namespace(fn)
+    """A string annotation (`from __future__ import annotations`) evaluated in fn's module (for a
+    method, in its class body when the module has no such name: see `_read_in_scope`)."""
     try:
-        value = fast_schema.plain_name(text, namespace)
-        if value is fast_schema.NOT_PLAIN:
-            value = eval(fast_schema.compiled(text), namespace)
+        value = _read_in_scope(fn, lambda namespace: _evaluated(text, namespace))
     except Exception as exc:
         raise _unresolved(fn, where, repr(text), exc, text=True) from None
     return _resolve_refs(fn, where, name, value, text) if _has_forward_ref(value) else value
+
+
+def _evaluated(text: str, namespace: dict[str, Any]) -> Any:
+    value = fast_schema.plain_name(text, namespace)
+    return eval(fast_schema.compiled(text), namespace) if value is fast_schema.NOT_PLAIN else value
+
+
+def _read_in_scope(fn: Any, read: Callable[[dict[str, Any]], Any]) -> Any:
+    """`read(namespace)` in fn's module; a name not found there, for a method, is looked up in its
+    class body too: `status: Status` under `class Shop: class Status(Enum)` is what Python itself
+    evaluates there without `from __future__ import annotations` (and with PEP 649's annotations).
+    The module's names come first, as `typing.get_type_hints` reads them; a name found in neither
+    is the module's `NameError`."""
+    namespace = _namespace(fn)
+    try:
+        return read(namespace)
+    except NameError as exc:
+        names = _class_names(fn)
+        if not names:
+            raise
+        try:
+            return read({**namespace, **names})
+        except NameError:
+            raise exc from None
+
+
+def _class_names(fn: Any) -> Mapping[str, Any] | None:
+    """The names of the class body a method was written in (found by its `__qualname__` from its
+    module), or None: a function, or a class made inside a function (`<locals>`)."""
+    fn = inspect.unwrap(fn) if hasattr(fn, "__wrapped__") else fn
+    path = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
+    if not path or "<locals>" in path:
+        return None
+    owner = getattr(fn, "__globals__", {}).get(path[0])
+    for part in path[1:]:
+        owner = getattr(owner, part, None)
+    return vars(owner) if isinstance(owner, type) else None
 
 
 def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None = None) -> Any:
@@ -429,7 +464,7 @@ def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None =
     does (pydantic would look in the package's module, not the learner's, and fail)."""
     holder = types.SimpleNamespace(__annotations__={name: value})  # this parameter's annotation alone
     try:
-        return typing.get_type_hints(holder, globalns=_namespace(fn), include_extras=True)[name]
+        return _read_in_scope(fn, lambda ns: typing.get_type_hints(holder, globalns=ns, include_extras=True)[name])
     except Exception as exc:
         shown = repr(text) if text is not None else type_name(value)
         raise _unresolved(fn, where, shown, exc, text=text is not None) from None

@@ -260,6 +260,33 @@ def test_a_generic_functions_type_parameters_are_found_in_text_annotations():
     assert rows == {"n": {"type": "integer"}}
 
 
+GENERIC_CLASS = """
+from __future__ import annotations
+from typing import Literal
+
+class Shelf[T: int]:
+    type Side = Literal["left", "right"]
+
+    def put(self, item: T, side: Side, items: list[T] | None = None) -> str:
+        return ""
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax")
+def test_a_generic_classs_type_parameters_and_aliases_are_found_in_its_methods_text_annotations():
+    """`class Shelf[T: int]` and a `type Side = ...` in its body: a method's text annotation `'T'`
+    "could not be resolved (NameError ...). Fix: import the type at module level", a fix that
+    cannot work; Python evaluates both in the class's scope."""
+    namespace: dict[str, typing.Any] = {"__name__": HERE}
+    exec(compile(GENERIC_CLASS, "<generic>", "exec"), namespace)
+    put = json.loads(_both(namespace["Shelf"]().put))["function"]["parameters"]["properties"]
+    assert put == {
+        "item": {"type": "integer"},
+        "side": {"enum": ["left", "right"], "type": "string"},
+        "items": {"anyOf": [{"items": {"type": "integer"}, "type": "array"}, {"type": "null"}], "default": None},
+    }
+
+
 # --- typing_extensions.Doc (PEP 727) --------------------------------------------------------------
 
 

@@ -447,7 +447,8 @@ def _read_in_scope(fn: Any, read: Callable[[dict[str, Any]], Any]) -> Any:
 
 def _class_names(fn: Any) -> Mapping[str, Any] | None:
     """The names of the class body a method was written in (found by its `__qualname__` from its
-    module), or None: a function, or a class made inside a function (`<locals>`)."""
+    module), its type parameters (PEP 695, `class Shelf[T]`) over them, or None: a function, or a
+    class made inside a function (`<locals>`)."""
     fn = inspect.unwrap(fn) if hasattr(fn, "__wrapped__") else fn
     path = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
     if not path or "<locals>" in path:
@@ -455,7 +456,10 @@ def _class_names(fn: Any) -> Mapping[str, Any] | None:
     owner = getattr(fn, "__globals__", {}).get(path[0])
     for part in path[1:]:
         owner = getattr(owner, part, None)
-    return vars(owner) if isinstance(owner, type) else None
+    if not isinstance(owner, type):
+        return None
+    type_params = getattr(owner, "__type_params__", ())  # () on Python 3.12+ for most classes
+    return {**vars(owner), **{p.__name__: p for p in type_params}} if type_params else vars(owner)
 
 
 def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None = None) -> Any:

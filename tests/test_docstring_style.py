@@ -170,3 +170,22 @@ def test_a_sphinx_docstring_whose_one_field_is_its_last_line_is_read_as_sphinx()
     assert parse_docstring(doc) == expected
     assert griffe_docstring(doc) == expected
     assert parse_docstring(doc + "\n    ") == expected
+
+
+@pytest.mark.parametrize("title", ["args", "ARGS", "arguments", "Parameters", "PARAMS", "keyword args"])
+def test_a_google_title_in_any_case_is_a_section_as_griffe_reads_it(title):
+    """griffe reads Google titles case-insensitively (`args:`, `ARGS:`); a lowercase or capitals title
+    was taken for text: the whole block went into the tool's description and the parameter had none."""
+    from toolkit.tools.reflect import griffe_docstring, parse_docstring
+
+    doc = f"""Look up an order.
+
+    {title}:
+        order_id: Order id, e.g. SN202610200001
+
+    returns:
+        The order.
+    """
+    expected = ("Look up an order.", {"order_id": "Order id, e.g. SN202610200001"})
+    assert griffe_docstring(doc) == expected
+    assert parse_docstring(doc) == expected

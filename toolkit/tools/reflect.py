@@ -357,10 +357,11 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
 
 
 _SECTION_START = (
-    r"(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"(?:(?i:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
     r"Examples?|Notes?|Attributes|See Also|Warnings?|References)[^\S\n]*+:?\s*$|-{3,}\s*$|:\w[^:]*+:)"
 )
-r"""A section header, a rule or a field: `(?:(?:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
+r"""A section header, a rule or a field: `(?:(?i:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
+A title in any case (`args:`, `ARGS:`): griffe reads Google titles case-insensitively.
 The blanks after a title stop at the line's end and are not given back (the two `\s*` around the
 colon could split a long run of blanks every way); the title matches either way when the rest of
 its line is blank. A field is a colon, a word character, then anything but a colon up to one."""
@@ -414,7 +415,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 _PARAMETER_TITLES = "Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments"
 """The Google section titles whose entries are parameters."""
 _GOOGLE_HEADER = re.compile(
-    rf"^(?:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
+    rf"^(?i:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
     r"\s*:\s*$"
 )
 
@@ -426,7 +427,7 @@ _WIDE_TITLE = re.compile(_GOOGLE_HEADER.pattern.replace(r"\s*:\s*$", r"[^\S\n]*\
 """A Google section title written with a full-width colon (`Args：`, as a Chinese input method types it)."""
 _WIDE_ENTRY = re.compile(r"([^\S\n]+\*{0,2}\w+(?:[^\S\n]*\([^()\n]*\))?[^\S\n]*)\uff1a")
 """An indented entry `name：text` or `name (type)：text`: its name, then a full-width colon."""
-_ARGS_TITLE = re.compile(rf"(?:{_PARAMETER_TITLES})\s*:")
+_ARGS_TITLE = re.compile(rf"(?i:{_PARAMETER_TITLES})\s*:")
 
 
 def _ascii_colons(text: str) -> str:

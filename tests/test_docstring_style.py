@@ -189,3 +189,41 @@ def test_a_google_title_in_any_case_is_a_section_as_griffe_reads_it(title):
     expected = ("Look up an order.", {"order_id": "Order id, e.g. SN202610200001"})
     assert griffe_docstring(doc) == expected
     assert parse_docstring(doc) == expected
+
+
+def test_an_epytext_docstring_is_read_as_its_sphinx_twin():
+    """Epytext (`@param x: ...`, Epydoc's style, still PyCharm's option) is Sphinx's fields written
+    with `@`: the fields went into the tool's description as they were and no parameter was described."""
+    from toolkit.tools.reflect import parse_docstring
+
+    doc = """Look up an order.
+
+    More about it.
+
+    @param order_id: Order id,
+        e.g. SN202610200001
+    @type order_id: str
+    @kwarg verbose: Say more.
+    @arg limit: At most this many.
+    @return: The order.
+    @rtype: str
+    @raise KeyError: No such order.
+    """
+    assert parse_docstring(doc) == (
+        "Look up an order.\n\nMore about it.",
+        {"order_id": "Order id, e.g. SN202610200001", "verbose": "Say more.", "limit": "At most this many."},
+    )
+
+
+def test_an_at_sign_elsewhere_stays_text():
+    from toolkit.tools.reflect import parse_docstring
+
+    doc = """Mail @param: someone.
+
+    @tool marks it; write to ops@example.com.
+    @tool x: not a field Epydoc knows.
+    """
+    assert parse_docstring(doc) == (
+        "Mail @param: someone.\n\n@tool marks it; write to ops@example.com.\n@tool x: not a field Epydoc knows.",
+        {},
+    )

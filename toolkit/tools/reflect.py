@@ -377,7 +377,8 @@ _PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_param
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """(description, {parameter: description}) from a Google, NumPy or Sphinx docstring.
+    """(description, {parameter: description}) from a Google, NumPy or Sphinx docstring (or an
+    Epytext one, read as its Sphinx twin: `_as_sphinx_field`).
 
     The style is detected (griffe's `infer_docstring_style`, Google when unsure) and only the
     text sections make the description: no `Parameters`/`:param:`/`Raises` block leaks into
@@ -395,6 +396,8 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     text = inspect.cleandoc(doc)
     if "\uff1a" in text:
         text = _ascii_colons(text)
+    if "@" in text:
+        text = _EPYTEXT_FIELD.sub(_as_sphinx_field, text)
     if not fast_schema.at_a_line_start(_SECTIONS_LINE, text):
         return text.strip(), {}
     text = _sections_apart(_first_section_indented(text))
@@ -446,6 +449,23 @@ def _ascii_colons(text: str) -> str:
         elif under and (entry := _WIDE_ENTRY.match(line)):
             lines[i] = entry.group(1) + ":" + line[entry.end() :]
     return "\n".join(lines)
+
+
+_EPYTEXT_FIELD = re.compile(
+    r"^([^\S\n]*)@(param|parameter|arg|argument|type|keyword|kwarg|kwparam|returns?|rtype|returntype|"
+    r"raises?|except|exception)\b([^:\n]*):",
+    re.M,
+)
+"""An Epytext field at a line's start (`@param order_id:`, `@return:`): Epydoc's names for Sphinx's fields."""
+_SPHINX_NAMES = {"kwarg": "keyword", "kwparam": "keyword", "returntype": "rtype"}
+
+
+def _as_sphinx_field(field: re.Match[str]) -> str:
+    """An Epytext field written as its Sphinx twin (`@param x:` → `:param x:`): Epytext is Sphinx's
+    field list with `@` for the first colon, and is read as Sphinx is (neither griffe nor the peers
+    read it: its fields went into the description, and no parameter was described)."""
+    indent, name, argument = field.groups()
+    return f"{indent}:{_SPHINX_NAMES.get(name, name)}{argument}:"
 
 
 def _first_section_indented(text: str) -> str:

@@ -3,6 +3,7 @@ value (`{"const": "red"}`), so that value, sent back, is the member. pydantic's 
 validator compared `"red"` with `Color.RED` and refused it ("Input should be <Color.RED: 'red'>"),
 so a call the schema allows always failed, and its error named a Python repr the model never saw."""
 
+import datetime
 import enum
 import json
 from typing import Literal
@@ -80,3 +81,38 @@ def test_a_wrong_choice_is_told_in_the_schemas_words():
 def test_any_other_value_is_told_the_members_values(value):
     with pytest.raises(ValueError, match=r"Input should be 0 \[type=literal_error"):
         validate_value(Literal[Size.SMALL], value)
+
+
+class Box(enum.Enum):
+    SMALL = (10, 20)
+    LARGE = (30, 40)
+
+
+class Launch(enum.Enum):
+    FIRST = datetime.date(2026, 10, 20)
+
+
+def pack(box: Box, day: Launch, only: Literal[Box.SMALL] = Box.SMALL) -> str:
+    """Pack a box."""
+    return f"{box!r} {day!r} {only!r}"
+
+
+def test_an_enum_of_values_json_writes_otherwise_takes_them_as_its_schema_shows_them():
+    """A tuple value is an array in the schema, a date a string: the model's `[10, 20]` and
+    `"2026-10-20"` were refused ("expected one of (10, 20) or (30, 40)", Python's reprs)."""
+    defs = tools_from(pack)[0].spec.parameters["$defs"]
+    assert defs["Box"] == {"enum": [[10, 20], [30, 40]], "type": "array"}
+    assert defs["Launch"] == {"enum": ["2026-10-20"], "type": "string"}
+    assert _content(pack, {"box": [30, 40], "day": "2026-10-20", "only": [10, 20]}) == (
+        "<Box.LARGE: (30, 40)> <Launch.FIRST: datetime.date(2026, 10, 20)> <Box.SMALL: (10, 20)>"
+    )
+
+
+def test_a_wrong_value_of_such_an_enum_is_told_in_json():
+    assert _content(pack, {"box": [1, 2], "day": "2026-10-21", "only": [30, 40]}) == (
+        "Invalid arguments for tool 'pack':\n"
+        "- box: got [1, 2], expected one of [10, 20] or [30, 40]\n"
+        '- day: got "2026-10-21", expected one of "2026-10-20"\n'
+        "- only: got [30, 40], expected one of [10, 20]\n"
+        "Fix the arguments and call pack again."
+    )

@@ -43,13 +43,21 @@ from __future__ import annotations
 
 import decimal
 import enum
+import json
 import re
 import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic_core import PydanticCustomError, PydanticUseDefault, SchemaValidator, core_schema
+from pydantic_core import (
+    PydanticCustomError,
+    PydanticSerializationError,
+    PydanticUseDefault,
+    SchemaValidator,
+    core_schema,
+    to_jsonable_python,
+)
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
 _EXACT: dict[Any, bool] = {}
@@ -234,13 +242,16 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
 
     bools = {choice for choice in choices if isinstance(choice, bool)}
     numbers = {_wire(c): c for c in choices if isinstance(_wire(c), (int, float)) and not isinstance(_wire(c), bool)}
-    by_value = any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
-    """A `Literal` of plain enum members: the model knows them by their values only."""
+    by_json = _by_json(choices)
+    own_words = bool(by_json) or any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
+    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`)."""
 
     def refuse() -> Any:
         raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
 
     def match(value: Any) -> Any:
+        if by_json and type(value) in (str, list, dict) and not _among(value, members):
+            value = by_json.get(_json_key(value) or "", value)  # `[10, 20]` is the choice `(10, 20)`
         if isinstance(value, str) and value not in members:
             hits = folded.get(ascii_lower(value), [])
             value = hits[0] if len(hits) == 1 else value
@@ -251,7 +262,7 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
                 return numbers[value]
             if value in members:
                 refuse()
-        if by_value and not _among(value, members):  # pydantic's own error would show the members' reprs
+        if own_words and not _among(value, members):
             refuse()
         return value
 
@@ -267,15 +278,40 @@ def _among(value: Any, members: Collection[Any]) -> bool:
 
 
 def _wire(choice: Any) -> Any:
-    """A choice as JSON holds it: an enum member (a `Literal` may list `Color.RED`) as its value,
-    which its schema tells the model (`{"const": "red"}`); any other choice as it is."""
+    """A choice as the schema tells it to the model: an enum member (a `Literal` may list
+    `Color.RED`) as its value (`{"const": "red"}`); any other choice as it is."""
     return choice.value if isinstance(choice, enum.Enum) else choice
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _by_json(choices: list[Any]) -> dict[str, Any]:
+    """The choices JSON writes as something else (an enum's tuple value as an array, a date as a
+    string), by their JSON text: what the model reads in the schema, and sends back."""
+    found: dict[str, Any] = {}
+    for choice in choices:
+        wire = _wire(choice)
+        key = None if isinstance(wire, _SCALARS) else _json_key(wire)
+        if key is not None:
+            found.setdefault(key, choice)
+    return found
+
+
+def _json_key(value: Any) -> str | None:
+    """`value` as JSON text (its keys sorted), or None when it has none."""
+    try:
+        return json.dumps(to_jsonable_python(value), sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, PydanticSerializationError):
+        return None
+
+
 def _choices_text(choices: list[Any]) -> str:
-    """The choices as pydantic words them in its own error (`1, 2 or 'a'`), an enum member as
-    its value (what the schema showed the model)."""
-    texts = [repr(_wire(choice)) for choice in choices]
+    """The choices as pydantic words them in its own error (`1, 2 or 'a'`), each as the schema
+    showed it to the model: an enum member as its value, a value JSON writes otherwise (a tuple,
+    a date) as its JSON (`[10, 20]`, `"2026-10-20"`)."""
+    wires = [_wire(choice) for choice in choices]
+    texts = [repr(w) if isinstance(w, _SCALARS) else _json_key(w) or repr(w) for w in wires]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 

@@ -306,13 +306,14 @@ def _json_key(value: Any) -> str | None:
         return None
 
 
-def _choices_text(choices: list[Any]) -> str:
+def _choices_text(choices: list[Any], last: str = " or ") -> str:
     """The choices as pydantic words them in its own error (`1, 2 or 'a'`), each as the schema
     showed it to the model: an enum member as its value, a value JSON writes otherwise (a tuple,
-    a date) as its JSON (`[10, 20]`, `"2026-10-20"`)."""
+    a date) as its JSON (`[10, 20]`, `"2026-10-20"`); `last` goes before the last one (a union's
+    words put `, ` there: its own `or`s part its branches)."""
     wires = [_wire(choice) for choice in choices]
     texts = [repr(w) if isinstance(w, _SCALARS) else _json_key(w) or repr(w) for w in wires]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])}{last}{texts[-1]}"
 
 
 def _enum(node: dict) -> Any:
@@ -423,13 +424,32 @@ _WORDS = {
     "enum": "one of the choices",
     "literal": "one of the choices",
     "any": "any value",
+    "decimal": "a number",
 }
 
 
 def _word(schema: dict) -> str:
+    """A union branch in words, with its constraints and choices (`an integer >= 1 and <= 50`,
+    `one of 'all'`): "got 500, expected an integer" would tell the model its value was right."""
     while schema.get("type") in ("function-before", "function-after", "default", "nullable"):
         schema = schema["schema"]
-    return _WORDS.get(schema.get("type", ""), "a valid value")
+    kind = schema.get("type", "")
+    word = _WORDS.get(kind, "a valid value")
+    if kind in ("enum", "literal"):
+        choices = [m.value for m in schema["members"]] if kind == "enum" else list(schema["expected"])
+        return f"one of {_choices_text(choices, last=', ')}" if choices else word
+    limits = [f"{sign} {schema[key]}" for key, sign in _LIMITS if key in schema]
+    if kind in ("int", "float", "decimal"):
+        limits += [f"a multiple of {schema['multiple_of']}"] if "multiple_of" in schema else []
+    elif kind == "str":
+        sizes = [text.format(schema[key]) for key, text in _STRING_SIZES if key in schema]
+        limits = [f"of {' and '.join(sizes)}"] if sizes else []
+        limits += [f"matching {schema['pattern']}"] if "pattern" in schema else []
+    return f"{word} {' and '.join(limits)}" if limits else word
+
+
+_LIMITS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))
+_STRING_SIZES = (("min_length", "at least {} characters"), ("max_length", "at most {} characters"))
 
 
 _RULES: dict[str, Callable[[dict], Any]] = {

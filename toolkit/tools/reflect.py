@@ -151,17 +151,22 @@ class Reflection:
         fields["function"], fields["spec"], fields["params"] = function, spec, params
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None], Reflection]] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None, str | None], Reflection]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def reflect(fn: Callable[..., Any], *, skip_first: bool = False, name: str | None = None) -> Reflection:
+def reflect(
+    fn: Callable[..., Any], *, skip_first: bool = False, name: str | None = None, doc: str | None = None
+) -> Reflection:
     """Reflect `fn` once; `skip_first` drops `self`/`cls` of a method; `name` (a valid tool name)
     stands for the function's own, for a function no model sees by its name (a compensation,
-    reflected to read its parameters as its tool's). Raises `ToolDefinitionError`."""
+    reflected to read its parameters as its tool's); `doc` stands for its docstring (a callable
+    object's class docstring, for a `__call__` without one). Raises `ToolDefinitionError`."""
     per_fn = _CACHE.setdefault(fn, {})
-    key = (skip_first, name)
+    key = (skip_first, name, doc)
     if key not in per_fn:
-        per_fn[key] = _reflect(fn, skip_first, name)
+        per_fn[key] = _reflect(fn, skip_first, name, doc)
     return per_fn[key]
 
 
@@ -187,14 +192,14 @@ _NO_OPTIONS = ToolOptions()
 """An undecorated function's options (read, never changed: one made per function cost some 6k instructions)."""
 
 
-def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None) -> Reflection:
+def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, doc: str | None = None) -> Reflection:
     options = tool_options(fn) or _NO_OPTIONS
     label = f"@tool {function_label(fn)}"
     if not plainly_synchronous(fn):  # a wrapper, among others
         _check_synchronous(fn, label)
         if is_single_dispatch(fn):  # `@singledispatch` over `@tool`, or no `@tool` at all
             raise dispatch_error(fn)
-    summary, arg_docs = parse_docstring(fn.__doc__)
+    summary, arg_docs = parse_docstring(fn.__doc__ if doc is None else doc)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}
     required: list[str] = []

@@ -199,7 +199,7 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
         _check_synchronous(fn, label)
         if is_single_dispatch(fn):  # `@singledispatch` over `@tool`, or no `@tool` at all
             raise dispatch_error(fn)
-    summary, arg_docs = parse_docstring(fn.__doc__ if doc is None else doc)
+    summary, arg_docs = parse_docstring(_docstring(fn) if doc is None else doc)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}
     required: list[str] = []
@@ -224,6 +224,14 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, 
         return_behavior=options.return_behavior,
     )
     return Reflection(fn, spec, tuple(params))
+
+
+def _docstring(fn: Callable[..., Any]) -> str | None:
+    """fn's docstring; for a method without one, the docstring of the method it overrides, as
+    `inspect.getdoc` finds it (the OpenAI Agents SDK and LangChain read it so). An empty docstring
+    of its own is kept."""
+    doc = fn.__doc__
+    return inspect.getdoc(fn) if doc is None and "." in getattr(fn, "__qualname__", "") else doc
 
 
 _NOT_PLAIN_CALL = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR

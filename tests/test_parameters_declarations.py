@@ -3,6 +3,7 @@
 error naming the function, the rule and the fix, or read as what it says; the fast path and the
 plain pydantic path give the same answer."""
 
+import enum
 import json
 import sys
 import typing
@@ -11,7 +12,7 @@ from typing import Annotated
 import pytest
 import typing_extensions
 from plain_reflection import without_shortcuts
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools.decorator import MemoryId, Param
@@ -307,4 +308,35 @@ def test_a_doc_in_annotated_is_the_description_as_a_bare_string_is():
         f"raised ToolDefinitionError: @tool {HERE}.documented_apart, parameter 'city': its declaration gives two "
         "different descriptions ('A town' and 'The city'). Fix: keep one of them (Param, Field, Doc or a bare "
         "string in Annotated)"
+    )
+
+
+# --- an enum without members ------------------------------------------------------------------
+
+
+class NoKinds(enum.Enum):
+    """Kinds to be filled in later."""
+
+
+class Holder(BaseModel):
+    kinds: list[NoKinds] = []
+
+
+def sort_by(kind: NoKinds) -> str:
+    return ""
+
+
+def sort_holder(holder: Holder | None = None) -> str:
+    return ""
+
+
+@pytest.mark.parametrize("fn", [sort_by, sort_holder])
+def test_an_enum_without_members_is_refused_where_the_tool_is_made(fn):
+    """Its schema was `{"enum": []}`: no value the model could send is valid (and a gateway may refuse
+    the request for it), so every call would fail, found only when the model calls it."""
+    what, it = ("the enum NoKinds", "NoKinds") if fn is sort_by else ("an enum in its type", "the enum")
+    assert _both(fn) == (
+        f"raised ToolDefinitionError: @tool {HERE}.{fn.__name__}, parameter '{fn.__code__.co_varnames[0]}': "
+        f"{what} has no members, so no value the model sends is one of them. "
+        f"Fix: give {it} its members, or use another type"
     )

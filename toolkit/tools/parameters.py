@@ -112,6 +112,8 @@ def parameter(
             raise _marked_field(where, marked) from None
     # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
+    if defs:  # an enum is always one of them
+        _no_empty_enum(where, defs)
     required, default = _required(where, base, param, declared, nullable, found)
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
@@ -152,6 +154,27 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise _marked_field(where, marked) from None
     except Exception as exc:  # pydantic cannot describe this type
         raise _undescribable(where, built, exc) from None
+
+
+def _no_empty_enum(where: str, defs: dict[str, Any]) -> None:
+    """An enum without members (`{"enum": []}`): no value the model sends is valid, so every call
+    would fail (and a gateway may refuse the request for the schema): refused here instead."""
+    for name, body in defs.items():
+        if body.get("enum") == []:
+            what, fix = f"the enum {name}", f"give {name} its members"
+        elif _holds_empty_enum(body):  # pydantic writes such an enum in place inside a model
+            what, fix = "an enum in its type", "give the enum its members"
+        else:
+            continue
+        raise ToolDefinitionError(
+            where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
+        )
+
+
+def _holds_empty_enum(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("enum") == [] or any(_holds_empty_enum(v) for v in node.values())
+    return isinstance(node, list) and any(_holds_empty_enum(v) for v in node)
 
 
 def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:

@@ -459,7 +459,7 @@ def _read_in_scope(fn: Any, read: Callable[[dict[str, Any]], Any]) -> Any:
     try:
         return read(namespace)
     except NameError as exc:
-        names = _class_names(fn)
+        names = class_names(fn)
         if not names:
             raise
         try:
@@ -468,7 +468,7 @@ def _read_in_scope(fn: Any, read: Callable[[dict[str, Any]], Any]) -> Any:
             raise exc from None
 
 
-def _class_names(fn: Any) -> Mapping[str, Any] | None:
+def class_names(fn: Any) -> Mapping[str, Any] | None:
     """The names of the class body a method was written in (found by its `__qualname__` from its
     module), its type parameters (PEP 695, `class Shelf[T]`) over them, or None: a function, or a
     class made inside a function (`<locals>`)."""

@@ -53,7 +53,7 @@ from toolkit.tools.decorator import (
     is_single_dispatch,
     tool_options,
 )
-from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, parameter
+from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter
 
 
 @dataclass(frozen=True)
@@ -336,10 +336,17 @@ def declared_parameters(fn: Callable[..., Any]) -> list[Declared]:
 
 
 def _unbound_method(fn: Callable[..., Any], first: Declared) -> bool:
-    """`Dummy.method` given as a function: `self`/`cls` first, unannotated, defined in a class."""
+    """`Dummy.method` given as a function: its first parameter unannotated, defined in a class, and
+    named `self`/`cls` or held by the class as a plain function (not a `staticmethod`): `this` is
+    the instance just the same."""
     qualname = getattr(fn, "__qualname__", "")
     owner = qualname.rsplit(".", 1)[0] if "." in qualname else ""
-    return first.name in ("self", "cls") and first.annotation is EMPTY and bool(owner) and not owner.endswith(">")
+    if first.annotation is not EMPTY or not owner or owner.endswith(">"):
+        return False
+    if first.name in ("self", "cls"):
+        return True
+    names = class_names(fn)
+    return names is not None and names.get(getattr(fn, "__name__", "")) is fn
 
 
 def _check_unique(label: str, wire: str, properties: dict[str, Any]) -> None:

@@ -162,6 +162,15 @@ REJECTED = [  # (type, what the model sent, the field, what the error says is ex
     (Item, {"sku": "A", "quantity": 1, "gift": "true"}, "x.gift", "true or false"),
     (Item, {"sku": "A", "quantity": 1, "status": "lost"}, "x.status", "one of 'pending', 'shipped' or 'delivered'"),
     (int | str, [1], "x", "an integer or a string"),
+    # a union's branches are worded with their constraints and choices: "got 500, expected an integer"
+    # (or "got 0, expected an integer or a string") told the model the value it sent was right
+    (Bounded | Literal["all"], 500, "x", "an integer >= 1 and <= 50 or one of 'all'"),
+    (Annotated[int, Field(gt=0)] | str, 0, "x", "an integer > 0 or a string"),
+    (Annotated[float, Field(lt=1.5)] | list[float], 2, "x", "a number < 1.5 or an array"),
+    (Short | int, "a", "x", "a string of at least 2 characters and at most 5 characters or an integer"),
+    (OrderId | int, "SN1", "x", "a string matching ^SN\\d{12}$ or an integer"),
+    (Literal["metric", "imperial"] | int, "kelvin", "x", "one of 'metric', 'imperial' or an integer"),
+    (Status | int, "lost", "x", "one of 'pending', 'shipped', 'delivered' or an integer"),
     (dict[str, int], {"a": "x"}, "x.a", "an integer"),
     (Node, {"name": "a", "children": [{"name": 1}]}, "x.children[0].name", "a string"),
 ]

@@ -81,3 +81,55 @@ def test_function_tool_takes_a_callable_instance_and_refuses_a_partial_as_tools_
         "type hints are partial's own, not the function's). Fix: write a small def with the remaining parameters that "
         "calls the function, and decorate that"
     )
+
+
+class Adder:
+    """Add two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+
+    def __call__(self, a: int, b: int = 0) -> int:
+        return a + b
+
+
+class Subtracter(Adder):
+    """Subtract b from a.
+
+    Args:
+        a: What to subtract from.
+        b: What to subtract.
+    """
+
+    def __call__(self, a: int, b: int = 0) -> int:
+        return a - b
+
+
+class Summer(Adder):
+    """Sum two numbers, as its parent does.
+
+    Args:
+        a: The number to start from.
+    """
+
+
+def test_a_class_docstring_describes_the_parameters_of_an_undocumented_call():
+    """The class's docstring made the tool's description, and its `Args:` were dropped: the model
+    was told what the tool does, and nothing about its parameters."""
+    [made] = tools_from(Adder())
+    assert made.spec.description == "Add two numbers."
+    assert made.spec.parameters["properties"] == {
+        "a": {"type": "integer", "description": "The first number."},
+        "b": {"type": "integer", "default": 0, "description": "The second number."},
+    }
+    [sub] = tools_from(Subtracter())
+    assert sub.spec.parameters["properties"]["a"] == {"type": "integer", "description": "What to subtract from."}
+    [summer] = tools_from(Summer())  # Adder's __call__, described by Summer's own docstring
+    assert summer.spec.description == "Sum two numbers, as its parent does."
+    assert summer.spec.parameters["properties"] == {
+        "a": {"type": "integer", "description": "The number to start from."},
+        "b": {"type": "integer", "default": 0},
+    }
+    assert _run([summer], '{"a": 5, "b": 2}') == "7"

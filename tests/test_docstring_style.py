@@ -170,3 +170,60 @@ def test_a_sphinx_docstring_whose_one_field_is_its_last_line_is_read_as_sphinx()
     assert parse_docstring(doc) == expected
     assert griffe_docstring(doc) == expected
     assert parse_docstring(doc + "\n    ") == expected
+
+
+@pytest.mark.parametrize("title", ["args", "ARGS", "arguments", "Parameters", "PARAMS", "keyword args"])
+def test_a_google_title_in_any_case_is_a_section_as_griffe_reads_it(title):
+    """griffe reads Google titles case-insensitively (`args:`, `ARGS:`); a lowercase or capitals title
+    was taken for text: the whole block went into the tool's description and the parameter had none."""
+    from toolkit.tools.reflect import griffe_docstring, parse_docstring
+
+    doc = f"""Look up an order.
+
+    {title}:
+        order_id: Order id, e.g. SN202610200001
+
+    returns:
+        The order.
+    """
+    expected = ("Look up an order.", {"order_id": "Order id, e.g. SN202610200001"})
+    assert griffe_docstring(doc) == expected
+    assert parse_docstring(doc) == expected
+
+
+def test_an_epytext_docstring_is_read_as_its_sphinx_twin():
+    """Epytext (`@param x: ...`, Epydoc's style, still PyCharm's option) is Sphinx's fields written
+    with `@`: the fields went into the tool's description as they were and no parameter was described."""
+    from toolkit.tools.reflect import parse_docstring
+
+    doc = """Look up an order.
+
+    More about it.
+
+    @param order_id: Order id,
+        e.g. SN202610200001
+    @type order_id: str
+    @kwarg verbose: Say more.
+    @arg limit: At most this many.
+    @return: The order.
+    @rtype: str
+    @raise KeyError: No such order.
+    """
+    assert parse_docstring(doc) == (
+        "Look up an order.\n\nMore about it.",
+        {"order_id": "Order id, e.g. SN202610200001", "verbose": "Say more.", "limit": "At most this many."},
+    )
+
+
+def test_an_at_sign_elsewhere_stays_text():
+    from toolkit.tools.reflect import parse_docstring
+
+    doc = """Mail @param: someone.
+
+    @tool marks it; write to ops@example.com.
+    @tool x: not a field Epydoc knows.
+    """
+    assert parse_docstring(doc) == (
+        "Mail @param: someone.\n\n@tool marks it; write to ops@example.com.\n@tool x: not a field Epydoc knows.",
+        {},
+    )

@@ -3,6 +3,7 @@
 error naming the function, the rule and the fix, or read as what it says; the fast path and the
 plain pydantic path give the same answer."""
 
+import enum
 import json
 import sys
 import typing
@@ -11,7 +12,7 @@ from typing import Annotated
 import pytest
 import typing_extensions
 from plain_reflection import without_shortcuts
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from toolkit.errors import ToolDefinitionError
 from toolkit.tools.decorator import MemoryId, Param
@@ -260,6 +261,33 @@ def test_a_generic_functions_type_parameters_are_found_in_text_annotations():
     assert rows == {"n": {"type": "integer"}}
 
 
+GENERIC_CLASS = """
+from __future__ import annotations
+from typing import Literal
+
+class Shelf[T: int]:
+    type Side = Literal["left", "right"]
+
+    def put(self, item: T, side: Side, items: list[T] | None = None) -> str:
+        return ""
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax")
+def test_a_generic_classs_type_parameters_and_aliases_are_found_in_its_methods_text_annotations():
+    """`class Shelf[T: int]` and a `type Side = ...` in its body: a method's text annotation `'T'`
+    "could not be resolved (NameError ...). Fix: import the type at module level", a fix that
+    cannot work; Python evaluates both in the class's scope."""
+    namespace: dict[str, typing.Any] = {"__name__": HERE}
+    exec(compile(GENERIC_CLASS, "<generic>", "exec"), namespace)
+    put = json.loads(_both(namespace["Shelf"]().put))["function"]["parameters"]["properties"]
+    assert put == {
+        "item": {"type": "integer"},
+        "side": {"enum": ["left", "right"], "type": "string"},
+        "items": {"anyOf": [{"items": {"type": "integer"}, "type": "array"}, {"type": "null"}], "default": None},
+    }
+
+
 # --- typing_extensions.Doc (PEP 727) --------------------------------------------------------------
 
 
@@ -280,4 +308,35 @@ def test_a_doc_in_annotated_is_the_description_as_a_bare_string_is():
         f"raised ToolDefinitionError: @tool {HERE}.documented_apart, parameter 'city': its declaration gives two "
         "different descriptions ('A town' and 'The city'). Fix: keep one of them (Param, Field, Doc or a bare "
         "string in Annotated)"
+    )
+
+
+# --- an enum without members ------------------------------------------------------------------
+
+
+class NoKinds(enum.Enum):
+    """Kinds to be filled in later."""
+
+
+class Holder(BaseModel):
+    kinds: list[NoKinds] = []
+
+
+def sort_by(kind: NoKinds) -> str:
+    return ""
+
+
+def sort_holder(holder: Holder | None = None) -> str:
+    return ""
+
+
+@pytest.mark.parametrize("fn", [sort_by, sort_holder])
+def test_an_enum_without_members_is_refused_where_the_tool_is_made(fn):
+    """Its schema was `{"enum": []}`: no value the model could send is valid (and a gateway may refuse
+    the request for it), so every call would fail, found only when the model calls it."""
+    what, it = ("the enum NoKinds", "NoKinds") if fn is sort_by else ("an enum in its type", "the enum")
+    assert _both(fn) == (
+        f"raised ToolDefinitionError: @tool {HERE}.{fn.__name__}, parameter '{fn.__code__.co_varnames[0]}': "
+        f"{what} has no members, so no value the model sends is one of them. "
+        f"Fix: give {it} its members, or use another type"
     )

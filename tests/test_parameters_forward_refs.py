@@ -11,6 +11,7 @@ where the wrapped function was written, as `typing.get_type_hints` reads it.
 
 No `from __future__ import annotations` here: the quoted names must stay inside real types."""
 
+import enum
 import functools
 import json
 from typing import Annotated, Optional
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 
 from toolkit.chat.messages import ToolCall
 from toolkit.errors import ToolDefinitionError
-from toolkit.tools.decorator import Param
+from toolkit.tools.decorator import Param, tool
 from toolkit.tools.execute import FEED_BACK_ALL, execute, tools_from
 
 
@@ -138,3 +139,40 @@ def test_a_text_annotation_under_lru_cache_is_read_where_the_function_was_writte
     cached = functools.lru_cache(text_annotation)
     [made] = tools_from(cached)
     assert made.spec.parameters["$defs"] == {"Item": ITEM_DEF}
+
+
+class Shop:
+    """A class with its own types: `from __future__ import annotations` makes every annotation of
+    its methods text, and `s: Status` (a name of the class body, which Python evaluates there
+    without that import) was "not defined": the module has no `Status`."""
+
+    class Status(enum.Enum):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    @tool
+    def set_status(self, status: "Status", also: list["Status"] | None = None) -> str:
+        """Set the status."""
+        return f"{status!r} {also!r}"
+
+    @tool
+    def unknown(self, status: "Stat") -> str:  # noqa: F821 (the name found nowhere)
+        """Refers to a class that is nowhere."""
+        return "never"
+
+
+def test_a_name_of_the_methods_class_body_is_read_there():
+    [made] = tools_from(Shop().set_status)
+    assert made.spec.parameters["properties"]["status"] == {"$ref": "#/$defs/Status"}
+    assert made.spec.parameters["$defs"]["Status"] == {"enum": ["open", "closed"], "type": "string"}
+    result = _call([made], "set_status", {"status": "open", "also": ["closed"]})
+    assert (result.is_error, result.content) == (False, "<Status.OPEN: 'open'> [<Status.CLOSED: 'closed'>]")
+
+
+def test_a_name_found_neither_in_the_class_nor_the_module_is_the_modules_error():
+    with pytest.raises(ToolDefinitionError) as caught:
+        tools_from(Shop().unknown)
+    assert str(caught.value) == (
+        f"@tool {__name__}.Shop.unknown, parameter 'status': its annotation 'Stat' cannot be resolved "
+        "(NameError: name 'Stat' is not defined). Fix: import the type at module level (not under TYPE_CHECKING)"
+    )

@@ -946,6 +946,29 @@ def test_an_unbound_method_must_be_bound_or_decorated_on_the_class():
     assert tools_from(Dummy().dummy_function)[0].spec.parameters["required"] == ["x"]
 
 
+class Borrowed:
+    def area(this, width: float) -> str:  # noqa: N805 (a first parameter not named self)
+        return str(width)
+
+    @staticmethod
+    def plain(this: int) -> str:
+        return str(this)
+
+
+def test_an_unbound_method_whose_first_parameter_is_not_named_self_is_told_as_such():
+    """`this` first: "parameter 'this': it has no type annotation ... annotate it", a fix that makes
+    the model fill the instance; it is a method taken from its class, as with `self`."""
+    with pytest.raises(ToolDefinitionError) as info:
+        tools_from(Borrowed.area)
+    assert str(info.value) == (
+        "@tool test_schema.Borrowed.area, parameter 'this': Borrowed.area is a method "
+        "taken from its class, so nothing fills 'this': it must be bound to an instance, or decorated on "
+        "the class. Fix: pass `Borrowed().area`, or decorate the method with @tool and pass an "
+        "instance: tools_from(Borrowed())"
+    )
+    assert tools_from(Borrowed.plain)[0].spec.parameters["required"] == ["this"]
+
+
 def test_the_validated_type_keeps_only_the_types_own_metadata():
     """`ParamInfo.annotation` (what arguments are validated against) is the type with its own
     metadata: `Param`, bare strings and `MemoryId` taken out, a `Field`'s alias and default

@@ -161,7 +161,10 @@ _ZH_WORDS = {
 }
 _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^one of (.+)$", re.S), r"以下之一：\1"),
+    (re.compile(r"^a number (>=|<=|>|<) (\S+) and (>=|<=|>|<) (\S+)$"), r"数字，且 \1 \2 且 \3 \4"),
+    (re.compile(r"^an integer (>=|<=|>|<) (\S+) and (>=|<=|>|<) (\S+)$"), r"整数，且 \1 \2 且 \3 \4"),
     (re.compile(r"^a number (>=|<=|>|<) (.+)$"), r"数字，且 \1 \2"),
+    (re.compile(r"^an integer (>=|<=|>|<) (.+)$"), r"整数，且 \1 \2"),
     (re.compile(r"^a string of at least (\d+) characters$"), r"至少 \1 个字符的字符串"),
     (re.compile(r"^a string of at most (\d+) characters$"), r"至多 \1 个字符的字符串"),
     (re.compile(r"^at least (\d+) items$"), r"至少 \1 项"),
@@ -178,16 +181,39 @@ _ZH_PATTERNS: list[tuple[re.Pattern[str], str]] = [
 
 
 def expected_zh(expected: str) -> str:
-    """An "expected …" phrase in Chinese; `a or b` unions word by word; unknown phrases unchanged."""
+    """An "expected …" phrase in Chinese; `a or b` unions phrase by phrase; unknown phrases unchanged."""
     if expected in _ZH_WORDS:
         return _ZH_WORDS[expected]
+    phrases = _phrases_zh(expected.split(" or "), 0, {})
+    return " 或 ".join(phrases) if phrases is not None else expected
+
+
+def _phrases_zh(parts: list[str], start: int, known: dict[int, list[str] | None]) -> list[str] | None:
+    """`parts[start:]` (the text split at each ` or `) as Chinese phrases, each made of the fewest
+    parts that translate whole: a union's branches (`an integer >= 1 or one of 'all'`), while a
+    phrase holding ` or ` itself (`one of 'a' or 'b'`, `true or false`, a pattern's `or`) stays
+    one; None when no such split exists. `known`: the answer from each start, found once."""
+    if start == len(parts):
+        return []
+    if start not in known:
+        known[start] = None
+        for end in range(start + 1, len(parts) + 1):
+            phrase = _phrase_zh(" or ".join(parts[start:end]))
+            rest = _phrases_zh(parts, end, known) if phrase is not None else None
+            if phrase is not None and rest is not None:
+                known[start] = [phrase, *rest]
+                break
+    return known[start]
+
+
+def _phrase_zh(phrase: str) -> str | None:
+    """One phrase in Chinese (a word, or one of the patterns), or None."""
+    if phrase in _ZH_WORDS:
+        return _ZH_WORDS[phrase]
     for pattern, replacement in _ZH_PATTERNS:
-        if pattern.match(expected):
-            return pattern.sub(replacement, expected)
-    parts = expected.split(" or ")
-    if len(parts) > 1 and all(p in _ZH_WORDS for p in parts):
-        return " 或 ".join(_ZH_WORDS[p] for p in parts)
-    return expected
+        if pattern.match(phrase):
+            return pattern.sub(replacement, phrase)
+    return None
 
 
 ZH = LoopTexts(

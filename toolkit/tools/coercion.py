@@ -42,13 +42,22 @@ Leaves out: the course's "lenient in" normalisation of order ids (week 3 has its
 from __future__ import annotations
 
 import decimal
+import enum
+import json
 import re
 import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic_core import PydanticCustomError, PydanticUseDefault, SchemaValidator, core_schema
+from pydantic_core import (
+    PydanticCustomError,
+    PydanticSerializationError,
+    PydanticUseDefault,
+    SchemaValidator,
+    core_schema,
+    to_jsonable_python,
+)
 
 _VALIDATORS: dict[Any, SchemaValidator] = {}
 _EXACT: dict[Any, bool] = {}
@@ -220,10 +229,11 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
     a number matching a number choice becomes that choice (pydantic's lookup gave `1.0` the `True`)."""
     folded: dict[str, list[Any]] = {}
     for choice in choices:
-        if isinstance(choice, str):
-            folded.setdefault(ascii_lower(choice), []).append(choice)
-        elif isinstance(choice, int) and not isinstance(choice, bool):
-            folded.setdefault(str(choice), []).append(choice)
+        wire = _wire(choice)
+        if isinstance(wire, str):
+            folded.setdefault(ascii_lower(wire), []).append(choice)
+        elif isinstance(wire, int) and not isinstance(wire, bool):
+            folded.setdefault(str(wire), []).append(choice)
 
     try:
         members: Collection[Any] = frozenset(choices)  # looked up, not compared with each in turn
@@ -231,28 +241,79 @@ def _casefold(choices: list[Any], error: str) -> Callable[[Any], Any]:
         members = choices
 
     bools = {choice for choice in choices if isinstance(choice, bool)}
-    numbers = {c: c for c in choices if isinstance(c, (int, float)) and not isinstance(c, bool)}
+    numbers = {_wire(c): c for c in choices if isinstance(_wire(c), (int, float)) and not isinstance(_wire(c), bool)}
+    by_json = _by_json(choices)
+    own_words = bool(by_json) or any(isinstance(c, enum.Enum) and not isinstance(c, (str, int)) for c in choices)
+    """Choices pydantic's own error would show as Python reprs (`<Color.RED: 'red'>`, `(10, 20)`)."""
+
+    def refuse() -> Any:
+        raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
 
     def match(value: Any) -> Any:
+        if by_json and type(value) in (str, list, dict) and not _among(value, members):
+            value = by_json.get(_json_key(value) or "", value)  # `[10, 20]` is the choice `(10, 20)`
         if isinstance(value, str) and value not in members:
             hits = folded.get(ascii_lower(value), [])
-            return hits[0] if len(hits) == 1 else value
-        if isinstance(value, bool) and value not in bools and value in members:
-            raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
-        if type(value) in (int, float):
+            value = hits[0] if len(hits) == 1 else value
+        elif isinstance(value, bool) and value not in bools and value in members:
+            refuse()
+        elif type(value) in (int, float):
             if value in numbers:  # the number choice itself: `1.0` is `Literal[1, True]`'s 1, never its True
                 return numbers[value]
             if value in members:
-                raise PydanticCustomError(error, "Input should be {expected}", {"expected": _choices_text(choices)})
+                refuse()
+        if own_words and not _among(value, members):
+            refuse()
         return value
 
     return match
 
 
-def _choices_text(choices: list[Any]) -> str:
-    """The choices as pydantic words them in its own error (`1, 2 or 'a'`)."""
-    texts = [repr(choice) for choice in choices]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
+def _among(value: Any, members: Collection[Any]) -> bool:
+    """`value in members`, False for a value that cannot be hashed (an object for a `Literal`)."""
+    try:
+        return value in members
+    except TypeError:
+        return False
+
+
+def _wire(choice: Any) -> Any:
+    """A choice as the schema tells it to the model: an enum member (a `Literal` may list
+    `Color.RED`) as its value (`{"const": "red"}`); any other choice as it is."""
+    return choice.value if isinstance(choice, enum.Enum) else choice
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _by_json(choices: list[Any]) -> dict[str, Any]:
+    """The choices JSON writes as something else (an enum's tuple value as an array, a date as a
+    string), by their JSON text: what the model reads in the schema, and sends back."""
+    found: dict[str, Any] = {}
+    for choice in choices:
+        wire = _wire(choice)
+        key = None if isinstance(wire, _SCALARS) else _json_key(wire)
+        if key is not None:
+            found.setdefault(key, choice)
+    return found
+
+
+def _json_key(value: Any) -> str | None:
+    """`value` as JSON text (its keys sorted), or None when it has none."""
+    try:
+        return json.dumps(to_jsonable_python(value), sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, PydanticSerializationError):
+        return None
+
+
+def _choices_text(choices: list[Any], last: str = " or ") -> str:
+    """The choices as pydantic words them in its own error (`1, 2 or 'a'`), each as the schema
+    showed it to the model: an enum member as its value, a value JSON writes otherwise (a tuple,
+    a date) as its JSON (`[10, 20]`, `"2026-10-20"`); `last` goes before the last one (a union's
+    words put `, ` there: its own `or`s part its branches)."""
+    wires = [_wire(choice) for choice in choices]
+    texts = [repr(w) if isinstance(w, _SCALARS) else _json_key(w) or repr(w) for w in wires]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])}{last}{texts[-1]}"
 
 
 def _enum(node: dict) -> Any:
@@ -363,13 +424,32 @@ _WORDS = {
     "enum": "one of the choices",
     "literal": "one of the choices",
     "any": "any value",
+    "decimal": "a number",
 }
 
 
 def _word(schema: dict) -> str:
+    """A union branch in words, with its constraints and choices (`an integer >= 1 and <= 50`,
+    `one of 'all'`): "got 500, expected an integer" would tell the model its value was right."""
     while schema.get("type") in ("function-before", "function-after", "default", "nullable"):
         schema = schema["schema"]
-    return _WORDS.get(schema.get("type", ""), "a valid value")
+    kind = schema.get("type", "")
+    word = _WORDS.get(kind, "a valid value")
+    if kind in ("enum", "literal"):
+        choices = [m.value for m in schema["members"]] if kind == "enum" else list(schema["expected"])
+        return f"one of {_choices_text(choices, last=', ')}" if choices else word
+    limits = [f"{sign} {schema[key]}" for key, sign in _LIMITS if key in schema]
+    if kind in ("int", "float", "decimal"):
+        limits += [f"a multiple of {schema['multiple_of']}"] if "multiple_of" in schema else []
+    elif kind == "str":
+        sizes = [text.format(schema[key]) for key, text in _STRING_SIZES if key in schema]
+        limits = [f"of {' and '.join(sizes)}"] if sizes else []
+        limits += [f"matching {schema['pattern']}"] if "pattern" in schema else []
+    return f"{word} {' and '.join(limits)}" if limits else word
+
+
+_LIMITS = (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<"))
+_STRING_SIZES = (("min_length", "at least {} characters"), ("max_length", "at most {} characters"))
 
 
 _RULES: dict[str, Callable[[dict], Any]] = {

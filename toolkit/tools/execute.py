@@ -91,7 +91,7 @@ from toolkit.tools.decorator import (
     tool_options,
 )
 from toolkit.tools.parameters import ParamInfo
-from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, parse_docstring, reflect
+from toolkit.tools.reflect import Reflection, ToolSpec, cache_generation, reflect
 from toolkit.tools.result_text import awaitables_in, to_text
 from toolkit.unicode import cut
 
@@ -600,10 +600,10 @@ def _is_async(fn: Any) -> bool:
     return inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call)
 
 
-def function_tool(fn: Callable[..., Any], *, name: str | None = None) -> Tool:
+def function_tool(fn: Callable[..., Any], *, name: str | None = None, doc: str | None = None) -> Tool:
     """A `Tool` for one function or bound method (decorated or not); reflection is cached. `name`
-    stands for the function's own name (see `reflect`). A callable instance is its `__call__`, as
-    `tools_from` takes it; a `functools.partial` is refused, as there."""
+    stands for the function's own name, `doc` for its docstring (see `reflect`). A callable
+    instance is its `__call__`, as `tools_from` takes it; a `functools.partial` is refused, as there."""
     if not isinstance(fn, (types.FunctionType, types.MethodType)):
         if isinstance(fn, functools.partial):
             raise partial_error(f"function_tool({function_label(fn)})")
@@ -611,7 +611,7 @@ def function_tool(fn: Callable[..., Any], *, name: str | None = None) -> Tool:
             instance: Any = fn
             return _call_tool(instance) if name is None else function_tool(instance.__call__, name=name)
     target, bound_to = (fn.__func__, fn.__self__) if isinstance(fn, types.MethodType) else (fn, None)
-    reflection = reflect(target, skip_first=bound_to is not None, name=name)
+    reflection = reflect(target, skip_first=bound_to is not None, name=name, doc=doc)
     return Tool(reflection.spec, _caller(reflection, bound_to), f"@tool {function_label(target)}", target)
 
 
@@ -849,13 +849,14 @@ def _repr_short(value: Any) -> str:
 
 def _call_tool(obj: Any) -> Tool:
     """A callable instance as a tool: its `__call__`, named after its class and described by the
-    docstring of `__call__` (else of the class), unless `@tool` on the instance or on `__call__`
-    says otherwise."""
-    tool = function_tool(obj.__call__)
+    docstring of `__call__` (else of the class: its summary, and its `Args:` for the parameters),
+    unless `@tool` on the instance or on `__call__` says otherwise."""
+    call = obj.__call__
+    tool = function_tool(call, doc=None if getattr(call, "__doc__", None) else type(obj).__doc__)
     spec, own = tool.spec, getattr(obj, "__dict__", {}).get(MARK) or ToolOptions()
     name = own.name or (spec.name if spec.name != "__call__" else type(obj).__name__)
     check_name(f"@tool {function_label(type(obj))} object", name)
-    description = own.description or spec.description or parse_docstring(type(obj).__doc__)[0]
+    description = own.description or spec.description
     if own != ToolOptions():
         spec = dataclasses.replace(spec, return_behavior=own.return_behavior, metadata=dict(own.metadata))
     return dataclasses.replace(tool, spec=dataclasses.replace(spec, name=name, description=description))

@@ -47,7 +47,7 @@ import operator
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import PydanticUserError, ValidationError
@@ -112,6 +112,8 @@ def parameter(
             raise _marked_field(where, marked) from None
     # the schema before the default: a type pydantic cannot describe is refused as such, with a default too
     schema, defs = fast if fast is not None else _schema(where, base)
+    if defs:  # an enum is always one of them
+        _no_empty_enum(where, defs)
     required, default = _required(where, base, param, declared, nullable, found)
     prop = dict(schema)  # this parameter's own: the description and default are written into it
     if description:
@@ -152,6 +154,27 @@ def _schema(where: str, base: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise _marked_field(where, marked) from None
     except Exception as exc:  # pydantic cannot describe this type
         raise _undescribable(where, built, exc) from None
+
+
+def _no_empty_enum(where: str, defs: dict[str, Any]) -> None:
+    """An enum without members (`{"enum": []}`): no value the model sends is valid, so every call
+    would fail (and a gateway may refuse the request for the schema): refused here instead."""
+    for name, body in defs.items():
+        if body.get("enum") == []:
+            what, fix = f"the enum {name}", f"give {name} its members"
+        elif _holds_empty_enum(body):  # pydantic writes such an enum in place inside a model
+            what, fix = "an enum in its type", "give the enum its members"
+        else:
+            continue
+        raise ToolDefinitionError(
+            where, f"{what} has no members, so no value the model sends is one of them", f"{fix}, or use another type"
+        )
+
+
+def _holds_empty_enum(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("enum") == [] or any(_holds_empty_enum(v) for v in node.values())
+    return isinstance(node, list) and any(_holds_empty_enum(v) for v in node)
 
 
 def _marked_field(where: str, marked: fast_schema.MarkedField) -> ToolDefinitionError:
@@ -412,15 +435,54 @@ def _plain(meta: Any) -> Any:
 
 
 def _resolve(fn: Any, where: str, name: str, text: str) -> Any:
-    """A string annotation (`from __future__ import annotations`) evaluated in fn's module."""
-    namespace = _namespace(fn)
+    """A string annotation (`from __future__ import annotations`) evaluated in fn's module (for a
+    method, in its class body when the module has no such name: see `_read_in_scope`)."""
     try:
-        value = fast_schema.plain_name(text, namespace)
-        if value is fast_schema.NOT_PLAIN:
-            value = eval(fast_schema.compiled(text), namespace)
+        value = _read_in_scope(fn, lambda namespace: _evaluated(text, namespace))
     except Exception as exc:
         raise _unresolved(fn, where, repr(text), exc, text=True) from None
     return _resolve_refs(fn, where, name, value, text) if _has_forward_ref(value) else value
+
+
+def _evaluated(text: str, namespace: dict[str, Any]) -> Any:
+    value = fast_schema.plain_name(text, namespace)
+    return eval(fast_schema.compiled(text), namespace) if value is fast_schema.NOT_PLAIN else value
+
+
+def _read_in_scope(fn: Any, read: Callable[[dict[str, Any]], Any]) -> Any:
+    """`read(namespace)` in fn's module; a name not found there, for a method, is looked up in its
+    class body too: `status: Status` under `class Shop: class Status(Enum)` is what Python itself
+    evaluates there without `from __future__ import annotations` (and with PEP 649's annotations).
+    The module's names come first, as `typing.get_type_hints` reads them; a name found in neither
+    is the module's `NameError`."""
+    namespace = _namespace(fn)
+    try:
+        return read(namespace)
+    except NameError as exc:
+        names = class_names(fn)
+        if not names:
+            raise
+        try:
+            return read({**namespace, **names})
+        except NameError:
+            raise exc from None
+
+
+def class_names(fn: Any) -> Mapping[str, Any] | None:
+    """The names of the class body a method was written in (found by its `__qualname__` from its
+    module), its type parameters (PEP 695, `class Shelf[T]`) over them, or None: a function, or a
+    class made inside a function (`<locals>`)."""
+    fn = inspect.unwrap(fn) if hasattr(fn, "__wrapped__") else fn
+    path = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
+    if not path or "<locals>" in path:
+        return None
+    owner = getattr(fn, "__globals__", {}).get(path[0])
+    for part in path[1:]:
+        owner = getattr(owner, part, None)
+    if not isinstance(owner, type):
+        return None
+    type_params = getattr(owner, "__type_params__", ())  # () on Python 3.12+ for most classes
+    return {**vars(owner), **{p.__name__: p for p in type_params}} if type_params else vars(owner)
 
 
 def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None = None) -> Any:
@@ -429,7 +491,7 @@ def _resolve_refs(fn: Any, where: str, name: str, value: Any, text: str | None =
     does (pydantic would look in the package's module, not the learner's, and fail)."""
     holder = types.SimpleNamespace(__annotations__={name: value})  # this parameter's annotation alone
     try:
-        return typing.get_type_hints(holder, globalns=_namespace(fn), include_extras=True)[name]
+        return _read_in_scope(fn, lambda ns: typing.get_type_hints(holder, globalns=ns, include_extras=True)[name])
     except Exception as exc:
         shown = repr(text) if text is not None else type_name(value)
         raise _unresolved(fn, where, shown, exc, text=text is not None) from None

@@ -53,7 +53,7 @@ from toolkit.tools.decorator import (
     is_single_dispatch,
     tool_options,
 )
-from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, parameter
+from toolkit.tools.parameters import EMPTY, Declared, ParamInfo, class_names, parameter
 
 
 @dataclass(frozen=True)
@@ -151,17 +151,22 @@ class Reflection:
         fields["function"], fields["spec"], fields["params"] = function, spec, params
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None], Reflection]] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[bool, str | None, str | None], Reflection]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def reflect(fn: Callable[..., Any], *, skip_first: bool = False, name: str | None = None) -> Reflection:
+def reflect(
+    fn: Callable[..., Any], *, skip_first: bool = False, name: str | None = None, doc: str | None = None
+) -> Reflection:
     """Reflect `fn` once; `skip_first` drops `self`/`cls` of a method; `name` (a valid tool name)
     stands for the function's own, for a function no model sees by its name (a compensation,
-    reflected to read its parameters as its tool's). Raises `ToolDefinitionError`."""
+    reflected to read its parameters as its tool's); `doc` stands for its docstring (a callable
+    object's class docstring, for a `__call__` without one). Raises `ToolDefinitionError`."""
     per_fn = _CACHE.setdefault(fn, {})
-    key = (skip_first, name)
+    key = (skip_first, name, doc)
     if key not in per_fn:
-        per_fn[key] = _reflect(fn, skip_first, name)
+        per_fn[key] = _reflect(fn, skip_first, name, doc)
     return per_fn[key]
 
 
@@ -187,14 +192,14 @@ _NO_OPTIONS = ToolOptions()
 """An undecorated function's options (read, never changed: one made per function cost some 6k instructions)."""
 
 
-def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None) -> Reflection:
+def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None, doc: str | None = None) -> Reflection:
     options = tool_options(fn) or _NO_OPTIONS
     label = f"@tool {function_label(fn)}"
     if not plainly_synchronous(fn):  # a wrapper, among others
         _check_synchronous(fn, label)
         if is_single_dispatch(fn):  # `@singledispatch` over `@tool`, or no `@tool` at all
             raise dispatch_error(fn)
-    summary, arg_docs = parse_docstring(fn.__doc__)
+    summary, arg_docs = parse_docstring(_docstring(fn) if doc is None else doc)
     params: list[ParamInfo] = []
     properties: dict[str, Any] = {}
     required: list[str] = []
@@ -219,6 +224,14 @@ def _reflect(fn: Callable[..., Any], skip_first: bool, name: str | None = None) 
         return_behavior=options.return_behavior,
     )
     return Reflection(fn, spec, tuple(params))
+
+
+def _docstring(fn: Callable[..., Any]) -> str | None:
+    """fn's docstring; for a method without one, the docstring of the method it overrides, as
+    `inspect.getdoc` finds it (the OpenAI Agents SDK and LangChain read it so). An empty docstring
+    of its own is kept."""
+    doc = fn.__doc__
+    return inspect.getdoc(fn) if doc is None and "." in getattr(fn, "__qualname__", "") else doc
 
 
 _NOT_PLAIN_CALL = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
@@ -323,10 +336,17 @@ def declared_parameters(fn: Callable[..., Any]) -> list[Declared]:
 
 
 def _unbound_method(fn: Callable[..., Any], first: Declared) -> bool:
-    """`Dummy.method` given as a function: `self`/`cls` first, unannotated, defined in a class."""
+    """`Dummy.method` given as a function: its first parameter unannotated, defined in a class, and
+    named `self`/`cls` or held by the class as a plain function (not a `staticmethod`): `this` is
+    the instance just the same."""
     qualname = getattr(fn, "__qualname__", "")
     owner = qualname.rsplit(".", 1)[0] if "." in qualname else ""
-    return first.name in ("self", "cls") and first.annotation is EMPTY and bool(owner) and not owner.endswith(">")
+    if first.annotation is not EMPTY or not owner or owner.endswith(">"):
+        return False
+    if first.name in ("self", "cls"):
+        return True
+    names = class_names(fn)
+    return names is not None and names.get(getattr(fn, "__name__", "")) is fn
 
 
 def _check_unique(label: str, wire: str, properties: dict[str, Any]) -> None:
@@ -357,10 +377,11 @@ def _object(properties: dict[str, Any], required: list[str], defs: dict[str, Any
 
 
 _SECTION_START = (
-    r"(?:(?:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
+    r"(?:(?i:Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Returns?|Raises|Yields?|"
     r"Examples?|Notes?|Attributes|See Also|Warnings?|References)[^\S\n]*+:?\s*$|-{3,}\s*$|:\w[^:]*+:)"
 )
-r"""A section header, a rule or a field: `(?:(?:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
+r"""A section header, a rule or a field: `(?:(?i:Args|...)\s*:?\s*$|-{3,}\s*$|:\w+[^:]*:)`, linear.
+A title in any case (`args:`, `ARGS:`): griffe reads Google titles case-insensitively.
 The blanks after a title stop at the line's end and are not given back (the two `\s*` around the
 colon could split a long run of blanks every way); the title matches either way when the rest of
 its line is blank. A field is a colon, a word character, then anything but a colon up to one."""
@@ -376,7 +397,8 @@ _PARAMETERS = (DocstringSectionKind.parameters, DocstringSectionKind.other_param
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    """(description, {parameter: description}) from a Google, NumPy or Sphinx docstring.
+    """(description, {parameter: description}) from a Google, NumPy or Sphinx docstring (or an
+    Epytext one, read as its Sphinx twin: `_as_sphinx_field`).
 
     The style is detected (griffe's `infer_docstring_style`, Google when unsure) and only the
     text sections make the description: no `Parameters`/`:param:`/`Raises` block leaks into
@@ -394,6 +416,8 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     text = inspect.cleandoc(doc)
     if "\uff1a" in text:
         text = _ascii_colons(text)
+    if "@" in text:
+        text = _EPYTEXT_FIELD.sub(_as_sphinx_field, text)
     if not fast_schema.at_a_line_start(_SECTIONS_LINE, text):
         return text.strip(), {}
     text = _sections_apart(_first_section_indented(text))
@@ -414,7 +438,7 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 _PARAMETER_TITLES = "Args|Arguments|Parameters|Params|Other Parameters|Keyword Args|Keyword Arguments"
 """The Google section titles whose entries are parameters."""
 _GOOGLE_HEADER = re.compile(
-    rf"^(?:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
+    rf"^(?i:{_PARAMETER_TITLES}|Returns?|Raises|Yields?|Examples?|Notes?|Attributes|Warnings?|References|See Also)"
     r"\s*:\s*$"
 )
 
@@ -426,7 +450,7 @@ _WIDE_TITLE = re.compile(_GOOGLE_HEADER.pattern.replace(r"\s*:\s*$", r"[^\S\n]*\
 """A Google section title written with a full-width colon (`Args：`, as a Chinese input method types it)."""
 _WIDE_ENTRY = re.compile(r"([^\S\n]+\*{0,2}\w+(?:[^\S\n]*\([^()\n]*\))?[^\S\n]*)\uff1a")
 """An indented entry `name：text` or `name (type)：text`: its name, then a full-width colon."""
-_ARGS_TITLE = re.compile(rf"(?:{_PARAMETER_TITLES})\s*:")
+_ARGS_TITLE = re.compile(rf"(?i:{_PARAMETER_TITLES})\s*:")
 
 
 def _ascii_colons(text: str) -> str:
@@ -445,6 +469,23 @@ def _ascii_colons(text: str) -> str:
         elif under and (entry := _WIDE_ENTRY.match(line)):
             lines[i] = entry.group(1) + ":" + line[entry.end() :]
     return "\n".join(lines)
+
+
+_EPYTEXT_FIELD = re.compile(
+    r"^([^\S\n]*)@(param|parameter|arg|argument|type|keyword|kwarg|kwparam|returns?|rtype|returntype|"
+    r"raises?|except|exception)\b([^:\n]*):",
+    re.M,
+)
+"""An Epytext field at a line's start (`@param order_id:`, `@return:`): Epydoc's names for Sphinx's fields."""
+_SPHINX_NAMES = {"kwarg": "keyword", "kwparam": "keyword", "returntype": "rtype"}
+
+
+def _as_sphinx_field(field: re.Match[str]) -> str:
+    """An Epytext field written as its Sphinx twin (`@param x:` → `:param x:`): Epytext is Sphinx's
+    field list with `@` for the first colon, and is read as Sphinx is (neither griffe nor the peers
+    read it: its fields went into the description, and no parameter was described)."""
+    indent, name, argument = field.groups()
+    return f"{indent}:{_SPHINX_NAMES.get(name, name)}{argument}:"
 
 
 def _first_section_indented(text: str) -> str:

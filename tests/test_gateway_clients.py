@@ -389,6 +389,54 @@ def test_a_strict_json_schema_that_breaks_strict_mode_is_400_as_openai_says(sche
     )
 
 
+@pytest.mark.parametrize("kind", ["array", "string"])
+def test_a_strict_json_schema_whose_root_is_no_object_is_400_as_openai_says(kind):
+    schema = {"type": kind, "items": STRING} if kind == "array" else {"type": kind}
+    reply = respond({"model": "m", "messages": HI, "response_format": strict_format(schema)}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"""Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got """
+        f"""'type: "{kind}"'.""",
+        "response_format",
+        "invalid_json_schema",
+    )
+
+
+ROOTS = [
+    {"type": "array", "items": {"type": "string"}, "minItems": 2},
+    {"type": "string", "enum": ["shipped", "refunded"]},
+    {"type": "integer", "minimum": 3, "maximum": 5},
+    {
+        "anyOf": [
+            {"type": "object", "properties": {"a": STRING}, "required": ["a"], "additionalProperties": False},
+            {
+                "type": "object",
+                "properties": {"b": {"type": "integer"}},
+                "required": ["b"],
+                "additionalProperties": False,
+            },
+        ]
+    },
+    {"$ref": "#/$defs/L", "$defs": {"L": {"type": "array", "items": {"type": "integer"}, "minItems": 1}}},
+]
+
+
+@pytest.mark.parametrize("schema", ROOTS)
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_json_schema_answer_is_an_instance_of_its_root_whatever_its_type(schema, stream, sdk):
+    """Not `{}` (an object) for a schema of an array, a string or a choice of objects."""
+    import jsonschema
+
+    fmt = {"type": "json_schema", "json_schema": {"name": "out", "schema": schema, "strict": False}}
+    said = [{"role": "user", "content": "订单 SN202610200001 发货了吗"}]
+    if stream:
+        chunks = sdk.chat.completions.create(model="m", messages=said, response_format=fmt, stream=True)
+        content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    else:
+        content = sdk.chat.completions.create(model="m", messages=said, response_format=fmt).choices[0].message.content
+    jsonschema.validate(json.loads(content), schema)
+
+
 ORDER_TOOL = {
     "type": "function",
     "function": {"name": "query_order", "parameters": {"type": "object", "properties": {"orderId": STRING}}},

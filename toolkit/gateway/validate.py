@@ -13,8 +13,8 @@ supplied: foo"), and so is the deprecated `functions` / `function_call` form, sa
 `response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
-`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`), or the 400 is OpenAI's
-"Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
+`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a strict `json_schema`'s root
+an object's too), or the 400 is OpenAI's "Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
 are refused, as OpenAI refuses them.
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
@@ -659,7 +659,7 @@ def _check_response_format(request: dict) -> None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
         if spec.get("strict") is not None:
             _expect(spec["strict"], bool, "response_format.json_schema.strict")
-        problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        problem = _strict_format_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
         if problem:
             raise RequestError(
                 f"Invalid schema for response_format '{spec['name']}': {problem}",
@@ -672,6 +672,13 @@ def _check_response_format(request: dict) -> None:
             param="messages",
             code="invalid_value",
         )
+
+
+def _strict_format_problem(schema: dict) -> str | None:
+    """What OpenAI refuses in a strict `json_schema`: a root that is not an object's (`"type": "array"`:
+    wrap it in an object's property), then strict mode's rules. Without `strict` any root is taken,
+    and answered with an instance of it (`toolkit.gateway.shape`)."""
+    return parameters_problem(schema, arrays=False) or strict_problem(schema)  # arrays=False: the root's rule only
 
 
 def _text_of(message: dict) -> str:

@@ -267,6 +267,27 @@ def test_the_sdk_without_v1_in_its_base_url_is_told_so():
         sdk.chat.completions.create(model="m", messages=HI)
 
 
+@pytest.mark.parametrize("over", ["http", "in-process"])
+def test_a_model_id_with_a_slash_is_retrieved_as_listed(over):
+    """Gateways in front of open models name them `org/model` (vLLM, OpenRouter, LiteLLM): the id the
+    gateway lists is retrieved, and another such id is OpenAI's 404 naming it, not an unknown URL."""
+    name = "Qwen/Qwen2.5-7B-Instruct"
+    gateway = Gateway(config=GatewayConfig(model_name=name))
+    with running_gateway(gateway=gateway) as url:
+        http = httpx.Client(transport=InProcessTransport(gateway)) if over == "in-process" else httpx.Client()
+        sdk = openai.OpenAI(base_url=url, api_key="sk-test", http_client=http, max_retries=0)
+        assert [m.id for m in sdk.models.list()] == [name]
+        assert sdk.models.retrieve(name).id == name
+        with pytest.raises(openai.NotFoundError) as caught:
+            sdk.models.retrieve("openai/gpt-4o")
+    assert caught.value.body == {
+        "message": "The model 'openai/gpt-4o' does not exist or you do not have access to it.",
+        "type": "invalid_request_error",
+        "param": "model",
+        "code": "model_not_found",
+    }
+
+
 # --- HEAD --------------------------------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
-/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`; HEAD where GET is; a 404 for a
+/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`, an id such as `org/model` too; HEAD where GET is; a 404 for a
 near miss — no /v1, a trailing slash — names the route meant), content type (415), size
 (413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
@@ -383,8 +383,7 @@ _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
 def _route(method: str, path: str) -> None:
     allowed = _ALLOWED.get(path)
     if allowed is None and path.startswith(MODEL_PREFIX):
-        wanted = path[len(MODEL_PREFIX) :]
-        allowed = "GET" if wanted and "/" not in wanted else None
+        allowed = "GET" if path[len(MODEL_PREFIX) :].strip("/") else None  # an id may hold "/": org/model
     if allowed is None:
         raise RequestError(
             f"Unknown request URL: {method} {path}. Please check the URL for typos.{_meant(path)}",

@@ -454,6 +454,12 @@ def _within(body: bytes, config: GatewayConfig) -> None:
 
 
 CANNOT_PARSE = "We could not parse the JSON body of your request"
+MAX_NESTING = 1024
+"""orjson's limit: a body with arrays and objects nested deeper is refused."""
+
+
+def _invalid(why: str) -> RequestError:
+    return RequestError(f"{CANNOT_PARSE}: {why}", code="invalid_json")
 
 
 class _NonFinite(float):
@@ -480,16 +486,26 @@ def _int_or_marked(literal: str) -> float:
 def unparsable(body: bytes) -> RequestError:
     """Why orjson refused `body`, as the 400 to answer. Runs on the error path only: a body
     whose syntax is JSON but holds NaN, Infinity or a number past a double's range (`1e999`)
-    is named with the parameter holding it; anything else keeps the plain message."""
+    is named with the parameter holding it; a syntax error is told with its line and column (the
+    standard library's words), a byte order mark and a nesting past orjson's limit as such; bytes
+    that are no UTF-8, or a lone surrogate, keep the plain message."""
     try:
-        value = json.loads(
-            body.decode("utf-8"), parse_constant=_NonFinite, parse_float=_finite_or_marked, parse_int=_int_or_marked
-        )
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return _invalid("it is not valid UTF-8 JSON.")
+    if text.startswith("\ufeff"):
+        return _invalid("it starts with a byte order mark (BOM), which JSON does not allow. Send it without.")
+    try:
+        value = json.loads(text, parse_constant=_NonFinite, parse_float=_finite_or_marked, parse_int=_int_or_marked)
+    except RecursionError:
+        return _invalid(f"it is nested too deeply: more than {MAX_NESTING} levels of arrays and objects.")
+    except json.JSONDecodeError as exc:
+        return _invalid(f"{exc.msg.removesuffix(' at')} at line {exc.lineno}, column {exc.colno}.")  # "starting at"
+    except ValueError:
         value = None
     path, number = first_non_finite(value) or ([], 0.0)
     if not isinstance(number, _NonFinite):
-        return RequestError(f"{CANNOT_PARSE}: it is not valid UTF-8 JSON.", code="invalid_json")
+        return _invalid("it is not valid UTF-8 JSON.")
     param = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in path).lstrip(".") or None
     where = f"'{param}'" if param else "the body"
     why = "JSON does not allow" if number.literal in ("NaN", "Infinity", "-Infinity") else "overflows to infinity"

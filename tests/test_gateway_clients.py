@@ -1075,6 +1075,26 @@ def test_a_file_outside_a_user_message_is_refused():
 # --- every function's parameters, strict or not (OpenAI checks them all) ------------------------
 
 
+def numbered_tools(count):
+    return [{"type": "function", "function": {"name": f"tool_{i}", "description": "d"}} for i in range(count)]
+
+
+def test_more_than_128_tools_is_400_as_openai_says(sdk):
+    """An agent offering every tool of its MCP servers at once: OpenAI refuses past 128 (a tool search
+    is the way), so a gateway that took them would teach what the real API refuses."""
+    assert sdk.chat.completions.create(model="m", messages=HI, tools=numbered_tools(128)).choices
+    for count, stream in ((129, False), (325, True)):
+        with pytest.raises(openai.BadRequestError) as caught:
+            sdk.chat.completions.create(model="m", messages=HI, tools=numbered_tools(count), stream=stream)
+        assert caught.value.body == {
+            "message": "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array "
+            f"with length {count} instead.",
+            "type": "invalid_request_error",
+            "param": "tools",
+            "code": "array_above_max_length",
+        }
+
+
 def test_parallel_tool_calls_without_tools_is_400_as_openai_says():
     reply = respond({"model": "m", "messages": HI, "parallel_tool_calls": False}, GatewayConfig())
     assert error(reply) == (

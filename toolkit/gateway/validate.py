@@ -15,7 +15,7 @@ supplied: foo"), and so is the deprecated `functions` / `function_call` form, sa
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
 `json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a strict `json_schema`'s root
 an object's too), or the 400 is OpenAI's "Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
-are refused, as OpenAI refuses them.
+are refused, as OpenAI refuses them, and so are more than 128 tools.
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
@@ -75,6 +75,8 @@ _LEGACY = ("functions", "function_call")
 """OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
 MAX_N = 128
+MAX_TOOLS = 128
+"""OpenAI's limit on the tools of one request (an agent with more offers a tool search instead)."""
 
 
 class RequestError(Exception):
@@ -414,6 +416,13 @@ def check_tools(tools: Any, compact: bytes | None = None) -> None:
             "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
             param="tools",
             code="empty_array",
+        )
+    if len(tools) > MAX_TOOLS:
+        raise RequestError(
+            f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, but got an array "
+            f"with length {len(tools)} instead.",
+            param="tools",
+            code="array_above_max_length",
         )
     arrays = b'"array"' in compact if compact is not None else may_hold_arrays(tools)
     for i, tool in enumerate(tools):

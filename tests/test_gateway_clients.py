@@ -1095,6 +1095,23 @@ def test_more_than_128_tools_is_400_as_openai_says(sdk):
         }
 
 
+def test_a_tool_description_over_1024_characters_is_400_as_openai_says(sdk):
+    """An MCP server's long description passed on as it is: OpenAI refuses it, naming the tool."""
+    tools = numbered_tools(3)
+    tools[0]["function"]["description"] = "说" * 1024  # characters, not bytes
+    assert sdk.chat.completions.create(model="m", messages=HI, tools=tools).choices
+    tools[2]["function"]["description"] = "x" * 1103
+    with pytest.raises(openai.BadRequestError) as caught:
+        sdk.chat.completions.create(model="m", messages=HI, tools=tools)
+    assert caught.value.body == {
+        "message": "Invalid 'tools[2].function.description': string too long. Expected a string with maximum length "
+        "1024, but got a string with length 1103 instead.",
+        "type": "invalid_request_error",
+        "param": "tools[2].function.description",
+        "code": "string_above_max_length",
+    }
+
+
 def test_parallel_tool_calls_without_tools_is_400_as_openai_says():
     reply = respond({"model": "m", "messages": HI, "parallel_tool_calls": False}, GatewayConfig())
     assert error(reply) == (

@@ -15,7 +15,8 @@ supplied: foo"), and so is the deprecated `functions` / `function_call` form, sa
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
 `json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a strict `json_schema`'s root
 an object's too), or the 400 is OpenAI's "Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
-are refused, as OpenAI refuses them, and so are more than 128 tools.
+are refused, as OpenAI refuses them, and so are more than 128 tools and a tool description
+over 1024 characters.
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
@@ -77,6 +78,8 @@ MAX_STOP = 4
 MAX_N = 128
 MAX_TOOLS = 128
 """OpenAI's limit on the tools of one request (an agent with more offers a tool search instead)."""
+MAX_DESCRIPTION = 1024
+"""OpenAI's limit on a tool's description, in characters."""
 
 
 class RequestError(Exception):
@@ -466,6 +469,7 @@ def _plain_tool(tool: Any) -> bool:
         and type(function.get("name")) is str
         and _TOOL_NAME.fullmatch(function["name"])
         and type(function.get("description", "")) is str
+        and len(function.get("description", "")) <= MAX_DESCRIPTION
         and type(function.get("parameters", {})) is dict
         and type(function.get("strict", False)) is bool
     )
@@ -492,6 +496,13 @@ def _check_tool(tool: Any, where: str) -> None:
     for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
         if function.get(key) is not None:
             _expect(function[key], kind, f"{where}.function.{key}")
+    if len(function.get("description") or "") > MAX_DESCRIPTION:
+        raise RequestError(
+            f"Invalid '{where}.function.description': string too long. Expected a string with maximum length "
+            f"{MAX_DESCRIPTION}, but got a string with length {len(function['description'])} instead.",
+            param=f"{where}.function.description",
+            code="string_above_max_length",
+        )
 
 
 def _check_tool_choice(request: dict) -> None:

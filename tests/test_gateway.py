@@ -485,7 +485,13 @@ def test_routing_errors(method, path, status, message_text):
     [
         ({"Content-Type": "text/plain"}, b"{}", 415, "Unsupported content type 'text/plain'; send 'application/json'."),
         ({}, b"x" * (64 << 20 | 1), 413, "The request body is larger than 67108864 bytes."),
-        ({}, b"{not json", 400, "We could not parse the JSON body of your request: it is not valid UTF-8 JSON."),
+        (
+            {},
+            b"{not json",
+            400,
+            "We could not parse the JSON body of your request: Expecting property name enclosed in double quotes at "
+            "line 1, column 2.",
+        ),
         ({}, b"[]", 400, "Invalid type for the request body: expected an object, but got an array instead."),
         ({}, b'{"messages": []}', 400, "Missing required parameter: 'model'."),
         (
@@ -564,10 +570,48 @@ def test_a_number_json_cannot_hold_is_named_with_its_parameter(raw, message_text
     }
 
 
-@pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}', b"[" * 2000 + b"]" * 2000, HI + b'"t":nan}'])
+@pytest.mark.parametrize("raw", [b"\xff{}", b'{"a":"\\ud800"}'])
 def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
     reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
     assert (reply.status, error(reply)["message"]) == (400, CANNOT + "it is not valid UTF-8 JSON.")
+
+
+@pytest.mark.parametrize(
+    "raw, message_text",
+    [
+        (b"[" * 2000 + b"]" * 2000, "it is nested too deeply: more than 1024 levels of arrays and objects."),
+        (
+            b'{"model":"m","tools":' + b'{"a":' * 1100 + b"1" + b"}" * 1100 + b"}",
+            "it is nested too deeply: more than 1024 levels of arrays and objects.",
+        ),
+        (
+            b"\xef\xbb\xbf" + HI[:-1] + b"}",
+            "it starts with a byte order mark (BOM), which JSON does not allow. Send it without.",
+        ),
+        (HI + b'"t":nan}', "Expecting value at line 1, column 62."),
+        (HI[:-1] + b",}", "Expecting property name enclosed in double quotes at line 1, column 58."),
+        (HI[:-1] + b"} x", "Extra data at line 1, column 59."),
+        (
+            b'{"model":"m","messages":[{"role":"user","content":"a\tb"}]}',
+            "Invalid control character at line 1, column 53.",
+        ),
+        (
+            b'{"model":"m",\n"messages":[{"role":"user","content":"hi}]}',
+            "Unterminated string starting at line 2, column 38.",
+        ),
+        (b"", "Expecting value at line 1, column 1."),
+    ],
+)
+def test_a_body_that_is_no_json_is_told_why_and_where(raw, message_text):
+    """Valid UTF-8 JSON nested deeper than the parser goes, or a hand-typed body with a slip (curl by hand),
+    was told 'it is not valid UTF-8 JSON', untrue for the one, no help to find the slip in the other."""
+    reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
+    assert error(reply) == {
+        "message": CANNOT + message_text,
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "invalid_json",
+    }
 
 
 def test_the_mode_header_overrides_the_config():

@@ -267,6 +267,27 @@ def test_the_sdk_without_v1_in_its_base_url_is_told_so():
         sdk.chat.completions.create(model="m", messages=HI)
 
 
+@pytest.mark.parametrize("over", ["http", "in-process"])
+def test_a_model_id_with_a_slash_is_retrieved_as_listed(over):
+    """Gateways in front of open models name them `org/model` (vLLM, OpenRouter, LiteLLM): the id the
+    gateway lists is retrieved, and another such id is OpenAI's 404 naming it, not an unknown URL."""
+    name = "Qwen/Qwen2.5-7B-Instruct"
+    gateway = Gateway(config=GatewayConfig(model_name=name))
+    with running_gateway(gateway=gateway) as url:
+        http = httpx.Client(transport=InProcessTransport(gateway)) if over == "in-process" else httpx.Client()
+        sdk = openai.OpenAI(base_url=url, api_key="sk-test", http_client=http, max_retries=0)
+        assert [m.id for m in sdk.models.list()] == [name]
+        assert sdk.models.retrieve(name).id == name
+        with pytest.raises(openai.NotFoundError) as caught:
+            sdk.models.retrieve("openai/gpt-4o")
+    assert caught.value.body == {
+        "message": "The model 'openai/gpt-4o' does not exist or you do not have access to it.",
+        "type": "invalid_request_error",
+        "param": "model",
+        "code": "model_not_found",
+    }
+
+
 # --- HEAD --------------------------------------------------------------------------------------
 
 
@@ -387,6 +408,54 @@ def test_a_strict_json_schema_that_breaks_strict_mode_is_400_as_openai_says(sche
         "response_format",
         "invalid_json_schema",
     )
+
+
+@pytest.mark.parametrize("kind", ["array", "string"])
+def test_a_strict_json_schema_whose_root_is_no_object_is_400_as_openai_says(kind):
+    schema = {"type": kind, "items": STRING} if kind == "array" else {"type": kind}
+    reply = respond({"model": "m", "messages": HI, "response_format": strict_format(schema)}, GatewayConfig())
+    assert error(reply) == (
+        400,
+        f"""Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got """
+        f"""'type: "{kind}"'.""",
+        "response_format",
+        "invalid_json_schema",
+    )
+
+
+ROOTS = [
+    {"type": "array", "items": {"type": "string"}, "minItems": 2},
+    {"type": "string", "enum": ["shipped", "refunded"]},
+    {"type": "integer", "minimum": 3, "maximum": 5},
+    {
+        "anyOf": [
+            {"type": "object", "properties": {"a": STRING}, "required": ["a"], "additionalProperties": False},
+            {
+                "type": "object",
+                "properties": {"b": {"type": "integer"}},
+                "required": ["b"],
+                "additionalProperties": False,
+            },
+        ]
+    },
+    {"$ref": "#/$defs/L", "$defs": {"L": {"type": "array", "items": {"type": "integer"}, "minItems": 1}}},
+]
+
+
+@pytest.mark.parametrize("schema", ROOTS)
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_json_schema_answer_is_an_instance_of_its_root_whatever_its_type(schema, stream, sdk):
+    """Not `{}` (an object) for a schema of an array, a string or a choice of objects."""
+    import jsonschema
+
+    fmt = {"type": "json_schema", "json_schema": {"name": "out", "schema": schema, "strict": False}}
+    said = [{"role": "user", "content": "订单 SN202610200001 发货了吗"}]
+    if stream:
+        chunks = sdk.chat.completions.create(model="m", messages=said, response_format=fmt, stream=True)
+        content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    else:
+        content = sdk.chat.completions.create(model="m", messages=said, response_format=fmt).choices[0].message.content
+    jsonschema.validate(json.loads(content), schema)
 
 
 ORDER_TOOL = {
@@ -1004,6 +1073,43 @@ def test_a_file_outside_a_user_message_is_refused():
 
 
 # --- every function's parameters, strict or not (OpenAI checks them all) ------------------------
+
+
+def numbered_tools(count):
+    return [{"type": "function", "function": {"name": f"tool_{i}", "description": "d"}} for i in range(count)]
+
+
+def test_more_than_128_tools_is_400_as_openai_says(sdk):
+    """An agent offering every tool of its MCP servers at once: OpenAI refuses past 128 (a tool search
+    is the way), so a gateway that took them would teach what the real API refuses."""
+    assert sdk.chat.completions.create(model="m", messages=HI, tools=numbered_tools(128)).choices
+    for count, stream in ((129, False), (325, True)):
+        with pytest.raises(openai.BadRequestError) as caught:
+            sdk.chat.completions.create(model="m", messages=HI, tools=numbered_tools(count), stream=stream)
+        assert caught.value.body == {
+            "message": "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array "
+            f"with length {count} instead.",
+            "type": "invalid_request_error",
+            "param": "tools",
+            "code": "array_above_max_length",
+        }
+
+
+def test_a_tool_description_over_1024_characters_is_400_as_openai_says(sdk):
+    """An MCP server's long description passed on as it is: OpenAI refuses it, naming the tool."""
+    tools = numbered_tools(3)
+    tools[0]["function"]["description"] = "说" * 1024  # characters, not bytes
+    assert sdk.chat.completions.create(model="m", messages=HI, tools=tools).choices
+    tools[2]["function"]["description"] = "x" * 1103
+    with pytest.raises(openai.BadRequestError) as caught:
+        sdk.chat.completions.create(model="m", messages=HI, tools=tools)
+    assert caught.value.body == {
+        "message": "Invalid 'tools[2].function.description': string too long. Expected a string with maximum length "
+        "1024, but got a string with length 1103 instead.",
+        "type": "invalid_request_error",
+        "param": "tools[2].function.description",
+        "code": "string_above_max_length",
+    }
 
 
 def test_parallel_tool_calls_without_tools_is_400_as_openai_says():

@@ -3,7 +3,7 @@ pure functions, so that the HTTP server and the in-process transport are thin sh
 
 `respond(request, config)` answers one parsed request with a `Reply`; `handle_http(method,
 path, headers, body, config, fault, request_id)` adds the envelope: routing (`POST
-/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`; HEAD where GET is; a 404 for a
+/v1/chat/completions`, `GET /v1/models`, `GET /v1/models/{id}`, an id such as `org/model` too; HEAD where GET is; a 404 for a
 near miss — no /v1, a trailing slash — names the route meant), content type (415), size
 (413, after a gzip or deflate body is undone), JSON (400; a number JSON cannot hold, `NaN` or `1e999`, is named with its parameter), headers (`x-request-id` from the shell's counter), faults. Bad input is
 always a typed OpenAI-style error, never a 500. Same request → same bytes: ids come from a
@@ -383,8 +383,7 @@ _ALLOWED = {CHAT_PATH: "POST", MODELS_PATH: "GET"}
 def _route(method: str, path: str) -> None:
     allowed = _ALLOWED.get(path)
     if allowed is None and path.startswith(MODEL_PREFIX):
-        wanted = path[len(MODEL_PREFIX) :]
-        allowed = "GET" if wanted and "/" not in wanted else None
+        allowed = "GET" if path[len(MODEL_PREFIX) :].strip("/") else None  # an id may hold "/": org/model
     if allowed is None:
         raise RequestError(
             f"Unknown request URL: {method} {path}. Please check the URL for typos.{_meant(path)}",
@@ -455,6 +454,12 @@ def _within(body: bytes, config: GatewayConfig) -> None:
 
 
 CANNOT_PARSE = "We could not parse the JSON body of your request"
+MAX_NESTING = 1024
+"""orjson's limit: a body with arrays and objects nested deeper is refused."""
+
+
+def _invalid(why: str) -> RequestError:
+    return RequestError(f"{CANNOT_PARSE}: {why}", code="invalid_json")
 
 
 class _NonFinite(float):
@@ -481,16 +486,26 @@ def _int_or_marked(literal: str) -> float:
 def unparsable(body: bytes) -> RequestError:
     """Why orjson refused `body`, as the 400 to answer. Runs on the error path only: a body
     whose syntax is JSON but holds NaN, Infinity or a number past a double's range (`1e999`)
-    is named with the parameter holding it; anything else keeps the plain message."""
+    is named with the parameter holding it; a syntax error is told with its line and column (the
+    standard library's words), a byte order mark and a nesting past orjson's limit as such; bytes
+    that are no UTF-8, or a lone surrogate, keep the plain message."""
     try:
-        value = json.loads(
-            body.decode("utf-8"), parse_constant=_NonFinite, parse_float=_finite_or_marked, parse_int=_int_or_marked
-        )
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return _invalid("it is not valid UTF-8 JSON.")
+    if text.startswith("\ufeff"):
+        return _invalid("it starts with a byte order mark (BOM), which JSON does not allow. Send it without.")
+    try:
+        value = json.loads(text, parse_constant=_NonFinite, parse_float=_finite_or_marked, parse_int=_int_or_marked)
+    except RecursionError:
+        return _invalid(f"it is nested too deeply: more than {MAX_NESTING} levels of arrays and objects.")
+    except json.JSONDecodeError as exc:
+        return _invalid(f"{exc.msg.removesuffix(' at')} at line {exc.lineno}, column {exc.colno}.")  # "starting at"
+    except ValueError:
         value = None
     path, number = first_non_finite(value) or ([], 0.0)
     if not isinstance(number, _NonFinite):
-        return RequestError(f"{CANNOT_PARSE}: it is not valid UTF-8 JSON.", code="invalid_json")
+        return _invalid("it is not valid UTF-8 JSON.")
     param = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in path).lstrip(".") or None
     where = f"'{param}'" if param else "the body"
     why = "JSON does not allow" if number.literal in ("NaN", "Infinity", "-Infinity") else "overflows to infinity"

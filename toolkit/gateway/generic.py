@@ -347,6 +347,21 @@ def fill_arguments(
     return filler.object(filler.resolve(filler.root, 0), "", 0, known)
 
 
+def fill_value(schema: Any, text: str, facts: Facts, rules: Rules) -> Any:
+    """A value for a whole `schema` of any type, as a structured answer's (`response_format`) may be:
+    an object's is made as `fill_arguments` makes one; an array's, a string's, a choice's (`anyOf` of
+    objects) or a `const`'s is made as a property of that schema would be, never an object in its place."""
+    filler = _Filler(schema if isinstance(schema, dict) else {}, text, facts, rules, "")
+    root = filler.resolve(filler.root, 0)
+    if _kind(root) == "object" and _CHOSEN.isdisjoint(root):
+        return filler.object(root, "", 0)
+    return filler.value(filler.root, "", 0)
+
+
+_CHOSEN = frozenset(("anyOf", "oneOf", "const", "enum", "not"))
+"""Keywords that make a value other than by its `type` (`_Filler._value`)."""
+
+
 class _Filler:
     def __init__(self, root: dict[str, Any], text: str, facts: Facts, rules: Rules, context: str) -> None:
         self.root, self.text, self.facts, self.rules, self.context = root, text, facts, rules, context

@@ -3,9 +3,11 @@
 Three options, in the order the OpenAI API applies them to generated text:
 
 1. `response_format` — `json_object`: the reply becomes `{"answer": text}`; `json_schema`: an
-   instance of the schema (required fields, typed; enums, string formats and patterns, number
+   instance of the schema, whatever its root (an object, or an array, a string, a choice of objects,
+   as a schema sent without `strict` may have; a strict one's root is an object: `toolkit.gateway.validate`;
+   required fields, typed; enums, string formats and patterns, number
    bounds, unique items and tuples respected; a recursive schema filled once), filled from the
-   conversation by `toolkit.gateway.generic.fill_arguments`, so it parses and validates;
+   conversation by `toolkit.gateway.generic.fill_value`, so it parses and validates;
 2. `stop` — the text ends before the first stop sequence it contains (finish_reason stays
    "stop"); a tool call is not text and is never cut by it;
 3. `max_completion_tokens` (or the older `max_tokens`) — a reply longer than that, in
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolkit.gateway.generic import fill_arguments
+from toolkit.gateway.generic import fill_value
 from toolkit.gateway.rules import Rules, read_text
 from toolkit.tokens import estimate_tokens
 
@@ -37,7 +39,7 @@ def formatted(text: str, request: dict[str, Any], said: str, rules: Rules) -> st
         return json.dumps({"answer": text}, ensure_ascii=False)
     if kind == "json_schema":
         schema = fmt["json_schema"].get("schema") or {"type": "object"}
-        value = fill_arguments(schema, said, read_text(said, rules), rules)
+        value = fill_value(schema, said, read_text(said, rules), rules)
         return json.dumps(value, ensure_ascii=False)
     return text
 

@@ -13,9 +13,10 @@ supplied: foo"), and so is the deprecated `functions` / `function_call` form, sa
 `response_format` are checked for type and range
 (the gateway honours them, see `toolkit.gateway.shape`). Every tool's schema must be an object's
 with no array lacking `items` (`toolkit.gateway.parameters`), and a strict tool's or strict
-`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`), or the 400 is OpenAI's
-"Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
-are refused, as OpenAI refuses them.
+`json_schema`'s must keep strict mode's rules (`toolkit.gateway.strict`; a strict `json_schema`'s root
+an object's too), or the 400 is OpenAI's "Invalid schema for function 'f': ...". `tool_choice` and `parallel_tool_calls` without `tools`
+are refused, as OpenAI refuses them, and so are more than 128 tools and a tool description
+over 1024 characters.
 
 Content is a string or a list of parts: `text` parts anywhere, in assistant messages
 `refusal` parts too (an assistant turn may also be a bare `refusal` with content null, as the
@@ -75,6 +76,10 @@ _LEGACY = ("functions", "function_call")
 """OpenAI's deprecated function-calling fields: refused by name (null is fine), never ignored."""
 MAX_STOP = 4
 MAX_N = 128
+MAX_TOOLS = 128
+"""OpenAI's limit on the tools of one request (an agent with more offers a tool search instead)."""
+MAX_DESCRIPTION = 1024
+"""OpenAI's limit on a tool's description, in characters."""
 
 
 class RequestError(Exception):
@@ -415,6 +420,13 @@ def check_tools(tools: Any, compact: bytes | None = None) -> None:
             param="tools",
             code="empty_array",
         )
+    if len(tools) > MAX_TOOLS:
+        raise RequestError(
+            f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, but got an array "
+            f"with length {len(tools)} instead.",
+            param="tools",
+            code="array_above_max_length",
+        )
     arrays = b'"array"' in compact if compact is not None else may_hold_arrays(tools)
     for i, tool in enumerate(tools):
         if not _plain_tool(tool):
@@ -457,6 +469,7 @@ def _plain_tool(tool: Any) -> bool:
         and type(function.get("name")) is str
         and _TOOL_NAME.fullmatch(function["name"])
         and type(function.get("description", "")) is str
+        and len(function.get("description", "")) <= MAX_DESCRIPTION
         and type(function.get("parameters", {})) is dict
         and type(function.get("strict", False)) is bool
     )
@@ -483,6 +496,13 @@ def _check_tool(tool: Any, where: str) -> None:
     for key, kind in (("description", str), ("parameters", dict), ("strict", bool)):
         if function.get(key) is not None:
             _expect(function[key], kind, f"{where}.function.{key}")
+    if len(function.get("description") or "") > MAX_DESCRIPTION:
+        raise RequestError(
+            f"Invalid '{where}.function.description': string too long. Expected a string with maximum length "
+            f"{MAX_DESCRIPTION}, but got a string with length {len(function['description'])} instead.",
+            param=f"{where}.function.description",
+            code="string_above_max_length",
+        )
 
 
 def _check_tool_choice(request: dict) -> None:
@@ -659,7 +679,7 @@ def _check_response_format(request: dict) -> None:
             _expect(spec["schema"], dict, "response_format.json_schema.schema")
         if spec.get("strict") is not None:
             _expect(spec["strict"], bool, "response_format.json_schema.strict")
-        problem = strict_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
+        problem = _strict_format_problem(spec.get("schema") or {}) if spec.get("strict") is True else None
         if problem:
             raise RequestError(
                 f"Invalid schema for response_format '{spec['name']}': {problem}",
@@ -672,6 +692,13 @@ def _check_response_format(request: dict) -> None:
             param="messages",
             code="invalid_value",
         )
+
+
+def _strict_format_problem(schema: dict) -> str | None:
+    """What OpenAI refuses in a strict `json_schema`: a root that is not an object's (`"type": "array"`:
+    wrap it in an object's property), then strict mode's rules. Without `strict` any root is taken,
+    and answered with an instance of it (`toolkit.gateway.shape`)."""
+    return parameters_problem(schema, arrays=False) or strict_problem(schema)  # arrays=False: the root's rule only
 
 
 def _text_of(message: dict) -> str:

@@ -272,6 +272,34 @@ def test_declare_with_the_parameters_swapped_says_so():
     )
 
 
+def test_declare_answered_with_what_is_not_the_class_says_what_it_is():
+    from typing import Annotated, Protocol
+
+    import toolkit
+    from toolkit import MemoryId, UserText, ai_service, memory_per_id
+    from toolkit.chat.scripted import ScriptedModel
+
+    class Assistant(Protocol):
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    class Desk:
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    service = ai_service(Assistant, model=ScriptedModel(["好"]), memory=memory_per_id())
+    # was 'not Desk' (the class's own name, for its instance), 'not AssistantService', 'not module', 'not function'
+    assert check("w4.declare", Desk()).feedback == (
+        "answer with the class itself, not an instance of it: answer = Desk, without the ()"
+    )
+    assert check("w4.declare", service).feedback == (
+        "answer with the class itself (Assistant), not the service ai_service() made of it: the check makes its "
+        "own, with a scripted model"
+    )
+    assert check("w4.declare", toolkit).feedback == "answer with the class itself, not the module toolkit"
+    assert check("w4.declare", Assistant.chat).feedback == "answer with the class itself, not a function named chat"
+    assert check("w4.declare", None).feedback == "answer with the class itself, not None"
+    assert check("w4.declare", Desk).passed
+
+
 def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
     feedback = check("w1.usage_path", "usage.input_tokens").feedback
     assert feedback == (

@@ -14,6 +14,7 @@ from __future__ import annotations
 import decimal
 import numbers
 import re
+import types
 from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -157,7 +158,7 @@ ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
-    address — what it is: "a function named helper". Either way the same answer reads the same on
+    address — what it is: "a function named helper" (a module: "the module toolkit"). Either way the same answer reads the same on
     every run (a set's order, like an address, changes from one kernel to the next). A secret in it is
     masked before it is cut at `SHOW_LIMIT`, so no head of a key shows."""
     text = _quoted(value)[: SHOW_LIMIT + SECRET_ROOM]  # what could show, and room for a key across the cut
@@ -173,6 +174,8 @@ feedback around it — what is wrong, what to do — are still read, not cut off
 
 
 def _quoted(value: Any) -> str:
+    if isinstance(value, types.ModuleType):  # its repr holds the path it was loaded from: another on each machine
+        return f"the module {value.__name__}"
     try:
         text = _stable_repr(value)
     except Exception:  # a learner's __repr__ that raises, an answer nested thousands deep, a huge int

@@ -158,11 +158,17 @@ ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
-    address — what it is: "a function named helper" (a module: "the module toolkit"). Either way the same answer reads the same on
+    address — what it is: "a function named helper" (a module: "the module toolkit"), on one line. Either way the same answer reads the same on
     every run (a set's order, like an address, changes from one kernel to the next). A secret in it is
     masked before it is cut at `SHOW_LIMIT`, so no head of a key shows."""
-    text = _quoted(value)[: SHOW_LIMIT + SECRET_ROOM]  # what could show, and room for a key across the cut
+    text = _one_line(_quoted(value)[: SHOW_LIMIT + SECRET_ROOM])  # what could show, and room for a key across the cut
     return cut(scrub_secrets(text), SHOW_LIMIT)  # masked whole, then cut: a key cut in two would not read as one
+
+
+def _one_line(text: str) -> str:
+    """A quoted value on one line of the feedback: the line breaks and tabs of a repr (a table view's, a
+    learner's own `__repr__`) written as `\\n`, `\\r`, `\\t`, as a str's repr writes them."""
+    return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 SECRET_ROOM = 1000

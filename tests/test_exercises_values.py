@@ -114,3 +114,18 @@ def test_show_quotes_a_value_whose_repr_has_line_breaks_on_one_line():
     # was three lines of feedback, the table's rows each on a line of its own, out of the result's block
     assert check("w4.memory_count", table).feedback == "answer with a number, not   role\\nsystem\\n  user"
 
+
+def test_a_value_of_an_installed_package_with_its_own_eq_is_not_called_the_learners_class():
+    from toolkit.exercises import check
+
+    frame = pd.DataFrame({"group": ["normal", "edge"], "rows": [15, 5]})
+    # was "a DataFrame, a class of your own that can decide == by its own code"
+    assert check("w4.memory_count", frame).feedback == (
+        "your answer holds a DataFrame (from pandas), whose == is its own code, not a plain value's; answer "
+        "with plain values or the package's objects"
+    )
+    Mine = type("Mine", (list,), {"__module__": "__main__"})
+    assert check("w4.memory_count", Mine()).feedback == (
+        "your answer holds a Mine, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects"
+    )

@@ -143,7 +143,40 @@ def _identity_equality(cls: type) -> bool:
 
 
 def untrusted_text(cls: type) -> str:
+    """An untrusted class as said in feedback: an installed library's (a pandas DataFrame) by its package,
+    else as the learner's own."""
+    if package := _library_of(cls):
+        return f"{a_or_an(cls.__name__)} (from {package}), whose == is its own code, not a plain value's"
     return f"{a_or_an(cls.__name__)}, a class of your own that can decide == by its own code"
+
+
+def _library_of(cls: type) -> str | None:
+    """The top-level package of the installed library (or standard module) `cls` is defined in, or None
+    when it is defined elsewhere: in the notebook, or in a file of the learner's."""
+    import os
+    import sys
+
+    module = str(getattr(cls, "__module__", ""))
+    if module == "__main__":  # the notebook's (or a script's) code, whatever file started the process
+        return None
+    file = getattr(sys.modules.get(module), "__file__", None)
+    if not isinstance(file, str) or not os.path.abspath(file).startswith(_LIBRARY_FOLDERS):
+        return None
+    return str(cls.__module__).split(".")[0]
+
+
+def _library_folders() -> tuple[str, ...]:
+    import os
+    import site
+    import sysconfig
+
+    folders = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    folders.add(site.getusersitepackages())
+    return tuple(sorted(os.path.join(os.path.abspath(f), "") for f in folders if f))
+
+
+_LIBRARY_FOLDERS = _library_folders()
+"""Where installed libraries and the standard library live: a class from a file there is not the learner's."""
 
 
 def is_number(value: Any) -> bool:

@@ -646,16 +646,18 @@ def _quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
-_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 """A lone surrogate (a learner's message can hold one; sending it to the notebook fails) or a control
-character other than a newline or a tab."""
+character other than a tab: a line break too, as feedback is one line (a learner's error of several lines
+broke out of the result's block)."""
 FEEDBACK_LIMIT = 600
 """Feedback longer than this is cut (an answer's repr inside it can be any size)."""
 
 
 def _shortened(text: str) -> str:
-    """Feedback without memory addresses (the grade report must not change between runs), with any
-    character the kernel cannot send or a terminal would act on written as its escape, cut to the limit."""
+    """Feedback on one line without memory addresses (the grade report must not change between runs), with
+    any character the kernel cannot send, a terminal would act on, or that breaks the line written as its
+    escape, cut to the limit."""
     text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), ADDRESS.sub("", text))
     return cut(text, FEEDBACK_LIMIT)
 

@@ -300,6 +300,25 @@ def test_declare_answered_with_what_is_not_the_class_says_what_it_is():
     assert check("w4.declare", Desk).passed
 
 
+def test_declare_with_the_question_in_a_user_message_template_passes():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, V, user_message
+
+    class Assistant(Protocol):
+        @user_message("顾客说：{{question}}")
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, V("question")]) -> str: ...
+
+    class Shared(Protocol):  # the same template, one conversation for everyone: still told
+        @user_message("顾客说：{{question}}")
+        def chat(self, user_id: str, question: Annotated[str, V("question")]) -> str: ...
+
+    # was "Alice's second question was sent without her first: is the user id marked MemoryId?" (it is)
+    result = check("w4.declare", Assistant)
+    assert result.passed, result.feedback
+    assert not check("w4.declare", Shared).passed
+
+
 def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():
     feedback = check("w1.usage_path", "usage.input_tokens").feedback
     assert feedback == (

@@ -85,12 +85,18 @@ def check_declare(answer: Any) -> Verdict:
             "chat() takes the user id first, then the question; yours has them the other way round "
             '(chat("alice", "我叫 Alice") used the question as the memory id)'
         )
+    alice, bob = (_sent(model.requests[i]) for i in (0, 1))  # as sent: a @user_message template wraps the question
     third = [m.content for m in model.requests[2].messages]
-    if "我叫 Bob" in third:
+    if bob in third:
         return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")
-    if "我叫 Alice" not in third:
+    if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
     return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
+
+
+def _sent(request: Any) -> Any:
+    """The text of the user message a request ends with: the question as the service sent it."""
+    return request.messages[-1].content
 
 
 def _not_a_class(answer: Any) -> str:

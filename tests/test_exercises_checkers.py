@@ -144,7 +144,20 @@ def test_a_backoff_returning_strings_or_none_is_told_to_return_a_number():
         "wait(1, None) returned '0.5'; return the seconds as a number (an int or a float)"
     )
     assert check("w2.backoff", lambda attempt, retry_after: None).feedback == (
-        "wait(1, None) returned None; return the seconds as a number (an int or a float)"
+        "wait(1, None) returned None; return the seconds as a number (an int or a float) — does your function "
+        "print its answer instead of returning it?"
+    )
+
+
+def test_a_backoff_is_quoted_as_it_returned_the_number():
+    from decimal import Decimal
+
+    # was 'returned -1.0' and 'returned inf': the float the check made of it, not what the function returned
+    assert check("w2.backoff", lambda attempt, retry_after: -1).feedback == (
+        "wait(1, None) returned -1, RetryPolicy().wait gives 0.5"
+    )
+    assert check("w2.backoff", lambda attempt, retry_after: Decimal("Infinity")).feedback == (
+        "wait(1, None) returned Decimal('Infinity'), RetryPolicy().wait gives 0.5 — the backoff is capped at 8.0 s"
     )
 
 

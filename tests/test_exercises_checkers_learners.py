@@ -670,7 +670,7 @@ BEYOND = (
     [
         ("raise ValueError('Retry-After too long')", "wait(1, 45.0) raised ValueError: Retry-After too long"),
         ("return None", "wait(1, 45.0) returned None; return the seconds as a number (an int or a float)"),
-        ("return 0", "wait(1, 45.0) returned 0.0, RetryPolicy().wait gives 30.0"),
+        ("return 0", "wait(1, 45.0) returned 0, RetryPolicy().wait gives 30.0"),
     ],
 )
 def test_a_wait_that_refuses_a_retry_after_beyond_the_cap_is_told_wait_caps_it(beyond_the_cap, feedback):

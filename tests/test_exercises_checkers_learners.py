@@ -128,6 +128,18 @@ FIXED_TOOL = """
     """
 
 
+def test_a_fixed_tool_that_prints_its_answer_is_asked_whether_it_prints():
+    # a None result is sent as 'Success': the feedback did not say where that came from
+    result = run_cell(FIXED_TOOL.format(body='print(f"order {order_id}: shipped")'))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "called as the model calls it, query_order(order_id='SN202683604450') answered 'Success'; the original "
+        "answered 'order SN202683604450: shipped' — a fix renames and describes, the tool still answers for the "
+        "order it is given; 'Success' is what a tool that returns None sends: does yours print its answer instead "
+        "of returning it?",
+    )
+
+
 def test_a_fixed_tool_whose_body_still_reads_arg0_fails():
     result = run_cell(FIXED_TOOL.format(body='f"order {arg0}: shipped"'))
     assert (result.status, result.feedback) == (

@@ -161,11 +161,27 @@ def test_the_standard_librarys_other_containers_are_the_plain_ones_they_stand_fo
 
 @pytest.mark.parametrize(
     "path",
-    ["$.usage.prompt_tokens", 'usage["prompt_tokens"]', "['usage']['prompt_tokens']", "/usage/prompt_tokens"],
+    [
+        "$.usage.prompt_tokens",
+        'usage["prompt_tokens"]',
+        "['usage']['prompt_tokens']",
+        "/usage/prompt_tokens",
+        "usage/prompt_tokens",
+    ],
 )
 def test_a_path_in_jsonpath_bracket_or_pointer_form_is_the_dotted_path(path):
     result = check("w1.usage_path", path)
     assert result.passed, result.feedback
+
+
+def test_a_path_index_written_with_a_digit_that_is_no_number_is_told_the_indexes():
+    # '²' is a digit to str.isdigit but int('²') fails: was "running your answer failed with ValueError"
+    assert check("w1.usage_path", "choices.²").feedback == (
+        "the body has no '²' under 'choices'; that is a list of 1, so use an index from 0 to 0"
+    )
+    assert check("w1.usage_path", "choices.０.message").feedback == (
+        "'choices.０.message' is an object, not the input token count; its keys are ['content', 'refusal', 'role']"
+    )
 
 
 def test_a_bracketed_path_to_the_wrong_number_is_still_wrong():

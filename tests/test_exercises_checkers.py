@@ -144,7 +144,20 @@ def test_a_backoff_returning_strings_or_none_is_told_to_return_a_number():
         "wait(1, None) returned '0.5'; return the seconds as a number (an int or a float)"
     )
     assert check("w2.backoff", lambda attempt, retry_after: None).feedback == (
-        "wait(1, None) returned None; return the seconds as a number (an int or a float)"
+        "wait(1, None) returned None; return the seconds as a number (an int or a float) — does your function "
+        "print its answer instead of returning it?"
+    )
+
+
+def test_a_backoff_is_quoted_as_it_returned_the_number():
+    from decimal import Decimal
+
+    # was 'returned -1.0' and 'returned inf': the float the check made of it, not what the function returned
+    assert check("w2.backoff", lambda attempt, retry_after: -1).feedback == (
+        "wait(1, None) returned -1, RetryPolicy().wait gives 0.5"
+    )
+    assert check("w2.backoff", lambda attempt, retry_after: Decimal("Infinity")).feedback == (
+        "wait(1, None) returned Decimal('Infinity'), RetryPolicy().wait gives 0.5 — the backoff is capped at 8.0 s"
     )
 
 
@@ -270,6 +283,53 @@ def test_declare_with_the_parameters_swapped_says_so():
         "chat() takes the user id first, then the question; yours has them the other way round "
         '(chat("alice", "我叫 Alice") used the question as the memory id)'
     )
+
+
+def test_declare_answered_with_what_is_not_the_class_says_what_it_is():
+    from typing import Annotated, Protocol
+
+    import toolkit
+    from toolkit import MemoryId, UserText, ai_service, memory_per_id
+    from toolkit.chat.scripted import ScriptedModel
+
+    class Assistant(Protocol):
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    class Desk:
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, UserText]) -> str: ...
+
+    service = ai_service(Assistant, model=ScriptedModel(["好"]), memory=memory_per_id())
+    # was 'not Desk' (the class's own name, for its instance), 'not AssistantService', 'not module', 'not function'
+    assert check("w4.declare", Desk()).feedback == (
+        "answer with the class itself, not an instance of it: answer = Desk, without the ()"
+    )
+    assert check("w4.declare", service).feedback == (
+        "answer with the class itself (Assistant), not the service ai_service() made of it: the check makes its "
+        "own, with a scripted model"
+    )
+    assert check("w4.declare", toolkit).feedback == "answer with the class itself, not the module toolkit"
+    assert check("w4.declare", Assistant.chat).feedback == "answer with the class itself, not a function named chat"
+    assert check("w4.declare", None).feedback == "answer with the class itself, not None"
+    assert check("w4.declare", Desk).passed
+
+
+def test_declare_with_the_question_in_a_user_message_template_passes():
+    from typing import Annotated, Protocol
+
+    from toolkit import MemoryId, V, user_message
+
+    class Assistant(Protocol):
+        @user_message("顾客说：{{question}}")
+        def chat(self, user_id: Annotated[str, MemoryId], question: Annotated[str, V("question")]) -> str: ...
+
+    class Shared(Protocol):  # the same template, one conversation for everyone: still told
+        @user_message("顾客说：{{question}}")
+        def chat(self, user_id: str, question: Annotated[str, V("question")]) -> str: ...
+
+    # was "Alice's second question was sent without her first: is the user id marked MemoryId?" (it is)
+    result = check("w4.declare", Assistant)
+    assert result.passed, result.feedback
+    assert not check("w4.declare", Shared).passed
 
 
 def test_a_usage_path_that_stops_inside_usage_lists_the_keys_of_usage():

@@ -128,6 +128,18 @@ FIXED_TOOL = """
     """
 
 
+def test_a_fixed_tool_that_prints_its_answer_is_asked_whether_it_prints():
+    # a None result is sent as 'Success': the feedback did not say where that came from
+    result = run_cell(FIXED_TOOL.format(body='print(f"order {order_id}: shipped")'))
+    assert (result.status, result.feedback) == (
+        "failed",
+        "called as the model calls it, query_order(order_id='SN202683604450') answered 'Success'; the original "
+        "answered 'order SN202683604450: shipped' — a fix renames and describes, the tool still answers for the "
+        "order it is given; 'Success' is what a tool that returns None sends: does yours print its answer instead "
+        "of returning it?",
+    )
+
+
 def test_a_fixed_tool_whose_body_still_reads_arg0_fails():
     result = run_cell(FIXED_TOOL.format(body='f"order {arg0}: shipped"'))
     assert (result.status, result.feedback) == (
@@ -670,7 +682,7 @@ BEYOND = (
     [
         ("raise ValueError('Retry-After too long')", "wait(1, 45.0) raised ValueError: Retry-After too long"),
         ("return None", "wait(1, 45.0) returned None; return the seconds as a number (an int or a float)"),
-        ("return 0", "wait(1, 45.0) returned 0.0, RetryPolicy().wait gives 30.0"),
+        ("return 0", "wait(1, 45.0) returned 0, RetryPolicy().wait gives 30.0"),
     ],
 )
 def test_a_wait_that_refuses_a_retry_after_beyond_the_cap_is_told_wait_caps_it(beyond_the_cap, feedback):

@@ -378,6 +378,16 @@ def test_a_skill_folder_that_loads_nothing_shows_what_the_function_made(make, sa
     assert check("w10.skill_folder", make).feedback == "no skill 'gift-wrapping' was loaded; found []" + said
 
 
+def test_an_error_message_of_several_lines_is_told_on_one_line():
+    def wait(attempt, retry_after):
+        raise ValueError("first line\r\nsecond line\n\tthird")
+
+    result = check("w2.backoff", wait)
+    # was three lines under the ✗, the second and third out of the result's indented block
+    assert result.feedback == "your code raised ValueError: first line\\r\\nsecond line\\n\tthird"
+    assert len(result.text().splitlines()) == 4  # the ✗ line, the feedback, the hint, the solution pointer
+
+
 def test_a_validation_error_in_the_learners_code_is_told_in_one_line():
     """It was pydantic's whole text: four lines, the last a link to errors.pydantic.dev."""
     from toolkit import TokenUsage

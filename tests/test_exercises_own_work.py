@@ -129,3 +129,16 @@ def test_cleaning_the_terms_with_the_packages_helper_is_not_running_its_score():
     assert check("w8.score", borrowed).feedback.startswith(
         "your code ran the package's own toolkit.search.keyword (the keyword search)"
     )
+
+
+def test_the_packages_own_function_given_as_the_answer_fails_even_when_it_cannot_be_called_so():
+    from toolkit.chat.client import RetryPolicy
+
+    # RetryPolicy.wait taken from the class wants self too: was "your code raised TypeError: RetryPolicy.wait()
+    # missing 1 required positional argument: 'retry_after'", though the code was the package's
+    result = check("w2.backoff", RetryPolicy.wait)
+    assert (result.status, result.feedback) == (
+        "failed",
+        "your code ran the package's own RetryPolicy.wait, which this check compares with: build it yourself "
+        "(write the rule in your function), then the check compares yours with it",
+    )

@@ -99,3 +99,33 @@ def test_a_quoted_value_is_masked_whole_before_it_is_cut():
     assert quoted == "'" + "x" * 145 + " [REDACTED]'"  # the mask is shorter than the key: now it fits whole
     result = check("w9.dotted_name", "x" * 145 + " " + key)
     assert "Q3" not in result.feedback and "sk-" not in result.feedback
+
+
+def test_show_quotes_a_value_whose_repr_has_line_breaks_on_one_line():
+    from toolkit.exercises import check
+    from toolkit.views.display import show_table
+
+    class Note:
+        def __repr__(self):
+            return "line one\r\nline two\tend"
+
+    assert show(Note()) == "line one\\r\\nline two\\tend"
+    table = show_table([{"role": "system"}, {"role": "user"}])
+    # was three lines of feedback, the table's rows each on a line of its own, out of the result's block
+    assert check("w4.memory_count", table).feedback == "answer with a number, not   role\\nsystem\\n  user"
+
+
+def test_a_value_of_an_installed_package_with_its_own_eq_is_not_called_the_learners_class():
+    from toolkit.exercises import check
+
+    frame = pd.DataFrame({"group": ["normal", "edge"], "rows": [15, 5]})
+    # was "a DataFrame, a class of your own that can decide == by its own code"
+    assert check("w4.memory_count", frame).feedback == (
+        "your answer holds a DataFrame (from pandas), whose == is its own code, not a plain value's; answer "
+        "with plain values or the package's objects"
+    )
+    Mine = type("Mine", (list,), {"__module__": "__main__"})
+    assert check("w4.memory_count", Mine()).feedback == (
+        "your answer holds a Mine, a class of your own that can decide == by its own code; answer with plain "
+        "values or the package's objects"
+    )

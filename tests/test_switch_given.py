@@ -94,3 +94,48 @@ def test_a_stand_in_gateway_without_a_mode_is_taken():
     client = fake_client(gateway=StandIn())
     assert client.describe() == "embedded fake keyword gateway (in-process)"
     assert client.chat("你好").message.content
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (
+            {"max_retries": "2"},
+            "RetryPolicy(max_retries='2'): max_retries is how many times to try again, a whole number 0 or more; "
+            "e.g. RetryPolicy(max_retries=2)",
+        ),
+        (
+            {"max_retries": -1},
+            "RetryPolicy(max_retries=-1): max_retries is how many times to try again, a whole number 0 or more; "
+            "e.g. RetryPolicy(max_retries=2)",
+        ),
+        (
+            {"max_retries": True},
+            "RetryPolicy(max_retries=True): max_retries is how many times to try again, a whole number 0 or more; "
+            "e.g. RetryPolicy(max_retries=2)",
+        ),
+        (
+            {"backoff_s": None},
+            "RetryPolicy(backoff_s=None): backoff_s is a number of seconds, 0 or more; e.g. RetryPolicy(backoff_s=0.5)",
+        ),
+        (
+            {"max_backoff_s": float("nan")},
+            "RetryPolicy(max_backoff_s=nan): max_backoff_s is a number of seconds, 0 or more; "
+            "e.g. RetryPolicy(max_backoff_s=8.0)",
+        ),
+    ],
+)
+def test_a_retry_policy_of_no_counts_or_seconds_is_refused_where_it_is_made(given, said):
+    # was accepted, then a TypeError out of chat() at the first 429 ('>' not supported between int and str)
+    from toolkit.chat.client import RetryPolicy
+
+    with pytest.raises(ConfigurationError) as info:
+        RetryPolicy(**given)
+    assert str(info.value) == said
+
+
+def test_a_retry_policy_of_counts_and_seconds_is_kept():
+    from toolkit.chat.client import RetryPolicy
+
+    assert RetryPolicy(0, 1, 3, float("inf")).max_retry_after_s == float("inf")
+    assert RetryPolicy(max_retries=3, backoff_s=0).wait(2, None) == 0

@@ -6,6 +6,7 @@ and the fix); model mistakes come back as short argument errors; nothing crashes
 
 import dataclasses
 import decimal
+import enum
 import functools
 import json
 import pathlib
@@ -520,6 +521,32 @@ def test_a_callable_instance_is_a_tool_made_of_its_call():
         ("Doubler", "Doubles x."),
     ]
     assert tools_from(tool("Adds.", return_behavior="immediate")(Calc()))[0].spec.return_behavior == "immediate"
+
+
+class Singleton(type):
+    """A metaclass with a Python `__call__` (the singleton pattern): it makes the class callable, not its instances."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return super().__call__(*args, **kwargs)
+
+
+class Settings(metaclass=Singleton):
+    pass
+
+
+class Colour(enum.Enum):
+    RED = 1
+
+
+def test_an_instance_whose_metaclass_defines_call_is_not_a_callable_instance():
+    # the metaclass's __call__ makes the class callable (EnumType's too), not the instance: was AttributeError
+    for value, kind in ((Settings(), "Settings"), (Colour.RED, "Colour")):
+        with pytest.raises(ToolDefinitionError) as info:
+            tools_from(value)
+        assert str(info.value) == (
+            f"tools_from({kind} object): {kind} has no @tool methods. Fix: decorate its tool methods with @tool, "
+            "or pass functions"
+        )
 
 
 def test_a_callable_instance_that_takes_no_attributes_is_refused_with_a_fix():

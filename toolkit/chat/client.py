@@ -76,6 +76,7 @@ import codecs
 import email.utils
 import json
 import math
+import numbers
 import re
 import time
 from collections import deque
@@ -163,6 +164,23 @@ class RetryPolicy:
     backoff_s: float = 0.5
     max_backoff_s: float = 8.0
     max_retry_after_s: float = 30.0
+
+    def __post_init__(self) -> None:
+        """Counts and seconds, checked where the policy is made: `max_retries="2"` or `backoff_s=None` was a
+        TypeError out of `chat()` at the first 429."""
+        retries = self.max_retries
+        if isinstance(retries, bool) or not isinstance(retries, numbers.Integral) or retries < 0:
+            raise ConfigurationError(
+                f"RetryPolicy(max_retries={retries!r:.40}): max_retries is how many times to try again, a whole "
+                "number 0 or more; e.g. RetryPolicy(max_retries=2)"
+            )
+        for name, default in (("backoff_s", 0.5), ("max_backoff_s", 8.0), ("max_retry_after_s", 30.0)):
+            seconds = getattr(self, name)
+            if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) or not seconds >= 0:  # NaN too
+                raise ConfigurationError(
+                    f"RetryPolicy({name}={seconds!r:.40}): {name} is a number of seconds, 0 or more; "
+                    f"e.g. RetryPolicy({name}={default})"
+                )
 
     def wait(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait before attempt `attempt + 1` (attempts count from 1).

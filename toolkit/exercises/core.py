@@ -76,6 +76,7 @@ import logging
 import re
 import signal
 import threading
+import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -392,6 +393,11 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
     usable = sys.getprofile() is None
     ran: list[bool] = []
     allowed = frozenset(getattr(helper, "__func__", helper).__code__ for helper in helpers)
+    label = f"{name} ({about})" if about else name
+    borrowed = (
+        f"your code ran the package's own {label}, which this check compares with: build it yourself "
+        "(write the rule in your function), then the check compares yours with it"
+    )
 
     def entered(frame: Any) -> Any:
         """The code by which the learner's code entered the module: the outermost of the frames in it."""
@@ -408,23 +414,35 @@ def own_work(implementation: Any, about: str = "", *, helpers: tuple[Any, ...] =
 
     if usable:
         sys.setprofile(watch)
+    _WATCHED.append((codes, borrowed))
     try:
         yield
     finally:
+        _WATCHED.pop()
         if usable:
             sys.setprofile(None)
     if ran:
-        label = f"{name} ({about})" if about else name
-        raise Borrowed(
-            f"your code ran the package's own {label}, which this check compares with: build it yourself "
-            "(write the rule in your function), then the check compares yours with it"
-        )
+        raise Borrowed(borrowed)
+
+
+_WATCHED: list[tuple[frozenset[Any], str]] = []
+"""The functions `own_work` watches now, each with what to say: `call_learner` refuses one given as the answer
+itself (`RetryPolicy.wait` from its class, which fails to be called before the watch could see it run)."""
+
+
+def _refuse_borrowed(fn: Any) -> None:
+    """`Borrowed` when `fn` is a function `own_work` is watching (or a method of it)."""
+    target = fn.__func__ if isinstance(fn, types.MethodType) else fn  # no learner's __getattr__ is asked
+    for codes, borrowed in _WATCHED:
+        if isinstance(target, types.FunctionType) and target.__code__ in codes:
+            raise Borrowed(borrowed)
 
 
 def call_learner(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the learner's function; whatever it raises (but Ctrl-C) becomes a `LearnerError`."""
     if not callable(fn):  # the answer is the wrong kind of thing: say so as any check does, not as a crash
         raise NotAFunction(f"answer with a function (its name, without calling it), not {show(fn)}")
+    _refuse_borrowed(fn)
     try:
         value = fn(*args, **kwargs)
     except NotImplementedError:  # the learner's "not written yet", like the starter's `...`
@@ -646,16 +664,18 @@ def _quiet() -> Iterator[None]:
         logger.setLevel(level)
 
 
-_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
 """A lone surrogate (a learner's message can hold one; sending it to the notebook fails) or a control
-character other than a newline or a tab."""
+character other than a tab: a line break too, as feedback is one line (a learner's error of several lines
+broke out of the result's block)."""
 FEEDBACK_LIMIT = 600
 """Feedback longer than this is cut (an answer's repr inside it can be any size)."""
 
 
 def _shortened(text: str) -> str:
-    """Feedback without memory addresses (the grade report must not change between runs), with any
-    character the kernel cannot send or a terminal would act on written as its escape, cut to the limit."""
+    """Feedback on one line without memory addresses (the grade report must not change between runs), with
+    any character the kernel cannot send, a terminal would act on, or that breaks the line written as its
+    escape, cut to the limit."""
     text = _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), ADDRESS.sub("", text))
     return cut(text, FEEDBACK_LIMIT)
 

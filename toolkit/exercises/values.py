@@ -14,6 +14,7 @@ from __future__ import annotations
 import decimal
 import numbers
 import re
+import types
 from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -142,7 +143,40 @@ def _identity_equality(cls: type) -> bool:
 
 
 def untrusted_text(cls: type) -> str:
+    """An untrusted class as said in feedback: an installed library's (a pandas DataFrame) by its package,
+    else as the learner's own."""
+    if package := _library_of(cls):
+        return f"{a_or_an(cls.__name__)} (from {package}), whose == is its own code, not a plain value's"
     return f"{a_or_an(cls.__name__)}, a class of your own that can decide == by its own code"
+
+
+def _library_of(cls: type) -> str | None:
+    """The top-level package of the installed library (or standard module) `cls` is defined in, or None
+    when it is defined elsewhere: in the notebook, or in a file of the learner's."""
+    import os
+    import sys
+
+    module = str(getattr(cls, "__module__", ""))
+    if module == "__main__":  # the notebook's (or a script's) code, whatever file started the process
+        return None
+    file = getattr(sys.modules.get(module), "__file__", None)
+    if not isinstance(file, str) or not os.path.abspath(file).startswith(_LIBRARY_FOLDERS):
+        return None
+    return str(cls.__module__).split(".")[0]
+
+
+def _library_folders() -> tuple[str, ...]:
+    import os
+    import site
+    import sysconfig
+
+    folders = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    folders.add(site.getusersitepackages())
+    return tuple(sorted(os.path.join(os.path.abspath(f), "") for f in folders if f))
+
+
+_LIBRARY_FOLDERS = _library_folders()
+"""Where installed libraries and the standard library live: a class from a file there is not the learner's."""
 
 
 def is_number(value: Any) -> bool:
@@ -157,11 +191,17 @@ ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
 
 def show(value: Any) -> str:
     """How feedback quotes a value: its repr (a set's items sorted), or — when that holds a memory
-    address — what it is: "a function named helper". Either way the same answer reads the same on
+    address — what it is: "a function named helper" (a module: "the module toolkit"), on one line. Either way the same answer reads the same on
     every run (a set's order, like an address, changes from one kernel to the next). A secret in it is
     masked before it is cut at `SHOW_LIMIT`, so no head of a key shows."""
-    text = _quoted(value)[: SHOW_LIMIT + SECRET_ROOM]  # what could show, and room for a key across the cut
+    text = _one_line(_quoted(value)[: SHOW_LIMIT + SECRET_ROOM])  # what could show, and room for a key across the cut
     return cut(scrub_secrets(text), SHOW_LIMIT)  # masked whole, then cut: a key cut in two would not read as one
+
+
+def _one_line(text: str) -> str:
+    """A quoted value on one line of the feedback: the line breaks and tabs of a repr (a table view's, a
+    learner's own `__repr__`) written as `\\n`, `\\r`, `\\t`, as a str's repr writes them."""
+    return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 SECRET_ROOM = 1000
@@ -173,6 +213,8 @@ feedback around it — what is wrong, what to do — are still read, not cut off
 
 
 def _quoted(value: Any) -> str:
+    if isinstance(value, types.ModuleType):  # its repr holds the path it was loaded from: another on each machine
+        return f"the module {value.__name__}"
     try:
         text = _stable_repr(value)
     except Exception:  # a learner's __repr__ that raises, an answer nested thousands deep, a huge int

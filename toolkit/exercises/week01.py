@@ -112,7 +112,7 @@ def check_usage_path(answer: Any) -> Verdict:
     answer = dotted(answer)
     walked: list[str] = []
     for part in answer.split("."):
-        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        if isinstance(value, list) and part.isdecimal() and int(part) < len(value):  # not isdigit: int('²') fails
             value = value[int(part)]
         elif isinstance(value, dict) and part in value:
             value = value[part]
@@ -138,9 +138,10 @@ def check_usage_path(answer: Any) -> Verdict:
 def dotted(path: str) -> str:
     """A path to a value of the body in the dotted form: spaces around it or its dots dropped, and
     the other ways of writing one read as it — JSONPath (`$.usage.prompt_tokens`), brackets
-    (`usage["prompt_tokens"]`, `choices[0]`) and a JSON Pointer (`/usage/prompt_tokens`)."""
+    (`usage["prompt_tokens"]`, `choices[0]`) and a JSON Pointer (`/usage/prompt_tokens`, its leading
+    slash left out too)."""
     text = path.strip()
-    if text.startswith("/") and "." not in text:
+    if "/" in text and "." not in text:
         text = text.replace("/", ".")
     text = re.sub(
         r"""\[\s*(?:'([^']*)'|"([^"]*)"|([^\]'"]*?))\s*\]""", lambda m: "." + "".join(g or "" for g in m.groups()), text

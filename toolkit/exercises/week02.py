@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.exercises.answers import as_list, dict_answer_problem, misses, verdict_of
+from toolkit.exercises.answers import as_list, dict_answer_problem, misses, printed, verdict_of
 from toolkit.exercises.cells import answer_exercise
 from toolkit.exercises.core import LearnerError, Verdict, attempt, exercise, own_work, reference, right, wrong
 from toolkit.exercises.values import is_number, show
@@ -78,12 +78,14 @@ def check_backoff(fn: Any) -> Verdict:
         if not is_number(got):
             return wrong(
                 f"wait({n}, {r}) returned {show(got)}; return the seconds as a number (an int or a float){beyond}"
+                + ("" if beyond else printed(got))  # beyond the cap, a None is the refusal the week's text tells of
             )
+        returned = show(got)  # as the function returned it: -1, not the -1.0 compared
         try:
             got = float(got)  # a Decimal or a Fraction as well
         except OverflowError:
             return wrong(
-                f"wait({n}, {r}) returned {show(got)}, more than a float holds; return the seconds as a number "
+                f"wait({n}, {r}) returned {returned}, more than a float holds; return the seconds as a number "
                 "(an int or a float)"
             )
         if not abs(got - want) <= 1e-9:  # written so that NaN is a miss, not a match
@@ -100,7 +102,7 @@ def check_backoff(fn: Any) -> Verdict:
                 why = " — Retry-After never makes the wait shorter than the backoff: take the larger"
             elif r is not None and abs(got - policy.wait(n, None)) < 1e-9:
                 why = " — you ignored the server's Retry-After"
-            return wrong(f"wait({n}, {r}) returned {got!r}, RetryPolicy().wait gives {want!r}{why}")
+            return wrong(f"wait({n}, {r}) returned {returned}, RetryPolicy().wait gives {want!r}{why}")
     return right(f"identical to RetryPolicy().wait on {len(cases)} inputs.")
 
 

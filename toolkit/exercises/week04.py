@@ -50,7 +50,7 @@ def check_declare(answer: Any) -> Verdict:
     from toolkit.errors import ConfigurationError, OutputParsingError
 
     if not isinstance(answer, type):
-        return wrong(f"answer with the class itself, not {type(answer).__name__}")
+        return wrong(_not_a_class(answer))
     model = ScriptedModel(["好的 1", "好的 2", "好的 3"])
     per_id, memory_ids = memory_per_id(), []
 
@@ -85,12 +85,33 @@ def check_declare(answer: Any) -> Verdict:
             "chat() takes the user id first, then the question; yours has them the other way round "
             '(chat("alice", "我叫 Alice") used the question as the memory id)'
         )
+    alice, bob = (_sent(model.requests[i]) for i in (0, 1))  # as sent: a @user_message template wraps the question
     third = [m.content for m in model.requests[2].messages]
-    if "我叫 Bob" in third:
+    if bob in third:
         return wrong("Alice's third request carried Bob's message: the memory id is not the user id parameter")
-    if "我叫 Alice" not in third:
+    if alice not in third:
         return wrong("Alice's second question was sent without her first: is the user id marked MemoryId?")
     return right("one class, no body: ai_service built it, and each memory id has its own conversation.")
+
+
+def _sent(request: Any) -> Any:
+    """The text of the user message a request ends with: the question as the service sent it."""
+    return request.messages[-1].content
+
+
+def _not_a_class(answer: Any) -> str:
+    """What to say when a learner gave something else where the declaring class goes: an instance of
+    their class (the class called), the service `ai_service()` made of it, or any other value as `show`
+    quotes it."""
+    cls = type(answer)
+    if "__plans__" in vars(cls):  # ai_service's class: a subclass of the declaration
+        return (
+            f"answer with the class itself ({cls.__bases__[0].__name__}), not the service ai_service() made of it: "
+            "the check makes its own, with a scripted model"
+        )
+    if cls.__module__ != "builtins" and callable(getattr(cls, "chat", None)):
+        return f"answer with the class itself, not an instance of it: answer = {cls.__name__}, without the ()"
+    return f"answer with the class itself, not {show(answer)}"
 
 
 def _return_type(declaration: Any) -> str:

@@ -255,6 +255,7 @@ def _still_works(tool: Any, name: str) -> Verdict | None:
     renames and describes, the tool still looks up the order it is given. None when it does."""
     from toolkit.chat.messages import ToolCall
     from toolkit.errors import ArgumentError
+    from toolkit.tools.result_text import to_text
 
     rng = random.Random(5)
     for order_id in [f"SN2026{rng.randrange(10**8):08d}" for _ in range(3)]:
@@ -268,10 +269,17 @@ def _still_works(tool: Any, name: str) -> Verdict | None:
                 "and describes, the tool still answers for the order it is given"
             )
         if result.is_error or order_id not in result.content:
+            returned_none = not result.is_error and result.content == to_text(None)
             return wrong(
                 f"called as the model calls it, {tool.spec.name}({name}={order_id!r}) answered "
                 f"{result.content[:120]!r}; the original answered 'order {order_id}: shipped' — a fix renames and "
                 "describes, the tool still answers for the order it is given"
+                + (
+                    f"; {result.content!r} is what a tool that returns None sends: does yours print its answer "
+                    "instead of returning it?"
+                    if returned_none
+                    else ""
+                )
             )
     return None
 

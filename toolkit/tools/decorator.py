@@ -422,8 +422,11 @@ def check_name(where: str, name: str, fix: str = "pass a valid name, e.g. @tool(
 
 def is_callable_instance(obj: Any) -> bool:
     """An object whose class defines `__call__` in Python (`Calc()`; a static or class method too),
-    not a function or a class."""
-    call = inspect.getattr_static(type(obj), "__call__", None) if not isinstance(obj, type) else None
+    not a function or a class. Read from the class and its bases only: a metaclass's `__call__`
+    (`EnumType`'s, a singleton's) makes the class callable, not its instances (`Colour.RED`)."""
+    if isinstance(obj, type):
+        return False
+    call = next((vars(klass)["__call__"] for klass in type(obj).__mro__ if "__call__" in vars(klass)), None)
     if isinstance(call, _WRAPPED_METHODS):  # `@staticmethod def __call__(...)`: Python too
         call = call.__func__
     return isinstance(call, types.FunctionType)

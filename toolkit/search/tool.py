@@ -78,8 +78,16 @@ class SearchOutcome:
             return self.error
         if not self.matches:
             return NOT_FOUND_TEXT
-        lines = [f"- {m.name}: {m.description}" if m.description else f"- {m.name}" for m in self.matches]
-        return "\n".join([FOUND_HEADER, *lines])
+        return "\n".join([FOUND_HEADER, *map(_entry, self.matches)])
+
+
+def _entry(match: Match) -> str:
+    """One found tool as the model reads it: `- name: description`, the description's further lines
+    indented under it (a line of its own starting "- " would read as one more tool found: OpenAPI
+    descriptions list their parameters so), trailing spaces dropped; a blank description, none."""
+    first, *rest = (match.description or "").strip().splitlines() or [""]
+    head = f"- {match.name}: {first.rstrip()}" if first else f"- {match.name}"
+    return "\n".join([head, *(f"  {line.rstrip()}" if line.strip() else "" for line in rest)])
 
 
 class ToolSearch:

@@ -7,7 +7,8 @@
 As in LangChain4j's `VectorToolSearchStrategy`, a tool's text is `name: description` (just the
 name without a description), and the model's argument is a natural-language `query`. Unlike
 it, the tool vectors are kept in one NumPy matrix with unit rows, so a search is a single
-matrix-vector product: cosine similarity of every tool at once, then the top `max_results`.
+matrix-vector product: cosine similarity of every tool at once (each row's products added in the
+same order, wherever it is: a tool scores the same in any catalogue order), then the top `max_results`.
 Building an index twice for the same tools costs no embedding: the cache answers by text.
 An empty catalogue finds nothing; a query that is not valid Unicode text (a lone surrogate,
 which a JSON `\\udcff` escape can carry) is an argument mistake, like a blank one.
@@ -90,7 +91,9 @@ class VectorIndex:
                 f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
                 "embed the query with the model that embedded the tools (build the index again after changing it)"
             )
-        return self.matrix @ unit_rows(query)
+        # each row's sum of products computed alike: a matrix product (BLAS) adds up the rows past its
+        # kernel's block in another order, so a tool scored by its place (ties out of catalogue order)
+        return np.einsum("ij,j->i", self.matrix, unit_rows(query))
 
     def search(
         self,

@@ -283,3 +283,49 @@ def test_the_naive_scorer_names_what_is_not_a_list_of_specs():
         'naive_search: item 0 (dict) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
         "[t.spec for t in tools_from(f)] for functions"
     )
+
+
+def _vector_index():
+    from toolkit.search.embeddings import ToolEmbeddingCache
+    from toolkit.search.vector import VectorIndex
+
+    cache = ToolEmbeddingCache(Letters())
+    return VectorIndex.build([*SPECS, ToolSpec("order", "Look an order up")], cache), cache
+
+
+@pytest.mark.parametrize("allowed", ["query_order", b"query_order"])
+def test_allowed_names_as_one_str_are_refused_by_the_vector_index_too(allowed):
+    """`VectorIndex.search(..., allowed="query_order")` kept "order" (a piece of the str), silently."""
+    index, cache = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(cache.query("order"), allowed=allowed)
+    kind = type(allowed).__name__
+    assert str(caught.value) == (
+        f"VectorIndex.search: allowed is the names a search may return, and got a {kind}, whose pieces "
+        f"would pass as names; pass a set or list of names, e.g. {{{allowed!r}}}"
+    )
+    assert [m.name for m in index.search(cache.query("order"), allowed={"query_order"})] == ["query_order"]
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("0.5", "min_score='0.5'; use a finite number"), (float("nan"), "min_score=nan; use a finite number")],
+)
+def test_a_vector_index_min_score_that_is_no_finite_number_is_a_configuration_error(value, said):
+    """A str failed inside NumPy (UFuncTypeError); NaN kept no tool, silently."""
+    index, cache = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(cache.query("order"), min_score=value)
+    assert str(caught.value) == f"VectorIndex.search: {said}"
+
+
+@pytest.mark.parametrize(("query", "kind"), [("refund", "str"), (["refund"], "list"), (None, "NoneType")])
+def test_a_vector_index_given_the_query_s_text_is_a_configuration_error(query, kind):
+    """The index takes the query's vector; its text failed inside NumPy (could not convert string to float)."""
+    index, _ = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(query)
+    assert str(caught.value) == (
+        f"VectorIndex.search: takes the query's vector, and got {kind}; embed the query first: "
+        "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
+    )

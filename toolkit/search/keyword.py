@@ -128,6 +128,16 @@ def check_search_tool(strategy: Any, where: str) -> None:
             )
 
 
+def check_allowed(allowed: Collection[str] | None, where: str) -> None:
+    """A `ConfigurationError` when `allowed` (the names a search may return) is one str or bytes: a
+    str is a collection of its pieces, so `name in "query_order"` would pass "order" and "e"."""
+    if isinstance(allowed, (str, bytes)):
+        raise ConfigurationError(
+            f"{where}: allowed is the names a search may return, and got a {type(allowed).__name__}, "
+            f"whose pieces would pass as names; pass a set or list of names, e.g. {{{allowed!r:.40}}}"
+        )
+
+
 def search_terms(terms: Iterable[str], where: str) -> list[str]:
     """`clean_terms` of what a caller passed as the terms, or a `ConfigurationError` naming the fix:
     a str would be searched letter by letter ("order" finds every tool with an o, r, d or e), a
@@ -892,11 +902,7 @@ class KeywordIndex:
             max_results = check_max_results(max_results, "KeywordIndex.search")
         if type(min_score) is not int:  # None or a text would fail deep inside, NaN keep nothing
             min_score = check_min_score(min_score, "KeywordIndex.search")
-        if isinstance(allowed, (str, bytes)):  # a str is a collection of its pieces: "order" would pass
-            raise ConfigurationError(
-                f"KeywordIndex.search: allowed is the names a search may return, and got a {type(allowed).__name__}, "
-                f"whose pieces would pass as names; pass a set or list of names, e.g. {{{allowed!r:.40}}}"
-            )
+        check_allowed(allowed, "KeywordIndex.search")
         totals = self._totals(terms, "KeywordIndex.search")
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass

@@ -163,3 +163,19 @@ def test_a_tool_s_similarity_does_not_depend_on_its_place_in_the_catalogue():
         forward = VectorIndex(specs, unit_rows(vectors)).similarities(query)
         backward = VectorIndex(tuple(specs[i] for i in shuffled), unit_rows(vectors[shuffled])).similarities(query)
         assert forward[shuffled].tolist() == backward.tolist(), (n, width)
+
+
+def test_a_tool_text_with_a_lone_surrogate_is_embedded_with_u_fffd_in_its_place():
+    """A catalogue read from JSON may carry "\\udcff" (an MCP server's, a file's): the course's model
+    failed on it with a raw TypeError from its tokenizer when the index was built, where the keyword
+    index reads such text. The model is given the text as UTF-8 can carry it (`well_formed`)."""
+    search = VectorSearch()
+    specs = [
+        ToolSpec("refund", "Refund a payment \udcff to the card"),
+        ToolSpec("track", "Track a parcel \ud83d\udce6"),
+    ]
+    index = search.index(specs)
+    assert [m.name for m in search.search(index, "refund my card")][0] == "refund"
+    clean = search.cache.model.embed(["refund: Refund a payment \ufffd to the card", "track: Track a parcel 📦"])
+    assert np.array_equal(index.matrix, unit_rows(clean))
+    assert np.array_equal(search.cache.query("refund \udcff"), search.cache.query("refund \ufffd"))

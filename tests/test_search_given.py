@@ -11,7 +11,8 @@ of a generator left the strategy an empty index; `ToolSearch(KeywordSearch)` (th
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.search.keyword import KeywordIndex, KeywordSearch, naive_search
+from toolkit.search.catalog import Catalog, LabelledQuery, evaluate
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, naive_search
 from toolkit.search.tool import ToolSearch
 from toolkit.search.vector import VectorSearch
 from toolkit.tools.decorator import tool
@@ -329,3 +330,53 @@ def test_a_vector_index_given_the_query_s_text_is_a_configuration_error(query, k
         f"VectorIndex.search: takes the query's vector, and got {kind}; embed the query first: "
         "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
     )
+
+
+class Answers(KeywordSearch):
+    """A learner's strategy that answers `found`, whatever it is asked."""
+
+    def __init__(self, found):
+        super().__init__()
+        object.__setattr__(self, "found", found)
+
+    def search(self, index, terms, allowed=None):
+        return self.found
+
+
+RULE = "a strategy's search returns a list of Match(name, description, score), best first"
+
+
+@pytest.mark.parametrize(
+    ("found", "said"),
+    [
+        (None, f"Answers.search returned None; {RULE}"),
+        ("refund", f"Answers.search returned a str; {RULE}"),
+        (["refund"], f"Answers.search returned a str as item 0, not a Match; {RULE}"),
+        (
+            [Match("refund", "", 1), Match("no_such_tool", "", 1)],
+            "Answers.search returned 'no_such_tool', which is not a tool it searched; return matches of the tools "
+            "in its index (among allowed)",
+        ),
+    ],
+)
+def test_a_strategy_answering_no_matches_of_its_tools_is_named_with_the_rule(found, said):
+    """A learner's strategy returning names, None, or a tool it never saw failed with a raw
+    AttributeError / TypeError, or told the model it could call a tool that does not exist."""
+    search = ToolSearch(Answers(found))
+    index = search.index(SPECS)
+    for allowed in (None, {"query_order", "refund"}):
+        with pytest.raises(ConfigurationError) as caught:
+            search.search('{"terms": ["refund"]}', index, allowed)
+        assert str(caught.value) == f"ToolSearch.search: {said}"
+    with pytest.raises(ConfigurationError) as caught:
+        evaluate(
+            Catalog(tuple(SPECS), (LabelledQuery("refund it", ("refund",), "refund"),), {}), [2], {"a": Answers(found)}
+        )
+    assert str(caught.value) == f"evaluate(...): strategies['a']: {said}"
+
+
+def test_a_strategy_may_return_a_tuple_or_a_generator_of_matches_and_tools_found_before():
+    matches = [Match("refund", "Refund a payment", 1)]
+    for found in (tuple(matches), iter(matches)):
+        search = ToolSearch(Answers(found))
+        assert search.search('{"terms": ["refund"]}', search.index(SPECS), {"query_order"}).found == ["refund"]

@@ -283,3 +283,30 @@ def test_a_description_of_several_lines_stays_inside_its_tool_entry():
         "- ship_order: Ships an order.",
         "- get_order",
     ]
+
+
+@pytest.mark.parametrize(
+    ("found", "shown"),
+    [
+        ("cancel_order", ("cancel_order",)),  # one name as a str: was read letter by letter, none revealed
+        ([{"name": "cancel_order"}, "track_shipment"], ("track_shipment",)),  # a dict: was a raw TypeError
+        (["cancel_order", None, 5, ["refund_payment"]], ("cancel_order",)),
+        ({"cancel_order": True}, ()),  # no list of names: nothing
+        (7, ()),
+    ],
+)
+def test_found_tools_of_another_shape_in_memory_reveal_only_the_names_they_hold(found, shown):
+    """A history written by another application (or by hand) may keep `found_tools` as one name, or
+    hold objects: the call failed at its start with `unhashable type: 'dict'`, or a str revealed the
+    tools named by its letters. Only names (str) are read; one str is one name."""
+    memory = ChatMemory("m")
+    memory.add(
+        UserMessage(content="q"),
+        AssistantMessage(tool_calls=(ToolCall(id="c", name="tool_search_tool", arguments="{}"),)),
+        ToolResultMessage(tool_call_id="c", tool_name="tool_search_tool", content="…", attributes={FOUND_TOOLS: found}),
+    )
+    model = ScriptedModel(["ok"])
+    run_loop(model, ASK, context=ToolSearch().context(TOOLS), memory=memory)
+    sent = {*shown, "hand_over", "tool_search_tool"}
+    registered = ("cancel_order", "track_shipment", "refund_payment", "hand_over", "tool_search_tool")
+    assert model.requests[0].tools == tuple(name for name in registered if name in sent)

@@ -168,6 +168,7 @@ class ToolSearch:
         argument mistake's text then names."""
         if type(arguments) is not str and arguments is not None:  # the model always sends a str
             raise ConfigurationError(_not_arguments(arguments, self.strategy))
+        arguments = arguments or ""  # None (`"arguments": null`) is no arguments; outcomes and views keep a str
         label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)

@@ -380,3 +380,15 @@ def test_a_strategy_may_return_a_tuple_or_a_generator_of_matches_and_tools_found
     for found in (tuple(matches), iter(matches)):
         search = ToolSearch(Answers(found))
         assert search.search('{"terms": ["refund"]}', search.index(SPECS), {"query_order"}).found == ["refund"]
+
+
+def test_a_catalogue_naming_a_tool_twice_is_refused_by_tool_search():
+    """Two servers' `search` tools, not yet namespaced: the search told the model it found two tools of
+    one name (`found_tools` naming one of them twice), which it can call as only one."""
+    specs = [*SPECS, ToolSpec("refund", "Refund an invoice"), ToolSpec("query_order", "Other")]
+    with pytest.raises(ConfigurationError) as caught:
+        ToolSearch().index(specs)
+    assert str(caught.value) == (
+        "ToolSearch.index: the tool name 'refund' is given 2 times (items 1, 2); a model calls a tool by its name, "
+        "so each must be unique: rename or namespace them, e.g. 'server_refund'"
+    )

@@ -140,6 +140,8 @@ class ToolSearch:
         prepared = self._prepared
         if prepared is None or prepared[0] is not self.strategy or prepared[1] != key:
             names = frozenset(name for name, _ in key)
+            if len(names) < len(key):
+                raise _named_twice([name for name, _ in key])
             prepared = self._prepared = (self.strategy, key, self.strategy.index(specs), names)
         return prepared[2]
 
@@ -192,6 +194,22 @@ class _Either:
 
     def __contains__(self, name: object) -> bool:
         return name in self.first or name in self.second
+
+
+def _named_twice(names: list[str]) -> ConfigurationError:
+    """The error for a catalogue naming a tool twice (the name repeated first, and its places): a search
+    would tell the model it found two tools of one name, which it can call as only one."""
+    seen: set[str] = set()
+    for twice in names:
+        if twice in seen:
+            break
+        seen.add(twice)
+    places = [place for place, name in enumerate(names) if name == twice]
+    return ConfigurationError(
+        f"ToolSearch.index: the tool name {twice!r:.60} is given {len(places)} times (items "
+        f"{', '.join(map(str, places[:5]))}{', …' if len(places) > 5 else ''}); a model calls a tool by its name, "
+        f"so each must be unique: rename or namespace them, e.g. {'server_' + twice!r:.60}"
+    )
 
 
 def _can_search(strategy: Any) -> bool:

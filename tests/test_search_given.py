@@ -392,3 +392,41 @@ def test_a_catalogue_naming_a_tool_twice_is_refused_by_tool_search():
         "ToolSearch.index: the tool name 'refund' is given 2 times (items 1, 2); a model calls a tool by its name, "
         "so each must be unique: rename or namespace them, e.g. 'server_refund'"
     )
+
+
+class CountedNames(list):
+    """Allowed names as a list, counting the names compared: `name in list` compares one by one."""
+
+    compared = 0
+
+    def __contains__(self, name):
+        for item in self:
+            CountedNames.compared += 1
+            if item == name:
+                return True
+        return False
+
+    def __iter__(self):
+        for item in super().__iter__():
+            CountedNames.compared += 1
+            yield item
+
+
+def test_allowed_names_in_a_list_are_read_once_not_once_per_tool():
+    """`allowed` as a list of 2,000 names (only the last tools), every tool tying: each tool looked its
+    name up in the list, 2,000 x 2,000 comparisons; the names are now read once into a set."""
+    import numpy as np
+
+    from toolkit.search.embeddings import ToolEmbeddingCache
+    from toolkit.search.vector import VectorIndex
+
+    specs = [ToolSpec(f"tool_{i}", "same words") for i in range(4000)]
+    allowed = CountedNames(s.name for s in specs[2000:])
+    for index, query in (
+        (KeywordIndex(specs), ["same"]),
+        (VectorIndex.build(specs, ToolEmbeddingCache(Letters())), np.ones(26, dtype=np.float32)),
+    ):
+        CountedNames.compared = 0
+        found = index.search(query, 5, allowed=allowed)
+        assert [m.name for m in found] == [f"tool_{i}" for i in range(2000, 2005)]
+        assert CountedNames.compared <= 2 * len(allowed), type(index).__name__

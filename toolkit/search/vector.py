@@ -113,7 +113,7 @@ class VectorIndex:
         max_results = check_max_results(max_results, where)
         if min_score is not None:  # a str failed inside NumPy, NaN kept no tool
             min_score = check_min_score(min_score, where)
-        check_allowed(allowed, where)
+        allowed = check_allowed(allowed, where)
         sims = self._similarities(query_vector, where)
         if not np.any(query_vector):
             sims = np.full_like(sims, -np.inf)

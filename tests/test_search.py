@@ -16,6 +16,7 @@ from toolkit.search.keyword import KeywordSearch
 from toolkit.search.tool import ALWAYS_VISIBLE, FOUND_HEADER, NOT_FOUND_TEXT, ToolSearch
 from toolkit.tools.decorator import tool
 from toolkit.tools.execute import Policies, raise_error, tools_from
+from toolkit.tools.reflect import ToolSpec
 
 
 @tool("Cancel an order that has not shipped yet.")
@@ -258,3 +259,54 @@ def test_a_renamed_search_tool_asks_to_be_called_again_by_the_name_the_model_use
         "Tool argument 'terms' must be an array of strings. Call find_tools again with arguments like "
         '{"terms": ["refund", "payment"]}.'
     )
+
+
+def test_a_description_of_several_lines_stays_inside_its_tool_entry():
+    """An OpenAPI description lists its parameters as "- status: ..." lines: written as they were, the
+    model read them as more tools found. Each further line is indented under its tool; a blank
+    description (spaces, line breaks) is no description."""
+    specs = [
+        ToolSpec("list_orders", "Lists orders.\n\nParameters:\n- status: filter by status\n- limit: at most this many"),
+        ToolSpec("ship_order", "Ships an order.\r\nUse after payment.  "),
+        ToolSpec("get_order", " \n "),
+    ]
+    search = ToolSearch()
+    outcome = search.search(json.dumps({"terms": ["order"]}), search.index(specs))
+    assert outcome.text() == (
+        f"{FOUND_HEADER}\n"
+        "- list_orders: Lists orders.\n\n  Parameters:\n  - status: filter by status\n  - limit: at most this many\n"
+        "- ship_order: Ships an order.\n  Use after payment.\n"
+        "- get_order"
+    )
+    assert [line for line in outcome.text().splitlines() if line.startswith("- ")] == [
+        "- list_orders: Lists orders.",
+        "- ship_order: Ships an order.",
+        "- get_order",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("found", "shown"),
+    [
+        ("cancel_order", ("cancel_order",)),  # one name as a str: was read letter by letter, none revealed
+        ([{"name": "cancel_order"}, "track_shipment"], ("track_shipment",)),  # a dict: was a raw TypeError
+        (["cancel_order", None, 5, ["refund_payment"]], ("cancel_order",)),
+        ({"cancel_order": True}, ()),  # no list of names: nothing
+        (7, ()),
+    ],
+)
+def test_found_tools_of_another_shape_in_memory_reveal_only_the_names_they_hold(found, shown):
+    """A history written by another application (or by hand) may keep `found_tools` as one name, or
+    hold objects: the call failed at its start with `unhashable type: 'dict'`, or a str revealed the
+    tools named by its letters. Only names (str) are read; one str is one name."""
+    memory = ChatMemory("m")
+    memory.add(
+        UserMessage(content="q"),
+        AssistantMessage(tool_calls=(ToolCall(id="c", name="tool_search_tool", arguments="{}"),)),
+        ToolResultMessage(tool_call_id="c", tool_name="tool_search_tool", content="…", attributes={FOUND_TOOLS: found}),
+    )
+    model = ScriptedModel(["ok"])
+    run_loop(model, ASK, context=ToolSearch().context(TOOLS), memory=memory)
+    sent = {*shown, "hand_over", "tool_search_tool"}
+    registered = ("cancel_order", "track_shipment", "refund_payment", "hand_over", "tool_search_tool")
+    assert model.requests[0].tools == tuple(name for name in registered if name in sent)

@@ -11,7 +11,8 @@ of a generator left the strategy an empty index; `ToolSearch(KeywordSearch)` (th
 import pytest
 
 from toolkit.errors import ConfigurationError
-from toolkit.search.keyword import KeywordIndex, KeywordSearch, naive_search
+from toolkit.search.catalog import Catalog, LabelledQuery, evaluate
+from toolkit.search.keyword import KeywordIndex, KeywordSearch, Match, naive_search
 from toolkit.search.tool import ToolSearch
 from toolkit.search.vector import VectorSearch
 from toolkit.tools.decorator import tool
@@ -283,3 +284,149 @@ def test_the_naive_scorer_names_what_is_not_a_list_of_specs():
         'naive_search: item 0 (dict) is not a ToolSpec; make one: ToolSpec("name", "description"), or '
         "[t.spec for t in tools_from(f)] for functions"
     )
+
+
+def _vector_index():
+    from toolkit.search.embeddings import ToolEmbeddingCache
+    from toolkit.search.vector import VectorIndex
+
+    cache = ToolEmbeddingCache(Letters())
+    return VectorIndex.build([*SPECS, ToolSpec("order", "Look an order up")], cache), cache
+
+
+@pytest.mark.parametrize("allowed", ["query_order", b"query_order"])
+def test_allowed_names_as_one_str_are_refused_by_the_vector_index_too(allowed):
+    """`VectorIndex.search(..., allowed="query_order")` kept "order" (a piece of the str), silently."""
+    index, cache = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(cache.query("order"), allowed=allowed)
+    kind = type(allowed).__name__
+    assert str(caught.value) == (
+        f"VectorIndex.search: allowed is the names a search may return, and got a {kind}, whose pieces "
+        f"would pass as names; pass a set or list of names, e.g. {{{allowed!r}}}"
+    )
+    assert [m.name for m in index.search(cache.query("order"), allowed={"query_order"})] == ["query_order"]
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("0.5", "min_score='0.5'; use a finite number"), (float("nan"), "min_score=nan; use a finite number")],
+)
+def test_a_vector_index_min_score_that_is_no_finite_number_is_a_configuration_error(value, said):
+    """A str failed inside NumPy (UFuncTypeError); NaN kept no tool, silently."""
+    index, cache = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(cache.query("order"), min_score=value)
+    assert str(caught.value) == f"VectorIndex.search: {said}"
+
+
+@pytest.mark.parametrize(("query", "kind"), [("refund", "str"), (["refund"], "list"), (None, "NoneType")])
+def test_a_vector_index_given_the_query_s_text_is_a_configuration_error(query, kind):
+    """The index takes the query's vector; its text failed inside NumPy (could not convert string to float)."""
+    index, _ = _vector_index()
+    with pytest.raises(ConfigurationError) as caught:
+        index.search(query)
+    assert str(caught.value) == (
+        f"VectorIndex.search: takes the query's vector, and got {kind}; embed the query first: "
+        "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
+    )
+
+
+class Answers(KeywordSearch):
+    """A learner's strategy that answers `found`, whatever it is asked."""
+
+    def __init__(self, found):
+        super().__init__()
+        object.__setattr__(self, "found", found)
+
+    def search(self, index, terms, allowed=None):
+        return self.found
+
+
+RULE = "a strategy's search returns a list of Match(name, description, score), best first"
+
+
+@pytest.mark.parametrize(
+    ("found", "said"),
+    [
+        (None, f"Answers.search returned None; {RULE}"),
+        ("refund", f"Answers.search returned a str; {RULE}"),
+        (["refund"], f"Answers.search returned a str as item 0, not a Match; {RULE}"),
+        (
+            [Match("refund", "", 1), Match("no_such_tool", "", 1)],
+            "Answers.search returned 'no_such_tool', which is not a tool it searched; return matches of the tools "
+            "in its index (among allowed)",
+        ),
+    ],
+)
+def test_a_strategy_answering_no_matches_of_its_tools_is_named_with_the_rule(found, said):
+    """A learner's strategy returning names, None, or a tool it never saw failed with a raw
+    AttributeError / TypeError, or told the model it could call a tool that does not exist."""
+    search = ToolSearch(Answers(found))
+    index = search.index(SPECS)
+    for allowed in (None, {"query_order", "refund"}):
+        with pytest.raises(ConfigurationError) as caught:
+            search.search('{"terms": ["refund"]}', index, allowed)
+        assert str(caught.value) == f"ToolSearch.search: {said}"
+    with pytest.raises(ConfigurationError) as caught:
+        evaluate(
+            Catalog(tuple(SPECS), (LabelledQuery("refund it", ("refund",), "refund"),), {}), [2], {"a": Answers(found)}
+        )
+    assert str(caught.value) == f"evaluate(...): strategies['a']: {said}"
+
+
+def test_a_strategy_may_return_a_tuple_or_a_generator_of_matches_and_tools_found_before():
+    matches = [Match("refund", "Refund a payment", 1)]
+    for found in (tuple(matches), iter(matches)):
+        search = ToolSearch(Answers(found))
+        assert search.search('{"terms": ["refund"]}', search.index(SPECS), {"query_order"}).found == ["refund"]
+
+
+def test_a_catalogue_naming_a_tool_twice_is_refused_by_tool_search():
+    """Two servers' `search` tools, not yet namespaced: the search told the model it found two tools of
+    one name (`found_tools` naming one of them twice), which it can call as only one."""
+    specs = [*SPECS, ToolSpec("refund", "Refund an invoice"), ToolSpec("query_order", "Other")]
+    with pytest.raises(ConfigurationError) as caught:
+        ToolSearch().index(specs)
+    assert str(caught.value) == (
+        "ToolSearch.index: the tool name 'refund' is given 2 times (items 1, 2); a model calls a tool by its name, "
+        "so each must be unique: rename or namespace them, e.g. 'server_refund'"
+    )
+
+
+class CountedNames(list):
+    """Allowed names as a list, counting the names compared: `name in list` compares one by one."""
+
+    compared = 0
+
+    def __contains__(self, name):
+        for item in self:
+            CountedNames.compared += 1
+            if item == name:
+                return True
+        return False
+
+    def __iter__(self):
+        for item in super().__iter__():
+            CountedNames.compared += 1
+            yield item
+
+
+def test_allowed_names_in_a_list_are_read_once_not_once_per_tool():
+    """`allowed` as a list of 2,000 names (only the last tools), every tool tying: each tool looked its
+    name up in the list, 2,000 x 2,000 comparisons; the names are now read once into a set."""
+    import numpy as np
+
+    from toolkit.search.embeddings import ToolEmbeddingCache
+    from toolkit.search.vector import VectorIndex
+
+    specs = [ToolSpec(f"tool_{i}", "same words") for i in range(4000)]
+    allowed = CountedNames(s.name for s in specs[2000:])
+    for index, query in (
+        (KeywordIndex(specs), ["same"]),
+        (VectorIndex.build(specs, ToolEmbeddingCache(Letters())), np.ones(26, dtype=np.float32)),
+    ):
+        CountedNames.compared = 0
+        found = index.search(query, 5, allowed=allowed)
+        assert [m.name for m in found] == [f"tool_{i}" for i in range(2000, 2005)]
+        assert CountedNames.compared <= 2 * len(allowed), type(index).__name__

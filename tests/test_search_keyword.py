@@ -219,6 +219,10 @@ TRAPS = [
     "\U00010400",  # Deseret capital: a lower case outside the Basic Multilingual Plane
     "👨\u200d👩",  # emoji joined by a zero-width joiner
     *"\ufe0f\ud800\udfff",  # a variation selector, lone surrogates (a JSON catalogue can hold them)
+    *"שמ\u05b4",  # Hebrew letters and a vowel point (a combining mark: a run of its own kind)
+    *"عر\u064e٣",  # Arabic letters, a vowel mark, an Arabic-Indic digit
+    *"\u200f\u202e",  # a right-to-left mark and a bidi override, as RTL names carry them
+    *"ǰŉΐ",  # lower-case letters whose upper case is two or three characters
 ]
 trap_text = st.lists(st.sampled_from(TRAPS), max_size=30).map("".join)
 trap_term = st.lists(st.sampled_from(TRAPS), min_size=1, max_size=6).map("".join)

@@ -143,3 +143,39 @@ def test_the_default_model_s_unknown_words_find_nothing_known_words_still_do():
     index = search.index(SPECS)
     assert search.search(index, "退款") == search.search(index, "包裹") == []
     assert [m.name for m in search.search(index, "where is my parcel 包裹")][:1] == ["track_shipment"]
+
+
+def test_a_tool_s_similarity_does_not_depend_on_its_place_in_the_catalogue():
+    """A matrix product computes the last rows (past a multiple of the BLAS kernel's block) in
+    another order of additions: the same vector there scored a few units in the last place more or
+    less, so identical tools were not ranked in catalogue order and a catalogue in another order
+    scored its tools otherwise. Every row's similarity is now computed the same way."""
+    rng = np.random.default_rng(7)
+    for n, width in ((5, 64), (7, 384), (203, 256), (1001, 100)):
+        vector, query = rng.normal(size=(2, width)).astype(np.float32)
+        specs = tuple(ToolSpec(f"t{i}") for i in range(n))
+        index = VectorIndex(specs, unit_rows(np.tile(vector, (n, 1))))
+        assert len(set(index.similarities(query).tolist())) == 1, (n, width)
+        found = index.search(query, max_results=n)
+        assert [m.name for m in found] == [s.name for s in specs]
+        vectors = rng.normal(size=(n, width)).astype(np.float32)
+        shuffled = rng.permutation(n)
+        forward = VectorIndex(specs, unit_rows(vectors)).similarities(query)
+        backward = VectorIndex(tuple(specs[i] for i in shuffled), unit_rows(vectors[shuffled])).similarities(query)
+        assert forward[shuffled].tolist() == backward.tolist(), (n, width)
+
+
+def test_a_tool_text_with_a_lone_surrogate_is_embedded_with_u_fffd_in_its_place():
+    """A catalogue read from JSON may carry "\\udcff" (an MCP server's, a file's): the course's model
+    failed on it with a raw TypeError from its tokenizer when the index was built, where the keyword
+    index reads such text. The model is given the text as UTF-8 can carry it (`well_formed`)."""
+    search = VectorSearch()
+    specs = [
+        ToolSpec("refund", "Refund a payment \udcff to the card"),
+        ToolSpec("track", "Track a parcel \ud83d\udce6"),
+    ]
+    index = search.index(specs)
+    assert [m.name for m in search.search(index, "refund my card")][0] == "refund"
+    clean = search.cache.model.embed(["refund: Refund a payment \ufffd to the card", "track: Track a parcel 📦"])
+    assert np.array_equal(index.matrix, unit_rows(clean))
+    assert np.array_equal(search.cache.query("refund \udcff"), search.cache.query("refund \ufffd"))

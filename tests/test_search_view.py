@@ -137,3 +137,19 @@ def test_text_shows_escaped_arguments_as_the_characters_the_html_shows():
     assert render_search_text(outcome).splitlines()[0] == (
         'KeywordSearch {"terms": ["退款", "🚀", "a\\u0000b"]} → searched 3 tools'
     )
+
+
+def test_a_search_of_no_arguments_is_shown_as_the_model_sent_none():
+    """`ToolSearch.search(None, index)` (a gateway's tool call with `"arguments": null`) is taken and
+    answered; its outcome kept None as its arguments, and both views failed on it with a raw TypeError."""
+    from toolkit.search.tool import ToolSearch
+    from toolkit.tools.reflect import ToolSpec
+
+    search = ToolSearch()
+    outcome = search.search(None, search.index([ToolSpec("refund", "Refund a payment")]))
+    assert outcome.arguments == ""
+    assert render_search_text(outcome) == (
+        "KeywordSearch  → searched 1 tools\nerror: Missing required tool argument 'terms'. Call tool_search_tool "
+        'again with arguments like {"terms": ["refund", "payment"]}.'
+    )
+    assert "Missing required tool argument" in render_search_html(outcome)

@@ -39,6 +39,19 @@ from toolkit.unicode import cut
 FOUND_TOOLS = "found_tools"
 """Result attribute naming tools that a search found; they join the effective set."""
 
+
+def found_names(value: Any) -> list[str]:
+    """The tool names a `found_tools` attribute holds: the str entries of a list (as a search writes
+    it), one str as one name (a history written by another application); anything else holds none.
+    Was iterated as it was: a str revealed the tools named by its letters, a dict entry stopped the
+    call at its start (unhashable)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [name for name in value if isinstance(name, str)]
+    return []
+
+
 GUARD_TEXT = EN.guard
 NOT_RUN_TEXT = EN.not_run_limit
 ABANDONED_TEXT = EN.interrupted

@@ -133,6 +133,7 @@ from toolkit.loop.records import (
     RoundTrace,
     ToolFinished,
     ToolStarted,
+    found_names,
 )
 from toolkit.loop.resume import tools_ran
 from toolkit.loop.returns import should_return_immediately
@@ -1002,7 +1003,7 @@ class _Run:
         """Show the held-back tools that a tool search in `messages` found."""
         for m in messages:
             if isinstance(m, ToolResultMessage) and m.attributes.get(FOUND_TOOLS):
-                self.tools.reveal(m.attributes[FOUND_TOOLS])
+                self.tools.reveal(found_names(m.attributes[FOUND_TOOLS]))
 
     def result(
         self,

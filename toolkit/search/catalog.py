@@ -38,7 +38,7 @@ from toolkit import data as course_data
 from toolkit import files
 from toolkit.errors import ConfigurationError
 from toolkit.search.keyword import clean_terms
-from toolkit.search.strategy import SearchStrategy
+from toolkit.search.strategy import SearchStrategy, found_matches
 from toolkit.tokens import estimate_json_tokens
 from toolkit.tools.decorator import TOOL_NAME
 from toolkit.tools.execute import Tool
@@ -352,7 +352,8 @@ def _evaluate_one(catalog: Catalog, specs: list[ToolSpec], name: str, strategy: 
     hits = top1 = tokens = 0
     for q in catalog.queries:
         query = list(q.terms) if strategy.takes == "terms" else q.query
-        found = [m.name for m in strategy.search(index, query)]
+        answer = strategy.search(index, query)
+        found = [m.name for m in found_matches(answer, strategy, by_name, f"evaluate(...): strategies[{name!r}]")]
         hits += q.expected in found
         top1 += bool(found) and found[0] == q.expected
         tokens += tools_tokens([strategy.spec] + [by_name[n] for n in found])

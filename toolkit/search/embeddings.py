@@ -22,6 +22,10 @@ with the contract in the method names instead of in list positions: `tools(texts
 by text (tool descriptions are few and stable), `query(text)` never is (queries are unbounded,
 and a cache that is never cleared must not grow with them).
 
+A text is given to the model as UTF-8 can carry it (`toolkit.unicode.well_formed`): a lone surrogate,
+which a JSON `\\udcff` escape in a catalogue can carry, as U+FFFD (tokenizers refuse it), cached by
+the text as given.
+
 What a model returns is checked (`checked_vectors`): one row of finite numbers per text, or a
 `ConfigurationError` naming the model, so a learner's own model that returns one vector or NaN
 fails when the index is built, with what `embed` must return.
@@ -42,7 +46,7 @@ import numpy as np
 
 from toolkit import data as course_data
 from toolkit.errors import ConfigurationError
-from toolkit.unicode import cut
+from toolkit.unicode import cut, well_formed
 
 DEFAULT_MODEL_NAME = "minilm-l6-m2v-64"
 """The static model the course ships, under `data/models/`."""
@@ -179,7 +183,7 @@ class ToolEmbeddingCache:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
         if missing:
-            fresh = checked_vectors(self.model.embed(missing), len(missing), self.model)
+            fresh = checked_vectors(self.model.embed([well_formed(t) for t in missing]), len(missing), self.model)
             with self._lock:
                 self._vectors.update(zip(missing, fresh))
         with self._lock:
@@ -188,7 +192,7 @@ class ToolEmbeddingCache:
 
     def query(self, text: str) -> np.ndarray:
         """The query's vector, straight from the model (never stored)."""
-        return checked_vectors(self.model.embed([text]), 1, self.model)[0]
+        return checked_vectors(self.model.embed([well_formed(text)]), 1, self.model)[0]
 
     def clear(self) -> None:
         with self._lock:

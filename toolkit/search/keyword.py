@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
 from numbers import Integral, Real
@@ -126,6 +126,21 @@ def check_search_tool(strategy: Any, where: str) -> None:
                 if option == "argument"
                 else "pass a str, or leave it out for the default text",
             )
+
+
+def check_allowed(allowed: Collection[str] | None, where: str) -> Collection[str] | None:
+    """`allowed` (the names a search may return) as a collection looked up by hash: a list or tuple
+    read once into a set (`name in list` compares name by name: every tool that ties looked its name
+    up, allowed times catalogue). A `ConfigurationError` when it is one str or bytes: a str is a
+    collection of its pieces, so `name in "query_order"` would pass "order" and "e"."""
+    if isinstance(allowed, (str, bytes)):
+        raise ConfigurationError(
+            f"{where}: allowed is the names a search may return, and got a {type(allowed).__name__}, "
+            f"whose pieces would pass as names; pass a set or list of names, e.g. {{{allowed!r:.40}}}"
+        )
+    if allowed is None or isinstance(allowed, (set, frozenset, Mapping, KeysView)):
+        return allowed
+    return frozenset(allowed)
 
 
 def search_terms(terms: Iterable[str], where: str) -> list[str]:
@@ -892,11 +907,7 @@ class KeywordIndex:
             max_results = check_max_results(max_results, "KeywordIndex.search")
         if type(min_score) is not int:  # None or a text would fail deep inside, NaN keep nothing
             min_score = check_min_score(min_score, "KeywordIndex.search")
-        if isinstance(allowed, (str, bytes)):  # a str is a collection of its pieces: "order" would pass
-            raise ConfigurationError(
-                f"KeywordIndex.search: allowed is the names a search may return, and got a {type(allowed).__name__}, "
-                f"whose pieces would pass as names; pass a set or list of names, e.g. {{{allowed!r:.40}}}"
-            )
+        allowed = check_allowed(allowed, "KeywordIndex.search")
         totals = self._totals(terms, "KeywordIndex.search")
         best: list[Match] = []
         level = int(totals.max(initial=0))  # score levels from the highest down, each found with one pass

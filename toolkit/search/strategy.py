@@ -6,14 +6,18 @@ the search tool's `spec` and an `example` call, `parse` for the model's raw argu
 built once per tool set, and `search` over that index. `takes` says whether a query is a list
 of terms or a text.
 
+What a strategy's `search` returns is checked where it is used (`found_matches`): a list of `Match`
+of the tools it searched; names, None or a tool it never saw are a `ConfigurationError` naming the rule.
+
 Leaves out: how a strategy scores (each strategy's own module).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from toolkit.errors import ConfigurationError, a_kind_of
 from toolkit.search.keyword import Match
 from toolkit.tools.reflect import ToolSpec
 
@@ -48,3 +52,28 @@ class SearchStrategy(Protocol):
     def search(self, index: Any, query: Any, allowed: Collection[str] | None = None, /) -> list[Match]:
         """The best matches among `allowed` names (all, when None), best first."""
         ...
+
+
+MATCHES_RULE = "a strategy's search returns a list of Match(name, description, score), best first"
+
+
+def found_matches(found: object, strategy: object, known: Container[str] | None, where: str) -> tuple[Match, ...]:
+    """What `strategy.search` returned, as matches, or a `ConfigurationError` naming the rule: a learner's
+    strategy returning names or None failed with a raw AttributeError / TypeError, and one returning a
+    tool it never saw told the model it could call a tool that does not exist. `known`: the names it
+    may return (None: not known, not checked)."""
+    label = f"{type(strategy).__name__}.search"
+    if isinstance(found, (str, bytes, Mapping)) or not isinstance(found, Iterable):
+        raise ConfigurationError(f"{where}: {label} returned {a_kind_of(found)}; {MATCHES_RULE}")
+    matches = tuple(found)
+    for place, match in enumerate(matches):
+        if not isinstance(match, Match):
+            raise ConfigurationError(
+                f"{where}: {label} returned {a_kind_of(match)} as item {place}, not a Match; {MATCHES_RULE}"
+            )
+        if known is not None and match.name not in known:
+            raise ConfigurationError(
+                f"{where}: {label} returned {match.name!r:.60}, which is not a tool it searched; return matches of "
+                "the tools in its index (among allowed)"
+            )
+    return matches

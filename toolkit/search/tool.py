@@ -30,7 +30,7 @@ looks only at what is still hidden.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Sequence, Sized
+from collections.abc import Collection, Container, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ from toolkit.errors import ConfigurationError, SearchArgumentError
 from toolkit.loop.run import FOUND_TOOLS
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest, ToolContext, ToolProvider, ToolRegistry, build_context
 from toolkit.search.keyword import KeywordSearch, Match, RetryError, catalogue, catalogue_misfit
-from toolkit.search.strategy import SearchStrategy
+from toolkit.search.strategy import SearchStrategy, found_matches
 from toolkit.tools.decorator import InvocationContext
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -78,8 +78,16 @@ class SearchOutcome:
             return self.error
         if not self.matches:
             return NOT_FOUND_TEXT
-        lines = [f"- {m.name}: {m.description}" if m.description else f"- {m.name}" for m in self.matches]
-        return "\n".join([FOUND_HEADER, *lines])
+        return "\n".join([FOUND_HEADER, *map(_entry, self.matches)])
+
+
+def _entry(match: Match) -> str:
+    """One found tool as the model reads it: `- name: description`, the description's further lines
+    indented under it (a line of its own starting "- " would read as one more tool found: OpenAPI
+    descriptions list their parameters so), trailing spaces dropped; a blank description, none."""
+    first, *rest = (match.description or "").strip().splitlines() or [""]
+    head = f"- {match.name}: {first.rstrip()}" if first else f"- {match.name}"
+    return "\n".join([head, *(f"  {line.rstrip()}" if line.strip() else "" for line in rest)])
 
 
 class ToolSearch:
@@ -91,8 +99,8 @@ class ToolSearch:
         self.strategy: SearchStrategy = strategy if strategy is not None else KeywordSearch()
         self.outcomes: deque[SearchOutcome] = deque(maxlen=KEPT_OUTCOMES)
         """The last searches run through this wrapper, oldest first (for views and tests)."""
-        self._prepared: tuple[SearchStrategy, tuple[tuple[str, str], ...], Any] | None = None
-        """(the strategy that built it, the names and descriptions, the index)."""
+        self._prepared: tuple[SearchStrategy, tuple[tuple[str, str], ...], Any, frozenset[str]] | None = None
+        """(the strategy that built it, the names and descriptions, the index, the names)."""
 
     def __repr__(self) -> str:
         return f"ToolSearch({self.strategy!r})"
@@ -131,7 +139,10 @@ class ToolSearch:
             ) from None
         prepared = self._prepared
         if prepared is None or prepared[0] is not self.strategy or prepared[1] != key:
-            prepared = self._prepared = (self.strategy, key, self.strategy.index(specs))
+            names = frozenset(name for name, _ in key)
+            if len(names) < len(key):
+                raise _named_twice([name for name, _ in key])
+            prepared = self._prepared = (self.strategy, key, self.strategy.index(specs), names)
         return prepared[2]
 
     def _size(self, index: Any) -> int:
@@ -142,6 +153,15 @@ class ToolSearch:
         prepared = self._prepared
         return len(prepared[1]) if prepared is not None and prepared[2] is index else 0
 
+    def _known(self, index: Any, allowed: Collection[str] | None) -> Container[str] | None:
+        """The names a search of `index` may return: those of the catalogue it was built from here (a
+        strategy may return a tool found before), and `allowed`; None when neither is known."""
+        prepared = self._prepared
+        built = prepared[3] if prepared is not None and prepared[2] is index else None
+        if built is None or allowed is None:
+            return built if built is not None else allowed
+        return _Either(built, allowed)
+
     def search(
         self, arguments: str, index: Any, allowed: Collection[str] | None = None, called: str | None = None
     ) -> SearchOutcome:
@@ -150,6 +170,7 @@ class ToolSearch:
         argument mistake's text then names."""
         if type(arguments) is not str and arguments is not None:  # the model always sends a str
             raise ConfigurationError(_not_arguments(arguments, self.strategy))
+        arguments = arguments or ""  # None (`"arguments": null`) is no arguments; outcomes and views keep a str
         label, searched = type(self.strategy).__name__, len(allowed) if allowed is not None else self._size(index)
         try:
             query = self.strategy.parse(arguments)
@@ -157,10 +178,38 @@ class ToolSearch:
             text = problem.addressed(called) if called and isinstance(problem, RetryError) else str(problem)
             outcome = SearchOutcome(label, arguments, None, searched, error=text)
         else:
-            matches = tuple(self.strategy.search(index, query, allowed))
+            found = self.strategy.search(index, query, allowed)
+            matches = found_matches(found, self.strategy, self._known(index, allowed), "ToolSearch.search")
             outcome = SearchOutcome(label, arguments, query, searched, matches)
         self.outcomes.append(outcome)
         return outcome
+
+
+@dataclass(frozen=True)
+class _Either:
+    """Names in either of two collections (no union built for the few names a search returns)."""
+
+    first: Container[str]
+    second: Container[str]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
+
+
+def _named_twice(names: list[str]) -> ConfigurationError:
+    """The error for a catalogue naming a tool twice (the name repeated first, and its places): a search
+    would tell the model it found two tools of one name, which it can call as only one."""
+    seen: set[str] = set()
+    for twice in names:
+        if twice in seen:
+            break
+        seen.add(twice)
+    places = [place for place, name in enumerate(names) if name == twice]
+    return ConfigurationError(
+        f"ToolSearch.index: the tool name {twice!r:.60} is given {len(places)} times (items "
+        f"{', '.join(map(str, places[:5]))}{', …' if len(places) > 5 else ''}); a model calls a tool by its name, "
+        f"so each must be unique: rename or namespace them, e.g. {'server_' + twice!r:.60}"
+    )
 
 
 def _can_search(strategy: Any) -> bool:

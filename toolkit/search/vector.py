@@ -7,7 +7,8 @@
 As in LangChain4j's `VectorToolSearchStrategy`, a tool's text is `name: description` (just the
 name without a description), and the model's argument is a natural-language `query`. Unlike
 it, the tool vectors are kept in one NumPy matrix with unit rows, so a search is a single
-matrix-vector product: cosine similarity of every tool at once, then the top `max_results`.
+matrix-vector product: cosine similarity of every tool at once (each row's products added in the
+same order, wherever it is: a tool scores the same in any catalogue order), then the top `max_results`.
 Building an index twice for the same tools costs no embedding: the cache answers by text.
 An empty catalogue finds nothing; a query that is not valid Unicode text (a lone surrogate,
 which a JSON `\\udcff` escape can carry) is an argument mistake, like a blank one.
@@ -36,6 +37,7 @@ from toolkit.search.keyword import (
     argument_problem,
     catalogue,
     catalogue_misfit,
+    check_allowed,
     check_max_results,
     check_min_score,
     check_search_tool,
@@ -82,15 +84,20 @@ class VectorIndex:
 
     def similarities(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine similarity of every tool to the query, in catalogue order (none for no tools)."""
+        return self._similarities(query_vector, "VectorIndex.similarities")
+
+    def _similarities(self, query_vector: np.ndarray, where: str) -> np.ndarray:
+        query = _vector(query_vector, where)
         if not self.specs:  # the empty matrix has no width to match the query's
             return np.zeros(0, dtype=np.float32)
-        query = np.asarray(query_vector, dtype=np.float32)
         if query.shape != self.matrix.shape[1:]:
             raise ConfigurationError(
                 f"the query's vector has shape {query.shape}, the tools' vectors {self.matrix.shape[1:]}: "
                 "embed the query with the model that embedded the tools (build the index again after changing it)"
             )
-        return self.matrix @ unit_rows(query)
+        # each row's sum of products computed alike: a matrix product (BLAS) adds up the rows past its
+        # kernel's block in another order, so a tool scored by its place (ties out of catalogue order)
+        return np.einsum("ij,j->i", self.matrix, unit_rows(query))
 
     def search(
         self,
@@ -102,12 +109,16 @@ class VectorIndex:
         """The most similar tools, best first (ties: catalogue order); `allowed` limits the pool.
         A zero query vector (no word of the query is known to the embedding model) points nowhere:
         it is similar to no tool, so nothing is found, rather than the catalogue's first tools at 0."""
-        sims = self.similarities(query_vector)
+        where = "VectorIndex.search"
+        max_results = check_max_results(max_results, where)
+        if min_score is not None:  # a str failed inside NumPy, NaN kept no tool
+            min_score = check_min_score(min_score, where)
+        allowed = check_allowed(allowed, where)
+        sims = self._similarities(query_vector, where)
         if not np.any(query_vector):
             sims = np.full_like(sims, -np.inf)
         if min_score is not None:
             sims = np.where(sims >= min_score, sims, -np.inf)
-        max_results = check_max_results(max_results, "VectorIndex.search")
         best: list[Match] = []
         k = max_results
         while max_results and len(self.specs):
@@ -128,6 +139,20 @@ class VectorIndex:
             for i in order.tolist()
             if sims[i] > -np.inf
         ]
+
+
+def _vector(query_vector: object, where: str) -> np.ndarray:
+    """The query's vector as float32 numbers, or a `ConfigurationError` when it is no vector (its
+    text, given for its vector, failed inside NumPy; None passed as NaN)."""
+    try:
+        if query_vector is None or isinstance(query_vector, (str, bytes)):
+            raise TypeError
+        return np.asarray(query_vector, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise ConfigurationError(
+            f"{where}: takes the query's vector, and got {type(query_vector).__name__}; embed the query first: "
+            "index.search(cache.query(text)), or search with VectorSearch().search(index, text)"
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -373,11 +373,12 @@ def plain_fold(events):
             current = writing.get(event.index)
             another = current is not None and event.id and current.call_id not in (None, event.id) and event.name
             if current is None or another:
-                current = writing[event.index] = ToolSegment(event.name or "?", "", call_id=event.id)
+                current = writing[event.index] = ToolSegment(event.name or "", "", call_id=event.id)
                 segments.append(current)
             elif event.id is not None:
                 current.call_id = event.id
-            current.name = event.name or current.name
+            if event.name and event.name != current.name:  # pieces joined, a restated name kept (sse._named)
+                current.name += event.name
             current.arguments += event.arguments
         elif isinstance(event, ToolStarted):
             writing.clear()
@@ -388,6 +389,22 @@ def plain_fold(events):
             segment = plain_tool(segments, call_.id, call_.name, ("running", "asked"))
             segment.arguments, segment.state, segment.execution = call_.arguments, "done", event.execution
     return segments
+
+
+def test_a_tool_name_streamed_in_pieces_shows_whole_while_its_arguments_arrive():
+    events = [ToolCallDelta(0, "c1", "get_wea", ""), ToolCallDelta(0, None, "ther", '{"city": "杭州"')]
+    assert [s.name for s in fold_events(events)] == ["get_weather"]
+    assert "asking for get_weather…" in render_stream_html(events)
+    assert render_stream_text(events).splitlines()[0] == 'tool get_weather({"city": "杭州") [arguments arriving]'
+
+
+def test_a_name_restated_on_every_delta_is_kept_and_a_call_without_one_shows_a_question_mark():
+    events = [ToolCallDelta(0, "c1", "get_weather", "{"), ToolCallDelta(0, "c1", "get_weather", "}")]
+    assert [s.name for s in fold_events(events)] == ["get_weather"]
+    nameless = [ToolCallDelta(0, None, None, "{")]
+    assert render_stream_text(nameless).splitlines()[0] == "tool ?({) [arguments arriving]"
+    assert "asking for ?…" in render_stream_html(nameless)
+    assert render_stream_text(nameless, done=True).splitlines()[0] == "tool ?({) [not executed]"
 
 
 def plain_tool(segments, call_id, name, states):

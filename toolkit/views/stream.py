@@ -49,7 +49,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.sse import TextDelta, ToolCallDelta
+from toolkit.chat.sse import TextDelta, ToolCallDelta, _named
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
@@ -102,6 +102,8 @@ class ToolSegment:
     """One tool call, from its first delta to its result."""
 
     name: str
+    """As far as it has arrived: pieces joined as the stream's assembler joins them (`""` while
+    no delta has named the call; shown as `?`)."""
     arguments: str
     """As far as they have arrived (complete from `ToolStarted` on)."""
     state: str = "asked"
@@ -173,10 +175,10 @@ class EventFold:
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
         if current is None or _starts_another(current, delta):
-            current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
+            current = self._writing[delta.index] = self._new_tool("", delta.id)
         elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
             self._file_under(current, delta.id)
-        current.name = delta.name or current.name
+        current.name = _named(current.name, delta.name)  # `get_wea`, `ther` → get_weather, as the call is named
         self._append_fragment(current, delta.arguments)
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
@@ -238,13 +240,19 @@ def _starts_another(current: ToolSegment, delta: ToolCallDelta) -> bool:
 
 def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
     """`(title, badge text, kind)` of a tool card."""
+    name = _name(segment)
     if segment.state == "done" and segment.execution is not None:
-        return (segment.name, *execution_status(segment.execution))
+        return (name, *execution_status(segment.execution))
     if segment.state == "running":
-        return f"calling {segment.name}…", "running", "tool"
+        return f"calling {name}…", "running", "tool"
     if over:
-        return segment.name, "not executed", "warn"
-    return f"asking for {segment.name}…", "arguments arriving", "info"
+        return name, "not executed", "warn"
+    return f"asking for {name}…", "arguments arriving", "info"
+
+
+def _name(segment: ToolSegment) -> str:
+    """The call's name as shown: `?` while no delta has named it."""
+    return segment.name or "?"
 
 
 def _arguments(text: str) -> str:
@@ -365,7 +373,7 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
         return f"assistant: {_live(segment.text, cursor)}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat(segment.name)}({_arguments(arguments)}) [{label}]"
+    line = f"tool {flat(_name(segment))}({_arguments(arguments)}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 

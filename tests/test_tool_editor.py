@@ -111,3 +111,25 @@ def test_ctrl_c_still_interrupts():
 def test_the_code_box_sends_its_text_when_left_not_at_each_keystroke():
     """A half-typed statement (`shutil.rmtree("tmp/` on the way to `"tmp/cache")`) must never run."""
     assert ToolEditor().code.continuous_update is False
+
+
+def test_a_default_integer_too_long_for_json_shows_the_tool_without_it():
+    """`limit: int = 10**5000` raised ValueError out of the editor (the schema's token count
+    writes the tools block as JSON, which refuses an integer of more than 4,300 digits)."""
+    report = inspect_code('@tool("Scan.")\ndef scan(limit: int = 10**5000) -> str:\n    return ""\n')
+    assert report["error"] == ""
+    assert report["tools"][0]["function"]["parameters"]["properties"]["limit"] == {"type": "integer"}
+
+
+def test_a_huge_exception_message_is_cut_in_the_editor_and_its_text():
+    """`raise ValueError("x" * 10_000_000)` put all ten million characters in the text/plain
+    fallback (the HTML was cut): the editor's report says how much it left out."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    editor = ToolEditor('raise ValueError("x" * 10_000_000)')
+    error = editor.report["error"]
+    assert error.startswith("ValueError: xxx")
+    assert error.endswith(f"…({10_000_000 + len('ValueError: ') - SHOWN_CHARS:,} more characters not shown)")
+    bundle = editor._repr_mimebundle_()
+    assert bundle["text/plain"] == error
+    assert len(bundle["text/html"]) < SHOWN_CHARS + 200

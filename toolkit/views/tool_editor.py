@@ -32,7 +32,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit.errors import ToolDefinitionError
-from toolkit.views.html import code_block, escape, showable_bundle, without_addresses
+from toolkit.views.html import code_block, escape, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -117,7 +117,7 @@ def _imported(value: Any) -> bool:
 
 def _raised(error: BaseException) -> str:
     """One line for an exception the learner's code raised, whatever its `__str__` does (its class
-    name alone when that fails or says nothing); `exit()` is named as such (it would end the
+    name alone when that fails or says nothing), cut at `SHOWN_CHARS`; `exit()` is named as such (it would end the
     widget's callback, or the kernel, instead of showing anything)."""
     if isinstance(error, SystemExit):
         return (
@@ -128,7 +128,7 @@ def _raised(error: BaseException) -> str:
     except Exception:  # an exception class of the learner's whose __str__ raises
         message = ""
     name = type(error).__name__
-    return without_addresses(f"{name}: {message}" if message else name)
+    return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
 
 
 class ToolEditor(widgets.VBox):

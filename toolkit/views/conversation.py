@@ -60,7 +60,7 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
-    flat,
+    flat_name,
     join,
     json_problem,
     json_text,
@@ -407,8 +407,8 @@ def _call_text(call: ToolCall) -> str:
     nest too deep to read are shown raw and marked, as the HTML's badge marks them."""
     problem = json_problem(call.arguments)
     if problem is not None:
-        return f"assistant → {flat(call.name)}({one_line(call.arguments)}) [{problem}]"
-    return f"assistant → {flat(call.name)}({one_line(json_text(read_json(call.arguments)))})"
+        return f"assistant → {flat_name(call.name)}({one_line(call.arguments)}) [{problem}]"
+    return f"assistant → {flat_name(call.name)}({one_line(json_text(read_json(call.arguments)))})"
 
 
 def _call_name(message: Message | Unreadable, j: int) -> str:
@@ -426,7 +426,7 @@ def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
-        name = flat(message.tool_name or call_name)
+        name = flat_name(message.tool_name or call_name)
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
     if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from toolkit.unicode import boundary, well_formed
+from toolkit.unicode import boundary, cut, well_formed
 
 KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
 """The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
@@ -130,6 +130,17 @@ def flat(text: str) -> str:
     breaks and tabs written as `\\n`, `\\r`, `\\t` (a model's tool name with a line break in it
     made a line of its own in a transcript: a fake round in a trace)."""
     return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+NAME_CHARS = 200
+"""Most characters of a tool name a transcript shows (`flat_name`): a real one has at most 64, a
+model can send two million."""
+
+
+def flat_name(name: str) -> str:
+    """A tool name as a transcript writes it: `flat`, cut at `NAME_CHARS` with "…" (where a
+    character a reader sees ends: `toolkit.unicode.cut`)."""
+    return flat(cut(name, NAME_CHARS))
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
-    flat,
+    flat_name,
     join,
     json_text,
     kept,
@@ -373,7 +373,7 @@ def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
         return f"assistant: {_live(segment.text, cursor)}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat(_name(segment))}({_arguments(arguments)}) [{label}]"
+    line = f"tool {flat_name(_name(segment))}({_arguments(arguments)}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
@@ -406,11 +406,11 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, TextDelta | ToolCallDelta):
         return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
-        return f"ToolStarted   round {event.round}: {flat(event.call.name)}({_arguments(event.call.arguments)})"
+        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({_arguments(event.call.arguments)})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {flat(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
+        return f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
     return type(event).__name__
 
 
@@ -449,7 +449,7 @@ def _run_of(event: LoopEvent) -> tuple[str, int] | None:
 def _delta_head(event: TextDelta | ToolCallDelta) -> str:
     if isinstance(event, TextDelta):
         return "TextDelta     "
-    name = f" {flat(event.name)}" if event.name else ""
+    name = f" {flat_name(event.name)}" if event.name else ""
     return f"ToolCallDelta #{event.index}{name} "
 
 

@@ -40,6 +40,7 @@ from toolkit.views.html import (
     join,
     kv_table,
     page,
+    shortened,
     showable,
     showable_bundle,
     small,
@@ -82,7 +83,8 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
 
 
 def render_search_text(outcome: SearchOutcome) -> str:
-    head = f"{outcome.strategy} {unescaped(outcome.arguments)} → searched {outcome.searched} tools"
+    """One search in a few lines; arguments of a megabyte are cut at `SHOWN_CHARS`, as the HTML cuts them."""
+    head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} tools"
     if outcome.error:
         return showable(f"{head}\nerror: {outcome.error}")
     lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]

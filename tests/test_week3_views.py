@@ -141,3 +141,21 @@ def test_the_drill_shows_every_character_you_could_not_see():
     assert '{"orderId":␣"SN⟨U+200B⟩202610200001"}' in text and "⟨U+…⟩ another character you could not see" in text
     plain = Tree(render_drill_html(run_drill(load_cases(), TODAY))).root.text()
     assert "⟨U+" not in plain  # the course's cases use only the four marks
+
+
+def test_a_model_that_invents_a_tool_per_case_gets_a_bounded_confusion_view():
+    """800 cases whose model called 800 different made-up tools drew an 801 × 801 confusion table:
+    122 MB of HTML in 21 s (the table grew with the square of the names). Past CONFUSION_LABELS
+    names, the least used ones are counted together under one label, and no case is lost."""
+    from toolkit.views.week3 import CONFUSION_LABELS
+
+    invented = [result(f"X{i}", "query_order", [f"made_up_{i:04}"], "wrong_tool") for i in range(800)]
+    labels, counts = confusion([*RESULTS, *invented])
+    kept = CONFUSION_LABELS - 1
+    assert labels[:3] == ["made_up_0000", "made_up_0001", "made_up_0002"]
+    assert labels[-4:] == ["query_logistics", "query_order", "(no call)", f"({800 - kept + 3} other tools)"]
+    assert len(labels) == CONFUSION_LABELS and len(counts) == CONFUSION_LABELS
+    assert sum(map(sum, counts)) == len(RESULTS) + 800
+    assert counts[labels.index("query_order")][-1] == 800 - kept + 3
+    assert counts[labels.index("query_logistics")] == [0] * (kept - 3) + [1, 1, 0, 0]
+    assert len(render_accuracy_html(invented)) < 3_000_000  # the cases table: some 2.5 kB a case

@@ -19,6 +19,7 @@ Leaves out: sorting and filtering (read the CSV with pandas for that).
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 
 from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
@@ -129,16 +130,35 @@ def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
     """(labels, counts): counts[i][j] = cases expecting labels[i] whose first call was labels[j].
-    Cases an interrupted suite did not run are left out (they called nothing: not "no call")."""
+    Cases an interrupted suite did not run are left out (they called nothing: not "no call").
+    Past `CONFUSION_LABELS` names (a model that invents a tool per case), the expected ones and
+    then the most used are kept, and the rest are counted together, last, as `(N other tools)`."""
     results = [r for r in results if r.verdict != NOT_RUN]
     expected = [r.case.expect_tool or NO_CALL for r in results]
     called = [r.called_tools[0] if r.called_tools else NO_CALL for r in results]
     labels = sorted(set(expected) | set(called), key=lambda t: (t == NO_CALL, t))
     index = {label: i for i, label in enumerate(labels)}
+    if len(labels) > CONFUSION_LABELS:
+        labels, index = _folded(labels, Counter(expected + called), set(expected))
     counts = [[0] * len(labels) for _ in labels]
     for e, c in zip(expected, called):
         counts[index[e]][index[c]] += 1
     return labels, counts
+
+
+CONFUSION_LABELS = 30
+"""Most names (rows, and columns) the confusion view has: its table grows with their square."""
+
+
+def _folded(labels: list[str], uses: Counter[str], expected: set[str]) -> tuple[list[str], dict[str, int]]:
+    """The first `CONFUSION_LABELS - 1` of `labels` by (expected first, most used, their order),
+    in their order, then the label the others are counted under; and each label's place."""
+    rank = sorted(range(len(labels)), key=lambda i: (labels[i] not in expected, -uses[labels[i]], i))
+    kept = sorted(rank[: CONFUSION_LABELS - 1])
+    other = len(labels) - len(kept)
+    folded = [labels[i] for i in kept] + [f"({other} other tools)"]
+    index = dict.fromkeys(labels, len(kept)) | {labels[i]: n for n, i in enumerate(kept)}
+    return folded, index
 
 
 def _confusion_html(results: Sequence[CaseResult]) -> Html:

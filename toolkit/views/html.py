@@ -36,6 +36,7 @@ import html as _html
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -333,7 +334,21 @@ def plain(value: Any) -> str:
     """`value` as a view writes it: text as it is, anything else its `str()` without a memory
     address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
     what JSON cannot so."""
-    return value if isinstance(value, str) else without_addresses(str(value))
+    if isinstance(value, str):
+        return value
+    return _long_integer(value) or without_addresses(str(value))
+
+
+def _long_integer(value: Any) -> str | None:
+    """For an integer longer than Python writes (`sys.get_int_max_str_digits()`, 4,300 digits: `str`
+    raises ValueError), what a view writes instead: `…(an integer of 5,001 digits)`; else None."""
+    limit = sys.get_int_max_str_digits()
+    if not isinstance(value, int) or not limit or value.bit_length() <= 3 * limit:  # fewer digits than that
+        return None
+    magnitude = abs(value)
+    digits = int((magnitude.bit_length() - 1) * math.log10(2)) + 1
+    digits += magnitude >= 10**digits
+    return None if digits <= limit else f"…(an integer of {digits:,} digits)"
 
 
 def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str], str] | None) -> Any:
@@ -347,7 +362,7 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     if isinstance(value, str):
         return strings(value) if strings is not None else value
     if not isinstance(value, (dict, list, tuple, set, frozenset)):
-        return value
+        return _long_integer(value) or value
     if id(value) in inside:
         return CIRCULAR
     if depth >= DEPTH:
@@ -356,7 +371,9 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     try:
         if isinstance(value, dict):
             return {
-                k if isinstance(k, str) else json.dumps(k, default=plain): _viewable(v, depth + 1, inside, strings)
+                k if isinstance(k, str) else _long_integer(k) or json.dumps(k, default=plain): _viewable(
+                    v, depth + 1, inside, strings
+                )
                 for k, v in value.items()
             }
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value

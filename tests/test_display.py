@@ -5,7 +5,7 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError
-from toolkit.views.display import Shown, show_exchange, show_table
+from toolkit.views.display import Shown, show_exchange, show_response, show_table
 
 
 def test_table_has_html_and_a_readable_text_fallback():
@@ -108,3 +108,14 @@ def test_a_table_of_a_hundred_thousand_rows_shows_the_first_and_last_and_says_wh
     assert lines[SHOWN_ITEMS // 2].split() == [str(SHOWN_ITEMS // 2 - 1)]
     assert lines[-1].split() == ["99999"]
     assert note in Tree(shown.html).root.text() and len(shown.html) < 400 * SHOWN_ITEMS
+
+
+@pytest.mark.parametrize("given, kind", [(None, "None"), ("hi", "a str"), ([], "a list")])
+def test_show_response_of_something_else_is_one_readable_line(given, kind):
+    """show_response(None) raised "'NoneType' object has no attribute 'finish_reason'"."""
+    with pytest.raises(ConfigurationError) as caught:
+        show_response(given)
+    assert str(caught.value) == (
+        f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {kind}; "
+        "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
+    )

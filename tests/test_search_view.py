@@ -1,5 +1,7 @@
 """Search views: pure renderers, deterministic, escaped."""
 
+import pytest
+
 import xml.etree.ElementTree as ET
 
 from html_tree import Tree
@@ -136,4 +138,18 @@ def test_text_shows_escaped_arguments_as_the_characters_the_html_shows():
     outcome = SearchOutcome("KeywordSearch", '{"terms": ["\\u9000\\u6b3e", "\\ud83d\\ude80", "a\\u0000b"]}', [], 3)
     assert render_search_text(outcome).splitlines()[0] == (
         'KeywordSearch {"terms": ["退款", "🚀", "a\\u0000b"]} → searched 3 tools'
+    )
+
+
+@pytest.mark.parametrize("given, kind", [(None, "None"), ("refund", "a str")])
+def test_a_search_view_of_something_else_is_one_readable_line(given, kind):
+    """SearchView(None) raised "'NoneType' object has no attribute 'strategy'"."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.views.search import SearchView
+
+    with pytest.raises(ConfigurationError) as caught:
+        SearchView(given)
+    assert str(caught.value) == (
+        f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got {kind}; "
+        'e.g. SearchView(search.search(\'{"terms": ["refund"]}\', index))'
     )

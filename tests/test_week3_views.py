@@ -159,3 +159,26 @@ def test_a_model_that_invents_a_tool_per_case_gets_a_bounded_confusion_view():
     assert counts[labels.index("query_order")][-1] == 800 - kept + 3
     assert counts[labels.index("query_logistics")] == [0] * (kept - 3) + [1, 1, 0, 0]
     assert len(render_accuracy_html(invented)) < 3_000_000  # the cases table: some 2.5 kB a case
+
+
+@pytest.mark.parametrize(
+    "view, given, text",
+    [
+        (accuracy_view, None, "accuracy_view(): takes the list of CaseResult run_suite(...) returns, and got None"),
+        (accuracy_view, ["x"], "accuracy_view(): item 0 is a str, not a CaseResult; pass what run_suite(...) returns"),
+        (drill_view, None, "drill_view(): takes the list of DrillOutcome run_drill(...) returns, and got None"),
+        (
+            drill_view,
+            [RESULTS[0]],
+            "drill_view(): item 0 is a CaseResult, not a DrillOutcome; pass what run_drill(...) returns",
+        ),
+    ],
+)
+def test_a_week3_view_of_something_else_is_one_readable_line(view, given, text):
+    """accuracy_view(None) raised "'NoneType' object is not iterable", accuracy_view(["x"])
+    "'str' object has no attribute 'verdict'"."""
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        view(given)
+    assert str(caught.value) == text

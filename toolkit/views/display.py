@@ -23,6 +23,7 @@ from toolkit import unicode
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
+from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import render_conversation_text, render_response_html
 from toolkit.views.html import (
     Html,
@@ -138,4 +139,9 @@ def show_exchange(exchange: Exchange) -> Shown:
 
 def show_response(response: ChatResponse) -> Shown:
     """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
+    if not isinstance(response, ChatResponse):  # a readable line, not "'NoneType' object has no attribute …"
+        raise ConfigurationError(
+            f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {a_kind_of(response)}; "
+            "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
+        )
     return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

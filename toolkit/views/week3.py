@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
+from toolkit.errors import ConfigurationError
+from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import HtmlView
 from toolkit.views.html import (
     Html,
@@ -40,6 +43,8 @@ from toolkit.views.html import (
     small,
     table,
 )
+
+T = TypeVar("T")
 
 VERDICT_KINDS = {
     "pass": "ok",
@@ -240,9 +245,27 @@ def probe_view(result: ProbeResult) -> HtmlView:
 
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
+    outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
     text = "\n".join([o.line() for o in outcomes] + summary_lines(list(outcomes)))
     return HtmlView(render_drill_html(outcomes), text)
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
+    results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
     return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))
+
+
+def _listed(items: object, kind: type[T], where: str, maker: str) -> list[T]:
+    """`items` as a list of `kind`, or a `ConfigurationError` naming what `where` takes (a readable
+    line, not "'NoneType' object is not iterable" or "'str' object has no attribute 'verdict'")."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise ConfigurationError(
+            f"{where}(): takes the list of {kind.__name__} {maker} returns, and got {a_kind_of(items)}"
+        )
+    listed = list(items)
+    wrong = next((i for i, item in enumerate(listed) if not isinstance(item, kind)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}(): item {wrong} is {a_kind_of(listed[wrong])}, not a {kind.__name__}; pass what {maker} returns"
+        )
+    return listed

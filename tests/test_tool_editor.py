@@ -133,3 +133,21 @@ def test_a_huge_exception_message_is_cut_in_the_editor_and_its_text():
     bundle = editor._repr_mimebundle_()
     assert bundle["text/plain"] == error
     assert len(bundle["text/html"]) < SHOWN_CHARS + 200
+
+
+def test_code_that_is_not_text_is_one_readable_line():
+    """ToolEditor(5) raised ipywidgets' TraitError ("The 'value' trait of a Textarea instance
+    expected a unicode string"); inspect_code(None) a TypeError from compile()."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    text = "ToolEditor(code): takes the tool's Python source as text, and got an int; e.g. ToolEditor('@tool(\"...\")\\ndef f(x: int) -> str: ...')"
+    with pytest.raises(ConfigurationError) as caught:
+        ToolEditor(5)
+    assert str(caught.value) == text
+    with pytest.raises(ConfigurationError) as caught:
+        inspect_code(None)
+    assert str(caught.value) == text.replace("ToolEditor(code)", "inspect_code(code)").replace(
+        "an int", "None"
+    ).replace("ToolEditor('", "inspect_code('")

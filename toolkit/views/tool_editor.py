@@ -31,7 +31,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.errors import ToolDefinitionError
+from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.tools.decorator import a_kind_of
 from toolkit.views.html import code_block, escape, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
@@ -70,6 +71,7 @@ def inspect_code(code: str) -> dict[str, Any]:
     from toolkit.tools.lint import lint_tools
     from toolkit.views.schema import render_schema_text
 
+    _check_code(code, "inspect_code")
     namespace = _namespace()
     given = set(namespace)
     try:
@@ -98,6 +100,15 @@ def inspect_code(code: str) -> dict[str, Any]:
         "error": "",
         "text": render_schema_text(tools),
     }
+
+
+def _check_code(code: object, where: str) -> None:
+    """A `ConfigurationError` unless `code` is text (ipywidgets' TraitError, or compile()'s TypeError, said less)."""
+    if not isinstance(code, str):
+        raise ConfigurationError(
+            f"{where}(code): takes the tool's Python source as text, and got {a_kind_of(code)}; "
+            f"e.g. {where}('@tool(\"...\")\\ndef f(x: int) -> str: ...')"
+        )
 
 
 def _defined_tool(name: str, value: Any) -> bool:
@@ -142,6 +153,7 @@ class ToolEditor(widgets.VBox):
     """`inspect_code` of the box's code, as last refreshed."""
 
     def __init__(self, code: str = START, **kwargs: Any) -> None:
+        _check_code(code, "ToolEditor")
         self.code = widgets.Textarea(  # sent when the box loses focus: half-typed code never runs
             value=code, continuous_update=False, layout=widgets.Layout(width="100%", height="140px")
         )

@@ -15,6 +15,7 @@ from toolkit.errors import ConfigurationError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
+from toolkit.services.results import Result
 from toolkit.services.service import TokenStream, ai_service
 from toolkit.tools.decorator import tool
 from toolkit.views.stream import (
@@ -721,3 +722,18 @@ def test_a_live_stream_view_draws_the_same_first_and_last_parts_as_the_renderers
     text = render_stream_text(events, done=True)
     assert "… 40 parts not shown: parts 11 to 50" in text
     assert (bundle["text/html"], bundle["text/plain"]) == (render_stream_html(events, done=True), text)
+
+
+@pytest.mark.parametrize("given, kind", [(None, "NoneType"), ("您好", "str"), (Result, "the class Result")])
+def test_consume_of_something_that_is_no_stream_is_refused_before_drawing(given, kind):
+    """view.consume(None) (or the result of assistant.chat instead of .stream) raised a raw
+    "'NoneType' object is not iterable", after drawing the view as stopped; a str was shown as
+    nothing, its characters ignored as no events."""
+    view = StreamView()
+    with pytest.raises(ConfigurationError) as caught:
+        view.consume(given)
+    assert str(caught.value) == (
+        f"StreamView.consume(stream): takes the events of a stream (a list, or the TokenStream itself), and got "
+        f"{kind}; e.g. view.consume(assistant.stream('u1', question))"
+    )
+    assert view.events == [] and not view.done

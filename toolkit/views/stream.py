@@ -525,18 +525,24 @@ def _execution(segment: Segment) -> ToolExecution | None:
 # 6. The widget.
 
 
+def _check_events(events: object, where: str, fix: str) -> None:
+    """A `ConfigurationError` unless `events` can be events: an iterable that is no text, bytes or class."""
+    if isinstance(events, str | bytes | type) or not isinstance(events, Iterable):
+        kind = f"the class {events.__name__}" if isinstance(events, type) else type(events).__name__
+        raise ConfigurationError(
+            f"{where}: takes the events of a stream (a list, or the TokenStream itself), and got {kind}; {fix}"
+        )
+
+
 class StreamView(HtmlView):
     """A live view of one stream: `.push(event)` or `.consume(token_stream)`."""
 
     def __init__(self, title: str | None = None, events: Iterable[LoopEvent] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = title
-        if isinstance(events, str | bytes | type) or not isinstance(events, Iterable):
-            kind = f"the class {events.__name__}" if isinstance(events, type) else type(events).__name__
-            raise ConfigurationError(
-                f"StreamView(events=...): takes the events of a stream (a list, or the TokenStream itself), and got "
-                f"{kind}; pass StreamView(events=list(stream)), or call view.consume(stream)"
-            )
+        _check_events(
+            events, "StreamView(events=...)", "pass StreamView(events=list(stream)), or call view.consume(stream)"
+        )
         self.events: list[LoopEvent] = list(events)
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None
@@ -574,6 +580,7 @@ class StreamView(HtmlView):
         first piece, a tool's start and finish, and the end are always drawn at once, and with
         a `pace` every event is. A `pace` that is not a finite number of 0 or more is refused before
         anything is read (it stopped the stream after its first event); None is no pace."""
+        _check_events(stream, "StreamView.consume(stream)", "e.g. view.consume(assistant.stream('u1', question))")
         pace = 0.0 if pace is None else pace
         if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0 <= pace < float("inf"):
             raise ConfigurationError(

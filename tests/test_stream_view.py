@@ -737,3 +737,14 @@ def test_consume_of_something_that_is_no_stream_is_refused_before_drawing(given,
         f"{kind}; e.g. view.consume(assistant.stream('u1', question))"
     )
     assert view.events == [] and not view.done
+
+
+def test_a_five_megabyte_answer_or_arguments_are_cut_in_the_transcript_as_in_the_html():
+    """The HTML cut a long text at SHOWN_CHARS, the transcript (text/plain) kept all 5 MB."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    left_out = f"…({5_000_000 - SHOWN_CHARS:,} more characters not shown)"
+    text = render_stream_text([TextDelta("x" * 1000) for _ in range(5000)], done=True)
+    assert text.splitlines()[0] == "assistant: " + "x" * SHOWN_CHARS + left_out
+    calls = render_stream_text([ToolCallDelta(0, "c1", "f", "a" * 1000) for _ in range(5000)], done=True)
+    assert calls.splitlines()[0] == "tool f(" + "a" * SHOWN_CHARS + left_out + ") [not executed]"

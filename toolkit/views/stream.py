@@ -26,7 +26,8 @@ events are folded once each instead of all again on every push.
 
 More than 1,000 parts (text runs and tool calls) show as the first and last 500 and a note naming
 the rest (`toolkit.views.html.kept`), in the renderers and the live view alike: a stream of
-thousands of calls made a page of megabytes, drawn again on every event.
+thousands of calls made a page of megabytes, drawn again on every event. A text or arguments
+longer than `SHOWN_CHARS` is cut there, in the transcript as in the cards.
 
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
 arguments, results and the text of the error that stopped the stream are scrubbed as in the
@@ -70,6 +71,7 @@ from toolkit.views.html import (
     kv_table,
     page,
     read_json,
+    shortened,
     showable,
     small,
     text_block,
@@ -369,11 +371,11 @@ def _page_html(
 
 
 def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
-    if isinstance(segment, TextSegment):
-        return f"assistant: {_live(segment.text, cursor)}"
+    if isinstance(segment, TextSegment):  # a 5 MB answer: cut at SHOWN_CHARS, as the HTML cuts it
+        return f"assistant: {shortened(_live(segment.text, cursor))}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat_name(_name(segment))}({_arguments(arguments)}) [{label}]"
+    line = f"tool {flat_name(_name(segment))}({shortened(_arguments(arguments))}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 

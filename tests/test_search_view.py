@@ -1,9 +1,8 @@
 """Search views: pure renderers, deterministic, escaped."""
 
-import pytest
-
 import xml.etree.ElementTree as ET
 
+import pytest
 from html_tree import Tree
 
 from toolkit.search.catalog import ALL_TOOLS, EvalRow

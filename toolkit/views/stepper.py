@@ -149,6 +149,9 @@ class LoopStepper(widgets.VBox):
 
     @property
     def current(self) -> Step:
+        """The step shown; a `ConfigurationError` saying so for a run with no steps (not an IndexError)."""
+        if not self.steps:
+            raise ConfigurationError(f"LoopStepper.current: there is no step to show, {NO_STEPS}")
         return self.steps[self.index]
 
     def go(self, index: int) -> None:

@@ -5,7 +5,7 @@ from toolkit.chat.client import Exchange
 from toolkit.chat.messages import UserMessage
 from toolkit.chat.switch import fake_client
 from toolkit.errors import ConfigurationError
-from toolkit.views.display import Shown, show_exchange, show_table
+from toolkit.views.display import Shown, show_exchange, show_response, show_table
 
 
 def test_table_has_html_and_a_readable_text_fallback():
@@ -87,3 +87,35 @@ def test_the_text_table_writes_line_breaks_and_tabs_out_and_a_row_without_keys_s
         "         1.5",
     ]
     assert show_table([{}]).text == "(no columns)"
+
+
+def test_a_huge_integer_in_a_cell_or_a_header_is_named_by_its_digits():
+    shown = show_table([{"n": 10**5000, 10**4400: "key"}])
+    assert shown.text.splitlines()[0].split()[-4:] == ["integer", "of", "4,401", "digits)"]
+    assert shown.text.splitlines()[1].split() == ['"…(an', "integer", "of", "5,001", 'digits)"', "key"]
+
+
+def test_a_table_of_a_hundred_thousand_rows_shows_the_first_and_last_and_says_what_it_left_out():
+    """show_table drew every row: 100,000 rows made 21 MB of HTML (and 10 s)."""
+    from toolkit.views.html import SHOWN_ITEMS
+
+    shown = show_table([{"row": i} for i in range(100_000)])
+    note = (
+        f"… {100_000 - SHOWN_ITEMS:,} rows not shown: rows {SHOWN_ITEMS // 2 + 1:,} to {100_000 - SHOWN_ITEMS // 2:,}"
+    )
+    lines = shown.text.splitlines()
+    assert len(lines) == 1 + SHOWN_ITEMS + 1 and lines[SHOWN_ITEMS // 2 + 1] == note
+    assert lines[SHOWN_ITEMS // 2].split() == [str(SHOWN_ITEMS // 2 - 1)]
+    assert lines[-1].split() == ["99999"]
+    assert note in Tree(shown.html).root.text() and len(shown.html) < 400 * SHOWN_ITEMS
+
+
+@pytest.mark.parametrize("given, kind", [(None, "None"), ("hi", "a str"), ([], "a list")])
+def test_show_response_of_something_else_is_one_readable_line(given, kind):
+    """show_response(None) raised "'NoneType' object has no attribute 'finish_reason'"."""
+    with pytest.raises(ConfigurationError) as caught:
+        show_response(given)
+    assert str(caught.value) == (
+        f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {kind}; "
+        "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
+    )

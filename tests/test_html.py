@@ -159,3 +159,14 @@ def test_a_value_nested_too_deep_or_holding_itself_is_written_with_a_marker():
         node = node[0]  # type: ignore[assignment]
     assert json_text(deep) == "[" * DEPTH + f'"{DEEPER}"' + "]" * DEPTH
     assert DEEPER == f"…(nested deeper than {DEPTH} levels)"
+
+
+def test_an_integer_too_long_to_write_is_named_by_its_digits_not_a_crash():
+    """`json_text(10**5000)` and `plain(10**5000)` raised ValueError (Python writes at most
+    4,300 digits): a table cell or a header holding such a number stopped the whole view."""
+    from toolkit.views.html import json_text, plain
+
+    assert plain(10**5000) == "…(an integer of 5,001 digits)"
+    assert plain(-(10**4300) + 1) == str(-(10**4300) + 1)  # 4,300 nines: still written
+    assert json_text({"n": [-(10**5000), 12]}) == '{"n": ["…(an integer of 5,001 digits)", 12]}'
+    assert json_text({10**5000: 1}) == '{"…(an integer of 5,001 digits)": 1}'

@@ -103,6 +103,26 @@ def test_a_default_json_cannot_carry_stays_out_of_the_schema_and_still_reaches_t
     assert made.execute(ToolCall(id="c", name="scan")).content == repr(default)
 
 
+@pytest.mark.parametrize("default", [10**5000, [1, -(10**5000)], {"x": 10**4301}], ids=["int", "list", "dict"])
+def test_a_default_integer_too_long_for_json_stays_out_of_the_schema_and_still_reaches_the_tool(default):
+    """`limit: int = 10**5000` wrote the integer into the schema: Python's JSON writer refuses an
+    integer of more than 4,300 digits, so the tools block could not be sent (a ValueError
+    traceback), nor shown by the tool editor or the schema view."""
+    import json
+
+    from toolkit.chat.messages import ToolCall
+
+    def scan(limit=default) -> str:
+        """Scan."""
+        return "same" if limit == default else "another"
+
+    scan.__annotations__ = {"limit": type(default), "return": str}
+    [made] = tools_from(tool(scan))
+    assert "default" not in made.spec.parameters["properties"]["limit"]
+    json.dumps(made.spec.to_openai(), allow_nan=False)  # what a request can carry
+    assert made.execute(ToolCall(id="c", name="scan")).content == "same"
+
+
 @pytest.mark.parametrize("annotation, shown", [(type[int], "type[int]"), (type[str], "type[str]")])
 def test_a_class_parameter_is_refused_at_registration(annotation, shown):
     """pydantic writes `type[int]` as `{}` (any value), so it registered, and every call failed:

@@ -32,3 +32,20 @@ def test_a_chinese_query_reads_as_chinese_in_the_text():
     box = SearchBox()
     box.query.value = "退款 订单"
     assert 'KeywordSearch {"terms": ["退款", "订单"]}' in box.text() and "\\u" not in box.text()
+
+
+def test_a_megabyte_query_is_cut_in_the_text_as_in_the_html():
+    """A query of a million characters went whole into the text/plain of both columns (2 MB; the
+    HTML cut each text at SHOWN_CHARS): the arguments line is cut the same way."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    box = SearchBox()
+    box.query.value = "x" * 1_000_000
+    text = box._repr_mimebundle_()["text/plain"]
+    arguments = '{"terms": ["' + "x" * 1_000_000 + '"]}'
+    left_out = f"…({len(arguments) - SHOWN_CHARS:,} more characters not shown)"
+    assert (
+        text.splitlines()[1]
+        == "KeywordSearch " + '{"terms": ["' + "x" * (SHOWN_CHARS - 12) + left_out + " → searched 329 tools"
+    )
+    assert len(text) < 3 * SHOWN_CHARS

@@ -2,6 +2,7 @@
 
 import xml.etree.ElementTree as ET
 
+import pytest
 from html_tree import Tree
 
 from toolkit.search.catalog import ALL_TOOLS, EvalRow
@@ -153,3 +154,17 @@ def test_a_search_of_no_arguments_is_shown_as_the_model_sent_none():
         'again with arguments like {"terms": ["refund", "payment"]}.'
     )
     assert "Missing required tool argument" in render_search_html(outcome)
+
+
+@pytest.mark.parametrize("given, kind", [(None, "None"), ("refund", "a str")])
+def test_a_search_view_of_something_else_is_one_readable_line(given, kind):
+    """SearchView(None) raised "'NoneType' object has no attribute 'strategy'"."""
+    from toolkit.errors import ConfigurationError
+    from toolkit.views.search import SearchView
+
+    with pytest.raises(ConfigurationError) as caught:
+        SearchView(given)
+    assert str(caught.value) == (
+        f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got {kind}; "
+        'e.g. SearchView(search.search(\'{"terms": ["refund"]}\', index))'
+    )

@@ -63,7 +63,7 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     """The `loop_result` of a first request that failed has no round: the stepper raised IndexError."""
     import pytest
 
-    from toolkit.errors import TransientError
+    from toolkit.errors import ConfigurationError, TransientError
 
     class Down:
         def chat(self, *args, **kwargs):
@@ -78,6 +78,9 @@ def test_a_run_that_stopped_before_its_first_reply_has_no_steps_and_says_so():
     assert stepper.text() == text and stepper.position.value == text
     assert stepper.previous.disabled and stepper.next.disabled
     assert stepper._repr_mimebundle_()["text/html"] == f"<div>{text}</div>"
+    with pytest.raises(ConfigurationError) as caught:  # it raised "IndexError: list index out of range"
+        stepper.current
+    assert str(caught.value) == f"LoopStepper.current: there is no step to show, {text}"
 
 
 def test_a_step_number_that_is_no_whole_number_names_the_method():

@@ -15,6 +15,7 @@ from toolkit.errors import ConfigurationError, TruncatedStreamError
 from toolkit.gateway.server import Gateway
 from toolkit.loop.run import ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
+from toolkit.services.results import Result
 from toolkit.services.service import TokenStream, ai_service
 from toolkit.tools.decorator import tool
 from toolkit.views.stream import (
@@ -373,11 +374,12 @@ def plain_fold(events):
             current = writing.get(event.index)
             another = current is not None and event.id and current.call_id not in (None, event.id) and event.name
             if current is None or another:
-                current = writing[event.index] = ToolSegment(event.name or "?", "", call_id=event.id)
+                current = writing[event.index] = ToolSegment(event.name or "", "", call_id=event.id)
                 segments.append(current)
             elif event.id is not None:
                 current.call_id = event.id
-            current.name = event.name or current.name
+            if event.name and event.name != current.name:  # pieces joined, a restated name kept (sse._named)
+                current.name += event.name
             current.arguments += event.arguments
         elif isinstance(event, ToolStarted):
             writing.clear()
@@ -388,6 +390,22 @@ def plain_fold(events):
             segment = plain_tool(segments, call_.id, call_.name, ("running", "asked"))
             segment.arguments, segment.state, segment.execution = call_.arguments, "done", event.execution
     return segments
+
+
+def test_a_tool_name_streamed_in_pieces_shows_whole_while_its_arguments_arrive():
+    events = [ToolCallDelta(0, "c1", "get_wea", ""), ToolCallDelta(0, None, "ther", '{"city": "杭州"')]
+    assert [s.name for s in fold_events(events)] == ["get_weather"]
+    assert "asking for get_weather…" in render_stream_html(events)
+    assert render_stream_text(events).splitlines()[0] == 'tool get_weather({"city": "杭州") [arguments arriving]'
+
+
+def test_a_name_restated_on_every_delta_is_kept_and_a_call_without_one_shows_a_question_mark():
+    events = [ToolCallDelta(0, "c1", "get_weather", "{"), ToolCallDelta(0, "c1", "get_weather", "}")]
+    assert [s.name for s in fold_events(events)] == ["get_weather"]
+    nameless = [ToolCallDelta(0, None, None, "{")]
+    assert render_stream_text(nameless).splitlines()[0] == "tool ?({) [arguments arriving]"
+    assert "asking for ?…" in render_stream_html(nameless)
+    assert render_stream_text(nameless, done=True).splitlines()[0] == "tool ?({) [not executed]"
 
 
 def plain_tool(segments, call_id, name, states):
@@ -704,3 +722,29 @@ def test_a_live_stream_view_draws_the_same_first_and_last_parts_as_the_renderers
     text = render_stream_text(events, done=True)
     assert "… 40 parts not shown: parts 11 to 50" in text
     assert (bundle["text/html"], bundle["text/plain"]) == (render_stream_html(events, done=True), text)
+
+
+@pytest.mark.parametrize("given, kind", [(None, "NoneType"), ("您好", "str"), (Result, "the class Result")])
+def test_consume_of_something_that_is_no_stream_is_refused_before_drawing(given, kind):
+    """view.consume(None) (or the result of assistant.chat instead of .stream) raised a raw
+    "'NoneType' object is not iterable", after drawing the view as stopped; a str was shown as
+    nothing, its characters ignored as no events."""
+    view = StreamView()
+    with pytest.raises(ConfigurationError) as caught:
+        view.consume(given)
+    assert str(caught.value) == (
+        f"StreamView.consume(stream): takes the events of a stream (a list, or the TokenStream itself), and got "
+        f"{kind}; e.g. view.consume(assistant.stream('u1', question))"
+    )
+    assert view.events == [] and not view.done
+
+
+def test_a_five_megabyte_answer_or_arguments_are_cut_in_the_transcript_as_in_the_html():
+    """The HTML cut a long text at SHOWN_CHARS, the transcript (text/plain) kept all 5 MB."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    left_out = f"…({5_000_000 - SHOWN_CHARS:,} more characters not shown)"
+    text = render_stream_text([TextDelta("x" * 1000) for _ in range(5000)], done=True)
+    assert text.splitlines()[0] == "assistant: " + "x" * SHOWN_CHARS + left_out
+    calls = render_stream_text([ToolCallDelta(0, "c1", "f", "a" * 1000) for _ in range(5000)], done=True)
+    assert calls.splitlines()[0] == "tool f(" + "a" * SHOWN_CHARS + left_out + ") [not executed]"

@@ -135,3 +135,25 @@ def test_a_timeline_of_thousands_of_calls_draws_the_first_and_last_500():
     svg = view.svg()
     assert svg.count("<rect") == 1000 and svg.endswith(f'<text x="4" y="22058">{note}</text></svg>')
     assert "<title>echo 500</title>" in svg and "<title>echo 501</title>" not in svg
+
+
+def test_spans_without_their_row_name_or_no_rows_at_all_are_one_readable_line():
+    """Timeline(spans), forgetting the (name, spans) rows, raised "cannot unpack non-iterable Span
+    object"; Timeline(None) "'NoneType' object is not iterable"; a row of numbers drew nothing and
+    then raised "'int' object has no attribute 'start'"."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    spans = [Span("attempt 1", 0.0, 0.1, "429", "error")]
+    fix = 'e.g. Timeline([("attempts and waits", retry_spans(client.exchanges, waits))])'
+    cases = [
+        (spans, f"Timeline(rows): row 0 is a Span; each row is (name, spans): {fix}"),
+        (None, f"Timeline(rows): takes a list of (name, spans) rows, and got None; {fix}"),
+        ([("a", [1, 2])], f"Timeline(rows): row 0's span 0 is an int, not a Span; {fix}"),
+        ([("a", None)], f"Timeline(rows): row 0 is a tuple, not (name, list of Span); {fix}"),
+    ]
+    for rows, text in cases:
+        with pytest.raises(ConfigurationError) as caught:
+            Timeline(rows)
+        assert str(caught.value) == text

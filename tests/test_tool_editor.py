@@ -111,3 +111,43 @@ def test_ctrl_c_still_interrupts():
 def test_the_code_box_sends_its_text_when_left_not_at_each_keystroke():
     """A half-typed statement (`shutil.rmtree("tmp/` on the way to `"tmp/cache")`) must never run."""
     assert ToolEditor().code.continuous_update is False
+
+
+def test_a_default_integer_too_long_for_json_shows_the_tool_without_it():
+    """`limit: int = 10**5000` raised ValueError out of the editor (the schema's token count
+    writes the tools block as JSON, which refuses an integer of more than 4,300 digits)."""
+    report = inspect_code('@tool("Scan.")\ndef scan(limit: int = 10**5000) -> str:\n    return ""\n')
+    assert report["error"] == ""
+    assert report["tools"][0]["function"]["parameters"]["properties"]["limit"] == {"type": "integer"}
+
+
+def test_a_huge_exception_message_is_cut_in_the_editor_and_its_text():
+    """`raise ValueError("x" * 10_000_000)` put all ten million characters in the text/plain
+    fallback (the HTML was cut): the editor's report says how much it left out."""
+    from toolkit.views.html import SHOWN_CHARS
+
+    editor = ToolEditor('raise ValueError("x" * 10_000_000)')
+    error = editor.report["error"]
+    assert error.startswith("ValueError: xxx")
+    assert error.endswith(f"…({10_000_000 + len('ValueError: ') - SHOWN_CHARS:,} more characters not shown)")
+    bundle = editor._repr_mimebundle_()
+    assert bundle["text/plain"] == error
+    assert len(bundle["text/html"]) < SHOWN_CHARS + 200
+
+
+def test_code_that_is_not_text_is_one_readable_line():
+    """ToolEditor(5) raised ipywidgets' TraitError ("The 'value' trait of a Textarea instance
+    expected a unicode string"); inspect_code(None) a TypeError from compile()."""
+    import pytest
+
+    from toolkit.errors import ConfigurationError
+
+    text = "ToolEditor(code): takes the tool's Python source as text, and got an int; e.g. ToolEditor('@tool(\"...\")\\ndef f(x: int) -> str: ...')"
+    with pytest.raises(ConfigurationError) as caught:
+        ToolEditor(5)
+    assert str(caught.value) == text
+    with pytest.raises(ConfigurationError) as caught:
+        inspect_code(None)
+    assert str(caught.value) == text.replace("ToolEditor(code)", "inspect_code(code)").replace(
+        "an int", "None"
+    ).replace("ToolEditor('", "inspect_code('")

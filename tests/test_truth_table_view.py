@@ -115,3 +115,27 @@ def test_widget_bundle_is_deterministic():
 def test_a_custom_row_list():
     rows = [r for r in truth_table(1) if not r.any_error]
     assert len(body_rows(render_truth_table_html(rows))) == 3
+
+
+def note(html):
+    return Tree(html).find_all("tk-small")[0].text()
+
+
+def test_the_note_says_which_rounds_the_table_holds():
+    """Every table said "every combination of one and two calls, without and with a failing
+    call": of three rows without a failure too, and of truth_table(3)'s 78 rounds."""
+    assert note(render_truth_table_html()) == (
+        "24 rounds: every combination of one and two calls, without and with a failing call"
+    )
+    assert note(render_truth_table_html(truth_table(3))) == (
+        "78 rounds: every combination of 1 to 3 calls, without and with a failing call"
+    )
+    assert note(render_truth_table_html(truth_table(1))) == (
+        "6 rounds: every combination of one call, without and with a failing call"
+    )
+    rows = [r for r in truth_table(1) if not r.any_error]
+    assert note(render_truth_table_html(rows)) == "3 rounds of one call, without a failing call"
+    assert note(render_truth_table_html(truth_table()[-2:])) == "2 rounds of two calls, with a failing call"
+    mixed = [truth_table()[0], truth_table()[-1]]
+    assert note(render_truth_table_html(mixed)) == "2 rounds of one and two calls, without and with a failing call"
+    assert note(render_truth_table_html([])) == "no rounds"

@@ -205,3 +205,28 @@ def test_a_tool_name_with_line_breaks_stays_on_its_line_in_every_transcript():
 def test_a_line_separator_is_written_out():
     """U+2028 and U+2029 break a line where a reader sees no line break (`str.splitlines` splits there)."""
     assert showable("a\u2028b\u2029c") == "a⟨U+2028⟩b⟨U+2029⟩c"
+
+
+def test_a_megabyte_tool_name_from_the_model_is_cut_in_every_transcript():
+    """A model that asks for a tool named with two million characters put the whole name, twice,
+    in the text/plain of the trace, the conversation, the stepper and the stream view (4 MB each;
+    their HTML was cut): a name is cut at NAME_CHARS, on one line, like any name in a transcript."""
+    from toolkit.chat.sse import ToolCallDelta
+    from toolkit.views.html import NAME_CHARS
+    from toolkit.views.stepper import LoopStepper
+    from toolkit.views.stream import render_stream_text
+
+    reset_call_ids()
+    name = "n" * 2_000_000
+    model = ScriptedModel([AssistantMessage(tool_calls=[ToolCall(id="c1", name=name, arguments="{}")]), "done"])
+    result = run_loop(model, "hi", tools=[echo], options=LoopOptions(policies=FEED_BACK_ALL))
+    shown = "n" * (NAME_CHARS - 1) + "…"
+    trace = TraceView(result)._repr_mimebundle_()["text/plain"]
+    assert f"  model → {shown}({{}})" in trace.splitlines()
+    conversation = render_conversation_text(result.messages)
+    assert f"assistant → {shown}({{}})" in conversation.splitlines()
+    stepper = LoopStepper(result)._repr_mimebundle_()["text/plain"]
+    assert f"round 1 · step 2 record: asks for {shown}" in stepper
+    stream = render_stream_text([ToolCallDelta(0, "c1", name, "{}")], done=True)
+    assert stream.splitlines()[0] == f"tool {shown}({{}}) [not executed]"
+    assert max(len(trace), len(conversation), len(stepper), len(stream)) < 20 * NAME_CHARS + SHOWN_CHARS

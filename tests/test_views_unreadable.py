@@ -5,6 +5,7 @@ Found as a stranger feeding the view OpenAI wire dicts from elsewhere: a message
 `function` role, a tool result whose content holds an image part, a tool result
 without `tool_call_id` (KeyError), `content: null` for a user, a plain string in the list."""
 
+import pytest
 from html_tree import Tree
 
 from toolkit.views.conversation import ConversationView, render_conversation_html, render_conversation_text
@@ -126,3 +127,16 @@ def test_no_memory_address_reaches_a_view_from_a_key_or_a_value_given_to_a_helpe
     assert escape(Foo()) == escape(name)
     assert f"{escape(name)}</span>" in badge(Foo())
     assert escape("a crash at 0x7f3a") == "a crash at 0x7f3a"  # text says what it says
+
+
+@pytest.mark.parametrize("blank", ["", "  ", "\n"])
+def test_blank_arguments_are_no_arguments_not_invalid_json(blank):
+    """A gateway that sends `arguments: ""` for a tool without parameters got an "invalid JSON"
+    badge on the call, though the executor reads blank arguments as none and runs it."""
+    call = {"id": "c1", "type": "function", "function": {"name": "now", "arguments": blank}}
+    messages = [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "10:00"},
+    ]
+    assert render_conversation_text(messages) == "assistant → now()\ntool[now]: 10:00"
+    assert "invalid JSON" not in render_conversation_html(messages)

@@ -141,3 +141,44 @@ def test_the_drill_shows_every_character_you_could_not_see():
     assert '{"orderId":␣"SN⟨U+200B⟩202610200001"}' in text and "⟨U+…⟩ another character you could not see" in text
     plain = Tree(render_drill_html(run_drill(load_cases(), TODAY))).root.text()
     assert "⟨U+" not in plain  # the course's cases use only the four marks
+
+
+def test_a_model_that_invents_a_tool_per_case_gets_a_bounded_confusion_view():
+    """800 cases whose model called 800 different made-up tools drew an 801 × 801 confusion table:
+    122 MB of HTML in 21 s (the table grew with the square of the names). Past CONFUSION_LABELS
+    names, the least used ones are counted together under one label, and no case is lost."""
+    from toolkit.views.week3 import CONFUSION_LABELS
+
+    invented = [result(f"X{i}", "query_order", [f"made_up_{i:04}"], "wrong_tool") for i in range(800)]
+    labels, counts = confusion([*RESULTS, *invented])
+    kept = CONFUSION_LABELS - 1
+    assert labels[:3] == ["made_up_0000", "made_up_0001", "made_up_0002"]
+    assert labels[-4:] == ["query_logistics", "query_order", "(no call)", f"({800 - kept + 3} other tools)"]
+    assert len(labels) == CONFUSION_LABELS and len(counts) == CONFUSION_LABELS
+    assert sum(map(sum, counts)) == len(RESULTS) + 800
+    assert counts[labels.index("query_order")][-1] == 800 - kept + 3
+    assert counts[labels.index("query_logistics")] == [0] * (kept - 3) + [1, 1, 0, 0]
+    assert len(render_accuracy_html(invented)) < 3_000_000  # the cases table: some 2.5 kB a case
+
+
+@pytest.mark.parametrize(
+    "view, given, text",
+    [
+        (accuracy_view, None, "accuracy_view(): takes the list of CaseResult run_suite(...) returns, and got None"),
+        (accuracy_view, ["x"], "accuracy_view(): item 0 is a str, not a CaseResult; pass what run_suite(...) returns"),
+        (drill_view, None, "drill_view(): takes the list of DrillOutcome run_drill(...) returns, and got None"),
+        (
+            drill_view,
+            [RESULTS[0]],
+            "drill_view(): item 0 is a CaseResult, not a DrillOutcome; pass what run_drill(...) returns",
+        ),
+    ],
+)
+def test_a_week3_view_of_something_else_is_one_readable_line(view, given, text):
+    """accuracy_view(None) raised "'NoneType' object is not iterable", accuracy_view(["x"])
+    "'str' object has no attribute 'verdict'"."""
+    from toolkit.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as caught:
+        view(given)
+    assert str(caught.value) == text

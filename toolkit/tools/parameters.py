@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import math
+import json
 import operator
 import re
 import types
@@ -54,7 +54,6 @@ from pydantic import PydanticUserError, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, SchemaError, to_jsonable_python
 
-from toolkit.chat.finite import first_non_finite
 from toolkit.errors import ToolDefinitionError, a_or_an
 from toolkit.tools import arguments, coercion, fast_schema
 from toolkit.tools.arguments import ParamInfo
@@ -711,16 +710,15 @@ def _checked_default(where: str, base: Any, default: Any, nullable: bool, found:
 
 def _add_default(prop: dict[str, Any], default: Any) -> None:
     """The default the model reads, written into `prop`; a default JSON cannot show (an object,
-    NaN, an infinity: `"default": NaN` would make the gateway refuse the whole request) stays out
-    of the schema, and is still what the tool gets when the model leaves the argument out. A set in
-    it is written sorted: its own order follows the hash seed, and the spec would differ from run to run."""
+    NaN, an infinity: `"default": NaN` would make the gateway refuse the whole request; an integer
+    of more digits than Python writes, `10**5000`: the request could not be written at all) stays
+    out of the schema, and is still what the tool gets when the model leaves the argument out. A
+    set in it is written sorted: its own order follows the hash seed, and the spec would differ
+    from run to run."""
     try:
         value = to_jsonable_python(sets_sorted(default, by_alias=True) if holds_set(default) else default)
+        json.dumps(value, allow_nan=False)  # NaN, infinities and too long integers, at any depth
     except Exception:
-        return
-    if type(value) is float and not math.isfinite(value):
-        return
-    if isinstance(value, (list, dict)) and first_non_finite(value) is not None:
         return
     prop["default"] = value
 

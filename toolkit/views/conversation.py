@@ -60,7 +60,7 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
-    flat,
+    flat_name,
     join,
     json_problem,
     json_text,
@@ -291,8 +291,14 @@ def _result_html(result: ToolResultMessage, call_name: str = "?", orphan: bool =
     return card(join(title, " "), _content_html(result.content) + _attributes_html(result.attributes), kind)
 
 
+def _arguments_problem(arguments: str) -> str | None:
+    """What is wrong with a call's arguments for a view (`json_problem`); blank arguments are none
+    (the executor reads them as `{}`: a gateway sends `""` for a tool without parameters)."""
+    return None if not arguments.strip() else json_problem(arguments)
+
+
 def _call_html(call: ToolCall, results: list[ToolResultMessage], show_missing: bool) -> Html:
-    problem = json_problem(call.arguments)
+    problem = _arguments_problem(call.arguments)
     title = [f"tool call · {call.name}", badge(call.id, "info")]
     title += [] if problem is None else [badge(problem, "error")]
     body = code_block(call.arguments) + join(_result_html(r, call.name) for r in results)
@@ -405,10 +411,10 @@ _PARTIAL_CODE_POINT = re.compile(r"⟨(?:U(?:\+[0-9A-F]{0,6})?)?$")
 def _call_text(call: ToolCall) -> str:
     """`assistant → name({...})`; arguments that are not JSON (NaN and Infinity are not) or
     nest too deep to read are shown raw and marked, as the HTML's badge marks them."""
-    problem = json_problem(call.arguments)
-    if problem is not None:
-        return f"assistant → {flat(call.name)}({one_line(call.arguments)}) [{problem}]"
-    return f"assistant → {flat(call.name)}({one_line(json_text(read_json(call.arguments)))})"
+    problem = _arguments_problem(call.arguments)
+    if problem is not None or not call.arguments.strip():
+        return f"assistant → {flat_name(call.name)}({one_line(call.arguments)})" + (f" [{problem}]" if problem else "")
+    return f"assistant → {flat_name(call.name)}({one_line(json_text(read_json(call.arguments)))})"
 
 
 def _call_name(message: Message | Unreadable, j: int) -> str:
@@ -426,7 +432,7 @@ def _message_text(message: Message | Unreadable, call_name: str, orphan: bool) -
         lines += [_call_text(c) for c in message.tool_calls]
         return lines or ["assistant: (empty reply)"]
     if isinstance(message, ToolResultMessage):
-        name = flat(message.tool_name or call_name)
+        name = flat_name(message.tool_name or call_name)
         flags = " error" * message.is_error + f" ({ORPHAN})" * orphan
         return [f"tool[{name}]{flags}: {one_line(message.content)}"]
     if isinstance(message, UserMessage) and message.from_tool_calls:  # its text names call ids: not shown

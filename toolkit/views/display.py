@@ -23,6 +23,7 @@ from toolkit import unicode
 from toolkit.chat.client import Exchange
 from toolkit.chat.messages import ChatResponse
 from toolkit.errors import ConfigurationError
+from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import render_conversation_text, render_response_html
 from toolkit.views.html import (
     Html,
@@ -32,6 +33,7 @@ from toolkit.views.html import (
     flat,
     join,
     json_text,
+    kept,
     kv_table,
     page,
     plain,
@@ -74,21 +76,28 @@ def show_table(rows: Sequence[Mapping[str, Any]], title: str | None = None) -> S
                 'Fix: pass one dict per row, e.g. show_table([{"tool": "query_order", "tokens": 51}])'
             )
     columns = list(dict.fromkeys(key for row in rows for key in row))
-    cells = [[_cell(row.get(c, "")) for c in columns] for row in rows]
+    shown = kept(len(rows), "rows")  # past SHOWN_ITEMS rows: the first and last 500, and a note
+    cells = [i if isinstance(i, str) else [_cell(rows[i].get(c, "")) for c in columns] for i in shown]
     text = _text_table(columns, cells) if rows else "(no rows)"
-    return Shown(page(table(columns, cells), title), f"{title}\n{text}" if title else text)
+    drawn = [row if isinstance(row, list) else [row, *[""] * (len(columns) - 1)] for row in cells]
+    return Shown(page(table(columns, drawn), title), f"{title}\n{text}" if title else text)
 
 
-def _text_table(columns: list[Any], cells: list[list[str]]) -> str:
+def _text_table(columns: list[Any], cells: list[list[str] | str]) -> str:
     """The aligned plain table, each column as wide as its widest cell and each cell set to its
     right, as pandas' `to_string` sets them: widths measured as a terminal draws them
     (`toolkit.unicode.columns`: Chinese and emoji take two, a combining accent none), a character
-    that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`."""
+    that acts instead of being seen written out first, and line breaks and tabs as `\\n`, `\\t`.
+    A note among the rows (rows left out) is a line of its own."""
     if not columns:
         return "(no columns)"
-    lines = [[flat(plain(c)) for c in columns], *([flat(shortened(cell)) for cell in row] for row in cells)]
+    lines = [
+        [flat(plain(c)) for c in columns],
+        *([flat(shortened(cell)) for cell in row] for row in cells if isinstance(row, list)),
+    ]
     widths = [max(map(unicode.columns, column)) for column in zip(*lines)]
-    return "\n".join(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
+    aligned = iter(" ".join(" " * (w - unicode.columns(t)) + t for t, w in zip(line, widths)) for line in lines)
+    return "\n".join([next(aligned), *(row if isinstance(row, str) else next(aligned) for row in cells)])
 
 
 def _cell(value: Any) -> str:
@@ -130,4 +139,9 @@ def show_exchange(exchange: Exchange) -> Shown:
 
 def show_response(response: ChatResponse) -> Shown:
     """One model response: finish reason, tokens and the message (text: a one-line transcript)."""
+    if not isinstance(response, ChatResponse):  # a readable line, not "'NoneType' object has no attribute …"
+        raise ConfigurationError(
+            f"show_response(): takes one ChatResponse (what client.chat(...) returns), and got {a_kind_of(response)}; "
+            "for a list of messages use ConversationView(messages), for a loop's result TraceView(result)"
+        )
     return Shown(render_response_html(response), render_conversation_text([response.message], response.usage))

@@ -36,10 +36,11 @@ import html as _html
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from toolkit.unicode import boundary, well_formed
+from toolkit.unicode import boundary, cut, well_formed
 
 KINDS = ("system", "user", "assistant", "tool", "error", "info", "warn", "ok")
 """The kinds a `card` or `badge` can have: four roles, then error / info / warn / ok."""
@@ -130,6 +131,17 @@ def flat(text: str) -> str:
     breaks and tabs written as `\\n`, `\\r`, `\\t` (a model's tool name with a line break in it
     made a line of its own in a transcript: a fake round in a trace)."""
     return showable(text).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+NAME_CHARS = 200
+"""Most characters of a tool name a transcript shows (`flat_name`): a real one has at most 64, a
+model can send two million."""
+
+
+def flat_name(name: str) -> str:
+    """A tool name as a transcript writes it: `flat`, cut at `NAME_CHARS` with "…" (where a
+    character a reader sees ends: `toolkit.unicode.cut`)."""
+    return flat(cut(name, NAME_CHARS))
 
 
 def showable_bundle(bundle: dict[str, Any]) -> dict[str, Any]:
@@ -322,7 +334,21 @@ def plain(value: Any) -> str:
     """`value` as a view writes it: text as it is, anything else its `str()` without a memory
     address (`<Foo object at 0x7f…>` → `<Foo object>`, the same on every run); `json_text` writes
     what JSON cannot so."""
-    return value if isinstance(value, str) else without_addresses(str(value))
+    if isinstance(value, str):
+        return value
+    return _long_integer(value) or without_addresses(str(value))
+
+
+def _long_integer(value: Any) -> str | None:
+    """For an integer longer than Python writes (`sys.get_int_max_str_digits()`, 4,300 digits: `str`
+    raises ValueError), what a view writes instead: `…(an integer of 5,001 digits)`; else None."""
+    limit = sys.get_int_max_str_digits()
+    if not isinstance(value, int) or not limit or value.bit_length() <= 3 * limit:  # fewer digits than that
+        return None
+    magnitude = abs(value)
+    digits = int((magnitude.bit_length() - 1) * math.log10(2)) + 1
+    digits += magnitude >= 10**digits
+    return None if digits <= limit else f"…(an integer of {digits:,} digits)"
 
 
 def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str], str] | None) -> Any:
@@ -336,7 +362,7 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     if isinstance(value, str):
         return strings(value) if strings is not None else value
     if not isinstance(value, (dict, list, tuple, set, frozenset)):
-        return value
+        return _long_integer(value) or value
     if id(value) in inside:
         return CIRCULAR
     if depth >= DEPTH:
@@ -345,7 +371,9 @@ def _viewable(value: Any, depth: int, inside: set[int], strings: Callable[[str],
     try:
         if isinstance(value, dict):
             return {
-                k if isinstance(k, str) else json.dumps(k, default=plain): _viewable(v, depth + 1, inside, strings)
+                k if isinstance(k, str) else _long_integer(k) or json.dumps(k, default=plain): _viewable(
+                    v, depth + 1, inside, strings
+                )
                 for k, v in value.items()
             }
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value

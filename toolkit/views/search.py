@@ -27,8 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.errors import ConfigurationError
 from toolkit.search.catalog import EvalRow
 from toolkit.search.tool import SearchOutcome
+from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import HtmlView
 from toolkit.views.html import (
@@ -40,6 +42,7 @@ from toolkit.views.html import (
     join,
     kv_table,
     page,
+    shortened,
     showable,
     showable_bundle,
     small,
@@ -82,7 +85,8 @@ def render_search_html(outcome: SearchOutcome, title: str | None = "tool search"
 
 
 def render_search_text(outcome: SearchOutcome) -> str:
-    head = f"{outcome.strategy} {unescaped(outcome.arguments)} → searched {outcome.searched} tools"
+    """One search in a few lines; arguments of a megabyte are cut at `SHOWN_CHARS`, as the HTML cuts them."""
+    head = f"{outcome.strategy} {shortened(unescaped(outcome.arguments))} → searched {outcome.searched} tools"
     if outcome.error:
         return showable(f"{head}\nerror: {outcome.error}")
     lines = [f"{i}. {m.name} ({_score(m.score)})" for i, m in enumerate(outcome.matches, 1)]
@@ -93,6 +97,11 @@ class SearchView(HtmlView):
     """`SearchView(outcome)`: one search as a notebook view."""
 
     def __init__(self, outcome: SearchOutcome, title: str | None = "tool search", **kwargs: Any) -> None:
+        if not isinstance(outcome, SearchOutcome):  # not "'NoneType' object has no attribute 'strategy'"
+            raise ConfigurationError(
+                f"SearchView(): takes one SearchOutcome (what ToolSearch.search returns), and got "
+                f'{a_kind_of(outcome)}; e.g. SearchView(search.search(\'{{"terms": ["refund"]}}\', index))'
+            )
         super().__init__(render_search_html(outcome, title), render_search_text(outcome), **kwargs)
 
 

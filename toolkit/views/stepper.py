@@ -30,7 +30,7 @@ from toolkit.loop.saga import ToolExecution
 from toolkit.tools import redact
 from toolkit.unicode import unescaped
 from toolkit.views.conversation import one_line
-from toolkit.views.html import escape, flat, kept, showable_bundle
+from toolkit.views.html import escape, flat_name, kept, showable_bundle
 from toolkit.views.trace import run_of
 
 NO_STEPS = "no steps: the run made no model request (it stopped before the first reply)"
@@ -64,7 +64,7 @@ def steps(result: LoopResult) -> list[Step]:
         calls = trace.reply.tool_calls
         add(
             2,
-            ("asks for " + ", ".join(flat(c.name) for c in calls))
+            ("asks for " + ", ".join(flat_name(c.name) for c in calls))
             if calls
             else one_line(redact.scrub(trace.reply.content or ""), 80),
         )
@@ -83,7 +83,7 @@ def steps(result: LoopResult) -> list[Step]:
                 one_line(redact.scrub(unescaped(e.call.arguments)), 50),
                 one_line(redact.scrub(e.result.content), 60),
             )
-            add(5, f"{flat(e.call.name)}({arguments}) → {content}{mark}")
+            add(5, f"{flat_name(e.call.name)}({arguments}) → {content}{mark}")
         if any(e.error_kind == "argument" for e in trace.executions):
             handed = trace.decision.startswith("hand")
             add(
@@ -94,7 +94,7 @@ def steps(result: LoopResult) -> list[Step]:
             )
         rolled = rolled_back.get(r, [])
         if rolled:
-            add(7, "rolled back: " + ", ".join(flat(e.call.name) for e in rolled))
+            add(7, "rolled back: " + ", ".join(flat_name(e.call.name) for e in rolled))
         add(8, f"{len(trace.executions)} tool result(s) appended")
         add(9, trace.decision or "continue")
         if trace.decision not in ("continue", ""):
@@ -149,6 +149,9 @@ class LoopStepper(widgets.VBox):
 
     @property
     def current(self) -> Step:
+        """The step shown; a `ConfigurationError` saying so for a run with no steps (not an IndexError)."""
+        if not self.steps:
+            raise ConfigurationError(f"LoopStepper.current: there is no step to show, {NO_STEPS}")
         return self.steps[self.index]
 
     def go(self, index: int) -> None:

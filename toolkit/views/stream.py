@@ -26,7 +26,8 @@ events are folded once each instead of all again on every push.
 
 More than 1,000 parts (text runs and tool calls) show as the first and last 500 and a note naming
 the rest (`toolkit.views.html.kept`), in the renderers and the live view alike: a stream of
-thousands of calls made a page of megabytes, drawn again on every event.
+thousands of calls made a page of megabytes, drawn again on every event. A text or arguments
+longer than `SHOWN_CHARS` is cut there, in the transcript as in the cards.
 
 No call ids (a real gateway's are random) and no timings, so the output is deterministic. Text,
 arguments, results and the text of the error that stopped the stream are scrubbed as in the
@@ -49,7 +50,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.chat.sse import TextDelta, ToolCallDelta
+from toolkit.chat.sse import TextDelta, ToolCallDelta, _named
 from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopEvent, ToolFinished, ToolStarted
 from toolkit.loop.saga import ToolExecution
@@ -63,13 +64,14 @@ from toolkit.views.html import (
     card,
     code_block,
     element,
-    flat,
+    flat_name,
     join,
     json_text,
     kept,
     kv_table,
     page,
     read_json,
+    shortened,
     showable,
     small,
     text_block,
@@ -102,6 +104,8 @@ class ToolSegment:
     """One tool call, from its first delta to its result."""
 
     name: str
+    """As far as it has arrived: pieces joined as the stream's assembler joins them (`""` while
+    no delta has named the call; shown as `?`)."""
     arguments: str
     """As far as they have arrived (complete from `ToolStarted` on)."""
     state: str = "asked"
@@ -173,10 +177,10 @@ class EventFold:
     def _add_delta(self, delta: ToolCallDelta) -> None:
         current = self._writing.get(delta.index)
         if current is None or _starts_another(current, delta):
-            current = self._writing[delta.index] = self._new_tool(delta.name or "?", delta.id)
+            current = self._writing[delta.index] = self._new_tool("", delta.id)
         elif delta.id is not None and delta.id != current.call_id:  # a later id: the call's id (as the assembler's)
             self._file_under(current, delta.id)
-        current.name = delta.name or current.name
+        current.name = _named(current.name, delta.name)  # `get_wea`, `ther` → get_weather, as the call is named
         self._append_fragment(current, delta.arguments)
 
     def _tool(self, call_id: str, name: str, states: tuple[str, ...]) -> ToolSegment:
@@ -238,13 +242,19 @@ def _starts_another(current: ToolSegment, delta: ToolCallDelta) -> bool:
 
 def tool_status(segment: ToolSegment, over: bool) -> tuple[str, str, str]:
     """`(title, badge text, kind)` of a tool card."""
+    name = _name(segment)
     if segment.state == "done" and segment.execution is not None:
-        return (segment.name, *execution_status(segment.execution))
+        return (name, *execution_status(segment.execution))
     if segment.state == "running":
-        return f"calling {segment.name}…", "running", "tool"
+        return f"calling {name}…", "running", "tool"
     if over:
-        return segment.name, "not executed", "warn"
-    return f"asking for {segment.name}…", "arguments arriving", "info"
+        return name, "not executed", "warn"
+    return f"asking for {name}…", "arguments arriving", "info"
+
+
+def _name(segment: ToolSegment) -> str:
+    """The call's name as shown: `?` while no delta has named it."""
+    return segment.name or "?"
 
 
 def _arguments(text: str) -> str:
@@ -361,11 +371,11 @@ def _page_html(
 
 
 def _segment_text(segment: Segment, cursor: bool, over: bool) -> str:
-    if isinstance(segment, TextSegment):
-        return f"assistant: {_live(segment.text, cursor)}"
+    if isinstance(segment, TextSegment):  # a 5 MB answer: cut at SHOWN_CHARS, as the HTML cuts it
+        return f"assistant: {shortened(_live(segment.text, cursor))}"
     _, label, _ = tool_status(segment, over)
     arguments = settled(segment.arguments) if _arriving(segment, over) else segment.arguments
-    line = f"tool {flat(segment.name)}({_arguments(arguments)}) [{label}]"
+    line = f"tool {flat_name(_name(segment))}({shortened(_arguments(arguments))}) [{label}]"
     return line + (f" → {one_line(_scrubbed(segment.execution.result.content), 160)}" if segment.execution else "")
 
 
@@ -398,11 +408,11 @@ def event_line(event: LoopEvent) -> str:
     if isinstance(event, TextDelta | ToolCallDelta):
         return _delta_head(event) + repr(redact.scrub(_piece(event)))
     if isinstance(event, ToolStarted):
-        return f"ToolStarted   round {event.round}: {flat(event.call.name)}({_arguments(event.call.arguments)})"
+        return f"ToolStarted   round {event.round}: {flat_name(event.call.name)}({_arguments(event.call.arguments)})"
     if isinstance(event, ToolFinished):
         e = event.execution
         status = execution_status(e)[0]
-        return f"ToolFinished  round {e.round}: {flat(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
+        return f"ToolFinished  round {e.round}: {flat_name(e.call.name)} [{status}] {one_line(redact.scrub(e.result.content), 40)}"
     return type(event).__name__
 
 
@@ -441,7 +451,7 @@ def _run_of(event: LoopEvent) -> tuple[str, int] | None:
 def _delta_head(event: TextDelta | ToolCallDelta) -> str:
     if isinstance(event, TextDelta):
         return "TextDelta     "
-    name = f" {flat(event.name)}" if event.name else ""
+    name = f" {flat_name(event.name)}" if event.name else ""
     return f"ToolCallDelta #{event.index}{name} "
 
 
@@ -517,18 +527,24 @@ def _execution(segment: Segment) -> ToolExecution | None:
 # 6. The widget.
 
 
+def _check_events(events: object, where: str, fix: str) -> None:
+    """A `ConfigurationError` unless `events` can be events: an iterable that is no text, bytes or class."""
+    if isinstance(events, str | bytes | type) or not isinstance(events, Iterable):
+        kind = f"the class {events.__name__}" if isinstance(events, type) else type(events).__name__
+        raise ConfigurationError(
+            f"{where}: takes the events of a stream (a list, or the TokenStream itself), and got {kind}; {fix}"
+        )
+
+
 class StreamView(HtmlView):
     """A live view of one stream: `.push(event)` or `.consume(token_stream)`."""
 
     def __init__(self, title: str | None = None, events: Iterable[LoopEvent] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = title
-        if isinstance(events, str | bytes | type) or not isinstance(events, Iterable):
-            kind = f"the class {events.__name__}" if isinstance(events, type) else type(events).__name__
-            raise ConfigurationError(
-                f"StreamView(events=...): takes the events of a stream (a list, or the TokenStream itself), and got "
-                f"{kind}; pass StreamView(events=list(stream)), or call view.consume(stream)"
-            )
+        _check_events(
+            events, "StreamView(events=...)", "pass StreamView(events=list(stream)), or call view.consume(stream)"
+        )
         self.events: list[LoopEvent] = list(events)
         self.result: Result[Any] | None = None
         self.error: BaseException | None = None
@@ -566,6 +582,7 @@ class StreamView(HtmlView):
         first piece, a tool's start and finish, and the end are always drawn at once, and with
         a `pace` every event is. A `pace` that is not a finite number of 0 or more is refused before
         anything is read (it stopped the stream after its first event); None is no pace."""
+        _check_events(stream, "StreamView.consume(stream)", "e.g. view.consume(assistant.stream('u1', question))")
         pace = 0.0 if pace is None else pace
         if isinstance(pace, bool) or not isinstance(pace, int | float) or not 0 <= pace < float("inf"):
             raise ConfigurationError(

@@ -23,12 +23,14 @@ from __future__ import annotations
 import html
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolkit.chat.client import Exchange
+from toolkit.errors import ConfigurationError
 from toolkit.loop.records import LoopResult, ToolFinished, ToolStarted
+from toolkit.tools.decorator import a_kind_of
 from toolkit.unicode import cut, padded
 from toolkit.views.html import flat, kept, showable_bundle
 
@@ -103,6 +105,32 @@ def _drawn(span: Span) -> bool:
     return math.isfinite(span.start) and math.isfinite(span.end)
 
 
+_FIX = 'e.g. Timeline([("attempts and waits", retry_spans(client.exchanges, waits))])'
+
+
+def _rows(rows: object) -> list[tuple[str, list[Span]]]:
+    """`rows` as `Timeline` keeps them, or a `ConfigurationError` naming the shape it takes (not
+    "cannot unpack non-iterable Span object" for spans given without their row's name)."""
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise ConfigurationError(
+            f"Timeline(rows): takes a list of (name, spans) rows, and got {a_kind_of(rows)}; {_FIX}"
+        )
+    kept: list[tuple[str, list[Span]]] = []
+    for i, row in enumerate(rows):
+        if isinstance(row, Span):
+            raise ConfigurationError(f"Timeline(rows): row {i} is a Span; each row is (name, spans): {_FIX}")
+        if not isinstance(row, tuple | list) or len(row) != 2 or not isinstance(row[1], Iterable):
+            raise ConfigurationError(f"Timeline(rows): row {i} is {a_kind_of(row)}, not (name, list of Span); {_FIX}")
+        spans = list(row[1])
+        wrong = next((j for j, span in enumerate(spans) if not isinstance(span, Span)), None)
+        if wrong is not None:
+            raise ConfigurationError(
+                f"Timeline(rows): row {i}'s span {wrong} is {a_kind_of(spans[wrong])}, not a Span; {_FIX}"
+            )
+        kept.append((row[0], spans))
+    return kept
+
+
 class Timeline:
     """Spans in lanes on one time axis: SVG for people, a table as text."""
 
@@ -114,7 +142,7 @@ class Timeline:
     """The time axis' unit."""
 
     def __init__(self, rows: Sequence[tuple[str, Sequence[Span]]], title: str = "", unit: str = "s") -> None:
-        self.rows = [(name, list(spans)) for name, spans in rows]
+        self.rows = _rows(rows)
         self.title, self.unit = title, unit
 
     def _kept(self) -> list[tuple[str, list[Span | str]]]:

@@ -31,8 +31,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit.errors import ToolDefinitionError
-from toolkit.views.html import code_block, escape, showable_bundle, without_addresses
+from toolkit.errors import ConfigurationError, ToolDefinitionError
+from toolkit.tools.decorator import a_kind_of
+from toolkit.views.html import code_block, escape, shortened, showable_bundle, without_addresses
 
 START = """@tool("Look up one order by its id and return its status, items and total.")
 def query_order(order_id: Annotated[str, Param("Order id, e.g. SN202610200001")]) -> str:
@@ -70,6 +71,7 @@ def inspect_code(code: str) -> dict[str, Any]:
     from toolkit.tools.lint import lint_tools
     from toolkit.views.schema import render_schema_text
 
+    _check_code(code, "inspect_code")
     namespace = _namespace()
     given = set(namespace)
     try:
@@ -100,6 +102,15 @@ def inspect_code(code: str) -> dict[str, Any]:
     }
 
 
+def _check_code(code: object, where: str) -> None:
+    """A `ConfigurationError` unless `code` is text (ipywidgets' TraitError, or compile()'s TypeError, said less)."""
+    if not isinstance(code, str):
+        raise ConfigurationError(
+            f"{where}(code): takes the tool's Python source as text, and got {a_kind_of(code)}; "
+            f"e.g. {where}('@tool(\"...\")\\ndef f(x: int) -> str: ...')"
+        )
+
+
 def _defined_tool(name: str, value: Any) -> bool:
     """`value`, bound to `name` by the code, is a function (or callable object) it defined to be a tool."""
     from toolkit.tools.decorator import tool_options
@@ -117,7 +128,7 @@ def _imported(value: Any) -> bool:
 
 def _raised(error: BaseException) -> str:
     """One line for an exception the learner's code raised, whatever its `__str__` does (its class
-    name alone when that fails or says nothing); `exit()` is named as such (it would end the
+    name alone when that fails or says nothing), cut at `SHOWN_CHARS`; `exit()` is named as such (it would end the
     widget's callback, or the kernel, instead of showing anything)."""
     if isinstance(error, SystemExit):
         return (
@@ -128,7 +139,7 @@ def _raised(error: BaseException) -> str:
     except Exception:  # an exception class of the learner's whose __str__ raises
         message = ""
     name = type(error).__name__
-    return without_addresses(f"{name}: {message}" if message else name)
+    return shortened(without_addresses(f"{name}: {message}" if message else name))  # a 10 MB message: cut
 
 
 class ToolEditor(widgets.VBox):
@@ -142,6 +153,7 @@ class ToolEditor(widgets.VBox):
     """`inspect_code` of the box's code, as last refreshed."""
 
     def __init__(self, code: str = START, **kwargs: Any) -> None:
+        _check_code(code, "ToolEditor")
         self.code = widgets.Textarea(  # sent when the box loses focus: half-typed code never runs
             value=code, continuous_update=False, layout=widgets.Layout(width="100%", height="140px")
         )

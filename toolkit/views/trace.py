@@ -47,6 +47,7 @@ from toolkit.views.html import (
     card,
     code_block,
     flat,
+    flat_name,
     join,
     kept,
     kv_table,
@@ -216,12 +217,12 @@ def _round_text(trace: RoundTrace, show_timing: bool) -> list[str]:
     elif trace.reply.refusal:
         lines.append(f"  model refused: {one_line(_shown(trace.reply.refusal), 160)}")
     lines += [
-        f"  model → {flat(c.name)}({one_line(_shown_arguments(c.arguments), 160)})" for c in trace.reply.tool_calls
+        f"  model → {flat_name(c.name)}({one_line(_shown_arguments(c.arguments), 160)})" for c in trace.reply.tool_calls
     ]
     for e in trace.executions:
         label, _ = execution_status(e)
         timing = f" ({e.duration_s:.2f} s)" if show_timing else ""
-        lines.append(f"  {flat(e.call.name)} [{label}]{timing}: {one_line(_shown(e.result.content), 160)}")
+        lines.append(f"  {flat_name(e.call.name)} [{label}]{timing}: {one_line(_shown(e.result.content), 160)}")
     if trace.images is not None:
         lines.append(f"  images passed on from {flat(_image_tools(trace))}: {image_markers(trace.images.images)}")
     lines += [f"  tokens: {_tokens(trace.usage)}", f"  decision: {trace.decision or '(none)'}"]
@@ -239,7 +240,8 @@ def render_trace_text(result: LoopResult, show_timing: bool = False) -> str:
     if result.answer is not None:
         lines.append(f"answer: {one_line(_shown(result.answer), 160)}")
     lines += [
-        f"caller receives: {flat(m.tool_name)}: {one_line(_shown(m.content), 160)}" for m in result.immediate_results
+        f"caller receives: {flat_name(m.tool_name)}: {one_line(_shown(m.content), 160)}"
+        for m in result.immediate_results
     ]
     return showable("\n".join(lines))
 
@@ -292,12 +294,13 @@ def render_saga_text(
 ) -> str:
     """The saga log as text: one line per compensation, then one per rewritten result."""
     lines = [
-        f"{i}. {flat(e.tool)}: {'ok' if e.ok else 'FAILED'} — {_shown(e.detail)}" for i, e in enumerate(result.saga, 1)
+        f"{i}. {flat_name(e.tool)}: {'ok' if e.ok else 'FAILED'} — {_shown(e.detail)}"
+        for i, e in enumerate(result.saga, 1)
     ] or ["no compensation ran"]
     if before is not None:
         changed = rewritten_results(before, result.messages if after is None else after)
         lines += [
-            f"rewritten {flat(t)}: {one_line(_shown(b.content), 160)} → {one_line(_shown(a.content), 160)}"
+            f"rewritten {flat_name(t)}: {one_line(_shown(b.content), 160)} → {one_line(_shown(a.content), 160)}"
             for t, b, a in changed
         ]
     return showable("\n".join(lines))

@@ -75,8 +75,34 @@ def render_truth_table_html(rows: Sequence[TruthRow] | None = None) -> Html:
     cells = [
         [_behaviors(r.behaviors), "yes" if r.any_error else "no", _decision_badge(r.returns), r.rule] for r in rows
     ]
-    note = small(f"{len(rows)} rounds: every combination of one and two calls, without and with a failing call")
+    note = small(_note(rows))
     return page(note + table(COLUMNS, cells), title="Return behaviours: the truth table")
+
+
+def _note(rows: list[TruthRow]) -> str:
+    """What the table holds, from its rows: `24 rounds: every combination of one and two calls,
+    without and with a failing call` for `truth_table()`, `3 rounds of one call, without a failing
+    call` for three of its rows (it said "every combination of one and two calls" of any rows)."""
+    if not rows:
+        return "no rounds"
+    sizes = sorted({len(r.behaviors) for r in rows})
+    errors = {r.any_error for r in rows}
+    calls = _calls(sizes)
+    failing = "without and with" if len(errors) == 2 else "with" if True in errors else "without"
+    whole = 2 * sum(len(ReturnBehavior) ** n for n in sizes)  # rows of truth_table(n), if they are
+    if sizes == list(range(1, sizes[-1] + 1)) and len(rows) == whole and rows == truth_table(sizes[-1]):
+        return f"{len(rows)} rounds: every combination of {calls}, {failing} a failing call"
+    return f"{len(rows)} round{'s' * (len(rows) != 1)} of {calls}, {failing} a failing call"
+
+
+def _calls(sizes: list[int]) -> str:
+    """`one call`, `two calls`, `one and two calls`, `1 to 3 calls`, `1, 3 calls`: the round sizes."""
+    words = {1: "one", 2: "two"}
+    if sizes[-1] <= 2:
+        return " and ".join(words[n] for n in sizes) + (" call" if sizes == [1] else " calls")
+    if sizes == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]} to {sizes[-1]} calls"
+    return ", ".join(map(str, sizes)) + " calls"
 
 
 def render_truth_table_text(rows: Sequence[TruthRow] | None = None) -> str:

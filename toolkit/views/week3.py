@@ -19,11 +19,15 @@ Leaves out: sorting and filtering (read the CSV with pandas for that).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from toolkit.course.accuracy import NOT_RUN, PASS_LINE, CaseResult, report_lines, summarize
 from toolkit.course.drill import DrillOutcome, summary_lines
 from toolkit.course.probe import VERDICTS, ProbeResult, report
+from toolkit.errors import ConfigurationError
+from toolkit.tools.decorator import a_kind_of
 from toolkit.views.conversation import HtmlView
 from toolkit.views.html import (
     Html,
@@ -39,6 +43,8 @@ from toolkit.views.html import (
     small,
     table,
 )
+
+T = TypeVar("T")
 
 VERDICT_KINDS = {
     "pass": "ok",
@@ -129,16 +135,35 @@ def render_drill_html(outcomes: Sequence[DrillOutcome]) -> str:
 
 def confusion(results: Sequence[CaseResult]) -> tuple[list[str], list[list[int]]]:
     """(labels, counts): counts[i][j] = cases expecting labels[i] whose first call was labels[j].
-    Cases an interrupted suite did not run are left out (they called nothing: not "no call")."""
+    Cases an interrupted suite did not run are left out (they called nothing: not "no call").
+    Past `CONFUSION_LABELS` names (a model that invents a tool per case), the expected ones and
+    then the most used are kept, and the rest are counted together, last, as `(N other tools)`."""
     results = [r for r in results if r.verdict != NOT_RUN]
     expected = [r.case.expect_tool or NO_CALL for r in results]
     called = [r.called_tools[0] if r.called_tools else NO_CALL for r in results]
     labels = sorted(set(expected) | set(called), key=lambda t: (t == NO_CALL, t))
     index = {label: i for i, label in enumerate(labels)}
+    if len(labels) > CONFUSION_LABELS:
+        labels, index = _folded(labels, Counter(expected + called), set(expected))
     counts = [[0] * len(labels) for _ in labels]
     for e, c in zip(expected, called):
         counts[index[e]][index[c]] += 1
     return labels, counts
+
+
+CONFUSION_LABELS = 30
+"""Most names (rows, and columns) the confusion view has: its table grows with their square."""
+
+
+def _folded(labels: list[str], uses: Counter[str], expected: set[str]) -> tuple[list[str], dict[str, int]]:
+    """The first `CONFUSION_LABELS - 1` of `labels` by (expected first, most used, their order),
+    in their order, then the label the others are counted under; and each label's place."""
+    rank = sorted(range(len(labels)), key=lambda i: (labels[i] not in expected, -uses[labels[i]], i))
+    kept = sorted(rank[: CONFUSION_LABELS - 1])
+    other = len(labels) - len(kept)
+    folded = [labels[i] for i in kept] + [f"({other} other tools)"]
+    index = dict.fromkeys(labels, len(kept)) | {labels[i]: n for n, i in enumerate(kept)}
+    return folded, index
 
 
 def _confusion_html(results: Sequence[CaseResult]) -> Html:
@@ -220,9 +245,27 @@ def probe_view(result: ProbeResult) -> HtmlView:
 
 
 def drill_view(outcomes: Sequence[DrillOutcome]) -> HtmlView:
+    outcomes = _listed(outcomes, DrillOutcome, "drill_view", "run_drill(...)")
     text = "\n".join([o.line() for o in outcomes] + summary_lines(list(outcomes)))
     return HtmlView(render_drill_html(outcomes), text)
 
 
 def accuracy_view(results: Sequence[CaseResult]) -> HtmlView:
+    results = _listed(results, CaseResult, "accuracy_view", "run_suite(...)")
     return HtmlView(render_accuracy_html(results), "\n".join(report_lines(results)))
+
+
+def _listed(items: object, kind: type[T], where: str, maker: str) -> list[T]:
+    """`items` as a list of `kind`, or a `ConfigurationError` naming what `where` takes (a readable
+    line, not "'NoneType' object is not iterable" or "'str' object has no attribute 'verdict'")."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise ConfigurationError(
+            f"{where}(): takes the list of {kind.__name__} {maker} returns, and got {a_kind_of(items)}"
+        )
+    listed = list(items)
+    wrong = next((i for i, item in enumerate(listed) if not isinstance(item, kind)), None)
+    if wrong is not None:
+        raise ConfigurationError(
+            f"{where}(): item {wrong} is {a_kind_of(listed[wrong])}, not a {kind.__name__}; pass what {maker} returns"
+        )
+    return listed

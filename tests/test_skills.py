@@ -414,3 +414,19 @@ def test_a_resource_named_in_another_unicode_form_is_found(tmp_path):
     assert skill.resource(nfd) == "R"
     with pytest.raises(SkillError, match="does not serve 'big/é.md': it is over"):
         skill.resource("big/é.md")
+
+
+def test_a_skill_named_in_another_unicode_form_is_activated_and_read(tmp_path):
+    """A model may write `café` decomposed (`e` and an accent): it names the skill `café`, not an error
+    listing a name that looks the same; the activation is recorded by the skill's own name."""
+    import unicodedata
+
+    _skill(tmp_path, "café", files={"menu.md": "espresso"})
+    skills = Skills.from_directory(tmp_path)
+    activate, read = skills.management_tools()
+    nfd = unicodedata.normalize("NFD", "café")
+    result = _run(activate, name=nfd)
+    assert (result.is_error, result.content, result.attributes) == (False, "Do it.", {ACTIVATED_SKILL: "café"})
+    assert skills.activated([result]) == ["café"]
+    assert _run(read, skill=nfd, path="menu.md").content == "espresso"
+    assert skills.get(nfd).name == "café"

@@ -268,3 +268,22 @@ def test_the_optional_fields_of_the_spec_load():
     )
     assert meta == {"name": "pdf-processing", "description": "Extract text and tables from PDF files."}
     assert body == "# PDF"
+
+
+def test_two_folders_of_one_name_in_two_unicode_forms_reject_the_second_only(tmp_path):
+    """`café` composed and decomposed are two folders on Linux and one skill name: the first (in sorted
+    order) loads, the second is rejected naming the first, and the other skills still load."""
+    nfc, nfd = unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café")
+    for name, description in ((nfc, "composed"), (nfd, "decomposed"), ("pdf", "p")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: {description}\n---\n")
+    first, second = sorted([nfc, nfd])
+    skills = Skills.from_directory(tmp_path)
+    assert [(s.name, s.description) for s in skills.by_name.values()] == [
+        ("café", "composed" if first == nfc else "decomposed"),
+        ("pdf", "p"),
+    ]
+    assert skills.rejected == {
+        second: f"skill folder {str(tmp_path / second)!r}: its skill name 'café' is taken by the skill folder "
+        f"{first!r} (one name written in two Unicode forms). Fix: keep one of the two folders"
+    }

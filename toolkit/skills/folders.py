@@ -169,19 +169,19 @@ def scan_skills(
     given: dict[str, Sequence[Any]] = {}
     for key, name in named.items():
         given.setdefault(name, asked[key])
+    loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
     for folder in sorted(root.iterdir()):
         has_skill_md = os.path.lexists(folder / SKILL_FILE)  # through a linked folder too
         if folder.name.startswith(".") or not has_skill_md:
             continue  # hidden, or not a skill (a plain file, a folder of notes)
-        if folder.is_symlink():
-            rejected[folder.name] = f"skill folder {str(folder)!r} is a symbolic link; links are never followed"
-            log.warning("skill left out: %s", rejected[folder.name])
-            continue
         try:
-            skills.append(load_skill(folder, given.get(unicodedata.normalize("NFKC", folder.name), ())))
+            skill = _load_listed(folder, given, loaded)
         except ConfigurationError as exc:
             rejected[folder.name] = str(exc)
             log.warning("skill left out: %s", exc)
+            continue
+        skills.append(skill)
+        loaded[skill.name] = folder.name
     names = {s.name for s in skills}
     unknown = {k for k in asked if named.get(k) not in names}
     if unknown:
@@ -191,6 +191,20 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
+
+
+def _load_listed(folder: Path, given: Mapping[str, Sequence[Any]], loaded: Mapping[str, str]) -> Skill:
+    """One skill folder `scan_skills` found, with its tools; a `ConfigurationError` when it is a link, or
+    its name is one a folder before it has in another Unicode form (`café` composed and decomposed)."""
+    if folder.is_symlink():
+        raise ConfigurationError(f"skill folder {str(folder)!r} is a symbolic link; links are never followed")
+    skill = load_skill(folder, given.get(unicodedata.normalize("NFKC", folder.name), ()))
+    if skill.name in loaded:
+        raise ConfigurationError(
+            f"skill folder {str(folder)!r}: its skill name {skill.name!r} is taken by the skill folder "
+            f"{loaded[skill.name]!r} (one name written in two Unicode forms). Fix: keep one of the two folders"
+        )
+    return skill
 
 
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:

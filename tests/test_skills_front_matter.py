@@ -287,3 +287,22 @@ def test_two_folders_of_one_name_in_two_unicode_forms_reject_the_second_only(tmp
         second: f"skill folder {str(tmp_path / second)!r}: its skill name 'café' is taken by the skill folder "
         f"{first!r} (one name written in two Unicode forms). Fix: keep one of the two folders"
     }
+
+
+@pytest.mark.parametrize("written", ["skill.md", "Skill.md", "SKILL.MD"])
+def test_a_skill_md_named_in_other_capitals_is_named_not_skipped(tmp_path, written):
+    """On Linux `skill.md` is not `SKILL.md`: the folder is rejected saying so (was: skipped without a
+    word, as a folder of notes is), and `load_skill` says to rename it, not to add a SKILL.md."""
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / written).write_text("---\nname: pdf\ndescription: d\n---\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.md").write_text("not a skill")
+    message = (
+        f"skill folder {str(folder)!r}: no {SKILL_FILE} (it has {written!r}; the file's name is {SKILL_FILE}, "
+        f"in capitals). Fix: rename {written!r} to {SKILL_FILE}"
+    )
+    assert scan_skills(tmp_path) == ([], {"pdf": message})
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == message

@@ -171,7 +171,7 @@ def scan_skills(
         given.setdefault(name, asked[key])
     loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
     for folder in sorted(root.iterdir()):
-        has_skill_md = os.path.lexists(folder / SKILL_FILE)  # through a linked folder too
+        has_skill_md = os.path.lexists(folder / SKILL_FILE) or _misnamed_skill_md(folder)  # via a link too
         if folder.name.startswith(".") or not has_skill_md:
             continue  # hidden, or not a skill (a plain file, a folder of notes)
         try:
@@ -214,6 +214,12 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     where = f"skill folder {str(folder)!r}"
     skill_file = folder / SKILL_FILE
     if not os.path.lexists(skill_file):
+        other = _misnamed_skill_md(folder)
+        if other is not None:
+            raise ConfigurationError(
+                f"{where}: no {SKILL_FILE} (it has {other!r}; the file's name is {SKILL_FILE}, in capitals). "
+                f"Fix: rename {other!r} to {SKILL_FILE}"
+            )
         raise ConfigurationError(f"{where}: no {SKILL_FILE}. Fix: add one with front matter 'name' and 'description'")
     try:
         data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
@@ -240,6 +246,16 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
+
+
+def _misnamed_skill_md(folder: Path) -> str | None:
+    """The name of `folder`'s `skill.md` written in other capitals (`Skill.md`), if it has one and is a
+    folder: on a case-sensitive file system it is no `SKILL.md`, and the skill would not load unsaid."""
+    try:
+        names = os.listdir(folder) if folder.is_dir() else []
+    except OSError:
+        return None
+    return next((n for n in sorted(names) if n.lower() == SKILL_FILE.lower() and n != SKILL_FILE), None)
 
 
 def folder_path(value: object, where: str, what: str, example: str) -> Path:

@@ -306,3 +306,18 @@ def test_a_skill_md_named_in_other_capitals_is_named_not_skipped(tmp_path, writt
     with pytest.raises(ConfigurationError) as info:
         load_skill(folder)
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "front, where",
+    [
+        ("name: s\ndescription:\tUse it", "line 3, column 13"),  # YAML 1.2 reads it; PyYAML (YAML 1.1) does not
+        ("name: s\ndescription: d\nmetadata:\n\tauthor: me", "line 5, column 1"),
+    ],
+)
+def test_a_tab_in_the_front_matter_says_to_write_spaces_not_to_quote(front, where):
+    """A tab before a value or as indentation (an editor set to tabs): the fix is spaces, not quotes."""
+    assert error_of(f"---\n{front}\n---\nbody") == (
+        "skill folder 's': its front matter is not valid YAML (found character '\\t' that cannot start any token "
+        f"at SKILL.md {where}). Fix: write spaces there, not a tab (YAML reads no tab before a value or as indentation)"
+    )

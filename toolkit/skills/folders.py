@@ -292,8 +292,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             loader.dispose()
     except yaml.YAMLError as exc:
         raise ConfigurationError(
-            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
-            "that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). {_yaml_fix(exc)}"
         ) from None
     except RecursionError:  # PyYAML composes and builds nested values by recursion, without a bound
         raise ConfigurationError(
@@ -427,6 +426,14 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     mark = getattr(exc, "problem_mark", None)
     return f"{problem} at SKILL.md line {mark.line + 2}, column {mark.column + 1}" if mark is not None else problem
+
+
+def _yaml_fix(exc: yaml.YAMLError) -> str:
+    """What to do about a YAML error: spaces for a tab (PyYAML reads YAML 1.1, where no value follows
+    `key:<tab>`), otherwise quotes around a value YAML read as syntax."""
+    if "'\\t'" in str(getattr(exc, "problem", None)):
+        return "Fix: write spaces there, not a tab (YAML reads no tab before a value or as indentation)"
+    return "Fix: put quotes around a value that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
 
 
 class _Refused(Exception):

@@ -430,3 +430,15 @@ def test_a_skill_named_in_another_unicode_form_is_activated_and_read(tmp_path):
     assert skills.activated([result]) == ["café"]
     assert _run(read, skill=nfd, path="menu.md").content == "espresso"
     assert skills.get(nfd).name == "café"
+
+
+@pytest.mark.parametrize("path", ["SKILL.md", "./SKILL.md"])
+def test_reading_skill_md_as_a_resource_gives_its_instructions(tmp_path, path):
+    """A resource that says "see SKILL.md" sends the model back to it: it gets the instructions activation
+    gave (was: "has no resource 'SKILL.md'", of a skill that has one); still only once activated."""
+    _skill(tmp_path, "pdf", body="# PDF\nRead forms.md.", files={"forms.md": "F", "sub/SKILL.md": "nested"})
+    activate, read = Skills.from_directory(tmp_path).management_tools()
+    assert _run(read, skill="pdf", path=path).content.startswith("Tool 'read_skill_resource' failed: Skill 'pdf' is")
+    _run(activate, name="pdf")
+    assert _run(read, skill="pdf", path=path).content == "# PDF\nRead forms.md."
+    assert _run(read, skill="pdf", path="sub/SKILL.md").content == "nested"

@@ -108,11 +108,14 @@ class Skill:
         """A resource's text; an unknown path raises `SkillError` listing the known ones.
 
         A path in another Unicode form than the file's name (`é` as one character or as `e` and an
-        accent: a Mac writes names decomposed, a model writes them composed) names that file."""
+        accent: a Mac writes names decomposed, a model writes them composed) names that file.
+        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it."""
         key = path[2:] if path.startswith("./") else path
         found = _same_name(key, self.resources)
         if found is not None:
             return self.resources[found]
+        if key == SKILL_FILE:
+            return self.body
         known = ", ".join(sorted(self.resources)) or "(none)"
         refused = _same_name(key, self.refused)
         if refused is not None:

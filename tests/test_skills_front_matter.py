@@ -321,3 +321,21 @@ def test_a_tab_in_the_front_matter_says_to_write_spaces_not_to_quote(front, wher
         "skill folder 's': its front matter is not valid YAML (found character '\\t' that cannot start any token "
         f"at SKILL.md {where}). Fix: write spaces there, not a tab (YAML reads no tab before a value or as indentation)"
     )
+
+
+@pytest.mark.parametrize(
+    "encoding, which",
+    [("utf-16", " (it is UTF-16)"), ("utf-16-le", " (it is UTF-16)"), ("gbk", ""), ("latin-1", "")],
+)
+def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding, which):
+    """Windows PowerShell 5's `>` and Notepad's "Unicode" write UTF-16: the error says which, and the fix."""
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    description = "退款" if encoding == "gbk" else "café"
+    (folder / SKILL_FILE).write_bytes(f"---\nname: pdf\ndescription: {description}\n---\n".encode(encoding))
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        "saved it and save it as UTF-8"
+    )

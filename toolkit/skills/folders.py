@@ -230,8 +230,12 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
+    except UnicodeDecodeError:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
+        which = " (it is UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2] else ""
+        raise ConfigurationError(
+            f"{where}: its {SKILL_FILE} is not UTF-8 text{which}. Fix: open it in the editor that saved it and "
+            "save it as UTF-8"
+        ) from None
     meta, body = parse_skill_md(text, where)
     if meta["name"] != unicodedata.normalize("NFKC", folder.name):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename

@@ -339,3 +339,10 @@ def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding,
         f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
         "saved it and save it as UTF-8"
     )
+
+
+@pytest.mark.parametrize("text", ["---\n---\nbody", "---\r\n---\r\n", "---\n---"])
+def test_empty_front_matter_says_what_it_lacks(text):
+    """Front matter with nothing between its '---' lines is there, and empty: it lacks a name (was: "must
+    start with front matter between '---' lines", which it does)."""
+    assert error_of(text) == "skill folder 's': front matter needs a non-empty 'name'"

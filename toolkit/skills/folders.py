@@ -84,7 +84,8 @@ MAX_DESCRIPTION = 1024
 """Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
 MAX_COMPATIBILITY = 500
 """Agent Skills' limit on the optional `compatibility` (what the skill needs to run), in characters."""
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+"""Front matter between two '---' lines (empty too: then it lacks a name), and the body after it."""
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             f"{where}: SKILL.md must start with front matter between '---' "
             "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
         )
-    front = match.group(1)
+    front = match.group(1) or ""
     try:
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
         try:

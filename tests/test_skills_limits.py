@@ -76,3 +76,68 @@ def test_a_skill_folder_given_as_the_folder_of_skills_is_refused_not_empty(tmp_p
         f"Fix: pass its parent, load_skills({str(tmp_path)!r}), or load it alone with load_skill(...)"
     )
     assert list(Skills.from_directory(tmp_path).by_name) == ["refunds"]
+
+
+def _denied(monkeypatch, *denied):
+    """os.open raising EACCES for `denied` paths (a file another user made, mode 600), as it does for a non-root user."""
+    import errno
+
+    real_open = os.open
+
+    def open_(path, flags, *args):
+        if os.fspath(path) in {os.fspath(p) for p in denied}:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(folders.os, "open", open_)
+
+
+def test_a_resource_that_cannot_be_read_is_refused_alone_not_the_whole_skill(tmp_path, monkeypatch):
+    """One file the loading user may not read (a root-owned `__pycache__` file, mode 600) was the whole
+    skill rejected; it is that file refused, saying why, and the others served."""
+    folder = _skill(tmp_path)
+    (folder / "a.md").write_text("A")
+    (folder / "b.md").write_text("B")
+    _denied(monkeypatch, folder / "a.md")
+    skill = folders.scan_skills(tmp_path)[0][0]
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"b.md": "B"},
+        {"a.md": "it cannot be read: Permission denied"},
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("a.md")
+    assert str(caught.value) == (
+        "Skill 'data' does not serve 'a.md': it cannot be read: Permission denied. Available resources: b.md."
+    )
+
+
+def test_a_skill_md_that_cannot_be_read_says_so_and_the_fix(tmp_path, monkeypatch):
+    folder = _skill(tmp_path)
+    _denied(monkeypatch, folder / SKILL_FILE)
+    assert folders.scan_skills(tmp_path) == (
+        [],
+        {
+            "data": f"skill folder {str(folder)!r}: its SKILL.md cannot be read: Permission denied. Fix: let the "
+            "user running Python read it"
+        },
+    )
+
+
+def test_a_file_gone_while_the_skill_loads_is_refused_not_a_raw_os_error(tmp_path, monkeypatch):
+    folder = _skill(tmp_path)
+    (folder / "gone.md").write_text("G")
+    (folder / "kept.md").write_text("K")
+    real_visible = folders._visible
+
+    def visible(root):
+        for relative, path in real_visible(root):
+            if relative == "gone.md":
+                path.unlink()  # removed between the listing and the reading
+            yield relative, path
+
+    monkeypatch.setattr(folders, "_visible", visible)
+    skill = folders.load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"kept.md": "K"},
+        {"gone.md": "it cannot be read: No such file or directory"},
+    )

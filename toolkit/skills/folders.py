@@ -31,7 +31,7 @@ again on the opened descriptor (`fstat`: still a regular file, still one link, t
 `lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
-binary files, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
+binary files, files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
 all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
@@ -521,7 +521,10 @@ def _read_regular(path: Path, shown: str) -> bytes:
     (`fstat`), so a file swapped for a link or another file in between is refused too: a link
     swapped in makes `open` fail (ELOOP), which is reported as a `ConfigurationError`.
     """
-    info = path.lstat()
+    try:
+        info = path.lstat()
+    except OSError as exc:  # gone since the folder was listed
+        raise _Refused(f"cannot be read: {exc.strerror or exc}", _READABLE) from None
     _check_stat(info)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
@@ -532,7 +535,7 @@ def _read_regular(path: Path, shown: str) -> bytes:
                 f"{shown} became a symbolic link while the skill was loading; refused (links are never "
                 "followed). Fix: make sure nothing changes the skill folder while it loads"
             ) from None
-        raise ConfigurationError(f"{shown} cannot be read: {exc.strerror or exc}") from None
+        raise _Refused(f"cannot be read: {exc.strerror or exc}", _READABLE) from None  # not the readable others
     with os.fdopen(fd, "rb") as f:
         opened = os.fstat(f.fileno())
         _check_stat(opened)
@@ -547,6 +550,7 @@ def _read_regular(path: Path, shown: str) -> bytes:
     return data
 
 
+_READABLE = "let the user running Python read it"
 _SHORTER = f"keep it under {MAX_RESOURCE_BYTES} bytes: move long material into files beside it, read as resources"
 
 

@@ -141,3 +141,49 @@ def test_a_file_gone_while_the_skill_loads_is_refused_not_a_raw_os_error(tmp_pat
         {"kept.md": "K"},
         {"gone.md": "it cannot be read: No such file or directory"},
     )
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_saying_so_not_skipped_unsaid(tmp_path, monkeypatch):
+    """A sub-folder the loading user may not list (mode 700, another owner) was left out without a word:
+    its files were simply missing. It is refused, named, and logged like a file."""
+    import errno
+
+    folder = _skill(tmp_path)
+    (folder / "locked").mkdir()
+    (folder / "locked" / "c.md").write_text("C")
+    (folder / "z.md").write_text("Z")
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(folder / "locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    skill = load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"z.md": "Z"},
+        {"locked": "it is a folder that cannot be listed: Permission denied"},
+    )
+
+
+def test_a_skill_folder_that_cannot_be_listed_is_a_configuration_error(tmp_path, monkeypatch):
+    """Mode 711: its SKILL.md can be read, but none of its files found; said, not a skill of no files."""
+    import errno
+
+    folder = _skill(tmp_path)
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(folder):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert folders.scan_skills(tmp_path) == (
+        [],
+        {
+            "data": f"skill folder {str(folder)!r} cannot be listed: Permission denied. Fix: let the user running "
+            "Python list it"
+        },
+    )

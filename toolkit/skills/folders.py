@@ -462,6 +462,11 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
     total = 0
     for relative, path in _visible(folder):
         shown = f"{folder.name}/{relative}"
+        if isinstance(path, OSError):
+            why = f"it is a folder that cannot be listed: {path.strerror or path}"
+            log.warning("not loaded (%s): %s", why, _printable(shown))
+            yield relative, why, False
+            continue
         if total >= MAX_SKILL_BYTES:
             yield relative, _over_total(shown), False
             continue
@@ -475,9 +480,12 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
         yield relative, text, True
 
 
-def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
-    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted."""
-    for directory, subdirs, files in os.walk(folder, followlinks=False):
+def _visible(folder: Path) -> Iterator[tuple[str, Path | OSError]]:
+    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted;
+    a sub-folder that cannot be listed comes as (its relative path, the error), not left out unsaid."""
+    unlisted: list[OSError] = []
+    for directory, subdirs, files in os.walk(folder, followlinks=False, onerror=unlisted.append):
+        yield from _unlisted(folder, unlisted)
         links = [d for d in subdirs if Path(directory, d).is_symlink()]
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
         for name in sorted(links + files):
@@ -485,6 +493,21 @@ def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
             relative = path.relative_to(folder).as_posix()
             if relative != SKILL_FILE and not name.startswith("."):
                 yield relative, path
+    yield from _unlisted(folder, unlisted)
+
+
+def _unlisted(folder: Path, errors: list[OSError]) -> Iterator[tuple[str, OSError]]:
+    """The folders `os.walk` could not list so far (then forgotten); the skill's own folder is a
+    `ConfigurationError`: none of its files could be found."""
+    for error in errors:
+        where = Path(os.fsdecode(error.filename or folder))
+        if where == folder:
+            raise ConfigurationError(
+                f"skill folder {str(folder)!r} cannot be listed: {error.strerror or error}. "
+                "Fix: let the user running Python list it"
+            )
+        yield where.relative_to(folder).as_posix(), error
+    errors.clear()
 
 
 def _text(path: Path, shown: str) -> tuple[str | None, str]:

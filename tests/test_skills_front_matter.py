@@ -346,3 +346,24 @@ def test_empty_front_matter_says_what_it_lacks(text):
     """Front matter with nothing between its '---' lines is there, and empty: it lacks a name (was: "must
     start with front matter between '---' lines", which it does)."""
     assert error_of(text) == "skill folder 's': front matter needs a non-empty 'name'"
+
+
+def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tmp_path, caplog):
+    """Skills grouped in folders (`document-skills/pdf/SKILL.md`): only the root's own sub-folders are
+    skills, so these did not load, without a word. The folder is listed in `rejected`, with the call
+    that loads them; a folder of plain notes is still skipped silently."""
+    for path in ("document-skills/pdf", "document-skills/xlsx", "refunds"):
+        folder = tmp_path / path
+        folder.mkdir(parents=True)
+        (folder / SKILL_FILE).write_text(f"---\nname: {folder.name}\ndescription: d\n---\n")
+    (tmp_path / "notes" / "old").mkdir(parents=True)
+    (tmp_path / "notes" / "todo.md").write_text("x")
+    skills, rejected = scan_skills(tmp_path)
+    group = tmp_path / "document-skills"
+    assert [s.name for s in skills] == ["refunds"]
+    assert rejected == {
+        "document-skills": f"folder {str(group)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: "
+        f"pdf, xlsx; only the folders right under the root are read. Fix: load them with "
+        f"load_skills({str(group)!r}), or move them up"
+    }
+    assert rejected["document-skills"] in caplog.text

@@ -176,9 +176,12 @@ def scan_skills(
     loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
     for folder in sorted(root.iterdir()):
         has_skill_md = os.path.lexists(folder / SKILL_FILE) or _misnamed_skill_md(folder)  # via a link too
-        if folder.name.startswith(".") or not has_skill_md:
-            continue  # hidden, or not a skill (a plain file, a folder of notes)
+        if folder.name.startswith("."):
+            continue  # hidden
         try:
+            if not has_skill_md:
+                _no_group_of_skills(folder)
+                continue  # not a skill (a plain file, a folder of notes)
             skill = _load_listed(folder, given, loaded)
         except ConfigurationError as exc:
             rejected[folder.name] = str(exc)
@@ -195,6 +198,23 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
+
+
+def _no_group_of_skills(folder: Path) -> None:
+    """A `ConfigurationError` when `folder`, no skill itself, holds skill folders (`document-skills/pdf`):
+    they would not load, and nothing would say why."""
+    try:
+        inside = sorted(folder.iterdir()) if folder.is_dir() and not folder.is_symlink() else []
+    except OSError:
+        inside = []
+    names = [p.name for p in inside if not p.name.startswith(".") and os.path.lexists(p / SKILL_FILE)]
+    if names:
+        listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise ConfigurationError(
+            f"folder {str(folder)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: {listed}; only "
+            f"the folders right under the root are read. Fix: load them with load_skills({str(folder)!r}), or "
+            "move them up"
+        )
 
 
 def _load_listed(folder: Path, given: Mapping[str, Sequence[Any]], loaded: Mapping[str, str]) -> Skill:

@@ -363,7 +363,7 @@ def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tm
     assert [s.name for s in skills] == ["refunds"]
     assert rejected == {
         "document-skills": f"folder {str(group)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: "
-        f"pdf, xlsx; only the folders right under the root are read. Fix: load them with "
-        f"load_skills({str(group)!r}), or move them up"
+        f"pdf, xlsx; only the folders right under the root are read. Fix: move them up into the root, or load "
+        f"them with load_skills({str(group)!r})"
     }
     assert rejected["document-skills"] in caplog.text

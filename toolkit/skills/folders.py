@@ -212,8 +212,8 @@ def _no_group_of_skills(folder: Path) -> None:
         listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         raise ConfigurationError(
             f"folder {str(folder)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: {listed}; only "
-            f"the folders right under the root are read. Fix: load them with load_skills({str(folder)!r}), or "
-            "move them up"
+            f"the folders right under the root are read. Fix: move them up into the root, or load them with "
+            f"load_skills({str(folder)!r})"
         )
 
 

@@ -187,3 +187,32 @@ def test_a_skill_folder_that_cannot_be_listed_is_a_configuration_error(tmp_path,
             "Python list it"
         },
     )
+
+
+def test_an_error_lists_at_most_forty_resources_by_folder_not_every_one():
+    """A skill of 5,000 small files (a folder of data) made every wrong path an error of 95,000 characters
+    sent to the model. Over 40 it lists the folder the path asked for (or the skill's own), a sub-folder
+    as one entry with its count."""
+    from toolkit.skills.folders import Skill
+
+    rows = {f"data/row-{i:03d}.md": "x" for i in range(100)}
+    skill = Skill("big", "d", "b", {"README.md": "r", "data/2025/a.md": "a", **rows})
+    with pytest.raises(SkillError) as caught:
+        skill.resource("nope.md")
+    assert str(caught.value) == (
+        "Skill 'big' has no resource 'nope.md'. Available resources: 102 in all; by folder: README.md, "
+        "data/ (101 files)."
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("data/2025/b/nope.md")
+    assert (
+        str(caught.value)
+        == "Skill 'big' has no resource 'data/2025/b/nope.md'. Available resources: 102 in all; in data/2025/: data/2025/a.md."
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("data/nope.md")
+    listed = ", ".join(f"data/row-{i:03d}.md" for i in range(39))
+    assert str(caught.value) == (
+        f"Skill 'big' has no resource 'data/nope.md'. Available resources: 102 in all; in data/: data/2025/ (1 file), "
+        f"{listed} and 61 more."
+    )

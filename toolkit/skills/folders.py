@@ -58,7 +58,7 @@ import re
 import reprlib
 import stat
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,8 @@ MAX_RESOURCE_BYTES = 256 * 1024
 MAX_SKILL_BYTES = 8 * 1024 * 1024
 """All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
 read whole into memory; the files past this are refused, each saying so."""
+MAX_LISTED = 40
+"""An error naming a skill's resources lists at most this many (by folder past it)."""
 MAX_NAME = 64
 """Agent Skills' limit on a name, in characters."""
 MAX_DESCRIPTION = 1024
@@ -117,7 +119,7 @@ class Skill:
             return self.resources[found]
         if key == SKILL_FILE:
             return self.body
-        known = ", ".join(sorted(self.resources)) or "(none)"
+        known = _available(self.resources, key)
         refused = _same_name(key, self.refused)
         if refused is not None:
             raise SkillError(
@@ -125,6 +127,26 @@ class Skill:
                 f"Available resources: {known}."
             )
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def _available(names: Iterable[str], asked: str) -> str:
+    """The resources an error lists: all of them, or over `MAX_LISTED` those in the folder `asked` is in
+    (the deepest that holds any; else the skill's own), a sub-folder as one entry with its count. A skill
+    of thousands of files does not send them all to the model with every wrong path."""
+    listed = sorted(names)
+    if len(listed) <= MAX_LISTED:
+        return ", ".join(listed) or "(none)"
+    parts = asked.split("/")[:-1]
+    folders = ("/".join(parts[:i]) + "/" for i in range(len(parts), 0, -1))
+    folder = next((f for f in folders if any(n.startswith(f) for n in listed)), "")
+    entries: dict[str, int] = {}
+    for name in listed:
+        if name.startswith(folder):
+            head, slash, _ = name[len(folder) :].partition("/")
+            entries[folder + head + slash] = entries.get(folder + head + slash, 0) + 1
+    shown = [f"{e} ({n} file{'' if n == 1 else 's'})" if e.endswith("/") else e for e, n in entries.items()]
+    more = f" and {len(shown) - MAX_LISTED} more" if len(shown) > MAX_LISTED else ""
+    return f"{len(listed)} in all; {f'in {folder}' if folder else 'by folder'}: {', '.join(shown[:MAX_LISTED])}{more}"
 
 
 def _same_name(key: str, names: Mapping[str, str]) -> str | None:

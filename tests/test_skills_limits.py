@@ -216,3 +216,16 @@ def test_an_error_lists_at_most_forty_resources_by_folder_not_every_one():
         f"Skill 'big' has no resource 'data/nope.md'. Available resources: 102 in all; in data/: data/2025/ (1 file), "
         f"{listed} and 61 more."
     )
+
+
+def test_a_file_holding_nul_bytes_is_refused_as_binary_though_it_decodes(tmp_path):
+    """A binary file can be valid UTF-8 (a NUL-padded blob, a tar header): it was served, NULs and all,
+    to the model. A NUL byte marks a binary file (as git and grep read it); it is refused, saying so."""
+    folder = _skill(tmp_path)
+    (folder / "blank.img").write_bytes(b"\x00" * 64)
+    (folder / "notes.md").write_text("fine")
+    skill = load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"notes.md": "fine"},
+        {"blank.img": "it is binary (it holds a NUL byte), not text"},
+    )

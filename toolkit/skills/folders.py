@@ -559,7 +559,11 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
         why = "its name is not UTF-8 text"
     else:
         try:
-            return _read_regular(path, shown).decode("utf-8"), ""
+            data = _read_regular(path, shown)
+            text = data.decode("utf-8")
+            if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
+                return text, ""
+            why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"
         except UnicodeDecodeError:

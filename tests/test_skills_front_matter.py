@@ -367,3 +367,23 @@ def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tm
         f"them with load_skills({str(group)!r})"
     }
     assert rejected["document-skills"] in caplog.text
+
+
+def test_a_skill_written_with_windows_line_endings_loads_as_the_same_text(tmp_path):
+    """A Windows checkout (git's core.autocrlf) writes the course's skills with CRLF: the body and the
+    resources kept their '\\r', so the tool results, and the requests a cassette matches, were other
+    text than on Linux. They read as Python's text mode reads them: every line ending is '\\n'."""
+    made = {}
+    for name, end in (("unix", "\n"), ("windows", "\r\n"), ("old-mac", "\r")):
+        folder = tmp_path / name
+        (folder / "templates").mkdir(parents=True)
+        text = f"---\nname: {name}\ndescription: |\n  Two\n  lines\n---\n# Title\n\nStep 1\nStep 2\n"
+        (folder / SKILL_FILE).write_bytes(text.replace("\n", end).encode())
+        (folder / "templates" / "reply.md").write_bytes("Dear customer,\n\nRegards\n".replace("\n", end).encode())
+        skill = load_skill(folder)
+        made[name] = (skill.description, skill.body, dict(skill.resources))
+    assert made["windows"] == made["old-mac"] == made["unix"] == (
+        "Two lines",
+        "# Title\n\nStep 1\nStep 2",
+        {"templates/reply.md": "Dear customer,\n\nRegards\n"},
+    )

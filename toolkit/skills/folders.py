@@ -325,7 +325,7 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
 
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:
     """(front matter, body) of a SKILL.md; `name` and `description` are required."""
-    match = _FRONT_MATTER.match(text.lstrip("\ufeff"))
+    match = _FRONT_MATTER.match(_newlines(text).lstrip("\ufeff"))
     if not match:
         raise ConfigurationError(
             f"{where}: SKILL.md must start with front matter between '---' "
@@ -396,6 +396,12 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             "access) in a sentence"
         )
     return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+def _newlines(text: str) -> str:
+    """`text` with every line ending '\n', as Python's text mode reads a file: a Windows checkout (CRLF)
+    gives the model the same text, and a cassette the same request, as a Linux one."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def name_problem(name: str) -> str | None:
@@ -562,7 +568,7 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
             data = _read_regular(path, shown)
             text = data.decode("utf-8")
             if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
-                return text, ""
+                return _newlines(text), ""
             why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"

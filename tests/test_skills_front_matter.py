@@ -382,8 +382,13 @@ def test_a_skill_written_with_windows_line_endings_loads_as_the_same_text(tmp_pa
         (folder / "templates" / "reply.md").write_bytes("Dear customer,\n\nRegards\n".replace("\n", end).encode())
         skill = load_skill(folder)
         made[name] = (skill.description, skill.body, dict(skill.resources))
-    assert made["windows"] == made["old-mac"] == made["unix"] == (
-        "Two lines",
-        "# Title\n\nStep 1\nStep 2",
-        {"templates/reply.md": "Dear customer,\n\nRegards\n"},
+    assert (
+        made["windows"]
+        == made["old-mac"]
+        == made["unix"]
+        == (
+            "Two lines",
+            "# Title\n\nStep 1\nStep 2",
+            {"templates/reply.md": "Dear customer,\n\nRegards\n"},
+        )
     )

@@ -229,3 +229,17 @@ def test_a_file_holding_nul_bytes_is_refused_as_binary_though_it_decodes(tmp_pat
         {"notes.md": "fine"},
         {"blank.img": "it is binary (it holds a NUL byte), not text"},
     )
+
+
+def test_folders_nested_deeper_than_python_recurses_load(tmp_path):
+    """Python 3.11's `os.walk` recurses once per folder level: a skill 1,500 folders deep was a raw
+    `RecursionError` out of `Skills.from_directory`, every other skill lost with it."""
+    folder = _skill(tmp_path)
+    deep = folder
+    for _ in range(1500):  # one at a time: pathlib's mkdir(parents=True) recurses too
+        deep = deep / "a"
+        deep.mkdir()
+    (deep / "x.md").write_text("deep")
+    (folder / "b.md").write_text("B")
+    skill = folders.scan_skills(tmp_path)[0][0]
+    assert dict(skill.resources) == {"a/" * 1500 + "x.md": "deep", "b.md": "B"}

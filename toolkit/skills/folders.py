@@ -529,33 +529,41 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
 
 
 def _visible(folder: Path) -> Iterator[tuple[str, Path | OSError]]:
-    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted;
-    a sub-folder that cannot be listed comes as (its relative path, the error), not left out unsaid."""
-    unlisted: list[OSError] = []
-    for directory, subdirs, files in os.walk(folder, followlinks=False, onerror=unlisted.append):
-        yield from _unlisted(folder, unlisted)
-        links = [d for d in subdirs if Path(directory, d).is_symlink()]
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
-        for name in sorted(links + files):
-            path = Path(directory, name)
-            relative = path.relative_to(folder).as_posix()
-            if relative != SKILL_FILE and not name.startswith("."):
+    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder (depth first),
+    names sorted; a sub-folder that cannot be listed comes as (its relative path, the error), not left out
+    unsaid. A stack, not `os.walk`, which recurses once per level in Python 3.11 (a RecursionError)."""
+    stack = [folder]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as listing:
+                names = sorted(entry.name for entry in listing)
+        except OSError as error:
+            if directory == folder:
+                raise ConfigurationError(
+                    f"skill folder {str(folder)!r} cannot be listed: {error.strerror or error}. "
+                    "Fix: let the user running Python list it"
+                ) from None
+            yield directory.relative_to(folder).as_posix(), error
+            continue
+        subdirs = []
+        for name in names:
+            path = directory / name
+            if name.startswith("."):
+                continue
+            if _is_folder(path):  # a link to a folder is not one: it is refused, as a file
+                subdirs.append(path)
+            elif (relative := path.relative_to(folder).as_posix()) != SKILL_FILE:
                 yield relative, path
-    yield from _unlisted(folder, unlisted)
+        stack.extend(reversed(subdirs))
 
 
-def _unlisted(folder: Path, errors: list[OSError]) -> Iterator[tuple[str, OSError]]:
-    """The folders `os.walk` could not list so far (then forgotten); the skill's own folder is a
-    `ConfigurationError`: none of its files could be found."""
-    for error in errors:
-        where = Path(os.fsdecode(error.filename or folder))
-        if where == folder:
-            raise ConfigurationError(
-                f"skill folder {str(folder)!r} cannot be listed: {error.strerror or error}. "
-                "Fix: let the user running Python list it"
-            )
-        yield where.relative_to(folder).as_posix(), error
-    errors.clear()
+def _is_folder(path: Path) -> bool:
+    """Whether `path` is a folder itself, not a link to one."""
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:  # gone: read as a file, it is refused saying so
+        return False
 
 
 def _text(path: Path, shown: str) -> tuple[str | None, str]:

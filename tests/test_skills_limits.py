@@ -235,11 +235,16 @@ def test_folders_nested_deeper_than_python_recurses_load(tmp_path):
     """Python 3.11's `os.walk` recurses once per folder level: a skill 1,500 folders deep was a raw
     `RecursionError` out of `Skills.from_directory`, every other skill lost with it."""
     folder = _skill(tmp_path)
-    deep = folder
+    levels = [folder]
     for _ in range(1500):  # one at a time: pathlib's mkdir(parents=True) recurses too
-        deep = deep / "a"
-        deep.mkdir()
-    (deep / "x.md").write_text("deep")
-    (folder / "b.md").write_text("B")
-    skill = folders.scan_skills(tmp_path)[0][0]
-    assert dict(skill.resources) == {"a/" * 1500 + "x.md": "deep", "b.md": "B"}
+        levels.append(levels[-1] / "a")
+        levels[-1].mkdir()
+    try:
+        (levels[-1] / "x.md").write_text("deep")
+        (folder / "b.md").write_text("B")
+        skill = folders.scan_skills(tmp_path)[0][0]
+        assert dict(skill.resources) == {"a/" * 1500 + "x.md": "deep", "b.md": "B"}
+    finally:  # removed here, bottom up: pytest's clean-up (shutil.rmtree) recurses, and would fail a later run
+        (levels[-1] / "x.md").unlink(missing_ok=True)
+        for level in reversed(levels[1:]):
+            level.rmdir()

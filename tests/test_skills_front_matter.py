@@ -392,3 +392,16 @@ def test_a_skill_written_with_windows_line_endings_loads_as_the_same_text(tmp_pa
             {"templates/reply.md": "Dear customer,\n\nRegards\n"},
         )
     )
+
+
+@pytest.mark.parametrize("given", [".", "./", "../refunds"])
+def test_a_skill_folder_given_as_dot_is_named_by_its_real_name(tmp_path, monkeypatch, given):
+    """`load_skill('.')` run inside the skill's folder: its name is the folder's, not '' (was: "the name must
+    equal the folder name. Fix: name it ''")."""
+    folder = tmp_path / "refunds"
+    (folder / "templates").mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: refunds\ndescription: d\n---\nbody\n")
+    (folder / "templates" / "reply.md").write_text("R")
+    monkeypatch.chdir(folder)
+    skill = load_skill(given)
+    assert (skill.name, dict(skill.resources)) == ("refunds", {"templates/reply.md": "R"})

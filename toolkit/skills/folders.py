@@ -258,6 +258,7 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     check_collection("tools", tools)  # a set's order changes from process to process; a generator is read once
     folder = folder_path(folder, "load_skill", "folder is one skill's folder", "load_skill('data/skills/my-skill')")
     where = f"skill folder {str(folder)!r}"
+    named = Path(os.path.abspath(folder)).name  # '.' (run inside it) is a folder with a name, not ''
     skill_file = folder / SKILL_FILE
     if not os.path.lexists(skill_file):
         other = _misnamed_skill_md(folder)
@@ -268,7 +269,7 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
             )
         raise ConfigurationError(f"{where}: no {SKILL_FILE}. Fix: add one with front matter 'name' and 'description'")
     try:
-        data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
+        data = _read_regular(skill_file, f"{named}/{SKILL_FILE}")
     except _Refused as exc:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
     try:
@@ -280,10 +281,10 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
             "save it as UTF-8"
         ) from None
     meta, body = parse_skill_md(text, where)
-    if meta["name"] != unicodedata.normalize("NFKC", folder.name):  # a Mac writes a folder's name decomposed
+    if meta["name"] != unicodedata.normalize("NFKC", named):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
-            f"name it {folder.name!r}"
-            if name_problem(unicodedata.normalize("NFKC", folder.name)) is None
+            f"name it {named!r}"
+            if name_problem(unicodedata.normalize("NFKC", named)) is None
             else f"rename the folder to {meta['name']!r} (a skill name is lowercase letters, digits and hyphens)"
         )
         raise ConfigurationError(
@@ -291,7 +292,7 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         )
     resources: dict[str, str] = {}
     refused: dict[str, str] = {}
-    for relative, text_or_reason, ok in _resources(folder):
+    for relative, text_or_reason, ok in _resources(folder, named):
         (resources if ok else refused)[relative] = text_or_reason
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
@@ -501,7 +502,7 @@ class _Refused(Exception):
         """For a SKILL.md refused this way: what to do."""
 
 
-def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
+def _resources(folder: Path, named: str) -> Iterator[tuple[str, str, bool]]:
     """(relative path, text or why refused, served?) for every visible entry; links never followed.
 
     Files are read in a fixed order (folder by folder, names sorted) while the skill holds less
@@ -509,7 +510,7 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
     after it, unread (what is served does not depend on the file system's order)."""
     total = 0
     for relative, path in _visible(folder):
-        shown = f"{folder.name}/{relative}"
+        shown = f"{named}/{relative}"
         if isinstance(path, OSError):
             why = f"it is a folder that cannot be listed: {path.strerror or path}"
             log.warning("not loaded (%s): %s", why, _printable(shown))

@@ -248,3 +248,17 @@ def test_folders_nested_deeper_than_python_recurses_load(tmp_path):
         (levels[-1] / "x.md").unlink(missing_ok=True)
         for level in reversed(levels[1:]):
             level.rmdir()
+
+
+@pytest.mark.parametrize("given, parent", [(".", ".."), ("./", ".."), ("refunds", ".")])
+def test_a_skill_folder_given_relatively_as_the_root_names_its_real_parent(tmp_path, monkeypatch, given, parent):
+    """`load_skills('.')` run inside a skill's folder: the fix named load_skills('.') again (the parent of
+    '.' is '.' to pathlib)."""
+    folder = _skill(tmp_path, "refunds")
+    monkeypatch.chdir(folder if given.startswith(".") else tmp_path)
+    with pytest.raises(folders.ConfigurationError) as info:
+        folders.load_skills(given)
+    assert str(info.value) == (
+        f"load_skills({str(folders.Path(given))!r}): that folder is one skill (it has a SKILL.md), not the folder "
+        f"of skills. Fix: pass its parent, load_skills({parent!r}), or load it alone with load_skill(...)"
+    )

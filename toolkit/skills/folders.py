@@ -184,7 +184,8 @@ def scan_skills(
     if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
         raise ConfigurationError(
             f"load_skills({str(root)!r}): that folder is one skill (it has a {SKILL_FILE}), not the folder of "
-            f"skills. Fix: pass its parent, load_skills({str(root.parent)!r}), or load it alone with load_skill(...)"
+            f"skills. Fix: pass its parent, load_skills({os.path.normpath(root / os.pardir)!r}), or load it alone "
+            "with load_skill(...)"
         )
     skills: list[Skill] = []
     rejected: dict[str, str] = {}

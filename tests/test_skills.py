@@ -442,3 +442,26 @@ def test_reading_skill_md_as_a_resource_gives_its_instructions(tmp_path, path):
     _run(activate, name="pdf")
     assert _run(read, skill="pdf", path=path).content == "# PDF\nRead forms.md."
     assert _run(read, skill="pdf", path="sub/SKILL.md").content == "nested"
+
+
+def test_a_skill_whose_body_is_empty_says_so_on_activation_and_names_its_files(tmp_path):
+    """A SKILL.md of front matter only: activation was an empty tool result (a gateway that makes it an
+    empty text block answers 400; a model reads it as a failure), and nothing named its files."""
+    folder = tmp_path / "forms"
+    (folder / "templates").mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: forms\ndescription: Fill in forms.\n---\n")
+    (folder / "templates" / "a.md").write_text("A")
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / SKILL_FILE).write_text("---\nname: bare\ndescription: Nothing more.\n---\n\n")
+    skills = Skills.from_directory(tmp_path)
+    activate, _ = skills.management_tools()
+    assert skills.get("forms").body == ""
+    forms = _run(activate, name="forms")
+    assert (forms.content, forms.attributes) == (
+        "Skill 'forms' is active; its SKILL.md holds no instructions beyond its description. "
+        "Its files, for read_skill_resource: templates/a.md.",
+        {ACTIVATED_SKILL: "forms"},
+    )
+    assert _run(activate, name="bare").content == (
+        "Skill 'bare' is active; its SKILL.md holds no instructions beyond its description."
+    )

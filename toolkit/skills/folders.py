@@ -119,7 +119,7 @@ class Skill:
             return self.resources[found]
         if key == SKILL_FILE:
             return self.body
-        known = _available(self.resources, key)
+        known = available_resources(self.resources, key)
         refused = _same_name(key, self.refused)
         if refused is not None:
             raise SkillError(
@@ -129,7 +129,7 @@ class Skill:
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
 
 
-def _available(names: Iterable[str], asked: str) -> str:
+def available_resources(names: Iterable[str], asked: str = "") -> str:
     """The resources an error lists: all of them, or over `MAX_LISTED` those in the folder `asked` is in
     (the deepest that holds any; else the skill's own), a sub-folder as one entry with its count. A skill
     of thousands of files does not send them all to the model with every wrong path."""

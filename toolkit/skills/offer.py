@@ -54,7 +54,7 @@ from xml.sax.saxutils import escape
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, folder_path, scan_skills, shown
+from toolkit.skills.folders import Skill, available_resources, folder_path, scan_skills, shown
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -194,7 +194,7 @@ class Skills:
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
         skill = self.get(_strings(call, "name")["name"])
         self._note(_activations_key(context.memory_id, context.turn), {skill.name}, adding=True)
-        return ToolOutput(skill.body, {ACTIVATED_SKILL: skill.name})
+        return ToolOutput(skill.body or _no_instructions(skill), {ACTIVATED_SKILL: skill.name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
         args = _strings(call, "skill", "path")
@@ -225,6 +225,13 @@ class SkillsProvider:
     def possible_tools(self) -> list[Tool]:
         """Every tool this provider may ever offer (checked for name clashes when a call starts)."""
         return self.skills.management_tools() + [t for s in self.skills.by_name.values() for t in s.tools]
+
+
+def _no_instructions(skill: Skill) -> str:
+    """What activating a skill whose SKILL.md has no body returns: not an empty tool result (a gateway that
+    makes it an empty text block refuses it; a model reads it as a failure), and its files by name."""
+    files = f" Its files, for {READ_SKILL_RESOURCE}: {available_resources(skill.resources)}." if skill.resources else ""
+    return f"Skill {skill.name!r} is active; its SKILL.md holds no instructions beyond its description.{files}"
 
 
 def _skill_list(skills: object) -> list[Skill]:

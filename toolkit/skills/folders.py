@@ -177,6 +177,7 @@ def scan_skills(
             f"its own tools, and got {a_or_an(type(tools).__name__)}. Fix: e.g. "
             "tools={'logistics-complaint': [open_logistics_ticket]}"
         )
+    _check_tools_given(root, tools or {})
     if not root.is_dir():
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
@@ -221,6 +222,18 @@ def scan_skills(
             f"but there is no such skill (found: {[s.name for s in skills]}){why}"
         )
     return skills, rejected
+
+
+def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
+    """`tools`' keys are skill names and its values lists, checked before any folder is read: a wrong one
+    is the caller's mistake, not a skill to reject (nor a raw `TypeError` sorting names of two types)."""
+    for key, value in tools.items():
+        if not isinstance(key, str):
+            raise ConfigurationError(
+                f"load_skills({str(root)!r}, tools=...): each key is a skill's name, and {key!r:.40} is "
+                f"{a_kind_of(key)}. Fix: e.g. tools={{'logistics-complaint': [open_logistics_ticket]}}"
+            )
+        check_collection(f"tools[{key!r}]", value)
 
 
 def _no_group_of_skills(folder: Path) -> None:

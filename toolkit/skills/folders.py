@@ -24,7 +24,9 @@ one itself is a skill's folder, not the folder of skills: a `ConfigurationError`
 its text. A request for a resource is one dictionary lookup (a name in another Unicode form, `é`
 decomposed as a Mac writes it, is looked for among the names) — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
-sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys.
+sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys. `SKILL.md` asked for
+as a resource is the body. Text reads as Python's text mode reads it: every line ending `\\n`
+(a Windows checkout gives the model the same text as a Linux one).
 
 What is served: only regular files with a single link, opened with `O_NOFOLLOW` and checked
 again on the opened descriptor (`fstat`: still a regular file, still one link, the same file
@@ -38,7 +40,8 @@ swapped for a link *while* loading is a `ConfigurationError` for that skill, nev
 
 One broken skill folder does not stop the others: `load_skills` logs it, leaves that skill
 out and lists it in `rejected` when asked (`scan_skills`). A skill folder that is itself a
-symbolic link is left out with a warning.
+symbolic link is left out with a warning; so is a folder that is no skill but holds skill folders
+(`document-skills/pdf`: only the root's own sub-folders are read), with the call that loads them.
 
 Which tools a skill owns is decided in code (`load_skills(root, tools={"name": [...]})`):
 a folder holds text, never code that would run. Offering skills to the model is

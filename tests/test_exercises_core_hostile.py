@@ -369,7 +369,8 @@ def test_a_function_that_changes_the_working_directory_leaves_the_kernel_where_i
     [
         (
             lambda root: (root / "gift-wrapping").mkdir() or (root / "gift-wrapping" / "skill.md").write_text("x"),
-            "; your function made gift-wrapping/skill.md (a skill is <folder>/<name>/SKILL.md, in capitals)",
+            "; 'gift-wrapping' was left out: skill folder 'gift-wrapping': no SKILL.md (it has 'skill.md'; the "
+            "file's name is SKILL.md, in capitals). Fix: rename 'skill.md' to SKILL.md",
         ),
         (lambda root: None, "; your function made no file in the folder it was given"),
     ],

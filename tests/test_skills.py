@@ -414,3 +414,54 @@ def test_a_resource_named_in_another_unicode_form_is_found(tmp_path):
     assert skill.resource(nfd) == "R"
     with pytest.raises(SkillError, match="does not serve 'big/é.md': it is over"):
         skill.resource("big/é.md")
+
+
+def test_a_skill_named_in_another_unicode_form_is_activated_and_read(tmp_path):
+    """A model may write `café` decomposed (`e` and an accent): it names the skill `café`, not an error
+    listing a name that looks the same; the activation is recorded by the skill's own name."""
+    import unicodedata
+
+    _skill(tmp_path, "café", files={"menu.md": "espresso"})
+    skills = Skills.from_directory(tmp_path)
+    activate, read = skills.management_tools()
+    nfd = unicodedata.normalize("NFD", "café")
+    result = _run(activate, name=nfd)
+    assert (result.is_error, result.content, result.attributes) == (False, "Do it.", {ACTIVATED_SKILL: "café"})
+    assert skills.activated([result]) == ["café"]
+    assert _run(read, skill=nfd, path="menu.md").content == "espresso"
+    assert skills.get(nfd).name == "café"
+
+
+@pytest.mark.parametrize("path", ["SKILL.md", "./SKILL.md"])
+def test_reading_skill_md_as_a_resource_gives_its_instructions(tmp_path, path):
+    """A resource that says "see SKILL.md" sends the model back to it: it gets the instructions activation
+    gave (was: "has no resource 'SKILL.md'", of a skill that has one); still only once activated."""
+    _skill(tmp_path, "pdf", body="# PDF\nRead forms.md.", files={"forms.md": "F", "sub/SKILL.md": "nested"})
+    activate, read = Skills.from_directory(tmp_path).management_tools()
+    assert _run(read, skill="pdf", path=path).content.startswith("Tool 'read_skill_resource' failed: Skill 'pdf' is")
+    _run(activate, name="pdf")
+    assert _run(read, skill="pdf", path=path).content == "# PDF\nRead forms.md."
+    assert _run(read, skill="pdf", path="sub/SKILL.md").content == "nested"
+
+
+def test_a_skill_whose_body_is_empty_says_so_on_activation_and_names_its_files(tmp_path):
+    """A SKILL.md of front matter only: activation was an empty tool result (a gateway that makes it an
+    empty text block answers 400; a model reads it as a failure), and nothing named its files."""
+    folder = tmp_path / "forms"
+    (folder / "templates").mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: forms\ndescription: Fill in forms.\n---\n")
+    (folder / "templates" / "a.md").write_text("A")
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / SKILL_FILE).write_text("---\nname: bare\ndescription: Nothing more.\n---\n\n")
+    skills = Skills.from_directory(tmp_path)
+    activate, _ = skills.management_tools()
+    assert skills.get("forms").body == ""
+    forms = _run(activate, name="forms")
+    assert (forms.content, forms.attributes) == (
+        "Skill 'forms' is active; its SKILL.md holds no instructions beyond its description. "
+        "Its files, for read_skill_resource: templates/a.md.",
+        {ACTIVATED_SKILL: "forms"},
+    )
+    assert _run(activate, name="bare").content == (
+        "Skill 'bare' is active; its SKILL.md holds no instructions beyond its description."
+    )

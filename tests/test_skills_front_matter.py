@@ -268,3 +268,140 @@ def test_the_optional_fields_of_the_spec_load():
     )
     assert meta == {"name": "pdf-processing", "description": "Extract text and tables from PDF files."}
     assert body == "# PDF"
+
+
+def test_two_folders_of_one_name_in_two_unicode_forms_reject_the_second_only(tmp_path):
+    """`café` composed and decomposed are two folders on Linux and one skill name: the first (in sorted
+    order) loads, the second is rejected naming the first, and the other skills still load."""
+    nfc, nfd = unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café")
+    for name, description in ((nfc, "composed"), (nfd, "decomposed"), ("pdf", "p")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / SKILL_FILE).write_text(f"---\nname: {name}\ndescription: {description}\n---\n")
+    first, second = sorted([nfc, nfd])
+    skills = Skills.from_directory(tmp_path)
+    assert [(s.name, s.description) for s in skills.by_name.values()] == [
+        ("café", "composed" if first == nfc else "decomposed"),
+        ("pdf", "p"),
+    ]
+    assert skills.rejected == {
+        second: f"skill folder {str(tmp_path / second)!r}: its skill name 'café' is taken by the skill folder "
+        f"{first!r} (one name written in two Unicode forms). Fix: keep one of the two folders"
+    }
+
+
+@pytest.mark.parametrize("written", ["skill.md", "Skill.md", "SKILL.MD"])
+def test_a_skill_md_named_in_other_capitals_is_named_not_skipped(tmp_path, written):
+    """On Linux `skill.md` is not `SKILL.md`: the folder is rejected saying so (was: skipped without a
+    word, as a folder of notes is), and `load_skill` says to rename it, not to add a SKILL.md."""
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    (folder / written).write_text("---\nname: pdf\ndescription: d\n---\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.md").write_text("not a skill")
+    message = (
+        f"skill folder {str(folder)!r}: no {SKILL_FILE} (it has {written!r}; the file's name is {SKILL_FILE}, "
+        f"in capitals). Fix: rename {written!r} to {SKILL_FILE}"
+    )
+    assert scan_skills(tmp_path) == ([], {"pdf": message})
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    "front, where",
+    [
+        ("name: s\ndescription:\tUse it", "line 3, column 13"),  # YAML 1.2 reads it; PyYAML (YAML 1.1) does not
+        ("name: s\ndescription: d\nmetadata:\n\tauthor: me", "line 5, column 1"),
+    ],
+)
+def test_a_tab_in_the_front_matter_says_to_write_spaces_not_to_quote(front, where):
+    """A tab before a value or as indentation (an editor set to tabs): the fix is spaces, not quotes."""
+    assert error_of(f"---\n{front}\n---\nbody") == (
+        "skill folder 's': its front matter is not valid YAML (found character '\\t' that cannot start any token "
+        f"at SKILL.md {where}). Fix: write spaces there, not a tab (YAML reads no tab before a value or as indentation)"
+    )
+
+
+@pytest.mark.parametrize(
+    "encoding, which",
+    [("utf-16", " (it is UTF-16)"), ("utf-16-le", " (it is UTF-16)"), ("gbk", ""), ("latin-1", "")],
+)
+def test_a_skill_md_that_is_not_utf8_says_to_save_it_as_utf8(tmp_path, encoding, which):
+    """Windows PowerShell 5's `>` and Notepad's "Unicode" write UTF-16: the error says which, and the fix."""
+    folder = tmp_path / "pdf"
+    folder.mkdir()
+    description = "退款" if encoding == "gbk" else "café"
+    (folder / SKILL_FILE).write_bytes(f"---\nname: pdf\ndescription: {description}\n---\n".encode(encoding))
+    with pytest.raises(ConfigurationError) as info:
+        load_skill(folder)
+    assert str(info.value) == (
+        f"skill folder {str(folder)!r}: its SKILL.md is not UTF-8 text{which}. Fix: open it in the editor that "
+        "saved it and save it as UTF-8"
+    )
+
+
+@pytest.mark.parametrize("text", ["---\n---\nbody", "---\r\n---\r\n", "---\n---"])
+def test_empty_front_matter_says_what_it_lacks(text):
+    """Front matter with nothing between its '---' lines is there, and empty: it lacks a name (was: "must
+    start with front matter between '---' lines", which it does)."""
+    assert error_of(text) == "skill folder 's': front matter needs a non-empty 'name'"
+
+
+def test_a_folder_of_skill_folders_under_the_root_is_named_not_skipped_unsaid(tmp_path, caplog):
+    """Skills grouped in folders (`document-skills/pdf/SKILL.md`): only the root's own sub-folders are
+    skills, so these did not load, without a word. The folder is listed in `rejected`, with the call
+    that loads them; a folder of plain notes is still skipped silently."""
+    for path in ("document-skills/pdf", "document-skills/xlsx", "refunds"):
+        folder = tmp_path / path
+        folder.mkdir(parents=True)
+        (folder / SKILL_FILE).write_text(f"---\nname: {folder.name}\ndescription: d\n---\n")
+    (tmp_path / "notes" / "old").mkdir(parents=True)
+    (tmp_path / "notes" / "todo.md").write_text("x")
+    skills, rejected = scan_skills(tmp_path)
+    group = tmp_path / "document-skills"
+    assert [s.name for s in skills] == ["refunds"]
+    assert rejected == {
+        "document-skills": f"folder {str(group)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: "
+        f"pdf, xlsx; only the folders right under the root are read. Fix: move them up into the root, or load "
+        f"them with load_skills({str(group)!r})"
+    }
+    assert rejected["document-skills"] in caplog.text
+
+
+def test_a_skill_written_with_windows_line_endings_loads_as_the_same_text(tmp_path):
+    """A Windows checkout (git's core.autocrlf) writes the course's skills with CRLF: the body and the
+    resources kept their '\\r', so the tool results, and the requests a cassette matches, were other
+    text than on Linux. They read as Python's text mode reads them: every line ending is '\\n'."""
+    made = {}
+    for name, end in (("unix", "\n"), ("windows", "\r\n"), ("old-mac", "\r")):
+        folder = tmp_path / name
+        (folder / "templates").mkdir(parents=True)
+        text = f"---\nname: {name}\ndescription: |\n  Two\n  lines\n---\n# Title\n\nStep 1\nStep 2\n"
+        (folder / SKILL_FILE).write_bytes(text.replace("\n", end).encode())
+        (folder / "templates" / "reply.md").write_bytes("Dear customer,\n\nRegards\n".replace("\n", end).encode())
+        skill = load_skill(folder)
+        made[name] = (skill.description, skill.body, dict(skill.resources))
+    assert (
+        made["windows"]
+        == made["old-mac"]
+        == made["unix"]
+        == (
+            "Two lines",
+            "# Title\n\nStep 1\nStep 2",
+            {"templates/reply.md": "Dear customer,\n\nRegards\n"},
+        )
+    )
+
+
+@pytest.mark.parametrize("given", [".", "./", "../refunds"])
+def test_a_skill_folder_given_as_dot_is_named_by_its_real_name(tmp_path, monkeypatch, given):
+    """`load_skill('.')` run inside the skill's folder: its name is the folder's, not '' (was: "the name must
+    equal the folder name. Fix: name it ''")."""
+    folder = tmp_path / "refunds"
+    (folder / "templates").mkdir(parents=True)
+    (folder / SKILL_FILE).write_text("---\nname: refunds\ndescription: d\n---\nbody\n")
+    (folder / "templates" / "reply.md").write_text("R")
+    monkeypatch.chdir(folder)
+    skill = load_skill(given)
+    assert (skill.name, dict(skill.resources)) == ("refunds", {"templates/reply.md": "R"})

@@ -11,6 +11,7 @@ import pytest
 
 from toolkit import data
 from toolkit.errors import ConfigurationError
+from toolkit.skills.course import open_logistics_ticket
 from toolkit.skills.folders import load_skill, load_skills
 from toolkit.skills.offer import Skills
 
@@ -85,3 +86,23 @@ def test_skills_that_are_no_list_of_skills_are_refused(skills, text):
 def test_a_generator_of_skills_keeps_them_in_order():
     loaded = load_skills(ROOT)
     assert list(Skills(s for s in loaded).by_name) == [s.name for s in loaded]
+
+
+@pytest.mark.parametrize(
+    ("tools", "text"),
+    [
+        (
+            {1: [open_logistics_ticket], "nope": [open_logistics_ticket]},  # was a raw TypeError sorting 1 and 'nope'
+            f"load_skills({str(ROOT)!r}, tools=...): each key is a skill's name, and 1 is an int. Fix: e.g. "
+            "tools={'logistics-complaint': [open_logistics_ticket]}",
+        ),
+        (
+            {"logistics-complaint": open_logistics_ticket},  # was: the skill rejected, then "there is no such skill"
+            "tools['logistics-complaint']=toolkit.skills.course.open_logistics_ticket: tools['logistics-complaint']= "
+            "takes a list, and got a function. Fix: put it in a list: "
+            "tools['logistics-complaint']=[open_logistics_ticket]",
+        ),
+    ],
+)
+def test_tools_given_by_skill_are_checked_before_any_folder_is_read(tools, text):
+    assert said(lambda: load_skills(ROOT, tools=tools)) == text

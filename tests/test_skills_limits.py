@@ -76,3 +76,189 @@ def test_a_skill_folder_given_as_the_folder_of_skills_is_refused_not_empty(tmp_p
         f"Fix: pass its parent, load_skills({str(tmp_path)!r}), or load it alone with load_skill(...)"
     )
     assert list(Skills.from_directory(tmp_path).by_name) == ["refunds"]
+
+
+def _denied(monkeypatch, *denied):
+    """os.open raising EACCES for `denied` paths (a file another user made, mode 600), as it does for a non-root user."""
+    import errno
+
+    real_open = os.open
+
+    def open_(path, flags, *args):
+        if os.fspath(path) in {os.fspath(p) for p in denied}:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(folders.os, "open", open_)
+
+
+def test_a_resource_that_cannot_be_read_is_refused_alone_not_the_whole_skill(tmp_path, monkeypatch):
+    """One file the loading user may not read (a root-owned `__pycache__` file, mode 600) was the whole
+    skill rejected; it is that file refused, saying why, and the others served."""
+    folder = _skill(tmp_path)
+    (folder / "a.md").write_text("A")
+    (folder / "b.md").write_text("B")
+    _denied(monkeypatch, folder / "a.md")
+    skill = folders.scan_skills(tmp_path)[0][0]
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"b.md": "B"},
+        {"a.md": "it cannot be read: Permission denied"},
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("a.md")
+    assert str(caught.value) == (
+        "Skill 'data' does not serve 'a.md': it cannot be read: Permission denied. Available resources: b.md."
+    )
+
+
+def test_a_skill_md_that_cannot_be_read_says_so_and_the_fix(tmp_path, monkeypatch):
+    folder = _skill(tmp_path)
+    _denied(monkeypatch, folder / SKILL_FILE)
+    assert folders.scan_skills(tmp_path) == (
+        [],
+        {
+            "data": f"skill folder {str(folder)!r}: its SKILL.md cannot be read: Permission denied. Fix: let the "
+            "user running Python read it"
+        },
+    )
+
+
+def test_a_file_gone_while_the_skill_loads_is_refused_not_a_raw_os_error(tmp_path, monkeypatch):
+    folder = _skill(tmp_path)
+    (folder / "gone.md").write_text("G")
+    (folder / "kept.md").write_text("K")
+    real_visible = folders._visible
+
+    def visible(root):
+        for relative, path in real_visible(root):
+            if relative == "gone.md":
+                path.unlink()  # removed between the listing and the reading
+            yield relative, path
+
+    monkeypatch.setattr(folders, "_visible", visible)
+    skill = folders.load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"kept.md": "K"},
+        {"gone.md": "it cannot be read: No such file or directory"},
+    )
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_saying_so_not_skipped_unsaid(tmp_path, monkeypatch):
+    """A sub-folder the loading user may not list (mode 700, another owner) was left out without a word:
+    its files were simply missing. It is refused, named, and logged like a file."""
+    import errno
+
+    folder = _skill(tmp_path)
+    (folder / "locked").mkdir()
+    (folder / "locked" / "c.md").write_text("C")
+    (folder / "z.md").write_text("Z")
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(folder / "locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    skill = load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"z.md": "Z"},
+        {"locked": "it is a folder that cannot be listed: Permission denied"},
+    )
+
+
+def test_a_skill_folder_that_cannot_be_listed_is_a_configuration_error(tmp_path, monkeypatch):
+    """Mode 711: its SKILL.md can be read, but none of its files found; said, not a skill of no files."""
+    import errno
+
+    folder = _skill(tmp_path)
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(folder):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert folders.scan_skills(tmp_path) == (
+        [],
+        {
+            "data": f"skill folder {str(folder)!r} cannot be listed: Permission denied. Fix: let the user running "
+            "Python list it"
+        },
+    )
+
+
+def test_an_error_lists_at_most_forty_resources_by_folder_not_every_one():
+    """A skill of 5,000 small files (a folder of data) made every wrong path an error of 95,000 characters
+    sent to the model. Over 40 it lists the folder the path asked for (or the skill's own), a sub-folder
+    as one entry with its count."""
+    from toolkit.skills.folders import Skill
+
+    rows = {f"data/row-{i:03d}.md": "x" for i in range(100)}
+    skill = Skill("big", "d", "b", {"README.md": "r", "data/2025/a.md": "a", **rows})
+    with pytest.raises(SkillError) as caught:
+        skill.resource("nope.md")
+    assert str(caught.value) == (
+        "Skill 'big' has no resource 'nope.md'. Available resources: 102 in all; by folder: README.md, "
+        "data/ (101 files)."
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("data/2025/b/nope.md")
+    assert (
+        str(caught.value)
+        == "Skill 'big' has no resource 'data/2025/b/nope.md'. Available resources: 102 in all; in data/2025/: data/2025/a.md."
+    )
+    with pytest.raises(SkillError) as caught:
+        skill.resource("data/nope.md")
+    listed = ", ".join(f"data/row-{i:03d}.md" for i in range(39))
+    assert str(caught.value) == (
+        f"Skill 'big' has no resource 'data/nope.md'. Available resources: 102 in all; in data/: data/2025/ (1 file), "
+        f"{listed} and 61 more."
+    )
+
+
+def test_a_file_holding_nul_bytes_is_refused_as_binary_though_it_decodes(tmp_path):
+    """A binary file can be valid UTF-8 (a NUL-padded blob, a tar header): it was served, NULs and all,
+    to the model. A NUL byte marks a binary file (as git and grep read it); it is refused, saying so."""
+    folder = _skill(tmp_path)
+    (folder / "blank.img").write_bytes(b"\x00" * 64)
+    (folder / "notes.md").write_text("fine")
+    skill = load_skill(folder)
+    assert (dict(skill.resources), dict(skill.refused)) == (
+        {"notes.md": "fine"},
+        {"blank.img": "it is binary (it holds a NUL byte), not text"},
+    )
+
+
+def test_folders_nested_deeper_than_python_recurses_load(tmp_path):
+    """Python 3.11's `os.walk` recurses once per folder level: a skill 1,500 folders deep was a raw
+    `RecursionError` out of `Skills.from_directory`, every other skill lost with it."""
+    folder = _skill(tmp_path)
+    levels = [folder]
+    for _ in range(1500):  # one at a time: pathlib's mkdir(parents=True) recurses too
+        levels.append(levels[-1] / "a")
+        levels[-1].mkdir()
+    try:
+        (levels[-1] / "x.md").write_text("deep")
+        (folder / "b.md").write_text("B")
+        skill = folders.scan_skills(tmp_path)[0][0]
+        assert dict(skill.resources) == {"a/" * 1500 + "x.md": "deep", "b.md": "B"}
+    finally:  # removed here, bottom up: pytest's clean-up (shutil.rmtree) recurses, and would fail a later run
+        (levels[-1] / "x.md").unlink(missing_ok=True)
+        for level in reversed(levels[1:]):
+            level.rmdir()
+
+
+@pytest.mark.parametrize("given, parent", [(".", ".."), ("./", ".."), ("refunds", ".")])
+def test_a_skill_folder_given_relatively_as_the_root_names_its_real_parent(tmp_path, monkeypatch, given, parent):
+    """`load_skills('.')` run inside a skill's folder: the fix named load_skills('.') again (the parent of
+    '.' is '.' to pathlib)."""
+    folder = _skill(tmp_path, "refunds")
+    monkeypatch.chdir(folder if given.startswith(".") else tmp_path)
+    with pytest.raises(folders.ConfigurationError) as info:
+        folders.load_skills(given)
+    assert str(info.value) == (
+        f"load_skills({str(folders.Path(given))!r}): that folder is one skill (it has a SKILL.md), not the folder "
+        f"of skills. Fix: pass its parent, load_skills({parent!r}), or load it alone with load_skill(...)"
+    )

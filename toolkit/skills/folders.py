@@ -24,21 +24,24 @@ one itself is a skill's folder, not the folder of skills: a `ConfigurationError`
 its text. A request for a resource is one dictionary lookup (a name in another Unicode form, `é`
 decomposed as a Mac writes it, is looked for among the names) — no path joining, no resolving,
 no `open()` — so `../`, absolute and Windows paths, percent-encoding, NUL bytes and look-alike
-sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys.
+sibling folders (`skill-a-evil` beside `skill-a`) all simply are not keys. `SKILL.md` asked for
+as a resource is the body. Text reads as Python's text mode reads it: every line ending `\\n`
+(a Windows checkout gives the model the same text as a Linux one).
 
 What is served: only regular files with a single link, opened with `O_NOFOLLOW` and checked
 again on the opened descriptor (`fstat`: still a regular file, still one link, the same file
 `lstat` saw). Everything else is refused with a logged reason, kept in `Skill.refused`, and a
 request for it names that reason: symbolic links (files and folders), hard links (a second
 name for a file that may live outside the folder), devices and pipes, files over 256 KiB,
-binary files, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
+binary files, files the user running Python may not read, files whose name is not UTF-8, the files past `MAX_SKILL_BYTES` of one skill in
 all. Dotfiles and dot-folders are skipped silently (`.git`, editor files). A file
 swapped for a link *while* loading is a `ConfigurationError` for that skill, never a raw
 `OSError`. A `SKILL.md` that is a link is refused the same way, and said so.
 
 One broken skill folder does not stop the others: `load_skills` logs it, leaves that skill
 out and lists it in `rejected` when asked (`scan_skills`). A skill folder that is itself a
-symbolic link is left out with a warning.
+symbolic link is left out with a warning; so is a folder that is no skill but holds skill folders
+(`document-skills/pdf`: only the root's own sub-folders are read), with the call that loads them.
 
 Which tools a skill owns is decided in code (`load_skills(root, tools={"name": [...]})`):
 a folder holds text, never code that would run. Offering skills to the model is
@@ -58,7 +61,7 @@ import re
 import reprlib
 import stat
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,13 +81,16 @@ MAX_RESOURCE_BYTES = 256 * 1024
 MAX_SKILL_BYTES = 8 * 1024 * 1024
 """All of one skill's resources together: a folder of data (a dataset, `node_modules`) is not
 read whole into memory; the files past this are refused, each saying so."""
+MAX_LISTED = 40
+"""An error naming a skill's resources lists at most this many (by folder past it)."""
 MAX_NAME = 64
 """Agent Skills' limit on a name, in characters."""
 MAX_DESCRIPTION = 1024
 """Agent Skills' limit on a description, in characters (it is in the system prompt of every request)."""
 MAX_COMPATIBILITY = 500
 """Agent Skills' limit on the optional `compatibility` (what the skill needs to run), in characters."""
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:(.*?)\r?\n)?---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+"""Front matter between two '---' lines (empty too: then it lacks a name), and the body after it."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +114,15 @@ class Skill:
         """A resource's text; an unknown path raises `SkillError` listing the known ones.
 
         A path in another Unicode form than the file's name (`é` as one character or as `e` and an
-        accent: a Mac writes names decomposed, a model writes them composed) names that file."""
+        accent: a Mac writes names decomposed, a model writes them composed) names that file.
+        `SKILL.md` itself (a resource may say "see SKILL.md") is the body, as activation gives it."""
         key = path[2:] if path.startswith("./") else path
         found = _same_name(key, self.resources)
         if found is not None:
             return self.resources[found]
-        known = ", ".join(sorted(self.resources)) or "(none)"
+        if key == SKILL_FILE:
+            return self.body
+        known = available_resources(self.resources, key)
         refused = _same_name(key, self.refused)
         if refused is not None:
             raise SkillError(
@@ -121,6 +130,26 @@ class Skill:
                 f"Available resources: {known}."
             )
         raise SkillError(f"Skill {self.name!r} has no resource {shown(path)}. Available resources: {known}.")
+
+
+def available_resources(names: Iterable[str], asked: str = "") -> str:
+    """The resources an error lists: all of them, or over `MAX_LISTED` those in the folder `asked` is in
+    (the deepest that holds any; else the skill's own), a sub-folder as one entry with its count. A skill
+    of thousands of files does not send them all to the model with every wrong path."""
+    listed = sorted(names)
+    if len(listed) <= MAX_LISTED:
+        return ", ".join(listed) or "(none)"
+    parts = asked.split("/")[:-1]
+    folders = ("/".join(parts[:i]) + "/" for i in range(len(parts), 0, -1))
+    folder = next((f for f in folders if any(n.startswith(f) for n in listed)), "")
+    entries: dict[str, int] = {}
+    for name in listed:
+        if name.startswith(folder):
+            head, slash, _ = name[len(folder) :].partition("/")
+            entries[folder + head + slash] = entries.get(folder + head + slash, 0) + 1
+    shown = [f"{e} ({n} file{'' if n == 1 else 's'})" if e.endswith("/") else e for e, n in entries.items()]
+    more = f" and {len(shown) - MAX_LISTED} more" if len(shown) > MAX_LISTED else ""
+    return f"{len(listed)} in all; {f'in {folder}' if folder else 'by folder'}: {', '.join(shown[:MAX_LISTED])}{more}"
 
 
 def _same_name(key: str, names: Mapping[str, str]) -> str | None:
@@ -151,6 +180,7 @@ def scan_skills(
             f"its own tools, and got {a_or_an(type(tools).__name__)}. Fix: e.g. "
             "tools={'logistics-complaint': [open_logistics_ticket]}"
         )
+    _check_tools_given(root, tools or {})
     if not root.is_dir():
         raise ConfigurationError(
             f"load_skills({str(root)!r}): no such folder. Fix: pass the folder that holds one sub-folder per skill"
@@ -158,7 +188,8 @@ def scan_skills(
     if os.path.lexists(root / SKILL_FILE):  # a skill's own folder: its sub-folders are no skills, none would load
         raise ConfigurationError(
             f"load_skills({str(root)!r}): that folder is one skill (it has a {SKILL_FILE}), not the folder of "
-            f"skills. Fix: pass its parent, load_skills({str(root.parent)!r}), or load it alone with load_skill(...)"
+            f"skills. Fix: pass its parent, load_skills({os.path.normpath(root / os.pardir)!r}), or load it alone "
+            "with load_skill(...)"
         )
     skills: list[Skill] = []
     rejected: dict[str, str] = {}
@@ -169,19 +200,22 @@ def scan_skills(
     given: dict[str, Sequence[Any]] = {}
     for key, name in named.items():
         given.setdefault(name, asked[key])
+    loaded: dict[str, str] = {}  # skill name → the folder it was loaded from
     for folder in sorted(root.iterdir()):
-        has_skill_md = os.path.lexists(folder / SKILL_FILE)  # through a linked folder too
-        if folder.name.startswith(".") or not has_skill_md:
-            continue  # hidden, or not a skill (a plain file, a folder of notes)
-        if folder.is_symlink():
-            rejected[folder.name] = f"skill folder {str(folder)!r} is a symbolic link; links are never followed"
-            log.warning("skill left out: %s", rejected[folder.name])
-            continue
+        has_skill_md = os.path.lexists(folder / SKILL_FILE) or _misnamed_skill_md(folder)  # via a link too
+        if folder.name.startswith("."):
+            continue  # hidden
         try:
-            skills.append(load_skill(folder, given.get(unicodedata.normalize("NFKC", folder.name), ())))
+            if not has_skill_md:
+                _no_group_of_skills(folder)
+                continue  # not a skill (a plain file, a folder of notes)
+            skill = _load_listed(folder, given, loaded)
         except ConfigurationError as exc:
             rejected[folder.name] = str(exc)
             log.warning("skill left out: %s", exc)
+            continue
+        skills.append(skill)
+        loaded[skill.name] = folder.name
     names = {s.name for s in skills}
     unknown = {k for k in asked if named.get(k) not in names}
     if unknown:
@@ -193,27 +227,81 @@ def scan_skills(
     return skills, rejected
 
 
+def _check_tools_given(root: Path, tools: Mapping[Any, Any]) -> None:
+    """`tools`' keys are skill names and its values lists, checked before any folder is read: a wrong one
+    is the caller's mistake, not a skill to reject (nor a raw `TypeError` sorting names of two types)."""
+    for key, value in tools.items():
+        if not isinstance(key, str):
+            raise ConfigurationError(
+                f"load_skills({str(root)!r}, tools=...): each key is a skill's name, and {key!r:.40} is "
+                f"{a_kind_of(key)}. Fix: e.g. tools={{'logistics-complaint': [open_logistics_ticket]}}"
+            )
+        check_collection(f"tools[{key!r}]", value)
+
+
+def _no_group_of_skills(folder: Path) -> None:
+    """A `ConfigurationError` when `folder`, no skill itself, holds skill folders (`document-skills/pdf`):
+    they would not load, and nothing would say why."""
+    try:
+        inside = sorted(folder.iterdir()) if folder.is_dir() and not folder.is_symlink() else []
+    except OSError:
+        inside = []
+    names = [p.name for p in inside if not p.name.startswith(".") and os.path.lexists(p / SKILL_FILE)]
+    if names:
+        listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        raise ConfigurationError(
+            f"folder {str(folder)!r} is no skill (it has no {SKILL_FILE}) but holds skill folders: {listed}; only "
+            f"the folders right under the root are read. Fix: move them up into the root, or load them with "
+            f"load_skills({str(folder)!r})"
+        )
+
+
+def _load_listed(folder: Path, given: Mapping[str, Sequence[Any]], loaded: Mapping[str, str]) -> Skill:
+    """One skill folder `scan_skills` found, with its tools; a `ConfigurationError` when it is a link, or
+    its name is one a folder before it has in another Unicode form (`café` composed and decomposed)."""
+    if folder.is_symlink():
+        raise ConfigurationError(f"skill folder {str(folder)!r} is a symbolic link; links are never followed")
+    skill = load_skill(folder, given.get(unicodedata.normalize("NFKC", folder.name), ()))
+    if skill.name in loaded:
+        raise ConfigurationError(
+            f"skill folder {str(folder)!r}: its skill name {skill.name!r} is taken by the skill folder "
+            f"{loaded[skill.name]!r} (one name written in two Unicode forms). Fix: keep one of the two folders"
+        )
+    return skill
+
+
 def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
     """One skill folder: SKILL.md checked, every other readable text file loaded."""
     check_collection("tools", tools)  # a set's order changes from process to process; a generator is read once
     folder = folder_path(folder, "load_skill", "folder is one skill's folder", "load_skill('data/skills/my-skill')")
     where = f"skill folder {str(folder)!r}"
+    named = Path(os.path.abspath(folder)).name  # '.' (run inside it) is a folder with a name, not ''
     skill_file = folder / SKILL_FILE
     if not os.path.lexists(skill_file):
+        other = _misnamed_skill_md(folder)
+        if other is not None:
+            raise ConfigurationError(
+                f"{where}: no {SKILL_FILE} (it has {other!r}; the file's name is {SKILL_FILE}, in capitals). "
+                f"Fix: rename {other!r} to {SKILL_FILE}"
+            )
         raise ConfigurationError(f"{where}: no {SKILL_FILE}. Fix: add one with front matter 'name' and 'description'")
     try:
-        data = _read_regular(skill_file, f"{folder.name}/{SKILL_FILE}")
+        data = _read_regular(skill_file, f"{named}/{SKILL_FILE}")
     except _Refused as exc:
         raise ConfigurationError(f"{where}: its {SKILL_FILE} {exc}. Fix: {exc.fix}") from None
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigurationError(f"{where}: its {SKILL_FILE} is not UTF-8 text") from None
+    except UnicodeDecodeError:  # UTF-16 (a byte-order mark, or a NUL in the first two bytes): Windows tools
+        which = " (it is UTF-16)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2] else ""
+        raise ConfigurationError(
+            f"{where}: its {SKILL_FILE} is not UTF-8 text{which}. Fix: open it in the editor that saved it and "
+            "save it as UTF-8"
+        ) from None
     meta, body = parse_skill_md(text, where)
-    if meta["name"] != unicodedata.normalize("NFKC", folder.name):  # a Mac writes a folder's name decomposed
+    if meta["name"] != unicodedata.normalize("NFKC", named):  # a Mac writes a folder's name decomposed
         fix = (  # the folder's own name may be no skill name ("My Skill"): then the folder is what to rename
-            f"name it {folder.name!r}"
-            if name_problem(unicodedata.normalize("NFKC", folder.name)) is None
+            f"name it {named!r}"
+            if name_problem(unicodedata.normalize("NFKC", named)) is None
             else f"rename the folder to {meta['name']!r} (a skill name is lowercase letters, digits and hyphens)"
         )
         raise ConfigurationError(
@@ -221,11 +309,21 @@ def load_skill(folder: Path | str, tools: Sequence[Any] = ()) -> Skill:
         )
     resources: dict[str, str] = {}
     refused: dict[str, str] = {}
-    for relative, text_or_reason, ok in _resources(folder):
+    for relative, text_or_reason, ok in _resources(folder, named):
         (resources if ok else refused)[relative] = text_or_reason
     return Skill(
         meta["name"], meta["description"], body, resources, tuple(tools_from(*tools)) if tools else (), refused
     )
+
+
+def _misnamed_skill_md(folder: Path) -> str | None:
+    """The name of `folder`'s `skill.md` written in other capitals (`Skill.md`), if it has one and is a
+    folder: on a case-sensitive file system it is no `SKILL.md`, and the skill would not load unsaid."""
+    try:
+        names = os.listdir(folder) if folder.is_dir() else []
+    except OSError:
+        return None
+    return next((n for n in sorted(names) if n.lower() == SKILL_FILE.lower() and n != SKILL_FILE), None)
 
 
 def folder_path(value: object, where: str, what: str, example: str) -> Path:
@@ -245,13 +343,13 @@ def folder_path(value: object, where: str, what: str, example: str) -> Path:
 
 def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], str]:
     """(front matter, body) of a SKILL.md; `name` and `description` are required."""
-    match = _FRONT_MATTER.match(text.lstrip("\ufeff"))
+    match = _FRONT_MATTER.match(_newlines(text).lstrip("\ufeff"))
     if not match:
         raise ConfigurationError(
             f"{where}: SKILL.md must start with front matter between '---' "
             "lines. Fix: add '---\\nname: …\\ndescription: …\\n---'"
         )
-    front = match.group(1)
+    front = match.group(1) or ""
     try:
         loader = yaml.SafeLoader(front)  # its reader refuses a NUL byte at once
         try:
@@ -262,8 +360,7 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             loader.dispose()
     except yaml.YAMLError as exc:
         raise ConfigurationError(
-            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). Fix: put quotes around a value "
-            "that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+            f"{where}: its front matter is not valid YAML ({_yaml_problem(exc)}). {_yaml_fix(exc)}"
         ) from None
     except RecursionError:  # PyYAML composes and builds nested values by recursion, without a bound
         raise ConfigurationError(
@@ -317,6 +414,12 @@ def parse_skill_md(text: str, where: str = "SKILL.md") -> tuple[dict[str, str], 
             "access) in a sentence"
         )
     return {"name": name, "description": " ".join(written.split())}, match.group(2).strip()
+
+
+def _newlines(text: str) -> str:
+    """`text` with every line ending '\n', as Python's text mode reads a file: a Windows checkout (CRLF)
+    gives the model the same text, and a cassette the same request, as a Linux one."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def name_problem(name: str) -> str | None:
@@ -399,6 +502,14 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return f"{problem} at SKILL.md line {mark.line + 2}, column {mark.column + 1}" if mark is not None else problem
 
 
+def _yaml_fix(exc: yaml.YAMLError) -> str:
+    """What to do about a YAML error: spaces for a tab (PyYAML reads YAML 1.1, where no value follows
+    `key:<tab>`), otherwise quotes around a value YAML read as syntax."""
+    if "'\\t'" in str(getattr(exc, "problem", None)):
+        return "Fix: write spaces there, not a tab (YAML reads no tab before a value or as indentation)"
+    return "Fix: put quotes around a value that holds ': ' or ' #', or starts with one of [ { * & ! | > % @"
+
+
 class _Refused(Exception):
     """A file that is not served; the message says why (private: becomes `refused` or a config error)."""
 
@@ -408,7 +519,7 @@ class _Refused(Exception):
         """For a SKILL.md refused this way: what to do."""
 
 
-def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
+def _resources(folder: Path, named: str) -> Iterator[tuple[str, str, bool]]:
     """(relative path, text or why refused, served?) for every visible entry; links never followed.
 
     Files are read in a fixed order (folder by folder, names sorted) while the skill holds less
@@ -416,7 +527,12 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
     after it, unread (what is served does not depend on the file system's order)."""
     total = 0
     for relative, path in _visible(folder):
-        shown = f"{folder.name}/{relative}"
+        shown = f"{named}/{relative}"
+        if isinstance(path, OSError):
+            why = f"it is a folder that cannot be listed: {path.strerror or path}"
+            log.warning("not loaded (%s): %s", why, _printable(shown))
+            yield relative, why, False
+            continue
         if total >= MAX_SKILL_BYTES:
             yield relative, _over_total(shown), False
             continue
@@ -430,16 +546,42 @@ def _resources(folder: Path) -> Iterator[tuple[str, str, bool]]:
         yield relative, text, True
 
 
-def _visible(folder: Path) -> Iterator[tuple[str, Path]]:
-    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder, names sorted."""
-    for directory, subdirs, files in os.walk(folder, followlinks=False):
-        links = [d for d in subdirs if Path(directory, d).is_symlink()]
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d not in links)
-        for name in sorted(links + files):
-            path = Path(directory, name)
-            relative = path.relative_to(folder).as_posix()
-            if relative != SKILL_FILE and not name.startswith("."):
+def _visible(folder: Path) -> Iterator[tuple[str, Path | OSError]]:
+    """(relative POSIX path, path) of every entry but SKILL.md and dotfiles, folder by folder (depth first),
+    names sorted; a sub-folder that cannot be listed comes as (its relative path, the error), not left out
+    unsaid. A stack, not `os.walk`, which recurses once per level in Python 3.11 (a RecursionError)."""
+    stack = [folder]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as listing:
+                names = sorted(entry.name for entry in listing)
+        except OSError as error:
+            if directory == folder:
+                raise ConfigurationError(
+                    f"skill folder {str(folder)!r} cannot be listed: {error.strerror or error}. "
+                    "Fix: let the user running Python list it"
+                ) from None
+            yield directory.relative_to(folder).as_posix(), error
+            continue
+        subdirs = []
+        for name in names:
+            path = directory / name
+            if name.startswith("."):
+                continue
+            if _is_folder(path):  # a link to a folder is not one: it is refused, as a file
+                subdirs.append(path)
+            elif (relative := path.relative_to(folder).as_posix()) != SKILL_FILE:
                 yield relative, path
+        stack.extend(reversed(subdirs))
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether `path` is a folder itself, not a link to one."""
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:  # gone: read as a file, it is refused saying so
+        return False
 
 
 def _text(path: Path, shown: str) -> tuple[str | None, str]:
@@ -449,7 +591,11 @@ def _text(path: Path, shown: str) -> tuple[str | None, str]:
         why = "its name is not UTF-8 text"
     else:
         try:
-            return _read_regular(path, shown).decode("utf-8"), ""
+            data = _read_regular(path, shown)
+            text = data.decode("utf-8")
+            if b"\x00" not in data:  # a NUL marks a binary file though it decodes (as git and grep read it)
+                return _newlines(text), ""
+            why = "it is binary (it holds a NUL byte), not text"
         except _Refused as exc:
             why = f"it {exc}"
         except UnicodeDecodeError:
@@ -476,7 +622,10 @@ def _read_regular(path: Path, shown: str) -> bytes:
     (`fstat`), so a file swapped for a link or another file in between is refused too: a link
     swapped in makes `open` fail (ELOOP), which is reported as a `ConfigurationError`.
     """
-    info = path.lstat()
+    try:
+        info = path.lstat()
+    except OSError as exc:  # gone since the folder was listed
+        raise _Refused(f"cannot be read: {exc.strerror or exc}", _READABLE) from None
     _check_stat(info)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
@@ -487,7 +636,7 @@ def _read_regular(path: Path, shown: str) -> bytes:
                 f"{shown} became a symbolic link while the skill was loading; refused (links are never "
                 "followed). Fix: make sure nothing changes the skill folder while it loads"
             ) from None
-        raise ConfigurationError(f"{shown} cannot be read: {exc.strerror or exc}") from None
+        raise _Refused(f"cannot be read: {exc.strerror or exc}", _READABLE) from None  # not the readable others
     with os.fdopen(fd, "rb") as f:
         opened = os.fstat(f.fileno())
         _check_stat(opened)
@@ -502,6 +651,7 @@ def _read_regular(path: Path, shown: str) -> bytes:
     return data
 
 
+_READABLE = "let the user running Python read it"
 _SHORTER = f"keep it under {MAX_RESOURCE_BYTES} bytes: move long material into files beside it, read as resources"
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ from xml.sax.saxutils import escape
 from toolkit.chat.messages import Message, ToolCall, ToolResultMessage
 from toolkit.errors import ArgumentError, ArgumentProblem, ConfigurationError, SkillError
 from toolkit.loop.sources import ALWAYS_VISIBLE, ProviderRequest
-from toolkit.skills.folders import Skill, folder_path, scan_skills, shown
+from toolkit.skills.folders import Skill, available_resources, folder_path, scan_skills, shown
 from toolkit.tools.decorator import InvocationContext, a_or_an
 from toolkit.tools.execute import Tool, ToolOutput
 from toolkit.tools.reflect import ToolSpec
@@ -102,9 +103,13 @@ class Skills:
         return cls(*scan_skills(root, tools))
 
     def get(self, name: str) -> Skill:
-        """The skill called `name`; otherwise `SkillError` listing the skills there are."""
-        if name in self.by_name:
-            return self.by_name[name]
+        """The skill called `name`; otherwise `SkillError` listing the skills there are.
+
+        A name in another Unicode form (`café` decomposed, as a model may write it) names that skill:
+        skill names are kept in NFKC form, as the folders are compared."""
+        found = self.by_name.get(name) or self.by_name.get(unicodedata.normalize("NFKC", name))
+        if found is not None:
+            return found
         raise SkillError(
             f"There is no skill named {shown(name)}. Available skills: {', '.join(sorted(self.by_name)) or '(none)'}."
         )
@@ -187,10 +192,9 @@ class Skills:
         return name in self._active.get(_activations_key(memory_id, turn), ())
 
     def _activate(self, call: ToolCall, context: InvocationContext) -> ToolOutput:
-        name = _strings(call, "name")["name"]
-        body = self.get(name).body
-        self._note(_activations_key(context.memory_id, context.turn), {name}, adding=True)
-        return ToolOutput(body, {ACTIVATED_SKILL: name})
+        skill = self.get(_strings(call, "name")["name"])
+        self._note(_activations_key(context.memory_id, context.turn), {skill.name}, adding=True)
+        return ToolOutput(skill.body or _no_instructions(skill), {ACTIVATED_SKILL: skill.name})
 
     def _read(self, call: ToolCall, context: InvocationContext) -> str:
         args = _strings(call, "skill", "path")
@@ -221,6 +225,13 @@ class SkillsProvider:
     def possible_tools(self) -> list[Tool]:
         """Every tool this provider may ever offer (checked for name clashes when a call starts)."""
         return self.skills.management_tools() + [t for s in self.skills.by_name.values() for t in s.tools]
+
+
+def _no_instructions(skill: Skill) -> str:
+    """What activating a skill whose SKILL.md has no body returns: not an empty tool result (a gateway that
+    makes it an empty text block refuses it; a model reads it as a failure), and its files by name."""
+    files = f" Its files, for {READ_SKILL_RESOURCE}: {available_resources(skill.resources)}." if skill.resources else ""
+    return f"Skill {skill.name!r} is active; its SKILL.md holds no instructions beyond its description.{files}"
 
 
 def _skill_list(skills: object) -> list[Skill]:

@@ -581,8 +581,12 @@ class _Run:
             tools_ran(failure, self.rounds, self.memory is not None)
             raise
         reply, notes = unique_call_ids(response.message, len(self.rounds) + 1)
-        reply, named = bare_call_names(reply, self.tools.available)
-        notes += named
+        available = self.tools.available
+        for call in reply.tool_calls:  # read a namespaced name as its tool's only when a name is no tool's
+            if call.name not in available:
+                reply, named = bare_call_names(reply, available)
+                notes += named
+                break
         trace = RoundTrace(
             len(self.rounds) + 1,
             list(names),

@@ -251,11 +251,12 @@ class Tool:
         value = output.value if isinstance(output, ToolOutput) else output
         if type(value) not in _PLAIN and inspect.isawaitable(value):  # an async function slipped through
             return _failed(call, "execution", _not_awaited(self, call, value), policies.execution_error)
-        if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
-            return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
-        held = awaitables_in(value)
-        if held:  # `{"status": client.status(id)}` with an async client
-            return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
+        if type(value) not in _SCALARS:  # a str, a number, None: nothing can be held in it, nor iterated async
+            if type(value) not in _PLAIN and _only_async_iterable(value):  # an async generator's body: never run
+                return _failed(call, "execution", _not_read(self, call, value), policies.execution_error)
+            held = awaitables_in(value)
+            if held:  # `{"status": client.status(id)}` with an async client
+                return _failed(call, "execution", _holds_not_awaited(self, call, value, held), policies.execution_error)
         content = to_text(value)  # the tool ran: whatever its value is, the call succeeded
         sink = context.parameters.get(VALUES)
         if isinstance(sink, dict):
@@ -427,6 +428,8 @@ NOT_AWAITED_TEXT = "Tool {tool!r} did not run: its executor is async, and tools 
 
 _PLAIN = frozenset({str, dict, list, int, float, bool, type(None)})
 """Return types that are never awaitable: the check for a coroutine skips them."""
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Return types that hold nothing: the look for a coroutine inside a value skips them."""
 
 
 def _closed(awaitable: Any) -> None:

@@ -453,13 +453,21 @@ def _holds_not_awaited(tool: Tool, call: ToolCall, output: Any, held: list[Any])
     """The error for a value holding awaitables: each is closed and the call is an execution error."""
     for awaitable in held:
         _closed(awaitable)
-    failure = ToolExecutionError(HOLDS_NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
-    failure.__cause__ = ToolDefinitionError(
-        tool.source or f"Tool({tool.name!r}, ...)",
+    return _async_failure(
+        tool,
+        call,
+        HOLDS_NOT_AWAITED_TEXT,
         f"its executor returned {a_kind_of(output)} holding {a_kind_of(held[0])} (an awaitable), which the loop "
         "cannot await, so that part did not run",
         "await it in an async helper run with asyncio.run(...) inside the tool, or use a sync client",
     )
+
+
+def _async_failure(tool: Tool, call: ToolCall, text: str, problem: str, fix: str) -> ToolExecutionError:
+    """The execution error the model reads (`text`, the tool named), its cause the developer's
+    error (what the executor did, and the fix)."""
+    failure = ToolExecutionError(text.format(tool=shown_name(call.name)), tool_name=call.name)
+    failure.__cause__ = ToolDefinitionError(tool.source or f"Tool({tool.name!r}, ...)", problem, fix)
     return failure
 
 
@@ -467,14 +475,14 @@ def _not_awaited(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
     """The error for an executor that returned an awaitable: it is closed (no "never awaited"
     warning) and the call is an execution error; the cause says what to fix."""
     _closed(output)
-    failure = ToolExecutionError(NOT_AWAITED_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
-    failure.__cause__ = ToolDefinitionError(
-        tool.source or f"Tool({tool.name!r}, ...)",
+    return _async_failure(
+        tool,
+        call,
+        NOT_AWAITED_TEXT,
         f"its executor {function_label(tool.executor)} returned a {type(output).__name__} (an awaitable), "
         "which the loop cannot await, so the call did not run",
         "make the executor a plain function that returns the result (async tools are left out for now)",
     )
-    return failure
 
 
 def _only_async_iterable(value: Any) -> bool:
@@ -492,14 +500,14 @@ NOT_READ_TEXT = (
 def _not_read(tool: Tool, call: ToolCall, output: Any) -> ToolExecutionError:
     """The error for an executor that returned an async iterator: JSON cannot read it, so its
     text was its repr (`<async_generator object …>`) and the call read as a success."""
-    failure = ToolExecutionError(NOT_READ_TEXT.format(tool=shown_name(call.name)), tool_name=call.name)
-    failure.__cause__ = ToolDefinitionError(
-        tool.source or f"Tool({tool.name!r}, ...)",
+    return _async_failure(
+        tool,
+        call,
+        NOT_READ_TEXT,
         f"its executor returned {a_kind_of(output)} (an async iterator), which the loop cannot read, "
         "so none of its items reached the model",
         "return a list of the items (async tools are left out for now)",
     )
-    return failure
 
 
 def check_spec(spec: ToolSpec, where: str) -> None:

@@ -458,6 +458,20 @@ MAX_NESTING = 1024
 """orjson's limit: a body with arrays and objects nested deeper is refused."""
 
 
+def _nested_past(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest in `value` more than `limit` levels deep (`[]` is one level),
+    read level by level, without recursion."""
+    level, depth = [value], 0
+    while True:
+        containers = [v for v in level if isinstance(v, (list, dict))]
+        if not containers:
+            return False
+        depth += 1
+        if depth > limit:
+            return True
+        level = [item for v in containers for item in (v.values() if isinstance(v, dict) else v)]
+
+
 def _invalid(why: str) -> RequestError:
     return RequestError(f"{CANNOT_PARSE}: {why}", code="invalid_json")
 
@@ -503,6 +517,8 @@ def unparsable(body: bytes) -> RequestError:
         return _invalid(f"{exc.msg.removesuffix(' at')} at line {exc.lineno}, column {exc.colno}.")  # "starting at"
     except ValueError:
         value = None
+    if _nested_past(value, MAX_NESTING):  # Python 3.12's parser reads deeper than 3.11's, and than orjson
+        return _invalid(f"it is nested too deeply: more than {MAX_NESTING} levels of arrays and objects.")
     path, number = first_non_finite(value) or ([], 0.0)
     if not isinstance(number, _NonFinite):
         return _invalid("it is not valid UTF-8 JSON.")

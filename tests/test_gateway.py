@@ -576,6 +576,10 @@ def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
     assert (reply.status, error(reply)["message"]) == (400, CANNOT + "it is not valid UTF-8 JSON.")
 
 
+STDLIB_WORDS = object()
+"""A row's message is the standard library's own words for the slip (they differ from Python to Python)."""
+
+
 @pytest.mark.parametrize(
     "raw, message_text",
     [
@@ -589,7 +593,7 @@ def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
             "it starts with a byte order mark (BOM), which JSON does not allow. Send it without.",
         ),
         (HI + b'"t":nan}', "Expecting value at line 1, column 62."),
-        (HI[:-1] + b",}", "Expecting property name enclosed in double quotes at line 1, column 58."),
+        (HI[:-1] + b",}", STDLIB_WORDS),  # 3.13 words it "Illegal trailing comma before end of object"
         (HI[:-1] + b"} x", "Extra data at line 1, column 59."),
         (
             b'{"model":"m","messages":[{"role":"user","content":"a\tb"}]}',
@@ -605,6 +609,10 @@ def test_other_bodies_orjson_refuses_keep_the_plain_message(raw):
 def test_a_body_that_is_no_json_is_told_why_and_where(raw, message_text):
     """Valid UTF-8 JSON nested deeper than the parser goes, or a hand-typed body with a slip (curl by hand),
     was told 'it is not valid UTF-8 JSON', untrue for the one, no help to find the slip in the other."""
+    if message_text is STDLIB_WORDS:  # the words of this Python's json module, which change between versions
+        with pytest.raises(json.JSONDecodeError) as slip:
+            json.loads(raw)
+        message_text = f"{slip.value.msg} at line {slip.value.lineno}, column {slip.value.colno}."
     reply = handle_http("POST", "/v1/chat/completions", {"content-type": "application/json"}, raw, GatewayConfig())
     assert error(reply) == {
         "message": CANNOT + message_text,

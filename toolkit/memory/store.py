@@ -64,6 +64,7 @@ Leaves out: compaction of old conversations, and encryption at rest.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import json.scanner
@@ -180,14 +181,25 @@ def _check_header(path: Path) -> None:
 
 def _resolved(path: Path) -> Path:
     """`path` with its links followed; `MemoryStoreError` for a link loop (`Path.resolve` raises
-    `RuntimeError` there before Python 3.13, `OSError` after)."""
+    `RuntimeError` there before Python 3.13; from 3.13 on it gives the path as far as it got, which
+    `os.stat` then refuses with `ELOOP`)."""
     try:
-        return path.resolve()
-    except (RuntimeError, OSError) as exc:
-        raise MemoryStoreError(
-            f"cannot open memory database {path}: a symbolic link loop (a link that names itself, at the end or "
-            "on the way); point the link at a file, or give the file's own path"
-        ) from exc
+        resolved = path.resolve()
+    except (RuntimeError, OSError) as exc:  # a loop, before Python 3.13
+        raise _link_loop(path) from exc
+    try:
+        os.stat(resolved)
+    except OSError as exc:  # missing (a new store) or not readable: SQLite says what it makes of it
+        if exc.errno == errno.ELOOP:  # a loop, from Python 3.13 on
+            raise _link_loop(path) from exc
+    return resolved
+
+
+def _link_loop(path: Path) -> MemoryStoreError:
+    return MemoryStoreError(
+        f"cannot open memory database {path}: a symbolic link loop (a link that names itself, at the end or "
+        "on the way); point the link at a file, or give the file's own path"
+    )
 
 
 _pause = time.sleep
